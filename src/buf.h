@@ -1,0 +1,34 @@
+/*
+ * buf.h -- a growable byte buffer: the one realloc in the tree.
+ *
+ * A struct buf owns its data.  data is always NUL-terminated (the NUL is
+ * not counted in len), so a buf can be handed to string functions.
+ * Growth aborts on out-of-memory (see util.h).
+ */
+#ifndef CAPSULED_BUF_H
+#define CAPSULED_BUF_H
+
+#include <stddef.h>
+
+struct buf {
+	char	*data;		/* owned; NULL until the first byte */
+	size_t	 len;		/* bytes used, not counting the NUL */
+	size_t	 cap;		/* bytes allocated */
+};
+
+#define BUF_INIT	{ NULL, 0, 0 }
+
+void	 buf_init(struct buf *);
+void	 buf_reserve(struct buf *, size_t);	/* room for len more */
+void	 buf_add(struct buf *, const void *, size_t);
+void	 buf_addstr(struct buf *, const char *);
+void	 buf_addc(struct buf *, int);
+void	 buf_printf(struct buf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 buf_truncate(struct buf *, size_t);	/* shrink len, keep cap */
+char	*buf_release(struct buf *);	/* caller owns result; buf is reset */
+void	 buf_free(struct buf *);
+/* Last byte, or -1 when empty. */
+int	 buf_last(const struct buf *);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * date.h -- the date shapes real front matter uses, parsed into one form.
+ *
+ * Accepted (see README "Content format"):
+ *   YYYY-MM-DD
+ *   YYYY-MM-DDTHH:MM[:SS[.frac]](Z|±HH:MM|±HHMM)        RFC 3339
+ *   YYYY-MM-DD HH:MM[:SS] [±H|±HH|±HHMM|±HH:MM|Z|UTC]   (space forms)
+ * A missing zone is UTC.  A missing time is 12:00 (noon, the gemlog
+ * feed convention).  Pure functions; no allocation.
+ */
+#ifndef CAPSULED_DATE_H
+#define CAPSULED_DATE_H
+
+#include <stddef.h>
+#include <time.h>
+
+struct date {
+	time_t	 t;		/* the instant, UTC seconds */
+	int	 tzoff;		/* minutes east of UTC, as written */
+	int	 has_time;	/* a time of day was written */
+	char	 ymd[11];	/* "YYYY-MM-DD" as written (local date) */
+};
+
+/* Returns 0 and fills d, or -1 with *errstr set (static string). */
+int	 date_parse(const char *s, size_t len, struct date *d,
+	    const char **errstr);
+/* A "YYYY-MM-DD-" prefix of a file name; 0 if found. */
+int	 date_from_filename(const char *name, struct date *d);
+/* RFC 3339 with the written offset: "2024-05-02T14:00:00+02:00". */
+void	 date_rfc3339(const struct date *d, char out[32]);
+/* Days since 1970-01-01 for a proleptic Gregorian y-m-d. */
+long	 date_days(int y, int m, int d);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * log.c -- diagnostics and the access log.
+ *
+ * Owns the log file descriptor.  Knows nothing of connections: callers
+ * pass the peer as a string.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "util.h"
+
+static _Atomic int	 log_fd = 2;
+static _Atomic int	 log_lvl = LOG_LEVEL_INFO;
+static char		*log_path;	/* owned; NULL = stderr */
+
+static const char *const level_names[] = {
+	[LOG_LEVEL_ERROR] = "error",
+	[LOG_LEVEL_WARN] = "warn",
+	[LOG_LEVEL_INFO] = "info",
+	[LOG_LEVEL_DEBUG] = "debug",
+};
+
+int
+log_level_parse(const char *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < nitems(level_names); i++)
+		if (strcasecmp(s, level_names[i]) == 0)
+			return (int)i;
+	if (strcasecmp(s, "warning") == 0)
+		return LOG_LEVEL_WARN;
+	return -1;
+}
+
+static int
+open_dest(const char *path)
+{
+	if (path == NULL || strcmp(path, "-") == 0 ||
+	    strcmp(path, "stderr") == 0)
+		return 2;
+	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+}
+
+int
+log_open(const char *path, enum log_level lvl)
+{
+	int	 fd, old;
+
+	if ((fd = open_dest(path)) == -1)
+		return -1;
+	old = atomic_exchange(&log_fd, fd);
+	if (old != 2 && old != fd)
+		close(old);
+	free(log_path);
+	log_path = (fd == 2) ? NULL : xstrdup(path);
+	log_lvl = lvl;
+	return 0;
+}
+
+int
+log_reopen(void)
+{
+	int	 fd, old;
+
+	if (log_path == NULL)
+		return 0;
+	if ((fd = open_dest(log_path)) == -1)
+		return -1;
+	old = atomic_exchange(&log_fd, fd);
+	/*
+	 * XXX: a line being written by another thread at this instant
+	 * may go to the old, closed descriptor and be lost; acceptable for
+	 * a rotation signal.
+	 */
+	if (old != 2)
+		close(old);
+	return 0;
+}
+
+void
+log_set_level(enum log_level lvl)
+{
+	log_lvl = lvl;
+}
+
+enum log_level
+log_get_level(void)
+{
+	return (enum log_level)log_lvl;
+}
+
+void
+log_close(void)
+{
+	int	 old;
+
+	old = atomic_exchange(&log_fd, 2);
+	if (old != 2)
+		close(old);
+	free(log_path);
+	log_path = NULL;
+}
+
+static size_t
+stamp(char *p, size_t len)
+{
+	struct timespec	 ts;
+	struct tm	 tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	return strftime(p, len, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+}
+
+static void
+emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
+{
+	char	 line[2048];
+	size_t	 len;
+	int	 n;
+
+	if ((int)lvl > log_lvl)
+		return;
+	len = stamp(line, sizeof(line));
+	n = snprintf(line + len, sizeof(line) - len, "%s: ",
+	    level_names[lvl]);
+	len += (size_t)n;
+	n = vsnprintf(line + len, sizeof(line) - len, fmt, ap);
+	if (n > 0)
+		len += (size_t)n < sizeof(line) - len ? (size_t)n :
+		    sizeof(line) - len - 1;
+	if (errnum != 0 && len < sizeof(line) - 1) {
+		n = snprintf(line + len, sizeof(line) - len, ": %s",
+		    strerror(errnum));
+		if (n > 0)
+			len += (size_t)n < sizeof(line) - len ? (size_t)n :
+			    sizeof(line) - len - 1;
+	}
+	if (len >= sizeof(line) - 1)
+		len = sizeof(line) - 2;
+	line[len++] = '\n';
+	(void)!write(log_fd, line, len);
+}
+
+#define LOG_FN(name, lvl, witherr)				\
+void								\
+name(const char *fmt, ...)					\
+{								\
+	va_list	 ap;						\
+	int	 saved = errno;					\
+								\
+	va_start(ap, fmt);					\
+	emit(lvl, witherr ? saved : 0, fmt, ap);		\
+	va_end(ap);						\
+	errno = saved;						\
+}
+
+LOG_FN(log_warn, LOG_LEVEL_WARN, 1)
+LOG_FN(log_warnx, LOG_LEVEL_WARN, 0)
+LOG_FN(log_info, LOG_LEVEL_INFO, 0)
+LOG_FN(log_debug, LOG_LEVEL_DEBUG, 0)
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 saved = errno;
+
+	va_start(ap, fmt);
+	emit(LOG_LEVEL_ERROR, saved, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+fatalx(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	emit(LOG_LEVEL_ERROR, 0, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+log_access(const char *peer, const char *proto, const char *req,
+    size_t reqlen, int status, unsigned long long bytes,
+    unsigned long long usec)
+{
+	char	 line[1600];
+	size_t	 len, i;
+	int	 n;
+
+	len = stamp(line, sizeof(line));
+	n = snprintf(line + len, sizeof(line) - len, "%s %s \"", peer, proto);
+	len += (size_t)n;
+	/* Escape so one request is always one well-formed field. */
+	for (i = 0; i < reqlen && len < sizeof(line) - 80; i++) {
+		unsigned char c = (unsigned char)req[i];
+
+		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
+			len += (size_t)snprintf(line + len,
+			    sizeof(line) - len, "\\x%02x", c);
+		else
+			line[len++] = (char)c;
+	}
+	n = snprintf(line + len, sizeof(line) - len, "\" %d %llu %llu\n",
+	    status, bytes, usec);
+	len += (size_t)n;
+	(void)!write(log_fd, line, len);
+}

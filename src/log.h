@@ -1,0 +1,55 @@
+/*
+ * log.h -- diagnostics and the access log (gmid log.c shape).
+ *
+ * Every line is formatted in a stack buffer and written with one write(2),
+ * so lines from worker threads never interleave.  fatal()/fatalx() are
+ * for the setup path only: a request may never make the server exit.
+ */
+#ifndef CAPSULED_LOG_H
+#define CAPSULED_LOG_H
+
+#include <stdarg.h>
+
+enum log_level {
+	LOG_LEVEL_ERROR,
+	LOG_LEVEL_WARN,
+	LOG_LEVEL_INFO,
+	LOG_LEVEL_DEBUG,
+};
+
+/* Parse "error", "warn", "info", "debug"; -1 if none of them. */
+int	 log_level_parse(const char *);
+/*
+ * Send diagnostics to path (NULL or "-" or "stderr": standard error).
+ * Returns 0, or -1 with errno set; the old destination is kept then.
+ */
+int	 log_open(const char *path, enum log_level);
+int	 log_reopen(void);		/* for SIGUSR1 and logrotate */
+void	 log_set_level(enum log_level);
+enum log_level log_get_level(void);
+void	 log_close(void);
+
+void	 log_warn(const char *, ...)	/* appends strerror(errno) */
+	    __attribute__((format(printf, 1, 2)));
+void	 log_warnx(const char *, ...)
+	    __attribute__((format(printf, 1, 2)));
+void	 log_info(const char *, ...)
+	    __attribute__((format(printf, 1, 2)));
+void	 log_debug(const char *, ...)
+	    __attribute__((format(printf, 1, 2)));
+void	 fatal(const char *, ...)	/* appends strerror(errno), exit 1 */
+	    __attribute__((format(printf, 1, 2), noreturn));
+void	 fatalx(const char *, ...)
+	    __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * One access-log line:
+ *   TIME PEER PROTO "REQUEST" STATUS BYTES USEC
+ * REQUEST is escaped (no control bytes, no quotes) so the line stays
+ * parseable whatever a client sent.
+ */
+void	 log_access(const char *peer, const char *proto, const char *req,
+	    size_t reqlen, int status, unsigned long long bytes,
+	    unsigned long long usec);
+
+#endif

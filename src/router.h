@@ -1,0 +1,50 @@
+/*
+ * router.h -- a request path to what to send: cached bytes, a freshly
+ * rendered page, or a file to stream.
+ *
+ * No I/O on sockets: conn.c writes what the response describes.  The
+ * same paths serve Gemini and Gopher (DESIGN.md §2).  A response may
+ * borrow bytes from the snapshot's cache; the caller keeps its snapshot
+ * reference until the response is written.
+ */
+#ifndef CAPSULED_ROUTER_H
+#define CAPSULED_ROUTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+struct archive;
+struct config;
+
+enum proto {
+	PROTO_GEMINI,
+	PROTO_GOPHER,
+};
+
+struct response {
+	int		 status;	/* Gemini status; Gopher maps 2x/5x */
+	char		 meta[1025];	/* Gemini META: MIME type, message */
+	const char	*body;		/* borrowed: cache or owned.data */
+	size_t		 bodylen;
+	struct buf	 owned;		/* body rendered for this request */
+	int		 fd;		/* a file to stream after the body; -1 */
+	uint64_t	 filelen;
+	char		 gopher_type;	/* Gopher: '0', '1', '9'... of body */
+};
+
+void	 response_init(struct response *);
+void	 response_free(struct response *);	/* closes fd */
+/* Set an error or redirect: status and a printf'd META. */
+void	 response_status(struct response *, int status, const char *fmt,
+	    ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * path: percent-decoded, starts with '/', already free of dot segments.
+ * query: as received (may be NULL).
+ */
+void	 router_route(const struct config *, struct archive *, enum proto,
+	    const char *path, const char *query, struct response *);
+
+#endif

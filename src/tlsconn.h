@@ -1,0 +1,68 @@
+/*
+ * tlsconn.h -- TLS over memory BIOs, and the server's TLS contexts.
+ *
+ * Ciphertext goes in with tlsconn_feed() and comes out with
+ * tlsconn_drain(); plaintext flows in between through tlsconn_read()
+ * and tlsconn_write().  Knows OpenSSL, not libuv: conn.c moves the
+ * bytes.  The SSL owns both BIOs; a struct tlsconn owns its SSL.
+ *
+ * tls_server_new() builds the SSL_CTX (TLS 1.2 minimum, 1.3 preferred,
+ * client certificates requested but optional and not verified) from
+ * cert.pem and key.pem in the certificate directory, generating a
+ * self-signed pair there on first start.  The SSL_CTX is read-only
+ * once built and shared by all worker threads.
+ */
+#ifndef CAPSULED_TLSCONN_H
+#define CAPSULED_TLSCONN_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+struct tls_server;
+struct tlsconn;
+
+/*
+ * Load or create <certdir>/cert.pem and key.pem for hostname.  Returns
+ * NULL with err filled ("certs/key.pem: why") on failure.
+ */
+struct tls_server *tls_server_new(const char *certdir, const char *hostname,
+		    char *err, size_t errlen);
+void		 tls_server_free(struct tls_server *);
+/* Days until the certificate expires (negative: expired). */
+int		 tls_server_days_left(const struct tls_server *);
+/* SHA-256 fingerprint of the certificate, hex with colons. */
+const char	*tls_server_fingerprint(const struct tls_server *);
+
+struct tlsconn	*tlsconn_new(struct tls_server *);
+void		 tlsconn_free(struct tlsconn *);
+
+/* Ciphertext from the peer.  Returns 0, or -1 (BIO failure). */
+int		 tlsconn_feed(struct tlsconn *, const void *, size_t);
+
+enum {
+	TLSCONN_WANT = 0,	/* need more ciphertext from the peer */
+	TLSCONN_ERROR = -1,	/* handshake failure, alert, protocol error */
+	TLSCONN_EOF = -2,	/* peer sent close_notify */
+};
+/*
+ * Drive the handshake and read plaintext.  Returns bytes read (> 0),
+ * or one of TLSCONN_*.  Always follow with tlsconn_drain().
+ */
+int		 tlsconn_read(struct tlsconn *, void *, size_t);
+/* 1 once the handshake has completed. */
+int		 tlsconn_established(const struct tlsconn *);
+/* Encrypt plaintext; returns bytes taken (all of them) or TLSCONN_ERROR. */
+int		 tlsconn_write(struct tlsconn *, const void *, size_t);
+/* Queue close_notify (once; further calls do nothing). */
+void		 tlsconn_shutdown(struct tlsconn *);
+/* Move pending ciphertext into out; returns the bytes moved. */
+size_t		 tlsconn_drain(struct tlsconn *, struct buf *out);
+/* Host name the client sent in SNI, or NULL. */
+const char	*tlsconn_sni(const struct tlsconn *);
+/* SHA-256 hex of the client certificate, or NULL when none was sent. */
+const char	*tlsconn_client_hash(struct tlsconn *);
+/* Release OpenSSL's read/write buffers while a connection idles. */
+void		 tlsconn_release_buffers(struct tlsconn *);
+
+#endif

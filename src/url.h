@@ -1,0 +1,43 @@
+/*
+ * url.h -- a Gemini request URL, parsed and checked in place
+ * (gmid iri.c shape).
+ *
+ * url_parse() splits an absolute URI into its parts, rejects what
+ * spec/gemini.md says to reject, and percent-decodes the path.  The
+ * struct url points into the caller's buffer, which url_parse() modifies;
+ * no allocation.  Knows nothing of the archive or of sockets.
+ */
+#ifndef CAPSULED_URL_H
+#define CAPSULED_URL_H
+
+#include <stddef.h>
+
+struct buf;
+
+struct url {
+	char	*scheme;	/* lower-cased */
+	char	*host;		/* lower-cased; "[::1]" keeps its brackets */
+	int	 port;		/* -1 when absent */
+	char	*path;		/* percent-decoded, always starts with '/' */
+	char	*query;		/* still percent-encoded; NULL when absent */
+};
+
+/*
+ * Parse the NUL-terminated s (no CRLF) in place.  Returns 0, or -1 with
+ * *errstr set to a static message suitable for a "59" meta line.
+ * Rejected: empty, non-UTF-8, a BOM, no scheme, relative references,
+ * userinfo, a fragment, a bad or encoded-NUL percent escape, dot
+ * segments in any encoding, an encoded '/' in the path.
+ */
+int	 url_parse(char *s, struct url *u, const char **errstr);
+
+/* Decode %XX in place; -1 on a bad escape or %00. */
+int	 url_decode(char *s);
+
+/* Percent-encode for a link: keeps unreserved and "/", encodes the rest. */
+void	 url_encode_path(const char *s, struct buf *out);
+
+/* 1 when s[0..len) is valid UTF-8 (no overlongs, no surrogates). */
+int	 utf8_valid(const char *s, size_t len);
+
+#endif
