@@ -57,6 +57,15 @@ void	 config_defaults(struct config *c, const char *confdir);
  */
 int	 config_load(struct config *c, const char *path, char *err,
 	    size_t errlen);
+/*
+ * The same, from len bytes at data (not NUL-terminated).  name plays
+ * path's part: it starts every message, becomes c->path, and its
+ * directory anchors relative paths; it need not exist.  config_load()
+ * reads the file and calls this; the fuzzer calls it directly.
+ */
+int	 config_load_buffer(struct config *c, const char *name,
+	    const char *data, size_t len, char *err, size_t errlen);
+/* Free every string and reset c to all zeros; a zeroed c is fine. */
 void	 config_free(struct config *c);
 
 #endif

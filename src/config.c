@@ -1,0 +1,1115 @@
+/*
+ * config.c -- the YAML configuration file, as one struct config.
+ *
+ * The file is read with libyaml's event API.  Its one document is a
+ * mapping; each key is looked up in fields[], a table of {key, parser,
+ * offset, min, max}, and the parser stores the value at that offset.
+ * Whatever the table does not allow -- an unknown or repeated key, an
+ * alias or anchor, a list where one value belongs, a value out of range
+ * -- stops the load with "PATH:LINE:COL: what is wrong", pointing at the
+ * key for unknown and repeated keys and at the value for the rest.
+ *
+ * Knows libyaml and path names (realpath() of the file's directory, so
+ * relative paths in the file are taken from there), nothing of the
+ * server.  The struct config owns every string in it; a load that fails
+ * frees what it had built, so the caller has nothing to free.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <yaml.h>
+
+#include "buf.h"
+#include "config.h"
+#include "log.h"
+#include "util.h"
+
+#define CONFIG_MAX_SIZE	(1024 * 1024)	/* bytes of YAML we will read */
+#define CONFIG_MAX_BIND	32		/* addresses in "bind" */
+#define SHOW_MAX	40		/* bytes of a bad value in a message */
+
+struct loader;
+struct field;
+
+typedef int	(*field_parser)(struct loader *, const struct field *,
+		    yaml_event_t *);
+
+struct field {
+	const char	*key;		/* as written in the file */
+	field_parser	 parse;
+	size_t		 off;		/* where in struct config */
+	long long	 min, max;	/* range of a number, length of text */
+};
+
+struct loader {
+	struct config	*c;		/* being filled; owns what is stored */
+	yaml_parser_t	 parser;
+	const char	*name;		/* file name as given, for messages */
+	const char	*data;		/* the whole input */
+	size_t		 len;
+	const char	*confdir;	/* absolute; anchors relative paths */
+	char		*err;		/* "NAME:LINE:COL: ..." goes here */
+	size_t		 errlen;
+};
+
+static int	parse_bind(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_bool(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_host(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_int(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_lang(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_level(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_log(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_ms(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_path(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_text(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_uint(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_workers(struct loader *, const struct field *,
+		    yaml_event_t *);
+
+#define OFF(m)		offsetof(struct config, m)
+#define DAY_MS		(24LL * 60 * 60 * 1000)
+
+/*
+ * Every key the file may hold.  For text, min 0 means the key may be
+ * null (stored as NULL) and max is a length in bytes; for durations the
+ * range is in milliseconds.
+ */
+static const struct field fields[] = {
+	{ "hostname",		parse_host,	OFF(hostname),	1, 253 },
+	{ "bind",		parse_bind,	OFF(bind),	1,
+	    CONFIG_MAX_BIND },
+	{ "gemini_port",	parse_int,	OFF(gemini_port), 1, 65535 },
+	{ "gopher_port",	parse_int,	OFF(gopher_port), 0, 65535 },
+	{ "gopher_public_port",	parse_int,	OFF(gopher_public_port),
+	    0, 65535 },
+	{ "capsule",		parse_path,	OFF(capsule_dir), 1, PATH_MAX },
+	{ "certs",		parse_path,	OFF(cert_dir),	1, PATH_MAX },
+	{ "workers",		parse_workers,	OFF(workers),	1, 256 },
+	{ "request_timeout",	parse_ms,	OFF(request_timeout_ms),
+	    1, DAY_MS },
+	{ "idle_timeout",	parse_ms,	OFF(idle_timeout_ms),
+	    1, DAY_MS },
+	{ "max_connections",	parse_uint,	OFF(max_connections),
+	    1, 1000000 },
+	{ "lang",		parse_lang,	OFF(lang),	1, 35 },
+	{ "title",		parse_text,	OFF(site_title), 1, 256 },
+	{ "subtitle",		parse_text,	OFF(site_subtitle), 0, 256 },
+	{ "author",		parse_text,	OFF(author),	0, 256 },
+	{ "latest_posts",	parse_uint,	OFF(latest_posts), 0, 1000 },
+	{ "gopher_width",	parse_uint,	OFF(gopher_width), 20, 200 },
+	{ "log",		parse_log,	OFF(log_file),	1, PATH_MAX },
+	{ "log_level",		parse_level,	OFF(log_level),	0, 0 },
+	{ "access_log",		parse_bool,	OFF(access_log), 0, 1 },
+};
+
+#define NFIELDS		(sizeof(fields) / sizeof(fields[0]))
+
+/* Format "NAME:LINE:COL: msg" into l->err; always returns -1. */
+static int
+fail(struct loader *l, yaml_mark_t m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+fail(struct loader *l, yaml_mark_t m, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 n;
+
+	if (l->err == NULL || l->errlen == 0)
+		return -1;
+	n = snprintf(l->err, l->errlen, "%s:%zu:%zu: ", l->name,
+	    m.line + 1, m.column + 1);
+	if (n < 0 || (size_t)n >= l->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(l->err + n, l->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * s made fit for a message: at most SHOW_MAX bytes (cut on a UTF-8
+ * boundary, "..." added), control bytes as '?'.  Returns out.
+ */
+static const char *
+show(const char *s, char out[SHOW_MAX + 4])
+{
+	size_t	 i, len;
+
+	len = strlen(s);
+	if (len > SHOW_MAX) {
+		len = SHOW_MAX;
+		while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
+			len--;
+	}
+	for (i = 0; i < len; i++)
+		out[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' :
+		    s[i];
+	if (len < strlen(s)) {
+		memcpy(out + len, "...", 3);
+		len += 3;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* Where in the input libyaml's reader gave up: it only knows a byte. */
+static yaml_mark_t
+offset_mark(const struct loader *l, size_t off)
+{
+	yaml_mark_t	 m = { 0, 0, 0 };
+	size_t		 i;
+
+	if (off > l->len)
+		off = l->len;
+	m.index = off;
+	for (i = 0; i < off; i++) {
+		unsigned char	 ch = (unsigned char)l->data[i];
+
+		if (ch == '\n' || (ch == '\r' && (i + 1 >= l->len ||
+		    l->data[i + 1] != '\n'))) {
+			m.line++;
+			m.column = 0;
+		} else if ((ch & 0xC0) != 0x80 && ch != '\r')
+			m.column++;	/* count characters, as libyaml does */
+	}
+	return m;
+}
+
+/* Report libyaml's own error (syntax, encoding, memory). */
+static int
+fail_yaml(struct loader *l)
+{
+	yaml_parser_t	*p = &l->parser;
+	const char	*problem = p->problem ? p->problem : "YAML error";
+
+	switch (p->error) {
+	case YAML_READER_ERROR:
+		if (p->problem_value != -1)
+			return fail(l, offset_mark(l, p->problem_offset),
+			    "%s (#x%X)", problem, (unsigned)p->problem_value);
+		return fail(l, offset_mark(l, p->problem_offset), "%s",
+		    problem);
+	case YAML_MEMORY_ERROR:
+		return fail(l, p->mark, "out of memory");
+	default:
+		return fail(l, p->problem_mark, "%s", problem);
+	}
+}
+
+static const char *
+event_kind(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		return "a single value";
+	case YAML_SEQUENCE_START_EVENT:
+		return "a list";
+	case YAML_MAPPING_START_EVENT:
+		return "a mapping";
+	default:
+		return "something else";
+	}
+}
+
+/*
+ * The next event into ev, which the caller then owns and deletes.
+ * Aliases, anchors and tags are refused here, once for every node:
+ * a configuration has no use for them.  Returns 0, or -1 with the
+ * error set and nothing to delete.
+ */
+static int
+next(struct loader *l, yaml_event_t *ev)
+{
+	const yaml_char_t	*anchor = NULL, *tag = NULL;
+
+	if (!yaml_parser_parse(&l->parser, ev))	/* libyaml: 0 is failure */
+		return fail_yaml(l);
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		fail(l, ev->start_mark, "aliases (*name) are not allowed");
+		yaml_event_delete(ev);
+		return -1;
+	case YAML_SCALAR_EVENT:
+		anchor = ev->data.scalar.anchor;
+		tag = ev->data.scalar.tag;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		anchor = ev->data.sequence_start.anchor;
+		tag = ev->data.sequence_start.tag;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		anchor = ev->data.mapping_start.anchor;
+		tag = ev->data.mapping_start.tag;
+		break;
+	default:
+		break;
+	}
+	if (anchor != NULL || tag != NULL) {
+		fail(l, ev->start_mark, "%s are not allowed",
+		    anchor != NULL ? "anchors (&name)" : "tags (!name)");
+		yaml_event_delete(ev);
+		return -1;
+	}
+	return 0;
+}
+
+/* A plain empty, ~ or null scalar: YAML's "no value". */
+static int
+is_null(const yaml_event_t *ev)
+{
+	const char	*s = (const char *)ev->data.scalar.value;
+
+	if (ev->type != YAML_SCALAR_EVENT ||
+	    ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	return *s == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 ||
+	    strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
+}
+
+/*
+ * The value of a scalar event, borrowed from ev; what names what the key
+ * wants, for the message when ev is a list or a mapping.  Refuses NUL
+ * bytes (a double-quoted "\0") so that C strings hold the whole value.
+ */
+static int
+scalar(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    const char *what, const char **out)
+{
+	if (ev->type != YAML_SCALAR_EVENT)
+		return fail(l, ev->start_mark, "%s: expected %s, got %s",
+		    f->key, what, event_kind(ev));
+	if (strlen((const char *)ev->data.scalar.value) !=
+	    ev->data.scalar.length)
+		return fail(l, ev->start_mark, "%s: contains a NUL byte",
+		    f->key);
+	*out = (const char *)ev->data.scalar.value;
+	return 0;
+}
+
+static void *
+slot(struct loader *l, const struct field *f)
+{
+	return (char *)l->c + f->off;
+}
+
+/* Replace the string at f's offset with a copy of s (NULL allowed). */
+static void
+set_str(struct loader *l, const struct field *f, const char *s)
+{
+	char	**p = slot(l, f);
+
+	free(*p);
+	*p = s != NULL ? xstrdup(s) : NULL;
+}
+
+/*
+ * One line of text, f->min..f->max bytes, no control characters.  *out
+ * is NULL for a null value when f->min is 0 (an optional string).
+ */
+static int
+get_text(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    const char **out)
+{
+	const char	*s;
+	size_t		 i, len;
+
+	if (scalar(l, f, ev, "a string", &s) == -1)
+		return -1;
+	if (is_null(ev) || *s == '\0') {
+		if (f->min > 0)
+			return fail(l, ev->start_mark,
+			    "%s: must not be empty", f->key);
+		*out = NULL;
+		return 0;
+	}
+	len = strlen(s);
+	if ((long long)len < f->min || (long long)len > f->max)
+		return fail(l, ev->start_mark,
+		    "%s: must be %lld to %lld bytes long", f->key, f->min,
+		    f->max);
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return fail(l, ev->start_mark,
+			    "%s: must be one line without control characters",
+			    f->key);
+	*out = s;
+	return 0;
+}
+
+static int
+parse_text(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	const char	*s;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	set_str(l, f, s);
+	return 0;
+}
+
+/*
+ * host = label *("." label) / IPv6 literal
+ * label = 1*63(ALPHA / DIGIT / "-" / "_"), not starting or ending in "-"
+ */
+static int
+valid_host(const char *s)
+{
+	struct in6_addr	 a6;
+	size_t		 label = 0;
+
+	if (inet_pton(AF_INET6, s, &a6) == 1)
+		return 1;
+	for (; *s != '\0'; s++) {
+		if (*s == '.') {
+			if (label == 0 || s[-1] == '-')
+				return 0;
+			label = 0;
+		} else if ((*s >= 'a' && *s <= 'z') ||
+		    (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		    *s == '_' || (*s == '-' && label > 0)) {
+			if (++label > 63)
+				return 0;
+		} else
+			return 0;
+	}
+	return label > 0 && s[-1] != '-';
+}
+
+/* Stored in lower case: host names compare case-insensitively (SNI). */
+static int
+parse_host(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	char		**p = slot(l, f), *q;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	if (!valid_host(s))
+		return fail(l, ev->start_mark,
+		    "%s: '%s' is not a host name", f->key, show(s, tmp));
+	set_str(l, f, s);
+	for (q = *p; *q != '\0'; q++)
+		if (*q >= 'A' && *q <= 'Z')
+			*q = (char)(*q - 'A' + 'a');
+	return 0;
+}
+
+/* lang = ALPHA *(ALPHA / DIGIT / "-"), no "--", not ending in "-" */
+static int
+parse_lang(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s, *p;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (p > s && *p >= '0' && *p <= '9') ||
+		    (p > s && *p == '-' && p[-1] != '-')))
+			break;
+	if (*p != '\0' || p[-1] == '-')
+		return fail(l, ev->start_mark,
+		    "%s: '%s' is not a language tag like en or pt-BR",
+		    f->key, show(s, tmp));
+	set_str(l, f, s);
+	return 0;
+}
+
+/*
+ * Join dir and p (dir is ignored when p is absolute) and drop empty,
+ * "." and ".." components, without looking at the file system.  dir
+ * must be absolute; so is the result, which the caller frees.
+ */
+static char *
+path_resolve(const char *dir, const char *p)
+{
+	char		*all, *out;
+	const char	*s, *e;
+	size_t		 o = 0, n;
+
+	all = p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", dir, p);
+	out = xmalloc(strlen(all) + 2);
+	for (s = all; *s != '\0'; s = e) {
+		while (*s == '/')
+			s++;
+		for (e = s; *e != '\0' && *e != '/'; e++)
+			;
+		n = (size_t)(e - s);
+		if (n == 0 || (n == 1 && s[0] == '.'))
+			continue;
+		if (n == 2 && s[0] == '.' && s[1] == '.') {
+			while (o > 0 && out[--o] != '/')
+				;
+			continue;
+		}
+		out[o++] = '/';
+		memcpy(out + o, s, n);
+		o += n;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	free(all);
+	return out;
+}
+
+/*
+ * dir as an absolute path: realpath() when it exists, else joined to the
+ * working directory.  NULL with errno set when neither works.
+ */
+static char *
+absolute_dir(const char *dir)
+{
+	char	*r, cwd[PATH_MAX];
+
+	if ((r = realpath(dir, NULL)) != NULL)
+		return r;
+	if (dir[0] == '/')
+		return path_resolve("/", dir);
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return NULL;
+	return path_resolve(cwd, dir);
+}
+
+/* The directory part of a file name: "." when it has none. */
+static char *
+dir_of(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+static int
+parse_path(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	const char	*s;
+	char		**p = slot(l, f);
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	free(*p);
+	*p = path_resolve(l->confdir, s);
+	return 0;
+}
+
+/* A path, or null, "stderr" or "-" for standard error (stored NULL). */
+static int
+parse_log(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	const char	*s;
+
+	if (ev->type == YAML_SCALAR_EVENT && (is_null(ev) ||
+	    strcmp((const char *)ev->data.scalar.value, "stderr") == 0 ||
+	    strcmp((const char *)ev->data.scalar.value, "-") == 0)) {
+		set_str(l, f, NULL);
+		return 0;
+	}
+	if (scalar(l, f, ev, "a file name or stderr", &s) == -1)
+		return -1;
+	return parse_path(l, f, ev);
+}
+
+/* integer = ["-" / "+"] 1*DIGIT; values past 10^15 read as 10^15. */
+static int
+read_integer(const char *s, long long *out)
+{
+	long long	 v = 0;
+	int		 neg = 0;
+
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	if (*s == '\0')
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (v < 1000000000000000LL)
+			v = v * 10 + (*s - '0');
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+/* An integer in f->min..f->max into *out. */
+static int
+get_integer(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    long long *out)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+
+	if (scalar(l, f, ev, "an integer", &s) == -1)
+		return -1;
+	if (is_null(ev))
+		return fail(l, ev->start_mark, "%s: a value is required",
+		    f->key);
+	if (read_integer(s, out) == -1)
+		return fail(l, ev->start_mark,
+		    "%s: expected an integer, got '%s'", f->key,
+		    show(s, tmp));
+	if (*out < f->min || *out > f->max)
+		return fail(l, ev->start_mark,
+		    "%s: %s is out of range (%lld to %lld)", f->key,
+		    show(s, tmp), f->min, f->max);
+	return 0;
+}
+
+static int
+parse_int(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	long long	 v;
+
+	if (get_integer(l, f, ev, &v) == -1)
+		return -1;
+	*(int *)slot(l, f) = (int)v;
+	return 0;
+}
+
+static int
+parse_uint(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	long long	 v;
+
+	if (get_integer(l, f, ev, &v) == -1)
+		return -1;
+	*(unsigned *)slot(l, f) = (unsigned)v;
+	return 0;
+}
+
+/* "auto" (stored as 0: one worker per core) or f->min..f->max. */
+static int
+parse_workers(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	long long	 v;
+
+	if (scalar(l, f, ev, "auto or a number", &s) == -1)
+		return -1;
+	if (strcasecmp(s, "auto") == 0) {
+		*(int *)slot(l, f) = 0;
+		return 0;
+	}
+	if (is_null(ev) || read_integer(s, &v) == -1 || v < f->min ||
+	    v > f->max)
+		return fail(l, ev->start_mark,
+		    "%s: expected auto or %lld to %lld, got '%s'", f->key,
+		    f->min, f->max, show(s, tmp));
+	*(int *)slot(l, f) = (int)v;
+	return 0;
+}
+
+/*
+ * duration = seconds [*SP "s"] / milliseconds *SP "ms"
+ * seconds = 1*DIGIT ["." 1*DIGIT]; digits past the third decimal are
+ * dropped.  Returns milliseconds in *ms, or -1 for anything else.
+ */
+static int
+read_duration(const char *s, long long *ms)
+{
+	long long	 v = 0, scale = 1000;
+	int		 digits = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++, digits++)
+		if (v < 1000000000000LL)
+			v = v * 10 + (*s - '0');
+	v *= 1000;
+	if (*s == '.') {
+		s++;
+		if (*s < '0' || *s > '9')
+			return -1;
+		for (; *s >= '0' && *s <= '9'; s++, digits++)
+			if ((scale /= 10) > 0)
+				v += (*s - '0') * scale;
+	}
+	if (digits == 0)
+		return -1;
+	while (*s == ' ')
+		s++;
+	if (strcmp(s, "ms") == 0)
+		v /= 1000;
+	else if (*s != '\0' && strcmp(s, "s") != 0)
+		return -1;
+	*ms = v;
+	return 0;
+}
+
+static int
+parse_ms(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	long long	 v;
+
+	if (scalar(l, f, ev, "a number of seconds", &s) == -1)
+		return -1;
+	if (is_null(ev))
+		return fail(l, ev->start_mark, "%s: a value is required",
+		    f->key);
+	if (*s == '-')
+		return fail(l, ev->start_mark, "%s: must not be negative",
+		    f->key);
+	if (read_duration(s, &v) == -1)
+		return fail(l, ev->start_mark,
+		    "%s: expected seconds such as 10 or 2.5, or \"500ms\","
+		    " got '%s'", f->key, show(s, tmp));
+	if (v < f->min || v > f->max)
+		return fail(l, ev->start_mark,
+		    "%s: %s is out of range (%lldms to %llds)", f->key,
+		    show(s, tmp), f->min, f->max / 1000);
+	*(unsigned *)slot(l, f) = (unsigned)v;
+	return 0;
+}
+
+static int
+parse_level(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	int		 lvl;
+
+	if (scalar(l, f, ev, "a log level", &s) == -1)
+		return -1;
+	if ((lvl = log_level_parse(s)) == -1)
+		return fail(l, ev->start_mark,
+		    "%s: unknown level '%s' (error, warn, info or debug)",
+		    f->key, show(s, tmp));
+	*(enum log_level *)slot(l, f) = (enum log_level)lvl;
+	return 0;
+}
+
+/* bool = true / false / yes / no / on / off, in any case */
+static int
+parse_bool(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	static const char *const yes[] = { "true", "yes", "on" };
+	static const char *const no[] = { "false", "no", "off" };
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	size_t		 i;
+
+	if (scalar(l, f, ev, "true or false", &s) == -1)
+		return -1;
+	for (i = 0; i < nitems(yes); i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*(int *)slot(l, f) = 1;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*(int *)slot(l, f) = 0;
+			return 0;
+		}
+	}
+	return fail(l, ev->start_mark, "%s: expected true or false, got '%s'",
+	    f->key, show(s, tmp));
+}
+
+static void
+free_list(char **v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Check one address of "bind" and append it to *v. */
+static int
+bind_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    char ***v, size_t *n)
+{
+	char		 tmp[SHOW_MAX + 4];
+	unsigned char	 addr[sizeof(struct in6_addr)];
+	const char	*s;
+	size_t		 i;
+
+	if (scalar(l, f, ev, "an IP address", &s) == -1)
+		return -1;
+	if (is_null(ev))
+		return fail(l, ev->start_mark, "%s: an address is required",
+		    f->key);
+	if (inet_pton(AF_INET, s, addr) != 1 &&
+	    inet_pton(AF_INET6, s, addr) != 1)
+		return fail(l, ev->start_mark,
+		    "%s: '%s' is not an IPv4 or IPv6 address", f->key,
+		    show(s, tmp));
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return fail(l, ev->start_mark,
+			    "%s: '%s' is listed twice", f->key, show(s, tmp));
+	if ((long long)*n >= f->max)
+		return fail(l, ev->start_mark,
+		    "%s: more than %lld addresses", f->key, f->max);
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
+	return 0;
+}
+
+/* bind = address / "[" address *("," address) "]" (or a block list) */
+static int
+parse_bind(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	yaml_event_t	 item;
+	char		**v = NULL;
+	size_t		 n = 0;
+	int		 rv;
+
+	if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		for (;;) {
+			if (next(l, &item) == -1)
+				goto fail;
+			if (item.type == YAML_SEQUENCE_END_EVENT) {
+				yaml_event_delete(&item);
+				break;
+			}
+			rv = bind_add(l, f, &item, &v, &n);
+			yaml_event_delete(&item);
+			if (rv == -1)
+				goto fail;
+		}
+		if (n == 0) {
+			fail(l, ev->start_mark,
+			    "%s: the list must hold at least one address",
+			    f->key);
+			goto fail;
+		}
+	} else if (bind_add(l, f, ev, &v, &n) == -1)
+		goto fail;
+	free_list(l->c->bind, l->c->nbind);
+	l->c->bind = v;
+	l->c->nbind = n;
+	return 0;
+fail:
+	free_list(v, n);
+	return -1;
+}
+
+static const struct field *
+field_find(const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < NFIELDS; i++)
+		if (strcmp(fields[i].key, key) == 0)
+			return &fields[i];
+	return NULL;
+}
+
+/* Cross-field checks, pointing at the later of the keys involved. */
+static int
+check_all(struct loader *l, const yaml_mark_t *marks, const int *seen)
+{
+	const struct config	*c = l->c;
+	size_t			 gem, gph;
+
+	gem = (size_t)(field_find("gemini_port") - fields);
+	gph = (size_t)(field_find("gopher_port") - fields);
+	if (c->gopher_port == c->gemini_port) {
+		size_t	 at = gph;
+
+		if (!seen[gph] || (seen[gem] && marks[gem].index >
+		    marks[gph].index))
+			at = gem;
+		return fail(l, marks[at],
+		    "%s: port %d is used by both Gemini and Gopher",
+		    fields[at].key, c->gemini_port);
+	}
+	return 0;
+}
+
+/* The top-level mapping, after its MAPPING-START event. */
+static int
+parse_top(struct loader *l)
+{
+	yaml_event_t		 key, val;
+	const struct field	*f;
+	yaml_mark_t		 marks[NFIELDS];
+	int			 seen[NFIELDS] = { 0 };
+	char			 tmp[SHOW_MAX + 4];
+	size_t			 i;
+	int			 rv;
+
+	memset(marks, 0, sizeof(marks));
+	for (;;) {
+		if (next(l, &key) == -1)
+			return -1;
+		if (key.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&key);
+			break;
+		}
+		if (key.type != YAML_SCALAR_EVENT) {
+			fail(l, key.start_mark, "expected a key, got %s",
+			    event_kind(&key));
+			yaml_event_delete(&key);
+			return -1;
+		}
+		f = field_find((const char *)key.data.scalar.value);
+		if (f == NULL) {
+			fail(l, key.start_mark, "unknown key '%s'",
+			    show((const char *)key.data.scalar.value, tmp));
+			yaml_event_delete(&key);
+			return -1;
+		}
+		i = (size_t)(f - fields);
+		if (seen[i]) {
+			fail(l, key.start_mark, "duplicate key '%s'", f->key);
+			yaml_event_delete(&key);
+			return -1;
+		}
+		yaml_event_delete(&key);
+		if (next(l, &val) == -1)
+			return -1;
+		seen[i] = 1;
+		marks[i] = val.start_mark;
+		rv = f->parse(l, f, &val);
+		yaml_event_delete(&val);
+		if (rv == -1)
+			return -1;
+	}
+	return check_all(l, marks, seen);
+}
+
+/*
+ * stream = STREAM-START [DOCUMENT-START root DOCUMENT-END] STREAM-END
+ * root = a mapping, or a null scalar (a document with no keys)
+ */
+static int
+parse_stream(struct loader *l)
+{
+	yaml_event_t	 ev;
+	int		 ndocs = 0, rv = 0;
+
+	for (;;) {
+		if (next(l, &ev) == -1)
+			return -1;
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			yaml_event_delete(&ev);
+			return 0;
+		case YAML_DOCUMENT_START_EVENT:
+			if (ndocs++ > 0)
+				rv = fail(l, ev.start_mark,
+				    "only one YAML document is allowed");
+			break;
+		case YAML_MAPPING_START_EVENT:
+			rv = parse_top(l);
+			break;
+		case YAML_SCALAR_EVENT:
+			if (!is_null(&ev))
+				rv = fail(l, ev.start_mark,
+				    "expected a mapping of keys to values,"
+				    " got a single value");
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			rv = fail(l, ev.start_mark,
+			    "expected a mapping of keys to values, got a list");
+			break;
+		default:	/* STREAM-START, DOCUMENT-END */
+			break;
+		}
+		yaml_event_delete(&ev);
+		if (rv == -1)
+			return -1;
+	}
+}
+
+/* The defaults, with confdir already absolute. */
+static void
+defaults(struct config *c, const char *confdir)
+{
+	memset(c, 0, sizeof(*c));
+	c->hostname = xstrdup("localhost");
+	c->nbind = 2;
+	c->bind = xreallocarray(NULL, c->nbind, sizeof(*c->bind));
+	c->bind[0] = xstrdup("127.0.0.1");
+	c->bind[1] = xstrdup("::1");
+	c->gemini_port = 1965;
+	c->gopher_port = 7070;
+	c->gopher_public_port = 0;
+	c->capsule_dir = path_resolve(confdir, "../capsule");
+	c->cert_dir = path_resolve(confdir, "../certs");
+	c->workers = 0;
+	c->request_timeout_ms = 10 * 1000;
+	c->idle_timeout_ms = 30 * 1000;
+	c->max_connections = 1024;
+	c->lang = xstrdup("en");
+	c->site_title = xstrdup("capsuled");
+	c->site_subtitle = NULL;
+	c->author = NULL;
+	c->latest_posts = 10;
+	c->gopher_width = 70;
+	c->log_file = NULL;
+	c->log_level = LOG_LEVEL_INFO;
+	c->access_log = 1;
+}
+
+void
+config_defaults(struct config *c, const char *confdir)
+{
+	char	*abs;
+
+	if (confdir == NULL)
+		confdir = ".";
+	/* XXX: without a working directory, "/" stands in for it. */
+	if ((abs = absolute_dir(confdir)) == NULL)
+		abs = path_resolve("/", confdir);
+	defaults(c, abs);
+	free(abs);
+}
+
+int
+config_load_buffer(struct config *c, const char *name, const char *data,
+    size_t len, char *err, size_t errlen)
+{
+	struct loader	 l;
+	char		*dir, *confdir;
+	int		 rv;
+
+	memset(c, 0, sizeof(*c));
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (data == NULL) {		/* libyaml asserts on a NULL input */
+		data = "";
+		len = 0;
+	}
+	dir = dir_of(name);
+	confdir = absolute_dir(dir);
+	free(dir);
+	if (confdir == NULL) {
+		if (err != NULL && errlen > 0)
+			snprintf(err, errlen, "%s: its directory: %s", name,
+			    strerror(errno));
+		return -1;
+	}
+	defaults(c, confdir);
+	c->path = xstrdup(name);
+
+	memset(&l, 0, sizeof(l));
+	l.c = c;
+	l.name = name;
+	l.data = data;
+	l.len = len;
+	l.confdir = confdir;
+	l.err = err;
+	l.errlen = errlen;
+	if (!yaml_parser_initialize(&l.parser)) {
+		rv = fail(&l, l.parser.mark, "out of memory");
+		goto done;
+	}
+	yaml_parser_set_input_string(&l.parser, (const unsigned char *)data,
+	    len);
+	rv = parse_stream(&l);
+	yaml_parser_delete(&l.parser);
+done:
+	free(confdir);
+	if (rv == -1)
+		config_free(c);
+	return rv;
+}
+
+/* The whole file into b; -1 with errno set (EFBIG when too large). */
+static int
+read_file(const char *path, struct buf *b)
+{
+	struct stat	 st;
+	ssize_t		 n;
+	int		 fd, saved;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if (fstat(fd, &st) == -1)
+		goto fail;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	for (;;) {
+		buf_reserve(b, 8192);
+		n = read(fd, b->data + b->len, b->cap - b->len - 1);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			goto fail;
+		if (n == 0)
+			break;
+		b->len += (size_t)n;
+		b->data[b->len] = '\0';
+		if (b->len > CONFIG_MAX_SIZE) {
+			errno = EFBIG;
+			goto fail;
+		}
+	}
+	close(fd);
+	return 0;
+fail:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int
+config_load(struct config *c, const char *path, char *err, size_t errlen)
+{
+	struct buf	 b = BUF_INIT;
+	int		 rv;
+
+	if (read_file(path, &b) == -1) {
+		memset(c, 0, sizeof(*c));
+		if (err != NULL && errlen > 0)
+			snprintf(err, errlen, "%s: %s", path,
+			    strerror(errno));
+		buf_free(&b);
+		return -1;
+	}
+	rv = config_load_buffer(c, path, b.data, b.len, err, errlen);
+	buf_free(&b);
+	return rv;
+}
+
+void
+config_free(struct config *c)
+{
+	free(c->path);
+	free(c->hostname);
+	free_list(c->bind, c->nbind);
+	free(c->capsule_dir);
+	free(c->cert_dir);
+	free(c->lang);
+	free(c->site_title);
+	free(c->site_subtitle);
+	free(c->author);
+	free(c->log_file);
+	memset(c, 0, sizeof(*c));
+}

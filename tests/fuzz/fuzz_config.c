@@ -1,0 +1,78 @@
+/*
+ * fuzz_config.c -- libFuzzer target for config_load_buffer().
+ *
+ * Feeds the input as a configuration file, without touching the file
+ * system (the name's directory does not exist, so paths resolve
+ * lexically).  Beyond ASan/UBSan it checks the contract: a success
+ * leaves every value in range, a failure leaves a zeroed struct and a
+ * message that starts with "NAME:".
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+#define NAME	"/nonexistent/fuzz/capsuled.yaml"
+
+static int
+is_zero(const struct config *c)
+{
+	static const struct config	 zero;
+
+	return memcmp(c, &zero, sizeof(zero)) == 0;
+}
+
+/* Absolute, with no empty, "." or ".." component, no trailing '/'. */
+static int
+is_normal(const char *p)
+{
+	const char	*s, *e;
+
+	if (p == NULL || p[0] != '/')
+		return 0;
+	if (p[1] == '\0')
+		return 1;
+	for (s = p + 1;; s = e + 1) {
+		e = strchrnul(s, '/');
+		if (e == s || (e - s == 1 && s[0] == '.') ||
+		    (e - s == 2 && s[0] == '.' && s[1] == '.'))
+			return 0;
+		if (*e == '\0')
+			return 1;
+	}
+}
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	struct config	 c;
+	char		 err[256];
+	size_t		 i;
+
+	if (config_load_buffer(&c, NAME, (const char *)data, len, err,
+	    sizeof(err)) == -1) {
+		if (!is_zero(&c) || strncmp(err, NAME ":", strlen(NAME) + 1))
+			abort();
+		return 0;
+	}
+	if (c.hostname == NULL || c.hostname[0] == '\0' || c.nbind == 0 ||
+	    c.gemini_port < 1 || c.gemini_port > 65535 ||
+	    c.gopher_port < 0 || c.gopher_port > 65535 ||
+	    c.gopher_port == c.gemini_port ||
+	    !is_normal(c.capsule_dir) || !is_normal(c.cert_dir) ||
+	    (c.log_file != NULL && !is_normal(c.log_file)) ||
+	    c.workers < 0 || c.workers > 256 ||
+	    c.request_timeout_ms == 0 || c.idle_timeout_ms == 0 ||
+	    c.lang == NULL || c.site_title == NULL ||
+	    c.gopher_width < 20 || c.gopher_width > 200 ||
+	    c.latest_posts > 1000 || strcmp(c.path, NAME) != 0)
+		abort();
+	for (i = 0; i < c.nbind; i++)
+		if (c.bind[i] == NULL || c.bind[i][0] == '\0')
+			abort();
+	config_free(&c);
+	return 0;
+}

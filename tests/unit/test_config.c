@@ -1,0 +1,596 @@
+/*
+ * test_config.c -- config_load(), config_load_buffer(), config_defaults().
+ *
+ * Writes small YAML files under a mkdtemp() directory (removed at the
+ * end) and checks the values read, the paths resolved, and every error
+ * message to the byte, line and column included.  Also loads the real
+ * config/capsuled.yaml (from $CAPSULED_TOP, else the working directory).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "harness.h"
+#include "util.h"
+
+static char	 tmp[PATH_MAX];		/* realpath of the mkdtemp dir */
+static char	 conf[PATH_MAX + 32];	/* tmp/etc/c.yaml */
+
+static void
+write_file(const char *path, const char *text)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, "w")) == NULL) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Write yaml to conf and load it. */
+static int
+load(struct config *c, const char *yaml, char *err, size_t errlen)
+{
+	write_file(conf, yaml);
+	return config_load(c, conf, err, errlen);
+}
+
+static int
+is_zero(const struct config *c)
+{
+	static const struct config	 zero;
+
+	return memcmp(c, &zero, sizeof(zero)) == 0;
+}
+
+/* Loading yaml must fail with "CONF:" followed by want. */
+static void
+expect_err(const char *yaml, const char *want)
+{
+	struct config	 c;
+	char		 err[512], *full;
+
+	memset(&c, 0xA5, sizeof(c));
+	full = xasprintf("%s:%s", conf, want);
+	INT_EQ(load(&c, yaml, err, sizeof(err)), -1, yaml);
+	STR_EQ(err, full, yaml);
+	OK(is_zero(&c), "struct not reset after failing on: %s", yaml);
+	config_free(&c);
+	free(full);
+}
+
+/* Loading yaml must succeed; c is filled, the caller frees it. */
+static void
+expect_ok(struct config *c, const char *yaml)
+{
+	char	 err[512] = "";
+
+	INT_EQ(load(c, yaml, err, sizeof(err)), 0, yaml);
+	OK(err[0] == '\0', "unexpected error %s", err);
+}
+
+static void
+check_defaults(const struct config *c, const char *top, const char *what)
+{
+	char	*capsule = xasprintf("%s/capsule", top);
+	char	*certs = xasprintf("%s/certs", top);
+
+	STR_EQ(c->hostname, "localhost", what);
+	INT_EQ(c->nbind, 2, what);
+	if (c->nbind == 2) {
+		STR_EQ(c->bind[0], "127.0.0.1", what);
+		STR_EQ(c->bind[1], "::1", what);
+	}
+	INT_EQ(c->gemini_port, 1965, what);
+	INT_EQ(c->gopher_port, 7070, what);
+	INT_EQ(c->gopher_public_port, 0, what);
+	STR_EQ(c->capsule_dir, capsule, what);
+	STR_EQ(c->cert_dir, certs, what);
+	INT_EQ(c->workers, 0, what);
+	INT_EQ(c->request_timeout_ms, 10000, what);
+	INT_EQ(c->idle_timeout_ms, 30000, what);
+	INT_EQ(c->max_connections, 1024, what);
+	STR_EQ(c->lang, "en", what);
+	INT_EQ(c->latest_posts, 10, what);
+	INT_EQ(c->gopher_width, 70, what);
+	STR_EQ(c->log_file, NULL, what);
+	INT_EQ(c->log_level, LOG_LEVEL_INFO, what);
+	INT_EQ(c->access_log, 1, what);
+	free(capsule);
+	free(certs);
+}
+
+static void
+test_defaults(void)
+{
+	struct config	 c;
+	char		*etc = xasprintf("%s/etc", tmp);
+	static const char *const empty[] = {
+		"", "\n", "# nothing but a comment\n", "---\n", "---\n...\n",
+		"~\n", "null\n", "{}\n",
+	};
+	size_t		 i;
+
+	config_defaults(&c, etc);
+	check_defaults(&c, tmp, "config_defaults");
+	STR_EQ(c.path, NULL, "defaults: no path");
+	STR_EQ(c.site_title, "capsuled", "default title");
+	STR_EQ(c.site_subtitle, NULL, "default subtitle");
+	STR_EQ(c.author, NULL, "default author");
+	config_free(&c);
+	OK(is_zero(&c), "config_free resets");
+	config_free(&c);		/* twice is fine */
+
+	for (i = 0; i < nitems(empty); i++) {
+		expect_ok(&c, empty[i]);
+		check_defaults(&c, tmp, empty[i]);
+		STR_EQ(c.path, conf, "path kept as given");
+		STR_EQ(c.site_title, "capsuled", empty[i]);
+		STR_EQ(c.author, NULL, empty[i]);
+		config_free(&c);
+	}
+	free(etc);
+}
+
+static void
+test_full(void)
+{
+	struct config	 c;
+	char		*want;
+
+	expect_ok(&c,
+	    "# every key, none at its default\n"
+	    "hostname: Gemini.Example.ORG\n"
+	    "bind:\n"
+	    "  - 0.0.0.0\n"
+	    "  - \"::\"\n"
+	    "  - 192.0.2.7\n"
+	    "gemini_port: 11965\n"
+	    "gopher_port: 70\n"
+	    "gopher_public_port: 7000\n"
+	    "capsule: /srv/gemini/./site/../capsule/\n"
+	    "certs: keys\n"
+	    "workers: 4\n"
+	    "request_timeout: 2.5\n"
+	    "idle_timeout: \"750ms\"\n"
+	    "max_connections: 20000\n"
+	    "lang: pt-BR\n"
+	    "title: 'Caf\xc3\xa9: notes'\n"
+	    "subtitle: \"A \\\"quoted\\\" subtitle\"\n"
+	    "author: Ada Lovelace\n"
+	    "latest_posts: 0\n"
+	    "gopher_width: 200\n"
+	    "log: ../log/capsuled.log\n"
+	    "log_level: debug\n"
+	    "access_log: false\n");
+	STR_EQ(c.hostname, "gemini.example.org", "hostname lower-cased");
+	INT_EQ(c.nbind, 3, "nbind");
+	if (c.nbind == 3) {
+		STR_EQ(c.bind[0], "0.0.0.0", "bind 0");
+		STR_EQ(c.bind[1], "::", "bind 1");
+		STR_EQ(c.bind[2], "192.0.2.7", "bind 2");
+	}
+	INT_EQ(c.gemini_port, 11965, "gemini_port");
+	INT_EQ(c.gopher_port, 70, "gopher_port");
+	INT_EQ(c.gopher_public_port, 7000, "gopher_public_port");
+	STR_EQ(c.capsule_dir, "/srv/gemini/capsule", "absolute normalised");
+	want = xasprintf("%s/etc/keys", tmp);
+	STR_EQ(c.cert_dir, want, "relative certs");
+	free(want);
+	INT_EQ(c.workers, 4, "workers");
+	INT_EQ(c.request_timeout_ms, 2500, "request_timeout");
+	INT_EQ(c.idle_timeout_ms, 750, "idle_timeout");
+	INT_EQ(c.max_connections, 20000, "max_connections");
+	STR_EQ(c.lang, "pt-BR", "lang");
+	STR_EQ(c.site_title, "Caf\xc3\xa9: notes", "title");
+	STR_EQ(c.site_subtitle, "A \"quoted\" subtitle", "subtitle");
+	STR_EQ(c.author, "Ada Lovelace", "author");
+	INT_EQ(c.latest_posts, 0, "latest_posts");
+	INT_EQ(c.gopher_width, 200, "gopher_width");
+	want = xasprintf("%s/log/capsuled.log", tmp);
+	STR_EQ(c.log_file, want, "log relative to the config dir");
+	free(want);
+	INT_EQ(c.log_level, LOG_LEVEL_DEBUG, "log_level");
+	INT_EQ(c.access_log, 0, "access_log");
+	config_free(&c);
+
+	/* Flow style, CRLF line ends, other spellings. */
+	expect_ok(&c, "{hostname: h, workers: AUTO, access_log: Off,\r\n"
+	    " log: stderr, log_level: WARN, author: ~, subtitle: '',\r\n"
+	    " request_timeout: 7s, idle_timeout: 1 ms, gopher_port: 0}\r\n");
+	STR_EQ(c.hostname, "h", "flow hostname");
+	INT_EQ(c.workers, 0, "workers auto");
+	INT_EQ(c.access_log, 0, "Off");
+	STR_EQ(c.log_file, NULL, "log: stderr");
+	INT_EQ(c.log_level, LOG_LEVEL_WARN, "WARN");
+	STR_EQ(c.author, NULL, "author ~");
+	STR_EQ(c.site_subtitle, NULL, "empty subtitle");
+	INT_EQ(c.request_timeout_ms, 7000, "7s");
+	INT_EQ(c.idle_timeout_ms, 1, "1 ms");
+	INT_EQ(c.gopher_port, 0, "gopher off");
+	config_free(&c);
+
+	expect_ok(&c, "log: \"-\"\nrequest_timeout: .25\nidle_timeout: 86400\n"
+	    "access_log: yes\nhostname: \"::1\"\n");
+	STR_EQ(c.log_file, NULL, "log: -");
+	INT_EQ(c.request_timeout_ms, 250, ".25");
+	INT_EQ(c.idle_timeout_ms, 86400000, "a day");
+	INT_EQ(c.access_log, 1, "yes");
+	STR_EQ(c.hostname, "::1", "IPv6 literal host");
+	config_free(&c);
+
+	expect_ok(&c, "log:\ngemini_port: \"1965\"\nworkers: 256\n");
+	STR_EQ(c.log_file, NULL, "log: null");
+	INT_EQ(c.gemini_port, 1965, "quoted number");
+	INT_EQ(c.workers, 256, "workers max");
+	config_free(&c);
+}
+
+static void
+test_bind_forms(void)
+{
+	struct config	 c;
+
+	expect_ok(&c, "bind: 10.1.2.3\n");
+	INT_EQ(c.nbind, 1, "scalar bind");
+	STR_EQ(c.nbind ? c.bind[0] : NULL, "10.1.2.3", "scalar bind");
+	config_free(&c);
+
+	expect_ok(&c, "bind: \"2001:db8::1\"\n");
+	INT_EQ(c.nbind, 1, "scalar v6 bind");
+	STR_EQ(c.nbind ? c.bind[0] : NULL, "2001:db8::1", "scalar v6 bind");
+	config_free(&c);
+
+	expect_ok(&c, "bind: [127.0.0.1, '::1', \"fe80::1\"]\n");
+	INT_EQ(c.nbind, 3, "flow list");
+	if (c.nbind == 3)
+		STR_EQ(c.bind[2], "fe80::1", "flow list");
+	config_free(&c);
+
+	expect_ok(&c, "bind:\n- ::1\n");
+	INT_EQ(c.nbind, 1, "block list, plain ::1");
+	STR_EQ(c.nbind ? c.bind[0] : NULL, "::1", "plain ::1");
+	config_free(&c);
+}
+
+static void
+test_paths(void)
+{
+	struct config	 c;
+	char		 err[512], *sub, *link, *name, *want, cwd[PATH_MAX];
+	int		 rv;
+
+	/* A symlinked directory: paths follow the real one. */
+	sub = xasprintf("%s/a/b", tmp);
+	link = xasprintf("%s/link", tmp);
+	name = xasprintf("%s/link/c.yaml", tmp);
+	want = xasprintf("%s/a", tmp);
+	OK(mkdir(want, 0700) == 0 && mkdir(sub, 0700) == 0, "mkdir a/b");
+	free(want);
+	if (symlink(sub, link) == -1)
+		perror("symlink");
+	write_file(name, "capsule: ../content\n");
+	INT_EQ(config_load(&c, name, err, sizeof(err)), 0, "via symlink");
+	want = xasprintf("%s/a/content", tmp);
+	STR_EQ(c.capsule_dir, want, "realpath of the config dir");
+	free(want);
+	want = xasprintf("%s/a/certs", tmp);
+	STR_EQ(c.cert_dir, want, "default certs next to it");
+	free(want);
+	STR_EQ(c.path, name, "path as given");
+	config_free(&c);
+
+	/* A relative name: resolved from the working directory. */
+	OK(getcwd(cwd, sizeof(cwd)) != NULL, "getcwd");
+	if (chdir(tmp) == 0) {
+		rv = config_load(&c, "link/c.yaml", err, sizeof(err));
+		INT_EQ(rv, 0, "relative name");
+		want = xasprintf("%s/a/content", tmp);
+		STR_EQ(rv == 0 ? c.capsule_dir : NULL, want, "relative name");
+		free(want);
+		config_free(&c);
+		write_file("top.yaml", "certs: .\ncapsule: ../../..\n"
+		    "gemini_port: x\n");
+		INT_EQ(config_load(&c, "top.yaml", err, sizeof(err)), -1,
+		    "bare name");
+		STR_EQ(err, "top.yaml:3:14: gemini_port: expected an integer,"
+		    " got 'x'", "message names the path as given");
+		unlink("top.yaml");
+		OK(chdir(cwd) == 0, "chdir back");
+	}
+	unlink(name);
+	unlink(link);
+	rmdir(sub);
+	free(sub);
+	free(name);
+	sub = xasprintf("%s/a", tmp);
+	rmdir(sub);
+	free(sub);
+	free(link);
+
+	/* config_load_buffer: the name need not exist. */
+	rv = config_load_buffer(&c, "/no/such/dir/x.yaml",
+	    "capsule: ../capsule\ncerts: /k//\nhostname: abcdef",
+	    strlen("capsule: ../capsule\ncerts: /k//\nhostname: abc"), err,
+	    sizeof(err));
+	INT_EQ(rv, 0, "load_buffer");
+	STR_EQ(c.capsule_dir, "/no/such/capsule", "lexical fallback");
+	STR_EQ(c.cert_dir, "/k", "trailing slashes");
+	STR_EQ(c.hostname, "abc", "len respected (no NUL needed)");
+	STR_EQ(c.path, "/no/such/dir/x.yaml", "path from name");
+	config_free(&c);
+
+	/* "..." is a name like any other (found by fuzz_config). */
+	rv = config_load_buffer(&c, "/d/x.yaml",
+	    "capsule: /srv/./g/../capsule//...:t x/.../..\ncerts: .../.x/.",
+	    60, err, sizeof(err));
+	INT_EQ(rv, 0, "dots");
+	STR_EQ(c.capsule_dir, "/srv/capsule/...:t x", "... kept, .. applied");
+	STR_EQ(c.cert_dir, "/d/.../.x", "dot names");
+	config_free(&c);
+
+	rv = config_load_buffer(&c, "/x.yaml", "capsule: ../..\n", 15, err,
+	    sizeof(err));
+	INT_EQ(rv, 0, "root dir");
+	STR_EQ(c.capsule_dir, "/", "cannot climb above /");
+	STR_EQ(c.cert_dir, "/certs", "default under /");
+	config_free(&c);
+}
+
+static void
+test_errors(void)
+{
+	/* Keys. */
+	expect_err("hostname: x\nfoo: 1\n", "2:1: unknown key 'foo'");
+	expect_err("  port: 1\n", "1:3: unknown key 'port'");
+	expect_err("gemini_port: 1965\ngemini_port: 1966\n",
+	    "2:1: duplicate key 'gemini_port'");
+	expect_err("'title': a\n\"title\": b\n", "2:1: duplicate key 'title'");
+	expect_err("? [a]\n: b\n", "1:3: expected a key, got a list");
+	expect_err("gemini_port: 70000\n",
+	    "1:14: gemini_port: 70000 is out of range (1 to 65535)");
+
+	/* YAML features a config has no use for. */
+	expect_err("hostname: &h example.org\n",
+	    "1:11: anchors (&name) are not allowed");
+	expect_err("hostname: *h\n", "1:11: aliases (*name) are not allowed");
+	expect_err("hostname: !!str x\n",
+	    "1:11: tags (!name) are not allowed");
+	expect_err("bind: [&a 1.2.3.4]\n",
+	    "1:8: anchors (&name) are not allowed");
+
+	/* Document shape. */
+	expect_err("- hostname\n",
+	    "1:1: expected a mapping of keys to values, got a list");
+	expect_err("hello\n", "1:1: expected a mapping of keys to values,"
+	    " got a single value");
+	expect_err("hostname: x\n---\nhostname: y\n",
+	    "2:1: only one YAML document is allowed");
+
+	/* Syntax and encoding. */
+	expect_err("hostname: \"open\n", "2:1: found unexpected end of stream");
+	expect_err("hostname: b: c\n",
+	    "1:12: mapping values are not allowed in this context");
+	expect_err("hostname: x\n\ttitle: a\n",
+	    "2:1: found a tab character that violates indentation");
+	expect_err("title: ok\n\x01\n",
+	    "2:1: control characters are not allowed (#x1)");
+	expect_err("title: caf\xc3\xa9\nauthor: \xff\n",
+	    "2:9: invalid leading UTF-8 octet (#xFF)");
+	expect_err("bind: [::1]\n", "1:8: did not find expected node content");
+
+	/* Wrong types. */
+	expect_err("hostname: [a]\n",
+	    "1:11: hostname: expected a string, got a list");
+	expect_err("author:\n  name: x\n",
+	    "2:3: author: expected a string, got a mapping");
+	expect_err("gemini_port: [1]\n",
+	    "1:14: gemini_port: expected an integer, got a list");
+	expect_err("access_log: {a: b}\n",
+	    "1:13: access_log: expected true or false, got a mapping");
+	expect_err("request_timeout: [1]\n",
+	    "1:18: request_timeout: expected a number of seconds, got a list");
+	expect_err("bind:\n  - 1.2.3.4\n  - [x]\n",
+	    "3:5: bind: expected an IP address, got a list");
+	expect_err("bind: {a: 1}\n",
+	    "1:7: bind: expected an IP address, got a mapping");
+	expect_err("log: [a]\n",
+	    "1:6: log: expected a file name or stderr, got a list");
+
+	/* Bad values. */
+	expect_err("gemini_port: 0\n",
+	    "1:14: gemini_port: 0 is out of range (1 to 65535)");
+	expect_err("gopher_port: -1\n",
+	    "1:14: gopher_port: -1 is out of range (0 to 65535)");
+	expect_err("gopher_public_port: 65536\n",
+	    "1:21: gopher_public_port: 65536 is out of range (0 to 65535)");
+	expect_err("gemini_port: 99999999999999999999999\n",
+	    "1:14: gemini_port: 99999999999999999999999 is out of range"
+	    " (1 to 65535)");
+	expect_err("gemini_port: 19.65\n",
+	    "1:14: gemini_port: expected an integer, got '19.65'");
+	expect_err("gemini_port:\n", "1:13: gemini_port: a value is required");
+	expect_err("gopher_port: 1965\n",
+	    "1:14: gopher_port: port 1965 is used by both Gemini and Gopher");
+	expect_err("gopher_port: 1966\ngemini_port: 1966\n",
+	    "2:14: gemini_port: port 1966 is used by both Gemini and Gopher");
+	expect_err("request_timeout: -1\n",
+	    "1:18: request_timeout: must not be negative");
+	expect_err("idle_timeout: -0.5\n",
+	    "1:15: idle_timeout: must not be negative");
+	expect_err("request_timeout: 0\n",
+	    "1:18: request_timeout: 0 is out of range (1ms to 86400s)");
+	expect_err("idle_timeout: 86401\n",
+	    "1:15: idle_timeout: 86401 is out of range (1ms to 86400s)");
+	expect_err("request_timeout: 1e3\n", "1:18: request_timeout: expected"
+	    " seconds such as 10 or 2.5, or \"500ms\", got '1e3'");
+	expect_err("request_timeout: 5.\n", "1:18: request_timeout: expected"
+	    " seconds such as 10 or 2.5, or \"500ms\", got '5.'");
+	expect_err("request_timeout: 3 min\n", "1:18: request_timeout:"
+	    " expected seconds such as 10 or 2.5, or \"500ms\", got '3 min'");
+	expect_err("max_connections: 0\n",
+	    "1:18: max_connections: 0 is out of range (1 to 1000000)");
+	expect_err("latest_posts: 1001\n",
+	    "1:15: latest_posts: 1001 is out of range (0 to 1000)");
+	expect_err("gopher_width: 19\n",
+	    "1:15: gopher_width: 19 is out of range (20 to 200)");
+	expect_err("workers: 0\n",
+	    "1:10: workers: expected auto or 1 to 256, got '0'");
+	expect_err("workers: 257\n",
+	    "1:10: workers: expected auto or 1 to 256, got '257'");
+	expect_err("workers: many\n",
+	    "1:10: workers: expected auto or 1 to 256, got 'many'");
+	expect_err("log_level: verbose\n", "1:12: log_level: unknown level"
+	    " 'verbose' (error, warn, info or debug)");
+	expect_err("access_log: maybe\n",
+	    "1:13: access_log: expected true or false, got 'maybe'");
+	expect_err("hostname:\n", "1:10: hostname: must not be empty");
+	expect_err("hostname: ''\n", "1:11: hostname: must not be empty");
+	expect_err("hostname: a b\n",
+	    "1:11: hostname: 'a b' is not a host name");
+	expect_err("hostname: a..b\n",
+	    "1:11: hostname: 'a..b' is not a host name");
+	expect_err("hostname: -a.b\n",
+	    "1:11: hostname: '-a.b' is not a host name");
+	expect_err("hostname: a.b.\n",
+	    "1:11: hostname: 'a.b.' is not a host name");
+	expect_err("hostname: \"\\0x\"\n",
+	    "1:11: hostname: contains a NUL byte");
+	expect_err("lang: en_US\n", "1:7: lang: 'en_US' is not a language"
+	    " tag like en or pt-BR");
+	expect_err("lang: en-\n",
+	    "1:7: lang: 'en-' is not a language tag like en or pt-BR");
+	expect_err("lang: 1en\n",
+	    "1:7: lang: '1en' is not a language tag like en or pt-BR");
+	expect_err("lang: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+	    "1:7: lang: must be 1 to 35 bytes long");
+	expect_err("title: \"\"\n", "1:8: title: must not be empty");
+	expect_err("title: \"a\\tb\"\n",
+	    "1:8: title: must be one line without control characters");
+	expect_err("author: |\n  two\n  lines\n",
+	    "1:9: author: must be one line without control characters");
+	expect_err("capsule:\n", "1:9: capsule: must not be empty");
+	expect_err("log: ''\n", "1:6: log: must not be empty");
+	expect_err("bind:\n", "1:6: bind: an address is required");
+	expect_err("bind: []\n",
+	    "1:7: bind: the list must hold at least one address");
+	expect_err("bind: [1.2.3.4, 1.2.3.4]\n",
+	    "1:17: bind: '1.2.3.4' is listed twice");
+	expect_err("bind: localhost\n",
+	    "1:7: bind: 'localhost' is not an IPv4 or IPv6 address");
+	expect_err("bind: \"[::1]\"\n",
+	    "1:7: bind: '[::1]' is not an IPv4 or IPv6 address");
+	/* Long and control-laden values are shortened in messages. */
+	expect_err("unknown_key_that_goes_on_and_on_and_on_forever: 1\n",
+	    "1:1: unknown key 'unknown_key_that_goes_on_and_on_and_on_f...'");
+	expect_err("workers: \"a\\nb\"\n",
+	    "1:10: workers: expected auto or 1 to 256, got 'a?b'");
+	/* Columns count characters, not bytes. */
+	expect_err("title: \xc3\xa9\xc3\xa9\nlang: \xc3\xa9\n",
+	    "2:7: lang: '\xc3\xa9' is not a language tag like en or pt-BR");
+	expect_err("{title: \xc3\xa9, gopher_width: 1}\n",
+	    "1:26: gopher_width: 1 is out of range (20 to 200)");
+}
+
+static void
+test_files(void)
+{
+	struct config	 c;
+	char		 err[512], *want, small[16];
+	char		*missing = xasprintf("%s/missing.yaml", tmp);
+
+	memset(&c, 0xA5, sizeof(c));
+	INT_EQ(config_load(&c, missing, err, sizeof(err)), -1, "missing");
+	want = xasprintf("%s: No such file or directory", missing);
+	STR_EQ(err, want, "missing file");
+	OK(is_zero(&c), "missing file: struct reset");
+	free(want);
+
+	INT_EQ(config_load(&c, tmp, err, sizeof(err)), -1, "directory");
+	want = xasprintf("%s: Is a directory", tmp);
+	STR_EQ(err, want, "directory");
+	free(want);
+	free(missing);
+
+	/* A short buffer gets a truncated, terminated message. */
+	INT_EQ(config_load_buffer(&c, "abc.yaml", "foo: 1\n", 7, small,
+	    sizeof(small)), -1, "short err");
+	STR_EQ(small, "abc.yaml:1:1: u", "truncated message");
+	INT_EQ(config_load_buffer(&c, "a-very-long-name.yaml", "x: 1", 4,
+	    small, sizeof(small)), -1, "name longer than err");
+	INT_EQ(strlen(small), sizeof(small) - 1, "terminated");
+	INT_EQ(config_load_buffer(&c, "a.yaml", "x: 1", 4, NULL, 0), -1,
+	    "no err buffer");
+	INT_EQ(config_load_buffer(&c, "a.yaml", "", 0, NULL, 0), 0,
+	    "empty buffer");
+	config_free(&c);
+	INT_EQ(config_load_buffer(&c, "a.yaml", NULL, 0, err, sizeof(err)), 0,
+	    "NULL buffer");
+	STR_EQ(c.hostname, "localhost", "NULL buffer: defaults");
+	config_free(&c);
+}
+
+static void
+test_repo_config(void)
+{
+	struct config	 c;
+	char		 err[512], top[PATH_MAX];
+	const char	*env = getenv("CAPSULED_TOP");
+	char		*path;
+
+	path = env != NULL ? xasprintf("%s/config/capsuled.yaml", env) :
+	    xstrdup("config/capsuled.yaml");
+	if (realpath(env != NULL ? env : ".", top) == NULL) {
+		OK(0, "realpath of the top directory: %s", strerror(errno));
+		free(path);
+		return;
+	}
+	err[0] = '\0';
+	INT_EQ(config_load(&c, path, err, sizeof(err)), 0,
+	    "config/capsuled.yaml loads");
+	OK(err[0] == '\0', "config/capsuled.yaml: %s", err);
+	if (c.path != NULL) {
+		check_defaults(&c, top, "config/capsuled.yaml");
+		STR_EQ(c.site_title, "capsuled sample capsule", "sample title");
+		OK(c.author != NULL && c.author[0] != '\0', "sample author");
+	}
+	config_free(&c);
+	free(path);
+}
+
+int
+main(void)
+{
+	char	 tmpl[] = "/tmp/test_config.XXXXXX", *etc;
+
+	if (mkdtemp(tmpl) == NULL || realpath(tmpl, tmp) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	etc = xasprintf("%s/etc", tmp);
+	mkdir(etc, 0700);
+	snprintf(conf, sizeof(conf), "%s/c.yaml", etc);
+
+	test_defaults();
+	test_full();
+	test_bind_forms();
+	test_paths();
+	test_errors();
+	test_files();
+	test_repo_config();
+
+	unlink(conf);
+	rmdir(etc);
+	free(etc);
+	if (rmdir(tmp) == -1)
+		perror(tmp);
+	return harness_done();
+}
