@@ -1,0 +1,381 @@
+/*
+ * test_gemini.c -- every row of spec/gemini.md §3, byte for byte, through
+ * gemini_request_end() and gemini_request_parse(), and the header lines
+ * of §4 from gemini_header().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemini.h"
+#include "harness.h"
+#include "util.h"
+
+#define NO_ANSWER	(-1)	/* keep reading: a timeout closes silently */
+
+static const struct gemini_host hosts[] = {
+	{ "example.org", 1965 },
+	{ "Capsule.Test", 1965 },
+};
+
+/*
+ * What conn.c does with the bytes received so far: 0 (serve), the status
+ * it answers with, or NO_ANSWER.  On 0, *req is filled.
+ */
+static int
+wire(const char *bytes, size_t len, struct gemini_request *req,
+    const char **meta)
+{
+	ssize_t	 n;
+
+	*meta = NULL;
+	n = gemini_request_end(bytes, len);
+	if (n == GEMINI_INCOMPLETE)
+		return NO_ANSWER;
+	if (n == GEMINI_TOO_LONG) {
+		*meta = "Bad request: URL longer than 1024 bytes";
+		return 59;
+	}
+	return gemini_request_parse(bytes, (size_t)n, hosts, nitems(hosts),
+	    req, meta);
+}
+
+struct row {
+	const char	*in;	/* on the wire, CRLF included */
+	size_t		 len;	/* 0: strlen(in) */
+	int		 want;	/* 0, 53, 59 or NO_ANSWER */
+	const char	*path;	/* when want == 0 */
+	const char	*query;
+};
+
+#define BIN(s)		s, sizeof(s) - 1	/* a literal holding a NUL */
+
+static const struct row rows[] = {
+	/* accepted; the empty path is "/" without a redirect */
+	{ "gemini://example.org/\r\n", 0, 0, "/", NULL },
+	{ "gemini://example.org\r\n", 0, 0, "/", NULL },
+	{ "gemini://example.org/posts/\r\n", 0, 0, "/posts/", NULL },
+	{ "gemini://example.org/posts\r\n", 0, 0, "/posts", NULL },
+	{ "gemini://example.org:1965/\r\n", 0, 0, "/", NULL },
+	{ "gemini://example.org:/\r\n", 0, 0, "/", NULL },
+	{ "GEMINI://EXAMPLE.ORG/About\r\n", 0, 0, "/About", NULL },
+	{ "gemini://capsule.test/\r\n", 0, 0, "/", NULL },
+	{ "gemini://example.org./\r\n", 0, 0, "/", NULL },
+	{ "gemini://example.org/search?caf%C3%A9\r\n", 0, 0, "/search",
+	    "caf%C3%A9" },
+	{ "gemini://example.org?q\r\n", 0, 0, "/", "q" },
+	{ "gemini://example.org/a%20b\r\n", 0, 0, "/a b", NULL },
+	{ "gemini://example.org/%C3%A9\r\n", 0, 0, "/\xC3\xA9", NULL },
+	{ "gemini://example.org/\xC3\xA9\r\n", 0, 0, "/\xC3\xA9", NULL },
+	/* IP literals are served (spec §8 decision) */
+	{ "gemini://127.0.0.1/\r\n", 0, 0, "/", NULL },
+	{ "gemini://127.0.0.1:1965/\r\n", 0, 0, "/", NULL },
+	{ "gemini://[::1]:1965/\r\n", 0, 0, "/", NULL },
+	{ "gemini://[::1]\r\n", 0, 0, "/", NULL },
+	/* bytes after the first CRLF are ignored */
+	{ "gemini://example.org/a\r\ngemini://evil/\r\n", 0, 0, "/a", NULL },
+	{ BIN("gemini://example.org/\r\n\0\xFF junk"), 0, "/", NULL },
+	{ "gemini://example.org/\r\n\r\n", 0, 0, "/", NULL },
+
+	/* not complete: bare LF, bare CR, nothing yet */
+	{ "", 0, NO_ANSWER, NULL, NULL },
+	{ "gemini://example.org/", 0, NO_ANSWER, NULL, NULL },
+	{ "gemini://example.org/\n", 0, NO_ANSWER, NULL, NULL },
+	{ "gemini://example.org/\n\n\n", 0, NO_ANSWER, NULL, NULL },
+	{ "gemini://example.org/\r", 0, NO_ANSWER, NULL, NULL },
+	{ "\n", 0, NO_ANSWER, NULL, NULL },
+	/* a bare LF inside a line later ended by CRLF is a bad request */
+	{ "gemini://example.org/\nx\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/\rx\r\n", 0, 59, NULL, NULL },
+
+	/* userinfo, fragment */
+	{ "gemini://u@example.org/\r\n", 0, 59, NULL, NULL },
+	{ "gemini://u:pw@example.org/\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/#top\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/?q#f\r\n", 0, 59, NULL, NULL },
+
+	/* no scheme, relative, empty, random text */
+	{ "//example.org/\r\n", 0, 59, NULL, NULL },
+	{ "/\r\n", 0, 59, NULL, NULL },
+	{ "foo\r\n", 0, 59, NULL, NULL },
+	{ "\r\n", 0, 59, NULL, NULL },
+	{ "hello world\r\n", 0, 59, NULL, NULL },
+	{ " \r\n", 0, 59, NULL, NULL },
+	{ "gemini:example.org/\r\n", 0, 59, NULL, NULL },
+	{ "gemini:/example.org/\r\n", 0, 59, NULL, NULL },
+	{ "gemini://\r\n", 0, 59, NULL, NULL },
+	{ "gemini:///\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org:99999/\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org:x/\r\n", 0, 59, NULL, NULL },
+
+	/* not UTF-8, BOM, NUL */
+	{ "\xDC\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/\xDC\r\n", 0, 59, NULL, NULL },
+	{ "\xEF\xBB\xBFgemini://example.org/\r\n", 0, 59, NULL, NULL },
+	{ "http://example.org/\xDC\r\n", 0, 59, NULL, NULL },
+	{ BIN("gemini://example.org/\0\r\n"), 59, NULL, NULL },
+	{ BIN("\0\r\n"), 59, NULL, NULL },
+
+	/* spaces and controls */
+	{ "gemini://example.org/a b\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/?a b\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/ \r\n", 0, 59, NULL, NULL },
+	{ " gemini://example.org/\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/\t\r\n", 0, 59, NULL, NULL },
+
+	/* other schemes: proxying refused */
+	{ "http://example.org/\r\n", 0, 53, NULL, NULL },
+	{ "https://example.org/\r\n", 0, 53, NULL, NULL },
+	{ "gopher://example.org/\r\n", 0, 53, NULL, NULL },
+	{ "gopher://example.org:70/1/\r\n", 0, 53, NULL, NULL },
+	{ "http://\r\n", 0, 53, NULL, NULL },
+	{ "https://\r\n", 0, 53, NULL, NULL },
+	{ "gopher://\r\n", 0, 53, NULL, NULL },
+	{ "HTTP://example.org/\r\n", 0, 53, NULL, NULL },
+	{ "mailto:someone@example.org\r\n", 0, 53, NULL, NULL },
+	{ "titan://example.org/x;size=1\r\n", 0, 53, NULL, NULL },
+	{ "geminix://example.org/\r\n", 0, 53, NULL, NULL },
+
+	/* other host or port */
+	{ "gemini://example.com/\r\n", 0, 53, NULL, NULL },
+	{ "gemini://www.example.org/\r\n", 0, 53, NULL, NULL },
+	{ "gemini://example.org../\r\n", 0, 53, NULL, NULL },
+	{ "gemini://org/\r\n", 0, 53, NULL, NULL },
+	{ "gemini://example.org:1966/\r\n", 0, 53, NULL, NULL },
+	{ "gemini://example.org:70/\r\n", 0, 53, NULL, NULL },
+	{ "gemini://127.0.0.1:1966/\r\n", 0, 53, NULL, NULL },
+	{ "gemini://[::1]:443/\r\n", 0, 53, NULL, NULL },
+	{ "gemini://127.1/\r\n", 0, 53, NULL, NULL },
+
+	/* dot segments in any encoding: never served */
+	{ "gemini://example.org/..\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/../\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/../../etc/passwd\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/./\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/a/../b\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/a/.\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%2e%2e\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%2E%2E/x\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/.%2e/\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%2e./\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%2e/\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/a/..?x\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%2f\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/..%2f..%2fetc%2fpasswd\r\n", 0, 59, NULL,
+	    NULL },
+	{ "gemini://example.org/%2F\r\n", 0, 59, NULL, NULL },
+
+	/* encoded NUL, bad escapes, decoded bytes not UTF-8 */
+	{ "gemini://example.org/%00\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/a%00.gmi\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/?%00\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%zz\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%4\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/?%x1\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%ff\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%C0%AE%C0%AE/\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/%0d%0a\r\n", 0, 59, NULL, NULL },
+
+	/* characters RFC 3986 does not allow raw */
+	{ "gemini://example.org/a\\b\r\n", 0, 59, NULL, NULL },
+	{ "gemini://example.org/<script>\r\n", 0, 59, NULL, NULL },
+	{ "gemini://exa%6Dple.org/\r\n", 0, 59, NULL, NULL },
+};
+
+static void
+test_rows(void)
+{
+	struct gemini_request	*req;
+	const char		*meta;
+	char			 what[160];
+	size_t			 i, len;
+	int			 got;
+
+	req = malloc(sizeof(*req));
+	for (i = 0; i < nitems(rows); i++) {
+		len = rows[i].len ? rows[i].len : strlen(rows[i].in);
+		snprintf(what, sizeof(what), "row %zu \"%.*s\"", i,
+		    (int)strcspn(rows[i].in, "\r\n"), rows[i].in);
+		got = wire(rows[i].in, len, req, &meta);
+		INT_EQ(got, rows[i].want, what);
+		if (got == 53 || got == 59) {
+			OK(meta != NULL && meta[0] != '\0', "%s: meta", what);
+			OK(strstr(meta, got == 53 ? "Proxy" : "Bad") != NULL,
+			    "%s: meta \"%s\"", what, meta);
+		}
+		if (got != 0 || rows[i].want != 0)
+			continue;
+		STR_EQ(req->url.scheme, "gemini", what);
+		STR_EQ(req->url.path, rows[i].path, what);
+		STR_EQ(req->url.query, rows[i].query, what);
+	}
+	free(req);
+}
+
+/* §3 row 1 and 2: 1024 bytes are a URL, 1025 are not. */
+static void
+test_length(void)
+{
+	struct gemini_request	*req;
+	const char		*meta;
+	char			 w[2048];
+	size_t			 url;
+
+	req = malloc(sizeof(*req));
+	for (url = 1020; url <= 1030; url++) {
+		memset(w, 'a', sizeof(w));
+		memcpy(w, "gemini://example.org/", 21);
+		memcpy(w + url, "\r\n", 2);
+		if (url <= 1024) {
+			INT_EQ(gemini_request_end(w, url + 2), url, "end");
+			INT_EQ(wire(w, url + 2, req, &meta), 0, "<= 1024");
+			INT_EQ(strlen(req->url.path), url - 20, "path");
+		} else {
+			INT_EQ(gemini_request_end(w, url + 2),
+			    GEMINI_TOO_LONG, "> 1024");
+			INT_EQ(wire(w, url + 2, req, &meta), 59, "> 1024");
+		}
+		/* Never answered early: a prefix is incomplete. */
+		INT_EQ(gemini_request_end(w, url < 1026 ? url : 1025),
+		    GEMINI_INCOMPLETE, "prefix");
+		INT_EQ(gemini_request_end(w, url + 1),
+		    url + 1 >= 1026 ? GEMINI_TOO_LONG : GEMINI_INCOMPLETE,
+		    "CR only");
+	}
+	/* Exactly 1026 bytes without CRLF: the cap is reached. */
+	memset(w, 'a', sizeof(w));
+	INT_EQ(gemini_request_end(w, 1026), GEMINI_TOO_LONG, "1026 no CRLF");
+	INT_EQ(gemini_request_end(w, 1025), GEMINI_INCOMPLETE, "1025 no CRLF");
+	INT_EQ(gemini_request_end(w, 2048), GEMINI_TOO_LONG, "2048 no CRLF");
+	/* 1024 bytes of LF: still not a request. */
+	memset(w, '\n', 1025);
+	INT_EQ(gemini_request_end(w, 1025), GEMINI_INCOMPLETE, "all LF");
+	/* The CRLF straddles the cap: byte 1026 would be the LF. */
+	memset(w, 'a', sizeof(w));
+	w[1025] = '\r';
+	w[1026] = '\n';
+	INT_EQ(gemini_request_end(w, 1027), GEMINI_TOO_LONG, "CR at 1025");
+	/* The parser refuses over-long input on its own too. */
+	INT_EQ(gemini_request_parse(w, 1025, hosts, nitems(hosts), req, &meta),
+	    59, "parse 1025");
+	HAS(meta, "1024", "too long meta");
+	INT_EQ(gemini_request_parse("", 0, hosts, nitems(hosts), req, &meta),
+	    59, "parse empty");
+	free(req);
+}
+
+/* Ports of IP literals and host entries; no hosts at all. */
+static void
+test_hosts(void)
+{
+	static const struct gemini_host odd[] = {
+		{ "a.test", 1966 },
+		{ "b.test", 1965 },
+	};
+	struct gemini_request	 req;
+	const char		*meta;
+
+#define P(s, h, n) gemini_request_parse(s, strlen(s), h, n, &req, &meta)
+	INT_EQ(P("gemini://a.test:1966/", odd, 2), 0, "own port");
+	INT_EQ(P("gemini://a.test/", odd, 2), 0, "absent port");
+	INT_EQ(P("gemini://a.test:1965/", odd, 2), 53, "b's port for a");
+	INT_EQ(P("gemini://b.test:1965/", odd, 2), 0, "b's port");
+	INT_EQ(P("gemini://[::1]:1966/", odd, 2), 0, "literal: hosts[0]");
+	INT_EQ(P("gemini://[::1]:1965/", odd, 2), 53, "literal: not hosts[0]");
+	INT_EQ(P("gemini://10.0.0.1/", odd, 2), 0, "literal, no port");
+	INT_EQ(P("gemini://a.test/", odd, 0), 53, "no hosts");
+	INT_EQ(P("gemini://[::1]:1965/", odd, 0), 0, "no hosts, literal");
+	INT_EQ(P("gemini://[::1]:1966/", odd, 0), 53, "no hosts, 1966");
+	INT_EQ(P("gemini://A.TEST:1966/X?Y", odd, 2), 0, "case");
+	STR_EQ(req.url.host, "a.test", "host lower-cased");
+	STR_EQ(req.url.path, "/X", "path case kept");
+	STR_EQ(req.url.query, "Y", "query case kept");
+	INT_EQ(req.url.port, 1966, "port kept");
+#undef P
+}
+
+static void
+test_header(void)
+{
+	char	 out[GEMINI_HEADER_MAX + 1], big[3000], small[16];
+	size_t	 n;
+
+	n = gemini_header(out, sizeof(out), 20, "text/gemini; lang=en");
+	STR_EQ(out, "20 text/gemini; lang=en\r\n", "20");
+	INT_EQ(n, strlen(out), "length");
+	gemini_header(out, sizeof(out), 51, "Not found");
+	STR_EQ(out, "51 Not found\r\n", "51");
+	gemini_header(out, sizeof(out), 31, "/docs/");
+	STR_EQ(out, "31 /docs/\r\n", "31");
+	gemini_header(out, sizeof(out), 44, "60");
+	STR_EQ(out, "44 60\r\n", "44");
+
+	/* defaults when META is empty, NULL or only blanks */
+	gemini_header(out, sizeof(out), 20, "");
+	STR_EQ(out, "20 text/gemini; charset=utf-8\r\n", "20 default");
+	gemini_header(out, sizeof(out), 10, NULL);
+	STR_EQ(out, "10 Input\r\n", "10 default");
+	gemini_header(out, sizeof(out), 30, " \r\n ");
+	STR_EQ(out, "30 /\r\n", "30 default");
+	gemini_header(out, sizeof(out), 59, NULL);
+	STR_EQ(out, "59 Bad request\r\n", "59 default");
+	gemini_header(out, sizeof(out), 53, "");
+	STR_EQ(out, "53 Proxy request refused\r\n", "53 default");
+	gemini_header(out, sizeof(out), 62, NULL);
+	STR_EQ(out, "62 Certificate not valid\r\n", "62 default");
+
+	/* codes: undefined → class x0; nonsense → 40 */
+	gemini_header(out, sizeof(out), 57, "x");
+	STR_EQ(out, "50 x\r\n", "57");
+	gemini_header(out, sizeof(out), 5, NULL);
+	STR_EQ(out, "40 Temporary failure\r\n", "5");
+	gemini_header(out, sizeof(out), 70, NULL);
+	STR_EQ(out, "40 Temporary failure\r\n", "70");
+	gemini_header(out, sizeof(out), -20, NULL);
+	STR_EQ(out, "40 Temporary failure\r\n", "-20");
+
+	/* sanitising: CR/LF injection, controls, bad UTF-8, blanks */
+	gemini_header(out, sizeof(out), 59, "bad\r\n20 text/html\r\n");
+	STR_EQ(out, "59 bad  20 text/html\r\n", "CRLF injection");
+	gemini_header(out, sizeof(out), 59, "  a\tb\x7F" "c\x1B[0m  ");
+	STR_EQ(out, "59 a b c [0m\r\n", "controls");
+	gemini_header(out, sizeof(out), 59, "x\xDCy\xE2\x82z");
+	STR_EQ(out, "59 x?y??z\r\n", "invalid UTF-8");
+	gemini_header(out, sizeof(out), 59, "caf\xC3\xA9 \xF0\x9F\x98\x80");
+	STR_EQ(out, "59 caf\xC3\xA9 \xF0\x9F\x98\x80\r\n", "UTF-8 kept");
+	gemini_header(out, sizeof(out), 59,
+	    "\xEF\xBB\xBFx\xC2\x85y\xE2\x80\xA8z\xE2\x80\xA9");
+	STR_EQ(out, "59 x y z\r\n", "BOM, NEL, LS, PS");
+
+	/* META cut to 1024 bytes, on a character boundary */
+	memset(big, 'm', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	n = gemini_header(out, sizeof(out), 20, big);
+	INT_EQ(n, 3 + 1024 + 2, "1024-byte meta");
+	OK(memcmp(out + n - 2, "\r\n", 2) == 0, "ends in CRLF");
+	INT_EQ(n, GEMINI_HEADER_MAX, "GEMINI_HEADER_MAX");
+	big[1023] = '\xC3';
+	big[1024] = '\xA9';
+	n = gemini_header(out, sizeof(out), 20, big);
+	INT_EQ(n, 3 + 1023 + 2, "cut before a 2-byte character");
+
+	/* small buffers */
+	n = gemini_header(small, sizeof(small), 51, "Not found here at all");
+	STR_EQ(small, "51 Not found\r\n", "cut to fit, trailing blank");
+	INT_EQ(n, 14, "small length");
+	n = gemini_header(small, 7, 51, "xyz");
+	STR_EQ(small, "51 x\r\n", "7 bytes");
+	INT_EQ(gemini_header(small, 6, 51, "x"), 0, "6 bytes: nothing");
+	INT_EQ(gemini_header(small, 0, 51, "x"), 0, "0 bytes");
+}
+
+int
+main(void)
+{
+	test_rows();
+	test_length();
+	test_hosts();
+	test_header();
+	return harness_done();
+}

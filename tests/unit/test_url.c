@@ -1,0 +1,338 @@
+/*
+ * test_url.c -- url_parse(), url_decode(), url_encode_path() and
+ * utf8_valid() on their own (spec/gemini.md §2, §3).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "harness.h"
+#include "url.h"
+
+/* One url_parse() case: NULL host means "must be rejected". */
+struct good {
+	const char	*in;
+	const char	*scheme;
+	const char	*host;
+	int		 port;
+	const char	*path;
+	const char	*query;
+};
+
+static const struct good goods[] = {
+	{ "gemini://example.org/", "gemini", "example.org", -1, "/", NULL },
+	{ "gemini://example.org", "gemini", "example.org", -1, "/", NULL },
+	{ "gemini://example.org?q", "gemini", "example.org", -1, "/", "q" },
+	{ "gemini://example.org:1965?", "gemini", "example.org", 1965, "/",
+	    "" },
+	{ "gemini://e.org:1965/a/b", "gemini", "e.org", 1965, "/a/b", NULL },
+	{ "gemini://e.org:/", "gemini", "e.org", -1, "/", NULL },
+	{ "gemini://e.org:01965/", "gemini", "e.org", 1965, "/", NULL },
+	{ "gemini://e.org:65535/", "gemini", "e.org", 65535, "/", NULL },
+	{ "GEMINI://Example.ORG/Posts/", "gemini", "example.org", -1,
+	    "/Posts/", NULL },
+	{ "GeMiNi+X-1.0://h/", "gemini+x-1.0", "h", -1, "/", NULL },
+	{ "gemini://[::1]:1965/", "gemini", "[::1]", 1965, "/", NULL },
+	{ "gemini://[2001:DB8::1]/x", "gemini", "[2001:db8::1]", -1, "/x",
+	    NULL },
+	{ "gemini://[::ffff:127.0.0.1]", "gemini", "[::ffff:127.0.0.1]", -1,
+	    "/", NULL },
+	{ "gemini://127.0.0.1:1965/", "gemini", "127.0.0.1", 1965, "/",
+	    NULL },
+	{ "gemini://a/%20b%3Fc%23d", "gemini", "a", -1, "/ b?c#d", NULL },
+	{ "gemini://a/%7e%7E", "gemini", "a", -1, "/~~", NULL },
+	{ "gemini://a/%C3%A9t%C3%A9", "gemini", "a", -1, "/\xC3\xA9t\xC3\xA9",
+	    NULL },
+	{ "gemini://a/\xC3\xA9t\xC3\xA9", "gemini", "a", -1,
+	    "/\xC3\xA9t\xC3\xA9", NULL },
+	{ "gemini://b\xC3\xBC" "cher.de/", "gemini", "b\xC3\xBC" "cher.de", -1,
+	    "/", NULL },
+	{ "gemini://a/search?caf%C3%A9%20au%20lait", "gemini", "a", -1,
+	    "/search", "caf%C3%A9%20au%20lait" },
+	{ "gemini://a/s?x=1&y=/?z:@!$'()*+,;=", "gemini", "a", -1, "/s",
+	    "x=1&y=/?z:@!$'()*+,;=" },
+	{ "gemini://a/p;x=1:@!$&'()*+,=-._~", "gemini", "a", -1,
+	    "/p;x=1:@!$&'()*+,=-._~", NULL },
+	{ "gemini://a/...", "gemini", "a", -1, "/...", NULL },
+	{ "gemini://a/.x/..y/x./x..", "gemini", "a", -1, "/.x/..y/x./x..",
+	    NULL },
+	{ "gemini://a//x//", "gemini", "a", -1, "//x//", NULL },
+	{ "gemini://a/%2e%2e%2e", "gemini", "a", -1, "/...", NULL },
+	{ "gemini://a/%5C..", "gemini", "a", -1, "/\\..", NULL },
+	{ "gemini://a/?%2e%2e/%2f", "gemini", "a", -1, "/", "%2e%2e/%2f" },
+	{ "http://example.org/", "http", "example.org", -1, "/", NULL },
+	{ "gemini://a!$&'()*+,;=-._~b/", "gemini", "a!$&'()*+,;=-._~b", -1,
+	    "/", NULL },
+};
+
+/* Rejected inputs with a word the error message must contain. */
+static const struct {
+	const char	*in;
+	const char	*why;
+} bads[] = {
+	{ "", "empty" },
+	{ "\xEF\xBB\xBFgemini://a/", "byte order" },
+	{ "gemini://a/\xDC", "UTF-8" },
+	{ "\xDC", "UTF-8" },
+	{ "gemini://a/\xC0\xAF", "UTF-8" },		/* overlong '/' */
+	{ "gemini://a/\xE0\x80\xAF", "UTF-8" },		/* overlong */
+	{ "gemini://a/\xED\xA0\x80", "UTF-8" },		/* surrogate */
+	{ "gemini://a/\xF4\x90\x80\x80", "UTF-8" },	/* > U+10FFFF */
+	{ "gemini://a/\xC3", "UTF-8" },			/* truncated */
+	{ " ", "space" },
+	{ "   \t", "space" },
+	{ " gemini://a/", "space" },
+	{ "gemini://a/b c", "space" },
+	{ "gemini://a/b\tc", "space" },
+	{ "gemini://a/\x7F", "control" },
+	{ "gemini://a/\r", "control" },
+	{ "gemini://a/#frag", "fragment" },
+	{ "gemini://a/#", "fragment" },
+	{ "gemini://a/?q#f", "fragment" },
+	{ "gemini://u@a/", "userinfo" },
+	{ "gemini://u:p@a:1965/", "userinfo" },
+	{ "gemini://@a/", "userinfo" },
+	{ "//a/", "absolute" },
+	{ "/", "absolute" },
+	{ "foo", "absolute" },
+	{ "1gemini://a/", "absolute" },
+	{ "gem_ini://a/", "absolute" },
+	{ ":", "absolute" },
+	{ "gemini:a/", "authority" },
+	{ "gemini:/a/", "authority" },
+	{ "gemini:", "authority" },
+	{ "gemini://", "host" },
+	{ "gemini:///x", "host" },
+	{ "gemini://:1965/", "host" },
+	{ "gemini://a%41/", "host" },
+	{ "gemini://a<b/", "host" },
+	{ "gemini://a]/", "host" },
+	{ "gemini://[::1/", "IPv6" },
+	{ "gemini://[::g]/", "IPv6" },
+	{ "gemini://[]/", "IPv6" },
+	{ "gemini://[127.0.0.1]/", "IPv6" },
+	{ "gemini://[v1.x]/", "IPv6" },
+	{ "gemini://[fe80::1%25eth0]/", "IPv6" },
+	{ "gemini://[::1]x/", "host" },
+	{ "gemini://a:0/", "port" },
+	{ "gemini://a:65536/", "port" },
+	{ "gemini://a:99999999999999999999/", "port" },
+	{ "gemini://a:-1/", "port" },
+	{ "gemini://a:1x/", "port" },
+	{ "gemini://a:1965:1965/", "port" },
+	{ "gemini://a/..", "dot" },
+	{ "gemini://a/../", "dot" },
+	{ "gemini://a/.", "dot" },
+	{ "gemini://a/./", "dot" },
+	{ "gemini://a/b/./c", "dot" },
+	{ "gemini://a/b/../c", "dot" },
+	{ "gemini://a/../../etc/passwd", "dot" },
+	{ "gemini://a/%2e%2e/x", "dot" },
+	{ "gemini://a/%2E%2E/x", "dot" },
+	{ "gemini://a/.%2e/x", "dot" },
+	{ "gemini://a/%2e./x", "dot" },
+	{ "gemini://a/x/%2e", "dot" },
+	{ "gemini://a/x/%2e?q", "dot" },
+	{ "gemini://a/x/..?q", "dot" },
+	{ "gemini://a/%2f", "slash" },
+	{ "gemini://a/..%2f..%2fetc", "slash" },
+	{ "gemini://a/%2F", "slash" },
+	{ "gemini://a/%00", "NUL" },
+	{ "gemini://a/?%00", "NUL" },
+	{ "gemini://a/%zz", "escape" },
+	{ "gemini://a/%4", "escape" },
+	{ "gemini://a/%", "escape" },
+	{ "gemini://a/%%41", "escape" },
+	{ "gemini://a/?%g0", "escape" },
+	{ "gemini://a/?q%", "escape" },
+	{ "gemini://a/%ff", "UTF-8" },
+	{ "gemini://a/%C3", "UTF-8" },
+	{ "gemini://a/%C0%AF", "UTF-8" },
+	{ "gemini://a/%ED%A0%80", "UTF-8" },
+	{ "gemini://a/%0a", "control" },
+	{ "gemini://a/%0D%0A", "control" },
+	{ "gemini://a/%7F", "control" },
+	{ "gemini://a/a\\b", "character in path" },
+	{ "gemini://a/<x>", "character in path" },
+	{ "gemini://a/[x]", "character in path" },
+	{ "gemini://a/a|b", "character in path" },
+	{ "gemini://a/a\"b", "character in path" },
+	{ "gemini://a/^`{}", "character in path" },
+	{ "gemini://a/?a b", "space" },
+	{ "gemini://a/?<", "character in query" },
+	{ "gemini://a/?\\", "character in query" },
+};
+
+static void
+test_parse_good(void)
+{
+	struct url	 u;
+	const char	*err;
+	char		*s;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(goods) / sizeof(goods[0]); i++) {
+		s = strdup(goods[i].in);
+		err = NULL;
+		INT_EQ(url_parse(s, &u, &err), 0, goods[i].in);
+		if (err != NULL)
+			fprintf(stderr, "  %s: %s\n", goods[i].in, err);
+		STR_EQ(u.scheme, goods[i].scheme, goods[i].in);
+		STR_EQ(u.host, goods[i].host, goods[i].in);
+		INT_EQ(u.port, goods[i].port, goods[i].in);
+		STR_EQ(u.path, goods[i].path, goods[i].in);
+		STR_EQ(u.query, goods[i].query, goods[i].in);
+		free(s);
+	}
+}
+
+static void
+test_parse_bad(void)
+{
+	struct url	 u;
+	const char	*err;
+	char		*s;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		s = strdup(bads[i].in);
+		err = NULL;
+		INT_EQ(url_parse(s, &u, &err), -1, bads[i].in);
+		HAS(err, bads[i].why, bads[i].in);
+		HAS(err, "Bad request: ", bads[i].in);
+		free(s);
+	}
+}
+
+/* The longest legal request: a 1024-byte URL, parsed in place. */
+static void
+test_parse_long(void)
+{
+	char		 s[1025];
+	struct url	 u;
+	const char	*err;
+
+	memset(s, 'x', sizeof(s) - 1);
+	memcpy(s, "gemini://example.org/", 21);
+	s[1024] = '\0';
+	INT_EQ(url_parse(s, &u, &err), 0, "1024-byte URL");
+	INT_EQ(strlen(u.path), 1024 - 20, "1024-byte URL path");
+	STR_EQ(u.host, "example.org", "1024-byte URL host");
+}
+
+static void
+test_decode(void)
+{
+	char	 s[64];
+
+	snprintf(s, sizeof(s), "a%%20b%%2Fc%%2fd%%7e");
+	INT_EQ(url_decode(s), 0, "decode");
+	STR_EQ(s, "a b/c/d~", "decode result");
+	snprintf(s, sizeof(s), "plain+text");
+	INT_EQ(url_decode(s), 0, "decode plain");
+	STR_EQ(s, "plain+text", "'+' is not a space");
+	snprintf(s, sizeof(s), "%%e2%%82%%AC");
+	INT_EQ(url_decode(s), 0, "decode euro");
+	STR_EQ(s, "\xE2\x82\xAC", "decode euro result");
+	snprintf(s, sizeof(s), "%s", "");
+	INT_EQ(url_decode(s), 0, "decode empty");
+	snprintf(s, sizeof(s), "x%%00y");
+	INT_EQ(url_decode(s), -1, "decode %00");
+	snprintf(s, sizeof(s), "%%");
+	INT_EQ(url_decode(s), -1, "decode lone %");
+	snprintf(s, sizeof(s), "%%4");
+	INT_EQ(url_decode(s), -1, "decode %4");
+	snprintf(s, sizeof(s), "%%4g");
+	INT_EQ(url_decode(s), -1, "decode %4g");
+	snprintf(s, sizeof(s), "%%g4");
+	INT_EQ(url_decode(s), -1, "decode %g4");
+	snprintf(s, sizeof(s), "%%%%41");
+	INT_EQ(url_decode(s), -1, "decode %%41");
+}
+
+static void
+test_encode(void)
+{
+	struct buf	 b = BUF_INIT;
+
+	url_encode_path("/posts/hello-world_1.0~x", &b);
+	STR_EQ(b.data, "/posts/hello-world_1.0~x", "unreserved kept");
+	buf_truncate(&b, 0);
+	url_encode_path("/a b?c#d%e+f&g:h@i", &b);
+	STR_EQ(b.data, "/a%20b%3Fc%23d%25e%2Bf%26g%3Ah%40i", "reserved");
+	buf_truncate(&b, 0);
+	url_encode_path("/\xC3\xA9t\xC3\xA9\x7F\t", &b);
+	STR_EQ(b.data, "/%C3%A9t%C3%A9%7F%09", "UTF-8 and controls");
+	buf_truncate(&b, 0);
+	url_encode_path("", &b);
+	INT_EQ(b.len, 0, "empty");
+	buf_free(&b);
+}
+
+/* Whatever url_encode_path() makes, url_parse() gives back the same. */
+static void
+test_roundtrip(void)
+{
+	static const char *const paths[] = {
+		"/", "/a b/c?d#e", "/\xC3\xA9t\xC3\xA9/\xF0\x9F\x98\x80",
+		"/100%/x+y", "/a;b=c/[d]", "/~user/.hidden/...",
+	};
+	struct buf	 b = BUF_INIT;
+	struct url	 u;
+	const char	*err;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		buf_truncate(&b, 0);
+		buf_addstr(&b, "gemini://h");
+		url_encode_path(paths[i], &b);
+		INT_EQ(url_parse(b.data, &u, &err), 0, paths[i]);
+		STR_EQ(u.path, paths[i], "round trip");
+	}
+	buf_free(&b);
+}
+
+static void
+test_utf8(void)
+{
+	INT_EQ(utf8_valid("", 0), 1, "empty");
+	INT_EQ(utf8_valid("abc", 3), 1, "ascii");
+	INT_EQ(utf8_valid("a\0b", 3), 1, "NUL is ASCII");
+	INT_EQ(utf8_valid("\xC2\x80", 2), 1, "U+0080");
+	INT_EQ(utf8_valid("\xDF\xBF", 2), 1, "U+07FF");
+	INT_EQ(utf8_valid("\xE0\xA0\x80", 3), 1, "U+0800");
+	INT_EQ(utf8_valid("\xED\x9F\xBF", 3), 1, "U+D7FF");
+	INT_EQ(utf8_valid("\xEE\x80\x80", 3), 1, "U+E000");
+	INT_EQ(utf8_valid("\xEF\xBF\xBF", 3), 1, "U+FFFF");
+	INT_EQ(utf8_valid("\xF0\x90\x80\x80", 4), 1, "U+10000");
+	INT_EQ(utf8_valid("\xF4\x8F\xBF\xBF", 4), 1, "U+10FFFF");
+	INT_EQ(utf8_valid("\x80", 1), 0, "lone continuation");
+	INT_EQ(utf8_valid("\xDC", 1), 0, "lone lead 0xDC");
+	INT_EQ(utf8_valid("\xC0\x80", 2), 0, "overlong NUL");
+	INT_EQ(utf8_valid("\xC1\xBF", 2), 0, "overlong C1");
+	INT_EQ(utf8_valid("\xE0\x9F\xBF", 3), 0, "overlong 3");
+	INT_EQ(utf8_valid("\xF0\x8F\xBF\xBF", 4), 0, "overlong 4");
+	INT_EQ(utf8_valid("\xED\xA0\x80", 3), 0, "high surrogate");
+	INT_EQ(utf8_valid("\xED\xBF\xBF", 3), 0, "low surrogate");
+	INT_EQ(utf8_valid("\xF4\x90\x80\x80", 4), 0, "U+110000");
+	INT_EQ(utf8_valid("\xF5\x80\x80\x80", 4), 0, "F5");
+	INT_EQ(utf8_valid("\xFF", 1), 0, "FF");
+	INT_EQ(utf8_valid("\xE2\x82", 2), 0, "truncated 3");
+	INT_EQ(utf8_valid("\xE2\x82\xAC", 2), 0, "cut by len");
+	INT_EQ(utf8_valid("\xE2\x28\xAC", 3), 0, "bad continuation");
+	INT_EQ(utf8_valid("\xC3\xA9\xC3", 3), 0, "trailing lead");
+}
+
+int
+main(void)
+{
+	test_parse_good();
+	test_parse_bad();
+	test_parse_long();
+	test_decode();
+	test_encode();
+	test_roundtrip();
+	test_utf8();
+	return harness_done();
+}
