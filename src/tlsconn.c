@@ -1,0 +1,463 @@
+/*
+ * tlsconn.c -- TLS over memory BIOs, and the server's TLS context.
+ *
+ * Ciphertext goes in with tlsconn_feed() and comes out with
+ * tlsconn_drain(); plaintext flows in between.  Knows OpenSSL, not
+ * libuv: conn.c moves the bytes.  A struct tls_server owns its SSL_CTX,
+ * which is read-only once built and shared by every worker thread; a
+ * struct tlsconn owns its SSL, and the SSL owns both BIOs.  Loading or
+ * generating the key pair is cert.c's business.
+ *
+ * Errors on a connection are the client's doing (a port scanner, an
+ * HTTP client, an old TLS stack), so they are logged at debug only.
+ */
+#define OPENSSL_API_COMPAT 30000	/* nothing deprecated in 3.0 */
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "buf.h"
+#include "cert.h"
+#include "log.h"
+#include "tlsconn.h"
+#include "util.h"
+
+#if OPENSSL_VERSION_NUMBER < 0x30000000L
+#error "capsuled needs OpenSSL 3.0 or later"
+#endif
+
+/*
+ * TLS 1.2: forward secrecy and AEAD only.  AES-128 first (cheapest with
+ * AES-NI), ChaCha20 for clients that put it first (PRIORITIZE_CHACHA).
+ */
+#define CIPHERS_ECDSA	"ECDHE-ECDSA-AES128-GCM-SHA256:"		\
+			"ECDHE-ECDSA-CHACHA20-POLY1305:"		\
+			"ECDHE-ECDSA-AES256-GCM-SHA384"
+#define CIPHERS_RSA	"ECDHE-RSA-AES128-GCM-SHA256:"			\
+			"ECDHE-RSA-CHACHA20-POLY1305:"			\
+			"ECDHE-RSA-AES256-GCM-SHA384"
+#define SUITES_TLS13	"TLS_AES_128_GCM_SHA256:"			\
+			"TLS_CHACHA20_POLY1305_SHA256:"			\
+			"TLS_AES_256_GCM_SHA384"
+#define GROUPS		"X25519:P-256:P-384"
+#define SID_CTX		"capsuled"
+/* A client certificate list larger than this ends the handshake. */
+#define MAX_CERT_LIST	(16 * 1024)
+
+struct tls_server {
+	SSL_CTX		*ctx;		/* owned; read-only once built */
+	time_t		 not_after;	/* of the leaf certificate */
+	char		 fp[CERT_FP_LEN]; /* SHA-256, "AB:CD:..." */
+};
+
+struct tlsconn {
+	SSL		*ssl;		/* owned; owns rbio and wbio */
+	BIO		*rbio;		/* borrowed: ciphertext from the peer */
+	BIO		*wbio;		/* borrowed: ciphertext to the peer */
+	unsigned char	 shut;		/* tlsconn_shutdown() was called */
+	char		 hash[CERT_HEX_LEN]; /* client cert; "" until known */
+};
+
+static void
+oom(const char *what)
+{
+	/* Like util.c: nothing sensible to do without memory. */
+	fprintf(stderr, "capsuled: %s: out of memory\n", what);
+	abort();
+}
+
+/* Why the last OpenSSL call failed, for a log line; static storage. */
+static const char *
+ossl_reason(void)
+{
+	unsigned long	 e = ERR_peek_last_error();
+	const char	*r = e ? ERR_reason_error_string(e) : NULL;
+
+	if (r != NULL)
+		return r;
+	/* An SSL that failed once fails again without queueing a reason. */
+	return e ? "unknown OpenSSL error" : "connection failed earlier";
+}
+
+/*
+ * Client certificates are asked for but never judged here: self-signed
+ * is the norm in Gemini, and the application decides what a certificate
+ * is worth (60/61/62) from its hash.
+ */
+static int
+verify_any(int preverify_ok, X509_STORE_CTX *store)
+{
+	return 1;
+}
+
+/*
+ * Acknowledge every server name, so that a TLS 1.2 session remembers it
+ * and tlsconn_sni() still answers after resumption.  Whether the name
+ * is ours is the request handler's call (53), not the handshake's.
+ */
+static int
+servername_any(SSL *ssl, int *alert, void *arg)
+{
+	return SSL_TLSEXT_ERR_OK;
+}
+
+static int
+setup_ctx(SSL_CTX *ctx, const struct cert *c)
+{
+	const char	*ciphers;
+	int		 i;
+
+	/*
+	 * NO_RENEGOTIATION: a client-driven CPU sink with no use here.
+	 * CIPHER_SERVER_PREFERENCE: our order, not the client's.
+	 */
+	SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION |
+	    SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE |
+	    SSL_OP_PRIORITIZE_CHACHA);
+	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
+	SSL_CTX_set_read_ahead(ctx, 0);
+	/*
+	 * Resumption through stateless tickets only: no server-side cache,
+	 * so no lock shared by the worker threads and no memory per
+	 * session.  One ticket per handshake is enough for one request per
+	 * connection.  OpenSSL's random ticket keys live as long as this
+	 * context (until a reload).
+	 */
+	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+	SSL_CTX_set_num_tickets(ctx, 1);
+	/* A request must not arrive as replayable 0-RTT data. */
+	SSL_CTX_set_max_early_data(ctx, 0);
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, verify_any);
+	SSL_CTX_set_max_cert_list(ctx, MAX_CERT_LIST);
+	SSL_CTX_set_tlsext_servername_callback(ctx, servername_any);
+
+	ciphers = EVP_PKEY_is_a(c->key, "RSA") ?
+	    CIPHERS_ECDSA ":" CIPHERS_RSA : CIPHERS_ECDSA;
+	if (!SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) ||
+	    !SSL_CTX_set_cipher_list(ctx, ciphers) ||
+	    !SSL_CTX_set_ciphersuites(ctx, SUITES_TLS13) ||
+	    !SSL_CTX_set1_groups_list(ctx, GROUPS) ||
+	    /* Needed once peers are verified and sessions resumed. */
+	    !SSL_CTX_set_session_id_context(ctx,
+	    (const unsigned char *)SID_CTX, sizeof(SID_CTX) - 1))
+		return -1;
+	if (SSL_CTX_use_certificate(ctx, c->x509) != 1)
+		return -1;
+	for (i = 0; i < sk_X509_num(c->chain); i++)
+		if (SSL_CTX_add1_chain_cert(ctx, sk_X509_value(c->chain, i))
+		    != 1)
+			return -1;
+	if (SSL_CTX_use_PrivateKey(ctx, c->key) != 1 ||
+	    SSL_CTX_check_private_key(ctx) != 1)
+		return -1;
+	return 0;
+}
+
+static int
+days_until(time_t t)
+{
+	time_t	 d = t - time(NULL);
+
+	/* Floor, so that a certificate expired a second ago says -1. */
+	return d >= 0 ? (int)(d / 86400) : -(int)((-d + 86399) / 86400);
+}
+
+/* One info line about the certificate, and a warning when it is due. */
+static void
+describe(const struct tls_server *srv, X509 *x, const char *certdir,
+    const char *hostname)
+{
+	char		 cn[256], date[32], host[256], *p;
+	struct tm	 tm;
+	int		 days, named;
+
+	if (X509_NAME_get_text_by_NID(X509_get_subject_name(x),
+	    NID_commonName, cn, sizeof(cn)) < 0)
+		snprintf(cn, sizeof(cn), "(none)");
+	if (srv->not_after == (time_t)-1 ||
+	    gmtime_r(&srv->not_after, &tm) == NULL ||
+	    strftime(date, sizeof(date), "%Y-%m-%d", &tm) == 0)
+		snprintf(date, sizeof(date), "(unreadable)");
+	days = days_until(srv->not_after);
+	log_info("%s/cert.pem: certificate CN=%s, SHA-256 fingerprint %s, "
+	    "expires %s (%d days)", certdir, cn, srv->fp, date, days);
+	if (days < 0)
+		log_warnx("%s/cert.pem: CERTIFICATE EXPIRED on %s, %d days "
+		    "ago; readers are warned on every visit.  Still serving "
+		    "it.  Replace cert.pem and key.pem (removing both makes "
+		    "a new pair, which TOFU readers must accept again)",
+		    certdir, date, -days);
+	else if (days < 30)
+		log_warnx("%s/cert.pem: certificate expires in %d days (%s)",
+		    certdir, days, date);
+	if (X509_cmp_current_time(X509_get0_notBefore(x)) > 0)
+		log_warnx("%s/cert.pem: certificate is not valid yet",
+		    certdir);
+
+	/* A host name changed in the config does not regenerate the cert. */
+	if (hostname == NULL || *hostname == '\0')
+		return;
+	/* "[::1]" as written in a URL is the address ::1. */
+	snprintf(host, sizeof(host), "%s", hostname + (hostname[0] == '['));
+	if (hostname[0] == '[' && (p = strchr(host, ']')) != NULL)
+		*p = '\0';
+	named = X509_check_host(x, host, 0, 0, NULL) == 1 ||
+	    X509_check_ip_asc(x, host, 0) == 1;
+	ERR_clear_error();
+	if (!named)
+		log_warnx("%s/cert.pem: certificate does not name %s; "
+		    "clients will warn", certdir, hostname);
+}
+
+struct tls_server *
+tls_server_new(const char *certdir, const char *hostname, char *err,
+    size_t errlen)
+{
+	struct tls_server	*srv;
+	struct cert		 c;
+
+	if (cert_load(&c, certdir, hostname, err, errlen) == -1)
+		return NULL;
+	srv = xcalloc(1, sizeof(*srv));
+	ERR_clear_error();
+	if ((srv->ctx = SSL_CTX_new(TLS_server_method())) == NULL ||
+	    setup_ctx(srv->ctx, &c) == -1) {
+		if (err != NULL && errlen > 0)
+			snprintf(err, errlen, "%s/cert.pem: %s", certdir,
+			    ossl_reason());
+		ERR_clear_error();
+		SSL_CTX_free(srv->ctx);
+		free(srv);
+		cert_free(&c);
+		return NULL;
+	}
+	srv->not_after = cert_not_after(c.x509);
+	cert_fingerprint(c.x509, srv->fp);
+	describe(srv, c.x509, certdir, hostname);
+	cert_free(&c);			/* the SSL_CTX holds its own refs */
+	return srv;
+}
+
+void
+tls_server_free(struct tls_server *srv)
+{
+	if (srv == NULL)
+		return;
+	SSL_CTX_free(srv->ctx);
+	free(srv);
+}
+
+int
+tls_server_days_left(const struct tls_server *srv)
+{
+	return days_until(srv->not_after);
+}
+
+const char *
+tls_server_fingerprint(const struct tls_server *srv)
+{
+	return srv->fp;
+}
+
+/*
+ * A new server-side connection, waiting for the ClientHello.  Never
+ * NULL: like xmalloc(), aborts when OpenSSL is out of memory.
+ */
+struct tlsconn *
+tlsconn_new(struct tls_server *srv)
+{
+	struct tlsconn	*c;
+
+	c = xcalloc(1, sizeof(*c));
+	if ((c->ssl = SSL_new(srv->ctx)) == NULL ||
+	    (c->rbio = BIO_new(BIO_s_mem())) == NULL ||
+	    (c->wbio = BIO_new(BIO_s_mem())) == NULL)
+		oom("tlsconn_new");
+	/* An empty rbio means "more to come", never end of file. */
+	BIO_set_mem_eof_return(c->rbio, -1);
+	BIO_set_mem_eof_return(c->wbio, -1);
+	SSL_set_bio(c->ssl, c->rbio, c->wbio);
+	SSL_set_accept_state(c->ssl);
+	return c;
+}
+
+void
+tlsconn_free(struct tlsconn *c)
+{
+	if (c == NULL)
+		return;
+	SSL_free(c->ssl);		/* and both BIOs */
+	free(c);
+}
+
+int
+tlsconn_feed(struct tlsconn *c, const void *data, size_t len)
+{
+	const char	*p = data;
+	int		 n;
+
+	while (len > 0) {
+		n = len > INT_MAX ? INT_MAX : (int)len;
+		if (BIO_write(c->rbio, p, n) != n) {
+			ERR_clear_error();
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Map a failed SSL_read/SSL_do_handshake to TLSCONN_*; n is its result. */
+static int
+failure(struct tlsconn *c, int n, const char *what)
+{
+	int	 e = SSL_get_error(c->ssl, n);
+
+	switch (e) {
+	case SSL_ERROR_WANT_READ:
+	case SSL_ERROR_WANT_WRITE:	/* a memory BIO takes everything */
+		return TLSCONN_WANT;
+	case SSL_ERROR_ZERO_RETURN:
+		return TLSCONN_EOF;
+	default:
+		log_debug("tls: %s: %s (error %d)", what, ossl_reason(), e);
+		ERR_clear_error();
+		return TLSCONN_ERROR;
+	}
+}
+
+int
+tlsconn_read(struct tlsconn *c, void *data, size_t len)
+{
+	int	 n;
+
+	ERR_clear_error();
+	if (len == 0) {
+		/* Nothing to read into: just move the handshake along. */
+		if (SSL_is_init_finished(c->ssl))
+			return TLSCONN_WANT;
+		if ((n = SSL_do_handshake(c->ssl)) == 1)
+			return TLSCONN_WANT;
+		return failure(c, n, "handshake");
+	}
+	n = SSL_read(c->ssl, data, len > INT_MAX ? INT_MAX : (int)len);
+	if (n > 0)
+		return n;
+	return failure(c, n, "read");
+}
+
+int
+tlsconn_established(const struct tlsconn *c)
+{
+	return SSL_is_init_finished(c->ssl);
+}
+
+/*
+ * The whole buffer becomes records in the wbio (a memory BIO never
+ * refuses bytes).  len must fit an int.  Fails before the handshake
+ * has completed and after tlsconn_shutdown().
+ */
+int
+tlsconn_write(struct tlsconn *c, const void *data, size_t len)
+{
+	size_t	 written = 0;
+
+	if (c->shut || len > INT_MAX)
+		return TLSCONN_ERROR;
+	if (!SSL_is_init_finished(c->ssl)) {
+		log_debug("tls: write before the handshake completed");
+		return TLSCONN_ERROR;
+	}
+	if (len == 0)
+		return 0;
+	ERR_clear_error();
+	if (SSL_write_ex(c->ssl, data, len, &written) != 1 ||
+	    written != len) {
+		log_debug("tls: write: %s", ossl_reason());
+		ERR_clear_error();
+		return TLSCONN_ERROR;
+	}
+	return (int)len;
+}
+
+/*
+ * One unidirectional close_notify: we do not wait for the peer's.
+ * Before the handshake has finished there is nothing to close politely
+ * (OpenSSL would only complain "shutdown while in init").
+ */
+void
+tlsconn_shutdown(struct tlsconn *c)
+{
+	if (c->shut)
+		return;
+	c->shut = 1;
+	if (!SSL_is_init_finished(c->ssl))
+		return;
+	ERR_clear_error();
+	if (SSL_shutdown(c->ssl) < 0) {
+		log_debug("tls: shutdown: %s", ossl_reason());
+		ERR_clear_error();
+	}
+}
+
+size_t
+tlsconn_drain(struct tlsconn *c, struct buf *out)
+{
+	size_t	 pending, total = 0;
+	int	 n;
+
+	while ((pending = BIO_ctrl_pending(c->wbio)) > 0) {
+		if (pending > INT_MAX)
+			pending = INT_MAX;
+		buf_reserve(out, pending);
+		n = BIO_read(c->wbio, out->data + out->len, (int)pending);
+		if (n <= 0)
+			break;
+		out->len += (size_t)n;
+		out->data[out->len] = '\0';	/* buf.h: always terminated */
+		total += (size_t)n;
+	}
+	return total;
+}
+
+const char *
+tlsconn_sni(const struct tlsconn *c)
+{
+	return SSL_get_servername(c->ssl, TLSEXT_NAMETYPE_host_name);
+}
+
+/*
+ * Lower-case hex SHA-256 of the client certificate's DER, owned by c and
+ * valid until tlsconn_free().  NULL when none was sent, or before the
+ * handshake has completed (nothing is cached then).
+ */
+const char *
+tlsconn_client_hash(struct tlsconn *c)
+{
+	X509	*peer;
+
+	if (c->hash[0] != '\0')
+		return c->hash;
+	if (!SSL_is_init_finished(c->ssl) ||
+	    (peer = SSL_get0_peer_certificate(c->ssl)) == NULL)
+		return NULL;
+	cert_hex(peer, c->hash);
+	return c->hash[0] != '\0' ? c->hash : NULL;
+}
+
+/* OpenSSL keeps them only while records are half read or half written. */
+void
+tlsconn_release_buffers(struct tlsconn *c)
+{
+	(void)SSL_free_buffers(c->ssl);
+}
