@@ -29,6 +29,7 @@ buf_reserve(struct buf *b, size_t len)
 		cap = cap < ((size_t)-1) / 2 ? cap * 2 : need;
 	b->data = xreallocarray(b->data, cap, 1);
 	b->cap = cap;
+	b->data[b->len] = '\0';	/* a fresh buffer is "" too */
 }
 
 void
