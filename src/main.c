@@ -1,0 +1,329 @@
+/*
+ * main.c -- command line, startup order, signals.
+ *
+ * Startup: config -> log -> certificates -> archive -> bind -> threads.
+ * Everything that can fail for a reason the operator must fix fails
+ * here, before the first client is accepted.  The main thread then runs
+ * a small loop of its own that only handles signals.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmark-gfm.h>
+#include <openssl/crypto.h>
+#include <uv.h>
+#include <yaml.h>
+
+#include "archive.h"
+#include "buf.h"
+#include "config.h"
+#include "frontmatter.h"
+#include "log.h"
+#include "render.h"
+#include "tlsconn.h"
+#include "util.h"
+#include "worker.h"
+
+#ifndef CAPSULED_VERSION
+#define CAPSULED_VERSION "0.0.0"
+#endif
+#ifndef CAPSULED_SYSCONF
+#define CAPSULED_SYSCONF "/etc/capsuled/capsuled.yaml"
+#endif
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_TROUBLE = 1,	/* content or runtime problem */
+	EXIT_CONFIG = 2,	/* bad configuration or usage */
+};
+
+struct daemon_state {
+	struct config	 cfg;
+	struct server	 srv;
+	struct tls_server *tls;
+	uv_signal_t	 sig[4];
+	int		 stopping;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: capsuled [-c FILE] [--check] [--version] [--help]\n"
+	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
+	    "\n"
+	    "  -c, --config FILE  configuration (default: config/capsuled.yaml\n"
+	    "                     when present, else " CAPSULED_SYSCONF ")\n"
+	    "      --check        load configuration and content, report, exit\n"
+	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
+	    "      --version      print versions and exit\n"
+	    "      --help         this text\n");
+}
+
+static void
+version(void)
+{
+	printf("capsuled %s\n", CAPSULED_VERSION);
+	printf("  libuv %s, %s, libyaml %s, cmark-gfm %s\n",
+	    uv_version_string(), OpenSSL_version(OPENSSL_VERSION),
+	    yaml_get_version_string(), cmark_version_string());
+}
+
+static char *
+read_file(const char *path, size_t *lenp)
+{
+	struct buf	 b = BUF_INIT;
+	char		 chunk[65536];
+	ssize_t		 n;
+	int		 fd;
+
+	if (strcmp(path, "-") == 0)
+		fd = 0;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_add(&b, chunk, (size_t)n);
+	if (fd != 0)
+		close(fd);
+	if (n < 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	*lenp = b.len;
+	return buf_release(&b);
+}
+
+/* --render: the body of one Markdown file, as a reader would get it. */
+static int
+cmd_render(const char *path, const char *to)
+{
+	struct render_opts	 ropts;
+	struct buf		 out = BUF_INIT;
+	struct meta		 m;
+	struct fm_error		 fe;
+	size_t			 len;
+	char			*src;
+
+	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
+		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
+		return EXIT_CONFIG;
+	}
+	if ((src = read_file(path, &len)) == NULL) {
+		fprintf(stderr, "capsuled: %s: %s\n", path, strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	/* The writer sees the same front matter errors the server logs. */
+	if (frontmatter_parse(src, len, &m, &fe) == -1) {
+		fprintf(stderr, "%s:%u:%u: %s\n", path, fe.line, fe.col, fe.msg);
+		free(src);
+		return EXIT_TROUBLE;
+	}
+	memset(&ropts, 0, sizeof(ropts));
+	ropts.width = 70;
+	if (strcmp(to, "gemini") == 0)
+		render_gemtext(src + m.body_off, len - m.body_off, &ropts,
+		    &out);
+	else
+		render_gopher(src + m.body_off, len - m.body_off, &ropts,
+		    &out);
+	fwrite(out.data ? out.data : "", 1, out.len, stdout);
+	buf_free(&out);
+	meta_free(&m);
+	free(src);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
+}
+
+/* --check: load everything, say what was found. */
+static int
+cmd_check(const struct config *cfg)
+{
+	struct archive	*a;
+	size_t		 i, parts = 0;
+
+	if ((a = archive_load(cfg)) == NULL)
+		return EXIT_TROUBLE;
+	for (i = 0; i < a->nseries; i++)
+		parts += a->series[i]->nparts;
+	printf("config:   %s\n", cfg->path ? cfg->path : "(defaults)");
+	printf("capsule:  %s\n", a->dir);
+	printf("site:     %s\n", a->title);
+	printf("posts:    %zu\n", a->nposts);
+	printf("series:   %zu (%zu parts)\n", a->nseries, parts);
+	printf("tags:     %zu\n", a->ntags);
+	printf("pages:    %zu\n", a->ndocs);
+	printf("skipped:  %u\n", a->nskipped);
+	printf("warnings: %u\n", a->nwarnings);
+	i = a->nwarnings;
+	archive_unref(a);
+	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
+}
+
+static void
+reload_content(struct daemon_state *d)
+{
+	struct archive	*a;
+
+	/* XXX: the archive is loaded on the main thread; see issue 5. */
+	if ((a = archive_load(&d->cfg)) == NULL) {
+		log_warnx("reload: content not loaded; keeping the old one");
+		return;
+	}
+	log_info("reload: %zu posts, %zu series, %zu tags, %u warnings",
+	    a->nposts, a->nseries, a->ntags, a->nwarnings);
+	server_publish(&d->srv, a);
+	archive_unref(a);
+}
+
+static void
+on_signal(uv_signal_t *h, int signum)
+{
+	struct daemon_state	*d = h->data;
+	size_t			 i;
+
+	switch (signum) {
+	case SIGHUP:
+		reload_content(d);
+		break;
+	case SIGUSR1:
+		if (log_reopen() == -1)
+			log_warn("log reopen");
+		break;
+	case SIGTERM:
+	case SIGINT:
+		if (d->stopping)
+			break;
+		d->stopping = 1;
+		log_info("%s: finishing requests in flight, then exiting",
+		    signum == SIGTERM ? "SIGTERM" : "SIGINT");
+		server_stop(&d->srv);
+		for (i = 0; i < nitems(d->sig); i++)
+			uv_close((uv_handle_t *)&d->sig[i], NULL);
+		break;
+	}
+}
+
+static int
+serve(struct daemon_state *d)
+{
+	static const int signums[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
+	struct archive	*a;
+	uv_loop_t	*loop = uv_default_loop();
+	char		 err[512];
+	size_t		 i;
+	int		 rv;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (d->cfg.gemini_port > 0) {
+		d->tls = tls_server_new(d->cfg.cert_dir, d->cfg.hostname, err,
+		    sizeof(err));
+		if (d->tls == NULL) {
+			log_warnx("%s", err);
+			return EXIT_TROUBLE;
+		}
+	}
+	if ((a = archive_load(&d->cfg)) == NULL)
+		return EXIT_TROUBLE;
+	log_info("capsule %s: %zu posts, %zu series, %zu tags, %zu pages, "
+	    "%u warnings", a->dir, a->nposts, a->nseries, a->ntags, a->ndocs,
+	    a->nwarnings);
+	if (server_bind(&d->srv, &d->cfg, d->tls, a) == -1) {
+		archive_unref(a);
+		return EXIT_TROUBLE;
+	}
+	archive_unref(a);		/* the workers hold theirs */
+	for (i = 0; i < nitems(signums); i++) {
+		uv_signal_init(loop, &d->sig[i]);
+		d->sig[i].data = d;
+		uv_signal_start(&d->sig[i], on_signal, signums[i]);
+	}
+	if (server_start(&d->srv) == -1)
+		return EXIT_TROUBLE;
+	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
+	    "worker(s)", d->cfg.hostname, d->cfg.gemini_port, d->cfg.hostname,
+	    d->cfg.gopher_port, d->srv.nworkers);
+	uv_run(loop, UV_RUN_DEFAULT);
+	if ((rv = uv_loop_close(loop)) != 0)
+		log_warnx("main loop close: %s", uv_strerror(rv));
+	server_free(&d->srv);
+	tls_server_free(d->tls);
+	log_info("stopped");
+	return EXIT_OK;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "config",	required_argument,	NULL, 'c' },
+		{ "check",	no_argument,		NULL, 'C' },
+		{ "render",	required_argument,	NULL, 'R' },
+		{ "to",		required_argument,	NULL, 'T' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL,		0,			NULL, 0 },
+	};
+	struct daemon_state	 d;
+	const char		*confpath = NULL, *render = NULL;
+	const char		*to = "gemini";
+	char			 err[1024];
+	struct stat		 st;
+	int			 ch, check = 0, rv;
+
+	memset(&d, 0, sizeof(d));
+	while ((ch = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			confpath = optarg;
+			break;
+		case 'C':
+			check = 1;
+			break;
+		case 'R':
+			render = optarg;
+			break;
+		case 'T':
+			to = optarg;
+			break;
+		case 'V':
+			version();
+			return EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_CONFIG;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return EXIT_CONFIG;
+	}
+	if (render != NULL)
+		return cmd_render(render, to);
+
+	if (confpath == NULL)
+		confpath = stat("config/capsuled.yaml", &st) == 0 ?
+		    "config/capsuled.yaml" : CAPSULED_SYSCONF;
+	if (config_load(&d.cfg, confpath, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_CONFIG;
+	}
+	if (log_open(check ? NULL : d.cfg.log_file, d.cfg.log_level) == -1) {
+		fprintf(stderr, "capsuled: %s: %s\n", d.cfg.log_file,
+		    strerror(errno));
+		config_free(&d.cfg);
+		return EXIT_CONFIG;
+	}
+	rv = check ? cmd_check(&d.cfg) : serve(&d);
+	config_free(&d.cfg);
+	log_close();
+	return rv;
+}

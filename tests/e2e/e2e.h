@@ -1,0 +1,334 @@
+/*
+ * e2e.h -- helpers for the integration tests: start the real capsuled
+ * on loopback ephemeral ports with a throwaway configuration, speak
+ * Gemini (OpenSSL client) and Gopher to it, stop it.
+ *
+ * Every socket has a receive/send timeout, and every wait is bounded,
+ * so a broken server fails a test instead of hanging the suite.
+ */
+#ifndef CAPSULED_E2E_H
+#define CAPSULED_E2E_H
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "buf.h"
+#include "harness.h"
+#include "util.h"
+
+struct e2e_server {
+	pid_t	 pid;
+	int	 gemini_port;
+	int	 gopher_port;
+	char	 dir[256];		/* temp dir: config, certs, log */
+	char	 log[300];
+};
+
+struct reply {
+	char		 header[2048];	/* without CRLF */
+	int		 status;	/* -1: no header */
+	struct buf	 body;
+	int		 close_notify;	/* 1: clean TLS close */
+	int		 connected;
+};
+
+static inline uint64_t
+e2e_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static inline void
+e2e_sleep_ms(unsigned ms)
+{
+	struct timespec	 ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* A port that was free a moment ago. */
+static inline int
+e2e_free_port(void)
+{
+	struct sockaddr_in	 sin;
+	socklen_t		 len = sizeof(sin);
+	int			 fd, port;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 ||
+	    getsockname(fd, (struct sockaddr *)&sin, &len) == -1) {
+		perror("e2e_free_port");
+		exit(1);
+	}
+	port = ntohs(sin.sin_port);
+	close(fd);
+	return port;
+}
+
+static inline int
+e2e_connect(int port, unsigned timeout_ms)
+{
+	struct sockaddr_in	 sin;
+	struct timeval		 tv = { timeout_ms / 1000,
+				    (long)(timeout_ms % 1000) * 1000 };
+	int			 fd;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static inline void
+e2e_write_file(const char *path, const char *fmt, ...)
+{
+	FILE	*f;
+	va_list	 ap;
+
+	if ((f = fopen(path, "w")) == NULL) {
+		perror(path);
+		exit(1);
+	}
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+/*
+ * Start capsuled serving capsule_dir.  extra is appended to the YAML
+ * configuration (may be "").  Waits (bounded) until the Gemini port
+ * accepts.  Returns 0, or -1 when the server did not come up.
+ */
+static inline int
+e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
+{
+	const char	*bin = getenv("CAPSULED_BIN");
+	char		 conf[300];
+	uint64_t	 deadline;
+	int		 fd, i;
+
+	if (bin == NULL)
+		bin = "build/capsuled";
+	snprintf(s->dir, sizeof(s->dir), "/tmp/capsuled-e2e.XXXXXX");
+	if (mkdtemp(s->dir) == NULL)
+		return -1;
+	s->gemini_port = e2e_free_port();
+	do
+		s->gopher_port = e2e_free_port();
+	while (s->gopher_port == s->gemini_port);
+	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
+	snprintf(s->log, sizeof(s->log), "%s/capsuled.log", s->dir);
+	e2e_write_file(conf,
+	    "hostname: localhost\n"
+	    "bind: [127.0.0.1]\n"
+	    "gemini_port: %d\n"
+	    "gopher_port: %d\n"
+	    "capsule: %s\n"
+	    "certs: certs\n"
+	    "workers: 2\n"
+	    "log: capsuled.log\n"
+	    "log_level: debug\n"
+	    "%s",
+	    s->gemini_port, s->gopher_port, capsule_dir, extra);
+	if ((s->pid = fork()) == -1)
+		return -1;
+	if (s->pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		execl(bin, "capsuled", "-c", conf, (char *)NULL);
+		perror(bin);
+		_exit(127);
+	}
+	deadline = e2e_now_ms() + 10000;
+	for (i = 0; e2e_now_ms() < deadline; i++) {
+		int status;
+
+		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+			fprintf(stderr, "capsuled exited at start (%d)\n",
+			    WEXITSTATUS(status));
+			s->pid = -1;
+			return -1;
+		}
+		if ((fd = e2e_connect(s->gemini_port, 1000)) != -1) {
+			close(fd);
+			return 0;
+		}
+		e2e_sleep_ms(20);
+	}
+	return -1;
+}
+
+/*
+ * SIGTERM and wait (bounded).  Returns the exit status, or -1 when the
+ * server had to be killed (a hang) or died of a signal.
+ */
+static inline int
+e2e_stop(struct e2e_server *s)
+{
+	uint64_t	 deadline;
+	int		 status;
+	char		 cmd[600];
+
+	if (s->pid <= 0)
+		return -1;
+	kill(s->pid, SIGTERM);
+	deadline = e2e_now_ms() + 15000;
+	while (e2e_now_ms() < deadline) {
+		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+			s->pid = -1;
+			if (getenv("E2E_KEEP") == NULL) {
+				snprintf(cmd, sizeof(cmd), "rm -rf '%s'",
+				    s->dir);
+				(void)!system(cmd);
+			}
+			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		}
+		e2e_sleep_ms(20);
+	}
+	kill(s->pid, SIGKILL);
+	waitpid(s->pid, &status, 0);
+	s->pid = -1;
+	return -1;
+}
+
+static inline SSL_CTX *
+e2e_client_ctx(int max_version)
+{
+	SSL_CTX	*ctx = SSL_CTX_new(TLS_client_method());
+
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+	if (max_version != 0) {
+		SSL_CTX_set_min_proto_version(ctx, 0);
+		SSL_CTX_set_max_proto_version(ctx, max_version);
+		SSL_CTX_set_security_level(ctx, 0);
+	}
+	return ctx;
+}
+
+static inline void
+reply_free(struct reply *r)
+{
+	buf_free(&r->body);
+}
+
+/*
+ * Send raw bytes as the request over TLS and read the whole reply.
+ * Splits the header off the body; records whether the server ended
+ * with a clean close_notify.
+ */
+static inline int
+e2e_gemini_raw(int port, const char *req, size_t reqlen, struct reply *r,
+    SSL_CTX *ctx, const char *sni)
+{
+	SSL	*ssl;
+	char	 chunk[16384], *crlf;
+	int	 fd, n, err;
+
+	memset(r, 0, sizeof(*r));
+	r->status = -1;
+	buf_init(&r->body);
+	if ((fd = e2e_connect(port, 5000)) == -1)
+		return -1;
+	r->connected = 1;
+	ssl = SSL_new(ctx);
+	SSL_set_fd(ssl, fd);
+	if (sni != NULL)
+		SSL_set_tlsext_host_name(ssl, sni);
+	if (SSL_connect(ssl) != 1) {
+		ERR_clear_error();
+		SSL_free(ssl);
+		close(fd);
+		return -1;
+	}
+	if (reqlen > 0 && SSL_write(ssl, req, (int)reqlen) <= 0) {
+		ERR_clear_error();
+		SSL_free(ssl);
+		close(fd);
+		return -1;
+	}
+	for (;;) {
+		n = SSL_read(ssl, chunk, sizeof(chunk));
+		if (n > 0) {
+			buf_add(&r->body, chunk, (size_t)n);
+			continue;
+		}
+		err = SSL_get_error(ssl, n);
+		r->close_notify = (err == SSL_ERROR_ZERO_RETURN);
+		ERR_clear_error();
+		break;
+	}
+	SSL_free(ssl);
+	close(fd);
+	if (r->body.data != NULL &&
+	    (crlf = strstr(r->body.data, "\r\n")) != NULL &&
+	    (size_t)(crlf - r->body.data) < sizeof(r->header)) {
+		size_t hlen = (size_t)(crlf - r->body.data);
+
+		memcpy(r->header, r->body.data, hlen);
+		r->header[hlen] = '\0';
+		if (hlen >= 2 && r->header[0] >= '1' && r->header[0] <= '6' &&
+		    r->header[1] >= '0' && r->header[1] <= '9')
+			r->status = (r->header[0] - '0') * 10 +
+			    (r->header[1] - '0');
+		memmove(r->body.data, crlf + 2, r->body.len - hlen - 2);
+		buf_truncate(&r->body, r->body.len - hlen - 2);
+	}
+	return 0;
+}
+
+/* Plain TCP: send req, read until the server closes. */
+static inline int
+e2e_plain(int port, const char *req, size_t reqlen, struct buf *out)
+{
+	char	 chunk[16384];
+	ssize_t	 n;
+	int	 fd;
+
+	buf_init(out);
+	if ((fd = e2e_connect(port, 5000)) == -1)
+		return -1;
+	if (reqlen > 0 && write(fd, req, reqlen) != (ssize_t)reqlen) {
+		close(fd);
+		return -1;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_add(out, chunk, (size_t)n);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+#endif
