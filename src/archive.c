@@ -1,0 +1,1523 @@
+/*
+ * archive.c -- scan a capsule directory into an immutable snapshot.
+ *
+ * archive_load() lists index.md, series/, posts/ and pages/ in sorted
+ * name order (so every run gives the same result), reads each Markdown
+ * file with one read(2) into an exact-size buffer, splits its front
+ * matter (frontmatter.c), then links posts to series and tags and builds
+ * the slug indexes.  A broken file is logged as "posts/x.md:LINE:COL:
+ * why" and skipped; nothing a writer puts in the capsule makes loading
+ * fail.  Files are opened beneath a directory fd with O_NOFOLLOW and
+ * must be regular files: symlinks, FIFOs and devices are skipped.
+ *
+ * Knows the file system and struct meta; nothing of protocols, sockets
+ * or rendering (apart from asking render.c for a first heading).  The
+ * snapshot owns every string and struct reachable from it; the indexes
+ * borrow their keys from the structs they point to.
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive.h"
+#include "buf.h"
+#include "config.h"
+#include "date.h"
+#include "frontmatter.h"
+#include "log.h"
+#include "render.h"
+#include "util.h"
+
+#define ARCHIVE_MAX_FILE	(8u << 20)	/* 8 MiB: a post, not a book */
+#define WORDS_PER_MIN		200
+
+/* Open addressing, string key -> pointer; keys are borrowed. */
+struct index {
+	const char	**keys;
+	void		**vals;
+	size_t		  cap;		/* a power of two, or 0 */
+};
+
+/* What the snapshot keeps beyond struct archive; archive_load() only. */
+struct archive_priv {
+	struct archive	 pub;
+	struct index	 post_slug;	/* slug -> post */
+	struct index	 post_file;	/* "2024-01-01-x.md" -> post */
+	struct index	 post_base;	/* "x" (no date, no .md) -> post */
+	char		**bases;	/* owned keys of post_base */
+	size_t		 nbases;
+	struct index	 series_slug;
+	struct index	 tag_slug;
+	struct index	 doc_name;
+};
+
+/* Names a page may not take: the router's own paths. */
+static const char *const reserved_pages[] = {
+	"posts", "series", "tags", "gemlog", "files", "atom.xml", "index",
+};
+
+/*
+ * Latin-1 Supplement and Latin Extended-A letters, U+00C0 to U+017F,
+ * folded to ASCII for slugs; NULL (x and ÷) is a separator.
+ */
+static const char *const latin_fold[] = {
+	"a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i",
+	"i", "i", "i", "d", "n", "o", "o", "o", "o", "o", NULL, "o", "u",
+	"u", "u", "u", "y", "th", "ss", "a", "a", "a", "a", "a", "a", "ae",
+	"c", "e", "e", "e", "e", "i", "i", "i", "i", "d", "n", "o", "o", "o",
+	"o", "o", NULL, "o", "u", "u", "u", "u", "y", "th", "y", "a", "a",
+	"a", "a", "a", "a", "c", "c", "c", "c", "c", "c", "c", "c", "d", "d",
+	"d", "d", "e", "e", "e", "e", "e", "e", "e", "e", "e", "e", "g", "g",
+	"g", "g", "g", "g", "g", "g", "h", "h", "h", "h", "i", "i", "i", "i",
+	"i", "i", "i", "i", "i", "i", "ij", "ij", "j", "j", "k", "k", "k",
+	"l", "l", "l", "l", "l", "l", "l", "l", "l", "l", "n", "n", "n", "n",
+	"n", "n", "n", "ng", "ng", "o", "o", "o", "o", "o", "o", "oe", "oe",
+	"r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s", "s", "s", "s",
+	"t", "t", "t", "t", "t", "t", "u", "u", "u", "u", "u", "u", "u", "u",
+	"u", "u", "u", "u", "w", "w", "y", "y", "y", "z", "z", "z", "z", "z",
+	"z", "s",
+};
+
+static struct archive_priv *
+priv(const struct archive *a)
+{
+	return container_of(a, struct archive_priv, pub);
+}
+
+/* ---- index ---------------------------------------------------------- */
+
+static uint64_t
+hash(const char *s)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Room for n keys, never resized: callers know n up front. */
+static void
+index_init(struct index *x, size_t n)
+{
+	x->cap = 16;
+	while (x->cap < 2 * n)
+		x->cap *= 2;
+	x->keys = xcalloc(x->cap, sizeof(*x->keys));
+	x->vals = xcalloc(x->cap, sizeof(*x->vals));
+}
+
+static void
+index_free(struct index *x)
+{
+	free(x->keys);
+	free(x->vals);
+	memset(x, 0, sizeof(*x));
+}
+
+static void *
+index_get(const struct index *x, const char *key)
+{
+	size_t	 i;
+
+	if (x->cap == 0 || key == NULL)
+		return NULL;
+	for (i = hash(key) & (x->cap - 1); x->keys[i] != NULL;
+	    i = (i + 1) & (x->cap - 1))
+		if (strcmp(x->keys[i], key) == 0)
+			return x->vals[i];
+	return NULL;
+}
+
+/* Insert unless present; returns the value now under key. */
+static void *
+index_put(struct index *x, const char *key, void *val)
+{
+	size_t	 i;
+
+	for (i = hash(key) & (x->cap - 1); x->keys[i] != NULL;
+	    i = (i + 1) & (x->cap - 1))
+		if (strcmp(x->keys[i], key) == 0)
+			return x->vals[i];
+	x->keys[i] = key;
+	x->vals[i] = val;
+	return val;
+}
+
+/* ---- text ----------------------------------------------------------- */
+
+/*
+ * Decode one UTF-8 sequence at p (NUL-terminated); returns its length
+ * (at least 1) and sets *cp, or -1 in *cp for an invalid byte.
+ */
+static size_t
+utf8_next(const unsigned char *p, long *cp)
+{
+	size_t		 n, i;
+	unsigned long	 v;
+
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	}
+	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
+		n = 2;
+		v = p[0] & 0x1F;
+	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+		n = 3;
+		v = p[0] & 0x0F;
+	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+		n = 4;
+		v = p[0] & 0x07;
+	} else {
+		*cp = -1;
+		return 1;
+	}
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80) {
+			*cp = -1;
+			return 1;
+		}
+		v = v << 6 | (p[i] & 0x3F);
+	}
+	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 ||
+	    v > 0x10FFFF)) || (v >= 0xD800 && v <= 0xDFFF)) {
+		*cp = -1;
+		return 1;
+	}
+	*cp = (long)v;
+	return n;
+}
+
+static void
+add_utf8(struct buf *b, unsigned long cp)
+{
+	if (cp < 0x80)
+		buf_addc(b, (int)cp);
+	else if (cp < 0x800) {
+		buf_addc(b, (int)(0xC0 | cp >> 6));
+		buf_addc(b, (int)(0x80 | (cp & 0x3F)));
+	} else if (cp < 0x10000) {
+		buf_addc(b, (int)(0xE0 | cp >> 12));
+		buf_addc(b, (int)(0x80 | (cp >> 6 & 0x3F)));
+		buf_addc(b, (int)(0x80 | (cp & 0x3F)));
+	} else {
+		buf_addc(b, (int)(0xF0 | cp >> 18));
+		buf_addc(b, (int)(0x80 | (cp >> 12 & 0x3F)));
+		buf_addc(b, (int)(0x80 | (cp >> 6 & 0x3F)));
+		buf_addc(b, (int)(0x80 | (cp & 0x3F)));
+	}
+}
+
+static int
+is_alnum(long c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9');
+}
+
+/* Punctuation and spaces outside ASCII: separators in a slug. */
+static int
+is_punct_cp(long cp)
+{
+	return (cp >= 0x80 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 ||
+	    (cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x3000 && cp <= 0x303F) ||
+	    cp == 0xFEFF || cp == 0xFFFD;
+}
+
+struct slug {
+	struct buf	 b;
+	int		 sep;		/* a '-' is due before the next char */
+};
+
+static void
+slug_add(struct slug *s, const char *w)
+{
+	if (s->sep && s->b.len > 0)
+		buf_addc(&s->b, '-');
+	s->sep = 0;
+	buf_addstr(&s->b, w);
+}
+
+/* A word of its own: "c++" -> "c-plus-plus". */
+static void
+slug_word(struct slug *s, const char *w)
+{
+	s->sep = 1;
+	slug_add(s, w);
+	s->sep = 1;
+}
+
+/*
+ * slug = 1*(a-z / 0-9) *("-" 1*(a-z / 0-9))
+ * ASCII letters and digits are kept (lower-cased); Latin-1 and Latin
+ * Extended-A letters fold to ASCII (é -> e, ß -> ss, ł -> l); "+" is
+ * "plus", "&" is "and", "#" after a letter or digit is "sharp" (C#);
+ * apostrophes vanish (don't -> dont); every other letter becomes a word
+ * "u<hex>" (漢 -> u6f22), so every name has a reachable slug; anything
+ * else is a separator, and runs of separators are one "-".
+ */
+char *
+archive_slugify(const char *name)
+{
+	struct slug		 s;
+	const unsigned char	*p = (const unsigned char *)name;
+	char			 tmp[16];
+	long			 cp;
+	int			 prev_alnum = 0;
+
+	buf_init(&s.b);
+	s.sep = 0;
+	while (*p != '\0') {
+		p += utf8_next(p, &cp);
+		if (is_alnum(cp)) {
+			tmp[0] = (char)(cp >= 'A' && cp <= 'Z' ? cp + 32 : cp);
+			tmp[1] = '\0';
+			slug_add(&s, tmp);
+			prev_alnum = 1;
+			continue;
+		}
+		if (cp == '\'' || cp == 0x2019)
+			continue;
+		if (cp == '+')
+			slug_word(&s, "plus");
+		else if (cp == '&')
+			slug_word(&s, "and");
+		else if (cp == '#' && prev_alnum)
+			slug_word(&s, "sharp");
+		else if (cp >= 0xC0 && cp < 0x180 && latin_fold[cp - 0xC0]) {
+			slug_add(&s, latin_fold[cp - 0xC0]);
+			prev_alnum = 1;
+			continue;
+		} else if (cp >= 0x80 && !is_punct_cp(cp)) {
+			snprintf(tmp, sizeof(tmp), "u%lx", (unsigned long)cp);
+			slug_word(&s, tmp);
+		} else
+			s.sep = 1;
+		prev_alnum = 0;
+	}
+	buf_add(&s.b, "", 0);		/* NUL-terminated even when empty */
+	return buf_release(&s.b);
+}
+
+/* Lower-case of cp for the letters we group tags by (Latin scripts). */
+static long
+fold_case(long cp)
+{
+	if (cp >= 'A' && cp <= 'Z')
+		return cp + 32;
+	if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7)
+		return cp + 32;
+	if (((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14A && cp <= 0x177)) &&
+	    cp % 2 == 0)
+		return cp + 1;
+	if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E)) &&
+	    cp % 2 == 1)
+		return cp + 1;
+	if (cp == 0x178)
+		return 0xFF;
+	return cp;
+}
+
+/*
+ * The key tags are grouped by: case folded, runs of blanks, "-" and "_"
+ * made one "-", ends trimmed.  "Small Web", "small-web" and "SMALL_WEB"
+ * are one tag.
+ */
+static char *
+tag_key(const char *name)
+{
+	struct buf		 b = BUF_INIT;
+	const unsigned char	*p = (const unsigned char *)name, *q;
+	long			 cp;
+	int			 sep = 0;
+
+	while (*p != '\0') {
+		q = p;
+		p += utf8_next(p, &cp);
+		if (cp == ' ' || cp == '\t' || cp == '-' || cp == '_' ||
+		    cp == 0xA0) {
+			sep = 1;
+			continue;
+		}
+		if (sep && b.len > 0)
+			buf_addc(&b, '-');
+		sep = 0;
+		if (cp < 0)
+			buf_addc(&b, *q);
+		else
+			add_utf8(&b, (unsigned long)fold_case(cp));
+	}
+	buf_add(&b, "", 0);
+	return buf_release(&b);
+}
+
+/* Whitespace-separated tokens: a cheap byte scan, no Markdown parse. */
+static unsigned
+count_words(const char *s, size_t len)
+{
+	static const unsigned char blank[256] = {
+		[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1,
+		['\r'] = 1,
+	};
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i, n = 0;
+	unsigned		 prev = 1;	/* the byte before was blank */
+
+	/* Branch-free so the compiler can vectorise it. */
+	for (i = 0; i < len; i++) {
+		n += prev & (blank[p[i]] ^ 1u);
+		prev = blank[p[i]];
+	}
+	return n > UINT_MAX ? UINT_MAX : (unsigned)n;
+}
+
+/* A file name with bytes that would garble a log line. */
+static int
+bad_name(const char *name)
+{
+	for (; *name; name++)
+		if ((unsigned char)*name < 0x20 || *name == 0x7F)
+			return 1;
+	return 0;
+}
+
+/* ---- files ---------------------------------------------------------- */
+
+static void
+warn_file(struct archive *a, const char *rel, unsigned line, unsigned col,
+    const char *why, int skipped)
+{
+	log_warnx("%s:%u:%u: %s", rel, line, col, why);
+	a->nwarnings++;
+	if (skipped)
+		a->nskipped++;
+}
+
+/*
+ * Read name beneath dirfd whole into a malloc'd, NUL-terminated buffer.
+ * Only a regular file is read; anything else is a warning and -1.
+ * rel names the file in messages.  Absent files are -1 with no warning
+ * when quiet_enoent.
+ */
+static int
+read_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    int quiet_enoent, char **srcp, size_t *lenp)
+{
+	struct stat	 st, fst;
+	char		*src, why[160];
+	size_t		 len, got = 0;
+	ssize_t		 n;
+	int		 fd;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+		if (errno == ENOENT && quiet_enoent)
+			return -1;
+		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
+		warn_file(a, rel, 1, 1, why, 1);
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		warn_file(a, rel, 1, 1, "symbolic link, skipped", 1);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
+		return -1;
+	}
+	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1) {
+		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
+		warn_file(a, rel, 1, 1, why, 1);
+		return -1;
+	}
+	/* It may have been swapped for something else since fstatat. */
+	if (fstat(fd, &fst) == -1 || !S_ISREG(fst.st_mode)) {
+		close(fd);
+		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
+		return -1;
+	}
+	if ((unsigned long long)fst.st_size > ARCHIVE_MAX_FILE) {
+		close(fd);
+		snprintf(why, sizeof(why), "larger than %u MiB, skipped",
+		    ARCHIVE_MAX_FILE >> 20);
+		warn_file(a, rel, 1, 1, why, 1);
+		return -1;
+	}
+	len = (size_t)fst.st_size;
+	src = xmalloc(len + 1);
+	while (got < len) {
+		n = read(fd, src + got, len - got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			snprintf(why, sizeof(why), "%s, skipped",
+			    strerror(errno));
+			close(fd);
+			free(src);
+			warn_file(a, rel, 1, 1, why, 1);
+			return -1;
+		}
+		if (n == 0)
+			break;		/* it shrank: take what is there */
+		got += (size_t)n;
+	}
+	close(fd);
+	src[got] = '\0';
+	*srcp = src;
+	*lenp = got;
+	return 0;
+}
+
+static int
+cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/*
+ * The *.md names in dfd/sub, sorted; hidden files and other names are
+ * left out.  Returns the directory's fd (to open the files beneath), or
+ * -1 when it is absent (quietly) or unusable (a warning).
+ */
+static int
+list_md(struct archive *a, int dfd, const char *sub, char ***namesp,
+    size_t *np)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		**names = NULL, why[160];
+	size_t		 n = 0, cap = 0, len;
+	int		 fd, fd2;
+
+	*namesp = NULL;
+	*np = 0;
+	if ((fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return -1;
+		snprintf(why, sizeof(why), "%s, not loaded",
+		    errno == ELOOP ? "symbolic link" : strerror(errno));
+		warn_file(a, sub, 1, 1, why, 0);
+		return -1;
+	}
+	if ((fd2 = dup(fd)) == -1 || (d = fdopendir(fd2)) == NULL) {
+		if (fd2 != -1)
+			close(fd2);
+		snprintf(why, sizeof(why), "%s, not loaded", strerror(errno));
+		warn_file(a, sub, 1, 1, why, 0);
+		close(fd);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len <= 3 ||
+		    strcmp(de->d_name + len - 3, ".md") != 0)
+			continue;
+		if (bad_name(de->d_name)) {
+			log_warnx("%s: a file name with control characters, "
+			    "skipped", sub);
+			a->nwarnings++;
+			a->nskipped++;
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			names = xreallocarray(names, cap, sizeof(*names));
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_name);
+	*namesp = names;
+	*np = n;
+	return fd;
+}
+
+static void
+free_names(char **names, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Read and split one file; -1 when it is to be skipped (warned). */
+static int
+load_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    int quiet_enoent, char **srcp, size_t *lenp, struct meta *m)
+{
+	struct fm_error	 err;
+
+	if (read_file(a, dirfd, name, rel, quiet_enoent, srcp, lenp) == -1)
+		return -1;
+	if (frontmatter_parse(*srcp, *lenp, m, &err) == -1) {
+		warn_file(a, rel, err.line, err.col, err.msg, 1);
+		free(*srcp);
+		*srcp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Where a first level-1 heading can end: after the first line that is an
+ * ATX "# " heading or a setext "===" underline.  Parsing only that much
+ * (most untitled posts open with their heading) keeps cmark from reading
+ * thousands of whole posts; see first_heading().
+ */
+static size_t
+heading_cut(const char *s, size_t len)
+{
+	const char	*p = s, *end = s + len, *nl, *q;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		for (q = p; q < nl && q - p < 3 && *q == ' '; q++)
+			;
+		if (q < nl && *q == '#' && (q + 1 == nl || q[1] == ' ' ||
+		    q[1] == '\t' || q[1] == '\r'))
+			return nl == end ? len : (size_t)(nl - s) + 1;
+		if (q < nl && *q == '=') {
+			while (q < nl && *q == '=')
+				q++;
+			while (q < nl && (*q == ' ' || *q == '\t' ||
+			    *q == '\r'))
+				q++;
+			if (q == nl)
+				return nl == end ? len : (size_t)(nl - s) + 1;
+		}
+		if (nl == end)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * render_first_heading() of md, reading as little as gives the same
+ * answer: blocks before a line do not depend on what follows it, but a
+ * link reference defined further down could change the heading's text,
+ * so a heading with a '[' in its source is read again in full.
+ */
+static char *
+first_heading(const char *md, size_t len)
+{
+	char	*h;
+	size_t	 cut;
+
+	cut = heading_cut(md, len);
+	if (cut > 0 && cut < len && memchr(md, '[', cut) == NULL) {
+		if ((h = render_first_heading(md, cut)) != NULL)
+			return h;
+	}
+	return render_first_heading(md, len);
+}
+
+/* Title: front matter, else the body's first heading, else fallback. */
+static char *
+pick_title(char **fm_title, const char *src, size_t len, size_t body_off,
+    const char *fallback)
+{
+	char	*h, *t;
+
+	if (*fm_title != NULL) {
+		t = *fm_title;
+		*fm_title = NULL;
+		return t;
+	}
+	if ((h = first_heading(src + body_off, len - body_off))) {
+		t = frontmatter_oneline(h, strlen(h), 0);
+		free(h);
+		if (*t != '\0')
+			return t;
+		free(t);
+	}
+	return xstrdup(fallback);
+}
+
+static char *
+take(char **p)
+{
+	char	*s = *p;
+
+	*p = NULL;
+	return s;
+}
+
+/* ---- index.md ------------------------------------------------------- */
+
+static void
+load_index(struct archive *a, int dfd, const struct config *c)
+{
+	struct meta	 m;
+	char		*src = NULL, *h;
+	size_t		 len = 0;
+
+	memset(&m, 0, sizeof(m));
+	if (load_file(a, dfd, "index.md", "index.md", 1, &src, &len, &m) ==
+	    0) {
+		a->index_src = src;
+		a->index_len = len;
+		a->index_body_off = m.body_off;
+	}
+	if (m.title)
+		a->title = take(&m.title);
+	else if (c->site_title && *c->site_title)
+		a->title = xstrdup(c->site_title);
+	else if (src && (h = first_heading(src + m.body_off,
+	    len - m.body_off)) != NULL) {
+		a->title = frontmatter_oneline(h, strlen(h), 0);
+		free(h);
+	}
+	if (a->title == NULL || *a->title == '\0') {
+		free(a->title);
+		a->title = xstrdup(c->hostname && *c->hostname ? c->hostname :
+		    "capsule");
+	}
+	if (m.subtitle)
+		a->subtitle = take(&m.subtitle);
+	else if (c->site_subtitle && *c->site_subtitle)
+		a->subtitle = xstrdup(c->site_subtitle);
+	if (m.author)
+		a->author = take(&m.author);
+	else if (c->author && *c->author)
+		a->author = xstrdup(c->author);
+	if (m.lang)
+		a->lang = take(&m.lang);
+	else
+		a->lang = xstrdup(c->lang && *c->lang ? c->lang : "en");
+	meta_free(&m);
+}
+
+/* ---- series/ -------------------------------------------------------- */
+
+static struct series *
+series_new(struct archive *a, char *slug, char *title)
+{
+	struct series	*s;
+
+	s = xcalloc(1, sizeof(*s));
+	s->slug = slug;
+	s->title = title;
+	a->series[a->nseries++] = s;	/* sized in archive_load() */
+	index_put(&priv(a)->series_slug, s->slug, s);
+	return s;
+}
+
+static void
+load_series_files(struct archive *a, int dfd, char **names, size_t n)
+{
+	struct series	*s;
+	struct meta	 m;
+	char		*rel, *src, *slug, *stem, why[256];
+	size_t		 i, len;
+
+	for (i = 0; i < n; i++) {
+		rel = xasprintf("series/%s", names[i]);
+		if (load_file(a, dfd, names[i], rel, 0, &src, &len, &m) == -1) {
+			free(rel);
+			continue;
+		}
+		stem = xstrndup(names[i], strlen(names[i]) - 3);
+		slug = archive_slugify(stem);
+		if (*slug == '\0' || m.draft ||
+		    index_get(&priv(a)->series_slug, slug) != NULL) {
+			if (*slug == '\0')
+				warn_file(a, rel, 1, 1, "no usable characters "
+				    "in the file name, skipped", 1);
+			else if (!m.draft) {
+				snprintf(why, sizeof(why), "another file "
+				    "already has the series slug \"%s\", "
+				    "skipped", slug);
+				warn_file(a, rel, 1, 1, why, 1);
+			}
+			free(slug);
+			free(stem);
+			free(src);
+			free(rel);
+			meta_free(&m);
+			continue;
+		}
+		s = series_new(a, slug, pick_title(&m.title, src, len,
+		    m.body_off, stem));
+		s->summary = take(&m.summary);
+		s->level = take(&m.level);
+		s->audience = take(&m.audience);
+		s->src = src;
+		s->srclen = len;
+		s->body_off = m.body_off;
+		meta_free(&m);
+		free(stem);
+		free(rel);
+	}
+}
+
+/* ---- posts/ --------------------------------------------------------- */
+
+/* NULL when skipped (warned) or a draft (not a warning). */
+static struct post *
+load_post(struct archive *a, int pfd, const char *name)
+{
+	struct archive_priv	*ap = priv(a);
+	struct post		*p, *other;
+	struct meta		 m;
+	struct date		 fdate;
+	const char		*errstr, *base;
+	char			*rel, *src, *stem, why[320];
+	size_t			 len, i;
+	int			 has_fdate;
+
+	rel = xasprintf("posts/%s", name);
+	if (load_file(a, pfd, name, rel, 0, &src, &len, &m) == -1) {
+		free(rel);
+		return NULL;
+	}
+	if (m.draft) {
+		log_debug("%s: draft, not published", rel);
+		goto drop;
+	}
+	stem = xstrndup(name, strlen(name) - 3);
+	base = stem;
+	has_fdate = date_from_filename(stem, &fdate) == 0;
+	if (has_fdate)
+		base = stem + 11;
+	else if (strlen(stem) == 10 &&
+	    date_parse(stem, 10, &fdate, &errstr) == 0)
+		has_fdate = 1;		/* "2024-01-02.md": the date is all */
+	if (!m.has_date && !has_fdate) {
+		warn_file(a, rel, 1, 1, "no date (front matter or "
+		    "YYYY-MM-DD- file name)", 1);
+		free(stem);
+		goto drop;
+	}
+
+	p = xcalloc(1, sizeof(*p));
+	p->path = rel;
+	p->date = m.has_date ? m.date : fdate;
+	p->updated = m.has_updated ? m.updated : p->date;
+	if (m.slug) {
+		p->slug = archive_slugify(m.slug);
+		if (*p->slug == '\0') {
+			snprintf(why, sizeof(why), "slug \"%s\" has no usable "
+			    "characters; using the file name", m.slug);
+			warn_file(a, rel, 1, 1, why, 0);
+			free(p->slug);
+			p->slug = NULL;
+		}
+	}
+	if (p->slug == NULL)
+		p->slug = archive_slugify(*base ? base : stem);
+	if (*p->slug == '\0') {
+		free(p->slug);
+		p->slug = xstrdup(p->date.ymd);
+	}
+	if ((other = index_put(&ap->post_slug, p->slug, p)) != p) {
+		snprintf(why, sizeof(why), "slug \"%s\" already used by %s, "
+		    "skipped", p->slug, other->path);
+		warn_file(a, rel, 1, 1, why, 1);
+		free(p->slug);
+		free(p);
+		free(stem);
+		goto drop;
+	}
+	index_put(&ap->post_file, p->path + strlen("posts/"), p);
+	ap->bases[ap->nbases] = xstrdup(*base ? base : stem);
+	index_put(&ap->post_base, ap->bases[ap->nbases++], p);
+
+	p->src = src;
+	p->srclen = len;
+	p->body_off = m.body_off;
+	p->body_line = m.body_line;
+	p->title = pick_title(&m.title, src, len, m.body_off,
+	    *base ? base : stem);
+	p->tagnames = m.tags;
+	p->ntags = m.ntags;
+	m.tags = NULL;
+	m.ntags = 0;
+	p->tags = xcalloc(p->ntags, sizeof(*p->tags));
+	p->series_name = take(&m.series);
+	p->part = m.part;
+	p->summary = take(&m.summary);
+	p->lang = take(&m.lang);
+	p->author = take(&m.author);
+	p->featured = m.featured;
+	p->words = count_words(src + m.body_off, len - m.body_off);
+	p->reading_min = (p->words + WORDS_PER_MIN / 2) / WORDS_PER_MIN;
+	if (p->reading_min == 0)
+		p->reading_min = 1;
+	for (i = 0; i < CACHE_NSLOTS; i++)
+		atomic_init(&p->cache[i], NULL);
+	meta_free(&m);
+	free(stem);
+	return p;
+drop:
+	meta_free(&m);
+	free(src);
+	free(rel);
+	return NULL;
+}
+
+/* Newest first; the slug breaks ties so the order is total. */
+static int
+cmp_post_new(const void *x, const void *y)
+{
+	const struct post	*a = *(struct post *const *)x;
+	const struct post	*b = *(struct post *const *)y;
+
+	if (a->date.t != b->date.t)
+		return a->date.t < b->date.t ? 1 : -1;
+	return strcmp(a->slug, b->slug);
+}
+
+/* Parts: numbered ones first by number, then by date, then slug. */
+static int
+cmp_part(const void *x, const void *y)
+{
+	const struct post	*a = *(struct post *const *)x;
+	const struct post	*b = *(struct post *const *)y;
+
+	if ((a->part != 0) != (b->part != 0))
+		return a->part != 0 ? -1 : 1;
+	if (a->part != b->part)
+		return a->part < b->part ? -1 : 1;
+	if (a->date.t != b->date.t)
+		return a->date.t < b->date.t ? -1 : 1;
+	return strcmp(a->slug, b->slug);
+}
+
+static int
+cmp_series(const void *x, const void *y)
+{
+	const struct series	*a = *(struct series *const *)x;
+	const struct series	*b = *(struct series *const *)y;
+	int			 r;
+
+	if ((r = strcasecmp(a->title, b->title)) != 0)
+		return r;
+	return strcmp(a->slug, b->slug);
+}
+
+static int
+cmp_tag(const void *x, const void *y)
+{
+	const struct tag	*a = *(struct tag *const *)x;
+	const struct tag	*b = *(struct tag *const *)y;
+
+	if (a->nposts != b->nposts)
+		return a->nposts < b->nposts ? 1 : -1;
+	return strcmp(a->slug, b->slug);
+}
+
+static int
+cmp_doc(const void *x, const void *y)
+{
+	return strcmp((*(struct doc *const *)x)->name,
+	    (*(struct doc *const *)y)->name);
+}
+
+/*
+ * Attach posts to series, oldest post first so that a series without a
+ * file is named as its first post wrote it; then order the parts.
+ */
+static void
+link_series(struct archive *a)
+{
+	struct series	*s;
+	struct post	*p;
+	char		*slug;
+	size_t		 i, k;
+
+	for (i = a->nposts; i-- > 0;) {
+		p = a->posts[i];
+		if (p->series_name == NULL)
+			continue;
+		slug = archive_slugify(p->series_name);
+		if (*slug == '\0') {
+			free(slug);
+			continue;
+		}
+		if ((s = index_get(&priv(a)->series_slug, slug)) == NULL)
+			s = series_new(a, slug, xstrdup(p->series_name));
+		else
+			free(slug);
+		s->parts = xreallocarray(s->parts, s->nparts + 1,
+		    sizeof(*s->parts));
+		s->parts[s->nparts++] = p;
+		p->series = s;
+	}
+	for (i = 0; i < a->nseries; i++) {
+		s = a->series[i];
+		if (s->nparts > 1)
+			qsort(s->parts, s->nparts, sizeof(*s->parts),
+			    cmp_part);
+		for (k = 0; k < s->nparts; k++) {
+			p = s->parts[k];
+			p->series_pos = k + 1;
+			p->prev = k > 0 ? s->parts[k - 1] : NULL;
+			p->next = k + 1 < s->nparts ? s->parts[k + 1] : NULL;
+			s->reading_min += p->reading_min;
+		}
+		for (k = 0; k < CACHE_NSLOTS; k++)
+			atomic_init(&s->cache[k], NULL);
+	}
+	if (a->nseries > 1)
+		qsort(a->series, a->nseries, sizeof(*a->series), cmp_series);
+}
+
+/* Tag grouping state while link_tags() runs. */
+struct tagger {
+	struct index	 bykey;		/* tag_key() -> tag */
+	char		**keys;		/* the keys, owned */
+	size_t		 nkeys;
+};
+
+/*
+ * The tag that name (written in post p) belongs to, made on first
+ * sight; NULL when the name has nothing to make a slug of.
+ */
+static struct tag *
+tag_for(struct archive *a, struct tagger *tg, const struct post *p,
+    const char *name)
+{
+	struct archive_priv	*ap = priv(a);
+	struct tag		*t, *o;
+	char			*key, *slug, *alt = NULL, why[512];
+	size_t			 sfx, n;
+
+	key = tag_key(name);
+	if ((t = index_get(&tg->bykey, key)) != NULL) {
+		free(key);
+		return t;
+	}
+	slug = archive_slugify(name);
+	if (*slug == '\0') {
+		free(slug);
+		free(key);
+		return NULL;
+	}
+	/* Another name already has this slug: "cafe" after "Café". */
+	if ((o = index_get(&ap->tag_slug, slug)) != NULL) {
+		sfx = 2;
+		do {
+			free(alt);
+			alt = xasprintf("%s-%zu", slug, sfx++);
+		} while (index_get(&ap->tag_slug, alt) != NULL);
+		snprintf(why, sizeof(why), "tags \"%s\" and \"%s\" both "
+		    "make the slug \"%s\"; using \"%s\"", o->name, name, slug,
+		    alt);
+		warn_file(a, p->path, 1, 1, why, 0);
+		free(slug);
+		slug = alt;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->slug = slug;
+	t->name = xstrdup(name);
+	for (n = 0; n < CACHE_NSLOTS; n++)
+		atomic_init(&t->cache[n], NULL);
+	index_put(&ap->tag_slug, t->slug, t);
+	index_put(&tg->bykey, key, t);
+	tg->keys[tg->nkeys++] = key;
+	a->tags[a->ntags++] = t;
+	return t;
+}
+
+/*
+ * Group tag names by tag_key() ("Small Web", "small-web", "SMALL_WEB"
+ * are one tag), oldest post first, so a tag keeps the display form it
+ * was first written with.  Names whose keys differ but slugify alike
+ * ("c++" is safe: it is "c-plus-plus"; "Café" and "cafe" are not) are
+ * distinct tags, the later one with a "-2" suffix, and a warning.
+ */
+static void
+link_tags(struct archive *a)
+{
+	struct tagger	 tg;
+	struct tag	*t;
+	struct post	*p;
+	size_t		 i, j, k, n, total = 0;
+
+	for (i = 0; i < a->nposts; i++)
+		total += a->posts[i]->ntags;
+	index_init(&tg.bykey, total);
+	index_init(&priv(a)->tag_slug, total);
+	tg.keys = xcalloc(total, sizeof(*tg.keys));
+	tg.nkeys = 0;
+	a->tags = xcalloc(total, sizeof(*a->tags));
+
+	for (i = a->nposts; i-- > 0;) {
+		p = a->posts[i];
+		for (j = 0, k = 0; j < p->ntags; j++) {
+			t = tag_for(a, &tg, p, p->tagnames[j]);
+			for (n = 0; t != NULL && n < k; n++)
+				if (p->tags[n] == t)
+					t = NULL;	/* twice in one post */
+			if (t == NULL) {
+				free(p->tagnames[j]);
+				continue;
+			}
+			p->tagnames[k] = p->tagnames[j];
+			p->tags[k++] = t;
+			t->nposts++;
+		}
+		p->ntags = k;
+	}
+	for (i = 0; i < a->ntags; i++) {
+		a->tags[i]->posts = xcalloc(a->tags[i]->nposts,
+		    sizeof(struct post *));
+		a->tags[i]->nposts = 0;
+	}
+	for (i = 0; i < a->nposts; i++) {		/* newest first */
+		p = a->posts[i];
+		for (j = 0; j < p->ntags; j++)
+			p->tags[j]->posts[p->tags[j]->nposts++] = p;
+	}
+	if (a->ntags > 1)
+		qsort(a->tags, a->ntags, sizeof(*a->tags), cmp_tag);
+	for (i = 0; i < tg.nkeys; i++)
+		free(tg.keys[i]);
+	free(tg.keys);
+	index_free(&tg.bykey);
+}
+
+static void
+load_posts(struct archive *a, int dfd)
+{
+	struct archive_priv	*ap = priv(a);
+	struct post		*p;
+	char			**names;
+	size_t			 n, i;
+	int			 pfd;
+
+	pfd = list_md(a, dfd, "posts", &names, &n);
+	index_init(&ap->post_slug, n);
+	index_init(&ap->post_file, n);
+	index_init(&ap->post_base, n);
+	ap->bases = xcalloc(n, sizeof(*ap->bases));
+	a->posts = xcalloc(n, sizeof(*a->posts));
+	for (i = 0; i < n; i++)
+		if ((p = load_post(a, pfd, names[i])) != NULL)
+			a->posts[a->nposts++] = p;
+	if (a->nposts > 1)
+		qsort(a->posts, a->nposts, sizeof(*a->posts), cmp_post_new);
+	free_names(names, n);
+	if (pfd != -1)
+		close(pfd);
+}
+
+/* ---- pages/ --------------------------------------------------------- */
+
+static void
+load_pages(struct archive *a, int dfd)
+{
+	struct doc	*d;
+	struct meta	 m;
+	char		**names, *rel, *src, *name;
+	size_t		 n, i, k, len;
+	int		 fd, reserved;
+
+	fd = list_md(a, dfd, "pages", &names, &n);
+	index_init(&priv(a)->doc_name, n);
+	a->docs = xcalloc(n, sizeof(*a->docs));
+	for (i = 0; i < n; i++) {
+		rel = xasprintf("pages/%s", names[i]);
+		name = xstrndup(names[i], strlen(names[i]) - 3);
+		for (k = 0, reserved = 0; k < nitems(reserved_pages); k++)
+			if (strcasecmp(name, reserved_pages[k]) == 0)
+				reserved = 1;
+		if (reserved) {
+			warn_file(a, rel, 1, 1, "the name is one of the "
+			    "server's own paths, skipped", 1);
+			free(name);
+			free(rel);
+			continue;
+		}
+		if (load_file(a, fd, names[i], rel, 0, &src, &len, &m) == -1) {
+			free(name);
+			free(rel);
+			continue;
+		}
+		if (m.draft) {
+			meta_free(&m);
+			free(src);
+			free(name);
+			free(rel);
+			continue;
+		}
+		d = xcalloc(1, sizeof(*d));
+		d->name = name;
+		d->path = rel;
+		d->title = pick_title(&m.title, src, len, m.body_off, name);
+		d->lang = take(&m.lang);
+		d->src = src;
+		d->srclen = len;
+		d->body_off = m.body_off;
+		for (k = 0; k < CACHE_NSLOTS; k++)
+			atomic_init(&d->cache[k], NULL);
+		a->docs[a->ndocs++] = d;
+		index_put(&priv(a)->doc_name, d->name, d);
+		meta_free(&m);
+	}
+	/* Sorted by name already: list_md() sorts "x.md" the same way. */
+	if (a->ndocs > 1)
+		qsort(a->docs, a->ndocs, sizeof(*a->docs), cmp_doc);
+	free_names(names, n);
+	if (fd != -1)
+		close(fd);
+}
+
+/* ---- the snapshot --------------------------------------------------- */
+
+struct archive *
+archive_load(const struct config *c)
+{
+	struct archive_priv	*ap;
+	struct archive		*a;
+	char			**names, *real;
+	size_t			 n, i, j;
+	int			 dfd, sfd;
+
+	if ((dfd = open(c->capsule_dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1) {
+		log_warn("%s", c->capsule_dir);
+		return NULL;
+	}
+	ap = xcalloc(1, sizeof(*ap));
+	a = &ap->pub;
+	atomic_init(&a->refs, 1);
+	for (i = 0; i < NAV_NPAGES; i++)
+		for (j = 0; j < CACHE_NSLOTS; j++)
+			atomic_init(&a->nav[i][j], NULL);
+	if ((real = realpath(c->capsule_dir, NULL)) != NULL) {
+		a->dir = xstrdup(real);
+		free(real);
+	} else
+		a->dir = xstrdup(c->capsule_dir);
+
+	load_index(a, dfd, c);
+
+	sfd = list_md(a, dfd, "series", &names, &n);
+	load_posts(a, dfd);
+	/* Series come from files and from posts: n + nposts at most. */
+	index_init(&ap->series_slug, n + a->nposts);
+	a->series = xcalloc(n + a->nposts, sizeof(*a->series));
+	load_series_files(a, sfd, names, n);
+	free_names(names, n);
+	if (sfd != -1)
+		close(sfd);
+	link_series(a);
+	link_tags(a);
+	load_pages(a, dfd);
+	close(dfd);
+
+	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
+	    "%u warnings", a->dir, a->nposts, a->nseries, a->ntags, a->ndocs,
+	    a->nwarnings);
+	return a;
+}
+
+void
+archive_ref(struct archive *a)
+{
+	atomic_fetch_add(&a->refs, 1);
+}
+
+static void
+free_cache(_Atomic(struct blob *) *slots, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(atomic_load(&slots[i]));
+}
+
+void
+archive_unref(struct archive *a)
+{
+	struct archive_priv	*ap;
+	struct post		*p;
+	struct series		*s;
+	struct tag		*t;
+	struct doc		*d;
+	size_t			 i, j;
+
+	if (a == NULL || atomic_fetch_sub(&a->refs, 1) != 1)
+		return;
+	ap = priv(a);
+	for (i = 0; i < a->nposts; i++) {
+		p = a->posts[i];
+		free(p->path);
+		free(p->slug);
+		free(p->title);
+		for (j = 0; j < p->ntags; j++)
+			free(p->tagnames[j]);
+		free(p->tagnames);
+		free(p->tags);
+		free(p->series_name);
+		free(p->summary);
+		free(p->lang);
+		free(p->author);
+		free(p->src);
+		free_cache(p->cache, CACHE_NSLOTS);
+		free(p);
+	}
+	free(a->posts);
+	for (i = 0; i < a->nseries; i++) {
+		s = a->series[i];
+		free(s->slug);
+		free(s->title);
+		free(s->summary);
+		free(s->level);
+		free(s->audience);
+		free(s->src);
+		free(s->parts);
+		free_cache(s->cache, CACHE_NSLOTS);
+		free(s);
+	}
+	free(a->series);
+	for (i = 0; i < a->ntags; i++) {
+		t = a->tags[i];
+		free(t->slug);
+		free(t->name);
+		free(t->posts);
+		free_cache(t->cache, CACHE_NSLOTS);
+		free(t);
+	}
+	free(a->tags);
+	for (i = 0; i < a->ndocs; i++) {
+		d = a->docs[i];
+		free(d->name);
+		free(d->path);
+		free(d->title);
+		free(d->lang);
+		free(d->src);
+		free_cache(d->cache, CACHE_NSLOTS);
+		free(d);
+	}
+	free(a->docs);
+	for (i = 0; i < NAV_NPAGES; i++)
+		free_cache(a->nav[i], CACHE_NSLOTS);
+	free(a->dir);
+	free(a->title);
+	free(a->subtitle);
+	free(a->author);
+	free(a->lang);
+	free(a->index_src);
+	for (i = 0; i < ap->nbases; i++)
+		free(ap->bases[i]);
+	free(ap->bases);
+	index_free(&ap->post_slug);
+	index_free(&ap->post_file);
+	index_free(&ap->post_base);
+	index_free(&ap->series_slug);
+	index_free(&ap->tag_slug);
+	index_free(&ap->doc_name);
+	free(ap);
+}
+
+struct post *
+archive_post(const struct archive *a, const char *slug)
+{
+	return index_get(&priv(a)->post_slug, slug);
+}
+
+struct series *
+archive_series(const struct archive *a, const char *slug)
+{
+	return index_get(&priv(a)->series_slug, slug);
+}
+
+struct tag *
+archive_tag(const struct archive *a, const char *slug)
+{
+	return index_get(&priv(a)->tag_slug, slug);
+}
+
+struct doc *
+archive_doc(const struct archive *a, const char *name)
+{
+	return index_get(&priv(a)->doc_name, name);
+}
+
+/* ---- links between files -------------------------------------------- */
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
+static int
+has_scheme(const char *u)
+{
+	const char	*p = u;
+
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return 0;
+	for (p++; is_alnum(*p) || *p == '+' || *p == '-' || *p == '.'; p++)
+		;
+	return *p == ':';
+}
+
+/*
+ * Resolve url[0..len) against the directory of from_path into a
+ * normalised capsule path ("posts/x.md"), percent-decoded; NULL when it
+ * climbs out of the capsule.
+ */
+static char *
+capsule_path(const char *from_path, const char *url, size_t len)
+{
+	struct buf	 dec = BUF_INIT, out = BUF_INIT;
+	const char	*slash, *seg;
+	size_t		 i, seglen, cut;
+	int		 hi, lo;
+
+	if (url[0] != '/' && (slash = strrchr(from_path, '/')) != NULL)
+		buf_add(&dec, from_path, (size_t)(slash - from_path) + 1);
+	for (i = 0; i < len; i++) {
+		if (url[i] == '%' && len - i > 2 &&
+		    (hi = hexval((unsigned char)url[i + 1])) >= 0 &&
+		    (lo = hexval((unsigned char)url[i + 2])) >= 0 &&
+		    (hi | lo) != 0) {
+			buf_addc(&dec, hi << 4 | lo);
+			i += 2;
+		} else
+			buf_addc(&dec, url[i]);
+	}
+	buf_add(&out, "", 0);		/* NUL-terminated even when empty */
+	for (i = 0; i < dec.len; i += seglen + 1) {
+		seg = dec.data + i;
+		slash = memchr(seg, '/', dec.len - i);
+		seglen = slash ? (size_t)(slash - seg) : dec.len - i;
+		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
+			continue;
+		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (out.len == 0) {
+				buf_free(&dec);
+				buf_free(&out);
+				return NULL;
+			}
+			cut = out.len;
+			while (cut > 0 && out.data[cut - 1] != '/')
+				cut--;
+			buf_truncate(&out, cut > 0 ? cut - 1 : 0);
+			continue;
+		}
+		if (out.len > 0)
+			buf_addc(&out, '/');
+		buf_add(&out, seg, seglen);
+	}
+	buf_free(&dec);
+	return buf_release(&out);
+}
+
+/*
+ * Links between Markdown files, resolved against from_path's directory
+ * (query and fragment dropped, percent-escapes decoded):
+ *   posts/F.md    the post whose file is F.md, else whose file name
+ *                 without date prefix is F, else whose slug is F
+ *                 -> "/posts/<slug>"
+ *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
+ *   index.md      -> "/"
+ *   F.md          (no '/' at all) when nothing above matched: as a post
+ * Anything with a scheme, "//host", or climbing out: left alone (NULL).
+ */
+char *
+archive_resolve_link(const struct archive *a, const char *from_path,
+    const char *url)
+{
+	struct archive_priv	*ap = priv(a);
+	struct post		*p;
+	struct doc		*d;
+	struct series		*s;
+	struct date		 dd;
+	const char		*file, *base;
+	char			*path, *stem = NULL, *slug, *res = NULL;
+	size_t			 ulen, len, dirlen;
+
+	if (url == NULL || has_scheme(url) || (url[0] == '/' && url[1] == '/'))
+		return NULL;
+	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
+	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
+	    NULL)
+		return NULL;
+	len = strlen(path);
+	if (len <= 3 || strcmp(path + len - 3, ".md") != 0)
+		goto out;
+	file = strrchr(path, '/');
+	file = file ? file + 1 : path;
+	dirlen = (size_t)(file - path);
+	if (*file == '\0' || *file == '.')
+		goto out;
+	stem = xstrndup(file, strlen(file) - 3);
+
+	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
+		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
+		if ((p = index_get(&ap->post_file, file)) == NULL &&
+		    (p = index_get(&ap->post_base, base)) == NULL)
+			p = index_get(&ap->post_slug, base);
+		if (p != NULL)
+			res = xasprintf("/posts/%s", p->slug);
+	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
+		if ((d = index_get(&ap->doc_name, stem)) != NULL)
+			res = xasprintf("/%s", d->name);
+	} else if (dirlen == 7 && memcmp(path, "series/", 7) == 0) {
+		slug = archive_slugify(stem);
+		if ((s = index_get(&ap->series_slug, slug)) != NULL)
+			res = xasprintf("/series/%s/", s->slug);
+		free(slug);
+	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
+		res = xstrdup("/");
+	/* A bare "x.md" not found beside from_path: try the posts. */
+	if (res == NULL && memchr(url, '/', ulen) == NULL) {
+		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
+		if ((p = index_get(&ap->post_file, file)) != NULL ||
+		    (p = index_get(&ap->post_base, base)) != NULL)
+			res = xasprintf("/posts/%s", p->slug);
+	}
+out:
+	free(stem);
+	free(path);
+	return res;
+}
+
+/* ---- blobs ---------------------------------------------------------- */
+
+struct blob *
+blob_new(const char *data, size_t len)
+{
+	struct blob	*b;
+
+	b = xmalloc(sizeof(*b) + len + 1);
+	b->len = len;
+	if (len)
+		memcpy(b->data, data, len);
+	b->data[len] = '\0';
+	return b;
+}
+
+struct blob *
+blob_publish(_Atomic(struct blob *) *slot, struct blob *b)
+{
+	struct blob	*old = NULL;
+
+	if (atomic_compare_exchange_strong(slot, &old, b))
+		return b;
+	free(b);		/* another thread won: use theirs */
+	return old;
+}

@@ -1,0 +1,579 @@
+/*
+ * test_archive.c -- archive.c over a capsule made in a temp directory:
+ * dates, drafts, broken files, series order, tag grouping, slugs, unsafe
+ * files, link rewriting and the reference count.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "archive.h"
+#include "buf.h"
+#include "config.h"
+#include "harness.h"
+#include "util.h"
+
+static char	 top[64];	/* the temp dir; the capsule is top/capsule */
+static char	 capsule[128];
+
+static void
+put(const char *rel, const char *text)
+{
+	char	*path;
+	FILE	*f;
+
+	path = xasprintf("%s/%s", capsule, rel);
+	if ((f = fopen(path, "w")) == NULL) {
+		perror(path);
+		exit(2);
+	}
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+static void
+mkdir_in(const char *rel)
+{
+	char	*path;
+
+	path = xasprintf("%s/%s", capsule, rel);
+	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
+		perror(path);
+		exit(2);
+	}
+	free(path);
+}
+
+static void
+rm_tree(const char *dir)
+{
+	char	*cmd;
+
+	cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	free(cmd);
+}
+
+static void
+config_for(struct config *c, const char *dir)
+{
+	memset(c, 0, sizeof(*c));
+	c->capsule_dir = (char *)dir;
+	c->site_title = "Config title";
+	c->lang = "en";
+	c->hostname = "localhost";
+}
+
+static void
+make_capsule(void)
+{
+	struct buf	 b = BUF_INIT;
+	char		*p, *q;
+	int		 i;
+
+	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
+	if (mkdir(capsule, 0755) == -1) {
+		perror(capsule);
+		exit(2);
+	}
+	mkdir_in("posts");
+	mkdir_in("series");
+	mkdir_in("pages");
+	mkdir_in("posts/subdir");
+
+	put("index.md", "---\ntitle: My Capsule\nsubtitle: Notes\n---\n"
+	    "Welcome.\n");
+
+	/* Dates: file-name prefix, front matter, both (front matter wins). */
+	put("posts/2024-01-10-hello.md", "---\ntitle: Hello &amp; welcome\n"
+	    "tags: [Gemini, Small Web, Café]\n---\nword word word\n");
+	put("posts/2024-02-01-second.md", "---\ndate: 2024-02-03\n"
+	    "tags: GEMINI, node.js, cafe, C++, C#\n---\n# Heading title\n\n"
+	    "See [hello](2024-01-10-hello.md).\n");
+	put("posts/no-prefix.md", "---\ntitle: No prefix\n"
+	    "date: 2023-12-25 10:00:00 +0100\nslug: Custom Slug!\n---\n"
+	    "Body.\n");
+	put("posts/untitled.md", "---\ndate: 2023-06-01\n---\n"
+	    "No heading here.\n");
+	put("posts/2023-05-05-fenced.md", "```\n# not a heading\n```\n\n"
+	    "# Real *heading*\n\ntext\n");
+	put("posts/2023-05-06-setext.md", "Intro para.\n\nSetext\ntitle\n"
+	    "=====\n\ntext\n");
+	put("posts/nodate.md", "---\ntitle: Undated\n---\nx\n");
+	put("posts/2024-03-01-draft.md", "---\ntitle: Draft\ndraft: true\n"
+	    "---\nsecret\n");
+	put("posts/2024-03-05-unpublished.md", "---\npublished: false\n---\n"
+	    "secret\n");
+	put("posts/2024-03-02-broken.md", "---\ntitle: ok\npart: abc\n---\n");
+	put("posts/2024-03-03-hello.md", "---\ntitle: Dup\n---\nx\n");
+	put("posts/.hidden.md", "---\ntitle: hidden\n---\n");
+	put("posts/notes.txt", "not markdown\n");
+	put("posts/subdir/2024-01-01-deep.md", "---\ntitle: deep\n---\n");
+
+	/* A series with skipped part numbers, named in varying case. */
+	put("posts/2024-04-01-s1.md", "---\ntitle: S1\nseries: Build a "
+	    "Capsule\npart: 3\n---\none two\n");
+	put("posts/2024-04-02-s2.md", "---\ntitle: S2\nseries: build a "
+	    "capsule\npart: 1\n---\none\n");
+	put("posts/2024-04-03-s3.md", "---\ntitle: S3\nseries: BUILD A "
+	    "CAPSULE\n---\none\n");
+	put("posts/2024-04-04-s4.md", "---\ntitle: S4\nseries: Build a "
+	    "capsule\nseries_order: 7\n---\none\n");
+	put("posts/2024-04-05-o1.md", "---\ntitle: O1\nseries: Other Tales\n"
+	    "---\none\n");
+	put("posts/2024-04-06-o2.md", "---\ntitle: O2\nseries: other tales\n"
+	    "---\none\n");
+	put("series/build-a-capsule.md", "---\ntitle: Building a Capsule\n"
+	    "summary: From zero.\nlevel: beginner\naudience: writers\n---\n"
+	    "The intro.\n");
+	put("series/empty.md", "---\ntitle: Not Yet\n---\nSoon.\n");
+
+	/* Long post: 450 words -> 2 minutes. */
+	buf_addstr(&b, "---\ndate: 2022-01-01\n---\n");
+	for (i = 0; i < 450; i++)
+		buf_addstr(&b, i % 10 == 9 ? "word\n" : "word ");
+	put("posts/long.md", b.data);
+	buf_free(&b);
+
+	/* Unsafe files: a symlink out of the capsule, a FIFO. */
+	p = xasprintf("%s/outside.md", top);
+	q = xasprintf("%s/posts/2024-05-01-link.md", capsule);
+	put("../outside.md", "---\ntitle: Outside\n---\nsecret\n");
+	if (symlink(p, q) == -1)
+		perror(q);
+	free(p);
+	free(q);
+	p = xasprintf("%s/posts/2024-05-02-fifo.md", capsule);
+	if (mkfifo(p, 0644) == -1)
+		perror(p);
+	free(p);
+
+	put("pages/about.md", "---\ntitle: About me\nlang: de\n---\nHi.\n");
+	put("pages/now.md", "# What I do now\n\nThings.\n");
+	put("pages/posts.md", "---\ntitle: Clash\n---\n");
+	put("pages/secret.md", "---\ndraft: true\n---\n");
+}
+
+static void
+test_load(struct archive *a)
+{
+	struct post	*p;
+	size_t		 i;
+
+	STR_EQ(a->title, "My Capsule", "site title from index.md");
+	STR_EQ(a->subtitle, "Notes", "subtitle");
+	STR_EQ(a->lang, "en", "lang from config");
+	OK(a->index_src != NULL, "index kept");
+	STR_EQ(a->index_src + a->index_body_off, "Welcome.\n", "index body");
+
+	/*
+	 * hello, second, no-prefix (custom-slug), untitled, long, s1-s4,
+	 * o1, o2, fenced, setext = 13.  Skipped with a warning: nodate,
+	 * broken, dup hello, link, fifo.  Drafts are silent.
+	 */
+	INT_EQ(a->nposts, 13, "posts loaded");
+	for (i = 0; i < a->nposts; i++)
+		OK(strcmp(a->posts[i]->slug, "draft") != 0 &&
+		    strcmp(a->posts[i]->slug, "unpublished") != 0 &&
+		    strcmp(a->posts[i]->slug, "link") != 0 &&
+		    strcmp(a->posts[i]->slug, "fifo") != 0 &&
+		    strcmp(a->posts[i]->slug, "deep") != 0, "no %s",
+		    a->posts[i]->slug);
+	OK(archive_post(a, "draft") == NULL, "draft not served");
+	OK(archive_post(a, "unpublished") == NULL, "published: false hidden");
+	OK(archive_post(a, "nodate") == NULL, "undated post skipped");
+	OK(archive_post(a, "broken") == NULL, "broken post skipped");
+	OK(archive_post(a, "link") == NULL, "symlink skipped");
+	OK(archive_post(a, "fifo") == NULL, "FIFO skipped");
+	/* pages/posts.md (a reserved name) is the sixth skip. */
+	INT_EQ(a->nskipped, 6, "skipped files");
+	/* The Café/cafe slug clash is a warning, not a skip. */
+	INT_EQ(a->nwarnings, 7, "warnings");
+
+	/* Newest first. */
+	STR_EQ(a->posts[0]->slug, "o2", "newest");
+	for (i = 1; i < a->nposts; i++)
+		OK(a->posts[i - 1]->date.t >= a->posts[i]->date.t,
+		    "sorted at %zu", i);
+	STR_EQ(a->posts[a->nposts - 1]->slug, "long", "oldest");
+
+	p = archive_post(a, "hello");
+	OK(p != NULL, "hello by slug");
+	if (p == NULL)
+		return;
+	STR_EQ(p->path, "posts/2024-01-10-hello.md", "first hello wins");
+	STR_EQ(p->title, "Hello & welcome", "entities decoded");
+	STR_EQ(p->date.ymd, "2024-01-10", "date from file name");
+	INT_EQ(p->date.t, p->updated.t, "updated defaults to date");
+	INT_EQ(p->words, 3, "words");
+	INT_EQ(p->reading_min, 1, "at least a minute");
+	STR_EQ(p->src + p->body_off, "word word word\n", "body");
+	INT_EQ(p->body_line, 5, "body line");
+
+	p = archive_post(a, "second");
+	OK(p != NULL, "second");
+	if (p != NULL) {
+		STR_EQ(p->date.ymd, "2024-02-03", "front matter date wins");
+		STR_EQ(p->title, "Heading title", "title from first heading");
+	}
+	p = archive_post(a, "custom-slug");
+	OK(p != NULL, "slug from front matter, sanitised");
+	if (p != NULL)
+		INT_EQ(p->date.tzoff, 60, "space date form");
+	p = archive_post(a, "untitled");
+	OK(p != NULL && strcmp(p->title, "untitled") == 0,
+	    "title from file name");
+	p = archive_post(a, "fenced");
+	OK(p != NULL && strcmp(p->title, "Real heading") == 0,
+	    "heading after a code block: %s", p ? p->title : "NULL");
+	p = archive_post(a, "setext");
+	OK(p != NULL && strcmp(p->title, "Setext title") == 0,
+	    "setext heading: %s", p ? p->title : "NULL");
+	p = archive_post(a, "long");
+	OK(p != NULL && p->words == 450 && p->reading_min == 2,
+	    "reading time of 450 words");
+}
+
+static void
+test_series(struct archive *a)
+{
+	struct series	*s;
+	size_t		 i;
+
+	INT_EQ(a->nseries, 3, "series");
+	s = archive_series(a, "build-a-capsule");
+	OK(s != NULL, "series by slug");
+	if (s == NULL)
+		return;
+	STR_EQ(s->title, "Building a Capsule", "title from series file");
+	STR_EQ(s->summary, "From zero.", "summary");
+	STR_EQ(s->level, "beginner", "level");
+	STR_EQ(s->audience, "writers", "audience");
+	STR_EQ(s->src + s->body_off, "The intro.\n", "intro");
+	INT_EQ(s->nparts, 4, "parts grouped ignoring case");
+	if (s->nparts == 4) {
+		STR_EQ(s->parts[0]->slug, "s2", "part 1");
+		STR_EQ(s->parts[1]->slug, "s1", "part 3");
+		STR_EQ(s->parts[2]->slug, "s4", "series_order 7");
+		STR_EQ(s->parts[3]->slug, "s3", "no part: last");
+		for (i = 0; i < 4; i++) {
+			INT_EQ(s->parts[i]->series_pos, i + 1, "series_pos");
+			OK(s->parts[i]->series == s, "post->series");
+			OK(s->parts[i]->prev == (i ? s->parts[i - 1] : NULL),
+			    "prev");
+			OK(s->parts[i]->next == (i < 3 ? s->parts[i + 1] :
+			    NULL), "next");
+		}
+	}
+	INT_EQ(s->reading_min, 4, "reading time summed");
+
+	s = archive_series(a, "other-tales");
+	OK(s != NULL && strcmp(s->title, "Other Tales") == 0 &&
+	    s->nparts == 2 && s->src == NULL,
+	    "series without a file: named as first written");
+	s = archive_series(a, "empty");
+	OK(s != NULL && s->nparts == 0 && strcmp(s->title, "Not Yet") == 0,
+	    "series file without posts");
+	/* By title, ignoring case. */
+	STR_EQ(a->series[0]->title, "Building a Capsule", "series order 1");
+	STR_EQ(a->series[1]->title, "Not Yet", "series order 2");
+	STR_EQ(a->series[2]->title, "Other Tales", "series order 3");
+}
+
+static void
+test_tags(struct archive *a)
+{
+	struct tag	*t;
+	struct post	*p;
+	size_t		 i;
+
+	t = archive_tag(a, "gemini");
+	OK(t != NULL, "gemini tag");
+	if (t != NULL) {
+		STR_EQ(t->name, "Gemini", "display form of the oldest post");
+		INT_EQ(t->nposts, 2, "grouped ignoring case");
+		STR_EQ(t->posts[0]->slug, "second", "tag posts newest first");
+	}
+	OK(archive_tag(a, "small-web") != NULL, "tag with a space");
+	OK(archive_tag(a, "node-js") != NULL, "tag with a dot");
+	t = archive_tag(a, "c-plus-plus");
+	OK(t != NULL && strcmp(t->name, "C++") == 0, "c++");
+	OK(archive_tag(a, "c-sharp") != NULL, "c#");
+	t = archive_tag(a, "cafe");
+	OK(t != NULL && strcmp(t->name, "Café") == 0, "café keeps cafe");
+	t = archive_tag(a, "cafe-2");
+	OK(t != NULL && strcmp(t->name, "cafe") == 0, "clash gets -2");
+	/* Most posts first, then by slug. */
+	STR_EQ(a->tags[0]->slug, "gemini", "most used tag first");
+	for (i = 1; i < a->ntags; i++)
+		OK(a->tags[i - 1]->nposts > a->tags[i]->nposts ||
+		    (a->tags[i - 1]->nposts == a->tags[i]->nposts &&
+		    strcmp(a->tags[i - 1]->slug, a->tags[i]->slug) < 0),
+		    "tag order at %zu", i);
+	p = archive_post(a, "second");
+	if (p != NULL && p->ntags == 5) {
+		STR_EQ(p->tagnames[0], "GEMINI", "post keeps its own spelling");
+		OK(p->tags[0] == archive_tag(a, "gemini"), "parallel arrays");
+		OK(p->tags[2] == archive_tag(a, "cafe-2"), "parallel cafe");
+	} else
+		OK(0, "second has 5 tags");
+}
+
+static void
+test_docs(struct archive *a)
+{
+	struct doc	*d;
+
+	INT_EQ(a->ndocs, 2, "pages: about, now");
+	d = archive_doc(a, "about");
+	OK(d != NULL && strcmp(d->title, "About me") == 0 &&
+	    strcmp(d->lang, "de") == 0 && strcmp(d->path, "pages/about.md")
+	    == 0, "about page");
+	d = archive_doc(a, "now");
+	OK(d != NULL && strcmp(d->title, "What I do now") == 0,
+	    "page title from heading");
+	OK(archive_doc(a, "posts") == NULL, "reserved name skipped");
+	OK(archive_doc(a, "secret") == NULL, "draft page hidden");
+	if (a->ndocs == 2)
+		STR_EQ(a->docs[0]->name, "about", "docs by name");
+}
+
+static void
+link_is(struct archive *a, const char *from, const char *url,
+    const char *want)
+{
+	char	*got;
+
+	got = archive_resolve_link(a, from, url);
+	OK(want == NULL ? got == NULL : got != NULL && strcmp(got, want) == 0,
+	    "%s from %s: got %s, want %s", url, from, got ? got : "NULL",
+	    want ? want : "NULL");
+	free(got);
+}
+
+static void
+test_links(struct archive *a)
+{
+	const char	*h = "posts/2024-01-10-hello.md";
+
+	link_is(a, h, "2024-02-01-second.md", "/posts/second");
+	link_is(a, h, "second.md", "/posts/second");
+	link_is(a, h, "./second.md#part-2", "/posts/second");
+	link_is(a, h, "../posts/2024-02-01-second.md?x=1", "/posts/second");
+	link_is(a, h, "/posts/no-prefix.md", "/posts/custom-slug");
+	link_is(a, h, "custom-slug.md", "/posts/custom-slug");
+	link_is(a, h, "2020-01-01-second.md", "/posts/second");
+	link_is(a, h, "%32024-02-01-second.md", "/posts/second");
+	link_is(a, h, "2024-02-01-%73econd.md", "/posts/second");
+	link_is(a, h, "/posts/second", NULL);
+	link_is(a, h, "gemini://example.org/second.md", NULL);
+	link_is(a, h, "//example.org/posts/second.md", NULL);
+	link_is(a, h, "../pages/about.md", "/about");
+	link_is(a, h, "../series/build-a-capsule.md",
+	    "/series/build-a-capsule/");
+	link_is(a, h, "../index.md", "/");
+	link_is(a, h, "../../x.md", NULL);
+	link_is(a, h, "../../posts/second.md", NULL);
+	link_is(a, h, "missing.md", NULL);
+	link_is(a, h, "2024-03-01-draft.md", NULL);
+	link_is(a, h, "", NULL);
+	link_is(a, h, "#top", NULL);
+	link_is(a, h, ".md", NULL);
+	link_is(a, "pages/about.md", "../posts/second.md", "/posts/second");
+	link_is(a, "pages/about.md", "now.md", "/now");
+	link_is(a, "index.md", "posts/second.md", "/posts/second");
+	link_is(a, "index.md", "second.md", "/posts/second");
+	link_is(a, "pages/about.md", "2024-02-01-second.md", "/posts/second");
+	link_is(a, "pages/about.md", "./now.md", "/now");
+	link_is(a, "pages/about.md", "sub/second.md", NULL);
+	link_is(a, "index.md", "about.md", NULL);
+}
+
+static void
+test_blobs_and_refs(struct archive *a)
+{
+	struct blob	*b1, *b2, *got;
+	struct post	*p = a->posts[0];
+
+	b1 = blob_new("first", 5);
+	INT_EQ(b1->len, 5, "blob len");
+	STR_EQ(b1->data, "first", "blob data");
+	got = blob_publish(&p->cache[CACHE_GEMINI], b1);
+	OK(got == b1, "first publish wins");
+	b2 = blob_new("second", 6);
+	got = blob_publish(&p->cache[CACHE_GEMINI], b2);	/* b2 freed */
+	OK(got == b1, "second publish gets the first");
+	got = blob_publish(&a->nav[NAV_HOME][CACHE_GOPHER],
+	    blob_new(NULL, 0));
+	OK(got != NULL && got->len == 0 && got->data[0] == '\0',
+	    "empty blob");
+
+	archive_ref(a);
+	INT_EQ(atomic_load(&a->refs), 2, "two references");
+	archive_unref(a);
+	INT_EQ(atomic_load(&a->refs), 1, "one left");
+	OK(archive_post(a, "hello") != NULL, "still usable");
+	/* The last unref frees all, blobs included: ASan checks leaks. */
+}
+
+static void
+test_no_dir(void)
+{
+	struct config	 c;
+	char		*dir;
+
+	dir = xasprintf("%s/nonexistent", top);
+	config_for(&c, dir);
+	OK(archive_load(&c) == NULL, "missing capsule: NULL");
+	free(dir);
+}
+
+/* An empty capsule: all from the config. */
+static void
+test_empty(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		*dir;
+
+	dir = xasprintf("%s/empty", top);
+	mkdir(dir, 0755);
+	config_for(&c, dir);
+	c.site_subtitle = "Sub";
+	c.author = "Me";
+	a = archive_load(&c);
+	OK(a != NULL, "empty capsule loads");
+	if (a != NULL) {
+		STR_EQ(a->title, "Config title", "title from config");
+		STR_EQ(a->subtitle, "Sub", "subtitle from config");
+		STR_EQ(a->author, "Me", "author from config");
+		INT_EQ(a->nposts + a->nseries + a->ntags + a->ndocs, 0,
+		    "nothing");
+		OK(archive_post(a, "x") == NULL, "lookup in empty index");
+		archive_unref(a);
+	}
+	free(dir);
+}
+
+static void
+test_slugify(void)
+{
+	static const char *const cases[][2] = {
+		{ "Small Web", "small-web" },
+		{ "node.js", "node-js" },
+		{ "  --Hello,  World!--  ", "hello-world" },
+		{ "C++", "c-plus-plus" },
+		{ "C#", "c-sharp" },
+		{ "#gemini", "gemini" },
+		{ "R&D", "r-and-d" },
+		{ "Don't panic", "dont-panic" },
+		{ "Don\xE2\x80\x99t", "dont" },
+		{ "Café Crème", "cafe-creme" },
+		{ "Straße", "strasse" },
+		{ "Łódź", "lodz" },
+		{ "Ærø", "aero" },
+		{ "漢字", "u6f22-u5b57" },
+		{ "a\xE2\x80\x94" "b", "a-b" },
+		{ "\xff\xfe", "" },
+		{ "!!!", "" },
+		{ "2024", "2024" },
+	};
+	size_t	 i;
+	char	*s;
+
+	for (i = 0; i < nitems(cases); i++) {
+		s = archive_slugify(cases[i][0]);
+		STR_EQ(s, cases[i][1], cases[i][0]);
+		free(s);
+	}
+}
+
+/* Many posts load fast (10,000 in well under a second unsanitised). */
+static void
+test_many(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	struct timespec	 t0, t1;
+	struct buf	 b = BUF_INIT;
+	char		*dir, *path;
+	double		 ms;
+	int		 i, fd;
+
+	dir = xasprintf("%s/many", top);
+	mkdir(dir, 0755);
+	path = xasprintf("%s/posts", dir);
+	mkdir(path, 0755);
+	free(path);
+	for (i = 0; i < 2000; i++) {
+		buf_truncate(&b, 0);
+		buf_printf(&b, "---\ntitle: Post %d\ndate: 2020-01-01T00:00:"
+		    "00Z\ntags: [t%d, common]\nseries: s%d\npart: %d\n---\n",
+		    i, i % 50, i % 20, i);
+		while (b.len < 6000)
+			buf_addstr(&b, "Lorem ipsum dolor sit amet. ");
+		path = xasprintf("%s/posts/p%05d.md", dir, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd == -1 || write(fd, b.data, b.len) != (ssize_t)b.len)
+			perror(path);
+		if (fd != -1)
+			close(fd);
+		free(path);
+	}
+	buf_free(&b);
+	config_for(&c, dir);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	a = archive_load(&c);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	OK(a != NULL && a->nposts == 2000, "2000 posts");
+	OK(ms < 2000, "loaded in %.0f ms", ms);
+	if (a != NULL) {
+		INT_EQ(a->nseries, 20, "20 series");
+		INT_EQ(a->ntags, 51, "51 tags");
+		STR_EQ(a->tags[0]->slug, "common", "common first");
+		INT_EQ(a->tags[0]->nposts, 2000, "common on all");
+		STR_EQ(a->posts[0]->slug, "p00000", "same date: by slug");
+		archive_unref(a);
+	}
+	free(dir);
+}
+
+int
+main(void)
+{
+	struct config	 c;
+	struct archive	*a;
+
+	snprintf(top, sizeof(top), "/tmp/capsuled-archive-XXXXXX");
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		return 2;
+	}
+	make_capsule();
+	config_for(&c, capsule);
+	a = archive_load(&c);
+	OK(a != NULL, "archive_load");
+	if (a != NULL) {
+		test_load(a);
+		test_series(a);
+		test_tags(a);
+		test_docs(a);
+		test_links(a);
+		test_blobs_and_refs(a);
+		archive_unref(a);
+	}
+	test_no_dir();
+	test_empty();
+	test_slugify();
+	test_many();
+	rm_tree(top);
+	return harness_done();
+}

@@ -1,0 +1,186 @@
+/*
+ * test_date.c -- date.c: the accepted shapes, the calendar checks and
+ * the RFC 3339 output.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "date.h"
+#include "harness.h"
+
+static int
+parse(const char *s, struct date *d, const char **errstr)
+{
+	*errstr = NULL;
+	memset(d, 0, sizeof(*d));
+	return date_parse(s, strlen(s), d, errstr);
+}
+
+/* s parses to the instant written in RFC 3339 form as want. */
+static void
+check(const char *s, long long t, int tzoff, int has_time, const char *ymd,
+    const char *rfc)
+{
+	struct date	 d;
+	const char	*errstr;
+	char		 out[32];
+
+	if (parse(s, &d, &errstr) == -1) {
+		OK(0, "\"%s\": %s", s, errstr);
+		return;
+	}
+	INT_EQ(d.t, t, s);
+	INT_EQ(d.tzoff, tzoff, s);
+	INT_EQ(d.has_time, has_time, s);
+	STR_EQ(d.ymd, ymd, s);
+	date_rfc3339(&d, out);
+	STR_EQ(out, rfc, s);
+}
+
+static void
+reject(const char *s, const char *why)
+{
+	struct date	 d;
+	const char	*errstr;
+
+	OK(parse(s, &d, &errstr) == -1, "\"%s\" accepted", s);
+	if (why != NULL)
+		STR_EQ(errstr, why, s);
+}
+
+static void
+test_days(void)
+{
+	INT_EQ(date_days(1970, 1, 1), 0, "epoch");
+	INT_EQ(date_days(1969, 12, 31), -1, "day before epoch");
+	INT_EQ(date_days(2000, 3, 1), 11017, "2000-03-01");
+	INT_EQ(date_days(2024, 2, 29) + 1, date_days(2024, 3, 1), "leap day");
+	INT_EQ(date_days(2023, 3, 1) - date_days(2023, 2, 28), 1,
+	    "no leap day in 2023");
+	INT_EQ(date_days(1900, 3, 1) - date_days(1900, 2, 28), 1,
+	    "no leap day in 1900");
+	INT_EQ(date_days(2038, 1, 19), 24855, "2038-01-19");
+}
+
+static void
+test_forms(void)
+{
+	long long	 d20240502 = date_days(2024, 5, 2) * 86400LL;
+	long long	 d20210304 = date_days(2021, 3, 4) * 86400LL;
+
+	check("2024-05-02", d20240502 + 12 * 3600, 0, 0, "2024-05-02",
+	    "2024-05-02T12:00:00Z");
+	check("  2024-05-02 \n", d20240502 + 12 * 3600, 0, 0, "2024-05-02",
+	    "2024-05-02T12:00:00Z");
+	check("2024-05-02T14:00:00+02:00", d20240502 + 12 * 3600, 120, 1,
+	    "2024-05-02", "2024-05-02T14:00:00+02:00");
+	check("2024-05-02T14:00:00Z", d20240502 + 14 * 3600, 0, 1,
+	    "2024-05-02", "2024-05-02T14:00:00Z");
+	check("2024-05-02t14:00z", d20240502 + 14 * 3600, 0, 1,
+	    "2024-05-02", "2024-05-02T14:00:00Z");
+	check("2024-05-02T14:00:30.123456789-0530",
+	    d20240502 + 14 * 3600 + 30 + 5 * 3600 + 30 * 60, -330, 1,
+	    "2024-05-02", "2024-05-02T14:00:30-05:30");
+	check("2024-05-02T14:00:00", d20240502 + 14 * 3600, 0, 1,
+	    "2024-05-02", "2024-05-02T14:00:00Z");
+	/* The space forms Jekyll and Hugo sites carry. */
+	check("2021-03-04 9:05:00 -4", d20210304 + 9 * 3600 + 5 * 60 +
+	    4 * 3600, -240, 1, "2021-03-04", "2021-03-04T09:05:00-04:00");
+	check("2021-03-04 09:05 +0100", d20210304 + 8 * 3600 + 5 * 60, 60, 1,
+	    "2021-03-04", "2021-03-04T09:05:00+01:00");
+	check("2021-03-04 09:05:00 -04:00", d20210304 + 13 * 3600 + 5 * 60,
+	    -240, 1, "2021-03-04", "2021-03-04T09:05:00-04:00");
+	check("2021-03-04 09:05:00 +530", d20210304 + 9 * 3600 + 5 * 60 -
+	    (5 * 3600 + 30 * 60), 330, 1, "2021-03-04",
+	    "2021-03-04T09:05:00+05:30");
+	check("2021-03-04 09:05:00 UTC", d20210304 + 9 * 3600 + 5 * 60, 0, 1,
+	    "2021-03-04", "2021-03-04T09:05:00Z");
+	check("2021-03-04  23:59:59Z", d20210304 + 86399, 0, 1, "2021-03-04",
+	    "2021-03-04T23:59:59Z");
+	/* The local date is the one written, even when UTC is a day on. */
+	check("2021-03-04T23:30:00-02:00", d20210304 + 86400 + 3600 + 1800,
+	    -120, 1, "2021-03-04", "2021-03-04T23:30:00-02:00");
+	check("2024-2-9", date_days(2024, 2, 9) * 86400LL + 12 * 3600, 0, 0,
+	    "2024-02-09", "2024-02-09T12:00:00Z");
+	check("1969-07-20T20:17:40Z", date_days(1969, 7, 20) * 86400LL +
+	    20 * 3600 + 17 * 60 + 40, 0, 1, "1969-07-20",
+	    "1969-07-20T20:17:40Z");
+	check("2000-02-29", date_days(2000, 2, 29) * 86400LL + 12 * 3600, 0,
+	    0, "2000-02-29", "2000-02-29T12:00:00Z");
+}
+
+static void
+test_rejects(void)
+{
+	reject("", "empty date");
+	reject("   ", "empty date");
+	reject("notadate", "not a date (want YYYY-MM-DD)");
+	reject("20240101", "not a date (want YYYY-MM-DD)");
+	reject("24-01-01", "not a date (want YYYY-MM-DD)");
+	reject("2024-01-001", "not a date (want YYYY-MM-DD)");
+	reject("2023-02-29", "day out of range");
+	reject("1900-02-29", "day out of range");
+	reject("2024-04-31", "day out of range");
+	reject("2024-01-00", "day out of range");
+	reject("2024-13-01", "month out of range");
+	reject("2024-00-10", "month out of range");
+	reject("0000-01-01", "year out of range");
+	reject("2024-01-01x", "trailing characters after date");
+	reject("2024-01-01T10", "bad time of day (want HH:MM[:SS])");
+	reject("2024-01-01T10:5", "bad time of day (want HH:MM[:SS])");
+	reject("2024-01-01T24:00:00Z", "hour out of range");
+	reject("2024-01-01T10:60Z", "minute out of range");
+	reject("2024-01-01 10:00:61", "second out of range");
+	reject("2024-01-01T10:00:00+25:00", "time zone offset out of range");
+	reject("2024-01-01T10:00:00+02:75", "time zone offset out of range");
+	reject("2024-01-01 10:00 +", "bad time zone (want Z or +HH:MM)");
+	reject("2024-01-01 10:00 EST", "bad time zone (want Z or +HH:MM)");
+	reject("2024-01-01T10:00:00Z junk", "trailing characters after date");
+	reject("2024-01-01T10:00:00.Z", "bad fraction of a second");
+	reject("2024-01-01 10:00:00 +02:", "bad time zone minutes");
+}
+
+static void
+test_filename(void)
+{
+	struct date	 d;
+
+	OK(date_from_filename("2024-01-02-hello.md", &d) == 0, "prefix");
+	STR_EQ(d.ymd, "2024-01-02", "prefix ymd");
+	INT_EQ(d.has_time, 0, "prefix has no time");
+	INT_EQ(d.t, date_days(2024, 1, 2) * 86400LL + 12 * 3600, "noon");
+	OK(date_from_filename("2024-01-02.md", &d) == -1, "no dash after");
+	OK(date_from_filename("2024-1-02-x.md", &d) == -1, "short month");
+	OK(date_from_filename("hello.md", &d) == -1, "no prefix");
+	OK(date_from_filename("2024", &d) == -1, "short name");
+	OK(date_from_filename("", &d) == -1, "empty name");
+	OK(date_from_filename("2023-02-30-x.md", &d) == -1, "invalid day");
+}
+
+/* No dependence on the TZ environment (no mktime, no localtime). */
+static void
+test_tz_env(void)
+{
+	struct date	 a, b;
+	const char	*errstr;
+
+	parse("2021-03-04 9:05:00 -4", &a, &errstr);
+	setenv("TZ", "Pacific/Kiritimati", 1);
+	tzset();
+	parse("2021-03-04 9:05:00 -4", &b, &errstr);
+	INT_EQ(a.t, b.t, "same instant whatever TZ says");
+	unsetenv("TZ");
+	tzset();
+}
+
+int
+main(void)
+{
+	test_days();
+	test_forms();
+	test_rejects();
+	test_filename();
+	test_tz_env();
+	return harness_done();
+}

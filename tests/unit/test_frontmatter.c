@@ -1,0 +1,452 @@
+/*
+ * test_frontmatter.c -- frontmatter.c: the shapes real blogs write, the
+ * errors (with the line and column in the file) and the alias guard.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "buf.h"
+#include "frontmatter.h"
+#include "harness.h"
+
+static int
+parse(const char *s, struct meta *m, struct fm_error *e)
+{
+	return frontmatter_parse(s, strlen(s), m, e);
+}
+
+/* s must fail at line:col with msg. */
+static void
+fails(const char *s, unsigned line, unsigned col, const char *msg)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	if (parse(s, &m, &e) == 0) {
+		OK(0, "accepted:\n%s", s);
+		meta_free(&m);
+		return;
+	}
+	INT_EQ(e.line, line, msg);
+	INT_EQ(e.col, col, msg);
+	if (strstr(e.msg, msg) == NULL)
+		OK(0, "message \"%s\" lacks \"%s\"", e.msg, msg);
+	else
+		OK(1, "message");
+}
+
+static void
+test_basic(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+	const char	*s = "---\ntitle: Hello\ndate: 2024-01-02\n"
+	    "tags: [a, b]\nsummary: One line.\nslug: hi\nlang: fr\n"
+	    "author: Ann\nfeatured: yes\n---\nBody\n";
+
+	OK(parse(s, &m, &e) == 0, "basic: %s", e.msg);
+	STR_EQ(m.title, "Hello", "title");
+	OK(m.has_date, "has date");
+	STR_EQ(m.date.ymd, "2024-01-02", "date");
+	OK(!m.has_updated, "no updated");
+	INT_EQ(m.ntags, 2, "two tags");
+	STR_EQ(m.tags[0], "a", "tag a");
+	STR_EQ(m.tags[1], "b", "tag b");
+	STR_EQ(m.summary, "One line.", "summary");
+	STR_EQ(m.slug, "hi", "slug");
+	STR_EQ(m.lang, "fr", "lang");
+	STR_EQ(m.author, "Ann", "author");
+	OK(m.featured, "featured");
+	OK(!m.draft, "not a draft");
+	STR_EQ(s + m.body_off, "Body\n", "body offset");
+	INT_EQ(m.body_line, 11, "body line");
+	meta_free(&m);
+
+	/* "..." closes too; trailing blanks on fences are fine. */
+	OK(parse("--- \ntitle: Dots\n...  \nText", &m, &e) == 0, "dots");
+	STR_EQ(m.title, "Dots", "title before ...");
+	INT_EQ(m.body_off, 23, "body after ...");
+	INT_EQ(m.body_line, 4, "body line after ...");
+	meta_free(&m);
+
+	/* Front matter closing at end of file, no newline. */
+	OK(parse("---\ntitle: End\n---", &m, &e) == 0, "fence at EOF");
+	INT_EQ(m.body_off, 18, "empty body");
+	meta_free(&m);
+
+	/* Empty front matter. */
+	OK(parse("---\n---\nbody", &m, &e) == 0, "empty front matter");
+	OK(m.title == NULL, "no title");
+	INT_EQ(m.body_off, 8, "body after empty front matter");
+	meta_free(&m);
+	OK(parse("---\n# only a comment\n\n---\nbody", &m, &e) == 0,
+	    "comment-only front matter");
+	meta_free(&m);
+}
+
+static void
+test_no_frontmatter(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	OK(parse("# Hi\n\ntext\n", &m, &e) == 0, "no front matter");
+	INT_EQ(m.body_off, 0, "all body");
+	INT_EQ(m.body_line, 1, "body line 1");
+	OK(m.title == NULL && !m.has_date, "nothing set");
+	meta_free(&m);
+	OK(parse("\xEF\xBB\xBF# Hi\n", &m, &e) == 0, "BOM, no front matter");
+	INT_EQ(m.body_off, 3, "BOM skipped");
+	meta_free(&m);
+	OK(parse("", &m, &e) == 0, "empty file");
+	meta_free(&m);
+	OK(parse("----\ntitle: x\n----\n", &m, &e) == 0, "---- is not a fence");
+	INT_EQ(m.body_off, 0, "---- file is all body");
+	meta_free(&m);
+	OK(parse(" ---\ntitle: x\n---\n", &m, &e) == 0, "indented fence");
+	INT_EQ(m.body_off, 0, "indented fence is body");
+	meta_free(&m);
+}
+
+static void
+test_tags(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	OK(parse("---\ntags: Gemini protocol, C\n---\n", &m, &e) == 0,
+	    "comma string");
+	INT_EQ(m.ntags, 2, "comma string: two tags");
+	STR_EQ(m.tags[0], "Gemini protocol", "tag with a space kept");
+	STR_EQ(m.tags[1], "C", "second tag");
+	meta_free(&m);
+
+	OK(parse("---\ntags: c  gemini\tsmolweb\n---\n", &m, &e) == 0,
+	    "blank string");
+	INT_EQ(m.ntags, 3, "blank string: three tags");
+	STR_EQ(m.tags[2], "smolweb", "third");
+	meta_free(&m);
+
+	OK(parse("---\ntags:\n  - Small Web\n  - node.js\n  -\n  - GO\n"
+	    "categories: [go, Life]\ntag: extra\n---\n", &m, &e) == 0,
+	    "block list + categories + tag");
+	INT_EQ(m.ntags, 5, "merged, deduplicated ignoring case");
+	STR_EQ(m.tags[0], "Small Web", "display form kept");
+	STR_EQ(m.tags[1], "node.js", "dots kept");
+	STR_EQ(m.tags[2], "GO", "first spelling kept");
+	STR_EQ(m.tags[3], "Life", "categories merged");
+	STR_EQ(m.tags[4], "extra", "tag merged");
+	meta_free(&m);
+
+	OK(parse("---\ntags: [2024, \"a &amp; b\", '  x  ']\n---\n", &m, &e)
+	    == 0, "flow list");
+	INT_EQ(m.ntags, 3, "flow: three");
+	STR_EQ(m.tags[0], "2024", "number as tag");
+	STR_EQ(m.tags[1], "a & b", "entity decoded");
+	STR_EQ(m.tags[2], "x", "trimmed");
+	meta_free(&m);
+
+	fails("---\ntags: {a: 1}\n---\n", 2, 7,
+	    "tags: expected a list or a string");
+	fails("---\ntags: [a, [b]]\n---\n", 2, 11,
+	    "tags: expected a list of strings");
+}
+
+static void
+test_titles(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	OK(parse("---\ntitle: >\n  A long\n  folded title\n---\n", &m, &e) == 0,
+	    "folded");
+	STR_EQ(m.title, "A long folded title", "folded title");
+	meta_free(&m);
+	OK(parse("---\ntitle: |\n  Two\n  lines\n\n---\n", &m, &e) == 0,
+	    "literal");
+	STR_EQ(m.title, "Two lines", "literal title on one line");
+	meta_free(&m);
+	OK(parse("---\ntitle: \"A quoted\n  multi-line   title\"\n---\n", &m,
+	    &e) == 0, "double-quoted multi-line");
+	STR_EQ(m.title, "A quoted multi-line title", "quoted multi-line");
+	meta_free(&m);
+	OK(parse("---\ntitle: 'It''s\n  plain'\n---\n", &m, &e) == 0,
+	    "single-quoted");
+	STR_EQ(m.title, "It's plain", "single-quoted title");
+	meta_free(&m);
+	OK(parse("---\ntitle: plain\n  continued\n---\n", &m, &e) == 0,
+	    "plain multi-line");
+	STR_EQ(m.title, "plain continued", "plain multi-line title");
+	meta_free(&m);
+
+	OK(parse("---\ntitle: \"Tom &amp; Jerry &mdash; it&#8217;s &#x27;q"
+	    "&#39; &eacute;t&eacute; &hellip; &bogus; &amp &#146;\"\n---\n",
+	    &m, &e) == 0, "entities");
+	STR_EQ(m.title, "Tom & Jerry \xE2\x80\x94 it\xE2\x80\x99s 'q' "
+	    "\xC3\xA9t\xC3\xA9 \xE2\x80\xA6 &bogus; &amp \xE2\x80\x99",
+	    "entities decoded");
+	meta_free(&m);
+
+	OK(parse("---\ntitle: \"a\\tb\\x01c\\u0085d\\x7fe &#1;f\"\n---\n",
+	    &m, &e) == 0, "control characters");
+	STR_EQ(m.title, "a bc de f", "controls stripped, NEL a space");
+	meta_free(&m);
+
+	OK(parse("---\ntitle: ~\nsummary:\nslug: \"\"\n---\n", &m, &e) == 0,
+	    "nulls");
+	OK(m.title == NULL && m.summary == NULL && m.slug == NULL,
+	    "null and empty values are absent");
+	meta_free(&m);
+}
+
+static void
+test_dates(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	OK(parse("---\ndate: '2021-03-04 9:05:00 -4'\nlastmod: 2021-04-01\n"
+	    "---\n", &m, &e) == 0, "quoted date");
+	OK(m.has_date && m.date.tzoff == -240, "quoted space form");
+	OK(m.has_updated, "lastmod is updated");
+	STR_EQ(m.updated.ymd, "2021-04-01", "lastmod");
+	meta_free(&m);
+	OK(parse("---\ndate: 2024-05-02T14:00:00+02:00\n---\n", &m, &e) == 0,
+	    "unquoted RFC 3339");
+	INT_EQ(m.date.tzoff, 120, "RFC 3339 zone");
+	meta_free(&m);
+	OK(parse("---\npubDate: 2020-01-01\ndate: 2020-02-02\n---\n", &m, &e)
+	    == 0, "date beats pubDate");
+	STR_EQ(m.date.ymd, "2020-02-02", "date wins");
+	meta_free(&m);
+	OK(parse("---\npublished: 2019-09-09\n---\n", &m, &e) == 0,
+	    "published as a date");
+	STR_EQ(m.date.ymd, "2019-09-09", "published date");
+	OK(!m.draft, "published date is not a draft");
+	meta_free(&m);
+}
+
+static void
+test_aliases_and_flags(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	OK(parse("---\ndescription: D\nsummary: S\nweight: 5\npart: 2\n"
+	    "series: [Build, Other]\nauthors: [Ann, Bo]\n---\n", &m, &e) == 0,
+	    "aliases");
+	STR_EQ(m.summary, "S", "summary beats description");
+	INT_EQ(m.part, 2, "part beats weight");
+	STR_EQ(m.series, "Build", "series list: first item");
+	STR_EQ(m.author, "Ann, Bo", "authors joined");
+	meta_free(&m);
+	OK(parse("---\nweight: 5\nDescription: D\n---\n", &m, &e) == 0,
+	    "alias alone");
+	INT_EQ(m.part, 5, "weight alone is the part");
+	STR_EQ(m.summary, "D", "keys are case-insensitive");
+	meta_free(&m);
+	OK(parse("---\nseries_order: '-3'\n---\n", &m, &e) == 0, "quoted int");
+	INT_EQ(m.part, -3, "negative part");
+	meta_free(&m);
+
+	OK(parse("---\ndraft: true\n---\n", &m, &e) == 0 && m.draft,
+	    "draft: true");
+	meta_free(&m);
+	OK(parse("---\ndraft: no\n---\n", &m, &e) == 0 && !m.draft,
+	    "draft: no");
+	meta_free(&m);
+	OK(parse("---\npublished: false\n---\n", &m, &e) == 0 && m.draft,
+	    "published: false is a draft");
+	meta_free(&m);
+	OK(parse("---\ndraft: Off\npublished: On\n---\n", &m, &e) == 0 &&
+	    !m.draft, "published: on");
+	meta_free(&m);
+
+	OK(parse("---\nsubtitle: Sub\nlevel: beginner\naudience: everyone\n"
+	    "---\n", &m, &e) == 0, "index and series keys");
+	STR_EQ(m.subtitle, "Sub", "subtitle");
+	STR_EQ(m.level, "beginner", "level");
+	STR_EQ(m.audience, "everyone", "audience");
+	meta_free(&m);
+}
+
+static void
+test_unknown(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	OK(parse("---\nextra:\n  a: [1, {b: 2, c: [3, 4]}]\n  d: e\n"
+	    "? [complex, key]\n: value\nimages: [x.png]\n&anchor z: 1\n"
+	    "title: T\n---\n", &m, &e) == 0, "unknown keys: %s", e.msg);
+	STR_EQ(m.title, "T", "title after unknown keys");
+	meta_free(&m);
+}
+
+static void
+test_crlf_bom(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+	const char	*s = "\xEF\xBB\xBF---\r\ntitle: X\r\ndate: 2024-01-01"
+	    "\r\ntags: a, b\r\n---\r\nBody\r\n";
+
+	OK(parse(s, &m, &e) == 0, "CRLF + BOM: %s", e.msg);
+	STR_EQ(m.title, "X", "CRLF title");
+	STR_EQ(m.date.ymd, "2024-01-01", "CRLF date");
+	INT_EQ(m.ntags, 2, "CRLF tags");
+	STR_EQ(m.tags[1], "b", "no CR in the last tag");
+	STR_EQ(s + m.body_off, "Body\r\n", "CRLF body offset");
+	INT_EQ(m.body_line, 6, "CRLF body line");
+	meta_free(&m);
+	/* Errors count lines the same way with CRLF. */
+	fails("---\r\ntitle: a\r\npart: x\r\n---\r\n", 3, 7,
+	    "part: expected a whole number");
+}
+
+static void
+test_errors(void)
+{
+	fails("---\ntitle: x\nbody without end\n", 1, 1, "not closed");
+	fails("---\n", 1, 1, "not closed");
+	fails("---\ntitle: [a, b]\n---\n", 2, 8, "title: expected a string");
+	fails("---\ntitle: {a: b}\n---\n", 2, 8, "title: expected a string");
+	fails("---\ntitle: x\npart: abc\n---\n", 3, 7,
+	    "part: expected a whole number");
+	fails("---\nweight: 1.5\n---\n", 2, 9, "weight: expected a whole");
+	fails("---\ntitle: x\n\ndate: notadate\n---\n", 4, 7,
+	    "date: not a date");
+	fails("---\nupdated: 2023-02-29\n---\n", 2, 10,
+	    "updated: day out of range");
+	fails("---\ndate: [2024-01-01]\n---\n", 2, 7, "date: expected a date");
+	fails("---\ndraft: maybe\n---\n", 2, 8,
+	    "draft: expected true or false");
+	fails("---\npublished: sometimes\n---\n", 2, 12,
+	    "published: expected true, false or a date");
+	fails("---\n- a\n- b\n---\n", 2, 1, "must be a mapping");
+	fails("---\njust a string\n---\n", 2, 1, "must be a mapping");
+	fails("---\nx: [unclosed\n---\n", 3, 1, "did not find expected");
+	fails("---\ntitle: a\n  b: c\n---\n", 3, 4, "mapping values");
+	fails("---\ntitle: a\n--- b\n---\n", 3, 1, "more than one YAML");
+	fails("---\ntitle: \"bad \xff byte\"\n---\n", 2, 13, "invalid");
+	fails("\xEF\xBB\xBF---\ntitle: [a]\n---\n", 2, 8,
+	    "title: expected a string");
+	fails("---\ntitle: a\ntitle: [b]\n---\n", 3, 8,
+	    "title: expected a string");
+}
+
+static void
+test_limits(void)
+{
+	struct buf	 b = BUF_INIT;
+	struct meta	 m;
+	struct fm_error	 e;
+	int		 i;
+
+	/* Deep nesting under an unknown key. */
+	buf_addstr(&b, "---\nx: ");
+	for (i = 0; i < 100; i++)
+		buf_addc(&b, '[');
+	for (i = 0; i < 100; i++)
+		buf_addc(&b, ']');
+	buf_addstr(&b, "\n---\n");
+	OK(frontmatter_parse(b.data, b.len, &m, &e) == -1, "deep nesting");
+	HAS(e.msg, "nested too deeply", "depth message");
+	INT_EQ(e.line, 2, "depth line");
+	buf_truncate(&b, 0);
+
+	/* Too many nodes. */
+	buf_addstr(&b, "---\nx: [");
+	for (i = 0; i < 20000; i++)
+		buf_addstr(&b, "1,");
+	buf_addstr(&b, "1]\n---\n");
+	OK(frontmatter_parse(b.data, b.len, &m, &e) == -1, "too many nodes");
+	HAS(e.msg, "too large", "node cap message");
+	buf_truncate(&b, 0);
+
+	/* Too many tags from one string. */
+	buf_addstr(&b, "---\ntags: ");
+	for (i = 0; i < 1000; i++)
+		buf_printf(&b, "t%d ", i);
+	buf_addstr(&b, "\n---\n");
+	OK(frontmatter_parse(b.data, b.len, &m, &e) == -1, "too many tags");
+	HAS(e.msg, "more than 256 tags", "tag cap message");
+	buf_free(&b);
+}
+
+static void
+test_billion_laughs(void)
+{
+	const char	*s = "---\n"
+	    "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+	    "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+	    "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+	    "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+	    "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n"
+	    "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n"
+	    "g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n"
+	    "h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n"
+	    "i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n"
+	    "title: *i\n"
+	    "---\nbody\n";
+	struct meta	 m;
+	struct fm_error	 e;
+	struct timespec	 t0, t1;
+	double		 ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	OK(parse(s, &m, &e) == -1, "billion laughs rejected");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	OK(ms < 100, "rejected in %.1f ms", ms);
+	STR_EQ(e.msg, "YAML aliases are not supported", "alias message");
+	INT_EQ(e.line, 3, "alias line");
+	INT_EQ(e.col, 8, "alias column");
+	fails("---\nbase: &b x\ntitle: *b\n---\n", 3, 8, "aliases");
+}
+
+static void
+test_oneline(void)
+{
+	char	*s;
+
+	s = frontmatter_oneline("  a\n\n b\t\tc  ", 12, 0);
+	STR_EQ(s, "a b c", "blanks collapsed");
+	free(s);
+	s = frontmatter_oneline("x &amp; y", 9, 0);
+	STR_EQ(s, "x &amp; y", "entities left without FM_ENTITIES");
+	free(s);
+	s = frontmatter_oneline("x &amp; y", 9, FM_ENTITIES);
+	STR_EQ(s, "x & y", "entities with FM_ENTITIES");
+	free(s);
+	s = frontmatter_oneline("&#x1F600;&#xD800;&#0;&#99999999;", 32,
+	    FM_ENTITIES);
+	STR_EQ(s, "\xF0\x9F\x98\x80\xEF\xBF\xBD\xEF\xBF\xBD&#99999999;",
+	    "numeric references");
+	free(s);
+	s = frontmatter_oneline("a\xe2\x80\xa8" "b\xc2\x9f" "c", 8, 0);
+	STR_EQ(s, "a bc", "line separator a space, C1 dropped");
+	free(s);
+	s = frontmatter_oneline("", 0, FM_ENTITIES);
+	STR_EQ(s, "", "empty");
+	free(s);
+}
+
+int
+main(void)
+{
+	test_basic();
+	test_no_frontmatter();
+	test_tags();
+	test_titles();
+	test_dates();
+	test_aliases_and_flags();
+	test_unknown();
+	test_crlf_bom();
+	test_errors();
+	test_limits();
+	test_billion_laughs();
+	test_oneline();
+	return harness_done();
+}
