@@ -1,0 +1,172 @@
+/*
+ * fuzz_render.c -- libFuzzer target for the Markdown renderers.
+ *
+ * The first byte chooses the options (as cmark's test/cmark-fuzz.c
+ * does): the wrap width and whether the link hooks are set.  The rest
+ * is Markdown, rendered as gemtext and as Gopher text, and the output
+ * must keep the renderers' promises: valid UTF-8, LF line ends only,
+ * no trailing white space, a final newline, no blank line first;
+ * gemtext: no two blank lines in a row outside preformatted blocks,
+ * every ``` block closed, every link line "=> URL" with a URL; Gopher
+ * text: no control character, no lone ".".  render_first_heading()
+ * runs too.
+ */
+#include <assert.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "render.h"
+
+int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static char *
+rewrite(void *ctx, const char *url)
+{
+	size_t	 len = strlen(url);
+	char	*s;
+
+	if (len == 0 || url[0] == 'x')
+		return NULL;
+	if (url[0] == 'e')
+		return strdup("");
+	s = malloc(len + 16);
+	snprintf(s, len + 16, "/posts/%s x", url);	/* a space to encode */
+	return s;
+}
+
+static char *
+absolute(void *ctx, const char *url)
+{
+	char	*s = malloc(strlen(url) + 16);
+
+	sprintf(s, "gopher://h/0%s", url);
+	return s;
+}
+
+static int
+utf8_ok(const unsigned char *s, size_t len)
+{
+	size_t	 i, n, k;
+
+	for (i = 0; i < len; i += n) {
+		if (s[i] < 0x80)
+			n = 1;
+		else if (s[i] >= 0xc2 && s[i] <= 0xdf)
+			n = 2;
+		else if (s[i] >= 0xe0 && s[i] <= 0xef)
+			n = 3;
+		else if (s[i] >= 0xf0 && s[i] <= 0xf4)
+			n = 4;
+		else
+			return 0;
+		if (i + n > len)
+			return 0;
+		for (k = 1; k < n; k++)
+			if ((s[i + k] & 0xc0) != 0x80)
+				return 0;
+	}
+	return 1;
+}
+
+/* The promises both formats keep. */
+static void
+check_common(const struct buf *b)
+{
+	const char	*d = b->data;
+	size_t		 i;
+
+	if (b->len == 0)
+		return;
+	assert(utf8_ok((const unsigned char *)d, b->len));
+	assert(d[b->len - 1] == '\n');
+	assert(d[0] != '\n');
+	for (i = 0; i < b->len; i++) {
+		assert(d[i] != '\r' && d[i] != '\0');
+		if (d[i] == '\n' && i > 0)
+			assert(d[i - 1] != ' ' && d[i - 1] != '\t');
+	}
+}
+
+static void
+check_gmi(const struct buf *b)
+{
+	const char	*line, *nl, *end = b->data + b->len;
+	size_t		 len;
+	int		 pre = 0, blank = 0;
+
+	check_common(b);
+	for (line = b->data; line != NULL && line < end; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(end - line));
+		len = (size_t)(nl - line);
+		if (len >= 3 && memcmp(line, "```", 3) == 0) {
+			pre = !pre;
+			blank = 0;
+			continue;
+		}
+		if (pre)
+			continue;
+		if (len == 0) {
+			assert(!blank);
+			blank = 1;
+			continue;
+		}
+		blank = 0;
+		if (len >= 2 && memcmp(line, "=>", 2) == 0) {
+			assert(len >= 4 && line[2] == ' ' && line[3] != ' ');
+			assert(memchr(line, '\t', len) == NULL);
+		}
+	}
+	assert(!pre);
+}
+
+static void
+check_gph(const struct buf *b)
+{
+	const char	*d = b->data;
+	size_t		 i;
+
+	check_common(b);
+	for (i = 0; i < b->len; i++) {
+		assert((unsigned char)d[i] >= 0x20 || d[i] == '\n');
+		assert(d[i] != 0x7f);
+		if (d[i] == '.' && (i == 0 || d[i - 1] == '\n'))
+			assert(i + 1 >= b->len || d[i + 1] != '\n');
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const unsigned	 widths[] = { 0, 8, 20, 70 };
+	struct render_opts	 o;
+	struct buf		 b = BUF_INIT;
+	const char		*md;
+	char			*t;
+
+	if (size < 1)
+		return 0;
+	memset(&o, 0, sizeof(o));
+	o.width = widths[data[0] & 3];
+	if (data[0] & 4)
+		o.rewrite = rewrite;
+	if (data[0] & 8)
+		o.absolute = absolute;
+	md = (const char *)data + 1;
+	size--;
+
+	render_gemtext(md, size, &o, &b);
+	check_gmi(&b);
+	buf_free(&b);
+	render_gopher(md, size, &o, &b);
+	check_gph(&b);
+	buf_free(&b);
+	if ((t = render_first_heading(md, size)) != NULL) {
+		assert(utf8_ok((const unsigned char *)t, strlen(t)));
+		assert(strchr(t, '\n') == NULL);
+		free(t);
+	}
+	return 0;
+}
