@@ -10,10 +10,19 @@
  * fail.  Files are opened beneath a directory fd with O_NOFOLLOW and
  * must be regular files: symlinks, FIFOs and devices are skipped.
  *
+ * archive_reload() does the same next to a previous snapshot: a file
+ * whose stat (device, inode, size, mtime, ctime) is unchanged is not
+ * read again; its record (bytes, front matter, first heading, word
+ * count) is shared.  Everything built from the records -- posts,
+ * series, tags, indexes, cache slots -- is made anew, which is cheap
+ * (linking 10,000 posts takes milliseconds) and keeps every page that
+ * lists a post in step with it.
+ *
  * Knows the file system and struct meta; nothing of protocols, sockets
  * or rendering (apart from asking render.c for a first heading).  The
- * snapshot owns every string and struct reachable from it; the indexes
- * borrow their keys from the structs they point to.
+ * snapshot owns every string and struct reachable from it, and one
+ * reference to each file record it holds; the indexes borrow their keys
+ * from the structs they point to.
  */
 #include <errno.h>
 #include <dirent.h>
@@ -25,6 +34,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "archive.h"
@@ -32,12 +42,20 @@
 #include "config.h"
 #include "date.h"
 #include "frontmatter.h"
+#include "links.h"
 #include "log.h"
 #include "render.h"
+#include "search.h"
 #include "util.h"
 
-#define ARCHIVE_MAX_FILE	(8u << 20)	/* 8 MiB: a post, not a book */
+#define ARCHIVE_MAX_FILE	(8u << 20)	/* max_post_size when unset */
 #define WORDS_PER_MIN		200
+/*
+ * A file changed less than this before a scan may change again within
+ * the same timestamp tick (a jiffy on Linux, a second or two on some
+ * file systems) without its stat changing: it is read again next time.
+ */
+#define ARCHIVE_RACY_NS		(2 * 1000000000LL)
 
 /* Open addressing, string key -> pointer; keys are borrowed. */
 struct index {
@@ -46,14 +64,57 @@ struct index {
 	size_t		  cap;		/* a power of two, or 0 */
 };
 
-/* What the snapshot keeps beyond struct archive; archive_load() only. */
+/*
+ * One Markdown file as read: its bytes, its front matter and what is
+ * derived from them alone.  Immutable once made, and shared by the
+ * snapshots that hold it (each holds one reference) while the file does
+ * not change.
+ */
+struct archive_file {
+	atomic_uint	 refs;
+	char		*rel;		/* "posts/x.md" */
+	dev_t		 dev;		/* stat when read */
+	ino_t		 ino;
+	off_t		 size;
+	struct timespec	 mtim, ctim;
+	bool		 trusted;	/* an equal stat means equal bytes */
+	bool		 bad;		/* front matter refused: see fe */
+	struct fm_error	 fe;
+	char		*src;		/* NUL-terminated; NULL when bad */
+	size_t		 len;
+	struct meta	 m;		/* zeroed when bad */
+	char		*heading;	/* first heading, one line; or NULL */
+	unsigned	 words;		/* in the body */
+	struct links_ref *links;	/* to .md files, for check_links() */
+	size_t		 nlinks;
+	/*
+	 * For posts: the name without date prefix and ".md" (the title
+	 * when there is no other, and a key links find posts by), and
+	 * each tag's grouping key.  Posts borrow these and m's strings,
+	 * so a rebuild copies nothing that did not change.
+	 */
+	char		*base;
+	char		**tagkeys;	/* m.ntags of them */
+};
+
+/*
+ * What the snapshot keeps beyond struct archive; archive_load() only.
+ * Posts' strings other than slug are borrowed from their file records.
+ */
 struct archive_priv {
 	struct archive	 pub;
+	struct archive_file **files;	/* one reference each */
+	size_t		 nfiles;
+	struct index	 file_rel;	/* "posts/x.md" -> file */
+	const struct archive *prev;	/* while building: share from it */
+	size_t		 max_file;	/* max_post_size */
+	size_t		 max_total;	/* max_archive_size */
+	size_t		 total;		/* Markdown bytes taken so far */
+	int		 full;		/* max_total reached: skip the rest */
+	long long	 t_scan;	/* CLOCK_REALTIME ns, scan start */
 	struct index	 post_slug;	/* slug -> post */
 	struct index	 post_file;	/* "2024-01-01-x.md" -> post */
 	struct index	 post_base;	/* "x" (no date, no .md) -> post */
-	char		**bases;	/* owned keys of post_base */
-	size_t		 nbases;
 	struct index	 series_slug;
 	struct index	 tag_slug;
 	struct index	 doc_name;
@@ -62,6 +123,7 @@ struct archive_priv {
 /* Names a page may not take: the router's own paths. */
 static const char *const reserved_pages[] = {
 	"posts", "series", "tags", "gemlog", "files", "atom.xml", "index",
+	"search", "drafts",
 };
 
 /*
@@ -403,36 +465,48 @@ warn_file(struct archive *a, const char *rel, unsigned line, unsigned col,
 }
 
 /*
- * Read name beneath dirfd whole into a malloc'd, NUL-terminated buffer.
- * Only a regular file is read; anything else is a warning and -1.
- * rel names the file in messages.  Absent files are -1 with no warning
- * when quiet_enoent.
+ * Stat name beneath dirfd into *st.  Only a regular file passes;
+ * anything else is a warning and -1.  rel names the file in messages.
+ * Absent files are -1 with no warning when quiet_enoent.
  */
 static int
-read_file(struct archive *a, int dirfd, const char *name, const char *rel,
-    int quiet_enoent, char **srcp, size_t *lenp)
+stat_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    int quiet_enoent, struct stat *st)
 {
-	struct stat	 st, fst;
-	char		*src, why[160];
-	size_t		 len, got = 0;
-	ssize_t		 n;
-	int		 fd;
+	char	 why[160];
 
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+	if (fstatat(dirfd, name, st, AT_SYMLINK_NOFOLLOW) == -1) {
 		if (errno == ENOENT && quiet_enoent)
 			return -1;
 		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
 		warn_file(a, rel, 1, 1, why, 1);
 		return -1;
 	}
-	if (S_ISLNK(st.st_mode)) {
+	if (S_ISLNK(st->st_mode)) {
 		warn_file(a, rel, 1, 1, "symbolic link, skipped", 1);
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st->st_mode)) {
 		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Read name beneath dirfd whole into a malloc'd, NUL-terminated buffer,
+ * and *st from the open file.  A warning and -1 when it cannot be read
+ * or is no longer a regular file.
+ */
+static int
+read_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    struct stat *st, char **srcp, size_t *lenp)
+{
+	char		*src, why[160];
+	size_t		 len, got = 0;
+	ssize_t		 n;
+	int		 fd;
+
 	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC)) == -1) {
 		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
@@ -440,19 +514,19 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		return -1;
 	}
 	/* It may have been swapped for something else since fstatat. */
-	if (fstat(fd, &fst) == -1 || !S_ISREG(fst.st_mode)) {
+	if (fstat(fd, st) == -1 || !S_ISREG(st->st_mode)) {
 		close(fd);
 		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
 		return -1;
 	}
-	if ((unsigned long long)fst.st_size > ARCHIVE_MAX_FILE) {
+	if ((unsigned long long)st->st_size > priv(a)->max_file) {
 		close(fd);
-		snprintf(why, sizeof(why), "larger than %u MiB, skipped",
-		    ARCHIVE_MAX_FILE >> 20);
+		snprintf(why, sizeof(why), "larger than max_post_size (%zu "
+		    "KiB), skipped", priv(a)->max_file >> 10);
 		warn_file(a, rel, 1, 1, why, 1);
 		return -1;
 	}
-	len = (size_t)fst.st_size;
+	len = (size_t)st->st_size;
 	src = xmalloc(len + 1);
 	while (got < len) {
 		n = read(fd, src + got, len - got);
@@ -553,24 +627,6 @@ free_names(char **names, size_t n)
 	free(names);
 }
 
-/* Read and split one file; -1 when it is to be skipped (warned). */
-static int
-load_file(struct archive *a, int dirfd, const char *name, const char *rel,
-    int quiet_enoent, char **srcp, size_t *lenp, struct meta *m)
-{
-	struct fm_error	 err;
-
-	if (read_file(a, dirfd, name, rel, quiet_enoent, srcp, lenp) == -1)
-		return -1;
-	if (frontmatter_parse(*srcp, *lenp, m, &err) == -1) {
-		warn_file(a, rel, err.line, err.col, err.msg, 1);
-		free(*srcp);
-		*srcp = NULL;
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * Where a first level-1 heading can end: after the first line that is an
  * ATX "# " heading or a setext "===" underline.  Parsing only that much
@@ -627,33 +683,187 @@ first_heading(const char *md, size_t len)
 
 /* Title: front matter, else the body's first heading, else fallback. */
 static char *
-pick_title(char **fm_title, const char *src, size_t len, size_t body_off,
-    const char *fallback)
+pick_title(const struct archive_file *f, const char *fallback)
 {
-	char	*h, *t;
-
-	if (*fm_title != NULL) {
-		t = *fm_title;
-		*fm_title = NULL;
-		return t;
-	}
-	if ((h = first_heading(src + body_off, len - body_off))) {
-		t = frontmatter_oneline(h, strlen(h), 0);
-		free(h);
-		if (*t != '\0')
-			return t;
-		free(t);
-	}
+	if (f->m.title != NULL)
+		return xstrdup(f->m.title);
+	if (f->heading != NULL)
+		return xstrdup(f->heading);
 	return xstrdup(fallback);
 }
 
 static char *
-take(char **p)
+dupnull(const char *s)
 {
-	char	*s = *p;
+	return s != NULL ? xstrdup(s) : NULL;
+}
 
-	*p = NULL;
-	return s;
+/* ---- file records --------------------------------------------------- */
+
+static long long
+ts_ns(const struct timespec *ts)
+{
+	return (long long)ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+static int
+same_stat(const struct archive_file *f, const struct stat *st)
+{
+	return f->dev == st->st_dev && f->ino == st->st_ino &&
+	    f->size == st->st_size &&
+	    ts_ns(&f->mtim) == ts_ns(&st->st_mtim) &&
+	    ts_ns(&f->ctim) == ts_ns(&st->st_ctim);
+}
+
+static void
+file_unref(struct archive_file *f)
+{
+	size_t	 i;
+
+	if (f == NULL || atomic_fetch_sub(&f->refs, 1) != 1)
+		return;
+	/* Before meta_free(), which forgets ntags. */
+	if (f->tagkeys != NULL)
+		for (i = 0; i < f->m.ntags; i++)
+			free(f->tagkeys[i]);
+	free(f->tagkeys);
+	free(f->rel);
+	free(f->src);
+	if (!f->bad)
+		meta_free(&f->m);
+	free(f->heading);
+	links_free(f->links, f->nlinks);
+	free(f->base);
+	free(f);
+}
+
+/* What a post borrows from its file record (see struct archive_file). */
+static void
+post_file_keys(struct archive_file *f)
+{
+	struct date	 d;
+	const char	*name = f->rel + strlen("posts/");
+	char		*stem;
+	size_t		 i;
+
+	stem = xstrndup(name, strlen(name) - 3);
+	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
+		f->base = xstrdup(stem + 11);
+	else
+		f->base = xstrdup(stem);
+	free(stem);
+	f->tagkeys = xcalloc(f->m.ntags, sizeof(*f->tagkeys));
+	for (i = 0; i < f->m.ntags; i++)
+		f->tagkeys[i] = tag_key(f->m.tags[i]);
+}
+
+/* A record of src[0..len) (taken over), read as st said. */
+static struct archive_file *
+file_new(const struct archive_priv *ap, const char *rel,
+    const struct stat *st, char *src, size_t len)
+{
+	struct archive_file	*f;
+	const char		*body;
+	char			*h, *t;
+	long long		 newest;
+
+	f = xcalloc(1, sizeof(*f));
+	atomic_init(&f->refs, 1);
+	f->rel = xstrdup(rel);
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->size = st->st_size;
+	f->mtim = st->st_mtim;
+	f->ctim = st->st_ctim;
+	newest = ts_ns(&st->st_mtim);
+	if (ts_ns(&st->st_ctim) > newest)
+		newest = ts_ns(&st->st_ctim);
+	f->trusted = newest < ap->t_scan - ARCHIVE_RACY_NS;
+	if (frontmatter_parse(src, len, &f->m, &f->fe) == -1) {
+		f->bad = true;
+		memset(&f->m, 0, sizeof(f->m));
+		free(src);
+		return f;
+	}
+	f->src = src;
+	f->len = len;
+	body = src + f->m.body_off;
+	if (f->m.title == NULL &&
+	    (h = first_heading(body, len - f->m.body_off)) != NULL) {
+		t = frontmatter_oneline(h, strlen(h), 0);
+		free(h);
+		if (*t != '\0')
+			f->heading = t;
+		else
+			free(t);
+	}
+	f->words = count_words(body, len - f->m.body_off);
+	f->links = links_scan(body, len - f->m.body_off, f->m.body_line,
+	    &f->nlinks);
+	if (strncmp(rel, "posts/", 6) == 0)
+		post_file_keys(f);
+	return f;
+}
+
+/*
+ * name beneath dirfd (rel in messages) as a file record: the previous
+ * snapshot's when the file is unchanged, else read and parsed now.
+ * NULL when it is skipped (warned).  The record is borrowed: a's file
+ * list holds it, even a broken one, so an unchanged broken file is not
+ * parsed again (its warning is repeated: every snapshot logs its own).
+ */
+static struct archive_file *
+get_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    int quiet_enoent)
+{
+	struct archive_priv	*ap = priv(a);
+	struct archive_file	*f = NULL;
+	struct stat		 st;
+	char			*src, why[160];
+	size_t			 len;
+
+	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1)
+		return NULL;
+	if (ap->full) {
+		a->nskipped++;		/* warned once, below */
+		return NULL;
+	}
+	/* The size checks come first: a reused file counts all the same. */
+	if ((unsigned long long)st.st_size > ap->max_file) {
+		snprintf(why, sizeof(why), "larger than max_post_size (%zu "
+		    "KiB), skipped", ap->max_file >> 10);
+		warn_file(a, rel, 1, 1, why, 1);
+		return NULL;
+	}
+	if ((size_t)st.st_size > ap->max_total - ap->total) {
+		snprintf(why, sizeof(why), "max_archive_size (%zu MiB) "
+		    "reached: this file and every one after it skipped",
+		    ap->max_total >> 20);
+		warn_file(a, rel, 1, 1, why, 1);
+		ap->full = 1;
+		return NULL;
+	}
+	ap->total += (size_t)st.st_size;
+	if (ap->prev != NULL)
+		f = index_get(&priv(ap->prev)->file_rel, rel);
+	if (f != NULL && f->trusted && same_stat(f, &st)) {
+		atomic_fetch_add(&f->refs, 1);
+		a->nreused++;
+	} else {
+		if (read_file(a, dirfd, name, rel, &st, &src, &len) == -1)
+			return NULL;
+		f = file_new(ap, rel, &st, src, len);
+		a->nread++;
+	}
+	if (ap->nfiles % 64 == 0)
+		ap->files = xreallocarray(ap->files, ap->nfiles + 64,
+		    sizeof(*ap->files));
+	ap->files[ap->nfiles++] = f;
+	if (f->bad) {
+		warn_file(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
+		return NULL;
+	}
+	return f;
 }
 
 /* ---- index.md ------------------------------------------------------- */
@@ -661,44 +871,38 @@ take(char **p)
 static void
 load_index(struct archive *a, int dfd, const struct config *c)
 {
-	struct meta	 m;
-	char		*src = NULL, *h;
-	size_t		 len = 0;
+	struct archive_file	*f;
+	const struct meta	*m = NULL;
 
-	memset(&m, 0, sizeof(m));
-	if (load_file(a, dfd, "index.md", "index.md", 1, &src, &len, &m) ==
-	    0) {
-		a->index_src = src;
-		a->index_len = len;
-		a->index_body_off = m.body_off;
+	if ((f = get_file(a, dfd, "index.md", "index.md", 1)) != NULL) {
+		m = &f->m;
+		a->index_src = f->src;
+		a->index_len = f->len;
+		a->index_body_off = m->body_off;
 	}
-	if (m.title)
-		a->title = take(&m.title);
+	if (m != NULL && m->title)
+		a->title = xstrdup(m->title);
 	else if (c->site_title && *c->site_title)
 		a->title = xstrdup(c->site_title);
-	else if (src && (h = first_heading(src + m.body_off,
-	    len - m.body_off)) != NULL) {
-		a->title = frontmatter_oneline(h, strlen(h), 0);
-		free(h);
-	}
+	else if (f != NULL && f->heading != NULL)
+		a->title = xstrdup(f->heading);
 	if (a->title == NULL || *a->title == '\0') {
 		free(a->title);
 		a->title = xstrdup(c->hostname && *c->hostname ? c->hostname :
 		    "capsule");
 	}
-	if (m.subtitle)
-		a->subtitle = take(&m.subtitle);
+	if (m != NULL && m->subtitle)
+		a->subtitle = xstrdup(m->subtitle);
 	else if (c->site_subtitle && *c->site_subtitle)
 		a->subtitle = xstrdup(c->site_subtitle);
-	if (m.author)
-		a->author = take(&m.author);
+	if (m != NULL && m->author)
+		a->author = xstrdup(m->author);
 	else if (c->author && *c->author)
 		a->author = xstrdup(c->author);
-	if (m.lang)
-		a->lang = take(&m.lang);
+	if (m != NULL && m->lang)
+		a->lang = xstrdup(m->lang);
 	else
 		a->lang = xstrdup(c->lang && *c->lang ? c->lang : "en");
-	meta_free(&m);
 }
 
 /* ---- series/ -------------------------------------------------------- */
@@ -719,25 +923,25 @@ series_new(struct archive *a, char *slug, char *title)
 static void
 load_series_files(struct archive *a, int dfd, char **names, size_t n)
 {
-	struct series	*s;
-	struct meta	 m;
-	char		*rel, *src, *slug, *stem, why[256];
-	size_t		 i, len;
+	struct archive_file	*f;
+	struct series		*s;
+	char			*rel, *slug, *stem, why[256];
+	size_t			 i;
 
 	for (i = 0; i < n; i++) {
 		rel = xasprintf("series/%s", names[i]);
-		if (load_file(a, dfd, names[i], rel, 0, &src, &len, &m) == -1) {
+		if ((f = get_file(a, dfd, names[i], rel, 0)) == NULL) {
 			free(rel);
 			continue;
 		}
 		stem = xstrndup(names[i], strlen(names[i]) - 3);
 		slug = archive_slugify(stem);
-		if (*slug == '\0' || m.draft ||
+		if (*slug == '\0' || f->m.draft ||
 		    index_get(&priv(a)->series_slug, slug) != NULL) {
 			if (*slug == '\0')
 				warn_file(a, rel, 1, 1, "no usable characters "
 				    "in the file name, skipped", 1);
-			else if (!m.draft) {
+			else if (!f->m.draft) {
 				snprintf(why, sizeof(why), "another file "
 				    "already has the series slug \"%s\", "
 				    "skipped", slug);
@@ -745,20 +949,16 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 			}
 			free(slug);
 			free(stem);
-			free(src);
 			free(rel);
-			meta_free(&m);
 			continue;
 		}
-		s = series_new(a, slug, pick_title(&m.title, src, len,
-		    m.body_off, stem));
-		s->summary = take(&m.summary);
-		s->level = take(&m.level);
-		s->audience = take(&m.audience);
-		s->src = src;
-		s->srclen = len;
-		s->body_off = m.body_off;
-		meta_free(&m);
+		s = series_new(a, slug, pick_title(f, stem));
+		s->summary = dupnull(f->m.summary);
+		s->level = dupnull(f->m.level);
+		s->audience = dupnull(f->m.audience);
+		s->src = f->src;
+		s->srclen = f->len;
+		s->body_off = f->m.body_off;
 		free(stem);
 		free(rel);
 	}
@@ -766,29 +966,43 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 
 /* ---- posts/ --------------------------------------------------------- */
 
-/* NULL when skipped (warned) or a draft (not a warning). */
+/* An undated draft takes the day its file last changed (UTC). */
+static int
+draft_date(const struct archive_file *f, struct date *d)
+{
+	struct tm	 tm;
+	time_t		 t = f->mtim.tv_sec;
+	const char	*errstr;
+	char		 ymd[16];
+
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(ymd, sizeof(ymd), "%Y-%m-%d", &tm) != 10)
+		return -1;
+	return date_parse(ymd, 10, d, &errstr);
+}
+
+/* NULL when skipped (warned); a draft has p->draft set. */
 static struct post *
 load_post(struct archive *a, int pfd, const char *name)
 {
 	struct archive_priv	*ap = priv(a);
+	struct archive_file	*f;
+	const struct meta	*m;
 	struct post		*p, *other;
-	struct meta		 m;
 	struct date		 fdate;
-	const char		*errstr, *base;
-	char			*rel, *src, *stem, why[320];
-	size_t			 len, i;
+	const char		*errstr, *base, *rel;
+	char			 stem[NAME_MAX + 1], why[320];
+	size_t			 i;
 	int			 has_fdate;
 
-	rel = xasprintf("posts/%s", name);
-	if (load_file(a, pfd, name, rel, 0, &src, &len, &m) == -1) {
-		free(rel);
+	snprintf(why, sizeof(why), "posts/%s", name);
+	if ((f = get_file(a, pfd, name, why, 0)) == NULL)
 		return NULL;
-	}
-	if (m.draft) {
-		log_debug("%s: draft, not published", rel);
-		goto drop;
-	}
-	stem = xstrndup(name, strlen(name) - 3);
+	rel = f->rel;
+	m = &f->m;
+	if (m->draft)
+		log_debug("%s: draft: only /drafts/ shows it", rel);
+	snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(name) - 3), name);
 	base = stem;
 	has_fdate = date_from_filename(stem, &fdate) == 0;
 	if (has_fdate)
@@ -796,22 +1010,24 @@ load_post(struct archive *a, int pfd, const char *name)
 	else if (strlen(stem) == 10 &&
 	    date_parse(stem, 10, &fdate, &errstr) == 0)
 		has_fdate = 1;		/* "2024-01-02.md": the date is all */
-	if (!m.has_date && !has_fdate) {
+	if (!m->has_date && !has_fdate && m->draft)
+		has_fdate = draft_date(f, &fdate) == 0;	/* undated draft */
+	if (!m->has_date && !has_fdate) {
 		warn_file(a, rel, 1, 1, "no date (front matter or "
 		    "YYYY-MM-DD- file name)", 1);
-		free(stem);
-		goto drop;
+		return NULL;
 	}
 
 	p = xcalloc(1, sizeof(*p));
-	p->path = rel;
-	p->date = m.has_date ? m.date : fdate;
-	p->updated = m.has_updated ? m.updated : p->date;
-	if (m.slug) {
-		p->slug = archive_slugify(m.slug);
+	p->path = f->rel;
+	p->file = f;
+	p->date = m->has_date ? m->date : fdate;
+	p->updated = m->has_updated ? m->updated : p->date;
+	if (m->slug) {
+		p->slug = archive_slugify(m->slug);
 		if (*p->slug == '\0') {
 			snprintf(why, sizeof(why), "slug \"%s\" has no usable "
-			    "characters; using the file name", m.slug);
+			    "characters; using the file name", m->slug);
 			warn_file(a, rel, 1, 1, why, 0);
 			free(p->slug);
 			p->slug = NULL;
@@ -823,50 +1039,46 @@ load_post(struct archive *a, int pfd, const char *name)
 		free(p->slug);
 		p->slug = xstrdup(p->date.ymd);
 	}
-	if ((other = index_put(&ap->post_slug, p->slug, p)) != p) {
+	/* Drafts are in no index: their slugs are theirs alone. */
+	if ((other = m->draft ? archive_draft(a, p->slug) :
+	    index_put(&ap->post_slug, p->slug, p)) != p && other != NULL) {
 		snprintf(why, sizeof(why), "slug \"%s\" already used by %s, "
 		    "skipped", p->slug, other->path);
 		warn_file(a, rel, 1, 1, why, 1);
 		free(p->slug);
 		free(p);
-		free(stem);
-		goto drop;
+		return NULL;
 	}
-	index_put(&ap->post_file, p->path + strlen("posts/"), p);
-	ap->bases[ap->nbases] = xstrdup(*base ? base : stem);
-	index_put(&ap->post_base, ap->bases[ap->nbases++], p);
+	if (!m->draft) {
+		index_put(&ap->post_file, p->path + strlen("posts/"), p);
+		index_put(&ap->post_base, f->base, p);
+	}
 
-	p->src = src;
-	p->srclen = len;
-	p->body_off = m.body_off;
-	p->body_line = m.body_line;
-	p->title = pick_title(&m.title, src, len, m.body_off,
-	    *base ? base : stem);
-	p->tagnames = m.tags;
-	p->ntags = m.ntags;
-	m.tags = NULL;
-	m.ntags = 0;
+	p->src = f->src;
+	p->srclen = f->len;
+	p->body_off = m->body_off;
+	p->body_line = m->body_line;
+	/* Borrowed from the file record, like every string but the slug. */
+	p->title = m->title ? m->title : f->heading ? f->heading : f->base;
+	p->ntags = m->ntags;
+	p->tagnames = xcalloc(p->ntags, sizeof(*p->tagnames));
+	for (i = 0; i < p->ntags; i++)
+		p->tagnames[i] = m->tags[i];
 	p->tags = xcalloc(p->ntags, sizeof(*p->tags));
-	p->series_name = take(&m.series);
-	p->part = m.part;
-	p->summary = take(&m.summary);
-	p->lang = take(&m.lang);
-	p->author = take(&m.author);
-	p->featured = m.featured;
-	p->words = count_words(src + m.body_off, len - m.body_off);
+	p->series_name = m->series;
+	p->part = m->part;
+	p->summary = m->summary;
+	p->lang = m->lang;
+	p->author = m->author;
+	p->featured = m->featured;
+	p->draft = m->draft;
+	p->words = f->words;
 	p->reading_min = (p->words + WORDS_PER_MIN / 2) / WORDS_PER_MIN;
 	if (p->reading_min == 0)
 		p->reading_min = 1;
 	for (i = 0; i < CACHE_NSLOTS; i++)
-		atomic_init(&p->cache[i], NULL);
-	meta_free(&m);
-	free(stem);
+		slot_init(&p->cache[i]);
 	return p;
-drop:
-	meta_free(&m);
-	free(src);
-	free(rel);
-	return NULL;
 }
 
 /* Newest first; the slug breaks ties so the order is total. */
@@ -970,7 +1182,7 @@ link_series(struct archive *a)
 			s->reading_min += p->reading_min;
 		}
 		for (k = 0; k < CACHE_NSLOTS; k++)
-			atomic_init(&s->cache[k], NULL);
+			slot_init(&s->cache[k]);
 	}
 	if (a->nseries > 1)
 		qsort(a->series, a->nseries, sizeof(*a->series), cmp_series);
@@ -978,9 +1190,7 @@ link_series(struct archive *a)
 
 /* Tag grouping state while link_tags() runs. */
 struct tagger {
-	struct index	 bykey;		/* tag_key() -> tag */
-	char		**keys;		/* the keys, owned */
-	size_t		 nkeys;
+	struct index	 bykey;		/* tag_key() -> tag; keys borrowed */
 };
 
 /*
@@ -989,22 +1199,18 @@ struct tagger {
  */
 static struct tag *
 tag_for(struct archive *a, struct tagger *tg, const struct post *p,
-    const char *name)
+    const char *name, const char *key)
 {
 	struct archive_priv	*ap = priv(a);
 	struct tag		*t, *o;
-	char			*key, *slug, *alt = NULL, why[512];
+	char			*slug, *alt = NULL, why[512];
 	size_t			 sfx, n;
 
-	key = tag_key(name);
-	if ((t = index_get(&tg->bykey, key)) != NULL) {
-		free(key);
+	if ((t = index_get(&tg->bykey, key)) != NULL)
 		return t;
-	}
 	slug = archive_slugify(name);
 	if (*slug == '\0') {
 		free(slug);
-		free(key);
 		return NULL;
 	}
 	/* Another name already has this slug: "cafe" after "Café". */
@@ -1025,10 +1231,9 @@ tag_for(struct archive *a, struct tagger *tg, const struct post *p,
 	t->slug = slug;
 	t->name = xstrdup(name);
 	for (n = 0; n < CACHE_NSLOTS; n++)
-		atomic_init(&t->cache[n], NULL);
+		slot_init(&t->cache[n]);
 	index_put(&ap->tag_slug, t->slug, t);
-	index_put(&tg->bykey, key, t);
-	tg->keys[tg->nkeys++] = key;
+	index_put(&tg->bykey, key, t);	/* the file record's key */
 	a->tags[a->ntags++] = t;
 	return t;
 }
@@ -1052,21 +1257,19 @@ link_tags(struct archive *a)
 		total += a->posts[i]->ntags;
 	index_init(&tg.bykey, total);
 	index_init(&priv(a)->tag_slug, total);
-	tg.keys = xcalloc(total, sizeof(*tg.keys));
-	tg.nkeys = 0;
 	a->tags = xcalloc(total, sizeof(*a->tags));
 
 	for (i = a->nposts; i-- > 0;) {
 		p = a->posts[i];
 		for (j = 0, k = 0; j < p->ntags; j++) {
-			t = tag_for(a, &tg, p, p->tagnames[j]);
+			/* Keys line up with the names until compacted. */
+			t = tag_for(a, &tg, p, p->tagnames[j],
+			    p->file->tagkeys[j]);
 			for (n = 0; t != NULL && n < k; n++)
 				if (p->tags[n] == t)
 					t = NULL;	/* twice in one post */
-			if (t == NULL) {
-				free(p->tagnames[j]);
-				continue;
-			}
+			if (t == NULL)
+				continue;	/* the name is borrowed */
 			p->tagnames[k] = p->tagnames[j];
 			p->tags[k++] = t;
 			t->nposts++;
@@ -1085,9 +1288,6 @@ link_tags(struct archive *a)
 	}
 	if (a->ntags > 1)
 		qsort(a->tags, a->ntags, sizeof(*a->tags), cmp_tag);
-	for (i = 0; i < tg.nkeys; i++)
-		free(tg.keys[i]);
-	free(tg.keys);
 	index_free(&tg.bykey);
 }
 
@@ -1104,13 +1304,19 @@ load_posts(struct archive *a, int dfd)
 	index_init(&ap->post_slug, n);
 	index_init(&ap->post_file, n);
 	index_init(&ap->post_base, n);
-	ap->bases = xcalloc(n, sizeof(*ap->bases));
 	a->posts = xcalloc(n, sizeof(*a->posts));
+	a->drafts = xcalloc(n, sizeof(*a->drafts));
 	for (i = 0; i < n; i++)
-		if ((p = load_post(a, pfd, names[i])) != NULL)
+		if ((p = load_post(a, pfd, names[i])) == NULL)
+			continue;
+		else if (p->draft)
+			a->drafts[a->ndrafts++] = p;
+		else
 			a->posts[a->nposts++] = p;
 	if (a->nposts > 1)
 		qsort(a->posts, a->nposts, sizeof(*a->posts), cmp_post_new);
+	if (a->ndrafts > 1)
+		qsort(a->drafts, a->ndrafts, sizeof(*a->drafts), cmp_post_new);
 	free_names(names, n);
 	if (pfd != -1)
 		close(pfd);
@@ -1121,10 +1327,10 @@ load_posts(struct archive *a, int dfd)
 static void
 load_pages(struct archive *a, int dfd)
 {
+	struct archive_file *f;
 	struct doc	*d;
-	struct meta	 m;
-	char		**names, *rel, *src, *name;
-	size_t		 n, i, k, len;
+	char		**names, *rel, *name;
+	size_t		 n, i, k;
 	int		 fd, reserved;
 
 	fd = list_md(a, dfd, "pages", &names, &n);
@@ -1143,31 +1349,25 @@ load_pages(struct archive *a, int dfd)
 			free(rel);
 			continue;
 		}
-		if (load_file(a, fd, names[i], rel, 0, &src, &len, &m) == -1) {
+		f = get_file(a, fd, names[i], rel, 0);
+		free(rel);
+		if (f == NULL || f->m.draft) {
 			free(name);
-			free(rel);
-			continue;
-		}
-		if (m.draft) {
-			meta_free(&m);
-			free(src);
-			free(name);
-			free(rel);
 			continue;
 		}
 		d = xcalloc(1, sizeof(*d));
 		d->name = name;
-		d->path = rel;
-		d->title = pick_title(&m.title, src, len, m.body_off, name);
-		d->lang = take(&m.lang);
-		d->src = src;
-		d->srclen = len;
-		d->body_off = m.body_off;
+		d->path = f->rel;
+		d->file = f;
+		d->title = pick_title(f, name);
+		d->lang = dupnull(f->m.lang);
+		d->src = f->src;
+		d->srclen = f->len;
+		d->body_off = f->m.body_off;
 		for (k = 0; k < CACHE_NSLOTS; k++)
-			atomic_init(&d->cache[k], NULL);
+			slot_init(&d->cache[k]);
 		a->docs[a->ndocs++] = d;
 		index_put(&priv(a)->doc_name, d->name, d);
-		meta_free(&m);
 	}
 	/* Sorted by name already: list_md() sorts "x.md" the same way. */
 	if (a->ndocs > 1)
@@ -1179,11 +1379,39 @@ load_pages(struct archive *a, int dfd)
 
 /* ---- the snapshot --------------------------------------------------- */
 
+/*
+ * Links to posts that are not there, in every post and page: the links
+ * were found when the file was read (links_scan()), so an unchanged
+ * file costs only the lookups.
+ */
+static void
+check_links(struct archive *a)
+{
+	const struct archive_file	*f;
+	size_t				 i;
+
+	for (i = 0; i < a->nposts; i++) {
+		f = a->posts[i]->file;
+		a->nwarnings += links_report(a, f->rel, f->links, f->nlinks);
+	}
+	for (i = 0; i < a->ndocs; i++) {
+		f = a->docs[i]->file;
+		a->nwarnings += links_report(a, f->rel, f->links, f->nlinks);
+	}
+}
+
 struct archive *
 archive_load(const struct config *c)
 {
+	return archive_reload(c, NULL);
+}
+
+struct archive *
+archive_reload(const struct config *c, const struct archive *prev)
+{
 	struct archive_priv	*ap;
 	struct archive		*a;
+	struct timespec		 now;
 	char			**names, *real;
 	size_t			 n, i, j;
 	int			 dfd, sfd;
@@ -1198,12 +1426,22 @@ archive_load(const struct config *c)
 	atomic_init(&a->refs, 1);
 	for (i = 0; i < NAV_NPAGES; i++)
 		for (j = 0; j < CACHE_NSLOTS; j++)
-			atomic_init(&a->nav[i][j], NULL);
+			slot_init(&a->nav[i][j]);
 	if ((real = realpath(c->capsule_dir, NULL)) != NULL) {
 		a->dir = xstrdup(real);
 		free(real);
 	} else
 		a->dir = xstrdup(c->capsule_dir);
+	a->cache_max = c->cache_max_bytes;
+	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
+	    ARCHIVE_MAX_FILE;
+	ap->max_total = c->max_archive_size > 0 ? c->max_archive_size :
+	    (size_t)1 << 30;
+	clock_gettime(CLOCK_REALTIME, &now);
+	ap->t_scan = ts_ns(&now);
+	/* Another capsule shares nothing with this one. */
+	if (prev != NULL && strcmp(prev->dir, a->dir) == 0)
+		ap->prev = prev;
 
 	load_index(a, dfd, c);
 
@@ -1221,9 +1459,17 @@ archive_load(const struct config *c)
 	load_pages(a, dfd);
 	close(dfd);
 
+	/* The next snapshot finds its unchanged files here. */
+	index_init(&ap->file_rel, ap->nfiles);
+	for (i = 0; i < ap->nfiles; i++)
+		index_put(&ap->file_rel, ap->files[i]->rel, ap->files[i]);
+	ap->prev = NULL;
+	check_links(a);
+
 	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
-	    "%u warnings", a->dir, a->nposts, a->nseries, a->ntags, a->ndocs,
-	    a->nwarnings);
+	    "%u warnings; %u files read, %u unchanged", a->dir, a->nposts,
+	    a->nseries, a->ntags, a->ndocs, a->nwarnings, a->nread,
+	    a->nreused);
 	return a;
 }
 
@@ -1234,12 +1480,12 @@ archive_ref(struct archive *a)
 }
 
 static void
-free_cache(_Atomic(struct blob *) *slots, size_t n)
+free_cache(struct slot *slots, size_t n)
 {
 	size_t	 i;
 
 	for (i = 0; i < n; i++)
-		free(atomic_load(&slots[i]));
+		slot_clear(&slots[i]);
 }
 
 void
@@ -1250,29 +1496,22 @@ archive_unref(struct archive *a)
 	struct series		*s;
 	struct tag		*t;
 	struct doc		*d;
-	size_t			 i, j;
+	size_t			 i;
 
 	if (a == NULL || atomic_fetch_sub(&a->refs, 1) != 1)
 		return;
 	ap = priv(a);
-	for (i = 0; i < a->nposts; i++) {
-		p = a->posts[i];
-		free(p->path);
-		free(p->slug);
-		free(p->title);
-		for (j = 0; j < p->ntags; j++)
-			free(p->tagnames[j]);
+	search_free(atomic_load(&a->search));
+	for (i = 0; i < a->nposts + a->ndrafts; i++) {
+		p = i < a->nposts ? a->posts[i] : a->drafts[i - a->nposts];
+		free(p->slug);		/* the rest borrows from p->file */
 		free(p->tagnames);
 		free(p->tags);
-		free(p->series_name);
-		free(p->summary);
-		free(p->lang);
-		free(p->author);
-		free(p->src);
 		free_cache(p->cache, CACHE_NSLOTS);
 		free(p);
 	}
 	free(a->posts);
+	free(a->drafts);
 	for (i = 0; i < a->nseries; i++) {
 		s = a->series[i];
 		free(s->slug);
@@ -1280,7 +1519,6 @@ archive_unref(struct archive *a)
 		free(s->summary);
 		free(s->level);
 		free(s->audience);
-		free(s->src);
 		free(s->parts);
 		free_cache(s->cache, CACHE_NSLOTS);
 		free(s);
@@ -1298,10 +1536,8 @@ archive_unref(struct archive *a)
 	for (i = 0; i < a->ndocs; i++) {
 		d = a->docs[i];
 		free(d->name);
-		free(d->path);
 		free(d->title);
 		free(d->lang);
-		free(d->src);
 		free_cache(d->cache, CACHE_NSLOTS);
 		free(d);
 	}
@@ -1313,10 +1549,10 @@ archive_unref(struct archive *a)
 	free(a->subtitle);
 	free(a->author);
 	free(a->lang);
-	free(a->index_src);
-	for (i = 0; i < ap->nbases; i++)
-		free(ap->bases[i]);
-	free(ap->bases);
+	for (i = 0; i < ap->nfiles; i++)
+		file_unref(ap->files[i]);
+	free(ap->files);
+	index_free(&ap->file_rel);
 	index_free(&ap->post_slug);
 	index_free(&ap->post_file);
 	index_free(&ap->post_base);
@@ -1330,6 +1566,17 @@ struct post *
 archive_post(const struct archive *a, const char *slug)
 {
 	return index_get(&priv(a)->post_slug, slug);
+}
+
+struct post *
+archive_draft(const struct archive *a, const char *slug)
+{
+	size_t	 i;
+
+	for (i = 0; i < a->ndrafts; i++)
+		if (a->drafts[i] != NULL && strcmp(a->drafts[i]->slug, slug) == 0)
+			return a->drafts[i];
+	return NULL;
 }
 
 struct series *
@@ -1496,28 +1743,58 @@ out:
 	return res;
 }
 
-/* ---- blobs ---------------------------------------------------------- */
+/* ---- cache ---------------------------------------------------------- */
 
-struct blob *
-blob_new(const char *data, size_t len)
+/* Every cache slot of a, for eviction; malloc'd. */
+static struct slot **
+all_slots(struct archive *a, size_t *np)
 {
-	struct blob	*b;
+	struct slot	**v;
+	size_t		 n, i, k, j;
 
-	b = xmalloc(sizeof(*b) + len + 1);
-	b->len = len;
-	if (len)
-		memcpy(b->data, data, len);
-	b->data[len] = '\0';
-	return b;
+	n = (a->nposts + a->nseries + a->ntags + a->ndocs + NAV_NPAGES) *
+	    CACHE_NSLOTS;
+	v = xreallocarray(NULL, n, sizeof(*v));
+	k = 0;
+	for (j = 0; j < CACHE_NSLOTS; j++) {
+		for (i = 0; i < a->nposts; i++)
+			v[k++] = &a->posts[i]->cache[j];
+		for (i = 0; i < a->nseries; i++)
+			v[k++] = &a->series[i]->cache[j];
+		for (i = 0; i < a->ntags; i++)
+			v[k++] = &a->tags[i]->cache[j];
+		for (i = 0; i < a->ndocs; i++)
+			v[k++] = &a->docs[i]->cache[j];
+		for (i = 0; i < NAV_NPAGES; i++)
+			v[k++] = &a->nav[i][j];
+	}
+	*np = k;
+	return v;
+}
+
+size_t
+archive_cache_trim(struct archive *a, size_t target)
+{
+	struct slot	**v;
+	size_t		 n, freed;
+
+	if (cache_bytes() <= target)
+		return 0;
+	v = all_slots(a, &n);
+	freed = cache_evict(v, n, target);
+	free(v);
+	if (freed > 0)
+		log_debug("cache: %zu bytes of pages evicted; %zu held",
+		    freed, cache_bytes());
+	return freed;
 }
 
 struct blob *
-blob_publish(_Atomic(struct blob *) *slot, struct blob *b)
+archive_cache_put(struct archive *a, struct slot *s, struct blob *b)
 {
-	struct blob	*old = NULL;
-
-	if (atomic_compare_exchange_strong(slot, &old, b))
-		return b;
-	free(b);		/* another thread won: use theirs */
-	return old;
+	b = cache_put(s, b);
+	/* Down to 3/4 of the limit, so that a sweep is not due every put. */
+	if (a->cache_max > 0 && cache_bytes() > a->cache_max)
+		archive_cache_trim(a, a->cache_max - a->cache_max / 4);
+	return b;
 }

@@ -3,11 +3,13 @@
  *
  * archive_load() scans a capsule directory (DESIGN.md §1) into a
  * struct archive: posts newest first, series with ordered parts, tags
- * with their posts, standalone pages (struct doc), and slug indexes.  A snapshot is
- * built off the serving threads and never changed after; readers hold a
- * reference (archive_ref/archive_unref) and take no lock.  The snapshot
- * owns every struct and string reachable from it, including the source
- * bytes of each file and the render cache slots.
+ * with their posts, standalone pages (struct doc), and slug indexes.  A
+ * snapshot is built off the serving threads and never changed after;
+ * readers hold a reference (archive_ref/archive_unref) and take no lock.
+ * The snapshot owns every struct and string reachable from it and the
+ * render cache slots.  The source bytes and front matter of each file
+ * live in a file record (struct archive_file, private) that the next
+ * snapshot shares when the file has not changed: archive_reload().
  *
  * Knows libyaml (through frontmatter.c) and the file system; nothing of
  * protocols or sockets.
@@ -19,21 +21,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cache.h"
 #include "date.h"
 
+struct archive_file;
 struct config;
+struct search_index;
 struct series;
 struct tag;
 
-/*
- * Rendered bytes, made on first request and published into a cache slot
- * with compare-and-swap; freed with the snapshot.
- */
-struct blob {
-	size_t	 len;
-	char	 data[];		/* NUL-terminated for convenience */
-};
-
+/* Which rendering of a thing a cache slot holds. */
 enum cache_slot {
 	CACHE_GEMINI,			/* the whole response body */
 	CACHE_GOPHER,
@@ -41,13 +38,20 @@ enum cache_slot {
 	CACHE_NSLOTS
 };
 
+/*
+ * A post.  Its strings -- all but slug, which it owns -- and the array
+ * of tag names' strings are borrowed from its file record, which the
+ * snapshot holds and the next snapshot shares while the file does not
+ * change.
+ */
 struct post {
-	char		*path;		/* "posts/x.md", relative to capsule */
-	char		*slug;		/* unique among posts */
+	char		*path;		/* "posts/x.md" */
+	char		*slug;		/* unique among posts; owned */
 	char		*title;		/* entities decoded, one line */
 	struct date	 date;
 	struct date	 updated;	/* == date when front matter has none */
-	char		**tagnames;	/* display forms, as written */
+	char		**tagnames;	/* display forms, as written; the
+					   array is owned, the names not */
 	struct tag	**tags;		/* borrowed, same order as tagnames */
 	size_t		 ntags;
 	char		*series_name;	/* as written, or NULL */
@@ -59,14 +63,15 @@ struct post {
 	char		*lang;		/* or NULL: the site's */
 	char		*author;	/* or NULL: the site's */
 	bool		 featured;
-	bool		 draft;		/* drafts are never in a snapshot */
-	char		*src;		/* the whole file, owned */
+	bool		 draft;		/* in a->drafts, never in a->posts */
+	struct archive_file *file;	/* borrowed: the snapshot holds it */
+	char		*src;		/* the whole file; borrowed from file */
 	size_t		 srclen;
 	size_t		 body_off;	/* Markdown starts at src + body_off */
 	unsigned	 body_line;	/* 1-based line of src + body_off */
 	unsigned	 words;
 	unsigned	 reading_min;	/* ~200 words a minute, at least 1 */
-	_Atomic(struct blob *) cache[CACHE_NSLOTS];
+	struct slot	 cache[CACHE_NSLOTS];
 };
 
 struct series {
@@ -75,13 +80,13 @@ struct series {
 	char		*summary;	/* or NULL */
 	char		*level;		/* or NULL */
 	char		*audience;	/* or NULL */
-	char		*src;		/* series/<slug>.md, owned; or NULL */
+	char		*src;		/* series/<slug>.md (borrowed) or NULL */
 	size_t		 srclen;
 	size_t		 body_off;	/* the intro */
 	struct post	**parts;	/* by part, then date; borrowed */
 	size_t		 nparts;
 	unsigned	 reading_min;	/* sum over parts */
-	_Atomic(struct blob *) cache[CACHE_NSLOTS];
+	struct slot	 cache[CACHE_NSLOTS];
 };
 
 struct tag {
@@ -89,19 +94,20 @@ struct tag {
 	char		*name;		/* display form (first seen) */
 	struct post	**posts;	/* newest first; borrowed */
 	size_t		 nposts;
-	_Atomic(struct blob *) cache[CACHE_NSLOTS];
+	struct slot	 cache[CACHE_NSLOTS];
 };
 
 /* A standalone page from pages/ (about, now, uses...). */
 struct doc {
 	char		*name;		/* "about" for pages/about.md */
-	char		*path;		/* "pages/about.md" */
+	char		*path;		/* "pages/about.md"; borrowed */
 	char		*title;
 	char		*lang;		/* or NULL */
-	char		*src;
+	struct archive_file *file;	/* borrowed: the snapshot holds it */
+	char		*src;		/* borrowed from the file record */
 	size_t		 srclen;
 	size_t		 body_off;
-	_Atomic(struct blob *) cache[CACHE_NSLOTS];
+	struct slot	 cache[CACHE_NSLOTS];
 };
 
 /* Navigation pages that have one instance per snapshot. */
@@ -123,7 +129,7 @@ struct archive {
 	char		*subtitle;	/* or NULL */
 	char		*author;	/* or NULL */
 	char		*lang;
-	char		*index_src;	/* index.md, owned; or NULL */
+	char		*index_src;	/* index.md, borrowed; or NULL */
 	size_t		 index_len;
 	size_t		 index_body_off;
 
@@ -135,11 +141,23 @@ struct archive {
 	size_t		 ntags;
 	struct doc	**docs;		/* pages/, by name; owned */
 	size_t		 ndocs;
+	/*
+	 * Posts with "draft: true", newest first; owned.  In no index,
+	 * list, feed, tag, series or search: only /drafts/ (authorised
+	 * clients) reads them, through archive_draft().
+	 */
+	struct post	**drafts;
+	size_t		 ndrafts;
+	/* search.c's index of posts: built on first search; owned. */
+	_Atomic(struct search_index *) search;
 
 	unsigned	 nwarnings;	/* logged while loading */
 	unsigned	 nskipped;	/* files skipped with a warning */
+	unsigned	 nread;		/* files read and parsed */
+	unsigned	 nreused;	/* files shared with the previous one */
 
-	_Atomic(struct blob *) nav[NAV_NPAGES][CACHE_NSLOTS];
+	size_t		 cache_max;	/* bytes; 0 = no limit (config) */
+	struct slot	 nav[NAV_NPAGES][CACHE_NSLOTS];
 };
 
 /*
@@ -149,6 +167,18 @@ struct archive {
  * reference, owned by the caller.
  */
 struct archive	*archive_load(const struct config *c);
+/*
+ * The same, sharing with prev (may be NULL) every file whose device,
+ * inode, size, mtime and ctime (nanoseconds) are unchanged and were
+ * already old when prev read it (a file changed twice within the file
+ * system's timestamp granularity is read again, never trusted).  Only
+ * the parsed files are shared: posts, series, tags, pages, indexes and
+ * cache slots are new, so nothing rendered carries over.  prev is only
+ * read; the caller keeps its reference.  Safe on any thread while
+ * others serve from prev.
+ */
+struct archive	*archive_reload(const struct config *c,
+		    const struct archive *prev);
 void		 archive_ref(struct archive *);
 void		 archive_unref(struct archive *);	/* frees at zero */
 
@@ -157,6 +187,8 @@ struct post	*archive_post(const struct archive *, const char *slug);
 struct series	*archive_series(const struct archive *, const char *slug);
 struct tag	*archive_tag(const struct archive *, const char *slug);
 struct doc	*archive_doc(const struct archive *, const char *name);
+/* A draft by slug (linear: drafts are few); NULL when absent. */
+struct post	*archive_draft(const struct archive *, const char *slug);
 
 /*
  * Rewrite a link found in the file at from_path ("posts/a.md") if it
@@ -171,10 +203,13 @@ char		*archive_resolve_link(const struct archive *,
 char		*archive_slugify(const char *name);
 
 /*
- * Publish b into *slot unless another thread already did; returns the
- * blob that is in the slot afterwards (ours, or theirs with ours freed).
+ * cache_put() into one of a's slots; then, when the bytes held by all
+ * caches exceed a->cache_max, evict a's least recently used blobs down
+ * to three quarters of it.  Returns what cache_put() returns.
  */
-struct blob	*blob_publish(_Atomic(struct blob *) *slot, struct blob *b);
-struct blob	*blob_new(const char *data, size_t len);
+struct blob	*archive_cache_put(struct archive *a, struct slot *s,
+		    struct blob *b);
+/* Evict a's least recently used blobs until cache_bytes() <= target. */
+size_t		 archive_cache_trim(struct archive *a, size_t target);
 
 #endif

@@ -5,8 +5,9 @@
  * The main thread binds everything first, then starts the threads.  It
  * talks to a worker only through the worker's uv_async_t (the one loop
  * call that is safe from another thread) and two atomics: `pending`
- * (a new snapshot) and `stopping`.  A worker owns one reference to the
- * snapshot it serves from and swaps it on its own thread.
+ * (a new generation) and `stopping`.  A worker owns one reference to the
+ * generation it serves from and swaps it on its own thread; whatever
+ * the old one held is freed when its last connection lets go.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,77 @@
 #include "config.h"
 #include "listen.h"
 #include "log.h"
+#include "tlsconn.h"
 #include "util.h"
 #include "worker.h"
+
+struct settings *
+settings_new(struct config *cfg, struct tls_server *tls)
+{
+	struct settings	*set;
+
+	set = xcalloc(1, sizeof(*set));
+	atomic_init(&set->refs, 1);
+	set->cfg = *cfg;
+	memset(cfg, 0, sizeof(*cfg));
+	set->tls = tls;
+	return set;
+}
+
+void
+settings_ref(struct settings *set)
+{
+	atomic_fetch_add(&set->refs, 1);
+}
+
+void
+settings_unref(struct settings *set)
+{
+	if (set == NULL || atomic_fetch_sub(&set->refs, 1) != 1)
+		return;
+	tls_server_free(set->tls);
+	config_free(&set->cfg);
+	free(set);
+}
+
+struct gen *
+gen_new(struct settings *set, struct archive *a)
+{
+	struct gen	*g;
+
+	g = xcalloc(1, sizeof(*g));
+	atomic_init(&g->refs, 1);
+	settings_ref(set);
+	g->set = set;
+	archive_ref(a);
+	g->a = a;
+	return g;
+}
+
+void
+gen_ref(struct gen *g)
+{
+	atomic_fetch_add(&g->refs, 1);
+}
+
+void
+gen_free(struct gen *g)
+{
+	archive_unref(g->a);
+	settings_unref(g->set);
+	free(g);
+}
+
+void
+gen_unref(struct gen *g)
+{
+	if (g == NULL || atomic_fetch_sub(&g->refs, 1) != 1)
+		return;
+	if (g->reap != NULL)
+		g->reap(g, g->reap_arg);
+	else
+		gen_free(g);
+}
 
 static void
 on_listener_closed(uv_handle_t *h)
@@ -89,11 +159,15 @@ static void
 on_wake(uv_async_t *h)
 {
 	struct worker	*w = h->data;
-	struct archive	*a;
+	struct gen	*g;
+	unsigned	 n;
 
-	if ((a = atomic_exchange(&w->pending, NULL)) != NULL) {
-		archive_unref(w->snap);
-		w->snap = a;
+	if ((g = atomic_exchange(&w->pending, NULL)) != NULL) {
+		gen_unref(w->gen);
+		w->gen = g;
+		/* max_connections may change live; the split stays. */
+		n = g->set->cfg.max_connections / (unsigned)w->srv->nworkers;
+		w->maxconns = n > 0 ? n : 1;
 	}
 	if (atomic_load(&w->stopping) && !w->closing) {
 		w->closing = 1;
@@ -102,7 +176,7 @@ on_wake(uv_async_t *h)
 			finish(w);
 		else
 			uv_timer_start(&w->grace, on_grace,
-			    w->srv->cfg->request_timeout_ms, 0);
+			    w->gen->set->cfg.request_timeout_ms, 0);
 	}
 }
 
@@ -157,15 +231,18 @@ bind_one(struct worker *w, const char *addr, int port, enum proto proto)
 }
 
 int
-server_bind(struct server *srv, const struct config *cfg,
-    struct tls_server *tls, struct archive *snap)
+server_bind(struct server *srv, struct gen *g)
 {
+	const struct config *cfg = &g->set->cfg;
+	struct tls_server *tls = g->set->tls;
 	struct worker	*w;
 	size_t		 i;
 	int		 n, ncpu;
 	unsigned	 total = 0;
 
 	memset(srv, 0, sizeof(*srv));
+	settings_ref(g->set);
+	srv->boot = g->set;
 	srv->cfg = cfg;
 	srv->tls = tls;
 	ncpu = (int)uv_available_parallelism();
@@ -185,8 +262,8 @@ server_bind(struct server *srv, const struct config *cfg,
 		w->wake.data = w;
 		uv_timer_init(&w->loop, &w->grace);
 		w->grace.data = w;
-		archive_ref(snap);
-		w->snap = snap;
+		gen_ref(g);
+		w->gen = g;
 		for (i = 0; i < cfg->nbind; i++) {
 			if (tls != NULL && cfg->gemini_port > 0 &&
 			    bind_one(w, cfg->bind[i], cfg->gemini_port,
@@ -223,17 +300,17 @@ server_start(struct server *srv)
 }
 
 void
-server_publish(struct server *srv, struct archive *a)
+server_publish(struct server *srv, struct gen *g)
 {
-	struct archive	*old;
+	struct gen	*old;
 
 	for (int k = 0; k < srv->nworkers; k++) {
 		struct worker *w = &srv->workers[k];
 
-		archive_ref(a);
-		/* A snapshot the worker never picked up is simply dropped. */
-		if ((old = atomic_exchange(&w->pending, a)) != NULL)
-			archive_unref(old);
+		gen_ref(g);
+		/* One the worker never picked up is simply dropped. */
+		if ((old = atomic_exchange(&w->pending, g)) != NULL)
+			gen_unref(old);
 		uv_async_send(&w->wake);
 	}
 }
@@ -252,15 +329,14 @@ server_stop(struct server *srv)
 void
 server_free(struct server *srv)
 {
-	struct archive	*a;
-
 	for (int k = 0; k < srv->nworkers; k++) {
 		struct worker *w = &srv->workers[k];
 
-		if ((a = atomic_exchange(&w->pending, NULL)) != NULL)
-			archive_unref(a);
-		archive_unref(w->snap);
+		gen_unref(atomic_exchange(&w->pending, NULL));
+		gen_unref(w->gen);
 	}
 	free(srv->workers);
 	srv->workers = NULL;
+	settings_unref(srv->boot);
+	srv->boot = NULL;
 }

@@ -405,15 +405,23 @@ test_blobs_and_refs(struct archive *a)
 	b1 = blob_new("first", 5);
 	INT_EQ(b1->len, 5, "blob len");
 	STR_EQ(b1->data, "first", "blob data");
-	got = blob_publish(&p->cache[CACHE_GEMINI], b1);
+	OK(cache_get(&p->cache[CACHE_GEMINI]) == NULL, "empty slot");
+	got = archive_cache_put(a, &p->cache[CACHE_GEMINI], b1);
 	OK(got == b1, "first publish wins");
+	INT_EQ(atomic_load(&b1->refs), 2, "slot and caller hold it");
+	blob_unref(got);
 	b2 = blob_new("second", 6);
-	got = blob_publish(&p->cache[CACHE_GEMINI], b2);	/* b2 freed */
+	got = archive_cache_put(a, &p->cache[CACHE_GEMINI], b2); /* freed */
 	OK(got == b1, "second publish gets the first");
-	got = blob_publish(&a->nav[NAV_HOME][CACHE_GOPHER],
+	blob_unref(got);
+	got = cache_get(&p->cache[CACHE_GEMINI]);
+	OK(got == b1, "get");
+	blob_unref(got);
+	got = archive_cache_put(a, &a->nav[NAV_HOME][CACHE_GOPHER],
 	    blob_new(NULL, 0));
 	OK(got != NULL && got->len == 0 && got->data[0] == '\0',
 	    "empty blob");
+	blob_unref(got);
 
 	archive_ref(a);
 	INT_EQ(atomic_load(&a->refs), 2, "two references");
@@ -546,6 +554,155 @@ test_many(void)
 	free(dir);
 }
 
+/* Write text to dir/rel, in place (same inode). */
+static void
+put_in(const char *dir, const char *rel, const char *text)
+{
+	char	*path;
+	FILE	*f;
+
+	path = xasprintf("%s/%s", dir, rel);
+	if ((f = fopen(path, "w")) == NULL) {
+		perror(path);
+		exit(2);
+	}
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+/*
+ * archive_reload(): unchanged files are shared with the previous
+ * snapshot (the very same bytes), changed ones read again, fresh ones
+ * (changed within the timestamp granularity) never trusted, and every
+ * snapshot stays valid whatever order they are released in.
+ */
+static void
+test_reload(void)
+{
+	struct config	 c;
+	struct archive	*a1, *a2, *a3, *a4, *a5, *a6, *o;
+	struct post	*p, *q;
+	struct timespec	 ts = { 2, 200 * 1000000L };
+	char		*dir, *other, *path;
+
+	dir = xasprintf("%s/reload", top);
+	mkdir(dir, 0755);
+	path = xasprintf("%s/posts", dir);
+	mkdir(path, 0755);
+	free(path);
+	path = xasprintf("%s/series", dir);
+	mkdir(path, 0755);
+	free(path);
+	put_in(dir, "index.md", "---\ntitle: Site\n---\nHi.\n");
+	put_in(dir, "posts/2024-01-01-a.md", "---\ntitle: A\ntags: [x]\n"
+	    "series: S\n---\nAlpha.\n");
+	put_in(dir, "posts/2024-01-02-b.md", "# Bee heading\n\nBeta.\n");
+	put_in(dir, "posts/2024-01-03-c.md", "---\ntitle: C\ntags: [x, y]\n"
+	    "series: S\n---\nGamma.\n");
+	put_in(dir, "posts/broken.md", "---\ntitle: [oops\n---\n");
+	put_in(dir, "series/s.md", "---\ntitle: The S\n---\nIntro.\n");
+	config_for(&c, dir);
+
+	a1 = archive_load(&c);
+	OK(a1 != NULL, "load");
+	INT_EQ(a1->nread, 6, "all read");
+	INT_EQ(a1->nreused, 0, "nothing to reuse");
+	a2 = archive_reload(&c, a1);
+	INT_EQ(a2->nreused, 0, "files changed this instant are read again");
+	INT_EQ(a2->nposts, 3, "same posts");
+	nanosleep(&ts, NULL);		/* older than the racy window now */
+	a3 = archive_reload(&c, a2);
+	INT_EQ(a3->nread, 6, "a2 could not trust them: read again");
+	a4 = archive_reload(&c, a3);
+	INT_EQ(a4->nread, 0, "a4: nothing read");
+	INT_EQ(a4->nreused, 6, "a4: all shared");
+	INT_EQ(a4->nposts, 3, "a4: posts");
+	INT_EQ(a4->nwarnings, a1->nwarnings, "a broken file warns every time");
+	p = archive_post(a3, "b");
+	q = archive_post(a4, "b");
+	OK(p != NULL && q != NULL && p != q, "posts are per snapshot");
+	OK(p != NULL && q != NULL && p->src == q->src, "bytes are shared");
+	STR_EQ(q ? q->title : NULL, "Bee heading", "first heading kept");
+	OK(q != NULL && q->series == NULL && archive_series(a4, "s") != NULL &&
+	    archive_series(a4, "s")->nparts == 2, "series rebuilt");
+	archive_unref(a1);
+	archive_unref(a2);
+
+	/* One post edited in place: only it is read. */
+	put_in(dir, "posts/2024-01-03-c.md", "---\ntitle: C2\ntags: [z]\n"
+	    "---\nGamma two.\n");
+	a5 = archive_reload(&c, a4);
+	INT_EQ(a5->nread, 1, "a5: one read");
+	INT_EQ(a5->nreused, 5, "a5: the rest shared");
+	p = archive_post(a5, "c");
+	STR_EQ(p ? p->title : NULL, "C2", "edit seen");
+	OK(archive_tag(a5, "y") == NULL && archive_tag(a5, "z") != NULL,
+	    "tags follow the edit");
+	OK(archive_series(a5, "s")->nparts == 1, "left the series");
+	OK(archive_post(a5, "a")->src == archive_post(a4, "a")->src,
+	    "unchanged post shared");
+	archive_unref(a3);
+	STR_EQ(archive_post(a4, "c")->title, "C", "a4 unchanged by a5");
+
+	/* Deleted. */
+	path = xasprintf("%s/posts/2024-01-01-a.md", dir);
+	unlink(path);
+	free(path);
+	a6 = archive_reload(&c, a5);
+	INT_EQ(a6->nposts, 2, "deleted post gone");
+	/* c, edited a moment ago, is still too fresh to trust. */
+	INT_EQ(a6->nread, 1, "nothing else read for a deletion");
+	OK(archive_series(a6, "s") != NULL && archive_series(a6, "s")->nparts
+	    == 0, "a series with a file and no parts");
+	archive_unref(a5);
+	archive_unref(a4);
+	STR_EQ(archive_post(a6, "b")->src, "# Bee heading\n\nBeta.\n",
+	    "bytes live as long as a snapshot holds them");
+
+	/* Another capsule shares nothing, even with equal names. */
+	other = xasprintf("%s/reload2", top);
+	path = xasprintf("cp -r '%s' '%s'", dir, other);
+	OK(system(path) == 0, "copy");
+	free(path);
+	config_for(&c, other);
+	o = archive_reload(&c, a6);
+	INT_EQ(o->nreused, 0, "other capsule: nothing shared");
+	INT_EQ(o->nposts, 2, "other capsule: loaded");
+	archive_unref(o);
+	archive_unref(a6);
+	free(other);
+	free(dir);
+}
+
+/* A snapshot over its cache limit evicts its least recently used. */
+static void
+test_cache_limit(struct archive *a)
+{
+	struct blob	*b;
+	size_t		 base = cache_bytes();
+	char		 big[300];
+
+	memset(big, 'x', sizeof(big));
+	a->cache_max = base + 500;
+	blob_unref(archive_cache_put(a, &a->posts[0]->cache[CACHE_GOPHER],
+	    blob_new(big, sizeof(big))));
+	OK(cache_get(&a->posts[0]->cache[CACHE_GOPHER]) != NULL, "kept");
+	blob_unref(atomic_load(&a->posts[0]->cache[CACHE_GOPHER].blob));
+	b = archive_cache_put(a, &a->posts[1]->cache[CACHE_GOPHER],
+	    blob_new(big, sizeof(big)));
+	OK(b != NULL && b->len == sizeof(big), "the new one is served");
+	OK(atomic_load(&a->posts[0]->cache[CACHE_GOPHER].blob) == NULL,
+	    "the older one was evicted");
+	OK(cache_bytes() <= a->cache_max, "under the limit");
+	blob_unref(b);
+	OK(archive_cache_trim(a, base) > 0, "trim");
+	OK(atomic_load(&a->posts[1]->cache[CACHE_GOPHER].blob) == NULL,
+	    "trimmed");
+	INT_EQ(cache_bytes(), base, "back to where it was");
+	a->cache_max = 0;
+}
+
 int
 main(void)
 {
@@ -567,6 +724,7 @@ main(void)
 		test_tags(a);
 		test_docs(a);
 		test_links(a);
+		test_cache_limit(a);
 		test_blobs_and_refs(a);
 		archive_unref(a);
 	}
@@ -574,6 +732,7 @@ main(void)
 	test_empty();
 	test_slugify();
 	test_many();
+	test_reload();
 	rm_tree(top);
 	return harness_done();
 }

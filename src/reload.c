@@ -1,0 +1,404 @@
+/*
+ * reload.c -- build the next generation on the loader thread, publish
+ * it from the main loop (see reload.h).
+ *
+ *   change/SIGHUP -> reload_request -> start ---(job, cond)---> loader:
+ *   built <---(finished, async)--- build()
+ *   built: publish, then start again if asked for meanwhile
+ *
+ * While a build runs, the loader reads r->set, r->a and the server's
+ * boot configuration, all immutable, and writes only the job fields
+ * (newset, newa, build_ns, err); the main loop touches nothing of that
+ * until built() runs, and swaps r->set and r->a only there.  The flags
+ * job, finished and quit change under mtx, which also orders the job
+ * fields between the two threads.
+ *
+ * The loader also frees the generations the workers let go of (reap():
+ * a worker's last gen_unref() only queues it), so a worker never spends
+ * milliseconds freeing 10,000 posts between two requests.  Once the
+ * loader has quit, reap() frees in place.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive.h"
+#include "config.h"
+#include "log.h"
+#include "reload.h"
+#include "ticket.h"
+#include "tlsconn.h"
+#include "util.h"
+#include "watch.h"
+#include "worker.h"
+
+static void	start(struct reload *);
+
+/* Any thread: a generation nobody holds any more. */
+static void
+reap(struct gen *g, void *arg)
+{
+	struct reload	*r = arg;
+
+	uv_mutex_lock(&r->mtx);
+	if (r->quit) {
+		uv_mutex_unlock(&r->mtx);
+		gen_free(g);
+		return;
+	}
+	g->next = r->graves;
+	r->graves = g;
+	uv_cond_signal(&r->cond);
+	uv_mutex_unlock(&r->mtx);
+}
+
+/* Free a list of generations (the loader, or the last one out). */
+static void
+bury(struct gen *g)
+{
+	struct gen	*next;
+
+	for (; g != NULL; g = next) {
+		next = g->next;
+		gen_free(g);
+	}
+}
+
+/* A new generation of r's settings and snapshot, reaped by the loader. */
+static struct gen *
+new_gen(struct reload *r)
+{
+	struct gen	*g;
+
+	g = gen_new(r->set, r->a);
+	g->reap = reap;
+	g->reap_arg = r;
+	return g;
+}
+
+static int
+same_str(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+static char *
+dupnull(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static void
+restart_needed(const struct config *c, const char *key)
+{
+	log_warnx("%s: \"%s\" changed: that needs a restart; the running "
+	    "value stays until then", c->path, key);
+}
+
+/*
+ * Keys the listeners or the process were set up with cannot change
+ * under them: say so, and keep the running values in c, so that what
+ * the new configuration writes into links (ports) is what is served.
+ */
+static void
+keep_restart_only(struct config *c, const struct config *run)
+{
+	size_t	 i;
+	int	 same = c->nbind == run->nbind;
+
+	for (i = 0; same && i < c->nbind; i++)
+		same = strcmp(c->bind[i], run->bind[i]) == 0;
+	if (!same) {
+		restart_needed(c, "bind");
+		for (i = 0; i < c->nbind; i++)
+			free(c->bind[i]);
+		free(c->bind);
+		c->nbind = run->nbind;
+		c->bind = xreallocarray(NULL, c->nbind ? c->nbind : 1,
+		    sizeof(*c->bind));
+		for (i = 0; i < c->nbind; i++)
+			c->bind[i] = xstrdup(run->bind[i]);
+	}
+	if (c->gemini_port != run->gemini_port) {
+		restart_needed(c, "gemini_port");
+		c->gemini_port = run->gemini_port;
+	}
+	if (c->gopher_port != run->gopher_port) {
+		restart_needed(c, "gopher_port");
+		c->gopher_port = run->gopher_port;
+	}
+	if (c->workers != run->workers) {
+		restart_needed(c, "workers");
+		c->workers = run->workers;
+	}
+	if (!same_str(c->user, run->user)) {
+		restart_needed(c, "user");
+		free(c->user);
+		c->user = dupnull(run->user);
+	}
+	if (!same_str(c->chroot_dir, run->chroot_dir)) {
+		restart_needed(c, "chroot");
+		free(c->chroot_dir);
+		c->chroot_dir = dupnull(run->chroot_dir);
+	}
+}
+
+/* The configuration and certificates again; NULL with r->err set. */
+static struct settings *
+load_settings(struct reload *r)
+{
+	const struct config	*run = r->srv->cfg;
+	struct tls_server	*tls = NULL;
+	struct config		 c;
+
+	if (r->set->cfg.path == NULL) {
+		snprintf(r->err, sizeof(r->err), "no configuration file to "
+		    "read again");
+		return NULL;
+	}
+	if (config_load(&c, r->set->cfg.path, r->err, sizeof(r->err)) == -1)
+		return NULL;
+	keep_restart_only(&c, run);
+	/* Gemini listeners need a context; certificates may have changed. */
+	if (r->srv->tls != NULL && (tls = tls_server_new(c.cert_dir,
+	    c.hostname, r->err, sizeof(r->err))) == NULL) {
+		config_free(&c);
+		return NULL;
+	}
+	/* Only once nothing can refuse the new configuration any more. */
+	ticket_set_rotation(c.ticket_rotation_ms); /* from the next key on */
+	return settings_new(&c, tls);
+}
+
+/* On the loader thread. */
+static void
+build(struct reload *r)
+{
+	const struct config	*cfg;
+	uint64_t		 t0 = uv_hrtime();
+
+	r->err[0] = '\0';
+	r->newset = r->job_config ? load_settings(r) : NULL;
+	cfg = r->newset != NULL ? &r->newset->cfg : &r->set->cfg;
+	r->newa = archive_reload(cfg, r->a);
+	r->build_ns = uv_hrtime() - t0;
+}
+
+static void
+on_change(void *arg)
+{
+	reload_request(arg, 0);
+}
+
+static void
+start_watch(struct reload *r)
+{
+	const struct config *c = &r->set->cfg;
+
+	r->watch = NULL;
+	if (c->watch)
+		r->watch = watch_start(r->loop, c->capsule_dir,
+		    c->watch_debounce_ms, on_change, r);
+}
+
+/* New settings in place: what the main loop itself takes from them. */
+static void
+apply_settings(struct reload *r, struct settings *old)
+{
+	const struct config	*c = &r->set->cfg, *o = &old->cfg;
+
+	if (!same_str(c->log_file, o->log_file)) {
+		if (log_open(c->log_file, c->log_level) == -1)
+			log_warn("%s: log %s", c->path, c->log_file);
+	} else
+		log_set_level(c->log_level);
+	if (c->watch != o->watch || c->watch_debounce_ms !=
+	    o->watch_debounce_ms || strcmp(c->capsule_dir, o->capsule_dir)) {
+		watch_stop(r->watch);
+		start_watch(r);
+	}
+	log_info("reload: configuration %s loaded", c->path);
+}
+
+static void
+drop_build(struct reload *r)
+{
+	settings_unref(r->newset);
+	archive_unref(r->newa);
+	r->newset = NULL;
+	r->newa = NULL;
+}
+
+/* On the main loop, once build() is done. */
+static void
+built(struct reload *r)
+{
+	struct settings	*old;
+	struct archive	*a;
+	struct gen	*g;
+
+	r->busy = 0;
+	if (r->stopping) {
+		drop_build(r);
+		return;
+	}
+	r->nbuilds++;
+	if (r->job_config && r->newset == NULL)
+		log_warnx("reload: %s; the running configuration stays",
+		    r->err);
+	if (r->newset != NULL) {
+		old = r->set;
+		r->set = r->newset;
+		apply_settings(r, old);
+		settings_unref(old);
+	}
+	if ((a = r->newa) != NULL) {
+		archive_unref(r->a);
+		r->a = a;
+		log_info("content: %zu posts, %zu series, %zu tags, %zu pages, "
+		    "%u warnings; %u files read, %u unchanged; built in "
+		    "%.1f ms", a->nposts, a->nseries, a->ntags, a->ndocs,
+		    a->nwarnings, a->nread, a->nreused,
+		    (double)r->build_ns / 1e6);
+	} else
+		log_warnx("reload: content not loaded; the old one stays");
+	if (r->newset != NULL || r->newa != NULL) {
+		g = new_gen(r);
+		server_publish(r->srv, g);
+		gen_unref(g);
+	}
+	r->newset = NULL;
+	r->newa = NULL;
+	if (r->again) {
+		r->again = 0;
+		start(r);
+	}
+}
+
+static void
+on_done(uv_async_t *h)
+{
+	struct reload	*r = h->data;
+	int		 finished;
+
+	/* Sends may coalesce, or come late: the flag says. */
+	uv_mutex_lock(&r->mtx);
+	finished = r->finished;
+	r->finished = 0;
+	uv_mutex_unlock(&r->mtx);
+	if (finished)
+		built(r);
+}
+
+static void
+loader(void *arg)
+{
+	struct reload	*r = arg;
+	struct gen	*graves;
+
+	uv_mutex_lock(&r->mtx);
+	for (;;) {
+		while (!r->job && !r->quit && r->graves == NULL)
+			uv_cond_wait(&r->cond, &r->mtx);
+		if (r->quit)
+			break;
+		if ((graves = r->graves) != NULL) {
+			r->graves = NULL;
+			uv_mutex_unlock(&r->mtx);
+			bury(graves);
+			uv_mutex_lock(&r->mtx);
+			continue;
+		}
+		r->job = 0;
+		uv_mutex_unlock(&r->mtx);
+		build(r);
+		uv_mutex_lock(&r->mtx);
+		r->finished = 1;
+		uv_async_send(&r->done);
+	}
+	uv_mutex_unlock(&r->mtx);
+}
+
+static void
+start(struct reload *r)
+{
+	r->busy = 1;
+	r->job_config = r->want_config;
+	r->want_config = 0;
+	uv_mutex_lock(&r->mtx);
+	r->job = 1;
+	uv_cond_signal(&r->cond);
+	uv_mutex_unlock(&r->mtx);
+}
+
+void
+reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
+    struct settings *set, struct archive *a)
+{
+	memset(r, 0, sizeof(*r));
+	r->loop = loop;
+	r->srv = srv;
+	settings_ref(set);
+	r->set = set;
+	archive_ref(a);
+	r->a = a;
+	if (uv_mutex_init(&r->mtx) != 0 || uv_cond_init(&r->cond) != 0 ||
+	    uv_async_init(loop, &r->done, on_done) != 0)
+		fatalx("reload: cannot set up the loader");
+	r->done.data = r;
+	if (uv_thread_create(&r->thread, loader, r) != 0)
+		fatalx("reload: cannot start the loader thread");
+	start_watch(r);
+}
+
+void
+reload_adopt(struct reload *r, struct gen *g)
+{
+	g->reap = reap;
+	g->reap_arg = r;
+}
+
+void
+reload_request(struct reload *r, int config)
+{
+	if (config)
+		r->want_config = 1;
+	if (r->stopping)
+		return;
+	if (r->busy)
+		r->again = 1;		/* coalesced: one more, after it */
+	else
+		start(r);
+}
+
+void
+reload_stop(struct reload *r)
+{
+	if (r->stopping)
+		return;
+	r->stopping = 1;
+	watch_stop(r->watch);
+	r->watch = NULL;
+	uv_mutex_lock(&r->mtx);
+	r->quit = 1;
+	uv_cond_signal(&r->cond);
+	uv_mutex_unlock(&r->mtx);
+	uv_thread_join(&r->thread);	/* after the build in flight, if any */
+	bury(r->graves);		/* reap() frees in place from now on */
+	r->graves = NULL;
+	drop_build(r);
+	uv_close((uv_handle_t *)&r->done, NULL);
+}
+
+void
+reload_free(struct reload *r)
+{
+	uv_cond_destroy(&r->cond);
+	uv_mutex_destroy(&r->mtx);
+	settings_unref(r->set);
+	archive_unref(r->a);
+	r->set = NULL;
+	r->a = NULL;
+}

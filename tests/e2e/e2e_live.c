@@ -1,0 +1,430 @@
+/*
+ * e2e_live.c -- a live archive: edits show without a restart.
+ *
+ * The real server watches a temp capsule (watch_debounce: 50ms) while
+ * this test edits it the ways editors and writers do: a new post,
+ * truncate-and-write, write-a-temp-file-and-rename, two same-size edits
+ * in a row, a tag and a series renamed, a post moved into and out of
+ * draft, deleted, series/ and pages/ made after start, posts/ replaced
+ * by a new directory.  Each change must show on every page that lists
+ * it within a bounded time; editor droppings (.swp, ~, .txt) must not
+ * cause a rebuild, and a burst of saves must cause few.  Then SIGHUP:
+ * a broken configuration is refused with its file:line:col and the old
+ * one keeps serving; a good one applies (title, cache limit), a port
+ * change is refused as needing a restart.  Prints the save-to-visible
+ * times it saw on stderr.
+ */
+#include "e2e.h"
+
+static struct e2e_server srv;
+static SSL_CTX	*ctx;
+static char	 capsule[512];
+
+static void
+mk(const char *rel, const char *fmt, ...)
+{
+	char	 path[1024];
+	FILE	*f;
+	va_list	 ap;
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
+	if ((f = fopen(path, "w")) == NULL) {
+		perror(path);
+		exit(1);
+	}
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+/* Save the way many editors do: a temp file, then rename(2) over. */
+static void
+mk_rename(const char *rel, const char *text)
+{
+	char	 tmp[1024], path[1024];
+	char	*slash;
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	slash = strrchr(tmp, '/');
+	snprintf(slash + 1, sizeof(tmp) - (size_t)(slash + 1 - tmp),
+	    ".%s.tmp~", strrchr(path, '/') + 1);
+	e2e_write_file(tmp, "%s", text);
+	if (rename(tmp, path) == -1)
+		perror(tmp);
+}
+
+static void
+in_capsule(char *path, size_t len, const char *rel)
+{
+	snprintf(path, len, "%s/%s", capsule, rel);
+}
+
+static struct reply
+gem(const char *path)
+{
+	struct reply	 r;
+	char		 req[1100];
+	int		 len;
+
+	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
+	    srv.gemini_port, path);
+	if (e2e_gemini_raw(srv.gemini_port, req, (size_t)len, &r, ctx,
+	    "localhost") == -1)
+		r.status = -2;
+	return r;
+}
+
+/*
+ * Poll path until it answers status and its body has needle (want) or
+ * lacks it; returns the milliseconds it took, or -1 after limit_ms.
+ */
+static long
+wait_for(const char *path, int status, const char *needle, int want,
+    unsigned limit_ms)
+{
+	struct reply	 r;
+	uint64_t	 t0 = e2e_now_ms();
+	int		 has, done;
+
+	for (;;) {
+		r = gem(path);
+		has = needle == NULL || (r.body.data != NULL &&
+		    strstr(r.body.data, needle) != NULL);
+		done = r.status == status && has == want;
+		reply_free(&r);
+		if (done)
+			return (long)(e2e_now_ms() - t0);
+		if (e2e_now_ms() - t0 > limit_ms)
+			return -1;
+		e2e_sleep_ms(5);
+	}
+}
+
+static void
+expect_soon(const char *what, const char *path, int status,
+    const char *needle, int want)
+{
+	long	 ms = wait_for(path, status, needle, want, 5000);
+
+	OK(ms >= 0, "%s: %s never answered %d %s \"%s\"", what, path,
+	    status, want ? "with" : "without", needle ? needle : "");
+	if (ms >= 0)
+		fprintf(stderr, "visible after %4ld ms: %s\n", ms, what);
+}
+
+/* How many times the server's log has needle so far. */
+static int
+log_count(const char *needle)
+{
+	struct buf	 b = BUF_INIT;
+	char		 chunk[8192], *p;
+	size_t		 n;
+	FILE		*f;
+	int		 count = 0;
+
+	if ((f = fopen(srv.log, "r")) == NULL)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	for (p = b.data; p != NULL && (p = strstr(p, needle)) != NULL; p++)
+		count++;
+	buf_free(&b);
+	return count;
+}
+
+/* Wait (bounded) until the log has needle more than before times. */
+static int
+log_wait(const char *needle, int before, unsigned limit_ms)
+{
+	uint64_t	 t0 = e2e_now_ms();
+
+	while (log_count(needle) <= before) {
+		if (e2e_now_ms() - t0 > limit_ms)
+			return -1;
+		e2e_sleep_ms(10);
+	}
+	return 0;
+}
+
+static void
+make_capsule(const char *top)
+{
+	char	 path[1024];
+
+	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
+	mkdir(capsule, 0755);
+	in_capsule(path, sizeof(path), "posts");
+	mkdir(path, 0755);
+	/* No title in index.md: the configuration's title shows. */
+	mk("index.md", "Welcome to a live capsule.\n");
+	mk("posts/2024-01-02-steady.md", "---\ntitle: Steady Post\n"
+	    "tags: [keep]\n---\nAlways here.\n");
+}
+
+static void
+test_posts(void)
+{
+	char	 path[1024];
+
+	mk("posts/2025-01-01-fresh.md", "---\ntitle: Fresh Arrival\n"
+	    "tags: [alpha]\nseries: Old Series\n---\nNew words.\n");
+	expect_soon("new post in /posts/", "/posts/", 20, "Fresh Arrival", 1);
+	expect_soon("new post page", "/posts/fresh", 20, "New words.", 1);
+	expect_soon("new post on the home page", "/", 20, "Fresh Arrival",
+	    1);
+
+	/* Truncate and write in place (same inode). */
+	mk("posts/2025-01-01-fresh.md", "---\ntitle: Fresh Edited\n"
+	    "tags: [alpha]\nseries: Old Series\n---\nEdited words.\n");
+	expect_soon("edit in place: /posts/", "/posts/", 20, "Fresh Edited",
+	    1);
+	expect_soon("edit in place: gone from /posts/", "/posts/", 20,
+	    "Fresh Arrival", 0);
+	expect_soon("edit in place: the post", "/posts/fresh", 20,
+	    "Edited words.", 1);
+
+	/* Save by rename (a new inode). */
+	mk_rename("posts/2025-01-01-fresh.md", "---\ntitle: Renamed Save\n"
+	    "tags: [alpha]\nseries: Old Series\n---\nRenamed words.\n");
+	expect_soon("save by rename", "/posts/fresh", 20, "Renamed words.",
+	    1);
+	expect_soon("save by rename: atom", "/atom.xml", 20, "Renamed Save",
+	    1);
+
+	/* Two same-size edits in quick succession: the second must win. */
+	mk("posts/2025-01-01-fresh.md", "---\ntitle: Quick AAAA\n"
+	    "tags: [alpha]\nseries: Old Series\n---\nBody AAAA.\n");
+	expect_soon("quick edit 1", "/posts/fresh", 20, "Body AAAA.", 1);
+	mk("posts/2025-01-01-fresh.md", "---\ntitle: Quick BBBB\n"
+	    "tags: [alpha]\nseries: Old Series\n---\nBody BBBB.\n");
+	expect_soon("quick edit 2, same size", "/posts/fresh", 20,
+	    "Body BBBB.", 1);
+
+	/* A tag and a series renamed: every page that lists them. */
+	expect_soon("tag page", "/tags/alpha/", 20, "Quick BBBB", 1);
+	expect_soon("series page", "/series/old-series/", 20, "Quick BBBB",
+	    1);
+	mk("posts/2025-01-01-fresh.md", "---\ntitle: Quick BBBB\n"
+	    "tags: [beta]\nseries: New Series\n---\nBody BBBB.\n");
+	expect_soon("tag renamed: new", "/tags/beta/", 20, "Quick BBBB", 1);
+	expect_soon("tag renamed: old gone", "/tags/alpha/", 51, NULL, 1);
+	expect_soon("tag renamed: tag index", "/tags/", 20, "alpha", 0);
+	expect_soon("series renamed: new", "/series/new-series/", 20,
+	    "Quick BBBB", 1);
+	expect_soon("series renamed: old gone", "/series/old-series/", 51,
+	    NULL, 1);
+	expect_soon("series renamed: the post says so", "/posts/fresh", 20,
+	    "New Series", 1);
+
+	/* Into draft and out again. */
+	mk("posts/2025-01-01-fresh.md", "---\ntitle: Quick BBBB\n"
+	    "draft: true\ntags: [beta]\nseries: New Series\n---\nBody.\n");
+	expect_soon("draft: post gone", "/posts/fresh", 51, NULL, 1);
+	expect_soon("draft: not listed", "/posts/", 20, "Quick BBBB", 0);
+	mk("posts/2025-01-01-fresh.md", "---\ntitle: Back Again\n"
+	    "tags: [beta]\nseries: New Series\n---\nBody.\n");
+	expect_soon("out of draft", "/posts/", 20, "Back Again", 1);
+
+	/* Deleted. */
+	in_capsule(path, sizeof(path), "posts/2025-01-01-fresh.md");
+	unlink(path);
+	expect_soon("deleted: post", "/posts/fresh", 51, NULL, 1);
+	expect_soon("deleted: list", "/posts/", 20, "Back Again", 0);
+	expect_soon("deleted: tag", "/tags/beta/", 51, NULL, 1);
+}
+
+static void
+test_dirs(void)
+{
+	char	 path[1024], old[1024];
+
+	/* series/ and pages/ did not exist when the server started. */
+	in_capsule(path, sizeof(path), "pages");
+	OK(mkdir(path, 0755) == 0, "mkdir pages");
+	mk("pages/about.md", "---\ntitle: About Me\n---\nA page.\n");
+	expect_soon("pages/ made after start", "/about", 20, "A page.", 1);
+	in_capsule(path, sizeof(path), "series");
+	OK(mkdir(path, 0755) == 0, "mkdir series");
+	mk("posts/2025-02-02-part.md", "---\ntitle: A Part\n"
+	    "series: Later\n---\nPart.\n");
+	mk("series/later.md", "---\ntitle: Later Series Title\n---\n"
+	    "The intro.\n");
+	expect_soon("series/ made after start", "/series/later/", 20,
+	    "Later Series Title", 1);
+	mk("series/later.md", "---\ntitle: Later Retitled\n---\nIntro.\n");
+	expect_soon("series file edited", "/series/", 20, "Later Retitled",
+	    1);
+
+	/* posts/ replaced by another directory. */
+	in_capsule(old, sizeof(old), "posts.old");
+	in_capsule(path, sizeof(path), "posts");
+	OK(rename(path, old) == 0, "posts moved away");
+	expect_soon("posts/ gone", "/posts/steady", 51, NULL, 1);
+	OK(mkdir(path, 0755) == 0, "new posts/");
+	mk("posts/2025-03-03-reborn.md", "---\ntitle: Reborn\n---\nHi.\n");
+	expect_soon("new posts/ watched", "/posts/", 20, "Reborn", 1);
+	mk("posts/2025-03-03-reborn.md", "---\ntitle: Reborn Twice\n---\n");
+	expect_soon("new posts/ edited", "/posts/", 20, "Reborn Twice", 1);
+	in_capsule(path, sizeof(path), "posts.old/2024-01-02-steady.md");
+	in_capsule(old, sizeof(old), "posts/2024-01-02-steady.md");
+	OK(rename(path, old) == 0, "moved back in");
+	expect_soon("moved in", "/posts/steady", 20, "Always here.", 1);
+}
+
+static void
+test_quiet(void)
+{
+	int	 before, after, i;
+	char	 rel[64];
+
+	/* Editor droppings and other files: no rebuild. */
+	e2e_sleep_ms(300);
+	before = log_count("info: content:");
+	mk("posts/.steady.md.swp", "swap");
+	mk("posts/2024-01-02-steady.md~", "backup");
+	mk("posts/notes.txt", "notes");
+	mk("4913", "vim's probe");
+	e2e_sleep_ms(300);
+	after = log_count("info: content:");
+	INT_EQ(after - before, 0, "rebuilds for non-content files");
+
+	/* A burst of 40 saves: a few rebuilds, not 40. */
+	before = after;
+	for (i = 0; i < 40; i++) {
+		snprintf(rel, sizeof(rel), "posts/2025-04-%02d-burst-%d.md",
+		    i % 28 + 1, i);
+		mk(rel, "---\ntitle: Burst %d\n---\nb\n", i);
+	}
+	expect_soon("burst visible", "/posts/", 20, "Burst 39", 1);
+	e2e_sleep_ms(200);
+	after = log_count("info: content:");
+	OK(after - before >= 1 && after - before <= 3,
+	    "40 saves made %d rebuilds", after - before);
+}
+
+/* The configuration e2e_start() was given, Gopher on port, plus extra. */
+static void
+write_config(int gopher_port, const char *extra)
+{
+	char	 conf[300];
+
+	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", srv.dir);
+	e2e_write_file(conf,
+	    "hostname: localhost\n"
+	    "bind: [127.0.0.1]\n"
+	    "gemini_port: %d\n"
+	    "gopher_port: %d\n"
+	    "capsule: %s\n"
+	    "certs: certs\n"
+	    "workers: 2\n"
+	    "log: capsuled.log\n"
+	    "log_level: debug\n"
+	    "watch_debounce: 50ms\n"
+	    "rate_limit: off\n"
+	    "%s",
+	    srv.gemini_port, gopher_port, capsule, extra);
+}
+
+static void
+test_sighup(void)
+{
+	struct buf	 b;
+	struct reply	 r;
+	int		 n;
+
+	/* Broken: refused with file:line:col; the old one serves on. */
+	n = log_count("the running configuration stays");
+	write_config(srv.gopher_port, "title: Good\nlatest_posts: many\n");
+	kill(srv.pid, SIGHUP);
+	OK(log_wait("the running configuration stays", n, 5000) == 0,
+	    "bad config refused");
+	OK(log_count("capsuled.yaml:13:15: latest_posts: expected an "
+	    "integer") == 1,
+	    "refusal names file:line:col");
+	r = gem("/");
+	INT_EQ(r.status, 20, "still serving after a bad config");
+	OK(r.close_notify, "close_notify after a bad config");
+	reply_free(&r);
+
+	/* Good: the new title shows. */
+	n = log_count("reload: configuration");
+	write_config(srv.gopher_port,
+	    "title: Retitled Capsule\ncache_max_bytes: 1K\n");
+	kill(srv.pid, SIGHUP);
+	OK(log_wait("reload: configuration", n, 5000) == 0,
+	    "good config loaded");
+	expect_soon("config title", "/", 20, "Retitled Capsule", 1);
+	/* A 1 KiB cache: every page is evicted soon after; all still fine. */
+	for (n = 0; n < 20; n++) {
+		r = gem(n % 2 ? "/posts/" : "/posts/steady");
+		OK(r.status == 20 && r.close_notify && r.body.len > 0,
+		    "tiny cache: response %d", n);
+		reply_free(&r);
+	}
+
+	/* watch: false -- changes wait for a SIGHUP. */
+	n = log_count("reload: configuration");
+	write_config(srv.gopher_port, "title: Retitled Capsule\n"
+	    "watch: false\n");
+	kill(srv.pid, SIGHUP);
+	OK(log_wait("reload: configuration", n, 5000) == 0, "watch off");
+	mk("posts/2025-05-05-unseen.md", "---\ntitle: Unseen Yet\n---\n.\n");
+	e2e_sleep_ms(400);
+	r = gem("/posts/");
+	OK(r.body.data != NULL && strstr(r.body.data, "Unseen Yet") == NULL,
+	    "not watched: not rebuilt");
+	reply_free(&r);
+	write_config(srv.gopher_port, "title: Retitled Capsule\n");
+	kill(srv.pid, SIGHUP);
+	expect_soon("SIGHUP rebuilds, watch back on", "/posts/", 20,
+	    "Unseen Yet", 1);
+	mk("posts/2025-05-05-unseen.md", "---\ntitle: Seen Now\n---\n.\n");
+	expect_soon("watched again", "/posts/", 20, "Seen Now", 1);
+
+	/* A port change needs a restart: warned, old listeners kept. */
+	n = log_count("needs a restart");
+	write_config(1, "title: Retitled Capsule\n");
+	kill(srv.pid, SIGHUP);
+	OK(log_wait("needs a restart", n, 5000) == 0, "port change warned");
+	OK(e2e_plain(srv.gopher_port, "/\r\n", 3, &b) == 0 && b.len > 0 &&
+	    strstr(b.data, "Retitled Capsule") != NULL,
+	    "gopher still on its port");
+	/* Menus name the port that is served, not the one asked for. */
+	OK(b.data != NULL && strstr(b.data, "\t1\r\n") == NULL,
+	    "menus keep the running port");
+	buf_free(&b);
+}
+
+int
+main(void)
+{
+	char	 top[64];
+	char	 cmd[128];
+
+	snprintf(top, sizeof(top), "/tmp/capsuled-live.XXXXXX");
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	make_capsule(top);
+	ctx = e2e_client_ctx(0);
+	if (e2e_start(&srv, capsule, "watch_debounce: 50ms\n"
+	    "rate_limit: off\n") == -1) {
+		OK(0, "server start");
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+		(void)!system(cmd);
+		return harness_done();
+	}
+	test_posts();
+	test_dirs();
+	test_quiet();
+	test_sighup();
+	INT_EQ(e2e_stop(&srv), 0, "clean exit");
+	SSL_CTX_free(ctx);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	(void)!system(cmd);
+	return harness_done();
+}
