@@ -17,13 +17,14 @@
 #include "util.h"
 
 /*
- * The schemes we answer; any other well-formed scheme is a 53.
- * XXX: titan:// (uploads) goes here when it is implemented.  Its URLs
- * carry ";size=N;mime=T;token=X" after the path and are followed by a
- * body, so conn.c must look at req->url.scheme before routing.
+ * The schemes we answer; any other well-formed scheme is a 53.  titan://
+ * (uploads, titan.c) carries ";size=N;mime=T;token=X" after the path and
+ * is followed by a body, so conn.c looks at req->url.scheme before
+ * routing and hands a titan line to titan_request_parse().
  */
 static const char *const gemini_schemes[] = {
 	"gemini",
+	"titan",
 };
 
 ssize_t

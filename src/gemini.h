@@ -60,8 +60,9 @@ struct gemini_request {
  * Hosts compare case-insensitively, a trailing dot ignored.  Any IP
  * literal (IPv4 or "[IPv6]") is served too (spec/gemini.md §8 decision),
  * and its port is checked against hosts[0] (1965 when nhosts is 0).  An
- * absent port is accepted for every host.  Only the scheme "gemini" is
- * served; see gemini_schemes in gemini.c for adding "titan".
+ * absent port is accepted for every host.  The schemes "gemini" and
+ * "titan" are served: the caller checks req->url.scheme, as a titan
+ * line is an upload (titan.h), not a request to route.
  */
 int	 gemini_request_parse(const char *line, size_t len,
 	    const struct gemini_host *hosts, size_t nhosts,

@@ -1,0 +1,601 @@
+/*
+ * e2e_titan.c -- issue 9 against the real server: Titan uploads (with
+ * and without a client certificate, unknown and authorised ones,
+ * oversize, malformed, deletes, concurrent writers, kill -9 in the
+ * middle of an upload), draft previews for each kind of client over
+ * Gemini and Gopher, and search over both protocols.
+ *
+ * Client certificates are made here with OpenSSL (as test_tlsconn.c
+ * does); the authorised one's SHA-256 goes into "titan_writers".  New
+ * posts go live through the watcher, so the checks that read them back
+ * poll (bounded).
+ */
+#include <dirent.h>
+#include <pthread.h>
+
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+
+#include "e2e.h"
+
+static struct e2e_server srv;
+static SSL_CTX	*anon, *writer, *stranger;
+static char	 capsule[512];
+static char	 host[64];		/* "localhost:PORT" */
+
+static void
+mk(const char *rel, const char *text)
+{
+	char	 path[1024], *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
+	for (slash = path + strlen(capsule) + 1; (slash = strchr(slash, '/'));
+	    slash++) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	e2e_write_file(path, "%s", text);
+}
+
+static char *
+slurp(const char *rel)
+{
+	char	 path[1024];
+	FILE	*f;
+	char	*s;
+	long	 n;
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	s = xmalloc((size_t)n + 1);
+	s[fread(s, 1, (size_t)n, f)] = '\0';
+	fclose(f);
+	return s;
+}
+
+static int
+exists(const char *rel)
+{
+	char	 path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
+	return access(path, F_OK) == 0;
+}
+
+/* Entries of capsule/sub whose names start with prefix. */
+static int
+count_prefix(const char *sub, const char *prefix)
+{
+	char		 path[1024];
+	DIR		*d;
+	struct dirent	*e;
+	int		 n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, sub);
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* A client context with a fresh self-signed certificate; its hash. */
+static SSL_CTX *
+cert_ctx(const char *cn, char hex[65])
+{
+	SSL_CTX		*ctx = e2e_client_ctx(0);
+	EVP_PKEY	*key = EVP_EC_gen("P-256");
+	X509		*x = X509_new();
+	unsigned char	*der = NULL, md[32];
+	unsigned int	 mdlen = 0;
+	int		 len, i;
+
+	X509_set_version(x, X509_VERSION_3);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 7);
+	X509_gmtime_adj(X509_getm_notBefore(x), -60);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
+	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN",
+	    MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
+	X509_set_issuer_name(x, X509_get_subject_name(x));
+	X509_set_pubkey(x, key);
+	X509_sign(x, key, EVP_sha256());
+	SSL_CTX_use_certificate(ctx, x);
+	SSL_CTX_use_PrivateKey(ctx, key);
+	len = i2d_X509(x, &der);
+	EVP_Digest(der, (size_t)len, md, &mdlen, EVP_sha256(), NULL);
+	OPENSSL_free(der);
+	for (i = 0; i < 32; i++)
+		sprintf(hex + i * 2, "%02x", md[i]);
+	X509_free(x);
+	EVP_PKEY_free(key);
+	return ctx;
+}
+
+/* A Titan upload: the line for /posts/slug, then body. */
+static int
+upload_n(SSL_CTX *ctx, const char *slug, const char *params,
+    const char *body, size_t len, struct reply *r)
+{
+	struct buf	 req = BUF_INIT;
+	int		 rv;
+
+	buf_printf(&req, "titan://%s/posts/%s;size=%zu%s\r\n", host, slug, len,
+	    params);
+	buf_add(&req, body, len);
+	rv = e2e_gemini_raw(srv.gemini_port, req.data, req.len, r, ctx, NULL);
+	buf_free(&req);
+	return rv;
+}
+
+static int
+upload(SSL_CTX *ctx, const char *slug, const char *params,
+    const char *body, struct reply *r)
+{
+	return upload_n(ctx, slug, params, body, strlen(body), r);
+}
+
+static int
+get(SSL_CTX *ctx, const char *path, struct reply *r)
+{
+	char	 line[1100];
+
+	snprintf(line, sizeof(line), "gemini://%s%s\r\n", host, path);
+	return e2e_gemini_raw(srv.gemini_port, line, strlen(line), r, ctx,
+	    NULL);
+}
+
+/* GET until status want (the watcher publishes within ~100 ms). */
+static int
+poll_status(SSL_CTX *ctx, const char *path, int want, struct reply *r)
+{
+	uint64_t	 deadline = e2e_now_ms() + 8000;
+
+	for (;;) {
+		get(ctx, path, r);
+		if (r->status == want || e2e_now_ms() > deadline)
+			return r->status;
+		reply_free(r);
+		e2e_sleep_ms(50);
+	}
+}
+
+static void
+gopher(const char *selector, struct buf *out)
+{
+	char	 line[1100];
+
+	snprintf(line, sizeof(line), "%s\r\n", selector);
+	if (e2e_plain(srv.gopher_port, line, strlen(line), out) == -1)
+		buf_init(out);
+}
+
+#define POST_A	"---\ntitle: Fresh from Titan\ndate: 2025-03-04\n" \
+		"tags: [titan]\n---\nUploaded with quokkaword inside.\n"
+
+static void
+test_auth(void)
+{
+	struct reply	 r;
+
+	upload(anon, "fresh", ";mime=text/markdown", POST_A, &r);
+	INT_EQ(r.status, 60, "no certificate: 60");
+	OK(r.close_notify, "60 ends with close_notify");
+	reply_free(&r);
+	upload(stranger, "fresh", ";mime=text/markdown", POST_A, &r);
+	INT_EQ(r.status, 61, "unknown certificate: 61");
+	reply_free(&r);
+	OK(!exists("posts/fresh.md"), "nothing written for them");
+}
+
+static void
+test_upload(void)
+{
+	struct reply	 r;
+	char		*got, want[256];
+
+	upload(writer, "fresh", ";mime=text/markdown;token=ignored", POST_A,
+	    &r);
+	INT_EQ(r.status, 30, "writer: 30");
+	snprintf(want, sizeof(want), "30 gemini://localhost:%d/posts/fresh",
+	    srv.gemini_port);
+	STR_EQ(r.header, want, "redirect to the post");
+	reply_free(&r);
+	got = slurp("posts/fresh.md");
+	STR_EQ(got, POST_A, "written byte for byte");
+	free(got);
+	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
+	OK(poll_status(anon, "/posts/fresh", 20, &r) == 20,
+	    "live through the watcher");
+	HAS(r.body.data, "# Fresh from Titan", "the new post");
+	reply_free(&r);
+	OK(poll_status(anon, "/search?quokkaword", 20, &r) == 20,
+	    "search after the upload");
+	HAS(r.body.data, "=> /posts/fresh 2025-03-04 Fresh from Titan",
+	    "the next snapshot's index has it");
+	reply_free(&r);
+
+	/* An existing post under a dated name keeps its name. */
+	upload(writer, "hello", "", "---\ntitle: Hello Again\n---\nEdited.\n",
+	    &r);
+	INT_EQ(r.status, 30, "edit: 30 (no mime: fine)");
+	reply_free(&r);
+	got = slurp("posts/2024-01-02-hello.md");
+	STR_EQ(got, "---\ntitle: Hello Again\n---\nEdited.\n",
+	    "edited in place");
+	free(got);
+	OK(!exists("posts/hello.md"), "no second file");
+}
+
+static void
+test_bad_uploads(void)
+{
+	struct reply	 r;
+	struct buf	 b = BUF_INIT;
+	char		*before, *after, line[300];
+
+	before = slurp("posts/2024-02-03-second.md");
+	/* Over titan_max_size (64 KiB): answered before any body. */
+	snprintf(line, sizeof(line), "titan://%s/posts/second;size=70000;"
+	    "mime=text/markdown\r\n", host);
+	e2e_gemini_raw(srv.gemini_port, line, strlen(line), &r, writer, NULL);
+	INT_EQ(r.status, 59, "oversize: 59");
+	HAS(r.header, "too large", "says why");
+	reply_free(&r);
+
+	upload(writer, "second", "", "---\ntitle: [unclosed\n---\nx\n", &r);
+	INT_EQ(r.status, 59, "bad front matter: 59");
+	HAS(r.header, "front matter", "says front matter");
+	reply_free(&r);
+	upload(writer, "second", "", "---\ndate: 2024-02-03\n---\n\xff\xfe\n",
+	    &r);
+	INT_EQ(r.status, 59, "bad UTF-8: 59");
+	reply_free(&r);
+	upload(writer, "second", ";mime=image/png", "x", &r);
+	INT_EQ(r.status, 59, "not Markdown: 59");
+	reply_free(&r);
+	upload(writer, "brand-new", "", "no front matter, no date\n", &r);
+	INT_EQ(r.status, 59, "no date: 59");
+	reply_free(&r);
+	snprintf(line, sizeof(line), "titan://%s/posts/second;mime=text/plain"
+	    "\r\nabc", host);
+	e2e_gemini_raw(srv.gemini_port, line, strlen(line), &r, writer, NULL);
+	INT_EQ(r.status, 59, "no size: 59");
+	reply_free(&r);
+	snprintf(line, sizeof(line), "titan://%s/pages/about;size=1\r\nx",
+	    host);
+	e2e_gemini_raw(srv.gemini_port, line, strlen(line), &r, writer, NULL);
+	INT_EQ(r.status, 59, "only posts: 59");
+	reply_free(&r);
+	after = slurp("posts/2024-02-03-second.md");
+	STR_EQ(after, before, "the post is untouched");
+	OK(!exists("posts/brand-new.md"), "nothing new");
+	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
+	free(before);
+	free(after);
+	buf_free(&b);
+}
+
+static void
+test_delete(void)
+{
+	struct reply	 r;
+
+	mk("posts/2024-06-01-doomed.md", "---\ntitle: Doomed\n---\nbye\n");
+	OK(poll_status(anon, "/posts/doomed", 20, &r) == 20, "doomed is up");
+	reply_free(&r);
+	upload(writer, "doomed", ";mime=text/markdown", "", &r);
+	INT_EQ(r.status, 30, "size=0: 30");
+	HAS(r.header, "/posts/", "back to the list");
+	reply_free(&r);
+	OK(!exists("posts/2024-06-01-doomed.md"), "out of posts/");
+	INT_EQ(count_prefix(".trash", "2024-06-01-doomed.md."), 1,
+	    "kept in .trash/");
+	OK(poll_status(anon, "/posts/doomed", 51, &r) == 51, "then 51");
+	reply_free(&r);
+	get(anon, "/files/../.trash/", &r);
+	OK(r.status != 20, "the trash is not served");
+	reply_free(&r);
+	upload(writer, "never-was", "", "", &r);
+	INT_EQ(r.status, 51, "deleting nothing: 51");
+	reply_free(&r);
+}
+
+struct racer {
+	char		 body[4096];
+	int		 status;
+};
+
+static void *
+race(void *arg)
+{
+	struct racer	*rc = arg;
+	struct reply	 r;
+
+	upload(writer, "contested", "", rc->body, &r);
+	rc->status = r.status;
+	reply_free(&r);
+	return NULL;
+}
+
+static void
+test_concurrent(void)
+{
+	struct racer	 rc[6];
+	pthread_t	 th[6];
+	char		*got;
+	size_t		 len;
+	int		 i, whole = 0;
+
+	for (i = 0; i < 6; i++) {
+		snprintf(rc[i].body, sizeof(rc[i].body), "---\ntitle: Racer "
+		    "%d\ndate: 2024-07-0%d\n---\n", i, i + 1);
+		len = strlen(rc[i].body);
+		memset(rc[i].body + len, 'a' + i, 3000 - len);
+		strcpy(rc[i].body + 3000, "\n");
+		pthread_create(&th[i], NULL, race, &rc[i]);
+	}
+	for (i = 0; i < 6; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < 6; i++)
+		INT_EQ(rc[i].status, 30, "each upload answered 30");
+	got = slurp("posts/contested.md");
+	for (i = 0; got != NULL && i < 6; i++)
+		if (strcmp(got, rc[i].body) == 0)
+			whole = 1;
+	OK(whole, "the post is one upload, whole");
+	free(got);
+	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
+}
+
+static void
+test_drafts(void)
+{
+	struct reply	 r;
+	struct buf	 g;
+
+	get(anon, "/drafts/", &r);
+	INT_EQ(r.status, 51, "no certificate: drafts 51");
+	reply_free(&r);
+	get(anon, "/drafts/secret-draft", &r);
+	INT_EQ(r.status, 51, "no certificate: a draft 51");
+	reply_free(&r);
+	get(stranger, "/drafts/", &r);
+	INT_EQ(r.status, 51, "unknown certificate: 51");
+	reply_free(&r);
+	get(stranger, "/drafts/secret-draft", &r);
+	INT_EQ(r.status, 51, "unknown certificate: a draft 51");
+	reply_free(&r);
+	get(writer, "/drafts/", &r);
+	INT_EQ(r.status, 20, "writer: the list");
+	HAS(r.body.data, "=> /drafts/secret-draft", "lists the draft");
+	HAS(r.body.data, "Secret Draft", "by title");
+	reply_free(&r);
+	get(writer, "/drafts/secret-draft", &r);
+	INT_EQ(r.status, 20, "writer: the draft");
+	HAS(r.body.data, "not for readers", "its body");
+	reply_free(&r);
+	get(writer, "/drafts", &r);
+	INT_EQ(r.status, 31, "writer: /drafts -> /drafts/");
+	reply_free(&r);
+	get(writer, "/drafts/nope", &r);
+	INT_EQ(r.status, 51, "writer: no such draft");
+	reply_free(&r);
+	get(writer, "/posts/secret-draft", &r);
+	INT_EQ(r.status, 51, "a draft is no post, even for a writer");
+	reply_free(&r);
+
+	/* Nowhere else. */
+	get(writer, "/posts/", &r);
+	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
+	    "not in /posts/");
+	reply_free(&r);
+	get(anon, "/gemlog/", &r);
+	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
+	    "not in the gemlog");
+	reply_free(&r);
+	get(anon, "/atom.xml", &r);
+	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
+	    "not in Atom");
+	reply_free(&r);
+	get(anon, "/search?readers", &r);
+	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
+	    "not in search");
+	reply_free(&r);
+
+	/* Gopher: never. */
+	gopher("/drafts/", &g);
+	OK(g.len > 0 && g.data[0] == '3', "gopher: drafts are an error");
+	OK(g.data == NULL || strstr(g.data, "Secret") == NULL,
+	    "gopher: not listed");
+	buf_free(&g);
+	gopher("/drafts/secret-draft", &g);
+	OK(g.len > 0 && g.data[0] == '3' && strstr(g.data, "not for readers")
+	    == NULL, "gopher: a draft is an error");
+	buf_free(&g);
+	gopher("/", &g);
+	OK(g.data != NULL && strstr(g.data, "Secret") == NULL,
+	    "gopher: not on the home menu");
+	buf_free(&g);
+	gopher("/posts/", &g);
+	OK(g.data != NULL && strstr(g.data, "Secret") == NULL,
+	    "gopher: not in the archive menu");
+	buf_free(&g);
+
+	/* Uploading a draft: 30 to its preview. */
+	upload(writer, "wip", "", "---\ntitle: Work in progress\ndraft: true\n"
+	    "---\nhalf an idea\n", &r);
+	INT_EQ(r.status, 30, "draft upload: 30");
+	HAS(r.header, "/drafts/wip", "to the preview");
+	reply_free(&r);
+	OK(poll_status(writer, "/drafts/wip", 20, &r) == 20,
+	    "the new draft previews");
+	reply_free(&r);
+	get(anon, "/posts/wip", &r);
+	INT_EQ(r.status, 51, "and is no post");
+	reply_free(&r);
+}
+
+static void
+test_search(void)
+{
+	struct reply	 r;
+	struct buf	 g;
+	char		 want[200];
+
+	get(anon, "/search", &r);
+	INT_EQ(r.status, 10, "/search asks");
+	HAS(r.header, "Search", "with a prompt");
+	reply_free(&r);
+	get(anon, "/search?", &r);
+	INT_EQ(r.status, 10, "an empty query asks again");
+	reply_free(&r);
+	get(anon, "/search?second%20post", &r);
+	INT_EQ(r.status, 20, "results");
+	HAS(r.body.data, "=> /posts/second 2024-02-03 Second Post",
+	    "title match listed with its date");
+	HAS(r.body.data, "Results for: second post", "query decoded");
+	reply_free(&r);
+	get(anon, "/search?%ff", &r);
+	INT_EQ(r.status, 59, "a query that is not UTF-8: 59");
+	reply_free(&r);
+	get(anon, "/", &r);
+	HAS(r.body.data, "=> /search Search\n", "home links to search");
+	reply_free(&r);
+
+	gopher("/", &g);
+	snprintf(want, sizeof(want), "7Search\t/search\tlocalhost\t%d\r\n",
+	    srv.gopher_port);
+	HAS(g.data, want, "gopher home: a type-7 item");
+	buf_free(&g);
+	gopher("/search\tsecond post", &g);
+	snprintf(want, sizeof(want), "02024-02-03 Second Post\t/posts/second\t"
+	    "localhost\t%d\r\n", srv.gopher_port);
+	HAS(g.data, want, "gopher search: the same results as a menu");
+	OK(g.len >= 3 && strcmp(g.data + g.len - 3, ".\r\n") == 0,
+	    "a whole menu");
+	buf_free(&g);
+	gopher("/search", &g);
+	OK(g.data != NULL && strstr(g.data, "7Search the archive\t/search\t")
+	    != NULL, "gopher /search alone: a search item");
+	buf_free(&g);
+}
+
+/*
+ * kill -9 while an upload is half sent: the old post is whole, and no
+ * temporary file is there to be taken for a post.
+ */
+static void
+test_crash(void)
+{
+	struct buf	 req = BUF_INIT;
+	char		*before, *after;
+	SSL		*ssl;
+	int		 fd, status;
+	size_t		 half;
+
+	before = slurp("posts/2024-02-03-second.md");
+	buf_printf(&req, "titan://%s/posts/second;size=%d\r\n", host, 40000);
+	buf_addstr(&req, "---\ntitle: Half\ndate: 2024-02-03\n---\n");
+	while (req.len < 20000)
+		buf_addstr(&req, "half of a post that never arrives whole\n");
+	half = req.len;
+	fd = e2e_connect(srv.gemini_port, 5000);
+	ssl = SSL_new(writer);
+	SSL_set_fd(ssl, fd);
+	OK(fd != -1 && SSL_connect(ssl) == 1, "crash: connected");
+	OK(SSL_write(ssl, req.data, (int)half) == (int)half, "half sent");
+	e2e_sleep_ms(300);
+	kill(srv.pid, SIGKILL);
+	waitpid(srv.pid, &status, 0);
+	srv.pid = -1;
+	SSL_free(ssl);
+	close(fd);
+	after = slurp("posts/2024-02-03-second.md");
+	STR_EQ(after, before, "the old post is intact");
+	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
+	free(before);
+	free(after);
+	buf_free(&req);
+}
+
+static void
+test_disabled(const char *top)
+{
+	struct e2e_server	 s2, save = srv;
+	struct reply		 r;
+	char			 line[300];
+
+	if (e2e_start(&s2, capsule, "") == -1) {
+		OK(0, "second server did not start");
+		return;
+	}
+	srv = s2;
+	snprintf(line, sizeof(line), "titan://localhost:%d/posts/x;size=1\r\nx",
+	    s2.gemini_port);
+	e2e_gemini_raw(s2.gemini_port, line, strlen(line), &r, writer, NULL);
+	INT_EQ(r.status, 53, "no titan_writers: Titan is off (53)");
+	reply_free(&r);
+	snprintf(line, sizeof(line), "gemini://localhost:%d/drafts/\r\n",
+	    s2.gemini_port);
+	e2e_gemini_raw(s2.gemini_port, line, strlen(line), &r, writer, NULL);
+	INT_EQ(r.status, 51, "no titan_writers: no drafts for anyone");
+	reply_free(&r);
+	INT_EQ(e2e_stop(&s2), 0, "second server exits 0");
+	srv = save;
+	(void)top;
+}
+
+int
+main(void)
+{
+	char	 top[] = "/tmp/capsuled-e2e-titan.XXXXXX";
+	char	 hex[65], other[65], extra[400], cmd[600];
+
+	signal(SIGPIPE, SIG_IGN);
+	if (mkdtemp(top) == NULL)
+		return 1;
+	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
+	mkdir(capsule, 0755);
+	mk("index.md", "---\ntitle: Titan Test\n---\nHi.\n");
+	mk("posts/2024-01-02-hello.md", "---\ntitle: Hello World\n---\nHi.\n");
+	mk("posts/2024-02-03-second.md", "---\ntitle: Second Post\n---\n"
+	    "The second post.\n");
+	mk("posts/2023-05-06-secret-draft.md", "---\ntitle: Secret Draft\n"
+	    "draft: true\n---\nnot for readers\n");
+	mk("pages/about.md", "---\ntitle: About\n---\nAbout.\n");
+
+	anon = e2e_client_ctx(0);
+	writer = cert_ctx("writer", hex);
+	stranger = cert_ctx("stranger", other);
+	snprintf(extra, sizeof(extra), "titan_writers: [\"%s\"]\n"
+	    "titan_max_size: 64K\nwatch_debounce: 50ms\n", hex);
+	if (e2e_start(&srv, capsule, extra) == -1) {
+		OK(0, "server did not start");
+		return harness_done();
+	}
+	snprintf(host, sizeof(host), "localhost:%d", srv.gemini_port);
+	test_auth();
+	test_upload();
+	test_bad_uploads();
+	test_delete();
+	test_concurrent();
+	test_drafts();
+	test_search();
+	test_disabled(top);
+	test_crash();
+	if (srv.pid > 0)
+		e2e_stop(&srv);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", srv.dir, top);
+	(void)!system(cmd);
+	SSL_CTX_free(anon);
+	SSL_CTX_free(writer);
+	SSL_CTX_free(stranger);
+	return harness_done();
+}

@@ -1,0 +1,381 @@
+/*
+ * test_titan.c -- titan.c: the request line and its parameters as the
+ * Titan specification defines them, writers, upload checks, atomic
+ * writes (also under concurrent writers) and the trash.
+ *
+ * The specification's rules, as tested here:
+ *   1. the scheme is titan://, on the Gemini port, after TLS;
+ *   2. parameters follow the path, ";key=value" each, not a query;
+ *   3. size is required: the bytes that follow the request line;
+ *   4. mime is optional (text/gemini when absent); token is optional;
+ *   5. no other parameter is defined (we ignore others);
+ *   6. size=0 deletes the resource;
+ *   7. the answer is an ordinary Gemini response (tests/e2e/e2e_titan.c).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive.h"
+#include "buf.h"
+#include "config.h"
+#include "harness.h"
+#include "log.h"
+#include "titan.h"
+#include "util.h"
+
+static char	 top[64];
+
+static const struct gemini_host host = { "example.org", 1965 };
+
+static int
+parse(const char *line, struct titan_request *req, const char **meta)
+{
+	*meta = NULL;
+	return titan_request_parse(line, strlen(line), &host, 1, req, meta);
+}
+
+static void
+test_parse(void)
+{
+	struct titan_request	 r;
+	const char		*meta;
+
+	INT_EQ(parse("titan://example.org/posts/hello;size=12;"
+	    "mime=text/markdown;token=s%20cret", &r, &meta), 0, "full line");
+	INT_EQ(r.size, 12, "size");
+	STR_EQ(r.mime, "text/markdown", "mime");
+	STR_EQ(r.token, "s cret", "token percent-decoded");
+	STR_EQ(r.slug, "hello", "slug");
+	STR_EQ(r.g.url.path, "/posts/hello", "path without parameters");
+	INT_EQ(r.loglen, strlen("titan://example.org/posts/hello"),
+	    "logged part stops before the parameters");
+
+	INT_EQ(parse("TITAN://example.org:1965/posts/a-b-2;token=x;size=0",
+	    &r, &meta), 0, "any order, any case, explicit port");
+	INT_EQ(r.size, 0, "size 0: a delete");
+	STR_EQ(r.mime, "", "mime absent");
+
+	INT_EQ(parse("titan://example.org/posts/x;size=3;edit=1;;foo=bar",
+	    &r, &meta), 0, "unknown parameters ignored");
+
+	/* Rule 3: size is required and is one number. */
+	INT_EQ(parse("titan://example.org/posts/x", &r, &meta), 59,
+	    "no parameters");
+	INT_EQ(parse("titan://example.org/posts/x;mime=text/plain", &r,
+	    &meta), 59, "no size");
+	HAS(meta, "size", "says size");
+	INT_EQ(parse("titan://example.org/posts/x;size=", &r, &meta), 59,
+	    "empty size");
+	INT_EQ(parse("titan://example.org/posts/x;size=-1", &r, &meta), 59,
+	    "negative size");
+	INT_EQ(parse("titan://example.org/posts/x;size=1e3", &r, &meta), 59,
+	    "not digits");
+	INT_EQ(parse("titan://example.org/posts/x;size=99999999999999999999",
+	    &r, &meta), 59, "size overflows");
+	INT_EQ(parse("titan://example.org/posts/x;size=1;size=2", &r, &meta),
+	    59, "size twice");
+	INT_EQ(parse("titan://example.org/posts/x;size", &r, &meta), 59,
+	    "parameter without =");
+	/* Rule 2: parameters are not a query. */
+	INT_EQ(parse("titan://example.org/posts/x?size=3", &r, &meta), 59,
+	    "size in a query is no parameter");
+
+	/* Not ours: other hosts and ports are 53, like gemini://. */
+	INT_EQ(parse("titan://other.org/posts/x;size=1", &r, &meta), 53,
+	    "other host");
+	INT_EQ(parse("titan://example.org:1966/posts/x;size=1", &r, &meta),
+	    53, "other port");
+	INT_EQ(parse("gemini://example.org/posts/x;size=1", &r, &meta), 59,
+	    "gemini:// is no upload");
+
+	/* Only /posts/<slug>. */
+	INT_EQ(parse("titan://example.org/pages/about;size=1", &r, &meta), 59,
+	    "pages are not written");
+	INT_EQ(parse("titan://example.org/posts/;size=1", &r, &meta), 59,
+	    "no slug");
+	INT_EQ(parse("titan://example.org/posts/Hello;size=1", &r, &meta), 59,
+	    "slugs are lower-case");
+	INT_EQ(parse("titan://example.org/posts/a/b;size=1", &r, &meta), 59,
+	    "no sub-directories");
+	INT_EQ(parse("titan://example.org/posts/%2e%2e;size=1", &r, &meta), 59,
+	    "no dot segments");
+	INT_EQ(parse("titan://example.org/posts/x%3By;size=1", &r, &meta), 59,
+	    "an encoded ; is no slug");
+
+	OK(titan_mime_ok("") && titan_mime_ok("text/markdown") &&
+	    titan_mime_ok("TEXT/X-MARKDOWN") && titan_mime_ok("text/plain"),
+	    "Markdown types");
+	OK(!titan_mime_ok("text/gemini") && !titan_mime_ok("image/png"),
+	    "other types refused");
+}
+
+static void
+test_writer(void)
+{
+	struct config	 c;
+	char		*w[2];
+
+	memset(&c, 0, sizeof(c));
+	w[0] = "aa11";
+	w[1] = "bb22";
+	c.titan_writers = w;
+	c.ntitan_writers = 2;
+	OK(titan_writer(&c, "bb22"), "listed");
+	OK(!titan_writer(&c, "cc33"), "not listed");
+	OK(!titan_writer(&c, NULL), "no certificate");
+	c.ntitan_writers = 0;
+	OK(!titan_writer(&c, "aa11"), "no writers: nobody");
+}
+
+static int
+check(const char *data, const char *slug, const char *name, int *draft,
+    char *why)
+{
+	return titan_check(data, strlen(data), slug, name, draft, why, 200);
+}
+
+static void
+test_check(void)
+{
+	char	 why[200];
+	int	 draft;
+
+	OK(check("---\ntitle: Hi\ndate: 2024-05-01\n---\nBody\n", "hi",
+	    "hi.md", &draft, why) == 0 && !draft, "good upload");
+	OK(check("No front matter at all.\n", "hi", "2024-01-02-hi.md",
+	    &draft, why) == 0, "dated file name is a date");
+	OK(check("No front matter at all.\n", "hi", "hi.md", &draft, why) ==
+	    -1, "no date");
+	HAS(why, "date", "says date");
+	OK(check("---\ntitle: x\ndraft: true\n---\n", "hi", "hi.md", &draft,
+	    why) == 0 && draft, "an undated draft is fine");
+	OK(check("---\ntitle: [unclosed\n---\nx\n", "hi", "hi.md", &draft,
+	    why) == -1, "bad front matter");
+	HAS(why, "front matter, line", "says where");
+	OK(check("---\ndate: 2024-01-01\nslug: other\n---\n", "hi", "hi.md",
+	    &draft, why) == -1, "slug mismatch");
+	OK(check("---\ndate: 2024-01-01\nslug: Hi\n---\n", "hi", "hi.md",
+	    &draft, why) == 0, "slug as written, slugified");
+	OK(check("---\ndate: 2024-01-01\n---\n", "hi", "old-name.md", &draft,
+	    why) == -1, "file keeps a slug from its front matter");
+	HAS(why, "slug: hi", "says what to keep");
+	OK(titan_check("---\ndate: 2024-01-01\n---\na\0b", 28, "hi", "hi.md",
+	    &draft, why, sizeof(why)) == -1, "NUL");
+	OK(check("---\ndate: 2024-01-01\n---\n\xff\xfe", "hi", "hi.md", &draft,
+	    why) == -1, "bad UTF-8");
+	HAS(why, "UTF-8", "says UTF-8");
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE	*f;
+	char	*s;
+	long	 n;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	s = xmalloc((size_t)n + 1);
+	s[fread(s, 1, (size_t)n, f)] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* Files in dir whose names start with prefix. */
+static int
+count_prefix(const char *dir, const char *prefix)
+{
+	DIR		*d;
+	struct dirent	*e;
+	int		 n = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+struct racer {
+	const char	*capsule;
+	char		 body[8192];
+	int		 rv;
+};
+
+static void *
+race(void *arg)
+{
+	struct racer	*r = arg;
+	char		 why[200];
+	int		 i;
+
+	r->rv = 0;
+	for (i = 0; i < 20; i++)
+		if (titan_store(r->capsule, "race.md", r->body,
+		    strlen(r->body), why, sizeof(why)) == -1)
+			r->rv = -1;
+	return NULL;
+}
+
+static void
+test_store(void)
+{
+	struct racer	 rc[4];
+	pthread_t	 th[4];
+	struct stat	 st;
+	char		*capsule, *posts, *path, *got, why[200];
+	int		 i, whole;
+
+	capsule = xasprintf("%s/capsule", top);
+	posts = xasprintf("%s/posts", capsule);
+	mkdir(capsule, 0755);
+
+	/* posts/ is made when missing. */
+	OK(titan_store(capsule, "new.md", "one\n", 4, why, sizeof(why)) == 0,
+	    "store: %s", why);
+	path = xasprintf("%s/new.md", posts);
+	got = slurp(path);
+	STR_EQ(got, "one\n", "written");
+	free(got);
+	chmod(path, 0600);
+	OK(titan_store(capsule, "new.md", "two, longer\n", 12, why,
+	    sizeof(why)) == 0, "overwrite");
+	got = slurp(path);
+	STR_EQ(got, "two, longer\n", "replaced whole");
+	free(got);
+	OK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600,
+	    "mode kept");
+	INT_EQ(count_prefix(posts, ".titan-"), 0, "no temporary file left");
+	OK(titan_store(capsule, "../x.md", "x", 1, why, sizeof(why)) == -1,
+	    "no path out of posts/");
+	OK(titan_store(capsule, ".hidden.md", "x", 1, why, sizeof(why)) == -1,
+	    "no hidden name");
+	OK(titan_store("/nonexistent/capsule", "a.md", "x", 1, why,
+	    sizeof(why)) == -1 && why[0] != '\0', "no capsule: why");
+
+	/* Concurrent writers of one post: each write whole, one wins. */
+	for (i = 0; i < 4; i++) {
+		rc[i].capsule = capsule;
+		memset(rc[i].body, 'a' + i, sizeof(rc[i].body) - 1);
+		rc[i].body[sizeof(rc[i].body) - 1] = '\0';
+		pthread_create(&th[i], NULL, race, &rc[i]);
+	}
+	for (i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < 4; i++)
+		INT_EQ(rc[i].rv, 0, "racer stored");
+	free(path);
+	path = xasprintf("%s/race.md", posts);
+	got = slurp(path);
+	for (i = 0, whole = 0; got != NULL && i < 4; i++)
+		if (strcmp(got, rc[i].body) == 0)
+			whole = 1;
+	OK(whole, "the post is one writer's bytes, whole");
+	free(got);
+	INT_EQ(count_prefix(posts, ".titan-"), 0, "no temporary file left");
+
+	/* Delete: into .trash/, twice with the same name, never lost. */
+	OK(titan_trash(capsule, "new.md", why, sizeof(why)) == 0, "trash");
+	OK(access(path, F_OK) == 0, "other posts stay");
+	free(path);
+	path = xasprintf("%s/new.md", posts);
+	OK(access(path, F_OK) == -1, "gone from posts/");
+	free(path);
+	path = xasprintf("%s/.trash", capsule);
+	INT_EQ(count_prefix(path, "new.md."), 1, "in .trash/");
+	OK(titan_store(capsule, "new.md", "three\n", 6, why, sizeof(why)) ==
+	    0 && titan_trash(capsule, "new.md", why, sizeof(why)) == 0,
+	    "again");
+	INT_EQ(count_prefix(path, "new.md."), 2, "both kept in .trash/");
+	INT_EQ(titan_trash(capsule, "new.md", why, sizeof(why)), 1,
+	    "absent: 1");
+	free(path);
+	free(posts);
+	free(capsule);
+}
+
+static void
+test_target(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		*capsule, name[256];
+
+	capsule = xasprintf("%s/t", top);
+	mkdir(capsule, 0755);
+	{
+		char *d = xasprintf("%s/posts", capsule);
+		FILE *f;
+		char *p;
+
+		mkdir(d, 0755);
+		p = xasprintf("%s/2024-01-02-dated.md", d);
+		f = fopen(p, "w");
+		fputs("Body.\n", f);
+		fclose(f);
+		free(p);
+		p = xasprintf("%s/odd-name.md", d);
+		f = fopen(p, "w");
+		fputs("---\ndate: 2024-01-01\nslug: nice\n---\n", f);
+		fclose(f);
+		free(p);
+		p = xasprintf("%s/wip.md", d);
+		f = fopen(p, "w");
+		fputs("---\ndraft: true\n---\n", f);
+		fclose(f);
+		free(p);
+		free(d);
+	}
+	config_defaults(&c, "/nonexistent");
+	free(c.capsule_dir);
+	c.capsule_dir = xstrdup(capsule);
+	a = archive_load(&c);
+	OK(a != NULL, "load");
+	titan_target(a, "dated", name, sizeof(name));
+	STR_EQ(name, "2024-01-02-dated.md", "dated name kept");
+	titan_target(a, "nice", name, sizeof(name));
+	STR_EQ(name, "odd-name.md", "front-matter slug's file");
+	titan_target(a, "wip", name, sizeof(name));
+	STR_EQ(name, "wip.md", "a draft's file");
+	titan_target(a, "brand-new", name, sizeof(name));
+	STR_EQ(name, "brand-new.md", "a new post");
+	titan_target(NULL, "x", name, sizeof(name));
+	STR_EQ(name, "x.md", "no snapshot");
+	archive_unref(a);
+	config_free(&c);
+	free(capsule);
+}
+
+int
+main(void)
+{
+	char	*cmd;
+
+	log_set_level(LOG_LEVEL_ERROR);
+	snprintf(top, sizeof(top), "/tmp/capsuled-titan-XXXXXX");
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		return 2;
+	}
+	test_parse();
+	test_writer();
+	test_check();
+	test_store();
+	test_target();
+	cmd = xasprintf("rm -rf '%s'", top);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", top);
+	free(cmd);
+	return harness_done();
+}
