@@ -319,6 +319,24 @@ set_text(struct fmp *f, char **dst, int flags)
 	*dst = s;
 }
 
+/*
+ * lang = ALPHA *(ALPHA / DIGIT / "-"), no "--", not ending in "-", at
+ * most 35 bytes: it goes into the MIME type ("lang=..."), so nothing
+ * else may ride along (config.c checks the site's the same way).
+ */
+static int
+lang_ok(const char *s)
+{
+	const char	*p;
+
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (p > s && *p >= '0' && *p <= '9') ||
+		    (p > s && *p == '-' && p[-1] != '-')))
+			return 0;
+	return p > s && p - s <= 35 && p[-1] != '-';
+}
+
 static int
 add_tag(struct fmp *f, const char *s, size_t len)
 {
@@ -516,6 +534,12 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 			break;
 		case F_LANG:
 			set_text(f, &m->lang, 0);
+			if (m->lang != NULL && !lang_ok(m->lang)) {
+				fail(f, &f->ev.start_mark, "%s: '%.40s' is not"
+				    " a language tag like en or pt-BR", f->key,
+				    m->lang);
+				return -1;
+			}
 			break;
 		case F_SUBTITLE:
 			set_text(f, &m->subtitle, FM_ENTITIES);

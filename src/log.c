@@ -2,8 +2,13 @@
  * log.c -- diagnostics and the access log.
  *
  * Owns the log file descriptor.  Knows nothing of connections: callers
- * pass the peer as a string.
+ * pass the peer as a string, which log_format_peer() makes from a socket
+ * address (full, anonymised or left out, as configured).
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -219,4 +224,55 @@ log_access(const char *peer, const char *proto, const char *req,
 	    status, bytes, usec);
 	len += (size_t)n;
 	(void)!write(log_fd, line, len);
+}
+
+char *
+log_format_peer(char *out, size_t outlen, const struct sockaddr *sa,
+    enum log_peer mode)
+{
+	struct in_addr	 a4;
+	struct in6_addr	 a6;
+	char		 host[INET6_ADDRSTRLEN];
+	unsigned	 port;
+	int		 v4;
+
+	snprintf(out, outlen, "-");
+	if (mode == LOG_PEER_NONE || sa == NULL)
+		return out;
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *sin = (const void *)sa;
+
+		a4 = sin->sin_addr;
+		port = ntohs(sin->sin_port);
+		v4 = 1;
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 = (const void *)sa;
+
+		a6 = sin6->sin6_addr;
+		port = ntohs(sin6->sin6_port);
+		v4 = 0;
+		/* ::ffff:192.0.2.7 is an IPv4 client on a dual-stack socket. */
+		if (mode == LOG_PEER_ANONYMISE && IN6_IS_ADDR_V4MAPPED(&a6)) {
+			memcpy(&a4, &a6.s6_addr[12], 4);
+			v4 = 1;
+		}
+	} else
+		return out;
+	if (mode == LOG_PEER_ANONYMISE) {
+		if (v4)
+			((unsigned char *)&a4)[3] = 0;
+		else
+			memset(&a6.s6_addr[6], 0, 10);	/* keep a /48 */
+	}
+	if (v4)
+		inet_ntop(AF_INET, &a4, host, sizeof(host));
+	else
+		inet_ntop(AF_INET6, &a6, host, sizeof(host));
+	if (mode == LOG_PEER_ANONYMISE)
+		snprintf(out, outlen, "%s", host);
+	else if (v4)
+		snprintf(out, outlen, "%s:%u", host, port);
+	else
+		snprintf(out, outlen, "[%s]:%u", host, port);
+	return out;
 }

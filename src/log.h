@@ -9,12 +9,20 @@
 #define CAPSULED_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum log_level {
 	LOG_LEVEL_ERROR,
 	LOG_LEVEL_WARN,
 	LOG_LEVEL_INFO,
 	LOG_LEVEL_DEBUG,
+};
+
+/* How a client's address appears in log lines (config "log_peer"). */
+enum log_peer {
+	LOG_PEER_FULL,		/* 192.0.2.7:51234, [2001:db8::1]:51234 */
+	LOG_PEER_ANONYMISE,	/* 192.0.2.0, 2001:db8:1:: -- no port */
+	LOG_PEER_NONE,		/* "-" */
 };
 
 /* Parse "error", "warn", "info", "debug"; -1 if none of them. */
@@ -51,5 +59,16 @@ void	 fatalx(const char *, ...)
 void	 log_access(const char *peer, const char *proto, const char *req,
 	    size_t reqlen, int status, unsigned long long bytes,
 	    unsigned long long usec);
+
+/*
+ * The peer at sa (AF_INET or AF_INET6; anything else is "-") as the log
+ * shows it under mode, into out (NUL-terminated; 56 bytes are enough).
+ * Anonymising zeroes the last octet of an IPv4 address and the last 80
+ * bits of an IPv6 one (an IPv4-mapped IPv6 address counts as IPv4), and
+ * drops the port.  Returns out.
+ */
+struct sockaddr;
+char	*log_format_peer(char *out, size_t outlen, const struct sockaddr *sa,
+	    enum log_peer mode);
 
 #endif

@@ -334,6 +334,15 @@ test_errors(void)
 	    "title: expected a string");
 	fails("---\ntitle: a\ntitle: [b]\n---\n", 3, 8,
 	    "title: expected a string");
+	/* lang goes into the MIME type: a tag and nothing more. */
+	fails("---\nlang: \"de; q=1\"\n---\n", 2, 7,
+	    "lang: 'de; q=1' is not a language tag");
+	fails("---\nlanguage: en_GB\n---\n", 2, 11,
+	    "language: 'en_GB' is not a language tag");
+	fails("---\nlang: de-\n---\n", 2, 7, "is not a language tag");
+	fails("---\nlang: 1de\n---\n", 2, 7, "is not a language tag");
+	fails("---\nlang: a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s\n---\n", 2, 7,
+	    "is not a language tag");
 }
 
 static void

@@ -1,0 +1,314 @@
+/*
+ * e2e_ops.c -- the operator's side of the real server over loopback:
+ * "redirects:" (Gemini 31, Gopher served in place or named), robots.txt
+ * from the configuration, a post's own "lang:" in the MIME type,
+ * log_peer (full, anonymise, none) in the access log, and SIGUSR1
+ * reopening a log file that logrotate moved away.
+ *
+ * Builds a small capsule in a temp directory (removed at the end).
+ */
+#include "e2e.h"
+
+static SSL_CTX	*ctx;
+static char	 capsule[] = "/tmp/capsuled-ops.XXXXXX";
+
+static struct reply
+gem(const struct e2e_server *s, const char *path)
+{
+	struct reply	 r;
+	char		 req[1100];
+	int		 len;
+
+	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
+	    s->gemini_port, path);
+	e2e_gemini_raw(s->gemini_port, req, (size_t)len, &r, ctx,
+	    "localhost");
+	if (r.body.data == NULL)
+		buf_add(&r.body, "", 0);
+	buf_addc(&r.body, '\0');	/* a C string; len counts the NUL */
+	r.body.len--;
+	return r;
+}
+
+static char *
+gopher(const struct e2e_server *s, const char *selector)
+{
+	struct buf	 out;
+	char		 req[1100];
+	int		 len;
+
+	len = snprintf(req, sizeof(req), "%s\r\n", selector);
+	if (e2e_plain(s->gopher_port, req, (size_t)len, &out) == -1)
+		buf_add(&out, "(connection failed)", 19);
+	buf_addc(&out, '\0');
+	return buf_release(&out);
+}
+
+/* The whole file as a string ("" when missing). */
+static char *
+slurp(const char *path)
+{
+	struct buf	 b = BUF_INIT;
+	char		 chunk[8192];
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY)) != -1) {
+		while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+			buf_add(&b, chunk, (size_t)n);
+		close(fd);
+	}
+	buf_addc(&b, '\0');
+	return buf_release(&b);
+}
+
+/* Poll (bounded) until path holds needle; the access line is written
+ * when the connection is freed, a moment after the client saw EOF. */
+static int
+log_has(const char *path, const char *needle, unsigned ms)
+{
+	uint64_t	 deadline = e2e_now_ms() + ms;
+	char		*text;
+	int		 found;
+
+	for (;;) {
+		text = slurp(path);
+		found = strstr(text, needle) != NULL;
+		free(text);
+		if (found || e2e_now_ms() >= deadline)
+			return found;
+		e2e_sleep_ms(20);
+	}
+}
+
+static void
+make_capsule(void)
+{
+	char	 p[512];
+
+	if (mkdtemp(capsule) == NULL) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	snprintf(p, sizeof(p), "%s/posts", capsule);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/index.md", capsule);
+	e2e_write_file(p, "---\ntitle: Ops\nlang: en\n---\nHello.\n");
+	snprintf(p, sizeof(p), "%s/posts/2024-01-01-deutsch.md", capsule);
+	e2e_write_file(p, "---\ntitle: Auf Deutsch\nlang: de\n---\n"
+	    "Ein Beitrag auf Deutsch.\n");
+	snprintf(p, sizeof(p), "%s/posts/2024-01-02-plain.md", capsule);
+	e2e_write_file(p, "---\ntitle: Plain\n---\nNo lang of its own.\n");
+	snprintf(p, sizeof(p), "%s/posts/2024-01-03-quebec.md", capsule);
+	e2e_write_file(p, "---\ntitle: Bonjour\nlanguage: fr-CA\n---\n"
+	    "Un billet.\n");
+	/* Would put "; q=1" into the MIME type: skipped with a warning. */
+	snprintf(p, sizeof(p), "%s/posts/2024-01-04-smuggle.md", capsule);
+	e2e_write_file(p, "---\ntitle: Smuggle\nlang: \"de; q=1\"\n---\n"
+	    "x\n");
+}
+
+static void
+test_lang(const struct e2e_server *s)
+{
+	struct reply	 r;
+
+	r = gem(s, "/posts/deutsch");
+	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=de",
+	    "post lang: de");
+	HAS(r.body.data, "Ein Beitrag auf Deutsch", "post lang: body");
+	reply_free(&r);
+	r = gem(s, "/posts/plain");
+	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
+	    "no post lang: the site's");
+	reply_free(&r);
+	r = gem(s, "/posts/quebec");
+	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=fr-CA",
+	    "post language: fr-CA");
+	reply_free(&r);
+	r = gem(s, "/");
+	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
+	    "home: the site's lang");
+	reply_free(&r);
+	r = gem(s, "/posts/smuggle");
+	INT_EQ(r.status, 51, "a lang that is not a language tag: skipped");
+	reply_free(&r);
+	OK(log_has(s->log, "posts/2024-01-04-smuggle.md:3:7: lang: 'de; q=1'"
+	    " is not a language tag", 1000), "skipped post named in the log");
+}
+
+static void
+test_redirects(const struct e2e_server *s)
+{
+	struct reply	 r;
+	char		*g;
+
+	r = gem(s, "/old");
+	STR_EQ(r.header, "31 /posts/deutsch", "redirect to a path");
+	INT_EQ(r.body.len, 0, "31 has no body");
+	OK(r.close_notify, "31 ends with close_notify");
+	reply_free(&r);
+	r = gem(s, "/gone/away");
+	STR_EQ(r.header, "31 gemini://example.org/elsewhere?x=1",
+	    "redirect to a URL");
+	reply_free(&r);
+	r = gem(s, "/posts/plain");
+	INT_EQ(r.status, 20, "content wins over a redirect of the same path");
+	reply_free(&r);
+	r = gem(s, "/caf%C3%A9");
+	STR_EQ(r.header, "31 /posts/", "percent-decoded path matched");
+	reply_free(&r);
+	r = gem(s, "/old/");
+	INT_EQ(r.status, 51, "exact match only");
+	reply_free(&r);
+	r = gem(s, "/posts/gone");
+	STR_EQ(r.header, "31 /posts/plain", "an old post slug");
+	reply_free(&r);
+
+	/* Gopher follows a path target in place, names a URL target. */
+	g = gopher(s, "/old");
+	HAS(g, "Ein Beitrag auf Deutsch", "gopher: redirect served in place");
+	OK(g[0] != '3', "gopher: not an error");
+	free(g);
+	g = gopher(s, "/caf\xc3\xa9");
+	HAS(g, "\t/posts/deutsch\t", "gopher: redirect to a menu served");
+	free(g);
+	g = gopher(s, "/gone/away");
+	HAS(g, "3Moved to gemini://example.org/elsewhere?x=1\t",
+	    "gopher: URL target named in an error line");
+	free(g);
+	g = gopher(s, "/nowhere");
+	HAS(g, "3Not found\t", "gopher: not listed, not found");
+	free(g);
+}
+
+static void
+test_robots(const struct e2e_server *s, const char *want)
+{
+	struct reply	 r;
+	char		*g;
+
+	r = gem(s, "/robots.txt");
+	if (want == NULL) {
+		INT_EQ(r.status, 51, "robots: ~ -> 51");
+		reply_free(&r);
+		g = gopher(s, "robots.txt");
+		HAS(g, "3Not found", "gopher robots.txt off");
+		free(g);
+		return;
+	}
+	STR_EQ(r.header, "20 text/plain; charset=utf-8", "robots.txt type");
+	STR_EQ(r.body.data, want, "robots.txt body over Gemini");
+	reply_free(&r);
+	g = gopher(s, "robots.txt");
+	STR_EQ(g, want, "robots.txt over Gopher, selector without /");
+	free(g);
+	g = gopher(s, "/robots.txt");
+	STR_EQ(g, want, "robots.txt over Gopher, selector with /");
+	free(g);
+}
+
+/* log_peer: anonymise; then SIGUSR1 after the log was moved away. */
+static void
+test_anonymise_and_reopen(struct e2e_server *s)
+{
+	struct reply	 r;
+	char		 moved[400];
+	char		*text, *g;
+
+	r = gem(s, "/posts/deutsch?first");
+	reply_free(&r);
+	OK(log_has(s->log, "/posts/deutsch?first", 5000),
+	    "access line written");
+	OK(log_has(s->log, " 127.0.0.0 gemini \"gemini://localhost:", 100),
+	    "anonymised peer: last octet zeroed, no port");
+	text = slurp(s->log);
+	OK(strstr(text, "127.0.0.1") == NULL, "no full address in the log");
+	free(text);
+
+	snprintf(moved, sizeof(moved), "%s.1", s->log);
+	OK(rename(s->log, moved) == 0, "log moved away");
+	g = gopher(s, "/before-usr1");
+	free(g);
+	OK(log_has(moved, "\"/before-usr1\" 51", 5000),
+	    "before SIGUSR1: the moved file gets the line");
+	OK(kill(s->pid, SIGUSR1) == 0, "SIGUSR1 sent");
+	{
+		uint64_t	 deadline = e2e_now_ms() + 5000;
+		struct stat	 st;
+
+		while (stat(s->log, &st) == -1 && e2e_now_ms() < deadline)
+			e2e_sleep_ms(20);
+		OK(stat(s->log, &st) == 0, "SIGUSR1 made a new log file");
+	}
+	g = gopher(s, "/after-usr1");
+	free(g);
+	OK(log_has(s->log, " gopher \"/after-usr1\" 51 ", 5000),
+	    "after SIGUSR1: the new file gets the line");
+	text = slurp(moved);
+	OK(strstr(text, "after-usr1") == NULL, "old file: no later lines");
+	free(text);
+	unlink(moved);
+}
+
+static void
+test_peer_mode(struct e2e_server *s, const char *want, const char *what)
+{
+	struct reply	 r;
+
+	r = gem(s, "/?peer");
+	reply_free(&r);
+	OK(log_has(s->log, want, 5000), "%s: \"%s\" in the log", what, want);
+}
+
+int
+main(void)
+{
+	struct e2e_server	 s;
+	char			 cmd[600];
+
+	make_capsule();
+	ctx = e2e_client_ctx(0);
+
+	/* 1: redirects, robots, lang, log_peer anonymise, SIGUSR1. */
+	if (e2e_start(&s, capsule,
+	    "log_peer: anonymise\n"
+	    "redirects:\n"
+	    "  /old: /posts/deutsch\n"
+	    "  /gone/away: gemini://example.org/elsewhere?x=1\n"
+	    "  /posts/plain: /posts/deutsch\n"
+	    "  /posts/gone: /posts/plain\n"
+	    "  \"/caf\\u00e9\": /posts/\n"
+	    "robots: |\n"
+	    "  User-agent: archiver\n"
+	    "  Disallow: /\n") == -1) {
+		OK(0, "server 1 did not start");
+		return harness_done();
+	}
+	test_lang(&s);
+	test_redirects(&s);
+	test_robots(&s, "User-agent: archiver\nDisallow: /\n");
+	test_anonymise_and_reopen(&s);
+	INT_EQ(e2e_stop(&s), 0, "server 1 exits 0");
+
+	/* 2: log_peer none, robots off. */
+	if (e2e_start(&s, capsule, "log_peer: none\nrobots: ~\n") == 0) {
+		test_peer_mode(&s, " - gemini \"gemini://localhost:", "none");
+		test_robots(&s, NULL);
+		INT_EQ(e2e_stop(&s), 0, "server 2 exits 0");
+	} else
+		OK(0, "server 2 did not start");
+
+	/* 3: the defaults: full peers, the allow-all robots.txt. */
+	if (e2e_start(&s, capsule, "") == 0) {
+		test_peer_mode(&s, " 127.0.0.1:", "full");
+		test_robots(&s, "User-agent: *\nDisallow:\n");
+		INT_EQ(e2e_stop(&s), 0, "server 3 exits 0");
+	} else
+		OK(0, "server 3 did not start");
+
+	SSL_CTX_free(ctx);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capsule);
+	(void)!system(cmd);
+	return harness_done();
+}

@@ -1,0 +1,200 @@
+/*
+ * test_log.c -- log_format_peer() in its three modes, the access-log
+ * line exactly as docs/logging.md describes it, log levels, and
+ * log_reopen() after the file was moved away (what SIGUSR1 does).
+ *
+ * Writes under a mkdtemp() directory, removed at the end.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "harness.h"
+#include "log.h"
+#include "util.h"
+
+static char	 dir[] = "/tmp/test_log.XXXXXX";
+
+static const char *
+peer4(const char *addr, unsigned port, enum log_peer mode, char *out,
+    size_t len)
+{
+	struct sockaddr_in	 sin;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((unsigned short)port);
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		return "(bad test address)";
+	return log_format_peer(out, len, (struct sockaddr *)&sin, mode);
+}
+
+static const char *
+peer6(const char *addr, unsigned port, enum log_peer mode, char *out,
+    size_t len)
+{
+	struct sockaddr_in6	 sin6;
+
+	memset(&sin6, 0, sizeof(sin6));
+	sin6.sin6_family = AF_INET6;
+	sin6.sin6_port = htons((unsigned short)port);
+	if (inet_pton(AF_INET6, addr, &sin6.sin6_addr) != 1)
+		return "(bad test address)";
+	return log_format_peer(out, len, (struct sockaddr *)&sin6, mode);
+}
+
+static void
+test_peer(void)
+{
+	struct sockaddr_storage	 ss;
+	char			 out[64], tiny[6];
+
+	STR_EQ(peer4("192.0.2.7", 51234, LOG_PEER_FULL, out, sizeof(out)),
+	    "192.0.2.7:51234", "v4 full");
+	STR_EQ(peer4("192.0.2.7", 51234, LOG_PEER_ANONYMISE, out,
+	    sizeof(out)), "192.0.2.0", "v4 anonymised: last octet, no port");
+	STR_EQ(peer4("203.0.113.255", 1, LOG_PEER_ANONYMISE, out,
+	    sizeof(out)), "203.0.113.0", "v4 .255");
+	STR_EQ(peer4("192.0.2.7", 51234, LOG_PEER_NONE, out, sizeof(out)),
+	    "-", "v4 none");
+
+	STR_EQ(peer6("2001:db8:1234:5678:9abc:def0:1:2", 1965, LOG_PEER_FULL,
+	    out, sizeof(out)), "[2001:db8:1234:5678:9abc:def0:1:2]:1965",
+	    "v6 full");
+	STR_EQ(peer6("2001:db8:1234:5678:9abc:def0:1:2", 1965,
+	    LOG_PEER_ANONYMISE, out, sizeof(out)), "2001:db8:1234::",
+	    "v6 anonymised: a /48 kept, no port");
+	STR_EQ(peer6("2001:db8:12ff:ffff:ffff:ffff:ffff:ffff", 1,
+	    LOG_PEER_ANONYMISE, out, sizeof(out)), "2001:db8:12ff::",
+	    "v6: exactly 80 bits zeroed");
+	STR_EQ(peer6("::1", 7070, LOG_PEER_ANONYMISE, out, sizeof(out)),
+	    "::", "v6 loopback");
+	STR_EQ(peer6("::1", 7070, LOG_PEER_NONE, out, sizeof(out)), "-",
+	    "v6 none");
+	STR_EQ(peer6("::ffff:198.51.100.77", 40000, LOG_PEER_ANONYMISE, out,
+	    sizeof(out)), "198.51.100.0", "v4-mapped anonymised as IPv4");
+	STR_EQ(peer6("::ffff:198.51.100.77", 40000, LOG_PEER_FULL, out,
+	    sizeof(out)), "[::ffff:198.51.100.77]:40000", "v4-mapped full");
+	/* A long full form fits the 54 bytes conn.c gives it. */
+	STR_EQ(peer6("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 65535,
+	    LOG_PEER_FULL, out, 54),
+	    "[ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff]:65535",
+	    "long full peer");
+
+	memset(&ss, 0, sizeof(ss));
+	ss.ss_family = AF_UNIX;
+	STR_EQ(log_format_peer(out, sizeof(out), (struct sockaddr *)&ss,
+	    LOG_PEER_FULL), "-", "other families");
+	STR_EQ(log_format_peer(out, sizeof(out), NULL, LOG_PEER_FULL), "-",
+	    "NULL");
+	STR_EQ(peer4("192.0.2.7", 51234, LOG_PEER_FULL, tiny, sizeof(tiny)),
+	    "192.0", "truncated, terminated");
+}
+
+static char *
+slurp(const char *path)
+{
+	struct buf	 b = BUF_INIT;
+	char		 chunk[4096];
+	FILE		*f;
+	size_t		 n;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return xstrdup("");
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	buf_addc(&b, '\0');
+	return buf_release(&b);
+}
+
+static int
+matches(const char *s, const char *re)
+{
+	regex_t	 rx;
+	int	 rv;
+
+	if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB | REG_NEWLINE) != 0)
+		return 0;
+	rv = regexec(&rx, s, 0, NULL, 0) == 0;
+	regfree(&rx);
+	return rv;
+}
+
+static void
+test_access_and_reopen(void)
+{
+	char	*path, *moved, *text;
+	char	 req[] = "gemini://h/a \"b\"\\c\x01\r\n";
+
+	path = xasprintf("%s/capsuled.log", dir);
+	moved = xasprintf("%s/capsuled.log.1", dir);
+	INT_EQ(log_open(path, LOG_LEVEL_INFO), 0, "log_open");
+	INT_EQ(log_get_level(), LOG_LEVEL_INFO, "level set by log_open");
+	log_access("192.0.2.0", "gemini", req, sizeof(req) - 3, 20, 1234,
+	    567);
+	log_access("-", "gopher", "/posts/", 7, 51, 0, 89);
+	log_debug("not written at info");
+	log_info("written at info");
+	log_set_level(LOG_LEVEL_WARN);
+	log_info("not written at warn");
+	log_warnx("a warning");
+	text = slurp(path);
+	OK(matches(text, "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:"
+	    "[0-9]{2}Z 192\\.0\\.2\\.0 gemini \"gemini://h/a \\\\x22b\\\\x22"
+	    "\\\\x5cc\\\\x01\" 20 1234 567$"), "access line, escaped:\n%s",
+	    text);
+	OK(matches(text, "Z - gopher \"/posts/\" 51 0 89$"),
+	    "peer none, gopher:\n%s", text);
+	OK(matches(text, "Z info: written at info$"), "info line:\n%s", text);
+	OK(matches(text, "Z warn: a warning$"), "warn line:\n%s", text);
+	OK(strstr(text, "not written") == NULL, "levels filter:\n%s", text);
+	free(text);
+
+	/* logrotate: the file is moved, SIGUSR1 calls log_reopen(). */
+	OK(rename(path, moved) == 0, "rename");
+	log_access("-", "gopher", "/before", 7, 20, 1, 1);
+	INT_EQ(log_reopen(), 0, "log_reopen");
+	log_access("-", "gopher", "/after", 6, 20, 1, 1);
+	text = slurp(moved);
+	OK(strstr(text, "/before") != NULL && strstr(text, "/after") == NULL,
+	    "old file has only the line before the reopen:\n%s", text);
+	free(text);
+	text = slurp(path);
+	OK(strstr(text, "/after") != NULL && strstr(text, "/before") == NULL,
+	    "new file has the line after it:\n%s", text);
+	free(text);
+	log_close();
+	INT_EQ(log_reopen(), 0, "reopen of stderr is a no-op");
+	unlink(path);
+	unlink(moved);
+	free(path);
+	free(moved);
+
+	INT_EQ(log_level_parse("debug"), LOG_LEVEL_DEBUG, "debug");
+	INT_EQ(log_level_parse("Warning"), LOG_LEVEL_WARN, "warning");
+	INT_EQ(log_level_parse("ERROR"), LOG_LEVEL_ERROR, "ERROR");
+	INT_EQ(log_level_parse("trace"), -1, "unknown level");
+}
+
+int
+main(void)
+{
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_peer();
+	test_access_and_reopen();
+	if (rmdir(dir) == -1)
+		perror(dir);
+	return harness_done();
+}
