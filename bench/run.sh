@@ -1,0 +1,489 @@
+#!/bin/sh
+# bench/run.sh -- measure capsuled against molly-brown and gophernicus.
+#
+#   sh bench/run.sh [BUILD]          (make bench runs it with BUILD=build)
+#
+# Builds capsuled and the bench tools into BUILD, writes a synthetic
+# archive into a temp dir, starts capsuled and, when installed (installed
+# with apt-get when we are root), molly-brown and gophernicus on the same
+# content, all on 127.0.0.1, and runs every scenario against each server
+# in turn for BENCH_ROUNDS rounds.  Prints one table; bench/README.md
+# explains it.  Everything it starts is stopped by pid on exit, and the
+# temp dir is removed (BENCH_KEEP=1 keeps it).
+#
+# Knobs: BENCH_ROUNDS (3), BENCH_QUICK=1 (shorter runs), BENCH_NO_PEERS=1,
+# BENCH_NO_BIG=1 (skip the 10,000-post archive), BENCH_THREADS (1).
+
+set -u
+
+B=${1:-build}
+ROUNDS=${BENCH_ROUNDS:-3}
+THREADS=${BENCH_THREADS:-1}
+QUICK=${BENCH_QUICK:-0}
+LG=$B/bench/loadgen
+GEN=$B/bench/genarchive
+FS=$B/bench/forkserve
+CAPSULED=$B/capsuled
+
+# Run lengths: each run stops at the count or the time, whichever first.
+if [ "$QUICK" = 1 ]; then
+	GEM_N=800 GEM_S=2 GPH_N=5000 GPH_S=1.5 PEER_GPH_N=600
+else
+	GEM_N=4000 GEM_S=4 GPH_N=30000 GPH_S=3 PEER_GPH_N=3000
+fi
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "bench: $*"; exit 1; }
+
+make -s BUILD="$B" "$CAPSULED" "$LG" "$GEN" "$FS" >&2 ||
+    die "build failed"
+
+# --- peers --------------------------------------------------------------
+have_molly=0
+have_gnicus=0
+if [ "${BENCH_NO_PEERS:-0}" != 1 ]; then
+	missing=
+	command -v molly-brown >/dev/null 2>&1 || missing="$missing molly-brown"
+	[ -x /usr/sbin/gophernicus ] || missing="$missing gophernicus"
+	if [ -n "$missing" ] && [ "$(id -u)" = 0 ] &&
+	    command -v apt-get >/dev/null 2>&1; then
+		say "bench: installing$missing (Debian packages)"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		    --no-install-recommends $missing >/dev/null 2>&1 || {
+			apt-get update -q >/dev/null 2>&1
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			    --no-install-recommends $missing >/dev/null 2>&1
+		}
+		# The package enables a socket unit on port 70; we only
+		# want the binary.
+		if [ -d /run/systemd/system ]; then
+			systemctl disable --now gophernicus.socket \
+			    >/dev/null 2>&1 || true
+		fi
+	fi
+	command -v molly-brown >/dev/null 2>&1 && have_molly=1
+	[ -x /usr/sbin/gophernicus ] && { [ "$(id -u)" != 0 ] ||
+	    command -v setpriv >/dev/null 2>&1; } && have_gnicus=1
+	[ $have_molly = 1 ] || say "bench: molly-brown not installed; skipped"
+	[ $have_gnicus = 1 ] || say "bench: gophernicus not installed; skipped"
+fi
+
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 65536 2>/dev/null || true
+
+T=$(mktemp -d /tmp/capsuled-bench.XXXXXX) || die "mktemp failed"
+chmod 755 "$T"
+PIDS=
+cleanup() {
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $PIDS; do
+		i=0
+		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill -9 "$p" 2>/dev/null
+	done
+	if [ "${BENCH_KEEP:-0}" = 1 ]; then
+		say "bench: kept $T"
+	else
+		rm -rf "$T"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+NEXT_PORT=$((20000 + $$ % 20000))
+free_port() {	# free_port VAR: a port nobody listens on, into VAR
+	while ss -Hltn "sport = :$NEXT_PORT" 2>/dev/null | grep -q .; do
+		NEXT_PORT=$((NEXT_PORT + 1))
+	done
+	eval "$1=$NEXT_PORT"
+	NEXT_PORT=$((NEXT_PORT + 1))
+}
+
+kv() {	# kv KEY LINE: the value of KEY in a key=value line
+	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1
+}
+
+# stop_pid PID: SIGTERM, wait (bounded), forget it.
+stop_pid() {
+	kill "$1" 2>/dev/null
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -9 "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	PIDS=$(printf '%s\n' $PIDS | grep -vx "$1" | tr '\n' ' ')
+}
+
+rss_of() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# capsuled refuses to serve as root: drop to nobody after binding, as a
+# real deployment would (the temp dir is world-readable).
+USERLINE=
+[ "$(id -u)" = 0 ] && USERLINE="user: nobody"
+
+# write_conf NAME CAPSULE GEMINI-PORT GOPHER-PORT EXTRA-YAML
+write_conf() {
+	cat >"$T/$1.yaml" <<EOF
+hostname: localhost
+bind: [127.0.0.1]
+gemini_port: $3
+gopher_port: $4
+capsule: $2
+certs: $T/certs
+workers: 2
+max_connections: 4096
+# One loopback client is the benchmark, not an abuser: no per-address
+# limits (issue 7 turned them on by default).
+max_connections_per_ip: 0
+rate_limit: 0
+log: $T/$1.log
+log_level: info
+access_log: true
+$USERLINE
+$5
+EOF
+}
+
+# start_capsuled NAME: start it with $T/NAME.yaml; sets SPID.
+start_capsuled() {
+	"$CAPSULED" --allow-root -c "$T/$1.yaml" </dev/null >/dev/null 2>&1 &
+	SPID=$!
+	PIDS="$PIDS $SPID"
+}
+
+wait_up() {	# wait_up PORT [gopher:]PATH: 0 once it answers (20 s at most)
+	"$LG" --mode fetch --port "$1" --path "$2" --retry 20 \
+	    --out /dev/null >/dev/null
+}
+
+# --- content --------------------------------------------------------------
+say "bench: writing the archive ($T)"
+"$GEN" -o "$T/capsule" -n 300 -s 7 >"$T/small.env" || die "genarchive failed"
+P4K_FILE=$(sed -n 's/^post4k_file=//p' "$T/small.env")
+
+free_port CAP_GEM
+free_port CAP_GPH
+write_conf main "$T/capsule" "$CAP_GEM" "$CAP_GPH" ""
+start_capsuled main
+CAP_PID=$SPID
+wait_up "$CAP_GEM" /posts/bench-4k || die "capsuled did not come up"
+
+if [ $have_molly = 1 ]; then
+	free_port MOLLY_PORT
+	mkdir -p "$T/molly/docs"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+	    -keyout "$T/molly/key.pem" -out "$T/molly/cert.pem" -days 3650 \
+	    -subj /CN=localhost -addext subjectAltName=DNS:localhost \
+	    >/dev/null 2>&1 || die "openssl req failed"
+	"$CAPSULED" --render "$T/capsule/posts/$P4K_FILE" \
+	    >"$T/molly/docs/bench-4k.gmi" || die "capsuled --render failed"
+	cat >"$T/molly/molly.conf" <<EOF
+Port = $MOLLY_PORT
+Hostname = "localhost"
+CertPath = "$T/molly/cert.pem"
+KeyPath = "$T/molly/key.pem"
+DocBase = "$T/molly/docs"
+AccessLog = "$T/molly/access.log"
+ErrorLog = "$T/molly/error.log"
+EOF
+	molly-brown -c "$T/molly/molly.conf" </dev/null >/dev/null 2>&1 &
+	MOLLY_PID=$!
+	PIDS="$PIDS $MOLLY_PID"
+	wait_up "$MOLLY_PORT" /bench-4k.gmi || {
+		say "bench: molly-brown did not come up; skipped"
+		have_molly=0
+	}
+fi
+
+if [ $have_gnicus = 1 ]; then
+	free_port GN_PORT
+	mkdir -p "$T/gopher"
+	"$CAPSULED" --render "$T/capsule/posts/$P4K_FILE" --to gopher \
+	    >"$T/gopher/bench-4k.txt" || die "capsuled --render failed"
+	# The same home menu capsuled serves, as a gophermap.
+	"$LG" --mode fetch --port "$CAP_GPH" --path gopher:/ \
+	    --out "$T/gopher/gophermap.in" >/dev/null || die "menu fetch failed"
+	sed '/^\.\r\{0,1\}$/d' "$T/gopher/gophermap.in" >"$T/gopher/gophermap"
+	rm -f "$T/gopher/gophermap.in"
+	chmod 755 "$T/gopher"
+	chmod 644 "$T/gopher"/*
+	# Throttling limits raised: one client making thousands of requests
+	# is the benchmark, not an abuser.  No footer, like capsuled.
+	# gophernicus refuses to run as root.
+	GN_AS=
+	[ "$(id -u)" = 0 ] &&
+	    GN_AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	$GN_AS "$FS" -p "$GN_PORT" -- /usr/sbin/gophernicus -h localhost \
+	    -p "$GN_PORT" -r "$T/gopher" -nf -ns -nv -i 1000000000 \
+	    -k 1000000000 </dev/null >/dev/null 2>&1 &
+	GN_PID=$!
+	PIDS="$PIDS $GN_PID"
+	wait_up "$GN_PORT" gopher:/bench-4k.txt || {
+		say "bench: gophernicus did not come up; skipped"
+		have_gnicus=0
+	}
+fi
+
+# --- request scenarios, alternating servers --------------------------------
+R=$T/results
+: >"$R"
+run() {	# run SCENARIO SERVER PID LOADGEN-ARGS...
+	sc=$1 sv=$2 pid=$3
+	shift 3
+	out=$("$LG" --pid "$pid" --threads "$THREADS" "$@" 2>"$T/lg.err")
+	if [ -z "$out" ]; then
+		out="ok=0 errors=1 $(head -c 200 "$T/lg.err" | tr ' \n' '_ ')"
+	fi
+	printf '%s %s %s\n' "$sc" "$sv" "$out" >>"$R"
+	say "  $sc $sv: cpu/req $(kv cpu_us_per_req "$out") us," \
+	    "$(kv rps "$out") req/s, p99 $(kv p99_us "$out") us," \
+	    "errors $(kv errors "$out")"
+}
+
+gem() {	# gem SCENARIO MODE CONNS
+	run "$1" capsuled "$CAP_PID" --mode "$2" --port "$CAP_GEM" \
+	    --path /posts/bench-4k --conns "$3" --requests $GEM_N \
+	    --duration $GEM_S --warmup 200 --min-len 3000
+	[ $have_molly = 1 ] && run "$1" molly-brown "$MOLLY_PID" --mode "$2" \
+	    --port "$MOLLY_PORT" --path /bench-4k.gmi --conns "$3" \
+	    --requests $GEM_N --duration $GEM_S --warmup 200 --min-len 3000
+	:
+}
+
+gph() {	# gph SCENARIO CAPSULED-PATH GOPHERNICUS-PATH [--menu]
+	run "$1" capsuled "$CAP_PID" --mode gopher --port "$CAP_GPH" \
+	    --path "$2" --conns 32 --requests $GPH_N --duration $GPH_S \
+	    --warmup 500 --min-len 1000 ${4:-}
+	[ $have_gnicus = 1 ] && run "$1" gophernicus "$GN_PID" --mode gopher \
+	    --port "$GN_PORT" --path "$3" --conns 32 --requests $PEER_GPH_N \
+	    --duration $GPH_S --warmup 100 --min-len 1000 ${4:-}
+	:
+}
+
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	say "bench: round $r of $ROUNDS"
+	gem gemini-4k-full-c32 gemini 32
+	gem gemini-4k-full-c256 gemini 256
+	gem gemini-4k-resume-c32 resume 32
+	gph gopher-menu-c32 / / --menu
+	gph gopher-4k-c32 /posts/bench-4k /bench-4k.txt
+	r=$((r + 1))
+done
+
+# --- idle connections --------------------------------------------------------
+# Extra rows: "scenario server cpu rps p50 p99 max errors rss vs target"
+X=$T/extra
+: >"$X"
+say "bench: idle connections"
+# A fresh server for each measurement, so that memory freed by earlier
+# scenarios does not hide the cost.  "tcp": connect and say nothing;
+# "tls": complete the TLS 1.3 handshake, then say nothing.
+idle_capsuled() {	# idle_capsuled tcp|tls
+	free_port IDLE_GEM
+	free_port IDLE_GPH
+	write_conf idle "$T/capsule" "$IDLE_GEM" "$IDLE_GPH" \
+	    "request_timeout: 2"
+	start_capsuled idle
+	IDLE_PID=$SPID
+	wait_up "$IDLE_GEM" / || die "capsuled (idle) did not come up"
+	out=$("$LG" --mode idle --path "$1" --port "$IDLE_GEM" \
+	    --idle-conns 1000 --idle-wait 6 --pid "$IDLE_PID")
+	per=$(kv rss_per_conn_kb "$out")
+	closed=$(kv closed_by_server "$out")
+	cmin=$(kv close_min_ms "$out")
+	cmax=$(kv close_max_ms "$out")
+	est=$(kv established "$out")
+	verdict=$(awk -v p="$per" -v c="$closed" -v lo="$cmin" -v hi="$cmax" \
+	    'BEGIN { ok = p <= 12 && c == 1000 && lo >= 1900 && hi <= 3500
+		print ok ? "PASS" : "FAIL" }')
+	printf 'idle-1000-%s\tcapsuled\t-\t-\t-\t-\t-\t%s\t%s\t%s KB/conn\t<=12 KB and closed at the 2 s timeout: %s (closed %s/1000 at %s-%s ms)\n' \
+	    "$1" $((1000 - ${est:-0})) "$(kv rss_after_kb "$out")" "$per" \
+	    "$verdict" "$closed" "$cmin" "$cmax" >>"$X"
+	stop_pid "$IDLE_PID"
+}
+idle_molly() {		# idle_molly tcp|tls
+	free_port IDLE_MOLLY
+	sed "s/^Port = .*/Port = $IDLE_MOLLY/" "$T/molly/molly.conf" \
+	    >"$T/molly/idle.conf"
+	molly-brown -c "$T/molly/idle.conf" </dev/null >/dev/null 2>&1 &
+	IDLE_PID=$!
+	PIDS="$PIDS $IDLE_PID"
+	wait_up "$IDLE_MOLLY" /bench-4k.gmi || { stop_pid "$IDLE_PID"; return; }
+	out=$("$LG" --mode idle --path "$1" --port "$IDLE_MOLLY" \
+	    --idle-conns 1000 --idle-wait 1 --pid "$IDLE_PID")
+	est=$(kv established "$out")
+	printf 'idle-1000-%s\tmolly-brown\t-\t-\t-\t-\t-\t%s\t%s\t%s KB/conn\t(closed by the server within 1 s: %s)\n' \
+	    "$1" $((1000 - ${est:-0})) "$(kv rss_after_kb "$out")" \
+	    "$(kv rss_per_conn_kb "$out")" "$(kv closed_by_server "$out")" \
+	    >>"$X"
+	stop_pid "$IDLE_PID"
+}
+for how in tcp tls; do
+	idle_capsuled $how
+	[ $have_molly = 1 ] && idle_molly $how
+done
+
+# --- the 10,000-post archive -------------------------------------------------
+if [ "${BENCH_NO_BIG:-0}" != 1 ]; then
+	say "bench: 10,000-post archive"
+	"$GEN" -o "$T/big" -n 10000 -s 11 >"$T/big.env" ||
+	    die "genarchive failed"
+	MD=$(sed -n 's/^md_bytes=//p' "$T/big.env")
+	BT=$(sed -n 's/^biggest_tag=//p' "$T/big.env")
+	BTN=$(sed -n 's/^biggest_tag_posts=//p' "$T/big.env")
+	free_port BIG_GEM
+	free_port BIG_GPH
+	write_conf big "$T/big" "$BIG_GEM" "$BIG_GPH" ""
+	# capsuled --check: read, parse and index everything, then exit.
+	t0=$(now_ms)
+	"$CAPSULED" --check -c "$T/big.yaml" >/dev/null 2>&1 ||
+	    say "bench: capsuled --check reported problems (see $T/big.yaml)"
+	CHECK_MS=$(($(now_ms) - t0))
+	# Start to the first 200 (a small post: its render is cheap).
+	t0=$(now_ms)
+	start_capsuled big
+	BIG_PID=$SPID
+	"$LG" --mode fetch --port "$BIG_GEM" --path /posts/bench-4k --retry 30 \
+	    --out /dev/null >/dev/null || die "10k archive: no first 200"
+	FIRST_MS=$(($(now_ms) - t0))
+	RSS_LOAD=$(rss_of "$BIG_PID")
+	awk -v c="$CHECK_MS" -v f="$FIRST_MS" -v md="$MD" 'BEGIN {
+		printf "10k-load\tcapsuled\t-\t-\t-\t-\t-\t0\t-\t%.1f MB md\t", md / 1e6
+		printf "--check %d ms, start to first 200 %d ms (<1 s: %s)\n", \
+		    c, f, (c < 1000 && f < 1000) ? "PASS" : "FAIL" }' >>"$X"
+	awk -v r="$RSS_LOAD" -v md="$MD" 'BEGIN {
+		x = r * 1024 / md
+		printf "10k-rss-after-load\tcapsuled\t-\t-\t-\t-\t-\t0\t%d\t%.2fx md\t", r, x
+		printf "RSS < 2x Markdown: %s\n", x < 2 ? "PASS" : "FAIL" }' >>"$X"
+
+	# First request (renders) against the same request cached: the
+	# latency difference, and the server CPU difference (schedstat),
+	# which a busy machine blurs less; the verdict uses the CPU one.
+	first() {	# first SCENARIO PORT PATH LIMIT-MS
+		out=$("$LG" --mode first --port "$2" --path "$3" --repeat 10 \
+		    --pid "$BIG_PID")
+		awk -v sc="$1" -v f="$(kv first_us "$out")" \
+		    -v c="$(kv cached_p50_us "$out")" -v e="$(kv errors "$out")" \
+		    -v fc="$(kv first_cpu_us "$out")" \
+		    -v cc="$(kv cached_cpu_p50_us "$out")" \
+		    -v b="$(kv bytes "$out")" -v lim="$4" 'BEGIN {
+			r = (fc - cc) / 1000
+			printf "%s\tcapsuled\t%.0f\t-\t%.2f\t-\t%.2f\t%d\t-\t%d bytes\t", \
+			    sc, fc, c / 1000, f / 1000, e == "" ? 1 : e, b
+			printf "render: cpu %.2f ms (%.0f-%.0f us), wall %.2f ms; <%s ms: %s\n", \
+			    r, fc, cc, (f - c) / 1000, lim, (r < lim && e == 0) ? "PASS" : "FAIL" }' >>"$X"
+	}
+	first 10k-first-gmi-20k-post "$BIG_GEM" /posts/bench-20k 1
+	first 10k-first-gph-20k-post "$BIG_GPH" gopher:/posts/bench-20k 1
+	first 10k-first-gmi-posts "$BIG_GEM" /posts/ 50
+	first 10k-first-gph-posts "$BIG_GPH" gopher:/posts/ 50
+	first 10k-first-gmi-tags "$BIG_GEM" /tags/ 50
+	first 10k-first-gph-tags "$BIG_GPH" gopher:/tags/ 50
+	first "10k-first-gmi-tag($BTN)" "$BIG_GEM" "/tags/$BT/" 50
+	first "10k-first-gph-tag($BTN)" "$BIG_GPH" "gopher:/tags/$BT/" 50
+
+	run 10k-gopher-4k-c32 capsuled "$BIG_PID" --mode gopher \
+	    --port "$BIG_GPH" --path /posts/bench-4k --conns 32 \
+	    --requests $GPH_N --duration $GPH_S --warmup 500 --min-len 1000
+	run 10k-gemini-4k-full-c32 capsuled "$BIG_PID" --mode gemini \
+	    --port "$BIG_GEM" --path /posts/bench-4k --conns 32 \
+	    --requests $GEM_N --duration $GEM_S --warmup 200 --min-len 3000
+	stop_pid "$BIG_PID"
+fi
+
+# --- the table ---------------------------------------------------------------
+LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
+printf '\ncapsuled bench, %s: %s cores, load average %s at start, %s at end;\n' \
+    "$(date -u +%Y-%m-%dT%H:%MZ)" "$(nproc)" "$LOAD0" "$LOAD1"
+printf '%s rounds, medians of the rounds (max: the largest); latency in ms; RSS peak in KiB\n\n' \
+    "$ROUNDS"
+awk -v extra="$X" '
+function med(s,    n, a, i, j, t) {
+	n = split(s, a, ",")
+	for (i = 2; i <= n; i++) {
+		t = a[i] + 0
+		for (j = i - 1; j > 0 && a[j] + 0 > t; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+	if (n == 0)
+		return -1
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function add(arr, k, x) { arr[k] = arr[k] == "" ? x : arr[k] "," x }
+function row(a, b, c, d, e, f, g, h, i, j, k) {
+	printf "%-27s %-12s %8s %8s %7s %7s %8s %6s %7s  %-17s %s\n", \
+	    a, b, c, d, e, f, g, h, i, j, k
+}
+function verdict(ok) { return ok ? "PASS" : "FAIL" }
+{
+	k = $1 SUBSEP $2
+	if (!(k in seen)) {
+		seen[k] = 1
+		order[++n] = k
+		sc[n] = $1
+		sv[n] = $2
+	}
+	delete v
+	for (i = 3; i <= NF; i++) {
+		p = index($i, "=")
+		if (p > 0)
+			v[substr($i, 1, p - 1)] = substr($i, p + 1)
+	}
+	add(cpu, k, v["cpu_us_per_req"] + 0)
+	add(rps, k, v["rps"] + 0)
+	add(p50, k, v["p50_us"] + 0)
+	add(p99, k, v["p99_us"] + 0)
+	if (v["max_us"] + 0 > mx[k])
+		mx[k] = v["max_us"] + 0
+	if (v["rss_kb"] + 0 > rss[k])
+		rss[k] = v["rss_kb"] + 0
+	err[k] += v["errors"] + 0
+}
+END {
+	row("scenario", "server", "cpu_us/r", "req/s", "p50", "p99", "max", \
+	    "errors", "rss_kb", "capsuled/peer", "target")
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		C[k] = med(cpu[k]); RPS[k] = med(rps[k]); P99[k] = med(p99[k])
+	}
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		c = sc[i] SUBSEP "capsuled"
+		vs = "-"; tg = "-"
+		if (sv[i] != "capsuled" && (c in C) && C[k] > 0) {
+			vs = sprintf("cpu %.2fx", C[c] / C[k])
+			if (sc[i] ~ /c256/ && P99[k] > 0)
+				vs = vs sprintf(" p99 %.2fx", P99[c] / P99[k])
+			if (sc[i] ~ /^gopher/ && RPS[k] > 0)
+				vs = vs sprintf(" rps %.1fx", RPS[c] / RPS[k])
+			if (sc[i] == "gemini-4k-full-c32")
+				tg = "cpu <= 0.7x: " verdict(C[c] <= 0.7 * C[k])
+			else if (sc[i] == "gemini-4k-full-c256")
+				tg = "p99 <= 0.5x: " verdict(P99[c] <= 0.5 * P99[k])
+			else if (sc[i] == "gemini-4k-resume-c32")
+				tg = "cpu <= 0.6x: " verdict(C[c] <= 0.6 * C[k])
+			else if (sc[i] ~ /^gopher/)
+				tg = "rps >= 10x: " verdict(RPS[c] >= 10 * RPS[k])
+		} else if (sv[i] == "capsuled" && sc[i] ~ /gopher/)
+			tg = "cpu <= 40 us: " verdict(C[k] <= 40)
+		row(sc[i], sv[i], sprintf("%.1f", C[k]), sprintf("%.0f", RPS[k]), \
+		    sprintf("%.2f", med(p50[k]) / 1000), sprintf("%.2f", P99[k] / 1000), \
+		    sprintf("%.2f", mx[k] / 1000), err[k], rss[k], vs, tg)
+	}
+	FS = "\t"
+	while ((getline line < extra) > 0) {
+		split(line, f, "\t")
+		row(f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11])
+	}
+}' "$R"
