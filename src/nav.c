@@ -63,6 +63,39 @@ nav_minutes(unsigned min, char out[32])
 		snprintf(out, 32, "%u h %u min", min / 60, min % 60);
 }
 
+/*
+ * Does the title already say which part it is ("Part 3", "Notes 03")?
+ * Then "Part 3: " in front of it would say it twice.
+ */
+static int
+names_part(const char *title, size_t n)
+{
+	const char	*p = title;
+	char		*end;
+	unsigned long	 v;
+
+	while (*p != '\0') {
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		v = strtoul(p, &end, 10);
+		if (v == n && (p == title || !(p[-1] >= '0' && p[-1] <= '9')))
+			return 1;
+		p = end;
+	}
+	return 0;
+}
+
+/* "Part 3: Title", unless the title numbers itself. */
+static char *
+part_label(size_t n, const struct post *p)
+{
+	if (names_part(post_title(p), n))
+		return xstrdup(post_title(p));
+	return xasprintf("Part %zu: %s", n, post_title(p));
+}
+
 /* "=> /posts/slug YYYY-MM-DD Title" */
 static void
 post_link(struct page *pg, const struct post *p)
@@ -185,6 +218,7 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 	page_link(pg, LINK_MENU, "/posts/", NULL, "Archive: every post");
 	page_link(pg, LINK_MENU, "/series/", NULL, "Series");
 	page_link(pg, LINK_MENU, "/tags/", NULL, "Tags");
+	page_link(pg, LINK_SEARCH, "/search", NULL, "Search");
 	page_link(pg, LINK_MENU, "/gemlog/", NULL, "Gemlog (subscribe)");
 	page_link(pg, LINK_DOCUMENT, "/atom.xml", NULL, "Atom feed");
 
@@ -290,7 +324,7 @@ void
 nav_series(struct page *pg, const struct archive *a, const struct series *s)
 {
 	const struct post	*p;
-	char			*url, min[32];
+	char			*url, *label, min[32];
 	size_t			 i;
 
 	page_heading(pg, 1, "%s", series_title(s));
@@ -318,8 +352,10 @@ nav_series(struct page *pg, const struct archive *a, const struct series *s)
 		p = s->parts[i];
 		nav_minutes(p->reading_min, min);
 		url = xasprintf("/posts/%s", p->slug);
-		page_link(pg, LINK_DOCUMENT, url, p->date.ymd,
-		    "Part %zu: %s (%s)", i + 1, post_title(p), min);
+		label = part_label(i + 1, p);
+		page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s (%s)",
+		    label, min);
+		free(label);
 		free(url);
 	}
 	page_blank(pg);
@@ -398,6 +434,7 @@ nav_post_header(struct page *pg, const struct archive *a,
 {
 	struct buf	 l = BUF_INIT;
 	char		*url;
+	size_t		 i;
 
 	page_heading(pg, 1, "%s", post_title(p));
 	buf_addstr(&l, p->date.ymd);
@@ -407,6 +444,15 @@ nav_post_header(struct page *pg, const struct archive *a,
 	if (p->author != NULL && *p->author != '\0')
 		buf_printf(&l, SEP "by %s", p->author);
 	page_text(pg, "%s", l.data);
+	/* The tags are named here and linked in the footer. */
+	if (p->ntags > 0) {
+		buf_truncate(&l, 0);
+		for (i = 0; i < p->ntags; i++)
+			buf_printf(&l, "%s%s", i ? ", " : "Tags: ",
+			    p->tags[i] ? tag_name(p->tags[i]) :
+			    p->tagnames[i]);
+		page_text(pg, "%s", l.data);
+	}
 	buf_free(&l);
 	if (p->series != NULL) {
 		url = xasprintf("/series/%s/", p->series->slug);
@@ -422,23 +468,25 @@ void
 nav_post_footer(struct page *pg, const struct archive *a,
     const struct post *p)
 {
-	char	*url;
+	char	*url, *label;
 	size_t	 i;
 
 	page_blank(pg);
 	if (p->series != NULL) {
 		if (p->prev != NULL) {
 			url = xasprintf("/posts/%s", p->prev->slug);
+			label = part_label(p->prev->series_pos, p->prev);
 			page_link(pg, LINK_DOCUMENT, url, NULL,
-			    "\xe2\x86\x90 Part %zu: %s", p->prev->series_pos,
-			    post_title(p->prev));
+			    "\xe2\x86\x90 %s", label);
+			free(label);
 			free(url);
 		}
 		if (p->next != NULL) {
 			url = xasprintf("/posts/%s", p->next->slug);
+			label = part_label(p->next->series_pos, p->next);
 			page_link(pg, LINK_DOCUMENT, url, NULL,
-			    "Part %zu: %s \xe2\x86\x92", p->next->series_pos,
-			    post_title(p->next));
+			    "%s \xe2\x86\x92", label);
+			free(label);
 			free(url);
 		}
 		url = xasprintf("/series/%s/", p->series->slug);

@@ -799,6 +799,7 @@ test_post_parts(struct archive *a)
 		"# Why my server died",
 		("2024-05-02 \xc2\xb7 updated 2024-06-01 \xc2\xb7 4 min read "
 		    "\xc2\xb7 by Bob"),
+		"Tags: C, gemini-dev",
 		"=> /series/gem/ Part 3 of 3 in Gemini from scratch",
 		"",
 	};
