@@ -12,6 +12,7 @@
  */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -385,10 +386,55 @@ wrap_line(struct render *r, size_t at)
 	r->column += render_utf8_width(r->scratch.data, r->scratch.len);
 }
 
+/*
+ * The longest run at p that needs no decision, in bytes; *ncp gets its
+ * code points and *space the offset in it just past its last space (0:
+ * none).  Plain are: printable ASCII, valid UTF-8 from U+00A0 up, and
+ * a space (in prose only one right after a non-space of this run, so
+ * it is neither leading nor doubled).  outc() writes each of them as
+ * is too (the contract in render_int.h) and none takes the column past
+ * the width when wrapping, so copying the run changes nothing.
+ * The caller makes sure the line has begun and its column is not 0.
+ */
+static size_t
+plain_run(const struct render *r, const char *p, size_t len,
+    enum render_esc esc, int wrap, size_t *ncp, size_t *space)
+{
+	const unsigned char	*s = (const unsigned char *)p;
+	size_t			 i = 0, k, n = 0, room = SIZE_MAX;
+	uint32_t		 c;
+
+	*space = 0;
+	if (wrap)
+		room = r->column < r->width ? r->width - r->column : 0;
+	while (i < len && n < room) {
+		if (s[i] > ' ' && s[i] < 0x7f)
+			k = 1;
+		else if (s[i] == ' ') {
+			if (esc == RENDER_ESC_TEXT) {
+				if (i == 0 || s[i - 1] == ' ')
+					break;	/* leading or double */
+				*space = i + 1;
+			}
+			k = 1;
+		} else if (s[i] < 0x80)
+			break;		/* a control or DEL */
+		else {
+			k = render_utf8_decode(p + i, len - i, &c);
+			if (k == 1 || c < 0xa0)
+				break;	/* broken, or a C1 control */
+		}
+		i += k;
+		n++;
+	}
+	*ncp = n;
+	return i;
+}
+
 void
 render_out(struct render *r, const char *s, size_t len, enum render_esc esc)
 {
-	size_t		 i, n, at;
+	size_t		 i, n, at, ncp, space;
 	uint32_t	 c;
 	unsigned char	 nextc;
 	int		 wrap;
@@ -396,6 +442,18 @@ render_out(struct render *r, const char *s, size_t len, enum render_esc esc)
 	/* Prose: spaces collapse; where wrapping, they are break points. */
 	wrap = esc == RENDER_ESC_TEXT && r->width > 0;
 	for (i = 0; i < len; i += n) {
+		if (r->need_nl == 0 && !r->begin_line && r->column > 0) {
+			n = plain_run(r, s + i, len - i, esc, wrap, &ncp,
+			    &space);
+			if (n > 0) {
+				at = r->out->len;
+				buf_add(r->out, s + i, n);
+				r->column += ncp;
+				if (space > 0)
+					r->space_at = at + space;
+				continue;
+			}
+		}
 		n = render_utf8_decode(s + i, len - i, &c);
 		nextc = i + n < len ? (unsigned char)s[i + n] : 0;
 		if (esc == RENDER_ESC_TEXT && (c == '\t' || c == '\n' ||

@@ -42,7 +42,10 @@ struct render;
 /*
  * Write code point c (TEXT or PRE) to r->out, escaped for the format,
  * and advance r->column.  nextc is the byte after c in the same string,
- * or 0 when c ends it (then the next byte is unknown).
+ * or 0 when c ends it (then the next byte is unknown).  Where the
+ * column is not 0, outc() must write a code point >= 0x20 other than
+ * DEL and U+0080..U+009F as is (render_putcp()): render_out() copies
+ * runs of those itself and calls outc() only for the rest.
  */
 typedef void	(*render_outc_fn)(struct render *, enum render_esc,
 		    uint32_t c, unsigned char nextc);
