@@ -4,9 +4,11 @@
  * Every path is resolved by the kernel beneath the capsule directory
  * (openat2 with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS): "..", absolute
  * paths and symlinks that point outside all fail, whatever encoding the
- * request used.  Only regular files and directories are ever returned;
- * FIFOs, sockets and devices are refused without being opened for I/O
- * (O_PATH first, so a FIFO cannot block us).  Knows nothing of requests.
+ * request used.  Only regular files and directories are ever opened for
+ * reading: the path is first opened with O_PATH, which does not open the
+ * object itself, and FIFOs, sockets and devices are refused there, so a
+ * device's driver never sees an open(2) from us and a FIFO cannot block.
+ * Knows nothing of requests.
  */
 #ifndef CAPSULED_FSAFE_H
 #define CAPSULED_FSAFE_H
@@ -18,14 +20,25 @@ enum fsafe_kind {
 	FSAFE_DIR,
 };
 
+/* Which symbolic links are followed (the same order as config.h's). */
+enum fsafe_links {
+	FSAFE_LINKS_INSIDE,	/* those that resolve beneath the root */
+	FSAFE_LINKS_ANY,	/* any, even out of the root */
+	FSAFE_LINKS_NONE,	/* none: a link anywhere in the path fails */
+};
+
 /*
- * Open rel (no leading '/') beneath the directory root.  On success
- * returns an fd opened O_RDONLY (a file) or O_DIRECTORY (a directory),
- * with *st filled and *kind set.  On failure returns -1 with errno:
- * ENOENT (absent, escapes the root, not a regular file or directory),
- * EACCES (unreadable), or another errno.
+ * Open rel (no leading '/', no "." or ".." component) beneath the
+ * directory root.  On success returns an fd opened O_RDONLY (a regular
+ * file or a directory), with *st filled and *kind set.  On failure
+ * returns -1 with errno: ENOENT (absent, escapes the root, a link not
+ * allowed by links, not a regular file or directory, or swapped while
+ * we looked), EACCES (unreadable), or another errno.
  */
-int	 fsafe_open(const char *root, const char *rel, struct stat *st,
-	    enum fsafe_kind *kind);
+int	 fsafe_open(const char *root, const char *rel, enum fsafe_links links,
+	    struct stat *st, enum fsafe_kind *kind);
+
+/* Tests set this to take the path openat2-less kernels take. */
+extern int	 fsafe_no_openat2;
 
 #endif

@@ -28,6 +28,7 @@
 #include "buf.h"
 #include "cert.h"
 #include "log.h"
+#include "ticket.h"
 #include "tlsconn.h"
 #include "util.h"
 
@@ -129,11 +130,13 @@ setup_ctx(SSL_CTX *ctx, const struct cert *c)
 	 * Resumption through stateless tickets only: no server-side cache,
 	 * so no lock shared by the worker threads and no memory per
 	 * session.  One ticket per handshake is enough for one request per
-	 * connection.  OpenSSL's random ticket keys live as long as this
-	 * context (until a reload).
+	 * connection.  Ticket keys are ticket.c's: rotated, and shared by
+	 * every context, so a reload does not forget the sessions.
 	 */
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
 	SSL_CTX_set_num_tickets(ctx, 1);
+	if (ticket_attach(ctx) == -1)
+		return -1;
 	/* A request must not arrive as replayable 0-RTT data. */
 	SSL_CTX_set_max_early_data(ctx, 0);
 	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, verify_any);

@@ -70,6 +70,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	    c.gopher_width < 20 || c.gopher_width > 200 ||
 	    c.latest_posts > 1000 || strcmp(c.path, NAME) != 0)
 		abort();
+	/* The hardening keys (issue 7). */
+	if (c.handshake_timeout_ms == 0 || c.rate_burst == 0 ||
+	    c.max_conns_per_ip > 1000000 ||
+	    c.rate_limit_milli > 1000000u * 1000 ||
+	    c.max_post_size < 1024 || c.max_post_size > ((size_t)1 << 30) ||
+	    c.max_archive_size < ((size_t)1 << 20) ||
+	    c.max_archive_size > ((size_t)1 << 40) ||
+	    c.follow_symlinks < CONFIG_LINKS_INSIDE ||
+	    c.follow_symlinks > CONFIG_LINKS_NONE ||
+	    (c.allow_root != 0 && c.allow_root != 1) ||
+	    c.ticket_rotation_ms < 60000 ||
+	    c.ticket_rotation_ms > 7u * 24 * 3600 * 1000 ||
+	    (c.chroot_dir != NULL && !is_normal(c.chroot_dir)) ||
+	    (c.user != NULL && (c.user[0] == '\0' || c.user[0] == '-' ||
+	    strlen(c.user) > 32 || strspn(c.user, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != strlen(c.user))))
+		abort();
 	for (i = 0; i < c.nbind; i++)
 		if (c.bind[i] == NULL || c.bind[i][0] == '\0')
 			abort();

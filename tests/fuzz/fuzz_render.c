@@ -93,11 +93,14 @@ check_common(const struct buf *b)
 static void
 check_gmi(const struct buf *b)
 {
-	const char	*line, *nl, *end = b->data + b->len;
+	const char	*line, *nl, *end;
 	size_t		 len;
 	int		 pre = 0, blank = 0;
 
 	check_common(b);
+	if (b->len == 0)
+		return;		/* b->data may be NULL: no arithmetic on it */
+	end = b->data + b->len;
 	for (line = b->data; line != NULL && line < end; line = nl + 1) {
 		nl = memchr(line, '\n', (size_t)(end - line));
 		len = (size_t)(nl - line);

@@ -1,0 +1,386 @@
+/*
+ * e2e_fsafe.c -- no way out of the capsule, over the real server:
+ * ".." in every encoding (Gemini and Gopher), absolute paths, symbolic
+ * links under each follow_symlinks setting, FIFOs, sockets and devices
+ * (refused, and never opened: inotify sees no IN_OPEN), a file that
+ * shrinks while it is sent (cut short without close_notify), one that
+ * is unlinked while sent (sent whole), and unreadable files (skipped as
+ * root, who reads everything; see e2e_privs.c).
+ */
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+
+#include "e2e.h"
+
+static SSL_CTX		*ctx;
+static char		 top[] = "/tmp/capsuled-e2e-fsafe.XXXXXX";
+static char		 capsule[512];
+static int		 skipped;
+static int		 have_dev;
+
+static void
+path_of(char *out, size_t len, const char *rel)
+{
+	snprintf(out, len, "%s/%s", capsule, rel);
+}
+
+static void
+make_capsule(void)
+{
+	char			 p[1024], t[1024];
+	struct sockaddr_un	 sun;
+	int			 fd;
+
+	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
+	mkdir(capsule, 0755);
+	path_of(p, sizeof(p), "files");
+	mkdir(p, 0755);
+	path_of(p, sizeof(p), "files/sub");
+	mkdir(p, 0755);
+	path_of(p, sizeof(p), "index.md");
+	e2e_write_file(p, "# Files\n");
+	path_of(p, sizeof(p), "files/a.txt");
+	e2e_write_file(p, "plain text\n");
+	path_of(p, sizeof(p), "files/sub/b.txt");
+	e2e_write_file(p, "bee\n");
+	snprintf(p, sizeof(p), "%s/secret.txt", top);
+	e2e_write_file(p, "TOP-SECRET\n");
+	snprintf(p, sizeof(p), "%s/outside", top);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/outside/x.txt", top);
+	e2e_write_file(p, "TOP-SECRET outside\n");
+
+	/* Links: two that stay inside, four that lead out. */
+	path_of(p, sizeof(p), "files/in-link");
+	(void)!symlink("a.txt", p);
+	path_of(p, sizeof(p), "files/in-dir");
+	(void)!symlink("sub", p);
+	path_of(p, sizeof(p), "files/out-abs");
+	snprintf(t, sizeof(t), "%s/secret.txt", top);
+	(void)!symlink(t, p);
+	path_of(p, sizeof(p), "files/out-rel");
+	(void)!symlink("../../secret.txt", p);
+	path_of(p, sizeof(p), "files/out-dir");
+	snprintf(t, sizeof(t), "%s/outside", top);
+	(void)!symlink(t, p);
+	path_of(p, sizeof(p), "files/etc");
+	(void)!symlink("/etc", p);
+
+	/* Things that are not files. */
+	path_of(p, sizeof(p), "files/fifo");
+	mkfifo(p, 0644);
+	path_of(p, sizeof(p), "files/sock");
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(p) < sizeof(sun.sun_path))
+		memcpy(sun.sun_path, p, strlen(p) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	(void)!bind(fd, (struct sockaddr *)&sun, sizeof(sun));
+	close(fd);
+	path_of(p, sizeof(p), "files/null");
+	have_dev = mknod(p, S_IFCHR | 0666, makedev(1, 3)) == 0;
+
+	/* Big, sparse: for the shrinking and vanishing cases. */
+	path_of(p, sizeof(p), "files/shrink.bin");
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	(void)!ftruncate(fd, 64 << 20);
+	close(fd);
+	path_of(p, sizeof(p), "files/vanish.bin");
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	(void)!ftruncate(fd, 8 << 20);
+	close(fd);
+}
+
+static struct reply
+get(int port, const char *path)
+{
+	struct reply	 r;
+	char		 req[2048];
+	int		 len;
+
+	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
+	    path);
+	if (e2e_gemini_raw(port, req, (size_t)len, &r, ctx, "localhost") == -1)
+		r.status = -2;
+	return r;
+}
+
+static int
+leaked(const struct buf *b)
+{
+	return b->data != NULL && (strstr(b->data, "TOP-SECRET") != NULL ||
+	    strstr(b->data, "root:") != NULL);
+}
+
+static void
+expect(int port, const char *path, int status, const char *needle)
+{
+	struct reply	 r = get(port, path);
+
+	OK(r.status == status, "%s: status %d, want %d (%s)", path, r.status,
+	    status, r.header);
+	if (needle != NULL)
+		OK(r.body.data != NULL && strstr(r.body.data, needle) != NULL,
+		    "%s: has \"%s\"", path, needle);
+	else
+		OK(!leaked(&r.body), "%s: nothing from outside", path);
+	reply_free(&r);
+}
+
+/* ".." and friends, in every spelling we could think of. */
+static void
+test_dots(struct e2e_server *s)
+{
+	static const char *const gem[] = {
+		"/files/../../secret.txt", "/files/%2e%2e/%2e%2e/secret.txt",
+		"/files/%2E%2E%2F%2E%2E%2Fsecret.txt",
+		"/files/..%2f..%2fsecret.txt",
+		"/files/.%2e/.%2e/secret.txt", "/files/%2e./%2e./secret.txt",
+		"/files/%252e%252e/%252e%252e/secret.txt",
+		"/files/%c0%ae%c0%ae/%c0%ae%c0%ae/secret.txt",	/* overlong */
+		"/files/%e0%80%ae%e0%80%ae/secret.txt",
+		"/files/..%5c..%5csecret.txt", "/files/..\\..\\secret.txt",
+		"/files/%e2%80%a5/secret.txt",			/* U+2025 */
+		"/./files/../../secret.txt", "//files/../../secret.txt",
+		"/files//../../secret.txt", "/files/sub/../../../secret.txt",
+		"/files/%00/../../secret.txt", "/files/a.txt/../../secret.txt",
+		"//etc/passwd", "/files//etc/passwd", "/files/%2fetc%2fpasswd",
+		"/files/etc/passwd", "/files/out-dir/x.txt",
+		"/files/out-abs", "/files/out-rel", "/%2e%2e/%2e%2e/etc/passwd",
+		"/files/../../../../../../../../etc/passwd",
+	};
+	static const char *const gph[] = {
+		"../secret.txt", "/../secret.txt", "/files/../../secret.txt",
+		"files/../../secret.txt", "/files/%2e%2e/%2e%2e/secret.txt",
+		"/files/..%2f..%2fsecret.txt", "\\..\\..\\secret.txt",
+		"/files/..\\..\\secret.txt", "//etc/passwd",
+		"/files//etc/passwd",
+		"/files/etc/passwd", "/files/out-abs", "/files/out-rel",
+		"/files/out-dir/x.txt",
+		"/files/\xc0\xae\xc0\xae/secret.txt",
+		"/files/../../../../../../etc/passwd",
+	};
+	struct buf	 out;
+	char		 line[1100];
+	size_t		 i;
+	int		 len;
+
+	for (i = 0; i < nitems(gem); i++) {
+		struct reply r = get(s->gemini_port, gem[i]);
+
+		OK(r.status / 10 == 5, "%s: status %d, want 5x", gem[i],
+		    r.status);
+		OK(!leaked(&r.body), "%s: leaked bytes from outside", gem[i]);
+		reply_free(&r);
+	}
+	for (i = 0; i < nitems(gph); i++) {
+		len = snprintf(line, sizeof(line), "%s\r\n", gph[i]);
+		OK(e2e_plain(s->gopher_port, line, (size_t)len, &out) == 0,
+		    "gopher %s: answered", gph[i]);
+		OK(!leaked(&out), "gopher %s: leaked bytes from outside",
+		    gph[i]);
+		OK(out.len > 0 && out.data[0] == '3', "gopher %s: an error "
+		    "(%.40s)", gph[i], out.data ? out.data : "");
+		buf_free(&out);
+	}
+}
+
+/* FIFOs, sockets and devices: 51, and never opened. */
+static void
+test_specials(struct e2e_server *s)
+{
+	static const char *const rel[] = { "files/fifo", "files/null" };
+	char		 p[1024], evbuf[4096];
+	struct reply	 r;
+	int		 in, wd[2], i;
+	ssize_t		 n;
+
+	in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	for (i = 0; i < 2; i++) {
+		path_of(p, sizeof(p), rel[i]);
+		wd[i] = inotify_add_watch(in, p, IN_OPEN);
+	}
+	expect(s->gemini_port, "/files/fifo", 51, NULL);
+	expect(s->gemini_port, "/files/sock", 51, NULL);
+	if (have_dev)
+		expect(s->gemini_port, "/files/null", 51, NULL);
+	else {
+		skipped++;
+		fprintf(stderr, "SKIPPED: no device test (mknod not "
+		    "permitted here)\n");
+	}
+	e2e_sleep_ms(100);
+	n = read(in, evbuf, sizeof(evbuf));
+	OK(wd[0] != -1 && n == -1 && errno == EAGAIN,
+	    "the FIFO and the device were never opened (inotify: %zd bytes "
+	    "of IN_OPEN events)", n);
+	close(in);
+	/* A directory listing does not offer them either. */
+	r = get(s->gemini_port, "/files/");
+	OK(r.status == 20 && r.body.data != NULL &&
+	    strstr(r.body.data, "a.txt") != NULL &&
+	    strstr(r.body.data, "fifo") == NULL &&
+	    strstr(r.body.data, "sock") == NULL &&
+	    strstr(r.body.data, "=> /files/null") == NULL,
+	    "listing leaves out FIFOs, sockets and devices");
+	reply_free(&r);
+}
+
+/* The file shrinks mid-response: cut short, no close_notify. */
+static void
+test_shrink(struct e2e_server *s)
+{
+	static const char req[] = "gemini://localhost/files/shrink.bin\r\n";
+	char		 p[1024], chunk[16384];
+	size_t		 got = 0;
+	SSL		*ssl;
+	int		 fd, n, err, rcv = 65536;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	close(fd);
+	fd = e2e_connect(s->gemini_port, 5000);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+	ssl = SSL_new(ctx);
+	SSL_set_fd(ssl, fd);
+	OK(SSL_connect(ssl) == 1 && SSL_write(ssl, req, sizeof(req) - 1) > 0,
+	    "asked for 64 MiB");
+	while (got < (1 << 20) && (n = SSL_read(ssl, chunk,
+	    sizeof(chunk))) > 0)
+		got += (size_t)n;
+	path_of(p, sizeof(p), "files/shrink.bin");
+	OK(truncate(p, 0) == 0, "truncated the file mid-response");
+	while ((n = SSL_read(ssl, chunk, sizeof(chunk))) > 0)
+		got += (size_t)n;
+	err = SSL_get_error(ssl, n);
+	ERR_clear_error();
+	printf("shrink: %zu of %d bytes arrived before the cut\n", got,
+	    64 << 20);
+	OK(got < (64u << 20), "response cut short (%zu bytes)", got);
+	OK(err != SSL_ERROR_ZERO_RETURN, "no close_notify on a cut response"
+	    " (SSL error %d)", err);
+	SSL_free(ssl);
+	close(fd);
+	expect(s->gemini_port, "/files/a.txt", 20, "plain text");
+}
+
+/* The file is unlinked mid-response: the open fd keeps it whole. */
+static void
+test_vanish(struct e2e_server *s)
+{
+	static const char req[] = "gemini://localhost/files/vanish.bin\r\n";
+	char		 p[1024], chunk[16384];
+	size_t		 got = 0;
+	SSL		*ssl;
+	int		 fd, n, err;
+
+	fd = e2e_connect(s->gemini_port, 5000);
+	ssl = SSL_new(ctx);
+	SSL_set_fd(ssl, fd);
+	OK(SSL_connect(ssl) == 1 && SSL_write(ssl, req, sizeof(req) - 1) > 0,
+	    "asked for 8 MiB");
+	n = SSL_read(ssl, chunk, sizeof(chunk));
+	got += n > 0 ? (size_t)n : 0;
+	path_of(p, sizeof(p), "files/vanish.bin");
+	OK(unlink(p) == 0, "unlinked the file mid-response");
+	while ((n = SSL_read(ssl, chunk, sizeof(chunk))) > 0)
+		got += (size_t)n;
+	err = SSL_get_error(ssl, n);
+	ERR_clear_error();
+	/* "20 application/octet-stream\r\n" + 8 MiB */
+	OK(got > (8u << 20) && got < (8u << 20) + 64, "sent whole (%zu)",
+	    got);
+	INT_EQ(err, SSL_ERROR_ZERO_RETURN, "close_notify after the last byte");
+	SSL_free(ssl);
+	close(fd);
+	expect(s->gemini_port, "/files/vanish.bin", 51, NULL);
+}
+
+int
+main(void)
+{
+	struct e2e_server	 s;
+	char			 cmd[700];
+	int			 found;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (mkdtemp(top) == NULL)
+		return 1;
+	chmod(top, 0755);
+	make_capsule();
+	ctx = e2e_client_ctx(0);
+
+	/* follow_symlinks: false (the default). */
+	if (e2e_start(&s, capsule, "rate_limit: 0\n") == -1) {
+		OK(0, "server did not start");
+		return harness_done();
+	}
+	expect(s.gemini_port, "/files/a.txt", 20, "plain text");
+	expect(s.gemini_port, "/files/in-link", 20, "plain text");
+	expect(s.gemini_port, "/files/in-dir/b.txt", 20, "bee");
+	expect(s.gemini_port, "/files/out-abs", 51, NULL);
+	expect(s.gemini_port, "/files/out-rel", 51, NULL);
+	expect(s.gemini_port, "/files/out-dir/x.txt", 51, NULL);
+	expect(s.gemini_port, "/files/etc/passwd", 51, NULL);
+	test_dots(&s);
+	test_specials(&s);
+	test_shrink(&s);
+	test_vanish(&s);
+	setenv("E2E_KEEP", "1", 1);
+	INT_EQ(e2e_stop(&s), 0, "exits 0");
+	unsetenv("E2E_KEEP");
+	snprintf(cmd, sizeof(cmd), "grep -q 'file shrank while sent' '%s'",
+	    s.log);
+	found = system(cmd) == 0;
+	OK(found, "the cut response is logged");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s.dir);
+	(void)!system(cmd);
+
+	/* follow_symlinks: true: links out are followed, FIFOs still not. */
+	if (e2e_start(&s, capsule, "follow_symlinks: true\n") == 0) {
+		expect(s.gemini_port, "/files/out-abs", 20, "TOP-SECRET");
+		expect(s.gemini_port, "/files/out-dir/x.txt", 20,
+		    "TOP-SECRET outside");
+		expect(s.gemini_port, "/files/in-link", 20, "plain text");
+		expect(s.gemini_port, "/files/fifo", 51, NULL);
+		expect(s.gemini_port, "/files/../../secret.txt", 59, NULL);
+		INT_EQ(e2e_stop(&s), 0, "exits 0");
+	} else
+		OK(0, "follow_symlinks: true: server did not start");
+
+	/* follow_symlinks: never: not even links that stay inside. */
+	if (e2e_start(&s, capsule, "follow_symlinks: never\n") == 0) {
+		expect(s.gemini_port, "/files/a.txt", 20, "plain text");
+		expect(s.gemini_port, "/files/in-link", 51, NULL);
+		expect(s.gemini_port, "/files/in-dir/b.txt", 51, NULL);
+		expect(s.gemini_port, "/files/out-abs", 51, NULL);
+		INT_EQ(e2e_stop(&s), 0, "exits 0");
+	} else
+		OK(0, "follow_symlinks: never: server did not start");
+
+	/* Unreadable files need a user that permissions apply to. */
+	if (geteuid() == 0) {
+		skipped++;
+		fprintf(stderr, "SKIPPED: unreadable file: running as root, "
+		    "whom mode 000 does not stop (e2e_privs.c tests it as "
+		    "nobody)\n");
+	} else {
+		char p[1024];
+
+		path_of(p, sizeof(p), "files/locked.txt");
+		e2e_write_file(p, "locked\n");
+		chmod(p, 0);
+		if (e2e_start(&s, capsule, "") == 0) {
+			expect(s.gemini_port, "/files/locked.txt", 51, NULL);
+			INT_EQ(e2e_stop(&s), 0, "exits 0");
+		}
+	}
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	(void)!system(cmd);
+	SSL_CTX_free(ctx);
+	printf("%d passed, %d failed, %d skipped\n", harness_passed,
+	    harness_failed, skipped);
+	return harness_failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,374 @@
+/*
+ * test_ticket.c -- TLS settings a reviewer signs off: session tickets
+ * sealed with rotated keys (ticket.c) and shared by every context, no
+ * renegotiation, no compression, nothing below TLS 1.2.
+ *
+ * Client and server talk through memory BIOs, pumped by hand: no
+ * sockets, no timing apart from the lazy-rotation case.
+ */
+#define OPENSSL_API_COMPAT 30000
+
+#include <ftw.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "buf.h"
+#include "harness.h"
+#include "log.h"
+#include "ticket.h"
+#include "tlsconn.h"
+#include "util.h"
+
+static char		 top[] = "/tmp/capsuled-test-ticket-XXXXXX";
+static struct tls_server *srv, *srv2;
+
+struct peer {
+	SSL		*ssl;		/* the client; owns in and out */
+	BIO		*in, *out;
+	struct tlsconn	*t;		/* the server side */
+	size_t		 s2c_bytes;	/* server -> client, last pump */
+};
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static SSL_CTX *
+client_ctx(int version)
+{
+	SSL_CTX	*ctx = SSL_CTX_new(TLS_client_method());
+
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+	if (version != 0) {
+		if (version < TLS1_2_VERSION) {
+			SSL_CTX_set_security_level(ctx, 0);
+			SSL_CTX_set_cipher_list(ctx, "DEFAULT:@SECLEVEL=0");
+		}
+		SSL_CTX_set_min_proto_version(ctx, version);
+		SSL_CTX_set_max_proto_version(ctx, version);
+	}
+	return ctx;
+}
+
+static void
+peer_open(struct peer *p, SSL_CTX *ctx, struct tls_server *s,
+    SSL_SESSION *sess)
+{
+	memset(p, 0, sizeof(*p));
+	p->ssl = SSL_new(ctx);
+	p->in = BIO_new(BIO_s_mem());
+	p->out = BIO_new(BIO_s_mem());
+	BIO_set_mem_eof_return(p->in, -1);
+	SSL_set_bio(p->ssl, p->in, p->out);
+	SSL_set_connect_state(p->ssl);
+	SSL_set_tlsext_host_name(p->ssl, "localhost");
+	if (sess != NULL)
+		SSL_set_session(p->ssl, sess);
+	p->t = tlsconn_new(s);
+}
+
+static void
+peer_close(struct peer *p)
+{
+	SSL_free(p->ssl);
+	tlsconn_free(p->t);
+}
+
+/* Move bytes both ways once; returns the server's read result. */
+static int
+pump(struct peer *p, char *plain, size_t plainlen)
+{
+	struct buf	 b = BUF_INIT;
+	char		 tmp[16384], scratch[64];
+	int		 n, r;
+
+	if (plain == NULL) {
+		plain = scratch;
+		plainlen = sizeof(scratch);
+	}
+	while ((n = BIO_read(p->out, tmp, sizeof(tmp))) > 0)
+		tlsconn_feed(p->t, tmp, (size_t)n);
+	r = tlsconn_read(p->t, plain, plainlen);
+	p->s2c_bytes = tlsconn_drain(p->t, &b);
+	if (b.len > 0)
+		BIO_write(p->in, b.data, (int)b.len);
+	buf_free(&b);
+	return r;
+}
+
+static int
+handshake(struct peer *p)
+{
+	int	 i, rc, r;
+
+	for (i = 0; i < 16; i++) {
+		if (!SSL_is_init_finished(p->ssl)) {
+			ERR_clear_error();
+			rc = SSL_do_handshake(p->ssl);
+			if (rc <= 0 && SSL_get_error(p->ssl, rc) !=
+			    SSL_ERROR_WANT_READ) {
+				ERR_clear_error();
+				pump(p, NULL, 0);
+				return -1;
+			}
+		}
+		r = pump(p, NULL, 0);
+		if (r == TLSCONN_ERROR)
+			return -1;
+		if (SSL_is_init_finished(p->ssl) && tlsconn_established(p->t))
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * A full exchange, so that the client reads the NewSessionTicket (TLS
+ * 1.3 sends it after the handshake) and a clean close; returns the
+ * session (the caller frees it) or NULL.
+ */
+static SSL_SESSION *
+exchange(struct peer *p)
+{
+	char	 plain[256], got[256];
+	int	 n;
+
+	SSL_write(p->ssl, "gemini://localhost/\r\n", 21);
+	n = pump(p, plain, sizeof(plain));
+	if (n != 21)
+		return NULL;
+	tlsconn_write(p->t, "20 text/gemini\r\nhi\n", 19);
+	tlsconn_shutdown(p->t);
+	pump(p, NULL, 0);
+	while (SSL_read(p->ssl, got, sizeof(got)) > 0)
+		;
+	ERR_clear_error();
+	SSL_shutdown(p->ssl);
+	pump(p, NULL, 0);
+	return SSL_get1_session(p->ssl);
+}
+
+/* Connect (resuming sess if given); *reused says whether it did. */
+static SSL_SESSION *
+visit(SSL_CTX *ctx, struct tls_server *s, SSL_SESSION *sess, int *reused)
+{
+	struct peer	 p;
+	SSL_SESSION	*out = NULL;
+
+	peer_open(&p, ctx, s, sess);
+	*reused = -1;
+	if (handshake(&p) == 0) {
+		*reused = SSL_session_reused(p.ssl);
+		out = exchange(&p);
+	}
+	peer_close(&p);
+	return out;
+}
+
+static void
+test_rotation(int version, const char *what)
+{
+	SSL_CTX		*ctx = client_ctx(version);
+	SSL_SESSION	*s1, *s2, *s3;
+	int		 reused;
+
+	s1 = visit(ctx, srv, NULL, &reused);
+	INT_EQ(reused, 0, what);
+	OK(s1 != NULL && SSL_SESSION_has_ticket(s1), "%s: got a ticket",
+	    what);
+	OK(s1 != NULL && SSL_SESSION_get_ticket_lifetime_hint(s1) ==
+	    2 * 3600 + 1, "%s: lifetime hint is two periods (%lu)", what,
+	    s1 ? SSL_SESSION_get_ticket_lifetime_hint(s1) : 0);
+	s2 = visit(ctx, srv, s1, &reused);
+	INT_EQ(reused, 1, "resumed with the current key");
+	SSL_SESSION_free(s2);
+
+	/* Another context (a reload, another worker): same keys. */
+	s2 = visit(ctx, srv2, s1, &reused);
+	INT_EQ(reused, 1, "resumed on a second SSL_CTX");
+	SSL_SESSION_free(s2);
+
+	ticket_rotate();
+	s2 = visit(ctx, srv, s1, &reused);
+	INT_EQ(reused, 1, "resumed with the key before");
+	OK(s2 != NULL && SSL_SESSION_has_ticket(s2), "%s: renewed", what);
+
+	ticket_rotate();
+	s3 = visit(ctx, srv, s1, &reused);
+	INT_EQ(reused, 0, "two rotations later: full handshake");
+	SSL_SESSION_free(s3);
+	s3 = visit(ctx, srv, s2, &reused);
+	INT_EQ(reused, 1, "the renewed ticket still opens");
+	SSL_SESSION_free(s3);
+	SSL_SESSION_free(s2);
+	SSL_SESSION_free(s1);
+	SSL_CTX_free(ctx);
+}
+
+/* The period is over: the next handshake rotates by itself. */
+static void
+test_lazy(void)
+{
+	SSL_CTX		*ctx = client_ctx(0);
+	SSL_SESSION	*s1, *s2;
+	unsigned long	 g;
+	int		 reused;
+	struct timespec	 ts = { 0, 150 * 1000000L };
+
+	ticket_set_rotation(100);
+	ticket_rotate();
+	g = ticket_generation();
+	s1 = visit(ctx, srv, NULL, &reused);
+	INT_EQ(ticket_generation(), g, "no rotation within the period");
+	nanosleep(&ts, NULL);
+	s2 = visit(ctx, srv, s1, &reused);
+	OK(ticket_generation() > g, "rotated after the period");
+	INT_EQ(reused, 1, "one period later: still resumes");
+	SSL_SESSION_free(s2);
+	nanosleep(&ts, NULL);
+	nanosleep(&ts, NULL);
+	s2 = visit(ctx, srv, s1, &reused);
+	INT_EQ(reused, 0, "two periods later: refused");
+	SSL_SESSION_free(s2);
+	SSL_SESSION_free(s1);
+	ticket_set_rotation(3600 * 1000);
+	SSL_CTX_free(ctx);
+}
+
+static void *
+handshakes(void *arg)
+{
+	SSL_CTX		*ctx = arg;
+	SSL_SESSION	*s = NULL, *n;
+	int		 i, reused, *bad = xcalloc(1, sizeof(int));
+
+	for (i = 0; i < 25; i++) {
+		n = visit(ctx, i % 2 ? srv2 : srv, s, &reused);
+		if (n == NULL || reused == -1)
+			(*bad)++;
+		SSL_SESSION_free(s);
+		s = n;
+	}
+	SSL_SESSION_free(s);
+	return bad;
+}
+
+/* Handshakes on four threads while the keys rotate underneath. */
+static void
+test_threads(void)
+{
+	SSL_CTX		*ctx = client_ctx(0);
+	pthread_t	 th[4];
+	void		*bad;
+	int		 i, total = 0;
+	struct timespec	 ts = { 0, 2 * 1000000L };
+
+	for (i = 0; i < 4; i++)
+		pthread_create(&th[i], NULL, handshakes, ctx);
+	for (i = 0; i < 30; i++) {
+		ticket_rotate();
+		nanosleep(&ts, NULL);
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(th[i], &bad);
+		total += *(int *)bad;
+		free(bad);
+	}
+	INT_EQ(total, 0, "every handshake completed during rotations");
+	SSL_CTX_free(ctx);
+}
+
+/* A TLS 1.2 client asking to renegotiate gets nowhere. */
+static void
+test_no_renegotiation(void)
+{
+	SSL_CTX		*ctx = client_ctx(TLS1_2_VERSION);
+	struct peer	 p;
+	char		 buf[64];
+	int		 r;
+
+	peer_open(&p, ctx, srv, NULL);
+	INT_EQ(handshake(&p), 0, "TLS 1.2 handshake");
+	OK(SSL_get_current_compression(p.ssl) == NULL, "no compression");
+	OK(SSL_get_secure_renegotiation_support(p.ssl),
+	    "secure renegotiation extension (RFC 5746) acknowledged");
+	OK(SSL_renegotiate(p.ssl) == 1, "client starts renegotiating");
+	ERR_clear_error();
+	(void)SSL_do_handshake(p.ssl);
+	r = pump(&p, NULL, 0);
+	OK(r == TLSCONN_WANT || r == TLSCONN_ERROR,
+	    "server read result %d", r);
+	/* A warning alert is ~31 bytes; a ServerHello flight is hundreds. */
+	OK(p.s2c_bytes < 100, "no handshake flight from the server (%zu B)",
+	    p.s2c_bytes);
+	ERR_clear_error();
+	(void)SSL_read(p.ssl, buf, sizeof(buf));
+	ERR_clear_error();
+	OK(SSL_renegotiate_pending(p.ssl) ||
+	    SSL_get_shutdown(p.ssl) != 0 || SSL_want_read(p.ssl) == 0,
+	    "renegotiation did not complete");
+	peer_close(&p);
+	SSL_CTX_free(ctx);
+}
+
+static void
+test_versions(void)
+{
+	static const int	 old[] = { TLS1_VERSION, TLS1_1_VERSION };
+	SSL_CTX			*ctx;
+	struct peer		 p;
+	size_t			 i;
+
+	for (i = 0; i < nitems(old); i++) {
+		ctx = client_ctx(old[i]);
+		peer_open(&p, ctx, srv, NULL);
+		OK(handshake(&p) == -1, "TLS 1.%d refused", (int)i);
+		peer_close(&p);
+		SSL_CTX_free(ctx);
+	}
+	ctx = client_ctx(TLS1_2_VERSION);
+	peer_open(&p, ctx, srv, NULL);
+	INT_EQ(handshake(&p), 0, "TLS 1.2 accepted");
+	peer_close(&p);
+	SSL_CTX_free(ctx);
+}
+
+int
+main(void)
+{
+	char	 err[512], *dir;
+
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	log_open(NULL, LOG_LEVEL_WARN);
+	ticket_set_rotation(3600 * 1000);
+	dir = xasprintf("%s/certs", top);
+	srv = tls_server_new(dir, "localhost", err, sizeof(err));
+	srv2 = srv ? tls_server_new(dir, "localhost", err, sizeof(err)) : NULL;
+	if (srv2 == NULL) {
+		fprintf(stderr, "tls_server_new: %s\n", err);
+		return 1;
+	}
+	test_rotation(0, "TLS 1.3");
+	test_rotation(TLS1_2_VERSION, "TLS 1.2");
+	test_lazy();
+	test_threads();
+	test_no_renegotiation();
+	test_versions();
+
+	tls_server_free(srv);
+	tls_server_free(srv2);
+	free(dir);
+	nftw(top, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	return harness_done();
+}
