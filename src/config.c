@@ -37,6 +37,8 @@
 
 #define CONFIG_MAX_SIZE	(1024 * 1024)	/* bytes of YAML we will read */
 #define CONFIG_MAX_BIND	32		/* addresses in "bind" */
+#define CONFIG_MAX_REDIRECTS 10000	/* entries in "redirects" */
+#define CONFIG_MAX_URL	1024		/* a redirect target: Gemini META */
 #define SHOW_MAX	40		/* bytes of a bad value in a message */
 
 struct loader;
@@ -67,6 +69,16 @@ static int	parse_bind(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_bool(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_chroot(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_links(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_rate(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_size(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_user(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_host(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_int(struct loader *, const struct field *,
@@ -81,11 +93,19 @@ static int	parse_ms(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_path(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_peer(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_redirects(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_robots(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_text(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_uint(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_workers(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_writers(struct loader *, const struct field *,
 		    yaml_event_t *);
 
 #define OFF(m)		offsetof(struct config, m)
@@ -106,6 +126,11 @@ static const struct field fields[] = {
 	    0, 65535 },
 	{ "capsule",		parse_path,	OFF(capsule_dir), 1, PATH_MAX },
 	{ "certs",		parse_path,	OFF(cert_dir),	1, PATH_MAX },
+	{ "watch",		parse_bool,	OFF(watch),	0, 1 },
+	{ "watch_debounce",	parse_ms,	OFF(watch_debounce_ms),
+	    0, 10 * 1000 },
+	{ "cache_max_bytes",	parse_size,	OFF(cache_max_bytes),
+	    0, 1LL << 40 },
 	{ "workers",		parse_workers,	OFF(workers),	1, 256 },
 	{ "request_timeout",	parse_ms,	OFF(request_timeout_ms),
 	    1, DAY_MS },
@@ -113,6 +138,23 @@ static const struct field fields[] = {
 	    1, DAY_MS },
 	{ "max_connections",	parse_uint,	OFF(max_connections),
 	    1, 1000000 },
+	{ "handshake_timeout",	parse_ms,	OFF(handshake_timeout_ms),
+	    1, DAY_MS },
+	{ "max_connections_per_ip", parse_uint,	OFF(max_conns_per_ip),
+	    0, 1000000 },
+	{ "rate_limit",		parse_rate,	OFF(rate_limit_milli),
+	    0, 1000000LL * 1000 },
+	{ "rate_burst",		parse_uint,	OFF(rate_burst), 1, 1000000 },
+	{ "max_post_size",	parse_size,	OFF(max_post_size),
+	    1024, 1LL << 30 },
+	{ "max_archive_size",	parse_size,	OFF(max_archive_size),
+	    1LL << 20, 1LL << 40 },
+	{ "follow_symlinks",	parse_links,	OFF(follow_symlinks), 0, 0 },
+	{ "user",		parse_user,	OFF(user),	0, 32 },
+	{ "chroot",		parse_chroot,	OFF(chroot_dir), 0, PATH_MAX },
+	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
+	{ "ticket_rotation",	parse_ms,	OFF(ticket_rotation_ms),
+	    60 * 1000, 7 * DAY_MS },
 	{ "lang",		parse_lang,	OFF(lang),	1, 35 },
 	{ "title",		parse_text,	OFF(site_title), 1, 256 },
 	{ "subtitle",		parse_text,	OFF(site_subtitle), 0, 256 },
@@ -122,6 +164,13 @@ static const struct field fields[] = {
 	{ "log",		parse_log,	OFF(log_file),	1, PATH_MAX },
 	{ "log_level",		parse_level,	OFF(log_level),	0, 0 },
 	{ "access_log",		parse_bool,	OFF(access_log), 0, 1 },
+	{ "log_peer",		parse_peer,	OFF(log_peer),	0, 0 },
+	{ "redirects",		parse_redirects, OFF(redirects), 1,
+	    CONFIG_MAX_REDIRECTS },
+	{ "robots",		parse_robots,	OFF(robots),	0, 65536 },
+	{ "titan_writers",	parse_writers,	OFF(titan_writers), 0, 1000 },
+	{ "titan_max_size",	parse_size,	OFF(titan_max_size),
+	    1024, 1LL << 30 },
 };
 
 #define NFIELDS		(sizeof(fields) / sizeof(fields[0]))
@@ -630,9 +679,184 @@ parse_workers(struct loader *l, const struct field *f, yaml_event_t *ev)
 }
 
 /*
- * duration = seconds [*SP "s"] / milliseconds *SP "ms"
+ * decimal = 1*DIGIT ["." 1*DIGIT], as thousandths; digits past the
+ * third decimal are dropped, values past 10^12 read as 10^12.  Returns a
+ * pointer past the number, or NULL when there is none.
+ */
+static const char *
+read_milli(const char *s, long long *milli)
+{
+	long long	 v = 0, scale = 1000;
+
+	if (*s < '0' || *s > '9')
+		return NULL;
+	for (; *s >= '0' && *s <= '9'; s++)
+		if (v < 1000000000000LL)
+			v = v * 10 + (*s - '0');
+	v *= 1000;
+	if (*s == '.') {
+		s++;
+		if (*s < '0' || *s > '9')
+			return NULL;
+		for (; *s >= '0' && *s <= '9'; s++)
+			if ((scale /= 10) > 0)
+				v += (*s - '0') * scale;
+	}
+	*milli = v;
+	return s;
+}
+
+/*
+ * rate = decimal ["/s"] / "off": requests a second from one address,
+ * stored as thousandths (0 = off) in f->min..f->max.
+ */
+static int
+parse_rate(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s, *e;
+	long long	 v;
+
+	if (scalar(l, f, ev, "requests per second", &s) == -1)
+		return -1;
+	if (strcasecmp(s, "off") == 0 || strcasecmp(s, "false") == 0) {
+		*(unsigned *)slot(l, f) = 0;
+		return 0;
+	}
+	if (is_null(ev) || (e = read_milli(s, &v)) == NULL ||
+	    (*e != '\0' && strcmp(e, "/s") != 0))
+		return fail(l, ev->start_mark,
+		    "%s: expected requests per second such as 10 or 0.5,"
+		    " or off, got '%s'", f->key, show(s, tmp));
+	if (v < f->min || v > f->max)
+		return fail(l, ev->start_mark,
+		    "%s: %s is out of range (0 to %lld)", f->key,
+		    show(s, tmp), f->max / 1000);
+	*(unsigned *)slot(l, f) = (unsigned)v;
+	return 0;
+}
+
+/*
+ * size = 1*DIGIT [*SP unit]; unit = "B" / "K" ["i"] ["B"] / "M" ... /
+ * "G" ... / "T" ..., any case, all powers of 1024 ("8 MiB" = "8M" =
+ * "8MB" = 8388608).  Stored as a size_t in f->min..f->max bytes.
+ */
+static int
+parse_size(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	static const char	 units[] = "kmgt";
+	char			 tmp[SHOW_MAX + 4], num[24];
+	const char		*s, *p, *u;
+	long long		 v, mult = 1;
+	size_t			 n;
+
+	if (scalar(l, f, ev, "a size", &s) == -1)
+		return -1;
+	for (p = s; *p >= '0' && *p <= '9'; p++)
+		;
+	n = (size_t)(p - s);
+	while (*p == ' ')
+		p++;
+	if (*p != '\0' && (u = strchr(units, *p | 0x20)) != NULL) {
+		mult = 1LL << (10 * (u - units + 1));
+		p++;
+		if (*p == 'i' || *p == 'I')
+			p++;
+		if (*p == 'b' || *p == 'B')
+			p++;
+	} else if (*p == 'b' || *p == 'B')
+		p++;
+	if (is_null(ev) || n == 0 || n >= sizeof(num) || *p != '\0')
+		return fail(l, ev->start_mark,
+		    "%s: expected a size such as 8388608, \"512K\" or"
+		    " \"8 MiB\", got '%s'", f->key, show(s, tmp));
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (read_integer(num, &v) == -1 || v > f->max / mult ||
+	    v * mult < f->min)
+		return fail(l, ev->start_mark,
+		    "%s: %s is out of range (%lld KiB to %lld MiB)", f->key,
+		    show(s, tmp), f->min >> 10, f->max >> 20);
+	*(size_t *)slot(l, f) = (size_t)(v * mult);
+	return 0;
+}
+
+/*
+ * follow_symlinks = false / true / "never" (and the other spellings of
+ * a bool): links that stay inside the capsule, any link, no link.
+ */
+static int
+parse_links(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	static const char *const inside[] = { "false", "no", "off", "inside" };
+	static const char *const any[] = { "true", "yes", "on", "any" };
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	size_t		 i;
+
+	if (scalar(l, f, ev, "true, false or never", &s) == -1)
+		return -1;
+	for (i = 0; i < nitems(inside); i++) {
+		if (strcasecmp(s, inside[i]) == 0) {
+			*(int *)slot(l, f) = CONFIG_LINKS_INSIDE;
+			return 0;
+		}
+		if (strcasecmp(s, any[i]) == 0) {
+			*(int *)slot(l, f) = CONFIG_LINKS_ANY;
+			return 0;
+		}
+	}
+	if (strcasecmp(s, "never") == 0 || strcasecmp(s, "none") == 0) {
+		*(int *)slot(l, f) = CONFIG_LINKS_NONE;
+		return 0;
+	}
+	return fail(l, ev->start_mark,
+	    "%s: expected false, true or never, got '%s'", f->key,
+	    show(s, tmp));
+}
+
+/*
+ * user = name / null; name = (ALPHA / DIGIT / "_" / ".") *(ALPHA /
+ * DIGIT / "_" / "." / "-"), at most f->max bytes.  Looked up at start.
+ */
+static int
+parse_user(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s, *p;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	for (p = s; p != NULL && *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
+		    (*p == '-' && p > s)))
+			return fail(l, ev->start_mark,
+			    "%s: '%s' is not a user name", f->key,
+			    show(s, tmp));
+	set_str(l, f, s);
+	return 0;
+}
+
+/* A directory, or null for none. */
+static int
+parse_chroot(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	const char	*s;
+	char		**p = slot(l, f);
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	free(*p);
+	*p = s != NULL ? path_resolve(l->confdir, s) : NULL;
+	return 0;
+}
+
+/*
+ * duration = seconds [*SP "s"] / milliseconds *SP "ms" / hours *SP "h"
  * seconds = 1*DIGIT ["." 1*DIGIT]; digits past the third decimal are
- * dropped.  Returns milliseconds in *ms, or -1 for anything else.
+ * dropped (hours alike).  Returns milliseconds in *ms, or -1 for
+ * anything else.
  */
 static int
 read_duration(const char *s, long long *ms)
@@ -658,6 +882,9 @@ read_duration(const char *s, long long *ms)
 		s++;
 	if (strcmp(s, "ms") == 0)
 		v /= 1000;
+	else if (strcmp(s, "h") == 0)	/* capped: out of range anyway */
+		v = v > 1000000000000000LL ? 1000000000000000LL * 3600 :
+		    v * 3600;
 	else if (*s != '\0' && strcmp(s, "s") != 0)
 		return -1;
 	*ms = v;
@@ -815,6 +1042,299 @@ fail:
 	return -1;
 }
 
+/*
+ * One entry of "titan_writers": a SHA-256 fingerprint, 64 hex digits in
+ * any case, colons and blanks allowed between them; stored lower-case.
+ */
+static int
+writer_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    char ***v, size_t *n)
+{
+	char		 tmp[SHOW_MAX + 4], hex[65];
+	const char	*s;
+	size_t		 i, k = 0;
+	int		 c;
+
+	if (scalar(l, f, ev, "a SHA-256 fingerprint", &s) == -1)
+		return -1;
+	for (i = 0; s[i] != '\0'; i++) {
+		c = (unsigned char)s[i];
+		if (c == ':' || c == ' ')
+			continue;
+		if (k == 64 || !((c >= '0' && c <= '9') ||
+		    ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')))
+			break;
+		hex[k++] = (char)(c >= 'A' && c <= 'F' ? c | 0x20 : c);
+	}
+	if (s[i] != '\0' || k != 64)
+		return fail(l, ev->start_mark, "%s: expected a SHA-256 "
+		    "fingerprint (64 hex digits), got '%s'", f->key,
+		    show(s, tmp));
+	hex[64] = '\0';
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i], hex) == 0)
+			return fail(l, ev->start_mark,
+			    "%s: '%s' is listed twice", f->key, show(s, tmp));
+	if ((long long)*n >= f->max)
+		return fail(l, ev->start_mark,
+		    "%s: more than %lld fingerprints", f->key, f->max);
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = xstrdup(hex);
+	return 0;
+}
+
+/* titan_writers = fingerprint / "[" *( fingerprint ) "]" / null */
+static int
+parse_writers(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	yaml_event_t	 item;
+	char		**v = NULL;
+	size_t		 n = 0;
+	int		 rv;
+
+	if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		for (;;) {
+			if (next(l, &item) == -1)
+				goto fail;
+			if (item.type == YAML_SEQUENCE_END_EVENT) {
+				yaml_event_delete(&item);
+				break;
+			}
+			rv = writer_add(l, f, &item, &v, &n);
+			yaml_event_delete(&item);
+			if (rv == -1)
+				goto fail;
+		}
+	} else if (!is_null(ev) && writer_add(l, f, ev, &v, &n) == -1)
+		goto fail;
+	free_list(l->c->titan_writers, l->c->ntitan_writers);
+	l->c->titan_writers = v;
+	l->c->ntitan_writers = n;
+	return 0;
+fail:
+	free_list(v, n);
+	return -1;
+}
+
+/* log_peer = "full" / "anonymise" / "anonymize" / "none" */
+static int
+parse_peer(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	enum log_peer	 mode;
+
+	if (scalar(l, f, ev, "full, anonymise or none", &s) == -1)
+		return -1;
+	if (strcasecmp(s, "full") == 0)
+		mode = LOG_PEER_FULL;
+	else if (strcasecmp(s, "anonymise") == 0 ||
+	    strcasecmp(s, "anonymize") == 0)
+		mode = LOG_PEER_ANONYMISE;
+	else if (strcasecmp(s, "none") == 0)
+		mode = LOG_PEER_NONE;
+	else
+		return fail(l, ev->start_mark,
+		    "%s: expected full, anonymise or none, got '%s'", f->key,
+		    show(s, tmp));
+	*(enum log_peer *)slot(l, f) = mode;
+	return 0;
+}
+
+/*
+ * robots = a block of text ("robots: |"), at most f->max bytes; tabs and
+ * line ends allowed, other control characters not.  Null or empty
+ * stores NULL: no /robots.txt.
+ */
+static int
+parse_robots(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	const char	*s;
+	size_t		 i, len;
+
+	if (scalar(l, f, ev, "a block of text", &s) == -1)
+		return -1;
+	if (is_null(ev) || *s == '\0') {
+		set_str(l, f, NULL);
+		return 0;
+	}
+	len = strlen(s);
+	if ((long long)len > f->max)
+		return fail(l, ev->start_mark,
+		    "%s: longer than %lld bytes", f->key, f->max);
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] < 0x20 && s[i] != '\n' &&
+		    s[i] != '\t') || s[i] == 0x7f)
+			return fail(l, ev->start_mark,
+			    "%s: control characters other than tab and line"
+			    " end are not allowed", f->key);
+	set_str(l, f, s);
+	return 0;
+}
+
+/* No control characters, no spaces when url is set (a URL has none). */
+static int
+clean_text(const char *s, int url)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f ||
+		    (url && *s == ' '))
+			return 0;
+	return 1;
+}
+
+/* A request path as the router sees it: no "." or ".." segments. */
+static int
+plain_path(const char *s)
+{
+	const char	*seg;
+	size_t		 n;
+
+	for (seg = s + 1;; seg += n + 1) {
+		n = strcspn(seg, "/");
+		if ((n == 1 && seg[0] == '.') ||
+		    (n == 2 && seg[0] == '.' && seg[1] == '.'))
+			return 0;
+		if (seg[n] == '\0')
+			return 1;
+	}
+}
+
+/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" 1*char */
+static int
+absolute_url(const char *s)
+{
+	const char	*p = s;
+
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return 0;
+	for (p++; *p != ':'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' ||
+		    *p == '.'))
+			return 0;
+	return p[1] != '\0';
+}
+
+static int
+redirect_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct config_redirect *)a)->from,
+	    ((const struct config_redirect *)b)->from);
+}
+
+static void
+free_redirects(struct config_redirect *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].from);
+		free(v[i].to);
+	}
+	free(v);
+}
+
+/*
+ * One "from: to" pair; key is the from scalar, ev the to scalar.
+ * from = "/" path, no dot segments; to = "/" path / absolute URL.
+ */
+static int
+redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
+    const yaml_event_t *ev, struct config_redirect **v, size_t *n)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*from, *to;
+	size_t		 i;
+
+	if (key->type != YAML_SCALAR_EVENT)
+		return fail(l, key->start_mark,
+		    "%s: expected a path as the key, got %s", f->key,
+		    event_kind(key));
+	from = (const char *)key->data.scalar.value;
+	if (strlen(from) != key->data.scalar.length || from[0] != '/' ||
+	    strlen(from) > CONFIG_MAX_URL || !clean_text(from, 0) ||
+	    !plain_path(from))
+		return fail(l, key->start_mark,
+		    "%s: '%s' is not a path such as /old/name (one line, at"
+		    " most %d bytes, no . or .. segments)", f->key,
+		    show(from, tmp), CONFIG_MAX_URL);
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i].from, from) == 0)
+			return fail(l, key->start_mark,
+			    "%s: '%s' is listed twice", f->key,
+			    show(from, tmp));
+	if (scalar(l, f, ev, "a path or a URL", &to) == -1)
+		return -1;
+	if (is_null(ev) || *to == '\0')
+		return fail(l, ev->start_mark, "%s: %s: a target is required",
+		    f->key, show(from, tmp));
+	if (strlen(to) > CONFIG_MAX_URL || !clean_text(to, 1) ||
+	    (to[0] != '/' && !absolute_url(to)))
+		return fail(l, ev->start_mark,
+		    "%s: '%s' is not a path (/new/name) or an absolute URL"
+		    " (gemini://host/name), at most %d bytes without spaces",
+		    f->key, show(to, tmp), CONFIG_MAX_URL);
+	if (strcmp(from, to) == 0)
+		return fail(l, ev->start_mark,
+		    "%s: '%s' redirects to itself", f->key, show(from, tmp));
+	if ((long long)*n >= f->max)
+		return fail(l, key->start_mark, "%s: more than %lld entries",
+		    f->key, f->max);
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[*n].from = xstrdup(from);
+	(*v)[*n].to = xstrdup(to);
+	(*n)++;
+	return 0;
+}
+
+/*
+ * redirects = "{" *( path ":" target ) "}" (or a block mapping), or null
+ * for none.  Stored sorted by path for config_redirect().
+ */
+static int
+parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	yaml_event_t		 key, val;
+	struct config_redirect	*v = NULL;
+	size_t			 n = 0;
+	int			 rv;
+
+	if (ev->type == YAML_SCALAR_EVENT && is_null(ev))
+		goto done;
+	if (ev->type != YAML_MAPPING_START_EVENT)
+		return fail(l, ev->start_mark,
+		    "%s: expected a mapping of old paths to new ones, got %s",
+		    f->key, event_kind(ev));
+	for (;;) {
+		if (next(l, &key) == -1)
+			goto fail;
+		if (key.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&key);
+			break;
+		}
+		if (next(l, &val) == -1) {
+			yaml_event_delete(&key);
+			goto fail;
+		}
+		rv = redirect_add(l, f, &key, &val, &v, &n);
+		yaml_event_delete(&key);
+		yaml_event_delete(&val);
+		if (rv == -1)
+			goto fail;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), redirect_cmp);
+done:
+	free_redirects(l->c->redirects, l->c->nredirects);
+	l->c->redirects = v;
+	l->c->nredirects = n;
+	return 0;
+fail:
+	free_redirects(v, n);
+	return -1;
+}
+
 static const struct field *
 field_find(const char *key)
 {
@@ -959,10 +1479,24 @@ defaults(struct config *c, const char *confdir)
 	c->gopher_public_port = 0;
 	c->capsule_dir = path_resolve(confdir, "../capsule");
 	c->cert_dir = path_resolve(confdir, "../certs");
+	c->watch = 1;
+	c->watch_debounce_ms = 100;
+	c->cache_max_bytes = (size_t)64 << 20;
 	c->workers = 0;
 	c->request_timeout_ms = 10 * 1000;
 	c->idle_timeout_ms = 30 * 1000;
 	c->max_connections = 1024;
+	c->handshake_timeout_ms = 5 * 1000;
+	c->max_conns_per_ip = 32;
+	c->rate_limit_milli = 20 * 1000;
+	c->rate_burst = 100;
+	c->max_post_size = (size_t)8 << 20;
+	c->max_archive_size = (size_t)1 << 30;
+	c->follow_symlinks = CONFIG_LINKS_INSIDE;
+	c->user = NULL;
+	c->chroot_dir = NULL;
+	c->allow_root = 0;
+	c->ticket_rotation_ms = 12 * 60 * 60 * 1000;
 	c->lang = xstrdup("en");
 	c->site_title = xstrdup("capsuled");
 	c->site_subtitle = NULL;
@@ -972,6 +1506,13 @@ defaults(struct config *c, const char *confdir)
 	c->log_file = NULL;
 	c->log_level = LOG_LEVEL_INFO;
 	c->access_log = 1;
+	c->log_peer = LOG_PEER_FULL;
+	c->redirects = NULL;
+	c->nredirects = 0;
+	c->robots = xstrdup(CONFIG_ROBOTS_DEFAULT);
+	c->titan_writers = NULL;
+	c->ntitan_writers = 0;
+	c->titan_max_size = 1 << 20;
 }
 
 void
@@ -1106,10 +1647,28 @@ config_free(struct config *c)
 	free_list(c->bind, c->nbind);
 	free(c->capsule_dir);
 	free(c->cert_dir);
+	free(c->user);
+	free(c->chroot_dir);
 	free(c->lang);
 	free(c->site_title);
 	free(c->site_subtitle);
 	free(c->author);
 	free(c->log_file);
+	free_redirects(c->redirects, c->nredirects);
+	free(c->robots);
+	free_list(c->titan_writers, c->ntitan_writers);
 	memset(c, 0, sizeof(*c));
+}
+
+const char *
+config_redirect(const struct config *c, const char *path)
+{
+	struct config_redirect	 key, *r;
+
+	if (c->nredirects == 0)
+		return NULL;
+	key.from = (char *)path;
+	r = bsearch(&key, c->redirects, c->nredirects, sizeof(key),
+	    redirect_cmp);
+	return r != NULL ? r->to : NULL;
 }

@@ -15,6 +15,22 @@
 
 #include "log.h"
 
+/* Served at /robots.txt unless the file says otherwise: allow all. */
+#define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
+
+/* One entry of "redirects": an old path and where it went. */
+struct config_redirect {
+	char		*from;		/* owned; "/old/path", decoded */
+	char		*to;		/* owned; "/new/path" or a URL */
+};
+
+/* follow_symlinks: which symbolic links under files/ are followed. */
+enum config_links {
+	CONFIG_LINKS_INSIDE,		/* "false": only those that stay inside */
+	CONFIG_LINKS_ANY,		/* "true": also those that lead out */
+	CONFIG_LINKS_NONE,		/* "never": none at all */
+};
+
 struct config {
 	char		*path;		/* the file it came from, or NULL */
 
@@ -29,10 +45,28 @@ struct config {
 	char		*capsule_dir;	/* absolute; default <confdir>/../capsule */
 	char		*cert_dir;	/* absolute; default <confdir>/../certs */
 
+	/* Live editing: watch the content, cache what was rendered. */
+	int		 watch;		/* 1 = rebuild when content changes */
+	unsigned	 watch_debounce_ms; /* quiet time before a rebuild */
+	size_t		 cache_max_bytes; /* rendered pages; 0 = no limit */
+
 	int		 workers;	/* 0 = auto: one per core */
 	unsigned	 request_timeout_ms; /* handshake + request line */
 	unsigned	 idle_timeout_ms; /* no progress while answering */
 	unsigned	 max_connections; /* per worker share of the total */
+
+	/* Hardening: limits, file access, privileges, TLS tickets. */
+	unsigned	 handshake_timeout_ms; /* TLS handshake alone */
+	unsigned	 max_conns_per_ip; /* open at once; 0 = no limit */
+	unsigned	 rate_limit_milli; /* requests/s x 1000; 0 = off */
+	unsigned	 rate_burst;	/* requests in a burst */
+	size_t		 max_post_size;	/* bytes of one Markdown file */
+	size_t		 max_archive_size; /* bytes of Markdown in all */
+	int		 follow_symlinks; /* CONFIG_LINKS_* */
+	char		*user;		/* drop to this user; NULL = stay */
+	char		*chroot_dir;	/* absolute; NULL = no chroot */
+	int		 allow_root;	/* 1 = may serve as root */
+	unsigned	 ticket_rotation_ms; /* TLS ticket key lifetime */
 
 	/* Site: fallbacks for what capsule/index.md's front matter omits. */
 	char		*lang;		/* default "en" */
@@ -45,7 +79,25 @@ struct config {
 	char		*log_file;	/* NULL = stderr */
 	enum log_level	 log_level;
 	int		 access_log;	/* 1 = one line per request */
+	enum log_peer	 log_peer;	/* client addresses in the logs */
+
+	/* Gemini 31 (Gopher: served in place) for paths nothing else has. */
+	struct config_redirect *redirects; /* owned; sorted by from */
+	size_t		 nredirects;
+	char		*robots;	/* /robots.txt body; NULL = 51 */
+
+	/*
+	 * Writers: client certificates (SHA-256 of the DER, lower-case
+	 * hex) that may upload posts over Titan and read /drafts/.  None:
+	 * Titan is off (53) and drafts are 51 for everyone.
+	 */
+	char		**titan_writers; /* owned */
+	size_t		 ntitan_writers;
+	size_t		 titan_max_size; /* bytes of one upload; 1 MiB */
 };
+
+/* The target for a path listed in "redirects", or NULL. */
+const char	*config_redirect(const struct config *, const char *path);
 
 /* Fill c with the defaults; confdir anchors the default paths. */
 void	 config_defaults(struct config *c, const char *confdir);

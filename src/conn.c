@@ -24,8 +24,10 @@
 #include "config.h"
 #include "gemini.h"
 #include "gopher.h"
+#include "limit.h"
 #include "log.h"
 #include "router.h"
+#include "titan.h"
 #include "tlsconn.h"
 #include "util.h"
 #include "worker.h"
@@ -36,6 +38,7 @@
 
 enum conn_state {
 	CONN_REQUEST,		/* handshake and request line */
+	CONN_UPLOAD,		/* Titan: the body after the request line */
 	CONN_RESPONSE,		/* queuing the response */
 	CONN_SHUTDOWN,		/* all queued; close when written */
 	CONN_CLOSING,		/* uv_close() called */
@@ -51,8 +54,9 @@ struct conn {
 	enum conn_state	 state;
 	enum proto	 proto;
 	struct worker	*w;		/* borrowed */
-	struct tlsconn	*tls;		/* owned; NULL for Gopher */
-	struct archive	*snap;		/* one reference once a request came */
+	struct tlsconn	*tls;		/* owned; NULL for Gopher, and for
+					   Gemini until the first byte */
+	struct gen	*gen;		/* one reference; see conf() */
 	struct response	 resp;		/* owned */
 	uint64_t	 file_off;
 	char		*filebuf;	/* owned; CONN_FILE_CHUNK bytes */
@@ -62,6 +66,10 @@ struct conn {
 	size_t		 reqlen;
 	char		 peer[INET6_ADDRSTRLEN + 8];
 	char		 req[CONN_REQ_MAX + 1];
+	struct limit_key lkey;		/* the client, for srv->limits */
+	int		 lcounted;	/* limits_open() counted us */
+	int		 handshaken;	/* TLS handshake seen complete */
+	struct upload	*up;		/* owned: a Titan upload, or NULL */
 };
 
 /* One write: the uv request and the bytes it owns, freed in on_write. */
@@ -73,13 +81,36 @@ struct wreq {
 
 static void	conn_close(struct conn *);
 static void	file_read_next(struct conn *);
+static void	upload_free(struct upload *);
+
+/*
+ * The live configuration: the generation this connection was accepted
+ * under, then the newest one as of its request (take_snapshot()).
+ */
+static const struct config *
+conf(const struct conn *c)
+{
+	return &c->gen->set->cfg;
+}
+
+/* The per-address limits of the live configuration. */
+static void
+limit_conf(const struct conn *c, struct limit_conf *lc)
+{
+	const struct config	*cfg = conf(c);
+
+	lc->per_addr = cfg->max_conns_per_ip;
+	lc->rate_milli = cfg->rate_limit_milli;
+	lc->burst = cfg->rate_burst;
+}
 
 static void
 conn_free(struct conn *c)
 {
-	struct worker	*w = c->w;
+	struct worker		*w = c->w;
+	struct limit_conf	 lc;
 
-	if (c->status != 0 && c->w->srv->cfg->access_log)
+	if (c->status != 0 && conf(c)->access_log)
 		log_access(c->peer, c->proto == PROTO_GEMINI ? "gemini" :
 		    "gopher", c->req, c->reqlen, c->status,
 		    (unsigned long long)c->bytes,
@@ -87,9 +118,13 @@ conn_free(struct conn *c)
 	response_free(&c->resp);
 	if (c->tls != NULL)
 		tlsconn_free(c->tls);
-	if (c->snap != NULL)
-		archive_unref(c->snap);
+	if (c->lcounted) {
+		limit_conf(c, &lc);	/* before the generation goes */
+		limits_close(w->srv->limits, &c->lkey, &lc);
+	}
+	gen_unref(c->gen);
 	free(c->filebuf);
+	upload_free(c->up);
 	free(c);
 	worker_conn_done(w);
 }
@@ -153,7 +188,7 @@ on_write(uv_write_t *req, int status)
 	 */
 	if (c->state != CONN_REQUEST)
 		uv_timer_start(&c->timer, on_timeout,
-		    c->w->srv->cfg->idle_timeout_ms, 0);
+		    conf(c)->idle_timeout_ms, 0);
 	if (c->state == CONN_SHUTDOWN && c->nwrites == 0)
 		conn_close(c);
 	else if (c->state == CONN_RESPONSE && c->resp.fd != -1 &&
@@ -327,8 +362,7 @@ send_response(struct conn *c, const char *header, size_t hlen)
 
 	c->state = CONN_RESPONSE;
 	uv_read_stop((uv_stream_t *)&c->tcp);
-	uv_timer_start(&c->timer, on_timeout, c->w->srv->cfg->idle_timeout_ms,
-	    0);
+	uv_timer_start(&c->timer, on_timeout, conf(c)->idle_timeout_ms, 0);
 	if (c->tls != NULL) {
 		/* Header and body in one TLS flush: one write(2). */
 		if (tlsconn_write(c->tls, header, hlen) < 0 ||
@@ -338,6 +372,9 @@ send_response(struct conn *c, const char *header, size_t hlen)
 			return;
 		}
 		c->bytes += r->bodylen;
+		/* Nothing follows: close_notify rides in the same write. */
+		if (!(r->status / 10 == 2 && r->fd != -1 && r->filelen > 0))
+			tlsconn_shutdown(c->tls);
 		flush_tls(c);
 	} else {
 		if (hlen > 0) {
@@ -355,32 +392,297 @@ send_response(struct conn *c, const char *header, size_t hlen)
 		finish_response(c);
 }
 
+/* The request is here: answer it from the newest generation. */
 static void
 take_snapshot(struct conn *c)
 {
-	c->snap = c->w->snap;
-	archive_ref(c->snap);
+	if (c->gen == c->w->gen)
+		return;
+	gen_unref(c->gen);
+	c->gen = c->w->gen;
+	gen_ref(c->gen);
+}
+
+/*
+ * Titan uploads (titan.h): after a titan:// request line, CONN_UPLOAD
+ * reads exactly size bytes (at most titan_max_size, each read restarting
+ * the idle timer), then checks them and writes the post on libuv's pool
+ * (fsync has no place on a loop), and answers 30 to the post.  A client
+ * that may not write still has its body read (and dropped, never kept)
+ * before the 60/61, so that it reads the answer instead of a reset; a
+ * size over the limit is answered at once.
+ */
+struct upload {
+	struct conn		*c;		/* the owner, for the pool */
+	struct titan_request	 treq;
+	struct buf		 body;		/* kept unless status != 0 */
+	size_t			 got;		/* body bytes received */
+	int			 status;	/* answer after the body, or 0 */
+	char			 meta[256];
+	char			 name[256];	/* under posts/ */
+	char			*capsule;	/* owned */
+	int			 draft;
+	uv_work_t		 work;
+	int			 rv;		/* titan_store()/titan_trash() */
+	char			 why[256];
+};
+
+static void
+upload_free(struct upload *up)
+{
+	if (up == NULL)
+		return;
+	buf_free(&up->body);
+	free(up->capsule);
+	free(up);
+}
+
+static void
+upload_answer(struct conn *c, int status, const char *meta)
+{
+	char	 header[1100];
+	size_t	 hlen;
+
+	response_status(&c->resp, status, "%s", meta);
+	c->status = status;
+	hlen = gemini_header(header, sizeof(header), status, meta);
+	c->resp.body = NULL;
+	c->resp.bodylen = 0;
+	send_response(c, header, hlen);
+}
+
+/*
+ * 30 to gemini://host[:port]<path>: the post, live once the watcher has
+ * published the next snapshot.
+ */
+static void
+upload_redirect(struct conn *c, const char *path)
+{
+	const struct config	*cfg = conf(c);
+	char			 url[1024], port[16] = "";
+	int			 v6 = strchr(cfg->hostname, ':') != NULL;
+
+	if (cfg->gemini_port != GEMINI_DEFAULT_PORT)
+		snprintf(port, sizeof(port), ":%d", cfg->gemini_port);
+	snprintf(url, sizeof(url), "gemini://%s%s%s%s%s", v6 ? "[" : "",
+	    cfg->hostname, v6 ? "]" : "", port, path);
+	upload_answer(c, 30, url);
+}
+
+static void
+upload_work(uv_work_t *w)
+{
+	struct upload	*up = w->data;
+
+	if (up->treq.size == 0)
+		up->rv = titan_trash(up->capsule, up->name, up->why,
+		    sizeof(up->why));
+	else
+		up->rv = titan_store(up->capsule, up->name, up->body.data,
+		    up->body.len, up->why, sizeof(up->why));
+}
+
+static void
+upload_stored(uv_work_t *w, int status)
+{
+	struct upload	*up = w->data;
+	struct conn	*c = up->c;
+	char		 path[TITAN_SLUG_MAX + 16];
+
+	if (c->state == CONN_CLOSING) {
+		conn_unref(c);
+		return;
+	}
+	c->nrefs--;
+	if (status < 0 || up->rv == -1) {
+		log_warnx("%s: titan: posts/%s: %s", c->peer, up->name,
+		    status < 0 ? uv_strerror(status) : up->why);
+		upload_answer(c, 40, "Temporary failure: the post was not "
+		    "written");
+	} else if (up->treq.size == 0 && up->rv == 1) {
+		upload_answer(c, 51, "Not found");
+	} else if (up->treq.size == 0) {
+		log_info("%s: titan: posts/%s moved to .trash/", c->peer,
+		    up->name);
+		upload_redirect(c, "/posts/");
+	} else {
+		log_info("%s: titan: posts/%s written (%zu bytes)", c->peer,
+		    up->name, up->body.len);
+		snprintf(path, sizeof(path), "/%s/%s", up->draft ? "drafts" :
+		    "posts", up->treq.slug);
+		upload_redirect(c, path);
+	}
+}
+
+/* The whole body is here: answer, or check it and write it. */
+static void
+upload_done(struct conn *c)
+{
+	struct upload	*up = c->up;
+	char		 why[256];
+
+	uv_read_stop((uv_stream_t *)&c->tcp);
+	if (up->status != 0) {
+		upload_answer(c, up->status, up->meta);
+		return;
+	}
+	titan_target(c->gen->a, up->treq.slug, up->name, sizeof(up->name));
+	if (up->treq.size > 0 && titan_check(up->body.data, up->body.len,
+	    up->treq.slug, up->name, &up->draft, why, sizeof(why)) == -1) {
+		snprintf(up->meta, sizeof(up->meta), "Bad upload: %.200s", why);
+		upload_answer(c, 59, up->meta);
+		return;
+	}
+	up->capsule = xstrdup(c->gen->a->dir);
+	up->c = c;
+	up->work.data = up;
+	if (uv_queue_work(&c->w->loop, &up->work, upload_work,
+	    upload_stored) < 0) {
+		upload_answer(c, 40, "Temporary failure");
+		return;
+	}
+	c->nrefs++;
+}
+
+/* Body bytes: kept (or dropped), up to the size announced. */
+static void
+upload_take(struct conn *c, const char *p, size_t n)
+{
+	struct upload	*up = c->up;
+
+	if (n > up->treq.size - up->got)
+		n = up->treq.size - up->got;
+	if (up->status == 0)
+		buf_add(&up->body, p, n);
+	up->got += n;
+}
+
+/* Plaintext the TLS layer holds, until the body is whole. */
+static void
+upload_read(struct conn *c)
+{
+	struct upload	*up = c->up;
+	char		 chunk[16384];
+	size_t		 want;
+	int		 n, progress = 0;
+
+	while (up->got < up->treq.size) {
+		want = up->treq.size - up->got;
+		n = tlsconn_read(c->tls, chunk, want < sizeof(chunk) ?
+		    want : sizeof(chunk));
+		if (n > 0) {
+			upload_take(c, chunk, (size_t)n);
+			progress = 1;
+			continue;
+		}
+		if (n == TLSCONN_WANT)
+			break;
+		/* The client went away or broke TLS: nothing is written. */
+		flush_tls(c);
+		c->state = CONN_SHUTDOWN;
+		if (c->nwrites == 0)
+			conn_close(c);
+		return;
+	}
+	flush_tls(c);
+	if (c->state != CONN_UPLOAD)
+		return;
+	if (up->got == up->treq.size)
+		upload_done(c);
+	else if (progress)
+		uv_timer_start(&c->timer, on_timeout,
+		    conf(c)->idle_timeout_ms, 0);
+}
+
+/*
+ * A titan:// line of linelen bytes is in c->req, with got bytes read in
+ * all (the rest is the start of the body).
+ */
+static void
+upload_begin(struct conn *c, size_t linelen, size_t got)
+{
+	const struct config	*cfg = conf(c);
+	struct gemini_host	 host;
+	struct upload		*up;
+	const char		*meta = NULL, *hash, *semi;
+	char			 msg[160];
+	int			 st;
+
+	/* The log leaves the parameters (and a token) out. */
+	if ((semi = memchr(c->req, ';', linelen)) != NULL)
+		c->reqlen = (size_t)(semi - c->req);
+	if (cfg->ntitan_writers == 0) {
+		upload_answer(c, 53, "Proxy request refused: no uploads here");
+		return;
+	}
+	host.hostname = cfg->hostname;
+	host.port = cfg->gemini_port;
+	up = c->up = xcalloc(1, sizeof(*up));
+	buf_init(&up->body);
+	if ((st = titan_request_parse(c->req, linelen, &host, 1, &up->treq,
+	    &meta)) != 0) {
+		upload_answer(c, st, meta);
+		return;
+	}
+	if (up->treq.size > cfg->titan_max_size) {
+		snprintf(msg, sizeof(msg), "Upload too large: %zu bytes, the "
+		    "limit is %zu", up->treq.size, cfg->titan_max_size);
+		upload_answer(c, 59, msg);
+		return;
+	}
+	hash = tlsconn_client_hash(c->tls);
+	if (hash == NULL) {
+		up->status = 60;
+		snprintf(up->meta, sizeof(up->meta), "A writer's client "
+		    "certificate is required");
+	} else if (!titan_writer(cfg, hash)) {
+		up->status = 61;
+		snprintf(up->meta, sizeof(up->meta), "This certificate may "
+		    "not write here");
+	} else if (!titan_mime_ok(up->treq.mime)) {
+		up->status = 59;
+		snprintf(up->meta, sizeof(up->meta), "Posts are Markdown: "
+		    "mime=text/markdown, not %.100s", up->treq.mime);
+	} else
+		buf_reserve(&up->body, up->treq.size);
+	c->state = CONN_UPLOAD;
+	uv_timer_start(&c->timer, on_timeout, cfg->idle_timeout_ms, 0);
+	if (got > linelen + 2)
+		upload_take(c, c->req + linelen + 2, got - linelen - 2);
+	upload_read(c);
 }
 
 static void
 answer_gemini(struct conn *c, size_t linelen)
 {
-	const struct config	*cfg = c->w->srv->cfg;
-	struct gemini_host	 host = { cfg->hostname, cfg->gemini_port };
+	const struct config	*cfg;
+	struct gemini_host	 host;
 	struct gemini_request	 req;
+	struct router_req	 rreq;
 	const char		*meta = NULL;
 	char			 header[1100];
-	size_t			 hlen;
+	size_t			 hlen, got = c->reqlen;
 	int			 status;
 
+	take_snapshot(c);
+	cfg = conf(c);
+	host.hostname = cfg->hostname;
+	host.port = cfg->gemini_port;
 	c->reqlen = linelen;
 	status = gemini_request_parse(c->req, linelen, &host, 1, &req, &meta);
+	if (status == 0 && strcmp(req.url.scheme, "titan") == 0) {
+		upload_begin(c, linelen, got);	/* a body follows */
+		return;
+	}
 	if (status != 0) {
 		response_status(&c->resp, status, "%s", meta);
 	} else {
-		take_snapshot(c);
-		router_route(cfg, c->snap, PROTO_GEMINI, req.url.path,
-		    req.url.query, &c->resp);
+		rreq.proto = PROTO_GEMINI;
+		rreq.path = req.url.path;
+		rreq.query = req.url.query;
+		rreq.writer = cfg->ntitan_writers > 0 &&
+		    titan_writer(cfg, tlsconn_client_hash(c->tls));
+		router_handle(cfg, c->gen->a, &rreq, &c->resp);
 	}
 	c->status = c->resp.status;
 	hlen = gemini_header(header, sizeof(header), c->resp.status,
@@ -412,12 +714,14 @@ gopher_error(struct conn *c, const char *msg)
 static void
 answer_gopher(struct conn *c, size_t linelen)
 {
-	const struct config	*cfg = c->w->srv->cfg;
+	const struct config	*cfg;
 	struct gopher_request	 req;
 	const char		*err = NULL;
 	char			 line[CONN_REQ_MAX + 1];
 	int			 hops;
 
+	take_snapshot(c);
+	cfg = conf(c);
 	/* The parser cuts the line in place; the log wants it whole. */
 	c->reqlen = linelen;
 	memcpy(line, c->req, linelen);
@@ -448,24 +752,68 @@ answer_gopher(struct conn *c, size_t linelen)
 		send_response(c, "", 0);
 		return;
 	}
-	take_snapshot(c);
-	router_route(cfg, c->snap, PROTO_GOPHER, req.path, req.search,
+	router_route(cfg, c->gen->a, PROTO_GOPHER, req.path, req.search,
 	    &c->resp);
-	/* Gopher has no redirects: follow ours ("/posts" -> "/posts/"). */
-	for (hops = 0; c->resp.status / 10 == 3 && hops < 2; hops++) {
+	/*
+	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
+	 * config "redirects:" to a path).  One to a URL is told, below.
+	 */
+	for (hops = 0; c->resp.status / 10 == 3 && c->resp.meta[0] == '/' &&
+	    hops < 2; hops++) {
 		char target[1025];
 
 		snprintf(target, sizeof(target), "%s", c->resp.meta);
 		response_free(&c->resp);
 		response_init(&c->resp);
-		router_route(cfg, c->snap, PROTO_GOPHER, target, req.search,
+		router_route(cfg, c->gen->a, PROTO_GOPHER, target, req.search,
 		    &c->resp);
 	}
 	c->status = c->resp.status;
-	if (c->resp.status / 10 != 2)
+	if (c->resp.status / 10 == 3 && c->resp.meta[0] != '/') {
+		char msg[1100];
+
+		snprintf(msg, sizeof(msg), "Moved to %s", c->resp.meta);
+		gopher_error(c, msg);
+	} else if (c->resp.status / 10 != 2)
 		gopher_error(c, c->resp.status == 51 ? "Not found" :
 		    c->resp.meta);
 	send_response(c, "", 0);
+}
+
+/*
+ * Over the per-address request rate: Gemini says 44 and the seconds to
+ * wait, Gopher a type-3 line that says the same.  Returns 1 when it
+ * answered, 0 when the request may go on.
+ */
+static int
+slow_down(struct conn *c, size_t linelen)
+{
+	struct limit_conf	 lc;
+	char			 header[64], msg[80];
+	size_t			 hlen;
+	unsigned		 wait;
+
+	if (!c->lcounted)
+		return 0;
+	limit_conf(c, &lc);
+	if ((wait = limits_request(c->w->srv->limits, &c->lkey, &lc,
+	    uv_hrtime() / 1000000)) == 0)
+		return 0;
+	log_debug("%s: request rate limit: %u s to wait", c->peer, wait);
+	c->reqlen = linelen;
+	c->status = 44;
+	if (c->proto == PROTO_GEMINI) {
+		snprintf(msg, sizeof(msg), "%u", wait);
+		response_status(&c->resp, 44, "%s", msg);
+		hlen = gemini_header(header, sizeof(header), 44, msg);
+		send_response(c, header, hlen);
+	} else {
+		snprintf(msg, sizeof(msg), "Too many requests: slow down and "
+		    "try again in %u seconds", wait);
+		gopher_error(c, msg);
+		send_response(c, "", 0);
+	}
+	return 1;
 }
 
 /* The request buffer got new bytes: is a whole request line here? */
@@ -488,7 +836,8 @@ check_request(struct conn *c)
 			send_response(c, header, hlen);
 			return;
 		}
-		answer_gemini(c, (size_t)end);
+		if (!slow_down(c, (size_t)end))
+			answer_gemini(c, (size_t)end);
 	} else {
 		end = gopher_request_end(c->req, c->reqlen);
 		if (end == GOPHER_INCOMPLETE)
@@ -500,7 +849,8 @@ check_request(struct conn *c)
 			send_response(c, "", 0);
 			return;
 		}
-		answer_gopher(c, (size_t)end);
+		if (!slow_down(c, (size_t)end))
+			answer_gopher(c, (size_t)end);
 	}
 }
 
@@ -514,6 +864,21 @@ on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *ub)
 	*ub = uv_buf_init(c->w->rbuf, sizeof(c->w->rbuf));
 }
 
+/*
+ * The handshake took at most handshake_timeout: what is left of
+ * request_timeout (counted from accept) is for the request line.
+ */
+static void
+handshake_done(struct conn *c)
+{
+	uint64_t	 spent = (uv_hrtime() - c->t_start) / 1000000;
+	unsigned	 total = conf(c)->request_timeout_ms;
+
+	c->handshaken = 1;
+	uv_timer_start(&c->timer, on_timeout, spent < total ? total - spent :
+	    1, 0);
+}
+
 static void
 read_gemini(struct conn *c, const char *p, size_t len)
 {
@@ -522,6 +887,10 @@ read_gemini(struct conn *c, const char *p, size_t len)
 
 	if (tlsconn_feed(c->tls, p, len) < 0) {
 		conn_close(c);
+		return;
+	}
+	if (c->state == CONN_UPLOAD) {
+		upload_read(c);
 		return;
 	}
 	for (;;) {
@@ -542,9 +911,18 @@ read_gemini(struct conn *c, const char *p, size_t len)
 			conn_close(c);
 		return;
 	}
-	flush_tls(c);
+	if (c->state == CONN_REQUEST && !c->handshaken &&
+	    tlsconn_established(c->tls))
+		handshake_done(c);
 	if (c->state == CONN_REQUEST && c->reqlen > 0)
 		check_request(c);
+	/*
+	 * Handshake records or a ticket still queued: an answer took them
+	 * along in its own write (one write(2) instead of two); if none
+	 * came (or an upload began), they go now.
+	 */
+	if (c->state != CONN_CLOSING)
+		flush_tls(c);
 }
 
 static void
@@ -559,9 +937,12 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
 		conn_close(c);		/* UV_EOF or an error */
 		return;
 	}
-	if (c->state != CONN_REQUEST)
+	if (c->state != CONN_REQUEST && c->state != CONN_UPLOAD)
 		return;
-	if (c->tls != NULL) {
+	if (c->proto == PROTO_GEMINI) {
+		/* The SSL (~8 KB) waits for the client's first byte. */
+		if (c->tls == NULL)
+			c->tls = tlsconn_new(c->gen->set->tls);
 		read_gemini(c, ub->base, (size_t)nread);
 		return;
 	}
@@ -573,29 +954,36 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
 	check_request(c);
 }
 
+/* The peer as every log line names it: full, anonymised or "-". */
 static void
 set_peer(struct conn *c)
 {
 	struct sockaddr_storage	 ss;
 	int			 len = sizeof(ss);
-	char			 host[INET6_ADDRSTRLEN];
 
 	strcpy(c->peer, "-");
 	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
 		return;
-	if (ss.ss_family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+	log_format_peer(c->peer, sizeof(c->peer), (struct sockaddr *)&ss,
+	    conf(c)->log_peer);
+}
 
-		inet_ntop(AF_INET, &sin->sin_addr, host, sizeof(host));
-		snprintf(c->peer, sizeof(c->peer), "%s:%u", host,
-		    ntohs(sin->sin_port));
-	} else if (ss.ss_family == AF_INET6) {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+/* Count c against its address's limit; -1 when it is one too many. */
+static int
+count_client(struct conn *c)
+{
+	struct sockaddr_storage	 ss;
+	struct limit_conf	 lc;
+	int			 len = sizeof(ss);
 
-		inet_ntop(AF_INET6, &sin6->sin6_addr, host, sizeof(host));
-		snprintf(c->peer, sizeof(c->peer), "[%s]:%u", host,
-		    ntohs(sin6->sin6_port));
-	}
+	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) != 0 ||
+	    limit_key((struct sockaddr *)&ss, &c->lkey) == -1)
+		return 0;		/* no address: nothing to count */
+	limit_conf(c, &lc);
+	if (limits_open(c->w->srv->limits, &c->lkey, &lc) == -1)
+		return -1;
+	c->lcounted = 1;
+	return 0;
 }
 
 void
@@ -603,10 +991,13 @@ conn_accept(struct listener *l)
 {
 	struct worker	*w = l->w;
 	struct conn	*c;
+	unsigned	 timeout;
 	int		 rv;
 
 	c = xcalloc(1, sizeof(*c));
 	c->w = w;
+	c->gen = w->gen;
+	gen_ref(c->gen);
 	c->proto = l->proto;
 	c->state = CONN_REQUEST;
 	c->t_start = uv_hrtime();
@@ -630,11 +1021,18 @@ conn_accept(struct listener *l)
 		return;
 	}
 	set_peer(c);
+	if (w->srv->limits != NULL && count_client(c) == -1) {
+		log_debug("%s: per-address connection limit reached", c->peer);
+		conn_close(c);
+		return;
+	}
 	uv_tcp_nodelay(&c->tcp, 1);
-	if (c->proto == PROTO_GEMINI)
-		c->tls = tlsconn_new(w->srv->tls);
-	uv_timer_start(&c->timer, on_timeout,
-	    w->srv->cfg->request_timeout_ms, 0);
+	/* Gemini: the handshake may use only part of request_timeout. */
+	timeout = conf(c)->request_timeout_ms;
+	if (c->proto == PROTO_GEMINI &&
+	    conf(c)->handshake_timeout_ms < timeout)
+		timeout = conf(c)->handshake_timeout_ms;
+	uv_timer_start(&c->timer, on_timeout, timeout, 0);
 	if ((rv = uv_read_start((uv_stream_t *)&c->tcp, on_alloc,
 	    on_read)) < 0)
 		conn_close(c);

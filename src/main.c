@@ -4,7 +4,8 @@
  * Startup: config -> log -> certificates -> archive -> bind -> threads.
  * Everything that can fail for a reason the operator must fix fails
  * here, before the first client is accepted.  The main thread then runs
- * a small loop of its own that only handles signals.
+ * a small loop of its own that handles signals and content changes;
+ * reload.c builds what they ask for on the thread pool.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,8 +26,12 @@
 #include "buf.h"
 #include "config.h"
 #include "frontmatter.h"
+#include "limit.h"
 #include "log.h"
+#include "priv.h"
+#include "reload.h"
 #include "render.h"
+#include "ticket.h"
 #include "tlsconn.h"
 #include "util.h"
 #include "worker.h"
@@ -45,23 +50,26 @@ enum exit_code {
 };
 
 struct daemon_state {
-	struct config	 cfg;
+	struct config	 cfg;		/* until serve() hands it over */
 	struct server	 srv;
-	struct tls_server *tls;
+	struct reload	 rl;
 	uv_signal_t	 sig[4];
 	int		 stopping;
+	int		 allow_root;	/* --allow-root */
 };
 
 static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: capsuled [-c FILE] [--check] [--version] [--help]\n"
+	    "usage: capsuled [-c FILE] [--check] [--allow-root] [--version]\n"
+	    "                [--help]\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
 	    "\n"
 	    "  -c, --config FILE  configuration (default: config/capsuled.yaml\n"
 	    "                     when present, else " CAPSULED_SYSCONF ")\n"
 	    "      --check        load configuration and content, report, exit\n"
+	    "      --allow-root   serve as root without `user:` in the config\n"
 	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
 	    "      --version      print versions and exit\n"
 	    "      --help         this text\n");
@@ -154,31 +162,29 @@ cmd_check(const struct config *cfg)
 	printf("config:   %s\n", cfg->path ? cfg->path : "(defaults)");
 	printf("capsule:  %s\n", a->dir);
 	printf("site:     %s\n", a->title);
-	printf("posts:    %zu\n", a->nposts);
-	printf("series:   %zu (%zu parts)\n", a->nseries, parts);
+	printf("posts:    %zu", a->nposts);
+	if (a->nposts > 0)
+		printf(" (%s to %s)", a->posts[a->nposts - 1]->date.ymd,
+		    a->posts[0]->date.ymd);
+	printf("\nseries:   %zu (%zu parts)\n", a->nseries, parts);
+	for (i = 0; i < a->nseries; i++)
+		printf("          /series/%s/  %s, %zu part%s\n",
+		    a->series[i]->slug, a->series[i]->title,
+		    a->series[i]->nparts, a->series[i]->nparts == 1 ? "" : "s");
 	printf("tags:     %zu\n", a->ntags);
+	for (i = 0; i < a->ntags; i++)
+		printf("          /tags/%s/  %s (%zu)\n", a->tags[i]->slug,
+		    a->tags[i]->name, a->tags[i]->nposts);
 	printf("pages:    %zu\n", a->ndocs);
+	for (i = 0; i < a->ndocs; i++)
+		printf("          /%s  %s\n", a->docs[i]->name,
+		    a->docs[i]->title);
 	printf("skipped:  %u\n", a->nskipped);
-	printf("warnings: %u\n", a->nwarnings);
+	printf("warnings: %u%s\n", a->nwarnings,
+	    a->nwarnings ? " (logged above)" : "");
 	i = a->nwarnings;
 	archive_unref(a);
 	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
-}
-
-static void
-reload_content(struct daemon_state *d)
-{
-	struct archive	*a;
-
-	/* XXX: the archive is loaded on the main thread; see issue 5. */
-	if ((a = archive_load(&d->cfg)) == NULL) {
-		log_warnx("reload: content not loaded; keeping the old one");
-		return;
-	}
-	log_info("reload: %zu posts, %zu series, %zu tags, %u warnings",
-	    a->nposts, a->nseries, a->ntags, a->nwarnings);
-	server_publish(&d->srv, a);
-	archive_unref(a);
 }
 
 static void
@@ -189,7 +195,9 @@ on_signal(uv_signal_t *h, int signum)
 
 	switch (signum) {
 	case SIGHUP:
-		reload_content(d);
+		/* Off this thread; the old generation serves meanwhile. */
+		log_info("SIGHUP: reloading configuration and content");
+		reload_request(&d->rl, 1);
 		break;
 	case SIGUSR1:
 		if (log_reopen() == -1)
@@ -202,6 +210,7 @@ on_signal(uv_signal_t *h, int signum)
 		d->stopping = 1;
 		log_info("%s: finishing requests in flight, then exiting",
 		    signum == SIGTERM ? "SIGTERM" : "SIGINT");
+		reload_stop(&d->rl);
 		server_stop(&d->srv);
 		for (i = 0; i < nitems(d->sig); i++)
 			uv_close((uv_handle_t *)&d->sig[i], NULL);
@@ -213,46 +222,89 @@ static int
 serve(struct daemon_state *d)
 {
 	static const int signums[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
+	struct tls_server *tls = NULL;
+	struct settings	*set;
 	struct archive	*a;
+	struct gen	*g;
+	struct limits	*lim;
+	struct priv	 pv;
+	const struct config *cfg;
 	uv_loop_t	*loop = uv_default_loop();
 	char		 err[512];
 	size_t		 i;
 	int		 rv;
 
 	signal(SIGPIPE, SIG_IGN);
-	if (d->cfg.gemini_port > 0) {
-		d->tls = tls_server_new(d->cfg.cert_dir, d->cfg.hostname, err,
-		    sizeof(err));
-		if (d->tls == NULL) {
-			log_warnx("%s", err);
-			return EXIT_TROUBLE;
-		}
-	}
-	if ((a = archive_load(&d->cfg)) == NULL)
-		return EXIT_TROUBLE;
-	log_info("capsule %s: %zu posts, %zu series, %zu tags, %zu pages, "
-	    "%u warnings", a->dir, a->nposts, a->nseries, a->ntags, a->ndocs,
-	    a->nwarnings);
-	if (server_bind(&d->srv, &d->cfg, d->tls, a) == -1) {
-		archive_unref(a);
-		return EXIT_TROUBLE;
-	}
-	archive_unref(a);		/* the workers hold theirs */
+	/*
+	 * Catch signals before the listeners exist: a client (or a test)
+	 * that can connect may already send SIGTERM.  libuv queues them,
+	 * and on_signal() runs once uv_run() starts, when all is set up.
+	 */
 	for (i = 0; i < nitems(signums); i++) {
 		uv_signal_init(loop, &d->sig[i]);
 		d->sig[i].data = d;
 		uv_signal_start(&d->sig[i], on_signal, signums[i]);
 	}
+	/* Who we may run as is settled before anything is written. */
+	if (priv_prepare(&pv, &d->cfg, d->allow_root, err, sizeof(err)) ==
+	    -1) {
+		log_warnx("%s", err);
+		return EXIT_CONFIG;
+	}
+	ticket_set_rotation(d->cfg.ticket_rotation_ms);
+	if (d->cfg.gemini_port > 0) {
+		tls = tls_server_new(d->cfg.cert_dir, d->cfg.hostname, err,
+		    sizeof(err));
+		if (tls == NULL) {
+			log_warnx("%s", err);
+			return EXIT_TROUBLE;
+		}
+	}
+	/* Keys read as root; the content as the user, in the jail. */
+	if (priv_confine(&pv, &d->cfg) == -1 ||
+	    (a = archive_load(&d->cfg)) == NULL) {
+		tls_server_free(tls);
+		return EXIT_TROUBLE;
+	}
+	log_info("capsule %s: %zu posts, %zu series, %zu tags, %zu pages, "
+	    "%u warnings", a->dir, a->nposts, a->nseries, a->ntags, a->ndocs,
+	    a->nwarnings);
+	if (priv_restore(&pv) == -1) {		/* root again, to bind */
+		tls_server_free(tls);
+		archive_unref(a);
+		return EXIT_TROUBLE;
+	}
+	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
+	cfg = &set->cfg;
+	g = gen_new(set, a);
+	rv = server_bind(&d->srv, g);
+	if (rv == 0 && priv_drop(&pv) == -1)	/* for good, before threads */
+		rv = -1;
+	if (rv == -1) {
+		gen_unref(g);
+		server_free(&d->srv);
+		settings_unref(set);
+		archive_unref(a);
+		return EXIT_TROUBLE;
+	}
+	lim = limits_new(cfg->max_connections);
+	d->srv.limits = lim;
+	reload_init(&d->rl, loop, &d->srv, set, a);
+	reload_adopt(&d->rl, g);
+	gen_unref(g);			/* the workers hold theirs */
+	settings_unref(set);
+	archive_unref(a);
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
-	    "worker(s)", d->cfg.hostname, d->cfg.gemini_port, d->cfg.hostname,
-	    d->cfg.gopher_port, d->srv.nworkers);
+	    "worker(s)", cfg->hostname, cfg->gemini_port, cfg->hostname,
+	    cfg->gopher_port, d->srv.nworkers);
 	uv_run(loop, UV_RUN_DEFAULT);
 	if ((rv = uv_loop_close(loop)) != 0)
 		log_warnx("main loop close: %s", uv_strerror(rv));
-	server_free(&d->srv);
-	tls_server_free(d->tls);
+	server_free(&d->srv);		/* then the reaper can go */
+	reload_free(&d->rl);
+	limits_free(lim);
 	log_info("stopped");
 	return EXIT_OK;
 }
@@ -267,6 +319,7 @@ main(int argc, char *argv[])
 		{ "to",		required_argument,	NULL, 'T' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
+		{ "allow-root",	no_argument,		NULL, 'A' },
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct daemon_state	 d;
@@ -294,6 +347,9 @@ main(int argc, char *argv[])
 		case 'V':
 			version();
 			return EXIT_OK;
+		case 'A':
+			d.allow_root = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;

@@ -324,7 +324,9 @@ link_exit(struct render *r, struct gmi *g, cmark_node *n)
 		    len] & 0xc0) == 0x80)
 			len--;
 	}
-	l->label = render_clean_label(g->label.data + l->label_at, len);
+	/* An empty label buffer has no data: no arithmetic on NULL. */
+	l->label = render_clean_label(g->label.data != NULL ?
+	    g->label.data + l->label_at : "", len);
 	if (l->label[0] == '\0' && is_type(n, CMARK_NODE_IMAGE) &&
 	    url != NULL) {
 		/* No alt text: the file name, in the text and as label. */

@@ -5,8 +5,10 @@
  * over Gemini and Gopher, and only the emitter differs.  Rendered pages
  * are made on first request and published into the snapshot's cache
  * slots (compare-and-swap, no lock), so every later request borrows the
- * same bytes.  Static files are opened here (beneath the capsule, see
- * fsafe.c) and streamed by conn.c.  No socket I/O.
+ * same bytes, holding a reference to them (cache.h: an evicted page
+ * lives until the responses sending it are done).  Static files are
+ * opened here (beneath the capsule, see fsafe.c) and streamed by
+ * conn.c.  No socket I/O.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +28,8 @@
 #include "page.h"
 #include "render.h"
 #include "router.h"
+#include "search.h"
+#include "url.h"
 #include "util.h"
 
 /* What one request is about: enough to render it from scratch. */
@@ -34,6 +38,7 @@ struct route {
 	struct archive		*a;
 	enum proto		 proto;
 	const char		*reqpath;	/* for messages */
+	int			 writer;	/* may read drafts */
 };
 
 void
@@ -51,6 +56,8 @@ response_free(struct response *r)
 	if (r->fd != -1)
 		close(r->fd);
 	r->fd = -1;
+	blob_unref(r->blob);
+	r->blob = NULL;
 	r->body = NULL;
 	r->bodylen = 0;
 }
@@ -67,9 +74,10 @@ response_status(struct response *r, int status, const char *fmt, ...)
 }
 
 static void
-set_body(struct response *r, const struct blob *b, const char *mime,
+set_body(struct response *r, struct blob *b, const char *mime,
     const char *lang, char gopher_type)
 {
+	r->blob = b;		/* our reference, dropped by response_free */
 	r->body = b->data;
 	r->bodylen = b->len;
 	r->gopher_type = gopher_type;
@@ -158,6 +166,27 @@ emit_menu(const struct route *rt, struct page *p)
 	return b;
 }
 
+/*
+ * Gopher text documents go out with CRLF line ends (RFC 1436), without
+ * dot-stuffing or a final "." line, as Gophernicus and current clients
+ * do; converted once, when the page is cached.
+ */
+static void
+crlf(struct buf *b)
+{
+	struct buf	 out = BUF_INIT;
+	size_t		 i;
+
+	buf_reserve(&out, b->len + b->len / 32);
+	for (i = 0; i < b->len; i++) {
+		if (b->data[i] == '\n' && (i == 0 || b->data[i - 1] != '\r'))
+			buf_addc(&out, '\r');
+		buf_addc(&out, b->data[i]);
+	}
+	buf_free(b);
+	*b = out;
+}
+
 /* Emit a document (post or page): gemtext, or Gopher plain text. */
 static struct blob *
 emit_document(const struct route *rt, struct page *p, const char *from)
@@ -170,8 +199,10 @@ emit_document(const struct route *rt, struct page *p, const char *from)
 	target_init(&t, rt, &lc, from);
 	if (rt->proto == PROTO_GEMINI)
 		page_emit_gemtext(p, &t, &out);
-	else
+	else {
 		page_emit_text(p, &t, &out);
+		crlf(&out);
+	}
 	b = blob_new(out.data ? out.data : "", out.len);
 	buf_free(&out);
 	return b;
@@ -186,11 +217,11 @@ proto_slot(const struct route *rt)
 static void
 serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 {
-	_Atomic(struct blob *)	*slot = &rt->a->nav[which][proto_slot(rt)];
+	struct slot		*slot = &rt->a->nav[which][proto_slot(rt)];
 	struct blob		*b;
 	struct page		 p;
 
-	if ((b = atomic_load_explicit(slot, memory_order_acquire)) == NULL) {
+	if ((b = cache_get(slot)) == NULL) {
 		page_init(&p);
 		switch (which) {
 		case NAV_HOME:
@@ -211,7 +242,7 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 		case NAV_NPAGES:
 			break;
 		}
-		b = blob_publish(slot, emit_menu(rt, &p));
+		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
@@ -220,11 +251,11 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 static void
 serve_post(const struct route *rt, struct post *post, struct response *r)
 {
-	_Atomic(struct blob *)	*slot = &post->cache[proto_slot(rt)];
+	struct slot		*slot = &post->cache[proto_slot(rt)];
 	struct blob		*b;
 	struct page		 p;
 
-	if ((b = atomic_load_explicit(slot, memory_order_acquire)) == NULL) {
+	if ((b = cache_get(slot)) == NULL) {
 		const char	*body = post->src + post->body_off;
 		size_t		 len = post->srclen - post->body_off, skip;
 
@@ -234,7 +265,8 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 		skip = nav_title_skip(body, len, post->title);
 		page_markdown(&p, body + skip, len - skip);
 		nav_post_footer(&p, rt->a, post);
-		b = blob_publish(slot, emit_document(rt, &p, post->path));
+		b = archive_cache_put(rt->a, slot,
+		    emit_document(rt, &p, post->path));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini",
@@ -244,16 +276,17 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 static void
 serve_doc(const struct route *rt, struct doc *d, struct response *r)
 {
-	_Atomic(struct blob *)	*slot = &d->cache[proto_slot(rt)];
+	struct slot		*slot = &d->cache[proto_slot(rt)];
 	struct blob		*b;
 	struct page		 p;
 
-	if ((b = atomic_load_explicit(slot, memory_order_acquire)) == NULL) {
+	if ((b = cache_get(slot)) == NULL) {
 		page_init(&p);
 		page_heading(&p, 1, "%s", d->title);
 		page_markdown(&p, d->src + d->body_off,
 		    d->srclen - d->body_off);
-		b = blob_publish(slot, emit_document(rt, &p, d->path));
+		b = archive_cache_put(rt->a, slot,
+		    emit_document(rt, &p, d->path));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", d->lang ? d->lang : rt->a->lang, '0');
@@ -262,14 +295,14 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 static void
 serve_series(const struct route *rt, struct series *s, struct response *r)
 {
-	_Atomic(struct blob *)	*slot = &s->cache[proto_slot(rt)];
+	struct slot		*slot = &s->cache[proto_slot(rt)];
 	struct blob		*b;
 	struct page		 p;
 
-	if ((b = atomic_load_explicit(slot, memory_order_acquire)) == NULL) {
+	if ((b = cache_get(slot)) == NULL) {
 		page_init(&p);
 		nav_series(&p, rt->a, s);
-		b = blob_publish(slot, emit_menu(rt, &p));
+		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
@@ -278,14 +311,14 @@ serve_series(const struct route *rt, struct series *s, struct response *r)
 static void
 serve_tag(const struct route *rt, struct tag *t, struct response *r)
 {
-	_Atomic(struct blob *)	*slot = &t->cache[proto_slot(rt)];
+	struct slot		*slot = &t->cache[proto_slot(rt)];
 	struct blob		*b;
 	struct page		 p;
 
-	if ((b = atomic_load_explicit(slot, memory_order_acquire)) == NULL) {
+	if ((b = cache_get(slot)) == NULL) {
 		page_init(&p);
 		nav_tag(&p, rt->a, t);
-		b = blob_publish(slot, emit_menu(rt, &p));
+		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
@@ -296,7 +329,7 @@ serve_tag(const struct route *rt, struct tag *t, struct response *r)
  * as type 0), so they have one cache slot.
  */
 static void
-serve_atom(const struct route *rt, _Atomic(struct blob *) *slot,
+serve_atom(const struct route *rt, struct slot *slot,
     const char *self, const char *alternate, const char *title,
     struct post *const *posts, size_t nposts, struct response *r)
 {
@@ -304,7 +337,7 @@ serve_atom(const struct route *rt, _Atomic(struct blob *) *slot,
 	struct buf		 out = BUF_INIT;
 	struct blob		*b;
 
-	if ((b = atomic_load_explicit(slot, memory_order_acquire)) == NULL) {
+	if ((b = cache_get(slot)) == NULL) {
 		memset(&f, 0, sizeof(f));
 		f.host = rt->cfg->hostname;
 		f.port = rt->cfg->gemini_port;
@@ -317,8 +350,8 @@ serve_atom(const struct route *rt, _Atomic(struct blob *) *slot,
 		f.posts = posts;
 		f.nposts = nposts;
 		atom_feed(&out, &f);
-		b = blob_publish(slot, blob_new(out.data ? out.data : "",
-		    out.len));
+		b = archive_cache_put(rt->a, slot,
+		    blob_new(out.data ? out.data : "", out.len));
 		buf_free(&out);
 	}
 	set_body(r, b, "application/atom+xml", NULL, '0');
@@ -345,6 +378,9 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;	/* hidden files, "." and ".." */
+		if (e->d_type == DT_FIFO || e->d_type == DT_SOCK ||
+		    e->d_type == DT_CHR || e->d_type == DT_BLK)
+			continue;	/* never served: not listed either */
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
 			ents = xreallocarray(ents, cap, sizeof(*ents));
@@ -390,6 +426,11 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	response_status(r, 20, "text/gemini; charset=utf-8");
 }
 
+_Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
+    (int)FSAFE_LINKS_ANY == (int)CONFIG_LINKS_ANY &&
+    (int)FSAFE_LINKS_NONE == (int)CONFIG_LINKS_NONE,
+    "follow_symlinks: config.h and fsafe.h agree");
+
 static void
 serve_file(const struct route *rt, const char *path, struct response *r)
 {
@@ -399,7 +440,8 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 	int		 fd;
 
 	/* path is "/files/..."; the capsule-relative name drops the '/'. */
-	fd = fsafe_open(rt->a->dir, path + 1, &st, &kind);
+	fd = fsafe_open(rt->a->dir, path + 1,
+	    (enum fsafe_links)rt->cfg->follow_symlinks, &st, &kind);
 	if (fd == -1) {
 		if (errno != ENOENT)
 			log_debug("%s: %s", path, strerror(errno));
@@ -515,9 +557,118 @@ route_section(const struct route *rt, const char *path, const char *section,
 	}
 }
 
-void
-router_route(const struct config *cfg, struct archive *a, enum proto proto,
-    const char *path, const char *query, struct response *r)
+/*
+ * "/search": Gemini asks for the query with 10; Gopher's "/search" with
+ * no search string gets a menu holding the search item.  Results are
+ * made per request (a few milliseconds), never cached.
+ */
+static void
+serve_search(const struct route *rt, const char *query, struct response *r)
+{
+	struct page	 p;
+	char		*q = NULL;
+
+	if (query != NULL) {
+		q = xstrdup(query);
+		/* Gemini sends it percent-encoded; Gopher as typed. */
+		if (rt->proto == PROTO_GEMINI && (url_decode(q) == -1 ||
+		    !utf8_valid(q, strlen(q)))) {
+			free(q);
+			response_status(r, 59, "Bad request: the query is not "
+			    "percent-encoded UTF-8");
+			return;
+		}
+	}
+	page_init(&p);
+	if (q == NULL || q[strspn(q, " \t\r\n")] == '\0') {
+		if (rt->proto == PROTO_GEMINI) {
+			free(q);
+			page_free(&p);
+			response_status(r, 10, "Search the archive");
+			return;
+		}
+		search_prompt_page(&p, rt->a);
+	} else
+		search_page(&p, rt->a, q);
+	free(q);
+	set_body(r, emit_menu(rt, &p), "text/gemini", rt->a->lang, '1');
+	page_free(&p);
+}
+
+/*
+ * "/drafts/" and "/drafts/<slug>": for writers over Gemini only; 51 for
+ * everyone else, as if there were nothing there.  Drafts change often
+ * and are read by one person: rendered per request, never cached.
+ */
+static void
+serve_drafts(const struct route *rt, const char *path, struct response *r)
+{
+	struct archive	*a = rt->a;
+	struct post	*post;
+	struct page	 p;
+	const char	*body, *slug = path + strlen("/drafts/");
+	char		*url;
+	size_t		 i, len, skip;
+
+	if (rt->proto != PROTO_GEMINI || !rt->writer) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	if (path[7] == '\0') {
+		response_status(r, 31, "/drafts/");
+		return;
+	}
+	page_init(&p);
+	if (*slug == '\0') {
+		page_heading(&p, 1, "Drafts");
+		page_text(&p, "Only writers see these: drafts are in no list, "
+		    "feed, search or Gopher menu.");
+		page_blank(&p);
+		if (a->ndrafts == 0)
+			page_text(&p, "No drafts.");
+		for (i = 0; i < a->ndrafts; i++) {
+			url = xasprintf("/drafts/%s", a->drafts[i]->slug);
+			page_link(&p, LINK_DOCUMENT, url,
+			    a->drafts[i]->date.ymd, "%s", a->drafts[i]->title);
+			free(url);
+		}
+		page_blank(&p);
+		page_link(&p, LINK_MENU, "/", NULL, "Home");
+		set_body(r, emit_menu(rt, &p), "text/gemini", a->lang, '1');
+		page_free(&p);
+		return;
+	}
+	if ((post = archive_draft(a, slug)) == NULL) {
+		page_free(&p);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	body = post->src + post->body_off;
+	len = post->srclen - post->body_off;
+	nav_post_header(&p, a, post);
+	skip = nav_title_skip(body, len, post->title);
+	page_markdown(&p, body + skip, len - skip);
+	nav_post_footer(&p, a, post);
+	set_body(r, emit_document(rt, &p, post->path), "text/gemini",
+	    post->lang ? post->lang : a->lang, '0');
+	page_free(&p);
+}
+
+/* /robots.txt from the configuration: text/plain, Gopher type 0. */
+static void
+serve_robots(const struct route *rt, struct response *r)
+{
+	/* Copied: the body must not outlive a configuration it borrows. */
+	buf_add(&r->owned, rt->cfg->robots, strlen(rt->cfg->robots));
+	r->body = r->owned.data;
+	r->bodylen = r->owned.len;
+	r->gopher_type = '0';
+	response_status(r, 20, "text/plain; charset=utf-8");
+}
+
+static void
+route_path(const struct config *cfg, struct archive *a, enum proto proto,
+    const char *path, const char *query, int writer, struct response *r)
 {
 	static const struct {
 		const char	*path;
@@ -529,7 +680,7 @@ router_route(const struct config *cfg, struct archive *a, enum proto proto,
 		{ "/tags/", NAV_TAGS },
 		{ "/gemlog/", NAV_GEMLOG },
 	};
-	struct route	 rt = { cfg, a, proto, path };
+	struct route	 rt = { cfg, a, proto, path, writer };
 	const char	*rest;
 	size_t		 i, len;
 	struct doc	*d;
@@ -555,6 +706,15 @@ router_route(const struct config *cfg, struct archive *a, enum proto proto,
 		    a->nposts < 50 ? a->nposts : 50, r);
 		return;
 	}
+	if (strcmp(path, "/search") == 0) {
+		serve_search(&rt, query, r);
+		return;
+	}
+	if (strncmp(path, "/drafts", 7) == 0 &&
+	    (path[7] == '\0' || path[7] == '/')) {
+		serve_drafts(&rt, path, r);
+		return;
+	}
 	if (strncmp(path, "/files/", 7) == 0 || strcmp(path, "/files") == 0) {
 		if (path[6] == '\0')
 			response_status(r, 31, "/files/");
@@ -577,6 +737,10 @@ router_route(const struct config *cfg, struct archive *a, enum proto proto,
 		route_section(&rt, path, "tags", path + 6, len, rest, r);
 		return;
 	}
+	if (strcmp(path, "/robots.txt") == 0 && cfg->robots != NULL) {
+		serve_robots(&rt, r);
+		return;
+	}
 	/* "/<page>" from pages/; "/<page>/" redirects to it. */
 	len = segment(path + 1, &rest);
 	if (len > 0 && len < 256 && (*rest == '\0' || strcmp(rest, "/") == 0)) {
@@ -593,4 +757,27 @@ router_route(const struct config *cfg, struct archive *a, enum proto proto,
 		}
 	}
 	response_status(r, 51, "Not found");
+}
+
+void
+router_route(const struct config *cfg, struct archive *a, enum proto proto,
+    const char *path, const char *query, struct response *r)
+{
+	const char	*to;
+
+	route_path(cfg, a, proto, path, query, 0, r);
+	/* Content wins: "redirects:" only answers what would be 51. */
+	if (r->status == 51 && (to = config_redirect(cfg, path)) != NULL)
+		response_status(r, 31, "%s", to);
+}
+
+void
+router_handle(const struct config *cfg, struct archive *a,
+    const struct router_req *req, struct response *r)
+{
+	const char	*to;
+
+	route_path(cfg, a, req->proto, req->path, req->query, req->writer, r);
+	if (r->status == 51 && (to = config_redirect(cfg, req->path)) != NULL)
+		response_status(r, 31, "%s", to);
 }

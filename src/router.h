@@ -4,8 +4,8 @@
  *
  * No I/O on sockets: conn.c writes what the response describes.  The
  * same paths serve Gemini and Gopher (DESIGN.md §2).  A response may
- * borrow bytes from the snapshot's cache; the caller keeps its snapshot
- * reference until the response is written.
+ * borrow bytes from the snapshot's cache: it holds a reference to that
+ * blob, released by response_free() once the response is written.
  */
 #ifndef CAPSULED_ROUTER_H
 #define CAPSULED_ROUTER_H
@@ -16,6 +16,7 @@
 #include "buf.h"
 
 struct archive;
+struct blob;
 struct config;
 
 enum proto {
@@ -26,8 +27,9 @@ enum proto {
 struct response {
 	int		 status;	/* Gemini status; Gopher maps 2x/5x */
 	char		 meta[1025];	/* Gemini META: MIME type, message */
-	const char	*body;		/* borrowed: cache or owned.data */
+	const char	*body;		/* borrowed: blob or owned.data */
 	size_t		 bodylen;
+	struct blob	*blob;		/* one reference, or NULL */
 	struct buf	 owned;		/* body rendered for this request */
 	int		 fd;		/* a file to stream after the body; -1 */
 	uint64_t	 filelen;
@@ -42,9 +44,29 @@ void	 response_status(struct response *, int status, const char *fmt,
 
 /*
  * path: percent-decoded, starts with '/', already free of dot segments.
- * query: as received (may be NULL).
+ * query: as received (may be NULL).  /robots.txt comes from cfg->robots;
+ * a path that nothing answers but cfg's "redirects" lists gets 31 with
+ * its target (a path, or an absolute URL that Gopher cannot follow).
  */
 void	 router_route(const struct config *, struct archive *, enum proto,
 	    const char *path, const char *query, struct response *);
+
+/* A request as the router sees it: router_route()'s arguments and more. */
+struct router_req {
+	enum proto	 proto;
+	const char	*path;		/* as router_route() says */
+	const char	*query;		/* as received, or NULL */
+	int		 writer;	/* Gemini: the client certificate is
+					   one of cfg->titan_writers */
+};
+
+/*
+ * router_route() for a request that may carry more: a writer (and only
+ * a writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone
+ * else gets 51 there.  "/search" answers 10 (Gemini) or a menu with a
+ * search item (Gopher) until it has a query, then the results.
+ */
+void	 router_handle(const struct config *, struct archive *,
+	    const struct router_req *, struct response *);
 
 #endif

@@ -127,16 +127,32 @@ e2e_write_file(const char *path, const char *fmt, ...)
 	fclose(f);
 }
 
+/* e2e_start_flags(): do not pass --allow-root (the refusal is tested). */
+#define E2E_NO_ALLOW_ROOT	0x1
+
+/* CAPSULED_VALGRIND=1: the server runs under valgrind (slow: long waits). */
+static inline int
+e2e_valgrind(void)
+{
+	const char	*v = getenv("CAPSULED_VALGRIND");
+
+	return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+}
+
 /*
  * Start capsuled serving capsule_dir.  extra is appended to the YAML
  * configuration (may be "").  Waits (bounded) until the Gemini port
- * accepts.  Returns 0, or -1 when the server did not come up.
+ * accepts.  Returns 0, or -1 when the server did not come up.  The tests
+ * run as root, so the server is told --allow-root; under valgrind
+ * (CAPSULED_VALGRIND=1, memcheck, leaks are errors) its report goes to
+ * DIR/valgrind.log and a finding makes the exit status 99.
  */
 static inline int
-e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
+e2e_start_flags(struct e2e_server *s, const char *capsule_dir,
+    const char *extra, int flags)
 {
 	const char	*bin = getenv("CAPSULED_BIN");
-	char		 conf[300];
+	char		 conf[300], vlog[320];
 	uint64_t	 deadline;
 	int		 fd, i;
 
@@ -169,11 +185,25 @@ e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
 		int null = open("/dev/null", O_RDWR);
 
 		dup2(null, 0);
-		execl(bin, "capsuled", "-c", conf, (char *)NULL);
+		snprintf(vlog, sizeof(vlog), "--log-file=%s/valgrind.log",
+		    s->dir);
+		if (e2e_valgrind())
+			execlp("valgrind", "valgrind", "-q",
+			    "--leak-check=full",
+			    "--show-leak-kinds=definite,indirect,possible",
+			    "--errors-for-leak-kinds="
+			    "definite,indirect,possible",
+			    "--error-exitcode=99", vlog, bin, "--allow-root",
+			    "-c", conf, (char *)NULL);
+		else if (flags & E2E_NO_ALLOW_ROOT)
+			execl(bin, "capsuled", "-c", conf, (char *)NULL);
+		else
+			execl(bin, "capsuled", "--allow-root", "-c", conf,
+			    (char *)NULL);
 		perror(bin);
 		_exit(127);
 	}
-	deadline = e2e_now_ms() + 10000;
+	deadline = e2e_now_ms() + (e2e_valgrind() ? 60000 : 10000);
 	for (i = 0; e2e_now_ms() < deadline; i++) {
 		int status;
 
@@ -192,6 +222,12 @@ e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
 	return -1;
 }
 
+static inline int
+e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
+{
+	return e2e_start_flags(s, capsule_dir, extra, 0);
+}
+
 /*
  * SIGTERM and wait (bounded).  Returns the exit status, or -1 when the
  * server had to be killed (a hang) or died of a signal.
@@ -206,10 +242,15 @@ e2e_stop(struct e2e_server *s)
 	if (s->pid <= 0)
 		return -1;
 	kill(s->pid, SIGTERM);
-	deadline = e2e_now_ms() + 15000;
+	deadline = e2e_now_ms() + (e2e_valgrind() ? 60000 : 15000);
 	while (e2e_now_ms() < deadline) {
 		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
 			s->pid = -1;
+			if (e2e_valgrind()) {	/* what valgrind saw, if any */
+				snprintf(cmd, sizeof(cmd), "cat '%s/valgrind"
+				    ".log' >&2 2>/dev/null", s->dir);
+				(void)!system(cmd);
+			}
 			if (getenv("E2E_KEEP") == NULL) {
 				snprintf(cmd, sizeof(cmd), "rm -rf '%s'",
 				    s->dir);

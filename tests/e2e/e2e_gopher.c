@@ -128,6 +128,20 @@ crawl(void)
 			}
 		} else {
 			docs++;
+			if (strncmp(queue[i], "/posts/", 7) == 0) {
+				const char *nl = b.data;
+
+				/* Every line of a post ends in CRLF. */
+				while ((nl = strchr(nl, '\n')) != NULL) {
+					if (nl == b.data || nl[-1] != '\r') {
+						fprintf(stderr, "crawl: %s: bare "
+						    "LF\n", queue[i]);
+						errors++;
+						break;
+					}
+					nl++;
+				}
+			}
 			if (b.data[0] == '3' && strstr(b.data, "\t") != NULL &&
 			    strstr(b.data, "Not found") != NULL) {
 				fprintf(stderr, "crawl: %s: not found\n",

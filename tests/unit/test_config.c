@@ -104,6 +104,11 @@ check_defaults(const struct config *c, const char *top, const char *what)
 	STR_EQ(c->log_file, NULL, what);
 	INT_EQ(c->log_level, LOG_LEVEL_INFO, what);
 	INT_EQ(c->access_log, 1, what);
+	INT_EQ(c->log_peer, LOG_PEER_FULL, what);
+	INT_EQ(c->nredirects, 0, what);
+	STR_EQ(c->robots, CONFIG_ROBOTS_DEFAULT, what);
+	INT_EQ(c->ntitan_writers, 0, what);
+	INT_EQ(c->titan_max_size, 1 << 20, what);
 	free(capsule);
 	free(certs);
 }
@@ -500,6 +505,171 @@ test_errors(void)
 	    "1:26: gopher_width: 1 is out of range (20 to 200)");
 }
 
+#define FP_A	"0123456789abcdef0123456789abcdef" \
+		"0123456789abcdef0123456789abcdef"
+#define FP_B	"fedcba9876543210fedcba9876543210" \
+		"fedcba9876543210fedcba9876543210"
+
+/* titan_writers, titan_max_size: the keys of issue 9. */
+static void
+test_titan(void)
+{
+	struct config	 c;
+
+	expect_ok(&c, "titan_writers: [" FP_A ", \"" FP_B "\"]\n"
+	    "titan_max_size: 2 MiB\n");
+	INT_EQ(c.ntitan_writers, 2, "two writers");
+	if (c.ntitan_writers == 2) {
+		STR_EQ(c.titan_writers[0], FP_A, "first");
+		STR_EQ(c.titan_writers[1], FP_B, "second");
+	}
+	INT_EQ(c.titan_max_size, 2 << 20, "2 MiB");
+	config_free(&c);
+	/* One, upper-case, with colons (as openssl x509 -fingerprint). */
+	expect_ok(&c, "titan_writers: \"01:23:45:67:89:AB:CD:EF:01:23:45:67:"
+	    "89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF\"\n");
+	INT_EQ(c.ntitan_writers, 1, "a single fingerprint");
+	if (c.ntitan_writers == 1)
+		STR_EQ(c.titan_writers[0], FP_A, "normalised to lower hex");
+	config_free(&c);
+	expect_ok(&c, "titan_writers:\n  - " FP_A "\n");
+	INT_EQ(c.ntitan_writers, 1, "block list");
+	config_free(&c);
+	expect_ok(&c, "titan_writers: ~\n");
+	INT_EQ(c.ntitan_writers, 0, "null: nobody");
+	config_free(&c);
+	expect_ok(&c, "titan_writers: []\n");
+	INT_EQ(c.ntitan_writers, 0, "empty list: nobody");
+	config_free(&c);
+	expect_err("titan_writers: [abc]\n", "1:17: titan_writers: expected "
+	    "a SHA-256 fingerprint (64 hex digits), got 'abc'");
+	expect_err("titan_writers: [" FP_A "00]\n", "1:17: titan_writers: "
+	    "expected a SHA-256 fingerprint (64 hex digits), got "
+	    "'0123456789abcdef0123456789abcdef01234567...'");
+	expect_err("titan_writers: [" FP_A ", " FP_A "]\n", "1:83: "
+	    "titan_writers: '0123456789abcdef0123456789abcdef01234567...' is "
+	    "listed twice");
+	expect_err("titan_writers: {a: b}\n", "1:16: titan_writers: expected "
+	    "a SHA-256 fingerprint, got a mapping");
+	expect_err("titan_max_size: 10\n", "1:17: titan_max_size: 10 is out "
+	    "of range (1 KiB to 1024 MiB)");
+}
+
+/* log_peer, redirects, robots: the keys of issue 8. */
+static void
+test_peer_redirects_robots(void)
+{
+	struct config	 c;
+	char		*big;
+	size_t		 i;
+
+	expect_ok(&c, "log_peer: anonymise\n");
+	INT_EQ(c.log_peer, LOG_PEER_ANONYMISE, "anonymise");
+	config_free(&c);
+	expect_ok(&c, "log_peer: Anonymize\n");
+	INT_EQ(c.log_peer, LOG_PEER_ANONYMISE, "American spelling");
+	config_free(&c);
+	expect_ok(&c, "log_peer: none\n");
+	INT_EQ(c.log_peer, LOG_PEER_NONE, "none");
+	config_free(&c);
+	expect_ok(&c, "log_peer: FULL\n");
+	INT_EQ(c.log_peer, LOG_PEER_FULL, "full");
+	config_free(&c);
+	expect_err("log_peer: hash\n",
+	    "1:11: log_peer: expected full, anonymise or none, got 'hash'");
+	expect_err("log_peer: [full]\n",
+	    "1:11: log_peer: expected full, anonymise or none, got a list");
+
+	/* A block mapping, kept sorted; looked up exactly. */
+	expect_ok(&c, "redirects:\n"
+	    "  /posts/old-name: /posts/new-name\n"
+	    "  /wiki: gemini://wiki.example.org/start?x=1\n"
+	    "  \"/caf\\u00e9\": /cafe\n"
+	    "  /blog/: /posts/\n");
+	INT_EQ(c.nredirects, 4, "four redirects");
+	for (i = 1; i < c.nredirects; i++)
+		OK(strcmp(c.redirects[i - 1].from, c.redirects[i].from) < 0,
+		    "sorted at %zu", i);
+	STR_EQ(config_redirect(&c, "/posts/old-name"), "/posts/new-name",
+	    "path target");
+	STR_EQ(config_redirect(&c, "/wiki"),
+	    "gemini://wiki.example.org/start?x=1", "URL target");
+	STR_EQ(config_redirect(&c, "/caf\xc3\xa9"), "/cafe", "UTF-8 key");
+	STR_EQ(config_redirect(&c, "/blog/"), "/posts/", "trailing slash");
+	STR_EQ(config_redirect(&c, "/blog"), NULL, "exact match only");
+	STR_EQ(config_redirect(&c, "/posts/old-name/"), NULL, "exact");
+	STR_EQ(config_redirect(&c, "/"), NULL, "not listed");
+	config_free(&c);
+
+	expect_ok(&c, "redirects: {/a: /b, /c: 'gopher://h:70/1/'}\n");
+	INT_EQ(c.nredirects, 2, "flow mapping");
+	STR_EQ(config_redirect(&c, "/c"), "gopher://h:70/1/", "flow");
+	config_free(&c);
+	expect_ok(&c, "redirects:\n");
+	INT_EQ(c.nredirects, 0, "null: none");
+	STR_EQ(config_redirect(&c, "/a"), NULL, "none");
+	config_free(&c);
+	expect_ok(&c, "redirects: {}\n");
+	INT_EQ(c.nredirects, 0, "empty mapping");
+	config_free(&c);
+
+	expect_err("redirects: /a\n", "1:12: redirects: expected a mapping of"
+	    " old paths to new ones, got a single value");
+	expect_err("redirects: [/a]\n", "1:12: redirects: expected a mapping"
+	    " of old paths to new ones, got a list");
+	expect_err("redirects:\n  old: /new\n", "2:3: redirects: 'old' is not"
+	    " a path such as /old/name (one line, at most 1024 bytes, no . or"
+	    " .. segments)");
+	expect_err("redirects:\n  /a/../b: /new\n", "2:3: redirects: '/a/../b'"
+	    " is not a path such as /old/name (one line, at most 1024 bytes,"
+	    " no . or .. segments)");
+	expect_err("redirects:\n  /a/.: /new\n", "2:3: redirects: '/a/.' is"
+	    " not a path such as /old/name (one line, at most 1024 bytes, no"
+	    " . or .. segments)");
+	expect_err("redirects:\n  /a: /b\n  /a: /c\n",
+	    "3:3: redirects: '/a' is listed twice");
+	expect_err("redirects:\n  /a:\n", "2:6: redirects: /a: a target is"
+	    " required");
+	expect_err("redirects:\n  /a: new\n", "2:7: redirects: 'new' is not a"
+	    " path (/new/name) or an absolute URL (gemini://host/name), at"
+	    " most 1024 bytes without spaces");
+	expect_err("redirects:\n  /a: /b c\n", "2:7: redirects: '/b c' is not"
+	    " a path (/new/name) or an absolute URL (gemini://host/name), at"
+	    " most 1024 bytes without spaces");
+	expect_err("redirects:\n  /a: '1x:y'\n", "2:7: redirects: '1x:y' is"
+	    " not a path (/new/name) or an absolute URL (gemini://host/name),"
+	    " at most 1024 bytes without spaces");
+	expect_err("redirects:\n  /a: [/b]\n",
+	    "2:7: redirects: expected a path or a URL, got a list");
+	expect_err("redirects:\n  [/a]: /b\n",
+	    "2:3: redirects: expected a path as the key, got a list");
+	expect_err("redirects:\n  /same: /same\n",
+	    "2:10: redirects: '/same' redirects to itself");
+
+	/* robots: a block of text, or nothing. */
+	expect_ok(&c, "robots: |\n  User-agent: archiver\n  Disallow: /\n"
+	    "\n  User-agent: *\n  Disallow: /files/\n");
+	STR_EQ(c.robots, "User-agent: archiver\nDisallow: /\n\n"
+	    "User-agent: *\nDisallow: /files/\n", "robots block");
+	config_free(&c);
+	expect_ok(&c, "robots: ~\n");
+	STR_EQ(c.robots, NULL, "robots off");
+	config_free(&c);
+	expect_ok(&c, "robots: ''\n");
+	STR_EQ(c.robots, NULL, "robots empty: off");
+	config_free(&c);
+	expect_err("robots: \"a\\x01b\"\n", "1:9: robots: control characters"
+	    " other than tab and line end are not allowed");
+	expect_err("robots: [a]\n",
+	    "1:9: robots: expected a block of text, got a list");
+	big = xmalloc(70000 + 16);
+	memcpy(big, "robots: ", 8);
+	memset(big + 8, 'a', 70000);
+	memcpy(big + 8 + 70000, "\n", 2);
+	expect_err(big, "1:9: robots: longer than 65536 bytes");
+	free(big);
+}
+
 static void
 test_files(void)
 {
@@ -566,6 +736,186 @@ test_repo_config(void)
 	free(path);
 }
 
+/* The hardening keys (issue 7) at their defaults. */
+static void
+check_hardening_defaults(const struct config *c, const char *what)
+{
+	INT_EQ(c->handshake_timeout_ms, 5000, what);
+	INT_EQ(c->max_conns_per_ip, 32, what);
+	INT_EQ(c->rate_limit_milli, 20000, what);
+	INT_EQ(c->rate_burst, 100, what);
+	INT_EQ(c->max_post_size, 8 << 20, what);
+	INT_EQ(c->max_archive_size, 1LL << 30, what);
+	INT_EQ(c->follow_symlinks, CONFIG_LINKS_INSIDE, what);
+	STR_EQ(c->user, NULL, what);
+	STR_EQ(c->chroot_dir, NULL, what);
+	INT_EQ(c->allow_root, 0, what);
+	INT_EQ(c->ticket_rotation_ms, 12 * 3600 * 1000, what);
+}
+
+static void
+test_hardening(void)
+{
+	struct config	 c;
+	char		 err[512], *path, *want;
+	const char	*env = getenv("CAPSULED_TOP");
+
+	expect_ok(&c, "");
+	check_hardening_defaults(&c, "hardening defaults");
+	config_free(&c);
+	path = env != NULL ? xasprintf("%s/config/capsuled.yaml", env) :
+	    xstrdup("config/capsuled.yaml");
+	if (config_load(&c, path, err, sizeof(err)) == 0) {
+		check_hardening_defaults(&c, "config/capsuled.yaml");
+		config_free(&c);
+	} else
+		OK(0, "%s", err);
+	free(path);
+
+	expect_ok(&c, "handshake_timeout: 1.5\n"
+	    "max_connections_per_ip: 0\n"
+	    "rate_limit: 0.5\n"
+	    "rate_burst: 1\n"
+	    "max_post_size: 512K\n"
+	    "max_archive_size: \"2 GiB\"\n"
+	    "follow_symlinks: true\n"
+	    "user: _gemini-1.x\n"
+	    "chroot: ../jail/.\n"
+	    "allow_root: yes\n"
+	    "ticket_rotation: 1.5h\n");
+	INT_EQ(c.handshake_timeout_ms, 1500, "handshake_timeout");
+	INT_EQ(c.max_conns_per_ip, 0, "per-ip off");
+	INT_EQ(c.rate_limit_milli, 500, "rate 0.5/s");
+	INT_EQ(c.rate_burst, 1, "burst");
+	INT_EQ(c.max_post_size, 512 << 10, "512K");
+	INT_EQ(c.max_archive_size, 2LL << 30, "2 GiB");
+	INT_EQ(c.follow_symlinks, CONFIG_LINKS_ANY, "follow any");
+	STR_EQ(c.user, "_gemini-1.x", "user");
+	want = xasprintf("%s/jail", tmp);
+	STR_EQ(c.chroot_dir, want, "chroot relative to the config dir");
+	free(want);
+	INT_EQ(c.allow_root, 1, "allow_root");
+	INT_EQ(c.ticket_rotation_ms, 5400000, "1.5h");
+	config_free(&c);
+
+	expect_ok(&c, "rate_limit: 30/s\nmax_post_size: 1048576\n"
+	    "max_archive_size: 1 t\nfollow_symlinks: never\nuser: ~\n"
+	    "chroot:\nticket_rotation: 60\n");
+	INT_EQ(c.rate_limit_milli, 30000, "30/s");
+	INT_EQ(c.max_post_size, 1 << 20, "bytes");
+	INT_EQ(c.max_archive_size, 1LL << 40, "1 t");
+	INT_EQ(c.follow_symlinks, CONFIG_LINKS_NONE, "never");
+	STR_EQ(c.user, NULL, "user ~");
+	STR_EQ(c.chroot_dir, NULL, "chroot empty");
+	INT_EQ(c.ticket_rotation_ms, 60000, "a minute");
+	config_free(&c);
+	expect_ok(&c, "rate_limit: off\nfollow_symlinks: Inside\n"
+	    "max_post_size: 8MB\n");
+	INT_EQ(c.rate_limit_milli, 0, "rate off");
+	INT_EQ(c.follow_symlinks, CONFIG_LINKS_INSIDE, "inside");
+	INT_EQ(c.max_post_size, 8 << 20, "8MB is 8 MiB");
+	config_free(&c);
+
+	expect_err("rate_limit: fast\n", "1:13: rate_limit: expected requests"
+	    " per second such as 10 or 0.5, or off, got 'fast'");
+	expect_err("rate_limit: 2/m\n", "1:13: rate_limit: expected requests"
+	    " per second such as 10 or 0.5, or off, got '2/m'");
+	expect_err("rate_limit: 1000001\n",
+	    "1:13: rate_limit: 1000001 is out of range (0 to 1000000)");
+	expect_err("rate_burst: 0\n",
+	    "1:13: rate_burst: 0 is out of range (1 to 1000000)");
+	expect_err("max_connections_per_ip: -1\n", "1:25: "
+	    "max_connections_per_ip: -1 is out of range (0 to 1000000)");
+	expect_err("max_post_size: 1023\n", "1:16: max_post_size: 1023 is"
+	    " out of range (1 KiB to 1024 MiB)");
+	expect_err("max_post_size: 2G\n", "1:16: max_post_size: 2G is"
+	    " out of range (1 KiB to 1024 MiB)");
+	expect_err("max_post_size: 8 XB\n", "1:16: max_post_size: expected a"
+	    " size such as 8388608, \"512K\" or \"8 MiB\", got '8 XB'");
+	expect_err("max_post_size: MiB\n", "1:16: max_post_size: expected a"
+	    " size such as 8388608, \"512K\" or \"8 MiB\", got 'MiB'");
+	expect_err("max_post_size: -5\n", "1:16: max_post_size: expected a"
+	    " size such as 8388608, \"512K\" or \"8 MiB\", got '-5'");
+	expect_err("max_archive_size: 99999999999999999999T\n",
+	    "1:19: max_archive_size: 99999999999999999999T is out of range"
+	    " (1024 KiB to 1048576 MiB)");
+	expect_err("follow_symlinks: maybe\n", "1:18: follow_symlinks:"
+	    " expected false, true or never, got 'maybe'");
+	expect_err("user: -root\n", "1:7: user: '-root' is not a user name");
+	expect_err("user: a b\n", "1:7: user: 'a b' is not a user name");
+	expect_err("user: [a]\n",
+	    "1:7: user: expected a string, got a list");
+	expect_err("allow_root: 2\n",
+	    "1:13: allow_root: expected true or false, got '2'");
+	expect_err("ticket_rotation: 59\n", "1:18: ticket_rotation: 59 is"
+	    " out of range (60000ms to 604800s)");
+	expect_err("ticket_rotation: 169h\n", "1:18: ticket_rotation: 169h is"
+	    " out of range (60000ms to 604800s)");
+	expect_err("handshake_timeout: 0\n", "1:20: handshake_timeout: 0 is"
+	    " out of range (1ms to 86400s)");
+	/* Found by fuzz_config: hours overflowed a long long (UBSan). */
+	expect_err("request_timeout: 0000030000000000300000000000000.5h\n",
+	    "1:18: request_timeout: 0000030000000000300000000000000.5h is out"
+	    " of range (1ms to 86400s)");
+	expect_err("ticket_rotation: 99999999999999999999999h\n",
+	    "1:18: ticket_rotation: 99999999999999999999999h is out of range"
+	    " (60000ms to 604800s)");
+}
+
+/* Live editing: watch, watch_debounce, cache_max_bytes. */
+static void
+test_live(void)
+{
+	struct config	 c;
+	char		 err[512], *path;
+	const char	*env = getenv("CAPSULED_TOP");
+
+	expect_ok(&c, "");
+	INT_EQ(c.watch, 1, "watch on by default");
+	INT_EQ(c.watch_debounce_ms, 100, "debounce 100 ms");
+	INT_EQ(c.cache_max_bytes, 64 << 20, "cache 64 MiB");
+	config_free(&c);
+	path = env != NULL ? xasprintf("%s/config/capsuled.yaml", env) :
+	    xstrdup("config/capsuled.yaml");
+	if (config_load(&c, path, err, sizeof(err)) == 0) {
+		INT_EQ(c.watch, 1, "repo config: watch");
+		INT_EQ(c.watch_debounce_ms, 100, "repo config: debounce");
+		INT_EQ(c.cache_max_bytes, 64 << 20, "repo config: cache");
+		config_free(&c);
+	} else
+		OK(0, "%s", err);
+	free(path);
+
+	expect_ok(&c, "watch: false\nwatch_debounce: 250ms\n"
+	    "cache_max_bytes: 16 MiB\n");
+	INT_EQ(c.watch, 0, "watch off");
+	INT_EQ(c.watch_debounce_ms, 250, "250ms");
+	INT_EQ(c.cache_max_bytes, 16 << 20, "16 MiB");
+	config_free(&c);
+	expect_ok(&c, "watch: yes\nwatch_debounce: 0\ncache_max_bytes: 0\n");
+	INT_EQ(c.watch, 1, "watch yes");
+	INT_EQ(c.watch_debounce_ms, 0, "debounce 0: next loop turn");
+	INT_EQ(c.cache_max_bytes, 0, "0: no limit");
+	config_free(&c);
+	expect_ok(&c, "watch_debounce: 1.5\ncache_max_bytes: 1048576\n");
+	INT_EQ(c.watch_debounce_ms, 1500, "1.5 s");
+	INT_EQ(c.cache_max_bytes, 1 << 20, "bytes");
+	config_free(&c);
+
+	expect_err("watch: sometimes\n",
+	    "1:8: watch: expected true or false, got 'sometimes'");
+	expect_err("watch_debounce: 11\n",
+	    "1:17: watch_debounce: 11 is out of range (0ms to 10s)");
+	expect_err("watch_debounce: -1\n",
+	    "1:17: watch_debounce: must not be negative");
+	expect_err("cache_max_bytes: lots\n",
+	    "1:18: cache_max_bytes: expected a size such as 8388608, "
+	    "\"512K\" or \"8 MiB\", got 'lots'");
+	expect_err("cache_max_bytes: 2T\n",
+	    "1:18: cache_max_bytes: 2T is out of range (0 KiB to 1048576 "
+	    "MiB)");
+}
+
 int
 main(void)
 {
@@ -584,8 +934,12 @@ main(void)
 	test_bind_forms();
 	test_paths();
 	test_errors();
+	test_peer_redirects_robots();
+	test_titan();
 	test_files();
 	test_repo_config();
+	test_hardening();
+	test_live();
 
 	unlink(conf);
 	rmdir(etc);
