@@ -294,6 +294,32 @@ render_cr(struct render *r)
 		r->need_nl = 1;
 }
 
+int
+render_is_type(cmark_node *n, cmark_node_type t)
+{
+	return n != NULL && cmark_node_get_type(n) == t;
+}
+
+void
+render_block_sep(struct render *r, cmark_node *n)
+{
+	cmark_node	*p = cmark_node_parent(n);
+
+	if (render_is_type(p, CMARK_NODE_BLOCK_QUOTE) &&
+	    cmark_node_previous(n) == NULL)
+		return;
+	if ((render_is_type(p, CMARK_NODE_ITEM) ||
+	    render_is_type(p, CMARK_NODE_FOOTNOTE_DEFINITION)) &&
+	    cmark_node_previous(n) == NULL) {
+		if (!render_is_type(n, CMARK_NODE_PARAGRAPH))
+			render_cr(r);
+	} else if (render_is_type(p, CMARK_NODE_ITEM) &&
+	    cmark_node_get_list_tight(cmark_node_parent(p)))
+		render_cr(r);
+	else
+		render_blankline(r);
+}
+
 void
 render_blankline(struct render *r)
 {

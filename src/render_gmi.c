@@ -122,45 +122,15 @@ pop(struct render *r, struct gmi *g)
 	set_prefix(r, cur(g), 1);
 }
 
-static int
-is_type(cmark_node *n, cmark_node_type t)
-{
-	return n != NULL && cmark_node_get_type(n) == t;
-}
-
 /* Does paragraph n share the line of its item's or note's marker? */
 static int
 on_marker_line(cmark_node *n)
 {
 	cmark_node	*p = cmark_node_parent(n);
 
-	return (is_type(p, CMARK_NODE_ITEM) ||
-	    is_type(p, CMARK_NODE_FOOTNOTE_DEFINITION)) &&
+	return (render_is_type(p, CMARK_NODE_ITEM) ||
+	    render_is_type(p, CMARK_NODE_FOOTNOTE_DEFINITION)) &&
 	    cmark_node_previous(n) == NULL;
-}
-
-/*
- * Space before a block.  A paragraph that opens an item or a note goes
- * on its marker line; blocks in a tight list item are not set apart.
- */
-static void
-block_sep(struct render *r, cmark_node *n)
-{
-	cmark_node	*p = cmark_node_parent(n);
-
-	if (is_type(p, CMARK_NODE_BLOCK_QUOTE) &&
-	    cmark_node_previous(n) == NULL)
-		return;			/* the quote was set apart already */
-	if ((is_type(p, CMARK_NODE_ITEM) ||
-	    is_type(p, CMARK_NODE_FOOTNOTE_DEFINITION)) &&
-	    cmark_node_previous(n) == NULL) {
-		if (!is_type(n, CMARK_NODE_PARAGRAPH))
-			render_cr(r);
-	} else if (is_type(p, CMARK_NODE_ITEM) &&
-	    cmark_node_get_list_tight(cmark_node_parent(p)))
-		render_cr(r);
-	else
-		render_blankline(r);
 }
 
 /*
@@ -327,7 +297,7 @@ link_exit(struct render *r, struct gmi *g, cmark_node *n)
 	/* An empty label buffer has no data: no arithmetic on NULL. */
 	l->label = render_clean_label(g->label.data != NULL ?
 	    g->label.data + l->label_at : "", len);
-	if (l->label[0] == '\0' && is_type(n, CMARK_NODE_IMAGE) &&
+	if (l->label[0] == '\0' && render_is_type(n, CMARK_NODE_IMAGE) &&
 	    url != NULL) {
 		/* No alt text: the file name, in the text and as label. */
 		base = render_url_basename(url, &len);
@@ -442,7 +412,7 @@ code_block(struct render *r, cmark_node *n)
 	const char		*info = cmark_node_get_fence_info(n);
 	char			*alt;
 
-	block_sep(r, n);
+	render_block_sep(r, n);
 	lit = lit ? lit : "";
 	if (cur(g)->nq > 0) {		/* no ``` inside a quote line */
 		render_out(r, lit, strlen(lit), RENDER_ESC_PRE);
@@ -468,7 +438,7 @@ table(struct render *r, struct gmi *g, cmark_node *n, int entering)
 	int	 fenced = cur(g)->nq == 0;
 
 	if (entering) {
-		block_sep(r, n);
+		render_block_sep(r, n);
 		if (fenced) {
 			r->no_prefix = 1;
 			render_lit(r, "```table");
@@ -501,7 +471,7 @@ heading(struct render *r, struct gmi *g, cmark_node *n, int entering)
 	}
 	if (cmark_node_first_child(n) == NULL)
 		return 0;		/* an empty heading says nothing */
-	block_sep(r, n);
+	render_block_sep(r, n);
 	r->oneline = 1;
 	if (cur(g)->nq == 0) {		/* in a quote: just its text */
 		level = cmark_node_get_heading_level(n);
@@ -579,7 +549,7 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		break;
 	case CMARK_NODE_BLOCK_QUOTE:
 		if (entering) {
-			block_sep(r, n);
+			render_block_sep(r, n);
 			f = push(g);
 			f->nq++;
 			f->nl = f->indent = 0;
@@ -589,7 +559,7 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		break;
 	case CMARK_NODE_LIST:
 		if (entering) {
-			block_sep(r, n);
+			render_block_sep(r, n);
 			f = push(g);
 			f->num = cmark_node_get_list_start(n);
 		} else
@@ -605,14 +575,14 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		code_block(r, n);
 		break;
 	case CMARK_NODE_HTML_BLOCK:
-		block_sep(r, n);
+		render_block_sep(r, n);
 		s = cmark_node_get_literal(n);
 		render_html(r, s, strlen(s), 1);
 		r->html_skip[0] = '\0';
 		break;
 	case CMARK_NODE_PARAGRAPH:
 		if (entering) {
-			block_sep(r, n);
+			render_block_sep(r, n);
 			if (!on_marker_line(n) && links_only(n)) {
 				g->links_only = 1;
 				render_mark(r, &g->para);
@@ -628,7 +598,7 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_HEADING:
 		return heading(r, g, n, entering);
 	case CMARK_NODE_THEMATIC_BREAK:
-		block_sep(r, n);
+		render_block_sep(r, n);
 		render_lit(r, GMI_RULE);
 		render_cr(r);
 		break;

@@ -95,33 +95,6 @@ indent(struct render *r, const struct gph *g, const char *s, size_t len)
 		render_prefix_add(r, s, len);
 }
 
-static int
-is_type(cmark_node *n, cmark_node_type t)
-{
-	return n != NULL && cmark_node_get_type(n) == t;
-}
-
-/* As in render_gmi.c: a paragraph opening an item shares its line. */
-static void
-block_sep(struct render *r, cmark_node *n)
-{
-	cmark_node	*p = cmark_node_parent(n);
-
-	if (is_type(p, CMARK_NODE_BLOCK_QUOTE) &&
-	    cmark_node_previous(n) == NULL)
-		return;			/* the quote was set apart already */
-	if ((is_type(p, CMARK_NODE_ITEM) ||
-	    is_type(p, CMARK_NODE_FOOTNOTE_DEFINITION)) &&
-	    cmark_node_previous(n) == NULL) {
-		if (!is_type(n, CMARK_NODE_PARAGRAPH))
-			render_cr(r);
-	} else if (is_type(p, CMARK_NODE_ITEM) &&
-	    cmark_node_get_list_tight(cmark_node_parent(p)))
-		render_cr(r);
-	else
-		render_blankline(r);
-}
-
 static void
 gph_outc(struct render *r, enum render_esc esc, uint32_t c,
     unsigned char nextc)
@@ -192,7 +165,7 @@ link_exit(struct render *r, struct gph *g, cmark_node *n)
 		at = g->open[--g->nopen];
 	if (url == NULL || url[0] == '\0')
 		return;
-	if (is_type(n, CMARK_NODE_IMAGE) && r->out->len == at) {
+	if (render_is_type(n, CMARK_NODE_IMAGE) && r->out->len == at) {
 		base = render_url_basename(url, &len);	/* no alt text */
 		render_out(r, base, len, RENDER_ESC_TEXT);
 	}
@@ -297,7 +270,7 @@ heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 	if (entering) {
 		if (cmark_node_first_child(n) == NULL)
 			return 0;
-		block_sep(r, n);
+		render_block_sep(r, n);
 		render_begin(r);
 		g->head_at = r->out->len;
 		g->head_level = cmark_node_get_heading_level(n);
@@ -355,7 +328,7 @@ code_block(struct render *r, struct gph *g, cmark_node *n)
 {
 	const char	*lit = cmark_node_get_literal(n);
 
-	block_sep(r, n);
+	render_block_sep(r, n);
 	push(r, g);
 	indent(r, g, "    ", 4);
 	render_out(r, lit ? lit : "", lit ? strlen(lit) : 0, RENDER_ESC_PRE);
@@ -378,7 +351,7 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	/* Extension nodes: their types are only known at run time. */
 	if (t == CMARK_NODE_TABLE) {
 		if (entering) {
-			block_sep(r, n);
+			render_block_sep(r, n);
 			render_table_begin(r, n);
 		} else
 			render_table_end(r);
@@ -406,7 +379,7 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		break;
 	case CMARK_NODE_BLOCK_QUOTE:
 		if (entering) {
-			block_sep(r, n);
+			render_block_sep(r, n);
 			push(r, g);
 			indent(r, g, "> ", 2);
 		} else
@@ -414,7 +387,7 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		break;
 	case CMARK_NODE_LIST:
 		if (entering) {
-			block_sep(r, n);
+			render_block_sep(r, n);
 			push(r, g)->num = cmark_node_get_list_start(n);
 		} else
 			pop(r, g);
@@ -429,21 +402,21 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		code_block(r, g, n);
 		break;
 	case CMARK_NODE_HTML_BLOCK:
-		block_sep(r, n);
+		render_block_sep(r, n);
 		s = cmark_node_get_literal(n);
 		render_html(r, s, strlen(s), 1);
 		r->html_skip[0] = '\0';
 		break;
 	case CMARK_NODE_PARAGRAPH:
 		if (entering)
-			block_sep(r, n);
+			render_block_sep(r, n);
 		else
 			r->html_skip[0] = '\0';
 		break;
 	case CMARK_NODE_HEADING:
 		return heading(r, g, n, entering);
 	case CMARK_NODE_THEMATIC_BREAK:
-		block_sep(r, n);
+		render_block_sep(r, n);
 		render_lit(r, "--------------------");
 		render_cr(r);
 		break;

@@ -112,6 +112,14 @@ void	 render_finish(struct render *);
 void	 render_walk(struct render *, cmark_node *root, render_node_fn);
 
 void	 render_cr(struct render *);		/* end the line */
+/* n is a node of type t (NULL is no node). */
+int	 render_is_type(cmark_node *n, cmark_node_type t);
+/*
+ * Space before block n, the same in both formats: a paragraph that opens
+ * an item or a note goes on its marker line, blocks in a tight list item
+ * are not set apart, the first block of a quote was set apart already.
+ */
+void	 render_block_sep(struct render *, cmark_node *n);
 void	 render_blankline(struct render *);	/* and leave one blank */
 /* Start the line now (flush pending line ends, write the prefix). */
 void	 render_begin(struct render *);
