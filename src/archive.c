@@ -259,26 +259,6 @@ utf8_next(const unsigned char *p, long *cp)
 	return n;
 }
 
-static void
-add_utf8(struct buf *b, unsigned long cp)
-{
-	if (cp < 0x80)
-		buf_addc(b, (int)cp);
-	else if (cp < 0x800) {
-		buf_addc(b, (int)(0xC0 | cp >> 6));
-		buf_addc(b, (int)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x10000) {
-		buf_addc(b, (int)(0xE0 | cp >> 12));
-		buf_addc(b, (int)(0x80 | (cp >> 6 & 0x3F)));
-		buf_addc(b, (int)(0x80 | (cp & 0x3F)));
-	} else {
-		buf_addc(b, (int)(0xF0 | cp >> 18));
-		buf_addc(b, (int)(0x80 | (cp >> 12 & 0x3F)));
-		buf_addc(b, (int)(0x80 | (cp >> 6 & 0x3F)));
-		buf_addc(b, (int)(0x80 | (cp & 0x3F)));
-	}
-}
-
 static int
 is_alnum(long c)
 {
@@ -416,7 +396,7 @@ tag_key(const char *name)
 		if (cp < 0)
 			buf_addc(&b, *q);
 		else
-			add_utf8(&b, (unsigned long)fold_case(cp));
+			buf_add_utf8(&b, (uint32_t)fold_case(cp));
 	}
 	buf_add(&b, "", 0);
 	return buf_release(&b);

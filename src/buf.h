@@ -9,6 +9,7 @@
 #define CAPSULED_BUF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct buf {
 	char	*data;		/* owned; NULL until the first byte */
@@ -28,6 +29,8 @@ void	 buf_printf(struct buf *, const char *, ...)
 void	 buf_truncate(struct buf *, size_t);	/* shrink len, keep cap */
 char	*buf_release(struct buf *);	/* caller owns result; buf is reset */
 void	 buf_free(struct buf *);
+/* Append code point cp (at most U+10FFFF) encoded as UTF-8. */
+void	 buf_add_utf8(struct buf *, uint32_t cp);
 /* Last byte, or -1 when empty. */
 int	 buf_last(const struct buf *);
 

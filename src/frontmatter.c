@@ -864,26 +864,6 @@ static const unsigned short cp1252[32] = {
 	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
 };
 
-static void
-put_utf8(struct buf *b, unsigned cp)
-{
-	if (cp < 0x80)
-		buf_addc(b, (int)cp);
-	else if (cp < 0x800) {
-		buf_addc(b, (int)(0xC0 | cp >> 6));
-		buf_addc(b, (int)(0x80 | (cp & 0x3F)));
-	} else if (cp < 0x10000) {
-		buf_addc(b, (int)(0xE0 | cp >> 12));
-		buf_addc(b, (int)(0x80 | (cp >> 6 & 0x3F)));
-		buf_addc(b, (int)(0x80 | (cp & 0x3F)));
-	} else {
-		buf_addc(b, (int)(0xF0 | cp >> 18));
-		buf_addc(b, (int)(0x80 | (cp >> 12 & 0x3F)));
-		buf_addc(b, (int)(0x80 | (cp >> 6 & 0x3F)));
-		buf_addc(b, (int)(0x80 | (cp & 0x3F)));
-	}
-}
-
 /*
  * ref = "&" name ";" / "&#" 1*7DIGIT ";" / "&#" ("x" / "X") 1*6HEXDIG ";"
  * At s[0] == '&': returns the length of the reference and sets *cp, or 0
@@ -945,7 +925,7 @@ frontmatter_oneline(const char *s, size_t len, int flags)
 		buf_reserve(&dec, len);
 		for (i = 0; i < len; i++) {
 			if (s[i] == '&' && (n = entity(s + i, len - i, &cp))) {
-				put_utf8(&dec, cp);
+				buf_add_utf8(&dec, cp);
 				i += n - 1;
 			} else
 				buf_addc(&dec, s[i]);
