@@ -589,7 +589,7 @@ upload_read(struct conn *c)
 		return;
 	if (up->got == up->treq.size)
 		upload_done(c);
-	else if (progress)
+	else if (progress && up->status == 0)	/* a writer: idle timer */
 		uv_timer_start(&c->timer, on_timeout,
 		    conf(c)->idle_timeout_ms, 0);
 }
@@ -646,7 +646,13 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	} else
 		buf_reserve(&up->body, up->treq.size);
 	c->state = CONN_UPLOAD;
-	uv_timer_start(&c->timer, on_timeout, cfg->idle_timeout_ms, 0);
+	/*
+	 * A body that is only drained (not a writer) has request_timeout in
+	 * all, not idle_timeout per read: else a byte every few seconds
+	 * would hold the connection for ever (slow loris).
+	 */
+	uv_timer_start(&c->timer, on_timeout, up->status != 0 ?
+	    cfg->request_timeout_ms : cfg->idle_timeout_ms, 0);
 	if (got > linelen + 2)
 		upload_take(c, c->req + linelen + 2, got - linelen - 2);
 	upload_read(c);

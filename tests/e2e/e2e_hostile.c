@@ -1,9 +1,10 @@
 /*
  * e2e_hostile.c -- the real server against hostile clients, on loopback:
  *
- *  - slow-loris: 350 connections (Gemini: silent, a ClientHello dripped a
+ *  - slow-loris: 370 connections (Gemini: silent, a ClientHello dripped a
  *    byte a second, a finished handshake and then nothing, a request
- *    dripped a byte a second; Gopher: a selector dripped) are closed by
+ *    dripped a byte a second, a Titan upload body dripped by a client
+ *    that may not write; Gopher: a selector dripped) are closed by
  *    handshake_timeout / request_timeout, while normal requests keep
  *    their latency (p50 and max printed and bounded);
  *  - plain text and HTTP on the TLS port, TLS 1.0 and 1.1 offered;
@@ -28,6 +29,9 @@
 #include "e2e.h"
 
 #define BIG_SIZE	(32u << 20)
+/* Uploads on, for a client certificate no test client has. */
+#define WRITER	"00000000000000000000000000000000" \
+		"00000000000000000000000000000000"
 
 static SSL_CTX		*ctx;
 static char		 top[] = "/tmp/capsuled-e2e-hostile.XXXXXX";
@@ -373,12 +377,13 @@ enum sl_kind {
 	SL_TLSIDLE,		/* handshake done, no request */
 	SL_TLSDRIP,		/* handshake done, request a byte a second */
 	SL_GOPHER,		/* a selector, one byte a second */
+	SL_TITAN,		/* a Titan body from a non-writer, dripped */
 	SL_NKINDS,
 };
 
 static const char *const sl_names[] = {
 	"silent", "ClientHello drip", "TLS then idle", "request drip",
-	"Gopher drip",
+	"Gopher drip", "Titan body drip",
 };
 
 struct sl {
@@ -392,7 +397,9 @@ struct sl {
 static void
 test_slowloris(struct e2e_server *s)
 {
-	static const int counts[SL_NKINDS] = { 50, 150, 20, 30, 100 };
+	static const int counts[SL_NKINDS] = { 50, 150, 20, 30, 100, 20 };
+	static const char titan[] =
+	    "titan://localhost/posts/x;size=100000;mime=text/markdown\r\n";
 	unsigned char	 hello[2048];
 	size_t		 hellolen, n = 0, i, k;
 	struct sl	*c;
@@ -406,8 +413,8 @@ test_slowloris(struct e2e_server *s)
 	hellolen = client_hello(hello, sizeof(hello));
 	OK(hellolen > 100, "a ClientHello to drip (%zu bytes)", hellolen);
 	fds0 = fd_count(s->pid);
-	c = calloc(400, sizeof(*c));
-	pfd = calloc(400, sizeof(*pfd));
+	c = calloc(500, sizeof(*c));
+	pfd = calloc(500, sizeof(*pfd));
 	for (k = 0; k < SL_NKINDS; k++) {
 		lo[k] = UINT64_MAX;
 		hi[k] = 0;
@@ -418,12 +425,16 @@ test_slowloris(struct e2e_server *s)
 			c[n].t_open = e2e_now_ms();
 			if (c[n].fd == -1)
 				continue;
-			if (k == SL_TLSIDLE || k == SL_TLSDRIP) {
+			if (k == SL_TLSIDLE || k == SL_TLSDRIP ||
+			    k == SL_TITAN) {
 				c[n].ssl = SSL_new(ctx);
 				SSL_set_fd(c[n].ssl, c[n].fd);
 				if (SSL_connect(c[n].ssl) != 1)
 					ERR_clear_error();
 			}
+			if (k == SL_TITAN)
+				(void)SSL_write(c[n].ssl, titan,
+				    sizeof(titan) - 1);
 		}
 	}
 	memset(&m, 0, sizeof(m));
@@ -456,6 +467,8 @@ test_slowloris(struct e2e_server *s)
 				else if (c[i].kind == SL_TLSDRIP)
 					(void)SSL_write(c[i].ssl,
 					    rq + c[i].sent++ % 19, 1);
+				else if (c[i].kind == SL_TITAN)
+					(void)SSL_write(c[i].ssl, "a", 1);
 				ERR_clear_error();
 			}
 		}
@@ -1061,7 +1074,7 @@ main(void)
 	if (e2e_start(&a, capsule, "request_timeout: 2.5\n"
 	    "handshake_timeout: 1.5\nidle_timeout: 2\n"
 	    "max_connections: 4000\nmax_connections_per_ip: 0\n"
-	    "rate_limit: 0\n") == -1) {
+	    "rate_limit: 0\ntitan_writers: [" WRITER "]\n") == -1) {
 		OK(0, "server A did not start");
 		return harness_done();
 	}
