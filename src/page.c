@@ -404,23 +404,25 @@ md_render(const struct emit *e, const struct block *b, int gopher,
  * Gemtext
  */
 
+/*
+ * A raw line from the renderer: kept as is, blank ones collapse at edges.
+ * Gemtext and plain text both end lines with LF here.
+ */
 static void
-gmi_line(struct emit *e, const char *s, size_t len)
+emit_raw(struct emit *e, const char *s, size_t len)
 {
-	if (len == 0 && e->blank)
-		return;
 	buf_add(e->out, s, len);
 	buf_addc(e->out, '\n');
 	e->blank = len == 0;
 }
 
-/* A raw line from the renderer: kept as is, blank ones collapse at edges. */
+/* A line of ours: never two blank lines in a row. */
 static void
-gmi_raw(struct emit *e, const char *s, size_t len)
+emit_line(struct emit *e, const char *s, size_t len)
 {
-	buf_add(e->out, s, len);
-	buf_addc(e->out, '\n');
-	e->blank = len == 0;
+	if (len == 0 && e->blank)
+		return;
+	emit_raw(e, s, len);
 }
 
 /* spec/gemtext.md §6: a text line must not look like another line type. */
@@ -442,7 +444,7 @@ gmi_markdown(struct emit *e, const struct block *b)
 	md_render(e, b, 0, &tmp);
 	if (tmp.data == NULL)
 		return;			/* nothing rendered */
-	md_lines(e, tmp.data, tmp.len, gmi_raw);
+	md_lines(e, tmp.data, tmp.len, emit_raw);
 	/* A block left open would swallow the rest of the page. */
 	for (s = tmp.data, end = s + tmp.len; s < end; s++) {
 		if ((s == tmp.data || s[-1] == '\n') &&
@@ -450,7 +452,7 @@ gmi_markdown(struct emit *e, const struct block *b)
 			pre = !pre;
 	}
 	if (pre)
-		gmi_raw(e, "```", 3);
+		emit_raw(e, "```", 3);
 	buf_free(&tmp);
 }
 
@@ -465,7 +467,7 @@ gmi_block(struct emit *e, const struct block *b)
 		text = oneline(b->text);
 		if (*text != '\0') {
 			buf_printf(&l, "%.*s %s", b->level, "###", text);
-			gmi_line(e, l.data, l.len);
+			emit_line(e, l.data, l.len);
 		}
 		free(text);
 		break;
@@ -474,7 +476,7 @@ gmi_block(struct emit *e, const struct block *b)
 		if (gmi_needs_space(text))
 			buf_addc(&l, ' ');
 		buf_addstr(&l, text);
-		gmi_line(e, l.data ? l.data : "", l.len);
+		emit_line(e, l.data ? l.data : "", l.len);
 		free(text);
 		break;
 	case BLOCK_LINK:
@@ -485,7 +487,7 @@ gmi_block(struct emit *e, const struct block *b)
 				buf_addc(&l, ' ');
 			buf_addstr(&l, text);
 			if (l.len > 0)
-				gmi_line(e, l.data, l.len);
+				emit_line(e, l.data, l.len);
 			free(text);
 			break;
 		}
@@ -499,11 +501,11 @@ gmi_block(struct emit *e, const struct block *b)
 		text = oneline(b->text);
 		if (*text != '\0')
 			buf_printf(&l, " %s", text);
-		gmi_line(e, l.data, l.len);
+		emit_line(e, l.data, l.len);
 		free(text);
 		break;
 	case BLOCK_BLANK:
-		gmi_line(e, "", 0);
+		emit_line(e, "", 0);
 		break;
 	case BLOCK_MARKDOWN:
 		gmi_markdown(e, b);
@@ -841,24 +843,6 @@ page_emit_gophermap(const struct page *p, const struct page_target *t,
  * Plain text
  */
 
-static void
-txt_line(struct emit *e, const char *s, size_t len)
-{
-	if (len == 0 && e->blank)
-		return;
-	buf_add(e->out, s, len);
-	buf_addc(e->out, '\n');
-	e->blank = len == 0;
-}
-
-static void
-txt_raw(struct emit *e, const char *s, size_t len)
-{
-	buf_add(e->out, s, len);
-	buf_addc(e->out, '\n');
-	e->blank = len == 0;
-}
-
 /* The gopher:// URL of a link as a reader would type it. */
 static void
 txt_url(struct emit *e, const struct block *b, struct buf *out)
@@ -898,19 +882,19 @@ txt_link(struct emit *e, const struct block *b)
 	if (*b->url != '\0')
 		txt_url(e, b, &u);
 	if (u.len == 0)
-		wrap(e, l.data ? l.data : "", txt_line);
+		wrap(e, l.data ? l.data : "", emit_line);
 	else if (l.len == 0)
-		txt_line(e, u.data, u.len);
+		emit_line(e, u.data, u.len);
 	else if (cols(l.data, l.len) + 2 + cols(u.data, u.len) <= e->width) {
 		buf_printf(&l, ": %s", u.data);
-		txt_line(e, l.data, l.len);
+		emit_line(e, l.data, l.len);
 	} else {
 		/* The URL on a line of its own, never broken. */
 		buf_addc(&l, ':');
-		wrap(e, l.data, txt_line);
+		wrap(e, l.data, emit_line);
 		buf_truncate(&l, 0);
 		buf_printf(&l, "  %s", u.data);
-		txt_line(e, l.data, l.len);
+		emit_line(e, l.data, l.len);
 	}
 	buf_free(&l);
 	buf_free(&u);
@@ -924,22 +908,22 @@ txt_block(struct emit *e, const struct block *b)
 
 	switch (b->type) {
 	case BLOCK_HEADING:
-		heading(e, b, txt_line);
+		heading(e, b, emit_line);
 		break;
 	case BLOCK_TEXT:
 		text = oneline(b->text);
-		wrap(e, text, txt_line);
+		wrap(e, text, emit_line);
 		free(text);
 		break;
 	case BLOCK_LINK:
 		txt_link(e, b);
 		break;
 	case BLOCK_BLANK:
-		txt_line(e, "", 0);
+		emit_line(e, "", 0);
 		break;
 	case BLOCK_MARKDOWN:
 		md_render(e, b, 1, &tmp);
-		md_lines(e, tmp.data ? tmp.data : "", tmp.len, txt_raw);
+		md_lines(e, tmp.data ? tmp.data : "", tmp.len, emit_raw);
 		break;
 	}
 	buf_free(&tmp);
