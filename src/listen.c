@@ -34,6 +34,26 @@ listen_addr(const char *addr, int port, struct sockaddr_storage *ss)
 }
 
 int
+listen_probe(const struct sockaddr_storage *ss)
+{
+	socklen_t	 salen;
+	int		 fd, on = 1, rv = 0;
+
+	salen = ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+	    sizeof(struct sockaddr_in);
+	if ((fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return uv_translate_sys_error(errno);
+	/* SO_REUSEADDR: a port in TIME_WAIT after a restart is free. */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) == -1 ||
+	    (ss->ss_family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6,
+	    IPV6_V6ONLY, &on, sizeof(on)) == -1) ||
+	    bind(fd, (const struct sockaddr *)ss, salen) == -1)
+		rv = uv_translate_sys_error(errno);
+	close(fd);
+	return rv;
+}
+
+int
 listen_open(uv_loop_t *loop, uv_tcp_t *h, const struct sockaddr_storage *ss,
     int *inited)
 {

@@ -24,4 +24,15 @@ int	 listen_addr(const char *addr, int port, struct sockaddr_storage *ss);
 int	 listen_open(uv_loop_t *loop, uv_tcp_t *h,
 	    const struct sockaddr_storage *ss, int *inited);
 
+/*
+ * Is ss free for us?  SO_REUSEPORT lets any process of the same user
+ * join a port silently and take a share of its connections, so a second
+ * capsuled started on a busy port would split the traffic with the
+ * first instead of failing.  A bind without SO_REUSEPORT conflicts with
+ * any listener there: returns UV_EADDRINUSE then, 0 when the address is
+ * free, or another negative UV_E* code.  Call it before the first
+ * listen_open() of an address.
+ */
+int	 listen_probe(const struct sockaddr_storage *ss);
+
 #endif

@@ -212,6 +212,12 @@ bind_one(struct worker *w, const char *addr, int port, enum proto proto)
 	l = &w->listeners[w->nlisteners];
 	l->w = w;
 	l->proto = proto;
+	/* Only the first worker asks: the others join our own sockets. */
+	if (w->id == 0 && (rv = listen_probe(&ss)) == UV_EADDRINUSE) {
+		log_warnx("bind %s port %d: address already in use (is another "
+		    "server listening there?)", addr, port);
+		return -1;
+	}
 	if ((rv = listen_open(&w->loop, &l->tcp, &ss, &inited)) < 0 ||
 	    (rv = uv_listen((uv_stream_t *)&l->tcp, 511, on_connection)) < 0) {
 		if (inited)

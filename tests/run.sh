@@ -34,8 +34,8 @@ run_one() {	# name command...
 	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
 	printf '  %-22s %s\n' "$name" "$line"
 	if [ "$f" -ne 0 ]; then
-		grep -E 'FAIL|ERROR|Sanitizer|runtime error' "$log/$name.err" |
-		    head -n 30 | sed 's/^/    /'
+		grep -E 'FAIL|ERROR|Sanitizer|runtime error|^server: |^e2e: ' "$log/$name.err" |
+		    head -n 80 | sed 's/^/    /'
 	fi
 }
 

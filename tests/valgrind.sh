@@ -36,8 +36,8 @@ result() {	# name rc outfile errfile seconds
 	passed=$((passed + p)); failed=$((failed + f))
 	printf '  %-22s %-34s %4ss\n' "$1" "${line:-no result line}" "$5"
 	if [ "$f" -ne 0 ]; then
-		grep -E '^==[0-9]+==|FAIL|definitely|indirectly|possibly' "$4" |
-		    head -n 40 | sed 's/^/    /'
+		grep -E '^==[0-9]+==|FAIL|definitely|indirectly|possibly|^server: |^e2e: ' "$4" |
+		    head -n 80 | sed 's/^/    /'
 	fi
 }
 

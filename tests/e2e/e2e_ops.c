@@ -261,6 +261,36 @@ test_peer_mode(struct e2e_server *s, const char *want, const char *what)
 	OK(log_has(s->log, want, 5000), "%s: \"%s\" in the log", what, want);
 }
 
+/*
+ * A second capsuled on the ports of a running one must refuse to start:
+ * with SO_REUSEPORT alone the kernel would let it join the port and take
+ * half of the first one's connections.
+ */
+static void
+test_port_in_use(struct e2e_server *s)
+{
+	const char	*bin = getenv("CAPSULED_BIN");
+	char		 conf[400], out[400], cmd[1400];
+	struct reply	 r;
+	int		 rc;
+
+	snprintf(conf, sizeof(conf), "%s/second.yaml", s->dir);
+	snprintf(out, sizeof(out), "%s/second.out", s->dir);
+	e2e_write_file(conf, "hostname: localhost\nbind: [127.0.0.1]\n"
+	    "gemini_port: %d\ngopher_port: %d\ncapsule: %s\n"
+	    "certs: certs\n", s->gemini_port, s->gopher_port, capsule);
+	snprintf(cmd, sizeof(cmd), "timeout 20 '%s' --allow-root -c '%s' "
+	    ">'%s' 2>&1", bin ? bin : "build/capsuled", conf, out);
+	rc = system(cmd);
+	OK(WIFEXITED(rc) && WEXITSTATUS(rc) == 1,
+	    "a second server on a busy port exits 1 (status %d)", rc);
+	OK(log_has(out, "address already in use", 1000),
+	    "and says the address is in use");
+	r = gem(s, "/");
+	INT_EQ(r.status, 20, "the first server still answers");
+	reply_free(&r);
+}
+
 int
 main(void)
 {
@@ -303,6 +333,7 @@ main(void)
 	if (e2e_start(&s, capsule, "") == 0) {
 		test_peer_mode(&s, " 127.0.0.1:", "full");
 		test_robots(&s, "User-agent: *\nDisallow:\n");
+		test_port_in_use(&s);
 		INT_EQ(e2e_stop(&s), 0, "server 3 exits 0");
 	} else
 		OK(0, "server 3 did not start");
