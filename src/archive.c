@@ -118,6 +118,8 @@ struct archive_priv {
 	struct index	 series_slug;
 	struct index	 tag_slug;
 	struct index	 doc_name;
+	char		**aliases;	/* config's link_aliases; owned */
+	size_t		 naliases;
 };
 
 /* Names a page may not take: the router's own paths. */
@@ -1413,6 +1415,13 @@ archive_reload(const struct config *c, const struct archive *prev)
 	} else
 		a->dir = xstrdup(c->capsule_dir);
 	a->cache_max = c->cache_max_bytes;
+	if (c->nlink_aliases > 0) {
+		ap->aliases = xreallocarray(NULL, c->nlink_aliases,
+		    sizeof(*ap->aliases));
+		for (i = 0; i < c->nlink_aliases; i++)
+			ap->aliases[i] = xstrdup(c->link_aliases[i]);
+		ap->naliases = c->nlink_aliases;
+	}
 	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
 	    ARCHIVE_MAX_FILE;
 	ap->max_total = c->max_archive_size > 0 ? c->max_archive_size :
@@ -1524,6 +1533,9 @@ archive_unref(struct archive *a)
 	free(a->docs);
 	for (i = 0; i < NAV_NPAGES; i++)
 		free_cache(a->nav[i], CACHE_NSLOTS);
+	for (i = 0; i < ap->naliases; i++)
+		free(ap->aliases[i]);
+	free(ap->aliases);
 	free(a->dir);
 	free(a->title);
 	free(a->subtitle);
@@ -1654,6 +1666,91 @@ capsule_path(const char *from_path, const char *url, size_t len)
 }
 
 /*
+ * The part of url after the link_aliases prefix it starts with (the
+ * scheme and host compared without case), or NULL when none matches.
+ */
+static const char *
+alias_rest(const struct archive_priv *ap, const char *url)
+{
+	const char	*pfx, *host;
+	size_t		 i, len, hostend;
+
+	for (i = 0; i < ap->naliases; i++) {
+		pfx = ap->aliases[i];
+		len = strlen(pfx);
+		host = strstr(pfx, "://") + 3;
+		hostend = (size_t)(host - pfx) + strcspn(host, "/");
+		if (strncasecmp(url, pfx, hostend) != 0 ||
+		    strncmp(url + hostend, pfx + hostend, len - hostend) != 0)
+			continue;
+		/* "https://old.blog" is not "https://old.blogger.com". */
+		if (hostend == len && strchr("/?#", url[len]) == NULL)
+			continue;
+		return url + len;
+	}
+	return NULL;
+}
+
+/*
+ * An old web URL of a post, "https://old.example/2021/03/kernel-notes-
+ * 01.html" under the alias "https://old.example/": its last path
+ * segment without an extension, malloc'd ("kernel-notes-01"); NULL when
+ * url is not under an alias or has no segment there (the old blog's
+ * home page is no post).
+ */
+static char *
+alias_name(const struct archive_priv *ap, const char *url)
+{
+	const char	*rest, *seg, *dot;
+	size_t		 len;
+
+	if ((rest = alias_rest(ap, url)) == NULL)
+		return NULL;
+	len = strcspn(rest, "?#");
+	while (len > 0 && rest[len - 1] == '/')
+		len--;
+	for (seg = rest + len; seg > rest && seg[-1] != '/'; seg--)
+		;
+	len -= (size_t)(seg - rest);
+	if ((dot = memchr(seg, '.', len)) != NULL)
+		len = (size_t)(dot - seg);
+	return len > 0 ? xstrndup(seg, len) : NULL;
+}
+
+/*
+ * The post an old web URL names, by slug or by file name (with or
+ * without its date prefix): "/posts/<slug>", or NULL.
+ */
+static char *
+alias_resolve(const struct archive_priv *ap, const char *url)
+{
+	struct post	*p;
+	struct date	 dd;
+	char		*name;
+
+	if ((name = alias_name(ap, url)) == NULL)
+		return NULL;
+	if ((p = index_get(&ap->post_slug, name)) == NULL &&
+	    (p = index_get(&ap->post_base, name)) == NULL &&
+	    date_from_filename(name, &dd) == 0 && strlen(name) > 11 &&
+	    (p = index_get(&ap->post_base, name + 11)) == NULL)
+		p = index_get(&ap->post_slug, name + 11);
+	free(name);
+	return p != NULL ? xasprintf("/posts/%s", p->slug) : NULL;
+}
+
+int
+archive_is_alias(const struct archive *a, const char *url)
+{
+	char	*name;
+
+	if (url == NULL || (name = alias_name(priv(a), url)) == NULL)
+		return 0;
+	free(name);
+	return 1;
+}
+
+/*
  * Links between Markdown files, resolved against from_path's directory
  * (query and fragment dropped, percent-escapes decoded):
  *   posts/F.md    the post whose file is F.md, else whose file name
@@ -1677,7 +1774,9 @@ archive_resolve_link(const struct archive *a, const char *from_path,
 	char			*path, *stem = NULL, *slug, *res = NULL;
 	size_t			 ulen, len, dirlen;
 
-	if (url == NULL || has_scheme(url) || (url[0] == '/' && url[1] == '/'))
+	if (url != NULL && has_scheme(url))
+		return alias_resolve(ap, url);
+	if (url == NULL || (url[0] == '/' && url[1] == '/'))
 		return NULL;
 	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
 	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==

@@ -193,11 +193,18 @@ struct post	*archive_draft(const struct archive *, const char *slug);
 /*
  * Rewrite a link found in the file at from_path ("posts/a.md") if it
  * names another post's Markdown file ("b.md", "../posts/b.md",
- * "/posts/2024-01-01-b.md"): returns the malloc'd "/posts/<slug>", or
+ * "/posts/2024-01-01-b.md") or is an old web URL of a post (see
+ * archive_is_alias()): returns the malloc'd "/posts/<slug>", or
  * NULL when the link is to be left as written.
  */
 char		*archive_resolve_link(const struct archive *,
 		    const char *from_path, const char *url);
+/*
+ * Is url an old web URL of a post: one of the config's link_aliases,
+ * then a path with a last segment?  archive_resolve_link() turns it
+ * into the post's path when that segment names a post.
+ */
+int		 archive_is_alias(const struct archive *, const char *url);
 
 /* Tag display name -> URL slug (lower-case, see README); malloc'd. */
 char		*archive_slugify(const char *name);

@@ -150,11 +150,43 @@ entry_updated(const struct post *p)
 	return p->updated.t >= p->date.t ? &p->updated : &p->date;
 }
 
+/* Full content: how the links of one post's body are written. */
+struct entry_links {
+	const struct archive	*archive;	/* or NULL */
+	const char		*from;		/* the post's "posts/x.md" */
+	const char		*base;		/* "gemini://host" */
+};
+
+/*
+ * A feed is read away from the capsule, so a link to one of our pages
+ * goes out absolute: links to other posts' files (and old web URLs of
+ * them) are resolved as on the post's own page, then every site path
+ * gets the base.  Relative and external links are left as written.
+ */
+static char *
+entry_link(void *ctx, const char *url)
+{
+	struct entry_links	*el = ctx;
+	const char		*path;
+	char			*to = NULL, *abs;
+
+	if (el->archive != NULL)
+		to = archive_resolve_link(el->archive, el->from, url);
+	path = to != NULL ? to : url;
+	if (path[0] != '/' || path[1] == '/')
+		return to;
+	abs = xasprintf("%s%s", el->base, path);
+	free(to);
+	return abs;
+}
+
 static void
 entry(struct buf *out, const struct atom_feed *f, const char *base,
     const struct post *p, const char *feed_author)
 {
-	static const struct render_opts	 defaults;
+	struct entry_links		 el = { f->archive, p->path, base };
+	struct render_opts		 ropts = { .rewrite = entry_link,
+					    .rewrite_ctx = &el };
 	struct buf			 tmp = BUF_INIT;
 	char				 ts[32], *path;
 	size_t				 i;
@@ -191,7 +223,7 @@ entry(struct buf *out, const struct atom_feed *f, const char *base,
 		element(out, "    ", "summary", p->summary);
 	if (f->full && p->src != NULL && p->srclen > p->body_off) {
 		render_gemtext(p->src + p->body_off, p->srclen - p->body_off,
-		    f->ropts != NULL ? f->ropts : &defaults, &tmp);
+		    &ropts, &tmp);
 		buf_addstr(out, "    <content type=\"text\">");
 		xml_add(out, tmp.data ? tmp.data : "", tmp.len);
 		buf_addstr(out, "</content>\n");

@@ -38,8 +38,11 @@ struct atom_feed {
 	const struct archive *archive;	/* or NULL; fallbacks only */
 	struct post *const *posts;	/* borrowed; every one is written */
 	size_t		 nposts;
-	int		 full;		/* 1: <content> = gemtext of the body */
-	const struct render_opts *ropts; /* for full; NULL = defaults */
+	/*
+	 * 1: <content> = the body as gemtext, its links to our pages
+	 * made absolute (resolved through archive when it is set).
+	 */
+	int		 full;
 	time_t		 now;		/* updated when empty; 0 = time(NULL) */
 };
 

@@ -65,6 +65,8 @@ struct loader {
 	size_t		 errlen;
 };
 
+static int	parse_aliases(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_bind(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_bool(struct loader *, const struct field *,
@@ -160,6 +162,8 @@ static const struct field fields[] = {
 	{ "subtitle",		parse_text,	OFF(site_subtitle), 0, 256 },
 	{ "author",		parse_text,	OFF(author),	0, 256 },
 	{ "latest_posts",	parse_uint,	OFF(latest_posts), 0, 1000 },
+	{ "atom_full_content",	parse_bool,	OFF(atom_full_content), 0, 1 },
+	{ "link_aliases",	parse_aliases,	OFF(link_aliases), 0, 32 },
 	{ "gopher_width",	parse_uint,	OFF(gopher_width), 20, 200 },
 	{ "log",		parse_log,	OFF(log_file),	1, PATH_MAX },
 	{ "log_level",		parse_level,	OFF(log_level),	0, 0 },
@@ -1003,9 +1007,18 @@ bind_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
 	return 0;
 }
 
-/* bind = address / "[" address *("," address) "]" (or a block list) */
+/* Check one scalar of a list key and append it to *v. */
+typedef int	list_add_fn(struct loader *, const struct field *,
+		    const yaml_event_t *, char ***, size_t *);
+
+/*
+ * list = item / "[" *( item ) "]" (or a block list) / null when
+ * allow_null.  Every item goes through add; on success the list
+ * replaces *dst (*ndst items).  An empty list is refused when min1.
+ */
 static int
-parse_bind(struct loader *l, const struct field *f, yaml_event_t *ev)
+parse_list(struct loader *l, const struct field *f, yaml_event_t *ev,
+    list_add_fn *add, int allow_null, int min1, char ***dst, size_t *ndst)
 {
 	yaml_event_t	 item;
 	char		**v = NULL;
@@ -1020,26 +1033,34 @@ parse_bind(struct loader *l, const struct field *f, yaml_event_t *ev)
 				yaml_event_delete(&item);
 				break;
 			}
-			rv = bind_add(l, f, &item, &v, &n);
+			rv = add(l, f, &item, &v, &n);
 			yaml_event_delete(&item);
 			if (rv == -1)
 				goto fail;
 		}
-		if (n == 0) {
-			fail(l, ev->start_mark,
-			    "%s: the list must hold at least one address",
-			    f->key);
-			goto fail;
-		}
-	} else if (bind_add(l, f, ev, &v, &n) == -1)
+	} else if (!(allow_null && is_null(ev)) &&
+	    add(l, f, ev, &v, &n) == -1)
 		goto fail;
-	free_list(l->c->bind, l->c->nbind);
-	l->c->bind = v;
-	l->c->nbind = n;
+	if (min1 && n == 0) {
+		fail(l, ev->start_mark, "%s: the list must hold at least one "
+		    "entry", f->key);
+		goto fail;
+	}
+	free_list(*dst, *ndst);
+	*dst = v;
+	*ndst = n;
 	return 0;
 fail:
 	free_list(v, n);
 	return -1;
+}
+
+/* bind = address / "[" address *("," address) "]" (or a block list) */
+static int
+parse_bind(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return parse_list(l, f, ev, bind_add, 0, 1, &l->c->bind,
+	    &l->c->nbind);
 }
 
 /*
@@ -1087,33 +1108,50 @@ writer_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
 static int
 parse_writers(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	yaml_event_t	 item;
-	char		**v = NULL;
-	size_t		 n = 0;
-	int		 rv;
+	return parse_list(l, f, ev, writer_add, 1, 0, &l->c->titan_writers,
+	    &l->c->ntitan_writers);
+}
 
-	if (ev->type == YAML_SEQUENCE_START_EVENT) {
-		for (;;) {
-			if (next(l, &item) == -1)
-				goto fail;
-			if (item.type == YAML_SEQUENCE_END_EVENT) {
-				yaml_event_delete(&item);
-				break;
-			}
-			rv = writer_add(l, f, &item, &v, &n);
-			yaml_event_delete(&item);
-			if (rv == -1)
-				goto fail;
-		}
-	} else if (!is_null(ev) && writer_add(l, f, ev, &v, &n) == -1)
-		goto fail;
-	free_list(l->c->titan_writers, l->c->ntitan_writers);
-	l->c->titan_writers = v;
-	l->c->ntitan_writers = n;
+/*
+ * One entry of "link_aliases": the prefix of the writer's old web URLs
+ * for posts, "https://old.example/posts/": a scheme, "://" and a host.
+ */
+static int
+alias_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    char ***v, size_t *n)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s, *sep;
+	size_t		 i;
+
+	if (scalar(l, f, ev, "a URL prefix", &s) == -1)
+		return -1;
+	sep = strstr(s, "://");
+	if (sep == NULL || sep == s || sep[3] == '\0' || sep[3] == '/' ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789+.-") != (size_t)(sep - s) ||
+	    strpbrk(s, " \t\r\n?#") != NULL || strlen(s) > 1024)
+		return fail(l, ev->start_mark, "%s: expected a URL prefix like "
+		    "'https://example.org/posts/', got '%s'", f->key,
+		    show(s, tmp));
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return fail(l, ev->start_mark,
+			    "%s: '%s' is listed twice", f->key, show(s, tmp));
+	if ((long long)*n >= f->max)
+		return fail(l, ev->start_mark,
+		    "%s: more than %lld prefixes", f->key, f->max);
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
 	return 0;
-fail:
-	free_list(v, n);
-	return -1;
+}
+
+/* link_aliases = prefix / "[" *( prefix ) "]" / null */
+static int
+parse_aliases(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return parse_list(l, f, ev, alias_add, 1, 0, &l->c->link_aliases,
+	    &l->c->nlink_aliases);
 }
 
 /* log_peer = "full" / "anonymise" / "anonymize" / "none" */
@@ -1657,6 +1695,7 @@ config_free(struct config *c)
 	free_redirects(c->redirects, c->nredirects);
 	free(c->robots);
 	free_list(c->titan_writers, c->ntitan_writers);
+	free_list(c->link_aliases, c->nlink_aliases);
 	memset(c, 0, sizeof(*c));
 }
 

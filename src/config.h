@@ -74,6 +74,14 @@ struct config {
 	char		*site_subtitle;	/* may be NULL */
 	char		*author;	/* may be NULL */
 	unsigned	 latest_posts;	/* on the home page; default 10 */
+	int		 atom_full_content; /* 1 = gemtext in <content> */
+	/*
+	 * The writer's old web URLs for posts ("https://old.example/
+	 * posts/"): a link starting with one names a post by its last
+	 * path segment and is rewritten to /posts/<slug>.
+	 */
+	char		**link_aliases;	/* owned */
+	size_t		 nlink_aliases;
 	unsigned	 gopher_width;	/* wrap width of Gopher text; 70 */
 
 	char		*log_file;	/* NULL = stderr */

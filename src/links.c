@@ -4,7 +4,8 @@
  * A byte scan, not a cmark parse: loading stays cheap on large archives.
  * It sees inline links "[text](dest)" and reference definitions
  * "[label]: dest", skips fenced code blocks and code spans, and asks
- * archive_resolve_link() about every destination ending in ".md".
+ * archive_resolve_link() about every destination ending in ".md" and
+ * every old web URL of a post (config link_aliases).
  *
  * The scan depends on the file alone, the answer on the whole archive:
  * links_scan() keeps what it found (the archive stores it with the
@@ -26,9 +27,15 @@ struct scan {
 	size_t		 n;
 };
 
-/* Does dest (len bytes) look like a relative link to a .md file? */
+/*
+ * Is dest (len bytes) worth keeping: a relative link to a .md file, or
+ * an absolute URL ("scheme://"), which may be one of the writer's old
+ * web URLs?  Which URLs are old ones is configuration (link_aliases),
+ * and the scan must depend on the bytes alone, so every absolute URL
+ * is kept and links_report() asks the snapshot.
+ */
 static int
-is_md_link(const char *dest, size_t len)
+is_checked_link(const char *dest, size_t len)
 {
 	size_t	 end = len, i;
 
@@ -37,8 +44,8 @@ is_md_link(const char *dest, size_t len)
 			end = i;
 			break;
 		}
-		if (dest[i] == ':')	/* a scheme: not ours to judge */
-			return 0;
+		if (dest[i] == ':')
+			return len - i > 3 && memcmp(dest + i, "://", 3) == 0;
 	}
 	return end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0;
 }
@@ -49,7 +56,7 @@ check_dest(struct scan *s, const char *dest, size_t len, unsigned line,
 {
 	struct links_ref	*r;
 
-	if (len == 0 || len > 1024 || !is_md_link(dest, len))
+	if (len == 0 || len > 1024 || !is_checked_link(dest, len))
 		return;
 	if (s->n % 8 == 0)
 		s->refs = xreallocarray(s->refs, s->n + 8, sizeof(*s->refs));
@@ -172,6 +179,10 @@ links_report(const struct archive *a, const char *path,
 			free(to);
 			continue;
 		}
+		/* Absolute URLs other than old ones of ours: not ours. */
+		if (strstr(refs[i].url, "://") != NULL &&
+		    !archive_is_alias(a, refs[i].url))
+			continue;
 		log_warnx("%s:%u:%u: link to missing post %s", path,
 		    refs[i].line, refs[i].col, refs[i].url);
 		found++;

@@ -27,7 +27,8 @@ struct links_ref {
 unsigned	 links_check(struct archive *a);
 
 /*
- * The links to .md files in the body md[0..len), whose first line is
+ * The links to .md files and the absolute URLs (kept for link_aliases)
+ * in the body md[0..len), whose first line is
  * line line0 of its file: a malloc'd array of *np (NULL when none).
  * Depends on the bytes alone, so it can be kept with them.
  */

@@ -349,6 +349,7 @@ serve_atom(const struct route *rt, struct slot *slot,
 		f.archive = rt->a;
 		f.posts = posts;
 		f.nposts = nposts;
+		f.full = rt->cfg->atom_full_content;
 		atom_feed(&out, &f);
 		b = archive_cache_put(rt->a, slot,
 		    blob_new(out.data ? out.data : "", out.len));

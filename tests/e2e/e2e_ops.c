@@ -102,6 +102,11 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/posts/2024-01-03-quebec.md", capsule);
 	e2e_write_file(p, "---\ntitle: Bonjour\nlanguage: fr-CA\n---\n"
 	    "Un billet.\n");
+	/* Old web URLs (link_aliases in server 1's config). */
+	snprintf(p, sizeof(p), "%s/posts/2024-01-05-links.md", capsule);
+	e2e_write_file(p, "---\ntitle: Links\n---\n"
+	    "[moved](https://old.example/2023/12/deutsch.html)\n\n"
+	    "[gone](https://old.example/gone.html)\n");
 	/* Would put "; q=1" into the MIME type: skipped with a warning. */
 	snprintf(p, sizeof(p), "%s/posts/2024-01-04-smuggle.md", capsule);
 	e2e_write_file(p, "---\ntitle: Smuggle\nlang: \"de; q=1\"\n---\n"
@@ -251,6 +256,41 @@ test_anonymise_and_reopen(struct e2e_server *s)
 	unlink(moved);
 }
 
+/*
+ * link_aliases and atom_full_content (server 1): an old web URL of a
+ * post goes to the post on every protocol and in the feed, which
+ * carries the bodies with absolute links; one naming no post is a
+ * load-time warning.
+ */
+static void
+test_aliases_and_full_feed(const struct e2e_server *s)
+{
+	struct reply	 r;
+	char		*text, want[200];
+
+	r = gem(s, "/posts/links");
+	INT_EQ(r.status, 20, "/posts/links");
+	HAS(r.body.data, "=> /posts/deutsch moved", "old URL -> the post");
+	HAS(r.body.data, "=> https://old.example/gone.html gone",
+	    "an old URL naming no post is left as written");
+	reply_free(&r);
+	text = gopher(s, "/posts/links");
+	snprintf(want, sizeof(want), "gopher://localhost:%d/0/posts/deutsch",
+	    s->gopher_port);
+	HAS(text, want, "Gopher: the same post");
+	free(text);
+	r = gem(s, "/atom.xml");
+	INT_EQ(r.status, 20, "/atom.xml");
+	HAS(r.body.data, "<content type=\"text\">", "full content");
+	snprintf(want, sizeof(want), "=&gt; gemini://localhost:%d/posts/"
+	    "deutsch moved", s->gemini_port);
+	HAS(r.body.data, want, "feed links absolute");
+	reply_free(&r);
+	OK(log_has(s->log, "posts/2024-01-05-links.md:6:8: link to missing "
+	    "post https://old.example/gone.html", 1000),
+	    "the missing one is logged with file and line");
+}
+
 static void
 test_peer_mode(struct e2e_server *s, const char *want, const char *what)
 {
@@ -302,6 +342,8 @@ main(void)
 
 	/* 1: redirects, robots, lang, log_peer anonymise, SIGUSR1. */
 	if (e2e_start(&s, capsule,
+	    "atom_full_content: true\n"
+	    "link_aliases: [\"https://old.example/\"]\n"
 	    "log_peer: anonymise\n"
 	    "redirects:\n"
 	    "  /old: /posts/deutsch\n"
@@ -316,6 +358,7 @@ main(void)
 		return harness_done();
 	}
 	test_lang(&s);
+	test_aliases_and_full_feed(&s);
 	test_redirects(&s);
 	test_robots(&s, "User-agent: archiver\nDisallow: /\n");
 	test_anonymise_and_reopen(&s);
@@ -323,6 +366,12 @@ main(void)
 
 	/* 2: log_peer none, robots off. */
 	if (e2e_start(&s, capsule, "log_peer: none\nrobots: ~\n") == 0) {
+		struct reply r = gem(&s, "/atom.xml");
+
+		OK(strstr(r.body.data, "<entry>") != NULL &&
+		    strstr(r.body.data, "<content") == NULL,
+		    "atom_full_content off: entries without bodies");
+		reply_free(&r);
 		test_peer_mode(&s, " - gemini \"gemini://localhost:", "none");
 		test_robots(&s, NULL);
 		INT_EQ(e2e_stop(&s), 0, "server 2 exits 0");

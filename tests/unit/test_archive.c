@@ -571,6 +571,68 @@ put_in(const char *dir, const char *rel, const char *text)
 	free(path);
 }
 
+/* link_aliases: the writer's old web URLs name posts. */
+static void
+test_aliases(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		*dir, *aliases[] = { "https://old.blog/",
+			    "gemini://Old.Example/posts/" };
+	const char	*h = "posts/2024-01-10-hello.md";
+
+	dir = xasprintf("%s/aliases", top);
+	mkdir(dir, 0755);
+	{
+		char *posts = xasprintf("%s/posts", dir);
+
+		mkdir(posts, 0755);
+		free(posts);
+	}
+	put_in(dir, "posts/2024-01-10-hello.md",
+	    "---\ntitle: Hello\ndate: 2024-01-10\n---\n"
+	    "[found](https://old.blog/2021/03/second.html)\n"
+	    "[gone](https://old.blog/2021/03/gone/)\n"
+	    "[blog root](https://old.blog/)\n"
+	    "[elsewhere](https://elsewhere.org/second.html)\n"
+	    "[lookalike](https://old.blogger.com/second)\n");
+	put_in(dir, "posts/2021-03-01-second.md",
+	    "---\ntitle: Second\ndate: 2021-03-01\n---\nBody.\n");
+	config_for(&c, dir);
+	c.link_aliases = aliases;
+	c.nlink_aliases = nitems(aliases);
+	a = archive_load(&c);
+	OK(a != NULL && a->nposts == 2, "alias capsule loads");
+	if (a != NULL) {
+		link_is(a, h, "https://old.blog/2021/03/second.html",
+		    "/posts/second");
+		link_is(a, h, "https://OLD.BLOG/second/", "/posts/second");
+		link_is(a, h, "https://old.blog/2021-03-01-second?x#y",
+		    "/posts/second");
+		link_is(a, h, "gemini://old.example/posts/second.gmi",
+		    "/posts/second");
+		link_is(a, h, "gemini://old.example/POSTS/second.gmi", NULL);
+		link_is(a, h, "https://old.blog/gone/", NULL);
+		link_is(a, h, "https://old.blogger.com/second", NULL);
+		link_is(a, h, "https://old.blog", NULL);
+		link_is(a, h, "http://old.blog/second", NULL);
+		OK(archive_is_alias(a, "https://old.blog/x"), "is an alias");
+		OK(!archive_is_alias(a, "https://elsewhere.org/second.html"),
+		    "not an alias");
+		/* Only the old URL that names no post is a warning. */
+		INT_EQ(a->nwarnings, 1, "one missing-post warning");
+		archive_unref(a);
+	}
+	config_for(&c, dir);
+	a = archive_load(&c);
+	if (a != NULL) {
+		link_is(a, h, "https://old.blog/2021/03/second.html", NULL);
+		INT_EQ(a->nwarnings, 0, "no aliases: external links alone");
+		archive_unref(a);
+	}
+	free(dir);
+}
+
 /*
  * archive_reload(): unchanged files are shared with the previous
  * snapshot (the very same bytes), changed ones read again, fresh ones
@@ -730,6 +792,7 @@ main(void)
 	}
 	test_no_dir();
 	test_empty();
+	test_aliases();
 	test_slugify();
 	test_many();
 	test_reload();

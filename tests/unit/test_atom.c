@@ -224,7 +224,9 @@ test_feed(void)
 	buf_free(&b);
 
 	/* Full content: the body as gemtext, escaped. */
-	p[0]->src = xstrdup("---\ntitle: x\n---\nFish & chips\n");
+	p[0]->src = xstrdup("---\ntitle: x\n---\nFish & chips\n\n"
+	    "[a tag](/tags/x/)\n\n[a picture](img.png)\n\n"
+	    "[elsewhere](https://e.org/)\n");
 	p[0]->srclen = strlen(p[0]->src);
 	p[0]->body_off = strlen("---\ntitle: x\n---\n");
 	f.full = 1;
@@ -234,6 +236,10 @@ test_feed(void)
 	HAS(b.data, "<content type=\"text\">", "content element");
 	HAS(b.data, "Fish &amp; chips", "content escaped");
 	OK(strstr(b.data, "title: x") == NULL, "no front matter in content");
+	HAS(b.data, "=&gt; gemini://example.org/tags/x/ a tag",
+	    "a link to one of our pages made absolute");
+	HAS(b.data, "=&gt; img.png a picture", "relative link as written");
+	HAS(b.data, "=&gt; https://e.org/ elsewhere", "external as written");
 	buf_free(&b);
 
 	/* Empty: updated = now, author still there. */

@@ -486,7 +486,7 @@ test_errors(void)
 	expect_err("log: ''\n", "1:6: log: must not be empty");
 	expect_err("bind:\n", "1:6: bind: an address is required");
 	expect_err("bind: []\n",
-	    "1:7: bind: the list must hold at least one address");
+	    "1:7: bind: the list must hold at least one entry");
 	expect_err("bind: [1.2.3.4, 1.2.3.4]\n",
 	    "1:17: bind: '1.2.3.4' is listed twice");
 	expect_err("bind: localhost\n",
@@ -553,6 +553,55 @@ test_titan(void)
 	    "a SHA-256 fingerprint, got a mapping");
 	expect_err("titan_max_size: 10\n", "1:17: titan_max_size: 10 is out "
 	    "of range (1 KiB to 1024 MiB)");
+}
+
+/* atom_full_content, link_aliases: the feed and link keys of issue 3. */
+static void
+test_feed_and_aliases(void)
+{
+	struct config	 c;
+	char		*many;
+	size_t		 i;
+
+	expect_ok(&c, "atom_full_content: true\n"
+	    "link_aliases: [\"https://old.blog/posts/\", "
+	    "gemini://Old.Example]\n");
+	INT_EQ(c.atom_full_content, 1, "full content");
+	INT_EQ(c.nlink_aliases, 2, "two aliases");
+	if (c.nlink_aliases == 2) {
+		STR_EQ(c.link_aliases[0], "https://old.blog/posts/", "first");
+		STR_EQ(c.link_aliases[1], "gemini://Old.Example", "second");
+	}
+	config_free(&c);
+	expect_ok(&c, "link_aliases: https://old.blog/\n");
+	INT_EQ(c.nlink_aliases, 1, "a single prefix");
+	config_free(&c);
+	expect_ok(&c, "link_aliases: ~\n");
+	INT_EQ(c.nlink_aliases, 0, "null: none");
+	config_free(&c);
+	expect_err("atom_full_content: sometimes\n", "1:20: "
+	    "atom_full_content: expected true or false, got 'sometimes'");
+	expect_err("link_aliases: [old.blog/posts/]\n", "1:16: link_aliases: "
+	    "expected a URL prefix like 'https://example.org/posts/', got "
+	    "'old.blog/posts/'");
+	expect_err("link_aliases: [\"https:///x\"]\n", "1:16: link_aliases: "
+	    "expected a URL prefix like 'https://example.org/posts/', got "
+	    "'https:///x'");
+	expect_err("link_aliases: [\"https://a/?p=\"]\n", "1:16: "
+	    "link_aliases: expected a URL prefix like "
+	    "'https://example.org/posts/', got 'https://a/?p='");
+	expect_err("link_aliases: [https://a/, https://a/]\n", "1:28: "
+	    "link_aliases: 'https://a/' is listed twice");
+	many = xstrdup("link_aliases: [");
+	for (i = 0; i < 33; i++) {
+		char *next = xasprintf("%shttps://h%zu/%s", many, i,
+		    i < 32 ? ", " : "]\n");
+
+		free(many);
+		many = next;
+	}
+	expect_err(many, "1:454: link_aliases: more than 32 prefixes");
+	free(many);
 }
 
 /* log_peer, redirects, robots: the keys of issue 8. */
@@ -936,6 +985,7 @@ main(void)
 	test_errors();
 	test_peer_redirects_robots();
 	test_titan();
+	test_feed_and_aliases();
 	test_files();
 	test_repo_config();
 	test_hardening();
