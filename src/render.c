@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "render.h"
 #include "render_int.h"
@@ -56,16 +57,23 @@ ext_init(void)
 	ext_tasklist = exts[3];
 }
 
+/* The tree render_parse() built in this thread's arena, if any. */
+static _Thread_local cmark_node	*arena_doc;
+
 cmark_node *
 render_parse(const char *md, size_t len)
 {
 	cmark_parser	*p;
 	cmark_node	*doc;
+	cmark_mem	*mem;
 	size_t		 i;
 
 	pthread_once(&ext_once, ext_init);
+	if ((mem = arena_begin()) == NULL)	/* a tree in it already */
+		mem = cmark_get_default_mem_allocator();
 	pthread_mutex_lock(&parse_lock);
-	p = cmark_parser_new(CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_FOOTNOTES);
+	p = cmark_parser_new_with_mem(CMARK_OPT_VALIDATE_UTF8 |
+	    CMARK_OPT_FOOTNOTES, mem);
 	for (i = 0; i < nitems(exts); i++)
 		if (exts[i] != NULL)
 			cmark_parser_attach_syntax_extension(p, exts[i]);
@@ -75,8 +83,20 @@ render_parse(const char *md, size_t len)
 	pthread_mutex_unlock(&parse_lock);
 	if (doc == NULL)		/* cmark aborts on OOM; be safe */
 		abort();
+	if (mem != cmark_get_default_mem_allocator())
+		arena_doc = doc;
 	cmark_consolidate_text_nodes(doc);
 	return doc;
+}
+
+void
+render_free(cmark_node *doc)
+{
+	if (doc != NULL && doc == arena_doc) {
+		arena_doc = NULL;
+		arena_end();		/* every node at once */
+	} else
+		cmark_node_free(doc);
 }
 
 int
@@ -1049,6 +1069,6 @@ render_first_heading(const char *md, size_t len)
 		}
 	}
 	buf_free(&b);
-	cmark_node_free(doc);
+	render_free(doc);
 	return title;
 }

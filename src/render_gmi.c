@@ -663,7 +663,7 @@ render_gemtext(const char *md, size_t len, const struct render_opts *opts,
 	render_init(&r, out, 0, gmi_outc, &g);
 	render_walk(&r, doc, gmi_node);
 	render_finish(&r);
-	cmark_node_free(doc);
+	render_free(doc);
 	links_free(&g);
 	free(g.links);
 	free(g.open);

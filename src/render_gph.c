@@ -510,7 +510,7 @@ render_gopher(const char *md, size_t len, const struct render_opts *opts,
 	render_init(&r, out, width, gph_outc, &g);
 	render_walk(&r, doc, gph_node);
 	render_finish(&r);
-	cmark_node_free(doc);
+	render_free(doc);
 	no_lone_dots(out, start);
 	for (i = 0; i < g.nrefs; i++)
 		free(g.refs[i].url);

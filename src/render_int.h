@@ -99,9 +99,11 @@ struct render_divert {
 
 /*
  * Parse md with the options and extensions every renderer uses.  The
- * caller owns the tree (cmark_node_free()).  Never NULL.
+ * caller owns the tree and gives it back with render_free(), on the same
+ * thread: it lives in that thread's arena (arena.h).  Never NULL.
  */
 cmark_node	*render_parse(const char *md, size_t len);
+void		 render_free(cmark_node *doc);
 /* Is n an item of a gfm task list? */
 int	 render_is_task_item(cmark_node *n);
 

@@ -1,0 +1,92 @@
+/*
+ * test_arena.c -- the per-thread arena cmark trees are built in: blocks
+ * zeroed and aligned, realloc keeping the bytes (in place or moved),
+ * chunks bigger than the first, one tree per thread, and every thread
+ * its own.  Leaks are valgrind's to find (make valgrind).
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "arena.h"
+#include "harness.h"
+
+static int
+all(const unsigned char *p, size_t n, unsigned char c)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != c)
+			return 0;
+	return 1;
+}
+
+static void
+test_blocks(void)
+{
+	cmark_mem	*m = arena_begin();
+	unsigned char	*a, *b, *c, *big;
+
+	OK(m != NULL, "the arena is free");
+	OK(arena_begin() == NULL, "one tree at a time");
+	a = m->calloc(3, 7);
+	OK(all(a, 21, 0), "calloc zeroes");
+	OK(((uintptr_t)a & 15) == 0, "16-byte aligned");
+	memset(a, 'a', 21);
+	/* The last block grows in place. */
+	b = m->realloc(a, 100);
+	OK(b == a && all(b, 21, 'a'), "last block grows in place");
+	c = m->calloc(1, 10);
+	memset(b, 'b', 100);
+	/* Not the last any more: moved, bytes kept. */
+	a = m->realloc(b, 1000);
+	OK(a != b && all(a, 100, 'b'), "an inner block moves, bytes kept");
+	OK(m->realloc(a, 50) == a, "shrinking keeps the block");
+	OK(((uintptr_t)c & 15) == 0 && all(c, 10, 0), "second block");
+	/* Bigger than the first chunk (64 KB). */
+	big = m->calloc(1, 300 * 1024);
+	OK(big != NULL && all(big, 300 * 1024, 0), "a big block");
+	big[300 * 1024 - 1] = 1;
+	OK(m->realloc(NULL, 5) != NULL, "realloc(NULL) allocates");
+	m->free(a);			/* a no-op; arena_end frees */
+	arena_end();
+	OK((m = arena_begin()) != NULL, "free again after arena_end");
+	arena_end();
+}
+
+static void *
+thread_main(void *arg)
+{
+	cmark_mem	*m = arena_begin();
+	char		*p;
+
+	(void)arg;
+	if (m == NULL)
+		return "busy in a new thread";
+	p = m->calloc(1, 64);
+	strcpy(p, "mine");
+	arena_end();
+	return NULL;
+}
+
+static void
+test_threads(void)
+{
+	pthread_t	 t;
+	void		*rv = "not run";
+	cmark_mem	*m = arena_begin();
+
+	OK(m != NULL, "main thread takes its arena");
+	if (pthread_create(&t, NULL, thread_main, NULL) == 0)
+		pthread_join(t, &rv);
+	OK(rv == NULL, "another thread has its own: %s",
+	    rv ? (char *)rv : "ok");
+	arena_end();
+}
+
+int
+main(void)
+{
+	test_blocks();
+	test_threads();
+	return harness_done();
+}
