@@ -975,6 +975,32 @@ free_list(char **v, size_t n)
 	free(v);
 }
 
+/*
+ * Append value to the list *v (*n entries) of key f, unless it is there
+ * already or the list is full (f->max).  written is what the file said,
+ * for the error; noun names the entries ("addresses").
+ */
+static int
+list_append(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    char ***v, size_t *n, const char *value, const char *written,
+    const char *noun)
+{
+	char	 tmp[SHOW_MAX + 4];
+	size_t	 i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i], value) == 0)
+			return fail(l, ev->start_mark,
+			    "%s: '%s' is listed twice", f->key,
+			    show(written, tmp));
+	if ((long long)*n >= f->max)
+		return fail(l, ev->start_mark, "%s: more than %lld %s",
+		    f->key, f->max, noun);
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = xstrdup(value);
+	return 0;
+}
+
 /* Check one address of "bind" and append it to *v. */
 static int
 bind_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
@@ -983,7 +1009,6 @@ bind_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
 	char		 tmp[SHOW_MAX + 4];
 	unsigned char	 addr[sizeof(struct in6_addr)];
 	const char	*s;
-	size_t		 i;
 
 	if (scalar(l, f, ev, "an IP address", &s) == -1)
 		return -1;
@@ -995,16 +1020,7 @@ bind_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
 		return fail(l, ev->start_mark,
 		    "%s: '%s' is not an IPv4 or IPv6 address", f->key,
 		    show(s, tmp));
-	for (i = 0; i < *n; i++)
-		if (strcmp((*v)[i], s) == 0)
-			return fail(l, ev->start_mark,
-			    "%s: '%s' is listed twice", f->key, show(s, tmp));
-	if ((long long)*n >= f->max)
-		return fail(l, ev->start_mark,
-		    "%s: more than %lld addresses", f->key, f->max);
-	*v = xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = xstrdup(s);
-	return 0;
+	return list_append(l, f, ev, v, n, s, s, "addresses");
 }
 
 /* Check one scalar of a list key and append it to *v. */
@@ -1092,16 +1108,7 @@ writer_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
 		    "fingerprint (64 hex digits), got '%s'", f->key,
 		    show(s, tmp));
 	hex[64] = '\0';
-	for (i = 0; i < *n; i++)
-		if (strcmp((*v)[i], hex) == 0)
-			return fail(l, ev->start_mark,
-			    "%s: '%s' is listed twice", f->key, show(s, tmp));
-	if ((long long)*n >= f->max)
-		return fail(l, ev->start_mark,
-		    "%s: more than %lld fingerprints", f->key, f->max);
-	*v = xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = xstrdup(hex);
-	return 0;
+	return list_append(l, f, ev, v, n, hex, s, "fingerprints");
 }
 
 /* titan_writers = fingerprint / "[" *( fingerprint ) "]" / null */
@@ -1122,7 +1129,6 @@ alias_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
 {
 	char		 tmp[SHOW_MAX + 4];
 	const char	*s, *sep;
-	size_t		 i;
 
 	if (scalar(l, f, ev, "a URL prefix", &s) == -1)
 		return -1;
@@ -1134,16 +1140,7 @@ alias_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
 		return fail(l, ev->start_mark, "%s: expected a URL prefix like "
 		    "'https://example.org/posts/', got '%s'", f->key,
 		    show(s, tmp));
-	for (i = 0; i < *n; i++)
-		if (strcmp((*v)[i], s) == 0)
-			return fail(l, ev->start_mark,
-			    "%s: '%s' is listed twice", f->key, show(s, tmp));
-	if ((long long)*n >= f->max)
-		return fail(l, ev->start_mark,
-		    "%s: more than %lld prefixes", f->key, f->max);
-	*v = xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = xstrdup(s);
-	return 0;
+	return list_append(l, f, ev, v, n, s, s, "prefixes");
 }
 
 /* link_aliases = prefix / "[" *( prefix ) "]" / null */
