@@ -61,6 +61,9 @@ struct loader {
 	const char	*data;		/* the whole input */
 	size_t		 len;
 	const char	*confdir;	/* absolute; anchors relative paths */
+	void		*base;		/* what fields' offsets are into: c, or
+					   a struct config_host of "hosts" */
+	yaml_mark_t	*host_marks;	/* owned; hostname of each hosts item */
 	char		*err;		/* "NAME:LINE:COL: ..." goes here */
 	size_t		 errlen;
 };
@@ -82,6 +85,8 @@ static int	parse_size(struct loader *, const struct field *,
 static int	parse_user(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_host(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_hosts(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_int(struct loader *, const struct field *,
 		    yaml_event_t *);
@@ -175,9 +180,29 @@ static const struct field fields[] = {
 	{ "titan_writers",	parse_writers,	OFF(titan_writers), 0, 1000 },
 	{ "titan_max_size",	parse_size,	OFF(titan_max_size),
 	    1024, 1LL << 30 },
+	{ "hosts",		parse_hosts,	OFF(hosts),	0,
+	    CONFIG_MAX_HOSTS - 1 },
 };
 
 #define NFIELDS		(sizeof(fields) / sizeof(fields[0]))
+
+#define HOFF(m)		offsetof(struct config_host, m)
+
+/*
+ * The keys of one "hosts" item, parsed as the top-level keys of the
+ * same name are, into a struct config_host.
+ */
+static const struct field host_fields[] = {
+	{ "hostname",		parse_host,	HOFF(hostname),	1, 253 },
+	{ "capsule",		parse_path,	HOFF(capsule_dir), 1, PATH_MAX },
+	{ "certs",		parse_path,	HOFF(cert_dir),	1, PATH_MAX },
+	{ "title",		parse_text,	HOFF(site_title), 1, 256 },
+	{ "subtitle",		parse_text,	HOFF(site_subtitle), 0, 256 },
+	{ "author",		parse_text,	HOFF(author),	0, 256 },
+	{ "lang",		parse_lang,	HOFF(lang),	1, 35 },
+};
+
+#define NHOST_FIELDS	(sizeof(host_fields) / sizeof(host_fields[0]))
 
 /* Format "NAME:LINE:COL: msg" into l->err; always returns -1. */
 static int
@@ -365,7 +390,7 @@ scalar(struct loader *l, const struct field *f, const yaml_event_t *ev,
 static void *
 slot(struct loader *l, const struct field *f)
 {
-	return (char *)l->c + f->off;
+	return (char *)l->base + f->off;
 }
 
 /* Replace the string at f's offset with a copy of s (NULL allowed). */
@@ -1403,42 +1428,49 @@ check_all(struct loader *l, const yaml_mark_t *marks, const int *seen)
 	return 0;
 }
 
-/* The top-level mapping, after its MAPPING-START event. */
+/*
+ * The keys of a mapping, after its MAPPING-START event, looked up in
+ * table[0..n) and stored at l->base; in ("" or "hosts: ") starts the
+ * messages about keys.  marks[i] and seen[i] say where each key's value
+ * was.
+ */
 static int
-parse_top(struct loader *l)
+parse_map(struct loader *l, const struct field *table, size_t n,
+    const char *in, yaml_mark_t *marks, int *seen)
 {
 	yaml_event_t		 key, val;
 	const struct field	*f;
-	yaml_mark_t		 marks[NFIELDS];
-	int			 seen[NFIELDS] = { 0 };
 	char			 tmp[SHOW_MAX + 4];
 	size_t			 i;
 	int			 rv;
 
-	memset(marks, 0, sizeof(marks));
 	for (;;) {
 		if (next(l, &key) == -1)
 			return -1;
 		if (key.type == YAML_MAPPING_END_EVENT) {
 			yaml_event_delete(&key);
-			break;
+			return 0;
 		}
 		if (key.type != YAML_SCALAR_EVENT) {
-			fail(l, key.start_mark, "expected a key, got %s",
+			fail(l, key.start_mark, "%sexpected a key, got %s", in,
 			    event_kind(&key));
 			yaml_event_delete(&key);
 			return -1;
 		}
-		f = field_find((const char *)key.data.scalar.value);
-		if (f == NULL) {
-			fail(l, key.start_mark, "unknown key '%s'",
+		for (i = 0; i < n; i++)
+			if (strcmp(table[i].key,
+			    (const char *)key.data.scalar.value) == 0)
+				break;
+		if (i == n) {
+			fail(l, key.start_mark, "%sunknown key '%s'", in,
 			    show((const char *)key.data.scalar.value, tmp));
 			yaml_event_delete(&key);
 			return -1;
 		}
-		i = (size_t)(f - fields);
+		f = &table[i];
 		if (seen[i]) {
-			fail(l, key.start_mark, "duplicate key '%s'", f->key);
+			fail(l, key.start_mark, "%sduplicate key '%s'", in,
+			    f->key);
 			yaml_event_delete(&key);
 			return -1;
 		}
@@ -1452,6 +1484,137 @@ parse_top(struct loader *l)
 		if (rv == -1)
 			return -1;
 	}
+}
+
+static void
+free_hosts(struct config_host *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].hostname);
+		free(v[i].capsule_dir);
+		free(v[i].cert_dir);
+		free(v[i].site_title);
+		free(v[i].site_subtitle);
+		free(v[i].author);
+		free(v[i].lang);
+	}
+	free(v);
+}
+
+/* One item of "hosts", after its MAPPING-START event, appended to c. */
+static int
+host_add(struct loader *l, const struct field *f, const yaml_event_t *ev)
+{
+	struct config		*c = l->c;
+	struct config_host	*h;
+	yaml_mark_t		 marks[NHOST_FIELDS];
+	int			 seen[NHOST_FIELDS] = { 0 };
+	size_t			 i;
+	int			 rv;
+
+	if ((long long)c->nhosts >= f->max)
+		return fail(l, ev->start_mark, "%s: more than %lld hosts",
+		    f->key, f->max);
+	c->hosts = xreallocarray(c->hosts, c->nhosts + 1, sizeof(*c->hosts));
+	l->host_marks = xreallocarray(l->host_marks, c->nhosts + 1,
+	    sizeof(*l->host_marks));
+	h = &c->hosts[c->nhosts++];
+	memset(h, 0, sizeof(*h));
+	memset(marks, 0, sizeof(marks));
+	l->base = h;
+	rv = parse_map(l, host_fields, NHOST_FIELDS, "hosts: ", marks, seen);
+	l->base = l->c;
+	if (rv == -1)
+		return -1;
+	if (h->hostname == NULL)
+		return fail(l, ev->start_mark, "%s: every item needs a "
+		    "hostname", f->key);
+	l->host_marks[c->nhosts - 1] = marks[0];
+	for (i = 0; i + 1 < c->nhosts; i++)
+		if (strcmp(c->hosts[i].hostname, h->hostname) == 0)
+			return fail(l, marks[0], "%s: %s is listed twice",
+			    f->key, h->hostname);
+	return 0;
+}
+
+/*
+ * hosts = "[" *( "{" hostname [capsule] [certs] [title] [subtitle]
+ *         [author] [lang] "}" ) "]" (or a block list), or null for none.
+ */
+static int
+parse_hosts(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	yaml_event_t	 item;
+	int		 rv;
+
+	free_hosts(l->c->hosts, l->c->nhosts);
+	l->c->hosts = NULL;
+	l->c->nhosts = 0;
+	if (ev->type == YAML_SCALAR_EVENT && is_null(ev))
+		return 0;
+	if (ev->type != YAML_SEQUENCE_START_EVENT)
+		return fail(l, ev->start_mark,
+		    "%s: expected a list of hosts, got %s", f->key,
+		    event_kind(ev));
+	for (;;) {
+		if (next(l, &item) == -1)
+			return -1;
+		if (item.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&item);
+			return 0;
+		}
+		if (item.type != YAML_MAPPING_START_EVENT)
+			rv = fail(l, item.start_mark, "%s: expected a mapping "
+			    "with a hostname, got %s", f->key,
+			    event_kind(&item));
+		else
+			rv = host_add(l, f, &item);
+		yaml_event_delete(&item);
+		if (rv == -1)
+			return -1;
+	}
+}
+
+/*
+ * Once the whole file is read (the top-level keys may come after
+ * "hosts"): a host may not repeat the top-level name, and what an item
+ * left out is filled in.  Its capsule is the top-level one; its
+ * certificate directory is <certs>/<hostname>, so that every name gets
+ * a certificate of its own unless told to share one.
+ */
+static int
+resolve_hosts(struct loader *l)
+{
+	struct config		*c = l->c;
+	struct config_host	*h;
+	size_t			 i;
+
+	for (i = 0; i < c->nhosts; i++) {
+		h = &c->hosts[i];
+		if (strcmp(h->hostname, c->hostname) == 0)
+			return fail(l, l->host_marks[i], "hosts: %s is the "
+			    "top-level hostname already", h->hostname);
+		if (h->capsule_dir == NULL)
+			h->capsule_dir = xstrdup(c->capsule_dir);
+		if (h->cert_dir == NULL)
+			h->cert_dir = path_resolve(c->cert_dir, h->hostname);
+	}
+	return 0;
+}
+
+/* The top-level mapping, after its MAPPING-START event. */
+static int
+parse_top(struct loader *l)
+{
+	yaml_mark_t	 marks[NFIELDS];
+	int		 seen[NFIELDS] = { 0 };
+
+	memset(marks, 0, sizeof(marks));
+	if (parse_map(l, fields, NFIELDS, "", marks, seen) == -1 ||
+	    resolve_hosts(l) == -1)
+		return -1;
 	return check_all(l, marks, seen);
 }
 
@@ -1597,6 +1760,7 @@ config_load_buffer(struct config *c, const char *name, const char *data,
 	l.data = data;
 	l.len = len;
 	l.confdir = confdir;
+	l.base = c;
 	l.err = err;
 	l.errlen = errlen;
 	if (!yaml_parser_initialize(&l.parser)) {
@@ -1607,6 +1771,7 @@ config_load_buffer(struct config *c, const char *name, const char *data,
 	    len);
 	rv = parse_stream(&l);
 	yaml_parser_delete(&l.parser);
+	free(l.host_marks);
 done:
 	free(confdir);
 	if (rv == -1)
@@ -1682,6 +1847,7 @@ config_free(struct config *c)
 	free_list(c->bind, c->nbind);
 	free(c->capsule_dir);
 	free(c->cert_dir);
+	free_hosts(c->hosts, c->nhosts);
 	free(c->user);
 	free(c->chroot_dir);
 	free(c->lang);
@@ -1707,4 +1873,34 @@ config_redirect(const struct config *c, const char *path)
 	r = bsearch(&key, c->redirects, c->nredirects, sizeof(key),
 	    redirect_cmp);
 	return r != NULL ? r->to : NULL;
+}
+
+size_t
+config_nhosts(const struct config *c)
+{
+	return 1 + c->nhosts;
+}
+
+void
+config_host_view(const struct config *c, size_t i, struct config *view)
+{
+	const struct config_host	*h;
+
+	*view = *c;
+	view->hosts = NULL;
+	view->nhosts = 0;
+	if (i == 0 || i > c->nhosts)
+		return;
+	h = &c->hosts[i - 1];
+	view->hostname = h->hostname;
+	view->capsule_dir = h->capsule_dir;
+	view->cert_dir = h->cert_dir;
+	if (h->site_title != NULL)
+		view->site_title = h->site_title;
+	if (h->site_subtitle != NULL)
+		view->site_subtitle = h->site_subtitle;
+	if (h->author != NULL)
+		view->author = h->author;
+	if (h->lang != NULL)
+		view->lang = h->lang;
 }

@@ -24,6 +24,25 @@ struct config_redirect {
 	char		*to;		/* owned; "/new/path" or a URL */
 };
 
+/*
+ * One more name served on the Gemini port ("hosts:"), with a capsule
+ * and a certificate of its own.  The top-level hostname, capsule and
+ * certs are the first host, the one served to clients that send no
+ * (or an unknown) server name, and over Gopher.
+ */
+struct config_host {
+	char		*hostname;	/* owned; lower case */
+	char		*capsule_dir;	/* owned; absolute */
+	char		*cert_dir;	/* owned; absolute */
+	/* Site fallbacks; NULL: the top level's. */
+	char		*site_title;	/* owned or NULL */
+	char		*site_subtitle;	/* owned or NULL */
+	char		*author;	/* owned or NULL */
+	char		*lang;		/* owned or NULL */
+};
+
+#define CONFIG_MAX_HOSTS	64	/* "hosts:" items, plus the first */
+
 /* follow_symlinks: which symbolic links under files/ are followed. */
 enum config_links {
 	CONFIG_LINKS_INSIDE,		/* "false": only those that stay inside */
@@ -44,6 +63,9 @@ struct config {
 
 	char		*capsule_dir;	/* absolute; default <confdir>/../capsule */
 	char		*cert_dir;	/* absolute; default <confdir>/../certs */
+	/* More names on the Gemini port (SNI); see config_host_view(). */
+	struct config_host *hosts;	/* owned */
+	size_t		 nhosts;	/* 0: the top-level one only */
 
 	/* Live editing: watch the content, cache what was rendered. */
 	int		 watch;		/* 1 = rebuild when content changes */
@@ -106,6 +128,17 @@ struct config {
 
 /* The target for a path listed in "redirects", or NULL. */
 const char	*config_redirect(const struct config *, const char *path);
+
+/* Hosts served: the top-level one and those of "hosts:". */
+size_t		 config_nhosts(const struct config *);
+/*
+ * c as host i (0: the top-level host) sees it: a shallow copy of c with
+ * that host's name, capsule, certificates and site fallbacks, and no
+ * hosts list.  view borrows every pointer from c, so it lives no longer
+ * than c and must never be given to config_free().
+ */
+void		 config_host_view(const struct config *c, size_t i,
+		    struct config *view);
 
 /* Fill c with the defaults; confdir anchors the default paths. */
 void	 config_defaults(struct config *c, const char *confdir);

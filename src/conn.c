@@ -57,6 +57,8 @@ struct conn {
 	struct tlsconn	*tls;		/* owned; NULL for Gopher, and for
 					   Gemini until the first byte */
 	struct gen	*gen;		/* one reference; see conf() */
+	size_t		 host;		/* Gemini: which of gen's hosts
+					   answers (its archive is a[host]) */
 	struct response	 resp;		/* owned */
 	uint64_t	 file_off;
 	char		*filebuf;	/* owned; CONN_FILE_CHUNK bytes */
@@ -459,13 +461,14 @@ static void
 upload_redirect(struct conn *c, const char *path)
 {
 	const struct config	*cfg = conf(c);
+	const char		*host = c->gen->set->hosts[c->host].hostname;
 	char			 url[1024], port[16] = "";
-	int			 v6 = strchr(cfg->hostname, ':') != NULL;
+	int			 v6 = strchr(host, ':') != NULL;
 
 	if (cfg->gemini_port != GEMINI_DEFAULT_PORT)
 		snprintf(port, sizeof(port), ":%d", cfg->gemini_port);
 	snprintf(url, sizeof(url), "gemini://%s%s%s%s%s", v6 ? "[" : "",
-	    cfg->hostname, v6 ? "]" : "", port, path);
+	    host, v6 ? "]" : "", port, path);
 	upload_answer(c, 30, url);
 }
 
@@ -526,14 +529,15 @@ upload_done(struct conn *c)
 		upload_answer(c, up->status, up->meta);
 		return;
 	}
-	titan_target(c->gen->a, up->treq.slug, up->name, sizeof(up->name));
+	titan_target(c->gen->a[c->host], up->treq.slug, up->name,
+	    sizeof(up->name));
 	if (up->treq.size > 0 && titan_check(up->body.data, up->body.len,
 	    up->treq.slug, up->name, &up->draft, why, sizeof(why)) == -1) {
 		snprintf(up->meta, sizeof(up->meta), "Bad upload: %.200s", why);
 		upload_answer(c, 59, up->meta);
 		return;
 	}
-	up->capsule = xstrdup(c->gen->a->dir);
+	up->capsule = xstrdup(c->gen->a[c->host]->dir);
 	up->c = c;
 	up->work.data = up;
 	if (uv_queue_work(&c->w->loop, &up->work, upload_work,
@@ -602,11 +606,11 @@ static void
 upload_begin(struct conn *c, size_t linelen, size_t got)
 {
 	const struct config	*cfg = conf(c);
-	struct gemini_host	 host;
+	const struct settings	*set = c->gen->set;
 	struct upload		*up;
 	const char		*meta = NULL, *hash, *semi;
 	char			 msg[160];
-	int			 st;
+	int			 st, h;
 
 	/* The log leaves the parameters (and a token) out. */
 	if ((semi = memchr(c->req, ';', linelen)) != NULL)
@@ -615,15 +619,19 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 		upload_answer(c, 53, "Proxy request refused: no uploads here");
 		return;
 	}
-	host.hostname = cfg->hostname;
-	host.port = cfg->gemini_port;
 	up = c->up = xcalloc(1, sizeof(*up));
 	buf_init(&up->body);
-	if ((st = titan_request_parse(c->req, linelen, &host, 1, &up->treq,
-	    &meta)) != 0) {
+	if ((st = titan_request_parse(c->req, linelen, set->ghosts,
+	    set->nhosts, &up->treq, &meta)) != 0) {
 		upload_answer(c, st, meta);
 		return;
 	}
+	if ((h = gemini_request_host(set->ghosts, set->nhosts, &up->treq.g,
+	    tlsconn_sni(c->tls), &meta)) == -1) {
+		upload_answer(c, 53, meta);
+		return;
+	}
+	c->host = (size_t)h;
 	if (up->treq.size > cfg->titan_max_size) {
 		snprintf(msg, sizeof(msg), "Upload too large: %zu bytes, the "
 		    "limit is %zu", up->treq.size, cfg->titan_max_size);
@@ -662,24 +670,28 @@ static void
 answer_gemini(struct conn *c, size_t linelen)
 {
 	const struct config	*cfg;
-	struct gemini_host	 host;
+	const struct settings	*set;
 	struct gemini_request	 req;
 	struct router_req	 rreq;
 	const char		*meta = NULL;
 	char			 header[1100];
 	size_t			 hlen, got = c->reqlen;
-	int			 status;
+	int			 status, h = 0;
 
 	take_snapshot(c);
 	cfg = conf(c);
-	host.hostname = cfg->hostname;
-	host.port = cfg->gemini_port;
+	set = c->gen->set;
 	c->reqlen = linelen;
-	status = gemini_request_parse(c->req, linelen, &host, 1, &req, &meta);
+	status = gemini_request_parse(c->req, linelen, set->ghosts,
+	    set->nhosts, &req, &meta);
 	if (status == 0 && strcmp(req.url.scheme, "titan") == 0) {
 		upload_begin(c, linelen, got);	/* a body follows */
 		return;
 	}
+	/* The URL's host picks the capsule, if the TLS name agrees. */
+	if (status == 0 && (h = gemini_request_host(set->ghosts, set->nhosts,
+	    &req, tlsconn_sni(c->tls), &meta)) == -1)
+		status = 53;
 	if (status != 0) {
 		response_status(&c->resp, status, "%s", meta);
 	} else {
@@ -688,7 +700,8 @@ answer_gemini(struct conn *c, size_t linelen)
 		rreq.query = req.url.query;
 		rreq.writer = cfg->ntitan_writers > 0 &&
 		    titan_writer(cfg, tlsconn_client_hash(c->tls));
-		router_handle(cfg, c->gen->a, &rreq, &c->resp);
+		c->host = (size_t)h;
+		router_handle(&set->hosts[h], c->gen->a[h], &rreq, &c->resp);
 	}
 	c->status = c->resp.status;
 	hlen = gemini_header(header, sizeof(header), c->resp.status,
@@ -758,8 +771,9 @@ answer_gopher(struct conn *c, size_t linelen)
 		send_response(c, "", 0);
 		return;
 	}
-	router_route(cfg, c->gen->a, PROTO_GOPHER, req.path, req.search,
-	    &c->resp);
+	/* Gopher has no host names: the first host answers. */
+	router_route(&c->gen->set->hosts[0], c->gen->a[0], PROTO_GOPHER,
+	    req.path, req.search, &c->resp);
 	/*
 	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
 	 * config "redirects:" to a path).  One to a URL is told, below.
@@ -771,8 +785,8 @@ answer_gopher(struct conn *c, size_t linelen)
 		snprintf(target, sizeof(target), "%s", c->resp.meta);
 		response_free(&c->resp);
 		response_init(&c->resp);
-		router_route(cfg, c->gen->a, PROTO_GOPHER, target, req.search,
-		    &c->resp);
+		router_route(&c->gen->set->hosts[0], c->gen->a[0],
+		    PROTO_GOPHER, target, req.search, &c->resp);
 	}
 	c->status = c->resp.status;
 	if (c->resp.status / 10 == 3 && c->resp.meta[0] != '/') {

@@ -148,7 +148,9 @@ gemini_request_parse(const char *line, size_t len,
 		return 59;
 	}
 
-	if (ip_literal(req->url.host)) {
+	req->host = 0;
+	req->ip = ip_literal(req->url.host);
+	if (req->ip) {
 		port = nhosts > 0 ? hosts[0].port : GEMINI_DEFAULT_PORT;
 	} else {
 		for (i = 0; i < nhosts; i++)
@@ -159,12 +161,33 @@ gemini_request_parse(const char *line, size_t len,
 			return 53;
 		}
 		port = hosts[i].port;
+		req->host = i;
 	}
 	if (req->url.port != -1 && req->url.port != port) {
 		*meta = "Proxy request refused: port not served";
 		return 53;
 	}
 	return 0;
+}
+
+int
+gemini_request_host(const struct gemini_host *hosts, size_t nhosts,
+    const struct gemini_request *req, const char *sni, const char **meta)
+{
+	size_t	 i;
+
+	if (sni == NULL || *sni == '\0')
+		return (int)req->host;
+	if (req->ip) {
+		for (i = 0; i < nhosts; i++)
+			if (host_match(hosts[i].hostname, sni))
+				return (int)i;
+		return 0;
+	}
+	if (req->host < nhosts && host_match(hosts[req->host].hostname, sni))
+		return (int)req->host;
+	*meta = "Proxy request refused: host differs from the TLS server name";
+	return -1;
 }
 
 /* The defined codes, with the META sent when the caller gives none. */

@@ -46,6 +46,9 @@ struct gemini_host {
 struct gemini_request {
 	char		 line[GEMINI_URL_MAX + 1];	/* url_parse() edits */
 	struct url	 url;			/* points into line */
+	size_t		 host;		/* the URL's host: an index into
+					   hosts[]; 0 for an IP literal */
+	int		 ip;		/* 1: the URL's host is an IP literal */
 };
 
 /*
@@ -67,6 +70,18 @@ struct gemini_request {
 int	 gemini_request_parse(const char *line, size_t len,
 	    const struct gemini_host *hosts, size_t nhosts,
 	    struct gemini_request *req, const char **meta);
+
+/*
+ * Which of hosts[0..nhosts) answers req, given the server name the
+ * client sent in TLS (sni; NULL when it sent none): the URL's host,
+ * unless sni names another name, which is a 53 (spec/gemini.md §3: SNI
+ * and URL host disagree).  No SNI: the URL decides.  A URL with an IP
+ * literal is served by the host sni names, or by hosts[0].  Returns the
+ * index, or -1 with *meta set to a static message for a 53.
+ */
+int	 gemini_request_host(const struct gemini_host *hosts, size_t nhosts,
+	    const struct gemini_request *req, const char *sni,
+	    const char **meta);
 
 /*
  * Format the header "NN META\r\n" into out[0..outlen) and NUL-terminate

@@ -148,19 +148,22 @@ cmd_render(const char *path, const char *to)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
 }
 
-/* --check: load everything, say what was found. */
+/* --check for one host: load its capsule, say what was found. */
 static int
-cmd_check(const struct config *cfg)
+check_host(const struct config *cfg)
 {
 	struct archive	*a;
 	size_t		 i, parts = 0;
 
-	if ((a = archive_load(cfg)) == NULL)
+	printf("host:     %s\n", cfg->hostname);
+	if ((a = archive_load(cfg)) == NULL) {
+		printf("capsule:  %s (cannot be read)\n", cfg->capsule_dir);
 		return EXIT_TROUBLE;
+	}
 	for (i = 0; i < a->nseries; i++)
 		parts += a->series[i]->nparts;
-	printf("config:   %s\n", cfg->path ? cfg->path : "(defaults)");
 	printf("capsule:  %s\n", a->dir);
+	printf("certs:    %s\n", cfg->cert_dir);
 	printf("site:     %s\n", a->title);
 	printf("posts:    %zu", a->nposts);
 	if (a->nposts > 0)
@@ -185,6 +188,59 @@ cmd_check(const struct config *cfg)
 	i = a->nwarnings;
 	archive_unref(a);
 	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
+}
+
+/* --check: every host in turn; trouble with any is trouble. */
+static int
+cmd_check(const struct config *cfg)
+{
+	struct config	 view;
+	size_t		 i;
+	int		 rv = EXIT_OK;
+
+	printf("config:   %s\n", cfg->path ? cfg->path : "(defaults)");
+	for (i = 0; i < config_nhosts(cfg); i++) {
+		if (i > 0)
+			printf("\n");
+		config_host_view(cfg, i, &view);
+		if (check_host(&view) != EXIT_OK)
+			rv = EXIT_TROUBLE;
+	}
+	return rv;
+}
+
+static void
+free_archives(struct archive **a, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		archive_unref(a[i]);
+	free(a);
+}
+
+/* Every host's capsule, as cfg says now; NULL when one cannot be read. */
+static struct archive **
+load_archives(const struct config *cfg)
+{
+	struct archive	**a, *one;
+	struct config	 view;
+	size_t		 i, n = config_nhosts(cfg);
+
+	a = xcalloc(n, sizeof(*a));
+	for (i = 0; i < n; i++) {
+		config_host_view(cfg, i, &view);
+		if ((one = archive_load(&view)) == NULL) {
+			free_archives(a, i);
+			return NULL;
+		}
+		a[i] = one;
+		log_info("capsule %s%s%s: %zu posts, %zu series, %zu tags, "
+		    "%zu pages, %u warnings", one->dir, n > 1 ? " for " : "",
+		    n > 1 ? view.hostname : "", one->nposts, one->nseries,
+		    one->ntags, one->ndocs, one->nwarnings);
+	}
+	return a;
 }
 
 static void
@@ -224,14 +280,14 @@ serve(struct daemon_state *d)
 	static const int signums[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
 	struct tls_server *tls = NULL;
 	struct settings	*set;
-	struct archive	*a;
+	struct archive	**a;
 	struct gen	*g;
 	struct limits	*lim;
 	struct priv	 pv;
 	const struct config *cfg;
 	uv_loop_t	*loop = uv_default_loop();
 	char		 err[512];
-	size_t		 i;
+	size_t		 i, na;
 	int		 rv;
 
 	signal(SIGPIPE, SIG_IGN);
@@ -253,25 +309,22 @@ serve(struct daemon_state *d)
 	}
 	ticket_set_rotation(d->cfg.ticket_rotation_ms);
 	if (d->cfg.gemini_port > 0) {
-		tls = tls_server_new(d->cfg.cert_dir, d->cfg.hostname, err,
-		    sizeof(err));
+		tls = reload_certs(&d->cfg, err, sizeof(err));
 		if (tls == NULL) {
 			log_warnx("%s", err);
 			return EXIT_TROUBLE;
 		}
 	}
 	/* Keys read as root; the content as the user, in the jail. */
+	na = config_nhosts(&d->cfg);
 	if (priv_confine(&pv, &d->cfg) == -1 ||
-	    (a = archive_load(&d->cfg)) == NULL) {
+	    (a = load_archives(&d->cfg)) == NULL) {
 		tls_server_free(tls);
 		return EXIT_TROUBLE;
 	}
-	log_info("capsule %s: %zu posts, %zu series, %zu tags, %zu pages, "
-	    "%u warnings", a->dir, a->nposts, a->nseries, a->ntags, a->ndocs,
-	    a->nwarnings);
 	if (priv_restore(&pv) == -1) {		/* root again, to bind */
 		tls_server_free(tls);
-		archive_unref(a);
+		free_archives(a, na);
 		return EXIT_TROUBLE;
 	}
 	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
@@ -284,7 +337,7 @@ serve(struct daemon_state *d)
 		gen_unref(g);
 		server_free(&d->srv);
 		settings_unref(set);
-		archive_unref(a);
+		free_archives(a, na);
 		return EXIT_TROUBLE;
 	}
 	lim = limits_new(cfg->max_connections);
@@ -293,12 +346,15 @@ serve(struct daemon_state *d)
 	reload_adopt(&d->rl, g);
 	gen_unref(g);			/* the workers hold theirs */
 	settings_unref(set);
-	archive_unref(a);
+	free_archives(a, na);
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
 	    "worker(s)", cfg->hostname, cfg->gemini_port, cfg->hostname,
 	    cfg->gopher_port, d->srv.nworkers);
+	for (i = 1; i < config_nhosts(cfg); i++)
+		log_info("serving gemini://%s:%d/ too (SNI)",
+		    cfg->hosts[i - 1].hostname, cfg->gemini_port);
 	uv_run(loop, UV_RUN_DEFAULT);
 	if ((rv = uv_loop_close(loop)) != 0)
 		log_warnx("main loop close: %s", uv_strerror(rv));

@@ -69,7 +69,9 @@ priv_prepare(struct priv *p, const struct config *cfg, int allow_root,
     char *err, size_t errlen)
 {
 	struct passwd	*pw;
+	struct config	 v;
 	char		*key, *root = NULL, *in = NULL;
+	size_t		 i;
 	int		 rv = -1;
 
 	memset(p, 0, sizeof(*p));
@@ -109,10 +111,15 @@ priv_prepare(struct priv *p, const struct config *cfg, int allow_root,
 			    cfg->chroot_dir, strerror(errno));
 			goto done;
 		}
-		if ((in = jailed(root, cfg->capsule_dir)) == NULL) {
-			snprintf(err, errlen, "chroot: the capsule %s is not "
-			    "inside %s", cfg->capsule_dir, root);
-			goto done;
+		for (i = 0; i < config_nhosts(cfg); i++) {
+			config_host_view(cfg, i, &v);
+			if ((in = jailed(root, v.capsule_dir)) == NULL) {
+				snprintf(err, errlen, "chroot: the capsule %s "
+				    "is not inside %s", v.capsule_dir, root);
+				goto done;
+			}
+			free(in);
+			in = NULL;
 		}
 	}
 	if (p->root && !p->drop && !cfg->allow_root && !allow_root) {
@@ -122,9 +129,14 @@ priv_prepare(struct priv *p, const struct config *cfg, int allow_root,
 		    "--allow-root)");
 		goto done;
 	}
-	key = xasprintf("%s/key.pem", cfg->cert_dir);
-	p->key_existed = access(key, F_OK) == 0;
-	free(key);
+	p->key_existed = 0;
+	for (i = 0; i < config_nhosts(cfg); i++) {
+		config_host_view(cfg, i, &v);
+		key = xasprintf("%s/key.pem", v.cert_dir);
+		if (access(key, F_OK) == 0)
+			p->key_existed |= (uint64_t)1 << i;
+		free(key);
+	}
 	rv = 0;
 done:
 	free(root);
@@ -172,14 +184,18 @@ rewrite(const char *root, char **path, const char *what)
 int
 priv_confine(struct priv *p, struct config *cfg)
 {
-	char	 key[PATH_MAX];
-	char	*root, *in = NULL;
+	struct config	 v;
+	char		 key[PATH_MAX];
+	char		*root, *in = NULL;
+	size_t		 i;
 
-	if (p->drop && !p->key_existed) {
-		snprintf(key, sizeof(key), "%s/key.pem", cfg->cert_dir);
-		if (access(key, F_OK) == 0) {
-			give(p, cfg->cert_dir, "key.pem");
-			give(p, cfg->cert_dir, "cert.pem");
+	for (i = 0; p->drop && i < config_nhosts(cfg); i++) {
+		config_host_view(cfg, i, &v);
+		snprintf(key, sizeof(key), "%s/key.pem", v.cert_dir);
+		if (!(p->key_existed & (uint64_t)1 << i) &&
+		    access(key, F_OK) == 0) {
+			give(p, v.cert_dir, "key.pem");
+			give(p, v.cert_dir, "cert.pem");
 		}
 	}
 	if (cfg->chroot_dir != NULL) {
@@ -194,6 +210,15 @@ priv_confine(struct priv *p, struct config *cfg)
 		}
 		(void)rewrite(root, &cfg->cert_dir,
 		    "the certificate directory");
+		for (i = 0; i < cfg->nhosts; i++) {
+			if (rewrite(root, &cfg->hosts[i].capsule_dir,
+			    "the capsule") == -1) {
+				free(root);
+				return -1;
+			}
+			(void)rewrite(root, &cfg->hosts[i].cert_dir,
+			    "the certificate directory");
+		}
 		if (cfg->log_file != NULL && (in = jailed(root,
 		    cfg->log_file)) == NULL)
 			log_warnx("chroot: the log file %s lies outside %s: "

@@ -25,6 +25,8 @@
 #ifndef CAPSULED_PRIV_H
 #define CAPSULED_PRIV_H
 
+#include <stdint.h>
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -36,7 +38,8 @@ struct priv {
 	uid_t	 uid;
 	gid_t	 gid;
 	char	 user[64];
-	int	 key_existed;	/* certs/key.pem was there before start */
+	uint64_t key_existed;	/* bit i: host i's key.pem was there
+				   before start (config_host_view()) */
 	int	 jailed;	/* chroot done */
 };
 

@@ -8,10 +8,10 @@
  *
  * While a build runs, the loader reads r->set, r->a and the server's
  * boot configuration, all immutable, and writes only the job fields
- * (newset, newa, build_ns, err); the main loop touches nothing of that
- * until built() runs, and swaps r->set and r->a only there.  The flags
- * job, finished and quit change under mtx, which also orders the job
- * fields between the two threads.
+ * (newset, newa, nnewa, build_ns, err); the main loop touches nothing
+ * of that until built() runs, and swaps r->set and r->a only there.
+ * The flags job, finished and quit change under mtx, which also orders
+ * the job fields between the two threads.
  *
  * The loader also frees the generations the workers let go of (reap():
  * a worker's last gen_unref() only queues it), so a worker never spends
@@ -145,6 +145,27 @@ keep_restart_only(struct config *c, const struct config *run)
 	}
 }
 
+struct tls_server *
+reload_certs(const struct config *c, char *err, size_t errlen)
+{
+	struct tls_server	*tls;
+	struct config		 v;
+	size_t			 i;
+
+	if ((tls = tls_server_new(c->cert_dir, c->hostname, err, errlen)) ==
+	    NULL)
+		return NULL;
+	for (i = 1; i < config_nhosts(c); i++) {
+		config_host_view(c, i, &v);
+		if (tls_server_add(tls, v.cert_dir, v.hostname, err, errlen) ==
+		    -1) {
+			tls_server_free(tls);
+			return NULL;
+		}
+	}
+	return tls;
+}
+
 /* The configuration and certificates again; NULL with r->err set. */
 static struct settings *
 load_settings(struct reload *r)
@@ -162,8 +183,8 @@ load_settings(struct reload *r)
 		return NULL;
 	keep_restart_only(&c, run);
 	/* Gemini listeners need a context; certificates may have changed. */
-	if (r->srv->tls != NULL && (tls = tls_server_new(c.cert_dir,
-	    c.hostname, r->err, sizeof(r->err))) == NULL) {
+	if (r->srv->tls != NULL && (tls = reload_certs(&c, r->err,
+	    sizeof(r->err))) == NULL) {
 		config_free(&c);
 		return NULL;
 	}
@@ -172,17 +193,81 @@ load_settings(struct reload *r)
 	return settings_new(&c, tls);
 }
 
+/* The snapshot now served for host h (name and capsule), or NULL. */
+static struct archive *
+served(const struct reload *r, const struct config *h)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->set->nhosts; i++)
+		if (strcmp(r->set->hosts[i].hostname, h->hostname) == 0 &&
+		    strcmp(r->set->hosts[i].capsule_dir, h->capsule_dir) == 0)
+			return r->a[i];
+	return NULL;
+}
+
+static void
+free_archives(struct archive **a, size_t n)
+{
+	size_t	 i;
+
+	if (a == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		archive_unref(a[i]);
+	free(a);
+}
+
+/*
+ * A snapshot for each of set's hosts into r->newa.  One whose capsule
+ * cannot be read keeps the snapshot it is served from; -1 (r->err set,
+ * nothing kept) when it has none, a host new in the configuration.
+ */
+static int
+build_archives(struct reload *r, const struct settings *set)
+{
+	struct archive	**a, *prev;
+	size_t		 i, n = set->nhosts;
+
+	a = xcalloc(n, sizeof(*a));
+	for (i = 0; i < n; i++) {
+		prev = served(r, &set->hosts[i]);
+		if ((a[i] = archive_reload(&set->hosts[i], prev)) != NULL)
+			continue;
+		if (prev == NULL) {
+			snprintf(r->err, sizeof(r->err), "%s: the capsule %s "
+			    "cannot be read", set->hosts[i].hostname,
+			    set->hosts[i].capsule_dir);
+			free_archives(a, i);
+			return -1;
+		}
+		log_warnx("reload: %s: content not loaded; the old one stays",
+		    set->hosts[i].hostname);
+		archive_ref(prev);
+		a[i] = prev;
+	}
+	r->newa = a;
+	r->nnewa = n;
+	return 0;
+}
+
 /* On the loader thread. */
 static void
 build(struct reload *r)
 {
-	const struct config	*cfg;
-	uint64_t		 t0 = uv_hrtime();
+	uint64_t	 t0 = uv_hrtime();
 
 	r->err[0] = '\0';
 	r->newset = r->job_config ? load_settings(r) : NULL;
-	cfg = r->newset != NULL ? &r->newset->cfg : &r->set->cfg;
-	r->newa = archive_reload(cfg, r->a);
+	if (r->newset != NULL && build_archives(r, r->newset) == -1) {
+		settings_unref(r->newset);
+		r->newset = NULL;
+	}
+	if (r->newset == NULL && build_archives(r, r->set) == -1) {
+		/* Cannot happen: every host has a snapshot to keep. */
+		r->newa = NULL;
+		r->nnewa = 0;
+	}
 	r->build_ns = uv_hrtime() - t0;
 }
 
@@ -192,15 +277,58 @@ on_change(void *arg)
 	reload_request(arg, 0);
 }
 
+/* One watch per capsule directory (hosts may share one). */
 static void
 start_watch(struct reload *r)
 {
-	const struct config *c = &r->set->cfg;
+	const struct settings	*set = r->set;
+	const struct config	*c = &set->cfg;
+	struct watch		*w;
+	size_t			 i, j;
 
 	r->watch = NULL;
-	if (c->watch)
-		r->watch = watch_start(r->loop, c->capsule_dir,
-		    c->watch_debounce_ms, on_change, r);
+	r->nwatch = 0;
+	if (!c->watch)
+		return;
+	r->watch = xcalloc(set->nhosts, sizeof(*r->watch));
+	for (i = 0; i < set->nhosts; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(set->hosts[j].capsule_dir,
+			    set->hosts[i].capsule_dir) == 0)
+				break;
+		if (j < i)
+			continue;
+		if ((w = watch_start(r->loop, set->hosts[i].capsule_dir,
+		    c->watch_debounce_ms, on_change, r)) != NULL)
+			r->watch[r->nwatch++] = w;
+	}
+}
+
+static void
+stop_watch(struct reload *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nwatch; i++)
+		watch_stop(r->watch[i]);
+	free(r->watch);
+	r->watch = NULL;
+	r->nwatch = 0;
+}
+
+/* 1 when set and old serve the same capsule directories, in order. */
+static int
+same_capsules(const struct settings *set, const struct settings *old)
+{
+	size_t	 i;
+
+	if (set->nhosts != old->nhosts)
+		return 0;
+	for (i = 0; i < set->nhosts; i++)
+		if (strcmp(set->hosts[i].capsule_dir,
+		    old->hosts[i].capsule_dir) != 0)
+			return 0;
+	return 1;
 }
 
 /* New settings in place: what the main loop itself takes from them. */
@@ -215,8 +343,8 @@ apply_settings(struct reload *r, struct settings *old)
 	} else
 		log_set_level(c->log_level);
 	if (c->watch != o->watch || c->watch_debounce_ms !=
-	    o->watch_debounce_ms || strcmp(c->capsule_dir, o->capsule_dir)) {
-		watch_stop(r->watch);
+	    o->watch_debounce_ms || !same_capsules(r->set, old)) {
+		stop_watch(r);
 		start_watch(r);
 	}
 	log_info("reload: configuration %s loaded", c->path);
@@ -226,9 +354,10 @@ static void
 drop_build(struct reload *r)
 {
 	settings_unref(r->newset);
-	archive_unref(r->newa);
+	free_archives(r->newa, r->nnewa);
 	r->newset = NULL;
 	r->newa = NULL;
+	r->nnewa = 0;
 }
 
 /* On the main loop, once build() is done. */
@@ -238,6 +367,7 @@ built(struct reload *r)
 	struct settings	*old;
 	struct archive	*a;
 	struct gen	*g;
+	size_t		 i;
 
 	r->busy = 0;
 	if (r->stopping) {
@@ -248,29 +378,36 @@ built(struct reload *r)
 	if (r->job_config && r->newset == NULL)
 		log_warnx("reload: %s; the running configuration stays",
 		    r->err);
+	if (r->newa == NULL) {		/* build_archives() cannot fail */
+		log_warnx("reload: content not loaded; the old one stays");
+		drop_build(r);
+		goto next;
+	}
+	/* The old snapshots go with the old settings: as many as hosts. */
+	free_archives(r->a, r->set->nhosts);
+	r->a = r->newa;
 	if (r->newset != NULL) {
 		old = r->set;
 		r->set = r->newset;
 		apply_settings(r, old);
 		settings_unref(old);
 	}
-	if ((a = r->newa) != NULL) {
-		archive_unref(r->a);
-		r->a = a;
-		log_info("content: %zu posts, %zu series, %zu tags, %zu pages, "
-		    "%u warnings; %u files read, %u unchanged; built in "
-		    "%.1f ms", a->nposts, a->nseries, a->ntags, a->ndocs,
-		    a->nwarnings, a->nread, a->nreused,
-		    (double)r->build_ns / 1e6);
-	} else
-		log_warnx("reload: content not loaded; the old one stays");
-	if (r->newset != NULL || r->newa != NULL) {
-		g = new_gen(r);
-		server_publish(r->srv, g);
-		gen_unref(g);
+	for (i = 0; i < r->set->nhosts; i++) {
+		a = r->a[i];
+		log_info("content%s%s: %zu posts, %zu series, %zu tags, "
+		    "%zu pages, %u warnings; %u files read, %u unchanged; "
+		    "built in %.1f ms", r->set->nhosts > 1 ? " of " : "",
+		    r->set->nhosts > 1 ? r->set->hosts[i].hostname : "",
+		    a->nposts, a->nseries, a->ntags, a->ndocs, a->nwarnings,
+		    a->nread, a->nreused, (double)r->build_ns / 1e6);
 	}
+	g = new_gen(r);
+	server_publish(r->srv, g);
+	gen_unref(g);
 	r->newset = NULL;
 	r->newa = NULL;
+	r->nnewa = 0;
+next:
 	if (r->again) {
 		r->again = 0;
 		start(r);
@@ -335,15 +472,20 @@ start(struct reload *r)
 
 void
 reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
-    struct settings *set, struct archive *a)
+    struct settings *set, struct archive **a)
 {
+	size_t	 i;
+
 	memset(r, 0, sizeof(*r));
 	r->loop = loop;
 	r->srv = srv;
 	settings_ref(set);
 	r->set = set;
-	archive_ref(a);
-	r->a = a;
+	r->a = xcalloc(set->nhosts, sizeof(*r->a));
+	for (i = 0; i < set->nhosts; i++) {
+		archive_ref(a[i]);
+		r->a[i] = a[i];
+	}
 	if (uv_mutex_init(&r->mtx) != 0 || uv_cond_init(&r->cond) != 0 ||
 	    uv_async_init(loop, &r->done, on_done) != 0)
 		fatalx("reload: cannot set up the loader");
@@ -379,8 +521,7 @@ reload_stop(struct reload *r)
 	if (r->stopping)
 		return;
 	r->stopping = 1;
-	watch_stop(r->watch);
-	r->watch = NULL;
+	stop_watch(r);
 	uv_mutex_lock(&r->mtx);
 	r->quit = 1;
 	uv_cond_signal(&r->cond);
@@ -397,8 +538,8 @@ reload_free(struct reload *r)
 {
 	uv_cond_destroy(&r->cond);
 	uv_mutex_destroy(&r->mtx);
+	free_archives(r->a, r->set != NULL ? r->set->nhosts : 0);
 	settings_unref(r->set);
-	archive_unref(r->a);
 	r->set = NULL;
 	r->a = NULL;
 }

@@ -8,9 +8,13 @@
  * streams files for the workers): a request while one runs makes
  * exactly one more after it.  One thread also keeps every snapshot in
  * one malloc arena, so memory settles instead of spreading over four.
- * A build reuses every unchanged file of the snapshot being served
- * (archive_reload()), then the main loop publishes the result to the
- * workers, which swap it in between requests.
+ * A build makes a snapshot for every host (hosts: in the
+ * configuration), each reusing every unchanged file of the snapshot
+ * that host is served from (archive_reload()), then the main loop
+ * publishes the result to the workers, which swap it in between
+ * requests.  A capsule that cannot be read keeps its old snapshot; a
+ * host new in the configuration whose capsule cannot be read refuses
+ * that configuration.
  *
  * A configuration that does not load is refused, its file:line:col
  * error logged, and the running one keeps serving (the content is still
@@ -20,8 +24,8 @@
  *
  * Knows libuv (a thread, an async handle), the configuration, TLS
  * contexts, the archive and the server.  A struct reload owns one
- * reference to the current settings and snapshot, the watch and the
- * loader thread.  Its functions are for the main loop's thread only.
+ * reference to the current settings and to each host's snapshot, the
+ * watches (one per capsule directory) and the loader thread.  Its functions are for the main loop's thread only.
  */
 #ifndef CAPSULED_RELOAD_H
 #define CAPSULED_RELOAD_H
@@ -30,6 +34,7 @@
 #include <uv.h>
 
 struct archive;
+struct config;
 struct server;
 struct settings;
 struct watch;
@@ -38,8 +43,10 @@ struct reload {
 	uv_loop_t	*loop;
 	struct server	*srv;		/* borrowed, outlives this */
 	struct settings	*set;		/* current; one reference */
-	struct archive	*a;		/* current; one reference */
-	struct watch	*watch;		/* or NULL (config "watch: false") */
+	struct archive	**a;		/* current: owned array of
+					   set->nhosts, one reference each */
+	struct watch	**watch;	/* owned array: one per capsule */
+	size_t		 nwatch;	/* 0: config "watch: false" */
 	int		 busy;		/* a build is running */
 	int		 again;		/* and another was asked for */
 	int		 want_config;	/* the next build reads the config */
@@ -59,23 +66,31 @@ struct reload {
 	/* The build in flight: the loader writes, then the loop reads. */
 	int		 job_config;
 	struct settings	*newset;
-	struct archive	*newa;
+	struct archive	**newa;		/* owned array, a reference each */
+	size_t		 nnewa;		/* (newset or set)->nhosts */
 	uint64_t	 build_ns;
 	char		 err[1024];
 };
 
 /*
- * Serve set and a (a reference to each is taken) and start watching,
- * as set's configuration says.  The generations it publishes are freed
- * on the loader thread, so reload_free() comes after server_free().
+ * Serve set and a[0..set->nhosts) (a reference to each is taken) and
+ * start watching, as set's configuration says.  The generations it
+ * publishes are freed on the loader thread, so reload_free() comes
+ * after server_free().
  */
 void	 reload_init(struct reload *, uv_loop_t *, struct server *,
-	    struct settings *set, struct archive *a);
+	    struct settings *set, struct archive **a);
 /*
  * Have the loader free g too: the first generation, made before r.
  * Before the workers start.
  */
 void	 reload_adopt(struct reload *, struct gen *g);
+/*
+ * The TLS contexts for every host of c: its certificate directory's
+ * pair, made there when absent.  NULL with err filled on failure.
+ */
+struct tls_server *reload_certs(const struct config *c, char *err,
+	    size_t errlen);
 /* Ask for a build; config: read the configuration and certificates. */
 void	 reload_request(struct reload *, int config);
 /*

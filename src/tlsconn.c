@@ -1,12 +1,18 @@
 /*
- * tlsconn.c -- TLS over memory BIOs, and the server's TLS context.
+ * tlsconn.c -- TLS over memory BIOs, and the server's TLS contexts.
  *
  * Ciphertext goes in with tlsconn_feed() and comes out with
  * tlsconn_drain(); plaintext flows in between.  Knows OpenSSL, not
- * libuv: conn.c moves the bytes.  A struct tls_server owns its SSL_CTX,
- * which is read-only once built and shared by every worker thread; a
- * struct tlsconn owns its SSL, and the SSL owns both BIOs.  Loading or
- * generating the key pair is cert.c's business.
+ * libuv: conn.c moves the bytes.  A struct tls_server owns one SSL_CTX
+ * per host name (SNI), each read-only once built and shared by every
+ * worker thread; a struct tlsconn owns its SSL, and the SSL owns both
+ * BIOs.  Loading or generating the key pairs is cert.c's business.
+ *
+ * Every connection starts on the first host's context; the ClientHello
+ * callback moves it to the context of the name it asks for, before
+ * OpenSSL looks at a session to resume.  Each context has a session id
+ * context of its own (a hash of its name), so a ticket issued for one
+ * name never resumes a session under another one's certificate.
  *
  * Errors on a connection are the client's doing (a port scanner, an
  * HTTP client, an old TLS stack), so they are logged at debug only.
@@ -17,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <openssl/err.h>
@@ -50,14 +57,21 @@
 			"TLS_CHACHA20_POLY1305_SHA256:"			\
 			"TLS_AES_256_GCM_SHA384"
 #define GROUPS		"X25519:P-256:P-384"
-#define SID_CTX		"capsuled"
+#define SID_CTX		"capsuled"	/* hashed with the host name */
 /* A client certificate list larger than this ends the handshake. */
 #define MAX_CERT_LIST	(16 * 1024)
 
-struct tls_server {
+/* One name we answer to, with its certificate. */
+struct tls_vhost {
 	SSL_CTX		*ctx;		/* owned; read-only once built */
+	char		*name;		/* owned; lower case, "" for none */
 	time_t		 not_after;	/* of the leaf certificate */
 	char		 fp[CERT_FP_LEN]; /* SHA-256, "AB:CD:..." */
+};
+
+struct tls_server {
+	struct tls_vhost *hosts;	/* owned; [0]: the default */
+	size_t		 nhosts;
 };
 
 struct tlsconn {
@@ -111,8 +125,85 @@ servername_any(SSL *ssl, int *alert, void *arg)
 	return SSL_TLSEXT_ERR_OK;
 }
 
+/* Host i whose name is name[0..len) (any case, one trailing dot); 0. */
+static size_t
+host_find(const struct tls_server *srv, const unsigned char *name,
+    size_t len)
+{
+	size_t	 i;
+
+	if (len > 1 && name[len - 1] == '.')
+		len--;
+	for (i = 1; i < srv->nhosts; i++)
+		if (strlen(srv->hosts[i].name) == len &&
+		    strncasecmp(srv->hosts[i].name, (const char *)name, len) ==
+		    0)
+			return i;
+	return 0;
+}
+
+/*
+ * The ClientHello is here, nothing decided yet: switch to the context
+ * of the host the client names, so that the certificate and the session
+ * id context (which a ticket must match to resume) are that host's.  An
+ * unknown name, or none, stays with the default host: the request
+ * handler answers 53 to a URL that is not ours.
+ *
+ * server_name = list_len(2) *( name_type(1) name_len(2) name )
+ */
 static int
-setup_ctx(SSL_CTX *ctx, const struct cert *c)
+pick_host(SSL *ssl, int *alert, void *arg)
+{
+	const struct tls_server	*srv = arg;
+	const unsigned char	*p;
+	size_t			 len, n, i = 0;
+
+	if (srv->nhosts < 2 || SSL_client_hello_get0_ext(ssl,
+	    TLSEXT_TYPE_server_name, &p, &len) != 1 || len < 2 ||
+	    (size_t)(p[0] << 8 | p[1]) != len - 2)
+		goto done;
+	for (p += 2, len -= 2; len >= 3; p += 3 + n, len -= 3 + n) {
+		n = (size_t)(p[1] << 8 | p[2]);
+		if (n > len - 3)
+			break;
+		if (p[0] == TLSEXT_NAMETYPE_host_name) {
+			i = host_find(srv, p + 3, n);
+			break;
+		}
+	}
+done:
+	/* A second ClientHello (after a HelloRetryRequest) comes here too. */
+	if (SSL_get_SSL_CTX(ssl) != srv->hosts[i].ctx &&
+	    SSL_set_SSL_CTX(ssl, srv->hosts[i].ctx) == NULL) {
+		*alert = SSL_AD_INTERNAL_ERROR;
+		return SSL_CLIENT_HELLO_ERROR;
+	}
+	return SSL_CLIENT_HELLO_SUCCESS;
+}
+
+/* SHA-256 of SID_CTX and the host name: 32 bytes, OpenSSL's maximum. */
+static int
+set_sid_ctx(SSL_CTX *ctx, const char *hostname)
+{
+	unsigned char	 md[32];
+	unsigned int	 mdlen = 0;
+	EVP_MD_CTX	*m;
+	int		 ok;
+
+	if ((m = EVP_MD_CTX_new()) == NULL)
+		return -1;
+	ok = EVP_DigestInit_ex(m, EVP_sha256(), NULL) &&
+	    EVP_DigestUpdate(m, SID_CTX, sizeof(SID_CTX)) &&
+	    EVP_DigestUpdate(m, hostname, strlen(hostname)) &&
+	    EVP_DigestFinal_ex(m, md, &mdlen) && mdlen == sizeof(md) &&
+	    SSL_CTX_set_session_id_context(ctx, md, mdlen);
+	EVP_MD_CTX_free(m);
+	return ok ? 0 : -1;
+}
+
+static int
+setup_ctx(SSL_CTX *ctx, const struct cert *c, const char *hostname,
+    struct tls_server *srv)
 {
 	const char	*ciphers;
 	int		 i;
@@ -142,6 +233,7 @@ setup_ctx(SSL_CTX *ctx, const struct cert *c)
 	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, verify_any);
 	SSL_CTX_set_max_cert_list(ctx, MAX_CERT_LIST);
 	SSL_CTX_set_tlsext_servername_callback(ctx, servername_any);
+	SSL_CTX_set_client_hello_cb(ctx, pick_host, srv);
 
 	ciphers = EVP_PKEY_is_a(c->key, "RSA") ?
 	    CIPHERS_ECDSA ":" CIPHERS_RSA : CIPHERS_ECDSA;
@@ -150,8 +242,7 @@ setup_ctx(SSL_CTX *ctx, const struct cert *c)
 	    !SSL_CTX_set_ciphersuites(ctx, SUITES_TLS13) ||
 	    !SSL_CTX_set1_groups_list(ctx, GROUPS) ||
 	    /* Needed once peers are verified and sessions resumed. */
-	    !SSL_CTX_set_session_id_context(ctx,
-	    (const unsigned char *)SID_CTX, sizeof(SID_CTX) - 1))
+	    set_sid_ctx(ctx, hostname) == -1)
 		return -1;
 	if (SSL_CTX_use_certificate(ctx, c->x509) != 1)
 		return -1;
@@ -176,7 +267,7 @@ days_until(time_t t)
 
 /* One info line about the certificate, and a warning when it is due. */
 static void
-describe(const struct tls_server *srv, X509 *x, const char *certdir,
+describe(const struct tls_vhost *srv, X509 *x, const char *certdir,
     const char *hostname)
 {
 	char		 cn[256], date[32], host[256], *p;
@@ -221,54 +312,91 @@ describe(const struct tls_server *srv, X509 *x, const char *certdir,
 		    "clients will warn", certdir, hostname);
 }
 
+/* Load (or make) certdir's pair for hostname as srv's next host. */
+static int
+add_host(struct tls_server *srv, const char *certdir, const char *hostname,
+    char *err, size_t errlen)
+{
+	struct tls_vhost	*h;
+	struct cert		 c;
+	char			*q;
+
+	if (cert_load(&c, certdir, hostname, err, errlen) == -1)
+		return -1;
+	srv->hosts = xreallocarray(srv->hosts, srv->nhosts + 1,
+	    sizeof(*srv->hosts));
+	h = &srv->hosts[srv->nhosts];
+	memset(h, 0, sizeof(*h));
+	h->name = xstrdup(hostname != NULL ? hostname : "");
+	for (q = h->name; *q != '\0'; q++)
+		if (*q >= 'A' && *q <= 'Z')
+			*q = (char)(*q - 'A' + 'a');
+	ERR_clear_error();
+	if ((h->ctx = SSL_CTX_new(TLS_server_method())) == NULL ||
+	    setup_ctx(h->ctx, &c, h->name, srv) == -1) {
+		if (err != NULL && errlen > 0)
+			snprintf(err, errlen, "%s/cert.pem: %s", certdir,
+			    ossl_reason());
+		ERR_clear_error();
+		SSL_CTX_free(h->ctx);
+		free(h->name);
+		cert_free(&c);
+		return -1;
+	}
+	h->not_after = cert_not_after(c.x509);
+	cert_fingerprint(c.x509, h->fp);
+	describe(h, c.x509, certdir, hostname);
+	cert_free(&c);			/* the SSL_CTX holds its own refs */
+	srv->nhosts++;
+	return 0;
+}
+
 struct tls_server *
 tls_server_new(const char *certdir, const char *hostname, char *err,
     size_t errlen)
 {
 	struct tls_server	*srv;
-	struct cert		 c;
 
-	if (cert_load(&c, certdir, hostname, err, errlen) == -1)
-		return NULL;
 	srv = xcalloc(1, sizeof(*srv));
-	ERR_clear_error();
-	if ((srv->ctx = SSL_CTX_new(TLS_server_method())) == NULL ||
-	    setup_ctx(srv->ctx, &c) == -1) {
-		if (err != NULL && errlen > 0)
-			snprintf(err, errlen, "%s/cert.pem: %s", certdir,
-			    ossl_reason());
-		ERR_clear_error();
-		SSL_CTX_free(srv->ctx);
+	if (add_host(srv, certdir, hostname, err, errlen) == -1) {
 		free(srv);
-		cert_free(&c);
 		return NULL;
 	}
-	srv->not_after = cert_not_after(c.x509);
-	cert_fingerprint(c.x509, srv->fp);
-	describe(srv, c.x509, certdir, hostname);
-	cert_free(&c);			/* the SSL_CTX holds its own refs */
 	return srv;
+}
+
+int
+tls_server_add(struct tls_server *srv, const char *certdir,
+    const char *hostname, char *err, size_t errlen)
+{
+	return add_host(srv, certdir, hostname, err, errlen);
 }
 
 void
 tls_server_free(struct tls_server *srv)
 {
+	size_t	 i;
+
 	if (srv == NULL)
 		return;
-	SSL_CTX_free(srv->ctx);
+	for (i = 0; i < srv->nhosts; i++) {
+		SSL_CTX_free(srv->hosts[i].ctx);
+		free(srv->hosts[i].name);
+	}
+	free(srv->hosts);
 	free(srv);
 }
 
 int
 tls_server_days_left(const struct tls_server *srv)
 {
-	return days_until(srv->not_after);
+	return days_until(srv->hosts[0].not_after);
 }
 
 const char *
 tls_server_fingerprint(const struct tls_server *srv)
 {
-	return srv->fp;
+	return srv->hosts[0].fp;
 }
 
 /*
@@ -281,7 +409,7 @@ tlsconn_new(struct tls_server *srv)
 	struct tlsconn	*c;
 
 	c = xcalloc(1, sizeof(*c));
-	if ((c->ssl = SSL_new(srv->ctx)) == NULL ||
+	if ((c->ssl = SSL_new(srv->hosts[0].ctx)) == NULL ||
 	    (c->rbio = BIO_new(BIO_s_mem())) == NULL ||
 	    (c->wbio = BIO_new(BIO_s_mem())) == NULL)
 		oom("tlsconn_new");

@@ -9,8 +9,9 @@
  * tls_server_new() builds the SSL_CTX (TLS 1.2 minimum, 1.3 preferred,
  * client certificates requested but optional and not verified) from
  * cert.pem and key.pem in the certificate directory, generating a
- * self-signed pair there on first start.  The SSL_CTX is read-only
- * once built and shared by all worker threads.
+ * self-signed pair there on first start; tls_server_add() one more for
+ * each further host name, picked by the client's SNI.  The contexts are
+ * read-only once built and shared by all worker threads.
  */
 #ifndef CAPSULED_TLSCONN_H
 #define CAPSULED_TLSCONN_H
@@ -28,10 +29,19 @@ struct tlsconn;
  */
 struct tls_server *tls_server_new(const char *certdir, const char *hostname,
 		    char *err, size_t errlen);
+/*
+ * Another host name on the same port: its own certificate from certdir
+ * (made there when absent), served to clients whose SNI names it (any
+ * case).  Clients that send another name, or none, get the first
+ * host's.  Before the server is shared with the workers only.  Returns
+ * 0, or -1 with err filled; srv is unchanged then.
+ */
+int		 tls_server_add(struct tls_server *, const char *certdir,
+		    const char *hostname, char *err, size_t errlen);
 void		 tls_server_free(struct tls_server *);
-/* Days until the certificate expires (negative: expired). */
+/* Days until the first host's certificate expires (negative: expired). */
 int		 tls_server_days_left(const struct tls_server *);
-/* SHA-256 fingerprint of the certificate, hex with colons. */
+/* SHA-256 fingerprint of the first host's certificate, hex with colons. */
 const char	*tls_server_fingerprint(const struct tls_server *);
 
 struct tlsconn	*tlsconn_new(struct tls_server *);

@@ -24,12 +24,21 @@ struct settings *
 settings_new(struct config *cfg, struct tls_server *tls)
 {
 	struct settings	*set;
+	size_t		 i;
 
 	set = xcalloc(1, sizeof(*set));
 	atomic_init(&set->refs, 1);
 	set->cfg = *cfg;
 	memset(cfg, 0, sizeof(*cfg));
 	set->tls = tls;
+	set->nhosts = config_nhosts(&set->cfg);
+	set->hosts = xreallocarray(NULL, set->nhosts, sizeof(*set->hosts));
+	set->ghosts = xreallocarray(NULL, set->nhosts, sizeof(*set->ghosts));
+	for (i = 0; i < set->nhosts; i++) {
+		config_host_view(&set->cfg, i, &set->hosts[i]);
+		set->ghosts[i].hostname = set->hosts[i].hostname;
+		set->ghosts[i].port = set->cfg.gemini_port;
+	}
 	return set;
 }
 
@@ -45,21 +54,27 @@ settings_unref(struct settings *set)
 	if (set == NULL || atomic_fetch_sub(&set->refs, 1) != 1)
 		return;
 	tls_server_free(set->tls);
+	free(set->hosts);
+	free(set->ghosts);
 	config_free(&set->cfg);
 	free(set);
 }
 
 struct gen *
-gen_new(struct settings *set, struct archive *a)
+gen_new(struct settings *set, struct archive **a)
 {
 	struct gen	*g;
+	size_t		 i;
 
 	g = xcalloc(1, sizeof(*g));
 	atomic_init(&g->refs, 1);
 	settings_ref(set);
 	g->set = set;
-	archive_ref(a);
-	g->a = a;
+	g->a = xreallocarray(NULL, set->nhosts, sizeof(*g->a));
+	for (i = 0; i < set->nhosts; i++) {
+		archive_ref(a[i]);
+		g->a[i] = a[i];
+	}
 	return g;
 }
 
@@ -72,7 +87,11 @@ gen_ref(struct gen *g)
 void
 gen_free(struct gen *g)
 {
-	archive_unref(g->a);
+	size_t	 i;
+
+	for (i = 0; i < g->set->nhosts; i++)
+		archive_unref(g->a[i]);
+	free(g->a);
 	settings_unref(g->set);
 	free(g);
 }

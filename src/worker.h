@@ -4,7 +4,7 @@
  *
  * Threads share only what is read-only after setup or published whole:
  * a generation (struct gen: the settings -- configuration and TLS
- * context -- plus one archive snapshot), handed to each worker with an
+ * contexts -- plus one archive snapshot per host), handed to each worker with an
  * atomic exchange and picked up on its own loop.  A connection holds
  * the generation it was accepted under, and the newest one once its
  * request has arrived, so a reload never changes anything under a
@@ -17,6 +17,7 @@
 #include <uv.h>
 
 #include "config.h"
+#include "gemini.h"
 #include "router.h"
 
 struct archive;
@@ -34,13 +35,22 @@ struct settings {
 	atomic_uint		 refs;
 	struct config		 cfg;		/* owned */
 	struct tls_server	*tls;		/* owned; NULL: no Gemini */
+	/*
+	 * Each host as config_host_view() shows it ([0]: the top-level
+	 * one, also Gopher's), and its name and port for the request
+	 * parser.  The arrays are owned, every string in them is cfg's.
+	 */
+	struct config		*hosts;
+	struct gemini_host	*ghosts;
+	size_t			 nhosts;
 };
 
-/* What a worker serves with: one settings and one snapshot. */
+/* What a worker serves with: one settings and a snapshot per host. */
 struct gen {
 	atomic_uint		 refs;
 	struct settings		*set;		/* one reference */
-	struct archive		*a;		/* one reference */
+	struct archive		**a;		/* owned array of set->nhosts,
+						   one reference each */
 	/*
 	 * Who frees it after the last unref (a snapshot of 10,000 posts
 	 * takes milliseconds to free: not a job for a worker between two
@@ -58,8 +68,11 @@ struct gen {
 struct settings	*settings_new(struct config *cfg, struct tls_server *tls);
 void		 settings_ref(struct settings *);
 void		 settings_unref(struct settings *);	/* NULL: ignored */
-/* A new generation referencing set and a; one reference. */
-struct gen	*gen_new(struct settings *set, struct archive *a);
+/*
+ * A new generation referencing set and a[0..set->nhosts) (a reference
+ * to each is taken; the array is copied); one reference.
+ */
+struct gen	*gen_new(struct settings *set, struct archive **a);
 void		 gen_ref(struct gen *);
 void		 gen_unref(struct gen *);		/* NULL: ignored */
 void		 gen_free(struct gen *);		/* for reapers */

@@ -106,6 +106,8 @@ check_defaults(const struct config *c, const char *top, const char *what)
 	INT_EQ(c->access_log, 1, what);
 	INT_EQ(c->log_peer, LOG_PEER_FULL, what);
 	INT_EQ(c->nredirects, 0, what);
+	INT_EQ(c->nhosts, 0, what);
+	INT_EQ(config_nhosts(c), 1, what);
 	STR_EQ(c->robots, CONFIG_ROBOTS_DEFAULT, what);
 	INT_EQ(c->ntitan_writers, 0, what);
 	INT_EQ(c->titan_max_size, 1 << 20, what);
@@ -965,6 +967,90 @@ test_live(void)
 	    "MiB)");
 }
 
+/* "hosts": more names on the Gemini port (SNI), each with a capsule. */
+static void
+test_hosts(void)
+{
+	struct config	 c, v;
+	char		 want[PATH_MAX + 64];
+
+	expect_ok(&c, "hostname: First.Example\n"
+	    "hosts:\n"
+	    "  - hostname: Second.Example\n"
+	    "    capsule: ../two\n"
+	    "    certs: /srv/certs-two\n"
+	    "    title: Second Site\n"
+	    "    subtitle: Notes\n"
+	    "    author: Bea\n"
+	    "    lang: de\n"
+	    "  - { hostname: third.example }\n"
+	    "capsule: ../one\n"
+	    "title: First Site\n");
+	INT_EQ(c.nhosts, 2, "two more hosts");
+	INT_EQ(config_nhosts(&c), 3, "three in all");
+	if (c.nhosts == 2) {
+		STR_EQ(c.hosts[0].hostname, "second.example", "lower case");
+		snprintf(want, sizeof(want), "%s/two", tmp);
+		STR_EQ(c.hosts[0].capsule_dir, want, "capsule from confdir");
+		STR_EQ(c.hosts[0].cert_dir, "/srv/certs-two", "certs");
+		STR_EQ(c.hosts[0].site_title, "Second Site", "title");
+		STR_EQ(c.hosts[0].lang, "de", "lang");
+		/* Omitted: the top-level capsule (given after "hosts"). */
+		snprintf(want, sizeof(want), "%s/one", tmp);
+		STR_EQ(c.hosts[1].capsule_dir, want, "capsule inherited");
+		snprintf(want, sizeof(want), "%s/certs/third.example", tmp);
+		STR_EQ(c.hosts[1].cert_dir, want,
+		    "certs default: <certs>/<hostname>");
+		OK(c.hosts[1].site_title == NULL, "title not given");
+	}
+	config_host_view(&c, 0, &v);
+	STR_EQ(v.hostname, "first.example", "view 0: top level");
+	STR_EQ(v.site_title, "First Site", "view 0 title");
+	OK(v.hosts == NULL && v.nhosts == 0, "a view has no hosts");
+	config_host_view(&c, 1, &v);
+	STR_EQ(v.hostname, "second.example", "view 1 name");
+	STR_EQ(v.site_title, "Second Site", "view 1 title");
+	STR_EQ(v.site_subtitle, "Notes", "view 1 subtitle");
+	STR_EQ(v.author, "Bea", "view 1 author");
+	STR_EQ(v.lang, "de", "view 1 lang");
+	INT_EQ(v.gemini_port, c.gemini_port, "view 1 shares the rest");
+	config_host_view(&c, 2, &v);
+	STR_EQ(v.hostname, "third.example", "view 2 name");
+	STR_EQ(v.site_title, "First Site", "view 2: the top-level title");
+	STR_EQ(v.lang, "en", "view 2: the top-level lang");
+	config_free(&c);
+
+	expect_ok(&c, "hosts:\n");
+	INT_EQ(c.nhosts, 0, "hosts: null");
+	config_free(&c);
+	expect_ok(&c, "hosts: []\n");
+	INT_EQ(c.nhosts, 0, "hosts: []");
+	config_free(&c);
+
+	expect_err("hosts:\n  - hostname: b.example\n"
+	    "  - hostname: B.Example\n",
+	    "3:15: hosts: b.example is listed twice");
+	expect_err("hostname: a.example\nhosts:\n  - hostname: A.example\n",
+	    "3:15: hosts: a.example is the top-level hostname already");
+	expect_err("hosts:\n  - hostname: localhost\n",
+	    "2:15: hosts: localhost is the top-level hostname already");
+	expect_err("hosts:\n  - capsule: x\n",
+	    "2:5: hosts: every item needs a hostname");
+	expect_err("hosts:\n  - hostname: b\n    port: 3\n",
+	    "3:5: hosts: unknown key 'port'");
+	expect_err("hosts:\n  - hostname: b\n    hostname: c\n",
+	    "3:5: hosts: duplicate key 'hostname'");
+	expect_err("hosts:\n  - hostname: 'a b'\n",
+	    "2:15: hostname: 'a b' is not a host name");
+	expect_err("hosts:\n  - b.example\n",
+	    "2:5: hosts: expected a mapping with a hostname, got a single "
+	    "value");
+	expect_err("hosts: b.example\n",
+	    "1:8: hosts: expected a list of hosts, got a single value");
+	expect_err("hosts:\n  - hostname: b\n    lang: '--'\n",
+	    "3:11: lang: '--' is not a language tag like en or pt-BR");
+}
+
 int
 main(void)
 {
@@ -990,6 +1076,7 @@ main(void)
 	test_repo_config();
 	test_hardening();
 	test_live();
+	test_hosts();
 
 	unlink(conf);
 	rmdir(etc);

@@ -270,6 +270,41 @@ test_length(void)
 	free(req);
 }
 
+/* Which host answers, given the URL and the TLS server name (SNI). */
+static void
+test_sni(void)
+{
+	static const struct gemini_host two[] = {
+		{ "a.test", 1965 },
+		{ "b.test", 1965 },
+	};
+	struct gemini_request	 req;
+	const char		*meta;
+
+#define H(url, sni) (gemini_request_parse(url, strlen(url), two, 2, &req, \
+	    &meta) != 0 ? -2 : gemini_request_host(two, 2, &req, sni, &meta))
+	INT_EQ(H("gemini://a.test/", "a.test"), 0, "a with SNI a");
+	INT_EQ(req.host, 0, "req.host a");
+	INT_EQ(H("gemini://b.test/", "b.test"), 1, "b with SNI b");
+	INT_EQ(req.host, 1, "req.host b");
+	INT_EQ(H("gemini://B.Test./", "B.TEST"), 1, "case, trailing dot");
+	INT_EQ(H("gemini://b.test/", "b.test."), 1, "SNI trailing dot");
+	INT_EQ(H("gemini://b.test/", NULL), 1, "no SNI: the URL decides");
+	INT_EQ(H("gemini://b.test/", ""), 1, "empty SNI: none");
+	meta = NULL;
+	INT_EQ(H("gemini://b.test/", "a.test"), -1, "b with SNI a");
+	OK(meta != NULL && strstr(meta, "TLS server name") != NULL,
+	    "53 says why: %s", meta ? meta : "(null)");
+	INT_EQ(H("gemini://a.test/", "b.test"), -1, "a with SNI b");
+	INT_EQ(H("gemini://a.test/", "c.test"), -1, "a with unknown SNI");
+	INT_EQ(H("gemini://127.0.0.1/", NULL), 0, "literal: first host");
+	INT_EQ(req.ip, 1, "literal flagged");
+	INT_EQ(H("gemini://[::1]/", "b.test"), 1, "literal: the SNI's host");
+	INT_EQ(H("gemini://[::1]/", "c.test"), 0, "literal, unknown SNI");
+	INT_EQ(H("gemini://c.test/", "c.test"), -2, "not ours: parse 53");
+#undef H
+}
+
 /* Ports of IP literals and host entries; no hosts at all. */
 static void
 test_hosts(void)
@@ -381,6 +416,7 @@ main(void)
 	test_rows();
 	test_length();
 	test_hosts();
+	test_sni();
 	test_header();
 	return harness_done();
 }
