@@ -5,7 +5,8 @@
  * It sees inline links "[text](dest)" and reference definitions
  * "[label]: dest", skips fenced code blocks and code spans, and asks
  * archive_resolve_link() about every destination ending in ".md" and
- * every old web URL of a post (config link_aliases).
+ * every old web URL of a post (config link_aliases), and the archive
+ * about every "/posts/<slug>" path.
  *
  * The scan depends on the file alone, the answer on the whole archive:
  * links_scan() keeps what it found (the archive stores it with the
@@ -39,6 +40,9 @@ is_checked_link(const char *dest, size_t len)
 {
 	size_t	 end = len, i;
 
+	/* A post's own path, as a gemtext page would write it. */
+	if (len > 7 && memcmp(dest, "/posts/", 7) == 0)
+		return 1;
 	for (i = 0; i < len; i++) {
 		if (dest[i] == '#' || dest[i] == '?') {
 			end = i;
@@ -166,22 +170,54 @@ links_free(struct links_ref *refs, size_t n)
 	free(refs);
 }
 
+/*
+ * Does "/posts/" + rest name a post ("slug", "slug/", with a query or
+ * fragment), or the archive itself ("")?
+ */
+static int
+post_path_found(const struct archive *a, const char *rest)
+{
+	size_t	 len = strcspn(rest, "?#");
+	char	*slug;
+	int	 found;
+
+	while (len > 0 && rest[len - 1] == '/')
+		len--;
+	if (len == 0)
+		return 1;
+	slug = xstrndup(rest, len);
+	found = archive_post(a, slug) != NULL;
+	free(slug);
+	return found;
+}
+
+/* Is url, found in the file path, a link to a post that is not there? */
+static int
+names_missing_post(const struct archive *a, const char *path, const char *url)
+{
+	char	*to;
+
+	if ((to = archive_resolve_link(a, path, url)) != NULL) {
+		free(to);
+		return 0;
+	}
+	if (strncmp(url, "/posts/", 7) == 0)
+		return !post_path_found(a, url + 7);
+	/* An absolute URL is ours to judge only when it is an old one. */
+	if (strstr(url, "://") != NULL)
+		return archive_is_alias(a, url);
+	return 1;			/* a .md file that names nothing */
+}
+
 unsigned
 links_report(const struct archive *a, const char *path,
     const struct links_ref *refs, size_t n)
 {
 	unsigned	 found = 0;
 	size_t		 i;
-	char		*to;
 
 	for (i = 0; i < n; i++) {
-		if ((to = archive_resolve_link(a, path, refs[i].url)) != NULL) {
-			free(to);
-			continue;
-		}
-		/* Absolute URLs other than old ones of ours: not ours. */
-		if (strstr(refs[i].url, "://") != NULL &&
-		    !archive_is_alias(a, refs[i].url))
+		if (!names_missing_post(a, path, refs[i].url))
 			continue;
 		log_warnx("%s:%u:%u: link to missing post %s", path,
 		    refs[i].line, refs[i].col, refs[i].url);

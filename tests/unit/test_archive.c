@@ -595,7 +595,9 @@ test_aliases(void)
 	    "[gone](https://old.blog/2021/03/gone/)\n"
 	    "[blog root](https://old.blog/)\n"
 	    "[elsewhere](https://elsewhere.org/second.html)\n"
-	    "[lookalike](https://old.blogger.com/second)\n");
+	    "[lookalike](https://old.blogger.com/second)\n"
+	    "[by path](/posts/second) [again](/posts/second/?x#y)\n"
+	    "[the archive](/posts/) [no such path](/posts/nope)\n");
 	put_in(dir, "posts/2021-03-01-second.md",
 	    "---\ntitle: Second\ndate: 2021-03-01\n---\nBody.\n");
 	config_for(&c, dir);
@@ -619,15 +621,15 @@ test_aliases(void)
 		OK(archive_is_alias(a, "https://old.blog/x"), "is an alias");
 		OK(!archive_is_alias(a, "https://elsewhere.org/second.html"),
 		    "not an alias");
-		/* Only the old URL that names no post is a warning. */
-		INT_EQ(a->nwarnings, 1, "one missing-post warning");
+		/* The old URL and the /posts/ path that name no post. */
+		INT_EQ(a->nwarnings, 2, "two missing-post warnings");
 		archive_unref(a);
 	}
 	config_for(&c, dir);
 	a = archive_load(&c);
 	if (a != NULL) {
 		link_is(a, h, "https://old.blog/2021/03/second.html", NULL);
-		INT_EQ(a->nwarnings, 0, "no aliases: external links alone");
+		INT_EQ(a->nwarnings, 1, "no aliases: only /posts/nope");
 		archive_unref(a);
 	}
 	free(dir);
