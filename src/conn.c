@@ -957,6 +957,9 @@ read_gemini(struct conn *c, const char *p, size_t len)
 	 */
 	if (c->state != CONN_CLOSING)
 		flush_tls(c);
+	/* Waiting for the client, maybe for long: keep no empty buffers. */
+	if (c->state == CONN_REQUEST)
+		tlsconn_release_buffers(c->tls);
 }
 
 static void
