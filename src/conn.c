@@ -990,30 +990,23 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
 	check_request(c);
 }
 
-/* The peer as every log line names it: full, anonymised or "-". */
+/*
+ * The peer as every log line names it: full, anonymised or "-" (also
+ * when sa is AF_UNSPEC: getpeername() failed).
+ */
 static void
-set_peer(struct conn *c)
+set_peer(struct conn *c, const struct sockaddr *sa)
 {
-	struct sockaddr_storage	 ss;
-	int			 len = sizeof(ss);
-
-	strcpy(c->peer, "-");
-	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
-		return;
-	log_format_peer(c->peer, sizeof(c->peer), (struct sockaddr *)&ss,
-	    conf(c)->log_peer);
+	log_format_peer(c->peer, sizeof(c->peer), sa, conf(c)->log_peer);
 }
 
 /* Count c against its address's limit; -1 when it is one too many. */
 static int
-count_client(struct conn *c)
+count_client(struct conn *c, const struct sockaddr *sa)
 {
-	struct sockaddr_storage	 ss;
 	struct limit_conf	 lc;
-	int			 len = sizeof(ss);
 
-	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) != 0 ||
-	    limit_key((struct sockaddr *)&ss, &c->lkey) == -1)
+	if (limit_key(sa, &c->lkey) == -1)
 		return 0;		/* no address: nothing to count */
 	limit_conf(c, &lc);
 	if (limits_open(c->w->srv->limits, &c->lkey, &lc) == -1)
@@ -1025,10 +1018,11 @@ count_client(struct conn *c)
 void
 conn_accept(struct listener *l)
 {
-	struct worker	*w = l->w;
-	struct conn	*c;
-	unsigned	 timeout;
-	int		 rv;
+	struct worker		*w = l->w;
+	struct conn		*c;
+	struct sockaddr_storage	 ss;
+	unsigned		 timeout;
+	int			 rv, sslen = sizeof(ss);
 
 	c = xcalloc(1, sizeof(*c));
 	c->w = w;
@@ -1055,8 +1049,12 @@ conn_accept(struct listener *l)
 		conn_close(c);
 		return;
 	}
-	set_peer(c);
-	if (w->srv->limits != NULL && count_client(c) == -1) {
+	/* One getpeername(2) for the log and the limits both. */
+	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sslen) != 0)
+		ss.ss_family = AF_UNSPEC;
+	set_peer(c, (struct sockaddr *)&ss);
+	if (w->srv->limits != NULL &&
+	    count_client(c, (struct sockaddr *)&ss) == -1) {
 		log_debug("%s: per-address connection limit reached", c->peer);
 		conn_close(c);
 		return;
