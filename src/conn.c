@@ -1059,7 +1059,7 @@ conn_accept(struct listener *l)
 		conn_close(c);
 		return;
 	}
-	uv_tcp_nodelay(&c->tcp, 1);
+	/* TCP_NODELAY came from the listener (listen.c). */
 	/* Gemini: the handshake may use only part of request_timeout. */
 	timeout = conf(c)->request_timeout_ms;
 	if (c->proto == PROTO_GEMINI &&
