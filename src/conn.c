@@ -121,11 +121,13 @@ conn_free(struct conn *c)
 	struct limit_conf	 lc;
 
 	/* A status is only ever set once a request has arrived: c->ex. */
-	if (c->status != 0 && conf(c)->access_log)
+	if (c->status != 0 && conf(c)->access_log) {
 		log_access(c->peer, c->proto == PROTO_GEMINI ? "gemini" :
 		    "gopher", c->ex->req, c->reqlen, c->status,
 		    (unsigned long long)c->bytes,
 		    (unsigned long long)((uv_hrtime() - c->t_start) / 1000));
+		worker_logged(w);
+	}
 	if (c->ex != NULL) {
 		response_free(&c->ex->resp);
 		free(c->ex);

@@ -27,6 +27,13 @@ static _Atomic int	 log_fd = 2;
 static _Atomic int	 log_lvl = LOG_LEVEL_INFO;
 static char		*log_path;	/* owned; NULL = stderr */
 
+/* This thread's buffered access lines (log.h); whole lines only. */
+static _Thread_local struct {
+	int	 on;
+	size_t	 len;
+	char	 data[LOG_ACCESS_BUF];
+} abuf;
+
 static const char *const level_names[] = {
 	[LOG_LEVEL_ERROR] = "error",
 	[LOG_LEVEL_WARN] = "warn",
@@ -127,6 +134,28 @@ stamp(char *p, size_t len)
 	return strftime(p, len, "%Y-%m-%dT%H:%M:%SZ ", &tm);
 }
 
+void
+log_flush(void)
+{
+	if (abuf.len > 0)
+		(void)!write(log_fd, abuf.data, abuf.len);
+	abuf.len = 0;
+}
+
+void
+log_access_buffer(int on)
+{
+	if (!on)
+		log_flush();
+	abuf.on = on;
+}
+
+size_t
+log_access_pending(void)
+{
+	return abuf.len;
+}
+
 static void
 emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 {
@@ -136,6 +165,7 @@ emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 
 	if ((int)lvl > log_lvl)
 		return;
+	log_flush();			/* this thread's lines stay in order */
 	len = stamp(line, sizeof(line));
 	n = snprintf(line + len, sizeof(line) - len, "%s: ",
 	    level_names[lvl]);
@@ -223,7 +253,14 @@ log_access(const char *peer, const char *proto, const char *req,
 	n = snprintf(line + len, sizeof(line) - len, "\" %d %llu %llu\n",
 	    status, bytes, usec);
 	len += (size_t)n;
-	(void)!write(log_fd, line, len);
+	if (!abuf.on) {
+		(void)!write(log_fd, line, len);
+		return;
+	}
+	if (abuf.len + len > sizeof(abuf.data))
+		log_flush();
+	memcpy(abuf.data + abuf.len, line, len);
+	abuf.len += len;
 }
 
 char *
