@@ -66,6 +66,15 @@ test_peer(void)
 	    sizeof(out)), "203.0.113.0", "v4 .255");
 	STR_EQ(peer4("192.0.2.7", 51234, LOG_PEER_NONE, out, sizeof(out)),
 	    "-", "v4 none");
+	/* IPv4 is formatted by hand: the widest and the zeroes. */
+	STR_EQ(peer4("255.255.255.255", 65535, LOG_PEER_FULL, out,
+	    sizeof(out)), "255.255.255.255:65535", "v4 widest");
+	STR_EQ(peer4("0.0.0.0", 0, LOG_PEER_FULL, out, sizeof(out)),
+	    "0.0.0.0:0", "v4 zeroes");
+	STR_EQ(peer4("10.100.0.9", 80, LOG_PEER_FULL, out, 2), "1",
+	    "v4 into 2 bytes");
+	STR_EQ(peer4("10.100.0.9", 80, LOG_PEER_NONE, out, 1), "",
+	    "1 byte: empty, terminated");
 
 	STR_EQ(peer6("2001:db8:1234:5678:9abc:def0:1:2", 1965, LOG_PEER_FULL,
 	    out, sizeof(out)), "[2001:db8:1234:5678:9abc:def0:1:2]:1965",
