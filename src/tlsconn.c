@@ -342,8 +342,11 @@ static pthread_once_t	 wire_once = PTHREAD_ONCE_INIT;
 static void
 wire_init(void)
 {
-	if ((wire_method = BIO_meth_new(BIO_get_new_index() |
-	    BIO_TYPE_SOURCE_SINK, "capsuled wire")) == NULL ||
+	int	 type;
+
+	if ((type = BIO_get_new_index()) == -1 ||
+	    (wire_method = BIO_meth_new(type | BIO_TYPE_SOURCE_SINK,
+	    "capsuled wire")) == NULL ||
 	    !BIO_meth_set_write(wire_method, wire_write) ||
 	    !BIO_meth_set_read(wire_method, wire_read) ||
 	    !BIO_meth_set_ctrl(wire_method, wire_ctrl))
