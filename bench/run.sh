@@ -94,9 +94,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-NEXT_PORT=$((20000 + $$ % 20000))
-free_port() {	# free_port VAR: a port nobody listens on, into VAR
-	while ss -Hltn "sport = :$NEXT_PORT" 2>/dev/null | grep -q .; do
+# Below the kernel's ephemeral range (32768- on Linux): the load
+# generator leaves thousands of client ports in TIME_WAIT there, and a
+# server started later could not bind one of them.
+NEXT_PORT=$((20000 + $$ % 10000))
+free_port() {	# free_port VAR: a port no socket uses, into VAR
+	while ss -Htan "sport = :$NEXT_PORT" 2>/dev/null | grep -q .; do
 		NEXT_PORT=$((NEXT_PORT + 1))
 	done
 	eval "$1=$NEXT_PORT"

@@ -44,10 +44,21 @@ enum conn_state {
 	CONN_CLOSING,		/* uv_close() called */
 };
 
+/*
+ * The request line and what answers it: most of a connection's memory,
+ * so it is allocated when the first request byte arrives, not at accept.
+ * A connection that says nothing (or is still in its TLS handshake)
+ * costs a struct conn only.
+ */
+struct exchange {
+	uv_fs_t		 fsreq;		/* one file read at a time */
+	struct response	 resp;
+	char		 req[CONN_REQ_MAX + 1];
+};
+
 struct conn {
 	uv_tcp_t	 tcp;		/* embedded: closed in conn_close() */
 	uv_timer_t	 timer;		/* embedded: closed in conn_close() */
-	uv_fs_t		 fsreq;		/* one file read at a time */
 	int		 nrefs;		/* open handles + fs reads in flight */
 	int		 nwrites;	/* uv_write_t in flight */
 	int		 reading_file;	/* fsreq in flight */
@@ -59,15 +70,14 @@ struct conn {
 	struct gen	*gen;		/* one reference; see conf() */
 	size_t		 host;		/* Gemini: which of gen's hosts
 					   answers (its archive is a[host]) */
-	struct response	 resp;		/* owned */
+	struct exchange	*ex;		/* owned; NULL until a request byte */
 	uint64_t	 file_off;
 	char		*filebuf;	/* owned; CONN_FILE_CHUNK bytes */
 	uint64_t	 t_start;	/* uv_hrtime() at accept */
 	uint64_t	 bytes;		/* payload bytes queued */
 	int		 status;	/* for the access log; 0 = none */
-	size_t		 reqlen;
+	size_t		 reqlen;	/* bytes in ex->req */
 	char		 peer[INET6_ADDRSTRLEN + 8];
-	char		 req[CONN_REQ_MAX + 1];
 	struct limit_key lkey;		/* the client, for srv->limits */
 	int		 lcounted;	/* limits_open() counted us */
 	int		 handshaken;	/* TLS handshake seen complete */
@@ -112,12 +122,18 @@ conn_free(struct conn *c)
 	struct worker		*w = c->w;
 	struct limit_conf	 lc;
 
-	if (c->status != 0 && conf(c)->access_log)
+	/* A status is only ever set once a request has arrived: c->ex. */
+	if (c->status != 0 && conf(c)->access_log) {
 		log_access(c->peer, c->proto == PROTO_GEMINI ? "gemini" :
-		    "gopher", c->req, c->reqlen, c->status,
+		    "gopher", c->ex->req, c->reqlen, c->status,
 		    (unsigned long long)c->bytes,
 		    (unsigned long long)((uv_hrtime() - c->t_start) / 1000));
-	response_free(&c->resp);
+		worker_logged(w);
+	}
+	if (c->ex != NULL) {
+		response_free(&c->ex->resp);
+		free(c->ex);
+	}
 	if (c->tls != NULL)
 		tlsconn_free(c->tls);
 	if (c->lcounted) {
@@ -152,7 +168,7 @@ conn_close(struct conn *c)
 		return;
 	c->state = CONN_CLOSING;
 	if (c->reading_file)
-		uv_cancel((uv_req_t *)&c->fsreq);
+		uv_cancel((uv_req_t *)&c->ex->fsreq);
 	uv_close((uv_handle_t *)&c->timer, on_handle_closed);
 	uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
 }
@@ -193,7 +209,7 @@ on_write(uv_write_t *req, int status)
 		    conf(c)->idle_timeout_ms, 0);
 	if (c->state == CONN_SHUTDOWN && c->nwrites == 0)
 		conn_close(c);
-	else if (c->state == CONN_RESPONSE && c->resp.fd != -1 &&
+	else if (c->state == CONN_RESPONSE && c->ex->resp.fd != -1 &&
 	    !c->reading_file)
 		file_read_next(c);
 }
@@ -301,7 +317,7 @@ finish_response(struct conn *c)
 static void
 on_file_read(uv_fs_t *req)
 {
-	struct conn	*c = container_of(req, struct conn, fsreq);
+	struct conn	*c = req->data;
 	ssize_t		 n = req->result;
 
 	uv_fs_req_cleanup(req);
@@ -326,7 +342,7 @@ on_file_read(uv_fs_t *req)
 	send_payload(c, c->filebuf, (size_t)n, 0);
 	if (c->state == CONN_CLOSING)
 		return;
-	if (c->file_off >= c->resp.filelen)
+	if (c->file_off >= c->ex->resp.filelen)
 		finish_response(c);
 	else if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) <
 	    CONN_QUEUE_HIGH)
@@ -338,14 +354,14 @@ static void
 file_read_next(struct conn *c)
 {
 	uv_buf_t	 ub;
-	uint64_t	 left = c->resp.filelen - c->file_off;
+	uint64_t	 left = c->ex->resp.filelen - c->file_off;
 	int		 rv;
 
 	if (c->filebuf == NULL)
 		c->filebuf = xmalloc(CONN_FILE_CHUNK);
 	ub = uv_buf_init(c->filebuf, left < CONN_FILE_CHUNK ? (unsigned)left :
 	    CONN_FILE_CHUNK);
-	if ((rv = uv_fs_read(&c->w->loop, &c->fsreq, c->resp.fd, &ub, 1,
+	if ((rv = uv_fs_read(&c->w->loop, &c->ex->fsreq, c->ex->resp.fd, &ub, 1,
 	    (int64_t)c->file_off, on_file_read)) < 0) {
 		log_warnx("%s: file read: %s", c->peer, uv_strerror(rv));
 		conn_close(c);
@@ -355,11 +371,11 @@ file_read_next(struct conn *c)
 	c->nrefs++;
 }
 
-/* Send the response in c->resp: header, body, then file or close. */
+/* Send the response in c->ex->resp: header, body, then file or close. */
 static void
 send_response(struct conn *c, const char *header, size_t hlen)
 {
-	struct response	*r = &c->resp;
+	struct response	*r = &c->ex->resp;
 	struct buf	 b = BUF_INIT;
 
 	c->state = CONN_RESPONSE;
@@ -445,11 +461,11 @@ upload_answer(struct conn *c, int status, const char *meta)
 	char	 header[1100];
 	size_t	 hlen;
 
-	response_status(&c->resp, status, "%s", meta);
+	response_status(&c->ex->resp, status, "%s", meta);
 	c->status = status;
 	hlen = gemini_header(header, sizeof(header), status, meta);
-	c->resp.body = NULL;
-	c->resp.bodylen = 0;
+	c->ex->resp.body = NULL;
+	c->ex->resp.bodylen = 0;
 	send_response(c, header, hlen);
 }
 
@@ -599,7 +615,7 @@ upload_read(struct conn *c)
 }
 
 /*
- * A titan:// line of linelen bytes is in c->req, with got bytes read in
+ * A titan:// line of linelen bytes is in c->ex->req, with got bytes read in
  * all (the rest is the start of the body).
  */
 static void
@@ -613,15 +629,15 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	int			 st, h;
 
 	/* The log leaves the parameters (and a token) out. */
-	if ((semi = memchr(c->req, ';', linelen)) != NULL)
-		c->reqlen = (size_t)(semi - c->req);
+	if ((semi = memchr(c->ex->req, ';', linelen)) != NULL)
+		c->reqlen = (size_t)(semi - c->ex->req);
 	if (cfg->ntitan_writers == 0) {
 		upload_answer(c, 53, "Proxy request refused: no uploads here");
 		return;
 	}
 	up = c->up = xcalloc(1, sizeof(*up));
 	buf_init(&up->body);
-	if ((st = titan_request_parse(c->req, linelen, set->ghosts,
+	if ((st = titan_request_parse(c->ex->req, linelen, set->ghosts,
 	    set->nhosts, &up->treq, &meta)) != 0) {
 		upload_answer(c, st, meta);
 		return;
@@ -662,7 +678,7 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	uv_timer_start(&c->timer, on_timeout, up->status != 0 ?
 	    cfg->request_timeout_ms : cfg->idle_timeout_ms, 0);
 	if (got > linelen + 2)
-		upload_take(c, c->req + linelen + 2, got - linelen - 2);
+		upload_take(c, c->ex->req + linelen + 2, got - linelen - 2);
 	upload_read(c);
 }
 
@@ -682,7 +698,7 @@ answer_gemini(struct conn *c, size_t linelen)
 	cfg = conf(c);
 	set = c->gen->set;
 	c->reqlen = linelen;
-	status = gemini_request_parse(c->req, linelen, set->ghosts,
+	status = gemini_request_parse(c->ex->req, linelen, set->ghosts,
 	    set->nhosts, &req, &meta);
 	if (status == 0 && strcmp(req.url.scheme, "titan") == 0) {
 		upload_begin(c, linelen, got);	/* a body follows */
@@ -693,7 +709,7 @@ answer_gemini(struct conn *c, size_t linelen)
 	    &req, tlsconn_sni(c->tls), &meta)) == -1)
 		status = 53;
 	if (status != 0) {
-		response_status(&c->resp, status, "%s", meta);
+		response_status(&c->ex->resp, status, "%s", meta);
 	} else {
 		rreq.proto = PROTO_GEMINI;
 		rreq.path = req.url.path;
@@ -701,15 +717,16 @@ answer_gemini(struct conn *c, size_t linelen)
 		rreq.writer = cfg->ntitan_writers > 0 &&
 		    titan_writer(cfg, tlsconn_client_hash(c->tls));
 		c->host = (size_t)h;
-		router_handle(&set->hosts[h], c->gen->a[h], &rreq, &c->resp);
+		router_handle(&set->hosts[h], c->gen->a[h], &rreq,
+		    &c->ex->resp);
 	}
-	c->status = c->resp.status;
-	hlen = gemini_header(header, sizeof(header), c->resp.status,
-	    c->resp.meta);
-	if (c->resp.status / 10 != 2) {
+	c->status = c->ex->resp.status;
+	hlen = gemini_header(header, sizeof(header), c->ex->resp.status,
+	    c->ex->resp.meta);
+	if (c->ex->resp.status / 10 != 2) {
 		/* Only 2x has a body (spec §4). */
-		c->resp.body = NULL;
-		c->resp.bodylen = 0;
+		c->ex->resp.body = NULL;
+		c->ex->resp.bodylen = 0;
 	}
 	send_response(c, header, hlen);
 }
@@ -718,7 +735,7 @@ answer_gemini(struct conn *c, size_t linelen)
 static void
 gopher_error(struct conn *c, const char *msg)
 {
-	struct response	*r = &c->resp;
+	struct response	*r = &c->ex->resp;
 
 	buf_truncate(&r->owned, 0);
 	gopher_error_menu(&r->owned, msg);
@@ -743,7 +760,7 @@ answer_gopher(struct conn *c, size_t linelen)
 	cfg = conf(c);
 	/* The parser cuts the line in place; the log wants it whole. */
 	c->reqlen = linelen;
-	memcpy(line, c->req, linelen);
+	memcpy(line, c->ex->req, linelen);
 	line[linelen] = '\0';
 	if (gopher_request_parse(line, linelen, &req, &err) == -1) {
 		c->status = 59;
@@ -754,49 +771,49 @@ answer_gopher(struct conn *c, size_t linelen)
 	if (req.is_http) {
 		/* A web browser pointed at the Gopher port: tell the person. */
 		c->status = 59;
-		gopher_http_reply(&c->resp.owned, cfg->hostname,
+		gopher_http_reply(&c->ex->resp.owned, cfg->hostname,
 		    cfg->gopher_public_port ? cfg->gopher_public_port :
 		    cfg->gopher_port);
-		c->resp.body = c->resp.owned.data;
-		c->resp.bodylen = c->resp.owned.len;
+		c->ex->resp.body = c->ex->resp.owned.data;
+		c->ex->resp.bodylen = c->ex->resp.owned.len;
 		send_response(c, "", 0);
 		return;
 	}
 	if (req.url != NULL) {
 		/* An h-link followed by a client that does not know URL:. */
 		c->status = 20;
-		gopher_url_page(&c->resp.owned, req.url);
-		c->resp.body = c->resp.owned.data;
-		c->resp.bodylen = c->resp.owned.len;
+		gopher_url_page(&c->ex->resp.owned, req.url);
+		c->ex->resp.body = c->ex->resp.owned.data;
+		c->ex->resp.bodylen = c->ex->resp.owned.len;
 		send_response(c, "", 0);
 		return;
 	}
 	/* Gopher has no host names: the first host answers. */
 	router_route(&c->gen->set->hosts[0], c->gen->a[0], PROTO_GOPHER,
-	    req.path, req.search, &c->resp);
+	    req.path, req.search, &c->ex->resp);
 	/*
 	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
 	 * config "redirects:" to a path).  One to a URL is told, below.
 	 */
-	for (hops = 0; c->resp.status / 10 == 3 && c->resp.meta[0] == '/' &&
+	for (hops = 0; c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] == '/' &&
 	    hops < 2; hops++) {
 		char target[1025];
 
-		snprintf(target, sizeof(target), "%s", c->resp.meta);
-		response_free(&c->resp);
-		response_init(&c->resp);
+		snprintf(target, sizeof(target), "%s", c->ex->resp.meta);
+		response_free(&c->ex->resp);
+		response_init(&c->ex->resp);
 		router_route(&c->gen->set->hosts[0], c->gen->a[0],
-		    PROTO_GOPHER, target, req.search, &c->resp);
+		    PROTO_GOPHER, target, req.search, &c->ex->resp);
 	}
-	c->status = c->resp.status;
-	if (c->resp.status / 10 == 3 && c->resp.meta[0] != '/') {
+	c->status = c->ex->resp.status;
+	if (c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] != '/') {
 		char msg[1100];
 
-		snprintf(msg, sizeof(msg), "Moved to %s", c->resp.meta);
+		snprintf(msg, sizeof(msg), "Moved to %s", c->ex->resp.meta);
 		gopher_error(c, msg);
-	} else if (c->resp.status / 10 != 2)
-		gopher_error(c, c->resp.status == 51 ? "Not found" :
-		    c->resp.meta);
+	} else if (c->ex->resp.status / 10 != 2)
+		gopher_error(c, c->ex->resp.status == 51 ? "Not found" :
+		    c->ex->resp.meta);
 	send_response(c, "", 0);
 }
 
@@ -824,7 +841,7 @@ slow_down(struct conn *c, size_t linelen)
 	c->status = 44;
 	if (c->proto == PROTO_GEMINI) {
 		snprintf(msg, sizeof(msg), "%u", wait);
-		response_status(&c->resp, 44, "%s", msg);
+		response_status(&c->ex->resp, 44, "%s", msg);
 		hlen = gemini_header(header, sizeof(header), 44, msg);
 		send_response(c, header, hlen);
 	} else {
@@ -843,13 +860,13 @@ check_request(struct conn *c)
 	ssize_t	 end;
 
 	if (c->proto == PROTO_GEMINI) {
-		end = gemini_request_end(c->req, c->reqlen);
+		end = gemini_request_end(c->ex->req, c->reqlen);
 		if (end == GEMINI_INCOMPLETE)
 			return;
 		if (end == GEMINI_TOO_LONG) {
 			c->reqlen = c->reqlen > 1024 ? 1024 : c->reqlen;
 			c->status = 59;
-			response_status(&c->resp, 59, "Request too long");
+			response_status(&c->ex->resp, 59, "Request too long");
 			char header[64];
 			size_t hlen = gemini_header(header, sizeof(header), 59,
 			    "Request too long");
@@ -859,7 +876,7 @@ check_request(struct conn *c)
 		if (!slow_down(c, (size_t)end))
 			answer_gemini(c, (size_t)end);
 	} else {
-		end = gopher_request_end(c->req, c->reqlen);
+		end = gopher_request_end(c->ex->req, c->reqlen);
 		if (end == GOPHER_INCOMPLETE)
 			return;
 		if (end == GOPHER_TOO_LONG) {
@@ -872,6 +889,19 @@ check_request(struct conn *c)
 		if (!slow_down(c, (size_t)end))
 			answer_gopher(c, (size_t)end);
 	}
+}
+
+/* Request bytes (plaintext): into c->ex, made on the first of them. */
+static void
+take_request(struct conn *c, const char *p, size_t len)
+{
+	if (c->ex == NULL) {
+		c->ex = xmalloc(sizeof(*c->ex));
+		c->ex->fsreq.data = c;
+		response_init(&c->ex->resp);
+	}
+	memcpy(c->ex->req + c->reqlen, p, len);
+	c->reqlen += len;
 }
 
 static void
@@ -902,6 +932,7 @@ handshake_done(struct conn *c)
 static void
 read_gemini(struct conn *c, const char *p, size_t len)
 {
+	char	 line[CONN_REQ_MAX];
 	size_t	 room;
 	int	 n;
 
@@ -917,9 +948,9 @@ read_gemini(struct conn *c, const char *p, size_t len)
 		room = CONN_REQ_MAX - c->reqlen;
 		if (room == 0)
 			break;
-		n = tlsconn_read(c->tls, c->req + c->reqlen, room);
+		n = tlsconn_read(c->tls, line, room);
 		if (n > 0) {
-			c->reqlen += (size_t)n;
+			take_request(c, line, (size_t)n);
 			continue;
 		}
 		if (n == TLSCONN_WANT)
@@ -943,6 +974,9 @@ read_gemini(struct conn *c, const char *p, size_t len)
 	 */
 	if (c->state != CONN_CLOSING)
 		flush_tls(c);
+	/* Waiting for the client, maybe for long: keep no empty buffers. */
+	if (c->state == CONN_REQUEST)
+		tlsconn_release_buffers(c->tls);
 }
 
 static void
@@ -969,35 +1003,27 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
 	room = CONN_REQ_MAX - c->reqlen;
 	if ((size_t)nread > room)
 		nread = (ssize_t)room;	/* the parser sees the cap */
-	memcpy(c->req + c->reqlen, ub->base, (size_t)nread);
-	c->reqlen += (size_t)nread;
+	take_request(c, ub->base, (size_t)nread);
 	check_request(c);
 }
 
-/* The peer as every log line names it: full, anonymised or "-". */
+/*
+ * The peer as every log line names it: full, anonymised or "-" (also
+ * when sa is AF_UNSPEC: getpeername() failed).
+ */
 static void
-set_peer(struct conn *c)
+set_peer(struct conn *c, const struct sockaddr *sa)
 {
-	struct sockaddr_storage	 ss;
-	int			 len = sizeof(ss);
-
-	strcpy(c->peer, "-");
-	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
-		return;
-	log_format_peer(c->peer, sizeof(c->peer), (struct sockaddr *)&ss,
-	    conf(c)->log_peer);
+	log_format_peer(c->peer, sizeof(c->peer), sa, conf(c)->log_peer);
 }
 
 /* Count c against its address's limit; -1 when it is one too many. */
 static int
-count_client(struct conn *c)
+count_client(struct conn *c, const struct sockaddr *sa)
 {
-	struct sockaddr_storage	 ss;
 	struct limit_conf	 lc;
-	int			 len = sizeof(ss);
 
-	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) != 0 ||
-	    limit_key((struct sockaddr *)&ss, &c->lkey) == -1)
+	if (limit_key(sa, &c->lkey) == -1)
 		return 0;		/* no address: nothing to count */
 	limit_conf(c, &lc);
 	if (limits_open(c->w->srv->limits, &c->lkey, &lc) == -1)
@@ -1009,10 +1035,11 @@ count_client(struct conn *c)
 void
 conn_accept(struct listener *l)
 {
-	struct worker	*w = l->w;
-	struct conn	*c;
-	unsigned	 timeout;
-	int		 rv;
+	struct worker		*w = l->w;
+	struct conn		*c;
+	struct sockaddr_storage	 ss;
+	unsigned		 timeout;
+	int			 rv, sslen = sizeof(ss);
 
 	c = xcalloc(1, sizeof(*c));
 	c->w = w;
@@ -1021,7 +1048,6 @@ conn_accept(struct listener *l)
 	c->proto = l->proto;
 	c->state = CONN_REQUEST;
 	c->t_start = uv_hrtime();
-	response_init(&c->resp);
 	uv_tcp_init(&w->loop, &c->tcp);
 	uv_timer_init(&w->loop, &c->timer);
 	c->tcp.data = c;
@@ -1040,13 +1066,17 @@ conn_accept(struct listener *l)
 		conn_close(c);
 		return;
 	}
-	set_peer(c);
-	if (w->srv->limits != NULL && count_client(c) == -1) {
+	/* One getpeername(2) for the log and the limits both. */
+	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sslen) != 0)
+		ss.ss_family = AF_UNSPEC;
+	set_peer(c, (struct sockaddr *)&ss);
+	if (w->srv->limits != NULL &&
+	    count_client(c, (struct sockaddr *)&ss) == -1) {
 		log_debug("%s: per-address connection limit reached", c->peer);
 		conn_close(c);
 		return;
 	}
-	uv_tcp_nodelay(&c->tcp, 1);
+	/* TCP_NODELAY came from the listener (listen.c). */
 	/* Gemini: the handshake may use only part of request_timeout. */
 	timeout = conf(c)->request_timeout_ms;
 	if (c->proto == PROTO_GEMINI &&

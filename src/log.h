@@ -4,6 +4,14 @@
  * Every line is formatted in a stack buffer and written with one write(2),
  * so lines from worker threads never interleave.  fatal()/fatalx() are
  * for the setup path only: a request may never make the server exit.
+ *
+ * A thread may buffer its access lines (a worker does: a write(2) per
+ * request was a tenth of a Gopher request's syscalls): they go out whole,
+ * in order, at most LOG_ACCESS_BUF bytes per write(2) (PIPE_BUF, so that a
+ * write to a pipe is not split), and before any diagnostic line of the
+ * same thread.  The thread calls log_flush() soon after a line (a worker
+ * within WORKER_LOG_FLUSH_MS) and when it ends.  A SIGUSR1 reopen sends
+ * lines still buffered then to the new file; none is lost.
  */
 #ifndef CAPSULED_LOG_H
 #define CAPSULED_LOG_H
@@ -59,6 +67,14 @@ void	 fatalx(const char *, ...)
 void	 log_access(const char *peer, const char *proto, const char *req,
 	    size_t reqlen, int status, unsigned long long bytes,
 	    unsigned long long usec);
+
+#define LOG_ACCESS_BUF	4096
+/* Buffer this thread's access lines (1), or write each at once (0). */
+void	 log_access_buffer(int on);
+/* Bytes of access lines this thread holds. */
+size_t	 log_access_pending(void);
+/* Write them now. */
+void	 log_flush(void);
 
 /*
  * The peer at sa (AF_INET or AF_INET6; anything else is "-") as the log

@@ -1,12 +1,14 @@
 /*
- * tlsconn.c -- TLS over memory BIOs, and the server's TLS contexts.
+ * tlsconn.c -- TLS over memory buffers, and the server's TLS contexts.
  *
  * Ciphertext goes in with tlsconn_feed() and comes out with
  * tlsconn_drain(); plaintext flows in between.  Knows OpenSSL, not
  * libuv: conn.c moves the bytes.  A struct tls_server owns one SSL_CTX
  * per host name (SNI), each read-only once built and shared by every
- * worker thread; a struct tlsconn owns its SSL, and the SSL owns both
- * BIOs.  Loading or generating the key pairs is cert.c's business.
+ * worker thread; a struct tlsconn owns its SSL and the two ciphertext
+ * buffers, and the SSL owns the one BIO (a "wire", below) that reads and
+ * writes them.  Loading or generating the key pairs is cert.c's
+ * business.
  *
  * Every connection starts on the first host's context; the ClientHello
  * callback moves it to the context of the name it asks for, before
@@ -20,6 +22,7 @@
 #define OPENSSL_API_COMPAT 30000	/* nothing deprecated in 3.0 */
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +78,10 @@ struct tls_server {
 };
 
 struct tlsconn {
-	SSL		*ssl;		/* owned; owns rbio and wbio */
-	BIO		*rbio;		/* borrowed: ciphertext from the peer */
-	BIO		*wbio;		/* borrowed: ciphertext to the peer */
+	SSL		*ssl;		/* owned; owns the wire BIO */
+	struct buf	 in;		/* ciphertext from the peer */
+	size_t		 inoff;		/* bytes of in already read */
+	struct buf	 out;		/* ciphertext for the peer */
 	unsigned char	 shut;		/* tlsconn_shutdown() was called */
 	char		 hash[CERT_HEX_LEN]; /* client cert; "" until known */
 };
@@ -400,6 +404,85 @@ tls_server_fingerprint(const struct tls_server *srv)
 }
 
 /*
+ * The wire: a BIO that reads c->in and appends to c->out.  A memory BIO
+ * pair did the same with a copy more per byte out, and kept the largest
+ * flight it ever held (the server's, ~1.5 KB) allocated for as long as
+ * the connection lived, idle or not; c->out instead moves whole to the
+ * caller in tlsconn_drain().  An empty c->in is "more to come", never
+ * end of file.
+ */
+static int
+wire_write(BIO *b, const char *data, int len)
+{
+	struct tlsconn	*c = BIO_get_data(b);
+
+	BIO_clear_retry_flags(b);
+	if (len <= 0)
+		return 0;
+	buf_add(&c->out, data, (size_t)len);
+	return len;
+}
+
+static int
+wire_read(BIO *b, char *data, int len)
+{
+	struct tlsconn	*c = BIO_get_data(b);
+	size_t		 n = c->in.len - c->inoff;
+
+	BIO_clear_retry_flags(b);
+	if (n == 0) {
+		BIO_set_retry_read(b);
+		return -1;
+	}
+	if (len <= 0)
+		return 0;
+	if (n > (size_t)len)
+		n = (size_t)len;
+	memcpy(data, c->in.data + c->inoff, n);
+	c->inoff += n;
+	if (c->inoff == c->in.len) {
+		buf_truncate(&c->in, 0);
+		c->inoff = 0;
+	}
+	return (int)n;
+}
+
+static long
+wire_ctrl(BIO *b, int cmd, long num, void *ptr)
+{
+	struct tlsconn	*c = BIO_get_data(b);
+
+	switch (cmd) {
+	case BIO_CTRL_FLUSH:		/* after every flight: nothing to do */
+		return 1;
+	case BIO_CTRL_PENDING:
+		return (long)(c->in.len - c->inoff);
+	case BIO_CTRL_WPENDING:
+		return (long)c->out.len;
+	default:			/* kTLS and the rest: not here */
+		return 0;
+	}
+}
+
+static BIO_METHOD	*wire_method;
+static pthread_once_t	 wire_once = PTHREAD_ONCE_INIT;
+
+/* Made once, never freed: every SSL of every context shares it. */
+static void
+wire_init(void)
+{
+	int	 type;
+
+	if ((type = BIO_get_new_index()) == -1 ||
+	    (wire_method = BIO_meth_new(type | BIO_TYPE_SOURCE_SINK,
+	    "capsuled wire")) == NULL ||
+	    !BIO_meth_set_write(wire_method, wire_write) ||
+	    !BIO_meth_set_read(wire_method, wire_read) ||
+	    !BIO_meth_set_ctrl(wire_method, wire_ctrl))
+		oom("wire_init");
+}
+
+/*
  * A new server-side connection, waiting for the ClientHello.  Never
  * NULL: like xmalloc(), aborts when OpenSSL is out of memory.
  */
@@ -407,16 +490,19 @@ struct tlsconn *
 tlsconn_new(struct tls_server *srv)
 {
 	struct tlsconn	*c;
+	BIO		*wire;
 
-	c = xcalloc(1, sizeof(*c));
-	if ((c->ssl = SSL_new(srv->hosts[0].ctx)) == NULL ||
-	    (c->rbio = BIO_new(BIO_s_mem())) == NULL ||
-	    (c->wbio = BIO_new(BIO_s_mem())) == NULL)
+	if (pthread_once(&wire_once, wire_init) != 0)
 		oom("tlsconn_new");
-	/* An empty rbio means "more to come", never end of file. */
-	BIO_set_mem_eof_return(c->rbio, -1);
-	BIO_set_mem_eof_return(c->wbio, -1);
-	SSL_set_bio(c->ssl, c->rbio, c->wbio);
+	c = xcalloc(1, sizeof(*c));
+	buf_init(&c->in);
+	buf_init(&c->out);
+	if ((c->ssl = SSL_new(srv->hosts[0].ctx)) == NULL ||
+	    (wire = BIO_new(wire_method)) == NULL)
+		oom("tlsconn_new");
+	BIO_set_data(wire, c);
+	BIO_set_init(wire, 1);
+	SSL_set_bio(c->ssl, wire, wire);	/* one reference, for both */
 	SSL_set_accept_state(c->ssl);
 	return c;
 }
@@ -426,25 +512,23 @@ tlsconn_free(struct tlsconn *c)
 {
 	if (c == NULL)
 		return;
-	SSL_free(c->ssl);		/* and both BIOs */
+	SSL_free(c->ssl);		/* and the wire */
+	buf_free(&c->in);
+	buf_free(&c->out);
 	free(c);
 }
 
 int
 tlsconn_feed(struct tlsconn *c, const void *data, size_t len)
 {
-	const char	*p = data;
-	int		 n;
-
-	while (len > 0) {
-		n = len > INT_MAX ? INT_MAX : (int)len;
-		if (BIO_write(c->rbio, p, n) != n) {
-			ERR_clear_error();
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
+	if (c->inoff > 0) {
+		/* What is left of an earlier feed moves to the front. */
+		memmove(c->in.data, c->in.data + c->inoff,
+		    c->in.len - c->inoff);
+		buf_truncate(&c->in, c->in.len - c->inoff);
+		c->inoff = 0;
 	}
+	buf_add(&c->in, data, len);
 	return 0;
 }
 
@@ -456,7 +540,7 @@ failure(struct tlsconn *c, int n, const char *what)
 
 	switch (e) {
 	case SSL_ERROR_WANT_READ:
-	case SSL_ERROR_WANT_WRITE:	/* a memory BIO takes everything */
+	case SSL_ERROR_WANT_WRITE:	/* the wire takes everything */
 		return TLSCONN_WANT;
 	case SSL_ERROR_ZERO_RETURN:
 		return TLSCONN_EOF;
@@ -494,8 +578,8 @@ tlsconn_established(const struct tlsconn *c)
 }
 
 /*
- * The whole buffer becomes records in the wbio (a memory BIO never
- * refuses bytes).  len must fit an int.  Fails before the handshake
+ * The whole buffer becomes records in c->out (the wire never refuses
+ * bytes).  len must fit an int.  Fails before the handshake
  * has completed and after tlsconn_shutdown().
  */
 int
@@ -544,21 +628,20 @@ tlsconn_shutdown(struct tlsconn *c)
 size_t
 tlsconn_drain(struct tlsconn *c, struct buf *out)
 {
-	size_t	 pending, total = 0;
-	int	 n;
+	size_t	 len = c->out.len;
 
-	while ((pending = BIO_ctrl_pending(c->wbio)) > 0) {
-		if (pending > INT_MAX)
-			pending = INT_MAX;
-		buf_reserve(out, pending);
-		n = BIO_read(c->wbio, out->data + out->len, (int)pending);
-		if (n <= 0)
-			break;
-		out->len += (size_t)n;
-		out->data[out->len] = '\0';	/* buf.h: always terminated */
-		total += (size_t)n;
+	if (len == 0)
+		return 0;
+	if (out->len == 0) {
+		/* The usual case: hand the records over, no copy. */
+		buf_free(out);
+		*out = c->out;
+		buf_init(&c->out);
+	} else {
+		buf_add(out, c->out.data, len);
+		buf_free(&c->out);
 	}
-	return total;
+	return len;
 }
 
 const char *
@@ -586,9 +669,16 @@ tlsconn_client_hash(struct tlsconn *c)
 	return c->hash[0] != '\0' ? c->hash : NULL;
 }
 
-/* OpenSSL keeps them only while records are half read or half written. */
+/*
+ * OpenSSL keeps its record buffers only while records are half read or
+ * half written (SSL_MODE_RELEASE_BUFFERS); ours go once they are empty.
+ */
 void
 tlsconn_release_buffers(struct tlsconn *c)
 {
 	(void)SSL_free_buffers(c->ssl);
+	if (c->in.len == 0)
+		buf_free(&c->in);
+	if (c->out.len == 0)
+		buf_free(&c->out);
 }

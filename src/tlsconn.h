@@ -1,10 +1,10 @@
 /*
- * tlsconn.h -- TLS over memory BIOs, and the server's TLS contexts.
+ * tlsconn.h -- TLS over memory buffers, and the server's TLS contexts.
  *
  * Ciphertext goes in with tlsconn_feed() and comes out with
  * tlsconn_drain(); plaintext flows in between through tlsconn_read()
  * and tlsconn_write().  Knows OpenSSL, not libuv: conn.c moves the
- * bytes.  The SSL owns both BIOs; a struct tlsconn owns its SSL.
+ * bytes.  A struct tlsconn owns its SSL and its ciphertext buffers.
  *
  * tls_server_new() builds the SSL_CTX (TLS 1.2 minimum, 1.3 preferred,
  * client certificates requested but optional and not verified) from
@@ -66,13 +66,20 @@ int		 tlsconn_established(const struct tlsconn *);
 int		 tlsconn_write(struct tlsconn *, const void *, size_t);
 /* Queue close_notify (once; further calls do nothing). */
 void		 tlsconn_shutdown(struct tlsconn *);
-/* Move pending ciphertext into out; returns the bytes moved. */
+/*
+ * Move pending ciphertext into out (appended; when out is empty, its
+ * storage is replaced by the records' own, without a copy); returns
+ * the bytes moved.
+ */
 size_t		 tlsconn_drain(struct tlsconn *, struct buf *out);
 /* Host name the client sent in SNI, or NULL. */
 const char	*tlsconn_sni(const struct tlsconn *);
 /* SHA-256 hex of the client certificate, or NULL when none was sent. */
 const char	*tlsconn_client_hash(struct tlsconn *);
-/* Release OpenSSL's read/write buffers while a connection idles. */
+/*
+ * While a connection waits for the client: free the buffers that hold
+ * nothing (OpenSSL's record buffers, our empty ciphertext buffers).
+ */
 void		 tlsconn_release_buffers(struct tlsconn *);
 
 #endif

@@ -160,10 +160,13 @@ on_grace(uv_timer_t *t)
 static void
 finish(struct worker *w)
 {
+	log_flush();
 	if (!uv_is_closing((uv_handle_t *)&w->wake))
 		uv_close((uv_handle_t *)&w->wake, NULL);
 	if (!uv_is_closing((uv_handle_t *)&w->grace))
 		uv_close((uv_handle_t *)&w->grace, NULL);
+	if (!uv_is_closing((uv_handle_t *)&w->logflush))
+		uv_close((uv_handle_t *)&w->logflush, NULL);
 }
 
 void
@@ -172,6 +175,26 @@ worker_conn_done(struct worker *w)
 	w->nconns--;
 	if (w->closing && w->nconns == 0)
 		finish(w);
+}
+
+static void
+on_logflush(uv_timer_t *t)
+{
+	log_flush();
+}
+
+/*
+ * One write(2) per WORKER_LOG_FLUSH_MS (or per LOG_ACCESS_BUF bytes)
+ * instead of one per request; the timer runs only while lines wait.
+ */
+void
+worker_logged(struct worker *w)
+{
+	if (log_access_pending() > 0 &&
+	    !uv_is_active((uv_handle_t *)&w->logflush) &&
+	    !uv_is_closing((uv_handle_t *)&w->logflush))
+		uv_timer_start(&w->logflush, on_logflush,
+		    WORKER_LOG_FLUSH_MS, 0);
 }
 
 static void
@@ -205,10 +228,12 @@ worker_main(void *arg)
 	struct worker	*w = arg;
 	int		 rv;
 
+	log_access_buffer(1);
 	uv_run(&w->loop, UV_RUN_DEFAULT);
 	/* Every handle is closed by now; anything else is a leak. */
 	uv_walk(&w->loop, close_any, NULL);
 	uv_run(&w->loop, UV_RUN_DEFAULT);
+	log_access_buffer(0);		/* writes what is left */
 	if ((rv = uv_loop_close(&w->loop)) != 0)
 		log_warnx("worker %d: loop close: %s", w->id, uv_strerror(rv));
 }
@@ -287,6 +312,8 @@ server_bind(struct server *srv, struct gen *g)
 		w->wake.data = w;
 		uv_timer_init(&w->loop, &w->grace);
 		w->grace.data = w;
+		uv_timer_init(&w->loop, &w->logflush);
+		w->logflush.data = w;
 		gen_ref(g);
 		w->gen = g;
 		for (i = 0; i < cfg->nbind; i++) {

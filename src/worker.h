@@ -26,6 +26,8 @@ struct limits;
 struct tls_server;
 
 #define WORKER_MAX_LISTEN	16
+/* How long an access line may wait in its worker's buffer (log.h). */
+#define WORKER_LOG_FLUSH_MS	100
 
 /*
  * Configuration and TLS context as loaded together (at start, and on
@@ -89,6 +91,7 @@ struct worker {
 	uv_thread_t	 thread;
 	uv_async_t	 wake;		/* stop, or a new snapshot is pending */
 	uv_timer_t	 grace;		/* bounds the drain on shutdown */
+	uv_timer_t	 logflush;	/* buffered access lines out */
 	struct server	*srv;		/* borrowed, outlives the worker */
 	struct listener	 listeners[WORKER_MAX_LISTEN];
 	size_t		 nlisteners;
@@ -137,5 +140,7 @@ void	 server_free(struct server *);
 void	 conn_accept(struct listener *);	/* conn.c: a new client */
 void	 conn_close_all(struct worker *);	/* conn.c: end of grace */
 void	 worker_conn_done(struct worker *);	/* a connection was freed */
+/* An access line was logged: see that it is written soon. */
+void	 worker_logged(struct worker *);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * test_log.c -- log_format_peer() in its three modes, the access-log
  * line exactly as docs/logging.md describes it, log levels, and
- * log_reopen() after the file was moved away (what SIGUSR1 does).
+ * log_reopen() after the file was moved away (what SIGUSR1 does), and
+ * a thread's buffered access lines (what a worker does).
  *
  * Writes under a mkdtemp() directory, removed at the end.
  */
@@ -65,6 +66,15 @@ test_peer(void)
 	    sizeof(out)), "203.0.113.0", "v4 .255");
 	STR_EQ(peer4("192.0.2.7", 51234, LOG_PEER_NONE, out, sizeof(out)),
 	    "-", "v4 none");
+	/* IPv4 is formatted by hand: the widest and the zeroes. */
+	STR_EQ(peer4("255.255.255.255", 65535, LOG_PEER_FULL, out,
+	    sizeof(out)), "255.255.255.255:65535", "v4 widest");
+	STR_EQ(peer4("0.0.0.0", 0, LOG_PEER_FULL, out, sizeof(out)),
+	    "0.0.0.0:0", "v4 zeroes");
+	STR_EQ(peer4("10.100.0.9", 80, LOG_PEER_FULL, out, 2), "1",
+	    "v4 into 2 bytes");
+	STR_EQ(peer4("10.100.0.9", 80, LOG_PEER_NONE, out, 1), "",
+	    "1 byte: empty, terminated");
 
 	STR_EQ(peer6("2001:db8:1234:5678:9abc:def0:1:2", 1965, LOG_PEER_FULL,
 	    out, sizeof(out)), "[2001:db8:1234:5678:9abc:def0:1:2]:1965",
@@ -185,6 +195,85 @@ test_access_and_reopen(void)
 	INT_EQ(log_level_parse("trace"), -1, "unknown level");
 }
 
+/* The lines of text that contain needle. */
+static int
+count(const char *text, const char *needle)
+{
+	int	 n = 0;
+
+	while ((text = strstr(text, needle)) != NULL) {
+		n++;
+		text += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * A worker buffers: nothing is written until log_flush(), a diagnostic
+ * line of the same thread, or a full buffer; lines come out whole and
+ * in order.
+ */
+static void
+test_access_buffered(void)
+{
+	char	*path, *text, *p;
+	char	 req[64];
+	int	 i, whole = 1;
+
+	path = xasprintf("%s/buffered.log", dir);
+	INT_EQ(log_open(path, LOG_LEVEL_INFO), 0, "log_open");
+	log_access_buffer(1);
+	log_access("-", "gopher", "/one", 4, 20, 1, 1);
+	log_access("-", "gopher", "/two", 4, 20, 1, 1);
+	OK(log_access_pending() > 0, "lines held");
+	text = slurp(path);
+	OK(strstr(text, "/one") == NULL, "not written yet:\n%s", text);
+	free(text);
+	log_info("a diagnostic");
+	INT_EQ((int)log_access_pending(), 0, "a diagnostic line flushes");
+	text = slurp(path);
+	OK(matches(text, "\"/one\" 20 1 1\n.*\"/two\" 20 1 1\n.*info: a "
+	    "diagnostic$"), "access lines before the diagnostic:\n%s", text);
+	free(text);
+
+	/* More than the buffer holds: written as it fills, whole lines. */
+	for (i = 0; i < 200; i++) {
+		snprintf(req, sizeof(req), "/many/%03d", i);
+		log_access("-", "gopher", req, strlen(req), 20, 1, 1);
+		if (log_access_pending() > LOG_ACCESS_BUF)
+			whole = 0;
+	}
+	OK(whole, "never more than LOG_ACCESS_BUF held");
+	text = slurp(path);
+	OK(count(text, "/many/") > 0 && count(text, "/many/") < 200,
+	    "a full buffer was written, the rest is held (%d)",
+	    count(text, "/many/"));
+	free(text);
+	log_flush();
+	INT_EQ((int)log_access_pending(), 0, "log_flush empties");
+	text = slurp(path);
+	INT_EQ(count(text, "/many/"), 200, "every line, once");
+	for (p = text; (p = strstr(p, "/many/")) != NULL; p++)
+		if (!matches(p, "^/many/[0-9]{3}\" 20 1 1\n"))
+			whole = 0;
+	OK(whole, "no line cut");
+	OK(strstr(text, "/many/000") < strstr(text, "/many/199"), "in order");
+	free(text);
+
+	log_access("-", "gopher", "/last", 5, 20, 1, 1);
+	log_access_buffer(0);
+	text = slurp(path);
+	OK(strstr(text, "/last") != NULL, "buffering off writes what is held");
+	free(text);
+	log_access("-", "gopher", "/direct", 7, 20, 1, 1);
+	text = slurp(path);
+	OK(strstr(text, "/direct") != NULL, "then each line at once");
+	free(text);
+	log_close();
+	unlink(path);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -194,6 +283,7 @@ main(void)
 	}
 	test_peer();
 	test_access_and_reopen();
+	test_access_buffered();
 	if (rmdir(dir) == -1)
 		perror(dir);
 	return harness_done();

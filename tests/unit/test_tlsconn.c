@@ -326,6 +326,28 @@ test_tls13(void)
 			sprintf(fp + i * 3, "%02X%s", md[i], i < 31 ? ":" : "");
 		STR_EQ(tls_server_fingerprint(srv), fp, "fingerprint on wire");
 	}
+	/*
+	 * tlsconn_drain() appends to what out already holds (and hands its
+	 * own buffer over when out is empty); an idle release loses nothing.
+	 */
+	{
+		struct buf	 out = BUF_INIT;
+		size_t		 n;
+
+		buf_addstr(&out, "kept");
+		INT_EQ(tlsconn_write(p.t, "abc", 3), 3, "write");
+		tlsconn_release_buffers(p.t);
+		n = tlsconn_drain(p.t, &out);
+		OK(n > 3, "a record drained after a release (%zu)", n);
+		INT_EQ((int)out.len, (int)(4 + n), "appended");
+		OK(memcmp(out.data, "kept", 4) == 0, "what was there stays");
+		INT_EQ((int)tlsconn_drain(p.t, &out), 0, "drained once");
+		/* The client reads it: the record stream is still whole. */
+		BIO_write(p.in, out.data + 4, (int)n);
+		INT_EQ(SSL_read(p.ssl, plain, sizeof(plain)), 3, "client read");
+		OK(memcmp(plain, "abc", 3) == 0, "the bytes written");
+		buf_free(&out);
+	}
 	transaction(&p, "TLS 1.3");
 
 	/* Once shut down: no second close_notify, no more writes. */
