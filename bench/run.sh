@@ -386,8 +386,42 @@ if [ "${BENCH_NO_BIG:-0}" != 1 ]; then
 			printf "render: cpu %.2f ms (%.0f-%.0f us), wall %.2f ms; <%s ms: %s\n", \
 			    r, fc, cc, (f - c) / 1000, lim, (r < lim && e == 0) ? "PASS" : "FAIL" }' >>"$X"
 	}
-	first 10k-first-gmi-20k-post "$BIG_GEM" /posts/bench-20k 1
-	first 10k-first-gph-20k-post "$BIG_GPH" gopher:/posts/bench-20k 1
+	# The 20 KB post: a median over three such posts, each rendered
+	# for the first time (one sample is at the mercy of the machine).
+	# The renderer has already made a post on Gemini (bench-4k, at
+	# start); on Gopher it does so here first, so neither figure holds
+	# the once-per-process cost of a first Markdown render.
+	"$LG" --mode fetch --port "$BIG_GPH" --path gopher:/posts/bench-4k \
+	    --out /dev/null >/dev/null || say "bench: gopher bench-4k failed"
+	first3() {	# first3 SCENARIO PORT PREFIX LIMIT-MS
+		outs=""
+		for p in bench-20k bench-20k-2 bench-20k-3; do
+			out=$("$LG" --mode first --port "$2" --path "$3$p" \
+			    --repeat 10 --pid "$BIG_PID")
+			outs="$outs$(kv first_cpu_us "$out") $(kv cached_cpu_p50_us "$out") $(kv errors "$out") $(kv first_us "$out") $(kv cached_p50_us "$out") $(kv bytes "$out")
+"
+		done
+		printf '%s' "$outs" | awk -v sc="$1" -v lim="$4" '
+		NF == 6 { r[n] = ($1 - $2) / 1000; w[n] = ($4 - $5) / 1000
+			fc[n] = $1; cc[n] = $2; f[n] = $4; c[n] = $5; b[n] = $6
+			e += ($3 == "" ? 1 : $3); n++ }
+		END {
+			if (n < 3) { print sc "\tcapsuled\t-\t-\t-\t-\t-\t1\t-\t-\trender: no result: FAIL"; exit }
+			for (i = 0; i < n; i++) for (j = i + 1; j < n; j++)
+				if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t
+				    t = fc[i]; fc[i] = fc[j]; fc[j] = t
+				    t = cc[i]; cc[i] = cc[j]; cc[j] = t
+				    t = f[i]; f[i] = f[j]; f[j] = t
+				    t = c[i]; c[i] = c[j]; c[j] = t
+				    t = w[i]; w[i] = w[j]; w[j] = t }
+			m = int(n / 2)
+			printf "%s\tcapsuled\t%.0f\t-\t%.2f\t-\t%.2f\t%d\t-\t%d bytes\t", \
+			    sc, fc[m], c[m] / 1000, f[m] / 1000, e, b[m]
+			printf "render: cpu %.2f ms median of 3 (%.2f, %.2f, %.2f), wall %.2f ms; <%s ms: %s\n", \
+			    r[m], r[0], r[1], r[2], w[m], lim, (r[m] < lim && e == 0) ? "PASS" : "FAIL" }' >>"$X"
+	}
+	first3 10k-first-gmi-20k-post "$BIG_GEM" /posts/ 1
+	first3 10k-first-gph-20k-post "$BIG_GPH" gopher:/posts/ 1
 	first 10k-first-gmi-posts "$BIG_GEM" /posts/ 50
 	first 10k-first-gph-posts "$BIG_GPH" gopher:/posts/ 50
 	first 10k-first-gmi-tags "$BIG_GEM" /tags/ 50
