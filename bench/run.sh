@@ -402,6 +402,8 @@ if [ "${BENCH_NO_BIG:-0}" != 1 ]; then
 "
 		done
 		printf '%s' "$outs" | awk -v sc="$1" -v lim="$4" '
+		# A CPU figure of -1: the server threads could not be read.
+		NF == 6 && ($1 < 0 || $2 < 0) { e++ }
 		NF == 6 { r[n] = ($1 - $2) / 1000; w[n] = ($4 - $5) / 1000
 			fc[n] = $1; cc[n] = $2; f[n] = $4; c[n] = $5; b[n] = $6
 			e += ($3 == "" ? 1 : $3); n++ }

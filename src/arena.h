@@ -11,7 +11,8 @@
  * libcmark-gfm has an arena of its own (cmark_get_arena_mem_allocator),
  * but it is one global for the process, so two workers rendering at once
  * would share and reset each other's memory; it also hands its slabs
- * back to the system at every reset.  This one is per thread.
+ * back to the system at every reset.  This one is per thread, and
+ * keeps a chunk for the next render.
  *
  * cmark_mem's functions take no context, so the arena in use is the
  * calling thread's.  One tree at a time per thread: arena_begin() says
@@ -23,15 +24,17 @@
 #include <cmark-gfm.h>
 
 /*
- * Take this thread's arena for one tree.  Returns its allocator, or NULL
- * when the thread already has a tree in it (use the default one then).
+ * Take this thread's arena for one tree, of Markdown about hint bytes
+ * long (it sizes the first chunk).  Returns its allocator, or NULL when
+ * the thread already has a tree in it (use the default one then).
  */
-cmark_mem	*arena_begin(void);
+cmark_mem	*arena_begin(size_t hint);
 
 /*
- * The tree is done with: free all of its memory at once.  Its nodes are
- * never freed one by one (cmark_node_free() would only walk the tree to
- * call a free that does nothing).
+ * The tree is done with: its memory goes back at once, but for one
+ * chunk (at most 2 MB) that the thread keeps for its next tree.  Its
+ * nodes are never freed one by one (cmark_node_free() would only walk
+ * the tree to call a free that does nothing).
  */
 void		 arena_end(void);
 

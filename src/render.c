@@ -69,7 +69,7 @@ render_parse(const char *md, size_t len)
 	size_t		 i;
 
 	pthread_once(&ext_once, ext_init);
-	if ((mem = arena_begin()) == NULL)	/* a tree in it already */
+	if ((mem = arena_begin(len)) == NULL)	/* a tree in it already */
 		mem = cmark_get_default_mem_allocator();
 	pthread_mutex_lock(&parse_lock);
 	p = cmark_parser_new_with_mem(CMARK_OPT_VALIDATE_UTF8 |

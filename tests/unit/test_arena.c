@@ -23,11 +23,11 @@ all(const unsigned char *p, size_t n, unsigned char c)
 static void
 test_blocks(void)
 {
-	cmark_mem	*m = arena_begin();
+	cmark_mem	*m = arena_begin(0);
 	unsigned char	*a, *b, *c, *big;
 
 	OK(m != NULL, "the arena is free");
-	OK(arena_begin() == NULL, "one tree at a time");
+	OK(arena_begin(0) == NULL, "one tree at a time");
 	a = m->calloc(3, 7);
 	OK(all(a, 21, 0), "calloc zeroes");
 	OK(((uintptr_t)a & 15) == 0, "16-byte aligned");
@@ -49,14 +49,26 @@ test_blocks(void)
 	OK(m->realloc(NULL, 5) != NULL, "realloc(NULL) allocates");
 	m->free(a);			/* a no-op; arena_end frees */
 	arena_end();
-	OK((m = arena_begin()) != NULL, "free again after arena_end");
+	OK((m = arena_begin(0)) != NULL, "free again after arena_end");
+	a = m->calloc(1, 32);
+	arena_end();
+	/* The chunk is kept: the next tree starts where this one did. */
+	m = arena_begin(0);
+	OK(m->calloc(1, 32) == a, "the kept chunk serves the next tree");
+	arena_end();
+	/* A bigger tree: a chunk of its own, contiguous blocks. */
+	m = arena_begin(100 * 1024);
+	a = m->calloc(1, 1000 * 1024);
+	b = m->calloc(1, 16);
+	OK(b == a + 1000 * 1024 + 16, "1 MB in the first chunk of a 100 KB "
+	    "hint");
 	arena_end();
 }
 
 static void *
 thread_main(void *arg)
 {
-	cmark_mem	*m = arena_begin();
+	cmark_mem	*m = arena_begin(0);
 	char		*p;
 
 	(void)arg;
@@ -73,7 +85,7 @@ test_threads(void)
 {
 	pthread_t	 t;
 	void		*rv = "not run";
-	cmark_mem	*m = arena_begin();
+	cmark_mem	*m = arena_begin(0);
 
 	OK(m != NULL, "main thread takes its arena");
 	if (pthread_create(&t, NULL, thread_main, NULL) == 0)
