@@ -86,7 +86,7 @@ struct tlsconn {
 	char		 hash[CERT_HEX_LEN]; /* client cert; "" until known */
 };
 
-static void
+static _Noreturn void
 oom(const char *what)
 {
 	/* Like util.c: nothing sensible to do without memory. */
