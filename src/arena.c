@@ -2,8 +2,8 @@
  * arena.c -- a per-thread bump allocator for cmark trees (see arena.h).
  *
  * Chunks are malloc'd, each at least twice the one before, and linked
- * so arena_end() can free them.  Every block has a header with its size,
- * which realloc needs: cmark grows its string buffers by realloc, and a
+ * so arena_end() can free them.  Every block has a header with its
+ * room and the bytes asked for, which realloc needs: cmark grows its string buffers by realloc, and a
  * buffer that is the chunk's last block grows in place.
  *
  * The first chunk is sized from the Markdown (a tree takes about 24
@@ -23,6 +23,28 @@
 #include "log.h"
 #include "util.h"
 
+/*
+ * Under AddressSanitizer the arena tells it which bytes are handed out,
+ * so a read or write past a block is still caught (the fuzz targets and
+ * make asan): a chunk starts poisoned, a block is unpoisoned for exactly
+ * the bytes asked for, and a kept chunk is poisoned again.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN	1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n)	ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n)	ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n)	((void)(p), (void)(n))
+#define UNPOISON(p, n)	((void)(p), (void)(n))
+#endif
+
 #define ARENA_FIRST	(64 * 1024)	/* the smallest chunk */
 #define ARENA_PER_BYTE	24		/* tree bytes per Markdown byte */
 #define ARENA_KEEP	(2 * 1024 * 1024) /* kept between trees */
@@ -35,9 +57,10 @@ struct chunk {
 	_Alignas(ARENA_ALIGN) unsigned char data[];
 };
 
-/* Before each block: its size (a multiple of ARENA_ALIGN). */
+/* Before each block. */
 struct header {
-	_Alignas(ARENA_ALIGN) size_t size;
+	_Alignas(ARENA_ALIGN) size_t size; /* room: a multiple of ARENA_ALIGN */
+	size_t		 asked;		/* bytes asked for, <= size */
 };
 
 static _Thread_local struct chunk	*cur;	/* NULL: no chunk yet */
@@ -47,9 +70,16 @@ static pthread_once_t	 key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t	 key;		/* the kept chunk, for its thread */
 
 static void
+free_chunk(struct chunk *c)
+{
+	UNPOISON(c->data, c->size);
+	free(c);
+}
+
+static void
 free_kept(void *kept)
 {
-	free(kept);
+	free_chunk(kept);
 }
 
 static void
@@ -74,6 +104,7 @@ new_chunk(size_t size)
 	c->prev = NULL;
 	c->size = size;
 	c->used = 0;
+	POISON(c->data, size);
 	return c;
 }
 
@@ -83,10 +114,11 @@ block(size_t n)
 {
 	struct chunk	*c;
 	struct header	*h;
-	size_t		 need, size;
+	size_t		 need, size, asked;
 
 	if (n > SIZE_MAX / 2)
 		fatalx("arena: %zu bytes asked for", n);
+	asked = n;
 	n = round_up(n);
 	need = sizeof(struct header) + n;
 	if (cur == NULL || cur->size - cur->used < need) {
@@ -98,7 +130,9 @@ block(size_t n)
 		cur = c;
 	}
 	h = (struct header *)(cur->data + cur->used);
+	UNPOISON(h, sizeof(*h) + asked);
 	h->size = n;
+	h->asked = asked;
 	cur->used += need;
 	return h + 1;
 }
@@ -125,18 +159,26 @@ arena_realloc(void *p, size_t n)
 	if (p == NULL)
 		return block(n);
 	h = (struct header *)p - 1;
-	if (n <= h->size)
+	if (n <= h->size) {		/* it fits in the room it has */
+		if (n < h->asked)
+			POISON((unsigned char *)p + n, h->asked - n);
+		else
+			UNPOISON(p, n);
+		h->asked = n;
 		return p;
+	}
 	/* The chunk's last block: grow it where it is. */
 	grow = round_up(n) - h->size;
 	if ((unsigned char *)p + h->size == cur->data + cur->used &&
 	    cur->size - cur->used >= grow) {
+		UNPOISON(p, n);
 		cur->used += grow;
 		h->size += grow;
+		h->asked = n;
 		return p;
 	}
 	q = block(n);
-	memcpy(q, p, h->size);
+	memcpy(q, p, h->asked);
 	return q;
 }
 
@@ -160,7 +202,7 @@ arena_begin(size_t hint)
 		size *= 2;
 	/* The kept chunk (cur, empty) serves if it is big enough. */
 	if (cur != NULL && cur->size < size) {
-		free(cur);
+		free_chunk(cur);
 		cur = NULL;
 	}
 	if (cur == NULL) {
@@ -182,11 +224,12 @@ arena_end(void)
 		if (keep == NULL && c->size <= ARENA_KEEP)
 			keep = c;
 		else
-			free(c);
+			free_chunk(c);
 	}
 	if (keep != NULL) {
 		keep->prev = NULL;
 		keep->used = 0;
+		POISON(keep->data, keep->size);
 	}
 	cur = keep;
 	pthread_setspecific(key, cur);
