@@ -326,6 +326,30 @@ reply_free(struct reply *r)
 }
 
 /*
+ * r->body holds a whole Gemini answer: move its header line into
+ * r->header and set r->status when the header starts with a status.
+ */
+static inline void
+e2e_split_header(struct reply *r)
+{
+	char	*crlf;
+	size_t	 hlen;
+
+	if (r->body.data == NULL ||
+	    (crlf = strstr(r->body.data, "\r\n")) == NULL ||
+	    (size_t)(crlf - r->body.data) >= sizeof(r->header))
+		return;
+	hlen = (size_t)(crlf - r->body.data);
+	memcpy(r->header, r->body.data, hlen);
+	r->header[hlen] = '\0';
+	if (hlen >= 2 && r->header[0] >= '1' && r->header[0] <= '6' &&
+	    r->header[1] >= '0' && r->header[1] <= '9')
+		r->status = (r->header[0] - '0') * 10 + (r->header[1] - '0');
+	memmove(r->body.data, crlf + 2, r->body.len - hlen - 2);
+	buf_truncate(&r->body, r->body.len - hlen - 2);
+}
+
+/*
  * Send raw bytes as the request over TLS and read the whole reply.
  * Splits the header off the body; records whether the server ended
  * with a clean close_notify.
@@ -335,7 +359,7 @@ e2e_gemini_raw(int port, const char *req, size_t reqlen, struct reply *r,
     SSL_CTX *ctx, const char *sni)
 {
 	SSL	*ssl;
-	char	 chunk[16384], *crlf;
+	char	 chunk[16384];
 	int	 fd, n, err;
 
 	memset(r, 0, sizeof(*r));
@@ -373,20 +397,7 @@ e2e_gemini_raw(int port, const char *req, size_t reqlen, struct reply *r,
 	}
 	SSL_free(ssl);
 	close(fd);
-	if (r->body.data != NULL &&
-	    (crlf = strstr(r->body.data, "\r\n")) != NULL &&
-	    (size_t)(crlf - r->body.data) < sizeof(r->header)) {
-		size_t hlen = (size_t)(crlf - r->body.data);
-
-		memcpy(r->header, r->body.data, hlen);
-		r->header[hlen] = '\0';
-		if (hlen >= 2 && r->header[0] >= '1' && r->header[0] <= '6' &&
-		    r->header[1] >= '0' && r->header[1] <= '9')
-			r->status = (r->header[0] - '0') * 10 +
-			    (r->header[1] - '0');
-		memmove(r->body.data, crlf + 2, r->body.len - hlen - 2);
-		buf_truncate(&r->body, r->body.len - hlen - 2);
-	}
+	e2e_split_header(r);
 	return 0;
 }
 

@@ -64,7 +64,7 @@ fetch(SSL_CTX *cctx, const char *sni, const char *url, struct reply *r,
     X509 **peer, SSL_SESSION *resume, int *reused, SSL_SESSION **out)
 {
 	SSL	*ssl;
-	char	 req[512], chunk[16384], *crlf;
+	char	 req[512], chunk[16384];
 	int	 fd, n, len;
 
 	memset(r, 0, sizeof(*r));
@@ -101,19 +101,7 @@ fetch(SSL_CTX *cctx, const char *sni, const char *url, struct reply *r,
 		*out = SSL_get1_session(ssl);
 	SSL_free(ssl);
 	close(fd);
-	if (r->body.data != NULL &&
-	    (crlf = strstr(r->body.data, "\r\n")) != NULL &&
-	    (size_t)(crlf - r->body.data) < sizeof(r->header)) {
-		size_t hlen = (size_t)(crlf - r->body.data);
-
-		memcpy(r->header, r->body.data, hlen);
-		r->header[hlen] = '\0';
-		if (hlen >= 2)
-			r->status = (r->header[0] - '0') * 10 +
-			    (r->header[1] - '0');
-		memmove(r->body.data, crlf + 2, r->body.len - hlen - 2);
-		buf_truncate(&r->body, r->body.len - hlen - 2);
-	}
+	e2e_split_header(r);
 	return 0;
 }
 
