@@ -314,6 +314,24 @@ write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/*
+ * Check that name is a plain file name (posts/<name>) and open the
+ * capsule directory; the fd, or -1 with why set.
+ */
+static int
+open_capsule(const char *capsule, const char *name, char *why, size_t whylen)
+{
+	int	 cfd;
+
+	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
+		snprintf(why, whylen, "bad file name");
+		return -1;
+	}
+	if ((cfd = open(capsule, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		fail(why, whylen, "open", capsule);
+	return cfd;
+}
+
 int
 titan_store(const char *capsule, const char *name, const char *data,
     size_t len, char *why, size_t whylen)
@@ -324,14 +342,8 @@ titan_store(const char *capsule, const char *name, const char *data,
 	char			 tmp[96];
 	int			 cfd, pfd = -1, fd = -1, tries, rv = -1, e;
 
-	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
-		snprintf(why, whylen, "bad file name");
+	if ((cfd = open_capsule(capsule, name, why, whylen)) == -1)
 		return -1;
-	}
-	if ((cfd = open(capsule, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		fail(why, whylen, "open", capsule);
-		return -1;
-	}
 	if ((pfd = open_dir(cfd, "posts", 0755, 1)) == -1) {
 		fail(why, whylen, "open", "posts/");
 		goto out;
@@ -400,14 +412,8 @@ titan_trash(const char *capsule, const char *name, char *why,
 	char		 stamp[32], dest[400];
 	int		 cfd, pfd = -1, tfd = -1, i, rv = -1, r;
 
-	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
-		snprintf(why, whylen, "bad file name");
+	if ((cfd = open_capsule(capsule, name, why, whylen)) == -1)
 		return -1;
-	}
-	if ((cfd = open(capsule, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		fail(why, whylen, "open", capsule);
-		return -1;
-	}
 	if ((pfd = open_dir(cfd, "posts", 0755, 0)) == -1 ||
 	    fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
 		if (errno == ENOENT)
