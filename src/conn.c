@@ -274,6 +274,19 @@ flush_tls(struct conn *c)
 	buf_free(&b);
 }
 
+/*
+ * The peer went away or broke TLS mid-read: send what OpenSSL has for it
+ * (an alert), then close once that is written; nothing else goes out.
+ */
+static void
+tls_broken(struct conn *c)
+{
+	flush_tls(c);
+	c->state = CONN_SHUTDOWN;
+	if (c->nwrites == 0)
+		conn_close(c);
+}
+
 /* Payload: encrypted for Gemini, as is for Gopher. */
 static void
 send_payload(struct conn *c, const char *p, size_t len, int borrowed)
@@ -598,10 +611,7 @@ upload_read(struct conn *c)
 		if (n == TLSCONN_WANT)
 			break;
 		/* The client went away or broke TLS: nothing is written. */
-		flush_tls(c);
-		c->state = CONN_SHUTDOWN;
-		if (c->nwrites == 0)
-			conn_close(c);
+		tls_broken(c);
 		return;
 	}
 	flush_tls(c);
@@ -955,11 +965,8 @@ read_gemini(struct conn *c, const char *p, size_t len)
 		}
 		if (n == TLSCONN_WANT)
 			break;
-		/* Handshake failure or the peer went away: send any alert. */
-		flush_tls(c);
-		c->state = CONN_SHUTDOWN;
-		if (c->nwrites == 0)
-			conn_close(c);
+		/* Handshake failure or the peer went away. */
+		tls_broken(c);
 		return;
 	}
 	if (c->state == CONN_REQUEST && !c->handshaken &&
