@@ -31,6 +31,8 @@ char	*buf_release(struct buf *);	/* caller owns result; buf is reset */
 void	 buf_free(struct buf *);
 /* Append code point cp (at most U+10FFFF) encoded as UTF-8. */
 void	 buf_add_utf8(struct buf *, uint32_t cp);
+/* The same into out; returns its length, 1 to 4. */
+size_t	 buf_utf8_encode(uint32_t cp, char out[4]);
 /* Last byte, or -1 when empty. */
 int	 buf_last(const struct buf *);
 

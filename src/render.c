@@ -160,31 +160,6 @@ render_utf8_width(const char *s, size_t len)
 	return n;
 }
 
-static size_t
-utf8_encode(uint32_t c, char *p)
-{
-	if (c < 0x80) {
-		p[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		p[0] = (char)(0xc0 | (c >> 6));
-		p[1] = (char)(0x80 | (c & 0x3f));
-		return 2;
-	}
-	if (c < 0x10000) {
-		p[0] = (char)(0xe0 | (c >> 12));
-		p[1] = (char)(0x80 | ((c >> 6) & 0x3f));
-		p[2] = (char)(0x80 | (c & 0x3f));
-		return 3;
-	}
-	p[0] = (char)(0xf0 | (c >> 18));
-	p[1] = (char)(0x80 | ((c >> 12) & 0x3f));
-	p[2] = (char)(0x80 | ((c >> 6) & 0x3f));
-	p[3] = (char)(0x80 | (c & 0x3f));
-	return 4;
-}
-
 /*
  * The output engine
  */
@@ -402,7 +377,7 @@ render_putcp(struct render *r, uint32_t c)
 {
 	char	 u[4];
 
-	buf_add(r->out, u, utf8_encode(c, u));
+	buf_add(r->out, u, buf_utf8_encode(c, u));
 	r->column++;
 }
 
@@ -792,7 +767,7 @@ render_html(struct render *r, const char *s, size_t len, int block)
 		if (space && !render_line_empty(r))
 			render_out(r, " ", 1, RENDER_ESC_TEXT);
 		space = 0;
-		render_out(r, u, utf8_encode(c, u), RENDER_ESC_TEXT);
+		render_out(r, u, buf_utf8_encode(c, u), RENDER_ESC_TEXT);
 		i += n;
 	}
 	if (space && !render_line_empty(r) && !block)
@@ -981,7 +956,7 @@ render_clean_label(const char *s, size_t len)
 		if (space && b.len > 0)
 			buf_addc(&b, ' ');
 		space = 0;
-		buf_add(&b, u, utf8_encode(c, u));	/* re-encoded */
+		buf_add(&b, u, buf_utf8_encode(c, u));	/* re-encoded */
 	}
 	return buf_release(&b);
 }

@@ -149,31 +149,6 @@ u8_decode(const unsigned char *p, const unsigned char *end, long *cp)
 	return n;
 }
 
-static size_t
-u8_encode(long cp, char *out)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | cp >> 18);
-	out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-	out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
 /*
  * The folded form of cp into out (room for 4 bytes): its length, 0 for
  * a combining mark (part of a word, folded away: "e" U+0301 is "e"), or
@@ -223,7 +198,7 @@ fold_cp(long cp, char *out)
 		cp += 0x20;
 	else if (cp >= 0x400 && cp <= 0x40F)
 		cp += 0x50;
-	return (int)u8_encode(cp, out);
+	return (int)buf_utf8_encode((uint32_t)cp, out);
 }
 
 /* ASCII folded: letters lower-cased, digits kept, 0 = not in a word. */
