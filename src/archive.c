@@ -225,40 +225,8 @@ index_put(struct index *x, const char *key, void *val)
 static size_t
 utf8_next(const unsigned char *p, long *cp)
 {
-	size_t		 n, i;
-	unsigned long	 v;
-
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
-		n = 2;
-		v = p[0] & 0x1F;
-	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		n = 3;
-		v = p[0] & 0x0F;
-	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		n = 4;
-		v = p[0] & 0x07;
-	} else {
-		*cp = -1;
-		return 1;
-	}
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80) {
-			*cp = -1;
-			return 1;
-		}
-		v = v << 6 | (p[i] & 0x3F);
-	}
-	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 ||
-	    v > 0x10FFFF)) || (v >= 0xD800 && v <= 0xDFFF)) {
-		*cp = -1;
-		return 1;
-	}
-	*cp = (long)v;
-	return n;
+	return buf_utf8_decode((const char *)p, strnlen((const char *)p, 4),
+	    cp);
 }
 
 static int

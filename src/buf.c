@@ -103,6 +103,47 @@ buf_free(struct buf *b)
 }
 
 size_t
+buf_utf8_decode(const char *p, size_t len, long *cp)
+{
+	const unsigned char	*s = (const unsigned char *)p;
+	size_t			 n, i;
+	long			 c, min;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+		n = 2;
+		c = s[0] & 0x1F;
+		min = 0x80;
+	} else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+		n = 3;
+		c = s[0] & 0x0F;
+		min = 0x800;
+	} else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+		n = 4;
+		c = s[0] & 0x07;
+		min = 0x10000;
+	} else
+		goto bad;
+	if (n > len)
+		goto bad;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			goto bad;
+		c = c << 6 | (s[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		goto bad;
+	*cp = c;
+	return n;
+bad:
+	*cp = -1;
+	return 1;
+}
+
+size_t
 buf_utf8_encode(uint32_t cp, char out[4])
 {
 	if (cp < 0x80) {

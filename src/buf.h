@@ -33,6 +33,12 @@ void	 buf_free(struct buf *);
 void	 buf_add_utf8(struct buf *, uint32_t cp);
 /* The same into out; returns its length, 1 to 4. */
 size_t	 buf_utf8_encode(uint32_t cp, char out[4]);
+/*
+ * One code point at p (len > 0 bytes, strict: no overlong forms,
+ * surrogates or values past U+10FFFF): returns its length and sets *cp,
+ * or returns 1 with *cp = -1 for a byte that starts no valid sequence.
+ */
+size_t	 buf_utf8_decode(const char *p, size_t len, long *cp);
 /* Last byte, or -1 when empty. */
 int	 buf_last(const struct buf *);
 

@@ -117,36 +117,12 @@ render_is_task_item(cmark_node *n)
 size_t
 render_utf8_decode(const char *p, size_t len, uint32_t *cp)
 {
-	const unsigned char	*s = (const unsigned char *)p;
-	uint32_t		 c, min;
-	size_t			 n, i;
+	long	 c;
+	size_t	 n;
 
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2, c = s[0] & 0x1f, min = 0x80;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3, c = s[0] & 0x0f, min = 0x800;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4, c = s[0] & 0x07, min = 0x10000;
-	} else
-		goto bad;
-	if (n > len)
-		goto bad;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			goto bad;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		goto bad;
-	*cp = c;
+	n = buf_utf8_decode(p, len, &c);
+	*cp = c < 0 ? 0xfffd : (uint32_t)c;
 	return n;
-bad:
-	*cp = 0xfffd;
-	return 1;
 }
 
 size_t

@@ -103,52 +103,6 @@ static const struct {
 	{ 0x179, 0x17E, "z" }, { 0x17F, 0x17F, "s" },
 };
 
-/* One code point at p (p < end): its length; *cp = -1 for a bad byte. */
-static size_t
-u8_decode(const unsigned char *p, const unsigned char *end, long *cp)
-{
-	size_t		 n, i;
-	long		 c, min;
-
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
-		n = 2;
-		c = p[0] & 0x1F;
-		min = 0x80;
-	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		n = 3;
-		c = p[0] & 0x0F;
-		min = 0x800;
-	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		n = 4;
-		c = p[0] & 0x07;
-		min = 0x10000;
-	} else {
-		*cp = -1;
-		return 1;
-	}
-	if ((size_t)(end - p) < n) {
-		*cp = -1;
-		return 1;
-	}
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80) {
-			*cp = -1;
-			return 1;
-		}
-		c = c << 6 | (p[i] & 0x3F);
-	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-		*cp = -1;
-		return 1;
-	}
-	*cp = c;
-	return n;
-}
-
 /*
  * The folded form of cp into out (room for 4 bytes): its length, 0 for
  * a combining mark (part of a word, folded away: "e" U+0301 is "e"), or
@@ -263,7 +217,8 @@ tok_next(struct tok *t)
 					t->key[t->keylen++] = ascii_fold[*q];
 				continue;
 			}
-			n = u8_decode(q, t->end, &cp);
+			n = buf_utf8_decode((const char *)q,
+			    (size_t)(t->end - q), &cp);
 			t->p += n;
 			if ((k = fold_cp(cp, f)) < 0) {
 				if (start != NULL)
@@ -1559,7 +1514,7 @@ shown_query(const char *q)
 
 	end = p + strlen(q);
 	while (p < end && b.len < 200) {
-		n = u8_decode(p, end, &cp);
+		n = buf_utf8_decode((const char *)p, (size_t)(end - p), &cp);
 		if (cp < 0)
 			buf_addc(&b, '?');
 		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xA0))
