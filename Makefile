@@ -74,7 +74,7 @@ $(BUILD)/libcapsuled.a: $(LIB_OBJS)
 $(BUILD)/capsuled: $(BUILD)/obj/main.o $(BUILD)/libcapsuled.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/harness.h $(BUILD)/libcapsuled.a
+$(BUILD)/tests/%: tests/unit/%.c tests/harness.h tests/files.h $(BUILD)/libcapsuled.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
 

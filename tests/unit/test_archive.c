@@ -15,50 +15,24 @@
 #include "archive.h"
 #include "buf.h"
 #include "config.h"
+#include "files.h"
 #include "harness.h"
 #include "util.h"
 
 static char	 top[64];	/* the temp dir; the capsule is top/capsule */
 static char	 capsule[128];
 
+/* The capsule's own files (the other trees name their directory). */
 static void
 put(const char *rel, const char *text)
 {
-	char	*path;
-	FILE	*f;
-
-	path = xasprintf("%s/%s", capsule, rel);
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(2);
-	}
-	fputs(text, f);
-	fclose(f);
-	free(path);
+	test_put(capsule, rel, text);
 }
 
 static void
 mkdir_in(const char *rel)
 {
-	char	*path;
-
-	path = xasprintf("%s/%s", capsule, rel);
-	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
-		perror(path);
-		exit(2);
-	}
-	free(path);
-}
-
-static void
-rm_tree(const char *dir)
-{
-	char	*cmd;
-
-	cmd = xasprintf("rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
-	free(cmd);
+	test_mkdir(capsule, rel);
 }
 
 static void
@@ -554,23 +528,6 @@ test_many(void)
 	free(dir);
 }
 
-/* Write text to dir/rel, in place (same inode). */
-static void
-put_in(const char *dir, const char *rel, const char *text)
-{
-	char	*path;
-	FILE	*f;
-
-	path = xasprintf("%s/%s", dir, rel);
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(2);
-	}
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
-
 /* link_aliases: the writer's old web URLs name posts. */
 static void
 test_aliases(void)
@@ -589,7 +546,7 @@ test_aliases(void)
 		mkdir(posts, 0755);
 		free(posts);
 	}
-	put_in(dir, "posts/2024-01-10-hello.md",
+	test_put(dir, "posts/2024-01-10-hello.md",
 	    "---\ntitle: Hello\ndate: 2024-01-10\n---\n"
 	    "[found](https://old.blog/2021/03/second.html)\n"
 	    "[gone](https://old.blog/2021/03/gone/)\n"
@@ -598,7 +555,7 @@ test_aliases(void)
 	    "[lookalike](https://old.blogger.com/second)\n"
 	    "[by path](/posts/second) [again](/posts/second/?x#y)\n"
 	    "[the archive](/posts/) [no such path](/posts/nope)\n");
-	put_in(dir, "posts/2021-03-01-second.md",
+	test_put(dir, "posts/2021-03-01-second.md",
 	    "---\ntitle: Second\ndate: 2021-03-01\n---\nBody.\n");
 	config_for(&c, dir);
 	c.link_aliases = aliases;
@@ -658,14 +615,14 @@ test_reload(void)
 	path = xasprintf("%s/series", dir);
 	mkdir(path, 0755);
 	free(path);
-	put_in(dir, "index.md", "---\ntitle: Site\n---\nHi.\n");
-	put_in(dir, "posts/2024-01-01-a.md", "---\ntitle: A\ntags: [x]\n"
+	test_put(dir, "index.md", "---\ntitle: Site\n---\nHi.\n");
+	test_put(dir, "posts/2024-01-01-a.md", "---\ntitle: A\ntags: [x]\n"
 	    "series: S\n---\nAlpha.\n");
-	put_in(dir, "posts/2024-01-02-b.md", "# Bee heading\n\nBeta.\n");
-	put_in(dir, "posts/2024-01-03-c.md", "---\ntitle: C\ntags: [x, y]\n"
+	test_put(dir, "posts/2024-01-02-b.md", "# Bee heading\n\nBeta.\n");
+	test_put(dir, "posts/2024-01-03-c.md", "---\ntitle: C\ntags: [x, y]\n"
 	    "series: S\n---\nGamma.\n");
-	put_in(dir, "posts/broken.md", "---\ntitle: [oops\n---\n");
-	put_in(dir, "series/s.md", "---\ntitle: The S\n---\nIntro.\n");
+	test_put(dir, "posts/broken.md", "---\ntitle: [oops\n---\n");
+	test_put(dir, "series/s.md", "---\ntitle: The S\n---\nIntro.\n");
 	config_for(&c, dir);
 
 	a1 = archive_load(&c);
@@ -694,7 +651,7 @@ test_reload(void)
 	archive_unref(a2);
 
 	/* One post edited in place: only it is read. */
-	put_in(dir, "posts/2024-01-03-c.md", "---\ntitle: C2\ntags: [z]\n"
+	test_put(dir, "posts/2024-01-03-c.md", "---\ntitle: C2\ntags: [z]\n"
 	    "---\nGamma two.\n");
 	a5 = archive_reload(&c, a4);
 	INT_EQ(a5->nread, 1, "a5: one read");
@@ -798,6 +755,6 @@ main(void)
 	test_slugify();
 	test_many();
 	test_reload();
-	rm_tree(top);
+	test_rm_tree(top);
 	return harness_done();
 }

@@ -20,26 +20,12 @@
 #include <linux/openat2.h>
 
 #include "fsafe.h"
+#include "files.h"
 #include "harness.h"
 #include "util.h"
 
 static char	 top[] = "/tmp/capsuled-test-fsafe.XXXXXX";
 static char	 root[128];
-
-static void
-put(const char *rel, const char *text)
-{
-	char	*p = xasprintf("%s/%s", top, rel);
-	FILE	*f = fopen(p, "w");
-
-	if (f == NULL) {
-		perror(p);
-		exit(2);
-	}
-	fputs(text, f);
-	fclose(f);
-	free(p);
-}
 
 /* Open rel; returns the kind (0 file, 1 dir) or -errno. */
 static int
@@ -126,17 +112,17 @@ main(void)
 		return 1;
 	snprintf(root, sizeof(root), "%s/root", top);
 	mkdir(root, 0755);
-	put("secret.txt", "secret\n");
+	test_put(top, "secret.txt", "secret\n");
 	p = xasprintf("%s/outside", top);
 	mkdir(p, 0755);
 	free(p);
-	put("outside/x.txt", "x\n");
+	test_put(top, "outside/x.txt", "x\n");
 	p = xasprintf("%s/a", root);
 	mkdir(p, 0755);
 	free(p);
-	put("root/a.txt", "a\n");
-	put("root/a/b.txt", "b\n");
-	put("root/locked.txt", "locked\n");
+	test_put(top, "root/a.txt", "a\n");
+	test_put(top, "root/a/b.txt", "b\n");
+	test_put(top, "root/locked.txt", "locked\n");
 	p = xasprintf("%s/locked.txt", root);
 	chmod(p, 0);
 	free(p);

@@ -22,6 +22,7 @@
 #include "archive.h"
 #include "buf.h"
 #include "config.h"
+#include "files.h"
 #include "harness.h"
 #include "log.h"
 #include "page.h"
@@ -38,46 +39,6 @@ now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static void
-put(const char *dir, const char *rel, const char *text)
-{
-	FILE	*f;
-	char	*path;
-
-	path = xasprintf("%s/%s", dir, rel);
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(2);
-	}
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
-
-static void
-mkdir_in(const char *dir, const char *rel)
-{
-	char	*path;
-
-	path = xasprintf("%s/%s", dir, rel);
-	if (mkdir(path, 0755) == -1 && errno != EEXIST) {
-		perror(path);
-		exit(2);
-	}
-	free(path);
-}
-
-static void
-rm_tree(const char *dir)
-{
-	char	*cmd;
-
-	cmd = xasprintf("rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
-	free(cmd);
 }
 
 static struct archive *
@@ -458,7 +419,7 @@ generate(const char *dir, size_t n, size_t words)
 	char		 name[64];
 	size_t		 i, j;
 
-	mkdir_in(dir, "posts");
+	test_mkdir(dir, "posts");
 	for (i = 0; i < n; i++) {
 		buf_truncate(&b, 0);
 		buf_printf(&b, "---\ntitle: \"");
@@ -488,7 +449,7 @@ generate(const char *dir, size_t n, size_t words)
 		}
 		buf_addstr(&b, ".\n");
 		snprintf(name, sizeof(name), "posts/p%06zu.md", i);
-		put(dir, name, b.data);
+		test_put(dir, name, b.data);
 	}
 	buf_free(&b);
 }
@@ -504,8 +465,8 @@ test_synthetic(void)
 	size_t			 i;
 
 	dir = xasprintf("%s/synth", top);
-	mkdir_in(top, "synth");
-	mkdir_in(dir, "posts");
+	test_mkdir(top, "synth");
+	test_mkdir(dir, "posts");
 	/* 60 posts say "common"; odd ones have it in the title too. */
 	for (i = 0; i < 60; i++) {
 		buf_truncate(&b, 0);
@@ -514,10 +475,11 @@ test_synthetic(void)
 		    i % 2 ? " common" : "", 1 + i % 28,
 		    i == 7 ? "summary: The summary of seven.\n" : "", i);
 		snprintf(name, sizeof(name), "posts/p%02zu.md", i);
-		put(dir, name, b.data);
+		test_put(dir, name, b.data);
 	}
 	/* Accents, a long body with the match far in, a phrase in a tag. */
-	put(dir, "posts/cafe.md", "---\ntitle: Le caf\xc3\xa9\ndate: 2023-01-01\n"
+	test_put(dir, "posts/cafe.md",
+	    "---\ntitle: Le caf\xc3\xa9\ndate: 2023-01-01\n"
 	    "tags: [na\xc3\xafve art]\n---\nUn cr\xc3\xa8me br\xc3\xbbl\xc3\xa9"
 	    "e et un \xc3\xa9t\xc3\xa9 \xc3\xa0 Z\xc3\xbcrich.\n");
 	buf_truncate(&b, 0);
@@ -528,8 +490,9 @@ test_synthetic(void)
 	for (i = 0; i < 300; i++)
 		buf_addstr(&b, "\xd0\xb6\xd0\xb8\xd0\xb2 ");	/* жив */
 	buf_addstr(&b, "\n");
-	put(dir, "posts/long.md", b.data);
-	put(dir, "posts/draft.md", "---\ntitle: Secret common\ndraft: true\n---\n"
+	test_put(dir, "posts/long.md", b.data);
+	test_put(dir, "posts/draft.md",
+	    "---\ntitle: Secret common\ndraft: true\n---\n"
 	    "common secretword\n");
 	a = load(dir, &c);
 	OK(a != NULL, "synthetic archive loads");
@@ -631,7 +594,7 @@ bench(size_t n, int verbose)
 	size_t			 i, k, runs = 5, total_hits = 0;
 
 	dir = xasprintf("%s/bench", top);
-	mkdir_in(top, "bench");
+	test_mkdir(top, "bench");
 	t0 = now_ms();
 	generate(dir, n, 400);
 	t_gen = now_ms() - t0;
@@ -676,7 +639,7 @@ bench(size_t n, int verbose)
 	archive_unref(a);
 out:
 	config_free(&c);
-	rm_tree(dir);
+	test_rm_tree(dir);
 	free(dir);
 	return worst;
 }
@@ -695,7 +658,7 @@ main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "--bench") == 0) {
 		bench(argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 10000,
 		    1);
-		rm_tree(top);
+		test_rm_tree(top);
 		return harness_done();
 	}
 	test_fold();
@@ -706,6 +669,6 @@ main(int argc, char **argv)
 	/* Bounded, even under sanitizers: 1,000 posts, 100 ms a query. */
 	worst = bench(1000, 0);
 	OK(worst < 100, "1,000 posts: slowest query %.1f ms", worst);
-	rm_tree(top);
+	test_rm_tree(top);
 	return harness_done();
 }
