@@ -127,6 +127,33 @@ e2e_write_file(const char *path, const char *fmt, ...)
 	fclose(f);
 }
 
+/*
+ * Write s->dir/capsuled.yaml: loopback, s's Gemini port and the given
+ * Gopher port, two workers, debug log in s->dir; then extra1 and extra2
+ * (YAML lines, may be "").  e2e_start() writes the first; a test that
+ * reloads writes a new one the same way.
+ */
+static inline void
+e2e_write_config(const struct e2e_server *s, int gopher_port,
+    const char *capsule_dir, const char *extra1, const char *extra2)
+{
+	char	 conf[300];
+
+	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
+	e2e_write_file(conf,
+	    "hostname: localhost\n"
+	    "bind: [127.0.0.1]\n"
+	    "gemini_port: %d\n"
+	    "gopher_port: %d\n"
+	    "capsule: %s\n"
+	    "certs: certs\n"
+	    "workers: 2\n"
+	    "log: capsuled.log\n"
+	    "log_level: debug\n"
+	    "%s%s",
+	    s->gemini_port, gopher_port, capsule_dir, extra1, extra2);
+}
+
 /* e2e_start_flags(): do not pass --allow-root (the refusal is tested). */
 #define E2E_NO_ALLOW_ROOT	0x1
 
@@ -167,18 +194,7 @@ e2e_start_once(struct e2e_server *s, const char *capsule_dir,
 	while (s->gopher_port == s->gemini_port);
 	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
 	snprintf(s->log, sizeof(s->log), "%s/capsuled.log", s->dir);
-	e2e_write_file(conf,
-	    "hostname: localhost\n"
-	    "bind: [127.0.0.1]\n"
-	    "gemini_port: %d\n"
-	    "gopher_port: %d\n"
-	    "capsule: %s\n"
-	    "certs: certs\n"
-	    "workers: 2\n"
-	    "log: capsuled.log\n"
-	    "log_level: debug\n"
-	    "%s",
-	    s->gemini_port, s->gopher_port, capsule_dir, extra);
+	e2e_write_config(s, s->gopher_port, capsule_dir, "", extra);
 	if ((s->pid = fork()) == -1)
 		return -1;
 	if (s->pid == 0) {

@@ -309,23 +309,8 @@ test_quiet(void)
 static void
 write_config(int gopher_port, const char *extra)
 {
-	char	 conf[300];
-
-	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", srv.dir);
-	e2e_write_file(conf,
-	    "hostname: localhost\n"
-	    "bind: [127.0.0.1]\n"
-	    "gemini_port: %d\n"
-	    "gopher_port: %d\n"
-	    "capsule: %s\n"
-	    "certs: certs\n"
-	    "workers: 2\n"
-	    "log: capsuled.log\n"
-	    "log_level: debug\n"
-	    "watch_debounce: 50ms\n"
-	    "rate_limit: off\n"
-	    "%s",
-	    srv.gemini_port, gopher_port, capsule, extra);
+	e2e_write_config(&srv, gopher_port, capsule,
+	    "watch_debounce: 50ms\nrate_limit: off\n", extra);
 }
 
 static void
