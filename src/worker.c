@@ -20,6 +20,15 @@
 #include "util.h"
 #include "worker.h"
 
+/*
+ * Accept queue per listening socket. A burst bigger than the queue (a
+ * flood, or many readers at once) makes the kernel drop SYNs, and each
+ * dropped one costs that client a 1 s retransmission before we can even
+ * refuse it; the kernel caps this at net.core.somaxconn (4096 on current
+ * kernels). A queued connection costs only kernel memory.
+ */
+#define LISTEN_BACKLOG	4096
+
 struct settings *
 settings_new(struct config *cfg, struct tls_server *tls)
 {
@@ -263,7 +272,8 @@ bind_one(struct worker *w, const char *addr, int port, enum proto proto)
 		return -1;
 	}
 	if ((rv = listen_open(&w->loop, &l->tcp, &ss, &inited)) < 0 ||
-	    (rv = uv_listen((uv_stream_t *)&l->tcp, 511, on_connection)) < 0) {
+	    (rv = uv_listen((uv_stream_t *)&l->tcp, LISTEN_BACKLOG,
+	    on_connection)) < 0) {
 		if (inited)
 			uv_close((uv_handle_t *)&l->tcp, NULL);
 		if (rv == UV_EADDRNOTAVAIL || rv == UV_EAFNOSUPPORT) {

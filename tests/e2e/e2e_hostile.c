@@ -737,6 +737,33 @@ test_slow_readers(struct e2e_server *s)
 
 /* ---- thousands of idle connections ------------------------------------ */
 
+/*
+ * Poll fd[0..n) for up to timeout_ms; close those the server closed and
+ * record how long after connecting that happened. Returns how many.
+ */
+static size_t
+sweep_closed(int *fd, int n, struct pollfd *pfd, const uint64_t *t_conn,
+    uint64_t *closed_after, int timeout_ms)
+{
+	size_t	 nclosed = 0;
+	int	 i;
+
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = fd[i];
+		pfd[i].events = POLLIN;
+		pfd[i].revents = 0;
+	}
+	if (poll(pfd, (nfds_t)n, timeout_ms) <= 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (pfd[i].revents != 0 && peer_closed(fd[i])) {
+			closed_after[nclosed++] = e2e_now_ms() - t_conn[i];
+			close(fd[i]);
+			fd[i] = -1;
+		}
+	return nclosed;
+}
+
 static void
 test_many_idle(const char *capsule_dir)
 {
@@ -759,30 +786,25 @@ test_many_idle(const char *capsule_dir)
 	pfd = calloc(NCONN, sizeof(*pfd));
 	t_conn = calloc(NCONN, sizeof(*t_conn));
 	refused = calloc(NCONN, sizeof(*refused));
+	/*
+	 * Look for closes while still opening, so that a slow opening loop
+	 * does not count as the server's delay.
+	 */
 	t_start = e2e_now_ms();
 	for (i = 0; i < NCONN; i++) {
 		fd[i] = connect_from(NULL, b.gemini_port, 3000, 1);
 		t_conn[i] = e2e_now_ms();
+		if (i % 100 == 99)
+			nref += sweep_closed(fd, i + 1, pfd, t_conn,
+			    refused + nref, 0);
 	}
 	printf("idle: %d connections opened in %llu ms\n", NCONN,
 	    (unsigned long long)(e2e_now_ms() - t_start));
 	/* For 2.5 s: which ones does the server close? */
 	t0 = e2e_now_ms();
-	while (e2e_now_ms() - t0 < 2500) {
-		for (i = 0; i < NCONN; i++) {
-			pfd[i].fd = fd[i];
-			pfd[i].events = POLLIN;
-			pfd[i].revents = 0;
-		}
-		if (poll(pfd, NCONN, 50) <= 0)
-			continue;
-		for (i = 0; i < NCONN; i++)
-			if (pfd[i].revents != 0 && peer_closed(fd[i])) {
-				refused[nref++] = e2e_now_ms() - t_conn[i];
-				close(fd[i]);
-				fd[i] = -1;
-			}
-	}
+	while (e2e_now_ms() - t0 < 2500)
+		nref += sweep_closed(fd, NCONN, pfd, t_conn, refused + nref,
+		    50);
 	nopen = nclosed = npending = 0;
 	for (i = 0; i < NCONN; i++) {
 		socklen_t len = sizeof(k);
@@ -813,7 +835,12 @@ test_many_idle(const char *capsule_dir)
 	    nopen);
 	OK(nclosed >= NCONN - LIMIT - npending - 50,
 	    "the excess was closed: %d", nclosed);
-	OK(nref > 0 && refused[nref / 2] < 500, "closed at once (p50 %llu ms)",
+	/*
+	 * Refused at once, not held until the 10 s request timeout. The
+	 * bound leaves room for one SYN the kernel dropped in the burst
+	 * (retransmitted after 1 s) on a loaded machine.
+	 */
+	OK(nref > 0 && refused[nref / 2] < 2000, "closed at once (p50 %llu ms)",
 	    (unsigned long long)(nref ? refused[nref / 2] : 0));
 	OK(fd_count(b.pid) <= fds0 + LIMIT + 4, "server fds bounded (%d)",
 	    fd_count(b.pid));
