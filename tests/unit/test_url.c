@@ -324,6 +324,31 @@ test_utf8(void)
 	INT_EQ(utf8_valid("\xC3\xA9\xC3", 3), 0, "trailing lead");
 }
 
+/*
+ * ASCII is skipped 8 bytes at a time: a bad byte, a good sequence, or
+ * the end of len at every offset from an 8-byte boundary must be seen.
+ */
+static void
+test_utf8_runs(void)
+{
+	char	 s[40], what[64];
+	size_t	 at;
+
+	for (at = 0; at < 24; at++) {
+		memset(s, 'a', sizeof(s));
+		s[at] = (char)0xFF;
+		snprintf(what, sizeof(what), "0xFF at %zu of 40", at);
+		INT_EQ(utf8_valid(s, sizeof(s)), 0, what);
+		snprintf(what, sizeof(what), "0xFF just past len %zu", at);
+		INT_EQ(utf8_valid(s, at), 1, what);
+		memcpy(s + at, "\xE2\x82\xAC", 3);
+		snprintf(what, sizeof(what), "euro sign at %zu", at);
+		INT_EQ(utf8_valid(s, sizeof(s)), 1, what);
+		snprintf(what, sizeof(what), "euro sign cut by len at %zu", at);
+		INT_EQ(utf8_valid(s, at + 2), 0, what);
+	}
+}
+
 int
 main(void)
 {
@@ -334,5 +359,6 @@ main(void)
 	test_encode();
 	test_roundtrip();
 	test_utf8();
+	test_utf8_runs();
 	return harness_done();
 }
