@@ -49,14 +49,6 @@ buf_addstr(struct buf *b, const char *s)
 }
 
 void
-buf_addc(struct buf *b, int c)
-{
-	buf_reserve(b, 1);
-	b->data[b->len++] = (char)c;
-	b->data[b->len] = '\0';
-}
-
-void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list	 ap;

@@ -23,7 +23,15 @@ void	 buf_init(struct buf *);
 void	 buf_reserve(struct buf *, size_t);	/* room for len more */
 void	 buf_add(struct buf *, const void *, size_t);
 void	 buf_addstr(struct buf *, const char *);
-void	 buf_addc(struct buf *, int);
+/* One byte; inline, as the renderers write many of them one at a time. */
+static inline void
+buf_addc(struct buf *b, int c)
+{
+	if (b->cap - b->len < 2)	/* the byte and the NUL */
+		buf_reserve(b, 1);
+	b->data[b->len++] = (char)c;
+	b->data[b->len] = '\0';
+}
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 buf_truncate(struct buf *, size_t);	/* shrink len, keep cap */
