@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "arena.h"
 #include "buf.h"
@@ -35,7 +36,7 @@ struct render_table {
 };
 
 static pthread_once_t		 ext_once = PTHREAD_ONCE_INIT;
-static cmark_syntax_extension	*ext_tasklist;
+static cmark_syntax_extension	*ext_tasklist, *ext_autolink;
 static cmark_syntax_extension	*exts[4];
 /*
  * libcmark-gfm 0.29 keeps its table of special inline characters in a
@@ -55,7 +56,53 @@ ext_init(void)
 	cmark_gfm_core_extensions_ensure_registered();
 	for (i = 0; i < nitems(names); i++)
 		exts[i] = cmark_find_syntax_extension(names[i]);
+	ext_autolink = exts[2];
 	ext_tasklist = exts[3];
+}
+
+/*
+ * Whether GFM's autolink extension could find anything in md: it links
+ * "www." (lower case), addresses with '@', and http://, https:// and
+ * ftp:// URLs in text (no other scheme).  Writers mostly put URLs in
+ * [links](...), <...> or "[ref]: ..." lines, which cmark parses before
+ * the extension sees them, and the extension costs a fifth of a post's
+ * render (it copies every text node while looking for addresses), so it
+ * is attached only when some such URL is not right after "](", "<" or
+ * "]: ".  The one difference: a bare URL after a "](" that makes no
+ * link (a broken link) stays text instead of becoming a link.
+ */
+static int
+may_autolink(const char *md, size_t len)
+{
+	static const char *const schemes[] = { "http", "https", "ftp" };
+	const char	*end = md + len, *p, *s;
+	size_t		 i, n;
+
+	if (memchr(md, '@', len) != NULL)
+		return 1;
+	for (p = md; (p = memchr(p, 'w', (size_t)(end - p))) != NULL; p++)
+		if (end - p >= 4 && memcmp(p, "www.", 4) == 0)
+			return 1;
+	for (p = md; (p = memchr(p, ':', (size_t)(end - p))) != NULL; p++) {
+		if (end - p < 3 || p[1] != '/' || p[2] != '/')
+			continue;
+		for (s = p; s > md && isalpha((unsigned char)s[-1]); s--)
+			;
+		n = (size_t)(p - s);
+		for (i = 0; i < nitems(schemes); i++)
+			if (strlen(schemes[i]) == n &&
+			    strncasecmp(s, schemes[i], n) == 0)
+				break;
+		if (i == nitems(schemes))
+			continue;	/* gemini://, gopher://: never linked */
+		if ((s - md >= 2 && s[-2] == ']' && s[-1] == '(') ||
+		    (s - md >= 1 && s[-1] == '<') ||
+		    (s - md >= 3 && s[-3] == ']' && s[-2] == ':' &&
+		    s[-1] == ' '))
+			continue;
+		return 1;
+	}
+	return 0;
 }
 
 /* The tree render_parse() built in this thread's arena, if any. */
@@ -85,7 +132,8 @@ render_parse(const char *md, size_t len)
 	pthread_mutex_lock(&parse_lock);
 	p = cmark_parser_new_with_mem(opts, mem);
 	for (i = 0; i < nitems(exts); i++)
-		if (exts[i] != NULL)
+		if (exts[i] != NULL && (exts[i] != ext_autolink ||
+		    may_autolink(md, len)))
 			cmark_parser_attach_syntax_extension(p, exts[i]);
 	cmark_parser_feed(p, md, len);
 	doc = cmark_parser_finish(p);

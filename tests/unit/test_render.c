@@ -254,6 +254,37 @@ test_gmi_links(void)
 	    "> a | b\n> --+--\n> k |\n\n=> u l\n");
 }
 
+/*
+ * GFM autolinks are parsed only when the source may hold one (see
+ * may_autolink): each case here, with and without it, must come out
+ * as it would with the extension always on.
+ */
+static void
+test_gmi_autolinks(void)
+{
+	/* URLs only where cmark itself parses them: no extension. */
+	GMI_EQ("[a](https://a.org/) <https://b.org/>\n\n[c][r]\n\n"
+	    "[r]: https://r.org/\n",
+	    "=> https://a.org/ a\n=> https://b.org/\n\n=> https://r.org/ c\n");
+	GMI_EQ("go to gemini://g.org/ and gopher://h.org/\n",
+	    "go to gemini://g.org/ and gopher://h.org/\n");
+	GMI_EQ("a word with w's and ws: no link\n",
+	    "a word with w's and ws: no link\n");
+	/* One bare URL, address or www. anywhere: the extension runs. */
+	GMI_EQ("[a](https://a.org/) then https://b.org/x.\n",
+	    "a then https://b.org/x.\n=> https://a.org/ a\n"
+	    "=> https://b.org/x\n");
+	GMI_EQ("[a](https://a.org/) then HTTP://b.org/\n",
+	    "a then HTTP://b.org/\n=> https://a.org/ a\n=> HTTP://b.org/\n");
+	GMI_EQ("ftp://f.org/p first\n", "ftp://f.org/p first\n"
+	    "=> ftp://f.org/p\n");
+	GMI_EQ("see www.w.org\n", "see www.w.org\n=> http://www.w.org www.w.org\n");
+	GMI_EQ("mail me@m.org\n", "mail me@m.org\n=> mailto:me@m.org me@m.org\n");
+	GMI_EQ("`https://c.org/` in code\n", "https://c.org/ in code\n");
+	/* The documented difference: after a "](" that made no link. */
+	GMI_EQ("x](https://b.org/\n", "x](https://b.org/\n");
+}
+
 static char *
 rewrite(void *ctx, const char *url)
 {
@@ -560,6 +591,7 @@ main(void)
 	test_gmi_blocks();
 	test_gmi_escapes();
 	test_gmi_links();
+	test_gmi_autolinks();
 	test_hooks();
 	test_gmi_table_notes();
 	test_gph();
