@@ -128,9 +128,15 @@ golden: $(BUILD)/capsuled $(BUILD)/tests/e2e_pages
 	@CAPSULED_UPDATE_GOLDEN=1 CAPSULED_TOP=$(CURDIR) \
 	    CAPSULED_BIN=$(CURDIR)/$(BUILD)/capsuled $(BUILD)/tests/e2e_pages
 
-# Benchmark tools are standalone programs: OpenSSL, no libcapsuled.
+# Benchmark tools are standalone programs (OpenSSL, no libcapsuled),
+# but for tlsfloor, which measures capsuled's own TLS code in memory.
 BENCH_BINS := $(BUILD)/bench/loadgen $(BUILD)/bench/genarchive \
-	  $(BUILD)/bench/forkserve
+	  $(BUILD)/bench/forkserve $(BUILD)/bench/tlsfloor $(BUILD)/bench/tcpfloor
+
+$(BUILD)/bench/tlsfloor: bench/tlsfloor.c $(BUILD)/libcapsuled.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libcapsuled.a \
+	    $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/bench/%: bench/%.c | $(BUILD)/deps.mk
 	@mkdir -p $(@D)

@@ -35,7 +35,9 @@ fi
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench: $*"; exit 1; }
 
-make -s BUILD="$B" "$CAPSULED" "$LG" "$GEN" "$FS" >&2 ||
+TF=$B/bench/tlsfloor
+TCPF=$B/bench/tcpfloor
+make -s BUILD="$B" "$CAPSULED" "$LG" "$GEN" "$FS" "$TF" "$TCPF" >&2 ||
     die "build failed"
 
 # --- peers --------------------------------------------------------------
@@ -235,6 +237,17 @@ if [ $have_gnicus = 1 ]; then
 	}
 fi
 
+# The kernel's floor for Gopher: accept, read, write the same number of
+# bytes as capsuled's answer, close; nothing else (bench/tcpfloor.c).
+free_port TCPF_PORT
+"$LG" --mode fetch --port "$CAP_GPH" --path gopher:/posts/bench-4k \
+    --out "$T/bench-4k.gph" >/dev/null || die "gopher fetch failed"
+"$TCPF" --port "$TCPF_PORT" --size "$(wc -c <"$T/bench-4k.gph")" \
+    </dev/null >/dev/null 2>&1 &
+TCPF_PID=$!
+PIDS="$PIDS $TCPF_PID"
+wait_up "$TCPF_PORT" gopher:/x || die "tcpfloor did not come up"
+
 # --- request scenarios, alternating servers --------------------------------
 R=$T/results
 : >"$R"
@@ -280,6 +293,9 @@ while [ $r -le "$ROUNDS" ]; do
 	gem gemini-4k-resume-c32 resume 32
 	gph gopher-menu-c32 / / --menu
 	gph gopher-4k-c32 /posts/bench-4k /bench-4k.txt
+	run tcp-floor-4k-c32 tcpfloor "$TCPF_PID" --mode gopher \
+	    --port "$TCPF_PORT" --path /x --conns 32 --requests $GPH_N \
+	    --duration $GPH_S --warmup 500 --min-len 1000
 	r=$((r + 1))
 done
 
@@ -287,6 +303,21 @@ done
 # Extra rows: "scenario server cpu rps p50 p99 max errors rss vs target"
 X=$T/extra
 : >"$X"
+
+# --- the floor: capsuled's TLS in memory, no sockets -------------------------
+# The same SSL_CTX and tlsconn code, both ends in one thread: what OpenSSL
+# itself costs per exchange here, which no server can go below.
+say "bench: TLS in memory (tlsfloor)"
+for how in full resume; do
+	flag=
+	[ $how = resume ] && flag=--resume
+	out=$("$TF" --certs "$T/certs" --count 2000 $flag) ||
+	    say "bench: tlsfloor $how failed"
+	printf 'tls-in-memory-%s\tcapsuled\t%s\t-\t-\t-\t-\t%s\t-\t-\t%s\n' \
+	    "$how" "$(kv server_cpu_us_per_req "$out")" \
+	    "$([ -n "$out" ] && echo 0 || echo 1)" \
+	    "OpenSSL + tlsconn, no sockets: the floor for gemini-4k-$how" >>"$X"
+done
 say "bench: idle connections"
 # A fresh server for each measurement, so that memory freed by earlier
 # scenarios does not hide the cost.  "tcp": connect and say nothing;
@@ -519,6 +550,8 @@ END {
 				tg = "rps >= 10x: " verdict(RPS[c] >= 10 * RPS[k])
 		} else if (sv[i] == "capsuled" && sc[i] ~ /gopher/)
 			tg = "cpu <= 40 us: " verdict(C[k] <= 40)
+		else if (sv[i] == "tcpfloor")
+			tg = "syscalls only: the floor for gopher-4k"
 		row(sc[i], sv[i], sprintf("%.1f", C[k]), sprintf("%.0f", RPS[k]), \
 		    sprintf("%.2f", med(p50[k]) / 1000), sprintf("%.2f", P99[k] / 1000), \
 		    sprintf("%.2f", mx[k] / 1000), err[k], rss[k], vs, tg)
