@@ -935,6 +935,19 @@ render_table_end(struct render *r)
  * Links
  */
 
+/* Printable ASCII that may not stand in a URL as it is (RFC 3986). */
+static int
+url_unsafe(unsigned char c)
+{
+	switch (c) {
+	case '"': case '<': case '>': case '\\': case '^': case '`':
+	case '{': case '|': case '}':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 void
 render_url_encode(struct buf *b, const char *url)
 {
@@ -943,7 +956,7 @@ render_url_encode(struct buf *b, const char *url)
 
 	buf_add(b, "", 0);		/* a terminated "" even if empty */
 	for (p = (const unsigned char *)url; *p != '\0'; p++) {
-		if (*p <= 0x20 || *p >= 0x7f || strchr("\"<>\\^`{|}", *p) ||
+		if (*p <= 0x20 || *p >= 0x7f || url_unsafe(*p) ||
 		    (*p == '%' && !(isxdigit(p[1]) && isxdigit(p[2])))) {
 			buf_addc(b, '%');
 			buf_addc(b, hex[*p >> 4]);

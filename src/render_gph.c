@@ -476,11 +476,16 @@ static void
 no_lone_dots(struct buf *out, size_t start)
 {
 	struct buf	 tail = BUF_INIT;
+	const char	*p = out->data + start, *end = out->data + out->len;
 	size_t		 i;
 
-	for (i = start; i < out->len && !lone_dot(out, start, i); i++)
-		;
-	if (i >= out->len)
+	if (out->len <= start)
+		return;
+	/* Only the dots need a look (a byte-by-byte scan was 4 % of a post). */
+	for (; (p = memchr(p, '.', (size_t)(end - p))) != NULL; p++)
+		if (lone_dot(out, start, (size_t)(p - out->data)))
+			break;
+	if (p == NULL)
 		return;
 	buf_add(&tail, out->data + start, out->len - start);
 	buf_truncate(out, start);

@@ -240,6 +240,8 @@ test_gmi_links(void)
 	GMI_EQ("x\n\n[a](/a)\n\ny\n", "x\n\n=> /a a\n\ny\n");
 	GMI_EQ("<http://x.org/>\n", "=> http://x.org/\n");
 	GMI_EQ("[a b](<u v\tw>)\n", "=> u%20v%09w a b\n");
+	GMI_EQ("[l](a\"b\\<c\\>d^f`g{h|i}j\\\\k%zz%41)\n",
+	    "=> a%22b%3Cc%3Ed%5Ef%60g%7Bh%7Ci%7Dj%5Ck%25zz%41 l\n");
 	GMI_EQ("[l\tl](u)\n", "=> u l l\n");
 	GMI_EQ("[e]()\n", "e\n");
 	GMI_EQ("![alt](p/i.png)\n", "=> p/i.png alt\n");
@@ -375,6 +377,9 @@ test_gph(void)
 	GPH_EQ("    a\tb\n", "    a       b\n");
 	GPH_EQ("a\tb\001c\n", "a bc\n");
 	GPH_EQ(".\n\n    .\n", " .\n\n    .\n");
+	/* Lone dots after other dots, and mid-document. */
+	GPH_EQ("a.b.\n\n.\n\nc. d\n\n.\n", "a.b.\n\n .\n\nc. d\n\n .\n");
+	GPH_EQ("", "");
 	GPH_EQ("- a\n  - b\n1. c\n", "* a\n  * b\n\n1. c\n");
 	GPH_EQ("> q\n> > r\n", "> q\n>\n> > r\n");
 	GPH_EQ("|a|b|\n|-|-:|\n|xx|1|\n", "a  | b\n---+--\nxx | 1\n");
