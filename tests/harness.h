@@ -8,9 +8,30 @@
 #define CAPSULED_HARNESS_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int harness_passed, harness_failed;
+
+/* CAPSULED_VALGRIND=1 (make valgrind): everything runs under memcheck. */
+static inline int
+harness_valgrind(void)
+{
+	const char	*v = getenv("CAPSULED_VALGRIND");
+
+	return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+}
+
+/*
+ * A bound on time in a test catches a hang or a blow-up, not a slowdown
+ * (make bench measures speed).  Under valgrind code runs some 20 times
+ * slower, and a busy machine slows it again, so the bound grows there.
+ */
+static inline double
+harness_time_bound(double seconds)
+{
+	return harness_valgrind() ? seconds * 20 : seconds;
+}
 
 #define OK(cond, ...) do {						\
 	if (cond) {							\

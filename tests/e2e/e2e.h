@@ -157,15 +157,6 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 /* e2e_start_flags(): do not pass --allow-root (the refusal is tested). */
 #define E2E_NO_ALLOW_ROOT	0x1
 
-/* CAPSULED_VALGRIND=1: the server runs under valgrind (slow: long waits). */
-static inline int
-e2e_valgrind(void)
-{
-	const char	*v = getenv("CAPSULED_VALGRIND");
-
-	return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
-}
-
 /*
  * Start capsuled serving capsule_dir.  extra is appended to the YAML
  * configuration (may be "").  Waits (bounded) until the Gemini port
@@ -203,7 +194,7 @@ e2e_start_once(struct e2e_server *s, const char *capsule_dir,
 		dup2(null, 0);
 		snprintf(vlog, sizeof(vlog), "--log-file=%s/valgrind.log",
 		    s->dir);
-		if (e2e_valgrind())
+		if (harness_valgrind())
 			execlp("valgrind", "valgrind", "-q",
 			    "--leak-check=full",
 			    "--show-leak-kinds=definite,indirect,possible",
@@ -219,7 +210,7 @@ e2e_start_once(struct e2e_server *s, const char *capsule_dir,
 		perror(bin);
 		_exit(127);
 	}
-	deadline = e2e_now_ms() + (e2e_valgrind() ? 60000 : 10000);
+	deadline = e2e_now_ms() + (harness_valgrind() ? 60000 : 10000);
 	for (i = 0; e2e_now_ms() < deadline; i++) {
 		int status;
 
@@ -291,7 +282,7 @@ e2e_stop(struct e2e_server *s)
 	if (s->pid <= 0)
 		return -1;
 	kill(s->pid, SIGTERM);
-	deadline = e2e_now_ms() + (e2e_valgrind() ? 60000 : 15000);
+	deadline = e2e_now_ms() + (harness_valgrind() ? 60000 : 15000);
 	while (e2e_now_ms() < deadline) {
 		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
 			s->pid = -1;
@@ -301,7 +292,7 @@ e2e_stop(struct e2e_server *s)
 				    s->dir);
 				(void)!system(cmd);
 			}
-			if (e2e_valgrind()) {	/* what valgrind saw, if any */
+			if (harness_valgrind()) {	/* what valgrind saw, if any */
 				snprintf(cmd, sizeof(cmd), "cat '%s/valgrind"
 				    ".log' >&2 2>/dev/null", s->dir);
 				(void)!system(cmd);

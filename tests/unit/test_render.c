@@ -16,13 +16,6 @@
 
 #define TIME_LIMIT	2.0	/* seconds per pathological render, ASan */
 
-/* Under valgrind (make valgrind) everything runs some 20 times slower. */
-static double
-time_limit(void)
-{
-	return getenv("CAPSULED_VALGRIND") ? TIME_LIMIT * 20 : TIME_LIMIT;
-}
-
 static char *
 gmi_opts(const char *md, const struct render_opts *o)
 {
@@ -447,7 +440,7 @@ patho(const char *what, const char *md, size_t len, int links,
 	render_gemtext(md, len, NULL, &b);
 	buf_add(&b, "", 0);
 	t = now() - t;
-	OK(t < time_limit(), "%s: gemtext took %.2f s", what, t);
+	OK(t < harness_time_bound(TIME_LIMIT), "%s: gemtext took %.2f s", what, t);
 	why = gmi_check(b.data, links, markers);
 	OK(why == NULL, "%s: gemtext: %s", what, why);
 	buf_free(&b);
@@ -456,7 +449,7 @@ patho(const char *what, const char *md, size_t len, int links,
 	render_gopher(md, len, NULL, &b);
 	buf_add(&b, "", 0);
 	t = now() - t;
-	OK(t < time_limit(), "%s: gopher took %.2f s", what, t);
+	OK(t < harness_time_bound(TIME_LIMIT), "%s: gopher took %.2f s", what, t);
 	if (getenv("TEST_RENDER_TIMES"))
 		fprintf(stderr, "%s: %.3f s\n", what, t);
 	why = gph_check(b.data, 70);
