@@ -476,13 +476,15 @@ static void
 no_lone_dots(struct buf *out, size_t start)
 {
 	struct buf	 tail = BUF_INIT;
-	const char	*p = out->data + start, *end = out->data + out->len;
+	const char	*p, *end;
 	size_t		 i;
 
-	if (out->len <= start)
+	if (out->len <= start)		/* nothing written: data may be NULL */
 		return;
 	/* Only the dots need a look (a byte-by-byte scan was 4 % of a post). */
-	for (; (p = memchr(p, '.', (size_t)(end - p))) != NULL; p++)
+	end = out->data + out->len;
+	for (p = out->data + start;
+	    (p = memchr(p, '.', (size_t)(end - p))) != NULL; p++)
 		if (lone_dot(out, start, (size_t)(p - out->data)))
 			break;
 	if (p == NULL)
