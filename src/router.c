@@ -175,12 +175,14 @@ static void
 crlf(struct buf *b)
 {
 	struct buf	 out = BUF_INIT;
-	const char	*s = b->data, *end = b->data + b->len, *nl;
+	const char	*s, *end, *nl;
 	size_t		 nlines = 0;
 
-	if (b->len == 0)
+	if (b->len == 0)		/* data may be NULL: no arithmetic */
 		return;
 	/* Lines are copied whole: a byte at a time was 10 % of a render. */
+	s = b->data;
+	end = b->data + b->len;
 	for (nl = s; (nl = memchr(nl, '\n', (size_t)(end - nl))) != NULL;
 	    nl++)
 		nlines++;
