@@ -86,7 +86,7 @@ exchange(SSL_CTX *cctx, struct tls_server *srv, SSL_SESSION *resume,
 	char		 plain[1024], tmp[16384];
 	SSL_SESSION	*next;
 	double		 t0;
-	int		 i, r = TLSCONN_WANT, n;
+	int		 i, r = TLSCONN_WANT, n, sent = 0;
 	size_t		 got = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -104,13 +104,15 @@ exchange(SSL_CTX *cctx, struct tls_server *srv, SSL_SESSION *resume,
 	s->server = tlsconn_new(srv);
 	server_ns += cpu_ns() - t0;
 
-	/* Handshake; the request goes with the client's Finished. */
+	/* Handshake; the request goes, once, with the client's Finished. */
 	for (i = 0; i < 8 && r == TLSCONN_WANT; i++) {
 		ERR_clear_error();
-		if (SSL_is_init_finished(s->client) ||
-		    SSL_do_handshake(s->client) == 1)
+		if (!sent && (SSL_is_init_finished(s->client) ||
+		    SSL_do_handshake(s->client) == 1)) {
 			if (SSL_write(s->client, request, sizeof(request) - 1) <= 0)
 				die("client write");
+			sent = 1;
+		}
 		r = to_server(s, plain, sizeof(plain));
 	}
 	if (r != (int)sizeof(request) - 1)
