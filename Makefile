@@ -40,8 +40,9 @@ ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -DCAPSULED_VERSION='"$(VERSION)"' \
 	  $(WARN) $(CFLAGS) $(SAN) $(PKG_CFLAGS) -Isrc
 ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 
-SRCS	:= $(wildcard src/*.c)
-LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/main.c,$(SRCS)))
+SRCS	:= $(wildcard src/*/*.c)
+HDRS	:= $(wildcard src/*/*.h)
+LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/app/main.c,$(SRCS)))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 E2E_SRCS := $(wildcard tests/e2e/*.c)
@@ -63,7 +64,7 @@ $(BUILD)/deps.mk: mk/deps.sh
 	@mkdir -p $(BUILD)
 	@sh mk/deps.sh $@
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/deps.mk
+$(BUILD)/obj/%.o: src/%.c $(HDRS) | $(BUILD)/deps.mk
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -71,7 +72,7 @@ $(BUILD)/libcapsuled.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/capsuled: $(BUILD)/obj/main.o $(BUILD)/libcapsuled.a
+$(BUILD)/capsuled: $(BUILD)/obj/app/main.o $(BUILD)/libcapsuled.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/harness.h tests/files.h $(BUILD)/libcapsuled.a

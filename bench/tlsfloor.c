@@ -25,9 +25,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
-#include "log.h"
-#include "tlsconn.h"
+#include "core/buf.h"
+#include "core/log.h"
+#include "net/tlsconn.h"
 
 static const char	 request[] = "gemini://localhost/bench-4k\r\n";
 

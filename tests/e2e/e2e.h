@@ -29,9 +29,9 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "harness.h"
-#include "util.h"
+#include "core/util.h"
 
 struct e2e_server {
 	pid_t	 pid;

@@ -13,7 +13,7 @@
  */
 #include <openssl/x509v3.h>
 
-#include "cert.h"
+#include "net/cert.h"
 #include "e2e.h"
 
 #define HOST2	"second.test"

@@ -2,7 +2,7 @@
 # man.sh -- the manual pages: both pass `mandoc -T lint -W warning`
 # (warnings and errors; the STYLE level also looks for the pages that
 # .Xr names on this machine, so it is left out), render, and stay in
-# step with the code: every key of src/config.c's table has an entry in
+# step with the code: every key of src/core/config.c's table has an entry in
 # capsuled.yaml(5), and every long option of `capsuled --help` and every
 # signal main.c handles is in capsuled(8).  mandoc is installed when
 # missing (root and Debian apt), else the checks are SKIPPED.
@@ -34,8 +34,8 @@ done
 
 # Every configuration key, as ".It Ic key :".
 keys=$(sed -n '/^static const struct field fields\[\] = {/,/^};/p' \
-    "$top/src/config.c" | grep -o '{ "[a-z_0-9]*"' | cut -d'"' -f2)
-[ -n "$keys" ] && ok || nok "no keys found in src/config.c"
+    "$top/src/core/config.c" | grep -o '{ "[a-z_0-9]*"' | cut -d'"' -f2)
+[ -n "$keys" ] && ok || nok "no keys found in src/core/config.c"
 for k in $keys; do
 	if grep -q "^\.It Ic $k :" "$m5"; then
 		ok
@@ -58,8 +58,8 @@ for o in $opts; do
 done
 
 # Every signal main.c handles, in SIGNALS.
-sigs=$(grep 'signums\[\] = {' "$top/src/main.c" | grep -o 'SIG[A-Z0-9]*')
-[ -n "$sigs" ] && ok || nok "no signals found in src/main.c"
+sigs=$(grep 'signums\[\] = {' "$top/src/app/main.c" | grep -o 'SIG[A-Z0-9]*')
+[ -n "$sigs" ] && ok || nok "no signals found in src/app/main.c"
 for s in $sigs; do
 	if sed -n '/^\.Sh SIGNALS/,/^\.Sh /p' "$m8" | grep -q "$s"; then
 		ok

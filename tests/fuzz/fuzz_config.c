@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "core/config.h"
 
 #define NAME	"/nonexistent/fuzz/capsuled.yaml"
 

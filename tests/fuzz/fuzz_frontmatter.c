@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "config.h"
-#include "date.h"
-#include "frontmatter.h"
-#include "util.h"
+#include "content/archive.h"
+#include "content/frontmatter.h"
+#include "core/config.h"
+#include "core/date.h"
+#include "core/util.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemini.h"
+#include "proto/gemini.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "gopher.h"
-#include "url.h"
+#include "core/buf.h"
+#include "core/url.h"
+#include "proto/gopher.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

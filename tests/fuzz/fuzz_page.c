@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "atom.h"
-#include "buf.h"
-#include "page.h"
-#include "url.h"
-#include "util.h"
+#include "content/archive.h"
+#include "core/buf.h"
+#include "core/url.h"
+#include "core/util.h"
+#include "site/atom.h"
+#include "site/page.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "render.h"
+#include "core/buf.h"
+#include "markdown/render.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -19,11 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "buf.h"
-#include "config.h"
-#include "log.h"
-#include "search.h"
+#include "content/archive.h"
+#include "content/search.h"
+#include "core/buf.h"
+#include "core/config.h"
+#include "core/log.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

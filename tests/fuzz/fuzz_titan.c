@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "titan.h"
+#include "proto/titan.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "url.h"
+#include "core/buf.h"
+#include "core/url.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

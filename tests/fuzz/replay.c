@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "core/buf.h"
 
 #ifndef FUZZ_NAME
 #error "build with -DFUZZ_NAME='\"name\"'"

@@ -19,9 +19,9 @@
 #include <stdatomic.h>
 
 #include "../e2e/e2e.h"
-#include "archive.h"
-#include "config.h"
-#include "log.h"
+#include "content/archive.h"
+#include "core/config.h"
+#include "core/log.h"
 
 #define TRIALS		10
 #define DEBOUNCE_MS	100

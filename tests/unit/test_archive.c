@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "buf.h"
-#include "config.h"
+#include "content/archive.h"
+#include "core/buf.h"
+#include "core/config.h"
 #include "files.h"
 #include "harness.h"
-#include "util.h"
+#include "core/util.h"
 
 static char	 top[64];	/* the temp dir; the capsule is top/capsule */
 static char	 capsule[128];

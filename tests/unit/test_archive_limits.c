@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "config.h"
+#include "content/archive.h"
+#include "core/config.h"
 #include "harness.h"
-#include "log.h"
-#include "util.h"
+#include "core/log.h"
+#include "core/util.h"
 
 static char	 top[] = "/tmp/capsuled-test-alim.XXXXXX";
 static char	 capsule[128];

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "arena.h"
+#include "core/arena.h"
 #include "harness.h"
 
 static int

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "atom.h"
-#include "buf.h"
-#include "date.h"
+#include "content/archive.h"
+#include "core/buf.h"
+#include "core/date.h"
+#include "site/atom.h"
 #include "harness.h"
-#include "util.h"
+#include "core/util.h"
 
 #define XMLLINT	"/usr/bin/xmllint"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cache.h"
+#include "core/cache.h"
 #include "harness.h"
 
 #define NSLOTS		16

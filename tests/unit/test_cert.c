@@ -25,11 +25,11 @@
 #include <openssl/x509v3.h>
 
 #include "harness.h"
-#include "buf.h"
-#include "cert.h"
-#include "log.h"
-#include "tlsconn.h"
-#include "util.h"
+#include "core/buf.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "net/cert.h"
+#include "net/tlsconn.h"
 
 static char	 top[] = "/tmp/capsuled-test-cert-XXXXXX";
 static char	*logpath;

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "harness.h"
-#include "util.h"
+#include "core/util.h"
 
 static char	 tmp[PATH_MAX];		/* realpath of the mkdtemp dir */
 static char	 conf[PATH_MAX + 32];	/* tmp/etc/c.yaml */

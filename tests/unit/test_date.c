@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "date.h"
+#include "core/date.h"
 #include "harness.h"
 
 static int

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
-#include "frontmatter.h"
+#include "content/frontmatter.h"
+#include "core/buf.h"
 #include "harness.h"
 
 static int

@@ -19,10 +19,10 @@
 
 #include <linux/openat2.h>
 
-#include "fsafe.h"
+#include "core/fsafe.h"
 #include "files.h"
 #include "harness.h"
-#include "util.h"
+#include "core/util.h"
 
 static char	 top[] = "/tmp/capsuled-test-fsafe.XXXXXX";
 static char	 root[128];

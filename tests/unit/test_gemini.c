@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemini.h"
+#include "proto/gemini.h"
 #include "harness.h"
-#include "util.h"
+#include "core/util.h"
 
 #define NO_ANSWER	(-1)	/* keep reading: a timeout closes silently */
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "gopher.h"
+#include "core/buf.h"
+#include "proto/gopher.h"
 #include "harness.h"
-#include "util.h"
+#include "core/util.h"
 
 #define BAD	((const char *)1)	/* row must be rejected */
 

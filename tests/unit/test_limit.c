@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "harness.h"
-#include "limit.h"
+#include "net/limit.h"
 
 static uint64_t
 clock_ms(void)

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "harness.h"
-#include "log.h"
-#include "util.h"
+#include "core/log.h"
+#include "core/util.h"
 
 static char	 dir[] = "/tmp/test_log.XXXXXX";
 

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "mime.h"
-#include "util.h"
+#include "core/mime.h"
+#include "core/util.h"
 
 struct want {
 	const char	*ext;

@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "buf.h"
-#include "config.h"
-#include "date.h"
+#include "content/archive.h"
+#include "core/buf.h"
+#include "core/config.h"
+#include "core/date.h"
 #include "harness.h"
-#include "nav.h"
-#include "page.h"
-#include "util.h"
+#include "core/util.h"
+#include "site/nav.h"
+#include "site/page.h"
 
 static struct page_target	 target = {
 	.host = "localhost", .port = 7070, .width = 70,

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "harness.h"
-#include "page.h"
+#include "site/page.h"
 
 static struct page_target	 target = {
 	.host = "gopher.example.org", .port = 7070, .width = 70,

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "core/config.h"
 #include "harness.h"
-#include "priv.h"
-#include "util.h"
+#include "app/priv.h"
+#include "core/util.h"
 
 static char	 top[] = "/tmp/capsuled-test-priv.XXXXXX";
 

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "harness.h"
-#include "render.h"
+#include "markdown/render.h"
 
 #define TIME_LIMIT	2.0	/* seconds per pathological render, ASan */
 

@@ -19,16 +19,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "buf.h"
-#include "config.h"
+#include "content/archive.h"
+#include "core/buf.h"
+#include "core/config.h"
 #include "files.h"
 #include "harness.h"
-#include "log.h"
-#include "page.h"
-#include "search.h"
-#include "url.h"
-#include "util.h"
+#include "content/search.h"
+#include "core/log.h"
+#include "core/url.h"
+#include "core/util.h"
+#include "site/page.h"
 
 static char	 top[64];
 

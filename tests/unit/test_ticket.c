@@ -19,12 +19,12 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "harness.h"
-#include "log.h"
-#include "ticket.h"
-#include "tlsconn.h"
-#include "util.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "net/ticket.h"
+#include "net/tlsconn.h"
 
 static char		 top[] = "/tmp/capsuled-test-ticket-XXXXXX";
 static struct tls_server *srv, *srv2;

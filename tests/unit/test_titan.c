@@ -21,13 +21,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "buf.h"
-#include "config.h"
+#include "content/archive.h"
+#include "core/buf.h"
+#include "core/config.h"
 #include "harness.h"
-#include "log.h"
-#include "titan.h"
-#include "util.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "proto/titan.h"
 
 static char	 top[64];
 

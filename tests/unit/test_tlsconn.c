@@ -35,10 +35,10 @@
 #include <openssl/x509.h>
 
 #include "harness.h"
-#include "buf.h"
-#include "log.h"
-#include "tlsconn.h"
-#include "util.h"
+#include "core/buf.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "net/tlsconn.h"
 
 #define REQUEST		"gemini://localhost/\r\n"
 #define RESPONSE	"20 text/gemini\r\n# Hello\n\nA small capsule.\n"

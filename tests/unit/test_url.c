@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "core/buf.h"
 #include "harness.h"
-#include "url.h"
+#include "core/url.h"
 
 /* One url_parse() case: NULL host means "must be rejected". */
 struct good {

@@ -1,0 +1,77 @@
+#!/bin/sh
+# mk/layers.sh [SRC] -- check that the source tree keeps its layers.
+#
+# Each folder of src/ is a layer (docs/design.md, "Layers"), listed
+# below from the bottom up.  A file may include headers of its own layer
+# and of the layers beneath it, never of one above.  A module is a .c
+# file and its .h (src/content/archive.c with archive.h); module A
+# depends on module B when A.c or A.h includes B.h, and the dependencies
+# between modules may form no circle, within a layer or across them.
+#
+# Prints one line per violation and "N passed, N failed" last; exits 1
+# on any violation.  Run by `make test` (tests/run.sh).
+set -u
+src=${1:-src}
+layers="core markdown content site proto net app"
+
+rank() {	# layer -> its place from the bottom, or empty
+	i=0
+	for l in $layers; do
+		[ "$l" = "$1" ] && { echo $i; return; }
+		i=$((i + 1))
+	done
+}
+
+failed=0 passed=0
+edges=$(mktemp) || exit 1
+trap 'rm -f "$edges"' EXIT
+
+# Every folder of src/ must be a known layer, and every file in one.
+for d in "$src"/*; do
+	[ -d "$d" ] || { echo "layers: $d: a file outside every layer"; failed=$((failed + 1)); continue; }
+	if [ -z "$(rank "$(basename "$d")")" ]; then
+		echo "layers: $d: not a layer ($layers)"; failed=$((failed + 1))
+	fi
+done
+
+for f in "$src"/*/*.c "$src"/*/*.h; do
+	[ -f "$f" ] || continue
+	layer=$(basename "$(dirname "$f")")
+	mine=$(rank "$layer")
+	[ -n "$mine" ] || continue
+	mod=$layer/$(basename "$f" | sed 's/\.[ch]$//')
+	ok=1
+	# Quoted includes only: system headers are outside the question.
+	for inc in $(sed -n 's/^#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f"); do
+		il=${inc%%/*}
+		theirs=$(rank "$il")
+		if [ "$il" = "$inc" ] || [ -z "$theirs" ]; then
+			echo "layers: $f: includes \"$inc\", which names no layer"
+			ok=0; continue
+		fi
+		if [ ! -f "$src/$inc" ]; then
+			echo "layers: $f: includes \"$inc\", which does not exist"
+			ok=0; continue
+		fi
+		if [ "$theirs" -gt "$mine" ]; then
+			echo "layers: $f ($layer) includes $inc ($il, a higher layer)"
+			ok=0
+		fi
+		them=$(echo "$inc" | sed 's/\.h$//')
+		[ "$them" = "$mod" ] || echo "$mod $them" >>"$edges"
+	done
+	if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+
+# tsort names the modules of every circle it finds on stderr.
+loops=$(sort -u "$edges" | tsort 2>&1 >/dev/null)
+if [ -n "$loops" ]; then
+	echo "layers: the modules depend on each other in a circle:"
+	echo "$loops" | sed 's/^/    /'
+	failed=$((failed + 1))
+else
+	passed=$((passed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,441 @@
+/*
+ * main.c -- command line, startup order, signals.
+ *
+ * Startup: config -> log -> certificates -> archive -> bind -> threads.
+ * Everything that can fail for a reason the operator must fix fails
+ * here, before the first client is accepted.  The main thread then runs
+ * a small loop of its own that handles signals and content changes;
+ * reload.c builds what they ask for on the thread pool.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmark-gfm.h>
+#include <openssl/crypto.h>
+#include <uv.h>
+#include <yaml.h>
+
+#include "app/priv.h"
+#include "app/reload.h"
+#include "content/archive.h"
+#include "content/frontmatter.h"
+#include "core/buf.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "markdown/render.h"
+#include "net/limit.h"
+#include "net/ticket.h"
+#include "net/tlsconn.h"
+#include "net/worker.h"
+
+#ifndef CAPSULED_VERSION
+#define CAPSULED_VERSION "0.0.0"
+#endif
+#ifndef CAPSULED_SYSCONF
+#define CAPSULED_SYSCONF "/etc/capsuled/capsuled.yaml"
+#endif
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_TROUBLE = 1,	/* content or runtime problem */
+	EXIT_CONFIG = 2,	/* bad configuration or usage */
+};
+
+struct daemon_state {
+	struct config	 cfg;		/* until serve() hands it over */
+	struct server	 srv;
+	struct reload	 rl;
+	uv_signal_t	 sig[4];
+	int		 stopping;
+	int		 allow_root;	/* --allow-root */
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: capsuled [-c FILE] [--check] [--allow-root] [--version]\n"
+	    "                [--help]\n"
+	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
+	    "\n"
+	    "  -c, --config FILE  configuration (default: config/capsuled.yaml\n"
+	    "                     when present, else " CAPSULED_SYSCONF ")\n"
+	    "      --check        load configuration and content, report, exit\n"
+	    "      --allow-root   serve as root without `user:` in the config\n"
+	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
+	    "      --version      print versions and exit\n"
+	    "      --help         this text\n");
+}
+
+static void
+version(void)
+{
+	printf("capsuled %s\n", CAPSULED_VERSION);
+	printf("  libuv %s, %s, libyaml %s, cmark-gfm %s\n",
+	    uv_version_string(), OpenSSL_version(OPENSSL_VERSION),
+	    yaml_get_version_string(), cmark_version_string());
+}
+
+static char *
+read_file(const char *path, size_t *lenp)
+{
+	struct buf	 b = BUF_INIT;
+	char		 chunk[65536];
+	ssize_t		 n;
+	int		 fd;
+
+	if (strcmp(path, "-") == 0)
+		fd = 0;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_add(&b, chunk, (size_t)n);
+	if (fd != 0)
+		close(fd);
+	if (n < 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	*lenp = b.len;
+	return buf_release(&b);
+}
+
+/* --render: the body of one Markdown file, as a reader would get it. */
+static int
+cmd_render(const char *path, const char *to)
+{
+	struct render_opts	 ropts;
+	struct buf		 out = BUF_INIT;
+	struct meta		 m;
+	struct fm_error		 fe;
+	size_t			 len;
+	char			*src;
+
+	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
+		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
+		return EXIT_CONFIG;
+	}
+	if ((src = read_file(path, &len)) == NULL) {
+		fprintf(stderr, "capsuled: %s: %s\n", path, strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	/* The writer sees the same front matter errors the server logs. */
+	if (frontmatter_parse(src, len, &m, &fe) == -1) {
+		fprintf(stderr, "%s:%u:%u: %s\n", path, fe.line, fe.col, fe.msg);
+		free(src);
+		return EXIT_TROUBLE;
+	}
+	memset(&ropts, 0, sizeof(ropts));
+	ropts.width = 70;
+	if (strcmp(to, "gemini") == 0)
+		render_gemtext(src + m.body_off, len - m.body_off, &ropts,
+		    &out);
+	else
+		render_gopher(src + m.body_off, len - m.body_off, &ropts,
+		    &out);
+	fwrite(out.data ? out.data : "", 1, out.len, stdout);
+	buf_free(&out);
+	meta_free(&m);
+	free(src);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
+}
+
+/* --check for one host: load its capsule, say what was found. */
+static int
+check_host(const struct config *cfg)
+{
+	struct archive	*a;
+	size_t		 i, parts = 0;
+
+	printf("host:     %s\n", cfg->hostname);
+	if ((a = archive_load(cfg)) == NULL) {
+		printf("capsule:  %s (cannot be read)\n", cfg->capsule_dir);
+		return EXIT_TROUBLE;
+	}
+	for (i = 0; i < a->nseries; i++)
+		parts += a->series[i]->nparts;
+	printf("capsule:  %s\n", a->dir);
+	printf("certs:    %s\n", cfg->cert_dir);
+	printf("site:     %s\n", a->title);
+	printf("posts:    %zu", a->nposts);
+	if (a->nposts > 0)
+		printf(" (%s to %s)", a->posts[a->nposts - 1]->date.ymd,
+		    a->posts[0]->date.ymd);
+	printf("\nseries:   %zu (%zu parts)\n", a->nseries, parts);
+	for (i = 0; i < a->nseries; i++)
+		printf("          /series/%s/  %s, %zu part%s\n",
+		    a->series[i]->slug, a->series[i]->title,
+		    a->series[i]->nparts, a->series[i]->nparts == 1 ? "" : "s");
+	printf("tags:     %zu\n", a->ntags);
+	for (i = 0; i < a->ntags; i++)
+		printf("          /tags/%s/  %s (%zu)\n", a->tags[i]->slug,
+		    a->tags[i]->name, a->tags[i]->nposts);
+	printf("pages:    %zu\n", a->ndocs);
+	for (i = 0; i < a->ndocs; i++)
+		printf("          /%s  %s\n", a->docs[i]->name,
+		    a->docs[i]->title);
+	printf("skipped:  %u\n", a->nskipped);
+	printf("warnings: %u%s\n", a->nwarnings,
+	    a->nwarnings ? " (logged above)" : "");
+	i = a->nwarnings;
+	archive_unref(a);
+	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
+}
+
+/* --check: every host in turn; trouble with any is trouble. */
+static int
+cmd_check(const struct config *cfg)
+{
+	struct config	 view;
+	size_t		 i;
+	int		 rv = EXIT_OK;
+
+	printf("config:   %s\n", cfg->path ? cfg->path : "(defaults)");
+	for (i = 0; i < config_nhosts(cfg); i++) {
+		if (i > 0)
+			printf("\n");
+		config_host_view(cfg, i, &view);
+		if (check_host(&view) != EXIT_OK)
+			rv = EXIT_TROUBLE;
+	}
+	return rv;
+}
+
+static void
+free_archives(struct archive **a, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		archive_unref(a[i]);
+	free(a);
+}
+
+/* Every host's capsule, as cfg says now; NULL when one cannot be read. */
+static struct archive **
+load_archives(const struct config *cfg)
+{
+	struct archive	**a, *one;
+	struct config	 view;
+	size_t		 i, n = config_nhosts(cfg);
+
+	a = xcalloc(n, sizeof(*a));
+	for (i = 0; i < n; i++) {
+		config_host_view(cfg, i, &view);
+		if ((one = archive_load(&view)) == NULL) {
+			free_archives(a, i);
+			return NULL;
+		}
+		a[i] = one;
+		log_info("capsule %s%s%s: %zu posts, %zu series, %zu tags, "
+		    "%zu pages, %u warnings", one->dir, n > 1 ? " for " : "",
+		    n > 1 ? view.hostname : "", one->nposts, one->nseries,
+		    one->ntags, one->ndocs, one->nwarnings);
+	}
+	return a;
+}
+
+static void
+on_signal(uv_signal_t *h, int signum)
+{
+	struct daemon_state	*d = h->data;
+	size_t			 i;
+
+	switch (signum) {
+	case SIGHUP:
+		/* Off this thread; the old generation serves meanwhile. */
+		log_info("SIGHUP: reloading configuration and content");
+		reload_request(&d->rl, 1);
+		break;
+	case SIGUSR1:
+		if (log_reopen() == -1)
+			log_warn("log reopen");
+		break;
+	case SIGTERM:
+	case SIGINT:
+		if (d->stopping)
+			break;
+		d->stopping = 1;
+		log_info("%s: finishing requests in flight, then exiting",
+		    signum == SIGTERM ? "SIGTERM" : "SIGINT");
+		reload_stop(&d->rl);
+		server_stop(&d->srv);
+		for (i = 0; i < nitems(d->sig); i++)
+			uv_close((uv_handle_t *)&d->sig[i], NULL);
+		break;
+	}
+}
+
+static int
+serve(struct daemon_state *d)
+{
+	static const int signums[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
+	struct tls_server *tls = NULL;
+	struct settings	*set;
+	struct archive	**a;
+	struct gen	*g;
+	struct limits	*lim;
+	struct priv	 pv;
+	const struct config *cfg;
+	uv_loop_t	*loop = uv_default_loop();
+	char		 err[512];
+	size_t		 i, na;
+	int		 rv;
+
+	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * Catch signals before the listeners exist: a client (or a test)
+	 * that can connect may already send SIGTERM.  libuv queues them,
+	 * and on_signal() runs once uv_run() starts, when all is set up.
+	 */
+	for (i = 0; i < nitems(signums); i++) {
+		uv_signal_init(loop, &d->sig[i]);
+		d->sig[i].data = d;
+		uv_signal_start(&d->sig[i], on_signal, signums[i]);
+	}
+	/* Who we may run as is settled before anything is written. */
+	if (priv_prepare(&pv, &d->cfg, d->allow_root, err, sizeof(err)) ==
+	    -1) {
+		log_warnx("%s", err);
+		return EXIT_CONFIG;
+	}
+	ticket_set_rotation(d->cfg.ticket_rotation_ms);
+	if (d->cfg.gemini_port > 0) {
+		tls = reload_certs(&d->cfg, err, sizeof(err));
+		if (tls == NULL) {
+			log_warnx("%s", err);
+			return EXIT_TROUBLE;
+		}
+	}
+	/* Keys read as root; the content as the user, in the jail. */
+	na = config_nhosts(&d->cfg);
+	if (priv_confine(&pv, &d->cfg) == -1 ||
+	    (a = load_archives(&d->cfg)) == NULL) {
+		tls_server_free(tls);
+		return EXIT_TROUBLE;
+	}
+	if (priv_restore(&pv) == -1) {		/* root again, to bind */
+		tls_server_free(tls);
+		free_archives(a, na);
+		return EXIT_TROUBLE;
+	}
+	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
+	cfg = &set->cfg;
+	g = gen_new(set, a);
+	rv = server_bind(&d->srv, g);
+	if (rv == 0 && priv_drop(&pv) == -1)	/* for good, before threads */
+		rv = -1;
+	if (rv == -1) {
+		gen_unref(g);
+		server_free(&d->srv);
+		settings_unref(set);
+		free_archives(a, na);
+		return EXIT_TROUBLE;
+	}
+	lim = limits_new(cfg->max_connections);
+	d->srv.limits = lim;
+	reload_init(&d->rl, loop, &d->srv, set, a);
+	reload_adopt(&d->rl, g);
+	gen_unref(g);			/* the workers hold theirs */
+	settings_unref(set);
+	free_archives(a, na);
+	if (server_start(&d->srv) == -1)
+		return EXIT_TROUBLE;
+	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
+	    "worker(s)", cfg->hostname, cfg->gemini_port, cfg->hostname,
+	    cfg->gopher_port, d->srv.nworkers);
+	for (i = 1; i < config_nhosts(cfg); i++)
+		log_info("serving gemini://%s:%d/ too (SNI)",
+		    cfg->hosts[i - 1].hostname, cfg->gemini_port);
+	uv_run(loop, UV_RUN_DEFAULT);
+	if ((rv = uv_loop_close(loop)) != 0)
+		log_warnx("main loop close: %s", uv_strerror(rv));
+	server_free(&d->srv);		/* then the reaper can go */
+	reload_free(&d->rl);
+	limits_free(lim);
+	log_info("stopped");
+	return EXIT_OK;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "config",	required_argument,	NULL, 'c' },
+		{ "check",	no_argument,		NULL, 'C' },
+		{ "render",	required_argument,	NULL, 'R' },
+		{ "to",		required_argument,	NULL, 'T' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "allow-root",	no_argument,		NULL, 'A' },
+		{ NULL,		0,			NULL, 0 },
+	};
+	struct daemon_state	 d;
+	const char		*confpath = NULL, *render = NULL;
+	const char		*to = "gemini";
+	char			 err[1024];
+	struct stat		 st;
+	int			 ch, check = 0, rv;
+
+	memset(&d, 0, sizeof(d));
+	while ((ch = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			confpath = optarg;
+			break;
+		case 'C':
+			check = 1;
+			break;
+		case 'R':
+			render = optarg;
+			break;
+		case 'T':
+			to = optarg;
+			break;
+		case 'V':
+			version();
+			return EXIT_OK;
+		case 'A':
+			d.allow_root = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_CONFIG;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return EXIT_CONFIG;
+	}
+	if (render != NULL)
+		return cmd_render(render, to);
+
+	if (confpath == NULL)
+		confpath = stat("config/capsuled.yaml", &st) == 0 ?
+		    "config/capsuled.yaml" : CAPSULED_SYSCONF;
+	if (config_load(&d.cfg, confpath, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_CONFIG;
+	}
+	if (log_open(check ? NULL : d.cfg.log_file, d.cfg.log_level) == -1) {
+		fprintf(stderr, "capsuled: %s: %s\n", d.cfg.log_file,
+		    strerror(errno));
+		config_free(&d.cfg);
+		return EXIT_CONFIG;
+	}
+	rv = check ? cmd_check(&d.cfg) : serve(&d);
+	config_free(&d.cfg);
+	log_close();
+	return rv;
+}

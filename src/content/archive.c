@@ -1,0 +1,1847 @@
+/*
+ * archive.c -- scan a capsule directory into an immutable snapshot.
+ *
+ * archive_load() lists index.md, series/, posts/ and pages/ in sorted
+ * name order (so every run gives the same result), reads each Markdown
+ * file with one read(2) into an exact-size buffer, splits its front
+ * matter (frontmatter.c), then links posts to series and tags and builds
+ * the slug indexes.  A broken file is logged as "posts/x.md:LINE:COL:
+ * why" and skipped; nothing a writer puts in the capsule makes loading
+ * fail.  Files are opened beneath a directory fd with O_NOFOLLOW and
+ * must be regular files: symlinks, FIFOs and devices are skipped.
+ *
+ * archive_reload() does the same next to a previous snapshot: a file
+ * whose stat (device, inode, size, mtime, ctime) is unchanged is not
+ * read again; its record (bytes, front matter, first heading, word
+ * count) is shared.  Everything built from the records -- posts,
+ * series, tags, indexes, cache slots -- is made anew, which is cheap
+ * (linking 10,000 posts takes milliseconds) and keeps every page that
+ * lists a post in step with it.
+ *
+ * Knows the file system and struct meta; nothing of protocols, sockets
+ * or rendering (apart from asking render.c for a first heading).  The
+ * snapshot owns every string and struct reachable from it, and one
+ * reference to each file record it holds; the indexes borrow their keys
+ * from the structs they point to.
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "content/archive.h"
+#include "content/frontmatter.h"
+#include "content/links.h"
+#include "content/search.h"
+#include "core/buf.h"
+#include "core/config.h"
+#include "core/date.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "markdown/render.h"
+
+#define ARCHIVE_MAX_FILE	(8u << 20)	/* max_post_size when unset */
+#define WORDS_PER_MIN		200
+/*
+ * A file changed less than this before a scan may change again within
+ * the same timestamp tick (a jiffy on Linux, a second or two on some
+ * file systems) without its stat changing: it is read again next time.
+ */
+#define ARCHIVE_RACY_NS		(2 * 1000000000LL)
+
+/* Open addressing, string key -> pointer; keys are borrowed. */
+struct index {
+	const char	**keys;
+	void		**vals;
+	size_t		  cap;		/* a power of two, or 0 */
+};
+
+/*
+ * One Markdown file as read: its bytes, its front matter and what is
+ * derived from them alone.  Immutable once made, and shared by the
+ * snapshots that hold it (each holds one reference) while the file does
+ * not change.
+ */
+struct archive_file {
+	atomic_uint	 refs;
+	char		*rel;		/* "posts/x.md" */
+	dev_t		 dev;		/* stat when read */
+	ino_t		 ino;
+	off_t		 size;
+	struct timespec	 mtim, ctim;
+	bool		 trusted;	/* an equal stat means equal bytes */
+	bool		 bad;		/* front matter refused: see fe */
+	struct fm_error	 fe;
+	char		*src;		/* NUL-terminated; NULL when bad */
+	size_t		 len;
+	struct meta	 m;		/* zeroed when bad */
+	char		*heading;	/* first heading, one line; or NULL */
+	unsigned	 words;		/* in the body */
+	struct links_ref *links;	/* to .md files, for check_links() */
+	size_t		 nlinks;
+	/*
+	 * For posts: the name without date prefix and ".md" (the title
+	 * when there is no other, and a key links find posts by), and
+	 * each tag's grouping key.  Posts borrow these and m's strings,
+	 * so a rebuild copies nothing that did not change.
+	 */
+	char		*base;
+	char		**tagkeys;	/* m.ntags of them */
+};
+
+/*
+ * What the snapshot keeps beyond struct archive; archive_load() only.
+ * Posts' strings other than slug are borrowed from their file records.
+ */
+struct archive_priv {
+	struct archive	 pub;
+	struct archive_file **files;	/* one reference each */
+	size_t		 nfiles;
+	struct index	 file_rel;	/* "posts/x.md" -> file */
+	const struct archive *prev;	/* while building: share from it */
+	size_t		 max_file;	/* max_post_size */
+	size_t		 max_total;	/* max_archive_size */
+	size_t		 total;		/* Markdown bytes taken so far */
+	int		 full;		/* max_total reached: skip the rest */
+	long long	 t_scan;	/* CLOCK_REALTIME ns, scan start */
+	struct index	 post_slug;	/* slug -> post */
+	struct index	 post_file;	/* "2024-01-01-x.md" -> post */
+	struct index	 post_base;	/* "x" (no date, no .md) -> post */
+	struct index	 series_slug;
+	struct index	 tag_slug;
+	struct index	 doc_name;
+	char		**aliases;	/* config's link_aliases; owned */
+	size_t		 naliases;
+};
+
+/* Names a page may not take: the router's own paths. */
+static const char *const reserved_pages[] = {
+	"posts", "series", "tags", "gemlog", "files", "atom.xml", "index",
+	"search", "drafts",
+};
+
+/*
+ * Latin-1 Supplement and Latin Extended-A letters, U+00C0 to U+017F,
+ * folded to ASCII for slugs; NULL (x and ÷) is a separator.
+ */
+static const char *const latin_fold[] = {
+	"a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i",
+	"i", "i", "i", "d", "n", "o", "o", "o", "o", "o", NULL, "o", "u",
+	"u", "u", "u", "y", "th", "ss", "a", "a", "a", "a", "a", "a", "ae",
+	"c", "e", "e", "e", "e", "i", "i", "i", "i", "d", "n", "o", "o", "o",
+	"o", "o", NULL, "o", "u", "u", "u", "u", "y", "th", "y", "a", "a",
+	"a", "a", "a", "a", "c", "c", "c", "c", "c", "c", "c", "c", "d", "d",
+	"d", "d", "e", "e", "e", "e", "e", "e", "e", "e", "e", "e", "g", "g",
+	"g", "g", "g", "g", "g", "g", "h", "h", "h", "h", "i", "i", "i", "i",
+	"i", "i", "i", "i", "i", "i", "ij", "ij", "j", "j", "k", "k", "k",
+	"l", "l", "l", "l", "l", "l", "l", "l", "l", "l", "n", "n", "n", "n",
+	"n", "n", "n", "ng", "ng", "o", "o", "o", "o", "o", "o", "oe", "oe",
+	"r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s", "s", "s", "s",
+	"t", "t", "t", "t", "t", "t", "u", "u", "u", "u", "u", "u", "u", "u",
+	"u", "u", "u", "u", "w", "w", "y", "y", "y", "z", "z", "z", "z", "z",
+	"z", "s",
+};
+
+static struct archive_priv *
+priv(const struct archive *a)
+{
+	return container_of(a, struct archive_priv, pub);
+}
+
+/* ---- index ---------------------------------------------------------- */
+
+static uint64_t
+hash(const char *s)
+{
+	uint64_t	 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Room for n keys, never resized: callers know n up front. */
+static void
+index_init(struct index *x, size_t n)
+{
+	x->cap = 16;
+	while (x->cap < 2 * n)
+		x->cap *= 2;
+	x->keys = xcalloc(x->cap, sizeof(*x->keys));
+	x->vals = xcalloc(x->cap, sizeof(*x->vals));
+}
+
+static void
+index_free(struct index *x)
+{
+	free(x->keys);
+	free(x->vals);
+	memset(x, 0, sizeof(*x));
+}
+
+static void *
+index_get(const struct index *x, const char *key)
+{
+	size_t	 i;
+
+	if (x->cap == 0 || key == NULL)
+		return NULL;
+	for (i = hash(key) & (x->cap - 1); x->keys[i] != NULL;
+	    i = (i + 1) & (x->cap - 1))
+		if (strcmp(x->keys[i], key) == 0)
+			return x->vals[i];
+	return NULL;
+}
+
+/* Insert unless present; returns the value now under key. */
+static void *
+index_put(struct index *x, const char *key, void *val)
+{
+	size_t	 i;
+
+	for (i = hash(key) & (x->cap - 1); x->keys[i] != NULL;
+	    i = (i + 1) & (x->cap - 1))
+		if (strcmp(x->keys[i], key) == 0)
+			return x->vals[i];
+	x->keys[i] = key;
+	x->vals[i] = val;
+	return val;
+}
+
+/* ---- text ----------------------------------------------------------- */
+
+/*
+ * Decode one UTF-8 sequence at p (NUL-terminated); returns its length
+ * (at least 1) and sets *cp, or -1 in *cp for an invalid byte.
+ */
+static size_t
+utf8_next(const unsigned char *p, long *cp)
+{
+	return buf_utf8_decode((const char *)p, strnlen((const char *)p, 4),
+	    cp);
+}
+
+static int
+is_alnum(long c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9');
+}
+
+/* Punctuation and spaces outside ASCII: separators in a slug. */
+static int
+is_punct_cp(long cp)
+{
+	return (cp >= 0x80 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 ||
+	    (cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x3000 && cp <= 0x303F) ||
+	    cp == 0xFEFF || cp == 0xFFFD;
+}
+
+struct slug {
+	struct buf	 b;
+	int		 sep;		/* a '-' is due before the next char */
+};
+
+static void
+slug_add(struct slug *s, const char *w)
+{
+	if (s->sep && s->b.len > 0)
+		buf_addc(&s->b, '-');
+	s->sep = 0;
+	buf_addstr(&s->b, w);
+}
+
+/* A word of its own: "c++" -> "c-plus-plus". */
+static void
+slug_word(struct slug *s, const char *w)
+{
+	s->sep = 1;
+	slug_add(s, w);
+	s->sep = 1;
+}
+
+/*
+ * slug = 1*(a-z / 0-9) *("-" 1*(a-z / 0-9))
+ * ASCII letters and digits are kept (lower-cased); Latin-1 and Latin
+ * Extended-A letters fold to ASCII (é -> e, ß -> ss, ł -> l); "+" is
+ * "plus", "&" is "and", "#" after a letter or digit is "sharp" (C#);
+ * apostrophes vanish (don't -> dont); every other letter becomes a word
+ * "u<hex>" (漢 -> u6f22), so every name has a reachable slug; anything
+ * else is a separator, and runs of separators are one "-".
+ */
+char *
+archive_slugify(const char *name)
+{
+	struct slug		 s;
+	const unsigned char	*p = (const unsigned char *)name;
+	char			 tmp[16];
+	long			 cp;
+	int			 prev_alnum = 0;
+
+	buf_init(&s.b);
+	s.sep = 0;
+	while (*p != '\0') {
+		p += utf8_next(p, &cp);
+		if (is_alnum(cp)) {
+			tmp[0] = (char)(cp >= 'A' && cp <= 'Z' ? cp + 32 : cp);
+			tmp[1] = '\0';
+			slug_add(&s, tmp);
+			prev_alnum = 1;
+			continue;
+		}
+		if (cp == '\'' || cp == 0x2019)
+			continue;
+		if (cp == '+')
+			slug_word(&s, "plus");
+		else if (cp == '&')
+			slug_word(&s, "and");
+		else if (cp == '#' && prev_alnum)
+			slug_word(&s, "sharp");
+		else if (cp >= 0xC0 && cp < 0x180 && latin_fold[cp - 0xC0]) {
+			slug_add(&s, latin_fold[cp - 0xC0]);
+			prev_alnum = 1;
+			continue;
+		} else if (cp >= 0x80 && !is_punct_cp(cp)) {
+			snprintf(tmp, sizeof(tmp), "u%lx", (unsigned long)cp);
+			slug_word(&s, tmp);
+		} else
+			s.sep = 1;
+		prev_alnum = 0;
+	}
+	buf_add(&s.b, "", 0);		/* NUL-terminated even when empty */
+	return buf_release(&s.b);
+}
+
+/* Lower-case of cp for the letters we group tags by (Latin scripts). */
+static long
+fold_case(long cp)
+{
+	if (cp >= 'A' && cp <= 'Z')
+		return cp + 32;
+	if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7)
+		return cp + 32;
+	if (((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14A && cp <= 0x177)) &&
+	    cp % 2 == 0)
+		return cp + 1;
+	if (((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E)) &&
+	    cp % 2 == 1)
+		return cp + 1;
+	if (cp == 0x178)
+		return 0xFF;
+	return cp;
+}
+
+/*
+ * The key tags are grouped by: case folded, runs of blanks, "-" and "_"
+ * made one "-", ends trimmed.  "Small Web", "small-web" and "SMALL_WEB"
+ * are one tag.
+ */
+static char *
+tag_key(const char *name)
+{
+	struct buf		 b = BUF_INIT;
+	const unsigned char	*p = (const unsigned char *)name, *q;
+	long			 cp;
+	int			 sep = 0;
+
+	while (*p != '\0') {
+		q = p;
+		p += utf8_next(p, &cp);
+		if (cp == ' ' || cp == '\t' || cp == '-' || cp == '_' ||
+		    cp == 0xA0) {
+			sep = 1;
+			continue;
+		}
+		if (sep && b.len > 0)
+			buf_addc(&b, '-');
+		sep = 0;
+		if (cp < 0)
+			buf_addc(&b, *q);
+		else
+			buf_add_utf8(&b, (uint32_t)fold_case(cp));
+	}
+	buf_add(&b, "", 0);
+	return buf_release(&b);
+}
+
+/* Whitespace-separated tokens: a cheap byte scan, no Markdown parse. */
+static unsigned
+count_words(const char *s, size_t len)
+{
+	static const unsigned char blank[256] = {
+		[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1,
+		['\r'] = 1,
+	};
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i, n = 0;
+	unsigned		 prev = 1;	/* the byte before was blank */
+
+	/* Branch-free so the compiler can vectorise it. */
+	for (i = 0; i < len; i++) {
+		n += prev & (blank[p[i]] ^ 1u);
+		prev = blank[p[i]];
+	}
+	return n > UINT_MAX ? UINT_MAX : (unsigned)n;
+}
+
+/* A file name with bytes that would garble a log line. */
+static int
+bad_name(const char *name)
+{
+	for (; *name; name++)
+		if ((unsigned char)*name < 0x20 || *name == 0x7F)
+			return 1;
+	return 0;
+}
+
+/* ---- files ---------------------------------------------------------- */
+
+static void
+warn_file(struct archive *a, const char *rel, unsigned line, unsigned col,
+    const char *why, int skipped)
+{
+	log_warnx("%s:%u:%u: %s", rel, line, col, why);
+	a->nwarnings++;
+	if (skipped)
+		a->nskipped++;
+}
+
+/*
+ * Stat name beneath dirfd into *st.  Only a regular file passes;
+ * anything else is a warning and -1.  rel names the file in messages.
+ * Absent files are -1 with no warning when quiet_enoent.
+ */
+static int
+stat_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    int quiet_enoent, struct stat *st)
+{
+	char	 why[160];
+
+	if (fstatat(dirfd, name, st, AT_SYMLINK_NOFOLLOW) == -1) {
+		if (errno == ENOENT && quiet_enoent)
+			return -1;
+		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
+		warn_file(a, rel, 1, 1, why, 1);
+		return -1;
+	}
+	if (S_ISLNK(st->st_mode)) {
+		warn_file(a, rel, 1, 1, "symbolic link, skipped", 1);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Read name beneath dirfd whole into a malloc'd, NUL-terminated buffer,
+ * and *st from the open file.  A warning and -1 when it cannot be read
+ * or is no longer a regular file.
+ */
+static int
+read_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    struct stat *st, char **srcp, size_t *lenp)
+{
+	char		*src, why[160];
+	size_t		 len, got = 0;
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1) {
+		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
+		warn_file(a, rel, 1, 1, why, 1);
+		return -1;
+	}
+	/* It may have been swapped for something else since fstatat. */
+	if (fstat(fd, st) == -1 || !S_ISREG(st->st_mode)) {
+		close(fd);
+		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
+		return -1;
+	}
+	if ((unsigned long long)st->st_size > priv(a)->max_file) {
+		close(fd);
+		snprintf(why, sizeof(why), "larger than max_post_size (%zu "
+		    "KiB), skipped", priv(a)->max_file >> 10);
+		warn_file(a, rel, 1, 1, why, 1);
+		return -1;
+	}
+	len = (size_t)st->st_size;
+	src = xmalloc(len + 1);
+	while (got < len) {
+		n = read(fd, src + got, len - got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			snprintf(why, sizeof(why), "%s, skipped",
+			    strerror(errno));
+			close(fd);
+			free(src);
+			warn_file(a, rel, 1, 1, why, 1);
+			return -1;
+		}
+		if (n == 0)
+			break;		/* it shrank: take what is there */
+		got += (size_t)n;
+	}
+	close(fd);
+	src[got] = '\0';
+	*srcp = src;
+	*lenp = got;
+	return 0;
+}
+
+static int
+cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/*
+ * The *.md names in dfd/sub, sorted; hidden files and other names are
+ * left out.  Returns the directory's fd (to open the files beneath), or
+ * -1 when it is absent (quietly) or unusable (a warning).
+ */
+static int
+list_md(struct archive *a, int dfd, const char *sub, char ***namesp,
+    size_t *np)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		**names = NULL, why[160];
+	size_t		 n = 0, cap = 0, len;
+	int		 fd, fd2;
+
+	*namesp = NULL;
+	*np = 0;
+	if ((fd = openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return -1;
+		snprintf(why, sizeof(why), "%s, not loaded",
+		    errno == ELOOP ? "symbolic link" : strerror(errno));
+		warn_file(a, sub, 1, 1, why, 0);
+		return -1;
+	}
+	if ((fd2 = dup(fd)) == -1 || (d = fdopendir(fd2)) == NULL) {
+		if (fd2 != -1)
+			close(fd2);
+		snprintf(why, sizeof(why), "%s, not loaded", strerror(errno));
+		warn_file(a, sub, 1, 1, why, 0);
+		close(fd);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len <= 3 ||
+		    strcmp(de->d_name + len - 3, ".md") != 0)
+			continue;
+		if (bad_name(de->d_name)) {
+			log_warnx("%s: a file name with control characters, "
+			    "skipped", sub);
+			a->nwarnings++;
+			a->nskipped++;
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			names = xreallocarray(names, cap, sizeof(*names));
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_name);
+	*namesp = names;
+	*np = n;
+	return fd;
+}
+
+static void
+free_names(char **names, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * Where a first level-1 heading can end: after the first line that is an
+ * ATX "# " heading or a setext "===" underline.  Parsing only that much
+ * (most untitled posts open with their heading) keeps cmark from reading
+ * thousands of whole posts; see first_heading().
+ */
+static size_t
+heading_cut(const char *s, size_t len)
+{
+	const char	*p = s, *end = s + len, *nl, *q;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		for (q = p; q < nl && q - p < 3 && *q == ' '; q++)
+			;
+		if (q < nl && *q == '#' && (q + 1 == nl || q[1] == ' ' ||
+		    q[1] == '\t' || q[1] == '\r'))
+			return nl == end ? len : (size_t)(nl - s) + 1;
+		if (q < nl && *q == '=') {
+			while (q < nl && *q == '=')
+				q++;
+			while (q < nl && (*q == ' ' || *q == '\t' ||
+			    *q == '\r'))
+				q++;
+			if (q == nl)
+				return nl == end ? len : (size_t)(nl - s) + 1;
+		}
+		if (nl == end)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * render_first_heading() of md, reading as little as gives the same
+ * answer: blocks before a line do not depend on what follows it, but a
+ * link reference defined further down could change the heading's text,
+ * so a heading with a '[' in its source is read again in full.
+ */
+static char *
+first_heading(const char *md, size_t len)
+{
+	char	*h;
+	size_t	 cut;
+
+	cut = heading_cut(md, len);
+	if (cut > 0 && cut < len && memchr(md, '[', cut) == NULL) {
+		if ((h = render_first_heading(md, cut)) != NULL)
+			return h;
+	}
+	return render_first_heading(md, len);
+}
+
+/* Title: front matter, else the body's first heading, else fallback. */
+static char *
+pick_title(const struct archive_file *f, const char *fallback)
+{
+	if (f->m.title != NULL)
+		return xstrdup(f->m.title);
+	if (f->heading != NULL)
+		return xstrdup(f->heading);
+	return xstrdup(fallback);
+}
+
+static char *
+dupnull(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* ---- file records --------------------------------------------------- */
+
+static long long
+ts_ns(const struct timespec *ts)
+{
+	return (long long)ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+static int
+same_stat(const struct archive_file *f, const struct stat *st)
+{
+	return f->dev == st->st_dev && f->ino == st->st_ino &&
+	    f->size == st->st_size &&
+	    ts_ns(&f->mtim) == ts_ns(&st->st_mtim) &&
+	    ts_ns(&f->ctim) == ts_ns(&st->st_ctim);
+}
+
+static void
+file_unref(struct archive_file *f)
+{
+	size_t	 i;
+
+	if (f == NULL || atomic_fetch_sub(&f->refs, 1) != 1)
+		return;
+	/* Before meta_free(), which forgets ntags. */
+	if (f->tagkeys != NULL)
+		for (i = 0; i < f->m.ntags; i++)
+			free(f->tagkeys[i]);
+	free(f->tagkeys);
+	free(f->rel);
+	free(f->src);
+	if (!f->bad)
+		meta_free(&f->m);
+	free(f->heading);
+	links_free(f->links, f->nlinks);
+	free(f->base);
+	free(f);
+}
+
+/* What a post borrows from its file record (see struct archive_file). */
+static void
+post_file_keys(struct archive_file *f)
+{
+	struct date	 d;
+	const char	*name = f->rel + strlen("posts/");
+	char		*stem;
+	size_t		 i;
+
+	stem = xstrndup(name, strlen(name) - 3);
+	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
+		f->base = xstrdup(stem + 11);
+	else
+		f->base = xstrdup(stem);
+	free(stem);
+	f->tagkeys = xcalloc(f->m.ntags, sizeof(*f->tagkeys));
+	for (i = 0; i < f->m.ntags; i++)
+		f->tagkeys[i] = tag_key(f->m.tags[i]);
+}
+
+/* A record of src[0..len) (taken over), read as st said. */
+static struct archive_file *
+file_new(const struct archive_priv *ap, const char *rel,
+    const struct stat *st, char *src, size_t len)
+{
+	struct archive_file	*f;
+	const char		*body;
+	char			*h, *t;
+	long long		 newest;
+
+	f = xcalloc(1, sizeof(*f));
+	atomic_init(&f->refs, 1);
+	f->rel = xstrdup(rel);
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->size = st->st_size;
+	f->mtim = st->st_mtim;
+	f->ctim = st->st_ctim;
+	newest = ts_ns(&st->st_mtim);
+	if (ts_ns(&st->st_ctim) > newest)
+		newest = ts_ns(&st->st_ctim);
+	f->trusted = newest < ap->t_scan - ARCHIVE_RACY_NS;
+	if (frontmatter_parse(src, len, &f->m, &f->fe) == -1) {
+		f->bad = true;
+		memset(&f->m, 0, sizeof(f->m));
+		free(src);
+		return f;
+	}
+	f->src = src;
+	f->len = len;
+	body = src + f->m.body_off;
+	if (f->m.title == NULL &&
+	    (h = first_heading(body, len - f->m.body_off)) != NULL) {
+		t = frontmatter_oneline(h, strlen(h), 0);
+		free(h);
+		if (*t != '\0')
+			f->heading = t;
+		else
+			free(t);
+	}
+	f->words = count_words(body, len - f->m.body_off);
+	f->links = links_scan(body, len - f->m.body_off, f->m.body_line,
+	    &f->nlinks);
+	if (strncmp(rel, "posts/", 6) == 0)
+		post_file_keys(f);
+	return f;
+}
+
+/*
+ * name beneath dirfd (rel in messages) as a file record: the previous
+ * snapshot's when the file is unchanged, else read and parsed now.
+ * NULL when it is skipped (warned).  The record is borrowed: a's file
+ * list holds it, even a broken one, so an unchanged broken file is not
+ * parsed again (its warning is repeated: every snapshot logs its own).
+ */
+static struct archive_file *
+get_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    int quiet_enoent)
+{
+	struct archive_priv	*ap = priv(a);
+	struct archive_file	*f = NULL;
+	struct stat		 st;
+	char			*src, why[160];
+	size_t			 len;
+
+	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1)
+		return NULL;
+	if (ap->full) {
+		a->nskipped++;		/* warned once, below */
+		return NULL;
+	}
+	/* The size checks come first: a reused file counts all the same. */
+	if ((unsigned long long)st.st_size > ap->max_file) {
+		snprintf(why, sizeof(why), "larger than max_post_size (%zu "
+		    "KiB), skipped", ap->max_file >> 10);
+		warn_file(a, rel, 1, 1, why, 1);
+		return NULL;
+	}
+	if ((size_t)st.st_size > ap->max_total - ap->total) {
+		snprintf(why, sizeof(why), "max_archive_size (%zu MiB) "
+		    "reached: this file and every one after it skipped",
+		    ap->max_total >> 20);
+		warn_file(a, rel, 1, 1, why, 1);
+		ap->full = 1;
+		return NULL;
+	}
+	ap->total += (size_t)st.st_size;
+	if (ap->prev != NULL)
+		f = index_get(&priv(ap->prev)->file_rel, rel);
+	if (f != NULL && f->trusted && same_stat(f, &st)) {
+		atomic_fetch_add(&f->refs, 1);
+		a->nreused++;
+	} else {
+		if (read_file(a, dirfd, name, rel, &st, &src, &len) == -1)
+			return NULL;
+		f = file_new(ap, rel, &st, src, len);
+		a->nread++;
+	}
+	if (ap->nfiles % 64 == 0)
+		ap->files = xreallocarray(ap->files, ap->nfiles + 64,
+		    sizeof(*ap->files));
+	ap->files[ap->nfiles++] = f;
+	if (f->bad) {
+		warn_file(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
+		return NULL;
+	}
+	return f;
+}
+
+/* ---- index.md ------------------------------------------------------- */
+
+static void
+load_index(struct archive *a, int dfd, const struct config *c)
+{
+	struct archive_file	*f;
+	const struct meta	*m = NULL;
+
+	if ((f = get_file(a, dfd, "index.md", "index.md", 1)) != NULL) {
+		m = &f->m;
+		a->index_src = f->src;
+		a->index_len = f->len;
+		a->index_body_off = m->body_off;
+	}
+	if (m != NULL && m->title)
+		a->title = xstrdup(m->title);
+	else if (c->site_title && *c->site_title)
+		a->title = xstrdup(c->site_title);
+	else if (f != NULL && f->heading != NULL)
+		a->title = xstrdup(f->heading);
+	if (a->title == NULL || *a->title == '\0') {
+		free(a->title);
+		a->title = xstrdup(c->hostname && *c->hostname ? c->hostname :
+		    "capsule");
+	}
+	if (m != NULL && m->subtitle)
+		a->subtitle = xstrdup(m->subtitle);
+	else if (c->site_subtitle && *c->site_subtitle)
+		a->subtitle = xstrdup(c->site_subtitle);
+	if (m != NULL && m->author)
+		a->author = xstrdup(m->author);
+	else if (c->author && *c->author)
+		a->author = xstrdup(c->author);
+	if (m != NULL && m->lang)
+		a->lang = xstrdup(m->lang);
+	else
+		a->lang = xstrdup(c->lang && *c->lang ? c->lang : "en");
+}
+
+/* ---- series/ -------------------------------------------------------- */
+
+static struct series *
+series_new(struct archive *a, char *slug, char *title)
+{
+	struct series	*s;
+
+	s = xcalloc(1, sizeof(*s));
+	s->slug = slug;
+	s->title = title;
+	a->series[a->nseries++] = s;	/* sized in archive_load() */
+	index_put(&priv(a)->series_slug, s->slug, s);
+	return s;
+}
+
+static void
+load_series_files(struct archive *a, int dfd, char **names, size_t n)
+{
+	struct archive_file	*f;
+	struct series		*s;
+	char			*rel, *slug, *stem, why[256];
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		rel = xasprintf("series/%s", names[i]);
+		if ((f = get_file(a, dfd, names[i], rel, 0)) == NULL) {
+			free(rel);
+			continue;
+		}
+		stem = xstrndup(names[i], strlen(names[i]) - 3);
+		slug = archive_slugify(stem);
+		if (*slug == '\0' || f->m.draft ||
+		    index_get(&priv(a)->series_slug, slug) != NULL) {
+			if (*slug == '\0')
+				warn_file(a, rel, 1, 1, "no usable characters "
+				    "in the file name, skipped", 1);
+			else if (!f->m.draft) {
+				snprintf(why, sizeof(why), "another file "
+				    "already has the series slug \"%s\", "
+				    "skipped", slug);
+				warn_file(a, rel, 1, 1, why, 1);
+			}
+			free(slug);
+			free(stem);
+			free(rel);
+			continue;
+		}
+		s = series_new(a, slug, pick_title(f, stem));
+		s->summary = dupnull(f->m.summary);
+		s->level = dupnull(f->m.level);
+		s->audience = dupnull(f->m.audience);
+		s->src = f->src;
+		s->srclen = f->len;
+		s->body_off = f->m.body_off;
+		free(stem);
+		free(rel);
+	}
+}
+
+/* ---- posts/ --------------------------------------------------------- */
+
+/* An undated draft takes the day its file last changed (UTC). */
+static int
+draft_date(const struct archive_file *f, struct date *d)
+{
+	struct tm	 tm;
+	time_t		 t = f->mtim.tv_sec;
+	const char	*errstr;
+	char		 ymd[16];
+
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(ymd, sizeof(ymd), "%Y-%m-%d", &tm) != 10)
+		return -1;
+	return date_parse(ymd, 10, d, &errstr);
+}
+
+/* NULL when skipped (warned); a draft has p->draft set. */
+static struct post *
+load_post(struct archive *a, int pfd, const char *name)
+{
+	struct archive_priv	*ap = priv(a);
+	struct archive_file	*f;
+	const struct meta	*m;
+	struct post		*p, *other;
+	struct date		 fdate;
+	const char		*errstr, *base, *rel;
+	char			 stem[NAME_MAX + 1], why[320];
+	size_t			 i;
+	int			 has_fdate;
+
+	snprintf(why, sizeof(why), "posts/%s", name);
+	if ((f = get_file(a, pfd, name, why, 0)) == NULL)
+		return NULL;
+	rel = f->rel;
+	m = &f->m;
+	if (m->draft)
+		log_debug("%s: draft: only /drafts/ shows it", rel);
+	snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(name) - 3), name);
+	base = stem;
+	has_fdate = date_from_filename(stem, &fdate) == 0;
+	if (has_fdate)
+		base = stem + 11;
+	else if (strlen(stem) == 10 &&
+	    date_parse(stem, 10, &fdate, &errstr) == 0)
+		has_fdate = 1;		/* "2024-01-02.md": the date is all */
+	if (!m->has_date && !has_fdate && m->draft)
+		has_fdate = draft_date(f, &fdate) == 0;	/* undated draft */
+	if (!m->has_date && !has_fdate) {
+		warn_file(a, rel, 1, 1, "no date (front matter or "
+		    "YYYY-MM-DD- file name)", 1);
+		return NULL;
+	}
+
+	p = xcalloc(1, sizeof(*p));
+	p->path = f->rel;
+	p->file = f;
+	p->date = m->has_date ? m->date : fdate;
+	p->updated = m->has_updated ? m->updated : p->date;
+	if (m->slug) {
+		p->slug = archive_slugify(m->slug);
+		if (*p->slug == '\0') {
+			snprintf(why, sizeof(why), "slug \"%s\" has no usable "
+			    "characters; using the file name", m->slug);
+			warn_file(a, rel, 1, 1, why, 0);
+			free(p->slug);
+			p->slug = NULL;
+		}
+	}
+	if (p->slug == NULL)
+		p->slug = archive_slugify(*base ? base : stem);
+	if (*p->slug == '\0') {
+		free(p->slug);
+		p->slug = xstrdup(p->date.ymd);
+	}
+	/* Drafts are in no index: their slugs are theirs alone. */
+	if ((other = m->draft ? archive_draft(a, p->slug) :
+	    index_put(&ap->post_slug, p->slug, p)) != p && other != NULL) {
+		snprintf(why, sizeof(why), "slug \"%s\" already used by %s, "
+		    "skipped", p->slug, other->path);
+		warn_file(a, rel, 1, 1, why, 1);
+		free(p->slug);
+		free(p);
+		return NULL;
+	}
+	if (!m->draft) {
+		index_put(&ap->post_file, p->path + strlen("posts/"), p);
+		index_put(&ap->post_base, f->base, p);
+	}
+
+	p->src = f->src;
+	p->srclen = f->len;
+	p->body_off = m->body_off;
+	p->body_line = m->body_line;
+	/* Borrowed from the file record, like every string but the slug. */
+	p->title = m->title ? m->title : f->heading ? f->heading : f->base;
+	p->ntags = m->ntags;
+	p->tagnames = xcalloc(p->ntags, sizeof(*p->tagnames));
+	for (i = 0; i < p->ntags; i++)
+		p->tagnames[i] = m->tags[i];
+	p->tags = xcalloc(p->ntags, sizeof(*p->tags));
+	p->series_name = m->series;
+	p->part = m->part;
+	p->summary = m->summary;
+	p->lang = m->lang;
+	p->author = m->author;
+	p->featured = m->featured;
+	p->draft = m->draft;
+	p->words = f->words;
+	p->reading_min = (p->words + WORDS_PER_MIN / 2) / WORDS_PER_MIN;
+	if (p->reading_min == 0)
+		p->reading_min = 1;
+	for (i = 0; i < CACHE_NSLOTS; i++)
+		slot_init(&p->cache[i]);
+	return p;
+}
+
+/* Newest first; the slug breaks ties so the order is total. */
+static int
+cmp_post_new(const void *x, const void *y)
+{
+	const struct post	*a = *(struct post *const *)x;
+	const struct post	*b = *(struct post *const *)y;
+
+	if (a->date.t != b->date.t)
+		return a->date.t < b->date.t ? 1 : -1;
+	return strcmp(a->slug, b->slug);
+}
+
+/* Parts: numbered ones first by number, then by date, then slug. */
+static int
+cmp_part(const void *x, const void *y)
+{
+	const struct post	*a = *(struct post *const *)x;
+	const struct post	*b = *(struct post *const *)y;
+
+	if ((a->part != 0) != (b->part != 0))
+		return a->part != 0 ? -1 : 1;
+	if (a->part != b->part)
+		return a->part < b->part ? -1 : 1;
+	if (a->date.t != b->date.t)
+		return a->date.t < b->date.t ? -1 : 1;
+	return strcmp(a->slug, b->slug);
+}
+
+static int
+cmp_series(const void *x, const void *y)
+{
+	const struct series	*a = *(struct series *const *)x;
+	const struct series	*b = *(struct series *const *)y;
+	int			 r;
+
+	if ((r = strcasecmp(a->title, b->title)) != 0)
+		return r;
+	return strcmp(a->slug, b->slug);
+}
+
+static int
+cmp_tag(const void *x, const void *y)
+{
+	const struct tag	*a = *(struct tag *const *)x;
+	const struct tag	*b = *(struct tag *const *)y;
+
+	if (a->nposts != b->nposts)
+		return a->nposts < b->nposts ? 1 : -1;
+	return strcmp(a->slug, b->slug);
+}
+
+static int
+cmp_doc(const void *x, const void *y)
+{
+	return strcmp((*(struct doc *const *)x)->name,
+	    (*(struct doc *const *)y)->name);
+}
+
+/*
+ * Attach posts to series, oldest post first so that a series without a
+ * file is named as its first post wrote it; then order the parts.
+ */
+static void
+link_series(struct archive *a)
+{
+	struct series	*s;
+	struct post	*p;
+	char		*slug;
+	size_t		 i, k;
+
+	for (i = a->nposts; i-- > 0;) {
+		p = a->posts[i];
+		if (p->series_name == NULL)
+			continue;
+		slug = archive_slugify(p->series_name);
+		if (*slug == '\0') {
+			free(slug);
+			continue;
+		}
+		if ((s = index_get(&priv(a)->series_slug, slug)) == NULL)
+			s = series_new(a, slug, xstrdup(p->series_name));
+		else
+			free(slug);
+		s->parts = xreallocarray(s->parts, s->nparts + 1,
+		    sizeof(*s->parts));
+		s->parts[s->nparts++] = p;
+		p->series = s;
+	}
+	for (i = 0; i < a->nseries; i++) {
+		s = a->series[i];
+		if (s->nparts > 1)
+			qsort(s->parts, s->nparts, sizeof(*s->parts),
+			    cmp_part);
+		for (k = 0; k < s->nparts; k++) {
+			p = s->parts[k];
+			p->series_pos = k + 1;
+			p->prev = k > 0 ? s->parts[k - 1] : NULL;
+			p->next = k + 1 < s->nparts ? s->parts[k + 1] : NULL;
+			s->reading_min += p->reading_min;
+		}
+		for (k = 0; k < CACHE_NSLOTS; k++)
+			slot_init(&s->cache[k]);
+	}
+	if (a->nseries > 1)
+		qsort(a->series, a->nseries, sizeof(*a->series), cmp_series);
+}
+
+/* Tag grouping state while link_tags() runs. */
+struct tagger {
+	struct index	 bykey;		/* tag_key() -> tag; keys borrowed */
+};
+
+/*
+ * The tag that name (written in post p) belongs to, made on first
+ * sight; NULL when the name has nothing to make a slug of.
+ */
+static struct tag *
+tag_for(struct archive *a, struct tagger *tg, const struct post *p,
+    const char *name, const char *key)
+{
+	struct archive_priv	*ap = priv(a);
+	struct tag		*t, *o;
+	char			*slug, *alt = NULL, why[512];
+	size_t			 sfx, n;
+
+	if ((t = index_get(&tg->bykey, key)) != NULL)
+		return t;
+	slug = archive_slugify(name);
+	if (*slug == '\0') {
+		free(slug);
+		return NULL;
+	}
+	/* Another name already has this slug: "cafe" after "Café". */
+	if ((o = index_get(&ap->tag_slug, slug)) != NULL) {
+		sfx = 2;
+		do {
+			free(alt);
+			alt = xasprintf("%s-%zu", slug, sfx++);
+		} while (index_get(&ap->tag_slug, alt) != NULL);
+		snprintf(why, sizeof(why), "tags \"%s\" and \"%s\" both "
+		    "make the slug \"%s\"; using \"%s\"", o->name, name, slug,
+		    alt);
+		warn_file(a, p->path, 1, 1, why, 0);
+		free(slug);
+		slug = alt;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->slug = slug;
+	t->name = xstrdup(name);
+	for (n = 0; n < CACHE_NSLOTS; n++)
+		slot_init(&t->cache[n]);
+	index_put(&ap->tag_slug, t->slug, t);
+	index_put(&tg->bykey, key, t);	/* the file record's key */
+	a->tags[a->ntags++] = t;
+	return t;
+}
+
+/*
+ * Group tag names by tag_key() ("Small Web", "small-web", "SMALL_WEB"
+ * are one tag), oldest post first, so a tag keeps the display form it
+ * was first written with.  Names whose keys differ but slugify alike
+ * ("c++" is safe: it is "c-plus-plus"; "Café" and "cafe" are not) are
+ * distinct tags, the later one with a "-2" suffix, and a warning.
+ */
+static void
+link_tags(struct archive *a)
+{
+	struct tagger	 tg;
+	struct tag	*t;
+	struct post	*p;
+	size_t		 i, j, k, n, total = 0;
+
+	for (i = 0; i < a->nposts; i++)
+		total += a->posts[i]->ntags;
+	index_init(&tg.bykey, total);
+	index_init(&priv(a)->tag_slug, total);
+	a->tags = xcalloc(total, sizeof(*a->tags));
+
+	for (i = a->nposts; i-- > 0;) {
+		p = a->posts[i];
+		for (j = 0, k = 0; j < p->ntags; j++) {
+			/* Keys line up with the names until compacted. */
+			t = tag_for(a, &tg, p, p->tagnames[j],
+			    p->file->tagkeys[j]);
+			for (n = 0; t != NULL && n < k; n++)
+				if (p->tags[n] == t)
+					t = NULL;	/* twice in one post */
+			if (t == NULL)
+				continue;	/* the name is borrowed */
+			p->tagnames[k] = p->tagnames[j];
+			p->tags[k++] = t;
+			t->nposts++;
+		}
+		p->ntags = k;
+	}
+	for (i = 0; i < a->ntags; i++) {
+		a->tags[i]->posts = xcalloc(a->tags[i]->nposts,
+		    sizeof(struct post *));
+		a->tags[i]->nposts = 0;
+	}
+	for (i = 0; i < a->nposts; i++) {		/* newest first */
+		p = a->posts[i];
+		for (j = 0; j < p->ntags; j++)
+			p->tags[j]->posts[p->tags[j]->nposts++] = p;
+	}
+	if (a->ntags > 1)
+		qsort(a->tags, a->ntags, sizeof(*a->tags), cmp_tag);
+	index_free(&tg.bykey);
+}
+
+static void
+load_posts(struct archive *a, int dfd)
+{
+	struct archive_priv	*ap = priv(a);
+	struct post		*p;
+	char			**names;
+	size_t			 n, i;
+	int			 pfd;
+
+	pfd = list_md(a, dfd, "posts", &names, &n);
+	index_init(&ap->post_slug, n);
+	index_init(&ap->post_file, n);
+	index_init(&ap->post_base, n);
+	a->posts = xcalloc(n, sizeof(*a->posts));
+	a->drafts = xcalloc(n, sizeof(*a->drafts));
+	for (i = 0; i < n; i++)
+		if ((p = load_post(a, pfd, names[i])) == NULL)
+			continue;
+		else if (p->draft)
+			a->drafts[a->ndrafts++] = p;
+		else
+			a->posts[a->nposts++] = p;
+	if (a->nposts > 1)
+		qsort(a->posts, a->nposts, sizeof(*a->posts), cmp_post_new);
+	if (a->ndrafts > 1)
+		qsort(a->drafts, a->ndrafts, sizeof(*a->drafts), cmp_post_new);
+	free_names(names, n);
+	if (pfd != -1)
+		close(pfd);
+}
+
+/* ---- pages/ --------------------------------------------------------- */
+
+static void
+load_pages(struct archive *a, int dfd)
+{
+	struct archive_file *f;
+	struct doc	*d;
+	char		**names, *rel, *name;
+	size_t		 n, i, k;
+	int		 fd, reserved;
+
+	fd = list_md(a, dfd, "pages", &names, &n);
+	index_init(&priv(a)->doc_name, n);
+	a->docs = xcalloc(n, sizeof(*a->docs));
+	for (i = 0; i < n; i++) {
+		rel = xasprintf("pages/%s", names[i]);
+		name = xstrndup(names[i], strlen(names[i]) - 3);
+		for (k = 0, reserved = 0; k < nitems(reserved_pages); k++)
+			if (strcasecmp(name, reserved_pages[k]) == 0)
+				reserved = 1;
+		if (reserved) {
+			warn_file(a, rel, 1, 1, "the name is one of the "
+			    "server's own paths, skipped", 1);
+			free(name);
+			free(rel);
+			continue;
+		}
+		f = get_file(a, fd, names[i], rel, 0);
+		free(rel);
+		if (f == NULL || f->m.draft) {
+			free(name);
+			continue;
+		}
+		d = xcalloc(1, sizeof(*d));
+		d->name = name;
+		d->path = f->rel;
+		d->file = f;
+		d->title = pick_title(f, name);
+		d->lang = dupnull(f->m.lang);
+		d->src = f->src;
+		d->srclen = f->len;
+		d->body_off = f->m.body_off;
+		for (k = 0; k < CACHE_NSLOTS; k++)
+			slot_init(&d->cache[k]);
+		a->docs[a->ndocs++] = d;
+		index_put(&priv(a)->doc_name, d->name, d);
+	}
+	/* Sorted by name already: list_md() sorts "x.md" the same way. */
+	if (a->ndocs > 1)
+		qsort(a->docs, a->ndocs, sizeof(*a->docs), cmp_doc);
+	free_names(names, n);
+	if (fd != -1)
+		close(fd);
+}
+
+/* ---- the snapshot --------------------------------------------------- */
+
+/*
+ * Links to posts that are not there, in every post and page: the links
+ * were found when the file was read (links_scan()), so an unchanged
+ * file costs only the lookups.
+ */
+static void
+check_links(struct archive *a)
+{
+	const struct archive_file	*f;
+	size_t				 i;
+
+	for (i = 0; i < a->nposts; i++) {
+		f = a->posts[i]->file;
+		a->nwarnings += links_report(a, f->rel, f->links, f->nlinks);
+	}
+	for (i = 0; i < a->ndocs; i++) {
+		f = a->docs[i]->file;
+		a->nwarnings += links_report(a, f->rel, f->links, f->nlinks);
+	}
+}
+
+struct archive *
+archive_load(const struct config *c)
+{
+	return archive_reload(c, NULL);
+}
+
+struct archive *
+archive_reload(const struct config *c, const struct archive *prev)
+{
+	struct archive_priv	*ap;
+	struct archive		*a;
+	struct timespec		 now;
+	char			**names, *real;
+	size_t			 n, i, j;
+	int			 dfd, sfd;
+
+	if ((dfd = open(c->capsule_dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1) {
+		log_warn("%s", c->capsule_dir);
+		return NULL;
+	}
+	ap = xcalloc(1, sizeof(*ap));
+	a = &ap->pub;
+	atomic_init(&a->refs, 1);
+	for (i = 0; i < NAV_NPAGES; i++)
+		for (j = 0; j < CACHE_NSLOTS; j++)
+			slot_init(&a->nav[i][j]);
+	if ((real = realpath(c->capsule_dir, NULL)) != NULL) {
+		a->dir = xstrdup(real);
+		free(real);
+	} else
+		a->dir = xstrdup(c->capsule_dir);
+	a->cache_max = c->cache_max_bytes;
+	if (c->nlink_aliases > 0) {
+		ap->aliases = xreallocarray(NULL, c->nlink_aliases,
+		    sizeof(*ap->aliases));
+		for (i = 0; i < c->nlink_aliases; i++)
+			ap->aliases[i] = xstrdup(c->link_aliases[i]);
+		ap->naliases = c->nlink_aliases;
+	}
+	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
+	    ARCHIVE_MAX_FILE;
+	ap->max_total = c->max_archive_size > 0 ? c->max_archive_size :
+	    (size_t)1 << 30;
+	clock_gettime(CLOCK_REALTIME, &now);
+	ap->t_scan = ts_ns(&now);
+	/* Another capsule shares nothing with this one. */
+	if (prev != NULL && strcmp(prev->dir, a->dir) == 0)
+		ap->prev = prev;
+
+	load_index(a, dfd, c);
+
+	sfd = list_md(a, dfd, "series", &names, &n);
+	load_posts(a, dfd);
+	/* Series come from files and from posts: n + nposts at most. */
+	index_init(&ap->series_slug, n + a->nposts);
+	a->series = xcalloc(n + a->nposts, sizeof(*a->series));
+	load_series_files(a, sfd, names, n);
+	free_names(names, n);
+	if (sfd != -1)
+		close(sfd);
+	link_series(a);
+	link_tags(a);
+	load_pages(a, dfd);
+	close(dfd);
+
+	/* The next snapshot finds its unchanged files here. */
+	index_init(&ap->file_rel, ap->nfiles);
+	for (i = 0; i < ap->nfiles; i++)
+		index_put(&ap->file_rel, ap->files[i]->rel, ap->files[i]);
+	ap->prev = NULL;
+	check_links(a);
+
+	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
+	    "%u warnings; %u files read, %u unchanged", a->dir, a->nposts,
+	    a->nseries, a->ntags, a->ndocs, a->nwarnings, a->nread,
+	    a->nreused);
+	return a;
+}
+
+void
+archive_ref(struct archive *a)
+{
+	atomic_fetch_add(&a->refs, 1);
+}
+
+static void
+free_cache(struct slot *slots, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		slot_clear(&slots[i]);
+}
+
+void
+archive_unref(struct archive *a)
+{
+	struct archive_priv	*ap;
+	struct post		*p;
+	struct series		*s;
+	struct tag		*t;
+	struct doc		*d;
+	size_t			 i;
+
+	if (a == NULL || atomic_fetch_sub(&a->refs, 1) != 1)
+		return;
+	ap = priv(a);
+	search_free(atomic_load(&a->search));
+	for (i = 0; i < a->nposts + a->ndrafts; i++) {
+		p = i < a->nposts ? a->posts[i] : a->drafts[i - a->nposts];
+		free(p->slug);		/* the rest borrows from p->file */
+		free(p->tagnames);
+		free(p->tags);
+		free_cache(p->cache, CACHE_NSLOTS);
+		free(p);
+	}
+	free(a->posts);
+	free(a->drafts);
+	for (i = 0; i < a->nseries; i++) {
+		s = a->series[i];
+		free(s->slug);
+		free(s->title);
+		free(s->summary);
+		free(s->level);
+		free(s->audience);
+		free(s->parts);
+		free_cache(s->cache, CACHE_NSLOTS);
+		free(s);
+	}
+	free(a->series);
+	for (i = 0; i < a->ntags; i++) {
+		t = a->tags[i];
+		free(t->slug);
+		free(t->name);
+		free(t->posts);
+		free_cache(t->cache, CACHE_NSLOTS);
+		free(t);
+	}
+	free(a->tags);
+	for (i = 0; i < a->ndocs; i++) {
+		d = a->docs[i];
+		free(d->name);
+		free(d->title);
+		free(d->lang);
+		free_cache(d->cache, CACHE_NSLOTS);
+		free(d);
+	}
+	free(a->docs);
+	for (i = 0; i < NAV_NPAGES; i++)
+		free_cache(a->nav[i], CACHE_NSLOTS);
+	for (i = 0; i < ap->naliases; i++)
+		free(ap->aliases[i]);
+	free(ap->aliases);
+	free(a->dir);
+	free(a->title);
+	free(a->subtitle);
+	free(a->author);
+	free(a->lang);
+	for (i = 0; i < ap->nfiles; i++)
+		file_unref(ap->files[i]);
+	free(ap->files);
+	index_free(&ap->file_rel);
+	index_free(&ap->post_slug);
+	index_free(&ap->post_file);
+	index_free(&ap->post_base);
+	index_free(&ap->series_slug);
+	index_free(&ap->tag_slug);
+	index_free(&ap->doc_name);
+	free(ap);
+}
+
+struct post *
+archive_post(const struct archive *a, const char *slug)
+{
+	return index_get(&priv(a)->post_slug, slug);
+}
+
+struct post *
+archive_draft(const struct archive *a, const char *slug)
+{
+	size_t	 i;
+
+	for (i = 0; i < a->ndrafts; i++)
+		if (a->drafts[i] != NULL && strcmp(a->drafts[i]->slug, slug) == 0)
+			return a->drafts[i];
+	return NULL;
+}
+
+struct series *
+archive_series(const struct archive *a, const char *slug)
+{
+	return index_get(&priv(a)->series_slug, slug);
+}
+
+struct tag *
+archive_tag(const struct archive *a, const char *slug)
+{
+	return index_get(&priv(a)->tag_slug, slug);
+}
+
+struct doc *
+archive_doc(const struct archive *a, const char *name)
+{
+	return index_get(&priv(a)->doc_name, name);
+}
+
+/* ---- links between files -------------------------------------------- */
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
+static int
+has_scheme(const char *u)
+{
+	const char	*p = u;
+
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return 0;
+	for (p++; is_alnum(*p) || *p == '+' || *p == '-' || *p == '.'; p++)
+		;
+	return *p == ':';
+}
+
+/*
+ * Resolve url[0..len) against the directory of from_path into a
+ * normalised capsule path ("posts/x.md"), percent-decoded; NULL when it
+ * climbs out of the capsule.
+ */
+static char *
+capsule_path(const char *from_path, const char *url, size_t len)
+{
+	struct buf	 dec = BUF_INIT, out = BUF_INIT;
+	const char	*slash, *seg;
+	size_t		 i, seglen, cut;
+	int		 hi, lo;
+
+	if (url[0] != '/' && (slash = strrchr(from_path, '/')) != NULL)
+		buf_add(&dec, from_path, (size_t)(slash - from_path) + 1);
+	for (i = 0; i < len; i++) {
+		if (url[i] == '%' && len - i > 2 &&
+		    (hi = hexval((unsigned char)url[i + 1])) >= 0 &&
+		    (lo = hexval((unsigned char)url[i + 2])) >= 0 &&
+		    (hi | lo) != 0) {
+			buf_addc(&dec, hi << 4 | lo);
+			i += 2;
+		} else
+			buf_addc(&dec, url[i]);
+	}
+	buf_add(&out, "", 0);		/* NUL-terminated even when empty */
+	for (i = 0; i < dec.len; i += seglen + 1) {
+		seg = dec.data + i;
+		slash = memchr(seg, '/', dec.len - i);
+		seglen = slash ? (size_t)(slash - seg) : dec.len - i;
+		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
+			continue;
+		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (out.len == 0) {
+				buf_free(&dec);
+				buf_free(&out);
+				return NULL;
+			}
+			cut = out.len;
+			while (cut > 0 && out.data[cut - 1] != '/')
+				cut--;
+			buf_truncate(&out, cut > 0 ? cut - 1 : 0);
+			continue;
+		}
+		if (out.len > 0)
+			buf_addc(&out, '/');
+		buf_add(&out, seg, seglen);
+	}
+	buf_free(&dec);
+	return buf_release(&out);
+}
+
+/*
+ * The part of url after the link_aliases prefix it starts with (the
+ * scheme and host compared without case), or NULL when none matches.
+ */
+static const char *
+alias_rest(const struct archive_priv *ap, const char *url)
+{
+	const char	*pfx, *host;
+	size_t		 i, len, hostend;
+
+	for (i = 0; i < ap->naliases; i++) {
+		pfx = ap->aliases[i];
+		len = strlen(pfx);
+		host = strstr(pfx, "://") + 3;
+		hostend = (size_t)(host - pfx) + strcspn(host, "/");
+		if (strncasecmp(url, pfx, hostend) != 0 ||
+		    strncmp(url + hostend, pfx + hostend, len - hostend) != 0)
+			continue;
+		/* "https://old.blog" is not "https://old.blogger.com". */
+		if (hostend == len && strchr("/?#", url[len]) == NULL)
+			continue;
+		return url + len;
+	}
+	return NULL;
+}
+
+/*
+ * An old web URL of a post, "https://old.example/2021/03/kernel-notes-
+ * 01.html" under the alias "https://old.example/": its last path
+ * segment without an extension, malloc'd ("kernel-notes-01"); NULL when
+ * url is not under an alias or has no segment there (the old blog's
+ * home page is no post).
+ */
+static char *
+alias_name(const struct archive_priv *ap, const char *url)
+{
+	const char	*rest, *seg, *dot;
+	size_t		 len;
+
+	if ((rest = alias_rest(ap, url)) == NULL)
+		return NULL;
+	len = strcspn(rest, "?#");
+	while (len > 0 && rest[len - 1] == '/')
+		len--;
+	for (seg = rest + len; seg > rest && seg[-1] != '/'; seg--)
+		;
+	len -= (size_t)(seg - rest);
+	if ((dot = memchr(seg, '.', len)) != NULL)
+		len = (size_t)(dot - seg);
+	return len > 0 ? xstrndup(seg, len) : NULL;
+}
+
+/*
+ * The post an old web URL names, by slug or by file name (with or
+ * without its date prefix): "/posts/<slug>", or NULL.
+ */
+static char *
+alias_resolve(const struct archive_priv *ap, const char *url)
+{
+	struct post	*p;
+	struct date	 dd;
+	char		*name;
+
+	if ((name = alias_name(ap, url)) == NULL)
+		return NULL;
+	if ((p = index_get(&ap->post_slug, name)) == NULL &&
+	    (p = index_get(&ap->post_base, name)) == NULL &&
+	    date_from_filename(name, &dd) == 0 && strlen(name) > 11 &&
+	    (p = index_get(&ap->post_base, name + 11)) == NULL)
+		p = index_get(&ap->post_slug, name + 11);
+	free(name);
+	return p != NULL ? xasprintf("/posts/%s", p->slug) : NULL;
+}
+
+int
+archive_is_alias(const struct archive *a, const char *url)
+{
+	char	*name;
+
+	if (url == NULL || (name = alias_name(priv(a), url)) == NULL)
+		return 0;
+	free(name);
+	return 1;
+}
+
+/*
+ * Links between Markdown files, resolved against from_path's directory
+ * (query and fragment dropped, percent-escapes decoded):
+ *   posts/F.md    the post whose file is F.md, else whose file name
+ *                 without date prefix is F, else whose slug is F
+ *                 -> "/posts/<slug>"
+ *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
+ *   index.md      -> "/"
+ *   F.md          (no '/' at all) when nothing above matched: as a post
+ * Anything with a scheme, "//host", or climbing out: left alone (NULL).
+ */
+char *
+archive_resolve_link(const struct archive *a, const char *from_path,
+    const char *url)
+{
+	struct archive_priv	*ap = priv(a);
+	struct post		*p;
+	struct doc		*d;
+	struct series		*s;
+	struct date		 dd;
+	const char		*file, *base;
+	char			*path, *stem = NULL, *slug, *res = NULL;
+	size_t			 ulen, len, dirlen;
+
+	if (url != NULL && has_scheme(url))
+		return alias_resolve(ap, url);
+	if (url == NULL || (url[0] == '/' && url[1] == '/'))
+		return NULL;
+	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
+	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
+	    NULL)
+		return NULL;
+	len = strlen(path);
+	if (len <= 3 || strcmp(path + len - 3, ".md") != 0)
+		goto out;
+	file = strrchr(path, '/');
+	file = file ? file + 1 : path;
+	dirlen = (size_t)(file - path);
+	if (*file == '\0' || *file == '.')
+		goto out;
+	stem = xstrndup(file, strlen(file) - 3);
+
+	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
+		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
+		if ((p = index_get(&ap->post_file, file)) == NULL &&
+		    (p = index_get(&ap->post_base, base)) == NULL)
+			p = index_get(&ap->post_slug, base);
+		if (p != NULL)
+			res = xasprintf("/posts/%s", p->slug);
+	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
+		if ((d = index_get(&ap->doc_name, stem)) != NULL)
+			res = xasprintf("/%s", d->name);
+	} else if (dirlen == 7 && memcmp(path, "series/", 7) == 0) {
+		slug = archive_slugify(stem);
+		if ((s = index_get(&ap->series_slug, slug)) != NULL)
+			res = xasprintf("/series/%s/", s->slug);
+		free(slug);
+	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
+		res = xstrdup("/");
+	/* A bare "x.md" not found beside from_path: try the posts. */
+	if (res == NULL && memchr(url, '/', ulen) == NULL) {
+		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
+		if ((p = index_get(&ap->post_file, file)) != NULL ||
+		    (p = index_get(&ap->post_base, base)) != NULL)
+			res = xasprintf("/posts/%s", p->slug);
+	}
+out:
+	free(stem);
+	free(path);
+	return res;
+}
+
+/* ---- cache ---------------------------------------------------------- */
+
+/* Every cache slot of a, for eviction; malloc'd. */
+static struct slot **
+all_slots(struct archive *a, size_t *np)
+{
+	struct slot	**v;
+	size_t		 n, i, k, j;
+
+	n = (a->nposts + a->nseries + a->ntags + a->ndocs + NAV_NPAGES) *
+	    CACHE_NSLOTS;
+	v = xreallocarray(NULL, n, sizeof(*v));
+	k = 0;
+	for (j = 0; j < CACHE_NSLOTS; j++) {
+		for (i = 0; i < a->nposts; i++)
+			v[k++] = &a->posts[i]->cache[j];
+		for (i = 0; i < a->nseries; i++)
+			v[k++] = &a->series[i]->cache[j];
+		for (i = 0; i < a->ntags; i++)
+			v[k++] = &a->tags[i]->cache[j];
+		for (i = 0; i < a->ndocs; i++)
+			v[k++] = &a->docs[i]->cache[j];
+		for (i = 0; i < NAV_NPAGES; i++)
+			v[k++] = &a->nav[i][j];
+	}
+	*np = k;
+	return v;
+}
+
+size_t
+archive_cache_trim(struct archive *a, size_t target)
+{
+	struct slot	**v;
+	size_t		 n, freed;
+
+	if (cache_bytes() <= target)
+		return 0;
+	v = all_slots(a, &n);
+	freed = cache_evict(v, n, target);
+	free(v);
+	if (freed > 0)
+		log_debug("cache: %zu bytes of pages evicted; %zu held",
+		    freed, cache_bytes());
+	return freed;
+}
+
+struct blob *
+archive_cache_put(struct archive *a, struct slot *s, struct blob *b)
+{
+	b = cache_put(s, b);
+	/* Down to 3/4 of the limit, so that a sweep is not due every put. */
+	if (a->cache_max > 0 && cache_bytes() > a->cache_max)
+		archive_cache_trim(a, a->cache_max - a->cache_max / 4);
+	return b;
+}

@@ -1,0 +1,222 @@
+/*
+ * archive.h -- the writer's archive on disk as an immutable snapshot.
+ *
+ * archive_load() scans a capsule directory (DESIGN.md §1) into a
+ * struct archive: posts newest first, series with ordered parts, tags
+ * with their posts, standalone pages (struct doc), and slug indexes.  A
+ * snapshot is built off the serving threads and never changed after;
+ * readers hold a reference (archive_ref/archive_unref) and take no lock.
+ * The snapshot owns every struct and string reachable from it and the
+ * render cache slots.  The source bytes and front matter of each file
+ * live in a file record (struct archive_file, private) that the next
+ * snapshot shares when the file has not changed: archive_reload().
+ *
+ * Knows libyaml (through frontmatter.c) and the file system; nothing of
+ * protocols or sockets.
+ */
+#ifndef CAPSULED_ARCHIVE_H
+#define CAPSULED_ARCHIVE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/cache.h"
+#include "core/date.h"
+
+struct archive_file;
+struct config;
+struct search_index;
+struct series;
+struct tag;
+
+/* Which rendering of a thing a cache slot holds. */
+enum cache_slot {
+	CACHE_GEMINI,			/* the whole response body */
+	CACHE_GOPHER,
+	CACHE_ATOM,
+	CACHE_NSLOTS
+};
+
+/*
+ * A post.  Its strings -- all but slug, which it owns -- and the array
+ * of tag names' strings are borrowed from its file record, which the
+ * snapshot holds and the next snapshot shares while the file does not
+ * change.
+ */
+struct post {
+	char		*path;		/* "posts/x.md" */
+	char		*slug;		/* unique among posts; owned */
+	char		*title;		/* entities decoded, one line */
+	struct date	 date;
+	struct date	 updated;	/* == date when front matter has none */
+	char		**tagnames;	/* display forms, as written; the
+					   array is owned, the names not */
+	struct tag	**tags;		/* borrowed, same order as tagnames */
+	size_t		 ntags;
+	char		*series_name;	/* as written, or NULL */
+	struct series	*series;	/* borrowed, or NULL */
+	int		 part;		/* from front matter; 0 = not given */
+	size_t		 series_pos;	/* 1-based place in series->parts */
+	struct post	*prev, *next;	/* neighbours in the series; borrowed */
+	char		*summary;	/* or NULL */
+	char		*lang;		/* or NULL: the site's */
+	char		*author;	/* or NULL: the site's */
+	bool		 featured;
+	bool		 draft;		/* in a->drafts, never in a->posts */
+	struct archive_file *file;	/* borrowed: the snapshot holds it */
+	char		*src;		/* the whole file; borrowed from file */
+	size_t		 srclen;
+	size_t		 body_off;	/* Markdown starts at src + body_off */
+	unsigned	 body_line;	/* 1-based line of src + body_off */
+	unsigned	 words;
+	unsigned	 reading_min;	/* ~200 words a minute, at least 1 */
+	struct slot	 cache[CACHE_NSLOTS];
+};
+
+struct series {
+	char		*slug;
+	char		*title;		/* series/<slug>.md title, else name */
+	char		*summary;	/* or NULL */
+	char		*level;		/* or NULL */
+	char		*audience;	/* or NULL */
+	char		*src;		/* series/<slug>.md (borrowed) or NULL */
+	size_t		 srclen;
+	size_t		 body_off;	/* the intro */
+	struct post	**parts;	/* by part, then date; borrowed */
+	size_t		 nparts;
+	unsigned	 reading_min;	/* sum over parts */
+	struct slot	 cache[CACHE_NSLOTS];
+};
+
+struct tag {
+	char		*slug;		/* unique, URL-safe */
+	char		*name;		/* display form (first seen) */
+	struct post	**posts;	/* newest first; borrowed */
+	size_t		 nposts;
+	struct slot	 cache[CACHE_NSLOTS];
+};
+
+/* A standalone page from pages/ (about, now, uses...). */
+struct doc {
+	char		*name;		/* "about" for pages/about.md */
+	char		*path;		/* "pages/about.md"; borrowed */
+	char		*title;
+	char		*lang;		/* or NULL */
+	struct archive_file *file;	/* borrowed: the snapshot holds it */
+	char		*src;		/* borrowed from the file record */
+	size_t		 srclen;
+	size_t		 body_off;
+	struct slot	 cache[CACHE_NSLOTS];
+};
+
+/* Navigation pages that have one instance per snapshot. */
+enum nav_page {
+	NAV_HOME,
+	NAV_POSTS,
+	NAV_SERIES,
+	NAV_TAGS,
+	NAV_GEMLOG,
+	NAV_NPAGES
+};
+
+struct archive {
+	atomic_uint	 refs;
+	char		*dir;		/* absolute capsule directory */
+
+	/* Site, from index.md front matter, else the config. */
+	char		*title;
+	char		*subtitle;	/* or NULL */
+	char		*author;	/* or NULL */
+	char		*lang;
+	char		*index_src;	/* index.md, borrowed; or NULL */
+	size_t		 index_len;
+	size_t		 index_body_off;
+
+	struct post	**posts;	/* newest first; owned */
+	size_t		 nposts;
+	struct series	**series;	/* by title; owned */
+	size_t		 nseries;
+	struct tag	**tags;		/* most posts first, then slug; owned */
+	size_t		 ntags;
+	struct doc	**docs;		/* pages/, by name; owned */
+	size_t		 ndocs;
+	/*
+	 * Posts with "draft: true", newest first; owned.  In no index,
+	 * list, feed, tag, series or search: only /drafts/ (authorised
+	 * clients) reads them, through archive_draft().
+	 */
+	struct post	**drafts;
+	size_t		 ndrafts;
+	/* search.c's index of posts: built on first search; owned. */
+	_Atomic(struct search_index *) search;
+
+	unsigned	 nwarnings;	/* logged while loading */
+	unsigned	 nskipped;	/* files skipped with a warning */
+	unsigned	 nread;		/* files read and parsed */
+	unsigned	 nreused;	/* files shared with the previous one */
+
+	size_t		 cache_max;	/* bytes; 0 = no limit (config) */
+	struct slot	 nav[NAV_NPAGES][CACHE_NSLOTS];
+};
+
+/*
+ * Scan c->capsule_dir.  Never fails for content: a broken file is logged
+ * as "posts/x.md:LINE:COL: why" and skipped.  Returns NULL only when the
+ * directory itself cannot be read (logged).  The result has one
+ * reference, owned by the caller.
+ */
+struct archive	*archive_load(const struct config *c);
+/*
+ * The same, sharing with prev (may be NULL) every file whose device,
+ * inode, size, mtime and ctime (nanoseconds) are unchanged and were
+ * already old when prev read it (a file changed twice within the file
+ * system's timestamp granularity is read again, never trusted).  Only
+ * the parsed files are shared: posts, series, tags, pages, indexes and
+ * cache slots are new, so nothing rendered carries over.  prev is only
+ * read; the caller keeps its reference.  Safe on any thread while
+ * others serve from prev.
+ */
+struct archive	*archive_reload(const struct config *c,
+		    const struct archive *prev);
+void		 archive_ref(struct archive *);
+void		 archive_unref(struct archive *);	/* frees at zero */
+
+/* Lookups by slug or name; NULL when absent.  Borrowed. */
+struct post	*archive_post(const struct archive *, const char *slug);
+struct series	*archive_series(const struct archive *, const char *slug);
+struct tag	*archive_tag(const struct archive *, const char *slug);
+struct doc	*archive_doc(const struct archive *, const char *name);
+/* A draft by slug (linear: drafts are few); NULL when absent. */
+struct post	*archive_draft(const struct archive *, const char *slug);
+
+/*
+ * Rewrite a link found in the file at from_path ("posts/a.md") if it
+ * names another post's Markdown file ("b.md", "../posts/b.md",
+ * "/posts/2024-01-01-b.md") or is an old web URL of a post (see
+ * archive_is_alias()): returns the malloc'd "/posts/<slug>", or
+ * NULL when the link is to be left as written.
+ */
+char		*archive_resolve_link(const struct archive *,
+		    const char *from_path, const char *url);
+/*
+ * Is url an old web URL of a post: one of the config's link_aliases,
+ * then a path with a last segment?  archive_resolve_link() turns it
+ * into the post's path when that segment names a post.
+ */
+int		 archive_is_alias(const struct archive *, const char *url);
+
+/* Tag display name -> URL slug (lower-case, see README); malloc'd. */
+char		*archive_slugify(const char *name);
+
+/*
+ * cache_put() into one of a's slots; then, when the bytes held by all
+ * caches exceed a->cache_max, evict a's least recently used blobs down
+ * to three quarters of it.  Returns what cache_put() returns.
+ */
+struct blob	*archive_cache_put(struct archive *a, struct slot *s,
+		    struct blob *b);
+/* Evict a's least recently used blobs until cache_bytes() <= target. */
+size_t		 archive_cache_trim(struct archive *a, size_t target);
+
+#endif

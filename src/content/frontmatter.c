@@ -1,0 +1,966 @@
+/*
+ * frontmatter.c -- split the leading ---/--- block and read it as YAML.
+ *
+ * The YAML is pulled event by event from libyaml (yaml_parser_parse),
+ * every event deleted before the next is read, under a cap on the number
+ * of events and on nesting depth.  Alias events are refused outright:
+ * front matter never needs them, and refusing them is what keeps a
+ * "billion laughs" document from costing anything.  Scalars we keep are
+ * copied into struct meta, which owns them; meta_free() releases them.
+ * Knows libyaml and date.h; nothing of files or of the archive.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <yaml.h>
+
+#include "content/frontmatter.h"
+#include "core/buf.h"
+#include "core/date.h"
+#include "core/util.h"
+
+#define FM_MAX_EVENTS	8192	/* a real front matter has a few dozen */
+#define FM_MAX_DEPTH	32
+#define FM_MAX_TAGS	256
+#define FM_MAX_PART	1000000
+
+enum fm_field {
+	F_TITLE,
+	F_DATE,
+	F_UPDATED,
+	F_TAGS,
+	F_SERIES,
+	F_PART,
+	F_SUMMARY,
+	F_SLUG,
+	F_DRAFT,
+	F_PUBLISHED,
+	F_FEATURED,
+	F_LANG,
+	F_AUTHOR,
+	F_SUBTITLE,
+	F_LEVEL,
+	F_AUDIENCE,
+	F_NFIELDS
+};
+
+/* Aliases of one field: the lower rank wins (see frontmatter.h). */
+static const struct fm_key {
+	const char	*name;
+	enum fm_field	 field;
+	int		 rank;
+} fm_keys[] = {
+	{ "title", F_TITLE, 0 },
+	{ "date", F_DATE, 0 },
+	{ "pubdate", F_DATE, 1 },
+	{ "publishdate", F_DATE, 2 },
+	{ "created", F_DATE, 3 },
+	{ "published", F_PUBLISHED, 4 },	/* a bool, or a date (rank 4) */
+	{ "updated", F_UPDATED, 0 },
+	{ "lastmod", F_UPDATED, 1 },
+	{ "modified", F_UPDATED, 2 },
+	{ "last_modified_at", F_UPDATED, 3 },
+	{ "tags", F_TAGS, 0 },
+	{ "tag", F_TAGS, 0 },
+	{ "categories", F_TAGS, 0 },
+	{ "category", F_TAGS, 0 },
+	{ "series", F_SERIES, 0 },
+	{ "part", F_PART, 0 },
+	{ "series_part", F_PART, 1 },
+	{ "series_order", F_PART, 2 },
+	{ "weight", F_PART, 3 },
+	{ "summary", F_SUMMARY, 0 },
+	{ "description", F_SUMMARY, 1 },
+	{ "excerpt", F_SUMMARY, 2 },
+	{ "slug", F_SLUG, 0 },
+	{ "draft", F_DRAFT, 0 },
+	{ "featured", F_FEATURED, 0 },
+	{ "lang", F_LANG, 0 },
+	{ "language", F_LANG, 1 },
+	{ "author", F_AUTHOR, 0 },
+	{ "authors", F_AUTHOR, 1 },
+	{ "subtitle", F_SUBTITLE, 0 },
+	{ "level", F_LEVEL, 0 },
+	{ "audience", F_AUDIENCE, 0 },
+};
+
+struct fmp {
+	yaml_parser_t	 p;
+	yaml_event_t	 ev;		/* the current event, when have */
+	int		 have;
+	size_t		 nevents;
+	const char	*in;		/* what libyaml reads: from the --- */
+	size_t		 inlen;
+	unsigned	 line0;		/* file line of in[0] */
+	struct meta	*m;
+	struct fm_error	*err;
+	int		 rank[F_NFIELDS]; /* of the alias that set a field */
+	char		 key[48];	/* the key being read, for messages */
+};
+
+static void
+fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	f->err->line = f->line0 + (unsigned)mk->line;
+	f->err->col = (unsigned)mk->column + 1;
+	va_start(ap, fmt);
+	vsnprintf(f->err->msg, sizeof(f->err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* Line and column (in characters) of byte off of the YAML input. */
+static void
+offset_mark(const struct fmp *f, size_t off, yaml_mark_t *mk)
+{
+	size_t	 i;
+
+	memset(mk, 0, sizeof(*mk));
+	for (i = 0; i < off && i < f->inlen; i++) {
+		if (f->in[i] == '\n') {
+			mk->line++;
+			mk->column = 0;
+		} else if (((unsigned char)f->in[i] & 0xC0) != 0x80)
+			mk->column++;
+	}
+}
+
+static void
+yaml_fail(struct fmp *f)
+{
+	yaml_mark_t	 mk;
+	const char	*problem;
+
+	problem = f->p.problem ? f->p.problem : "invalid YAML";
+	if (f->p.error == YAML_READER_ERROR)
+		offset_mark(f, f->p.problem_offset, &mk);
+	else
+		mk = f->p.problem_mark;
+	if (f->p.context)
+		fail(f, &mk, "%s (%s)", problem, f->p.context);
+	else
+		fail(f, &mk, "%s", problem);
+}
+
+/* Read the next event into f->ev, deleting the current one first. */
+static int
+next(struct fmp *f)
+{
+	if (f->have) {
+		yaml_event_delete(&f->ev);
+		f->have = 0;
+	}
+	if (!yaml_parser_parse(&f->p, &f->ev)) {	/* libyaml: 0 fails */
+		yaml_fail(f);
+		return -1;
+	}
+	f->have = 1;
+	if (++f->nevents > FM_MAX_EVENTS) {
+		fail(f, &f->ev.start_mark, "front matter too large "
+		    "(more than %d YAML nodes)", FM_MAX_EVENTS);
+		return -1;
+	}
+	if (f->ev.type == YAML_ALIAS_EVENT) {
+		fail(f, &f->ev.start_mark, "YAML aliases are not supported");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Consume the node whose first event is current, at nesting depth
+ * depth, leaving its last event current.
+ */
+static int
+skip_node(struct fmp *f, int depth)
+{
+	int	 level = 0;
+
+	for (;;) {
+		switch (f->ev.type) {
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (depth + level >= FM_MAX_DEPTH) {
+				fail(f, &f->ev.start_mark,
+				    "front matter nested too deeply");
+				return -1;
+			}
+			level++;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			level--;
+			break;
+		case YAML_SCALAR_EVENT:
+			break;
+		case YAML_NO_EVENT:
+		case YAML_STREAM_START_EVENT:
+		case YAML_STREAM_END_EVENT:
+		case YAML_DOCUMENT_START_EVENT:
+		case YAML_DOCUMENT_END_EVENT:
+		case YAML_ALIAS_EVENT:
+			fail(f, &f->ev.start_mark, "unexpected YAML structure");
+			return -1;
+		}
+		if (level == 0)
+			return 0;
+		if (next(f) == -1)
+			return -1;
+	}
+}
+
+static const char *
+sval(const struct fmp *f)
+{
+	return (const char *)f->ev.data.scalar.value;
+}
+
+static size_t
+slen(const struct fmp *f)
+{
+	return f->ev.data.scalar.length;
+}
+
+/* A plain empty, ~ or null scalar: as if the key were not there. */
+static int
+is_null(const struct fmp *f)
+{
+	const char	*s = sval(f);
+	size_t		 len = slen(f);
+
+	if (f->ev.type != YAML_SCALAR_EVENT ||
+	    f->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	return len == 0 || (len == 1 && s[0] == '~') ||
+	    (len == 4 && (memcmp(s, "null", 4) == 0 ||
+	    memcmp(s, "Null", 4) == 0 || memcmp(s, "NULL", 4) == 0));
+}
+
+static int
+is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+	    c == '\f';
+}
+
+/* true/false/yes/no/on/off, any case, blanks around ignored. */
+static int
+parse_bool(const char *s, size_t len, bool *out)
+{
+	static const char *const yes[] = { "true", "yes", "on" };
+	static const char *const no[] = { "false", "no", "off" };
+	size_t		 i;
+
+	while (len > 0 && is_blank((unsigned char)s[len - 1]))
+		len--;
+	while (len > 0 && is_blank((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	for (i = 0; i < nitems(yes); i++) {
+		if (strlen(yes[i]) == len && strncasecmp(s, yes[i], len) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strlen(no[i]) == len && strncasecmp(s, no[i], len) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* int = [blanks] ["+" / "-"] 1*7DIGIT [blanks], |value| <= FM_MAX_PART */
+static int
+parse_int(const char *s, size_t len, int *out)
+{
+	size_t	 i = 0;
+	long	 v = 0;
+	int	 neg = 0, n = 0;
+
+	while (i < len && is_blank((unsigned char)s[i]))
+		i++;
+	if (i < len && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	while (i < len && s[i] >= '0' && s[i] <= '9' && n < 8) {
+		v = v * 10 + (s[i++] - '0');
+		n++;
+	}
+	while (i < len && is_blank((unsigned char)s[i]))
+		i++;
+	if (n == 0 || i != len || v > FM_MAX_PART)
+		return -1;
+	*out = (int)(neg ? -v : v);
+	return 0;
+}
+
+/* Replace *dst with the one-line form of the current scalar. */
+static void
+set_text(struct fmp *f, char **dst, int flags)
+{
+	char	*s;
+
+	s = frontmatter_oneline(sval(f), slen(f), flags);
+	if (*s == '\0') {
+		free(s);
+		return;
+	}
+	free(*dst);
+	*dst = s;
+}
+
+/*
+ * lang = ALPHA *(ALPHA / DIGIT / "-"), no "--", not ending in "-", at
+ * most 35 bytes: it goes into the MIME type ("lang=..."), so nothing
+ * else may ride along (config.c checks the site's the same way).
+ */
+static int
+lang_ok(const char *s)
+{
+	const char	*p;
+
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (p > s && *p >= '0' && *p <= '9') ||
+		    (p > s && *p == '-' && p[-1] != '-')))
+			return 0;
+	return p > s && p - s <= 35 && p[-1] != '-';
+}
+
+static int
+add_tag(struct fmp *f, const char *s, size_t len)
+{
+	struct meta	*m = f->m;
+	char		*t;
+	size_t		 i;
+
+	t = frontmatter_oneline(s, len, FM_ENTITIES);
+	if (*t == '\0') {
+		free(t);
+		return 0;
+	}
+	for (i = 0; i < m->ntags; i++)
+		if (strcasecmp(m->tags[i], t) == 0) {
+			free(t);
+			return 0;
+		}
+	if (m->ntags == FM_MAX_TAGS) {
+		free(t);
+		fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
+		    FM_MAX_TAGS);
+		return -1;
+	}
+	m->tags = xreallocarray(m->tags, m->ntags + 1, sizeof(*m->tags));
+	m->tags[m->ntags++] = t;
+	return 0;
+}
+
+/* A tag string: split on commas if it has one, else on blanks. */
+static int
+split_tags(struct fmp *f)
+{
+	const char	*s = sval(f), *end = s + slen(f), *p, *q;
+	int		 comma;
+
+	comma = memchr(s, ',', slen(f)) != NULL;
+	for (p = s; p < end; p = q + 1) {
+		for (q = p; q < end; q++)
+			if (comma ? *q == ',' : is_blank((unsigned char)*q))
+				break;
+		if (add_tag(f, p, (size_t)(q - p)) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+read_tags(struct fmp *f)
+{
+	if (f->ev.type == YAML_SCALAR_EVENT)
+		return split_tags(f);
+	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
+		fail(f, &f->ev.start_mark, "%s: expected a list or a string",
+		    f->key);
+		return -1;
+	}
+	for (;;) {
+		if (next(f) == -1)
+			return -1;
+		if (f->ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		if (f->ev.type != YAML_SCALAR_EVENT) {
+			fail(f, &f->ev.start_mark,
+			    "%s: expected a list of strings", f->key);
+			return -1;
+		}
+		if (!is_null(f) && add_tag(f, sval(f), slen(f)) == -1)
+			return -1;
+	}
+}
+
+/*
+ * A string, or a list of strings: the first item (series) or all of them
+ * joined with ", " (authors).
+ */
+static int
+read_str_or_list(struct fmp *f, char **dst, int join)
+{
+	struct buf	 b = BUF_INIT;
+	char		*s;
+
+	if (f->ev.type == YAML_SCALAR_EVENT) {
+		set_text(f, dst, FM_ENTITIES);
+		return 0;
+	}
+	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
+		fail(f, &f->ev.start_mark, "%s: expected a string", f->key);
+		return -1;
+	}
+	for (;;) {
+		if (next(f) == -1)
+			goto fail;
+		if (f->ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		if (f->ev.type != YAML_SCALAR_EVENT) {
+			fail(f, &f->ev.start_mark,
+			    "%s: expected a list of strings", f->key);
+			goto fail;
+		}
+		if (is_null(f) || (!join && b.len > 0))
+			continue;
+		s = frontmatter_oneline(sval(f), slen(f), FM_ENTITIES);
+		if (*s != '\0') {
+			if (b.len > 0)
+				buf_addstr(&b, ", ");
+			buf_addstr(&b, s);
+		}
+		free(s);
+	}
+	if (b.len > 0) {
+		free(*dst);
+		*dst = buf_release(&b);
+	}
+	return 0;
+fail:
+	buf_free(&b);
+	return -1;
+}
+
+static int
+want_scalar(struct fmp *f, const char *what)
+{
+	if (f->ev.type == YAML_SCALAR_EVENT)
+		return 0;
+	fail(f, &f->ev.start_mark, "%s: expected %s", f->key, what);
+	return -1;
+}
+
+static int
+read_date(struct fmp *f, struct date *d, bool *has)
+{
+	const char	*errstr;
+
+	if (want_scalar(f, "a date") == -1)
+		return -1;
+	if (date_parse(sval(f), slen(f), d, &errstr) == -1) {
+		fail(f, &f->ev.start_mark, "%s: %s", f->key, errstr);
+		return -1;
+	}
+	*has = true;
+	return 0;
+}
+
+static int
+read_bool(struct fmp *f, bool *out)
+{
+	if (want_scalar(f, "true or false") == -1)
+		return -1;
+	if (parse_bool(sval(f), slen(f), out) == -1) {
+		fail(f, &f->ev.start_mark, "%s: expected true or false",
+		    f->key);
+		return -1;
+	}
+	return 0;
+}
+
+/* The value of key k is the current event; consume all of it. */
+static int
+read_value(struct fmp *f, const struct fm_key *k, int depth)
+{
+	struct meta	*m = f->m;
+	struct date	 d;
+	const char	*errstr;
+	bool		 b, has = false;
+	int		 v, keep;
+
+	if (is_null(f))
+		return 0;
+	/* An alias of lower rank already set this field: check, don't keep. */
+	keep = k->rank <= f->rank[k->field];
+	if (keep && k->field != F_PUBLISHED)
+		f->rank[k->field] = k->rank;
+
+	switch (k->field) {
+	case F_TITLE:
+	case F_SUMMARY:
+	case F_SLUG:
+	case F_LANG:
+	case F_SUBTITLE:
+	case F_LEVEL:
+	case F_AUDIENCE:
+		if (want_scalar(f, "a string") == -1)
+			return -1;
+		if (!keep)
+			return 0;
+		switch (k->field) {
+		case F_TITLE:
+			set_text(f, &m->title, FM_ENTITIES);
+			break;
+		case F_SUMMARY:
+			set_text(f, &m->summary, FM_ENTITIES);
+			break;
+		case F_SLUG:
+			set_text(f, &m->slug, 0);
+			break;
+		case F_LANG:
+			set_text(f, &m->lang, 0);
+			if (m->lang != NULL && !lang_ok(m->lang)) {
+				fail(f, &f->ev.start_mark, "%s: '%.40s' is not"
+				    " a language tag like en or pt-BR", f->key,
+				    m->lang);
+				return -1;
+			}
+			break;
+		case F_SUBTITLE:
+			set_text(f, &m->subtitle, FM_ENTITIES);
+			break;
+		case F_LEVEL:
+			set_text(f, &m->level, FM_ENTITIES);
+			break;
+		default:
+			set_text(f, &m->audience, FM_ENTITIES);
+			break;
+		}
+		return 0;
+	case F_SERIES:
+		if (keep)
+			return read_str_or_list(f, &m->series, 0);
+		return skip_node(f, depth);
+	case F_AUTHOR:
+		if (keep)
+			return read_str_or_list(f, &m->author, 1);
+		return skip_node(f, depth);
+	case F_TAGS:
+		return read_tags(f);
+	case F_DATE:
+		if (read_date(f, &d, &has) == -1)
+			return -1;
+		if (keep) {
+			m->date = d;
+			m->has_date = true;
+		}
+		return 0;
+	case F_UPDATED:
+		if (read_date(f, &d, &has) == -1)
+			return -1;
+		if (keep) {
+			m->updated = d;
+			m->has_updated = true;
+		}
+		return 0;
+	case F_PART:
+		if (want_scalar(f, "a whole number") == -1)
+			return -1;
+		if (parse_int(sval(f), slen(f), &v) == -1) {
+			fail(f, &f->ev.start_mark, "%s: expected a whole "
+			    "number", f->key);
+			return -1;
+		}
+		if (keep)
+			m->part = v;
+		return 0;
+	case F_DRAFT:
+	case F_FEATURED:
+		if (read_bool(f, &b) == -1)
+			return -1;
+		if (k->field == F_DRAFT)
+			m->draft = m->draft || b;
+		else if (keep)
+			m->featured = b;
+		return 0;
+	case F_PUBLISHED:
+		/* published: false (Jekyll), or published: 2024-01-02 */
+		if (want_scalar(f, "true, false or a date") == -1)
+			return -1;
+		if (parse_bool(sval(f), slen(f), &b) == 0) {
+			m->draft = m->draft || !b;
+			return 0;
+		}
+		if (date_parse(sval(f), slen(f), &d, &errstr) == -1) {
+			fail(f, &f->ev.start_mark, "%s: expected true, false "
+			    "or a date", f->key);
+			return -1;
+		}
+		if (k->rank <= f->rank[F_DATE]) {
+			f->rank[F_DATE] = k->rank;
+			m->date = d;
+			m->has_date = true;
+		}
+		return 0;
+	case F_NFIELDS:
+		break;
+	}
+	return skip_node(f, depth);
+}
+
+static const struct fm_key *
+find_key(const char *s, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < nitems(fm_keys); i++)
+		if (strlen(fm_keys[i].name) == len &&
+		    strncasecmp(fm_keys[i].name, s, len) == 0)
+			return &fm_keys[i];
+	return NULL;
+}
+
+/* The root mapping: its start event is current. */
+static int
+read_mapping(struct fmp *f)
+{
+	const struct fm_key	*k;
+	size_t			 len;
+
+	for (;;) {
+		if (next(f) == -1)
+			return -1;
+		if (f->ev.type == YAML_MAPPING_END_EVENT)
+			return 0;
+		k = NULL;
+		if (f->ev.type == YAML_SCALAR_EVENT) {
+			k = find_key(sval(f), slen(f));
+			len = slen(f) < sizeof(f->key) - 1 ? slen(f) :
+			    sizeof(f->key) - 1;
+			memcpy(f->key, sval(f), len);
+			f->key[len] = '\0';
+		} else if (skip_node(f, 1) == -1)	/* a complex key */
+			return -1;
+		if (next(f) == -1)
+			return -1;
+		if (k == NULL) {
+			if (skip_node(f, 1) == -1)
+				return -1;
+		} else if (read_value(f, k, 1) == -1)
+			return -1;
+	}
+}
+
+static int
+read_yaml(struct fmp *f)
+{
+	if (next(f) == -1)			/* STREAM-START */
+		return -1;
+	if (next(f) == -1)
+		return -1;
+	if (f->ev.type == YAML_STREAM_END_EVENT)
+		return 0;
+	if (next(f) == -1)			/* after DOCUMENT-START */
+		return -1;
+	if (f->ev.type == YAML_MAPPING_START_EVENT) {
+		if (read_mapping(f) == -1)
+			return -1;
+	} else if (!is_null(f)) {
+		fail(f, &f->ev.start_mark, "front matter must be a mapping "
+		    "of keys to values");
+		return -1;
+	}
+	if (next(f) == -1)			/* DOCUMENT-END */
+		return -1;
+	if (next(f) == -1)
+		return -1;
+	if (f->ev.type != YAML_STREAM_END_EVENT) {
+		fail(f, &f->ev.start_mark, "more than one YAML document in "
+		    "front matter");
+		return -1;
+	}
+	return 0;
+}
+
+/* A fence line: "---" or "..." then only blanks (a CR included). */
+static int
+is_fence(const char *s, size_t len, int dashes_only)
+{
+	size_t	 i;
+
+	if (len < 3 || !(memcmp(s, "---", 3) == 0 ||
+	    (!dashes_only && memcmp(s, "...", 3) == 0)))
+		return 0;
+	for (i = 3; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+int
+frontmatter_parse(const char *src, size_t len, struct meta *m,
+    struct fm_error *err)
+{
+	struct fmp	 f;
+	const char	*eol;
+	size_t		 off = 0, pos, end, close = 0;
+	unsigned	 line;
+	int		 found = 0, rv;
+
+	memset(m, 0, sizeof(*m));
+	memset(err, 0, sizeof(*err));
+	if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
+		off = 3;
+	m->body_off = off;
+	m->body_line = 1;
+	if (len == off)
+		return 0;
+
+	eol = memchr(src + off, '\n', len - off);
+	end = eol ? (size_t)(eol - src) : len;
+	if (!is_fence(src + off, end - off, 1))
+		return 0;			/* no front matter */
+	for (pos = end + 1, line = 2; eol != NULL && pos <= len; line++) {
+		eol = memchr(src + pos, '\n', len - pos);
+		end = eol ? (size_t)(eol - src) : len;
+		if (is_fence(src + pos, end - pos, 0)) {
+			found = 1;
+			close = pos;
+			m->body_off = eol ? end + 1 : len;
+			m->body_line = line + 1;
+			break;
+		}
+		pos = end + 1;
+	}
+	if (!found) {
+		err->line = 1;
+		err->col = 1;
+		snprintf(err->msg, sizeof(err->msg), "front matter is not "
+		    "closed (no --- or ... line after it)");
+		m->body_off = 0;
+		return -1;
+	}
+
+	memset(&f, 0, sizeof(f));
+	f.in = src + off;
+	f.inlen = close - off;
+	f.line0 = 1;
+	f.m = m;
+	f.err = err;
+	for (pos = 0; pos < F_NFIELDS; pos++)
+		f.rank[pos] = INT_MAX;
+	if (!yaml_parser_initialize(&f.p))
+		abort();			/* out of memory, as xmalloc */
+	yaml_parser_set_input_string(&f.p, (const unsigned char *)f.in,
+	    f.inlen);
+	rv = read_yaml(&f);
+	if (f.have)
+		yaml_event_delete(&f.ev);
+	yaml_parser_delete(&f.p);
+	if (rv == -1) {
+		meta_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+void
+meta_free(struct meta *m)
+{
+	size_t	 i;
+
+	for (i = 0; i < m->ntags; i++)
+		free(m->tags[i]);
+	free(m->tags);
+	free(m->title);
+	free(m->series);
+	free(m->summary);
+	free(m->slug);
+	free(m->lang);
+	free(m->author);
+	free(m->subtitle);
+	free(m->level);
+	free(m->audience);
+	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * HTML character references.  The named ones a blog title really uses:
+ * punctuation, typography and the Latin-1 letters.
+ */
+static const struct entity {
+	const char	*name;
+	unsigned	 cp;
+} entities[] = {
+	{ "AElig", 0xC6 }, { "Aacute", 0xC1 }, { "Acirc", 0xC2 },
+	{ "Agrave", 0xC0 }, { "Aring", 0xC5 }, { "Atilde", 0xC3 },
+	{ "Auml", 0xC4 }, { "Ccedil", 0xC7 }, { "Dagger", 0x2021 },
+	{ "ETH", 0xD0 }, { "Eacute", 0xC9 }, { "Ecirc", 0xCA },
+	{ "Egrave", 0xC8 }, { "Euml", 0xCB }, { "Iacute", 0xCD },
+	{ "Icirc", 0xCE }, { "Igrave", 0xCC }, { "Iuml", 0xCF },
+	{ "Ntilde", 0xD1 }, { "OElig", 0x152 }, { "Oacute", 0xD3 },
+	{ "Ocirc", 0xD4 }, { "Ograve", 0xD2 }, { "Oslash", 0xD8 },
+	{ "Otilde", 0xD5 }, { "Ouml", 0xD6 }, { "Prime", 0x2033 },
+	{ "Scaron", 0x160 }, { "THORN", 0xDE }, { "Uacute", 0xDA },
+	{ "Ucirc", 0xDB }, { "Ugrave", 0xD9 }, { "Uuml", 0xDC },
+	{ "Yacute", 0xDD }, { "Yuml", 0x178 },
+	{ "aacute", 0xE1 }, { "acirc", 0xE2 }, { "acute", 0xB4 },
+	{ "aelig", 0xE6 }, { "agrave", 0xE0 }, { "amp", '&' },
+	{ "apos", '\'' }, { "aring", 0xE5 }, { "atilde", 0xE3 },
+	{ "auml", 0xE4 }, { "bdquo", 0x201E }, { "brvbar", 0xA6 },
+	{ "bull", 0x2022 }, { "ccedil", 0xE7 }, { "cedil", 0xB8 },
+	{ "cent", 0xA2 }, { "copy", 0xA9 }, { "curren", 0xA4 },
+	{ "dagger", 0x2020 }, { "darr", 0x2193 }, { "deg", 0xB0 },
+	{ "divide", 0xF7 }, { "eacute", 0xE9 }, { "ecirc", 0xEA },
+	{ "egrave", 0xE8 }, { "emsp", 0x2003 }, { "ensp", 0x2002 },
+	{ "eth", 0xF0 }, { "euml", 0xEB }, { "euro", 0x20AC },
+	{ "frac12", 0xBD }, { "frac14", 0xBC }, { "frac34", 0xBE },
+	{ "gt", '>' }, { "harr", 0x2194 }, { "hellip", 0x2026 },
+	{ "iacute", 0xED }, { "icirc", 0xEE }, { "iexcl", 0xA1 },
+	{ "igrave", 0xEC }, { "iquest", 0xBF }, { "iuml", 0xEF },
+	{ "laquo", 0xAB }, { "larr", 0x2190 }, { "ldquo", 0x201C },
+	{ "lrm", 0x200E }, { "lsaquo", 0x2039 }, { "lsquo", 0x2018 },
+	{ "lt", '<' }, { "macr", 0xAF }, { "mdash", 0x2014 },
+	{ "micro", 0xB5 }, { "middot", 0xB7 }, { "minus", 0x2212 },
+	{ "nbsp", 0xA0 }, { "ndash", 0x2013 }, { "not", 0xAC },
+	{ "ntilde", 0xF1 }, { "oacute", 0xF3 }, { "ocirc", 0xF4 },
+	{ "oelig", 0x153 }, { "ograve", 0xF2 }, { "ordf", 0xAA },
+	{ "ordm", 0xBA }, { "oslash", 0xF8 }, { "otilde", 0xF5 },
+	{ "ouml", 0xF6 }, { "para", 0xB6 }, { "permil", 0x2030 },
+	{ "plusmn", 0xB1 }, { "pound", 0xA3 }, { "prime", 0x2032 },
+	{ "quot", '"' }, { "raquo", 0xBB }, { "rarr", 0x2192 },
+	{ "rdquo", 0x201D }, { "reg", 0xAE }, { "rlm", 0x200F },
+	{ "rsaquo", 0x203A }, { "rsquo", 0x2019 }, { "sbquo", 0x201A },
+	{ "scaron", 0x161 }, { "sect", 0xA7 }, { "shy", 0xAD },
+	{ "sup1", 0xB9 }, { "sup2", 0xB2 }, { "sup3", 0xB3 },
+	{ "szlig", 0xDF }, { "thinsp", 0x2009 }, { "thorn", 0xFE },
+	{ "times", 0xD7 }, { "trade", 0x2122 }, { "uacute", 0xFA },
+	{ "uarr", 0x2191 }, { "ucirc", 0xFB }, { "ugrave", 0xF9 },
+	{ "uml", 0xA8 }, { "uuml", 0xFC }, { "yacute", 0xFD },
+	{ "yen", 0xA5 }, { "yuml", 0xFF }, { "zwj", 0x200D },
+	{ "zwnj", 0x200C },
+};
+
+/* &#128; to &#159; mean Windows-1252, as in HTML. */
+static const unsigned short cp1252[32] = {
+	0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+	0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+	0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
+};
+
+/*
+ * ref = "&" name ";" / "&#" 1*7DIGIT ";" / "&#" ("x" / "X") 1*6HEXDIG ";"
+ * At s[0] == '&': returns the length of the reference and sets *cp, or 0
+ * when it is not one we know (the '&' is then kept as written).
+ */
+static size_t
+entity(const char *s, size_t len, unsigned *cp)
+{
+	size_t		 i, n;
+	unsigned long	 v = 0;
+	int		 hex, d;
+
+	if (len >= 3 && s[1] == '#') {
+		hex = s[2] == 'x' || s[2] == 'X';
+		for (i = hex ? 3 : 2, n = 0; i < len && n < (hex ? 6u : 7u);
+		    i++, n++) {
+			if (s[i] >= '0' && s[i] <= '9')
+				d = s[i] - '0';
+			else if (hex && (s[i] | 0x20) >= 'a' &&
+			    (s[i] | 0x20) <= 'f')
+				d = (s[i] | 0x20) - 'a' + 10;
+			else
+				break;
+			v = v * (hex ? 16 : 10) + (unsigned long)d;
+		}
+		if (n == 0 || i >= len || s[i] != ';')
+			return 0;
+		if (v >= 0x80 && v < 0xA0)
+			v = cp1252[v - 0x80];
+		if (v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+			v = 0xFFFD;
+		*cp = (unsigned)v;
+		return i + 1;
+	}
+	for (i = 1; i < len && i < 10; i++)
+		if (s[i] == ';')
+			break;
+	if (i >= len || s[i] != ';' || i == 1)
+		return 0;
+	for (n = 0; n < nitems(entities); n++)
+		if (strlen(entities[n].name) == i - 1 &&
+		    memcmp(entities[n].name, s + 1, i - 1) == 0) {
+			*cp = entities[n].cp;
+			return i + 1;
+		}
+	return 0;
+}
+
+char *
+frontmatter_oneline(const char *s, size_t len, int flags)
+{
+	struct buf	 dec = BUF_INIT, out = BUF_INIT;
+	const unsigned char *p;
+	size_t		 i, n, plen;
+	unsigned	 cp;
+	int		 space = 0;
+
+	if ((flags & FM_ENTITIES) && memchr(s, '&', len) != NULL) {
+		buf_reserve(&dec, len);
+		for (i = 0; i < len; i++) {
+			if (s[i] == '&' && (n = entity(s + i, len - i, &cp))) {
+				buf_add_utf8(&dec, cp);
+				i += n - 1;
+			} else
+				buf_addc(&dec, s[i]);
+		}
+		s = dec.data;
+		len = dec.len;
+	}
+
+	buf_reserve(&out, len);
+	buf_add(&out, "", 0);		/* NUL-terminated even when empty */
+	p = (const unsigned char *)s;
+	plen = len;
+	for (i = 0; i < plen; i++) {
+		if (is_blank(p[i]) ||
+		    (p[i] == 0xC2 && i + 1 < plen && p[i + 1] == 0x85) ||
+		    (p[i] == 0xE2 && i + 2 < plen && p[i + 1] == 0x80 &&
+		    (p[i + 2] == 0xA8 || p[i + 2] == 0xA9))) {
+			/* blanks, NEL, LINE and PARAGRAPH SEPARATOR */
+			space = out.len > 0;
+			i += p[i] == 0xC2 ? 1 : p[i] == 0xE2 ? 2 : 0;
+			continue;
+		}
+		if (p[i] < 0x20 || p[i] == 0x7F)
+			continue;
+		if (p[i] == 0xC2 && i + 1 < plen && p[i + 1] >= 0x80 &&
+		    p[i + 1] < 0xA0) {
+			i++;			/* a C1 control */
+			continue;
+		}
+		if (space) {
+			buf_addc(&out, ' ');
+			space = 0;
+		}
+		buf_addc(&out, p[i]);
+	}
+	buf_free(&dec);
+	return buf_release(&out);
+}

@@ -1,0 +1,91 @@
+/*
+ * frontmatter.h -- the leading YAML block of a Markdown file, as struct meta.
+ *
+ * A file may start (after an optional UTF-8 BOM) with a "---" line; the
+ * front matter runs to the next "---" or "..." line, and the Markdown
+ * body starts after it.  A file without that first line is all body.
+ * The YAML is read with libyaml's event API under fixed caps on events
+ * and nesting; aliases are refused, so no front matter can make us
+ * expand anything.  Knows libyaml and date.h; nothing of files on disk
+ * or of the archive.  A struct meta owns every string in it and is
+ * released with meta_free().
+ *
+ * Keys (matched case-insensitively; DESIGN.md §1, README "Content
+ * format").  When aliases of one field are both present, the first name
+ * listed wins whatever the order in the file:
+ *   title
+ *   date, pubdate, publishdate, created   (published: when not a bool)
+ *   updated, lastmod, modified, last_modified_at
+ *   tags, tag, categories, category       (all merged, in file order)
+ *   series                                (a string, or a list: first item)
+ *   part, series_part, series_order, weight   (a whole number)
+ *   summary, description, excerpt
+ *   slug; lang, language; author, authors (a string or a list)
+ *   draft (bool); published (bool: false means draft); featured (bool)
+ *   subtitle (index.md); level, audience (series/<slug>.md)
+ * A tag string is split on commas when it has one ("Gemini protocol, C"
+ * is two tags), else on blanks ("c gemini" is two tags).  Bools are
+ * true/false/yes/no/on/off.  An empty value or ~/null is as if the key
+ * were absent.  Unknown keys are skipped, whatever they hold.  A known
+ * key holding the wrong shape is an error pointing at the value.
+ */
+#ifndef CAPSULED_FRONTMATTER_H
+#define CAPSULED_FRONTMATTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/date.h"
+
+/* Strings are NULL when not given (or given empty). */
+struct meta {
+	char		*title;		/* one line, entities decoded */
+	struct date	 date;
+	bool		 has_date;
+	struct date	 updated;
+	bool		 has_updated;
+	char		**tags;		/* display forms, in file order */
+	size_t		 ntags;		/* duplicates (ignoring case) dropped */
+	char		*series;	/* or NULL */
+	int		 part;		/* 0 = not given */
+	char		*summary;	/* one line; or NULL */
+	char		*slug;		/* as written; or NULL */
+	bool		 draft;
+	bool		 featured;
+	char		*lang;		/* or NULL */
+	char		*author;	/* a list is joined with ", " */
+	char		*subtitle;	/* or NULL */
+	char		*level;		/* or NULL */
+	char		*audience;	/* or NULL */
+
+	size_t		 body_off;	/* Markdown starts at src + body_off */
+	unsigned	 body_line;	/* 1-based line of src + body_off */
+};
+
+/* Where and why a front matter was refused. */
+struct fm_error {
+	unsigned	 line;		/* 1-based in the file; --- is line 1 */
+	unsigned	 col;		/* 1-based, in characters */
+	char		 msg[128];	/* "title: expected a string" */
+};
+
+/*
+ * Parse the front matter of src[0..len) into m (which need not be
+ * initialised).  Returns 0; or -1 with err filled and m holding nothing
+ * that needs freeing.  src need not be NUL-terminated.
+ */
+int	 frontmatter_parse(const char *src, size_t len, struct meta *m,
+	    struct fm_error *err);
+void	 meta_free(struct meta *m);
+
+#define FM_ENTITIES	0x1	/* decode &amp; &#233; &eacute; ... */
+
+/*
+ * Text fit for a one-line title: runs of blanks and line breaks become
+ * one space, the ends are trimmed, other control characters (C0, DEL,
+ * C1) are dropped and, with FM_ENTITIES, HTML character references are
+ * decoded first.  Returns a malloc'd string (possibly empty).
+ */
+char	*frontmatter_oneline(const char *s, size_t len, int flags);
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * config.h -- the YAML configuration file, as one struct config.
+ *
+ * config_load() fills a struct config from a file, starting from the
+ * defaults (which run as-is on localhost).  Paths in the file are taken
+ * relative to the directory of the file and stored absolute.  Knows
+ * libyaml, nothing of the server.  A struct config owns every string in
+ * it; config_free() releases them.  After startup it is read-only and
+ * shared by all threads.
+ */
+#ifndef CAPSULED_CONFIG_H
+#define CAPSULED_CONFIG_H
+
+#include <stddef.h>
+
+#include "core/log.h"
+
+/* Served at /robots.txt unless the file says otherwise: allow all. */
+#define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
+
+/* One entry of "redirects": an old path and where it went. */
+struct config_redirect {
+	char		*from;		/* owned; "/old/path", decoded */
+	char		*to;		/* owned; "/new/path" or a URL */
+};
+
+/*
+ * One more name served on the Gemini port ("hosts:"), with a capsule
+ * and a certificate of its own.  The top-level hostname, capsule and
+ * certs are the first host, the one served to clients that send no
+ * (or an unknown) server name, and over Gopher.
+ */
+struct config_host {
+	char		*hostname;	/* owned; lower case */
+	char		*capsule_dir;	/* owned; absolute */
+	char		*cert_dir;	/* owned; absolute */
+	/* Site fallbacks; NULL: the top level's. */
+	char		*site_title;	/* owned or NULL */
+	char		*site_subtitle;	/* owned or NULL */
+	char		*author;	/* owned or NULL */
+	char		*lang;		/* owned or NULL */
+};
+
+#define CONFIG_MAX_HOSTS	64	/* "hosts:" items, plus the first */
+
+/* follow_symlinks: which symbolic links under files/ are followed. */
+enum config_links {
+	CONFIG_LINKS_INSIDE,		/* "false": only those that stay inside */
+	CONFIG_LINKS_ANY,		/* "true": also those that lead out */
+	CONFIG_LINKS_NONE,		/* "never": none at all */
+};
+
+struct config {
+	char		*path;		/* the file it came from, or NULL */
+
+	/* Where readers find us: written into links and Gopher menus. */
+	char		*hostname;	/* public name, default "localhost" */
+	char		**bind;		/* addresses to listen on */
+	size_t		 nbind;		/* default: 127.0.0.1 and ::1 */
+	int		 gemini_port;	/* default 1965 */
+	int		 gopher_port;	/* default 7070; 0 turns Gopher off */
+	int		 gopher_public_port; /* port written in menus; 0 = gopher_port */
+
+	char		*capsule_dir;	/* absolute; default <confdir>/../capsule */
+	char		*cert_dir;	/* absolute; default <confdir>/../certs */
+	/* More names on the Gemini port (SNI); see config_host_view(). */
+	struct config_host *hosts;	/* owned */
+	size_t		 nhosts;	/* 0: the top-level one only */
+
+	/* Live editing: watch the content, cache what was rendered. */
+	int		 watch;		/* 1 = rebuild when content changes */
+	unsigned	 watch_debounce_ms; /* quiet time before a rebuild */
+	size_t		 cache_max_bytes; /* rendered pages; 0 = no limit */
+
+	int		 workers;	/* 0 = auto: one per core */
+	unsigned	 request_timeout_ms; /* handshake + request line */
+	unsigned	 idle_timeout_ms; /* no progress while answering */
+	unsigned	 max_connections; /* per worker share of the total */
+
+	/* Hardening: limits, file access, privileges, TLS tickets. */
+	unsigned	 handshake_timeout_ms; /* TLS handshake alone */
+	unsigned	 max_conns_per_ip; /* open at once; 0 = no limit */
+	unsigned	 rate_limit_milli; /* requests/s x 1000; 0 = off */
+	unsigned	 rate_burst;	/* requests in a burst */
+	size_t		 max_post_size;	/* bytes of one Markdown file */
+	size_t		 max_archive_size; /* bytes of Markdown in all */
+	int		 follow_symlinks; /* CONFIG_LINKS_* */
+	char		*user;		/* drop to this user; NULL = stay */
+	char		*chroot_dir;	/* absolute; NULL = no chroot */
+	int		 allow_root;	/* 1 = may serve as root */
+	unsigned	 ticket_rotation_ms; /* TLS ticket key lifetime */
+
+	/* Site: fallbacks for what capsule/index.md's front matter omits. */
+	char		*lang;		/* default "en" */
+	char		*site_title;
+	char		*site_subtitle;	/* may be NULL */
+	char		*author;	/* may be NULL */
+	unsigned	 latest_posts;	/* on the home page; default 10 */
+	int		 atom_full_content; /* 1 = gemtext in <content> */
+	/*
+	 * The writer's old web URLs for posts ("https://old.example/
+	 * posts/"): a link starting with one names a post by its last
+	 * path segment and is rewritten to /posts/<slug>.
+	 */
+	char		**link_aliases;	/* owned */
+	size_t		 nlink_aliases;
+	unsigned	 gopher_width;	/* wrap width of Gopher text; 70 */
+
+	char		*log_file;	/* NULL = stderr */
+	enum log_level	 log_level;
+	int		 access_log;	/* 1 = one line per request */
+	enum log_peer	 log_peer;	/* client addresses in the logs */
+
+	/* Gemini 31 (Gopher: served in place) for paths nothing else has. */
+	struct config_redirect *redirects; /* owned; sorted by from */
+	size_t		 nredirects;
+	char		*robots;	/* /robots.txt body; NULL = 51 */
+
+	/*
+	 * Writers: client certificates (SHA-256 of the DER, lower-case
+	 * hex) that may upload posts over Titan and read /drafts/.  None:
+	 * Titan is off (53) and drafts are 51 for everyone.
+	 */
+	char		**titan_writers; /* owned */
+	size_t		 ntitan_writers;
+	size_t		 titan_max_size; /* bytes of one upload; 1 MiB */
+};
+
+/* The target for a path listed in "redirects", or NULL. */
+const char	*config_redirect(const struct config *, const char *path);
+
+/* Hosts served: the top-level one and those of "hosts:". */
+size_t		 config_nhosts(const struct config *);
+/*
+ * c as host i (0: the top-level host) sees it: a shallow copy of c with
+ * that host's name, capsule, certificates and site fallbacks, and no
+ * hosts list.  view borrows every pointer from c, so it lives no longer
+ * than c and must never be given to config_free().
+ */
+void		 config_host_view(const struct config *c, size_t i,
+		    struct config *view);
+
+/* Fill c with the defaults; confdir anchors the default paths. */
+void	 config_defaults(struct config *c, const char *confdir);
+
+/*
+ * Load path into c (defaults first).  Returns 0, or -1 with err set to
+ * "PATH:LINE:COL: what is wrong" (NUL-terminated, truncated to errlen).
+ * On failure c holds nothing that needs freeing.
+ */
+int	 config_load(struct config *c, const char *path, char *err,
+	    size_t errlen);
+/*
+ * The same, from len bytes at data (not NUL-terminated).  name plays
+ * path's part: it starts every message, becomes c->path, and its
+ * directory anchors relative paths; it need not exist.  config_load()
+ * reads the file and calls this; the fuzzer calls it directly.
+ */
+int	 config_load_buffer(struct config *c, const char *name,
+	    const char *data, size_t len, char *err, size_t errlen);
+/* Free every string and reset c to all zeros; a zeroed c is fine. */
+void	 config_free(struct config *c);
+
+#endif

@@ -1,0 +1,328 @@
+/*
+ * date.c -- the date shapes of real front matter, parsed into struct date.
+ *
+ * Pure functions over (pointer, length); no allocation, no locale, and no
+ * timegm()/mktime(): the calendar arithmetic is done here, so the TZ
+ * environment variable cannot change a result.  Knows nothing of YAML or
+ * files; the caller owns every struct date.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/date.h"
+
+#define NOON	(12 * 3600)
+
+static int
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+is_space(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int
+lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+static int
+leap(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+month_days(int y, int m)
+{
+	static const int	 days[12] = {
+		31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31
+	};
+
+	return (m == 2 && leap(y)) ? 29 : days[m - 1];
+}
+
+/*
+ * Read between min and max decimal digits at s[*i]; returns the number
+ * read (0 if fewer than min) and leaves *i after them.
+ */
+static int
+digits(const char *s, size_t len, size_t *i, int min, int max, int *out)
+{
+	int	 n = 0, v = 0;
+
+	while (*i < len && n < max && is_digit((unsigned char)s[*i])) {
+		v = v * 10 + (s[*i] - '0');
+		(*i)++;
+		n++;
+	}
+	if (n < min)
+		return 0;
+	*out = v;
+	return n;
+}
+
+/* Case-insensitive: does s[i..len) start with the lower-case word w? */
+static int
+word_at(const char *s, size_t len, size_t i, const char *w)
+{
+	size_t	 n = strlen(w), k;
+
+	if (len - i < n)
+		return 0;
+	for (k = 0; k < n; k++)
+		if (lower((unsigned char)s[i + k]) != w[k])
+			return 0;
+	return 1;
+}
+
+/*
+ * zone = "Z" / "UTC" / "GMT" / ("+" / "-") hours [[":"] 2DIGIT]
+ * hours = 1*2DIGIT  (three or four digits run together read as HMM/HHMM)
+ * Sets *off in minutes east of UTC.
+ */
+static int
+zone(const char *s, size_t len, size_t *i, int *off, const char **errstr)
+{
+	int	 sign, h = 0, m = 0, n, v;
+
+	if (*i < len && lower((unsigned char)s[*i]) == 'z') {
+		(*i)++;
+		*off = 0;
+		return 0;
+	}
+	if (word_at(s, len, *i, "utc") || word_at(s, len, *i, "gmt")) {
+		*i += 3;
+		*off = 0;
+		return 0;
+	}
+	if (*i >= len || (s[*i] != '+' && s[*i] != '-')) {
+		*errstr = "bad time zone (want Z or +HH:MM)";
+		return -1;
+	}
+	sign = s[*i] == '-' ? -1 : 1;
+	(*i)++;
+	n = digits(s, len, i, 1, 4, &v);
+	if (n == 0) {
+		*errstr = "bad time zone (want Z or +HH:MM)";
+		return -1;
+	}
+	if (n <= 2) {
+		h = v;
+		if (*i < len && s[*i] == ':') {
+			(*i)++;
+			if (digits(s, len, i, 2, 2, &m) != 2) {
+				*errstr = "bad time zone minutes";
+				return -1;
+			}
+		}
+	} else {
+		h = v / 100;
+		m = v % 100;
+	}
+	if (h > 23 || m > 59) {
+		*errstr = "time zone offset out of range";
+		return -1;
+	}
+	*off = sign * (h * 60 + m);
+	return 0;
+}
+
+/* v as exactly n decimal digits (v is known to fit). */
+static void
+put_digits(char *out, int v, int n)
+{
+	while (n-- > 0) {
+		out[n] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
+/*
+ * date     = year "-" month "-" day [sep time [*SP zone]]
+ * year     = 4DIGIT; month, day = 1*2DIGIT
+ * sep      = "T" / "t" / 1*SP
+ * time     = 1*2DIGIT ":" 2DIGIT [":" 2DIGIT [("." / ",") 1*DIGIT]]
+ * Leading and trailing blanks are ignored.
+ */
+int
+date_parse(const char *s, size_t len, struct date *d, const char **errstr)
+{
+	size_t	 i = 0;
+	int	 y, mo, dd, h = 12, mi = 0, sec = 0, off = 0, has_time = 0, v;
+
+	while (len > 0 && (is_space((unsigned char)s[len - 1]) ||
+	    s[len - 1] == '\r' || s[len - 1] == '\n'))
+		len--;
+	while (i < len && is_space((unsigned char)s[i]))
+		i++;
+	if (i == len) {
+		*errstr = "empty date";
+		return -1;
+	}
+	if (digits(s, len, &i, 4, 4, &y) != 4 || i >= len || s[i] != '-' ||
+	    (i++, digits(s, len, &i, 1, 2, &mo)) == 0 || i >= len ||
+	    s[i] != '-' || (i++, digits(s, len, &i, 1, 2, &dd)) == 0 ||
+	    (i < len && is_digit((unsigned char)s[i]))) {
+		*errstr = "not a date (want YYYY-MM-DD)";
+		return -1;
+	}
+	if (y < 1) {
+		*errstr = "year out of range";
+		return -1;
+	}
+	if (mo < 1 || mo > 12) {
+		*errstr = "month out of range";
+		return -1;
+	}
+	if (dd < 1 || dd > month_days(y, mo)) {
+		*errstr = "day out of range";
+		return -1;
+	}
+	if (i < len) {
+		if (s[i] == 'T' || s[i] == 't')
+			i++;
+		else if (is_space((unsigned char)s[i]))
+			while (i < len && is_space((unsigned char)s[i]))
+				i++;
+		else {
+			*errstr = "trailing characters after date";
+			return -1;
+		}
+		if (digits(s, len, &i, 1, 2, &h) == 0 || i >= len ||
+		    s[i] != ':' || (i++, digits(s, len, &i, 2, 2, &mi)) == 0) {
+			*errstr = "bad time of day (want HH:MM[:SS])";
+			return -1;
+		}
+		if (i < len && s[i] == ':') {
+			i++;
+			if (digits(s, len, &i, 2, 2, &sec) == 0) {
+				*errstr = "bad seconds (want HH:MM:SS)";
+				return -1;
+			}
+			if (i < len && (s[i] == '.' || s[i] == ',')) {
+				i++;
+				if (digits(s, len, &i, 1, 9, &v) == 0) {
+					*errstr = "bad fraction of a second";
+					return -1;
+				}
+				/* More than 9 digits of fraction: ignored. */
+				while (i < len && is_digit((unsigned char)s[i]))
+					i++;
+			}
+		}
+		if (h > 23) {
+			*errstr = "hour out of range";
+			return -1;
+		}
+		if (mi > 59) {
+			*errstr = "minute out of range";
+			return -1;
+		}
+		if (sec > 60) {		/* 60: a leap second */
+			*errstr = "second out of range";
+			return -1;
+		}
+		has_time = 1;
+		while (i < len && is_space((unsigned char)s[i]))
+			i++;
+		if (i < len && zone(s, len, &i, &off, errstr) == -1)
+			return -1;
+		if (i < len) {
+			*errstr = "trailing characters after date";
+			return -1;
+		}
+	}
+
+	d->t = (time_t)date_days(y, mo, dd) * 86400 +
+	    (has_time ? h * 3600 + mi * 60 + sec - off * 60 : NOON);
+	d->tzoff = off;
+	d->has_time = has_time;
+	put_digits(d->ymd, y, 4);
+	d->ymd[4] = '-';
+	put_digits(d->ymd + 5, mo, 2);
+	d->ymd[7] = '-';
+	put_digits(d->ymd + 8, dd, 2);
+	d->ymd[10] = '\0';
+	return 0;
+}
+
+int
+date_from_filename(const char *name, struct date *d)
+{
+	const char	*errstr;
+	size_t		 i;
+
+	for (i = 0; i < 10; i++) {
+		if (name[i] == '\0')
+			return -1;
+		if ((i == 4 || i == 7) ? name[i] != '-' :
+		    !is_digit((unsigned char)name[i]))
+			return -1;
+	}
+	if (name[10] != '-')
+		return -1;
+	return date_parse(name, 10, d, &errstr);
+}
+
+/* The inverse of date_days(): civil date of day z since the epoch. */
+static void
+civil(long z, int *y, int *m, int *d)
+{
+	long	 era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+void
+date_rfc3339(const struct date *d, char out[32])
+{
+	long long	 local, days, secs;
+	int		 y, m, dd, off;
+
+	local = (long long)d->t + (long long)d->tzoff * 60;
+	days = local / 86400;
+	secs = local % 86400;
+	if (secs < 0) {
+		secs += 86400;
+		days--;
+	}
+	civil((long)days, &y, &m, &dd);
+	if (d->tzoff == 0) {
+		snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, m, dd,
+		    (int)(secs / 3600), (int)(secs / 60 % 60),
+		    (int)(secs % 60));
+		return;
+	}
+	off = d->tzoff < 0 ? -d->tzoff : d->tzoff;
+	snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", y, m, dd,
+	    (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60),
+	    d->tzoff < 0 ? '-' : '+', off / 60, off % 60);
+}
+
+/* Days since 1970-01-01 (proleptic Gregorian; H. Hinnant's algorithm). */
+long
+date_days(int y, int m, int d)
+{
+	long	 yy, era, yoe, doy, doe;
+
+	yy = (long)y - (m <= 2);
+	era = (yy >= 0 ? yy : yy - 399) / 400;
+	yoe = yy - era * 400;
+	doy = (153L * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}

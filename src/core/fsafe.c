@@ -1,0 +1,158 @@
+/*
+ * fsafe.c -- open files beneath a root directory, refusing every way out.
+ *
+ * Linux 5.6+ resolves the whole path in the kernel with openat2(2).
+ * Where openat2 is missing (ENOSYS: old kernels, some seccomp sandboxes)
+ * we walk the path one component at a time with O_NOFOLLOW, which is
+ * stricter: no symlink at all is followed (unless any link is allowed).
+ *
+ * A file is opened twice: with O_PATH to see what it is without opening
+ * it, then, when it is a regular file or a directory, for reading; the
+ * second open must find the same inode, or the path was swapped between
+ * the two and we answer "not found".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/fsafe.h"
+
+int	 fsafe_no_openat2;
+
+/* Component by component, never following a symlink (no openat2). */
+static int
+walk_nofollow(int rootfd, const char *rel, int flags)
+{
+	char		 comp[256];
+	const char	*p, *slash;
+	int		 fd, next, last;
+	size_t		 len;
+
+	if ((fd = dup(rootfd)) == -1)
+		return -1;
+	for (p = rel; *p != '\0'; p = slash + 1) {
+		slash = strchr(p, '/');
+		len = slash ? (size_t)(slash - p) : strlen(p);
+		if (len >= sizeof(comp)) {
+			close(fd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (len == 0)			/* "a//b" */
+			continue;
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		/* "dir/" ends the path: the last component, a directory. */
+		last = slash == NULL || slash[1] == '\0';
+		next = openat(fd, comp, (last ? flags | (slash ? O_DIRECTORY :
+		    0) : O_PATH | O_DIRECTORY) | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		if (next == -1)
+			return -1;
+		fd = next;
+		if (last)
+			return fd;
+	}
+	errno = ENOENT;			/* nothing but slashes */
+	close(fd);
+	return -1;
+}
+
+static int
+open_beneath(int rootfd, const char *rel, int flags, enum fsafe_links links)
+{
+	struct open_how	 how;
+	long		 rv;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = (unsigned long long)(flags | O_CLOEXEC);
+	how.resolve = RESOLVE_NO_MAGICLINKS;
+	if (links != FSAFE_LINKS_ANY)
+		how.resolve |= RESOLVE_BENEATH;
+	if (links == FSAFE_LINKS_NONE)
+		how.resolve |= RESOLVE_NO_SYMLINKS;
+	if (!fsafe_no_openat2) {
+		rv = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+		if (rv >= 0 || errno != ENOSYS)
+			return (int)rv;
+	}
+	if (links == FSAFE_LINKS_ANY)
+		return openat(rootfd, rel, flags | O_CLOEXEC);
+	return walk_nofollow(rootfd, rel, flags);
+}
+
+/* Relative, no "." or ".." component: the root stays the root. */
+static int
+clean_rel(const char *rel)
+{
+	const char	*s;
+	size_t		 n;
+
+	if (rel[0] == '/' || rel[0] == '\0')
+		return 0;
+	for (s = rel;; s += n + 1) {
+		n = strcspn(s, "/");
+		if ((n == 1 && s[0] == '.') ||
+		    (n == 2 && s[0] == '.' && s[1] == '.'))
+			return 0;
+		if (s[n] == '\0')
+			return 1;
+	}
+}
+
+int
+fsafe_open(const char *root, const char *rel, enum fsafe_links links,
+    struct stat *st, enum fsafe_kind *kind)
+{
+	struct stat	 pst;
+	int		 rootfd, pfd, fd = -1, saved;
+
+	if (!clean_rel(rel)) {
+		errno = ENOENT;
+		return -1;
+	}
+	if ((rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	/* What is it?  O_PATH opens nothing: no driver, no FIFO wait. */
+	if ((pfd = open_beneath(rootfd, rel, O_PATH, links)) == -1)
+		goto fail;
+	if (fstat(pfd, &pst) == -1) {
+		close(pfd);
+		goto fail;
+	}
+	close(pfd);
+	if (!S_ISREG(pst.st_mode) && !S_ISDIR(pst.st_mode)) {
+		errno = ENOENT;		/* FIFO, socket, device: never */
+		goto fail;
+	}
+	/*
+	 * O_NONBLOCK and O_NOCTTY in case it was swapped for a FIFO or a
+	 * terminal since: then the inode check below refuses it.
+	 */
+	if ((fd = open_beneath(rootfd, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY,
+	    links)) == -1)
+		goto fail;
+	if (fstat(fd, st) == -1)
+		goto fail;
+	if (st->st_dev != pst.st_dev || st->st_ino != pst.st_ino ||
+	    (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode))) {
+		errno = ENOENT;
+		goto fail;
+	}
+	*kind = S_ISDIR(st->st_mode) ? FSAFE_DIR : FSAFE_FILE;
+	close(rootfd);
+	return fd;
+fail:
+	saved = errno;
+	if (fd != -1)
+		close(fd);
+	close(rootfd);
+	if (saved == EXDEV || saved == ELOOP || saved == ENOTDIR ||
+	    saved == ENAMETOOLONG || saved == ENXIO)
+		saved = ENOENT;		/* escapes or cannot exist: not found */
+	errno = saved;
+	return -1;
+}

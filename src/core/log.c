@@ -1,0 +1,398 @@
+/*
+ * log.c -- diagnostics and the access log.
+ *
+ * Owns the log file descriptor.  Knows nothing of connections: callers
+ * pass the peer as a string, which log_format_peer() makes from a socket
+ * address (full, anonymised or left out, as configured).
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/util.h"
+
+static _Atomic int	 log_fd = 2;
+static _Atomic int	 log_lvl = LOG_LEVEL_INFO;
+static char		*log_path;	/* owned; NULL = stderr */
+
+/* This thread's buffered access lines (log.h); whole lines only. */
+static _Thread_local struct {
+	int	 on;
+	size_t	 len;
+	char	 data[LOG_ACCESS_BUF];
+} abuf;
+
+static const char *const level_names[] = {
+	[LOG_LEVEL_ERROR] = "error",
+	[LOG_LEVEL_WARN] = "warn",
+	[LOG_LEVEL_INFO] = "info",
+	[LOG_LEVEL_DEBUG] = "debug",
+};
+
+int
+log_level_parse(const char *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < nitems(level_names); i++)
+		if (strcasecmp(s, level_names[i]) == 0)
+			return (int)i;
+	if (strcasecmp(s, "warning") == 0)
+		return LOG_LEVEL_WARN;
+	return -1;
+}
+
+static int
+open_dest(const char *path)
+{
+	if (path == NULL || strcmp(path, "-") == 0 ||
+	    strcmp(path, "stderr") == 0)
+		return 2;
+	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+}
+
+int
+log_open(const char *path, enum log_level lvl)
+{
+	int	 fd, old;
+
+	if ((fd = open_dest(path)) == -1)
+		return -1;
+	old = atomic_exchange(&log_fd, fd);
+	if (old != 2 && old != fd)
+		close(old);
+	free(log_path);
+	log_path = (fd == 2) ? NULL : xstrdup(path);
+	log_lvl = lvl;
+	return 0;
+}
+
+int
+log_reopen(void)
+{
+	int	 fd, old;
+
+	if (log_path == NULL)
+		return 0;
+	if ((fd = open_dest(log_path)) == -1)
+		return -1;
+	old = atomic_exchange(&log_fd, fd);
+	/*
+	 * XXX: a line being written by another thread at this instant
+	 * may go to the old, closed descriptor and be lost; acceptable for
+	 * a rotation signal.
+	 */
+	if (old != 2)
+		close(old);
+	return 0;
+}
+
+void
+log_set_level(enum log_level lvl)
+{
+	log_lvl = lvl;
+}
+
+enum log_level
+log_get_level(void)
+{
+	return (enum log_level)log_lvl;
+}
+
+void
+log_close(void)
+{
+	int	 old;
+
+	old = atomic_exchange(&log_fd, 2);
+	if (old != 2)
+		close(old);
+	free(log_path);
+	log_path = NULL;
+}
+
+/*
+ * "2026-01-02T03:04:05Z " into p; 0 when len is too small.  Each thread
+ * formats a second once: a busy worker logs thousands of lines in it.
+ */
+static size_t
+stamp(char *p, size_t len)
+{
+	static _Thread_local time_t	 last = (time_t)-1;
+	static _Thread_local char	 text[32];
+	static _Thread_local size_t	 textlen;
+	struct timespec			 ts;
+	struct tm			 tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (ts.tv_sec != last) {
+		gmtime_r(&ts.tv_sec, &tm);
+		textlen = strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ ",
+		    &tm);
+		last = ts.tv_sec;
+	}
+	if (textlen >= len)
+		return 0;
+	memcpy(p, text, textlen);
+	return textlen;
+}
+
+/*
+ * The access line and the peer are made for every request: by hand, not
+ * with printf (which was half of a Gopher request's instructions).
+ */
+
+/* Decimal v at p (room for 20 bytes); returns the digits written. */
+static size_t
+put_dec(char *p, unsigned long long v)
+{
+	char	 tmp[20];
+	size_t	 n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	for (i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* At most max bytes of the string s at p; returns the bytes written. */
+static size_t
+put_str(char *p, const char *s, size_t max)
+{
+	size_t	 n = strnlen(s, max);
+
+	memcpy(p, s, n);
+	return n;
+}
+
+void
+log_flush(void)
+{
+	if (abuf.len > 0)
+		(void)!write(log_fd, abuf.data, abuf.len);
+	abuf.len = 0;
+}
+
+void
+log_access_buffer(int on)
+{
+	if (!on)
+		log_flush();
+	abuf.on = on;
+}
+
+size_t
+log_access_pending(void)
+{
+	return abuf.len;
+}
+
+static void
+emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
+{
+	char	 line[2048];
+	size_t	 len;
+	int	 n;
+
+	if ((int)lvl > log_lvl)
+		return;
+	log_flush();			/* this thread's lines stay in order */
+	len = stamp(line, sizeof(line));
+	n = snprintf(line + len, sizeof(line) - len, "%s: ",
+	    level_names[lvl]);
+	len += (size_t)n;
+	n = vsnprintf(line + len, sizeof(line) - len, fmt, ap);
+	if (n > 0)
+		len += (size_t)n < sizeof(line) - len ? (size_t)n :
+		    sizeof(line) - len - 1;
+	if (errnum != 0 && len < sizeof(line) - 1) {
+		n = snprintf(line + len, sizeof(line) - len, ": %s",
+		    strerror(errnum));
+		if (n > 0)
+			len += (size_t)n < sizeof(line) - len ? (size_t)n :
+			    sizeof(line) - len - 1;
+	}
+	if (len >= sizeof(line) - 1)
+		len = sizeof(line) - 2;
+	line[len++] = '\n';
+	(void)!write(log_fd, line, len);
+}
+
+#define LOG_FN(name, lvl, witherr)				\
+void								\
+name(const char *fmt, ...)					\
+{								\
+	va_list	 ap;						\
+	int	 saved = errno;					\
+								\
+	va_start(ap, fmt);					\
+	emit(lvl, witherr ? saved : 0, fmt, ap);		\
+	va_end(ap);						\
+	errno = saved;						\
+}
+
+LOG_FN(log_warn, LOG_LEVEL_WARN, 1)
+LOG_FN(log_warnx, LOG_LEVEL_WARN, 0)
+LOG_FN(log_info, LOG_LEVEL_INFO, 0)
+LOG_FN(log_debug, LOG_LEVEL_DEBUG, 0)
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 saved = errno;
+
+	va_start(ap, fmt);
+	emit(LOG_LEVEL_ERROR, saved, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+fatalx(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	emit(LOG_LEVEL_ERROR, 0, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+log_access(const char *peer, const char *proto, const char *req,
+    size_t reqlen, int status, unsigned long long bytes,
+    unsigned long long usec)
+{
+	static const char hex[] = "0123456789abcdef";
+	char		 line[1600];
+	size_t		 len, i;
+
+	/* 32 + 64 + 16 + 3 before the request, at most 80 after it. */
+	len = stamp(line, 32);
+	len += put_str(line + len, peer, 64);
+	line[len++] = ' ';
+	len += put_str(line + len, proto, 16);
+	line[len++] = ' ';
+	line[len++] = '"';
+	/* Escape so one request is always one well-formed field. */
+	for (i = 0; i < reqlen && len < sizeof(line) - 80; i++) {
+		unsigned char c = (unsigned char)req[i];
+
+		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
+			line[len++] = '\\';
+			line[len++] = 'x';
+			line[len++] = hex[c >> 4];
+			line[len++] = hex[c & 0xf];
+		} else
+			line[len++] = (char)c;
+	}
+	line[len++] = '"';
+	line[len++] = ' ';
+	if (status < 0) {
+		line[len++] = '-';
+		len += put_dec(line + len, -(long long)status);
+	} else
+		len += put_dec(line + len, (unsigned long long)status);
+	line[len++] = ' ';
+	len += put_dec(line + len, bytes);
+	line[len++] = ' ';
+	len += put_dec(line + len, usec);
+	line[len++] = '\n';
+	if (!abuf.on) {
+		(void)!write(log_fd, line, len);
+		return;
+	}
+	if (abuf.len + len > sizeof(abuf.data))
+		log_flush();
+	memcpy(abuf.data + abuf.len, line, len);
+	abuf.len += len;
+}
+
+char *
+log_format_peer(char *out, size_t outlen, const struct sockaddr *sa,
+    enum log_peer mode)
+{
+	struct in_addr	 a4;
+	struct in6_addr	 a6;
+	char		 host[INET6_ADDRSTRLEN];
+	unsigned	 port;
+	int		 v4;
+
+	if (outlen < 2) {
+		if (outlen == 1)
+			out[0] = '\0';
+		return out;
+	}
+	out[0] = '-';
+	out[1] = '\0';
+	if (mode == LOG_PEER_NONE || sa == NULL)
+		return out;
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *sin = (const void *)sa;
+
+		a4 = sin->sin_addr;
+		port = ntohs(sin->sin_port);
+		v4 = 1;
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 = (const void *)sa;
+
+		a6 = sin6->sin6_addr;
+		port = ntohs(sin6->sin6_port);
+		v4 = 0;
+		/* ::ffff:192.0.2.7 is an IPv4 client on a dual-stack socket. */
+		if (mode == LOG_PEER_ANONYMISE && IN6_IS_ADDR_V4MAPPED(&a6)) {
+			memcpy(&a4, &a6.s6_addr[12], 4);
+			v4 = 1;
+		}
+	} else
+		return out;
+	if (mode == LOG_PEER_ANONYMISE) {
+		if (v4)
+			((unsigned char *)&a4)[3] = 0;
+		else
+			memset(&a6.s6_addr[6], 0, 10);	/* keep a /48 */
+	}
+	if (v4) {
+		/* inet_ntop() would printf: by hand, as log_access(). */
+		const unsigned char *b = (const unsigned char *)&a4;
+		size_t n = 0;
+		int i;
+
+		for (i = 0; i < 4; i++) {
+			if (i > 0)
+				host[n++] = '.';
+			n += put_dec(host + n, b[i]);
+		}
+		if (mode != LOG_PEER_ANONYMISE) {
+			host[n++] = ':';
+			n += put_dec(host + n, port);
+		}
+		if (n >= outlen)
+			n = outlen - 1;
+		memcpy(out, host, n);
+		out[n] = '\0';
+		return out;
+	}
+	inet_ntop(AF_INET6, &a6, host, sizeof(host));
+	if (mode == LOG_PEER_ANONYMISE)
+		snprintf(out, outlen, "%s", host);
+	else
+		snprintf(out, outlen, "[%s]:%u", host, port);
+	return out;
+}

@@ -1,0 +1,1096 @@
+/*
+ * render.c -- the output engine under the Markdown renderers, in the
+ * shape of cmark's render.c: cr/blankline/out with a line prefix,
+ * wrapping at a width, and a loop over cmark_iter events that calls a
+ * per-format node callback (render_gmi.c, render_gph.c).  Also the one
+ * parse helper they share, raw HTML stripping, table layout and
+ * render_first_heading().
+ *
+ * Knows cmark-gfm; knows nothing of Gemini, Gopher or sockets.  The
+ * caller's struct buf is borrowed; the cmark tree belongs to the
+ * function that parsed it and is freed before that function returns.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/arena.h"
+#include "core/buf.h"
+#include "core/url.h"
+#include "core/util.h"
+#include "markdown/render.h"
+#include "markdown/render_int.h"
+
+struct render_table {
+	unsigned	 ncols;
+	char		*align;		/* owned: 'l', 'c', 'r' or 0 each */
+	char		**cells;	/* owned: nrows * ncols, NULL = empty */
+	size_t		 nrows, cap;
+	int		 header;	/* rows[0] is a header row */
+	unsigned	 col;		/* next cell in the current row */
+	struct buf	 cell;		/* the cell being rendered */
+	struct render_divert save;
+};
+
+static pthread_once_t		 ext_once = PTHREAD_ONCE_INIT;
+static cmark_syntax_extension	*ext_tasklist, *ext_autolink;
+static cmark_syntax_extension	*exts[4];
+/*
+ * libcmark-gfm 0.29 keeps its table of special inline characters in a
+ * global that each parser edits while it runs (github/cmark-gfm#176),
+ * so parses are serialised; walking a finished tree is not.
+ */
+static pthread_mutex_t		 parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+ext_init(void)
+{
+	static const char *const names[] = {
+		"table", "strikethrough", "autolink", "tasklist"
+	};
+	size_t	 i;
+
+	cmark_gfm_core_extensions_ensure_registered();
+	for (i = 0; i < nitems(names); i++)
+		exts[i] = cmark_find_syntax_extension(names[i]);
+	ext_autolink = exts[2];
+	ext_tasklist = exts[3];
+}
+
+/*
+ * Whether GFM's autolink extension could find anything in md: it links
+ * "www." (lower case), addresses with '@', and http://, https:// and
+ * ftp:// URLs in text (no other scheme).  Writers mostly put URLs in
+ * [links](...), <...> or "[ref]: ..." lines, which cmark parses before
+ * the extension sees them, and the extension costs a fifth of a post's
+ * render (it copies every text node while looking for addresses), so it
+ * is attached only when some such URL is not right after "](", "<" or
+ * "]: ".  The one difference: a bare URL after a "](" that makes no
+ * link (a broken link) stays text instead of becoming a link.
+ */
+static int
+may_autolink(const char *md, size_t len)
+{
+	static const char *const schemes[] = { "http", "https", "ftp" };
+	const char	*end = md + len, *p, *s;
+	size_t		 i, n;
+
+	if (memchr(md, '@', len) != NULL)
+		return 1;
+	for (p = md; (p = memchr(p, 'w', (size_t)(end - p))) != NULL; p++)
+		if (end - p >= 4 && memcmp(p, "www.", 4) == 0)
+			return 1;
+	for (p = md; (p = memchr(p, ':', (size_t)(end - p))) != NULL; p++) {
+		if (end - p < 3 || p[1] != '/' || p[2] != '/')
+			continue;
+		for (s = p; s > md && isalpha((unsigned char)s[-1]); s--)
+			;
+		n = (size_t)(p - s);
+		for (i = 0; i < nitems(schemes); i++)
+			if (strlen(schemes[i]) == n &&
+			    strncasecmp(s, schemes[i], n) == 0)
+				break;
+		if (i == nitems(schemes))
+			continue;	/* gemini://, gopher://: never linked */
+		if ((s - md >= 2 && s[-2] == ']' && s[-1] == '(') ||
+		    (s - md >= 1 && s[-1] == '<') ||
+		    (s - md >= 3 && s[-3] == ']' && s[-2] == ':' &&
+		    s[-1] == ' '))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+/* The tree render_parse() built in this thread's arena, if any. */
+static _Thread_local cmark_node	*arena_doc;
+
+cmark_node *
+render_parse(const char *md, size_t len)
+{
+	cmark_parser	*p;
+	cmark_node	*doc;
+	cmark_mem	*mem;
+	size_t		 i;
+	int		 opts;
+
+	pthread_once(&ext_once, ext_init);
+	if ((mem = arena_begin(len)) == NULL)	/* a tree in it already */
+		mem = cmark_get_default_mem_allocator();
+	/*
+	 * cmark's UTF-8 check goes byte by byte over every line (4.6 % of
+	 * a 20 KB post's render); ours skips ASCII a word at a time.  On
+	 * valid input cmark's would change nothing, so it runs only when
+	 * there is something to repair, and the output stays the same.
+	 */
+	opts = CMARK_OPT_FOOTNOTES;
+	if (!utf8_valid(md, len))
+		opts |= CMARK_OPT_VALIDATE_UTF8;
+	pthread_mutex_lock(&parse_lock);
+	p = cmark_parser_new_with_mem(opts, mem);
+	for (i = 0; i < nitems(exts); i++)
+		if (exts[i] != NULL && (exts[i] != ext_autolink ||
+		    may_autolink(md, len)))
+			cmark_parser_attach_syntax_extension(p, exts[i]);
+	cmark_parser_feed(p, md, len);
+	doc = cmark_parser_finish(p);
+	cmark_parser_free(p);
+	pthread_mutex_unlock(&parse_lock);
+	if (doc == NULL)		/* cmark aborts on OOM; be safe */
+		abort();
+	if (mem != cmark_get_default_mem_allocator())
+		arena_doc = doc;
+	cmark_consolidate_text_nodes(doc);
+	return doc;
+}
+
+void
+render_free(cmark_node *doc)
+{
+	if (doc != NULL && doc == arena_doc) {
+		arena_doc = NULL;
+		arena_end();		/* every node at once */
+	} else
+		cmark_node_free(doc);
+}
+
+int
+render_is_task_item(cmark_node *n)
+{
+	return ext_tasklist != NULL &&
+	    cmark_node_get_type(n) == CMARK_NODE_ITEM &&
+	    cmark_node_get_syntax_extension(n) == ext_tasklist;
+}
+
+/*
+ * UTF-8.  Everything written is decoded and encoded again: cmark-gfm
+ * 0.29 can leave a broken sequence in a text node even with
+ * CMARK_OPT_VALIDATE_UTF8 (found by fuzz_render), and the output must
+ * be valid UTF-8 whatever the input.
+ */
+
+size_t
+render_utf8_decode(const char *p, size_t len, uint32_t *cp)
+{
+	long	 c;
+	size_t	 n;
+
+	n = buf_utf8_decode(p, len, &c);
+	*cp = c < 0 ? 0xfffd : (uint32_t)c;
+	return n;
+}
+
+size_t
+render_utf8_width(const char *s, size_t len)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/*
+ * The output engine
+ */
+
+void
+render_init(struct render *r, struct buf *out, unsigned width,
+    render_outc_fn outc, void *fmt)
+{
+	memset(r, 0, sizeof(*r));
+	r->out = out;
+	r->start = r->line_at = r->content_at = out->len;
+	r->width = width;
+	r->begin_line = 1;
+	r->outc = outc;
+	r->fmt = fmt;
+	buf_init(&r->prefix);
+	buf_init(&r->scratch);
+}
+
+static void
+table_free(struct render_table *t)
+{
+	size_t	 i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t->align);
+	buf_free(&t->cell);
+	free(t);
+}
+
+/* End the current line: no trailing white space, LF. */
+static void
+newline(struct render *r)
+{
+	struct buf	*b = r->out;
+	size_t		 len = b->len;
+
+	while (len > r->line_at && (b->data[len - 1] == ' ' ||
+	    b->data[len - 1] == '\t'))
+		len--;
+	buf_truncate(b, len);
+	if (len > r->start)		/* never a blank first line */
+		buf_addc(b, '\n');
+	r->line_at = r->content_at = b->len;
+	r->column = r->content_col = 0;
+	r->begin_line = 1;
+	r->space_at = 0;
+}
+
+/*
+ * The prefix of a blank line: the part of the prefix that was there when
+ * the blank line was asked for (a quote's first line must not be
+ * preceded by a quoted blank line), without trailing white space.
+ */
+static size_t
+blank_prefix(const struct render *r)
+{
+	size_t	 plen;
+
+	plen = r->blank_len < r->prefix.len ? r->blank_len : r->prefix.len;
+	while (plen > 0 && (r->prefix.data[plen - 1] == ' ' ||
+	    r->prefix.data[plen - 1] == '\t'))
+		plen--;
+	return plen;
+}
+
+/* Is the last finished line already that blank line? */
+static int
+last_line_blank(const struct render *r, size_t plen)
+{
+	const char	*d = r->out->data;
+	size_t		 end, beg;
+
+	if (r->out->len <= r->start || d[r->out->len - 1] != '\n')
+		return 0;
+	end = r->out->len - 1;
+	for (beg = end; beg > r->start && d[beg - 1] != '\n'; beg--)
+		;
+	return end - beg == plen &&
+	    (plen == 0 || memcmp(d + beg, r->prefix.data, plen) == 0);
+}
+
+void
+render_finish(struct render *r)
+{
+	struct buf	*b = r->out;
+
+	if (!r->begin_line && b->len == r->content_at)
+		buf_truncate(b, r->line_at);
+	else if (!r->begin_line)
+		newline(r);
+	while (b->len >= r->start + 2 && b->data[b->len - 1] == '\n' &&
+	    b->data[b->len - 2] == '\n')
+		buf_truncate(b, b->len - 1);
+	if (b->len == r->start + 1 && b->data[r->start] == '\n')
+		buf_truncate(b, r->start);
+	buf_free(&r->prefix);
+	buf_free(&r->scratch);
+	table_free(r->table);
+	r->table = NULL;
+}
+
+void
+render_walk(struct render *r, cmark_node *root, render_node_fn fn)
+{
+	cmark_iter		*it;
+	cmark_node		*n;
+	cmark_event_type	 ev;
+
+	it = cmark_iter_new(root);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		n = cmark_iter_get_node(it);
+		if (!fn(r, n, ev) && ev == CMARK_EVENT_ENTER)
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+	}
+	cmark_iter_free(it);
+}
+
+void
+render_cr(struct render *r)
+{
+	if (r->need_nl < 1)
+		r->need_nl = 1;
+}
+
+int
+render_is_type(cmark_node *n, cmark_node_type t)
+{
+	return n != NULL && cmark_node_get_type(n) == t;
+}
+
+void
+render_block_sep(struct render *r, cmark_node *n)
+{
+	cmark_node	*p = cmark_node_parent(n);
+
+	if (render_is_type(p, CMARK_NODE_BLOCK_QUOTE) &&
+	    cmark_node_previous(n) == NULL)
+		return;
+	if ((render_is_type(p, CMARK_NODE_ITEM) ||
+	    render_is_type(p, CMARK_NODE_FOOTNOTE_DEFINITION)) &&
+	    cmark_node_previous(n) == NULL) {
+		if (!render_is_type(n, CMARK_NODE_PARAGRAPH))
+			render_cr(r);
+	} else if (render_is_type(p, CMARK_NODE_ITEM) &&
+	    cmark_node_get_list_tight(cmark_node_parent(p)))
+		render_cr(r);
+	else
+		render_blankline(r);
+}
+
+void
+render_blankline(struct render *r)
+{
+	if (r->need_nl < 2 || r->prefix.len < r->blank_len)
+		r->blank_len = r->prefix.len;
+	r->need_nl = 2;
+}
+
+/* Write the line ends asked for, but never at the very top. */
+static void
+flush_nl(struct render *r)
+{
+	size_t	 plen;
+
+	if (r->need_nl == 0)
+		return;
+	if (!r->begin_line && r->out->len == r->content_at) {
+		/* Only a prefix (outc dropped the rest): not a line. */
+		buf_truncate(r->out, r->line_at);
+		r->begin_line = 1;
+	}
+	if (r->out->len > r->start) {
+		if (!r->begin_line)
+			newline(r);
+		plen = blank_prefix(r);
+		if (r->need_nl == 2 && !last_line_blank(r, plen)) {
+			buf_add(r->out, r->prefix.data, plen);
+			newline(r);
+		}
+	}
+	r->need_nl = 0;
+}
+
+void
+render_begin(struct render *r)
+{
+	flush_nl(r);
+	if (!r->begin_line)
+		return;
+	if (r->no_prefix)
+		r->column = 0;
+	else {
+		buf_add(r->out, r->prefix.data, r->prefix.len);
+		r->column = r->prefix_width;
+	}
+	r->content_at = r->out->len;
+	r->content_col = r->column;
+	r->begin_line = 0;
+	r->space_at = 0;
+}
+
+int
+render_line_empty(const struct render *r)
+{
+	return r->need_nl || r->begin_line || r->out->len == r->content_at;
+}
+
+void
+render_putcp(struct render *r, uint32_t c)
+{
+	char	 u[4];
+
+	buf_add(r->out, u, buf_utf8_encode(c, u));
+	r->column++;
+}
+
+/*
+ * The column went past the width: break the line at the last space, or
+ * (a word longer than the line) just before what was written at 'at'.
+ */
+static void
+wrap_line(struct render *r, size_t at)
+{
+	struct buf	*b = r->out;
+	size_t		 cut, from;
+
+	if (r->space_at > r->content_at) {
+		cut = r->space_at - 1;
+		from = r->space_at;
+	} else if (at > r->content_at) {
+		cut = from = at;
+	} else
+		return;		/* one code point wider than the line */
+	r->scratch.len = 0;
+	buf_add(&r->scratch, b->data + from, b->len - from);
+	buf_truncate(b, cut);
+	newline(r);
+	render_begin(r);
+	buf_add(b, r->scratch.data, r->scratch.len);
+	r->column += render_utf8_width(r->scratch.data, r->scratch.len);
+}
+
+/*
+ * The longest run at p that needs no decision, in bytes; *ncp gets its
+ * code points and *space the offset in it just past its last space (0:
+ * none).  Plain are: printable ASCII, valid UTF-8 from U+00A0 up, and
+ * a space (in prose only one right after a non-space of this run, so
+ * it is neither leading nor doubled).  outc() writes each of them as
+ * is too (the contract in render_int.h) and none takes the column past
+ * the width when wrapping, so copying the run changes nothing.
+ * The caller makes sure the line has begun and its column is not 0.
+ */
+static size_t
+plain_run(const struct render *r, const char *p, size_t len,
+    enum render_esc esc, int wrap, size_t *ncp, size_t *space)
+{
+	const unsigned char	*s = (const unsigned char *)p;
+	size_t			 i = 0, k, n = 0, room = SIZE_MAX;
+	uint32_t		 c;
+
+	*space = 0;
+	if (wrap)
+		room = r->column < r->width ? r->width - r->column : 0;
+	while (i < len && n < room) {
+		if (s[i] > ' ' && s[i] < 0x7f)
+			k = 1;
+		else if (s[i] == ' ') {
+			if (esc == RENDER_ESC_TEXT) {
+				if (i == 0 || s[i - 1] == ' ')
+					break;	/* leading or double */
+				*space = i + 1;
+			}
+			k = 1;
+		} else if (s[i] < 0x80)
+			break;		/* a control or DEL */
+		else {
+			k = render_utf8_decode(p + i, len - i, &c);
+			if (k == 1 || c < 0xa0)
+				break;	/* broken, or a C1 control */
+		}
+		i += k;
+		n++;
+	}
+	*ncp = n;
+	return i;
+}
+
+void
+render_out(struct render *r, const char *s, size_t len, enum render_esc esc)
+{
+	size_t		 i, n, at, ncp, space;
+	uint32_t	 c;
+	unsigned char	 nextc;
+	int		 wrap;
+
+	/* Prose: spaces collapse; where wrapping, they are break points. */
+	wrap = esc == RENDER_ESC_TEXT && r->width > 0;
+	for (i = 0; i < len; i += n) {
+		if (r->need_nl == 0 && !r->begin_line && r->column > 0) {
+			n = plain_run(r, s + i, len - i, esc, wrap, &ncp,
+			    &space);
+			if (n > 0) {
+				at = r->out->len;
+				buf_add(r->out, s + i, n);
+				r->column += ncp;
+				if (space > 0)
+					r->space_at = at + space;
+				continue;
+			}
+		}
+		n = render_utf8_decode(s + i, len - i, &c);
+		nextc = i + n < len ? (unsigned char)s[i + n] : 0;
+		if (esc == RENDER_ESC_TEXT && (c == '\t' || c == '\n' ||
+		    c == '\r'))
+			c = ' ';
+		if (c == '\n') {	/* LITERAL or PRE */
+			render_begin(r);
+			newline(r);
+			continue;
+		}
+		if (c == ' ' && esc == RENDER_ESC_TEXT) {
+			if (render_line_empty(r) ||
+			    r->out->data[r->out->len - 1] == ' ')
+				continue;	/* no leading or double space */
+			buf_addc(r->out, ' ');
+			r->column++;
+			r->space_at = r->out->len;
+			continue;
+		}
+		render_begin(r);
+		at = r->out->len;
+		if (esc == RENDER_ESC_LITERAL)
+			render_putcp(r, c);	/* re-encoded: valid UTF-8 */
+		else
+			r->outc(r, esc, c, nextc);
+		if (wrap && r->column > r->width)
+			wrap_line(r, at);
+	}
+}
+
+void
+render_lit(struct render *r, const char *s)
+{
+	render_out(r, s, strlen(s), RENDER_ESC_LITERAL);
+}
+
+void
+render_text(struct render *r, const char *s)
+{
+	if (s != NULL && r->html_skip[0] == '\0')
+		render_out(r, s, strlen(s), RENDER_ESC_TEXT);
+}
+
+void
+render_break(struct render *r)
+{
+	if (r->oneline)
+		render_out(r, " ", 1, RENDER_ESC_TEXT);
+	else
+		render_cr(r);
+}
+
+void
+render_prefix_add(struct render *r, const char *s, size_t len)
+{
+	buf_add(&r->prefix, s, len);
+	r->prefix_width = render_utf8_width(r->prefix.data, r->prefix.len);
+}
+
+void
+render_prefix_truncate(struct render *r, size_t len)
+{
+	if (len < r->prefix.len)
+		buf_truncate(&r->prefix, len);
+	r->prefix_width = render_utf8_width(r->prefix.data, r->prefix.len);
+}
+
+void
+render_mark(struct render *r, struct render_mark *m)
+{
+	struct buf	*b = r->out;
+
+	/*
+	 * The line is about to end: drop its trailing white space now, or
+	 * newline() would cut below the mark and a rewind keep a newline.
+	 */
+	if (r->need_nl && !r->begin_line)
+		while (b->len > r->line_at && (b->data[b->len - 1] == ' ' ||
+		    b->data[b->len - 1] == '\t'))
+			buf_truncate(b, b->len - 1);
+	m->len = r->out->len;
+	m->column = r->column;
+	m->line_at = r->line_at;
+	m->content_at = r->content_at;
+	m->content_col = r->content_col;
+	m->space_at = r->space_at;
+	m->need_nl = r->need_nl;
+	m->blank_len = r->blank_len;
+	m->begin_line = r->begin_line;
+}
+
+void
+render_rewind(struct render *r, const struct render_mark *m)
+{
+	buf_truncate(r->out, m->len);
+	r->column = m->column;
+	r->line_at = m->line_at;
+	r->content_at = m->content_at;
+	r->content_col = m->content_col;
+	r->space_at = m->space_at;
+	r->need_nl = m->need_nl;
+	r->blank_len = m->blank_len;
+	r->begin_line = m->begin_line;
+}
+
+void
+render_divert(struct render *r, struct buf *to, struct render_divert *d)
+{
+	render_mark(r, &d->mark);
+	d->out = r->out;
+	d->start = r->start;
+	d->width = r->width;
+	d->no_prefix = r->no_prefix;
+	d->oneline = r->oneline;
+	r->out = to;
+	r->start = r->line_at = r->content_at = to->len;
+	r->column = r->content_col = r->space_at = 0;
+	r->need_nl = 0;
+	r->begin_line = 1;
+	r->width = 0;
+	r->no_prefix = r->oneline = r->diverted = 1;
+}
+
+void
+render_undivert(struct render *r, const struct render_divert *d)
+{
+	r->out = d->out;
+	r->start = d->start;
+	r->width = d->width;
+	r->no_prefix = d->no_prefix;
+	r->oneline = d->oneline;
+	r->diverted = 0;
+	render_rewind(r, &d->mark);
+}
+
+/*
+ * Raw HTML
+ */
+
+/* Block-level elements: in an HTML block they start a new line. */
+static const char *const html_blocks[] = {
+	"address", "article", "aside", "blockquote", "dd", "details", "div",
+	"dl", "dt", "figcaption", "figure", "footer", "h1", "h2", "h3", "h4",
+	"h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre",
+	"section", "summary", "table", "tr", "ul",
+};
+
+static const struct {
+	const char	*name;
+	uint32_t	 cp;
+} html_entities[] = {
+	{ "amp", '&' }, { "lt", '<' }, { "gt", '>' }, { "quot", '"' },
+	{ "apos", '\'' }, { "nbsp", 0xa0 }, { "copy", 0xa9 },
+	{ "reg", 0xae }, { "hellip", 0x2026 }, { "mdash", 0x2014 },
+	{ "ndash", 0x2013 }, { "lsquo", 0x2018 }, { "rsquo", 0x2019 },
+	{ "ldquo", 0x201c }, { "rdquo", 0x201d }, { "laquo", 0xab },
+	{ "raquo", 0xbb }, { "middot", 0xb7 }, { "bull", 0x2022 },
+};
+
+static const char *
+find(const char *s, size_t len, size_t from, const char *needle)
+{
+	size_t	 n = strlen(needle);
+
+	for (; from + n <= len; from++)
+		if (memcmp(s + from, needle, n) == 0)
+			return s + from;
+	return NULL;
+}
+
+/*
+ * entity = "&" ( name / "#" 1*7DIGIT / "#" ("x" / "X") 1*6HEXDIG ) ";"
+ * Returns the bytes consumed and sets *cp, or 0 if s[i] starts none.
+ */
+static size_t
+html_entity(const char *s, size_t len, size_t i, uint32_t *cp)
+{
+	size_t		 j = i + 1, k, n;
+	unsigned long	 v = 0;
+	int		 hex = 0;
+
+	if (j < len && s[j] == '#') {
+		j++;
+		if (j < len && (s[j] == 'x' || s[j] == 'X'))
+			hex = 1, j++;
+		for (n = 0; j < len && n < 8 && (hex ? isxdigit((unsigned char)
+		    s[j]) : isdigit((unsigned char)s[j])); j++, n++)
+			v = v * (hex ? 16 : 10) + (unsigned long)(isdigit(
+			    (unsigned char)s[j]) ? s[j] - '0' :
+			    tolower((unsigned char)s[j]) - 'a' + 10);
+		if (n == 0 || j >= len || s[j] != ';')
+			return 0;
+		if (v == 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+			v = 0xfffd;
+		*cp = (uint32_t)v;
+		return j + 1 - i;
+	}
+	for (k = 0; k < nitems(html_entities); k++) {
+		n = strlen(html_entities[k].name);
+		if (j + n < len && s[j + n] == ';' &&
+		    memcmp(s + j, html_entities[k].name, n) == 0) {
+			*cp = html_entities[k].cp;
+			return n + 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One tag, comment or declaration at s[i] == '<'.  Returns the offset
+ * after it, or i when s[i] starts none (a literal '<').
+ */
+static size_t
+html_tag(struct render *r, const char *s, size_t len, size_t i, int block)
+{
+	const char	*e;
+	char		 name[16];
+	size_t		 k, n = 0;
+	int		 closing, q = 0;
+
+	if (len - i >= 4 && memcmp(s + i, "<!--", 4) == 0)
+		return (e = find(s, len, i + 4, "-->")) ? (size_t)(e - s) + 3 :
+		    len;
+	if (len - i >= 9 && memcmp(s + i, "<![CDATA[", 9) == 0)
+		return (e = find(s, len, i + 9, "]]>")) ? (size_t)(e - s) + 3 :
+		    len;
+	if (i + 1 < len && (s[i + 1] == '!' || s[i + 1] == '?'))
+		return (e = find(s, len, i + 1, ">")) ? (size_t)(e - s) + 1 :
+		    len;
+	closing = i + 1 < len && s[i + 1] == '/';
+	k = i + 1 + (size_t)closing;
+	if (k >= len || !isalpha((unsigned char)s[k]))
+		return i;
+	for (; k < len && (isalnum((unsigned char)s[k]) || s[k] == '-'); k++)
+		if (n < sizeof(name) - 1)
+			name[n++] = (char)tolower((unsigned char)s[k]);
+	name[n] = '\0';
+	for (; k < len; k++) {		/* '>' inside quotes is not the end */
+		if (q) {
+			if (s[k] == q)
+				q = 0;
+		} else if (s[k] == '"' || s[k] == '\'')
+			q = s[k];
+		else if (s[k] == '>')
+			break;
+	}
+	if (r->html_skip[0] != '\0') {
+		if (closing && strcmp(name, r->html_skip) == 0)
+			r->html_skip[0] = '\0';
+	} else if (!closing && (strcmp(name, "script") == 0 ||
+	    strcmp(name, "style") == 0) && !(k < len && s[k - 1] == '/'))
+		strcpy(r->html_skip, name);
+	else if (strcmp(name, "br") == 0)
+		render_break(r);
+	else if (block) {
+		for (n = 0; n < nitems(html_blocks); n++)
+			if (strcmp(name, html_blocks[n]) == 0) {
+				render_break(r);
+				break;
+			}
+	}
+	return k < len ? k + 1 : len;
+}
+
+void
+render_html(struct render *r, const char *s, size_t len, int block)
+{
+	size_t		 i = 0, j, n;
+	uint32_t	 c;
+	char		 u[4];
+	int		 space = 0;
+
+	while (i < len) {
+		if (s[i] == '<' && (j = html_tag(r, s, len, i, block)) > i) {
+			i = j;
+			continue;
+		}
+		if (r->html_skip[0] != '\0') {
+			i++;
+			continue;
+		}
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
+		    s[i] == '\r') {
+			space = 1;
+			i++;
+			continue;
+		}
+		if (s[i] != '&' || (n = html_entity(s, len, i, &c)) == 0)
+			n = render_utf8_decode(s + i, len - i, &c);
+		if (space && !render_line_empty(r))
+			render_out(r, " ", 1, RENDER_ESC_TEXT);
+		space = 0;
+		render_out(r, u, buf_utf8_encode(c, u), RENDER_ESC_TEXT);
+		i += n;
+	}
+	if (space && !render_line_empty(r) && !block)
+		render_out(r, " ", 1, RENDER_ESC_TEXT);
+}
+
+/*
+ * Tables
+ */
+
+void
+render_table_begin(struct render *r, cmark_node *n)
+{
+	struct render_table	*t;
+	uint8_t			*al;
+	unsigned		 i;
+
+	table_free(r->table);
+	t = r->table = xcalloc(1, sizeof(*t));
+	t->ncols = cmark_gfm_extensions_get_table_columns(n);
+	if (t->ncols == 0)
+		t->ncols = 1;
+	t->align = xcalloc(t->ncols, 1);
+	if ((al = cmark_gfm_extensions_get_table_alignments(n)) != NULL)
+		for (i = 0; i < t->ncols; i++)
+			t->align[i] = (char)al[i];
+	buf_init(&t->cell);
+}
+
+void
+render_table_row(struct render *r, cmark_node *row, int entering)
+{
+	struct render_table	*t = r->table;
+
+	if (t == NULL || !entering)
+		return;
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 8;
+		t->cells = xreallocarray(t->cells, t->cap * t->ncols,
+		    sizeof(*t->cells));
+	}
+	memset(t->cells + t->nrows * t->ncols, 0,
+	    t->ncols * sizeof(*t->cells));
+	if (t->nrows == 0 && cmark_gfm_extensions_get_table_row_is_header(row))
+		t->header = 1;
+	t->nrows++;
+	t->col = 0;
+}
+
+void
+render_table_cell(struct render *r, int entering)
+{
+	struct render_table	*t = r->table;
+	char			**slot;
+
+	if (t == NULL || t->nrows == 0)
+		return;
+	if (entering) {
+		t->cell.len = 0;
+		render_divert(r, &t->cell, &t->save);
+		return;
+	}
+	render_undivert(r, &t->save);
+	if (t->col < t->ncols) {
+		slot = &t->cells[(t->nrows - 1) * t->ncols + t->col];
+		free(*slot);
+		*slot = xstrndup(t->cell.data ? t->cell.data : "", t->cell.len);
+	}
+	t->col++;
+}
+
+static void
+pad(struct buf *b, size_t n)
+{
+	while (n-- > 0)
+		buf_addc(b, ' ');
+}
+
+void
+render_table_end(struct render *r)
+{
+	struct render_table	*t = r->table;
+	struct buf		 line = BUF_INIT;
+	size_t			*w, row, i, cw, left;
+	const char		*s;
+
+	if (t == NULL)
+		return;
+	w = xcalloc(t->ncols, sizeof(*w));
+	for (row = 0; row < t->nrows; row++)
+		for (i = 0; i < t->ncols; i++)
+			if ((s = t->cells[row * t->ncols + i]) != NULL &&
+			    (cw = render_utf8_width(s, strlen(s))) > w[i])
+				w[i] = cw;
+	for (row = 0; row < t->nrows; row++) {
+		line.len = 0;
+		for (i = 0; i < t->ncols; i++) {
+			s = t->cells[row * t->ncols + i];
+			s = s ? s : "";
+			cw = render_utf8_width(s, strlen(s));
+			if (i > 0)
+				buf_addstr(&line, " | ");
+			left = t->align[i] == 'r' ? w[i] - cw :
+			    t->align[i] == 'c' ? (w[i] - cw) / 2 : 0;
+			pad(&line, left);
+			buf_addstr(&line, s);
+			pad(&line, w[i] - cw - left);
+		}
+		render_cr(r);
+		render_out(r, line.data, line.len, RENDER_ESC_PRE);
+		if (row == 0 && t->header) {
+			line.len = 0;
+			for (i = 0; i < t->ncols; i++) {
+				if (i > 0)
+					buf_addstr(&line, "-+-");
+				for (cw = 0; cw < w[i]; cw++)
+					buf_addc(&line, '-');
+			}
+			render_cr(r);
+			render_out(r, line.data, line.len, RENDER_ESC_PRE);
+		}
+	}
+	render_cr(r);
+	buf_free(&line);
+	free(w);
+	table_free(t);
+	r->table = NULL;
+}
+
+/*
+ * Links
+ */
+
+/* Printable ASCII that may not stand in a URL as it is (RFC 3986). */
+static int
+url_unsafe(unsigned char c)
+{
+	switch (c) {
+	case '"': case '<': case '>': case '\\': case '^': case '`':
+	case '{': case '|': case '}':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void
+render_url_encode(struct buf *b, const char *url)
+{
+	static const char	 hex[] = "0123456789ABCDEF";
+	const unsigned char	*p;
+
+	buf_add(b, "", 0);		/* a terminated "" even if empty */
+	for (p = (const unsigned char *)url; *p != '\0'; p++) {
+		if (*p <= 0x20 || *p >= 0x7f || url_unsafe(*p) ||
+		    (*p == '%' && !(isxdigit(p[1]) && isxdigit(p[2])))) {
+			buf_addc(b, '%');
+			buf_addc(b, hex[*p >> 4]);
+			buf_addc(b, hex[*p & 15]);
+		} else
+			buf_addc(b, *p);
+	}
+}
+
+const char *
+render_url_basename(const char *url, size_t *lenp)
+{
+	size_t	 end, beg;
+
+	end = strcspn(url, "?#");
+	for (beg = end; beg > 0 && url[beg - 1] != '/'; beg--)
+		;
+	if (beg == end) {	/* "dir/" or "": the whole thing */
+		*lenp = strlen(url);
+		return url;
+	}
+	*lenp = end - beg;
+	return url + beg;
+}
+
+char *
+render_clean_label(const char *s, size_t len)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 i, n;
+	uint32_t	 c;
+	char		 u[4];
+	int		 space = 0;
+
+	buf_add(&b, "", 0);		/* a terminated "" even if empty */
+	for (i = 0; i < len; i += n) {
+		n = render_utf8_decode(s + i, len - i, &c);
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			space = 1;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+			continue;
+		if (space && b.len > 0)
+			buf_addc(&b, ' ');
+		space = 0;
+		buf_add(&b, u, buf_utf8_encode(c, u));	/* re-encoded */
+	}
+	return buf_release(&b);
+}
+
+/*
+ * The first heading
+ */
+
+static void
+plain_outc(struct render *r, enum render_esc esc, uint32_t c,
+    unsigned char nextc)
+{
+	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+		return;
+	render_putcp(r, c);
+}
+
+static int
+plain_node(struct render *r, cmark_node *n, cmark_event_type ev)
+{
+	const char	*s;
+
+	switch (cmark_node_get_type(n)) {
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_CODE:
+		render_text(r, cmark_node_get_literal(n));
+		break;
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK:
+		render_text(r, " ");
+		break;
+	case CMARK_NODE_HTML_INLINE:
+		s = cmark_node_get_literal(n);
+		render_html(r, s, strlen(s), 0);
+		break;
+	case CMARK_NODE_FOOTNOTE_REFERENCE:
+		return 0;
+	case CMARK_NODE_NONE:
+	case CMARK_NODE_DOCUMENT:
+	case CMARK_NODE_BLOCK_QUOTE:
+	case CMARK_NODE_LIST:
+	case CMARK_NODE_ITEM:
+	case CMARK_NODE_CODE_BLOCK:
+	case CMARK_NODE_HTML_BLOCK:
+	case CMARK_NODE_CUSTOM_BLOCK:
+	case CMARK_NODE_PARAGRAPH:
+	case CMARK_NODE_HEADING:
+	case CMARK_NODE_THEMATIC_BREAK:
+	case CMARK_NODE_FOOTNOTE_DEFINITION:
+	case CMARK_NODE_CUSTOM_INLINE:
+	case CMARK_NODE_EMPH:
+	case CMARK_NODE_STRONG:
+	case CMARK_NODE_LINK:
+	case CMARK_NODE_IMAGE:
+		break;
+	}
+	return 1;
+}
+
+char *
+render_first_heading(const char *md, size_t len)
+{
+	struct render	 r;
+	struct buf	 b = BUF_INIT;
+	cmark_node	*doc, *n;
+	char		*title = NULL;
+
+	doc = render_parse(md, len);
+	for (n = cmark_node_first_child(doc); n != NULL && title == NULL;
+	    n = cmark_node_next(n)) {
+		if (cmark_node_get_type(n) != CMARK_NODE_HEADING ||
+		    cmark_node_get_heading_level(n) != 1)
+			continue;
+		b.len = 0;
+		render_init(&r, &b, 0, plain_outc, NULL);
+		r.oneline = 1;
+		render_walk(&r, n, plain_node);
+		render_finish(&r);
+		if (b.len > 0 && b.data[b.len - 1] == '\n')
+			b.len--;
+		title = render_clean_label(b.data ? b.data : "", b.len);
+		if (title[0] == '\0') {		/* empty: try the next one */
+			free(title);
+			title = NULL;
+		}
+	}
+	buf_free(&b);
+	render_free(doc);
+	return title;
+}

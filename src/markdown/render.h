@@ -1,0 +1,54 @@
+/*
+ * render.h -- Markdown (cmark-gfm) to gemtext and to Gopher text.
+ *
+ * The same shape as cmark's own renderers (render.c): an output engine
+ * with cr/blankline/out and a line prefix, driven by a loop over
+ * cmark_iter events that calls one node callback per format.  Renderers
+ * return bytes in a struct buf and do no I/O.  The cmark tree is made
+ * and freed inside each call; nothing of it outlives the call.
+ */
+#ifndef CAPSULED_RENDER_H
+#define CAPSULED_RENDER_H
+
+#include <stddef.h>
+
+#include "core/buf.h"
+
+/*
+ * Link rewriting hook: given a link destination as written in the
+ * Markdown, return a malloc'd replacement (e.g. "/posts/slug" for
+ * "other-post.md"), or NULL to keep it as written.
+ */
+typedef char	*(*render_link_fn)(void *ctx, const char *url);
+
+struct render_opts {
+	render_link_fn	 rewrite;	/* may be NULL */
+	void		*rewrite_ctx;
+	unsigned	 width;		/* Gopher text wrap; 0 = 70 */
+	/*
+	 * Gopher only: how to turn a site path ("/posts/x") into an
+	 * absolute URL for the reference list.  NULL = leave as is.
+	 */
+	render_link_fn	 absolute;
+	void		*absolute_ctx;
+};
+
+/*
+ * Append the gemtext for md[0..len) to out.  Invalid UTF-8 is replaced
+ * (CMARK_OPT_VALIDATE_UTF8).  Always succeeds; the result ends with a
+ * newline unless it is empty.
+ */
+void	 render_gemtext(const char *md, size_t len,
+	    const struct render_opts *, struct buf *out);
+
+/* The same for Gopher text (type 0), wrapped at opts->width. */
+void	 render_gopher(const char *md, size_t len,
+	    const struct render_opts *, struct buf *out);
+
+/*
+ * The text of the first level-1 heading of md, as plain text (markup
+ * dropped, entities decoded), malloc'd; NULL when there is none.
+ */
+char	*render_first_heading(const char *md, size_t len);
+
+#endif

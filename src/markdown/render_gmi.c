@@ -1,0 +1,672 @@
+/*
+ * render_gmi.c -- Markdown (cmark-gfm tree) to gemtext.
+ *
+ * A node callback over the engine in render.c.  Gemtext is flat and
+ * line-typed, so:
+ *   - headings 4-6 become "###"; a paragraph is one line (soft break: a
+ *     space; hard break: a new line);
+ *   - links and images are gathered per block and written as
+ *     "=> URL label" lines right after it; a paragraph that holds only
+ *     links (and white space or punctuation) is only those lines;
+ *   - list items are "* " lines.  Nesting is shown after the marker:
+ *     depth 1 "* text", depth 2 "*   ◦ text", depth 3 "*     ◦ text"
+ *     (two more spaces per level, at most 8 levels of them); ordered
+ *     items keep their number ("* 1. text", "*   2) text"), task items
+ *     show "[x]" or "[ ]" in place of "◦".  Further blocks of an item
+ *     are text lines indented under its text;
+ *   - quotes are "> " lines, nested "> > " (at most 32 markers).  A
+ *     code block or table in a quote is written as quote lines, since
+ *     a preformatted block cannot sit in one;
+ *   - code blocks and tables are ``` blocks (alt text: the info string,
+ *     or "table"), columns padded to their width in code points;
+ *   - footnote references are "[1]"; the notes follow the body under
+ *     "## Notes" as "[1] text" lines;
+ *   - a thematic break is a line of 20 "─".
+ * Gemtext has no escapes: a text line that would start with "=>", "#",
+ * "* ", ">" or "```" gets a leading space, decided per code point in
+ * gmi_outc().
+ *
+ * Knows cmark-gfm and gemtext; knows nothing of files or the network.
+ * The tree is parsed and freed inside render_gemtext(); the link list
+ * and the frame stack are owned by struct gmi and freed there too.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/util.h"
+#include "markdown/render.h"
+#include "markdown/render_int.h"
+
+#define GMI_MAX_QUOTE	32	/* "> " markers written at most */
+#define GMI_MAX_LEVELS	8	/* list levels shown by indentation */
+#define GMI_MAX_INDENT	40	/* continuation indent, in columns */
+#define GMI_MAX_OPEN	16	/* links nested deeper get no line */
+#define GMI_MAX_LABEL	1024	/* bytes of a link label kept */
+#define GMI_RULE	"────────────────────"
+
+/* What a container (quote, list, item, note) changes for its contents. */
+struct gmi_frame {
+	unsigned	 nq;		/* quote depth */
+	unsigned	 nl;		/* list depth in the innermost quote */
+	unsigned	 indent;	/* continuation indent of text lines */
+	long		 num;		/* a list: the next item's number */
+};
+
+struct gmi_link {
+	char		*url;		/* owned, encoded; NULL: no link line */
+	char		*label;		/* owned; NULL while the link is open */
+	size_t		 label_at;	/* its label starts here in g->label */
+};
+
+struct gmi {
+	const struct render_opts *opts;
+	struct gmi_frame *st;		/* owned: the open containers */
+	size_t		 nst, capst;
+	struct gmi_link	*links;		/* owned: links of the current block */
+	size_t		 nlinks, caplinks;
+	size_t		*open;		/* owned: indexes of the open links */
+	size_t		 nopen, capopen;
+	struct buf	 label;		/* text of the open links */
+	int		 links_only;	/* drop the paragraph's own line */
+	struct render_mark para;	/* where that paragraph began */
+	unsigned	 nnotes;
+};
+
+static const struct gmi_frame	 top_frame;
+
+static const struct gmi_frame *
+cur(const struct gmi *g)
+{
+	return g->nst > 0 ? &g->st[g->nst - 1] : &top_frame;
+}
+
+static struct gmi_frame *
+push(struct gmi *g)
+{
+	struct gmi_frame	 f = *cur(g);
+
+	if (g->nst == g->capst) {
+		g->capst = g->capst ? g->capst * 2 : 16;
+		g->st = xreallocarray(g->st, g->capst, sizeof(*g->st));
+	}
+	g->st[g->nst] = f;
+	return &g->st[g->nst++];
+}
+
+/* The line prefix for the innermost container: quotes, then indent. */
+static void
+set_prefix(struct render *r, const struct gmi_frame *f, int indent)
+{
+	char		 p[2 * GMI_MAX_QUOTE + GMI_MAX_INDENT];
+	size_t		 len = 0;
+	unsigned	 i;
+
+	for (i = 0; i < f->nq && i < GMI_MAX_QUOTE; i++) {
+		p[len++] = '>';
+		p[len++] = ' ';
+	}
+	for (i = 0; indent && i < f->indent && i < GMI_MAX_INDENT; i++)
+		p[len++] = ' ';
+	render_prefix_truncate(r, 0);
+	render_prefix_add(r, p, len);
+}
+
+static void
+pop(struct render *r, struct gmi *g)
+{
+	if (g->nst > 0)
+		g->nst--;
+	set_prefix(r, cur(g), 1);
+}
+
+/* Does paragraph n share the line of its item's or note's marker? */
+static int
+on_marker_line(cmark_node *n)
+{
+	cmark_node	*p = cmark_node_parent(n);
+
+	return (render_is_type(p, CMARK_NODE_ITEM) ||
+	    render_is_type(p, CMARK_NODE_FOOTNOTE_DEFINITION)) &&
+	    cmark_node_previous(n) == NULL;
+}
+
+/*
+ * Gemtext has no escapes: at the start of a text line, a line-type
+ * prefix gets a space in front.  When the next byte is unknown (0: the
+ * node ends here), assume the worst; a spare space is harmless.
+ */
+static int
+starts_marker(enum render_esc esc, uint32_t c, unsigned char nextc)
+{
+	if (nextc < 0x20 && nextc != '\t')
+		nextc = 0;	/* a control: dropped, so the next is unknown */
+	else if (nextc == 0x7f || nextc == 0xc2)
+		nextc = 0;	/* DEL, or maybe a C1 control */
+	if (c == '`')
+		return nextc == '`' || nextc == 0;
+	if (esc == RENDER_ESC_PRE)
+		return 0;
+	switch (c) {
+	case '#':
+	case '>':
+		return 1;
+	case '=':
+		return nextc == '>' || nextc == 0;
+	case '*':
+		return nextc == ' ' || nextc == '\t' || nextc == 0;
+	}
+	return 0;
+}
+
+static void
+gmi_outc(struct render *r, enum render_esc esc, uint32_t c,
+    unsigned char nextc)
+{
+	if (c == '\t') {		/* only PRE keeps tabs */
+		buf_addc(r->out, '\t');
+		r->column++;
+		return;
+	}
+	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+		return;
+	if (r->column == 0 && !r->diverted && starts_marker(esc, c, nextc)) {
+		buf_addc(r->out, ' ');
+		r->column++;
+	}
+	render_putcp(r, c);
+}
+
+/*
+ * Links
+ */
+
+static int
+is_sep_char(uint32_t c)
+{
+	return (c < 0x80 && (c <= ' ' || strchr("!\"#$%&'()*+,-./:;<=>?@[\\]"
+	    "^_`{|}~", (int)c) != NULL)) || c == 0xa0 || c == 0xb7 ||
+	    c == 0x2013 || c == 0x2014 || c == 0x2022 || c == 0x2026;
+}
+
+/*
+ * Is paragraph p nothing but links and images (at least one), with
+ * only white space and punctuation around them?
+ */
+static int
+links_only(cmark_node *p)
+{
+	cmark_iter		*it;
+	cmark_node		*n;
+	cmark_node_type		 t;
+	cmark_event_type	 ev;
+	const char		*s, *url;
+	size_t			 i, len, k;
+	uint32_t		 c;
+	int			 ok = 1, nlinks = 0;
+
+	it = cmark_iter_new(p);
+	while (ok && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || n == p)
+			continue;
+		t = cmark_node_get_type(n);
+		if (t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) {
+			url = cmark_node_get_url(n);
+			ok = url != NULL && url[0] != '\0';
+			nlinks++;
+			cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+		} else if (t == CMARK_NODE_TEXT) {
+			s = cmark_node_get_literal(n);
+			len = strlen(s);
+			for (i = 0; ok && i < len; i += k) {
+				k = render_utf8_decode(s + i, len - i, &c);
+				ok = is_sep_char(c);
+			}
+		} else
+			ok = t == CMARK_NODE_SOFTBREAK ||
+			    t == CMARK_NODE_LINEBREAK ||
+			    t == CMARK_NODE_HTML_INLINE ||
+			    t == CMARK_NODE_EMPH || t == CMARK_NODE_STRONG ||
+			    t == CMARK_NODE_STRIKETHROUGH;
+	}
+	cmark_iter_free(it);
+	return ok && nlinks > 0;
+}
+
+static void
+link_enter(struct gmi *g, cmark_node *n)
+{
+	const struct render_opts *o = g->opts;
+	struct gmi_link		*l;
+	struct buf		 b = BUF_INIT;
+	const char		*url = cmark_node_get_url(n);
+	char			*rw = NULL;
+
+	if (g->nopen == g->capopen) {
+		g->capopen = g->capopen ? g->capopen * 2 : 8;
+		g->open = xreallocarray(g->open, g->capopen, sizeof(*g->open));
+	}
+	if (g->nopen >= GMI_MAX_OPEN) {		/* keeps the work linear */
+		g->open[g->nopen++] = SIZE_MAX;
+		return;
+	}
+	if (g->nlinks == g->caplinks) {
+		g->caplinks = g->caplinks ? g->caplinks * 2 : 8;
+		g->links = xreallocarray(g->links, g->caplinks,
+		    sizeof(*g->links));
+	}
+	l = &g->links[g->nlinks];
+	l->url = l->label = NULL;
+	l->label_at = g->label.len;
+	if (url != NULL && url[0] != '\0') {
+		if (o != NULL && o->rewrite != NULL)
+			rw = o->rewrite(o->rewrite_ctx, url);
+		render_url_encode(&b, rw ? rw : url);
+		l->url = buf_release(&b);
+		free(rw);
+		if (l->url[0] == '\0') {	/* rewritten to nothing */
+			free(l->url);
+			l->url = NULL;
+		}
+	}
+	g->open[g->nopen++] = g->nlinks++;
+}
+
+static void
+link_exit(struct render *r, struct gmi *g, cmark_node *n)
+{
+	struct gmi_link	*l;
+	const char	*url = cmark_node_get_url(n), *base;
+	size_t		 len, i;
+
+	if (g->nopen == 0)
+		return;
+	if ((i = g->open[--g->nopen]) == SIZE_MAX)
+		goto done;
+	l = &g->links[i];
+	len = g->label.len - l->label_at;
+	if (len > GMI_MAX_LABEL) {	/* cut on a code point boundary */
+		len = GMI_MAX_LABEL;
+		while (len > 0 && ((unsigned char)g->label.data[l->label_at +
+		    len] & 0xc0) == 0x80)
+			len--;
+	}
+	/* An empty label buffer has no data: no arithmetic on NULL. */
+	l->label = render_clean_label(g->label.data != NULL ?
+	    g->label.data + l->label_at : "", len);
+	if (l->label[0] == '\0' && render_is_type(n, CMARK_NODE_IMAGE) &&
+	    url != NULL) {
+		/* No alt text: the file name, in the text and as label. */
+		base = render_url_basename(url, &len);
+		free(l->label);
+		l->label = xstrndup(base, len);
+		render_text(r, l->label);
+		if (g->nopen > 0)
+			buf_addstr(&g->label, l->label);
+	}
+	if (url != NULL && (strcmp(l->label, url) == 0 ||
+	    (l->url != NULL && strcmp(l->label, l->url) == 0)))
+		l->label[0] = '\0';		/* <https://x>: say it once */
+done:
+	if (g->nopen == 0)
+		buf_truncate(&g->label, 0);
+}
+
+static void
+label_add(struct gmi *g, const char *s)
+{
+	if (g->nopen > 0 && s != NULL)
+		buf_addstr(&g->label, s);
+}
+
+static void
+links_free(struct gmi *g)
+{
+	size_t	 i;
+
+	for (i = 0; i < g->nlinks; i++) {
+		free(g->links[i].url);
+		free(g->links[i].label);
+	}
+	g->nlinks = g->nopen = 0;
+	buf_truncate(&g->label, 0);
+}
+
+/* The "=> URL label" lines of the block just ended. */
+static void
+flush_links(struct render *r, struct gmi *g)
+{
+	struct gmi_link	*l;
+	size_t		 i;
+
+	for (i = 0; i < g->nlinks; i++) {
+		l = &g->links[i];
+		if (l->url != NULL && l->label != NULL) {
+			render_cr(r);
+			r->no_prefix = 1;
+			render_lit(r, "=> ");
+			render_lit(r, l->url);
+			if (l->label[0] != '\0') {
+				render_lit(r, " ");
+				render_lit(r, l->label);
+			}
+			render_cr(r);
+			r->no_prefix = 0;
+		}
+	}
+	links_free(g);
+}
+
+/*
+ * Blocks
+ */
+
+static void
+item_enter(struct render *r, struct gmi *g, cmark_node *n, int task)
+{
+	struct gmi_frame	*f;
+	struct buf		 m = BUF_INIT;
+	cmark_node		*list = cmark_node_parent(n);
+	unsigned		 nl, i;
+	long			 num = 0;
+
+	if (cmark_node_previous(n) != NULL) {
+		if (cmark_node_get_list_tight(list))
+			render_cr(r);
+		else
+			render_blankline(r);
+	}
+	if (g->nst > 0)
+		num = g->st[g->nst - 1].num++;
+	nl = cur(g)->nl + 1;
+	buf_addstr(&m, "* ");
+	for (i = 1; i < nl && i <= GMI_MAX_LEVELS; i++)
+		buf_addstr(&m, "  ");
+	if (cmark_node_get_list_type(list) == CMARK_ORDERED_LIST)
+		buf_printf(&m, "%ld%c ", num,
+		    cmark_node_get_list_delim(list) == CMARK_PAREN_DELIM ?
+		    ')' : '.');
+	if (task)
+		buf_addstr(&m, cmark_gfm_extensions_get_tasklist_item_checked(
+		    n) ? "[x] " : "[ ] ");
+	else if (nl > 1 && cmark_node_get_list_type(list) !=
+	    CMARK_ORDERED_LIST)
+		buf_addstr(&m, "◦ ");
+	set_prefix(r, cur(g), 0);
+	render_lit(r, m.data);
+	f = push(g);
+	f->nl = nl;
+	f->indent = (unsigned)render_utf8_width(m.data, m.len);
+	set_prefix(r, f, 1);
+	buf_free(&m);
+}
+
+static void
+code_block(struct render *r, cmark_node *n)
+{
+	const struct gmi	*g = r->fmt;
+	const char		*lit = cmark_node_get_literal(n);
+	const char		*info = cmark_node_get_fence_info(n);
+	char			*alt;
+
+	render_block_sep(r, n);
+	lit = lit ? lit : "";
+	if (cur(g)->nq > 0) {		/* no ``` inside a quote line */
+		render_out(r, lit, strlen(lit), RENDER_ESC_PRE);
+		render_cr(r);
+		return;
+	}
+	alt = render_clean_label(info ? info : "", info ? strlen(info) : 0);
+	r->no_prefix = 1;
+	render_lit(r, "```");
+	render_lit(r, alt);
+	render_cr(r);
+	render_out(r, lit, strlen(lit), RENDER_ESC_PRE);
+	render_cr(r);
+	render_lit(r, "```");
+	render_cr(r);
+	r->no_prefix = 0;
+	free(alt);
+}
+
+static void
+table(struct render *r, struct gmi *g, cmark_node *n, int entering)
+{
+	int	 fenced = cur(g)->nq == 0;
+
+	if (entering) {
+		render_block_sep(r, n);
+		if (fenced) {
+			r->no_prefix = 1;
+			render_lit(r, "```table");
+			render_cr(r);
+		}
+		render_table_begin(r, n);
+		return;
+	}
+	render_table_end(r);
+	if (fenced) {
+		render_lit(r, "```");
+		render_cr(r);
+		r->no_prefix = 0;
+	}
+	flush_links(r, g);
+}
+
+static int
+heading(struct render *r, struct gmi *g, cmark_node *n, int entering)
+{
+	static const char *const marks[] = { "# ", "## ", "### " };
+	int			 level;
+
+	if (!entering) {
+		r->oneline = r->no_prefix = 0;
+		r->html_skip[0] = '\0';
+		render_cr(r);
+		flush_links(r, g);
+		return 1;
+	}
+	if (cmark_node_first_child(n) == NULL)
+		return 0;		/* an empty heading says nothing */
+	render_block_sep(r, n);
+	r->oneline = 1;
+	if (cur(g)->nq == 0) {		/* in a quote: just its text */
+		level = cmark_node_get_heading_level(n);
+		level = level < 1 ? 1 : level > 3 ? 3 : level;
+		r->no_prefix = 1;
+		render_lit(r, marks[level - 1]);
+	}
+	return 1;
+}
+
+static void
+footnote_def(struct render *r, struct gmi *g, cmark_node *n, int entering)
+{
+	struct gmi_frame	*f;
+	char			 m[32];
+
+	if (!entering) {
+		pop(r, g);
+		return;
+	}
+	set_prefix(r, &top_frame, 0);
+	if (g->nnotes++ == 0) {
+		render_blankline(r);
+		r->no_prefix = 1;
+		render_lit(r, "## Notes");
+		r->no_prefix = 0;
+	}
+	render_blankline(r);
+	snprintf(m, sizeof(m), "[%u] ", g->nnotes);
+	render_lit(r, m);
+	f = push(g);
+	*f = top_frame;
+	f->indent = (unsigned)strlen(m);
+	set_prefix(r, f, 1);
+}
+
+/*
+ * The node callback
+ */
+
+static int
+gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
+{
+	struct gmi		*g = r->fmt;
+	struct gmi_frame	*f;
+	cmark_node_type		 t = cmark_node_get_type(n);
+	int			 entering = ev == CMARK_EVENT_ENTER;
+	const char		*s;
+	char			 ref[40];
+
+	/* Extension nodes: their types are only known at run time. */
+	if (t == CMARK_NODE_TABLE) {
+		table(r, g, n, entering);
+		return 1;
+	} else if (t == CMARK_NODE_TABLE_ROW) {
+		render_table_row(r, n, entering);
+		return 1;
+	} else if (t == CMARK_NODE_TABLE_CELL) {
+		render_table_cell(r, entering);
+		return 1;
+	} else if (t == CMARK_NODE_STRIKETHROUGH) {
+		return 1;		/* markers dropped, text kept */
+	} else if (render_is_task_item(n)) {
+		if (entering)
+			item_enter(r, g, n, 1);
+		else
+			pop(r, g);
+		return 1;
+	}
+
+	switch (t) {
+	case CMARK_NODE_DOCUMENT:
+		if (!entering)
+			flush_links(r, g);
+		break;
+	case CMARK_NODE_BLOCK_QUOTE:
+		if (entering) {
+			render_block_sep(r, n);
+			f = push(g);
+			f->nq++;
+			f->nl = f->indent = 0;
+			set_prefix(r, f, 1);
+		} else
+			pop(r, g);
+		break;
+	case CMARK_NODE_LIST:
+		if (entering) {
+			render_block_sep(r, n);
+			f = push(g);
+			f->num = cmark_node_get_list_start(n);
+		} else
+			pop(r, g);
+		break;
+	case CMARK_NODE_ITEM:
+		if (entering)
+			item_enter(r, g, n, 0);
+		else
+			pop(r, g);
+		break;
+	case CMARK_NODE_CODE_BLOCK:
+		code_block(r, n);
+		break;
+	case CMARK_NODE_HTML_BLOCK:
+		render_block_sep(r, n);
+		s = cmark_node_get_literal(n);
+		render_html(r, s, strlen(s), 1);
+		r->html_skip[0] = '\0';
+		break;
+	case CMARK_NODE_PARAGRAPH:
+		if (entering) {
+			render_block_sep(r, n);
+			if (!on_marker_line(n) && links_only(n)) {
+				g->links_only = 1;
+				render_mark(r, &g->para);
+			}
+		} else {
+			if (g->links_only)
+				render_rewind(r, &g->para);
+			g->links_only = 0;
+			r->html_skip[0] = '\0';
+			flush_links(r, g);
+		}
+		break;
+	case CMARK_NODE_HEADING:
+		return heading(r, g, n, entering);
+	case CMARK_NODE_THEMATIC_BREAK:
+		render_block_sep(r, n);
+		render_lit(r, GMI_RULE);
+		render_cr(r);
+		break;
+	case CMARK_NODE_FOOTNOTE_DEFINITION:
+		footnote_def(r, g, n, entering);
+		break;
+	case CMARK_NODE_TEXT:			/* leaf: ENTER only */
+	case CMARK_NODE_CODE:
+		s = cmark_node_get_literal(n);
+		render_text(r, s);
+		if (r->html_skip[0] == '\0')
+			label_add(g, s);
+		break;
+	case CMARK_NODE_SOFTBREAK:		/* a paragraph is one line */
+		render_text(r, " ");
+		label_add(g, " ");
+		break;
+	case CMARK_NODE_LINEBREAK:
+		render_break(r);
+		label_add(g, " ");
+		break;
+	case CMARK_NODE_HTML_INLINE:
+		s = cmark_node_get_literal(n);
+		render_html(r, s, strlen(s), 0);
+		break;
+	case CMARK_NODE_LINK:
+	case CMARK_NODE_IMAGE:
+		if (entering)
+			link_enter(g, n);
+		else
+			link_exit(r, g, n);
+		break;
+	case CMARK_NODE_FOOTNOTE_REFERENCE:
+		if (entering) {
+			snprintf(ref, sizeof(ref), "[%.32s]",
+			    cmark_node_get_literal(n));
+			render_text(r, ref);
+		}
+		break;
+	case CMARK_NODE_NONE:
+	case CMARK_NODE_CUSTOM_BLOCK:
+	case CMARK_NODE_CUSTOM_INLINE:
+	case CMARK_NODE_EMPH:			/* markers dropped */
+	case CMARK_NODE_STRONG:
+		break;
+	}
+	return 1;
+}
+
+void
+render_gemtext(const char *md, size_t len, const struct render_opts *opts,
+    struct buf *out)
+{
+	struct render	 r;
+	struct gmi	 g;
+	cmark_node	*doc;
+
+	memset(&g, 0, sizeof(g));
+	g.opts = opts;
+	buf_init(&g.label);
+	doc = render_parse(md, len);
+	render_init(&r, out, 0, gmi_outc, &g);
+	render_walk(&r, doc, gmi_node);
+	render_finish(&r);
+	render_free(doc);
+	links_free(&g);
+	free(g.links);
+	free(g.open);
+	free(g.st);
+	buf_free(&g.label);
+}

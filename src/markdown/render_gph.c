@@ -1,0 +1,528 @@
+/*
+ * render_gph.c -- Markdown (cmark-gfm tree) to Gopher plain text.
+ *
+ * The same walk and engine as render_gmi.c with another node callback
+ * and outc():
+ *   - prose is wrapped at opts->width (0: 70) code points on spaces; a
+ *     word longer than the line is split; code blocks (indented four
+ *     spaces) and tables are never wrapped;
+ *   - headings stand between blank lines, level 1 underlined with "=",
+ *     level 2 with "-", as long as the heading's longest line; deeper
+ *     levels are plain;
+ *   - list items are "* ", "1. " or "* [x] ", quotes "> "; further lines
+ *     hang under the item's text.  Prefixes stop growing at half the
+ *     width, so deep nesting cannot eat the line;
+ *   - links and images are "text[1]", with "[1] URL" under
+ *     "References" at the end; site paths ("/posts/x") go through
+ *     opts->absolute.  Footnote references take numbers from the same
+ *     counter ("[2]"), and the notes are listed under "Notes" before
+ *     the references, so every number means one thing;
+ *   - a thematic break is a line of 20 "-";
+ *   - tabs are expanded, other controls and CR dropped; lines end in LF
+ *     (the Gopher layer makes CRLF).  A line that would be a lone "."
+ *     (the RFC 1436 terminator) becomes " .".
+ *
+ * Knows cmark-gfm; knows nothing of the Gopher protocol beyond the lone
+ * ".".  The tree, the reference list and the frame stack are owned by
+ * render_gopher() and freed before it returns.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/util.h"
+#include "markdown/render.h"
+#include "markdown/render_int.h"
+
+#define GPH_WIDTH	70
+#define GPH_MAX_NOTES	1000000	/* footnote numbers cmark may hand out */
+
+struct gph_frame {
+	size_t		 prefix_len;	/* the prefix to go back to on exit */
+	long		 num;		/* a list: the next item's number */
+};
+
+struct gph_ref {
+	unsigned	 num;
+	char		*url;		/* owned */
+};
+
+struct gph {
+	const struct render_opts *opts;
+	struct gph_frame *st;		/* owned: the open containers */
+	size_t		 nst, capst;
+	struct gph_ref	*refs;		/* owned: the reference list */
+	size_t		 nrefs, caprefs;
+	size_t		*open;		/* owned: out->len at each open link */
+	size_t		 nopen, capopen;
+	unsigned	*notes;		/* owned: cmark's note number -> ours */
+	size_t		 nnotes;
+	unsigned	 ndefs;		/* footnote definitions seen */
+	unsigned	 next;		/* the last number given out */
+	size_t		 head_at;	/* where the heading's text began */
+	int		 head_level;
+	size_t		 max_prefix;	/* prefixes stop growing here */
+};
+
+static struct gph_frame *
+push(struct render *r, struct gph *g)
+{
+	struct gph_frame	*f;
+
+	if (g->nst == g->capst) {
+		g->capst = g->capst ? g->capst * 2 : 16;
+		g->st = xreallocarray(g->st, g->capst, sizeof(*g->st));
+	}
+	f = &g->st[g->nst++];
+	f->prefix_len = r->prefix.len;
+	f->num = 0;
+	return f;
+}
+
+static void
+pop(struct render *r, struct gph *g)
+{
+	if (g->nst > 0)
+		render_prefix_truncate(r, g->st[--g->nst].prefix_len);
+}
+
+/* Grow the prefix, unless that would take more than half the line. */
+static void
+indent(struct render *r, const struct gph *g, const char *s, size_t len)
+{
+	if (r->prefix_width + render_utf8_width(s, len) <= g->max_prefix)
+		render_prefix_add(r, s, len);
+}
+
+static void
+gph_outc(struct render *r, enum render_esc esc, uint32_t c,
+    unsigned char nextc)
+{
+	size_t	 n;
+
+	if (c == '\t') {		/* PRE: to the next multiple of 8 */
+		for (n = 8 - (r->column - r->content_col) % 8; n > 0; n--)
+			buf_addc(r->out, ' ');
+		r->column += 8 - (r->column - r->content_col) % 8;
+		return;
+	}
+	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+		return;
+	render_putcp(r, c);
+}
+
+/*
+ * Numbers: links and footnotes share one counter.
+ */
+
+static unsigned
+note_number(struct gph *g, unsigned long m)
+{
+	size_t	 n;
+
+	if (m == 0 || m > GPH_MAX_NOTES)
+		return 0;
+	if (m >= g->nnotes) {
+		n = m + 16;
+		g->notes = xreallocarray(g->notes, n, sizeof(*g->notes));
+		memset(g->notes + g->nnotes, 0,
+		    (n - g->nnotes) * sizeof(*g->notes));
+		g->nnotes = n;
+	}
+	if (g->notes[m] == 0)
+		g->notes[m] = ++g->next;
+	return g->notes[m];
+}
+
+static void
+footnote_ref(struct render *r, struct gph *g, const char *lit)
+{
+	char		 s[48], *end;
+	unsigned long	 m;
+	unsigned	 k = 0;
+
+	m = strtoul(lit, &end, 10);
+	if (end != lit && *end == '\0' && lit[0] >= '0' && lit[0] <= '9')
+		k = note_number(g, m);
+	if (k != 0)
+		snprintf(s, sizeof(s), "[%u]", k);
+	else
+		snprintf(s, sizeof(s), "[%.32s]", lit);
+	render_text(r, s);
+}
+
+static void
+link_exit(struct render *r, struct gph *g, cmark_node *n)
+{
+	const struct render_opts *o = g->opts;
+	struct buf		 b = BUF_INIT;
+	const char		*url = cmark_node_get_url(n), *base;
+	char			*rw = NULL, *abs = NULL, s[32];
+	size_t			 at = 0, len;
+
+	if (g->nopen > 0)
+		at = g->open[--g->nopen];
+	if (url == NULL || url[0] == '\0')
+		return;
+	if (render_is_type(n, CMARK_NODE_IMAGE) && r->out->len == at) {
+		base = render_url_basename(url, &len);	/* no alt text */
+		render_out(r, base, len, RENDER_ESC_TEXT);
+	}
+	if (o != NULL && o->rewrite != NULL)
+		rw = o->rewrite(o->rewrite_ctx, url);
+	if (rw != NULL)
+		url = rw;
+	if (o != NULL && o->absolute != NULL && url[0] == '/' &&
+	    url[1] != '/')
+		abs = o->absolute(o->absolute_ctx, url);
+	render_url_encode(&b, abs ? abs : url);
+	free(rw);
+	free(abs);
+	if (b.len == 0) {		/* rewritten to nothing */
+		buf_free(&b);
+		return;
+	}
+	if (g->nrefs == g->caprefs) {
+		g->caprefs = g->caprefs ? g->caprefs * 2 : 8;
+		g->refs = xreallocarray(g->refs, g->caprefs, sizeof(*g->refs));
+	}
+	g->refs[g->nrefs].num = ++g->next;
+	g->refs[g->nrefs++].url = buf_release(&b);
+	snprintf(s, sizeof(s), "[%u]", g->next);
+	render_text(r, s);
+}
+
+/* An underlined title of our own ("Notes", "References"). */
+static void
+title(struct render *r, const char *s)
+{
+	size_t	 i, n = render_utf8_width(s, strlen(s));
+
+	render_blankline(r);
+	render_lit(r, s);
+	render_cr(r);
+	for (i = 0; i < n; i++)
+		render_lit(r, "-");
+	render_blankline(r);
+}
+
+static void
+references(struct render *r, struct gph *g)
+{
+	char	 s[32];
+	size_t	 i;
+
+	if (g->nrefs == 0)
+		return;
+	render_prefix_truncate(r, 0);
+	title(r, "References");
+	for (i = 0; i < g->nrefs; i++) {
+		render_cr(r);
+		snprintf(s, sizeof(s), "[%u] ", g->refs[i].num);
+		render_lit(r, s);
+		render_lit(r, g->refs[i].url);	/* never wrapped */
+	}
+	render_cr(r);
+}
+
+/*
+ * Blocks
+ */
+
+static void
+item_enter(struct render *r, struct gph *g, cmark_node *n, int task)
+{
+	struct buf	 m = BUF_INIT;
+	cmark_node	*list = cmark_node_parent(n);
+	long		 num = 0;
+
+	if (cmark_node_previous(n) != NULL) {
+		if (cmark_node_get_list_tight(list))
+			render_cr(r);
+		else
+			render_blankline(r);
+	}
+	if (g->nst > 0)
+		num = g->st[g->nst - 1].num++;
+	if (cmark_node_get_list_type(list) == CMARK_ORDERED_LIST)
+		buf_printf(&m, "%ld%c ", num,
+		    cmark_node_get_list_delim(list) == CMARK_PAREN_DELIM ?
+		    ')' : '.');
+	else
+		buf_addstr(&m, "* ");
+	if (task)
+		buf_addstr(&m, cmark_gfm_extensions_get_tasklist_item_checked(
+		    n) ? "[x] " : "[ ] ");
+	render_lit(r, m.data);
+	push(r, g);
+	memset(m.data, ' ', m.len);
+	indent(r, g, m.data, m.len);
+	buf_free(&m);
+}
+
+static int
+heading(struct render *r, struct gph *g, cmark_node *n, int entering)
+{
+	const char	*d;
+	size_t		 i, w, max = 0, beg;
+
+	if (entering) {
+		if (cmark_node_first_child(n) == NULL)
+			return 0;
+		render_block_sep(r, n);
+		render_begin(r);
+		g->head_at = r->out->len;
+		g->head_level = cmark_node_get_heading_level(n);
+		r->oneline = 1;
+		return 1;
+	}
+	r->oneline = 0;
+	r->html_skip[0] = '\0';
+	if ((d = r->out->data) == NULL)
+		return 1;
+	/* The longest line, less the prefix on wrapped ones. */
+	for (beg = i = g->head_at < r->out->len ? g->head_at : r->out->len;
+	    i <= r->out->len; i++) {
+		if (i < r->out->len && d[i] != '\n')
+			continue;
+		w = render_utf8_width(d + beg, i - beg);
+		if (beg != g->head_at)
+			w = w > r->prefix_width ? w - r->prefix_width : 0;
+		max = w > max ? w : max;
+		beg = i + 1;
+	}
+	if (g->head_level <= 2 && max > 0) {
+		render_cr(r);
+		for (i = 0; i < max; i++)
+			render_lit(r, g->head_level == 1 ? "=" : "-");
+	}
+	render_blankline(r);
+	return 1;
+}
+
+static void
+footnote_def(struct render *r, struct gph *g, int entering)
+{
+	char		 m[32];
+	unsigned	 k;
+
+	if (!entering) {
+		pop(r, g);
+		return;
+	}
+	if (g->ndefs == 0)
+		title(r, "Notes");
+	render_blankline(r);
+	if ((k = note_number(g, ++g->ndefs)) == 0)
+		k = ++g->next;
+	snprintf(m, sizeof(m), "[%u] ", k);
+	render_lit(r, m);
+	push(r, g);
+	memset(m, ' ', strlen(m));
+	indent(r, g, m, strlen(m));
+}
+
+static void
+code_block(struct render *r, struct gph *g, cmark_node *n)
+{
+	const char	*lit = cmark_node_get_literal(n);
+
+	render_block_sep(r, n);
+	push(r, g);
+	indent(r, g, "    ", 4);
+	render_out(r, lit ? lit : "", lit ? strlen(lit) : 0, RENDER_ESC_PRE);
+	render_cr(r);
+	pop(r, g);
+}
+
+/*
+ * The node callback
+ */
+
+static int
+gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
+{
+	struct gph		*g = r->fmt;
+	cmark_node_type		 t = cmark_node_get_type(n);
+	int			 entering = ev == CMARK_EVENT_ENTER;
+	const char		*s;
+
+	/* Extension nodes: their types are only known at run time. */
+	if (t == CMARK_NODE_TABLE) {
+		if (entering) {
+			render_block_sep(r, n);
+			render_table_begin(r, n);
+		} else
+			render_table_end(r);
+		return 1;
+	} else if (t == CMARK_NODE_TABLE_ROW) {
+		render_table_row(r, n, entering);
+		return 1;
+	} else if (t == CMARK_NODE_TABLE_CELL) {
+		render_table_cell(r, entering);
+		return 1;
+	} else if (t == CMARK_NODE_STRIKETHROUGH) {
+		return 1;		/* markers dropped, text kept */
+	} else if (render_is_task_item(n)) {
+		if (entering)
+			item_enter(r, g, n, 1);
+		else
+			pop(r, g);
+		return 1;
+	}
+
+	switch (t) {
+	case CMARK_NODE_DOCUMENT:
+		if (!entering)
+			references(r, g);
+		break;
+	case CMARK_NODE_BLOCK_QUOTE:
+		if (entering) {
+			render_block_sep(r, n);
+			push(r, g);
+			indent(r, g, "> ", 2);
+		} else
+			pop(r, g);
+		break;
+	case CMARK_NODE_LIST:
+		if (entering) {
+			render_block_sep(r, n);
+			push(r, g)->num = cmark_node_get_list_start(n);
+		} else
+			pop(r, g);
+		break;
+	case CMARK_NODE_ITEM:
+		if (entering)
+			item_enter(r, g, n, 0);
+		else
+			pop(r, g);
+		break;
+	case CMARK_NODE_CODE_BLOCK:
+		code_block(r, g, n);
+		break;
+	case CMARK_NODE_HTML_BLOCK:
+		render_block_sep(r, n);
+		s = cmark_node_get_literal(n);
+		render_html(r, s, strlen(s), 1);
+		r->html_skip[0] = '\0';
+		break;
+	case CMARK_NODE_PARAGRAPH:
+		if (entering)
+			render_block_sep(r, n);
+		else
+			r->html_skip[0] = '\0';
+		break;
+	case CMARK_NODE_HEADING:
+		return heading(r, g, n, entering);
+	case CMARK_NODE_THEMATIC_BREAK:
+		render_block_sep(r, n);
+		render_lit(r, "--------------------");
+		render_cr(r);
+		break;
+	case CMARK_NODE_FOOTNOTE_DEFINITION:
+		footnote_def(r, g, entering);
+		break;
+	case CMARK_NODE_TEXT:			/* leaf: ENTER only */
+	case CMARK_NODE_CODE:
+		render_text(r, cmark_node_get_literal(n));
+		break;
+	case CMARK_NODE_SOFTBREAK:
+		render_text(r, " ");
+		break;
+	case CMARK_NODE_LINEBREAK:
+		render_break(r);
+		break;
+	case CMARK_NODE_HTML_INLINE:
+		s = cmark_node_get_literal(n);
+		render_html(r, s, strlen(s), 0);
+		break;
+	case CMARK_NODE_LINK:
+	case CMARK_NODE_IMAGE:
+		if (!entering) {
+			link_exit(r, g, n);
+			break;
+		}
+		if (g->nopen == g->capopen) {
+			g->capopen = g->capopen ? g->capopen * 2 : 8;
+			g->open = xreallocarray(g->open, g->capopen,
+			    sizeof(*g->open));
+		}
+		g->open[g->nopen++] = r->out->len;
+		break;
+	case CMARK_NODE_FOOTNOTE_REFERENCE:
+		if (entering)
+			footnote_ref(r, g, cmark_node_get_literal(n));
+		break;
+	case CMARK_NODE_NONE:
+	case CMARK_NODE_CUSTOM_BLOCK:
+	case CMARK_NODE_CUSTOM_INLINE:
+	case CMARK_NODE_EMPH:			/* markers dropped */
+	case CMARK_NODE_STRONG:
+		break;
+	}
+	return 1;
+}
+
+/* RFC 1436 ends a text item with a lone "."; never write one. */
+static int
+lone_dot(const struct buf *b, size_t start, size_t i)
+{
+	return b->data[i] == '.' && i + 1 < b->len && b->data[i + 1] == '\n' &&
+	    (i == start || b->data[i - 1] == '\n');
+}
+
+static void
+no_lone_dots(struct buf *out, size_t start)
+{
+	struct buf	 tail = BUF_INIT;
+	const char	*p, *end;
+	size_t		 i;
+
+	if (out->len <= start)		/* nothing written: data may be NULL */
+		return;
+	/* Only the dots need a look (a byte-by-byte scan was 4 % of a post). */
+	end = out->data + out->len;
+	for (p = out->data + start;
+	    (p = memchr(p, '.', (size_t)(end - p))) != NULL; p++)
+		if (lone_dot(out, start, (size_t)(p - out->data)))
+			break;
+	if (p == NULL)
+		return;
+	buf_add(&tail, out->data + start, out->len - start);
+	buf_truncate(out, start);
+	for (i = 0; i < tail.len; i++) {
+		if (lone_dot(&tail, 0, i))
+			buf_addc(out, ' ');
+		buf_addc(out, tail.data[i]);
+	}
+	buf_free(&tail);
+}
+
+void
+render_gopher(const char *md, size_t len, const struct render_opts *opts,
+    struct buf *out)
+{
+	struct render	 r;
+	struct gph	 g;
+	cmark_node	*doc;
+	unsigned	 width;
+	size_t		 i, start = out->len;
+
+	memset(&g, 0, sizeof(g));
+	g.opts = opts;
+	width = opts != NULL && opts->width > 0 ? opts->width : GPH_WIDTH;
+	g.max_prefix = width / 2;
+	doc = render_parse(md, len);
+	render_init(&r, out, width, gph_outc, &g);
+	render_walk(&r, doc, gph_node);
+	render_finish(&r);
+	render_free(doc);
+	no_lone_dots(out, start);
+	for (i = 0; i < g.nrefs; i++)
+		free(g.refs[i].url);
+	free(g.refs);
+	free(g.open);
+	free(g.notes);
+	free(g.st);
+}

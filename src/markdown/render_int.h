@@ -1,0 +1,184 @@
+/*
+ * render_int.h -- the output engine shared by render_gmi.c and
+ * render_gph.c; not for other modules (they use render.h).
+ *
+ * The shape of cmark's internal render.h: a struct render holds the
+ * caller's output buffer, a line prefix and the line state; a format
+ * supplies outc() to escape one code point and a node callback that
+ * render_walk() calls for every cmark_iter event.  Knows cmark-gfm and
+ * struct buf; knows nothing of Gemini or Gopher.  The engine borrows
+ * out; everything else in struct render is owned by it and released
+ * by render_finish().
+ */
+#ifndef CAPSULED_RENDER_INT_H
+#define CAPSULED_RENDER_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmark-gfm.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm-core-extensions.h>
+
+#include "core/buf.h"
+
+/*
+ * The node types of the gfm table and strikethrough extensions.  They
+ * are exported by libcmark-gfm-extensions but declared only in its
+ * uninstalled table.h and strikethrough.h; their values are set when
+ * the extensions register (render_parse() makes sure of that).
+ */
+extern cmark_node_type	 CMARK_NODE_TABLE, CMARK_NODE_TABLE_ROW,
+			 CMARK_NODE_TABLE_CELL, CMARK_NODE_STRIKETHROUGH;
+
+enum render_esc {
+	RENDER_ESC_LITERAL,	/* our own markup ("=> ", "* "): as is */
+	RENDER_ESC_TEXT,	/* prose: wrapped if width > 0, outc escapes */
+	RENDER_ESC_PRE,		/* code and tables: never wrapped */
+};
+
+struct render;
+
+/*
+ * Write code point c (TEXT or PRE) to r->out, escaped for the format,
+ * and advance r->column.  nextc is the byte after c in the same string,
+ * or 0 when c ends it (then the next byte is unknown).  Where the
+ * column is not 0, outc() must write a code point >= 0x20 other than
+ * DEL and U+0080..U+009F as is (render_putcp()): render_out() copies
+ * runs of those itself and calls outc() only for the rest.
+ */
+typedef void	(*render_outc_fn)(struct render *, enum render_esc,
+		    uint32_t c, unsigned char nextc);
+/*
+ * Called for every iterator event; leaf nodes get only ENTER.  Return 0
+ * on ENTER to skip the node's children; its EXIT is then not delivered.
+ */
+typedef int	(*render_node_fn)(struct render *, cmark_node *,
+		    cmark_event_type);
+
+struct render {
+	struct buf	*out;		/* borrowed: the caller's buffer */
+	size_t		 start;		/* where this rendering began in out */
+	struct buf	 prefix;	/* owned: written at each line start */
+	size_t		 prefix_width;	/* code points in prefix */
+	struct buf	 scratch;	/* owned: the tail moved by a wrap */
+	int		 need_nl;	/* 0, 1 = end the line, 2 = blank */
+	size_t		 blank_len;	/* prefix bytes on the blank line */
+	size_t		 column;	/* code points on this line */
+	unsigned	 width;		/* wrap TEXT past it; 0 = never */
+	int		 begin_line;	/* not even the prefix written yet */
+	size_t		 line_at;	/* offset of the current line in out */
+	size_t		 content_at;	/* offset just past the prefix */
+	size_t		 content_col;	/* column just past the prefix */
+	size_t		 space_at;	/* 1 + offset of the last breakable
+					   space on the line; 0 = none */
+	int		 no_prefix;	/* content lines start at column 0 */
+	int		 oneline;	/* line breaks become spaces */
+	int		 diverted;	/* out is a table cell, not the page */
+	char		 html_skip[8];	/* inside <script> or <style> */
+	struct render_table *table;	/* owned; the table being rendered */
+	render_outc_fn	 outc;
+	void		*fmt;		/* borrowed: the format's own state */
+};
+
+/* A position to come back to (gemtext drops link-only paragraphs). */
+struct render_mark {
+	size_t	 len, column, line_at, content_at, content_col, space_at;
+	size_t	 blank_len;
+	int	 need_nl, begin_line;
+};
+
+/* The page's state while a table cell is rendered into its own buf. */
+struct render_divert {
+	struct render_mark	 mark;
+	struct buf		*out;
+	size_t			 start;
+	unsigned		 width;
+	int			 no_prefix, oneline;
+};
+
+/*
+ * Parse md with the options and extensions every renderer uses.  The
+ * caller owns the tree and gives it back with render_free(), on the same
+ * thread: it lives in that thread's arena (arena.h).  Never NULL.
+ */
+cmark_node	*render_parse(const char *md, size_t len);
+void		 render_free(cmark_node *doc);
+/* Is n an item of a gfm task list? */
+int	 render_is_task_item(cmark_node *n);
+
+void	 render_init(struct render *, struct buf *out, unsigned width,
+	    render_outc_fn, void *fmt);
+/* End the last line; no trailing blank line.  Frees r's own memory. */
+void	 render_finish(struct render *);
+void	 render_walk(struct render *, cmark_node *root, render_node_fn);
+
+void	 render_cr(struct render *);		/* end the line */
+/* n is a node of type t (NULL is no node). */
+int	 render_is_type(cmark_node *n, cmark_node_type t);
+/*
+ * Space before block n, the same in both formats: a paragraph that opens
+ * an item or a note goes on its marker line, blocks in a tight list item
+ * are not set apart, the first block of a quote was set apart already.
+ */
+void	 render_block_sep(struct render *, cmark_node *n);
+void	 render_blankline(struct render *);	/* and leave one blank */
+/* Start the line now (flush pending line ends, write the prefix). */
+void	 render_begin(struct render *);
+/* Has nothing been written on the line yet? */
+int	 render_line_empty(const struct render *);
+void	 render_out(struct render *, const char *, size_t, enum render_esc);
+void	 render_lit(struct render *, const char *);
+/* Prose from the document; swallowed inside <script> and <style>. */
+void	 render_text(struct render *, const char *);
+void	 render_break(struct render *);	/* hard break: cr or a space */
+/* Append code point c to out and count it: for outc(). */
+void	 render_putcp(struct render *, uint32_t c);
+
+void	 render_prefix_add(struct render *, const char *, size_t);
+void	 render_prefix_truncate(struct render *, size_t len);
+
+/* Mark where a block begins (a line end must be pending). */
+void	 render_mark(struct render *, struct render_mark *);
+void	 render_rewind(struct render *, const struct render_mark *);
+void	 render_divert(struct render *, struct buf *,
+	    struct render_divert *);
+void	 render_undivert(struct render *, const struct render_divert *);
+
+/*
+ * Raw HTML: tags dropped, text kept (entities decoded, white space
+ * collapsed), <script> and <style> content dropped, <br> a break;
+ * block (an HTML block) also breaks the line at block-level tags.
+ */
+void	 render_html(struct render *, const char *, size_t, int block);
+
+/*
+ * Tables: cells are rendered into their own buffers, and at the end the
+ * grid is written as PRE lines padded to the column widths (in code
+ * points) with the column alignments.  The format writes what goes
+ * around it (gemtext's ``` lines).
+ */
+void	 render_table_begin(struct render *, cmark_node *table);
+void	 render_table_row(struct render *, cmark_node *row, int entering);
+void	 render_table_cell(struct render *, int entering);
+void	 render_table_end(struct render *);
+
+/* UTF-8 helpers. */
+size_t	 render_utf8_decode(const char *, size_t, uint32_t *);
+size_t	 render_utf8_width(const char *, size_t);
+
+/*
+ * Link destinations: append url to b percent-encoded so that it is one
+ * token (controls, space, non-ASCII, "<>\"{}|\\^`" and a '%' that
+ * starts no escape are encoded).
+ */
+void	 render_url_encode(struct buf *b, const char *url);
+/* The file name in url (for an image without alt text), borrowed. */
+const char *render_url_basename(const char *url, size_t *lenp);
+/*
+ * A label as one clean line: controls dropped, runs of white space
+ * made one space, trimmed.  malloc'd.
+ */
+char	*render_clean_label(const char *, size_t);
+
+#endif

@@ -1,0 +1,1116 @@
+/*
+ * conn.c -- one client connection: read a request, answer it, close.
+ *
+ *   accept -> REQUEST -(request line)-> RESPONSE -(all queued)-> SHUTDOWN
+ *          -(writes done)-> CLOSING -> freed
+ *   timeout, EOF, error, bad TLS ---------------------------> CLOSING
+ *
+ * The same state machine serves Gemini (through tlsconn.c) and Gopher
+ * (plain TCP).  struct conn owns everything about its client, and
+ * conn_close() is the only way out; the memory is freed in the last
+ * close callback (STYLE.md §9), after every write and file read that was
+ * in flight has called back.  Does every byte of socket and file I/O;
+ * what to send is decided by gemini.c, gopher.c and router.c.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "content/archive.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "net/limit.h"
+#include "net/tlsconn.h"
+#include "net/worker.h"
+#include "proto/gemini.h"
+#include "proto/gopher.h"
+#include "proto/titan.h"
+#include "site/router.h"
+
+#define CONN_REQ_MAX	(1024 + 2)	/* Gemini URL + CRLF; Gopher cap */
+#define CONN_FILE_CHUNK	(64 * 1024)
+#define CONN_QUEUE_HIGH	(256 * 1024)	/* stop reading the file above */
+
+enum conn_state {
+	CONN_REQUEST,		/* handshake and request line */
+	CONN_UPLOAD,		/* Titan: the body after the request line */
+	CONN_RESPONSE,		/* queuing the response */
+	CONN_SHUTDOWN,		/* all queued; close when written */
+	CONN_CLOSING,		/* uv_close() called */
+};
+
+/*
+ * The request line and what answers it: most of a connection's memory,
+ * so it is allocated when the first request byte arrives, not at accept.
+ * A connection that says nothing (or is still in its TLS handshake)
+ * costs a struct conn only.
+ */
+struct exchange {
+	uv_fs_t		 fsreq;		/* one file read at a time */
+	struct response	 resp;
+	char		 req[CONN_REQ_MAX + 1];
+};
+
+struct conn {
+	uv_tcp_t	 tcp;		/* embedded: closed in conn_close() */
+	uv_timer_t	 timer;		/* embedded: closed in conn_close() */
+	int		 nrefs;		/* open handles + fs reads in flight */
+	int		 nwrites;	/* uv_write_t in flight */
+	int		 reading_file;	/* fsreq in flight */
+	enum conn_state	 state;
+	enum proto	 proto;
+	struct worker	*w;		/* borrowed */
+	struct tlsconn	*tls;		/* owned; NULL for Gopher, and for
+					   Gemini until the first byte */
+	struct gen	*gen;		/* one reference; see conf() */
+	size_t		 host;		/* Gemini: which of gen's hosts
+					   answers (its archive is a[host]) */
+	struct exchange	*ex;		/* owned; NULL until a request byte */
+	uint64_t	 file_off;
+	char		*filebuf;	/* owned; CONN_FILE_CHUNK bytes */
+	uint64_t	 t_start;	/* uv_hrtime() at accept */
+	uint64_t	 bytes;		/* payload bytes queued */
+	int		 status;	/* for the access log; 0 = none */
+	size_t		 reqlen;	/* bytes in ex->req */
+	char		 peer[INET6_ADDRSTRLEN + 8];
+	struct limit_key lkey;		/* the client, for srv->limits */
+	int		 lcounted;	/* limits_open() counted us */
+	int		 handshaken;	/* TLS handshake seen complete */
+	struct upload	*up;		/* owned: a Titan upload, or NULL */
+};
+
+/* One write: the uv request and the bytes it owns, freed in on_write. */
+struct wreq {
+	uv_write_t	 req;
+	struct conn	*c;
+	struct buf	 b;		/* owned bytes, or empty when borrowed */
+};
+
+static void	conn_close(struct conn *);
+static void	file_read_next(struct conn *);
+static void	upload_free(struct upload *);
+
+/*
+ * The live configuration: the generation this connection was accepted
+ * under, then the newest one as of its request (take_snapshot()).
+ */
+static const struct config *
+conf(const struct conn *c)
+{
+	return &c->gen->set->cfg;
+}
+
+/* The per-address limits of the live configuration. */
+static void
+limit_conf(const struct conn *c, struct limit_conf *lc)
+{
+	const struct config	*cfg = conf(c);
+
+	lc->per_addr = cfg->max_conns_per_ip;
+	lc->rate_milli = cfg->rate_limit_milli;
+	lc->burst = cfg->rate_burst;
+}
+
+static void
+conn_free(struct conn *c)
+{
+	struct worker		*w = c->w;
+	struct limit_conf	 lc;
+
+	/* A status is only ever set once a request has arrived: c->ex. */
+	if (c->status != 0 && conf(c)->access_log) {
+		log_access(c->peer, c->proto == PROTO_GEMINI ? "gemini" :
+		    "gopher", c->ex->req, c->reqlen, c->status,
+		    (unsigned long long)c->bytes,
+		    (unsigned long long)((uv_hrtime() - c->t_start) / 1000));
+		worker_logged(w);
+	}
+	if (c->ex != NULL) {
+		response_free(&c->ex->resp);
+		free(c->ex);
+	}
+	if (c->tls != NULL)
+		tlsconn_free(c->tls);
+	if (c->lcounted) {
+		limit_conf(c, &lc);	/* before the generation goes */
+		limits_close(w->srv->limits, &c->lkey, &lc);
+	}
+	gen_unref(c->gen);
+	free(c->filebuf);
+	upload_free(c->up);
+	free(c);
+	worker_conn_done(w);
+}
+
+static void
+conn_unref(struct conn *c)
+{
+	if (--c->nrefs == 0)
+		conn_free(c);
+}
+
+static void
+on_handle_closed(uv_handle_t *h)
+{
+	conn_unref(h->data);
+}
+
+/* Idempotent; the only way out. */
+static void
+conn_close(struct conn *c)
+{
+	if (c->state == CONN_CLOSING)
+		return;
+	c->state = CONN_CLOSING;
+	if (c->reading_file)
+		uv_cancel((uv_req_t *)&c->ex->fsreq);
+	uv_close((uv_handle_t *)&c->timer, on_handle_closed);
+	uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
+}
+
+static void
+on_timeout(uv_timer_t *t)
+{
+	struct conn	*c = t->data;
+
+	/* A slow or silent client is closed without a word (spec §3). */
+	log_debug("%s: timeout in state %d", c->peer, (int)c->state);
+	conn_close(c);
+}
+
+static void
+on_write(uv_write_t *req, int status)
+{
+	struct wreq	*wr = container_of(req, struct wreq, req);
+	struct conn	*c = wr->c;
+
+	c->nwrites--;
+	buf_free(&wr->b);
+	free(wr);
+	if (status < 0) {
+		/* EPIPE, ECONNRESET: the client left; nothing to report. */
+		conn_close(c);
+		return;
+	}
+	if (c->state == CONN_CLOSING)
+		return;
+	/*
+	 * Progress while answering: the idle timer starts over.  Handshake
+	 * writes do not count: the request timeout bounds handshake and
+	 * request line together, so a slow client cannot stretch it.
+	 */
+	if (c->state != CONN_REQUEST)
+		uv_timer_start(&c->timer, on_timeout,
+		    conf(c)->idle_timeout_ms, 0);
+	if (c->state == CONN_SHUTDOWN && c->nwrites == 0)
+		conn_close(c);
+	else if (c->state == CONN_RESPONSE && c->ex->resp.fd != -1 &&
+	    !c->reading_file)
+		file_read_next(c);
+}
+
+/* Queue bytes: b's contents move into the write request. */
+static void
+send_buf(struct conn *c, struct buf *b)
+{
+	struct wreq	*wr;
+	uv_buf_t	 ub;
+	int		 rv;
+
+	if (b->len == 0)
+		return;
+	wr = xmalloc(sizeof(*wr));
+	wr->c = c;
+	wr->b = *b;
+	buf_init(b);
+	ub = uv_buf_init(wr->b.data, (unsigned)wr->b.len);
+	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, &ub, 1,
+	    on_write)) < 0) {
+		/* The callback will never run: free here. */
+		buf_free(&wr->b);
+		free(wr);
+		conn_close(c);
+		return;
+	}
+	c->nwrites++;
+}
+
+/* Queue bytes that outlive the write (the snapshot's cache): no copy. */
+static void
+send_borrowed(struct conn *c, const char *p, size_t len)
+{
+	struct wreq	*wr;
+	uv_buf_t	 ub;
+	int		 rv;
+
+	if (len == 0)
+		return;
+	wr = xmalloc(sizeof(*wr));
+	wr->c = c;
+	buf_init(&wr->b);
+	ub = uv_buf_init((char *)p, (unsigned)len);
+	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, &ub, 1,
+	    on_write)) < 0) {
+		free(wr);
+		conn_close(c);
+		return;
+	}
+	c->nwrites++;
+}
+
+/* Move what OpenSSL has for the peer (records, alerts) to the socket. */
+static void
+flush_tls(struct conn *c)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (tlsconn_drain(c->tls, &b) > 0)
+		send_buf(c, &b);
+	buf_free(&b);
+}
+
+/*
+ * The peer went away or broke TLS mid-read: send what OpenSSL has for it
+ * (an alert), then close once that is written; nothing else goes out.
+ */
+static void
+tls_broken(struct conn *c)
+{
+	flush_tls(c);
+	c->state = CONN_SHUTDOWN;
+	if (c->nwrites == 0)
+		conn_close(c);
+}
+
+/* Payload: encrypted for Gemini, as is for Gopher. */
+static void
+send_payload(struct conn *c, const char *p, size_t len, int borrowed)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (len == 0)
+		return;
+	c->bytes += len;
+	if (c->tls == NULL) {
+		if (borrowed) {
+			send_borrowed(c, p, len);
+			return;
+		}
+		buf_add(&b, p, len);
+		send_buf(c, &b);
+		return;
+	}
+	if (tlsconn_write(c->tls, p, len) < 0) {
+		conn_close(c);
+		return;
+	}
+	flush_tls(c);
+}
+
+/* The response is complete: close_notify (Gemini), then close. */
+static void
+finish_response(struct conn *c)
+{
+	if (c->state == CONN_CLOSING)
+		return;
+	c->state = CONN_SHUTDOWN;
+	if (c->tls != NULL) {
+		tlsconn_shutdown(c->tls);
+		flush_tls(c);
+	}
+	if (c->nwrites == 0)
+		conn_close(c);
+}
+
+static void
+on_file_read(uv_fs_t *req)
+{
+	struct conn	*c = req->data;
+	ssize_t		 n = req->result;
+
+	uv_fs_req_cleanup(req);
+	c->reading_file = 0;
+	if (c->state == CONN_CLOSING) {
+		conn_unref(c);
+		return;
+	}
+	c->nrefs--;
+	if (n <= 0) {
+		/*
+		 * The file shrank or failed under us.  Close without
+		 * close_notify: the client sees a truncated response, which
+		 * is the truth.
+		 */
+		log_warnx("%s: file read: %s", c->peer,
+		    n < 0 ? uv_strerror((int)n) : "file shrank while sent");
+		conn_close(c);
+		return;
+	}
+	c->file_off += (uint64_t)n;
+	send_payload(c, c->filebuf, (size_t)n, 0);
+	if (c->state == CONN_CLOSING)
+		return;
+	if (c->file_off >= c->ex->resp.filelen)
+		finish_response(c);
+	else if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) <
+	    CONN_QUEUE_HIGH)
+		file_read_next(c);
+	/* else on_write continues once the queue drains */
+}
+
+static void
+file_read_next(struct conn *c)
+{
+	uv_buf_t	 ub;
+	uint64_t	 left = c->ex->resp.filelen - c->file_off;
+	int		 rv;
+
+	if (c->filebuf == NULL)
+		c->filebuf = xmalloc(CONN_FILE_CHUNK);
+	ub = uv_buf_init(c->filebuf, left < CONN_FILE_CHUNK ? (unsigned)left :
+	    CONN_FILE_CHUNK);
+	if ((rv = uv_fs_read(&c->w->loop, &c->ex->fsreq, c->ex->resp.fd, &ub, 1,
+	    (int64_t)c->file_off, on_file_read)) < 0) {
+		log_warnx("%s: file read: %s", c->peer, uv_strerror(rv));
+		conn_close(c);
+		return;
+	}
+	c->reading_file = 1;
+	c->nrefs++;
+}
+
+/* Send the response in c->ex->resp: header, body, then file or close. */
+static void
+send_response(struct conn *c, const char *header, size_t hlen)
+{
+	struct response	*r = &c->ex->resp;
+	struct buf	 b = BUF_INIT;
+
+	c->state = CONN_RESPONSE;
+	uv_read_stop((uv_stream_t *)&c->tcp);
+	uv_timer_start(&c->timer, on_timeout, conf(c)->idle_timeout_ms, 0);
+	if (c->tls != NULL) {
+		/* Header and body in one TLS flush: one write(2). */
+		if (tlsconn_write(c->tls, header, hlen) < 0 ||
+		    (r->bodylen > 0 &&
+		    tlsconn_write(c->tls, r->body, r->bodylen) < 0)) {
+			conn_close(c);
+			return;
+		}
+		c->bytes += r->bodylen;
+		/* Nothing follows: close_notify rides in the same write. */
+		if (!(r->status / 10 == 2 && r->fd != -1 && r->filelen > 0))
+			tlsconn_shutdown(c->tls);
+		flush_tls(c);
+	} else {
+		if (hlen > 0) {
+			buf_add(&b, header, hlen);
+			send_buf(c, &b);
+		}
+		send_payload(c, r->body, r->bodylen,
+		    r->body != r->owned.data);
+	}
+	if (c->state == CONN_CLOSING)
+		return;
+	if (r->status / 10 == 2 && r->fd != -1 && r->filelen > 0)
+		file_read_next(c);
+	else
+		finish_response(c);
+}
+
+/* The request is here: answer it from the newest generation. */
+static void
+take_snapshot(struct conn *c)
+{
+	if (c->gen == c->w->gen)
+		return;
+	gen_unref(c->gen);
+	c->gen = c->w->gen;
+	gen_ref(c->gen);
+}
+
+/*
+ * Titan uploads (titan.h): after a titan:// request line, CONN_UPLOAD
+ * reads exactly size bytes (at most titan_max_size, each read restarting
+ * the idle timer), then checks them and writes the post on libuv's pool
+ * (fsync has no place on a loop), and answers 30 to the post.  A client
+ * that may not write still has its body read (and dropped, never kept)
+ * before the 60/61, so that it reads the answer instead of a reset; a
+ * size over the limit is answered at once.
+ */
+struct upload {
+	struct conn		*c;		/* the owner, for the pool */
+	struct titan_request	 treq;
+	struct buf		 body;		/* kept unless status != 0 */
+	size_t			 got;		/* body bytes received */
+	int			 status;	/* answer after the body, or 0 */
+	char			 meta[256];
+	char			 name[256];	/* under posts/ */
+	char			*capsule;	/* owned */
+	int			 draft;
+	uv_work_t		 work;
+	int			 rv;		/* titan_store()/titan_trash() */
+	char			 why[256];
+};
+
+static void
+upload_free(struct upload *up)
+{
+	if (up == NULL)
+		return;
+	buf_free(&up->body);
+	free(up->capsule);
+	free(up);
+}
+
+static void
+upload_answer(struct conn *c, int status, const char *meta)
+{
+	char	 header[1100];
+	size_t	 hlen;
+
+	response_status(&c->ex->resp, status, "%s", meta);
+	c->status = status;
+	hlen = gemini_header(header, sizeof(header), status, meta);
+	c->ex->resp.body = NULL;
+	c->ex->resp.bodylen = 0;
+	send_response(c, header, hlen);
+}
+
+/*
+ * 30 to gemini://host[:port]<path>: the post, live once the watcher has
+ * published the next snapshot.
+ */
+static void
+upload_redirect(struct conn *c, const char *path)
+{
+	const struct config	*cfg = conf(c);
+	const char		*host = c->gen->set->hosts[c->host].hostname;
+	char			 url[1024], port[16] = "";
+	int			 v6 = strchr(host, ':') != NULL;
+
+	if (cfg->gemini_port != GEMINI_DEFAULT_PORT)
+		snprintf(port, sizeof(port), ":%d", cfg->gemini_port);
+	snprintf(url, sizeof(url), "gemini://%s%s%s%s%s", v6 ? "[" : "",
+	    host, v6 ? "]" : "", port, path);
+	upload_answer(c, 30, url);
+}
+
+static void
+upload_work(uv_work_t *w)
+{
+	struct upload	*up = w->data;
+
+	if (up->treq.size == 0)
+		up->rv = titan_trash(up->capsule, up->name, up->why,
+		    sizeof(up->why));
+	else
+		up->rv = titan_store(up->capsule, up->name, up->body.data,
+		    up->body.len, up->why, sizeof(up->why));
+}
+
+static void
+upload_stored(uv_work_t *w, int status)
+{
+	struct upload	*up = w->data;
+	struct conn	*c = up->c;
+	char		 path[TITAN_SLUG_MAX + 16];
+
+	if (c->state == CONN_CLOSING) {
+		conn_unref(c);
+		return;
+	}
+	c->nrefs--;
+	if (status < 0 || up->rv == -1) {
+		log_warnx("%s: titan: posts/%s: %s", c->peer, up->name,
+		    status < 0 ? uv_strerror(status) : up->why);
+		upload_answer(c, 40, "Temporary failure: the post was not "
+		    "written");
+	} else if (up->treq.size == 0 && up->rv == 1) {
+		upload_answer(c, 51, "Not found");
+	} else if (up->treq.size == 0) {
+		log_info("%s: titan: posts/%s moved to .trash/", c->peer,
+		    up->name);
+		upload_redirect(c, "/posts/");
+	} else {
+		log_info("%s: titan: posts/%s written (%zu bytes)", c->peer,
+		    up->name, up->body.len);
+		snprintf(path, sizeof(path), "/%s/%s", up->draft ? "drafts" :
+		    "posts", up->treq.slug);
+		upload_redirect(c, path);
+	}
+}
+
+/* The whole body is here: answer, or check it and write it. */
+static void
+upload_done(struct conn *c)
+{
+	struct upload	*up = c->up;
+	char		 why[256];
+
+	uv_read_stop((uv_stream_t *)&c->tcp);
+	if (up->status != 0) {
+		upload_answer(c, up->status, up->meta);
+		return;
+	}
+	titan_target(c->gen->a[c->host], up->treq.slug, up->name,
+	    sizeof(up->name));
+	if (up->treq.size > 0 && titan_check(up->body.data, up->body.len,
+	    up->treq.slug, up->name, &up->draft, why, sizeof(why)) == -1) {
+		snprintf(up->meta, sizeof(up->meta), "Bad upload: %.200s", why);
+		upload_answer(c, 59, up->meta);
+		return;
+	}
+	up->capsule = xstrdup(c->gen->a[c->host]->dir);
+	up->c = c;
+	up->work.data = up;
+	if (uv_queue_work(&c->w->loop, &up->work, upload_work,
+	    upload_stored) < 0) {
+		upload_answer(c, 40, "Temporary failure");
+		return;
+	}
+	c->nrefs++;
+}
+
+/* Body bytes: kept (or dropped), up to the size announced. */
+static void
+upload_take(struct conn *c, const char *p, size_t n)
+{
+	struct upload	*up = c->up;
+
+	if (n > up->treq.size - up->got)
+		n = up->treq.size - up->got;
+	if (up->status == 0)
+		buf_add(&up->body, p, n);
+	up->got += n;
+}
+
+/* Plaintext the TLS layer holds, until the body is whole. */
+static void
+upload_read(struct conn *c)
+{
+	struct upload	*up = c->up;
+	char		 chunk[16384];
+	size_t		 want;
+	int		 n, progress = 0;
+
+	while (up->got < up->treq.size) {
+		want = up->treq.size - up->got;
+		n = tlsconn_read(c->tls, chunk, want < sizeof(chunk) ?
+		    want : sizeof(chunk));
+		if (n > 0) {
+			upload_take(c, chunk, (size_t)n);
+			progress = 1;
+			continue;
+		}
+		if (n == TLSCONN_WANT)
+			break;
+		/* The client went away or broke TLS: nothing is written. */
+		tls_broken(c);
+		return;
+	}
+	flush_tls(c);
+	if (c->state != CONN_UPLOAD)
+		return;
+	if (up->got == up->treq.size)
+		upload_done(c);
+	else if (progress && up->status == 0)	/* a writer: idle timer */
+		uv_timer_start(&c->timer, on_timeout,
+		    conf(c)->idle_timeout_ms, 0);
+}
+
+/*
+ * A titan:// line of linelen bytes is in c->ex->req, with got bytes read in
+ * all (the rest is the start of the body).
+ */
+static void
+upload_begin(struct conn *c, size_t linelen, size_t got)
+{
+	const struct config	*cfg = conf(c);
+	const struct settings	*set = c->gen->set;
+	struct upload		*up;
+	const char		*meta = NULL, *hash, *semi;
+	char			 msg[160];
+	int			 st, h;
+
+	/* The log leaves the parameters (and a token) out. */
+	if ((semi = memchr(c->ex->req, ';', linelen)) != NULL)
+		c->reqlen = (size_t)(semi - c->ex->req);
+	if (cfg->ntitan_writers == 0) {
+		upload_answer(c, 53, "Proxy request refused: no uploads here");
+		return;
+	}
+	up = c->up = xcalloc(1, sizeof(*up));
+	buf_init(&up->body);
+	if ((st = titan_request_parse(c->ex->req, linelen, set->ghosts,
+	    set->nhosts, &up->treq, &meta)) != 0) {
+		upload_answer(c, st, meta);
+		return;
+	}
+	if ((h = gemini_request_host(set->ghosts, set->nhosts, &up->treq.g,
+	    tlsconn_sni(c->tls), &meta)) == -1) {
+		upload_answer(c, 53, meta);
+		return;
+	}
+	c->host = (size_t)h;
+	if (up->treq.size > cfg->titan_max_size) {
+		snprintf(msg, sizeof(msg), "Upload too large: %zu bytes, the "
+		    "limit is %zu", up->treq.size, cfg->titan_max_size);
+		upload_answer(c, 59, msg);
+		return;
+	}
+	hash = tlsconn_client_hash(c->tls);
+	if (hash == NULL) {
+		up->status = 60;
+		snprintf(up->meta, sizeof(up->meta), "A writer's client "
+		    "certificate is required");
+	} else if (!titan_writer(cfg, hash)) {
+		up->status = 61;
+		snprintf(up->meta, sizeof(up->meta), "This certificate may "
+		    "not write here");
+	} else if (!titan_mime_ok(up->treq.mime)) {
+		up->status = 59;
+		snprintf(up->meta, sizeof(up->meta), "Posts are Markdown: "
+		    "mime=text/markdown, not %.100s", up->treq.mime);
+	} else
+		buf_reserve(&up->body, up->treq.size);
+	c->state = CONN_UPLOAD;
+	/*
+	 * A body that is only drained (not a writer) has request_timeout in
+	 * all, not idle_timeout per read: else a byte every few seconds
+	 * would hold the connection for ever (slow loris).
+	 */
+	uv_timer_start(&c->timer, on_timeout, up->status != 0 ?
+	    cfg->request_timeout_ms : cfg->idle_timeout_ms, 0);
+	if (got > linelen + 2)
+		upload_take(c, c->ex->req + linelen + 2, got - linelen - 2);
+	upload_read(c);
+}
+
+static void
+answer_gemini(struct conn *c, size_t linelen)
+{
+	const struct config	*cfg;
+	const struct settings	*set;
+	struct gemini_request	 req;
+	struct router_req	 rreq;
+	const char		*meta = NULL;
+	char			 header[1100];
+	size_t			 hlen, got = c->reqlen;
+	int			 status, h = 0;
+
+	take_snapshot(c);
+	cfg = conf(c);
+	set = c->gen->set;
+	c->reqlen = linelen;
+	status = gemini_request_parse(c->ex->req, linelen, set->ghosts,
+	    set->nhosts, &req, &meta);
+	if (status == 0 && strcmp(req.url.scheme, "titan") == 0) {
+		upload_begin(c, linelen, got);	/* a body follows */
+		return;
+	}
+	/* The URL's host picks the capsule, if the TLS name agrees. */
+	if (status == 0 && (h = gemini_request_host(set->ghosts, set->nhosts,
+	    &req, tlsconn_sni(c->tls), &meta)) == -1)
+		status = 53;
+	if (status != 0) {
+		response_status(&c->ex->resp, status, "%s", meta);
+	} else {
+		rreq.proto = PROTO_GEMINI;
+		rreq.path = req.url.path;
+		rreq.query = req.url.query;
+		rreq.writer = cfg->ntitan_writers > 0 &&
+		    titan_writer(cfg, tlsconn_client_hash(c->tls));
+		c->host = (size_t)h;
+		router_handle(&set->hosts[h], c->gen->a[h], &rreq,
+		    &c->ex->resp);
+	}
+	c->status = c->ex->resp.status;
+	hlen = gemini_header(header, sizeof(header), c->ex->resp.status,
+	    c->ex->resp.meta);
+	if (c->ex->resp.status / 10 != 2) {
+		/* Only 2x has a body (spec §4). */
+		c->ex->resp.body = NULL;
+		c->ex->resp.bodylen = 0;
+	}
+	send_response(c, header, hlen);
+}
+
+/* Gopher errors are one-line type-3 menus (spec/gopher.md §4). */
+static void
+gopher_error(struct conn *c, const char *msg)
+{
+	struct response	*r = &c->ex->resp;
+
+	buf_truncate(&r->owned, 0);
+	gopher_error_menu(&r->owned, msg);
+	r->body = r->owned.data;
+	r->bodylen = r->owned.len;
+	if (r->fd != -1) {
+		close(r->fd);
+		r->fd = -1;
+	}
+}
+
+static void
+answer_gopher(struct conn *c, size_t linelen)
+{
+	const struct config	*cfg;
+	struct gopher_request	 req;
+	const char		*err = NULL;
+	char			 line[CONN_REQ_MAX + 1];
+	int			 hops;
+
+	take_snapshot(c);
+	cfg = conf(c);
+	/* The parser cuts the line in place; the log wants it whole. */
+	c->reqlen = linelen;
+	memcpy(line, c->ex->req, linelen);
+	line[linelen] = '\0';
+	if (gopher_request_parse(line, linelen, &req, &err) == -1) {
+		c->status = 59;
+		gopher_error(c, err);
+		send_response(c, "", 0);
+		return;
+	}
+	if (req.is_http) {
+		/* A web browser pointed at the Gopher port: tell the person. */
+		c->status = 59;
+		gopher_http_reply(&c->ex->resp.owned, cfg->hostname,
+		    cfg->gopher_public_port ? cfg->gopher_public_port :
+		    cfg->gopher_port);
+		c->ex->resp.body = c->ex->resp.owned.data;
+		c->ex->resp.bodylen = c->ex->resp.owned.len;
+		send_response(c, "", 0);
+		return;
+	}
+	if (req.url != NULL) {
+		/* An h-link followed by a client that does not know URL:. */
+		c->status = 20;
+		gopher_url_page(&c->ex->resp.owned, req.url);
+		c->ex->resp.body = c->ex->resp.owned.data;
+		c->ex->resp.bodylen = c->ex->resp.owned.len;
+		send_response(c, "", 0);
+		return;
+	}
+	/* Gopher has no host names: the first host answers. */
+	router_route(&c->gen->set->hosts[0], c->gen->a[0], PROTO_GOPHER,
+	    req.path, req.search, &c->ex->resp);
+	/*
+	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
+	 * config "redirects:" to a path).  One to a URL is told, below.
+	 */
+	for (hops = 0; c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] == '/' &&
+	    hops < 2; hops++) {
+		char target[1025];
+
+		snprintf(target, sizeof(target), "%s", c->ex->resp.meta);
+		response_free(&c->ex->resp);
+		response_init(&c->ex->resp);
+		router_route(&c->gen->set->hosts[0], c->gen->a[0],
+		    PROTO_GOPHER, target, req.search, &c->ex->resp);
+	}
+	c->status = c->ex->resp.status;
+	if (c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] != '/') {
+		char msg[1100];
+
+		snprintf(msg, sizeof(msg), "Moved to %s", c->ex->resp.meta);
+		gopher_error(c, msg);
+	} else if (c->ex->resp.status / 10 != 2)
+		gopher_error(c, c->ex->resp.status == 51 ? "Not found" :
+		    c->ex->resp.meta);
+	send_response(c, "", 0);
+}
+
+/*
+ * Over the per-address request rate: Gemini says 44 and the seconds to
+ * wait, Gopher a type-3 line that says the same.  Returns 1 when it
+ * answered, 0 when the request may go on.
+ */
+static int
+slow_down(struct conn *c, size_t linelen)
+{
+	struct limit_conf	 lc;
+	char			 header[64], msg[80];
+	size_t			 hlen;
+	unsigned		 wait;
+
+	if (!c->lcounted)
+		return 0;
+	limit_conf(c, &lc);
+	if ((wait = limits_request(c->w->srv->limits, &c->lkey, &lc,
+	    uv_hrtime() / 1000000)) == 0)
+		return 0;
+	log_debug("%s: request rate limit: %u s to wait", c->peer, wait);
+	c->reqlen = linelen;
+	c->status = 44;
+	if (c->proto == PROTO_GEMINI) {
+		snprintf(msg, sizeof(msg), "%u", wait);
+		response_status(&c->ex->resp, 44, "%s", msg);
+		hlen = gemini_header(header, sizeof(header), 44, msg);
+		send_response(c, header, hlen);
+	} else {
+		snprintf(msg, sizeof(msg), "Too many requests: slow down and "
+		    "try again in %u seconds", wait);
+		gopher_error(c, msg);
+		send_response(c, "", 0);
+	}
+	return 1;
+}
+
+/* The request buffer got new bytes: is a whole request line here? */
+static void
+check_request(struct conn *c)
+{
+	ssize_t	 end;
+
+	if (c->proto == PROTO_GEMINI) {
+		end = gemini_request_end(c->ex->req, c->reqlen);
+		if (end == GEMINI_INCOMPLETE)
+			return;
+		if (end == GEMINI_TOO_LONG) {
+			c->reqlen = c->reqlen > 1024 ? 1024 : c->reqlen;
+			c->status = 59;
+			response_status(&c->ex->resp, 59, "Request too long");
+			char header[64];
+			size_t hlen = gemini_header(header, sizeof(header), 59,
+			    "Request too long");
+			send_response(c, header, hlen);
+			return;
+		}
+		if (!slow_down(c, (size_t)end))
+			answer_gemini(c, (size_t)end);
+	} else {
+		end = gopher_request_end(c->ex->req, c->reqlen);
+		if (end == GOPHER_INCOMPLETE)
+			return;
+		if (end == GOPHER_TOO_LONG) {
+			c->reqlen = c->reqlen > 1024 ? 1024 : c->reqlen;
+			c->status = 59;
+			gopher_error(c, "Selector too long");
+			send_response(c, "", 0);
+			return;
+		}
+		if (!slow_down(c, (size_t)end))
+			answer_gopher(c, (size_t)end);
+	}
+}
+
+/* Request bytes (plaintext): into c->ex, made on the first of them. */
+static void
+take_request(struct conn *c, const char *p, size_t len)
+{
+	if (c->ex == NULL) {
+		c->ex = xmalloc(sizeof(*c->ex));
+		c->ex->fsreq.data = c;
+		response_init(&c->ex->resp);
+	}
+	memcpy(c->ex->req + c->reqlen, p, len);
+	c->reqlen += len;
+}
+
+static void
+on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *ub)
+{
+	struct conn	*c = h->data;
+
+	/* One buffer per thread: on_read consumes it before returning. */
+	(void)suggested;
+	*ub = uv_buf_init(c->w->rbuf, sizeof(c->w->rbuf));
+}
+
+/*
+ * The handshake took at most handshake_timeout: what is left of
+ * request_timeout (counted from accept) is for the request line.
+ */
+static void
+handshake_done(struct conn *c)
+{
+	uint64_t	 spent = (uv_hrtime() - c->t_start) / 1000000;
+	unsigned	 total = conf(c)->request_timeout_ms;
+
+	c->handshaken = 1;
+	uv_timer_start(&c->timer, on_timeout, spent < total ? total - spent :
+	    1, 0);
+}
+
+static void
+read_gemini(struct conn *c, const char *p, size_t len)
+{
+	char	 line[CONN_REQ_MAX];
+	size_t	 room;
+	int	 n;
+
+	if (tlsconn_feed(c->tls, p, len) < 0) {
+		conn_close(c);
+		return;
+	}
+	if (c->state == CONN_UPLOAD) {
+		upload_read(c);
+		return;
+	}
+	for (;;) {
+		room = CONN_REQ_MAX - c->reqlen;
+		if (room == 0)
+			break;
+		n = tlsconn_read(c->tls, line, room);
+		if (n > 0) {
+			take_request(c, line, (size_t)n);
+			continue;
+		}
+		if (n == TLSCONN_WANT)
+			break;
+		/* Handshake failure or the peer went away. */
+		tls_broken(c);
+		return;
+	}
+	if (c->state == CONN_REQUEST && !c->handshaken &&
+	    tlsconn_established(c->tls))
+		handshake_done(c);
+	if (c->state == CONN_REQUEST && c->reqlen > 0)
+		check_request(c);
+	/*
+	 * Handshake records or a ticket still queued: an answer took them
+	 * along in its own write (one write(2) instead of two); if none
+	 * came (or an upload began), they go now.
+	 */
+	if (c->state != CONN_CLOSING)
+		flush_tls(c);
+	/* Waiting for the client, maybe for long: keep no empty buffers. */
+	if (c->state == CONN_REQUEST)
+		tlsconn_release_buffers(c->tls);
+}
+
+static void
+on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
+{
+	struct conn	*c = s->data;
+	size_t		 room;
+
+	if (nread == 0)
+		return;			/* EAGAIN: not EOF */
+	if (nread < 0) {
+		conn_close(c);		/* UV_EOF or an error */
+		return;
+	}
+	if (c->state != CONN_REQUEST && c->state != CONN_UPLOAD)
+		return;
+	if (c->proto == PROTO_GEMINI) {
+		/* The SSL (~8 KB) waits for the client's first byte. */
+		if (c->tls == NULL)
+			c->tls = tlsconn_new(c->gen->set->tls);
+		read_gemini(c, ub->base, (size_t)nread);
+		return;
+	}
+	room = CONN_REQ_MAX - c->reqlen;
+	if ((size_t)nread > room)
+		nread = (ssize_t)room;	/* the parser sees the cap */
+	take_request(c, ub->base, (size_t)nread);
+	check_request(c);
+}
+
+/*
+ * The peer as every log line names it: full, anonymised or "-" (also
+ * when sa is AF_UNSPEC: getpeername() failed).
+ */
+static void
+set_peer(struct conn *c, const struct sockaddr *sa)
+{
+	log_format_peer(c->peer, sizeof(c->peer), sa, conf(c)->log_peer);
+}
+
+/* Count c against its address's limit; -1 when it is one too many. */
+static int
+count_client(struct conn *c, const struct sockaddr *sa)
+{
+	struct limit_conf	 lc;
+
+	if (limit_key(sa, &c->lkey) == -1)
+		return 0;		/* no address: nothing to count */
+	limit_conf(c, &lc);
+	if (limits_open(c->w->srv->limits, &c->lkey, &lc) == -1)
+		return -1;
+	c->lcounted = 1;
+	return 0;
+}
+
+void
+conn_accept(struct listener *l)
+{
+	struct worker		*w = l->w;
+	struct conn		*c;
+	struct sockaddr_storage	 ss;
+	unsigned		 timeout;
+	int			 rv, sslen = sizeof(ss);
+
+	c = xcalloc(1, sizeof(*c));
+	c->w = w;
+	c->gen = w->gen;
+	gen_ref(c->gen);
+	c->proto = l->proto;
+	c->state = CONN_REQUEST;
+	c->t_start = uv_hrtime();
+	uv_tcp_init(&w->loop, &c->tcp);
+	uv_timer_init(&w->loop, &c->timer);
+	c->tcp.data = c;
+	c->timer.data = c;
+	c->nrefs = 2;
+	w->nconns++;
+	if ((rv = uv_accept((uv_stream_t *)&l->tcp,
+	    (uv_stream_t *)&c->tcp)) < 0) {
+		log_debug("accept: %s", uv_strerror(rv));
+		conn_close(c);
+		return;
+	}
+	if (w->nconns > w->maxconns || w->closing) {
+		/* Over the limit: refuse at once rather than queue. */
+		log_debug("connection limit (%u) reached", w->maxconns);
+		conn_close(c);
+		return;
+	}
+	/* One getpeername(2) for the log and the limits both. */
+	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sslen) != 0)
+		ss.ss_family = AF_UNSPEC;
+	set_peer(c, (struct sockaddr *)&ss);
+	if (w->srv->limits != NULL &&
+	    count_client(c, (struct sockaddr *)&ss) == -1) {
+		log_debug("%s: per-address connection limit reached", c->peer);
+		conn_close(c);
+		return;
+	}
+	/* TCP_NODELAY came from the listener (listen.c). */
+	/* Gemini: the handshake may use only part of request_timeout. */
+	timeout = conf(c)->request_timeout_ms;
+	if (c->proto == PROTO_GEMINI &&
+	    conf(c)->handshake_timeout_ms < timeout)
+		timeout = conf(c)->handshake_timeout_ms;
+	uv_timer_start(&c->timer, on_timeout, timeout, 0);
+	if ((rv = uv_read_start((uv_stream_t *)&c->tcp, on_alloc,
+	    on_read)) < 0)
+		conn_close(c);
+}
+
+static void
+close_conn_handle(uv_handle_t *h, void *arg)
+{
+	struct worker	*w = arg;
+
+	/* Connections are the TCP handles whose data is a conn. */
+	if (h->type != UV_TCP || h->data == NULL || uv_is_closing(h))
+		return;
+	for (size_t i = 0; i < w->nlisteners; i++)
+		if (h == (uv_handle_t *)&w->listeners[i].tcp)
+			return;
+	conn_close(h->data);
+}
+
+void
+conn_close_all(struct worker *w)
+{
+	uv_walk(&w->loop, close_conn_handle, w);
+}

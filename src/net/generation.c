@@ -1,0 +1,99 @@
+/*
+ * generation.c -- reference counting of settings and generations
+ * (generation.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/archive.h"
+#include "core/config.h"
+#include "core/util.h"
+#include "net/generation.h"
+#include "net/tlsconn.h"
+
+struct settings *
+settings_new(struct config *cfg, struct tls_server *tls)
+{
+	struct settings	*set;
+	size_t		 i;
+
+	set = xcalloc(1, sizeof(*set));
+	atomic_init(&set->refs, 1);
+	set->cfg = *cfg;
+	memset(cfg, 0, sizeof(*cfg));
+	set->tls = tls;
+	set->nhosts = config_nhosts(&set->cfg);
+	set->hosts = xreallocarray(NULL, set->nhosts, sizeof(*set->hosts));
+	set->ghosts = xreallocarray(NULL, set->nhosts, sizeof(*set->ghosts));
+	for (i = 0; i < set->nhosts; i++) {
+		config_host_view(&set->cfg, i, &set->hosts[i]);
+		set->ghosts[i].hostname = set->hosts[i].hostname;
+		set->ghosts[i].port = set->cfg.gemini_port;
+	}
+	return set;
+}
+
+void
+settings_ref(struct settings *set)
+{
+	atomic_fetch_add(&set->refs, 1);
+}
+
+void
+settings_unref(struct settings *set)
+{
+	if (set == NULL || atomic_fetch_sub(&set->refs, 1) != 1)
+		return;
+	tls_server_free(set->tls);
+	free(set->hosts);
+	free(set->ghosts);
+	config_free(&set->cfg);
+	free(set);
+}
+
+struct gen *
+gen_new(struct settings *set, struct archive **a)
+{
+	struct gen	*g;
+	size_t		 i;
+
+	g = xcalloc(1, sizeof(*g));
+	atomic_init(&g->refs, 1);
+	settings_ref(set);
+	g->set = set;
+	g->a = xreallocarray(NULL, set->nhosts, sizeof(*g->a));
+	for (i = 0; i < set->nhosts; i++) {
+		archive_ref(a[i]);
+		g->a[i] = a[i];
+	}
+	return g;
+}
+
+void
+gen_ref(struct gen *g)
+{
+	atomic_fetch_add(&g->refs, 1);
+}
+
+void
+gen_free(struct gen *g)
+{
+	size_t	 i;
+
+	for (i = 0; i < g->set->nhosts; i++)
+		archive_unref(g->a[i]);
+	free(g->a);
+	settings_unref(g->set);
+	free(g);
+}
+
+void
+gen_unref(struct gen *g)
+{
+	if (g == NULL || atomic_fetch_sub(&g->refs, 1) != 1)
+		return;
+	if (g->reap != NULL)
+		g->reap(g, g->reap_arg);
+	else
+		gen_free(g);
+}

@@ -1,0 +1,78 @@
+/*
+ * generation.h -- what the server answers from at one moment: the
+ * settings (configuration and TLS context, loaded together at start and
+ * on SIGHUP) and one content snapshot per host.
+ *
+ * The application layer (src/app/reload.c) builds generations; the
+ * network layer serves from them.  The type lives here, with its
+ * consumer, so that the network layer needs nothing from the layer
+ * above it (docs/design.md, "Layers").  Threads share a generation only
+ * whole: it is handed to each worker with an atomic exchange and picked
+ * up on the worker's own loop.  A connection holds the generation it was
+ * accepted under, and the newest one once its request has arrived, so a
+ * reload never changes anything under a request in flight; the last
+ * reference frees a generation.
+ */
+#ifndef CAPSULED_GENERATION_H
+#define CAPSULED_GENERATION_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "core/config.h"
+#include "proto/gemini.h"
+
+struct archive;
+struct tls_server;
+
+/*
+ * Configuration and TLS context as loaded together (at start, and on
+ * SIGHUP); shared by the generations made from them.
+ */
+struct settings {
+	atomic_uint		 refs;
+	struct config		 cfg;		/* owned */
+	struct tls_server	*tls;		/* owned; NULL: no Gemini */
+	/*
+	 * Each host as config_host_view() shows it ([0]: the top-level
+	 * one, also Gopher's), and its name and port for the request
+	 * parser.  The arrays are owned, every string in them is cfg's.
+	 */
+	struct config		*hosts;
+	struct gemini_host	*ghosts;
+	size_t			 nhosts;
+};
+
+/* What a worker serves with: one settings and a snapshot per host. */
+struct gen {
+	atomic_uint		 refs;
+	struct settings		*set;		/* one reference */
+	struct archive		**a;		/* owned array of set->nhosts,
+						   one reference each */
+	/*
+	 * Who frees it after the last unref (a snapshot of 10,000 posts
+	 * takes milliseconds to free: not a job for a worker between two
+	 * requests); NULL: gen_free() there and then.
+	 */
+	void			(*reap)(struct gen *, void *);
+	void			*reap_arg;
+	struct gen		*next;		/* for whoever reaps */
+};
+
+/*
+ * Take over *cfg (zeroed here) and tls; one reference, the caller's.
+ * The last unref frees both.
+ */
+struct settings	*settings_new(struct config *cfg, struct tls_server *tls);
+void		 settings_ref(struct settings *);
+void		 settings_unref(struct settings *);	/* NULL: ignored */
+/*
+ * A new generation referencing set and a[0..set->nhosts) (a reference
+ * to each is taken; the array is copied); one reference.
+ */
+struct gen	*gen_new(struct settings *set, struct archive **a);
+void		 gen_ref(struct gen *);
+void		 gen_unref(struct gen *);		/* NULL: ignored */
+void		 gen_free(struct gen *);		/* for reapers */
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * tlsconn.h -- TLS over memory buffers, and the server's TLS contexts.
+ *
+ * Ciphertext goes in with tlsconn_feed() and comes out with
+ * tlsconn_drain(); plaintext flows in between through tlsconn_read()
+ * and tlsconn_write().  Knows OpenSSL, not libuv: conn.c moves the
+ * bytes.  A struct tlsconn owns its SSL and its ciphertext buffers.
+ *
+ * tls_server_new() builds the SSL_CTX (TLS 1.2 minimum, 1.3 preferred,
+ * client certificates requested but optional and not verified) from
+ * cert.pem and key.pem in the certificate directory, generating a
+ * self-signed pair there on first start; tls_server_add() one more for
+ * each further host name, picked by the client's SNI.  The contexts are
+ * read-only once built and shared by all worker threads.
+ */
+#ifndef CAPSULED_TLSCONN_H
+#define CAPSULED_TLSCONN_H
+
+#include <stddef.h>
+
+#include "core/buf.h"
+
+struct tls_server;
+struct tlsconn;
+
+/*
+ * Load or create <certdir>/cert.pem and key.pem for hostname.  Returns
+ * NULL with err filled ("certs/key.pem: why") on failure.
+ */
+struct tls_server *tls_server_new(const char *certdir, const char *hostname,
+		    char *err, size_t errlen);
+/*
+ * Another host name on the same port: its own certificate from certdir
+ * (made there when absent), served to clients whose SNI names it (any
+ * case).  Clients that send another name, or none, get the first
+ * host's.  Before the server is shared with the workers only.  Returns
+ * 0, or -1 with err filled; srv is unchanged then.
+ */
+int		 tls_server_add(struct tls_server *, const char *certdir,
+		    const char *hostname, char *err, size_t errlen);
+void		 tls_server_free(struct tls_server *);
+/* Days until the first host's certificate expires (negative: expired). */
+int		 tls_server_days_left(const struct tls_server *);
+/* SHA-256 fingerprint of the first host's certificate, hex with colons. */
+const char	*tls_server_fingerprint(const struct tls_server *);
+
+struct tlsconn	*tlsconn_new(struct tls_server *);
+void		 tlsconn_free(struct tlsconn *);
+
+/* Ciphertext from the peer.  Returns 0, or -1 (BIO failure). */
+int		 tlsconn_feed(struct tlsconn *, const void *, size_t);
+
+enum {
+	TLSCONN_WANT = 0,	/* need more ciphertext from the peer */
+	TLSCONN_ERROR = -1,	/* handshake failure, alert, protocol error */
+	TLSCONN_EOF = -2,	/* peer sent close_notify */
+};
+/*
+ * Drive the handshake and read plaintext.  Returns bytes read (> 0),
+ * or one of TLSCONN_*.  Always follow with tlsconn_drain().
+ */
+int		 tlsconn_read(struct tlsconn *, void *, size_t);
+/* 1 once the handshake has completed. */
+int		 tlsconn_established(const struct tlsconn *);
+/* Encrypt plaintext; returns bytes taken (all of them) or TLSCONN_ERROR. */
+int		 tlsconn_write(struct tlsconn *, const void *, size_t);
+/* Queue close_notify (once; further calls do nothing). */
+void		 tlsconn_shutdown(struct tlsconn *);
+/*
+ * Move pending ciphertext into out (appended; when out is empty, its
+ * storage is replaced by the records' own, without a copy); returns
+ * the bytes moved.
+ */
+size_t		 tlsconn_drain(struct tlsconn *, struct buf *out);
+/* Host name the client sent in SNI, or NULL. */
+const char	*tlsconn_sni(const struct tlsconn *);
+/* SHA-256 hex of the client certificate, or NULL when none was sent. */
+const char	*tlsconn_client_hash(struct tlsconn *);
+/*
+ * While a connection waits for the client: free the buffers that hold
+ * nothing (OpenSSL's record buffers, our empty ciphertext buffers).
+ */
+void		 tlsconn_release_buffers(struct tlsconn *);
+
+#endif

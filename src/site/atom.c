@@ -1,0 +1,392 @@
+/*
+ * atom.c -- Atom feeds (RFC 4287, spec/atom.md) of posts.
+ *
+ * Writes XML into a struct buf from borrowed posts; knows nothing of
+ * requests or caching (the router keeps the bytes in a cache slot).
+ * Everything written as text goes through xml_add(), which escapes,
+ * repairs UTF-8 and drops what XML 1.0 cannot carry, so no title or
+ * summary can make the document ill-formed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "content/archive.h"
+#include "core/buf.h"
+#include "core/date.h"
+#include "core/url.h"
+#include "core/util.h"
+#include "markdown/render.h"
+#include "site/atom.h"
+
+#define ATOM_NS		"http://www.w3.org/2005/Atom"
+#define REPLACEMENT	"\xef\xbf\xbd"		/* U+FFFD */
+
+/*
+ * Length of the well-formed UTF-8 sequence at p (Unicode Table 3-7), or
+ * 0 when the bytes there are not one.
+ */
+static size_t
+u8seq(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char	 lo = 0x80, hi = 0xbf;
+	size_t		 n, i;
+
+	if (*p < 0x80)
+		return 1;
+	if (*p >= 0xc2 && *p <= 0xdf)
+		n = 2;
+	else if (*p >= 0xe0 && *p <= 0xef) {
+		n = 3;
+		if (*p == 0xe0)
+			lo = 0xa0;
+		else if (*p == 0xed)
+			hi = 0x9f;
+	} else if (*p >= 0xf0 && *p <= 0xf4) {
+		n = 4;
+		if (*p == 0xf0)
+			lo = 0x90;
+		else if (*p == 0xf4)
+			hi = 0x8f;
+	} else
+		return 0;
+	if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * s[0..len) as XML character data, also safe inside a double-quoted
+ * attribute.  XML 1.0 Char excludes C0 controls but TAB/LF/CR, and
+ * U+FFFE/U+FFFF: those are dropped; a byte that starts no valid UTF-8
+ * sequence becomes U+FFFD.
+ */
+static void
+xml_add(struct buf *out, const char *s, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)s, *end = p + len;
+	size_t			 n;
+
+	while (p < end) {
+		if ((n = u8seq(p, end)) == 0) {
+			buf_addstr(out, REPLACEMENT);
+			p++;
+			continue;
+		}
+		if (n == 3 && p[0] == 0xef && p[1] == 0xbf &&
+		    (p[2] == 0xbe || p[2] == 0xbf)) {
+			p += n;			/* U+FFFE, U+FFFF */
+			continue;
+		}
+		switch (*p) {
+		case '&':
+			buf_addstr(out, "&amp;");
+			break;
+		case '<':
+			buf_addstr(out, "&lt;");
+			break;
+		case '>':
+			buf_addstr(out, "&gt;");
+			break;
+		case '"':
+			buf_addstr(out, "&quot;");
+			break;
+		default:
+			if (*p >= 0x20 || *p == '\t' || *p == '\n' ||
+			    *p == '\r')
+				buf_add(out, p, n);
+			break;
+		}
+		p += n;
+	}
+}
+
+static void
+xml_str(struct buf *out, const char *s)
+{
+	if (s != NULL)
+		xml_add(out, s, strlen(s));
+}
+
+/* <name>text</name> on one indented line. */
+static void
+element(struct buf *out, const char *indent, const char *name,
+    const char *text)
+{
+	buf_printf(out, "%s<%s>", indent, name);
+	xml_str(out, text);
+	buf_printf(out, "</%s>\n", name);
+}
+
+/* base + percent-encoded path, XML-escaped. */
+static void
+abs_url(struct buf *out, const char *base, const char *path)
+{
+	struct buf	 u = BUF_INIT;
+
+	buf_addstr(&u, base != NULL ? base : "");
+	url_encode_path(path, &u);
+	xml_add(out, u.data, u.len);
+	buf_free(&u);
+}
+
+static void
+add_link(struct buf *out, const char *indent, const char *rel,
+    const char *type, const char *base, const char *path)
+{
+	buf_printf(out, "%s<link rel=\"%s\" type=\"%s\" href=\"", indent, rel,
+	    type);
+	abs_url(out, base, path);
+	buf_addstr(out, "\"/>\n");
+}
+
+static const struct date *
+entry_updated(const struct post *p)
+{
+	return p->updated.t >= p->date.t ? &p->updated : &p->date;
+}
+
+/* Full content: how the links of one post's body are written. */
+struct entry_links {
+	const struct archive	*archive;	/* or NULL */
+	const char		*from;		/* the post's "posts/x.md" */
+	const char		*base;		/* "gemini://host" */
+};
+
+/*
+ * A feed is read away from the capsule, so a link to one of our pages
+ * goes out absolute: links to other posts' files (and old web URLs of
+ * them) are resolved as on the post's own page, then every site path
+ * gets the base.  Relative and external links are left as written.
+ */
+static char *
+entry_link(void *ctx, const char *url)
+{
+	struct entry_links	*el = ctx;
+	const char		*path;
+	char			*to = NULL, *abs;
+
+	if (el->archive != NULL)
+		to = archive_resolve_link(el->archive, el->from, url);
+	path = to != NULL ? to : url;
+	if (path[0] != '/' || path[1] == '/')
+		return to;
+	abs = xasprintf("%s%s", el->base, path);
+	free(to);
+	return abs;
+}
+
+static void
+entry(struct buf *out, const struct atom_feed *f, const char *base,
+    const struct post *p, const char *feed_author)
+{
+	struct entry_links		 el = { f->archive, p->path, base };
+	struct render_opts		 ropts = { .rewrite = entry_link,
+					    .rewrite_ctx = &el };
+	struct buf			 tmp = BUF_INIT;
+	char				 ts[32], *path;
+	size_t				 i;
+
+	path = xasprintf("/posts/%s", p->slug);
+	buf_addstr(out, "  <entry>\n    <id>");
+	abs_url(out, base, path);
+	buf_addstr(out, "</id>\n");
+	element(out, "    ", "title",
+	    p->title != NULL && *p->title != '\0' ? p->title : p->slug);
+	date_rfc3339(entry_updated(p), ts);
+	element(out, "    ", "updated", ts);
+	date_rfc3339(&p->date, ts);
+	element(out, "    ", "published", ts);
+	if (p->author != NULL && *p->author != '\0' &&
+	    strcmp(p->author, feed_author) != 0) {
+		buf_addstr(out, "    <author>");
+		element(out, "", "name", p->author);
+		buf_truncate(out, out->len - 1);	/* the newline */
+		buf_addstr(out, "</author>\n");
+	}
+	add_link(out, "    ", "alternate", "text/gemini", base, path);
+	for (i = 0; i < p->ntags; i++) {
+		if (p->tags == NULL || p->tags[i] == NULL)
+			continue;
+		buf_addstr(out, "    <category term=\"");
+		xml_str(out, p->tags[i]->slug);
+		buf_addstr(out, "\" label=\"");
+		xml_str(out, p->tagnames != NULL && p->tagnames[i] != NULL ?
+		    p->tagnames[i] : p->tags[i]->name);
+		buf_addstr(out, "\"/>\n");
+	}
+	if (p->summary != NULL && *p->summary != '\0')
+		element(out, "    ", "summary", p->summary);
+	if (f->full && p->src != NULL && p->srclen > p->body_off) {
+		render_gemtext(p->src + p->body_off, p->srclen - p->body_off,
+		    &ropts, &tmp);
+		buf_addstr(out, "    <content type=\"text\">");
+		xml_add(out, tmp.data ? tmp.data : "", tmp.len);
+		buf_addstr(out, "</content>\n");
+	}
+	buf_addstr(out, "  </entry>\n");
+	buf_free(&tmp);
+	free(path);
+}
+
+char *
+atom_base(const char *host, int port)
+{
+	const char	*l = "", *r = "";
+
+	if (host == NULL || *host == '\0')
+		host = "localhost";
+	if (strchr(host, ':') != NULL && host[0] != '[') {
+		l = "[";
+		r = "]";
+	}
+	if (port > 0 && port != 1965)
+		return xasprintf("gemini://%s%s%s:%d", l, host, r, port);
+	return xasprintf("gemini://%s%s%s", l, host, r);
+}
+
+void
+atom_feed(struct buf *out, const struct atom_feed *f)
+{
+	const struct archive	*a = f->archive;
+	const struct post	*newest = NULL;
+	const char		*author, *id, *lang;
+	struct date		 now;
+	char			 ts[32], *base;
+	size_t			 i;
+
+	author = f->author;
+	if ((author == NULL || *author == '\0') && a != NULL)
+		author = a->author;
+	if (author == NULL || *author == '\0')
+		author = f->title != NULL && *f->title != '\0' ? f->title :
+		    "anonymous";
+	lang = f->lang != NULL ? f->lang : a != NULL ? a->lang : NULL;
+	id = f->alternate != NULL ? f->alternate :
+	    f->self != NULL ? f->self : "/";
+	base = atom_base(f->host, f->port);
+
+	buf_addstr(out, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
+	buf_addstr(out, "<feed xmlns=\"" ATOM_NS "\"");
+	if (lang != NULL && *lang != '\0') {
+		buf_addstr(out, " xml:lang=\"");
+		xml_str(out, lang);
+		buf_addc(out, '"');
+	}
+	buf_addstr(out, ">\n  <id>");
+	abs_url(out, base, id);
+	buf_addstr(out, "</id>\n");
+	element(out, "  ", "title", f->title != NULL ? f->title : "");
+	if (f->subtitle != NULL && *f->subtitle != '\0')
+		element(out, "  ", "subtitle", f->subtitle);
+
+	/* The latest entry's updated, or now for an empty feed. */
+	for (i = 0; i < f->nposts; i++)
+		if (newest == NULL ||
+		    entry_updated(f->posts[i])->t > entry_updated(newest)->t)
+			newest = f->posts[i];
+	if (newest != NULL)
+		date_rfc3339(entry_updated(newest), ts);
+	else {
+		memset(&now, 0, sizeof(now));
+		now.t = f->now != 0 ? f->now : time(NULL);
+		date_rfc3339(&now, ts);
+	}
+	element(out, "  ", "updated", ts);
+
+	buf_addstr(out, "  <author>");
+	element(out, "", "name", author);
+	buf_truncate(out, out->len - 1);
+	buf_addstr(out, "</author>\n");
+	if (f->self != NULL)
+		add_link(out, "  ", "self", "application/atom+xml", base,
+		    f->self);
+	if (f->alternate != NULL)
+		add_link(out, "  ", "alternate", "text/gemini", base,
+		    f->alternate);
+	buf_addstr(out, "  <generator>capsuled</generator>\n");
+	for (i = 0; i < f->nposts; i++)
+		entry(out, f, base, f->posts[i], author);
+	buf_addstr(out, "</feed>\n");
+	free(base);
+}
+
+static void
+site_defaults(struct atom_feed *f, const struct archive *a,
+    const char *host, int port)
+{
+	memset(f, 0, sizeof(*f));
+	f->host = host;
+	f->port = port;
+	f->archive = a;
+	f->title = a->title;
+}
+
+void
+atom_site(struct buf *out, const struct archive *a, const char *host,
+    int port)
+{
+	struct atom_feed	 f;
+
+	site_defaults(&f, a, host, port);
+	f.self = "/atom.xml";
+	f.alternate = "/gemlog/";
+	f.subtitle = a->subtitle;
+	f.posts = a->posts;
+	f.nposts = a->nposts < ATOM_MAX_ENTRIES ? a->nposts :
+	    ATOM_MAX_ENTRIES;
+	atom_feed(out, &f);
+}
+
+void
+atom_series(struct buf *out, const struct archive *a, const struct series *s,
+    const char *host, int port)
+{
+	struct atom_feed	 f;
+	char			*self, *alt, *title;
+
+	site_defaults(&f, a, host, port);
+	self = xasprintf("/series/%s/atom.xml", s->slug);
+	alt = xasprintf("/series/%s/", s->slug);
+	title = xasprintf("%s: %s", a->title != NULL ? a->title : "",
+	    s->title != NULL ? s->title : s->slug);
+	f.self = self;
+	f.alternate = alt;
+	f.title = title;
+	f.subtitle = s->summary;
+	f.posts = s->parts;
+	f.nposts = s->nparts;
+	atom_feed(out, &f);
+	free(self);
+	free(alt);
+	free(title);
+}
+
+void
+atom_tag(struct buf *out, const struct archive *a, const struct tag *t,
+    const char *host, int port)
+{
+	struct atom_feed	 f;
+	char			*self, *alt, *title;
+
+	site_defaults(&f, a, host, port);
+	self = xasprintf("/tags/%s/atom.xml", t->slug);
+	alt = xasprintf("/tags/%s/", t->slug);
+	title = xasprintf("%s: posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
+	    a->title != NULL ? a->title : "",
+	    t->name != NULL ? t->name : t->slug);
+	f.self = self;
+	f.alternate = alt;
+	f.title = title;
+	f.posts = t->posts;
+	f.nposts = t->nposts < ATOM_MAX_ENTRIES ? t->nposts :
+	    ATOM_MAX_ENTRIES;
+	atom_feed(out, &f);
+	free(self);
+	free(alt);
+	free(title);
+}

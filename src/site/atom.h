@@ -1,0 +1,79 @@
+/*
+ * atom.h -- Atom (RFC 4287) feeds of posts, as spec/atom.md describes.
+ *
+ * atom_feed() writes one complete feed document into a struct buf from a
+ * struct atom_feed the caller fills; atom_site(), atom_series() and
+ * atom_tag() fill it from a snapshot for the three feeds the server
+ * publishes.  Ids and hrefs are absolute ("gemini://host/posts/x"), the
+ * same URLs the gemtext pages link to, so a reader that follows both the
+ * gemlog page and the Atom feed sees the same entries.  Knows the post
+ * struct and XML escaping; nothing of requests.
+ */
+#ifndef CAPSULED_ATOM_H
+#define CAPSULED_ATOM_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "core/buf.h"
+#include "markdown/render.h"
+
+struct archive;
+struct post;
+struct series;
+struct tag;
+
+/* Entries in the site and tag feeds (series feeds carry every part). */
+#define ATOM_MAX_ENTRIES	20
+
+struct atom_feed {
+	const char	*host;		/* public host name */
+	int		 port;		/* Gemini port; 1965 is left out */
+	const char	*self;		/* this feed's path: "/atom.xml" */
+	const char	*alternate;	/* page path "/gemlog/"; the id */
+	const char	*title;
+	const char	*subtitle;	/* or NULL */
+	const char	*author;	/* or NULL: archive's, else title */
+	const char	*lang;		/* xml:lang, or NULL: archive's */
+	const struct archive *archive;	/* or NULL; fallbacks only */
+	struct post *const *posts;	/* borrowed; every one is written */
+	size_t		 nposts;
+	/*
+	 * 1: <content> = the body as gemtext, its links to our pages
+	 * made absolute (resolved through archive when it is set).
+	 */
+	int		 full;
+	time_t		 now;		/* updated when empty; 0 = time(NULL) */
+};
+
+/*
+ * "gemini://host", or "gemini://host:port" when port is not 1965 (or
+ * 0); an IPv6 literal gets brackets.  malloc'd.
+ */
+char	*atom_base(const char *host, int port);
+
+/*
+ * Append the feed document to out.  Ids and hrefs are atom_base() plus
+ * the percent-encoded path.  Feed updated = the latest entry's updated,
+ * or now when there are no entries.  Entry updated = post->updated
+ * (never before post->date), published = post->date, both RFC 3339.
+ * Text is XML-escaped, invalid UTF-8 replaced by U+FFFD, and control
+ * characters other than TAB, LF and CR dropped.  Never fails.
+ */
+void	 atom_feed(struct buf *out, const struct atom_feed *);
+
+/*
+ * The three feeds the server publishes, summaries only, filled from the
+ * snapshot (title, subtitle, author, lang):
+ *   /atom.xml                  latest ATOM_MAX_ENTRIES posts; alt /gemlog/
+ *   /series/<slug>/atom.xml    every part; alternate /series/<slug>/
+ *   /tags/<slug>/atom.xml      latest posts; alternate /tags/<slug>/
+ */
+void	 atom_site(struct buf *out, const struct archive *,
+	    const char *host, int port);
+void	 atom_series(struct buf *out, const struct archive *,
+	    const struct series *, const char *host, int port);
+void	 atom_tag(struct buf *out, const struct archive *,
+	    const struct tag *, const char *host, int port);
+
+#endif

@@ -1,0 +1,562 @@
+/*
+ * nav.c -- navigation pages (home, archive, series, tags, gemlog) and
+ * the header and footer of a post, as page blocks.
+ *
+ * Reads a snapshot and writes struct page blocks; knows nothing of
+ * gemtext or Gopher syntax (page.c does) nor of requests.  The page owns
+ * every string added here; Markdown intros stay borrowed from the
+ * snapshot.
+ *
+ * Display formats, one place for all of them:
+ *   post link    "YYYY-MM-DD Title"              (a gemlog-feed entry)
+ *   series part  "YYYY-MM-DD Part 3: Title (5 min)"
+ *   series       "Title (4 parts, 1 h 5 min)"
+ *   tag          "name (3 posts)", "name (3)" on the home page
+ * Part numbers are positions in the series (post->series_pos), so "Part
+ * 3 of 7" stays true when the written part numbers skip.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/archive.h"
+#include "core/config.h"
+#include "core/util.h"
+#include "site/nav.h"
+#include "site/page.h"
+
+#define NAV_LATEST	10	/* latest posts on "/" without a config */
+#define SEP		" \xc2\xb7 "	/* " · " between facts on a line */
+
+static const char *
+site_title(const struct archive *a)
+{
+	return a->title != NULL && *a->title != '\0' ? a->title : "Capsule";
+}
+
+static const char *
+series_title(const struct series *s)
+{
+	return s->title != NULL && *s->title != '\0' ? s->title : s->slug;
+}
+
+static const char *
+tag_name(const struct tag *t)
+{
+	return t->name != NULL && *t->name != '\0' ? t->name : t->slug;
+}
+
+static const char *
+post_title(const struct post *p)
+{
+	return p->title != NULL && *p->title != '\0' ? p->title : p->slug;
+}
+
+void
+nav_minutes(unsigned min, char out[32])
+{
+	if (min < 60)
+		snprintf(out, 32, "%u min", min);
+	else if (min % 60 == 0)
+		snprintf(out, 32, "%u h", min / 60);
+	else
+		snprintf(out, 32, "%u h %u min", min / 60, min % 60);
+}
+
+/*
+ * Does the title already say which part it is ("Part 3", "Notes 03")?
+ * Then "Part 3: " in front of it would say it twice.
+ */
+static int
+names_part(const char *title, size_t n)
+{
+	const char	*p = title;
+	char		*end;
+	unsigned long	 v;
+
+	while (*p != '\0') {
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		v = strtoul(p, &end, 10);
+		if (v == n && (p == title || !(p[-1] >= '0' && p[-1] <= '9')))
+			return 1;
+		p = end;
+	}
+	return 0;
+}
+
+/* "Part 3: Title", unless the title numbers itself. */
+static char *
+part_label(size_t n, const struct post *p)
+{
+	if (names_part(post_title(p), n))
+		return xstrdup(post_title(p));
+	return xasprintf("Part %zu: %s", n, post_title(p));
+}
+
+/* "=> /posts/slug YYYY-MM-DD Title" */
+static void
+post_link(struct page *pg, const struct post *p)
+{
+	char	*url;
+
+	url = xasprintf("/posts/%s", p->slug);
+	page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s", post_title(p));
+	free(url);
+}
+
+/* "=> /series/slug/ Title (4 parts, 1 h 5 min)" */
+static void
+series_link(struct page *pg, const struct series *s)
+{
+	char	*url, min[32];
+
+	url = xasprintf("/series/%s/", s->slug);
+	nav_minutes(s->reading_min, min);
+	if (s->nparts == 0)
+		page_link(pg, LINK_MENU, url, NULL, "%s (no parts yet)",
+		    series_title(s));
+	else
+		page_link(pg, LINK_MENU, url, NULL, "%s (%zu part%s, %s)",
+		    series_title(s), s->nparts, s->nparts == 1 ? "" : "s",
+		    min);
+	free(url);
+}
+
+/* "Level: beginner · Audience: C programmers", when either is given. */
+static void
+series_facts(struct page *pg, const struct series *s)
+{
+	if (s->level != NULL && s->audience != NULL)
+		page_text(pg, "Level: %s" SEP "Audience: %s", s->level,
+		    s->audience);
+	else if (s->level != NULL)
+		page_text(pg, "Level: %s", s->level);
+	else if (s->audience != NULL)
+		page_text(pg, "Audience: %s", s->audience);
+}
+
+static void
+tag_link(struct page *pg, const struct tag *t, int brief)
+{
+	char	*url;
+
+	url = xasprintf("/tags/%s/", t->slug);
+	if (brief)
+		page_link(pg, LINK_MENU, url, NULL, "%s (%zu)", tag_name(t),
+		    t->nposts);
+	else
+		page_link(pg, LINK_MENU, url, NULL, "%s (%zu post%s)",
+		    tag_name(t), t->nposts, t->nposts == 1 ? "" : "s");
+	free(url);
+}
+
+static void
+home_link(struct page *pg, const struct archive *a)
+{
+	page_link(pg, LINK_MENU, "/", NULL, "Back to %s", site_title(a));
+}
+
+void
+nav_home(struct page *pg, const struct archive *a, const struct config *c)
+{
+	size_t	 i, n, nfeat = 0;
+
+	page_heading(pg, 1, "%s", site_title(a));
+	if (a->subtitle != NULL && *a->subtitle != '\0')
+		page_heading(pg, 2, "%s", a->subtitle);
+	page_blank(pg);
+	if (a->index_src != NULL && a->index_len > a->index_body_off) {
+		page_markdown(pg, a->index_src + a->index_body_off,
+		    a->index_len - a->index_body_off);
+		page_blank(pg);
+	}
+
+	for (i = 0; i < a->nposts; i++)
+		if (a->posts[i]->featured)
+			nfeat++;
+	if (nfeat > 0) {
+		page_heading(pg, 2, "Start here");
+		for (i = 0; i < a->nposts; i++)
+			if (a->posts[i]->featured)
+				post_link(pg, a->posts[i]);
+		page_blank(pg);
+	}
+
+	page_heading(pg, 2, "Latest posts");
+	n = c != NULL ? c->latest_posts : NAV_LATEST;
+	if (a->nposts == 0)
+		page_text(pg, "Nothing published yet.");
+	for (i = 0; i < a->nposts && i < n; i++)
+		post_link(pg, a->posts[i]);
+	if (a->nposts > n)
+		page_link(pg, LINK_MENU, "/posts/", NULL, "All %zu posts",
+		    a->nposts);
+	page_blank(pg);
+
+	if (a->nseries > 0) {
+		page_heading(pg, 2, "Series");
+		for (i = 0; i < a->nseries; i++)
+			series_link(pg, a->series[i]);
+		page_blank(pg);
+	}
+
+	if (a->ntags > 0) {
+		/* a->tags is most used first: the head is the top list. */
+		page_heading(pg, 2, "Tags");
+		for (i = 0; i < a->ntags && i < NAV_HOME_TAGS; i++)
+			tag_link(pg, a->tags[i], 1);
+		if (a->ntags > NAV_HOME_TAGS)
+			page_link(pg, LINK_MENU, "/tags/", NULL,
+			    "All %zu tags", a->ntags);
+		page_blank(pg);
+	}
+
+	page_heading(pg, 2, "Browse");
+	page_link(pg, LINK_MENU, "/posts/", NULL, "Archive: every post");
+	page_link(pg, LINK_MENU, "/series/", NULL, "Series");
+	page_link(pg, LINK_MENU, "/tags/", NULL, "Tags");
+	page_link(pg, LINK_SEARCH, "/search", NULL, "Search");
+	page_link(pg, LINK_MENU, "/gemlog/", NULL, "Gemlog (subscribe)");
+	page_link(pg, LINK_DOCUMENT, "/atom.xml", NULL, "Atom feed");
+
+	if (a->ndocs > 0) {
+		page_blank(pg);
+		page_heading(pg, 2, "Pages");
+		for (i = 0; i < a->ndocs; i++) {
+			char	*url;
+
+			url = xasprintf("/%s", a->docs[i]->name);
+			page_link(pg, LINK_DOCUMENT, url, NULL, "%s",
+			    a->docs[i]->title != NULL &&
+			    *a->docs[i]->title != '\0' ?
+			    a->docs[i]->title : a->docs[i]->name);
+			free(url);
+		}
+	}
+}
+
+/* The 4-digit year of a post's written date, or "????". */
+static void
+year_of(const struct post *p, char y[5])
+{
+	size_t	 i;
+
+	for (i = 0; i < 4; i++)
+		y[i] = p->date.ymd[i] >= '0' && p->date.ymd[i] <= '9' ?
+		    p->date.ymd[i] : '?';
+	y[4] = '\0';
+}
+
+void
+nav_posts(struct page *pg, const struct archive *a)
+{
+	struct buf	 done = BUF_INIT;	/* years seen, 4 bytes each */
+	char		 y[5], y2[5];
+	size_t		 i, j, k;
+
+	page_heading(pg, 1, "%s: archive", site_title(a));
+	/* The subtitle, then a text line that closes the feed's window. */
+	page_heading(pg, 2, "%s", a->subtitle != NULL && *a->subtitle != '\0' ?
+	    a->subtitle : "Every post, newest first");
+	page_blank(pg);
+	if (a->nposts == 0)
+		page_text(pg, "No posts yet.");
+	else
+		page_text(pg, "%zu post%s, newest first.", a->nposts,
+		    a->nposts == 1 ? "" : "s");
+
+	/*
+	 * Group by the written year in the order years first appear.  Posts
+	 * are sorted by instant, so with time zones a post can fall on the
+	 * other side of New Year from its neighbours; it still joins its
+	 * year's one heading.
+	 */
+	for (i = 0; i < a->nposts; i++) {
+		year_of(a->posts[i], y);
+		for (k = 0; k < done.len; k += 4)
+			if (memcmp(done.data + k, y, 4) == 0)
+				break;
+		if (k < done.len)
+			continue;
+		buf_add(&done, y, 4);
+		page_blank(pg);
+		page_heading(pg, 2, "%s", y);
+		for (j = i; j < a->nposts; j++) {
+			year_of(a->posts[j], y2);
+			if (memcmp(y, y2, 4) == 0)
+				post_link(pg, a->posts[j]);
+		}
+	}
+	buf_free(&done);
+	page_blank(pg);
+	page_link(pg, LINK_MENU, "/gemlog/", NULL, "Gemlog (subscribe)");
+	home_link(pg, a);
+}
+
+void
+nav_series_index(struct page *pg, const struct archive *a)
+{
+	const struct series	*s;
+	size_t			 i;
+
+	page_heading(pg, 1, "%s: series", site_title(a));
+	page_blank(pg);
+	if (a->nseries == 0)
+		page_text(pg, "No series yet.");
+	else
+		page_text(pg, "%zu series, each read in order.", a->nseries);
+	for (i = 0; i < a->nseries; i++) {
+		s = a->series[i];
+		page_blank(pg);
+		series_link(pg, s);
+		if (s->summary != NULL && *s->summary != '\0')
+			page_text(pg, "%s", s->summary);
+		series_facts(pg, s);
+	}
+	page_blank(pg);
+	home_link(pg, a);
+}
+
+void
+nav_series(struct page *pg, const struct archive *a, const struct series *s)
+{
+	const struct post	*p;
+	char			*url, *label, min[32];
+	size_t			 i;
+
+	page_heading(pg, 1, "%s", series_title(s));
+	if (s->summary != NULL && *s->summary != '\0')
+		page_heading(pg, 2, "%s", s->summary);
+	page_blank(pg);
+	series_facts(pg, s);
+	nav_minutes(s->reading_min, min);
+	if (s->nparts == 0)
+		page_text(pg, "A series on %s. No parts published yet.",
+		    site_title(a));
+	else
+		page_text(pg, "A series on %s: %zu part%s" SEP "%s.",
+		    site_title(a), s->nparts, s->nparts == 1 ? "" : "s", min);
+	if (s->src != NULL && s->srclen > s->body_off) {
+		page_blank(pg);
+		page_markdown(pg, s->src + s->body_off,
+		    s->srclen - s->body_off);
+	}
+	if (s->nparts > 0) {
+		page_blank(pg);
+		page_heading(pg, 2, "Parts");
+	}
+	for (i = 0; i < s->nparts; i++) {
+		p = s->parts[i];
+		nav_minutes(p->reading_min, min);
+		url = xasprintf("/posts/%s", p->slug);
+		label = part_label(i + 1, p);
+		page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s (%s)",
+		    label, min);
+		free(label);
+		free(url);
+	}
+	page_blank(pg);
+	url = xasprintf("/series/%s/atom.xml", s->slug);
+	page_link(pg, LINK_DOCUMENT, url, NULL, "Atom feed of this series");
+	free(url);
+	page_link(pg, LINK_MENU, "/series/", NULL, "All series");
+	home_link(pg, a);
+}
+
+void
+nav_tags(struct page *pg, const struct archive *a)
+{
+	size_t	 i;
+
+	page_heading(pg, 1, "%s: tags", site_title(a));
+	page_blank(pg);
+	if (a->ntags == 0)
+		page_text(pg, "No tags yet.");
+	else
+		page_text(pg, "%zu tag%s, most used first.", a->ntags,
+		    a->ntags == 1 ? "" : "s");
+	page_blank(pg);
+	/* Archive order: most posts first, then slug (archive.h). */
+	for (i = 0; i < a->ntags; i++)
+		tag_link(pg, a->tags[i], 0);
+	if (a->ntags > 0)
+		page_blank(pg);
+	home_link(pg, a);
+}
+
+void
+nav_tag(struct page *pg, const struct archive *a, const struct tag *t)
+{
+	char	*url;
+	size_t	 i;
+
+	page_heading(pg, 1, "Posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
+	    tag_name(t));
+	page_heading(pg, 2, "%s", site_title(a));
+	page_blank(pg);
+	if (t->nposts == 0)
+		page_text(pg, "No posts.");
+	for (i = 0; i < t->nposts; i++)
+		post_link(pg, t->posts[i]);
+	page_blank(pg);
+	url = xasprintf("/tags/%s/atom.xml", t->slug);
+	page_link(pg, LINK_DOCUMENT, url, NULL, "Atom feed of this tag");
+	free(url);
+	page_link(pg, LINK_MENU, "/tags/", NULL, "All tags");
+	home_link(pg, a);
+}
+
+void
+nav_gemlog(struct page *pg, const struct archive *a)
+{
+	size_t	 i;
+
+	page_heading(pg, 1, "%s", site_title(a));
+	page_heading(pg, 2, "%s", a->subtitle != NULL && *a->subtitle != '\0' ?
+	    a->subtitle : "Gemlog");
+	page_blank(pg);
+	if (a->nposts == 0)
+		page_text(pg, "No posts yet.");
+	for (i = 0; i < a->nposts; i++)
+		post_link(pg, a->posts[i]);
+	page_blank(pg);
+	/* No date in these labels: they are not entries. */
+	page_link(pg, LINK_DOCUMENT, "/atom.xml", NULL, "Atom feed");
+	page_link(pg, LINK_MENU, "/", NULL, "Home");
+}
+
+void
+nav_post_header(struct page *pg, const struct archive *a,
+    const struct post *p)
+{
+	struct buf	 l = BUF_INIT;
+	char		*url;
+	size_t		 i;
+
+	page_heading(pg, 1, "%s", post_title(p));
+	buf_addstr(&l, p->date.ymd);
+	if (strcmp(p->updated.ymd, p->date.ymd) != 0 && *p->updated.ymd)
+		buf_printf(&l, SEP "updated %s", p->updated.ymd);
+	buf_printf(&l, SEP "%u min read", p->reading_min);
+	if (p->author != NULL && *p->author != '\0')
+		buf_printf(&l, SEP "by %s", p->author);
+	page_text(pg, "%s", l.data);
+	/* The tags are named here and linked in the footer. */
+	if (p->ntags > 0) {
+		buf_truncate(&l, 0);
+		for (i = 0; i < p->ntags; i++)
+			buf_printf(&l, "%s%s", i ? ", " : "Tags: ",
+			    p->tags[i] ? tag_name(p->tags[i]) :
+			    p->tagnames[i]);
+		page_text(pg, "%s", l.data);
+	}
+	buf_free(&l);
+	if (p->series != NULL) {
+		url = xasprintf("/series/%s/", p->series->slug);
+		page_link(pg, LINK_MENU, url, NULL, "Part %zu of %zu in %s",
+		    p->series_pos, p->series->nparts,
+		    series_title(p->series));
+		free(url);
+	}
+	page_blank(pg);
+}
+
+void
+nav_post_footer(struct page *pg, const struct archive *a,
+    const struct post *p)
+{
+	char	*url, *label;
+	size_t	 i;
+
+	page_blank(pg);
+	if (p->series != NULL) {
+		if (p->prev != NULL) {
+			url = xasprintf("/posts/%s", p->prev->slug);
+			label = part_label(p->prev->series_pos, p->prev);
+			page_link(pg, LINK_DOCUMENT, url, NULL,
+			    "\xe2\x86\x90 %s", label);
+			free(label);
+			free(url);
+		}
+		if (p->next != NULL) {
+			url = xasprintf("/posts/%s", p->next->slug);
+			label = part_label(p->next->series_pos, p->next);
+			page_link(pg, LINK_DOCUMENT, url, NULL,
+			    "%s \xe2\x86\x92", label);
+			free(label);
+			free(url);
+		}
+		url = xasprintf("/series/%s/", p->series->slug);
+		page_link(pg, LINK_MENU, url, NULL, "All parts of %s",
+		    series_title(p->series));
+		free(url);
+		page_blank(pg);
+	}
+	for (i = 0; i < p->ntags; i++) {
+		if (p->tags == NULL || p->tags[i] == NULL)
+			continue;
+		url = xasprintf("/tags/%s/", p->tags[i]->slug);
+		page_link(pg, LINK_MENU, url, NULL, "#%s",
+		    p->tagnames != NULL && p->tagnames[i] != NULL ?
+		    p->tagnames[i] : tag_name(p->tags[i]));
+		free(url);
+	}
+	if (p->ntags > 0)
+		page_blank(pg);
+	page_link(pg, LINK_MENU, "/posts/", NULL, "All posts");
+	home_link(pg, a);
+}
+
+/*
+ * atx-h1 = 0*3" " "#" ( 1*(" " / TAB) text / ) [ 1*(" " / TAB) *"#" ]
+ *          *(" " / TAB) ( LF / CRLF / end )
+ */
+size_t
+nav_title_skip(const char *md, size_t len, const char *title)
+{
+	size_t	 i = 0, line, s, e, n;
+
+	if (md == NULL || title == NULL)
+		return 0;
+	/* Blank lines first. */
+	for (line = 0; i < len; line = ++i) {
+		while (i < len && (md[i] == ' ' || md[i] == '\t' ||
+		    md[i] == '\r'))
+			i++;
+		if (i == len || md[i] != '\n')
+			break;
+	}
+	i = line;
+	for (n = 0; n < 3 && i < len && md[i] == ' '; n++)
+		i++;
+	if (i == len || md[i] != '#')
+		return 0;
+	i++;
+	if (i < len && md[i] != ' ' && md[i] != '\t' && md[i] != '\n' &&
+	    md[i] != '\r')
+		return 0;		/* "##" or "#tag" */
+	for (e = i; e < len && md[e] != '\n'; e++)
+		;
+	s = i;
+	while (s < e && (md[s] == ' ' || md[s] == '\t'))
+		s++;
+	n = e;
+	while (n > s && (md[n - 1] == ' ' || md[n - 1] == '\t' ||
+	    md[n - 1] == '\r'))
+		n--;
+	/* A closing run of '#' counts only after a space. */
+	i = n;
+	while (i > s && md[i - 1] == '#')
+		i--;
+	if (i == s || md[i - 1] == ' ' || md[i - 1] == '\t') {
+		n = i;
+		while (n > s && (md[n - 1] == ' ' || md[n - 1] == '\t'))
+			n--;
+	}
+	if (n - s != strlen(title) || memcmp(md + s, title, n - s) != 0)
+		return 0;
+	return e < len ? e + 1 : e;
+}

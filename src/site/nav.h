@@ -1,0 +1,75 @@
+/*
+ * nav.h -- the navigation pages of a snapshot, built as struct page
+ * blocks (page.h) for either emitter.
+ *
+ * Each builder appends to a page the caller initialised and later frees;
+ * the blocks borrow nothing but BLOCK_MARKDOWN sources, which point into
+ * the snapshot, so the snapshot must outlive the page.  Links are site
+ * paths ("/posts/x", "/tags/c/"); the emitters make them absolute where
+ * a format needs it.  Knows the archive's shape, nothing of protocols.
+ *
+ * Pages that list posts with "YYYY-MM-DD Title" link labels (the home
+ * page, /posts/, /series/<slug>/, /tags/<slug>/, /gemlog/) are valid
+ * subscription feeds (spec/gemlog-feed.md): a "#" title first, an
+ * optional "##" subtitle, and no other dated link label.
+ */
+#ifndef CAPSULED_NAV_H
+#define CAPSULED_NAV_H
+
+#include <stddef.h>
+
+#include "site/page.h"
+
+struct archive;
+struct config;
+struct post;
+struct series;
+struct tag;
+
+/* Tags shown on the home page; /tags/ lists them all. */
+#define NAV_HOME_TAGS	12
+
+/*
+ * "/": title, subtitle, the intro of index.md, featured posts, the
+ * latest c->latest_posts posts (10 when c is NULL), series, the most
+ * used tags, links to the other pages and feeds, standalone pages.
+ */
+void	 nav_home(struct page *, const struct archive *,
+	    const struct config *);
+/* "/posts/": every post under a "## YYYY" heading, newest first. */
+void	 nav_posts(struct page *, const struct archive *);
+/* "/series/": every series with its summary, level, parts and time. */
+void	 nav_series_index(struct page *, const struct archive *);
+/* "/series/<slug>/": title, summary, intro, then the parts in order. */
+void	 nav_series(struct page *, const struct archive *,
+	    const struct series *);
+/* "/tags/": every tag with its post count, most used first. */
+void	 nav_tags(struct page *, const struct archive *);
+/* "/tags/<slug>/": the posts with that tag, newest first. */
+void	 nav_tag(struct page *, const struct archive *, const struct tag *);
+/* "/gemlog/": exactly spec/gemlog-feed.md §4. */
+void	 nav_gemlog(struct page *, const struct archive *);
+
+/*
+ * What goes before and after a post's rendered body (both protocols):
+ * the header is "# Title", a date / reading time / author line and the
+ * series it belongs to, ending with a blank line; the footer starts with
+ * a blank line, then previous/next part, tags, and the way back.
+ */
+void	 nav_post_header(struct page *, const struct archive *,
+	    const struct post *);
+void	 nav_post_footer(struct page *, const struct archive *,
+	    const struct post *);
+
+/*
+ * Bytes to skip at the start of md[0..len) when it opens (after blank
+ * lines) with an ATX level-1 heading whose text is exactly title, so the
+ * header's "# Title" is not followed by the same heading again.  0 when
+ * it does not.
+ */
+size_t	 nav_title_skip(const char *md, size_t len, const char *title);
+
+/* Minutes as "5 min", "1 h" or "2 h 5 min" into out. */
+void	 nav_minutes(unsigned min, char out[32]);
+
+#endif

@@ -1,0 +1,942 @@
+/*
+ * page.c -- the page model and its three emitters: gemtext, a Gopher
+ * menu (gophermap) and plain text.
+ *
+ * A struct page is a flat list of blocks built by nav.c; this file turns
+ * it into bytes and knows nothing of the archive.  Every string in a
+ * block is owned by the page, except BLOCK_MARKDOWN sources, which are
+ * borrowed from the snapshot (page.h).  Emitters append to the caller's
+ * struct buf and never fail.
+ *
+ * Whatever a block holds, the output keeps the line grammar of its
+ * format: no generated gemtext text line starts with a line-type prefix,
+ * no link URL holds a space, and every gophermap line has exactly three
+ * TABs, a CRLF and a display string within the target width.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/buf.h"
+#include "core/mime.h"
+#include "core/url.h"
+#include "core/util.h"
+#include "markdown/render.h"
+#include "site/page.h"
+
+#define PAGE_WIDTH	70	/* RFC 1436: display strings under 70 */
+#define PAGE_MINWIDTH	8	/* below this nothing readable fits */
+#define GPH_INFO	"\tfake\t(NULL)\t0\r\n"	/* spec/gopher.md §4 */
+#define ELLIPSIS	"\xe2\x80\xa6"		/* U+2026, one column */
+
+/* One emitter's state while it writes one page. */
+struct emit {
+	struct buf		*out;
+	const struct page_target *t;
+	unsigned		 width;
+	int			 blank;	/* last line blank, or nothing yet */
+	struct buf		*lines;	/* collect(): borrowed, or NULL */
+};
+
+/* Called once per output line (no newline in s). */
+typedef void	(*line_fn)(struct emit *, const char *s, size_t len);
+
+/*
+ * Building pages
+ */
+
+void
+page_init(struct page *p)
+{
+	p->blocks = NULL;
+	p->n = p->cap = 0;
+}
+
+void
+page_free(struct page *p)
+{
+	size_t	 i;
+
+	for (i = 0; i < p->n; i++) {
+		free(p->blocks[i].text);
+		free(p->blocks[i].url);
+	}
+	free(p->blocks);
+	page_init(p);
+}
+
+static struct block *
+add(struct page *p, enum block_type type)
+{
+	struct block	*b;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 16;
+		p->blocks = xreallocarray(p->blocks, p->cap, sizeof(*b));
+	}
+	b = &p->blocks[p->n++];
+	memset(b, 0, sizeof(*b));
+	b->type = type;
+	return b;
+}
+
+static char *
+vfmt(const char *fmt, va_list ap)
+{
+	va_list	 ap2;
+	char	*s;
+	int	 len;
+
+	va_copy(ap2, ap);
+	len = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (len < 0)
+		len = 0;
+	s = xmalloc((size_t)len + 1);
+	if (len == 0)
+		s[0] = '\0';
+	else
+		vsnprintf(s, (size_t)len + 1, fmt, ap);
+	return s;
+}
+
+void
+page_heading(struct page *p, int level, const char *fmt, ...)
+{
+	struct block	*b;
+	va_list		 ap;
+
+	b = add(p, BLOCK_HEADING);
+	b->level = level < 1 ? 1 : level > 3 ? 3 : level;
+	va_start(ap, fmt);
+	b->text = vfmt(fmt, ap);
+	va_end(ap);
+}
+
+void
+page_text(struct page *p, const char *fmt, ...)
+{
+	struct block	*b;
+	va_list		 ap;
+
+	b = add(p, BLOCK_TEXT);
+	va_start(ap, fmt);
+	b->text = vfmt(fmt, ap);
+	va_end(ap);
+}
+
+void
+page_link(struct page *p, enum link_kind kind, const char *url,
+    const char *date, const char *fmt, ...)
+{
+	struct block	*b;
+	va_list		 ap;
+
+	b = add(p, BLOCK_LINK);
+	b->kind = kind;
+	b->url = xstrdup(url ? url : "");
+	if (date != NULL)
+		snprintf(b->date, sizeof(b->date), "%s", date);
+	va_start(ap, fmt);
+	b->text = vfmt(fmt, ap);
+	va_end(ap);
+}
+
+void
+page_blank(struct page *p)
+{
+	add(p, BLOCK_BLANK);
+}
+
+void
+page_markdown(struct page *p, const char *md, size_t len)
+{
+	struct block	*b;
+
+	b = add(p, BLOCK_MARKDOWN);
+	b->md = md;
+	b->mdlen = md != NULL ? len : 0;
+}
+
+/*
+ * Text helpers shared by the emitters
+ */
+
+/* Columns of s[0..len): one per code point (continuation bytes skipped). */
+static size_t
+cols(const char *s, size_t len)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* Bytes of s[0..len) making up at most n columns, cut between code points. */
+static size_t
+cut(const char *s, size_t len, size_t n)
+{
+	size_t	 i, c = 0;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && c++ == n)
+			break;
+	}
+	return i;
+}
+
+/* buf_release(), but "" for a buffer that never held a byte. */
+static char *
+take(struct buf *b)
+{
+	if (b->data == NULL)
+		return xstrdup("");
+	return buf_release(b);
+}
+
+/*
+ * A copy of s on one line: TAB, CR, LF and every other C0 control or DEL
+ * becomes a space, surrounding spaces go.  XXX: a column is a code point;
+ * wide (CJK) characters take two on most terminals.
+ */
+static char *
+oneline(const char *s)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 len;
+	unsigned char	 c;
+
+	if (s == NULL)
+		s = "";
+	while (*s == ' ' || (*s > 0 && *s < 0x20) || *s == 0x7f)
+		s++;
+	for (; *s != '\0'; s++) {
+		c = (unsigned char)*s;
+		buf_addc(&b, c < 0x20 || c == 0x7f ? ' ' : c);
+	}
+	len = b.len;
+	while (len > 0 && b.data[len - 1] == ' ')
+		len--;
+	buf_truncate(&b, len);
+	return take(&b);
+}
+
+/* s cut to width columns, with "…" standing for what was cut. */
+static void
+add_fit(struct buf *out, const char *s, unsigned width)
+{
+	size_t	 len = strlen(s);
+
+	if (cols(s, len) <= width) {
+		buf_add(out, s, len);
+		return;
+	}
+	buf_add(out, s, cut(s, len, width - 1));
+	buf_addstr(out, ELLIPSIS);
+}
+
+/*
+ * Word-wrap the one-line s at e->width columns, calling fn per line.  A
+ * word longer than the width is split between code points.  Runs of
+ * spaces collapse.  An empty s gives one empty line.
+ */
+static void
+wrap(struct emit *e, const char *s, line_fn fn)
+{
+	struct buf	 line = BUF_INIT;
+	size_t		 wlen, lcols = 0, wcols, n;
+	const char	*w;
+
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (*s == '\0')
+			break;
+		w = s;
+		while (*s != '\0' && *s != ' ')
+			s++;
+		wlen = (size_t)(s - w);
+		wcols = cols(w, wlen);
+		if (lcols > 0 && lcols + 1 + wcols <= e->width) {
+			buf_addc(&line, ' ');
+			buf_add(&line, w, wlen);
+			lcols += 1 + wcols;
+			continue;
+		}
+		if (lcols > 0) {
+			fn(e, line.data, line.len);
+			buf_truncate(&line, 0);
+			lcols = 0;
+		}
+		while (wcols > e->width) {
+			n = cut(w, wlen, e->width);
+			fn(e, w, n);
+			w += n;
+			wlen -= n;
+			wcols -= e->width;
+		}
+		buf_add(&line, w, wlen);
+		lcols = wcols;
+	}
+	if (lcols > 0 || line.len > 0 || line.data == NULL)
+		fn(e, line.data ? line.data : "", line.len);
+	buf_free(&line);
+}
+
+/* 1 when url starts with an RFC 3986 scheme: ALPHA *(ALPHA/DIGIT/+-.) ":" */
+static int
+has_scheme(const char *url)
+{
+	const char	*s = url;
+
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		return 0;
+	for (s++; *s != '\0'; s++) {
+		if (*s == ':')
+			return 1;
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '+' || *s == '-' ||
+		    *s == '.'))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * A link URL with no raw space or control byte: site paths go through
+ * url_encode_path(), absolute URLs are kept but for those bytes.
+ */
+static void
+add_url(struct buf *out, const char *url)
+{
+	const unsigned char	*s;
+
+	if (!has_scheme(url)) {
+		url_encode_path(url, out);
+		return;
+	}
+	for (s = (const unsigned char *)url; *s != '\0'; s++) {
+		if (*s <= 0x20 || *s == 0x7f)
+			buf_printf(out, "%%%02X", *s);
+		else
+			buf_addc(out, *s);
+	}
+}
+
+/* Blank-line state from what out already holds (a header, a body...). */
+static void
+emit_start(struct emit *e, const struct page_target *t, struct buf *out,
+    const char *eol)
+{
+	size_t	 elen = strlen(eol);
+
+	e->out = out;
+	e->t = t;
+	e->width = t->width ? t->width : PAGE_WIDTH;
+	if (e->width < PAGE_MINWIDTH)
+		e->width = PAGE_MINWIDTH;
+	if (out->len == 0) {
+		e->blank = 1;
+		return;
+	}
+	if (out->data[out->len - 1] != '\n')
+		buf_addstr(out, eol);
+	e->blank = out->len == elen ||
+	    (out->len >= 2 * elen &&
+	    memcmp(out->data + out->len - 2 * elen, eol, elen) == 0);
+}
+
+/*
+ * Lines of rendered Markdown in text[0..len), to fn one by one: leading
+ * blank lines are dropped when the page is already at a blank line, and
+ * trailing ones become at most one.  Inner blank lines are kept (they may
+ * be inside a preformatted block).
+ */
+static void
+md_lines(struct emit *e, const char *text, size_t len, line_fn fn)
+{
+	const char	*s = text, *end = text + len, *nl;
+	size_t		 l, pending = 0;
+	int		 first = 1;
+
+	for (; s < end; s = nl + 1) {
+		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			nl = end;
+		l = (size_t)(nl - s);
+		if (l > 0 && s[l - 1] == '\r')
+			l--;
+		if (l == 0) {
+			pending++;
+			continue;
+		}
+		if (first && pending > 0)
+			pending = e->blank ? 0 : 1;
+		for (; pending > 0; pending--)
+			fn(e, "", 0);
+		first = 0;
+		fn(e, s, l);
+	}
+	if (pending > 0 && !e->blank)
+		fn(e, "", 0);
+}
+
+static void
+md_render(const struct emit *e, const struct block *b, int gopher,
+    struct buf *tmp)
+{
+	struct render_opts	 o = e->t->ropts;
+
+	if (b->md == NULL || b->mdlen == 0)
+		return;
+	if (gopher) {
+		if (o.width == 0)
+			o.width = e->width;
+		render_gopher(b->md, b->mdlen, &o, tmp);
+	} else
+		render_gemtext(b->md, b->mdlen, &o, tmp);
+}
+
+/*
+ * Gemtext
+ */
+
+/*
+ * A raw line from the renderer: kept as is, blank ones collapse at edges.
+ * Gemtext and plain text both end lines with LF here.
+ */
+static void
+emit_raw(struct emit *e, const char *s, size_t len)
+{
+	buf_add(e->out, s, len);
+	buf_addc(e->out, '\n');
+	e->blank = len == 0;
+}
+
+/* A line of ours: never two blank lines in a row. */
+static void
+emit_line(struct emit *e, const char *s, size_t len)
+{
+	if (len == 0 && e->blank)
+		return;
+	emit_raw(e, s, len);
+}
+
+/* spec/gemtext.md §6: a text line must not look like another line type. */
+static int
+gmi_needs_space(const char *s)
+{
+	return strncmp(s, "=>", 2) == 0 || s[0] == '#' ||
+	    strncmp(s, "* ", 2) == 0 || s[0] == '>' ||
+	    strncmp(s, "```", 3) == 0;
+}
+
+static void
+gmi_markdown(struct emit *e, const struct block *b)
+{
+	struct buf	 tmp = BUF_INIT;
+	const char	*s, *end;
+	int		 pre = 0;
+
+	md_render(e, b, 0, &tmp);
+	if (tmp.data == NULL)
+		return;			/* nothing rendered */
+	md_lines(e, tmp.data, tmp.len, emit_raw);
+	/* A block left open would swallow the rest of the page. */
+	for (s = tmp.data, end = s + tmp.len; s < end; s++) {
+		if ((s == tmp.data || s[-1] == '\n') &&
+		    (size_t)(end - s) >= 3 && memcmp(s, "```", 3) == 0)
+			pre = !pre;
+	}
+	if (pre)
+		emit_raw(e, "```", 3);
+	buf_free(&tmp);
+}
+
+static void
+gmi_block(struct emit *e, const struct block *b)
+{
+	struct buf	 l = BUF_INIT;
+	char		*text;
+
+	switch (b->type) {
+	case BLOCK_HEADING:
+		text = oneline(b->text);
+		if (*text != '\0') {
+			buf_printf(&l, "%.*s %s", b->level, "###", text);
+			emit_line(e, l.data, l.len);
+		}
+		free(text);
+		break;
+	case BLOCK_TEXT:
+		text = oneline(b->text);
+		if (gmi_needs_space(text))
+			buf_addc(&l, ' ');
+		buf_addstr(&l, text);
+		emit_line(e, l.data ? l.data : "", l.len);
+		free(text);
+		break;
+	case BLOCK_LINK:
+		text = oneline(b->text);
+		if (*b->url == '\0') {
+			/* A "=>" line without a URL is malformed. */
+			if (*text != '\0' && gmi_needs_space(text))
+				buf_addc(&l, ' ');
+			buf_addstr(&l, text);
+			if (l.len > 0)
+				emit_line(e, l.data, l.len);
+			free(text);
+			break;
+		}
+		buf_addstr(&l, "=> ");
+		add_url(&l, b->url);
+		free(text);
+		text = oneline(b->date);
+		if (*text != '\0')
+			buf_printf(&l, " %s", text);
+		free(text);
+		text = oneline(b->text);
+		if (*text != '\0')
+			buf_printf(&l, " %s", text);
+		emit_line(e, l.data, l.len);
+		free(text);
+		break;
+	case BLOCK_BLANK:
+		emit_line(e, "", 0);
+		break;
+	case BLOCK_MARKDOWN:
+		gmi_markdown(e, b);
+		break;
+	}
+	buf_free(&l);
+}
+
+void
+page_emit_gemtext(const struct page *p, const struct page_target *t,
+    struct buf *out)
+{
+	struct emit	 e;
+	size_t		 i;
+
+	emit_start(&e, t, out, "\n");
+	for (i = 0; i < p->n; i++)
+		gmi_block(&e, &p->blocks[i]);
+}
+
+/*
+ * Gophermap
+ */
+
+/* Host for menu lines: the public name, never empty, no TAB. */
+static char *
+gph_host(const struct page_target *t)
+{
+	char	*h;
+
+	h = oneline(t->host);
+	if (*h == '\0') {
+		free(h);
+		h = xstrdup("localhost");
+	}
+	return h;
+}
+
+/* One info line; s is one line, at most width columns. */
+static void
+gph_info(struct emit *e, const char *s, size_t len)
+{
+	size_t	 i;
+
+	if (len == 0 && e->blank)
+		return;
+	buf_addc(e->out, 'i');
+	for (i = 0; i < len; i++)
+		buf_addc(e->out, s[i] == '\t' || s[i] == '\r' ||
+		    s[i] == '\n' ? ' ' : s[i]);
+	buf_addstr(e->out, GPH_INFO);
+	e->blank = len == 0;
+}
+
+/*
+ * A line of rendered Gopher text as info lines: TABs expanded to 8,
+ * other controls made spaces, cut into pieces of width columns (no word
+ * wrap: the renderer wrapped prose, and preformatted text keeps its
+ * columns this way).
+ */
+static void
+gph_raw(struct emit *e, const char *s, size_t len)
+{
+	struct buf	 l = BUF_INIT;
+	size_t		 i, c = 0, n;
+	unsigned char	 ch;
+
+	for (i = 0; i < len; i++) {
+		ch = (unsigned char)s[i];
+		if (ch == '\t') {
+			do
+				buf_addc(&l, ' ');
+			while (++c % 8 != 0);
+			continue;
+		}
+		buf_addc(&l, ch < 0x20 || ch == 0x7f ? ' ' : ch);
+		if ((ch & 0xc0) != 0x80)
+			c++;
+	}
+	if (l.len == 0) {
+		e->blank = 0;		/* keep blank lines inside Markdown */
+		gph_info(e, "", 0);
+	}
+	for (i = 0; i < l.len; i += n) {
+		n = cut(l.data + i, l.len - i, e->width);
+		gph_info(e, l.data + i, n);
+	}
+	buf_free(&l);
+}
+
+/* Wrapped lines, newline-separated, into e->lines (see heading()). */
+static void
+collect(struct emit *e, const char *s, size_t len)
+{
+	if (e->lines->len > 0)
+		buf_addc(e->lines, '\n');
+	buf_add(e->lines, s, len);
+}
+
+static void
+lines_out(struct emit *e, const char *lines, line_fn fn)
+{
+	const char	*s, *nl;
+
+	for (s = lines;; s = nl + 1) {
+		nl = strchr(s, '\n');
+		fn(e, s, nl ? (size_t)(nl - s) : strlen(s));
+		if (nl == NULL)
+			break;
+	}
+}
+
+/*
+ * A heading as wrapped lines through fn, underlined with '=' (level 1)
+ * or '-' (level 2) as wide as its widest line.
+ */
+static void
+heading(struct emit *e, const struct block *b, line_fn fn)
+{
+	struct buf	 lines = BUF_INIT, ul = BUF_INIT;
+	char		*text;
+	const char	*s, *nl;
+	size_t		 n, w = 0;
+
+	text = oneline(b->text);
+	if (*text == '\0')
+		goto done;
+	e->lines = &lines;
+	wrap(e, text, collect);
+	e->lines = NULL;
+	lines_out(e, lines.data, fn);
+	if (b->level >= 3)
+		goto done;
+	for (s = lines.data;; s = nl + 1) {
+		nl = strchr(s, '\n');
+		n = cols(s, nl ? (size_t)(nl - s) : strlen(s));
+		if (n > w)
+			w = n;
+		if (nl == NULL)
+			break;
+	}
+	while (w-- > 0)
+		buf_addc(&ul, b->level == 1 ? '=' : '-');
+	fn(e, ul.data ? ul.data : "", ul.len);
+done:
+	free(text);
+	buf_free(&lines);
+	buf_free(&ul);
+}
+
+/* A printable item type for a site path of the given kind. */
+static char
+gph_type(enum link_kind kind, const char *path)
+{
+	char	 type = '9';
+
+	switch (kind) {
+	case LINK_MENU:
+		type = '1';
+		break;
+	case LINK_DOCUMENT:
+		type = '0';
+		break;
+	case LINK_FILE:
+		type = mime_gopher_type(path);
+		break;
+	case LINK_EXTERNAL:
+		type = 'h';
+		break;
+	case LINK_SEARCH:
+		type = '7';
+		break;
+	}
+	if ((unsigned char)type <= 0x20 || (unsigned char)type >= 0x7f)
+		type = '9';
+	return type;
+}
+
+/*
+ * Split a gopher:// URL (RFC 4266) into item type, host, port and
+ * percent-decoded selector (host and selector malloc'd); -1 when it is
+ * not one we can write as a menu item.
+ *   gopher-url = "gopher://" host [ ":" port ] [ "/" type selector ]
+ */
+static int
+gph_gopher_url(const char *url, char *type, char **host, int *port,
+    char **sel)
+{
+	const char	*h, *end, *p;
+	char		*s, *hp;
+	long		 n;
+
+	if (strncasecmp(url, "gopher://", 9) != 0)
+		return -1;
+	h = url + 9;
+	end = h + strcspn(h, "/?#");
+	if (*end == '?' || *end == '#' || end == h)
+		return -1;
+	for (p = h; p < end; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+			return -1;
+	hp = xstrndup(h, (size_t)(end - h));
+	*port = 70;
+	if ((s = strrchr(hp, ':')) != NULL && strchr(s, ']') == NULL) {
+		n = strtol(s + 1, NULL, 10);
+		if (s[1] == '\0' || strspn(s + 1, "0123456789") !=
+		    strlen(s + 1) || n <= 0 || n > 65535 || s == hp) {
+			free(hp);
+			return -1;
+		}
+		*port = (int)n;
+		*s = '\0';
+	}
+	*type = '1';
+	if (*end == '/' && end[1] != '\0') {
+		*type = end[1];
+		s = xstrdup(end + 2);
+	} else
+		s = xstrdup("");
+	if ((unsigned char)*type <= 0x20 || (unsigned char)*type >= 0x7f ||
+	    url_decode(s) == -1 || strpbrk(s, "\t\r\n") != NULL) {
+		free(hp);
+		free(s);
+		return -1;
+	}
+	*host = hp;
+	*sel = s;
+	return 0;
+}
+
+static void
+gph_link(struct emit *e, const struct block *b, const char *host)
+{
+	struct buf	 l = BUF_INIT;
+	char		*label, *date, *ghost = NULL, *gsel = NULL, *sel;
+	char		 type = '1';
+	int		 gport;
+
+	label = oneline(b->text);
+	date = oneline(b->date);
+	if (*label == '\0' && *date == '\0') {
+		free(label);
+		label = oneline(b->url);
+	}
+	buf_addstr(&l, date);
+	if (*date != '\0' && *label != '\0')
+		buf_addc(&l, ' ');
+	buf_addstr(&l, label);
+	free(label);
+	free(date);
+	label = take(&l);
+	if (*b->url == '\0') {
+		/* Nowhere to go: show it as text. */
+		wrap(e, label, gph_info);
+		free(label);
+		return;
+	}
+
+	if (has_scheme(b->url) &&
+	    gph_gopher_url(b->url, &type, &ghost, &gport, &gsel) == 0) {
+		buf_addc(e->out, type);
+		add_fit(e->out, label, e->width);
+		buf_printf(e->out, "\t%s\t%s\t%d\r\n", gsel, ghost, gport);
+		free(ghost);
+		free(gsel);
+		free(label);
+		e->blank = 0;
+		return;
+	}
+	sel = oneline(b->url);
+	if (has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
+		type = 'h';
+		buf_addstr(&l, "URL:");
+		add_url(&l, b->url);
+	} else {
+		type = gph_type(b->kind, sel);
+		buf_addstr(&l, sel);
+	}
+	buf_addc(e->out, type);
+	add_fit(e->out, label, e->width);
+	buf_printf(e->out, "\t%s\t%s\t%d\r\n", l.data, host, e->t->port);
+	e->blank = 0;
+	free(sel);
+	free(label);
+	buf_free(&l);
+}
+
+static void
+gph_block(struct emit *e, const struct block *b, const char *host)
+{
+	struct buf	 tmp = BUF_INIT;
+	char		*text;
+
+	switch (b->type) {
+	case BLOCK_HEADING:
+		heading(e, b, gph_info);
+		break;
+	case BLOCK_TEXT:
+		text = oneline(b->text);
+		wrap(e, text, gph_info);
+		free(text);
+		break;
+	case BLOCK_LINK:
+		gph_link(e, b, host);
+		break;
+	case BLOCK_BLANK:
+		gph_info(e, "", 0);
+		break;
+	case BLOCK_MARKDOWN:
+		md_render(e, b, 1, &tmp);
+		md_lines(e, tmp.data ? tmp.data : "", tmp.len, gph_raw);
+		break;
+	}
+	buf_free(&tmp);
+}
+
+void
+page_emit_gophermap(const struct page *p, const struct page_target *t,
+    struct buf *out)
+{
+	struct emit	 e;
+	char		*host;
+	size_t		 i;
+
+	emit_start(&e, t, out, "\r\n");
+	e.blank = 1;		/* a menu never starts with a blank line */
+	host = gph_host(t);
+	for (i = 0; i < p->n; i++)
+		gph_block(&e, &p->blocks[i], host);
+	buf_addstr(out, ".\r\n");
+	free(host);
+}
+
+/*
+ * Plain text
+ */
+
+/* The gopher:// URL of a link as a reader would type it. */
+static void
+txt_url(struct emit *e, const struct block *b, struct buf *out)
+{
+	char	*host;
+
+	if (has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
+		add_url(out, b->url);
+		return;
+	}
+	host = gph_host(e->t);
+	if (strchr(host, ':') != NULL && host[0] != '[')
+		buf_printf(out, "gopher://[%s]", host);	/* IPv6 literal */
+	else
+		buf_printf(out, "gopher://%s", host);
+	if (e->t->port != 70 && e->t->port > 0)
+		buf_printf(out, ":%d", e->t->port);
+	buf_printf(out, "/%c", gph_type(b->kind, b->url));
+	url_encode_path(b->url, out);
+	free(host);
+}
+
+static void
+txt_link(struct emit *e, const struct block *b)
+{
+	struct buf	 l = BUF_INIT, u = BUF_INIT;
+	char		*label, *date;
+
+	label = oneline(b->text);
+	date = oneline(b->date);
+	buf_addstr(&l, date);
+	if (*date != '\0' && *label != '\0')
+		buf_addc(&l, ' ');
+	buf_addstr(&l, label);
+	free(label);
+	free(date);
+	if (*b->url != '\0')
+		txt_url(e, b, &u);
+	if (u.len == 0)
+		wrap(e, l.data ? l.data : "", emit_line);
+	else if (l.len == 0)
+		emit_line(e, u.data, u.len);
+	else if (cols(l.data, l.len) + 2 + cols(u.data, u.len) <= e->width) {
+		buf_printf(&l, ": %s", u.data);
+		emit_line(e, l.data, l.len);
+	} else {
+		/* The URL on a line of its own, never broken. */
+		buf_addc(&l, ':');
+		wrap(e, l.data, emit_line);
+		buf_truncate(&l, 0);
+		buf_printf(&l, "  %s", u.data);
+		emit_line(e, l.data, l.len);
+	}
+	buf_free(&l);
+	buf_free(&u);
+}
+
+static void
+txt_block(struct emit *e, const struct block *b)
+{
+	struct buf	 tmp = BUF_INIT;
+	char		*text;
+
+	switch (b->type) {
+	case BLOCK_HEADING:
+		heading(e, b, emit_line);
+		break;
+	case BLOCK_TEXT:
+		text = oneline(b->text);
+		wrap(e, text, emit_line);
+		free(text);
+		break;
+	case BLOCK_LINK:
+		txt_link(e, b);
+		break;
+	case BLOCK_BLANK:
+		emit_line(e, "", 0);
+		break;
+	case BLOCK_MARKDOWN:
+		md_render(e, b, 1, &tmp);
+		md_lines(e, tmp.data ? tmp.data : "", tmp.len, emit_raw);
+		break;
+	}
+	buf_free(&tmp);
+}
+
+void
+page_emit_text(const struct page *p, const struct page_target *t,
+    struct buf *out)
+{
+	struct emit	 e;
+	size_t		 i;
+
+	emit_start(&e, t, out, "\n");
+	for (i = 0; i < p->n; i++)
+		txt_block(&e, &p->blocks[i]);
+}

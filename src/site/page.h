@@ -1,0 +1,81 @@
+/*
+ * page.h -- the page model: a navigation page as a list of blocks.
+ *
+ * Navigation (home, archive, series, tags, feeds) is built once as
+ * blocks by nav.c and written out by one of two emitters: gemtext, or a
+ * Gopher menu.  No navigation page is written twice.  A struct page owns
+ * its blocks and their strings, except BLOCK_MARKDOWN sources, which are
+ * borrowed from the snapshot that the page was built from.
+ */
+#ifndef CAPSULED_PAGE_H
+#define CAPSULED_PAGE_H
+
+#include <stddef.h>
+
+#include "core/buf.h"
+#include "markdown/render.h"
+
+enum block_type {
+	BLOCK_HEADING,		/* level 1..3 */
+	BLOCK_TEXT,		/* one paragraph */
+	BLOCK_LINK,
+	BLOCK_BLANK,
+	BLOCK_MARKDOWN,		/* rendered by the emitter's renderer */
+};
+
+/* What a link points at: decides the Gopher item type. */
+enum link_kind {
+	LINK_MENU,		/* a navigation page: Gopher type 1 */
+	LINK_DOCUMENT,		/* a post, page or feed: type 0 */
+	LINK_FILE,		/* a static file: type by extension */
+	LINK_EXTERNAL,		/* another server: h with URL: */
+	LINK_SEARCH,		/* a search: type 7 */
+};
+
+struct block {
+	enum block_type	 type;
+	int		 level;		/* BLOCK_HEADING */
+	enum link_kind	 kind;		/* BLOCK_LINK */
+	char		*text;		/* owned: heading, paragraph, label */
+	char		*url;		/* owned: "/posts/x" or absolute */
+	char		 date[11];	/* BLOCK_LINK: "YYYY-MM-DD" or "" */
+	const char	*md;		/* BLOCK_MARKDOWN: borrowed */
+	size_t		 mdlen;
+};
+
+struct page {
+	struct block	*blocks;	/* owned */
+	size_t		 n, cap;
+};
+
+void	 page_init(struct page *);
+void	 page_free(struct page *);
+void	 page_heading(struct page *, int level, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	 page_text(struct page *, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* date may be NULL; the label follows the date on the same line. */
+void	 page_link(struct page *, enum link_kind, const char *url,
+	    const char *date, const char *fmt, ...)
+	    __attribute__((format(printf, 5, 6)));
+void	 page_blank(struct page *);
+void	 page_markdown(struct page *, const char *md, size_t len);
+
+/* Where links point and how to reach this server: set by the caller. */
+struct page_target {
+	const char	*host;		/* public hostname */
+	int		 port;		/* public port of this protocol */
+	unsigned	 width;		/* Gopher: display width, 70 */
+	struct render_opts ropts;	/* for BLOCK_MARKDOWN */
+};
+
+void	 page_emit_gemtext(const struct page *, const struct page_target *,
+	    struct buf *out);
+/* A complete menu, ending with ".\r\n". */
+void	 page_emit_gophermap(const struct page *,
+	    const struct page_target *, struct buf *out);
+/* Plain text (type 0 header and footer of a post). */
+void	 page_emit_text(const struct page *, const struct page_target *,
+	    struct buf *out);
+
+#endif

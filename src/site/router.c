@@ -1,0 +1,795 @@
+/*
+ * router.c -- a request path to a response description (DESIGN.md §2).
+ *
+ * One router serves both protocols: the same paths name the same things
+ * over Gemini and Gopher, and only the emitter differs.  Rendered pages
+ * are made on first request and published into the snapshot's cache
+ * slots (compare-and-swap, no lock), so every later request borrows the
+ * same bytes, holding a reference to them (cache.h: an evicted page
+ * lives until the responses sending it are done).  Static files are
+ * opened here (beneath the capsule, see fsafe.c) and streamed by
+ * conn.c.  No socket I/O.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "content/archive.h"
+#include "content/search.h"
+#include "core/config.h"
+#include "core/fsafe.h"
+#include "core/log.h"
+#include "core/mime.h"
+#include "core/url.h"
+#include "core/util.h"
+#include "markdown/render.h"
+#include "site/atom.h"
+#include "site/nav.h"
+#include "site/page.h"
+#include "site/router.h"
+
+/* What one request is about: enough to render it from scratch. */
+struct route {
+	const struct config	*cfg;
+	struct archive		*a;
+	enum proto		 proto;
+	const char		*reqpath;	/* for messages */
+	int			 writer;	/* may read drafts */
+};
+
+void
+response_init(struct response *r)
+{
+	memset(r, 0, sizeof(*r));
+	buf_init(&r->owned);
+	r->fd = -1;
+}
+
+void
+response_free(struct response *r)
+{
+	buf_free(&r->owned);
+	if (r->fd != -1)
+		close(r->fd);
+	r->fd = -1;
+	blob_unref(r->blob);
+	r->blob = NULL;
+	r->body = NULL;
+	r->bodylen = 0;
+}
+
+void
+response_status(struct response *r, int status, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	r->status = status;
+	va_start(ap, fmt);
+	vsnprintf(r->meta, sizeof(r->meta), fmt, ap);
+	va_end(ap);
+}
+
+static void
+set_body(struct response *r, struct blob *b, const char *mime,
+    const char *lang, char gopher_type)
+{
+	r->blob = b;		/* our reference, dropped by response_free */
+	r->body = b->data;
+	r->bodylen = b->len;
+	r->gopher_type = gopher_type;
+	if (lang != NULL)
+		response_status(r, 20, "%s; charset=utf-8; lang=%s", mime,
+		    lang);
+	else
+		response_status(r, 20, "%s", mime);
+}
+
+/* Link hooks handed to the renderers. */
+struct link_ctx {
+	const struct route	*rt;
+	const char		*from;		/* "posts/x.md" */
+};
+
+static char *
+rewrite_link(void *ctx, const char *url)
+{
+	struct link_ctx	*lc = ctx;
+
+	return archive_resolve_link(lc->rt->a, lc->from, url);
+}
+
+static int
+public_port(const struct route *rt)
+{
+	const struct config *c = rt->cfg;
+
+	if (rt->proto == PROTO_GEMINI)
+		return c->gemini_port;
+	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
+}
+
+/* Gopher text names our own pages by absolute gopher:// URLs. */
+static char *
+absolute_link(void *ctx, const char *url)
+{
+	struct link_ctx	*lc = ctx;
+	const struct route *rt = lc->rt;
+	char		 type;
+
+	if (url[0] != '/' || url[1] == '/')
+		return NULL;
+	type = url[strlen(url) - 1] == '/' ? '1' :
+	    strncmp(url, "/files/", 7) == 0 ? mime_gopher_type(url) : '0';
+	return xasprintf("gopher://%s:%d/%c%s", rt->cfg->hostname,
+	    public_port(rt), type, url);
+}
+
+static void
+target_init(struct page_target *t, const struct route *rt,
+    struct link_ctx *lc, const char *from)
+{
+	memset(t, 0, sizeof(*t));
+	lc->rt = rt;
+	lc->from = from;
+	t->host = rt->cfg->hostname;
+	t->port = public_port(rt);
+	t->width = rt->cfg->gopher_width;
+	t->ropts.width = rt->cfg->gopher_width;
+	t->ropts.rewrite = rewrite_link;
+	t->ropts.rewrite_ctx = lc;
+	if (rt->proto == PROTO_GOPHER) {
+		t->ropts.absolute = absolute_link;
+		t->ropts.absolute_ctx = lc;
+	}
+}
+
+/* Emit a navigation page: a gemtext page, or a Gopher menu. */
+static struct blob *
+emit_menu(const struct route *rt, struct page *p)
+{
+	struct page_target	 t;
+	struct link_ctx		 lc;
+	struct buf		 out = BUF_INIT;
+	struct blob		*b;
+
+	target_init(&t, rt, &lc, "index.md");
+	if (rt->proto == PROTO_GEMINI)
+		page_emit_gemtext(p, &t, &out);
+	else
+		page_emit_gophermap(p, &t, &out);
+	b = blob_new(out.data ? out.data : "", out.len);
+	buf_free(&out);
+	return b;
+}
+
+/*
+ * Gopher text documents go out with CRLF line ends (RFC 1436), without
+ * dot-stuffing or a final "." line, as Gophernicus and current clients
+ * do; converted once, when the page is cached.
+ */
+static void
+crlf(struct buf *b)
+{
+	struct buf	 out = BUF_INIT;
+	const char	*s, *end, *nl;
+	size_t		 nlines = 0;
+
+	if (b->len == 0)		/* data may be NULL: no arithmetic */
+		return;
+	/* Lines are copied whole: a byte at a time was 10 % of a render. */
+	s = b->data;
+	end = b->data + b->len;
+	for (nl = s; (nl = memchr(nl, '\n', (size_t)(end - nl))) != NULL;
+	    nl++)
+		nlines++;
+	buf_reserve(&out, b->len + nlines);
+	for (; (nl = memchr(s, '\n', (size_t)(end - s))) != NULL; s = nl + 1) {
+		buf_add(&out, s, (size_t)(nl - s));
+		if (nl == b->data || nl[-1] != '\r')
+			buf_addc(&out, '\r');
+		buf_addc(&out, '\n');
+	}
+	buf_add(&out, s, (size_t)(end - s));
+	buf_free(b);
+	*b = out;
+}
+
+/* Emit a document (post or page): gemtext, or Gopher plain text. */
+static struct blob *
+emit_document(const struct route *rt, struct page *p, const char *from)
+{
+	struct page_target	 t;
+	struct link_ctx		 lc;
+	struct buf		 out = BUF_INIT;
+	struct blob		*b;
+
+	target_init(&t, rt, &lc, from);
+	if (rt->proto == PROTO_GEMINI)
+		page_emit_gemtext(p, &t, &out);
+	else {
+		page_emit_text(p, &t, &out);
+		crlf(&out);
+	}
+	b = blob_new(out.data ? out.data : "", out.len);
+	buf_free(&out);
+	return b;
+}
+
+static enum cache_slot
+proto_slot(const struct route *rt)
+{
+	return rt->proto == PROTO_GEMINI ? CACHE_GEMINI : CACHE_GOPHER;
+}
+
+static void
+serve_nav(const struct route *rt, enum nav_page which, struct response *r)
+{
+	struct slot		*slot = &rt->a->nav[which][proto_slot(rt)];
+	struct blob		*b;
+	struct page		 p;
+
+	if ((b = cache_get(slot)) == NULL) {
+		page_init(&p);
+		switch (which) {
+		case NAV_HOME:
+			nav_home(&p, rt->a, rt->cfg);
+			break;
+		case NAV_POSTS:
+			nav_posts(&p, rt->a);
+			break;
+		case NAV_SERIES:
+			nav_series_index(&p, rt->a);
+			break;
+		case NAV_TAGS:
+			nav_tags(&p, rt->a);
+			break;
+		case NAV_GEMLOG:
+			nav_gemlog(&p, rt->a);
+			break;
+		case NAV_NPAGES:
+			break;
+		}
+		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
+		page_free(&p);
+	}
+	set_body(r, b, "text/gemini", rt->a->lang, '1');
+}
+
+static void
+serve_post(const struct route *rt, struct post *post, struct response *r)
+{
+	struct slot		*slot = &post->cache[proto_slot(rt)];
+	struct blob		*b;
+	struct page		 p;
+
+	if ((b = cache_get(slot)) == NULL) {
+		const char	*body = post->src + post->body_off;
+		size_t		 len = post->srclen - post->body_off, skip;
+
+		page_init(&p);
+		nav_post_header(&p, rt->a, post);
+		/* A body that opens with the title would show it twice. */
+		skip = nav_title_skip(body, len, post->title);
+		page_markdown(&p, body + skip, len - skip);
+		nav_post_footer(&p, rt->a, post);
+		b = archive_cache_put(rt->a, slot,
+		    emit_document(rt, &p, post->path));
+		page_free(&p);
+	}
+	set_body(r, b, "text/gemini",
+	    post->lang ? post->lang : rt->a->lang, '0');
+}
+
+static void
+serve_doc(const struct route *rt, struct doc *d, struct response *r)
+{
+	struct slot		*slot = &d->cache[proto_slot(rt)];
+	struct blob		*b;
+	struct page		 p;
+
+	if ((b = cache_get(slot)) == NULL) {
+		page_init(&p);
+		page_heading(&p, 1, "%s", d->title);
+		page_markdown(&p, d->src + d->body_off,
+		    d->srclen - d->body_off);
+		b = archive_cache_put(rt->a, slot,
+		    emit_document(rt, &p, d->path));
+		page_free(&p);
+	}
+	set_body(r, b, "text/gemini", d->lang ? d->lang : rt->a->lang, '0');
+}
+
+static void
+serve_series(const struct route *rt, struct series *s, struct response *r)
+{
+	struct slot		*slot = &s->cache[proto_slot(rt)];
+	struct blob		*b;
+	struct page		 p;
+
+	if ((b = cache_get(slot)) == NULL) {
+		page_init(&p);
+		nav_series(&p, rt->a, s);
+		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
+		page_free(&p);
+	}
+	set_body(r, b, "text/gemini", rt->a->lang, '1');
+}
+
+static void
+serve_tag(const struct route *rt, struct tag *t, struct response *r)
+{
+	struct slot		*slot = &t->cache[proto_slot(rt)];
+	struct blob		*b;
+	struct page		 p;
+
+	if ((b = cache_get(slot)) == NULL) {
+		page_init(&p);
+		nav_tag(&p, rt->a, t);
+		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
+		page_free(&p);
+	}
+	set_body(r, b, "text/gemini", rt->a->lang, '1');
+}
+
+/*
+ * Atom feeds are the same bytes over both protocols (Gopher serves them
+ * as type 0), so they have one cache slot.
+ */
+static void
+serve_atom(const struct route *rt, struct slot *slot,
+    const char *self, const char *alternate, const char *title,
+    struct post *const *posts, size_t nposts, struct response *r)
+{
+	struct atom_feed	 f;
+	struct buf		 out = BUF_INIT;
+	struct blob		*b;
+
+	if ((b = cache_get(slot)) == NULL) {
+		memset(&f, 0, sizeof(f));
+		f.host = rt->cfg->hostname;
+		f.port = rt->cfg->gemini_port;
+		f.self = self;
+		f.alternate = alternate;
+		f.title = title;
+		f.subtitle = rt->a->subtitle;
+		f.author = rt->a->author;
+		f.archive = rt->a;
+		f.posts = posts;
+		f.nposts = nposts;
+		f.full = rt->cfg->atom_full_content;
+		atom_feed(&out, &f);
+		b = archive_cache_put(rt->a, slot,
+		    blob_new(out.data ? out.data : "", out.len));
+		buf_free(&out);
+	}
+	set_body(r, b, "application/atom+xml", NULL, '0');
+}
+
+/* A directory under files/: a listing made from the page model. */
+static void
+serve_listing(const struct route *rt, int dfd, const char *urlpath,
+    struct response *r)
+{
+	struct page	 p;
+	struct dirent	**ents = NULL;
+	struct blob	*b;
+	DIR		*d;
+	struct dirent	*e;
+	size_t		 n = 0, cap = 0, i, len;
+	char		*url;
+
+	if ((d = fdopendir(dfd)) == NULL) {
+		close(dfd);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;	/* hidden files, "." and ".." */
+		if (e->d_type == DT_FIFO || e->d_type == DT_SOCK ||
+		    e->d_type == DT_CHR || e->d_type == DT_BLK)
+			continue;	/* never served: not listed either */
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			ents = xreallocarray(ents, cap, sizeof(*ents));
+		}
+		ents[n] = xmalloc(sizeof(*e));
+		memcpy(ents[n++], e, sizeof(*e));
+	}
+	closedir(d);
+	qsort(ents, n, sizeof(*ents), (int (*)(const void *,
+	    const void *))alphasort);
+
+	page_init(&p);
+	page_heading(&p, 1, "Index of %s", urlpath);
+	page_blank(&p);
+	if (strcmp(urlpath, "/files/") != 0) {
+		/* Absolute: a Gopher selector cannot be relative. */
+		len = strlen(urlpath) - 1;
+		while (len > 0 && urlpath[len - 1] != '/')
+			len--;
+		url = xstrndup(urlpath, len);
+		page_link(&p, LINK_MENU, url, NULL, "..");
+		free(url);
+	}
+	for (i = 0; i < n; i++) {
+		int isdir = ents[i]->d_type == DT_DIR;
+
+		url = xasprintf("%s%s%s", urlpath, ents[i]->d_name,
+		    isdir ? "/" : "");
+		page_link(&p, isdir ? LINK_MENU : LINK_FILE, url, NULL,
+		    "%s%s", ents[i]->d_name, isdir ? "/" : "");
+		free(url);
+		free(ents[i]);
+	}
+	free(ents);
+	b = emit_menu(rt, &p);
+	page_free(&p);
+	/* Listings are not cached: the directory is live, not a snapshot. */
+	buf_add(&r->owned, b->data, b->len);
+	free(b);
+	r->body = r->owned.data;
+	r->bodylen = r->owned.len;
+	r->gopher_type = '1';
+	response_status(r, 20, "text/gemini; charset=utf-8");
+}
+
+_Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
+    (int)FSAFE_LINKS_ANY == (int)CONFIG_LINKS_ANY &&
+    (int)FSAFE_LINKS_NONE == (int)CONFIG_LINKS_NONE,
+    "follow_symlinks: config.h and fsafe.h agree");
+
+static void
+serve_file(const struct route *rt, const char *path, struct response *r)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	const char	*mime;
+	int		 fd;
+
+	/* path is "/files/..."; the capsule-relative name drops the '/'. */
+	fd = fsafe_open(rt->a->dir, path + 1,
+	    (enum fsafe_links)rt->cfg->follow_symlinks, &st, &kind);
+	if (fd == -1) {
+		if (errno != ENOENT)
+			log_debug("%s: %s", path, strerror(errno));
+		response_status(r, 51, "Not found");
+		return;
+	}
+	if (kind == FSAFE_DIR) {
+		if (path[strlen(path) - 1] != '/') {
+			close(fd);
+			response_status(r, 31, "%s/", path);
+			return;
+		}
+		serve_listing(rt, fd, path, r);
+		return;
+	}
+	mime = mime_type(path);
+	r->fd = fd;
+	r->filelen = (uint64_t)st.st_size;
+	r->gopher_type = mime_gopher_type(path);
+	if (strcmp(mime, "text/gemini") == 0)
+		response_status(r, 20, "text/gemini; charset=utf-8; lang=%s",
+		    rt->a->lang);
+	else if (mime_is_text(mime))
+		response_status(r, 20, "%s; charset=utf-8", mime);
+	else
+		response_status(r, 20, "%s", mime);
+}
+
+/*
+ * Split "/<section>/<name><rest>": returns the length of name and points
+ * *rest after it ("" or "/" or "/atom.xml" ...).
+ */
+static size_t
+segment(const char *s, const char **rest)
+{
+	size_t	 len = strcspn(s, "/");
+
+	*rest = s + len;
+	return len;
+}
+
+/* "/posts/slug", "/tags/slug/", "/series/slug/atom.xml", ... */
+static void
+route_section(const struct route *rt, const char *path, const char *section,
+    const char *name, size_t namelen, const char *rest, struct response *r)
+{
+	char		 key[512];
+	struct archive	*a = rt->a;
+
+	if (namelen >= sizeof(key)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	memcpy(key, name, namelen);
+	key[namelen] = '\0';
+
+	if (strcmp(section, "posts") == 0) {
+		struct post *p = archive_post(a, key);
+
+		if (p == NULL)
+			response_status(r, 51, "Not found");
+		else if (*rest == '\0')
+			serve_post(rt, p, r);
+		else if (strcmp(rest, "/") == 0)
+			response_status(r, 31, "/posts/%s", key);
+		else
+			response_status(r, 51, "Not found");
+		return;
+	}
+	if (strcmp(section, "series") == 0) {
+		struct series *s = archive_series(a, key);
+
+		if (s == NULL)
+			response_status(r, 51, "Not found");
+		else if (*rest == '\0')
+			response_status(r, 31, "%s/", path);
+		else if (strcmp(rest, "/") == 0)
+			serve_series(rt, s, r);
+		else if (strcmp(rest, "/atom.xml") == 0) {
+			char *self = xasprintf("/series/%s/atom.xml", s->slug);
+			char *alt = xasprintf("/series/%s/", s->slug);
+
+			serve_atom(rt, &s->cache[CACHE_ATOM], self, alt,
+			    s->title, s->parts, s->nparts, r);
+			free(self);
+			free(alt);
+		} else
+			response_status(r, 51, "Not found");
+		return;
+	}
+	/* tags */
+	{
+		struct tag *t = archive_tag(a, key);
+
+		if (t == NULL)
+			response_status(r, 51, "Not found");
+		else if (*rest == '\0')
+			response_status(r, 31, "%s/", path);
+		else if (strcmp(rest, "/") == 0)
+			serve_tag(rt, t, r);
+		else if (strcmp(rest, "/atom.xml") == 0) {
+			char *self = xasprintf("/tags/%s/atom.xml", t->slug);
+			char *alt = xasprintf("/tags/%s/", t->slug);
+			char *title = xasprintf("%s: %s", a->title, t->name);
+
+			serve_atom(rt, &t->cache[CACHE_ATOM], self, alt,
+			    title, t->posts, t->nposts, r);
+			free(self);
+			free(alt);
+			free(title);
+		} else
+			response_status(r, 51, "Not found");
+	}
+}
+
+/*
+ * "/search": Gemini asks for the query with 10; Gopher's "/search" with
+ * no search string gets a menu holding the search item.  Results are
+ * made per request (a few milliseconds), never cached.
+ */
+static void
+serve_search(const struct route *rt, const char *query, struct response *r)
+{
+	struct page	 p;
+	char		*q = NULL;
+
+	if (query != NULL) {
+		q = xstrdup(query);
+		/* Gemini sends it percent-encoded; Gopher as typed. */
+		if (rt->proto == PROTO_GEMINI && (url_decode(q) == -1 ||
+		    !utf8_valid(q, strlen(q)))) {
+			free(q);
+			response_status(r, 59, "Bad request: the query is not "
+			    "percent-encoded UTF-8");
+			return;
+		}
+	}
+	page_init(&p);
+	if (q == NULL || q[strspn(q, " \t\r\n")] == '\0') {
+		if (rt->proto == PROTO_GEMINI) {
+			free(q);
+			page_free(&p);
+			response_status(r, 10, "Search the archive");
+			return;
+		}
+		search_prompt_page(&p, rt->a);
+	} else
+		search_page(&p, rt->a, q);
+	free(q);
+	set_body(r, emit_menu(rt, &p), "text/gemini", rt->a->lang, '1');
+	page_free(&p);
+}
+
+/*
+ * "/drafts/" and "/drafts/<slug>": for writers over Gemini only; 51 for
+ * everyone else, as if there were nothing there.  Drafts change often
+ * and are read by one person: rendered per request, never cached.
+ */
+static void
+serve_drafts(const struct route *rt, const char *path, struct response *r)
+{
+	struct archive	*a = rt->a;
+	struct post	*post;
+	struct page	 p;
+	const char	*body, *slug = path + strlen("/drafts/");
+	char		*url;
+	size_t		 i, len, skip;
+
+	if (rt->proto != PROTO_GEMINI || !rt->writer) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	if (path[7] == '\0') {
+		response_status(r, 31, "/drafts/");
+		return;
+	}
+	page_init(&p);
+	if (*slug == '\0') {
+		page_heading(&p, 1, "Drafts");
+		page_text(&p, "Only writers see these: drafts are in no list, "
+		    "feed, search or Gopher menu.");
+		page_blank(&p);
+		if (a->ndrafts == 0)
+			page_text(&p, "No drafts.");
+		for (i = 0; i < a->ndrafts; i++) {
+			url = xasprintf("/drafts/%s", a->drafts[i]->slug);
+			page_link(&p, LINK_DOCUMENT, url,
+			    a->drafts[i]->date.ymd, "%s", a->drafts[i]->title);
+			free(url);
+		}
+		page_blank(&p);
+		page_link(&p, LINK_MENU, "/", NULL, "Home");
+		set_body(r, emit_menu(rt, &p), "text/gemini", a->lang, '1');
+		page_free(&p);
+		return;
+	}
+	if ((post = archive_draft(a, slug)) == NULL) {
+		page_free(&p);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	body = post->src + post->body_off;
+	len = post->srclen - post->body_off;
+	nav_post_header(&p, a, post);
+	skip = nav_title_skip(body, len, post->title);
+	page_markdown(&p, body + skip, len - skip);
+	nav_post_footer(&p, a, post);
+	set_body(r, emit_document(rt, &p, post->path), "text/gemini",
+	    post->lang ? post->lang : a->lang, '0');
+	page_free(&p);
+}
+
+/* /robots.txt from the configuration: text/plain, Gopher type 0. */
+static void
+serve_robots(const struct route *rt, struct response *r)
+{
+	/* Copied: the body must not outlive a configuration it borrows. */
+	buf_add(&r->owned, rt->cfg->robots, strlen(rt->cfg->robots));
+	r->body = r->owned.data;
+	r->bodylen = r->owned.len;
+	r->gopher_type = '0';
+	response_status(r, 20, "text/plain; charset=utf-8");
+}
+
+static void
+route_path(const struct config *cfg, struct archive *a, enum proto proto,
+    const char *path, const char *query, int writer, struct response *r)
+{
+	static const struct {
+		const char	*path;
+		enum nav_page	 page;
+	} navs[] = {
+		{ "/", NAV_HOME },
+		{ "/posts/", NAV_POSTS },
+		{ "/series/", NAV_SERIES },
+		{ "/tags/", NAV_TAGS },
+		{ "/gemlog/", NAV_GEMLOG },
+	};
+	struct route	 rt = { cfg, a, proto, path, writer };
+	const char	*rest;
+	size_t		 i, len;
+	struct doc	*d;
+
+	(void)query;
+	for (i = 0; i < nitems(navs); i++) {
+		if (strcmp(path, navs[i].path) == 0) {
+			serve_nav(&rt, navs[i].page, r);
+			return;
+		}
+		/* "/posts" -> "/posts/": relative links need the slash. */
+		len = strlen(navs[i].path);
+		if (len > 1 && strncmp(path, navs[i].path, len - 1) == 0 &&
+		    path[len - 1] == '\0') {
+			response_status(r, 31, "%s", navs[i].path);
+			return;
+		}
+	}
+	if (strcmp(path, "/atom.xml") == 0 ||
+	    strcmp(path, "/gemlog/atom.xml") == 0) {
+		serve_atom(&rt, &a->nav[NAV_GEMLOG][CACHE_ATOM], "/atom.xml",
+		    "/gemlog/", a->title, a->posts,
+		    a->nposts < 50 ? a->nposts : 50, r);
+		return;
+	}
+	if (strcmp(path, "/search") == 0) {
+		serve_search(&rt, query, r);
+		return;
+	}
+	if (strncmp(path, "/drafts", 7) == 0 &&
+	    (path[7] == '\0' || path[7] == '/')) {
+		serve_drafts(&rt, path, r);
+		return;
+	}
+	if (strncmp(path, "/files/", 7) == 0 || strcmp(path, "/files") == 0) {
+		if (path[6] == '\0')
+			response_status(r, 31, "/files/");
+		else
+			serve_file(&rt, path, r);
+		return;
+	}
+	if (strncmp(path, "/posts/", 7) == 0) {
+		len = segment(path + 7, &rest);
+		route_section(&rt, path, "posts", path + 7, len, rest, r);
+		return;
+	}
+	if (strncmp(path, "/series/", 8) == 0) {
+		len = segment(path + 8, &rest);
+		route_section(&rt, path, "series", path + 8, len, rest, r);
+		return;
+	}
+	if (strncmp(path, "/tags/", 6) == 0) {
+		len = segment(path + 6, &rest);
+		route_section(&rt, path, "tags", path + 6, len, rest, r);
+		return;
+	}
+	if (strcmp(path, "/robots.txt") == 0 && cfg->robots != NULL) {
+		serve_robots(&rt, r);
+		return;
+	}
+	/* "/<page>" from pages/; "/<page>/" redirects to it. */
+	len = segment(path + 1, &rest);
+	if (len > 0 && len < 256 && (*rest == '\0' || strcmp(rest, "/") == 0)) {
+		char name[256];
+
+		memcpy(name, path + 1, len);
+		name[len] = '\0';
+		if ((d = archive_doc(a, name)) != NULL) {
+			if (*rest == '\0')
+				serve_doc(&rt, d, r);
+			else
+				response_status(r, 31, "/%s", name);
+			return;
+		}
+	}
+	response_status(r, 51, "Not found");
+}
+
+void
+router_route(const struct config *cfg, struct archive *a, enum proto proto,
+    const char *path, const char *query, struct response *r)
+{
+	const char	*to;
+
+	route_path(cfg, a, proto, path, query, 0, r);
+	/* Content wins: "redirects:" only answers what would be 51. */
+	if (r->status == 51 && (to = config_redirect(cfg, path)) != NULL)
+		response_status(r, 31, "%s", to);
+}
+
+void
+router_handle(const struct config *cfg, struct archive *a,
+    const struct router_req *req, struct response *r)
+{
+	const char	*to;
+
+	route_path(cfg, a, req->proto, req->path, req->query, req->writer, r);
+	if (r->status == 51 && (to = config_redirect(cfg, req->path)) != NULL)
+		response_status(r, 31, "%s", to);
+}

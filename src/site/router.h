@@ -1,0 +1,72 @@
+/*
+ * router.h -- a request path to what to send: cached bytes, a freshly
+ * rendered page, or a file to stream.
+ *
+ * No I/O on sockets: conn.c writes what the response describes.  The
+ * same paths serve Gemini and Gopher (DESIGN.md §2).  A response may
+ * borrow bytes from the snapshot's cache: it holds a reference to that
+ * blob, released by response_free() once the response is written.
+ */
+#ifndef CAPSULED_ROUTER_H
+#define CAPSULED_ROUTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+
+struct archive;
+struct blob;
+struct config;
+
+enum proto {
+	PROTO_GEMINI,
+	PROTO_GOPHER,
+};
+
+struct response {
+	int		 status;	/* Gemini status; Gopher maps 2x/5x */
+	char		 meta[1025];	/* Gemini META: MIME type, message */
+	const char	*body;		/* borrowed: blob or owned.data */
+	size_t		 bodylen;
+	struct blob	*blob;		/* one reference, or NULL */
+	struct buf	 owned;		/* body rendered for this request */
+	int		 fd;		/* a file to stream after the body; -1 */
+	uint64_t	 filelen;
+	char		 gopher_type;	/* Gopher: '0', '1', '9'... of body */
+};
+
+void	 response_init(struct response *);
+void	 response_free(struct response *);	/* closes fd */
+/* Set an error or redirect: status and a printf'd META. */
+void	 response_status(struct response *, int status, const char *fmt,
+	    ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * path: percent-decoded, starts with '/', already free of dot segments.
+ * query: as received (may be NULL).  /robots.txt comes from cfg->robots;
+ * a path that nothing answers but cfg's "redirects" lists gets 31 with
+ * its target (a path, or an absolute URL that Gopher cannot follow).
+ */
+void	 router_route(const struct config *, struct archive *, enum proto,
+	    const char *path, const char *query, struct response *);
+
+/* A request as the router sees it: router_route()'s arguments and more. */
+struct router_req {
+	enum proto	 proto;
+	const char	*path;		/* as router_route() says */
+	const char	*query;		/* as received, or NULL */
+	int		 writer;	/* Gemini: the client certificate is
+					   one of cfg->titan_writers */
+};
+
+/*
+ * router_route() for a request that may carry more: a writer (and only
+ * a writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone
+ * else gets 51 there.  "/search" answers 10 (Gemini) or a menu with a
+ * search item (Gopher) until it has a query, then the results.
+ */
+void	 router_handle(const struct config *, struct archive *,
+	    const struct router_req *, struct response *);
+
+#endif
