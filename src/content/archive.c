@@ -151,7 +151,7 @@ static const char *const latin_fold[] = {
 };
 
 static struct archive_priv *
-priv(const struct archive *a)
+inner(const struct archive *a)
 {
 	return container_of(a, struct archive_priv, pub);
 }
@@ -469,10 +469,10 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
 		return -1;
 	}
-	if ((unsigned long long)st->st_size > priv(a)->max_file) {
+	if ((unsigned long long)st->st_size > inner(a)->max_file) {
 		close(fd);
 		snprintf(why, sizeof(why), "larger than max_post_size (%zu "
-		    "KiB), skipped", priv(a)->max_file >> 10);
+		    "KiB), skipped", inner(a)->max_file >> 10);
 		warn_file(a, rel, 1, 1, why, 1);
 		return -1;
 	}
@@ -766,7 +766,7 @@ static struct archive_file *
 get_file(struct archive *a, int dirfd, const char *name, const char *rel,
     int quiet_enoent)
 {
-	struct archive_priv	*ap = priv(a);
+	struct archive_priv	*ap = inner(a);
 	struct archive_file	*f = NULL;
 	struct stat		 st;
 	char			*src, why[160];
@@ -795,7 +795,7 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	}
 	ap->total += (size_t)st.st_size;
 	if (ap->prev != NULL)
-		f = index_get(&priv(ap->prev)->file_rel, rel);
+		f = index_get(&inner(ap->prev)->file_rel, rel);
 	if (f != NULL && f->trusted && same_stat(f, &st)) {
 		atomic_fetch_add(&f->refs, 1);
 		a->nreused++;
@@ -866,7 +866,7 @@ series_new(struct archive *a, char *slug, char *title)
 	s->slug = slug;
 	s->title = title;
 	a->series[a->nseries++] = s;	/* sized in archive_load() */
-	index_put(&priv(a)->series_slug, s->slug, s);
+	index_put(&inner(a)->series_slug, s->slug, s);
 	return s;
 }
 
@@ -887,7 +887,7 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 		stem = xstrndup(names[i], strlen(names[i]) - 3);
 		slug = archive_slugify(stem);
 		if (*slug == '\0' || f->m.draft ||
-		    index_get(&priv(a)->series_slug, slug) != NULL) {
+		    index_get(&inner(a)->series_slug, slug) != NULL) {
 			if (*slug == '\0')
 				warn_file(a, rel, 1, 1, "no usable characters "
 				    "in the file name, skipped", 1);
@@ -935,7 +935,7 @@ draft_date(const struct archive_file *f, struct date *d)
 static struct post *
 load_post(struct archive *a, int pfd, const char *name)
 {
-	struct archive_priv	*ap = priv(a);
+	struct archive_priv	*ap = inner(a);
 	struct archive_file	*f;
 	const struct meta	*m;
 	struct post		*p, *other;
@@ -1110,7 +1110,7 @@ link_series(struct archive *a)
 			free(slug);
 			continue;
 		}
-		if ((s = index_get(&priv(a)->series_slug, slug)) == NULL)
+		if ((s = index_get(&inner(a)->series_slug, slug)) == NULL)
 			s = series_new(a, slug, xstrdup(p->series_name));
 		else
 			free(slug);
@@ -1151,7 +1151,7 @@ static struct tag *
 tag_for(struct archive *a, struct tagger *tg, const struct post *p,
     const char *name, const char *key)
 {
-	struct archive_priv	*ap = priv(a);
+	struct archive_priv	*ap = inner(a);
 	struct tag		*t, *o;
 	char			*slug, *alt = NULL, why[512];
 	size_t			 sfx, n;
@@ -1206,7 +1206,7 @@ link_tags(struct archive *a)
 	for (i = 0; i < a->nposts; i++)
 		total += a->posts[i]->ntags;
 	index_init(&tg.bykey, total);
-	index_init(&priv(a)->tag_slug, total);
+	index_init(&inner(a)->tag_slug, total);
 	a->tags = xcalloc(total, sizeof(*a->tags));
 
 	for (i = a->nposts; i-- > 0;) {
@@ -1244,7 +1244,7 @@ link_tags(struct archive *a)
 static void
 load_posts(struct archive *a, int dfd)
 {
-	struct archive_priv	*ap = priv(a);
+	struct archive_priv	*ap = inner(a);
 	struct post		*p;
 	char			**names;
 	size_t			 n, i;
@@ -1284,7 +1284,7 @@ load_pages(struct archive *a, int dfd)
 	int		 fd, reserved;
 
 	fd = list_md(a, dfd, "pages", &names, &n);
-	index_init(&priv(a)->doc_name, n);
+	index_init(&inner(a)->doc_name, n);
 	a->docs = xcalloc(n, sizeof(*a->docs));
 	for (i = 0; i < n; i++) {
 		rel = xasprintf("pages/%s", names[i]);
@@ -1317,7 +1317,7 @@ load_pages(struct archive *a, int dfd)
 		for (k = 0; k < CACHE_NSLOTS; k++)
 			slot_init(&d->cache[k]);
 		a->docs[a->ndocs++] = d;
-		index_put(&priv(a)->doc_name, d->name, d);
+		index_put(&inner(a)->doc_name, d->name, d);
 	}
 	/* Sorted by name already: list_md() sorts "x.md" the same way. */
 	if (a->ndocs > 1)
@@ -1457,7 +1457,7 @@ archive_unref(struct archive *a)
 
 	if (a == NULL || atomic_fetch_sub(&a->refs, 1) != 1)
 		return;
-	ap = priv(a);
+	ap = inner(a);
 	search_free(atomic_load(&a->search));
 	for (i = 0; i < a->nposts + a->ndrafts; i++) {
 		p = i < a->nposts ? a->posts[i] : a->drafts[i - a->nposts];
@@ -1525,7 +1525,7 @@ archive_unref(struct archive *a)
 struct post *
 archive_post(const struct archive *a, const char *slug)
 {
-	return index_get(&priv(a)->post_slug, slug);
+	return index_get(&inner(a)->post_slug, slug);
 }
 
 struct post *
@@ -1542,19 +1542,19 @@ archive_draft(const struct archive *a, const char *slug)
 struct series *
 archive_series(const struct archive *a, const char *slug)
 {
-	return index_get(&priv(a)->series_slug, slug);
+	return index_get(&inner(a)->series_slug, slug);
 }
 
 struct tag *
 archive_tag(const struct archive *a, const char *slug)
 {
-	return index_get(&priv(a)->tag_slug, slug);
+	return index_get(&inner(a)->tag_slug, slug);
 }
 
 struct doc *
 archive_doc(const struct archive *a, const char *name)
 {
-	return index_get(&priv(a)->doc_name, name);
+	return index_get(&inner(a)->doc_name, name);
 }
 
 /* ---- links between files -------------------------------------------- */
@@ -1712,7 +1712,7 @@ archive_is_alias(const struct archive *a, const char *url)
 {
 	char	*name;
 
-	if (url == NULL || (name = alias_name(priv(a), url)) == NULL)
+	if (url == NULL || (name = alias_name(inner(a), url)) == NULL)
 		return 0;
 	free(name);
 	return 1;
@@ -1733,7 +1733,7 @@ char *
 archive_resolve_link(const struct archive *a, const char *from_path,
     const char *url)
 {
-	struct archive_priv	*ap = priv(a);
+	struct archive_priv	*ap = inner(a);
 	struct post		*p;
 	struct doc		*d;
 	struct series		*s;

@@ -1,10 +1,10 @@
 /*
  * archive.h -- the writer's archive on disk as an immutable snapshot.
  *
- * archive_load() scans a capsule directory (DESIGN.md §1) into a
- * struct archive: posts newest first, series with ordered parts, tags
- * with their posts, standalone pages (struct doc), and slug indexes.  A
- * snapshot is built off the serving threads and never changed after;
+ * archive_load() scans a capsule directory (README.md, "Content format")
+ * into a struct archive: posts newest first, series with ordered parts,
+ * tags with their posts, standalone pages (struct doc), and slug indexes.
+ * A snapshot is built off the serving threads and never changed after;
  * readers hold a reference (archive_ref/archive_unref) and take no lock.
  * The snapshot owns every struct and string reachable from it and the
  * render cache slots.  The source bytes and front matter of each file

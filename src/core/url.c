@@ -3,13 +3,13 @@
  * (gmid iri.c shape).
  *
  * url_parse() walks an RFC 3986 absolute URI once, splits it into the
- * parts of struct url and rejects everything spec/gemini.md §3 says to
- * reject.  The struct points into the caller's string, which is
+ * parts of struct url and rejects every request the Gemini specification
+ * says to reject.  The struct points into the caller's string, which is
  * rewritten in place (scheme and host are shifted and NUL-terminated, the
  * path is percent-decoded); nothing is allocated.  Knows nothing of
  * hosts we serve, the archive or sockets: gemini.c decides 53 vs 59.
  *
- * Decisions (spec/gemini.md leaves them to us):
+ * Decisions (the Gemini specification leaves them to us):
  *  - ASCII is held to RFC 3986: only pchar, "/" (and "?" in the query)
  *    pass; spaces, controls, '"', '<', '>', '\', '^', '`', '{', '|', '}'
  *    and brackets outside an IPv6 literal are a 59.  Raw non-ASCII UTF-8

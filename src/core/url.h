@@ -2,10 +2,10 @@
  * url.h -- a Gemini request URL, parsed and checked in place
  * (gmid iri.c shape).
  *
- * url_parse() splits an absolute URI into its parts, rejects what
- * spec/gemini.md says to reject, and percent-decodes the path.  The
- * struct url points into the caller's buffer, which url_parse() modifies;
- * no allocation.  Knows nothing of the archive or of sockets.
+ * url_parse() splits an absolute URI into its parts, rejects what the
+ * Gemini specification says to reject, and percent-decodes the path.
+ * The struct url points into the caller's buffer, which url_parse()
+ * modifies; no allocation.  Knows nothing of the archive or of sockets.
  */
 #ifndef CAPSULED_URL_H
 #define CAPSULED_URL_H

@@ -323,7 +323,7 @@ label_add(struct gmi *g, const char *s)
 }
 
 static void
-links_free(struct gmi *g)
+clear_links(struct gmi *g)
 {
 	size_t	 i;
 
@@ -357,7 +357,7 @@ flush_links(struct render *r, struct gmi *g)
 			r->no_prefix = 0;
 		}
 	}
-	links_free(g);
+	clear_links(g);
 }
 
 /*
@@ -664,7 +664,7 @@ render_gemtext(const char *md, size_t len, const struct render_opts *opts,
 	render_walk(&r, doc, gmi_node);
 	render_finish(&r);
 	render_free(doc);
-	links_free(&g);
+	clear_links(&g);
 	free(g.links);
 	free(g.open);
 	free(g.st);

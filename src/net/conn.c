@@ -8,9 +8,10 @@
  * The same state machine serves Gemini (through tlsconn.c) and Gopher
  * (plain TCP).  struct conn owns everything about its client, and
  * conn_close() is the only way out; the memory is freed in the last
- * close callback (STYLE.md §9), after every write and file read that was
- * in flight has called back.  Does every byte of socket and file I/O;
- * what to send is decided by gemini.c, gopher.c and router.c.
+ * close callback (docs/design.md, "A request"), after every write and
+ * file read that was in flight has called back.  Does every byte of
+ * socket and file I/O; what to send is decided by gemini.c, gopher.c and
+ * router.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -178,7 +179,7 @@ on_timeout(uv_timer_t *t)
 {
 	struct conn	*c = t->data;
 
-	/* A slow or silent client is closed without a word (spec §3). */
+	/* A slow or silent client is closed without a word (Gemini spec). */
 	log_debug("%s: timeout in state %d", c->peer, (int)c->state);
 	conn_close(c);
 }
@@ -734,14 +735,14 @@ answer_gemini(struct conn *c, size_t linelen)
 	hlen = gemini_header(header, sizeof(header), c->ex->resp.status,
 	    c->ex->resp.meta);
 	if (c->ex->resp.status / 10 != 2) {
-		/* Only 2x has a body (spec §4). */
+		/* Only 2x has a body (Gemini spec). */
 		c->ex->resp.body = NULL;
 		c->ex->resp.bodylen = 0;
 	}
 	send_response(c, header, hlen);
 }
 
-/* Gopher errors are one-line type-3 menus (spec/gopher.md §4). */
+/* Gopher errors are one-item menus of type 3 (RFC 1436). */
 static void
 gopher_error(struct conn *c, const char *msg)
 {

@@ -1,6 +1,6 @@
 /*
  * worker.c -- worker threads, each running its own uv_loop with its own
- * listeners (STYLE.md §10).
+ * listeners (docs/design.md, "Threads").
  *
  * The main thread binds everything first, then starts the threads.  It
  * talks to a worker only through the worker's uv_async_t (the one loop

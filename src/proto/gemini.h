@@ -6,7 +6,7 @@
  * reads bytes until gemini_request_end() says a line is there, checks it
  * with gemini_request_parse(), hands the path to the router (which
  * decides 2x, 31 and 51), and writes the header from gemini_header().
- * See spec/gemini.md §3 and §4.
+ * See the Gemini protocol specification, on requests and response headers.
  */
 #ifndef CAPSULED_GEMINI_H
 #define CAPSULED_GEMINI_H
@@ -61,11 +61,12 @@ struct gemini_request {
  * with *meta set to a static, printable ASCII message.
  *
  * Hosts compare case-insensitively, a trailing dot ignored.  Any IP
- * literal (IPv4 or "[IPv6]") is served too (spec/gemini.md §8 decision),
- * and its port is checked against hosts[0] (1965 when nhosts is 0).  An
- * absent port is accepted for every host.  The schemes "gemini" and
- * "titan" are served: the caller checks req->url.scheme, as a titan
- * line is an upload (titan.h), not a request to route.
+ * literal (IPv4 or "[IPv6]") is served too (the Gemini specification
+ * lets a server serve or refuse them), and its port is checked against
+ * hosts[0] (1965 when nhosts is 0).  An absent port is accepted for
+ * every host.  The schemes "gemini" and "titan" are served: the caller
+ * checks req->url.scheme, as a titan line is an upload (titan.h), not a
+ * request to route.
  */
 int	 gemini_request_parse(const char *line, size_t len,
 	    const struct gemini_host *hosts, size_t nhosts,
@@ -74,10 +75,11 @@ int	 gemini_request_parse(const char *line, size_t len,
 /*
  * Which of hosts[0..nhosts) answers req, given the server name the
  * client sent in TLS (sni; NULL when it sent none): the URL's host,
- * unless sni names another name, which is a 53 (spec/gemini.md §3: SNI
- * and URL host disagree).  No SNI: the URL decides.  A URL with an IP
- * literal is served by the host sni names, or by hosts[0].  Returns the
- * index, or -1 with *meta set to a static message for a 53.
+ * unless sni names another name, which is a 53 (the Gemini specification
+ * lets a server refuse a request whose SNI and URL host disagree).  No
+ * SNI: the URL decides.  A URL with an IP literal is served by the host
+ * sni names, or by hosts[0].  Returns the index, or -1 with *meta set to
+ * a static message for a 53.
  */
 int	 gemini_request_host(const struct gemini_host *hosts, size_t nhosts,
 	    const struct gemini_request *req, const char *sni,

@@ -1,5 +1,5 @@
 /*
- * gopher.c -- the Gopher request line (spec/gopher.md §1).
+ * gopher.c -- the Gopher request line (RFC 1436).
  *
  * Finds the end of a request, splits "selector TAB search TAB gopher+"
  * in place and turns the selector into a site path the router can take.

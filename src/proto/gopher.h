@@ -1,6 +1,6 @@
 /*
- * gopher.h -- the Gopher request line: where it ends and what it asks
- * for (spec/gopher.md §1).
+ * gopher.h -- the Gopher request line (RFC 1436): where it ends and what
+ * it asks for.
  *
  * Pure functions over bytes: no sockets, no archive.  conn.c reads until
  * gopher_request_end() finds a line, gopher_request_parse() splits it in
@@ -36,7 +36,8 @@ struct gopher_request {
 	char	*selector;	/* in line: raw, never percent-decoded */
 	char	*search;	/* in line: after the first TAB; NULL if none */
 	char	*url;		/* in line: after "URL:" for an h-link
-				   selector (spec §5); NULL otherwise */
+				   selector (a common convention, not in
+				   RFC 1436); NULL otherwise */
 	int	 is_http;	/* "GET /x HTTP/1.1" and the like */
 	/*
 	 * The selector as a site path: a '/' put in front when it has none
@@ -67,7 +68,8 @@ int	 gopher_request_parse(char *line, size_t len,
 	    struct gopher_request *req, const char **errstr);
 
 /*
- * Append a whole one-item error menu to out (spec/gopher.md §4):
+ * Append a whole one-item error menu to out (RFC 1436 item type 3, with
+ * the dummy fields Gopher servers commonly use):
  *   "3" msg TAB "fake" TAB "(NULL)" TAB "0" CRLF "." CRLF
  * msg is cleaned (TAB, CR, LF, other control characters become spaces,
  * invalid UTF-8 bytes '?') and cut to 70 bytes on a character boundary;
@@ -85,7 +87,8 @@ void	 gopher_error_menu(struct buf *out, const char *msg);
 void	 gopher_http_reply(struct buf *out, const char *hostname, int port);
 
 /*
- * For a "URL:<url>" selector (spec/gopher.md §5): a small HTML page that
+ * For a "URL:<url>" selector (the "h" item convention for links to other
+ * protocols, which old clients request from us): a small HTML page that
  * sends the reader on to url.  url is escaped for HTML.
  */
 void	 gopher_url_page(struct buf *out, const char *url);

@@ -1,5 +1,5 @@
 /*
- * atom.c -- Atom feeds (RFC 4287, spec/atom.md) of posts.
+ * atom.c -- Atom feeds (RFC 4287) of posts.
  *
  * Writes XML into a struct buf from borrowed posts; knows nothing of
  * requests or caching (the router keeps the bytes in a cache slot).

@@ -10,8 +10,9 @@
  *
  * Pages that list posts with "YYYY-MM-DD Title" link labels (the home
  * page, /posts/, /series/<slug>/, /tags/<slug>/, /gemlog/) are valid
- * subscription feeds (spec/gemlog-feed.md): a "#" title first, an
- * optional "##" subtitle, and no other dated link label.
+ * subscription feeds ("Subscribing to Gemini pages", a companion of the
+ * Gemini specification): a "#" title first, an optional "##" subtitle,
+ * and no other dated link label.
  */
 #ifndef CAPSULED_NAV_H
 #define CAPSULED_NAV_H
@@ -47,7 +48,7 @@ void	 nav_series(struct page *, const struct archive *,
 void	 nav_tags(struct page *, const struct archive *);
 /* "/tags/<slug>/": the posts with that tag, newest first. */
 void	 nav_tag(struct page *, const struct archive *, const struct tag *);
-/* "/gemlog/": exactly spec/gemlog-feed.md §4. */
+/* "/gemlog/": "#" title, "##" subtitle, then dated links, newest first. */
 void	 nav_gemlog(struct page *, const struct archive *);
 
 /*

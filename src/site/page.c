@@ -28,7 +28,7 @@
 
 #define PAGE_WIDTH	70	/* RFC 1436: display strings under 70 */
 #define PAGE_MINWIDTH	8	/* below this nothing readable fits */
-#define GPH_INFO	"\tfake\t(NULL)\t0\r\n"	/* spec/gopher.md §4 */
+#define GPH_INFO	"\tfake\t(NULL)\t0\r\n"	/* an "i" line's dummy fields */
 #define ELLIPSIS	"\xe2\x80\xa6"		/* U+2026, one column */
 
 /* One emitter's state while it writes one page. */
@@ -425,7 +425,7 @@ emit_line(struct emit *e, const char *s, size_t len)
 	emit_raw(e, s, len);
 }
 
-/* spec/gemtext.md §6: a text line must not look like another line type. */
+/* Gemtext has no escapes: a text line must not start like another type. */
 static int
 gmi_needs_space(const char *s)
 {

@@ -1,5 +1,6 @@
 /*
- * router.c -- a request path to a response description (DESIGN.md §2).
+ * router.c -- a request path to a response description (README.md, "URL
+ * layout").
  *
  * One router serves both protocols: the same paths name the same things
  * over Gemini and Gopher, and only the emitter differs.  Rendered pages

@@ -3,9 +3,10 @@
  * rendered page, or a file to stream.
  *
  * No I/O on sockets: conn.c writes what the response describes.  The
- * same paths serve Gemini and Gopher (DESIGN.md §2).  A response may
- * borrow bytes from the snapshot's cache: it holds a reference to that
- * blob, released by response_free() once the response is written.
+ * same paths serve Gemini and Gopher (README.md, "URL layout").  A
+ * response may borrow bytes from the snapshot's cache: it holds a
+ * reference to that blob, released by response_free() once the response
+ * is written.
  */
 #ifndef CAPSULED_ROUTER_H
 #define CAPSULED_ROUTER_H

@@ -1,7 +1,7 @@
 /*
- * test_gemini.c -- every row of spec/gemini.md §3, byte for byte, through
- * gemini_request_end() and gemini_request_parse(), and the header lines
- * of §4 from gemini_header().
+ * test_gemini.c -- every request rule of the Gemini specification, byte
+ * for byte, through gemini_request_end() and gemini_request_parse(), and
+ * its response header lines from gemini_header().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +67,7 @@ static const struct row rows[] = {
 	{ "gemini://example.org/a%20b\r\n", 0, 0, "/a b", NULL },
 	{ "gemini://example.org/%C3%A9\r\n", 0, 0, "/\xC3\xA9", NULL },
 	{ "gemini://example.org/\xC3\xA9\r\n", 0, 0, "/\xC3\xA9", NULL },
-	/* IP literals are served (spec §8 decision) */
+	/* IP literals are served (the spec leaves it to us) */
 	{ "gemini://127.0.0.1/\r\n", 0, 0, "/", NULL },
 	{ "gemini://127.0.0.1:1965/\r\n", 0, 0, "/", NULL },
 	{ "gemini://[::1]:1965/\r\n", 0, 0, "/", NULL },
@@ -218,7 +218,7 @@ test_rows(void)
 	free(req);
 }
 
-/* §3 row 1 and 2: 1024 bytes are a URL, 1025 are not. */
+/* A URL may have 1024 bytes (Gemini spec), not 1025. */
 static void
 test_length(void)
 {

@@ -1,7 +1,7 @@
 /*
  * test_gopher_req.c -- gopher_request_end() and gopher_request_parse()
- * against spec/gopher.md §1: terminators, the length cap, search
- * strings, Gopher+ fields, HTTP request lines, selectors as paths.
+ * against RFC 1436 and common practice: terminators, the length cap,
+ * search strings, Gopher+ fields, HTTP request lines, selectors as paths.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +69,7 @@ static const struct row rows[] = {
 	{ "/search\t+text\r\n", "/search", "/search", "+text", 0 },
 	{ "/search\t!x\r\n", "/search", "/search", "!x", 0 },
 
-	/* URL: links (spec §5) */
+	/* URL: links (the "h" item convention) */
 	{ "URL:https://example.org/\r\n", "/URL:https://example.org/",
 	    "URL:https://example.org/", NULL, 0 },
 

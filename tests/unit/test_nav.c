@@ -5,8 +5,9 @@
  * day, a series whose written part numbers skip, a series without a
  * file, a tag with spaces and dots, a post in no series, an empty
  * archive.  Pages are checked line by line as gemtext, read back the way
- * a feed aggregator reads them (spec/gemlog-feed.md), and every one is
- * emitted as a gophermap and checked against the menu grammar.
+ * a feed aggregator reads them (the "Subscribing to Gemini pages"
+ * companion specification), and every one is emitted as a gophermap and
+ * checked against the menu grammar.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -304,7 +305,7 @@ u8cols(const char *s, size_t len)
 	return n;
 }
 
-/* The menu grammar of spec/gopher.md §2 and §4; count of problems. */
+/* The menu grammar of RFC 1436, with "i" and "3" lines; count of problems. */
 static int
 gophermap_bad(const char *m, int width)
 {
@@ -354,7 +355,9 @@ check_gopher(struct page *p, const char *what)
 }
 
 /*
- * A gemlog feed as an aggregator reads it (spec/gemlog-feed.md §1-2).
+ * A gemlog feed as an aggregator reads it ("Subscribing to Gemini pages"):
+ * the first "#" heading is the title, a link whose label starts with a
+ * YYYY-MM-DD date is an entry.
  */
 struct feed_entry {
 	char	 url[256];

@@ -1,6 +1,7 @@
 /*
  * test_url.c -- url_parse(), url_decode(), url_encode_path() and
- * utf8_valid() on their own (spec/gemini.md §2, §3).
+ * utf8_valid() on their own (the gemini URI scheme and the request rules
+ * of the Gemini specification).
  */
 #include <stdio.h>
 #include <stdlib.h>
