@@ -24,6 +24,8 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "net/conn.h"
+#include "net/generation.h"
 #include "net/limit.h"
 #include "net/tlsconn.h"
 #include "net/worker.h"
@@ -78,7 +80,7 @@ struct conn {
 	int		 status;	/* for the access log; 0 = none */
 	size_t		 reqlen;	/* bytes in ex->req */
 	char		 peer[INET6_ADDRSTRLEN + 8];
-	struct limit_key lkey;		/* the client, for srv->limits */
+	struct limit_key lkey;		/* the client, for w->limits */
 	int		 lcounted;	/* limits_open() counted us */
 	int		 handshaken;	/* TLS handshake seen complete */
 	struct upload	*up;		/* owned: a Titan upload, or NULL */
@@ -138,7 +140,7 @@ conn_free(struct conn *c)
 		tlsconn_free(c->tls);
 	if (c->lcounted) {
 		limit_conf(c, &lc);	/* before the generation goes */
-		limits_close(w->srv->limits, &c->lkey, &lc);
+		limits_close(w->limits, &c->lkey, &lc);
 	}
 	gen_unref(c->gen);
 	free(c->filebuf);
@@ -843,7 +845,7 @@ slow_down(struct conn *c, size_t linelen)
 	if (!c->lcounted)
 		return 0;
 	limit_conf(c, &lc);
-	if ((wait = limits_request(c->w->srv->limits, &c->lkey, &lc,
+	if ((wait = limits_request(c->w->limits, &c->lkey, &lc,
 	    uv_hrtime() / 1000000)) == 0)
 		return 0;
 	log_debug("%s: request rate limit: %u s to wait", c->peer, wait);
@@ -1033,7 +1035,7 @@ count_client(struct conn *c, const struct sockaddr *sa)
 	if (limit_key(sa, &c->lkey) == -1)
 		return 0;		/* no address: nothing to count */
 	limit_conf(c, &lc);
-	if (limits_open(c->w->srv->limits, &c->lkey, &lc) == -1)
+	if (limits_open(c->w->limits, &c->lkey, &lc) == -1)
 		return -1;
 	c->lcounted = 1;
 	return 0;
@@ -1077,7 +1079,7 @@ conn_accept(struct listener *l)
 	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sslen) != 0)
 		ss.ss_family = AF_UNSPEC;
 	set_peer(c, (struct sockaddr *)&ss);
-	if (w->srv->limits != NULL &&
+	if (w->limits != NULL &&
 	    count_client(c, (struct sockaddr *)&ss) == -1) {
 		log_debug("%s: per-address connection limit reached", c->peer);
 		conn_close(c);
