@@ -34,7 +34,9 @@
 #include "proto/titan.h"
 #include "site/router.h"
 
-#define CONN_REQ_MAX	(1024 + 2)	/* Gemini URL + CRLF; Gopher cap */
+/* The request buffer: a Gemini or a Gopher request line with its CRLF. */
+#define CONN_REQ_MAX	(GEMINI_REQUEST_MAX > GOPHER_REQUEST_MAX ? \
+			    GEMINI_REQUEST_MAX : GOPHER_REQUEST_MAX)
 #define CONN_FILE_CHUNK	(64 * 1024)
 #define CONN_QUEUE_HIGH	(256 * 1024)	/* stop reading the file above */
 
@@ -425,6 +427,21 @@ send_response(struct conn *c, const char *header, size_t hlen)
 		finish_response(c);
 }
 
+/* A Gemini answer with no body: status and META, logged as status. */
+static void
+send_status(struct conn *c, int status, const char *meta)
+{
+	char	 header[GEMINI_HEADER_MAX + 1];
+	size_t	 hlen;
+
+	response_status(&c->ex->resp, status, "%s", meta);
+	c->status = status;
+	hlen = gemini_header(header, sizeof(header), status, meta);
+	c->ex->resp.body = NULL;
+	c->ex->resp.bodylen = 0;
+	send_response(c, header, hlen);
+}
+
 /* The request is here: answer it from the newest generation. */
 static void
 take_snapshot(struct conn *c)
@@ -470,20 +487,6 @@ upload_free(struct upload *up)
 	free(up);
 }
 
-static void
-upload_answer(struct conn *c, int status, const char *meta)
-{
-	char	 header[1100];
-	size_t	 hlen;
-
-	response_status(&c->ex->resp, status, "%s", meta);
-	c->status = status;
-	hlen = gemini_header(header, sizeof(header), status, meta);
-	c->ex->resp.body = NULL;
-	c->ex->resp.bodylen = 0;
-	send_response(c, header, hlen);
-}
-
 /*
  * 30 to gemini://host[:port]<path>: the post, live once the watcher has
  * published the next snapshot.
@@ -493,14 +496,14 @@ upload_redirect(struct conn *c, const char *path)
 {
 	const struct config	*cfg = conf(c);
 	const char		*host = c->gen->set->hosts[c->host].hostname;
-	char			 url[1024], port[16] = "";
+	char			 url[GEMINI_META_MAX + 1], port[16] = "";
 	int			 v6 = strchr(host, ':') != NULL;
 
 	if (cfg->gemini_port != GEMINI_DEFAULT_PORT)
 		snprintf(port, sizeof(port), ":%d", cfg->gemini_port);
 	snprintf(url, sizeof(url), "gemini://%s%s%s%s%s", v6 ? "[" : "",
 	    host, v6 ? "]" : "", port, path);
-	upload_answer(c, 30, url);
+	send_status(c, 30, url);
 }
 
 static void
@@ -531,10 +534,10 @@ upload_stored(uv_work_t *w, int status)
 	if (status < 0 || up->rv == -1) {
 		log_warnx("%s: titan: posts/%s: %s", c->peer, up->name,
 		    status < 0 ? uv_strerror(status) : up->why);
-		upload_answer(c, 40, "Temporary failure: the post was not "
+		send_status(c, 40, "Temporary failure: the post was not "
 		    "written");
 	} else if (up->treq.size == 0 && up->rv == 1) {
-		upload_answer(c, 51, "Not found");
+		send_status(c, 51, "Not found");
 	} else if (up->treq.size == 0) {
 		log_info("%s: titan: posts/%s moved to .trash/", c->peer,
 		    up->name);
@@ -557,7 +560,7 @@ upload_done(struct conn *c)
 
 	uv_read_stop((uv_stream_t *)&c->tcp);
 	if (up->status != 0) {
-		upload_answer(c, up->status, up->meta);
+		send_status(c, up->status, up->meta);
 		return;
 	}
 	titan_target(c->gen->a[c->host], up->treq.slug, up->name,
@@ -565,7 +568,7 @@ upload_done(struct conn *c)
 	if (up->treq.size > 0 && titan_check(up->body.data, up->body.len,
 	    up->treq.slug, up->name, &up->draft, why, sizeof(why)) == -1) {
 		snprintf(up->meta, sizeof(up->meta), "Bad upload: %.200s", why);
-		upload_answer(c, 59, up->meta);
+		send_status(c, 59, up->meta);
 		return;
 	}
 	up->capsule = xstrdup(c->gen->a[c->host]->dir);
@@ -573,7 +576,7 @@ upload_done(struct conn *c)
 	up->work.data = up;
 	if (uv_queue_work(&c->w->loop, &up->work, upload_work,
 	    upload_stored) < 0) {
-		upload_answer(c, 40, "Temporary failure");
+		send_status(c, 40, "Temporary failure");
 		return;
 	}
 	c->nrefs++;
@@ -644,26 +647,26 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	if ((semi = memchr(c->ex->req, ';', linelen)) != NULL)
 		c->reqlen = (size_t)(semi - c->ex->req);
 	if (cfg->ntitan_writers == 0) {
-		upload_answer(c, 53, "Proxy request refused: no uploads here");
+		send_status(c, 53, "Proxy request refused: no uploads here");
 		return;
 	}
 	up = c->up = xcalloc(1, sizeof(*up));
 	buf_init(&up->body);
 	if ((st = titan_request_parse(c->ex->req, linelen, set->ghosts,
 	    set->nhosts, &up->treq, &meta)) != 0) {
-		upload_answer(c, st, meta);
+		send_status(c, st, meta);
 		return;
 	}
 	if ((h = gemini_request_host(set->ghosts, set->nhosts, &up->treq.g,
 	    tlsconn_sni(c->tls), &meta)) == -1) {
-		upload_answer(c, 53, meta);
+		send_status(c, 53, meta);
 		return;
 	}
 	c->host = (size_t)h;
 	if (up->treq.size > cfg->titan_max_size) {
 		snprintf(msg, sizeof(msg), "Upload too large: %zu bytes, the "
 		    "limit is %zu", up->treq.size, cfg->titan_max_size);
-		upload_answer(c, 59, msg);
+		send_status(c, 59, msg);
 		return;
 	}
 	hash = tlsconn_client_hash(c->tls);
@@ -702,7 +705,7 @@ answer_gemini(struct conn *c, size_t linelen)
 	struct gemini_request	 req;
 	struct router_req	 rreq;
 	const char		*meta = NULL;
-	char			 header[1100];
+	char			 header[GEMINI_HEADER_MAX + 1];
 	size_t			 hlen, got = c->reqlen;
 	int			 status, h = 0;
 
@@ -809,7 +812,7 @@ answer_gopher(struct conn *c, size_t linelen)
 	 */
 	for (hops = 0; c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] == '/' &&
 	    hops < 2; hops++) {
-		char target[1025];
+		char target[GEMINI_META_MAX + 1];
 
 		snprintf(target, sizeof(target), "%s", c->ex->resp.meta);
 		response_free(&c->ex->resp);
@@ -819,7 +822,7 @@ answer_gopher(struct conn *c, size_t linelen)
 	}
 	c->status = c->ex->resp.status;
 	if (c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] != '/') {
-		char msg[1100];
+		char msg[sizeof("Moved to ") + GEMINI_META_MAX];
 
 		snprintf(msg, sizeof(msg), "Moved to %s", c->ex->resp.meta);
 		gopher_error(c, msg);
@@ -838,8 +841,7 @@ static int
 slow_down(struct conn *c, size_t linelen)
 {
 	struct limit_conf	 lc;
-	char			 header[64], msg[80];
-	size_t			 hlen;
+	char			 msg[80];
 	unsigned		 wait;
 
 	if (!c->lcounted)
@@ -853,9 +855,7 @@ slow_down(struct conn *c, size_t linelen)
 	c->status = 44;
 	if (c->proto == PROTO_GEMINI) {
 		snprintf(msg, sizeof(msg), "%u", wait);
-		response_status(&c->ex->resp, 44, "%s", msg);
-		hlen = gemini_header(header, sizeof(header), 44, msg);
-		send_response(c, header, hlen);
+		send_status(c, 44, msg);
 	} else {
 		snprintf(msg, sizeof(msg), "Too many requests: slow down and "
 		    "try again in %u seconds", wait);
@@ -876,13 +876,9 @@ check_request(struct conn *c)
 		if (end == GEMINI_INCOMPLETE)
 			return;
 		if (end == GEMINI_TOO_LONG) {
-			c->reqlen = c->reqlen > 1024 ? 1024 : c->reqlen;
-			c->status = 59;
-			response_status(&c->ex->resp, 59, "Request too long");
-			char header[64];
-			size_t hlen = gemini_header(header, sizeof(header), 59,
-			    "Request too long");
-			send_response(c, header, hlen);
+			if (c->reqlen > GEMINI_URL_MAX)
+				c->reqlen = GEMINI_URL_MAX;
+			send_status(c, 59, "Request too long");
 			return;
 		}
 		if (!slow_down(c, (size_t)end))
@@ -892,7 +888,8 @@ check_request(struct conn *c)
 		if (end == GOPHER_INCOMPLETE)
 			return;
 		if (end == GOPHER_TOO_LONG) {
-			c->reqlen = c->reqlen > 1024 ? 1024 : c->reqlen;
+			if (c->reqlen > GOPHER_LINE_MAX)
+				c->reqlen = GOPHER_LINE_MAX;
 			c->status = 59;
 			gopher_error(c, "Selector too long");
 			send_response(c, "", 0);

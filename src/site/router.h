@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/gemini_limits.h"
 
 struct archive;
 struct blob;
@@ -26,7 +27,8 @@ enum proto {
 
 struct response {
 	int		 status;	/* Gemini status; Gopher maps 2x/5x */
-	char		 meta[1025];	/* Gemini META: MIME type, message */
+	/* Gemini META (MIME type, message, redirect target), NUL-ended */
+	char		 meta[GEMINI_META_MAX + 1];
 	const char	*body;		/* borrowed: blob or owned.data */
 	size_t		 bodylen;
 	struct blob	*blob;		/* one reference, or NULL */
