@@ -218,35 +218,14 @@ on_write(uv_write_t *req, int status)
 		file_read_next(c);
 }
 
-/* Queue bytes: b's contents move into the write request. */
+/*
+ * Queue len bytes at p.  own, when not NULL, is the buf that holds them:
+ * its contents move into the write request (freed in on_write) and own
+ * is left empty.  Without it the bytes are borrowed and outlive the
+ * write (the snapshot's cache): nothing is copied.
+ */
 static void
-send_buf(struct conn *c, struct buf *b)
-{
-	struct wreq	*wr;
-	uv_buf_t	 ub;
-	int		 rv;
-
-	if (b->len == 0)
-		return;
-	wr = xmalloc(sizeof(*wr));
-	wr->c = c;
-	wr->b = *b;
-	buf_init(b);
-	ub = uv_buf_init(wr->b.data, (unsigned)wr->b.len);
-	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, &ub, 1,
-	    on_write)) < 0) {
-		/* The callback will never run: free here. */
-		buf_free(&wr->b);
-		free(wr);
-		conn_close(c);
-		return;
-	}
-	c->nwrites++;
-}
-
-/* Queue bytes that outlive the write (the snapshot's cache): no copy. */
-static void
-send_borrowed(struct conn *c, const char *p, size_t len)
+send_bytes(struct conn *c, const char *p, size_t len, struct buf *own)
 {
 	struct wreq	*wr;
 	uv_buf_t	 ub;
@@ -257,9 +236,15 @@ send_borrowed(struct conn *c, const char *p, size_t len)
 	wr = xmalloc(sizeof(*wr));
 	wr->c = c;
 	buf_init(&wr->b);
+	if (own != NULL) {
+		wr->b = *own;
+		buf_init(own);
+	}
 	ub = uv_buf_init((char *)p, (unsigned)len);
 	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, &ub, 1,
 	    on_write)) < 0) {
+		/* The callback will never run: free here. */
+		buf_free(&wr->b);
 		free(wr);
 		conn_close(c);
 		return;
@@ -274,7 +259,7 @@ flush_tls(struct conn *c)
 	struct buf	 b = BUF_INIT;
 
 	if (tlsconn_drain(c->tls, &b) > 0)
-		send_buf(c, &b);
+		send_bytes(c, b.data, b.len, &b);
 	buf_free(&b);
 }
 
@@ -302,11 +287,11 @@ send_payload(struct conn *c, const char *p, size_t len, int borrowed)
 	c->bytes += len;
 	if (c->tls == NULL) {
 		if (borrowed) {
-			send_borrowed(c, p, len);
+			send_bytes(c, p, len, NULL);
 			return;
 		}
 		buf_add(&b, p, len);
-		send_buf(c, &b);
+		send_bytes(c, b.data, b.len, &b);
 		return;
 	}
 	if (tlsconn_write(c->tls, p, len) < 0) {
@@ -414,7 +399,7 @@ send_response(struct conn *c, const char *header, size_t hlen)
 	} else {
 		if (hlen > 0) {
 			buf_add(&b, header, hlen);
-			send_buf(c, &b);
+			send_bytes(c, b.data, b.len, &b);
 		}
 		send_payload(c, r->body, r->bodylen,
 		    r->body != r->owned.data);
@@ -754,8 +739,7 @@ gopher_error(struct conn *c, const char *msg)
 
 	buf_truncate(&r->owned, 0);
 	gopher_error_menu(&r->owned, msg);
-	r->body = r->owned.data;
-	r->bodylen = r->owned.len;
+	response_use_owned(r);
 	if (r->fd != -1) {
 		close(r->fd);
 		r->fd = -1;
@@ -789,8 +773,7 @@ answer_gopher(struct conn *c, size_t linelen)
 		gopher_http_reply(&c->ex->resp.owned, cfg->hostname,
 		    cfg->gopher_public_port ? cfg->gopher_public_port :
 		    cfg->gopher_port);
-		c->ex->resp.body = c->ex->resp.owned.data;
-		c->ex->resp.bodylen = c->ex->resp.owned.len;
+		response_use_owned(&c->ex->resp);
 		send_response(c, "", 0);
 		return;
 	}
@@ -798,8 +781,7 @@ answer_gopher(struct conn *c, size_t linelen)
 		/* An h-link followed by a client that does not know URL:. */
 		c->status = 20;
 		gopher_url_page(&c->ex->resp.owned, req.url);
-		c->ex->resp.body = c->ex->resp.owned.data;
-		c->ex->resp.bodylen = c->ex->resp.owned.len;
+		response_use_owned(&c->ex->resp);
 		send_response(c, "", 0);
 		return;
 	}

@@ -40,6 +40,8 @@ struct response {
 
 void	 response_init(struct response *);
 void	 response_free(struct response *);	/* closes fd */
+/* The body is what r->owned holds (body and bodylen point at it). */
+void	 response_use_owned(struct response *r);
 /* Set an error or redirect: status and a printf'd META. */
 void	 response_status(struct response *, int status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
