@@ -18,7 +18,6 @@
 #include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "content/archive.h"
 #include "core/config.h"
@@ -731,86 +730,14 @@ answer_gemini(struct conn *c, size_t linelen)
 	send_response(c, header, hlen);
 }
 
-/* Gopher errors are one-line type-3 menus (spec/gopher.md §4). */
-static void
-gopher_error(struct conn *c, const char *msg)
-{
-	struct response	*r = &c->ex->resp;
-
-	buf_truncate(&r->owned, 0);
-	gopher_error_menu(&r->owned, msg);
-	response_use_owned(r);
-	if (r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-}
-
 static void
 answer_gopher(struct conn *c, size_t linelen)
 {
-	const struct config	*cfg;
-	struct gopher_request	 req;
-	const char		*err = NULL;
-	char			 line[CONN_REQ_MAX + 1];
-	int			 hops;
-
 	take_snapshot(c);
-	cfg = conf(c);
-	/* The parser cuts the line in place; the log wants it whole. */
 	c->reqlen = linelen;
-	memcpy(line, c->ex->req, linelen);
-	line[linelen] = '\0';
-	if (gopher_request_parse(line, linelen, &req, &err) == -1) {
-		c->status = 59;
-		gopher_error(c, err);
-		send_response(c, "", 0);
-		return;
-	}
-	if (req.is_http) {
-		/* A web browser pointed at the Gopher port: tell the person. */
-		c->status = 59;
-		gopher_http_reply(&c->ex->resp.owned, cfg->hostname,
-		    cfg->gopher_public_port ? cfg->gopher_public_port :
-		    cfg->gopher_port);
-		response_use_owned(&c->ex->resp);
-		send_response(c, "", 0);
-		return;
-	}
-	if (req.url != NULL) {
-		/* An h-link followed by a client that does not know URL:. */
-		c->status = 20;
-		gopher_url_page(&c->ex->resp.owned, req.url);
-		response_use_owned(&c->ex->resp);
-		send_response(c, "", 0);
-		return;
-	}
 	/* Gopher has no host names: the first host answers. */
-	router_route(&c->gen->set->hosts[0], c->gen->a[0], PROTO_GOPHER,
-	    req.path, req.search, &c->ex->resp);
-	/*
-	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
-	 * config "redirects:" to a path).  One to a URL is told, below.
-	 */
-	for (hops = 0; c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] == '/' &&
-	    hops < 2; hops++) {
-		char target[GEMINI_META_MAX + 1];
-
-		snprintf(target, sizeof(target), "%s", c->ex->resp.meta);
-		response_free(&c->ex->resp);
-		response_init(&c->ex->resp);
-		router_route(&c->gen->set->hosts[0], c->gen->a[0],
-		    PROTO_GOPHER, target, req.search, &c->ex->resp);
-	}
-	c->status = c->ex->resp.status;
-	if (c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] != '/') {
-		char msg[sizeof("Moved to ") + GEMINI_META_MAX];
-
-		snprintf(msg, sizeof(msg), "Moved to %s", c->ex->resp.meta);
-		gopher_error(c, msg);
-	} else if (c->ex->resp.status / 10 != 2)
-		gopher_error(c, c->ex->resp.status == 51 ? "Not found" :
-		    c->ex->resp.meta);
+	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->a[0],
+	    c->ex->req, linelen, &c->ex->resp);
 	send_response(c, "", 0);
 }
 
@@ -841,7 +768,7 @@ slow_down(struct conn *c, size_t linelen)
 	} else {
 		snprintf(msg, sizeof(msg), "Too many requests: slow down and "
 		    "try again in %u seconds", wait);
-		gopher_error(c, msg);
+		gopher_error(&c->ex->resp, msg);
 		send_response(c, "", 0);
 	}
 	return 1;
@@ -873,7 +800,7 @@ check_request(struct conn *c)
 			if (c->reqlen > GOPHER_LINE_MAX)
 				c->reqlen = GOPHER_LINE_MAX;
 			c->status = 59;
-			gopher_error(c, "Selector too long");
+			gopher_error(&c->ex->resp, "Selector too long");
 			send_response(c, "", 0);
 			return;
 		}
