@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "content/archive.h"
+#include "content/publish.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -457,7 +458,7 @@ struct upload {
 	char			*capsule;	/* owned */
 	int			 draft;
 	uv_work_t		 work;
-	int			 rv;		/* titan_store()/titan_trash() */
+	int			 rv;		/* publish_store()/publish_trash() */
 	char			 why[256];
 };
 
@@ -496,10 +497,10 @@ upload_work(uv_work_t *w)
 	struct upload	*up = w->data;
 
 	if (up->treq.size == 0)
-		up->rv = titan_trash(up->capsule, up->name, up->why,
+		up->rv = publish_trash(up->capsule, up->name, up->why,
 		    sizeof(up->why));
 	else
-		up->rv = titan_store(up->capsule, up->name, up->body.data,
+		up->rv = publish_store(up->capsule, up->name, up->body.data,
 		    up->body.len, up->why, sizeof(up->why));
 }
 
@@ -547,9 +548,9 @@ upload_done(struct conn *c)
 		send_status(c, up->status, up->meta);
 		return;
 	}
-	titan_target(c->gen->a[c->host], up->treq.slug, up->name,
+	publish_target(c->gen->a[c->host], up->treq.slug, up->name,
 	    sizeof(up->name));
-	if (up->treq.size > 0 && titan_check(up->body.data, up->body.len,
+	if (up->treq.size > 0 && publish_check(up->body.data, up->body.len,
 	    up->treq.slug, up->name, &up->draft, why, sizeof(why)) == -1) {
 		snprintf(up->meta, sizeof(up->meta), "Bad upload: %.200s", why);
 		send_status(c, 59, up->meta);
