@@ -5,7 +5,7 @@
  *
  * Knows the file system, front matter and the archive's lookups;
  * nothing of the Titan request line (proto/titan.h) or of connections.
- * The upload session (net/conn.c) calls publish_target() and
+ * The upload session (net/titan_upload.c) calls publish_target() and
  * publish_check() on its loop, publish_store() and publish_trash() on
  * libuv's pool: they block on fsync.
  */

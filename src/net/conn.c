@@ -3,6 +3,7 @@
  *
  *   accept -> REQUEST -(request line)-> RESPONSE -(all queued)-> SHUTDOWN
  *          -(writes done)-> CLOSING -> freed
+ *   REQUEST -(titan:// line)-> UPLOAD -(body read, post written)-> RESPONSE
  *   timeout, EOF, error, bad TLS ---------------------------> CLOSING
  *
  * The same state machine serves Gemini (through tlsconn.c) and Gopher
@@ -10,7 +11,8 @@
  * conn_close() is the only way out; the memory is freed in the last
  * close callback (STYLE.md §9), after every write and file read that was
  * in flight has called back.  Does every byte of socket and file I/O;
- * what to send is decided by gemini.c, gopher.c and router.c.
+ * what to send is decided by gemini.c, gopher.c and router.c, and for a
+ * Titan upload by titan_upload.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,14 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content/archive.h"
-#include "content/publish.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "net/conn.h"
 #include "net/generation.h"
 #include "net/limit.h"
+#include "net/titan_upload.h"
 #include "net/tlsconn.h"
 #include "net/worker.h"
 #include "proto/gemini.h"
@@ -72,8 +73,6 @@ struct conn {
 	struct tlsconn	*tls;		/* owned; NULL for Gopher, and for
 					   Gemini until the first byte */
 	struct gen	*gen;		/* one reference; see conf() */
-	size_t		 host;		/* Gemini: which of gen's hosts
-					   answers (its archive is a[host]) */
 	struct exchange	*ex;		/* owned; NULL until a request byte */
 	uint64_t	 file_off;
 	char		*filebuf;	/* owned; CONN_FILE_CHUNK bytes */
@@ -85,7 +84,7 @@ struct conn {
 	struct limit_key lkey;		/* the client, for w->limits */
 	int		 lcounted;	/* limits_open() counted us */
 	int		 handshaken;	/* TLS handshake seen complete */
-	struct upload	*up;		/* owned: a Titan upload, or NULL */
+	struct titan_upload *up;	/* owned: a Titan upload, or NULL */
 };
 
 /* One write: the uv request and the bytes it owns, freed in on_write. */
@@ -97,7 +96,6 @@ struct wreq {
 
 static void	conn_close(struct conn *);
 static void	file_read_next(struct conn *);
-static void	upload_free(struct upload *);
 
 /*
  * The live configuration: the generation this connection was accepted
@@ -146,7 +144,7 @@ conn_free(struct conn *c)
 	}
 	gen_unref(c->gen);
 	free(c->filebuf);
-	upload_free(c->up);
+	titan_upload_free(c->up);
 	free(c);
 	worker_conn_done(w);
 }
@@ -438,163 +436,55 @@ take_snapshot(struct conn *c)
 	gen_ref(c->gen);
 }
 
-/*
- * Titan uploads (titan.h): after a titan:// request line, CONN_UPLOAD
- * reads exactly size bytes (at most titan_max_size, each read restarting
- * the idle timer), then checks them and writes the post on libuv's pool
- * (fsync has no place on a loop), and answers 30 to the post.  A client
- * that may not write still has its body read (and dropped, never kept)
- * before the 60/61, so that it reads the answer instead of a reset; a
- * size over the limit is answered at once.
- */
-struct upload {
-	struct conn		*c;		/* the owner, for the pool */
-	struct titan_request	 treq;
-	struct buf		 body;		/* kept unless status != 0 */
-	size_t			 got;		/* body bytes received */
-	int			 status;	/* answer after the body, or 0 */
-	char			 meta[256];
-	char			 name[256];	/* under posts/ */
-	char			*capsule;	/* owned */
-	int			 draft;
-	uv_work_t		 work;
-	int			 rv;		/* publish_store()/publish_trash() */
-	char			 why[256];
-};
-
+/* The upload's answer is due: send it. */
 static void
-upload_free(struct upload *up)
+upload_answer(struct conn *c)
 {
-	if (up == NULL)
-		return;
-	buf_free(&up->body);
-	free(up->capsule);
-	free(up);
+	const char	*meta;
+	int		 status;
+
+	status = titan_upload_answer(c->up, &meta);
+	send_status(c, status, meta);
 }
 
-/*
- * 30 to gemini://host[:port]<path>: the post, live once the watcher has
- * published the next snapshot.
- */
+/* The pool has written the post (or failed to); c is still referenced. */
 static void
-upload_redirect(struct conn *c, const char *path)
+upload_written(struct titan_upload *up, void *arg)
 {
-	const struct config	*cfg = conf(c);
-	const char		*host = c->gen->set->hosts[c->host].hostname;
-	char			 url[GEMINI_META_MAX + 1], port[16] = "";
-	int			 v6 = strchr(host, ':') != NULL;
-
-	if (cfg->gemini_port != GEMINI_DEFAULT_PORT)
-		snprintf(port, sizeof(port), ":%d", cfg->gemini_port);
-	snprintf(url, sizeof(url), "gemini://%s%s%s%s%s", v6 ? "[" : "",
-	    host, v6 ? "]" : "", port, path);
-	send_status(c, 30, url);
-}
-
-static void
-upload_work(uv_work_t *w)
-{
-	struct upload	*up = w->data;
-
-	if (up->treq.size == 0)
-		up->rv = publish_trash(up->capsule, up->name, up->why,
-		    sizeof(up->why));
-	else
-		up->rv = publish_store(up->capsule, up->name, up->body.data,
-		    up->body.len, up->why, sizeof(up->why));
-}
-
-static void
-upload_stored(uv_work_t *w, int status)
-{
-	struct upload	*up = w->data;
-	struct conn	*c = up->c;
-	char		 path[TITAN_SLUG_MAX + 16];
+	struct conn	*c = arg;
 
 	if (c->state == CONN_CLOSING) {
 		conn_unref(c);
 		return;
 	}
 	c->nrefs--;
-	if (status < 0 || up->rv == -1) {
-		log_warnx("%s: titan: posts/%s: %s", c->peer, up->name,
-		    status < 0 ? uv_strerror(status) : up->why);
-		send_status(c, 40, "Temporary failure: the post was not "
-		    "written");
-	} else if (up->treq.size == 0 && up->rv == 1) {
-		send_status(c, 51, "Not found");
-	} else if (up->treq.size == 0) {
-		log_info("%s: titan: posts/%s moved to .trash/", c->peer,
-		    up->name);
-		upload_redirect(c, "/posts/");
-	} else {
-		log_info("%s: titan: posts/%s written (%zu bytes)", c->peer,
-		    up->name, up->body.len);
-		snprintf(path, sizeof(path), "/%s/%s", up->draft ? "drafts" :
-		    "posts", up->treq.slug);
-		upload_redirect(c, path);
-	}
+	upload_answer(c);
 }
 
-/* The whole body is here: answer, or check it and write it. */
+/* The whole body is here: answer, or have it checked and written. */
 static void
 upload_done(struct conn *c)
 {
-	struct upload	*up = c->up;
-	char		 why[256];
-
 	uv_read_stop((uv_stream_t *)&c->tcp);
-	if (up->status != 0) {
-		send_status(c, up->status, up->meta);
-		return;
-	}
-	publish_target(c->gen->a[c->host], up->treq.slug, up->name,
-	    sizeof(up->name));
-	if (up->treq.size > 0 && publish_check(up->body.data, up->body.len,
-	    up->treq.slug, up->name, &up->draft, why, sizeof(why)) == -1) {
-		snprintf(up->meta, sizeof(up->meta), "Bad upload: %.200s", why);
-		send_status(c, 59, up->meta);
-		return;
-	}
-	up->capsule = xstrdup(c->gen->a[c->host]->dir);
-	up->c = c;
-	up->work.data = up;
-	if (uv_queue_work(&c->w->loop, &up->work, upload_work,
-	    upload_stored) < 0) {
-		send_status(c, 40, "Temporary failure");
-		return;
-	}
-	c->nrefs++;
-}
-
-/* Body bytes: kept (or dropped), up to the size announced. */
-static void
-upload_take(struct conn *c, const char *p, size_t n)
-{
-	struct upload	*up = c->up;
-
-	if (n > up->treq.size - up->got)
-		n = up->treq.size - up->got;
-	if (up->status == 0)
-		buf_add(&up->body, p, n);
-	up->got += n;
+	if (titan_upload_finish(c->up, &c->w->loop, upload_written, c))
+		c->nrefs++;
+	else
+		upload_answer(c);
 }
 
 /* Plaintext the TLS layer holds, until the body is whole. */
 static void
 upload_read(struct conn *c)
 {
-	struct upload	*up = c->up;
 	char		 chunk[16384];
 	size_t		 want;
 	int		 n, progress = 0;
 
-	while (up->got < up->treq.size) {
-		want = up->treq.size - up->got;
+	while ((want = titan_upload_want(c->up)) > 0) {
 		n = tlsconn_read(c->tls, chunk, want < sizeof(chunk) ?
 		    want : sizeof(chunk));
 		if (n > 0) {
-			upload_take(c, chunk, (size_t)n);
+			titan_upload_take(c->up, chunk, (size_t)n);
 			progress = 1;
 			continue;
 		}
@@ -607,78 +497,44 @@ upload_read(struct conn *c)
 	flush_tls(c);
 	if (c->state != CONN_UPLOAD)
 		return;
-	if (up->got == up->treq.size)
+	if (titan_upload_want(c->up) == 0)
 		upload_done(c);
-	else if (progress && up->status == 0)	/* a writer: idle timer */
+	else if (progress && titan_upload_writing(c->up)) /* a writer */
 		uv_timer_start(&c->timer, on_timeout,
 		    conf(c)->idle_timeout_ms, 0);
 }
 
 /*
- * A titan:// line of linelen bytes is in c->ex->req, with got bytes read in
- * all (the rest is the start of the body).
+ * A titan:// line of linelen bytes is in c->ex->req, with got bytes read
+ * in all (the rest is the start of the body): an upload (titan_upload.h)
+ * whose body CONN_UPLOAD reads.
  */
 static void
 upload_begin(struct conn *c, size_t linelen, size_t got)
 {
 	const struct config	*cfg = conf(c);
-	const struct settings	*set = c->gen->set;
-	struct upload		*up;
-	const char		*meta = NULL, *hash, *semi;
-	char			 msg[160];
-	int			 st, h;
+	const char		*semi;
 
 	/* The log leaves the parameters (and a token) out. */
 	if ((semi = memchr(c->ex->req, ';', linelen)) != NULL)
 		c->reqlen = (size_t)(semi - c->ex->req);
-	if (cfg->ntitan_writers == 0) {
-		send_status(c, 53, "Proxy request refused: no uploads here");
+	c->up = titan_upload_new(c->gen, c->peer);
+	if (!titan_upload_begin(c->up, c->ex->req, linelen,
+	    tlsconn_sni(c->tls), tlsconn_client_hash(c->tls))) {
+		upload_answer(c);
 		return;
 	}
-	up = c->up = xcalloc(1, sizeof(*up));
-	buf_init(&up->body);
-	if ((st = titan_request_parse(c->ex->req, linelen, set->ghosts,
-	    set->nhosts, &up->treq, &meta)) != 0) {
-		send_status(c, st, meta);
-		return;
-	}
-	if ((h = gemini_request_host(set->ghosts, set->nhosts, &up->treq.g,
-	    tlsconn_sni(c->tls), &meta)) == -1) {
-		send_status(c, 53, meta);
-		return;
-	}
-	c->host = (size_t)h;
-	if (up->treq.size > cfg->titan_max_size) {
-		snprintf(msg, sizeof(msg), "Upload too large: %zu bytes, the "
-		    "limit is %zu", up->treq.size, cfg->titan_max_size);
-		send_status(c, 59, msg);
-		return;
-	}
-	hash = tlsconn_client_hash(c->tls);
-	if (hash == NULL) {
-		up->status = 60;
-		snprintf(up->meta, sizeof(up->meta), "A writer's client "
-		    "certificate is required");
-	} else if (!titan_writer(cfg, hash)) {
-		up->status = 61;
-		snprintf(up->meta, sizeof(up->meta), "This certificate may "
-		    "not write here");
-	} else if (!titan_mime_ok(up->treq.mime)) {
-		up->status = 59;
-		snprintf(up->meta, sizeof(up->meta), "Posts are Markdown: "
-		    "mime=text/markdown, not %.100s", up->treq.mime);
-	} else
-		buf_reserve(&up->body, up->treq.size);
 	c->state = CONN_UPLOAD;
 	/*
 	 * A body that is only drained (not a writer) has request_timeout in
 	 * all, not idle_timeout per read: else a byte every few seconds
 	 * would hold the connection for ever (slow loris).
 	 */
-	uv_timer_start(&c->timer, on_timeout, up->status != 0 ?
-	    cfg->request_timeout_ms : cfg->idle_timeout_ms, 0);
+	uv_timer_start(&c->timer, on_timeout, titan_upload_writing(c->up) ?
+	    cfg->idle_timeout_ms : cfg->request_timeout_ms, 0);
 	if (got > linelen + 2)
-		upload_take(c, c->ex->req + linelen + 2, got - linelen - 2);
+		titan_upload_take(c->up, c->ex->req + linelen + 2,
+		    got - linelen - 2);
 	upload_read(c);
 }
 
@@ -716,7 +572,6 @@ answer_gemini(struct conn *c, size_t linelen)
 		rreq.query = req.url.query;
 		rreq.writer = cfg->ntitan_writers > 0 &&
 		    titan_writer(cfg, tlsconn_client_hash(c->tls));
-		c->host = (size_t)h;
 		router_handle(&set->hosts[h], c->gen->a[h], &rreq,
 		    &c->ex->resp);
 	}

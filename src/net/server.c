@@ -229,7 +229,7 @@ server_start(struct server *srv)
 	for (int k = 0; k < srv->nworkers; k++) {
 		struct worker *w = &srv->workers[k];
 
-		w->limits = srv->limits;	/* main.c set it after binding */
+		w->limits = srv->limits;	/* set after server_bind() */
 		if ((rv = uv_thread_create(&w->thread, thread_main, w)) != 0) {
 			log_warnx("worker %d: %s", k, uv_strerror(rv));
 			return -1;

@@ -17,8 +17,8 @@
  * a token is accepted and ignored.
  *
  * Knows the configuration and the archive's slugs; nothing of sockets,
- * TLS or files.  The upload session (net/conn.c) reads the
- * body; the content layer (content/publish.h) writes the post.
+ * TLS or files.  The upload session (net/titan_upload.c) takes the
+ * body and has the content layer (content/publish.h) write the post.
  */
 #ifndef CAPSULED_TITAN_H
 #define CAPSULED_TITAN_H
