@@ -31,10 +31,11 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "net/generation.h"
 #include "net/limit.h"
+#include "net/server.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
-#include "net/worker.h"
 
 #ifndef CAPSULED_VERSION
 #define CAPSULED_VERSION "0.0.0"

@@ -28,9 +28,10 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "net/generation.h"
+#include "net/server.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
-#include "net/worker.h"
 
 static void	start(struct reload *);
 

@@ -32,13 +32,14 @@
 
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/gemini_limits.h"
 #include "core/log.h"
 #include "core/util.h"
 
 #define CONFIG_MAX_SIZE	(1024 * 1024)	/* bytes of YAML we will read */
 #define CONFIG_MAX_BIND	32		/* addresses in "bind" */
 #define CONFIG_MAX_REDIRECTS 10000	/* entries in "redirects" */
-#define CONFIG_MAX_URL	1024		/* a redirect target: Gemini META */
+#define CONFIG_MAX_URL	GEMINI_META_MAX	/* a redirect target is a META */
 #define SHOW_MAX	40		/* bytes of a bad value in a message */
 
 struct loader;

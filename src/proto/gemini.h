@@ -14,14 +14,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "core/gemini_limits.h"	/* GEMINI_URL_MAX, _META_MAX... */
 #include "core/url.h"
 
-#define GEMINI_URL_MAX		1024	/* bytes of URL before the CRLF */
-#define GEMINI_REQUEST_MAX	(GEMINI_URL_MAX + 2)	/* with CRLF */
-#define GEMINI_META_MAX		1024
-/* "NN " + META + CRLF; a buffer of GEMINI_HEADER_MAX + 1 also has room
- * for the NUL gemini_header() writes. */
-#define GEMINI_HEADER_MAX	(3 + GEMINI_META_MAX + 2)
 #define GEMINI_DEFAULT_PORT	1965
 
 #define GEMINI_INCOMPLETE	(-1)

@@ -51,6 +51,13 @@ response_init(struct response *r)
 }
 
 void
+response_use_owned(struct response *r)
+{
+	r->body = r->owned.data;
+	r->bodylen = r->owned.len;
+}
+
+void
 response_free(struct response *r)
 {
 	buf_free(&r->owned);
@@ -433,8 +440,7 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	/* Listings are not cached: the directory is live, not a snapshot. */
 	buf_add(&r->owned, b->data, b->len);
 	free(b);
-	r->body = r->owned.data;
-	r->bodylen = r->owned.len;
+	response_use_owned(r);
 	r->gopher_type = '1';
 	response_status(r, 20, "text/gemini; charset=utf-8");
 }
@@ -673,8 +679,7 @@ serve_robots(const struct route *rt, struct response *r)
 {
 	/* Copied: the body must not outlive a configuration it borrows. */
 	buf_add(&r->owned, rt->cfg->robots, strlen(rt->cfg->robots));
-	r->body = r->owned.data;
-	r->bodylen = r->owned.len;
+	response_use_owned(r);
 	r->gopher_type = '0';
 	response_status(r, 20, "text/plain; charset=utf-8");
 }

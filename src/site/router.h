@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/gemini_limits.h"
 
 struct archive;
 struct blob;
@@ -27,7 +28,8 @@ enum proto {
 
 struct response {
 	int		 status;	/* Gemini status; Gopher maps 2x/5x */
-	char		 meta[1025];	/* Gemini META: MIME type, message */
+	/* Gemini META (MIME type, message, redirect target), NUL-ended */
+	char		 meta[GEMINI_META_MAX + 1];
 	const char	*body;		/* borrowed: blob or owned.data */
 	size_t		 bodylen;
 	struct blob	*blob;		/* one reference, or NULL */
@@ -39,6 +41,8 @@ struct response {
 
 void	 response_init(struct response *);
 void	 response_free(struct response *);	/* closes fd */
+/* The body is what r->owned holds (body and bodylen point at it). */
+void	 response_use_owned(struct response *r);
 /* Set an error or redirect: status and a printf'd META. */
 void	 response_status(struct response *, int status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
