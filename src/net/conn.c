@@ -965,6 +965,16 @@ read_gemini(struct conn *c, const char *p, size_t len)
 		}
 		if (n == TLSCONN_WANT)
 			break;
+		/*
+		 * close_notify after request bytes: the client closed its
+		 * half only (TLS allows it), and the request it sent is
+		 * answered.  Without a whole line there is nothing to
+		 * answer (spec §3: no header then).
+		 */
+		if (n == TLSCONN_EOF && c->state == CONN_REQUEST &&
+		    c->reqlen > 0 && gemini_request_end(c->ex->req,
+		    c->reqlen) != GEMINI_INCOMPLETE)
+			break;
 		/* Handshake failure or the peer went away. */
 		tls_broken(c);
 		return;

