@@ -438,6 +438,31 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	response_status(r, 20, "text/gemini; charset=utf-8");
 }
 
+/*
+ * 31 to the site path to: percent-encoded for Gemini, where META is a
+ * URI reference ("/files/a b/" would end the URL at the space, "?" start
+ * a query, "%" an escape).  Gopher's redirects are followed inside the
+ * server (conn.c), which wants the path itself.  A target that does not
+ * fit META once encoded cannot be sent whole: 59.
+ */
+static void
+redirect(const struct route *rt, const char *to, struct response *r)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (rt->proto != PROTO_GEMINI) {
+		response_status(r, 31, "%s", to);
+		return;
+	}
+	url_encode_path(to, &b);
+	if (b.len < sizeof(r->meta))
+		response_status(r, 31, "%.*s", (int)b.len, b.data);
+	else
+		response_status(r, 59, "Bad request: the URL to redirect to "
+		    "is too long");
+	buf_free(&b);
+}
+
 _Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
     (int)FSAFE_LINKS_ANY == (int)CONFIG_LINKS_ANY &&
     (int)FSAFE_LINKS_NONE == (int)CONFIG_LINKS_NONE,
@@ -462,8 +487,11 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 	}
 	if (kind == FSAFE_DIR) {
 		if (path[strlen(path) - 1] != '/') {
+			char *to = xasprintf("%s/", path);
+
 			close(fd);
-			response_status(r, 31, "%s/", path);
+			redirect(rt, to, r);
+			free(to);
 			return;
 		}
 		serve_listing(rt, fd, path, r);
@@ -756,15 +784,17 @@ route_path(const struct config *cfg, struct archive *a, enum proto proto,
 	/* "/<page>" from pages/; "/<page>/" redirects to it. */
 	len = segment(path + 1, &rest);
 	if (len > 0 && len < 256 && (*rest == '\0' || strcmp(rest, "/") == 0)) {
-		char name[256];
+		char name[256], to[258];
 
 		memcpy(name, path + 1, len);
 		name[len] = '\0';
 		if ((d = archive_doc(a, name)) != NULL) {
 			if (*rest == '\0')
 				serve_doc(&rt, d, r);
-			else
-				response_status(r, 31, "/%s", name);
+			else {
+				snprintf(to, sizeof(to), "/%s", name);
+				redirect(&rt, to, r);
+			}
 			return;
 		}
 	}

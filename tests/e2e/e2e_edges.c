@@ -37,9 +37,14 @@ make_capsule(void)
 	mk("index.md", "---\ntitle: Edges\n---\nHome.\n");
 	mk("posts/2024-01-02-hello.md", "---\ntitle: Hello\n---\nHi.\n");
 	mk("files/a.txt", "plain text\n");
+	mk("files/a b/in.txt", "in a b\n");
+	mk("files/q?x/in.txt", "in q?x\n");
+	mk("files/50%/in.txt", "in 50%\n");
+	mk("files/caf\xc3\xa9/in.txt", "in cafe\n");
+	mk("pages/my page.md", "---\ntitle: My Page\n---\nA page.\n");
 }
 
-static __attribute__((unused)) struct reply
+static struct reply
 get(const char *path)
 {
 	struct reply	 r;
@@ -140,6 +145,54 @@ done:
 	SSL_CTX_free(c);
 }
 
+/*
+ * Defect 4: a directory under files/ asked for without its slash is
+ * redirected to a URL that names it (percent-encoded), and following
+ * the redirect lists it.  Gopher follows the redirect inside the
+ * server, with the raw selector.
+ */
+static void
+test_redirects(void)
+{
+	static const struct {
+		const char	*req, *to, *gopher;
+	} t[] = {
+		{ "/files/a%20b", "/files/a%20b/", "/files/a b" },
+		{ "/files/q%3Fx", "/files/q%3Fx/", "/files/q?x" },
+		{ "/files/50%25", "/files/50%25/", "/files/50%" },
+		{ "/files/caf%C3%A9", "/files/caf%C3%A9/", "/files/caf\xc3\xa9" },
+		{ "/my%20page/", "/my%20page", NULL },
+	};
+	struct reply	 r;
+	struct buf	 out;
+	char		 want[300], line[300];
+	size_t		 i;
+	int		 len;
+
+	for (i = 0; i < nitems(t); i++) {
+		r = get(t[i].req);
+		snprintf(want, sizeof(want), "31 %s", t[i].to);
+		OK(strcmp(r.header, want) == 0, "%s: \"%s\", want \"%s\"",
+		    t[i].req, r.header, want);
+		reply_free(&r);
+		r = get(t[i].to);
+		OK(r.status == 20 && r.body.data != NULL &&
+		    (strstr(r.body.data, "in.txt") != NULL ||
+		    strstr(r.body.data, "A page.") != NULL),
+		    "%s: the redirect's target answers 20 (%s)", t[i].to,
+		    r.header);
+		reply_free(&r);
+		if (t[i].gopher == NULL)
+			continue;
+		len = snprintf(line, sizeof(line), "%s\r\n", t[i].gopher);
+		OK(e2e_plain(srv.gopher_port, line, (size_t)len, &out) == 0 &&
+		    out.data != NULL && strstr(out.data, "in.txt") != NULL,
+		    "gopher %s: the directory's menu (%.60s)", t[i].gopher,
+		    out.data ? out.data : "");
+		buf_free(&out);
+	}
+}
+
 int
 main(void)
 {
@@ -157,6 +210,7 @@ main(void)
 	}
 	test_half_close(TLS1_3_VERSION, "tls1.3");
 	test_half_close(TLS1_2_VERSION, "tls1.2");
+	test_redirects();
 	INT_EQ(e2e_stop(&srv), 0, "exits 0");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
