@@ -468,6 +468,21 @@ _Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
     (int)FSAFE_LINKS_NONE == (int)CONFIG_LINKS_NONE,
     "follow_symlinks: config.h and fsafe.h agree");
 
+/*
+ * 1 when a segment of path starts with '.': dot-files (".git/", an
+ * editor's ".x.swp") are not for readers, and the listing leaves them out.
+ */
+static int
+hidden(const char *path)
+{
+	const char	*s;
+
+	for (s = path; (s = strchr(s, '/')) != NULL; s++)
+		if (s[1] == '.')
+			return 1;
+	return 0;
+}
+
 static void
 serve_file(const struct route *rt, const char *path, struct response *r)
 {
@@ -476,6 +491,10 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 	const char	*mime;
 	int		 fd;
 
+	if (hidden(path)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
 	/* path is "/files/..."; the capsule-relative name drops the '/'. */
 	fd = fsafe_open(rt->a->dir, path + 1,
 	    (enum fsafe_links)rt->cfg->follow_symlinks, &st, &kind);

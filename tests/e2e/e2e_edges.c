@@ -41,6 +41,11 @@ make_capsule(void)
 	mk("files/q?x/in.txt", "in q?x\n");
 	mk("files/50%/in.txt", "in 50%\n");
 	mk("files/caf\xc3\xa9/in.txt", "in cafe\n");
+	mk("files/.hidden.txt", "DOT-SECRET hidden\n");
+	mk("files/.git/config", "DOT-SECRET git\n");
+	mk("files/sub/.backup.txt", "DOT-SECRET backup\n");
+	mk("files/sub/.d/x.txt", "DOT-SECRET in a dot-directory\n");
+	mk("files/sub/ok.txt", "ok\n");
 	mk("pages/my page.md", "---\ntitle: My Page\n---\nA page.\n");
 }
 
@@ -193,6 +198,43 @@ test_redirects(void)
 	}
 }
 
+/* Defect 5: a path segment that starts with '.' is never served. */
+static void
+test_dotfiles(void)
+{
+	static const char *const paths[] = {
+		"/files/.hidden.txt", "/files/.git/config", "/files/.git/",
+		"/files/.git", "/files/sub/.backup.txt", "/files/sub/.d/x.txt",
+		"/files/sub/.d/", "/files/%2Ehidden.txt",
+	};
+	struct reply	 r;
+	struct buf	 out;
+	char		 line[300];
+	size_t		 i;
+	int		 len;
+
+	for (i = 0; i < nitems(paths); i++) {
+		r = get(paths[i]);
+		OK(r.status == 51, "%s: %d, want 51", paths[i], r.status);
+		OK(r.body.data == NULL ||
+		    strstr(r.body.data, "DOT-SECRET") == NULL,
+		    "%s: nothing of it sent", paths[i]);
+		reply_free(&r);
+		if (strchr(paths[i], '%') != NULL)
+			continue;	/* Gopher selectors are not decoded */
+		len = snprintf(line, sizeof(line), "%s\r\n", paths[i]);
+		OK(e2e_plain(srv.gopher_port, line, (size_t)len, &out) == 0 &&
+		    out.len > 0 && out.data[0] == '3' &&
+		    strstr(out.data, "DOT-SECRET") == NULL,
+		    "gopher %s: an error (%.60s)", paths[i],
+		    out.data ? out.data : "");
+		buf_free(&out);
+	}
+	r = get("/files/sub/ok.txt");
+	OK(r.status == 20, "/files/sub/ok.txt: still served (%d)", r.status);
+	reply_free(&r);
+}
+
 int
 main(void)
 {
@@ -211,6 +253,7 @@ main(void)
 	test_half_close(TLS1_3_VERSION, "tls1.3");
 	test_half_close(TLS1_2_VERSION, "tls1.2");
 	test_redirects();
+	test_dotfiles();
 	INT_EQ(e2e_stop(&srv), 0, "exits 0");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
