@@ -692,6 +692,20 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	upload_read(c);
 }
 
+/* An IP literal in the URL must be where the client reached us. */
+static int
+own_address(struct conn *c, const struct gemini_request *req)
+{
+	struct sockaddr_storage	 ss;
+	int			 len = sizeof(ss);
+
+	if (!req->ip)
+		return 1;
+	if (uv_tcp_getsockname(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
+		return 0;
+	return gemini_request_local(req, (struct sockaddr *)&ss);
+}
+
 static void
 answer_gemini(struct conn *c, size_t linelen)
 {
@@ -710,6 +724,10 @@ answer_gemini(struct conn *c, size_t linelen)
 	c->reqlen = linelen;
 	status = gemini_request_parse(c->ex->req, linelen, set->ghosts,
 	    set->nhosts, &req, &meta);
+	if (status == 0 && !own_address(c, &req)) {
+		status = 53;
+		meta = "Proxy request refused: not this server's address";
+	}
 	if (status == 0 && strcmp(req.url.scheme, "titan") == 0) {
 		upload_begin(c, linelen, got);	/* a body follows */
 		return;

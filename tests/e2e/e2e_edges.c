@@ -13,6 +13,7 @@ static SSL_CTX		*ctx;
 static char		 top[] = "/tmp/capsuled-e2e-edges.XXXXXX";
 static char		 capsule[512];
 static int		 skipped;
+static int		 have_ipv6;	/* the server listens on ::1 too */
 
 static void
 mk(const char *rel, const char *text)
@@ -235,10 +236,136 @@ test_dotfiles(void)
 	reply_free(&r);
 }
 
+/* 1 when this machine has an IPv6 loopback to listen on. */
+static int
+ipv6_loopback(void)
+{
+	struct sockaddr_in6	 sin6;
+	int			 fd, ok;
+
+	if ((fd = socket(AF_INET6, SOCK_STREAM, 0)) == -1)
+		return 0;
+	memset(&sin6, 0, sizeof(sin6));
+	sin6.sin6_family = AF_INET6;
+	sin6.sin6_addr = in6addr_loopback;
+	ok = bind(fd, (struct sockaddr *)&sin6, sizeof(sin6)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* A TCP connection to [::1]:port, or -1. */
+static int
+connect6(int port)
+{
+	struct sockaddr_in6	 sin6;
+	struct timeval		 tv = { 5, 0 };
+	int			 fd;
+
+	if ((fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	memset(&sin6, 0, sizeof(sin6));
+	sin6.sin6_family = AF_INET6;
+	sin6.sin6_port = htons((uint16_t)port);
+	sin6.sin6_addr = in6addr_loopback;
+	if (connect(fd, (struct sockaddr *)&sin6, sizeof(sin6)) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The status of the raw request fmt (a format with one %d, the port;
+ * where the URL has none, it goes after the CRLF, which is ignored)
+ * over TLS without SNI (clients send none for IP literals), connected
+ * over IPv4 or, when v6, over ::1.
+ */
+static int
+status_of(int v6, const char *fmt)
+{
+	char	 req[512], chunk[4096], *sp;
+	SSL	*ssl;
+	int	 fd, len, n, status = -1;
+
+	len = snprintf(req, sizeof(req), fmt, srv.gemini_port);
+	fd = v6 ? connect6(srv.gemini_port) :
+	    e2e_connect(srv.gemini_port, 5000);
+	if (fd == -1)
+		return -2;
+	ssl = SSL_new(ctx);
+	SSL_set_fd(ssl, fd);
+	if (SSL_connect(ssl) == 1 && SSL_write(ssl, req, len) == len &&
+	    (n = SSL_read(ssl, chunk, sizeof(chunk) - 1)) >= 2) {
+		chunk[n] = '\0';
+		if ((sp = strchr(chunk, ' ')) != NULL && sp - chunk == 2)
+			status = atoi(chunk);
+	}
+	ERR_clear_error();
+	SSL_free(ssl);
+	close(fd);
+	return status;
+}
+
+/*
+ * Defect 6: an IP literal names this server only when it is the address
+ * the client connected to (or a configured host name); any other is a
+ * request for someone else: 53, Titan included.
+ */
+static void
+test_ip_literals(void)
+{
+	static const struct {
+		int		 v6;
+		const char	*req;
+		int		 status;
+	} t[] = {
+		{ 0, "gemini://127.0.0.1:%d/\r\n", 20 },
+		{ 0, "gemini://127.0.0.1/\r\n%d", 20 },
+		{ 0, "gemini://[::ffff:127.0.0.1]:%d/\r\n", 20 },
+		{ 0, "gemini://8.8.8.8/\r\n%d", 53 },
+		{ 0, "gemini://8.8.8.8:%d/\r\n", 53 },
+		{ 0, "gemini://127.0.0.2:%d/\r\n", 53 },
+		{ 0, "gemini://[2001:db8::1]:%d/\r\n", 53 },
+		{ 0, "gemini://[2001:db8::1]/\r\n%d", 53 },
+		{ 0, "gemini://[::1]:%d/\r\n", 53 },
+		{ 0, "gemini://localhost:%d/\r\n", 20 },
+		/* A writer is configured, so a local Titan line gets 60. */
+		{ 0, "titan://127.0.0.1:%d/posts/x;size=1;mime=text/markdown"
+		    "\r\nx", 60 },
+		{ 0, "titan://8.8.8.8:%d/posts/x;size=1;mime=text/markdown"
+		    "\r\nx", 53 },
+		{ 0, "titan://[2001:db8::1]:%d/posts/x;size=1;"
+		    "mime=text/markdown\r\nx", 53 },
+		{ 1, "gemini://[::1]:%d/\r\n", 20 },
+		{ 1, "gemini://[0:0::1]/\r\n%d", 20 },
+		{ 1, "gemini://127.0.0.1:%d/\r\n", 53 },
+		{ 1, "gemini://[2001:db8::1]:%d/\r\n", 53 },
+		{ 1, "gemini://localhost:%d/\r\n", 20 },
+	};
+	size_t	 i;
+	int	 st;
+
+	for (i = 0; i < nitems(t); i++) {
+		if (t[i].v6 && !have_ipv6)
+			continue;
+		st = status_of(t[i].v6, t[i].req);
+		OK(st == t[i].status, "over %s: %.*s: %d, want %d",
+		    t[i].v6 ? "::1" : "127.0.0.1",
+		    (int)strcspn(t[i].req, "\r"), t[i].req, st, t[i].status);
+	}
+	if (!have_ipv6) {
+		skipped++;
+		fprintf(stderr, "SKIPPED: no IPv6 loopback: IP literals over "
+		    "::1\n");
+	}
+}
+
 int
 main(void)
 {
-	char	 cmd[700];
+	char	 cmd[700], extra[300];
 
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdtemp(top) == NULL)
@@ -246,7 +373,12 @@ main(void)
 	chmod(top, 0755);
 	make_capsule();
 	ctx = e2e_client_ctx(0);
-	if (e2e_start(&srv, capsule, "rate_limit: 0\n") == -1) {
+	/* A writer nobody is, so that Titan lines get past "no uploads". */
+	have_ipv6 = ipv6_loopback();
+	snprintf(extra, sizeof(extra), "rate_limit: 0\n%s"
+	    "titan_writers: [\"%064d\"]\n", have_ipv6 ?
+	    "bind: [127.0.0.1, \"::1\"]\n" : "", 0);
+	if (e2e_start(&srv, capsule, extra) == -1) {
 		OK(0, "server did not start");
 		return harness_done();
 	}
@@ -254,6 +386,7 @@ main(void)
 	test_half_close(TLS1_2_VERSION, "tls1.2");
 	test_redirects();
 	test_dotfiles();
+	test_ip_literals();
 	INT_EQ(e2e_stop(&srv), 0, "exits 0");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
