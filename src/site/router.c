@@ -20,6 +20,7 @@
 
 #include "content/archive.h"
 #include "content/search.h"
+#include "core/buf.h"
 #include "core/config.h"
 #include "core/fsafe.h"
 #include "core/log.h"
@@ -369,6 +370,49 @@ serve_atom(const struct route *rt, struct slot *slot,
 	set_body(r, b, "application/atom+xml", NULL, '0');
 }
 
+/*
+ * A name a request can ask for: valid UTF-8 without C0 controls or DEL,
+ * as url.c and gopher.c want a path.  Other names are not listed: a
+ * link to them could only ever get 59, and a text/gemini; charset=utf-8
+ * listing must not carry their bytes.
+ */
+static int
+listable(const char *name)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return 0;
+	return utf8_valid(name, strlen(name));
+}
+
+/*
+ * name (listable()) as a listing shows it: C1 controls and U+2028/2029,
+ * line breaks to some readers, as \xHH a byte at a time (as the log
+ * writes them).  The caller frees the result.
+ */
+static char *
+shown(const char *name)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 len = strlen(name), i = 0, n, k;
+	long		 cp;
+
+	while (i < len) {
+		n = buf_utf8_decode(name + i, len - i, &cp);
+		if ((cp >= 0x80 && cp < 0xa0) || cp == 0x2028 || cp == 0x2029)
+			for (k = 0; k < n; k++)
+				buf_printf(&b, "\\x%02x",
+				    (unsigned char)name[i + k]);
+		else
+			buf_add(&b, name + i, n);
+		i += n;
+	}
+	buf_addc(&b, '\0');
+	return buf_release(&b);
+}
+
 /* A directory under files/: a listing made from the page model. */
 static void
 serve_listing(const struct route *rt, int dfd, const char *urlpath,
@@ -380,7 +424,7 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	DIR		*d;
 	struct dirent	*e;
 	size_t		 n = 0, cap = 0, i, len;
-	char		*url;
+	char		*url, *name;
 
 	if ((d = fdopendir(dfd)) == NULL) {
 		close(dfd);
@@ -390,6 +434,8 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;	/* hidden files, "." and ".." */
+		if (!listable(e->d_name))
+			continue;
 		if (e->d_type == DT_FIFO || e->d_type == DT_SOCK ||
 		    e->d_type == DT_CHR || e->d_type == DT_BLK)
 			continue;	/* never served: not listed either */
@@ -405,7 +451,9 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	    const void *))alphasort);
 
 	page_init(&p);
-	page_heading(&p, 1, "Index of %s", urlpath);
+	name = shown(urlpath);
+	page_heading(&p, 1, "Index of %s", name);
+	free(name);
 	page_blank(&p);
 	if (strcmp(urlpath, "/files/") != 0) {
 		/* Absolute: a Gopher selector cannot be relative. */
@@ -421,8 +469,10 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 
 		url = xasprintf("%s%s%s", urlpath, ents[i]->d_name,
 		    isdir ? "/" : "");
+		name = shown(ents[i]->d_name);
 		page_link(&p, isdir ? LINK_MENU : LINK_FILE, url, NULL,
-		    "%s%s", ents[i]->d_name, isdir ? "/" : "");
+		    "%s%s", name, isdir ? "/" : "");
+		free(name);
 		free(url);
 		free(ents[i]);
 	}

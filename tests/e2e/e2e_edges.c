@@ -6,6 +6,7 @@
  * that are not UTF-8 in the access log and in listings, symbolic links
  * from files/ into the rest of the capsule, and hard links.
  */
+#include "core/url.h"
 #include "e2e.h"
 
 static struct e2e_server srv;
@@ -47,6 +48,11 @@ make_capsule(void)
 	mk("files/sub/.backup.txt", "DOT-SECRET backup\n");
 	mk("files/sub/.d/x.txt", "DOT-SECRET in a dot-directory\n");
 	mk("files/sub/ok.txt", "ok\n");
+	mk("files/list/bad\xff.txt", "not UTF-8\n");
+	mk("files/list/nel\xc2\x85x.txt", "C1\n");
+	mk("files/list/ls\xe2\x80\xa8x.txt", "U+2028\n");
+	mk("files/list/tab\tx.txt", "C0\n");
+	mk("files/list/ok-\xc3\xa9.txt", "fine\n");
 	mk("pages/my page.md", "---\ntitle: My Page\n---\nA page.\n");
 }
 
@@ -362,6 +368,60 @@ test_ip_literals(void)
 	}
 }
 
+/* 1 when b holds a byte of a C1 control or U+2028/2029. */
+static int
+has_breaks(const struct buf *b)
+{
+	return memmem(b->data, b->len, "\xc2\x85", 2) != NULL ||
+	    memmem(b->data, b->len, "\xe2\x80\xa8", 3) != NULL;
+}
+
+/*
+ * Defect 7, listings: a text/gemini; charset=utf-8 listing is UTF-8.  A
+ * name that is not (or holds a C0 control) can never be asked for, so
+ * it is not listed; C1 controls and U+2028 are shown escaped, and the
+ * link (percent-encoded) still works.
+ */
+static void
+test_listing(void)
+{
+	struct reply	 r;
+	struct buf	 out;
+
+	r = get("/files/list/");
+	OK(r.status == 20, "listing: %d", r.status);
+	OK(r.body.data != NULL && utf8_valid(r.body.data, r.body.len),
+	    "listing: valid UTF-8:\n%s", r.body.data ? r.body.data : "");
+	OK(r.body.data != NULL && !has_breaks(&r.body),
+	    "listing: no C1 control or U+2028");
+	OK(r.body.data != NULL && strstr(r.body.data, "bad") == NULL &&
+	    strstr(r.body.data, "tab") == NULL,
+	    "listing: names no request can reach are left out");
+	HAS(r.body.data, "=> /files/list/nel%C2%85x.txt nel\\xc2\\x85x.txt\n",
+	    "C1: escaped, link encoded");
+	HAS(r.body.data, "=> /files/list/ls%E2%80%A8x.txt "
+	    "ls\\xe2\\x80\\xa8x.txt\n", "U+2028: escaped, link encoded");
+	HAS(r.body.data, "=> /files/list/ok-%C3%A9.txt ok-\xc3\xa9.txt\n",
+	    "UTF-8 name as it is");
+	reply_free(&r);
+	r = get("/files/list/nel%C2%85x.txt");
+	OK(r.status == 20 && r.body.data != NULL &&
+	    strcmp(r.body.data, "C1\n") == 0, "the C1 name's link works (%d)",
+	    r.status);
+	reply_free(&r);
+	r = get("/files/list/ls%E2%80%A8x.txt");
+	OK(r.status == 20, "the U+2028 name's link works (%d)", r.status);
+	reply_free(&r);
+	OK(e2e_plain(srv.gopher_port, "/files/list/\r\n", 14, &out) == 0 &&
+	    out.data != NULL && utf8_valid(out.data, out.len) &&
+	    strstr(out.data, "bad") == NULL &&
+	    strstr(out.data, "1nel\\xc2\\x85x.txt") == NULL &&
+	    strstr(out.data, "nel\\xc2\\x85x.txt\t") != NULL,
+	    "gopher listing: UTF-8, shown escaped:\n%s",
+	    out.data ? out.data : "");
+	buf_free(&out);
+}
+
 int
 main(void)
 {
@@ -387,6 +447,7 @@ main(void)
 	test_redirects();
 	test_dotfiles();
 	test_ip_literals();
+	test_listing();
 	INT_EQ(e2e_stop(&srv), 0, "exits 0");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
