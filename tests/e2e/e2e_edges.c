@@ -53,6 +53,13 @@ make_capsule(void)
 	mk("files/list/ls\xe2\x80\xa8x.txt", "U+2028\n");
 	mk("files/list/tab\tx.txt", "C0\n");
 	mk("files/list/ok-\xc3\xa9.txt", "fine\n");
+	mk("posts/2023-05-06-draft.md", "---\ntitle: Draft\ndraft: true\n"
+	    "---\nDRAFT-SECRET\n");
+	mk(".trash/old.md", "---\ntitle: Old\n---\nTRASH-SECRET\n");
+	mk("private/key.pem", "KEY-SECRET\n");
+	mk("files/.in/x.txt", "DOT-SECRET behind a link\n");
+	mk("pages/about.md", "---\ntitle: About\ndraft: true\n---\n"
+	    "PAGE-SECRET\n");
 	mk("pages/my page.md", "---\ntitle: My Page\n---\nA page.\n");
 }
 
@@ -422,6 +429,98 @@ test_listing(void)
 	buf_free(&out);
 }
 
+static void
+link_at(const char *target, const char *rel)
+{
+	char	 path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
+	if (symlink(target, path) == -1)
+		perror(path);
+}
+
+static int
+secret(const struct reply *r)
+{
+	return r->body.data != NULL && strstr(r->body.data, "SECRET") != NULL;
+}
+
+/*
+ * Hurt: a symbolic link from files/ into the rest of the capsule (posts/
+ * and its drafts, pages/, .trash/, any other directory, a dot-directory
+ * of files/) is never followed, whatever follow_symlinks says; one that
+ * stays in files/ is.  Gopher goes through the same code.
+ */
+static void
+test_symlinks(void)
+{
+	static const char *const refused[] = {
+		"/files/l-posts/2023-05-06-draft.md", "/files/l-posts/",
+		"/files/l-draft.md", "/files/l-trash/old.md", "/files/l-trash/",
+		"/files/l-pages/about.md", "/files/l-key",
+		"/files/l-private/key.pem", "/files/l-dot", "/files/l-dotdir/x.txt",
+		"/files/l-abs/2023-05-06-draft.md", "/files/l-index",
+	};
+	static const char *const modes[] = { "", "follow_symlinks: true\n" };
+	static const char *const names[] = { "", "[true] " };
+	struct e2e_server	 keep = srv;
+	struct reply		 r;
+	struct buf		 out;
+	char			 abs[700], line[300];
+	size_t			 i, m;
+	int			 len;
+
+	link_at("../posts", "files/l-posts");
+	link_at("../posts/2023-05-06-draft.md", "files/l-draft.md");
+	link_at("../.trash", "files/l-trash");
+	link_at("../pages", "files/l-pages");
+	link_at("../private/key.pem", "files/l-key");
+	link_at("../private", "files/l-private");
+	link_at(".in/x.txt", "files/l-dot");
+	link_at(".in", "files/l-dotdir");
+	link_at("../index.md", "files/l-index");
+	snprintf(abs, sizeof(abs), "%s/posts", capsule);
+	link_at(abs, "files/l-abs");
+	link_at("a.txt", "files/l-ok");
+	link_at("sub", "files/l-sub");
+	link_at("../files/sub/ok.txt", "files/l-around");
+
+	for (m = 0; m < nitems(modes); m++) {
+		if (m > 0 && e2e_start(&srv, capsule, modes[m]) == -1) {
+			OK(0, "%s: server did not start", modes[m]);
+			break;
+		}
+		for (i = 0; i < nitems(refused); i++) {
+			r = get(refused[i]);
+			OK(r.status == 51 && !secret(&r), "%s%s: %d, want 51",
+			    names[m], refused[i], r.status);
+			reply_free(&r);
+			len = snprintf(line, sizeof(line), "%s\r\n",
+			    refused[i]);
+			OK(e2e_plain(srv.gopher_port, line, (size_t)len,
+			    &out) == 0 && out.len > 0 && out.data[0] == '3' &&
+			    strstr(out.data, "SECRET") == NULL,
+			    "%sgopher %s: an error", names[m], refused[i]);
+			buf_free(&out);
+		}
+		r = get("/files/l-ok");
+		OK(r.status == 20, "%s/files/l-ok: a link within files/ (%d)",
+		    names[m], r.status);
+		reply_free(&r);
+		r = get("/files/l-sub/ok.txt");
+		OK(r.status == 20, "%s/files/l-sub/ok.txt: a directory link "
+		    "within files/ (%d)", names[m], r.status);
+		reply_free(&r);
+		r = get("/files/l-around");
+		OK(r.status == 20, "%s/files/l-around: out and back into "
+		    "files/ (%d)", names[m], r.status);
+		reply_free(&r);
+		if (m > 0)
+			INT_EQ(e2e_stop(&srv), 0, "exits 0");
+	}
+	srv = keep;
+}
+
 int
 main(void)
 {
@@ -448,6 +547,7 @@ main(void)
 	test_dotfiles();
 	test_ip_literals();
 	test_listing();
+	test_symlinks();
 	INT_EQ(e2e_stop(&srv), 0, "exits 0");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
