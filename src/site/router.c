@@ -12,7 +12,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,6 +421,7 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
     struct response *r)
 {
 	struct page	 p;
+	struct stat	 st;
 	struct dirent	**ents = NULL;
 	struct blob	*b;
 	DIR		*d;
@@ -436,6 +439,10 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 			continue;	/* hidden files, "." and ".." */
 		if (!listable(e->d_name))
 			continue;
+		if (e->d_type == DT_REG && !rt->cfg->files_hardlinks &&
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
+		    0 && st.st_nlink > 1)
+			continue;	/* never served: see serve_file() */
 		if (e->d_type == DT_FIFO || e->d_type == DT_SOCK ||
 		    e->d_type == DT_CHR || e->d_type == DT_BLK)
 			continue;	/* never served: not listed either */
@@ -551,6 +558,19 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 	if (fd == -1) {
 		if (errno != ENOENT)
 			log_debug("%s: %s", path, strerror(errno));
+		response_status(r, 51, "Not found");
+		return;
+	}
+	/*
+	 * A second name for a file may be one from anywhere on the file
+	 * system (a hard link cannot be told from the original): not ours
+	 * to serve unless files_hardlinks says so.
+	 */
+	if (kind == FSAFE_FILE && st.st_nlink > 1 &&
+	    !rt->cfg->files_hardlinks) {
+		close(fd);
+		log_debug("%s: %ju hard links, not served (files_hardlinks)",
+		    path, (uintmax_t)st.st_nlink);
 		response_status(r, 51, "Not found");
 		return;
 	}

@@ -521,6 +521,67 @@ test_symlinks(void)
 	srv = keep;
 }
 
+/* A hard link at capsule/rel to top/name, a file outside the capsule. */
+static int
+hard_link(const char *name, const char *text, const char *rel)
+{
+	char	 out[1024], in[1024];
+
+	snprintf(out, sizeof(out), "%s/%s", top, name);
+	e2e_write_file(out, "%s", text);
+	snprintf(in, sizeof(in), "%s/%s", capsule, rel);
+	return link(out, in);
+}
+
+/*
+ * Hurt: a hard link under files/ to a file outside the capsule was
+ * served.  A regular file with more than one link is refused (51) unless
+ * files_hardlinks: true; one link is served as ever.
+ */
+static void
+test_hardlinks(void)
+{
+	struct e2e_server	 keep = srv;
+	struct reply		 r;
+	struct buf		 out;
+
+	if (hard_link("outside.txt", "HARD-SECRET\n", "files/hard.txt") ==
+	    -1) {
+		skipped++;
+		fprintf(stderr, "SKIPPED: hard links: %s\n", strerror(errno));
+		return;
+	}
+	r = get("/files/hard.txt");
+	OK(r.status == 51 && !secret(&r), "/files/hard.txt: %d, want 51",
+	    r.status);
+	reply_free(&r);
+	OK(e2e_plain(srv.gopher_port, "/files/hard.txt\r\n", 17, &out) == 0 &&
+	    out.len > 0 && out.data[0] == '3' &&
+	    strstr(out.data, "SECRET") == NULL, "gopher /files/hard.txt: an "
+	    "error");
+	buf_free(&out);
+	r = get("/files/a.txt");
+	OK(r.status == 20, "/files/a.txt, one link: still 20 (%d)", r.status);
+	reply_free(&r);
+	r = get("/files/");
+	OK(r.status == 20 && r.body.data != NULL &&
+	    strstr(r.body.data, "hard.txt") == NULL,
+	    "the listing leaves it out");
+	reply_free(&r);
+
+	if (e2e_start(&srv, capsule, "files_hardlinks: true\n") == -1) {
+		OK(0, "files_hardlinks: true: server did not start");
+		srv = keep;
+		return;
+	}
+	r = get("/files/hard.txt");
+	OK(r.status == 20 && secret(&r),
+	    "files_hardlinks: true: served (%d)", r.status);
+	reply_free(&r);
+	INT_EQ(e2e_stop(&srv), 0, "exits 0");
+	srv = keep;
+}
+
 int
 main(void)
 {
@@ -548,6 +609,7 @@ main(void)
 	test_ip_literals();
 	test_listing();
 	test_symlinks();
+	test_hardlinks();
 	INT_EQ(e2e_stop(&srv), 0, "exits 0");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
