@@ -179,7 +179,8 @@ test_redirects(void)
 		{ "/files/a%20b", "/files/a%20b/", "/files/a b" },
 		{ "/files/q%3Fx", "/files/q%3Fx/", "/files/q?x" },
 		{ "/files/50%25", "/files/50%25/", "/files/50%" },
-		{ "/files/caf%C3%A9", "/files/caf%C3%A9/", "/files/caf\xc3\xa9" },
+		{ "/files/caf%C3%A9", "/files/caf%C3%A9/",
+		    "/files/caf\xc3\xa9" },
 		{ "/my%20page/", "/my%20page", NULL },
 	};
 	struct reply	 r;
@@ -458,7 +459,8 @@ test_symlinks(void)
 		"/files/l-posts/2023-05-06-draft.md", "/files/l-posts/",
 		"/files/l-draft.md", "/files/l-trash/old.md", "/files/l-trash/",
 		"/files/l-pages/about.md", "/files/l-key",
-		"/files/l-private/key.pem", "/files/l-dot", "/files/l-dotdir/x.txt",
+		"/files/l-private/key.pem", "/files/l-dot",
+		"/files/l-dotdir/x.txt",
 		"/files/l-abs/2023-05-06-draft.md", "/files/l-index",
 	};
 	static const char *const modes[] = { "", "follow_symlinks: true\n" };
