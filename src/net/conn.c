@@ -538,6 +538,20 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	upload_read(c);
 }
 
+/* An IP literal in the URL must be where the client reached us. */
+static int
+own_address(struct conn *c, const struct gemini_request *req)
+{
+	struct sockaddr_storage	 ss;
+	int			 len = sizeof(ss);
+
+	if (!req->ip)
+		return 1;
+	if (uv_tcp_getsockname(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
+		return 0;
+	return gemini_request_local(req, (struct sockaddr *)&ss);
+}
+
 static void
 answer_gemini(struct conn *c, size_t linelen)
 {
@@ -556,6 +570,10 @@ answer_gemini(struct conn *c, size_t linelen)
 	c->reqlen = linelen;
 	status = gemini_request_parse(c->ex->req, linelen, set->ghosts,
 	    set->nhosts, &req, &meta);
+	if (status == 0 && !own_address(c, &req)) {
+		status = 53;
+		meta = "Proxy request refused: not this server's address";
+	}
 	if (status == 0 && strcmp(req.url.scheme, "titan") == 0) {
 		upload_begin(c, linelen, got);	/* a body follows */
 		return;
@@ -728,6 +746,16 @@ read_gemini(struct conn *c, const char *p, size_t len)
 			continue;
 		}
 		if (n == TLSCONN_WANT)
+			break;
+		/*
+		 * close_notify after request bytes: the client closed its
+		 * half only (TLS allows it), and the request it sent is
+		 * answered.  Without a whole line there is nothing to
+		 * answer (spec §3: no header then).
+		 */
+		if (n == TLSCONN_EOF && c->state == CONN_REQUEST &&
+		    c->reqlen > 0 && gemini_request_end(c->ex->req,
+		    c->reqlen) != GEMINI_INCOMPLETE)
 			break;
 		/* Handshake failure or the peer went away. */
 		tls_broken(c);

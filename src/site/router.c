@@ -13,7 +13,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 
 #include "content/archive.h"
 #include "content/search.h"
+#include "core/buf.h"
 #include "core/config.h"
 #include "core/fsafe.h"
 #include "core/log.h"
@@ -377,18 +380,62 @@ serve_atom(const struct route *rt, struct slot *slot,
 	set_body(r, b, "application/atom+xml", NULL, '0');
 }
 
+/*
+ * A name a request can ask for: valid UTF-8 without C0 controls or DEL,
+ * as url.c and gopher.c want a path.  Other names are not listed: a
+ * link to them could only ever get 59, and a text/gemini; charset=utf-8
+ * listing must not carry their bytes.
+ */
+static int
+listable(const char *name)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return 0;
+	return utf8_valid(name, strlen(name));
+}
+
+/*
+ * name (listable()) as a listing shows it: C1 controls and U+2028/2029,
+ * line breaks to some readers, as \xHH a byte at a time (as the log
+ * writes them).  The caller frees the result.
+ */
+static char *
+shown(const char *name)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 len = strlen(name), i = 0, n, k;
+	long		 cp;
+
+	while (i < len) {
+		n = buf_utf8_decode(name + i, len - i, &cp);
+		if ((cp >= 0x80 && cp < 0xa0) || cp == 0x2028 || cp == 0x2029)
+			for (k = 0; k < n; k++)
+				buf_printf(&b, "\\x%02x",
+				    (unsigned char)name[i + k]);
+		else
+			buf_add(&b, name + i, n);
+		i += n;
+	}
+	buf_addc(&b, '\0');
+	return buf_release(&b);
+}
+
 /* A directory under files/: a listing made from the page model. */
 static void
 serve_listing(const struct route *rt, int dfd, const char *urlpath,
     struct response *r)
 {
 	struct page	 p;
+	struct stat	 st;
 	struct dirent	**ents = NULL;
 	struct blob	*b;
 	DIR		*d;
 	struct dirent	*e;
 	size_t		 n = 0, cap = 0, i, len;
-	char		*url;
+	char		*url, *name;
 
 	if ((d = fdopendir(dfd)) == NULL) {
 		close(dfd);
@@ -398,6 +445,12 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;	/* hidden files, "." and ".." */
+		if (!listable(e->d_name))
+			continue;
+		if (e->d_type == DT_REG && !rt->cfg->files_hardlinks &&
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
+		    0 && st.st_nlink > 1)
+			continue;	/* never served: see serve_file() */
 		if (e->d_type == DT_FIFO || e->d_type == DT_SOCK ||
 		    e->d_type == DT_CHR || e->d_type == DT_BLK)
 			continue;	/* never served: not listed either */
@@ -413,7 +466,9 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	    const void *))alphasort);
 
 	page_init(&p);
-	page_heading(&p, 1, "Index of %s", urlpath);
+	name = shown(urlpath);
+	page_heading(&p, 1, "Index of %s", name);
+	free(name);
 	page_blank(&p);
 	if (strcmp(urlpath, "/files/") != 0) {
 		/* Absolute: a Gopher selector cannot be relative. */
@@ -429,8 +484,10 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 
 		url = xasprintf("%s%s%s", urlpath, ents[i]->d_name,
 		    isdir ? "/" : "");
+		name = shown(ents[i]->d_name);
 		page_link(&p, isdir ? LINK_MENU : LINK_FILE, url, NULL,
-		    "%s%s", ents[i]->d_name, isdir ? "/" : "");
+		    "%s%s", name, isdir ? "/" : "");
+		free(name);
 		free(url);
 		free(ents[i]);
 	}
@@ -445,10 +502,50 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	response_status(r, 20, "text/gemini; charset=utf-8");
 }
 
+/*
+ * 31 to the site path to: percent-encoded for Gemini, where META is a
+ * URI reference ("/files/a b/" would end the URL at the space, "?" start
+ * a query, "%" an escape).  Gopher's redirects are followed inside the
+ * server (conn.c), which wants the path itself.  A target that does not
+ * fit META once encoded cannot be sent whole: 59.
+ */
+static void
+redirect(const struct route *rt, const char *to, struct response *r)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (rt->proto != PROTO_GEMINI) {
+		response_status(r, 31, "%s", to);
+		return;
+	}
+	url_encode_path(to, &b);
+	if (b.len < sizeof(r->meta))
+		response_status(r, 31, "%.*s", (int)b.len, b.data);
+	else
+		response_status(r, 59, "Bad request: the URL to redirect to "
+		    "is too long");
+	buf_free(&b);
+}
+
 _Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
     (int)FSAFE_LINKS_ANY == (int)CONFIG_LINKS_ANY &&
     (int)FSAFE_LINKS_NONE == (int)CONFIG_LINKS_NONE,
     "follow_symlinks: config.h and fsafe.h agree");
+
+/*
+ * 1 when a segment of path starts with '.': dot-files (".git/", an
+ * editor's ".x.swp") are not for readers, and the listing leaves them out.
+ */
+static int
+hidden(const char *path)
+{
+	const char	*s;
+
+	for (s = path; (s = strchr(s, '/')) != NULL; s++)
+		if (s[1] == '.')
+			return 1;
+	return 0;
+}
 
 static void
 serve_file(const struct route *rt, const char *path, struct response *r)
@@ -458,6 +555,10 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 	const char	*mime;
 	int		 fd;
 
+	if (hidden(path)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
 	/* path is "/files/..."; the capsule-relative name drops the '/'. */
 	fd = fsafe_open(rt->a->dir, path + 1,
 	    (enum fsafe_links)rt->cfg->follow_symlinks, &st, &kind);
@@ -467,10 +568,26 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 		response_status(r, 51, "Not found");
 		return;
 	}
+	/*
+	 * A second name for a file may be one from anywhere on the file
+	 * system (a hard link cannot be told from the original): not ours
+	 * to serve unless files_hardlinks says so.
+	 */
+	if (kind == FSAFE_FILE && st.st_nlink > 1 &&
+	    !rt->cfg->files_hardlinks) {
+		close(fd);
+		log_debug("%s: %ju hard links, not served (files_hardlinks)",
+		    path, (uintmax_t)st.st_nlink);
+		response_status(r, 51, "Not found");
+		return;
+	}
 	if (kind == FSAFE_DIR) {
 		if (path[strlen(path) - 1] != '/') {
+			char *to = xasprintf("%s/", path);
+
 			close(fd);
-			response_status(r, 31, "%s/", path);
+			redirect(rt, to, r);
+			free(to);
 			return;
 		}
 		serve_listing(rt, fd, path, r);
@@ -762,15 +879,17 @@ route_path(const struct config *cfg, struct archive *a, enum proto proto,
 	/* "/<page>" from pages/; "/<page>/" redirects to it. */
 	len = segment(path + 1, &rest);
 	if (len > 0 && len < 256 && (*rest == '\0' || strcmp(rest, "/") == 0)) {
-		char name[256];
+		char name[256], to[258];
 
 		memcpy(name, path + 1, len);
 		name[len] = '\0';
 		if ((d = archive_doc(a, name)) != NULL) {
 			if (*rest == '\0')
 				serve_doc(&rt, d, r);
-			else
-				response_status(r, 31, "/%s", name);
+			else {
+				snprintf(to, sizeof(to), "/%s", name);
+				redirect(&rt, to, r);
+			}
 			return;
 		}
 	}

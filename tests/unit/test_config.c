@@ -798,6 +798,7 @@ check_hardening_defaults(const struct config *c, const char *what)
 	INT_EQ(c->max_post_size, 8 << 20, what);
 	INT_EQ(c->max_archive_size, 1LL << 30, what);
 	INT_EQ(c->follow_symlinks, CONFIG_LINKS_INSIDE, what);
+	INT_EQ(c->files_hardlinks, 0, what);
 	STR_EQ(c->user, NULL, what);
 	STR_EQ(c->chroot_dir, NULL, what);
 	INT_EQ(c->allow_root, 0, what);
@@ -830,6 +831,7 @@ test_hardening(void)
 	    "max_post_size: 512K\n"
 	    "max_archive_size: \"2 GiB\"\n"
 	    "follow_symlinks: true\n"
+	    "files_hardlinks: true\n"
 	    "user: _gemini-1.x\n"
 	    "chroot: ../jail/.\n"
 	    "allow_root: yes\n"
@@ -841,6 +843,7 @@ test_hardening(void)
 	INT_EQ(c.max_post_size, 512 << 10, "512K");
 	INT_EQ(c.max_archive_size, 2LL << 30, "2 GiB");
 	INT_EQ(c.follow_symlinks, CONFIG_LINKS_ANY, "follow any");
+	INT_EQ(c.files_hardlinks, 1, "files_hardlinks");
 	STR_EQ(c.user, "_gemini-1.x", "user");
 	want = xasprintf("%s/jail", tmp);
 	STR_EQ(c.chroot_dir, want, "chroot relative to the config dir");
