@@ -156,7 +156,7 @@ check_host(const struct config *cfg)
 	size_t		 i, parts = 0;
 
 	printf("host:     %s\n", cfg->hostname);
-	if ((a = archive_load(cfg)) == NULL) {
+	if ((a = reload_archive(cfg, NULL)) == NULL) {
 		printf("capsule:  %s (cannot be read)\n", cfg->capsule_dir);
 		return EXIT_TROUBLE;
 	}
@@ -230,7 +230,7 @@ load_archives(const struct config *cfg)
 	a = xcalloc(n, sizeof(*a));
 	for (i = 0; i < n; i++) {
 		config_host_view(cfg, i, &view);
-		if ((one = archive_load(&view)) == NULL) {
+		if ((one = reload_archive(&view, NULL)) == NULL) {
 			free_archives(a, i);
 			return NULL;
 		}

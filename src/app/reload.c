@@ -25,6 +25,7 @@
 #include "app/reload.h"
 #include "app/watch.h"
 #include "content/archive.h"
+#include "content/links.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -206,6 +207,21 @@ served(const struct reload *r, const struct config *h)
 	return NULL;
 }
 
+struct archive *
+reload_archive(const struct config *h, const struct archive *prev)
+{
+	struct archive	*a;
+
+	if ((a = archive_reload(h, prev)) == NULL)
+		return NULL;
+	links_check(a);
+	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
+	    "%u warnings; %u files read, %u unchanged", a->dir, a->nposts,
+	    a->nseries, a->ntags, a->ndocs, a->nwarnings, a->nread,
+	    a->nreused);
+	return a;
+}
+
 static void
 free_archives(struct archive **a, size_t n)
 {
@@ -232,7 +248,7 @@ build_archives(struct reload *r, const struct settings *set)
 	a = xcalloc(n, sizeof(*a));
 	for (i = 0; i < n; i++) {
 		prev = served(r, &set->hosts[i]);
-		if ((a[i] = archive_reload(&set->hosts[i], prev)) != NULL)
+		if ((a[i] = reload_archive(&set->hosts[i], prev)) != NULL)
 			continue;
 		if (prev == NULL) {
 			snprintf(r->err, sizeof(r->err), "%s: the capsule %s "

@@ -91,6 +91,14 @@ void	 reload_adopt(struct reload *, struct gen *g);
  */
 struct tls_server *reload_certs(const struct config *c, char *err,
 	    size_t errlen);
+/*
+ * Host h's capsule, loaded (sharing every unchanged file with prev, which
+ * may be NULL: archive_reload()), then its links checked (links_check():
+ * logged, and counted in the warnings).  NULL when the capsule cannot be
+ * read (logged).  Any thread.
+ */
+struct archive *reload_archive(const struct config *h,
+	    const struct archive *prev);
 /* Ask for a build; config: read the configuration and certificates. */
 void	 reload_request(struct reload *, int config);
 /*

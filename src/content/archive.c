@@ -19,8 +19,9 @@
  * lists a post in step with it.
  *
  * Knows the file system and struct meta; nothing of protocols, sockets
- * or rendering (apart from asking render.c for a first heading).  The
- * snapshot owns every string and struct reachable from it, and one
+ * or rendering (apart from asking render.c for a first heading, and
+ * scan.c for the links a file has: links.c checks them after the load).
+ * The snapshot owns every string and struct reachable from it, and one
  * reference to each file record it holds; the indexes borrow their keys
  * from the structs they point to.
  */
@@ -39,7 +40,6 @@
 
 #include "content/archive.h"
 #include "content/frontmatter.h"
-#include "content/links.h"
 #include "content/search.h"
 #include "core/buf.h"
 #include "core/config.h"
@@ -47,6 +47,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "markdown/scan.h"
 
 #define ARCHIVE_MAX_FILE	(8u << 20)	/* max_post_size when unset */
 #define WORDS_PER_MIN		200
@@ -85,7 +86,7 @@ struct archive_file {
 	struct meta	 m;		/* zeroed when bad */
 	char		*heading;	/* first heading, one line; or NULL */
 	unsigned	 words;		/* in the body */
-	struct links_ref *links;	/* to .md files, for check_links() */
+	struct scan_link *links;	/* that may name posts: links.c */
 	size_t		 nlinks;
 	/*
 	 * For posts: the name without date prefix and ".md" (the title
@@ -118,8 +119,6 @@ struct archive_priv {
 	struct index	 series_slug;
 	struct index	 tag_slug;
 	struct index	 doc_name;
-	char		**aliases;	/* config's link_aliases; owned */
-	size_t		 naliases;
 };
 
 /* Names a page may not take: the router's own paths. */
@@ -682,7 +681,7 @@ file_unref(struct archive_file *f)
 	if (!f->bad)
 		meta_free(&f->m);
 	free(f->heading);
-	links_free(f->links, f->nlinks);
+	scan_links_free(f->links, f->nlinks);
 	free(f->base);
 	free(f);
 }
@@ -748,7 +747,7 @@ file_new(const struct archive_priv *ap, const char *rel,
 			free(t);
 	}
 	f->words = count_words(body, len - f->m.body_off);
-	f->links = links_scan(body, len - f->m.body_off, f->m.body_line,
+	f->links = scan_links(body, len - f->m.body_off, f->m.body_line,
 	    &f->nlinks);
 	if (strncmp(rel, "posts/", 6) == 0)
 		post_file_keys(f);
@@ -1023,6 +1022,8 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->featured = m->featured;
 	p->draft = m->draft;
 	p->words = f->words;
+	p->links = f->links;
+	p->nlinks = f->nlinks;
 	p->reading_min = (p->words + WORDS_PER_MIN / 2) / WORDS_PER_MIN;
 	if (p->reading_min == 0)
 		p->reading_min = 1;
@@ -1314,6 +1315,8 @@ load_pages(struct archive *a, int dfd)
 		d->src = f->src;
 		d->srclen = f->len;
 		d->body_off = f->m.body_off;
+		d->links = f->links;
+		d->nlinks = f->nlinks;
 		for (k = 0; k < CACHE_NSLOTS; k++)
 			slot_init(&d->cache[k]);
 		a->docs[a->ndocs++] = d;
@@ -1328,27 +1331,6 @@ load_pages(struct archive *a, int dfd)
 }
 
 /* ---- the snapshot --------------------------------------------------- */
-
-/*
- * Links to posts that are not there, in every post and page: the links
- * were found when the file was read (links_scan()), so an unchanged
- * file costs only the lookups.
- */
-static void
-check_links(struct archive *a)
-{
-	const struct archive_file	*f;
-	size_t				 i;
-
-	for (i = 0; i < a->nposts; i++) {
-		f = a->posts[i]->file;
-		a->nwarnings += links_report(a, f->rel, f->links, f->nlinks);
-	}
-	for (i = 0; i < a->ndocs; i++) {
-		f = a->docs[i]->file;
-		a->nwarnings += links_report(a, f->rel, f->links, f->nlinks);
-	}
-}
 
 struct archive *
 archive_load(const struct config *c)
@@ -1384,11 +1366,11 @@ archive_reload(const struct config *c, const struct archive *prev)
 		a->dir = xstrdup(c->capsule_dir);
 	a->cache_max = c->cache_max_bytes;
 	if (c->nlink_aliases > 0) {
-		ap->aliases = xreallocarray(NULL, c->nlink_aliases,
-		    sizeof(*ap->aliases));
+		a->link_aliases = xreallocarray(NULL, c->nlink_aliases,
+		    sizeof(*a->link_aliases));
 		for (i = 0; i < c->nlink_aliases; i++)
-			ap->aliases[i] = xstrdup(c->link_aliases[i]);
-		ap->naliases = c->nlink_aliases;
+			a->link_aliases[i] = xstrdup(c->link_aliases[i]);
+		a->nlink_aliases = c->nlink_aliases;
 	}
 	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
 	    ARCHIVE_MAX_FILE;
@@ -1421,12 +1403,6 @@ archive_reload(const struct config *c, const struct archive *prev)
 	for (i = 0; i < ap->nfiles; i++)
 		index_put(&ap->file_rel, ap->files[i]->rel, ap->files[i]);
 	ap->prev = NULL;
-	check_links(a);
-
-	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
-	    "%u warnings; %u files read, %u unchanged", a->dir, a->nposts,
-	    a->nseries, a->ntags, a->ndocs, a->nwarnings, a->nread,
-	    a->nreused);
 	return a;
 }
 
@@ -1501,9 +1477,9 @@ archive_unref(struct archive *a)
 	free(a->docs);
 	for (i = 0; i < NAV_NPAGES; i++)
 		free_cache(a->nav[i], CACHE_NSLOTS);
-	for (i = 0; i < ap->naliases; i++)
-		free(ap->aliases[i]);
-	free(ap->aliases);
+	for (i = 0; i < a->nlink_aliases; i++)
+		free(a->link_aliases[i]);
+	free(a->link_aliases);
 	free(a->dir);
 	free(a->title);
 	free(a->subtitle);
@@ -1539,6 +1515,18 @@ archive_draft(const struct archive *a, const char *slug)
 	return NULL;
 }
 
+struct post *
+archive_post_file(const struct archive *a, const char *name)
+{
+	return index_get(&priv(a)->post_file, name);
+}
+
+struct post *
+archive_post_base(const struct archive *a, const char *base)
+{
+	return index_get(&priv(a)->post_base, base);
+}
+
 struct series *
 archive_series(const struct archive *a, const char *slug)
 {
@@ -1555,239 +1543,6 @@ struct doc *
 archive_doc(const struct archive *a, const char *name)
 {
 	return index_get(&priv(a)->doc_name, name);
-}
-
-/* ---- links between files -------------------------------------------- */
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
-static int
-has_scheme(const char *u)
-{
-	const char	*p = u;
-
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-		return 0;
-	for (p++; is_alnum(*p) || *p == '+' || *p == '-' || *p == '.'; p++)
-		;
-	return *p == ':';
-}
-
-/*
- * Resolve url[0..len) against the directory of from_path into a
- * normalised capsule path ("posts/x.md"), percent-decoded; NULL when it
- * climbs out of the capsule.
- */
-static char *
-capsule_path(const char *from_path, const char *url, size_t len)
-{
-	struct buf	 dec = BUF_INIT, out = BUF_INIT;
-	const char	*slash, *seg;
-	size_t		 i, seglen, cut;
-	int		 hi, lo;
-
-	if (url[0] != '/' && (slash = strrchr(from_path, '/')) != NULL)
-		buf_add(&dec, from_path, (size_t)(slash - from_path) + 1);
-	for (i = 0; i < len; i++) {
-		if (url[i] == '%' && len - i > 2 &&
-		    (hi = hexval((unsigned char)url[i + 1])) >= 0 &&
-		    (lo = hexval((unsigned char)url[i + 2])) >= 0 &&
-		    (hi | lo) != 0) {
-			buf_addc(&dec, hi << 4 | lo);
-			i += 2;
-		} else
-			buf_addc(&dec, url[i]);
-	}
-	buf_add(&out, "", 0);		/* NUL-terminated even when empty */
-	for (i = 0; i < dec.len; i += seglen + 1) {
-		seg = dec.data + i;
-		slash = memchr(seg, '/', dec.len - i);
-		seglen = slash ? (size_t)(slash - seg) : dec.len - i;
-		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
-			continue;
-		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
-			if (out.len == 0) {
-				buf_free(&dec);
-				buf_free(&out);
-				return NULL;
-			}
-			cut = out.len;
-			while (cut > 0 && out.data[cut - 1] != '/')
-				cut--;
-			buf_truncate(&out, cut > 0 ? cut - 1 : 0);
-			continue;
-		}
-		if (out.len > 0)
-			buf_addc(&out, '/');
-		buf_add(&out, seg, seglen);
-	}
-	buf_free(&dec);
-	return buf_release(&out);
-}
-
-/*
- * The part of url after the link_aliases prefix it starts with (the
- * scheme and host compared without case), or NULL when none matches.
- */
-static const char *
-alias_rest(const struct archive_priv *ap, const char *url)
-{
-	const char	*pfx, *host;
-	size_t		 i, len, hostend;
-
-	for (i = 0; i < ap->naliases; i++) {
-		pfx = ap->aliases[i];
-		len = strlen(pfx);
-		host = strstr(pfx, "://") + 3;
-		hostend = (size_t)(host - pfx) + strcspn(host, "/");
-		if (strncasecmp(url, pfx, hostend) != 0 ||
-		    strncmp(url + hostend, pfx + hostend, len - hostend) != 0)
-			continue;
-		/* "https://old.blog" is not "https://old.blogger.com". */
-		if (hostend == len && strchr("/?#", url[len]) == NULL)
-			continue;
-		return url + len;
-	}
-	return NULL;
-}
-
-/*
- * An old web URL of a post, "https://old.example/2021/03/kernel-notes-
- * 01.html" under the alias "https://old.example/": its last path
- * segment without an extension, malloc'd ("kernel-notes-01"); NULL when
- * url is not under an alias or has no segment there (the old blog's
- * home page is no post).
- */
-static char *
-alias_name(const struct archive_priv *ap, const char *url)
-{
-	const char	*rest, *seg, *dot;
-	size_t		 len;
-
-	if ((rest = alias_rest(ap, url)) == NULL)
-		return NULL;
-	len = strcspn(rest, "?#");
-	while (len > 0 && rest[len - 1] == '/')
-		len--;
-	for (seg = rest + len; seg > rest && seg[-1] != '/'; seg--)
-		;
-	len -= (size_t)(seg - rest);
-	if ((dot = memchr(seg, '.', len)) != NULL)
-		len = (size_t)(dot - seg);
-	return len > 0 ? xstrndup(seg, len) : NULL;
-}
-
-/*
- * The post an old web URL names, by slug or by file name (with or
- * without its date prefix): "/posts/<slug>", or NULL.
- */
-static char *
-alias_resolve(const struct archive_priv *ap, const char *url)
-{
-	struct post	*p;
-	struct date	 dd;
-	char		*name;
-
-	if ((name = alias_name(ap, url)) == NULL)
-		return NULL;
-	if ((p = index_get(&ap->post_slug, name)) == NULL &&
-	    (p = index_get(&ap->post_base, name)) == NULL &&
-	    date_from_filename(name, &dd) == 0 && strlen(name) > 11 &&
-	    (p = index_get(&ap->post_base, name + 11)) == NULL)
-		p = index_get(&ap->post_slug, name + 11);
-	free(name);
-	return p != NULL ? xasprintf("/posts/%s", p->slug) : NULL;
-}
-
-int
-archive_is_alias(const struct archive *a, const char *url)
-{
-	char	*name;
-
-	if (url == NULL || (name = alias_name(priv(a), url)) == NULL)
-		return 0;
-	free(name);
-	return 1;
-}
-
-/*
- * Links between Markdown files, resolved against from_path's directory
- * (query and fragment dropped, percent-escapes decoded):
- *   posts/F.md    the post whose file is F.md, else whose file name
- *                 without date prefix is F, else whose slug is F
- *                 -> "/posts/<slug>"
- *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
- *   index.md      -> "/"
- *   F.md          (no '/' at all) when nothing above matched: as a post
- * Anything with a scheme, "//host", or climbing out: left alone (NULL).
- */
-char *
-archive_resolve_link(const struct archive *a, const char *from_path,
-    const char *url)
-{
-	struct archive_priv	*ap = priv(a);
-	struct post		*p;
-	struct doc		*d;
-	struct series		*s;
-	struct date		 dd;
-	const char		*file, *base;
-	char			*path, *stem = NULL, *slug, *res = NULL;
-	size_t			 ulen, len, dirlen;
-
-	if (url != NULL && has_scheme(url))
-		return alias_resolve(ap, url);
-	if (url == NULL || (url[0] == '/' && url[1] == '/'))
-		return NULL;
-	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
-	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
-	    NULL)
-		return NULL;
-	len = strlen(path);
-	if (len <= 3 || strcmp(path + len - 3, ".md") != 0)
-		goto out;
-	file = strrchr(path, '/');
-	file = file ? file + 1 : path;
-	dirlen = (size_t)(file - path);
-	if (*file == '\0' || *file == '.')
-		goto out;
-	stem = xstrndup(file, strlen(file) - 3);
-
-	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
-		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
-		if ((p = index_get(&ap->post_file, file)) == NULL &&
-		    (p = index_get(&ap->post_base, base)) == NULL)
-			p = index_get(&ap->post_slug, base);
-		if (p != NULL)
-			res = xasprintf("/posts/%s", p->slug);
-	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
-		if ((d = index_get(&ap->doc_name, stem)) != NULL)
-			res = xasprintf("/%s", d->name);
-	} else if (dirlen == 7 && memcmp(path, "series/", 7) == 0) {
-		slug = archive_slugify(stem);
-		if ((s = index_get(&ap->series_slug, slug)) != NULL)
-			res = xasprintf("/series/%s/", s->slug);
-		free(slug);
-	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
-		res = xstrdup("/");
-	/* A bare "x.md" not found beside from_path: try the posts. */
-	if (res == NULL && memchr(url, '/', ulen) == NULL) {
-		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
-		if ((p = index_get(&ap->post_file, file)) != NULL ||
-		    (p = index_get(&ap->post_base, base)) != NULL)
-			res = xasprintf("/posts/%s", p->slug);
-	}
-out:
-	free(stem);
-	free(path);
-	return res;
 }
 
 /* ---- cache ---------------------------------------------------------- */

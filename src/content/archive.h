@@ -26,6 +26,7 @@
 
 struct archive_file;
 struct config;
+struct scan_link;
 struct search_index;
 struct series;
 struct tag;
@@ -71,6 +72,9 @@ struct post {
 	unsigned	 body_line;	/* 1-based line of src + body_off */
 	unsigned	 words;
 	unsigned	 reading_min;	/* ~200 words a minute, at least 1 */
+	/* Links that may name a post (scan_links()); borrowed from file. */
+	const struct scan_link *links;
+	size_t		 nlinks;
 	struct slot	 cache[CACHE_NSLOTS];
 };
 
@@ -107,6 +111,8 @@ struct doc {
 	char		*src;		/* borrowed from the file record */
 	size_t		 srclen;
 	size_t		 body_off;
+	const struct scan_link *links;	/* as a post's; borrowed */
+	size_t		 nlinks;
 	struct slot	 cache[CACHE_NSLOTS];
 };
 
@@ -148,6 +154,9 @@ struct archive {
 	 */
 	struct post	**drafts;
 	size_t		 ndrafts;
+	/* The config's link_aliases (old web URLs of posts); owned. */
+	char		**link_aliases;
+	size_t		 nlink_aliases;
 	/* search.c's index of posts: built on first search; owned. */
 	_Atomic(struct search_index *) search;
 
@@ -189,22 +198,13 @@ struct tag	*archive_tag(const struct archive *, const char *slug);
 struct doc	*archive_doc(const struct archive *, const char *name);
 /* A draft by slug (linear: drafts are few); NULL when absent. */
 struct post	*archive_draft(const struct archive *, const char *slug);
-
 /*
- * Rewrite a link found in the file at from_path ("posts/a.md") if it
- * names another post's Markdown file ("b.md", "../posts/b.md",
- * "/posts/2024-01-01-b.md") or is an old web URL of a post (see
- * archive_is_alias()): returns the malloc'd "/posts/<slug>", or
- * NULL when the link is to be left as written.
+ * A post by its file name ("2024-01-01-x.md"), or by that name without
+ * date prefix and ".md" ("x"): how links between files find posts
+ * (content/links.c).  NULL when absent.
  */
-char		*archive_resolve_link(const struct archive *,
-		    const char *from_path, const char *url);
-/*
- * Is url an old web URL of a post: one of the config's link_aliases,
- * then a path with a last segment?  archive_resolve_link() turns it
- * into the post's path when that segment names a post.
- */
-int		 archive_is_alias(const struct archive *, const char *url);
+struct post	*archive_post_file(const struct archive *, const char *name);
+struct post	*archive_post_base(const struct archive *, const char *base);
 
 /* Tag display name -> URL slug (lower-case, see README); malloc'd. */
 char		*archive_slugify(const char *name);

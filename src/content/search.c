@@ -40,7 +40,7 @@
 #include "core/buf.h"
 #include "core/log.h"
 #include "core/util.h"
-#include "site/nav.h"
+#include "markdown/scan.h"
 #include "site/page.h"
 
 #define SEARCH_GAP	8		/* positions between two fields */
@@ -499,7 +499,7 @@ post_plain(const struct post *p, struct buf *out)
 	const char	*body = p->src + p->body_off;
 	size_t		 len = p->srclen - p->body_off, skip;
 
-	skip = nav_title_skip(body, len, p->title);
+	skip = scan_repeated_title(body, len, p->title);
 	search_plain(body + skip, len - skip, out);
 }
 

@@ -61,14 +61,6 @@ void	 nav_post_header(struct page *, const struct archive *,
 void	 nav_post_footer(struct page *, const struct archive *,
 	    const struct post *);
 
-/*
- * Bytes to skip at the start of md[0..len) when it opens (after blank
- * lines) with an ATX level-1 heading whose text is exactly title, so the
- * header's "# Title" is not followed by the same heading again.  0 when
- * it does not.
- */
-size_t	 nav_title_skip(const char *md, size_t len, const char *title);
-
 /* Minutes as "5 min", "1 h" or "2 h 5 min" into out. */
 void	 nav_minutes(unsigned min, char out[32]);
 

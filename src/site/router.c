@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "content/archive.h"
+#include "content/links.h"
 #include "content/search.h"
 #include "core/config.h"
 #include "core/fsafe.h"
@@ -27,6 +28,7 @@
 #include "core/url.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "markdown/scan.h"
 #include "site/atom.h"
 #include "site/nav.h"
 #include "site/page.h"
@@ -99,7 +101,7 @@ rewrite_link(void *ctx, const char *url)
 {
 	struct link_ctx	*lc = ctx;
 
-	return archive_resolve_link(lc->rt->a, lc->from, url);
+	return links_resolve(lc->rt->a, lc->from, url);
 }
 
 static int
@@ -273,7 +275,7 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 		page_init(&p);
 		nav_post_header(&p, rt->a, post);
 		/* A body that opens with the title would show it twice. */
-		skip = nav_title_skip(body, len, post->title);
+		skip = scan_repeated_title(body, len, post->title);
 		page_markdown(&p, body + skip, len - skip);
 		nav_post_footer(&p, rt->a, post);
 		b = archive_cache_put(rt->a, slot,
@@ -658,7 +660,7 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 	body = post->src + post->body_off;
 	len = post->srclen - post->body_off;
 	nav_post_header(&p, a, post);
-	skip = nav_title_skip(body, len, post->title);
+	skip = scan_repeated_title(body, len, post->title);
 	page_markdown(&p, body + skip, len - skip);
 	nav_post_footer(&p, a, post);
 	set_body(r, emit_document(rt, &p, post->path), "text/gemini",

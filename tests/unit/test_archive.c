@@ -1,7 +1,7 @@
 /*
  * test_archive.c -- archive.c over a capsule made in a temp directory:
  * dates, drafts, broken files, series order, tag grouping, slugs, unsafe
- * files, link rewriting and the reference count.
+ * files, link rewriting (links.c) and the reference count.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "content/archive.h"
+#include "content/links.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "files.h"
@@ -325,7 +326,7 @@ link_is(struct archive *a, const char *from, const char *url,
 {
 	char	*got;
 
-	got = archive_resolve_link(a, from, url);
+	got = links_resolve(a, from, url);
 	OK(want == NULL ? got == NULL : got != NULL && strcmp(got, want) == 0,
 	    "%s from %s: got %s, want %s", url, from, got ? got : "NULL",
 	    want ? want : "NULL");
@@ -575,18 +576,20 @@ test_aliases(void)
 		link_is(a, h, "https://old.blogger.com/second", NULL);
 		link_is(a, h, "https://old.blog", NULL);
 		link_is(a, h, "http://old.blog/second", NULL);
-		OK(archive_is_alias(a, "https://old.blog/x"), "is an alias");
-		OK(!archive_is_alias(a, "https://elsewhere.org/second.html"),
+		OK(links_is_alias(a, "https://old.blog/x"), "is an alias");
+		OK(!links_is_alias(a, "https://elsewhere.org/second.html"),
 		    "not an alias");
 		/* The old URL and the /posts/ path that name no post. */
-		INT_EQ(a->nwarnings, 2, "two missing-post warnings");
+		INT_EQ(a->nwarnings, 0, "the load checks no link");
+		INT_EQ(links_check(a), 2, "two missing-post warnings");
+		INT_EQ(a->nwarnings, 2, "counted with the warnings");
 		archive_unref(a);
 	}
 	config_for(&c, dir);
 	a = archive_load(&c);
 	if (a != NULL) {
 		link_is(a, h, "https://old.blog/2021/03/second.html", NULL);
-		INT_EQ(a->nwarnings, 1, "no aliases: only /posts/nope");
+		INT_EQ(links_check(a), 1, "no aliases: only /posts/nope");
 		archive_unref(a);
 	}
 	free(dir);
