@@ -11,8 +11,8 @@
  * The index is built on first search and published in the snapshot
  * (a->search) for every later one; one build runs at a time, and the
  * snapshot frees it with itself.  Memory: see search_bytes() and the
- * README ("Search").  Knows the archive's shape and the page model;
- * nothing of protocols or sockets.
+ * README ("Search").  Knows the archive's shape; nothing of pages
+ * (site/nav.c makes the results page), protocols or sockets.
  *
  * Query language (words are AND'ed):
  *   query   = term *( 1*SP term )
@@ -30,7 +30,6 @@
 
 struct archive;
 struct buf;
-struct page;
 struct post;
 struct search_index;
 
@@ -120,16 +119,5 @@ struct search_result {
 int	 search_run(struct archive *a, const char *q, size_t max,
 	    struct search_result *res);
 void	 search_result_free(struct search_result *);
-
-/*
- * The results page for q (page.h): a heading, the query, how many posts
- * match, then for each hit a dated link to the post and its snippet,
- * then a search link and the way home.  Gemini and Gopher emit it alike
- * (on Gopher the search link is a type-7 item).
- */
-void	 search_page(struct page *pg, struct archive *a, const char *q);
-
-/* The page asking for a query (Gopher's answer to "/search" alone). */
-void	 search_prompt_page(struct page *pg, const struct archive *a);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * nav.c -- navigation pages (home, archive, series, tags, gemlog) and
- * the header and footer of a post, as page blocks.
+ * nav.c -- navigation pages (home, archive, series, tags, gemlog, search
+ * results) and the header and footer of a post, as page blocks.
  *
  * Reads a snapshot and writes struct page blocks; knows nothing of
  * gemtext or Gopher syntax (page.c does) nor of requests.  The page owns
@@ -20,7 +20,9 @@
 #include <string.h>
 
 #include "content/archive.h"
+#include "content/search.h"
 #include "core/config.h"
+#include "core/buf.h"
 #include "core/util.h"
 #include "site/nav.h"
 #include "site/page.h"
@@ -508,4 +510,84 @@ nav_post_footer(struct page *pg, const struct archive *a,
 		page_blank(pg);
 	page_link(pg, LINK_MENU, "/posts/", NULL, "All posts");
 	home_link(pg, a);
+}
+
+/* The query as shown: one line, no control bytes, bad UTF-8 as '?'. */
+static char *
+shown_query(const char *q)
+{
+	const unsigned char	*p = (const unsigned char *)q, *end;
+	struct buf		 b = BUF_INIT;
+	long			 cp;
+	size_t			 n;
+
+	end = p + strlen(q);
+	while (p < end && b.len < 200) {
+		n = buf_utf8_decode((const char *)p, (size_t)(end - p), &cp);
+		if (cp < 0)
+			buf_addc(&b, '?');
+		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xA0))
+			buf_addc(&b, ' ');
+		else
+			buf_add(&b, p, n);
+		p += n;
+	}
+	buf_addc(&b, '\0');
+	return buf_release(&b);
+}
+
+void
+nav_search(struct page *pg, struct archive *a, const char *q)
+{
+	struct search_result	 res;
+	const struct post	*p;
+	char			*shown, *url;
+	size_t			 i;
+
+	shown = shown_query(q);
+	page_heading(pg, 1, "Search");
+	page_text(pg, "Results for: %s", shown);
+	page_blank(pg);
+	if (search_run(a, q, SEARCH_MAX_RESULTS, &res) == -1)
+		page_text(pg, "Nothing to search for. Type words, \"a "
+		    "phrase\", tag:name or series:name.");
+	else if (res.why[0] != '\0')
+		page_text(pg, "%s", res.why);
+	else if (res.total == 0)
+		page_text(pg, "No post matches.");
+	else if (res.total == 1)
+		page_text(pg, "1 post matches.");
+	else if (res.total > res.nhits)
+		page_text(pg, "%zu posts match; the best %zu are shown.",
+		    res.total, res.nhits);
+	else
+		page_text(pg, "%zu posts match.", res.total);
+	page_blank(pg);
+	for (i = 0; i < res.nhits; i++) {
+		p = res.hits[i].post;
+		url = xasprintf("/posts/%s", p->slug);
+		page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s",
+		    p->title != NULL && *p->title != '\0' ? p->title :
+		    p->slug);
+		free(url);
+		if (*res.hits[i].snippet != '\0')
+			page_text(pg, "%s", res.hits[i].snippet);
+		page_blank(pg);
+	}
+	search_result_free(&res);
+	free(shown);
+	page_link(pg, LINK_SEARCH, "/search", NULL, "Search again");
+	page_link(pg, LINK_MENU, "/", NULL, "Home");
+}
+
+void
+nav_search_prompt(struct page *pg, const struct archive *a)
+{
+	page_heading(pg, 1, "Search");
+	page_text(pg, "Search the posts of %s: words, \"a phrase\", "
+	    "tag:name, series:name.", a->title != NULL && *a->title ?
+	    a->title : "this capsule");
+	page_blank(pg);
+	page_link(pg, LINK_SEARCH, "/search", NULL, "Search the archive");
+	page_link(pg, LINK_MENU, "/", NULL, "Home");
 }

@@ -61,6 +61,17 @@ void	 nav_post_header(struct page *, const struct archive *,
 void	 nav_post_footer(struct page *, const struct archive *,
 	    const struct post *);
 
+/*
+ * "/search" with a query: a heading, the query, how many posts match,
+ * then for each hit (search_run(), at most SEARCH_MAX_RESULTS) a dated
+ * link to the post and its snippet, then a search link and the way
+ * home.  Gemini and Gopher emit it alike (on Gopher the search link is
+ * a type-7 item).
+ */
+void	 nav_search(struct page *, struct archive *, const char *q);
+/* The page asking for a query (Gopher's answer to "/search" alone). */
+void	 nav_search_prompt(struct page *, const struct archive *);
+
 /* Minutes as "5 min", "1 h" or "2 h 5 min" into out. */
 void	 nav_minutes(unsigned min, char out[32]);
 

@@ -601,9 +601,9 @@ serve_search(const struct route *rt, const char *query, struct response *r)
 			response_status(r, 10, "Search the archive");
 			return;
 		}
-		search_prompt_page(&p, rt->a);
+		nav_search_prompt(&p, rt->a);
 	} else
-		search_page(&p, rt->a, q);
+		nav_search(&p, rt->a, q);
 	free(q);
 	set_body(r, emit_menu(rt, &p), "text/gemini", rt->a->lang, '1');
 	page_free(&p);

@@ -28,6 +28,7 @@
 #include "core/log.h"
 #include "core/url.h"
 #include "core/util.h"
+#include "site/nav.h"
 #include "site/page.h"
 
 static char	 top[64];
@@ -338,7 +339,7 @@ test_sample(void)
 
 	/* The page, both emitters. */
 	page_init(&pg);
-	search_page(&pg, a, "slow loris");
+	nav_search(&pg, a, "slow loris");
 	memset(&t, 0, sizeof(t));
 	t.host = "localhost";
 	t.port = 1965;
@@ -361,7 +362,7 @@ test_sample(void)
 	page_free(&pg);
 
 	page_init(&pg);
-	search_page(&pg, a, "\xff\x01zzzqqq");
+	nav_search(&pg, a, "\xff\x01zzzqqq");
 	t.port = 1965;
 	page_emit_gemtext(&pg, &t, &out);
 	HAS(out.data, "Results for: ? zzzqqq\n", "query cleaned for show");
