@@ -35,6 +35,7 @@
 #include "net/ticket.h"
 #include "net/tlsconn.h"
 #include "net/worker.h"
+#include "site/site.h"
 
 #ifndef CAPSULED_VERSION
 #define CAPSULED_VERSION "0.0.0"
@@ -152,14 +153,16 @@ cmd_render(const char *path, const char *to)
 static int
 check_host(const struct config *cfg)
 {
+	struct site	*s;
 	struct archive	*a;
 	size_t		 i, parts = 0;
 
 	printf("host:     %s\n", cfg->hostname);
-	if ((a = reload_archive(cfg, NULL)) == NULL) {
+	if ((s = reload_site(cfg, NULL)) == NULL) {
 		printf("capsule:  %s (cannot be read)\n", cfg->capsule_dir);
 		return EXIT_TROUBLE;
 	}
+	a = s->a;
 	for (i = 0; i < a->nseries; i++)
 		parts += a->series[i]->nparts;
 	printf("capsule:  %s\n", a->dir);
@@ -186,7 +189,7 @@ check_host(const struct config *cfg)
 	printf("warnings: %u%s\n", a->nwarnings,
 	    a->nwarnings ? " (logged above)" : "");
 	i = a->nwarnings;
-	archive_unref(a);
+	site_unref(s);
 	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
 }
 
@@ -210,37 +213,38 @@ cmd_check(const struct config *cfg)
 }
 
 static void
-free_archives(struct archive **a, size_t n)
+free_sites(struct site **sites, size_t n)
 {
 	size_t	 i;
 
 	for (i = 0; i < n; i++)
-		archive_unref(a[i]);
-	free(a);
+		site_unref(sites[i]);
+	free(sites);
 }
 
-/* Every host's capsule, as cfg says now; NULL when one cannot be read. */
-static struct archive **
-load_archives(const struct config *cfg)
+/* Every host's site, as cfg says now; NULL when one cannot be read. */
+static struct site **
+load_sites(const struct config *cfg)
 {
-	struct archive	**a, *one;
+	struct site	**sites, *one;
 	struct config	 view;
 	size_t		 i, n = config_nhosts(cfg);
 
-	a = xcalloc(n, sizeof(*a));
+	sites = xcalloc(n, sizeof(*sites));
 	for (i = 0; i < n; i++) {
 		config_host_view(cfg, i, &view);
-		if ((one = reload_archive(&view, NULL)) == NULL) {
-			free_archives(a, i);
+		if ((one = reload_site(&view, NULL)) == NULL) {
+			free_sites(sites, i);
 			return NULL;
 		}
-		a[i] = one;
+		sites[i] = one;
 		log_info("capsule %s%s%s: %zu posts, %zu series, %zu tags, "
-		    "%zu pages, %u warnings", one->dir, n > 1 ? " for " : "",
-		    n > 1 ? view.hostname : "", one->nposts, one->nseries,
-		    one->ntags, one->ndocs, one->nwarnings);
+		    "%zu pages, %u warnings", one->a->dir, n > 1 ? " for " :
+		    "", n > 1 ? view.hostname : "", one->a->nposts,
+		    one->a->nseries, one->a->ntags, one->a->ndocs,
+		    one->a->nwarnings);
 	}
-	return a;
+	return sites;
 }
 
 static void
@@ -280,7 +284,7 @@ serve(struct daemon_state *d)
 	static const int signums[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
 	struct tls_server *tls = NULL;
 	struct settings	*set;
-	struct archive	**a;
+	struct site	**sites;
 	struct gen	*g;
 	struct limits	*lim;
 	struct priv	 pv;
@@ -318,18 +322,18 @@ serve(struct daemon_state *d)
 	/* Keys read as root; the content as the user, in the jail. */
 	na = config_nhosts(&d->cfg);
 	if (priv_confine(&pv, &d->cfg) == -1 ||
-	    (a = load_archives(&d->cfg)) == NULL) {
+	    (sites = load_sites(&d->cfg)) == NULL) {
 		tls_server_free(tls);
 		return EXIT_TROUBLE;
 	}
 	if (priv_restore(&pv) == -1) {		/* root again, to bind */
 		tls_server_free(tls);
-		free_archives(a, na);
+		free_sites(sites, na);
 		return EXIT_TROUBLE;
 	}
 	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
 	cfg = &set->cfg;
-	g = gen_new(set, a);
+	g = gen_new(set, sites);
 	rv = server_bind(&d->srv, g);
 	if (rv == 0 && priv_drop(&pv) == -1)	/* for good, before threads */
 		rv = -1;
@@ -337,16 +341,16 @@ serve(struct daemon_state *d)
 		gen_unref(g);
 		server_free(&d->srv);
 		settings_unref(set);
-		free_archives(a, na);
+		free_sites(sites, na);
 		return EXIT_TROUBLE;
 	}
 	lim = limits_new(cfg->max_connections);
 	d->srv.limits = lim;
-	reload_init(&d->rl, loop, &d->srv, set, a);
+	reload_init(&d->rl, loop, &d->srv, set, sites);
 	reload_adopt(&d->rl, g);
 	gen_unref(g);			/* the workers hold theirs */
 	settings_unref(set);
-	free_archives(a, na);
+	free_sites(sites, na);
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "

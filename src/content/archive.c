@@ -14,7 +14,7 @@
  * whose stat (device, inode, size, mtime, ctime) is unchanged is not
  * read again; its record (bytes, front matter, first heading, word
  * count) is shared.  Everything built from the records -- posts,
- * series, tags, indexes, cache slots -- is made anew, which is cheap
+ * series, tags, indexes -- is made anew, which is cheap
  * (linking 10,000 posts takes milliseconds) and keeps every page that
  * lists a post in step with it.
  *
@@ -40,7 +40,6 @@
 
 #include "content/archive.h"
 #include "content/frontmatter.h"
-#include "content/search.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/date.h"
@@ -1027,8 +1026,6 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->reading_min = (p->words + WORDS_PER_MIN / 2) / WORDS_PER_MIN;
 	if (p->reading_min == 0)
 		p->reading_min = 1;
-	for (i = 0; i < CACHE_NSLOTS; i++)
-		slot_init(&p->cache[i]);
 	return p;
 }
 
@@ -1132,8 +1129,6 @@ link_series(struct archive *a)
 			p->next = k + 1 < s->nparts ? s->parts[k + 1] : NULL;
 			s->reading_min += p->reading_min;
 		}
-		for (k = 0; k < CACHE_NSLOTS; k++)
-			slot_init(&s->cache[k]);
 	}
 	if (a->nseries > 1)
 		qsort(a->series, a->nseries, sizeof(*a->series), cmp_series);
@@ -1155,7 +1150,7 @@ tag_for(struct archive *a, struct tagger *tg, const struct post *p,
 	struct archive_priv	*ap = priv(a);
 	struct tag		*t, *o;
 	char			*slug, *alt = NULL, why[512];
-	size_t			 sfx, n;
+	size_t			 sfx;
 
 	if ((t = index_get(&tg->bykey, key)) != NULL)
 		return t;
@@ -1181,8 +1176,6 @@ tag_for(struct archive *a, struct tagger *tg, const struct post *p,
 	t = xcalloc(1, sizeof(*t));
 	t->slug = slug;
 	t->name = xstrdup(name);
-	for (n = 0; n < CACHE_NSLOTS; n++)
-		slot_init(&t->cache[n]);
 	index_put(&ap->tag_slug, t->slug, t);
 	index_put(&tg->bykey, key, t);	/* the file record's key */
 	a->tags[a->ntags++] = t;
@@ -1317,8 +1310,6 @@ load_pages(struct archive *a, int dfd)
 		d->body_off = f->m.body_off;
 		d->links = f->links;
 		d->nlinks = f->nlinks;
-		for (k = 0; k < CACHE_NSLOTS; k++)
-			slot_init(&d->cache[k]);
 		a->docs[a->ndocs++] = d;
 		index_put(&priv(a)->doc_name, d->name, d);
 	}
@@ -1331,6 +1322,24 @@ load_pages(struct archive *a, int dfd)
 }
 
 /* ---- the snapshot --------------------------------------------------- */
+
+/* Ids, once every array has its final order: see archive.h. */
+static void
+number(struct archive *a)
+{
+	size_t	 i;
+
+	for (i = 0; i < a->nposts; i++)
+		a->posts[i]->id = i;
+	for (i = 0; i < a->ndrafts; i++)
+		a->drafts[i]->id = i;
+	for (i = 0; i < a->nseries; i++)
+		a->series[i]->id = i;
+	for (i = 0; i < a->ntags; i++)
+		a->tags[i]->id = i;
+	for (i = 0; i < a->ndocs; i++)
+		a->docs[i]->id = i;
+}
 
 struct archive *
 archive_load(const struct config *c)
@@ -1345,7 +1354,7 @@ archive_reload(const struct config *c, const struct archive *prev)
 	struct archive		*a;
 	struct timespec		 now;
 	char			**names, *real;
-	size_t			 n, i, j;
+	size_t			 n, i;
 	int			 dfd, sfd;
 
 	if ((dfd = open(c->capsule_dir, O_RDONLY | O_DIRECTORY |
@@ -1356,15 +1365,11 @@ archive_reload(const struct config *c, const struct archive *prev)
 	ap = xcalloc(1, sizeof(*ap));
 	a = &ap->pub;
 	atomic_init(&a->refs, 1);
-	for (i = 0; i < NAV_NPAGES; i++)
-		for (j = 0; j < CACHE_NSLOTS; j++)
-			slot_init(&a->nav[i][j]);
 	if ((real = realpath(c->capsule_dir, NULL)) != NULL) {
 		a->dir = xstrdup(real);
 		free(real);
 	} else
 		a->dir = xstrdup(c->capsule_dir);
-	a->cache_max = c->cache_max_bytes;
 	if (c->nlink_aliases > 0) {
 		a->link_aliases = xreallocarray(NULL, c->nlink_aliases,
 		    sizeof(*a->link_aliases));
@@ -1397,6 +1402,7 @@ archive_reload(const struct config *c, const struct archive *prev)
 	link_tags(a);
 	load_pages(a, dfd);
 	close(dfd);
+	number(a);
 
 	/* The next snapshot finds its unchanged files here. */
 	index_init(&ap->file_rel, ap->nfiles);
@@ -1412,15 +1418,6 @@ archive_ref(struct archive *a)
 	atomic_fetch_add(&a->refs, 1);
 }
 
-static void
-free_cache(struct slot *slots, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		slot_clear(&slots[i]);
-}
-
 void
 archive_unref(struct archive *a)
 {
@@ -1434,13 +1431,11 @@ archive_unref(struct archive *a)
 	if (a == NULL || atomic_fetch_sub(&a->refs, 1) != 1)
 		return;
 	ap = priv(a);
-	search_free(atomic_load(&a->search));
 	for (i = 0; i < a->nposts + a->ndrafts; i++) {
 		p = i < a->nposts ? a->posts[i] : a->drafts[i - a->nposts];
 		free(p->slug);		/* the rest borrows from p->file */
 		free(p->tagnames);
 		free(p->tags);
-		free_cache(p->cache, CACHE_NSLOTS);
 		free(p);
 	}
 	free(a->posts);
@@ -1453,7 +1448,6 @@ archive_unref(struct archive *a)
 		free(s->level);
 		free(s->audience);
 		free(s->parts);
-		free_cache(s->cache, CACHE_NSLOTS);
 		free(s);
 	}
 	free(a->series);
@@ -1462,7 +1456,6 @@ archive_unref(struct archive *a)
 		free(t->slug);
 		free(t->name);
 		free(t->posts);
-		free_cache(t->cache, CACHE_NSLOTS);
 		free(t);
 	}
 	free(a->tags);
@@ -1471,12 +1464,9 @@ archive_unref(struct archive *a)
 		free(d->name);
 		free(d->title);
 		free(d->lang);
-		free_cache(d->cache, CACHE_NSLOTS);
 		free(d);
 	}
 	free(a->docs);
-	for (i = 0; i < NAV_NPAGES; i++)
-		free_cache(a->nav[i], CACHE_NSLOTS);
 	for (i = 0; i < a->nlink_aliases; i++)
 		free(a->link_aliases[i]);
 	free(a->link_aliases);
@@ -1543,60 +1533,4 @@ struct doc *
 archive_doc(const struct archive *a, const char *name)
 {
 	return index_get(&priv(a)->doc_name, name);
-}
-
-/* ---- cache ---------------------------------------------------------- */
-
-/* Every cache slot of a, for eviction; malloc'd. */
-static struct slot **
-all_slots(struct archive *a, size_t *np)
-{
-	struct slot	**v;
-	size_t		 n, i, k, j;
-
-	n = (a->nposts + a->nseries + a->ntags + a->ndocs + NAV_NPAGES) *
-	    CACHE_NSLOTS;
-	v = xreallocarray(NULL, n, sizeof(*v));
-	k = 0;
-	for (j = 0; j < CACHE_NSLOTS; j++) {
-		for (i = 0; i < a->nposts; i++)
-			v[k++] = &a->posts[i]->cache[j];
-		for (i = 0; i < a->nseries; i++)
-			v[k++] = &a->series[i]->cache[j];
-		for (i = 0; i < a->ntags; i++)
-			v[k++] = &a->tags[i]->cache[j];
-		for (i = 0; i < a->ndocs; i++)
-			v[k++] = &a->docs[i]->cache[j];
-		for (i = 0; i < NAV_NPAGES; i++)
-			v[k++] = &a->nav[i][j];
-	}
-	*np = k;
-	return v;
-}
-
-size_t
-archive_cache_trim(struct archive *a, size_t target)
-{
-	struct slot	**v;
-	size_t		 n, freed;
-
-	if (cache_bytes() <= target)
-		return 0;
-	v = all_slots(a, &n);
-	freed = cache_evict(v, n, target);
-	free(v);
-	if (freed > 0)
-		log_debug("cache: %zu bytes of pages evicted; %zu held",
-		    freed, cache_bytes());
-	return freed;
-}
-
-struct blob *
-archive_cache_put(struct archive *a, struct slot *s, struct blob *b)
-{
-	b = cache_put(s, b);
-	/* Down to 3/4 of the limit, so that a sweep is not due every put. */
-	if (a->cache_max > 0 && cache_bytes() > a->cache_max)
-		archive_cache_trim(a, a->cache_max - a->cache_max / 4);
-	return b;
 }

@@ -6,8 +6,11 @@
  * with their posts, standalone pages (struct doc), and slug indexes.  A
  * snapshot is built off the serving threads and never changed after;
  * readers hold a reference (archive_ref/archive_unref) and take no lock.
- * The snapshot owns every struct and string reachable from it and the
- * render cache slots.  The source bytes and front matter of each file
+ * The snapshot owns every struct and string reachable from it.  What
+ * is made from it while it is served -- rendered pages, the search
+ * index -- is the site layer's (site/site.h), keyed by the id each
+ * post, series, tag and page has here.  The source bytes and front
+ * matter of each file
  * live in a file record (struct archive_file, private) that the next
  * snapshot shares when the file has not changed: archive_reload().
  *
@@ -21,23 +24,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/cache.h"
 #include "core/date.h"
 
 struct archive_file;
 struct config;
 struct scan_link;
-struct search_index;
 struct series;
 struct tag;
-
-/* Which rendering of a thing a cache slot holds. */
-enum cache_slot {
-	CACHE_GEMINI,			/* the whole response body */
-	CACHE_GOPHER,
-	CACHE_ATOM,
-	CACHE_NSLOTS
-};
 
 /*
  * A post.  Its strings -- all but slug, which it owns -- and the array
@@ -46,6 +39,8 @@ enum cache_slot {
  * change.
  */
 struct post {
+	size_t		 id;		/* place in a->posts (a draft's: in
+					   a->drafts), 0 the newest */
 	char		*path;		/* "posts/x.md" */
 	char		*slug;		/* unique among posts; owned */
 	char		*title;		/* entities decoded, one line */
@@ -75,10 +70,10 @@ struct post {
 	/* Links that may name a post (scan_links()); borrowed from file. */
 	const struct scan_link *links;
 	size_t		 nlinks;
-	struct slot	 cache[CACHE_NSLOTS];
 };
 
 struct series {
+	size_t		 id;		/* place in a->series */
 	char		*slug;
 	char		*title;		/* series/<slug>.md title, else name */
 	char		*summary;	/* or NULL */
@@ -90,19 +85,19 @@ struct series {
 	struct post	**parts;	/* by part, then date; borrowed */
 	size_t		 nparts;
 	unsigned	 reading_min;	/* sum over parts */
-	struct slot	 cache[CACHE_NSLOTS];
 };
 
 struct tag {
+	size_t		 id;		/* place in a->tags */
 	char		*slug;		/* unique, URL-safe */
 	char		*name;		/* display form (first seen) */
 	struct post	**posts;	/* newest first; borrowed */
 	size_t		 nposts;
-	struct slot	 cache[CACHE_NSLOTS];
 };
 
 /* A standalone page from pages/ (about, now, uses...). */
 struct doc {
+	size_t		 id;		/* place in a->docs */
 	char		*name;		/* "about" for pages/about.md */
 	char		*path;		/* "pages/about.md"; borrowed */
 	char		*title;
@@ -113,17 +108,6 @@ struct doc {
 	size_t		 body_off;
 	const struct scan_link *links;	/* as a post's; borrowed */
 	size_t		 nlinks;
-	struct slot	 cache[CACHE_NSLOTS];
-};
-
-/* Navigation pages that have one instance per snapshot. */
-enum nav_page {
-	NAV_HOME,
-	NAV_POSTS,
-	NAV_SERIES,
-	NAV_TAGS,
-	NAV_GEMLOG,
-	NAV_NPAGES
 };
 
 struct archive {
@@ -157,16 +141,11 @@ struct archive {
 	/* The config's link_aliases (old web URLs of posts); owned. */
 	char		**link_aliases;
 	size_t		 nlink_aliases;
-	/* search.c's index of posts: built on first search; owned. */
-	_Atomic(struct search_index *) search;
 
 	unsigned	 nwarnings;	/* logged while loading */
 	unsigned	 nskipped;	/* files skipped with a warning */
 	unsigned	 nread;		/* files read and parsed */
 	unsigned	 nreused;	/* files shared with the previous one */
-
-	size_t		 cache_max;	/* bytes; 0 = no limit (config) */
-	struct slot	 nav[NAV_NPAGES][CACHE_NSLOTS];
 };
 
 /*
@@ -181,8 +160,8 @@ struct archive	*archive_load(const struct config *c);
  * inode, size, mtime and ctime (nanoseconds) are unchanged and were
  * already old when prev read it (a file changed twice within the file
  * system's timestamp granularity is read again, never trusted).  Only
- * the parsed files are shared: posts, series, tags, pages, indexes and
- * cache slots are new, so nothing rendered carries over.  prev is only
+ * the parsed files are shared: posts, series, tags, pages and indexes
+ * are new.  prev is only
  * read; the caller keeps its reference.  Safe on any thread while
  * others serve from prev.
  */
@@ -208,15 +187,5 @@ struct post	*archive_post_base(const struct archive *, const char *base);
 
 /* Tag display name -> URL slug (lower-case, see README); malloc'd. */
 char		*archive_slugify(const char *name);
-
-/*
- * cache_put() into one of a's slots; then, when the bytes held by all
- * caches exceed a->cache_max, evict a's least recently used blobs down
- * to three quarters of it.  Returns what cache_put() returns.
- */
-struct blob	*archive_cache_put(struct archive *a, struct slot *s,
-		    struct blob *b);
-/* Evict a's least recently used blobs until cache_bytes() <= target. */
-size_t		 archive_cache_trim(struct archive *a, size_t target);
 
 #endif

@@ -24,16 +24,15 @@
  * search_build() returns, so any number of threads read one index.
  *
  * Knows the archive's structs; nothing of pages or protocols.
- * The index owns all its memory; hits borrow posts from the snapshot.
+ * The index owns all its memory and borrows the snapshot it indexes;
+ * hits borrow posts from it.  Who builds the index, when, and keeps it
+ * is the site layer's business (site/site.c).
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "content/archive.h"
 #include "content/search.h"
@@ -57,6 +56,7 @@ struct sterm {
 };
 
 struct search_index {
+	const struct archive *a;	/* borrowed: the one indexed */
 	size_t		 ndocs;		/* == a->nposts when built */
 	uint32_t	*doclen;	/* tokens per post */
 	uint32_t	*bodypos;	/* first body position per post */
@@ -870,6 +870,7 @@ search_build(const struct archive *a)
 	b.tcap = 1024;
 	b.table = xcalloc(b.tcap, sizeof(*b.table));
 	x = xcalloc(1, sizeof(*x));
+	x->a = a;
 	x->ndocs = a->nposts;
 	x->doclen = xcalloc(x->ndocs + 1, sizeof(*x->doclen));
 	x->bodypos = xcalloc(x->ndocs + 1, sizeof(*x->bodypos));
@@ -964,37 +965,6 @@ size_t
 search_nterms(const struct search_index *x)
 {
 	return x->nterms;
-}
-
-static pthread_mutex_t	 build_lock = PTHREAD_MUTEX_INITIALIZER;
-
-const struct search_index *
-search_index(struct archive *a)
-{
-	struct search_index	*x, *want = NULL;
-	struct timespec		 t0, t1;
-
-	x = atomic_load_explicit(&a->search, memory_order_acquire);
-	if (x != NULL)
-		return x;
-	/* One build at a time: the others wait for it, not redo it. */
-	pthread_mutex_lock(&build_lock);
-	x = atomic_load_explicit(&a->search, memory_order_acquire);
-	if (x == NULL) {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		x = search_build(a);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if (!atomic_compare_exchange_strong(&a->search, &want, x)) {
-			search_free(x);		/* cannot happen: locked */
-			x = want;
-		} else
-			log_info("search index: %zu posts, %zu tokens, "
-			    "%zu bytes, %.1f ms", x->ndocs, x->nterms,
-			    search_bytes(x), (double)(t1.tv_sec - t0.tv_sec) *
-			    1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
-	}
-	pthread_mutex_unlock(&build_lock);
-	return x;
 }
 
 /* ---- querying ------------------------------------------------------- */
@@ -1387,10 +1357,10 @@ snippet(const struct search_index *x, const struct post *p, uint32_t doc,
 }
 
 int
-search_run(struct archive *a, const char *q, size_t max,
+search_run(const struct search_index *x, const char *q, size_t max,
     struct search_result *res)
 {
-	const struct search_index *x;
+	const struct archive	*a = x->a;
 	struct search_query	 sq;
 	struct qtok		*qt = NULL;
 	struct qword		*qw = NULL;
@@ -1406,7 +1376,6 @@ search_run(struct archive *a, const char *q, size_t max,
 		search_query_free(&sq);
 		return -1;
 	}
-	x = search_index(a);
 	if (filter(a, &sq, &allow, res) == -1)
 		goto done;
 

@@ -8,9 +8,8 @@
  * matches "cafe"; Greek and Cyrillic to lower case), with the positions
  * it has in the post, so that quoted phrases match exactly.
  *
- * The index is built on first search and published in the snapshot
- * (a->search) for every later one; one build runs at a time, and the
- * snapshot frees it with itself.  Memory: see search_bytes() and the
+ * The site layer builds the index on first search and keeps it with the
+ * snapshot it serves (site/site.c).  Memory: see search_bytes() and the
  * README ("Search").  Knows the archive's shape; nothing of pages
  * (site/nav.c makes the results page), protocols or sockets.
  *
@@ -79,20 +78,16 @@ void	 search_fold(const char *s, size_t len, struct buf *out);
  */
 void	 search_plain(const char *md, size_t len, struct buf *out);
 
-/* Build the index of a's posts; the caller owns it.  Never NULL. */
+/*
+ * Build the index of a's posts; the caller owns it.  Never NULL.  It
+ * borrows a, which must outlive it.
+ */
 struct search_index *search_build(const struct archive *a);
 void	 search_free(struct search_index *);	/* NULL: ignored */
 /* Bytes of memory the index holds. */
 size_t	 search_bytes(const struct search_index *);
 /* Distinct tokens in the index. */
 size_t	 search_nterms(const struct search_index *);
-
-/*
- * The snapshot's index: the published one, or one built now (one build
- * at a time across threads) and published in a->search.  Lives as long
- * as a.
- */
-const struct search_index *search_index(struct archive *a);
 
 struct search_hit {
 	struct post	*post;		/* borrowed from the snapshot */
@@ -109,14 +104,14 @@ struct search_result {
 };
 
 /*
- * Run q against a's index (built if need be).  Fills res with at most
- * max hits, each with a snippet of about SEARCH_SNIPPET bytes around its
- * first match in the body (on word boundaries, whole UTF-8 characters),
- * or the summary or the opening of the body when the match is in the
- * title or tags.  Returns 0, or -1 when q holds nothing to search for
+ * Run q against the index x (of the snapshot it was built from).  Fills
+ * res with at most max hits, each with a snippet of about SEARCH_SNIPPET
+ * bytes around its first match in the body (on word boundaries, whole
+ * UTF-8 characters), or the summary or the opening of the body when the
+ * match is in the title or tags.  Returns 0, or -1 when q holds nothing to search for
  * (res is then empty).  res is freed with search_result_free().
  */
-int	 search_run(struct archive *a, const char *q, size_t max,
+int	 search_run(const struct search_index *x, const char *q, size_t max,
 	    struct search_result *res);
 void	 search_result_free(struct search_result *);
 

@@ -31,6 +31,7 @@
 #include "proto/gopher.h"
 #include "proto/titan.h"
 #include "site/router.h"
+#include "site/site.h"
 
 #define CONN_REQ_MAX	(1024 + 2)	/* Gemini URL + CRLF; Gopher cap */
 #define CONN_FILE_CHUNK	(64 * 1024)
@@ -69,7 +70,7 @@ struct conn {
 					   Gemini until the first byte */
 	struct gen	*gen;		/* one reference; see conf() */
 	size_t		 host;		/* Gemini: which of gen's hosts
-					   answers (its archive is a[host]) */
+					   answers (its site is sites[host]) */
 	struct exchange	*ex;		/* owned; NULL until a request byte */
 	uint64_t	 file_off;
 	char		*filebuf;	/* owned; CONN_FILE_CHUNK bytes */
@@ -558,7 +559,7 @@ upload_done(struct conn *c)
 		upload_answer(c, up->status, up->meta);
 		return;
 	}
-	titan_target(c->gen->a[c->host], up->treq.slug, up->name,
+	titan_target(c->gen->sites[c->host]->a, up->treq.slug, up->name,
 	    sizeof(up->name));
 	if (up->treq.size > 0 && titan_check(up->body.data, up->body.len,
 	    up->treq.slug, up->name, &up->draft, why, sizeof(why)) == -1) {
@@ -566,7 +567,7 @@ upload_done(struct conn *c)
 		upload_answer(c, 59, up->meta);
 		return;
 	}
-	up->capsule = xstrdup(c->gen->a[c->host]->dir);
+	up->capsule = xstrdup(c->gen->sites[c->host]->a->dir);
 	up->c = c;
 	up->work.data = up;
 	if (uv_queue_work(&c->w->loop, &up->work, upload_work,
@@ -727,7 +728,7 @@ answer_gemini(struct conn *c, size_t linelen)
 		rreq.writer = cfg->ntitan_writers > 0 &&
 		    titan_writer(cfg, tlsconn_client_hash(c->tls));
 		c->host = (size_t)h;
-		router_handle(&set->hosts[h], c->gen->a[h], &rreq,
+		router_handle(&set->hosts[h], c->gen->sites[h], &rreq,
 		    &c->ex->resp);
 	}
 	c->status = c->ex->resp.status;
@@ -762,6 +763,7 @@ answer_gopher(struct conn *c, size_t linelen)
 {
 	const struct config	*cfg;
 	struct gopher_request	 req;
+	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0 };
 	const char		*err = NULL;
 	char			 line[CONN_REQ_MAX + 1];
 	int			 hops;
@@ -799,8 +801,10 @@ answer_gopher(struct conn *c, size_t linelen)
 		return;
 	}
 	/* Gopher has no host names: the first host answers. */
-	router_route(&c->gen->set->hosts[0], c->gen->a[0], PROTO_GOPHER,
-	    req.path, req.search, &c->ex->resp);
+	rreq.path = req.path;
+	rreq.query = req.search;
+	router_handle(&c->gen->set->hosts[0], c->gen->sites[0], &rreq,
+	    &c->ex->resp);
 	/*
 	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
 	 * config "redirects:" to a path).  One to a URL is told, below.
@@ -812,8 +816,9 @@ answer_gopher(struct conn *c, size_t linelen)
 		snprintf(target, sizeof(target), "%s", c->ex->resp.meta);
 		response_free(&c->ex->resp);
 		response_init(&c->ex->resp);
-		router_route(&c->gen->set->hosts[0], c->gen->a[0],
-		    PROTO_GOPHER, target, req.search, &c->ex->resp);
+		rreq.path = target;
+		router_handle(&c->gen->set->hosts[0], c->gen->sites[0],
+		    &rreq, &c->ex->resp);
 	}
 	c->status = c->ex->resp.status;
 	if (c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] != '/') {

@@ -537,7 +537,7 @@ shown_query(const char *q)
 }
 
 void
-nav_search(struct page *pg, struct archive *a, const char *q)
+nav_search(struct page *pg, const struct search_index *x, const char *q)
 {
 	struct search_result	 res;
 	const struct post	*p;
@@ -548,7 +548,7 @@ nav_search(struct page *pg, struct archive *a, const char *q)
 	page_heading(pg, 1, "Search");
 	page_text(pg, "Results for: %s", shown);
 	page_blank(pg);
-	if (search_run(a, q, SEARCH_MAX_RESULTS, &res) == -1)
+	if (search_run(x, q, SEARCH_MAX_RESULTS, &res) == -1)
 		page_text(pg, "Nothing to search for. Type words, \"a "
 		    "phrase\", tag:name or series:name.");
 	else if (res.why[0] != '\0')
