@@ -213,41 +213,6 @@ cmd_check(const struct config *cfg)
 }
 
 static void
-free_sites(struct site **sites, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		site_unref(sites[i]);
-	free(sites);
-}
-
-/* Every host's site, as cfg says now; NULL when one cannot be read. */
-static struct site **
-load_sites(const struct config *cfg)
-{
-	struct site	**sites, *one;
-	struct config	 view;
-	size_t		 i, n = config_nhosts(cfg);
-
-	sites = xcalloc(n, sizeof(*sites));
-	for (i = 0; i < n; i++) {
-		config_host_view(cfg, i, &view);
-		if ((one = reload_site(&view, NULL)) == NULL) {
-			free_sites(sites, i);
-			return NULL;
-		}
-		sites[i] = one;
-		log_info("capsule %s%s%s: %zu posts, %zu series, %zu tags, "
-		    "%zu pages, %u warnings", one->a->dir, n > 1 ? " for " :
-		    "", n > 1 ? view.hostname : "", one->a->nposts,
-		    one->a->nseries, one->a->ntags, one->a->ndocs,
-		    one->a->nwarnings);
-	}
-	return sites;
-}
-
-static void
 on_signal(uv_signal_t *h, int signum)
 {
 	struct daemon_state	*d = h->data;
@@ -320,19 +285,25 @@ serve(struct daemon_state *d)
 		}
 	}
 	/* Keys read as root; the content as the user, in the jail. */
-	na = config_nhosts(&d->cfg);
-	if (priv_confine(&pv, &d->cfg) == -1 ||
-	    (sites = load_sites(&d->cfg)) == NULL) {
+	if (priv_confine(&pv, &d->cfg) == -1) {
 		tls_server_free(tls);
+		return EXIT_TROUBLE;
+	}
+	/* After the jail: its view of the paths is the one kept. */
+	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
+	cfg = &set->cfg;
+	na = set->nhosts;
+	/* As a reload does, from nothing; the loader logs why it fails. */
+	if ((sites = reload_sites(set, NULL, NULL, err, sizeof(err))) ==
+	    NULL) {
+		settings_unref(set);
 		return EXIT_TROUBLE;
 	}
 	if (priv_restore(&pv) == -1) {		/* root again, to bind */
-		tls_server_free(tls);
-		free_sites(sites, na);
+		reload_sites_free(sites, na);
+		settings_unref(set);
 		return EXIT_TROUBLE;
 	}
-	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
-	cfg = &set->cfg;
 	g = gen_new(set, sites);
 	rv = server_bind(&d->srv, g);
 	if (rv == 0 && priv_drop(&pv) == -1)	/* for good, before threads */
@@ -340,8 +311,8 @@ serve(struct daemon_state *d)
 	if (rv == -1) {
 		gen_unref(g);
 		server_free(&d->srv);
+		reload_sites_free(sites, na);
 		settings_unref(set);
-		free_sites(sites, na);
 		return EXIT_TROUBLE;
 	}
 	lim = limits_new(cfg->max_connections);
@@ -349,8 +320,8 @@ serve(struct daemon_state *d)
 	reload_init(&d->rl, loop, &d->srv, set, sites);
 	reload_adopt(&d->rl, g);
 	gen_unref(g);			/* the workers hold theirs */
+	reload_sites_free(sites, na);
 	settings_unref(set);
-	free_sites(sites, na);
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "

@@ -196,16 +196,19 @@ load_settings(struct reload *r)
 	return settings_new(&c, tls);
 }
 
-/* The site now served for host h (name and capsule), or NULL. */
+/* The site of old serving host h (name and capsule), or NULL. */
 static struct site *
-served(const struct reload *r, const struct config *h)
+served(const struct settings *oldset, struct site *const *old,
+    const struct config *h)
 {
 	size_t	 i;
 
-	for (i = 0; i < r->set->nhosts; i++)
-		if (strcmp(r->set->hosts[i].hostname, h->hostname) == 0 &&
-		    strcmp(r->set->hosts[i].capsule_dir, h->capsule_dir) == 0)
-			return r->sites[i];
+	if (old == NULL)
+		return NULL;
+	for (i = 0; i < oldset->nhosts; i++)
+		if (strcmp(oldset->hosts[i].hostname, h->hostname) == 0 &&
+		    strcmp(oldset->hosts[i].capsule_dir, h->capsule_dir) == 0)
+			return old[i];
 	return NULL;
 }
 
@@ -227,8 +230,8 @@ reload_site(const struct config *h, const struct site *prev)
 	return s;
 }
 
-static void
-free_sites(struct site **sites, size_t n)
+void
+reload_sites_free(struct site **sites, size_t n)
 {
 	size_t	 i;
 
@@ -239,37 +242,52 @@ free_sites(struct site **sites, size_t n)
 	free(sites);
 }
 
-/*
- * A site for each of set's hosts into r->newsites.  One whose capsule
- * cannot be read keeps the site it is served from; -1 (r->err set,
- * nothing kept) when it has none, a host new in the configuration.
- */
-static int
-build_sites(struct reload *r, const struct settings *set)
+struct site **
+reload_sites(const struct settings *set, const struct settings *oldset,
+    struct site *const *old, char *err, size_t errlen)
 {
-	struct site	**sites, *prev;
-	size_t		 i, n = set->nhosts;
+	const struct config	*h;
+	const struct archive	*a;
+	struct site		**sites, *prev;
+	size_t			 i, n = set->nhosts;
 
 	sites = xcalloc(n, sizeof(*sites));
 	for (i = 0; i < n; i++) {
-		prev = served(r, &set->hosts[i]);
-		if ((sites[i] = reload_site(&set->hosts[i], prev)) != NULL)
+		h = &set->hosts[i];
+		prev = served(oldset, old, h);
+		if ((sites[i] = reload_site(h, prev)) != NULL) {
+			/* A reload is logged once published: built(). */
+			a = sites[i]->a;
+			if (old == NULL)
+				log_info("capsule %s%s%s: %zu posts, %zu series, "
+				    "%zu tags, %zu pages, %u warnings", a->dir,
+				    n > 1 ? " for " : "", n > 1 ? h->hostname :
+				    "", a->nposts, a->nseries, a->ntags,
+				    a->ndocs, a->nwarnings);
 			continue;
+		}
 		if (prev == NULL) {
-			snprintf(r->err, sizeof(r->err), "%s: the capsule %s "
-			    "cannot be read", set->hosts[i].hostname,
-			    set->hosts[i].capsule_dir);
-			free_sites(sites, i);
-			return -1;
+			snprintf(err, errlen, "%s: the capsule %s cannot be "
+			    "read", h->hostname, h->capsule_dir);
+			reload_sites_free(sites, i);
+			return NULL;
 		}
 		log_warnx("reload: %s: content not loaded; the old one stays",
-		    set->hosts[i].hostname);
+		    h->hostname);
 		site_ref(prev);
 		sites[i] = prev;
 	}
-	r->newsites = sites;
-	r->nnewsites = n;
-	return 0;
+	return sites;
+}
+
+/* A site for each of set's hosts into r->newsites; -1 with r->err set. */
+static int
+build_sites(struct reload *r, const struct settings *set)
+{
+	r->newsites = reload_sites(set, r->set, r->sites, r->err,
+	    sizeof(r->err));
+	r->nnewsites = r->newsites != NULL ? set->nhosts : 0;
+	return r->newsites != NULL ? 0 : -1;
 }
 
 /* On the loader thread. */
@@ -375,7 +393,7 @@ static void
 drop_build(struct reload *r)
 {
 	settings_unref(r->newset);
-	free_sites(r->newsites, r->nnewsites);
+	reload_sites_free(r->newsites, r->nnewsites);
 	r->newset = NULL;
 	r->newsites = NULL;
 	r->nnewsites = 0;
@@ -405,7 +423,7 @@ built(struct reload *r)
 		goto next;
 	}
 	/* The old sites go with the old settings: as many as hosts. */
-	free_sites(r->sites, r->set->nhosts);
+	reload_sites_free(r->sites, r->set->nhosts);
 	r->sites = r->newsites;
 	if (r->newset != NULL) {
 		old = r->set;
@@ -559,7 +577,7 @@ reload_free(struct reload *r)
 {
 	uv_cond_destroy(&r->cond);
 	uv_mutex_destroy(&r->mtx);
-	free_sites(r->sites, r->set != NULL ? r->set->nhosts : 0);
+	reload_sites_free(r->sites, r->set != NULL ? r->set->nhosts : 0);
 	settings_unref(r->set);
 	r->set = NULL;
 	r->sites = NULL;

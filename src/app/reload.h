@@ -101,6 +101,18 @@ struct tls_server *reload_certs(const struct config *c, char *err,
  * when the capsule cannot be read (logged).  Any thread.
  */
 struct site	*reload_site(const struct config *h, const struct site *prev);
+/*
+ * A site for each of set's hosts (reload_site()), each sharing the
+ * files of the site old serves the same host and capsule with (old is
+ * oldset's array; NULL at start-up, when each host's figures are logged
+ * as it loads).  A capsule that cannot be read keeps old's site; NULL,
+ * with err filled (the reason is logged already), when there is none.
+ * An owned array of set->nhosts, a reference each.  Any thread.
+ */
+struct site	**reload_sites(const struct settings *set,
+	    const struct settings *oldset, struct site *const *old,
+	    char *err, size_t errlen);
+void		 reload_sites_free(struct site **sites, size_t n);
 /* Ask for a build; config: read the configuration and certificates. */
 void	 reload_request(struct reload *, int config);
 /*
