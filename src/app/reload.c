@@ -259,11 +259,11 @@ reload_sites(const struct settings *set, const struct settings *oldset,
 			/* A reload is logged once published: built(). */
 			a = sites[i]->a;
 			if (old == NULL)
-				log_info("capsule %s%s%s: %zu posts, %zu series, "
-				    "%zu tags, %zu pages, %u warnings", a->dir,
-				    n > 1 ? " for " : "", n > 1 ? h->hostname :
-				    "", a->nposts, a->nseries, a->ntags,
-				    a->ndocs, a->nwarnings);
+				log_info("capsule %s%s%s: %zu posts, %zu "
+				    "series, %zu tags, %zu pages, %u warnings",
+				    a->dir, n > 1 ? " for " : "", n > 1 ?
+				    h->hostname : "", a->nposts, a->nseries,
+				    a->ntags, a->ndocs, a->nwarnings);
 			continue;
 		}
 		if (prev == NULL) {

@@ -108,8 +108,9 @@ struct search_result {
  * res with at most max hits, each with a snippet of about SEARCH_SNIPPET
  * bytes around its first match in the body (on word boundaries, whole
  * UTF-8 characters), or the summary or the opening of the body when the
- * match is in the title or tags.  Returns 0, or -1 when q holds nothing to search for
- * (res is then empty).  res is freed with search_result_free().
+ * match is in the title or tags.  Returns 0, or -1 when q holds nothing
+ * to search for (res is then empty).  res is freed with
+ * search_result_free().
  */
 int	 search_run(const struct search_index *x, const char *q, size_t max,
 	    struct search_result *res);

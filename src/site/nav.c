@@ -31,7 +31,7 @@
 #define SEP		" \xc2\xb7 "	/* " · " between facts on a line */
 
 static const char *
-site_title(const struct archive *a)
+capsule_title(const struct archive *a)
 {
 	return a->title != NULL && *a->title != '\0' ? a->title : "Capsule";
 }
@@ -158,7 +158,7 @@ tag_link(struct page *pg, const struct tag *t, int brief)
 static void
 home_link(struct page *pg, const struct archive *a)
 {
-	page_link(pg, LINK_MENU, "/", NULL, "Back to %s", site_title(a));
+	page_link(pg, LINK_MENU, "/", NULL, "Back to %s", capsule_title(a));
 }
 
 void
@@ -166,7 +166,7 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 {
 	size_t	 i, n, nfeat = 0;
 
-	page_heading(pg, 1, "%s", site_title(a));
+	page_heading(pg, 1, "%s", capsule_title(a));
 	if (a->subtitle != NULL && *a->subtitle != '\0')
 		page_heading(pg, 2, "%s", a->subtitle);
 	page_blank(pg);
@@ -259,7 +259,7 @@ nav_posts(struct page *pg, const struct archive *a)
 	char		 y[5], y2[5];
 	size_t		 i, j, k;
 
-	page_heading(pg, 1, "%s: archive", site_title(a));
+	page_heading(pg, 1, "%s: archive", capsule_title(a));
 	/* The subtitle, then a text line that closes the feed's window. */
 	page_heading(pg, 2, "%s", a->subtitle != NULL && *a->subtitle != '\0' ?
 	    a->subtitle : "Every post, newest first");
@@ -304,7 +304,7 @@ nav_series_index(struct page *pg, const struct archive *a)
 	const struct series	*s;
 	size_t			 i;
 
-	page_heading(pg, 1, "%s: series", site_title(a));
+	page_heading(pg, 1, "%s: series", capsule_title(a));
 	page_blank(pg);
 	if (a->nseries == 0)
 		page_text(pg, "No series yet.");
@@ -337,10 +337,11 @@ nav_series(struct page *pg, const struct archive *a, const struct series *s)
 	nav_minutes(s->reading_min, min);
 	if (s->nparts == 0)
 		page_text(pg, "A series on %s. No parts published yet.",
-		    site_title(a));
+		    capsule_title(a));
 	else
 		page_text(pg, "A series on %s: %zu part%s" SEP "%s.",
-		    site_title(a), s->nparts, s->nparts == 1 ? "" : "s", min);
+		    capsule_title(a), s->nparts, s->nparts == 1 ? "" : "s",
+		    min);
 	if (s->src != NULL && s->srclen > s->body_off) {
 		page_blank(pg);
 		page_markdown(pg, s->src + s->body_off,
@@ -373,7 +374,7 @@ nav_tags(struct page *pg, const struct archive *a)
 {
 	size_t	 i;
 
-	page_heading(pg, 1, "%s: tags", site_title(a));
+	page_heading(pg, 1, "%s: tags", capsule_title(a));
 	page_blank(pg);
 	if (a->ntags == 0)
 		page_text(pg, "No tags yet.");
@@ -397,7 +398,7 @@ nav_tag(struct page *pg, const struct archive *a, const struct tag *t)
 
 	page_heading(pg, 1, "Posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
 	    tag_name(t));
-	page_heading(pg, 2, "%s", site_title(a));
+	page_heading(pg, 2, "%s", capsule_title(a));
 	page_blank(pg);
 	if (t->nposts == 0)
 		page_text(pg, "No posts.");
@@ -416,7 +417,7 @@ nav_gemlog(struct page *pg, const struct archive *a)
 {
 	size_t	 i;
 
-	page_heading(pg, 1, "%s", site_title(a));
+	page_heading(pg, 1, "%s", capsule_title(a));
 	page_heading(pg, 2, "%s", a->subtitle != NULL && *a->subtitle != '\0' ?
 	    a->subtitle : "Gemlog");
 	page_blank(pg);

@@ -45,6 +45,9 @@ test_links(void)
 	scan_links_free(l, n);
 }
 
+/* The skip for md (a string literal) under the title "Hello world". */
+#define SKIP(md)	scan_repeated_title(md, sizeof(md) - 1, "Hello world")
+
 static void
 test_repeated_title(void)
 {
@@ -56,19 +59,15 @@ test_repeated_title(void)
 	static const char	 f[] = "Intro\n# Hello world\n";
 	static const char	 g[] = "# Hello world#\n";
 
-	INT_EQ(scan_repeated_title(a, sizeof(a) - 1, "Hello world"),
-	    strlen("\n  \n# Hello world\n"), "after blank lines");
-	INT_EQ(scan_repeated_title(b, sizeof(b) - 1, "Hello world"),
-	    strlen("# Hello world ##\r\n"), "closing #s, CRLF");
-	INT_EQ(scan_repeated_title(c, sizeof(c) - 1, "Hello world"), 0, "h2");
-	INT_EQ(scan_repeated_title(d, sizeof(d) - 1, "Hello world"), 0, "#tag");
-	INT_EQ(scan_repeated_title(e, sizeof(e) - 1, "Hello world"), sizeof(e) - 1,
-	    "indented, at the end");
-	INT_EQ(scan_repeated_title(f, sizeof(f) - 1, "Hello world"), 0,
-	    "not first");
-	INT_EQ(scan_repeated_title(g, sizeof(g) - 1, "Hello world"), 0,
-	    "# without a space is text");
-	INT_EQ(scan_repeated_title(a, sizeof(a) - 1, "Other"), 0, "other title");
+	INT_EQ(SKIP(a), strlen("\n  \n# Hello world\n"), "after blank lines");
+	INT_EQ(SKIP(b), strlen("# Hello world ##\r\n"), "closing #s, CRLF");
+	INT_EQ(SKIP(c), 0, "h2");
+	INT_EQ(SKIP(d), 0, "#tag");
+	INT_EQ(SKIP(e), sizeof(e) - 1, "indented, at the end");
+	INT_EQ(SKIP(f), 0, "not first");
+	INT_EQ(SKIP(g), 0, "# without a space is text");
+	INT_EQ(scan_repeated_title(a, sizeof(a) - 1, "Other"), 0,
+	    "other title");
 	INT_EQ(scan_repeated_title(NULL, 0, "x"), 0, "NULL");
 }
 

@@ -63,11 +63,10 @@ test_slots(struct site *s)
 		for (id = 0; id < n[k]; id++)
 			for (r = 0; r < SITE_NRENDERS; r++) {
 				sl = site_slot(s, k, id, r);
-				if (sl < s->slots || sl >= s->slots + s->nslots) {
-					OK(0, "slot %zu/%zu/%zu out of the "
-					    "array", k, id, r);
+				OK(sl >= s->slots && sl < s->slots + s->nslots,
+				    "slot %zu/%zu/%zu in the array", k, id, r);
+				if (sl < s->slots || sl >= s->slots + s->nslots)
 					continue;
-				}
 				if (mark[sl - s->slots]++ == 0)
 					seen++;
 				OK(cache_get(sl) == NULL, "empty at first");
