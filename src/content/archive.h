@@ -4,18 +4,20 @@
  * archive_load() scans a capsule directory (DESIGN.md §1) into a
  * struct archive: posts newest first, series with ordered parts, tags
  * with their posts, standalone pages (struct doc), and slug indexes.  A
- * snapshot is built off the serving threads and never changed after;
- * readers hold a reference (archive_ref/archive_unref) and take no lock.
- * The snapshot owns every struct and string reachable from it.  What
- * is made from it while it is served -- rendered pages, the search
- * index -- is the site layer's (site/site.h), keyed by the id each
- * post, series, tag and page has here.  The source bytes and front
- * matter of each file
- * live in a file record (struct archive_file, private) that the next
- * snapshot shares when the file has not changed: archive_reload().
+ * snapshot is built off the serving threads and never changed once
+ * served (links_check() counts its warnings before); readers hold a
+ * reference (archive_ref/archive_unref) and take no lock.  The snapshot
+ * owns every struct and string reachable from it.  The source bytes and
+ * front matter of each file live in a file record (struct archive_file,
+ * private) that the next snapshot shares when the file has not changed:
+ * archive_reload().
+ *
+ * What is made from a snapshot while it is served -- rendered pages,
+ * the search index -- belongs to the site layer (site/site.h), which
+ * keys it by the id each post, series, tag and page has here.
  *
  * Knows libyaml (through frontmatter.c) and the file system; nothing of
- * protocols or sockets.
+ * protocols, caches or sockets.
  */
 #ifndef CAPSULED_ARCHIVE_H
 #define CAPSULED_ARCHIVE_H
