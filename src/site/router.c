@@ -20,7 +20,6 @@
 
 #include "content/archive.h"
 #include "content/links.h"
-#include "content/search.h"
 #include "core/config.h"
 #include "core/fsafe.h"
 #include "core/log.h"
