@@ -23,25 +23,23 @@
  * packed into one array at the end.  Nothing here changes after
  * search_build() returns, so any number of threads read one index.
  *
- * Knows the archive's structs and the page model; nothing of protocols.
- * The index owns all its memory; hits borrow posts from the snapshot.
+ * Knows the archive's structs; nothing of pages or protocols.
+ * The index owns all its memory and borrows the snapshot it indexes;
+ * hits borrow posts from it.  Who builds the index, when, and keeps it
+ * is the site layer's business (site/site.c).
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "content/archive.h"
 #include "content/search.h"
 #include "core/buf.h"
 #include "core/log.h"
 #include "core/util.h"
-#include "site/nav.h"
-#include "site/page.h"
+#include "markdown/scan.h"
 
 #define SEARCH_GAP	8		/* positions between two fields */
 #define SEARCH_NONE	UINT32_MAX	/* no position */
@@ -58,6 +56,7 @@ struct sterm {
 };
 
 struct search_index {
+	const struct archive *a;	/* borrowed: the one indexed */
 	size_t		 ndocs;		/* == a->nposts when built */
 	uint32_t	*doclen;	/* tokens per post */
 	uint32_t	*bodypos;	/* first body position per post */
@@ -499,7 +498,7 @@ post_plain(const struct post *p, struct buf *out)
 	const char	*body = p->src + p->body_off;
 	size_t		 len = p->srclen - p->body_off, skip;
 
-	skip = nav_title_skip(body, len, p->title);
+	skip = scan_repeated_title(body, len, p->title);
 	search_plain(body + skip, len - skip, out);
 }
 
@@ -871,6 +870,7 @@ search_build(const struct archive *a)
 	b.tcap = 1024;
 	b.table = xcalloc(b.tcap, sizeof(*b.table));
 	x = xcalloc(1, sizeof(*x));
+	x->a = a;
 	x->ndocs = a->nposts;
 	x->doclen = xcalloc(x->ndocs + 1, sizeof(*x->doclen));
 	x->bodypos = xcalloc(x->ndocs + 1, sizeof(*x->bodypos));
@@ -965,37 +965,6 @@ size_t
 search_nterms(const struct search_index *x)
 {
 	return x->nterms;
-}
-
-static pthread_mutex_t	 build_lock = PTHREAD_MUTEX_INITIALIZER;
-
-const struct search_index *
-search_index(struct archive *a)
-{
-	struct search_index	*x, *want = NULL;
-	struct timespec		 t0, t1;
-
-	x = atomic_load_explicit(&a->search, memory_order_acquire);
-	if (x != NULL)
-		return x;
-	/* One build at a time: the others wait for it, not redo it. */
-	pthread_mutex_lock(&build_lock);
-	x = atomic_load_explicit(&a->search, memory_order_acquire);
-	if (x == NULL) {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		x = search_build(a);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if (!atomic_compare_exchange_strong(&a->search, &want, x)) {
-			search_free(x);		/* cannot happen: locked */
-			x = want;
-		} else
-			log_info("search index: %zu posts, %zu tokens, "
-			    "%zu bytes, %.1f ms", x->ndocs, x->nterms,
-			    search_bytes(x), (double)(t1.tv_sec - t0.tv_sec) *
-			    1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
-	}
-	pthread_mutex_unlock(&build_lock);
-	return x;
 }
 
 /* ---- querying ------------------------------------------------------- */
@@ -1388,10 +1357,10 @@ snippet(const struct search_index *x, const struct post *p, uint32_t doc,
 }
 
 int
-search_run(struct archive *a, const char *q, size_t max,
+search_run(const struct search_index *x, const char *q, size_t max,
     struct search_result *res)
 {
-	const struct search_index *x;
+	const struct archive	*a = x->a;
 	struct search_query	 sq;
 	struct qtok		*qt = NULL;
 	struct qword		*qw = NULL;
@@ -1407,7 +1376,6 @@ search_run(struct archive *a, const char *q, size_t max,
 		search_query_free(&sq);
 		return -1;
 	}
-	x = search_index(a);
 	if (filter(a, &sq, &allow, res) == -1)
 		goto done;
 
@@ -1499,86 +1467,4 @@ search_result_free(struct search_result *res)
 		free(res->hits[i].snippet);
 	free(res->hits);
 	memset(res, 0, sizeof(*res));
-}
-
-/* ---- pages ---------------------------------------------------------- */
-
-/* The query as shown: one line, no control bytes, bad UTF-8 as '?'. */
-static char *
-shown_query(const char *q)
-{
-	const unsigned char	*p = (const unsigned char *)q, *end;
-	struct buf		 b = BUF_INIT;
-	long			 cp;
-	size_t			 n;
-
-	end = p + strlen(q);
-	while (p < end && b.len < 200) {
-		n = buf_utf8_decode((const char *)p, (size_t)(end - p), &cp);
-		if (cp < 0)
-			buf_addc(&b, '?');
-		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xA0))
-			buf_addc(&b, ' ');
-		else
-			buf_add(&b, p, n);
-		p += n;
-	}
-	buf_addc(&b, '\0');
-	return buf_release(&b);
-}
-
-void
-search_page(struct page *pg, struct archive *a, const char *q)
-{
-	struct search_result	 res;
-	const struct post	*p;
-	char			*shown, *url;
-	size_t			 i;
-
-	shown = shown_query(q);
-	page_heading(pg, 1, "Search");
-	page_text(pg, "Results for: %s", shown);
-	page_blank(pg);
-	if (search_run(a, q, SEARCH_MAX_RESULTS, &res) == -1)
-		page_text(pg, "Nothing to search for. Type words, \"a "
-		    "phrase\", tag:name or series:name.");
-	else if (res.why[0] != '\0')
-		page_text(pg, "%s", res.why);
-	else if (res.total == 0)
-		page_text(pg, "No post matches.");
-	else if (res.total == 1)
-		page_text(pg, "1 post matches.");
-	else if (res.total > res.nhits)
-		page_text(pg, "%zu posts match; the best %zu are shown.",
-		    res.total, res.nhits);
-	else
-		page_text(pg, "%zu posts match.", res.total);
-	page_blank(pg);
-	for (i = 0; i < res.nhits; i++) {
-		p = res.hits[i].post;
-		url = xasprintf("/posts/%s", p->slug);
-		page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s",
-		    p->title != NULL && *p->title != '\0' ? p->title :
-		    p->slug);
-		free(url);
-		if (*res.hits[i].snippet != '\0')
-			page_text(pg, "%s", res.hits[i].snippet);
-		page_blank(pg);
-	}
-	search_result_free(&res);
-	free(shown);
-	page_link(pg, LINK_SEARCH, "/search", NULL, "Search again");
-	page_link(pg, LINK_MENU, "/", NULL, "Home");
-}
-
-void
-search_prompt_page(struct page *pg, const struct archive *a)
-{
-	page_heading(pg, 1, "Search");
-	page_text(pg, "Search the posts of %s: words, \"a phrase\", "
-	    "tag:name, series:name.", a->title != NULL && *a->title ?
-	    a->title : "this capsule");
-	page_blank(pg);
-	page_link(pg, LINK_SEARCH, "/search", NULL, "Search the archive");
-	page_link(pg, LINK_MENU, "/", NULL, "Home");
 }

@@ -34,6 +34,7 @@
 #include "proto/gopher.h"
 #include "proto/titan.h"
 #include "site/router.h"
+#include "site/site.h"
 
 /* The request buffer: a Gemini or a Gopher request line with its CRLF. */
 #define CONN_REQ_MAX	(GEMINI_REQUEST_MAX > GOPHER_REQUEST_MAX ? \
@@ -590,7 +591,7 @@ answer_gemini(struct conn *c, size_t linelen)
 		rreq.query = req.url.query;
 		rreq.writer = cfg->ntitan_writers > 0 &&
 		    titan_writer(cfg, tlsconn_client_hash(c->tls));
-		router_handle(&set->hosts[h], c->gen->a[h], &rreq,
+		router_handle(&set->hosts[h], c->gen->sites[h], &rreq,
 		    &c->ex->resp);
 	}
 	c->status = c->ex->resp.status;
@@ -610,7 +611,7 @@ answer_gopher(struct conn *c, size_t linelen)
 	take_snapshot(c);
 	c->reqlen = linelen;
 	/* Gopher has no host names: the first host answers. */
-	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->a[0],
+	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->sites[0],
 	    c->ex->req, linelen, &c->ex->resp);
 	send_response(c, "", 0);
 }

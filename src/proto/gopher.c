@@ -355,10 +355,11 @@ gopher_error(struct response *r, const char *msg)
 }
 
 int
-gopher_respond(const struct config *host, struct archive *a,
+gopher_respond(const struct config *host, struct site *site,
     const char *line, size_t len, struct response *r)
 {
 	struct gopher_request	 req;
+	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0 };
 	const char		*err = NULL;
 	char			 copy[GOPHER_LINE_MAX + 1];
 	int			 hops;
@@ -387,7 +388,9 @@ gopher_respond(const struct config *host, struct archive *a,
 		response_use_owned(r);
 		return 20;
 	}
-	router_route(host, a, PROTO_GOPHER, req.path, req.search, r);
+	rreq.path = req.path;
+	rreq.query = req.search;
+	router_handle(host, site, &rreq, r);
 	/*
 	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
 	 * config "redirects:" to a path).  One to a URL is told, below.
@@ -399,7 +402,8 @@ gopher_respond(const struct config *host, struct archive *a,
 		snprintf(target, sizeof(target), "%s", r->meta);
 		response_free(r);
 		response_init(r);
-		router_route(host, a, PROTO_GOPHER, target, req.search, r);
+		rreq.path = target;
+		router_handle(host, site, &rreq, r);
 	}
 	if (r->status / 10 == 3 && r->meta[0] != '/') {
 		char msg[sizeof("Moved to ") + GEMINI_META_MAX];

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "content/archive.h"
+#include "content/links.h"
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/url.h"
@@ -171,7 +172,7 @@ entry_link(void *ctx, const char *url)
 	char			*to = NULL, *abs;
 
 	if (el->archive != NULL)
-		to = archive_resolve_link(el->archive, el->from, url);
+		to = links_resolve(el->archive, el->from, url);
 	path = to != NULL ? to : url;
 	if (path[0] != '/' || path[1] == '/')
 		return to;

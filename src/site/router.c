@@ -4,8 +4,8 @@
  *
  * One router serves both protocols: the same paths name the same things
  * over Gemini and Gopher, and only the emitter differs.  Rendered pages
- * are made on first request and published into the snapshot's cache
- * slots (compare-and-swap, no lock), so every later request borrows the
+ * are made on first request and published into the site's cache slots
+ * (site.h; compare-and-swap, no lock), so every later request borrows the
  * same bytes, holding a reference to them (cache.h: an evicted page
  * lives until the responses sending it are done).  Static files are
  * opened here (beneath the capsule, see fsafe.c) and streamed by
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "content/archive.h"
-#include "content/search.h"
+#include "content/links.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/fsafe.h"
@@ -31,15 +31,18 @@
 #include "core/url.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "markdown/scan.h"
 #include "site/atom.h"
 #include "site/nav.h"
 #include "site/page.h"
 #include "site/router.h"
+#include "site/site.h"
 
 /* What one request is about: enough to render it from scratch. */
 struct route {
 	const struct config	*cfg;
-	struct archive		*a;
+	struct site		*site;
+	struct archive		*a;		/* site->a */
 	enum proto		 proto;
 	const char		*reqpath;	/* for messages */
 	int			 writer;	/* may read drafts */
@@ -110,7 +113,7 @@ rewrite_link(void *ctx, const char *url)
 {
 	struct link_ctx	*lc = ctx;
 
-	return archive_resolve_link(lc->rt->a, lc->from, url);
+	return links_resolve(lc->rt->a, lc->from, url);
 }
 
 static int
@@ -230,16 +233,18 @@ emit_document(const struct route *rt, struct page *p, const char *from)
 	return b;
 }
 
-static enum cache_slot
-proto_slot(const struct route *rt)
+/* The slot of this request's rendering of thing id of kind k. */
+static struct slot *
+slot_for(const struct route *rt, enum site_kind k, size_t id)
 {
-	return rt->proto == PROTO_GEMINI ? CACHE_GEMINI : CACHE_GOPHER;
+	return site_slot(rt->site, k, id, rt->proto == PROTO_GEMINI ?
+	    SITE_GEMINI : SITE_GOPHER);
 }
 
 static void
 serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 {
-	struct slot		*slot = &rt->a->nav[which][proto_slot(rt)];
+	struct slot		*slot = slot_for(rt, SITE_NAV, which);
 	struct blob		*b;
 	struct page		 p;
 
@@ -264,7 +269,7 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 		case NAV_NPAGES:
 			break;
 		}
-		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
+		b = site_cache_put(rt->site, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
@@ -273,7 +278,7 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 static void
 serve_post(const struct route *rt, struct post *post, struct response *r)
 {
-	struct slot		*slot = &post->cache[proto_slot(rt)];
+	struct slot		*slot = slot_for(rt, SITE_POST, post->id);
 	struct blob		*b;
 	struct page		 p;
 
@@ -284,10 +289,10 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 		page_init(&p);
 		nav_post_header(&p, rt->a, post);
 		/* A body that opens with the title would show it twice. */
-		skip = nav_title_skip(body, len, post->title);
+		skip = scan_repeated_title(body, len, post->title);
 		page_markdown(&p, body + skip, len - skip);
 		nav_post_footer(&p, rt->a, post);
-		b = archive_cache_put(rt->a, slot,
+		b = site_cache_put(rt->site, slot,
 		    emit_document(rt, &p, post->path));
 		page_free(&p);
 	}
@@ -298,7 +303,7 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 static void
 serve_doc(const struct route *rt, struct doc *d, struct response *r)
 {
-	struct slot		*slot = &d->cache[proto_slot(rt)];
+	struct slot		*slot = slot_for(rt, SITE_DOC, d->id);
 	struct blob		*b;
 	struct page		 p;
 
@@ -307,7 +312,7 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 		page_heading(&p, 1, "%s", d->title);
 		page_markdown(&p, d->src + d->body_off,
 		    d->srclen - d->body_off);
-		b = archive_cache_put(rt->a, slot,
+		b = site_cache_put(rt->site, slot,
 		    emit_document(rt, &p, d->path));
 		page_free(&p);
 	}
@@ -317,14 +322,14 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 static void
 serve_series(const struct route *rt, struct series *s, struct response *r)
 {
-	struct slot		*slot = &s->cache[proto_slot(rt)];
+	struct slot		*slot = slot_for(rt, SITE_SERIES, s->id);
 	struct blob		*b;
 	struct page		 p;
 
 	if ((b = cache_get(slot)) == NULL) {
 		page_init(&p);
 		nav_series(&p, rt->a, s);
-		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
+		b = site_cache_put(rt->site, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
@@ -333,14 +338,14 @@ serve_series(const struct route *rt, struct series *s, struct response *r)
 static void
 serve_tag(const struct route *rt, struct tag *t, struct response *r)
 {
-	struct slot		*slot = &t->cache[proto_slot(rt)];
+	struct slot		*slot = slot_for(rt, SITE_TAG, t->id);
 	struct blob		*b;
 	struct page		 p;
 
 	if ((b = cache_get(slot)) == NULL) {
 		page_init(&p);
 		nav_tag(&p, rt->a, t);
-		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
+		b = site_cache_put(rt->site, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
@@ -373,7 +378,7 @@ serve_atom(const struct route *rt, struct slot *slot,
 		f.nposts = nposts;
 		f.full = rt->cfg->atom_full_content;
 		atom_feed(&out, &f);
-		b = archive_cache_put(rt->a, slot,
+		b = site_cache_put(rt->site, slot,
 		    blob_new(out.data ? out.data : "", out.len));
 		buf_free(&out);
 	}
@@ -660,8 +665,9 @@ route_section(const struct route *rt, const char *path, const char *section,
 			char *self = xasprintf("/series/%s/atom.xml", s->slug);
 			char *alt = xasprintf("/series/%s/", s->slug);
 
-			serve_atom(rt, &s->cache[CACHE_ATOM], self, alt,
-			    s->title, s->parts, s->nparts, r);
+			serve_atom(rt, site_slot(rt->site, SITE_SERIES, s->id,
+			    SITE_ATOM), self, alt, s->title, s->parts,
+			    s->nparts, r);
 			free(self);
 			free(alt);
 		} else
@@ -683,8 +689,9 @@ route_section(const struct route *rt, const char *path, const char *section,
 			char *alt = xasprintf("/tags/%s/", t->slug);
 			char *title = xasprintf("%s: %s", a->title, t->name);
 
-			serve_atom(rt, &t->cache[CACHE_ATOM], self, alt,
-			    title, t->posts, t->nposts, r);
+			serve_atom(rt, site_slot(rt->site, SITE_TAG, t->id,
+			    SITE_ATOM), self, alt, title, t->posts, t->nposts,
+			    r);
 			free(self);
 			free(alt);
 			free(title);
@@ -723,9 +730,9 @@ serve_search(const struct route *rt, const char *query, struct response *r)
 			response_status(r, 10, "Search the archive");
 			return;
 		}
-		search_prompt_page(&p, rt->a);
+		nav_search_prompt(&p, rt->a);
 	} else
-		search_page(&p, rt->a, q);
+		nav_search(&p, site_search(rt->site), q);
 	free(q);
 	set_body(r, emit_menu(rt, &p), "text/gemini", rt->a->lang, '1');
 	page_free(&p);
@@ -782,7 +789,7 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 	body = post->src + post->body_off;
 	len = post->srclen - post->body_off;
 	nav_post_header(&p, a, post);
-	skip = nav_title_skip(body, len, post->title);
+	skip = scan_repeated_title(body, len, post->title);
 	page_markdown(&p, body + skip, len - skip);
 	nav_post_footer(&p, a, post);
 	set_body(r, emit_document(rt, &p, post->path), "text/gemini",
@@ -802,8 +809,7 @@ serve_robots(const struct route *rt, struct response *r)
 }
 
 static void
-route_path(const struct config *cfg, struct archive *a, enum proto proto,
-    const char *path, const char *query, int writer, struct response *r)
+route_path(const struct route *rt, const char *query, struct response *r)
 {
 	static const struct {
 		const char	*path;
@@ -815,15 +821,15 @@ route_path(const struct config *cfg, struct archive *a, enum proto proto,
 		{ "/tags/", NAV_TAGS },
 		{ "/gemlog/", NAV_GEMLOG },
 	};
-	struct route	 rt = { cfg, a, proto, path, writer };
-	const char	*rest;
+	const struct config *cfg = rt->cfg;
+	struct archive	*a = rt->a;
+	const char	*path = rt->reqpath, *rest;
 	size_t		 i, len;
 	struct doc	*d;
 
-	(void)query;
 	for (i = 0; i < nitems(navs); i++) {
 		if (strcmp(path, navs[i].path) == 0) {
-			serve_nav(&rt, navs[i].page, r);
+			serve_nav(rt, navs[i].page, r);
 			return;
 		}
 		/* "/posts" -> "/posts/": relative links need the slash. */
@@ -836,44 +842,44 @@ route_path(const struct config *cfg, struct archive *a, enum proto proto,
 	}
 	if (strcmp(path, "/atom.xml") == 0 ||
 	    strcmp(path, "/gemlog/atom.xml") == 0) {
-		serve_atom(&rt, &a->nav[NAV_GEMLOG][CACHE_ATOM], "/atom.xml",
-		    "/gemlog/", a->title, a->posts,
+		serve_atom(rt, site_slot(rt->site, SITE_NAV, NAV_GEMLOG,
+		    SITE_ATOM), "/atom.xml", "/gemlog/", a->title, a->posts,
 		    a->nposts < 50 ? a->nposts : 50, r);
 		return;
 	}
 	if (strcmp(path, "/search") == 0) {
-		serve_search(&rt, query, r);
+		serve_search(rt, query, r);
 		return;
 	}
 	if (strncmp(path, "/drafts", 7) == 0 &&
 	    (path[7] == '\0' || path[7] == '/')) {
-		serve_drafts(&rt, path, r);
+		serve_drafts(rt, path, r);
 		return;
 	}
 	if (strncmp(path, "/files/", 7) == 0 || strcmp(path, "/files") == 0) {
 		if (path[6] == '\0')
 			response_status(r, 31, "/files/");
 		else
-			serve_file(&rt, path, r);
+			serve_file(rt, path, r);
 		return;
 	}
 	if (strncmp(path, "/posts/", 7) == 0) {
 		len = segment(path + 7, &rest);
-		route_section(&rt, path, "posts", path + 7, len, rest, r);
+		route_section(rt, path, "posts", path + 7, len, rest, r);
 		return;
 	}
 	if (strncmp(path, "/series/", 8) == 0) {
 		len = segment(path + 8, &rest);
-		route_section(&rt, path, "series", path + 8, len, rest, r);
+		route_section(rt, path, "series", path + 8, len, rest, r);
 		return;
 	}
 	if (strncmp(path, "/tags/", 6) == 0) {
 		len = segment(path + 6, &rest);
-		route_section(&rt, path, "tags", path + 6, len, rest, r);
+		route_section(rt, path, "tags", path + 6, len, rest, r);
 		return;
 	}
 	if (strcmp(path, "/robots.txt") == 0 && cfg->robots != NULL) {
-		serve_robots(&rt, r);
+		serve_robots(rt, r);
 		return;
 	}
 	/* "/<page>" from pages/; "/<page>/" redirects to it. */
@@ -885,10 +891,10 @@ route_path(const struct config *cfg, struct archive *a, enum proto proto,
 		name[len] = '\0';
 		if ((d = archive_doc(a, name)) != NULL) {
 			if (*rest == '\0')
-				serve_doc(&rt, d, r);
+				serve_doc(rt, d, r);
 			else {
 				snprintf(to, sizeof(to), "/%s", name);
-				redirect(&rt, to, r);
+				redirect(rt, to, r);
 			}
 			return;
 		}
@@ -897,24 +903,15 @@ route_path(const struct config *cfg, struct archive *a, enum proto proto,
 }
 
 void
-router_route(const struct config *cfg, struct archive *a, enum proto proto,
-    const char *path, const char *query, struct response *r)
-{
-	const char	*to;
-
-	route_path(cfg, a, proto, path, query, 0, r);
-	/* Content wins: "redirects:" only answers what would be 51. */
-	if (r->status == 51 && (to = config_redirect(cfg, path)) != NULL)
-		response_status(r, 31, "%s", to);
-}
-
-void
-router_handle(const struct config *cfg, struct archive *a,
+router_handle(const struct config *cfg, struct site *site,
     const struct router_req *req, struct response *r)
 {
+	struct route	 rt = { cfg, site, site->a, req->proto, req->path,
+			    req->writer };
 	const char	*to;
 
-	route_path(cfg, a, req->proto, req->path, req->query, req->writer, r);
+	route_path(&rt, req->query, r);
+	/* Content wins: "redirects:" only answers what would be 51. */
 	if (r->status == 51 && (to = config_redirect(cfg, req->path)) != NULL)
 		response_status(r, 31, "%s", to);
 }
