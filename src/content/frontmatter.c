@@ -22,6 +22,7 @@
 #include "content/frontmatter.h"
 #include "core/buf.h"
 #include "core/date.h"
+#include "core/utf8.h"
 #include "core/util.h"
 
 #define FM_MAX_EVENTS	8192	/* a real front matter has a few dozen */
@@ -925,7 +926,7 @@ frontmatter_oneline(const char *s, size_t len, int flags)
 		buf_reserve(&dec, len);
 		for (i = 0; i < len; i++) {
 			if (s[i] == '&' && (n = entity(s + i, len - i, &cp))) {
-				buf_add_utf8(&dec, cp);
+				utf8_add(&dec, cp);
 				i += n - 1;
 			} else
 				buf_addc(&dec, s[i]);

@@ -28,6 +28,7 @@
 
 #include "core/buf.h"
 #include "core/url.h"
+#include "core/utf8.h"
 
 /* Locale-free ASCII classes: a request is bytes, not text in a locale. */
 #define IS_ALPHA(c)	(((c) | 0x20) >= 'a' && ((c) | 0x20) <= 'z')
@@ -68,59 +69,6 @@ lower(char *s)
 	for (; *s != '\0'; s++)
 		if (IS_UPPER((unsigned char)*s))
 			*s = (char)(*s | 0x20);
-}
-
-int
-utf8_valid(const char *s, size_t len)
-{
-	const unsigned char	*p = (const unsigned char *)s;
-	const unsigned char	*end = p + len;
-	unsigned char		 lo, hi;
-	size_t			 n, i;
-
-	while (p < end) {
-		if (*p < 0x80) {
-			p++;
-			/* Runs of ASCII (most of a post): 8 bytes a step. */
-			while (end - p >= 8) {
-				uint64_t	 w;
-
-				memcpy(&w, p, sizeof(w));
-				if (w & UINT64_C(0x8080808080808080))
-					break;
-				p += 8;
-			}
-			continue;
-		}
-		/* Unicode Table 3-7: the second byte's range per lead byte. */
-		lo = 0x80;
-		hi = 0xBF;
-		if (*p >= 0xC2 && *p <= 0xDF)
-			n = 1;
-		else if (*p >= 0xE0 && *p <= 0xEF) {
-			n = 2;
-			if (*p == 0xE0)
-				lo = 0xA0;	/* overlong */
-			else if (*p == 0xED)
-				hi = 0x9F;	/* surrogates */
-		} else if (*p >= 0xF0 && *p <= 0xF4) {
-			n = 3;
-			if (*p == 0xF0)
-				lo = 0x90;	/* overlong */
-			else if (*p == 0xF4)
-				hi = 0x8F;	/* > U+10FFFF */
-		} else
-			return 0;	/* 80-C1 continuation/overlong, F5-FF */
-		if ((size_t)(end - p) <= n)
-			return 0;
-		if (p[1] < lo || p[1] > hi)
-			return 0;
-		for (i = 2; i <= n; i++)
-			if (p[i] < 0x80 || p[i] > 0xBF)
-				return 0;
-		p += n + 1;
-	}
-	return 1;
 }
 
 int

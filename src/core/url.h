@@ -37,7 +37,4 @@ int	 url_decode(char *s);
 /* Percent-encode for a link: keeps unreserved and "/", encodes the rest. */
 void	 url_encode_path(const char *s, struct buf *out);
 
-/* 1 when s[0..len) is valid UTF-8 (no overlongs, no surrogates). */
-int	 utf8_valid(const char *s, size_t len);
-
 #endif

@@ -20,6 +20,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
@@ -166,33 +167,12 @@ render_is_task_item(cmark_node *n)
 }
 
 /*
- * UTF-8.  Everything written is decoded and encoded again: cmark-gfm
- * 0.29 can leave a broken sequence in a text node even with
- * CMARK_OPT_VALIDATE_UTF8 (found by fuzz_render), and the output must
- * be valid UTF-8 whatever the input.
+ * UTF-8.  Everything written is decoded (utf8_decode_lossy(): a bad
+ * byte reads as U+FFFD) and encoded again: cmark-gfm 0.29 can leave a
+ * broken sequence in a text node even with CMARK_OPT_VALIDATE_UTF8
+ * (found by fuzz_render), and the output must be valid UTF-8 whatever
+ * the input.
  */
-
-size_t
-render_utf8_decode(const char *p, size_t len, uint32_t *cp)
-{
-	long	 c;
-	size_t	 n;
-
-	n = buf_utf8_decode(p, len, &c);
-	*cp = c < 0 ? 0xfffd : (uint32_t)c;
-	return n;
-}
-
-size_t
-render_utf8_width(const char *s, size_t len)
-{
-	size_t	 i, n = 0;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			n++;
-	return n;
-}
 
 /*
  * The output engine
@@ -411,7 +391,7 @@ render_putcp(struct render *r, uint32_t c)
 {
 	char	 u[4];
 
-	buf_add(r->out, u, buf_utf8_encode(c, u));
+	buf_add(r->out, u, utf8_encode(c, u));
 	r->column++;
 }
 
@@ -438,7 +418,7 @@ wrap_line(struct render *r, size_t at)
 	newline(r);
 	render_begin(r);
 	buf_add(b, r->scratch.data, r->scratch.len);
-	r->column += render_utf8_width(r->scratch.data, r->scratch.len);
+	r->column += utf8_count(r->scratch.data, r->scratch.len);
 }
 
 /*
@@ -475,7 +455,7 @@ plain_run(const struct render *r, const char *p, size_t len,
 		} else if (s[i] < 0x80)
 			break;		/* a control or DEL */
 		else {
-			k = render_utf8_decode(p + i, len - i, &c);
+			k = utf8_decode_lossy(p + i, len - i, &c);
 			if (k == 1 || c < 0xa0)
 				break;	/* broken, or a C1 control */
 		}
@@ -509,7 +489,7 @@ render_out(struct render *r, const char *s, size_t len, enum render_esc esc)
 				continue;
 			}
 		}
-		n = render_utf8_decode(s + i, len - i, &c);
+		n = utf8_decode_lossy(s + i, len - i, &c);
 		nextc = i + n < len ? (unsigned char)s[i + n] : 0;
 		if (esc == RENDER_ESC_TEXT && (c == '\t' || c == '\n' ||
 		    c == '\r'))
@@ -565,7 +545,7 @@ void
 render_prefix_add(struct render *r, const char *s, size_t len)
 {
 	buf_add(&r->prefix, s, len);
-	r->prefix_width = render_utf8_width(r->prefix.data, r->prefix.len);
+	r->prefix_width = utf8_count(r->prefix.data, r->prefix.len);
 }
 
 void
@@ -573,7 +553,7 @@ render_prefix_truncate(struct render *r, size_t len)
 {
 	if (len < r->prefix.len)
 		buf_truncate(&r->prefix, len);
-	r->prefix_width = render_utf8_width(r->prefix.data, r->prefix.len);
+	r->prefix_width = utf8_count(r->prefix.data, r->prefix.len);
 }
 
 void
@@ -797,11 +777,11 @@ render_html(struct render *r, const char *s, size_t len, int block)
 			continue;
 		}
 		if (s[i] != '&' || (n = html_entity(s, len, i, &c)) == 0)
-			n = render_utf8_decode(s + i, len - i, &c);
+			n = utf8_decode_lossy(s + i, len - i, &c);
 		if (space && !render_line_empty(r))
 			render_out(r, " ", 1, RENDER_ESC_TEXT);
 		space = 0;
-		render_out(r, u, buf_utf8_encode(c, u), RENDER_ESC_TEXT);
+		render_out(r, u, utf8_encode(c, u), RENDER_ESC_TEXT);
 		i += n;
 	}
 	if (space && !render_line_empty(r) && !block)
@@ -894,14 +874,14 @@ render_table_end(struct render *r)
 	for (row = 0; row < t->nrows; row++)
 		for (i = 0; i < t->ncols; i++)
 			if ((s = t->cells[row * t->ncols + i]) != NULL &&
-			    (cw = render_utf8_width(s, strlen(s))) > w[i])
+			    (cw = utf8_count(s, strlen(s))) > w[i])
 				w[i] = cw;
 	for (row = 0; row < t->nrows; row++) {
 		line.len = 0;
 		for (i = 0; i < t->ncols; i++) {
 			s = t->cells[row * t->ncols + i];
 			s = s ? s : "";
-			cw = render_utf8_width(s, strlen(s));
+			cw = utf8_count(s, strlen(s));
 			if (i > 0)
 				buf_addstr(&line, " | ");
 			left = t->align[i] == 'r' ? w[i] - cw :
@@ -993,7 +973,7 @@ render_clean_label(const char *s, size_t len)
 
 	buf_add(&b, "", 0);		/* a terminated "" even if empty */
 	for (i = 0; i < len; i += n) {
-		n = render_utf8_decode(s + i, len - i, &c);
+		n = utf8_decode_lossy(s + i, len - i, &c);
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
 			space = 1;
 			continue;
@@ -1003,7 +983,7 @@ render_clean_label(const char *s, size_t len)
 		if (space && b.len > 0)
 			buf_addc(&b, ' ');
 		space = 0;
-		buf_add(&b, u, buf_utf8_encode(c, u));	/* re-encoded */
+		buf_add(&b, u, utf8_encode(c, u));	/* re-encoded */
 	}
 	return buf_release(&b);
 }

@@ -16,6 +16,7 @@
 
 #include "core/buf.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gopher.h"
 

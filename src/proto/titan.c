@@ -28,6 +28,7 @@
 #include "core/config.h"
 #include "core/date.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gemini.h"
 #include "proto/titan.h"

@@ -25,6 +25,7 @@
 #include "core/log.h"
 #include "core/mime.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "site/atom.h"

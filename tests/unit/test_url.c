@@ -1,6 +1,6 @@
 /*
- * test_url.c -- url_parse(), url_decode(), url_encode_path() and
- * utf8_valid() on their own (spec/gemini.md §2, §3).
+ * test_url.c -- url_parse(), url_decode() and url_encode_path() on
+ * their own (spec/gemini.md §2, §3).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,62 +293,6 @@ test_roundtrip(void)
 	buf_free(&b);
 }
 
-static void
-test_utf8(void)
-{
-	INT_EQ(utf8_valid("", 0), 1, "empty");
-	INT_EQ(utf8_valid("abc", 3), 1, "ascii");
-	INT_EQ(utf8_valid("a\0b", 3), 1, "NUL is ASCII");
-	INT_EQ(utf8_valid("\xC2\x80", 2), 1, "U+0080");
-	INT_EQ(utf8_valid("\xDF\xBF", 2), 1, "U+07FF");
-	INT_EQ(utf8_valid("\xE0\xA0\x80", 3), 1, "U+0800");
-	INT_EQ(utf8_valid("\xED\x9F\xBF", 3), 1, "U+D7FF");
-	INT_EQ(utf8_valid("\xEE\x80\x80", 3), 1, "U+E000");
-	INT_EQ(utf8_valid("\xEF\xBF\xBF", 3), 1, "U+FFFF");
-	INT_EQ(utf8_valid("\xF0\x90\x80\x80", 4), 1, "U+10000");
-	INT_EQ(utf8_valid("\xF4\x8F\xBF\xBF", 4), 1, "U+10FFFF");
-	INT_EQ(utf8_valid("\x80", 1), 0, "lone continuation");
-	INT_EQ(utf8_valid("\xDC", 1), 0, "lone lead 0xDC");
-	INT_EQ(utf8_valid("\xC0\x80", 2), 0, "overlong NUL");
-	INT_EQ(utf8_valid("\xC1\xBF", 2), 0, "overlong C1");
-	INT_EQ(utf8_valid("\xE0\x9F\xBF", 3), 0, "overlong 3");
-	INT_EQ(utf8_valid("\xF0\x8F\xBF\xBF", 4), 0, "overlong 4");
-	INT_EQ(utf8_valid("\xED\xA0\x80", 3), 0, "high surrogate");
-	INT_EQ(utf8_valid("\xED\xBF\xBF", 3), 0, "low surrogate");
-	INT_EQ(utf8_valid("\xF4\x90\x80\x80", 4), 0, "U+110000");
-	INT_EQ(utf8_valid("\xF5\x80\x80\x80", 4), 0, "F5");
-	INT_EQ(utf8_valid("\xFF", 1), 0, "FF");
-	INT_EQ(utf8_valid("\xE2\x82", 2), 0, "truncated 3");
-	INT_EQ(utf8_valid("\xE2\x82\xAC", 2), 0, "cut by len");
-	INT_EQ(utf8_valid("\xE2\x28\xAC", 3), 0, "bad continuation");
-	INT_EQ(utf8_valid("\xC3\xA9\xC3", 3), 0, "trailing lead");
-}
-
-/*
- * ASCII is skipped 8 bytes at a time: a bad byte, a good sequence, or
- * the end of len at every offset from an 8-byte boundary must be seen.
- */
-static void
-test_utf8_runs(void)
-{
-	char	 s[40], what[64];
-	size_t	 at;
-
-	for (at = 0; at < 24; at++) {
-		memset(s, 'a', sizeof(s));
-		s[at] = (char)0xFF;
-		snprintf(what, sizeof(what), "0xFF at %zu of 40", at);
-		INT_EQ(utf8_valid(s, sizeof(s)), 0, what);
-		snprintf(what, sizeof(what), "0xFF just past len %zu", at);
-		INT_EQ(utf8_valid(s, at), 1, what);
-		memcpy(s + at, "\xE2\x82\xAC", 3);
-		snprintf(what, sizeof(what), "euro sign at %zu", at);
-		INT_EQ(utf8_valid(s, sizeof(s)), 1, what);
-		snprintf(what, sizeof(what), "euro sign cut by len at %zu", at);
-		INT_EQ(utf8_valid(s, at + 2), 0, what);
-	}
-}
-
 int
 main(void)
 {
@@ -358,7 +302,5 @@ main(void)
 	test_decode();
 	test_encode();
 	test_roundtrip();
-	test_utf8();
-	test_utf8_runs();
 	return harness_done();
 }
