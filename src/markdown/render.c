@@ -19,6 +19,7 @@
 
 #include "core/arena.h"
 #include "core/buf.h"
+#include "core/entity.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -636,18 +637,6 @@ static const char *const html_blocks[] = {
 	"section", "summary", "table", "tr", "ul",
 };
 
-static const struct {
-	const char	*name;
-	uint32_t	 cp;
-} html_entities[] = {
-	{ "amp", '&' }, { "lt", '<' }, { "gt", '>' }, { "quot", '"' },
-	{ "apos", '\'' }, { "nbsp", 0xa0 }, { "copy", 0xa9 },
-	{ "reg", 0xae }, { "hellip", 0x2026 }, { "mdash", 0x2014 },
-	{ "ndash", 0x2013 }, { "lsquo", 0x2018 }, { "rsquo", 0x2019 },
-	{ "ldquo", 0x201c }, { "rdquo", 0x201d }, { "laquo", 0xab },
-	{ "raquo", 0xbb }, { "middot", 0xb7 }, { "bull", 0x2022 },
-};
-
 static const char *
 find(const char *s, size_t len, size_t from, const char *needle)
 {
@@ -657,44 +646,6 @@ find(const char *s, size_t len, size_t from, const char *needle)
 		if (memcmp(s + from, needle, n) == 0)
 			return s + from;
 	return NULL;
-}
-
-/*
- * entity = "&" ( name / "#" 1*7DIGIT / "#" ("x" / "X") 1*6HEXDIG ) ";"
- * Returns the bytes consumed and sets *cp, or 0 if s[i] starts none.
- */
-static size_t
-html_entity(const char *s, size_t len, size_t i, uint32_t *cp)
-{
-	size_t		 j = i + 1, k, n;
-	unsigned long	 v = 0;
-	int		 hex = 0;
-
-	if (j < len && s[j] == '#') {
-		j++;
-		if (j < len && (s[j] == 'x' || s[j] == 'X'))
-			hex = 1, j++;
-		for (n = 0; j < len && n < 8 && (hex ? isxdigit((unsigned char)
-		    s[j]) : isdigit((unsigned char)s[j])); j++, n++)
-			v = v * (hex ? 16 : 10) + (unsigned long)(isdigit(
-			    (unsigned char)s[j]) ? s[j] - '0' :
-			    tolower((unsigned char)s[j]) - 'a' + 10);
-		if (n == 0 || j >= len || s[j] != ';')
-			return 0;
-		if (v == 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-			v = 0xfffd;
-		*cp = (uint32_t)v;
-		return j + 1 - i;
-	}
-	for (k = 0; k < nitems(html_entities); k++) {
-		n = strlen(html_entities[k].name);
-		if (j + n < len && s[j + n] == ';' &&
-		    memcmp(s + j, html_entities[k].name, n) == 0) {
-			*cp = html_entities[k].cp;
-			return n + 2;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -756,9 +707,9 @@ html_tag(struct render *r, const char *s, size_t len, size_t i, int block)
 void
 render_html(struct render *r, const char *s, size_t len, int block)
 {
-	size_t		 i = 0, j, n;
+	size_t		 i = 0, j, n, ulen;
 	uint32_t	 c;
-	char		 u[4];
+	char		 u[ENTITY_UTF8_MAX];
 	int		 space = 0;
 
 	while (i < len) {
@@ -776,12 +727,15 @@ render_html(struct render *r, const char *s, size_t len, int block)
 			i++;
 			continue;
 		}
-		if (s[i] != '&' || (n = html_entity(s, len, i, &c)) == 0)
+		if (s[i] != '&' ||
+		    (n = entity_decode(s + i, len - i, u, &ulen)) == 0) {
 			n = utf8_decode_lossy(s + i, len - i, &c);
+			ulen = utf8_encode(c, u);
+		}
 		if (space && !render_line_empty(r))
 			render_out(r, " ", 1, RENDER_ESC_TEXT);
 		space = 0;
-		render_out(r, u, utf8_encode(c, u), RENDER_ESC_TEXT);
+		render_out(r, u, ulen, RENDER_ESC_TEXT);
 		i += n;
 	}
 	if (space && !render_line_empty(r) && !block)
