@@ -46,6 +46,7 @@
 #include "core/date.h"
 #include "core/fold.h"
 #include "core/log.h"
+#include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
@@ -1536,28 +1537,6 @@ archive_doc(const struct archive *a, const char *name)
 
 /* ---- links between files -------------------------------------------- */
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
-static int
-has_scheme(const char *u)
-{
-	const char	*p = u;
-
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-		return 0;
-	for (p++; is_alnum(*p) || *p == '+' || *p == '-' || *p == '.'; p++)
-		;
-	return *p == ':';
-}
-
 /*
  * Resolve url[0..len) against the directory of from_path into a
  * normalised capsule path ("posts/x.md"), percent-decoded; NULL when it
@@ -1575,8 +1554,8 @@ capsule_path(const char *from_path, const char *url, size_t len)
 		buf_add(&dec, from_path, (size_t)(slash - from_path) + 1);
 	for (i = 0; i < len; i++) {
 		if (url[i] == '%' && len - i > 2 &&
-		    (hi = hexval((unsigned char)url[i + 1])) >= 0 &&
-		    (lo = hexval((unsigned char)url[i + 2])) >= 0 &&
+		    (hi = url_hexval((unsigned char)url[i + 1])) >= 0 &&
+		    (lo = url_hexval((unsigned char)url[i + 2])) >= 0 &&
 		    (hi | lo) != 0) {
 			buf_addc(&dec, hi << 4 | lo);
 			i += 2;
@@ -1719,7 +1698,7 @@ archive_resolve_link(const struct archive *a, const char *from_path,
 	char			*path, *stem = NULL, *slug, *res = NULL;
 	size_t			 ulen, len, dirlen;
 
-	if (url != NULL && has_scheme(url))
+	if (url != NULL && url_has_scheme(url))
 		return alias_resolve(ap, url);
 	if (url == NULL || (url[0] == '/' && url[1] == '/'))
 		return NULL;

@@ -20,7 +20,6 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/entity.h"
-#include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
@@ -868,37 +867,6 @@ render_table_end(struct render *r)
 /*
  * Links
  */
-
-/* Printable ASCII that may not stand in a URL as it is (RFC 3986). */
-static int
-url_unsafe(unsigned char c)
-{
-	switch (c) {
-	case '"': case '<': case '>': case '\\': case '^': case '`':
-	case '{': case '|': case '}':
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-void
-render_url_encode(struct buf *b, const char *url)
-{
-	static const char	 hex[] = "0123456789ABCDEF";
-	const unsigned char	*p;
-
-	buf_add(b, "", 0);		/* a terminated "" even if empty */
-	for (p = (const unsigned char *)url; *p != '\0'; p++) {
-		if (*p <= 0x20 || *p >= 0x7f || url_unsafe(*p) ||
-		    (*p == '%' && !(isxdigit(p[1]) && isxdigit(p[2])))) {
-			buf_addc(b, '%');
-			buf_addc(b, hex[*p >> 4]);
-			buf_addc(b, hex[*p & 15]);
-		} else
-			buf_addc(b, *p);
-	}
-}
 
 const char *
 render_url_basename(const char *url, size_t *lenp)

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
@@ -265,7 +266,7 @@ link_enter(struct gmi *g, cmark_node *n)
 	if (url != NULL && url[0] != '\0') {
 		if (o != NULL && o->rewrite != NULL)
 			rw = o->rewrite(o->rewrite_ctx, url);
-		render_url_encode(&b, rw ? rw : url);
+		url_encode_link(rw ? rw : url, &b);
 		l->url = buf_release(&b);
 		free(rw);
 		if (l->url[0] == '\0') {	/* rewritten to nothing */

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
@@ -177,7 +178,7 @@ link_exit(struct render *r, struct gph *g, cmark_node *n)
 	if (o != NULL && o->absolute != NULL && url[0] == '/' &&
 	    url[1] != '/')
 		abs = o->absolute(o->absolute_ctx, url);
-	render_url_encode(&b, abs ? abs : url);
+	url_encode_link(abs ? abs : url, &b);
 	free(rw);
 	free(abs);
 	if (b.len == 0) {		/* rewritten to nothing */

@@ -1,6 +1,6 @@
 /*
- * test_url.c -- url_parse(), url_decode() and url_encode_path() on
- * their own (spec/gemini.md §2, §3).
+ * test_url.c -- url_parse(), url_decode(), the encoders and the small
+ * helpers on their own (spec/gemini.md §2, §3).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +270,52 @@ test_encode(void)
 	buf_free(&b);
 }
 
+static void
+test_encode_link(void)
+{
+	struct buf	 b = BUF_INIT;
+
+	url_encode_link("", &b);
+	STR_EQ(b.data, "", "empty: a terminated string");
+	buf_truncate(&b, 0);
+	url_encode_link("gemini://h/a?b=c&d#e;f:g@h!$'()*+,", &b);
+	STR_EQ(b.data, "gemini://h/a?b=c&d#e;f:g@h!$'()*+,", "reserved kept");
+	buf_truncate(&b, 0);
+	url_encode_link("a b\t\x7F<>\"{}|\\^`", &b);
+	STR_EQ(b.data, "a%20b%09%7F%3C%3E%22%7B%7D%7C%5C%5E%60",
+	    "space, controls and unsafe bytes");
+	buf_truncate(&b, 0);
+	url_encode_link("caf\xC3\xA9", &b);
+	STR_EQ(b.data, "caf%C3%A9", "non-ASCII");
+	buf_truncate(&b, 0);
+	url_encode_link("%41%e9%4%zz%", &b);
+	STR_EQ(b.data, "%41%e9%254%25zz%25", "escapes kept, bad '%' encoded");
+	buf_free(&b);
+}
+
+static void
+test_scheme_hex(void)
+{
+	INT_EQ(url_has_scheme("gemini://h/"), 1, "gemini:");
+	INT_EQ(url_has_scheme("mailto:x@y"), 1, "mailto:");
+	INT_EQ(url_has_scheme("svn+ssh://h"), 1, "svn+ssh:");
+	INT_EQ(url_has_scheme("a1.-+:"), 1, "every scheme character");
+	INT_EQ(url_has_scheme("post.md"), 0, "a file");
+	INT_EQ(url_has_scheme("/a:b"), 0, "a path with ':'");
+	INT_EQ(url_has_scheme("1a:b"), 0, "leading digit");
+	INT_EQ(url_has_scheme(":x"), 0, "empty scheme");
+	INT_EQ(url_has_scheme("a b:c"), 0, "space");
+	INT_EQ(url_has_scheme(""), 0, "empty");
+	INT_EQ(url_hexval('0'), 0, "0");
+	INT_EQ(url_hexval('9'), 9, "9");
+	INT_EQ(url_hexval('a'), 10, "a");
+	INT_EQ(url_hexval('F'), 15, "F");
+	INT_EQ(url_hexval('g'), -1, "g");
+	INT_EQ(url_hexval('\0'), -1, "NUL");
+	INT_EQ(url_hexval(-1), -1, "negative");
+	INT_EQ(url_hexval(0xC1), -1, "a high byte");
+}
+
 /* Whatever url_encode_path() makes, url_parse() gives back the same. */
 static void
 test_roundtrip(void)
@@ -301,6 +347,8 @@ main(void)
 	test_parse_long();
 	test_decode();
 	test_encode();
+	test_encode_link();
+	test_scheme_hex();
 	test_roundtrip();
 	return harness_done();
 }
