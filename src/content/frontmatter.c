@@ -24,6 +24,7 @@
 #include "core/date.h"
 #include "core/entity.h"
 #include "core/util.h"
+#include "core/yaml.h"
 
 #define FM_MAX_EVENTS	8192	/* a real front matter has a few dozen */
 #define FM_MAX_DEPTH	32
@@ -120,37 +121,14 @@ fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Line and column (in characters) of byte off of the YAML input. */
-static void
-offset_mark(const struct fmp *f, size_t off, yaml_mark_t *mk)
-{
-	size_t	 i;
-
-	memset(mk, 0, sizeof(*mk));
-	for (i = 0; i < off && i < f->inlen; i++) {
-		if (f->in[i] == '\n') {
-			mk->line++;
-			mk->column = 0;
-		} else if (((unsigned char)f->in[i] & 0xC0) != 0x80)
-			mk->column++;
-	}
-}
-
 static void
 yaml_fail(struct fmp *f)
 {
 	yaml_mark_t	 mk;
-	const char	*problem;
+	char		 msg[sizeof(f->err->msg)];
 
-	problem = f->p.problem ? f->p.problem : "invalid YAML";
-	if (f->p.error == YAML_READER_ERROR)
-		offset_mark(f, f->p.problem_offset, &mk);
-	else
-		mk = f->p.problem_mark;
-	if (f->p.context)
-		fail(f, &mk, "%s (%s)", problem, f->p.context);
-	else
-		fail(f, &mk, "%s", problem);
+	yml_problem(&f->p, f->in, f->inlen, &mk, msg, sizeof(msg));
+	fail(f, &mk, "%s", msg);
 }
 
 /* Read the next event into f->ev, deleting the current one first. */
@@ -232,53 +210,11 @@ slen(const struct fmp *f)
 	return f->ev.data.scalar.length;
 }
 
-/* A plain empty, ~ or null scalar: as if the key were not there. */
-static int
-is_null(const struct fmp *f)
-{
-	const char	*s = sval(f);
-	size_t		 len = slen(f);
-
-	if (f->ev.type != YAML_SCALAR_EVENT ||
-	    f->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return 0;
-	return len == 0 || (len == 1 && s[0] == '~') ||
-	    (len == 4 && (memcmp(s, "null", 4) == 0 ||
-	    memcmp(s, "Null", 4) == 0 || memcmp(s, "NULL", 4) == 0));
-}
-
 static int
 is_blank(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
 	    c == '\f';
-}
-
-/* true/false/yes/no/on/off, any case, blanks around ignored. */
-static int
-parse_bool(const char *s, size_t len, bool *out)
-{
-	static const char *const yes[] = { "true", "yes", "on" };
-	static const char *const no[] = { "false", "no", "off" };
-	size_t		 i;
-
-	while (len > 0 && is_blank((unsigned char)s[len - 1]))
-		len--;
-	while (len > 0 && is_blank((unsigned char)*s)) {
-		s++;
-		len--;
-	}
-	for (i = 0; i < nitems(yes); i++) {
-		if (strlen(yes[i]) == len && strncasecmp(s, yes[i], len) == 0) {
-			*out = true;
-			return 0;
-		}
-		if (strlen(no[i]) == len && strncasecmp(s, no[i], len) == 0) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -1;
 }
 
 /* int = [blanks] ["+" / "-"] 1*7DIGIT [blanks], |value| <= FM_MAX_PART */
@@ -404,7 +340,7 @@ read_tags(struct fmp *f)
 			    "%s: expected a list of strings", f->key);
 			return -1;
 		}
-		if (!is_null(f) && add_tag(f, sval(f), slen(f)) == -1)
+		if (!yml_is_null(&f->ev) && add_tag(f, sval(f), slen(f)) == -1)
 			return -1;
 	}
 }
@@ -437,7 +373,7 @@ read_str_or_list(struct fmp *f, char **dst, int join)
 			    "%s: expected a list of strings", f->key);
 			goto fail;
 		}
-		if (is_null(f) || (!join && b.len > 0))
+		if (yml_is_null(&f->ev) || (!join && b.len > 0))
 			continue;
 		s = frontmatter_oneline(sval(f), slen(f), FM_ENTITIES);
 		if (*s != '\0') {
@@ -486,7 +422,7 @@ read_bool(struct fmp *f, bool *out)
 {
 	if (want_scalar(f, "true or false") == -1)
 		return -1;
-	if (parse_bool(sval(f), slen(f), out) == -1) {
+	if (yml_parse_bool(sval(f), slen(f), out) == -1) {
 		fail(f, &f->ev.start_mark, "%s: expected true or false",
 		    f->key);
 		return -1;
@@ -504,7 +440,7 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 	bool		 b, has = false;
 	int		 v, keep;
 
-	if (is_null(f))
+	if (yml_is_null(&f->ev))
 		return 0;
 	/* An alias of lower rank already set this field: check, don't keep. */
 	keep = k->rank <= f->rank[k->field];
@@ -603,7 +539,7 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		/* published: false (Jekyll), or published: 2024-01-02 */
 		if (want_scalar(f, "true, false or a date") == -1)
 			return -1;
-		if (parse_bool(sval(f), slen(f), &b) == 0) {
+		if (yml_parse_bool(sval(f), slen(f), &b) == 0) {
 			m->draft = m->draft || !b;
 			return 0;
 		}
@@ -681,7 +617,7 @@ read_yaml(struct fmp *f)
 	if (f->ev.type == YAML_MAPPING_START_EVENT) {
 		if (read_mapping(f) == -1)
 			return -1;
-	} else if (!is_null(f)) {
+	} else if (!yml_is_null(&f->ev)) {
 		fail(f, &f->ev.start_mark, "front matter must be a mapping "
 		    "of keys to values");
 		return -1;

@@ -44,7 +44,7 @@ utf8_decode(const char *p, size_t len, uint32_t *cp)
 		else if (s[0] == 0xF4)
 			hi = 0x8F;		/* past U+10FFFF */
 	} else
-		goto bad;		/* 80-C1: continuation, overlong; F5-FF */
+		goto bad;	/* 80-C1: continuation or overlong; F5-FF */
 	if (len < n || s[1] < lo || s[1] > hi)
 		goto bad;
 	c = c << 6 | (s[1] & 0x3F);

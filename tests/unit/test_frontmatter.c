@@ -330,6 +330,9 @@ test_errors(void)
 	fails("---\ntitle: a\n  b: c\n---\n", 3, 4, "mapping values");
 	fails("---\ntitle: a\n--- b\n---\n", 3, 1, "more than one YAML");
 	fails("---\ntitle: \"bad \xff byte\"\n---\n", 2, 13, "invalid");
+	/* libyaml ends a line at a lone CR; so does the error's place. */
+	fails("---\ntitle: a\rauthor: \"\xff\"\n---\n", 3, 10, "invalid");
+	fails("---\ntitle: a\r\nauthor: \"\xff\"\n---\n", 3, 10, "invalid");
 	fails("\xEF\xBB\xBF---\ntitle: [a]\n---\n", 2, 8,
 	    "title: expected a string");
 	fails("---\ntitle: a\ntitle: [b]\n---\n", 3, 8,
