@@ -620,12 +620,6 @@ pick_title(const struct archive_file *f, const char *fallback)
 	return xstrdup(fallback);
 }
 
-static char *
-dupnull(const char *s)
-{
-	return s != NULL ? xstrdup(s) : NULL;
-}
-
 /* ---- file records --------------------------------------------------- */
 
 static long long
@@ -881,9 +875,9 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 			continue;
 		}
 		s = series_new(a, slug, pick_title(f, stem));
-		s->summary = dupnull(f->m.summary);
-		s->level = dupnull(f->m.level);
-		s->audience = dupnull(f->m.audience);
+		s->summary = xstrdup_null(f->m.summary);
+		s->level = xstrdup_null(f->m.level);
+		s->audience = xstrdup_null(f->m.audience);
 		s->src = f->src;
 		s->srclen = f->len;
 		s->body_off = f->m.body_off;
@@ -1288,7 +1282,7 @@ load_pages(struct archive *a, int dfd)
 		d->path = f->rel;
 		d->file = f;
 		d->title = pick_title(f, name);
-		d->lang = dupnull(f->m.lang);
+		d->lang = xstrdup_null(f->m.lang);
 		d->src = f->src;
 		d->srclen = f->len;
 		d->body_off = f->m.body_off;

@@ -1726,63 +1726,22 @@ done:
 	return rv;
 }
 
-/* The whole file into b; -1 with errno set (EFBIG when too large). */
-static int
-read_file(const char *path, struct buf *b)
-{
-	struct stat	 st;
-	ssize_t		 n;
-	int		 fd, saved;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	if (fstat(fd, &st) == -1)
-		goto fail;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	for (;;) {
-		buf_reserve(b, 8192);
-		n = read(fd, b->data + b->len, b->cap - b->len - 1);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			goto fail;
-		if (n == 0)
-			break;
-		b->len += (size_t)n;
-		b->data[b->len] = '\0';
-		if (b->len > CONFIG_MAX_SIZE) {
-			errno = EFBIG;
-			goto fail;
-		}
-	}
-	close(fd);
-	return 0;
-fail:
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
-}
-
 int
 config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
-	struct buf	 b = BUF_INIT;
-	int		 rv;
+	char	*data;
+	size_t	 len;
+	int	 rv;
 
-	if (read_file(path, &b) == -1) {
+	if ((data = util_read_file(path, CONFIG_MAX_SIZE, &len)) == NULL) {
 		memset(c, 0, sizeof(*c));
 		if (err != NULL && errlen > 0)
 			snprintf(err, errlen, "%s: %s", path,
 			    strerror(errno));
-		buf_free(&b);
 		return -1;
 	}
-	rv = config_load_buffer(c, path, b.data, b.len, err, errlen);
-	buf_free(&b);
+	rv = config_load_buffer(c, path, data, len, err, errlen);
+	free(data);
 	return rv;
 }
 
