@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,30 +87,6 @@ version(void)
 	    yaml_get_version_string(), cmark_version_string());
 }
 
-static char *
-read_file(const char *path, size_t *lenp)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[65536];
-	ssize_t		 n;
-	int		 fd;
-
-	if (strcmp(path, "-") == 0)
-		fd = 0;
-	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return NULL;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		buf_add(&b, chunk, (size_t)n);
-	if (fd != 0)
-		close(fd);
-	if (n < 0) {
-		buf_free(&b);
-		return NULL;
-	}
-	*lenp = b.len;
-	return buf_release(&b);
-}
-
 /* --render: the body of one Markdown file, as a reader would get it. */
 static int
 cmd_render(const char *path, const char *to)
@@ -125,7 +102,11 @@ cmd_render(const char *path, const char *to)
 		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
 		return EXIT_CONFIG;
 	}
-	if ((src = read_file(path, &len)) == NULL) {
+	if (strcmp(path, "-") == 0)
+		src = util_read_fd(STDIN_FILENO, SIZE_MAX, &len);
+	else
+		src = util_read_file(path, SIZE_MAX, &len);
+	if (src == NULL) {
 		fprintf(stderr, "capsuled: %s: %s\n", path, strerror(errno));
 		return EXIT_TROUBLE;
 	}

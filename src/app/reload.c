@@ -88,12 +88,6 @@ same_str(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-static char *
-dupnull(const char *s)
-{
-	return s != NULL ? xstrdup(s) : NULL;
-}
-
 static void
 restart_needed(const struct config *c, const char *key)
 {
@@ -140,12 +134,12 @@ keep_restart_only(struct config *c, const struct config *run)
 	if (!same_str(c->user, run->user)) {
 		restart_needed(c, "user");
 		free(c->user);
-		c->user = dupnull(run->user);
+		c->user = xstrdup_null(run->user);
 	}
 	if (!same_str(c->chroot_dir, run->chroot_dir)) {
 		restart_needed(c, "chroot");
 		free(c->chroot_dir);
-		c->chroot_dir = dupnull(run->chroot_dir);
+		c->chroot_dir = xstrdup_null(run->chroot_dir);
 	}
 }
 

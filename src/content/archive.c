@@ -43,7 +43,10 @@
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/date.h"
+#include "core/fold.h"
 #include "core/log.h"
+#include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
@@ -126,28 +129,6 @@ static const char *const reserved_pages[] = {
 	"search", "drafts",
 };
 
-/*
- * Latin-1 Supplement and Latin Extended-A letters, U+00C0 to U+017F,
- * folded to ASCII for slugs; NULL (x and ÷) is a separator.
- */
-static const char *const latin_fold[] = {
-	"a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i",
-	"i", "i", "i", "d", "n", "o", "o", "o", "o", "o", NULL, "o", "u",
-	"u", "u", "u", "y", "th", "ss", "a", "a", "a", "a", "a", "a", "ae",
-	"c", "e", "e", "e", "e", "i", "i", "i", "i", "d", "n", "o", "o", "o",
-	"o", "o", NULL, "o", "u", "u", "u", "u", "y", "th", "y", "a", "a",
-	"a", "a", "a", "a", "c", "c", "c", "c", "c", "c", "c", "c", "d", "d",
-	"d", "d", "e", "e", "e", "e", "e", "e", "e", "e", "e", "e", "g", "g",
-	"g", "g", "g", "g", "g", "g", "h", "h", "h", "h", "i", "i", "i", "i",
-	"i", "i", "i", "i", "i", "i", "ij", "ij", "j", "j", "k", "k", "k",
-	"l", "l", "l", "l", "l", "l", "l", "l", "l", "l", "n", "n", "n", "n",
-	"n", "n", "n", "ng", "ng", "o", "o", "o", "o", "o", "o", "oe", "oe",
-	"r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s", "s", "s", "s",
-	"t", "t", "t", "t", "t", "t", "u", "u", "u", "u", "u", "u", "u", "u",
-	"u", "u", "u", "u", "w", "w", "y", "y", "y", "z", "z", "z", "z", "z",
-	"z", "s",
-};
-
 static struct archive_priv *
 inner(const struct archive *a)
 {
@@ -216,31 +197,27 @@ index_put(struct index *x, const char *key, void *val)
 
 /* ---- text ----------------------------------------------------------- */
 
-/*
- * Decode one UTF-8 sequence at p (NUL-terminated); returns its length
- * (at least 1) and sets *cp, or -1 in *cp for an invalid byte.
- */
+/* One code point of the NUL-terminated p: its length, at least 1. */
 static size_t
-utf8_next(const unsigned char *p, long *cp)
+utf8_next(const unsigned char *p, uint32_t *cp)
 {
-	return buf_utf8_decode((const char *)p, strnlen((const char *)p, 4),
-	    cp);
+	return utf8_decode((const char *)p, strnlen((const char *)p, 4), cp);
 }
 
 static int
-is_alnum(long c)
+is_alnum(uint32_t c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	    (c >= '0' && c <= '9');
 }
 
-/* Punctuation and spaces outside ASCII: separators in a slug. */
+/* Punctuation and spaces outside ASCII, bad bytes: separators in a slug. */
 static int
-is_punct_cp(long cp)
+is_punct_cp(uint32_t cp)
 {
-	return (cp >= 0x80 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 ||
-	    (cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x3000 && cp <= 0x303F) ||
-	    cp == 0xFEFF || cp == 0xFFFD;
+	return cp == UTF8_INVALID || (cp >= 0x80 && cp <= 0xBF) ||
+	    cp == 0xD7 || cp == 0xF7 || (cp >= 0x2000 && cp <= 0x206F) ||
+	    (cp >= 0x3000 && cp <= 0x303F) || cp == 0xFEFF || cp == 0xFFFD;
 }
 
 struct slug {
@@ -280,8 +257,9 @@ archive_slugify(const char *name)
 {
 	struct slug		 s;
 	const unsigned char	*p = (const unsigned char *)name;
+	const char		*ascii;
 	char			 tmp[16];
-	long			 cp;
+	uint32_t		 cp;
 	int			 prev_alnum = 0;
 
 	buf_init(&s.b);
@@ -303,8 +281,8 @@ archive_slugify(const char *name)
 			slug_word(&s, "and");
 		else if (cp == '#' && prev_alnum)
 			slug_word(&s, "sharp");
-		else if (cp >= 0xC0 && cp < 0x180 && latin_fold[cp - 0xC0]) {
-			slug_add(&s, latin_fold[cp - 0xC0]);
+		else if ((ascii = fold_latin(cp)) != NULL) {
+			slug_add(&s, ascii);
 			prev_alnum = 1;
 			continue;
 		} else if (cp >= 0x80 && !is_punct_cp(cp)) {
@@ -319,8 +297,8 @@ archive_slugify(const char *name)
 }
 
 /* Lower-case of cp for the letters we group tags by (Latin scripts). */
-static long
-fold_case(long cp)
+static uint32_t
+fold_case(uint32_t cp)
 {
 	if (cp >= 'A' && cp <= 'Z')
 		return cp + 32;
@@ -347,7 +325,7 @@ tag_key(const char *name)
 {
 	struct buf		 b = BUF_INIT;
 	const unsigned char	*p = (const unsigned char *)name, *q;
-	long			 cp;
+	uint32_t		 cp;
 	int			 sep = 0;
 
 	while (*p != '\0') {
@@ -361,10 +339,10 @@ tag_key(const char *name)
 		if (sep && b.len > 0)
 			buf_addc(&b, '-');
 		sep = 0;
-		if (cp < 0)
+		if (cp == UTF8_INVALID)
 			buf_addc(&b, *q);
 		else
-			buf_add_utf8(&b, (uint32_t)fold_case(cp));
+			utf8_add(&b, fold_case(cp));
 	}
 	buf_add(&b, "", 0);
 	return buf_release(&b);
@@ -640,12 +618,6 @@ pick_title(const struct archive_file *f, const char *fallback)
 	return xstrdup(fallback);
 }
 
-static char *
-dupnull(const char *s)
-{
-	return s != NULL ? xstrdup(s) : NULL;
-}
-
 /* ---- file records --------------------------------------------------- */
 
 static long long
@@ -901,9 +873,9 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 			continue;
 		}
 		s = series_new(a, slug, pick_title(f, stem));
-		s->summary = dupnull(f->m.summary);
-		s->level = dupnull(f->m.level);
-		s->audience = dupnull(f->m.audience);
+		s->summary = xstrdup_null(f->m.summary);
+		s->level = xstrdup_null(f->m.level);
+		s->audience = xstrdup_null(f->m.audience);
 		s->src = f->src;
 		s->srclen = f->len;
 		s->body_off = f->m.body_off;
@@ -1304,7 +1276,7 @@ load_pages(struct archive *a, int dfd)
 		d->path = f->rel;
 		d->file = f;
 		d->title = pick_title(f, name);
-		d->lang = dupnull(f->m.lang);
+		d->lang = xstrdup_null(f->m.lang);
 		d->src = f->src;
 		d->srclen = f->len;
 		d->body_off = f->m.body_off;

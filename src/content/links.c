@@ -24,39 +24,11 @@
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/log.h"
+#include "core/url.h"
 #include "core/util.h"
 #include "markdown/scan.h"
 
 /* ---- resolving ----------------------------------------------------- */
-
-static int
-is_alnum(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9');
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
-static int
-has_scheme(const char *u)
-{
-	const char	*p = u;
-
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-		return 0;
-	for (p++; is_alnum(*p) || *p == '+' || *p == '-' || *p == '.'; p++)
-		;
-	return *p == ':';
-}
 
 /*
  * Resolve url[0..len) against the directory of from_path into a
@@ -75,8 +47,8 @@ capsule_path(const char *from_path, const char *url, size_t len)
 		buf_add(&dec, from_path, (size_t)(slash - from_path) + 1);
 	for (i = 0; i < len; i++) {
 		if (url[i] == '%' && len - i > 2 &&
-		    (hi = hexval((unsigned char)url[i + 1])) >= 0 &&
-		    (lo = hexval((unsigned char)url[i + 2])) >= 0 &&
+		    (hi = url_hexval((unsigned char)url[i + 1])) >= 0 &&
+		    (lo = url_hexval((unsigned char)url[i + 2])) >= 0 &&
 		    (hi | lo) != 0) {
 			buf_addc(&dec, hi << 4 | lo);
 			i += 2;
@@ -218,7 +190,7 @@ links_resolve(const struct archive *a, const char *from_path,
 	char			*path, *stem = NULL, *slug, *res = NULL;
 	size_t			 ulen, len, dirlen;
 
-	if (url != NULL && has_scheme(url))
+	if (url != NULL && url_has_scheme(url))
 		return alias_resolve(a, url);
 	if (url == NULL || (url[0] == '/' && url[1] == '/'))
 		return NULL;

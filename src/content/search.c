@@ -37,7 +37,9 @@
 #include "content/archive.h"
 #include "content/search.h"
 #include "core/buf.h"
+#include "core/fold.h"
 #include "core/log.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/scan.h"
 
@@ -75,45 +77,18 @@ struct search_index {
 /* ---- characters and tokens ------------------------------------------ */
 
 /*
- * Latin-1 Supplement and Latin Extended-A letters, folded for matching:
- * U+00C0..U+017F in ranges that share a base letter.  × and ÷ are not
- * letters.
- */
-static const struct {
-	uint16_t	 lo, hi;
-	const char	*to;
-} latin[] = {
-	{ 0xC0, 0xC5, "a" }, { 0xC6, 0xC6, "ae" }, { 0xC7, 0xC7, "c" },
-	{ 0xC8, 0xCB, "e" }, { 0xCC, 0xCF, "i" }, { 0xD0, 0xD0, "d" },
-	{ 0xD1, 0xD1, "n" }, { 0xD2, 0xD6, "o" }, { 0xD8, 0xD8, "o" },
-	{ 0xD9, 0xDC, "u" }, { 0xDD, 0xDD, "y" }, { 0xDE, 0xDE, "th" },
-	{ 0xDF, 0xDF, "ss" }, { 0xE0, 0xE5, "a" }, { 0xE6, 0xE6, "ae" },
-	{ 0xE7, 0xE7, "c" }, { 0xE8, 0xEB, "e" }, { 0xEC, 0xEF, "i" },
-	{ 0xF0, 0xF0, "d" }, { 0xF1, 0xF1, "n" }, { 0xF2, 0xF6, "o" },
-	{ 0xF8, 0xF8, "o" }, { 0xF9, 0xFC, "u" }, { 0xFD, 0xFD, "y" },
-	{ 0xFE, 0xFE, "th" }, { 0xFF, 0xFF, "y" },
-	{ 0x100, 0x105, "a" }, { 0x106, 0x10D, "c" }, { 0x10E, 0x111, "d" },
-	{ 0x112, 0x11B, "e" }, { 0x11C, 0x123, "g" }, { 0x124, 0x127, "h" },
-	{ 0x128, 0x131, "i" }, { 0x132, 0x133, "ij" }, { 0x134, 0x135, "j" },
-	{ 0x136, 0x138, "k" }, { 0x139, 0x142, "l" }, { 0x143, 0x149, "n" },
-	{ 0x14A, 0x14B, "ng" }, { 0x14C, 0x151, "o" }, { 0x152, 0x153, "oe" },
-	{ 0x154, 0x159, "r" }, { 0x15A, 0x161, "s" }, { 0x162, 0x167, "t" },
-	{ 0x168, 0x173, "u" }, { 0x174, 0x175, "w" }, { 0x176, 0x178, "y" },
-	{ 0x179, 0x17E, "z" }, { 0x17F, 0x17F, "s" },
-};
-
-/*
  * The folded form of cp into out (room for 4 bytes): its length, 0 for
  * a combining mark (part of a word, folded away: "e" U+0301 is "e"), or
  * -1 when cp is not part of a word (blanks, punctuation, symbols, bad
  * bytes).
  */
 static int
-fold_cp(long cp, char *out)
+fold_cp(uint32_t cp, char *out)
 {
-	size_t	 i;
+	const char	*ascii;
+	size_t		 len;
 
-	if (cp < 0)
+	if (cp == UTF8_INVALID)
 		return -1;
 	if (cp < 0x80) {
 		if (cp >= 'A' && cp <= 'Z') {
@@ -128,13 +103,12 @@ fold_cp(long cp, char *out)
 	}
 	if (cp < 0xC0 || cp == 0xD7 || cp == 0xF7)
 		return -1;		/* Latin-1 punctuation and symbols */
-	if (cp <= 0x17F) {
-		for (i = 0; i < nitems(latin); i++)
-			if (cp >= latin[i].lo && cp <= latin[i].hi) {
-				memcpy(out, latin[i].to, strlen(latin[i].to));
-				return (int)strlen(latin[i].to);
-			}
-		return -1;
+	if (cp <= 0x17F) {		/* Latin-1 and Extended-A letters */
+		if ((ascii = fold_latin(cp)) == NULL)
+			return -1;
+		len = strlen(ascii);
+		memcpy(out, ascii, len);
+		return (int)len;
 	}
 	if (cp >= 0x300 && cp <= 0x36F)
 		return 0;		/* combining diacritical marks */
@@ -151,7 +125,7 @@ fold_cp(long cp, char *out)
 		cp += 0x20;
 	else if (cp >= 0x400 && cp <= 0x40F)
 		cp += 0x50;
-	return (int)buf_utf8_encode((uint32_t)cp, out);
+	return (int)utf8_encode(cp, out);
 }
 
 /* ASCII folded: letters lower-cased, digits kept, 0 = not in a word. */
@@ -193,7 +167,7 @@ tok_next(struct tok *t)
 {
 	const unsigned char	*start, *last, *q;
 	char			 f[4];
-	long			 cp;
+	uint32_t		 cp;
 	size_t			 n;
 	int			 k;
 
@@ -216,8 +190,8 @@ tok_next(struct tok *t)
 					t->key[t->keylen++] = ascii_fold[*q];
 				continue;
 			}
-			n = buf_utf8_decode((const char *)q,
-			    (size_t)(t->end - q), &cp);
+			n = utf8_decode((const char *)q, (size_t)(t->end - q),
+			    &cp);
 			t->p += n;
 			if ((k = fold_cp(cp, f)) < 0) {
 				if (start != NULL)

@@ -22,6 +22,7 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/utf8.h"
 #include "core/util.h"
 
 static _Atomic int	 log_fd = 2;
@@ -195,7 +196,7 @@ put_esc(char *p, size_t room, const char *s, size_t len, int quoted)
 	static const char hex[] = "0123456789abcdef";
 	size_t		 out = 0, i = 0, n, k;
 	unsigned char	 c;
-	long		 cp;
+	uint32_t	 cp;
 
 	while (i < len) {
 		c = (unsigned char)s[i];
@@ -207,8 +208,9 @@ put_esc(char *p, size_t room, const char *s, size_t len, int quoted)
 			i++;
 			continue;
 		}
-		n = buf_utf8_decode(s + i, len - i, &cp);
-		if (cp >= 0xa0 && cp != 0x2028 && cp != 0x2029) {
+		n = utf8_decode(s + i, len - i, &cp);
+		if (cp != UTF8_INVALID && cp >= 0xa0 && cp != 0x2028 &&
+		    cp != 0x2029) {
 			if (out + n > room)
 				break;
 			memcpy(p + out, s + i, n);

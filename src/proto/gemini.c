@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gemini.h"
 

@@ -23,6 +23,7 @@
 #include "core/config.h"
 #include "core/gemini_limits.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gopher.h"
 #include "site/router.h"

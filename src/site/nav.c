@@ -23,6 +23,7 @@
 #include "content/search.h"
 #include "core/config.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "site/nav.h"
 #include "site/page.h"
@@ -519,13 +520,13 @@ shown_query(const char *q)
 {
 	const unsigned char	*p = (const unsigned char *)q, *end;
 	struct buf		 b = BUF_INIT;
-	long			 cp;
+	uint32_t		 cp;
 	size_t			 n;
 
 	end = p + strlen(q);
 	while (p < end && b.len < 200) {
-		n = buf_utf8_decode((const char *)p, (size_t)(end - p), &cp);
-		if (cp < 0)
+		n = utf8_decode((const char *)p, (size_t)(end - p), &cp);
+		if (cp == UTF8_INVALID)
 			buf_addc(&b, '?');
 		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xA0))
 			buf_addc(&b, ' ');

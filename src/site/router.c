@@ -29,6 +29,7 @@
 #include "core/log.h"
 #include "core/mime.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
@@ -412,10 +413,10 @@ shown(const char *name)
 {
 	struct buf	 b = BUF_INIT;
 	size_t		 len = strlen(name), i = 0, n, k;
-	long		 cp;
+	uint32_t	 cp;
 
 	while (i < len) {
-		n = buf_utf8_decode(name + i, len - i, &cp);
+		n = utf8_decode(name + i, len - i, &cp);
 		if ((cp >= 0x80 && cp < 0xa0) || cp == 0x2028 || cp == 0x2029)
 			for (k = 0; k < n; k++)
 				buf_printf(&b, "\\x%02x",

@@ -7,6 +7,7 @@
  * from files/ into the rest of the capsule, and hard links.
  */
 #include "core/url.h"
+#include "core/utf8.h"
 #include "e2e.h"
 
 static struct e2e_server srv;

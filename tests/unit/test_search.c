@@ -26,7 +26,7 @@
 #include "harness.h"
 #include "content/search.h"
 #include "core/log.h"
-#include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "site/nav.h"
 #include "site/page.h"
