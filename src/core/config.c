@@ -34,6 +34,7 @@
 #include "core/config.h"
 #include "core/gemini_limits.h"
 #include "core/log.h"
+#include "core/url.h"
 #include "core/util.h"
 #include "core/yaml.h"
 
@@ -1192,37 +1193,11 @@ clean_text(const char *s, int url)
 	return 1;
 }
 
-/* A request path as the router sees it: no "." or ".." segments. */
-static int
-plain_path(const char *s)
-{
-	const char	*seg;
-	size_t		 n;
-
-	for (seg = s + 1;; seg += n + 1) {
-		n = strcspn(seg, "/");
-		if ((n == 1 && seg[0] == '.') ||
-		    (n == 2 && seg[0] == '.' && seg[1] == '.'))
-			return 0;
-		if (seg[n] == '\0')
-			return 1;
-	}
-}
-
-/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" 1*char */
+/* scheme ":" and at least one character after it */
 static int
 absolute_url(const char *s)
 {
-	const char	*p = s;
-
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-		return 0;
-	for (p++; *p != ':'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' ||
-		    *p == '.'))
-			return 0;
-	return p[1] != '\0';
+	return url_has_scheme(s) && strchr(s, ':')[1] != '\0';
 }
 
 static int
@@ -1263,7 +1238,7 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 	from = (const char *)key->data.scalar.value;
 	if (strlen(from) != key->data.scalar.length || from[0] != '/' ||
 	    strlen(from) > CONFIG_MAX_URL || !clean_text(from, 0) ||
-	    !plain_path(from))
+	    url_has_dot_segment(from))
 		return fail(l, key->start_mark,
 		    "%s: '%s' is not a path such as /old/name (one line, at"
 		    " most %d bytes, no . or .. segments)", f->key,

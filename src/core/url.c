@@ -151,6 +151,22 @@ url_encode_link(const char *url, struct buf *out)
 
 /* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
 int
+url_has_dot_segment(const char *path)
+{
+	const char	*seg;
+	size_t		 len;
+
+	for (seg = path + 1;; seg += len + 1) {
+		len = strcspn(seg, "/");
+		if ((len == 1 && seg[0] == '.') ||
+		    (len == 2 && seg[0] == '.' && seg[1] == '.'))
+			return 1;
+		if (seg[len] == '\0')
+			return 0;
+	}
+}
+
+int
 url_has_scheme(const char *s)
 {
 	const unsigned char	*p = (const unsigned char *)s;
@@ -211,8 +227,7 @@ check_chars(const char *s, int query, const char **errstr)
 static int
 check_decoded(const char *path, const char **errstr)
 {
-	const char	*p, *seg;
-	size_t		 len;
+	const char	*p;
 
 	if (!utf8_valid(path, strlen(path))) {
 		*errstr = "Bad request: path is not valid UTF-8";
@@ -224,15 +239,9 @@ check_decoded(const char *path, const char **errstr)
 			return -1;
 		}
 	}
-	for (seg = path + 1;; seg += len + 1) {
-		len = strcspn(seg, "/");
-		if ((len == 1 && seg[0] == '.') ||
-		    (len == 2 && seg[0] == '.' && seg[1] == '.')) {
-			*errstr = "Bad request: dot segment in path";
-			return -1;
-		}
-		if (seg[len] == '\0')
-			break;
+	if (url_has_dot_segment(path)) {
+		*errstr = "Bad request: dot segment in path";
+		return -1;
 	}
 	return 0;
 }

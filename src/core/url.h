@@ -55,4 +55,10 @@ int	 url_has_scheme(const char *s);
 /* The value of hex digit c, or -1. */
 int	 url_hexval(int c);
 
+/*
+ * 1 when the path (decoded, starting with '/') has a "." or ".."
+ * segment, which no request may carry (they would climb or alias).
+ */
+int	 url_has_dot_segment(const char *path);
+
 #endif

@@ -107,7 +107,6 @@ gopher_plus(const char *f)
 static int
 make_path(struct gopher_request *req, const char *s, const char **errstr)
 {
-	const char	*seg;
 	size_t		 len, off;
 
 	off = s[0] == '/' ? 0 : 1;
@@ -120,15 +119,9 @@ make_path(struct gopher_request *req, const char *s, const char **errstr)
 	memcpy(req->path + off, s, len + 1);
 	if (check_text(req->path, 0, errstr) == -1)
 		return -1;
-	for (seg = req->path + 1;; seg += len + 1) {
-		len = strcspn(seg, "/");
-		if ((len == 1 && seg[0] == '.') ||
-		    (len == 2 && seg[0] == '.' && seg[1] == '.')) {
-			*errstr = "Dot segment in selector";
-			return -1;
-		}
-		if (seg[len] == '\0')
-			break;
+	if (url_has_dot_segment(req->path)) {
+		*errstr = "Dot segment in selector";
+		return -1;
 	}
 	return 0;
 }

@@ -340,6 +340,22 @@ test_roundtrip(void)
 	buf_free(&b);
 }
 
+/* The one dot-segment scan of request paths, selectors and redirects. */
+static void
+test_dot_segment(void)
+{
+	INT_EQ(url_has_dot_segment("/"), 0, "/");
+	INT_EQ(url_has_dot_segment("/posts/a.b"), 0, "a dot inside a name");
+	INT_EQ(url_has_dot_segment("/.well-known/x"), 0, "a dot-name");
+	INT_EQ(url_has_dot_segment("/..."), 0, "three dots are a name");
+	INT_EQ(url_has_dot_segment("/."), 1, "/.");
+	INT_EQ(url_has_dot_segment("/.."), 1, "/..");
+	INT_EQ(url_has_dot_segment("/a/./b"), 1, "/a/./b");
+	INT_EQ(url_has_dot_segment("/a/../b"), 1, "/a/../b");
+	INT_EQ(url_has_dot_segment("/a/.."), 1, "trailing ..");
+	INT_EQ(url_has_dot_segment("/a//b"), 0, "an empty segment");
+}
+
 int
 main(void)
 {
@@ -350,6 +366,7 @@ main(void)
 	test_encode();
 	test_encode_link();
 	test_scheme_hex();
+	test_dot_segment();
 	test_roundtrip();
 	return harness_done();
 }
