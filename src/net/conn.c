@@ -100,7 +100,7 @@ static void	file_read_next(struct conn *);
 
 /*
  * The live configuration: the generation this connection was accepted
- * under, then the newest one as of its request (take_snapshot()).
+ * under, then the newest one as of its request (take_generation()).
  */
 static const struct config *
 conf(const struct conn *c)
@@ -221,7 +221,8 @@ on_write(uv_write_t *req, int status)
  * Queue len bytes at p.  own, when not NULL, is the buf that holds them:
  * its contents move into the write request (freed in on_write) and own
  * is left empty.  Without it the bytes are borrowed and outlive the
- * write (the snapshot's cache): nothing is copied.
+ * write (a cached blob the response holds a reference to): nothing
+ * is copied.
  */
 static void
 send_bytes(struct conn *c, const char *p, size_t len, struct buf *own)
@@ -428,7 +429,7 @@ send_status(struct conn *c, int status, const char *meta)
 
 /* The request is here: answer it from the newest generation. */
 static void
-take_snapshot(struct conn *c)
+take_generation(struct conn *c)
 {
 	if (c->gen == c->w->gen)
 		return;
@@ -565,7 +566,7 @@ answer_gemini(struct conn *c, size_t linelen)
 	size_t			 hlen, got = c->reqlen;
 	int			 status, h = 0;
 
-	take_snapshot(c);
+	take_generation(c);
 	cfg = conf(c);
 	set = c->gen->set;
 	c->reqlen = linelen;
@@ -608,7 +609,7 @@ answer_gemini(struct conn *c, size_t linelen)
 static void
 answer_gopher(struct conn *c, size_t linelen)
 {
-	take_snapshot(c);
+	take_generation(c);
 	c->reqlen = linelen;
 	/* Gopher has no host names: the first host answers. */
 	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->sites[0],
