@@ -110,7 +110,7 @@ conf(const struct conn *c)
 
 /* The per-address limits of the live configuration. */
 static void
-limit_conf(const struct conn *c, struct limit_conf *lc)
+live_limits(const struct conn *c, struct limit_conf *lc)
 {
 	const struct config	*cfg = conf(c);
 
@@ -140,7 +140,7 @@ conn_free(struct conn *c)
 	if (c->tls != NULL)
 		tlsconn_free(c->tls);
 	if (c->lcounted) {
-		limit_conf(c, &lc);	/* before the generation goes */
+		live_limits(c, &lc);	/* before the generation goes */
 		limits_close(w->limits, &c->lkey, &lc);
 	}
 	gen_unref(c->gen);
@@ -268,7 +268,7 @@ flush_tls(struct conn *c)
  * (an alert), then close once that is written; nothing else goes out.
  */
 static void
-tls_broken(struct conn *c)
+broken_tls(struct conn *c)
 {
 	flush_tls(c);
 	c->state = CONN_SHUTDOWN;
@@ -493,7 +493,7 @@ upload_read(struct conn *c)
 		if (n == TLSCONN_WANT)
 			break;
 		/* The client went away or broke TLS: nothing is written. */
-		tls_broken(c);
+		broken_tls(c);
 		return;
 	}
 	flush_tls(c);
@@ -631,7 +631,7 @@ slow_down(struct conn *c, size_t linelen)
 
 	if (!c->lcounted)
 		return 0;
-	limit_conf(c, &lc);
+	live_limits(c, &lc);
 	if ((wait = limits_request(c->w->limits, &c->lkey, &lc,
 	    uv_hrtime() / 1000000)) == 0)
 		return 0;
@@ -760,7 +760,7 @@ read_gemini(struct conn *c, const char *p, size_t len)
 		    c->reqlen) != GEMINI_INCOMPLETE)
 			break;
 		/* Handshake failure or the peer went away. */
-		tls_broken(c);
+		broken_tls(c);
 		return;
 	}
 	if (c->state == CONN_REQUEST && !c->handshaken &&
@@ -826,7 +826,7 @@ count_client(struct conn *c, const struct sockaddr *sa)
 
 	if (limit_key(sa, &c->lkey) == -1)
 		return 0;		/* no address: nothing to count */
-	limit_conf(c, &lc);
+	live_limits(c, &lc);
 	if (limits_open(c->w->limits, &c->lkey, &lc) == -1)
 		return -1;
 	c->lcounted = 1;
