@@ -25,7 +25,9 @@
  * Knows libuv (a thread, an async handle), the configuration, TLS
  * contexts, the archive and the server.  A struct reload owns one
  * reference to the current settings and to each host's snapshot, the
- * watches (one per capsule directory) and the loader thread.  Its functions are for the main loop's thread only.
+ * watches (one per capsule directory), the loader thread and a timer
+ * that has a fleet's ticket key file read again when it changes
+ * (ticket_refresh()).  Its functions are for the main loop's thread only.
  */
 #ifndef CAPSULED_RELOAD_H
 #define CAPSULED_RELOAD_H
@@ -52,6 +54,7 @@ struct reload {
 	int		 want_config;	/* the next build reads the config */
 	int		 stopping;
 	unsigned long	 nbuilds;	/* finished */
+	uv_timer_t	 tickets;	/* looks for a new ticket key file */
 
 	/* The loader thread and its hand-over, under mtx. */
 	uv_thread_t	 thread;

@@ -162,6 +162,8 @@ static const struct field fields[] = {
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
 	{ "ticket_rotation",	parse_ms,	OFF(ticket_rotation_ms),
 	    60 * 1000, 7 * DAY_MS },
+	/* An optional path, read as chroot's is. */
+	{ "ticket_keys",	parse_chroot,	OFF(ticket_keys), 0, PATH_MAX },
 	{ "lang",		parse_lang,	OFF(lang),	1, 35 },
 	{ "title",		parse_text,	OFF(site_title), 1, 256 },
 	{ "subtitle",		parse_text,	OFF(site_subtitle), 0, 256 },
@@ -1695,6 +1697,7 @@ defaults(struct config *c, const char *confdir)
 	c->chroot_dir = NULL;
 	c->allow_root = 0;
 	c->ticket_rotation_ms = 12 * 60 * 60 * 1000;
+	c->ticket_keys = NULL;
 	c->lang = xstrdup("en");
 	c->site_title = xstrdup("capsuled");
 	c->site_subtitle = NULL;
@@ -1850,6 +1853,7 @@ config_free(struct config *c)
 	free_hosts(c->hosts, c->nhosts);
 	free(c->user);
 	free(c->chroot_dir);
+	free(c->ticket_keys);
 	free(c->lang);
 	free(c->site_title);
 	free(c->site_subtitle);

@@ -89,6 +89,11 @@ struct config {
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */
 	unsigned	 ticket_rotation_ms; /* TLS ticket key lifetime */
+	/*
+	 * Ticket keys shared by a fleet: this file's (absolute), re-read
+	 * when it changes; NULL: each process makes and rotates its own.
+	 */
+	char		*ticket_keys;	/* owned or NULL */
 
 	/* Site: fallbacks for what capsule/index.md's front matter omits. */
 	char		*lang;		/* default "en" */

@@ -111,6 +111,7 @@ check_defaults(const struct config *c, const char *top, const char *what)
 	STR_EQ(c->robots, CONFIG_ROBOTS_DEFAULT, what);
 	INT_EQ(c->ntitan_writers, 0, what);
 	INT_EQ(c->titan_max_size, 1 << 20, what);
+	STR_EQ(c->ticket_keys, NULL, what);
 	free(capsule);
 	free(certs);
 }
@@ -555,6 +556,25 @@ test_titan(void)
 	    "a SHA-256 fingerprint, got a mapping");
 	expect_err("titan_max_size: 10\n", "1:17: titan_max_size: 10 is out "
 	    "of range (1 KiB to 1024 MiB)");
+}
+
+/* ticket_keys: several instances behind a load balancer (issue 16). */
+static void
+test_fleet(void)
+{
+	struct config	 c;
+	char		*keys;
+
+	expect_ok(&c, "ticket_keys: ticket.keys\n");
+	keys = xasprintf("%s/etc/ticket.keys", tmp);
+	STR_EQ(c.ticket_keys, keys, "ticket_keys, next to the config");
+	free(keys);
+	config_free(&c);
+	expect_ok(&c, "ticket_keys: ~\n");
+	STR_EQ(c.ticket_keys, NULL, "ticket_keys: null, our own keys");
+	config_free(&c);
+	expect_err("ticket_keys: [a]\n", "1:14: ticket_keys: expected a "
+	    "string, got a list");
 }
 
 /* atom_full_content, link_aliases: the feed and link keys of issue 3. */
@@ -1077,6 +1097,7 @@ main(void)
 	test_hardening();
 	test_live();
 	test_hosts();
+	test_fleet();
 
 	unlink(conf);
 	rmdir(etc);
