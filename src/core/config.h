@@ -95,6 +95,14 @@ struct config {
 	 */
 	char		*ticket_keys;	/* owned or NULL */
 
+	/*
+	 * Load balancers in front: a connection from one of these (an
+	 * address, or one with a prefix length: "10.0.0.0/8") starts with
+	 * a PROXY protocol header naming the real client; none: off.
+	 */
+	char		**proxy_protocol; /* owned */
+	size_t		 nproxy_protocol;
+
 	/* Site: fallbacks for what capsule/index.md's front matter omits. */
 	char		*lang;		/* default "en" */
 	char		*site_title;
