@@ -1053,9 +1053,12 @@ count_client(struct conn *c, const struct sockaddr *sa)
 }
 
 /*
- * Does a PROXY header open this connection from sa?  When proxies are
- * listed and sa is not one of them, c->ppsniff makes read_proxy() refuse
- * a header instead.
+ * Does a PROXY header open this connection from sa?  1 yes, 0 no; when
+ * proxies are listed and sa is not one of them, c->ppsniff makes
+ * read_proxy() refuse a header instead.  -1: proxies are listed and sa
+ * is unknown, a peer gone before we asked (a load balancer's health
+ * check resets its connection at once): neither listed nor not, so
+ * closed without a word.
  */
 static int
 proxy_expected(struct conn *c, const struct sockaddr *sa)
@@ -1064,6 +1067,8 @@ proxy_expected(struct conn *c, const struct sockaddr *sa)
 
 	if (cfg->nproxy_protocol == 0)
 		return 0;
+	if (sa->sa_family == AF_UNSPEC)
+		return -1;
 	if (proxy_listed(cfg->proxy_protocol, cfg->nproxy_protocol, sa))
 		return 1;
 	c->ppsniff = 1;
@@ -1148,7 +1153,7 @@ conn_accept(struct listener *l)
 	struct conn		*c;
 	struct sockaddr_storage	 ss;
 	unsigned		 timeout;
-	int			 rv, sslen = sizeof(ss);
+	int			 rv, pp, sslen = sizeof(ss);
 
 	c = xcalloc(1, sizeof(*c));
 	c->w = w;
@@ -1179,7 +1184,12 @@ conn_accept(struct listener *l)
 	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sslen) != 0)
 		ss.ss_family = AF_UNSPEC;
 	set_peer(c, (struct sockaddr *)&ss);
-	if (proxy_expected(c, (struct sockaddr *)&ss))
+	if ((pp = proxy_expected(c, (struct sockaddr *)&ss)) == -1) {
+		log_debug("accept: the peer is gone already");
+		conn_close(c);
+		return;
+	}
+	if (pp == 1)
 		c->state = CONN_PROXY;	/* counted once the header is read */
 	else if (w->srv->limits != NULL &&
 	    count_client(c, (struct sockaddr *)&ss) == -1) {
