@@ -1,7 +1,7 @@
 /*
  * proxy.h -- the PROXY protocol header that a TCP load balancer (HAProxy
- * "send-proxy" and "send-proxy-v2", nginx's stream module, relayd) puts
- * in front of the bytes it relays, to say who the client really is.
+ * "send-proxy" and "send-proxy-v2", nginx's stream module) puts in front
+ * of the bytes it relays, to say who the client really is.
  *
  * Version 1 is one text line, version 2 a binary block; both are read
  * as HAProxy's specification (doc/proxy-protocol.txt in its sources)
