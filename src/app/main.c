@@ -74,8 +74,8 @@ usage(FILE *f)
 	    "      --allow-root   serve as root without `user:` in the config\n"
 	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
 	    "      --gen-ticket-keys FILE\n"
-	    "                     make a session-ticket key file (ticket_keys),\n"
-	    "                     or add a key to one and keep the newest %d\n"
+	    "                     make a ticket_keys file, or add a key to\n"
+	    "                     one and keep the newest %d\n"
 	    "      --version      print versions and exit\n"
 	    "      --help         this text\n", TICKET_GEN_KEEP);
 }

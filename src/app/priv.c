@@ -125,8 +125,12 @@ priv_prepare(struct priv *p, const struct config *cfg, int allow_root,
 	if (root != NULL && cfg->ticket_keys != NULL &&
 	    (in = jailed(root, cfg->ticket_keys)) == NULL) {
 		/* Read after the chroot, and again on every change. */
-		snprintf(err, errlen, "chroot: the ticket key file %s is not "
-		    "inside %s", cfg->ticket_keys, root);
+		if (access(cfg->ticket_keys, F_OK) == -1)
+			snprintf(err, errlen, "ticket_keys: %s: %s",
+			    cfg->ticket_keys, strerror(errno));
+		else
+			snprintf(err, errlen, "chroot: the ticket key file %s "
+			    "is not inside %s", cfg->ticket_keys, root);
 		goto done;
 	}
 	free(in);
