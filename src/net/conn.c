@@ -92,6 +92,12 @@ struct conn {
 					   NULL (CONN_PROXY only) */
 	size_t		 pplen;		/* bytes in pp */
 	int		 ppsniff;	/* not a listed proxy: refuse one */
+	union {
+		struct sockaddr		sa;
+		struct sockaddr_in	sin;
+		struct sockaddr_in6	sin6;
+	}		 ppdst;		/* where the client reached the proxy,
+					   from its header; or AF_UNSPEC */
 };
 
 /* One write: the uv request and the bytes it owns, freed in on_write. */
@@ -547,7 +553,10 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	upload_read(c);
 }
 
-/* An IP literal in the URL must be where the client reached us. */
+/*
+ * An IP literal in the URL must be where the client reached us: behind
+ * a load balancer, the balancer's address its PROXY header names.
+ */
 static int
 own_address(struct conn *c, const struct gemini_request *req)
 {
@@ -556,6 +565,8 @@ own_address(struct conn *c, const struct gemini_request *req)
 
 	if (!req->ip)
 		return 1;
+	if (c->ppdst.sa.sa_family != AF_UNSPEC)
+		return gemini_request_local(req, &c->ppdst.sa);
 	if (uv_tcp_getsockname(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
 		return 0;
 	return gemini_request_local(req, (struct sockaddr *)&ss);
@@ -923,6 +934,10 @@ read_proxy(struct conn *c, const char **p, size_t *len)
 	free(c->pp);
 	c->pp = NULL;
 	c->state = CONN_REQUEST;
+	if (h.dst.ss_family == AF_INET)
+		memcpy(&c->ppdst.sin, &h.dst, sizeof(c->ppdst.sin));
+	else if (h.dst.ss_family == AF_INET6)
+		memcpy(&c->ppdst.sin6, &h.dst, sizeof(c->ppdst.sin6));
 	/* A health check (v2 LOCAL) and the like: the proxy itself. */
 	if (h.local && uv_tcp_getpeername(&c->tcp,
 	    (struct sockaddr *)&h.src, &sslen) != 0)

@@ -21,14 +21,15 @@
  * other, N of N (TLS 1.3 and 1.2); a new key added to the shared file
  * is picked up by both without a signal, old tickets still open and new
  * ones are sealed by the new key; a post written to both capsules is
- * served by both; straight to an instance, a header from an unlisted
- * address, a listed address without a header, or a malformed header is
- * refused and logged; the per-address connection limit and the rate
- * limiter count the header's client, not the proxy; a v2 LOCAL health
- * check is the proxy itself.  HAProxy runs as nobody when the test runs
- * as root, dies with the test (PR_SET_PDEATHSIG), and every wait is
- * bounded.  contrib/haproxy.cfg, the sample README points to, must pass
- * haproxy -c.
+ * served by both; an IP literal in a URL is checked against the address
+ * the header says the client reached; straight to an instance, a header
+ * from an unlisted address, a listed address without a header, or a
+ * malformed header is refused and logged; the per-address connection
+ * limit and the rate limiter count the header's client, not the proxy;
+ * a v2 LOCAL health check is the proxy itself.  HAProxy runs as nobody
+ * when the test runs as root, dies with the test (PR_SET_PDEATHSIG), and
+ * every wait is bounded.  contrib/haproxy.cfg, the sample README points
+ * to, must pass haproxy -c.
  */
 #include <sys/prctl.h>
 
@@ -48,6 +49,14 @@ enum { GEM1, GEM2, GPH1, GPH2, NFRONT };
 static const char *const frontname[NFRONT] = {
 	"gemini send-proxy", "gemini send-proxy-v2",
 	"gopher send-proxy", "gopher send-proxy-v2",
+};
+/*
+ * Where HAProxy listens.  The Gemini frontends are not on the instances'
+ * address, so that an IP literal in a URL is checked against the one in
+ * the header (where the client reached us), not the instance's own.
+ */
+static const char *const frontaddr[NFRONT] = {
+	"127.0.0.5", "127.0.0.4", "127.0.0.1", "127.0.0.1",
 };
 
 static struct e2e_server inst[2];
@@ -84,7 +93,19 @@ make_capsule(int i)
 	    "instance B\n");
 }
 
-/* A TCP connection from src (port 0: any) to 127.0.0.1:port. */
+/* HAProxy's address for a frontend's port; else the instances'. */
+static const char *
+dst_of(int port)
+{
+	int	 i;
+
+	for (i = 0; i < NFRONT; i++)
+		if (front[i] == port)
+			return frontaddr[i];
+	return "127.0.0.1";
+}
+
+/* A TCP connection from src (port 0: any) to port at dst_of(port). */
 static int
 connect_from(const char *src, int port)
 {
@@ -104,7 +125,7 @@ connect_from(const char *src, int port)
 		return -1;
 	}
 	sin.sin_port = htons((uint16_t)port);
-	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+	inet_pton(AF_INET, dst_of(port), &sin.sin_addr);
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
 		close(fd);
 		return -1;
@@ -145,7 +166,8 @@ visit_free(struct visit *v)
 
 /*
  * From src to port: pre (a PROXY header, or NULL) in the clear, then
- * TLS (resuming resume, if given) and a request for path.
+ * TLS (resuming resume, if given) and a request for path (on
+ * gemini://localhost, unless path is a whole URL).
  */
 static void
 gem(SSL_CTX *ctx, const char *src, int port, const void *pre,
@@ -181,7 +203,8 @@ gem(SSL_CTX *ctx, const char *src, int port, const void *pre,
 	v->handshake = 1;
 	v->reused = SSL_session_reused(ssl);
 	v->peer = SSL_get1_peer_certificate(ssl);
-	n = snprintf(req, sizeof(req), "gemini://localhost%s\r\n", path);
+	n = snprintf(req, sizeof(req), "%s%s\r\n", strncmp(path,
+	    "gemini://", 9) == 0 ? "" : "gemini://localhost", path);
 	if (SSL_write(ssl, req, n) == n)
 		while ((n = SSL_read(ssl, chunk, sizeof(chunk))) > 0)
 			buf_add(&v->r.body, chunk, (size_t)n);
@@ -376,8 +399,8 @@ start_haproxy(const char *bin)
 	    "\ttimeout client 10s\n\ttimeout server 10s\n");
 	for (i = 0; i < NFRONT; i++) {
 		to = i < GPH1 ? 0 : 1;	/* Gemini or Gopher ports */
-		fprintf(f, "frontend f%d\n\tbind 127.0.0.1:%d\n"
-		    "\tdefault_backend b%d\n", i, front[i], i);
+		fprintf(f, "frontend f%d\n\tbind %s:%d\n"
+		    "\tdefault_backend b%d\n", i, frontaddr[i], front[i], i);
 		fprintf(f, "backend b%d\n\tbalance roundrobin\n"
 		    "\tsource " LISTED "\n", i);
 		/* Health checks too, as contrib/haproxy.cfg has them. */
@@ -406,7 +429,7 @@ start_haproxy(const char *bin)
 			return -1;
 		}
 		for (i = 0, up = 0; i < NFRONT; i++)
-			if ((fd = e2e_connect(front[i], 1000)) != -1) {
+			if ((fd = connect_from(UNLISTED, front[i])) != -1) {
 				close(fd);
 				up++;
 			}
@@ -524,6 +547,37 @@ test_frontends(void)
 		/* Its health checks reset at once: no noise from them. */
 		OK(!file_has(inst[i].log, "proxy_protocol does not list"),
 		    "instance %c: no header refused so far", 'A' + i);
+	}
+}
+
+/*
+ * An IP literal in a URL names the address the client reached: behind
+ * HAProxy, the frontend's, from the header (v1 and v2); the instances'
+ * own address (127.0.0.1) is not where the client reached them.
+ */
+static void
+test_literal(void)
+{
+	struct visit	 v;
+	char		 url[128];
+	int		 f, i, ok, other;
+
+	for (f = GEM1; f <= GEM2; f++) {
+		ok = other = 0;
+		for (i = 0; i < 2; i++) {
+			snprintf(url, sizeof(url), "gemini://%s/files/who.txt",
+			    frontaddr[f]);
+			gem(ctx13, CLIENT, front[f], NULL, 0, url, NULL, &v);
+			ok += v.status == 20;
+			visit_free(&v);
+			gem(ctx13, CLIENT, front[f], NULL, 0,
+			    "gemini://127.0.0.1/files/who.txt", NULL, &v);
+			other += v.status == 53;
+			visit_free(&v);
+		}
+		INT_EQ(ok, 2, "gemini://<HAProxy's address>/ is this server");
+		INT_EQ(other, 2, "gemini://<the instance's address>/ through "
+		    "HAProxy is not where the client reached us: 53");
 	}
 }
 
@@ -886,6 +940,7 @@ main(void)
 		return harness_done();
 	}
 	test_frontends();
+	test_literal();
 	old = test_resumption();
 	test_rotation(old);
 	SSL_SESSION_free(old);
