@@ -5,7 +5,7 @@
  * Everything that can fail for a reason the operator must fix fails
  * here, before the first client is accepted.  The main thread then runs
  * a small loop of its own that handles signals and content changes;
- * reload.c builds what they ask for on the thread pool.
+ * reload.c builds what they ask for on its loader thread.
  */
 #include <errno.h>
 #include <fcntl.h>

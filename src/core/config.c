@@ -353,7 +353,7 @@ scalar(struct loader *l, const struct field *f, const yaml_event_t *ev,
 }
 
 static void *
-slot(struct loader *l, const struct field *f)
+field_at(struct loader *l, const struct field *f)
 {
 	return (char *)l->base + f->off;
 }
@@ -362,7 +362,7 @@ slot(struct loader *l, const struct field *f)
 static void
 set_str(struct loader *l, const struct field *f, const char *s)
 {
-	char	**p = slot(l, f);
+	char	**p = field_at(l, f);
 
 	free(*p);
 	*p = s != NULL ? xstrdup(s) : NULL;
@@ -447,7 +447,7 @@ parse_host(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	char		 tmp[SHOW_MAX + 4];
 	const char	*s;
-	char		**p = slot(l, f), *q;
+	char		**p = field_at(l, f), *q;
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -556,7 +556,7 @@ static int
 parse_path(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	const char	*s;
-	char		**p = slot(l, f);
+	char		**p = field_at(l, f);
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -634,7 +634,7 @@ parse_int(struct loader *l, const struct field *f, yaml_event_t *ev)
 
 	if (get_integer(l, f, ev, &v) == -1)
 		return -1;
-	*(int *)slot(l, f) = (int)v;
+	*(int *)field_at(l, f) = (int)v;
 	return 0;
 }
 
@@ -645,7 +645,7 @@ parse_uint(struct loader *l, const struct field *f, yaml_event_t *ev)
 
 	if (get_integer(l, f, ev, &v) == -1)
 		return -1;
-	*(unsigned *)slot(l, f) = (unsigned)v;
+	*(unsigned *)field_at(l, f) = (unsigned)v;
 	return 0;
 }
 
@@ -660,7 +660,7 @@ parse_workers(struct loader *l, const struct field *f, yaml_event_t *ev)
 	if (scalar(l, f, ev, "auto or a number", &s) == -1)
 		return -1;
 	if (strcasecmp(s, "auto") == 0) {
-		*(int *)slot(l, f) = 0;
+		*(int *)field_at(l, f) = 0;
 		return 0;
 	}
 	if (yml_is_null(ev) || read_integer(s, &v) == -1 || v < f->min ||
@@ -668,7 +668,7 @@ parse_workers(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: expected auto or %lld to %lld, got '%s'", f->key,
 		    f->min, f->max, show(s, tmp));
-	*(int *)slot(l, f) = (int)v;
+	*(int *)field_at(l, f) = (int)v;
 	return 0;
 }
 
@@ -714,7 +714,7 @@ parse_rate(struct loader *l, const struct field *f, yaml_event_t *ev)
 	if (scalar(l, f, ev, "requests per second", &s) == -1)
 		return -1;
 	if (strcasecmp(s, "off") == 0 || strcasecmp(s, "false") == 0) {
-		*(unsigned *)slot(l, f) = 0;
+		*(unsigned *)field_at(l, f) = 0;
 		return 0;
 	}
 	if (yml_is_null(ev) || (e = read_milli(s, &v)) == NULL ||
@@ -726,7 +726,7 @@ parse_rate(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: %s is out of range (0 to %lld)", f->key,
 		    show(s, tmp), f->max / 1000);
-	*(unsigned *)slot(l, f) = (unsigned)v;
+	*(unsigned *)field_at(l, f) = (unsigned)v;
 	return 0;
 }
 
@@ -771,7 +771,7 @@ parse_size(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: %s is out of range (%lld KiB to %lld MiB)", f->key,
 		    show(s, tmp), f->min >> 10, f->max >> 20);
-	*(size_t *)slot(l, f) = (size_t)(v * mult);
+	*(size_t *)field_at(l, f) = (size_t)(v * mult);
 	return 0;
 }
 
@@ -792,16 +792,16 @@ parse_links(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return -1;
 	for (i = 0; i < nitems(inside); i++) {
 		if (strcasecmp(s, inside[i]) == 0) {
-			*(int *)slot(l, f) = CONFIG_LINKS_INSIDE;
+			*(int *)field_at(l, f) = CONFIG_LINKS_INSIDE;
 			return 0;
 		}
 		if (strcasecmp(s, any[i]) == 0) {
-			*(int *)slot(l, f) = CONFIG_LINKS_ANY;
+			*(int *)field_at(l, f) = CONFIG_LINKS_ANY;
 			return 0;
 		}
 	}
 	if (strcasecmp(s, "never") == 0 || strcasecmp(s, "none") == 0) {
-		*(int *)slot(l, f) = CONFIG_LINKS_NONE;
+		*(int *)field_at(l, f) = CONFIG_LINKS_NONE;
 		return 0;
 	}
 	return fail(l, ev->start_mark,
@@ -837,7 +837,7 @@ static int
 parse_chroot(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	const char	*s;
-	char		**p = slot(l, f);
+	char		**p = field_at(l, f);
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -908,7 +908,7 @@ parse_ms(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: %s is out of range (%lldms to %llds)", f->key,
 		    show(s, tmp), f->min, f->max / 1000);
-	*(unsigned *)slot(l, f) = (unsigned)v;
+	*(unsigned *)field_at(l, f) = (unsigned)v;
 	return 0;
 }
 
@@ -925,7 +925,7 @@ parse_level(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: unknown level '%s' (error, warn, info or debug)",
 		    f->key, show(s, tmp));
-	*(enum log_level *)slot(l, f) = (enum log_level)lvl;
+	*(enum log_level *)field_at(l, f) = (enum log_level)lvl;
 	return 0;
 }
 
@@ -943,7 +943,7 @@ parse_bool(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: expected true or false, got '%s'", f->key,
 		    show(s, tmp));
-	*(int *)slot(l, f) = b;
+	*(int *)field_at(l, f) = b;
 	return 0;
 }
 
@@ -1210,7 +1210,7 @@ parse_peer(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: expected full, anonymise or none, got '%s'", f->key,
 		    show(s, tmp));
-	*(enum log_peer *)slot(l, f) = mode;
+	*(enum log_peer *)field_at(l, f) = mode;
 	return 0;
 }
 

@@ -113,7 +113,7 @@ static void	read_proxy(struct conn *, const char **, size_t *);
 
 /*
  * The live configuration: the generation this connection was accepted
- * under, then the newest one as of its request (take_snapshot()).
+ * under, then the newest one as of its request (take_generation()).
  */
 static const struct config *
 conf(const struct conn *c)
@@ -123,7 +123,7 @@ conf(const struct conn *c)
 
 /* The per-address limits of the live configuration. */
 static void
-limit_conf(const struct conn *c, struct limit_conf *lc)
+live_limits(const struct conn *c, struct limit_conf *lc)
 {
 	const struct config	*cfg = conf(c);
 
@@ -153,7 +153,7 @@ conn_free(struct conn *c)
 	if (c->tls != NULL)
 		tlsconn_free(c->tls);
 	if (c->lcounted) {
-		limit_conf(c, &lc);	/* before the generation goes */
+		live_limits(c, &lc);	/* before the generation goes */
 		limits_close(w->limits, &c->lkey, &lc);
 	}
 	gen_unref(c->gen);
@@ -235,7 +235,8 @@ on_write(uv_write_t *req, int status)
  * Queue len bytes at p.  own, when not NULL, is the buf that holds them:
  * its contents move into the write request (freed in on_write) and own
  * is left empty.  Without it the bytes are borrowed and outlive the
- * write (the snapshot's cache): nothing is copied.
+ * write (a cached blob the response holds a reference to): nothing
+ * is copied.
  */
 static void
 send_bytes(struct conn *c, const char *p, size_t len, struct buf *own)
@@ -281,7 +282,7 @@ flush_tls(struct conn *c)
  * (an alert), then close once that is written; nothing else goes out.
  */
 static void
-tls_broken(struct conn *c)
+broken_tls(struct conn *c)
 {
 	flush_tls(c);
 	c->state = CONN_SHUTDOWN;
@@ -442,7 +443,7 @@ send_status(struct conn *c, int status, const char *meta)
 
 /* The request is here: answer it from the newest generation. */
 static void
-take_snapshot(struct conn *c)
+take_generation(struct conn *c)
 {
 	if (c->gen == c->w->gen)
 		return;
@@ -506,7 +507,7 @@ upload_read(struct conn *c)
 		if (n == TLSCONN_WANT)
 			break;
 		/* The client went away or broke TLS: nothing is written. */
-		tls_broken(c);
+		broken_tls(c);
 		return;
 	}
 	flush_tls(c);
@@ -584,7 +585,7 @@ answer_gemini(struct conn *c, size_t linelen)
 	size_t			 hlen, got = c->reqlen;
 	int			 status, h = 0;
 
-	take_snapshot(c);
+	take_generation(c);
 	cfg = conf(c);
 	set = c->gen->set;
 	c->reqlen = linelen;
@@ -627,7 +628,7 @@ answer_gemini(struct conn *c, size_t linelen)
 static void
 answer_gopher(struct conn *c, size_t linelen)
 {
-	take_snapshot(c);
+	take_generation(c);
 	c->reqlen = linelen;
 	/* Gopher has no host names: the first host answers. */
 	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->sites[0],
@@ -649,7 +650,7 @@ slow_down(struct conn *c, size_t linelen)
 
 	if (!c->lcounted)
 		return 0;
-	limit_conf(c, &lc);
+	live_limits(c, &lc);
 	if ((wait = limits_request(c->w->limits, &c->lkey, &lc,
 	    uv_hrtime() / 1000000)) == 0)
 		return 0;
@@ -778,7 +779,7 @@ read_gemini(struct conn *c, const char *p, size_t len)
 		    c->reqlen) != GEMINI_INCOMPLETE)
 			break;
 		/* Handshake failure or the peer went away. */
-		tls_broken(c);
+		broken_tls(c);
 		return;
 	}
 	if (c->state == CONN_REQUEST && !c->handshaken &&
@@ -849,7 +850,7 @@ count_client(struct conn *c, const struct sockaddr *sa)
 
 	if (limit_key(sa, &c->lkey) == -1)
 		return 0;		/* no address: nothing to count */
-	limit_conf(c, &lc);
+	live_limits(c, &lc);
 	if (limits_open(c->w->limits, &c->lkey, &lc) == -1)
 		return -1;
 	c->lcounted = 1;

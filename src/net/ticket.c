@@ -38,6 +38,7 @@
 #include <openssl/rand.h>
 
 #include "core/log.h"
+#include "core/url.h"
 #include "core/util.h"
 #include "net/ticket.h"
 
@@ -65,7 +66,7 @@ static size_t		 nkeys = 2;	/* under lock: slots in use */
 static size_t		 cur;		/* under lock: the sealing key */
 static int		 fromfile;	/* under lock: keys are the file's */
 static uint64_t		 born_ms;	/* under lock: keys[cur] made */
-static unsigned long	 generation;	/* under lock: rotations, loads */
+static unsigned long	 rotations;	/* under lock: rotations, loads */
 static unsigned		 period_ms = TICKET_ROTATION_MS; /* under lock */
 
 /* The key file: one caller at a time (main loop, loader thread). */
@@ -101,7 +102,7 @@ rotate_locked(void)
 	} else
 		k->valid = 1;
 	born_ms = mono_ms();
-	generation++;
+	rotations++;
 }
 
 /*
@@ -217,27 +218,16 @@ ticket_rotate(void)
 }
 
 unsigned long
-ticket_generation(void)
+ticket_rotations(void)
 {
-	unsigned long	 g;
+	unsigned long	 n;
 
 	pthread_rwlock_rdlock(&lock);
-	g = generation;
+	n = rotations;
 	pthread_rwlock_unlock(&lock);
-	return g;
+	return n;
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 int
 ticket_parse_keys(const char *data, size_t len,
@@ -275,8 +265,8 @@ ticket_parse_keys(const char *data, size_t len,
 			goto fail;
 		}
 		for (i = 0; i < TICKET_KEY_BYTES; i++) {
-			if ((hi = hexval((unsigned char)s[2 * i])) == -1 ||
-			    (lo = hexval((unsigned char)s[2 * i + 1])) == -1) {
+			if ((hi = url_hexval((unsigned char)s[2 * i])) == -1 ||
+			    (lo = url_hexval((unsigned char)s[2 * i + 1])) == -1) {
 				snprintf(err, errlen, "line %zu: not a hex "
 				    "digit", line);
 				goto fail;
@@ -404,7 +394,7 @@ install(unsigned char k[][TICKET_KEY_BYTES], size_t n)
 	nkeys = n;
 	cur = n - 1;
 	fromfile = 1;
-	generation++;
+	rotations++;
 	pthread_rwlock_unlock(&lock);
 	OPENSSL_cleanse(k, n * TICKET_KEY_BYTES);
 }

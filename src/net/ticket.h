@@ -58,7 +58,7 @@ int	 ticket_attach(SSL_CTX *ctx);
  */
 void	 ticket_rotate(void);
 /* Rotations and key file loads since start (tests, logs). */
-unsigned long ticket_generation(void);
+unsigned long ticket_rotations(void);
 
 /*
  * Seal and open with the keys of the file at path from now on, read
