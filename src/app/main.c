@@ -100,7 +100,7 @@ cmd_render(const char *path, const char *to)
 	struct buf		 out = BUF_INIT;
 	struct meta		 m;
 	struct fm_error		 fe;
-	size_t			 len;
+	size_t			 len, i;
 	char			*src;
 
 	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
@@ -121,6 +121,9 @@ cmd_render(const char *path, const char *to)
 		free(src);
 		return EXIT_TROUBLE;
 	}
+	for (i = 0; i < m.nwarns; i++)
+		fprintf(stderr, "%s:%u:%u: warning: %s\n", path,
+		    m.warns[i].line, m.warns[i].col, m.warns[i].msg);
 	memset(&ropts, 0, sizeof(ropts));
 	ropts.width = 70;
 	if (strcmp(to, "gemini") == 0)

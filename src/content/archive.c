@@ -740,6 +740,10 @@ file_new(const struct archive_priv *ap, const char *rel,
 	    (h = first_heading(body, len - f->m.body_off)) != NULL) {
 		t = frontmatter_oneline(h, strlen(h), 0);
 		free(h);
+		if (*t != '\0' && frontmatter_cut(t, FM_TITLE_MAX))
+			meta_warn(&f->m, f->m.body_line, 1, "the first "
+			    "heading, as the title: longer than %d characters, "
+			    "cut", FM_TITLE_MAX);
 		if (*t != '\0')
 			f->heading = t;
 		else
@@ -768,7 +772,7 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	struct archive_file	*f = NULL;
 	struct stat		 st;
 	char			*src, why[160];
-	size_t			 len;
+	size_t			 len, i;
 
 	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1)
 		return NULL;
@@ -811,6 +815,9 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
 		return NULL;
 	}
+	for (i = 0; i < f->m.nwarns; i++)
+		warn_file(a, rel, f->m.warns[i].line, f->m.warns[i].col,
+		    f->m.warns[i].msg, 0);
 	return f;
 }
 

@@ -30,6 +30,8 @@
 #define FM_MAX_DEPTH	32
 #define FM_MAX_TAGS	256
 #define FM_MAX_PART	1000000
+#define FM_MAX_SEEN	64	/* root keys checked for repeats */
+#define FM_MAX_KEYLEN	64	/* longer keys are not checked */
 
 enum fm_field {
 	F_TITLE,
@@ -103,6 +105,9 @@ struct fmp {
 	struct fm_error	*err;
 	int		 rank[F_NFIELDS]; /* of the alias that set a field */
 	char		 key[48];	/* the key being read, for messages */
+	char		*seen[FM_MAX_SEEN]; /* owned: root keys so far */
+	unsigned	 seenline[FM_MAX_SEEN];
+	size_t		 nseen;
 };
 
 static void
@@ -119,6 +124,33 @@ fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(f->err->msg, sizeof(f->err->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* A warning at mk: the value is kept, maybe changed. */
+static void
+note(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+note(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 msg[sizeof(f->err->msg)];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	meta_warn(f->m, f->line0 + (unsigned)mk->line,
+	    (unsigned)mk->column + 1, "%s", msg);
+}
+
+/* Cut *s to max characters (0: no limit), with a warning at the value. */
+static void
+cap(struct fmp *f, char *s, size_t max)
+{
+	if (max > 0 && frontmatter_cut(s, max))
+		note(f, &f->ev.start_mark, "%s: longer than %zu characters, "
+		    "cut", f->key, max);
 }
 
 static void
@@ -241,9 +273,12 @@ parse_int(const char *s, size_t len, int *out)
 	return 0;
 }
 
-/* Replace *dst with the one-line form of the current scalar. */
+/*
+ * Replace *dst with the one-line form of the current scalar, cut to max
+ * characters (0: no limit).
+ */
 static void
-set_text(struct fmp *f, char **dst, int flags)
+set_text(struct fmp *f, char **dst, int flags, size_t max)
 {
 	char	*s;
 
@@ -252,6 +287,7 @@ set_text(struct fmp *f, char **dst, int flags)
 		free(s);
 		return;
 	}
+	cap(f, s, max);
 	free(*dst);
 	*dst = s;
 }
@@ -286,6 +322,7 @@ add_tag(struct fmp *f, const char *s, size_t len)
 		free(t);
 		return 0;
 	}
+	cap(f, t, FM_TAG_MAX);
 	for (i = 0; i < m->ntags; i++)
 		if (strcasecmp(m->tags[i], t) == 0) {
 			free(t);
@@ -347,7 +384,7 @@ read_tags(struct fmp *f)
 
 /*
  * A string, or a list of strings: the first item (series) or all of them
- * joined with ", " (authors).
+ * joined with ", " (authors); cut to FM_TITLE_MAX characters.
  */
 static int
 read_str_or_list(struct fmp *f, char **dst, int join)
@@ -356,7 +393,7 @@ read_str_or_list(struct fmp *f, char **dst, int join)
 	char		*s;
 
 	if (f->ev.type == YAML_SCALAR_EVENT) {
-		set_text(f, dst, FM_ENTITIES);
+		set_text(f, dst, FM_ENTITIES, FM_TITLE_MAX);
 		return 0;
 	}
 	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
@@ -386,6 +423,7 @@ read_str_or_list(struct fmp *f, char **dst, int join)
 	if (b.len > 0) {
 		free(*dst);
 		*dst = buf_release(&b);
+		cap(f, *dst, FM_TITLE_MAX);	/* at the list's end */
 	}
 	return 0;
 fail:
@@ -461,16 +499,16 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 			return 0;
 		switch (k->field) {
 		case F_TITLE:
-			set_text(f, &m->title, FM_ENTITIES);
+			set_text(f, &m->title, FM_ENTITIES, FM_TITLE_MAX);
 			break;
 		case F_SUMMARY:
-			set_text(f, &m->summary, FM_ENTITIES);
+			set_text(f, &m->summary, FM_ENTITIES, FM_SUMMARY_MAX);
 			break;
 		case F_SLUG:
-			set_text(f, &m->slug, 0);
+			set_text(f, &m->slug, 0, 0);
 			break;
 		case F_LANG:
-			set_text(f, &m->lang, 0);
+			set_text(f, &m->lang, 0, 0);
 			if (m->lang != NULL && !lang_ok(m->lang)) {
 				fail(f, &f->ev.start_mark, "%s: '%.40s' is not"
 				    " a language tag like en or pt-BR", f->key,
@@ -479,13 +517,13 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 			}
 			break;
 		case F_SUBTITLE:
-			set_text(f, &m->subtitle, FM_ENTITIES);
+			set_text(f, &m->subtitle, FM_ENTITIES, FM_TITLE_MAX);
 			break;
 		case F_LEVEL:
-			set_text(f, &m->level, FM_ENTITIES);
+			set_text(f, &m->level, FM_ENTITIES, FM_TITLE_MAX);
 			break;
 		default:
-			set_text(f, &m->audience, FM_ENTITIES);
+			set_text(f, &m->audience, FM_ENTITIES, FM_TITLE_MAX);
 			break;
 		}
 		return 0;
@@ -572,6 +610,35 @@ find_key(const char *s, size_t len)
 	return NULL;
 }
 
+/*
+ * The current event, a root key: a warning when it was given before
+ * (keys match ignoring case, as find_key() does).  YAML says a key is
+ * unique in its mapping; libyaml does not check, and the value that
+ * wins depends on the field (README.md, "Content format"), so the
+ * writer is told.  The first FM_MAX_SEEN keys are checked.
+ */
+static void
+check_repeat(struct fmp *f)
+{
+	size_t		 i, len = slen(f);
+	unsigned	 line = f->line0 + (unsigned)f->ev.start_mark.line;
+
+	if (len > FM_MAX_KEYLEN)
+		return;
+	for (i = 0; i < f->nseen; i++)
+		if (strlen(f->seen[i]) == len &&
+		    strncasecmp(f->seen[i], sval(f), len) == 0) {
+			note(f, &f->ev.start_mark, "duplicate key \"%s\" "
+			    "(first on line %u)", f->seen[i],
+			    f->seenline[i]);
+			return;
+		}
+	if (f->nseen == FM_MAX_SEEN)
+		return;
+	f->seenline[f->nseen] = line;
+	f->seen[f->nseen++] = xstrndup(sval(f), len);
+}
+
 /* The root mapping: its start event is current. */
 static int
 read_mapping(struct fmp *f)
@@ -586,6 +653,7 @@ read_mapping(struct fmp *f)
 			return 0;
 		k = NULL;
 		if (f->ev.type == YAML_SCALAR_EVENT) {
+			check_repeat(f);
 			k = find_key(sval(f), slen(f));
 			len = slen(f) < sizeof(f->key) - 1 ? slen(f) :
 			    sizeof(f->key) - 1;
@@ -709,6 +777,8 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 	if (f.have)
 		yaml_event_delete(&f.ev);
 	yaml_parser_delete(&f.p);
+	for (pos = 0; pos < f.nseen; pos++)
+		free(f.seen[pos]);
 	if (rv == -1) {
 		meta_free(m);
 		return -1;
@@ -733,7 +803,42 @@ meta_free(struct meta *m)
 	free(m->subtitle);
 	free(m->level);
 	free(m->audience);
+	free(m->warns);
 	memset(m, 0, sizeof(*m));
+}
+
+void
+meta_warn(struct meta *m, unsigned line, unsigned col, const char *fmt, ...)
+{
+	struct fm_error	*w;
+	va_list		 ap;
+
+	if (m->nwarns == FM_WARN_MAX)
+		return;
+	m->warns = xreallocarray(m->warns, m->nwarns + 1, sizeof(*m->warns));
+	w = &m->warns[m->nwarns++];
+	w->line = line;
+	w->col = col;
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+}
+
+int
+frontmatter_cut(char *s, size_t max)
+{
+	size_t	 i, n = 0;
+
+	/* A character starts at every byte that is no continuation byte. */
+	for (i = 0; s[i] != '\0'; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == max)
+			break;
+	if (s[i] == '\0')
+		return 0;
+	while (i > 0 && s[i - 1] == ' ')
+		i--;
+	s[i] = '\0';
+	return 1;
 }
 
 char *
