@@ -20,6 +20,7 @@
 #include <yaml.h>
 
 #include "content/frontmatter.h"
+#include "content/frontmatter_int.h"
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/entity.h"
@@ -28,35 +29,9 @@
 
 #define FM_MAX_EVENTS	8192	/* a real front matter has a few dozen */
 #define FM_MAX_DEPTH	32
-#define FM_MAX_TAGS	256
-#define FM_MAX_PART	1000000
 
-enum fm_field {
-	F_TITLE,
-	F_DATE,
-	F_UPDATED,
-	F_TAGS,
-	F_SERIES,
-	F_PART,
-	F_SUMMARY,
-	F_SLUG,
-	F_DRAFT,
-	F_PUBLISHED,
-	F_FEATURED,
-	F_LANG,
-	F_AUTHOR,
-	F_SUBTITLE,
-	F_LEVEL,
-	F_AUDIENCE,
-	F_NFIELDS
-};
-
-/* Aliases of one field: the lower rank wins (see frontmatter.h). */
-static const struct fm_key {
-	const char	*name;
-	enum fm_field	 field;
-	int		 rank;
-} fm_keys[] = {
+/* The keys of both syntaxes (frontmatter_int.h). */
+static const struct fm_key fm_keys[] = {
 	{ "title", F_TITLE, 0 },
 	{ "date", F_DATE, 0 },
 	{ "pubdate", F_DATE, 1 },
@@ -274,10 +249,9 @@ lang_ok(const char *s)
 	return p > s && p - s <= 35 && p[-1] != '-';
 }
 
-static int
-add_tag(struct fmp *f, const char *s, size_t len)
+int
+frontmatter_add_tag(struct meta *m, const char *s, size_t len)
 {
-	struct meta	*m = f->m;
 	char		*t;
 	size_t		 i;
 
@@ -293,8 +267,6 @@ add_tag(struct fmp *f, const char *s, size_t len)
 		}
 	if (m->ntags == FM_MAX_TAGS) {
 		free(t);
-		fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
-		    FM_MAX_TAGS);
 		return -1;
 	}
 	m->tags = xreallocarray(m->tags, m->ntags + 1, sizeof(*m->tags));
@@ -302,22 +274,41 @@ add_tag(struct fmp *f, const char *s, size_t len)
 	return 0;
 }
 
-/* A tag string: split on commas if it has one, else on blanks. */
-static int
-split_tags(struct fmp *f)
+int
+frontmatter_split_tags(struct meta *m, const char *s, size_t len)
 {
-	const char	*s = sval(f), *end = s + slen(f), *p, *q;
+	const char	*end = s + len, *p, *q;
 	int		 comma;
 
-	comma = memchr(s, ',', slen(f)) != NULL;
+	comma = memchr(s, ',', len) != NULL;
 	for (p = s; p < end; p = q + 1) {
 		for (q = p; q < end; q++)
 			if (comma ? *q == ',' : is_blank((unsigned char)*q))
 				break;
-		if (add_tag(f, p, (size_t)(q - p)) == -1)
+		if (frontmatter_add_tag(m, p, (size_t)(q - p)) == -1)
 			return -1;
 	}
 	return 0;
+}
+
+static int
+add_tag(struct fmp *f, const char *s, size_t len)
+{
+	if (frontmatter_add_tag(f->m, s, len) == 0)
+		return 0;
+	fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
+	    FM_MAX_TAGS);
+	return -1;
+}
+
+static int
+split_tags(struct fmp *f)
+{
+	if (frontmatter_split_tags(f->m, sval(f), slen(f)) == 0)
+		return 0;
+	fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
+	    FM_MAX_TAGS);
+	return -1;
 }
 
 static int
@@ -572,6 +563,18 @@ find_key(const char *s, size_t len)
 	return NULL;
 }
 
+const struct fm_key *
+frontmatter_key(const char *s, size_t len)
+{
+	return find_key(s, len);
+}
+
+int
+frontmatter_lang_ok(const char *s)
+{
+	return lang_ok(s);
+}
+
 /* The root mapping: its start event is current. */
 static int
 read_mapping(struct fmp *f)
@@ -667,6 +670,8 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 	m->body_line = 1;
 	if (len == off)
 		return 0;
+	if (len - off >= 3 && memcmp(src + off, "+++", 3) == 0)
+		return frontmatter_toml(src, len, off, m, err);	/* TOML */
 
 	eol = memchr(src + off, '\n', len - off);
 	end = eol ? (size_t)(eol - src) : len;

@@ -1,9 +1,13 @@
 /*
- * frontmatter.h -- the leading YAML block of a Markdown file, as struct meta.
+ * frontmatter.h -- the leading YAML or TOML block of a Markdown file, as
+ * struct meta.
  *
  * A file may start (after an optional UTF-8 BOM) with a "---" line; the
  * front matter runs to the next "---" or "..." line, and the Markdown
  * body starts after it.  A file without that first line is all body.
+ * A "+++" line opens TOML front matter instead (Hugo's and Zola's),
+ * closed by the next "+++" line: frontmatter_toml.c reads it to the same
+ * keys.
  * The YAML is read with libyaml's event API under fixed caps on events
  * and nesting; aliases are refused, so no front matter can make us
  * expand anything.  Knows libyaml and date.h; nothing of files on disk
