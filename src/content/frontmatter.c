@@ -721,6 +721,18 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 	return 0;
 }
 
+enum fm_syntax
+frontmatter_syntax(const char *src, size_t len, size_t body_off)
+{
+	size_t	 off = 0;
+
+	if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
+		off = 3;
+	if (body_off <= off)
+		return FM_SYNTAX_NONE;
+	return src[off] == '+' ? FM_SYNTAX_TOML : FM_SYNTAX_YAML;
+}
+
 void
 meta_free(struct meta *m)
 {

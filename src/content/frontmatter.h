@@ -82,6 +82,16 @@ int	 frontmatter_parse(const char *src, size_t len, struct meta *m,
 	    struct fm_error *err);
 void	 meta_free(struct meta *m);
 
+enum fm_syntax {
+	FM_SYNTAX_NONE,
+	FM_SYNTAX_YAML,
+	FM_SYNTAX_TOML,
+};
+
+/* Which front matter src had, frontmatter_parse() having said body_off. */
+enum fm_syntax frontmatter_syntax(const char *src, size_t len,
+	    size_t body_off);
+
 #define FM_ENTITIES	0x1	/* decode &amp; &#233; &eacute; ... */
 
 /*
