@@ -41,7 +41,7 @@ enum scope {
 	SCOPE_EXTRA,		/* [extra], [params] */
 };
 
-struct fmt {
+struct fmtoml {
 	const char	*in;		/* the TOML: after the first +++ line */
 	size_t		 inlen;
 	unsigned	 line0;		/* file line of in[0] */
@@ -52,12 +52,12 @@ struct fmt {
 };
 
 static int
-fail(struct fmt *f, size_t off, const char *fmt, ...)
+fail(struct fmtoml *f, size_t off, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* The error at byte off of the TOML; returns -1 for the caller. */
 static int
-fail(struct fmt *f, size_t off, const char *fmt, ...)
+fail(struct fmtoml *f, size_t off, const char *fmt, ...)
 {
 	va_list	 ap;
 
@@ -70,7 +70,7 @@ fail(struct fmt *f, size_t off, const char *fmt, ...)
 }
 
 static int
-wrong(struct fmt *f, const struct toml_value *v, const char *what)
+wrong(struct fmtoml *f, const struct toml_value *v, const char *what)
 {
 	return fail(f, v->off, "%s: expected %s (got %s)", f->key, what,
 	    toml_type_name(v->type));
@@ -92,7 +92,7 @@ set_text(char **dst, const char *s, size_t len, int flags)
 }
 
 static int
-read_tags(struct fmt *f, const struct toml_value *v)
+read_tags(struct fmtoml *f, const struct toml_value *v)
 {
 	const struct toml_value	*e;
 	size_t			 i;
@@ -122,7 +122,7 @@ read_tags(struct fmt *f, const struct toml_value *v)
  * joined with ", " (authors).  Checked even when not kept.
  */
 static int
-read_str_or_list(struct fmt *f, const struct toml_value *v, char **dst,
+read_str_or_list(struct fmtoml *f, const struct toml_value *v, char **dst,
     int join, int keep)
 {
 	const struct toml_value	*e;
@@ -167,7 +167,7 @@ read_str_or_list(struct fmt *f, const struct toml_value *v, char **dst,
  * wanted); -1 on error.
  */
 static int
-to_date(struct fmt *f, const struct toml_value *v, struct date *d)
+to_date(struct fmtoml *f, const struct toml_value *v, struct date *d)
 {
 	const struct toml_datetime *dt = &v->u.dt;
 	const char	*errstr;
@@ -212,7 +212,7 @@ to_date(struct fmt *f, const struct toml_value *v, struct date *d)
 /* The value v of key k, at rank rank (the alias's, or below for
  * [extra]). */
 static int
-read_value(struct fmt *f, const struct fm_key *k, int rank,
+read_value(struct fmtoml *f, const struct fm_key *k, int rank,
     const struct toml_value *v)
 {
 	struct meta	*m = f->m;
@@ -325,7 +325,7 @@ named(const struct toml_kv *kv, const char *name)
 
 /* Every key of table t, read as scope sc says. */
 static int
-read_table(struct fmt *f, const struct toml_value *t, enum scope sc)
+read_table(struct fmtoml *f, const struct toml_value *t, enum scope sc)
 {
 	const struct toml_kv	*kv;
 	const struct fm_key	*k;
@@ -377,7 +377,7 @@ frontmatter_toml(const char *src, size_t len, size_t off, struct meta *m,
 {
 	struct toml_value	*root;
 	struct toml_error	 te;
-	struct fmt		 f;
+	struct fmtoml		 f;
 	const char		*eol;
 	size_t			 pos, end, i;
 	unsigned		 line;
@@ -414,8 +414,7 @@ frontmatter_toml(const char *src, size_t len, size_t off, struct meta *m,
 		err->line = te.line + 1;
 		err->col = te.col;
 		snprintf(err->msg, sizeof(err->msg), "%s", te.msg);
-		m->body_off = 0;
-		m->body_line = 1;
+		meta_free(m);
 		return -1;
 	}
 	f.line0 = 2;

@@ -1064,8 +1064,8 @@ test_limits(void)
 /*
  * Inputs built to be slow must cost time in proportion to their size:
  * each is parsed at n and 4n, and 4n may not take much more than four
- * times as long.  (Bounds are generous: this catches quadratic blow-ups,
- * not slowdowns.)
+ * times as long (quadratic work would take sixteen).  The bounds are
+ * generous, for a loaded machine: this catches blow-ups, not slowdowns.
  */
 static void
 scaling(const char *what, void (*make)(struct buf *, int), int n)
@@ -1074,12 +1074,14 @@ scaling(const char *what, void (*make)(struct buf *, int), int n)
 	struct buf		 b = BUF_INIT;
 	double			 t1, t4;
 
+	if (harness_valgrind())
+		n /= 4;
 	make(&b, n);
 	timed(&b, &t1, &err);
 	buf_truncate(&b, 0);
 	make(&b, 4 * n);
 	timed(&b, &t4, &err);
-	OK(t4 < harness_time_bound(1.0) && t4 < 16 * t1 + 0.05,
+	OK(t4 < harness_time_bound(5.0) && t4 < 10 * t1 + 0.25,
 	    "%s: %.3f s at %d, %.3f s at %d", what, t1, n, t4, 4 * n);
 	buf_free(&b);
 }
