@@ -50,7 +50,10 @@ check(const struct toml_value *v, int depth, size_t size)
 	const struct toml_kv	*kv;
 	size_t			 i;
 
-	CHECK(depth <= TOML_MAX_DEPTH);
+	/* Tables and arrays nest TOML_MAX_DEPTH deep, a value one more. */
+	CHECK(depth <= TOML_MAX_DEPTH ||
+	    (depth == TOML_MAX_DEPTH + 1 && v->type != TOML_TABLE &&
+	    v->type != TOML_ARRAY));
 	CHECK(v->off <= size);
 	switch (v->type) {
 	case TOML_TABLE:
@@ -183,7 +186,8 @@ write_value(struct buf *b, const struct toml_value *v)
 static int
 equal(const struct toml_value *a, const struct toml_value *b)
 {
-	size_t	 i;
+	const struct toml_kv	*ka, *kb;
+	size_t			 i;
 
 	if (a->type != b->type)
 		return 0;
@@ -191,12 +195,13 @@ equal(const struct toml_value *a, const struct toml_value *b)
 	case TOML_TABLE:
 		if (a->u.table.n != b->u.table.n)
 			return 0;
-		for (i = 0; i < a->u.table.n; i++)
-			if (a->u.table.kv[i].keylen != b->u.table.kv[i].keylen ||
-			    memcmp(a->u.table.kv[i].key, b->u.table.kv[i].key,
-			    a->u.table.kv[i].keylen) != 0 ||
-			    !equal(a->u.table.kv[i].val, b->u.table.kv[i].val))
+		for (i = 0; i < a->u.table.n; i++) {
+			ka = &a->u.table.kv[i];
+			kb = &b->u.table.kv[i];
+			if (ka->keylen != kb->keylen || memcmp(ka->key, kb->key,
+			    ka->keylen) != 0 || !equal(ka->val, kb->val))
 				return 0;
+		}
 		return 1;
 	case TOML_ARRAY:
 		if (a->u.array.n != b->u.array.n)

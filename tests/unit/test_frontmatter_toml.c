@@ -235,20 +235,25 @@ test_errors(void)
 	    "title: expected a string (got integer)");
 	fails("+++\ntags = ['a', 2]\n+++\n", 2, 14,
 	    "tags: expected a list of strings (got integer)");
-	fails("+++\ntags = 3\n+++\n", 2, 8, "tags: expected a list or a string");
+	fails("+++\ntags = 3\n+++\n", 2, 8,
+	    "tags: expected a list or a string");
 	fails("+++\ndraft = 'yes'\n+++\n", 2, 9,
 	    "draft: expected true or false (got string)");
-	fails("+++\nweight = 1.5\n+++\n", 2, 10, "weight: expected a whole number");
-	fails("+++\npart = 2000000\n+++\n", 2, 8, "part: 2000000 is out of range");
+	fails("+++\nweight = 1.5\n+++\n", 2, 10,
+	    "weight: expected a whole number");
+	fails("+++\npart = 2000000\n+++\n", 2, 8,
+	    "part: 2000000 is out of range");
 	fails("+++\ndate = 09:15:00\n+++\n", 2, 8,
 	    "date: a time of day without a date");
-	fails("+++\ndate = true\n+++\n", 2, 8, "date: expected a date (got boolean)");
+	fails("+++\ndate = true\n+++\n", 2, 8,
+	    "date: expected a date (got boolean)");
 	fails("+++\ndate = 'soon'\n+++\n", 2, 8, "date: not a date");
 	fails("+++\ndate = 0000-01-01\n+++\n", 2, 8, "date: year out of range");
 	fails("+++\npublished = 3\n+++\n", 2, 13,
 	    "published: expected true, false or a date");
 	fails("+++\nlang = 'en; q=1'\n+++\n", 2, 8, "is not a language tag");
-	fails("+++\nseries = [1]\n+++\n", 2, 11, "series: expected a list of strings");
+	fails("+++\nseries = [1]\n+++\n", 2, 11,
+	    "series: expected a list of strings");
 	fails("+++\ntaxonomies = ['tags']\n+++\n", 2, 14,
 	    "taxonomies: expected a table");
 	fails("+++\n[extra]\nfeatured = 1\n+++\n", 3, 12,

@@ -405,7 +405,8 @@ static const struct tcase cases[] = {
 	X("a = 1979-05-27  07:32:00", "!1:17 expected the end of the line"),
 
 	/* Arrays. */
-	V("integers = [ 1, 2, 3 ]\ncolors = [ \"red\", \"yellow\", \"green\" ]\n"
+	V("integers = [ 1, 2, 3 ]\n"
+	  "colors = [ \"red\", \"yellow\", \"green\" ]\n"
 	  "nested_arrays_of_ints = [ [ 1, 2 ], [3, 4, 5] ]\n"
 	  "nested_mixed_array = [ [ 1, 2 ], [\"a\", \"b\", \"c\"] ]\n"
 	  "string_array = [ \"all\", 'strings', \"\"\"are the same\"\"\", "
@@ -969,8 +970,8 @@ test_api(void)
 	src = "\"a\\u0001b\" = 1\n\"a\\u0001b\" = 2";
 	OK(toml_parse(src, strlen(src), &root, &err) == -1, "refused");
 	HAS(err.msg, "duplicate key 'a?b'", "control shown as ?");
-	src = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa = 1\n"
-	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa = 1";
+	src = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa = 1\n"
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa = 1";
 	OK(toml_parse(src, strlen(src), &root, &err) == -1, "refused");
 	HAS(err.msg, "aaaa...'", "long key cut");
 }
