@@ -97,7 +97,7 @@ fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
 }
 
 static void
-yaml_fail(struct fmp *f)
+fail_yaml(struct fmp *f)
 {
 	yaml_mark_t	 mk;
 	char		 msg[sizeof(f->err->msg)];
@@ -115,7 +115,7 @@ next(struct fmp *f)
 		f->have = 0;
 	}
 	if (!yaml_parser_parse(&f->p, &f->ev)) {	/* libyaml: 0 fails */
-		yaml_fail(f);
+		fail_yaml(f);
 		return -1;
 	}
 	f->have = 1;
