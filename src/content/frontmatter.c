@@ -637,14 +637,21 @@ read_yaml(struct fmp *f)
 	return 0;
 }
 
-/* A fence line: "---" or "..." then only blanks (a CR included). */
+/*
+ * A fence line: one of the three-character marks in marks ("---...":
+ * "---" or "...") then only blanks (a CR included).
+ */
 static int
-is_fence(const char *s, size_t len, int dashes_only)
+is_fence(const char *s, size_t len, const char *marks)
 {
 	size_t	 i;
 
-	if (len < 3 || !(memcmp(s, "---", 3) == 0 ||
-	    (!dashes_only && memcmp(s, "...", 3) == 0)))
+	if (len < 3)
+		return 0;
+	for (; *marks != '\0'; marks += 3)
+		if (memcmp(s, marks, 3) == 0)
+			break;
+	if (*marks == '\0')
 		return 0;
 	for (i = 3; i < len; i++)
 		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
@@ -653,14 +660,46 @@ is_fence(const char *s, size_t len, int dashes_only)
 }
 
 int
+frontmatter_fenced(const char *src, size_t len, size_t off,
+    const char *open, const char *close, size_t *inner, size_t *end_at,
+    struct meta *m, struct fm_error *err)
+{
+	const char	*eol;
+	size_t		 pos, end;
+	unsigned	 line;
+
+	eol = memchr(src + off, '\n', len - off);
+	end = eol ? (size_t)(eol - src) : len;
+	if (!is_fence(src + off, end - off, open))
+		return 0;			/* no front matter */
+	*inner = eol ? end + 1 : len;
+	for (pos = end + 1, line = 2; eol != NULL && pos <= len; line++) {
+		eol = memchr(src + pos, '\n', len - pos);
+		end = eol ? (size_t)(eol - src) : len;
+		if (is_fence(src + pos, end - pos, close)) {
+			*end_at = pos;
+			m->body_off = eol ? end + 1 : len;
+			m->body_line = line + 1;
+			return 1;
+		}
+		pos = end + 1;
+	}
+	err->line = 1;
+	err->col = 1;
+	snprintf(err->msg, sizeof(err->msg), "front matter is not closed "
+	    "(no %.3s%s%.3s line after it)", close, close[3] ? " or " : "",
+	    close + 3);
+	m->body_off = 0;
+	return -1;
+}
+
+int
 frontmatter_parse(const char *src, size_t len, struct meta *m,
     struct fm_error *err)
 {
 	struct fmp	 f;
-	const char	*eol;
-	size_t		 off = 0, pos, end, close = 0;
-	unsigned	 line;
-	int		 found = 0, rv;
+	size_t		 off = 0, pos, inner, close;
+	int		 rv;
 
 	memset(m, 0, sizeof(*m));
 	memset(err, 0, sizeof(*err));
@@ -673,31 +712,9 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 	if (len - off >= 3 && memcmp(src + off, "+++", 3) == 0)
 		return frontmatter_toml(src, len, off, m, err);	/* TOML */
 
-	eol = memchr(src + off, '\n', len - off);
-	end = eol ? (size_t)(eol - src) : len;
-	if (!is_fence(src + off, end - off, 1))
-		return 0;			/* no front matter */
-	for (pos = end + 1, line = 2; eol != NULL && pos <= len; line++) {
-		eol = memchr(src + pos, '\n', len - pos);
-		end = eol ? (size_t)(eol - src) : len;
-		if (is_fence(src + pos, end - pos, 0)) {
-			found = 1;
-			close = pos;
-			m->body_off = eol ? end + 1 : len;
-			m->body_line = line + 1;
-			break;
-		}
-		pos = end + 1;
-	}
-	if (!found) {
-		err->line = 1;
-		err->col = 1;
-		snprintf(err->msg, sizeof(err->msg), "front matter is not "
-		    "closed (no --- or ... line after it)");
-		m->body_off = 0;
-		return -1;
-	}
-
+	if ((rv = frontmatter_fenced(src, len, off, "---", "---...", &inner,
+	    &close, m, err)) != 1)
+		return rv;
 	memset(&f, 0, sizeof(f));
 	f.in = src + off;
 	f.inlen = close - off;

@@ -59,6 +59,19 @@ int	 frontmatter_add_tag(struct meta *m, const char *s, size_t len);
 int	 frontmatter_split_tags(struct meta *m, const char *s, size_t len);
 
 /*
+ * The front matter block at src + off: a first line that is a fence of
+ * one of the marks in open (each three characters: "---", "+++"), up to
+ * the next line that is a fence of one in close ("---..." is "---" or
+ * "...").  1: found, the text between the fence lines is src[*inner ..
+ * *end_at), m->body_off and m->body_line say where the body starts;
+ * 0: the first line is no fence (no front matter); -1: never closed,
+ * err set.
+ */
+int	 frontmatter_fenced(const char *src, size_t len, size_t off,
+	    const char *open, const char *close, size_t *inner,
+	    size_t *end_at, struct meta *m, struct fm_error *err);
+
+/*
  * frontmatter_toml.c: src[off..len) starts with "+++" (off skips a
  * BOM).  Reads the TOML front matter into m, which frontmatter_parse()
  * has zeroed (body_off = off, body_line = 1); a first line that is not a

@@ -357,20 +357,6 @@ read_table(struct fmtoml *f, const struct toml_value *t, enum scope sc)
 	return 0;
 }
 
-/* A fence line: "+++" then only blanks (a CR included). */
-static int
-is_fence(const char *s, size_t len)
-{
-	size_t	 i;
-
-	if (len < 3 || memcmp(s, "+++", 3) != 0)
-		return 0;
-	for (i = 3; i < len; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-			return 0;
-	return 1;
-}
-
 int
 frontmatter_toml(const char *src, size_t len, size_t off, struct meta *m,
     struct fm_error *err)
@@ -378,37 +364,15 @@ frontmatter_toml(const char *src, size_t len, size_t off, struct meta *m,
 	struct toml_value	*root;
 	struct toml_error	 te;
 	struct fmtoml		 f;
-	const char		*eol;
-	size_t			 pos, end, i;
-	unsigned		 line;
-	int			 found = 0, rv;
+	size_t			 inner, close, i;
+	int			 rv;
 
-	eol = memchr(src + off, '\n', len - off);
-	end = eol ? (size_t)(eol - src) : len;
-	if (!is_fence(src + off, end - off))
-		return 0;			/* no front matter */
+	if ((rv = frontmatter_fenced(src, len, off, "+++", "+++", &inner,
+	    &close, m, err)) != 1)
+		return rv;
 	memset(&f, 0, sizeof(f));
-	f.in = src + end + (eol != NULL);
-	for (pos = end + 1, line = 2; eol != NULL && pos <= len; line++) {
-		eol = memchr(src + pos, '\n', len - pos);
-		end = eol ? (size_t)(eol - src) : len;
-		if (is_fence(src + pos, end - pos)) {
-			found = 1;
-			f.inlen = (size_t)(src + pos - f.in);
-			m->body_off = eol ? end + 1 : len;
-			m->body_line = line + 1;
-			break;
-		}
-		pos = end + 1;
-	}
-	if (!found) {
-		err->line = 1;
-		err->col = 1;
-		snprintf(err->msg, sizeof(err->msg), "front matter is not "
-		    "closed (no +++ line after it)");
-		m->body_off = 0;
-		return -1;
-	}
+	f.in = src + inner;
+	f.inlen = close - inner;
 
 	if (toml_parse(f.in, f.inlen, &root, &te) == -1) {
 		err->line = te.line + 1;
