@@ -579,6 +579,28 @@ test_lengths(void)
 	    "at the cut dropped");
 	meta_free(&m);
 
+	/* TOML front matter: the same limits, the warning at the value. */
+	buf_truncate(&b, 0);
+	buf_addstr(&b, "+++\ndate = 2024-01-01\ntitle = \"");
+	for (i = 0; i < 300; i++)
+		buf_addstr(&b, "\xc3\xa9");
+	buf_addstr(&b, "\"\ntags = [\"ok\", \"");
+	for (i = 0; i < 70; i++)
+		buf_addstr(&b, "t");
+	buf_addstr(&b, "\"]\n+++\n");
+	OK(parse(b.data, &m, &e) == 0, "TOML: parses (%s)", e.msg);
+	OK(m.title != NULL && strlen(m.title) == 400, "TOML: title cut to "
+	    "200 characters");
+	OK(m.ntags == 2 && strlen(m.tags[1]) == 64, "TOML: a tag cut to 64");
+	INT_EQ(m.nwarns, 2, "TOML: two warnings");
+	if (m.nwarns == 2) {
+		INT_EQ(m.warns[0].line, 3, "TOML: the title's line");
+		INT_EQ(m.warns[0].col, 9, "TOML: at its value");
+		HAS(m.warns[1].msg, "tags: a tag longer than 64 characters",
+		    "TOML: the tag's warning");
+	}
+	meta_free(&m);
+
 	/* frontmatter_cut() itself. */
 	{
 		char	 t[] = "ab\xc3\xa9" "cd";
