@@ -3,7 +3,10 @@
  * and without a client certificate, unknown and authorised ones,
  * oversize, malformed, deletes, concurrent writers, kill -9 in the
  * middle of an upload), draft previews for each kind of client over
- * Gemini and Gopher, and search over both protocols.
+ * Gemini and Gopher, and search over both protocols.  Issue 18: a file
+ * name held by another post is never written or trashed, replaced
+ * bytes are kept in .trash/, and SIGKILL at random points of uploads
+ * (20 rounds) leaves the old post or the new one, whole.
  *
  * Client certificates are made here with OpenSSL (as test_tlsconn.c
  * does); the authorised one's SHA-256 goes into "titan_writers".  New
