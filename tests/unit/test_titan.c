@@ -29,6 +29,7 @@
 #include "harness.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "files.h"
 #include "proto/titan.h"
 
 static char	 top[64];
@@ -337,17 +338,6 @@ test_store(void)
 	free(capsule);
 }
 
-static void
-put(const char *path, const char *text)
-{
-	FILE	*f;
-
-	if ((f = fopen(path, "w")) == NULL)
-		return;
-	fputs(text, f);
-	fclose(f);
-}
-
 /*
  * A file name is no slug: posts/foo2.md holding "slug: bar" is bar's,
  * and an upload or delete of foo2 never touches it (issue 18).
@@ -365,7 +355,7 @@ test_owner(void)
 	path = xasprintf("%s/foo2.md", posts);
 	mkdir(capsule, 0755);
 	mkdir(posts, 0755);
-	put(path, bar);
+	test_put(posts, "foo2.md", bar);
 	INT_EQ(publish_store(capsule, "foo2.md", "foo2", "---\ndate: "
 	    "2024-02-02\n---\nfoo2\n", 25, why, sizeof(why)), PUBLISH_TAKEN,
 	    "another post's file: taken");
@@ -392,7 +382,7 @@ test_owner(void)
 	/* A file whose front matter is broken is the name's. */
 	free(path);
 	path = xasprintf("%s/broken.md", posts);
-	put(path, "---\ntitle: [\n---\n");
+	test_put(posts, "broken.md", "---\ntitle: [\n---\n");
 	OK(publish_store(capsule, "broken.md", "broken", "fixed\n", 6, why,
 	    sizeof(why)) == 0, "a broken file is replaced (%s)", why);
 	got = slurp_prefix(trash, "broken.md.20");
