@@ -1024,7 +1024,7 @@ test_handshake_storm(struct e2e_server *c)
 	OK(done >= 6 && done <= allowed, "handshake storm: %d of 40 in "
 	    "%.2f s, at most %d", done, secs, allowed);
 	OK(refused >= 40 - allowed, "the rest refused (%d)", refused);
-	OK(gemini_get(c->gemini_port, "127.0.0.7", "/", &r) == 0 ||
+	OK(gemini_get(c->gemini_port, "127.0.0.7", "/", &r) == -1 ||
 	    r.status != 20, "127.0.0.7 is not served meanwhile (%d)",
 	    r.status);
 	reply_free(&r);
