@@ -219,6 +219,22 @@ free_archives(struct archive **a, size_t n)
 }
 
 /*
+ * The watch of capsule dir, for the archive to ask which files are
+ * being written, or NULL.  The loader reads r->watch: the main loop
+ * changes it only while no build runs (built(), reload_stop()).
+ */
+static struct watch *
+watch_of(const struct reload *r, const char *dir)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nwatch; i++)
+		if (strcmp(watch_dir(r->watch[i]), dir) == 0)
+			return r->watch[i];
+	return NULL;
+}
+
+/*
  * A snapshot for each of set's hosts into r->newa.  One whose capsule
  * cannot be read keeps the snapshot it is served from; -1 (r->err set,
  * nothing kept) when it has none, a host new in the configuration.
@@ -232,7 +248,9 @@ build_archives(struct reload *r, const struct settings *set)
 	a = xcalloc(n, sizeof(*a));
 	for (i = 0; i < n; i++) {
 		prev = served(r, &set->hosts[i]);
-		if ((a[i] = archive_reload(&set->hosts[i], prev)) != NULL)
+		if ((a[i] = archive_reload_held(&set->hosts[i], prev,
+		    watch_held, watch_of(r, set->hosts[i].capsule_dir))) !=
+		    NULL)
 			continue;
 		if (prev == NULL) {
 			snprintf(r->err, sizeof(r->err), "%s: the capsule %s "
@@ -521,12 +539,12 @@ reload_stop(struct reload *r)
 	if (r->stopping)
 		return;
 	r->stopping = 1;
-	stop_watch(r);
 	uv_mutex_lock(&r->mtx);
 	r->quit = 1;
 	uv_cond_signal(&r->cond);
 	uv_mutex_unlock(&r->mtx);
 	uv_thread_join(&r->thread);	/* after the build in flight, if any */
+	stop_watch(r);			/* which may have asked them */
 	bury(r->graves);		/* reap() frees in place from now on */
 	r->graves = NULL;
 	drop_build(r);
