@@ -831,7 +831,7 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	struct archive_file	*f = NULL, *old = NULL;
 	struct stat		 st;
 	char			*src, why[160];
-	size_t			 len;
+	size_t			 len = 0;
 	int			 held, rv;
 
 	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1)
@@ -873,9 +873,17 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	} else if ((rv = read_file(a, dirfd, name, rel, &st, &src,
 	    &len)) == -1)
 		return NULL;
-	else if (rv == 1 || (ap->held != NULL &&
+	else if (rv == 1 || len == 0 || (ap->held != NULL &&
 	    ap->held(ap->held_arg, rel))) {
-		/* Changed while read, or a writer began meanwhile. */
+		/*
+		 * Changed while read, or a writer began meanwhile; or empty.
+		 * An empty file is how one looks that is being rewritten:
+		 * open(2) with O_TRUNC shows size 0 before the kernel queues
+		 * the inotify event that tells of the writer (ext4 truncates
+		 * first, and that can wait on its journal), so no watch can
+		 * hold it yet.  It is never a post: what was stays, or
+		 * nothing.
+		 */
 		if (rv == 0)
 			free(src);
 		if ((f = keep_old(a, old, rel)) == NULL)
