@@ -5,12 +5,14 @@
  * Everything that can fail for a reason the operator must fix fails
  * here, before the first client is accepted.  The main thread then runs
  * a small loop of its own that handles signals and content changes;
- * reload.c builds what they ask for on the thread pool.
+ * reload.c builds what they ask for on its loader thread.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +33,12 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "net/generation.h"
 #include "net/limit.h"
+#include "net/server.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
-#include "net/worker.h"
+#include "site/site.h"
 
 #ifndef CAPSULED_VERSION
 #define CAPSULED_VERSION "0.0.0"
@@ -65,14 +69,18 @@ usage(FILE *f)
 	    "usage: capsuled [-c FILE] [--check] [--allow-root] [--version]\n"
 	    "                [--help]\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
+	    "       capsuled --gen-ticket-keys FILE\n"
 	    "\n"
 	    "  -c, --config FILE  configuration (default: config/capsuled.yaml\n"
 	    "                     when present, else " CAPSULED_SYSCONF ")\n"
 	    "      --check        load configuration and content, report, exit\n"
 	    "      --allow-root   serve as root without `user:` in the config\n"
 	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
+	    "      --gen-ticket-keys FILE\n"
+	    "                     make a ticket_keys file, or add a key to\n"
+	    "                     one and keep the newest %d\n"
 	    "      --version      print versions and exit\n"
-	    "      --help         this text\n");
+	    "      --help         this text\n", TICKET_GEN_KEEP);
 }
 
 static void
@@ -82,30 +90,6 @@ version(void)
 	printf("  libuv %s, %s, libyaml %s, cmark-gfm %s\n",
 	    uv_version_string(), OpenSSL_version(OPENSSL_VERSION),
 	    yaml_get_version_string(), cmark_version_string());
-}
-
-static char *
-read_file(const char *path, size_t *lenp)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[65536];
-	ssize_t		 n;
-	int		 fd;
-
-	if (strcmp(path, "-") == 0)
-		fd = 0;
-	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return NULL;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		buf_add(&b, chunk, (size_t)n);
-	if (fd != 0)
-		close(fd);
-	if (n < 0) {
-		buf_free(&b);
-		return NULL;
-	}
-	*lenp = b.len;
-	return buf_release(&b);
 }
 
 /* --render: the body of one Markdown file, as a reader would get it. */
@@ -123,7 +107,11 @@ cmd_render(const char *path, const char *to)
 		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
 		return EXIT_CONFIG;
 	}
-	if ((src = read_file(path, &len)) == NULL) {
+	if (strcmp(path, "-") == 0)
+		src = util_read_fd(STDIN_FILENO, SIZE_MAX, &len);
+	else
+		src = util_read_file(path, SIZE_MAX, &len);
+	if (src == NULL) {
 		fprintf(stderr, "capsuled: %s: %s\n", path, strerror(errno));
 		return EXIT_TROUBLE;
 	}
@@ -148,18 +136,36 @@ cmd_render(const char *path, const char *to)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
 }
 
+/* --gen-ticket-keys: make or rotate a fleet's ticket key file. */
+static int
+cmd_gen_ticket_keys(const char *path)
+{
+	char	 err[PATH_MAX + 256];
+	int	 n;
+
+	if ((n = ticket_gen_file(path, err, sizeof(err))) == -1) {
+		fprintf(stderr, "capsuled: %s\n", err);
+		return EXIT_TROUBLE;
+	}
+	printf("%s: %d key%s, the last one new; every key opens tickets, the "
+	    "last one seals them\n", path, n, n == 1 ? "" : "s");
+	return EXIT_OK;
+}
+
 /* --check for one host: load its capsule, say what was found. */
 static int
 check_host(const struct config *cfg)
 {
+	struct site	*s;
 	struct archive	*a;
 	size_t		 i, parts = 0;
 
 	printf("host:     %s\n", cfg->hostname);
-	if ((a = archive_load(cfg)) == NULL) {
+	if ((s = reload_site(cfg, NULL)) == NULL) {
 		printf("capsule:  %s (cannot be read)\n", cfg->capsule_dir);
 		return EXIT_TROUBLE;
 	}
+	a = s->a;
 	for (i = 0; i < a->nseries; i++)
 		parts += a->series[i]->nparts;
 	printf("capsule:  %s\n", a->dir);
@@ -186,7 +192,7 @@ check_host(const struct config *cfg)
 	printf("warnings: %u%s\n", a->nwarnings,
 	    a->nwarnings ? " (logged above)" : "");
 	i = a->nwarnings;
-	archive_unref(a);
+	site_unref(s);
 	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
 }
 
@@ -207,40 +213,6 @@ cmd_check(const struct config *cfg)
 			rv = EXIT_TROUBLE;
 	}
 	return rv;
-}
-
-static void
-free_archives(struct archive **a, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		archive_unref(a[i]);
-	free(a);
-}
-
-/* Every host's capsule, as cfg says now; NULL when one cannot be read. */
-static struct archive **
-load_archives(const struct config *cfg)
-{
-	struct archive	**a, *one;
-	struct config	 view;
-	size_t		 i, n = config_nhosts(cfg);
-
-	a = xcalloc(n, sizeof(*a));
-	for (i = 0; i < n; i++) {
-		config_host_view(cfg, i, &view);
-		if ((one = archive_load(&view)) == NULL) {
-			free_archives(a, i);
-			return NULL;
-		}
-		a[i] = one;
-		log_info("capsule %s%s%s: %zu posts, %zu series, %zu tags, "
-		    "%zu pages, %u warnings", one->dir, n > 1 ? " for " : "",
-		    n > 1 ? view.hostname : "", one->nposts, one->nseries,
-		    one->ntags, one->ndocs, one->nwarnings);
-	}
-	return a;
 }
 
 static void
@@ -280,7 +252,7 @@ serve(struct daemon_state *d)
 	static const int signums[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
 	struct tls_server *tls = NULL;
 	struct settings	*set;
-	struct archive	**a;
+	struct site	**sites;
 	struct gen	*g;
 	struct limits	*lim;
 	struct priv	 pv;
@@ -316,37 +288,50 @@ serve(struct daemon_state *d)
 		}
 	}
 	/* Keys read as root; the content as the user, in the jail. */
-	na = config_nhosts(&d->cfg);
-	if (priv_confine(&pv, &d->cfg) == -1 ||
-	    (a = load_archives(&d->cfg)) == NULL) {
+	if (priv_confine(&pv, &d->cfg) == -1) {
 		tls_server_free(tls);
+		return EXIT_TROUBLE;
+	}
+	/* The fleet's ticket keys too: as every later reading will be. */
+	if (d->cfg.ticket_keys != NULL && ticket_use_file(d->cfg.ticket_keys,
+	    err, sizeof(err)) == -1) {
+		log_warnx("%s", err);
+		tls_server_free(tls);
+		return EXIT_CONFIG;
+	}
+	/* After the jail: its view of the paths is the one kept. */
+	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
+	cfg = &set->cfg;
+	na = set->nhosts;
+	/* As a reload does, from nothing; the loader logs why it fails. */
+	if ((sites = reload_sites(set, NULL, NULL, err, sizeof(err))) ==
+	    NULL) {
+		settings_unref(set);
 		return EXIT_TROUBLE;
 	}
 	if (priv_restore(&pv) == -1) {		/* root again, to bind */
-		tls_server_free(tls);
-		free_archives(a, na);
+		reload_sites_free(sites, na);
+		settings_unref(set);
 		return EXIT_TROUBLE;
 	}
-	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
-	cfg = &set->cfg;
-	g = gen_new(set, a);
+	g = gen_new(set, sites);
 	rv = server_bind(&d->srv, g);
 	if (rv == 0 && priv_drop(&pv) == -1)	/* for good, before threads */
 		rv = -1;
 	if (rv == -1) {
 		gen_unref(g);
 		server_free(&d->srv);
+		reload_sites_free(sites, na);
 		settings_unref(set);
-		free_archives(a, na);
 		return EXIT_TROUBLE;
 	}
 	lim = limits_new(cfg->max_connections);
 	d->srv.limits = lim;
-	reload_init(&d->rl, loop, &d->srv, set, a);
+	reload_init(&d->rl, loop, &d->srv, set, sites);
 	reload_adopt(&d->rl, g);
 	gen_unref(g);			/* the workers hold theirs */
+	reload_sites_free(sites, na);
 	settings_unref(set);
-	free_archives(a, na);
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
@@ -376,10 +361,12 @@ main(int argc, char *argv[])
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "allow-root",	no_argument,		NULL, 'A' },
+		{ "gen-ticket-keys", required_argument,	NULL, 'K' },
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct daemon_state	 d;
 	const char		*confpath = NULL, *render = NULL;
+	const char		*genkeys = NULL;
 	const char		*to = "gemini";
 	char			 err[1024];
 	struct stat		 st;
@@ -406,6 +393,9 @@ main(int argc, char *argv[])
 		case 'A':
 			d.allow_root = 1;
 			break;
+		case 'K':
+			genkeys = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -420,6 +410,8 @@ main(int argc, char *argv[])
 	}
 	if (render != NULL)
 		return cmd_render(render, to);
+	if (genkeys != NULL)
+		return cmd_gen_ticket_keys(genkeys);
 
 	if (confpath == NULL)
 		confpath = stat("config/capsuled.yaml", &st) == 0 ?

@@ -111,6 +111,8 @@ check_defaults(const struct config *c, const char *top, const char *what)
 	STR_EQ(c->robots, CONFIG_ROBOTS_DEFAULT, what);
 	INT_EQ(c->ntitan_writers, 0, what);
 	INT_EQ(c->titan_max_size, 1 << 20, what);
+	STR_EQ(c->ticket_keys, NULL, what);
+	INT_EQ(c->nproxy_protocol, 0, what);
 	free(capsule);
 	free(certs);
 }
@@ -383,16 +385,22 @@ test_errors(void)
 	    "2:1: only one YAML document is allowed");
 
 	/* Syntax and encoding. */
-	expect_err("hostname: \"open\n", "2:1: found unexpected end of stream");
+	expect_err("hostname: \"open\n", "2:1: found unexpected end of stream"
+	    " (while scanning a quoted scalar)");
 	expect_err("hostname: b: c\n",
 	    "1:12: mapping values are not allowed in this context");
 	expect_err("hostname: x\n\ttitle: a\n",
-	    "2:1: found a tab character that violates indentation");
+	    "2:1: found a tab character that violates indentation"
+	    " (while scanning a plain scalar)");
 	expect_err("title: ok\n\x01\n",
 	    "2:1: control characters are not allowed (#x1)");
 	expect_err("title: caf\xc3\xa9\nauthor: \xff\n",
 	    "2:9: invalid leading UTF-8 octet (#xFF)");
-	expect_err("bind: [::1]\n", "1:8: did not find expected node content");
+	expect_err("bind: [::1]\n", "1:8: did not find expected node content"
+	    " (while parsing a flow node)");
+	/* libyaml ends a line at a lone CR; so does an encoding error. */
+	expect_err("title: a\rauthor: \xff\n",
+	    "2:9: invalid leading UTF-8 octet (#xFF)");
 
 	/* Wrong types. */
 	expect_err("hostname: [a]\n",
@@ -555,6 +563,57 @@ test_titan(void)
 	    "a SHA-256 fingerprint, got a mapping");
 	expect_err("titan_max_size: 10\n", "1:17: titan_max_size: 10 is out "
 	    "of range (1 KiB to 1024 MiB)");
+}
+
+/* proxy_protocol, ticket_keys: behind a load balancer (issue 16). */
+static void
+test_fleet(void)
+{
+	struct config	 c;
+	char		*keys;
+
+	expect_ok(&c, "proxy_protocol: [127.0.0.1, '::1', 10.0.0.0/8, "
+	    "\"fd00::/8\", 192.0.2.0/0]\nticket_keys: ticket.keys\n");
+	INT_EQ(c.nproxy_protocol, 5, "five proxies");
+	if (c.nproxy_protocol == 5) {
+		STR_EQ(c.proxy_protocol[0], "127.0.0.1", "first");
+		STR_EQ(c.proxy_protocol[2], "10.0.0.0/8", "a prefix");
+		STR_EQ(c.proxy_protocol[3], "fd00::/8", "an IPv6 prefix");
+	}
+	keys = xasprintf("%s/etc/ticket.keys", tmp);
+	STR_EQ(c.ticket_keys, keys, "ticket_keys, next to the config");
+	free(keys);
+	config_free(&c);
+	expect_ok(&c, "proxy_protocol: 127.0.0.1\nticket_keys: ~\n");
+	INT_EQ(c.nproxy_protocol, 1, "one proxy, a scalar");
+	STR_EQ(c.ticket_keys, NULL, "ticket_keys: null, our own keys");
+	config_free(&c);
+	expect_ok(&c, "proxy_protocol: []\n");
+	INT_EQ(c.nproxy_protocol, 0, "empty list: off");
+	config_free(&c);
+	expect_ok(&c, "proxy_protocol:\n");
+	INT_EQ(c.nproxy_protocol, 0, "null: off");
+	config_free(&c);
+	expect_err("proxy_protocol: [haproxy.local]\n", "1:18: "
+	    "proxy_protocol: 'haproxy.local' is not an IP address or a prefix "
+	    "like 10.0.0.0/8");
+	expect_err("proxy_protocol: [10.0.0.0/33]\n", "1:18: "
+	    "proxy_protocol: '10.0.0.0/33' is not an IP address or a prefix "
+	    "like 10.0.0.0/8");
+	expect_err("proxy_protocol: ['::/129']\n", "1:18: proxy_protocol: "
+	    "'::/129' is not an IP address or a prefix like 10.0.0.0/8");
+	expect_err("proxy_protocol: [10.0.0.0/08]\n", "1:18: "
+	    "proxy_protocol: '10.0.0.0/08' is not an IP address or a prefix "
+	    "like 10.0.0.0/8");
+	expect_err("proxy_protocol: [10.0.0.0/]\n", "1:18: "
+	    "proxy_protocol: '10.0.0.0/' is not an IP address or a prefix "
+	    "like 10.0.0.0/8");
+	expect_err("proxy_protocol: [1.2.3.4, 1.2.3.4]\n", "1:27: "
+	    "proxy_protocol: '1.2.3.4' is listed twice");
+	expect_err("proxy_protocol: {a: b}\n", "1:17: proxy_protocol: "
+	    "expected an IP address, got a mapping");
+	expect_err("ticket_keys: [a]\n", "1:14: ticket_keys: expected a "
+	    "string, got a list");
 }
 
 /* atom_full_content, link_aliases: the feed and link keys of issue 3. */
@@ -798,6 +857,7 @@ check_hardening_defaults(const struct config *c, const char *what)
 	INT_EQ(c->max_post_size, 8 << 20, what);
 	INT_EQ(c->max_archive_size, 1LL << 30, what);
 	INT_EQ(c->follow_symlinks, CONFIG_LINKS_INSIDE, what);
+	INT_EQ(c->files_hardlinks, 0, what);
 	STR_EQ(c->user, NULL, what);
 	STR_EQ(c->chroot_dir, NULL, what);
 	INT_EQ(c->allow_root, 0, what);
@@ -830,6 +890,7 @@ test_hardening(void)
 	    "max_post_size: 512K\n"
 	    "max_archive_size: \"2 GiB\"\n"
 	    "follow_symlinks: true\n"
+	    "files_hardlinks: true\n"
 	    "user: _gemini-1.x\n"
 	    "chroot: ../jail/.\n"
 	    "allow_root: yes\n"
@@ -841,6 +902,7 @@ test_hardening(void)
 	INT_EQ(c.max_post_size, 512 << 10, "512K");
 	INT_EQ(c.max_archive_size, 2LL << 30, "2 GiB");
 	INT_EQ(c.follow_symlinks, CONFIG_LINKS_ANY, "follow any");
+	INT_EQ(c.files_hardlinks, 1, "files_hardlinks");
 	STR_EQ(c.user, "_gemini-1.x", "user");
 	want = xasprintf("%s/jail", tmp);
 	STR_EQ(c.chroot_dir, want, "chroot relative to the config dir");
@@ -947,6 +1009,9 @@ test_live(void)
 	INT_EQ(c.watch, 1, "watch yes");
 	INT_EQ(c.watch_debounce_ms, 0, "debounce 0: next loop turn");
 	INT_EQ(c.cache_max_bytes, 0, "0: no limit");
+	config_free(&c);
+	expect_ok(&c, "watch: \" Off \"\n");	/* blanks around: yaml.h */
+	INT_EQ(c.watch, 0, "watch ' Off '");
 	config_free(&c);
 	expect_ok(&c, "watch_debounce: 1.5\ncache_max_bytes: 1048576\n");
 	INT_EQ(c.watch_debounce_ms, 1500, "1.5 s");
@@ -1077,6 +1142,7 @@ main(void)
 	test_hardening();
 	test_live();
 	test_hosts();
+	test_fleet();
 
 	unlink(conf);
 	rmdir(etc);
