@@ -287,30 +287,6 @@ kept_open(void)
 	fprintf(stderr, "kept open: served after %ld ms\n", ms);
 }
 
-/*
- * Wait (bounded) for the server to say it serves: its watches are up
- * by then.  A writer busy before that is one no watch can tell of.
- */
-static void
-wait_serving(void)
-{
-	char		 line[4096];
-	uint64_t	 t0 = e2e_now_ms();
-	FILE		*f;
-	int		 up = 0;
-
-	while (!up && e2e_now_ms() - t0 < 10000) {
-		if ((f = fopen(srv.log, "r")) != NULL) {
-			while (!up && fgets(line, sizeof(line), f) != NULL)
-				up = strstr(line, "info: serving ") != NULL;
-			fclose(f);
-		}
-		if (!up)
-			e2e_sleep_ms(20);
-	}
-	OK(up, "the server says it serves");
-}
-
 static void
 make_capsule(const char *top)
 {
@@ -347,7 +323,7 @@ main(void)
 		(void)!system(cmd);
 		return harness_done();
 	}
-	wait_serving();
+	e2e_wait_serving(&srv);
 	under_load("edit in place, 3 pieces", "/posts/settle", 0,
 	    edit_in_place);
 	under_load("new post, 3 pieces", "/posts/newcomer", 1, new_post);

@@ -159,8 +159,9 @@ in_pieces(int fd, const char *t, int n, unsigned *seed)
 	}
 }
 
+/* A new version of k, written in place through one open file. */
 static void
-op_pieces(int k, unsigned *seed)
+rewrite(int k, unsigned *seed)
 {
 	char	 path[1024], t[8192];
 	int	 fd, v = atomic_fetch_add(&next_version, 1);
@@ -176,6 +177,12 @@ op_pieces(int k, unsigned *seed)
 	in_pieces(fd, t, 2 + (int)rnd(seed, 3), seed);
 	close(fd);
 	end_write(k);
+}
+
+static void
+op_pieces(int k, unsigned *seed)
+{
+	rewrite(k, seed);
 	atomic_fetch_add(&nops[0], 1);
 }
 
@@ -198,23 +205,13 @@ op_rename(int k, unsigned *seed)
 static void
 op_recreate(int k, unsigned *seed)
 {
-	char	 path[1024], t[8192];
-	int	 fd, v = atomic_fetch_add(&next_version, 1);
+	char	 path[1024];
 
 	churn_path(path, sizeof(path), k);
 	deleted(k);
 	unlink(path);
 	e2e_sleep_ms(50 + rnd(seed, 300));
-	text(t, sizeof(t), k, v);
-	begin_write(k, 0);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) == -1) {
-		perror(path);
-		return;
-	}
-	in_pieces(fd, t, 2 + (int)rnd(seed, 3), seed);
-	close(fd);
-	end_write(k);
+	rewrite(k, seed);
 	atomic_fetch_add(&nops[2], 1);
 }
 
@@ -410,45 +407,6 @@ reader(void *arg)
 
 /* ---- the run --------------------------------------------------------- */
 
-static int
-log_count(const char *needle)
-{
-	char	 line[4096];
-	FILE	*f;
-	int	 n = 0;
-
-	if ((f = fopen(srv.log, "r")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		n += strstr(line, needle) != NULL;
-	fclose(f);
-	return n;
-}
-
-/*
- * Wait (bounded) for the server to say it serves: its watches are up
- * by then.  A writer busy before that is one no watch can tell of.
- */
-static void
-wait_serving(void)
-{
-	char		 line[4096];
-	uint64_t	 t0 = e2e_now_ms();
-	FILE		*f;
-	int		 up = 0;
-
-	while (!up && e2e_now_ms() - t0 < 10000) {
-		if ((f = fopen(srv.log, "r")) != NULL) {
-			while (!up && fgets(line, sizeof(line), f) != NULL)
-				up = strstr(line, "info: serving ") != NULL;
-			fclose(f);
-		}
-		if (!up)
-			e2e_sleep_ms(20);
-	}
-	OK(up, "the server says it serves");
-}
-
 static void
 make_capsule(const char *top)
 {
@@ -500,7 +458,7 @@ main(void)
 		OK(0, "server start");
 		return harness_done();
 	}
-	wait_serving();
+	e2e_wait_serving(&srv);
 	t0 = e2e_now_ms();
 	for (i = 0; i < NREADERS; i++)
 		pthread_create(&rd[i], NULL, reader, (void *)(size_t)i);
@@ -526,11 +484,11 @@ main(void)
 	fprintf(stderr, "FIGURE settle stress: server: %d rebuilds; %d "
 	    "writes seen begin; a file being written kept its old version "
 	    "%d times and a new one was left out %d times; %d reads changed "
-	    "under them\n", log_count("info: content:"),
-	    log_count(": being written\n"),
-	    log_count("the version before stays"),
-	    log_count("left out until it is whole"),
-	    log_count("changed while read"));
+	    "under them\n", e2e_log_count(&srv, "info: content:"),
+	    e2e_log_count(&srv, ": being written\n"),
+	    e2e_log_count(&srv, "the version before stays"),
+	    e2e_log_count(&srv, "left out until it is whole"),
+	    e2e_log_count(&srv, "changed while read"));
 	OK(ops > 100, "file operations: %d", ops);
 	OK(nreq[0] + nreq[1] > 1000, "requests: %d", nreq[0] + nreq[1]);
 	INT_EQ(atomic_load(&ntrunc), 0, "truncated pages");
