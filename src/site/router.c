@@ -39,6 +39,18 @@
 #include "site/router.h"
 #include "site/site.h"
 
+/*
+ * Markdown slower to render than a worker's loop may wait for: larger
+ * than this many bytes, or with a line of more '|' than that (a table
+ * row: cmark-gfm's tables cost about the square of their columns).
+ * Measured with render_gemtext() on a 2-core machine under load (best
+ * of three): prose 100 KiB 19 ms, 1 MiB 230 ms, 8 MiB 2.5 s; a table
+ * of 5,000 rows and 5 columns 146 ms; one row of 500 columns 1.5 ms, of
+ * 2,000 18 ms, of 8,000 355 ms.  16 KiB of prose is about 3 ms there.
+ */
+#define RENDER_INLINE_MAX	(16u << 10)
+#define RENDER_PIPES_MAX	256
+
 /* What one request is about: enough to render it from scratch. */
 struct route {
 	const struct config	*cfg;
@@ -64,9 +76,19 @@ response_use_owned(struct response *r)
 	r->bodylen = r->owned.len;
 }
 
+/* A page left for response_render(): what it takes to make it. */
+struct render_job {
+	struct route	 rt;		/* reqpath: NULL */
+	struct slot	*slot;
+	struct post	*post;		/* or */
+	struct doc	*doc;
+};
+
 void
 response_free(struct response *r)
 {
+	free(r->job);
+	r->job = NULL;
 	buf_free(&r->owned);
 	if (r->fd != -1)
 		close(r->fd);
@@ -88,6 +110,19 @@ response_status(struct response *r, int status, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A 20 of this type: its body comes from set_body() or a render job. */
+static void
+set_type(struct response *r, const char *mime, const char *lang,
+    char gopher_type)
+{
+	r->gopher_type = gopher_type;
+	if (lang != NULL)
+		response_status(r, 20, "%s; charset=utf-8; lang=%s", mime,
+		    lang);
+	else
+		response_status(r, 20, "%s", mime);
+}
+
 static void
 set_body(struct response *r, struct blob *b, const char *mime,
     const char *lang, char gopher_type)
@@ -95,12 +130,7 @@ set_body(struct response *r, struct blob *b, const char *mime,
 	r->blob = b;		/* our reference, dropped by response_free */
 	r->body = b->data;
 	r->bodylen = b->len;
-	r->gopher_type = gopher_type;
-	if (lang != NULL)
-		response_status(r, 20, "%s; charset=utf-8; lang=%s", mime,
-		    lang);
-	else
-		response_status(r, 20, "%s", mime);
+	set_type(r, mime, lang, gopher_type);
 }
 
 /* Link hooks handed to the renderers. */
@@ -276,26 +306,114 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
 }
 
+/* Would md[0..len) keep a loop waiting (RENDER_INLINE_MAX)? */
+static int
+slow_to_render(const char *md, size_t len)
+{
+	const char	*p, *end = md + len;
+	size_t		 pipes = 0;
+
+	if (len > RENDER_INLINE_MAX)
+		return 1;
+	for (p = md; p < end; p++) {
+		if (*p == '\n')
+			pipes = 0;
+		else if (*p == '|' && ++pipes > RENDER_PIPES_MAX)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The page is not in its slot and md[0..len) is its Markdown: when that
+ * is slow to render and the caller can wait for it (r->may_defer), leave
+ * it to response_render() and say so.  The status and META are set as
+ * for the page itself.
+ */
+static int
+defer(const struct route *rt, struct slot *slot, struct post *post,
+    struct doc *d, const char *md, size_t len, struct response *r)
+{
+	struct render_job	*j;
+
+	if (!r->may_defer || !slow_to_render(md, len))
+		return 0;
+	j = xcalloc(1, sizeof(*j));
+	j->rt = *rt;
+	j->rt.reqpath = NULL;		/* the request's, gone by then */
+	j->slot = slot;
+	j->post = post;
+	j->doc = d;
+	free(r->job);
+	r->job = j;
+	set_type(r, "text/gemini", post != NULL ? (post->lang ? post->lang :
+	    rt->a->lang) : (d->lang ? d->lang : rt->a->lang), '0');
+	return 1;
+}
+
+static struct blob *
+render_post(const struct route *rt, struct slot *slot, struct post *post)
+{
+	const char	*body = post->src + post->body_off;
+	size_t		 len = post->srclen - post->body_off, skip;
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	nav_post_header(&p, rt->a, post);
+	/* A body that opens with the title would show it twice. */
+	skip = scan_repeated_title(body, len, post->title);
+	page_markdown(&p, body + skip, len - skip);
+	nav_post_footer(&p, rt->a, post);
+	b = site_cache_put(rt->site, slot, emit_document(rt, &p, post->path));
+	page_free(&p);
+	return b;
+}
+
+static struct blob *
+render_doc(const struct route *rt, struct slot *slot, struct doc *d)
+{
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	page_heading(&p, 1, "%s", d->title);
+	page_markdown(&p, d->src + d->body_off, d->srclen - d->body_off);
+	b = site_cache_put(rt->site, slot, emit_document(rt, &p, d->path));
+	page_free(&p);
+	return b;
+}
+
+void
+response_render(struct response *r)
+{
+	struct render_job	*j = r->job;
+	struct blob		*b;
+
+	if (j == NULL)
+		return;
+	/* Another request may have rendered it meanwhile. */
+	if ((b = cache_get(j->slot)) == NULL)
+		b = j->post != NULL ? render_post(&j->rt, j->slot, j->post) :
+		    render_doc(&j->rt, j->slot, j->doc);
+	r->blob = b;
+	r->body = b->data;
+	r->bodylen = b->len;
+	r->job = NULL;
+	free(j);
+}
+
 static void
 serve_post(const struct route *rt, struct post *post, struct response *r)
 {
 	struct slot		*slot = which_slot(rt, SITE_POST, post->id);
 	struct blob		*b;
-	struct page		 p;
 
 	if ((b = cache_get(slot)) == NULL) {
-		const char	*body = post->src + post->body_off;
-		size_t		 len = post->srclen - post->body_off, skip;
-
-		page_init(&p);
-		nav_post_header(&p, rt->a, post);
-		/* A body that opens with the title would show it twice. */
-		skip = scan_repeated_title(body, len, post->title);
-		page_markdown(&p, body + skip, len - skip);
-		nav_post_footer(&p, rt->a, post);
-		b = site_cache_put(rt->site, slot,
-		    emit_document(rt, &p, post->path));
-		page_free(&p);
+		if (defer(rt, slot, post, NULL, post->src + post->body_off,
+		    post->srclen - post->body_off, r))
+			return;
+		b = render_post(rt, slot, post);
 	}
 	set_body(r, b, "text/gemini",
 	    post->lang ? post->lang : rt->a->lang, '0');
@@ -306,16 +424,12 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 {
 	struct slot		*slot = which_slot(rt, SITE_DOC, d->id);
 	struct blob		*b;
-	struct page		 p;
 
 	if ((b = cache_get(slot)) == NULL) {
-		page_init(&p);
-		page_heading(&p, 1, "%s", d->title);
-		page_markdown(&p, d->src + d->body_off,
-		    d->srclen - d->body_off);
-		b = site_cache_put(rt->site, slot,
-		    emit_document(rt, &p, d->path));
-		page_free(&p);
+		if (defer(rt, slot, NULL, d, d->src + d->body_off,
+		    d->srclen - d->body_off, r))
+			return;
+		b = render_doc(rt, slot, d);
 	}
 	set_body(r, b, "text/gemini", d->lang ? d->lang : rt->a->lang, '0');
 }
