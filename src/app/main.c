@@ -158,7 +158,7 @@ check_host(const struct config *cfg)
 {
 	struct site	*s;
 	struct archive	*a;
-	size_t		 i, parts = 0;
+	size_t		 i, parts = 0, syntax[3] = { 0, 0, 0 };
 
 	printf("host:     %s\n", cfg->hostname);
 	if ((s = reload_site(cfg, NULL)) == NULL) {
@@ -175,6 +175,13 @@ check_host(const struct config *cfg)
 	if (a->nposts > 0)
 		printf(" (%s to %s)", a->posts[a->nposts - 1]->date.ymd,
 		    a->posts[0]->date.ymd);
+	for (i = 0; i < a->nposts; i++)
+		syntax[frontmatter_syntax(a->posts[i]->src,
+		    a->posts[i]->srclen, a->posts[i]->body_off)]++;
+	if (a->nposts > 0)
+		printf("\n          front matter: %zu YAML, %zu TOML, %zu none",
+		    syntax[FM_SYNTAX_YAML], syntax[FM_SYNTAX_TOML],
+		    syntax[FM_SYNTAX_NONE]);
 	printf("\nseries:   %zu (%zu parts)\n", a->nseries, parts);
 	for (i = 0; i < a->nseries; i++)
 		printf("          /series/%s/  %s, %zu part%s\n",
