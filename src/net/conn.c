@@ -71,7 +71,8 @@ struct exchange {
 struct conn {
 	uv_tcp_t	 tcp;		/* embedded: closed in conn_close() */
 	uv_timer_t	 timer;		/* embedded: closed in conn_close() */
-	int		 nrefs;		/* open handles + fs reads in flight */
+	int		 nrefs;		/* open handles + fs reads, uploads
+					   and renders in flight */
 	int		 nwrites;	/* uv_write_t in flight */
 	int		 reading_file;	/* fsreq in flight */
 	int		 rendering;	/* work in flight */
@@ -647,7 +648,8 @@ answer(struct conn *c)
 			c->nrefs++;
 			return;
 		}
-		response_render(&c->ex->resp);	/* cannot be: at once */
+		/* Only a missing callback makes it fail: render here. */
+		response_render(&c->ex->resp);
 	}
 	answer_now(c);
 }
