@@ -80,14 +80,30 @@ response_use_owned(struct response *r)
 struct render_job {
 	struct route	 rt;		/* reqpath: NULL */
 	struct slot	*slot;
-	struct post	*post;		/* or */
-	struct doc	*doc;
+	struct post	*post;		/* one of a post, */
+	struct doc	*doc;		/* a doc, */
+	struct post *const *posts;	/* or a feed of these posts */
+	size_t		 nposts;
+	char		*self;		/* the feed's, owned */
+	char		*alternate;
+	char		*title;
 };
+
+static void
+job_free(struct render_job *j)
+{
+	if (j == NULL)
+		return;
+	free(j->self);
+	free(j->alternate);
+	free(j->title);
+	free(j);
+}
 
 void
 response_free(struct response *r)
 {
-	free(r->job);
+	job_free(r->job);
 	r->job = NULL;
 	buf_free(&r->owned);
 	if (r->fd != -1)
@@ -325,30 +341,24 @@ slow_to_render(const char *md, size_t len)
 }
 
 /*
- * The page is not in its slot and md[0..len) is its Markdown: when that
- * is slow to render and the caller can wait for it (r->may_defer), leave
- * it to response_render() and say so.  The status and META are set as
- * for the page itself.
+ * The page of slot, not there yet, is left to response_render() (the
+ * caller can wait for it: r->may_defer): r gets its status and META now,
+ * and a job the caller fills in.
  */
-static int
-defer(const struct route *rt, struct slot *slot, struct post *post,
-    struct doc *d, const char *md, size_t len, struct response *r)
+static struct render_job *
+defer(const struct route *rt, struct slot *slot, struct response *r,
+    const char *mime, const char *lang)
 {
 	struct render_job	*j;
 
-	if (!r->may_defer || !slow_to_render(md, len))
-		return 0;
 	j = xcalloc(1, sizeof(*j));
 	j->rt = *rt;
 	j->rt.reqpath = NULL;		/* the request's, gone by then */
 	j->slot = slot;
-	j->post = post;
-	j->doc = d;
-	free(r->job);
+	job_free(r->job);
 	r->job = j;
-	set_type(r, "text/gemini", post != NULL ? (post->lang ? post->lang :
-	    rt->a->lang) : (d->lang ? d->lang : rt->a->lang), '0');
-	return 1;
+	set_type(r, mime, lang, '0');
+	return j;
 }
 
 static struct blob *
@@ -384,6 +394,49 @@ render_doc(const struct route *rt, struct slot *slot, struct doc *d)
 	return b;
 }
 
+/* A feed with every post's content is slow when they are together. */
+static int
+slow_feed(struct post *const *posts, size_t nposts)
+{
+	size_t	 i, len = 0;
+
+	for (i = 0; i < nposts; i++) {
+		len += posts[i]->srclen - posts[i]->body_off;
+		if (len > RENDER_INLINE_MAX || slow_to_render(posts[i]->src +
+		    posts[i]->body_off, posts[i]->srclen - posts[i]->body_off))
+			return 1;
+	}
+	return 0;
+}
+
+static struct blob *
+render_feed(const struct route *rt, struct slot *slot, const char *self,
+    const char *alternate, const char *title, struct post *const *posts,
+    size_t nposts)
+{
+	struct atom_feed	 f;
+	struct buf		 out = BUF_INIT;
+	struct blob		*b;
+
+	memset(&f, 0, sizeof(f));
+	f.host = rt->cfg->hostname;
+	f.port = rt->cfg->gemini_port;
+	f.self = self;
+	f.alternate = alternate;
+	f.title = title;
+	f.subtitle = rt->a->subtitle;
+	f.author = rt->a->author;
+	f.archive = rt->a;
+	f.posts = posts;
+	f.nposts = nposts;
+	f.full = rt->cfg->atom_full_content;
+	atom_feed(&out, &f);
+	b = site_cache_put(rt->site, slot, blob_new(out.data ? out.data : "",
+	    out.len));
+	buf_free(&out);
+	return b;
+}
+
 void
 response_render(struct response *r)
 {
@@ -393,14 +446,20 @@ response_render(struct response *r)
 	if (j == NULL)
 		return;
 	/* Another request may have rendered it meanwhile. */
-	if ((b = cache_get(j->slot)) == NULL)
-		b = j->post != NULL ? render_post(&j->rt, j->slot, j->post) :
-		    render_doc(&j->rt, j->slot, j->doc);
+	if ((b = cache_get(j->slot)) != NULL)
+		;
+	else if (j->post != NULL)
+		b = render_post(&j->rt, j->slot, j->post);
+	else if (j->doc != NULL)
+		b = render_doc(&j->rt, j->slot, j->doc);
+	else
+		b = render_feed(&j->rt, j->slot, j->self, j->alternate,
+		    j->title, j->posts, j->nposts);
 	r->blob = b;
 	r->body = b->data;
 	r->bodylen = b->len;
 	r->job = NULL;
-	free(j);
+	job_free(j);
 }
 
 static void
@@ -408,15 +467,17 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 {
 	struct slot		*slot = which_slot(rt, SITE_POST, post->id);
 	struct blob		*b;
+	const char		*lang = post->lang ? post->lang : rt->a->lang;
 
 	if ((b = cache_get(slot)) == NULL) {
-		if (defer(rt, slot, post, NULL, post->src + post->body_off,
-		    post->srclen - post->body_off, r))
+		if (r->may_defer && slow_to_render(post->src + post->body_off,
+		    post->srclen - post->body_off)) {
+			defer(rt, slot, r, "text/gemini", lang)->post = post;
 			return;
+		}
 		b = render_post(rt, slot, post);
 	}
-	set_body(r, b, "text/gemini",
-	    post->lang ? post->lang : rt->a->lang, '0');
+	set_body(r, b, "text/gemini", lang, '0');
 }
 
 static void
@@ -424,14 +485,17 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 {
 	struct slot		*slot = which_slot(rt, SITE_DOC, d->id);
 	struct blob		*b;
+	const char		*lang = d->lang ? d->lang : rt->a->lang;
 
 	if ((b = cache_get(slot)) == NULL) {
-		if (defer(rt, slot, NULL, d, d->src + d->body_off,
-		    d->srclen - d->body_off, r))
+		if (r->may_defer && slow_to_render(d->src + d->body_off,
+		    d->srclen - d->body_off)) {
+			defer(rt, slot, r, "text/gemini", lang)->doc = d;
 			return;
+		}
 		b = render_doc(rt, slot, d);
 	}
-	set_body(r, b, "text/gemini", d->lang ? d->lang : rt->a->lang, '0');
+	set_body(r, b, "text/gemini", lang, '0');
 }
 
 static void
@@ -475,27 +539,22 @@ serve_atom(const struct route *rt, struct slot *slot,
     const char *self, const char *alternate, const char *title,
     struct post *const *posts, size_t nposts, struct response *r)
 {
-	struct atom_feed	 f;
-	struct buf		 out = BUF_INIT;
+	struct render_job	*j;
 	struct blob		*b;
 
 	if ((b = cache_get(slot)) == NULL) {
-		memset(&f, 0, sizeof(f));
-		f.host = rt->cfg->hostname;
-		f.port = rt->cfg->gemini_port;
-		f.self = self;
-		f.alternate = alternate;
-		f.title = title;
-		f.subtitle = rt->a->subtitle;
-		f.author = rt->a->author;
-		f.archive = rt->a;
-		f.posts = posts;
-		f.nposts = nposts;
-		f.full = rt->cfg->atom_full_content;
-		atom_feed(&out, &f);
-		b = site_cache_put(rt->site, slot,
-		    blob_new(out.data ? out.data : "", out.len));
-		buf_free(&out);
+		if (r->may_defer && rt->cfg->atom_full_content &&
+		    slow_feed(posts, nposts)) {
+			j = defer(rt, slot, r, "application/atom+xml", NULL);
+			j->posts = posts;
+			j->nposts = nposts;
+			j->self = xstrdup_null(self);
+			j->alternate = xstrdup_null(alternate);
+			j->title = xstrdup_null(title);
+			return;
+		}
+		b = render_feed(rt, slot, self, alternate, title, posts,
+		    nposts);
 	}
 	set_body(r, b, "application/atom+xml", NULL, '0');
 }

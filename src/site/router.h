@@ -51,7 +51,8 @@ void	 response_free(struct response *);	/* closes fd */
 /*
  * r->job's page rendered, published to its site's cache slot, and made
  * r's body; nothing without a job.  A post or page whose Markdown is
- * large, or has a table row with very many columns, is left so by
+ * large, or has a table row with very many columns, and a feed with the
+ * content of such posts (atom_full_content), are left so by
  * router_handle() when r->may_defer: its status and META are final,
  * its body comes from this call, which may take a second or more and
  * is meant for another thread (libuv's pool).  Any thread, while r's

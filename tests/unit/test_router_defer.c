@@ -37,13 +37,13 @@ load(void)
 
 	test_mkdir(top, "posts");
 	test_mkdir(top, "pages");
-	buf_addstr(&big, "---\ntitle: Big\n---\n");
+	buf_addstr(&big, "---\ntitle: Big\ntags: [x]\n---\n");
 	for (i = 0; big.len < (64u << 10); i++)
 		buf_printf(&big, "Paragraph %d with *some* words in it.\n\n",
 		    i);
 	test_put(top, "posts/2024-01-01-big.md", big.data);
 	test_put(top, "pages/big.md", big.data + strlen("---\ntitle: Big\n"
-	    "---\n"));
+	    "tags: [x]\n---\n"));
 	buf_addstr(&wide, "---\ntitle: Wide\n---\n");
 	for (i = 0; i < 300; i++)
 		buf_addstr(&wide, "|a");
@@ -79,7 +79,8 @@ ask(struct site *s, enum proto proto, const char *path, int may_defer,
 
 /* path defers, and renders to what an inline render gives. */
 static void
-deferred(struct archive *a, enum proto proto, const char *path)
+deferred(struct archive *a, enum proto proto, const char *path,
+    const char *meta)
 {
 	struct site	*s = site_new(a, 0), *t = site_new(a, 0);
 	struct response	 r, now, again;
@@ -88,8 +89,8 @@ deferred(struct archive *a, enum proto proto, const char *path)
 	OK(r.status == 20, "%s: 20 at once (%d)", path, r.status);
 	OK(r.job != NULL && r.body == NULL && r.bodylen == 0,
 	    "%s: a job, no body yet", path);
-	OK(strcmp(r.meta, "text/gemini; charset=utf-8; lang=en") == 0,
-	    "%s: the META is final: %s", path, r.meta);
+	OK(strcmp(r.meta, meta) == 0, "%s: the META is final: %s", path,
+	    r.meta);
 	response_render(&r);
 	OK(r.job == NULL && r.bodylen > 0, "%s: rendered", path);
 	ask(t, proto, path, 0, &now);
@@ -116,14 +117,25 @@ test_router(struct archive *a)
 	struct site	*s = site_new(a, 0);
 	struct response	 r;
 
-	deferred(a, PROTO_GEMINI, "/posts/big");
-	deferred(a, PROTO_GOPHER, "/posts/big");
-	deferred(a, PROTO_GEMINI, "/big");
-	deferred(a, PROTO_GEMINI, "/posts/wide");
+	const char	*gmi = "text/gemini; charset=utf-8; lang=en";
+
+	deferred(a, PROTO_GEMINI, "/posts/big", gmi);
+	deferred(a, PROTO_GOPHER, "/posts/big", gmi);
+	deferred(a, PROTO_GEMINI, "/big", gmi);
+	deferred(a, PROTO_GEMINI, "/posts/wide", gmi);
 
 	ask(s, PROTO_GEMINI, "/posts/small", 1, &r);
 	OK(r.job == NULL && r.bodylen > 0, "a small post: at once");
 	response_free(&r);
+
+	/* A feed renders its posts only with atom_full_content. */
+	ask(s, PROTO_GEMINI, "/atom.xml", 1, &r);
+	OK(r.job == NULL && r.bodylen > 0, "a feed of summaries: at once");
+	response_free(&r);
+	cfg.atom_full_content = 1;
+	deferred(a, PROTO_GEMINI, "/atom.xml", "application/atom+xml");
+	deferred(a, PROTO_GOPHER, "/tags/x/atom.xml", "application/atom+xml");
+	cfg.atom_full_content = 0;
 
 	/* Never rendered: the job goes with the response. */
 	ask(s, PROTO_GEMINI, "/posts/big", 1, &r);
