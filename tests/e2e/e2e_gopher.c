@@ -158,6 +158,107 @@ crawl(void)
 		free(queue[i]);
 }
 
+/* "selector TAB field": the Gopher+ answer, as a string. */
+static void
+plus(const char *sel, const char *field, struct buf *b)
+{
+	char	 req[1024];
+	int	 len;
+
+	len = snprintf(req, sizeof(req), "%s\t%s\r\n", sel, field);
+	if (e2e_plain(srv.gopher_port, req, (size_t)len, b) == -1)
+		buf_init(b);
+	if (b->data == NULL)
+		buf_addstr(b, "");
+}
+
+/*
+ * Gopher+ (the Gopher+ document of 1993) as the UMN client asks it: "$"
+ * for a menu, "+view" for a text, "!" for one item, a search with "$".
+ */
+static void
+test_plus(void)
+{
+	struct buf	 b;
+	char		 want[256];
+	const char	*end;
+
+	plus("", "$", &b);
+	OK(strncmp(b.data, "+-1\r\n+INFO: i", 13) == 0,
+	    "\\t$ at the root: +-1, then +INFO blocks: %.40s", b.data);
+	snprintf(want, sizeof(want), "+INFO: 1Gopher Archaeology (3 parts, "
+	    "9 min)\t/series/gopher-archaeology/\tlocalhost\t%d\t+\r\n",
+	    srv.gopher_port);
+	HAS(b.data, want, "an item of ours, marked Gopher+");
+	HAS(b.data, "+ADMIN:\r\n Admin: Juniper Hale\r\n Mod-Date: ",
+	    "+ADMIN: the author, a date");
+	HAS(b.data, "+VIEWS:\r\n text/plain: <",
+	    "+VIEWS: a post is text/plain, with its size");
+	HAS(b.data, "+VIEWS:\r\n application/gopher+-menu:\r\n",
+	    "+VIEWS: a menu");
+	end = b.len >= 3 ? b.data + b.len - 3 : b.data;
+	STR_EQ(end, ".\r\n", "ends with a . line");
+	buf_free(&b);
+
+	plus("/posts/running-a-capsule-1", "+text/plain", &b);
+	OK(strncmp(b.data, "+", 1) == 0 && strstr(b.data, "\r\n") != NULL,
+	    "+view: a length line first");
+	{
+		long long n = atoll(b.data + 1);
+		const char *body = strstr(b.data, "\r\n") + 2;
+
+		INT_EQ(n, (long long)(b.len - (size_t)(body - b.data)),
+		    "+view: the length is the text's");
+		HAS(body, "Running a Capsule, Part 1: Why Bother?\r\n",
+		    "+view: the text");
+	}
+	buf_free(&b);
+
+	plus("/posts/", "+", &b);
+	OK(strncmp(b.data, "+-1\r\n", 5) == 0, "+ on a menu: +-1");
+	snprintf(want, sizeof(want), "\t/posts/running-a-capsule-1\t"
+	    "localhost\t%d\t+\r\n", srv.gopher_port);
+	HAS(b.data, want, "+ on a menu: the menu, items marked");
+	buf_free(&b);
+
+	plus("/posts/running-a-capsule-1", "!", &b);
+	snprintf(want, sizeof(want), "+-1\r\n+INFO: 0Running a Capsule, "
+	    "Part 1: Why Bother?\t/posts/running-a-capsule-1\tlocalhost\t"
+	    "%d\t+\r\n+ADMIN:\r\n Admin: Juniper Hale\r\n Mod-Date: "
+	    "Sat Apr 08 12:00:00 2023 <20230408120000>\r\n+VIEWS:\r\n"
+	    " text/plain: <", srv.gopher_port);
+	OK(strncmp(b.data, want, strlen(want)) == 0, "! on a post: %s",
+	    b.data);
+	buf_free(&b);
+
+	plus("/search\tgopher", "$", &b);
+	HAS(b.data, "+INFO: 0", "a Gopher+ search: results as +INFO");
+	HAS(b.data, "\t/posts/gopher-archaeology-1\t", "the results");
+	buf_free(&b);
+
+	plus("/nope", "+", &b);
+	STR_EQ(b.data, "--1\r\n1 Juniper Hale\r\nNot found\r\n.\r\n",
+	    "a Gopher+ error");
+	buf_free(&b);
+	plus("/a/../b", "$", &b);
+	OK(strncmp(b.data, "--1\r\n", 5) == 0, "a bad selector, Gopher+ asked");
+	buf_free(&b);
+
+	fetch("/posts/", &b);
+	OK(strstr(b.data, "\t+\r\n") == NULL && strstr(b.data, "+INFO") ==
+	    NULL, "a plain request stays plain Gopher");
+	buf_free(&b);
+
+	fetch("caps.txt", &b);
+	OK(strncmp(b.data, "CAPS\r\n", 6) == 0, "caps.txt: CAPS first");
+	HAS(b.data, "\r\nCapsVersion=1\r\n", "caps.txt: its version");
+	HAS(b.data, "\r\nPathDelimeter=/\r\n", "caps.txt: the delimiter");
+	HAS(b.data, "\r\nServerSoftware=capsuled\r\n", "caps.txt: software");
+	HAS(b.data, "\r\nServerDefaultEncoding=UTF-8\r\n",
+	    "caps.txt: the charset");
+	buf_free(&b);
+}
+
 static void
 test_requests(void)
 {
@@ -174,10 +275,6 @@ test_requests(void)
 	buf_free(&b);
 	e2e_plain(srv.gopher_port, "/\n", 2, &b);
 	HAS(b.data, "\tlocalhost\t", "bare LF accepted");
-	buf_free(&b);
-	e2e_plain(srv.gopher_port, "/posts/\t+\r\n", 11, &b);
-	HAS(b.data, "/posts/", "Gopher+ field ignored");
-	OK(b.data != NULL && b.data[0] != '3', "Gopher+ request served");
 	buf_free(&b);
 	fetch("/posts", &b);
 	OK(b.data != NULL && b.data[0] != '3', "/posts served as /posts/");
@@ -239,6 +336,7 @@ main(void)
 	}
 	crawl();
 	test_requests();
+	test_plus();
 	fetch("/files/capsule.png", &b);
 	snprintf(path, sizeof(path), "%s/files/capsule.png", capsule);
 	{
