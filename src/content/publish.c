@@ -29,6 +29,7 @@
 #include "content/publish.h"
 #include "core/date.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 
 void

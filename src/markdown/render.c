@@ -19,7 +19,8 @@
 
 #include "core/arena.h"
 #include "core/buf.h"
-#include "core/url.h"
+#include "core/entity.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
@@ -166,33 +167,12 @@ render_is_task_item(cmark_node *n)
 }
 
 /*
- * UTF-8.  Everything written is decoded and encoded again: cmark-gfm
- * 0.29 can leave a broken sequence in a text node even with
- * CMARK_OPT_VALIDATE_UTF8 (found by fuzz_render), and the output must
- * be valid UTF-8 whatever the input.
+ * UTF-8.  Everything written is decoded (utf8_decode_lossy(): a bad
+ * byte reads as U+FFFD) and encoded again: cmark-gfm 0.29 can leave a
+ * broken sequence in a text node even with CMARK_OPT_VALIDATE_UTF8
+ * (found by fuzz_render), and the output must be valid UTF-8 whatever
+ * the input.
  */
-
-size_t
-render_utf8_decode(const char *p, size_t len, uint32_t *cp)
-{
-	long	 c;
-	size_t	 n;
-
-	n = buf_utf8_decode(p, len, &c);
-	*cp = c < 0 ? 0xfffd : (uint32_t)c;
-	return n;
-}
-
-size_t
-render_utf8_width(const char *s, size_t len)
-{
-	size_t	 i, n = 0;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			n++;
-	return n;
-}
 
 /*
  * The output engine
@@ -411,7 +391,7 @@ render_putcp(struct render *r, uint32_t c)
 {
 	char	 u[4];
 
-	buf_add(r->out, u, buf_utf8_encode(c, u));
+	buf_add(r->out, u, utf8_encode(c, u));
 	r->column++;
 }
 
@@ -438,7 +418,7 @@ wrap_line(struct render *r, size_t at)
 	newline(r);
 	render_begin(r);
 	buf_add(b, r->scratch.data, r->scratch.len);
-	r->column += render_utf8_width(r->scratch.data, r->scratch.len);
+	r->column += utf8_count(r->scratch.data, r->scratch.len);
 }
 
 /*
@@ -475,7 +455,7 @@ plain_run(const struct render *r, const char *p, size_t len,
 		} else if (s[i] < 0x80)
 			break;		/* a control or DEL */
 		else {
-			k = render_utf8_decode(p + i, len - i, &c);
+			k = utf8_decode_lossy(p + i, len - i, &c);
 			if (k == 1 || c < 0xa0)
 				break;	/* broken, or a C1 control */
 		}
@@ -509,7 +489,7 @@ render_out(struct render *r, const char *s, size_t len, enum render_esc esc)
 				continue;
 			}
 		}
-		n = render_utf8_decode(s + i, len - i, &c);
+		n = utf8_decode_lossy(s + i, len - i, &c);
 		nextc = i + n < len ? (unsigned char)s[i + n] : 0;
 		if (esc == RENDER_ESC_TEXT && (c == '\t' || c == '\n' ||
 		    c == '\r'))
@@ -565,7 +545,7 @@ void
 render_prefix_add(struct render *r, const char *s, size_t len)
 {
 	buf_add(&r->prefix, s, len);
-	r->prefix_width = render_utf8_width(r->prefix.data, r->prefix.len);
+	r->prefix_width = utf8_count(r->prefix.data, r->prefix.len);
 }
 
 void
@@ -573,7 +553,7 @@ render_prefix_truncate(struct render *r, size_t len)
 {
 	if (len < r->prefix.len)
 		buf_truncate(&r->prefix, len);
-	r->prefix_width = render_utf8_width(r->prefix.data, r->prefix.len);
+	r->prefix_width = utf8_count(r->prefix.data, r->prefix.len);
 }
 
 void
@@ -656,18 +636,6 @@ static const char *const html_blocks[] = {
 	"section", "summary", "table", "tr", "ul",
 };
 
-static const struct {
-	const char	*name;
-	uint32_t	 cp;
-} html_entities[] = {
-	{ "amp", '&' }, { "lt", '<' }, { "gt", '>' }, { "quot", '"' },
-	{ "apos", '\'' }, { "nbsp", 0xa0 }, { "copy", 0xa9 },
-	{ "reg", 0xae }, { "hellip", 0x2026 }, { "mdash", 0x2014 },
-	{ "ndash", 0x2013 }, { "lsquo", 0x2018 }, { "rsquo", 0x2019 },
-	{ "ldquo", 0x201c }, { "rdquo", 0x201d }, { "laquo", 0xab },
-	{ "raquo", 0xbb }, { "middot", 0xb7 }, { "bull", 0x2022 },
-};
-
 static const char *
 find(const char *s, size_t len, size_t from, const char *needle)
 {
@@ -677,44 +645,6 @@ find(const char *s, size_t len, size_t from, const char *needle)
 		if (memcmp(s + from, needle, n) == 0)
 			return s + from;
 	return NULL;
-}
-
-/*
- * entity = "&" ( name / "#" 1*7DIGIT / "#" ("x" / "X") 1*6HEXDIG ) ";"
- * Returns the bytes consumed and sets *cp, or 0 if s[i] starts none.
- */
-static size_t
-html_entity(const char *s, size_t len, size_t i, uint32_t *cp)
-{
-	size_t		 j = i + 1, k, n;
-	unsigned long	 v = 0;
-	int		 hex = 0;
-
-	if (j < len && s[j] == '#') {
-		j++;
-		if (j < len && (s[j] == 'x' || s[j] == 'X'))
-			hex = 1, j++;
-		for (n = 0; j < len && n < 8 && (hex ? isxdigit((unsigned char)
-		    s[j]) : isdigit((unsigned char)s[j])); j++, n++)
-			v = v * (hex ? 16 : 10) + (unsigned long)(isdigit(
-			    (unsigned char)s[j]) ? s[j] - '0' :
-			    tolower((unsigned char)s[j]) - 'a' + 10);
-		if (n == 0 || j >= len || s[j] != ';')
-			return 0;
-		if (v == 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-			v = 0xfffd;
-		*cp = (uint32_t)v;
-		return j + 1 - i;
-	}
-	for (k = 0; k < nitems(html_entities); k++) {
-		n = strlen(html_entities[k].name);
-		if (j + n < len && s[j + n] == ';' &&
-		    memcmp(s + j, html_entities[k].name, n) == 0) {
-			*cp = html_entities[k].cp;
-			return n + 2;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -776,9 +706,9 @@ html_tag(struct render *r, const char *s, size_t len, size_t i, int block)
 void
 render_html(struct render *r, const char *s, size_t len, int block)
 {
-	size_t		 i = 0, j, n;
+	size_t		 i = 0, j, n, ulen;
 	uint32_t	 c;
-	char		 u[4];
+	char		 u[ENTITY_UTF8_MAX];
 	int		 space = 0;
 
 	while (i < len) {
@@ -796,12 +726,15 @@ render_html(struct render *r, const char *s, size_t len, int block)
 			i++;
 			continue;
 		}
-		if (s[i] != '&' || (n = html_entity(s, len, i, &c)) == 0)
-			n = render_utf8_decode(s + i, len - i, &c);
+		if (s[i] != '&' ||
+		    (n = entity_decode(s + i, len - i, u, &ulen)) == 0) {
+			n = utf8_decode_lossy(s + i, len - i, &c);
+			ulen = utf8_encode(c, u);
+		}
 		if (space && !render_line_empty(r))
 			render_out(r, " ", 1, RENDER_ESC_TEXT);
 		space = 0;
-		render_out(r, u, buf_utf8_encode(c, u), RENDER_ESC_TEXT);
+		render_out(r, u, ulen, RENDER_ESC_TEXT);
 		i += n;
 	}
 	if (space && !render_line_empty(r) && !block)
@@ -894,14 +827,14 @@ render_table_end(struct render *r)
 	for (row = 0; row < t->nrows; row++)
 		for (i = 0; i < t->ncols; i++)
 			if ((s = t->cells[row * t->ncols + i]) != NULL &&
-			    (cw = render_utf8_width(s, strlen(s))) > w[i])
+			    (cw = utf8_count(s, strlen(s))) > w[i])
 				w[i] = cw;
 	for (row = 0; row < t->nrows; row++) {
 		line.len = 0;
 		for (i = 0; i < t->ncols; i++) {
 			s = t->cells[row * t->ncols + i];
 			s = s ? s : "";
-			cw = render_utf8_width(s, strlen(s));
+			cw = utf8_count(s, strlen(s));
 			if (i > 0)
 				buf_addstr(&line, " | ");
 			left = t->align[i] == 'r' ? w[i] - cw :
@@ -935,37 +868,6 @@ render_table_end(struct render *r)
  * Links
  */
 
-/* Printable ASCII that may not stand in a URL as it is (RFC 3986). */
-static int
-url_unsafe(unsigned char c)
-{
-	switch (c) {
-	case '"': case '<': case '>': case '\\': case '^': case '`':
-	case '{': case '|': case '}':
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-void
-render_url_encode(struct buf *b, const char *url)
-{
-	static const char	 hex[] = "0123456789ABCDEF";
-	const unsigned char	*p;
-
-	buf_add(b, "", 0);		/* a terminated "" even if empty */
-	for (p = (const unsigned char *)url; *p != '\0'; p++) {
-		if (*p <= 0x20 || *p >= 0x7f || url_unsafe(*p) ||
-		    (*p == '%' && !(isxdigit(p[1]) && isxdigit(p[2])))) {
-			buf_addc(b, '%');
-			buf_addc(b, hex[*p >> 4]);
-			buf_addc(b, hex[*p & 15]);
-		} else
-			buf_addc(b, *p);
-	}
-}
-
 const char *
 render_url_basename(const char *url, size_t *lenp)
 {
@@ -993,7 +895,7 @@ render_clean_label(const char *s, size_t len)
 
 	buf_add(&b, "", 0);		/* a terminated "" even if empty */
 	for (i = 0; i < len; i += n) {
-		n = render_utf8_decode(s + i, len - i, &c);
+		n = utf8_decode_lossy(s + i, len - i, &c);
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
 			space = 1;
 			continue;
@@ -1003,7 +905,7 @@ render_clean_label(const char *s, size_t len)
 		if (space && b.len > 0)
 			buf_addc(&b, ' ');
 		space = 0;
-		buf_add(&b, u, buf_utf8_encode(c, u));	/* re-encoded */
+		buf_add(&b, u, utf8_encode(c, u));	/* re-encoded */
 	}
 	return buf_release(&b);
 }

@@ -36,6 +36,8 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
@@ -222,7 +224,7 @@ links_only(cmark_node *p)
 			s = cmark_node_get_literal(n);
 			len = strlen(s);
 			for (i = 0; ok && i < len; i += k) {
-				k = render_utf8_decode(s + i, len - i, &c);
+				k = utf8_decode_lossy(s + i, len - i, &c);
 				ok = is_sep_char(c);
 			}
 		} else
@@ -264,7 +266,7 @@ link_enter(struct gmi *g, cmark_node *n)
 	if (url != NULL && url[0] != '\0') {
 		if (o != NULL && o->rewrite != NULL)
 			rw = o->rewrite(o->rewrite_ctx, url);
-		render_url_encode(&b, rw ? rw : url);
+		url_encode_link(rw ? rw : url, &b);
 		l->url = buf_release(&b);
 		free(rw);
 		if (l->url[0] == '\0') {	/* rewritten to nothing */
@@ -399,7 +401,7 @@ item_enter(struct render *r, struct gmi *g, cmark_node *n, int task)
 	render_lit(r, m.data);
 	f = push(g);
 	f->nl = nl;
-	f->indent = (unsigned)render_utf8_width(m.data, m.len);
+	f->indent = (unsigned)utf8_count(m.data, m.len);
 	set_prefix(r, f, 1);
 	buf_free(&m);
 }

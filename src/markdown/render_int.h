@@ -163,16 +163,6 @@ void	 render_table_row(struct render *, cmark_node *row, int entering);
 void	 render_table_cell(struct render *, int entering);
 void	 render_table_end(struct render *);
 
-/* UTF-8 helpers. */
-size_t	 render_utf8_decode(const char *, size_t, uint32_t *);
-size_t	 render_utf8_width(const char *, size_t);
-
-/*
- * Link destinations: append url to b percent-encoded so that it is one
- * token (controls, space, non-ASCII, "<>\"{}|\\^`" and a '%' that
- * starts no escape are encoded).
- */
-void	 render_url_encode(struct buf *b, const char *url);
 /* The file name in url (for an image without alt text), borrowed. */
 const char *render_url_basename(const char *url, size_t *lenp);
 /*

@@ -34,6 +34,7 @@
 #include "proto/gopher.h"
 #include "proto/titan.h"
 #include "site/router.h"
+#include "site/site.h"
 
 /* The request buffer: a Gemini or a Gopher request line with its CRLF. */
 #define CONN_REQ_MAX	(GEMINI_REQUEST_MAX > GOPHER_REQUEST_MAX ? \
@@ -538,6 +539,20 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	upload_read(c);
 }
 
+/* An IP literal in the URL must be where the client reached us. */
+static int
+own_address(struct conn *c, const struct gemini_request *req)
+{
+	struct sockaddr_storage	 ss;
+	int			 len = sizeof(ss);
+
+	if (!req->ip)
+		return 1;
+	if (uv_tcp_getsockname(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
+		return 0;
+	return gemini_request_local(req, (struct sockaddr *)&ss);
+}
+
 static void
 answer_gemini(struct conn *c, size_t linelen)
 {
@@ -556,6 +571,10 @@ answer_gemini(struct conn *c, size_t linelen)
 	c->reqlen = linelen;
 	status = gemini_request_parse(c->ex->req, linelen, set->ghosts,
 	    set->nhosts, &req, &meta);
+	if (status == 0 && !own_address(c, &req)) {
+		status = 53;
+		meta = "Proxy request refused: not this server's address";
+	}
 	if (status == 0 && strcmp(req.url.scheme, "titan") == 0) {
 		upload_begin(c, linelen, got);	/* a body follows */
 		return;
@@ -572,7 +591,7 @@ answer_gemini(struct conn *c, size_t linelen)
 		rreq.query = req.url.query;
 		rreq.writer = cfg->ntitan_writers > 0 &&
 		    titan_writer(cfg, tlsconn_client_hash(c->tls));
-		router_handle(&set->hosts[h], c->gen->a[h], &rreq,
+		router_handle(&set->hosts[h], c->gen->sites[h], &rreq,
 		    &c->ex->resp);
 	}
 	c->status = c->ex->resp.status;
@@ -592,7 +611,7 @@ answer_gopher(struct conn *c, size_t linelen)
 	take_snapshot(c);
 	c->reqlen = linelen;
 	/* Gopher has no host names: the first host answers. */
-	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->a[0],
+	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->sites[0],
 	    c->ex->req, linelen, &c->ex->resp);
 	send_response(c, "", 0);
 }
@@ -728,6 +747,16 @@ read_gemini(struct conn *c, const char *p, size_t len)
 			continue;
 		}
 		if (n == TLSCONN_WANT)
+			break;
+		/*
+		 * close_notify after request bytes: the client closed its
+		 * half only (TLS allows it), and the request it sent is
+		 * answered.  Without a whole line there is nothing to
+		 * answer (spec §3: no header then).
+		 */
+		if (n == TLSCONN_EOF && c->state == CONN_REQUEST &&
+		    c->reqlen > 0 && gemini_request_end(c->ex->req,
+		    c->reqlen) != GEMINI_INCOMPLETE)
 			break;
 		/* Handshake failure or the peer went away. */
 		tls_broken(c);

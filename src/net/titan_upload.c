@@ -22,6 +22,7 @@
 #include "net/titan_upload.h"
 #include "proto/gemini.h"
 #include "proto/titan.h"
+#include "site/site.h"
 
 struct titan_upload {
 	const struct gen	*gen;		/* borrowed: the connection's */
@@ -171,7 +172,7 @@ int
 titan_upload_finish(struct titan_upload *up, uv_loop_t *loop,
     titan_upload_cb cb, void *arg)
 {
-	struct archive	*a = up->gen->a[up->host];
+	struct archive	*a = up->gen->sites[up->host]->a;
 	char		 why[256];
 
 	if (up->status != 0)

@@ -43,7 +43,8 @@ struct gemini_request {
 	struct url	 url;			/* points into line */
 	size_t		 host;		/* the URL's host: an index into
 					   hosts[]; 0 for an IP literal */
-	int		 ip;		/* 1: the URL's host is an IP literal */
+	int		 ip;		/* 1: the URL's host is an IP literal
+					   that no host is configured as */
 };
 
 /*
@@ -55,17 +56,30 @@ struct gemini_request {
  * ours: another scheme, a host not in hosts[0..nhosts), another port),
  * with *meta set to a static, printable ASCII message.
  *
- * Hosts compare case-insensitively, a trailing dot ignored.  Any IP
- * literal (IPv4 or "[IPv6]") is served too (the Gemini specification
- * lets a server serve or refuse them), and its port is checked against
- * hosts[0] (1965 when nhosts is 0).  An absent port is accepted for
- * every host.  The schemes "gemini" and "titan" are served: the caller
- * checks req->url.scheme, as a titan line is an upload (titan.h), not a
+ * Hosts compare case-insensitively, a trailing dot ignored; an IP
+ * literal (IPv4 or "[IPv6]") matches a host configured as the same
+ * address in any spelling.  Any other IP literal passes here with
+ * req->ip set, its port checked against hosts[0] (1965 when nhosts is
+ * 0): whether it is ours depends on the connection, which
+ * gemini_request_local() answers.  An absent port is accepted for every
+ * host.  The schemes "gemini" and "titan" are served: the caller checks
+ * req->url.scheme, as a titan line is an upload (titan.h), not a
  * request to route.
  */
 int	 gemini_request_parse(const char *line, size_t len,
 	    const struct gemini_host *hosts, size_t nhosts,
 	    struct gemini_request *req, const char **meta);
+
+/*
+ * 1 when req names this server: by a host name, or by an IP literal that
+ * is local, the address of our end of the connection (getsockname(2);
+ * an IPv4 address and its IPv4-mapped IPv6 form are one).  0 when it
+ * names another address: the caller answers 53 (spec/gemini.md §3: a
+ * host this server does not serve), for titan:// as for gemini://.
+ */
+struct sockaddr;
+int	 gemini_request_local(const struct gemini_request *req,
+	    const struct sockaddr *local);
 
 /*
  * Which of hosts[0..nhosts) answers req, given the server name the

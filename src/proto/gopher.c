@@ -24,9 +24,11 @@
 #include "core/config.h"
 #include "core/gemini_limits.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gopher.h"
 #include "site/router.h"
+#include "site/site.h"
 
 ssize_t
 gopher_request_end(const char *buf, size_t len)
@@ -130,7 +132,6 @@ plus_form(struct gopher_request *req, char *f)
 static int
 make_path(struct gopher_request *req, const char *s, const char **errstr)
 {
-	const char	*seg;
 	size_t		 len, off;
 
 	off = s[0] == '/' ? 0 : 1;
@@ -143,15 +144,9 @@ make_path(struct gopher_request *req, const char *s, const char **errstr)
 	memcpy(req->path + off, s, len + 1);
 	if (check_text(req->path, 0, errstr) == -1)
 		return -1;
-	for (seg = req->path + 1;; seg += len + 1) {
-		len = strcspn(seg, "/");
-		if ((len == 1 && seg[0] == '.') ||
-		    (len == 2 && seg[0] == '.' && seg[1] == '.')) {
-			*errstr = "Dot segment in selector";
-			return -1;
-		}
-		if (seg[len] == '\0')
-			break;
+	if (url_has_dot_segment(req->path)) {
+		*errstr = "Dot segment in selector";
+		return -1;
 	}
 	return 0;
 }
@@ -451,7 +446,7 @@ _Static_assert(GEMINI_META_MAX < GOPHER_LINE_MAX + 2,
 /* What one Gopher answer is made from. */
 struct answer_ctx {
 	const struct config	*host;
-	struct archive		*a;
+	struct site		*site;
 	const char		*search;	/* or NULL */
 };
 
@@ -465,7 +460,9 @@ static void
 answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
     struct response *r)
 {
-	int	 hops;
+	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0 };
+	const struct archive	*a = ac->site != NULL ? ac->site->a : NULL;
+	int			 hops;
 
 	if (strncmp(path, "/URL:", 5) == 0) {
 		/* An h-link followed by a client that does not know URL:. */
@@ -476,15 +473,17 @@ answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
 		return;
 	}
 	if (strcmp(path, "/caps.txt") == 0) {
-		gopher_caps(&r->owned, ac->host, ac->a != NULL ?
-		    ac->a->title : ac->host->site_title, ac->a != NULL &&
-		    ac->a->author != NULL ? ac->a->author : ac->host->author);
+		gopher_caps(&r->owned, ac->host, a != NULL ? a->title :
+		    ac->host->site_title, a != NULL && a->author != NULL ?
+		    a->author : ac->host->author);
 		response_use_owned(r);
 		r->gopher_type = '0';
 		response_status(r, 20, "text/plain; charset=utf-8");
 		return;
 	}
-	router_route(ac->host, ac->a, PROTO_GOPHER, path, ac->search, r);
+	rreq.path = path;
+	rreq.query = ac->search;
+	router_handle(ac->host, ac->site, &rreq, r);
 	/*
 	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
 	 * config "redirects:" to a path).  One to a URL is told by the
@@ -495,8 +494,7 @@ answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
 		snprintf(path, GOPHER_LINE_MAX + 2, "%s", r->meta);
 		response_free(r);
 		response_init(r);
-		router_route(ac->host, ac->a, PROTO_GOPHER, path, ac->search,
-		    r);
+		router_handle(ac->host, ac->site, &rreq, r);
 	}
 }
 
@@ -505,7 +503,7 @@ static long long
 answer_size(void *ctx, const char *path)
 {
 	const struct answer_ctx	*ac = ctx;
-	struct answer_ctx	 plain = { ac->host, ac->a, NULL };
+	struct answer_ctx	 plain = { ac->host, ac->site, NULL };
 	struct response		 r;
 	char			 p[GOPHER_LINE_MAX + 2];
 	long long		 n = -1;
@@ -523,12 +521,13 @@ answer_size(void *ctx, const char *path)
 }
 
 int
-gopher_respond(const struct config *host, struct archive *a,
+gopher_respond(const struct config *host, struct site *site,
     const char *line, size_t len, struct response *r)
 {
 	struct gopher_request	 req;
 	struct gopherplus_site	 gs;
-	struct answer_ctx	 ac = { host, a, NULL };
+	struct answer_ctx	 ac = { host, site, NULL };
+	const struct archive	*a = site != NULL ? site->a : NULL;
 	const char		*err = NULL;
 	char			 copy[GOPHER_LINE_MAX + 1];
 

@@ -19,10 +19,10 @@
 
 #include "proto/gopherplus.h"
 
-struct archive;
 struct buf;
 struct config;
 struct response;
+struct site;
 
 #define GOPHER_LINE_MAX		1024	/* bytes before the CRLF or LF */
 #define GOPHER_REQUEST_MAX	(GOPHER_LINE_MAX + 2)	/* with CRLF */
@@ -113,7 +113,7 @@ void	 gopher_error(struct response *r, const char *msg);
  * status for the access log: 59 (bad line, HTTP), 20 (URL page, caps),
  * else the router's last status.
  */
-int	 gopher_respond(const struct config *host, struct archive *a,
+int	 gopher_respond(const struct config *host, struct site *site,
 	    const char *line, size_t len, struct response *r);
 
 /*

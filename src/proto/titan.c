@@ -13,6 +13,7 @@
 #include "content/archive.h"
 #include "core/config.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gemini.h"
 #include "proto/titan.h"

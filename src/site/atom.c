@@ -13,51 +13,17 @@
 #include <time.h>
 
 #include "content/archive.h"
+#include "content/links.h"
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "site/atom.h"
 
 #define ATOM_NS		"http://www.w3.org/2005/Atom"
 #define REPLACEMENT	"\xef\xbf\xbd"		/* U+FFFD */
-
-/*
- * Length of the well-formed UTF-8 sequence at p (Unicode Table 3-7), or
- * 0 when the bytes there are not one.
- */
-static size_t
-u8seq(const unsigned char *p, const unsigned char *end)
-{
-	unsigned char	 lo = 0x80, hi = 0xbf;
-	size_t		 n, i;
-
-	if (*p < 0x80)
-		return 1;
-	if (*p >= 0xc2 && *p <= 0xdf)
-		n = 2;
-	else if (*p >= 0xe0 && *p <= 0xef) {
-		n = 3;
-		if (*p == 0xe0)
-			lo = 0xa0;
-		else if (*p == 0xed)
-			hi = 0x9f;
-	} else if (*p >= 0xf0 && *p <= 0xf4) {
-		n = 4;
-		if (*p == 0xf0)
-			lo = 0x90;
-		else if (*p == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
 
 /*
  * s[0..len) as XML character data, also safe inside a double-quoted
@@ -69,17 +35,18 @@ static void
 xml_add(struct buf *out, const char *s, size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)s, *end = p + len;
+	uint32_t		 cp;
 	size_t			 n;
 
 	while (p < end) {
-		if ((n = u8seq(p, end)) == 0) {
+		n = utf8_decode((const char *)p, (size_t)(end - p), &cp);
+		if (cp == UTF8_INVALID) {
 			buf_addstr(out, REPLACEMENT);
 			p++;
 			continue;
 		}
-		if (n == 3 && p[0] == 0xef && p[1] == 0xbf &&
-		    (p[2] == 0xbe || p[2] == 0xbf)) {
-			p += n;			/* U+FFFE, U+FFFF */
+		if (cp == 0xFFFE || cp == 0xFFFF) {
+			p += n;			/* not XML characters */
 			continue;
 		}
 		switch (*p) {
@@ -171,7 +138,7 @@ entry_link(void *ctx, const char *url)
 	char			*to = NULL, *abs;
 
 	if (el->archive != NULL)
-		to = archive_resolve_link(el->archive, el->from, url);
+		to = links_resolve(el->archive, el->from, url);
 	path = to != NULL ? to : url;
 	if (path[0] != '/' || path[1] == '/')
 		return to;

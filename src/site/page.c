@@ -287,25 +287,6 @@ wrap(struct emit *e, const char *s, line_fn fn)
 	buf_free(&line);
 }
 
-/* 1 when url starts with an RFC 3986 scheme: ALPHA *(ALPHA/DIGIT/+-.) ":" */
-static int
-has_scheme(const char *url)
-{
-	const char	*s = url;
-
-	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
-		return 0;
-	for (s++; *s != '\0'; s++) {
-		if (*s == ':')
-			return 1;
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || *s == '+' || *s == '-' ||
-		    *s == '.'))
-			return 0;
-	}
-	return 0;
-}
-
 /*
  * A link URL with no raw space or control byte: site paths go through
  * url_encode_path(), absolute URLs are kept but for those bytes.
@@ -315,7 +296,7 @@ add_url(struct buf *out, const char *url)
 {
 	const unsigned char	*s;
 
-	if (!has_scheme(url)) {
+	if (!url_has_scheme(url)) {
 		url_encode_path(url, out);
 		return;
 	}
@@ -764,7 +745,7 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 		return;
 	}
 
-	if (has_scheme(b->url) &&
+	if (url_has_scheme(b->url) &&
 	    gph_gopher_url(b->url, &type, &ghost, &gport, &gsel) == 0) {
 		buf_addc(e->out, type);
 		add_fit(e->out, label, e->width);
@@ -776,7 +757,7 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 		return;
 	}
 	sel = oneline(b->url);
-	if (has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
+	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
 		type = 'h';
 		buf_addstr(&l, "URL:");
 		add_url(&l, b->url);
@@ -849,7 +830,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 {
 	char	*host;
 
-	if (has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
+	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
 		add_url(out, b->url);
 		return;
 	}

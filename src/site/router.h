@@ -3,10 +3,9 @@
  * rendered page, or a file to stream.
  *
  * No I/O on sockets: conn.c writes what the response describes.  The
- * same paths serve Gemini and Gopher (README.md, "URL layout").  A
- * response may borrow bytes from the snapshot's cache: it holds a
- * reference to that blob, released by response_free() once the response
- * is written.
+ * same paths serve Gemini and Gopher (README.md, "URL layout").  A response may
+ * borrow bytes from the site's cache (site.h): it holds a reference to
+ * that blob, released by response_free() once the response is written.
  */
 #ifndef CAPSULED_ROUTER_H
 #define CAPSULED_ROUTER_H
@@ -17,9 +16,9 @@
 #include "core/buf.h"
 #include "core/gemini_limits.h"
 
-struct archive;
 struct blob;
 struct config;
+struct site;
 
 enum proto {
 	PROTO_GEMINI,
@@ -47,31 +46,26 @@ void	 response_use_owned(struct response *r);
 void	 response_status(struct response *, int status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
 
-/*
- * path: percent-decoded, starts with '/', already free of dot segments.
- * query: as received (may be NULL).  /robots.txt comes from cfg->robots;
- * a path that nothing answers but cfg's "redirects" lists gets 31 with
- * its target (a path, or an absolute URL that Gopher cannot follow).
- */
-void	 router_route(const struct config *, struct archive *, enum proto,
-	    const char *path, const char *query, struct response *);
-
-/* A request as the router sees it: router_route()'s arguments and more. */
+/* A request as the router sees it. */
 struct router_req {
 	enum proto	 proto;
-	const char	*path;		/* as router_route() says */
+	const char	*path;		/* percent-decoded, starts with '/',
+					   already free of dot segments */
 	const char	*query;		/* as received, or NULL */
 	int		 writer;	/* Gemini: the client certificate is
 					   one of cfg->titan_writers */
 };
 
 /*
- * router_route() for a request that may carry more: a writer (and only
- * a writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone
- * else gets 51 there.  "/search" answers 10 (Gemini) or a menu with a
- * search item (Gopher) until it has a query, then the results.
+ * Answer req from site (the host's, whose configuration is cfg) into r.
+ * /robots.txt comes from cfg->robots; a path that nothing answers but
+ * cfg's "redirects" lists gets 31 with its target (a path, or an
+ * absolute URL that Gopher cannot follow).  A writer (and only a
+ * writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone else
+ * gets 51 there.  "/search" answers 10 (Gemini) or a menu with a search
+ * item (Gopher) until it has a query, then the results.
  */
-void	 router_handle(const struct config *, struct archive *,
-	    const struct router_req *, struct response *);
+void	 router_handle(const struct config *cfg, struct site *site,
+	    const struct router_req *req, struct response *r);
 
 #endif

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gopher.h"
 #include "proto/gopherplus.h"

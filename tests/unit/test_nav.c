@@ -915,31 +915,9 @@ test_empty(void)
 }
 
 static void
-test_title_skip(void)
+test_minutes(void)
 {
-	static const char	 a[] = "\n  \n# Hello world\nBody\n";
-	static const char	 b[] = "# Hello world ##\r\nBody";
-	static const char	 c[] = "## Hello world\nBody";
-	static const char	 d[] = "#Hello world\n";
-	static const char	 e[] = "   #   Hello world";
-	static const char	 f[] = "Intro\n# Hello world\n";
-	static const char	 g[] = "# Hello world#\n";
-	char			 m[32];
-
-	INT_EQ(nav_title_skip(a, sizeof(a) - 1, "Hello world"),
-	    strlen("\n  \n# Hello world\n"), "after blank lines");
-	INT_EQ(nav_title_skip(b, sizeof(b) - 1, "Hello world"),
-	    strlen("# Hello world ##\r\n"), "closing #s, CRLF");
-	INT_EQ(nav_title_skip(c, sizeof(c) - 1, "Hello world"), 0, "h2");
-	INT_EQ(nav_title_skip(d, sizeof(d) - 1, "Hello world"), 0, "#tag");
-	INT_EQ(nav_title_skip(e, sizeof(e) - 1, "Hello world"), sizeof(e) - 1,
-	    "indented, at the end");
-	INT_EQ(nav_title_skip(f, sizeof(f) - 1, "Hello world"), 0,
-	    "not first");
-	INT_EQ(nav_title_skip(g, sizeof(g) - 1, "Hello world"), 0,
-	    "# without a space is text");
-	INT_EQ(nav_title_skip(a, sizeof(a) - 1, "Other"), 0, "other title");
-	INT_EQ(nav_title_skip(NULL, 0, "x"), 0, "NULL");
+	char	 m[32];
 
 	nav_minutes(5, m);
 	STR_EQ(m, "5 min", "minutes");
@@ -963,6 +941,6 @@ main(void)
 	test_post_parts(a);
 	fixture_free(a);
 	test_empty();
-	test_title_skip();
+	test_minutes();
 	return harness_done();
 }
