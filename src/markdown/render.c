@@ -20,6 +20,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/entity.h"
+#include "core/fold.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
@@ -389,8 +390,15 @@ render_line_empty(const struct render *r)
 void
 render_putcp(struct render *r, uint32_t c)
 {
-	char	 u[4];
+	const char	*s;
+	char		 u[4];
 
+	if (r->ascii && c >= 0x80) {
+		s = fold_ascii(c);
+		buf_addstr(r->out, s);
+		r->column += strlen(s);
+		return;
+	}
 	buf_add(r->out, u, utf8_encode(c, u));
 	r->column++;
 }
@@ -452,8 +460,8 @@ plain_run(const struct render *r, const char *p, size_t len,
 				*space = i + 1;
 			}
 			k = 1;
-		} else if (s[i] < 0x80)
-			break;		/* a control or DEL */
+		} else if (s[i] < 0x80 || r->ascii)
+			break;		/* a control or DEL; or to spell */
 		else {
 			k = utf8_decode_lossy(p + i, len - i, &c);
 			if (k == 1 || c < 0xa0)

@@ -31,6 +31,12 @@ struct render_opts {
 	 */
 	render_link_fn	 absolute;
 	void		*absolute_ctx;
+	/*
+	 * Gopher only: spell the text in ASCII (core/fold.h); lines
+	 * are wrapped at the width the spelling takes.  (The URLs of the
+	 * reference list are always percent-encoded ASCII.)
+	 */
+	int		 ascii;
 };
 
 /*

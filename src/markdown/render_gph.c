@@ -18,6 +18,8 @@
  *     counter ("[2]"), and the notes are listed under "Notes" before
  *     the references, so every number means one thing;
  *   - a thematic break is a line of 20 "-";
+ *   - with opts->ascii, every code point past ASCII is spelled in ASCII
+ *     (core/fold.h) before it is counted for the wrap;
  *   - tabs are expanded, other controls and CR dropped; lines end in LF
  *     (the Gopher layer makes CRLF).  A line that would be a lone "."
  *     (the RFC 1436 terminator) becomes " .".
@@ -517,6 +519,7 @@ render_gopher(const char *md, size_t len, const struct render_opts *opts,
 	g.max_prefix = width / 2;
 	doc = render_parse(md, len);
 	render_init(&r, out, width, gph_outc, &g);
+	r.ascii = opts != NULL && opts->ascii;
 	render_walk(&r, doc, gph_node);
 	render_finish(&r);
 	render_free(doc);

@@ -418,7 +418,8 @@ gopher_caps(struct buf *out, const struct config *c, const char *title,
 	    "\r\n"
 	    "ServerSoftware=capsuled\r\n"
 	    "ServerSoftwareVersion=" CAPSULED_VERSION "\r\n");
-	buf_addstr(out, "ServerDefaultEncoding=UTF-8\r\n");
+	buf_printf(out, "ServerDefaultEncoding=%s\r\n",
+	    c->gopher_charset == CONFIG_CHARSET_ASCII ? "US-ASCII" : "UTF-8");
 	if (title != NULL && *title != '\0') {
 		buf_addstr(out, "ServerDescription=");
 		one_line(out, title);

@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/fold.h"
 #include "core/mime.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -225,18 +226,53 @@ oneline(const char *s)
 	return take(&b);
 }
 
-/* s cut to width columns, with "…" standing for what was cut. */
-static void
-add_fit(struct buf *out, const char *s, unsigned width)
+/*
+ * oneline(), then spelled in ASCII when the target asks for it: every
+ * string a Gopher emitter shows goes through here.
+ */
+static char *
+line_of(const struct emit *e, const char *s)
 {
-	size_t	 len = strlen(s);
+	char	*l, *a;
+
+	l = oneline(s);
+	if (!e->t->ascii)
+		return l;
+	a = fold_ascii_str(l);
+	free(l);
+	return a;
+}
+
+/*
+ * s cut to width columns, with "…" ("..." when ascii) standing for what
+ * was cut.  A closing "(...)" -- "(5 min)", "(3 posts)", "(4 parts, 1
+ * h)" -- is what a reader scans the list for, so a cut keeps it and
+ * shortens what comes before it, unless it would take half the line.
+ */
+static void
+add_fit(struct buf *out, const char *s, unsigned width, int ascii)
+{
+	const char	*ell = ascii ? "..." : ELLIPSIS, *open;
+	size_t		 len = strlen(s), ecols = ascii ? 3 : 1, tail = 0;
+	size_t		 tcols = 0, head;
 
 	if (cols(s, len) <= width) {
 		buf_add(out, s, len);
 		return;
 	}
-	buf_add(out, s, cut(s, len, width - 1));
-	buf_addstr(out, ELLIPSIS);
+	if (len > 0 && s[len - 1] == ')' && (open = strrchr(s, '(')) != NULL &&
+	    open > s && open[-1] == ' ') {
+		tail = len - (size_t)(open - 1 - s);
+		tcols = cols(open - 1, tail);
+		if (tcols + ecols > width / 2)
+			tail = tcols = 0;
+	}
+	head = cut(s, len - tail, width - ecols - tcols);
+	while (head > 0 && s[head - 1] == ' ')
+		head--;
+	buf_add(out, s, head);
+	buf_addstr(out, ell);
+	buf_add(out, s + len - tail, tail);
 }
 
 /*
@@ -289,10 +325,11 @@ wrap(struct emit *e, const char *s, line_fn fn)
 
 /*
  * A link URL with no raw space or control byte: site paths go through
- * url_encode_path(), absolute URLs are kept but for those bytes.
+ * url_encode_path(), absolute URLs are kept but for those bytes (and,
+ * when ascii, the bytes past ASCII).
  */
 static void
-add_url(struct buf *out, const char *url)
+add_url(struct buf *out, const char *url, int ascii)
 {
 	const unsigned char	*s;
 
@@ -301,7 +338,7 @@ add_url(struct buf *out, const char *url)
 		return;
 	}
 	for (s = (const unsigned char *)url; *s != '\0'; s++) {
-		if (*s <= 0x20 || *s == 0x7f)
+		if (*s <= 0x20 || *s == 0x7f || (ascii && *s >= 0x80))
 			buf_printf(out, "%%%02X", *s);
 		else
 			buf_addc(out, *s);
@@ -473,7 +510,7 @@ gmi_block(struct emit *e, const struct block *b)
 			break;
 		}
 		buf_addstr(&l, "=> ");
-		add_url(&l, b->url);
+		add_url(&l, b->url, 0);
 		free(text);
 		text = oneline(b->date);
 		if (*text != '\0')
@@ -611,7 +648,7 @@ heading(struct emit *e, const struct block *b, line_fn fn)
 	const char	*s, *nl;
 	size_t		 n, w = 0;
 
-	text = oneline(b->text);
+	text = line_of(e, b->text);
 	if (*text == '\0')
 		goto done;
 	e->lines = &lines;
@@ -725,11 +762,11 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 	char		 type = '1';
 	int		 gport;
 
-	label = oneline(b->text);
-	date = oneline(b->date);
+	label = line_of(e, b->text);
+	date = line_of(e, b->date);
 	if (*label == '\0' && *date == '\0') {
 		free(label);
-		label = oneline(b->url);
+		label = line_of(e, b->url);
 	}
 	buf_addstr(&l, date);
 	if (*date != '\0' && *label != '\0')
@@ -748,7 +785,7 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 	if (url_has_scheme(b->url) &&
 	    gph_gopher_url(b->url, &type, &ghost, &gport, &gsel) == 0) {
 		buf_addc(e->out, type);
-		add_fit(e->out, label, e->width);
+		add_fit(e->out, label, e->width, e->t->ascii);
 		buf_printf(e->out, "\t%s\t%s\t%d\r\n", gsel, ghost, gport);
 		free(ghost);
 		free(gsel);
@@ -760,13 +797,13 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
 		type = 'h';
 		buf_addstr(&l, "URL:");
-		add_url(&l, b->url);
+		add_url(&l, b->url, e->t->ascii);
 	} else {
 		type = gph_type(b->kind, sel);
 		buf_addstr(&l, sel);
 	}
 	buf_addc(e->out, type);
-	add_fit(e->out, label, e->width);
+	add_fit(e->out, label, e->width, e->t->ascii);
 	buf_printf(e->out, "\t%s\t%s\t%d\r\n", l.data, host, e->t->port);
 	e->blank = 0;
 	free(sel);
@@ -785,7 +822,7 @@ gph_block(struct emit *e, const struct block *b, const char *host)
 		heading(e, b, gph_info);
 		break;
 	case BLOCK_TEXT:
-		text = oneline(b->text);
+		text = line_of(e, b->text);
 		wrap(e, text, gph_info);
 		free(text);
 		break;
@@ -831,7 +868,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 	char	*host;
 
 	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
-		add_url(out, b->url);
+		add_url(out, b->url, e->t->ascii);
 		return;
 	}
 	host = gph_host(e->t);
@@ -852,8 +889,8 @@ txt_link(struct emit *e, const struct block *b)
 	struct buf	 l = BUF_INIT, u = BUF_INIT;
 	char		*label, *date;
 
-	label = oneline(b->text);
-	date = oneline(b->date);
+	label = line_of(e, b->text);
+	date = line_of(e, b->date);
 	buf_addstr(&l, date);
 	if (*date != '\0' && *label != '\0')
 		buf_addc(&l, ' ');
@@ -892,7 +929,7 @@ txt_block(struct emit *e, const struct block *b)
 		heading(e, b, emit_line);
 		break;
 	case BLOCK_TEXT:
-		text = oneline(b->text);
+		text = line_of(e, b->text);
 		wrap(e, text, emit_line);
 		free(text);
 		break;

@@ -66,6 +66,7 @@ struct page_target {
 	const char	*host;		/* public hostname */
 	int		 port;		/* public port of this protocol */
 	unsigned	 width;		/* Gopher: display width, 70 */
+	int		 ascii;		/* Gopher: spell text in ASCII */
 	struct render_opts ropts;	/* for BLOCK_MARKDOWN */
 };
 

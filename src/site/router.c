@@ -159,6 +159,8 @@ target_init(struct page_target *t, const struct route *rt,
 	if (rt->proto == PROTO_GOPHER) {
 		t->ropts.absolute = absolute_link;
 		t->ropts.absolute_ctx = lc;
+		t->ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
+		t->ropts.ascii = t->ascii;
 	}
 }
 

@@ -358,6 +358,53 @@ test_markdown(void)
 	page_free(&p);
 }
 
+/* gopher_charset: ascii -- every byte ASCII, cuts with "...". */
+static void
+test_ascii(void)
+{
+	static const char	 md[] = "Caf\xc3\xa9 \xe2\x80\x94 "
+	    "\xe2\x80\x9cna\xc3\xafve\xe2\x80\x9d [link](/posts/x).\n";
+	struct page_target	 t = target;
+	struct page		 p;
+	struct buf		 out = BUF_INIT;
+	size_t			 i;
+
+	t.ascii = 1;
+	t.ropts.ascii = 1;
+	page_init(&p);
+	page_heading(&p, 1, "\xc3\x89mile \xc2\xb7 \xc3\x86sop");
+	page_link(&p, LINK_DOCUMENT, "/posts/a", "2024-05-01", "%s",
+	    "\xc3\x9c" "ber a title that is long enough to be cut short "
+	    "right here (12 min)");
+	page_link(&p, LINK_MENU, "/series/s/", NULL,
+	    "%s", "Short \xe2\x86\x92 (3 parts, 9 min)");
+	page_link(&p, LINK_EXTERNAL, "https://x.org/caf\xc3\xa9", NULL,
+	    "Web");
+	page_markdown(&p, md, sizeof(md) - 1);
+	page_emit_gophermap(&p, &t, &out);
+	INT_EQ(gophermap_check(out.data, 70, "ascii menu"), 0, "ascii syntax");
+	for (i = 0; i < out.len; i++)
+		if ((unsigned char)out.data[i] >= 0x80)
+			break;
+	OK(i == out.len, "every byte ASCII: %s", out.data);
+	HAS(out.data, "iEmile - AEsop\t", "letters folded with their case");
+	HAS(out.data, "02024-05-01 Uber a title that is long enough to be "
+	    "cut shor... (12 min)\t/posts/a\t", "cut with ... keeps the time");
+	HAS(out.data, "1Short -> (3 parts, 9 min)\t", "arrow spelled");
+	HAS(out.data, "\tURL:https://x.org/caf%C3%A9\t", "URL encoded");
+	HAS(out.data, "iCafe -- \"naive\" link[1].\t", "markdown spelled");
+	buf_free(&out);
+
+	page_emit_text(&p, &t, &out);
+	for (i = 0; i < out.len; i++)
+		if ((unsigned char)out.data[i] >= 0x80)
+			break;
+	OK(i == out.len, "text: every byte ASCII: %s", out.data);
+	HAS(out.data, "Emile - AEsop\n=============", "text heading");
+	buf_free(&out);
+	page_free(&p);
+}
+
 int
 main(void)
 {
@@ -366,5 +413,6 @@ main(void)
 	test_gophermap();
 	test_text();
 	test_markdown();
+	test_ascii();
 	return harness_done();
 }
