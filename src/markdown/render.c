@@ -974,10 +974,26 @@ plain_node(struct render *r, cmark_node *n, cmark_event_type ev)
 }
 
 char *
-render_first_heading(const char *md, size_t len)
+render_node_text(cmark_node *n)
 {
 	struct render	 r;
 	struct buf	 b = BUF_INIT;
+	char		*s;
+
+	render_init(&r, &b, 0, plain_outc, NULL);
+	r.oneline = 1;
+	render_walk(&r, n, plain_node);
+	render_finish(&r);
+	if (b.len > 0 && b.data[b.len - 1] == '\n')
+		b.len--;
+	s = render_clean_label(b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return s;
+}
+
+char *
+render_first_heading(const char *md, size_t len)
+{
 	cmark_node	*doc, *n;
 	char		*title = NULL;
 
@@ -987,20 +1003,12 @@ render_first_heading(const char *md, size_t len)
 		if (cmark_node_get_type(n) != CMARK_NODE_HEADING ||
 		    cmark_node_get_heading_level(n) != 1)
 			continue;
-		b.len = 0;
-		render_init(&r, &b, 0, plain_outc, NULL);
-		r.oneline = 1;
-		render_walk(&r, n, plain_node);
-		render_finish(&r);
-		if (b.len > 0 && b.data[b.len - 1] == '\n')
-			b.len--;
-		title = render_clean_label(b.data ? b.data : "", b.len);
+		title = render_node_text(n);
 		if (title[0] == '\0') {		/* empty: try the next one */
 			free(title);
 			title = NULL;
 		}
 	}
-	buf_free(&b);
 	render_free(doc);
 	return title;
 }

@@ -176,5 +176,10 @@ const char *render_url_basename(const char *url, size_t *lenp);
  * made one space, trimmed.  malloc'd.
  */
 char	*render_clean_label(const char *, size_t);
+/*
+ * The text of node n and its children as one clean line (markup
+ * dropped, entities decoded, render_clean_label()), malloc'd.
+ */
+char	*render_node_text(cmark_node *n);
 
 #endif

@@ -109,7 +109,7 @@ file_date(const struct plus *p, const char *rel)
 
 /*
  * When the item at the site path last changed, 0 when unknown: a post
- * by its "updated" date, a series or a tag by its newest post, a page
+ * (and its menu) by its "updated" date, a series or a tag by its newest post, a page
  * or a file by its mtime, every other page of ours (home, lists, feeds,
  * search) by the newest post of all.  *size gets the length of a post's
  * or a page's Markdown, which its Gopher text is close to (rendering a
@@ -133,11 +133,16 @@ item_date(struct plus *p, const char *path, long long *size)
 	if (strncmp(path, "/files/", 7) == 0)
 		return path[7] != '\0' ? file_date(p, path + 1) :
 		    file_date(p, "files");
-	if (strncmp(path, "/posts/", 7) == 0 && path[7] != '\0' &&
-	    strchr(path + 7, '/') == NULL) {
-		if ((po = archive_post(a, path + 7)) == NULL)
+	/* A post, or its menu ("/posts/<slug>/"). */
+	if (strncmp(path, "/posts/", 7) == 0 &&
+	    (len = strcspn(path + 7, "/")) > 0 && len < sizeof(name) &&
+	    (path[7 + len] == '\0' || strcmp(path + 7 + len, "/") == 0)) {
+		memcpy(name, path + 7, len);
+		name[len] = '\0';
+		if ((po = archive_post(a, name)) == NULL)
 			return 0;
-		*size = (long long)po->srclen;
+		if (path[7 + len] == '\0')
+			*size = (long long)po->srclen;
 		return po->updated.t;
 	}
 	if (strncmp(path, "/series/", 8) == 0 ||

@@ -161,6 +161,16 @@ page_markdown(struct page *p, const char *md, size_t len)
 	b->mdlen = md != NULL ? len : 0;
 }
 
+void
+page_markdown_links(struct page *p, const char *md, size_t len)
+{
+	struct block	*b;
+
+	b = add(p, BLOCK_MDLINKS);
+	b->md = md;
+	b->mdlen = md != NULL ? len : 0;
+}
+
 /*
  * Text helpers shared by the emitters
  */
@@ -402,6 +412,44 @@ md_lines(struct emit *e, const char *text, size_t len, line_fn fn)
 		fn(e, "", 0);
 }
 
+/* render_ref_fn: a reference of the text as a link block of ctx. */
+static void
+add_ref(void *ctx, unsigned num, const char *url, const char *label)
+{
+	enum link_kind	 kind;
+
+	if (url_has_scheme(url))
+		kind = LINK_EXTERNAL;
+	else if (strncmp(url, "/files/", 7) == 0)
+		kind = LINK_FILE;
+	else if (*url != '\0' && url[strlen(url) - 1] == '/')
+		kind = LINK_MENU;
+	else
+		kind = LINK_DOCUMENT;
+	page_link(ctx, kind, url, NULL, "[%u] %s", num,
+	    *label != '\0' ? label : url);
+}
+
+/*
+ * b rendered as Gopher text into tmp, its references as link blocks of
+ * links (not listed in the text): the same numbers, the same URLs, the
+ * text's own reference list made selectable.
+ */
+static void
+md_refs(const struct emit *e, const struct block *b, struct page *links,
+    struct buf *tmp)
+{
+	struct render_opts	 o = e->t->ropts;
+
+	if (b->md == NULL || b->mdlen == 0)
+		return;
+	if (o.width == 0)
+		o.width = e->width;
+	o.ref = add_ref;
+	o.ref_ctx = links;
+	render_gopher(b->md, b->mdlen, &o, tmp);
+}
+
 static void
 md_render(const struct emit *e, const struct block *b, int gopher,
     struct buf *tmp)
@@ -478,7 +526,9 @@ static void
 gmi_block(struct emit *e, const struct block *b)
 {
 	struct buf	 l = BUF_INIT;
+	struct page	 links;
 	char		*text;
+	size_t		 i;
 
 	switch (b->type) {
 	case BLOCK_HEADING:
@@ -527,6 +577,13 @@ gmi_block(struct emit *e, const struct block *b)
 		break;
 	case BLOCK_MARKDOWN:
 		gmi_markdown(e, b);
+		break;
+	case BLOCK_MDLINKS:
+		page_init(&links);
+		md_refs(e, b, &links, &l);
+		for (i = 0; i < links.n; i++)
+			gmi_block(e, &links.blocks[i]);
+		page_free(&links);
 		break;
 	}
 	buf_free(&l);
@@ -696,6 +753,9 @@ gph_type(enum link_kind kind, const char *path)
 	case LINK_SEARCH:
 		type = '7';
 		break;
+	case LINK_POST:
+		type = '1';		/* its menu */
+		break;
 	}
 	if ((unsigned char)type <= 0x20 || (unsigned char)type >= 0x7f)
 		type = '9';
@@ -801,6 +861,8 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 	} else {
 		type = gph_type(b->kind, sel);
 		buf_addstr(&l, sel);
+		if (b->kind == LINK_POST)
+			buf_addc(&l, '/');
 	}
 	buf_addc(e->out, type);
 	add_fit(e->out, label, e->width, e->t->ascii);
@@ -815,7 +877,9 @@ static void
 gph_block(struct emit *e, const struct block *b, const char *host)
 {
 	struct buf	 tmp = BUF_INIT;
+	struct page	 links;
 	char		*text;
+	size_t		 i;
 
 	switch (b->type) {
 	case BLOCK_HEADING:
@@ -833,8 +897,18 @@ gph_block(struct emit *e, const struct block *b, const char *host)
 		gph_info(e, "", 0);
 		break;
 	case BLOCK_MARKDOWN:
-		md_render(e, b, 1, &tmp);
-		md_lines(e, tmp.data ? tmp.data : "", tmp.len, gph_raw);
+	case BLOCK_MDLINKS:
+		/* The text as info lines, its links as items after it. */
+		page_init(&links);
+		md_refs(e, b, &links, &tmp);
+		if (b->type == BLOCK_MARKDOWN)
+			md_lines(e, tmp.data ? tmp.data : "", tmp.len,
+			    gph_raw);
+		if (links.n > 0 && b->type == BLOCK_MARKDOWN)
+			gph_info(e, "", 0);
+		for (i = 0; i < links.n; i++)
+			gph_link(e, &links.blocks[i], host);
+		page_free(&links);
 		break;
 	}
 	buf_free(&tmp);
@@ -880,6 +954,8 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 		buf_printf(out, ":%d", e->t->port);
 	buf_printf(out, "/%c", gph_type(b->kind, b->url));
 	url_encode_path(b->url, out);
+	if (b->kind == LINK_POST)
+		buf_addc(out, '/');
 	free(host);
 }
 
@@ -922,7 +998,9 @@ static void
 txt_block(struct emit *e, const struct block *b)
 {
 	struct buf	 tmp = BUF_INIT;
+	struct page	 links;
 	char		*text;
+	size_t		 i;
 
 	switch (b->type) {
 	case BLOCK_HEADING:
@@ -942,6 +1020,13 @@ txt_block(struct emit *e, const struct block *b)
 	case BLOCK_MARKDOWN:
 		md_render(e, b, 1, &tmp);
 		md_lines(e, tmp.data ? tmp.data : "", tmp.len, emit_raw);
+		break;
+	case BLOCK_MDLINKS:
+		page_init(&links);
+		md_refs(e, b, &links, &tmp);
+		for (i = 0; i < links.n; i++)
+			txt_link(e, &links.blocks[i]);
+		page_free(&links);
 		break;
 	}
 	buf_free(&tmp);

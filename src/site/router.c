@@ -137,6 +137,11 @@ absolute_link(void *ctx, const char *url)
 
 	if (url[0] != '/' || url[1] == '/')
 		return NULL;
+	/* A post is followed through its menu (nav_post_menu()). */
+	if (strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
+	    strchr(url + 7, '/') == NULL)
+		return xasprintf("gopher://%s:%d/1%s/", rt->cfg->hostname,
+		    public_port(rt), url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
 	    strncmp(url, "/files/", 7) == 0 ? mime_gopher_type(url) : '0';
 	return xasprintf("gopher://%s:%d/%c%s", rt->cfg->hostname,
@@ -301,6 +306,34 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 	}
 	set_body(r, b, "text/gemini",
 	    post->lang ? post->lang : rt->a->lang, '0');
+}
+
+/*
+ * A post's Gopher menu: the text as its first item, then the links the
+ * text can only print, as items (nav_post_menu()).
+ */
+static void
+serve_post_menu(const struct route *rt, struct post *post,
+    struct response *r)
+{
+	struct slot		*slot = site_slot(rt->site, SITE_POST,
+				    post->id, SITE_GOPHER_MENU);
+	struct blob		*b;
+	struct page		 p;
+
+	if ((b = cache_get(slot)) == NULL) {
+		const char	*body = post->src + post->body_off;
+		size_t		 len = post->srclen - post->body_off, skip;
+
+		page_init(&p);
+		/* The body serve_post() renders, so the numbers agree. */
+		skip = scan_repeated_title(body, len, post->title);
+		nav_post_menu(&p, rt->a, post, body + skip, len - skip);
+		b = site_cache_put(rt->site, slot, emit_menu(rt, &p));
+		page_free(&p);
+	}
+	set_body(r, b, "text/gemini", post->lang ? post->lang : rt->a->lang,
+	    '1');
 }
 
 static void
@@ -649,6 +682,8 @@ route_section(const struct route *rt, const char *path, const char *section,
 			response_status(r, 51, "Not found");
 		else if (*rest == '\0')
 			serve_post(rt, p, r);
+		else if (strcmp(rest, "/") == 0 && rt->proto == PROTO_GOPHER)
+			serve_post_menu(rt, p, r);
 		else if (strcmp(rest, "/") == 0)
 			response_status(r, 31, "/posts/%s", key);
 		else

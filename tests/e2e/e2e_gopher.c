@@ -1,9 +1,13 @@
 /*
  * e2e_gopher.c -- the real server's Gopher side over loopback: every
  * menu of the sample capsule checked line by line (RFC 1436 menus),
- * every link followed, errors as type-3 menus, files byte-exact, and no
- * selector that leaves the capsule.
+ * every link followed, every post, tag and series reached by selectable
+ * items alone and every reference of a post's text an item of its menu,
+ * errors as type-3 menus, files byte-exact, and no selector that leaves
+ * the capsule.
  */
+#include "content/archive.h"
+#include "core/config.h"
 #include "e2e.h"
 
 static struct e2e_server srv;
@@ -102,11 +106,128 @@ check_menu(const char *sel, const struct buf *m, char **queue, char *types,
 	return errors;
 }
 
+static char	*queue[3000], types[3000];
+static size_t	 nq;
+
+static int
+crawled(const char *sel)
+{
+	size_t	 i;
+
+	for (i = 0; i < nq; i++)
+		if (strcmp(queue[i], sel) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The numbers of the "[n] URL" lines under a post text's "References"
+ * and of the "[n] label" items of its menu must be the same: every link
+ * the text can only print is an item a client can select.  Returns the
+ * number of references.
+ */
+static int
+refs_are_items(const char *slug, int *errors)
+{
+	char		 sel[600], want[32];
+	struct buf	 text, menu;
+	const char	*p;
+	unsigned	 n, nrefs = 0, k;
+
+	snprintf(sel, sizeof(sel), "/posts/%s", slug);
+	if (fetch(sel, &text) == -1) {
+		(*errors)++;
+		return 0;
+	}
+	snprintf(sel, sizeof(sel), "/posts/%s/", slug);
+	if (fetch(sel, &menu) == -1) {
+		buf_free(&text);
+		(*errors)++;
+		return 0;
+	}
+	p = text.data != NULL ? strstr(text.data, "\r\nReferences\r\n") :
+	    NULL;
+	for (; p != NULL; p = strstr(p + 1, "\r\n[")) {
+		if (sscanf(p + 2, "[%u] ", &n) != 1)
+			continue;
+		nrefs++;
+		snprintf(want, sizeof(want), "\n%c[%u] ", '0', n);
+		for (k = 0; k < 6; k++) {
+			want[1] = "01Igh9"[k];
+			if (strstr(menu.data, want) != NULL)
+				break;
+		}
+		if (k == 6) {
+			fprintf(stderr, "%s: reference [%u] is no item of "
+			    "its menu\n", slug, n);
+			(*errors)++;
+		}
+	}
+	buf_free(&text);
+	buf_free(&menu);
+	return (int)nrefs;
+}
+
+/*
+ * What the crawl must have reached by items alone: every post (its
+ * menu and its text), every tag and every series of the capsule, as
+ * archive_load() sees it.
+ */
+static void
+reached_all(const char *capsule)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		 sel[600];
+	size_t		 i;
+	int		 missing = 0, errors = 0, refs = 0;
+
+	config_defaults(&c, NULL);
+	free(c.capsule_dir);
+	c.capsule_dir = strdup(capsule);
+	if ((a = archive_load(&c)) == NULL) {
+		OK(0, "archive_load");
+		config_free(&c);
+		return;
+	}
+	for (i = 0; i < a->nposts; i++) {
+		snprintf(sel, sizeof(sel), "/posts/%s/", a->posts[i]->slug);
+		missing += !crawled(sel);
+		sel[strlen(sel) - 1] = '\0';
+		missing += !crawled(sel);
+		if (!crawled(sel))
+			fprintf(stderr, "crawl: never reached %s\n", sel);
+		refs += refs_are_items(a->posts[i]->slug, &errors);
+	}
+	for (i = 0; i < a->ntags; i++) {
+		snprintf(sel, sizeof(sel), "/tags/%s/", a->tags[i]->slug);
+		if (!crawled(sel)) {
+			fprintf(stderr, "crawl: never reached %s\n", sel);
+			missing++;
+		}
+	}
+	for (i = 0; i < a->nseries; i++) {
+		snprintf(sel, sizeof(sel), "/series/%s/", a->series[i]->slug);
+		if (!crawled(sel)) {
+			fprintf(stderr, "crawl: never reached %s\n", sel);
+			missing++;
+		}
+	}
+	OK(a->nposts >= 15 && a->ntags >= 5 && a->nseries >= 3,
+	    "the sample capsule: %zu posts, %zu tags, %zu series", a->nposts,
+	    a->ntags, a->nseries);
+	INT_EQ(missing, 0, "every post (menu and text), tag and series "
+	    "reached by selectable items");
+	OK(refs >= 20, "%d references in the posts' texts", refs);
+	INT_EQ(errors, 0, "every reference of every post is an item");
+	archive_unref(a);
+	config_free(&c);
+}
+
 static void
 crawl(void)
 {
-	char	*queue[3000], types[3000];
-	size_t	 nq = 0, i, menus = 0, docs = 0;
+	size_t	 i, menus = 0, docs = 0;
 	int	 errors = 0;
 
 	queue[nq] = strdup("");
@@ -154,8 +275,6 @@ crawl(void)
 	OK(menus >= 10, "crawled %zu menus", menus);
 	OK(docs >= 15, "crawled %zu documents", docs);
 	INT_EQ(errors, 0, "every menu valid and every link answers");
-	for (i = 0; i < nq; i++)
-		free(queue[i]);
 }
 
 /* "selector TAB field": the Gopher+ answer, as a string. */
@@ -216,7 +335,7 @@ test_plus(void)
 
 	plus("/posts/", "+", &b);
 	OK(strncmp(b.data, "+-1\r\n", 5) == 0, "+ on a menu: +-1");
-	snprintf(want, sizeof(want), "\t/posts/running-a-capsule-1\t"
+	snprintf(want, sizeof(want), "\t/posts/running-a-capsule-1/\t"
 	    "localhost\t%d\t+\r\n", srv.gopher_port);
 	HAS(b.data, want, "+ on a menu: the menu, items marked");
 	buf_free(&b);
@@ -231,9 +350,18 @@ test_plus(void)
 	    b.data);
 	buf_free(&b);
 
+	/* A post's menu is dated as the post. */
+	plus("/posts/running-a-capsule-1/", "!", &b);
+	HAS(b.data, "+INFO: 1Running a Capsule, Part 1: Why Bother?\t"
+	    "/posts/running-a-capsule-1/\t", "! on a post's menu");
+	HAS(b.data, " Mod-Date: Sat Apr 08 12:00:00 2023 <20230408120000>",
+	    "! on a post's menu: the post's date");
+	buf_free(&b);
+
 	plus("/search\tgopher", "$", &b);
-	HAS(b.data, "+INFO: 0", "a Gopher+ search: results as +INFO");
-	HAS(b.data, "\t/posts/gopher-archaeology-1\t", "the results");
+	HAS(b.data, "+INFO: 1", "a Gopher+ search: results as +INFO");
+	HAS(b.data, "\t/posts/gopher-archaeology-1/\t", "the results: "
+	    "post menus");
 	buf_free(&b);
 
 	plus("/nope", "+", &b);
@@ -330,11 +458,15 @@ main(void)
 	snprintf(path, sizeof(path), "%s/files/fifo", capsule);
 	mkfifo(path, 0644);
 
-	if (e2e_start(&srv, capsule, "") == -1) {
+	/* The crawl asks for some 150 items at once: no rate limit. */
+	if (e2e_start(&srv, capsule, "rate_limit: 0\n") == -1) {
 		OK(0, "server did not start");
 		return harness_done();
 	}
 	crawl();
+	reached_all(capsule);
+	for (size_t i = 0; i < nq; i++)
+		free(queue[i]);
 	test_requests();
 	test_plus();
 	fetch("/files/capsule.png", &b);

@@ -358,6 +358,53 @@ test_markdown(void)
 	page_free(&p);
 }
 
+/*
+ * Links that can be followed: a post's links go to its menu over
+ * Gopher, and the links of Markdown in a menu are items after it,
+ * numbered as in the text, with no "References" list.
+ */
+static void
+test_followable(void)
+{
+	static const char	 md[] = "See [the other](/posts/y) and "
+	    "[the web](https://example.net/) or ![](/files/c.png).\n";
+	struct page		 p;
+	struct buf		 out = BUF_INIT;
+
+	page_init(&p);
+	page_link(&p, LINK_POST, "/posts/x", "2024-01-01", "X");
+	page_markdown(&p, md, sizeof(md) - 1);
+	page_markdown_links(&p, md, sizeof(md) - 1);
+	page_emit_gophermap(&p, &target, &out);
+	INT_EQ(gophermap_check(out.data, 70, "links"), 0, "links syntax");
+	HAS(out.data, "12024-01-01 X\t/posts/x/\t", "a post: its menu");
+	HAS(out.data, "iSee the other[1] and the web[2] or c.png[3].\t",
+	    "numbers in the text");
+	HAS(out.data, "\r\n0[1] the other\t/posts/y\t", "[1] an item");
+	HAS(out.data, "\r\nh[2] the web\tURL:https://example.net/\t",
+	    "[2] an item");
+	HAS(out.data, "\r\nI[3] c.png\t/files/c.png\t", "[3] an item");
+	OK(strstr(out.data, "References") == NULL, "no reference list");
+	OK(strstr(strstr(out.data, "[3] c.png") + 1, "[3] c.png") != NULL,
+	    "links only: the items again");
+	buf_free(&out);
+
+	page_emit_text(&p, &target, &out);
+	HAS(out.data, "2024-01-01 X: gopher://gopher.example.org:7070/1/posts/"
+	    "x/\n", "a post in text: its menu's URL");
+	HAS(out.data, "References", "the text keeps its reference list");
+	HAS(out.data, "[1] the other: gopher://gopher.example.org:7070/0/posts"
+	    "/y\n", "links only, as text");
+	buf_free(&out);
+
+	page_emit_gemtext(&p, &target, &out);
+	HAS(out.data, "=> /posts/x 2024-01-01 X\n", "a post over Gemini");
+	HAS(out.data, "=> https://example.net/ [2] the web\n",
+	    "links only, as gemtext");
+	buf_free(&out);
+	page_free(&p);
+}
+
 /* gopher_charset: ascii -- every byte ASCII, cuts with "...". */
 static void
 test_ascii(void)
@@ -413,6 +460,7 @@ main(void)
 	test_gophermap();
 	test_text();
 	test_markdown();
+	test_followable();
 	test_ascii();
 	return harness_done();
 }
