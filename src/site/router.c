@@ -283,22 +283,35 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
 }
 
+/*
+ * A post's Markdown as its pages show it: a body that opens with the
+ * title would show it twice, so that heading is left out.
+ */
+static const char *
+post_body(const struct post *post, size_t *lenp)
+{
+	const char	*body = post->src + post->body_off;
+	size_t		 len = post->srclen - post->body_off, skip;
+
+	skip = scan_repeated_title(body, len, post->title);
+	*lenp = len - skip;
+	return body + skip;
+}
+
 static void
 serve_post(const struct route *rt, struct post *post, struct response *r)
 {
 	struct slot		*slot = slot_for(rt, SITE_POST, post->id);
 	struct blob		*b;
 	struct page		 p;
+	const char		*body;
+	size_t			 len;
 
 	if ((b = cache_get(slot)) == NULL) {
-		const char	*body = post->src + post->body_off;
-		size_t		 len = post->srclen - post->body_off, skip;
-
 		page_init(&p);
 		nav_post_header(&p, rt->a, post);
-		/* A body that opens with the title would show it twice. */
-		skip = scan_repeated_title(body, len, post->title);
-		page_markdown(&p, body + skip, len - skip);
+		body = post_body(post, &len);
+		page_markdown(&p, body, len);
 		nav_post_footer(&p, rt->a, post);
 		b = site_cache_put(rt->site, slot,
 		    emit_document(rt, &p, post->path));
@@ -320,15 +333,14 @@ serve_post_menu(const struct route *rt, struct post *post,
 				    post->id, SITE_GOPHER_MENU);
 	struct blob		*b;
 	struct page		 p;
+	const char		*body;
+	size_t			 len;
 
 	if ((b = cache_get(slot)) == NULL) {
-		const char	*body = post->src + post->body_off;
-		size_t		 len = post->srclen - post->body_off, skip;
-
 		page_init(&p);
 		/* The body serve_post() renders, so the numbers agree. */
-		skip = scan_repeated_title(body, len, post->title);
-		nav_post_menu(&p, rt->a, post, body + skip, len - skip);
+		body = post_body(post, &len);
+		nav_post_menu(&p, rt->a, post, body, len);
 		b = site_cache_put(rt->site, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
@@ -789,7 +801,7 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 	struct page	 p;
 	const char	*body, *slug = path + strlen("/drafts/");
 	char		*url;
-	size_t		 i, len, skip;
+	size_t		 i, len;
 
 	if (rt->proto != PROTO_GEMINI || !rt->writer) {
 		response_status(r, 51, "Not found");
@@ -824,11 +836,9 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 		response_status(r, 51, "Not found");
 		return;
 	}
-	body = post->src + post->body_off;
-	len = post->srclen - post->body_off;
 	nav_post_header(&p, a, post);
-	skip = scan_repeated_title(body, len, post->title);
-	page_markdown(&p, body + skip, len - skip);
+	body = post_body(post, &len);
+	page_markdown(&p, body, len);
 	nav_post_footer(&p, a, post);
 	set_body(r, emit_document(rt, &p, post->path), "text/gemini",
 	    post->lang ? post->lang : a->lang, '0');
