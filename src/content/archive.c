@@ -199,7 +199,7 @@ index_put(struct index *x, const char *key, void *val)
 
 /* One code point of the NUL-terminated p: its length, at least 1. */
 static size_t
-utf8_next(const unsigned char *p, uint32_t *cp)
+next_cp(const unsigned char *p, uint32_t *cp)
 {
 	return utf8_decode((const char *)p, strnlen((const char *)p, 4), cp);
 }
@@ -265,7 +265,7 @@ archive_slugify(const char *name)
 	buf_init(&s.b);
 	s.sep = 0;
 	while (*p != '\0') {
-		p += utf8_next(p, &cp);
+		p += next_cp(p, &cp);
 		if (is_alnum(cp)) {
 			tmp[0] = (char)(cp >= 'A' && cp <= 'Z' ? cp + 32 : cp);
 			tmp[1] = '\0';
@@ -298,7 +298,7 @@ archive_slugify(const char *name)
 
 /* Lower-case of cp for the letters we group tags by (Latin scripts). */
 static uint32_t
-fold_case(uint32_t cp)
+lower_cp(uint32_t cp)
 {
 	if (cp >= 'A' && cp <= 'Z')
 		return cp + 32;
@@ -330,7 +330,7 @@ tag_key(const char *name)
 
 	while (*p != '\0') {
 		q = p;
-		p += utf8_next(p, &cp);
+		p += next_cp(p, &cp);
 		if (cp == ' ' || cp == '\t' || cp == '-' || cp == '_' ||
 		    cp == 0xA0) {
 			sep = 1;
@@ -342,7 +342,7 @@ tag_key(const char *name)
 		if (cp == UTF8_INVALID)
 			buf_addc(&b, *q);
 		else
-			utf8_add(&b, fold_case(cp));
+			utf8_add(&b, lower_cp(cp));
 	}
 	buf_add(&b, "", 0);
 	return buf_release(&b);

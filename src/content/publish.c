@@ -53,7 +53,7 @@ publish_target(const struct archive *a, const char *slug, char *name,
 
 int
 publish_check(const char *data, size_t len, const char *slug,
-    const char *name, int *draft, char *why, size_t whylen)
+    const char *name, int *draft, char *err, size_t errlen)
 {
 	struct meta	 m;
 	struct fm_error	 fe;
@@ -64,29 +64,29 @@ publish_check(const char *data, size_t len, const char *slug,
 
 	*draft = 0;
 	if (memchr(data, '\0', len) != NULL) {
-		snprintf(why, whylen, "the upload holds a NUL byte");
+		snprintf(err, errlen, "the upload holds a NUL byte");
 		return -1;
 	}
 	if (!utf8_valid(data, len)) {
-		snprintf(why, whylen, "the upload is not valid UTF-8");
+		snprintf(err, errlen, "the upload is not valid UTF-8");
 		return -1;
 	}
 	if (frontmatter_parse(data, len, &m, &fe) == -1) {
-		snprintf(why, whylen, "front matter, line %u column %u: %s",
+		snprintf(err, errlen, "front matter, line %u column %u: %s",
 		    fe.line, fe.col, fe.msg);
 		return -1;
 	}
 	stemlen = strlen(name) > 3 ? strlen(name) - 3 : 0;
 	stem = xstrndup(name, stemlen);
 	if (!m.has_date && !m.draft && date_from_filename(stem, &d) == -1) {
-		snprintf(why, whylen, "no date: the front matter needs "
+		snprintf(err, errlen, "no date: the front matter needs "
 		    "\"date: YYYY-MM-DD\"");
 		goto out;
 	}
 	if (m.slug != NULL) {
 		s = archive_slugify(m.slug);
 		if (strcmp(s, slug) != 0) {
-			snprintf(why, whylen, "the front matter's slug \"%.60s\""
+			snprintf(err, errlen, "the front matter's slug \"%.60s\""
 			    " is not %.100s", m.slug, slug);
 			free(s);
 			goto out;
@@ -97,7 +97,7 @@ publish_check(const char *data, size_t len, const char *slug,
 		s = archive_slugify(date_from_filename(stem, &d) == 0 ?
 		    stem + 11 : stem);
 		if (strcmp(s, slug) != 0) {
-			snprintf(why, whylen, "posts/%.80s takes its slug from "
+			snprintf(err, errlen, "posts/%.80s takes its slug from "
 			    "its front matter: keep \"slug: %.80s\"", name,
 			    slug);
 			free(s);
@@ -114,9 +114,9 @@ out:
 }
 
 static void
-set_why(char *why, size_t whylen, const char *what, const char *name)
+set_err(char *err, size_t errlen, const char *what, const char *name)
 {
-	snprintf(why, whylen, "%s %.100s: %s", what, name, strerror(errno));
+	snprintf(err, errlen, "%s %.100s: %s", what, name, strerror(errno));
 }
 
 /* The capsule's directory (creating it when asked), opened beneath. */
@@ -148,25 +148,25 @@ write_all(int fd, const char *p, size_t len)
 
 /*
  * Check that name is a plain file name (posts/<name>) and open the
- * capsule directory; the fd, or -1 with why set.
+ * capsule directory; the fd, or -1 with err set.
  */
 static int
-open_capsule(const char *capsule, const char *name, char *why, size_t whylen)
+open_capsule(const char *capsule, const char *name, char *err, size_t errlen)
 {
 	int	 cfd;
 
 	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
-		snprintf(why, whylen, "bad file name");
+		snprintf(err, errlen, "bad file name");
 		return -1;
 	}
 	if ((cfd = open(capsule, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		set_why(why, whylen, "open", capsule);
+		set_err(err, errlen, "open", capsule);
 	return cfd;
 }
 
 int
 publish_store(const char *capsule, const char *name, const char *data,
-    size_t len, char *why, size_t whylen)
+    size_t len, char *err, size_t errlen)
 {
 	static atomic_uint	 seq;
 	struct timespec		 ts;
@@ -174,10 +174,10 @@ publish_store(const char *capsule, const char *name, const char *data,
 	char			 tmp[96];
 	int			 cfd, pfd = -1, fd = -1, tries, rv = -1, e;
 
-	if ((cfd = open_capsule(capsule, name, why, whylen)) == -1)
+	if ((cfd = open_capsule(capsule, name, err, errlen)) == -1)
 		return -1;
 	if ((pfd = open_dir(cfd, "posts", 0755, 1)) == -1) {
-		set_why(why, whylen, "open", "posts/");
+		set_err(err, errlen, "open", "posts/");
 		goto out;
 	}
 	for (tries = 0; tries < 100; tries++) {
@@ -190,7 +190,7 @@ publish_store(const char *capsule, const char *name, const char *data,
 			break;
 	}
 	if (fd == -1) {
-		set_why(why, whylen, "create a temporary file in", "posts/");
+		set_err(err, errlen, "create a temporary file in", "posts/");
 		goto out;
 	}
 	/* An edited post keeps its permissions. */
@@ -198,22 +198,22 @@ publish_store(const char *capsule, const char *name, const char *data,
 	    S_ISREG(st.st_mode))
 		(void)fchmod(fd, st.st_mode & 07777);
 	if (write_all(fd, data, len) == -1 || fsync(fd) == -1) {
-		set_why(why, whylen, "write", tmp);
+		set_err(err, errlen, "write", tmp);
 		goto unlink;
 	}
 	e = close(fd);
 	fd = -1;
 	if (e == -1) {
-		set_why(why, whylen, "write", tmp);
+		set_err(err, errlen, "write", tmp);
 		goto unlink;
 	}
 	if (renameat(pfd, tmp, pfd, name) == -1) {
-		set_why(why, whylen, "rename to", name);
+		set_err(err, errlen, "rename to", name);
 		goto unlink;
 	}
 	/* The rename itself survives a crash once the directory is synced. */
 	if (fsync(pfd) == -1) {
-		set_why(why, whylen, "fsync", "posts/");
+		set_err(err, errlen, "fsync", "posts/");
 		goto out;
 	}
 	rv = 0;
@@ -235,8 +235,8 @@ out:
 }
 
 int
-publish_trash(const char *capsule, const char *name, char *why,
-    size_t whylen)
+publish_trash(const char *capsule, const char *name, char *err,
+    size_t errlen)
 {
 	struct stat	 st;
 	struct tm	 tm;
@@ -244,18 +244,18 @@ publish_trash(const char *capsule, const char *name, char *why,
 	char		 stamp[32], dest[400];
 	int		 cfd, pfd = -1, tfd = -1, i, rv = -1, r;
 
-	if ((cfd = open_capsule(capsule, name, why, whylen)) == -1)
+	if ((cfd = open_capsule(capsule, name, err, errlen)) == -1)
 		return -1;
 	if ((pfd = open_dir(cfd, "posts", 0755, 0)) == -1 ||
 	    fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
 		if (errno == ENOENT)
 			rv = 1;
 		else
-			set_why(why, whylen, "stat", name);
+			set_err(err, errlen, "stat", name);
 		goto out;
 	}
 	if ((tfd = open_dir(cfd, ".trash", 0700, 1)) == -1) {
-		set_why(why, whylen, "open", ".trash/");
+		set_err(err, errlen, "open", ".trash/");
 		goto out;
 	}
 	gmtime_r(&now, &tm);
@@ -270,7 +270,7 @@ publish_trash(const char *capsule, const char *name, char *why,
 		if (r == -1 && (errno == EINVAL || errno == ENOSYS)) {
 			if ((r = linkat(pfd, name, tfd, dest, 0)) == 0 &&
 			    unlinkat(pfd, name, 0) == -1) {
-				set_why(why, whylen, "remove", name);
+				set_err(err, errlen, "remove", name);
 				goto out;
 			}
 		}
@@ -281,11 +281,11 @@ publish_trash(const char *capsule, const char *name, char *why,
 		if (errno == ENOENT)
 			rv = 1;		/* another delete got there first */
 		else
-			set_why(why, whylen, "move to .trash/", name);
+			set_err(err, errlen, "move to .trash/", name);
 		goto out;
 	}
 	if (fsync(tfd) == -1 || fsync(pfd) == -1) {
-		set_why(why, whylen, "fsync", ".trash/");
+		set_err(err, errlen, "fsync", ".trash/");
 		goto out;
 	}
 	rv = 0;

@@ -28,10 +28,10 @@ void	 publish_target(const struct archive *a, const char *slug,
  * Check an upload for posts/<name> at /posts/<slug>: valid UTF-8 with
  * no NUL, front matter that parses, a date (front matter or a dated
  * file name) and a slug that stays the same.  Returns 0 with *draft set
- * from the front matter, or -1 with why (fit for a 59 META) filled.
+ * from the front matter, or -1 with err (fit for a 59 META) filled.
  */
 int	 publish_check(const char *data, size_t len, const char *slug,
-	    const char *name, int *draft, char *why, size_t whylen);
+	    const char *name, int *draft, char *err, size_t errlen);
 
 /*
  * Write data[0..len) as <capsule>/posts/<name>, atomically: a hidden
@@ -39,17 +39,17 @@ int	 publish_check(const char *data, size_t len, const char *slug,
  * renamed over name, then the directory fsync'd.  The old file's mode
  * is kept.  A crash leaves the old file or the new one, never a mix; at
  * worst a ".titan-*.tmp" file that nothing reads.  Returns 0, or -1
- * with why filled (the temporary file removed).
+ * with err filled (the temporary file removed).
  */
 int	 publish_store(const char *capsule, const char *name, const char *data,
-	    size_t len, char *why, size_t whylen);
+	    size_t len, char *err, size_t errlen);
 
 /*
  * Move <capsule>/posts/<name> to <capsule>/.trash/<name>.<UTC time>
  * (never over another file there): nothing is ever removed.  Returns 0;
- * 1 when there is no such post file; -1 with why filled.
+ * 1 when there is no such post file; -1 with err filled.
  */
-int	 publish_trash(const char *capsule, const char *name, char *why,
-	    size_t whylen);
+int	 publish_trash(const char *capsule, const char *name, char *err,
+	    size_t errlen);
 
 #endif

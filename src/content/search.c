@@ -83,7 +83,7 @@ struct search_index {
  * bytes).
  */
 static int
-fold_cp(uint32_t cp, char *out)
+token_cp(uint32_t cp, char *out)
 {
 	const char	*ascii;
 	size_t		 len;
@@ -193,7 +193,7 @@ tok_next(struct tok *t)
 			n = utf8_decode((const char *)q, (size_t)(t->end - q),
 			    &cp);
 			t->p += n;
-			if ((k = fold_cp(cp, f)) < 0) {
+			if ((k = token_cp(cp, f)) < 0) {
 				if (start != NULL)
 					break;
 				continue;

@@ -40,6 +40,7 @@
 
 #define CONFIG_MAX_SIZE	(1024 * 1024)	/* bytes of YAML we will read */
 #define CONFIG_MAX_BIND	32		/* addresses in "bind" */
+#define CONFIG_MAX_PROXIES 64		/* entries in "proxy_protocol" */
 #define CONFIG_MAX_REDIRECTS 10000	/* entries in "redirects" */
 #define CONFIG_MAX_URL	GEMINI_META_MAX	/* a redirect target is a META */
 #define SHOW_MAX	40		/* bytes of a bad value in a message */
@@ -105,6 +106,8 @@ static int	parse_ms(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_path(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_proxies(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_peer(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_redirects(struct loader *, const struct field *,
@@ -168,6 +171,10 @@ static const struct field fields[] = {
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
 	{ "ticket_rotation",	parse_ms,	OFF(ticket_rotation_ms),
 	    60 * 1000, 7 * DAY_MS },
+	/* An optional path, read as chroot's is. */
+	{ "ticket_keys",	parse_chroot,	OFF(ticket_keys), 0, PATH_MAX },
+	{ "proxy_protocol",	parse_proxies,	OFF(proxy_protocol), 0,
+	    CONFIG_MAX_PROXIES },
 	{ "lang",		parse_lang,	OFF(lang),	1, 35 },
 	{ "title",		parse_text,	OFF(site_title), 1, 256 },
 	{ "subtitle",		parse_text,	OFF(site_subtitle), 0, 256 },
@@ -349,7 +356,7 @@ scalar(struct loader *l, const struct field *f, const yaml_event_t *ev,
 }
 
 static void *
-slot(struct loader *l, const struct field *f)
+field_at(struct loader *l, const struct field *f)
 {
 	return (char *)l->base + f->off;
 }
@@ -358,7 +365,7 @@ slot(struct loader *l, const struct field *f)
 static void
 set_str(struct loader *l, const struct field *f, const char *s)
 {
-	char	**p = slot(l, f);
+	char	**p = field_at(l, f);
 
 	free(*p);
 	*p = s != NULL ? xstrdup(s) : NULL;
@@ -443,7 +450,7 @@ parse_host(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	char		 tmp[SHOW_MAX + 4];
 	const char	*s;
-	char		**p = slot(l, f), *q;
+	char		**p = field_at(l, f), *q;
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -552,7 +559,7 @@ static int
 parse_path(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	const char	*s;
-	char		**p = slot(l, f);
+	char		**p = field_at(l, f);
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -630,7 +637,7 @@ parse_int(struct loader *l, const struct field *f, yaml_event_t *ev)
 
 	if (get_integer(l, f, ev, &v) == -1)
 		return -1;
-	*(int *)slot(l, f) = (int)v;
+	*(int *)field_at(l, f) = (int)v;
 	return 0;
 }
 
@@ -641,7 +648,7 @@ parse_uint(struct loader *l, const struct field *f, yaml_event_t *ev)
 
 	if (get_integer(l, f, ev, &v) == -1)
 		return -1;
-	*(unsigned *)slot(l, f) = (unsigned)v;
+	*(unsigned *)field_at(l, f) = (unsigned)v;
 	return 0;
 }
 
@@ -656,7 +663,7 @@ parse_workers(struct loader *l, const struct field *f, yaml_event_t *ev)
 	if (scalar(l, f, ev, "auto or a number", &s) == -1)
 		return -1;
 	if (strcasecmp(s, "auto") == 0) {
-		*(int *)slot(l, f) = 0;
+		*(int *)field_at(l, f) = 0;
 		return 0;
 	}
 	if (yml_is_null(ev) || read_integer(s, &v) == -1 || v < f->min ||
@@ -664,7 +671,7 @@ parse_workers(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: expected auto or %lld to %lld, got '%s'", f->key,
 		    f->min, f->max, show(s, tmp));
-	*(int *)slot(l, f) = (int)v;
+	*(int *)field_at(l, f) = (int)v;
 	return 0;
 }
 
@@ -710,7 +717,7 @@ parse_rate(struct loader *l, const struct field *f, yaml_event_t *ev)
 	if (scalar(l, f, ev, "requests per second", &s) == -1)
 		return -1;
 	if (strcasecmp(s, "off") == 0 || strcasecmp(s, "false") == 0) {
-		*(unsigned *)slot(l, f) = 0;
+		*(unsigned *)field_at(l, f) = 0;
 		return 0;
 	}
 	if (yml_is_null(ev) || (e = read_milli(s, &v)) == NULL ||
@@ -722,7 +729,7 @@ parse_rate(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: %s is out of range (0 to %lld)", f->key,
 		    show(s, tmp), f->max / 1000);
-	*(unsigned *)slot(l, f) = (unsigned)v;
+	*(unsigned *)field_at(l, f) = (unsigned)v;
 	return 0;
 }
 
@@ -767,7 +774,7 @@ parse_size(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: %s is out of range (%lld KiB to %lld MiB)", f->key,
 		    show(s, tmp), f->min >> 10, f->max >> 20);
-	*(size_t *)slot(l, f) = (size_t)(v * mult);
+	*(size_t *)field_at(l, f) = (size_t)(v * mult);
 	return 0;
 }
 
@@ -785,11 +792,11 @@ parse_charset(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return -1;
 	for (i = 0; i < nitems(utf8); i++) {
 		if (strcasecmp(s, utf8[i]) == 0) {
-			*(int *)slot(l, f) = CONFIG_CHARSET_UTF8;
+			*(int *)field_at(l, f) = CONFIG_CHARSET_UTF8;
 			return 0;
 		}
 		if (strcasecmp(s, ascii[i]) == 0) {
-			*(int *)slot(l, f) = CONFIG_CHARSET_ASCII;
+			*(int *)field_at(l, f) = CONFIG_CHARSET_ASCII;
 			return 0;
 		}
 	}
@@ -814,16 +821,16 @@ parse_links(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return -1;
 	for (i = 0; i < nitems(inside); i++) {
 		if (strcasecmp(s, inside[i]) == 0) {
-			*(int *)slot(l, f) = CONFIG_LINKS_INSIDE;
+			*(int *)field_at(l, f) = CONFIG_LINKS_INSIDE;
 			return 0;
 		}
 		if (strcasecmp(s, any[i]) == 0) {
-			*(int *)slot(l, f) = CONFIG_LINKS_ANY;
+			*(int *)field_at(l, f) = CONFIG_LINKS_ANY;
 			return 0;
 		}
 	}
 	if (strcasecmp(s, "never") == 0 || strcasecmp(s, "none") == 0) {
-		*(int *)slot(l, f) = CONFIG_LINKS_NONE;
+		*(int *)field_at(l, f) = CONFIG_LINKS_NONE;
 		return 0;
 	}
 	return fail(l, ev->start_mark,
@@ -859,7 +866,7 @@ static int
 parse_chroot(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	const char	*s;
-	char		**p = slot(l, f);
+	char		**p = field_at(l, f);
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -930,7 +937,7 @@ parse_ms(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: %s is out of range (%lldms to %llds)", f->key,
 		    show(s, tmp), f->min, f->max / 1000);
-	*(unsigned *)slot(l, f) = (unsigned)v;
+	*(unsigned *)field_at(l, f) = (unsigned)v;
 	return 0;
 }
 
@@ -947,7 +954,7 @@ parse_level(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: unknown level '%s' (error, warn, info or debug)",
 		    f->key, show(s, tmp));
-	*(enum log_level *)slot(l, f) = (enum log_level)lvl;
+	*(enum log_level *)field_at(l, f) = (enum log_level)lvl;
 	return 0;
 }
 
@@ -965,7 +972,7 @@ parse_bool(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: expected true or false, got '%s'", f->key,
 		    show(s, tmp));
-	*(int *)slot(l, f) = b;
+	*(int *)field_at(l, f) = b;
 	return 0;
 }
 
@@ -1084,6 +1091,62 @@ parse_bind(struct loader *l, const struct field *f, yaml_event_t *ev)
 }
 
 /*
+ * One entry of "proxy_protocol":
+ *   entry = address [ "/" bits ]
+ *   bits = 1*3DIGIT, no leading zero, at most 32 (IPv4) or 128 (IPv6)
+ * (proto/proxy.c reads the same form when it matches a peer.)
+ */
+static int
+proxy_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    char ***v, size_t *n)
+{
+	char		 tmp[SHOW_MAX + 4], a[INET6_ADDRSTRLEN];
+	unsigned char	 addr[sizeof(struct in6_addr)];
+	const char	*s, *slash, *d;
+	size_t		 len;
+	unsigned	 bits = 0, max;
+
+	if (scalar(l, f, ev, "an IP address", &s) == -1)
+		return -1;
+	if (yml_is_null(ev))
+		return fail(l, ev->start_mark, "%s: an address is required",
+		    f->key);
+	slash = strchr(s, '/');
+	len = slash != NULL ? (size_t)(slash - s) : strlen(s);
+	if (len == 0 || len >= sizeof(a))
+		goto bad;
+	memcpy(a, s, len);
+	a[len] = '\0';
+	if (inet_pton(AF_INET, a, addr) == 1)
+		max = 32;
+	else if (inet_pton(AF_INET6, a, addr) == 1)
+		max = 128;
+	else
+		goto bad;
+	if (slash != NULL) {
+		d = slash + 1;
+		if (*d == '\0' || strlen(d) > 3 || strspn(d, "0123456789") !=
+		    strlen(d) || (d[0] == '0' && d[1] != '\0'))
+			goto bad;
+		bits = (unsigned)atoi(d);
+		if (bits > max)
+			goto bad;
+	}
+	return list_append(l, f, ev, v, n, s, s, "entries");
+bad:
+	return fail(l, ev->start_mark, "%s: '%s' is not an IP address or a "
+	    "prefix like 10.0.0.0/8", f->key, show(s, tmp));
+}
+
+/* proxy_protocol = entry / "[" *( entry ) "]" / null */
+static int
+parse_proxies(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return parse_list(l, f, ev, proxy_add, 1, 0, &l->c->proxy_protocol,
+	    &l->c->nproxy_protocol);
+}
+
+/*
  * One entry of "titan_writers": a SHA-256 fingerprint, 64 hex digits in
  * any case, colons and blanks allowed between them; stored lower-case.
  */
@@ -1176,7 +1239,7 @@ parse_peer(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: expected full, anonymise or none, got '%s'", f->key,
 		    show(s, tmp));
-	*(enum log_peer *)slot(l, f) = mode;
+	*(enum log_peer *)field_at(l, f) = mode;
 	return 0;
 }
 
@@ -1649,6 +1712,9 @@ defaults(struct config *c, const char *confdir)
 	c->chroot_dir = NULL;
 	c->allow_root = 0;
 	c->ticket_rotation_ms = 12 * 60 * 60 * 1000;
+	c->ticket_keys = NULL;
+	c->proxy_protocol = NULL;
+	c->nproxy_protocol = 0;
 	c->lang = xstrdup("en");
 	c->site_title = xstrdup("capsuled");
 	c->site_subtitle = NULL;
@@ -1763,6 +1829,8 @@ config_free(struct config *c)
 	free_hosts(c->hosts, c->nhosts);
 	free(c->user);
 	free(c->chroot_dir);
+	free(c->ticket_keys);
+	free_list(c->proxy_protocol, c->nproxy_protocol);
 	free(c->lang);
 	free(c->site_title);
 	free(c->site_subtitle);

@@ -198,7 +198,7 @@ is_sep_char(uint32_t c)
  * only white space and punctuation around them?
  */
 static int
-links_only(cmark_node *p)
+only_links(cmark_node *p)
 {
 	cmark_iter		*it;
 	cmark_node		*n;
@@ -585,7 +585,7 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_PARAGRAPH:
 		if (entering) {
 			render_block_sep(r, n);
-			if (!on_marker_line(n) && links_only(n)) {
+			if (!on_marker_line(n) && only_links(n)) {
 				g->links_only = 1;
 				render_mark(r, &g->para);
 			}

@@ -196,8 +196,8 @@ titan_upload_finish(struct titan_upload *up, uv_loop_t *loop,
 }
 
 /*
- * 30 to gemini://host[:port]<path>: the post, live once the watcher has
- * published the next snapshot.
+ * 30 to gemini://host[:port]<path>: the post, live once the reload the
+ * watcher asks for has published the next generation.
  */
 static void
 redirect(struct titan_upload *up, const char *path)

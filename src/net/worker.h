@@ -35,7 +35,7 @@ struct worker {
 	int		 id;
 	uv_loop_t	 loop;
 	uv_thread_t	 thread;
-	uv_async_t	 wake;		/* stop, or a new snapshot is pending */
+	uv_async_t	 wake;		/* stop, or a generation is pending */
 	uv_timer_t	 grace;		/* bounds the drain on shutdown */
 	uv_timer_t	 logflush;	/* buffered access lines out */
 	struct server	*srv;		/* borrowed, outlives the worker */

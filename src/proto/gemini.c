@@ -301,7 +301,7 @@ defined_status(int status)
  * gemini_header() says; returns the length written.
  */
 static size_t
-meta_copy(char *dst, size_t max, const char *src)
+copy_meta(char *dst, size_t max, const char *src)
 {
 	const unsigned char	*p = (const unsigned char *)src;
 	size_t			 len = 0, kept = 0, n;
@@ -368,9 +368,9 @@ gemini_header(char *out, size_t outlen, int status, const char *meta)
 	out[0] = (char)('0' + status / 10);
 	out[1] = (char)('0' + status % 10);
 	out[2] = ' ';
-	len = meta != NULL ? meta_copy(out + 3, max, meta) : 0;
+	len = meta != NULL ? copy_meta(out + 3, max, meta) : 0;
 	if (len == 0)
-		len = meta_copy(out + 3, max, default_meta(status));
+		len = copy_meta(out + 3, max, default_meta(status));
 	len += 3;
 	out[len++] = '\r';
 	out[len++] = '\n';

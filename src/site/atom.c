@@ -283,7 +283,7 @@ atom_feed(struct buf *out, const struct atom_feed *f)
 }
 
 static void
-site_defaults(struct atom_feed *f, const struct archive *a,
+feed_defaults(struct atom_feed *f, const struct archive *a,
     const char *host, int port)
 {
 	memset(f, 0, sizeof(*f));
@@ -299,7 +299,7 @@ atom_site(struct buf *out, const struct archive *a, const char *host,
 {
 	struct atom_feed	 f;
 
-	site_defaults(&f, a, host, port);
+	feed_defaults(&f, a, host, port);
 	f.self = "/atom.xml";
 	f.alternate = "/gemlog/";
 	f.subtitle = a->subtitle;
@@ -316,7 +316,7 @@ atom_series(struct buf *out, const struct archive *a, const struct series *s,
 	struct atom_feed	 f;
 	char			*self, *alt, *title;
 
-	site_defaults(&f, a, host, port);
+	feed_defaults(&f, a, host, port);
 	self = xasprintf("/series/%s/atom.xml", s->slug);
 	alt = xasprintf("/series/%s/", s->slug);
 	title = xasprintf("%s: %s", a->title != NULL ? a->title : "",
@@ -340,7 +340,7 @@ atom_tag(struct buf *out, const struct archive *a, const struct tag *t,
 	struct atom_feed	 f;
 	char			*self, *alt, *title;
 
-	site_defaults(&f, a, host, port);
+	feed_defaults(&f, a, host, port);
 	self = xasprintf("/tags/%s/atom.xml", t->slug);
 	alt = xasprintf("/tags/%s/", t->slug);
 	title = xasprintf("%s: posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",

@@ -243,7 +243,7 @@ emit_document(const struct route *rt, struct page *p, const char *from)
 
 /* The slot of this request's rendering of thing id of kind k. */
 static struct slot *
-slot_for(const struct route *rt, enum site_kind k, size_t id)
+which_slot(const struct route *rt, enum site_kind k, size_t id)
 {
 	return site_slot(rt->site, k, id, rt->proto == PROTO_GEMINI ?
 	    SITE_GEMINI : SITE_GOPHER);
@@ -252,7 +252,7 @@ slot_for(const struct route *rt, enum site_kind k, size_t id)
 static void
 serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 {
-	struct slot		*slot = slot_for(rt, SITE_NAV, which);
+	struct slot		*slot = which_slot(rt, SITE_NAV, which);
 	struct blob		*b;
 	struct page		 p;
 
@@ -301,7 +301,7 @@ post_body(const struct post *post, size_t *lenp)
 static void
 serve_post(const struct route *rt, struct post *post, struct response *r)
 {
-	struct slot		*slot = slot_for(rt, SITE_POST, post->id);
+	struct slot		*slot = which_slot(rt, SITE_POST, post->id);
 	struct blob		*b;
 	struct page		 p;
 	const char		*body;
@@ -351,7 +351,7 @@ serve_post_menu(const struct route *rt, struct post *post,
 static void
 serve_doc(const struct route *rt, struct doc *d, struct response *r)
 {
-	struct slot		*slot = slot_for(rt, SITE_DOC, d->id);
+	struct slot		*slot = which_slot(rt, SITE_DOC, d->id);
 	struct blob		*b;
 	struct page		 p;
 
@@ -370,7 +370,7 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 static void
 serve_series(const struct route *rt, struct series *s, struct response *r)
 {
-	struct slot		*slot = slot_for(rt, SITE_SERIES, s->id);
+	struct slot		*slot = which_slot(rt, SITE_SERIES, s->id);
 	struct blob		*b;
 	struct page		 p;
 
@@ -386,7 +386,7 @@ serve_series(const struct route *rt, struct series *s, struct response *r)
 static void
 serve_tag(const struct route *rt, struct tag *t, struct response *r)
 {
-	struct slot		*slot = slot_for(rt, SITE_TAG, t->id);
+	struct slot		*slot = which_slot(rt, SITE_TAG, t->id);
 	struct blob		*b;
 	struct page		 p;
 

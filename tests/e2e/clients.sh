@@ -302,7 +302,7 @@ walk_gopher() {
 	step gopher 7-home-again "Home Gopher server: localhost" \
 	    "-->  [$n_series]" || return
 	keys gopher "$n_posts" Enter
-	step gopher 8-posts "18 posts, newest first." || return
+	step gopher 8-posts "posts, newest first." || return
 	keys gopher u "$n_search" Enter
 	step gopher 9-search-dialog "Words to search for" || return
 	keys gopher g o p h e r Enter
