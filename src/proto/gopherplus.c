@@ -109,9 +109,9 @@ file_date(const struct plus *p, const char *rel)
 
 /*
  * When the item at the site path last changed, 0 when unknown: a post
- * (and its menu) by its "updated" date, a series or a tag by its newest post, a page
- * or a file by its mtime, every other page of ours (home, lists, feeds,
- * search) by the newest post of all.  *size gets the length of a post's
+ * (and its menu) by its "updated" date, a series or a tag by its newest
+ * post, a page (and its menu) or a file by its mtime, every other page
+ * of ours (home, lists, feeds, search) by the newest post of all.  *size gets the length of a post's
  * or a page's Markdown, which its Gopher text is close to (rendering a
  * list's every post to measure it is not worth it), else -1.
  */
@@ -158,11 +158,14 @@ item_date(struct plus *p, const char *path, long long *size)
 			if (path[1] == 't' && (t = archive_tag(a, name)) != NULL)
 				return newest(t->posts, t->nposts);
 		}
-	} else if ((len = strlen(path + 1)) > 0 && len < sizeof(name) &&
-	    strchr(path + 1, '/') == NULL) {
-		memcpy(name, path + 1, len + 1);
+	} else if ((len = strcspn(path + 1, "/")) > 0 && len < sizeof(name) &&
+	    (path[1 + len] == '\0' || strcmp(path + 1 + len, "/") == 0)) {
+		/* A page, or its menu. */
+		memcpy(name, path + 1, len);
+		name[len] = '\0';
 		if ((d = archive_doc(a, name)) != NULL) {
-			*size = (long long)d->srclen;
+			if (path[1 + len] == '\0')
+				*size = (long long)d->srclen;
 			return file_date(p, d->path);
 		}
 	}

@@ -753,7 +753,7 @@ gph_type(enum link_kind kind, const char *path)
 	case LINK_SEARCH:
 		type = '7';
 		break;
-	case LINK_POST:
+	case LINK_TEXT:
 		type = '1';		/* its menu */
 		break;
 	}
@@ -861,7 +861,7 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 	} else {
 		type = gph_type(b->kind, sel);
 		buf_addstr(&l, sel);
-		if (b->kind == LINK_POST)
+		if (b->kind == LINK_TEXT)
 			buf_addc(&l, '/');
 	}
 	buf_addc(e->out, type);
@@ -954,7 +954,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 		buf_printf(out, ":%d", e->t->port);
 	buf_printf(out, "/%c", gph_type(b->kind, b->url));
 	url_encode_path(b->url, out);
-	if (b->kind == LINK_POST)
+	if (b->kind == LINK_TEXT)
 		buf_addc(out, '/');
 	free(host);
 }

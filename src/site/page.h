@@ -32,11 +32,11 @@ enum link_kind {
 	LINK_EXTERNAL,		/* another server: h with URL: */
 	LINK_SEARCH,		/* a search: type 7 */
 	/*
-	 * A post: the document at url over Gemini; over Gopher the post's
-	 * menu at url + "/" (type 1), whose first item is the text and the
-	 * rest its links, so that every link of a post can be followed.
+	 * A post or a page: the document at url over Gemini; over Gopher
+	 * its menu at url + "/" (type 1), whose first item is the text and
+	 * the rest its links, so that every link of a text can be followed.
 	 */
-	LINK_POST,
+	LINK_TEXT,
 };
 
 struct block {

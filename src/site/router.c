@@ -137,9 +137,10 @@ absolute_link(void *ctx, const char *url)
 
 	if (url[0] != '/' || url[1] == '/')
 		return NULL;
-	/* A post is followed through its menu (nav_post_menu()). */
-	if (strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
-	    strchr(url + 7, '/') == NULL)
+	/* A post or a page is followed through its menu (nav.h). */
+	if ((strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
+	    strchr(url + 7, '/') == NULL) || (strchr(url + 1, '/') == NULL &&
+	    archive_doc(rt->a, url + 1) != NULL))
 		return xasprintf("gopher://%s:%d/1%s/", rt->cfg->hostname,
 		    public_port(rt), url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
@@ -169,16 +170,19 @@ target_init(struct page_target *t, const struct route *rt,
 	}
 }
 
-/* Emit a navigation page: a gemtext page, or a Gopher menu. */
+/*
+ * Emit a navigation page: a gemtext page, or a Gopher menu.  from is
+ * the file its Markdown blocks come from, for their relative links.
+ */
 static struct blob *
-emit_menu(const struct route *rt, struct page *p)
+emit_menu_from(const struct route *rt, struct page *p, const char *from)
 {
 	struct page_target	 t;
 	struct link_ctx		 lc;
 	struct buf		 out = BUF_INIT;
 	struct blob		*b;
 
-	target_init(&t, rt, &lc, "index.md");
+	target_init(&t, rt, &lc, from);
 	if (rt->proto == PROTO_GEMINI)
 		page_emit_gemtext(p, &t, &out);
 	else
@@ -186,6 +190,12 @@ emit_menu(const struct route *rt, struct page *p)
 	b = blob_new(out.data ? out.data : "", out.len);
 	buf_free(&out);
 	return b;
+}
+
+static struct blob *
+emit_menu(const struct route *rt, struct page *p)
+{
+	return emit_menu_from(rt, p, "index.md");
 }
 
 /*
@@ -341,11 +351,32 @@ serve_post_menu(const struct route *rt, struct post *post,
 		/* The body serve_post() renders, so the numbers agree. */
 		body = post_body(post, &len);
 		nav_post_menu(&p, rt->a, post, body, len);
-		b = site_cache_put(rt->site, slot, emit_menu(rt, &p));
+		b = site_cache_put(rt->site, slot,
+		    emit_menu_from(rt, &p, post->path));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", post->lang ? post->lang : rt->a->lang,
 	    '1');
+}
+
+/* A page's Gopher menu: the text, then its links as items. */
+static void
+serve_doc_menu(const struct route *rt, struct doc *d, struct response *r)
+{
+	struct slot		*slot = site_slot(rt->site, SITE_DOC, d->id,
+				    SITE_GOPHER_MENU);
+	struct blob		*b;
+	struct page		 p;
+
+	if ((b = cache_get(slot)) == NULL) {
+		page_init(&p);
+		nav_doc_menu(&p, rt->a, d, d->src + d->body_off,
+		    d->srclen - d->body_off);
+		b = site_cache_put(rt->site, slot,
+		    emit_menu_from(rt, &p, d->path));
+		page_free(&p);
+	}
+	set_body(r, b, "text/gemini", d->lang ? d->lang : rt->a->lang, '1');
 }
 
 static void
@@ -940,6 +971,8 @@ route_path(const struct route *rt, const char *query, struct response *r)
 		if ((d = archive_doc(a, name)) != NULL) {
 			if (*rest == '\0')
 				serve_doc(rt, d, r);
+			else if (rt->proto == PROTO_GOPHER)
+				serve_doc_menu(rt, d, r);
 			else {
 				snprintf(to, sizeof(to), "/%s", name);
 				redirect(rt, to, r);

@@ -1,8 +1,9 @@
 /*
  * e2e_gopher.c -- the real server's Gopher side over loopback: every
  * menu of the sample capsule checked line by line (RFC 1436 menus),
- * every link followed, every post, tag and series reached by selectable
- * items alone and every reference of a post's text an item of its menu,
+ * every link followed, every post, page, tag and series reached by
+ * selectable items alone and every reference of a text an item of its
+ * menu,
  * errors as type-3 menus, files byte-exact, and no selector that leaves
  * the capsule.
  */
@@ -121,47 +122,67 @@ crawled(const char *sel)
 }
 
 /*
- * The numbers of the "[n] URL" lines under a post text's "References"
- * and of the "[n] label" items of its menu must be the same: every link
- * the text can only print is an item a client can select.  Returns the
- * number of references.
+ * The "[n] URL" lines under a text's "References" and the "[n] label"
+ * items of its menu must agree: every link the text can only print is
+ * an item a client can select, and it goes where the URL goes (one of
+ * ours: the URL's type and selector on this server; any other: an "h"
+ * item with "URL:").  path is the text's; its menu is path + "/".
+ * Returns the number of references.
  */
 static int
-refs_are_items(const char *slug, int *errors)
+refs_are_items(const char *path, int *errors)
 {
-	char		 sel[600], want[32];
+	char		 sel[600], pre[32], url[1024], ours[64], *want;
 	struct buf	 text, menu;
-	const char	*p;
-	unsigned	 n, nrefs = 0, k;
+	const char	*p, *q, *item, *eol;
+	unsigned	 n, nrefs = 0;
+	int		 nours;
 
-	snprintf(sel, sizeof(sel), "/posts/%s", slug);
-	if (fetch(sel, &text) == -1) {
+	if (fetch(path, &text) == -1) {
 		(*errors)++;
 		return 0;
 	}
-	snprintf(sel, sizeof(sel), "/posts/%s/", slug);
+	snprintf(sel, sizeof(sel), "%s/", path);
 	if (fetch(sel, &menu) == -1) {
 		buf_free(&text);
 		(*errors)++;
 		return 0;
 	}
+	nours = snprintf(ours, sizeof(ours), "gopher://localhost:%d/",
+	    srv.gopher_port);
 	p = text.data != NULL ? strstr(text.data, "\r\nReferences\r\n") :
 	    NULL;
 	for (; p != NULL; p = strstr(p + 1, "\r\n[")) {
-		if (sscanf(p + 2, "[%u] ", &n) != 1)
+		if (sscanf(p + 2, "[%u] %1023[^\r]", &n, url) != 2)
 			continue;
 		nrefs++;
-		snprintf(want, sizeof(want), "\n%c[%u] ", '0', n);
-		for (k = 0; k < 6; k++) {
-			want[1] = "01Igh9"[k];
-			if (strstr(menu.data, want) != NULL)
+		snprintf(pre, sizeof(pre), "[%u] ", n);
+		for (item = menu.data; item != NULL; item = strchr(item, '\n')) {
+			if (*item == '\n')
+				item++;
+			if (*item != '\0' && strncmp(item + 1, pre,
+			    strlen(pre)) == 0)
 				break;
 		}
-		if (k == 6) {
+		if (item == NULL) {
 			fprintf(stderr, "%s: reference [%u] is no item of "
-			    "its menu\n", slug, n);
+			    "its menu\n", path, n);
+			(*errors)++;
+			continue;
+		}
+		if (strncmp(url, ours, (size_t)nours) == 0)
+			want = xasprintf("%c\t%s\tlocalhost\t%d\r", url[nours],
+			    url + nours + 1, srv.gopher_port);
+		else
+			want = xasprintf("h\tURL:%s\t", url);
+		eol = strchr(item, '\n');
+		if (*item != want[0] || (q = strstr(item, want + 1)) == NULL ||
+		    (eol != NULL && q > eol)) {
+			fprintf(stderr, "%s: [%u] %s is not its item: %.*s\n",
+			    path, n, url, eol ? (int)(eol - item) : 80, item);
 			(*errors)++;
 		}
+		free(want);
 	}
 	buf_free(&text);
 	buf_free(&menu);
@@ -169,9 +190,9 @@ refs_are_items(const char *slug, int *errors)
 }
 
 /*
- * What the crawl must have reached by items alone: every post (its
- * menu and its text), every tag and every series of the capsule, as
- * archive_load() sees it.
+ * What the crawl must have reached by items alone: every post and page
+ * (its menu and its text), every tag and every series of the capsule,
+ * as archive_load() sees it.
  */
 static void
 reached_all(const char *capsule)
@@ -197,7 +218,17 @@ reached_all(const char *capsule)
 		missing += !crawled(sel);
 		if (!crawled(sel))
 			fprintf(stderr, "crawl: never reached %s\n", sel);
-		refs += refs_are_items(a->posts[i]->slug, &errors);
+		refs += refs_are_items(sel, &errors);
+	}
+	for (i = 0; i < a->ndocs; i++) {
+		snprintf(sel, sizeof(sel), "/%s/", a->docs[i]->name);
+		missing += !crawled(sel);
+		sel[strlen(sel) - 1] = '\0';
+		if (!crawled(sel)) {
+			fprintf(stderr, "crawl: never reached %s\n", sel);
+			missing++;
+		}
+		refs += refs_are_items(sel, &errors);
 	}
 	for (i = 0; i < a->ntags; i++) {
 		snprintf(sel, sizeof(sel), "/tags/%s/", a->tags[i]->slug);
@@ -216,10 +247,11 @@ reached_all(const char *capsule)
 	OK(a->nposts >= 15 && a->ntags >= 5 && a->nseries >= 3,
 	    "the sample capsule: %zu posts, %zu tags, %zu series", a->nposts,
 	    a->ntags, a->nseries);
-	INT_EQ(missing, 0, "every post (menu and text), tag and series "
-	    "reached by selectable items");
+	INT_EQ(missing, 0, "every post and page (menu and text), tag and "
+	    "series reached by selectable items");
 	OK(refs >= 20, "%d references in the posts' texts", refs);
-	INT_EQ(errors, 0, "every reference of every post is an item");
+	INT_EQ(errors, 0, "every reference of every post and page is an "
+	    "item to where it points");
 	archive_unref(a);
 	config_free(&c);
 }
@@ -311,12 +343,16 @@ test_plus(void)
 	HAS(b.data, want, "an item of ours, marked Gopher+");
 	HAS(b.data, "+ADMIN:\r\n Admin: Juniper Hale\r\n Mod-Date: ",
 	    "+ADMIN: the author, a date");
-	HAS(b.data, "+VIEWS:\r\n text/plain: <",
-	    "+VIEWS: a post is text/plain, with its size");
 	HAS(b.data, "+VIEWS:\r\n application/gopher+-menu:\r\n",
 	    "+VIEWS: a menu");
 	end = b.len >= 3 ? b.data + b.len - 3 : b.data;
 	STR_EQ(end, ".\r\n", "ends with a . line");
+	buf_free(&b);
+
+	/* A post's menu: its first item is the text, with a size. */
+	plus("/posts/running-a-capsule-1/", "$", &b);
+	HAS(b.data, "+VIEWS:\r\n text/plain: <",
+	    "+VIEWS: a post is text/plain, with its size");
 	buf_free(&b);
 
 	plus("/posts/running-a-capsule-1", "+text/plain", &b);

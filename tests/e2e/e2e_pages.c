@@ -34,8 +34,8 @@ static const struct {
 };
 
 /*
- * Gopher only: a post's menu (over Gemini "/posts/<slug>/" is a
- * redirect), and the same server with gopher_charset: ascii, whose
+ * Gopher only: a post's or a page's menu (over Gemini "/posts/<slug>/"
+ * and "/<page>/" are redirects), and the same server with gopher_charset: ascii, whose
  * pages are NAME.ascii.gph.
  */
 static const struct {
@@ -46,6 +46,7 @@ static const struct {
 	{ "postmenu-running-a-capsule-2", "/posts/running-a-capsule-2/", 0 },
 	{ "postmenu-plain-text-habits-tables",
 	    "/posts/plain-text-habits-tables/", 0 },
+	{ "pagemenu-about", "/about/", 0 },
 	{ "home", "/", 1 },
 	{ "posts", "/posts/", 1 },
 	{ "series", "/series/", 1 },

@@ -372,7 +372,7 @@ test_followable(void)
 	struct buf		 out = BUF_INIT;
 
 	page_init(&p);
-	page_link(&p, LINK_POST, "/posts/x", "2024-01-01", "X");
+	page_link(&p, LINK_TEXT, "/posts/x", "2024-01-01", "X");
 	page_markdown(&p, md, sizeof(md) - 1);
 	page_markdown_links(&p, md, sizeof(md) - 1);
 	page_emit_gophermap(&p, &target, &out);
