@@ -419,9 +419,33 @@ test_respond(void)
 	response_free(&r);
 }
 
+/* caps.txt: the keys clients read, the encoding from gopher_charset. */
+static void
+test_caps(void)
+{
+	struct config	 c;
+	struct buf	 b = BUF_INIT;
+
+	config_defaults(&c, NULL);
+	gopher_caps(&b, &c, "A\tsite", NULL);
+	OK(strncmp(b.data, "CAPS\r\n", 6) == 0, "CAPS first");
+	HAS(b.data, "\r\nPathDelimeter=/\r\n", "delimiter");
+	HAS(b.data, "\r\nServerDefaultEncoding=UTF-8\r\n", "utf-8");
+	HAS(b.data, "\r\nServerDescription=A site\r\n", "one line");
+	OK(strstr(b.data, "ServerAdmin=") == NULL, "no admin given");
+	buf_free(&b);
+	c.gopher_charset = CONFIG_CHARSET_ASCII;
+	gopher_caps(&b, &c, NULL, "Ada");
+	HAS(b.data, "\r\nServerDefaultEncoding=US-ASCII\r\n", "ascii");
+	HAS(b.data, "\r\nServerAdmin=Ada\r\n", "admin");
+	buf_free(&b);
+	config_free(&c);
+}
+
 int
 main(void)
 {
+	test_caps();
 	test_rows();
 	test_plus_rows();
 	test_end();
