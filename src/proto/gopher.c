@@ -492,9 +492,12 @@ answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
 	 */
 	for (hops = 0; r->status / 10 == 3 && r->meta[0] == '/' && hops < 2;
 	    hops++) {
+		int	defer = r->may_defer;
+
 		snprintf(path, GOPHER_LINE_MAX + 2, "%s", r->meta);
 		response_free(r);
 		response_init(r);
+		r->may_defer = defer;
 		router_handle(ac->host, ac->site, &rreq, r);
 	}
 }
@@ -561,6 +564,9 @@ gopher_respond(const struct config *host, struct site *site,
 		return 59;
 	}
 	ac.search = req.search;
+	/* The Gopher+ forms frame the body: it must be there to frame. */
+	if (req.form != GOPHERPLUS_NONE)
+		r->may_defer = 0;
 	answer(&ac, req.path, r);
 	if (r->status / 10 == 3) {
 		char msg[sizeof("Moved to ") + GEMINI_META_MAX];
