@@ -344,12 +344,6 @@ serve(struct daemon_state *d)
 	settings_unref(set);
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
-	/*
-	 * A file saved after the first snapshot was read but before the
-	 * watches began made no event: look once more, now that they are
-	 * on (unchanged files are reused, so this costs a directory scan).
-	 */
-	reload_request(&d->rl, 0);
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
 	    "worker(s)", cfg->hostname, cfg->gemini_port, cfg->hostname,
 	    cfg->gopher_port, d->srv.nworkers);
