@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmark-gfm.h>
@@ -90,6 +91,32 @@ version(void)
 	printf("  libuv %s, %s, libyaml %s, cmark-gfm %s\n",
 	    uv_version_string(), OpenSSL_version(OPENSSL_VERSION),
 	    yaml_get_version_string(), cmark_version_string());
+}
+
+/*
+ * Did a directory the archive reads change at or after t0
+ * (CLOCK_REALTIME_COARSE, the clock of file times)?  A post saved
+ * between the first read and the start of the watches made no event.
+ * A new, renamed or deleted file (an editor's save by rename too)
+ * changes its directory; XXX: an edit in place in that window of
+ * milliseconds is not seen until the next change.
+ */
+static int
+changed_since(const char *capsule, const struct timespec *t0)
+{
+	static const char *const sub[] = { "", "/posts", "/series", "/pages" };
+	struct stat	 st;
+	char		 path[PATH_MAX];
+	size_t		 i;
+
+	for (i = 0; i < nitems(sub); i++) {
+		snprintf(path, sizeof(path), "%s%s", capsule, sub[i]);
+		if (stat(path, &st) == 0 && (st.st_ctim.tv_sec > t0->tv_sec ||
+		    (st.st_ctim.tv_sec == t0->tv_sec &&
+		    st.st_ctim.tv_nsec >= t0->tv_nsec)))
+			return 1;
+	}
+	return 0;
 }
 
 /* --render: the body of one Markdown file, as a reader would get it. */
@@ -268,9 +295,10 @@ serve(struct daemon_state *d)
 	struct priv	 pv;
 	const struct config *cfg;
 	uv_loop_t	*loop = uv_default_loop();
+	struct timespec	 t0;
 	char		 err[512];
 	size_t		 i, na;
-	int		 rv;
+	int		 rv, again;
 
 	signal(SIGPIPE, SIG_IGN);
 	/*
@@ -314,6 +342,7 @@ serve(struct daemon_state *d)
 	cfg = &set->cfg;
 	na = set->nhosts;
 	/* As a reload does, from nothing; the loader logs why it fails. */
+	clock_gettime(CLOCK_REALTIME_COARSE, &t0);
 	if ((sites = reload_sites(set, NULL, NULL, err, sizeof(err))) ==
 	    NULL) {
 		settings_unref(set);
@@ -341,9 +370,13 @@ serve(struct daemon_state *d)
 	reload_adopt(&d->rl, g);
 	gen_unref(g);			/* the workers hold theirs */
 	reload_sites_free(sites, na);
+	for (i = 0, again = 0; i < set->nhosts && !again; i++)
+		again = changed_since(set->hosts[i].capsule_dir, &t0);
 	settings_unref(set);
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
+	if (again)
+		reload_request(&d->rl, 0);
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
 	    "worker(s)", cfg->hostname, cfg->gemini_port, cfg->hostname,
 	    cfg->gopher_port, d->srv.nworkers);
