@@ -170,8 +170,12 @@ test_gmi_blocks(void)
 {
 	GMI_EQ("", "");
 	GMI_EQ("\n\n  \n", "");
+	/* Below level 3: "###" and one "›" per level past it. */
 	GMI_EQ("# One\n\n#### Four\n###### Six\n",
-	    "# One\n\n### Four\n\n### Six\n");
+	    "# One\n\n### \xe2\x80\xba Four\n\n"
+	    "### \xe2\x80\xba\xe2\x80\xba\xe2\x80\xba Six\n");
+	GPH_EQ("### Three\n\n#### Four\n",
+	    "Three\n\n\xe2\x80\xba Four\n");
 	GMI_EQ("a\nb\n\nc\n", "a b\n\nc\n");
 	GMI_EQ("a\\\nb\n", "a\nb\n");
 	GMI_EQ("- a\n- b\n  - c\n    1. d\n",
@@ -184,7 +188,13 @@ test_gmi_blocks(void)
 	GMI_EQ("````\n```\n````\n", "```\n ```\n```\n");
 	GMI_EQ("    a\tb\n", "```\na\tb\n```\n");
 	GMI_EQ("a\n\n***\n", "a\n\n────────────────────\n");
-	GMI_EQ("*a* **b** ~~c~~ `d`\n", "a b c d\n");
+	/* Code spans keep their boundaries. */
+	GMI_EQ("*a* **b** ~~c~~ `d`\n", "a b c `d`\n");
+	GMI_EQ("says `visitors per day: `.\n",
+	    "says `visitors per day: `.\n");
+	GMI_EQ("`` a`b ``\n", " ``a`b``\n");	/* "``" first: escaped */
+	GMI_EQ("``` `` ```\n", "` `` `\n");
+	GPH_EQ("`x` and ``` `y ```\n", "`x` and `` `y ``\n");
 	GMI_EQ("&amp; &copy; &#35;\n", "& © #\n");
 	GMI_EQ("x\r\ny\r\n\r\nz\r\n", "x y\n\nz\n");
 	GMI_EQ("bad \xff byte\n", "bad \xef\xbf\xbd byte\n");
@@ -215,7 +225,7 @@ test_gmi_escapes(void)
 	GMI_EQ("\\> x\n", " > x\n");
 	GMI_EQ("\\`\\`\\` x\n", " ``` x\n");
 	GMI_EQ("*=*>x\n", " =>x\n");		/* split across nodes */
-	GMI_EQ("`#`\n", " #\n");
+	GMI_EQ("`#`\n", "`#`\n");		/* a backtick first now */
 	GMI_EQ("&#61;> x\n", " => x\n");
 	GMI_EQ("a\\\n\\# b\n", "a\n # b\n");	/* after a hard break */
 	GMI_EQ("- \\# x\n", "* # x\n");		/* not at column 0 */
@@ -275,7 +285,7 @@ test_gmi_autolinks(void)
 	    "=> ftp://f.org/p\n");
 	GMI_EQ("see www.w.org\n", "see www.w.org\n=> http://www.w.org www.w.org\n");
 	GMI_EQ("mail me@m.org\n", "mail me@m.org\n=> mailto:me@m.org me@m.org\n");
-	GMI_EQ("`https://c.org/` in code\n", "https://c.org/ in code\n");
+	GMI_EQ("`https://c.org/` in code\n", "`https://c.org/` in code\n");
 	/* The documented difference: after a "](" that made no link. */
 	GMI_EQ("x](https://b.org/\n", "x](https://b.org/\n");
 }
