@@ -601,6 +601,7 @@ struct hb {
 	struct hb_el	 st[HB_DEPTH];
 	size_t		 n;
 	unsigned	 ncells;	/* R_CELL entries on st */
+	unsigned	 nflat;		/* tables open in a cell: text */
 	cmark_node	*para;		/* block run: the leaf taking inlines */
 	int		 space;		/* white space before the next text */
 	int		 brk;		/* a line break before it */
@@ -610,6 +611,8 @@ struct hb {
 	unsigned	 nfb;
 	int		 fbkind;	/* picture, video, audio, object */
 	char		*fblabel;	/* owned: what labels its media */
+	char		*pic_src;	/* owned: a <picture>'s first source */
+	int		 pic_img;	/* its <img> was made */
 	int		 collect;	/* EL_PRE or EL_CODE text, or 0 */
 	char		 cname[HTML_MAX_NAME];
 	struct buf	 text;		/* the <pre> or <code> text */
@@ -723,6 +726,8 @@ pop(struct hb *b)
 	struct hb_el	*e = &b->st[--b->n], *t;
 	size_t		 i;
 
+	if (e->kind == EL_TABLE && e->role == R_NONE)
+		b->nflat--;
 	switch (e->role) {
 	case R_CELL:
 		b->ncells--;
@@ -1107,9 +1112,14 @@ media(struct hb *b, const struct html_lexer *lx, enum el kind)
 	cmark_node_set_url(n, u);
 	if (label != NULL)
 		cmark_node_append_child(n, text_new(b, label, strlen(label)));
+	/* Two embedded things side by side are two words. */
+	b->space = 1;
 	add_inline(b, n);
+	b->space = 1;
 	if (kind == EL_IMG && b->figure && label == NULL)
 		b->fig_img = n;
+	if (kind == EL_IMG && b->nfb > 0 && b->fbkind == 'p')
+		b->pic_img = 1;
 	free(made);
 	free(u);
 }
@@ -1144,7 +1154,8 @@ start_table_part(struct hb *b, const struct html_lexer *lx, enum el kind)
 	case EL_TABLE:
 		if (line_mode(b)) {	/* in a cell or a paragraph: flat */
 			b->brk = 1;
-			push(b, lx->name, kind, R_NONE, NULL);
+			if (push(b, lx->name, kind, R_NONE, NULL) != NULL)
+				b->nflat++;
 			return;
 		}
 		close_para(b);
@@ -1172,19 +1183,13 @@ start_table_part(struct hb *b, const struct html_lexer *lx, enum el kind)
 		return;
 	case EL_ROW:
 	case EL_CELL:
-		if (!has_role(b, R_TABLE) || (b->ncells > 0 &&
-		    !has_role(b, R_ROW))) {
-			b->brk = 1;	/* no table: a line; in a cell: flat */
-			if (kind == EL_CELL)
+		if (!has_role(b, R_TABLE) || b->nflat > 0) {
+			/* No table: a line; a table in a cell: words. */
+			if (kind == EL_CELL && b->nflat > 0)
 				b->space = 1;
-			push(b, lx->name, EL_LINE, R_NONE, NULL);
-			return;
-		}
-		if (b->ncells > 0 && kind == EL_CELL && block_el(b)->role !=
-		    R_CELL) {
-			/* A table inside this cell: its cells are text. */
-			b->space = 1;
-			push(b, lx->name, EL_LINE, R_NONE, NULL);
+			else
+				b->brk = 1;
+			push(b, lx->name, EL_INLINE, R_NONE, NULL);
 			return;
 		}
 		e = pop_to_role(b, kind == EL_ROW ? 1u << R_TABLE :
@@ -1239,7 +1244,14 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 	if (b->nfb > 0) {
 		if (strcmp(lx->name, b->fb) == 0 && !lx->selfclose)
 			b->nfb++;
-		else if (kind == EL_IMG || kind == EL_SOURCE ||
+		else if (kind == EL_SOURCE && b->fbkind == 'p') {
+			/* The same picture in other sizes: one is enough. */
+			v = html_lex_attr(lx, "srcset");
+			v = v != NULL ? srcset_first(b, v) :
+			    html_lex_attr(lx, "src");
+			if (b->pic_src == NULL && v != NULL && *v != '\0')
+				b->pic_src = xstrdup(v);
+		} else if (kind == EL_IMG || kind == EL_SOURCE ||
 		    kind == EL_EMBED)
 			media(b, lx, kind);
 		return;
@@ -1278,6 +1290,9 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 	case EL_FALLBACK:
 		free(b->fblabel);
 		b->fblabel = NULL;
+		free(b->pic_src);
+		b->pic_src = NULL;
+		b->pic_img = 0;
 		b->fbkind = lx->name[0];
 		if ((v = html_lex_attr(lx, "title")) != NULL && *v != '\0')
 			b->fblabel = xstrdup(v);
@@ -1452,6 +1467,7 @@ end_tag(struct hb *b, const struct html_lexer *lx)
 {
 	const char	*label;
 	struct hb_el	*e;
+	cmark_node	*n;
 	enum el		 kind;
 	size_t		 i;
 	int		 table;
@@ -1470,6 +1486,14 @@ end_tag(struct hb *b, const struct html_lexer *lx)
 		if (strcmp(lx->name, b->fb) == 0 && --b->nfb == 0) {
 			free(b->fblabel);
 			b->fblabel = NULL;
+			if (b->pic_src != NULL && !b->pic_img) {
+				n = node_new(b, CMARK_NODE_IMAGE);
+				cmark_node_set_url(n, b->pic_src);
+				b->space = 1;
+				add_inline(b, n);
+			}
+			free(b->pic_src);
+			b->pic_src = NULL;
 		}
 		return;
 	}
@@ -1718,13 +1742,15 @@ read_run(struct hb *b, cmark_node *parent)
 	while (b->n > 0)
 		pop(b);
 	buf_truncate(&b->text, 0);
-	b->ncells = 0;
+	b->ncells = b->nflat = 0;
 	b->para = NULL;
 	b->space = b->brk = b->figure = 0;
 	b->nskip = b->nfb = 0;
 	b->fig_img = NULL;
 	free(b->fblabel);
 	b->fblabel = NULL;
+	free(b->pic_src);
+	b->pic_src = NULL;
 	free(b->info);
 	b->info = NULL;
 	free(b->last_media);
