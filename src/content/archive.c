@@ -41,6 +41,7 @@
 #include "content/frontmatter.h"
 #include "content/links.h"
 #include "content/search.h"
+#include "content/template.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/date.h"
@@ -87,6 +88,12 @@ struct archive_file {
 	unsigned	 words;		/* in the body */
 	struct links_ref *links;	/* to .md files, for check_links() */
 	size_t		 nlinks;
+	/*
+	 * Template constructs removed or approximated in the body, which
+	 * src holds rewritten (template.h); logged by every snapshot.
+	 */
+	struct template_note *tnotes;	/* owned */
+	size_t		 ntnotes, ntmore;
 	/*
 	 * For posts: the name without date prefix and ".md" (the title
 	 * when there is no other, and a key links find posts by), and
@@ -682,6 +689,7 @@ file_unref(struct archive_file *f)
 	if (!f->bad)
 		meta_free(&f->m);
 	free(f->heading);
+	free(f->tnotes);
 	links_free(f->links, f->nlinks);
 	free(f->base);
 	free(f);
@@ -705,6 +713,63 @@ post_file_keys(struct archive_file *f)
 	f->tagkeys = xcalloc(f->m.ntags, sizeof(*f->tagkeys));
 	for (i = 0; i < f->m.ntags; i++)
 		f->tagkeys[i] = tag_key(f->m.tags[i]);
+}
+
+/*
+ * The body's template constructs read for what they mean, once, when
+ * the file is read: src then holds the front matter and the rewritten
+ * body, so headings, word counts, links, search and every rendering
+ * see no template syntax, and rendering (on the request path) pays
+ * nothing for it.
+ */
+static void
+read_templates(struct archive_file *f)
+{
+	struct template_result	 r;
+	char			*src;
+	size_t			 off = f->m.body_off;
+
+	if (!template_present(f->src + off, f->len - off))
+		return;
+	template_rewrite(f->src + off, f->len - off, &r);
+	src = xmalloc(off + r.len + 1);
+	memcpy(src, f->src, off);
+	memcpy(src + off, r.body, r.len + 1);
+	free(f->src);
+	f->src = src;
+	f->len = off + r.len;
+	f->tnotes = r.notes;
+	f->ntnotes = r.nnotes;
+	f->ntmore = r.nmore;
+	r.notes = NULL;
+	template_result_free(&r);
+}
+
+/* What read_templates() did, as "posts/x.md:LINE:COL: template: ...". */
+static void
+log_templates(struct archive *a, const struct archive_file *f)
+{
+	const struct template_note	*n;
+	char				 why[160];
+	size_t				 i;
+
+	for (i = 0; i < f->ntnotes; i++) {
+		n = &f->tnotes[i];
+		if (n->what == TEMPLATE_REMOVED) {
+			snprintf(why, sizeof(why), "template: removed %s",
+			    n->text);
+			warn_file(a, f->rel, f->m.body_line + n->line - 1,
+			    n->col, why, 0);
+		} else
+			log_info("%s:%u:%u: template: approximated %s",
+			    f->rel, f->m.body_line + n->line - 1, n->col,
+			    n->text);
+	}
+	if (f->ntmore > 0) {
+		snprintf(why, sizeof(why), "template: %zu more constructs "
+		    "removed or read approximately", f->ntmore);
+		warn_file(a, f->rel, 1, 1, why, 0);
+	}
 }
 
 /* A record of src[0..len) (taken over), read as st said. */
@@ -737,7 +802,9 @@ file_new(const struct archive_priv *ap, const char *rel,
 	}
 	f->src = src;
 	f->len = len;
-	body = src + f->m.body_off;
+	read_templates(f);
+	len = f->len;
+	body = f->src + f->m.body_off;
 	if (f->m.title == NULL &&
 	    (h = first_heading(body, len - f->m.body_off)) != NULL) {
 		t = frontmatter_oneline(h, strlen(h), 0);
@@ -813,6 +880,7 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
 		return NULL;
 	}
+	log_templates(a, f);
 	return f;
 }
 
