@@ -153,6 +153,14 @@ keep_lines(struct tp *t, size_t from, size_t to)
 	}
 }
 
+/* Step over s[pos..end), leaving its line breaks. */
+static void
+skip(struct tp *t, size_t end)
+{
+	keep_lines(t, t->pos, end);
+	advance(t, end);
+}
+
 /*
  * Would the line of a construct that made nothing (ending at end) be
  * blank in an HTML block?  Then it gets TP_FILLER.
@@ -946,27 +954,26 @@ construct(struct tp *t, const struct con *c)
 			n--;
 		buf_add(&t->out, nm, n);
 		buf_addstr(&t->out, c->type == C_ANGLE ? " >}}" : " %}}");
-		advance(t, c->end);
+		skip(t, c->end);
 		return;
 	}
 	if (c->type == C_TAG && strcmp(nm, "raw") == 0) {
 		t->raw = 1;
 		keep_block(t, c->end);
-		advance(t, c->end);
+		skip(t, c->end);
 		return;
 	}
 	if (c->type == C_TAG && (strcmp(nm, "endraw") == 0 ||
 	    strcmp(nm, "endcomment") == 0 ||
 	    strcmp(nm, "endhighlight") == 0)) {
 		keep_block(t, c->end);
-		advance(t, c->end);	/* stray: nothing to say */
+		skip(t, c->end);	/* stray: nothing to say */
 		return;
 	}
 	if (!c->closing && strcmp(nm, "comment") == 0) {
 		t->comment = 1;
 		t->hl_type = c->type;
-		keep_lines(t, c->start, c->end);
-		advance(t, c->end);
+		skip(t, c->end);
 		return;
 	}
 	if (!c->closing && strcmp(nm, "highlight") == 0) {
@@ -978,7 +985,7 @@ construct(struct tp *t, const struct con *c)
 		if (!(c->end < t->len && (t->s[c->end] == '\n' ||
 		    t->s[c->end] == '\r')))
 			buf_addc(&t->out, '\n');
-		advance(t, c->end);
+		skip(t, c->end);
 		return;
 	}
 	if (c->type == C_OUTPUT)
@@ -1284,7 +1291,7 @@ raw_marker(struct tp *t)
 
 	if (tag_named(t, t->pos, "raw", &end) ||
 	    tag_named(t, t->pos, "endraw", &end)) {
-		advance(t, end);
+		skip(t, end);
 		return 1;
 	}
 	return 0;
@@ -1341,7 +1348,7 @@ run(struct tp *t)
 			}
 			if (next < t->len) {
 				keep_block(t, end);
-				advance(t, end);
+				skip(t, end);
 				t->comment = 0;
 			}
 			continue;
@@ -1364,7 +1371,7 @@ run(struct tp *t)
 			buf_addstr(&t->out, "````");
 			if (end < t->len && s[end] != '\n' && s[end] != '\r')
 				buf_addc(&t->out, '\n');
-			advance(t, end);
+			skip(t, end);
 			t->highlight = 0;
 			continue;
 		}
@@ -1375,7 +1382,7 @@ run(struct tp *t)
 			if (s[t->pos] == '{' && block_end(t, "endraw", "",
 			    &end)) {
 				keep_block(t, end);
-				advance(t, end);
+				skip(t, end);
 				t->raw = 0;
 				continue;
 			}
