@@ -51,6 +51,7 @@
 
 #define ARCHIVE_MAX_FILE	(8u << 20)	/* max_post_size when unset */
 #define WORDS_PER_MIN		200
+#define SUMMARY_MAX		300	/* code points of a derived summary */
 /*
  * A file changed less than this before a scan may change again within
  * the same timestamp tick (a jiffy on Linux, a second or two on some
@@ -94,6 +95,7 @@ struct archive_file {
 	 */
 	struct template_note *tnotes;	/* owned */
 	size_t		 ntnotes, ntmore;
+	char		*summary;	/* first paragraph when m has none */
 	/*
 	 * For posts: the name without date prefix and ".md" (the title
 	 * when there is no other, and a key links find posts by), and
@@ -690,6 +692,7 @@ file_unref(struct archive_file *f)
 		meta_free(&f->m);
 	free(f->heading);
 	free(f->tnotes);
+	free(f->summary);
 	links_free(f->links, f->nlinks);
 	free(f->base);
 	free(f);
@@ -817,6 +820,9 @@ file_new(const struct archive_priv *ap, const char *rel,
 	f->words = count_words(body, len - f->m.body_off);
 	f->links = links_scan(body, len - f->m.body_off, f->m.body_line,
 	    &f->nlinks);
+	if (f->m.summary == NULL && strncmp(rel, "posts/", 6) == 0)
+		f->summary = render_summary(body, len - f->m.body_off,
+		    SUMMARY_MAX);
 	if (strncmp(rel, "posts/", 6) == 0)
 		post_file_keys(f);
 	return f;
@@ -1085,7 +1091,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->tags = xcalloc(p->ntags, sizeof(*p->tags));
 	p->series_name = m->series;
 	p->part = m->part;
-	p->summary = m->summary;
+	p->summary = m->summary ? m->summary : f->summary;
 	p->lang = m->lang;
 	p->author = m->author;
 	p->featured = m->featured;

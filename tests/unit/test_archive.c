@@ -444,6 +444,62 @@ test_empty(void)
 	free(dir);
 }
 
+/*
+ * An archive as a generator left it: template syntax in the body is
+ * read when the file is (the snapshot keeps the rewritten body and
+ * warns about what it removed), and a post without summary: gets its
+ * first paragraph as one.
+ */
+static void
+test_generated(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	struct post	*p;
+	char		*dir, *posts;
+	const char	*body;
+	unsigned	 w;
+
+	dir = xasprintf("%s/generated", top);
+	posts = xasprintf("%s/posts", dir);
+	mkdir(dir, 0755);
+	mkdir(posts, 0755);
+	test_put(posts, "2024-01-01-tmpl.md", "---\ntitle: T\n---\n"
+	    "Back [home]({{ \"/\" | url }}).\n\n"
+	    "{{ \"ana\" | team_photo }}\n");
+	test_put(posts, "2024-01-02-plain.md", "---\ntitle: P\n---\n"
+	    "![logo](l.png)\n\nFirst *real* paragraph, with "
+	    "[a link](https://x.org/) &amp; more.\n\nSecond.\n");
+	test_put(posts, "2024-01-03-own.md", "---\ntitle: O\n"
+	    "excerpt: Written by hand.\n---\nBody.\n");
+	config_for(&c, dir);
+	w = 0;
+	a = archive_load(&c);
+	OK(a != NULL, "generated capsule loads");
+	if (a != NULL) {
+		p = archive_post(a, "tmpl");
+		OK(p != NULL, "tmpl post");
+		if (p != NULL) {
+			body = p->src + p->body_off;
+			STR_EQ(body, "Back [home](/).\n\n\n",
+			    "body rewritten once, at load");
+			STR_EQ(p->summary, "Back home.", "summary from it");
+		}
+		w = a->nwarnings;
+		INT_EQ(w, 1, "the removed construct is warned about");
+		p = archive_post(a, "plain");
+		if (p != NULL)
+			STR_EQ(p->summary, "First real paragraph, with a link "
+			    "& more.", "first paragraph with words");
+		p = archive_post(a, "own");
+		if (p != NULL)
+			STR_EQ(p->summary, "Written by hand.", "own excerpt");
+		archive_unref(a);
+	}
+	free(posts);
+	free(dir);
+}
+
 static void
 test_slugify(void)
 {
@@ -751,6 +807,7 @@ main(void)
 	}
 	test_no_dir();
 	test_empty();
+	test_generated();
 	test_aliases();
 	test_slugify();
 	test_many();

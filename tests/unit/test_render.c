@@ -422,6 +422,54 @@ test_first_heading(void)
 }
 
 static void
+test_summary(void)
+{
+	const char	*md1 = "# Title\n\n![img](a.png)\n\nThe *first* "
+	    "[real](u) one, `code` &amp; <b>html</b>[^1].\n\nNext.\n\n"
+	    "[^1]: note\n";
+	struct buf	 md = BUF_INIT;
+	char		*s;
+	size_t		 i;
+
+	s = render_summary(md1, strlen(md1), 300);
+	STR_EQ(s, "The first real one, code & html.", "first paragraph");
+	free(s);
+	s = render_summary("> quoted words\n", 15, 300);
+	STR_EQ(s, "quoted words", "in a quote");
+	free(s);
+	s = render_summary("# Only a heading\n\n---\n", 21, 300);
+	STR_EQ(s, NULL, "no paragraph");
+	s = render_summary("<p>An HTML paragraph.</p>\n", 26, 300);
+	STR_EQ(s, "An HTML paragraph.", "html");
+	free(s);
+	s = render_summary("one two three four\n", 19, 12);
+	STR_EQ(s, "one two\xe2\x80\xa6", "cut at a word");
+	free(s);
+	s = render_summary("abcdefghijklmnop\n", 17, 5);
+	STR_EQ(s, "abcd\xe2\x80\xa6", "cut inside a long word");
+	free(s);
+	s = render_summary("exactly\n", 8, 7);
+	STR_EQ(s, "exactly", "fits");
+	free(s);
+	/* A long post: only its head is parsed, with the same answer. */
+	buf_addstr(&md, "Opening words.\n\n");
+	for (i = 0; i < 2000; i++)
+		buf_addstr(&md, "More text in a later paragraph.\n\n");
+	s = render_summary(md.data, md.len, 300);
+	STR_EQ(s, "Opening words.", "long post");
+	free(s);
+	buf_truncate(&md, 0);
+	buf_addstr(&md, "See [ref].\n\n");
+	for (i = 0; i < 2000; i++)
+		buf_addstr(&md, "Filler paragraph.\n\n");
+	buf_addstr(&md, "[ref]: https://r.org/\n");
+	s = render_summary(md.data, md.len, 300);
+	STR_EQ(s, "See ref.", "a reference defined further down");
+	free(s);
+	buf_free(&md);
+}
+
+static void
 test_append(void)
 {
 	struct buf	 b = BUF_INIT;
@@ -604,6 +652,7 @@ main(void)
 	test_gmi_table_notes();
 	test_gph();
 	test_first_heading();
+	test_summary();
 	test_append();
 	test_pathological();
 	test_threads();
