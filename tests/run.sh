@@ -39,6 +39,8 @@ run_one() {	# name command...
 	fi
 }
 
+echo "source layers:"
+run_one layers sh mk/layers.sh src
 echo "unit tests:"
 for t in "$build"/tests/test_*; do
 	[ -x "$t" ] || continue

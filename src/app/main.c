@@ -5,12 +5,13 @@
  * Everything that can fail for a reason the operator must fix fails
  * here, before the first client is accepted.  The main thread then runs
  * a small loop of its own that handles signals and content changes;
- * reload.c builds what they ask for on the thread pool.
+ * reload.c builds what they ask for on its loader thread.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +33,12 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "net/generation.h"
 #include "net/limit.h"
+#include "net/server.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
-#include "net/worker.h"
+#include "site/site.h"
 
 #ifndef CAPSULED_VERSION
 #define CAPSULED_VERSION "0.0.0"
@@ -85,30 +88,6 @@ version(void)
 	    yaml_get_version_string(), cmark_version_string());
 }
 
-static char *
-read_file(const char *path, size_t *lenp)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[65536];
-	ssize_t		 n;
-	int		 fd;
-
-	if (strcmp(path, "-") == 0)
-		fd = 0;
-	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return NULL;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		buf_add(&b, chunk, (size_t)n);
-	if (fd != 0)
-		close(fd);
-	if (n < 0) {
-		buf_free(&b);
-		return NULL;
-	}
-	*lenp = b.len;
-	return buf_release(&b);
-}
-
 /*
  * --render: the body of one Markdown file, as a reader would get it
  * (template constructs read as the archive reads them, what they lost
@@ -130,7 +109,11 @@ cmd_render(const char *path, const char *to)
 		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
 		return EXIT_CONFIG;
 	}
-	if ((src = read_file(path, &len)) == NULL) {
+	if (strcmp(path, "-") == 0)
+		src = util_read_fd(STDIN_FILENO, SIZE_MAX, &len);
+	else
+		src = util_read_file(path, SIZE_MAX, &len);
+	if (src == NULL) {
 		fprintf(stderr, "capsuled: %s: %s\n", path, strerror(errno));
 		return EXIT_TROUBLE;
 	}
@@ -172,14 +155,16 @@ cmd_render(const char *path, const char *to)
 static int
 check_host(const struct config *cfg)
 {
+	struct site	*s;
 	struct archive	*a;
 	size_t		 i, parts = 0;
 
 	printf("host:     %s\n", cfg->hostname);
-	if ((a = archive_load(cfg)) == NULL) {
+	if ((s = reload_site(cfg, NULL)) == NULL) {
 		printf("capsule:  %s (cannot be read)\n", cfg->capsule_dir);
 		return EXIT_TROUBLE;
 	}
+	a = s->a;
 	for (i = 0; i < a->nseries; i++)
 		parts += a->series[i]->nparts;
 	printf("capsule:  %s\n", a->dir);
@@ -206,7 +191,7 @@ check_host(const struct config *cfg)
 	printf("warnings: %u%s\n", a->nwarnings,
 	    a->nwarnings ? " (logged above)" : "");
 	i = a->nwarnings;
-	archive_unref(a);
+	site_unref(s);
 	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
 }
 
@@ -227,40 +212,6 @@ cmd_check(const struct config *cfg)
 			rv = EXIT_TROUBLE;
 	}
 	return rv;
-}
-
-static void
-free_archives(struct archive **a, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		archive_unref(a[i]);
-	free(a);
-}
-
-/* Every host's capsule, as cfg says now; NULL when one cannot be read. */
-static struct archive **
-load_archives(const struct config *cfg)
-{
-	struct archive	**a, *one;
-	struct config	 view;
-	size_t		 i, n = config_nhosts(cfg);
-
-	a = xcalloc(n, sizeof(*a));
-	for (i = 0; i < n; i++) {
-		config_host_view(cfg, i, &view);
-		if ((one = archive_load(&view)) == NULL) {
-			free_archives(a, i);
-			return NULL;
-		}
-		a[i] = one;
-		log_info("capsule %s%s%s: %zu posts, %zu series, %zu tags, "
-		    "%zu pages, %u warnings", one->dir, n > 1 ? " for " : "",
-		    n > 1 ? view.hostname : "", one->nposts, one->nseries,
-		    one->ntags, one->ndocs, one->nwarnings);
-	}
-	return a;
 }
 
 static void
@@ -300,7 +251,7 @@ serve(struct daemon_state *d)
 	static const int signums[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
 	struct tls_server *tls = NULL;
 	struct settings	*set;
-	struct archive	**a;
+	struct site	**sites;
 	struct gen	*g;
 	struct limits	*lim;
 	struct priv	 pv;
@@ -336,37 +287,43 @@ serve(struct daemon_state *d)
 		}
 	}
 	/* Keys read as root; the content as the user, in the jail. */
-	na = config_nhosts(&d->cfg);
-	if (priv_confine(&pv, &d->cfg) == -1 ||
-	    (a = load_archives(&d->cfg)) == NULL) {
+	if (priv_confine(&pv, &d->cfg) == -1) {
 		tls_server_free(tls);
+		return EXIT_TROUBLE;
+	}
+	/* After the jail: its view of the paths is the one kept. */
+	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
+	cfg = &set->cfg;
+	na = set->nhosts;
+	/* As a reload does, from nothing; the loader logs why it fails. */
+	if ((sites = reload_sites(set, NULL, NULL, err, sizeof(err))) ==
+	    NULL) {
+		settings_unref(set);
 		return EXIT_TROUBLE;
 	}
 	if (priv_restore(&pv) == -1) {		/* root again, to bind */
-		tls_server_free(tls);
-		free_archives(a, na);
+		reload_sites_free(sites, na);
+		settings_unref(set);
 		return EXIT_TROUBLE;
 	}
-	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
-	cfg = &set->cfg;
-	g = gen_new(set, a);
+	g = gen_new(set, sites);
 	rv = server_bind(&d->srv, g);
 	if (rv == 0 && priv_drop(&pv) == -1)	/* for good, before threads */
 		rv = -1;
 	if (rv == -1) {
 		gen_unref(g);
 		server_free(&d->srv);
+		reload_sites_free(sites, na);
 		settings_unref(set);
-		free_archives(a, na);
 		return EXIT_TROUBLE;
 	}
 	lim = limits_new(cfg->max_connections);
 	d->srv.limits = lim;
-	reload_init(&d->rl, loop, &d->srv, set, a);
+	reload_init(&d->rl, loop, &d->srv, set, sites);
 	reload_adopt(&d->rl, g);
 	gen_unref(g);			/* the workers hold theirs */
+	reload_sites_free(sites, na);
 	settings_unref(set);
-	free_archives(a, na);
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "

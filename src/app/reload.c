@@ -6,10 +6,11 @@
  *   built <---(finished, async)--- build()
  *   built: publish, then start again if asked for meanwhile
  *
- * While a build runs, the loader reads r->set, r->a and the server's
+ * While a build runs, the loader reads r->set, r->sites and the server's
  * boot configuration, all immutable, and writes only the job fields
- * (newset, newa, nnewa, build_ns, err); the main loop touches nothing
- * of that until built() runs, and swaps r->set and r->a only there.
+ * (newset, newsites, nnewsites, build_ns, err); the main loop touches
+ * nothing of that until built() runs, and swaps r->set and r->sites only
+ * there.
  * The flags job, finished and quit change under mtx, which also orders
  * the job fields between the two threads.
  *
@@ -25,12 +26,15 @@
 #include "app/reload.h"
 #include "app/watch.h"
 #include "content/archive.h"
+#include "content/links.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "net/generation.h"
+#include "net/server.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
-#include "net/worker.h"
+#include "site/site.h"
 
 static void	start(struct reload *);
 
@@ -64,13 +68,13 @@ bury(struct gen *g)
 	}
 }
 
-/* A new generation of r's settings and snapshot, reaped by the loader. */
+/* A new generation of r's settings and sites, reaped by the loader. */
 static struct gen *
 new_gen(struct reload *r)
 {
 	struct gen	*g;
 
-	g = gen_new(r->set, r->a);
+	g = gen_new(r->set, r->sites);
 	g->reap = reap;
 	g->reap_arg = r;
 	return g;
@@ -82,12 +86,6 @@ same_str(const char *a, const char *b)
 	if (a == NULL || b == NULL)
 		return a == b;
 	return strcmp(a, b) == 0;
-}
-
-static char *
-dupnull(const char *s)
-{
-	return s != NULL ? xstrdup(s) : NULL;
 }
 
 static void
@@ -136,12 +134,12 @@ keep_restart_only(struct config *c, const struct config *run)
 	if (!same_str(c->user, run->user)) {
 		restart_needed(c, "user");
 		free(c->user);
-		c->user = dupnull(run->user);
+		c->user = xstrdup_null(run->user);
 	}
 	if (!same_str(c->chroot_dir, run->chroot_dir)) {
 		restart_needed(c, "chroot");
 		free(c->chroot_dir);
-		c->chroot_dir = dupnull(run->chroot_dir);
+		c->chroot_dir = xstrdup_null(run->chroot_dir);
 	}
 }
 
@@ -193,62 +191,98 @@ load_settings(struct reload *r)
 	return settings_new(&c, tls);
 }
 
-/* The snapshot now served for host h (name and capsule), or NULL. */
-static struct archive *
-served(const struct reload *r, const struct config *h)
+/* The site of old serving host h (name and capsule), or NULL. */
+static struct site *
+served(const struct settings *oldset, struct site *const *old,
+    const struct config *h)
 {
 	size_t	 i;
 
-	for (i = 0; i < r->set->nhosts; i++)
-		if (strcmp(r->set->hosts[i].hostname, h->hostname) == 0 &&
-		    strcmp(r->set->hosts[i].capsule_dir, h->capsule_dir) == 0)
-			return r->a[i];
+	if (old == NULL)
+		return NULL;
+	for (i = 0; i < oldset->nhosts; i++)
+		if (strcmp(oldset->hosts[i].hostname, h->hostname) == 0 &&
+		    strcmp(oldset->hosts[i].capsule_dir, h->capsule_dir) == 0)
+			return old[i];
 	return NULL;
 }
 
-static void
-free_archives(struct archive **a, size_t n)
+struct site *
+reload_site(const struct config *h, const struct site *prev)
+{
+	struct archive	*a;
+	struct site	*s;
+
+	if ((a = archive_reload(h, prev != NULL ? prev->a : NULL)) == NULL)
+		return NULL;
+	links_check(a);
+	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
+	    "%u warnings; %u files read, %u unchanged", a->dir, a->nposts,
+	    a->nseries, a->ntags, a->ndocs, a->nwarnings, a->nread,
+	    a->nreused);
+	s = site_new(a, h->cache_max_bytes);
+	archive_unref(a);
+	return s;
+}
+
+void
+reload_sites_free(struct site **sites, size_t n)
 {
 	size_t	 i;
 
-	if (a == NULL)
+	if (sites == NULL)
 		return;
 	for (i = 0; i < n; i++)
-		archive_unref(a[i]);
-	free(a);
+		site_unref(sites[i]);
+	free(sites);
 }
 
-/*
- * A snapshot for each of set's hosts into r->newa.  One whose capsule
- * cannot be read keeps the snapshot it is served from; -1 (r->err set,
- * nothing kept) when it has none, a host new in the configuration.
- */
-static int
-build_archives(struct reload *r, const struct settings *set)
+struct site **
+reload_sites(const struct settings *set, const struct settings *oldset,
+    struct site *const *old, char *err, size_t errlen)
 {
-	struct archive	**a, *prev;
-	size_t		 i, n = set->nhosts;
+	const struct config	*h;
+	const struct archive	*a;
+	struct site		**sites, *prev;
+	size_t			 i, n = set->nhosts;
 
-	a = xcalloc(n, sizeof(*a));
+	sites = xcalloc(n, sizeof(*sites));
 	for (i = 0; i < n; i++) {
-		prev = served(r, &set->hosts[i]);
-		if ((a[i] = archive_reload(&set->hosts[i], prev)) != NULL)
+		h = &set->hosts[i];
+		prev = served(oldset, old, h);
+		if ((sites[i] = reload_site(h, prev)) != NULL) {
+			/* A reload is logged once published: built(). */
+			a = sites[i]->a;
+			if (old == NULL)
+				log_info("capsule %s%s%s: %zu posts, %zu "
+				    "series, %zu tags, %zu pages, %u warnings",
+				    a->dir, n > 1 ? " for " : "", n > 1 ?
+				    h->hostname : "", a->nposts, a->nseries,
+				    a->ntags, a->ndocs, a->nwarnings);
 			continue;
+		}
 		if (prev == NULL) {
-			snprintf(r->err, sizeof(r->err), "%s: the capsule %s "
-			    "cannot be read", set->hosts[i].hostname,
-			    set->hosts[i].capsule_dir);
-			free_archives(a, i);
-			return -1;
+			snprintf(err, errlen, "%s: the capsule %s cannot be "
+			    "read", h->hostname, h->capsule_dir);
+			reload_sites_free(sites, i);
+			return NULL;
 		}
 		log_warnx("reload: %s: content not loaded; the old one stays",
-		    set->hosts[i].hostname);
-		archive_ref(prev);
-		a[i] = prev;
+		    h->hostname);
+		site_ref(prev);
+		sites[i] = prev;
 	}
-	r->newa = a;
-	r->nnewa = n;
-	return 0;
+	return sites;
+}
+
+/* A site for each of set's hosts into r->newsites; -1 with r->err set. */
+static int
+build_sites(struct reload *r, const struct settings *set)
+{
+	r->newsites = reload_sites(set, r->set, r->sites, r->err,
+	    sizeof(r->err));
+	r->nnewsites = r->newsites != NULL ? set->nhosts : 0;
+	return r->newsites != NULL ? 0 : -1;
 }
 
 /* On the loader thread. */
@@ -259,14 +293,14 @@ build(struct reload *r)
 
 	r->err[0] = '\0';
 	r->newset = r->job_config ? load_settings(r) : NULL;
-	if (r->newset != NULL && build_archives(r, r->newset) == -1) {
+	if (r->newset != NULL && build_sites(r, r->newset) == -1) {
 		settings_unref(r->newset);
 		r->newset = NULL;
 	}
-	if (r->newset == NULL && build_archives(r, r->set) == -1) {
-		/* Cannot happen: every host has a snapshot to keep. */
-		r->newa = NULL;
-		r->nnewa = 0;
+	if (r->newset == NULL && build_sites(r, r->set) == -1) {
+		/* Cannot happen: every host has a site to keep. */
+		r->newsites = NULL;
+		r->nnewsites = 0;
 	}
 	r->build_ns = uv_hrtime() - t0;
 }
@@ -354,10 +388,10 @@ static void
 drop_build(struct reload *r)
 {
 	settings_unref(r->newset);
-	free_archives(r->newa, r->nnewa);
+	reload_sites_free(r->newsites, r->nnewsites);
 	r->newset = NULL;
-	r->newa = NULL;
-	r->nnewa = 0;
+	r->newsites = NULL;
+	r->nnewsites = 0;
 }
 
 /* On the main loop, once build() is done. */
@@ -378,14 +412,14 @@ built(struct reload *r)
 	if (r->job_config && r->newset == NULL)
 		log_warnx("reload: %s; the running configuration stays",
 		    r->err);
-	if (r->newa == NULL) {		/* build_archives() cannot fail */
+	if (r->newsites == NULL) {	/* build_sites() cannot fail */
 		log_warnx("reload: content not loaded; the old one stays");
 		drop_build(r);
 		goto next;
 	}
-	/* The old snapshots go with the old settings: as many as hosts. */
-	free_archives(r->a, r->set->nhosts);
-	r->a = r->newa;
+	/* The old sites go with the old settings: as many as hosts. */
+	reload_sites_free(r->sites, r->set->nhosts);
+	r->sites = r->newsites;
 	if (r->newset != NULL) {
 		old = r->set;
 		r->set = r->newset;
@@ -393,7 +427,7 @@ built(struct reload *r)
 		settings_unref(old);
 	}
 	for (i = 0; i < r->set->nhosts; i++) {
-		a = r->a[i];
+		a = r->sites[i]->a;
 		log_info("content%s%s: %zu posts, %zu series, %zu tags, "
 		    "%zu pages, %u warnings; %u files read, %u unchanged; "
 		    "built in %.1f ms", r->set->nhosts > 1 ? " of " : "",
@@ -405,8 +439,8 @@ built(struct reload *r)
 	server_publish(r->srv, g);
 	gen_unref(g);
 	r->newset = NULL;
-	r->newa = NULL;
-	r->nnewa = 0;
+	r->newsites = NULL;
+	r->nnewsites = 0;
 next:
 	if (r->again) {
 		r->again = 0;
@@ -472,7 +506,7 @@ start(struct reload *r)
 
 void
 reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
-    struct settings *set, struct archive **a)
+    struct settings *set, struct site **sites)
 {
 	size_t	 i;
 
@@ -481,10 +515,10 @@ reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
 	r->srv = srv;
 	settings_ref(set);
 	r->set = set;
-	r->a = xcalloc(set->nhosts, sizeof(*r->a));
+	r->sites = xcalloc(set->nhosts, sizeof(*r->sites));
 	for (i = 0; i < set->nhosts; i++) {
-		archive_ref(a[i]);
-		r->a[i] = a[i];
+		site_ref(sites[i]);
+		r->sites[i] = sites[i];
 	}
 	if (uv_mutex_init(&r->mtx) != 0 || uv_cond_init(&r->cond) != 0 ||
 	    uv_async_init(loop, &r->done, on_done) != 0)
@@ -538,8 +572,8 @@ reload_free(struct reload *r)
 {
 	uv_cond_destroy(&r->cond);
 	uv_mutex_destroy(&r->mtx);
-	free_archives(r->a, r->set != NULL ? r->set->nhosts : 0);
+	reload_sites_free(r->sites, r->set != NULL ? r->set->nhosts : 0);
 	settings_unref(r->set);
 	r->set = NULL;
-	r->a = NULL;
+	r->sites = NULL;
 }

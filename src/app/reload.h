@@ -10,11 +10,12 @@
  * one malloc arena, so memory settles instead of spreading over four.
  * A build makes a snapshot for every host (hosts: in the
  * configuration), each reusing every unchanged file of the snapshot
- * that host is served from (archive_reload()), then the main loop
- * publishes the result to the workers, which swap it in between
- * requests.  A capsule that cannot be read keeps its old snapshot; a
- * host new in the configuration whose capsule cannot be read refuses
- * that configuration.
+ * that host is served from (archive_reload()), checks its links and
+ * makes it a site (site/site.h); then the main loop publishes the
+ * result to the workers, which swap it in between requests.  A capsule
+ * that cannot be read keeps its old site; a host new in the
+ * configuration whose capsule cannot be read refuses that
+ * configuration.
  *
  * A configuration that does not load is refused, its file:line:col
  * error logged, and the running one keeps serving (the content is still
@@ -23,9 +24,11 @@
  * restart, and the running values are kept in the new configuration.
  *
  * Knows libuv (a thread, an async handle), the configuration, TLS
- * contexts, the archive and the server.  A struct reload owns one
- * reference to the current settings and to each host's snapshot, the
- * watches (one per capsule directory) and the loader thread.  Its functions are for the main loop's thread only.
+ * contexts, the archive, sites and the server.  A struct reload owns
+ * one reference to the current settings and to each host's site, the
+ * watches (one per capsule directory) and the loader thread.  Its
+ * functions are for the main loop's thread only, but for the loading
+ * ones, which start-up and --check use too.
  */
 #ifndef CAPSULED_RELOAD_H
 #define CAPSULED_RELOAD_H
@@ -33,17 +36,17 @@
 #include <stdint.h>
 #include <uv.h>
 
-struct archive;
 struct config;
 struct server;
 struct settings;
+struct site;
 struct watch;
 
 struct reload {
 	uv_loop_t	*loop;
 	struct server	*srv;		/* borrowed, outlives this */
 	struct settings	*set;		/* current; one reference */
-	struct archive	**a;		/* current: owned array of
+	struct site	**sites;	/* current: owned array of
 					   set->nhosts, one reference each */
 	struct watch	**watch;	/* owned array: one per capsule */
 	size_t		 nwatch;	/* 0: config "watch: false" */
@@ -66,20 +69,20 @@ struct reload {
 	/* The build in flight: the loader writes, then the loop reads. */
 	int		 job_config;
 	struct settings	*newset;
-	struct archive	**newa;		/* owned array, a reference each */
-	size_t		 nnewa;		/* (newset or set)->nhosts */
+	struct site	**newsites;	/* owned array, a reference each */
+	size_t		 nnewsites;	/* (newset or set)->nhosts */
 	uint64_t	 build_ns;
 	char		 err[1024];
 };
 
 /*
- * Serve set and a[0..set->nhosts) (a reference to each is taken) and
- * start watching, as set's configuration says.  The generations it
+ * Serve set and sites[0..set->nhosts) (a reference to each is taken)
+ * and start watching, as set's configuration says.  The generations it
  * publishes are freed on the loader thread, so reload_free() comes
  * after server_free().
  */
 void	 reload_init(struct reload *, uv_loop_t *, struct server *,
-	    struct settings *set, struct archive **a);
+	    struct settings *set, struct site **sites);
 /*
  * Have the loader free g too: the first generation, made before r.
  * Before the workers start.
@@ -91,6 +94,25 @@ void	 reload_adopt(struct reload *, struct gen *g);
  */
 struct tls_server *reload_certs(const struct config *c, char *err,
 	    size_t errlen);
+/*
+ * Host h's site: its capsule loaded (sharing every unchanged file with
+ * prev's snapshot; prev may be NULL: archive_reload()), then its links
+ * checked (links_check(): logged, and counted in the warnings).  NULL
+ * when the capsule cannot be read (logged).  Any thread.
+ */
+struct site	*reload_site(const struct config *h, const struct site *prev);
+/*
+ * A site for each of set's hosts (reload_site()), each sharing the
+ * files of the site old serves the same host and capsule with (old is
+ * oldset's array; NULL at start-up, when each host's figures are logged
+ * as it loads).  A capsule that cannot be read keeps old's site; NULL,
+ * with err filled (the reason is logged already), when there is none.
+ * An owned array of set->nhosts, a reference each.  Any thread.
+ */
+struct site	**reload_sites(const struct settings *set,
+	    const struct settings *oldset, struct site *const *old,
+	    char *err, size_t errlen);
+void		 reload_sites_free(struct site **sites, size_t n);
 /* Ask for a build; config: read the configuration and certificates. */
 void	 reload_request(struct reload *, int config);
 /*

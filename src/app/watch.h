@@ -1,13 +1,13 @@
 /*
  * watch.h -- notice changes to the content, quietly.
  *
- * Watches what the archive reads (DESIGN.md §1): the capsule directory
- * itself (for index.md, and for posts/, series/ and pages/ coming and
- * going) and each of those three directories while it exists.  Linux
- * inotify is not recursive, so each directory has its own uv_fs_event
- * handle, started when the directory appears and closed when it goes
- * or is replaced by another one.  files/ is not watched: it is served
- * from disk as it is, never from a snapshot.
+ * Watches what the archive reads (README.md, "Content format"): the
+ * capsule directory itself (for index.md, and for posts/, series/ and
+ * pages/ coming and going) and each of those three directories while it
+ * exists.  Linux inotify is not recursive, so each directory has its own
+ * uv_fs_event handle, started when the directory appears and closed when
+ * it goes or is replaced by another one.  files/ is not watched: it is
+ * served from disk as it is, never from a snapshot.
  *
  * Only names that can change a snapshot count: index.md, *.md (not
  * hidden) and the directories themselves, so editors' swap, backup and

@@ -14,13 +14,14 @@
  * whose stat (device, inode, size, mtime, ctime) is unchanged is not
  * read again; its record (bytes, front matter, first heading, word
  * count) is shared.  Everything built from the records -- posts,
- * series, tags, indexes, cache slots -- is made anew, which is cheap
+ * series, tags, indexes -- is made anew, which is cheap
  * (linking 10,000 posts takes milliseconds) and keeps every page that
  * lists a post in step with it.
  *
  * Knows the file system and struct meta; nothing of protocols, sockets
- * or rendering (apart from asking render.c for a first heading).  The
- * snapshot owns every string and struct reachable from it, and one
+ * or rendering (apart from asking render.c for a first heading, and
+ * scan.c for the links a file has: links.c checks them after the load).
+ * The snapshot owns every string and struct reachable from it, and one
  * reference to each file record it holds; the indexes borrow their keys
  * from the structs they point to.
  */
@@ -39,15 +40,17 @@
 
 #include "content/archive.h"
 #include "content/frontmatter.h"
-#include "content/links.h"
-#include "content/search.h"
 #include "content/template.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/date.h"
+#include "core/fold.h"
 #include "core/log.h"
+#include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "markdown/scan.h"
 
 #define ARCHIVE_MAX_FILE	(8u << 20)	/* max_post_size when unset */
 #define WORDS_PER_MIN		200
@@ -87,7 +90,7 @@ struct archive_file {
 	struct meta	 m;		/* zeroed when bad */
 	char		*heading;	/* first heading, one line; or NULL */
 	unsigned	 words;		/* in the body */
-	struct links_ref *links;	/* to .md files, for check_links() */
+	struct scan_link *links;	/* that may name posts: links.c */
 	size_t		 nlinks;
 	/*
 	 * Template constructs removed or approximated in the body, which
@@ -127,8 +130,6 @@ struct archive_priv {
 	struct index	 series_slug;
 	struct index	 tag_slug;
 	struct index	 doc_name;
-	char		**aliases;	/* config's link_aliases; owned */
-	size_t		 naliases;
 };
 
 /* Names a page may not take: the router's own paths. */
@@ -137,30 +138,8 @@ static const char *const reserved_pages[] = {
 	"search", "drafts",
 };
 
-/*
- * Latin-1 Supplement and Latin Extended-A letters, U+00C0 to U+017F,
- * folded to ASCII for slugs; NULL (x and ÷) is a separator.
- */
-static const char *const latin_fold[] = {
-	"a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i",
-	"i", "i", "i", "d", "n", "o", "o", "o", "o", "o", NULL, "o", "u",
-	"u", "u", "u", "y", "th", "ss", "a", "a", "a", "a", "a", "a", "ae",
-	"c", "e", "e", "e", "e", "i", "i", "i", "i", "d", "n", "o", "o", "o",
-	"o", "o", NULL, "o", "u", "u", "u", "u", "y", "th", "y", "a", "a",
-	"a", "a", "a", "a", "c", "c", "c", "c", "c", "c", "c", "c", "d", "d",
-	"d", "d", "e", "e", "e", "e", "e", "e", "e", "e", "e", "e", "g", "g",
-	"g", "g", "g", "g", "g", "g", "h", "h", "h", "h", "i", "i", "i", "i",
-	"i", "i", "i", "i", "i", "i", "ij", "ij", "j", "j", "k", "k", "k",
-	"l", "l", "l", "l", "l", "l", "l", "l", "l", "l", "n", "n", "n", "n",
-	"n", "n", "n", "ng", "ng", "o", "o", "o", "o", "o", "o", "oe", "oe",
-	"r", "r", "r", "r", "r", "r", "s", "s", "s", "s", "s", "s", "s", "s",
-	"t", "t", "t", "t", "t", "t", "u", "u", "u", "u", "u", "u", "u", "u",
-	"u", "u", "u", "u", "w", "w", "y", "y", "y", "z", "z", "z", "z", "z",
-	"z", "s",
-};
-
 static struct archive_priv *
-priv(const struct archive *a)
+inner(const struct archive *a)
 {
 	return container_of(a, struct archive_priv, pub);
 }
@@ -227,31 +206,27 @@ index_put(struct index *x, const char *key, void *val)
 
 /* ---- text ----------------------------------------------------------- */
 
-/*
- * Decode one UTF-8 sequence at p (NUL-terminated); returns its length
- * (at least 1) and sets *cp, or -1 in *cp for an invalid byte.
- */
+/* One code point of the NUL-terminated p: its length, at least 1. */
 static size_t
-utf8_next(const unsigned char *p, long *cp)
+next_cp(const unsigned char *p, uint32_t *cp)
 {
-	return buf_utf8_decode((const char *)p, strnlen((const char *)p, 4),
-	    cp);
+	return utf8_decode((const char *)p, strnlen((const char *)p, 4), cp);
 }
 
 static int
-is_alnum(long c)
+is_alnum(uint32_t c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	    (c >= '0' && c <= '9');
 }
 
-/* Punctuation and spaces outside ASCII: separators in a slug. */
+/* Punctuation and spaces outside ASCII, bad bytes: separators in a slug. */
 static int
-is_punct_cp(long cp)
+is_punct_cp(uint32_t cp)
 {
-	return (cp >= 0x80 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 ||
-	    (cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x3000 && cp <= 0x303F) ||
-	    cp == 0xFEFF || cp == 0xFFFD;
+	return cp == UTF8_INVALID || (cp >= 0x80 && cp <= 0xBF) ||
+	    cp == 0xD7 || cp == 0xF7 || (cp >= 0x2000 && cp <= 0x206F) ||
+	    (cp >= 0x3000 && cp <= 0x303F) || cp == 0xFEFF || cp == 0xFFFD;
 }
 
 struct slug {
@@ -291,14 +266,15 @@ archive_slugify(const char *name)
 {
 	struct slug		 s;
 	const unsigned char	*p = (const unsigned char *)name;
+	const char		*ascii;
 	char			 tmp[16];
-	long			 cp;
+	uint32_t		 cp;
 	int			 prev_alnum = 0;
 
 	buf_init(&s.b);
 	s.sep = 0;
 	while (*p != '\0') {
-		p += utf8_next(p, &cp);
+		p += next_cp(p, &cp);
 		if (is_alnum(cp)) {
 			tmp[0] = (char)(cp >= 'A' && cp <= 'Z' ? cp + 32 : cp);
 			tmp[1] = '\0';
@@ -314,8 +290,8 @@ archive_slugify(const char *name)
 			slug_word(&s, "and");
 		else if (cp == '#' && prev_alnum)
 			slug_word(&s, "sharp");
-		else if (cp >= 0xC0 && cp < 0x180 && latin_fold[cp - 0xC0]) {
-			slug_add(&s, latin_fold[cp - 0xC0]);
+		else if ((ascii = fold_latin(cp)) != NULL) {
+			slug_add(&s, ascii);
 			prev_alnum = 1;
 			continue;
 		} else if (cp >= 0x80 && !is_punct_cp(cp)) {
@@ -330,8 +306,8 @@ archive_slugify(const char *name)
 }
 
 /* Lower-case of cp for the letters we group tags by (Latin scripts). */
-static long
-fold_case(long cp)
+static uint32_t
+lower_cp(uint32_t cp)
 {
 	if (cp >= 'A' && cp <= 'Z')
 		return cp + 32;
@@ -358,12 +334,12 @@ tag_key(const char *name)
 {
 	struct buf		 b = BUF_INIT;
 	const unsigned char	*p = (const unsigned char *)name, *q;
-	long			 cp;
+	uint32_t		 cp;
 	int			 sep = 0;
 
 	while (*p != '\0') {
 		q = p;
-		p += utf8_next(p, &cp);
+		p += next_cp(p, &cp);
 		if (cp == ' ' || cp == '\t' || cp == '-' || cp == '_' ||
 		    cp == 0xA0) {
 			sep = 1;
@@ -372,10 +348,10 @@ tag_key(const char *name)
 		if (sep && b.len > 0)
 			buf_addc(&b, '-');
 		sep = 0;
-		if (cp < 0)
+		if (cp == UTF8_INVALID)
 			buf_addc(&b, *q);
 		else
-			buf_add_utf8(&b, (uint32_t)fold_case(cp));
+			utf8_add(&b, lower_cp(cp));
 	}
 	buf_add(&b, "", 0);
 	return buf_release(&b);
@@ -478,10 +454,10 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
 		return -1;
 	}
-	if ((unsigned long long)st->st_size > priv(a)->max_file) {
+	if ((unsigned long long)st->st_size > inner(a)->max_file) {
 		close(fd);
 		snprintf(why, sizeof(why), "larger than max_post_size (%zu "
-		    "KiB), skipped", priv(a)->max_file >> 10);
+		    "KiB), skipped", inner(a)->max_file >> 10);
 		warn_file(a, rel, 1, 1, why, 1);
 		return -1;
 	}
@@ -651,12 +627,6 @@ pick_title(const struct archive_file *f, const char *fallback)
 	return xstrdup(fallback);
 }
 
-static char *
-dupnull(const char *s)
-{
-	return s != NULL ? xstrdup(s) : NULL;
-}
-
 /* ---- file records --------------------------------------------------- */
 
 static long long
@@ -693,7 +663,7 @@ file_unref(struct archive_file *f)
 	free(f->heading);
 	free(f->tnotes);
 	free(f->summary);
-	links_free(f->links, f->nlinks);
+	scan_links_free(f->links, f->nlinks);
 	free(f->base);
 	free(f);
 }
@@ -818,7 +788,7 @@ file_new(const struct archive_priv *ap, const char *rel,
 			free(t);
 	}
 	f->words = count_words(body, len - f->m.body_off);
-	f->links = links_scan(body, len - f->m.body_off, f->m.body_line,
+	f->links = scan_links(body, len - f->m.body_off, f->m.body_line,
 	    &f->nlinks);
 	if (f->m.summary == NULL && strncmp(rel, "posts/", 6) == 0)
 		f->summary = render_summary(body, len - f->m.body_off,
@@ -839,7 +809,7 @@ static struct archive_file *
 get_file(struct archive *a, int dirfd, const char *name, const char *rel,
     int quiet_enoent)
 {
-	struct archive_priv	*ap = priv(a);
+	struct archive_priv	*ap = inner(a);
 	struct archive_file	*f = NULL;
 	struct stat		 st;
 	char			*src, why[160];
@@ -868,7 +838,7 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	}
 	ap->total += (size_t)st.st_size;
 	if (ap->prev != NULL)
-		f = index_get(&priv(ap->prev)->file_rel, rel);
+		f = index_get(&inner(ap->prev)->file_rel, rel);
 	if (f != NULL && f->trusted && same_stat(f, &st)) {
 		atomic_fetch_add(&f->refs, 1);
 		a->nreused++;
@@ -940,7 +910,7 @@ series_new(struct archive *a, char *slug, char *title)
 	s->slug = slug;
 	s->title = title;
 	a->series[a->nseries++] = s;	/* sized in archive_load() */
-	index_put(&priv(a)->series_slug, s->slug, s);
+	index_put(&inner(a)->series_slug, s->slug, s);
 	return s;
 }
 
@@ -961,7 +931,7 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 		stem = xstrndup(names[i], strlen(names[i]) - 3);
 		slug = archive_slugify(stem);
 		if (*slug == '\0' || f->m.draft ||
-		    index_get(&priv(a)->series_slug, slug) != NULL) {
+		    index_get(&inner(a)->series_slug, slug) != NULL) {
 			if (*slug == '\0')
 				warn_file(a, rel, 1, 1, "no usable characters "
 				    "in the file name, skipped", 1);
@@ -977,9 +947,9 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 			continue;
 		}
 		s = series_new(a, slug, pick_title(f, stem));
-		s->summary = dupnull(f->m.summary);
-		s->level = dupnull(f->m.level);
-		s->audience = dupnull(f->m.audience);
+		s->summary = xstrdup_null(f->m.summary);
+		s->level = xstrdup_null(f->m.level);
+		s->audience = xstrdup_null(f->m.audience);
 		s->src = f->src;
 		s->srclen = f->len;
 		s->body_off = f->m.body_off;
@@ -1009,7 +979,7 @@ draft_date(const struct archive_file *f, struct date *d)
 static struct post *
 load_post(struct archive *a, int pfd, const char *name)
 {
-	struct archive_priv	*ap = priv(a);
+	struct archive_priv	*ap = inner(a);
 	struct archive_file	*f;
 	const struct meta	*m;
 	struct post		*p, *other;
@@ -1097,11 +1067,11 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->featured = m->featured;
 	p->draft = m->draft;
 	p->words = f->words;
+	p->links = f->links;
+	p->nlinks = f->nlinks;
 	p->reading_min = (p->words + WORDS_PER_MIN / 2) / WORDS_PER_MIN;
 	if (p->reading_min == 0)
 		p->reading_min = 1;
-	for (i = 0; i < CACHE_NSLOTS; i++)
-		slot_init(&p->cache[i]);
 	return p;
 }
 
@@ -1184,7 +1154,7 @@ link_series(struct archive *a)
 			free(slug);
 			continue;
 		}
-		if ((s = index_get(&priv(a)->series_slug, slug)) == NULL)
+		if ((s = index_get(&inner(a)->series_slug, slug)) == NULL)
 			s = series_new(a, slug, xstrdup(p->series_name));
 		else
 			free(slug);
@@ -1205,8 +1175,6 @@ link_series(struct archive *a)
 			p->next = k + 1 < s->nparts ? s->parts[k + 1] : NULL;
 			s->reading_min += p->reading_min;
 		}
-		for (k = 0; k < CACHE_NSLOTS; k++)
-			slot_init(&s->cache[k]);
 	}
 	if (a->nseries > 1)
 		qsort(a->series, a->nseries, sizeof(*a->series), cmp_series);
@@ -1225,10 +1193,10 @@ static struct tag *
 tag_for(struct archive *a, struct tagger *tg, const struct post *p,
     const char *name, const char *key)
 {
-	struct archive_priv	*ap = priv(a);
+	struct archive_priv	*ap = inner(a);
 	struct tag		*t, *o;
 	char			*slug, *alt = NULL, why[512];
-	size_t			 sfx, n;
+	size_t			 sfx;
 
 	if ((t = index_get(&tg->bykey, key)) != NULL)
 		return t;
@@ -1254,8 +1222,6 @@ tag_for(struct archive *a, struct tagger *tg, const struct post *p,
 	t = xcalloc(1, sizeof(*t));
 	t->slug = slug;
 	t->name = xstrdup(name);
-	for (n = 0; n < CACHE_NSLOTS; n++)
-		slot_init(&t->cache[n]);
 	index_put(&ap->tag_slug, t->slug, t);
 	index_put(&tg->bykey, key, t);	/* the file record's key */
 	a->tags[a->ntags++] = t;
@@ -1280,7 +1246,7 @@ link_tags(struct archive *a)
 	for (i = 0; i < a->nposts; i++)
 		total += a->posts[i]->ntags;
 	index_init(&tg.bykey, total);
-	index_init(&priv(a)->tag_slug, total);
+	index_init(&inner(a)->tag_slug, total);
 	a->tags = xcalloc(total, sizeof(*a->tags));
 
 	for (i = a->nposts; i-- > 0;) {
@@ -1318,7 +1284,7 @@ link_tags(struct archive *a)
 static void
 load_posts(struct archive *a, int dfd)
 {
-	struct archive_priv	*ap = priv(a);
+	struct archive_priv	*ap = inner(a);
 	struct post		*p;
 	char			**names;
 	size_t			 n, i;
@@ -1358,7 +1324,7 @@ load_pages(struct archive *a, int dfd)
 	int		 fd, reserved;
 
 	fd = list_md(a, dfd, "pages", &names, &n);
-	index_init(&priv(a)->doc_name, n);
+	index_init(&inner(a)->doc_name, n);
 	a->docs = xcalloc(n, sizeof(*a->docs));
 	for (i = 0; i < n; i++) {
 		rel = xasprintf("pages/%s", names[i]);
@@ -1384,14 +1350,14 @@ load_pages(struct archive *a, int dfd)
 		d->path = f->rel;
 		d->file = f;
 		d->title = pick_title(f, name);
-		d->lang = dupnull(f->m.lang);
+		d->lang = xstrdup_null(f->m.lang);
 		d->src = f->src;
 		d->srclen = f->len;
 		d->body_off = f->m.body_off;
-		for (k = 0; k < CACHE_NSLOTS; k++)
-			slot_init(&d->cache[k]);
+		d->links = f->links;
+		d->nlinks = f->nlinks;
 		a->docs[a->ndocs++] = d;
-		index_put(&priv(a)->doc_name, d->name, d);
+		index_put(&inner(a)->doc_name, d->name, d);
 	}
 	/* Sorted by name already: list_md() sorts "x.md" the same way. */
 	if (a->ndocs > 1)
@@ -1403,25 +1369,22 @@ load_pages(struct archive *a, int dfd)
 
 /* ---- the snapshot --------------------------------------------------- */
 
-/*
- * Links to posts that are not there, in every post and page: the links
- * were found when the file was read (links_scan()), so an unchanged
- * file costs only the lookups.
- */
+/* Ids, once every array has its final order: see archive.h. */
 static void
-check_links(struct archive *a)
+number(struct archive *a)
 {
-	const struct archive_file	*f;
-	size_t				 i;
+	size_t	 i;
 
-	for (i = 0; i < a->nposts; i++) {
-		f = a->posts[i]->file;
-		a->nwarnings += links_report(a, f->rel, f->links, f->nlinks);
-	}
-	for (i = 0; i < a->ndocs; i++) {
-		f = a->docs[i]->file;
-		a->nwarnings += links_report(a, f->rel, f->links, f->nlinks);
-	}
+	for (i = 0; i < a->nposts; i++)
+		a->posts[i]->id = i;
+	for (i = 0; i < a->ndrafts; i++)
+		a->drafts[i]->id = i;
+	for (i = 0; i < a->nseries; i++)
+		a->series[i]->id = i;
+	for (i = 0; i < a->ntags; i++)
+		a->tags[i]->id = i;
+	for (i = 0; i < a->ndocs; i++)
+		a->docs[i]->id = i;
 }
 
 struct archive *
@@ -1437,7 +1400,7 @@ archive_reload(const struct config *c, const struct archive *prev)
 	struct archive		*a;
 	struct timespec		 now;
 	char			**names, *real;
-	size_t			 n, i, j;
+	size_t			 n, i;
 	int			 dfd, sfd;
 
 	if ((dfd = open(c->capsule_dir, O_RDONLY | O_DIRECTORY |
@@ -1448,21 +1411,17 @@ archive_reload(const struct config *c, const struct archive *prev)
 	ap = xcalloc(1, sizeof(*ap));
 	a = &ap->pub;
 	atomic_init(&a->refs, 1);
-	for (i = 0; i < NAV_NPAGES; i++)
-		for (j = 0; j < CACHE_NSLOTS; j++)
-			slot_init(&a->nav[i][j]);
 	if ((real = realpath(c->capsule_dir, NULL)) != NULL) {
 		a->dir = xstrdup(real);
 		free(real);
 	} else
 		a->dir = xstrdup(c->capsule_dir);
-	a->cache_max = c->cache_max_bytes;
 	if (c->nlink_aliases > 0) {
-		ap->aliases = xreallocarray(NULL, c->nlink_aliases,
-		    sizeof(*ap->aliases));
+		a->link_aliases = xreallocarray(NULL, c->nlink_aliases,
+		    sizeof(*a->link_aliases));
 		for (i = 0; i < c->nlink_aliases; i++)
-			ap->aliases[i] = xstrdup(c->link_aliases[i]);
-		ap->naliases = c->nlink_aliases;
+			a->link_aliases[i] = xstrdup(c->link_aliases[i]);
+		a->nlink_aliases = c->nlink_aliases;
 	}
 	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
 	    ARCHIVE_MAX_FILE;
@@ -1489,18 +1448,13 @@ archive_reload(const struct config *c, const struct archive *prev)
 	link_tags(a);
 	load_pages(a, dfd);
 	close(dfd);
+	number(a);
 
 	/* The next snapshot finds its unchanged files here. */
 	index_init(&ap->file_rel, ap->nfiles);
 	for (i = 0; i < ap->nfiles; i++)
 		index_put(&ap->file_rel, ap->files[i]->rel, ap->files[i]);
 	ap->prev = NULL;
-	check_links(a);
-
-	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
-	    "%u warnings; %u files read, %u unchanged", a->dir, a->nposts,
-	    a->nseries, a->ntags, a->ndocs, a->nwarnings, a->nread,
-	    a->nreused);
 	return a;
 }
 
@@ -1508,15 +1462,6 @@ void
 archive_ref(struct archive *a)
 {
 	atomic_fetch_add(&a->refs, 1);
-}
-
-static void
-free_cache(struct slot *slots, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		slot_clear(&slots[i]);
 }
 
 void
@@ -1531,14 +1476,12 @@ archive_unref(struct archive *a)
 
 	if (a == NULL || atomic_fetch_sub(&a->refs, 1) != 1)
 		return;
-	ap = priv(a);
-	search_free(atomic_load(&a->search));
+	ap = inner(a);
 	for (i = 0; i < a->nposts + a->ndrafts; i++) {
 		p = i < a->nposts ? a->posts[i] : a->drafts[i - a->nposts];
 		free(p->slug);		/* the rest borrows from p->file */
 		free(p->tagnames);
 		free(p->tags);
-		free_cache(p->cache, CACHE_NSLOTS);
 		free(p);
 	}
 	free(a->posts);
@@ -1551,7 +1494,6 @@ archive_unref(struct archive *a)
 		free(s->level);
 		free(s->audience);
 		free(s->parts);
-		free_cache(s->cache, CACHE_NSLOTS);
 		free(s);
 	}
 	free(a->series);
@@ -1560,7 +1502,6 @@ archive_unref(struct archive *a)
 		free(t->slug);
 		free(t->name);
 		free(t->posts);
-		free_cache(t->cache, CACHE_NSLOTS);
 		free(t);
 	}
 	free(a->tags);
@@ -1569,15 +1510,12 @@ archive_unref(struct archive *a)
 		free(d->name);
 		free(d->title);
 		free(d->lang);
-		free_cache(d->cache, CACHE_NSLOTS);
 		free(d);
 	}
 	free(a->docs);
-	for (i = 0; i < NAV_NPAGES; i++)
-		free_cache(a->nav[i], CACHE_NSLOTS);
-	for (i = 0; i < ap->naliases; i++)
-		free(ap->aliases[i]);
-	free(ap->aliases);
+	for (i = 0; i < a->nlink_aliases; i++)
+		free(a->link_aliases[i]);
+	free(a->link_aliases);
 	free(a->dir);
 	free(a->title);
 	free(a->subtitle);
@@ -1599,7 +1537,7 @@ archive_unref(struct archive *a)
 struct post *
 archive_post(const struct archive *a, const char *slug)
 {
-	return index_get(&priv(a)->post_slug, slug);
+	return index_get(&inner(a)->post_slug, slug);
 }
 
 struct post *
@@ -1613,309 +1551,32 @@ archive_draft(const struct archive *a, const char *slug)
 	return NULL;
 }
 
+struct post *
+archive_post_file(const struct archive *a, const char *name)
+{
+	return index_get(&inner(a)->post_file, name);
+}
+
+struct post *
+archive_post_base(const struct archive *a, const char *base)
+{
+	return index_get(&inner(a)->post_base, base);
+}
+
 struct series *
 archive_series(const struct archive *a, const char *slug)
 {
-	return index_get(&priv(a)->series_slug, slug);
+	return index_get(&inner(a)->series_slug, slug);
 }
 
 struct tag *
 archive_tag(const struct archive *a, const char *slug)
 {
-	return index_get(&priv(a)->tag_slug, slug);
+	return index_get(&inner(a)->tag_slug, slug);
 }
 
 struct doc *
 archive_doc(const struct archive *a, const char *name)
 {
-	return index_get(&priv(a)->doc_name, name);
-}
-
-/* ---- links between files -------------------------------------------- */
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
-static int
-has_scheme(const char *u)
-{
-	const char	*p = u;
-
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-		return 0;
-	for (p++; is_alnum(*p) || *p == '+' || *p == '-' || *p == '.'; p++)
-		;
-	return *p == ':';
-}
-
-/*
- * Resolve url[0..len) against the directory of from_path into a
- * normalised capsule path ("posts/x.md"), percent-decoded; NULL when it
- * climbs out of the capsule.
- */
-static char *
-capsule_path(const char *from_path, const char *url, size_t len)
-{
-	struct buf	 dec = BUF_INIT, out = BUF_INIT;
-	const char	*slash, *seg;
-	size_t		 i, seglen, cut;
-	int		 hi, lo;
-
-	if (url[0] != '/' && (slash = strrchr(from_path, '/')) != NULL)
-		buf_add(&dec, from_path, (size_t)(slash - from_path) + 1);
-	for (i = 0; i < len; i++) {
-		if (url[i] == '%' && len - i > 2 &&
-		    (hi = hexval((unsigned char)url[i + 1])) >= 0 &&
-		    (lo = hexval((unsigned char)url[i + 2])) >= 0 &&
-		    (hi | lo) != 0) {
-			buf_addc(&dec, hi << 4 | lo);
-			i += 2;
-		} else
-			buf_addc(&dec, url[i]);
-	}
-	buf_add(&out, "", 0);		/* NUL-terminated even when empty */
-	for (i = 0; i < dec.len; i += seglen + 1) {
-		seg = dec.data + i;
-		slash = memchr(seg, '/', dec.len - i);
-		seglen = slash ? (size_t)(slash - seg) : dec.len - i;
-		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
-			continue;
-		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
-			if (out.len == 0) {
-				buf_free(&dec);
-				buf_free(&out);
-				return NULL;
-			}
-			cut = out.len;
-			while (cut > 0 && out.data[cut - 1] != '/')
-				cut--;
-			buf_truncate(&out, cut > 0 ? cut - 1 : 0);
-			continue;
-		}
-		if (out.len > 0)
-			buf_addc(&out, '/');
-		buf_add(&out, seg, seglen);
-	}
-	buf_free(&dec);
-	return buf_release(&out);
-}
-
-/*
- * The part of url after the link_aliases prefix it starts with (the
- * scheme and host compared without case), or NULL when none matches.
- */
-static const char *
-alias_rest(const struct archive_priv *ap, const char *url)
-{
-	const char	*pfx, *host;
-	size_t		 i, len, hostend;
-
-	for (i = 0; i < ap->naliases; i++) {
-		pfx = ap->aliases[i];
-		len = strlen(pfx);
-		host = strstr(pfx, "://") + 3;
-		hostend = (size_t)(host - pfx) + strcspn(host, "/");
-		if (strncasecmp(url, pfx, hostend) != 0 ||
-		    strncmp(url + hostend, pfx + hostend, len - hostend) != 0)
-			continue;
-		/* "https://old.blog" is not "https://old.blogger.com". */
-		if (hostend == len && strchr("/?#", url[len]) == NULL)
-			continue;
-		return url + len;
-	}
-	return NULL;
-}
-
-/*
- * An old web URL of a post, "https://old.example/2021/03/kernel-notes-
- * 01.html" under the alias "https://old.example/": its last path
- * segment without an extension, malloc'd ("kernel-notes-01"); NULL when
- * url is not under an alias or has no segment there (the old blog's
- * home page is no post).
- */
-static char *
-alias_name(const struct archive_priv *ap, const char *url)
-{
-	const char	*rest, *seg, *dot;
-	size_t		 len;
-
-	if ((rest = alias_rest(ap, url)) == NULL)
-		return NULL;
-	len = strcspn(rest, "?#");
-	while (len > 0 && rest[len - 1] == '/')
-		len--;
-	for (seg = rest + len; seg > rest && seg[-1] != '/'; seg--)
-		;
-	len -= (size_t)(seg - rest);
-	if ((dot = memchr(seg, '.', len)) != NULL)
-		len = (size_t)(dot - seg);
-	return len > 0 ? xstrndup(seg, len) : NULL;
-}
-
-/*
- * The post an old web URL names, by slug or by file name (with or
- * without its date prefix): "/posts/<slug>", or NULL.
- */
-static char *
-alias_resolve(const struct archive_priv *ap, const char *url)
-{
-	struct post	*p;
-	struct date	 dd;
-	char		*name;
-
-	if ((name = alias_name(ap, url)) == NULL)
-		return NULL;
-	if ((p = index_get(&ap->post_slug, name)) == NULL &&
-	    (p = index_get(&ap->post_base, name)) == NULL &&
-	    date_from_filename(name, &dd) == 0 && strlen(name) > 11 &&
-	    (p = index_get(&ap->post_base, name + 11)) == NULL)
-		p = index_get(&ap->post_slug, name + 11);
-	free(name);
-	return p != NULL ? xasprintf("/posts/%s", p->slug) : NULL;
-}
-
-int
-archive_is_alias(const struct archive *a, const char *url)
-{
-	char	*name;
-
-	if (url == NULL || (name = alias_name(priv(a), url)) == NULL)
-		return 0;
-	free(name);
-	return 1;
-}
-
-/*
- * Links between Markdown files, resolved against from_path's directory
- * (query and fragment dropped, percent-escapes decoded):
- *   posts/F.md    the post whose file is F.md, else whose file name
- *                 without date prefix is F, else whose slug is F
- *                 -> "/posts/<slug>"
- *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
- *   index.md      -> "/"
- *   F.md          (no '/' at all) when nothing above matched: as a post
- * Anything with a scheme, "//host", or climbing out: left alone (NULL).
- */
-char *
-archive_resolve_link(const struct archive *a, const char *from_path,
-    const char *url)
-{
-	struct archive_priv	*ap = priv(a);
-	struct post		*p;
-	struct doc		*d;
-	struct series		*s;
-	struct date		 dd;
-	const char		*file, *base;
-	char			*path, *stem = NULL, *slug, *res = NULL;
-	size_t			 ulen, len, dirlen;
-
-	if (url != NULL && has_scheme(url))
-		return alias_resolve(ap, url);
-	if (url == NULL || (url[0] == '/' && url[1] == '/'))
-		return NULL;
-	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
-	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
-	    NULL)
-		return NULL;
-	len = strlen(path);
-	if (len <= 3 || strcmp(path + len - 3, ".md") != 0)
-		goto out;
-	file = strrchr(path, '/');
-	file = file ? file + 1 : path;
-	dirlen = (size_t)(file - path);
-	if (*file == '\0' || *file == '.')
-		goto out;
-	stem = xstrndup(file, strlen(file) - 3);
-
-	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
-		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
-		if ((p = index_get(&ap->post_file, file)) == NULL &&
-		    (p = index_get(&ap->post_base, base)) == NULL)
-			p = index_get(&ap->post_slug, base);
-		if (p != NULL)
-			res = xasprintf("/posts/%s", p->slug);
-	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
-		if ((d = index_get(&ap->doc_name, stem)) != NULL)
-			res = xasprintf("/%s", d->name);
-	} else if (dirlen == 7 && memcmp(path, "series/", 7) == 0) {
-		slug = archive_slugify(stem);
-		if ((s = index_get(&ap->series_slug, slug)) != NULL)
-			res = xasprintf("/series/%s/", s->slug);
-		free(slug);
-	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
-		res = xstrdup("/");
-	/* A bare "x.md" not found beside from_path: try the posts. */
-	if (res == NULL && memchr(url, '/', ulen) == NULL) {
-		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
-		if ((p = index_get(&ap->post_file, file)) != NULL ||
-		    (p = index_get(&ap->post_base, base)) != NULL)
-			res = xasprintf("/posts/%s", p->slug);
-	}
-out:
-	free(stem);
-	free(path);
-	return res;
-}
-
-/* ---- cache ---------------------------------------------------------- */
-
-/* Every cache slot of a, for eviction; malloc'd. */
-static struct slot **
-all_slots(struct archive *a, size_t *np)
-{
-	struct slot	**v;
-	size_t		 n, i, k, j;
-
-	n = (a->nposts + a->nseries + a->ntags + a->ndocs + NAV_NPAGES) *
-	    CACHE_NSLOTS;
-	v = xreallocarray(NULL, n, sizeof(*v));
-	k = 0;
-	for (j = 0; j < CACHE_NSLOTS; j++) {
-		for (i = 0; i < a->nposts; i++)
-			v[k++] = &a->posts[i]->cache[j];
-		for (i = 0; i < a->nseries; i++)
-			v[k++] = &a->series[i]->cache[j];
-		for (i = 0; i < a->ntags; i++)
-			v[k++] = &a->tags[i]->cache[j];
-		for (i = 0; i < a->ndocs; i++)
-			v[k++] = &a->docs[i]->cache[j];
-		for (i = 0; i < NAV_NPAGES; i++)
-			v[k++] = &a->nav[i][j];
-	}
-	*np = k;
-	return v;
-}
-
-size_t
-archive_cache_trim(struct archive *a, size_t target)
-{
-	struct slot	**v;
-	size_t		 n, freed;
-
-	if (cache_bytes() <= target)
-		return 0;
-	v = all_slots(a, &n);
-	freed = cache_evict(v, n, target);
-	free(v);
-	if (freed > 0)
-		log_debug("cache: %zu bytes of pages evicted; %zu held",
-		    freed, cache_bytes());
-	return freed;
-}
-
-struct blob *
-archive_cache_put(struct archive *a, struct slot *s, struct blob *b)
-{
-	b = cache_put(s, b);
-	/* Down to 3/4 of the limit, so that a sweep is not due every put. */
-	if (a->cache_max > 0 && cache_bytes() > a->cache_max)
-		archive_cache_trim(a, a->cache_max - a->cache_max / 4);
-	return b;
+	return index_get(&inner(a)->doc_name, name);
 }

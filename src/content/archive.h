@@ -1,18 +1,23 @@
 /*
  * archive.h -- the writer's archive on disk as an immutable snapshot.
  *
- * archive_load() scans a capsule directory (DESIGN.md §1) into a
- * struct archive: posts newest first, series with ordered parts, tags
- * with their posts, standalone pages (struct doc), and slug indexes.  A
- * snapshot is built off the serving threads and never changed after;
- * readers hold a reference (archive_ref/archive_unref) and take no lock.
- * The snapshot owns every struct and string reachable from it and the
- * render cache slots.  The source bytes and front matter of each file
- * live in a file record (struct archive_file, private) that the next
- * snapshot shares when the file has not changed: archive_reload().
+ * archive_load() scans a capsule directory (README.md, "Content
+ * format") into a struct archive: posts newest first, series with
+ * ordered parts, tags with their posts, standalone pages (struct doc),
+ * and slug indexes.  A snapshot is built off the serving threads and never changed once
+ * served (links_check() counts its warnings before); readers hold a
+ * reference (archive_ref/archive_unref) and take no lock.  The snapshot
+ * owns every struct and string reachable from it.  The source bytes and
+ * front matter of each file live in a file record (struct archive_file,
+ * private) that the next snapshot shares when the file has not changed:
+ * archive_reload().
+ *
+ * What is made from a snapshot while it is served -- rendered pages,
+ * the search index -- belongs to the site layer (site/site.h), which
+ * keys it by the id each post, series, tag and page has here.
  *
  * Knows libyaml (through frontmatter.c) and the file system; nothing of
- * protocols or sockets.
+ * protocols, caches or sockets.
  */
 #ifndef CAPSULED_ARCHIVE_H
 #define CAPSULED_ARCHIVE_H
@@ -21,22 +26,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/cache.h"
 #include "core/date.h"
 
 struct archive_file;
 struct config;
-struct search_index;
+struct scan_link;
 struct series;
 struct tag;
-
-/* Which rendering of a thing a cache slot holds. */
-enum cache_slot {
-	CACHE_GEMINI,			/* the whole response body */
-	CACHE_GOPHER,
-	CACHE_ATOM,
-	CACHE_NSLOTS
-};
 
 /*
  * A post.  Its strings -- all but slug, which it owns -- and the array
@@ -45,6 +41,8 @@ enum cache_slot {
  * change.
  */
 struct post {
+	size_t		 id;		/* place in a->posts (a draft's: in
+					   a->drafts), 0 the newest */
 	char		*path;		/* "posts/x.md" */
 	char		*slug;		/* unique among posts; owned */
 	char		*title;		/* entities decoded, one line */
@@ -71,10 +69,13 @@ struct post {
 	unsigned	 body_line;	/* 1-based line of src + body_off */
 	unsigned	 words;
 	unsigned	 reading_min;	/* ~200 words a minute, at least 1 */
-	struct slot	 cache[CACHE_NSLOTS];
+	/* Links that may name a post (scan_links()); borrowed from file. */
+	const struct scan_link *links;
+	size_t		 nlinks;
 };
 
 struct series {
+	size_t		 id;		/* place in a->series */
 	char		*slug;
 	char		*title;		/* series/<slug>.md title, else name */
 	char		*summary;	/* or NULL */
@@ -86,19 +87,19 @@ struct series {
 	struct post	**parts;	/* by part, then date; borrowed */
 	size_t		 nparts;
 	unsigned	 reading_min;	/* sum over parts */
-	struct slot	 cache[CACHE_NSLOTS];
 };
 
 struct tag {
+	size_t		 id;		/* place in a->tags */
 	char		*slug;		/* unique, URL-safe */
 	char		*name;		/* display form (first seen) */
 	struct post	**posts;	/* newest first; borrowed */
 	size_t		 nposts;
-	struct slot	 cache[CACHE_NSLOTS];
 };
 
 /* A standalone page from pages/ (about, now, uses...). */
 struct doc {
+	size_t		 id;		/* place in a->docs */
 	char		*name;		/* "about" for pages/about.md */
 	char		*path;		/* "pages/about.md"; borrowed */
 	char		*title;
@@ -107,17 +108,8 @@ struct doc {
 	char		*src;		/* borrowed from the file record */
 	size_t		 srclen;
 	size_t		 body_off;
-	struct slot	 cache[CACHE_NSLOTS];
-};
-
-/* Navigation pages that have one instance per snapshot. */
-enum nav_page {
-	NAV_HOME,
-	NAV_POSTS,
-	NAV_SERIES,
-	NAV_TAGS,
-	NAV_GEMLOG,
-	NAV_NPAGES
+	const struct scan_link *links;	/* as a post's; borrowed */
+	size_t		 nlinks;
 };
 
 struct archive {
@@ -148,16 +140,14 @@ struct archive {
 	 */
 	struct post	**drafts;
 	size_t		 ndrafts;
-	/* search.c's index of posts: built on first search; owned. */
-	_Atomic(struct search_index *) search;
+	/* The config's link_aliases (old web URLs of posts); owned. */
+	char		**link_aliases;
+	size_t		 nlink_aliases;
 
 	unsigned	 nwarnings;	/* logged while loading */
 	unsigned	 nskipped;	/* files skipped with a warning */
 	unsigned	 nread;		/* files read and parsed */
 	unsigned	 nreused;	/* files shared with the previous one */
-
-	size_t		 cache_max;	/* bytes; 0 = no limit (config) */
-	struct slot	 nav[NAV_NPAGES][CACHE_NSLOTS];
 };
 
 /*
@@ -172,8 +162,8 @@ struct archive	*archive_load(const struct config *c);
  * inode, size, mtime and ctime (nanoseconds) are unchanged and were
  * already old when prev read it (a file changed twice within the file
  * system's timestamp granularity is read again, never trusted).  Only
- * the parsed files are shared: posts, series, tags, pages, indexes and
- * cache slots are new, so nothing rendered carries over.  prev is only
+ * the parsed files are shared: posts, series, tags, pages and indexes
+ * are new.  prev is only
  * read; the caller keeps its reference.  Safe on any thread while
  * others serve from prev.
  */
@@ -189,34 +179,15 @@ struct tag	*archive_tag(const struct archive *, const char *slug);
 struct doc	*archive_doc(const struct archive *, const char *name);
 /* A draft by slug (linear: drafts are few); NULL when absent. */
 struct post	*archive_draft(const struct archive *, const char *slug);
-
 /*
- * Rewrite a link found in the file at from_path ("posts/a.md") if it
- * names another post's Markdown file ("b.md", "../posts/b.md",
- * "/posts/2024-01-01-b.md") or is an old web URL of a post (see
- * archive_is_alias()): returns the malloc'd "/posts/<slug>", or
- * NULL when the link is to be left as written.
+ * A post by its file name ("2024-01-01-x.md"), or by that name without
+ * date prefix and ".md" ("x"): how links between files find posts
+ * (content/links.c).  NULL when absent.
  */
-char		*archive_resolve_link(const struct archive *,
-		    const char *from_path, const char *url);
-/*
- * Is url an old web URL of a post: one of the config's link_aliases,
- * then a path with a last segment?  archive_resolve_link() turns it
- * into the post's path when that segment names a post.
- */
-int		 archive_is_alias(const struct archive *, const char *url);
+struct post	*archive_post_file(const struct archive *, const char *name);
+struct post	*archive_post_base(const struct archive *, const char *base);
 
 /* Tag display name -> URL slug (lower-case, see README); malloc'd. */
 char		*archive_slugify(const char *name);
-
-/*
- * cache_put() into one of a's slots; then, when the bytes held by all
- * caches exceed a->cache_max, evict a's least recently used blobs down
- * to three quarters of it.  Returns what cache_put() returns.
- */
-struct blob	*archive_cache_put(struct archive *a, struct slot *s,
-		    struct blob *b);
-/* Evict a's least recently used blobs until cache_bytes() <= target. */
-size_t		 archive_cache_trim(struct archive *a, size_t target);
 
 #endif

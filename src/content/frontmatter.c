@@ -22,7 +22,9 @@
 #include "content/frontmatter.h"
 #include "core/buf.h"
 #include "core/date.h"
+#include "core/entity.h"
 #include "core/util.h"
+#include "core/yaml.h"
 
 #define FM_MAX_EVENTS	8192	/* a real front matter has a few dozen */
 #define FM_MAX_DEPTH	32
@@ -119,37 +121,14 @@ fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Line and column (in characters) of byte off of the YAML input. */
 static void
-offset_mark(const struct fmp *f, size_t off, yaml_mark_t *mk)
-{
-	size_t	 i;
-
-	memset(mk, 0, sizeof(*mk));
-	for (i = 0; i < off && i < f->inlen; i++) {
-		if (f->in[i] == '\n') {
-			mk->line++;
-			mk->column = 0;
-		} else if (((unsigned char)f->in[i] & 0xC0) != 0x80)
-			mk->column++;
-	}
-}
-
-static void
-yaml_fail(struct fmp *f)
+fail_yaml(struct fmp *f)
 {
 	yaml_mark_t	 mk;
-	const char	*problem;
+	char		 msg[sizeof(f->err->msg)];
 
-	problem = f->p.problem ? f->p.problem : "invalid YAML";
-	if (f->p.error == YAML_READER_ERROR)
-		offset_mark(f, f->p.problem_offset, &mk);
-	else
-		mk = f->p.problem_mark;
-	if (f->p.context)
-		fail(f, &mk, "%s (%s)", problem, f->p.context);
-	else
-		fail(f, &mk, "%s", problem);
+	yml_problem(&f->p, f->in, f->inlen, &mk, msg, sizeof(msg));
+	fail(f, &mk, "%s", msg);
 }
 
 /* Read the next event into f->ev, deleting the current one first. */
@@ -161,7 +140,7 @@ next(struct fmp *f)
 		f->have = 0;
 	}
 	if (!yaml_parser_parse(&f->p, &f->ev)) {	/* libyaml: 0 fails */
-		yaml_fail(f);
+		fail_yaml(f);
 		return -1;
 	}
 	f->have = 1;
@@ -231,53 +210,11 @@ slen(const struct fmp *f)
 	return f->ev.data.scalar.length;
 }
 
-/* A plain empty, ~ or null scalar: as if the key were not there. */
-static int
-is_null(const struct fmp *f)
-{
-	const char	*s = sval(f);
-	size_t		 len = slen(f);
-
-	if (f->ev.type != YAML_SCALAR_EVENT ||
-	    f->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return 0;
-	return len == 0 || (len == 1 && s[0] == '~') ||
-	    (len == 4 && (memcmp(s, "null", 4) == 0 ||
-	    memcmp(s, "Null", 4) == 0 || memcmp(s, "NULL", 4) == 0));
-}
-
 static int
 is_blank(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
 	    c == '\f';
-}
-
-/* true/false/yes/no/on/off, any case, blanks around ignored. */
-static int
-parse_bool(const char *s, size_t len, bool *out)
-{
-	static const char *const yes[] = { "true", "yes", "on" };
-	static const char *const no[] = { "false", "no", "off" };
-	size_t		 i;
-
-	while (len > 0 && is_blank((unsigned char)s[len - 1]))
-		len--;
-	while (len > 0 && is_blank((unsigned char)*s)) {
-		s++;
-		len--;
-	}
-	for (i = 0; i < nitems(yes); i++) {
-		if (strlen(yes[i]) == len && strncasecmp(s, yes[i], len) == 0) {
-			*out = true;
-			return 0;
-		}
-		if (strlen(no[i]) == len && strncasecmp(s, no[i], len) == 0) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -1;
 }
 
 /* int = [blanks] ["+" / "-"] 1*7DIGIT [blanks], |value| <= FM_MAX_PART */
@@ -403,7 +340,7 @@ read_tags(struct fmp *f)
 			    "%s: expected a list of strings", f->key);
 			return -1;
 		}
-		if (!is_null(f) && add_tag(f, sval(f), slen(f)) == -1)
+		if (!yml_is_null(&f->ev) && add_tag(f, sval(f), slen(f)) == -1)
 			return -1;
 	}
 }
@@ -436,7 +373,7 @@ read_str_or_list(struct fmp *f, char **dst, int join)
 			    "%s: expected a list of strings", f->key);
 			goto fail;
 		}
-		if (is_null(f) || (!join && b.len > 0))
+		if (yml_is_null(&f->ev) || (!join && b.len > 0))
 			continue;
 		s = frontmatter_oneline(sval(f), slen(f), FM_ENTITIES);
 		if (*s != '\0') {
@@ -485,7 +422,7 @@ read_bool(struct fmp *f, bool *out)
 {
 	if (want_scalar(f, "true or false") == -1)
 		return -1;
-	if (parse_bool(sval(f), slen(f), out) == -1) {
+	if (yml_parse_bool(sval(f), slen(f), out) == -1) {
 		fail(f, &f->ev.start_mark, "%s: expected true or false",
 		    f->key);
 		return -1;
@@ -503,7 +440,7 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 	bool		 b, has = false;
 	int		 v, keep;
 
-	if (is_null(f))
+	if (yml_is_null(&f->ev))
 		return 0;
 	/* An alias of lower rank already set this field: check, don't keep. */
 	keep = k->rank <= f->rank[k->field];
@@ -602,7 +539,7 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		/* published: false (Jekyll), or published: 2024-01-02 */
 		if (want_scalar(f, "true, false or a date") == -1)
 			return -1;
-		if (parse_bool(sval(f), slen(f), &b) == 0) {
+		if (yml_parse_bool(sval(f), slen(f), &b) == 0) {
 			m->draft = m->draft || !b;
 			return 0;
 		}
@@ -680,7 +617,7 @@ read_yaml(struct fmp *f)
 	if (f->ev.type == YAML_MAPPING_START_EVENT) {
 		if (read_mapping(f) == -1)
 			return -1;
-	} else if (!is_null(f)) {
+	} else if (!yml_is_null(&f->ev)) {
 		fail(f, &f->ev.start_mark, "front matter must be a mapping "
 		    "of keys to values");
 		return -1;
@@ -799,137 +736,16 @@ meta_free(struct meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/*
- * HTML character references.  The named ones a blog title really uses:
- * punctuation, typography and the Latin-1 letters.
- */
-static const struct entity {
-	const char	*name;
-	unsigned	 cp;
-} entities[] = {
-	{ "AElig", 0xC6 }, { "Aacute", 0xC1 }, { "Acirc", 0xC2 },
-	{ "Agrave", 0xC0 }, { "Aring", 0xC5 }, { "Atilde", 0xC3 },
-	{ "Auml", 0xC4 }, { "Ccedil", 0xC7 }, { "Dagger", 0x2021 },
-	{ "ETH", 0xD0 }, { "Eacute", 0xC9 }, { "Ecirc", 0xCA },
-	{ "Egrave", 0xC8 }, { "Euml", 0xCB }, { "Iacute", 0xCD },
-	{ "Icirc", 0xCE }, { "Igrave", 0xCC }, { "Iuml", 0xCF },
-	{ "Ntilde", 0xD1 }, { "OElig", 0x152 }, { "Oacute", 0xD3 },
-	{ "Ocirc", 0xD4 }, { "Ograve", 0xD2 }, { "Oslash", 0xD8 },
-	{ "Otilde", 0xD5 }, { "Ouml", 0xD6 }, { "Prime", 0x2033 },
-	{ "Scaron", 0x160 }, { "THORN", 0xDE }, { "Uacute", 0xDA },
-	{ "Ucirc", 0xDB }, { "Ugrave", 0xD9 }, { "Uuml", 0xDC },
-	{ "Yacute", 0xDD }, { "Yuml", 0x178 },
-	{ "aacute", 0xE1 }, { "acirc", 0xE2 }, { "acute", 0xB4 },
-	{ "aelig", 0xE6 }, { "agrave", 0xE0 }, { "amp", '&' },
-	{ "apos", '\'' }, { "aring", 0xE5 }, { "atilde", 0xE3 },
-	{ "auml", 0xE4 }, { "bdquo", 0x201E }, { "brvbar", 0xA6 },
-	{ "bull", 0x2022 }, { "ccedil", 0xE7 }, { "cedil", 0xB8 },
-	{ "cent", 0xA2 }, { "copy", 0xA9 }, { "curren", 0xA4 },
-	{ "dagger", 0x2020 }, { "darr", 0x2193 }, { "deg", 0xB0 },
-	{ "divide", 0xF7 }, { "eacute", 0xE9 }, { "ecirc", 0xEA },
-	{ "egrave", 0xE8 }, { "emsp", 0x2003 }, { "ensp", 0x2002 },
-	{ "eth", 0xF0 }, { "euml", 0xEB }, { "euro", 0x20AC },
-	{ "frac12", 0xBD }, { "frac14", 0xBC }, { "frac34", 0xBE },
-	{ "gt", '>' }, { "harr", 0x2194 }, { "hellip", 0x2026 },
-	{ "iacute", 0xED }, { "icirc", 0xEE }, { "iexcl", 0xA1 },
-	{ "igrave", 0xEC }, { "iquest", 0xBF }, { "iuml", 0xEF },
-	{ "laquo", 0xAB }, { "larr", 0x2190 }, { "ldquo", 0x201C },
-	{ "lrm", 0x200E }, { "lsaquo", 0x2039 }, { "lsquo", 0x2018 },
-	{ "lt", '<' }, { "macr", 0xAF }, { "mdash", 0x2014 },
-	{ "micro", 0xB5 }, { "middot", 0xB7 }, { "minus", 0x2212 },
-	{ "nbsp", 0xA0 }, { "ndash", 0x2013 }, { "not", 0xAC },
-	{ "ntilde", 0xF1 }, { "oacute", 0xF3 }, { "ocirc", 0xF4 },
-	{ "oelig", 0x153 }, { "ograve", 0xF2 }, { "ordf", 0xAA },
-	{ "ordm", 0xBA }, { "oslash", 0xF8 }, { "otilde", 0xF5 },
-	{ "ouml", 0xF6 }, { "para", 0xB6 }, { "permil", 0x2030 },
-	{ "plusmn", 0xB1 }, { "pound", 0xA3 }, { "prime", 0x2032 },
-	{ "quot", '"' }, { "raquo", 0xBB }, { "rarr", 0x2192 },
-	{ "rdquo", 0x201D }, { "reg", 0xAE }, { "rlm", 0x200F },
-	{ "rsaquo", 0x203A }, { "rsquo", 0x2019 }, { "sbquo", 0x201A },
-	{ "scaron", 0x161 }, { "sect", 0xA7 }, { "shy", 0xAD },
-	{ "sup1", 0xB9 }, { "sup2", 0xB2 }, { "sup3", 0xB3 },
-	{ "szlig", 0xDF }, { "thinsp", 0x2009 }, { "thorn", 0xFE },
-	{ "times", 0xD7 }, { "trade", 0x2122 }, { "uacute", 0xFA },
-	{ "uarr", 0x2191 }, { "ucirc", 0xFB }, { "ugrave", 0xF9 },
-	{ "uml", 0xA8 }, { "uuml", 0xFC }, { "yacute", 0xFD },
-	{ "yen", 0xA5 }, { "yuml", 0xFF }, { "zwj", 0x200D },
-	{ "zwnj", 0x200C },
-};
-
-/* &#128; to &#159; mean Windows-1252, as in HTML. */
-static const unsigned short cp1252[32] = {
-	0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-	0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
-	0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
-};
-
-/*
- * ref = "&" name ";" / "&#" 1*7DIGIT ";" / "&#" ("x" / "X") 1*6HEXDIG ";"
- * At s[0] == '&': returns the length of the reference and sets *cp, or 0
- * when it is not one we know (the '&' is then kept as written).
- */
-static size_t
-entity(const char *s, size_t len, unsigned *cp)
-{
-	size_t		 i, n;
-	unsigned long	 v = 0;
-	int		 hex, d;
-
-	if (len >= 3 && s[1] == '#') {
-		hex = s[2] == 'x' || s[2] == 'X';
-		for (i = hex ? 3 : 2, n = 0; i < len && n < (hex ? 6u : 7u);
-		    i++, n++) {
-			if (s[i] >= '0' && s[i] <= '9')
-				d = s[i] - '0';
-			else if (hex && (s[i] | 0x20) >= 'a' &&
-			    (s[i] | 0x20) <= 'f')
-				d = (s[i] | 0x20) - 'a' + 10;
-			else
-				break;
-			v = v * (hex ? 16 : 10) + (unsigned long)d;
-		}
-		if (n == 0 || i >= len || s[i] != ';')
-			return 0;
-		if (v >= 0x80 && v < 0xA0)
-			v = cp1252[v - 0x80];
-		if (v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-			v = 0xFFFD;
-		*cp = (unsigned)v;
-		return i + 1;
-	}
-	for (i = 1; i < len && i < 10; i++)
-		if (s[i] == ';')
-			break;
-	if (i >= len || s[i] != ';' || i == 1)
-		return 0;
-	for (n = 0; n < nitems(entities); n++)
-		if (strlen(entities[n].name) == i - 1 &&
-		    memcmp(entities[n].name, s + 1, i - 1) == 0) {
-			*cp = entities[n].cp;
-			return i + 1;
-		}
-	return 0;
-}
-
 char *
 frontmatter_oneline(const char *s, size_t len, int flags)
 {
 	struct buf	 dec = BUF_INIT, out = BUF_INIT;
 	const unsigned char *p;
-	size_t		 i, n, plen;
-	unsigned	 cp;
+	size_t		 i, plen;
 	int		 space = 0;
 
 	if ((flags & FM_ENTITIES) && memchr(s, '&', len) != NULL) {
-		buf_reserve(&dec, len);
-		for (i = 0; i < len; i++) {
-			if (s[i] == '&' && (n = entity(s + i, len - i, &cp))) {
-				buf_add_utf8(&dec, cp);
-				i += n - 1;
-			} else
-				buf_addc(&dec, s[i]);
-		}
+		entity_decode_all(&dec, s, len);
 		s = dec.data;
 		len = dec.len;
 	}

@@ -10,9 +10,9 @@
  * or of the archive.  A struct meta owns every string in it and is
  * released with meta_free().
  *
- * Keys (matched case-insensitively; DESIGN.md §1, README "Content
- * format").  When aliases of one field are both present, the first name
- * listed wins whatever the order in the file:
+ * Keys (matched case-insensitively; README.md, "Content format").  When
+ * aliases of one field are both present, the first name listed wins
+ * whatever the order in the file:
  *   title
  *   date, pubdate, publishdate, created   (published: when not a bool)
  *   updated, lastmod, modified, last_modified_at

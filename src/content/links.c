@@ -1,174 +1,244 @@
 /*
- * links.c -- report links to Markdown files that resolve to no post.
+ * links.c -- links between the files of a capsule: resolving them, and
+ * reporting those that name no post.
  *
- * A byte scan, not a cmark parse: loading stays cheap on large archives.
- * It sees inline links "[text](dest)" and reference definitions
- * "[label]: dest", skips fenced code blocks and code spans, and asks
- * archive_resolve_link() about every destination ending in ".md" and
- * every old web URL of a post (config link_aliases), and the archive
- * about every "/posts/<slug>" path.
+ * links_resolve() is what the renderers' link hook calls for every link
+ * of a post or page: a link to another Markdown file of the capsule, or
+ * to a post's old web URL (config link_aliases), becomes the path the
+ * server answers it at.  The link check asks the same question of every
+ * link the archive found in its posts and pages (scan_links(), kept
+ * with each file, so an unchanged file is not scanned again) and warns
+ * about those that name nothing: "posts/a.md:12:5: link to missing post
+ * b.md".  The application runs the check after each load (app/reload.c),
+ * before the snapshot is served.
  *
- * The scan depends on the file alone, the answer on the whole archive:
- * links_scan() keeps what it found (the archive stores it with the
- * file, and a reload reuses it while the file is unchanged), and
- * links_report() asks the snapshot about it.
+ * Knows the archive's lookups and URL path syntax; nothing of rendering
+ * or requests.  Every string returned is malloc'd for the caller.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "content/archive.h"
 #include "content/links.h"
+#include "core/buf.h"
+#include "core/date.h"
 #include "core/log.h"
+#include "core/url.h"
 #include "core/util.h"
+#include "markdown/scan.h"
 
-struct scan {
-	unsigned	 line0;		/* file line of the body's first line */
-	struct links_ref *refs;		/* what was found */
-	size_t		 n;
-};
+/* ---- resolving ----------------------------------------------------- */
 
 /*
- * Is dest (len bytes) worth keeping: a relative link to a .md file, or
- * an absolute URL ("scheme://"), which may be one of the writer's old
- * web URLs?  Which URLs are old ones is configuration (link_aliases),
- * and the scan must depend on the bytes alone, so every absolute URL
- * is kept and links_report() asks the snapshot.
+ * Resolve url[0..len) against the directory of from_path into a
+ * normalised capsule path ("posts/x.md"), percent-decoded; NULL when it
+ * climbs out of the capsule.
  */
-static int
-is_checked_link(const char *dest, size_t len)
+static char *
+capsule_path(const char *from_path, const char *url, size_t len)
 {
-	size_t	 end = len, i;
+	struct buf	 dec = BUF_INIT, out = BUF_INIT;
+	const char	*slash, *seg;
+	size_t		 i, seglen, cut;
+	int		 hi, lo;
 
-	/* A post's own path, as a gemtext page would write it. */
-	if (len > 7 && memcmp(dest, "/posts/", 7) == 0)
-		return 1;
+	if (url[0] != '/' && (slash = strrchr(from_path, '/')) != NULL)
+		buf_add(&dec, from_path, (size_t)(slash - from_path) + 1);
 	for (i = 0; i < len; i++) {
-		if (dest[i] == '#' || dest[i] == '?') {
-			end = i;
-			break;
-		}
-		if (dest[i] == ':')
-			return len - i > 3 && memcmp(dest + i, "://", 3) == 0;
+		if (url[i] == '%' && len - i > 2 &&
+		    (hi = url_hexval((unsigned char)url[i + 1])) >= 0 &&
+		    (lo = url_hexval((unsigned char)url[i + 2])) >= 0 &&
+		    (hi | lo) != 0) {
+			buf_addc(&dec, hi << 4 | lo);
+			i += 2;
+		} else
+			buf_addc(&dec, url[i]);
 	}
-	return end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0;
-}
-
-static void
-check_dest(struct scan *s, const char *dest, size_t len, unsigned line,
-    unsigned col)
-{
-	struct links_ref	*r;
-
-	if (len == 0 || len > 1024 || !is_checked_link(dest, len))
-		return;
-	if (s->n % 8 == 0)
-		s->refs = xreallocarray(s->refs, s->n + 8, sizeof(*s->refs));
-	r = &s->refs[s->n++];
-	r->url = xstrndup(dest, len);
-	r->line = line;
-	r->col = col;
-}
-
-/* The destination starting at p: "<...>" or up to blank or ')'. */
-static size_t
-dest_len(const char *p, const char *end, int *angle)
-{
-	const char	*q = p;
-
-	*angle = (q < end && *q == '<');
-	if (*angle) {
-		for (q++; q < end && *q != '>' && *q != '\n'; q++)
-			;
-		return (size_t)(q - p - 1);
-	}
-	while (q < end && !isspace((unsigned char)*q) && *q != ')')
-		q++;
-	return (size_t)(q - p);
-}
-
-static void
-scan_text(struct scan *s, const char *md, size_t len)
-{
-	const char	*p = md, *end = md + len, *bol = md, *q;
-	unsigned	 line = s->line0;
-	int		 fenced = 0, angle;
-	char		 fence = 0;
-	size_t		 n;
-
-	while (p < end) {
-		if (p == bol) {
-			/* A fence line opens or closes a code block. */
-			q = p;
-			while (q < end && *q == ' ' && q - p < 4)
-				q++;
-			if (end - q >= 3 && (q[0] == '`' || q[0] == '~') &&
-			    q[1] == q[0] && q[2] == q[0] &&
-			    (!fenced || q[0] == fence)) {
-				fenced = !fenced;
-				fence = q[0];
+	buf_add(&out, "", 0);		/* NUL-terminated even when empty */
+	for (i = 0; i < dec.len; i += seglen + 1) {
+		seg = dec.data + i;
+		slash = memchr(seg, '/', dec.len - i);
+		seglen = slash ? (size_t)(slash - seg) : dec.len - i;
+		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
+			continue;
+		if (seglen == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (out.len == 0) {
+				buf_free(&dec);
+				buf_free(&out);
+				return NULL;
 			}
-			/* "[label]: dest", a reference definition. */
-			if (!fenced && q < end && *q == '[' &&
-			    (q = memchr(q, ']', (size_t)(end - q))) != NULL &&
-			    q + 1 < end && q[1] == ':') {
-				q += 2;
-				while (q < end && (*q == ' ' || *q == '\t'))
-					q++;
-				n = dest_len(q, end, &angle);
-				check_dest(s, q + angle, n, line,
-				    (unsigned)(q - bol) + 1);
-			}
-		}
-		if (*p == '\n') {
-			line++;
-			bol = ++p;
+			cut = out.len;
+			while (cut > 0 && out.data[cut - 1] != '/')
+				cut--;
+			buf_truncate(&out, cut > 0 ? cut - 1 : 0);
 			continue;
 		}
-		if (fenced) {
-			p++;
-			continue;
-		}
-		if (*p == '`') {	/* skip a code span on this line */
-			q = p + 1;
-			while (q < end && *q != '`' && *q != '\n')
-				q++;
-			p = (q < end && *q == '`') ? q + 1 : p + 1;
-			continue;
-		}
-		if (*p == ']' && p + 1 < end && p[1] == '(') {
-			q = p + 2;
-			n = dest_len(q, end, &angle);
-			check_dest(s, q + angle, n, line,
-			    (unsigned)(q - bol) + 1);
-			p = q;
-			continue;
-		}
-		p++;
+		if (out.len > 0)
+			buf_addc(&out, '/');
+		buf_add(&out, seg, seglen);
 	}
+	buf_free(&dec);
+	return buf_release(&out);
 }
 
-struct links_ref *
-links_scan(const char *md, size_t len, unsigned line0, size_t *np)
+/*
+ * The part of url after the link_aliases prefix it starts with (the
+ * scheme and host compared without case), or NULL when none matches.
+ */
+static const char *
+alias_rest(const struct archive *a, const char *url)
 {
-	struct scan	 s;
+	const char	*pfx, *host;
+	size_t		 i, len, hostend;
 
-	memset(&s, 0, sizeof(s));
-	s.line0 = line0;
-	scan_text(&s, md, len);
-	*np = s.n;
-	return s.refs;
+	for (i = 0; i < a->nlink_aliases; i++) {
+		pfx = a->link_aliases[i];
+		len = strlen(pfx);
+		host = strstr(pfx, "://") + 3;
+		hostend = (size_t)(host - pfx) + strcspn(host, "/");
+		if (strncasecmp(url, pfx, hostend) != 0 ||
+		    strncmp(url + hostend, pfx + hostend, len - hostend) != 0)
+			continue;
+		/* "https://old.blog" is not "https://old.blogger.com". */
+		if (hostend == len && strchr("/?#", url[len]) == NULL)
+			continue;
+		return url + len;
+	}
+	return NULL;
 }
 
-void
-links_free(struct links_ref *refs, size_t n)
+/*
+ * An old web URL of a post, "https://old.example/2021/03/kernel-notes-
+ * 01.html" under the alias "https://old.example/": its last path
+ * segment without an extension, malloc'd ("kernel-notes-01"); NULL when
+ * url is not under an alias or has no segment there (the old blog's
+ * home page is no post).
+ */
+static char *
+alias_name(const struct archive *a, const char *url)
 {
-	size_t	 i;
+	const char	*rest, *seg, *dot;
+	size_t		 len;
 
-	for (i = 0; i < n; i++)
-		free(refs[i].url);
-	free(refs);
+	if ((rest = alias_rest(a, url)) == NULL)
+		return NULL;
+	len = strcspn(rest, "?#");
+	while (len > 0 && rest[len - 1] == '/')
+		len--;
+	for (seg = rest + len; seg > rest && seg[-1] != '/'; seg--)
+		;
+	len -= (size_t)(seg - rest);
+	if ((dot = memchr(seg, '.', len)) != NULL)
+		len = (size_t)(dot - seg);
+	return len > 0 ? xstrndup(seg, len) : NULL;
 }
+
+/*
+ * The post an old web URL names, by slug or by file name (with or
+ * without its date prefix): "/posts/<slug>", or NULL.
+ */
+static char *
+alias_resolve(const struct archive *a, const char *url)
+{
+	struct post	*p;
+	struct date	 dd;
+	char		*name;
+
+	if ((name = alias_name(a, url)) == NULL)
+		return NULL;
+	if ((p = archive_post(a, name)) == NULL &&
+	    (p = archive_post_base(a, name)) == NULL &&
+	    date_from_filename(name, &dd) == 0 && strlen(name) > 11 &&
+	    (p = archive_post_base(a, name + 11)) == NULL)
+		p = archive_post(a, name + 11);
+	free(name);
+	return p != NULL ? xasprintf("/posts/%s", p->slug) : NULL;
+}
+
+int
+links_is_alias(const struct archive *a, const char *url)
+{
+	char	*name;
+
+	if (url == NULL || (name = alias_name(a, url)) == NULL)
+		return 0;
+	free(name);
+	return 1;
+}
+
+/*
+ * Links between Markdown files, resolved against from_path's directory
+ * (query and fragment dropped, percent-escapes decoded):
+ *   posts/F.md    the post whose file is F.md, else whose file name
+ *                 without date prefix is F, else whose slug is F
+ *                 -> "/posts/<slug>"
+ *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
+ *   index.md      -> "/"
+ *   F.md          (no '/' at all) when nothing above matched: as a post
+ * Anything with a scheme, "//host", or climbing out: left alone (NULL).
+ */
+char *
+links_resolve(const struct archive *a, const char *from_path,
+    const char *url)
+{
+	struct post		*p;
+	struct doc		*d;
+	struct series		*s;
+	struct date		 dd;
+	const char		*file, *base;
+	char			*path, *stem = NULL, *slug, *res = NULL;
+	size_t			 ulen, len, dirlen;
+
+	if (url != NULL && url_has_scheme(url))
+		return alias_resolve(a, url);
+	if (url == NULL || (url[0] == '/' && url[1] == '/'))
+		return NULL;
+	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
+	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
+	    NULL)
+		return NULL;
+	len = strlen(path);
+	if (len <= 3 || strcmp(path + len - 3, ".md") != 0)
+		goto out;
+	file = strrchr(path, '/');
+	file = file ? file + 1 : path;
+	dirlen = (size_t)(file - path);
+	if (*file == '\0' || *file == '.')
+		goto out;
+	stem = xstrndup(file, strlen(file) - 3);
+
+	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
+		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
+		if ((p = archive_post_file(a, file)) == NULL &&
+		    (p = archive_post_base(a, base)) == NULL)
+			p = archive_post(a, base);
+		if (p != NULL)
+			res = xasprintf("/posts/%s", p->slug);
+	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
+		if ((d = archive_doc(a, stem)) != NULL)
+			res = xasprintf("/%s", d->name);
+	} else if (dirlen == 7 && memcmp(path, "series/", 7) == 0) {
+		slug = archive_slugify(stem);
+		if ((s = archive_series(a, slug)) != NULL)
+			res = xasprintf("/series/%s/", s->slug);
+		free(slug);
+	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
+		res = xstrdup("/");
+	/* A bare "x.md" not found beside from_path: try the posts. */
+	if (res == NULL && memchr(url, '/', ulen) == NULL) {
+		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
+		if ((p = archive_post_file(a, file)) != NULL ||
+		    (p = archive_post_base(a, base)) != NULL)
+			res = xasprintf("/posts/%s", p->slug);
+	}
+out:
+	free(stem);
+	free(path);
+	return res;
+}
+
+/* ---- the link check ------------------------------------------------ */
 
 /*
  * Does "/posts/" + rest name a post ("slug", "slug/", with a query or
@@ -197,7 +267,7 @@ names_missing_post(const struct archive *a, const char *path, const char *url)
 {
 	char	*to;
 
-	if ((to = archive_resolve_link(a, path, url)) != NULL) {
+	if ((to = links_resolve(a, path, url)) != NULL) {
 		free(to);
 		return 0;
 	}
@@ -205,13 +275,13 @@ names_missing_post(const struct archive *a, const char *path, const char *url)
 		return !post_path_found(a, url + 7);
 	/* An absolute URL is ours to judge only when it is an old one. */
 	if (strstr(url, "://") != NULL)
-		return archive_is_alias(a, url);
+		return links_is_alias(a, url);
 	return 1;			/* a .md file that names nothing */
 }
 
 unsigned
 links_report(const struct archive *a, const char *path,
-    const struct links_ref *refs, size_t n)
+    const struct scan_link *refs, size_t n)
 {
 	unsigned	 found = 0;
 	size_t		 i;
@@ -226,45 +296,18 @@ links_report(const struct archive *a, const char *path,
 	return found;
 }
 
-/* Scan and report in one go, for a snapshot built without the cache. */
-static unsigned
-check_body(struct archive *a, const char *path, const char *md, size_t len,
-    unsigned line0)
-{
-	struct links_ref	*refs;
-	size_t			 n;
-	unsigned		 found;
-
-	refs = links_scan(md, len, line0, &n);
-	found = links_report(a, path, refs, n);
-	links_free(refs, n);
-	return found;
-}
-
 unsigned
 links_check(struct archive *a)
 {
 	unsigned	 found = 0;
 	size_t		 i;
 
-	for (i = 0; i < a->nposts; i++) {
-		const struct post *p = a->posts[i];
-
-		found += check_body(a, p->path, p->src + p->body_off,
-		    p->srclen - p->body_off, p->body_line);
-	}
-	for (i = 0; i < a->ndocs; i++) {
-		const struct doc *d = a->docs[i];
-		const char *nl;
-		unsigned line = 1;
-
-		/* Pages keep no body line: count the front matter's. */
-		for (nl = d->src; (nl = memchr(nl, '\n', (size_t)(d->src +
-		    d->body_off - nl))) != NULL; nl++)
-			line++;
-		found += check_body(a, d->path, d->src + d->body_off,
-		    d->srclen - d->body_off, line);
-	}
+	for (i = 0; i < a->nposts; i++)
+		found += links_report(a, a->posts[i]->path,
+		    a->posts[i]->links, a->posts[i]->nlinks);
+	for (i = 0; i < a->ndocs; i++)
+		found += links_report(a, a->docs[i]->path,
+		    a->docs[i]->links, a->docs[i]->nlinks);
 	a->nwarnings += found;
 	return found;
 }

@@ -1,11 +1,13 @@
 /*
- * links.h -- find links to Markdown files that name no post.
+ * links.h -- links between the files of a capsule: where a link to
+ * another Markdown file (or to a post's old web URL) points, and which
+ * links name no post.
  *
  * A writer who renames or deletes a post leaves links to its old file
- * behind; they are reported at load time, as "posts/a.md:12:5: link to
- * missing post b.md", so they can be fixed before a reader finds them.
- * Knows the archive and Markdown link syntax (inline links and reference
- * definitions, outside code); nothing of rendering or requests.
+ * behind; they are reported after each load, as "posts/a.md:12:5: link
+ * to missing post b.md", so they can be fixed before a reader finds
+ * them.  Knows the archive and URL path syntax; nothing of rendering or
+ * requests.
  */
 #ifndef CAPSULED_LINKS_H
 #define CAPSULED_LINKS_H
@@ -13,33 +15,37 @@
 #include <stddef.h>
 
 struct archive;
-
-/* A link to a Markdown file, where it was written. */
-struct links_ref {
-	char		*url;		/* owned by the array */
-	unsigned	 line, col;	/* in the file, 1-based */
-};
+struct scan_link;
 
 /*
- * Log one warning per broken link in every post and page of a, and add
- * them to a->nwarnings.  Returns the number found.
+ * Rewrite a link found in the file at from_path ("posts/a.md") if it
+ * names another post's Markdown file ("b.md", "../posts/b.md",
+ * "/posts/2024-01-01-b.md"), a page, a series file or index.md, or is
+ * an old web URL of a post (see links_is_alias()): returns the
+ * malloc'd path it is served at ("/posts/<slug>"), or NULL when the
+ * link is to be left as written.
  */
-unsigned	 links_check(struct archive *a);
-
+char		*links_resolve(const struct archive *, const char *from_path,
+		    const char *url);
 /*
- * The links to .md files and the absolute URLs (kept for link_aliases)
- * in the body md[0..len), whose first line is
- * line line0 of its file: a malloc'd array of *np (NULL when none).
- * Depends on the bytes alone, so it can be kept with them.
+ * Is url an old web URL of a post: under one of the config's
+ * link_aliases, then a path with a last segment?  links_resolve()
+ * turns it into the post's path when that segment names a post.
  */
-struct links_ref *links_scan(const char *md, size_t len, unsigned line0,
-		    size_t *np);
-void		 links_free(struct links_ref *, size_t n);
+int		 links_is_alias(const struct archive *, const char *url);
+
 /*
  * Log a warning for each of refs (found in the file path) that names no
  * post, page or series of a; returns how many.
  */
 unsigned	 links_report(const struct archive *a, const char *path,
-		    const struct links_ref *refs, size_t n);
+		    const struct scan_link *refs, size_t n);
+/*
+ * links_report() for the links of every post and page of a (found when
+ * it was loaded), in the archive's order: posts newest first, then
+ * pages.  Adds them to a->nwarnings, before a is served; returns how
+ * many.
+ */
+unsigned	 links_check(struct archive *a);
 
 #endif

@@ -23,25 +23,25 @@
  * packed into one array at the end.  Nothing here changes after
  * search_build() returns, so any number of threads read one index.
  *
- * Knows the archive's structs and the page model; nothing of protocols.
- * The index owns all its memory; hits borrow posts from the snapshot.
+ * Knows the archive's structs; nothing of pages or protocols.
+ * The index owns all its memory and borrows the snapshot it indexes;
+ * hits borrow posts from it.  Who builds the index, when, and keeps it
+ * is the site layer's business (site/site.c).
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "content/archive.h"
 #include "content/search.h"
 #include "core/buf.h"
+#include "core/fold.h"
 #include "core/log.h"
+#include "core/utf8.h"
 #include "core/util.h"
-#include "site/nav.h"
-#include "site/page.h"
+#include "markdown/scan.h"
 
 #define SEARCH_GAP	8		/* positions between two fields */
 #define SEARCH_NONE	UINT32_MAX	/* no position */
@@ -58,6 +58,7 @@ struct sterm {
 };
 
 struct search_index {
+	const struct archive *a;	/* borrowed: the one indexed */
 	size_t		 ndocs;		/* == a->nposts when built */
 	uint32_t	*doclen;	/* tokens per post */
 	uint32_t	*bodypos;	/* first body position per post */
@@ -76,45 +77,18 @@ struct search_index {
 /* ---- characters and tokens ------------------------------------------ */
 
 /*
- * Latin-1 Supplement and Latin Extended-A letters, folded for matching:
- * U+00C0..U+017F in ranges that share a base letter.  × and ÷ are not
- * letters.
- */
-static const struct {
-	uint16_t	 lo, hi;
-	const char	*to;
-} latin[] = {
-	{ 0xC0, 0xC5, "a" }, { 0xC6, 0xC6, "ae" }, { 0xC7, 0xC7, "c" },
-	{ 0xC8, 0xCB, "e" }, { 0xCC, 0xCF, "i" }, { 0xD0, 0xD0, "d" },
-	{ 0xD1, 0xD1, "n" }, { 0xD2, 0xD6, "o" }, { 0xD8, 0xD8, "o" },
-	{ 0xD9, 0xDC, "u" }, { 0xDD, 0xDD, "y" }, { 0xDE, 0xDE, "th" },
-	{ 0xDF, 0xDF, "ss" }, { 0xE0, 0xE5, "a" }, { 0xE6, 0xE6, "ae" },
-	{ 0xE7, 0xE7, "c" }, { 0xE8, 0xEB, "e" }, { 0xEC, 0xEF, "i" },
-	{ 0xF0, 0xF0, "d" }, { 0xF1, 0xF1, "n" }, { 0xF2, 0xF6, "o" },
-	{ 0xF8, 0xF8, "o" }, { 0xF9, 0xFC, "u" }, { 0xFD, 0xFD, "y" },
-	{ 0xFE, 0xFE, "th" }, { 0xFF, 0xFF, "y" },
-	{ 0x100, 0x105, "a" }, { 0x106, 0x10D, "c" }, { 0x10E, 0x111, "d" },
-	{ 0x112, 0x11B, "e" }, { 0x11C, 0x123, "g" }, { 0x124, 0x127, "h" },
-	{ 0x128, 0x131, "i" }, { 0x132, 0x133, "ij" }, { 0x134, 0x135, "j" },
-	{ 0x136, 0x138, "k" }, { 0x139, 0x142, "l" }, { 0x143, 0x149, "n" },
-	{ 0x14A, 0x14B, "ng" }, { 0x14C, 0x151, "o" }, { 0x152, 0x153, "oe" },
-	{ 0x154, 0x159, "r" }, { 0x15A, 0x161, "s" }, { 0x162, 0x167, "t" },
-	{ 0x168, 0x173, "u" }, { 0x174, 0x175, "w" }, { 0x176, 0x178, "y" },
-	{ 0x179, 0x17E, "z" }, { 0x17F, 0x17F, "s" },
-};
-
-/*
  * The folded form of cp into out (room for 4 bytes): its length, 0 for
  * a combining mark (part of a word, folded away: "e" U+0301 is "e"), or
  * -1 when cp is not part of a word (blanks, punctuation, symbols, bad
  * bytes).
  */
 static int
-fold_cp(long cp, char *out)
+token_cp(uint32_t cp, char *out)
 {
-	size_t	 i;
+	const char	*ascii;
+	size_t		 len;
 
-	if (cp < 0)
+	if (cp == UTF8_INVALID)
 		return -1;
 	if (cp < 0x80) {
 		if (cp >= 'A' && cp <= 'Z') {
@@ -129,13 +103,12 @@ fold_cp(long cp, char *out)
 	}
 	if (cp < 0xC0 || cp == 0xD7 || cp == 0xF7)
 		return -1;		/* Latin-1 punctuation and symbols */
-	if (cp <= 0x17F) {
-		for (i = 0; i < nitems(latin); i++)
-			if (cp >= latin[i].lo && cp <= latin[i].hi) {
-				memcpy(out, latin[i].to, strlen(latin[i].to));
-				return (int)strlen(latin[i].to);
-			}
-		return -1;
+	if (cp <= 0x17F) {		/* Latin-1 and Extended-A letters */
+		if ((ascii = fold_latin(cp)) == NULL)
+			return -1;
+		len = strlen(ascii);
+		memcpy(out, ascii, len);
+		return (int)len;
 	}
 	if (cp >= 0x300 && cp <= 0x36F)
 		return 0;		/* combining diacritical marks */
@@ -152,7 +125,7 @@ fold_cp(long cp, char *out)
 		cp += 0x20;
 	else if (cp >= 0x400 && cp <= 0x40F)
 		cp += 0x50;
-	return (int)buf_utf8_encode((uint32_t)cp, out);
+	return (int)utf8_encode(cp, out);
 }
 
 /* ASCII folded: letters lower-cased, digits kept, 0 = not in a word. */
@@ -194,7 +167,7 @@ tok_next(struct tok *t)
 {
 	const unsigned char	*start, *last, *q;
 	char			 f[4];
-	long			 cp;
+	uint32_t		 cp;
 	size_t			 n;
 	int			 k;
 
@@ -217,10 +190,10 @@ tok_next(struct tok *t)
 					t->key[t->keylen++] = ascii_fold[*q];
 				continue;
 			}
-			n = buf_utf8_decode((const char *)q,
-			    (size_t)(t->end - q), &cp);
+			n = utf8_decode((const char *)q, (size_t)(t->end - q),
+			    &cp);
 			t->p += n;
-			if ((k = fold_cp(cp, f)) < 0) {
+			if ((k = token_cp(cp, f)) < 0) {
 				if (start != NULL)
 					break;
 				continue;
@@ -499,7 +472,7 @@ post_plain(const struct post *p, struct buf *out)
 	const char	*body = p->src + p->body_off;
 	size_t		 len = p->srclen - p->body_off, skip;
 
-	skip = nav_title_skip(body, len, p->title);
+	skip = scan_repeated_title(body, len, p->title);
 	search_plain(body + skip, len - skip, out);
 }
 
@@ -871,6 +844,7 @@ search_build(const struct archive *a)
 	b.tcap = 1024;
 	b.table = xcalloc(b.tcap, sizeof(*b.table));
 	x = xcalloc(1, sizeof(*x));
+	x->a = a;
 	x->ndocs = a->nposts;
 	x->doclen = xcalloc(x->ndocs + 1, sizeof(*x->doclen));
 	x->bodypos = xcalloc(x->ndocs + 1, sizeof(*x->bodypos));
@@ -965,37 +939,6 @@ size_t
 search_nterms(const struct search_index *x)
 {
 	return x->nterms;
-}
-
-static pthread_mutex_t	 build_lock = PTHREAD_MUTEX_INITIALIZER;
-
-const struct search_index *
-search_index(struct archive *a)
-{
-	struct search_index	*x, *want = NULL;
-	struct timespec		 t0, t1;
-
-	x = atomic_load_explicit(&a->search, memory_order_acquire);
-	if (x != NULL)
-		return x;
-	/* One build at a time: the others wait for it, not redo it. */
-	pthread_mutex_lock(&build_lock);
-	x = atomic_load_explicit(&a->search, memory_order_acquire);
-	if (x == NULL) {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		x = search_build(a);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if (!atomic_compare_exchange_strong(&a->search, &want, x)) {
-			search_free(x);		/* cannot happen: locked */
-			x = want;
-		} else
-			log_info("search index: %zu posts, %zu tokens, "
-			    "%zu bytes, %.1f ms", x->ndocs, x->nterms,
-			    search_bytes(x), (double)(t1.tv_sec - t0.tv_sec) *
-			    1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
-	}
-	pthread_mutex_unlock(&build_lock);
-	return x;
 }
 
 /* ---- querying ------------------------------------------------------- */
@@ -1388,10 +1331,10 @@ snippet(const struct search_index *x, const struct post *p, uint32_t doc,
 }
 
 int
-search_run(struct archive *a, const char *q, size_t max,
+search_run(const struct search_index *x, const char *q, size_t max,
     struct search_result *res)
 {
-	const struct search_index *x;
+	const struct archive	*a = x->a;
 	struct search_query	 sq;
 	struct qtok		*qt = NULL;
 	struct qword		*qw = NULL;
@@ -1407,7 +1350,6 @@ search_run(struct archive *a, const char *q, size_t max,
 		search_query_free(&sq);
 		return -1;
 	}
-	x = search_index(a);
 	if (filter(a, &sq, &allow, res) == -1)
 		goto done;
 
@@ -1499,86 +1441,4 @@ search_result_free(struct search_result *res)
 		free(res->hits[i].snippet);
 	free(res->hits);
 	memset(res, 0, sizeof(*res));
-}
-
-/* ---- pages ---------------------------------------------------------- */
-
-/* The query as shown: one line, no control bytes, bad UTF-8 as '?'. */
-static char *
-shown_query(const char *q)
-{
-	const unsigned char	*p = (const unsigned char *)q, *end;
-	struct buf		 b = BUF_INIT;
-	long			 cp;
-	size_t			 n;
-
-	end = p + strlen(q);
-	while (p < end && b.len < 200) {
-		n = buf_utf8_decode((const char *)p, (size_t)(end - p), &cp);
-		if (cp < 0)
-			buf_addc(&b, '?');
-		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xA0))
-			buf_addc(&b, ' ');
-		else
-			buf_add(&b, p, n);
-		p += n;
-	}
-	buf_addc(&b, '\0');
-	return buf_release(&b);
-}
-
-void
-search_page(struct page *pg, struct archive *a, const char *q)
-{
-	struct search_result	 res;
-	const struct post	*p;
-	char			*shown, *url;
-	size_t			 i;
-
-	shown = shown_query(q);
-	page_heading(pg, 1, "Search");
-	page_text(pg, "Results for: %s", shown);
-	page_blank(pg);
-	if (search_run(a, q, SEARCH_MAX_RESULTS, &res) == -1)
-		page_text(pg, "Nothing to search for. Type words, \"a "
-		    "phrase\", tag:name or series:name.");
-	else if (res.why[0] != '\0')
-		page_text(pg, "%s", res.why);
-	else if (res.total == 0)
-		page_text(pg, "No post matches.");
-	else if (res.total == 1)
-		page_text(pg, "1 post matches.");
-	else if (res.total > res.nhits)
-		page_text(pg, "%zu posts match; the best %zu are shown.",
-		    res.total, res.nhits);
-	else
-		page_text(pg, "%zu posts match.", res.total);
-	page_blank(pg);
-	for (i = 0; i < res.nhits; i++) {
-		p = res.hits[i].post;
-		url = xasprintf("/posts/%s", p->slug);
-		page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s",
-		    p->title != NULL && *p->title != '\0' ? p->title :
-		    p->slug);
-		free(url);
-		if (*res.hits[i].snippet != '\0')
-			page_text(pg, "%s", res.hits[i].snippet);
-		page_blank(pg);
-	}
-	search_result_free(&res);
-	free(shown);
-	page_link(pg, LINK_SEARCH, "/search", NULL, "Search again");
-	page_link(pg, LINK_MENU, "/", NULL, "Home");
-}
-
-void
-search_prompt_page(struct page *pg, const struct archive *a)
-{
-	page_heading(pg, 1, "Search");
-	page_text(pg, "Search the posts of %s: words, \"a phrase\", "
-	    "tag:name, series:name.", a->title != NULL && *a->title ?
-	    a->title : "this capsule");
-	page_blank(pg);
-	page_link(pg, LINK_SEARCH, "/search", NULL, "Search the archive");
-	page_link(pg, LINK_MENU, "/", NULL, "Home");
 }

@@ -8,11 +8,10 @@
  * matches "cafe"; Greek and Cyrillic to lower case), with the positions
  * it has in the post, so that quoted phrases match exactly.
  *
- * The index is built on first search and published in the snapshot
- * (a->search) for every later one; one build runs at a time, and the
- * snapshot frees it with itself.  Memory: see search_bytes() and the
- * README ("Search").  Knows the archive's shape and the page model;
- * nothing of protocols or sockets.
+ * The site layer builds the index on first search and keeps it with the
+ * snapshot it serves (site/site.c).  Memory: see search_bytes() and the
+ * README ("Search").  Knows the archive's shape; nothing of pages
+ * (site/nav.c makes the results page), protocols or sockets.
  *
  * Query language (words are AND'ed):
  *   query   = term *( 1*SP term )
@@ -30,7 +29,6 @@
 
 struct archive;
 struct buf;
-struct page;
 struct post;
 struct search_index;
 
@@ -80,20 +78,16 @@ void	 search_fold(const char *s, size_t len, struct buf *out);
  */
 void	 search_plain(const char *md, size_t len, struct buf *out);
 
-/* Build the index of a's posts; the caller owns it.  Never NULL. */
+/*
+ * Build the index of a's posts; the caller owns it.  Never NULL.  It
+ * borrows a, which must outlive it.
+ */
 struct search_index *search_build(const struct archive *a);
 void	 search_free(struct search_index *);	/* NULL: ignored */
 /* Bytes of memory the index holds. */
 size_t	 search_bytes(const struct search_index *);
 /* Distinct tokens in the index. */
 size_t	 search_nterms(const struct search_index *);
-
-/*
- * The snapshot's index: the published one, or one built now (one build
- * at a time across threads) and published in a->search.  Lives as long
- * as a.
- */
-const struct search_index *search_index(struct archive *a);
 
 struct search_hit {
 	struct post	*post;		/* borrowed from the snapshot */
@@ -110,26 +104,16 @@ struct search_result {
 };
 
 /*
- * Run q against a's index (built if need be).  Fills res with at most
- * max hits, each with a snippet of about SEARCH_SNIPPET bytes around its
- * first match in the body (on word boundaries, whole UTF-8 characters),
- * or the summary or the opening of the body when the match is in the
- * title or tags.  Returns 0, or -1 when q holds nothing to search for
- * (res is then empty).  res is freed with search_result_free().
+ * Run q against the index x (of the snapshot it was built from).  Fills
+ * res with at most max hits, each with a snippet of about SEARCH_SNIPPET
+ * bytes around its first match in the body (on word boundaries, whole
+ * UTF-8 characters), or the summary or the opening of the body when the
+ * match is in the title or tags.  Returns 0, or -1 when q holds nothing
+ * to search for (res is then empty).  res is freed with
+ * search_result_free().
  */
-int	 search_run(struct archive *a, const char *q, size_t max,
+int	 search_run(const struct search_index *x, const char *q, size_t max,
 	    struct search_result *res);
 void	 search_result_free(struct search_result *);
-
-/*
- * The results page for q (page.h): a heading, the query, how many posts
- * match, then for each hit a dated link to the post and its snippet,
- * then a search link and the way home.  Gemini and Gopher emit it alike
- * (on Gopher the search link is a type-7 item).
- */
-void	 search_page(struct page *pg, struct archive *a, const char *q);
-
-/* The page asking for a query (Gopher's answer to "/search" alone). */
-void	 search_prompt_page(struct page *pg, const struct archive *a);
 
 #endif

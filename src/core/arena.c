@@ -110,7 +110,7 @@ new_chunk(size_t size)
 
 /* A block of n bytes (not zeroed); aborts on overflow or no memory. */
 static void *
-block(size_t n)
+carve(size_t n)
 {
 	struct chunk	*c;
 	struct header	*h;
@@ -144,7 +144,7 @@ arena_calloc(size_t nmemb, size_t size)
 
 	if (size != 0 && nmemb > SIZE_MAX / size)
 		fatalx("arena: calloc(%zu, %zu) overflows", nmemb, size);
-	p = block(nmemb * size);
+	p = carve(nmemb * size);
 	memset(p, 0, nmemb * size);
 	return p;
 }
@@ -157,7 +157,7 @@ arena_realloc(void *p, size_t n)
 	void		*q;
 
 	if (p == NULL)
-		return block(n);
+		return carve(n);
 	h = (struct header *)p - 1;
 	if (n <= h->size) {		/* it fits in the room it has */
 		if (n < h->asked)
@@ -177,7 +177,7 @@ arena_realloc(void *p, size_t n)
 		h->asked = n;
 		return p;
 	}
-	q = block(n);
+	q = carve(n);
 	memcpy(q, p, h->asked);
 	return q;
 }

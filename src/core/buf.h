@@ -37,16 +37,6 @@ void	 buf_printf(struct buf *, const char *, ...)
 void	 buf_truncate(struct buf *, size_t);	/* shrink len, keep cap */
 char	*buf_release(struct buf *);	/* caller owns result; buf is reset */
 void	 buf_free(struct buf *);
-/* Append code point cp (at most U+10FFFF) encoded as UTF-8. */
-void	 buf_add_utf8(struct buf *, uint32_t cp);
-/* The same into out; returns its length, 1 to 4. */
-size_t	 buf_utf8_encode(uint32_t cp, char out[4]);
-/*
- * One code point at p (len > 0 bytes, strict: no overlong forms,
- * surrogates or values past U+10FFFF): returns its length and sets *cp,
- * or returns 1 with *cp = -1 for a byte that starts no valid sequence.
- */
-size_t	 buf_utf8_decode(const char *p, size_t len, long *cp);
 /* Last byte, or -1 when empty. */
 int	 buf_last(const struct buf *);
 

@@ -14,12 +14,13 @@
  * and the evicter sees it and waits; the reader's reference is taken
  * before it decrements readers.  A reader whose load comes after the
  * CAS sees NULL (or a newer blob) and never touches b.  Only the one
- * evicter (an atomic flag) and slot_clear() (the snapshot is dead: no
- * readers) ever take a blob out of a slot; workers only put into empty
- * ones.  So the evicter may read any blob it finds in a slot.
+ * evicter (an atomic flag) and slot_clear() (the slot's owner is being
+ * freed: no readers) ever take a blob out of a slot; workers only put
+ * into empty ones.  So the evicter may read any blob it finds in a
+ * slot.
  *
- * Knows nothing of archives: the archive hands over the slots of a
- * snapshot.  Owns the process-wide byte count.
+ * Knows nothing of archives or sites: the site layer (site/site.c)
+ * hands over its slots.  Owns the process-wide byte count.
  */
 #include <sched.h>
 #include <stdlib.h>

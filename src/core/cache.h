@@ -1,6 +1,6 @@
 /*
- * cache.h -- rendered responses, kept with the snapshot they came from,
- * shared by every worker thread, bounded in memory.
+ * cache.h -- rendered responses, kept by whoever owns the slots (a
+ * site, site/site.h), shared by every worker thread, bounded in memory.
  *
  * A slot holds at most one blob.  The first request for a page renders
  * it and publishes it with cache_put() (compare-and-swap from NULL);
@@ -16,8 +16,8 @@
  *
  * Memory.  Every process-wide byte held by a slot is counted
  * (cache_bytes()).  cache_evict() empties the least recently used
- * slots of a set until the count is at or under a target; the archive
- * calls it when a put goes over the configured limit.  Eviction is
+ * slots of a set until the count is at or under a target; the owner of
+ * the slots calls it when a put goes over the configured limit.  Eviction is
  * safe against concurrent readers: after emptying a slot it waits for
  * the slot's readers that may have loaded the old pointer (a window of
  * a few instructions) before dropping the slot's reference.
@@ -65,7 +65,7 @@ struct blob	*cache_get(struct slot *);
  */
 struct blob	*cache_put(struct slot *, struct blob *b);
 
-/* Bytes held by slots, all snapshots together. */
+/* Bytes held by slots, all sites together. */
 size_t		 cache_bytes(void);
 /*
  * Empty the least recently used of the n slots until cache_bytes() is

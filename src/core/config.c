@@ -32,13 +32,16 @@
 
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/gemini_limits.h"
 #include "core/log.h"
+#include "core/url.h"
 #include "core/util.h"
+#include "core/yaml.h"
 
 #define CONFIG_MAX_SIZE	(1024 * 1024)	/* bytes of YAML we will read */
 #define CONFIG_MAX_BIND	32		/* addresses in "bind" */
 #define CONFIG_MAX_REDIRECTS 10000	/* entries in "redirects" */
-#define CONFIG_MAX_URL	1024		/* a redirect target: Gemini META */
+#define CONFIG_MAX_URL	GEMINI_META_MAX	/* a redirect target is a META */
 #define SHOW_MAX	40		/* bytes of a bad value in a message */
 
 struct loader;
@@ -157,6 +160,7 @@ static const struct field fields[] = {
 	{ "max_archive_size",	parse_size,	OFF(max_archive_size),
 	    1LL << 20, 1LL << 40 },
 	{ "follow_symlinks",	parse_links,	OFF(follow_symlinks), 0, 0 },
+	{ "files_hardlinks",	parse_bool,	OFF(files_hardlinks), 0, 1 },
 	{ "user",		parse_user,	OFF(user),	0, 32 },
 	{ "chroot",		parse_chroot,	OFF(chroot_dir), 0, PATH_MAX },
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
@@ -253,48 +257,15 @@ show(const char *s, char out[SHOW_MAX + 4])
 	return out;
 }
 
-/* Where in the input libyaml's reader gave up: it only knows a byte. */
-static yaml_mark_t
-offset_mark(const struct loader *l, size_t off)
-{
-	yaml_mark_t	 m = { 0, 0, 0 };
-	size_t		 i;
-
-	if (off > l->len)
-		off = l->len;
-	m.index = off;
-	for (i = 0; i < off; i++) {
-		unsigned char	 ch = (unsigned char)l->data[i];
-
-		if (ch == '\n' || (ch == '\r' && (i + 1 >= l->len ||
-		    l->data[i + 1] != '\n'))) {
-			m.line++;
-			m.column = 0;
-		} else if ((ch & 0xC0) != 0x80 && ch != '\r')
-			m.column++;	/* count characters, as libyaml does */
-	}
-	return m;
-}
-
 /* Report libyaml's own error (syntax, encoding, memory). */
 static int
 fail_yaml(struct loader *l)
 {
-	yaml_parser_t	*p = &l->parser;
-	const char	*problem = p->problem ? p->problem : "YAML error";
+	yaml_mark_t	 m;
+	char		 msg[256];
 
-	switch (p->error) {
-	case YAML_READER_ERROR:
-		if (p->problem_value != -1)
-			return fail(l, offset_mark(l, p->problem_offset),
-			    "%s (#x%X)", problem, (unsigned)p->problem_value);
-		return fail(l, offset_mark(l, p->problem_offset), "%s",
-		    problem);
-	case YAML_MEMORY_ERROR:
-		return fail(l, p->mark, "out of memory");
-	default:
-		return fail(l, p->problem_mark, "%s", problem);
-	}
+	yml_problem(&l->parser, l->data, l->len, &m, msg, sizeof(msg));
+	return fail(l, m, "%s", msg);
 }
 
 static const char *
@@ -354,19 +325,6 @@ next(struct loader *l, yaml_event_t *ev)
 	return 0;
 }
 
-/* A plain empty, ~ or null scalar: YAML's "no value". */
-static int
-is_null(const yaml_event_t *ev)
-{
-	const char	*s = (const char *)ev->data.scalar.value;
-
-	if (ev->type != YAML_SCALAR_EVENT ||
-	    ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return 0;
-	return *s == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 ||
-	    strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
-}
-
 /*
  * The value of a scalar event, borrowed from ev; what names what the key
  * wants, for the message when ev is a list or a mapping.  Refuses NUL
@@ -388,7 +346,7 @@ scalar(struct loader *l, const struct field *f, const yaml_event_t *ev,
 }
 
 static void *
-slot(struct loader *l, const struct field *f)
+field_at(struct loader *l, const struct field *f)
 {
 	return (char *)l->base + f->off;
 }
@@ -397,7 +355,7 @@ slot(struct loader *l, const struct field *f)
 static void
 set_str(struct loader *l, const struct field *f, const char *s)
 {
-	char	**p = slot(l, f);
+	char	**p = field_at(l, f);
 
 	free(*p);
 	*p = s != NULL ? xstrdup(s) : NULL;
@@ -416,7 +374,7 @@ get_text(struct loader *l, const struct field *f, const yaml_event_t *ev,
 
 	if (scalar(l, f, ev, "a string", &s) == -1)
 		return -1;
-	if (is_null(ev) || *s == '\0') {
+	if (yml_is_null(ev) || *s == '\0') {
 		if (f->min > 0)
 			return fail(l, ev->start_mark,
 			    "%s: must not be empty", f->key);
@@ -482,7 +440,7 @@ parse_host(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	char		 tmp[SHOW_MAX + 4];
 	const char	*s;
-	char		**p = slot(l, f), *q;
+	char		**p = field_at(l, f), *q;
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -591,7 +549,7 @@ static int
 parse_path(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	const char	*s;
-	char		**p = slot(l, f);
+	char		**p = field_at(l, f);
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -606,7 +564,7 @@ parse_log(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	const char	*s;
 
-	if (ev->type == YAML_SCALAR_EVENT && (is_null(ev) ||
+	if (ev->type == YAML_SCALAR_EVENT && (yml_is_null(ev) ||
 	    strcmp((const char *)ev->data.scalar.value, "stderr") == 0 ||
 	    strcmp((const char *)ev->data.scalar.value, "-") == 0)) {
 		set_str(l, f, NULL);
@@ -648,7 +606,7 @@ get_integer(struct loader *l, const struct field *f, const yaml_event_t *ev,
 
 	if (scalar(l, f, ev, "an integer", &s) == -1)
 		return -1;
-	if (is_null(ev))
+	if (yml_is_null(ev))
 		return fail(l, ev->start_mark, "%s: a value is required",
 		    f->key);
 	if (read_integer(s, out) == -1)
@@ -669,7 +627,7 @@ parse_int(struct loader *l, const struct field *f, yaml_event_t *ev)
 
 	if (get_integer(l, f, ev, &v) == -1)
 		return -1;
-	*(int *)slot(l, f) = (int)v;
+	*(int *)field_at(l, f) = (int)v;
 	return 0;
 }
 
@@ -680,7 +638,7 @@ parse_uint(struct loader *l, const struct field *f, yaml_event_t *ev)
 
 	if (get_integer(l, f, ev, &v) == -1)
 		return -1;
-	*(unsigned *)slot(l, f) = (unsigned)v;
+	*(unsigned *)field_at(l, f) = (unsigned)v;
 	return 0;
 }
 
@@ -695,15 +653,15 @@ parse_workers(struct loader *l, const struct field *f, yaml_event_t *ev)
 	if (scalar(l, f, ev, "auto or a number", &s) == -1)
 		return -1;
 	if (strcasecmp(s, "auto") == 0) {
-		*(int *)slot(l, f) = 0;
+		*(int *)field_at(l, f) = 0;
 		return 0;
 	}
-	if (is_null(ev) || read_integer(s, &v) == -1 || v < f->min ||
+	if (yml_is_null(ev) || read_integer(s, &v) == -1 || v < f->min ||
 	    v > f->max)
 		return fail(l, ev->start_mark,
 		    "%s: expected auto or %lld to %lld, got '%s'", f->key,
 		    f->min, f->max, show(s, tmp));
-	*(int *)slot(l, f) = (int)v;
+	*(int *)field_at(l, f) = (int)v;
 	return 0;
 }
 
@@ -749,10 +707,10 @@ parse_rate(struct loader *l, const struct field *f, yaml_event_t *ev)
 	if (scalar(l, f, ev, "requests per second", &s) == -1)
 		return -1;
 	if (strcasecmp(s, "off") == 0 || strcasecmp(s, "false") == 0) {
-		*(unsigned *)slot(l, f) = 0;
+		*(unsigned *)field_at(l, f) = 0;
 		return 0;
 	}
-	if (is_null(ev) || (e = read_milli(s, &v)) == NULL ||
+	if (yml_is_null(ev) || (e = read_milli(s, &v)) == NULL ||
 	    (*e != '\0' && strcmp(e, "/s") != 0))
 		return fail(l, ev->start_mark,
 		    "%s: expected requests per second such as 10 or 0.5,"
@@ -761,7 +719,7 @@ parse_rate(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: %s is out of range (0 to %lld)", f->key,
 		    show(s, tmp), f->max / 1000);
-	*(unsigned *)slot(l, f) = (unsigned)v;
+	*(unsigned *)field_at(l, f) = (unsigned)v;
 	return 0;
 }
 
@@ -795,7 +753,7 @@ parse_size(struct loader *l, const struct field *f, yaml_event_t *ev)
 			p++;
 	} else if (*p == 'b' || *p == 'B')
 		p++;
-	if (is_null(ev) || n == 0 || n >= sizeof(num) || *p != '\0')
+	if (yml_is_null(ev) || n == 0 || n >= sizeof(num) || *p != '\0')
 		return fail(l, ev->start_mark,
 		    "%s: expected a size such as 8388608, \"512K\" or"
 		    " \"8 MiB\", got '%s'", f->key, show(s, tmp));
@@ -806,7 +764,7 @@ parse_size(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: %s is out of range (%lld KiB to %lld MiB)", f->key,
 		    show(s, tmp), f->min >> 10, f->max >> 20);
-	*(size_t *)slot(l, f) = (size_t)(v * mult);
+	*(size_t *)field_at(l, f) = (size_t)(v * mult);
 	return 0;
 }
 
@@ -827,16 +785,16 @@ parse_links(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return -1;
 	for (i = 0; i < nitems(inside); i++) {
 		if (strcasecmp(s, inside[i]) == 0) {
-			*(int *)slot(l, f) = CONFIG_LINKS_INSIDE;
+			*(int *)field_at(l, f) = CONFIG_LINKS_INSIDE;
 			return 0;
 		}
 		if (strcasecmp(s, any[i]) == 0) {
-			*(int *)slot(l, f) = CONFIG_LINKS_ANY;
+			*(int *)field_at(l, f) = CONFIG_LINKS_ANY;
 			return 0;
 		}
 	}
 	if (strcasecmp(s, "never") == 0 || strcasecmp(s, "none") == 0) {
-		*(int *)slot(l, f) = CONFIG_LINKS_NONE;
+		*(int *)field_at(l, f) = CONFIG_LINKS_NONE;
 		return 0;
 	}
 	return fail(l, ev->start_mark,
@@ -872,7 +830,7 @@ static int
 parse_chroot(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	const char	*s;
-	char		**p = slot(l, f);
+	char		**p = field_at(l, f);
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -929,7 +887,7 @@ parse_ms(struct loader *l, const struct field *f, yaml_event_t *ev)
 
 	if (scalar(l, f, ev, "a number of seconds", &s) == -1)
 		return -1;
-	if (is_null(ev))
+	if (yml_is_null(ev))
 		return fail(l, ev->start_mark, "%s: a value is required",
 		    f->key);
 	if (*s == '-')
@@ -943,7 +901,7 @@ parse_ms(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: %s is out of range (%lldms to %llds)", f->key,
 		    show(s, tmp), f->min, f->max / 1000);
-	*(unsigned *)slot(l, f) = (unsigned)v;
+	*(unsigned *)field_at(l, f) = (unsigned)v;
 	return 0;
 }
 
@@ -960,34 +918,26 @@ parse_level(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: unknown level '%s' (error, warn, info or debug)",
 		    f->key, show(s, tmp));
-	*(enum log_level *)slot(l, f) = (enum log_level)lvl;
+	*(enum log_level *)field_at(l, f) = (enum log_level)lvl;
 	return 0;
 }
 
-/* bool = true / false / yes / no / on / off, in any case */
+/* bool = true / false / yes / no / on / off, in any case (yaml.h) */
 static int
 parse_bool(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	static const char *const yes[] = { "true", "yes", "on" };
-	static const char *const no[] = { "false", "no", "off" };
 	char		 tmp[SHOW_MAX + 4];
 	const char	*s;
-	size_t		 i;
+	bool		 b;
 
 	if (scalar(l, f, ev, "true or false", &s) == -1)
 		return -1;
-	for (i = 0; i < nitems(yes); i++) {
-		if (strcasecmp(s, yes[i]) == 0) {
-			*(int *)slot(l, f) = 1;
-			return 0;
-		}
-		if (strcasecmp(s, no[i]) == 0) {
-			*(int *)slot(l, f) = 0;
-			return 0;
-		}
-	}
-	return fail(l, ev->start_mark, "%s: expected true or false, got '%s'",
-	    f->key, show(s, tmp));
+	if (yml_parse_bool(s, strlen(s), &b) == -1)
+		return fail(l, ev->start_mark,
+		    "%s: expected true or false, got '%s'", f->key,
+		    show(s, tmp));
+	*(int *)field_at(l, f) = b;
+	return 0;
 }
 
 static void
@@ -1037,7 +987,7 @@ bind_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
 
 	if (scalar(l, f, ev, "an IP address", &s) == -1)
 		return -1;
-	if (is_null(ev))
+	if (yml_is_null(ev))
 		return fail(l, ev->start_mark, "%s: an address is required",
 		    f->key);
 	if (inet_pton(AF_INET, s, addr) != 1 &&
@@ -1079,7 +1029,7 @@ parse_list(struct loader *l, const struct field *f, yaml_event_t *ev,
 			if (rv == -1)
 				goto fail;
 		}
-	} else if (!(allow_null && is_null(ev)) &&
+	} else if (!(allow_null && yml_is_null(ev)) &&
 	    add(l, f, ev, &v, &n) == -1)
 		goto fail;
 	if (min1 && n == 0) {
@@ -1197,7 +1147,7 @@ parse_peer(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: expected full, anonymise or none, got '%s'", f->key,
 		    show(s, tmp));
-	*(enum log_peer *)slot(l, f) = mode;
+	*(enum log_peer *)field_at(l, f) = mode;
 	return 0;
 }
 
@@ -1214,7 +1164,7 @@ parse_robots(struct loader *l, const struct field *f, yaml_event_t *ev)
 
 	if (scalar(l, f, ev, "a block of text", &s) == -1)
 		return -1;
-	if (is_null(ev) || *s == '\0') {
+	if (yml_is_null(ev) || *s == '\0') {
 		set_str(l, f, NULL);
 		return 0;
 	}
@@ -1243,37 +1193,11 @@ clean_text(const char *s, int url)
 	return 1;
 }
 
-/* A request path as the router sees it: no "." or ".." segments. */
-static int
-plain_path(const char *s)
-{
-	const char	*seg;
-	size_t		 n;
-
-	for (seg = s + 1;; seg += n + 1) {
-		n = strcspn(seg, "/");
-		if ((n == 1 && seg[0] == '.') ||
-		    (n == 2 && seg[0] == '.' && seg[1] == '.'))
-			return 0;
-		if (seg[n] == '\0')
-			return 1;
-	}
-}
-
-/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" 1*char */
+/* scheme ":" and at least one character after it */
 static int
 absolute_url(const char *s)
 {
-	const char	*p = s;
-
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-		return 0;
-	for (p++; *p != ':'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' ||
-		    *p == '.'))
-			return 0;
-	return p[1] != '\0';
+	return url_has_scheme(s) && strchr(s, ':')[1] != '\0';
 }
 
 static int
@@ -1314,7 +1238,7 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 	from = (const char *)key->data.scalar.value;
 	if (strlen(from) != key->data.scalar.length || from[0] != '/' ||
 	    strlen(from) > CONFIG_MAX_URL || !clean_text(from, 0) ||
-	    !plain_path(from))
+	    url_has_dot_segment(from))
 		return fail(l, key->start_mark,
 		    "%s: '%s' is not a path such as /old/name (one line, at"
 		    " most %d bytes, no . or .. segments)", f->key,
@@ -1326,7 +1250,7 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 			    show(from, tmp));
 	if (scalar(l, f, ev, "a path or a URL", &to) == -1)
 		return -1;
-	if (is_null(ev) || *to == '\0')
+	if (yml_is_null(ev) || *to == '\0')
 		return fail(l, ev->start_mark, "%s: %s: a target is required",
 		    f->key, show(from, tmp));
 	if (strlen(to) > CONFIG_MAX_URL || !clean_text(to, 1) ||
@@ -1360,7 +1284,7 @@ parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 	size_t			 n = 0;
 	int			 rv;
 
-	if (ev->type == YAML_SCALAR_EVENT && is_null(ev))
+	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		goto done;
 	if (ev->type != YAML_MAPPING_START_EVENT)
 		return fail(l, ev->start_mark,
@@ -1552,7 +1476,7 @@ parse_hosts(struct loader *l, const struct field *f, yaml_event_t *ev)
 	free_hosts(l->c->hosts, l->c->nhosts);
 	l->c->hosts = NULL;
 	l->c->nhosts = 0;
-	if (ev->type == YAML_SCALAR_EVENT && is_null(ev))
+	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		return 0;
 	if (ev->type != YAML_SEQUENCE_START_EVENT)
 		return fail(l, ev->start_mark,
@@ -1644,7 +1568,7 @@ parse_stream(struct loader *l)
 			rv = parse_top(l);
 			break;
 		case YAML_SCALAR_EVENT:
-			if (!is_null(&ev))
+			if (!yml_is_null(&ev))
 				rv = fail(l, ev.start_mark,
 				    "expected a mapping of keys to values,"
 				    " got a single value");
@@ -1691,6 +1615,7 @@ defaults(struct config *c, const char *confdir)
 	c->max_post_size = (size_t)8 << 20;
 	c->max_archive_size = (size_t)1 << 30;
 	c->follow_symlinks = CONFIG_LINKS_INSIDE;
+	c->files_hardlinks = 0;
 	c->user = NULL;
 	c->chroot_dir = NULL;
 	c->allow_root = 0;
@@ -1779,63 +1704,22 @@ done:
 	return rv;
 }
 
-/* The whole file into b; -1 with errno set (EFBIG when too large). */
-static int
-read_file(const char *path, struct buf *b)
-{
-	struct stat	 st;
-	ssize_t		 n;
-	int		 fd, saved;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	if (fstat(fd, &st) == -1)
-		goto fail;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail;
-	}
-	for (;;) {
-		buf_reserve(b, 8192);
-		n = read(fd, b->data + b->len, b->cap - b->len - 1);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			goto fail;
-		if (n == 0)
-			break;
-		b->len += (size_t)n;
-		b->data[b->len] = '\0';
-		if (b->len > CONFIG_MAX_SIZE) {
-			errno = EFBIG;
-			goto fail;
-		}
-	}
-	close(fd);
-	return 0;
-fail:
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
-}
-
 int
 config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
-	struct buf	 b = BUF_INIT;
-	int		 rv;
+	char	*data;
+	size_t	 len;
+	int	 rv;
 
-	if (read_file(path, &b) == -1) {
+	if ((data = util_read_file(path, CONFIG_MAX_SIZE, &len)) == NULL) {
 		memset(c, 0, sizeof(*c));
 		if (err != NULL && errlen > 0)
 			snprintf(err, errlen, "%s: %s", path,
 			    strerror(errno));
-		buf_free(&b);
 		return -1;
 	}
-	rv = config_load_buffer(c, path, b.data, b.len, err, errlen);
-	buf_free(&b);
+	rv = config_load_buffer(c, path, data, len, err, errlen);
+	free(data);
 	return rv;
 }
 

@@ -14,11 +14,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/fsafe.h"
+#include "core/util.h"
 
 int	 fsafe_no_openat2;
 
@@ -61,8 +63,15 @@ walk_nofollow(int rootfd, const char *rel, int flags)
 	return -1;
 }
 
+/*
+ * With linked non-NULL, *linked says whether a symbolic link was
+ * followed: the path is first tried without any (the usual case costs
+ * nothing more), then, on ELOOP, as links allows.  Without openat2, any
+ * link allowed may have been followed.
+ */
 static int
-open_beneath(int rootfd, const char *rel, int flags, enum fsafe_links links)
+open_beneath(int rootfd, const char *rel, int flags, enum fsafe_links links,
+    int *linked)
 {
 	struct open_how	 how;
 	long		 rv;
@@ -74,14 +83,92 @@ open_beneath(int rootfd, const char *rel, int flags, enum fsafe_links links)
 		how.resolve |= RESOLVE_BENEATH;
 	if (links == FSAFE_LINKS_NONE)
 		how.resolve |= RESOLVE_NO_SYMLINKS;
+	if (linked != NULL)
+		*linked = 0;
 	if (!fsafe_no_openat2) {
+		if (linked != NULL && links != FSAFE_LINKS_NONE) {
+			how.resolve |= RESOLVE_NO_SYMLINKS;
+			rv = syscall(SYS_openat2, rootfd, rel, &how,
+			    sizeof(how));
+			if (rv >= 0 || (errno != ELOOP && errno != ENOSYS))
+				return (int)rv;
+			*linked = errno == ELOOP;
+			how.resolve &= ~(unsigned long long)RESOLVE_NO_SYMLINKS;
+		}
 		rv = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
 		if (rv >= 0 || errno != ENOSYS)
 			return (int)rv;
 	}
-	if (links == FSAFE_LINKS_ANY)
+	if (links == FSAFE_LINKS_ANY) {
+		if (linked != NULL)
+			*linked = 1;
 		return openat(rootfd, rel, flags | O_CLOEXEC);
+	}
 	return walk_nofollow(rootfd, rel, flags);
+}
+
+/*
+ * 1 when path (absolute, real) is beneath dir (absolute, real) or is it.
+ */
+static int
+beneath(const char *path, const char *dir)
+{
+	size_t	 len = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
+
+	return strncmp(path, dir, len) == 0 &&
+	    (path[len] == '/' || path[len] == '\0');
+}
+
+/*
+ * rel ("dir/...") went through a symbolic link to the file st: is where
+ * it really is allowed?  Beneath root, only beneath dir (where root/dir
+ * really is: "files/" stays in files/, never in posts/ or .trash/) and
+ * through no name that starts with '.'; out of root, links (the
+ * caller's open) decided.  realpath(3) resolves by name, so it works in
+ * a chroot without /proc; the inode check catches a link changed since
+ * the open.
+ */
+static int
+link_allowed(const char *root, const char *rel, const struct stat *st)
+{
+	struct stat	 rst;
+	char		*rroot, *fence = NULL, *real = NULL, *p;
+	const char	*s;
+	size_t		 first;
+	int		 ok = 0;
+
+	first = strcspn(rel, "/");
+	if (rel[first] == '\0')
+		return 1;		/* no directory to keep it in */
+	if ((rroot = realpath(root, NULL)) == NULL)
+		return 0;
+	p = xasprintf("%s/%.*s", rroot, (int)first, rel);
+	fence = realpath(p, NULL);
+	free(p);
+	p = xasprintf("%s/%s", rroot, rel);
+	real = realpath(p, NULL);
+	free(p);
+	if (fence == NULL || real == NULL || stat(real, &rst) == -1 ||
+	    rst.st_dev != st->st_dev || rst.st_ino != st->st_ino)
+		goto done;
+	if (!beneath(real, rroot)) {
+		ok = 1;			/* out of root */
+		goto done;
+	}
+	/* files -> / (or ..) must not make all of root the fence. */
+	if (!beneath(fence, rroot) || strcmp(fence, rroot) == 0 ||
+	    !beneath(real, fence))
+		goto done;
+	for (s = real + (strcmp(rroot, "/") == 0 ? 0 : strlen(rroot));
+	    (s = strchr(s, '/')) != NULL; s++)
+		if (s[1] == '.')
+			goto done;
+	ok = 1;
+done:
+	free(rroot);
+	free(fence);
+	free(real);
+	return ok;
 }
 
 /* Relative, no "." or ".." component: the root stays the root. */
@@ -108,7 +195,7 @@ fsafe_open(const char *root, const char *rel, enum fsafe_links links,
     struct stat *st, enum fsafe_kind *kind)
 {
 	struct stat	 pst;
-	int		 rootfd, pfd, fd = -1, saved;
+	int		 rootfd, pfd, fd = -1, saved, linked;
 
 	if (!clean_rel(rel)) {
 		errno = ENOENT;
@@ -117,7 +204,7 @@ fsafe_open(const char *root, const char *rel, enum fsafe_links links,
 	if ((rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return -1;
 	/* What is it?  O_PATH opens nothing: no driver, no FIFO wait. */
-	if ((pfd = open_beneath(rootfd, rel, O_PATH, links)) == -1)
+	if ((pfd = open_beneath(rootfd, rel, O_PATH, links, &linked)) == -1)
 		goto fail;
 	if (fstat(pfd, &pst) == -1) {
 		close(pfd);
@@ -133,12 +220,13 @@ fsafe_open(const char *root, const char *rel, enum fsafe_links links,
 	 * terminal since: then the inode check below refuses it.
 	 */
 	if ((fd = open_beneath(rootfd, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY,
-	    links)) == -1)
+	    links, NULL)) == -1)
 		goto fail;
 	if (fstat(fd, st) == -1)
 		goto fail;
 	if (st->st_dev != pst.st_dev || st->st_ino != pst.st_ino ||
-	    (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode))) {
+	    (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) ||
+	    (linked && !link_allowed(root, rel, st))) {
 		errno = ENOENT;
 		goto fail;
 	}

@@ -8,7 +8,8 @@
  * reading: the path is first opened with O_PATH, which does not open the
  * object itself, and FIFOs, sockets and devices are refused there, so a
  * device's driver never sees an open(2) from us and a FIFO cannot block.
- * Knows nothing of requests.
+ * A link may not lead from one directory of the root into another
+ * (fsafe_open()).  Knows nothing of requests.
  */
 #ifndef CAPSULED_FSAFE_H
 #define CAPSULED_FSAFE_H
@@ -29,11 +30,15 @@ enum fsafe_links {
 
 /*
  * Open rel (no leading '/', no "." or ".." component) beneath the
- * directory root.  On success returns an fd opened O_RDONLY (a regular
- * file or a directory), with *st filled and *kind set.  On failure
- * returns -1 with errno: ENOENT (absent, escapes the root, a link not
- * allowed by links, not a regular file or directory, or swapped while
- * we looked), EACCES (unreadable), or another errno.
+ * directory root.  When rel is "dir/...", a symbolic link that resolves
+ * beneath root must resolve beneath root/dir, and through no name that
+ * starts with '.', whatever links says: root/files/x may not lead to
+ * root/posts/ or root/.trash/ (out of root, links decides).  On success
+ * returns an fd opened O_RDONLY (a regular file or a directory), with
+ * *st filled and *kind set.  On failure returns -1 with errno: ENOENT
+ * (absent, escapes the root or dir, a link not allowed by links, not a
+ * regular file or directory, or swapped while we looked), EACCES
+ * (unreadable), or another errno.
  */
 int	 fsafe_open(const char *root, const char *rel, enum fsafe_links links,
 	    struct stat *st, enum fsafe_kind *kind);

@@ -20,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/buf.h"
 #include "core/log.h"
+#include "core/utf8.h"
 #include "core/util.h"
 
 static _Atomic int	 log_fd = 2;
@@ -180,6 +182,55 @@ put_str(char *p, const char *s, size_t max)
 	return n;
 }
 
+/*
+ * s[0..len) at p, room bytes at most, so that a log line holds only
+ * printable UTF-8 (grep and terminals take it for text, and a line is
+ * one line): what is not valid UTF-8, C0 and C1 controls, DEL and
+ * U+2028/2029 are written \xHH, a byte at a time; with quoted, so are
+ * '"' and '\\', and the field stays one quoted string.  Stops before a
+ * character that does not fit whole.  Returns the bytes written.
+ */
+static size_t
+put_esc(char *p, size_t room, const char *s, size_t len, int quoted)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t		 out = 0, i = 0, n, k;
+	unsigned char	 c;
+	uint32_t	 cp;
+
+	while (i < len) {
+		c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && !(quoted && (c == '"' ||
+		    c == '\\'))) {
+			if (out + 1 > room)
+				break;
+			p[out++] = (char)c;
+			i++;
+			continue;
+		}
+		n = utf8_decode(s + i, len - i, &cp);
+		if (cp != UTF8_INVALID && cp >= 0xa0 && cp != 0x2028 &&
+		    cp != 0x2029) {
+			if (out + n > room)
+				break;
+			memcpy(p + out, s + i, n);
+			out += n;
+			i += n;
+			continue;
+		}
+		if (out + 4 * n > room)
+			break;
+		for (k = 0; k < n; k++, i++) {
+			c = (unsigned char)s[i];
+			p[out++] = '\\';
+			p[out++] = 'x';
+			p[out++] = hex[c >> 4];
+			p[out++] = hex[c & 0xf];
+		}
+	}
+	return out;
+}
+
 void
 log_flush(void)
 {
@@ -205,7 +256,7 @@ log_access_pending(void)
 static void
 emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 {
-	char	 line[2048];
+	char	 line[2048], msg[2048];
 	size_t	 len;
 	int	 n;
 
@@ -216,10 +267,11 @@ emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 	n = snprintf(line + len, sizeof(line) - len, "%s: ",
 	    level_names[lvl]);
 	len += (size_t)n;
-	n = vsnprintf(line + len, sizeof(line) - len, fmt, ap);
+	/* Messages quote paths and names that came from outside. */
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (n > 0)
-		len += (size_t)n < sizeof(line) - len ? (size_t)n :
-		    sizeof(line) - len - 1;
+		len += put_esc(line + len, sizeof(line) - len - 2, msg,
+		    strnlen(msg, sizeof(msg)), 0);
 	if (errnum != 0 && len < sizeof(line) - 1) {
 		n = snprintf(line + len, sizeof(line) - len, ": %s",
 		    strerror(errnum));
@@ -279,9 +331,8 @@ log_access(const char *peer, const char *proto, const char *req,
     size_t reqlen, int status, unsigned long long bytes,
     unsigned long long usec)
 {
-	static const char hex[] = "0123456789abcdef";
 	char		 line[1600];
-	size_t		 len, i;
+	size_t		 len;
 
 	/* 32 + 64 + 16 + 3 before the request, at most 80 after it. */
 	len = stamp(line, 32);
@@ -291,17 +342,7 @@ log_access(const char *peer, const char *proto, const char *req,
 	line[len++] = ' ';
 	line[len++] = '"';
 	/* Escape so one request is always one well-formed field. */
-	for (i = 0; i < reqlen && len < sizeof(line) - 80; i++) {
-		unsigned char c = (unsigned char)req[i];
-
-		if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
-			line[len++] = '\\';
-			line[len++] = 'x';
-			line[len++] = hex[c >> 4];
-			line[len++] = hex[c & 0xf];
-		} else
-			line[len++] = (char)c;
-	}
+	len += put_esc(line + len, sizeof(line) - 80 - len, req, reqlen, 1);
 	line[len++] = '"';
 	line[len++] = ' ';
 	if (status < 0) {

@@ -61,8 +61,9 @@ void	 fatalx(const char *, ...)
 /*
  * One access-log line:
  *   TIME PEER PROTO "REQUEST" STATUS BYTES USEC
- * REQUEST is escaped (no control bytes, no quotes) so the line stays
- * parseable whatever a client sent.
+ * REQUEST is escaped (what is not printable UTF-8, and quotes, as \xHH)
+ * so the line stays parseable text whatever a client sent; diagnostic
+ * lines are escaped the same way, quotes kept.
  */
 void	 log_access(const char *peer, const char *proto, const char *req,
 	    size_t reqlen, int status, unsigned long long bytes,

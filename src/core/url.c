@@ -3,13 +3,15 @@
  * (gmid iri.c shape).
  *
  * url_parse() walks an RFC 3986 absolute URI once, splits it into the
- * parts of struct url and rejects everything spec/gemini.md §3 says to
- * reject.  The struct points into the caller's string, which is
+ * parts of struct url and rejects every request the Gemini specification
+ * says to reject.  The struct points into the caller's string, which is
  * rewritten in place (scheme and host are shifted and NUL-terminated, the
- * path is percent-decoded); nothing is allocated.  Knows nothing of
- * hosts we serve, the archive or sockets: gemini.c decides 53 vs 59.
+ * path is percent-decoded); nothing is allocated.  The encoders and
+ * small helpers below it are shared with the renderers, the archive
+ * and the page model.  Knows nothing of hosts we serve, the archive or
+ * sockets: gemini.c decides 53 vs 59.
  *
- * Decisions (spec/gemini.md leaves them to us):
+ * Decisions (the Gemini specification leaves them to us):
  *  - ASCII is held to RFC 3986: only pchar, "/" (and "?" in the query)
  *    pass; spaces, controls, '"', '<', '>', '\', '^', '`', '{', '|', '}'
  *    and brackets outside an IPv6 literal are a 59.  Raw non-ASCII UTF-8
@@ -28,6 +30,7 @@
 
 #include "core/buf.h"
 #include "core/url.h"
+#include "core/utf8.h"
 
 /* Locale-free ASCII classes: a request is bytes, not text in a locale. */
 #define IS_ALPHA(c)	(((c) | 0x20) >= 'a' && ((c) | 0x20) <= 'z')
@@ -50,9 +53,8 @@ subdelim(unsigned char c)
 	return c != '\0' && strchr("!$&'()*+,;=", c) != NULL;
 }
 
-/* Value of a hex digit, or -1. */
-static int
-hexval(unsigned char c)
+int
+url_hexval(int c)
 {
 	if (IS_DIGIT(c))
 		return c - '0';
@@ -71,59 +73,6 @@ lower(char *s)
 }
 
 int
-utf8_valid(const char *s, size_t len)
-{
-	const unsigned char	*p = (const unsigned char *)s;
-	const unsigned char	*end = p + len;
-	unsigned char		 lo, hi;
-	size_t			 n, i;
-
-	while (p < end) {
-		if (*p < 0x80) {
-			p++;
-			/* Runs of ASCII (most of a post): 8 bytes a step. */
-			while (end - p >= 8) {
-				uint64_t	 w;
-
-				memcpy(&w, p, sizeof(w));
-				if (w & UINT64_C(0x8080808080808080))
-					break;
-				p += 8;
-			}
-			continue;
-		}
-		/* Unicode Table 3-7: the second byte's range per lead byte. */
-		lo = 0x80;
-		hi = 0xBF;
-		if (*p >= 0xC2 && *p <= 0xDF)
-			n = 1;
-		else if (*p >= 0xE0 && *p <= 0xEF) {
-			n = 2;
-			if (*p == 0xE0)
-				lo = 0xA0;	/* overlong */
-			else if (*p == 0xED)
-				hi = 0x9F;	/* surrogates */
-		} else if (*p >= 0xF0 && *p <= 0xF4) {
-			n = 3;
-			if (*p == 0xF0)
-				lo = 0x90;	/* overlong */
-			else if (*p == 0xF4)
-				hi = 0x8F;	/* > U+10FFFF */
-		} else
-			return 0;	/* 80-C1 continuation/overlong, F5-FF */
-		if ((size_t)(end - p) <= n)
-			return 0;
-		if (p[1] < lo || p[1] > hi)
-			return 0;
-		for (i = 2; i <= n; i++)
-			if (p[i] < 0x80 || p[i] > 0xBF)
-				return 0;
-		p += n + 1;
-	}
-	return 1;
-}
-
-int
 url_decode(char *s)
 {
 	char	*r, *w;
@@ -136,8 +85,8 @@ url_decode(char *s)
 		}
 		/* pct-encoded = "%" HEXDIG HEXDIG; r[2] is read only if r[1]
 		 * was a digit, so never past the NUL. */
-		if ((h = hexval((unsigned char)r[1])) == -1 ||
-		    (l = hexval((unsigned char)r[2])) == -1)
+		if ((h = url_hexval((unsigned char)r[1])) == -1 ||
+		    (l = url_hexval((unsigned char)r[2])) == -1)
 			return -1;
 		if (h == 0 && l == 0)
 			return -1;
@@ -168,6 +117,68 @@ url_encode_path(const char *s, struct buf *out)
 	}
 }
 
+/* Printable ASCII that may not stand in a URL as it is (RFC 3986). */
+static int
+unsafe(unsigned char c)
+{
+	switch (c) {
+	case '"': case '<': case '>': case '\\': case '^': case '`':
+	case '{': case '|': case '}':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void
+url_encode_link(const char *url, struct buf *out)
+{
+	static const char	 hex[] = "0123456789ABCDEF";
+	const unsigned char	*p;
+
+	buf_add(out, "", 0);		/* a terminated "" even if empty */
+	for (p = (const unsigned char *)url; *p != '\0'; p++) {
+		if (*p <= 0x20 || *p >= 0x7f || unsafe(*p) ||
+		    (*p == '%' && (url_hexval(p[1]) == -1 ||
+		    url_hexval(p[2]) == -1))) {
+			buf_addc(out, '%');
+			buf_addc(out, hex[*p >> 4]);
+			buf_addc(out, hex[*p & 15]);
+		} else
+			buf_addc(out, *p);
+	}
+}
+
+/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
+int
+url_has_dot_segment(const char *path)
+{
+	const char	*seg;
+	size_t		 len;
+
+	for (seg = path + 1;; seg += len + 1) {
+		len = strcspn(seg, "/");
+		if ((len == 1 && seg[0] == '.') ||
+		    (len == 2 && seg[0] == '.' && seg[1] == '.'))
+			return 1;
+		if (seg[len] == '\0')
+			return 0;
+	}
+}
+
+int
+url_has_scheme(const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+
+	if (!IS_ALPHA(*p))
+		return 0;
+	for (p++; IS_ALPHA(*p) || IS_DIGIT(*p) || *p == '+' || *p == '-' ||
+	    *p == '.'; p++)
+		;
+	return *p == ':';
+}
+
 /*
  * Check the raw characters of a path (query == 0) or query (query == 1):
  *   path  = *( pchar / "/" )
@@ -183,7 +194,7 @@ check_chars(const char *s, int query, const char **errstr)
 
 	for (p = (const unsigned char *)s; *p != '\0'; p++) {
 		if (*p == '%') {
-			if (hexval(p[1]) == -1 || hexval(p[2]) == -1) {
+			if (url_hexval(p[1]) == -1 || url_hexval(p[2]) == -1) {
 				*errstr = "Bad request: invalid percent escape";
 				return -1;
 			}
@@ -216,8 +227,7 @@ check_chars(const char *s, int query, const char **errstr)
 static int
 check_decoded(const char *path, const char **errstr)
 {
-	const char	*p, *seg;
-	size_t		 len;
+	const char	*p;
 
 	if (!utf8_valid(path, strlen(path))) {
 		*errstr = "Bad request: path is not valid UTF-8";
@@ -229,15 +239,9 @@ check_decoded(const char *path, const char **errstr)
 			return -1;
 		}
 	}
-	for (seg = path + 1;; seg += len + 1) {
-		len = strcspn(seg, "/");
-		if ((len == 1 && seg[0] == '.') ||
-		    (len == 2 && seg[0] == '.' && seg[1] == '.')) {
-			*errstr = "Bad request: dot segment in path";
-			return -1;
-		}
-		if (seg[len] == '\0')
-			break;
+	if (url_has_dot_segment(path)) {
+		*errstr = "Bad request: dot segment in path";
+		return -1;
 	}
 	return 0;
 }

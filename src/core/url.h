@@ -2,10 +2,13 @@
  * url.h -- a Gemini request URL, parsed and checked in place
  * (gmid iri.c shape).
  *
- * url_parse() splits an absolute URI into its parts, rejects what
- * spec/gemini.md says to reject, and percent-decodes the path.  The
- * struct url points into the caller's buffer, which url_parse() modifies;
- * no allocation.  Knows nothing of the archive or of sockets.
+ * url_parse() splits an absolute URI into its parts, rejects what the
+ * Gemini specification says to reject, and percent-decodes the path.
+ * The struct url points into the caller's buffer, which url_parse()
+ * modifies; no allocation.  Also the one home of the URL helpers other modules
+ * share: the two percent-encoders (a site path, a link as written),
+ * url_has_scheme() and url_hexval().  Knows nothing of the archive or
+ * of sockets.
  */
 #ifndef CAPSULED_URL_H
 #define CAPSULED_URL_H
@@ -37,7 +40,25 @@ int	 url_decode(char *s);
 /* Percent-encode for a link: keeps unreserved and "/", encodes the rest. */
 void	 url_encode_path(const char *s, struct buf *out);
 
-/* 1 when s[0..len) is valid UTF-8 (no overlongs, no surrogates). */
-int	 utf8_valid(const char *s, size_t len);
+/*
+ * A link destination as written (a Markdown link, maybe already
+ * encoded) made one safe token: controls, space, non-ASCII, the
+ * printable bytes RFC 3986 never allows ("<>\"{}|\\^`") and a '%' that
+ * starts no escape are percent-encoded; escapes and reserved characters
+ * are kept.  out is NUL-terminated even when url is empty.
+ */
+void	 url_encode_link(const char *url, struct buf *out);
+
+/* 1 when s starts with a scheme and its ':' (RFC 3986 3.1), else 0. */
+int	 url_has_scheme(const char *s);
+
+/* The value of hex digit c, or -1. */
+int	 url_hexval(int c);
+
+/*
+ * 1 when the path (decoded, starting with '/') has a "." or ".."
+ * segment, which no request may carry (they would climb or alias).
+ */
+int	 url_has_dot_segment(const char *path);
 
 #endif

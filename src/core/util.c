@@ -1,11 +1,17 @@
 /*
- * util.c -- allocation wrappers that abort on out-of-memory.
+ * util.c -- allocation wrappers that abort on out-of-memory, and whole
+ * files read into memory.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/util.h"
 
@@ -56,6 +62,12 @@ xstrdup(const char *s)
 }
 
 char *
+xstrdup_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+char *
 xstrndup(const char *s, size_t len)
 {
 	char	*p;
@@ -82,5 +94,67 @@ xasprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)len + 1, fmt, ap);
 	va_end(ap);
+	return p;
+}
+
+char *
+util_read_fd(int fd, size_t max, size_t *lenp)
+{
+	char	*p = NULL;
+	size_t	 len = 0, cap = 0, want;
+	ssize_t	 n;
+	int	 saved;
+
+	for (;;) {
+		if (cap - len < 2) {		/* a byte and the NUL */
+			cap = cap ? cap * 2 : 8192;
+			p = xreallocarray(p, cap, 1);
+		}
+		want = cap - len - 1;
+		if (max < SIZE_MAX && want > max + 1 - len)
+			want = max + 1 - len;	/* one past max says EFBIG */
+		n = read(fd, p + len, want);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			goto fail;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max) {
+			errno = EFBIG;
+			goto fail;
+		}
+	}
+	p[len] = '\0';
+	*lenp = len;
+	return p;
+fail:
+	saved = errno;
+	free(p);
+	errno = saved;
+	return NULL;
+}
+
+char *
+util_read_file(const char *path, size_t max, size_t *lenp)
+{
+	struct stat	 st;
+	char		*p = NULL;
+	int		 fd, saved;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == -1)
+		goto end;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto end;
+	}
+	p = util_read_fd(fd, max, lenp);
+end:
+	saved = errno;
+	close(fd);
+	errno = saved;
 	return p;
 }

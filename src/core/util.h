@@ -1,6 +1,6 @@
 /*
- * util.h -- allocation that cannot fail, and a few macros every module
- * uses.
+ * util.h -- allocation that cannot fail, reading a whole file, and a
+ * few macros every module uses.
  *
  * Like cmark's default allocator, x*alloc() abort on out-of-memory, so
  * no caller carries an OOM branch.  Knows nothing of the server.
@@ -20,8 +20,20 @@ void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
+char	*xstrdup_null(const char *);	/* NULL stays NULL */
 char	*xstrndup(const char *, size_t);
 char	*xasprintf(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
+
+/*
+ * All of fd, or of the file at path (not a directory), into a malloc'd
+ * buffer the caller frees, NUL-terminated; *lenp is its length without
+ * the NUL.  A read cut short by a signal is retried.  NULL with errno
+ * set on failure: EFBIG when there are more than max bytes (SIZE_MAX:
+ * no limit), EISDIR for a directory, or what open(2) or read(2) said.
+ * util_read_fd() leaves fd open.
+ */
+char	*util_read_fd(int fd, size_t max, size_t *lenp);
+char	*util_read_file(const char *path, size_t max, size_t *lenp);
 
 #endif

@@ -5,7 +5,7 @@
  * tag open, tag name, attributes (quoted, unquoted), comments and
  * bogus comments, and raw text for the elements whose content is not
  * markup (<script>, <style>, <textarea>...).  It decodes character
- * references as it goes and never fails.
+ * references as it goes (entity.h) and never fails.
  *
  * html_read() reads each run of siblings that holds HTML -- the blocks
  * of a container, or the inlines of a paragraph -- left to right with
@@ -45,6 +45,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/entity.h"
 #include "core/util.h"
 #include "markdown/html.h"
 
@@ -55,95 +56,22 @@
  */
 
 /*
- * The named references known here.  XXX: only the common ones; core/
- * entity.h brings the whole HTML5 set, and named_ref() is the one place
- * that will ask it.
- */
-static const struct {
-	const char	*name;
-	uint32_t	 cp;
-} entities[] = {
-	{ "amp", '&' }, { "lt", '<' }, { "gt", '>' }, { "quot", '"' },
-	{ "apos", '\'' }, { "nbsp", 0xa0 }, { "copy", 0xa9 },
-	{ "reg", 0xae }, { "hellip", 0x2026 }, { "mdash", 0x2014 },
-	{ "ndash", 0x2013 }, { "lsquo", 0x2018 }, { "rsquo", 0x2019 },
-	{ "ldquo", 0x201c }, { "rdquo", 0x201d }, { "laquo", 0xab },
-	{ "raquo", 0xbb }, { "middot", 0xb7 }, { "bull", 0x2022 },
-};
-
-/* Names HTML5 decodes without their ';' in text (a legacy subset). */
-static const char *const legacy[] = {
-	"amp", "lt", "gt", "quot", "nbsp", "copy", "reg",
-};
-
-/* Windows-1252 for &#128; to &#159;, as HTML5 reads them; 0 = as is. */
-static const uint16_t cp1252[32] = {
-	0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021,
-	0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0,
-	0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
-	0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
-};
-
-static int
-named_ref(const char *name, size_t len, struct buf *out)
-{
-	size_t	 i;
-
-	for (i = 0; i < nitems(entities); i++)
-		if (strlen(entities[i].name) == len &&
-		    memcmp(entities[i].name, name, len) == 0) {
-			buf_add_utf8(out, entities[i].cp);
-			return 1;
-		}
-	return 0;
-}
-
-/*
- * charref = "&" name ";" / "&#" 1*DIGIT [";"] / "&#" ("x"/"X") 1*HEXDIG [";"]
+ * charref = "&" name [";"] / "&#" 1*DIGIT [";"] / "&#" ("x"/"X") 1*HEXDIG [";"]
+ * as entity_decode() reads it, with HTML5's rule for attribute values.
  */
 size_t
 html_charref(const char *s, size_t len, int in_attr, struct buf *out)
 {
-	size_t		 j = 1, n;
-	unsigned long	 v = 0;
-	int		 hex = 0;
+	char	 u[ENTITY_UTF8_MAX];
+	size_t	 n, ulen;
 
-	if (len < 2 || s[0] != '&')
+	if ((n = entity_decode(s, len, u, &ulen)) == 0)
 		return 0;
-	if (s[1] == '#') {
-		j = 2;
-		if (j < len && (s[j] == 'x' || s[j] == 'X'))
-			hex = 1, j++;
-		for (n = 0; j < len && (hex ? isxdigit((unsigned char)s[j]) :
-		    isdigit((unsigned char)s[j])); j++, n++)
-			if (v <= 0x10ffff)	/* past it: stays too big */
-				v = v * (hex ? 16 : 10) + (unsigned long)
-				    (isdigit((unsigned char)s[j]) ? s[j] - '0' :
-				    tolower((unsigned char)s[j]) - 'a' + 10);
-		if (n == 0)
-			return 0;
-		if (j < len && s[j] == ';')
-			j++;
-		if (v >= 0x80 && v <= 0x9f && cp1252[v - 0x80] != 0)
-			v = cp1252[v - 0x80];
-		if (v == 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-			v = 0xfffd;
-		buf_add_utf8(out, (uint32_t)v);
-		return j;
-	}
-	for (n = 0; j + n < len && n < 32 && isalnum((unsigned char)s[j + n]);
-	    n++)
-		;
-	if (n == 0)
+	if (in_attr && s[1] != '#' && s[n - 1] != ';' && n < len &&
+	    (isalnum((unsigned char)s[n]) || s[n] == '='))
 		return 0;
-	if (j + n < len && s[j + n] == ';')
-		return named_ref(s + j, n, out) ? j + n + 1 : 0;
-	if (in_attr)
-		return 0;
-	for (j = 0; j < nitems(legacy); j++)
-		if (strlen(legacy[j]) == n && memcmp(legacy[j], s + 1, n) == 0)
-			return named_ref(s + 1, n, out) ? n + 1 : 0;
-	return 0;
+	buf_add(out, u, ulen);
+	return n;
 }
 
 /*

@@ -80,8 +80,9 @@ void		 html_lex_free(struct html_lexer *);
 /*
  * Append the character reference at s[0] == '&' to out, decoded, and
  * return the bytes it takes; 0 when s starts none (then "&" is text).
- * in_attr: a name without ';' is never decoded (HTML5's rule, which
- * keeps "?a=1&copy=2" whole).
+ * in_attr: a name without ';' followed by a letter, digit or '=' is
+ * not decoded (HTML5's rule for attribute values, which keeps
+ * "?a=1&copy=2" whole).
  */
 size_t		 html_charref(const char *s, size_t len, int in_attr,
 		    struct buf *out);

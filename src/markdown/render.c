@@ -19,7 +19,8 @@
 
 #include "core/arena.h"
 #include "core/buf.h"
-#include "core/url.h"
+#include "core/entity.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/html.h"
 #include "markdown/render.h"
@@ -170,33 +171,12 @@ render_is_task_item(cmark_node *n)
 }
 
 /*
- * UTF-8.  Everything written is decoded and encoded again: cmark-gfm
- * 0.29 can leave a broken sequence in a text node even with
- * CMARK_OPT_VALIDATE_UTF8 (found by fuzz_render), and the output must
- * be valid UTF-8 whatever the input.
+ * UTF-8.  Everything written is decoded (utf8_decode_lossy(): a bad
+ * byte reads as U+FFFD) and encoded again: cmark-gfm 0.29 can leave a
+ * broken sequence in a text node even with CMARK_OPT_VALIDATE_UTF8
+ * (found by fuzz_render), and the output must be valid UTF-8 whatever
+ * the input.
  */
-
-size_t
-render_utf8_decode(const char *p, size_t len, uint32_t *cp)
-{
-	long	 c;
-	size_t	 n;
-
-	n = buf_utf8_decode(p, len, &c);
-	*cp = c < 0 ? 0xfffd : (uint32_t)c;
-	return n;
-}
-
-size_t
-render_utf8_width(const char *s, size_t len)
-{
-	size_t	 i, n = 0;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			n++;
-	return n;
-}
 
 /*
  * The output engine
@@ -415,7 +395,7 @@ render_putcp(struct render *r, uint32_t c)
 {
 	char	 u[4];
 
-	buf_add(r->out, u, buf_utf8_encode(c, u));
+	buf_add(r->out, u, utf8_encode(c, u));
 	r->column++;
 }
 
@@ -442,7 +422,7 @@ wrap_line(struct render *r, size_t at)
 	newline(r);
 	render_begin(r);
 	buf_add(b, r->scratch.data, r->scratch.len);
-	r->column += render_utf8_width(r->scratch.data, r->scratch.len);
+	r->column += utf8_count(r->scratch.data, r->scratch.len);
 }
 
 /*
@@ -479,7 +459,7 @@ plain_run(const struct render *r, const char *p, size_t len,
 		} else if (s[i] < 0x80)
 			break;		/* a control or DEL */
 		else {
-			k = render_utf8_decode(p + i, len - i, &c);
+			k = utf8_decode_lossy(p + i, len - i, &c);
 			if (k == 1 || c < 0xa0)
 				break;	/* broken, or a C1 control */
 		}
@@ -513,7 +493,7 @@ render_out(struct render *r, const char *s, size_t len, enum render_esc esc)
 				continue;
 			}
 		}
-		n = render_utf8_decode(s + i, len - i, &c);
+		n = utf8_decode_lossy(s + i, len - i, &c);
 		nextc = i + n < len ? (unsigned char)s[i + n] : 0;
 		if (esc == RENDER_ESC_TEXT && (c == '\t' || c == '\n' ||
 		    c == '\r'))
@@ -609,7 +589,7 @@ void
 render_prefix_add(struct render *r, const char *s, size_t len)
 {
 	buf_add(&r->prefix, s, len);
-	r->prefix_width = render_utf8_width(r->prefix.data, r->prefix.len);
+	r->prefix_width = utf8_count(r->prefix.data, r->prefix.len);
 }
 
 void
@@ -617,7 +597,7 @@ render_prefix_truncate(struct render *r, size_t len)
 {
 	if (len < r->prefix.len)
 		buf_truncate(&r->prefix, len);
-	r->prefix_width = render_utf8_width(r->prefix.data, r->prefix.len);
+	r->prefix_width = utf8_count(r->prefix.data, r->prefix.len);
 }
 
 void
@@ -781,14 +761,14 @@ render_table_end(struct render *r)
 	for (row = 0; row < t->nrows; row++)
 		for (i = 0; i < t->ncols; i++)
 			if ((s = t->cells[row * t->ncols + i]) != NULL &&
-			    (cw = render_utf8_width(s, strlen(s))) > w[i])
+			    (cw = utf8_count(s, strlen(s))) > w[i])
 				w[i] = cw;
 	for (row = 0; row < t->nrows; row++) {
 		line.len = 0;
 		for (i = 0; i < t->ncols; i++) {
 			s = t->cells[row * t->ncols + i];
 			s = s ? s : "";
-			cw = render_utf8_width(s, strlen(s));
+			cw = utf8_count(s, strlen(s));
 			if (i > 0)
 				buf_addstr(&line, " | ");
 			left = t->align[i] == 'r' ? w[i] - cw :
@@ -822,37 +802,6 @@ render_table_end(struct render *r)
  * Links
  */
 
-/* Printable ASCII that may not stand in a URL as it is (RFC 3986). */
-static int
-url_unsafe(unsigned char c)
-{
-	switch (c) {
-	case '"': case '<': case '>': case '\\': case '^': case '`':
-	case '{': case '|': case '}':
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-void
-render_url_encode(struct buf *b, const char *url)
-{
-	static const char	 hex[] = "0123456789ABCDEF";
-	const unsigned char	*p;
-
-	buf_add(b, "", 0);		/* a terminated "" even if empty */
-	for (p = (const unsigned char *)url; *p != '\0'; p++) {
-		if (*p <= 0x20 || *p >= 0x7f || url_unsafe(*p) ||
-		    (*p == '%' && !(isxdigit(p[1]) && isxdigit(p[2])))) {
-			buf_addc(b, '%');
-			buf_addc(b, hex[*p >> 4]);
-			buf_addc(b, hex[*p & 15]);
-		} else
-			buf_addc(b, *p);
-	}
-}
-
 const char *
 render_url_basename(const char *url, size_t *lenp)
 {
@@ -880,7 +829,7 @@ render_clean_label(const char *s, size_t len)
 
 	buf_add(&b, "", 0);		/* a terminated "" even if empty */
 	for (i = 0; i < len; i += n) {
-		n = render_utf8_decode(s + i, len - i, &c);
+		n = utf8_decode_lossy(s + i, len - i, &c);
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
 			space = 1;
 			continue;
@@ -890,7 +839,7 @@ render_clean_label(const char *s, size_t len)
 		if (space && b.len > 0)
 			buf_addc(&b, ' ');
 		space = 0;
-		buf_add(&b, u, buf_utf8_encode(c, u));	/* re-encoded */
+		buf_add(&b, u, utf8_encode(c, u));	/* re-encoded */
 	}
 	return buf_release(&b);
 }
@@ -899,8 +848,8 @@ render_clean_label(const char *s, size_t len)
  * The first heading
  */
 
-static void
-plain_outc(struct render *r, enum render_esc esc, uint32_t c,
+void
+render_plain_outc(struct render *r, enum render_esc esc, uint32_t c,
     unsigned char nextc)
 {
 	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
@@ -908,8 +857,8 @@ plain_outc(struct render *r, enum render_esc esc, uint32_t c,
 	render_putcp(r, c);
 }
 
-static int
-plain_node(struct render *r, cmark_node *n, cmark_event_type ev)
+int
+render_plain_node(struct render *r, cmark_node *n, cmark_event_type ev)
 {
 	switch (cmark_node_get_type(n)) {
 	case CMARK_NODE_TEXT:
@@ -960,9 +909,9 @@ render_first_heading(const char *md, size_t len)
 		    cmark_node_get_heading_level(n) != 1)
 			continue;
 		b.len = 0;
-		render_init(&r, &b, 0, plain_outc, NULL);
+		render_init(&r, &b, 0, render_plain_outc, NULL);
 		r.oneline = 1;
-		render_walk(&r, n, plain_node);
+		render_walk(&r, n, render_plain_node);
 		render_finish(&r);
 		if (b.len > 0 && b.data[b.len - 1] == '\n')
 			b.len--;

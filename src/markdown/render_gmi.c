@@ -42,6 +42,8 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/html.h"
 #include "markdown/render.h"
@@ -204,7 +206,7 @@ is_sep_char(uint32_t c)
  * only white space and punctuation around them?
  */
 static int
-links_only(cmark_node *p)
+only_links(cmark_node *p)
 {
 	cmark_iter		*it;
 	cmark_node		*n;
@@ -230,7 +232,7 @@ links_only(cmark_node *p)
 			s = cmark_node_get_literal(n);
 			len = strlen(s);
 			for (i = 0; ok && i < len; i += k) {
-				k = render_utf8_decode(s + i, len - i, &c);
+				k = utf8_decode_lossy(s + i, len - i, &c);
 				ok = is_sep_char(c);
 			}
 		} else
@@ -272,7 +274,7 @@ link_enter(struct gmi *g, cmark_node *n)
 	if (url != NULL && url[0] != '\0') {
 		if (o != NULL && o->rewrite != NULL)
 			rw = o->rewrite(o->rewrite_ctx, url);
-		render_url_encode(&b, rw ? rw : url);
+		url_encode_link(rw ? rw : url, &b);
 		l->url = buf_release(&b);
 		free(rw);
 		if (l->url[0] == '\0') {	/* rewritten to nothing */
@@ -331,7 +333,7 @@ label_add(struct gmi *g, const char *s)
 }
 
 static void
-links_free(struct gmi *g)
+clear_links(struct gmi *g)
 {
 	size_t	 i;
 
@@ -365,7 +367,7 @@ flush_links(struct render *r, struct gmi *g)
 			r->no_prefix = 0;
 		}
 	}
-	links_free(g);
+	clear_links(g);
 }
 
 /*
@@ -407,7 +409,7 @@ item_enter(struct render *r, struct gmi *g, cmark_node *n, int task)
 	render_lit(r, m.data);
 	f = push(g);
 	f->nl = nl;
-	f->indent = (unsigned)render_utf8_width(m.data, m.len);
+	f->indent = (unsigned)utf8_count(m.data, m.len);
 	set_prefix(r, f, 1);
 	buf_free(&m);
 }
@@ -592,7 +594,7 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_PARAGRAPH:
 		if (entering) {
 			render_block_sep(r, n);
-			if (!on_marker_line(n) && links_only(n)) {
+			if (!on_marker_line(n) && only_links(n)) {
 				g->links_only = 1;
 				render_mark(r, &g->para);
 			}
@@ -671,7 +673,7 @@ render_gemtext(const char *md, size_t len, const struct render_opts *opts,
 	render_walk(&r, doc, gmi_node);
 	render_finish(&r);
 	render_free(doc);
-	links_free(&g);
+	clear_links(&g);
 	free(g.links);
 	free(g.open);
 	free(g.st);

@@ -35,6 +35,8 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/html.h"
 #include "markdown/render.h"
@@ -97,7 +99,7 @@ pop(struct render *r, struct gph *g)
 static void
 indent(struct render *r, const struct gph *g, const char *s, size_t len)
 {
-	if (r->prefix_width + render_utf8_width(s, len) <= g->max_prefix)
+	if (r->prefix_width + utf8_count(s, len) <= g->max_prefix)
 		render_prefix_add(r, s, len);
 }
 
@@ -182,7 +184,7 @@ link_exit(struct render *r, struct gph *g, cmark_node *n)
 	if (o != NULL && o->absolute != NULL && url[0] == '/' &&
 	    url[1] != '/')
 		abs = o->absolute(o->absolute_ctx, url);
-	render_url_encode(&b, abs ? abs : url);
+	url_encode_link(abs ? abs : url, &b);
 	free(rw);
 	free(abs);
 	if (b.len == 0) {		/* rewritten to nothing */
@@ -203,7 +205,7 @@ link_exit(struct render *r, struct gph *g, cmark_node *n)
 static void
 title(struct render *r, const char *s)
 {
-	size_t	 i, n = render_utf8_width(s, strlen(s));
+	size_t	 i, n = utf8_count(s, strlen(s));
 
 	render_blankline(r);
 	render_lit(r, s);
@@ -296,7 +298,7 @@ heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 	    i <= r->out->len; i++) {
 		if (i < r->out->len && d[i] != '\n')
 			continue;
-		w = render_utf8_width(d + beg, i - beg);
+		w = utf8_count(d + beg, i - beg);
 		if (beg != g->head_at)
 			w = w > r->prefix_width ? w - r->prefix_width : 0;
 		max = w > max ? w : max;

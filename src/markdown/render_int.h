@@ -158,16 +158,6 @@ void	 render_table_row(struct render *, cmark_node *row, int entering);
 void	 render_table_cell(struct render *, int entering);
 void	 render_table_end(struct render *);
 
-/* UTF-8 helpers. */
-size_t	 render_utf8_decode(const char *, size_t, uint32_t *);
-size_t	 render_utf8_width(const char *, size_t);
-
-/*
- * Link destinations: append url to b percent-encoded so that it is one
- * token (controls, space, non-ASCII, "<>\"{}|\\^`" and a '%' that
- * starts no escape are encoded).
- */
-void	 render_url_encode(struct buf *b, const char *url);
 /* The file name in url (for an image without alt text), borrowed. */
 const char *render_url_basename(const char *url, size_t *lenp);
 /*
@@ -175,5 +165,13 @@ const char *render_url_basename(const char *url, size_t *lenp);
  * made one space, trimmed.  malloc'd.
  */
 char	*render_clean_label(const char *, size_t);
+/*
+ * A one-line plain text rendering: render_plain_outc() drops controls,
+ * render_plain_node() writes text and code as text, breaks as spaces,
+ * and leaves footnote marks out (the first heading, a summary).
+ */
+void	 render_plain_outc(struct render *, enum render_esc, uint32_t c,
+	    unsigned char nextc);
+int	 render_plain_node(struct render *, cmark_node *, cmark_event_type);
 
 #endif

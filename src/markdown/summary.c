@@ -16,38 +16,18 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
 
-static void
-summary_outc(struct render *r, enum render_esc esc, uint32_t c,
-    unsigned char nextc)
-{
-	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
-		return;
-	render_putcp(r, c);
-}
-
+/* The writer's prose: an image's alt text is not part of it. */
 static int
 summary_node(struct render *r, cmark_node *n, cmark_event_type ev)
 {
-	switch (cmark_node_get_type(n)) {
-	case CMARK_NODE_TEXT:
-	case CMARK_NODE_CODE:
-		render_text(r, cmark_node_get_literal(n));
-		break;
-	case CMARK_NODE_SOFTBREAK:
-	case CMARK_NODE_LINEBREAK:
-		render_text(r, " ");
-		break;
-	case CMARK_NODE_IMAGE:		/* alt text is not the writer's prose */
-	case CMARK_NODE_FOOTNOTE_REFERENCE:
+	if (cmark_node_get_type(n) == CMARK_NODE_IMAGE)
 		return 0;
-	default:
-		break;
-	}
-	return 1;
+	return render_plain_node(r, n, ev);
 }
 
 /* Does s hold a letter or a digit (not only punctuation)? */
@@ -58,7 +38,7 @@ has_word(const char *s)
 	uint32_t	 c;
 
 	for (i = 0; i < len; i += n) {
-		n = render_utf8_decode(s + i, len - i, &c);
+		n = utf8_decode_lossy(s + i, len - i, &c);
 		if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') ||
 		    (c >= 'a' && c <= 'z') || c >= 0xc0)
 			return 1;
@@ -83,7 +63,7 @@ first_paragraph(cmark_node *doc)
 			continue;
 		cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
 		buf_truncate(&b, 0);
-		render_init(&r, &b, 0, summary_outc, NULL);
+		render_init(&r, &b, 0, render_plain_outc, NULL);
 		r.oneline = 1;
 		render_walk(&r, n, summary_node);
 		render_finish(&r);

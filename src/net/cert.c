@@ -37,6 +37,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "net/cert.h"
+#include "net/tlserr.h"
 
 #if OPENSSL_VERSION_NUMBER < 0x30000000L
 #error "capsuled needs OpenSSL 3.0 or later"
@@ -57,16 +58,6 @@ seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-}
-
-/* The most specific reason on OpenSSL's error queue; static storage. */
-static const char *
-ossl_reason(void)
-{
-	unsigned long	 e = ERR_peek_last_error();
-	const char	*r = e ? ERR_reason_error_string(e) : NULL;
-
-	return r ? r : "unknown OpenSSL error";
 }
 
 /* Never prompt on the terminal for a pass phrase: fail instead. */
@@ -279,7 +270,8 @@ write_tmp(const char *path, mode_t mode, EVP_PKEY *key, X509 *x,
 	ok = key ? PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL) :
 	    PEM_write_X509(f, x);
 	if (!ok) {
-		seterr(err, errlen, "%s: %s", tmp, ossl_reason());
+		seterr(err, errlen, "%s: %s", tmp,
+		    tlserr_reason("unknown OpenSSL error"));
 		fclose(f);
 		goto fail;
 	}
@@ -337,12 +329,12 @@ generate(const char *dir, const char *kpath, const char *cpath,
 	ERR_clear_error();
 	if ((key = EVP_EC_gen("P-256")) == NULL) {
 		seterr(err, errlen, "%s: cannot generate a key: %s", kpath,
-		    ossl_reason());
+		    tlserr_reason("unknown OpenSSL error"));
 		goto end;
 	}
 	if ((x = self_signed(key, host)) == NULL) {
 		seterr(err, errlen, "%s: cannot make a certificate: %s", cpath,
-		    ossl_reason());
+		    tlserr_reason("unknown OpenSSL error"));
 		goto end;
 	}
 	if ((ktmp = write_tmp(kpath, 0600, key, NULL, err, errlen)) == NULL ||
@@ -392,14 +384,15 @@ load_certs(struct cert *c, const char *path, char *err, size_t errlen)
 	ERR_clear_error();
 	if ((c->x509 = PEM_read_X509(f, NULL, no_passphrase, NULL)) == NULL) {
 		seterr(err, errlen, "%s: no PEM certificate: %s", path,
-		    ossl_reason());
+		    tlserr_reason("unknown OpenSSL error"));
 		goto end;
 	}
 	while ((x = PEM_read_X509(f, NULL, no_passphrase, NULL)) != NULL) {
 		if ((c->chain == NULL && (c->chain = sk_X509_new_null()) ==
 		    NULL) || !sk_X509_push(c->chain, x)) {
 			X509_free(x);
-			seterr(err, errlen, "%s: %s", path, ossl_reason());
+			seterr(err, errlen, "%s: %s", path,
+			    tlserr_reason("unknown OpenSSL error"));
 			goto end;
 		}
 	}
@@ -408,7 +401,7 @@ load_certs(struct cert *c, const char *path, char *err, size_t errlen)
 	if (ERR_GET_LIB(e) != ERR_LIB_PEM ||
 	    ERR_GET_REASON(e) != PEM_R_NO_START_LINE) {
 		seterr(err, errlen, "%s: bad chain certificate: %s", path,
-		    ossl_reason());
+		    tlserr_reason("unknown OpenSSL error"));
 		goto end;
 	}
 	rv = 0;
@@ -432,7 +425,8 @@ load_key(struct cert *c, const char *path, char *err, size_t errlen)
 	c->key = PEM_read_PrivateKey(f, NULL, no_passphrase, NULL);
 	if (c->key == NULL) {
 		seterr(err, errlen, "%s: no usable PEM private key (%s); "
-		    "encrypted keys are not supported", path, ossl_reason());
+		    "encrypted keys are not supported", path,
+		    tlserr_reason("unknown OpenSSL error"));
 		fclose(f);
 		ERR_clear_error();
 		return -1;

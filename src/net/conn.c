@@ -3,14 +3,16 @@
  *
  *   accept -> REQUEST -(request line)-> RESPONSE -(all queued)-> SHUTDOWN
  *          -(writes done)-> CLOSING -> freed
+ *   REQUEST -(titan:// line)-> UPLOAD -(body read, post written)-> RESPONSE
  *   timeout, EOF, error, bad TLS ---------------------------> CLOSING
  *
  * The same state machine serves Gemini (through tlsconn.c) and Gopher
  * (plain TCP).  struct conn owns everything about its client, and
  * conn_close() is the only way out; the memory is freed in the last
- * close callback (STYLE.md §9), after every write and file read that was
- * in flight has called back.  Does every byte of socket and file I/O;
- * what to send is decided by gemini.c, gopher.c and router.c.
+ * close callback (docs/design.md, "A request"), after every write and
+ * file read that was in flight has called back.  Does every byte of
+ * socket and file I/O; what to send is decided by gemini.c, gopher.c and
+ * router.c, and for a Titan upload by titan_upload.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,21 +20,25 @@
 #include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "content/archive.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "net/conn.h"
+#include "net/generation.h"
 #include "net/limit.h"
+#include "net/titan_upload.h"
 #include "net/tlsconn.h"
 #include "net/worker.h"
 #include "proto/gemini.h"
 #include "proto/gopher.h"
 #include "proto/titan.h"
 #include "site/router.h"
+#include "site/site.h"
 
-#define CONN_REQ_MAX	(1024 + 2)	/* Gemini URL + CRLF; Gopher cap */
+/* The request buffer: a Gemini or a Gopher request line with its CRLF. */
+#define CONN_REQ_MAX	(GEMINI_REQUEST_MAX > GOPHER_REQUEST_MAX ? \
+			    GEMINI_REQUEST_MAX : GOPHER_REQUEST_MAX)
 #define CONN_FILE_CHUNK	(64 * 1024)
 #define CONN_QUEUE_HIGH	(256 * 1024)	/* stop reading the file above */
 
@@ -68,8 +74,6 @@ struct conn {
 	struct tlsconn	*tls;		/* owned; NULL for Gopher, and for
 					   Gemini until the first byte */
 	struct gen	*gen;		/* one reference; see conf() */
-	size_t		 host;		/* Gemini: which of gen's hosts
-					   answers (its archive is a[host]) */
 	struct exchange	*ex;		/* owned; NULL until a request byte */
 	uint64_t	 file_off;
 	char		*filebuf;	/* owned; CONN_FILE_CHUNK bytes */
@@ -78,10 +82,10 @@ struct conn {
 	int		 status;	/* for the access log; 0 = none */
 	size_t		 reqlen;	/* bytes in ex->req */
 	char		 peer[INET6_ADDRSTRLEN + 8];
-	struct limit_key lkey;		/* the client, for srv->limits */
+	struct limit_key lkey;		/* the client, for w->limits */
 	int		 lcounted;	/* limits_open() counted us */
 	int		 handshaken;	/* TLS handshake seen complete */
-	struct upload	*up;		/* owned: a Titan upload, or NULL */
+	struct titan_upload *up;	/* owned: a Titan upload, or NULL */
 };
 
 /* One write: the uv request and the bytes it owns, freed in on_write. */
@@ -93,11 +97,10 @@ struct wreq {
 
 static void	conn_close(struct conn *);
 static void	file_read_next(struct conn *);
-static void	upload_free(struct upload *);
 
 /*
  * The live configuration: the generation this connection was accepted
- * under, then the newest one as of its request (take_snapshot()).
+ * under, then the newest one as of its request (take_generation()).
  */
 static const struct config *
 conf(const struct conn *c)
@@ -107,7 +110,7 @@ conf(const struct conn *c)
 
 /* The per-address limits of the live configuration. */
 static void
-limit_conf(const struct conn *c, struct limit_conf *lc)
+live_limits(const struct conn *c, struct limit_conf *lc)
 {
 	const struct config	*cfg = conf(c);
 
@@ -137,12 +140,12 @@ conn_free(struct conn *c)
 	if (c->tls != NULL)
 		tlsconn_free(c->tls);
 	if (c->lcounted) {
-		limit_conf(c, &lc);	/* before the generation goes */
-		limits_close(w->srv->limits, &c->lkey, &lc);
+		live_limits(c, &lc);	/* before the generation goes */
+		limits_close(w->limits, &c->lkey, &lc);
 	}
 	gen_unref(c->gen);
 	free(c->filebuf);
-	upload_free(c->up);
+	titan_upload_free(c->up);
 	free(c);
 	worker_conn_done(w);
 }
@@ -178,7 +181,7 @@ on_timeout(uv_timer_t *t)
 {
 	struct conn	*c = t->data;
 
-	/* A slow or silent client is closed without a word (spec §3). */
+	/* A slow or silent client is closed without a word (Gemini spec). */
 	log_debug("%s: timeout in state %d", c->peer, (int)c->state);
 	conn_close(c);
 }
@@ -214,35 +217,15 @@ on_write(uv_write_t *req, int status)
 		file_read_next(c);
 }
 
-/* Queue bytes: b's contents move into the write request. */
+/*
+ * Queue len bytes at p.  own, when not NULL, is the buf that holds them:
+ * its contents move into the write request (freed in on_write) and own
+ * is left empty.  Without it the bytes are borrowed and outlive the
+ * write (a cached blob the response holds a reference to): nothing
+ * is copied.
+ */
 static void
-send_buf(struct conn *c, struct buf *b)
-{
-	struct wreq	*wr;
-	uv_buf_t	 ub;
-	int		 rv;
-
-	if (b->len == 0)
-		return;
-	wr = xmalloc(sizeof(*wr));
-	wr->c = c;
-	wr->b = *b;
-	buf_init(b);
-	ub = uv_buf_init(wr->b.data, (unsigned)wr->b.len);
-	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, &ub, 1,
-	    on_write)) < 0) {
-		/* The callback will never run: free here. */
-		buf_free(&wr->b);
-		free(wr);
-		conn_close(c);
-		return;
-	}
-	c->nwrites++;
-}
-
-/* Queue bytes that outlive the write (the snapshot's cache): no copy. */
-static void
-send_borrowed(struct conn *c, const char *p, size_t len)
+send_bytes(struct conn *c, const char *p, size_t len, struct buf *own)
 {
 	struct wreq	*wr;
 	uv_buf_t	 ub;
@@ -253,9 +236,15 @@ send_borrowed(struct conn *c, const char *p, size_t len)
 	wr = xmalloc(sizeof(*wr));
 	wr->c = c;
 	buf_init(&wr->b);
+	if (own != NULL) {
+		wr->b = *own;
+		buf_init(own);
+	}
 	ub = uv_buf_init((char *)p, (unsigned)len);
 	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, &ub, 1,
 	    on_write)) < 0) {
+		/* The callback will never run: free here. */
+		buf_free(&wr->b);
 		free(wr);
 		conn_close(c);
 		return;
@@ -270,7 +259,7 @@ flush_tls(struct conn *c)
 	struct buf	 b = BUF_INIT;
 
 	if (tlsconn_drain(c->tls, &b) > 0)
-		send_buf(c, &b);
+		send_bytes(c, b.data, b.len, &b);
 	buf_free(&b);
 }
 
@@ -279,7 +268,7 @@ flush_tls(struct conn *c)
  * (an alert), then close once that is written; nothing else goes out.
  */
 static void
-tls_broken(struct conn *c)
+broken_tls(struct conn *c)
 {
 	flush_tls(c);
 	c->state = CONN_SHUTDOWN;
@@ -298,11 +287,11 @@ send_payload(struct conn *c, const char *p, size_t len, int borrowed)
 	c->bytes += len;
 	if (c->tls == NULL) {
 		if (borrowed) {
-			send_borrowed(c, p, len);
+			send_bytes(c, p, len, NULL);
 			return;
 		}
 		buf_add(&b, p, len);
-		send_buf(c, &b);
+		send_bytes(c, b.data, b.len, &b);
 		return;
 	}
 	if (tlsconn_write(c->tls, p, len) < 0) {
@@ -410,7 +399,7 @@ send_response(struct conn *c, const char *header, size_t hlen)
 	} else {
 		if (hlen > 0) {
 			buf_add(&b, header, hlen);
-			send_buf(c, &b);
+			send_bytes(c, b.data, b.len, &b);
 		}
 		send_payload(c, r->body, r->bodylen,
 		    r->body != r->owned.data);
@@ -423,55 +412,11 @@ send_response(struct conn *c, const char *header, size_t hlen)
 		finish_response(c);
 }
 
-/* The request is here: answer it from the newest generation. */
+/* A Gemini answer with no body: status and META, logged as status. */
 static void
-take_snapshot(struct conn *c)
+send_status(struct conn *c, int status, const char *meta)
 {
-	if (c->gen == c->w->gen)
-		return;
-	gen_unref(c->gen);
-	c->gen = c->w->gen;
-	gen_ref(c->gen);
-}
-
-/*
- * Titan uploads (titan.h): after a titan:// request line, CONN_UPLOAD
- * reads exactly size bytes (at most titan_max_size, each read restarting
- * the idle timer), then checks them and writes the post on libuv's pool
- * (fsync has no place on a loop), and answers 30 to the post.  A client
- * that may not write still has its body read (and dropped, never kept)
- * before the 60/61, so that it reads the answer instead of a reset; a
- * size over the limit is answered at once.
- */
-struct upload {
-	struct conn		*c;		/* the owner, for the pool */
-	struct titan_request	 treq;
-	struct buf		 body;		/* kept unless status != 0 */
-	size_t			 got;		/* body bytes received */
-	int			 status;	/* answer after the body, or 0 */
-	char			 meta[256];
-	char			 name[256];	/* under posts/ */
-	char			*capsule;	/* owned */
-	int			 draft;
-	uv_work_t		 work;
-	int			 rv;		/* titan_store()/titan_trash() */
-	char			 why[256];
-};
-
-static void
-upload_free(struct upload *up)
-{
-	if (up == NULL)
-		return;
-	buf_free(&up->body);
-	free(up->capsule);
-	free(up);
-}
-
-static void
-upload_answer(struct conn *c, int status, const char *meta)
-{
-	char	 header[1100];
+	char	 header[GEMINI_HEADER_MAX + 1];
 	size_t	 hlen;
 
 	response_status(&c->ex->resp, status, "%s", meta);
@@ -482,214 +427,131 @@ upload_answer(struct conn *c, int status, const char *meta)
 	send_response(c, header, hlen);
 }
 
-/*
- * 30 to gemini://host[:port]<path>: the post, live once the watcher has
- * published the next snapshot.
- */
+/* The request is here: answer it from the newest generation. */
 static void
-upload_redirect(struct conn *c, const char *path)
+take_generation(struct conn *c)
 {
-	const struct config	*cfg = conf(c);
-	const char		*host = c->gen->set->hosts[c->host].hostname;
-	char			 url[1024], port[16] = "";
-	int			 v6 = strchr(host, ':') != NULL;
-
-	if (cfg->gemini_port != GEMINI_DEFAULT_PORT)
-		snprintf(port, sizeof(port), ":%d", cfg->gemini_port);
-	snprintf(url, sizeof(url), "gemini://%s%s%s%s%s", v6 ? "[" : "",
-	    host, v6 ? "]" : "", port, path);
-	upload_answer(c, 30, url);
+	if (c->gen == c->w->gen)
+		return;
+	gen_unref(c->gen);
+	c->gen = c->w->gen;
+	gen_ref(c->gen);
 }
 
+/* The upload's answer is due: send it. */
 static void
-upload_work(uv_work_t *w)
+upload_answer(struct conn *c)
 {
-	struct upload	*up = w->data;
+	const char	*meta;
+	int		 status;
 
-	if (up->treq.size == 0)
-		up->rv = titan_trash(up->capsule, up->name, up->why,
-		    sizeof(up->why));
-	else
-		up->rv = titan_store(up->capsule, up->name, up->body.data,
-		    up->body.len, up->why, sizeof(up->why));
+	status = titan_upload_answer(c->up, &meta);
+	send_status(c, status, meta);
 }
 
+/* The pool has written the post (or failed to); c is still referenced. */
 static void
-upload_stored(uv_work_t *w, int status)
+upload_written(struct titan_upload *up, void *arg)
 {
-	struct upload	*up = w->data;
-	struct conn	*c = up->c;
-	char		 path[TITAN_SLUG_MAX + 16];
+	struct conn	*c = arg;
 
 	if (c->state == CONN_CLOSING) {
 		conn_unref(c);
 		return;
 	}
 	c->nrefs--;
-	if (status < 0 || up->rv == -1) {
-		log_warnx("%s: titan: posts/%s: %s", c->peer, up->name,
-		    status < 0 ? uv_strerror(status) : up->why);
-		upload_answer(c, 40, "Temporary failure: the post was not "
-		    "written");
-	} else if (up->treq.size == 0 && up->rv == 1) {
-		upload_answer(c, 51, "Not found");
-	} else if (up->treq.size == 0) {
-		log_info("%s: titan: posts/%s moved to .trash/", c->peer,
-		    up->name);
-		upload_redirect(c, "/posts/");
-	} else {
-		log_info("%s: titan: posts/%s written (%zu bytes)", c->peer,
-		    up->name, up->body.len);
-		snprintf(path, sizeof(path), "/%s/%s", up->draft ? "drafts" :
-		    "posts", up->treq.slug);
-		upload_redirect(c, path);
-	}
+	upload_answer(c);
 }
 
-/* The whole body is here: answer, or check it and write it. */
+/* The whole body is here: answer, or have it checked and written. */
 static void
 upload_done(struct conn *c)
 {
-	struct upload	*up = c->up;
-	char		 why[256];
-
 	uv_read_stop((uv_stream_t *)&c->tcp);
-	if (up->status != 0) {
-		upload_answer(c, up->status, up->meta);
-		return;
-	}
-	titan_target(c->gen->a[c->host], up->treq.slug, up->name,
-	    sizeof(up->name));
-	if (up->treq.size > 0 && titan_check(up->body.data, up->body.len,
-	    up->treq.slug, up->name, &up->draft, why, sizeof(why)) == -1) {
-		snprintf(up->meta, sizeof(up->meta), "Bad upload: %.200s", why);
-		upload_answer(c, 59, up->meta);
-		return;
-	}
-	up->capsule = xstrdup(c->gen->a[c->host]->dir);
-	up->c = c;
-	up->work.data = up;
-	if (uv_queue_work(&c->w->loop, &up->work, upload_work,
-	    upload_stored) < 0) {
-		upload_answer(c, 40, "Temporary failure");
-		return;
-	}
-	c->nrefs++;
-}
-
-/* Body bytes: kept (or dropped), up to the size announced. */
-static void
-upload_take(struct conn *c, const char *p, size_t n)
-{
-	struct upload	*up = c->up;
-
-	if (n > up->treq.size - up->got)
-		n = up->treq.size - up->got;
-	if (up->status == 0)
-		buf_add(&up->body, p, n);
-	up->got += n;
+	if (titan_upload_finish(c->up, &c->w->loop, upload_written, c))
+		c->nrefs++;
+	else
+		upload_answer(c);
 }
 
 /* Plaintext the TLS layer holds, until the body is whole. */
 static void
 upload_read(struct conn *c)
 {
-	struct upload	*up = c->up;
 	char		 chunk[16384];
 	size_t		 want;
 	int		 n, progress = 0;
 
-	while (up->got < up->treq.size) {
-		want = up->treq.size - up->got;
+	while ((want = titan_upload_want(c->up)) > 0) {
 		n = tlsconn_read(c->tls, chunk, want < sizeof(chunk) ?
 		    want : sizeof(chunk));
 		if (n > 0) {
-			upload_take(c, chunk, (size_t)n);
+			titan_upload_take(c->up, chunk, (size_t)n);
 			progress = 1;
 			continue;
 		}
 		if (n == TLSCONN_WANT)
 			break;
 		/* The client went away or broke TLS: nothing is written. */
-		tls_broken(c);
+		broken_tls(c);
 		return;
 	}
 	flush_tls(c);
 	if (c->state != CONN_UPLOAD)
 		return;
-	if (up->got == up->treq.size)
+	if (titan_upload_want(c->up) == 0)
 		upload_done(c);
-	else if (progress && up->status == 0)	/* a writer: idle timer */
+	else if (progress && titan_upload_writing(c->up)) /* a writer */
 		uv_timer_start(&c->timer, on_timeout,
 		    conf(c)->idle_timeout_ms, 0);
 }
 
 /*
- * A titan:// line of linelen bytes is in c->ex->req, with got bytes read in
- * all (the rest is the start of the body).
+ * A titan:// line of linelen bytes is in c->ex->req, with got bytes read
+ * in all (the rest is the start of the body): an upload (titan_upload.h)
+ * whose body CONN_UPLOAD reads.
  */
 static void
 upload_begin(struct conn *c, size_t linelen, size_t got)
 {
 	const struct config	*cfg = conf(c);
-	const struct settings	*set = c->gen->set;
-	struct upload		*up;
-	const char		*meta = NULL, *hash, *semi;
-	char			 msg[160];
-	int			 st, h;
+	const char		*semi;
 
 	/* The log leaves the parameters (and a token) out. */
 	if ((semi = memchr(c->ex->req, ';', linelen)) != NULL)
 		c->reqlen = (size_t)(semi - c->ex->req);
-	if (cfg->ntitan_writers == 0) {
-		upload_answer(c, 53, "Proxy request refused: no uploads here");
+	c->up = titan_upload_new(c->gen, c->peer);
+	if (!titan_upload_begin(c->up, c->ex->req, linelen,
+	    tlsconn_sni(c->tls), tlsconn_client_hash(c->tls))) {
+		upload_answer(c);
 		return;
 	}
-	up = c->up = xcalloc(1, sizeof(*up));
-	buf_init(&up->body);
-	if ((st = titan_request_parse(c->ex->req, linelen, set->ghosts,
-	    set->nhosts, &up->treq, &meta)) != 0) {
-		upload_answer(c, st, meta);
-		return;
-	}
-	if ((h = gemini_request_host(set->ghosts, set->nhosts, &up->treq.g,
-	    tlsconn_sni(c->tls), &meta)) == -1) {
-		upload_answer(c, 53, meta);
-		return;
-	}
-	c->host = (size_t)h;
-	if (up->treq.size > cfg->titan_max_size) {
-		snprintf(msg, sizeof(msg), "Upload too large: %zu bytes, the "
-		    "limit is %zu", up->treq.size, cfg->titan_max_size);
-		upload_answer(c, 59, msg);
-		return;
-	}
-	hash = tlsconn_client_hash(c->tls);
-	if (hash == NULL) {
-		up->status = 60;
-		snprintf(up->meta, sizeof(up->meta), "A writer's client "
-		    "certificate is required");
-	} else if (!titan_writer(cfg, hash)) {
-		up->status = 61;
-		snprintf(up->meta, sizeof(up->meta), "This certificate may "
-		    "not write here");
-	} else if (!titan_mime_ok(up->treq.mime)) {
-		up->status = 59;
-		snprintf(up->meta, sizeof(up->meta), "Posts are Markdown: "
-		    "mime=text/markdown, not %.100s", up->treq.mime);
-	} else
-		buf_reserve(&up->body, up->treq.size);
 	c->state = CONN_UPLOAD;
 	/*
 	 * A body that is only drained (not a writer) has request_timeout in
 	 * all, not idle_timeout per read: else a byte every few seconds
 	 * would hold the connection for ever (slow loris).
 	 */
-	uv_timer_start(&c->timer, on_timeout, up->status != 0 ?
-	    cfg->request_timeout_ms : cfg->idle_timeout_ms, 0);
+	uv_timer_start(&c->timer, on_timeout, titan_upload_writing(c->up) ?
+	    cfg->idle_timeout_ms : cfg->request_timeout_ms, 0);
 	if (got > linelen + 2)
-		upload_take(c, c->ex->req + linelen + 2, got - linelen - 2);
+		titan_upload_take(c->up, c->ex->req + linelen + 2,
+		    got - linelen - 2);
 	upload_read(c);
+}
+
+/* An IP literal in the URL must be where the client reached us. */
+static int
+own_address(struct conn *c, const struct gemini_request *req)
+{
+	struct sockaddr_storage	 ss;
+	int			 len = sizeof(ss);
+
+	if (!req->ip)
+		return 1;
+	if (uv_tcp_getsockname(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
+		return 0;
+	return gemini_request_local(req, (struct sockaddr *)&ss);
 }
 
 static void
@@ -700,16 +562,20 @@ answer_gemini(struct conn *c, size_t linelen)
 	struct gemini_request	 req;
 	struct router_req	 rreq;
 	const char		*meta = NULL;
-	char			 header[1100];
+	char			 header[GEMINI_HEADER_MAX + 1];
 	size_t			 hlen, got = c->reqlen;
 	int			 status, h = 0;
 
-	take_snapshot(c);
+	take_generation(c);
 	cfg = conf(c);
 	set = c->gen->set;
 	c->reqlen = linelen;
 	status = gemini_request_parse(c->ex->req, linelen, set->ghosts,
 	    set->nhosts, &req, &meta);
+	if (status == 0 && !own_address(c, &req)) {
+		status = 53;
+		meta = "Proxy request refused: not this server's address";
+	}
 	if (status == 0 && strcmp(req.url.scheme, "titan") == 0) {
 		upload_begin(c, linelen, got);	/* a body follows */
 		return;
@@ -726,104 +592,28 @@ answer_gemini(struct conn *c, size_t linelen)
 		rreq.query = req.url.query;
 		rreq.writer = cfg->ntitan_writers > 0 &&
 		    titan_writer(cfg, tlsconn_client_hash(c->tls));
-		c->host = (size_t)h;
-		router_handle(&set->hosts[h], c->gen->a[h], &rreq,
+		router_handle(&set->hosts[h], c->gen->sites[h], &rreq,
 		    &c->ex->resp);
 	}
 	c->status = c->ex->resp.status;
 	hlen = gemini_header(header, sizeof(header), c->ex->resp.status,
 	    c->ex->resp.meta);
 	if (c->ex->resp.status / 10 != 2) {
-		/* Only 2x has a body (spec §4). */
+		/* Only 2x has a body (Gemini spec). */
 		c->ex->resp.body = NULL;
 		c->ex->resp.bodylen = 0;
 	}
 	send_response(c, header, hlen);
 }
 
-/* Gopher errors are one-line type-3 menus (spec/gopher.md §4). */
-static void
-gopher_error(struct conn *c, const char *msg)
-{
-	struct response	*r = &c->ex->resp;
-
-	buf_truncate(&r->owned, 0);
-	gopher_error_menu(&r->owned, msg);
-	r->body = r->owned.data;
-	r->bodylen = r->owned.len;
-	if (r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-}
-
 static void
 answer_gopher(struct conn *c, size_t linelen)
 {
-	const struct config	*cfg;
-	struct gopher_request	 req;
-	const char		*err = NULL;
-	char			 line[CONN_REQ_MAX + 1];
-	int			 hops;
-
-	take_snapshot(c);
-	cfg = conf(c);
-	/* The parser cuts the line in place; the log wants it whole. */
+	take_generation(c);
 	c->reqlen = linelen;
-	memcpy(line, c->ex->req, linelen);
-	line[linelen] = '\0';
-	if (gopher_request_parse(line, linelen, &req, &err) == -1) {
-		c->status = 59;
-		gopher_error(c, err);
-		send_response(c, "", 0);
-		return;
-	}
-	if (req.is_http) {
-		/* A web browser pointed at the Gopher port: tell the person. */
-		c->status = 59;
-		gopher_http_reply(&c->ex->resp.owned, cfg->hostname,
-		    cfg->gopher_public_port ? cfg->gopher_public_port :
-		    cfg->gopher_port);
-		c->ex->resp.body = c->ex->resp.owned.data;
-		c->ex->resp.bodylen = c->ex->resp.owned.len;
-		send_response(c, "", 0);
-		return;
-	}
-	if (req.url != NULL) {
-		/* An h-link followed by a client that does not know URL:. */
-		c->status = 20;
-		gopher_url_page(&c->ex->resp.owned, req.url);
-		c->ex->resp.body = c->ex->resp.owned.data;
-		c->ex->resp.bodylen = c->ex->resp.owned.len;
-		send_response(c, "", 0);
-		return;
-	}
 	/* Gopher has no host names: the first host answers. */
-	router_route(&c->gen->set->hosts[0], c->gen->a[0], PROTO_GOPHER,
-	    req.path, req.search, &c->ex->resp);
-	/*
-	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
-	 * config "redirects:" to a path).  One to a URL is told, below.
-	 */
-	for (hops = 0; c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] == '/' &&
-	    hops < 2; hops++) {
-		char target[1025];
-
-		snprintf(target, sizeof(target), "%s", c->ex->resp.meta);
-		response_free(&c->ex->resp);
-		response_init(&c->ex->resp);
-		router_route(&c->gen->set->hosts[0], c->gen->a[0],
-		    PROTO_GOPHER, target, req.search, &c->ex->resp);
-	}
-	c->status = c->ex->resp.status;
-	if (c->ex->resp.status / 10 == 3 && c->ex->resp.meta[0] != '/') {
-		char msg[1100];
-
-		snprintf(msg, sizeof(msg), "Moved to %s", c->ex->resp.meta);
-		gopher_error(c, msg);
-	} else if (c->ex->resp.status / 10 != 2)
-		gopher_error(c, c->ex->resp.status == 51 ? "Not found" :
-		    c->ex->resp.meta);
+	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->sites[0],
+	    c->ex->req, linelen, &c->ex->resp);
 	send_response(c, "", 0);
 }
 
@@ -836,14 +626,13 @@ static int
 slow_down(struct conn *c, size_t linelen)
 {
 	struct limit_conf	 lc;
-	char			 header[64], msg[80];
-	size_t			 hlen;
+	char			 msg[80];
 	unsigned		 wait;
 
 	if (!c->lcounted)
 		return 0;
-	limit_conf(c, &lc);
-	if ((wait = limits_request(c->w->srv->limits, &c->lkey, &lc,
+	live_limits(c, &lc);
+	if ((wait = limits_request(c->w->limits, &c->lkey, &lc,
 	    uv_hrtime() / 1000000)) == 0)
 		return 0;
 	log_debug("%s: request rate limit: %u s to wait", c->peer, wait);
@@ -851,13 +640,11 @@ slow_down(struct conn *c, size_t linelen)
 	c->status = 44;
 	if (c->proto == PROTO_GEMINI) {
 		snprintf(msg, sizeof(msg), "%u", wait);
-		response_status(&c->ex->resp, 44, "%s", msg);
-		hlen = gemini_header(header, sizeof(header), 44, msg);
-		send_response(c, header, hlen);
+		send_status(c, 44, msg);
 	} else {
 		snprintf(msg, sizeof(msg), "Too many requests: slow down and "
 		    "try again in %u seconds", wait);
-		gopher_error(c, msg);
+		gopher_error(&c->ex->resp, msg);
 		send_response(c, "", 0);
 	}
 	return 1;
@@ -874,13 +661,9 @@ check_request(struct conn *c)
 		if (end == GEMINI_INCOMPLETE)
 			return;
 		if (end == GEMINI_TOO_LONG) {
-			c->reqlen = c->reqlen > 1024 ? 1024 : c->reqlen;
-			c->status = 59;
-			response_status(&c->ex->resp, 59, "Request too long");
-			char header[64];
-			size_t hlen = gemini_header(header, sizeof(header), 59,
-			    "Request too long");
-			send_response(c, header, hlen);
+			if (c->reqlen > GEMINI_URL_MAX)
+				c->reqlen = GEMINI_URL_MAX;
+			send_status(c, 59, "Request too long");
 			return;
 		}
 		if (!slow_down(c, (size_t)end))
@@ -890,9 +673,10 @@ check_request(struct conn *c)
 		if (end == GOPHER_INCOMPLETE)
 			return;
 		if (end == GOPHER_TOO_LONG) {
-			c->reqlen = c->reqlen > 1024 ? 1024 : c->reqlen;
+			if (c->reqlen > GOPHER_LINE_MAX)
+				c->reqlen = GOPHER_LINE_MAX;
 			c->status = 59;
-			gopher_error(c, "Selector too long");
+			gopher_error(&c->ex->resp, "Selector too long");
 			send_response(c, "", 0);
 			return;
 		}
@@ -965,8 +749,18 @@ read_gemini(struct conn *c, const char *p, size_t len)
 		}
 		if (n == TLSCONN_WANT)
 			break;
+		/*
+		 * close_notify after request bytes: the client closed its
+		 * half only (TLS allows it), and the request it sent is
+		 * answered.  Without a whole line there is nothing to
+		 * answer (spec §3: no header then).
+		 */
+		if (n == TLSCONN_EOF && c->state == CONN_REQUEST &&
+		    c->reqlen > 0 && gemini_request_end(c->ex->req,
+		    c->reqlen) != GEMINI_INCOMPLETE)
+			break;
 		/* Handshake failure or the peer went away. */
-		tls_broken(c);
+		broken_tls(c);
 		return;
 	}
 	if (c->state == CONN_REQUEST && !c->handshaken &&
@@ -1032,8 +826,8 @@ count_client(struct conn *c, const struct sockaddr *sa)
 
 	if (limit_key(sa, &c->lkey) == -1)
 		return 0;		/* no address: nothing to count */
-	limit_conf(c, &lc);
-	if (limits_open(c->w->srv->limits, &c->lkey, &lc) == -1)
+	live_limits(c, &lc);
+	if (limits_open(c->w->limits, &c->lkey, &lc) == -1)
 		return -1;
 	c->lcounted = 1;
 	return 0;
@@ -1077,7 +871,7 @@ conn_accept(struct listener *l)
 	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sslen) != 0)
 		ss.ss_family = AF_UNSPEC;
 	set_peer(c, (struct sockaddr *)&ss);
-	if (w->srv->limits != NULL &&
+	if (w->limits != NULL &&
 	    count_client(c, (struct sockaddr *)&ss) == -1) {
 		log_debug("%s: per-address connection limit reached", c->peer);
 		conn_close(c);

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content/archive.h"
 #include "core/config.h"
 #include "core/util.h"
 #include "net/generation.h"
 #include "net/tlsconn.h"
+#include "site/site.h"
 
 struct settings *
 settings_new(struct config *cfg, struct tls_server *tls)
@@ -52,7 +52,7 @@ settings_unref(struct settings *set)
 }
 
 struct gen *
-gen_new(struct settings *set, struct archive **a)
+gen_new(struct settings *set, struct site **sites)
 {
 	struct gen	*g;
 	size_t		 i;
@@ -61,10 +61,10 @@ gen_new(struct settings *set, struct archive **a)
 	atomic_init(&g->refs, 1);
 	settings_ref(set);
 	g->set = set;
-	g->a = xreallocarray(NULL, set->nhosts, sizeof(*g->a));
+	g->sites = xreallocarray(NULL, set->nhosts, sizeof(*g->sites));
 	for (i = 0; i < set->nhosts; i++) {
-		archive_ref(a[i]);
-		g->a[i] = a[i];
+		site_ref(sites[i]);
+		g->sites[i] = sites[i];
 	}
 	return g;
 }
@@ -81,8 +81,8 @@ gen_free(struct gen *g)
 	size_t	 i;
 
 	for (i = 0; i < g->set->nhosts; i++)
-		archive_unref(g->a[i]);
-	free(g->a);
+		site_unref(g->sites[i]);
+	free(g->sites);
 	settings_unref(g->set);
 	free(g);
 }

@@ -1,7 +1,8 @@
 /*
  * generation.h -- what the server answers from at one moment: the
  * settings (configuration and TLS context, loaded together at start and
- * on SIGHUP) and one content snapshot per host.
+ * on SIGHUP) and one site (site/site.h: a content snapshot and its
+ * caches) per host.
  *
  * The application layer (src/app/reload.c) builds generations; the
  * network layer serves from them.  The type lives here, with its
@@ -22,7 +23,7 @@
 #include "core/config.h"
 #include "proto/gemini.h"
 
-struct archive;
+struct site;
 struct tls_server;
 
 /*
@@ -43,11 +44,11 @@ struct settings {
 	size_t			 nhosts;
 };
 
-/* What a worker serves with: one settings and a snapshot per host. */
+/* What a worker serves with: one settings and a site per host. */
 struct gen {
 	atomic_uint		 refs;
 	struct settings		*set;		/* one reference */
-	struct archive		**a;		/* owned array of set->nhosts,
+	struct site		**sites;	/* owned array of set->nhosts,
 						   one reference each */
 	/*
 	 * Who frees it after the last unref (a snapshot of 10,000 posts
@@ -67,10 +68,10 @@ struct settings	*settings_new(struct config *cfg, struct tls_server *tls);
 void		 settings_ref(struct settings *);
 void		 settings_unref(struct settings *);	/* NULL: ignored */
 /*
- * A new generation referencing set and a[0..set->nhosts) (a reference
- * to each is taken; the array is copied); one reference.
+ * A new generation referencing set and sites[0..set->nhosts) (a
+ * reference to each is taken; the array is copied); one reference.
  */
-struct gen	*gen_new(struct settings *set, struct archive **a);
+struct gen	*gen_new(struct settings *set, struct site **sites);
 void		 gen_ref(struct gen *);
 void		 gen_unref(struct gen *);		/* NULL: ignored */
 void		 gen_free(struct gen *);		/* for reapers */

@@ -56,7 +56,7 @@ mix(uint64_t x)
 }
 
 static size_t
-slot_of(const struct limits *l, const struct limit_key *k)
+index_of(const struct limits *l, const struct limit_key *k)
 {
 	uint64_t	 a, b;
 
@@ -110,7 +110,7 @@ insert(struct limits *l, const struct entry *e)
 {
 	size_t	 i;
 
-	for (i = slot_of(l, &e->key); l->tab[i].used; i = (i + 1) &
+	for (i = index_of(l, &e->key); l->tab[i].used; i = (i + 1) &
 	    (l->cap - 1))
 		;
 	l->tab[i] = *e;
@@ -164,7 +164,7 @@ find(struct limits *l, const struct limit_key *k, int create, uint64_t now)
 	struct entry	 e;
 	size_t		 i;
 
-	for (i = slot_of(l, k); l->tab[i].used; i = (i + 1) & (l->cap - 1))
+	for (i = index_of(l, k); l->tab[i].used; i = (i + 1) & (l->cap - 1))
 		if (memcmp(l->tab[i].key.b, k->b, sizeof(k->b)) == 0)
 			return &l->tab[i];
 	if (!create)
@@ -193,7 +193,7 @@ remove_at(struct limits *l, size_t i)
 		j = (j + 1) & mask;
 		if (!l->tab[j].used)
 			return;
-		k = slot_of(l, &l->tab[j].key);
+		k = index_of(l, &l->tab[j].key);
 		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 			continue;	/* already as close as it can be */
 		l->tab[i] = l->tab[j];

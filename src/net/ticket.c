@@ -41,7 +41,7 @@ static pthread_rwlock_t	 lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct tkey	 keys[2];	/* under lock */
 static int		 cur;		/* under lock: the sealing key */
 static uint64_t		 born_ms;	/* under lock: keys[cur] made */
-static unsigned long	 generation;	/* under lock: rotations */
+static unsigned long	 rotations;	/* under lock: since start */
 static unsigned		 period_ms = TICKET_ROTATION_MS; /* under lock */
 
 static uint64_t
@@ -72,7 +72,7 @@ rotate_locked(void)
 	} else
 		k->valid = 1;
 	born_ms = mono_ms();
-	generation++;
+	rotations++;
 }
 
 /* Take the read lock, rotating first when the period is over. */
@@ -182,12 +182,12 @@ ticket_rotate(void)
 }
 
 unsigned long
-ticket_generation(void)
+ticket_rotations(void)
 {
-	unsigned long	 g;
+	unsigned long	 n;
 
 	pthread_rwlock_rdlock(&lock);
-	g = generation;
+	n = rotations;
 	pthread_rwlock_unlock(&lock);
-	return g;
+	return n;
 }

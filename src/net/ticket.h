@@ -31,6 +31,6 @@ int	 ticket_attach(SSL_CTX *ctx);
 /* Replace the current key now; the old one becomes "the one before". */
 void	 ticket_rotate(void);
 /* Rotations since start (tests, logs). */
-unsigned long ticket_generation(void);
+unsigned long ticket_rotations(void);
 
 #endif

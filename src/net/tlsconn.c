@@ -41,6 +41,7 @@
 #include "net/cert.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
+#include "net/tlserr.h"
 
 #if OPENSSL_VERSION_NUMBER < 0x30000000L
 #error "capsuled needs OpenSSL 3.0 or later"
@@ -63,6 +64,8 @@
 #define SID_CTX		"capsuled"	/* hashed with the host name */
 /* A client certificate list larger than this ends the handshake. */
 #define MAX_CERT_LIST	(16 * 1024)
+/* An SSL that failed once fails again without queueing a reason. */
+#define NO_REASON	"connection failed earlier"
 
 /* One name we answer to, with its certificate. */
 struct tls_vhost {
@@ -92,19 +95,6 @@ oom(const char *what)
 	/* Like util.c: nothing sensible to do without memory. */
 	fprintf(stderr, "capsuled: %s: out of memory\n", what);
 	abort();
-}
-
-/* Why the last OpenSSL call failed, for a log line; static storage. */
-static const char *
-ossl_reason(void)
-{
-	unsigned long	 e = ERR_peek_last_error();
-	const char	*r = e ? ERR_reason_error_string(e) : NULL;
-
-	if (r != NULL)
-		return r;
-	/* An SSL that failed once fails again without queueing a reason. */
-	return e ? "unknown OpenSSL error" : "connection failed earlier";
 }
 
 /*
@@ -340,7 +330,7 @@ add_host(struct tls_server *srv, const char *certdir, const char *hostname,
 	    setup_ctx(h->ctx, &c, h->name, srv) == -1) {
 		if (err != NULL && errlen > 0)
 			snprintf(err, errlen, "%s/cert.pem: %s", certdir,
-			    ossl_reason());
+			    tlserr_reason(NO_REASON));
 		ERR_clear_error();
 		SSL_CTX_free(h->ctx);
 		free(h->name);
@@ -545,7 +535,8 @@ failure(struct tlsconn *c, int n, const char *what)
 	case SSL_ERROR_ZERO_RETURN:
 		return TLSCONN_EOF;
 	default:
-		log_debug("tls: %s: %s (error %d)", what, ossl_reason(), e);
+		log_debug("tls: %s: %s (error %d)", what,
+		    tlserr_reason(NO_REASON), e);
 		ERR_clear_error();
 		return TLSCONN_ERROR;
 	}
@@ -598,7 +589,7 @@ tlsconn_write(struct tlsconn *c, const void *data, size_t len)
 	ERR_clear_error();
 	if (SSL_write_ex(c->ssl, data, len, &written) != 1 ||
 	    written != len) {
-		log_debug("tls: write: %s", ossl_reason());
+		log_debug("tls: write: %s", tlserr_reason(NO_REASON));
 		ERR_clear_error();
 		return TLSCONN_ERROR;
 	}
@@ -620,7 +611,7 @@ tlsconn_shutdown(struct tlsconn *c)
 		return;
 	ERR_clear_error();
 	if (SSL_shutdown(c->ssl) < 0) {
-		log_debug("tls: shutdown: %s", ossl_reason());
+		log_debug("tls: shutdown: %s", tlserr_reason(NO_REASON));
 		ERR_clear_error();
 	}
 }

@@ -1,11 +1,13 @@
 /*
- * worker.h -- the server: one uv_loop per worker thread, each with its
- * own SO_REUSEPORT listeners, and the generation each worker serves
- * from (generation.h).
+ * worker.h -- one worker: its uv_loop, its listeners and the generation
+ * it serves from, as the connections on that loop see them.
  *
- * Threads share only what is read-only after setup or published whole:
- * a generation, handed to each worker with an atomic exchange and
- * picked up on its own loop.
+ * The server (server.h) makes the workers, runs each on its own thread
+ * and stops them; conn.c accepts on a worker's listeners and tells the
+ * worker when a connection is gone (worker_conn_done()) or has logged a
+ * line (worker_logged()).  Every field is used on the worker's own
+ * loop thread only, except `pending` and `stopping`, which the main
+ * thread sets (server_publish(), server_stop()).
  */
 #ifndef CAPSULED_WORKER_H
 #define CAPSULED_WORKER_H
@@ -13,14 +15,11 @@
 #include <stdatomic.h>
 #include <uv.h>
 
-#include "core/config.h"
-#include "net/generation.h"
 #include "site/router.h"
 
-struct archive;
-struct config;
+struct gen;
 struct limits;
-struct tls_server;
+struct server;
 
 #define WORKER_MAX_LISTEN	16
 /* How long an access line may wait in its worker's buffer (log.h). */
@@ -36,10 +35,12 @@ struct worker {
 	int		 id;
 	uv_loop_t	 loop;
 	uv_thread_t	 thread;
-	uv_async_t	 wake;		/* stop, or a new snapshot is pending */
+	uv_async_t	 wake;		/* stop, or a generation is pending */
 	uv_timer_t	 grace;		/* bounds the drain on shutdown */
 	uv_timer_t	 logflush;	/* buffered access lines out */
 	struct server	*srv;		/* borrowed, outlives the worker */
+	struct limits	*limits;	/* borrowed: srv->limits, set before
+					   the thread starts; NULL: none */
 	struct listener	 listeners[WORKER_MAX_LISTEN];
 	size_t		 nlisteners;
 	struct gen	*gen;		/* one reference, loop thread only */
@@ -51,42 +52,14 @@ struct worker {
 	char		 rbuf[65536];	/* alloc_cb buffer: copied at once */
 };
 
-struct server {
-	/*
-	 * What the listeners were bound with: bind addresses, ports and
-	 * workers stay as they are until a restart.  Live values (timeouts,
-	 * host name, the TLS context of new connections) come from the
-	 * generation: conn's or the worker's gen, not these.
-	 */
-	struct settings		*boot;		/* one reference */
-	const struct config	*cfg;		/* &boot->cfg */
-	struct tls_server	*tls;		/* boot->tls; NULL: no Gemini */
-	struct worker		*workers;	/* owned */
-	int			 nworkers;
-	struct limits		*limits;	/* borrowed; NULL: none */
-};
-
 /*
- * Bind every listener for every worker (so errors surface before any
- * thread runs), as g's settings say; every worker starts serving g.
- * Returns 0, or -1 with the reason logged.
+ * Close the worker's own handles (wake, grace, logflush), flushing the
+ * access log first: once its connections and listeners are closed too,
+ * the loop ends.  Idempotent.
  */
-int	 server_bind(struct server *, struct gen *g);
-/* Start the worker threads. */
-int	 server_start(struct server *);
-/*
- * Hand a new generation to every worker, taking one reference for each;
- * the caller keeps its own.
- */
-void	 server_publish(struct server *, struct gen *);
-/* Ask every worker to stop accepting and drain; then join them. */
-void	 server_stop(struct server *);
-void	 server_free(struct server *);
-
-/* Worker side, on the loop thread. */
-void	 conn_accept(struct listener *);	/* conn.c: a new client */
-void	 conn_close_all(struct worker *);	/* conn.c: end of grace */
-void	 worker_conn_done(struct worker *);	/* a connection was freed */
+void	 worker_finish(struct worker *);
+/* A connection was freed; the last one of a closing worker finishes it. */
+void	 worker_conn_done(struct worker *);
 /* An access line was logged: see that it is written soon. */
 void	 worker_logged(struct worker *);
 

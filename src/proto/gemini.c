@@ -8,11 +8,13 @@
  * memory or at static strings.
  */
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gemini.h"
 
@@ -82,13 +84,44 @@ host_match(const char *want, const char *got)
 	return wl == gl && strncasecmp(want, got, gl) == 0;
 }
 
+/*
+ * The address an IP literal names, in 16 bytes: IPv4 mapped into IPv6,
+ * so that 127.0.0.1 and [::ffff:127.0.0.1] are one address.  "[::1]"
+ * (a URL's host) and "::1" (a configured name) both parse.  Returns 0,
+ * or -1 when host is not an IP literal.
+ */
 static int
-ip_literal(const char *host)
+ip_addr(const char *host, unsigned char out[16])
 {
 	struct in_addr	 a4;
+	char		 tmp[INET6_ADDRSTRLEN];
+	size_t		 len;
 
-	/* url_parse() already checked the inside of the brackets. */
-	return host[0] == '[' || inet_pton(AF_INET, host, &a4) == 1;
+	if (inet_pton(AF_INET, host, &a4) == 1) {
+		memset(out, 0, 10);
+		out[10] = out[11] = 0xff;
+		memcpy(out + 12, &a4, 4);
+		return 0;
+	}
+	if (host[0] == '[') {
+		len = strlen(host);
+		if (len < 3 || host[len - 1] != ']' || len - 2 >= sizeof(tmp))
+			return -1;
+		memcpy(tmp, host + 1, len - 2);
+		tmp[len - 2] = '\0';
+		host = tmp;
+	}
+	return inet_pton(AF_INET6, host, out) == 1 ? 0 : -1;
+}
+
+/* The same address, once both are IP literals; 0 for names. */
+static int
+ip_match(const char *want, const char *got)
+{
+	unsigned char	 a[16], b[16];
+
+	return ip_addr(want, a) == 0 && ip_addr(got, b) == 0 &&
+	    memcmp(a, b, sizeof(a)) == 0;
 }
 
 int
@@ -98,6 +131,7 @@ gemini_request_parse(const char *line, size_t len,
 {
 	const unsigned char	*p;
 	const char		*err;
+	unsigned char		 a6[16];
 	size_t			 i, slen;
 	int			 port;
 
@@ -149,25 +183,50 @@ gemini_request_parse(const char *line, size_t len,
 	}
 
 	req->host = 0;
-	req->ip = ip_literal(req->url.host);
-	if (req->ip) {
-		port = nhosts > 0 ? hosts[0].port : GEMINI_DEFAULT_PORT;
-	} else {
-		for (i = 0; i < nhosts; i++)
-			if (host_match(hosts[i].hostname, req->url.host))
-				break;
-		if (i == nhosts) {
-			*meta = "Proxy request refused: host not served";
-			return 53;
-		}
+	req->ip = 0;
+	for (i = 0; i < nhosts; i++)
+		if (host_match(hosts[i].hostname, req->url.host) ||
+		    ip_match(hosts[i].hostname, req->url.host))
+			break;
+	if (i < nhosts) {
 		port = hosts[i].port;
 		req->host = i;
+	} else if (ip_addr(req->url.host, a6) == 0) {
+		/* Ours only if it is where the client came in (the caller). */
+		req->ip = 1;
+		port = nhosts > 0 ? hosts[0].port : GEMINI_DEFAULT_PORT;
+	} else {
+		*meta = "Proxy request refused: host not served";
+		return 53;
 	}
 	if (req->url.port != -1 && req->url.port != port) {
 		*meta = "Proxy request refused: port not served";
 		return 53;
 	}
 	return 0;
+}
+
+int
+gemini_request_local(const struct gemini_request *req,
+    const struct sockaddr *local)
+{
+	unsigned char	 a[16], b[16];
+
+	if (!req->ip)
+		return 1;
+	if (local == NULL || ip_addr(req->url.host, a) == -1)
+		return 0;
+	if (local->sa_family == AF_INET) {
+		memset(b, 0, 10);
+		b[10] = b[11] = 0xff;
+		memcpy(b + 12, &((const struct sockaddr_in *)(const void *)
+		    local)->sin_addr, 4);
+	} else if (local->sa_family == AF_INET6)
+		memcpy(b, &((const struct sockaddr_in6 *)(const void *)
+		    local)->sin6_addr, 16);
+	else
+		return 0;
+	return memcmp(a, b, sizeof(a)) == 0;
 }
 
 int
@@ -242,7 +301,7 @@ defined_status(int status)
  * gemini_header() says; returns the length written.
  */
 static size_t
-meta_copy(char *dst, size_t max, const char *src)
+copy_meta(char *dst, size_t max, const char *src)
 {
 	const unsigned char	*p = (const unsigned char *)src;
 	size_t			 len = 0, kept = 0, n;
@@ -309,9 +368,9 @@ gemini_header(char *out, size_t outlen, int status, const char *meta)
 	out[0] = (char)('0' + status / 10);
 	out[1] = (char)('0' + status % 10);
 	out[2] = ' ';
-	len = meta != NULL ? meta_copy(out + 3, max, meta) : 0;
+	len = meta != NULL ? copy_meta(out + 3, max, meta) : 0;
 	if (len == 0)
-		len = meta_copy(out + 3, max, default_meta(status));
+		len = copy_meta(out + 3, max, default_meta(status));
 	len += 3;
 	out[len++] = '\r';
 	out[len++] = '\n';

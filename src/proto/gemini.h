@@ -6,7 +6,7 @@
  * reads bytes until gemini_request_end() says a line is there, checks it
  * with gemini_request_parse(), hands the path to the router (which
  * decides 2x, 31 and 51), and writes the header from gemini_header().
- * See spec/gemini.md §3 and §4.
+ * See the Gemini protocol specification, on requests and response headers.
  */
 #ifndef CAPSULED_GEMINI_H
 #define CAPSULED_GEMINI_H
@@ -14,14 +14,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "core/gemini_limits.h"	/* GEMINI_URL_MAX, _META_MAX... */
 #include "core/url.h"
 
-#define GEMINI_URL_MAX		1024	/* bytes of URL before the CRLF */
-#define GEMINI_REQUEST_MAX	(GEMINI_URL_MAX + 2)	/* with CRLF */
-#define GEMINI_META_MAX		1024
-/* "NN " + META + CRLF; a buffer of GEMINI_HEADER_MAX + 1 also has room
- * for the NUL gemini_header() writes. */
-#define GEMINI_HEADER_MAX	(3 + GEMINI_META_MAX + 2)
 #define GEMINI_DEFAULT_PORT	1965
 
 #define GEMINI_INCOMPLETE	(-1)
@@ -48,7 +43,8 @@ struct gemini_request {
 	struct url	 url;			/* points into line */
 	size_t		 host;		/* the URL's host: an index into
 					   hosts[]; 0 for an IP literal */
-	int		 ip;		/* 1: the URL's host is an IP literal */
+	int		 ip;		/* 1: the URL's host is an IP literal
+					   that no host is configured as */
 };
 
 /*
@@ -60,24 +56,39 @@ struct gemini_request {
  * ours: another scheme, a host not in hosts[0..nhosts), another port),
  * with *meta set to a static, printable ASCII message.
  *
- * Hosts compare case-insensitively, a trailing dot ignored.  Any IP
- * literal (IPv4 or "[IPv6]") is served too (spec/gemini.md §8 decision),
- * and its port is checked against hosts[0] (1965 when nhosts is 0).  An
- * absent port is accepted for every host.  The schemes "gemini" and
- * "titan" are served: the caller checks req->url.scheme, as a titan
- * line is an upload (titan.h), not a request to route.
+ * Hosts compare case-insensitively, a trailing dot ignored; an IP
+ * literal (IPv4 or "[IPv6]") matches a host configured as the same
+ * address in any spelling.  Any other IP literal passes here with
+ * req->ip set, its port checked against hosts[0] (1965 when nhosts is
+ * 0): whether it is ours depends on the connection, which
+ * gemini_request_local() answers.  An absent port is accepted for every
+ * host.  The schemes "gemini" and "titan" are served: the caller checks
+ * req->url.scheme, as a titan line is an upload (titan.h), not a
+ * request to route.
  */
 int	 gemini_request_parse(const char *line, size_t len,
 	    const struct gemini_host *hosts, size_t nhosts,
 	    struct gemini_request *req, const char **meta);
 
 /*
+ * 1 when req names this server: by a host name, or by an IP literal that
+ * is local, the address of our end of the connection (getsockname(2);
+ * an IPv4 address and its IPv4-mapped IPv6 form are one).  0 when it
+ * names another address: the caller answers 53 (spec/gemini.md §3: a
+ * host this server does not serve), for titan:// as for gemini://.
+ */
+struct sockaddr;
+int	 gemini_request_local(const struct gemini_request *req,
+	    const struct sockaddr *local);
+
+/*
  * Which of hosts[0..nhosts) answers req, given the server name the
  * client sent in TLS (sni; NULL when it sent none): the URL's host,
- * unless sni names another name, which is a 53 (spec/gemini.md §3: SNI
- * and URL host disagree).  No SNI: the URL decides.  A URL with an IP
- * literal is served by the host sni names, or by hosts[0].  Returns the
- * index, or -1 with *meta set to a static message for a 53.
+ * unless sni names another name, which is a 53 (the Gemini specification
+ * lets a server refuse a request whose SNI and URL host disagree).  No
+ * SNI: the URL decides.  A URL with an IP literal is served by the host
+ * sni names, or by hosts[0].  Returns the index, or -1 with *meta set to
+ * a static message for a 53.
  */
 int	 gemini_request_host(const struct gemini_host *hosts, size_t nhosts,
 	    const struct gemini_request *req, const char *sni,

@@ -1,23 +1,32 @@
 /*
- * gopher.c -- the Gopher request line (spec/gopher.md §1).
+ * gopher.c -- the Gopher request line (RFC 1436), and the
+ * Gopher reading of the router's answers.
  *
  * Finds the end of a request, splits "selector TAB search TAB gopher+"
  * in place and turns the selector into a site path the router can take.
  * Selectors are opaque: no percent-decoding, '?' and '#' are part of
  * them.  An HTTP request line is recognised (browsers pointed at the
- * Gopher port) so that conn.c can send a short HTTP reply instead of a
- * menu.  Also formats the two answers that need no router: a type-3
- * error menu and that HTTP reply.  Knows nothing of sockets or the
- * archive; every pointer in struct gopher_request points into the
- * caller's line, and the formatters append to the caller's buf.
+ * Gopher port) so that it gets a short HTTP reply instead of a menu.
+ * Also formats the answers that need no router: a type-3 error menu,
+ * that HTTP reply and the page for a "URL:" link.  gopher_respond()
+ * puts it together: the router answers in Gemini statuses, and Gopher
+ * has only menus, texts and errors.  Knows nothing of sockets; every
+ * pointer in struct gopher_request points into the caller's line, and
+ * the formatters append to the caller's buf.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "core/buf.h"
+#include "core/config.h"
+#include "core/gemini_limits.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gopher.h"
+#include "site/router.h"
 
 ssize_t
 gopher_request_end(const char *buf, size_t len)
@@ -98,7 +107,6 @@ gopher_plus(const char *f)
 static int
 make_path(struct gopher_request *req, const char *s, const char **errstr)
 {
-	const char	*seg;
 	size_t		 len, off;
 
 	off = s[0] == '/' ? 0 : 1;
@@ -111,15 +119,9 @@ make_path(struct gopher_request *req, const char *s, const char **errstr)
 	memcpy(req->path + off, s, len + 1);
 	if (check_text(req->path, 0, errstr) == -1)
 		return -1;
-	for (seg = req->path + 1;; seg += len + 1) {
-		len = strcspn(seg, "/");
-		if ((len == 1 && seg[0] == '.') ||
-		    (len == 2 && seg[0] == '.' && seg[1] == '.')) {
-			*errstr = "Dot segment in selector";
-			return -1;
-		}
-		if (seg[len] == '\0')
-			break;
+	if (url_has_dot_segment(req->path)) {
+		*errstr = "Dot segment in selector";
+		return -1;
 	}
 	return 0;
 }
@@ -331,4 +333,78 @@ gopher_url_page(struct buf *out, const char *url)
 	buf_addstr(out, "\">");
 	html_escape(out, url);
 	buf_addstr(out, "</a></p>\n</body></html>\n");
+}
+
+/* Gopher errors are one-line type-3 menus (RFC 1436). */
+void
+gopher_error(struct response *r, const char *msg)
+{
+	buf_truncate(&r->owned, 0);
+	gopher_error_menu(&r->owned, msg);
+	response_use_owned(r);
+	if (r->fd != -1) {
+		close(r->fd);
+		r->fd = -1;
+	}
+}
+
+int
+gopher_respond(const struct config *host, struct site *site,
+    const char *line, size_t len, struct response *r)
+{
+	struct gopher_request	 req;
+	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0 };
+	const char		*err = NULL;
+	char			 copy[GOPHER_LINE_MAX + 1];
+	int			 hops;
+
+	/* The parser cuts the line in place; the caller's stays whole. */
+	if (len > GOPHER_LINE_MAX) {	/* gopher_request_end() says so */
+		gopher_error(r, "Selector too long");
+		return 59;
+	}
+	memcpy(copy, line, len);
+	if (gopher_request_parse(copy, len, &req, &err) == -1) {
+		gopher_error(r, err);
+		return 59;
+	}
+	if (req.is_http) {
+		/* A web browser pointed at the Gopher port: tell the person. */
+		gopher_http_reply(&r->owned, host->hostname,
+		    host->gopher_public_port ? host->gopher_public_port :
+		    host->gopher_port);
+		response_use_owned(r);
+		return 59;
+	}
+	if (req.url != NULL) {
+		/* An h-link followed by a client that does not know URL:. */
+		gopher_url_page(&r->owned, req.url);
+		response_use_owned(r);
+		return 20;
+	}
+	rreq.path = req.path;
+	rreq.query = req.search;
+	router_handle(host, site, &rreq, r);
+	/*
+	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
+	 * config "redirects:" to a path).  One to a URL is told, below.
+	 */
+	for (hops = 0; r->status / 10 == 3 && r->meta[0] == '/' && hops < 2;
+	    hops++) {
+		char target[GEMINI_META_MAX + 1];
+
+		snprintf(target, sizeof(target), "%s", r->meta);
+		response_free(r);
+		response_init(r);
+		rreq.path = target;
+		router_handle(host, site, &rreq, r);
+	}
+	if (r->status / 10 == 3 && r->meta[0] != '/') {
+		char msg[sizeof("Moved to ") + GEMINI_META_MAX];
+
+		snprintf(msg, sizeof(msg), "Moved to %s", r->meta);
+		gopher_error(r, msg);
+	} else if (r->status / 10 != 2)
+		gopher_error(r, r->status == 51 ? "Not found" : r->meta);
+	return r->status;
 }

@@ -1,12 +1,15 @@
 /*
- * gopher.h -- the Gopher request line: where it ends and what it asks
- * for (spec/gopher.md §1).
+ * gopher.h -- the Gopher request line: where it ends, what it asks for
+ * (RFC 1436), and how the router's answer reads in Gopher.
  *
- * Pure functions over bytes: no sockets, no archive.  conn.c reads until
- * gopher_request_end() finds a line, gopher_request_parse() splits it in
- * place, and the router gets req.path.  An HTTP request line sent to the
- * Gopher port is recognised so that conn.c can answer it in HTTP, with
- * gopher_http_reply(); errors go out as gopher_error_menu().
+ * No sockets.  conn.c reads until gopher_request_end() finds a line and
+ * hands it to gopher_respond(), which splits it in place with
+ * gopher_request_parse(), gives req.path to the router and turns what
+ * the router says in Gemini terms (a status, a redirect) into a Gopher
+ * answer: a menu, a text, or a type-3 error from gopher_error_menu().
+ * An HTTP request line sent to the Gopher port is recognised and
+ * answered in HTTP, with gopher_http_reply().  The parser and the
+ * formatters are pure functions over bytes.
  */
 #ifndef CAPSULED_GOPHER_H
 #define CAPSULED_GOPHER_H
@@ -15,6 +18,9 @@
 #include <sys/types.h>
 
 struct buf;
+struct config;
+struct response;
+struct site;
 
 #define GOPHER_LINE_MAX		1024	/* bytes before the CRLF or LF */
 #define GOPHER_REQUEST_MAX	(GOPHER_LINE_MAX + 2)	/* with CRLF */
@@ -36,7 +42,7 @@ struct gopher_request {
 	char	*selector;	/* in line: raw, never percent-decoded */
 	char	*search;	/* in line: after the first TAB; NULL if none */
 	char	*url;		/* in line: after "URL:" for an h-link
-				   selector (spec §5); NULL otherwise */
+				   selector (a common convention, not in RFC 1436); NULL otherwise */
 	int	 is_http;	/* "GET /x HTTP/1.1" and the like */
 	/*
 	 * The selector as a site path: a '/' put in front when it has none
@@ -67,13 +73,37 @@ int	 gopher_request_parse(char *line, size_t len,
 	    struct gopher_request *req, const char **errstr);
 
 /*
- * Append a whole one-item error menu to out (spec/gopher.md §4):
+ * Append a whole one-item error menu to out (RFC 1436 item type 3,
+ * with the dummy fields Gopher servers commonly use):
  *   "3" msg TAB "fake" TAB "(NULL)" TAB "0" CRLF "." CRLF
  * msg is cleaned (TAB, CR, LF, other control characters become spaces,
  * invalid UTF-8 bytes '?') and cut to 70 bytes on a character boundary;
  * NULL or empty gives "Error".
  */
 void	 gopher_error_menu(struct buf *out, const char *msg);
+
+/*
+ * Make r's body a type-3 error menu saying msg (gopher_error_menu()), in
+ * place of any body or file it held; its status is left as it was.
+ */
+void	 gopher_error(struct response *r, const char *msg);
+
+/*
+ * Answer the request line line[0..len) (no terminator; left as it is)
+ * into r, which response_init() made: r's body is what to send, then
+ * r's file when r->status is 2x and r->fd is not -1.  host and site (the
+ * site state of host's capsule) are what the router serves from.
+ *
+ * A line that does not parse gets a type-3 error, an HTTP request line
+ * gopher_http_reply(), a "URL:" selector gopher_url_page(); any other
+ * goes to the router.  Gopher has no redirects: one to a path
+ * ("/posts" -> "/posts/", or configured) is followed, twice at most; one
+ * to a URL, and every other status but 2x, becomes a type-3 error.
+ * Returns the status for the access log: 59 (bad line, HTTP), 20 (URL
+ * page), else the router's last status.
+ */
+int	 gopher_respond(const struct config *host, struct site *site,
+	    const char *line, size_t len, struct response *r);
 
 /*
  * Append a complete HTTP/1.0 "400 Bad Request" response (headers with
@@ -85,8 +115,9 @@ void	 gopher_error_menu(struct buf *out, const char *msg);
 void	 gopher_http_reply(struct buf *out, const char *hostname, int port);
 
 /*
- * For a "URL:<url>" selector (spec/gopher.md §5): a small HTML page that
- * sends the reader on to url.  url is escaped for HTML.
+ * For a "URL:<url>" selector (the 'h' item convention for links to
+ * other protocols, which old clients request from us): a small HTML
+ * page that sends the reader on to url.  url is escaped for HTML.
  */
 void	 gopher_url_page(struct buf *out, const char *url);
 

@@ -1,8 +1,6 @@
 /*
- * titan.h -- Titan uploads (the Gemini companion protocol), the parts
- * that need no socket: the request line and its parameters, who may
- * write, what an upload must hold, and writing it to the capsule
- * without ever leaving a partial file.
+ * titan.h -- Titan uploads (the Gemini companion protocol): the request
+ * line and its parameters, and who may write.
  *
  * The protocol (transjovian.org "The Titan Specification"): on the
  * Gemini port, after the TLS handshake, the client sends
@@ -18,9 +16,9 @@
  * authorises with the client certificate (config "titan_writers"), so
  * a token is accepted and ignored.
  *
- * Knows the file system, the configuration, front matter and the
- * archive's lookups; nothing of sockets or TLS (conn.c reads the body
- * and calls these, titan_store() and titan_trash() on a pool thread).
+ * Knows the configuration and the archive's slugs; nothing of sockets,
+ * TLS or files.  The upload session (net/titan_upload.c) takes the
+ * body and has the content layer (content/publish.h) write the post.
  */
 #ifndef CAPSULED_TITAN_H
 #define CAPSULED_TITAN_H
@@ -29,7 +27,6 @@
 
 #include "proto/gemini.h"
 
-struct archive;
 struct config;
 
 #define TITAN_MIME_MAX		128
@@ -68,41 +65,5 @@ int	 titan_mime_ok(const char *mime);
 
 /* 1 when hash (tlsconn_client_hash()) is one of c->titan_writers. */
 int	 titan_writer(const struct config *c, const char *hash);
-
-/*
- * The file under posts/ that slug is written to: the one a's post or
- * draft with that slug came from (a dated name is kept), else
- * "<slug>.md".  Into name[0..namelen).
- */
-void	 titan_target(const struct archive *a, const char *slug,
-	    char *name, size_t namelen);
-
-/*
- * Check an upload for posts/<name> at /posts/<slug>: valid UTF-8 with
- * no NUL, front matter that parses, a date (front matter or a dated
- * file name) and a slug that stays the same.  Returns 0 with *draft set
- * from the front matter, or -1 with why (fit for a 59 META) filled.
- */
-int	 titan_check(const char *data, size_t len, const char *slug,
-	    const char *name, int *draft, char *why, size_t whylen);
-
-/*
- * Write data[0..len) as <capsule>/posts/<name>, atomically: a hidden
- * temporary file in posts/ (never named *.md), written, fsync'd, then
- * renamed over name, then the directory fsync'd.  The old file's mode
- * is kept.  A crash leaves the old file or the new one, never a mix; at
- * worst a ".titan-*.tmp" file that nothing reads.  Returns 0, or -1
- * with why filled (the temporary file removed).
- */
-int	 titan_store(const char *capsule, const char *name, const char *data,
-	    size_t len, char *why, size_t whylen);
-
-/*
- * Move <capsule>/posts/<name> to <capsule>/.trash/<name>.<UTC time>
- * (never over another file there): nothing is ever removed.  Returns 0;
- * 1 when there is no such post file; -1 with why filled.
- */
-int	 titan_trash(const char *capsule, const char *name, char *why,
-	    size_t whylen);
 
 #endif

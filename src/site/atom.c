@@ -1,5 +1,5 @@
 /*
- * atom.c -- Atom feeds (RFC 4287, spec/atom.md) of posts.
+ * atom.c -- Atom feeds (RFC 4287) of posts.
  *
  * Writes XML into a struct buf from borrowed posts; knows nothing of
  * requests or caching (the router keeps the bytes in a cache slot).
@@ -13,51 +13,17 @@
 #include <time.h>
 
 #include "content/archive.h"
+#include "content/links.h"
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "site/atom.h"
 
 #define ATOM_NS		"http://www.w3.org/2005/Atom"
 #define REPLACEMENT	"\xef\xbf\xbd"		/* U+FFFD */
-
-/*
- * Length of the well-formed UTF-8 sequence at p (Unicode Table 3-7), or
- * 0 when the bytes there are not one.
- */
-static size_t
-u8seq(const unsigned char *p, const unsigned char *end)
-{
-	unsigned char	 lo = 0x80, hi = 0xbf;
-	size_t		 n, i;
-
-	if (*p < 0x80)
-		return 1;
-	if (*p >= 0xc2 && *p <= 0xdf)
-		n = 2;
-	else if (*p >= 0xe0 && *p <= 0xef) {
-		n = 3;
-		if (*p == 0xe0)
-			lo = 0xa0;
-		else if (*p == 0xed)
-			hi = 0x9f;
-	} else if (*p >= 0xf0 && *p <= 0xf4) {
-		n = 4;
-		if (*p == 0xf0)
-			lo = 0x90;
-		else if (*p == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return n;
-}
 
 /*
  * s[0..len) as XML character data, also safe inside a double-quoted
@@ -69,17 +35,18 @@ static void
 xml_add(struct buf *out, const char *s, size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)s, *end = p + len;
+	uint32_t		 cp;
 	size_t			 n;
 
 	while (p < end) {
-		if ((n = u8seq(p, end)) == 0) {
+		n = utf8_decode((const char *)p, (size_t)(end - p), &cp);
+		if (cp == UTF8_INVALID) {
 			buf_addstr(out, REPLACEMENT);
 			p++;
 			continue;
 		}
-		if (n == 3 && p[0] == 0xef && p[1] == 0xbf &&
-		    (p[2] == 0xbe || p[2] == 0xbf)) {
-			p += n;			/* U+FFFE, U+FFFF */
+		if (cp == 0xFFFE || cp == 0xFFFF) {
+			p += n;			/* not XML characters */
 			continue;
 		}
 		switch (*p) {
@@ -171,7 +138,7 @@ entry_link(void *ctx, const char *url)
 	char			*to = NULL, *abs;
 
 	if (el->archive != NULL)
-		to = archive_resolve_link(el->archive, el->from, url);
+		to = links_resolve(el->archive, el->from, url);
 	path = to != NULL ? to : url;
 	if (path[0] != '/' || path[1] == '/')
 		return to;
@@ -316,7 +283,7 @@ atom_feed(struct buf *out, const struct atom_feed *f)
 }
 
 static void
-site_defaults(struct atom_feed *f, const struct archive *a,
+feed_defaults(struct atom_feed *f, const struct archive *a,
     const char *host, int port)
 {
 	memset(f, 0, sizeof(*f));
@@ -332,7 +299,7 @@ atom_site(struct buf *out, const struct archive *a, const char *host,
 {
 	struct atom_feed	 f;
 
-	site_defaults(&f, a, host, port);
+	feed_defaults(&f, a, host, port);
 	f.self = "/atom.xml";
 	f.alternate = "/gemlog/";
 	f.subtitle = a->subtitle;
@@ -349,7 +316,7 @@ atom_series(struct buf *out, const struct archive *a, const struct series *s,
 	struct atom_feed	 f;
 	char			*self, *alt, *title;
 
-	site_defaults(&f, a, host, port);
+	feed_defaults(&f, a, host, port);
 	self = xasprintf("/series/%s/atom.xml", s->slug);
 	alt = xasprintf("/series/%s/", s->slug);
 	title = xasprintf("%s: %s", a->title != NULL ? a->title : "",
@@ -373,7 +340,7 @@ atom_tag(struct buf *out, const struct archive *a, const struct tag *t,
 	struct atom_feed	 f;
 	char			*self, *alt, *title;
 
-	site_defaults(&f, a, host, port);
+	feed_defaults(&f, a, host, port);
 	self = xasprintf("/tags/%s/atom.xml", t->slug);
 	alt = xasprintf("/tags/%s/", t->slug);
 	title = xasprintf("%s: posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",

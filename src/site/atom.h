@@ -1,5 +1,5 @@
 /*
- * atom.h -- Atom (RFC 4287) feeds of posts, as spec/atom.md describes.
+ * atom.h -- Atom (RFC 4287) feeds of posts.
  *
  * atom_feed() writes one complete feed document into a struct buf from a
  * struct atom_feed the caller fills; atom_site(), atom_series() and

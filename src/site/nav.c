@@ -1,6 +1,6 @@
 /*
- * nav.c -- navigation pages (home, archive, series, tags, gemlog) and
- * the header and footer of a post, as page blocks.
+ * nav.c -- navigation pages (home, archive, series, tags, gemlog, search
+ * results) and the header and footer of a post, as page blocks.
  *
  * Reads a snapshot and writes struct page blocks; knows nothing of
  * gemtext or Gopher syntax (page.c does) nor of requests.  The page owns
@@ -23,7 +23,10 @@
 #include <strings.h>
 
 #include "content/archive.h"
+#include "content/search.h"
 #include "core/config.h"
+#include "core/buf.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "site/nav.h"
 #include "site/page.h"
@@ -32,7 +35,7 @@
 #define SEP		" \xc2\xb7 "	/* " · " between facts on a line */
 
 static const char *
-site_title(const struct archive *a)
+capsule_title(const struct archive *a)
 {
 	return a->title != NULL && *a->title != '\0' ? a->title : "Capsule";
 }
@@ -253,7 +256,7 @@ tag_link(struct page *pg, const struct tag *t, int brief)
 static void
 home_link(struct page *pg, const struct archive *a)
 {
-	page_link(pg, LINK_MENU, "/", NULL, "Back to %s", site_title(a));
+	page_link(pg, LINK_MENU, "/", NULL, "Back to %s", capsule_title(a));
 }
 
 void
@@ -261,7 +264,7 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 {
 	size_t	 i, n, nfeat = 0;
 
-	page_heading(pg, 1, "%s", site_title(a));
+	page_heading(pg, 1, "%s", capsule_title(a));
 	if (a->subtitle != NULL && *a->subtitle != '\0')
 		page_heading(pg, 2, "%s", a->subtitle);
 	page_blank(pg);
@@ -354,7 +357,7 @@ nav_posts(struct page *pg, const struct archive *a)
 	char		 y[5], y2[5];
 	size_t		 i, j, k;
 
-	page_heading(pg, 1, "%s: archive", site_title(a));
+	page_heading(pg, 1, "%s: archive", capsule_title(a));
 	/* The subtitle, then a text line that closes the feed's window. */
 	page_heading(pg, 2, "%s", a->subtitle != NULL && *a->subtitle != '\0' ?
 	    a->subtitle : "Every post, newest first");
@@ -399,7 +402,7 @@ nav_series_index(struct page *pg, const struct archive *a)
 	const struct series	*s;
 	size_t			 i;
 
-	page_heading(pg, 1, "%s: series", site_title(a));
+	page_heading(pg, 1, "%s: series", capsule_title(a));
 	page_blank(pg);
 	if (a->nseries == 0)
 		page_text(pg, "No series yet.");
@@ -432,10 +435,11 @@ nav_series(struct page *pg, const struct archive *a, const struct series *s)
 	nav_minutes(s->reading_min, min);
 	if (s->nparts == 0)
 		page_text(pg, "A series on %s. No parts published yet.",
-		    site_title(a));
+		    capsule_title(a));
 	else
 		page_text(pg, "A series on %s: %zu part%s" SEP "%s.",
-		    site_title(a), s->nparts, s->nparts == 1 ? "" : "s", min);
+		    capsule_title(a), s->nparts, s->nparts == 1 ? "" : "s",
+		    min);
 	if (s->src != NULL && s->srclen > s->body_off) {
 		page_blank(pg);
 		page_markdown(pg, s->src + s->body_off,
@@ -468,7 +472,7 @@ nav_tags(struct page *pg, const struct archive *a)
 {
 	size_t	 i;
 
-	page_heading(pg, 1, "%s: tags", site_title(a));
+	page_heading(pg, 1, "%s: tags", capsule_title(a));
 	page_blank(pg);
 	if (a->ntags == 0)
 		page_text(pg, "No tags yet.");
@@ -492,7 +496,7 @@ nav_tag(struct page *pg, const struct archive *a, const struct tag *t)
 
 	page_heading(pg, 1, "Posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
 	    tag_name(t));
-	page_heading(pg, 2, "%s", site_title(a));
+	page_heading(pg, 2, "%s", capsule_title(a));
 	page_blank(pg);
 	if (t->nposts == 0)
 		page_text(pg, "No posts.");
@@ -511,7 +515,7 @@ nav_gemlog(struct page *pg, const struct archive *a)
 {
 	size_t	 i;
 
-	page_heading(pg, 1, "%s", site_title(a));
+	page_heading(pg, 1, "%s", capsule_title(a));
 	page_heading(pg, 2, "%s", a->subtitle != NULL && *a->subtitle != '\0' ?
 	    a->subtitle : "Gemlog");
 	page_blank(pg);
@@ -607,53 +611,82 @@ nav_post_footer(struct page *pg, const struct archive *a,
 	home_link(pg, a);
 }
 
-/*
- * atx-h1 = 0*3" " "#" ( 1*(" " / TAB) text / ) [ 1*(" " / TAB) *"#" ]
- *          *(" " / TAB) ( LF / CRLF / end )
- */
-size_t
-nav_title_skip(const char *md, size_t len, const char *title)
+/* The query as shown: one line, no control bytes, bad UTF-8 as '?'. */
+static char *
+shown_query(const char *q)
 {
-	size_t	 i = 0, line, s, e, n;
+	const unsigned char	*p = (const unsigned char *)q, *end;
+	struct buf		 b = BUF_INIT;
+	uint32_t		 cp;
+	size_t			 n;
 
-	if (md == NULL || title == NULL)
-		return 0;
-	/* Blank lines first. */
-	for (line = 0; i < len; line = ++i) {
-		while (i < len && (md[i] == ' ' || md[i] == '\t' ||
-		    md[i] == '\r'))
-			i++;
-		if (i == len || md[i] != '\n')
-			break;
+	end = p + strlen(q);
+	while (p < end && b.len < 200) {
+		n = utf8_decode((const char *)p, (size_t)(end - p), &cp);
+		if (cp == UTF8_INVALID)
+			buf_addc(&b, '?');
+		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xA0))
+			buf_addc(&b, ' ');
+		else
+			buf_add(&b, p, n);
+		p += n;
 	}
-	i = line;
-	for (n = 0; n < 3 && i < len && md[i] == ' '; n++)
-		i++;
-	if (i == len || md[i] != '#')
-		return 0;
-	i++;
-	if (i < len && md[i] != ' ' && md[i] != '\t' && md[i] != '\n' &&
-	    md[i] != '\r')
-		return 0;		/* "##" or "#tag" */
-	for (e = i; e < len && md[e] != '\n'; e++)
-		;
-	s = i;
-	while (s < e && (md[s] == ' ' || md[s] == '\t'))
-		s++;
-	n = e;
-	while (n > s && (md[n - 1] == ' ' || md[n - 1] == '\t' ||
-	    md[n - 1] == '\r'))
-		n--;
-	/* A closing run of '#' counts only after a space. */
-	i = n;
-	while (i > s && md[i - 1] == '#')
-		i--;
-	if (i == s || md[i - 1] == ' ' || md[i - 1] == '\t') {
-		n = i;
-		while (n > s && (md[n - 1] == ' ' || md[n - 1] == '\t'))
-			n--;
+	buf_addc(&b, '\0');
+	return buf_release(&b);
+}
+
+void
+nav_search(struct page *pg, const struct search_index *x, const char *q)
+{
+	struct search_result	 res;
+	const struct post	*p;
+	char			*shown, *url;
+	size_t			 i;
+
+	shown = shown_query(q);
+	page_heading(pg, 1, "Search");
+	page_text(pg, "Results for: %s", shown);
+	page_blank(pg);
+	if (search_run(x, q, SEARCH_MAX_RESULTS, &res) == -1)
+		page_text(pg, "Nothing to search for. Type words, \"a "
+		    "phrase\", tag:name or series:name.");
+	else if (res.why[0] != '\0')
+		page_text(pg, "%s", res.why);
+	else if (res.total == 0)
+		page_text(pg, "No post matches.");
+	else if (res.total == 1)
+		page_text(pg, "1 post matches.");
+	else if (res.total > res.nhits)
+		page_text(pg, "%zu posts match; the best %zu are shown.",
+		    res.total, res.nhits);
+	else
+		page_text(pg, "%zu posts match.", res.total);
+	page_blank(pg);
+	for (i = 0; i < res.nhits; i++) {
+		p = res.hits[i].post;
+		url = xasprintf("/posts/%s", p->slug);
+		page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s",
+		    p->title != NULL && *p->title != '\0' ? p->title :
+		    p->slug);
+		free(url);
+		if (*res.hits[i].snippet != '\0')
+			page_text(pg, "%s", res.hits[i].snippet);
+		page_blank(pg);
 	}
-	if (n - s != strlen(title) || memcmp(md + s, title, n - s) != 0)
-		return 0;
-	return e < len ? e + 1 : e;
+	search_result_free(&res);
+	free(shown);
+	page_link(pg, LINK_SEARCH, "/search", NULL, "Search again");
+	page_link(pg, LINK_MENU, "/", NULL, "Home");
+}
+
+void
+nav_search_prompt(struct page *pg, const struct archive *a)
+{
+	page_heading(pg, 1, "Search");
+	page_text(pg, "Search the posts of %s: words, \"a phrase\", "
+	    "tag:name, series:name.", a->title != NULL && *a->title ?
+	    a->title : "this capsule");
+	page_blank(pg);
+	page_link(pg, LINK_SEARCH, "/search", NULL, "Search the archive");
+	page_link(pg, LINK_MENU, "/", NULL, "Home");
 }

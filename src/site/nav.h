@@ -10,8 +10,9 @@
  *
  * Pages that list posts with "YYYY-MM-DD Title" link labels (the home
  * page, /posts/, /series/<slug>/, /tags/<slug>/, /gemlog/) are valid
- * subscription feeds (spec/gemlog-feed.md): a "#" title first, an
- * optional "##" subtitle, and no other dated link label.
+ * subscription feeds ("Subscribing to Gemini pages", a companion of the
+ * Gemini specification): a "#" title first, an optional "##" subtitle,
+ * and no other dated link label.
  */
 #ifndef CAPSULED_NAV_H
 #define CAPSULED_NAV_H
@@ -23,11 +24,22 @@
 struct archive;
 struct config;
 struct post;
+struct search_index;
 struct series;
 struct tag;
 
 /* Tags shown on the home page; /tags/ lists them all. */
 #define NAV_HOME_TAGS	12
+
+/* The navigation pages a snapshot has one of (site.h caches them). */
+enum nav_page {
+	NAV_HOME,
+	NAV_POSTS,
+	NAV_SERIES,
+	NAV_TAGS,
+	NAV_GEMLOG,
+	NAV_NPAGES
+};
 
 /*
  * "/": title, subtitle, the intro of index.md, featured posts, the
@@ -47,7 +59,7 @@ void	 nav_series(struct page *, const struct archive *,
 void	 nav_tags(struct page *, const struct archive *);
 /* "/tags/<slug>/": the posts with that tag, newest first. */
 void	 nav_tag(struct page *, const struct archive *, const struct tag *);
-/* "/gemlog/": exactly spec/gemlog-feed.md §4. */
+/* "/gemlog/": "#" title, "##" subtitle, then dated links, newest first. */
 void	 nav_gemlog(struct page *, const struct archive *);
 
 /*
@@ -62,12 +74,16 @@ void	 nav_post_footer(struct page *, const struct archive *,
 	    const struct post *);
 
 /*
- * Bytes to skip at the start of md[0..len) when it opens (after blank
- * lines) with an ATX level-1 heading whose text is exactly title, so the
- * header's "# Title" is not followed by the same heading again.  0 when
- * it does not.
+ * "/search" with a query, run against the index of a snapshot: a
+ * heading, the query, how many posts match, then for each hit
+ * (search_run(), at most SEARCH_MAX_RESULTS) a dated link to the post
+ * and its snippet, then a search link and the way home.  Gemini and
+ * Gopher emit it alike (on Gopher the search link is a type-7 item).
  */
-size_t	 nav_title_skip(const char *md, size_t len, const char *title);
+void	 nav_search(struct page *, const struct search_index *,
+	    const char *q);
+/* The page asking for a query (Gopher's answer to "/search" alone). */
+void	 nav_search_prompt(struct page *, const struct archive *);
 
 /* Minutes as "5 min", "1 h" or "2 h 5 min" into out. */
 void	 nav_minutes(unsigned min, char out[32]);

@@ -28,7 +28,7 @@
 
 #define PAGE_WIDTH	70	/* RFC 1436: display strings under 70 */
 #define PAGE_MINWIDTH	8	/* below this nothing readable fits */
-#define GPH_INFO	"\tfake\t(NULL)\t0\r\n"	/* spec/gopher.md §4 */
+#define GPH_INFO	"\tfake\t(NULL)\t0\r\n"	/* an "i" line's dummy fields */
 #define ELLIPSIS	"\xe2\x80\xa6"		/* U+2026, one column */
 
 /* One emitter's state while it writes one page. */
@@ -287,25 +287,6 @@ wrap(struct emit *e, const char *s, line_fn fn)
 	buf_free(&line);
 }
 
-/* 1 when url starts with an RFC 3986 scheme: ALPHA *(ALPHA/DIGIT/+-.) ":" */
-static int
-has_scheme(const char *url)
-{
-	const char	*s = url;
-
-	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
-		return 0;
-	for (s++; *s != '\0'; s++) {
-		if (*s == ':')
-			return 1;
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || *s == '+' || *s == '-' ||
-		    *s == '.'))
-			return 0;
-	}
-	return 0;
-}
-
 /*
  * A link URL with no raw space or control byte: site paths go through
  * url_encode_path(), absolute URLs are kept but for those bytes.
@@ -315,7 +296,7 @@ add_url(struct buf *out, const char *url)
 {
 	const unsigned char	*s;
 
-	if (!has_scheme(url)) {
+	if (!url_has_scheme(url)) {
 		url_encode_path(url, out);
 		return;
 	}
@@ -425,7 +406,7 @@ emit_line(struct emit *e, const char *s, size_t len)
 	emit_raw(e, s, len);
 }
 
-/* spec/gemtext.md §6: a text line must not look like another line type. */
+/* Gemtext has no escapes: a text line must not start like another type. */
 static int
 gmi_needs_space(const char *s)
 {
@@ -764,7 +745,7 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 		return;
 	}
 
-	if (has_scheme(b->url) &&
+	if (url_has_scheme(b->url) &&
 	    gph_gopher_url(b->url, &type, &ghost, &gport, &gsel) == 0) {
 		buf_addc(e->out, type);
 		add_fit(e->out, label, e->width);
@@ -776,7 +757,7 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 		return;
 	}
 	sel = oneline(b->url);
-	if (has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
+	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
 		type = 'h';
 		buf_addstr(&l, "URL:");
 		add_url(&l, b->url);
@@ -849,7 +830,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 {
 	char	*host;
 
-	if (has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
+	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
 		add_url(out, b->url);
 		return;
 	}

@@ -1,10 +1,11 @@
 /*
- * router.c -- a request path to a response description (DESIGN.md §2).
+ * router.c -- a request path to a response description (README.md, "URL
+ * layout").
  *
  * One router serves both protocols: the same paths name the same things
  * over Gemini and Gopher, and only the emitter differs.  Rendered pages
- * are made on first request and published into the snapshot's cache
- * slots (compare-and-swap, no lock), so every later request borrows the
+ * are made on first request and published into the site's cache slots
+ * (site.h; compare-and-swap, no lock), so every later request borrows the
  * same bytes, holding a reference to them (cache.h: an evicted page
  * lives until the responses sending it are done).  Static files are
  * opened here (beneath the capsule, see fsafe.c) and streamed by
@@ -12,30 +13,37 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "content/archive.h"
-#include "content/search.h"
+#include "content/links.h"
+#include "core/buf.h"
 #include "core/config.h"
 #include "core/fsafe.h"
 #include "core/log.h"
 #include "core/mime.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "markdown/scan.h"
 #include "site/atom.h"
 #include "site/nav.h"
 #include "site/page.h"
 #include "site/router.h"
+#include "site/site.h"
 
 /* What one request is about: enough to render it from scratch. */
 struct route {
 	const struct config	*cfg;
-	struct archive		*a;
+	struct site		*site;
+	struct archive		*a;		/* site->a */
 	enum proto		 proto;
 	const char		*reqpath;	/* for messages */
 	int			 writer;	/* may read drafts */
@@ -47,6 +55,13 @@ response_init(struct response *r)
 	memset(r, 0, sizeof(*r));
 	buf_init(&r->owned);
 	r->fd = -1;
+}
+
+void
+response_use_owned(struct response *r)
+{
+	r->body = r->owned.data;
+	r->bodylen = r->owned.len;
 }
 
 void
@@ -99,7 +114,7 @@ rewrite_link(void *ctx, const char *url)
 {
 	struct link_ctx	*lc = ctx;
 
-	return archive_resolve_link(lc->rt->a, lc->from, url);
+	return links_resolve(lc->rt->a, lc->from, url);
 }
 
 static int
@@ -219,16 +234,18 @@ emit_document(const struct route *rt, struct page *p, const char *from)
 	return b;
 }
 
-static enum cache_slot
-proto_slot(const struct route *rt)
+/* The slot of this request's rendering of thing id of kind k. */
+static struct slot *
+which_slot(const struct route *rt, enum site_kind k, size_t id)
 {
-	return rt->proto == PROTO_GEMINI ? CACHE_GEMINI : CACHE_GOPHER;
+	return site_slot(rt->site, k, id, rt->proto == PROTO_GEMINI ?
+	    SITE_GEMINI : SITE_GOPHER);
 }
 
 static void
 serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 {
-	struct slot		*slot = &rt->a->nav[which][proto_slot(rt)];
+	struct slot		*slot = which_slot(rt, SITE_NAV, which);
 	struct blob		*b;
 	struct page		 p;
 
@@ -253,7 +270,7 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 		case NAV_NPAGES:
 			break;
 		}
-		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
+		b = site_cache_put(rt->site, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
@@ -262,7 +279,7 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 static void
 serve_post(const struct route *rt, struct post *post, struct response *r)
 {
-	struct slot		*slot = &post->cache[proto_slot(rt)];
+	struct slot		*slot = which_slot(rt, SITE_POST, post->id);
 	struct blob		*b;
 	struct page		 p;
 
@@ -273,10 +290,10 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 		page_init(&p);
 		nav_post_header(&p, rt->a, post);
 		/* A body that opens with the title would show it twice. */
-		skip = nav_title_skip(body, len, post->title);
+		skip = scan_repeated_title(body, len, post->title);
 		page_markdown(&p, body + skip, len - skip);
 		nav_post_footer(&p, rt->a, post);
-		b = archive_cache_put(rt->a, slot,
+		b = site_cache_put(rt->site, slot,
 		    emit_document(rt, &p, post->path));
 		page_free(&p);
 	}
@@ -287,7 +304,7 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 static void
 serve_doc(const struct route *rt, struct doc *d, struct response *r)
 {
-	struct slot		*slot = &d->cache[proto_slot(rt)];
+	struct slot		*slot = which_slot(rt, SITE_DOC, d->id);
 	struct blob		*b;
 	struct page		 p;
 
@@ -296,7 +313,7 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 		page_heading(&p, 1, "%s", d->title);
 		page_markdown(&p, d->src + d->body_off,
 		    d->srclen - d->body_off);
-		b = archive_cache_put(rt->a, slot,
+		b = site_cache_put(rt->site, slot,
 		    emit_document(rt, &p, d->path));
 		page_free(&p);
 	}
@@ -306,14 +323,14 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 static void
 serve_series(const struct route *rt, struct series *s, struct response *r)
 {
-	struct slot		*slot = &s->cache[proto_slot(rt)];
+	struct slot		*slot = which_slot(rt, SITE_SERIES, s->id);
 	struct blob		*b;
 	struct page		 p;
 
 	if ((b = cache_get(slot)) == NULL) {
 		page_init(&p);
 		nav_series(&p, rt->a, s);
-		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
+		b = site_cache_put(rt->site, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
@@ -322,14 +339,14 @@ serve_series(const struct route *rt, struct series *s, struct response *r)
 static void
 serve_tag(const struct route *rt, struct tag *t, struct response *r)
 {
-	struct slot		*slot = &t->cache[proto_slot(rt)];
+	struct slot		*slot = which_slot(rt, SITE_TAG, t->id);
 	struct blob		*b;
 	struct page		 p;
 
 	if ((b = cache_get(slot)) == NULL) {
 		page_init(&p);
 		nav_tag(&p, rt->a, t);
-		b = archive_cache_put(rt->a, slot, emit_menu(rt, &p));
+		b = site_cache_put(rt->site, slot, emit_menu(rt, &p));
 		page_free(&p);
 	}
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
@@ -362,11 +379,54 @@ serve_atom(const struct route *rt, struct slot *slot,
 		f.nposts = nposts;
 		f.full = rt->cfg->atom_full_content;
 		atom_feed(&out, &f);
-		b = archive_cache_put(rt->a, slot,
+		b = site_cache_put(rt->site, slot,
 		    blob_new(out.data ? out.data : "", out.len));
 		buf_free(&out);
 	}
 	set_body(r, b, "application/atom+xml", NULL, '0');
+}
+
+/*
+ * A name a request can ask for: valid UTF-8 without C0 controls or DEL,
+ * as url.c and gopher.c want a path.  Other names are not listed: a
+ * link to them could only ever get 59, and a text/gemini; charset=utf-8
+ * listing must not carry their bytes.
+ */
+static int
+listable(const char *name)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return 0;
+	return utf8_valid(name, strlen(name));
+}
+
+/*
+ * name (listable()) as a listing shows it: C1 controls and U+2028/2029,
+ * line breaks to some readers, as \xHH a byte at a time (as the log
+ * writes them).  The caller frees the result.
+ */
+static char *
+shown(const char *name)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 len = strlen(name), i = 0, n, k;
+	uint32_t	 cp;
+
+	while (i < len) {
+		n = utf8_decode(name + i, len - i, &cp);
+		if ((cp >= 0x80 && cp < 0xa0) || cp == 0x2028 || cp == 0x2029)
+			for (k = 0; k < n; k++)
+				buf_printf(&b, "\\x%02x",
+				    (unsigned char)name[i + k]);
+		else
+			buf_add(&b, name + i, n);
+		i += n;
+	}
+	buf_addc(&b, '\0');
+	return buf_release(&b);
 }
 
 /* A directory under files/: a listing made from the page model. */
@@ -375,12 +435,13 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
     struct response *r)
 {
 	struct page	 p;
+	struct stat	 st;
 	struct dirent	**ents = NULL;
 	struct blob	*b;
 	DIR		*d;
 	struct dirent	*e;
 	size_t		 n = 0, cap = 0, i, len;
-	char		*url;
+	char		*url, *name;
 
 	if ((d = fdopendir(dfd)) == NULL) {
 		close(dfd);
@@ -390,6 +451,12 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;	/* hidden files, "." and ".." */
+		if (!listable(e->d_name))
+			continue;
+		if (e->d_type == DT_REG && !rt->cfg->files_hardlinks &&
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
+		    0 && st.st_nlink > 1)
+			continue;	/* never served: see serve_file() */
 		if (e->d_type == DT_FIFO || e->d_type == DT_SOCK ||
 		    e->d_type == DT_CHR || e->d_type == DT_BLK)
 			continue;	/* never served: not listed either */
@@ -405,7 +472,9 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	    const void *))alphasort);
 
 	page_init(&p);
-	page_heading(&p, 1, "Index of %s", urlpath);
+	name = shown(urlpath);
+	page_heading(&p, 1, "Index of %s", name);
+	free(name);
 	page_blank(&p);
 	if (strcmp(urlpath, "/files/") != 0) {
 		/* Absolute: a Gopher selector cannot be relative. */
@@ -421,8 +490,10 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 
 		url = xasprintf("%s%s%s", urlpath, ents[i]->d_name,
 		    isdir ? "/" : "");
+		name = shown(ents[i]->d_name);
 		page_link(&p, isdir ? LINK_MENU : LINK_FILE, url, NULL,
-		    "%s%s", ents[i]->d_name, isdir ? "/" : "");
+		    "%s%s", name, isdir ? "/" : "");
+		free(name);
 		free(url);
 		free(ents[i]);
 	}
@@ -432,16 +503,55 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 	/* Listings are not cached: the directory is live, not a snapshot. */
 	buf_add(&r->owned, b->data, b->len);
 	free(b);
-	r->body = r->owned.data;
-	r->bodylen = r->owned.len;
+	response_use_owned(r);
 	r->gopher_type = '1';
 	response_status(r, 20, "text/gemini; charset=utf-8");
+}
+
+/*
+ * 31 to the site path to: percent-encoded for Gemini, where META is a
+ * URI reference ("/files/a b/" would end the URL at the space, "?" start
+ * a query, "%" an escape).  Gopher's redirects are followed inside the
+ * server (conn.c), which wants the path itself.  A target that does not
+ * fit META once encoded cannot be sent whole: 59.
+ */
+static void
+redirect(const struct route *rt, const char *to, struct response *r)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (rt->proto != PROTO_GEMINI) {
+		response_status(r, 31, "%s", to);
+		return;
+	}
+	url_encode_path(to, &b);
+	if (b.len < sizeof(r->meta))
+		response_status(r, 31, "%.*s", (int)b.len, b.data);
+	else
+		response_status(r, 59, "Bad request: the URL to redirect to "
+		    "is too long");
+	buf_free(&b);
 }
 
 _Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
     (int)FSAFE_LINKS_ANY == (int)CONFIG_LINKS_ANY &&
     (int)FSAFE_LINKS_NONE == (int)CONFIG_LINKS_NONE,
     "follow_symlinks: config.h and fsafe.h agree");
+
+/*
+ * 1 when a segment of path starts with '.': dot-files (".git/", an
+ * editor's ".x.swp") are not for readers, and the listing leaves them out.
+ */
+static int
+hidden(const char *path)
+{
+	const char	*s;
+
+	for (s = path; (s = strchr(s, '/')) != NULL; s++)
+		if (s[1] == '.')
+			return 1;
+	return 0;
+}
 
 static void
 serve_file(const struct route *rt, const char *path, struct response *r)
@@ -451,6 +561,10 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 	const char	*mime;
 	int		 fd;
 
+	if (hidden(path)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
 	/* path is "/files/..."; the capsule-relative name drops the '/'. */
 	fd = fsafe_open(rt->a->dir, path + 1,
 	    (enum fsafe_links)rt->cfg->follow_symlinks, &st, &kind);
@@ -460,10 +574,26 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 		response_status(r, 51, "Not found");
 		return;
 	}
+	/*
+	 * A second name for a file may be one from anywhere on the file
+	 * system (a hard link cannot be told from the original): not ours
+	 * to serve unless files_hardlinks says so.
+	 */
+	if (kind == FSAFE_FILE && st.st_nlink > 1 &&
+	    !rt->cfg->files_hardlinks) {
+		close(fd);
+		log_debug("%s: %ju hard links, not served (files_hardlinks)",
+		    path, (uintmax_t)st.st_nlink);
+		response_status(r, 51, "Not found");
+		return;
+	}
 	if (kind == FSAFE_DIR) {
 		if (path[strlen(path) - 1] != '/') {
+			char *to = xasprintf("%s/", path);
+
 			close(fd);
-			response_status(r, 31, "%s/", path);
+			redirect(rt, to, r);
+			free(to);
 			return;
 		}
 		serve_listing(rt, fd, path, r);
@@ -536,8 +666,9 @@ route_section(const struct route *rt, const char *path, const char *section,
 			char *self = xasprintf("/series/%s/atom.xml", s->slug);
 			char *alt = xasprintf("/series/%s/", s->slug);
 
-			serve_atom(rt, &s->cache[CACHE_ATOM], self, alt,
-			    s->title, s->parts, s->nparts, r);
+			serve_atom(rt, site_slot(rt->site, SITE_SERIES, s->id,
+			    SITE_ATOM), self, alt, s->title, s->parts,
+			    s->nparts, r);
 			free(self);
 			free(alt);
 		} else
@@ -559,8 +690,9 @@ route_section(const struct route *rt, const char *path, const char *section,
 			char *alt = xasprintf("/tags/%s/", t->slug);
 			char *title = xasprintf("%s: %s", a->title, t->name);
 
-			serve_atom(rt, &t->cache[CACHE_ATOM], self, alt,
-			    title, t->posts, t->nposts, r);
+			serve_atom(rt, site_slot(rt->site, SITE_TAG, t->id,
+			    SITE_ATOM), self, alt, title, t->posts, t->nposts,
+			    r);
 			free(self);
 			free(alt);
 			free(title);
@@ -599,9 +731,9 @@ serve_search(const struct route *rt, const char *query, struct response *r)
 			response_status(r, 10, "Search the archive");
 			return;
 		}
-		search_prompt_page(&p, rt->a);
+		nav_search_prompt(&p, rt->a);
 	} else
-		search_page(&p, rt->a, q);
+		nav_search(&p, site_search(rt->site), q);
 	free(q);
 	set_body(r, emit_menu(rt, &p), "text/gemini", rt->a->lang, '1');
 	page_free(&p);
@@ -658,7 +790,7 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 	body = post->src + post->body_off;
 	len = post->srclen - post->body_off;
 	nav_post_header(&p, a, post);
-	skip = nav_title_skip(body, len, post->title);
+	skip = scan_repeated_title(body, len, post->title);
 	page_markdown(&p, body + skip, len - skip);
 	nav_post_footer(&p, a, post);
 	set_body(r, emit_document(rt, &p, post->path), "text/gemini",
@@ -672,15 +804,13 @@ serve_robots(const struct route *rt, struct response *r)
 {
 	/* Copied: the body must not outlive a configuration it borrows. */
 	buf_add(&r->owned, rt->cfg->robots, strlen(rt->cfg->robots));
-	r->body = r->owned.data;
-	r->bodylen = r->owned.len;
+	response_use_owned(r);
 	r->gopher_type = '0';
 	response_status(r, 20, "text/plain; charset=utf-8");
 }
 
 static void
-route_path(const struct config *cfg, struct archive *a, enum proto proto,
-    const char *path, const char *query, int writer, struct response *r)
+route_path(const struct route *rt, const char *query, struct response *r)
 {
 	static const struct {
 		const char	*path;
@@ -692,15 +822,15 @@ route_path(const struct config *cfg, struct archive *a, enum proto proto,
 		{ "/tags/", NAV_TAGS },
 		{ "/gemlog/", NAV_GEMLOG },
 	};
-	struct route	 rt = { cfg, a, proto, path, writer };
-	const char	*rest;
+	const struct config *cfg = rt->cfg;
+	struct archive	*a = rt->a;
+	const char	*path = rt->reqpath, *rest;
 	size_t		 i, len;
 	struct doc	*d;
 
-	(void)query;
 	for (i = 0; i < nitems(navs); i++) {
 		if (strcmp(path, navs[i].path) == 0) {
-			serve_nav(&rt, navs[i].page, r);
+			serve_nav(rt, navs[i].page, r);
 			return;
 		}
 		/* "/posts" -> "/posts/": relative links need the slash. */
@@ -713,58 +843,60 @@ route_path(const struct config *cfg, struct archive *a, enum proto proto,
 	}
 	if (strcmp(path, "/atom.xml") == 0 ||
 	    strcmp(path, "/gemlog/atom.xml") == 0) {
-		serve_atom(&rt, &a->nav[NAV_GEMLOG][CACHE_ATOM], "/atom.xml",
-		    "/gemlog/", a->title, a->posts,
+		serve_atom(rt, site_slot(rt->site, SITE_NAV, NAV_GEMLOG,
+		    SITE_ATOM), "/atom.xml", "/gemlog/", a->title, a->posts,
 		    a->nposts < 50 ? a->nposts : 50, r);
 		return;
 	}
 	if (strcmp(path, "/search") == 0) {
-		serve_search(&rt, query, r);
+		serve_search(rt, query, r);
 		return;
 	}
 	if (strncmp(path, "/drafts", 7) == 0 &&
 	    (path[7] == '\0' || path[7] == '/')) {
-		serve_drafts(&rt, path, r);
+		serve_drafts(rt, path, r);
 		return;
 	}
 	if (strncmp(path, "/files/", 7) == 0 || strcmp(path, "/files") == 0) {
 		if (path[6] == '\0')
 			response_status(r, 31, "/files/");
 		else
-			serve_file(&rt, path, r);
+			serve_file(rt, path, r);
 		return;
 	}
 	if (strncmp(path, "/posts/", 7) == 0) {
 		len = segment(path + 7, &rest);
-		route_section(&rt, path, "posts", path + 7, len, rest, r);
+		route_section(rt, path, "posts", path + 7, len, rest, r);
 		return;
 	}
 	if (strncmp(path, "/series/", 8) == 0) {
 		len = segment(path + 8, &rest);
-		route_section(&rt, path, "series", path + 8, len, rest, r);
+		route_section(rt, path, "series", path + 8, len, rest, r);
 		return;
 	}
 	if (strncmp(path, "/tags/", 6) == 0) {
 		len = segment(path + 6, &rest);
-		route_section(&rt, path, "tags", path + 6, len, rest, r);
+		route_section(rt, path, "tags", path + 6, len, rest, r);
 		return;
 	}
 	if (strcmp(path, "/robots.txt") == 0 && cfg->robots != NULL) {
-		serve_robots(&rt, r);
+		serve_robots(rt, r);
 		return;
 	}
 	/* "/<page>" from pages/; "/<page>/" redirects to it. */
 	len = segment(path + 1, &rest);
 	if (len > 0 && len < 256 && (*rest == '\0' || strcmp(rest, "/") == 0)) {
-		char name[256];
+		char name[256], to[258];
 
 		memcpy(name, path + 1, len);
 		name[len] = '\0';
 		if ((d = archive_doc(a, name)) != NULL) {
 			if (*rest == '\0')
-				serve_doc(&rt, d, r);
-			else
-				response_status(r, 31, "/%s", name);
+				serve_doc(rt, d, r);
+			else {
+				snprintf(to, sizeof(to), "/%s", name);
+				redirect(rt, to, r);
+			}
 			return;
 		}
 	}
@@ -772,24 +904,15 @@ route_path(const struct config *cfg, struct archive *a, enum proto proto,
 }
 
 void
-router_route(const struct config *cfg, struct archive *a, enum proto proto,
-    const char *path, const char *query, struct response *r)
-{
-	const char	*to;
-
-	route_path(cfg, a, proto, path, query, 0, r);
-	/* Content wins: "redirects:" only answers what would be 51. */
-	if (r->status == 51 && (to = config_redirect(cfg, path)) != NULL)
-		response_status(r, 31, "%s", to);
-}
-
-void
-router_handle(const struct config *cfg, struct archive *a,
+router_handle(const struct config *cfg, struct site *site,
     const struct router_req *req, struct response *r)
 {
+	struct route	 rt = { cfg, site, site->a, req->proto, req->path,
+			    req->writer };
 	const char	*to;
 
-	route_path(cfg, a, req->proto, req->path, req->query, req->writer, r);
+	route_path(&rt, req->query, r);
+	/* Content wins: "redirects:" only answers what would be 51. */
 	if (r->status == 51 && (to = config_redirect(cfg, req->path)) != NULL)
 		response_status(r, 31, "%s", to);
 }

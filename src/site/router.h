@@ -3,9 +3,9 @@
  * rendered page, or a file to stream.
  *
  * No I/O on sockets: conn.c writes what the response describes.  The
- * same paths serve Gemini and Gopher (DESIGN.md §2).  A response may
- * borrow bytes from the snapshot's cache: it holds a reference to that
- * blob, released by response_free() once the response is written.
+ * same paths serve Gemini and Gopher (README.md, "URL layout").  A response may
+ * borrow bytes from the site's cache (site.h): it holds a reference to
+ * that blob, released by response_free() once the response is written.
  */
 #ifndef CAPSULED_ROUTER_H
 #define CAPSULED_ROUTER_H
@@ -14,10 +14,11 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/gemini_limits.h"
 
-struct archive;
 struct blob;
 struct config;
+struct site;
 
 enum proto {
 	PROTO_GEMINI,
@@ -26,7 +27,8 @@ enum proto {
 
 struct response {
 	int		 status;	/* Gemini status; Gopher maps 2x/5x */
-	char		 meta[1025];	/* Gemini META: MIME type, message */
+	/* Gemini META (MIME type, message, redirect target), NUL-ended */
+	char		 meta[GEMINI_META_MAX + 1];
 	const char	*body;		/* borrowed: blob or owned.data */
 	size_t		 bodylen;
 	struct blob	*blob;		/* one reference, or NULL */
@@ -38,35 +40,32 @@ struct response {
 
 void	 response_init(struct response *);
 void	 response_free(struct response *);	/* closes fd */
+/* The body is what r->owned holds (body and bodylen point at it). */
+void	 response_use_owned(struct response *r);
 /* Set an error or redirect: status and a printf'd META. */
 void	 response_status(struct response *, int status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
 
-/*
- * path: percent-decoded, starts with '/', already free of dot segments.
- * query: as received (may be NULL).  /robots.txt comes from cfg->robots;
- * a path that nothing answers but cfg's "redirects" lists gets 31 with
- * its target (a path, or an absolute URL that Gopher cannot follow).
- */
-void	 router_route(const struct config *, struct archive *, enum proto,
-	    const char *path, const char *query, struct response *);
-
-/* A request as the router sees it: router_route()'s arguments and more. */
+/* A request as the router sees it. */
 struct router_req {
 	enum proto	 proto;
-	const char	*path;		/* as router_route() says */
+	const char	*path;		/* percent-decoded, starts with '/',
+					   already free of dot segments */
 	const char	*query;		/* as received, or NULL */
 	int		 writer;	/* Gemini: the client certificate is
 					   one of cfg->titan_writers */
 };
 
 /*
- * router_route() for a request that may carry more: a writer (and only
- * a writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone
- * else gets 51 there.  "/search" answers 10 (Gemini) or a menu with a
- * search item (Gopher) until it has a query, then the results.
+ * Answer req from site (the host's, whose configuration is cfg) into r.
+ * /robots.txt comes from cfg->robots; a path that nothing answers but
+ * cfg's "redirects" lists gets 31 with its target (a path, or an
+ * absolute URL that Gopher cannot follow).  A writer (and only a
+ * writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone else
+ * gets 51 there.  "/search" answers 10 (Gemini) or a menu with a search
+ * item (Gopher) until it has a query, then the results.
  */
-void	 router_handle(const struct config *, struct archive *,
-	    const struct router_req *, struct response *);
+void	 router_handle(const struct config *cfg, struct site *site,
+	    const struct router_req *req, struct response *r);
 
 #endif

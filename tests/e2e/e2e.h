@@ -131,18 +131,21 @@ e2e_write_file(const char *path, const char *fmt, ...)
  * Write s->dir/capsuled.yaml: loopback, s's Gemini port and the given
  * Gopher port, two workers, debug log in s->dir; then extra1 and extra2
  * (YAML lines, may be "").  e2e_start() writes the first; a test that
- * reloads writes a new one the same way.
+ * reloads writes a new one the same way.  An extra that says "bind:"
+ * replaces the 127.0.0.1 (it must keep it: e2e_start() connects there).
  */
 static inline void
 e2e_write_config(const struct e2e_server *s, int gopher_port,
     const char *capsule_dir, const char *extra1, const char *extra2)
 {
 	char	 conf[300];
+	int	 lo4 = strstr(extra1, "bind:") == NULL &&
+		    strstr(extra2, "bind:") == NULL;
 
 	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
 	e2e_write_file(conf,
 	    "hostname: localhost\n"
-	    "bind: [127.0.0.1]\n"
+	    "%s"
 	    "gemini_port: %d\n"
 	    "gopher_port: %d\n"
 	    "capsule: %s\n"
@@ -151,7 +154,8 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 	    "log: capsuled.log\n"
 	    "log_level: debug\n"
 	    "%s%s",
-	    s->gemini_port, gopher_port, capsule_dir, extra1, extra2);
+	    lo4 ? "bind: [127.0.0.1]\n" : "", s->gemini_port, gopher_port,
+	    capsule_dir, extra1, extra2);
 }
 
 /* e2e_start_flags(): do not pass --allow-root (the refusal is tested). */

@@ -1,7 +1,8 @@
 /*
- * e2e_gemini.c -- the real server over loopback TLS: every row of
- * spec/gemini.md §3, the pages of a small capsule, files, escapes from
- * the capsule, close_notify, slow clients, and a clean shutdown.
+ * e2e_gemini.c -- the real server over loopback TLS: every request rule
+ * of the Gemini specification, the pages of a small capsule, files,
+ * escapes from the capsule, close_notify, slow clients, and a clean
+ * shutdown.
  */
 #include "e2e.h"
 

@@ -1,6 +1,6 @@
 /*
  * e2e_gopher.c -- the real server's Gopher side over loopback: every
- * menu of the sample capsule checked line by line (spec/gopher.md §2),
+ * menu of the sample capsule checked line by line (RFC 1436 menus),
  * every link followed, errors as type-3 menus, files byte-exact, and no
  * selector that leaves the capsule.
  */

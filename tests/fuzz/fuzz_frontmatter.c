@@ -20,6 +20,7 @@
 
 #include "content/archive.h"
 #include "content/frontmatter.h"
+#include "content/links.h"
 #include "core/config.h"
 #include "core/date.h"
 #include "core/util.h"
@@ -172,10 +173,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	slug = archive_slugify(s);
 	check_slug(slug);
 	free(slug);
-	link = archive_resolve_link(capsule_archive(), "posts/b.md", s);
+	link = links_resolve(capsule_archive(), "posts/b.md", s);
 	CHECK(link == NULL || link[0] == '/');
 	free(link);
-	link = archive_resolve_link(capsule_archive(), "index.md", s);
+	link = links_resolve(capsule_archive(), "index.md", s);
 	CHECK(link == NULL || link[0] == '/');
 	free(link);
 	free(s);

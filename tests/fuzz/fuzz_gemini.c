@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "proto/gemini.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);

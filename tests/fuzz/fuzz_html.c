@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "core/url.h"
+#include "core/utf8.h"
 #include "markdown/html.h"
 #include "markdown/render.h"
 

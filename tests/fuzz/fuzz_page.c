@@ -20,7 +20,7 @@
 
 #include "content/archive.h"
 #include "core/buf.h"
-#include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "site/atom.h"
 #include "site/page.h"

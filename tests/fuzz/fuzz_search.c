@@ -38,6 +38,7 @@ static const char *const files[][2] = {
 };
 static char		 capsule[64];
 static struct archive	*arch;
+static struct search_index *idx;	/* arch's */
 
 static void
 cleanup(void)
@@ -45,6 +46,7 @@ cleanup(void)
 	char	 path[160];
 	size_t	 i;
 
+	search_free(idx);
 	archive_unref(arch);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", capsule, files[i][0]);
@@ -55,16 +57,16 @@ cleanup(void)
 	rmdir(capsule);
 }
 
-static struct archive *
-capsule_archive(void)
+static const struct search_index *
+capsule_index(void)
 {
 	struct config	 c;
 	char		 path[160];
 	FILE		*f;
 	size_t		 i;
 
-	if (arch != NULL)
-		return arch;
+	if (idx != NULL)
+		return idx;
 	log_open(NULL, LOG_LEVEL_ERROR);
 	snprintf(capsule, sizeof(capsule), "/tmp/capsuled-fuzz-search-XXXXXX");
 	if (mkdtemp(capsule) == NULL)
@@ -85,8 +87,9 @@ capsule_archive(void)
 	c.hostname = "localhost";
 	if ((arch = archive_load(&c)) == NULL)
 		abort();
+	idx = search_build(arch);
 	atexit(cleanup);
-	return arch;
+	return idx;
 }
 
 static void
@@ -142,7 +145,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(b.len == 0 || memchr(b.data, '\n', b.len) == NULL);
 	buf_free(&b);
 
-	if (size <= 512 && search_run(capsule_archive(), s, 5, &res) == 0) {
+	if (size <= 512 && search_run(capsule_index(), s, 5, &res) == 0) {
 		assert(res.nhits <= 5 && res.nhits <= res.total);
 		for (i = 0; i < res.nhits; i++) {
 			assert(res.hits[i].post != NULL);

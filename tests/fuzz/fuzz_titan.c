@@ -1,19 +1,20 @@
 /*
  * fuzz_titan.c -- libFuzzer target for the Titan upload request line
- * and the upload check (titan.c): what a Titan client sends.
+ * and the upload check (titan.c, publish.c): what a Titan client sends.
  *
  * The input is a request line, then (after its first CRLF, if any) the
  * body.  titan_request_parse() must either fill a request whose slug is
  * a slug (lower-case letters, digits and single '-'), whose MIME type
  * and token are NUL-terminated inside their arrays, and whose loglen
  * lies inside the line; or return 53 or 59 with a message.  Whatever
- * the body holds, titan_check() must accept it or say why.
+ * the body holds, publish_check() must accept it or say why.
  */
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "content/publish.h"
 #include "proto/titan.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -67,7 +68,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (crlf != NULL) {
 		bodylen = size - len - 2;
 		why[0] = '\0';
-		if (titan_check((const char *)data + len + 2, bodylen, "x",
+		if (publish_check((const char *)data + len + 2, bodylen, "x",
 		    "x.md", &draft, why, sizeof(why)) == 0)
 			assert(draft == 0 || draft == 1);
 		else

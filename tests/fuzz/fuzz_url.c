@@ -14,6 +14,7 @@
 
 #include "core/buf.h"
 #include "core/url.h"
+#include "core/utf8.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

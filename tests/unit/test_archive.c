@@ -1,7 +1,7 @@
 /*
  * test_archive.c -- archive.c over a capsule made in a temp directory:
  * dates, drafts, broken files, series order, tag grouping, slugs, unsafe
- * files, link rewriting and the reference count.
+ * files, link rewriting (links.c) and the reference count.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "content/archive.h"
+#include "content/links.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "files.h"
@@ -325,7 +326,7 @@ link_is(struct archive *a, const char *from, const char *url,
 {
 	char	*got;
 
-	got = archive_resolve_link(a, from, url);
+	got = links_resolve(a, from, url);
 	OK(want == NULL ? got == NULL : got != NULL && strcmp(got, want) == 0,
 	    "%s from %s: got %s, want %s", url, from, got ? got : "NULL",
 	    want ? want : "NULL");
@@ -370,39 +371,33 @@ test_links(struct archive *a)
 	link_is(a, "index.md", "about.md", NULL);
 }
 
+/* Ids are places in the arrays; the site layer keys its slots by them. */
 static void
-test_blobs_and_refs(struct archive *a)
+test_ids(struct archive *a)
 {
-	struct blob	*b1, *b2, *got;
-	struct post	*p = a->posts[0];
+	size_t	 i;
 
-	b1 = blob_new("first", 5);
-	INT_EQ(b1->len, 5, "blob len");
-	STR_EQ(b1->data, "first", "blob data");
-	OK(cache_get(&p->cache[CACHE_GEMINI]) == NULL, "empty slot");
-	got = archive_cache_put(a, &p->cache[CACHE_GEMINI], b1);
-	OK(got == b1, "first publish wins");
-	INT_EQ(atomic_load(&b1->refs), 2, "slot and caller hold it");
-	blob_unref(got);
-	b2 = blob_new("second", 6);
-	got = archive_cache_put(a, &p->cache[CACHE_GEMINI], b2); /* freed */
-	OK(got == b1, "second publish gets the first");
-	blob_unref(got);
-	got = cache_get(&p->cache[CACHE_GEMINI]);
-	OK(got == b1, "get");
-	blob_unref(got);
-	got = archive_cache_put(a, &a->nav[NAV_HOME][CACHE_GOPHER],
-	    blob_new(NULL, 0));
-	OK(got != NULL && got->len == 0 && got->data[0] == '\0',
-	    "empty blob");
-	blob_unref(got);
+	for (i = 0; i < a->nposts; i++)
+		INT_EQ(a->posts[i]->id, i, "post id");
+	for (i = 0; i < a->ndrafts; i++)
+		INT_EQ(a->drafts[i]->id, i, "draft id");
+	for (i = 0; i < a->nseries; i++)
+		INT_EQ(a->series[i]->id, i, "series id");
+	for (i = 0; i < a->ntags; i++)
+		INT_EQ(a->tags[i]->id, i, "tag id");
+	for (i = 0; i < a->ndocs; i++)
+		INT_EQ(a->docs[i]->id, i, "doc id");
+}
 
+static void
+test_refs(struct archive *a)
+{
 	archive_ref(a);
 	INT_EQ(atomic_load(&a->refs), 2, "two references");
 	archive_unref(a);
 	INT_EQ(atomic_load(&a->refs), 1, "one left");
 	OK(archive_post(a, "hello") != NULL, "still usable");
-	/* The last unref frees all, blobs included: ASan checks leaks. */
+	/* The last unref frees all: ASan checks leaks. */
 }
 
 static void
@@ -631,18 +626,20 @@ test_aliases(void)
 		link_is(a, h, "https://old.blogger.com/second", NULL);
 		link_is(a, h, "https://old.blog", NULL);
 		link_is(a, h, "http://old.blog/second", NULL);
-		OK(archive_is_alias(a, "https://old.blog/x"), "is an alias");
-		OK(!archive_is_alias(a, "https://elsewhere.org/second.html"),
+		OK(links_is_alias(a, "https://old.blog/x"), "is an alias");
+		OK(!links_is_alias(a, "https://elsewhere.org/second.html"),
 		    "not an alias");
 		/* The old URL and the /posts/ path that name no post. */
-		INT_EQ(a->nwarnings, 2, "two missing-post warnings");
+		INT_EQ(a->nwarnings, 0, "the load checks no link");
+		INT_EQ(links_check(a), 2, "two missing-post warnings");
+		INT_EQ(a->nwarnings, 2, "counted with the warnings");
 		archive_unref(a);
 	}
 	config_for(&c, dir);
 	a = archive_load(&c);
 	if (a != NULL) {
 		link_is(a, h, "https://old.blog/2021/03/second.html", NULL);
-		INT_EQ(a->nwarnings, 1, "no aliases: only /posts/nope");
+		INT_EQ(links_check(a), 1, "no aliases: only /posts/nope");
 		archive_unref(a);
 	}
 	free(dir);
@@ -752,34 +749,6 @@ test_reload(void)
 	free(dir);
 }
 
-/* A snapshot over its cache limit evicts its least recently used. */
-static void
-test_cache_limit(struct archive *a)
-{
-	struct blob	*b;
-	size_t		 base = cache_bytes();
-	char		 big[300];
-
-	memset(big, 'x', sizeof(big));
-	a->cache_max = base + 500;
-	blob_unref(archive_cache_put(a, &a->posts[0]->cache[CACHE_GOPHER],
-	    blob_new(big, sizeof(big))));
-	OK(cache_get(&a->posts[0]->cache[CACHE_GOPHER]) != NULL, "kept");
-	blob_unref(atomic_load(&a->posts[0]->cache[CACHE_GOPHER].blob));
-	b = archive_cache_put(a, &a->posts[1]->cache[CACHE_GOPHER],
-	    blob_new(big, sizeof(big)));
-	OK(b != NULL && b->len == sizeof(big), "the new one is served");
-	OK(atomic_load(&a->posts[0]->cache[CACHE_GOPHER].blob) == NULL,
-	    "the older one was evicted");
-	OK(cache_bytes() <= a->cache_max, "under the limit");
-	blob_unref(b);
-	OK(archive_cache_trim(a, base) > 0, "trim");
-	OK(atomic_load(&a->posts[1]->cache[CACHE_GOPHER].blob) == NULL,
-	    "trimmed");
-	INT_EQ(cache_bytes(), base, "back to where it was");
-	a->cache_max = 0;
-}
-
 int
 main(void)
 {
@@ -801,8 +770,8 @@ main(void)
 		test_tags(a);
 		test_docs(a);
 		test_links(a);
-		test_cache_limit(a);
-		test_blobs_and_refs(a);
+		test_ids(a);
+		test_refs(a);
 		archive_unref(a);
 	}
 	test_no_dir();

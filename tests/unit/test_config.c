@@ -383,16 +383,22 @@ test_errors(void)
 	    "2:1: only one YAML document is allowed");
 
 	/* Syntax and encoding. */
-	expect_err("hostname: \"open\n", "2:1: found unexpected end of stream");
+	expect_err("hostname: \"open\n", "2:1: found unexpected end of stream"
+	    " (while scanning a quoted scalar)");
 	expect_err("hostname: b: c\n",
 	    "1:12: mapping values are not allowed in this context");
 	expect_err("hostname: x\n\ttitle: a\n",
-	    "2:1: found a tab character that violates indentation");
+	    "2:1: found a tab character that violates indentation"
+	    " (while scanning a plain scalar)");
 	expect_err("title: ok\n\x01\n",
 	    "2:1: control characters are not allowed (#x1)");
 	expect_err("title: caf\xc3\xa9\nauthor: \xff\n",
 	    "2:9: invalid leading UTF-8 octet (#xFF)");
-	expect_err("bind: [::1]\n", "1:8: did not find expected node content");
+	expect_err("bind: [::1]\n", "1:8: did not find expected node content"
+	    " (while parsing a flow node)");
+	/* libyaml ends a line at a lone CR; so does an encoding error. */
+	expect_err("title: a\rauthor: \xff\n",
+	    "2:9: invalid leading UTF-8 octet (#xFF)");
 
 	/* Wrong types. */
 	expect_err("hostname: [a]\n",
@@ -798,6 +804,7 @@ check_hardening_defaults(const struct config *c, const char *what)
 	INT_EQ(c->max_post_size, 8 << 20, what);
 	INT_EQ(c->max_archive_size, 1LL << 30, what);
 	INT_EQ(c->follow_symlinks, CONFIG_LINKS_INSIDE, what);
+	INT_EQ(c->files_hardlinks, 0, what);
 	STR_EQ(c->user, NULL, what);
 	STR_EQ(c->chroot_dir, NULL, what);
 	INT_EQ(c->allow_root, 0, what);
@@ -830,6 +837,7 @@ test_hardening(void)
 	    "max_post_size: 512K\n"
 	    "max_archive_size: \"2 GiB\"\n"
 	    "follow_symlinks: true\n"
+	    "files_hardlinks: true\n"
 	    "user: _gemini-1.x\n"
 	    "chroot: ../jail/.\n"
 	    "allow_root: yes\n"
@@ -841,6 +849,7 @@ test_hardening(void)
 	INT_EQ(c.max_post_size, 512 << 10, "512K");
 	INT_EQ(c.max_archive_size, 2LL << 30, "2 GiB");
 	INT_EQ(c.follow_symlinks, CONFIG_LINKS_ANY, "follow any");
+	INT_EQ(c.files_hardlinks, 1, "files_hardlinks");
 	STR_EQ(c.user, "_gemini-1.x", "user");
 	want = xasprintf("%s/jail", tmp);
 	STR_EQ(c.chroot_dir, want, "chroot relative to the config dir");
@@ -947,6 +956,9 @@ test_live(void)
 	INT_EQ(c.watch, 1, "watch yes");
 	INT_EQ(c.watch_debounce_ms, 0, "debounce 0: next loop turn");
 	INT_EQ(c.cache_max_bytes, 0, "0: no limit");
+	config_free(&c);
+	expect_ok(&c, "watch: \" Off \"\n");	/* blanks around: yaml.h */
+	INT_EQ(c.watch, 0, "watch ' Off '");
 	config_free(&c);
 	expect_ok(&c, "watch_debounce: 1.5\ncache_max_bytes: 1048576\n");
 	INT_EQ(c.watch_debounce_ms, 1500, "1.5 s");

@@ -20,6 +20,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 #include "core/util.h"
 #include "harness.h"
 #include "site/router.h"
+#include "site/site.h"
 
 #define MAX_URLS	256	/* per post */
 
@@ -71,24 +73,6 @@ find_corpus(void)
 		}
 	}
 	return NULL;
-}
-
-static char *
-slurp(const char *path, size_t *lenp)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[8192];
-	size_t		 n;
-	FILE		*f;
-
-	if ((f = fopen(path, "r")) == NULL)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	buf_add(&b, "", 0);
-	*lenp = b.len;
-	return buf_release(&b);
 }
 
 /*
@@ -599,7 +583,7 @@ time_templates(const char *dir, const struct archive *a, size_t *nwith)
 	*nwith = 0;
 	for (i = 0; i < a->nposts; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, a->posts[i]->path);
-		if ((src[i] = slurp(path, &len[i])) == NULL)
+		if ((src[i] = util_read_file(path, SIZE_MAX, &len[i])) == NULL)
 			continue;
 		if (frontmatter_parse(src[i], len[i], &m, &fe) == 0) {
 			off[i] = m.body_off;
@@ -633,6 +617,8 @@ main(void)
 {
 	struct config	 c;
 	struct archive	*a;
+	struct site	*site;
+	struct router_req req;
 	struct response	 r;
 	struct buf	 yaml = BUF_INIT;
 	char		*dir, err[512], path[4600], *src, *page;
@@ -664,6 +650,8 @@ main(void)
 		return harness_done();
 	printf("corpus: %s: %zu posts listed, loaded in %.0f ms\n", dir,
 	    a->nposts, t_load);
+	site = site_new(a, 0);
+	memset(&req, 0, sizeof(req));
 	urls = xcalloc(MAX_URLS, sizeof(*urls));
 	for (i = 0; i < a->nposts; i++) {
 		struct post	*p = a->posts[i];
@@ -674,14 +662,16 @@ main(void)
 				fprintf(stderr, "%s: no summary\n", p->path);
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, p->path);
-		if ((src = slurp(path, &len)) == NULL)
+		if ((src = util_read_file(path, SIZE_MAX, &len)) == NULL)
 			continue;
 		excuse = raw_protects(src);
 		snprintf(path, sizeof(path), "/posts/%s", p->slug);
 
 		t0 = now_ms();
 		response_init(&r);
-		router_route(&c, a, PROTO_GEMINI, path, NULL, &r);
+		req.proto = PROTO_GEMINI;
+		req.path = path;
+		router_handle(&c, site, &req, &r);
 		t_render += now_ms() - t0;
 		page = xstrndup(r.body ? r.body : "", r.bodylen);
 		g = count_gmi(page, r.bodylen, excuse, &excused, p->path);
@@ -689,7 +679,8 @@ main(void)
 
 		t0 = now_ms();
 		response_init(&r);
-		router_route(&c, a, PROTO_GOPHER, path, NULL, &r);
+		req.proto = PROTO_GOPHER;
+		router_handle(&c, site, &req, &r);
 		t_render += now_ms() - t0;
 		h = count_gph(r.body ? r.body : "", r.bodylen, excuse,
 		    &excused, p->path);
@@ -729,6 +720,7 @@ main(void)
 	OK(nurl > 0 && nkept * 100 >= nurl * 95,
 	    "URLs in raw HTML kept: %u of %u", nkept, nurl);
 	free(urls);
+	site_unref(site);
 	archive_unref(a);
 	config_free(&c);
 	buf_free(&yaml);

@@ -3,7 +3,8 @@
  * and with the component-by-component walk that kernels without it get
  * (fsafe_no_openat2; valgrind 3.19 also lacks openat2): files, dirs
  * with and without a trailing slash, "..", absolute names, symlinks
- * under each follow mode, FIFOs, sockets, devices, unreadable files.
+ * under each follow mode, links from one directory of the root into
+ * another (never followed), FIFOs, sockets, devices, unreadable files.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -84,6 +85,35 @@ cases(const char *how)
 	if (geteuid() != 0)
 		INT_EQ(try("locked.txt", FSAFE_LINKS_INSIDE), -EACCES,
 		    "unreadable: EACCES");
+}
+
+/*
+ * A link under pub/ may lead elsewhere in pub/ (or, when any link is
+ * allowed, out of the root), never into the rest of the root nor
+ * through a dot-directory (issue 18: files/ -> ../posts/).
+ */
+static void
+fences(const char *how, enum fsafe_links links)
+{
+	static const char *const refused[] = {
+		"pub/l-priv", "pub/l-privdir/z.txt", "pub/l-dot", "pub/l-abs",
+		"all/priv.txt", "all/pub/x.txt",
+	};
+	char	 what[128];
+	size_t	 i;
+
+	for (i = 0; i < nitems(refused); i++) {
+		snprintf(what, sizeof(what), "%s: %s", how, refused[i]);
+		INT_EQ(try(refused[i], links), -ENOENT, what);
+	}
+	snprintf(what, sizeof(what), "%s: pub/l-in", how);
+	INT_EQ(try("pub/l-in", links), 0, what);
+	snprintf(what, sizeof(what), "%s: pub2/x.txt (pub2 -> pub)", how);
+	INT_EQ(try("pub2/x.txt", links), 0, what);
+	snprintf(what, sizeof(what), "%s: pub/l-out", how);
+	INT_EQ(try("pub/l-out", links), links == FSAFE_LINKS_ANY ? 0 : -ENOENT,
+	    what);
+	INT_EQ(try("pub/x.txt", links), 0, "no link: pub/x.txt");
 }
 
 /* Kernels before 5.6, and valgrind 3.19, have no openat2. */
@@ -167,8 +197,46 @@ main(void)
 	(void)!mknod(p, S_IFCHR | 0666, makedev(1, 3));
 	free(p);
 
+	test_mkdir(top, "root/privdir");
+	test_mkdir(top, "root/pub");
+	test_mkdir(top, "root/pub/.d");
+	test_put(top, "root/priv.txt", "private\n");
+	test_put(top, "root/privdir/z.txt", "private\n");
+	test_put(top, "root/pub/x.txt", "public\n");
+	test_put(top, "root/pub/.d/y.txt", "hidden\n");
+	{
+		static const char *const links[][2] = {
+			{ "../priv.txt", "pub/l-priv" },
+			{ "../privdir", "pub/l-privdir" },
+			{ ".d/y.txt", "pub/l-dot" },
+			{ "x.txt", "pub/l-in" },
+			{ "pub", "pub2" },
+			{ ".", "all" },
+		};
+		size_t i;
+
+		for (i = 0; i < nitems(links); i++) {
+			p = xasprintf("%s/%s", root, links[i][1]);
+			(void)!symlink(links[i][0], p);
+			free(p);
+		}
+		p = xasprintf("%s/pub/l-abs", root);
+		{
+			char *t = xasprintf("%s/priv.txt", root);
+
+			(void)!symlink(t, p);
+			free(t);
+		}
+		free(p);
+		p = xasprintf("%s/pub/l-out", root);
+		(void)!symlink("../../secret.txt", p);
+		free(p);
+	}
+
 	cases("openat2");
+	fences("any", FSAFE_LINKS_ANY);
 	if (have_openat2()) {
+		fences("openat2, inside", FSAFE_LINKS_INSIDE);
 		INT_EQ(try("in-link", FSAFE_LINKS_INSIDE), 0,
 		    "openat2: in-link");
 		INT_EQ(try("in-dir/b.txt", FSAFE_LINKS_INSIDE), 0,
@@ -178,6 +246,7 @@ main(void)
 		    "valgrind): both passes take the walk\n");
 	fsafe_no_openat2 = 1;
 	cases("walk");
+	fences("walk, any", FSAFE_LINKS_ANY);
 	/* The walk is stricter: no link at all unless any is allowed. */
 	INT_EQ(try("in-link", FSAFE_LINKS_INSIDE), -ENOENT, "walk: in-link");
 	fsafe_no_openat2 = 0;

@@ -1,8 +1,10 @@
 /*
- * test_gemini.c -- every row of spec/gemini.md §3, byte for byte, through
- * gemini_request_end() and gemini_request_parse(), and the header lines
- * of §4 from gemini_header().
+ * test_gemini.c -- every request rule of the Gemini specification, byte
+ * for byte, through gemini_request_end() and gemini_request_parse(), and
+ * its response header lines from gemini_header().
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +69,7 @@ static const struct row rows[] = {
 	{ "gemini://example.org/a%20b\r\n", 0, 0, "/a b", NULL },
 	{ "gemini://example.org/%C3%A9\r\n", 0, 0, "/\xC3\xA9", NULL },
 	{ "gemini://example.org/\xC3\xA9\r\n", 0, 0, "/\xC3\xA9", NULL },
-	/* IP literals are served (spec §8 decision) */
+	/* IP literals are served (the spec leaves it to us) */
 	{ "gemini://127.0.0.1/\r\n", 0, 0, "/", NULL },
 	{ "gemini://127.0.0.1:1965/\r\n", 0, 0, "/", NULL },
 	{ "gemini://[::1]:1965/\r\n", 0, 0, "/", NULL },
@@ -218,7 +220,7 @@ test_rows(void)
 	free(req);
 }
 
-/* §3 row 1 and 2: 1024 bytes are a URL, 1025 are not. */
+/* A URL may have 1024 bytes (Gemini spec), not 1025. */
 static void
 test_length(void)
 {
@@ -335,6 +337,57 @@ test_hosts(void)
 #undef P
 }
 
+/*
+ * An IP literal is ours only as the connection's own address, in any
+ * spelling, or as a configured host name (issue 18, defect 6).
+ */
+static void
+test_local(void)
+{
+	static const struct gemini_host named[] = {
+		{ "a.test", 1965 },
+		{ "192.0.2.7", 1966 },
+		{ "2001:db8::7", 1967 },
+	};
+	struct gemini_request	 req;
+	struct sockaddr_in	 sin;
+	struct sockaddr_in6	 sin6;
+	const struct sockaddr	*v4 = (const struct sockaddr *)&sin;
+	const struct sockaddr	*v6 = (const struct sockaddr *)&sin6;
+	const char		*meta;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	inet_pton(AF_INET, "127.0.0.1", &sin.sin_addr);
+	memset(&sin6, 0, sizeof(sin6));
+	sin6.sin6_family = AF_INET6;
+	inet_pton(AF_INET6, "::1", &sin6.sin6_addr);
+
+#define L(url, sa) (gemini_request_parse(url, strlen(url), named, 3, &req, \
+	    &meta) != 0 ? -2 : gemini_request_local(&req, sa))
+	INT_EQ(L("gemini://a.test/", v4), 1, "a name: ours");
+	INT_EQ(L("gemini://127.0.0.1/", v4), 1, "the local address");
+	INT_EQ(L("gemini://[::ffff:127.0.0.1]/", v4), 1, "mapped, local");
+	INT_EQ(L("gemini://8.8.8.8/", v4), 0, "another IPv4 address");
+	INT_EQ(L("gemini://127.0.0.2/", v4), 0, "another loopback");
+	INT_EQ(L("gemini://[::1]/", v4), 0, "::1 over IPv4");
+	INT_EQ(L("gemini://[2001:db8::1]/", v4), 0, "another IPv6");
+	INT_EQ(L("gemini://[::1]/", v6), 1, "::1 over ::1");
+	INT_EQ(L("gemini://[0:0:0:0:0:0:0:1]/", v6), 1, "::1 spelt long");
+	INT_EQ(L("gemini://127.0.0.1/", v6), 0, "127.0.0.1 over ::1");
+	INT_EQ(L("gemini://127.0.0.1/", NULL), 0, "no local address");
+	inet_pton(AF_INET6, "::ffff:127.0.0.1", &sin6.sin6_addr);
+	INT_EQ(L("gemini://127.0.0.1/", v6), 1, "IPv4 on a dual-stack socket");
+	/* Configured as a host: that host's, wherever the client came in. */
+	INT_EQ(L("gemini://192.0.2.7:1966/", v4), 1, "configured IPv4");
+	INT_EQ((int)req.host, 1, "configured IPv4: its host");
+	INT_EQ(req.ip, 0, "configured IPv4: a name");
+	INT_EQ(L("gemini://[2001:DB8:0::7]:1967/", v4), 1, "configured IPv6");
+	INT_EQ((int)req.host, 2, "configured IPv6: its host");
+	INT_EQ(L("gemini://192.0.2.7:1965/", v4), -2, "configured: its port");
+#undef L
+}
+
 static void
 test_header(void)
 {
@@ -416,6 +469,7 @@ main(void)
 	test_rows();
 	test_length();
 	test_hosts();
+	test_local();
 	test_sni();
 	test_header();
 	return harness_done();

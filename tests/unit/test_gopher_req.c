@@ -1,14 +1,18 @@
 /*
  * test_gopher_req.c -- gopher_request_end() and gopher_request_parse()
- * against spec/gopher.md §1: terminators, the length cap, search
- * strings, Gopher+ fields, HTTP request lines, selectors as paths.
+ * against RFC 1436 and common practice: terminators, the length cap, search
+ * strings, Gopher+ fields, HTTP request lines, selectors as paths; and
+ * gopher_respond()'s answers that need no router (the router's own go
+ * through tests/e2e/e2e_gopher.c and e2e_ops.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/config.h"
 #include "proto/gopher.h"
+#include "site/router.h"
 #include "harness.h"
 #include "core/util.h"
 
@@ -69,7 +73,7 @@ static const struct row rows[] = {
 	{ "/search\t+text\r\n", "/search", "/search", "+text", 0 },
 	{ "/search\t!x\r\n", "/search", "/search", "!x", 0 },
 
-	/* URL: links (spec §5) */
+	/* URL: links (the 'h' item convention) */
 	{ "URL:https://example.org/\r\n", "/URL:https://example.org/",
 	    "URL:https://example.org/", NULL, 0 },
 
@@ -287,6 +291,58 @@ test_http_reply(void)
 	buf_free(&b);
 }
 
+/* The answers gopher_respond() gives before the router has a say. */
+static void
+test_respond(void)
+{
+	struct config	 host;
+	struct response	 r;
+	char		 line[GOPHER_LINE_MAX + 2], body[2048];
+
+	memset(&host, 0, sizeof(host));
+	host.hostname = "example.org";
+	host.gopher_port = 7070;
+
+	response_init(&r);
+	INT_EQ(gopher_respond(&host, NULL, "/a\0b", 4, &r), 59, "NUL: 59");
+	STR_EQ(r.body, "3NUL in selector\tfake\t(NULL)\t0\r\n.\r\n",
+	    "NUL: a type-3 menu");
+	INT_EQ(r.bodylen, r.owned.len, "the body is owned");
+	response_free(&r);
+
+	response_init(&r);
+	snprintf(line, sizeof(line), "GET /x HTTP/1.1");
+	INT_EQ(gopher_respond(&host, NULL, line, strlen(line), &r), 59,
+	    "HTTP: 59");
+	OK(r.body != NULL && strncmp(r.body, "HTTP/1.0 400 Bad Request\r\n",
+	    26) == 0, "HTTP: answered in HTTP");
+	HAS(r.body, "gopher://example.org:7070/ ", "HTTP: the Gopher URL");
+	STR_EQ(line, "GET /x HTTP/1.1", "the caller's line stays whole");
+	response_free(&r);
+
+	host.gopher_public_port = 70;
+	response_init(&r);
+	INT_EQ(gopher_respond(&host, NULL, "GET / HTTP/1.0", 14, &r), 59,
+	    "HTTP, public port: 59");
+	HAS(r.body, "gopher://example.org/ ", "HTTP: the public port");
+	response_free(&r);
+
+	response_init(&r);
+	snprintf(line, sizeof(line), "URL:https://example.org/a?b=1&c\tx");
+	INT_EQ(gopher_respond(&host, NULL, line, strlen(line), &r), 20,
+	    "URL: 20");
+	HAS(r.body, "<a href=\"https://example.org/a?b=1&amp;c\">",
+	    "URL: a page that links on");
+	response_free(&r);
+
+	response_init(&r);
+	memset(body, 'a', sizeof(body));
+	INT_EQ(gopher_respond(&host, NULL, body, GOPHER_LINE_MAX + 1, &r), 59,
+	    "too long: 59");
+	HAS(r.body, "3Selector too long\t", "too long: a type-3 menu");
+	response_free(&r);
+}
+
 int
 main(void)
 {
@@ -295,5 +351,6 @@ main(void)
 	test_long();
 	test_error_menu();
 	test_http_reply();
+	test_respond();
 	return harness_done();
 }

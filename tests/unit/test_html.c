@@ -112,7 +112,10 @@ test_charrefs(void)
 	REF_EQ("&#xD800;", 0, "\xef\xbf\xbd", 8);
 	REF_EQ("&#99999999999999999999;", 0, "\xef\xbf\xbd", 23);
 	REF_EQ("&amp x", 0, "&", 4);		/* legacy, in text */
-	REF_EQ("&amp x", 1, "", 0);		/* not in an attribute */
+	REF_EQ("&amp x", 1, "&", 4);		/* in an attribute too */
+	REF_EQ("&copy=2", 1, "", 0);		/* but not before '=' */
+	REF_EQ("&copy=2", 0, "\xc2\xa9", 5);
+	REF_EQ("&notin;", 0, "\xe2\x88\x89", 7);	/* the whole HTML5 set */
 	REF_EQ("&nosuch;", 0, "", 0);
 	REF_EQ("& b", 0, "", 0);
 	REF_EQ("&#;", 0, "", 0);

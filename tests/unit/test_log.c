@@ -274,6 +274,41 @@ test_access_buffered(void)
 	free(path);
 }
 
+/*
+ * Bytes that are not valid printable UTF-8 never reach the log as they
+ * are: invalid sequences, C1 controls and U+2028 become \xHH per byte,
+ * valid text stays (issue 18, defect 7), in access and diagnostic lines.
+ */
+static void
+test_not_utf8(void)
+{
+	static const char req[] = "gemini://h/\xff\xfe-\xc2\x85-\xc3\xa9-"
+	    "\xe2\x82\xac-\xed\xa0\x80-\xc0\xae-\xe2\x80\xa8-\xf0\x9f\x98\x80-"
+	    "\x9b-\xe2\x82";
+	const unsigned char	*p;
+	char			*path, *text;
+	int			 high = 0;
+
+	path = xasprintf("%s/utf8.log", dir);
+	INT_EQ(log_open(path, LOG_LEVEL_INFO), 0, "log_open");
+	log_access("-", "gopher", req, sizeof(req) - 1, 51, 0, 1);
+	log_info("diagnostic \"%s\"", "a\xff\xc2\x9b\xc3\xa9\x01");
+	text = slurp(path);
+	HAS(text, "\"gemini://h/\\xff\\xfe-\\xc2\\x85-\xc3\xa9-\xe2\x82\xac-"
+	    "\\xed\\xa0\\x80-\\xc0\\xae-\\xe2\\x80\\xa8-\xf0\x9f\x98\x80-"
+	    "\\x9b-\\xe2\\x82\" 51 0 1\n", "access line escaped");
+	HAS(text, "info: diagnostic \"a\\xff\\xc2\\x9b\xc3\xa9\\x01\"\n",
+	    "diagnostic line escaped");
+	/* What is left above 0x7F: é, € and the emoji, twice and once. */
+	for (p = (const unsigned char *)text; *p != '\0'; p++)
+		high += *p >= 0x80;
+	INT_EQ(high, 2 + 3 + 4 + 2, "bytes above 0x7F: valid text only");
+	free(text);
+	log_close();
+	unlink(path);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -284,6 +319,7 @@ main(void)
 	test_peer();
 	test_access_and_reopen();
 	test_access_buffered();
+	test_not_utf8();
 	if (rmdir(dir) == -1)
 		perror(dir);
 	return harness_done();

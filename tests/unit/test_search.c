@@ -26,8 +26,9 @@
 #include "harness.h"
 #include "content/search.h"
 #include "core/log.h"
-#include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
+#include "site/nav.h"
 #include "site/page.h"
 
 static char	 top[64];
@@ -236,6 +237,7 @@ test_sample(void)
 {
 	struct config		 c;
 	struct archive		*a;
+	struct search_index	*x;
 	struct search_result	 r;
 	struct page		 pg;
 	struct page_target	 t;
@@ -256,9 +258,10 @@ test_sample(void)
 	OK(archive_draft(a, "gopher-archaeology-3") != NULL, "draft by slug");
 	OK(archive_post(a, "gopher-archaeology-3") == NULL,
 	    "draft not a post");
+	x = search_build(a);
 
 	/* A word in one title and one body. */
-	OK(search_run(a, "slow loris", 50, &r) == 0, "slow loris");
+	OK(search_run(x, "slow loris", 50, &r) == 0, "slow loris");
 	OK(r.nhits >= 1 && strcmp(r.hits[0].post->slug, "bounded-servers") ==
 	    0, "the slow-loris post first");
 	OK(r.nhits >= 1 && r.hits[0].meta == 2, "both words in its title");
@@ -266,7 +269,7 @@ test_sample(void)
 	search_result_free(&r);
 
 	/* Title above body: "certificate" is in one title, many bodies. */
-	OK(search_run(a, "Certificate", 50, &r) == 0, "certificate");
+	OK(search_run(x, "Certificate", 50, &r) == 0, "certificate");
 	OK(r.total >= 5, "certificate in many posts (%zu)", r.total);
 	OK(r.nhits > 0 && strcmp(r.hits[0].post->slug,
 	    "the-certificate-that-expired") == 0, "title match first: %s",
@@ -280,21 +283,21 @@ test_sample(void)
 	search_result_free(&r);
 
 	/* Phrases match consecutive words only. */
-	OK(search_run(a, "\"trust on first use\"", 50, &r) == 0, "phrase");
+	OK(search_run(x, "\"trust on first use\"", 50, &r) == 0, "phrase");
 	OK(has_slug(&r, "tofu-explained"), "phrase finds the TOFU post");
 	check_snippets(&r, "trust on first use", "phrase");
 	search_result_free(&r);
-	OK(search_run(a, "\"use first on trust\"", 50, &r) == 0 &&
+	OK(search_run(x, "\"use first on trust\"", 50, &r) == 0 &&
 	    r.total == 0, "reversed phrase finds nothing");
 	search_result_free(&r);
 
 	/* AND: every word must be there. */
-	OK(search_run(a, "tofu xyzzyplugh", 50, &r) == 0 && r.total == 0,
+	OK(search_run(x, "tofu xyzzyplugh", 50, &r) == 0 && r.total == 0,
 	    "AND with an unknown word");
 	search_result_free(&r);
 
 	/* tag: and series: */
-	OK(search_run(a, "tag:security", 50, &r) == 0, "tag:security");
+	OK(search_run(x, "tag:security", 50, &r) == 0, "tag:security");
 	INT_EQ(r.total, archive_tag(a, "security")->nposts, "tag count");
 	OK(has_slug(&r, "bounded-servers") && has_slug(&r, "tofu-explained"),
 	    "tagged posts");
@@ -302,43 +305,43 @@ test_sample(void)
 		OK(r.hits[i - 1].post->date.t >= r.hits[i].post->date.t,
 		    "filter alone: newest first");
 	search_result_free(&r);
-	OK(search_run(a, "tag:Security tofu", 50, &r) == 0 && r.total == 1 &&
+	OK(search_run(x, "tag:Security tofu", 50, &r) == 0 && r.total == 1 &&
 	    has_slug(&r, "tofu-explained"), "tag and word");
 	search_result_free(&r);
-	OK(search_run(a, "tag:nonesuch", 50, &r) == 0 && r.total == 0 &&
+	OK(search_run(x, "tag:nonesuch", 50, &r) == 0 && r.total == 0 &&
 	    strstr(r.why, "nonesuch") != NULL, "unknown tag said");
 	search_result_free(&r);
-	OK(search_run(a, "series:\"Running a Capsule\"", 50, &r) == 0,
+	OK(search_run(x, "series:\"Running a Capsule\"", 50, &r) == 0,
 	    "series by name");
 	INT_EQ(r.total, 4, "four parts");
 	search_result_free(&r);
-	OK(search_run(a, "series:gopher-archaeology", 50, &r) == 0,
+	OK(search_run(x, "series:gopher-archaeology", 50, &r) == 0,
 	    "series by slug");
 	INT_EQ(r.total, 3, "three published parts (one is a draft)");
 	OK(!has_slug(&r, "gopher-archaeology-3"), "no draft in a series");
 	search_result_free(&r);
 
 	/* Drafts are in no result. */
-	OK(search_run(a, "veronica", 50, &r) == 0, "veronica");
+	OK(search_run(x, "veronica", 50, &r) == 0, "veronica");
 	for (i = 0; i < r.nhits; i++)
 		OK(!r.hits[i].post->draft, "no draft among hits");
 	OK(!has_slug(&r, "gopher-archaeology-3"), "the draft is not found");
 	search_result_free(&r);
-	OK(search_run(a, "jughead", 50, &r) == 0 && r.total == 0,
+	OK(search_run(x, "jughead", 50, &r) == 0 && r.total == 0,
 	    "a word only the draft has finds nothing");
 	search_result_free(&r);
 
 	/* Limits. */
-	OK(search_run(a, "the", 3, &r) == 0 && r.nhits == 3 && r.total > 3,
+	OK(search_run(x, "the", 3, &r) == 0 && r.nhits == 3 && r.total > 3,
 	    "max hits, total counted");
 	check_snippets(&r, "the", "the");
 	search_result_free(&r);
-	OK(search_run(a, "  ", 50, &r) == -1 && r.nhits == 0, "blank: -1");
+	OK(search_run(x, "  ", 50, &r) == -1 && r.nhits == 0, "blank: -1");
 	search_result_free(&r);
 
 	/* The page, both emitters. */
 	page_init(&pg);
-	search_page(&pg, a, "slow loris");
+	nav_search(&pg, x, "slow loris");
 	memset(&t, 0, sizeof(t));
 	t.host = "localhost";
 	t.port = 1965;
@@ -361,7 +364,7 @@ test_sample(void)
 	page_free(&pg);
 
 	page_init(&pg);
-	search_page(&pg, a, "\xff\x01zzzqqq");
+	nav_search(&pg, x, "\xff\x01zzzqqq");
 	t.port = 1965;
 	page_emit_gemtext(&pg, &t, &out);
 	HAS(out.data, "Results for: ? zzzqqq\n", "query cleaned for show");
@@ -369,7 +372,8 @@ test_sample(void)
 	buf_free(&out);
 	page_free(&pg);
 
-	OK(search_bytes(search_index(a)) > 0, "index has a size");
+	OK(search_bytes(x) > 0, "index has a size");
+	search_free(x);
 	archive_unref(a);
 	config_free(&c);
 }
@@ -459,6 +463,7 @@ test_synthetic(void)
 {
 	struct config		 c;
 	struct archive		*a;
+	struct search_index	*x;
 	struct search_result	 r;
 	struct buf		 b = BUF_INIT;
 	char			*dir, name[64];
@@ -501,8 +506,9 @@ test_synthetic(void)
 	INT_EQ(a->ndrafts, 1, "one draft, undated");
 	OK(a->ndrafts == 1 && a->drafts[0]->date.ymd[0] != '\0',
 	    "an undated draft takes its file's day");
+	x = search_build(a);
 
-	OK(search_run(a, "common", 50, &r) == 0, "common");
+	OK(search_run(x, "common", 50, &r) == 0, "common");
 	INT_EQ(r.total, 60, "60 posts match");
 	INT_EQ(r.nhits, 50, "50 shown");
 	for (i = 0; i < 30 && i < r.nhits; i++)
@@ -512,31 +518,31 @@ test_synthetic(void)
 		OK(!r.hits[i].post->draft, "no draft");
 	search_result_free(&r);
 
-	OK(search_run(a, "secretword", 50, &r) == 0 && r.total == 0,
+	OK(search_run(x, "secretword", 50, &r) == 0 && r.total == 0,
 	    "draft words are not indexed");
 	search_result_free(&r);
 
-	OK(search_run(a, "CAFE", 50, &r) == 0 && r.total == 1 &&
+	OK(search_run(x, "CAFE", 50, &r) == 0 && r.total == 1 &&
 	    r.hits[0].meta == 1, "folded: CAFE finds café in a title");
 	search_result_free(&r);
-	OK(search_run(a, "Cr\xc3\x88me brulee", 50, &r) == 0 && r.total == 1,
+	OK(search_run(x, "Cr\xc3\x88me brulee", 50, &r) == 0 && r.total == 1,
 	    "CRÈME brulee finds crème brûlée");
 	OK(r.nhits == 1 && strstr(r.hits[0].snippet,
 	    "cr\xc3\xa8me br\xc3\xbbl\xc3\xa9" "e") != NULL,
 	    "snippet shows the text as written: %s",
 	    r.nhits ? r.hits[0].snippet : "-");
 	search_result_free(&r);
-	OK(search_run(a, "\"naive art\"", 50, &r) == 0 && r.total == 1 &&
+	OK(search_run(x, "\"naive art\"", 50, &r) == 0 && r.total == 1 &&
 	    r.hits[0].meta == 1, "a phrase in a tag");
 	search_result_free(&r);
-	OK(search_run(a, "\"cafe naive\"", 50, &r) == 0 && r.total == 0,
+	OK(search_run(x, "\"cafe naive\"", 50, &r) == 0 && r.total == 0,
 	    "no phrase across fields");
 	search_result_free(&r);
-	OK(search_run(a, "tag:\"Naïve Art\"", 50, &r) == 0 && r.total == 1,
+	OK(search_run(x, "tag:\"Naïve Art\"", 50, &r) == 0 && r.total == 1,
 	    "tag by display name");
 	search_result_free(&r);
 
-	OK(search_run(a, "needle", 50, &r) == 0 && r.total == 1, "needle");
+	OK(search_run(x, "needle", 50, &r) == 0 && r.total == 1, "needle");
 	if (r.nhits == 1) {
 		const char *s = r.hits[0].snippet;
 
@@ -554,18 +560,19 @@ test_synthetic(void)
 	search_result_free(&r);
 
 	/* Title-only match: the summary, else the opening of the body. */
-	OK(search_run(a, "\"post 7\"", 50, &r) == 0, "post 7");
+	OK(search_run(x, "\"post 7\"", 50, &r) == 0, "post 7");
 	OK(r.nhits >= 1 && strcmp(r.hits[0].snippet,
 	    "The summary of seven.") == 0, "summary as snippet: %s",
 	    r.nhits ? r.hits[0].snippet : "-");
 	search_result_free(&r);
-	OK(search_run(a, "\"post 8\"", 50, &r) == 0 && r.nhits >= 1 &&
+	OK(search_run(x, "\"post 8\"", 50, &r) == 0 && r.nhits >= 1 &&
 	    strcmp(r.hits[0].post->slug, "p08") == 0, "post 8 first");
 	OK(r.nhits >= 1 && strcmp(r.hits[0].snippet,
 	    "A common body line for number 8.") == 0, "body start: %s",
 	    r.nhits ? r.hits[0].snippet : "-");
 	search_result_free(&r);
 
+	search_free(x);
 	archive_unref(a);
 out:
 	config_free(&c);
@@ -588,7 +595,7 @@ bench(size_t n, int verbose)
 	struct config		 c;
 	struct archive		*a;
 	struct search_result	 r;
-	const struct search_index *x;
+	struct search_index	*x;
 	char			*dir;
 	double			 t0, t_gen, t_load, t_build, q, worst = 0, sum = 0;
 	size_t			 i, k, runs = 5, total_hits = 0;
@@ -606,12 +613,12 @@ bench(size_t n, int verbose)
 	if (a == NULL)
 		goto out;
 	t0 = now_ms();
-	x = search_index(a);
+	x = search_build(a);
 	t_build = now_ms() - t0;
 	for (i = 0; i < nitems(queries); i++) {
 		for (k = 0; k < runs; k++) {
 			t0 = now_ms();
-			search_run(a, queries[i], SEARCH_MAX_RESULTS, &r);
+			search_run(x, queries[i], SEARCH_MAX_RESULTS, &r);
 			q = now_ms() - t0;
 			sum += q;
 			if (q > worst)
@@ -636,6 +643,7 @@ bench(size_t n, int verbose)
 		    sum / (double)(nitems(queries) * runs), worst);
 	}
 	OK(total_hits > 0, "bench queries find posts");
+	search_free(x);
 	archive_unref(a);
 out:
 	config_free(&c);

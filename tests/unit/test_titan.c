@@ -1,7 +1,8 @@
 /*
- * test_titan.c -- titan.c: the request line and its parameters as the
- * Titan specification defines them, writers, upload checks, atomic
- * writes (also under concurrent writers) and the trash.
+ * test_titan.c -- proto/titan.c and content/publish.c: the request line
+ * and its parameters as the Titan specification defines them, writers,
+ * upload checks, atomic writes (also under concurrent writers) and the
+ * trash.
  *
  * The specification's rules, as tested here:
  *   1. the scheme is titan://, on the Gemini port, after TLS;
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "content/archive.h"
+#include "content/publish.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "harness.h"
@@ -137,7 +139,7 @@ static int
 check(const char *data, const char *slug, const char *name, int *draft,
     char *why)
 {
-	return titan_check(data, strlen(data), slug, name, draft, why, 200);
+	return publish_check(data, strlen(data), slug, name, draft, why, 200);
 }
 
 static void
@@ -165,7 +167,7 @@ test_check(void)
 	OK(check("---\ndate: 2024-01-01\n---\n", "hi", "old-name.md", &draft,
 	    why) == -1, "file keeps a slug from its front matter");
 	HAS(why, "slug: hi", "says what to keep");
-	OK(titan_check("---\ndate: 2024-01-01\n---\na\0b", 28, "hi", "hi.md",
+	OK(publish_check("---\ndate: 2024-01-01\n---\na\0b", 28, "hi", "hi.md",
 	    &draft, why, sizeof(why)) == -1, "NUL");
 	OK(check("---\ndate: 2024-01-01\n---\n\xff\xfe", "hi", "hi.md", &draft,
 	    why) == -1, "bad UTF-8");
@@ -222,7 +224,7 @@ race(void *arg)
 
 	r->rv = 0;
 	for (i = 0; i < 20; i++)
-		if (titan_store(r->capsule, "race.md", r->body,
+		if (publish_store(r->capsule, "race.md", r->body,
 		    strlen(r->body), why, sizeof(why)) == -1)
 			r->rv = -1;
 	return NULL;
@@ -242,14 +244,14 @@ test_store(void)
 	mkdir(capsule, 0755);
 
 	/* posts/ is made when missing. */
-	OK(titan_store(capsule, "new.md", "one\n", 4, why, sizeof(why)) == 0,
+	OK(publish_store(capsule, "new.md", "one\n", 4, why, sizeof(why)) == 0,
 	    "store: %s", why);
 	path = xasprintf("%s/new.md", posts);
 	got = slurp(path);
 	STR_EQ(got, "one\n", "written");
 	free(got);
 	chmod(path, 0600);
-	OK(titan_store(capsule, "new.md", "two, longer\n", 12, why,
+	OK(publish_store(capsule, "new.md", "two, longer\n", 12, why,
 	    sizeof(why)) == 0, "overwrite");
 	got = slurp(path);
 	STR_EQ(got, "two, longer\n", "replaced whole");
@@ -257,11 +259,11 @@ test_store(void)
 	OK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600,
 	    "mode kept");
 	INT_EQ(count_prefix(posts, ".titan-"), 0, "no temporary file left");
-	OK(titan_store(capsule, "../x.md", "x", 1, why, sizeof(why)) == -1,
+	OK(publish_store(capsule, "../x.md", "x", 1, why, sizeof(why)) == -1,
 	    "no path out of posts/");
-	OK(titan_store(capsule, ".hidden.md", "x", 1, why, sizeof(why)) == -1,
+	OK(publish_store(capsule, ".hidden.md", "x", 1, why, sizeof(why)) == -1,
 	    "no hidden name");
-	OK(titan_store("/nonexistent/capsule", "a.md", "x", 1, why,
+	OK(publish_store("/nonexistent/capsule", "a.md", "x", 1, why,
 	    sizeof(why)) == -1 && why[0] != '\0', "no capsule: why");
 
 	/* Concurrent writers of one post: each write whole, one wins. */
@@ -286,7 +288,7 @@ test_store(void)
 	INT_EQ(count_prefix(posts, ".titan-"), 0, "no temporary file left");
 
 	/* Delete: into .trash/, twice with the same name, never lost. */
-	OK(titan_trash(capsule, "new.md", why, sizeof(why)) == 0, "trash");
+	OK(publish_trash(capsule, "new.md", why, sizeof(why)) == 0, "trash");
 	OK(access(path, F_OK) == 0, "other posts stay");
 	free(path);
 	path = xasprintf("%s/new.md", posts);
@@ -294,11 +296,11 @@ test_store(void)
 	free(path);
 	path = xasprintf("%s/.trash", capsule);
 	INT_EQ(count_prefix(path, "new.md."), 1, "in .trash/");
-	OK(titan_store(capsule, "new.md", "three\n", 6, why, sizeof(why)) ==
-	    0 && titan_trash(capsule, "new.md", why, sizeof(why)) == 0,
+	OK(publish_store(capsule, "new.md", "three\n", 6, why, sizeof(why)) ==
+	    0 && publish_trash(capsule, "new.md", why, sizeof(why)) == 0,
 	    "again");
 	INT_EQ(count_prefix(path, "new.md."), 2, "both kept in .trash/");
-	INT_EQ(titan_trash(capsule, "new.md", why, sizeof(why)), 1,
+	INT_EQ(publish_trash(capsule, "new.md", why, sizeof(why)), 1,
 	    "absent: 1");
 	free(path);
 	free(posts);
@@ -342,15 +344,15 @@ test_target(void)
 	c.capsule_dir = xstrdup(capsule);
 	a = archive_load(&c);
 	OK(a != NULL, "load");
-	titan_target(a, "dated", name, sizeof(name));
+	publish_target(a, "dated", name, sizeof(name));
 	STR_EQ(name, "2024-01-02-dated.md", "dated name kept");
-	titan_target(a, "nice", name, sizeof(name));
+	publish_target(a, "nice", name, sizeof(name));
 	STR_EQ(name, "odd-name.md", "front-matter slug's file");
-	titan_target(a, "wip", name, sizeof(name));
+	publish_target(a, "wip", name, sizeof(name));
 	STR_EQ(name, "wip.md", "a draft's file");
-	titan_target(a, "brand-new", name, sizeof(name));
+	publish_target(a, "brand-new", name, sizeof(name));
 	STR_EQ(name, "brand-new.md", "a new post");
-	titan_target(NULL, "x", name, sizeof(name));
+	publish_target(NULL, "x", name, sizeof(name));
 	STR_EQ(name, "x.md", "no snapshot");
 	archive_unref(a);
 	config_free(&c);

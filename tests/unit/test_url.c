@@ -1,6 +1,7 @@
 /*
- * test_url.c -- url_parse(), url_decode(), url_encode_path() and
- * utf8_valid() on their own (spec/gemini.md §2, §3).
+ * test_url.c -- url_parse(), url_decode(), the encoders and the small
+ * helpers on their own (the gemini URI scheme and the request rules
+ * of the Gemini specification).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +271,52 @@ test_encode(void)
 	buf_free(&b);
 }
 
+static void
+test_encode_link(void)
+{
+	struct buf	 b = BUF_INIT;
+
+	url_encode_link("", &b);
+	STR_EQ(b.data, "", "empty: a terminated string");
+	buf_truncate(&b, 0);
+	url_encode_link("gemini://h/a?b=c&d#e;f:g@h!$'()*+,", &b);
+	STR_EQ(b.data, "gemini://h/a?b=c&d#e;f:g@h!$'()*+,", "reserved kept");
+	buf_truncate(&b, 0);
+	url_encode_link("a b\t\x7F<>\"{}|\\^`", &b);
+	STR_EQ(b.data, "a%20b%09%7F%3C%3E%22%7B%7D%7C%5C%5E%60",
+	    "space, controls and unsafe bytes");
+	buf_truncate(&b, 0);
+	url_encode_link("caf\xC3\xA9", &b);
+	STR_EQ(b.data, "caf%C3%A9", "non-ASCII");
+	buf_truncate(&b, 0);
+	url_encode_link("%41%e9%4%zz%", &b);
+	STR_EQ(b.data, "%41%e9%254%25zz%25", "escapes kept, bad '%' encoded");
+	buf_free(&b);
+}
+
+static void
+test_scheme_hex(void)
+{
+	INT_EQ(url_has_scheme("gemini://h/"), 1, "gemini:");
+	INT_EQ(url_has_scheme("mailto:x@y"), 1, "mailto:");
+	INT_EQ(url_has_scheme("svn+ssh://h"), 1, "svn+ssh:");
+	INT_EQ(url_has_scheme("a1.-+:"), 1, "every scheme character");
+	INT_EQ(url_has_scheme("post.md"), 0, "a file");
+	INT_EQ(url_has_scheme("/a:b"), 0, "a path with ':'");
+	INT_EQ(url_has_scheme("1a:b"), 0, "leading digit");
+	INT_EQ(url_has_scheme(":x"), 0, "empty scheme");
+	INT_EQ(url_has_scheme("a b:c"), 0, "space");
+	INT_EQ(url_has_scheme(""), 0, "empty");
+	INT_EQ(url_hexval('0'), 0, "0");
+	INT_EQ(url_hexval('9'), 9, "9");
+	INT_EQ(url_hexval('a'), 10, "a");
+	INT_EQ(url_hexval('F'), 15, "F");
+	INT_EQ(url_hexval('g'), -1, "g");
+	INT_EQ(url_hexval('\0'), -1, "NUL");
+	INT_EQ(url_hexval(-1), -1, "negative");
+	INT_EQ(url_hexval(0xC1), -1, "a high byte");
+}
+
 /* Whatever url_encode_path() makes, url_parse() gives back the same. */
 static void
 test_roundtrip(void)
@@ -293,60 +340,20 @@ test_roundtrip(void)
 	buf_free(&b);
 }
 
+/* The one dot-segment scan of request paths, selectors and redirects. */
 static void
-test_utf8(void)
+test_dot_segment(void)
 {
-	INT_EQ(utf8_valid("", 0), 1, "empty");
-	INT_EQ(utf8_valid("abc", 3), 1, "ascii");
-	INT_EQ(utf8_valid("a\0b", 3), 1, "NUL is ASCII");
-	INT_EQ(utf8_valid("\xC2\x80", 2), 1, "U+0080");
-	INT_EQ(utf8_valid("\xDF\xBF", 2), 1, "U+07FF");
-	INT_EQ(utf8_valid("\xE0\xA0\x80", 3), 1, "U+0800");
-	INT_EQ(utf8_valid("\xED\x9F\xBF", 3), 1, "U+D7FF");
-	INT_EQ(utf8_valid("\xEE\x80\x80", 3), 1, "U+E000");
-	INT_EQ(utf8_valid("\xEF\xBF\xBF", 3), 1, "U+FFFF");
-	INT_EQ(utf8_valid("\xF0\x90\x80\x80", 4), 1, "U+10000");
-	INT_EQ(utf8_valid("\xF4\x8F\xBF\xBF", 4), 1, "U+10FFFF");
-	INT_EQ(utf8_valid("\x80", 1), 0, "lone continuation");
-	INT_EQ(utf8_valid("\xDC", 1), 0, "lone lead 0xDC");
-	INT_EQ(utf8_valid("\xC0\x80", 2), 0, "overlong NUL");
-	INT_EQ(utf8_valid("\xC1\xBF", 2), 0, "overlong C1");
-	INT_EQ(utf8_valid("\xE0\x9F\xBF", 3), 0, "overlong 3");
-	INT_EQ(utf8_valid("\xF0\x8F\xBF\xBF", 4), 0, "overlong 4");
-	INT_EQ(utf8_valid("\xED\xA0\x80", 3), 0, "high surrogate");
-	INT_EQ(utf8_valid("\xED\xBF\xBF", 3), 0, "low surrogate");
-	INT_EQ(utf8_valid("\xF4\x90\x80\x80", 4), 0, "U+110000");
-	INT_EQ(utf8_valid("\xF5\x80\x80\x80", 4), 0, "F5");
-	INT_EQ(utf8_valid("\xFF", 1), 0, "FF");
-	INT_EQ(utf8_valid("\xE2\x82", 2), 0, "truncated 3");
-	INT_EQ(utf8_valid("\xE2\x82\xAC", 2), 0, "cut by len");
-	INT_EQ(utf8_valid("\xE2\x28\xAC", 3), 0, "bad continuation");
-	INT_EQ(utf8_valid("\xC3\xA9\xC3", 3), 0, "trailing lead");
-}
-
-/*
- * ASCII is skipped 8 bytes at a time: a bad byte, a good sequence, or
- * the end of len at every offset from an 8-byte boundary must be seen.
- */
-static void
-test_utf8_runs(void)
-{
-	char	 s[40], what[64];
-	size_t	 at;
-
-	for (at = 0; at < 24; at++) {
-		memset(s, 'a', sizeof(s));
-		s[at] = (char)0xFF;
-		snprintf(what, sizeof(what), "0xFF at %zu of 40", at);
-		INT_EQ(utf8_valid(s, sizeof(s)), 0, what);
-		snprintf(what, sizeof(what), "0xFF just past len %zu", at);
-		INT_EQ(utf8_valid(s, at), 1, what);
-		memcpy(s + at, "\xE2\x82\xAC", 3);
-		snprintf(what, sizeof(what), "euro sign at %zu", at);
-		INT_EQ(utf8_valid(s, sizeof(s)), 1, what);
-		snprintf(what, sizeof(what), "euro sign cut by len at %zu", at);
-		INT_EQ(utf8_valid(s, at + 2), 0, what);
-	}
+	INT_EQ(url_has_dot_segment("/"), 0, "/");
+	INT_EQ(url_has_dot_segment("/posts/a.b"), 0, "a dot inside a name");
+	INT_EQ(url_has_dot_segment("/.well-known/x"), 0, "a dot-name");
+	INT_EQ(url_has_dot_segment("/..."), 0, "three dots are a name");
+	INT_EQ(url_has_dot_segment("/."), 1, "/.");
+	INT_EQ(url_has_dot_segment("/.."), 1, "/..");
+	INT_EQ(url_has_dot_segment("/a/./b"), 1, "/a/./b");
+	INT_EQ(url_has_dot_segment("/a/../b"), 1, "/a/../b");
+	INT_EQ(url_has_dot_segment("/a/.."), 1, "trailing ..");
+	INT_EQ(url_has_dot_segment("/a//b"), 0, "an empty segment");
 }
 
 int
@@ -357,8 +364,9 @@ main(void)
 	test_parse_long();
 	test_decode();
 	test_encode();
+	test_encode_link();
+	test_scheme_hex();
+	test_dot_segment();
 	test_roundtrip();
-	test_utf8();
-	test_utf8_runs();
 	return harness_done();
 }

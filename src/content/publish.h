@@ -1,0 +1,55 @@
+/*
+ * publish.h -- writing posts into a capsule for Titan uploads: which
+ * file a post lives in, what an upload must hold, and the write itself,
+ * which never leaves a partial file.
+ *
+ * Knows the file system, front matter and the archive's lookups;
+ * nothing of the Titan request line (proto/titan.h) or of connections.
+ * The upload session (net/titan_upload.c) calls publish_target() and
+ * publish_check() on its loop, publish_store() and publish_trash() on
+ * libuv's pool: they block on fsync.
+ */
+#ifndef CAPSULED_PUBLISH_H
+#define CAPSULED_PUBLISH_H
+
+#include <stddef.h>
+
+struct archive;
+
+/*
+ * The file under posts/ that slug is written to: the one a's post or
+ * draft with that slug came from (a dated name is kept), else
+ * "<slug>.md".  Into name[0..namelen).
+ */
+void	 publish_target(const struct archive *a, const char *slug,
+	    char *name, size_t namelen);
+
+/*
+ * Check an upload for posts/<name> at /posts/<slug>: valid UTF-8 with
+ * no NUL, front matter that parses, a date (front matter or a dated
+ * file name) and a slug that stays the same.  Returns 0 with *draft set
+ * from the front matter, or -1 with err (fit for a 59 META) filled.
+ */
+int	 publish_check(const char *data, size_t len, const char *slug,
+	    const char *name, int *draft, char *err, size_t errlen);
+
+/*
+ * Write data[0..len) as <capsule>/posts/<name>, atomically: a hidden
+ * temporary file in posts/ (never named *.md), written, fsync'd, then
+ * renamed over name, then the directory fsync'd.  The old file's mode
+ * is kept.  A crash leaves the old file or the new one, never a mix; at
+ * worst a ".titan-*.tmp" file that nothing reads.  Returns 0, or -1
+ * with err filled (the temporary file removed).
+ */
+int	 publish_store(const char *capsule, const char *name, const char *data,
+	    size_t len, char *err, size_t errlen);
+
+/*
+ * Move <capsule>/posts/<name> to <capsule>/.trash/<name>.<UTC time>
+ * (never over another file there): nothing is ever removed.  Returns 0;
+ * 1 when there is no such post file; -1 with err filled.
+ */
+int	 publish_trash(const char *capsule, const char *name, char *err,
+	    size_t errlen);
+
+#endif

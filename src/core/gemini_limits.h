@@ -1,0 +1,21 @@
+/*
+ * gemini_limits.h -- the sizes the Gemini protocol fixes, for every
+ * layer that sizes a buffer or a check by them.
+ *
+ * They live in the lowest layer, not in proto/gemini.h, because layers
+ * beneath the protocol hold Gemini's values too: a router response
+ * carries a META (site/router.h), and a configured redirect target is
+ * sent as one (core/config.c).  proto/gemini.h includes this header, so
+ * the protocol's users see the same names.  Constants only.
+ */
+#ifndef CAPSULED_GEMINI_LIMITS_H
+#define CAPSULED_GEMINI_LIMITS_H
+
+#define GEMINI_URL_MAX		1024	/* bytes of URL before the CRLF */
+#define GEMINI_REQUEST_MAX	(GEMINI_URL_MAX + 2)	/* with CRLF */
+#define GEMINI_META_MAX		1024
+/* "NN " + META + CRLF; a buffer of GEMINI_HEADER_MAX + 1 also has room
+ * for the NUL gemini_header() writes. */
+#define GEMINI_HEADER_MAX	(3 + GEMINI_META_MAX + 2)
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * yaml.c -- libyaml helpers shared by config.c and frontmatter.c.
+ *
+ * Knows libyaml's events, marks and errors; nothing of what a document
+ * means.  Allocates nothing.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <yaml.h>
+
+#include "core/util.h"
+#include "core/yaml.h"
+
+int
+yml_is_null(const yaml_event_t *ev)
+{
+	const char	*s;
+	size_t		 len;
+
+	if (ev->type != YAML_SCALAR_EVENT ||
+	    ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	s = (const char *)ev->data.scalar.value;
+	len = ev->data.scalar.length;
+	return len == 0 || (len == 1 && s[0] == '~') ||
+	    (len == 4 && (memcmp(s, "null", 4) == 0 ||
+	    memcmp(s, "Null", 4) == 0 || memcmp(s, "NULL", 4) == 0));
+}
+
+static int
+is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+	    c == '\f';
+}
+
+int
+yml_parse_bool(const char *s, size_t len, bool *out)
+{
+	static const char *const yes[] = { "true", "yes", "on" };
+	static const char *const no[] = { "false", "no", "off" };
+	size_t		 i;
+
+	while (len > 0 && is_blank((unsigned char)s[len - 1]))
+		len--;
+	while (len > 0 && is_blank((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	for (i = 0; i < nitems(yes); i++) {
+		if (strlen(yes[i]) == len && strncasecmp(s, yes[i], len) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strlen(no[i]) == len && strncasecmp(s, no[i], len) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+yaml_mark_t
+yml_offset_mark(const char *data, size_t len, size_t off)
+{
+	yaml_mark_t	 m = { 0, 0, 0 };
+	size_t		 i;
+
+	if (off > len)
+		off = len;
+	m.index = off;
+	for (i = 0; i < off; i++) {
+		unsigned char	 ch = (unsigned char)data[i];
+
+		if (ch == '\n' || (ch == '\r' && (i + 1 >= len ||
+		    data[i + 1] != '\n'))) {
+			m.line++;
+			m.column = 0;
+		} else if ((ch & 0xC0) != 0x80 && ch != '\r')
+			m.column++;	/* count characters, as libyaml does */
+	}
+	return m;
+}
+
+void
+yml_problem(const yaml_parser_t *p, const char *data, size_t len,
+    yaml_mark_t *mark, char *msg, size_t msglen)
+{
+	const char	*problem = p->problem ? p->problem : "invalid YAML";
+
+	switch (p->error) {
+	case YAML_MEMORY_ERROR:
+		*mark = p->mark;
+		snprintf(msg, msglen, "out of memory");
+		break;
+	case YAML_READER_ERROR:
+		/* The reader knows only a byte offset. */
+		*mark = yml_offset_mark(data, len, p->problem_offset);
+		if (p->problem_value != -1)
+			snprintf(msg, msglen, "%s (#x%X)", problem,
+			    (unsigned)p->problem_value);
+		else
+			snprintf(msg, msglen, "%s", problem);
+		break;
+	default:
+		*mark = p->problem_mark;
+		if (p->context != NULL)
+			snprintf(msg, msglen, "%s (%s)", problem, p->context);
+		else
+			snprintf(msg, msglen, "%s", problem);
+		break;
+	}
+}

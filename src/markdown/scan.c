@@ -1,0 +1,216 @@
+/*
+ * scan.c -- byte scans of Markdown source (scan.h).
+ *
+ * scan_links() sees inline links "[text](dest)" and reference
+ * definitions "[label]: dest", and skips fenced code blocks and code
+ * spans; scan_repeated_title() reads one ATX heading.  Neither is a
+ * full CommonMark parse: they look for what the archive needs to know
+ * of thousands of bodies at load time, and a cmark parse of each would
+ * cost more than the rest of the load.  The arrays returned are owned
+ * by the caller.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "markdown/scan.h"
+
+struct scan {
+	unsigned	 line0;		/* file line of the body's first line */
+	struct scan_link *refs;		/* what was found */
+	size_t		 n;
+};
+
+/*
+ * Is dest (len bytes) worth keeping: a relative link to a .md file, or
+ * an absolute URL ("scheme://"), which may be one of the writer's old
+ * web URLs?  Which URLs are old ones is configuration (link_aliases),
+ * and the scan must depend on the bytes alone, so every absolute URL
+ * is kept and the link check (content/links.c) asks the snapshot.
+ */
+static int
+is_checked_link(const char *dest, size_t len)
+{
+	size_t	 end = len, i;
+
+	/* A post's own path, as a gemtext page would write it. */
+	if (len > 7 && memcmp(dest, "/posts/", 7) == 0)
+		return 1;
+	for (i = 0; i < len; i++) {
+		if (dest[i] == '#' || dest[i] == '?') {
+			end = i;
+			break;
+		}
+		if (dest[i] == ':')
+			return len - i > 3 && memcmp(dest + i, "://", 3) == 0;
+	}
+	return end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0;
+}
+
+static void
+check_dest(struct scan *s, const char *dest, size_t len, unsigned line,
+    unsigned col)
+{
+	struct scan_link	*r;
+
+	if (len == 0 || len > 1024 || !is_checked_link(dest, len))
+		return;
+	if (s->n % 8 == 0)
+		s->refs = xreallocarray(s->refs, s->n + 8, sizeof(*s->refs));
+	r = &s->refs[s->n++];
+	r->url = xstrndup(dest, len);
+	r->line = line;
+	r->col = col;
+}
+
+/* The destination starting at p: "<...>" or up to blank or ')'. */
+static size_t
+dest_len(const char *p, const char *end, int *angle)
+{
+	const char	*q = p;
+
+	*angle = (q < end && *q == '<');
+	if (*angle) {
+		for (q++; q < end && *q != '>' && *q != '\n'; q++)
+			;
+		return (size_t)(q - p - 1);
+	}
+	while (q < end && !isspace((unsigned char)*q) && *q != ')')
+		q++;
+	return (size_t)(q - p);
+}
+
+static void
+scan_text(struct scan *s, const char *md, size_t len)
+{
+	const char	*p = md, *end = md + len, *bol = md, *q;
+	unsigned	 line = s->line0;
+	int		 fenced = 0, angle;
+	char		 fence = 0;
+	size_t		 n;
+
+	while (p < end) {
+		if (p == bol) {
+			/* A fence line opens or closes a code block. */
+			q = p;
+			while (q < end && *q == ' ' && q - p < 4)
+				q++;
+			if (end - q >= 3 && (q[0] == '`' || q[0] == '~') &&
+			    q[1] == q[0] && q[2] == q[0] &&
+			    (!fenced || q[0] == fence)) {
+				fenced = !fenced;
+				fence = q[0];
+			}
+			/* "[label]: dest", a reference definition. */
+			if (!fenced && q < end && *q == '[' &&
+			    (q = memchr(q, ']', (size_t)(end - q))) != NULL &&
+			    q + 1 < end && q[1] == ':') {
+				q += 2;
+				while (q < end && (*q == ' ' || *q == '\t'))
+					q++;
+				n = dest_len(q, end, &angle);
+				check_dest(s, q + angle, n, line,
+				    (unsigned)(q - bol) + 1);
+			}
+		}
+		if (*p == '\n') {
+			line++;
+			bol = ++p;
+			continue;
+		}
+		if (fenced) {
+			p++;
+			continue;
+		}
+		if (*p == '`') {	/* skip a code span on this line */
+			q = p + 1;
+			while (q < end && *q != '`' && *q != '\n')
+				q++;
+			p = (q < end && *q == '`') ? q + 1 : p + 1;
+			continue;
+		}
+		if (*p == ']' && p + 1 < end && p[1] == '(') {
+			q = p + 2;
+			n = dest_len(q, end, &angle);
+			check_dest(s, q + angle, n, line,
+			    (unsigned)(q - bol) + 1);
+			p = q;
+			continue;
+		}
+		p++;
+	}
+}
+
+struct scan_link *
+scan_links(const char *md, size_t len, unsigned line0, size_t *np)
+{
+	struct scan	 s;
+
+	memset(&s, 0, sizeof(s));
+	s.line0 = line0;
+	scan_text(&s, md, len);
+	*np = s.n;
+	return s.refs;
+}
+
+void
+scan_links_free(struct scan_link *refs, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(refs[i].url);
+	free(refs);
+}
+
+/*
+ * atx-h1 = 0*3" " "#" ( 1*(" " / TAB) text / ) [ 1*(" " / TAB) *"#" ]
+ *          *(" " / TAB) ( LF / CRLF / end )
+ */
+size_t
+scan_repeated_title(const char *md, size_t len, const char *title)
+{
+	size_t	 i = 0, line, s, e, n;
+
+	if (md == NULL || title == NULL)
+		return 0;
+	/* Blank lines first. */
+	for (line = 0; i < len; line = ++i) {
+		while (i < len && (md[i] == ' ' || md[i] == '\t' ||
+		    md[i] == '\r'))
+			i++;
+		if (i == len || md[i] != '\n')
+			break;
+	}
+	i = line;
+	for (n = 0; n < 3 && i < len && md[i] == ' '; n++)
+		i++;
+	if (i == len || md[i] != '#')
+		return 0;
+	i++;
+	if (i < len && md[i] != ' ' && md[i] != '\t' && md[i] != '\n' &&
+	    md[i] != '\r')
+		return 0;		/* "##" or "#tag" */
+	for (e = i; e < len && md[e] != '\n'; e++)
+		;
+	s = i;
+	while (s < e && (md[s] == ' ' || md[s] == '\t'))
+		s++;
+	n = e;
+	while (n > s && (md[n - 1] == ' ' || md[n - 1] == '\t' ||
+	    md[n - 1] == '\r'))
+		n--;
+	/* A closing run of '#' counts only after a space. */
+	i = n;
+	while (i > s && md[i - 1] == '#')
+		i--;
+	if (i == s || md[i - 1] == ' ' || md[i - 1] == '\t') {
+		n = i;
+		while (n > s && (md[n - 1] == ' ' || md[n - 1] == '\t'))
+			n--;
+	}
+	if (n - s != strlen(title) || memcmp(md + s, title, n - s) != 0)
+		return 0;
+	return e < len ? e + 1 : e;
+}

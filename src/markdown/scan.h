@@ -1,0 +1,44 @@
+/*
+ * scan.h -- quick byte scans of Markdown source, without a cmark parse.
+ *
+ * Loading an archive of thousands of posts must stay cheap, so what it
+ * needs to know of each body -- where its links to other posts are, and
+ * whether it opens by repeating its own title -- is found by scanning
+ * the bytes for the few constructs that matter.  The answers depend on
+ * the bytes alone, so the archive keeps them with the file they came
+ * from.  Knows Markdown's block and link syntax; nothing of posts,
+ * archives or requests.
+ */
+#ifndef CAPSULED_SCAN_H
+#define CAPSULED_SCAN_H
+
+#include <stddef.h>
+
+/* A link destination, where it was written. */
+struct scan_link {
+	char		*url;		/* owned by the array */
+	unsigned	 line, col;	/* in the file, 1-based */
+};
+
+/*
+ * The link destinations in the body md[0..len), whose first line is
+ * line line0 of its file, that may name another post: relative links
+ * to .md files, "/posts/..." paths and every absolute URL ("scheme://",
+ * one of which may be a post's old web URL).  Inline links and
+ * reference definitions, outside code.  A malloc'd array of *np (NULL
+ * when none), freed with scan_links_free().
+ */
+struct scan_link *scan_links(const char *md, size_t len, unsigned line0,
+		    size_t *np);
+void		 scan_links_free(struct scan_link *, size_t n);
+
+/*
+ * Bytes to skip at the start of md[0..len) when it opens (after blank
+ * lines) with an ATX level-1 heading whose text is exactly title, so a
+ * page whose header already says "# Title" does not repeat it.  0 when
+ * it does not.
+ */
+size_t		 scan_repeated_title(const char *md, size_t len,
+		    const char *title);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * site.c -- one host's site state (site.h): the cache slots of a
+ * snapshot's pages in one array, their memory bound, and the search
+ * index built on first use.
+ *
+ * The slots are allocated once, when the site is made (a few hundred
+ * kilobytes for 10,000 posts), and never move: a request finds its
+ * page's slot with an addition and a multiplication.  Eviction walks
+ * the whole array; it runs only when a put goes over the configured
+ * bound.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "content/archive.h"
+#include "content/search.h"
+#include "core/cache.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "site/nav.h"
+#include "site/site.h"
+
+struct site *
+site_new(struct archive *a, size_t cache_max)
+{
+	struct site	*s;
+	size_t		 n[SITE_NKINDS], things = 0, i;
+
+	n[SITE_POST] = a->nposts;
+	n[SITE_SERIES] = a->nseries;
+	n[SITE_TAG] = a->ntags;
+	n[SITE_DOC] = a->ndocs;
+	n[SITE_NAV] = NAV_NPAGES;
+	s = xcalloc(1, sizeof(*s));
+	atomic_init(&s->refs, 1);
+	archive_ref(a);
+	s->a = a;
+	s->cache_max = cache_max;
+	atomic_init(&s->search, NULL);
+	for (i = 0; i < SITE_NKINDS; i++) {
+		s->first[i] = things;
+		things += n[i];
+	}
+	s->nslots = things * SITE_NRENDERS;
+	s->slots = xreallocarray(NULL, s->nslots, sizeof(*s->slots));
+	for (i = 0; i < s->nslots; i++)
+		slot_init(&s->slots[i]);
+	return s;
+}
+
+void
+site_ref(struct site *s)
+{
+	atomic_fetch_add(&s->refs, 1);
+}
+
+void
+site_unref(struct site *s)
+{
+	size_t	 i;
+
+	if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1)
+		return;
+	search_free(atomic_load(&s->search));
+	for (i = 0; i < s->nslots; i++)
+		slot_clear(&s->slots[i]);
+	free(s->slots);
+	archive_unref(s->a);
+	free(s);
+}
+
+struct slot *
+site_slot(struct site *s, enum site_kind k, size_t id, enum site_render r)
+{
+	return &s->slots[(s->first[k] + id) * SITE_NRENDERS + r];
+}
+
+size_t
+site_cache_trim(struct site *s, size_t target)
+{
+	struct slot	**v;
+	size_t		 i, r, k = 0, freed;
+
+	if (cache_bytes() <= target)
+		return 0;
+	/*
+	 * By rendering, then thing: of blobs last used in the same
+	 * millisecond, the Gemini pages of posts go first.
+	 */
+	v = xreallocarray(NULL, s->nslots, sizeof(*v));
+	for (r = 0; r < SITE_NRENDERS; r++)
+		for (i = r; i < s->nslots; i += SITE_NRENDERS)
+			v[k++] = &s->slots[i];
+	freed = cache_evict(v, k, target);
+	free(v);
+	if (freed > 0)
+		log_debug("cache: %zu bytes of pages evicted; %zu held",
+		    freed, cache_bytes());
+	return freed;
+}
+
+struct blob *
+site_cache_put(struct site *s, struct slot *slot, struct blob *b)
+{
+	b = cache_put(slot, b);
+	/* Down to 3/4 of the limit, so that a sweep is not due every put. */
+	if (s->cache_max > 0 && cache_bytes() > s->cache_max)
+		site_cache_trim(s, s->cache_max - s->cache_max / 4);
+	return b;
+}
+
+static pthread_mutex_t	 build_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const struct search_index *
+site_search(struct site *s)
+{
+	struct search_index	*x, *want = NULL;
+	struct timespec		 t0, t1;
+
+	x = atomic_load_explicit(&s->search, memory_order_acquire);
+	if (x != NULL)
+		return x;
+	/* One build at a time: the others wait for it, not redo it. */
+	pthread_mutex_lock(&build_lock);
+	x = atomic_load_explicit(&s->search, memory_order_acquire);
+	if (x == NULL) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		x = search_build(s->a);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (!atomic_compare_exchange_strong(&s->search, &want, x)) {
+			search_free(x);		/* cannot happen: locked */
+			x = want;
+		} else
+			log_info("search index: %zu posts, %zu tokens, "
+			    "%zu bytes, %.1f ms", s->a->nposts,
+			    search_nterms(x), search_bytes(x),
+			    (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+			    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	}
+	pthread_mutex_unlock(&build_lock);
+	return x;
+}
