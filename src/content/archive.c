@@ -856,6 +856,9 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
 		return NULL;
 	}
+	if (f->m.ignored.line != 0)
+		warn_file(a, rel, f->m.ignored.line, f->m.ignored.col,
+		    f->m.ignored.msg, 0);
 	log_templates(a, f);
 	return f;
 }
@@ -1033,15 +1036,31 @@ load_post(struct archive *a, int pfd, const char *name)
 		free(p->slug);
 		p->slug = xstrdup(p->date.ymd);
 	}
-	/* Drafts are in no index: their slugs are theirs alone. */
+	/*
+	 * Drafts are in no index: their slugs are theirs alone.  Two
+	 * posts with one slug are both kept: files are loaded in name
+	 * order, so the first keeps it and the other is told apart by its
+	 * date ("x-2024-01-12"), then by a number ("x-2024-01-12-2"), the
+	 * same on every load.
+	 */
 	if ((other = m->draft ? archive_draft(a, p->slug) :
 	    index_put(&ap->post_slug, p->slug, p)) != p && other != NULL) {
-		snprintf(why, sizeof(why), "slug \"%s\" already used by %s, "
-		    "skipped", p->slug, other->path);
-		warn_file(a, rel, 1, 1, why, 1);
+		char	*alt = xasprintf("%s-%s", p->slug, p->date.ymd);
+		size_t	 n = 2;
+
+		while (index_get(&ap->post_slug, alt) != NULL ||
+		    archive_draft(a, alt) != NULL) {
+			free(alt);
+			alt = xasprintf("%s-%s-%zu", p->slug, p->date.ymd,
+			    n++);
+		}
+		snprintf(why, sizeof(why), "slug \"%s\" already used by %s; "
+		    "this post is /posts/%s", p->slug, other->path, alt);
+		warn_file(a, rel, 1, 1, why, 0);
 		free(p->slug);
-		free(p);
-		return NULL;
+		p->slug = alt;
+		if (!m->draft)
+			index_put(&ap->post_slug, p->slug, p);
 	}
 	if (!m->draft) {
 		index_put(&ap->post_file, p->path + strlen("posts/"), p);

@@ -9,6 +9,7 @@
  * copied into struct meta, which owns them; meta_free() releases them.
  * Knows libyaml and date.h; nothing of files or of the archive.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -118,6 +119,26 @@ fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
 	f->err->col = (unsigned)mk->column + 1;
 	va_start(ap, fmt);
 	vsnprintf(f->err->msg, sizeof(f->err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* A value that is ignored, not refused: the first is kept in m->ignored. */
+static void
+ignore(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+ignore(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+{
+	struct fm_error	*e = &f->m->ignored;
+	va_list		 ap;
+
+	if (e->line != 0)
+		return;
+	e->line = f->line0 + (unsigned)mk->line;
+	e->col = (unsigned)mk->column + 1;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
 }
 
@@ -461,10 +482,10 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 			return 0;
 		switch (k->field) {
 		case F_TITLE:
-			set_text(f, &m->title, FM_ENTITIES);
+			set_text(f, &m->title, FM_ENTITIES | FM_TAGS);
 			break;
 		case F_SUMMARY:
-			set_text(f, &m->summary, FM_ENTITIES);
+			set_text(f, &m->summary, FM_ENTITIES | FM_TAGS);
 			break;
 		case F_SLUG:
 			set_text(f, &m->slug, 0);
@@ -472,14 +493,15 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		case F_LANG:
 			set_text(f, &m->lang, 0);
 			if (m->lang != NULL && !lang_ok(m->lang)) {
-				fail(f, &f->ev.start_mark, "%s: '%.40s' is not"
-				    " a language tag like en or pt-BR", f->key,
-				    m->lang);
-				return -1;
+				ignore(f, &f->ev.start_mark, "%s: '%.40s' is "
+				    "not a language tag like en or pt-BR; "
+				    "ignored", f->key, m->lang);
+				free(m->lang);
+				m->lang = NULL;
 			}
 			break;
 		case F_SUBTITLE:
-			set_text(f, &m->subtitle, FM_ENTITIES);
+			set_text(f, &m->subtitle, FM_ENTITIES | FM_TAGS);
 			break;
 		case F_LEVEL:
 			set_text(f, &m->level, FM_ENTITIES);
@@ -736,14 +758,46 @@ meta_free(struct meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * s[0..len) without its HTML tags and comments, appended to out: a
+ * title written for the web ("for action <em>and</em> flexibility")
+ * reads as its text.  A tag is "<" then a letter, "/" and a letter, or
+ * "!", up to the next ">"; any other "<" is text ("a < b").  A <br>
+ * leaves a space.
+ */
+static void
+strip_tags(struct buf *out, const char *s, size_t len)
+{
+	const char	*gt;
+	size_t		 i = 0, k;
+
+	while (i < len) {
+		k = i + 1 < len && s[i + 1] == '/' ? i + 2 : i + 1;
+		if (s[i] != '<' || k >= len || !(isalpha((unsigned char)s[k]) ||
+		    (k == i + 1 && s[k] == '!')) ||
+		    (gt = memchr(s + k, '>', len - k)) == NULL) {
+			buf_addc(out, s[i++]);
+			continue;
+		}
+		if (strncasecmp(s + i, "<br", 3) == 0)
+			buf_addc(out, ' ');
+		i = (size_t)(gt - s) + 1;
+	}
+}
+
 char *
 frontmatter_oneline(const char *s, size_t len, int flags)
 {
-	struct buf	 dec = BUF_INIT, out = BUF_INIT;
+	struct buf	 dec = BUF_INIT, tags = BUF_INIT, out = BUF_INIT;
 	const unsigned char *p;
 	size_t		 i, plen;
 	int		 space = 0;
 
+	if ((flags & FM_TAGS) && memchr(s, '<', len) != NULL) {
+		strip_tags(&tags, s, len);
+		s = tags.data;
+		len = tags.len;
+	}
 	if ((flags & FM_ENTITIES) && memchr(s, '&', len) != NULL) {
 		entity_decode_all(&dec, s, len);
 		s = dec.data;
@@ -778,5 +832,6 @@ frontmatter_oneline(const char *s, size_t len, int flags)
 		buf_addc(&out, p[i]);
 	}
 	buf_free(&dec);
+	buf_free(&tags);
 	return buf_release(&out);
 }

@@ -27,7 +27,9 @@
  * is two tags), else on blanks ("c gemini" is two tags).  Bools are
  * true/false/yes/no/on/off.  An empty value or ~/null is as if the key
  * were absent.  Unknown keys are skipped, whatever they hold.  A known
- * key holding the wrong shape is an error pointing at the value.
+ * key holding the wrong shape is an error pointing at the value, but
+ * for a lang that is no language tag: it is ignored (meta.ignored says
+ * where), since the post is still worth reading.
  */
 #ifndef CAPSULED_FRONTMATTER_H
 #define CAPSULED_FRONTMATTER_H
@@ -36,6 +38,13 @@
 #include <stddef.h>
 
 #include "core/date.h"
+
+/* Where and why a front matter was refused. */
+struct fm_error {
+	unsigned	 line;		/* 1-based in the file; --- is line 1 */
+	unsigned	 col;		/* 1-based, in characters */
+	char		 msg[128];	/* "title: expected a string" */
+};
 
 /* Strings are NULL when not given (or given empty). */
 struct meta {
@@ -58,16 +67,16 @@ struct meta {
 	char		*level;		/* or NULL */
 	char		*audience;	/* or NULL */
 
+	/*
+	 * The first value that was ignored rather than refused (a lang
+	 * that is no language tag), for a warning; line 0: none.
+	 */
+	struct fm_error	 ignored;
+
 	size_t		 body_off;	/* Markdown starts at src + body_off */
 	unsigned	 body_line;	/* 1-based line of src + body_off */
 };
 
-/* Where and why a front matter was refused. */
-struct fm_error {
-	unsigned	 line;		/* 1-based in the file; --- is line 1 */
-	unsigned	 col;		/* 1-based, in characters */
-	char		 msg[128];	/* "title: expected a string" */
-};
 
 /*
  * Parse the front matter of src[0..len) into m (which need not be
@@ -79,12 +88,14 @@ int	 frontmatter_parse(const char *src, size_t len, struct meta *m,
 void	 meta_free(struct meta *m);
 
 #define FM_ENTITIES	0x1	/* decode &amp; &#233; &eacute; ... */
+#define FM_TAGS		0x2	/* drop HTML tags: <em>and</em> is "and" */
 
 /*
  * Text fit for a one-line title: runs of blanks and line breaks become
  * one space, the ends are trimmed, other control characters (C0, DEL,
  * C1) are dropped and, with FM_ENTITIES, HTML character references are
- * decoded first.  Returns a malloc'd string (possibly empty).
+ * decoded first; with FM_TAGS, HTML tags and comments are dropped
+ * before that (title, summary and subtitle are read so).  Returns a malloc'd string (possibly empty).
  */
 char	*frontmatter_oneline(const char *s, size_t len, int flags);
 

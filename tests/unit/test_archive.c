@@ -88,6 +88,9 @@ make_capsule(void)
 	    "secret\n");
 	put("posts/2024-03-02-broken.md", "---\ntitle: ok\npart: abc\n---\n");
 	put("posts/2024-03-03-hello.md", "---\ntitle: Dup\n---\nx\n");
+	/* Soft problems: the post stays (a warning says what was lost). */
+	put("posts/2024-03-04-badlang.md", "---\ntitle: writing <em>and</em> "
+	    "reading\nlang: en_GB\n---\nx\n");
 	put("posts/.hidden.md", "---\ntitle: hidden\n---\n");
 	put("posts/notes.txt", "not markdown\n");
 	put("posts/subdir/2024-01-01-deep.md", "---\ntitle: deep\n---\n");
@@ -150,10 +153,11 @@ test_load(struct archive *a)
 
 	/*
 	 * hello, second, no-prefix (custom-slug), untitled, long, s1-s4,
-	 * o1, o2, fenced, setext = 13.  Skipped with a warning: nodate,
-	 * broken, dup hello, link, fifo.  Drafts are silent.
+	 * o1, o2, fenced, setext, the second hello, badlang = 15.
+	 * Skipped with a warning: nodate, broken, link, fifo.  Drafts
+	 * are silent.
 	 */
-	INT_EQ(a->nposts, 13, "posts loaded");
+	INT_EQ(a->nposts, 15, "posts loaded");
 	for (i = 0; i < a->nposts; i++)
 		OK(strcmp(a->posts[i]->slug, "draft") != 0 &&
 		    strcmp(a->posts[i]->slug, "unpublished") != 0 &&
@@ -167,10 +171,13 @@ test_load(struct archive *a)
 	OK(archive_post(a, "broken") == NULL, "broken post skipped");
 	OK(archive_post(a, "link") == NULL, "symlink skipped");
 	OK(archive_post(a, "fifo") == NULL, "FIFO skipped");
-	/* pages/posts.md (a reserved name) is the sixth skip. */
-	INT_EQ(a->nskipped, 6, "skipped files");
-	/* The Café/cafe slug clash is a warning, not a skip. */
-	INT_EQ(a->nwarnings, 7, "warnings");
+	/* pages/posts.md (a reserved name) is the fifth skip. */
+	INT_EQ(a->nskipped, 5, "skipped files");
+	/*
+	 * The Café/cafe slug clash, the second hello and the bad lang are
+	 * warnings, not skips.
+	 */
+	INT_EQ(a->nwarnings, 8, "warnings");
 
 	/* Newest first. */
 	STR_EQ(a->posts[0]->slug, "o2", "newest");
@@ -191,6 +198,19 @@ test_load(struct archive *a)
 	INT_EQ(p->reading_min, 1, "at least a minute");
 	STR_EQ(p->src + p->body_off, "word word word\n", "body");
 	INT_EQ(p->body_line, 5, "body line");
+
+	/* Both hellos stay: the second told apart by its date. */
+	p = archive_post(a, "hello-2024-03-03");
+	OK(p != NULL && strcmp(p->path, "posts/2024-03-03-hello.md") == 0,
+	    "second hello kept, by date");
+	OK(archive_post_file(a, "2024-03-03-hello.md") == p,
+	    "and found by its file");
+	p = archive_post(a, "badlang");
+	OK(p != NULL, "a post with a bad lang is kept");
+	if (p != NULL) {
+		OK(p->lang == NULL, "its lang dropped (the site's is used)");
+		STR_EQ(p->title, "writing and reading", "HTML in the title");
+	}
 
 	p = archive_post(a, "second");
 	OK(p != NULL, "second");
