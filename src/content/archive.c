@@ -1442,6 +1442,7 @@ archive_reload(const struct config *c, const struct archive *prev)
 			a->link_aliases[i] = xstrdup(c->link_aliases[i]);
 		a->nlink_aliases = c->nlink_aliases;
 	}
+	a->web_url = xstrdup_null(c->web_url);
 	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
 	    ARCHIVE_MAX_FILE;
 	ap->max_total = c->max_archive_size > 0 ? c->max_archive_size :
@@ -1535,6 +1536,7 @@ archive_unref(struct archive *a)
 	for (i = 0; i < a->nlink_aliases; i++)
 		free(a->link_aliases[i]);
 	free(a->link_aliases);
+	free(a->web_url);
 	free(a->dir);
 	free(a->title);
 	free(a->subtitle);

@@ -23,19 +23,20 @@ struct scan {
 };
 
 /*
- * Is dest (len bytes) worth keeping: a relative link to a .md file, or
- * an absolute URL ("scheme://"), which may be one of the writer's old
- * web URLs?  Which URLs are old ones is configuration (link_aliases),
- * and the scan must depend on the bytes alone, so every absolute URL
- * is kept and the link check (content/links.c) asks the snapshot.
+ * Is dest (len bytes) worth keeping: a relative link to a .md file, a
+ * root-relative one ("/posts/x", or an old web address of the writer's
+ * site, "/2015/01/02/x/"), or an absolute URL ("scheme://"), which may
+ * be one of the writer's old web URLs?  Which URLs are old ones is
+ * configuration (link_aliases), and the scan must depend on the bytes
+ * alone, so every absolute URL is kept and the link check
+ * (content/links.c) asks the snapshot.
  */
 static int
 is_checked_link(const char *dest, size_t len)
 {
 	size_t	 end = len, i;
 
-	/* A post's own path, as a gemtext page would write it. */
-	if (len > 7 && memcmp(dest, "/posts/", 7) == 0)
+	if (len > 1 && dest[0] == '/' && dest[1] != '/')
 		return 1;
 	for (i = 0; i < len; i++) {
 		if (dest[i] == '#' || dest[i] == '?') {

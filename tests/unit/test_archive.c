@@ -379,7 +379,7 @@ test_links(struct archive *a)
 	link_is(a, h, "missing.md", NULL);
 	link_is(a, h, "2024-03-01-draft.md", NULL);
 	link_is(a, h, "", NULL);
-	link_is(a, h, "#top", NULL);
+	link_is(a, h, "#top", "");		/* gemtext has no anchors */
 	link_is(a, h, ".md", NULL);
 	link_is(a, "pages/about.md", "../posts/second.md", "/posts/second");
 	link_is(a, "pages/about.md", "now.md", "/now");
@@ -666,6 +666,101 @@ test_aliases(void)
 }
 
 /*
+ * Links by their meaning (issue 13): the addresses a post had on the
+ * writer's old web site, root-relative or under link_aliases.
+ */
+static void
+test_meaning(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		*dir, *aliases[] = { "https://old.blog/" };
+	const char	*h = "posts/2024-01-10-hello.md";
+	static const char *const sub[] = { "posts", "files", "files/img",
+	    "pages", "series" };
+	size_t		 i;
+
+	dir = xasprintf("%s/meaning", top);
+	mkdir(dir, 0755);
+	for (i = 0; i < nitems(sub); i++)
+		test_mkdir(dir, sub[i]);
+	test_put(dir, "posts/2024-01-10-hello.md",
+	    "---\ntitle: Hello\ntags: [Small Web]\n---\n"
+	    "[a](/2021/03/01/tool-0.70.0-release/) [b](/blog/nothing-here)\n"
+	    "[c](/posts/nope) [d](#design) [e](/tags/small-web/)\n");
+	test_put(dir, "posts/2021-03-01-tool-0.70.0-release.md",
+	    "---\ntitle: Tool\nseries: Build Log\n---\nBody.\n");
+	test_put(dir, "posts/2020-05-05-award.md", "---\ntitle: A\n---\nx\n");
+	test_put(dir, "posts/2021-06-06-award.md", "---\ntitle: B\n---\nx\n");
+	test_put(dir, "files/img/photo.png", "png");
+	test_put(dir, "files/logo.svg", "svg");
+	test_put(dir, "pages/about.md", "About.\n");
+	config_for(&c, dir);
+	c.link_aliases = aliases;
+	c.nlink_aliases = nitems(aliases);
+	a = archive_load(&c);
+	OK(a != NULL && a->nposts == 4, "meaning capsule loads");
+	if (a == NULL)
+		goto done;
+	/* Date paths, dots in the name, endings, index pages. */
+	link_is(a, h, "/2021/03/01/tool-0.70.0-release/",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "/blog/tool-0.70.0-release.html",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "/blog/tool-0.70.0-release/index.html#x",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "/2021-03-01-tool-0.70.0-release",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "https://old.blog/2021/03/tool-0.70.0-release.html",
+	    "/posts/tool-0-70-0-release");
+	/* One name, two posts: the date in the address picks. */
+	link_is(a, h, "/2021/06/06/award/", "/posts/award-2021-06-06");
+	link_is(a, h, "/2020/05/05/award/", "/posts/award");
+	link_is(a, h, "/award/", "/posts/award");
+	/* Series and topics go to the capsule's own pages. */
+	link_is(a, h, "/blog/series/build-log", "/series/build-log/");
+	link_is(a, h, "/categories/Small%20Web/", "/tags/small-web/");
+	link_is(a, h, "https://old.blog/tag/small-web", "/tags/small-web/");
+	link_is(a, h, "/tags/nothing/", "");
+	/* Files the writer kept in files/. */
+	link_is(a, h, "/assets/img/photo.png", "/files/img/photo.png");
+	link_is(a, h, "/img/photo.png", "/files/img/photo.png");
+	link_is(a, h, "/static/logo.svg", "/files/logo.svg");
+	link_is(a, h, "/assets/missing.png", "");
+	/* What the capsule answers itself stays as written. */
+	link_is(a, h, "/", NULL);
+	link_is(a, h, "/about", NULL);
+	link_is(a, h, "/about/", NULL);
+	link_is(a, h, "/posts/award", NULL);
+	link_is(a, h, "/tags/small-web/", NULL);
+	link_is(a, h, "/files/nothing.png", NULL);
+	link_is(a, h, "/atom.xml", NULL);
+	/* The rest: plain text, and warned about. */
+	link_is(a, h, "/blog/nothing-here", "");
+	link_is(a, h, "/posts/nope", "");
+	link_is(a, h, "#design", "");
+	link_is(a, h, "https://old.blog/gone/", NULL);
+	INT_EQ(links_check(a), 2, "nothing-here and nope warned");
+	archive_unref(a);
+
+	/* With web_url, what names nothing goes to the old site. */
+	config_for(&c, dir);
+	c.web_url = "https://old.blog";
+	a = archive_load(&c);
+	if (a != NULL) {
+		link_is(a, h, "/blog/nothing-here?x=1#y",
+		    "https://old.blog/blog/nothing-here?x=1#y");
+		link_is(a, h, "/2021/03/01/tool-0.70.0-release/",
+		    "/posts/tool-0-70-0-release");
+		link_is(a, h, "#design", "");
+		INT_EQ(links_check(a), 2, "still warned");
+		archive_unref(a);
+	}
+done:
+	free(dir);
+}
+
+/*
  * archive_reload(): unchanged files are shared with the previous
  * snapshot (the very same bytes), changed ones read again, fresh ones
  * (changed within the timestamp granularity) never trusted, and every
@@ -798,6 +893,7 @@ main(void)
 	test_empty();
 	test_generated();
 	test_aliases();
+	test_meaning();
 	test_slugify();
 	test_many();
 	test_reload();

@@ -10,7 +10,14 @@
  *     sources by a scanner of this file's own, not by the code under
  *     test) kept as Gemini link lines;
  *   - every post has a summary for the feeds (its own, or its first
- *     paragraph).
+ *     paragraph);
+ *   - all 509 posts loaded and listed;
+ *   - no link line to a bare "#fragment";
+ *   - every link to the capsule itself, on every post page and on the
+ *     lists (home, posts, tags, series), answers 20 over Gemini (after
+ *     a redirect), and every Gopher reference to the capsule resolves.
+ * The capsule is configured as a writer moving this blog would: web_url
+ * names the old site, so what names nothing here links there.
  * It also times the template pass alone over every body.
  * The figures are printed, so the run is also the measurement.
  *
@@ -33,6 +40,7 @@
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/url.h"
 #include "core/util.h"
 #include "harness.h"
 #include "site/router.h"
@@ -566,6 +574,134 @@ kept(const char *page, const char *url)
 	return 0;
 }
 
+/* Internal links, each routed once. */
+struct seen {
+	char		**url;
+	int		 *ok;
+	size_t		  n;
+};
+
+static int
+answers(const struct config *c, struct site *site, enum proto proto,
+    const char *url)
+{
+	struct router_req	 req;
+	struct response		 r;
+	char			*path = xstrdup(url);
+	int			 ok, hops;
+
+	memset(&req, 0, sizeof(req));
+	req.proto = proto;
+	for (hops = 0; ; hops++) {
+		path[strcspn(path, "?#")] = '\0';
+		if (url_decode(path) == -1) {
+			free(path);
+			return 0;
+		}
+		req.path = path;
+		response_init(&r);
+		router_handle(c, site, &req, &r);
+		ok = r.status == 20 || (r.status == 10 &&
+		    strcmp(path, "/search") == 0);
+		if (r.status / 10 == 3 && r.meta[0] == '/' && hops < 3) {
+			free(path);
+			path = xstrdup(r.meta);
+			response_free(&r);
+			continue;
+		}
+		response_free(&r);
+		break;
+	}
+	free(path);
+	return ok;
+}
+
+static int
+check_link(struct seen *sn, const struct config *c, struct site *site,
+    enum proto proto, const char *url, const char *from)
+{
+	size_t	 i;
+
+	for (i = 0; i < sn->n; i++)
+		if (strcmp(sn->url[i], url) == 0)
+			return sn->ok[i];
+	sn->url = xreallocarray(sn->url, sn->n + 1, sizeof(*sn->url));
+	sn->ok = xreallocarray(sn->ok, sn->n + 1, sizeof(*sn->ok));
+	sn->url[sn->n] = xstrdup(url);
+	sn->ok[sn->n] = answers(c, site, proto, url);
+	if (!sn->ok[sn->n] && getenv("CORPUS_VERBOSE") != NULL)
+		fprintf(stderr, "%s: %s link %s answers no 20\n", from,
+		    proto == PROTO_GEMINI ? "gemini" : "gopher", url);
+	return sn->ok[sn->n++];
+}
+
+static void
+seen_free(struct seen *sn)
+{
+	size_t	 i;
+
+	for (i = 0; i < sn->n; i++)
+		free(sn->url[i]);
+	free(sn->url);
+	free(sn->ok);
+}
+
+/*
+ * The link lines of a gemtext page: to "#..." (counted in *frag), and
+ * to the capsule ("/..."), routed; returns how many of those failed.
+ */
+static unsigned
+gmi_links(struct seen *sn, const struct config *c, struct site *site,
+    const char *page, unsigned *nlinks, unsigned *frag, const char *from)
+{
+	const char	*p, *nl;
+	char		*url;
+	unsigned	 bad = 0;
+
+	for (p = page; *p != '\0'; p = *nl ? nl + 1 : nl) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		if (strncmp(p, "=> ", 3) != 0)
+			continue;
+		url = xstrndup(p + 3, strcspn(p + 3, " \n"));
+		if (url[0] == '#')
+			(*frag)++;
+		else if (url[0] == '/' && url[1] != '/') {
+			(*nlinks)++;
+			if (!check_link(sn, c, site, PROTO_GEMINI, url, from))
+				bad++;
+		}
+		free(url);
+	}
+	return bad;
+}
+
+/* The same for a Gopher text's references to this capsule. */
+static unsigned
+gph_links(struct seen *sn, const struct config *c, struct site *site,
+    const char *page, size_t len, unsigned *nlinks, const char *from)
+{
+	const char	*p = page, *end = page + len, *sel;
+	char		*url;
+	unsigned	 bad = 0;
+
+	while ((p = memmem(p, (size_t)(end - p), "gopher://localhost:",
+	    19)) != NULL) {
+		p += 19;
+		if ((sel = memchr(p, '/', (size_t)(end - p))) == NULL ||
+		    sel + 2 >= end)
+			break;
+		sel += 2;		/* the '/' and the item type */
+		url = xstrndup(sel, strcspn(sel, " \r\n\t"));
+		(*nlinks)++;
+		if (!check_link(sn, c, site, PROTO_GOPHER, url, from))
+			bad++;
+		free(url);
+		p = sel;
+	}
+	return bad;
+}
+
 /* The template pass alone over every post body: best of five, in ms. */
 static double
 time_templates(const char *dir, const struct archive *a, size_t *nwith)
@@ -625,6 +761,10 @@ main(void)
 	char		 (*urls)[512];
 	unsigned	 tgmi = 0, tgph = 0, excused = 0, pages_with = 0;
 	unsigned	 nurl = 0, nkept = 0, g, h, nosum = 0;
+	unsigned	 frag = 0, nint = 0, badint = 0, ngph = 0, badgph = 0;
+	struct seen	 sgmi = { 0 }, sgph = { 0 };
+	static const char *const lists[] = { "/", "/posts/", "/tags/",
+	    "/series/", "/gemlog/" };
 	size_t		 i, k, n, len, nwith;
 	double		 t0, t_load, t_render = 0, t_tpl;
 	int		 excuse;
@@ -636,7 +776,8 @@ main(void)
 		return 0;
 	}
 	log_set_level(LOG_LEVEL_ERROR);
-	buf_printf(&yaml, "hostname: localhost\ncapsule: %s\n", dir);
+	buf_printf(&yaml, "hostname: localhost\ncapsule: %s\n"
+	    "web_url: https://18f.gsa.gov\n", dir);
 	if (config_load_buffer(&c, "/tmp/corpus.yaml", yaml.data, yaml.len,
 	    err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s\n", err);
@@ -675,6 +816,8 @@ main(void)
 		t_render += now_ms() - t0;
 		page = xstrndup(r.body ? r.body : "", r.bodylen);
 		g = count_gmi(page, r.bodylen, excuse, &excused, p->path);
+		badint += gmi_links(&sgmi, &c, site, page, &nint, &frag,
+		    p->path);
 		response_free(&r);
 
 		t0 = now_ms();
@@ -684,6 +827,8 @@ main(void)
 		t_render += now_ms() - t0;
 		h = count_gph(r.body ? r.body : "", r.bodylen, excuse,
 		    &excused, p->path);
+		badgph += gph_links(&sgph, &c, site, r.body ? r.body : "",
+		    r.bodylen, &ngph, p->path);
 		response_free(&r);
 		tgmi += g;
 		tgph += h;
@@ -702,8 +847,23 @@ main(void)
 		free(page);
 		free(src);
 	}
+	for (i = 0; i < nitems(lists); i++) {
+		response_init(&r);
+		req.proto = PROTO_GEMINI;
+		req.path = lists[i];
+		router_handle(&c, site, &req, &r);
+		page = xstrndup(r.body ? r.body : "", r.bodylen);
+		badint += gmi_links(&sgmi, &c, site, page, &nint, &frag,
+		    lists[i]);
+		free(page);
+		response_free(&r);
+	}
 	printf("corpus: rendered %zu posts over Gemini and Gopher in %.0f "
 	    "ms\n", a->nposts, t_render);
+	printf("corpus: link lines to a bare #fragment: %u\n", frag);
+	printf("corpus: links to the capsule: Gemini %u (%zu distinct), %u "
+	    "answer no 20; Gopher %u (%zu distinct), %u do not resolve\n",
+	    nint, sgmi.n, badint, ngph, sgph.n, badgph);
 	printf("corpus: template syntax outside preformatted blocks: %u "
 	    "Gemini lines, %u Gopher lines, on %u pages (not counted: %u "
 	    "lines of {%% raw %%}-protected text, %u lines with it only in "
@@ -715,11 +875,19 @@ main(void)
 	    "syntax (of %zu), best of 5\n", t_tpl, nwith, a->nposts);
 	printf("corpus: posts without a summary for the feeds: %u\n", nosum);
 	INT_EQ(nosum, 0, "every post has a summary");
+	INT_EQ(a->nposts, 509, "every post loaded and listed");
+	INT_EQ(frag, 0, "link lines to a bare #fragment");
+	OK(nint > 0 && badint == 0, "Gemini links to the capsule answer 20: "
+	    "%u of %u do not", badint, nint);
+	OK(ngph > 0 && badgph == 0, "Gopher references to the capsule "
+	    "resolve: %u of %u do not", badgph, ngph);
 	INT_EQ(tgmi, 0, "template syntax on Gemini pages");
 	INT_EQ(tgph, 0, "template syntax on Gopher pages");
 	OK(nurl > 0 && nkept * 100 >= nurl * 95,
 	    "URLs in raw HTML kept: %u of %u", nkept, nurl);
 	free(urls);
+	seen_free(&sgmi);
+	seen_free(&sgph);
 	site_unref(site);
 	archive_unref(a);
 	config_free(&c);

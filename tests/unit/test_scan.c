@@ -20,7 +20,8 @@ test_links(void)
 	    "[not](code.md)\n"
 	    "```\n"
 	    "`[span](span.md)` [old](https://old.blog/e.html)\n"
-	    "[path](/posts/f) [page](notes.txt) [abs](gemini://x/y.md)\n";
+	    "[path](/posts/f) [page](notes.txt) [abs](gemini://x/y.md)\n"
+	    "[old](/2015/01/02/g/) [net](//host/h) [home](/)\n";
 	static const char *const want[][3] = {
 		{ "b.md", "10", "9" },
 		{ "../posts/c.md#x", "10", "23" },
@@ -28,6 +29,7 @@ test_links(void)
 		{ "https://old.blog/e.html", "16", "25" },
 		{ "/posts/f", "17", "8" },
 		{ "gemini://x/y.md", "17", "42" },
+		{ "/2015/01/02/g/", "18", "7" },
 	};
 	struct scan_link	*l;
 	size_t			 n, i;
