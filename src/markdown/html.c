@@ -1685,12 +1685,115 @@ read_run(struct hb *b, cmark_node *parent)
 	b->last_media = NULL;
 }
 
+/*
+ * HTML cmark left as text
+ */
+
+/*
+ * Elements whose start tag cmark leaves as text when the writer's HTML
+ * is not quite HTML (a quote inside a quoted value, a quote never
+ * closed): those that name a URL, which a reader would otherwise lose.
+ */
+static const char *const url_elements[] = {
+	"a", "audio", "embed", "iframe", "img", "object", "source", "video",
+};
+
+/*
+ * The length of the start tag at s[0] == '<', read leniently: a value's
+ * quote closes only before a blank, '/' or '>', so a quote inside it
+ * does not; a quote never closed ends at the first '>' after it (*open
+ * is then that quote, for the caller to close).  0 when no '>' ends it.
+ */
+static size_t
+lenient_tag(const char *s, size_t len, char *open)
+{
+	size_t	 i, gt = 0;
+	char	 q = 0;
+
+	*open = 0;
+	for (i = 1; i < len; i++) {
+		if (q != 0) {
+			if (s[i] == q && (i + 1 == len || is_space(s[i + 1]) ||
+			    s[i + 1] == '/' || s[i + 1] == '>'))
+				q = 0;
+			else if (s[i] == '>' && gt == 0)
+				gt = i;
+		} else if ((s[i] == '"' || s[i] == '\'') && s[i - 1] == '=') {
+			q = s[i];
+			gt = 0;
+		} else if (s[i] == '>')
+			return i + 1;
+	}
+	if (q != 0 && gt != 0) {
+		*open = q;
+		return gt + 1;
+	}
+	return 0;
+}
+
+/*
+ * The first start tag of a URL element in the text node n ("see <img
+ * src=..." that cmark did not take for HTML): it becomes an HTML_INLINE
+ * node after n (returned), and the text after it a text node after
+ * that.  n keeps the text before it.  NULL, and nothing changed, when n
+ * holds no such tag.
+ */
+static cmark_node *
+text_tag(cmark_node *n, cmark_mem *mem)
+{
+	struct buf	 tag = BUF_INIT;
+	cmark_node	*h, *rest;
+	const char	*lit = cmark_node_get_literal(n), *lt;
+	char		*before;
+	size_t		 len, i, k, end = 0;
+	char		 open;
+
+	if (lit == NULL)
+		return NULL;
+	len = strlen(lit);
+	for (lt = lit; (lt = memchr(lt, '<', len - (size_t)(lt - lit))) !=
+	    NULL; lt++) {
+		for (k = 1; isalpha((unsigned char)lt[k]); k++)
+			;
+		if (!is_space(lt[k]))
+			continue;
+		for (i = 0; i < nitems(url_elements); i++)
+			if (strlen(url_elements[i]) == k - 1 &&
+			    strncasecmp(lt + 1, url_elements[i], k - 1) == 0)
+				break;
+		if (i < nitems(url_elements) && (end = lenient_tag(lt,
+		    len - (size_t)(lt - lit), &open)) != 0)
+			break;
+	}
+	if (lt == NULL)
+		return NULL;
+	buf_add(&tag, lt, end - (open != 0));
+	if (open != 0) {		/* "<a href=\"x>": close the quote */
+		buf_addc(&tag, open);
+		buf_addc(&tag, '>');
+	}
+	buf_add(&tag, "", 0);
+	h = cmark_node_new_with_mem(CMARK_NODE_HTML_INLINE, mem);
+	cmark_node_set_literal(h, tag.data);
+	buf_free(&tag);
+	if (lt[end] != '\0') {
+		rest = cmark_node_new_with_mem(CMARK_NODE_TEXT, mem);
+		cmark_node_set_literal(rest, lt + end);
+		cmark_node_insert_after(n, rest);
+	}
+	cmark_node_insert_after(n, h);
+	before = xstrndup(lit, (size_t)(lt - lit));
+	cmark_node_set_literal(n, before);	/* copies: lit is gone */
+	free(before);
+	return h;
+}
+
 void
 html_read(cmark_node *doc, cmark_mem *mem)
 {
 	struct hb		 b;
 	cmark_iter		*it;
-	cmark_node		*n, *p, **runs = NULL;
+	cmark_node		*n, *p, *x, *h, **runs = NULL;
 	cmark_node_type		 t;
 	size_t			 nruns = 0, cap = 0, i;
 
@@ -1699,6 +1802,16 @@ html_read(cmark_node *doc, cmark_mem *mem)
 	while (cmark_iter_next(it) != CMARK_EVENT_DONE) {
 		n = cmark_iter_get_node(it);
 		t = cmark_node_get_type(n);
+		if (t == CMARK_NODE_TEXT) {
+			/*
+			 * The iterator has its next node already: the
+			 * tags made here are read with their parent's run.
+			 */
+			for (x = n, h = NULL; x != NULL && cmark_node_get_type(
+			    x) == CMARK_NODE_TEXT && (h = text_tag(x, mem)) !=
+			    NULL; x = cmark_node_next(h))
+				t = CMARK_NODE_HTML_INLINE;
+		}
 		if (t != CMARK_NODE_HTML_BLOCK && t != CMARK_NODE_HTML_INLINE)
 			continue;
 		p = cmark_node_parent(n);

@@ -233,6 +233,25 @@ test_media(void)
 	    "</figcaption></figure>\n", "=> /f.png F\n\nCap\n");
 }
 
+/*
+ * A start tag cmark leaves as text, the writer's HTML being not quite
+ * HTML: a quote inside a quoted value, a quote never closed.  Its URL
+ * is still a link; "<" in prose is still prose.
+ */
+static void
+test_broken_tags(void)
+{
+	GMI_EQ("see <img src=\"/x.gif\" alt=\"a \"b\" c\" /> after\n",
+	    "see a after\n=> /x.gif a\n");
+	GMI_EQ("<a href=\"/k>Knight</a> in 2014\n",
+	    "Knight in 2014\n=> /k Knight\n");
+	GMI_EQ("a <embed src=\"v.mp4\" title=\"T\"> b <img src=\"/i.png\" "
+	    "alt=\"I\" x=\"y\"z\">\n", "a T b I\n=> v.mp4 T\n=> /i.png I\n");
+	GMI_EQ("1 < 2, x <y and <a name\n", "1 < 2, x <y and <a name\n");
+	GMI_EQ("`<img src=\"/c\" alt=\"a \"b\"\">`\n",
+	    "`<img src=\"/c\" alt=\"a \"b\"\">`\n");
+}
+
 static void
 test_blocks(void)
 {
@@ -334,6 +353,7 @@ main(void)
 	test_embed_url();
 	test_links();
 	test_media();
+	test_broken_tags();
 	test_blocks();
 	test_tables();
 	test_hostile();
