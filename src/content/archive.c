@@ -856,9 +856,11 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
 		return NULL;
 	}
-	if (f->m.ignored.line != 0)
-		warn_file(a, rel, f->m.ignored.line, f->m.ignored.col,
-		    f->m.ignored.msg, 0);
+	if (f->m.nignored > 0) {
+		snprintf(why, sizeof(why), "%s%s", f->m.ignored.msg,
+		    f->m.nignored > 1 ? " (and more values below)" : "");
+		warn_file(a, rel, f->m.ignored.line, f->m.ignored.col, why, 0);
+	}
 	log_templates(a, f);
 	return f;
 }

@@ -27,9 +27,10 @@
  * is two tags), else on blanks ("c gemini" is two tags).  Bools are
  * true/false/yes/no/on/off.  An empty value or ~/null is as if the key
  * were absent.  Unknown keys are skipped, whatever they hold.  A known
- * key holding the wrong shape is an error pointing at the value, but
- * for a lang that is no language tag: it is ignored (meta.ignored says
- * where), since the post is still worth reading.
+ * key holding the wrong shape (title: [a, b], date: soon, part: two, a
+ * lang that is no language tag) is ignored, as if absent, and
+ * meta.ignored says where: the post is still worth reading.  Only YAML
+ * that does not parse, or is not a mapping, refuses the file.
  */
 #ifndef CAPSULED_FRONTMATTER_H
 #define CAPSULED_FRONTMATTER_H
@@ -68,10 +69,12 @@ struct meta {
 	char		*audience;	/* or NULL */
 
 	/*
-	 * The first value that was ignored rather than refused (a lang
-	 * that is no language tag), for a warning; line 0: none.
+	 * The first value that was ignored rather than refused (of the
+	 * wrong shape, a lang that is no language tag), for a warning,
+	 * and how many were.
 	 */
 	struct fm_error	 ignored;
+	unsigned	 nignored;
 
 	size_t		 body_off;	/* Markdown starts at src + body_off */
 	unsigned	 body_line;	/* 1-based line of src + body_off */

@@ -86,7 +86,9 @@ make_capsule(void)
 	    "---\nsecret\n");
 	put("posts/2024-03-05-unpublished.md", "---\npublished: false\n---\n"
 	    "secret\n");
-	put("posts/2024-03-02-broken.md", "---\ntitle: ok\npart: abc\n---\n");
+	put("posts/2024-03-02-broken.md", "---\ntitle: ok\nx: [open\n---\n");
+	put("posts/2024-03-06-soft.md", "---\ntitle: [not, a, string]\n"
+	    "part: abc\n---\n# Soft\n");
 	put("posts/2024-03-03-hello.md", "---\ntitle: Dup\n---\nx\n");
 	/* Soft problems: the post stays (a warning says what was lost). */
 	put("posts/2024-03-04-badlang.md", "---\ntitle: writing <em>and</em> "
@@ -153,11 +155,11 @@ test_load(struct archive *a)
 
 	/*
 	 * hello, second, no-prefix (custom-slug), untitled, long, s1-s4,
-	 * o1, o2, fenced, setext, the second hello, badlang = 15.
-	 * Skipped with a warning: nodate, broken, link, fifo.  Drafts
-	 * are silent.
+	 * o1, o2, fenced, setext, the second hello, badlang, soft = 16.
+	 * Skipped with a warning: nodate, broken (YAML that does not
+	 * parse), link, fifo.  Drafts are silent.
 	 */
-	INT_EQ(a->nposts, 15, "posts loaded");
+	INT_EQ(a->nposts, 16, "posts loaded");
 	for (i = 0; i < a->nposts; i++)
 		OK(strcmp(a->posts[i]->slug, "draft") != 0 &&
 		    strcmp(a->posts[i]->slug, "unpublished") != 0 &&
@@ -174,10 +176,10 @@ test_load(struct archive *a)
 	/* pages/posts.md (a reserved name) is the fifth skip. */
 	INT_EQ(a->nskipped, 5, "skipped files");
 	/*
-	 * The Café/cafe slug clash, the second hello and the bad lang are
-	 * warnings, not skips.
+	 * The Café/cafe slug clash, the second hello, the bad lang and
+	 * the values of the wrong shape are warnings, not skips.
 	 */
-	INT_EQ(a->nwarnings, 8, "warnings");
+	INT_EQ(a->nwarnings, 9, "warnings");
 
 	/* Newest first. */
 	STR_EQ(a->posts[0]->slug, "o2", "newest");
@@ -211,6 +213,10 @@ test_load(struct archive *a)
 		OK(p->lang == NULL, "its lang dropped (the site's is used)");
 		STR_EQ(p->title, "writing and reading", "HTML in the title");
 	}
+
+	p = archive_post(a, "soft");
+	OK(p != NULL && strcmp(p->title, "Soft") == 0 && p->part == 0,
+	    "values of the wrong shape ignored, the post kept");
 
 	p = archive_post(a, "second");
 	OK(p != NULL, "second");
