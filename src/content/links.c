@@ -235,6 +235,7 @@ in_files(const struct archive *a, const char *path)
  *   .../<name>[.html]  -> "/posts/<slug>" of the post name names
  *                         (post_by_name(); a date path before it,
  *                         "/2020/12/15/", picks among posts of one name)
+ *   <page>[.html]      -> "/<page>", a page of pages/
  * An index page ("x/index.html") stands for its folder.  NULL when it
  * names nothing the capsule has.
  */
@@ -242,6 +243,7 @@ static char *
 by_meaning(const struct archive *a, const char *path)
 {
 	struct post	*p;
+	struct doc	*d;
 	char		*copy, *segs[MAX_SEGS], *slug, *res = NULL, ymd[11];
 	const char	*last;
 	size_t		 n, i, k, len;
@@ -291,6 +293,8 @@ by_meaning(const struct archive *a, const char *path)
 		goto out;
 	if ((p = post_by_name(a, last, dated ? ymd : NULL)) != NULL)
 		res = xasprintf("/posts/%s", p->slug);
+	else if (n == 1 && (d = archive_doc(a, last)) != NULL)
+		res = xasprintf("/%s", d->name);	/* "/about/index.html" */
 out:
 	free(copy);
 	return res;

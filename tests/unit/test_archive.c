@@ -737,6 +737,8 @@ test_meaning(void)
 	link_is(a, h, "/", NULL);
 	link_is(a, h, "/about", NULL);
 	link_is(a, h, "/about/", NULL);
+	link_is(a, h, "/about/index.html", "/about");
+	link_is(a, h, "/about.html", "/about");
 	link_is(a, h, "/posts/award", NULL);
 	link_is(a, h, "/tags/small-web/", NULL);
 	link_is(a, h, "/files/nothing.png", NULL);
