@@ -94,6 +94,16 @@ version(void)
 }
 
 /*
+ * A link to a fragment of the page is plain text, as the server shows
+ * it (links.h); the other links need an archive to resolve.
+ */
+static char *
+render_link(void *ctx, const char *url)
+{
+	return url[0] == '#' ? xstrdup("") : NULL;
+}
+
+/*
  * --render: the body of one Markdown file, as a reader would get it
  * (template constructs read as the archive reads them, what they lost
  * said on stderr as the server logs it).
@@ -144,6 +154,7 @@ cmd_render(const char *path, const char *to)
 	}
 	memset(&ropts, 0, sizeof(ropts));
 	ropts.width = 70;
+	ropts.rewrite = render_link;
 	if (strcmp(to, "gemini") == 0)
 		render_gemtext(body, blen, &ropts, &out);
 	else
