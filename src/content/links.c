@@ -501,6 +501,33 @@ links_resolve(const struct archive *a, const char *from_path,
 
 /* ---- the link check ------------------------------------------------ */
 
+/*
+ * Is "/files/..." url (or what a link resolved to) a file that is not
+ * there?  It would answer 51: said at load, since the writer can fix it.
+ */
+static int
+file_missing(const struct archive *a, const char *url)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	char		*rel;
+	int		 fd;
+
+	if (strncmp(url, "/files/", 7) != 0)
+		return 0;
+	rel = xstrndup(url + 1, strcspn(url + 1, "?#"));
+	if (url_decode(rel) == -1) {
+		free(rel);
+		return 1;
+	}
+	fd = fsafe_open(a->dir, rel, FSAFE_LINKS_INSIDE, &st, &kind);
+	free(rel);
+	if (fd == -1)
+		return 1;
+	close(fd);
+	return 0;
+}
+
 unsigned
 links_report(const struct archive *a, const char *path,
     const struct scan_link *refs, size_t n)
@@ -512,6 +539,12 @@ links_report(const struct archive *a, const char *path,
 
 	for (i = 0; i < n; i++) {
 		to = resolve(a, path, refs[i].url, &lost);
+		if (!lost && to == NULL && file_missing(a, refs[i].url)) {
+			log_warnx("%s:%u:%u: link to missing file %s", path,
+			    refs[i].line, refs[i].col, refs[i].url);
+			found++;
+			continue;
+		}
 		if (lost && refs[i].url[0] == '/' && (to == NULL ||
 		    *to == '\0'))
 			log_warnx("%s:%u:%u: link to %s names nothing in the "

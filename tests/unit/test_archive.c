@@ -693,7 +693,8 @@ test_meaning(void)
 	test_put(dir, "posts/2024-01-10-hello.md",
 	    "---\ntitle: Hello\ntags: [Small Web]\n---\n"
 	    "[a](/2021/03/01/tool-0.70.0-release/) [b](/blog/nothing-here)\n"
-	    "[c](/posts/nope) [d](#design) [e](/tags/small-web/)\n");
+	    "[c](/posts/nope) [d](#design) [e](/tags/small-web/)\n"
+	    "[f](/files/nothing.png) [g](/files/logo.svg)\n");
 	test_put(dir, "posts/2021-03-01-tool-0.70.0-release.md",
 	    "---\ntitle: Tool\nseries: Build Log\n---\nBody.\n");
 	test_put(dir, "posts/2020-05-05-award.md", "---\ntitle: A\n---\nx\n");
@@ -748,7 +749,8 @@ test_meaning(void)
 	link_is(a, h, "/posts/nope", "");
 	link_is(a, h, "#design", "");
 	link_is(a, h, "https://old.blog/gone/", NULL);
-	INT_EQ(links_check(a), 2, "nothing-here and nope warned");
+	INT_EQ(links_check(a), 3, "nothing-here, nope, files/nothing.png "
+	    "warned");
 	archive_unref(a);
 
 	/* With web_url, what names nothing goes to the old site. */
@@ -761,7 +763,7 @@ test_meaning(void)
 		link_is(a, h, "/2021/03/01/tool-0.70.0-release/",
 		    "/posts/tool-0-70-0-release");
 		link_is(a, h, "#design", "");
-		INT_EQ(links_check(a), 2, "still warned");
+		INT_EQ(links_check(a), 3, "still warned");
 		archive_unref(a);
 	}
 done:
