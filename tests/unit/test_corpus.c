@@ -23,9 +23,9 @@
  * It also times the template pass alone over every body.
  * The figures are printed, so the run is also the measurement.
  *
- * The archive is found at $CAPSULED_CORPUS, else next to the checkout
- * ($CAPSULED_TOP/../shared/corpus/18f, or one level up for a worktree);
- * without it the test says so and counts as skipped.
+ * The archive is found at $CAPSULED_CORPUS, else in a folder
+ * shared/corpus/18f beside the checkout (or one level further up, for a
+ * worktree); without it the test says so and counts as skipped.
  */
 #include <ctype.h>
 #include <dirent.h>
