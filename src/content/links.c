@@ -377,6 +377,22 @@ links_is_alias(const struct archive *a, const char *url)
 }
 
 /*
+ * Can host (up to '/', '?' or '#') be a host on the network: a name
+ * with a dot, "localhost", or an address in brackets?  A writer's
+ * "//2015/09/15/x/" (a site generator's url filter given one '/' too
+ * many) names none, and is read as the path it meant.
+ */
+static int
+net_host(const char *host)
+{
+	size_t	 len = strcspn(host, "/?#");
+
+	return len > 0 && (memchr(host, '.', len) != NULL ||
+	    host[0] == '[' || (len == 9 && strncasecmp(host, "localhost",
+	    9) == 0));
+}
+
+/*
  * A root-relative link ("/2015/01/02/x/"), as the capsule serves it:
  * NULL when the capsule answers it as written, else what it means
  * (by_meaning()); what means nothing goes to the old web site when
@@ -410,7 +426,8 @@ rooted_resolve(const struct archive *a, const char *url, int *lost)
  * A link under a link_aliases prefix, or root-relative and not one the
  * capsule answers, is read by its meaning (by_meaning()); a link to a
  * fragment of the page ("#design") is plain text (""), gemtext having
- * no anchors.  Anything else with a scheme, "//host", or climbing out:
+ * no anchors; "//2015/x/", whose "host" can be none, is the path
+ * "/2015/x/".  Anything else with a scheme, "//host", or climbing out:
  * left alone (NULL).  *lost is set when the link names nothing it
  * should (a missing post, an old address that means nothing here).
  */
@@ -435,6 +452,8 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		free(path);
 		return res;
 	}
+	if (url != NULL && url[0] == '/' && url[1] == '/' && !net_host(url + 2))
+		url++;		/* "//2015/09/15/x/": a path with one '/' too many */
 	if (url == NULL || (url[0] == '/' && url[1] == '/'))
 		return NULL;
 	if (url[0] == '#')

@@ -739,6 +739,11 @@ test_meaning(void)
 	link_is(a, h, "/about", NULL);
 	link_is(a, h, "/about/", NULL);
 	link_is(a, h, "/about/index.html", "/about");
+	/* One '/' too many: no host is named "2021". */
+	link_is(a, h, "//2021/03/01/tool-0.70.0-release/",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "//example.org/2021/03/01/x/", NULL);
+	link_is(a, h, "//localhost/x", NULL);
 	link_is(a, h, "/about.html", "/about");
 	link_is(a, h, "/posts/award", NULL);
 	link_is(a, h, "/tags/small-web/", NULL);

@@ -704,6 +704,37 @@ gph_links(struct seen *sn, const struct config *c, struct site *site,
 	return bad;
 }
 
+/*
+ * The items of a gophermap that lead into this capsule (host
+ * "localhost", not an 'i' line), routed; returns how many fail.
+ */
+static unsigned
+menu_links(struct seen *sn, const struct config *c, struct site *site,
+    const char *page, size_t len, unsigned *nlinks, const char *from)
+{
+	const char	*p = page, *end = page + len, *nl, *t1, *t2;
+	char		*sel;
+	unsigned	 bad = 0;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (*p == 'i' || *p == '3' || *p == '.' ||
+		    (t1 = memchr(p, '\t', (size_t)(nl - p))) == NULL ||
+		    (t2 = memchr(t1 + 1, '\t', (size_t)(nl - t1 - 1))) ==
+		    NULL || (size_t)(nl - t2) < 11 ||
+		    strncmp(t2 + 1, "localhost\t", 10) != 0 ||
+		    strncmp(t1 + 1, "URL:", 4) == 0)
+			continue;
+		sel = xstrndup(t1 + 1, (size_t)(t2 - t1 - 1));
+		(*nlinks)++;
+		if (!check_link(sn, c, site, PROTO_GOPHER, sel, from))
+			bad++;
+		free(sel);
+	}
+	return bad;
+}
+
 /* The template pass alone over every post body: best of five, in ms. */
 static double
 time_templates(const char *dir, const struct archive *a, size_t *nwith)
@@ -764,6 +795,7 @@ main(void)
 	unsigned	 tgmi = 0, tgph = 0, excused = 0, pages_with = 0;
 	unsigned	 nurl = 0, nkept = 0, g, h, nosum = 0;
 	unsigned	 frag = 0, nint = 0, badint = 0, ngph = 0, badgph = 0;
+	unsigned	 nmenu = 0;
 	struct seen	 sgmi = { 0 }, sgph = { 0 };
 	static const char *const lists[] = { "/", "/posts/", "/tags/",
 	    "/series/", "/gemlog/" };
@@ -834,6 +866,15 @@ main(void)
 		badgph += gph_links(&sgph, &c, site, r.body ? r.body : "",
 		    r.bodylen, &ngph, p->path);
 		response_free(&r);
+
+		/* The post's menu: its links as items (Gopher). */
+		snprintf(path, sizeof(path), "/posts/%s/", p->slug);
+		response_init(&r);
+		router_handle(&c, site, &req, &r);
+		if (r.status == 20 && r.gopher_type == '1')
+			badgph += menu_links(&sgph, &c, site, r.body ?
+			    r.body : "", r.bodylen, &nmenu, p->path);
+		response_free(&r);
 		tgmi += g;
 		tgph += h;
 		if (g + h > 0)
@@ -866,8 +907,9 @@ main(void)
 	    "ms\n", a->nposts, t_render);
 	printf("corpus: link lines to a bare #fragment: %u\n", frag);
 	printf("corpus: links to the capsule: Gemini %u (%zu distinct), %u "
-	    "answer no 20; Gopher %u (%zu distinct), %u do not resolve\n",
-	    nint, sgmi.n, badint, ngph, sgph.n, badgph);
+	    "answer no 20; Gopher %u in texts and %u menu items (%zu "
+	    "distinct), %u do not resolve\n", nint, sgmi.n, badint, ngph,
+	    nmenu, sgph.n, badgph);
 	printf("corpus: template syntax outside preformatted blocks: %u "
 	    "Gemini lines, %u Gopher lines, on %u pages (not counted: %u "
 	    "lines of {%% raw %%}-protected text, %u lines with it only in "
@@ -883,8 +925,9 @@ main(void)
 	INT_EQ(frag, 0, "link lines to a bare #fragment");
 	OK(nint > 0 && badint == 0, "Gemini links to the capsule answer 20: "
 	    "%u of %u do not", badint, nint);
-	OK(ngph > 0 && badgph == 0, "Gopher references to the capsule "
-	    "resolve: %u of %u do not", badgph, ngph);
+	OK(ngph > 0 && nmenu > 0 && badgph == 0, "Gopher references and "
+	    "menu items to the capsule resolve: %u of %u do not", badgph,
+	    ngph + nmenu);
 	INT_EQ(tgmi, 0, "template syntax on Gemini pages");
 	INT_EQ(tgph, 0, "template syntax on Gopher pages");
 	if (!no_web)
