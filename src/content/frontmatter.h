@@ -31,9 +31,12 @@
  * is two tags), else on blanks ("c gemini" is two tags).  Bools are
  * true/false/yes/no/on/off.  An empty value or ~/null is as if the key
  * were absent.  Unknown keys are skipped, whatever they hold.  A known
- * key holding the wrong shape is an error pointing at the value.  A key
- * given twice (ignoring case) and a value cut to its FM_*_MAX are
- * warnings pointing at the key or the value.
+ * key holding the wrong shape (title: [a, b], date: soon, part: two, a
+ * lang that is no language tag) is ignored, as if absent, and
+ * meta.ignored says where: the post is still worth reading.  Only YAML
+ * that does not parse, or is not a mapping, refuses the file.
+ * A key given twice (ignoring case) and a value cut to its FM_*_MAX are
+ * warnings in meta.warns, pointing at the key or the value.
  */
 #ifndef CAPSULED_FRONTMATTER_H
 #define CAPSULED_FRONTMATTER_H
@@ -81,6 +84,14 @@ struct meta {
 	char		*level;		/* or NULL */
 	char		*audience;	/* or NULL */
 
+	/*
+	 * The first value that was ignored rather than refused (of the
+	 * wrong shape, a lang that is no language tag), for a warning,
+	 * and how many were.
+	 */
+	struct fm_error	 ignored;
+	unsigned	 nignored;
+
 	size_t		 body_off;	/* Markdown starts at src + body_off */
 	unsigned	 body_line;	/* 1-based line of src + body_off */
 
@@ -122,12 +133,14 @@ enum fm_syntax frontmatter_syntax(const char *src, size_t len,
 	    size_t body_off);
 
 #define FM_ENTITIES	0x1	/* decode &amp; &#233; &eacute; ... */
+#define FM_TAGS		0x2	/* drop HTML tags: <em>and</em> is "and" */
 
 /*
  * Text fit for a one-line title: runs of blanks and line breaks become
  * one space, the ends are trimmed, other control characters (C0, DEL,
  * C1) are dropped and, with FM_ENTITIES, HTML character references are
- * decoded first.  Returns a malloc'd string (possibly empty).
+ * decoded first; with FM_TAGS, HTML tags and comments are dropped
+ * before that (title, summary and subtitle are read so).  Returns a malloc'd string (possibly empty).
  */
 char	*frontmatter_oneline(const char *s, size_t len, int flags);
 
