@@ -86,7 +86,8 @@ $(BUILD)/tests/test_seeds_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c \
 	$(CC) $(ALL_CFLAGS) -Itests -DFUZZ_NAME='"$*"' -o $@ $< \
 	    tests/fuzz/replay.c $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/e2e/%.c tests/harness.h $(BUILD)/libcapsuled.a
+$(BUILD)/tests/%: tests/e2e/%.c tests/e2e/e2e.h tests/harness.h \
+	    $(BUILD)/libcapsuled.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
 
