@@ -1222,10 +1222,12 @@ free_redirects(struct config_redirect *v, size_t n)
 /*
  * One "from: to" pair; key is the from scalar, ev the to scalar.
  * from = "/" path, no dot segments; to = "/" path / absolute URL.
+ * status is 31 (permanent) or 30 (temporary).
  */
 static int
 redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
-    const yaml_event_t *ev, struct config_redirect **v, size_t *n)
+    const yaml_event_t *ev, int status, struct config_redirect **v,
+    size_t *n)
 {
 	char		 tmp[SHOW_MAX + 4];
 	const char	*from, *to;
@@ -1268,21 +1270,70 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
 	(*v)[*n].from = xstrdup(from);
 	(*v)[*n].to = xstrdup(to);
+	(*v)[*n].status = status;
 	(*n)++;
 	return 0;
 }
 
 /*
- * redirects = "{" *( path ":" target ) "}" (or a block mapping), or null
- * for none.  Stored sorted by path for config_redirect().
+ * The pairs of one mapping, up to and including its end, all with the
+ * same status.  A "permanent:" or "temporary:" key (no path starts
+ * without '/', so neither can be one) opens a group of its own, at the
+ * top level only.
+ */
+static int
+redirect_pairs(struct loader *l, const struct field *f, int status,
+    int nested, struct config_redirect **v, size_t *n)
+{
+	yaml_event_t	 key, val;
+	const char	*k;
+	int		 group, rv;
+
+	for (;;) {
+		if (next(l, &key) == -1)
+			return -1;
+		if (key.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&key);
+			return 0;
+		}
+		if (next(l, &val) == -1) {
+			yaml_event_delete(&key);
+			return -1;
+		}
+		k = key.type == YAML_SCALAR_EVENT ?
+		    (const char *)key.data.scalar.value : "";
+		group = strcmp(k, "permanent") == 0 ? 31 :
+		    strcmp(k, "temporary") == 0 ? 30 : 0;
+		if (group != 0 && !nested) {
+			if (val.type == YAML_MAPPING_START_EVENT)
+				rv = redirect_pairs(l, f, group, 1, v, n);
+			else if (val.type == YAML_SCALAR_EVENT &&
+			    yml_is_null(&val))
+				rv = 0;
+			else
+				rv = fail(l, val.start_mark, "%s: %s: expected"
+				    " a mapping of old paths to new ones,"
+				    " got %s", f->key, k, event_kind(&val));
+		} else
+			rv = redirect_add(l, f, &key, &val, status, v, n);
+		yaml_event_delete(&key);
+		yaml_event_delete(&val);
+		if (rv == -1)
+			return -1;
+	}
+}
+
+/*
+ * redirects = "{" *( entry ) "}" (or a block mapping), or null for none;
+ * entry = path ":" target (permanent) / ( "permanent" / "temporary" ) ":"
+ * "{" *( path ":" target ) "}".  Stored sorted by path for
+ * config_redirect().
  */
 static int
 parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	yaml_event_t		 key, val;
 	struct config_redirect	*v = NULL;
 	size_t			 n = 0;
-	int			 rv;
 
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		goto done;
@@ -1290,23 +1341,8 @@ parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: expected a mapping of old paths to new ones, got %s",
 		    f->key, event_kind(ev));
-	for (;;) {
-		if (next(l, &key) == -1)
-			goto fail;
-		if (key.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&key);
-			break;
-		}
-		if (next(l, &val) == -1) {
-			yaml_event_delete(&key);
-			goto fail;
-		}
-		rv = redirect_add(l, f, &key, &val, &v, &n);
-		yaml_event_delete(&key);
-		yaml_event_delete(&val);
-		if (rv == -1)
-			goto fail;
-	}
+	if (redirect_pairs(l, f, 31, 0, &v, &n) == -1)
+		goto fail;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), redirect_cmp);
 done:
@@ -1747,7 +1783,7 @@ config_free(struct config *c)
 }
 
 const char *
-config_redirect(const struct config *c, const char *path)
+config_redirect(const struct config *c, const char *path, int *status)
 {
 	struct config_redirect	 key, *r;
 
@@ -1756,7 +1792,11 @@ config_redirect(const struct config *c, const char *path)
 	key.from = (char *)path;
 	r = bsearch(&key, c->redirects, c->nredirects, sizeof(key),
 	    redirect_cmp);
-	return r != NULL ? r->to : NULL;
+	if (r == NULL)
+		return NULL;
+	if (status != NULL)
+		*status = r->status;
+	return r->to;
 }
 
 size_t

@@ -18,10 +18,11 @@
 /* Served at /robots.txt unless the file says otherwise: allow all. */
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
 
-/* One entry of "redirects": an old path and where it went. */
+/* One entry of "redirects": an old path, where it went, and for how long. */
 struct config_redirect {
 	char		*from;		/* owned; "/old/path", decoded */
 	char		*to;		/* owned; "/new/path" or a URL */
+	int		 status;	/* 31 permanent, 30 temporary */
 };
 
 /*
@@ -112,7 +113,7 @@ struct config {
 	int		 access_log;	/* 1 = one line per request */
 	enum log_peer	 log_peer;	/* client addresses in the logs */
 
-	/* Gemini 31 (Gopher: served in place) for paths nothing else has. */
+	/* Gemini 31 or 30 (Gopher: served in place) for paths nothing has. */
 	struct config_redirect *redirects; /* owned; sorted by from */
 	size_t		 nredirects;
 	char		*robots;	/* /robots.txt body; NULL = 51 */
@@ -127,8 +128,12 @@ struct config {
 	size_t		 titan_max_size; /* bytes of one upload; 1 MiB */
 };
 
-/* The target for a path listed in "redirects", or NULL. */
-const char	*config_redirect(const struct config *, const char *path);
+/*
+ * The target for a path listed in "redirects", or NULL; *status (if not
+ * NULL) gets its Gemini status then, 31 or 30.
+ */
+const char	*config_redirect(const struct config *, const char *path,
+		    int *status);
 
 /* Hosts served: the top-level one and those of "hosts:". */
 size_t		 config_nhosts(const struct config *);

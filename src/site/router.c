@@ -910,9 +910,11 @@ router_handle(const struct config *cfg, struct site *site,
 	struct route	 rt = { cfg, site, site->a, req->proto, req->path,
 			    req->writer };
 	const char	*to;
+	int		 status;
 
 	route_path(&rt, req->query, r);
 	/* Content wins: "redirects:" only answers what would be 51. */
-	if (r->status == 51 && (to = config_redirect(cfg, req->path)) != NULL)
-		response_status(r, 31, "%s", to);
+	if (r->status == 51 &&
+	    (to = config_redirect(cfg, req->path, &status)) != NULL)
+		response_status(r, status, "%s", to);
 }

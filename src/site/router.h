@@ -59,8 +59,8 @@ struct router_req {
 /*
  * Answer req from site (the host's, whose configuration is cfg) into r.
  * /robots.txt comes from cfg->robots; a path that nothing answers but
- * cfg's "redirects" lists gets 31 with its target (a path, or an
- * absolute URL that Gopher cannot follow).  A writer (and only a
+ * cfg's "redirects" lists gets 31 (30 if listed as temporary) with its
+ * target (a path, or an absolute URL that Gopher cannot follow).  A writer (and only a
  * writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone else
  * gets 51 there.  "/search" answers 10 (Gemini) or a menu with a search
  * item (Gopher) until it has a query, then the results.

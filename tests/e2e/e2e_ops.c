@@ -1,6 +1,7 @@
 /*
  * e2e_ops.c -- the operator's side of the real server over loopback:
- * "redirects:" (Gemini 31, Gopher served in place or named), robots.txt
+ * "redirects:" (Gemini 31 or 30, Gopher served in place or named),
+ * robots.txt
  * from the configuration, a post's own "lang:" in the MIME type,
  * log_peer (full, anonymise, none) in the access log, and SIGUSR1
  * reopening a log file that logrotate moved away.
@@ -169,6 +170,13 @@ test_redirects(const struct e2e_server *s)
 	r = gem(s, "/posts/gone");
 	STR_EQ(r.header, "31 /posts/plain", "an old post slug");
 	reply_free(&r);
+	r = gem(s, "/now");
+	STR_EQ(r.header, "30 /posts/deutsch", "temporary redirect: 30");
+	INT_EQ(r.body.len, 0, "30 has no body");
+	reply_free(&r);
+	r = gem(s, "/later");
+	STR_EQ(r.header, "30 gemini://example.org/soon", "temporary to a URL");
+	reply_free(&r);
 
 	/* Gopher follows a path target in place, names a URL target. */
 	g = gopher(s, "/old");
@@ -181,6 +189,14 @@ test_redirects(const struct e2e_server *s)
 	g = gopher(s, "/gone/away");
 	HAS(g, "3Moved to gemini://example.org/elsewhere?x=1\t",
 	    "gopher: URL target named in an error line");
+	free(g);
+	g = gopher(s, "/now");
+	HAS(g, "Ein Beitrag auf Deutsch", "gopher: temporary served in place");
+	OK(g[0] != '3', "gopher: temporary not an error");
+	free(g);
+	g = gopher(s, "/later");
+	HAS(g, "3Moved to gemini://example.org/soon\t",
+	    "gopher: temporary URL target named in an error line");
 	free(g);
 	g = gopher(s, "/nowhere");
 	HAS(g, "3Not found\t", "gopher: not listed, not found");
@@ -351,6 +367,9 @@ main(void)
 	    "  /posts/plain: /posts/deutsch\n"
 	    "  /posts/gone: /posts/plain\n"
 	    "  \"/caf\\u00e9\": /posts/\n"
+	    "  temporary:\n"
+	    "    /now: /posts/deutsch\n"
+	    "    /later: gemini://example.org/soon\n"
 	    "robots: |\n"
 	    "  User-agent: archiver\n"
 	    "  Disallow: /\n") == -1) {

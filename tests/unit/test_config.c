@@ -619,6 +619,7 @@ test_peer_redirects_robots(void)
 	struct config	 c;
 	char		*big;
 	size_t		 i;
+	int		 status;
 
 	expect_ok(&c, "log_peer: anonymise\n");
 	INT_EQ(c.log_peer, LOG_PEER_ANONYMISE, "anonymise");
@@ -647,24 +648,66 @@ test_peer_redirects_robots(void)
 	for (i = 1; i < c.nredirects; i++)
 		OK(strcmp(c.redirects[i - 1].from, c.redirects[i].from) < 0,
 		    "sorted at %zu", i);
-	STR_EQ(config_redirect(&c, "/posts/old-name"), "/posts/new-name",
+	STR_EQ(config_redirect(&c, "/posts/old-name", NULL), "/posts/new-name",
 	    "path target");
-	STR_EQ(config_redirect(&c, "/wiki"),
+	STR_EQ(config_redirect(&c, "/wiki", NULL),
 	    "gemini://wiki.example.org/start?x=1", "URL target");
-	STR_EQ(config_redirect(&c, "/caf\xc3\xa9"), "/cafe", "UTF-8 key");
-	STR_EQ(config_redirect(&c, "/blog/"), "/posts/", "trailing slash");
-	STR_EQ(config_redirect(&c, "/blog"), NULL, "exact match only");
-	STR_EQ(config_redirect(&c, "/posts/old-name/"), NULL, "exact");
-	STR_EQ(config_redirect(&c, "/"), NULL, "not listed");
+	STR_EQ(config_redirect(&c, "/caf\xc3\xa9", NULL), "/cafe", "UTF-8 key");
+	STR_EQ(config_redirect(&c, "/blog/", NULL), "/posts/", "trailing slash");
+	STR_EQ(config_redirect(&c, "/blog", NULL), NULL, "exact match only");
+	STR_EQ(config_redirect(&c, "/posts/old-name/", NULL), NULL, "exact");
+	STR_EQ(config_redirect(&c, "/", NULL), NULL, "not listed");
 	config_free(&c);
+
+	/* Temporary ones (30) in a group of their own, beside permanent. */
+	expect_ok(&c, "redirects:\n"
+	    "  /old: /new\n"
+	    "  temporary:\n"
+	    "    /today: /posts/today\n"
+	    "    /away: gemini://example.org/\n"
+	    "  permanent: {/gone: /here}\n");
+	INT_EQ(c.nredirects, 4, "groups: four redirects");
+	for (i = 1; i < c.nredirects; i++)
+		OK(strcmp(c.redirects[i - 1].from, c.redirects[i].from) < 0,
+		    "groups: sorted at %zu", i);
+	status = 0;
+	STR_EQ(config_redirect(&c, "/today", &status), "/posts/today",
+	    "temporary target");
+	INT_EQ(status, 30, "temporary: 30");
+	STR_EQ(config_redirect(&c, "/away", &status), "gemini://example.org/",
+	    "temporary URL");
+	INT_EQ(status, 30, "temporary URL: 30");
+	STR_EQ(config_redirect(&c, "/old", &status), "/new", "ungrouped");
+	INT_EQ(status, 31, "ungrouped: permanent");
+	STR_EQ(config_redirect(&c, "/gone", &status), "/here", "permanent");
+	INT_EQ(status, 31, "permanent group: 31");
+	status = 0;
+	STR_EQ(config_redirect(&c, "/temporary", &status), NULL,
+	    "a group's name is no path");
+	INT_EQ(status, 0, "status untouched when not listed");
+	config_free(&c);
+	expect_ok(&c, "redirects: {temporary: ~}\n");
+	INT_EQ(c.nredirects, 0, "an empty group");
+	config_free(&c);
+	expect_err("redirects:\n  temporary: /a\n", "2:14: redirects:"
+	    " temporary: expected a mapping of old paths to new ones, got a"
+	    " single value");
+	expect_err("redirects:\n  /a: /b\n  temporary:\n    /a: /c\n",
+	    "4:5: redirects: '/a' is listed twice");
+	expect_err("redirects:\n  temporary:\n    permanent: {/a: /b}\n",
+	    "3:5: redirects: 'permanent' is not a path such as /old/name (one"
+	    " line, at most 1024 bytes, no . or .. segments)");
+	expect_err("redirects:\n  temporary:\n    /a: new\n", "3:9:"
+	    " redirects: 'new' is not a path (/new/name) or an absolute URL"
+	    " (gemini://host/name), at most 1024 bytes without spaces");
 
 	expect_ok(&c, "redirects: {/a: /b, /c: 'gopher://h:70/1/'}\n");
 	INT_EQ(c.nredirects, 2, "flow mapping");
-	STR_EQ(config_redirect(&c, "/c"), "gopher://h:70/1/", "flow");
+	STR_EQ(config_redirect(&c, "/c", NULL), "gopher://h:70/1/", "flow");
 	config_free(&c);
 	expect_ok(&c, "redirects:\n");
 	INT_EQ(c.nredirects, 0, "null: none");
-	STR_EQ(config_redirect(&c, "/a"), NULL, "none");
+	STR_EQ(config_redirect(&c, "/a", NULL), NULL, "none");
 	config_free(&c);
 	expect_ok(&c, "redirects: {}\n");
 	INT_EQ(c.nredirects, 0, "empty mapping");
