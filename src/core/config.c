@@ -161,6 +161,7 @@ static const struct field fields[] = {
 	    1LL << 20, 1LL << 40 },
 	{ "follow_symlinks",	parse_links,	OFF(follow_symlinks), 0, 0 },
 	{ "files_hardlinks",	parse_bool,	OFF(files_hardlinks), 0, 1 },
+	{ "listings",		parse_bool,	OFF(listings),	0, 1 },
 	{ "user",		parse_user,	OFF(user),	0, 32 },
 	{ "chroot",		parse_chroot,	OFF(chroot_dir), 0, PATH_MAX },
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
@@ -1652,6 +1653,7 @@ defaults(struct config *c, const char *confdir)
 	c->max_archive_size = (size_t)1 << 30;
 	c->follow_symlinks = CONFIG_LINKS_INSIDE;
 	c->files_hardlinks = 0;
+	c->listings = 1;
 	c->user = NULL;
 	c->chroot_dir = NULL;
 	c->allow_root = 0;

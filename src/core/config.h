@@ -87,6 +87,8 @@ struct config {
 	size_t		 max_archive_size; /* bytes of Markdown in all */
 	int		 follow_symlinks; /* CONFIG_LINKS_* */
 	int		 files_hardlinks; /* 1 = serve st_nlink > 1 files */
+	int		 listings;	/* 1 = list files/ directories
+					   without an index.gmi */
 	char		*user;		/* drop to this user; NULL = stay */
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */

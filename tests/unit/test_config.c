@@ -848,6 +848,7 @@ check_hardening_defaults(const struct config *c, const char *what)
 	INT_EQ(c->max_archive_size, 1LL << 30, what);
 	INT_EQ(c->follow_symlinks, CONFIG_LINKS_INSIDE, what);
 	INT_EQ(c->files_hardlinks, 0, what);
+	INT_EQ(c->listings, 1, what);
 	STR_EQ(c->user, NULL, what);
 	STR_EQ(c->chroot_dir, NULL, what);
 	INT_EQ(c->allow_root, 0, what);
@@ -881,6 +882,7 @@ test_hardening(void)
 	    "max_archive_size: \"2 GiB\"\n"
 	    "follow_symlinks: true\n"
 	    "files_hardlinks: true\n"
+	    "listings: off\n"
 	    "user: _gemini-1.x\n"
 	    "chroot: ../jail/.\n"
 	    "allow_root: yes\n"
@@ -893,6 +895,7 @@ test_hardening(void)
 	INT_EQ(c.max_archive_size, 2LL << 30, "2 GiB");
 	INT_EQ(c.follow_symlinks, CONFIG_LINKS_ANY, "follow any");
 	INT_EQ(c.files_hardlinks, 1, "files_hardlinks");
+	INT_EQ(c.listings, 0, "listings off");
 	STR_EQ(c.user, "_gemini-1.x", "user");
 	want = xasprintf("%s/jail", tmp);
 	STR_EQ(c.chroot_dir, want, "chroot relative to the config dir");
