@@ -225,6 +225,34 @@ on_signal(uv_signal_t *h, int signum)
 	}
 }
 
+/*
+ * 1 (logged) when a host's capsule is not a directory.  Asked before
+ * the certificates: a configuration whose paths are wrong (the example
+ * copied to /etc/capsuled/ with "../capsule" unchanged) must stop
+ * before it makes a key and certificate where "../certs" points.
+ */
+static int
+capsules_missing(const struct config *cfg)
+{
+	struct config	 v;
+	struct stat	 st;
+	size_t		 i;
+
+	for (i = 0; i < config_nhosts(cfg); i++) {
+		config_host_view(cfg, i, &v);
+		if (stat(v.capsule_dir, &st) == -1) {
+			log_error("the capsule %s", v.capsule_dir);
+			return 1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			log_errorx("the capsule %s: not a directory",
+			    v.capsule_dir);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int
 serve(struct daemon_state *d)
 {
@@ -255,14 +283,16 @@ serve(struct daemon_state *d)
 	/* Who we may run as is settled before anything is written. */
 	if (priv_prepare(&pv, &d->cfg, d->allow_root, err, sizeof(err)) ==
 	    -1) {
-		log_warnx("%s", err);
+		log_errorx("%s", err);
 		return EXIT_CONFIG;
 	}
+	if (capsules_missing(&d->cfg))
+		return EXIT_TROUBLE;
 	ticket_set_rotation(d->cfg.ticket_rotation_ms);
 	if (d->cfg.gemini_port > 0) {
 		tls = reload_certs(&d->cfg, err, sizeof(err));
 		if (tls == NULL) {
-			log_warnx("%s", err);
+			log_errorx("%s", err);
 			return EXIT_TROUBLE;
 		}
 	}
@@ -275,9 +305,10 @@ serve(struct daemon_state *d)
 	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
 	cfg = &set->cfg;
 	na = set->nhosts;
-	/* As a reload does, from nothing; the loader logs why it fails. */
+	/* As a reload does, from nothing; the loader has logged why. */
 	if ((sites = reload_sites(set, NULL, NULL, err, sizeof(err))) ==
 	    NULL) {
+		log_errorx("%s", err);
 		settings_unref(set);
 		return EXIT_TROUBLE;
 	}

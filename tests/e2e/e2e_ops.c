@@ -447,6 +447,33 @@ test_port_in_use(struct e2e_server *s)
 	reply_free(&r);
 }
 
+/*
+ * A capsule that is not there stops the start with an error, before a
+ * key and certificate are made (where "certs" points: s.dir/certs).
+ */
+static void
+test_no_capsule(void)
+{
+	struct e2e_server	 s;
+	struct stat		 st;
+	char			 missing[600], p[600], cmd[700];
+	char			*text;
+
+	snprintf(missing, sizeof(missing), "%s/no-such-capsule", capsule);
+	OK(e2e_start(&s, missing, "") == -1, "no capsule: not started");
+	text = slurp(s.log);
+	HAS(text, " error: the capsule ", "no capsule: logged as an error");
+	HAS(text, "no-such-capsule: No such file or directory",
+	    "no capsule: named, with the reason");
+	OK(strstr(text, " warn: ") == NULL, "no capsule: no warning before");
+	free(text);
+	snprintf(p, sizeof(p), "%s/certs", s.dir);
+	OK(stat(p, &st) == -1 && errno == ENOENT,
+	    "no capsule: no certificate directory made");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s.dir);
+	(void)!system(cmd);
+}
+
 int
 main(void)
 {
@@ -508,6 +535,8 @@ main(void)
 		INT_EQ(e2e_stop(&s), 0, "server 3 exits 0");
 	} else
 		OK(0, "server 3 did not start");
+
+	test_no_capsule();
 
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capsule);

@@ -126,6 +126,8 @@ test_refusal(void)
 	    "as root without user: refused");
 	OK(log_has(s.log, "refusing to serve as root"),
 	    "the refusal says why and what to do");
+	OK(log_has(s.log, " error: refusing to serve as root"),
+	    "the refusal is logged as an error");
 	OK(e2e_start_flags(&s, capsule, "allow_root: true\n",
 	    E2E_NO_ALLOW_ROOT) == 0, "allow_root: true lets it serve");
 	INT_EQ(get_status(s.gemini_port, "/"), 20, "serving as root");
