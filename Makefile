@@ -3,7 +3,9 @@
 #   make            build build/capsuled (installs missing Debian packages
 #                   when run as root, else prints the apt-get line)
 #   make run        build, then serve capsule/ with config/capsuled.yaml
-#   make test       build and run every test; ends with "N passed, N failed"
+#   make test       build and run every test; ends with "N passed, N
+#                   failed, N skipped" (as root, installs the Debian
+#                   packages of the test clients it lacks, naming them)
 #   make asan       the same tests under ASan+UBSan (build-asan/)
 #   make valgrind   unit tests and the server under valgrind memcheck, no
 #                   leaks allowed (build-valgrind/; about 2 minutes)
