@@ -27,6 +27,7 @@
 #include "app/reload.h"
 #include "content/archive.h"
 #include "content/frontmatter.h"
+#include "content/links.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -37,6 +38,7 @@
 #include "net/server.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
+#include "site/router.h"
 #include "site/site.h"
 
 #ifndef CAPSULED_VERSION
@@ -87,11 +89,80 @@ version(void)
 	    yaml_get_version_string(), cmark_version_string());
 }
 
+/* The capsule a --render file belongs to, for its links. */
+struct render_capsule {
+	struct archive	*a;		/* NULL: links stay as written */
+	char		*from;		/* "posts/x.md", as the server has it */
+};
+
+static char *
+render_link(void *ctx, const char *url)
+{
+	struct render_capsule	*rc = ctx;
+
+	return links_resolve(rc->a, rc->from, url);
+}
+
+static char *
+render_gopher_url(void *ctx, const char *url)
+{
+	return router_gopher_url(ctx, url);
+}
+
+/*
+ * Where path sits in a capsule: a post, page or series file
+ * (DIR/posts/x.md ...) or DIR/index.md.  Then DIR is loaded as the
+ * server loads it (cfg: the configuration's link_aliases and limits),
+ * so that links name what the server serves ("/posts/<slug>", not
+ * "2024-01-01-<slug>.md").  Quietly: the rest of the capsule's
+ * warnings are --check's business.
+ */
+static void
+render_capsule(const char *path, const struct config *cfg,
+    struct render_capsule *rc)
+{
+	static const char *const sections[] = { "posts", "pages", "series" };
+	struct config	 c;
+	enum log_level	 lvl;
+	char		*real, *base, *dir, *sect = NULL;
+	size_t		 i;
+
+	rc->a = NULL;
+	rc->from = NULL;
+	if (strcmp(path, "-") == 0 || (real = realpath(path, NULL)) == NULL)
+		return;
+	base = strrchr(real, '/');
+	*base++ = '\0';
+	dir = real;
+	if (strcmp(base, "index.md") != 0) {
+		if ((sect = strrchr(real, '/')) == NULL)
+			goto done;
+		*sect++ = '\0';
+		for (i = 0; i < nitems(sections); i++)
+			if (strcmp(sect, sections[i]) == 0)
+				break;
+		if (i == nitems(sections))
+			goto done;
+	}
+	c = *cfg;
+	c.capsule_dir = *dir != '\0' ? dir : "/";
+	lvl = log_get_level();
+	log_set_level(LOG_LEVEL_ERROR);
+	rc->a = archive_load(&c);
+	log_set_level(lvl);
+	if (rc->a != NULL)
+		rc->from = sect != NULL ? xasprintf("%s/%s", sect, base) :
+		    xstrdup(base);
+done:
+	free(real);
+}
+
 /* --render: the body of one Markdown file, as a reader would get it. */
 static int
-cmd_render(const char *path, const char *to)
+cmd_render(const char *path, const char *to, const struct config *cfg)
 {
 	struct render_opts	 ropts;
+	struct render_capsule	 rc;
 	struct buf		 out = BUF_INIT;
 	struct meta		 m;
 	struct fm_error		 fe;
@@ -117,7 +188,15 @@ cmd_render(const char *path, const char *to)
 		return EXIT_TROUBLE;
 	}
 	memset(&ropts, 0, sizeof(ropts));
-	ropts.width = 70;
+	ropts.width = cfg->gopher_width;
+	render_capsule(path, cfg, &rc);
+	if (rc.a != NULL) {
+		ropts.rewrite = render_link;
+		ropts.rewrite_ctx = &rc;
+		/* As the server writes Gopher text: absolute URLs. */
+		ropts.absolute = render_gopher_url;
+		ropts.absolute_ctx = (void *)cfg;
+	}
 	if (strcmp(to, "gemini") == 0)
 		render_gemtext(src + m.body_off, len - m.body_off, &ropts,
 		    &out);
@@ -126,6 +205,9 @@ cmd_render(const char *path, const char *to)
 		    &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
+	if (rc.a != NULL)
+		archive_unref(rc.a);
+	free(rc.from);
 	meta_free(&m);
 	free(src);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
@@ -406,8 +488,19 @@ main(int argc, char *argv[])
 		usage(stderr);
 		return EXIT_CONFIG;
 	}
-	if (render != NULL)
-		return cmd_render(render, to);
+	if (render != NULL) {
+		/* A configuration only when named: its aliases, its width. */
+		if (confpath == NULL)
+			config_defaults(&d.cfg, ".");
+		else if (config_load(&d.cfg, confpath, err, sizeof(err)) ==
+		    -1) {
+			fprintf(stderr, "%s\n", err);
+			return EXIT_CONFIG;
+		}
+		rv = cmd_render(render, to, &d.cfg);
+		config_free(&d.cfg);
+		return rv;
+	}
 
 	if (confpath == NULL)
 		confpath = stat("config/capsuled.yaml", &st) == 0 ?

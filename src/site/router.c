@@ -127,20 +127,27 @@ public_port(const struct route *rt)
 	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
 }
 
-/* Gopher text names our own pages by absolute gopher:// URLs. */
-static char *
-absolute_link(void *ctx, const char *url)
+char *
+router_gopher_url(const struct config *cfg, const char *url)
 {
-	struct link_ctx	*lc = ctx;
-	const struct route *rt = lc->rt;
 	char		 type;
 
 	if (url[0] != '/' || url[1] == '/')
 		return NULL;
 	type = url[strlen(url) - 1] == '/' ? '1' :
 	    strncmp(url, "/files/", 7) == 0 ? mime_gopher_type(url) : '0';
-	return xasprintf("gopher://%s:%d/%c%s", rt->cfg->hostname,
-	    public_port(rt), type, url);
+	return xasprintf("gopher://%s:%d/%c%s", cfg->hostname,
+	    cfg->gopher_public_port ? cfg->gopher_public_port :
+	    cfg->gopher_port, type, url);
+}
+
+/* Gopher text names our own pages by absolute gopher:// URLs. */
+static char *
+absolute_link(void *ctx, const char *url)
+{
+	struct link_ctx	*lc = ctx;
+
+	return router_gopher_url(lc->rt->cfg, url);
 }
 
 static void

@@ -68,4 +68,12 @@ struct router_req {
 void	 router_handle(const struct config *cfg, struct site *site,
 	    const struct router_req *req, struct response *r);
 
+/*
+ * The site path url ("/posts/x", "/tags/", "/files/a.png") as the
+ * absolute gopher:// URL that Gopher text names it by, with cfg's
+ * hostname and public Gopher port and the item type; NULL (malloc'd
+ * otherwise) when url is not a site path.
+ */
+char	*router_gopher_url(const struct config *cfg, const char *url);
+
 #endif
