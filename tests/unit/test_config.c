@@ -383,8 +383,8 @@ test_errors(void)
 	    "2:1: only one YAML document is allowed");
 
 	/* Syntax and encoding. */
-	expect_err("hostname: \"open\n", "2:1: found unexpected end of stream"
-	    " (while scanning a quoted scalar)");
+	expect_err("hostname: \"open\n", "1:11: a quoted scalar opened here"
+	    " is never closed");
 	expect_err("hostname: b: c\n",
 	    "1:12: mapping values are not allowed in this context");
 	expect_err("hostname: x\n\ttitle: a\n",

@@ -310,6 +310,11 @@ test_errors(void)
 {
 	fails("---\ntitle: x\nbody without end\n", 1, 1, "not closed");
 	fails("---\n", 1, 1, "not closed");
+	/* An unclosed quote: where it opens, not at the closing "---". */
+	fails("---\ntitle: \"It's here\ndate: 2024-01-01\ntags: [a, b]\n"
+	    "---\nBody\n", 2, 8, "quoted scalar opened here is never closed");
+	fails("---\ntitle: x\nsummary: 'one\n  two\nslug: s\n---\n", 3, 10,
+	    "quoted scalar opened here is never closed");
 	fails("---\ntitle: [a, b]\n---\n", 2, 8, "title: expected a string");
 	fails("---\ntitle: {a: b}\n---\n", 2, 8, "title: expected a string");
 	fails("---\ntitle: x\npart: abc\n---\n", 3, 7,
