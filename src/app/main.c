@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,14 +71,18 @@ usage(FILE *f)
 	    "usage: capsuled [-c FILE] [--check] [--allow-root] [--version]\n"
 	    "                [--help]\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
+	    "       capsuled --gen-ticket-keys FILE\n"
 	    "\n"
 	    "  -c, --config FILE  configuration (default: config/capsuled.yaml\n"
 	    "                     when present, else " CAPSULED_SYSCONF ")\n"
 	    "      --check        load configuration and content, report, exit\n"
 	    "      --allow-root   serve as root without `user:` in the config\n"
 	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
+	    "      --gen-ticket-keys FILE\n"
+	    "                     make a ticket_keys file, or add a key to\n"
+	    "                     one and keep the newest %d\n"
 	    "      --version      print versions and exit\n"
-	    "      --help         this text\n");
+	    "      --help         this text\n", TICKET_GEN_KEEP);
 }
 
 static void
@@ -213,13 +218,29 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
 }
 
+/* --gen-ticket-keys: make or rotate a fleet's ticket key file. */
+static int
+cmd_gen_ticket_keys(const char *path)
+{
+	char	 err[PATH_MAX + 256];
+	int	 n;
+
+	if ((n = ticket_gen_file(path, err, sizeof(err))) == -1) {
+		fprintf(stderr, "capsuled: %s\n", err);
+		return EXIT_TROUBLE;
+	}
+	printf("%s: %d key%s, the last one new; every key opens tickets, the "
+	    "last one seals them\n", path, n, n == 1 ? "" : "s");
+	return EXIT_OK;
+}
+
 /* --check for one host: load its capsule, say what was found. */
 static int
 check_host(const struct config *cfg)
 {
 	struct site	*s;
 	struct archive	*a;
-	size_t		 i, parts = 0;
+	size_t		 i, parts = 0, syntax[3] = { 0, 0, 0 };
 
 	printf("host:     %s\n", cfg->hostname);
 	if ((s = reload_site(cfg, NULL)) == NULL) {
@@ -236,6 +257,13 @@ check_host(const struct config *cfg)
 	if (a->nposts > 0)
 		printf(" (%s to %s)", a->posts[a->nposts - 1]->date.ymd,
 		    a->posts[0]->date.ymd);
+	for (i = 0; i < a->nposts; i++)
+		syntax[frontmatter_syntax(a->posts[i]->src,
+		    a->posts[i]->srclen, a->posts[i]->body_off)]++;
+	if (a->nposts > 0)
+		printf("\n          front matter: %zu YAML, %zu TOML, %zu none",
+		    syntax[FM_SYNTAX_YAML], syntax[FM_SYNTAX_TOML],
+		    syntax[FM_SYNTAX_NONE]);
 	printf("\nseries:   %zu (%zu parts)\n", a->nseries, parts);
 	for (i = 0; i < a->nseries; i++)
 		printf("          /series/%s/  %s, %zu part%s\n",
@@ -383,6 +411,13 @@ serve(struct daemon_state *d)
 		tls_server_free(tls);
 		return EXIT_TROUBLE;
 	}
+	/* The fleet's ticket keys too: as every later reading will be. */
+	if (d->cfg.ticket_keys != NULL && ticket_use_file(d->cfg.ticket_keys,
+	    err, sizeof(err)) == -1) {
+		log_warnx("%s", err);
+		tls_server_free(tls);
+		return EXIT_CONFIG;
+	}
 	/* After the jail: its view of the paths is the one kept. */
 	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
 	cfg = &set->cfg;
@@ -446,10 +481,12 @@ main(int argc, char *argv[])
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "allow-root",	no_argument,		NULL, 'A' },
+		{ "gen-ticket-keys", required_argument,	NULL, 'K' },
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct daemon_state	 d;
 	const char		*confpath = NULL, *render = NULL;
+	const char		*genkeys = NULL;
 	const char		*to = "gemini";
 	char			 err[1024];
 	struct stat		 st;
@@ -476,6 +513,9 @@ main(int argc, char *argv[])
 		case 'A':
 			d.allow_root = 1;
 			break;
+		case 'K':
+			genkeys = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -501,6 +541,8 @@ main(int argc, char *argv[])
 		config_free(&d.cfg);
 		return rv;
 	}
+	if (genkeys != NULL)
+		return cmd_gen_ticket_keys(genkeys);
 
 	if (confpath == NULL)
 		confpath = stat("config/capsuled.yaml", &st) == 0 ?

@@ -122,6 +122,19 @@ priv_prepare(struct priv *p, const struct config *cfg, int allow_root,
 			in = NULL;
 		}
 	}
+	if (root != NULL && cfg->ticket_keys != NULL &&
+	    (in = jailed(root, cfg->ticket_keys)) == NULL) {
+		/* Read after the chroot, and again on every change. */
+		if (access(cfg->ticket_keys, F_OK) == -1)
+			snprintf(err, errlen, "ticket_keys: %s: %s",
+			    cfg->ticket_keys, strerror(errno));
+		else
+			snprintf(err, errlen, "chroot: the ticket key file %s "
+			    "is not inside %s", cfg->ticket_keys, root);
+		goto done;
+	}
+	free(in);
+	in = NULL;
 	if (p->root && !p->drop && !cfg->allow_root && !allow_root) {
 		snprintf(err, errlen, "refusing to serve as root: set `user:` "
 		    "in the configuration to drop to an unprivileged user "
@@ -210,6 +223,7 @@ priv_confine(struct priv *p, struct config *cfg)
 		}
 		(void)rewrite(root, &cfg->cert_dir,
 		    "the certificate directory");
+		(void)rewrite(root, &cfg->ticket_keys, "the ticket key file");
 		for (i = 0; i < cfg->nhosts; i++) {
 			if (rewrite(root, &cfg->hosts[i].capsule_dir,
 			    "the capsule") == -1) {

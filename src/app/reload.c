@@ -186,6 +186,12 @@ load_settings(struct reload *r)
 		config_free(&c);
 		return NULL;
 	}
+	/* SIGHUP reads the ticket key file again (NULL: our own keys). */
+	if (ticket_use_file(c.ticket_keys, r->err, sizeof(r->err)) == -1) {
+		tls_server_free(tls);
+		config_free(&c);
+		return NULL;
+	}
 	/* Only once nothing can refuse the new configuration any more. */
 	ticket_set_rotation(c.ticket_rotation_ms); /* from the next key on */
 	return settings_new(&c, tls);
@@ -309,6 +315,13 @@ static void
 on_change(void *arg)
 {
 	reload_request(arg, 0);
+}
+
+/* A fleet's ticket key file, changed by the operator: read it again. */
+static void
+on_ticket_check(uv_timer_t *t)
+{
+	(void)ticket_refresh();		/* logs what it did */
 }
 
 /* One watch per capsule directory (hosts may share one). */
@@ -527,6 +540,9 @@ reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
 	if (uv_thread_create(&r->thread, loader, r) != 0)
 		fatalx("reload: cannot start the loader thread");
 	start_watch(r);
+	uv_timer_init(loop, &r->tickets);
+	uv_timer_start(&r->tickets, on_ticket_check, TICKET_CHECK_MS,
+	    TICKET_CHECK_MS);
 }
 
 void
@@ -565,6 +581,7 @@ reload_stop(struct reload *r)
 	r->graves = NULL;
 	drop_build(r);
 	uv_close((uv_handle_t *)&r->done, NULL);
+	uv_close((uv_handle_t *)&r->tickets, NULL);
 }
 
 void

@@ -26,9 +26,10 @@
  * Knows libuv (a thread, an async handle), the configuration, TLS
  * contexts, the archive, sites and the server.  A struct reload owns
  * one reference to the current settings and to each host's site, the
- * watches (one per capsule directory) and the loader thread.  Its
- * functions are for the main loop's thread only, but for the loading
- * ones, which start-up and --check use too.
+ * watches (one per capsule directory), the loader thread and a timer
+ * that has a fleet's ticket key file read again when it changes
+ * (ticket_refresh()).  Its functions are for the main loop's thread
+ * only, but for the loading ones, which start-up and --check use too.
  */
 #ifndef CAPSULED_RELOAD_H
 #define CAPSULED_RELOAD_H
@@ -55,6 +56,7 @@ struct reload {
 	int		 want_config;	/* the next build reads the config */
 	int		 stopping;
 	unsigned long	 nbuilds;	/* finished */
+	uv_timer_t	 tickets;	/* looks for a new ticket key file */
 
 	/* The loader thread and its hand-over, under mtx. */
 	uv_thread_t	 thread;

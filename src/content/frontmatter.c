@@ -20,6 +20,7 @@
 #include <yaml.h>
 
 #include "content/frontmatter.h"
+#include "content/frontmatter_int.h"
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/entity.h"
@@ -28,35 +29,9 @@
 
 #define FM_MAX_EVENTS	8192	/* a real front matter has a few dozen */
 #define FM_MAX_DEPTH	32
-#define FM_MAX_TAGS	256
-#define FM_MAX_PART	1000000
 
-enum fm_field {
-	F_TITLE,
-	F_DATE,
-	F_UPDATED,
-	F_TAGS,
-	F_SERIES,
-	F_PART,
-	F_SUMMARY,
-	F_SLUG,
-	F_DRAFT,
-	F_PUBLISHED,
-	F_FEATURED,
-	F_LANG,
-	F_AUTHOR,
-	F_SUBTITLE,
-	F_LEVEL,
-	F_AUDIENCE,
-	F_NFIELDS
-};
-
-/* Aliases of one field: the lower rank wins (see frontmatter.h). */
-static const struct fm_key {
-	const char	*name;
-	enum fm_field	 field;
-	int		 rank;
-} fm_keys[] = {
+/* The keys of both syntaxes (frontmatter_int.h). */
+static const struct fm_key fm_keys[] = {
 	{ "title", F_TITLE, 0 },
 	{ "date", F_DATE, 0 },
 	{ "pubdate", F_DATE, 1 },
@@ -274,10 +249,9 @@ lang_ok(const char *s)
 	return p > s && p - s <= 35 && p[-1] != '-';
 }
 
-static int
-add_tag(struct fmp *f, const char *s, size_t len)
+int
+frontmatter_add_tag(struct meta *m, const char *s, size_t len)
 {
-	struct meta	*m = f->m;
 	char		*t;
 	size_t		 i;
 
@@ -293,8 +267,6 @@ add_tag(struct fmp *f, const char *s, size_t len)
 		}
 	if (m->ntags == FM_MAX_TAGS) {
 		free(t);
-		fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
-		    FM_MAX_TAGS);
 		return -1;
 	}
 	m->tags = xreallocarray(m->tags, m->ntags + 1, sizeof(*m->tags));
@@ -302,22 +274,41 @@ add_tag(struct fmp *f, const char *s, size_t len)
 	return 0;
 }
 
-/* A tag string: split on commas if it has one, else on blanks. */
-static int
-split_tags(struct fmp *f)
+int
+frontmatter_split_tags(struct meta *m, const char *s, size_t len)
 {
-	const char	*s = sval(f), *end = s + slen(f), *p, *q;
+	const char	*end = s + len, *p, *q;
 	int		 comma;
 
-	comma = memchr(s, ',', slen(f)) != NULL;
+	comma = memchr(s, ',', len) != NULL;
 	for (p = s; p < end; p = q + 1) {
 		for (q = p; q < end; q++)
 			if (comma ? *q == ',' : is_blank((unsigned char)*q))
 				break;
-		if (add_tag(f, p, (size_t)(q - p)) == -1)
+		if (frontmatter_add_tag(m, p, (size_t)(q - p)) == -1)
 			return -1;
 	}
 	return 0;
+}
+
+static int
+add_tag(struct fmp *f, const char *s, size_t len)
+{
+	if (frontmatter_add_tag(f->m, s, len) == 0)
+		return 0;
+	fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
+	    FM_MAX_TAGS);
+	return -1;
+}
+
+static int
+split_tags(struct fmp *f)
+{
+	if (frontmatter_split_tags(f->m, sval(f), slen(f)) == 0)
+		return 0;
+	fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
+	    FM_MAX_TAGS);
+	return -1;
 }
 
 static int
@@ -572,6 +563,18 @@ find_key(const char *s, size_t len)
 	return NULL;
 }
 
+const struct fm_key *
+frontmatter_key(const char *s, size_t len)
+{
+	return find_key(s, len);
+}
+
+int
+frontmatter_lang_ok(const char *s)
+{
+	return lang_ok(s);
+}
+
 /* The root mapping: its start event is current. */
 static int
 read_mapping(struct fmp *f)
@@ -634,14 +637,21 @@ read_yaml(struct fmp *f)
 	return 0;
 }
 
-/* A fence line: "---" or "..." then only blanks (a CR included). */
+/*
+ * A fence line: one of the three-character marks in marks ("---...":
+ * "---" or "...") then only blanks (a CR included).
+ */
 static int
-is_fence(const char *s, size_t len, int dashes_only)
+is_fence(const char *s, size_t len, const char *marks)
 {
 	size_t	 i;
 
-	if (len < 3 || !(memcmp(s, "---", 3) == 0 ||
-	    (!dashes_only && memcmp(s, "...", 3) == 0)))
+	if (len < 3)
+		return 0;
+	for (; *marks != '\0'; marks += 3)
+		if (memcmp(s, marks, 3) == 0)
+			break;
+	if (*marks == '\0')
 		return 0;
 	for (i = 3; i < len; i++)
 		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
@@ -650,14 +660,46 @@ is_fence(const char *s, size_t len, int dashes_only)
 }
 
 int
+frontmatter_fenced(const char *src, size_t len, size_t off,
+    const char *open, const char *close, size_t *inner, size_t *end_at,
+    struct meta *m, struct fm_error *err)
+{
+	const char	*eol;
+	size_t		 pos, end;
+	unsigned	 line;
+
+	eol = memchr(src + off, '\n', len - off);
+	end = eol ? (size_t)(eol - src) : len;
+	if (!is_fence(src + off, end - off, open))
+		return 0;			/* no front matter */
+	*inner = eol ? end + 1 : len;
+	for (pos = end + 1, line = 2; eol != NULL && pos <= len; line++) {
+		eol = memchr(src + pos, '\n', len - pos);
+		end = eol ? (size_t)(eol - src) : len;
+		if (is_fence(src + pos, end - pos, close)) {
+			*end_at = pos;
+			m->body_off = eol ? end + 1 : len;
+			m->body_line = line + 1;
+			return 1;
+		}
+		pos = end + 1;
+	}
+	err->line = 1;
+	err->col = 1;
+	snprintf(err->msg, sizeof(err->msg), "front matter is not closed "
+	    "(no %.3s%s%.3s line after it)", close, close[3] ? " or " : "",
+	    close + 3);
+	m->body_off = 0;
+	return -1;
+}
+
+int
 frontmatter_parse(const char *src, size_t len, struct meta *m,
     struct fm_error *err)
 {
 	struct fmp	 f;
-	const char	*eol;
-	size_t		 off = 0, pos, end, close = 0;
-	unsigned	 line;
-	int		 found = 0, rv;
+	size_t		 off = 0, pos, inner, close;
+	int		 rv;
 
 	memset(m, 0, sizeof(*m));
 	memset(err, 0, sizeof(*err));
@@ -667,32 +709,12 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 	m->body_line = 1;
 	if (len == off)
 		return 0;
+	if (len - off >= 3 && memcmp(src + off, "+++", 3) == 0)
+		return frontmatter_toml(src, len, off, m, err);	/* TOML */
 
-	eol = memchr(src + off, '\n', len - off);
-	end = eol ? (size_t)(eol - src) : len;
-	if (!is_fence(src + off, end - off, 1))
-		return 0;			/* no front matter */
-	for (pos = end + 1, line = 2; eol != NULL && pos <= len; line++) {
-		eol = memchr(src + pos, '\n', len - pos);
-		end = eol ? (size_t)(eol - src) : len;
-		if (is_fence(src + pos, end - pos, 0)) {
-			found = 1;
-			close = pos;
-			m->body_off = eol ? end + 1 : len;
-			m->body_line = line + 1;
-			break;
-		}
-		pos = end + 1;
-	}
-	if (!found) {
-		err->line = 1;
-		err->col = 1;
-		snprintf(err->msg, sizeof(err->msg), "front matter is not "
-		    "closed (no --- or ... line after it)");
-		m->body_off = 0;
-		return -1;
-	}
-
+	if ((rv = frontmatter_fenced(src, len, off, "---", "---...", &inner,
+	    &close, m, err)) != 1)
+		return rv;
 	memset(&f, 0, sizeof(f));
 	f.in = src + off;
 	f.inlen = close - off;
@@ -714,6 +736,18 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 		return -1;
 	}
 	return 0;
+}
+
+enum fm_syntax
+frontmatter_syntax(const char *src, size_t len, size_t body_off)
+{
+	size_t	 off = 0;
+
+	if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
+		off = 3;
+	if (body_off <= off)
+		return FM_SYNTAX_NONE;
+	return src[off] == '+' ? FM_SYNTAX_TOML : FM_SYNTAX_YAML;
 }
 
 void

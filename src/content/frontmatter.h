@@ -1,9 +1,13 @@
 /*
- * frontmatter.h -- the leading YAML block of a Markdown file, as struct meta.
+ * frontmatter.h -- the leading YAML or TOML block of a Markdown file, as
+ * struct meta.
  *
  * A file may start (after an optional UTF-8 BOM) with a "---" line; the
  * front matter runs to the next "---" or "..." line, and the Markdown
  * body starts after it.  A file without that first line is all body.
+ * A "+++" line opens TOML front matter instead (Hugo's and Zola's),
+ * closed by the next "+++" line: frontmatter_toml.c reads it to the same
+ * keys.
  * The YAML is read with libyaml's event API under fixed caps on events
  * and nesting; aliases are refused, so no front matter can make us
  * expand anything.  Knows libyaml and date.h; nothing of files on disk
@@ -77,6 +81,16 @@ struct fm_error {
 int	 frontmatter_parse(const char *src, size_t len, struct meta *m,
 	    struct fm_error *err);
 void	 meta_free(struct meta *m);
+
+enum fm_syntax {
+	FM_SYNTAX_NONE,
+	FM_SYNTAX_YAML,
+	FM_SYNTAX_TOML,
+};
+
+/* Which front matter src had, frontmatter_parse() having said body_off. */
+enum fm_syntax frontmatter_syntax(const char *src, size_t len,
+	    size_t body_off);
 
 #define FM_ENTITIES	0x1	/* decode &amp; &#233; &eacute; ... */
 

@@ -40,6 +40,7 @@
 
 #define CONFIG_MAX_SIZE	(1024 * 1024)	/* bytes of YAML we will read */
 #define CONFIG_MAX_BIND	32		/* addresses in "bind" */
+#define CONFIG_MAX_PROXIES 64		/* entries in "proxy_protocol" */
 #define CONFIG_MAX_REDIRECTS 10000	/* entries in "redirects" */
 #define CONFIG_MAX_URL	GEMINI_META_MAX	/* a redirect target is a META */
 #define SHOW_MAX	40		/* bytes of a bad value in a message */
@@ -102,6 +103,8 @@ static int	parse_log(struct loader *, const struct field *,
 static int	parse_ms(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_path(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_proxies(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_peer(struct loader *, const struct field *,
 		    yaml_event_t *);
@@ -167,6 +170,10 @@ static const struct field fields[] = {
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
 	{ "ticket_rotation",	parse_ms,	OFF(ticket_rotation_ms),
 	    60 * 1000, 7 * DAY_MS },
+	/* An optional path, read as chroot's is. */
+	{ "ticket_keys",	parse_chroot,	OFF(ticket_keys), 0, PATH_MAX },
+	{ "proxy_protocol",	parse_proxies,	OFF(proxy_protocol), 0,
+	    CONFIG_MAX_PROXIES },
 	{ "lang",		parse_lang,	OFF(lang),	1, 35 },
 	{ "title",		parse_text,	OFF(site_title), 1, 256 },
 	{ "subtitle",		parse_text,	OFF(site_subtitle), 0, 256 },
@@ -1056,6 +1063,62 @@ parse_bind(struct loader *l, const struct field *f, yaml_event_t *ev)
 }
 
 /*
+ * One entry of "proxy_protocol":
+ *   entry = address [ "/" bits ]
+ *   bits = 1*3DIGIT, no leading zero, at most 32 (IPv4) or 128 (IPv6)
+ * (proto/proxy.c reads the same form when it matches a peer.)
+ */
+static int
+proxy_add(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    char ***v, size_t *n)
+{
+	char		 tmp[SHOW_MAX + 4], a[INET6_ADDRSTRLEN];
+	unsigned char	 addr[sizeof(struct in6_addr)];
+	const char	*s, *slash, *d;
+	size_t		 len;
+	unsigned	 bits = 0, max;
+
+	if (scalar(l, f, ev, "an IP address", &s) == -1)
+		return -1;
+	if (yml_is_null(ev))
+		return fail(l, ev->start_mark, "%s: an address is required",
+		    f->key);
+	slash = strchr(s, '/');
+	len = slash != NULL ? (size_t)(slash - s) : strlen(s);
+	if (len == 0 || len >= sizeof(a))
+		goto bad;
+	memcpy(a, s, len);
+	a[len] = '\0';
+	if (inet_pton(AF_INET, a, addr) == 1)
+		max = 32;
+	else if (inet_pton(AF_INET6, a, addr) == 1)
+		max = 128;
+	else
+		goto bad;
+	if (slash != NULL) {
+		d = slash + 1;
+		if (*d == '\0' || strlen(d) > 3 || strspn(d, "0123456789") !=
+		    strlen(d) || (d[0] == '0' && d[1] != '\0'))
+			goto bad;
+		bits = (unsigned)atoi(d);
+		if (bits > max)
+			goto bad;
+	}
+	return list_append(l, f, ev, v, n, s, s, "entries");
+bad:
+	return fail(l, ev->start_mark, "%s: '%s' is not an IP address or a "
+	    "prefix like 10.0.0.0/8", f->key, show(s, tmp));
+}
+
+/* proxy_protocol = entry / "[" *( entry ) "]" / null */
+static int
+parse_proxies(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return parse_list(l, f, ev, proxy_add, 1, 0, &l->c->proxy_protocol,
+	    &l->c->nproxy_protocol);
+}
+
+/*
  * One entry of "titan_writers": a SHA-256 fingerprint, 64 hex digits in
  * any case, colons and blanks allowed between them; stored lower-case.
  */
@@ -1658,6 +1721,9 @@ defaults(struct config *c, const char *confdir)
 	c->chroot_dir = NULL;
 	c->allow_root = 0;
 	c->ticket_rotation_ms = 12 * 60 * 60 * 1000;
+	c->ticket_keys = NULL;
+	c->proxy_protocol = NULL;
+	c->nproxy_protocol = 0;
 	c->lang = xstrdup("en");
 	c->site_title = xstrdup("capsuled");
 	c->site_subtitle = NULL;
@@ -1772,6 +1838,8 @@ config_free(struct config *c)
 	free_hosts(c->hosts, c->nhosts);
 	free(c->user);
 	free(c->chroot_dir);
+	free(c->ticket_keys);
+	free_list(c->proxy_protocol, c->nproxy_protocol);
 	free(c->lang);
 	free(c->site_title);
 	free(c->site_subtitle);

@@ -93,6 +93,19 @@ struct config {
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */
 	unsigned	 ticket_rotation_ms; /* TLS ticket key lifetime */
+	/*
+	 * Ticket keys shared by a fleet: this file's (absolute), re-read
+	 * when it changes; NULL: each process makes and rotates its own.
+	 */
+	char		*ticket_keys;	/* owned or NULL */
+
+	/*
+	 * Load balancers in front: a connection from one of these (an
+	 * address, or one with a prefix length: "10.0.0.0/8") starts with
+	 * a PROXY protocol header naming the real client; none: off.
+	 */
+	char		**proxy_protocol; /* owned */
+	size_t		 nproxy_protocol;
 
 	/* Site: fallbacks for what capsule/index.md's front matter omits. */
 	char		*lang;		/* default "en" */

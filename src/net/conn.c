@@ -32,6 +32,7 @@
 #include "net/worker.h"
 #include "proto/gemini.h"
 #include "proto/gopher.h"
+#include "proto/proxy.h"
 #include "proto/titan.h"
 #include "site/router.h"
 #include "site/site.h"
@@ -43,6 +44,7 @@
 #define CONN_QUEUE_HIGH	(256 * 1024)	/* stop reading the file above */
 
 enum conn_state {
+	CONN_PROXY,		/* a load balancer's PROXY header first */
 	CONN_REQUEST,		/* handshake and request line */
 	CONN_UPLOAD,		/* Titan: the body after the request line */
 	CONN_RESPONSE,		/* queuing the response */
@@ -86,6 +88,16 @@ struct conn {
 	int		 lcounted;	/* limits_open() counted us */
 	int		 handshaken;	/* TLS handshake seen complete */
 	struct titan_upload *up;	/* owned: a Titan upload, or NULL */
+	char		*pp;		/* owned: a PROXY header begun, or
+					   NULL (CONN_PROXY only) */
+	size_t		 pplen;		/* bytes in pp */
+	int		 ppsniff;	/* not a listed proxy: refuse one */
+	union {
+		struct sockaddr		sa;
+		struct sockaddr_in	sin;
+		struct sockaddr_in6	sin6;
+	}		 ppdst;		/* where the client reached the proxy,
+					   from its header; or AF_UNSPEC */
 };
 
 /* One write: the uv request and the bytes it owns, freed in on_write. */
@@ -97,6 +109,7 @@ struct wreq {
 
 static void	conn_close(struct conn *);
 static void	file_read_next(struct conn *);
+static void	read_proxy(struct conn *, const char **, size_t *);
 
 /*
  * The live configuration: the generation this connection was accepted
@@ -146,6 +159,7 @@ conn_free(struct conn *c)
 	gen_unref(c->gen);
 	free(c->filebuf);
 	titan_upload_free(c->up);
+	free(c->pp);
 	free(c);
 	worker_conn_done(w);
 }
@@ -540,7 +554,10 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	upload_read(c);
 }
 
-/* An IP literal in the URL must be where the client reached us. */
+/*
+ * An IP literal in the URL must be where the client reached us: behind
+ * a load balancer, the balancer's address its PROXY header names.
+ */
 static int
 own_address(struct conn *c, const struct gemini_request *req)
 {
@@ -549,6 +566,8 @@ own_address(struct conn *c, const struct gemini_request *req)
 
 	if (!req->ip)
 		return 1;
+	if (c->ppdst.sa.sa_family != AF_UNSPEC)
+		return gemini_request_local(req, &c->ppdst.sa);
 	if (uv_tcp_getsockname(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
 		return 0;
 	return gemini_request_local(req, (struct sockaddr *)&ss);
@@ -784,7 +803,8 @@ static void
 on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
 {
 	struct conn	*c = s->data;
-	size_t		 room;
+	const char	*p = ub->base;
+	size_t		 len, room;
 
 	if (nread == 0)
 		return;			/* EAGAIN: not EOF */
@@ -792,19 +812,23 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
 		conn_close(c);		/* UV_EOF or an error */
 		return;
 	}
-	if (c->state != CONN_REQUEST && c->state != CONN_UPLOAD)
+	len = (size_t)nread;
+	/* A load balancer's header comes before TLS and the request. */
+	if (c->state == CONN_PROXY || c->ppsniff)
+		read_proxy(c, &p, &len);
+	if (len == 0 || (c->state != CONN_REQUEST && c->state != CONN_UPLOAD))
 		return;
 	if (c->proto == PROTO_GEMINI) {
 		/* The SSL (~8 KB) waits for the client's first byte. */
 		if (c->tls == NULL)
 			c->tls = tlsconn_new(c->gen->set->tls);
-		read_gemini(c, ub->base, (size_t)nread);
+		read_gemini(c, p, len);
 		return;
 	}
 	room = CONN_REQ_MAX - c->reqlen;
-	if ((size_t)nread > room)
-		nread = (ssize_t)room;	/* the parser sees the cap */
-	take_request(c, ub->base, (size_t)nread);
+	if (len > room)
+		len = room;		/* the parser sees the cap */
+	take_request(c, p, len);
 	check_request(c);
 }
 
@@ -833,6 +857,104 @@ count_client(struct conn *c, const struct sockaddr *sa)
 	return 0;
 }
 
+/*
+ * Does a PROXY header open this connection from sa?  1 yes, 0 no; when
+ * proxies are listed and sa is not one of them, c->ppsniff makes
+ * read_proxy() refuse a header instead.  -1: proxies are listed and sa
+ * is unknown, a peer gone before we asked (a load balancer's health
+ * check resets its connection at once): neither listed nor not, so
+ * closed without a word.
+ */
+static int
+proxy_expected(struct conn *c, const struct sockaddr *sa)
+{
+	const struct config	*cfg = conf(c);
+
+	if (cfg->nproxy_protocol == 0)
+		return 0;
+	if (sa->sa_family == AF_UNSPEC)
+		return -1;
+	if (proxy_listed(cfg->proxy_protocol, cfg->nproxy_protocol, sa))
+		return 1;
+	c->ppsniff = 1;
+	return 0;
+}
+
+/*
+ * The PROXY header (proto/proxy.h), read before TLS and the request.
+ * From a listed proxy (CONN_PROXY) it must come, whole and well-formed,
+ * and its client is then the one the logs and the limits see; from any
+ * other address (c->ppsniff: the first bytes only) it must not.  Takes
+ * the header's bytes off *p and *len, leaving what follows; a refusal
+ * closes c (logged: a listed proxy that sends no valid header is
+ * misconfigured, a header from elsewhere is a spoofing attempt or a
+ * proxy missing from the list) and leaves *len 0.
+ */
+static void
+read_proxy(struct conn *c, const char **p, size_t *len)
+{
+	struct proxy_header	 h;
+	const char		*err = NULL;
+	size_t			 old = c->pplen, n;
+	ssize_t			 r;
+	int			 sslen = sizeof(h.src);
+
+	if (c->ppsniff) {
+		c->ppsniff = 0;
+		if (!proxy_sniff(*p, *len))
+			return;
+		log_info("%s: PROXY header from an address proxy_protocol "
+		    "does not list: closed", c->peer);
+		goto refuse;
+	}
+	if (c->pp == NULL) {		/* most often whole in one read */
+		if ((r = proxy_parse(*p, *len, &h, &err)) == PROXY_INCOMPLETE) {
+			c->pp = xmalloc(PROXY_MAX);
+			memcpy(c->pp, *p, *len);	/* < PROXY_MAX */
+			c->pplen = *len;
+			*len = 0;
+			return;
+		}
+	} else {
+		n = *len < PROXY_MAX - c->pplen ? *len : PROXY_MAX - c->pplen;
+		memcpy(c->pp + c->pplen, *p, n);
+		c->pplen += n;
+		if ((r = proxy_parse(c->pp, c->pplen, &h, &err)) ==
+		    PROXY_INCOMPLETE) {
+			*len = 0;
+			return;
+		}
+	}
+	if (r == PROXY_BAD) {
+		log_warnx("%s: no valid PROXY header (%s): closed", c->peer,
+		    err);
+		goto refuse;
+	}
+	*p += (size_t)r - old;
+	*len -= (size_t)r - old;
+	free(c->pp);
+	c->pp = NULL;
+	c->state = CONN_REQUEST;
+	if (h.dst.ss_family == AF_INET)
+		memcpy(&c->ppdst.sin, &h.dst, sizeof(c->ppdst.sin));
+	else if (h.dst.ss_family == AF_INET6)
+		memcpy(&c->ppdst.sin6, &h.dst, sizeof(c->ppdst.sin6));
+	/* A health check (v2 LOCAL) and the like: the proxy itself. */
+	if (h.local && uv_tcp_getpeername(&c->tcp,
+	    (struct sockaddr *)&h.src, &sslen) != 0)
+		h.src.ss_family = AF_UNSPEC;
+	set_peer(c, (struct sockaddr *)&h.src);
+	if (c->w->limits != NULL &&
+	    count_client(c, (struct sockaddr *)&h.src) == -1) {
+		log_debug("%s: per-address connection limit reached", c->peer);
+		goto refuse;
+	}
+	return;
+refuse:
+	conn_close(c);
+	*len = 0;
+}
+
 void
 conn_accept(struct listener *l)
 {
@@ -840,7 +962,7 @@ conn_accept(struct listener *l)
 	struct conn		*c;
 	struct sockaddr_storage	 ss;
 	unsigned		 timeout;
-	int			 rv, sslen = sizeof(ss);
+	int			 rv, pp, sslen = sizeof(ss);
 
 	c = xcalloc(1, sizeof(*c));
 	c->w = w;
@@ -871,7 +993,14 @@ conn_accept(struct listener *l)
 	if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &sslen) != 0)
 		ss.ss_family = AF_UNSPEC;
 	set_peer(c, (struct sockaddr *)&ss);
-	if (w->limits != NULL &&
+	if ((pp = proxy_expected(c, (struct sockaddr *)&ss)) == -1) {
+		log_debug("accept: the peer is gone already");
+		conn_close(c);
+		return;
+	}
+	if (pp == 1)
+		c->state = CONN_PROXY;	/* counted once the header is read */
+	else if (w->limits != NULL &&
 	    count_client(c, (struct sockaddr *)&ss) == -1) {
 		log_debug("%s: per-address connection limit reached", c->peer);
 		conn_close(c);

@@ -9,7 +9,8 @@
  * host that differs from the SNI is a 53; a TLS session of one host
  * does not resume on the other (TLS 1.3 and 1.2); an edit in the second
  * capsule shows up live; SIGHUP keeps both; Gopher serves the first
- * host; --check reports both.
+ * host; --check reports both, counting their posts by front matter
+ * (one of them TOML).
  */
 #include <openssl/x509v3.h>
 
@@ -301,8 +302,9 @@ soon(const char *sni, const char *u, const char *needle)
 static void
 test_live(void)
 {
+	/* In TOML, as a post moved from Hugo would be. */
 	mk(capb, "posts/2024-03-03-beta-new.md",
-	    "---\ntitle: Freshly Second\n---\nNew on the second host.\n");
+	    "+++\ntitle = 'Freshly Second'\n+++\nNew on the second host.\n");
 	OK(soon(HOST2, url(HOST2, "/"), "Freshly Second"),
 	    "a new post in the second capsule shows up live");
 	expect(HOST2, url(HOST2, "/posts/beta-new"), 20,
@@ -368,6 +370,10 @@ test_check(void)
 	HAS(b.data ? b.data : "", capb, "--check: the second capsule");
 	HAS(b.data ? b.data : "", "site:     Beta Site",
 	    "--check: the second site");
+	HAS(b.data ? b.data : "", "front matter: 2 YAML, 0 TOML, 0 none",
+	    "--check: the first capsule's posts by front matter");
+	HAS(b.data ? b.data : "", "front matter: 1 YAML, 1 TOML, 0 none",
+	    "--check: the second capsule's, one in TOML");
 	buf_free(&b);
 }
 

@@ -27,6 +27,7 @@ static const struct {
 	{ "gemlog", "/gemlog/" },
 	{ "post-running-a-capsule-2", "/posts/running-a-capsule-2" },
 	{ "post-plain-text-habits-tables", "/posts/plain-text-habits-tables" },
+	{ "post-moving-a-hugo-archive", "/posts/moving-a-hugo-archive" },
 	{ "page-about", "/about" },
 };
 

@@ -111,6 +111,8 @@ check_defaults(const struct config *c, const char *top, const char *what)
 	STR_EQ(c->robots, CONFIG_ROBOTS_DEFAULT, what);
 	INT_EQ(c->ntitan_writers, 0, what);
 	INT_EQ(c->titan_max_size, 1 << 20, what);
+	STR_EQ(c->ticket_keys, NULL, what);
+	INT_EQ(c->nproxy_protocol, 0, what);
 	free(capsule);
 	free(certs);
 }
@@ -561,6 +563,57 @@ test_titan(void)
 	    "a SHA-256 fingerprint, got a mapping");
 	expect_err("titan_max_size: 10\n", "1:17: titan_max_size: 10 is out "
 	    "of range (1 KiB to 1024 MiB)");
+}
+
+/* proxy_protocol, ticket_keys: behind a load balancer (issue 16). */
+static void
+test_fleet(void)
+{
+	struct config	 c;
+	char		*keys;
+
+	expect_ok(&c, "proxy_protocol: [127.0.0.1, '::1', 10.0.0.0/8, "
+	    "\"fd00::/8\", 192.0.2.0/0]\nticket_keys: ticket.keys\n");
+	INT_EQ(c.nproxy_protocol, 5, "five proxies");
+	if (c.nproxy_protocol == 5) {
+		STR_EQ(c.proxy_protocol[0], "127.0.0.1", "first");
+		STR_EQ(c.proxy_protocol[2], "10.0.0.0/8", "a prefix");
+		STR_EQ(c.proxy_protocol[3], "fd00::/8", "an IPv6 prefix");
+	}
+	keys = xasprintf("%s/etc/ticket.keys", tmp);
+	STR_EQ(c.ticket_keys, keys, "ticket_keys, next to the config");
+	free(keys);
+	config_free(&c);
+	expect_ok(&c, "proxy_protocol: 127.0.0.1\nticket_keys: ~\n");
+	INT_EQ(c.nproxy_protocol, 1, "one proxy, a scalar");
+	STR_EQ(c.ticket_keys, NULL, "ticket_keys: null, our own keys");
+	config_free(&c);
+	expect_ok(&c, "proxy_protocol: []\n");
+	INT_EQ(c.nproxy_protocol, 0, "empty list: off");
+	config_free(&c);
+	expect_ok(&c, "proxy_protocol:\n");
+	INT_EQ(c.nproxy_protocol, 0, "null: off");
+	config_free(&c);
+	expect_err("proxy_protocol: [haproxy.local]\n", "1:18: "
+	    "proxy_protocol: 'haproxy.local' is not an IP address or a prefix "
+	    "like 10.0.0.0/8");
+	expect_err("proxy_protocol: [10.0.0.0/33]\n", "1:18: "
+	    "proxy_protocol: '10.0.0.0/33' is not an IP address or a prefix "
+	    "like 10.0.0.0/8");
+	expect_err("proxy_protocol: ['::/129']\n", "1:18: proxy_protocol: "
+	    "'::/129' is not an IP address or a prefix like 10.0.0.0/8");
+	expect_err("proxy_protocol: [10.0.0.0/08]\n", "1:18: "
+	    "proxy_protocol: '10.0.0.0/08' is not an IP address or a prefix "
+	    "like 10.0.0.0/8");
+	expect_err("proxy_protocol: [10.0.0.0/]\n", "1:18: "
+	    "proxy_protocol: '10.0.0.0/' is not an IP address or a prefix "
+	    "like 10.0.0.0/8");
+	expect_err("proxy_protocol: [1.2.3.4, 1.2.3.4]\n", "1:27: "
+	    "proxy_protocol: '1.2.3.4' is listed twice");
+	expect_err("proxy_protocol: {a: b}\n", "1:17: proxy_protocol: "
+	    "expected an IP address, got a mapping");
+	expect_err("ticket_keys: [a]\n", "1:14: ticket_keys: expected a "
+	    "string, got a list");
 }
 
 /* atom_full_content, link_aliases: the feed and link keys of issue 3. */
@@ -1135,6 +1188,7 @@ main(void)
 	test_hardening();
 	test_live();
 	test_hosts();
+	test_fleet();
 
 	unlink(conf);
 	rmdir(etc);

@@ -1,18 +1,23 @@
 /*
  * test_ticket.c -- TLS settings a reviewer signs off: session tickets
  * sealed with rotated keys (ticket.c) and shared by every context, no
- * renegotiation, no compression, nothing below TLS 1.2.
+ * renegotiation, no compression, nothing below TLS 1.2; and a fleet's
+ * key file (ticket_keys): its format, its permissions, the last key
+ * sealing, a change picked up, a session resumed by "another instance"
+ * that read the same file.
  *
  * Client and server talk through memory BIOs, pumped by hand: no
  * sockets, no timing apart from the lazy-rotation case.
  */
 #define OPENSSL_API_COMPAT 30000
 
+#include <errno.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -341,6 +346,210 @@ test_versions(void)
 	SSL_CTX_free(ctx);
 }
 
+/* A key line: 160 hex digits, all c. */
+static void
+keyline(struct buf *b, char c)
+{
+	size_t	 i;
+
+	for (i = 0; i < 2 * TICKET_KEY_BYTES; i++)
+		buf_addc(b, c);
+}
+
+static int
+parse(struct buf *b, size_t *n, char *err, size_t errlen)
+{
+	unsigned char	 k[TICKET_FILE_KEYS][TICKET_KEY_BYTES];
+
+	return ticket_parse_keys(b->data, b->len, k, n, err, errlen);
+}
+
+static void
+test_file_format(void)
+{
+	struct buf	 b = BUF_INIT;
+	unsigned char	 k[TICKET_FILE_KEYS][TICKET_KEY_BYTES];
+	char		 err[256];
+	size_t		 n = 0, i;
+
+	buf_addstr(&b, "# a comment\n\n  ");
+	keyline(&b, 'a');
+	buf_addstr(&b, "  \r\n\t\n# another\n");
+	keyline(&b, 'B');
+	INT_EQ(ticket_parse_keys(b.data, b.len, k, &n, err, sizeof(err)), 0,
+	    "comments, blanks, CRLF, upper and lower case");
+	INT_EQ(n, 2, "two keys");
+	OK(k[0][0] == 0xaa && k[0][79] == 0xaa && k[1][0] == 0xbb,
+	    "hex decoded in order");
+
+	buf_truncate(&b, 0);
+	buf_addstr(&b, "# nothing\n\n");
+	OK(parse(&b, &n, err, sizeof(err)) == -1 &&
+	    strstr(err, "no keys") != NULL, "no keys: %s", err);
+	buf_truncate(&b, 0);
+	keyline(&b, '0');
+	buf_truncate(&b, b.len - 1);
+	OK(parse(&b, &n, err, sizeof(err)) == -1 &&
+	    strstr(err, "line 1") != NULL, "159 digits: %s", err);
+	buf_addstr(&b, "00");
+	OK(parse(&b, &n, err, sizeof(err)) == -1, "161 digits");
+	buf_truncate(&b, 0);
+	keyline(&b, '0');
+	b.data[100] = 'g';
+	OK(parse(&b, &n, err, sizeof(err)) == -1 &&
+	    strstr(err, "hex") != NULL, "a g: %s", err);
+	b.data[100] = '\0';
+	OK(parse(&b, &n, err, sizeof(err)) == -1, "a NUL byte");
+	b.data[100] = ' ';
+	OK(parse(&b, &n, err, sizeof(err)) == -1, "a space inside");
+	buf_truncate(&b, 0);
+	keyline(&b, '1');
+	buf_addc(&b, '\n');
+	keyline(&b, '2');
+	/* Same name (first 16 bytes), different keys. */
+	memset(b.data + 161, '1', 32);
+	OK(parse(&b, &n, err, sizeof(err)) == -1 &&
+	    strstr(err, "line 2") != NULL && strstr(err, "name") != NULL,
+	    "two keys, one name: %s", err);
+	buf_truncate(&b, 0);
+	for (i = 0; i <= TICKET_FILE_KEYS; i++) {
+		keyline(&b, '0');
+		snprintf(b.data + b.len - 4, 5, "%04zx", i);
+		buf_addc(&b, '\n');
+	}
+	OK(parse(&b, &n, err, sizeof(err)) == -1 &&
+	    strstr(err, "more than") != NULL, "17 keys: %s", err);
+	buf_free(&b);
+}
+
+/* The key names of the file at path, last (the sealing one) into last. */
+static size_t
+names(const char *path, unsigned char last[16])
+{
+	unsigned char	 k[TICKET_FILE_KEYS][TICKET_KEY_BYTES];
+	struct buf	 b = BUF_INIT;
+	char		 chunk[4096], err[256];
+	size_t		 n = 0;
+	FILE		*f;
+	size_t		 r;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	while ((r = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, r);
+	fclose(f);
+	if (ticket_parse_keys(b.data, b.len, k, &n, err, sizeof(err)) == 0)
+		memcpy(last, k[n - 1], 16);
+	buf_free(&b);
+	return n;
+}
+
+/* The key name a session's ticket was sealed with. */
+static int
+sealed_by(SSL_SESSION *s, const unsigned char name[16])
+{
+	const unsigned char	*t;
+	size_t			 len;
+
+	if (s == NULL)
+		return 0;
+	SSL_SESSION_get0_ticket(s, &t, &len);
+	return len > 16 && memcmp(t, name, 16) == 0;
+}
+
+static void
+test_file(int version, const char *what)
+{
+	SSL_CTX		*ctx = client_ctx(version);
+	SSL_SESSION	*s1, *s2, *s3;
+	unsigned char	 last[16];
+	unsigned long	 g;
+	char		 err[512], *path, *dir;
+	int		 reused;
+
+	path = xasprintf("%s/ticket.keys", top);
+	dir = xasprintf("%s/certs", top);
+	unlink(path);
+	INT_EQ(ticket_gen_file(path, err, sizeof(err)), 1, "a new file");
+	INT_EQ(ticket_gen_file(path, err, sizeof(err)), 2, "a key added");
+	INT_EQ(names(path, last), 2, "two keys in the file");
+	INT_EQ(ticket_use_file(path, err, sizeof(err)), 0, what);
+	s1 = visit(ctx, srv, NULL, &reused);
+	OK(sealed_by(s1, last), "%s: the last key seals", what);
+	s2 = visit(ctx, srv2, s1, &reused);
+	INT_EQ(reused, 1, "resumed with the file's key");
+	SSL_SESSION_free(s2);
+	g = ticket_rotations();
+	ticket_rotate();
+	INT_EQ(ticket_rotations(), g, "no rotation of a file's keys");
+	INT_EQ(ticket_refresh(), 0, "no change, nothing read");
+
+	/* Another instance: its own keys, then the same file. */
+	INT_EQ(ticket_use_file(NULL, err, sizeof(err)), 0, "own keys");
+	s2 = visit(ctx, srv, s1, &reused);
+	INT_EQ(reused, 0, "own keys: the fleet's ticket does not open");
+	SSL_SESSION_free(s2);
+	INT_EQ(ticket_use_file(path, err, sizeof(err)), 0, "the file again");
+	s2 = visit(ctx, srv2, s1, &reused);
+	INT_EQ(reused, 1, "a process that read the same file resumes it");
+	SSL_SESSION_free(s2);
+
+	/* The operator rotates: the change is picked up. */
+	INT_EQ(ticket_gen_file(path, err, sizeof(err)), 3, "a third key");
+	INT_EQ(ticket_refresh(), 1, "the change is read");
+	INT_EQ(names(path, last), 3, "three keys");
+	s2 = visit(ctx, srv, s1, &reused);
+	INT_EQ(reused, 1, "an older key still opens");
+	OK(sealed_by(s2, last), "%s: renewed under the new last key", what);
+	INT_EQ(ticket_gen_file(path, err, sizeof(err)), 3, "rotated");
+	INT_EQ(ticket_gen_file(path, err, sizeof(err)), 3, "rotated again");
+	INT_EQ(ticket_refresh(), 1, "read again");
+	s3 = visit(ctx, srv, s1, &reused);
+	INT_EQ(reused, 0, "its key dropped from the file: full handshake");
+	SSL_SESSION_free(s3);
+	s3 = visit(ctx, srv, s2, &reused);
+	INT_EQ(reused, 1, "the renewed ticket still opens");
+	SSL_SESSION_free(s3);
+
+	/* Permissions: refused, and the keys in use stay. */
+	chmod(path, 0640);
+	OK(ticket_use_file(path, err, sizeof(err)) == -1 &&
+	    strstr(err, "chmod 600") != NULL, "mode 0640 refused: %s", err);
+	INT_EQ(ticket_refresh(), -1, "a refresh refuses it too");
+	INT_EQ(ticket_refresh(), 0, "once per change");
+	s3 = visit(ctx, srv, s2, &reused);
+	INT_EQ(reused, 1, "the keys in use stayed");
+	SSL_SESSION_free(s3);
+	OK(ticket_gen_file(path, err, sizeof(err)) == -1,
+	    "no rotation of a file others can read");
+	chmod(path, 0604);
+	OK(ticket_use_file(path, err, sizeof(err)) == -1, "mode 0604");
+	chmod(path, 0600);
+	INT_EQ(ticket_refresh(), 1, "mode 0600 again: read");
+	OK(ticket_use_file(dir, err, sizeof(err)) == -1 &&
+	    strstr(err, "regular") != NULL, "a directory: %s", err);
+	unlink(path);
+	INT_EQ(ticket_refresh(), -1, "the file gone: logged");
+	s3 = visit(ctx, srv, s2, &reused);
+	INT_EQ(reused, 1, "and the keys in use stay");
+	SSL_SESSION_free(s3);
+	OK(ticket_use_file(path, err, sizeof(err)) == -1 &&
+	    strstr(err, strerror(ENOENT)) != NULL, "missing: %s", err);
+
+	INT_EQ(ticket_use_file(NULL, err, sizeof(err)), 0, "own keys again");
+	s3 = visit(ctx, srv, s2, &reused);
+	INT_EQ(reused, 0, "own keys do not open the file's tickets");
+	SSL_SESSION_free(s3);
+	s3 = visit(ctx, srv, NULL, &reused);
+	OK(s3 != NULL && SSL_SESSION_has_ticket(s3), "own keys seal again");
+	SSL_SESSION_free(s3);
+	SSL_SESSION_free(s2);
+	SSL_SESSION_free(s1);
+	SSL_CTX_free(ctx);
+	free(path);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -365,6 +574,9 @@ main(void)
 	test_threads();
 	test_no_renegotiation();
 	test_versions();
+	test_file_format();
+	test_file(0, "TLS 1.3");
+	test_file(TLS1_2_VERSION, "TLS 1.2");
 
 	tls_server_free(srv);
 	tls_server_free(srv2);
