@@ -78,6 +78,8 @@ static int	parse_bind(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_bool(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_cgi(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_chroot(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_links(struct loader *, const struct field *,
@@ -189,6 +191,13 @@ static const struct field fields[] = {
 	{ "redirects",		parse_redirects, OFF(redirects), 1,
 	    CONFIG_MAX_REDIRECTS },
 	{ "robots",		parse_robots,	OFF(robots),	0, 65536 },
+	{ "cgi",		parse_cgi,	OFF(cgi),	0, 64 },
+	{ "cgi_timeout",	parse_ms,	OFF(cgi_timeout_ms),
+	    100, 60 * 60 * 1000 },
+	{ "cgi_max_output",	parse_size,	OFF(cgi_max_output),
+	    1024, 1LL << 30 },
+	{ "cgi_max_programs",	parse_uint,	OFF(cgi_max_programs),
+	    1, 1000 },
 	{ "titan_writers",	parse_writers,	OFF(titan_writers), 0, 1000 },
 	{ "titan_max_size",	parse_size,	OFF(titan_max_size),
 	    1024, 1LL << 30 },
@@ -829,6 +838,42 @@ parse_user(struct loader *l, const struct field *f, yaml_event_t *ev)
 			return fail(l, ev->start_mark,
 			    "%s: '%s' is not a user name", f->key,
 			    show(s, tmp));
+	set_str(l, f, s);
+	return 0;
+}
+
+/*
+ * cgi = segment: the directory of each capsule whose programs answer
+ * "/<segment>/...", or null for none.  Not a name the server already
+ * answers: those paths would never reach it.
+ */
+static int
+parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	static const char *const taken[] = { "posts", "series", "tags",
+	    "files", "drafts", "search", "gemlog", "atom.xml", "robots.txt" };
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s, *p;
+	size_t		 i;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	if (s != NULL) {
+		for (p = s; *p != '\0'; p++)
+			if (!((*p >= 'a' && *p <= 'z') ||
+			    (*p >= 'A' && *p <= 'Z') ||
+			    (*p >= '0' && *p <= '9') || *p == '_' ||
+			    *p == '-' || (*p == '.' && p > s)))
+				return fail(l, ev->start_mark, "%s: '%s' is not"
+				    " a directory name such as cgi-bin (letters,"
+				    " digits, '-', '_', '.' not first)", f->key,
+				    show(s, tmp));
+		for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+			if (strcmp(s, taken[i]) == 0)
+				return fail(l, ev->start_mark, "%s: '%s' is a"
+				    " path the server answers itself", f->key,
+				    s);
+	}
 	set_str(l, f, s);
 	return 0;
 }
@@ -1737,6 +1782,10 @@ defaults(struct config *c, const char *confdir)
 	c->redirects = NULL;
 	c->nredirects = 0;
 	c->robots = xstrdup(CONFIG_ROBOTS_DEFAULT);
+	c->cgi = NULL;
+	c->cgi_timeout_ms = 10 * 1000;
+	c->cgi_max_output = (size_t)1 << 20;
+	c->cgi_max_programs = 4;
 	c->titan_writers = NULL;
 	c->ntitan_writers = 0;
 	c->titan_max_size = 1 << 20;
@@ -1847,6 +1896,7 @@ config_free(struct config *c)
 	free(c->log_file);
 	free_redirects(c->redirects, c->nredirects);
 	free(c->robots);
+	free(c->cgi);
 	free_list(c->titan_writers, c->ntitan_writers);
 	free_list(c->link_aliases, c->nlink_aliases);
 	memset(c, 0, sizeof(*c));

@@ -134,6 +134,15 @@ struct config {
 	char		*robots;	/* /robots.txt body; NULL = 51 */
 
 	/*
+	 * CGI (Gemini): programs in the capsule's directory of this name
+	 * answer "/<cgi>/..."; NULL: off.  Never run as root.
+	 */
+	char		*cgi;		/* owned: "cgi-bin", or NULL */
+	unsigned	 cgi_timeout_ms; /* a program's time to answer */
+	size_t		 cgi_max_output; /* bytes of one answer, header too */
+	unsigned	 cgi_max_programs; /* running at once, per worker */
+
+	/*
 	 * Writers: client certificates (SHA-256 of the DER, lower-case
 	 * hex) that may upload posts over Titan and read /drafts/.  None:
 	 * Titan is off (53) and drafts are 51 for everyone.

@@ -665,6 +665,40 @@ test_feed_and_aliases(void)
 	free(many);
 }
 
+/* cgi and its limits. */
+static void
+test_cgi(void)
+{
+	struct config	 c;
+
+	expect_ok(&c, "");
+	STR_EQ(c.cgi, NULL, "cgi: off by default");
+	INT_EQ(c.cgi_timeout_ms, 10000, "cgi_timeout default");
+	INT_EQ(c.cgi_max_output, 1 << 20, "cgi_max_output default");
+	INT_EQ(c.cgi_max_programs, 4, "cgi_max_programs default");
+	config_free(&c);
+	expect_ok(&c, "cgi: cgi-bin\ncgi_timeout: 500ms\n"
+	    "cgi_max_output: 64K\ncgi_max_programs: 2\n");
+	STR_EQ(c.cgi, "cgi-bin", "cgi");
+	INT_EQ(c.cgi_timeout_ms, 500, "cgi_timeout");
+	INT_EQ(c.cgi_max_output, 64 << 10, "cgi_max_output");
+	INT_EQ(c.cgi_max_programs, 2, "cgi_max_programs");
+	config_free(&c);
+	expect_ok(&c, "cgi: ~\n");
+	STR_EQ(c.cgi, NULL, "cgi: ~ is off");
+	config_free(&c);
+	expect_err("cgi: /cgi-bin\n", "1:6: cgi: '/cgi-bin' is not a directory"
+	    " name such as cgi-bin (letters, digits, '-', '_', '.' not first)");
+	expect_err("cgi: a/b\n", "1:6: cgi: 'a/b' is not a directory name"
+	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
+	expect_err("cgi: ..\n", "1:6: cgi: '..' is not a directory name"
+	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
+	expect_err("cgi: files\n", "1:6: cgi: 'files' is a path the server"
+	    " answers itself");
+	expect_err("cgi_max_programs: 0\n", "1:19: cgi_max_programs: 0 is out"
+	    " of range (1 to 1000)");
+}
+
 /* log_peer, redirects, robots: the keys of issue 8. */
 static void
 test_peer_redirects_robots(void)
@@ -1181,6 +1215,7 @@ main(void)
 	test_paths();
 	test_errors();
 	test_peer_redirects_robots();
+	test_cgi();
 	test_titan();
 	test_feed_and_aliases();
 	test_files();
