@@ -49,7 +49,7 @@ struct cgi {
 	uv_timer_t	 timer;
 	int		 nopen;		/* handles not yet closed */
 	int		 exited;
-	int		 eof;		/* stdout read to its end, or given up */
+	int		 eof;		/* stdout at its end, or given up */
 	int		 closing;
 	enum cgi_end	 end;
 	size_t		 max;		/* cgi_max_output */
@@ -75,8 +75,9 @@ cgi_wanted(const struct config *cfg, const char *path)
 /*
  * The program path names: the first segment under the CGI directory
  * that is a regular, executable file, opened as files/ opens files (no
- * way out, no dot-files).  Returns its capsule-relative length in path
- * + 1 (the rest is PATH_INFO), or 0 when there is none.
+ * way out, no dot-files, one hard link unless files_hardlinks).
+ * Returns its capsule-relative length in path + 1 (the rest is
+ * PATH_INFO), or 0 when there is none.
  */
 static size_t
 find_program(const struct config *cfg, const char *path)
@@ -100,8 +101,10 @@ find_program(const struct config *cfg, const char *path)
 		if (fd == -1)
 			return 0;
 		close(fd);
+		/* A second name may stand for any file: files_hardlinks. */
 		if (kind == FSAFE_FILE)
-			return (st.st_mode & 0111) != 0 ? len : 0;
+			return (st.st_mode & 0111) != 0 && (st.st_nlink == 1 ||
+			    cfg->files_hardlinks) ? len : 0;
 		seg = rel + len;
 	}
 	return 0;
@@ -328,7 +331,7 @@ cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
 	cg->nopen = 3;
 	if (rv < 0) {
 		log_warnx("cgi %s: %s", cg->program, uv_strerror(rv));
-		/* libuv: a handle that failed to spawn is closed all the same. */
+		/* libuv: a handle that failed to spawn is closed too. */
 		cg->done = spawn_failed;
 		cg->exited = cg->eof = 1;
 		cg->end = CGI_ABORTED;

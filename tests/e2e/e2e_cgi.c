@@ -11,8 +11,8 @@
  *    without one;
  *  - 42 for a bad header, for no output, past cgi_timeout (the program
  *    and the child it started are killed) and past cgi_max_output;
- *  - 51 for a file that is not executable, a dot-file, a missing one and
- *    the directory itself; 42 for one the server's user may not run;
+ *  - 51 for a file that is not executable, a dot-file, one with two hard
+ *    links, a missing one and the directory itself; 42 for one the server's user may not run;
  *    Gopher never runs a program;
  *  - cgi_max_programs: four requests at once on two workers with a cap
  *    of one each: some answered 41, the others served;
@@ -106,6 +106,11 @@ make_capsule(void)
 	prog(".hidden.cgi", "printf '20 text/plain\\r\\nran\\n'\n", 0755);
 	/* Executable by its owner only: as root, nobody cannot run it. */
 	prog("owner.cgi", "printf '20 text/plain\\r\\nran\\n'\n", 0744);
+	/* A second name of a program: not run (files_hardlinks is off). */
+	prog("once.cgi", "printf '20 text/plain\\r\\nran\\n'\n", 0755);
+	snprintf(p, sizeof(p), "%s/cgi-bin/once.cgi", capsule);
+	snprintf(body, sizeof(body), "%s/cgi-bin/twice.cgi", capsule);
+	(void)!link(p, body);
 }
 
 static struct reply
@@ -314,7 +319,10 @@ test_answers(const struct e2e_server *s)
 	if (geteuid() == 0)
 		STR_EQ(r.header, "42 CGI error", "not nobody's to run: 42");
 	else
-		STR_EQ(r.header, "20 text/plain", "owner.cgi: the owner runs it");
+		STR_EQ(r.header, "20 text/plain", "its owner runs it");
+	reply_free(&r);
+	r = gem(s, "/cgi-bin/twice.cgi");
+	STR_EQ(r.header, "51 Not found", "a program with two names: 51");
 	reply_free(&r);
 	r = gem(s, "/cgi-bin/missing.cgi");
 	STR_EQ(r.header, "51 Not found", "missing: 51");
@@ -334,7 +342,8 @@ test_answers(const struct e2e_server *s)
 		struct buf	 out;
 		const char	 req[] = "/cgi-bin/env.cgi\r\n";
 
-		if (e2e_plain(s->gopher_port, req, sizeof(req) - 1, &out) == 0) {
+		if (e2e_plain(s->gopher_port, req, sizeof(req) - 1,
+		    &out) == 0) {
 			buf_addc(&out, '\0');
 			g = buf_release(&out);
 		}

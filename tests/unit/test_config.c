@@ -740,7 +740,8 @@ test_peer_redirects_robots(void)
 	STR_EQ(config_redirect(&c, "/wiki", NULL),
 	    "gemini://wiki.example.org/start?x=1", "URL target");
 	STR_EQ(config_redirect(&c, "/caf\xc3\xa9", NULL), "/cafe", "UTF-8 key");
-	STR_EQ(config_redirect(&c, "/blog/", NULL), "/posts/", "trailing slash");
+	STR_EQ(config_redirect(&c, "/blog/", NULL), "/posts/",
+	    "trailing slash");
 	STR_EQ(config_redirect(&c, "/blog", NULL), NULL, "exact match only");
 	STR_EQ(config_redirect(&c, "/posts/old-name/", NULL), NULL, "exact");
 	STR_EQ(config_redirect(&c, "/", NULL), NULL, "not listed");
