@@ -475,8 +475,9 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 		memcpy(ents[n++], e, sizeof(*e));
 	}
 	closedir(d);
-	qsort(ents, n, sizeof(*ents), (int (*)(const void *,
-	    const void *))alphasort);
+	if (n > 1)		/* an empty listing has no array: NULL */
+		qsort(ents, n, sizeof(*ents), (int (*)(const void *,
+		    const void *))alphasort);
 
 	page_init(&p);
 	name = shown(urlpath);
