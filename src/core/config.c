@@ -843,38 +843,47 @@ parse_user(struct loader *l, const struct field *f, yaml_event_t *ev)
 }
 
 /*
- * cgi = segment: the directory of each capsule whose programs answer
- * "/<segment>/...", or null for none.  Not a name the server already
- * answers: those paths would never reach it.
+ * cgi = segment ["/"]: the directory of each capsule whose programs
+ * answer "/<segment>/...", or null for none.  Not a name the server
+ * already answers: those paths would never reach it.
  */
 static int
 parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	static const char *const taken[] = { "posts", "series", "tags",
 	    "files", "drafts", "search", "gemlog", "atom.xml", "robots.txt" };
-	char		 tmp[SHOW_MAX + 4];
+	char		 tmp[SHOW_MAX + 4], *dir = NULL;
 	const char	*s, *p;
-	size_t		 i;
+	size_t		 i, len;
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
+	if (s != NULL && (len = strlen(s)) > 1 && s[len - 1] == '/')
+		s = dir = xstrndup(s, len - 1);	/* "cgi-bin/" */
 	if (s != NULL) {
 		for (p = s; *p != '\0'; p++)
 			if (!((*p >= 'a' && *p <= 'z') ||
 			    (*p >= 'A' && *p <= 'Z') ||
 			    (*p >= '0' && *p <= '9') || *p == '_' ||
 			    *p == '-' || (*p == '.' && p > s)))
-				return fail(l, ev->start_mark, "%s: '%s' is not"
-				    " a directory name such as cgi-bin (letters,"
-				    " digits, '-', '_', '.' not first)", f->key,
-				    show(s, tmp));
+				break;
+		if (*p != '\0') {
+			fail(l, ev->start_mark, "%s: '%s' is not a directory"
+			    " name such as cgi-bin (letters, digits, '-', '_',"
+			    " '.' not first)", f->key, show(s, tmp));
+			free(dir);
+			return -1;
+		}
 		for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
-			if (strcmp(s, taken[i]) == 0)
-				return fail(l, ev->start_mark, "%s: '%s' is a"
-				    " path the server answers itself", f->key,
-				    s);
+			if (strcmp(s, taken[i]) == 0) {
+				fail(l, ev->start_mark, "%s: '%s' is a path the"
+				    " server answers itself", f->key, s);
+				free(dir);
+				return -1;
+			}
 	}
 	set_str(l, f, s);
+	free(dir);
 	return 0;
 }
 

@@ -684,12 +684,17 @@ test_cgi(void)
 	INT_EQ(c.cgi_max_output, 64 << 10, "cgi_max_output");
 	INT_EQ(c.cgi_max_programs, 2, "cgi_max_programs");
 	config_free(&c);
+	expect_ok(&c, "cgi: cgi-bin/\n");
+	STR_EQ(c.cgi, "cgi-bin", "cgi: a trailing slash is the same");
+	config_free(&c);
 	expect_ok(&c, "cgi: ~\n");
 	STR_EQ(c.cgi, NULL, "cgi: ~ is off");
 	config_free(&c);
 	expect_err("cgi: /cgi-bin\n", "1:6: cgi: '/cgi-bin' is not a directory"
 	    " name such as cgi-bin (letters, digits, '-', '_', '.' not first)");
 	expect_err("cgi: a/b\n", "1:6: cgi: 'a/b' is not a directory name"
+	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
+	expect_err("cgi: a//\n", "1:6: cgi: 'a/' is not a directory name"
 	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
 	expect_err("cgi: ..\n", "1:6: cgi: '..' is not a directory name"
 	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
