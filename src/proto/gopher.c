@@ -391,11 +391,13 @@ gopher_respond(const struct config *host, struct site *site,
 	 */
 	for (hops = 0; r->status / 10 == 3 && r->meta[0] == '/' && hops < 2;
 	    hops++) {
-		char target[GEMINI_META_MAX + 1];
+		char	target[GEMINI_META_MAX + 1];
+		int	defer = r->may_defer;
 
 		snprintf(target, sizeof(target), "%s", r->meta);
 		response_free(r);
 		response_init(r);
+		r->may_defer = defer;
 		rreq.path = target;
 		router_handle(host, site, &rreq, r);
 	}

@@ -91,7 +91,9 @@ void	 gopher_error(struct response *r, const char *msg);
 /*
  * Answer the request line line[0..len) (no terminator; left as it is)
  * into r, which response_init() made: r's body is what to send, then
- * r's file when r->status is 2x and r->fd is not -1.  host and site (the
+ * r's file when r->status is 2x and r->fd is not -1; with r->may_defer,
+ * a page slow to render may come as r->job (router.h:
+ * response_render()), to render before sending.  host and site (the
  * site state of host's capsule) are what the router serves from.
  *
  * A line that does not parse gets a type-3 error, an HTTP request line

@@ -39,6 +39,18 @@
 #include "site/router.h"
 #include "site/site.h"
 
+/*
+ * Markdown slower to render than a worker's loop may wait for: larger
+ * than this many bytes, or with a line of more '|' than that (a table
+ * row: cmark-gfm's tables cost about the square of their columns).
+ * Measured with render_gemtext() on a 2-core machine under load (best
+ * of three): prose 100 KiB 19 ms, 1 MiB 230 ms, 8 MiB 2.5 s; a table
+ * of 5,000 rows and 5 columns 146 ms; one row of 500 columns 1.5 ms, of
+ * 2,000 18 ms, of 8,000 355 ms.  16 KiB of prose is about 3 ms there.
+ */
+#define RENDER_INLINE_MAX	(16u << 10)
+#define RENDER_PIPES_MAX	256
+
 /* What one request is about: enough to render it from scratch. */
 struct route {
 	const struct config	*cfg;
@@ -64,9 +76,35 @@ response_use_owned(struct response *r)
 	r->bodylen = r->owned.len;
 }
 
+/* A page left for response_render(): what it takes to make it. */
+struct render_job {
+	struct route	 rt;		/* reqpath: NULL */
+	struct slot	*slot;
+	struct post	*post;		/* one of a post, */
+	struct doc	*doc;		/* a doc, */
+	struct post *const *posts;	/* or a feed of these posts */
+	size_t		 nposts;
+	char		*self;		/* the feed's, owned */
+	char		*alternate;
+	char		*title;
+};
+
+static void
+job_free(struct render_job *j)
+{
+	if (j == NULL)
+		return;
+	free(j->self);
+	free(j->alternate);
+	free(j->title);
+	free(j);
+}
+
 void
 response_free(struct response *r)
 {
+	job_free(r->job);
+	r->job = NULL;
 	buf_free(&r->owned);
 	if (r->fd != -1)
 		close(r->fd);
@@ -88,6 +126,19 @@ response_status(struct response *r, int status, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A 20 of this type: its body comes from set_body() or a render job. */
+static void
+set_type(struct response *r, const char *mime, const char *lang,
+    char gopher_type)
+{
+	r->gopher_type = gopher_type;
+	if (lang != NULL)
+		response_status(r, 20, "%s; charset=utf-8; lang=%s", mime,
+		    lang);
+	else
+		response_status(r, 20, "%s", mime);
+}
+
 static void
 set_body(struct response *r, struct blob *b, const char *mime,
     const char *lang, char gopher_type)
@@ -95,12 +146,7 @@ set_body(struct response *r, struct blob *b, const char *mime,
 	r->blob = b;		/* our reference, dropped by response_free */
 	r->body = b->data;
 	r->bodylen = b->len;
-	r->gopher_type = gopher_type;
-	if (lang != NULL)
-		response_status(r, 20, "%s; charset=utf-8; lang=%s", mime,
-		    lang);
-	else
-		response_status(r, 20, "%s", mime);
+	set_type(r, mime, lang, gopher_type);
 }
 
 /* Link hooks handed to the renderers. */
@@ -283,29 +329,162 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
 }
 
+/* Would md[0..len) keep a loop waiting (RENDER_INLINE_MAX)? */
+static int
+slow_to_render(const char *md, size_t len)
+{
+	const char	*p, *end = md + len;
+	size_t		 pipes = 0;
+
+	if (len > RENDER_INLINE_MAX)
+		return 1;
+	for (p = md; p < end; p++) {
+		if (*p == '\n')
+			pipes = 0;
+		else if (*p == '|' && ++pipes > RENDER_PIPES_MAX)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The page of slot, not there yet, is left to response_render() (the
+ * caller can wait for it: r->may_defer): r gets its status and META now,
+ * and a job the caller fills in.
+ */
+static struct render_job *
+defer(const struct route *rt, struct slot *slot, struct response *r,
+    const char *mime, const char *lang)
+{
+	struct render_job	*j;
+
+	j = xcalloc(1, sizeof(*j));
+	j->rt = *rt;
+	j->rt.reqpath = NULL;		/* the request's, gone by then */
+	j->slot = slot;
+	job_free(r->job);
+	r->job = j;
+	set_type(r, mime, lang, '0');
+	return j;
+}
+
+static struct blob *
+render_post(const struct route *rt, struct slot *slot, struct post *post)
+{
+	const char	*body = post->src + post->body_off;
+	size_t		 len = post->srclen - post->body_off, skip;
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	nav_post_header(&p, rt->a, post);
+	/* A body that opens with the title would show it twice. */
+	skip = scan_repeated_title(body, len, post->title);
+	page_markdown(&p, body + skip, len - skip);
+	nav_post_footer(&p, rt->a, post);
+	b = site_cache_put(rt->site, slot, emit_document(rt, &p, post->path));
+	page_free(&p);
+	return b;
+}
+
+static struct blob *
+render_doc(const struct route *rt, struct slot *slot, struct doc *d)
+{
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	page_heading(&p, 1, "%s", d->title);
+	page_markdown(&p, d->src + d->body_off, d->srclen - d->body_off);
+	b = site_cache_put(rt->site, slot, emit_document(rt, &p, d->path));
+	page_free(&p);
+	return b;
+}
+
+/* A feed with every post's content is slow when they are together. */
+static int
+slow_feed(struct post *const *posts, size_t nposts)
+{
+	size_t	 i, len = 0;
+
+	for (i = 0; i < nposts; i++) {
+		len += posts[i]->srclen - posts[i]->body_off;
+		if (len > RENDER_INLINE_MAX || slow_to_render(posts[i]->src +
+		    posts[i]->body_off, posts[i]->srclen - posts[i]->body_off))
+			return 1;
+	}
+	return 0;
+}
+
+static struct blob *
+render_feed(const struct route *rt, struct slot *slot, const char *self,
+    const char *alternate, const char *title, struct post *const *posts,
+    size_t nposts)
+{
+	struct atom_feed	 f;
+	struct buf		 out = BUF_INIT;
+	struct blob		*b;
+
+	memset(&f, 0, sizeof(f));
+	f.host = rt->cfg->hostname;
+	f.port = rt->cfg->gemini_port;
+	f.self = self;
+	f.alternate = alternate;
+	f.title = title;
+	f.subtitle = rt->a->subtitle;
+	f.author = rt->a->author;
+	f.archive = rt->a;
+	f.posts = posts;
+	f.nposts = nposts;
+	f.full = rt->cfg->atom_full_content;
+	atom_feed(&out, &f);
+	b = site_cache_put(rt->site, slot, blob_new(out.data ? out.data : "",
+	    out.len));
+	buf_free(&out);
+	return b;
+}
+
+void
+response_render(struct response *r)
+{
+	struct render_job	*j = r->job;
+	struct blob		*b;
+
+	if (j == NULL)
+		return;
+	/* Another request may have rendered it meanwhile. */
+	if ((b = cache_get(j->slot)) != NULL)
+		;
+	else if (j->post != NULL)
+		b = render_post(&j->rt, j->slot, j->post);
+	else if (j->doc != NULL)
+		b = render_doc(&j->rt, j->slot, j->doc);
+	else
+		b = render_feed(&j->rt, j->slot, j->self, j->alternate,
+		    j->title, j->posts, j->nposts);
+	r->blob = b;
+	r->body = b->data;
+	r->bodylen = b->len;
+	r->job = NULL;
+	job_free(j);
+}
+
 static void
 serve_post(const struct route *rt, struct post *post, struct response *r)
 {
 	struct slot		*slot = which_slot(rt, SITE_POST, post->id);
 	struct blob		*b;
-	struct page		 p;
+	const char		*lang = post->lang ? post->lang : rt->a->lang;
 
 	if ((b = cache_get(slot)) == NULL) {
-		const char	*body = post->src + post->body_off;
-		size_t		 len = post->srclen - post->body_off, skip;
-
-		page_init(&p);
-		nav_post_header(&p, rt->a, post);
-		/* A body that opens with the title would show it twice. */
-		skip = scan_repeated_title(body, len, post->title);
-		page_markdown(&p, body + skip, len - skip);
-		nav_post_footer(&p, rt->a, post);
-		b = site_cache_put(rt->site, slot,
-		    emit_document(rt, &p, post->path));
-		page_free(&p);
+		if (r->may_defer && slow_to_render(post->src + post->body_off,
+		    post->srclen - post->body_off)) {
+			defer(rt, slot, r, "text/gemini", lang)->post = post;
+			return;
+		}
+		b = render_post(rt, slot, post);
 	}
-	set_body(r, b, "text/gemini",
-	    post->lang ? post->lang : rt->a->lang, '0');
+	set_body(r, b, "text/gemini", lang, '0');
 }
 
 static void
@@ -313,18 +492,17 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 {
 	struct slot		*slot = which_slot(rt, SITE_DOC, d->id);
 	struct blob		*b;
-	struct page		 p;
+	const char		*lang = d->lang ? d->lang : rt->a->lang;
 
 	if ((b = cache_get(slot)) == NULL) {
-		page_init(&p);
-		page_heading(&p, 1, "%s", d->title);
-		page_markdown(&p, d->src + d->body_off,
-		    d->srclen - d->body_off);
-		b = site_cache_put(rt->site, slot,
-		    emit_document(rt, &p, d->path));
-		page_free(&p);
+		if (r->may_defer && slow_to_render(d->src + d->body_off,
+		    d->srclen - d->body_off)) {
+			defer(rt, slot, r, "text/gemini", lang)->doc = d;
+			return;
+		}
+		b = render_doc(rt, slot, d);
 	}
-	set_body(r, b, "text/gemini", d->lang ? d->lang : rt->a->lang, '0');
+	set_body(r, b, "text/gemini", lang, '0');
 }
 
 static void
@@ -368,27 +546,22 @@ serve_atom(const struct route *rt, struct slot *slot,
     const char *self, const char *alternate, const char *title,
     struct post *const *posts, size_t nposts, struct response *r)
 {
-	struct atom_feed	 f;
-	struct buf		 out = BUF_INIT;
+	struct render_job	*j;
 	struct blob		*b;
 
 	if ((b = cache_get(slot)) == NULL) {
-		memset(&f, 0, sizeof(f));
-		f.host = rt->cfg->hostname;
-		f.port = rt->cfg->gemini_port;
-		f.self = self;
-		f.alternate = alternate;
-		f.title = title;
-		f.subtitle = rt->a->subtitle;
-		f.author = rt->a->author;
-		f.archive = rt->a;
-		f.posts = posts;
-		f.nposts = nposts;
-		f.full = rt->cfg->atom_full_content;
-		atom_feed(&out, &f);
-		b = site_cache_put(rt->site, slot,
-		    blob_new(out.data ? out.data : "", out.len));
-		buf_free(&out);
+		if (r->may_defer && rt->cfg->atom_full_content &&
+		    slow_feed(posts, nposts)) {
+			j = defer(rt, slot, r, "application/atom+xml", NULL);
+			j->posts = posts;
+			j->nposts = nposts;
+			j->self = xstrdup_null(self);
+			j->alternate = xstrdup_null(alternate);
+			j->title = xstrdup_null(title);
+			return;
+		}
+		b = render_feed(rt, slot, self, alternate, title, posts,
+		    nposts);
 	}
 	set_body(r, b, "application/atom+xml", NULL, '0');
 }
