@@ -13,11 +13,14 @@
  *     hang under the item's text.  Prefixes stop growing at half the
  *     width, so deep nesting cannot eat the line;
  *   - links and images are "text[1]", with "[1] URL" under
- *     "References" at the end; site paths ("/posts/x") go through
+ *     "References" at the end, or handed to opts->ref (a menu lists
+ *     them as items); site paths ("/posts/x") go through
  *     opts->absolute.  Footnote references take numbers from the same
  *     counter ("[2]"), and the notes are listed under "Notes" before
  *     the references, so every number means one thing;
  *   - a thematic break is a line of 20 "-";
+ *   - with opts->ascii, every code point past ASCII is spelled in ASCII
+ *     (core/fold.h) before it is counted for the wrap;
  *   - tabs are expanded, other controls and CR dropped; lines end in LF
  *     (the Gopher layer makes CRLF).  A line that would be a lone "."
  *     (the RFC 1436 terminator) becomes " .".
@@ -160,7 +163,7 @@ link_exit(struct render *r, struct gph *g, cmark_node *n)
 	const struct render_opts *o = g->opts;
 	struct buf		 b = BUF_INIT;
 	const char		*url = cmark_node_get_url(n), *base;
-	char			*rw = NULL, *abs = NULL, s[32];
+	char			*rw = NULL, *abs = NULL, *label, s[32];
 	size_t			 at = 0, len;
 
 	if (g->nopen > 0)
@@ -193,6 +196,18 @@ link_exit(struct render *r, struct gph *g, cmark_node *n)
 	g->refs[g->nrefs++].url = buf_release(&b);
 	snprintf(s, sizeof(s), "[%u]", g->next);
 	render_text(r, s);
+	if (o != NULL && o->ref != NULL) {
+		label = render_node_text(n);
+		if (*label == '\0' && render_is_type(n, CMARK_NODE_IMAGE)) {
+			free(label);
+			/* url may have been rw, freed above */
+			base = render_url_basename(cmark_node_get_url(n),
+			    &len);
+			label = xstrndup(base, len);
+		}
+		o->ref(o->ref_ctx, g->next, g->refs[g->nrefs - 1].url, label);
+		free(label);
+	}
 }
 
 /* An underlined title of our own ("Notes", "References"). */
@@ -215,7 +230,7 @@ references(struct render *r, struct gph *g)
 	char	 s[32];
 	size_t	 i;
 
-	if (g->nrefs == 0)
+	if (g->nrefs == 0 || (g->opts != NULL && g->opts->ref != NULL))
 		return;
 	render_prefix_truncate(r, 0);
 	title(r, "References");
@@ -517,6 +532,7 @@ render_gopher(const char *md, size_t len, const struct render_opts *opts,
 	g.max_prefix = width / 2;
 	doc = render_parse(md, len);
 	render_init(&r, out, width, gph_outc, &g);
+	r.ascii = opts != NULL && opts->ascii;
 	render_walk(&r, doc, gph_node);
 	render_finish(&r);
 	render_free(doc);

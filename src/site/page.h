@@ -21,6 +21,7 @@ enum block_type {
 	BLOCK_LINK,
 	BLOCK_BLANK,
 	BLOCK_MARKDOWN,		/* rendered by the emitter's renderer */
+	BLOCK_MDLINKS,		/* only the links of some Markdown */
 };
 
 /* What a link points at: decides the Gopher item type. */
@@ -30,6 +31,12 @@ enum link_kind {
 	LINK_FILE,		/* a static file: type by extension */
 	LINK_EXTERNAL,		/* another server: h with URL: */
 	LINK_SEARCH,		/* a search: type 7 */
+	/*
+	 * A post or a page: the document at url over Gemini; over Gopher
+	 * its menu at url + "/" (type 1), whose first item is the text and
+	 * the rest its links, so that every link of a text can be followed.
+	 */
+	LINK_TEXT,
 };
 
 struct block {
@@ -39,7 +46,7 @@ struct block {
 	char		*text;		/* owned: heading, paragraph, label */
 	char		*url;		/* owned: "/posts/x" or absolute */
 	char		 date[11];	/* BLOCK_LINK: "YYYY-MM-DD" or "" */
-	const char	*md;		/* BLOCK_MARKDOWN: borrowed */
+	const char	*md;		/* BLOCK_MARKDOWN, _MDLINKS: borrowed */
 	size_t		 mdlen;
 };
 
@@ -59,13 +66,20 @@ void	 page_link(struct page *, enum link_kind, const char *url,
 	    const char *date, const char *fmt, ...)
 	    __attribute__((format(printf, 5, 6)));
 void	 page_blank(struct page *);
+/*
+ * Markdown, rendered by the emitter.  In a Gopher menu its links are
+ * also items after the text ("[1] label"), numbered as in the text.
+ */
 void	 page_markdown(struct page *, const char *md, size_t len);
+/* Only the links of md, as link lines or items "[n] label". */
+void	 page_markdown_links(struct page *, const char *md, size_t len);
 
 /* Where links point and how to reach this server: set by the caller. */
 struct page_target {
 	const char	*host;		/* public hostname */
 	int		 port;		/* public port of this protocol */
 	unsigned	 width;		/* Gopher: display width, 70 */
+	int		 ascii;		/* Gopher: spell text in ASCII */
 	struct render_opts ropts;	/* for BLOCK_MARKDOWN */
 };
 

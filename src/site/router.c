@@ -82,6 +82,7 @@ struct render_job {
 	struct slot	*slot;
 	struct post	*post;		/* one of a post, */
 	struct doc	*doc;		/* a doc, */
+	int		 menu;		/* (their Gopher menus) */
 	struct post *const *posts;	/* or a feed of these posts */
 	size_t		 nposts;
 	char		*self;		/* the feed's, owned */
@@ -180,6 +181,12 @@ router_gopher_url(const struct config *cfg, const char *url)
 
 	if (url[0] != '/' || url[1] == '/')
 		return NULL;
+	/* A post or a page is followed through its menu (nav.h). */
+	if ((strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
+	    strchr(url + 7, '/') == NULL) || (strchr(url + 1, '/') == NULL &&
+	    archive_doc(rt->a, url + 1) != NULL))
+		return xasprintf("gopher://%s:%d/1%s/", rt->cfg->hostname,
+		    public_port(rt), url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
 	    strncmp(url, "/files/", 7) == 0 ? mime_gopher_type(url) : '0';
 	return xasprintf("gopher://%s:%d/%c%s", cfg->hostname,
@@ -212,19 +219,24 @@ target_init(struct page_target *t, const struct route *rt,
 	if (rt->proto == PROTO_GOPHER) {
 		t->ropts.absolute = absolute_link;
 		t->ropts.absolute_ctx = lc;
+		t->ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
+		t->ropts.ascii = t->ascii;
 	}
 }
 
-/* Emit a navigation page: a gemtext page, or a Gopher menu. */
+/*
+ * Emit a navigation page: a gemtext page, or a Gopher menu.  from is
+ * the file its Markdown blocks come from, for their relative links.
+ */
 static struct blob *
-emit_menu(const struct route *rt, struct page *p)
+emit_menu_from(const struct route *rt, struct page *p, const char *from)
 {
 	struct page_target	 t;
 	struct link_ctx		 lc;
 	struct buf		 out = BUF_INIT;
 	struct blob		*b;
 
-	target_init(&t, rt, &lc, "index.md");
+	target_init(&t, rt, &lc, from);
 	if (rt->proto == PROTO_GEMINI)
 		page_emit_gemtext(p, &t, &out);
 	else
@@ -232,6 +244,12 @@ emit_menu(const struct route *rt, struct page *p)
 	b = blob_new(out.data ? out.data : "", out.len);
 	buf_free(&out);
 	return b;
+}
+
+static struct blob *
+emit_menu(const struct route *rt, struct page *p)
+{
+	return emit_menu_from(rt, p, "index.md");
 }
 
 /*
@@ -354,7 +372,7 @@ slow_to_render(const char *md, size_t len)
  */
 static struct render_job *
 defer(const struct route *rt, struct slot *slot, struct response *r,
-    const char *mime, const char *lang)
+    const char *mime, const char *lang, char gopher_type)
 {
 	struct render_job	*j;
 
@@ -364,23 +382,37 @@ defer(const struct route *rt, struct slot *slot, struct response *r,
 	j->slot = slot;
 	job_free(r->job);
 	r->job = j;
-	set_type(r, mime, lang, '0');
+	set_type(r, mime, lang, gopher_type);
 	return j;
+}
+
+/*
+ * A post's Markdown as its pages show it: a body that opens with the
+ * title would show it twice, so that heading is left out.
+ */
+static const char *
+post_body(const struct post *post, size_t *lenp)
+{
+	const char	*body = post->src + post->body_off;
+	size_t		 len = post->srclen - post->body_off, skip;
+
+	skip = scan_repeated_title(body, len, post->title);
+	*lenp = len - skip;
+	return body + skip;
 }
 
 static struct blob *
 render_post(const struct route *rt, struct slot *slot, struct post *post)
 {
-	const char	*body = post->src + post->body_off;
-	size_t		 len = post->srclen - post->body_off, skip;
+	const char	*body;
+	size_t		 len;
 	struct page	 p;
 	struct blob	*b;
 
 	page_init(&p);
 	nav_post_header(&p, rt->a, post);
-	/* A body that opens with the title would show it twice. */
-	skip = scan_repeated_title(body, len, post->title);
-	page_markdown(&p, body + skip, len - skip);
+	body = post_body(post, &len);
+	page_markdown(&p, body, len);
 	nav_post_footer(&p, rt->a, post);
 	b = site_cache_put(rt->site, slot, emit_document(rt, &p, post->path));
 	page_free(&p);
@@ -397,6 +429,45 @@ render_doc(const struct route *rt, struct slot *slot, struct doc *d)
 	page_heading(&p, 1, "%s", d->title);
 	page_markdown(&p, d->src + d->body_off, d->srclen - d->body_off);
 	b = site_cache_put(rt->site, slot, emit_document(rt, &p, d->path));
+	page_free(&p);
+	return b;
+}
+
+/*
+ * A post's Gopher menu: the text as its first item, then the links the
+ * text can only print, as items (nav_post_menu()).  Its Markdown is
+ * rendered to number them, so it is as slow as the text.
+ */
+static struct blob *
+render_post_menu(const struct route *rt, struct slot *slot,
+    struct post *post)
+{
+	const char	*body;
+	size_t		 len;
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	/* The body render_post() renders, so the numbers agree. */
+	body = post_body(post, &len);
+	nav_post_menu(&p, rt->a, post, body, len);
+	b = site_cache_put(rt->site, slot, emit_menu_from(rt, &p,
+	    post->path));
+	page_free(&p);
+	return b;
+}
+
+/* A page's Gopher menu: the text, then its links as items. */
+static struct blob *
+render_doc_menu(const struct route *rt, struct slot *slot, struct doc *d)
+{
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	nav_doc_menu(&p, rt->a, d, d->src + d->body_off,
+	    d->srclen - d->body_off);
+	b = site_cache_put(rt->site, slot, emit_menu_from(rt, &p, d->path));
 	page_free(&p);
 	return b;
 }
@@ -456,9 +527,11 @@ response_render(struct response *r)
 	if ((b = cache_get(j->slot)) != NULL)
 		;
 	else if (j->post != NULL)
-		b = render_post(&j->rt, j->slot, j->post);
+		b = j->menu ? render_post_menu(&j->rt, j->slot, j->post) :
+		    render_post(&j->rt, j->slot, j->post);
 	else if (j->doc != NULL)
-		b = render_doc(&j->rt, j->slot, j->doc);
+		b = j->menu ? render_doc_menu(&j->rt, j->slot, j->doc) :
+		    render_doc(&j->rt, j->slot, j->doc);
 	else
 		b = render_feed(&j->rt, j->slot, j->self, j->alternate,
 		    j->title, j->posts, j->nposts);
@@ -479,12 +552,57 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 	if ((b = cache_get(slot)) == NULL) {
 		if (r->may_defer && slow_to_render(post->src + post->body_off,
 		    post->srclen - post->body_off)) {
-			defer(rt, slot, r, "text/gemini", lang)->post = post;
+			defer(rt, slot, r, "text/gemini", lang, '0')->post = post;
 			return;
 		}
 		b = render_post(rt, slot, post);
 	}
 	set_body(r, b, "text/gemini", lang, '0');
+}
+
+static void
+serve_post_menu(const struct route *rt, struct post *post,
+    struct response *r)
+{
+	struct slot		*slot = site_slot(rt->site, SITE_POST,
+				    post->id, SITE_GOPHER_MENU);
+	struct blob		*b;
+	const char		*lang = post->lang ? post->lang : rt->a->lang;
+	struct render_job	*j;
+
+	if ((b = cache_get(slot)) == NULL) {
+		if (r->may_defer && slow_to_render(post->src + post->body_off,
+		    post->srclen - post->body_off)) {
+			j = defer(rt, slot, r, "text/gemini", lang, '1');
+			j->post = post;
+			j->menu = 1;
+			return;
+		}
+		b = render_post_menu(rt, slot, post);
+	}
+	set_body(r, b, "text/gemini", lang, '1');
+}
+
+static void
+serve_doc_menu(const struct route *rt, struct doc *d, struct response *r)
+{
+	struct slot		*slot = site_slot(rt->site, SITE_DOC, d->id,
+				    SITE_GOPHER_MENU);
+	struct blob		*b;
+	const char		*lang = d->lang ? d->lang : rt->a->lang;
+	struct render_job	*j;
+
+	if ((b = cache_get(slot)) == NULL) {
+		if (r->may_defer && slow_to_render(d->src + d->body_off,
+		    d->srclen - d->body_off)) {
+			j = defer(rt, slot, r, "text/gemini", lang, '1');
+			j->doc = d;
+			j->menu = 1;
+			return;
+		}
+		b = render_doc_menu(rt, slot, d);
+	}
+	set_body(r, b, "text/gemini", lang, '1');
 }
 
 static void
@@ -497,7 +615,7 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 	if ((b = cache_get(slot)) == NULL) {
 		if (r->may_defer && slow_to_render(d->src + d->body_off,
 		    d->srclen - d->body_off)) {
-			defer(rt, slot, r, "text/gemini", lang)->doc = d;
+			defer(rt, slot, r, "text/gemini", lang, '0')->doc = d;
 			return;
 		}
 		b = render_doc(rt, slot, d);
@@ -552,7 +670,7 @@ serve_atom(const struct route *rt, struct slot *slot,
 	if ((b = cache_get(slot)) == NULL) {
 		if (r->may_defer && rt->cfg->atom_full_content &&
 		    slow_feed(posts, nposts)) {
-			j = defer(rt, slot, r, "application/atom+xml", NULL);
+			j = defer(rt, slot, r, "application/atom+xml", NULL, '0');
 			j->posts = posts;
 			j->nposts = nposts;
 			j->self = xstrdup_null(self);
@@ -903,6 +1021,8 @@ route_section(const struct route *rt, const char *path, const char *section,
 			response_status(r, 51, "Not found");
 		else if (*rest == '\0')
 			serve_post(rt, p, r);
+		else if (strcmp(rest, "/") == 0 && rt->proto == PROTO_GOPHER)
+			serve_post_menu(rt, p, r);
 		else if (strcmp(rest, "/") == 0)
 			response_status(r, 31, "/posts/%s", key);
 		else
@@ -1008,7 +1128,7 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 	struct page	 p;
 	const char	*body, *slug = path + strlen("/drafts/");
 	char		*url;
-	size_t		 i, len, skip;
+	size_t		 i, len;
 
 	if (rt->proto != PROTO_GEMINI || !rt->writer) {
 		response_status(r, 51, "Not found");
@@ -1043,11 +1163,9 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 		response_status(r, 51, "Not found");
 		return;
 	}
-	body = post->src + post->body_off;
-	len = post->srclen - post->body_off;
 	nav_post_header(&p, a, post);
-	skip = scan_repeated_title(body, len, post->title);
-	page_markdown(&p, body + skip, len - skip);
+	body = post_body(post, &len);
+	page_markdown(&p, body, len);
 	nav_post_footer(&p, a, post);
 	set_body(r, emit_document(rt, &p, post->path), "text/gemini",
 	    post->lang ? post->lang : a->lang, '0');
@@ -1149,6 +1267,8 @@ route_path(const struct route *rt, const char *query, struct response *r)
 		if ((d = archive_doc(a, name)) != NULL) {
 			if (*rest == '\0')
 				serve_doc(rt, d, r);
+			else if (rt->proto == PROTO_GOPHER)
+				serve_doc_menu(rt, d, r);
 			else {
 				snprintf(to, sizeof(to), "/%s", name);
 				redirect(rt, to, r);

@@ -8,7 +8,8 @@
  * job instead of a body; response_render() then gives the very bytes an
  * inline render gives, and publishes them, so the next request is served
  * from the cache.  Small posts, and every caller that cannot wait, get
- * the body at once.  Gopher's answer (gopher_respond()) defers the same.
+ * the body at once.  Gopher's answer (gopher_respond()) defers the same,
+ * posts' and pages' menus too, but for the Gopher+ forms.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,9 @@ test_router(struct archive *a)
 	deferred(a, PROTO_GOPHER, "/posts/big", gmi);
 	deferred(a, PROTO_GEMINI, "/big", gmi);
 	deferred(a, PROTO_GEMINI, "/posts/wide", gmi);
+	/* Gopher's menus of a post or page render its Markdown too. */
+	deferred(a, PROTO_GOPHER, "/posts/big/", gmi);
+	deferred(a, PROTO_GOPHER, "/big/", gmi);
 
 	ask(s, PROTO_GEMINI, "/posts/small", 1, &r);
 	OK(r.job == NULL && r.bodylen > 0, "a small post: at once");
@@ -159,6 +163,26 @@ test_gopher(struct archive *a)
 	response_render(&r);
 	OK(r.bodylen > 0 && strstr(r.body, "Paragraph 0") != NULL,
 	    "gopher: rendered");
+	response_free(&r);
+
+	response_init(&r);
+	r.may_defer = 1;
+	INT_EQ(gopher_respond(&cfg, s, "/posts/big/", 11, &r), 20,
+	    "gopher menu: 20");
+	OK(r.job != NULL && r.gopher_type == '1', "gopher: a menu job");
+	response_render(&r);
+	OK(r.bodylen > 0 && strstr(r.body, "\t/posts/big\t") != NULL &&
+	    memcmp(r.body + r.bodylen - 3, ".\r\n", 3) == 0,
+	    "gopher: the menu rendered, the text its item");
+	response_free(&r);
+
+	/* The Gopher+ forms frame the body: never deferred. */
+	response_init(&r);
+	r.may_defer = 1;
+	INT_EQ(gopher_respond(&cfg, s, "/posts/wide\t+", 13, &r), 20,
+	    "gopher+: 20");
+	OK(r.job == NULL && r.bodylen > 0 && r.body[0] == '+',
+	    "gopher+: rendered at once, framed");
 	response_free(&r);
 	site_unref(s);
 }
