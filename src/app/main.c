@@ -96,6 +96,7 @@ version(void)
 
 /* The capsule a --render file belongs to, for its links. */
 struct render_capsule {
+	const struct config *cfg;	/* hostname, Gopher port */
 	struct archive	*a;		/* NULL: links stay as written */
 	char		*from;		/* "posts/x.md", as the server has it */
 };
@@ -111,7 +112,9 @@ render_link(void *ctx, const char *url)
 static char *
 render_gopher_url(void *ctx, const char *url)
 {
-	return router_gopher_url(ctx, url);
+	struct render_capsule	*rc = ctx;
+
+	return router_gopher_url(rc->cfg, rc->a, url);
 }
 
 /*
@@ -199,8 +202,9 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 		ropts.rewrite = render_link;
 		ropts.rewrite_ctx = &rc;
 		/* As the server writes Gopher text: absolute URLs. */
+		rc.cfg = cfg;
 		ropts.absolute = render_gopher_url;
-		ropts.absolute_ctx = (void *)cfg;
+		ropts.absolute_ctx = &rc;
 	}
 	if (strcmp(to, "gemini") == 0)
 		render_gemtext(src + m.body_off, len - m.body_off, &ropts,

@@ -175,23 +175,26 @@ public_port(const struct route *rt)
 }
 
 char *
-router_gopher_url(const struct config *cfg, const char *url)
+router_gopher_url(const struct config *cfg, const struct archive *a,
+    const char *url)
 {
+	int		 port;
 	char		 type;
 
 	if (url[0] != '/' || url[1] == '/')
 		return NULL;
+	port = cfg->gopher_public_port ? cfg->gopher_public_port :
+	    cfg->gopher_port;
 	/* A post or a page is followed through its menu (nav.h). */
 	if ((strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
 	    strchr(url + 7, '/') == NULL) || (strchr(url + 1, '/') == NULL &&
-	    archive_doc(rt->a, url + 1) != NULL))
-		return xasprintf("gopher://%s:%d/1%s/", rt->cfg->hostname,
-		    public_port(rt), url);
+	    archive_doc(a, url + 1) != NULL))
+		return xasprintf("gopher://%s:%d/1%s/", cfg->hostname, port,
+		    url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
 	    strncmp(url, "/files/", 7) == 0 ? mime_gopher_type(url) : '0';
-	return xasprintf("gopher://%s:%d/%c%s", cfg->hostname,
-	    cfg->gopher_public_port ? cfg->gopher_public_port :
-	    cfg->gopher_port, type, url);
+	return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port, type,
+	    url);
 }
 
 /* Gopher text names our own pages by absolute gopher:// URLs. */
@@ -200,7 +203,7 @@ absolute_link(void *ctx, const char *url)
 {
 	struct link_ctx	*lc = ctx;
 
-	return router_gopher_url(lc->rt->cfg, url);
+	return router_gopher_url(lc->rt->cfg, lc->rt->a, url);
 }
 
 static void

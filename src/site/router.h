@@ -16,6 +16,7 @@
 #include "core/buf.h"
 #include "core/gemini_limits.h"
 
+struct archive;
 struct blob;
 struct config;
 struct render_job;
@@ -90,9 +91,11 @@ void	 router_handle(const struct config *cfg, struct site *site,
 /*
  * The site path url ("/posts/x", "/tags/", "/files/a.png") as the
  * absolute gopher:// URL that Gopher text names it by, with cfg's
- * hostname and public Gopher port and the item type; NULL (malloc'd
- * otherwise) when url is not a site path.
+ * hostname and public Gopher port and the item type (a post or a page
+ * of a: its menu); NULL (malloc'd otherwise) when url is not a site
+ * path.
  */
-char	*router_gopher_url(const struct config *cfg, const char *url);
+char	*router_gopher_url(const struct config *cfg,
+	    const struct archive *a, const char *url);
 
 #endif

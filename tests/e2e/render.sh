@@ -49,7 +49,7 @@ check "-c: an old web URL (link_aliases) becomes the post" has "$tmp/out" \
 "$bin" -c "$tmp/conf/c.yaml" --render "$tmp/cap/posts/2024-02-01-second.md" \
     --to gopher >"$tmp/out"
 check "gopher: references as the server writes them" has "$tmp/out" \
-    "[1] gopher://example.org:70/0/posts/first"
+    "[1] gopher://example.org:70/1/posts/first/"
 
 # Outside a capsule, and from standard input: as written.
 cp "$tmp/cap/posts/2024-02-01-second.md" "$tmp/loose.md"
