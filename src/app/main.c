@@ -29,6 +29,7 @@
 #include "content/archive.h"
 #include "content/frontmatter.h"
 #include "content/links.h"
+#include "content/template.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -101,12 +102,19 @@ struct render_capsule {
 	char		*from;		/* "posts/x.md", as the server has it */
 };
 
+/*
+ * A link to a fragment of the page is plain text, as the server shows
+ * it (links.h); the others resolve in the file's capsule, when it is in
+ * one.
+ */
 static char *
 render_link(void *ctx, const char *url)
 {
 	struct render_capsule	*rc = ctx;
 
-	return links_resolve(rc->a, rc->from, url);
+	if (url[0] == '#')
+		return xstrdup("");
+	return rc->a != NULL ? links_resolve(rc->a, rc->from, url) : NULL;
 }
 
 static char *
@@ -165,17 +173,23 @@ done:
 	free(real);
 }
 
-/* --render: the body of one Markdown file, as a reader would get it. */
+/*
+ * --render: the body of one Markdown file, as a reader would get it
+ * (template constructs read as the archive reads them, what they lost
+ * said on stderr as the server logs it).
+ */
 static int
 cmd_render(const char *path, const char *to, const struct config *cfg)
 {
 	struct render_opts	 ropts;
 	struct render_capsule	 rc;
 	struct buf		 out = BUF_INIT;
+	struct template_result	 tr;
 	struct meta		 m;
 	struct fm_error		 fe;
-	size_t			 len;
+	size_t			 len, blen, i;
 	char			*src;
+	const char		*body;
 
 	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
 		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
@@ -195,28 +209,41 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 		free(src);
 		return EXIT_TROUBLE;
 	}
+	body = src + m.body_off;
+	blen = len - m.body_off;
+	memset(&tr, 0, sizeof(tr));
+	if (template_present(body, blen)) {
+		template_rewrite(body, blen, &tr);
+		for (i = 0; i < tr.nnotes; i++)
+			fprintf(stderr, "%s:%u:%u: template: %s %s\n", path,
+			    m.body_line + tr.notes[i].line - 1,
+			    tr.notes[i].col, tr.notes[i].what ==
+			    TEMPLATE_REMOVED ? "removed" : "approximated",
+			    tr.notes[i].text);
+		body = tr.body;
+		blen = tr.len;
+	}
 	memset(&ropts, 0, sizeof(ropts));
 	ropts.width = cfg->gopher_width;
+	ropts.rewrite = render_link;
+	ropts.rewrite_ctx = &rc;
 	render_capsule(path, cfg, &rc);
 	if (rc.a != NULL) {
-		ropts.rewrite = render_link;
-		ropts.rewrite_ctx = &rc;
 		/* As the server writes Gopher text: absolute URLs. */
 		rc.cfg = cfg;
 		ropts.absolute = render_gopher_url;
 		ropts.absolute_ctx = &rc;
 	}
 	if (strcmp(to, "gemini") == 0)
-		render_gemtext(src + m.body_off, len - m.body_off, &ropts,
-		    &out);
+		render_gemtext(body, blen, &ropts, &out);
 	else
-		render_gopher(src + m.body_off, len - m.body_off, &ropts,
-		    &out);
+		render_gopher(body, blen, &ropts, &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
 	if (rc.a != NULL)
 		archive_unref(rc.a);
 	free(rc.from);
+	template_result_free(&tr);
 	meta_free(&m);
 	free(src);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;

@@ -7,8 +7,12 @@
  *     word longer than the line is split; code blocks (indented four
  *     spaces) and tables are never wrapped;
  *   - headings stand between blank lines, level 1 underlined with "=",
- *     level 2 with "-", as long as the heading's longest line; deeper
- *     levels are plain;
+ *     level 2 with "-", as long as the heading's longest line; level 3
+ *     is plain, and 4-6 lead with one "›" per level past 3 ("› Debian"),
+ *     the same mark as in gemtext, so they do not read as a paragraph
+ *     of one line;
+ *   - code spans keep their backticks (render_code_span()); raw HTML
+ *     has been read into ordinary nodes by html.c before the walk;
  *   - list items are "* ", "1. " or "* [x] ", quotes "> "; further lines
  *     hang under the item's text.  Prefixes stop growing at half the
  *     width, so deep nesting cannot eat the line;
@@ -37,6 +41,7 @@
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/html.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
 
@@ -68,6 +73,7 @@ struct gph {
 	size_t		 head_at;	/* where the heading's text began */
 	int		 head_level;
 	size_t		 max_prefix;	/* prefixes stop growing here */
+	struct buf	 code;		/* scratch for a code span */
 };
 
 static struct gph_frame *
@@ -283,6 +289,7 @@ heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 {
 	const char	*d;
 	size_t		 i, w, max = 0, beg;
+	int		 level;
 
 	if (entering) {
 		if (cmark_node_first_child(n) == NULL)
@@ -291,11 +298,14 @@ heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 		render_begin(r);
 		g->head_at = r->out->len;
 		g->head_level = cmark_node_get_heading_level(n);
+		for (level = 4; level <= g->head_level && level <= 6; level++)
+			render_lit(r, "\xe2\x80\xba");
+		if (g->head_level > 3)
+			render_lit(r, " ");
 		r->oneline = 1;
 		return 1;
 	}
 	r->oneline = 0;
-	r->html_skip[0] = '\0';
 	if ((d = r->out->data) == NULL)
 		return 1;
 	/* The longest line, less the prefix on wrapped ones. */
@@ -362,21 +372,23 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 {
 	struct gph		*g = r->fmt;
 	cmark_node_type		 t = cmark_node_get_type(n);
+	enum html_part		 part;
 	int			 entering = ev == CMARK_EVENT_ENTER;
-	const char		*s;
 
 	/* Extension nodes: their types are only known at run time. */
-	if (t == CMARK_NODE_TABLE) {
+	part = html_table_part(n);
+	if (t == CMARK_NODE_TABLE || part == HTML_PART_TABLE) {
 		if (entering) {
 			render_block_sep(r, n);
 			render_table_begin(r, n);
 		} else
 			render_table_end(r);
 		return 1;
-	} else if (t == CMARK_NODE_TABLE_ROW) {
+	} else if (t == CMARK_NODE_TABLE_ROW || part == HTML_PART_ROW ||
+	    part == HTML_PART_HEADER_ROW) {
 		render_table_row(r, n, entering);
 		return 1;
-	} else if (t == CMARK_NODE_TABLE_CELL) {
+	} else if (t == CMARK_NODE_TABLE_CELL || part == HTML_PART_CELL) {
 		render_table_cell(r, entering);
 		return 1;
 	} else if (t == CMARK_NODE_STRIKETHROUGH) {
@@ -418,17 +430,12 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_CODE_BLOCK:
 		code_block(r, g, n);
 		break;
-	case CMARK_NODE_HTML_BLOCK:
-		render_block_sep(r, n);
-		s = cmark_node_get_literal(n);
-		render_html(r, s, strlen(s), 1);
-		r->html_skip[0] = '\0';
+	case CMARK_NODE_HTML_BLOCK:		/* html_read() left none */
+	case CMARK_NODE_HTML_INLINE:
 		break;
 	case CMARK_NODE_PARAGRAPH:
 		if (entering)
 			render_block_sep(r, n);
-		else
-			r->html_skip[0] = '\0';
 		break;
 	case CMARK_NODE_HEADING:
 		return heading(r, g, n, entering);
@@ -441,18 +448,16 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		footnote_def(r, g, entering);
 		break;
 	case CMARK_NODE_TEXT:			/* leaf: ENTER only */
-	case CMARK_NODE_CODE:
 		render_text(r, cmark_node_get_literal(n));
+		break;
+	case CMARK_NODE_CODE:
+		render_code_span(r, &g->code, cmark_node_get_literal(n));
 		break;
 	case CMARK_NODE_SOFTBREAK:
 		render_text(r, " ");
 		break;
 	case CMARK_NODE_LINEBREAK:
 		render_break(r);
-		break;
-	case CMARK_NODE_HTML_INLINE:
-		s = cmark_node_get_literal(n);
-		render_html(r, s, strlen(s), 0);
 		break;
 	case CMARK_NODE_LINK:
 	case CMARK_NODE_IMAGE:
@@ -528,6 +533,7 @@ render_gopher(const char *md, size_t len, const struct render_opts *opts,
 
 	memset(&g, 0, sizeof(g));
 	g.opts = opts;
+	buf_init(&g.code);
 	width = opts != NULL && opts->width > 0 ? opts->width : GPH_WIDTH;
 	g.max_prefix = width / 2;
 	doc = render_parse(md, len);
@@ -543,4 +549,5 @@ render_gopher(const char *md, size_t len, const struct render_opts *opts,
 	free(g.open);
 	free(g.notes);
 	free(g.st);
+	buf_free(&g.code);
 }
