@@ -110,38 +110,6 @@ count_prefix(const char *sub, const char *prefix)
 	return n;
 }
 
-/* A client context with a fresh self-signed certificate; its hash. */
-static SSL_CTX *
-cert_ctx(const char *cn, char hex[65])
-{
-	SSL_CTX		*ctx = e2e_client_ctx(0);
-	EVP_PKEY	*key = EVP_EC_gen("P-256");
-	X509		*x = X509_new();
-	unsigned char	*der = NULL, md[32];
-	unsigned int	 mdlen = 0;
-	int		 len, i;
-
-	X509_set_version(x, X509_VERSION_3);
-	ASN1_INTEGER_set(X509_get_serialNumber(x), 7);
-	X509_gmtime_adj(X509_getm_notBefore(x), -60);
-	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
-	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN",
-	    MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
-	X509_set_issuer_name(x, X509_get_subject_name(x));
-	X509_set_pubkey(x, key);
-	X509_sign(x, key, EVP_sha256());
-	SSL_CTX_use_certificate(ctx, x);
-	SSL_CTX_use_PrivateKey(ctx, key);
-	len = i2d_X509(x, &der);
-	EVP_Digest(der, (size_t)len, md, &mdlen, EVP_sha256(), NULL);
-	OPENSSL_free(der);
-	for (i = 0; i < 32; i++)
-		sprintf(hex + i * 2, "%02x", md[i]);
-	X509_free(x);
-	EVP_PKEY_free(key);
-	return ctx;
-}
-
 /* A Titan upload: the line for /posts/slug, then body. */
 static int
 upload_n(SSL_CTX *ctx, const char *slug, const char *params,
@@ -811,8 +779,8 @@ main(void)
 	mk("pages/about.md", "---\ntitle: About\n---\nAbout.\n");
 
 	anon = e2e_client_ctx(0);
-	writer = cert_ctx("writer", hex);
-	stranger = cert_ctx("stranger", other);
+	writer = e2e_cert_ctx("writer", hex);
+	stranger = e2e_cert_ctx("stranger", other);
 	snprintf(extra, sizeof(extra), "titan_writers: [\"%s\"]\n"
 	    "titan_max_size: 64K\nwatch_debounce: 50ms\n", hex);
 	if (e2e_start(&srv, capsule, extra) == -1) {
