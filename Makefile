@@ -3,7 +3,9 @@
 #   make            build build/capsuled (installs missing Debian packages
 #                   when run as root, else prints the apt-get line)
 #   make run        build, then serve capsule/ with config/capsuled.yaml
-#   make test       build and run every test; ends with "N passed, N failed"
+#   make test       build and run every test; ends with "N passed, N
+#                   failed, N skipped" (as root, installs the Debian
+#                   packages of the test clients it lacks, naming them)
 #   make asan       the same tests under ASan+UBSan (build-asan/)
 #   make valgrind   unit tests and the server under valgrind memcheck, no
 #                   leaks allowed (build-valgrind/; about 2 minutes)
@@ -29,6 +31,12 @@ SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 # is /etc/capsuled/capsuled.yaml).  Nothing is installed there: the
 # example goes to DOCDIR, so no install overwrites a live configuration.
 SYSCONFDIR ?= /etc/capsuled
+# The installed example names its capsule and certificates absolutely,
+# where contrib/capsuled.service lets the service read the one and write
+# the other: the repository's "../capsule" and "../certs" would mean
+# /etc/capsule and /etc/certs once it is copied to /etc/capsuled/.
+EXAMPLE_PATHS = -e 's|^capsule: \.\./capsule$$|capsule: /srv/capsule|' \
+	-e 's|^certs: \.\./certs$$|certs: /var/lib/capsuled/certs|'
 
 BUILD	?= build
 CC	?= cc
@@ -164,14 +172,16 @@ install: $(BUILD)/capsuled
 	sed 's|PREFIX/|$(PREFIX)/|g' man/capsuled.8 >$(DESTDIR)$(MANDIR)/man8/capsuled.8
 	sed 's|PREFIX/|$(PREFIX)/|g' man/capsuled.yaml.5 \
 	    >$(DESTDIR)$(MANDIR)/man5/capsuled.yaml.5
-	install -m 0644 config/capsuled.yaml $(DESTDIR)$(DOCDIR)/capsuled.yaml.example
+	sed $(EXAMPLE_PATHS) config/capsuled.yaml \
+	    >$(DESTDIR)$(DOCDIR)/capsuled.yaml.example
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	sed -e 's|/usr/local/bin/capsuled|$(BINDIR)/capsuled|' \
 	    -e 's|/etc/capsuled/|$(SYSCONFDIR)/|g' \
 	    -e 's|PREFIX/|$(PREFIX)/|g' contrib/capsuled.service \
 	    >$(DESTDIR)$(UNITDIR)/capsuled.service
 	install -m 0644 contrib/capsuled.sysusers $(DESTDIR)$(SYSUSERSDIR)/capsuled.conf
-	chmod 0644 $(DESTDIR)$(MANDIR)/man8/capsuled.8 \
+	chmod 0644 $(DESTDIR)$(DOCDIR)/capsuled.yaml.example \
+	    $(DESTDIR)$(MANDIR)/man8/capsuled.8 \
 	    $(DESTDIR)$(MANDIR)/man5/capsuled.yaml.5 \
 	    $(DESTDIR)$(UNITDIR)/capsuled.service
 

@@ -1,13 +1,21 @@
 #!/bin/sh
 # tests/run.sh BUILD -- run every test of the suite against BUILD/, print
-# each binary's result and one closing "N passed, N failed" line.
+# each binary's result and one closing "N passed, N failed, N skipped"
+# line.
 #
-# Each test program prints its own "N passed, N failed" as its last line;
-# a program that crashes or prints no such line counts as one failure.
+# Each test program prints its own "N passed, N failed" (shell tests add
+# ", N skipped") as its last line; a program that crashes or prints no
+# such line counts as one failure.  Under a test's result line come the
+# Debian packages it installed (as root) and the checks it skipped, why.
 set -u
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+if [ "$(id -u)" = 0 ]; then
+	echo "as root: a test whose tool is missing installs its Debian package"
+	echo "with apt-get (mandoc, tmux, amfora, bombadillo, lynx, sacc, curl,"
+	echo "openssl, systemd...); each is named under its test's line."
+fi
 export CAPSULED_BIN="$top/$build/capsuled"
 export CAPSULED_TOP="$top"
 passed=0 failed=0 skipped=0
@@ -33,6 +41,7 @@ run_one() {	# name command...
 	fi
 	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
 	printf '  %-22s %s\n' "$name" "$line"
+	grep -E '^(installing|SKIPPED): ' "$log/$name.err" | sed 's/^/    /'
 	if [ "$f" -ne 0 ]; then
 		grep -E 'FAIL|ERROR|Sanitizer|runtime error|^server: |^e2e: ' "$log/$name.err" |
 		    head -n 80 | sed 's/^/    /'
@@ -58,9 +67,5 @@ for t in tests/e2e/*.sh; do
 	run_one "$(basename "$t" .sh)" sh "$t"
 done
 
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

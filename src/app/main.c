@@ -29,6 +29,7 @@
 #include "app/reload.h"
 #include "content/archive.h"
 #include "content/frontmatter.h"
+#include "content/links.h"
 #include "content/template.h"
 #include "core/buf.h"
 #include "core/config.h"
@@ -40,6 +41,7 @@
 #include "net/server.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
+#include "site/router.h"
 #include "site/site.h"
 
 #ifndef CAPSULED_VERSION
@@ -94,6 +96,13 @@ version(void)
 	    yaml_get_version_string(), cmark_version_string());
 }
 
+/* The capsule a --render file belongs to, for its links. */
+struct render_capsule {
+	const struct config *cfg;	/* hostname, Gopher port */
+	struct archive	*a;		/* NULL: links stay as written */
+	char		*from;		/* "posts/x.md", as the server has it */
+};
+
 /*
  * Did a directory the archive reads change at or after t0
  * (CLOCK_REALTIME_COARSE, the clock of file times)?  A post saved
@@ -122,12 +131,73 @@ changed_since(const char *capsule, const struct timespec *t0)
 
 /*
  * A link to a fragment of the page is plain text, as the server shows
- * it (links.h); the other links need an archive to resolve.
+ * it (links.h); the others resolve in the file's capsule, when it is in
+ * one.
  */
 static char *
 render_link(void *ctx, const char *url)
 {
-	return url[0] == '#' ? xstrdup("") : NULL;
+	struct render_capsule	*rc = ctx;
+
+	if (url[0] == '#')
+		return xstrdup("");
+	return rc->a != NULL ? links_resolve(rc->a, rc->from, url) : NULL;
+}
+
+static char *
+render_gopher_url(void *ctx, const char *url)
+{
+	struct render_capsule	*rc = ctx;
+
+	return router_gopher_url(rc->cfg, rc->a, url);
+}
+
+/*
+ * Where path sits in a capsule: a post, page or series file
+ * (DIR/posts/x.md ...) or DIR/index.md.  Then DIR is loaded as the
+ * server loads it (cfg: the configuration's link_aliases and limits),
+ * so that links name what the server serves ("/posts/<slug>", not
+ * "2024-01-01-<slug>.md").  Quietly: the rest of the capsule's
+ * warnings are --check's business.
+ */
+static void
+render_capsule(const char *path, const struct config *cfg,
+    struct render_capsule *rc)
+{
+	static const char *const sections[] = { "posts", "pages", "series" };
+	struct config	 c;
+	enum log_level	 lvl;
+	char		*real, *base, *dir, *sect = NULL;
+	size_t		 i;
+
+	rc->a = NULL;
+	rc->from = NULL;
+	if (strcmp(path, "-") == 0 || (real = realpath(path, NULL)) == NULL)
+		return;
+	base = strrchr(real, '/');
+	*base++ = '\0';
+	dir = real;
+	if (strcmp(base, "index.md") != 0) {
+		if ((sect = strrchr(real, '/')) == NULL)
+			goto done;
+		*sect++ = '\0';
+		for (i = 0; i < nitems(sections); i++)
+			if (strcmp(sect, sections[i]) == 0)
+				break;
+		if (i == nitems(sections))
+			goto done;
+	}
+	c = *cfg;
+	c.capsule_dir = *dir != '\0' ? dir : "/";
+	lvl = log_get_level();
+	log_set_level(LOG_LEVEL_ERROR);
+	rc->a = archive_load(&c);
+	log_set_level(lvl);
+	if (rc->a != NULL)
+		rc->from = sect != NULL ? xasprintf("%s/%s", sect, base) :
+		    xstrdup(base);
+done:
+	free(real);
 }
 
 /*
@@ -136,9 +206,10 @@ render_link(void *ctx, const char *url)
  * said on stderr as the server logs it).
  */
 static int
-cmd_render(const char *path, const char *to)
+cmd_render(const char *path, const char *to, const struct config *cfg)
 {
 	struct render_opts	 ropts;
+	struct render_capsule	 rc;
 	struct buf		 out = BUF_INIT;
 	struct template_result	 tr;
 	struct meta		 m;
@@ -183,14 +254,25 @@ cmd_render(const char *path, const char *to)
 		blen = tr.len;
 	}
 	memset(&ropts, 0, sizeof(ropts));
-	ropts.width = 70;
+	ropts.width = cfg->gopher_width;
 	ropts.rewrite = render_link;
+	ropts.rewrite_ctx = &rc;
+	render_capsule(path, cfg, &rc);
+	if (rc.a != NULL) {
+		/* As the server writes Gopher text: absolute URLs. */
+		rc.cfg = cfg;
+		ropts.absolute = render_gopher_url;
+		ropts.absolute_ctx = &rc;
+	}
 	if (strcmp(to, "gemini") == 0)
 		render_gemtext(body, blen, &ropts, &out);
 	else
 		render_gopher(body, blen, &ropts, &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
+	if (rc.a != NULL)
+		archive_unref(rc.a);
+	free(rc.from);
 	template_result_free(&tr);
 	meta_free(&m);
 	free(src);
@@ -314,6 +396,34 @@ on_signal(uv_signal_t *h, int signum)
 	}
 }
 
+/*
+ * 1 (logged) when a host's capsule is not a directory.  Asked before
+ * the certificates: a configuration whose paths are wrong (the example
+ * copied to /etc/capsuled/ with "../capsule" unchanged) must stop
+ * before it makes a key and certificate where "../certs" points.
+ */
+static int
+capsules_missing(const struct config *cfg)
+{
+	struct config	 v;
+	struct stat	 st;
+	size_t		 i;
+
+	for (i = 0; i < config_nhosts(cfg); i++) {
+		config_host_view(cfg, i, &v);
+		if (stat(v.capsule_dir, &st) == -1) {
+			log_error("the capsule %s", v.capsule_dir);
+			return 1;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			log_errorx("the capsule %s: not a directory",
+			    v.capsule_dir);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int
 serve(struct daemon_state *d)
 {
@@ -345,14 +455,16 @@ serve(struct daemon_state *d)
 	/* Who we may run as is settled before anything is written. */
 	if (priv_prepare(&pv, &d->cfg, d->allow_root, err, sizeof(err)) ==
 	    -1) {
-		log_warnx("%s", err);
+		log_errorx("%s", err);
 		return EXIT_CONFIG;
 	}
+	if (capsules_missing(&d->cfg))
+		return EXIT_TROUBLE;
 	ticket_set_rotation(d->cfg.ticket_rotation_ms);
 	if (d->cfg.gemini_port > 0) {
 		tls = reload_certs(&d->cfg, err, sizeof(err));
 		if (tls == NULL) {
-			log_warnx("%s", err);
+			log_errorx("%s", err);
 			return EXIT_TROUBLE;
 		}
 	}
@@ -372,10 +484,11 @@ serve(struct daemon_state *d)
 	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
 	cfg = &set->cfg;
 	na = set->nhosts;
-	/* As a reload does, from nothing; the loader logs why it fails. */
+	/* As a reload does, from nothing; the loader has logged why. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &t0);
 	if ((sites = reload_sites(set, NULL, NULL, err, sizeof(err))) ==
 	    NULL) {
+		log_errorx("%s", err);
 		settings_unref(set);
 		return EXIT_TROUBLE;
 	}
@@ -482,8 +595,19 @@ main(int argc, char *argv[])
 		usage(stderr);
 		return EXIT_CONFIG;
 	}
-	if (render != NULL)
-		return cmd_render(render, to);
+	if (render != NULL) {
+		/* A configuration only when named: its aliases, its width. */
+		if (confpath == NULL)
+			config_defaults(&d.cfg, ".");
+		else if (config_load(&d.cfg, confpath, err, sizeof(err)) ==
+		    -1) {
+			fprintf(stderr, "%s\n", err);
+			return EXIT_CONFIG;
+		}
+		rv = cmd_render(render, to, &d.cfg);
+		config_free(&d.cfg);
+		return rv;
+	}
 	if (genkeys != NULL)
 		return cmd_gen_ticket_keys(genkeys);
 

@@ -213,7 +213,7 @@ priv_confine(struct priv *p, struct config *cfg)
 	}
 	if (cfg->chroot_dir != NULL) {
 		if ((root = realpath(cfg->chroot_dir, NULL)) == NULL) {
-			log_warn("chroot: %s", cfg->chroot_dir);
+			log_error("chroot: %s", cfg->chroot_dir);
 			return -1;
 		}
 		/* Now, while the outside paths still mean something. */
@@ -239,7 +239,7 @@ priv_confine(struct priv *p, struct config *cfg)
 			    "SIGUSR1 cannot reopen it", cfg->log_file, root);
 		free(in);
 		if (chroot(root) == -1 || chdir("/") == -1) {
-			log_warn("chroot: %s", root);
+			log_error("chroot: %s", root);
 			free(root);
 			return -1;
 		}
@@ -256,7 +256,7 @@ priv_confine(struct priv *p, struct config *cfg)
 	/* The content is read with the user's rights, not root's. */
 	if (setgroups(1, &p->gid) == -1 || setegid(p->gid) == -1 ||
 	    seteuid(p->uid) == -1) {
-		log_warn("user %s", p->user);
+		log_error("user %s", p->user);
 		return -1;
 	}
 	return 0;
@@ -268,7 +268,7 @@ priv_restore(struct priv *p)
 	if (!p->drop || geteuid() == 0)
 		return 0;
 	if (seteuid(0) == -1 || setegid(0) == -1) {
-		log_warn("back to root for bind");
+		log_error("back to root for bind");
 		return -1;
 	}
 	return 0;
@@ -288,7 +288,7 @@ priv_drop(struct priv *p)
 	if (setgroups(1, &p->gid) == -1 ||
 	    setresgid(p->gid, p->gid, p->gid) == -1 ||
 	    setresuid(p->uid, p->uid, p->uid) == -1) {
-		log_warn("dropping privileges to %s", p->user);
+		log_error("dropping privileges to %s", p->user);
 		return -1;
 	}
 	/* Trust, but verify: every ID is the user's, and root stays gone. */
@@ -297,11 +297,12 @@ priv_drop(struct priv *p)
 	    eg != p->gid || sg != p->gid ||
 	    (n = getgroups((int)nitems(groups), groups)) < 0 || n > 1 ||
 	    (n == 1 && groups[0] != p->gid)) {
-		log_warnx("dropping privileges to %s: IDs not as set", p->user);
+		log_errorx("dropping privileges to %s: IDs not as set",
+		    p->user);
 		return -1;
 	}
 	if (setuid(0) != -1 || seteuid(0) != -1 || setgid(0) != -1) {
-		log_warnx("dropping privileges to %s: root could be regained",
+		log_errorx("dropping privileges to %s: root could be regained",
 		    p->user);
 		return -1;
 	}

@@ -78,6 +78,8 @@ static int	parse_bind(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_bool(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_cgi(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_chroot(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_charset(struct loader *, const struct field *,
@@ -168,6 +170,7 @@ static const struct field fields[] = {
 	    1LL << 20, 1LL << 40 },
 	{ "follow_symlinks",	parse_links,	OFF(follow_symlinks), 0, 0 },
 	{ "files_hardlinks",	parse_bool,	OFF(files_hardlinks), 0, 1 },
+	{ "listings",		parse_bool,	OFF(listings),	0, 1 },
 	{ "user",		parse_user,	OFF(user),	0, 32 },
 	{ "chroot",		parse_chroot,	OFF(chroot_dir), 0, PATH_MAX },
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
@@ -194,6 +197,13 @@ static const struct field fields[] = {
 	{ "redirects",		parse_redirects, OFF(redirects), 1,
 	    CONFIG_MAX_REDIRECTS },
 	{ "robots",		parse_robots,	OFF(robots),	0, 65536 },
+	{ "cgi",		parse_cgi,	OFF(cgi),	0, 64 },
+	{ "cgi_timeout",	parse_ms,	OFF(cgi_timeout_ms),
+	    100, 60 * 60 * 1000 },
+	{ "cgi_max_output",	parse_size,	OFF(cgi_max_output),
+	    1024, 1LL << 30 },
+	{ "cgi_max_programs",	parse_uint,	OFF(cgi_max_programs),
+	    1, 1000 },
 	{ "titan_writers",	parse_writers,	OFF(titan_writers), 0, 1000 },
 	{ "titan_max_size",	parse_size,	OFF(titan_max_size),
 	    1024, 1LL << 30 },
@@ -864,6 +874,51 @@ parse_user(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
+/*
+ * cgi = segment ["/"]: the directory of each capsule whose programs
+ * answer "/<segment>/...", or null for none.  Not a name the server
+ * already answers: those paths would never reach it.
+ */
+static int
+parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	static const char *const taken[] = { "posts", "series", "tags",
+	    "files", "drafts", "search", "gemlog", "atom.xml", "robots.txt" };
+	char		 tmp[SHOW_MAX + 4], *dir = NULL;
+	const char	*s, *p;
+	size_t		 i, len;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	if (s != NULL && (len = strlen(s)) > 1 && s[len - 1] == '/')
+		s = dir = xstrndup(s, len - 1);	/* "cgi-bin/" */
+	if (s != NULL) {
+		for (p = s; *p != '\0'; p++)
+			if (!((*p >= 'a' && *p <= 'z') ||
+			    (*p >= 'A' && *p <= 'Z') ||
+			    (*p >= '0' && *p <= '9') || *p == '_' ||
+			    *p == '-' || (*p == '.' && p > s)))
+				break;
+		if (*p != '\0') {
+			fail(l, ev->start_mark, "%s: '%s' is not a directory"
+			    " name such as cgi-bin (letters, digits, '-', '_',"
+			    " '.' not first)", f->key, show(s, tmp));
+			free(dir);
+			return -1;
+		}
+		for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+			if (strcmp(s, taken[i]) == 0) {
+				fail(l, ev->start_mark, "%s: '%s' is a path the"
+				    " server answers itself", f->key, s);
+				free(dir);
+				return -1;
+			}
+	}
+	set_str(l, f, s);
+	free(dir);
+	return 0;
+}
+
 /* A directory, or null for none. */
 static int
 parse_chroot(struct loader *l, const struct field *f, yaml_event_t *ev)
@@ -1350,10 +1405,12 @@ free_redirects(struct config_redirect *v, size_t n)
 /*
  * One "from: to" pair; key is the from scalar, ev the to scalar.
  * from = "/" path, no dot segments; to = "/" path / absolute URL.
+ * status is 31 (permanent) or 30 (temporary).
  */
 static int
 redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
-    const yaml_event_t *ev, struct config_redirect **v, size_t *n)
+    const yaml_event_t *ev, int status, struct config_redirect **v,
+    size_t *n)
 {
 	char		 tmp[SHOW_MAX + 4];
 	const char	*from, *to;
@@ -1396,21 +1453,70 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
 	(*v)[*n].from = xstrdup(from);
 	(*v)[*n].to = xstrdup(to);
+	(*v)[*n].status = status;
 	(*n)++;
 	return 0;
 }
 
 /*
- * redirects = "{" *( path ":" target ) "}" (or a block mapping), or null
- * for none.  Stored sorted by path for config_redirect().
+ * The pairs of one mapping, up to and including its end, all with the
+ * same status.  A "permanent:" or "temporary:" key (no path starts
+ * without '/', so neither can be one) opens a group of its own, at the
+ * top level only.
+ */
+static int
+redirect_pairs(struct loader *l, const struct field *f, int status,
+    int nested, struct config_redirect **v, size_t *n)
+{
+	yaml_event_t	 key, val;
+	const char	*k;
+	int		 group, rv;
+
+	for (;;) {
+		if (next(l, &key) == -1)
+			return -1;
+		if (key.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&key);
+			return 0;
+		}
+		if (next(l, &val) == -1) {
+			yaml_event_delete(&key);
+			return -1;
+		}
+		k = key.type == YAML_SCALAR_EVENT ?
+		    (const char *)key.data.scalar.value : "";
+		group = strcmp(k, "permanent") == 0 ? 31 :
+		    strcmp(k, "temporary") == 0 ? 30 : 0;
+		if (group != 0 && !nested) {
+			if (val.type == YAML_MAPPING_START_EVENT)
+				rv = redirect_pairs(l, f, group, 1, v, n);
+			else if (val.type == YAML_SCALAR_EVENT &&
+			    yml_is_null(&val))
+				rv = 0;
+			else
+				rv = fail(l, val.start_mark, "%s: %s: expected"
+				    " a mapping of old paths to new ones,"
+				    " got %s", f->key, k, event_kind(&val));
+		} else
+			rv = redirect_add(l, f, &key, &val, status, v, n);
+		yaml_event_delete(&key);
+		yaml_event_delete(&val);
+		if (rv == -1)
+			return -1;
+	}
+}
+
+/*
+ * redirects = "{" *( entry ) "}" (or a block mapping), or null for none;
+ * entry = path ":" target (permanent) / ( "permanent" / "temporary" ) ":"
+ * "{" *( path ":" target ) "}".  Stored sorted by path for
+ * config_redirect().
  */
 static int
 parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	yaml_event_t		 key, val;
 	struct config_redirect	*v = NULL;
 	size_t			 n = 0;
-	int			 rv;
 
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		goto done;
@@ -1418,23 +1524,8 @@ parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return fail(l, ev->start_mark,
 		    "%s: expected a mapping of old paths to new ones, got %s",
 		    f->key, event_kind(ev));
-	for (;;) {
-		if (next(l, &key) == -1)
-			goto fail;
-		if (key.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&key);
-			break;
-		}
-		if (next(l, &val) == -1) {
-			yaml_event_delete(&key);
-			goto fail;
-		}
-		rv = redirect_add(l, f, &key, &val, &v, &n);
-		yaml_event_delete(&key);
-		yaml_event_delete(&val);
-		if (rv == -1)
-			goto fail;
-	}
+	if (redirect_pairs(l, f, 31, 0, &v, &n) == -1)
+		goto fail;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), redirect_cmp);
 done:
@@ -1744,6 +1835,7 @@ defaults(struct config *c, const char *confdir)
 	c->max_archive_size = (size_t)1 << 30;
 	c->follow_symlinks = CONFIG_LINKS_INSIDE;
 	c->files_hardlinks = 0;
+	c->listings = 1;
 	c->user = NULL;
 	c->chroot_dir = NULL;
 	c->allow_root = 0;
@@ -1764,6 +1856,10 @@ defaults(struct config *c, const char *confdir)
 	c->redirects = NULL;
 	c->nredirects = 0;
 	c->robots = xstrdup(CONFIG_ROBOTS_DEFAULT);
+	c->cgi = NULL;
+	c->cgi_timeout_ms = 10 * 1000;
+	c->cgi_max_output = (size_t)1 << 20;
+	c->cgi_max_programs = 4;
 	c->titan_writers = NULL;
 	c->ntitan_writers = 0;
 	c->titan_max_size = 1 << 20;
@@ -1874,6 +1970,7 @@ config_free(struct config *c)
 	free(c->log_file);
 	free_redirects(c->redirects, c->nredirects);
 	free(c->robots);
+	free(c->cgi);
 	free_list(c->titan_writers, c->ntitan_writers);
 	free_list(c->link_aliases, c->nlink_aliases);
 	free(c->web_url);
@@ -1881,7 +1978,7 @@ config_free(struct config *c)
 }
 
 const char *
-config_redirect(const struct config *c, const char *path)
+config_redirect(const struct config *c, const char *path, int *status)
 {
 	struct config_redirect	 key, *r;
 
@@ -1890,7 +1987,11 @@ config_redirect(const struct config *c, const char *path)
 	key.from = (char *)path;
 	r = bsearch(&key, c->redirects, c->nredirects, sizeof(key),
 	    redirect_cmp);
-	return r != NULL ? r->to : NULL;
+	if (r == NULL)
+		return NULL;
+	if (status != NULL)
+		*status = r->status;
+	return r->to;
 }
 
 size_t

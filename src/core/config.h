@@ -18,10 +18,11 @@
 /* Served at /robots.txt unless the file says otherwise: allow all. */
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
 
-/* One entry of "redirects": an old path and where it went. */
+/* One entry of "redirects": an old path, where it went, and for how long. */
 struct config_redirect {
 	char		*from;		/* owned; "/old/path", decoded */
 	char		*to;		/* owned; "/new/path" or a URL */
+	int		 status;	/* 31 permanent, 30 temporary */
 };
 
 /*
@@ -92,6 +93,8 @@ struct config {
 	size_t		 max_archive_size; /* bytes of Markdown in all */
 	int		 follow_symlinks; /* CONFIG_LINKS_* */
 	int		 files_hardlinks; /* 1 = serve st_nlink > 1 files */
+	int		 listings;	/* 1 = list files/ directories
+					   without an index.gmi */
 	char		*user;		/* drop to this user; NULL = stay */
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */
@@ -137,10 +140,19 @@ struct config {
 	int		 access_log;	/* 1 = one line per request */
 	enum log_peer	 log_peer;	/* client addresses in the logs */
 
-	/* Gemini 31 (Gopher: served in place) for paths nothing else has. */
+	/* Gemini 31 or 30 (Gopher: served in place) for paths nothing has. */
 	struct config_redirect *redirects; /* owned; sorted by from */
 	size_t		 nredirects;
 	char		*robots;	/* /robots.txt body; NULL = 51 */
+
+	/*
+	 * CGI (Gemini): programs in the capsule's directory of this name
+	 * answer "/<cgi>/..."; NULL: off.  Never run as root.
+	 */
+	char		*cgi;		/* owned: "cgi-bin", or NULL */
+	unsigned	 cgi_timeout_ms; /* a program's time to answer */
+	size_t		 cgi_max_output; /* bytes of one answer, header too */
+	unsigned	 cgi_max_programs; /* running at once, per worker */
 
 	/*
 	 * Writers: client certificates (SHA-256 of the DER, lower-case
@@ -152,8 +164,12 @@ struct config {
 	size_t		 titan_max_size; /* bytes of one upload; 1 MiB */
 };
 
-/* The target for a path listed in "redirects", or NULL. */
-const char	*config_redirect(const struct config *, const char *path);
+/*
+ * The target for a path listed in "redirects", or NULL; *status (if not
+ * NULL) gets its Gemini status then, 31 or 30.
+ */
+const char	*config_redirect(const struct config *, const char *path,
+		    int *status);
 
 /* Hosts served: the top-level one and those of "hosts:". */
 size_t		 config_nhosts(const struct config *);

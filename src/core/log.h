@@ -45,6 +45,11 @@ void	 log_set_level(enum log_level);
 enum log_level log_get_level(void);
 void	 log_close(void);
 
+/* What stops the server (start-up failing), without exiting here. */
+void	 log_error(const char *, ...)	/* appends strerror(errno) */
+	    __attribute__((format(printf, 1, 2)));
+void	 log_errorx(const char *, ...)
+	    __attribute__((format(printf, 1, 2)));
 void	 log_warn(const char *, ...)	/* appends strerror(errno) */
 	    __attribute__((format(printf, 1, 2)));
 void	 log_warnx(const char *, ...)

@@ -105,6 +105,21 @@ yml_problem(const yaml_parser_t *p, const char *data, size_t len,
 		else
 			snprintf(msg, msglen, "%s", problem);
 		break;
+	case YAML_SCANNER_ERROR:
+		/*
+		 * What runs unclosed to the end (a quoted scalar, most often:
+		 * title: "It's) is told where it opens: the end of the input
+		 * is lines away from the writer's mistake.
+		 */
+		if (p->context != NULL && strncmp(p->context,
+		    "while scanning ", 15) == 0 &&
+		    strstr(problem, "end of stream") != NULL) {
+			*mark = p->context_mark;
+			snprintf(msg, msglen, "%s opened here is never closed",
+			    p->context + 15);
+			break;
+		}
+		/* FALLTHROUGH */
 	default:
 		*mark = p->problem_mark;
 		if (p->context != NULL)

@@ -41,6 +41,8 @@ yaml_mark_t yml_offset_mark(const char *data, size_t len, size_t off);
  * a message into msg[0..msglen): libyaml's problem, then the offending
  * code point of an encoding error ("(#xFF)") or what it was doing
  * ("(while scanning a quoted scalar)"); "out of memory" for that.
+ * What the input ends inside (an unclosed quote) is placed where it
+ * opens: "a quoted scalar opened here is never closed".
  */
 void	 yml_problem(const yaml_parser_t *p, const char *data, size_t len,
 	    yaml_mark_t *mark, char *msg, size_t msglen);

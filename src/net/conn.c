@@ -4,6 +4,7 @@
  *   accept -> REQUEST -(request line)-> RESPONSE -(all queued)-> SHUTDOWN
  *          -(writes done)-> CLOSING -> freed
  *   REQUEST -(titan:// line)-> UPLOAD -(body read, post written)-> RESPONSE
+ *   REQUEST -(a CGI path)-> CGI -(the program answered)-> RESPONSE
  *   REQUEST -(a page slow to render)-> RENDER -(rendered on the pool)->
  *          RESPONSE
  *   timeout, EOF, error, bad TLS ---------------------------> CLOSING
@@ -14,7 +15,8 @@
  * close callback (docs/design.md, "A request"), after every write and
  * file read that was in flight has called back.  Does every byte of
  * socket and file I/O; what to send is decided by gemini.c, gopher.c and
- * router.c, and for a Titan upload by titan_upload.c.
+ * router.c, for a Titan upload by titan_upload.c, and by a program
+ * that cgi.c runs.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,6 +28,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "net/cgi.h"
 #include "net/conn.h"
 #include "net/generation.h"
 #include "net/limit.h"
@@ -49,6 +52,7 @@ enum conn_state {
 	CONN_PROXY,		/* a load balancer's PROXY header first */
 	CONN_REQUEST,		/* handshake and request line */
 	CONN_UPLOAD,		/* Titan: the body after the request line */
+	CONN_CGI,		/* a CGI program is answering */
 	CONN_RENDER,		/* the answer rendered on libuv's pool */
 	CONN_RESPONSE,		/* queuing the response */
 	CONN_SHUTDOWN,		/* all queued; close when written */
@@ -90,12 +94,14 @@ struct conn {
 	int		 status;	/* for the access log; 0 = none */
 	size_t		 reqlen;	/* bytes in ex->req */
 	char		 peer[INET6_ADDRSTRLEN + 8];
+	char		 addr[INET6_ADDRSTRLEN]; /* the client's, for CGI */
 	struct limit_key lkey;		/* the client, for w->limits */
 	int		 lcounted;	/* limits_open() counted us */
 	int		 handshaken;	/* TLS handshake seen complete */
 	unsigned	 ratewait;	/* Gemini: the handshake was over the
 					   rate; answer 44 with this */
 	struct titan_upload *up;	/* owned: a Titan upload, or NULL */
+	struct cgi	*cgi;		/* owned: a CGI program, or NULL */
 	char		*pp;		/* owned: a PROXY header begun, or
 					   NULL (CONN_PROXY only) */
 	size_t		 pplen;		/* bytes in pp */
@@ -167,6 +173,7 @@ conn_free(struct conn *c)
 	gen_unref(c->gen);
 	free(c->filebuf);
 	titan_upload_free(c->up);
+	cgi_free(c->cgi);
 	free(c->pp);
 	free(c);
 	worker_conn_done(w);
@@ -194,6 +201,8 @@ conn_close(struct conn *c)
 	c->state = CONN_CLOSING;
 	if (c->reading_file)
 		uv_cancel((uv_req_t *)&c->ex->fsreq);
+	if (c->cgi != NULL)
+		cgi_abort(c->cgi);	/* cgi_done() follows */
 	if (c->rendering)
 		uv_cancel((uv_req_t *)&c->ex->work);
 	uv_close((uv_handle_t *)&c->timer, on_handle_closed);
@@ -231,7 +240,7 @@ on_write(uv_write_t *req, int status)
 	 * writes do not count: the request timeout bounds handshake and
 	 * request line together, so a slow client cannot stretch it.
 	 */
-	if (c->state != CONN_REQUEST)
+	if (c->state != CONN_REQUEST && c->state != CONN_CGI)
 		uv_timer_start(&c->timer, on_timeout,
 		    conf(c)->idle_timeout_ms, 0);
 	if (c->state == CONN_SHUTDOWN && c->nwrites == 0)
@@ -564,6 +573,83 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	upload_read(c);
 }
 
+/* The program has answered, or failed; c is still referenced. */
+static void
+cgi_done(struct cgi *cg, void *arg)
+{
+	struct conn	*c = arg;
+	struct response	*r;
+	const char	*out, *meta;
+	size_t		 len, hlen;
+	int		 status;
+
+	c->w->ncgi--;
+	if (c->state == CONN_CLOSING) {
+		conn_unref(c);		/* conn_free() frees cg */
+		return;
+	}
+	c->nrefs--;
+	status = cgi_answer(cg, &out, &len, &hlen, &meta);
+	if (out == NULL) {
+		send_status(c, status, meta);
+		return;
+	}
+	/* Sent as the program wrote it: only 2x has a body. */
+	r = &c->ex->resp;
+	r->status = status;
+	c->status = status;
+	r->body = status / 10 == 2 ? out + hlen : NULL;
+	r->bodylen = status / 10 == 2 ? len - hlen : 0;
+	send_response(c, out, hlen);
+	r->body = NULL;			/* cg's, freed with c */
+	r->bodylen = 0;
+}
+
+/*
+ * A path under "cgi:" on host h: its program answers (cgi.h), at most
+ * cgi_max_programs at once on this worker.
+ */
+static void
+cgi_begin(struct conn *c, const struct gemini_request *req, size_t linelen,
+    int h)
+{
+	const struct config	*hc = &c->gen->set->hosts[h];
+	struct tlsconn_names	 names;
+	struct cgi_request	 cr;
+	const char		*meta;
+	char			 url[GEMINI_URL_MAX + 1];
+	int			 status;
+
+	if (c->w->ncgi >= conf(c)->cgi_max_programs) {
+		log_warnx("%s: cgi: %u programs running (cgi_max_programs)",
+		    c->peer, c->w->ncgi);
+		send_status(c, 41, "Server busy: try again shortly");
+		return;
+	}
+	(void)tlsconn_client_names(c->tls, &names);
+	snprintf(url, sizeof(url), "%.*s", (int)linelen, c->ex->req);
+	memset(&cr, 0, sizeof(cr));
+	cr.url = url;
+	cr.query = req->url.query;
+	cr.server_name = hc->hostname;
+	cr.server_port = hc->gemini_port;
+	cr.remote_addr = c->addr;
+	cr.cert_hash = tlsconn_client_hash(c->tls);
+	cr.tls = &names;
+	c->cgi = cgi_start(&c->w->loop, hc, req->url.path, &cr, cgi_done, c,
+	    &status, &meta);
+	if (c->cgi == NULL) {
+		send_status(c, status, meta);
+		return;
+	}
+	c->w->ncgi++;
+	c->nrefs++;
+	c->state = CONN_CGI;
+	/* Its own timer bounds it now; the client says nothing more. */
+	uv_read_stop((uv_stream_t *)&c->tcp);
+	uv_timer_stop(&c->timer);
+}
+
 /*
  * An IP literal in the URL must be where the client reached us: behind
  * a load balancer, the balancer's address its PROXY header names.
@@ -685,6 +771,10 @@ answer_gemini(struct conn *c, size_t linelen)
 	if (status == 0 && (h = gemini_request_host(set->ghosts, set->nhosts,
 	    &req, tlsconn_sni(c->tls), &meta)) == -1)
 		status = 53;
+	if (status == 0 && cgi_wanted(&set->hosts[h], req.url.path)) {
+		cgi_begin(c, &req, linelen, h);
+		return;
+	}
 	if (status != 0) {
 		response_status(&c->ex->resp, status, "%s", meta);
 	} else {
@@ -947,6 +1037,9 @@ static void
 set_peer(struct conn *c, const struct sockaddr *sa)
 {
 	log_format_peer(c->peer, sizeof(c->peer), sa, conf(c)->log_peer);
+	c->addr[0] = '\0';
+	if (sa->sa_family == AF_INET || sa->sa_family == AF_INET6)
+		(void)uv_ip_name(sa, c->addr, sizeof(c->addr));
 }
 
 /* Count c against its address's limit; -1 when it is one too many. */

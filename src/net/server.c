@@ -135,7 +135,7 @@ bind_one(struct worker *w, const char *addr, int port, enum proto proto)
 		return 0;
 	}
 	if ((rv = listen_addr(addr, port, &ss)) < 0) {
-		log_warnx("bind %s: not an IP address", addr);
+		log_errorx("bind %s: not an IP address", addr);
 		return -1;
 	}
 	l = &w->listeners[w->nlisteners];
@@ -143,8 +143,8 @@ bind_one(struct worker *w, const char *addr, int port, enum proto proto)
 	l->proto = proto;
 	/* Only the first worker asks: the others join our own sockets. */
 	if (w->id == 0 && (rv = listen_probe(&ss)) == UV_EADDRINUSE) {
-		log_warnx("bind %s port %d: address already in use (is another "
-		    "server listening there?)", addr, port);
+		log_errorx("bind %s port %d: address already in use (is "
+		    "another server listening there?)", addr, port);
 		return -1;
 	}
 	if ((rv = listen_open(&w->loop, &l->tcp, &ss, &inited)) < 0 ||
@@ -159,7 +159,7 @@ bind_one(struct worker *w, const char *addr, int port, enum proto proto)
 				    port, uv_strerror(rv));
 			return 0;
 		}
-		log_warnx("bind %s port %d: %s", addr, port, uv_strerror(rv));
+		log_errorx("bind %s port %d: %s", addr, port, uv_strerror(rv));
 		return -1;
 	}
 	w->nlisteners++;
@@ -215,7 +215,7 @@ server_bind(struct server *srv, struct gen *g)
 		total += (unsigned)w->nlisteners;
 	}
 	if (total == 0) {
-		log_warnx("no address could be bound");
+		log_errorx("no address could be bound");
 		return -1;
 	}
 	return 0;

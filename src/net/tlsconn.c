@@ -660,6 +660,41 @@ tlsconn_client_hash(struct tlsconn *c)
 	return c->hash[0] != '\0' ? c->hash : NULL;
 }
 
+/* One entry of name (X509_NAME_oneline()'s "/C=../CN=.." otherwise). */
+static void
+name_text(X509_NAME *name, int nid, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (name == NULL)
+		return;
+	if (nid == NID_undef)
+		X509_NAME_oneline(name, out, (int)len);
+	else if (X509_NAME_get_text_by_NID(name, nid, out, (int)len) < 0)
+		out[0] = '\0';
+}
+
+int
+tlsconn_client_names(struct tlsconn *c, struct tlsconn_names *n)
+{
+	X509	*peer;
+
+	memset(n, 0, sizeof(*n));
+	if (!SSL_is_init_finished(c->ssl))
+		return 0;
+	snprintf(n->version, sizeof(n->version), "%s", SSL_get_version(c->ssl));
+	snprintf(n->cipher, sizeof(n->cipher), "%s",
+	    SSL_get_cipher_name(c->ssl));
+	if ((peer = SSL_get0_peer_certificate(c->ssl)) == NULL)
+		return 0;
+	name_text(X509_get_subject_name(peer), NID_undef, n->subject,
+	    sizeof(n->subject));
+	name_text(X509_get_issuer_name(peer), NID_undef, n->issuer,
+	    sizeof(n->issuer));
+	name_text(X509_get_subject_name(peer), NID_commonName, n->cn,
+	    sizeof(n->cn));
+	return 1;
+}
+
 /*
  * OpenSSL keeps its record buffers only while records are half read or
  * half written (SSL_MODE_RELEASE_BUFFERS); ours go once they are empty.

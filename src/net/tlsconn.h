@@ -76,6 +76,20 @@ size_t		 tlsconn_drain(struct tlsconn *, struct buf *out);
 const char	*tlsconn_sni(const struct tlsconn *);
 /* SHA-256 hex of the client certificate, or NULL when none was sent. */
 const char	*tlsconn_client_hash(struct tlsconn *);
+
+/* What a CGI program is told of the connection and its certificate. */
+struct tlsconn_names {
+	char		 version[16];	/* "TLSv1.3" */
+	char		 cipher[64];	/* "TLS_AES_256_GCM_SHA384" */
+	char		 subject[256];	/* "/CN=alice", "" without one */
+	char		 issuer[256];
+	char		 cn[128];	/* the subject's commonName, or "" */
+};
+/*
+ * Fill n once the handshake is done; returns 1 when the client sent a
+ * certificate (subject, issuer and cn filled), 0 otherwise.
+ */
+int		 tlsconn_client_names(struct tlsconn *, struct tlsconn_names *);
 /*
  * While a connection waits for the client: free the buffers that hold
  * nothing (OpenSSL's record buffers, our empty ciphertext buffers).

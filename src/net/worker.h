@@ -48,6 +48,7 @@ struct worker {
 	atomic_int	 stopping;
 	unsigned	 nconns;	/* open connections on this loop */
 	unsigned	 maxconns;	/* this worker's share of the limit */
+	unsigned	 ncgi;		/* CGI programs running (conn.c) */
 	int		 closing;	/* listeners closed, draining */
 	char		 rbuf[65536];	/* alloc_cb buffer: copied at once */
 };

@@ -377,3 +377,27 @@ gemini_header(char *out, size_t outlen, int status, const char *meta)
 	out[len] = '\0';
 	return len;
 }
+
+ssize_t
+gemini_header_parse(const char *p, size_t len, int *status)
+{
+	const char	*end;
+	size_t		 i, hlen;
+
+	end = memchr(p, '\n', len < GEMINI_HEADER_MAX ? len :
+	    GEMINI_HEADER_MAX);
+	if (end == NULL || end == p || end[-1] != '\r')
+		return -1;
+	hlen = (size_t)(end - p) - 1;		/* without the CRLF */
+	if (hlen < 2 || p[0] < '1' || p[0] > '6' || p[1] < '0' || p[1] > '9')
+		return -1;
+	if (hlen > 2 && (p[2] != ' ' || hlen - 3 > GEMINI_META_MAX))
+		return -1;
+	for (i = 3; i < hlen; i++)
+		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+			return -1;
+	if (hlen > 3 && !utf8_valid(p + 3, hlen - 3))
+		return -1;
+	*status = (p[0] - '0') * 10 + (p[1] - '0');
+	return (ssize_t)hlen + 2;
+}

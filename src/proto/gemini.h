@@ -108,4 +108,13 @@ int	 gemini_request_host(const struct gemini_host *hosts, size_t nhosts,
 size_t	 gemini_header(char *out, size_t outlen, int status,
 	    const char *meta);
 
+/*
+ * A header as a CGI program wrote it, at the start of p[0..len): "NN",
+ * or "NN META" (valid UTF-8 without control characters, at most
+ * GEMINI_META_MAX bytes), ended by CRLF within GEMINI_HEADER_MAX bytes;
+ * NN of 10..69.  Returns its length with the CRLF and sets *status, or
+ * -1 when it is not one.
+ */
+ssize_t	 gemini_header_parse(const char *p, size_t len, int *status);
+
 #endif

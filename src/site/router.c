@@ -174,26 +174,36 @@ public_port(const struct route *rt)
 	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
 }
 
+char *
+router_gopher_url(const struct config *cfg, const struct archive *a,
+    const char *url)
+{
+	int		 port;
+	char		 type;
+
+	if (url[0] != '/' || url[1] == '/')
+		return NULL;
+	port = cfg->gopher_public_port ? cfg->gopher_public_port :
+	    cfg->gopher_port;
+	/* A post or a page is followed through its menu (nav.h). */
+	if ((strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
+	    strchr(url + 7, '/') == NULL) || (strchr(url + 1, '/') == NULL &&
+	    archive_doc(a, url + 1) != NULL))
+		return xasprintf("gopher://%s:%d/1%s/", cfg->hostname, port,
+		    url);
+	type = url[strlen(url) - 1] == '/' ? '1' :
+	    strncmp(url, "/files/", 7) == 0 ? mime_gopher_type(url) : '0';
+	return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port, type,
+	    url);
+}
+
 /* Gopher text names our own pages by absolute gopher:// URLs. */
 static char *
 absolute_link(void *ctx, const char *url)
 {
 	struct link_ctx	*lc = ctx;
-	const struct route *rt = lc->rt;
-	char		 type;
 
-	if (url[0] != '/' || url[1] == '/')
-		return NULL;
-	/* A post or a page is followed through its menu (nav.h). */
-	if ((strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
-	    strchr(url + 7, '/') == NULL) || (strchr(url + 1, '/') == NULL &&
-	    archive_doc(rt->a, url + 1) != NULL))
-		return xasprintf("gopher://%s:%d/1%s/", rt->cfg->hostname,
-		    public_port(rt), url);
-	type = url[strlen(url) - 1] == '/' ? '1' :
-	    strncmp(url, "/files/", 7) == 0 ? mime_gopher_type(url) : '0';
-	return xasprintf("gopher://%s:%d/%c%s", rt->cfg->hostname,
-	    public_port(rt), type, url);
+	return router_gopher_url(lc->rt->cfg, lc->rt->a, url);
 }
 
 static void
@@ -759,8 +769,9 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 		memcpy(ents[n++], e, sizeof(*e));
 	}
 	closedir(d);
-	qsort(ents, n, sizeof(*ents), (int (*)(const void *,
-	    const void *))alphasort);
+	if (n > 1)		/* an empty listing has no array: NULL */
+		qsort(ents, n, sizeof(*ents), (int (*)(const void *,
+		    const void *))alphasort);
 
 	page_init(&p);
 	name = shown(urlpath);
@@ -844,37 +855,122 @@ hidden(const char *path)
 	return 0;
 }
 
-static void
-serve_file(const struct route *rt, const char *path, struct response *r)
+/*
+ * Open "/files/..." path as files/ allows (no dot-files, links as
+ * follow_symlinks says, one hard link unless files_hardlinks): the
+ * descriptor, or -1 for "not found".
+ */
+static int
+files_open(const struct route *rt, const char *path, struct stat *st,
+    enum fsafe_kind *kind)
 {
-	struct stat	 st;
-	enum fsafe_kind	 kind;
-	const char	*mime;
-	int		 fd;
+	int	 fd;
 
-	if (hidden(path)) {
-		response_status(r, 51, "Not found");
-		return;
-	}
+	if (hidden(path))
+		return -1;
 	/* path is "/files/..."; the capsule-relative name drops the '/'. */
 	fd = fsafe_open(rt->a->dir, path + 1,
-	    (enum fsafe_links)rt->cfg->follow_symlinks, &st, &kind);
+	    (enum fsafe_links)rt->cfg->follow_symlinks, st, kind);
 	if (fd == -1) {
 		if (errno != ENOENT)
 			log_debug("%s: %s", path, strerror(errno));
-		response_status(r, 51, "Not found");
-		return;
+		return -1;
 	}
 	/*
 	 * A second name for a file may be one from anywhere on the file
 	 * system (a hard link cannot be told from the original): not ours
 	 * to serve unless files_hardlinks says so.
 	 */
-	if (kind == FSAFE_FILE && st.st_nlink > 1 &&
+	if (*kind == FSAFE_FILE && st->st_nlink > 1 &&
 	    !rt->cfg->files_hardlinks) {
 		close(fd);
 		log_debug("%s: %ju hard links, not served (files_hardlinks)",
-		    path, (uintmax_t)st.st_nlink);
+		    path, (uintmax_t)st->st_nlink);
+		return -1;
+	}
+	return fd;
+}
+
+/* Stream the regular file fd (st) of path, typed by its extension. */
+static void
+serve_fd(const struct route *rt, const char *path, int fd,
+    const struct stat *st, struct response *r)
+{
+	const char	*mime;
+
+	mime = mime_type(path);
+	r->fd = fd;
+	r->filelen = (uint64_t)st->st_size;
+	r->gopher_type = mime_gopher_type(path);
+	if (strcmp(mime, "text/gemini") == 0)
+		response_status(r, 20, "text/gemini; charset=utf-8; lang=%s",
+		    rt->a->lang);
+	else if (mime_is_text(mime))
+		response_status(r, 20, "%s; charset=utf-8", mime);
+	else
+		response_status(r, 20, "%s", mime);
+}
+
+/*
+ * The directory dir ("/files/.../") has a page of its own: its
+ * index.gmi, a regular file as files/ serves them.  Returns its
+ * descriptor (st filled), or -1.
+ */
+static int
+dir_index(const struct route *rt, const char *dir, char **idxpath,
+    struct stat *st)
+{
+	enum fsafe_kind	 kind;
+	int		 fd;
+
+	*idxpath = xasprintf("%sindex.gmi", dir);
+	if ((fd = files_open(rt, *idxpath, st, &kind)) != -1 &&
+	    kind != FSAFE_FILE) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
+ * A directory under files/ (fd, path ending in '/').  Gemini serves its
+ * index.gmi when it has one; Gopher, which has no gemtext page, lists
+ * it.  Without an index, "listings: false" makes it not found.
+ */
+static void
+serve_dir(const struct route *rt, int fd, const char *path,
+    struct response *r)
+{
+	struct stat	 st;
+	char		*idx;
+	int		 ifd;
+
+	ifd = dir_index(rt, path, &idx, &st);
+	if (ifd != -1 && rt->proto == PROTO_GEMINI) {
+		close(fd);
+		serve_fd(rt, idx, ifd, &st, r);
+		free(idx);
+		return;
+	}
+	free(idx);
+	if (ifd != -1)
+		close(ifd);
+	else if (!rt->cfg->listings) {
+		close(fd);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	serve_listing(rt, fd, path, r);
+}
+
+static void
+serve_file(const struct route *rt, const char *path, struct response *r)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	int		 fd;
+
+	if ((fd = files_open(rt, path, &st, &kind)) == -1) {
 		response_status(r, 51, "Not found");
 		return;
 	}
@@ -887,20 +983,10 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 			free(to);
 			return;
 		}
-		serve_listing(rt, fd, path, r);
+		serve_dir(rt, fd, path, r);
 		return;
 	}
-	mime = mime_type(path);
-	r->fd = fd;
-	r->filelen = (uint64_t)st.st_size;
-	r->gopher_type = mime_gopher_type(path);
-	if (strcmp(mime, "text/gemini") == 0)
-		response_status(r, 20, "text/gemini; charset=utf-8; lang=%s",
-		    rt->a->lang);
-	else if (mime_is_text(mime))
-		response_status(r, 20, "%s; charset=utf-8", mime);
-	else
-		response_status(r, 20, "%s", mime);
+	serve_fd(rt, path, fd, &st, r);
 }
 
 /*
@@ -1203,9 +1289,11 @@ router_handle(const struct config *cfg, struct site *site,
 	struct route	 rt = { cfg, site, site->a, req->proto, req->path,
 			    req->writer };
 	const char	*to;
+	int		 status;
 
 	route_path(&rt, req->query, r);
 	/* Content wins: "redirects:" only answers what would be 51. */
-	if (r->status == 51 && (to = config_redirect(cfg, req->path)) != NULL)
-		response_status(r, 31, "%s", to);
+	if (r->status == 51 &&
+	    (to = config_redirect(cfg, req->path, &status)) != NULL)
+		response_status(r, status, "%s", to);
 }

@@ -16,6 +16,7 @@
 #include "core/buf.h"
 #include "core/gemini_limits.h"
 
+struct archive;
 struct blob;
 struct config;
 struct render_job;
@@ -78,13 +79,23 @@ struct router_req {
 /*
  * Answer req from site (the host's, whose configuration is cfg) into r.
  * /robots.txt comes from cfg->robots; a path that nothing answers but
- * cfg's "redirects" lists gets 31 with its target (a path, or an
- * absolute URL that Gopher cannot follow).  A writer (and only a
+ * cfg's "redirects" lists gets 31 (30 if listed as temporary) with its
+ * target (a path, or an absolute URL that Gopher cannot follow).  A writer (and only a
  * writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone else
  * gets 51 there.  "/search" answers 10 (Gemini) or a menu with a search
  * item (Gopher) until it has a query, then the results.
  */
 void	 router_handle(const struct config *cfg, struct site *site,
 	    const struct router_req *req, struct response *r);
+
+/*
+ * The site path url ("/posts/x", "/tags/", "/files/a.png") as the
+ * absolute gopher:// URL that Gopher text names it by, with cfg's
+ * hostname and public Gopher port and the item type (a post or a page
+ * of a: its menu); NULL (malloc'd otherwise) when url is not a site
+ * path.
+ */
+char	*router_gopher_url(const struct config *cfg,
+	    const struct archive *a, const char *url);
 
 #endif

@@ -366,6 +366,57 @@ e2e_client_ctx(int max_version)
 	return ctx;
 }
 
+/*
+ * A client context with a fresh self-signed certificate (CN cn); the
+ * certificate's SHA-256 in hex.
+ */
+static inline SSL_CTX *
+e2e_cert_ctx(const char *cn, char hex[65])
+{
+	SSL_CTX		*ctx = e2e_client_ctx(0);
+	EVP_PKEY	*key = EVP_EC_gen("P-256");
+	X509		*x = X509_new();
+	unsigned char	*der = NULL, md[32];
+	unsigned int	 mdlen = 0;
+	int		 len, i;
+
+	X509_set_version(x, X509_VERSION_3);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 7);
+	X509_gmtime_adj(X509_getm_notBefore(x), -60);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
+	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN",
+	    MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
+	X509_set_issuer_name(x, X509_get_subject_name(x));
+	X509_set_pubkey(x, key);
+	X509_sign(x, key, EVP_sha256());
+	SSL_CTX_use_certificate(ctx, x);
+	SSL_CTX_use_PrivateKey(ctx, key);
+	len = i2d_X509(x, &der);
+	EVP_Digest(der, (size_t)len, md, &mdlen, EVP_sha256(), NULL);
+	OPENSSL_free(der);
+	for (i = 0; i < 32; i++)
+		sprintf(hex + i * 2, "%02x", md[i]);
+	X509_free(x);
+	EVP_PKEY_free(key);
+	return ctx;
+}
+
+/* 1 when a line of the file log holds needle (no waiting). */
+static inline int
+e2e_log_has(const char *log, const char *needle)
+{
+	char	 line[2048];
+	FILE	*f;
+	int	 found = 0;
+
+	if ((f = fopen(log, "r")) == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = strstr(line, needle) != NULL;
+	fclose(f);
+	return found;
+}
+
 static inline void
 reply_free(struct reply *r)
 {
@@ -541,38 +592,6 @@ e2e_connect_from(const char *src, int port, unsigned timeout_ms, int nonblock)
 		return -1;
 	}
 	return fd;
-}
-
-/* A client context with a fresh self-signed certificate; its hash. */
-static inline SSL_CTX *
-e2e_cert_ctx(const char *cn, char hex[65])
-{
-	SSL_CTX		*ctx = e2e_client_ctx(0);
-	EVP_PKEY	*key = EVP_EC_gen("P-256");
-	X509		*x = X509_new();
-	unsigned char	*der = NULL, md[32];
-	unsigned int	 mdlen = 0;
-	int		 len, i;
-
-	X509_set_version(x, X509_VERSION_3);
-	ASN1_INTEGER_set(X509_get_serialNumber(x), 7);
-	X509_gmtime_adj(X509_getm_notBefore(x), -60);
-	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
-	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN",
-	    MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
-	X509_set_issuer_name(x, X509_get_subject_name(x));
-	X509_set_pubkey(x, key);
-	X509_sign(x, key, EVP_sha256());
-	SSL_CTX_use_certificate(ctx, x);
-	SSL_CTX_use_PrivateKey(ctx, key);
-	len = i2d_X509(x, &der);
-	EVP_Digest(der, (size_t)len, md, &mdlen, EVP_sha256(), NULL);
-	OPENSSL_free(der);
-	for (i = 0; i < 32; i++)
-		sprintf(hex + i * 2, "%02x", md[i]);
-	X509_free(x);
-	EVP_PKEY_free(key);
-	return ctx;
 }
 
 /* A number below n from a small LCG (each thread keeps its own seed). */

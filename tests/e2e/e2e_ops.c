@@ -1,8 +1,9 @@
 /*
  * e2e_ops.c -- the operator's side of the real server over loopback:
- * "redirects:" (Gemini 31, Gopher served in place or named), robots.txt
- * from the configuration, a post's own "lang:" in the MIME type,
- * log_peer (full, anonymise, none) in the access log, and SIGUSR1
+ * "redirects:" (Gemini 31 or 30, Gopher served in place or named),
+ * robots.txt from the configuration, a post's own "lang:" in the MIME
+ * type, files/ directories (index.gmi as the Gemini page, listings on
+ * and off), log_peer (full, anonymise, none) in the access log, and SIGUSR1
  * reopening a log file that logrotate moved away.
  *
  * Builds a small capsule in a temp directory (removed at the end).
@@ -111,6 +112,106 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/posts/2024-01-04-smuggle.md", capsule);
 	e2e_write_file(p, "---\ntitle: Smuggle\nlang: \"de; q=1\"\n---\n"
 	    "x\n");
+
+	/*
+	 * files/: a directory with its own page (index.gmi), one without,
+	 * one whose "index.gmi" is a directory, one whose index.gmi is a
+	 * second name of a file (not served: files_hardlinks is off).
+	 */
+	snprintf(p, sizeof(p), "%s/files", capsule);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/files/photos", capsule);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/files/photos/index.gmi", capsule);
+	e2e_write_file(p, "# My photos\n=> cat.txt The cat\n");
+	snprintf(p, sizeof(p), "%s/files/photos/cat.txt", capsule);
+	e2e_write_file(p, "meow\n");
+	snprintf(p, sizeof(p), "%s/files/raw", capsule);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/files/raw/b.txt", capsule);
+	e2e_write_file(p, "bee\n");
+	snprintf(p, sizeof(p), "%s/files/odd", capsule);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/files/odd/index.gmi", capsule);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/files/twice", capsule);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/files/twice/page.gmi", capsule);
+	e2e_write_file(p, "# Twice\n");
+	{
+		char	 q[512];
+
+		snprintf(q, sizeof(q), "%s/files/twice/index.gmi", capsule);
+		(void)!link(p, q);
+	}
+}
+
+/*
+ * files/ directories: index.gmi is the Gemini page of its directory;
+ * Gopher lists it; without an index, listings decides.
+ */
+static void
+test_files_dirs(const struct e2e_server *s, int listings)
+{
+	struct reply	 r;
+	char		*g;
+
+	r = gem(s, "/files/photos/");
+	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
+	    "index.gmi: served as the directory's page");
+	STR_EQ(r.body.data, "# My photos\n=> cat.txt The cat\n",
+	    "index.gmi: its bytes, not a listing");
+	reply_free(&r);
+	r = gem(s, "/files/photos");
+	STR_EQ(r.header, "31 /files/photos/", "index dir: slash added first");
+	reply_free(&r);
+	r = gem(s, "/files/photos/index.gmi");
+	INT_EQ(r.status, 20, "index.gmi: also by its own name");
+	reply_free(&r);
+	g = gopher(s, "/files/photos/");
+	HAS(g, "0cat.txt\t/files/photos/cat.txt\t",
+	    "gopher: a directory with an index is listed");
+	HAS(g, "\t/files/photos/index.gmi\t", "gopher: the index is listed");
+	free(g);
+
+	r = gem(s, "/files/raw/");
+	if (listings) {
+		INT_EQ(r.status, 20, "no index: listed");
+		HAS(r.body.data, "=> /files/raw/b.txt b.txt",
+		    "no index: the listing");
+	} else {
+		STR_EQ(r.header, "51 Not found", "listings off: 51");
+		INT_EQ(r.body.len, 0, "listings off: no body");
+	}
+	reply_free(&r);
+	g = gopher(s, "/files/raw/");
+	if (listings)
+		HAS(g, "0b.txt\t/files/raw/b.txt\t", "gopher: listed");
+	else
+		HAS(g, "3Not found\t", "gopher: listings off: an error line");
+	free(g);
+	r = gem(s, "/files/raw/b.txt");
+	STR_EQ(r.body.data, "bee\n", "files still served by name");
+	reply_free(&r);
+
+	/* An index.gmi that is a directory, or a second name, is none. */
+	r = gem(s, "/files/odd/");
+	if (listings)
+		HAS(r.body.data, "=> /files/odd/index.gmi/ index.gmi/",
+		    "index.gmi a directory: listed, not served");
+	else
+		INT_EQ(r.status, 51, "index.gmi a directory: no index");
+	reply_free(&r);
+	r = gem(s, "/files/twice/");
+	if (listings)
+		HAS(r.body.data, "# Index of /files/twice/",
+		    "index.gmi with two names: not the page");
+	else
+		INT_EQ(r.status, 51, "index.gmi with two names: no index");
+	reply_free(&r);
+	r = gem(s, "/files/");
+	INT_EQ(r.status, listings ? 20 : 51, "files/ itself: as any directory");
+	reply_free(&r);
 }
 
 static void
@@ -171,6 +272,13 @@ test_redirects(const struct e2e_server *s)
 	r = gem(s, "/posts/gone");
 	STR_EQ(r.header, "31 /posts/plain", "an old post slug");
 	reply_free(&r);
+	r = gem(s, "/now");
+	STR_EQ(r.header, "30 /posts/deutsch", "temporary redirect: 30");
+	INT_EQ(r.body.len, 0, "30 has no body");
+	reply_free(&r);
+	r = gem(s, "/later");
+	STR_EQ(r.header, "30 gemini://example.org/soon", "temporary to a URL");
+	reply_free(&r);
 
 	/* Gopher follows a path target in place, names a URL target. */
 	g = gopher(s, "/old");
@@ -183,6 +291,14 @@ test_redirects(const struct e2e_server *s)
 	g = gopher(s, "/gone/away");
 	HAS(g, "3Moved to gemini://example.org/elsewhere?x=1\t",
 	    "gopher: URL target named in an error line");
+	free(g);
+	g = gopher(s, "/now");
+	HAS(g, "Ein Beitrag auf Deutsch", "gopher: temporary served in place");
+	OK(g[0] != '3', "gopher: temporary not an error");
+	free(g);
+	g = gopher(s, "/later");
+	HAS(g, "3Moved to gemini://example.org/soon\t",
+	    "gopher: temporary URL target named in an error line");
 	free(g);
 	g = gopher(s, "/nowhere");
 	HAS(g, "3Not found\t", "gopher: not listed, not found");
@@ -333,6 +449,33 @@ test_port_in_use(struct e2e_server *s)
 	reply_free(&r);
 }
 
+/*
+ * A capsule that is not there stops the start with an error, before a
+ * key and certificate are made (where "certs" points: s.dir/certs).
+ */
+static void
+test_no_capsule(void)
+{
+	struct e2e_server	 s;
+	struct stat		 st;
+	char			 missing[600], p[600], cmd[700];
+	char			*text;
+
+	snprintf(missing, sizeof(missing), "%s/no-such-capsule", capsule);
+	OK(e2e_start(&s, missing, "") == -1, "no capsule: not started");
+	text = slurp(s.log);
+	HAS(text, " error: the capsule ", "no capsule: logged as an error");
+	HAS(text, "no-such-capsule: No such file or directory",
+	    "no capsule: named, with the reason");
+	OK(strstr(text, " warn: ") == NULL, "no capsule: no warning before");
+	free(text);
+	snprintf(p, sizeof(p), "%s/certs", s.dir);
+	OK(stat(p, &st) == -1 && errno == ENOENT,
+	    "no capsule: no certificate directory made");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s.dir);
+	(void)!system(cmd);
+}
+
 int
 main(void)
 {
@@ -353,6 +496,9 @@ main(void)
 	    "  /posts/plain: /posts/deutsch\n"
 	    "  /posts/gone: /posts/plain\n"
 	    "  \"/caf\\u00e9\": /posts/\n"
+	    "  temporary:\n"
+	    "    /now: /posts/deutsch\n"
+	    "    /later: gemini://example.org/soon\n"
 	    "robots: |\n"
 	    "  User-agent: archiver\n"
 	    "  Disallow: /\n") == -1) {
@@ -362,12 +508,14 @@ main(void)
 	test_lang(&s);
 	test_aliases_and_full_feed(&s);
 	test_redirects(&s);
+	test_files_dirs(&s, 1);
 	test_robots(&s, "User-agent: archiver\nDisallow: /\n");
 	test_anonymise_and_reopen(&s);
 	INT_EQ(e2e_stop(&s), 0, "server 1 exits 0");
 
-	/* 2: log_peer none, robots off. */
-	if (e2e_start(&s, capsule, "log_peer: none\nrobots: ~\n") == 0) {
+	/* 2: log_peer none, robots off, listings off. */
+	if (e2e_start(&s, capsule, "log_peer: none\nrobots: ~\n"
+	    "listings: false\n") == 0) {
 		struct reply r = gem(&s, "/atom.xml");
 
 		OK(strstr(r.body.data, "<entry>") != NULL &&
@@ -376,6 +524,7 @@ main(void)
 		reply_free(&r);
 		test_peer_mode(&s, " - gemini \"gemini://localhost:", "none");
 		test_robots(&s, NULL);
+		test_files_dirs(&s, 0);
 		INT_EQ(e2e_stop(&s), 0, "server 2 exits 0");
 	} else
 		OK(0, "server 2 did not start");
@@ -388,6 +537,8 @@ main(void)
 		INT_EQ(e2e_stop(&s), 0, "server 3 exits 0");
 	} else
 		OK(0, "server 3 did not start");
+
+	test_no_capsule();
 
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capsule);

@@ -61,21 +61,6 @@ status_line(pid_t pid, const char *key, char *out, size_t len)
 }
 
 static int
-log_has(const char *log, const char *needle)
-{
-	char	 line[2048];
-	FILE	*f;
-	int	 found = 0;
-
-	if ((f = fopen(log, "r")) == NULL)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f) != NULL)
-		found = strstr(line, needle) != NULL;
-	fclose(f);
-	return found;
-}
-
-static int
 get_status(int port, const char *path)
 {
 	struct reply	 r;
@@ -124,8 +109,10 @@ test_refusal(void)
 
 	OK(e2e_start_flags(&s, capsule, "", E2E_NO_ALLOW_ROOT) == -1,
 	    "as root without user: refused");
-	OK(log_has(s.log, "refusing to serve as root"),
+	OK(e2e_log_has(s.log, "refusing to serve as root"),
 	    "the refusal says why and what to do");
+	OK(e2e_log_has(s.log, " error: refusing to serve as root"),
+	    "the refusal is logged as an error");
 	OK(e2e_start_flags(&s, capsule, "allow_root: true\n",
 	    E2E_NO_ALLOW_ROOT) == 0, "allow_root: true lets it serve");
 	INT_EQ(get_status(s.gemini_port, "/"), 20, "serving as root");
@@ -165,19 +152,19 @@ test_user(const struct passwd *pw)
 	STR_EQ(got, "0000000000000000", "no permitted capability");
 	status_line(s.pid, "NoNewPrivs", got, sizeof(got));
 	STR_EQ(got, "1", "no_new_privs");
-	OK(log_has(s.log, "running as nobody"), "the drop is logged");
+	OK(e2e_log_has(s.log, "running as nobody"), "the drop is logged");
 
 	INT_EQ(get_status(s.gemini_port, "/"), 20, "serves as nobody");
 	INT_EQ(get_status(s.gemini_port, "/posts/open"), 20,
 	    "a readable post");
 	INT_EQ(get_status(s.gemini_port, "/posts/closed"), 51,
 	    "a post nobody cannot read was not loaded");
-	OK(log_has(s.log, "posts/2024-01-02-closed.md:1:1: Permission denied"),
+	OK(e2e_log_has(s.log, "posts/2024-01-02-closed.md:1:1: Permission denied"),
 	    "and the log says so");
 	INT_EQ(get_status(s.gemini_port, "/files/a.txt"), 20, "a file");
 	INT_EQ(get_status(s.gemini_port, "/files/locked.txt"), 51,
 	    "a file nobody cannot read: not found");
-	OK(log_has(s.log, "/files/locked.txt: Permission denied"),
+	OK(e2e_log_has(s.log, "/files/locked.txt: Permission denied"),
 	    "and the log says so");
 	snprintf(key, sizeof(key), "%s/certs/key.pem", s.dir);
 	OK(stat(key, &st) == 0 && st.st_uid == pw->pw_uid &&
@@ -236,7 +223,7 @@ test_chroot(void)
 	INT_EQ(get_status(s.gemini_port, "/"), 20, "serves from the jail");
 	INT_EQ(get_status(s.gemini_port, "/posts/open"), 20, "a post");
 	INT_EQ(get_status(s.gemini_port, "/files/a.txt"), 20, "a file");
-	OK(log_has(s.log, "chroot: confined to"), "the chroot is logged");
+	OK(e2e_log_has(s.log, "chroot: confined to"), "the chroot is logged");
 	/* A reload inside the jail must not take the server down. */
 	kill(s.pid, SIGHUP);
 	e2e_sleep_ms(500);

@@ -110,7 +110,6 @@ count_prefix(const char *sub, const char *prefix)
 	return n;
 }
 
-
 /* A Titan upload: the line for /posts/slug, then body. */
 static int
 upload_n(SSL_CTX *ctx, const char *slug, const char *params,

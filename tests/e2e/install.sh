@@ -48,9 +48,32 @@ outside=$(find "$dest" -mindepth 1 -not -path "$dest/usr" \
     -not -path "$dest/usr/local" -not -path "$dest/usr/local/*")
 if [ -z "$outside" ]; then ok; else nok "installed outside PREFIX: $outside"; fi
 
-check "example config is config/capsuled.yaml" \
-    cmp -s "$dest$p/share/doc/capsuled/capsuled.yaml.example" \
-    "$top/config/capsuled.yaml"
+# The example is config/capsuled.yaml with absolute paths for a system
+# install (the unit's /srv/capsule and state directory), nothing else.
+ex=$dest$p/share/doc/capsuled/capsuled.yaml.example
+check "example: capsule /srv/capsule" grep -qx 'capsule: /srv/capsule' "$ex"
+check "example: certs /var/lib/capsuled/certs" \
+    grep -qx 'certs: /var/lib/capsuled/certs' "$ex"
+sed -e 's|^capsule: \.\./capsule$|capsule: /srv/capsule|' \
+    -e 's|^certs: \.\./certs$|certs: /var/lib/capsuled/certs|' \
+    "$top/config/capsuled.yaml" >"$dest.want"
+check "example is config/capsuled.yaml otherwise" cmp -s "$ex" "$dest.want"
+rm -f "$dest.want"
+
+# The repository's own file copied to an /etc/capsuled/ (here under
+# $dest) with its relative paths: the capsule is missing there, so it
+# stops with an error before making a certificate in ../certs.
+mkdir -p "$dest/etc/capsuled"
+cp "$top/config/capsuled.yaml" "$dest/etc/capsuled/capsuled.yaml"
+"$bin" --allow-root -c "$dest/etc/capsuled/capsuled.yaml" \
+    >"$dest.out" 2>&1 </dev/null
+rc=$?
+check "config/ copied to /etc/capsuled: exits 1 (got $rc)" [ "$rc" -eq 1 ]
+check "config/ copied to /etc/capsuled: the capsule named as an error" \
+    grep -q "error: the capsule $dest/etc/capsule: No such file" "$dest.out"
+check "config/ copied to /etc/capsuled: no certificate outside" \
+    [ ! -e "$dest/etc/certs" ]
+rm -rf "$dest.out" "$dest/etc"
 v=$("$dest$p/bin/capsuled" --version 2>&1)
 case $v in
 *"capsuled "[0-9]*libuv*OpenSSL*libyaml*cmark-gfm*) ok ;;

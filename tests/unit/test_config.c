@@ -388,8 +388,8 @@ test_errors(void)
 	    "2:1: only one YAML document is allowed");
 
 	/* Syntax and encoding. */
-	expect_err("hostname: \"open\n", "2:1: found unexpected end of stream"
-	    " (while scanning a quoted scalar)");
+	expect_err("hostname: \"open\n", "1:11: a quoted scalar opened here"
+	    " is never closed");
 	expect_err("hostname: b: c\n",
 	    "1:12: mapping values are not allowed in this context");
 	expect_err("hostname: x\n\ttitle: a\n",
@@ -687,6 +687,45 @@ test_feed_and_aliases(void)
 	free(many);
 }
 
+/* cgi and its limits. */
+static void
+test_cgi(void)
+{
+	struct config	 c;
+
+	expect_ok(&c, "");
+	STR_EQ(c.cgi, NULL, "cgi: off by default");
+	INT_EQ(c.cgi_timeout_ms, 10000, "cgi_timeout default");
+	INT_EQ(c.cgi_max_output, 1 << 20, "cgi_max_output default");
+	INT_EQ(c.cgi_max_programs, 4, "cgi_max_programs default");
+	config_free(&c);
+	expect_ok(&c, "cgi: cgi-bin\ncgi_timeout: 500ms\n"
+	    "cgi_max_output: 64K\ncgi_max_programs: 2\n");
+	STR_EQ(c.cgi, "cgi-bin", "cgi");
+	INT_EQ(c.cgi_timeout_ms, 500, "cgi_timeout");
+	INT_EQ(c.cgi_max_output, 64 << 10, "cgi_max_output");
+	INT_EQ(c.cgi_max_programs, 2, "cgi_max_programs");
+	config_free(&c);
+	expect_ok(&c, "cgi: cgi-bin/\n");
+	STR_EQ(c.cgi, "cgi-bin", "cgi: a trailing slash is the same");
+	config_free(&c);
+	expect_ok(&c, "cgi: ~\n");
+	STR_EQ(c.cgi, NULL, "cgi: ~ is off");
+	config_free(&c);
+	expect_err("cgi: /cgi-bin\n", "1:6: cgi: '/cgi-bin' is not a directory"
+	    " name such as cgi-bin (letters, digits, '-', '_', '.' not first)");
+	expect_err("cgi: a/b\n", "1:6: cgi: 'a/b' is not a directory name"
+	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
+	expect_err("cgi: a//\n", "1:6: cgi: 'a/' is not a directory name"
+	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
+	expect_err("cgi: ..\n", "1:6: cgi: '..' is not a directory name"
+	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
+	expect_err("cgi: files\n", "1:6: cgi: 'files' is a path the server"
+	    " answers itself");
+	expect_err("cgi_max_programs: 0\n", "1:19: cgi_max_programs: 0 is out"
+	    " of range (1 to 1000)");
+}
+
 /* log_peer, redirects, robots: the keys of issue 8. */
 static void
 test_peer_redirects_robots(void)
@@ -694,6 +733,7 @@ test_peer_redirects_robots(void)
 	struct config	 c;
 	char		*big;
 	size_t		 i;
+	int		 status;
 
 	expect_ok(&c, "log_peer: anonymise\n");
 	INT_EQ(c.log_peer, LOG_PEER_ANONYMISE, "anonymise");
@@ -722,24 +762,67 @@ test_peer_redirects_robots(void)
 	for (i = 1; i < c.nredirects; i++)
 		OK(strcmp(c.redirects[i - 1].from, c.redirects[i].from) < 0,
 		    "sorted at %zu", i);
-	STR_EQ(config_redirect(&c, "/posts/old-name"), "/posts/new-name",
+	STR_EQ(config_redirect(&c, "/posts/old-name", NULL), "/posts/new-name",
 	    "path target");
-	STR_EQ(config_redirect(&c, "/wiki"),
+	STR_EQ(config_redirect(&c, "/wiki", NULL),
 	    "gemini://wiki.example.org/start?x=1", "URL target");
-	STR_EQ(config_redirect(&c, "/caf\xc3\xa9"), "/cafe", "UTF-8 key");
-	STR_EQ(config_redirect(&c, "/blog/"), "/posts/", "trailing slash");
-	STR_EQ(config_redirect(&c, "/blog"), NULL, "exact match only");
-	STR_EQ(config_redirect(&c, "/posts/old-name/"), NULL, "exact");
-	STR_EQ(config_redirect(&c, "/"), NULL, "not listed");
+	STR_EQ(config_redirect(&c, "/caf\xc3\xa9", NULL), "/cafe", "UTF-8 key");
+	STR_EQ(config_redirect(&c, "/blog/", NULL), "/posts/",
+	    "trailing slash");
+	STR_EQ(config_redirect(&c, "/blog", NULL), NULL, "exact match only");
+	STR_EQ(config_redirect(&c, "/posts/old-name/", NULL), NULL, "exact");
+	STR_EQ(config_redirect(&c, "/", NULL), NULL, "not listed");
 	config_free(&c);
+
+	/* Temporary ones (30) in a group of their own, beside permanent. */
+	expect_ok(&c, "redirects:\n"
+	    "  /old: /new\n"
+	    "  temporary:\n"
+	    "    /today: /posts/today\n"
+	    "    /away: gemini://example.org/\n"
+	    "  permanent: {/gone: /here}\n");
+	INT_EQ(c.nredirects, 4, "groups: four redirects");
+	for (i = 1; i < c.nredirects; i++)
+		OK(strcmp(c.redirects[i - 1].from, c.redirects[i].from) < 0,
+		    "groups: sorted at %zu", i);
+	status = 0;
+	STR_EQ(config_redirect(&c, "/today", &status), "/posts/today",
+	    "temporary target");
+	INT_EQ(status, 30, "temporary: 30");
+	STR_EQ(config_redirect(&c, "/away", &status), "gemini://example.org/",
+	    "temporary URL");
+	INT_EQ(status, 30, "temporary URL: 30");
+	STR_EQ(config_redirect(&c, "/old", &status), "/new", "ungrouped");
+	INT_EQ(status, 31, "ungrouped: permanent");
+	STR_EQ(config_redirect(&c, "/gone", &status), "/here", "permanent");
+	INT_EQ(status, 31, "permanent group: 31");
+	status = 0;
+	STR_EQ(config_redirect(&c, "/temporary", &status), NULL,
+	    "a group's name is no path");
+	INT_EQ(status, 0, "status untouched when not listed");
+	config_free(&c);
+	expect_ok(&c, "redirects: {temporary: ~}\n");
+	INT_EQ(c.nredirects, 0, "an empty group");
+	config_free(&c);
+	expect_err("redirects:\n  temporary: /a\n", "2:14: redirects:"
+	    " temporary: expected a mapping of old paths to new ones, got a"
+	    " single value");
+	expect_err("redirects:\n  /a: /b\n  temporary:\n    /a: /c\n",
+	    "4:5: redirects: '/a' is listed twice");
+	expect_err("redirects:\n  temporary:\n    permanent: {/a: /b}\n",
+	    "3:5: redirects: 'permanent' is not a path such as /old/name (one"
+	    " line, at most 1024 bytes, no . or .. segments)");
+	expect_err("redirects:\n  temporary:\n    /a: new\n", "3:9:"
+	    " redirects: 'new' is not a path (/new/name) or an absolute URL"
+	    " (gemini://host/name), at most 1024 bytes without spaces");
 
 	expect_ok(&c, "redirects: {/a: /b, /c: 'gopher://h:70/1/'}\n");
 	INT_EQ(c.nredirects, 2, "flow mapping");
-	STR_EQ(config_redirect(&c, "/c"), "gopher://h:70/1/", "flow");
+	STR_EQ(config_redirect(&c, "/c", NULL), "gopher://h:70/1/", "flow");
 	config_free(&c);
 	expect_ok(&c, "redirects:\n");
 	INT_EQ(c.nredirects, 0, "null: none");
-	STR_EQ(config_redirect(&c, "/a"), NULL, "none");
+	STR_EQ(config_redirect(&c, "/a", NULL), NULL, "none");
 	config_free(&c);
 	expect_ok(&c, "redirects: {}\n");
 	INT_EQ(c.nredirects, 0, "empty mapping");
@@ -880,6 +963,7 @@ check_hardening_defaults(const struct config *c, const char *what)
 	INT_EQ(c->max_archive_size, 1LL << 30, what);
 	INT_EQ(c->follow_symlinks, CONFIG_LINKS_INSIDE, what);
 	INT_EQ(c->files_hardlinks, 0, what);
+	INT_EQ(c->listings, 1, what);
 	STR_EQ(c->user, NULL, what);
 	STR_EQ(c->chroot_dir, NULL, what);
 	INT_EQ(c->allow_root, 0, what);
@@ -913,6 +997,7 @@ test_hardening(void)
 	    "max_archive_size: \"2 GiB\"\n"
 	    "follow_symlinks: true\n"
 	    "files_hardlinks: true\n"
+	    "listings: off\n"
 	    "user: _gemini-1.x\n"
 	    "chroot: ../jail/.\n"
 	    "allow_root: yes\n"
@@ -925,6 +1010,7 @@ test_hardening(void)
 	INT_EQ(c.max_archive_size, 2LL << 30, "2 GiB");
 	INT_EQ(c.follow_symlinks, CONFIG_LINKS_ANY, "follow any");
 	INT_EQ(c.files_hardlinks, 1, "files_hardlinks");
+	INT_EQ(c.listings, 0, "listings off");
 	STR_EQ(c.user, "_gemini-1.x", "user");
 	want = xasprintf("%s/jail", tmp);
 	STR_EQ(c.chroot_dir, want, "chroot relative to the config dir");
@@ -1157,6 +1243,7 @@ main(void)
 	test_paths();
 	test_errors();
 	test_peer_redirects_robots();
+	test_cgi();
 	test_titan();
 	test_feed_and_aliases();
 	test_files();

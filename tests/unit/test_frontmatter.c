@@ -387,6 +387,11 @@ test_errors(void)
 {
 	fails("---\ntitle: x\nbody without end\n", 1, 1, "not closed");
 	fails("---\n", 1, 1, "not closed");
+	/* An unclosed quote: where it opens, not at the closing "---". */
+	fails("---\ntitle: \"It's here\ndate: 2024-01-01\ntags: [a, b]\n"
+	    "---\nBody\n", 2, 8, "quoted scalar opened here is never closed");
+	fails("---\ntitle: x\nsummary: 'one\n  two\nslug: s\n---\n", 3, 10,
+	    "quoted scalar opened here is never closed");
 	/* A value of the wrong shape is ignored, the post kept (issue 13). */
 	ignored("---\ntitle: [a, b]\n---\n", 2, 8, "title: expected a "
 	    "string; ignored");

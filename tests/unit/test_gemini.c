@@ -463,6 +463,42 @@ test_header(void)
 	INT_EQ(gemini_header(small, 0, 51, "x"), 0, "0 bytes");
 }
 
+/* A CGI program's header, as gemini_header_parse() takes it. */
+static void
+test_header_parse(void)
+{
+	char	 big[GEMINI_HEADER_MAX + 8];
+	int	 st = 0;
+
+	INT_EQ(gemini_header_parse("20 text/gemini\r\n# hi\n", 22, &st), 16,
+	    "20 with META: its length");
+	INT_EQ(st, 20, "status 20");
+	INT_EQ(gemini_header_parse("51\r\n", 4, &st), 4, "no META");
+	INT_EQ(st, 51, "status 51");
+	INT_EQ(gemini_header_parse("30 /caf\xc3\xa9\r\n", 11, &st), 11,
+	    "UTF-8 META");
+	INT_EQ(gemini_header_parse("20 text/gemini\n", 15, &st), -1,
+	    "LF without CR");
+	INT_EQ(gemini_header_parse("20 text/gemini", 14, &st), -1, "no end");
+	INT_EQ(gemini_header_parse("hello\r\n", 7, &st), -1, "not a status");
+	INT_EQ(gemini_header_parse("70 x\r\n", 6, &st), -1, "7x");
+	INT_EQ(gemini_header_parse("09 x\r\n", 6, &st), -1, "0x");
+	INT_EQ(gemini_header_parse("2\r\n", 3, &st), -1, "one digit");
+	INT_EQ(gemini_header_parse("200 x\r\n", 7, &st), -1, "three digits");
+	INT_EQ(gemini_header_parse("20\tx\r\n", 6, &st), -1, "tab, no space");
+	INT_EQ(gemini_header_parse("20 a\x01b\r\n", 8, &st), -1, "control");
+	INT_EQ(gemini_header_parse("20 \xff\r\n", 6, &st), -1, "bad UTF-8");
+	INT_EQ(gemini_header_parse("", 0, &st), -1, "nothing");
+	memset(big, 'a', sizeof(big));
+	memcpy(big, "20 ", 3);
+	memcpy(big + 3 + GEMINI_META_MAX, "\r\n", 2);
+	INT_EQ(gemini_header_parse(big, sizeof(big), &st),
+	    GEMINI_HEADER_MAX, "META of GEMINI_META_MAX bytes");
+	memcpy(big + 3 + GEMINI_META_MAX, "a\r\n", 3);
+	INT_EQ(gemini_header_parse(big, sizeof(big), &st), -1,
+	    "META one byte too long");
+}
+
 int
 main(void)
 {
@@ -472,5 +508,6 @@ main(void)
 	test_local();
 	test_sni();
 	test_header();
+	test_header_parse();
 	return harness_done();
 }

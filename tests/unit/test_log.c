@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdio.h>
@@ -157,6 +158,12 @@ test_access_and_reopen(void)
 	log_set_level(LOG_LEVEL_WARN);
 	log_info("not written at warn");
 	log_warnx("a warning");
+	log_set_level(LOG_LEVEL_ERROR);
+	log_warnx("not written at error");
+	log_errorx("an error");
+	errno = ENOENT;
+	log_error("/srv/capsule");
+	log_set_level(LOG_LEVEL_WARN);
 	text = slurp(path);
 	OK(matches(text, "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:"
 	    "[0-9]{2}Z 192\\.0\\.2\\.0 gemini \"gemini://h/a \\\\x22b\\\\x22"
@@ -166,6 +173,9 @@ test_access_and_reopen(void)
 	    "peer none, gopher:\n%s", text);
 	OK(matches(text, "Z info: written at info$"), "info line:\n%s", text);
 	OK(matches(text, "Z warn: a warning$"), "warn line:\n%s", text);
+	OK(matches(text, "Z error: an error$"), "error line:\n%s", text);
+	OK(matches(text, "Z error: /srv/capsule: No such file or directory$"),
+	    "error line with errno:\n%s", text);
 	OK(strstr(text, "not written") == NULL, "levels filter:\n%s", text);
 	free(text);
 

@@ -168,10 +168,18 @@ test_problem(void)
 	INT_EQ(problem("a: b\n", 5, &m, msg, sizeof(msg)), 0, "good YAML");
 	INT_EQ(problem("a: \"open\n", 9, &m, msg, sizeof(msg)), -1,
 	    "unclosed quote");
-	STR_EQ(msg, "found unexpected end of stream (while scanning a quoted"
-	    " scalar)", "problem and context");
-	OK(m.line == 1 && m.column == 0, "at the end: %zu:%zu", m.line,
+	STR_EQ(msg, "a quoted scalar opened here is never closed",
+	    "unclosed quote: said so");
+	OK(m.line == 0 && m.column == 3, "at the opening quote: %zu:%zu",
+	    m.line, m.column);
+	INT_EQ(problem("a: b\nc: 'open\nd: e\nf: g\n", 23, &m, msg,
+	    sizeof(msg)), -1, "unclosed single quote, lines before the end");
+	OK(m.line == 1 && m.column == 3, "at its opening: %zu:%zu", m.line,
 	    m.column);
+	INT_EQ(problem("a: [b, c\n", 9, &m, msg, sizeof(msg)), -1,
+	    "unclosed flow sequence");
+	OK(strstr(msg, "never closed") == NULL, "not a scanner's end: %s",
+	    msg);
 	INT_EQ(problem("a: b\rc: \xff\n", 10, &m, msg, sizeof(msg)), -1,
 	    "bad byte");
 	STR_EQ(msg, "invalid leading UTF-8 octet (#xFF)", "reader error");
@@ -181,7 +189,7 @@ test_problem(void)
 	STR_EQ(msg, "control characters are not allowed (#x1)",
 	    "reader error with its value");
 	INT_EQ(problem("a: \"open\n", 9, &m, msg, 10), -1, "short msg");
-	STR_EQ(msg, "found une", "cut to msglen");
+	STR_EQ(msg, "a quoted ", "cut to msglen");
 }
 
 int
