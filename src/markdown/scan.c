@@ -23,14 +23,14 @@ struct scan {
 };
 
 /*
- * Is dest (len bytes) worth keeping: a relative link to a .md file, or
- * an absolute URL ("scheme://"), which may be one of the writer's old
- * web URLs?  Which URLs are old ones is configuration (link_aliases),
- * and the scan must depend on the bytes alone, so every absolute URL
- * is kept and the link check (content/links.c) asks the snapshot.
+ * A relative link to a .md or .gmi file, or an absolute URL
+ * ("scheme://"), which may be one of the writer's old web URLs: which
+ * URLs are old ones is configuration (link_aliases), and the scan must
+ * depend on the bytes alone, so every absolute URL is kept and the link
+ * check (content/links.c) asks the snapshot.
  */
-static int
-is_checked_link(const char *dest, size_t len)
+int
+scan_is_checked_link(const char *dest, size_t len)
 {
 	size_t	 end = len, i;
 
@@ -45,7 +45,8 @@ is_checked_link(const char *dest, size_t len)
 		if (dest[i] == ':')
 			return len - i > 3 && memcmp(dest + i, "://", 3) == 0;
 	}
-	return end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0;
+	return (end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0) ||
+	    (end >= 5 && strncmp(dest + end - 4, ".gmi", 4) == 0);
 }
 
 static void
@@ -54,7 +55,7 @@ check_dest(struct scan *s, const char *dest, size_t len, unsigned line,
 {
 	struct scan_link	*r;
 
-	if (len == 0 || len > 1024 || !is_checked_link(dest, len))
+	if (len == 0 || len > 1024 || !scan_is_checked_link(dest, len))
 		return;
 	if (s->n % 8 == 0)
 		s->refs = xreallocarray(s->refs, s->n + 8, sizeof(*s->refs));
