@@ -102,6 +102,7 @@ cmd_render(const char *path, const char *to)
 	struct fm_error		 fe;
 	size_t			 len;
 	char			*src;
+	int			 gmi;
 
 	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
 		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
@@ -123,12 +124,14 @@ cmd_render(const char *path, const char *to)
 	}
 	memset(&ropts, 0, sizeof(ropts));
 	ropts.width = 70;
+	/* A gemtext post is a .gmi file, as in posts/. */
+	gmi = archive_gmi_name(path);
 	if (strcmp(to, "gemini") == 0)
-		render_gemtext(src + m.body_off, len - m.body_off, &ropts,
-		    &out);
+		(gmi ? render_gemtext_gmi : render_gemtext)(src + m.body_off,
+		    len - m.body_off, &ropts, &out);
 	else
-		render_gopher(src + m.body_off, len - m.body_off, &ropts,
-		    &out);
+		(gmi ? render_gopher_gmi : render_gopher)(src + m.body_off,
+		    len - m.body_off, &ropts, &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
 	meta_free(&m);
@@ -150,6 +153,18 @@ cmd_gen_ticket_keys(const char *path)
 	printf("%s: %d key%s, the last one new; every key opens tickets, the "
 	    "last one seals them\n", path, n, n == 1 ? "" : "s");
 	return EXIT_OK;
+}
+
+/* --check: the posts by the format of their bodies. */
+static void
+check_formats(const struct archive *a)
+{
+	size_t	 i, ngmi = 0;
+
+	for (i = 0; i < a->nposts; i++)
+		ngmi += a->posts[i]->gemtext;
+	printf("\n          body: %zu Markdown, %zu gemtext",
+	    a->nposts - ngmi, ngmi);
 }
 
 /* --check for one host: load its capsule, say what was found. */
@@ -178,10 +193,12 @@ check_host(const struct config *cfg)
 	for (i = 0; i < a->nposts; i++)
 		syntax[frontmatter_syntax(a->posts[i]->src,
 		    a->posts[i]->srclen, a->posts[i]->body_off)]++;
-	if (a->nposts > 0)
+	if (a->nposts > 0) {
 		printf("\n          front matter: %zu YAML, %zu TOML, %zu none",
 		    syntax[FM_SYNTAX_YAML], syntax[FM_SYNTAX_TOML],
 		    syntax[FM_SYNTAX_NONE]);
+		check_formats(a);
+	}
 	printf("\nseries:   %zu (%zu parts)\n", a->nseries, parts);
 	for (i = 0; i < a->nseries; i++)
 		printf("          /series/%s/  %s, %zu part%s\n",

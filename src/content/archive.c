@@ -48,6 +48,7 @@
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/gemtext.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
 
@@ -82,6 +83,7 @@ struct archive_file {
 	struct timespec	 mtim, ctim;
 	bool		 trusted;	/* an equal stat means equal bytes */
 	bool		 bad;		/* front matter refused: see fe */
+	bool		 gemtext;	/* a .gmi post: the body is gemtext */
 	struct fm_error	 fe;
 	char		*src;		/* NUL-terminated; NULL when bad */
 	size_t		 len;
@@ -91,7 +93,7 @@ struct archive_file {
 	struct scan_link *links;	/* that may name posts: links.c */
 	size_t		 nlinks;
 	/*
-	 * For posts: the name without date prefix and ".md" (the title
+	 * For posts: the name without date prefix and ".md" or ".gmi" (the title
 	 * when there is no other, and a key links find posts by), and
 	 * each tag's grouping key.  Posts borrow these and m's strings,
 	 * so a rebuild copies nothing that did not change.
@@ -484,18 +486,19 @@ cmp_name(const void *x, const void *y)
 }
 
 /*
- * The *.md names in dfd/sub, sorted; hidden files and other names are
- * left out.  Returns the directory's fd (to open the files beneath), or
- * -1 when it is absent (quietly) or unusable (a warning).
+ * The *.md names in dfd/sub (and *.gmi ones with gmi), sorted; hidden
+ * files and other names are left out.  Returns the directory's fd (to
+ * open the files beneath), or -1 when it is absent (quietly) or
+ * unusable (a warning).
  */
 static int
-list_md(struct archive *a, int dfd, const char *sub, char ***namesp,
-    size_t *np)
+list_names(struct archive *a, int dfd, const char *sub, int gmi,
+    char ***namesp, size_t *np)
 {
 	DIR		*d;
 	struct dirent	*de;
 	char		**names = NULL, why[160];
-	size_t		 n = 0, cap = 0, len;
+	size_t		 n = 0, cap = 0;
 	int		 fd, fd2;
 
 	*namesp = NULL;
@@ -518,9 +521,8 @@ list_md(struct archive *a, int dfd, const char *sub, char ***namesp,
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (de->d_name[0] == '.' || len <= 3 ||
-		    strcmp(de->d_name + len - 3, ".md") != 0)
+		if (de->d_name[0] == '.' || (!archive_md_name(de->d_name) &&
+		    (!gmi || !archive_gmi_name(de->d_name))))
 			continue;
 		if (bad_name(de->d_name)) {
 			log_warnx("%s: a file name with control characters, "
@@ -618,6 +620,62 @@ pick_title(const struct archive_file *f, const char *fallback)
 	return xstrdup(fallback);
 }
 
+/* ---- gemtext posts -------------------------------------------------- */
+
+int
+archive_md_name(const char *name)
+{
+	size_t	 len = strlen(name);
+
+	return len > 3 && strcmp(name + len - 3, ".md") == 0;
+}
+
+int
+archive_gmi_name(const char *name)
+{
+	size_t	 len = strlen(name);
+
+	return len > 4 && strcmp(name + len - 4, ".gmi") == 0;
+}
+
+/* The length of a post file's extension: ".gmi" or ".md". */
+static size_t
+ext_len(const char *name)
+{
+	return archive_gmi_name(name) ? 4 : 3;
+}
+
+/*
+ * What file_new() learns of a body: its first level-1 heading (a
+ * gemtext one as written: gemtext has no entities; the renderer decodes
+ * Markdown's) as one line, when front matter gives no title, and its
+ * links that may name posts.
+ */
+static void
+body_heading_links(struct archive_file *f)
+{
+	const char	*body = f->src + f->m.body_off;
+	size_t		 len = f->len - f->m.body_off;
+	char		*h = NULL, *t;
+
+	if (f->m.title == NULL)
+		h = f->gemtext ? gemtext_title(body, len) :
+		    first_heading(body, len);
+	if (h != NULL) {
+		t = frontmatter_oneline(h, strlen(h), 0);
+		free(h);
+		if (*t != '\0')
+			f->heading = t;
+		else
+			free(t);
+	}
+	if (f->gemtext)
+		f->links = gemtext_links(body, len, f->m.body_line,
+		    &f->nlinks);
+	else
+		f->links = scan_links(body, len, f->m.body_line, &f->nlinks);
+}
+
 /* ---- file records --------------------------------------------------- */
 
 static long long
@@ -666,7 +724,7 @@ post_file_keys(struct archive_file *f)
 	char		*stem;
 	size_t		 i;
 
-	stem = xstrndup(name, strlen(name) - 3);
+	stem = xstrndup(name, strlen(name) - ext_len(name));
 	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
 		f->base = xstrdup(stem + 11);
 	else
@@ -683,8 +741,6 @@ file_new(const struct archive_priv *ap, const char *rel,
     const struct stat *st, char *src, size_t len)
 {
 	struct archive_file	*f;
-	const char		*body;
-	char			*h, *t;
 	long long		 newest;
 
 	f = xcalloc(1, sizeof(*f));
@@ -707,19 +763,9 @@ file_new(const struct archive_priv *ap, const char *rel,
 	}
 	f->src = src;
 	f->len = len;
-	body = src + f->m.body_off;
-	if (f->m.title == NULL &&
-	    (h = first_heading(body, len - f->m.body_off)) != NULL) {
-		t = frontmatter_oneline(h, strlen(h), 0);
-		free(h);
-		if (*t != '\0')
-			f->heading = t;
-		else
-			free(t);
-	}
-	f->words = count_words(body, len - f->m.body_off);
-	f->links = scan_links(body, len - f->m.body_off, f->m.body_line,
-	    &f->nlinks);
+	f->gemtext = strncmp(rel, "posts/", 6) == 0 && archive_gmi_name(rel);
+	body_heading_links(f);
+	f->words = count_words(src + f->m.body_off, len - f->m.body_off);
 	if (strncmp(rel, "posts/", 6) == 0)
 		post_file_keys(f);
 	return f;
@@ -922,7 +968,8 @@ load_post(struct archive *a, int pfd, const char *name)
 	m = &f->m;
 	if (m->draft)
 		log_debug("%s: draft: only /drafts/ shows it", rel);
-	snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(name) - 3), name);
+	snprintf(stem, sizeof(stem), "%.*s",
+	    (int)(strlen(name) - ext_len(name)), name);
 	base = stem;
 	has_fdate = date_from_filename(stem, &fdate) == 0;
 	if (has_fdate)
@@ -992,6 +1039,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->author = m->author;
 	p->featured = m->featured;
 	p->draft = m->draft;
+	p->gemtext = f->gemtext;
 	p->words = f->words;
 	p->links = f->links;
 	p->nlinks = f->nlinks;
@@ -1216,7 +1264,7 @@ load_posts(struct archive *a, int dfd)
 	size_t			 n, i;
 	int			 pfd;
 
-	pfd = list_md(a, dfd, "posts", &names, &n);
+	pfd = list_names(a, dfd, "posts", 1, &names, &n);
 	index_init(&ap->post_slug, n);
 	index_init(&ap->post_file, n);
 	index_init(&ap->post_base, n);
@@ -1249,7 +1297,7 @@ load_pages(struct archive *a, int dfd)
 	size_t		 n, i, k;
 	int		 fd, reserved;
 
-	fd = list_md(a, dfd, "pages", &names, &n);
+	fd = list_names(a, dfd, "pages", 0, &names, &n);
 	index_init(&inner(a)->doc_name, n);
 	a->docs = xcalloc(n, sizeof(*a->docs));
 	for (i = 0; i < n; i++) {
@@ -1285,7 +1333,7 @@ load_pages(struct archive *a, int dfd)
 		a->docs[a->ndocs++] = d;
 		index_put(&inner(a)->doc_name, d->name, d);
 	}
-	/* Sorted by name already: list_md() sorts "x.md" the same way. */
+	/* Sorted by name already: list_names() sorts "x.md" the same way. */
 	if (a->ndocs > 1)
 		qsort(a->docs, a->ndocs, sizeof(*a->docs), cmp_doc);
 	free_names(names, n);
@@ -1361,7 +1409,7 @@ archive_reload(const struct config *c, const struct archive *prev)
 
 	load_index(a, dfd, c);
 
-	sfd = list_md(a, dfd, "series", &names, &n);
+	sfd = list_names(a, dfd, "series", 0, &names, &n);
 	load_posts(a, dfd);
 	/* Series come from files and from posts: n + nposts at most. */
 	index_init(&ap->series_slug, n + a->nposts);

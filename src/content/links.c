@@ -171,11 +171,11 @@ links_is_alias(const struct archive *a, const char *url)
  * Links between Markdown files, resolved against from_path's directory
  * (query and fragment dropped, percent-escapes decoded):
  *   posts/F.md    the post whose file is F.md, else whose file name
- *                 without date prefix is F, else whose slug is F
+ *   posts/F.gmi   without date prefix is F, else whose slug is F
  *                 -> "/posts/<slug>"
  *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
  *   index.md      -> "/"
- *   F.md          (no '/' at all) when nothing above matched: as a post
+ *   F.md, F.gmi   (no '/' at all) when nothing above matched: as a post
  * Anything with a scheme, "//host", or climbing out: left alone (NULL).
  */
 char *
@@ -198,15 +198,20 @@ links_resolve(const struct archive *a, const char *from_path,
 	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
 	    NULL)
 		return NULL;
-	len = strlen(path);
-	if (len <= 3 || strcmp(path + len - 3, ".md") != 0)
-		goto out;
 	file = strrchr(path, '/');
 	file = file ? file + 1 : path;
 	dirlen = (size_t)(file - path);
 	if (*file == '\0' || *file == '.')
 		goto out;
-	stem = xstrndup(file, strlen(file) - 3);
+	/* Posts may be gemtext; the rest of the capsule is Markdown. */
+	if (archive_gmi_name(file) && (dirlen == 0 ||
+	    (dirlen == 6 && memcmp(path, "posts/", 6) == 0)))
+		len = 4;
+	else if (archive_md_name(file))
+		len = 3;
+	else
+		goto out;
+	stem = xstrndup(file, strlen(file) - len);
 
 	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
 		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;

@@ -469,6 +469,16 @@ nav_post_header(struct page *pg, const struct archive *a,
 }
 
 void
+nav_post_body(struct page *pg, const struct post *p, const char *body,
+    size_t len)
+{
+	if (p->gemtext)
+		page_gemtext(pg, body, len);
+	else
+		page_markdown(pg, body, len);
+}
+
+void
 nav_post_footer(struct page *pg, const struct archive *a,
     const struct post *p)
 {

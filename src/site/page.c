@@ -160,6 +160,13 @@ page_markdown(struct page *p, const char *md, size_t len)
 	b->mdlen = md != NULL ? len : 0;
 }
 
+void
+page_gemtext(struct page *p, const char *gmi, size_t len)
+{
+	page_markdown(p, gmi, len);
+	p->blocks[p->n - 1].gemtext = 1;
+}
+
 /*
  * Text helpers shared by the emitters
  */
@@ -376,8 +383,13 @@ md_render(const struct emit *e, const struct block *b, int gopher,
 	if (gopher) {
 		if (o.width == 0)
 			o.width = e->width;
-		render_gopher(b->md, b->mdlen, &o, tmp);
-	} else
+		if (b->gemtext)
+			render_gopher_gmi(b->md, b->mdlen, &o, tmp);
+		else
+			render_gopher(b->md, b->mdlen, &o, tmp);
+	} else if (b->gemtext)
+		render_gemtext_gmi(b->md, b->mdlen, &o, tmp);
+	else
 		render_gemtext(b->md, b->mdlen, &o, tmp);
 }
 

@@ -20,7 +20,8 @@ enum block_type {
 	BLOCK_TEXT,		/* one paragraph */
 	BLOCK_LINK,
 	BLOCK_BLANK,
-	BLOCK_MARKDOWN,		/* rendered by the emitter's renderer */
+	BLOCK_MARKDOWN,		/* rendered by the emitter's renderer:
+				   Markdown, or gemtext when gemtext */
 };
 
 /* What a link points at: decides the Gopher item type. */
@@ -41,6 +42,7 @@ struct block {
 	char		 date[11];	/* BLOCK_LINK: "YYYY-MM-DD" or "" */
 	const char	*md;		/* BLOCK_MARKDOWN: borrowed */
 	size_t		 mdlen;
+	int		 gemtext;	/* BLOCK_MARKDOWN: md is gemtext */
 };
 
 struct page {
@@ -60,6 +62,8 @@ void	 page_link(struct page *, enum link_kind, const char *url,
 	    __attribute__((format(printf, 5, 6)));
 void	 page_blank(struct page *);
 void	 page_markdown(struct page *, const char *md, size_t len);
+/* A gemtext post's body: as written on Gemini, as text on Gopher. */
+void	 page_gemtext(struct page *, const char *gmi, size_t len);
 
 /* Where links point and how to reach this server: set by the caller. */
 struct page_target {

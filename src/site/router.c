@@ -291,7 +291,7 @@ serve_post(const struct route *rt, struct post *post, struct response *r)
 		nav_post_header(&p, rt->a, post);
 		/* A body that opens with the title would show it twice. */
 		skip = scan_repeated_title(body, len, post->title);
-		page_markdown(&p, body + skip, len - skip);
+		nav_post_body(&p, post, body + skip, len - skip);
 		nav_post_footer(&p, rt->a, post);
 		b = site_cache_put(rt->site, slot,
 		    emit_document(rt, &p, post->path));
@@ -791,7 +791,7 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 	len = post->srclen - post->body_off;
 	nav_post_header(&p, a, post);
 	skip = scan_repeated_title(body, len, post->title);
-	page_markdown(&p, body + skip, len - skip);
+	nav_post_body(&p, post, body + skip, len - skip);
 	nav_post_footer(&p, a, post);
 	set_body(r, emit_document(rt, &p, post->path), "text/gemini",
 	    post->lang ? post->lang : a->lang, '0');

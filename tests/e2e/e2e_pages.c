@@ -27,7 +27,9 @@ static const struct {
 	{ "gemlog", "/gemlog/" },
 	{ "post-running-a-capsule-2", "/posts/running-a-capsule-2" },
 	{ "post-plain-text-habits-tables", "/posts/plain-text-habits-tables" },
+	/* One post of each format: TOML front matter, gemtext, a bundle. */
 	{ "post-moving-a-hugo-archive", "/posts/moving-a-hugo-archive" },
+	{ "post-a-post-kept-in-gemtext", "/posts/a-post-kept-in-gemtext" },
 	{ "page-about", "/about" },
 };
 
