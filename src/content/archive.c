@@ -485,19 +485,91 @@ cmp_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/* ---- posts' file names ---------------------------------------------- */
+
+int
+archive_md_name(const char *name)
+{
+	size_t	 len = strlen(name);
+
+	return len > 3 && strcmp(name + len - 3, ".md") == 0;
+}
+
+int
+archive_gmi_name(const char *name)
+{
+	size_t	 len = strlen(name);
+
+	return len > 4 && strcmp(name + len - 4, ".gmi") == 0;
+}
+
+/* The length of a post file's extension: ".gmi" or ".md". */
+static size_t
+ext_len(const char *name)
+{
+	return archive_gmi_name(name) ? 4 : 3;
+}
+
+/* ---- page bundles --------------------------------------------------- */
+
 /*
- * The *.md names in dfd/sub (and *.gmi ones with gmi), sorted; hidden
- * files and other names are left out.  Returns the directory's fd (to
- * open the files beneath), or -1 when it is absent (quietly) or
- * unusable (a warning).
+ * A page bundle: a folder of posts/ (a directory itself, not a link to
+ * one) with an index.md or index.gmi in it, the post; the rest of the
+ * folder is the post's files, served from disk (site/router.c).  The
+ * name of the index, or NULL when de is no bundle.
+ */
+static const char *
+bundle_index(int pfd, const struct dirent *de)
+{
+	static const char *const index[] = { "index.md", "index.gmi" };
+	struct stat	 st;
+	char		 path[NAME_MAX + 16];
+	size_t		 i;
+
+	if (de->d_type != DT_DIR && (de->d_type != DT_UNKNOWN ||
+	    fstatat(pfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+	    !S_ISDIR(st.st_mode)))
+		return NULL;
+	for (i = 0; i < nitems(index); i++) {
+		snprintf(path, sizeof(path), "%s/%s", de->d_name, index[i]);
+		if (fstatat(pfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return index[i];
+	}
+	return NULL;
+}
+
+/*
+ * The stem a post's slug and date come from: "2024-01-01-x" for
+ * "2024-01-01-x.md" (or ".gmi"), the folder's name for a bundle's
+ * "2024-01-01-x/index.md".
+ */
+static void
+post_stem(const char *name, char *stem, size_t size)
+{
+	const char	*slash = strchr(name, '/');
+	size_t		 len;
+
+	len = slash ? (size_t)(slash - name) : strlen(name) - ext_len(name);
+	snprintf(stem, size, "%.*s", (int)len, name);
+}
+
+/* ---- listing ------------------------------------------------------- */
+
+/*
+ * The *.md names in dfd/sub, sorted; with posts, *.gmi names and page
+ * bundles ("<folder>/index.md", bundle_index()) too.  Hidden files and
+ * other names are left out.  Returns the directory's fd (to open the
+ * files beneath), or -1 when it is absent (quietly) or unusable (a
+ * warning).
  */
 static int
-list_names(struct archive *a, int dfd, const char *sub, int gmi,
+list_names(struct archive *a, int dfd, const char *sub, int posts,
     char ***namesp, size_t *np)
 {
 	DIR		*d;
 	struct dirent	*de;
 	char		**names = NULL, why[160];
+	const char	*bundle;
 	size_t		 n = 0, cap = 0;
 	int		 fd, fd2;
 
@@ -521,8 +593,10 @@ list_names(struct archive *a, int dfd, const char *sub, int gmi,
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
+		bundle = NULL;
 		if (de->d_name[0] == '.' || (!archive_md_name(de->d_name) &&
-		    (!gmi || !archive_gmi_name(de->d_name))))
+		    (!posts || (!archive_gmi_name(de->d_name) &&
+		    (bundle = bundle_index(fd, de)) == NULL))))
 			continue;
 		if (bad_name(de->d_name)) {
 			log_warnx("%s: a file name with control characters, "
@@ -535,7 +609,8 @@ list_names(struct archive *a, int dfd, const char *sub, int gmi,
 			cap = cap ? cap * 2 : 64;
 			names = xreallocarray(names, cap, sizeof(*names));
 		}
-		names[n++] = xstrdup(de->d_name);
+		names[n++] = bundle ? xasprintf("%s/%s", de->d_name, bundle) :
+		    xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (n > 1)
@@ -620,30 +695,7 @@ pick_title(const struct archive_file *f, const char *fallback)
 	return xstrdup(fallback);
 }
 
-/* ---- gemtext posts -------------------------------------------------- */
-
-int
-archive_md_name(const char *name)
-{
-	size_t	 len = strlen(name);
-
-	return len > 3 && strcmp(name + len - 3, ".md") == 0;
-}
-
-int
-archive_gmi_name(const char *name)
-{
-	size_t	 len = strlen(name);
-
-	return len > 4 && strcmp(name + len - 4, ".gmi") == 0;
-}
-
-/* The length of a post file's extension: ".gmi" or ".md". */
-static size_t
-ext_len(const char *name)
-{
-	return archive_gmi_name(name) ? 4 : 3;
-}
+/* ---- bodies -------------------------------------------------------- */
 
 /*
  * What file_new() learns of a body: its first level-1 heading (a
@@ -720,16 +772,14 @@ static void
 post_file_keys(struct archive_file *f)
 {
 	struct date	 d;
-	const char	*name = f->rel + strlen("posts/");
-	char		*stem;
+	char		 stem[NAME_MAX + 1];
 	size_t		 i;
 
-	stem = xstrndup(name, strlen(name) - ext_len(name));
+	post_stem(f->rel + strlen("posts/"), stem, sizeof(stem));
 	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
 		f->base = xstrdup(stem + 11);
 	else
 		f->base = xstrdup(stem);
-	free(stem);
 	f->tagkeys = xcalloc(f->m.ntags, sizeof(*f->tagkeys));
 	for (i = 0; i < f->m.ntags; i++)
 		f->tagkeys[i] = tag_key(f->m.tags[i]);
@@ -829,6 +879,33 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
 		return NULL;
 	}
+	return f;
+}
+
+/*
+ * get_file() for a name of list_names("posts"): a bundle's index is
+ * read beneath its folder, opened without following a link, so that a
+ * folder swapped for a link after the listing leads nowhere.
+ */
+static struct archive_file *
+get_post_file(struct archive *a, int pfd, const char *name, const char *rel)
+{
+	struct archive_file	*f;
+	const char		*slash = strchr(name, '/');
+	char			 dir[NAME_MAX + 1], why[160];
+	int			 bfd;
+
+	if (slash == NULL)
+		return get_file(a, pfd, name, rel, 0);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - name), name);
+	if ((bfd = openat(pfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
+		warn_file(a, rel, 1, 1, why, 1);
+		return NULL;
+	}
+	f = get_file(a, bfd, slash + 1, rel, 0);
+	close(bfd);
 	return f;
 }
 
@@ -962,14 +1039,13 @@ load_post(struct archive *a, int pfd, const char *name)
 	int			 has_fdate;
 
 	snprintf(why, sizeof(why), "posts/%s", name);
-	if ((f = get_file(a, pfd, name, why, 0)) == NULL)
+	if ((f = get_post_file(a, pfd, name, why)) == NULL)
 		return NULL;
 	rel = f->rel;
 	m = &f->m;
 	if (m->draft)
 		log_debug("%s: draft: only /drafts/ shows it", rel);
-	snprintf(stem, sizeof(stem), "%.*s",
-	    (int)(strlen(name) - ext_len(name)), name);
+	post_stem(name, stem, sizeof(stem));
 	base = stem;
 	has_fdate = date_from_filename(stem, &fdate) == 0;
 	if (has_fdate)
@@ -1040,6 +1116,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->featured = m->featured;
 	p->draft = m->draft;
 	p->gemtext = f->gemtext;
+	p->bundle = strchr(name, '/') != NULL;
 	p->words = f->words;
 	p->links = f->links;
 	p->nlinks = f->nlinks;

@@ -43,7 +43,8 @@ struct tag;
 struct post {
 	size_t		 id;		/* place in a->posts (a draft's: in
 					   a->drafts), 0 the newest */
-	char		*path;		/* "posts/x.md", "posts/x.gmi" */
+	char		*path;		/* "posts/x.md", "posts/x.gmi",
+					   "posts/x/index.md" (a bundle) */
 	char		*slug;		/* unique among posts; owned */
 	char		*title;		/* entities decoded, one line */
 	struct date	 date;
@@ -64,6 +65,9 @@ struct post {
 	bool		 draft;		/* in a->drafts, never in a->posts */
 	bool		 gemtext;	/* the body is gemtext (a .gmi file),
 					   not Markdown */
+	bool		 bundle;	/* path is "posts/<folder>/index.md"
+					   (or .gmi): the folder's other files
+					   are the post's, at /posts/<slug>/ */
 	struct archive_file *file;	/* borrowed: the snapshot holds it */
 	char		*src;		/* the whole file; borrowed from file */
 	size_t		 srclen;

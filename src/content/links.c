@@ -168,11 +168,56 @@ links_is_alias(const struct archive *a, const char *url)
 }
 
 /*
+ * A capsule path into a page bundle, "posts/<folder>/<rest>": the
+ * bundle's post when rest is its index (or empty), else the path its
+ * file is served at, "/posts/<slug>/<rest>"; NULL when no bundle has
+ * that folder, or rest names a .md or .gmi file (a post's, as
+ * anywhere).  Whether the file is there is the server's to say, as for
+ * files/.
+ */
+static char *
+bundle_resolve(const struct archive *a, const char *path)
+{
+	struct post	*p;
+	const char	*rest;
+	char		*key;
+	size_t		 len;
+	int		 i, index;
+
+	if (strncmp(path, "posts/", 6) != 0 || path[6] == '\0')
+		return NULL;
+	len = strcspn(path + 6, "/");
+	rest = path + 6 + len;
+	if (*rest == '/')
+		rest++;
+	index = *rest == '\0' || strcmp(rest, "index.md") == 0 ||
+	    strcmp(rest, "index.gmi") == 0;
+	/* Other .md and .gmi names are posts' (links_resolve() goes on). */
+	if (archive_md_name(*rest ? rest : path) ||
+	    archive_gmi_name(*rest ? rest : path))
+		if (*rest == '\0' || !index)
+			return NULL;
+	for (i = 0, p = NULL; i < 2 && p == NULL; i++) {
+		key = xasprintf("%.*s/%s", (int)len, path + 6,
+		    i == 0 ? "index.md" : "index.gmi");
+		p = archive_post_file(a, key);
+		free(key);
+	}
+	if (p == NULL || !p->bundle)
+		return NULL;
+	if (index)
+		return xasprintf("/posts/%s", p->slug);
+	return xasprintf("/posts/%s/%s", p->slug, rest);
+}
+
+/*
  * Links between Markdown files, resolved against from_path's directory
  * (query and fragment dropped, percent-escapes decoded):
  *   posts/F.md    the post whose file is F.md, else whose file name
  *   posts/F.gmi   without date prefix is F, else whose slug is F
  *                 -> "/posts/<slug>"
+ *   posts/D/X     in the page bundle D: its post for D/index.md (or
+ *                 .gmi) or D/, else "/posts/<slug>/X"
  *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
  *   index.md      -> "/"
  *   F.md, F.gmi   (no '/' at all) when nothing above matched: as a post
@@ -198,6 +243,8 @@ links_resolve(const struct archive *a, const char *from_path,
 	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
 	    NULL)
 		return NULL;
+	if ((res = bundle_resolve(a, path)) != NULL)
+		goto out;
 	file = strrchr(path, '/');
 	file = file ? file + 1 : path;
 	dirlen = (size_t)(file - path);
