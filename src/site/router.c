@@ -127,6 +127,16 @@ public_port(const struct route *rt)
 	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
 }
 
+/* "/posts/<slug>/<name>": a file of a page bundle. */
+static int
+bundle_file(const char *url)
+{
+	const char	*slash;
+
+	return strncmp(url, "/posts/", 7) == 0 &&
+	    (slash = strchr(url + 7, '/')) != NULL && slash[1] != '\0';
+}
+
 /* Gopher text names our own pages by absolute gopher:// URLs. */
 static char *
 absolute_link(void *ctx, const char *url)
@@ -138,7 +148,8 @@ absolute_link(void *ctx, const char *url)
 	if (url[0] != '/' || url[1] == '/')
 		return NULL;
 	type = url[strlen(url) - 1] == '/' ? '1' :
-	    strncmp(url, "/files/", 7) == 0 ? mime_gopher_type(url) : '0';
+	    strncmp(url, "/files/", 7) == 0 || bundle_file(url) ?
+	    mime_gopher_type(url) : '0';
 	return xasprintf("gopher://%s:%d/%c%s", rt->cfg->hostname,
 	    public_port(rt), type, url);
 }
@@ -553,12 +564,31 @@ hidden(const char *path)
 	return 0;
 }
 
+/* The regular file fd (path names its type), as the response. */
+static void
+send_file(const struct route *rt, const char *path, int fd,
+    const struct stat *st, struct response *r)
+{
+	const char	*mime;
+
+	mime = mime_type(path);
+	r->fd = fd;
+	r->filelen = (uint64_t)st->st_size;
+	r->gopher_type = mime_gopher_type(path);
+	if (strcmp(mime, "text/gemini") == 0)
+		response_status(r, 20, "text/gemini; charset=utf-8; lang=%s",
+		    rt->a->lang);
+	else if (mime_is_text(mime))
+		response_status(r, 20, "%s; charset=utf-8", mime);
+	else
+		response_status(r, 20, "%s", mime);
+}
+
 static void
 serve_file(const struct route *rt, const char *path, struct response *r)
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
-	const char	*mime;
 	int		 fd;
 
 	if (hidden(path)) {
@@ -599,17 +629,43 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 		serve_listing(rt, fd, path, r);
 		return;
 	}
-	mime = mime_type(path);
-	r->fd = fd;
-	r->filelen = (uint64_t)st.st_size;
-	r->gopher_type = mime_gopher_type(path);
-	if (strcmp(mime, "text/gemini") == 0)
-		response_status(r, 20, "text/gemini; charset=utf-8; lang=%s",
-		    rt->a->lang);
-	else if (mime_is_text(mime))
-		response_status(r, 20, "%s; charset=utf-8", mime);
-	else
-		response_status(r, 20, "%s", mime);
+	send_file(rt, path, fd, &st, r);
+}
+
+/*
+ * "/posts/<slug>/<name>": a file of the page bundle post is, from its
+ * folder on disk, under the rules of files/ (no name starting with '.',
+ * one hard link unless files_hardlinks) and stricter on links: none at
+ * all, since a link beside a post could lead to another post's source
+ * or to a draft.  Never the post's own index, nor a directory.
+ */
+static void
+serve_bundle_file(const struct route *rt, const struct post *p,
+    const char *name, struct response *r)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	const char	*slash = strrchr(p->path, '/');
+	char		*rel;
+	int		 fd;
+
+	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
+	if (hidden(rel) || strcmp(name, slash + 1) == 0 || *name == '\0' ||
+	    (fd = fsafe_open(rt->a->dir, rel, FSAFE_LINKS_NONE, &st,
+	    &kind)) == -1) {
+		free(rel);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	if (kind != FSAFE_FILE || (st.st_nlink > 1 &&
+	    !rt->cfg->files_hardlinks)) {
+		close(fd);
+		free(rel);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	send_file(rt, rel, fd, &st, r);
+	free(rel);
 }
 
 /*
@@ -649,6 +705,8 @@ route_section(const struct route *rt, const char *path, const char *section,
 			serve_post(rt, p, r);
 		else if (strcmp(rest, "/") == 0)
 			response_status(r, 31, "/posts/%s", key);
+		else if (p->bundle)
+			serve_bundle_file(rt, p, rest + 1, r);
 		else
 			response_status(r, 51, "Not found");
 		return;
