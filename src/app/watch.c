@@ -1,6 +1,6 @@
 /*
- * watch.c -- uv_fs_event on the capsule and its content directories,
- * debounced (see watch.h).
+ * watch.c -- uv_fs_event on the capsule, its content directories and
+ * the folders of posts/ (page bundles), debounced (see watch.h).
  *
  * Every watched directory is a struct wdir of its own, allocated when
  * the watch starts and freed in its handle's close callback, so that a
@@ -9,6 +9,7 @@
  * struct watch counts its open handles and is freed with the last one
  * (the timer counts too).
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,9 @@ static const char *const subdirs[WATCH_NSUB] = { "posts", "series", "pages" };
 struct wdir {
 	uv_fs_event_t	 ev;
 	struct watch	*w;
-	const char	*name;		/* "" for the capsule, else subdirs[] */
+	const char	*name;		/* "" for the capsule, else subdirs[],
+					   else a bundle's folder (own) */
+	char		*own;		/* a bundle's folder name, or NULL */
 	dev_t		 dev;		/* which directory: replaced ones */
 	ino_t		 ino;		/* are watched again */
 };
@@ -42,6 +45,8 @@ struct watch {
 	uint64_t	 first;		/* uv_now() of the first such change */
 	struct wdir	*root;
 	struct wdir	*sub[WATCH_NSUB];
+	struct wdir	**bundles;	/* folders of posts/ */
+	size_t		 nbundles;
 	int		 nopen;		/* handles not yet closed */
 	int		 stopping;
 };
@@ -57,6 +62,7 @@ on_closed(uv_handle_t *h)
 		struct wdir *d = h->data;
 
 		w = d->w;
+		free(d->own);
 		free(d);
 	} else
 		w = h->data;
@@ -103,9 +109,76 @@ open_dir(struct watch *w, const char *path, const char *name,
 	return d;
 }
 
+/* The watched bundle folder name, or NULL. */
+static struct wdir *
+bundle_dir(const struct watch *w, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < w->nbundles; i++)
+		if (strcmp(w->bundles[i]->name, name) == 0)
+			return w->bundles[i];
+	return NULL;
+}
+
+/*
+ * Watch every folder of posts/ (a page bundle, or one that may become
+ * one when its index.md appears), and forget those gone or replaced.
+ * Hidden ones and links are not bundles (content/archive.c).
+ */
+static void
+sync_bundles(struct watch *w)
+{
+	struct wdir	**keep = NULL, *d;
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*dir = NULL;
+	char		*posts, *path;
+	size_t		 i, n = 0;
+
+	posts = xasprintf("%s/posts", w->dir);
+	if (w->sub[0] != NULL)		/* subdirs[0]: posts */
+		dir = opendir(posts);
+	while (dir != NULL && (de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s", posts, de->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			d = bundle_dir(w, de->d_name);
+			if (d == NULL || d->dev != st.st_dev ||
+			    d->ino != st.st_ino) {
+				d = open_dir(w, path, de->d_name, &st);
+				if (d != NULL)
+					d->name = d->own =
+					    xstrdup(de->d_name);
+			} else
+				d->w = NULL;	/* kept: see below */
+			if (d != NULL) {
+				keep = xreallocarray(keep, n + 1,
+				    sizeof(*keep));
+				keep[n++] = d;
+			}
+		}
+		free(path);
+	}
+	if (dir != NULL)
+		closedir(dir);
+	/* Those not marked kept (and not new) are gone: close them. */
+	for (i = 0; i < w->nbundles; i++)
+		if (w->bundles[i]->w != NULL)
+			close_dir(w->bundles[i]);
+	for (i = 0; i < n; i++)
+		keep[i]->w = w;
+	free(w->bundles);
+	w->bundles = keep;
+	w->nbundles = n;
+	free(posts);
+}
+
 /*
  * Bring the watched set in line with the disk: watch the content
- * directories that exist, forget those gone or replaced.
+ * directories (and the folders of posts/) that exist, forget those gone
+ * or replaced.
  */
 static void
 sync_dirs(struct watch *w)
@@ -130,6 +203,7 @@ sync_dirs(struct watch *w)
 			w->sub[i] = open_dir(w, path, subdirs[i], &st);
 		free(path);
 	}
+	sync_bundles(w);
 }
 
 static void
@@ -142,6 +216,20 @@ on_quiet(uv_timer_t *t)
 		return;
 	sync_dirs(w);
 	w->fn(w->arg);
+}
+
+/* Is posts/name a directory (not a link to one)? */
+static int
+is_dir(const struct watch *w, const char *name)
+{
+	struct stat	 st;
+	char		*path;
+	int		 rv;
+
+	path = xasprintf("%s/posts/%s", w->dir, name);
+	rv = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	free(path);
+	return rv;
 }
 
 /* Does a change to name, in the directory d watches, matter? */
@@ -162,8 +250,19 @@ matters(const struct wdir *d, const char *name)
 	}
 	if (strcmp(name, d->name) == 0)
 		return 1;		/* the directory itself went */
+	if (d->own != NULL)		/* a bundle: only its post matters */
+		return strcmp(name, "index.md") == 0 ||
+		    strcmp(name, "index.gmi") == 0;
 	len = strlen(name);
-	return name[0] != '.' && len > 3 && strcmp(name + len - 3, ".md") == 0;
+	if (name[0] == '.')
+		return 0;
+	if (len > 3 && strcmp(name + len - 3, ".md") == 0)
+		return 1;
+	if (d != d->w->sub[0])
+		return 0;
+	/* posts/ also holds gemtext posts and bundles' folders. */
+	return (len > 4 && strcmp(name + len - 4, ".gmi") == 0) ||
+	    bundle_dir(d->w, name) != NULL || is_dir(d->w, name);
 }
 
 static void
@@ -234,6 +333,11 @@ watch_stop(struct watch *w)
 	for (i = 0; i < WATCH_NSUB; i++)
 		if (w->sub[i] != NULL)
 			close_dir(w->sub[i]);
+	for (i = 0; i < w->nbundles; i++)
+		close_dir(w->bundles[i]);
+	free(w->bundles);
+	w->bundles = NULL;
+	w->nbundles = 0;
 	uv_close((uv_handle_t *)&w->timer, on_closed);
 }
 
@@ -245,5 +349,5 @@ watch_count(const struct watch *w)
 
 	for (i = 0; i < WATCH_NSUB; i++)
 		n += w->sub[i] != NULL;
-	return n;
+	return n + (int)w->nbundles;
 }
