@@ -155,16 +155,21 @@ cmd_gen_ticket_keys(const char *path)
 	return EXIT_OK;
 }
 
-/* --check: the posts by the format of their bodies. */
+/* --check: the posts by the format of their bodies, and their shape. */
 static void
 check_formats(const struct archive *a)
 {
-	size_t	 i, ngmi = 0;
+	size_t	 i, ngmi = 0, nbundles = 0;
 
-	for (i = 0; i < a->nposts; i++)
+	for (i = 0; i < a->nposts; i++) {
 		ngmi += a->posts[i]->gemtext;
+		nbundles += a->posts[i]->bundle;
+	}
 	printf("\n          body: %zu Markdown, %zu gemtext",
 	    a->nposts - ngmi, ngmi);
+	printf("\n          kept as: %zu single file%s, %zu page bundle%s",
+	    a->nposts - nbundles, a->nposts - nbundles == 1 ? "" : "s",
+	    nbundles, nbundles == 1 ? "" : "s");
 }
 
 /* --check for one host: load its capsule, say what was found. */

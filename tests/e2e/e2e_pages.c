@@ -30,6 +30,8 @@ static const struct {
 	/* One post of each format: TOML front matter, gemtext, a bundle. */
 	{ "post-moving-a-hugo-archive", "/posts/moving-a-hugo-archive" },
 	{ "post-a-post-kept-in-gemtext", "/posts/a-post-kept-in-gemtext" },
+	{ "post-a-post-with-its-own-picture",
+	    "/posts/a-post-with-its-own-picture" },
 	{ "page-about", "/about" },
 };
 
