@@ -135,12 +135,22 @@ gemtext_title(const char *src, size_t len)
 {
 	struct gemtext_iter	 it;
 	struct gemtext_line	 l;
+	struct buf		 b = BUF_INIT;
+	size_t			 i;
 
 	gemtext_iter_init(&it, src, len, 1);
-	while (gemtext_next(&it, &l))
-		if (l.type == GEMTEXT_HEADING && l.level == 1 &&
-		    l.textlen > 0)
-			return xstrndup(l.text, l.textlen);
+	while (gemtext_next(&it, &l)) {
+		if (l.type != GEMTEXT_HEADING || l.level != 1)
+			continue;
+		/* A NUL would cut the C string short: dropped. */
+		for (i = 0; i < l.textlen; i++)
+			if (l.text[i] != '\0')
+				buf_addc(&b, l.text[i]);
+		if (b.len > 0) {
+			buf_addc(&b, '\0');
+			return buf_release(&b);
+		}
+	}
 	return NULL;
 }
 
