@@ -74,8 +74,8 @@ int	 gemini_request_parse(const char *line, size_t len,
  * 1 when req names this server: by a host name, or by an IP literal that
  * is local, the address of our end of the connection (getsockname(2);
  * an IPv4 address and its IPv4-mapped IPv6 form are one).  0 when it
- * names another address: the caller answers 53 (spec/gemini.md §3: a
- * host this server does not serve), for titan:// as for gemini://.
+ * names another address: the caller answers 53, "proxy request refused"
+ * in the Gemini specification, for titan:// as for gemini://.
  */
 struct sockaddr;
 int	 gemini_request_local(const struct gemini_request *req,
