@@ -140,7 +140,9 @@ sync_bundles(struct watch *w)
 	if (w->sub[0] != NULL)		/* subdirs[0]: posts */
 		dir = opendir(posts);
 	while (dir != NULL && (de = readdir(dir)) != NULL) {
-		if (de->d_name[0] == '.')
+		/* Posts' files are most of posts/: no lstat for them. */
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
+		    de->d_type != DT_UNKNOWN))
 			continue;
 		path = xasprintf("%s/%s", posts, de->d_name);
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {

@@ -294,23 +294,25 @@ out:
 
 /*
  * Does "/posts/" + rest name a post ("slug", "slug/", with a query or
- * fragment), or the archive itself ("")?
+ * fragment), a page bundle's file ("slug/map.png": whether the file is
+ * there is the server's to say), or the archive itself ("")?
  */
 static int
 post_path_found(const struct archive *a, const char *rest)
 {
-	size_t	 len = strcspn(rest, "?#");
-	char	*slug;
-	int	 found;
+	struct post	*p;
+	size_t		 len = strcspn(rest, "?#"), slen;
+	char		*slug;
 
 	while (len > 0 && rest[len - 1] == '/')
 		len--;
 	if (len == 0)
 		return 1;
-	slug = xstrndup(rest, len);
-	found = archive_post(a, slug) != NULL;
+	slen = strcspn(rest, "/?#");
+	slug = xstrndup(rest, slen);
+	p = archive_post(a, slug);
 	free(slug);
-	return found;
+	return p != NULL && (slen == len || p->bundle);
 }
 
 /* Is url, found in the file path, a link to a post that is not there? */

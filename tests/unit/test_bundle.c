@@ -14,6 +14,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "files.h"
+#include "markdown/scan.h"
 #include "harness.h"
 
 static char	 top[64];
@@ -135,6 +136,10 @@ main(void)
 	resolves(a, "posts/2024-01-05-trip/index.md", "https://a.example/x.png",
 	    NULL);
 	INT_EQ(links_check(a), 0, "every link names a post");
+	OK(links_report(a, "posts/2024-01-01-x.md", (const struct scan_link[])
+	    { { "/posts/trip/map.png", 1, 1 }, { "/posts/x/map.png", 2, 1 },
+	    { "/posts/nope/map.png", 3, 1 } }, 3) == 2,
+	    "a bundle's file by its path is found; not under another post");
 	archive_unref(a);
 	test_rm_tree(top);
 	return harness_done();
