@@ -3,12 +3,14 @@
  *
  * archive_load() lists index.md, series/, posts/ and pages/ in sorted
  * name order (so every run gives the same result), reads each Markdown
- * file with one read(2) into an exact-size buffer, splits its front
- * matter (frontmatter.c), then links posts to series and tags and builds
- * the slug indexes.  A broken file is logged as "posts/x.md:LINE:COL:
- * why" and skipped; nothing a writer puts in the capsule makes loading
- * fail.  Files are opened beneath a directory fd with O_NOFOLLOW and
- * must be regular files: symlinks, FIFOs and devices are skipped.
+ * file (and each post in gemtext, posts/x.gmi, and each page bundle's
+ * index, posts/x/index.md) with one read(2) into an exact-size buffer,
+ * splits its front matter (frontmatter.c), then links posts to series
+ * and tags and builds the slug indexes.  A broken file is logged as
+ * "posts/x.md:LINE:COL: why" and skipped; nothing a writer puts in the
+ * capsule makes loading fail.  Files are opened beneath a directory fd
+ * with O_NOFOLLOW and must be regular files: symlinks, FIFOs and
+ * devices are skipped.
  *
  * archive_reload() does the same next to a previous snapshot: a file
  * whose stat (device, inode, size, mtime, ctime) is unchanged is not
@@ -93,8 +95,9 @@ struct archive_file {
 	struct scan_link *links;	/* that may name posts: links.c */
 	size_t		 nlinks;
 	/*
-	 * For posts: the name without date prefix and ".md" or ".gmi" (the title
-	 * when there is no other, and a key links find posts by), and
+	 * For posts: the name (a bundle's: its folder's) without date
+	 * prefix and ".md" or ".gmi" (the title when there is no other,
+	 * and a key links find posts by), and
 	 * each tag's grouping key.  Posts borrow these and m's strings,
 	 * so a rebuild copies nothing that did not change.
 	 */

@@ -186,9 +186,10 @@ struct doc	*archive_doc(const struct archive *, const char *name);
 /* A draft by slug (linear: drafts are few); NULL when absent. */
 struct post	*archive_draft(const struct archive *, const char *slug);
 /*
- * A post by its file name ("2024-01-01-x.md", "x.gmi"), or by that name
- * without date prefix and ".md" or ".gmi" ("x"): how links between files find posts
- * (content/links.c).  NULL when absent.
+ * A post by its file name ("2024-01-01-x.md", "x.gmi", a bundle's
+ * "2024-01-01-x/index.md"), or by that name (a bundle's folder name)
+ * without date prefix and ".md" or ".gmi" ("x"): how links between
+ * files find posts (content/links.c).  NULL when absent.
  */
 struct post	*archive_post_file(const struct archive *, const char *name);
 struct post	*archive_post_base(const struct archive *, const char *base);

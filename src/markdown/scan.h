@@ -23,8 +23,9 @@ struct scan_link {
 /*
  * The link destinations in the body md[0..len), whose first line is
  * line line0 of its file, that may name another post: relative links
- * to .md and .gmi files (scan_is_checked_link()), "/posts/..." paths and every absolute URL ("scheme://",
- * one of which may be a post's old web URL).  Inline links and
+ * to .md and .gmi files (scan_is_checked_link()), "/posts/..." paths
+ * and every absolute URL ("scheme://", one of which may be a post's
+ * old web URL).  Inline links and
  * reference definitions, outside code.  A malloc'd array of *np (NULL
  * when none), freed with scan_links_free().
  */

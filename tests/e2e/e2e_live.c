@@ -7,13 +7,13 @@
  * in a row, a tag and a series renamed, a post moved into and out of
  * draft, deleted, a gemtext post and a page bundle (its folder, its
  * index, an image beside it), series/ and pages/ made after start,
- * posts/ replaced by a new directory.  Each change must show on every page that lists
- * it within a bounded time; editor droppings (.swp, ~, .txt) must not
- * cause a rebuild, and a burst of saves must cause few.  Then SIGHUP:
- * a broken configuration is refused with its file:line:col and the old
- * one keeps serving; a good one applies (title, cache limit), a port
- * change is refused as needing a restart.  Prints the save-to-visible
- * times it saw on stderr.
+ * posts/ replaced by a new directory.  Each change must show on every
+ * page that lists it within a bounded time; editor droppings (.swp, ~,
+ * .txt) must not cause a rebuild, and a burst of saves must cause few.
+ * Then SIGHUP: a broken configuration is refused with its file:line:col
+ * and the old one keeps serving; a good one applies (title, cache
+ * limit), a port change is refused as needing a restart.  Prints the
+ * save-to-visible times it saw on stderr.
  */
 #include "e2e.h"
 
