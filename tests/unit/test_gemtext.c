@@ -93,6 +93,8 @@ test_title_links_plain(void)
 	    "=> https://old.example/a.html\n"
 	    "=> image.png An image\n"
 	    "# Second title\n";
+	static const char plain[] =
+	    "# Head\n=> u Label\n* item\n\n```\ncode\n```\ntext";
 	struct scan_link	*l;
 	struct buf		 b = BUF_INIT;
 	size_t			 n;
@@ -114,8 +116,7 @@ test_title_links_plain(void)
 		    "an absolute URL");
 	}
 	scan_links_free(l, n);
-	gemtext_plain("# Head\n=> u Label\n* item\n\n```\ncode\n```\ntext",
-	    47, &b);
+	gemtext_plain(plain, strlen(plain), &b);
 	buf_add(&b, "", 1);
 	STR_EQ(b.data, "Head Label item code text", "the words a reader sees");
 	buf_free(&b);
