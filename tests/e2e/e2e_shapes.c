@@ -71,16 +71,7 @@ make_capsule(const char *top)
 static struct reply
 gem(const char *path)
 {
-	struct reply	 r;
-	char		 req[1100];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
-	    srv.gemini_port, path);
-	if (e2e_gemini_raw(srv.gemini_port, req, (size_t)len, &r, ctx,
-	    "localhost") == -1)
-		r.status = -2;
-	return r;
+	return e2e_gemini_get(srv.gemini_port, ctx, path);
 }
 
 static void
