@@ -12,6 +12,8 @@
  * the promises of a rendered Markdown post (valid UTF-8, LF only, no
  * control character, no trailing blank, no lone ".", a final newline).
  * The title, the links and the plain text must hold to their lines.
+ * Then the input is read as the archive reads a .gmi post: front
+ * matter (YAML or TOML) first, the body's lines and links after it.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content/frontmatter.h"
 #include "core/buf.h"
 #include "core/utf8.h"
 #include "markdown/gemtext.h"
@@ -115,7 +118,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct render_opts	 o;
 	struct buf		 b = BUF_INIT;
 	struct scan_link	*links;
-	const char		*src;
+	struct meta		 m;
+	struct fm_error		 fe;
+	const char		*src, *body;
 	char			*t;
 	size_t			 nlines, nlinks, i;
 
@@ -152,5 +157,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gemtext_plain(src, size, &b);
 	assert(b.len == 0 || memchr(b.data, '\n', b.len) == NULL);
 	buf_free(&b);
+
+	/* As the archive reads a .gmi post: front matter, then the body. */
+	if (frontmatter_parse(src, size, &m, &fe) == 0) {
+		assert(m.body_off <= size && m.body_line >= 1);
+		body = src + m.body_off;
+		nlines = check_lines(body, size - m.body_off);
+		links = gemtext_links(body, size - m.body_off, m.body_line,
+		    &nlinks);
+		for (i = 0; i < nlinks; i++)
+			assert(links[i].line >= m.body_line &&
+			    links[i].line < m.body_line + nlines);
+		scan_links_free(links, nlinks);
+		meta_free(&m);
+	}
 	return 0;
 }
