@@ -435,6 +435,12 @@ main(void)
 		(void)!system(cmd);
 		return harness_done();
 	}
+	/*
+	 * The ports answer from bind(2) on, a moment before the watches
+	 * start: a file written in that moment would be missed.
+	 */
+	OK(log_wait("debug: watch: ", 1, 5000) == 0,
+	    "the capsule and posts/ watched");
 	test_posts();
 	test_shapes();
 	test_dirs();
