@@ -9,7 +9,8 @@
 #                   leaks allowed (build-valgrind/; about 2 minutes)
 #   make fuzz       every libFuzzer target for FUZZ_SECONDS (build-fuzz/)
 #   make golden     rewrite tests/golden expectations (review the diff!)
-#   make test-slow  the slow tests: 10,000 posts, 1,000 rebuilds (minutes)
+#   make test-slow  the slow tests: 10,000 posts, 1,000 rebuilds, a storm of
+#                   saves under load (minutes)
 #   make bench      capsuled against molly-brown and gophernicus: one table
 #                   (bench/README.md; a few minutes; loopback only)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, the
@@ -101,7 +102,8 @@ test: tests
 	@sh tests/run.sh $(BUILD)
 
 # Slow tests, not part of `make test`: the live archive on 10,000
-# generated posts and 1,000 rebuilds (issue 5's figures; minutes).
+# generated posts and 1,000 rebuilds (issue 5's figures), and saves in
+# pieces under load never served half-written (issue 18; minutes).
 SLOW_SRCS := $(wildcard tests/slow/*.c)
 SLOW_BINS := $(patsubst tests/slow/%.c,$(BUILD)/tests/slow/%,$(SLOW_SRCS))
 

@@ -213,22 +213,33 @@ served(const struct settings *oldset, struct site *const *old,
 	return NULL;
 }
 
-struct site *
-reload_site(const struct config *h, const struct site *prev)
+/*
+ * reload_site(), with w, the watch of h's capsule (or NULL), asked which
+ * files are being written: those keep the version prev has.
+ */
+static struct site *
+load_site(const struct config *h, const struct site *prev, struct watch *w)
 {
 	struct archive	*a;
 	struct site	*s;
 
-	if ((a = archive_reload(h, prev != NULL ? prev->a : NULL)) == NULL)
+	if ((a = archive_reload_held(h, prev != NULL ? prev->a : NULL,
+	    w != NULL ? watch_held : NULL, w)) == NULL)
 		return NULL;
 	links_check(a);
 	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
-	    "%u warnings; %u files read, %u unchanged", a->dir, a->nposts,
-	    a->nseries, a->ntags, a->ndocs, a->nwarnings, a->nread,
-	    a->nreused);
+	    "%u warnings; %u files read, %u unchanged, %u being written",
+	    a->dir, a->nposts, a->nseries, a->ntags, a->ndocs, a->nwarnings,
+	    a->nread, a->nreused, a->nheld);
 	s = site_new(a, h->cache_max_bytes);
 	archive_unref(a);
 	return s;
+}
+
+struct site *
+reload_site(const struct config *h, const struct site *prev)
+{
+	return load_site(h, prev, NULL);
 }
 
 void
@@ -243,9 +254,28 @@ reload_sites_free(struct site **sites, size_t n)
 	free(sites);
 }
 
-struct site **
-reload_sites(const struct settings *set, const struct settings *oldset,
-    struct site *const *old, char *err, size_t errlen)
+/*
+ * The watch of capsule dir, for the archive to ask which files are
+ * being written, or NULL (r NULL: at start-up, no watch yet).  The
+ * loader reads r->watch: the main loop changes it only while no build
+ * runs (built(), reload_stop()).
+ */
+static struct watch *
+watch_of(const struct reload *r, const char *dir)
+{
+	size_t	 i;
+
+	for (i = 0; r != NULL && i < r->nwatch; i++)
+		if (strcmp(watch_dir(r->watch[i]), dir) == 0)
+			return r->watch[i];
+	return NULL;
+}
+
+/* reload_sites(), each capsule's watch (r's, or none) asked. */
+static struct site **
+load_sites(const struct reload *r, const struct settings *set,
+    const struct settings *oldset, struct site *const *old, char *err,
+    size_t errlen)
 {
 	const struct config	*h;
 	const struct archive	*a;
@@ -256,7 +286,8 @@ reload_sites(const struct settings *set, const struct settings *oldset,
 	for (i = 0; i < n; i++) {
 		h = &set->hosts[i];
 		prev = served(oldset, old, h);
-		if ((sites[i] = reload_site(h, prev)) != NULL) {
+		if ((sites[i] = load_site(h, prev, watch_of(r,
+		    h->capsule_dir))) != NULL) {
 			/* A reload is logged once published: built(). */
 			a = sites[i]->a;
 			if (old == NULL)
@@ -281,11 +312,18 @@ reload_sites(const struct settings *set, const struct settings *oldset,
 	return sites;
 }
 
+struct site **
+reload_sites(const struct settings *set, const struct settings *oldset,
+    struct site *const *old, char *err, size_t errlen)
+{
+	return load_sites(NULL, set, oldset, old, err, errlen);
+}
+
 /* A site for each of set's hosts into r->newsites; -1 with r->err set. */
 static int
 build_sites(struct reload *r, const struct settings *set)
 {
-	r->newsites = reload_sites(set, r->set, r->sites, r->err,
+	r->newsites = load_sites(r, set, r->set, r->sites, r->err,
 	    sizeof(r->err));
 	r->nnewsites = r->newsites != NULL ? set->nhosts : 0;
 	return r->newsites != NULL ? 0 : -1;
@@ -571,12 +609,12 @@ reload_stop(struct reload *r)
 	if (r->stopping)
 		return;
 	r->stopping = 1;
-	stop_watch(r);
 	uv_mutex_lock(&r->mtx);
 	r->quit = 1;
 	uv_cond_signal(&r->cond);
 	uv_mutex_unlock(&r->mtx);
 	uv_thread_join(&r->thread);	/* after the build in flight, if any */
+	stop_watch(r);			/* which may have asked them */
 	bury(r->graves);		/* reap() frees in place from now on */
 	r->graves = NULL;
 	drop_build(r);

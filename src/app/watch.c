@@ -1,19 +1,43 @@
 /*
- * watch.c -- uv_fs_event on the capsule, its content directories and
- * the folders of posts/ (page bundles), debounced (see watch.h).
+ * watch.c -- the capsule's directories watched, changes debounced, and
+ * files being written told apart from whole ones (see watch.h).
  *
- * Every watched directory is a struct wdir of its own, allocated when
- * the watch starts and freed in its handle's close callback, so that a
- * directory replaced under us (rm -r posts; mkdir posts) can be closed
- * and watched again at once, before libuv is done with the old handle.
- * struct watch counts its open handles and is freed with the last one
- * (the timer counts too).
+ * On Linux the watch is inotify itself, one descriptor per capsule
+ * polled by a uv_poll_t on the loop: libuv's uv_fs_event says "change"
+ * for a write and for a close alike, and the difference is the point.
+ * A file is unsettled from its first IN_MODIFY (or its IN_CREATE) until
+ * IN_CLOSE_WRITE, or until a rename or unlink takes its name, or until
+ * it has been quiet for the settle time: a writer that keeps a file open
+ * (a log, a script's long-lived stream, some sync tools) never closes
+ * it, and its post must show in the end.  Only the end of a write
+ * (close, rename, unlink, a directory coming or going, an attribute)
+ * asks for a rebuild; a write alone does not.
+ *
+ * Elsewhere uv_fs_event is the watch, every change asks for a rebuild,
+ * and nothing is ever unsettled: the archive's own check of each read
+ * (content/archive.c, read_file()) is then the only guard.
+ *
+ * Every watched directory is a struct wdir, with the device and inode
+ * it was when the watch began, so that one replaced under us (rm -r
+ * posts; mkdir posts) is watched again.  With uv_fs_event each wdir is
+ * allocated when its watch starts and freed in its handle's close
+ * callback, so that it can be closed and watched again at once, before
+ * libuv is done with the old handle.  struct watch counts its open
+ * handles and is freed with the last one (the timers count too).  The
+ * unsettled set is the one thing another thread reads (watch_held(),
+ * from the loader during a build): it is guarded by mtx.
  */
 #include <dirent.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <errno.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+#endif
 
 #include "app/watch.h"
 #include "core/log.h"
@@ -21,23 +45,46 @@
 
 #define WATCH_NSUB	3
 #define WATCH_MAX_WAIT	10	/* debounces, at most, after the first */
+/*
+ * How long a file being written may be quiet, still open, before it is
+ * taken as it is.  Editors, cp, rsync and Titan close within
+ * milliseconds of their last write; a sync tool that pauses between the
+ * pieces of a large file waits for the network, seconds at worst.  Five
+ * seconds lets those finish and still shows a post whose writer never
+ * closes it soon enough for a writer to wonder only briefly; a debounce
+ * configured longer than half of that doubles it.
+ */
+#define WATCH_SETTLE_MS	5000
 
 static const char *const subdirs[WATCH_NSUB] = { "posts", "series", "pages" };
 
 struct wdir {
+#ifdef __linux__
+	int		 wd;		/* inotify watch descriptor */
+#else
 	uv_fs_event_t	 ev;
+#endif
 	struct watch	*w;
 	const char	*name;		/* "" for the capsule, else subdirs[],
-					   else a bundle's folder (own) */
-	char		*own;		/* a bundle's folder name, or NULL */
+					   else own */
+	char		*own;		/* a bundle's "posts/<folder>", or
+					   NULL */
+	int		 kept;		/* sync_bundles(): still there */
 	dev_t		 dev;		/* which directory: replaced ones */
 	ino_t		 ino;		/* are watched again */
+};
+
+/* A file being written: its name in the capsule and its last event. */
+struct unsettled {
+	char		*rel;		/* "posts/x.md", "index.md" */
+	uint64_t	 last;		/* uv_now() */
 };
 
 struct watch {
 	uv_loop_t	*loop;
 	char		*dir;		/* the capsule, as given */
 	unsigned	 debounce_ms;
+	unsigned	 settle_ms;
 	watch_fn	 fn;
 	void		*arg;
 	uv_timer_t	 timer;
@@ -45,32 +92,261 @@ struct watch {
 	uint64_t	 first;		/* uv_now() of the first such change */
 	struct wdir	*root;
 	struct wdir	*sub[WATCH_NSUB];
-	struct wdir	**bundles;	/* folders of posts/ */
+	struct wdir	**bundles;	/* the folders of posts/; owned */
 	size_t		 nbundles;
 	int		 nopen;		/* handles not yet closed */
 	int		 stopping;
+#ifdef __linux__
+	int		 fd;		/* inotify; closed with poll */
+	uv_poll_t	 poll;
+	uv_timer_t	 settle;	/* the next unsettled file's time */
+#endif
+	/* Files being written; changed on the loop, read by the loader. */
+	uv_mutex_t	 mtx;
+	struct unsettled *un;		/* owned, nun of them */
+	size_t		 nun, capun;
+	atomic_size_t	 nheld;		/* nun, read without mtx */
 };
 
-static void	on_event(uv_fs_event_t *, const char *, int, int);
+static void	on_closed(uv_handle_t *);
+
+/* ---- debounce --------------------------------------------------------- */
+
+static void	sync_dirs(struct watch *);
 
 static void
-on_closed(uv_handle_t *h)
+on_quiet(uv_timer_t *t)
 {
-	struct watch	*w;
+	struct watch	*w = t->data;
 
-	if (h->type == UV_FS_EVENT) {
-		struct wdir *d = h->data;
-
-		w = d->w;
-		free(d->own);
-		free(d);
-	} else
-		w = h->data;
-	if (--w->nopen == 0 && w->stopping) {
-		free(w->dir);
-		free(w);
-	}
+	w->due = 0;
+	if (w->stopping)
+		return;
+	sync_dirs(w);
+	w->fn(w->arg);
 }
+
+/* Something that can change a snapshot happened: rebuild soon. */
+static void
+changed(struct watch *w)
+{
+	uint64_t	 now = uv_now(w->loop);
+
+	if (w->stopping)
+		return;
+	if (!w->due) {
+		w->due = 1;
+		w->first = now;
+	} else if (now - w->first >= (uint64_t)w->debounce_ms *
+	    WATCH_MAX_WAIT)
+		return;			/* let the timer fire as it is */
+	uv_timer_start(&w->timer, on_quiet, w->debounce_ms, 0);
+}
+
+/*
+ * Does a change to name, in the directory d watches, matter?  isdir:
+ * name is (or was) a directory, when the event says so.
+ */
+static int
+matters(const struct wdir *d, const char *name, int isdir)
+{
+	size_t	 i, len;
+
+	if (name == NULL)
+		return 1;		/* could not say: assume so */
+	if (*d->name == '\0') {
+		if (strcmp(name, "index.md") == 0)
+			return 1;
+		for (i = 0; i < WATCH_NSUB; i++)
+			if (strcmp(name, subdirs[i]) == 0)
+				return 1;
+		return 0;
+	}
+	if (strcmp(name, d->name) == 0)
+		return 1;		/* the directory itself went */
+	if (d->own != NULL)		/* a bundle: only its post counts */
+		return strcmp(name, "index.md") == 0 ||
+		    strcmp(name, "index.gmi") == 0;
+	len = strlen(name);
+	if (name[0] == '.')
+		return 0;
+	if (len > 3 && strcmp(name + len - 3, ".md") == 0)
+		return 1;
+	/* posts/ also holds gemtext posts and page bundles' folders. */
+	return strcmp(d->name, "posts") == 0 && (isdir ||
+	    (len > 4 && strcmp(name + len - 4, ".gmi") == 0));
+}
+
+/* ---- the unsettled set ------------------------------------------------ */
+
+/* Index of rel in w->un, or w->nun.  Under mtx, or on the loop. */
+static size_t
+find_un(const struct watch *w, const char *rel)
+{
+	size_t	 i;
+
+	for (i = 0; i < w->nun; i++)
+		if (strcmp(w->un[i].rel, rel) == 0)
+			break;
+	return i;
+}
+
+int
+watch_held(void *arg, const char *rel)
+{
+	struct watch	*w = arg;
+	int		 held;
+
+	if (w == NULL || atomic_load(&w->nheld) == 0)
+		return 0;
+	uv_mutex_lock(&w->mtx);
+	held = find_un(w, rel) < w->nun;
+	uv_mutex_unlock(&w->mtx);
+	return held;
+}
+
+#ifdef __linux__
+static void	on_settle(uv_timer_t *);
+
+/* rel is being written (again): unsettled until it is closed. */
+static void
+unsettle(struct watch *w, const char *rel)
+{
+	size_t	 i;
+
+	uv_mutex_lock(&w->mtx);
+	if ((i = find_un(w, rel)) == w->nun) {
+		if (w->nun == w->capun) {
+			w->capun = w->capun ? w->capun * 2 : 8;
+			w->un = xreallocarray(w->un, w->capun,
+			    sizeof(*w->un));
+		}
+		w->un[w->nun].rel = xstrdup(rel);
+		w->nun++;
+		atomic_store(&w->nheld, w->nun);
+		log_debug("watch: %s: being written", rel);
+	}
+	w->un[i].last = uv_now(w->loop);
+	uv_mutex_unlock(&w->mtx);
+	if (!uv_is_active((uv_handle_t *)&w->settle))
+		uv_timer_start(&w->settle, on_settle, w->settle_ms, 0);
+}
+
+/* The i'th unsettled file is whole, or gone.  Under mtx. */
+static void
+drop_un(struct watch *w, size_t i)
+{
+	free(w->un[i].rel);
+	w->un[i] = w->un[--w->nun];
+	atomic_store(&w->nheld, w->nun);
+}
+
+/* rel was closed, renamed or unlinked: whatever it holds is whole. */
+static void
+settle(struct watch *w, const char *rel)
+{
+	size_t	 i;
+
+	if (atomic_load(&w->nheld) == 0)
+		return;
+	uv_mutex_lock(&w->mtx);
+	if ((i = find_un(w, rel)) < w->nun) {
+		drop_un(w, i);
+		log_debug("watch: %s: written", rel);
+	}
+	uv_mutex_unlock(&w->mtx);
+}
+
+/* Files quiet for the settle time are taken as they are. */
+static void
+on_settle(uv_timer_t *t)
+{
+	struct watch	*w = t->data;
+	uint64_t	 now = uv_now(w->loop), left, next = 0;
+	size_t		 i;
+	int		 any = 0;
+
+	if (w->stopping)
+		return;
+	uv_mutex_lock(&w->mtx);
+	for (i = 0; i < w->nun;) {
+		if (now - w->un[i].last >= w->settle_ms) {
+			log_info("%s: still open, but unchanged for %u ms: "
+			    "published as it is", w->un[i].rel, w->settle_ms);
+			drop_un(w, i);
+			any = 1;
+			continue;
+		}
+		left = w->un[i].last + w->settle_ms - now;
+		if (next == 0 || left < next)
+			next = left;
+		i++;
+	}
+	uv_mutex_unlock(&w->mtx);
+	if (next > 0)
+		uv_timer_start(&w->settle, on_settle, next, 0);
+	if (any)
+		changed(w);
+}
+#endif
+
+/* ---- directories ------------------------------------------------------ */
+
+#ifdef __linux__
+#define WATCH_MASK	(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | \
+			 IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | \
+			 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+static void
+close_dir(struct wdir *d)
+{
+	struct watch	*w = d->w;
+	size_t		 i;
+	int		 shared = w->root != d && w->root != NULL &&
+			    w->root->wd == d->wd;
+
+	/* The kernel hands out one descriptor per inode: maybe shared. */
+	for (i = 0; i < WATCH_NSUB; i++)
+		if (w->sub[i] != NULL && w->sub[i] != d &&
+		    w->sub[i]->wd == d->wd)
+			shared = 1;
+	for (i = 0; i < w->nbundles; i++)
+		if (w->bundles[i] != d && w->bundles[i]->wd == d->wd)
+			shared = 1;
+	/* EINVAL: the directory went, and its watch with it. */
+	if (!shared && w->fd != -1)
+		(void)inotify_rm_watch(w->fd, d->wd);
+	free(d->own);
+	free(d);
+}
+
+static struct wdir *
+open_dir(struct watch *w, const char *path, const char *name,
+    const struct stat *st)
+{
+	struct wdir	*d;
+	uint32_t	 mask = WATCH_MASK;
+	int		 wd;
+
+	/* lstat: the archive does not follow a symlinked posts/. */
+	if (*name != '\0')
+		mask |= IN_DONT_FOLLOW;
+	if ((wd = inotify_add_watch(w->fd, path, mask)) == -1) {
+		/* ENOSPC: fs.inotify.max_user_watches is used up. */
+		log_warn("watch %s: changes there need a SIGHUP", path);
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->wd = wd;
+	d->w = w;
+	d->name = name;
+	d->dev = st->st_dev;
+	d->ino = st->st_ino;
+	log_debug("watch: %s", path);
+	return d;
+}
+#else
+static void	on_event(uv_fs_event_t *, const char *, int, int);
 
 static void
 close_dir(struct wdir *d)
@@ -108,79 +384,88 @@ open_dir(struct watch *w, const char *path, const char *name,
 	log_debug("watch: %s", path);
 	return d;
 }
+#endif
 
-/* The watched bundle folder name, or NULL. */
+/* The watch of the bundle folder rel ("posts/<folder>"), or NULL. */
 static struct wdir *
-bundle_dir(const struct watch *w, const char *name)
+bundle_dir(const struct watch *w, const char *rel)
 {
 	size_t	 i;
 
 	for (i = 0; i < w->nbundles; i++)
-		if (strcmp(w->bundles[i]->name, name) == 0)
+		if (strcmp(w->bundles[i]->own, rel) == 0)
 			return w->bundles[i];
 	return NULL;
 }
 
 /*
  * Watch every folder of posts/ (a page bundle, or one that may become
- * one when its index.md appears), and forget those gone or replaced.
- * Hidden ones and links are not bundles (content/archive.c).
+ * one when its index appears: content/archive.c), and forget those gone
+ * or replaced.  Hidden ones and links are no bundles.
  */
 static void
 sync_bundles(struct watch *w)
 {
-	struct wdir	**keep = NULL, *d;
+	struct wdir	**keep = NULL, **old, *d;
 	struct dirent	*de;
 	struct stat	 st;
 	DIR		*dir = NULL;
-	char		*posts, *path;
-	size_t		 i, n = 0;
+	char		*path, *rel;
+	size_t		 i, n = 0, nold;
 
-	posts = xasprintf("%s/posts", w->dir);
+	path = xasprintf("%s/posts", w->dir);
 	if (w->sub[0] != NULL)		/* subdirs[0]: posts */
-		dir = opendir(posts);
+		dir = opendir(path);
+	free(path);
+	for (i = 0; i < w->nbundles; i++)
+		w->bundles[i]->kept = 0;
 	while (dir != NULL && (de = readdir(dir)) != NULL) {
 		/* Posts' files are most of posts/: no lstat for them. */
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
 		    de->d_type != DT_UNKNOWN))
 			continue;
-		path = xasprintf("%s/%s", posts, de->d_name);
+		rel = xasprintf("posts/%s", de->d_name);
+		path = xasprintf("%s/%s", w->dir, rel);
+		d = NULL;
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			d = bundle_dir(w, de->d_name);
-			if (d == NULL || d->dev != st.st_dev ||
-			    d->ino != st.st_ino) {
-				d = open_dir(w, path, de->d_name, &st);
-				if (d != NULL)
-					d->name = d->own =
-					    xstrdup(de->d_name);
-			} else
-				d->w = NULL;	/* kept: see below */
-			if (d != NULL) {
-				keep = xreallocarray(keep, n + 1,
-				    sizeof(*keep));
-				keep[n++] = d;
+			if ((d = bundle_dir(w, rel)) != NULL &&
+			    (d->dev != st.st_dev || d->ino != st.st_ino))
+				d = NULL;	/* replaced: watched anew */
+			if (d == NULL && (d = open_dir(w, path, rel,
+			    &st)) != NULL) {
+				d->own = rel;	/* d->name is rel: kept */
+				rel = NULL;
 			}
 		}
+		if (d != NULL) {
+			d->kept = 1;
+			keep = xreallocarray(keep, n + 1, sizeof(*keep));
+			keep[n++] = d;
+		}
+		free(rel);
 		free(path);
 	}
 	if (dir != NULL)
 		closedir(dir);
-	/* Those not marked kept (and not new) are gone: close them. */
-	for (i = 0; i < w->nbundles; i++)
-		if (w->bundles[i]->w != NULL)
-			close_dir(w->bundles[i]);
-	for (i = 0; i < n; i++)
-		keep[i]->w = w;
-	free(w->bundles);
+	/*
+	 * The new list first: a folder renamed keeps its inode, so its new
+	 * watch shares the old one's descriptor, which close_dir() must
+	 * then leave alone.
+	 */
+	old = w->bundles;
+	nold = w->nbundles;
 	w->bundles = keep;
 	w->nbundles = n;
-	free(posts);
+	for (i = 0; i < nold; i++)
+		if (!old[i]->kept)
+			close_dir(old[i]);
+	free(old);
 }
 
 /*
  * Bring the watched set in line with the disk: watch the content
- * directories (and the folders of posts/) that exist, forget those gone
- * or replaced.
+ * directories that exist (and the folders of posts/), forget those
+ * gone or replaced.
  */
 static void
 sync_dirs(struct watch *w)
@@ -208,86 +493,235 @@ sync_dirs(struct watch *w)
 	sync_bundles(w);
 }
 
-static void
-on_quiet(uv_timer_t *t)
-{
-	struct watch	*w = t->data;
+/* ---- events ----------------------------------------------------------- */
 
-	w->due = 0;
-	if (w->stopping)
-		return;
-	sync_dirs(w);
-	w->fn(w->arg);
+#ifdef __linux__
+static struct wdir *
+by_wd(const struct watch *w, int wd)
+{
+	size_t	 i;
+
+	if (w->root != NULL && w->root->wd == wd)
+		return w->root;
+	for (i = 0; i < WATCH_NSUB; i++)
+		if (w->sub[i] != NULL && w->sub[i]->wd == wd)
+			return w->sub[i];
+	for (i = 0; i < w->nbundles; i++)
+		if (w->bundles[i]->wd == wd)
+			return w->bundles[i];
+	return NULL;
 }
 
-/* Is posts/name a directory (not a link to one)? */
+/*
+ * A file just made: being written, unless it came whole (a hard link to
+ * a file written elsewhere) or is no regular file (the archive skips
+ * those).
+ */
 static int
-is_dir(const struct watch *w, const char *name)
+fresh(const struct watch *w, const char *rel)
 {
 	struct stat	 st;
-	char		*path;
+	char		*path = xasprintf("%s/%s", w->dir, rel);
 	int		 rv;
 
-	path = xasprintf("%s/posts/%s", w->dir, name);
-	rv = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	rv = lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_nlink == 1;
 	free(path);
 	return rv;
 }
 
-/* Does a change to name, in the directory d watches, matter? */
-static int
-matters(const struct wdir *d, const char *name)
+static void
+on_inotify(struct watch *w, const struct inotify_event *ev)
 {
-	size_t	 i, len;
+	struct wdir	*d;
+	const char	*name = ev->len > 0 ? ev->name : NULL;
+	char		*rel;
+	uint32_t	 m = ev->mask;
+	size_t		 i;
 
-	if (name == NULL)
-		return 1;		/* libuv could not say: assume so */
-	if (*d->name == '\0') {
-		if (strcmp(name, "index.md") == 0)
-			return 1;
-		for (i = 0; i < WATCH_NSUB; i++)
-			if (strcmp(name, subdirs[i]) == 0)
-				return 1;
-		return 0;
+	if (m & IN_Q_OVERFLOW) {
+		log_warnx("watch %s: too many changes at once; all read "
+		    "again", w->dir);
+		sync_dirs(w);
+		changed(w);
+		return;
 	}
-	if (strcmp(name, d->name) == 0)
-		return 1;		/* the directory itself went */
-	if (d->own != NULL)		/* a bundle: only its post matters */
-		return strcmp(name, "index.md") == 0 ||
-		    strcmp(name, "index.gmi") == 0;
-	len = strlen(name);
-	if (name[0] == '.')
-		return 0;
-	if (len > 3 && strcmp(name + len - 3, ".md") == 0)
-		return 1;
-	if (d != d->w->sub[0])
-		return 0;
-	/* posts/ also holds gemtext posts and bundles' folders. */
-	return (len > 4 && strcmp(name + len - 4, ".gmi") == 0) ||
-	    bundle_dir(d->w, name) != NULL || is_dir(d->w, name);
+	if ((d = by_wd(w, ev->wd)) == NULL)
+		return;			/* a directory no longer watched */
+	if (m & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
+		/*
+		 * Forget it whatever sync_dirs() would say: a directory made
+		 * at once in its place may have its inode number.
+		 */
+		for (i = 0; i < WATCH_NSUB; i++)
+			if (w->sub[i] == d) {
+				close_dir(d);
+				w->sub[i] = NULL;
+			}
+		for (i = 0; i < w->nbundles; i++)
+			if (w->bundles[i] == d) {
+				close_dir(d);
+				w->bundles[i] = w->bundles[--w->nbundles];
+				break;
+			}
+		sync_dirs(w);		/* before anything is written there */
+		changed(w);
+		return;
+	}
+	if (!matters(d, name, (m & IN_ISDIR) != 0))
+		return;
+	if ((m & IN_ISDIR) || name == NULL || (d == w->root &&
+	    strcmp(name, "index.md") != 0)) {
+		if (d == w->root)
+			sync_dirs(w);	/* posts/, series/, pages/ */
+		changed(w);
+		return;
+	}
+	rel = *d->name != '\0' ? xasprintf("%s/%s", d->name, name) :
+	    xstrdup(name);
+	if (m & IN_MODIFY)
+		unsettle(w, rel);
+	else if ((m & IN_CREATE) && fresh(w, rel))
+		unsettle(w, rel);
+	else {
+		/* Closed, renamed, unlinked, linked, chmod'ed: whole. */
+		if (m & (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM |
+		    IN_DELETE))
+			settle(w, rel);
+		changed(w);
+	}
+	free(rel);
 }
 
+static void
+on_readable(uv_poll_t *h, int status, int events)
+{
+	struct watch			*w = h->data;
+	const struct inotify_event	*ev;
+	char				 buf[16384]
+	    __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t				 n;
+	char				*p;
+
+	if (w->stopping)
+		return;
+	if (status < 0) {
+		log_warnx("watch %s: %s", w->dir, uv_strerror(status));
+		return;
+	}
+	for (;;) {
+		if ((n = read(w->fd, buf, sizeof(buf))) == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				log_warn("watch %s", w->dir);
+			return;
+		}
+		if (n == 0)
+			return;
+		for (p = buf; p < buf + n; p += sizeof(*ev) + ev->len) {
+			ev = (const struct inotify_event *)p;
+			on_inotify(w, ev);
+		}
+	}
+}
+
+static int
+begin(struct watch *w)
+{
+	int	 rv;
+
+	if ((w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1) {
+		log_warn("watch %s: inotify", w->dir);
+		return -1;
+	}
+	if ((rv = uv_poll_init(w->loop, &w->poll, w->fd)) < 0) {
+		log_warnx("watch %s: %s", w->dir, uv_strerror(rv));
+		close(w->fd);
+		w->fd = -1;
+		return -1;
+	}
+	w->poll.data = w;
+	w->nopen++;
+	uv_timer_init(w->loop, &w->settle);
+	w->settle.data = w;
+	w->nopen++;
+	if ((rv = uv_poll_start(&w->poll, UV_READABLE, on_readable)) < 0) {
+		log_warnx("watch %s: %s", w->dir, uv_strerror(rv));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+end(struct watch *w)
+{
+	if (w->fd == -1)
+		return;
+	uv_close((uv_handle_t *)&w->settle, on_closed);
+	/* The descriptor goes once the poll handle no longer watches it. */
+	uv_close((uv_handle_t *)&w->poll, on_closed);
+}
+#else
 static void
 on_event(uv_fs_event_t *h, const char *name, int events, int status)
 {
 	struct wdir	*d = h->data;
 	struct watch	*w = d->w;
-	uint64_t	 now;
 
 	if (w->stopping || uv_is_closing((uv_handle_t *)h))
 		return;
 	if (status < 0)
 		log_debug("watch %s: %s", d->name, uv_strerror(status));
-	else if (!matters(d, name))
+	else if (!matters(d, name, 1))	/* cannot say: assume so */
 		return;
-	now = uv_now(w->loop);
-	if (!w->due) {
-		w->due = 1;
-		w->first = now;
-	} else if (now - w->first >= (uint64_t)w->debounce_ms *
-	    WATCH_MAX_WAIT)
-		return;			/* let the timer fire as it is */
-	uv_timer_start(&w->timer, on_quiet, w->debounce_ms, 0);
+	changed(w);
+}
+
+static int
+begin(struct watch *w)
+{
+	return 0;
+}
+
+static void
+end(struct watch *w)
+{
+}
+#endif
+
+/* ---- the watch -------------------------------------------------------- */
+
+static void
+on_closed(uv_handle_t *h)
+{
+	struct watch	*w;
+	size_t		 i;
+
+#ifndef __linux__
+	if (h->type == UV_FS_EVENT) {
+		struct wdir *d = h->data;
+
+		w = d->w;
+		free(d->own);
+		free(d);
+	} else
+#endif
+		w = h->data;
+#ifdef __linux__
+	if (h == (uv_handle_t *)&w->poll) {
+		close(w->fd);
+		w->fd = -1;
+	}
+#endif
+	if (--w->nopen > 0 || !w->stopping)
+		return;
+	for (i = 0; i < w->nun; i++)
+		free(w->un[i].rel);
+	free(w->un);
+	uv_mutex_destroy(&w->mtx);
+	free(w->dir);
+	free(w);
 }
 
 struct watch *
@@ -309,12 +743,22 @@ watch_start(uv_loop_t *loop, const char *dir, unsigned debounce_ms,
 	w->loop = loop;
 	w->dir = xstrdup(dir);
 	w->debounce_ms = debounce_ms;
+	w->settle_ms = WATCH_SETTLE_MS;
+	if (w->settle_ms < 2 * debounce_ms)
+		w->settle_ms = 2 * debounce_ms;
 	w->fn = fn;
 	w->arg = arg;
+	if (uv_mutex_init(&w->mtx) != 0)
+		fatalx("watch: mutex");
+	atomic_init(&w->nheld, 0);
 	uv_timer_init(loop, &w->timer);
 	w->timer.data = w;
 	w->nopen = 1;
-	if ((w->root = open_dir(w, dir, "", &st)) == NULL) {
+#ifdef __linux__
+	w->fd = -1;
+#endif
+	if (begin(w) == -1 ||
+	    (w->root = open_dir(w, dir, "", &st)) == NULL) {
 		watch_stop(w);
 		return NULL;
 	}
@@ -330,16 +774,21 @@ watch_stop(struct watch *w)
 	if (w == NULL)
 		return;
 	w->stopping = 1;
-	if (w->root != NULL)
-		close_dir(w->root);
 	for (i = 0; i < WATCH_NSUB; i++)
-		if (w->sub[i] != NULL)
+		if (w->sub[i] != NULL) {
 			close_dir(w->sub[i]);
+			w->sub[i] = NULL;
+		}
 	for (i = 0; i < w->nbundles; i++)
 		close_dir(w->bundles[i]);
 	free(w->bundles);
 	w->bundles = NULL;
 	w->nbundles = 0;
+	if (w->root != NULL) {
+		close_dir(w->root);
+		w->root = NULL;
+	}
+	end(w);
 	uv_close((uv_handle_t *)&w->timer, on_closed);
 }
 
@@ -352,4 +801,10 @@ watch_count(const struct watch *w)
 	for (i = 0; i < WATCH_NSUB; i++)
 		n += w->sub[i] != NULL;
 	return n + (int)w->nbundles;
+}
+
+const char *
+watch_dir(const struct watch *w)
+{
+	return w->dir;
 }

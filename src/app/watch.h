@@ -1,26 +1,36 @@
 /*
- * watch.h -- notice changes to the content, quietly.
+ * watch.h -- notice changes to the content, quietly, and only once the
+ * files are whole.
  *
  * Watches what the archive reads (README.md, "Content format"): the
  * capsule directory itself (for index.md, and for posts/, series/ and
  * pages/ coming and going), each of those three directories while it
- * exists, and each folder of posts/ (a page bundle's post is its
- * index.md or index.gmi).  Linux inotify is not recursive, so each
- * directory has its own uv_fs_event handle, started when the directory
- * appears and closed when it goes or is replaced by another one.
- * files/ is not watched: it is served from disk as it is, never from a
- * snapshot; nor are a bundle's other files, for the same reason.
+ * exists, and each folder of posts/.  Linux inotify is not recursive, so
+ * each directory has a watch of its own, added when the directory
+ * appears and removed when it goes or is replaced by another
+ * one.  files/ is not watched: it is served from disk as it is, never
+ * from a snapshot.
  *
  * Only names that can change a snapshot count: index.md, *.md (not
- * hidden), in posts/ also *.gmi and folders, in a bundle's folder its
- * index.md and index.gmi, and the directories themselves, so editors'
- * swap, backup and temporary files do not.  A burst of changes is one
- * call back: after debounce_ms without a change, and at the latest 10
- * debounces after the first change of a steady stream.
+ * hidden), in posts/ also *.gmi and folders (page bundles), in a
+ * bundle's folder (watched too) only its index.md and index.gmi, and
+ * the directories themselves, so editors' swap, backup and temporary
+ * files do not, nor a bundle's other files: they are served from disk,
+ * like files/.  A burst of changes is one call back: after debounce_ms
+ * without a change, and at the latest 10 debounces after the first
+ * change of a steady stream.
  *
- * Knows libuv and the layout of a capsule; nothing of the archive.  A
- * struct watch owns its handles and is freed by watch_stop() once the
- * last of them has closed.  Main loop thread only.
+ * On Linux a file being written is told apart (inotify's IN_MODIFY,
+ * then IN_CLOSE_WRITE): from its first write until it is closed,
+ * renamed or unlinked -- or has been quiet, still open, for the settle
+ * time (5 s; two debounces when that is longer) -- watch_held() says
+ * so, the archive keeps the version it had, and its writes ask for no
+ * rebuild.  Elsewhere every change asks for one and nothing is held.
+ *
+ * Knows libuv, inotify and the layout of a capsule; nothing of the
+ * archive.  A struct watch owns its handles and is freed by
+ * watch_stop() once the last of them has closed.  Main loop thread
+ * only, but for watch_held().
  */
 #ifndef CAPSULED_WATCH_H
 #define CAPSULED_WATCH_H
@@ -41,5 +51,13 @@ struct watch	*watch_start(uv_loop_t *loop, const char *dir,
 void		 watch_stop(struct watch *);
 /* Directories watched right now (the capsule counts); for tests. */
 int		 watch_count(const struct watch *);
+/* The capsule directory, as given to watch_start(). */
+const char	*watch_dir(const struct watch *);
+/*
+ * Is rel ("posts/x.md", "index.md") of the watch at arg being written
+ * right now?  Any thread, while the watch is not stopped (an
+ * archive_held_fn: content/archive.h).
+ */
+int		 watch_held(void *arg, const char *rel);
 
 #endif

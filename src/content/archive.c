@@ -20,6 +20,11 @@
  * (linking 10,000 posts takes milliseconds) and keeps every page that
  * lists a post in step with it.
  *
+ * archive_reload_held() asks a watch too: a file being written, or
+ * found empty, or changing while it is read, keeps the record the
+ * previous snapshot has (a new one is left out), so no half-written
+ * post is published.
+ *
  * Knows the file system and struct meta; nothing of protocols, sockets
  * or rendering (apart from asking render.c for a first heading, and
  * scan.c for the links a file has: links.c checks them after the load).
@@ -62,6 +67,8 @@
  * file systems) without its stat changing: it is read again next time.
  */
 #define ARCHIVE_RACY_NS		(2 * 1000000000LL)
+/* Reads of a file that keeps changing under them before it is left. */
+#define ARCHIVE_READ_TRIES	3
 
 /* Open addressing, string key -> pointer; keys are borrowed. */
 struct index {
@@ -115,6 +122,8 @@ struct archive_priv {
 	size_t		 nfiles;
 	struct index	 file_rel;	/* "posts/x.md" -> file */
 	const struct archive *prev;	/* while building: share from it */
+	archive_held_fn	 held;		/* while building, or NULL */
+	void		*held_arg;
 	size_t		 max_file;	/* max_post_size */
 	size_t		 max_total;	/* max_archive_size */
 	size_t		 total;		/* Markdown bytes taken so far */
@@ -424,19 +433,36 @@ stat_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	return 0;
 }
 
+/* Did the file change between two stats of it (same open file)? */
+static int
+changed(const struct stat *a, const struct stat *b)
+{
+	return a->st_size != b->st_size ||
+	    a->st_mtim.tv_sec != b->st_mtim.tv_sec ||
+	    a->st_mtim.tv_nsec != b->st_mtim.tv_nsec ||
+	    a->st_ctim.tv_sec != b->st_ctim.tv_sec ||
+	    a->st_ctim.tv_nsec != b->st_ctim.tv_nsec;
+}
+
 /*
  * Read name beneath dirfd whole into a malloc'd, NUL-terminated buffer,
  * and *st from the open file.  A warning and -1 when it cannot be read
- * or is no longer a regular file.
+ * or is no longer a regular file.  The file is stat'ed before and after
+ * each read: a writer may be busy with it (README.md, "Live editing"),
+ * so a size, mtime or ctime that moved under the read means the bytes
+ * may be half old, half new.  Such a read is tried again, and after
+ * ARCHIVE_READ_TRIES of them the answer is 1, nothing read: the caller
+ * keeps the version it had.
  */
 static int
 read_file(struct archive *a, int dirfd, const char *name, const char *rel,
     struct stat *st, char **srcp, size_t *lenp)
 {
+	struct stat	 after;
 	char		*src, why[160];
-	size_t		 len, got = 0;
+	size_t		 len, got;
 	ssize_t		 n;
-	int		 fd;
+	int		 fd, tries;
 
 	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC)) == -1) {
@@ -450,30 +476,50 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
 		return -1;
 	}
-	if ((unsigned long long)st->st_size > inner(a)->max_file) {
-		close(fd);
-		snprintf(why, sizeof(why), "larger than max_post_size (%zu "
-		    "KiB), skipped", inner(a)->max_file >> 10);
-		warn_file(a, rel, 1, 1, why, 1);
-		return -1;
-	}
-	len = (size_t)st->st_size;
-	src = xmalloc(len + 1);
-	while (got < len) {
-		n = read(fd, src + got, len - got);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			snprintf(why, sizeof(why), "%s, skipped",
-			    strerror(errno));
+	for (tries = 1;; tries++) {
+		if ((unsigned long long)st->st_size > inner(a)->max_file) {
 			close(fd);
-			free(src);
+			snprintf(why, sizeof(why), "larger than max_post_size "
+			    "(%zu KiB), skipped", inner(a)->max_file >> 10);
 			warn_file(a, rel, 1, 1, why, 1);
 			return -1;
 		}
-		if (n == 0)
-			break;		/* it shrank: take what is there */
-		got += (size_t)n;
+		len = (size_t)st->st_size;
+		src = xmalloc(len + 1);
+		for (got = 0; got < len; got += (size_t)n) {
+			n = pread(fd, src + got, len - got, (off_t)got);
+			if (n == -1 && errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			if (n == -1) {
+				snprintf(why, sizeof(why), "%s, skipped",
+				    strerror(errno));
+				close(fd);
+				free(src);
+				warn_file(a, rel, 1, 1, why, 1);
+				return -1;
+			}
+			if (n == 0)
+				break;		/* it shrank */
+		}
+		if (fstat(fd, &after) == -1 || !S_ISREG(after.st_mode)) {
+			close(fd);
+			free(src);
+			warn_file(a, rel, 1, 1, "cannot stat it again, skipped",
+			    1);
+			return -1;
+		}
+		if (got == len && !changed(st, &after))
+			break;
+		free(src);
+		if (tries == ARCHIVE_READ_TRIES) {
+			close(fd);
+			log_debug("%s: changed while read, %d times", rel,
+			    tries);
+			return 1;
+		}
+		*st = after;
 	}
 	close(fd);
 	src[got] = '\0';
@@ -825,27 +871,56 @@ file_new(const struct archive_priv *ap, const char *rel,
 }
 
 /*
+ * Keep old, the previous snapshot's record of rel, because the file is
+ * being written (held) or changed while it was read: one more
+ * reference to it, or NULL (a new file, left out until it is whole).
+ */
+static struct archive_file *
+keep_old(struct archive *a, struct archive_file *old, const char *rel)
+{
+	a->nheld++;
+	if (old == NULL) {
+		log_debug("%s: being written: left out until it is whole",
+		    rel);
+		return NULL;
+	}
+	log_debug("%s: being written: the version before stays", rel);
+	atomic_fetch_add(&old->refs, 1);
+	return old;
+}
+
+/*
  * name beneath dirfd (rel in messages) as a file record: the previous
- * snapshot's when the file is unchanged, else read and parsed now.
- * NULL when it is skipped (warned).  The record is borrowed: a's file
- * list holds it, even a broken one, so an unchanged broken file is not
- * parsed again (its warning is repeated: every snapshot logs its own).
+ * snapshot's when the file is unchanged, or still being written, else
+ * read and parsed now.  NULL when it is skipped (warned), or new and
+ * not yet whole.  The record is borrowed: a's file list holds it, even
+ * a broken one, so an unchanged broken file is not parsed again (its
+ * warning is repeated: every snapshot logs its own).
  */
 static struct archive_file *
 get_file(struct archive *a, int dirfd, const char *name, const char *rel,
     int quiet_enoent)
 {
 	struct archive_priv	*ap = inner(a);
-	struct archive_file	*f = NULL;
+	struct archive_file	*f = NULL, *old = NULL;
 	struct stat		 st;
 	char			*src, why[160];
-	size_t			 len;
+	size_t			 len = 0;
+	int			 held, rv;
 
 	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1)
 		return NULL;
 	if (ap->full) {
 		a->nskipped++;		/* warned once, below */
 		return NULL;
+	}
+	if (ap->prev != NULL)
+		old = index_get(&inner(ap->prev)->file_rel, rel);
+	/* Half-written: what it was counts, not what it is for now. */
+	if ((held = ap->held != NULL && ap->held(ap->held_arg, rel))) {
+		if (old == NULL)
+			return keep_old(a, NULL, rel);
+		st.st_size = old->size;
 	}
 	/* The size checks come first: a reused file counts all the same. */
 	if ((unsigned long long)st.st_size > ap->max_file) {
@@ -863,14 +938,31 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		return NULL;
 	}
 	ap->total += (size_t)st.st_size;
-	if (ap->prev != NULL)
-		f = index_get(&inner(ap->prev)->file_rel, rel);
-	if (f != NULL && f->trusted && same_stat(f, &st)) {
-		atomic_fetch_add(&f->refs, 1);
+	if (held)
+		f = keep_old(a, old, rel);
+	else if (old != NULL && old->trusted && same_stat(old, &st)) {
+		atomic_fetch_add(&old->refs, 1);
+		f = old;
 		a->nreused++;
-	} else {
-		if (read_file(a, dirfd, name, rel, &st, &src, &len) == -1)
+	} else if ((rv = read_file(a, dirfd, name, rel, &st, &src,
+	    &len)) == -1)
+		return NULL;
+	else if (rv == 1 || len == 0 || (ap->held != NULL &&
+	    ap->held(ap->held_arg, rel))) {
+		/*
+		 * Changed while read, or a writer began meanwhile; or empty.
+		 * An empty file is how one looks that is being rewritten:
+		 * open(2) with O_TRUNC shows size 0 before the kernel queues
+		 * the inotify event that tells of the writer (ext4 truncates
+		 * first, and that can wait on its journal), so no watch can
+		 * hold it yet.  It is never a post: what was stays, or
+		 * nothing.
+		 */
+		if (rv == 0)
+			free(src);
+		if ((f = keep_old(a, old, rel)) == NULL)
 			return NULL;
+	} else {
 		f = file_new(ap, rel, &st, src, len);
 		a->nread++;
 	}
@@ -1444,11 +1536,18 @@ number(struct archive *a)
 struct archive *
 archive_load(const struct config *c)
 {
-	return archive_reload(c, NULL);
+	return archive_reload_held(c, NULL, NULL, NULL);
 }
 
 struct archive *
 archive_reload(const struct config *c, const struct archive *prev)
+{
+	return archive_reload_held(c, prev, NULL, NULL);
+}
+
+struct archive *
+archive_reload_held(const struct config *c, const struct archive *prev,
+    archive_held_fn held, void *held_arg)
 {
 	struct archive_priv	*ap;
 	struct archive		*a;
@@ -1486,6 +1585,8 @@ archive_reload(const struct config *c, const struct archive *prev)
 	/* Another capsule shares nothing with this one. */
 	if (prev != NULL && strcmp(prev->dir, a->dir) == 0)
 		ap->prev = prev;
+	ap->held = held;
+	ap->held_arg = held_arg;
 
 	load_index(a, dfd, c);
 
@@ -1509,6 +1610,7 @@ archive_reload(const struct config *c, const struct archive *prev)
 	for (i = 0; i < ap->nfiles; i++)
 		index_put(&ap->file_rel, ap->files[i]->rel, ap->files[i]);
 	ap->prev = NULL;
+	ap->held = NULL;
 	return a;
 }
 

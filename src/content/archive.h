@@ -154,6 +154,9 @@ struct archive {
 	unsigned	 nskipped;	/* files skipped with a warning */
 	unsigned	 nread;		/* files read and parsed */
 	unsigned	 nreused;	/* files shared with the previous one */
+	unsigned	 nheld;		/* being written: the previous
+					   version kept, or a new one left
+					   out (archive_reload_held()) */
 };
 
 /*
@@ -175,6 +178,25 @@ struct archive	*archive_load(const struct config *c);
  */
 struct archive	*archive_reload(const struct config *c,
 		    const struct archive *prev);
+/*
+ * Is the file rel ("posts/x.md") of the capsule being written right now
+ * (app/watch.c knows)?  Called on the thread that builds, during the
+ * build.
+ */
+typedef int	(*archive_held_fn)(void *arg, const char *rel);
+/*
+ * archive_reload(), with held(arg, rel) asked about every file before
+ * it is read and again after: a file being written keeps the record
+ * prev has of it, and a new one is left out until it is whole.  Without
+ * held (NULL), and always, a file that changes while it is read (its
+ * size, mtime or ctime moved) is read again, and kept as prev has it
+ * when it goes on changing; an empty file is taken for one being
+ * written (open(2) with O_TRUNC, before the first write): kept as prev
+ * has it, or left out.
+ */
+struct archive	*archive_reload_held(const struct config *c,
+		    const struct archive *prev, archive_held_fn held,
+		    void *arg);
 void		 archive_ref(struct archive *);
 void		 archive_unref(struct archive *);	/* frees at zero */
 

@@ -80,6 +80,8 @@ static int	parse_bool(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_chroot(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_charset(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_links(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_rate(struct loader *, const struct field *,
@@ -181,6 +183,7 @@ static const struct field fields[] = {
 	{ "atom_full_content",	parse_bool,	OFF(atom_full_content), 0, 1 },
 	{ "link_aliases",	parse_aliases,	OFF(link_aliases), 0, 32 },
 	{ "gopher_width",	parse_uint,	OFF(gopher_width), 20, 200 },
+	{ "gopher_charset",	parse_charset,	OFF(gopher_charset), 0, 0 },
 	{ "log",		parse_log,	OFF(log_file),	1, PATH_MAX },
 	{ "log_level",		parse_level,	OFF(log_level),	0, 0 },
 	{ "access_log",		parse_bool,	OFF(access_log), 0, 1 },
@@ -773,6 +776,32 @@ parse_size(struct loader *l, const struct field *f, yaml_event_t *ev)
 		    show(s, tmp), f->min >> 10, f->max >> 20);
 	*(size_t *)field_at(l, f) = (size_t)(v * mult);
 	return 0;
+}
+
+/* gopher_charset = "utf-8" / "ascii" (and their other common names). */
+static int
+parse_charset(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	static const char *const utf8[] = { "utf-8", "utf8" };
+	static const char *const ascii[] = { "ascii", "us-ascii" };
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	size_t		 i;
+
+	if (scalar(l, f, ev, "utf-8 or ascii", &s) == -1)
+		return -1;
+	for (i = 0; i < nitems(utf8); i++) {
+		if (strcasecmp(s, utf8[i]) == 0) {
+			*(int *)field_at(l, f) = CONFIG_CHARSET_UTF8;
+			return 0;
+		}
+		if (strcasecmp(s, ascii[i]) == 0) {
+			*(int *)field_at(l, f) = CONFIG_CHARSET_ASCII;
+			return 0;
+		}
+	}
+	return fail(l, ev->start_mark,
+	    "%s: expected utf-8 or ascii, got '%s'", f->key, show(s, tmp));
 }
 
 /*

@@ -50,6 +50,12 @@ enum config_links {
 	CONFIG_LINKS_NONE,		/* "never": none at all */
 };
 
+/* gopher_charset: what Gopher menus and texts are written in. */
+enum config_charset {
+	CONFIG_CHARSET_UTF8,		/* "utf-8": as written */
+	CONFIG_CHARSET_ASCII,		/* "ascii": transliterated */
+};
+
 struct config {
 	char		*path;		/* the file it came from, or NULL */
 
@@ -119,6 +125,7 @@ struct config {
 	char		**link_aliases;	/* owned */
 	size_t		 nlink_aliases;
 	unsigned	 gopher_width;	/* wrap width of Gopher text; 70 */
+	int		 gopher_charset; /* CONFIG_CHARSET_*; default UTF-8 */
 
 	char		*log_file;	/* NULL = stderr */
 	enum log_level	 log_level;

@@ -20,6 +20,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/entity.h"
+#include "core/fold.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
@@ -389,8 +390,15 @@ render_line_empty(const struct render *r)
 void
 render_putcp(struct render *r, uint32_t c)
 {
-	char	 u[4];
+	const char	*s;
+	char		 u[4];
 
+	if (r->ascii && c >= 0x80) {
+		s = fold_ascii(c);
+		buf_addstr(r->out, s);
+		r->column += strlen(s);
+		return;
+	}
 	buf_add(r->out, u, utf8_encode(c, u));
 	r->column++;
 }
@@ -452,8 +460,8 @@ plain_run(const struct render *r, const char *p, size_t len,
 				*space = i + 1;
 			}
 			k = 1;
-		} else if (s[i] < 0x80)
-			break;		/* a control or DEL */
+		} else if (s[i] < 0x80 || r->ascii)
+			break;		/* a control or DEL; or to spell */
 		else {
 			k = utf8_decode_lossy(p + i, len - i, &c);
 			if (k == 1 || c < 0xa0)
@@ -966,10 +974,26 @@ plain_node(struct render *r, cmark_node *n, cmark_event_type ev)
 }
 
 char *
-render_first_heading(const char *md, size_t len)
+render_node_text(cmark_node *n)
 {
 	struct render	 r;
 	struct buf	 b = BUF_INIT;
+	char		*s;
+
+	render_init(&r, &b, 0, plain_outc, NULL);
+	r.oneline = 1;
+	render_walk(&r, n, plain_node);
+	render_finish(&r);
+	if (b.len > 0 && b.data[b.len - 1] == '\n')
+		b.len--;
+	s = render_clean_label(b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return s;
+}
+
+char *
+render_first_heading(const char *md, size_t len)
+{
 	cmark_node	*doc, *n;
 	char		*title = NULL;
 
@@ -979,20 +1003,12 @@ render_first_heading(const char *md, size_t len)
 		if (cmark_node_get_type(n) != CMARK_NODE_HEADING ||
 		    cmark_node_get_heading_level(n) != 1)
 			continue;
-		b.len = 0;
-		render_init(&r, &b, 0, plain_outc, NULL);
-		r.oneline = 1;
-		render_walk(&r, n, plain_node);
-		render_finish(&r);
-		if (b.len > 0 && b.data[b.len - 1] == '\n')
-			b.len--;
-		title = render_clean_label(b.data ? b.data : "", b.len);
+		title = render_node_text(n);
 		if (title[0] == '\0') {		/* empty: try the next one */
 			free(title);
 			title = NULL;
 		}
 	}
-	buf_free(&b);
 	render_free(doc);
 	return title;
 }

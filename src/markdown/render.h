@@ -21,6 +21,15 @@
  */
 typedef char	*(*render_link_fn)(void *ctx, const char *url);
 
+/*
+ * Reference hook (Gopher): link number num of the text, its URL as the
+ * reference list gives it (rewritten, made absolute, percent-encoded)
+ * and its label as plain text (an image's file name when it has no alt
+ * text).  The strings are the renderer's, valid during the call.
+ */
+typedef void	 (*render_ref_fn)(void *ctx, unsigned num, const char *url,
+		    const char *label);
+
 struct render_opts {
 	render_link_fn	 rewrite;	/* may be NULL */
 	void		*rewrite_ctx;
@@ -31,6 +40,19 @@ struct render_opts {
 	 */
 	render_link_fn	 absolute;
 	void		*absolute_ctx;
+	/*
+	 * Gopher only: spell the text in ASCII (core/fold.h); lines
+	 * are wrapped at the width the spelling takes.  (The URLs of the
+	 * reference list are always percent-encoded ASCII.)
+	 */
+	int		 ascii;
+	/*
+	 * Gopher only: when set, each reference is handed to ref() instead
+	 * of being listed under "References" (the caller makes them menu
+	 * items); the numbers in the text stay.
+	 */
+	render_ref_fn	 ref;
+	void		*ref_ctx;
 };
 
 /*

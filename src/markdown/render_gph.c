@@ -13,11 +13,14 @@
  *     hang under the item's text.  Prefixes stop growing at half the
  *     width, so deep nesting cannot eat the line;
  *   - links and images are "text[1]", with "[1] URL" under
- *     "References" at the end; site paths ("/posts/x") go through
+ *     "References" at the end, or handed to opts->ref (a menu lists
+ *     them as items); site paths ("/posts/x") go through
  *     opts->absolute.  Footnote references take numbers from the same
  *     counter ("[2]"), and the notes are listed under "Notes" before
  *     the references, so every number means one thing;
  *   - a thematic break is a line of 20 "-";
+ *   - with opts->ascii, every code point past ASCII is spelled in ASCII
+ *     (core/fold.h) before it is counted for the wrap;
  *   - tabs are expanded, other controls and CR dropped; lines end in LF
  *     (the Gopher layer makes CRLF).  A line that would be a lone "."
  *     (the RFC 1436 terminator) becomes " .".
@@ -162,11 +165,13 @@ footnote_ref(struct render *r, struct gph *g, const char *lit)
 
 /*
  * url (as written) into the reference list, rewritten and made
- * absolute, and its "[n]" after the text: for Markdown links and
- * images and for gemtext link lines alike.
+ * absolute, and its "[n]" after the text, or to opts->ref with label
+ * (its text, one line) when a menu gathers the links: for Markdown
+ * links and images and for gemtext link lines alike.
  */
 static void
-reference(struct render *r, struct gph *g, const char *url)
+reference(struct render *r, struct gph *g, const char *url,
+    const char *label)
 {
 	const struct render_opts *o = g->opts;
 	struct buf		 b = BUF_INIT;
@@ -194,12 +199,15 @@ reference(struct render *r, struct gph *g, const char *url)
 	g->refs[g->nrefs++].url = buf_release(&b);
 	snprintf(s, sizeof(s), "[%u]", g->next);
 	render_text(r, s);
+	if (o != NULL && o->ref != NULL)
+		o->ref(o->ref_ctx, g->next, g->refs[g->nrefs - 1].url, label);
 }
 
 static void
 link_exit(struct render *r, struct gph *g, cmark_node *n)
 {
 	const char		*url = cmark_node_get_url(n), *base;
+	char			*label = NULL;
 	size_t			 at = 0, len;
 
 	if (g->nopen > 0)
@@ -210,7 +218,16 @@ link_exit(struct render *r, struct gph *g, cmark_node *n)
 		base = render_url_basename(url, &len);	/* no alt text */
 		render_out(r, base, len, RENDER_ESC_TEXT);
 	}
-	reference(r, g, url);
+	if (g->opts != NULL && g->opts->ref != NULL) {
+		label = render_node_text(n);
+		if (*label == '\0' && render_is_type(n, CMARK_NODE_IMAGE)) {
+			free(label);
+			base = render_url_basename(url, &len);
+			label = xstrndup(base, len);
+		}
+	}
+	reference(r, g, url, label);
+	free(label);
 }
 
 /* An underlined title of our own ("Notes", "References"). */
@@ -233,7 +250,7 @@ references(struct render *r, struct gph *g)
 	char	 s[32];
 	size_t	 i;
 
-	if (g->nrefs == 0)
+	if (g->nrefs == 0 || (g->opts != NULL && g->opts->ref != NULL))
 		return;
 	render_prefix_truncate(r, 0);
 	title(r, "References");
@@ -546,6 +563,7 @@ gph_start(struct render *r, struct gph *g, const struct render_opts *opts,
 	width = opts != NULL && opts->width > 0 ? opts->width : GPH_WIDTH;
 	g->max_prefix = width / 2;
 	render_init(r, out, width, gph_outc, g);
+	r->ascii = opts != NULL && opts->ascii;
 }
 
 static void
@@ -587,7 +605,7 @@ render_gopher(const char *md, size_t len, const struct render_opts *opts,
 static void
 gmi_line(struct render *r, struct gph *g, const struct gemtext_line *l)
 {
-	char	*url;
+	char	*url, *label;
 
 	switch (l->type) {
 	case GEMTEXT_TEXT:
@@ -628,7 +646,10 @@ gmi_line(struct render *r, struct gph *g, const struct gemtext_line *l)
 		else
 			render_out(r, l->url, l->urllen, RENDER_ESC_TEXT);
 		url = xstrndup(l->url, l->urllen);
-		reference(r, g, url);
+		label = l->textlen > 0 ? xstrndup(l->text, l->textlen) :
+		    xstrdup(url);
+		reference(r, g, url, label);
+		free(label);
 		free(url);
 		render_cr(r);
 		break;

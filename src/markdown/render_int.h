@@ -45,7 +45,8 @@ struct render;
  * or 0 when c ends it (then the next byte is unknown).  Where the
  * column is not 0, outc() must write a code point >= 0x20 other than
  * DEL and U+0080..U+009F as is (render_putcp()): render_out() copies
- * runs of those itself and calls outc() only for the rest.
+ * runs of those itself and calls outc() only for the rest (with
+ * r->ascii, only runs of ASCII: render_putcp() spells the rest).
  */
 typedef void	(*render_outc_fn)(struct render *, enum render_esc,
 		    uint32_t c, unsigned char nextc);
@@ -74,6 +75,7 @@ struct render {
 					   space on the line; 0 = none */
 	int		 no_prefix;	/* content lines start at column 0 */
 	int		 oneline;	/* line breaks become spaces */
+	int		 ascii;		/* spell code points in ASCII */
 	int		 diverted;	/* out is a table cell, not the page */
 	char		 html_skip[8];	/* inside <script> or <style> */
 	struct render_table *table;	/* owned; the table being rendered */
@@ -132,7 +134,11 @@ void	 render_lit(struct render *, const char *);
 /* Prose from the document; swallowed inside <script> and <style>. */
 void	 render_text(struct render *, const char *);
 void	 render_break(struct render *);	/* hard break: cr or a space */
-/* Append code point c to out and count it: for outc(). */
+/*
+ * Append code point c to out and count it: for outc().  With r->ascii,
+ * c is spelled in ASCII (core/fold.h) and counted as what it
+ * became.
+ */
 void	 render_putcp(struct render *, uint32_t c);
 
 void	 render_prefix_add(struct render *, const char *, size_t);
@@ -170,5 +176,10 @@ const char *render_url_basename(const char *url, size_t *lenp);
  * made one space, trimmed.  malloc'd.
  */
 char	*render_clean_label(const char *, size_t);
+/*
+ * The text of node n and its children as one clean line (markup
+ * dropped, entities decoded, render_clean_label()), malloc'd.
+ */
+char	*render_node_text(cmark_node *n);
 
 #endif

@@ -4,6 +4,8 @@
  *   accept -> REQUEST -(request line)-> RESPONSE -(all queued)-> SHUTDOWN
  *          -(writes done)-> CLOSING -> freed
  *   REQUEST -(titan:// line)-> UPLOAD -(body read, post written)-> RESPONSE
+ *   REQUEST -(a page slow to render)-> RENDER -(rendered on the pool)->
+ *          RESPONSE
  *   timeout, EOF, error, bad TLS ---------------------------> CLOSING
  *
  * The same state machine serves Gemini (through tlsconn.c) and Gopher
@@ -47,6 +49,7 @@ enum conn_state {
 	CONN_PROXY,		/* a load balancer's PROXY header first */
 	CONN_REQUEST,		/* handshake and request line */
 	CONN_UPLOAD,		/* Titan: the body after the request line */
+	CONN_RENDER,		/* the answer rendered on libuv's pool */
 	CONN_RESPONSE,		/* queuing the response */
 	CONN_SHUTDOWN,		/* all queued; close when written */
 	CONN_CLOSING,		/* uv_close() called */
@@ -60,6 +63,7 @@ enum conn_state {
  */
 struct exchange {
 	uv_fs_t		 fsreq;		/* one file read at a time */
+	uv_work_t	 work;		/* a render (CONN_RENDER) */
 	struct response	 resp;
 	char		 req[CONN_REQ_MAX + 1];
 };
@@ -67,9 +71,11 @@ struct exchange {
 struct conn {
 	uv_tcp_t	 tcp;		/* embedded: closed in conn_close() */
 	uv_timer_t	 timer;		/* embedded: closed in conn_close() */
-	int		 nrefs;		/* open handles + fs reads in flight */
+	int		 nrefs;		/* open handles + fs reads, uploads
+					   and renders in flight */
 	int		 nwrites;	/* uv_write_t in flight */
 	int		 reading_file;	/* fsreq in flight */
+	int		 rendering;	/* work in flight */
 	enum conn_state	 state;
 	enum proto	 proto;
 	struct worker	*w;		/* borrowed */
@@ -186,6 +192,8 @@ conn_close(struct conn *c)
 	c->state = CONN_CLOSING;
 	if (c->reading_file)
 		uv_cancel((uv_req_t *)&c->ex->fsreq);
+	if (c->rendering)
+		uv_cancel((uv_req_t *)&c->ex->work);
 	uv_close((uv_handle_t *)&c->timer, on_handle_closed);
 	uv_close((uv_handle_t *)&c->tcp, on_handle_closed);
 }
@@ -573,6 +581,79 @@ own_address(struct conn *c, const struct gemini_request *req)
 	return gemini_request_local(req, (struct sockaddr *)&ss);
 }
 
+/*
+ * Send c->ex->resp, with its Gemini header; it is complete.  (Gopher's
+ * c->status is gopher_respond()'s.)
+ */
+static void
+answer_now(struct conn *c)
+{
+	struct response	*r = &c->ex->resp;
+	char		 header[GEMINI_HEADER_MAX + 1];
+	size_t		 hlen = 0;
+
+	if (c->proto == PROTO_GEMINI) {
+		c->status = r->status;
+		hlen = gemini_header(header, sizeof(header), r->status,
+		    r->meta);
+		if (r->status / 10 != 2) {
+			/* Only 2x has a body (Gemini spec). */
+			r->body = NULL;
+			r->bodylen = 0;
+		}
+	}
+	send_response(c, header, hlen);
+}
+
+static void
+render_work(uv_work_t *req)
+{
+	struct conn	*c = req->data;
+
+	response_render(&c->ex->resp);
+}
+
+/* The pool is done rendering (or it was cancelled: c is closing). */
+static void
+rendered(uv_work_t *req, int status)
+{
+	struct conn	*c = req->data;
+
+	c->rendering = 0;
+	if (c->state == CONN_CLOSING) {
+		conn_unref(c);
+		return;
+	}
+	c->nrefs--;
+	answer_now(c);
+}
+
+/*
+ * The router has answered: send it, or first have the page rendered on
+ * libuv's pool when it is slow to render (router.h, response_render()),
+ * so that the other clients of this worker do not wait for it.
+ */
+static void
+answer(struct conn *c)
+{
+	if (c->ex->resp.job != NULL) {
+		c->state = CONN_RENDER;
+		uv_read_stop((uv_stream_t *)&c->tcp);
+		uv_timer_start(&c->timer, on_timeout,
+		    conf(c)->idle_timeout_ms, 0);
+		c->ex->work.data = c;
+		if (uv_queue_work(&c->w->loop, &c->ex->work, render_work,
+		    rendered) == 0) {
+			c->rendering = 1;
+			c->nrefs++;
+			return;
+		}
+		/* Only a missing callback makes it fail: render here. */
+		response_render(&c->ex->resp);
+	}
+	answer_now(c);
+}
+
 static void
 answer_gemini(struct conn *c, size_t linelen)
 {
@@ -581,8 +662,7 @@ answer_gemini(struct conn *c, size_t linelen)
 	struct gemini_request	 req;
 	struct router_req	 rreq;
 	const char		*meta = NULL;
-	char			 header[GEMINI_HEADER_MAX + 1];
-	size_t			 hlen, got = c->reqlen;
+	size_t			 got = c->reqlen;
 	int			 status, h = 0;
 
 	take_generation(c);
@@ -611,18 +691,11 @@ answer_gemini(struct conn *c, size_t linelen)
 		rreq.query = req.url.query;
 		rreq.writer = cfg->ntitan_writers > 0 &&
 		    titan_writer(cfg, tlsconn_client_hash(c->tls));
+		c->ex->resp.may_defer = 1;
 		router_handle(&set->hosts[h], c->gen->sites[h], &rreq,
 		    &c->ex->resp);
 	}
-	c->status = c->ex->resp.status;
-	hlen = gemini_header(header, sizeof(header), c->ex->resp.status,
-	    c->ex->resp.meta);
-	if (c->ex->resp.status / 10 != 2) {
-		/* Only 2x has a body (Gemini spec). */
-		c->ex->resp.body = NULL;
-		c->ex->resp.bodylen = 0;
-	}
-	send_response(c, header, hlen);
+	answer(c);
 }
 
 static void
@@ -631,9 +704,10 @@ answer_gopher(struct conn *c, size_t linelen)
 	take_generation(c);
 	c->reqlen = linelen;
 	/* Gopher has no host names: the first host answers. */
+	c->ex->resp.may_defer = 1;
 	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->sites[0],
 	    c->ex->req, linelen, &c->ex->resp);
-	send_response(c, "", 0);
+	answer(c);
 }
 
 /*

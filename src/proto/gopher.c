@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "content/archive.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/gemini_limits.h"
@@ -27,6 +28,7 @@
 #include "core/util.h"
 #include "proto/gopher.h"
 #include "site/router.h"
+#include "site/site.h"
 
 ssize_t
 gopher_request_end(const char *buf, size_t len)
@@ -101,6 +103,29 @@ gopher_plus(const char *f)
 	p += n;
 	return *p == '\0' || (*p == ' ' && strchr(p + 1, ' ') == NULL &&
 	    p[1] != '\0');
+}
+
+/* What the Gopher+ field f (gopher_plus() says it is one) asks for. */
+static void
+plus_form(struct gopher_request *req, char *f)
+{
+	switch (f[0]) {
+	case '+':
+		req->form = GOPHERPLUS_DATA;
+		if (f[1] != '\0')
+			req->view = f + 1;
+		break;
+	case '!':
+		req->form = GOPHERPLUS_INFO;
+		if (f[1] == '+')
+			req->block = f + 2;
+		break;
+	default:
+		req->form = GOPHERPLUS_DIR;
+		if (f[1] == '+')
+			req->block = f + 2;
+		break;
+	}
 }
 
 /* A site path: '/' ensured, UTF-8, no controls, no dot segment. */
@@ -199,6 +224,8 @@ gopher_request_parse(char *line, size_t len, struct gopher_request *req,
 	char	*tab, *next, *target;
 
 	req->selector = req->search = req->url = NULL;
+	req->view = req->block = NULL;
+	req->form = GOPHERPLUS_NONE;
 	req->is_http = 0;
 	req->path[0] = '\0';
 	if (len > GOPHER_LINE_MAX) {
@@ -224,11 +251,19 @@ gopher_request_parse(char *line, size_t len, struct gopher_request *req,
 	if ((tab = strchr(line, '\t')) != NULL) {
 		*tab++ = '\0';
 		if ((next = strchr(tab, '\t')) != NULL)
-			*next = '\0';	/* later fields: ignored */
-		if (!gopher_plus(tab)) {
+			*next++ = '\0';
+		if (gopher_plus(tab))
+			plus_form(req, tab);
+		else {
 			req->search = tab;
 			if (check_text(req->search, 1, errstr) == -1)
 				return -1;
+			if (next != NULL) {
+				if ((tab = strchr(next, '\t')) != NULL)
+					*tab = '\0';	/* later: ignored */
+				if (gopher_plus(next))
+					plus_form(req, next);
+			}
 		}
 	}
 	if (strncmp(req->selector, "URL:", 4) == 0)
@@ -335,6 +370,15 @@ gopher_url_page(struct buf *out, const char *url)
 	buf_addstr(out, "</a></p>\n</body></html>\n");
 }
 
+/* s on one line (controls made spaces), then CRLF. */
+static void
+one_line(struct buf *out, const char *s)
+{
+	for (; *s != '\0'; s++)
+		buf_addc(out, (unsigned char)*s < 0x20 ? ' ' : *s);
+	buf_addstr(out, "\r\n");
+}
+
 /* Gopher errors are one-line type-3 menus (RFC 1436). */
 void
 gopher_error(struct response *r, const char *msg)
@@ -348,15 +392,157 @@ gopher_error(struct response *r, const char *msg)
 	}
 }
 
+/* The port menus give: the public one when set. */
+static int
+menu_port(const struct config *c)
+{
+	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
+}
+
+void
+gopher_caps(struct buf *out, const struct config *c, const char *title,
+    const char *admin)
+{
+	/* The keys Gophernicus writes, CRLF-ended as it does. */
+	buf_addstr(out, "CAPS\r\n\r\n"
+	    "# What this Gopher server is, for the clients that ask.\r\n"
+	    "\r\n"
+	    "CapsVersion=1\r\n"
+	    "ExpireCapsAfter=3600\r\n"
+	    "\r\n"
+	    "PathDelimeter=/\r\n"
+	    "PathIdentity=.\r\n"
+	    "PathParent=..\r\n"
+	    "PathParentDouble=FALSE\r\n"
+	    "PathKeepPreDelimeter=FALSE\r\n"
+	    "\r\n"
+	    "ServerSoftware=capsuled\r\n"
+	    "ServerSoftwareVersion=" CAPSULED_VERSION "\r\n");
+	buf_printf(out, "ServerDefaultEncoding=%s\r\n",
+	    c->gopher_charset == CONFIG_CHARSET_ASCII ? "US-ASCII" : "UTF-8");
+	if (title != NULL && *title != '\0') {
+		buf_addstr(out, "ServerDescription=");
+		one_line(out, title);
+	}
+	if (admin != NULL && *admin != '\0') {
+		buf_addstr(out, "ServerAdmin=");
+		one_line(out, admin);
+	}
+}
+
+/* A Gopher error: a type-3 menu, or in the Gopher+ form asked for. */
+static void
+fail(struct response *r, const struct gopherplus_site *gs,
+    enum gopherplus_form form, const char *msg)
+{
+	if (form == GOPHERPLUS_NONE)
+		gopher_error(r, msg);
+	else
+		gopherplus_error(gs, msg, r);
+}
+
+_Static_assert(GEMINI_META_MAX < GOPHER_LINE_MAX + 2,
+    "a redirect's target fits where a selector's path does");
+
+/* What one Gopher answer is made from. */
+struct answer_ctx {
+	const struct config	*host;
+	struct site		*site;
+	const char		*search;	/* or NULL */
+};
+
+/*
+ * The RFC 1436 answer at the site path path[] (a redirect's target is
+ * written back into it): a "URL:" page, caps.txt, or the router's,
+ * redirects to a path followed, twice at most.  r's status says how it
+ * went; nothing is made of an error yet.
+ */
+static void
+answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
+    struct response *r)
+{
+	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0 };
+	const struct archive	*a = ac->site != NULL ? ac->site->a : NULL;
+	int			 hops;
+
+	if (strncmp(path, "/URL:", 5) == 0) {
+		/* An h-link followed by a client that does not know URL:. */
+		gopher_url_page(&r->owned, path + 5);
+		response_use_owned(r);
+		r->gopher_type = 'h';
+		response_status(r, 20, "text/html; charset=utf-8");
+		return;
+	}
+	if (strcmp(path, "/caps.txt") == 0) {
+		gopher_caps(&r->owned, ac->host, a != NULL ? a->title :
+		    ac->host->site_title, a != NULL && a->author != NULL ?
+		    a->author : ac->host->author);
+		response_use_owned(r);
+		r->gopher_type = '0';
+		response_status(r, 20, "text/plain; charset=utf-8");
+		return;
+	}
+	rreq.path = path;
+	rreq.query = ac->search;
+	router_handle(ac->host, ac->site, &rreq, r);
+	/*
+	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
+	 * config "redirects:" to a path).  One to a URL is told by the
+	 * caller.
+	 */
+	for (hops = 0; r->status / 10 == 3 && r->meta[0] == '/' && hops < 2;
+	    hops++) {
+		int	defer = r->may_defer;
+
+		snprintf(path, GOPHER_LINE_MAX + 2, "%s", r->meta);
+		response_free(r);
+		response_init(r);
+		r->may_defer = defer;
+		router_handle(ac->host, ac->site, &rreq, r);
+	}
+}
+
+/* For Gopher+ views: how long the answer at path is, -1 if none. */
+static long long
+answer_size(void *ctx, const char *path)
+{
+	const struct answer_ctx	*ac = ctx;
+	struct answer_ctx	 plain = { ac->host, ac->site, NULL };
+	struct response		 r;
+	char			 p[GOPHER_LINE_MAX + 2];
+	long long		 n = -1;
+
+	if (strlen(path) >= sizeof(p))
+		return -1;
+	memcpy(p, path, strlen(path) + 1);
+	response_init(&r);
+	answer(&plain, p, &r);
+	if (r.status / 10 == 2)
+		n = (long long)r.bodylen + (r.fd != -1 ? (long long)r.filelen :
+		    0);
+	response_free(&r);
+	return n;
+}
+
 int
 gopher_respond(const struct config *host, struct site *site,
     const char *line, size_t len, struct response *r)
 {
 	struct gopher_request	 req;
-	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0 };
+	struct gopherplus_site	 gs;
+	struct answer_ctx	 ac = { host, site, NULL };
+	const struct archive	*a = site != NULL ? site->a : NULL;
 	const char		*err = NULL;
 	char			 copy[GOPHER_LINE_MAX + 1];
-	int			 hops;
+
+	memset(&gs, 0, sizeof(gs));
+	gs.host = host->hostname;
+	gs.port = menu_port(host);
+	gs.admin = a != NULL && a->author != NULL ? a->author : host->author;
+	gs.a = a;
+	gs.links = (enum fsafe_links)host->follow_symlinks;
+	gs.size = answer_size;
+	gs.size_ctx = &ac;
 
 	/* The parser cuts the line in place; the caller's stays whole. */
 	if (len > GOPHER_LINE_MAX) {	/* gopher_request_end() says so */
@@ -365,46 +551,33 @@ gopher_respond(const struct config *host, struct site *site,
 	}
 	memcpy(copy, line, len);
 	if (gopher_request_parse(copy, len, &req, &err) == -1) {
-		gopher_error(r, err);
+		if (req.is_http)
+			gopher_error(r, err);
+		else
+			fail(r, &gs, req.form, err);
 		return 59;
 	}
 	if (req.is_http) {
 		/* A web browser pointed at the Gopher port: tell the person. */
-		gopher_http_reply(&r->owned, host->hostname,
-		    host->gopher_public_port ? host->gopher_public_port :
-		    host->gopher_port);
+		gopher_http_reply(&r->owned, host->hostname, menu_port(host));
 		response_use_owned(r);
 		return 59;
 	}
-	if (req.url != NULL) {
-		/* An h-link followed by a client that does not know URL:. */
-		gopher_url_page(&r->owned, req.url);
-		response_use_owned(r);
-		return 20;
-	}
-	rreq.path = req.path;
-	rreq.query = req.search;
-	router_handle(host, site, &rreq, r);
-	/*
-	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
-	 * config "redirects:" to a path).  One to a URL is told, below.
-	 */
-	for (hops = 0; r->status / 10 == 3 && r->meta[0] == '/' && hops < 2;
-	    hops++) {
-		char target[GEMINI_META_MAX + 1];
-
-		snprintf(target, sizeof(target), "%s", r->meta);
-		response_free(r);
-		response_init(r);
-		rreq.path = target;
-		router_handle(host, site, &rreq, r);
-	}
-	if (r->status / 10 == 3 && r->meta[0] != '/') {
+	ac.search = req.search;
+	/* The Gopher+ forms frame the body: it must be there to frame. */
+	if (req.form != GOPHERPLUS_NONE)
+		r->may_defer = 0;
+	answer(&ac, req.path, r);
+	if (r->status / 10 == 3) {
 		char msg[sizeof("Moved to ") + GEMINI_META_MAX];
 
 		snprintf(msg, sizeof(msg), "Moved to %s", r->meta);
-		gopher_error(r, msg);
+		fail(r, &gs, req.form, msg);
 	} else if (r->status / 10 != 2)
-		gopher_error(r, r->status == 51 ? "Not found" : r->meta);
+		fail(r, &gs, req.form, r->status == 51 ? "Not found" :
+		    r->meta);
+	else
+		gopherplus_answer(&gs, req.form, req.view, req.block,
+		    req.selector, req.path, r);
 	return r->status;
 }

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "proto/gopherplus.h"
+
 struct buf;
 struct config;
 struct response;
@@ -40,7 +42,11 @@ ssize_t	 gopher_request_end(const char *buf, size_t len);
 
 struct gopher_request {
 	char	*selector;	/* in line: raw, never percent-decoded */
-	char	*search;	/* in line: after the first TAB; NULL if none */
+	char	*search;	/* in line: the search field; NULL if none */
+	enum gopherplus_form form;
+	char	*view;		/* in line: "+" view's MIME type; NULL if none */
+	char	*block;		/* in line: "!+"/"$+" block name ("ADMIN");
+				   NULL: every block */
 	char	*url;		/* in line: after "URL:" for an h-link
 				   selector (a common convention, not in RFC 1436); NULL otherwise */
 	int	 is_http;	/* "GET /x HTTP/1.1" and the like */
@@ -62,8 +68,11 @@ struct gopher_request {
  *   gopher+  = "+" [ mimetype ] / "!" [ "+" word ] / "$" [ "+" word ]
  *   http     = method SP request-target SP "HTTP/" DIGIT [ "." DIGIT ]
  *
- * The Gopher+ field and anything after it are ignored; so is anything
- * after the search string.  Returns 0 with req filled, or -1 with
+ * The first field after the selector is the Gopher+ field when it reads
+ * as one, else the search string, and the Gopher+ field may follow it;
+ * req->form, view and block say what it asks.  Fields after those (the
+ * data flag of an ASK form, which is not served) are ignored.  Returns 0
+ * with req filled, or -1 with
  * *errstr set to a static message fit for a type-3 error line; on -1
  * req->is_http still says whether to answer in HTTP.  Rejected: a line
  * over GOPHER_LINE_MAX, NUL, CR, LF or other control characters,
@@ -91,19 +100,33 @@ void	 gopher_error(struct response *r, const char *msg);
 /*
  * Answer the request line line[0..len) (no terminator; left as it is)
  * into r, which response_init() made: r's body is what to send, then
- * r's file when r->status is 2x and r->fd is not -1.  host and site (the
+ * r's file when r->status is 2x and r->fd is not -1; with r->may_defer,
+ * a page slow to render may come as r->job (router.h:
+ * response_render()), to render before sending.  host and site (the
  * site state of host's capsule) are what the router serves from.
  *
  * A line that does not parse gets a type-3 error, an HTTP request line
- * gopher_http_reply(), a "URL:" selector gopher_url_page(); any other
- * goes to the router.  Gopher has no redirects: one to a path
- * ("/posts" -> "/posts/", or configured) is followed, twice at most; one
- * to a URL, and every other status but 2x, becomes a type-3 error.
- * Returns the status for the access log: 59 (bad line, HTTP), 20 (URL
- * page), else the router's last status.
+ * gopher_http_reply(), a "URL:" selector gopher_url_page(), "caps.txt"
+ * gopher_caps(); any other goes to the router.  Gopher has no
+ * redirects: one to a path ("/posts" -> "/posts/", or configured) is
+ * followed, twice at most; one to a URL, and every other status but 2x,
+ * becomes a type-3 error.  A request with a Gopher+ field gets its
+ * answer, or its error, in the Gopher+ form (gopherplus.h).  Returns the
+ * status for the access log: 59 (bad line, HTTP), 20 (URL page, caps),
+ * else the router's last status.
  */
 int	 gopher_respond(const struct config *host, struct site *site,
 	    const char *line, size_t len, struct response *r);
+
+/*
+ * Append the capabilities file Gopher clients read at "caps.txt" (the
+ * convention Gophernicus follows): CAPS, the version, the path
+ * delimiters, the server software and version, the default encoding
+ * (gopher_charset), the site's title and admin when given (NULL or ""
+ * leaves the line out).  CRLF line ends.
+ */
+void	 gopher_caps(struct buf *out, const struct config *c,
+	    const char *title, const char *admin);
 
 /*
  * Append a complete HTTP/1.0 "400 Bad Request" response (headers with

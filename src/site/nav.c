@@ -106,7 +106,7 @@ post_link(struct page *pg, const struct post *p)
 	char	*url;
 
 	url = xasprintf("/posts/%s", p->slug);
-	page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s", post_title(p));
+	page_link(pg, LINK_TEXT, url, p->date.ymd, "%s", post_title(p));
 	free(url);
 }
 
@@ -232,7 +232,7 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 			char	*url;
 
 			url = xasprintf("/%s", a->docs[i]->name);
-			page_link(pg, LINK_DOCUMENT, url, NULL, "%s",
+			page_link(pg, LINK_TEXT, url, NULL, "%s",
 			    a->docs[i]->title != NULL &&
 			    *a->docs[i]->title != '\0' ?
 			    a->docs[i]->title : a->docs[i]->name);
@@ -357,7 +357,7 @@ nav_series(struct page *pg, const struct archive *a, const struct series *s)
 		nav_minutes(p->reading_min, min);
 		url = xasprintf("/posts/%s", p->slug);
 		label = part_label(i + 1, p);
-		page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s (%s)",
+		page_link(pg, LINK_TEXT, url, p->date.ymd, "%s (%s)",
 		    label, min);
 		free(label);
 		free(url);
@@ -490,7 +490,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 		if (p->prev != NULL) {
 			url = xasprintf("/posts/%s", p->prev->slug);
 			label = part_label(p->prev->series_pos, p->prev);
-			page_link(pg, LINK_DOCUMENT, url, NULL,
+			page_link(pg, LINK_TEXT, url, NULL,
 			    "\xe2\x86\x90 %s", label);
 			free(label);
 			free(url);
@@ -498,7 +498,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 		if (p->next != NULL) {
 			url = xasprintf("/posts/%s", p->next->slug);
 			label = part_label(p->next->series_pos, p->next);
-			page_link(pg, LINK_DOCUMENT, url, NULL,
+			page_link(pg, LINK_TEXT, url, NULL,
 			    "%s \xe2\x86\x92", label);
 			free(label);
 			free(url);
@@ -521,6 +521,50 @@ nav_post_footer(struct page *pg, const struct archive *a,
 	if (p->ntags > 0)
 		page_blank(pg);
 	page_link(pg, LINK_MENU, "/posts/", NULL, "All posts");
+	home_link(pg, a);
+}
+
+void
+nav_post_menu(struct page *pg, const struct archive *a,
+    const struct post *p, const char *body, size_t len)
+{
+	struct buf	 l = BUF_INIT;
+	char		*url, min[32];
+
+	page_heading(pg, 1, "%s", post_title(p));
+	buf_addstr(&l, p->date.ymd);
+	if (p->author != NULL && *p->author != '\0')
+		buf_printf(&l, SEP "by %s", p->author);
+	page_text(pg, "%s", l.data);
+	buf_free(&l);
+	page_blank(pg);
+	url = xasprintf("/posts/%s", p->slug);
+	nav_minutes(p->reading_min, min);
+	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text (%s)", min);
+	free(url);
+	page_blank(pg);
+	if (p->gemtext)
+		page_gemtext_links(pg, body, len);
+	else
+		page_markdown_links(pg, body, len);
+	nav_post_footer(pg, a, p);
+}
+
+void
+nav_doc_menu(struct page *pg, const struct archive *a, const struct doc *d,
+    const char *body, size_t len)
+{
+	char	*url;
+
+	page_heading(pg, 1, "%s", d->title != NULL && *d->title != '\0' ?
+	    d->title : d->name);
+	page_blank(pg);
+	url = xasprintf("/%s", d->name);
+	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text");
+	free(url);
+	page_blank(pg);
+	page_markdown_links(pg, body, len);
+	page_blank(pg);
 	home_link(pg, a);
 }
 
@@ -578,7 +622,7 @@ nav_search(struct page *pg, const struct search_index *x, const char *q)
 	for (i = 0; i < res.nhits; i++) {
 		p = res.hits[i].post;
 		url = xasprintf("/posts/%s", p->slug);
-		page_link(pg, LINK_DOCUMENT, url, p->date.ymd, "%s",
+		page_link(pg, LINK_TEXT, url, p->date.ymd, "%s",
 		    p->title != NULL && *p->title != '\0' ? p->title :
 		    p->slug);
 		free(url);

@@ -23,6 +23,7 @@
 
 struct archive;
 struct config;
+struct doc;
 struct post;
 struct search_index;
 struct series;
@@ -75,6 +76,18 @@ void	 nav_post_footer(struct page *, const struct archive *,
 /* The body of post, body[0..len): Markdown or gemtext, as it is. */
 void	 nav_post_body(struct page *, const struct post *,
 	    const char *body, size_t len);
+/*
+ * A post's menu (Gopher: /posts/<slug>/): title, date and author, the
+ * text itself as the first link, then every link of body[0..len) (the
+ * post's Markdown) numbered as in the text, and the footer.  Post links
+ * elsewhere (LINK_TEXT) lead here over Gopher, so a reader can follow
+ * every link of a post where a plain text could only print it.
+ */
+void	 nav_post_menu(struct page *, const struct archive *,
+	    const struct post *, const char *body, size_t len);
+/* The same for a page from pages/ (Gopher: /<page>/): title, text, links. */
+void	 nav_doc_menu(struct page *, const struct archive *,
+	    const struct doc *, const char *body, size_t len);
 
 /*
  * "/search" with a query, run against the index of a snapshot: a

@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/fold.h"
 #include "core/mime.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -167,6 +168,34 @@ page_gemtext(struct page *p, const char *gmi, size_t len)
 	p->blocks[p->n - 1].gemtext = 1;
 }
 
+void
+page_markdown_links(struct page *p, const char *md, size_t len)
+{
+	struct block	*b;
+
+	b = add(p, BLOCK_MDLINKS);
+	b->md = md;
+	b->mdlen = md != NULL ? len : 0;
+}
+
+void
+page_gemtext_links(struct page *p, const char *gmi, size_t len)
+{
+	page_markdown_links(p, gmi, len);
+	p->blocks[p->n - 1].gemtext = 1;
+}
+
+int
+page_file_path(const char *url)
+{
+	const char	*slash;
+
+	if (strncmp(url, "/files/", 7) == 0)
+		return 1;
+	return strncmp(url, "/posts/", 7) == 0 &&
+	    (slash = strchr(url + 7, '/')) != NULL && slash[1] != '\0';
+}
+
 /*
  * Text helpers shared by the emitters
  */
@@ -232,18 +261,53 @@ oneline(const char *s)
 	return take(&b);
 }
 
-/* s cut to width columns, with "…" standing for what was cut. */
-static void
-add_fit(struct buf *out, const char *s, unsigned width)
+/*
+ * oneline(), then spelled in ASCII when the target asks for it: every
+ * string a Gopher emitter shows goes through here.
+ */
+static char *
+line_of(const struct emit *e, const char *s)
 {
-	size_t	 len = strlen(s);
+	char	*l, *a;
+
+	l = oneline(s);
+	if (!e->t->ascii)
+		return l;
+	a = fold_ascii_str(l);
+	free(l);
+	return a;
+}
+
+/*
+ * s cut to width columns, with "…" ("..." when ascii) standing for what
+ * was cut.  A closing "(...)" -- "(5 min)", "(3 posts)", "(4 parts, 1
+ * h)" -- is what a reader scans the list for, so a cut keeps it and
+ * shortens what comes before it, unless it would take half the line.
+ */
+static void
+add_fit(struct buf *out, const char *s, unsigned width, int ascii)
+{
+	const char	*ell = ascii ? "..." : ELLIPSIS, *open;
+	size_t		 len = strlen(s), ecols = ascii ? 3 : 1, tail = 0;
+	size_t		 tcols = 0, head;
 
 	if (cols(s, len) <= width) {
 		buf_add(out, s, len);
 		return;
 	}
-	buf_add(out, s, cut(s, len, width - 1));
-	buf_addstr(out, ELLIPSIS);
+	if (len > 0 && s[len - 1] == ')' && (open = strrchr(s, '(')) != NULL &&
+	    open > s && open[-1] == ' ') {
+		tail = len - (size_t)(open - 1 - s);
+		tcols = cols(open - 1, tail);
+		if (tcols + ecols > width / 2)
+			tail = tcols = 0;
+	}
+	head = cut(s, len - tail, width - ecols - tcols);
+	while (head > 0 && s[head - 1] == ' ')
+		head--;
+	buf_add(out, s, head);
+	buf_addstr(out, ell);
+	buf_add(out, s + len - tail, tail);
 }
 
 /*
@@ -296,10 +360,11 @@ wrap(struct emit *e, const char *s, line_fn fn)
 
 /*
  * A link URL with no raw space or control byte: site paths go through
- * url_encode_path(), absolute URLs are kept but for those bytes.
+ * url_encode_path(), absolute URLs are kept but for those bytes (and,
+ * when ascii, the bytes past ASCII).
  */
 static void
-add_url(struct buf *out, const char *url)
+add_url(struct buf *out, const char *url, int ascii)
 {
 	const unsigned char	*s;
 
@@ -308,7 +373,7 @@ add_url(struct buf *out, const char *url)
 		return;
 	}
 	for (s = (const unsigned char *)url; *s != '\0'; s++) {
-		if (*s <= 0x20 || *s == 0x7f)
+		if (*s <= 0x20 || *s == 0x7f || (ascii && *s >= 0x80))
 			buf_printf(out, "%%%02X", *s);
 		else
 			buf_addc(out, *s);
@@ -370,6 +435,47 @@ md_lines(struct emit *e, const char *text, size_t len, line_fn fn)
 	}
 	if (pending > 0 && !e->blank)
 		fn(e, "", 0);
+}
+
+/* render_ref_fn: a reference of the text as a link block of ctx. */
+static void
+add_ref(void *ctx, unsigned num, const char *url, const char *label)
+{
+	enum link_kind	 kind;
+
+	if (url_has_scheme(url))
+		kind = LINK_EXTERNAL;
+	else if (page_file_path(url))
+		kind = LINK_FILE;
+	else if (*url != '\0' && url[strlen(url) - 1] == '/')
+		kind = LINK_MENU;
+	else
+		kind = LINK_DOCUMENT;
+	page_link(ctx, kind, url, NULL, "[%u] %s", num,
+	    *label != '\0' ? label : url);
+}
+
+/*
+ * b rendered as Gopher text into tmp, its references as link blocks of
+ * links (not listed in the text): the same numbers, the same URLs, the
+ * text's own reference list made selectable.
+ */
+static void
+md_refs(const struct emit *e, const struct block *b, struct page *links,
+    struct buf *tmp)
+{
+	struct render_opts	 o = e->t->ropts;
+
+	if (b->md == NULL || b->mdlen == 0)
+		return;
+	if (o.width == 0)
+		o.width = e->width;
+	o.ref = add_ref;
+	o.ref_ctx = links;
+	if (b->gemtext)
+		render_gopher_gmi(b->md, b->mdlen, &o, tmp);
+	else
+		render_gopher(b->md, b->mdlen, &o, tmp);
 }
 
 static void
@@ -453,7 +559,9 @@ static void
 gmi_block(struct emit *e, const struct block *b)
 {
 	struct buf	 l = BUF_INIT;
+	struct page	 links;
 	char		*text;
+	size_t		 i;
 
 	switch (b->type) {
 	case BLOCK_HEADING:
@@ -485,7 +593,7 @@ gmi_block(struct emit *e, const struct block *b)
 			break;
 		}
 		buf_addstr(&l, "=> ");
-		add_url(&l, b->url);
+		add_url(&l, b->url, 0);
 		free(text);
 		text = oneline(b->date);
 		if (*text != '\0')
@@ -502,6 +610,13 @@ gmi_block(struct emit *e, const struct block *b)
 		break;
 	case BLOCK_MARKDOWN:
 		gmi_markdown(e, b);
+		break;
+	case BLOCK_MDLINKS:
+		page_init(&links);
+		md_refs(e, b, &links, &l);
+		for (i = 0; i < links.n; i++)
+			gmi_block(e, &links.blocks[i]);
+		page_free(&links);
 		break;
 	}
 	buf_free(&l);
@@ -623,7 +738,7 @@ heading(struct emit *e, const struct block *b, line_fn fn)
 	const char	*s, *nl;
 	size_t		 n, w = 0;
 
-	text = oneline(b->text);
+	text = line_of(e, b->text);
 	if (*text == '\0')
 		goto done;
 	e->lines = &lines;
@@ -670,6 +785,9 @@ gph_type(enum link_kind kind, const char *path)
 		break;
 	case LINK_SEARCH:
 		type = '7';
+		break;
+	case LINK_TEXT:
+		type = '1';		/* its menu */
 		break;
 	}
 	if ((unsigned char)type <= 0x20 || (unsigned char)type >= 0x7f)
@@ -737,11 +855,11 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 	char		 type = '1';
 	int		 gport;
 
-	label = oneline(b->text);
-	date = oneline(b->date);
+	label = line_of(e, b->text);
+	date = line_of(e, b->date);
 	if (*label == '\0' && *date == '\0') {
 		free(label);
-		label = oneline(b->url);
+		label = line_of(e, b->url);
 	}
 	buf_addstr(&l, date);
 	if (*date != '\0' && *label != '\0')
@@ -760,7 +878,7 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 	if (url_has_scheme(b->url) &&
 	    gph_gopher_url(b->url, &type, &ghost, &gport, &gsel) == 0) {
 		buf_addc(e->out, type);
-		add_fit(e->out, label, e->width);
+		add_fit(e->out, label, e->width, e->t->ascii);
 		buf_printf(e->out, "\t%s\t%s\t%d\r\n", gsel, ghost, gport);
 		free(ghost);
 		free(gsel);
@@ -772,13 +890,15 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
 		type = 'h';
 		buf_addstr(&l, "URL:");
-		add_url(&l, b->url);
+		add_url(&l, b->url, e->t->ascii);
 	} else {
 		type = gph_type(b->kind, sel);
 		buf_addstr(&l, sel);
+		if (b->kind == LINK_TEXT)
+			buf_addc(&l, '/');
 	}
 	buf_addc(e->out, type);
-	add_fit(e->out, label, e->width);
+	add_fit(e->out, label, e->width, e->t->ascii);
 	buf_printf(e->out, "\t%s\t%s\t%d\r\n", l.data, host, e->t->port);
 	e->blank = 0;
 	free(sel);
@@ -790,14 +910,16 @@ static void
 gph_block(struct emit *e, const struct block *b, const char *host)
 {
 	struct buf	 tmp = BUF_INIT;
+	struct page	 links;
 	char		*text;
+	size_t		 i;
 
 	switch (b->type) {
 	case BLOCK_HEADING:
 		heading(e, b, gph_info);
 		break;
 	case BLOCK_TEXT:
-		text = oneline(b->text);
+		text = line_of(e, b->text);
 		wrap(e, text, gph_info);
 		free(text);
 		break;
@@ -808,8 +930,18 @@ gph_block(struct emit *e, const struct block *b, const char *host)
 		gph_info(e, "", 0);
 		break;
 	case BLOCK_MARKDOWN:
-		md_render(e, b, 1, &tmp);
-		md_lines(e, tmp.data ? tmp.data : "", tmp.len, gph_raw);
+	case BLOCK_MDLINKS:
+		/* The text as info lines, its links as items after it. */
+		page_init(&links);
+		md_refs(e, b, &links, &tmp);
+		if (b->type == BLOCK_MARKDOWN)
+			md_lines(e, tmp.data ? tmp.data : "", tmp.len,
+			    gph_raw);
+		if (links.n > 0 && b->type == BLOCK_MARKDOWN)
+			gph_info(e, "", 0);
+		for (i = 0; i < links.n; i++)
+			gph_link(e, &links.blocks[i], host);
+		page_free(&links);
 		break;
 	}
 	buf_free(&tmp);
@@ -843,7 +975,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 	char	*host;
 
 	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
-		add_url(out, b->url);
+		add_url(out, b->url, e->t->ascii);
 		return;
 	}
 	host = gph_host(e->t);
@@ -855,6 +987,8 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 		buf_printf(out, ":%d", e->t->port);
 	buf_printf(out, "/%c", gph_type(b->kind, b->url));
 	url_encode_path(b->url, out);
+	if (b->kind == LINK_TEXT)
+		buf_addc(out, '/');
 	free(host);
 }
 
@@ -864,8 +998,8 @@ txt_link(struct emit *e, const struct block *b)
 	struct buf	 l = BUF_INIT, u = BUF_INIT;
 	char		*label, *date;
 
-	label = oneline(b->text);
-	date = oneline(b->date);
+	label = line_of(e, b->text);
+	date = line_of(e, b->date);
 	buf_addstr(&l, date);
 	if (*date != '\0' && *label != '\0')
 		buf_addc(&l, ' ');
@@ -897,14 +1031,16 @@ static void
 txt_block(struct emit *e, const struct block *b)
 {
 	struct buf	 tmp = BUF_INIT;
+	struct page	 links;
 	char		*text;
+	size_t		 i;
 
 	switch (b->type) {
 	case BLOCK_HEADING:
 		heading(e, b, emit_line);
 		break;
 	case BLOCK_TEXT:
-		text = oneline(b->text);
+		text = line_of(e, b->text);
 		wrap(e, text, emit_line);
 		free(text);
 		break;
@@ -917,6 +1053,13 @@ txt_block(struct emit *e, const struct block *b)
 	case BLOCK_MARKDOWN:
 		md_render(e, b, 1, &tmp);
 		md_lines(e, tmp.data ? tmp.data : "", tmp.len, emit_raw);
+		break;
+	case BLOCK_MDLINKS:
+		page_init(&links);
+		md_refs(e, b, &links, &tmp);
+		for (i = 0; i < links.n; i++)
+			txt_link(e, &links.blocks[i]);
+		page_free(&links);
 		break;
 	}
 	buf_free(&tmp);

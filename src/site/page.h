@@ -22,6 +22,8 @@ enum block_type {
 	BLOCK_BLANK,
 	BLOCK_MARKDOWN,		/* rendered by the emitter's renderer:
 				   Markdown, or gemtext when gemtext */
+	BLOCK_MDLINKS,		/* only the links of some Markdown (or
+				   gemtext when gemtext) */
 };
 
 /* What a link points at: decides the Gopher item type. */
@@ -31,6 +33,12 @@ enum link_kind {
 	LINK_FILE,		/* a static file: type by extension */
 	LINK_EXTERNAL,		/* another server: h with URL: */
 	LINK_SEARCH,		/* a search: type 7 */
+	/*
+	 * A post or a page: the document at url over Gemini; over Gopher
+	 * its menu at url + "/" (type 1), whose first item is the text and
+	 * the rest its links, so that every link of a text can be followed.
+	 */
+	LINK_TEXT,
 };
 
 struct block {
@@ -40,9 +48,10 @@ struct block {
 	char		*text;		/* owned: heading, paragraph, label */
 	char		*url;		/* owned: "/posts/x" or absolute */
 	char		 date[11];	/* BLOCK_LINK: "YYYY-MM-DD" or "" */
-	const char	*md;		/* BLOCK_MARKDOWN: borrowed */
+	const char	*md;		/* BLOCK_MARKDOWN, _MDLINKS: borrowed */
 	size_t		 mdlen;
-	int		 gemtext;	/* BLOCK_MARKDOWN: md is gemtext */
+	int		 gemtext;	/* BLOCK_MARKDOWN, _MDLINKS: md is
+					   gemtext */
 };
 
 struct page {
@@ -61,15 +70,29 @@ void	 page_link(struct page *, enum link_kind, const char *url,
 	    const char *date, const char *fmt, ...)
 	    __attribute__((format(printf, 5, 6)));
 void	 page_blank(struct page *);
+/*
+ * Markdown, rendered by the emitter.  In a Gopher menu its links are
+ * also items after the text ("[1] label"), numbered as in the text.
+ */
 void	 page_markdown(struct page *, const char *md, size_t len);
 /* A gemtext post's body: as written on Gemini, as text on Gopher. */
 void	 page_gemtext(struct page *, const char *gmi, size_t len);
+/* Only the links of md, as link lines or items "[n] label". */
+void	 page_markdown_links(struct page *, const char *md, size_t len);
+/* The same of a gemtext post's body. */
+void	 page_gemtext_links(struct page *, const char *gmi, size_t len);
+/*
+ * Is the site path url served as a file, its Gopher type by extension:
+ * "/files/..." or a page bundle's "/posts/<slug>/<name>"?
+ */
+int	 page_file_path(const char *url);
 
 /* Where links point and how to reach this server: set by the caller. */
 struct page_target {
 	const char	*host;		/* public hostname */
 	int		 port;		/* public port of this protocol */
 	unsigned	 width;		/* Gopher: display width, 70 */
+	int		 ascii;		/* Gopher: spell text in ASCII */
 	struct render_opts ropts;	/* for BLOCK_MARKDOWN */
 };
 

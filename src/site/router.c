@@ -39,6 +39,18 @@
 #include "site/router.h"
 #include "site/site.h"
 
+/*
+ * Markdown slower to render than a worker's loop may wait for: larger
+ * than this many bytes, or with a line of more '|' than that (a table
+ * row: cmark-gfm's tables cost about the square of their columns).
+ * Measured with render_gemtext() on a 2-core machine under load (best
+ * of three): prose 100 KiB 19 ms, 1 MiB 230 ms, 8 MiB 2.5 s; a table
+ * of 5,000 rows and 5 columns 146 ms; one row of 500 columns 1.5 ms, of
+ * 2,000 18 ms, of 8,000 355 ms.  16 KiB of prose is about 3 ms there.
+ */
+#define RENDER_INLINE_MAX	(16u << 10)
+#define RENDER_PIPES_MAX	256
+
 /* What one request is about: enough to render it from scratch. */
 struct route {
 	const struct config	*cfg;
@@ -64,9 +76,36 @@ response_use_owned(struct response *r)
 	r->bodylen = r->owned.len;
 }
 
+/* A page left for response_render(): what it takes to make it. */
+struct render_job {
+	struct route	 rt;		/* reqpath: NULL */
+	struct slot	*slot;
+	struct post	*post;		/* one of a post, */
+	struct doc	*doc;		/* a doc, */
+	int		 menu;		/* (their Gopher menus) */
+	struct post *const *posts;	/* or a feed of these posts */
+	size_t		 nposts;
+	char		*self;		/* the feed's, owned */
+	char		*alternate;
+	char		*title;
+};
+
+static void
+job_free(struct render_job *j)
+{
+	if (j == NULL)
+		return;
+	free(j->self);
+	free(j->alternate);
+	free(j->title);
+	free(j);
+}
+
 void
 response_free(struct response *r)
 {
+	job_free(r->job);
+	r->job = NULL;
 	buf_free(&r->owned);
 	if (r->fd != -1)
 		close(r->fd);
@@ -88,6 +127,19 @@ response_status(struct response *r, int status, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A 20 of this type: its body comes from set_body() or a render job. */
+static void
+set_type(struct response *r, const char *mime, const char *lang,
+    char gopher_type)
+{
+	r->gopher_type = gopher_type;
+	if (lang != NULL)
+		response_status(r, 20, "%s; charset=utf-8; lang=%s", mime,
+		    lang);
+	else
+		response_status(r, 20, "%s", mime);
+}
+
 static void
 set_body(struct response *r, struct blob *b, const char *mime,
     const char *lang, char gopher_type)
@@ -95,12 +147,7 @@ set_body(struct response *r, struct blob *b, const char *mime,
 	r->blob = b;		/* our reference, dropped by response_free */
 	r->body = b->data;
 	r->bodylen = b->len;
-	r->gopher_type = gopher_type;
-	if (lang != NULL)
-		response_status(r, 20, "%s; charset=utf-8; lang=%s", mime,
-		    lang);
-	else
-		response_status(r, 20, "%s", mime);
+	set_type(r, mime, lang, gopher_type);
 }
 
 /* Link hooks handed to the renderers. */
@@ -127,16 +174,6 @@ public_port(const struct route *rt)
 	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
 }
 
-/* "/posts/<slug>/<name>": a file of a page bundle. */
-static int
-bundle_file(const char *url)
-{
-	const char	*slash;
-
-	return strncmp(url, "/posts/", 7) == 0 &&
-	    (slash = strchr(url + 7, '/')) != NULL && slash[1] != '\0';
-}
-
 /* Gopher text names our own pages by absolute gopher:// URLs. */
 static char *
 absolute_link(void *ctx, const char *url)
@@ -147,9 +184,14 @@ absolute_link(void *ctx, const char *url)
 
 	if (url[0] != '/' || url[1] == '/')
 		return NULL;
+	/* A post or a page is followed through its menu (nav.h). */
+	if ((strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
+	    strchr(url + 7, '/') == NULL) || (strchr(url + 1, '/') == NULL &&
+	    archive_doc(rt->a, url + 1) != NULL))
+		return xasprintf("gopher://%s:%d/1%s/", rt->cfg->hostname,
+		    public_port(rt), url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
-	    strncmp(url, "/files/", 7) == 0 || bundle_file(url) ?
-	    mime_gopher_type(url) : '0';
+	    page_file_path(url) ? mime_gopher_type(url) : '0';
 	return xasprintf("gopher://%s:%d/%c%s", rt->cfg->hostname,
 	    public_port(rt), type, url);
 }
@@ -170,19 +212,24 @@ target_init(struct page_target *t, const struct route *rt,
 	if (rt->proto == PROTO_GOPHER) {
 		t->ropts.absolute = absolute_link;
 		t->ropts.absolute_ctx = lc;
+		t->ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
+		t->ropts.ascii = t->ascii;
 	}
 }
 
-/* Emit a navigation page: a gemtext page, or a Gopher menu. */
+/*
+ * Emit a navigation page: a gemtext page, or a Gopher menu.  from is
+ * the file its Markdown blocks come from, for their relative links.
+ */
 static struct blob *
-emit_menu(const struct route *rt, struct page *p)
+emit_menu_from(const struct route *rt, struct page *p, const char *from)
 {
 	struct page_target	 t;
 	struct link_ctx		 lc;
 	struct buf		 out = BUF_INIT;
 	struct blob		*b;
 
-	target_init(&t, rt, &lc, "index.md");
+	target_init(&t, rt, &lc, from);
 	if (rt->proto == PROTO_GEMINI)
 		page_emit_gemtext(p, &t, &out);
 	else
@@ -190,6 +237,12 @@ emit_menu(const struct route *rt, struct page *p)
 	b = blob_new(out.data ? out.data : "", out.len);
 	buf_free(&out);
 	return b;
+}
+
+static struct blob *
+emit_menu(const struct route *rt, struct page *p)
+{
+	return emit_menu_from(rt, p, "index.md");
 }
 
 /*
@@ -287,29 +340,262 @@ serve_nav(const struct route *rt, enum nav_page which, struct response *r)
 	set_body(r, b, "text/gemini", rt->a->lang, '1');
 }
 
+/* Would md[0..len) keep a loop waiting (RENDER_INLINE_MAX)? */
+static int
+slow_to_render(const char *md, size_t len)
+{
+	const char	*p, *end = md + len;
+	size_t		 pipes = 0;
+
+	if (len > RENDER_INLINE_MAX)
+		return 1;
+	for (p = md; p < end; p++) {
+		if (*p == '\n')
+			pipes = 0;
+		else if (*p == '|' && ++pipes > RENDER_PIPES_MAX)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The page of slot, not there yet, is left to response_render() (the
+ * caller can wait for it: r->may_defer): r gets its status and META now,
+ * and a job the caller fills in.
+ */
+static struct render_job *
+defer(const struct route *rt, struct slot *slot, struct response *r,
+    const char *mime, const char *lang, char gopher_type)
+{
+	struct render_job	*j;
+
+	j = xcalloc(1, sizeof(*j));
+	j->rt = *rt;
+	j->rt.reqpath = NULL;		/* the request's, gone by then */
+	j->slot = slot;
+	job_free(r->job);
+	r->job = j;
+	set_type(r, mime, lang, gopher_type);
+	return j;
+}
+
+/*
+ * A post's Markdown as its pages show it: a body that opens with the
+ * title would show it twice, so that heading is left out.
+ */
+static const char *
+post_body(const struct post *post, size_t *lenp)
+{
+	const char	*body = post->src + post->body_off;
+	size_t		 len = post->srclen - post->body_off, skip;
+
+	skip = scan_repeated_title(body, len, post->title);
+	*lenp = len - skip;
+	return body + skip;
+}
+
+static struct blob *
+render_post(const struct route *rt, struct slot *slot, struct post *post)
+{
+	const char	*body;
+	size_t		 len;
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	nav_post_header(&p, rt->a, post);
+	body = post_body(post, &len);
+	nav_post_body(&p, post, body, len);
+	nav_post_footer(&p, rt->a, post);
+	b = site_cache_put(rt->site, slot, emit_document(rt, &p, post->path));
+	page_free(&p);
+	return b;
+}
+
+static struct blob *
+render_doc(const struct route *rt, struct slot *slot, struct doc *d)
+{
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	page_heading(&p, 1, "%s", d->title);
+	page_markdown(&p, d->src + d->body_off, d->srclen - d->body_off);
+	b = site_cache_put(rt->site, slot, emit_document(rt, &p, d->path));
+	page_free(&p);
+	return b;
+}
+
+/*
+ * A post's Gopher menu: the text as its first item, then the links the
+ * text can only print, as items (nav_post_menu()).  Its Markdown is
+ * rendered to number them, so it is as slow as the text.
+ */
+static struct blob *
+render_post_menu(const struct route *rt, struct slot *slot,
+    struct post *post)
+{
+	const char	*body;
+	size_t		 len;
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	/* The body render_post() renders, so the numbers agree. */
+	body = post_body(post, &len);
+	nav_post_menu(&p, rt->a, post, body, len);
+	b = site_cache_put(rt->site, slot, emit_menu_from(rt, &p,
+	    post->path));
+	page_free(&p);
+	return b;
+}
+
+/* A page's Gopher menu: the text, then its links as items. */
+static struct blob *
+render_doc_menu(const struct route *rt, struct slot *slot, struct doc *d)
+{
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	nav_doc_menu(&p, rt->a, d, d->src + d->body_off,
+	    d->srclen - d->body_off);
+	b = site_cache_put(rt->site, slot, emit_menu_from(rt, &p, d->path));
+	page_free(&p);
+	return b;
+}
+
+/* A feed with every post's content is slow when they are together. */
+static int
+slow_feed(struct post *const *posts, size_t nposts)
+{
+	size_t	 i, len = 0;
+
+	for (i = 0; i < nposts; i++) {
+		len += posts[i]->srclen - posts[i]->body_off;
+		if (len > RENDER_INLINE_MAX || slow_to_render(posts[i]->src +
+		    posts[i]->body_off, posts[i]->srclen - posts[i]->body_off))
+			return 1;
+	}
+	return 0;
+}
+
+static struct blob *
+render_feed(const struct route *rt, struct slot *slot, const char *self,
+    const char *alternate, const char *title, struct post *const *posts,
+    size_t nposts)
+{
+	struct atom_feed	 f;
+	struct buf		 out = BUF_INIT;
+	struct blob		*b;
+
+	memset(&f, 0, sizeof(f));
+	f.host = rt->cfg->hostname;
+	f.port = rt->cfg->gemini_port;
+	f.self = self;
+	f.alternate = alternate;
+	f.title = title;
+	f.subtitle = rt->a->subtitle;
+	f.author = rt->a->author;
+	f.archive = rt->a;
+	f.posts = posts;
+	f.nposts = nposts;
+	f.full = rt->cfg->atom_full_content;
+	atom_feed(&out, &f);
+	b = site_cache_put(rt->site, slot, blob_new(out.data ? out.data : "",
+	    out.len));
+	buf_free(&out);
+	return b;
+}
+
+void
+response_render(struct response *r)
+{
+	struct render_job	*j = r->job;
+	struct blob		*b;
+
+	if (j == NULL)
+		return;
+	/* Another request may have rendered it meanwhile. */
+	if ((b = cache_get(j->slot)) != NULL)
+		;
+	else if (j->post != NULL)
+		b = j->menu ? render_post_menu(&j->rt, j->slot, j->post) :
+		    render_post(&j->rt, j->slot, j->post);
+	else if (j->doc != NULL)
+		b = j->menu ? render_doc_menu(&j->rt, j->slot, j->doc) :
+		    render_doc(&j->rt, j->slot, j->doc);
+	else
+		b = render_feed(&j->rt, j->slot, j->self, j->alternate,
+		    j->title, j->posts, j->nposts);
+	r->blob = b;
+	r->body = b->data;
+	r->bodylen = b->len;
+	r->job = NULL;
+	job_free(j);
+}
+
 static void
 serve_post(const struct route *rt, struct post *post, struct response *r)
 {
 	struct slot		*slot = which_slot(rt, SITE_POST, post->id);
 	struct blob		*b;
-	struct page		 p;
+	const char		*lang = post->lang ? post->lang : rt->a->lang;
 
 	if ((b = cache_get(slot)) == NULL) {
-		const char	*body = post->src + post->body_off;
-		size_t		 len = post->srclen - post->body_off, skip;
-
-		page_init(&p);
-		nav_post_header(&p, rt->a, post);
-		/* A body that opens with the title would show it twice. */
-		skip = scan_repeated_title(body, len, post->title);
-		nav_post_body(&p, post, body + skip, len - skip);
-		nav_post_footer(&p, rt->a, post);
-		b = site_cache_put(rt->site, slot,
-		    emit_document(rt, &p, post->path));
-		page_free(&p);
+		if (r->may_defer && slow_to_render(post->src + post->body_off,
+		    post->srclen - post->body_off)) {
+			defer(rt, slot, r, "text/gemini", lang, '0')->post = post;
+			return;
+		}
+		b = render_post(rt, slot, post);
 	}
-	set_body(r, b, "text/gemini",
-	    post->lang ? post->lang : rt->a->lang, '0');
+	set_body(r, b, "text/gemini", lang, '0');
+}
+
+static void
+serve_post_menu(const struct route *rt, struct post *post,
+    struct response *r)
+{
+	struct slot		*slot = site_slot(rt->site, SITE_POST,
+				    post->id, SITE_GOPHER_MENU);
+	struct blob		*b;
+	const char		*lang = post->lang ? post->lang : rt->a->lang;
+	struct render_job	*j;
+
+	if ((b = cache_get(slot)) == NULL) {
+		if (r->may_defer && slow_to_render(post->src + post->body_off,
+		    post->srclen - post->body_off)) {
+			j = defer(rt, slot, r, "text/gemini", lang, '1');
+			j->post = post;
+			j->menu = 1;
+			return;
+		}
+		b = render_post_menu(rt, slot, post);
+	}
+	set_body(r, b, "text/gemini", lang, '1');
+}
+
+static void
+serve_doc_menu(const struct route *rt, struct doc *d, struct response *r)
+{
+	struct slot		*slot = site_slot(rt->site, SITE_DOC, d->id,
+				    SITE_GOPHER_MENU);
+	struct blob		*b;
+	const char		*lang = d->lang ? d->lang : rt->a->lang;
+	struct render_job	*j;
+
+	if ((b = cache_get(slot)) == NULL) {
+		if (r->may_defer && slow_to_render(d->src + d->body_off,
+		    d->srclen - d->body_off)) {
+			j = defer(rt, slot, r, "text/gemini", lang, '1');
+			j->doc = d;
+			j->menu = 1;
+			return;
+		}
+		b = render_doc_menu(rt, slot, d);
+	}
+	set_body(r, b, "text/gemini", lang, '1');
 }
 
 static void
@@ -317,18 +603,17 @@ serve_doc(const struct route *rt, struct doc *d, struct response *r)
 {
 	struct slot		*slot = which_slot(rt, SITE_DOC, d->id);
 	struct blob		*b;
-	struct page		 p;
+	const char		*lang = d->lang ? d->lang : rt->a->lang;
 
 	if ((b = cache_get(slot)) == NULL) {
-		page_init(&p);
-		page_heading(&p, 1, "%s", d->title);
-		page_markdown(&p, d->src + d->body_off,
-		    d->srclen - d->body_off);
-		b = site_cache_put(rt->site, slot,
-		    emit_document(rt, &p, d->path));
-		page_free(&p);
+		if (r->may_defer && slow_to_render(d->src + d->body_off,
+		    d->srclen - d->body_off)) {
+			defer(rt, slot, r, "text/gemini", lang, '0')->doc = d;
+			return;
+		}
+		b = render_doc(rt, slot, d);
 	}
-	set_body(r, b, "text/gemini", d->lang ? d->lang : rt->a->lang, '0');
+	set_body(r, b, "text/gemini", lang, '0');
 }
 
 static void
@@ -372,27 +657,22 @@ serve_atom(const struct route *rt, struct slot *slot,
     const char *self, const char *alternate, const char *title,
     struct post *const *posts, size_t nposts, struct response *r)
 {
-	struct atom_feed	 f;
-	struct buf		 out = BUF_INIT;
+	struct render_job	*j;
 	struct blob		*b;
 
 	if ((b = cache_get(slot)) == NULL) {
-		memset(&f, 0, sizeof(f));
-		f.host = rt->cfg->hostname;
-		f.port = rt->cfg->gemini_port;
-		f.self = self;
-		f.alternate = alternate;
-		f.title = title;
-		f.subtitle = rt->a->subtitle;
-		f.author = rt->a->author;
-		f.archive = rt->a;
-		f.posts = posts;
-		f.nposts = nposts;
-		f.full = rt->cfg->atom_full_content;
-		atom_feed(&out, &f);
-		b = site_cache_put(rt->site, slot,
-		    blob_new(out.data ? out.data : "", out.len));
-		buf_free(&out);
+		if (r->may_defer && rt->cfg->atom_full_content &&
+		    slow_feed(posts, nposts)) {
+			j = defer(rt, slot, r, "application/atom+xml", NULL, '0');
+			j->posts = posts;
+			j->nposts = nposts;
+			j->self = xstrdup_null(self);
+			j->alternate = xstrdup_null(alternate);
+			j->title = xstrdup_null(title);
+			return;
+		}
+		b = render_feed(rt, slot, self, alternate, title, posts,
+		    nposts);
 	}
 	set_body(r, b, "application/atom+xml", NULL, '0');
 }
@@ -703,6 +983,8 @@ route_section(const struct route *rt, const char *path, const char *section,
 			response_status(r, 51, "Not found");
 		else if (*rest == '\0')
 			serve_post(rt, p, r);
+		else if (strcmp(rest, "/") == 0 && rt->proto == PROTO_GOPHER)
+			serve_post_menu(rt, p, r);
 		else if (strcmp(rest, "/") == 0)
 			response_status(r, 31, "/posts/%s", key);
 		else if (p->bundle)
@@ -810,7 +1092,7 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 	struct page	 p;
 	const char	*body, *slug = path + strlen("/drafts/");
 	char		*url;
-	size_t		 i, len, skip;
+	size_t		 i, len;
 
 	if (rt->proto != PROTO_GEMINI || !rt->writer) {
 		response_status(r, 51, "Not found");
@@ -845,11 +1127,9 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 		response_status(r, 51, "Not found");
 		return;
 	}
-	body = post->src + post->body_off;
-	len = post->srclen - post->body_off;
 	nav_post_header(&p, a, post);
-	skip = scan_repeated_title(body, len, post->title);
-	nav_post_body(&p, post, body + skip, len - skip);
+	body = post_body(post, &len);
+	nav_post_body(&p, post, body, len);
 	nav_post_footer(&p, a, post);
 	set_body(r, emit_document(rt, &p, post->path), "text/gemini",
 	    post->lang ? post->lang : a->lang, '0');
@@ -951,6 +1231,8 @@ route_path(const struct route *rt, const char *query, struct response *r)
 		if ((d = archive_doc(a, name)) != NULL) {
 			if (*rest == '\0')
 				serve_doc(rt, d, r);
+			else if (rt->proto == PROTO_GOPHER)
+				serve_doc_menu(rt, d, r);
 			else {
 				snprintf(to, sizeof(to), "/%s", name);
 				redirect(rt, to, r);

@@ -18,6 +18,7 @@
 
 struct blob;
 struct config;
+struct render_job;
 struct site;
 
 enum proto {
@@ -36,10 +37,28 @@ struct response {
 	int		 fd;		/* a file to stream after the body; -1 */
 	uint64_t	 filelen;
 	char		 gopher_type;	/* Gopher: '0', '1', '9'... of body */
+	/*
+	 * Set by the caller before router_handle(): it can wait for a page
+	 * that is slow to render (response_render()).  0 renders every
+	 * page at once.
+	 */
+	int		 may_defer;
+	struct render_job *job;		/* owned: the body still to make */
 };
 
 void	 response_init(struct response *);
 void	 response_free(struct response *);	/* closes fd */
+/*
+ * r->job's page rendered, published to its site's cache slot, and made
+ * r's body; nothing without a job.  A post or page whose Markdown is
+ * large, or has a table row with very many columns, and a feed with the
+ * content of such posts (atom_full_content), are left so by
+ * router_handle() when r->may_defer: its status and META are final,
+ * its body comes from this call, which may take a second or more and
+ * is meant for another thread (libuv's pool).  Any thread, while r's
+ * site and configuration live (the caller holds their generation).
+ */
+void	 response_render(struct response *r);
 /* The body is what r->owned holds (body and bodylen point at it). */
 void	 response_use_owned(struct response *r);
 /* Set an error or redirect: status and a printf'd META. */

@@ -37,6 +37,7 @@ enum site_render {
 	SITE_GEMINI,			/* the whole response body */
 	SITE_GOPHER,
 	SITE_ATOM,			/* one feed for both protocols */
+	SITE_GOPHER_MENU,		/* a post's Gopher menu */
 	SITE_NRENDERS
 };
 

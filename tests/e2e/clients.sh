@@ -14,6 +14,11 @@
 #     Left arrow for back.
 #   sacc (Gopher): "/" search for the item, "l" to open it, "q" to leave
 #     the pager (more) a post is shown in, "h" for back.
+#   gopher (Gopher+, the classic UMN client of Debian's gopher package,
+#     no flags: it opens with the "<TAB>$" probe): item numbers typed
+#     (every menu line counts, info lines too) and Enter, "u" for up,
+#     the search dialog for /search; home, a series, a post's menu, its
+#     text, a tag, the archive, a search.
 #   curl: gopher:// URLs for the home menu, the series, a post, the tag,
 #     a binary file (byte-exact) and robots.txt.
 #
@@ -138,6 +143,13 @@ gph_link() {
 	    $2 == s { print n; exit }'
 }
 
+# gph_num MENU SELECTOR: the number the UMN client gives the item: every
+# line of the menu counts, info lines too.
+gph_num() {
+	gph_fetch "$1" | awk -F '\t' -v s="$2" '$0 == ".\r" { exit }
+	    { n++ } $2 == s { print n; exit }'
+}
+
 # gph_label MENU SELECTOR: the first 24 bytes of the item's display text.
 gph_label() {
 	gph_fetch "$1" | awk -F '\t' -v s="$2" \
@@ -146,12 +158,14 @@ gph_label() {
 
 series=/series/running-a-capsule/
 post=/posts/running-a-capsule-1
+pmenu=$post/			# the post's Gopher menu; lists link it
 tag=/tags/gemini/
 T_HOME="Notes from a Small Capsule"
 T_SERIES="A series on Notes from a Small Capsule"
 T_POST="Part 1 of 4 in Running a Capsule"
 T_POST2="Why Bother?"
 T_TAG="Posts tagged"
+T_READ="Read the text"		# the first item of a post's menu
 
 walk_amfora() {
 	g=gemini://localhost:$gem_port
@@ -201,8 +215,9 @@ walk_bombadillo() {
 walk_lynx() {
 	g=gopher://localhost:$gph_port
 	n_series=$(gph_link / $series)
-	n_post=$(gph_link $series $post)
-	if [ -z "$n_series" ] || [ -z "$n_post" ]; then
+	n_pmenu=$(gph_link $series $pmenu)
+	n_text=$(gph_link $pmenu $post)
+	if [ -z "$n_series" ] || [ -z "$n_pmenu" ] || [ -z "$n_text" ]; then
 		nok "lynx: items not found in the menus"
 		return
 	fi
@@ -213,7 +228,9 @@ walk_lynx() {
 	step lynx 1-home "$T_HOME" "Gopher Menu" || return
 	keys lynx "$n_series" Enter
 	step lynx 2-series "$T_SERIES" || return
-	keys lynx "$n_post" Enter
+	keys lynx "$n_pmenu" Enter
+	step lynx 3-post-menu "$T_READ" "$T_POST2" || return
+	keys lynx "$n_text" Enter
 	step lynx 3-post "$T_POST" "$T_POST2" || return
 	keys lynx g "$g/1$tag" Enter
 	step lynx 4-tag "$T_TAG" "gemini" || return
@@ -225,7 +242,7 @@ walk_lynx() {
 walk_sacc() {
 	g=gopher://localhost:$gph_port
 	l_series=$(gph_label / $series)
-	l_post=$(gph_label $series $post)
+	l_post=$(gph_label $series $pmenu)
 	l_tag=$(gph_label / $tag)
 	if [ -z "$l_series" ] || [ -z "$l_post" ] || [ -z "$l_tag" ]; then
 		nok "sacc: items not found in the menus"
@@ -236,8 +253,12 @@ walk_sacc() {
 	keys sacc / "$l_series" Enter l
 	step sacc 2-series "$T_SERIES" "$series" || return
 	keys sacc / "$l_post" Enter l
+	step sacc 3-post-menu "$T_READ" "$pmenu" || return
+	keys sacc / "$T_READ" Enter l
 	step sacc 3-post "$T_POST" "$T_POST2" "More" || return
 	keys sacc q
+	step sacc 4-post-menu-again "$T_READ" "$pmenu" || return
+	keys sacc h
 	step sacc 4-series-again "$T_SERIES" "$series" || return
 	keys sacc h
 	# Back on the home menu, scrolled to the item it left by.
@@ -247,6 +268,50 @@ walk_sacc() {
 	keys sacc h
 	step sacc 7-back "$l_tag" "| localhost:$gph_port/1/" || return
 	keys sacc q
+}
+
+walk_gopher() {
+	n_series=$(gph_num / $series)
+	n_pmenu=$(gph_num $series $pmenu)
+	n_text=$(gph_num $pmenu $post)
+	n_tag=$(gph_num $pmenu $tag)
+	n_posts=$(gph_num / /posts/)
+	n_search=$(gph_num / /search)
+	if [ -z "$n_series" ] || [ -z "$n_pmenu" ] || [ -z "$n_text" ] ||
+	    [ -z "$n_tag" ] || [ -z "$n_posts" ] || [ -z "$n_search" ]; then
+		nok "gopher: items not found in the menus"
+		return
+	fi
+	# No -p: the client asks "<TAB>$" first, and must get a menu.
+	start gopher "gopher localhost $gph_port" || return
+	step gopher 0-welcome "Press RETURN to continue" || return
+	keys gopher Enter
+	step gopher 1-home "$T_HOME" "Home Gopher server: localhost" || return
+	keys gopher "$n_series" Enter
+	step gopher 2-series "$T_SERIES" || return
+	keys gopher "$n_pmenu" Enter
+	step gopher 3-post-menu "$T_READ" "$T_POST2" || return
+	keys gopher "$n_text" Enter
+	step gopher 4-post "$T_POST" "$T_POST2" "[Exit: u]" || return
+	keys gopher u
+	step gopher 5-post-menu-again "$T_READ" "$T_POST2" || return
+	keys gopher "$n_tag" Enter
+	step gopher 6-tag "$T_TAG" "gemini" || return
+	keys gopher u u u
+	# Home again, on the page of the item it left by.
+	step gopher 7-home-again "Home Gopher server: localhost" \
+	    "-->  [$n_series]" || return
+	keys gopher "$n_posts" Enter
+	step gopher 8-posts "posts, newest first." || return
+	keys gopher u "$n_search" Enter
+	step gopher 9-search-dialog "Words to search for" || return
+	keys gopher g o p h e r Enter
+	step gopher 10-search "Results for: gopher" "Gopher Archaeology" ||
+	    return
+	keys gopher q y
+	# It asked in Gopher+ form, and got menus: no "-p" needed.
+	check "gopher: the client asked with the Gopher+ probe" \
+	    grep -qF '/series/running-a-capsule/\x09$"' "$srv_log"
 }
 
 # curl NAME URL PATTERN...: fetch, keep, check (one check).
@@ -272,7 +337,9 @@ walk_curl() {
 	# A menu ends with a lone "." line (RFC 1436).
 	check "curl: home menu ends with .CRLF" \
 	    sh -c "tail -c 3 '$caps/curl-1-home.txt' | od -An -c | grep -q '\\. *\\\\r *\\\\n'"
-	curl_step 2-series "$g/1$series" "i$T_SERIES" "	$post	"
+	curl_step 2-series "$g/1$series" "i$T_SERIES" "	$pmenu	"
+	curl_step 2-post-menu "$g/1$pmenu" "0$T_READ" "	$post	" \
+	    "	/tags/gemini/	"
 	curl_step 3-post "$g/0$post" "Running a Capsule, Part 1: $T_POST2" \
 	    "$T_POST"
 	curl_step 4-tag "$g/1$tag" "$T_TAG"
@@ -294,7 +361,7 @@ fi
 
 if need_pkg tmux tmux; then
 	have_tmux=1
-	for c in amfora bombadillo lynx sacc; do
+	for c in amfora bombadillo lynx sacc gopher; do
 		if ! need_pkg "$c" "$c"; then
 			skip "$c: $why"
 		elif [ "$c" = amfora ] || [ "$c" = bombadillo ]; then
@@ -310,7 +377,7 @@ if need_pkg tmux tmux; then
 		fi
 	done
 else
-	for c in amfora bombadillo lynx sacc; do
+	for c in amfora bombadillo lynx sacc gopher; do
 		skip "$c: $why"
 	done
 fi

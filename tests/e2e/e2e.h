@@ -272,6 +272,39 @@ e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
 	return e2e_start_flags(s, capsule_dir, extra, 0);
 }
 
+/* How many lines of s's log have needle; -1 when it cannot be read. */
+static inline int
+e2e_log_count(const struct e2e_server *s, const char *needle)
+{
+	char	 line[4096];
+	FILE	*f;
+	int	 n = 0;
+
+	if ((f = fopen(s->log, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Wait (bounded) for s to say it serves: its watches are up by then
+ * (the listeners answer before), so a file written after this is one
+ * a watch hears of.
+ */
+static inline void
+e2e_wait_serving(const struct e2e_server *s)
+{
+	uint64_t	 t0 = e2e_now_ms();
+	int		 up;
+
+	while ((up = e2e_log_count(s, "info: serving ") > 0) == 0 &&
+	    e2e_now_ms() - t0 < 10000)
+		e2e_sleep_ms(20);
+	OK(up, "the server says it serves");
+}
+
 /*
  * SIGTERM and wait (bounded).  Returns the exit status, or -1 when the
  * server had to be killed (a hang) or died of a signal.

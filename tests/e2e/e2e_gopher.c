@@ -1,9 +1,14 @@
 /*
  * e2e_gopher.c -- the real server's Gopher side over loopback: every
  * menu of the sample capsule checked line by line (RFC 1436 menus),
- * every link followed, errors as type-3 menus, files byte-exact, and no
- * selector that leaves the capsule.
+ * every link followed, every post, page, tag and series reached by
+ * selectable items alone and every reference of a text an item of its
+ * menu,
+ * errors as type-3 menus, files byte-exact, and no selector that leaves
+ * the capsule.
  */
+#include "content/archive.h"
+#include "core/config.h"
 #include "e2e.h"
 
 static struct e2e_server srv;
@@ -102,11 +107,159 @@ check_menu(const char *sel, const struct buf *m, char **queue, char *types,
 	return errors;
 }
 
+static char	*queue[3000], types[3000];
+static size_t	 nq;
+
+static int
+crawled(const char *sel)
+{
+	size_t	 i;
+
+	for (i = 0; i < nq; i++)
+		if (strcmp(queue[i], sel) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The "[n] URL" lines under a text's "References" and the "[n] label"
+ * items of its menu must agree: every link the text can only print is
+ * an item a client can select, and it goes where the URL goes (one of
+ * ours: the URL's type and selector on this server; any other: an "h"
+ * item with "URL:").  path is the text's; its menu is path + "/".
+ * Returns the number of references.
+ */
+static int
+refs_are_items(const char *path, int *errors)
+{
+	char		 sel[600], pre[32], url[1024], ours[64], *want;
+	struct buf	 text, menu;
+	const char	*p, *q, *item, *eol;
+	unsigned	 n, nrefs = 0;
+	int		 nours;
+
+	if (fetch(path, &text) == -1) {
+		(*errors)++;
+		return 0;
+	}
+	snprintf(sel, sizeof(sel), "%s/", path);
+	if (fetch(sel, &menu) == -1) {
+		buf_free(&text);
+		(*errors)++;
+		return 0;
+	}
+	nours = snprintf(ours, sizeof(ours), "gopher://localhost:%d/",
+	    srv.gopher_port);
+	p = text.data != NULL ? strstr(text.data, "\r\nReferences\r\n") :
+	    NULL;
+	for (; p != NULL; p = strstr(p + 1, "\r\n[")) {
+		if (sscanf(p + 2, "[%u] %1023[^\r]", &n, url) != 2)
+			continue;
+		nrefs++;
+		snprintf(pre, sizeof(pre), "[%u] ", n);
+		for (item = menu.data; item != NULL; item = strchr(item, '\n')) {
+			if (*item == '\n')
+				item++;
+			if (*item != '\0' && strncmp(item + 1, pre,
+			    strlen(pre)) == 0)
+				break;
+		}
+		if (item == NULL) {
+			fprintf(stderr, "%s: reference [%u] is no item of "
+			    "its menu\n", path, n);
+			(*errors)++;
+			continue;
+		}
+		if (strncmp(url, ours, (size_t)nours) == 0)
+			want = xasprintf("%c\t%s\tlocalhost\t%d\r", url[nours],
+			    url + nours + 1, srv.gopher_port);
+		else
+			want = xasprintf("h\tURL:%s\t", url);
+		eol = strchr(item, '\n');
+		if (*item != want[0] || (q = strstr(item, want + 1)) == NULL ||
+		    (eol != NULL && q > eol)) {
+			fprintf(stderr, "%s: [%u] %s is not its item: %.*s\n",
+			    path, n, url, eol ? (int)(eol - item) : 80, item);
+			(*errors)++;
+		}
+		free(want);
+	}
+	buf_free(&text);
+	buf_free(&menu);
+	return (int)nrefs;
+}
+
+/*
+ * What the crawl must have reached by items alone: every post and page
+ * (its menu and its text), every tag and every series of the capsule,
+ * as archive_load() sees it.
+ */
+static void
+reached_all(const char *capsule)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		 sel[600];
+	size_t		 i;
+	int		 missing = 0, errors = 0, refs = 0;
+
+	config_defaults(&c, NULL);
+	free(c.capsule_dir);
+	c.capsule_dir = strdup(capsule);
+	if ((a = archive_load(&c)) == NULL) {
+		OK(0, "archive_load");
+		config_free(&c);
+		return;
+	}
+	for (i = 0; i < a->nposts; i++) {
+		snprintf(sel, sizeof(sel), "/posts/%s/", a->posts[i]->slug);
+		missing += !crawled(sel);
+		sel[strlen(sel) - 1] = '\0';
+		missing += !crawled(sel);
+		if (!crawled(sel))
+			fprintf(stderr, "crawl: never reached %s\n", sel);
+		refs += refs_are_items(sel, &errors);
+	}
+	for (i = 0; i < a->ndocs; i++) {
+		snprintf(sel, sizeof(sel), "/%s/", a->docs[i]->name);
+		missing += !crawled(sel);
+		sel[strlen(sel) - 1] = '\0';
+		if (!crawled(sel)) {
+			fprintf(stderr, "crawl: never reached %s\n", sel);
+			missing++;
+		}
+		refs += refs_are_items(sel, &errors);
+	}
+	for (i = 0; i < a->ntags; i++) {
+		snprintf(sel, sizeof(sel), "/tags/%s/", a->tags[i]->slug);
+		if (!crawled(sel)) {
+			fprintf(stderr, "crawl: never reached %s\n", sel);
+			missing++;
+		}
+	}
+	for (i = 0; i < a->nseries; i++) {
+		snprintf(sel, sizeof(sel), "/series/%s/", a->series[i]->slug);
+		if (!crawled(sel)) {
+			fprintf(stderr, "crawl: never reached %s\n", sel);
+			missing++;
+		}
+	}
+	OK(a->nposts >= 15 && a->ntags >= 5 && a->nseries >= 3,
+	    "the sample capsule: %zu posts, %zu tags, %zu series", a->nposts,
+	    a->ntags, a->nseries);
+	INT_EQ(missing, 0, "every post and page (menu and text), tag and "
+	    "series reached by selectable items");
+	OK(refs >= 20, "%d references in the posts' texts", refs);
+	INT_EQ(errors, 0, "every reference of every post and page is an "
+	    "item to where it points");
+	archive_unref(a);
+	config_free(&c);
+}
+
 static void
 crawl(void)
 {
-	char	*queue[3000], types[3000];
-	size_t	 nq = 0, i, menus = 0, docs = 0;
+	size_t	 i, menus = 0, docs = 0;
 	int	 errors = 0;
 
 	queue[nq] = strdup("");
@@ -154,8 +307,120 @@ crawl(void)
 	OK(menus >= 10, "crawled %zu menus", menus);
 	OK(docs >= 15, "crawled %zu documents", docs);
 	INT_EQ(errors, 0, "every menu valid and every link answers");
-	for (i = 0; i < nq; i++)
-		free(queue[i]);
+}
+
+/* "selector TAB field": the Gopher+ answer, as a string. */
+static void
+plus(const char *sel, const char *field, struct buf *b)
+{
+	char	 req[1024];
+	int	 len;
+
+	len = snprintf(req, sizeof(req), "%s\t%s\r\n", sel, field);
+	if (e2e_plain(srv.gopher_port, req, (size_t)len, b) == -1)
+		buf_init(b);
+	if (b->data == NULL)
+		buf_addstr(b, "");
+}
+
+/*
+ * Gopher+ (the Gopher+ document of 1993) as the UMN client asks it: "$"
+ * for a menu, "+view" for a text, "!" for one item, a search with "$".
+ */
+static void
+test_plus(void)
+{
+	struct buf	 b;
+	char		 want[256];
+	const char	*end;
+
+	plus("", "$", &b);
+	OK(strncmp(b.data, "+-1\r\n+INFO: i", 13) == 0,
+	    "\\t$ at the root: +-1, then +INFO blocks: %.40s", b.data);
+	snprintf(want, sizeof(want), "+INFO: 1Gopher Archaeology (3 parts, "
+	    "9 min)\t/series/gopher-archaeology/\tlocalhost\t%d\t+\r\n",
+	    srv.gopher_port);
+	HAS(b.data, want, "an item of ours, marked Gopher+");
+	HAS(b.data, "+ADMIN:\r\n Admin: Juniper Hale\r\n Mod-Date: ",
+	    "+ADMIN: the author, a date");
+	HAS(b.data, "+VIEWS:\r\n application/gopher+-menu:\r\n",
+	    "+VIEWS: a menu");
+	end = b.len >= 3 ? b.data + b.len - 3 : b.data;
+	STR_EQ(end, ".\r\n", "ends with a . line");
+	buf_free(&b);
+
+	/* A post's menu: its first item is the text, with a size. */
+	plus("/posts/running-a-capsule-1/", "$", &b);
+	HAS(b.data, "+VIEWS:\r\n text/plain: <",
+	    "+VIEWS: a post is text/plain, with its size");
+	buf_free(&b);
+
+	plus("/posts/running-a-capsule-1", "+text/plain", &b);
+	OK(strncmp(b.data, "+", 1) == 0 && strstr(b.data, "\r\n") != NULL,
+	    "+view: a length line first");
+	{
+		long long n = atoll(b.data + 1);
+		const char *body = strstr(b.data, "\r\n") + 2;
+
+		INT_EQ(n, (long long)(b.len - (size_t)(body - b.data)),
+		    "+view: the length is the text's");
+		HAS(body, "Running a Capsule, Part 1: Why Bother?\r\n",
+		    "+view: the text");
+	}
+	buf_free(&b);
+
+	plus("/posts/", "+", &b);
+	OK(strncmp(b.data, "+-1\r\n", 5) == 0, "+ on a menu: +-1");
+	snprintf(want, sizeof(want), "\t/posts/running-a-capsule-1/\t"
+	    "localhost\t%d\t+\r\n", srv.gopher_port);
+	HAS(b.data, want, "+ on a menu: the menu, items marked");
+	buf_free(&b);
+
+	plus("/posts/running-a-capsule-1", "!", &b);
+	snprintf(want, sizeof(want), "+-1\r\n+INFO: 0Running a Capsule, "
+	    "Part 1: Why Bother?\t/posts/running-a-capsule-1\tlocalhost\t"
+	    "%d\t+\r\n+ADMIN:\r\n Admin: Juniper Hale\r\n Mod-Date: "
+	    "Sat Apr 08 12:00:00 2023 <20230408120000>\r\n+VIEWS:\r\n"
+	    " text/plain: <", srv.gopher_port);
+	OK(strncmp(b.data, want, strlen(want)) == 0, "! on a post: %s",
+	    b.data);
+	buf_free(&b);
+
+	/* A post's menu is dated as the post. */
+	plus("/posts/running-a-capsule-1/", "!", &b);
+	HAS(b.data, "+INFO: 1Running a Capsule, Part 1: Why Bother?\t"
+	    "/posts/running-a-capsule-1/\t", "! on a post's menu");
+	HAS(b.data, " Mod-Date: Sat Apr 08 12:00:00 2023 <20230408120000>",
+	    "! on a post's menu: the post's date");
+	buf_free(&b);
+
+	plus("/search\tgopher", "$", &b);
+	HAS(b.data, "+INFO: 1", "a Gopher+ search: results as +INFO");
+	HAS(b.data, "\t/posts/gopher-archaeology-1/\t", "the results: "
+	    "post menus");
+	buf_free(&b);
+
+	plus("/nope", "+", &b);
+	STR_EQ(b.data, "--1\r\n1 Juniper Hale\r\nNot found\r\n.\r\n",
+	    "a Gopher+ error");
+	buf_free(&b);
+	plus("/a/../b", "$", &b);
+	OK(strncmp(b.data, "--1\r\n", 5) == 0, "a bad selector, Gopher+ asked");
+	buf_free(&b);
+
+	fetch("/posts/", &b);
+	OK(strstr(b.data, "\t+\r\n") == NULL && strstr(b.data, "+INFO") ==
+	    NULL, "a plain request stays plain Gopher");
+	buf_free(&b);
+
+	fetch("caps.txt", &b);
+	OK(strncmp(b.data, "CAPS\r\n", 6) == 0, "caps.txt: CAPS first");
+	HAS(b.data, "\r\nCapsVersion=1\r\n", "caps.txt: its version");
+	HAS(b.data, "\r\nPathDelimeter=/\r\n", "caps.txt: the delimiter");
+	HAS(b.data, "\r\nServerSoftware=capsuled\r\n", "caps.txt: software");
+	HAS(b.data, "\r\nServerDefaultEncoding=UTF-8\r\n",
+	    "caps.txt: the charset");
+	buf_free(&b);
 }
 
 static void
@@ -174,10 +439,6 @@ test_requests(void)
 	buf_free(&b);
 	e2e_plain(srv.gopher_port, "/\n", 2, &b);
 	HAS(b.data, "\tlocalhost\t", "bare LF accepted");
-	buf_free(&b);
-	e2e_plain(srv.gopher_port, "/posts/\t+\r\n", 11, &b);
-	HAS(b.data, "/posts/", "Gopher+ field ignored");
-	OK(b.data != NULL && b.data[0] != '3', "Gopher+ request served");
 	buf_free(&b);
 	fetch("/posts", &b);
 	OK(b.data != NULL && b.data[0] != '3', "/posts served as /posts/");
@@ -233,12 +494,17 @@ main(void)
 	snprintf(path, sizeof(path), "%s/files/fifo", capsule);
 	mkfifo(path, 0644);
 
-	if (e2e_start(&srv, capsule, "") == -1) {
+	/* The crawl asks for some 150 items at once: no rate limit. */
+	if (e2e_start(&srv, capsule, "rate_limit: 0\n") == -1) {
 		OK(0, "server did not start");
 		return harness_done();
 	}
 	crawl();
+	reached_all(capsule);
+	for (size_t i = 0; i < nq; i++)
+		free(queue[i]);
 	test_requests();
+	test_plus();
 	fetch("/files/capsule.png", &b);
 	snprintf(path, sizeof(path), "%s/files/capsule.png", capsule);
 	{

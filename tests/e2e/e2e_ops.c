@@ -176,7 +176,7 @@ test_redirects(const struct e2e_server *s)
 	OK(g[0] != '3', "gopher: not an error");
 	free(g);
 	g = gopher(s, "/caf\xc3\xa9");
-	HAS(g, "\t/posts/deutsch\t", "gopher: redirect to a menu served");
+	HAS(g, "\t/posts/deutsch/\t", "gopher: redirect to a menu served");
 	free(g);
 	g = gopher(s, "/gone/away");
 	HAS(g, "3Moved to gemini://example.org/elsewhere?x=1\t",
@@ -275,7 +275,7 @@ test_aliases_and_full_feed(const struct e2e_server *s)
 	    "an old URL naming no post is left as written");
 	reply_free(&r);
 	text = gopher(s, "/posts/links");
-	snprintf(want, sizeof(want), "gopher://localhost:%d/0/posts/deutsch",
+	snprintf(want, sizeof(want), "gopher://localhost:%d/1/posts/deutsch/",
 	    s->gopher_port);
 	HAS(text, want, "Gopher: the same post");
 	free(text);

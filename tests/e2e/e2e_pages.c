@@ -4,7 +4,9 @@
  * Starts the real server on capsule/ and fetches every kind of page over
  * Gemini and over Gopher; each must equal tests/golden/pages/NAME.gmi
  * (or NAME.gph), with the ephemeral port written as PORT.  The two
- * emitters of one page model are checked side by side here.  With
+ * emitters of one page model are checked side by side here.  Posts'
+ * menus are Gopher only; a second server with gopher_charset: ascii
+ * gives NAME.ascii.gph, where every byte must be ASCII.  With
  * CAPSULED_UPDATE_GOLDEN=1 (make golden) the expectations are rewritten:
  * review the diff.
  */
@@ -33,6 +35,36 @@ static const struct {
 	{ "post-a-post-with-its-own-picture",
 	    "/posts/a-post-with-its-own-picture" },
 	{ "page-about", "/about" },
+};
+
+/*
+ * Gopher only: a post's or a page's menu (over Gemini "/posts/<slug>/"
+ * and "/<page>/" are redirects), and the same server with gopher_charset: ascii, whose
+ * pages are NAME.ascii.gph.
+ */
+static const struct {
+	const char	*name;
+	const char	*path;
+	int		 ascii;
+} gopher_pages[] = {
+	{ "postmenu-running-a-capsule-2", "/posts/running-a-capsule-2/", 0 },
+	{ "postmenu-plain-text-habits-tables",
+	    "/posts/plain-text-habits-tables/", 0 },
+	{ "pagemenu-about", "/about/", 0 },
+	/* The links of a gemtext post, and a bundle's picture, as items. */
+	{ "postmenu-a-post-kept-in-gemtext", "/posts/a-post-kept-in-gemtext/",
+	    0 },
+	{ "postmenu-a-post-with-its-own-picture",
+	    "/posts/a-post-with-its-own-picture/", 0 },
+	{ "home", "/", 1 },
+	{ "posts", "/posts/", 1 },
+	{ "series", "/series/", 1 },
+	{ "tag-gemini", "/tags/gemini/", 1 },
+	{ "postmenu-plain-text-habits-tables",
+	    "/posts/plain-text-habits-tables/", 1 },
+	{ "post-plain-text-habits-tables", "/posts/plain-text-habits-tables",
+	    1 },
+	{ "page-about", "/about", 1 },
 };
 
 /* Replace every decimal occurrence of port with "PORT". */
@@ -88,6 +120,39 @@ compare(const char *name, const char *ext, struct buf *got)
 	free(want);
 }
 
+/* The Gopher pages of gopher_pages[] whose ascii is ascii. */
+static void
+gopher_only(int ascii)
+{
+	struct buf	 g;
+	char		 req[1200];
+	size_t		 i;
+	int		 len;
+
+	for (i = 0; i < nitems(gopher_pages); i++) {
+		if (gopher_pages[i].ascii != ascii)
+			continue;
+		len = snprintf(req, sizeof(req), "%s\r\n",
+		    gopher_pages[i].path);
+		if (e2e_plain(srv.gopher_port, req, (size_t)len, &g) == -1) {
+			OK(0, "%s: no Gopher answer", gopher_pages[i].path);
+			continue;
+		}
+		portless(&g, srv.gopher_port);
+		if (ascii) {
+			size_t k;
+
+			for (k = 0; k < g.len; k++)
+				if ((unsigned char)g.data[k] >= 0x80)
+					break;
+			OK(k == g.len, "%s (ascii): byte %zu is not ASCII",
+			    gopher_pages[i].path, k);
+		}
+		compare(gopher_pages[i].name, ascii ? "ascii.gph" : "gph", &g);
+		buf_free(&g);
+	}
+}
+
 int
 main(void)
 {
@@ -129,7 +194,15 @@ main(void)
 		compare(pages[i].name, "gph", &g);
 		buf_free(&g);
 	}
+	gopher_only(0);
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");
+
+	if (e2e_start(&srv, capsule, "gopher_charset: ascii\n") == -1) {
+		OK(0, "server (ascii) did not start");
+		return harness_done();
+	}
+	gopher_only(1);
+	INT_EQ(e2e_stop(&srv), 0, "clean exit (ascii)");
 	SSL_CTX_free(ctx);
 	return harness_done();
 }

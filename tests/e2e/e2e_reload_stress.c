@@ -98,22 +98,6 @@ gopher_client(void *arg)
 	return NULL;
 }
 
-/* How many lines of the server's log have needle. */
-static int
-log_count(const char *needle)
-{
-	char	 line[4096];
-	FILE	*f;
-	int	 n = 0;
-
-	if ((f = fopen(srv.log, "r")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		n += strstr(line, needle) != NULL;
-	fclose(f);
-	return n;
-}
-
 static void
 edit(int i)
 {
@@ -216,10 +200,10 @@ main(void)
 	    atomic_load(&nreq));
 	INT_EQ(atomic_load(&nbad), 0, "failed or malformed responses");
 	/* What the run went through, so the test is known to test it. */
-	OK(log_count("info: content:") >= NHUPS, "rebuilds: %d",
-	    log_count("info: content:"));
-	OK(log_count("bytes of pages evicted") > 0, "evictions: %d",
-	    log_count("bytes of pages evicted"));
+	OK(e2e_log_count(&srv, "info: content:") >= NHUPS, "rebuilds: %d",
+	    e2e_log_count(&srv, "info: content:"));
+	OK(e2e_log_count(&srv, "bytes of pages evicted") > 0, "evictions: %d",
+	    e2e_log_count(&srv, "bytes of pages evicted"));
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);

@@ -475,7 +475,7 @@ test_search(void)
 	HAS(g.data, want, "gopher home: a type-7 item");
 	buf_free(&g);
 	gopher("/search\tsecond post", &g);
-	snprintf(want, sizeof(want), "02024-02-03 Second Post\t/posts/second\t"
+	snprintf(want, sizeof(want), "12024-02-03 Second Post\t/posts/second/\t"
 	    "localhost\t%d\r\n", srv.gopher_port);
 	HAS(g.data, want, "gopher search: the same results as a menu");
 	OK(g.len >= 3 && strcmp(g.data + g.len - 3, ".\r\n") == 0,

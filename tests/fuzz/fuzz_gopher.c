@@ -5,8 +5,12 @@
  * and gopher_request_parse() splits it.  On success the path must be
  * safe for the router (starts with '/', UTF-8, no control character, no
  * "." or ".." segment) and every pointer must lie inside the line.
- * The input is also an error message for gopher_error_menu(), whose
- * output must stay one well-formed item plus the ".\r\n" line.
+ * A Gopher+ field must be read as what it is: a view only with "+", a
+ * block name only with "!" or "$", both inside the line.  The input is
+ * also an error message for gopher_error_menu(), whose output must stay
+ * one well-formed item plus the ".\r\n" line, and a menu the router
+ * might have made, whose Gopher+ forms must keep the Gopher+ framing: a
+ * "+-1" line first, a "." line last and nowhere else, CRLF throughout.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -15,7 +19,10 @@
 
 #include "core/buf.h"
 #include "core/utf8.h"
+#include "core/util.h"
 #include "proto/gopher.h"
+#include "proto/gopherplus.h"
+#include "site/router.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -31,6 +38,13 @@ check(const struct gopher_request *req, const char *line, size_t len)
 	assert(req->search == NULL || strchr(req->search, '\t') == NULL);
 	assert(strchr(req->selector, '\t') == NULL);
 	assert(req->url == NULL || req->url == req->selector + 4);
+	assert(req->view == NULL || (req->form == GOPHERPLUS_DATA &&
+	    req->view > line && req->view <= line + len &&
+	    strchr(req->view, '\t') == NULL && req->view[0] != '\0'));
+	assert(req->block == NULL || ((req->form == GOPHERPLUS_INFO ||
+	    req->form == GOPHERPLUS_DIR) && req->block > line &&
+	    req->block <= line + len && strchr(req->block, '\t') == NULL &&
+	    req->block[0] != '\0'));
 	assert(req->path[0] == '/');
 	assert(utf8_valid(req->path, strlen(req->path)));
 	for (i = 0; req->path[i] != '\0'; i++)
@@ -42,6 +56,52 @@ check(const struct gopher_request *req, const char *line, size_t len)
 		assert(!(n == 2 && seg[0] == '.' && seg[1] == '.'));
 		if (seg[n] == '\0')
 			break;
+	}
+}
+
+static long long
+size_of(void *ctx, const char *path)
+{
+	(void)ctx;
+	return (long long)strlen(path);
+}
+
+/* data as a menu body, in each Gopher+ form. */
+static void
+plus_forms(const uint8_t *data, size_t size)
+{
+	static const struct gopherplus_site site = {
+		"example.org", 70, "Admin", NULL, FSAFE_LINKS_INSIDE,
+		size_of, NULL,
+	};
+	static const enum gopherplus_form forms[] = {
+		GOPHERPLUS_DATA, GOPHERPLUS_INFO, GOPHERPLUS_DIR,
+	};
+	struct response	 r;
+	const char	*dot;
+	size_t		 i, k;
+
+	for (i = 0; i < nitems(forms); i++) {
+		response_init(&r);
+		buf_add(&r.owned, data, size);
+		response_use_owned(&r);
+		r.gopher_type = '1';
+		response_status(&r, 20, "text/gemini");
+		gopherplus_answer(&site, forms[i], NULL, NULL, "", "/", &r);
+		assert(r.bodylen >= 8 && memcmp(r.body, "+-1\r\n", 5) == 0);
+		assert(memcmp(r.body + r.bodylen - 3, ".\r\n", 3) == 0);
+		dot = r.body + r.bodylen - 3;
+		for (k = 0; k + 1 < r.bodylen; k++) {
+			if (r.body[k] == '\n')
+				assert(k > 0 && r.body[k - 1] == '\r');
+			if (r.body[k] == '\r')
+				assert(r.body[k + 1] == '\n');
+			/* A lone "." line ends the answer, and only there. */
+			if (k > 0 && r.body[k - 1] == '\n' && r.body[k] == '.' &&
+			    r.body[k + 1] == '\r')
+				assert(r.body + k == dot);
+		}
+		response_free(&r);
 	}
 }
 
@@ -90,5 +150,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(utf8_valid(b.data, b.len));
 	buf_free(&b);
 	free(line);
+	plus_forms(data, size);
 	return 0;
 }

@@ -11,7 +11,11 @@
  *  - gemtext (no Markdown blocks): text lines never start with a line
  *    prefix they were not built as, link URLs hold no space or control;
  *  - Atom, with the records as post titles and summaries: valid UTF-8,
- *    no control but TAB/LF/CR, no raw '<' or '&' outside markup.
+ *    no control but TAB/LF/CR, no raw '<' or '&' outside markup;
+ *  - with gopher_charset: ascii, the gophermap again (its grammar) and
+ *    the text, with no byte past ASCII.
+ * Markdown records are either shown (their links items after them in a
+ * menu) or only their links (a post's menu), by the record's first byte.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -69,6 +73,26 @@ check_gophermap(const struct buf *b, unsigned width)
 		assert(cols(s + 1, (size_t)(t1 - s - 1)) <= width);
 	}
 	assert(!"no final .");
+}
+
+/*
+ * Nothing past ASCII in b; in a menu (menu != 0) only the display
+ * strings are shown, selectors are the server's bytes and kept.
+ */
+static void
+check_ascii(const struct buf *b, int menu)
+{
+	size_t	 i;
+	int	 shown = 1;
+
+	for (i = 0; i < b->len; i++) {
+		if (menu && b->data[i] == '\t')
+			shown = 0;
+		else if (menu && b->data[i] == '\n')
+			shown = 1;
+		else if (shown)
+			assert((unsigned char)b->data[i] < 0x80);
+	}
 }
 
 static void
@@ -167,14 +191,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if ((label = strchr(date, '\x1f')) != NULL)
 					*label++ = '\0';
 			}
-			page_link(&p, (enum link_kind)(op / 5 % 5), url, date,
+			page_link(&p, (enum link_kind)(op / 5 % 6), url, date,
 			    "%s", label ? label : "");
 			break;
 		case 3:
 			page_blank(&p);
 			break;
 		case 4:
-			page_markdown(&p, rec, strlen(rec));
+			if (op / 5 % 2)
+				page_markdown_links(&p, rec, strlen(rec));
+			else
+				page_markdown(&p, rec, strlen(rec));
 			md = 1;
 			break;
 		}
@@ -199,6 +226,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_gemtext(&out, &p);
 	buf_free(&out);
 	page_emit_text(&p, &t, &out);
+	buf_free(&out);
+	/* gopher_charset: ascii -- the same grammar, and nothing past it. */
+	t.ascii = t.ropts.ascii = 1;
+	page_emit_gophermap(&p, &t, &out);
+	check_gophermap(&out, t.width < 8 ? (t.width ? 8 : 70) : t.width);
+	check_ascii(&out, 1);
+	buf_free(&out);
+	page_emit_text(&p, &t, &out);
+	check_ascii(&out, 0);
 	buf_free(&out);
 
 	memset(&f, 0, sizeof(f));

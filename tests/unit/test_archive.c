@@ -599,7 +599,7 @@ static void
 test_reload(void)
 {
 	struct config	 c;
-	struct archive	*a1, *a2, *a3, *a4, *a5, *a6, *o;
+	struct archive	*a1, *a2, *a3, *a4, *a5, *a6, *a7, *a8, *o;
 	struct post	*p, *q;
 	struct timespec	 ts = { 2, 200 * 1000000L };
 	char		*dir, *other, *path;
@@ -688,6 +688,26 @@ test_reload(void)
 	INT_EQ(o->nreused, 0, "other capsule: nothing shared");
 	INT_EQ(o->nposts, 2, "other capsule: loaded");
 	archive_unref(o);
+
+	/*
+	 * Emptied, as open(2) with O_TRUNC leaves a post before its writer
+	 * writes: the version before stays; a new empty file waits.
+	 */
+	config_for(&c, dir);
+	test_put(dir, "posts/2024-01-02-b.md", "");
+	test_put(dir, "posts/2024-01-04-d.md", "");
+	a7 = archive_reload(&c, a6);
+	p = archive_post(a7, "b");
+	STR_EQ(p != NULL ? p->src : NULL, "# Bee heading\n\nBeta.\n",
+	    "an emptied post keeps its version before");
+	OK(archive_post(a7, "d") == NULL, "a new empty file is left out");
+	INT_EQ(a7->nheld, 2, "both counted as being written");
+	test_put(dir, "posts/2024-01-02-b.md", "# Bee again\n");
+	a8 = archive_reload(&c, a7);
+	p = archive_post(a8, "b");
+	STR_EQ(p != NULL ? p->title : NULL, "Bee again", "written: taken");
+	archive_unref(a8);
+	archive_unref(a7);
 	archive_unref(a6);
 	free(other);
 	free(dir);

@@ -101,6 +101,7 @@ check_defaults(const struct config *c, const char *top, const char *what)
 	STR_EQ(c->lang, "en", what);
 	INT_EQ(c->latest_posts, 10, what);
 	INT_EQ(c->gopher_width, 70, what);
+	INT_EQ(c->gopher_charset, CONFIG_CHARSET_UTF8, what);
 	STR_EQ(c->log_file, NULL, what);
 	INT_EQ(c->log_level, LOG_LEVEL_INFO, what);
 	INT_EQ(c->access_log, 1, what);
@@ -177,6 +178,7 @@ test_full(void)
 	    "author: Ada Lovelace\n"
 	    "latest_posts: 0\n"
 	    "gopher_width: 200\n"
+	    "gopher_charset: US-ASCII\n"
 	    "log: ../log/capsuled.log\n"
 	    "log_level: debug\n"
 	    "access_log: false\n");
@@ -204,6 +206,7 @@ test_full(void)
 	STR_EQ(c.author, "Ada Lovelace", "author");
 	INT_EQ(c.latest_posts, 0, "latest_posts");
 	INT_EQ(c.gopher_width, 200, "gopher_width");
+	INT_EQ(c.gopher_charset, CONFIG_CHARSET_ASCII, "gopher_charset");
 	want = xasprintf("%s/log/capsuled.log", tmp);
 	STR_EQ(c.log_file, want, "log relative to the config dir");
 	free(want);
@@ -457,6 +460,8 @@ test_errors(void)
 	    "1:15: latest_posts: 1001 is out of range (0 to 1000)");
 	expect_err("gopher_width: 19\n",
 	    "1:15: gopher_width: 19 is out of range (20 to 200)");
+	expect_err("gopher_charset: latin1\n",
+	    "1:17: gopher_charset: expected utf-8 or ascii, got 'latin1'");
 	expect_err("workers: 0\n",
 	    "1:10: workers: expected auto or 1 to 256, got '0'");
 	expect_err("workers: 257\n",

@@ -59,19 +59,9 @@ static const struct row rows[] = {
 	{ "/search\tcaf\xC3\xA9\r\n", "/search", "/search", "caf\xC3\xA9",
 	    0 },
 	{ "/search\tcats\tmore\r\n", "/search", "/search", "cats", 0 },
-	/* Gopher+ fields: ignored */
-	{ "/about\t+\r\n", "/about", "/about", NULL, 0 },
-	{ "/about\t!\r\n", "/about", "/about", NULL, 0 },
-	{ "/about\t$\r\n", "/about", "/about", NULL, 0 },
-	{ "/about\t+text/plain\r\n", "/about", "/about", NULL, 0 },
-	{ "/about\t+text/plain En_US\r\n", "/about", "/about", NULL, 0 },
-	{ "/about\t!+ABSTRACT\r\n", "/about", "/about", NULL, 0 },
-	{ "/about\t$+VIEWS\r\n", "/about", "/about", NULL, 0 },
-	{ "/about\t+\t1\r\n", "/about", "/about", NULL, 0 },
-	{ "/search\tcats\t+\r\n", "/search", "/search", "cats", 0 },
-	{ "/search\tcats\t+text/plain\r\n", "/search", "/search", "cats", 0 },
-	{ "/search\t+text\r\n", "/search", "/search", "+text", 0 },
-	{ "/search\t!x\r\n", "/search", "/search", "!x", 0 },
+	/* the field does not make a bad selector good */
+	{ "/a/..\t$\r\n", BAD, NULL, NULL, 0 },
+	{ "/search\t\xFF\t+\r\n", BAD, NULL, NULL, 0 },
 
 	/* URL: links (the 'h' item convention) */
 	{ "URL:https://example.org/\r\n", "/URL:https://example.org/",
@@ -126,6 +116,91 @@ static const struct row rows[] = {
 	{ "/search\tx\x01\r\n", BAD, NULL, NULL, 0 },
 };
 
+/* Gopher+ fields (the Gopher+ document of 1993): what they ask for. */
+struct plusrow {
+	const char	*in;
+	const char	*path;
+	const char	*selector;
+	const char	*search;	/* NULL: none */
+	enum gopherplus_form form;
+	const char	*view;		/* NULL: none */
+	const char	*block;		/* NULL: none */
+};
+
+#define DATA	GOPHERPLUS_DATA
+#define INFO	GOPHERPLUS_INFO
+#define DIR	GOPHERPLUS_DIR
+
+static const struct plusrow plus_rows[] = {
+	{ "/about\t+\r\n", "/about", "/about", NULL, DATA, NULL, NULL },
+	{ "/about\t!\r\n", "/about", "/about", NULL, INFO, NULL, NULL },
+	{ "/about\t$\r\n", "/about", "/about", NULL, DIR, NULL, NULL },
+	{ "\t$\r\n", "/", "", NULL, DIR, NULL, NULL },
+	{ "\t!\r\n", "/", "", NULL, INFO, NULL, NULL },
+	{ "/about\t+text/plain\r\n", "/about", "/about", NULL, DATA,
+	    "text/plain", NULL },
+	{ "/about\t+text/plain En_US\r\n", "/about", "/about", NULL,
+	    DATA, "text/plain En_US", NULL },
+	{ "/\t+application/gopher+-menu\r\n", "/", "/", NULL, DATA,
+	    "application/gopher+-menu", NULL },
+	{ "/about\t!+ABSTRACT\r\n", "/about", "/about", NULL, INFO, NULL,
+	    "ABSTRACT" },
+	{ "/about\t$+VIEWS\r\n", "/about", "/about", NULL, DIR, NULL,
+	    "VIEWS" },
+	/* the ASK data flag after the field: not served, ignored */
+	{ "/about\t+\t1\r\n", "/about", "/about", NULL, DATA, NULL,
+	    NULL },
+	/* a search string, then the field (a Gopher+ search) */
+	{ "/search\tcats\t+\r\n", "/search", "/search", "cats", DATA,
+	    NULL, NULL },
+	{ "/search\tcats\t$\r\n", "/search", "/search", "cats", DIR, NULL,
+	    NULL },
+	{ "/search\tcats\t+text/plain\r\n", "/search", "/search", "cats",
+	    DATA, "text/plain", NULL },
+	{ "/search\tcats\t$\tmore\r\n", "/search", "/search", "cats",
+	    DIR, NULL, NULL },
+	{ "/search\t\t$\r\n", "/search", "/search", "", DIR, NULL, NULL },
+	/* what only looks like a field is a search string */
+	{ "/search\t+text\r\n", "/search", "/search", "+text", 0, NULL,
+	    NULL },
+	{ "/search\t!x\r\n", "/search", "/search", "!x", 0, NULL, NULL },
+	{ "/search\t$+\r\n", "/search", "/search", "$+", 0, NULL, NULL },
+	{ "/search\t+a/b c d\r\n", "/search", "/search", "+a/b c d", 0,
+	    NULL, NULL },
+};
+
+static void
+test_plus_rows(void)
+{
+	struct gopher_request	 req;
+	const char		*err;
+	char			 line[GOPHER_REQUEST_MAX], what[160];
+	size_t			 i, wlen;
+	ssize_t			 n;
+
+	for (i = 0; i < nitems(plus_rows); i++) {
+		const struct plusrow *pr = &plus_rows[i];
+
+		snprintf(what, sizeof(what), "Gopher+ row %zu \"%.*s\"", i,
+		    (int)strcspn(pr->in, "\r\n"), pr->in);
+		wlen = strlen(pr->in);
+		memcpy(line, pr->in, wlen);
+		n = gopher_request_end(line, wlen);
+		OK(n >= 0, "%s: end %zd", what, n);
+		if (n < 0)
+			continue;
+		err = NULL;
+		INT_EQ(gopher_request_parse(line, (size_t)n, &req, &err), 0,
+		    what);
+		STR_EQ(req.path, pr->path, what);
+		STR_EQ(req.selector, pr->selector, what);
+		STR_EQ(req.search, pr->search, what);
+		INT_EQ(req.form, pr->form, what);
+		STR_EQ(req.view, pr->view, what);
+		STR_EQ(req.block, pr->block, what);
+	}
+}
+
 static void
 test_rows(void)
 {
@@ -161,6 +236,7 @@ test_rows(void)
 		STR_EQ(req.path, rows[i].path, what);
 		STR_EQ(req.selector, rows[i].selector, what);
 		STR_EQ(req.search, rows[i].search, what);
+		INT_EQ(req.form, GOPHERPLUS_NONE, what);
 	}
 }
 
@@ -343,10 +419,35 @@ test_respond(void)
 	response_free(&r);
 }
 
+/* caps.txt: the keys clients read, the encoding from gopher_charset. */
+static void
+test_caps(void)
+{
+	struct config	 c;
+	struct buf	 b = BUF_INIT;
+
+	config_defaults(&c, NULL);
+	gopher_caps(&b, &c, "A\tsite", NULL);
+	OK(strncmp(b.data, "CAPS\r\n", 6) == 0, "CAPS first");
+	HAS(b.data, "\r\nPathDelimeter=/\r\n", "delimiter");
+	HAS(b.data, "\r\nServerDefaultEncoding=UTF-8\r\n", "utf-8");
+	HAS(b.data, "\r\nServerDescription=A site\r\n", "one line");
+	OK(strstr(b.data, "ServerAdmin=") == NULL, "no admin given");
+	buf_free(&b);
+	c.gopher_charset = CONFIG_CHARSET_ASCII;
+	gopher_caps(&b, &c, NULL, "Ada");
+	HAS(b.data, "\r\nServerDefaultEncoding=US-ASCII\r\n", "ascii");
+	HAS(b.data, "\r\nServerAdmin=Ada\r\n", "admin");
+	buf_free(&b);
+	config_free(&c);
+}
+
 int
 main(void)
 {
+	test_caps();
 	test_rows();
+	test_plus_rows();
 	test_end();
 	test_long();
 	test_error_menu();

@@ -358,6 +358,100 @@ test_markdown(void)
 	page_free(&p);
 }
 
+/*
+ * Links that can be followed: a post's links go to its menu over
+ * Gopher, and the links of Markdown in a menu are items after it,
+ * numbered as in the text, with no "References" list.
+ */
+static void
+test_followable(void)
+{
+	static const char	 md[] = "See [the other](/posts/y) and "
+	    "[the web](https://example.net/) or ![](/files/c.png).\n";
+	struct page		 p;
+	struct buf		 out = BUF_INIT;
+
+	page_init(&p);
+	page_link(&p, LINK_TEXT, "/posts/x", "2024-01-01", "X");
+	page_markdown(&p, md, sizeof(md) - 1);
+	page_markdown_links(&p, md, sizeof(md) - 1);
+	page_emit_gophermap(&p, &target, &out);
+	INT_EQ(gophermap_check(out.data, 70, "links"), 0, "links syntax");
+	HAS(out.data, "12024-01-01 X\t/posts/x/\t", "a post: its menu");
+	HAS(out.data, "iSee the other[1] and the web[2] or c.png[3].\t",
+	    "numbers in the text");
+	HAS(out.data, "\r\n0[1] the other\t/posts/y\t", "[1] an item");
+	HAS(out.data, "\r\nh[2] the web\tURL:https://example.net/\t",
+	    "[2] an item");
+	HAS(out.data, "\r\nI[3] c.png\t/files/c.png\t", "[3] an item");
+	OK(strstr(out.data, "References") == NULL, "no reference list");
+	OK(strstr(strstr(out.data, "[3] c.png") + 1, "[3] c.png") != NULL,
+	    "links only: the items again");
+	buf_free(&out);
+
+	page_emit_text(&p, &target, &out);
+	HAS(out.data, "2024-01-01 X: gopher://gopher.example.org:7070/1/posts/"
+	    "x/\n", "a post in text: its menu's URL");
+	HAS(out.data, "References", "the text keeps its reference list");
+	HAS(out.data, "[1] the other: gopher://gopher.example.org:7070/0/posts"
+	    "/y\n", "links only, as text");
+	buf_free(&out);
+
+	page_emit_gemtext(&p, &target, &out);
+	HAS(out.data, "=> /posts/x 2024-01-01 X\n", "a post over Gemini");
+	HAS(out.data, "=> https://example.net/ [2] the web\n",
+	    "links only, as gemtext");
+	buf_free(&out);
+	page_free(&p);
+}
+
+/* gopher_charset: ascii -- every byte ASCII, cuts with "...". */
+static void
+test_ascii(void)
+{
+	static const char	 md[] = "Caf\xc3\xa9 \xe2\x80\x94 "
+	    "\xe2\x80\x9cna\xc3\xafve\xe2\x80\x9d [link](/posts/x).\n";
+	struct page_target	 t = target;
+	struct page		 p;
+	struct buf		 out = BUF_INIT;
+	size_t			 i;
+
+	t.ascii = 1;
+	t.ropts.ascii = 1;
+	page_init(&p);
+	page_heading(&p, 1, "\xc3\x89mile \xc2\xb7 \xc3\x86sop");
+	page_link(&p, LINK_DOCUMENT, "/posts/a", "2024-05-01", "%s",
+	    "\xc3\x9c" "ber a title that is long enough to be cut short "
+	    "right here (12 min)");
+	page_link(&p, LINK_MENU, "/series/s/", NULL,
+	    "%s", "Short \xe2\x86\x92 (3 parts, 9 min)");
+	page_link(&p, LINK_EXTERNAL, "https://x.org/caf\xc3\xa9", NULL,
+	    "Web");
+	page_markdown(&p, md, sizeof(md) - 1);
+	page_emit_gophermap(&p, &t, &out);
+	INT_EQ(gophermap_check(out.data, 70, "ascii menu"), 0, "ascii syntax");
+	for (i = 0; i < out.len; i++)
+		if ((unsigned char)out.data[i] >= 0x80)
+			break;
+	OK(i == out.len, "every byte ASCII: %s", out.data);
+	HAS(out.data, "iEmile - AEsop\t", "letters folded with their case");
+	HAS(out.data, "02024-05-01 Uber a title that is long enough to be "
+	    "cut shor... (12 min)\t/posts/a\t", "cut with ... keeps the time");
+	HAS(out.data, "1Short -> (3 parts, 9 min)\t", "arrow spelled");
+	HAS(out.data, "\tURL:https://x.org/caf%C3%A9\t", "URL encoded");
+	HAS(out.data, "iCafe -- \"naive\" link[1].\t", "markdown spelled");
+	buf_free(&out);
+
+	page_emit_text(&p, &t, &out);
+	for (i = 0; i < out.len; i++)
+		if ((unsigned char)out.data[i] >= 0x80)
+			break;
+	OK(i == out.len, "text: every byte ASCII: %s", out.data);
+	HAS(out.data, "Emile - AEsop\n=============", "text heading");
+	buf_free(&out);
+	page_free(&p);
+}
+
 int
 main(void)
 {
@@ -366,5 +460,7 @@ main(void)
 	test_gophermap();
 	test_text();
 	test_markdown();
+	test_followable();
+	test_ascii();
 	return harness_done();
 }

@@ -355,9 +355,9 @@ test_sample(void)
 	buf_free(&out);
 	t.port = 7070;
 	page_emit_gophermap(&pg, &t, &out);
-	HAS(out.data, "0" "2025-10-05 Slow loris and the case for bounded "
-	    "servers\t/posts/bounded-servers\tlocalhost\t7070\r\n",
-	    "gopher hit item");
+	HAS(out.data, "1" "2025-10-05 Slow loris and the case for bounded "
+	    "servers\t/posts/bounded-servers/\tlocalhost\t7070\r\n",
+	    "gopher hit item: the post's menu");
 	HAS(out.data, "7Search again\t/search\tlocalhost\t7070\r\n",
 	    "type-7 item");
 	buf_free(&out);

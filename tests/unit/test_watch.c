@@ -1,0 +1,314 @@
+/*
+ * test_watch.c -- files being written, told apart and held back: the
+ * watch (app/watch.c) on a real loop over a temp capsule, and what the
+ * archive does with what it says (archive_reload_held()).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "app/watch.h"
+#include "content/archive.h"
+#include "core/config.h"
+#include "core/util.h"
+#include "files.h"
+#include "harness.h"
+
+static char	 top[64];
+
+static void
+config_for(struct config *c, const char *dir)
+{
+	memset(c, 0, sizeof(*c));
+	c->capsule_dir = (char *)dir;
+	c->site_title = "Config title";
+	c->lang = "en";
+	c->hostname = "localhost";
+}
+
+/* held(): the names in the NULL-terminated list arg. */
+static int
+held_list(void *arg, const char *rel)
+{
+	const char *const	*p;
+
+	for (p = arg; *p != NULL; p++)
+		if (strcmp(*p, rel) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A file being written keeps the version the previous snapshot read; a
+ * new one is left out; once whole, each is read as usual.
+ */
+static void
+test_archive_held(void)
+{
+	static const char *const both[] = {
+		"posts/2024-01-01-a.md", "posts/2024-01-02-b.md", NULL
+	};
+	static const char *const none[] = { NULL };
+	struct config	 c;
+	struct archive	*a1, *a2, *a3, *a0;
+	struct post	*p;
+	char		*dir;
+
+	dir = xasprintf("%s/held", top);
+	test_mkdir(top, "held");
+	test_mkdir(dir, "posts");
+	test_put(dir, "posts/2024-01-01-a.md", "---\ntitle: A one\n---\n"
+	    "One.\n");
+	config_for(&c, dir);
+	a1 = archive_load(&c);
+	OK(a1 != NULL && a1->nposts == 1, "load");
+
+	/* Half-written: the front matter is not even closed yet. */
+	test_put(dir, "posts/2024-01-01-a.md", "---\ntitle: A two\n");
+	test_put(dir, "posts/2024-01-02-b.md", "---\ntitle: B\n");
+	a2 = archive_reload_held(&c, a1, held_list, (void *)both);
+	INT_EQ(a2->nheld, 2, "two files being written");
+	INT_EQ(a2->nwarnings, 0, "no warning for a file being written");
+	INT_EQ(a2->nposts, 1, "the new one is left out");
+	p = archive_post(a2, "a");
+	STR_EQ(p ? p->title : NULL, "A one", "the old version stays");
+	OK(p != NULL && p->src == archive_post(a1, "a")->src,
+	    "the very same record");
+	OK(archive_post(a2, "b") == NULL, "b not yet there");
+
+	/* Held with nothing before: left out. */
+	a0 = archive_reload_held(&c, NULL, held_list, (void *)both);
+	INT_EQ(a0->nposts, 0, "no previous version: nothing shown");
+	archive_unref(a0);
+
+	/* Whole now. */
+	test_put(dir, "posts/2024-01-01-a.md", "---\ntitle: A two\n---\n"
+	    "Two.\n");
+	test_put(dir, "posts/2024-01-02-b.md", "---\ntitle: B\n---\nBee.\n");
+	a3 = archive_reload_held(&c, a2, held_list, (void *)none);
+	INT_EQ(a3->nheld, 0, "nothing held");
+	INT_EQ(a3->nposts, 2, "both posts");
+	p = archive_post(a3, "a");
+	STR_EQ(p ? p->title : NULL, "A two", "the new version");
+	OK(archive_post(a3, "b") != NULL, "b is there");
+	archive_unref(a1);
+	archive_unref(a2);
+	archive_unref(a3);
+	free(dir);
+}
+
+/* ---- the watch on a loop ----------------------------------------------- */
+
+static uv_loop_t	 loop;
+static struct watch	*w;
+static int		 ncalls;
+static char		 wdir[128];
+
+static void
+on_change(void *arg)
+{
+	ncalls++;
+}
+
+static void
+on_stop(uv_timer_t *t)
+{
+	uv_stop(t->loop);
+}
+
+/* Run the loop for ms: the events arrive, the debounce runs out. */
+static void
+run_for(unsigned ms)
+{
+	uv_timer_t	 t;
+
+	uv_update_time(&loop);		/* from now, not the last run */
+	uv_timer_init(&loop, &t);
+	uv_timer_start(&t, on_stop, ms, 0);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	uv_close((uv_handle_t *)&t, NULL);
+	uv_run(&loop, UV_RUN_NOWAIT);
+}
+
+static int
+open_in(const char *rel)
+{
+	char	 path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", wdir, rel);
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+static void
+piece(int fd, const char *s)
+{
+	OK(write(fd, s, strlen(s)) == (ssize_t)strlen(s), "write");
+}
+
+static void
+test_watch(void)
+{
+	char	 a[512], b[512];
+	int	 fd, before;
+
+	snprintf(wdir, sizeof(wdir), "%s/watched", top);
+	test_mkdir(top, "watched");
+	test_mkdir(wdir, "posts");
+	OK(uv_loop_init(&loop) == 0, "loop");
+	w = watch_start(&loop, wdir, 20, on_change, NULL);
+	OK(w != NULL, "watch_start");
+	if (w == NULL)
+		return;
+	INT_EQ(watch_count(w), 2, "the capsule and posts/");
+	STR_EQ(watch_dir(w), wdir, "watch_dir");
+
+	/* Written in pieces: held, and no rebuild, until it is closed. */
+	fd = open_in("posts/2024-01-01-x.md");
+	piece(fd, "---\ntitle: X\n");
+	run_for(100);
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 1, "being written");
+	INT_EQ(watch_held(w, "posts/other.md"), 0, "another file is not");
+	INT_EQ(ncalls, 0, "a write asks for no rebuild");
+	piece(fd, "---\nBody.\n");
+	run_for(100);
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 1, "still written");
+	INT_EQ(ncalls, 0, "still no rebuild");
+	close(fd);
+	run_for(100);
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 0, "closed: whole");
+	INT_EQ(ncalls, 1, "closed: one rebuild");
+
+	/* A temp file renamed over: whole at once (the temp is hidden). */
+	fd = open_in("posts/.x.tmp");
+	piece(fd, "---\ntitle: Y\n---\n");
+	snprintf(a, sizeof(a), "%s/posts/.x.tmp", wdir);
+	snprintf(b, sizeof(b), "%s/posts/2024-01-02-y.md", wdir);
+	OK(rename(a, b) == 0, "rename");
+	run_for(100);
+	INT_EQ(watch_held(w, "posts/2024-01-02-y.md"), 0, "renamed in: whole");
+	INT_EQ(ncalls, 2, "renamed in: a rebuild");
+	close(fd);
+
+	/* The name renamed over a file being written settles it too. */
+	fd = open_in("posts/2024-01-01-x.md");
+	piece(fd, "half");
+	run_for(60);
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 1, "written again");
+	snprintf(a, sizeof(a), "%s/posts/2024-01-01-x.md", wdir);
+	OK(rename(b, a) == 0, "rename over it");
+	run_for(100);
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 0, "renamed over");
+	close(fd);
+	run_for(60);
+
+	/* A hard link is whole when it is made. */
+	snprintf(b, sizeof(b), "%s/posts/2024-01-03-z.md", wdir);
+	before = ncalls;
+	OK(link(a, b) == 0, "link");
+	run_for(100);
+	INT_EQ(watch_held(w, "posts/2024-01-03-z.md"), 0, "a link is whole");
+	OK(ncalls > before, "a link: a rebuild");
+
+	/* index.md too. */
+	fd = open_in("index.md");
+	piece(fd, "---\n");
+	run_for(60);
+	INT_EQ(watch_held(w, "index.md"), 1, "index.md being written");
+	close(fd);
+	run_for(60);
+	INT_EQ(watch_held(w, "index.md"), 0, "index.md whole");
+
+	/* Unlinked while written: nothing left to hold. */
+	fd = open_in("posts/2024-01-04-gone.md");
+	piece(fd, "---\n");
+	run_for(60);
+	snprintf(a, sizeof(a), "%s/posts/2024-01-04-gone.md", wdir);
+	OK(unlink(a) == 0, "unlink");
+	run_for(60);
+	INT_EQ(watch_held(w, "posts/2024-01-04-gone.md"), 0, "unlinked");
+	close(fd);
+
+	/* posts/ replaced: the new one is watched. */
+	snprintf(a, sizeof(a), "rm -rf '%s/posts'", wdir);
+	OK(system(a) == 0, "rm -r posts");
+	test_mkdir(wdir, "posts");
+	run_for(100);
+	INT_EQ(watch_count(w), 2, "posts/ watched again");
+	fd = open_in("posts/2024-01-05-new.md");
+	piece(fd, "---\n");
+	run_for(60);
+	INT_EQ(watch_held(w, "posts/2024-01-05-new.md"), 1,
+	    "the new posts/ tells writes too");
+	close(fd);
+	run_for(60);
+
+	/* Editor droppings: nothing. */
+	before = ncalls;
+	fd = open_in("posts/.x.md.swp");
+	piece(fd, "swap");
+	close(fd);
+	fd = open_in("posts/notes.txt");
+	piece(fd, "notes");
+	close(fd);
+	run_for(100);
+	INT_EQ(ncalls, before, "no rebuild for other files");
+	INT_EQ(watch_held(w, "posts/.x.md.swp"), 0, "swap files not held");
+
+	/* A .gmi post counts; a page bundle's folder is watched too. */
+	before = ncalls;
+	fd = open_in("posts/2024-01-06-g.gmi");
+	piece(fd, "# G\n");
+	close(fd);
+	run_for(100);
+	OK(ncalls > before, "a .gmi post: a rebuild");
+	before = ncalls;
+	test_mkdir(wdir, "posts/2024-01-07-b");
+	run_for(100);
+	OK(ncalls > before, "a folder made: a rebuild");
+	INT_EQ(watch_count(w), 3, "the folder watched");
+	before = ncalls;
+	fd = open_in("posts/2024-01-07-b/index.md");
+	piece(fd, "# B\n");
+	run_for(60);
+	INT_EQ(watch_held(w, "posts/2024-01-07-b/index.md"), 1,
+	    "a bundle's index being written");
+	INT_EQ(ncalls, before, "no rebuild while written");
+	close(fd);
+	run_for(100);
+	INT_EQ(watch_held(w, "posts/2024-01-07-b/index.md"), 0,
+	    "the index whole");
+	OK(ncalls > before, "the index closed: a rebuild");
+	before = ncalls;
+	fd = open_in("posts/2024-01-07-b/pic.png");
+	piece(fd, "PNG");
+	close(fd);
+	run_for(100);
+	INT_EQ(ncalls, before, "a bundle's picture: no rebuild");
+	snprintf(a, sizeof(a), "rm -rf '%s/posts/2024-01-07-b'", wdir);
+	OK(system(a) == 0, "rm -r the bundle");
+	run_for(100);
+	OK(ncalls > before, "the folder gone: a rebuild");
+	INT_EQ(watch_count(w), 2, "and no longer watched");
+
+	watch_stop(w);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
+}
+
+int
+main(void)
+{
+	snprintf(top, sizeof(top), "/tmp/capsuled-watch-XXXXXX");
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		return 2;
+	}
+	test_archive_held();
+	test_watch();
+	test_rm_tree(top);
+	return harness_done();
+}
