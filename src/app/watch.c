@@ -779,8 +779,9 @@ watch_stop(struct watch *w)
 			close_dir(w->sub[i]);
 			w->sub[i] = NULL;
 		}
-	for (i = 0; i < w->nbundles; i++)
-		close_dir(w->bundles[i]);
+	/* Out of the list first: close_dir() reads the ones left in it. */
+	while (w->nbundles > 0)
+		close_dir(w->bundles[--w->nbundles]);
 	free(w->bundles);
 	w->bundles = NULL;
 	w->nbundles = 0;
