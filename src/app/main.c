@@ -28,6 +28,7 @@
 #include "app/reload.h"
 #include "content/archive.h"
 #include "content/frontmatter.h"
+#include "content/template.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -92,17 +93,33 @@ version(void)
 	    yaml_get_version_string(), cmark_version_string());
 }
 
-/* --render: the body of one Markdown file, as a reader would get it. */
+/*
+ * A link to a fragment of the page is plain text, as the server shows
+ * it (links.h); the other links need an archive to resolve.
+ */
+static char *
+render_link(void *ctx, const char *url)
+{
+	return url[0] == '#' ? xstrdup("") : NULL;
+}
+
+/*
+ * --render: the body of one Markdown file, as a reader would get it
+ * (template constructs read as the archive reads them, what they lost
+ * said on stderr as the server logs it).
+ */
 static int
 cmd_render(const char *path, const char *to)
 {
 	struct render_opts	 ropts;
 	struct buf		 out = BUF_INIT;
+	struct template_result	 tr;
 	struct meta		 m;
 	struct fm_error		 fe;
-	size_t			 len;
+	size_t			 len, blen, i;
 	char			*src;
 	int			 gmi;
+	const char		*body;
 
 	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
 		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
@@ -122,18 +139,34 @@ cmd_render(const char *path, const char *to)
 		free(src);
 		return EXIT_TROUBLE;
 	}
+	body = src + m.body_off;
+	blen = len - m.body_off;
+	memset(&tr, 0, sizeof(tr));
+	/* A gemtext post is a .gmi file, as in posts/; no templates. */
+	gmi = archive_gmi_name(path);
+	if (!gmi && template_present(body, blen)) {
+		template_rewrite(body, blen, &tr);
+		for (i = 0; i < tr.nnotes; i++)
+			fprintf(stderr, "%s:%u:%u: template: %s %s\n", path,
+			    m.body_line + tr.notes[i].line - 1,
+			    tr.notes[i].col, tr.notes[i].what ==
+			    TEMPLATE_REMOVED ? "removed" : "approximated",
+			    tr.notes[i].text);
+		body = tr.body;
+		blen = tr.len;
+	}
 	memset(&ropts, 0, sizeof(ropts));
 	ropts.width = 70;
-	/* A gemtext post is a .gmi file, as in posts/. */
-	gmi = archive_gmi_name(path);
+	ropts.rewrite = render_link;
 	if (strcmp(to, "gemini") == 0)
-		(gmi ? render_gemtext_gmi : render_gemtext)(src + m.body_off,
-		    len - m.body_off, &ropts, &out);
+		(gmi ? render_gemtext_gmi : render_gemtext)(body, blen, &ropts,
+		    &out);
 	else
-		(gmi ? render_gopher_gmi : render_gopher)(src + m.body_off,
-		    len - m.body_off, &ropts, &out);
+		(gmi ? render_gopher_gmi : render_gopher)(body, blen, &ropts,
+		    &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
+	template_result_free(&tr);
 	meta_free(&m);
 	free(src);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;

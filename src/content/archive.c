@@ -47,6 +47,7 @@
 
 #include "content/archive.h"
 #include "content/frontmatter.h"
+#include "content/template.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/date.h"
@@ -61,6 +62,7 @@
 
 #define ARCHIVE_MAX_FILE	(8u << 20)	/* max_post_size when unset */
 #define WORDS_PER_MIN		200
+#define SUMMARY_MAX		300	/* code points of a derived summary */
 /*
  * A file changed less than this before a scan may change again within
  * the same timestamp tick (a jiffy on Linux, a second or two on some
@@ -101,6 +103,13 @@ struct archive_file {
 	unsigned	 words;		/* in the body */
 	struct scan_link *links;	/* that may name posts: links.c */
 	size_t		 nlinks;
+	/*
+	 * Template constructs removed or approximated in the body, which
+	 * src holds rewritten (template.h); logged by every snapshot.
+	 */
+	struct template_note *tnotes;	/* owned */
+	size_t		 ntnotes, ntmore;
+	char		*summary;	/* first paragraph when m has none */
 	/*
 	 * For posts: the name (a bundle's: its folder's) without date
 	 * prefix and ".md" or ".gmi" (the title when there is no other,
@@ -811,6 +820,8 @@ file_unref(struct archive_file *f)
 	if (!f->bad)
 		meta_free(&f->m);
 	free(f->heading);
+	free(f->tnotes);
+	free(f->summary);
 	scan_links_free(f->links, f->nlinks);
 	free(f->base);
 	free(f);
@@ -834,12 +845,70 @@ post_file_keys(struct archive_file *f)
 		f->tagkeys[i] = tag_key(f->m.tags[i]);
 }
 
+/*
+ * The body's template constructs read for what they mean, once, when
+ * the file is read: src then holds the front matter and the rewritten
+ * body, so headings, word counts, links, search and every rendering
+ * see no template syntax, and rendering (on the request path) pays
+ * nothing for it.
+ */
+static void
+read_templates(struct archive_file *f)
+{
+	struct template_result	 r;
+	char			*src;
+	size_t			 off = f->m.body_off;
+
+	if (!template_present(f->src + off, f->len - off))
+		return;
+	template_rewrite(f->src + off, f->len - off, &r);
+	src = xmalloc(off + r.len + 1);
+	memcpy(src, f->src, off);
+	memcpy(src + off, r.body, r.len + 1);
+	free(f->src);
+	f->src = src;
+	f->len = off + r.len;
+	f->tnotes = r.notes;
+	f->ntnotes = r.nnotes;
+	f->ntmore = r.nmore;
+	r.notes = NULL;
+	template_result_free(&r);
+}
+
+/* What read_templates() did, as "posts/x.md:LINE:COL: template: ...". */
+static void
+log_templates(struct archive *a, const struct archive_file *f)
+{
+	const struct template_note	*n;
+	char				 why[160];
+	size_t				 i;
+
+	for (i = 0; i < f->ntnotes; i++) {
+		n = &f->tnotes[i];
+		if (n->what == TEMPLATE_REMOVED) {
+			snprintf(why, sizeof(why), "template: removed %s",
+			    n->text);
+			warn_file(a, f->rel, f->m.body_line + n->line - 1,
+			    n->col, why, 0);
+		} else
+			log_info("%s:%u:%u: template: approximated %s",
+			    f->rel, f->m.body_line + n->line - 1, n->col,
+			    n->text);
+	}
+	if (f->ntmore > 0) {
+		snprintf(why, sizeof(why), "template: %zu more constructs "
+		    "removed or read approximately", f->ntmore);
+		warn_file(a, f->rel, 1, 1, why, 0);
+	}
+}
+
 /* A record of src[0..len) (taken over), read as st said. */
 static struct archive_file *
 file_new(const struct archive_priv *ap, const char *rel,
     const struct stat *st, char *src, size_t len)
 {
 	struct archive_file	*f;
+	const char		*body;
 	long long		 newest;
 
 	f = xcalloc(1, sizeof(*f));
@@ -863,8 +932,16 @@ file_new(const struct archive_priv *ap, const char *rel,
 	f->src = src;
 	f->len = len;
 	f->gemtext = strncmp(rel, "posts/", 6) == 0 && archive_gmi_name(rel);
+	if (!f->gemtext)		/* Hugo's templates are Markdown's */
+		read_templates(f);
+	len = f->len;
+	body = f->src + f->m.body_off;
 	body_heading_links(f);
-	f->words = count_words(src + f->m.body_off, len - f->m.body_off);
+	f->words = count_words(body, len - f->m.body_off);
+	if (!f->gemtext && f->m.summary == NULL &&
+	    strncmp(rel, "posts/", 6) == 0)
+		f->summary = render_summary(body, len - f->m.body_off,
+		    SUMMARY_MAX);
 	if (strncmp(rel, "posts/", 6) == 0)
 		post_file_keys(f);
 	return f;
@@ -974,6 +1051,12 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
 		return NULL;
 	}
+	if (f->m.nignored > 0) {
+		snprintf(why, sizeof(why), "%s%s", f->m.ignored.msg,
+		    f->m.nignored > 1 ? " (and more values below)" : "");
+		warn_file(a, rel, f->m.ignored.line, f->m.ignored.col, why, 0);
+	}
+	log_templates(a, f);
 	return f;
 }
 
@@ -1177,15 +1260,31 @@ load_post(struct archive *a, int pfd, const char *name)
 		free(p->slug);
 		p->slug = xstrdup(p->date.ymd);
 	}
-	/* Drafts are in no index: their slugs are theirs alone. */
+	/*
+	 * Drafts are in no index: their slugs are theirs alone.  Two
+	 * posts with one slug are both kept: files are loaded in name
+	 * order, so the first keeps it and the other is told apart by its
+	 * date ("x-2024-01-12"), then by a number ("x-2024-01-12-2"), the
+	 * same on every load.
+	 */
 	if ((other = m->draft ? archive_draft(a, p->slug) :
 	    index_put(&ap->post_slug, p->slug, p)) != p && other != NULL) {
-		snprintf(why, sizeof(why), "slug \"%s\" already used by %s, "
-		    "skipped", p->slug, other->path);
-		warn_file(a, rel, 1, 1, why, 1);
+		char	*alt = xasprintf("%s-%s", p->slug, p->date.ymd);
+		size_t	 n = 2;
+
+		while (index_get(&ap->post_slug, alt) != NULL ||
+		    archive_draft(a, alt) != NULL) {
+			free(alt);
+			alt = xasprintf("%s-%s-%zu", p->slug, p->date.ymd,
+			    n++);
+		}
+		snprintf(why, sizeof(why), "slug \"%s\" already used by %s; "
+		    "this post is /posts/%s", p->slug, other->path, alt);
+		warn_file(a, rel, 1, 1, why, 0);
 		free(p->slug);
-		free(p);
-		return NULL;
+		p->slug = alt;
+		if (!m->draft)
+			index_put(&ap->post_slug, p->slug, p);
 	}
 	if (!m->draft) {
 		index_put(&ap->post_file, p->path + strlen("posts/"), p);
@@ -1205,7 +1304,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->tags = xcalloc(p->ntags, sizeof(*p->tags));
 	p->series_name = m->series;
 	p->part = m->part;
-	p->summary = m->summary;
+	p->summary = m->summary ? m->summary : f->summary;
 	p->lang = m->lang;
 	p->author = m->author;
 	p->featured = m->featured;
@@ -1576,6 +1675,7 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 			a->link_aliases[i] = xstrdup(c->link_aliases[i]);
 		a->nlink_aliases = c->nlink_aliases;
 	}
+	a->web_url = xstrdup_null(c->web_url);
 	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
 	    ARCHIVE_MAX_FILE;
 	ap->max_total = c->max_archive_size > 0 ? c->max_archive_size :
@@ -1672,6 +1772,7 @@ archive_unref(struct archive *a)
 	for (i = 0; i < a->nlink_aliases; i++)
 		free(a->link_aliases[i]);
 	free(a->link_aliases);
+	free(a->web_url);
 	free(a->dir);
 	free(a->title);
 	free(a->subtitle);

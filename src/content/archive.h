@@ -149,6 +149,8 @@ struct archive {
 	/* The config's link_aliases (old web URLs of posts); owned. */
 	char		**link_aliases;
 	size_t		 nlink_aliases;
+	/* The config's web_url (the writer's old web site); owned, or NULL. */
+	char		*web_url;
 
 	unsigned	 nwarnings;	/* logged while loading */
 	unsigned	 nskipped;	/* files skipped with a warning */

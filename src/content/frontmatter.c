@@ -9,6 +9,7 @@
  * copied into struct meta, which owns them; meta_free() releases them.
  * Knows libyaml and date.h; nothing of files or of the archive.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -93,6 +94,26 @@ fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
 	f->err->col = (unsigned)mk->column + 1;
 	va_start(ap, fmt);
 	vsnprintf(f->err->msg, sizeof(f->err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* A value that is ignored, not refused: the first is kept in m->ignored. */
+static void
+ignore(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+ignore(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+{
+	struct fm_error	*e = &f->m->ignored;
+	va_list		 ap;
+
+	if (f->m->nignored++ > 0)
+		return;
+	e->line = f->line0 + (unsigned)mk->line;
+	e->col = (unsigned)mk->column + 1;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
 }
 
@@ -312,14 +333,14 @@ split_tags(struct fmp *f)
 }
 
 static int
-read_tags(struct fmp *f)
+read_tags(struct fmp *f, int depth)
 {
 	if (f->ev.type == YAML_SCALAR_EVENT)
 		return split_tags(f);
 	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
-		fail(f, &f->ev.start_mark, "%s: expected a list or a string",
-		    f->key);
-		return -1;
+		ignore(f, &f->ev.start_mark, "%s: expected a list or a "
+		    "string; ignored", f->key);
+		return skip_node(f, depth);
 	}
 	for (;;) {
 		if (next(f) == -1)
@@ -327,9 +348,11 @@ read_tags(struct fmp *f)
 		if (f->ev.type == YAML_SEQUENCE_END_EVENT)
 			return 0;
 		if (f->ev.type != YAML_SCALAR_EVENT) {
-			fail(f, &f->ev.start_mark,
-			    "%s: expected a list of strings", f->key);
-			return -1;
+			ignore(f, &f->ev.start_mark, "%s: expected a list of "
+			    "strings; an item ignored", f->key);
+			if (skip_node(f, depth + 1) == -1)
+				return -1;
+			continue;
 		}
 		if (!yml_is_null(&f->ev) && add_tag(f, sval(f), slen(f)) == -1)
 			return -1;
@@ -341,7 +364,7 @@ read_tags(struct fmp *f)
  * joined with ", " (authors).
  */
 static int
-read_str_or_list(struct fmp *f, char **dst, int join)
+read_str_or_list(struct fmp *f, char **dst, int join, int depth)
 {
 	struct buf	 b = BUF_INIT;
 	char		*s;
@@ -351,8 +374,9 @@ read_str_or_list(struct fmp *f, char **dst, int join)
 		return 0;
 	}
 	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
-		fail(f, &f->ev.start_mark, "%s: expected a string", f->key);
-		return -1;
+		ignore(f, &f->ev.start_mark, "%s: expected a string; ignored",
+		    f->key);
+		return skip_node(f, depth);
 	}
 	for (;;) {
 		if (next(f) == -1)
@@ -360,9 +384,11 @@ read_str_or_list(struct fmp *f, char **dst, int join)
 		if (f->ev.type == YAML_SEQUENCE_END_EVENT)
 			break;
 		if (f->ev.type != YAML_SCALAR_EVENT) {
-			fail(f, &f->ev.start_mark,
-			    "%s: expected a list of strings", f->key);
-			goto fail;
+			ignore(f, &f->ev.start_mark, "%s: expected a list of "
+			    "strings; an item ignored", f->key);
+			if (skip_node(f, depth + 1) == -1)
+				goto fail;
+			continue;
 		}
 		if (yml_is_null(&f->ev) || (!join && b.len > 0))
 			continue;
@@ -384,39 +410,48 @@ fail:
 	return -1;
 }
 
+/*
+ * A value of the wrong shape is ignored with a note (meta.ignored), not
+ * a reason to refuse the file: these return 0 when the value is usable,
+ * 1 when it was ignored (and consumed), -1 on a YAML error.
+ */
 static int
-want_scalar(struct fmp *f, const char *what)
+want_scalar(struct fmp *f, const char *what, int depth)
 {
 	if (f->ev.type == YAML_SCALAR_EVENT)
 		return 0;
-	fail(f, &f->ev.start_mark, "%s: expected %s", f->key, what);
-	return -1;
+	ignore(f, &f->ev.start_mark, "%s: expected %s; ignored", f->key,
+	    what);
+	return skip_node(f, depth) == -1 ? -1 : 1;
 }
 
 static int
-read_date(struct fmp *f, struct date *d, bool *has)
+read_date(struct fmp *f, struct date *d, int depth)
 {
 	const char	*errstr;
+	int		 rv;
 
-	if (want_scalar(f, "a date") == -1)
-		return -1;
+	if ((rv = want_scalar(f, "a date", depth)) != 0)
+		return rv;
 	if (date_parse(sval(f), slen(f), d, &errstr) == -1) {
-		fail(f, &f->ev.start_mark, "%s: %s", f->key, errstr);
-		return -1;
+		ignore(f, &f->ev.start_mark, "%s: %s; ignored", f->key,
+		    errstr);
+		return 1;
 	}
-	*has = true;
 	return 0;
 }
 
 static int
-read_bool(struct fmp *f, bool *out)
+read_bool(struct fmp *f, bool *out, int depth)
 {
-	if (want_scalar(f, "true or false") == -1)
-		return -1;
+	int	 rv;
+
+	if ((rv = want_scalar(f, "true or false", depth)) != 0)
+		return rv;
 	if (yml_parse_bool(sval(f), slen(f), out) == -1) {
-		fail(f, &f->ev.start_mark, "%s: expected true or false",
-		    f->key);
-		return -1;
+		ignore(f, &f->ev.start_mark, "%s: expected true or false; "
+		    "ignored", f->key);
+		return 1;
 	}
 	return 0;
 }
@@ -428,8 +463,8 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 	struct meta	*m = f->m;
 	struct date	 d;
 	const char	*errstr;
-	bool		 b, has = false;
-	int		 v, keep;
+	bool		 b;
+	int		 v, keep, rv;
 
 	if (yml_is_null(&f->ev))
 		return 0;
@@ -446,16 +481,16 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 	case F_SUBTITLE:
 	case F_LEVEL:
 	case F_AUDIENCE:
-		if (want_scalar(f, "a string") == -1)
-			return -1;
+		if ((rv = want_scalar(f, "a string", depth)) != 0)
+			return rv < 0 ? -1 : 0;
 		if (!keep)
 			return 0;
 		switch (k->field) {
 		case F_TITLE:
-			set_text(f, &m->title, FM_ENTITIES);
+			set_text(f, &m->title, FM_ENTITIES | FM_TAGS);
 			break;
 		case F_SUMMARY:
-			set_text(f, &m->summary, FM_ENTITIES);
+			set_text(f, &m->summary, FM_ENTITIES | FM_TAGS);
 			break;
 		case F_SLUG:
 			set_text(f, &m->slug, 0);
@@ -463,14 +498,15 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		case F_LANG:
 			set_text(f, &m->lang, 0);
 			if (m->lang != NULL && !lang_ok(m->lang)) {
-				fail(f, &f->ev.start_mark, "%s: '%.40s' is not"
-				    " a language tag like en or pt-BR", f->key,
-				    m->lang);
-				return -1;
+				ignore(f, &f->ev.start_mark, "%s: '%.40s' is "
+				    "not a language tag like en or pt-BR; "
+				    "ignored", f->key, m->lang);
+				free(m->lang);
+				m->lang = NULL;
 			}
 			break;
 		case F_SUBTITLE:
-			set_text(f, &m->subtitle, FM_ENTITIES);
+			set_text(f, &m->subtitle, FM_ENTITIES | FM_TAGS);
 			break;
 		case F_LEVEL:
 			set_text(f, &m->level, FM_ENTITIES);
@@ -482,45 +518,45 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		return 0;
 	case F_SERIES:
 		if (keep)
-			return read_str_or_list(f, &m->series, 0);
+			return read_str_or_list(f, &m->series, 0, depth);
 		return skip_node(f, depth);
 	case F_AUTHOR:
 		if (keep)
-			return read_str_or_list(f, &m->author, 1);
+			return read_str_or_list(f, &m->author, 1, depth);
 		return skip_node(f, depth);
 	case F_TAGS:
-		return read_tags(f);
+		return read_tags(f, depth);
 	case F_DATE:
-		if (read_date(f, &d, &has) == -1)
-			return -1;
+		if ((rv = read_date(f, &d, depth)) != 0)
+			return rv < 0 ? -1 : 0;
 		if (keep) {
 			m->date = d;
 			m->has_date = true;
 		}
 		return 0;
 	case F_UPDATED:
-		if (read_date(f, &d, &has) == -1)
-			return -1;
+		if ((rv = read_date(f, &d, depth)) != 0)
+			return rv < 0 ? -1 : 0;
 		if (keep) {
 			m->updated = d;
 			m->has_updated = true;
 		}
 		return 0;
 	case F_PART:
-		if (want_scalar(f, "a whole number") == -1)
-			return -1;
+		if ((rv = want_scalar(f, "a whole number", depth)) != 0)
+			return rv < 0 ? -1 : 0;
 		if (parse_int(sval(f), slen(f), &v) == -1) {
-			fail(f, &f->ev.start_mark, "%s: expected a whole "
-			    "number", f->key);
-			return -1;
+			ignore(f, &f->ev.start_mark, "%s: expected a whole "
+			    "number; ignored", f->key);
+			return 0;
 		}
 		if (keep)
 			m->part = v;
 		return 0;
 	case F_DRAFT:
 	case F_FEATURED:
-		if (read_bool(f, &b) == -1)
-			return -1;
+		if ((rv = read_bool(f, &b, depth)) != 0)
+			return rv < 0 ? -1 : 0;
 		if (k->field == F_DRAFT)
 			m->draft = m->draft || b;
 		else if (keep)
@@ -528,16 +564,17 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		return 0;
 	case F_PUBLISHED:
 		/* published: false (Jekyll), or published: 2024-01-02 */
-		if (want_scalar(f, "true, false or a date") == -1)
-			return -1;
+		if ((rv = want_scalar(f, "true, false or a date", depth)) !=
+		    0)
+			return rv < 0 ? -1 : 0;
 		if (yml_parse_bool(sval(f), slen(f), &b) == 0) {
 			m->draft = m->draft || !b;
 			return 0;
 		}
 		if (date_parse(sval(f), slen(f), &d, &errstr) == -1) {
-			fail(f, &f->ev.start_mark, "%s: expected true, false "
-			    "or a date", f->key);
-			return -1;
+			ignore(f, &f->ev.start_mark, "%s: expected true, "
+			    "false or a date; ignored", f->key);
+			return 0;
 		}
 		if (k->rank <= f->rank[F_DATE]) {
 			f->rank[F_DATE] = k->rank;
@@ -770,14 +807,46 @@ meta_free(struct meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * s[0..len) without its HTML tags and comments, appended to out: a
+ * title written for the web ("for action <em>and</em> flexibility")
+ * reads as its text.  A tag is "<" then a letter, "/" and a letter, or
+ * "!", up to the next ">"; any other "<" is text ("a < b").  A <br>
+ * leaves a space.
+ */
+static void
+strip_tags(struct buf *out, const char *s, size_t len)
+{
+	const char	*gt;
+	size_t		 i = 0, k;
+
+	while (i < len) {
+		k = i + 1 < len && s[i + 1] == '/' ? i + 2 : i + 1;
+		if (s[i] != '<' || k >= len || !(isalpha((unsigned char)s[k]) ||
+		    (k == i + 1 && s[k] == '!')) ||
+		    (gt = memchr(s + k, '>', len - k)) == NULL) {
+			buf_addc(out, s[i++]);
+			continue;
+		}
+		if (strncasecmp(s + i, "<br", 3) == 0)
+			buf_addc(out, ' ');
+		i = (size_t)(gt - s) + 1;
+	}
+}
+
 char *
 frontmatter_oneline(const char *s, size_t len, int flags)
 {
-	struct buf	 dec = BUF_INIT, out = BUF_INIT;
+	struct buf	 dec = BUF_INIT, tags = BUF_INIT, out = BUF_INIT;
 	const unsigned char *p;
 	size_t		 i, plen;
 	int		 space = 0;
 
+	if ((flags & FM_TAGS) && memchr(s, '<', len) != NULL) {
+		strip_tags(&tags, s, len);
+		s = tags.data;
+		len = tags.len;
+	}
 	if ((flags & FM_ENTITIES) && memchr(s, '&', len) != NULL) {
 		entity_decode_all(&dec, s, len);
 		s = dec.data;
@@ -812,5 +881,6 @@ frontmatter_oneline(const char *s, size_t len, int flags)
 		buf_addc(&out, p[i]);
 	}
 	buf_free(&dec);
+	buf_free(&tags);
 	return buf_release(&out);
 }

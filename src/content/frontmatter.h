@@ -31,7 +31,10 @@
  * is two tags), else on blanks ("c gemini" is two tags).  Bools are
  * true/false/yes/no/on/off.  An empty value or ~/null is as if the key
  * were absent.  Unknown keys are skipped, whatever they hold.  A known
- * key holding the wrong shape is an error pointing at the value.
+ * key holding the wrong shape (title: [a, b], date: soon, part: two, a
+ * lang that is no language tag) is ignored, as if absent, and
+ * meta.ignored says where: the post is still worth reading.  Only YAML
+ * that does not parse, or is not a mapping, refuses the file.
  */
 #ifndef CAPSULED_FRONTMATTER_H
 #define CAPSULED_FRONTMATTER_H
@@ -40,6 +43,13 @@
 #include <stddef.h>
 
 #include "core/date.h"
+
+/* Where and why a front matter was refused. */
+struct fm_error {
+	unsigned	 line;		/* 1-based in the file; --- is line 1 */
+	unsigned	 col;		/* 1-based, in characters */
+	char		 msg[128];	/* "title: expected a string" */
+};
 
 /* Strings are NULL when not given (or given empty). */
 struct meta {
@@ -62,16 +72,18 @@ struct meta {
 	char		*level;		/* or NULL */
 	char		*audience;	/* or NULL */
 
+	/*
+	 * The first value that was ignored rather than refused (of the
+	 * wrong shape, a lang that is no language tag), for a warning,
+	 * and how many were.
+	 */
+	struct fm_error	 ignored;
+	unsigned	 nignored;
+
 	size_t		 body_off;	/* Markdown starts at src + body_off */
 	unsigned	 body_line;	/* 1-based line of src + body_off */
 };
 
-/* Where and why a front matter was refused. */
-struct fm_error {
-	unsigned	 line;		/* 1-based in the file; --- is line 1 */
-	unsigned	 col;		/* 1-based, in characters */
-	char		 msg[128];	/* "title: expected a string" */
-};
 
 /*
  * Parse the front matter of src[0..len) into m (which need not be
@@ -93,12 +105,14 @@ enum fm_syntax frontmatter_syntax(const char *src, size_t len,
 	    size_t body_off);
 
 #define FM_ENTITIES	0x1	/* decode &amp; &#233; &eacute; ... */
+#define FM_TAGS		0x2	/* drop HTML tags: <em>and</em> is "and" */
 
 /*
  * Text fit for a one-line title: runs of blanks and line breaks become
  * one space, the ends are trimmed, other control characters (C0, DEL,
  * C1) are dropped and, with FM_ENTITIES, HTML character references are
- * decoded first.  Returns a malloc'd string (possibly empty).
+ * decoded first; with FM_TAGS, HTML tags and comments are dropped
+ * before that (title, summary and subtitle are read so).  Returns a malloc'd string (possibly empty).
  */
 char	*frontmatter_oneline(const char *s, size_t len, int flags);
 

@@ -70,10 +70,35 @@ fail(struct fmtoml *f, size_t off, const char *fmt, ...)
 }
 
 static int
+ignore(struct fmtoml *f, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * A value of the wrong shape is ignored, as if absent, and the first
+ * such is kept in m->ignored for a warning (frontmatter.h): the post is
+ * still worth reading.  Returns 0, for the caller to go on.
+ */
+static int
+ignore(struct fmtoml *f, size_t off, const char *fmt, ...)
+{
+	struct fm_error	*e = &f->m->ignored;
+	va_list		 ap;
+
+	if (f->m->nignored++ > 0)
+		return 0;
+	toml_position(f->in, f->inlen, off, &e->line, &e->col);
+	e->line += f->line0 - 1;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static int
 wrong(struct fmtoml *f, const struct toml_value *v, const char *what)
 {
-	return fail(f, v->off, "%s: expected %s (got %s)", f->key, what,
-	    toml_type_name(v->type));
+	return ignore(f, v->off, "%s: expected %s (got %s); ignored",
+	    f->key, what, toml_type_name(v->type));
 }
 
 /* Replace *dst with the one-line form of s, unless that is empty. */
@@ -108,8 +133,10 @@ read_tags(struct fmtoml *f, const struct toml_value *v)
 		return wrong(f, v, "a list or a string");
 	for (i = 0; i < v->u.array.n; i++) {
 		e = v->u.array.v[i];
-		if (e->type != TOML_STRING)
-			return wrong(f, e, "a list of strings");
+		if (e->type != TOML_STRING) {
+			wrong(f, e, "a list of strings");	/* the item */
+			continue;
+		}
 		if (frontmatter_add_tag(f->m, e->u.str.s, e->u.str.len) == -1)
 			return fail(f, e->off, "%s: more than %d tags",
 			    f->key, FM_MAX_TAGS);
@@ -164,7 +191,7 @@ read_str_or_list(struct fmtoml *f, const struct toml_value *v, char **dst,
  * A TOML date or date-time, or a string date.c reads.  A local
  * date-time is UTC and a date alone noon UTC, as in YAML (date.h).
  * Returns 0; 1 when v is no date at all (the caller says what it
- * wanted); -1 on error.
+ * wanted); 2 when it is no good date (ignored, said so).
  */
 static int
 to_date(struct fmtoml *f, const struct toml_value *v, struct date *d)
@@ -192,11 +219,12 @@ to_date(struct fmtoml *f, const struct toml_value *v, struct date *d)
 		break;
 	case TOML_STRING:
 		if (date_parse(v->u.str.s, v->u.str.len, d, &errstr) == -1)
-			return fail(f, v->off, "%s: %s", f->key, errstr);
+			return ignore(f, v->off, "%s: %s; ignored", f->key,
+			    errstr) + 2;
 		return 0;
 	case TOML_LOCAL_TIME:
-		return fail(f, v->off, "%s: a time of day without a date",
-		    f->key);
+		return ignore(f, v->off, "%s: a time of day without a date; "
+		    "ignored", f->key) + 2;
 	case TOML_TABLE:
 	case TOML_ARRAY:
 	case TOML_INTEGER:
@@ -205,7 +233,8 @@ to_date(struct fmtoml *f, const struct toml_value *v, struct date *d)
 		return 1;
 	}
 	if (date_parse(s, (size_t)n, d, &errstr) == -1)
-		return fail(f, v->off, "%s: %s", f->key, errstr);
+		return ignore(f, v->off, "%s: %s; ignored", f->key, errstr) +
+		    2;
 	return 0;
 }
 
@@ -248,11 +277,15 @@ read_value(struct fmtoml *f, const struct fm_key *k, int rank,
 		    k->field == F_LEVEL ? &m->level : &m->audience;
 		set_text(dst, v->u.str.s, v->u.str.len,
 		    k->field == F_SLUG || k->field == F_LANG ? 0 :
-		    FM_ENTITIES);
+		    k->field == F_LEVEL || k->field == F_AUDIENCE ?
+		    FM_ENTITIES : FM_ENTITIES | FM_TAGS);
 		if (k->field == F_LANG && m->lang != NULL &&
-		    !frontmatter_lang_ok(m->lang))
-			return fail(f, v->off, "%s: '%.40s' is not a language "
-			    "tag like en or pt-BR", f->key, m->lang);
+		    !frontmatter_lang_ok(m->lang)) {
+			ignore(f, v->off, "%s: '%.40s' is not a language tag "
+			    "like en or pt-BR; ignored", f->key, m->lang);
+			free(m->lang);
+			m->lang = NULL;
+		}
 		return 0;
 	case F_SERIES:
 		return read_str_or_list(f, v, &m->series, 0, keep);
@@ -263,7 +296,7 @@ read_value(struct fmtoml *f, const struct fm_key *k, int rank,
 	case F_DATE:
 	case F_UPDATED:
 		if ((rv = to_date(f, v, &d)) != 0)
-			return rv == 1 ? wrong(f, v, "a date") : -1;
+			return rv == 1 ? wrong(f, v, "a date") : 0;
 		if (!keep)
 			return 0;
 		if (k->field == F_DATE) {
@@ -278,8 +311,8 @@ read_value(struct fmtoml *f, const struct fm_key *k, int rank,
 		if (v->type != TOML_INTEGER)
 			return wrong(f, v, "a whole number");
 		if (v->u.integer > FM_MAX_PART || v->u.integer < -FM_MAX_PART)
-			return fail(f, v->off, "%s: %lld is out of range",
-			    f->key, (long long)v->u.integer);
+			return ignore(f, v->off, "%s: %lld is out of range; "
+			    "ignored", f->key, (long long)v->u.integer);
 		if (keep)
 			m->part = (int)v->u.integer;
 		return 0;
@@ -302,7 +335,7 @@ read_value(struct fmtoml *f, const struct fm_key *k, int rank,
 		}
 		if ((rv = to_date(f, v, &d)) != 0)
 			return rv == 1 ? wrong(f, v, "true, false or a date") :
-			    -1;
+			    0;
 		if (rank <= f->rank[F_DATE]) {
 			f->rank[F_DATE] = rank;
 			m->date = d;
@@ -337,8 +370,10 @@ read_table(struct fmtoml *f, const struct toml_value *t, enum scope sc)
 		f->key = kv->key;
 		if (sc == SCOPE_TOP && (named(kv, "taxonomies") ||
 		    named(kv, "extra") || named(kv, "params"))) {
-			if (kv->val->type != TOML_TABLE)
-				return wrong(f, kv->val, "a table");
+			if (kv->val->type != TOML_TABLE) {
+				wrong(f, kv->val, "a table");
+				continue;
+			}
 			inner = named(kv, "taxonomies") ? SCOPE_TAXONOMIES :
 			    SCOPE_EXTRA;
 			if (read_table(f, kv->val, inner) == -1)

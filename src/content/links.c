@@ -15,14 +15,17 @@
  * Knows the archive's lookups and URL path syntax; nothing of rendering
  * or requests.  Every string returned is malloc'd for the caller.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "content/archive.h"
 #include "content/links.h"
 #include "core/buf.h"
 #include "core/date.h"
+#include "core/fsafe.h"
 #include "core/log.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -108,63 +111,327 @@ alias_rest(const struct archive *a, const char *url)
 	return NULL;
 }
 
-/*
- * An old web URL of a post, "https://old.example/2021/03/kernel-notes-
- * 01.html" under the alias "https://old.example/": its last path
- * segment without an extension, malloc'd ("kernel-notes-01"); NULL when
- * url is not under an alias or has no segment there (the old blog's
- * home page is no post).
- */
-static char *
-alias_name(const struct archive *a, const char *url)
-{
-	const char	*rest, *seg, *dot;
-	size_t		 len;
+/* ---- by meaning ---------------------------------------------------- */
 
-	if ((rest = alias_rest(a, url)) == NULL)
-		return NULL;
-	len = strcspn(rest, "?#");
-	while (len > 0 && rest[len - 1] == '/')
-		len--;
-	for (seg = rest + len; seg > rest && seg[-1] != '/'; seg--)
-		;
-	len -= (size_t)(seg - rest);
-	if ((dot = memchr(seg, '.', len)) != NULL)
-		len = (size_t)(dot - seg);
-	return len > 0 ? xstrndup(seg, len) : NULL;
+#define MAX_SEGS	32
+
+/* Endings of a web page's address that are no part of its name. */
+static const char *const page_exts[] = {
+	".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".gmi", ".md",
+};
+
+/* Names of an index page, which stands for its folder. */
+static const char *const index_pages[] = {
+	"index.html", "index.htm", "index.php", "index.md", "index.gmi",
+	"index",
+};
+
+/* Sections of a web site's addresses that name a series or a topic. */
+static const struct {
+	const char	*name;
+	int		 series;
+} sections[] = {
+	{ "series", 1 }, { "tags", 0 }, { "tag", 0 }, { "categories", 0 },
+	{ "category", 0 }, { "topics", 0 }, { "topic", 0 },
+};
+
+/* Split path at '/' into at most MAX_SEGS non-empty segments. */
+static size_t
+split(char *path, char *segs[MAX_SEGS])
+{
+	char	*p, *slash;
+	size_t	 n = 0;
+
+	for (p = path; *p != '\0' && n < MAX_SEGS; p = slash + 1) {
+		if ((slash = strchr(p, '/')) != NULL)
+			*slash = '\0';
+		if (*p != '\0')
+			segs[n++] = p;
+		if (slash == NULL)
+			break;
+	}
+	return n;
+}
+
+static int
+all_digits(const char *s, size_t len)
+{
+	return strlen(s) == len && strspn(s, "0123456789") == len;
 }
 
 /*
- * The post an old web URL names, by slug or by file name (with or
- * without its date prefix): "/posts/<slug>", or NULL.
+ * The post an old address names by its last segment name (its page
+ * ending gone): by file ("<ymd>-name.md", when the address has a date),
+ * by slug, by the file name without date prefix, by the slug the name
+ * makes ("tool-0.70.0-release" is "tool-0-70-0-release"); a name with a
+ * date prefix is tried without it.
+ */
+static struct post *
+post_by_name(const struct archive *a, const char *name, const char *ymd)
+{
+	struct post	*p = NULL;
+	struct date	 dd;
+	char		*t;
+
+	if (*name == '\0')
+		return NULL;
+	if (ymd != NULL) {
+		t = xasprintf("%s-%s.md", ymd, name);
+		p = archive_post_file(a, t);
+		free(t);
+	}
+	if (p == NULL && (p = archive_post(a, name)) == NULL &&
+	    (p = archive_post_base(a, name)) == NULL) {
+		t = archive_slugify(name);
+		p = archive_post(a, t);
+		free(t);
+	}
+	if (p == NULL && date_from_filename(name, &dd) == 0 &&
+	    strlen(name) > 11) {
+		t = xstrndup(name, 10);
+		p = post_by_name(a, name + 11, t);
+		free(t);
+	}
+	return p;
+}
+
+/*
+ * A file the old site served ("/assets/img/x.png"), when the writer put
+ * it in files/: at the same path, else at the longest tail of it that
+ * is there ("img/x.png", then "x.png").  "/files/..." or NULL.  Opened
+ * as the router opens it (fsafe.h), the strictest way.
  */
 static char *
-alias_resolve(const struct archive *a, const char *url)
+in_files(const struct archive *a, const char *path)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	const char	*tail = path;
+	char		*rel;
+	int		 fd;
+
+	while (tail != NULL && *tail != '\0') {
+		rel = xasprintf("files/%s", tail);
+		fd = fsafe_open(a->dir, rel, FSAFE_LINKS_NONE, &st, &kind);
+		free(rel);
+		if (fd != -1) {
+			close(fd);
+			if (kind == FSAFE_FILE)
+				return xasprintf("/files/%s", tail);
+		}
+		if ((tail = strchr(tail, '/')) != NULL)
+			tail++;
+	}
+	return NULL;
+}
+
+/*
+ * What an address of the writer's old site names in the capsule, by its
+ * meaning: path is its path, percent-decoded, without query, fragment
+ * and leading '/' ("2020/12/15/slug/", "blog/series/x", "x.html").
+ *   .../series/<x>, .../tags/<x> (tag, categories, category, topics)
+ *                      -> "/series/<slug>/", "/tags/<slug>/"
+ *   .../<name>.<ext>   -> "/files/..." when files/ has it (in_files())
+ *   .../<name>[.html]  -> "/posts/<slug>" of the post name names
+ *                         (post_by_name(); a date path before it,
+ *                         "/2020/12/15/", picks among posts of one name)
+ *   <page>[.html]      -> "/<page>", a page of pages/
+ * An index page ("x/index.html") stands for its folder.  NULL when it
+ * names nothing the capsule has.
+ */
+static char *
+by_meaning(const struct archive *a, const char *path)
 {
 	struct post	*p;
-	struct date	 dd;
-	char		*name;
+	struct doc	*d;
+	char		*copy, *segs[MAX_SEGS], *slug, *res = NULL, ymd[11];
+	const char	*last;
+	size_t		 n, i, k, len;
+	int		 dated = 0;
 
-	if ((name = alias_name(a, url)) == NULL)
-		return NULL;
-	if ((p = archive_post(a, name)) == NULL &&
-	    (p = archive_post_base(a, name)) == NULL &&
-	    date_from_filename(name, &dd) == 0 && strlen(name) > 11 &&
-	    (p = archive_post_base(a, name + 11)) == NULL)
-		p = archive_post(a, name + 11);
+	copy = xstrdup(path);
+	n = split(copy, segs);
+	for (k = 0; n > 0 && k < nitems(index_pages); k++)
+		if (strcasecmp(segs[n - 1], index_pages[k]) == 0) {
+			n--;
+			break;
+		}
+	if (n == 0)
+		goto out;
+	for (i = 0; i + 1 < n; i++)
+		for (k = 0; k < nitems(sections); k++) {
+			if (strcasecmp(segs[i], sections[k].name) != 0)
+				continue;
+			slug = archive_slugify(segs[i + 1]);
+			if (sections[k].series && archive_series(a, slug))
+				res = xasprintf("/series/%s/", slug);
+			else if (!sections[k].series && archive_tag(a, slug))
+				res = xasprintf("/tags/%s/", slug);
+			free(slug);
+			goto out;
+		}
+	/* "/2020/12/15/slug": the date the old site filed it under. */
+	for (i = 0; i + 3 < n && !dated; i++)
+		if (all_digits(segs[i], 4) && all_digits(segs[i + 1], 2) &&
+		    all_digits(segs[i + 2], 2)) {
+			snprintf(ymd, sizeof(ymd), "%s-%s-%s", segs[i],
+			    segs[i + 1], segs[i + 2]);
+			dated = 1;
+		}
+	last = segs[n - 1];
+	len = strlen(last);
+	for (k = 0; k < nitems(page_exts); k++) {
+		size_t	 el = strlen(page_exts[k]);
+
+		if (len > el && strcasecmp(last + len - el, page_exts[k]) == 0) {
+			segs[n - 1][len - el] = '\0';
+			break;
+		}
+	}
+	if (k == nitems(page_exts) && strchr(last, '.') != NULL &&
+	    (res = in_files(a, path)) != NULL)
+		goto out;
+	if ((p = post_by_name(a, last, dated ? ymd : NULL)) != NULL)
+		res = xasprintf("/posts/%s", p->slug);
+	else if (n == 1 && (d = archive_doc(a, last)) != NULL)
+		res = xasprintf("/%s", d->name);	/* "/about/index.html" */
+out:
+	free(copy);
+	return res;
+}
+
+/*
+ * Does the capsule answer path (as by_meaning() takes it) itself: its
+ * home, a post, series or tag that is there, its lists and feeds,
+ * files/ (a missing file answers 51 there), a page?
+ */
+static int
+served(const struct archive *a, const char *path)
+{
+	static const char *const own[] = {
+		"files", "gemlog", "drafts", "search", "atom.xml",
+		"robots.txt",
+	};
+	struct post	*p;
+	const char	*rest;
+	char		*name;
+	size_t		 len, i;
+	int		 found;
+
+	len = strcspn(path, "/");
+	rest = path + len + (path[len] == '/');
+	for (i = 0; i < nitems(own); i++)
+		if (strlen(own[i]) == len && memcmp(path, own[i], len) == 0)
+			return 1;
+	if (len == 0)
+		return 1;		/* "/" */
+	name = xstrndup(rest, strcspn(rest, "/"));
+	if (len == 5 && memcmp(path, "posts", 5) == 0) {
+		/* "posts/<slug>/<file>": a page bundle's file. */
+		p = *name != '\0' ? archive_post(a, name) : NULL;
+		found = *name == '\0' || (p != NULL && (p->bundle ||
+		    rest[strlen(name)] == '\0' ||
+		    strcmp(rest + strlen(name), "/") == 0));
+	}
+	else if (len == 6 && memcmp(path, "series", 6) == 0)
+		found = *name == '\0' || archive_series(a, name) != NULL;
+	else if (len == 4 && memcmp(path, "tags", 4) == 0)
+		found = *name == '\0' || archive_tag(a, name) != NULL;
+	else if (*rest == '\0') {
+		free(name);
+		name = xstrndup(path, len);
+		found = archive_doc(a, name) != NULL;
+	} else
+		found = 0;
 	free(name);
-	return p != NULL ? xasprintf("/posts/%s", p->slug) : NULL;
+	return found;
+}
+
+/*
+ * An old web URL of a post, "https://old.example/2021/03/kernel-notes-
+ * 01.html" under the alias "https://old.example/": the path after the
+ * alias, decoded, without query and fragment, malloc'd
+ * ("2021/03/kernel-notes-01.html"); NULL when url is not under an alias
+ * or has no segment there (the old blog's home page is no post).
+ */
+static char *
+alias_path(const struct archive *a, const char *url)
+{
+	const char	*rest;
+	char		*path;
+
+	if ((rest = alias_rest(a, url)) == NULL)
+		return NULL;
+	if ((path = capsule_path("", rest, strcspn(rest, "?#"))) == NULL)
+		return NULL;
+	if (*path == '\0') {
+		free(path);
+		return NULL;
+	}
+	return path;
 }
 
 int
 links_is_alias(const struct archive *a, const char *url)
 {
-	char	*name;
+	char	*path;
 
-	if (url == NULL || (name = alias_name(a, url)) == NULL)
+	if (url == NULL || (path = alias_path(a, url)) == NULL)
 		return 0;
-	free(name);
+	free(path);
 	return 1;
+}
+
+/*
+ * Can host (up to '/', '?' or '#') be a host on the network: a name
+ * with a dot, "localhost", or an address in brackets?  A writer's
+ * "//2015/09/15/x/" (a site generator's url filter given one '/' too
+ * many) names none, and is read as the path it meant.
+ */
+static int
+net_host(const char *host)
+{
+	size_t	 len = strcspn(host, "/?#");
+
+	return len > 0 && (memchr(host, '.', len) != NULL ||
+	    host[0] == '[' || (len == 9 && strncasecmp(host, "localhost",
+	    9) == 0));
+}
+
+/*
+ * A root-relative link ("/2015/01/02/x/"), as the capsule serves it:
+ * NULL when the capsule answers it as written, else what it means
+ * (by_meaning()); what means nothing goes to the old web site when
+ * web_url is set, else is shown as plain text ("") -- *lost says so.
+ */
+static char *
+rooted_resolve(const struct archive *a, const char *url, int *lost)
+{
+	char	*path, *res = NULL;
+
+	if ((path = capsule_path("", url, strcspn(url, "?#"))) == NULL)
+		path = xstrdup("");
+	if (!served(a, path) && (res = by_meaning(a, path)) == NULL) {
+		*lost = 1;
+		res = a->web_url != NULL ? xasprintf("%s%s", a->web_url,
+		    url) : xstrdup("");
+	}
+	free(path);
+	return res;
+}
+
+/*
+ * The length of a post file's extension at the end of s[0..len): 3 for
+ * ".md", 4 for ".gmi" (posts may be gemtext), else 0.
+ */
+static size_t
+post_ext(const char *s, size_t len)
+{
+	if (len > 3 && memcmp(s + len - 3, ".md", 3) == 0)
+		return 3;
+	if (len > 4 && memcmp(s + len - 4, ".gmi", 4) == 0)
+		return 4;
+	return 0;
 }
 
 /*
@@ -192,7 +459,7 @@ bundle_resolve(const struct archive *a, const char *path)
 		rest++;
 	index = *rest == '\0' || strcmp(rest, "index.md") == 0 ||
 	    strcmp(rest, "index.gmi") == 0;
-	/* Other .md and .gmi names are posts' (links_resolve() goes on). */
+	/* Other .md and .gmi names are posts' (resolve() goes on). */
 	if (archive_md_name(*rest ? rest : path) ||
 	    archive_gmi_name(*rest ? rest : path))
 		if (*rest == '\0' || !index)
@@ -221,11 +488,17 @@ bundle_resolve(const struct archive *a, const char *path)
  *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
  *   index.md      -> "/"
  *   F.md, F.gmi   (no '/' at all) when nothing above matched: as a post
- * Anything with a scheme, "//host", or climbing out: left alone (NULL).
+ * A link under a link_aliases prefix, or root-relative and not one the
+ * capsule answers, is read by its meaning (by_meaning()); a link to a
+ * fragment of the page ("#design") is plain text (""), gemtext having
+ * no anchors; "//2015/x/", whose "host" can be none, is the path
+ * "/2015/x/".  Anything else with a scheme, "//host", or climbing out:
+ * left alone (NULL).  *lost is set when the link names nothing it
+ * should (a missing post, an old address that means nothing here).
  */
-char *
-links_resolve(const struct archive *a, const char *from_path,
-    const char *url)
+static char *
+resolve(const struct archive *a, const char *from_path, const char *url,
+    int *lost)
 {
 	struct post		*p;
 	struct doc		*d;
@@ -233,17 +506,42 @@ links_resolve(const struct archive *a, const char *from_path,
 	struct date		 dd;
 	const char		*file, *base;
 	char			*path, *stem = NULL, *slug, *res = NULL;
-	size_t			 ulen, len, dirlen;
+	size_t			 ulen, len, dirlen, elen;
 
-	if (url != NULL && url_has_scheme(url))
-		return alias_resolve(a, url);
+	*lost = 0;
+	if (url != NULL && url_has_scheme(url)) {
+		if ((path = alias_path(a, url)) == NULL)
+			return NULL;
+		if ((res = by_meaning(a, path)) == NULL)
+			*lost = 1;	/* the old address is still useful */
+		free(path);
+		return res;
+	}
+	if (url != NULL && url[0] == '/' && url[1] == '/' && !net_host(url + 2))
+		url++;		/* "//2015/09/15/x/": a path with one '/' too many */
 	if (url == NULL || (url[0] == '/' && url[1] == '/'))
 		return NULL;
+	if (url[0] == '#')
+		return xstrdup("");
 	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
+	len = ulen;
+	/* Into a page bundle's folder: its post, or its file. */
+	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) !=
+	    NULL) {
+		res = bundle_resolve(a, path);
+		free(path);
+		if (res != NULL)
+			return res;
+	}
+	if (url[0] == '/' && post_ext(url, len) == 0)
+		return rooted_resolve(a, url, lost);
 	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
-	    NULL)
+	    NULL) {
+		*lost = 1;		/* climbs out of the capsule */
 		return NULL;
-	if ((res = bundle_resolve(a, path)) != NULL)
+	}
+	len = strlen(path);
+	if ((elen = post_ext(path, len)) == 0)
 		goto out;
 	file = strrchr(path, '/');
 	file = file ? file + 1 : path;
@@ -251,14 +549,10 @@ links_resolve(const struct archive *a, const char *from_path,
 	if (*file == '\0' || *file == '.')
 		goto out;
 	/* Posts may be gemtext; the rest of the capsule is Markdown. */
-	if (archive_gmi_name(file) && (dirlen == 0 ||
-	    (dirlen == 6 && memcmp(path, "posts/", 6) == 0)))
-		len = 4;
-	else if (archive_md_name(file))
-		len = 3;
-	else
+	if (elen == 4 && dirlen != 0 &&
+	    (dirlen != 6 || memcmp(path, "posts/", 6) != 0))
 		goto out;
-	stem = xstrndup(file, strlen(file) - len);
+	stem = xstrndup(file, strlen(file) - elen);
 
 	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
 		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
@@ -284,53 +578,50 @@ links_resolve(const struct archive *a, const char *from_path,
 		    (p = archive_post_base(a, base)) != NULL)
 			res = xasprintf("/posts/%s", p->slug);
 	}
+	if (res == NULL)
+		*lost = 1;
 out:
 	free(stem);
 	free(path);
 	return res;
 }
 
+char *
+links_resolve(const struct archive *a, const char *from_path,
+    const char *url)
+{
+	int	 lost;
+
+	return resolve(a, from_path, url, &lost);
+}
+
 /* ---- the link check ------------------------------------------------ */
 
 /*
- * Does "/posts/" + rest name a post ("slug", "slug/", with a query or
- * fragment), a page bundle's file ("slug/map.png": whether the file is
- * there is the server's to say), or the archive itself ("")?
+ * Is "/files/..." url (or what a link resolved to) a file that is not
+ * there?  It would answer 51: said at load, since the writer can fix it.
  */
 static int
-post_path_found(const struct archive *a, const char *rest)
+file_missing(const struct archive *a, const char *url)
 {
-	struct post	*p;
-	size_t		 len = strcspn(rest, "?#"), slen;
-	char		*slug;
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	char		*rel;
+	int		 fd;
 
-	while (len > 0 && rest[len - 1] == '/')
-		len--;
-	if (len == 0)
-		return 1;
-	slen = strcspn(rest, "/?#");
-	slug = xstrndup(rest, slen);
-	p = archive_post(a, slug);
-	free(slug);
-	return p != NULL && (slen == len || p->bundle);
-}
-
-/* Is url, found in the file path, a link to a post that is not there? */
-static int
-names_missing_post(const struct archive *a, const char *path, const char *url)
-{
-	char	*to;
-
-	if ((to = links_resolve(a, path, url)) != NULL) {
-		free(to);
+	if (strncmp(url, "/files/", 7) != 0)
 		return 0;
+	rel = xstrndup(url + 1, strcspn(url + 1, "?#"));
+	if (url_decode(rel) == -1) {
+		free(rel);
+		return 1;
 	}
-	if (strncmp(url, "/posts/", 7) == 0)
-		return !post_path_found(a, url + 7);
-	/* An absolute URL is ours to judge only when it is an old one. */
-	if (strstr(url, "://") != NULL)
-		return links_is_alias(a, url);
-	return 1;			/* a .md file that names nothing */
+	fd = fsafe_open(a->dir, rel, FSAFE_LINKS_INSIDE, &st, &kind);
+	free(rel);
+	if (fd == -1)
+		return 1;
+	close(fd);
+	return 0;
 }
 
 unsigned
@@ -339,13 +630,32 @@ links_report(const struct archive *a, const char *path,
 {
 	unsigned	 found = 0;
 	size_t		 i;
+	char		*to;
+	int		 lost;
 
 	for (i = 0; i < n; i++) {
-		if (!names_missing_post(a, path, refs[i].url))
+		to = resolve(a, path, refs[i].url, &lost);
+		if (!lost && to == NULL && file_missing(a, refs[i].url)) {
+			log_warnx("%s:%u:%u: link to missing file %s", path,
+			    refs[i].line, refs[i].col, refs[i].url);
+			found++;
 			continue;
-		log_warnx("%s:%u:%u: link to missing post %s", path,
-		    refs[i].line, refs[i].col, refs[i].url);
-		found++;
+		}
+		if (lost && refs[i].url[0] == '/' && (to == NULL ||
+		    *to == '\0'))
+			log_warnx("%s:%u:%u: link to %s names nothing in the "
+			    "capsule; shown as text (web_url would link the "
+			    "old site)", path, refs[i].line, refs[i].col,
+			    refs[i].url);
+		else if (lost && refs[i].url[0] == '/')
+			log_warnx("%s:%u:%u: link to %s names nothing in the "
+			    "capsule; linked to %s", path, refs[i].line,
+			    refs[i].col, refs[i].url, to);
+		else if (lost)
+			log_warnx("%s:%u:%u: link to missing post %s", path,
+			    refs[i].line, refs[i].col, refs[i].url);
+		free(to);
+		found += lost;
 	}
 	return found;
 }

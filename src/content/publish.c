@@ -76,6 +76,16 @@ publish_check(const char *data, size_t len, const char *slug,
 		    fe.line, fe.col, fe.msg);
 		return -1;
 	}
+	/*
+	 * The archive would serve it, ignoring the value; the writer
+	 * uploading now can fix it now.
+	 */
+	if (m.nignored > 0) {
+		snprintf(err, errlen, "front matter, line %u column %u: %s",
+		    m.ignored.line, m.ignored.col, m.ignored.msg);
+		meta_free(&m);
+		return -1;
+	}
 	stemlen = strlen(name) > 3 ? strlen(name) - 3 : 0;
 	stem = xstrndup(name, stemlen);
 	if (!m.has_date && !m.draft && date_from_filename(stem, &d) == -1) {

@@ -114,6 +114,8 @@ static int	parse_redirects(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_robots(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_web_url(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_text(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_uint(struct loader *, const struct field *,
@@ -182,6 +184,7 @@ static const struct field fields[] = {
 	{ "latest_posts",	parse_uint,	OFF(latest_posts), 0, 1000 },
 	{ "atom_full_content",	parse_bool,	OFF(atom_full_content), 0, 1 },
 	{ "link_aliases",	parse_aliases,	OFF(link_aliases), 0, 32 },
+	{ "web_url",		parse_web_url,	OFF(web_url),	0, 1024 },
 	{ "gopher_width",	parse_uint,	OFF(gopher_width), 20, 200 },
 	{ "gopher_charset",	parse_charset,	OFF(gopher_charset), 0, 0 },
 	{ "log",		parse_log,	OFF(log_file),	1, PATH_MAX },
@@ -1218,6 +1221,39 @@ parse_aliases(struct loader *l, const struct field *f, yaml_event_t *ev)
 	    &l->c->nlink_aliases);
 }
 
+/*
+ * web_url = ("http" / "https") "://" host [path], no query or fragment:
+ * the writer's old web site, kept without its trailing "/".
+ */
+static int
+parse_web_url(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s, *host;
+	char		*v;
+	size_t		 n;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	if (s == NULL) {
+		set_str(l, f, NULL);
+		return 0;
+	}
+	host = strncasecmp(s, "https://", 8) == 0 ? s + 8 :
+	    strncasecmp(s, "http://", 7) == 0 ? s + 7 : NULL;
+	if (host == NULL || *host == '\0' || *host == '/' ||
+	    strpbrk(s, " \t?#") != NULL)
+		return fail(l, ev->start_mark, "%s: expected a web address "
+		    "like 'https://example.org', got '%s'", f->key,
+		    show(s, tmp));
+	v = xstrdup(s);
+	for (n = strlen(v); n > (size_t)(host - s) && v[n - 1] == '/'; n--)
+		v[n - 1] = '\0';
+	set_str(l, f, v);
+	free(v);
+	return 0;
+}
+
 /* log_peer = "full" / "anonymise" / "anonymize" / "none" */
 static int
 parse_peer(struct loader *l, const struct field *f, yaml_event_t *ev)
@@ -1840,6 +1876,7 @@ config_free(struct config *c)
 	free(c->robots);
 	free_list(c->titan_writers, c->ntitan_writers);
 	free_list(c->link_aliases, c->nlink_aliases);
+	free(c->web_url);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -124,6 +124,11 @@ struct config {
 	 */
 	char		**link_aliases;	/* owned */
 	size_t		 nlink_aliases;
+	/*
+	 * The writer's old web site ("https://old.example", no trailing
+	 * "/"): a site link that names nothing in the capsule goes there.
+	 */
+	char		*web_url;	/* or NULL */
 	unsigned	 gopher_width;	/* wrap width of Gopher text; 70 */
 	int		 gopher_charset; /* CONFIG_CHARSET_*; default UTF-8 */
 

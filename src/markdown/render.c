@@ -3,8 +3,8 @@
  * shape of cmark's render.c: cr/blankline/out with a line prefix,
  * wrapping at a width, and a loop over cmark_iter events that calls a
  * per-format node callback (render_gmi.c, render_gph.c).  Also the one
- * parse helper they share, raw HTML stripping, table layout and
- * render_first_heading().
+ * parse helper they share (which has html.c read the raw HTML), table
+ * layout and render_first_heading().
  *
  * Knows cmark-gfm; knows nothing of Gemini, Gopher or sockets.  The
  * caller's struct buf is borrowed; the cmark tree belongs to the
@@ -23,6 +23,7 @@
 #include "core/fold.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/html.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
 
@@ -146,6 +147,9 @@ render_parse(const char *md, size_t len)
 	if (mem != cmark_get_default_mem_allocator())
 		arena_doc = doc;
 	cmark_consolidate_text_nodes(doc);
+	/* Raw HTML needs a '<'; most posts have none and skip the walk. */
+	if (memchr(md, '<', len) != NULL)
+		html_read(doc, mem);
 	return doc;
 }
 
@@ -536,8 +540,48 @@ render_lit(struct render *r, const char *s)
 void
 render_text(struct render *r, const char *s)
 {
-	if (s != NULL && r->html_skip[0] == '\0')
+	if (s != NULL)
 		render_out(r, s, strlen(s), RENDER_ESC_TEXT);
+}
+
+/*
+ * `code`: the backticks stay, as the writer typed them and as readers
+ * of plain text expect.  The fence is the shortest run of backticks
+ * that the literal does not hold, with a space inside it when the
+ * literal starts or ends with a backtick (CommonMark's own rule, so the
+ * text reads back the same).
+ */
+void
+render_code_span(struct render *r, struct buf *b, const char *lit)
+{
+	unsigned long	 runs = 0;	/* bit n: a run of n + 1 is in lit */
+	size_t		 len, i, k, n;
+	int		 pad;
+
+	lit = lit != NULL ? lit : "";
+	len = strlen(lit);
+	for (i = 0; i < len; i = k) {
+		for (k = i; k < len && lit[k] == '`'; k++)
+			;
+		if (k > i && k - i <= 8 * sizeof(runs))
+			runs |= 1ul << (k - i - 1);
+		if (k == i)
+			k++;
+	}
+	for (n = 1; n < 8 * sizeof(runs) && (runs & (1ul << (n - 1))); n++)
+		;
+	pad = len > 0 && (lit[0] == '`' || lit[len - 1] == '`');
+	buf_truncate(b, 0);
+	for (i = 0; i < n; i++)
+		buf_addc(b, '`');
+	if (pad)
+		buf_addc(b, ' ');
+	buf_add(b, lit, len);
+	if (pad)
+		buf_addc(b, ' ');
+	for (i = 0; i < n; i++)
+		buf_addc(b, '`');
+	render_out(r, b->data, b->len, RENDER_ESC_TEXT);
 }
 
 void
@@ -633,123 +677,6 @@ render_undivert(struct render *r, const struct render_divert *d)
 }
 
 /*
- * Raw HTML
- */
-
-/* Block-level elements: in an HTML block they start a new line. */
-static const char *const html_blocks[] = {
-	"address", "article", "aside", "blockquote", "dd", "details", "div",
-	"dl", "dt", "figcaption", "figure", "footer", "h1", "h2", "h3", "h4",
-	"h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre",
-	"section", "summary", "table", "tr", "ul",
-};
-
-static const char *
-find(const char *s, size_t len, size_t from, const char *needle)
-{
-	size_t	 n = strlen(needle);
-
-	for (; from + n <= len; from++)
-		if (memcmp(s + from, needle, n) == 0)
-			return s + from;
-	return NULL;
-}
-
-/*
- * One tag, comment or declaration at s[i] == '<'.  Returns the offset
- * after it, or i when s[i] starts none (a literal '<').
- */
-static size_t
-html_tag(struct render *r, const char *s, size_t len, size_t i, int block)
-{
-	const char	*e;
-	char		 name[16];
-	size_t		 k, n = 0;
-	int		 closing, q = 0;
-
-	if (len - i >= 4 && memcmp(s + i, "<!--", 4) == 0)
-		return (e = find(s, len, i + 4, "-->")) ? (size_t)(e - s) + 3 :
-		    len;
-	if (len - i >= 9 && memcmp(s + i, "<![CDATA[", 9) == 0)
-		return (e = find(s, len, i + 9, "]]>")) ? (size_t)(e - s) + 3 :
-		    len;
-	if (i + 1 < len && (s[i + 1] == '!' || s[i + 1] == '?'))
-		return (e = find(s, len, i + 1, ">")) ? (size_t)(e - s) + 1 :
-		    len;
-	closing = i + 1 < len && s[i + 1] == '/';
-	k = i + 1 + (size_t)closing;
-	if (k >= len || !isalpha((unsigned char)s[k]))
-		return i;
-	for (; k < len && (isalnum((unsigned char)s[k]) || s[k] == '-'); k++)
-		if (n < sizeof(name) - 1)
-			name[n++] = (char)tolower((unsigned char)s[k]);
-	name[n] = '\0';
-	for (; k < len; k++) {		/* '>' inside quotes is not the end */
-		if (q) {
-			if (s[k] == q)
-				q = 0;
-		} else if (s[k] == '"' || s[k] == '\'')
-			q = s[k];
-		else if (s[k] == '>')
-			break;
-	}
-	if (r->html_skip[0] != '\0') {
-		if (closing && strcmp(name, r->html_skip) == 0)
-			r->html_skip[0] = '\0';
-	} else if (!closing && (strcmp(name, "script") == 0 ||
-	    strcmp(name, "style") == 0) && !(k < len && s[k - 1] == '/'))
-		strcpy(r->html_skip, name);
-	else if (strcmp(name, "br") == 0)
-		render_break(r);
-	else if (block) {
-		for (n = 0; n < nitems(html_blocks); n++)
-			if (strcmp(name, html_blocks[n]) == 0) {
-				render_break(r);
-				break;
-			}
-	}
-	return k < len ? k + 1 : len;
-}
-
-void
-render_html(struct render *r, const char *s, size_t len, int block)
-{
-	size_t		 i = 0, j, n, ulen;
-	uint32_t	 c;
-	char		 u[ENTITY_UTF8_MAX];
-	int		 space = 0;
-
-	while (i < len) {
-		if (s[i] == '<' && (j = html_tag(r, s, len, i, block)) > i) {
-			i = j;
-			continue;
-		}
-		if (r->html_skip[0] != '\0') {
-			i++;
-			continue;
-		}
-		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
-		    s[i] == '\r') {
-			space = 1;
-			i++;
-			continue;
-		}
-		if (s[i] != '&' ||
-		    (n = entity_decode(s + i, len - i, u, &ulen)) == 0) {
-			n = utf8_decode_lossy(s + i, len - i, &c);
-			ulen = utf8_encode(c, u);
-		}
-		if (space && !render_line_empty(r))
-			render_out(r, " ", 1, RENDER_ESC_TEXT);
-		space = 0;
-		render_out(r, u, ulen, RENDER_ESC_TEXT);
-		i += n;
-	}
-	if (space && !render_line_empty(r) && !block)
-		render_out(r, " ", 1, RENDER_ESC_TEXT);
-}
-
-/*
  * Tables
  */
 
@@ -757,16 +684,21 @@ void
 render_table_begin(struct render *r, cmark_node *n)
 {
 	struct render_table	*t;
-	uint8_t			*al;
+	uint8_t			*al = NULL;
 	unsigned		 i;
 
 	table_free(r->table);
 	t = r->table = xcalloc(1, sizeof(*t));
-	t->ncols = cmark_gfm_extensions_get_table_columns(n);
+	if (html_table_part(n) == HTML_PART_TABLE)
+		t->ncols = html_table_columns(n);	/* all left */
+	else {
+		t->ncols = cmark_gfm_extensions_get_table_columns(n);
+		al = cmark_gfm_extensions_get_table_alignments(n);
+	}
 	if (t->ncols == 0)
 		t->ncols = 1;
 	t->align = xcalloc(t->ncols, 1);
-	if ((al = cmark_gfm_extensions_get_table_alignments(n)) != NULL)
+	if (al != NULL)
 		for (i = 0; i < t->ncols; i++)
 			t->align[i] = (char)al[i];
 	buf_init(&t->cell);
@@ -786,7 +718,9 @@ render_table_row(struct render *r, cmark_node *row, int entering)
 	}
 	memset(t->cells + t->nrows * t->ncols, 0,
 	    t->ncols * sizeof(*t->cells));
-	if (t->nrows == 0 && cmark_gfm_extensions_get_table_row_is_header(row))
+	if (t->nrows == 0 && (html_table_part(row) == HTML_PART_HEADER_ROW ||
+	    (html_table_part(row) == HTML_PART_NONE &&
+	    cmark_gfm_extensions_get_table_row_is_header(row))))
 		t->header = 1;
 	t->nrows++;
 	t->col = 0;
@@ -922,8 +856,8 @@ render_clean_label(const char *s, size_t len)
  * The first heading
  */
 
-static void
-plain_outc(struct render *r, enum render_esc esc, uint32_t c,
+void
+render_plain_outc(struct render *r, enum render_esc esc, uint32_t c,
     unsigned char nextc)
 {
 	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
@@ -931,11 +865,9 @@ plain_outc(struct render *r, enum render_esc esc, uint32_t c,
 	render_putcp(r, c);
 }
 
-static int
-plain_node(struct render *r, cmark_node *n, cmark_event_type ev)
+int
+render_plain_node(struct render *r, cmark_node *n, cmark_event_type ev)
 {
-	const char	*s;
-
 	switch (cmark_node_get_type(n)) {
 	case CMARK_NODE_TEXT:
 	case CMARK_NODE_CODE:
@@ -944,10 +876,6 @@ plain_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_SOFTBREAK:
 	case CMARK_NODE_LINEBREAK:
 		render_text(r, " ");
-		break;
-	case CMARK_NODE_HTML_INLINE:
-		s = cmark_node_get_literal(n);
-		render_html(r, s, strlen(s), 0);
 		break;
 	case CMARK_NODE_FOOTNOTE_REFERENCE:
 		return 0;
@@ -968,6 +896,7 @@ plain_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_STRONG:
 	case CMARK_NODE_LINK:
 	case CMARK_NODE_IMAGE:
+	case CMARK_NODE_HTML_INLINE:	/* html_read() left none */
 		break;
 	}
 	return 1;
@@ -980,9 +909,9 @@ render_node_text(cmark_node *n)
 	struct buf	 b = BUF_INIT;
 	char		*s;
 
-	render_init(&r, &b, 0, plain_outc, NULL);
+	render_init(&r, &b, 0, render_plain_outc, NULL);
 	r.oneline = 1;
-	render_walk(&r, n, plain_node);
+	render_walk(&r, n, render_plain_node);
 	render_finish(&r);
 	if (b.len > 0 && b.data[b.len - 1] == '\n')
 		b.len--;

@@ -84,4 +84,13 @@ void	 render_gopher_gmi(const char *gmi, size_t len,
  */
 char	*render_first_heading(const char *md, size_t len);
 
+/*
+ * A summary of md for feeds and lists (summary.c): the plain text of
+ * its first paragraph with words in it -- no markup, entities decoded,
+ * links by their text, images left out -- cut at a word to at most max
+ * code points, ending in "…" when cut.  malloc'd; NULL when md has no
+ * such paragraph.
+ */
+char	*render_summary(const char *md, size_t len, size_t max);
+
 #endif

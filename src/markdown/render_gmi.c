@@ -3,8 +3,14 @@
  *
  * A node callback over the engine in render.c.  Gemtext is flat and
  * line-typed, so:
- *   - headings 4-6 become "###"; a paragraph is one line (soft break: a
- *     space; hard break: a new line);
+ *   - headings 4-6 become "###" with one "›" per level past 3 before
+ *     their text ("### › Debian"), so they stay headings (and in a
+ *     client's outline) and still read as under the "###" above them;
+ *     a paragraph is one line (soft break: a space; hard break: a new
+ *     line);
+ *   - code spans keep their backticks (render_code_span());
+ *   - raw HTML has been read into ordinary nodes by html.c before the
+ *     walk; an HTML table is laid out like a gfm one;
  *   - links and images are gathered per block and written as
  *     "=> URL label" lines right after it; a paragraph that holds only
  *     links (and white space or punctuation) is only those lines;
@@ -45,6 +51,7 @@
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
+#include "markdown/html.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
 
@@ -81,6 +88,7 @@ struct gmi {
 	int		 links_only;	/* drop the paragraph's own line */
 	struct render_mark para;	/* where that paragraph began */
 	unsigned	 nnotes;
+	struct buf	 code;		/* scratch for a code span */
 };
 
 static const struct gmi_frame	 top_frame;
@@ -467,12 +475,13 @@ table(struct render *r, struct gmi *g, cmark_node *n, int entering)
 static int
 heading(struct render *r, struct gmi *g, cmark_node *n, int entering)
 {
-	static const char *const marks[] = { "# ", "## ", "### " };
+	static const char *const marks[] = { "# ", "## ", "### ",
+	    "### \xe2\x80\xba ", "### \xe2\x80\xba\xe2\x80\xba ",
+	    "### \xe2\x80\xba\xe2\x80\xba\xe2\x80\xba " };
 	int			 level;
 
 	if (!entering) {
 		r->oneline = r->no_prefix = 0;
-		r->html_skip[0] = '\0';
 		render_cr(r);
 		flush_links(r, g);
 		return 1;
@@ -483,7 +492,7 @@ heading(struct render *r, struct gmi *g, cmark_node *n, int entering)
 	r->oneline = 1;
 	if (cur(g)->nq == 0) {		/* in a quote: just its text */
 		level = cmark_node_get_heading_level(n);
-		level = level < 1 ? 1 : level > 3 ? 3 : level;
+		level = level < 1 ? 1 : level > 6 ? 6 : level;
 		r->no_prefix = 1;
 		render_lit(r, marks[level - 1]);
 	}
@@ -526,18 +535,21 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	struct gmi		*g = r->fmt;
 	struct gmi_frame	*f;
 	cmark_node_type		 t = cmark_node_get_type(n);
+	enum html_part		 part;
 	int			 entering = ev == CMARK_EVENT_ENTER;
 	const char		*s;
 	char			 ref[40];
 
 	/* Extension nodes: their types are only known at run time. */
-	if (t == CMARK_NODE_TABLE) {
+	part = html_table_part(n);
+	if (t == CMARK_NODE_TABLE || part == HTML_PART_TABLE) {
 		table(r, g, n, entering);
 		return 1;
-	} else if (t == CMARK_NODE_TABLE_ROW) {
+	} else if (t == CMARK_NODE_TABLE_ROW || part == HTML_PART_ROW ||
+	    part == HTML_PART_HEADER_ROW) {
 		render_table_row(r, n, entering);
 		return 1;
-	} else if (t == CMARK_NODE_TABLE_CELL) {
+	} else if (t == CMARK_NODE_TABLE_CELL || part == HTML_PART_CELL) {
 		render_table_cell(r, entering);
 		return 1;
 	} else if (t == CMARK_NODE_STRIKETHROUGH) {
@@ -582,11 +594,8 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_CODE_BLOCK:
 		code_block(r, n);
 		break;
-	case CMARK_NODE_HTML_BLOCK:
-		render_block_sep(r, n);
-		s = cmark_node_get_literal(n);
-		render_html(r, s, strlen(s), 1);
-		r->html_skip[0] = '\0';
+	case CMARK_NODE_HTML_BLOCK:		/* html_read() left none */
+	case CMARK_NODE_HTML_INLINE:
 		break;
 	case CMARK_NODE_PARAGRAPH:
 		if (entering) {
@@ -599,7 +608,6 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 			if (g->links_only)
 				render_rewind(r, &g->para);
 			g->links_only = 0;
-			r->html_skip[0] = '\0';
 			flush_links(r, g);
 		}
 		break;
@@ -614,11 +622,13 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		footnote_def(r, g, n, entering);
 		break;
 	case CMARK_NODE_TEXT:			/* leaf: ENTER only */
-	case CMARK_NODE_CODE:
 		s = cmark_node_get_literal(n);
 		render_text(r, s);
-		if (r->html_skip[0] == '\0')
-			label_add(g, s);
+		label_add(g, s);
+		break;
+	case CMARK_NODE_CODE:
+		render_code_span(r, &g->code, cmark_node_get_literal(n));
+		label_add(g, g->code.data);
 		break;
 	case CMARK_NODE_SOFTBREAK:		/* a paragraph is one line */
 		render_text(r, " ");
@@ -627,10 +637,6 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_LINEBREAK:
 		render_break(r);
 		label_add(g, " ");
-		break;
-	case CMARK_NODE_HTML_INLINE:
-		s = cmark_node_get_literal(n);
-		render_html(r, s, strlen(s), 0);
 		break;
 	case CMARK_NODE_LINK:
 	case CMARK_NODE_IMAGE:
@@ -667,6 +673,7 @@ render_gemtext(const char *md, size_t len, const struct render_opts *opts,
 	memset(&g, 0, sizeof(g));
 	g.opts = opts;
 	buf_init(&g.label);
+	buf_init(&g.code);
 	doc = render_parse(md, len);
 	render_init(&r, out, 0, gmi_outc, &g);
 	render_walk(&r, doc, gmi_node);
@@ -677,6 +684,7 @@ render_gemtext(const char *md, size_t len, const struct render_opts *opts,
 	free(g.open);
 	free(g.st);
 	buf_free(&g.label);
+	buf_free(&g.code);
 }
 
 /*

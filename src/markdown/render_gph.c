@@ -7,8 +7,12 @@
  *     word longer than the line is split; code blocks (indented four
  *     spaces) and tables are never wrapped;
  *   - headings stand between blank lines, level 1 underlined with "=",
- *     level 2 with "-", as long as the heading's longest line; deeper
- *     levels are plain;
+ *     level 2 with "-", as long as the heading's longest line; level 3
+ *     is plain, and 4-6 lead with one "›" per level past 3 ("› Debian"),
+ *     the same mark as in gemtext, so they do not read as a paragraph
+ *     of one line;
+ *   - code spans keep their backticks (render_code_span()); raw HTML
+ *     has been read into ordinary nodes by html.c before the walk;
  *   - list items are "* ", "1. " or "* [x] ", quotes "> "; further lines
  *     hang under the item's text.  Prefixes stop growing at half the
  *     width, so deep nesting cannot eat the line;
@@ -43,6 +47,7 @@
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
+#include "markdown/html.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
 
@@ -74,6 +79,7 @@ struct gph {
 	size_t		 head_at;	/* where the heading's text began */
 	int		 head_level;
 	size_t		 max_prefix;	/* prefixes stop growing here */
+	struct buf	 code;		/* scratch for a code span */
 };
 
 static struct gph_frame *
@@ -303,6 +309,8 @@ static void	 heading_end(struct render *, struct gph *);
 static int
 heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 {
+	int		 level;
+
 	if (entering) {
 		if (cmark_node_first_child(n) == NULL)
 			return 0;
@@ -310,6 +318,10 @@ heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 		render_begin(r);
 		g->head_at = r->out->len;
 		g->head_level = cmark_node_get_heading_level(n);
+		for (level = 4; level <= g->head_level && level <= 6; level++)
+			render_lit(r, "\xe2\x80\xba");
+		if (g->head_level > 3)
+			render_lit(r, " ");
 		r->oneline = 1;
 		return 1;
 	}
@@ -325,7 +337,6 @@ heading_end(struct render *r, struct gph *g)
 	size_t		 i, w, max = 0, beg;
 
 	r->oneline = 0;
-	r->html_skip[0] = '\0';
 	if ((d = r->out->data) == NULL)
 		return;
 	/* The longest line, less the prefix on wrapped ones. */
@@ -398,21 +409,23 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 {
 	struct gph		*g = r->fmt;
 	cmark_node_type		 t = cmark_node_get_type(n);
+	enum html_part		 part;
 	int			 entering = ev == CMARK_EVENT_ENTER;
-	const char		*s;
 
 	/* Extension nodes: their types are only known at run time. */
-	if (t == CMARK_NODE_TABLE) {
+	part = html_table_part(n);
+	if (t == CMARK_NODE_TABLE || part == HTML_PART_TABLE) {
 		if (entering) {
 			render_block_sep(r, n);
 			render_table_begin(r, n);
 		} else
 			render_table_end(r);
 		return 1;
-	} else if (t == CMARK_NODE_TABLE_ROW) {
+	} else if (t == CMARK_NODE_TABLE_ROW || part == HTML_PART_ROW ||
+	    part == HTML_PART_HEADER_ROW) {
 		render_table_row(r, n, entering);
 		return 1;
-	} else if (t == CMARK_NODE_TABLE_CELL) {
+	} else if (t == CMARK_NODE_TABLE_CELL || part == HTML_PART_CELL) {
 		render_table_cell(r, entering);
 		return 1;
 	} else if (t == CMARK_NODE_STRIKETHROUGH) {
@@ -454,17 +467,12 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_CODE_BLOCK:
 		code_block(r, g, n);
 		break;
-	case CMARK_NODE_HTML_BLOCK:
-		render_block_sep(r, n);
-		s = cmark_node_get_literal(n);
-		render_html(r, s, strlen(s), 1);
-		r->html_skip[0] = '\0';
+	case CMARK_NODE_HTML_BLOCK:		/* html_read() left none */
+	case CMARK_NODE_HTML_INLINE:
 		break;
 	case CMARK_NODE_PARAGRAPH:
 		if (entering)
 			render_block_sep(r, n);
-		else
-			r->html_skip[0] = '\0';
 		break;
 	case CMARK_NODE_HEADING:
 		return heading(r, g, n, entering);
@@ -477,18 +485,16 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		footnote_def(r, g, entering);
 		break;
 	case CMARK_NODE_TEXT:			/* leaf: ENTER only */
-	case CMARK_NODE_CODE:
 		render_text(r, cmark_node_get_literal(n));
+		break;
+	case CMARK_NODE_CODE:
+		render_code_span(r, &g->code, cmark_node_get_literal(n));
 		break;
 	case CMARK_NODE_SOFTBREAK:
 		render_text(r, " ");
 		break;
 	case CMARK_NODE_LINEBREAK:
 		render_break(r);
-		break;
-	case CMARK_NODE_HTML_INLINE:
-		s = cmark_node_get_literal(n);
-		render_html(r, s, strlen(s), 0);
 		break;
 	case CMARK_NODE_LINK:
 	case CMARK_NODE_IMAGE:
@@ -560,6 +566,7 @@ gph_start(struct render *r, struct gph *g, const struct render_opts *opts,
 
 	memset(g, 0, sizeof(*g));
 	g->opts = opts;
+	buf_init(&g->code);
 	width = opts != NULL && opts->width > 0 ? opts->width : GPH_WIDTH;
 	g->max_prefix = width / 2;
 	render_init(r, out, width, gph_outc, g);
@@ -579,6 +586,7 @@ gph_end(struct render *r, struct gph *g, struct buf *out, size_t start)
 	free(g->open);
 	free(g->notes);
 	free(g->st);
+	buf_free(&g->code);
 }
 
 void

@@ -77,7 +77,6 @@ struct render {
 	int		 oneline;	/* line breaks become spaces */
 	int		 ascii;		/* spell code points in ASCII */
 	int		 diverted;	/* out is a table cell, not the page */
-	char		 html_skip[8];	/* inside <script> or <style> */
 	struct render_table *table;	/* owned; the table being rendered */
 	render_outc_fn	 outc;
 	void		*fmt;		/* borrowed: the format's own state */
@@ -131,8 +130,10 @@ void	 render_begin(struct render *);
 int	 render_line_empty(const struct render *);
 void	 render_out(struct render *, const char *, size_t, enum render_esc);
 void	 render_lit(struct render *, const char *);
-/* Prose from the document; swallowed inside <script> and <style>. */
+/* Prose from the document. */
 void	 render_text(struct render *, const char *);
+/* A code span's literal between backticks, built in b (scratch). */
+void	 render_code_span(struct render *, struct buf *b, const char *);
 void	 render_break(struct render *);	/* hard break: cr or a space */
 /*
  * Append code point c to out and count it: for outc().  With r->ascii,
@@ -152,17 +153,11 @@ void	 render_divert(struct render *, struct buf *,
 void	 render_undivert(struct render *, const struct render_divert *);
 
 /*
- * Raw HTML: tags dropped, text kept (entities decoded, white space
- * collapsed), <script> and <style> content dropped, <br> a break;
- * block (an HTML block) also breaks the line at block-level tags.
- */
-void	 render_html(struct render *, const char *, size_t, int block);
-
-/*
  * Tables: cells are rendered into their own buffers, and at the end the
  * grid is written as PRE lines padded to the column widths (in code
  * points) with the column alignments.  The format writes what goes
- * around it (gemtext's ``` lines).
+ * around it (gemtext's ``` lines).  A table is a gfm TABLE or one read
+ * from HTML (html_table_part()); rows and cells likewise.
  */
 void	 render_table_begin(struct render *, cmark_node *table);
 void	 render_table_row(struct render *, cmark_node *row, int entering);
@@ -176,6 +171,14 @@ const char *render_url_basename(const char *url, size_t *lenp);
  * made one space, trimmed.  malloc'd.
  */
 char	*render_clean_label(const char *, size_t);
+/*
+ * A one-line plain text rendering: render_plain_outc() drops controls,
+ * render_plain_node() writes text and code as text, breaks as spaces,
+ * and leaves footnote marks out (the first heading, a summary).
+ */
+void	 render_plain_outc(struct render *, enum render_esc, uint32_t c,
+	    unsigned char nextc);
+int	 render_plain_node(struct render *, cmark_node *, cmark_event_type);
 /*
  * The text of node n and its children as one clean line (markup
  * dropped, entities decoded, render_clean_label()), malloc'd.

@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/util.h"
 #include "markdown/scan.h"
@@ -23,19 +24,22 @@ struct scan {
 };
 
 /*
- * A relative link to a .md or .gmi file, or an absolute URL
- * ("scheme://"), which may be one of the writer's old web URLs: which
- * URLs are old ones is configuration (link_aliases), and the scan must
- * depend on the bytes alone, so every absolute URL is kept and the link
- * check (content/links.c) asks the snapshot.
+ * Is dest (len bytes) worth keeping -- the destination of a Markdown
+ * link, or the href or src of a tag of raw HTML: a relative link to a
+ * .md or .gmi file, a
+ * root-relative one ("/posts/x", or an old web address of the writer's
+ * site, "/2015/01/02/x/"), or an absolute URL ("scheme://"), which may
+ * be one of the writer's old web URLs?  Which URLs are old ones is
+ * configuration (link_aliases), and the scan must depend on the bytes
+ * alone, so every absolute URL is kept and the link check
+ * (content/links.c) asks the snapshot.
  */
 int
 scan_is_checked_link(const char *dest, size_t len)
 {
 	size_t	 end = len, i;
 
-	/* A post's own path, as a gemtext page would write it. */
-	if (len > 7 && memcmp(dest, "/posts/", 7) == 0)
+	if (len > 1 && dest[0] == '/' && dest[1] != '/')
 		return 1;
 	for (i = 0; i < len; i++) {
 		if (dest[i] == '#' || dest[i] == '?') {
@@ -87,8 +91,8 @@ scan_text(struct scan *s, const char *md, size_t len)
 {
 	const char	*p = md, *end = md + len, *bol = md, *q;
 	unsigned	 line = s->line0;
-	int		 fenced = 0, angle;
-	char		 fence = 0;
+	int		 fenced = 0, angle, intag = 0;
+	char		 fence = 0, quote;
 	size_t		 n;
 
 	while (p < end) {
@@ -129,6 +133,23 @@ scan_text(struct scan *s, const char *md, size_t len)
 			while (q < end && *q != '`' && *q != '\n')
 				q++;
 			p = (q < end && *q == '`') ? q + 1 : p + 1;
+			continue;
+		}
+		/* Raw HTML: the href and src of a tag, as written. */
+		if (*p == '<' && p + 1 < end && isalpha((unsigned char)p[1]))
+			intag = 1;
+		else if (*p == '>')
+			intag = 0;
+		else if (intag && isspace((unsigned char)p[-1]) &&
+		    ((end - p > 5 && strncasecmp(p, "href=", 5) == 0) ||
+		    (end - p > 4 && strncasecmp(p, "src=", 4) == 0))) {
+			q = p + ((*p | 0x20) == 'h' ? 5 : 4);
+			quote = (*q == '"' || *q == '\'') ? *q++ : 0;
+			for (p = q; p < end && *p != '\n' && (quote ? *p != quote :
+			    !isspace((unsigned char)*p) && *p != '>'); p++)
+				;
+			check_dest(s, q, (size_t)(p - q), line,
+			    (unsigned)(q - bol) + 1);
 			continue;
 		}
 		if (*p == ']' && p + 1 < end && p[1] == '(') {

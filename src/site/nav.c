@@ -12,12 +12,15 @@
  *   series part  "YYYY-MM-DD Part 3: Title (5 min)"
  *   series       "Title (4 parts, 1 h 5 min)"
  *   tag          "name (3 posts)", "name (3)" on the home page
- * Part numbers are positions in the series (post->series_pos), so "Part
- * 3 of 7" stays true when the written part numbers skip.
+ * A part is numbered as the writer numbered it (part: in its front
+ * matter), on the series page, in the post's header and footer and over
+ * both protocols alike: when part 3 is a draft, the parts read 1, 2, 4
+ * and the gap shows.  A part without part: follows the one before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "content/archive.h"
 #include "content/search.h"
@@ -67,36 +70,130 @@ nav_minutes(unsigned min, char out[32])
 }
 
 /*
- * Does the title already say which part it is ("Part 3", "Notes 03")?
- * Then "Part 3: " in front of it would say it twice.
+ * The number part p is shown with: its part: as written, else one more
+ * than the part before it (parts are in part order, numbered ones
+ * first: archive.c), the first being 1.
+ */
+static long
+part_number(const struct post *p)
+{
+	const struct series	*s = p->series;
+	long			 n = 0;
+	size_t			 i;
+
+	if (s == NULL)
+		return p->part > 0 ? p->part : (long)p->series_pos;
+	for (i = 0; i < s->nparts; i++) {
+		n = s->parts[i]->part > 0 ? s->parts[i]->part : n + 1;
+		if (s->parts[i] == p)
+			return n;
+	}
+	return p->part > 0 ? p->part : (long)p->series_pos;
+}
+
+/* The number of the series' last part: "Part 2 of 4". */
+static long
+series_last(const struct series *s)
+{
+	return s->nparts > 0 ? part_number(s->parts[s->nparts - 1]) : 0;
+}
+
+/* The number at p, decimal or Roman (for "Part IV"); -1 when none. */
+static long
+number_at(const char *p, const char **end)
+{
+	static const char	 roman[] = "IVXLC";
+	static const int	 value[] = { 1, 5, 10, 50, 100 };
+	const char		*r;
+	long			 v = 0, prev = 0, d;
+
+	if (*p >= '0' && *p <= '9') {
+		for (; *p >= '0' && *p <= '9' && v < 100000; p++)
+			v = v * 10 + (*p - '0');
+		*end = p;
+		return v;
+	}
+	for (; *p != '\0' && (r = strchr(roman, *p)) != NULL; p++) {
+		d = value[r - roman];
+		v += d > prev ? d - 2 * prev : d;
+		prev = d;
+	}
+	*end = p;
+	return v > 0 ? v : -1;
+}
+
+static int
+word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || (unsigned char)c >= 0x80;
+}
+
+/*
+ * Does the title already say which part it is?  Only when it says so
+ * in words a reader takes for a part number: "Part 3", "Pt. 3",
+ * "Chapter III", "Episode 03", "#3", "(3/7)", "3 of 7", or a title
+ * that opens with the number ("3. Setup", "03 - Setup").  A number
+ * elsewhere ("Notes on Python 2", "release 0.2.1") is the title's own.
  */
 static int
-names_part(const char *title, size_t n)
+names_part(const char *title, long n)
 {
-	const char	*p = title;
-	char		*end;
-	unsigned long	 v;
+	static const char *const words[] = {
+		"part", "pt", "chapter", "ch", "episode", "ep", "lesson",
+		"no", "number", "vol", "volume", "day", "week", "step",
+		"session", "unit", "#",
+	};
+	const char	*p, *q, *e;
+	size_t		 i, len;
+	long		 v;
 
-	while (*p != '\0') {
-		if (*p < '0' || *p > '9') {
-			p++;
+	/* Opening with the number and a separator. */
+	if ((v = number_at(title, &e)) == n && title[0] >= '0' &&
+	    title[0] <= '9' && (*e == '.' || *e == ':' || *e == ')' ||
+	    (*e == ' ' && (e[1] == '-' || strncmp(e + 1, "\xe2\x80\x93", 3) ==
+	    0 || strncmp(e + 1, "\xe2\x80\x94", 3) == 0))) &&
+	    !(e[0] == '.' && e[1] >= '0' && e[1] <= '9'))
+		return 1;
+	for (p = title; *p != '\0'; p++) {
+		if (p > title && word_char(p[-1]) && *p != '#')
 			continue;
+		for (i = 0; i < nitems(words); i++) {
+			len = strlen(words[i]);
+			if (strncasecmp(p, words[i], len) != 0 ||
+			    (word_char(p[len]) && words[i][0] != '#'))
+				continue;
+			for (q = p + len; *q == '.' || *q == ' ' || *q == ':' ||
+			    *q == '#'; q++)
+				;
+			if (q == p + len && words[i][0] != '#')
+				continue;	/* "Part3": not spaced */
+			v = number_at(q, &e);
+			if (v == n && !word_char(*e) && !(*e == '.' &&
+			    e[1] >= '0' && e[1] <= '9'))
+				return 1;
 		}
-		v = strtoul(p, &end, 10);
-		if (v == n && (p == title || !(p[-1] >= '0' && p[-1] <= '9')))
-			return 1;
-		p = end;
+		/* "(3/7)", "3 of 7" */
+		if (*p >= '0' && *p <= '9' && (p == title || !word_char(p[-1]))) {
+			v = number_at(p, &e);
+			if (v == n && (*e == '/' || strncasecmp(e, " of ", 4) ==
+			    0) && ((e[0] == '/' && e[1] >= '0' && e[1] <= '9') ||
+			    (e[0] == ' ' && e[4] >= '0' && e[4] <= '9')))
+				return 1;
+		}
 	}
 	return 0;
 }
 
 /* "Part 3: Title", unless the title numbers itself. */
 static char *
-part_label(size_t n, const struct post *p)
+part_label(const struct post *p)
 {
+	long	 n = part_number(p);
+
 	if (names_part(post_title(p), n))
 		return xstrdup(post_title(p));
-	return xasprintf("Part %zu: %s", n, post_title(p));
+	return xasprintf("Part %ld: %s", n, post_title(p));
 }
 
 /* "=> /posts/slug YYYY-MM-DD Title" */
@@ -356,7 +453,7 @@ nav_series(struct page *pg, const struct archive *a, const struct series *s)
 		p = s->parts[i];
 		nav_minutes(p->reading_min, min);
 		url = xasprintf("/posts/%s", p->slug);
-		label = part_label(i + 1, p);
+		label = part_label(p);
 		page_link(pg, LINK_TEXT, url, p->date.ymd, "%s (%s)",
 		    label, min);
 		free(label);
@@ -460,8 +557,8 @@ nav_post_header(struct page *pg, const struct archive *a,
 	buf_free(&l);
 	if (p->series != NULL) {
 		url = xasprintf("/series/%s/", p->series->slug);
-		page_link(pg, LINK_MENU, url, NULL, "Part %zu of %zu in %s",
-		    p->series_pos, p->series->nparts,
+		page_link(pg, LINK_MENU, url, NULL, "Part %ld of %ld in %s",
+		    part_number(p), series_last(p->series),
 		    series_title(p->series));
 		free(url);
 	}
@@ -489,7 +586,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 	if (p->series != NULL) {
 		if (p->prev != NULL) {
 			url = xasprintf("/posts/%s", p->prev->slug);
-			label = part_label(p->prev->series_pos, p->prev);
+			label = part_label(p->prev);
 			page_link(pg, LINK_TEXT, url, NULL,
 			    "\xe2\x86\x90 %s", label);
 			free(label);
@@ -497,7 +594,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 		}
 		if (p->next != NULL) {
 			url = xasprintf("/posts/%s", p->next->slug);
-			label = part_label(p->next->series_pos, p->next);
+			label = part_label(p->next);
 			page_link(pg, LINK_TEXT, url, NULL,
 			    "%s \xe2\x86\x92", label);
 			free(label);

@@ -153,7 +153,7 @@ test_pages(void)
 	expect("/posts/hello", 20, "# Hello World");
 	/* A link to another post's .md file is rewritten to its path. */
 	expect("/posts/hello", 20, "=> /posts/second");
-	expect("/posts/second", 20, "Some code here.");
+	expect("/posts/second", 20, "Some `code` here.");
 	expect("/posts/draft", 51, NULL);
 	expect("/posts/broken", 51, NULL);
 	expect("/posts/nope", 51, NULL);

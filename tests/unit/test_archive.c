@@ -86,8 +86,13 @@ make_capsule(void)
 	    "---\nsecret\n");
 	put("posts/2024-03-05-unpublished.md", "---\npublished: false\n---\n"
 	    "secret\n");
-	put("posts/2024-03-02-broken.md", "---\ntitle: ok\npart: abc\n---\n");
+	put("posts/2024-03-02-broken.md", "---\ntitle: ok\nx: [open\n---\n");
+	put("posts/2024-03-06-soft.md", "---\ntitle: [not, a, string]\n"
+	    "part: abc\n---\n# Soft\n");
 	put("posts/2024-03-03-hello.md", "---\ntitle: Dup\n---\nx\n");
+	/* Soft problems: the post stays (a warning says what was lost). */
+	put("posts/2024-03-04-badlang.md", "---\ntitle: writing <em>and</em> "
+	    "reading\nlang: en_GB\n---\nx\n");
 	put("posts/.hidden.md", "---\ntitle: hidden\n---\n");
 	put("posts/notes.txt", "not markdown\n");
 	put("posts/subdir/2024-01-01-deep.md", "---\ntitle: deep\n---\n");
@@ -150,10 +155,11 @@ test_load(struct archive *a)
 
 	/*
 	 * hello, second, no-prefix (custom-slug), untitled, long, s1-s4,
-	 * o1, o2, fenced, setext = 13.  Skipped with a warning: nodate,
-	 * broken, dup hello, link, fifo.  Drafts are silent.
+	 * o1, o2, fenced, setext, the second hello, badlang, soft = 16.
+	 * Skipped with a warning: nodate, broken (YAML that does not
+	 * parse), link, fifo.  Drafts are silent.
 	 */
-	INT_EQ(a->nposts, 13, "posts loaded");
+	INT_EQ(a->nposts, 16, "posts loaded");
 	for (i = 0; i < a->nposts; i++)
 		OK(strcmp(a->posts[i]->slug, "draft") != 0 &&
 		    strcmp(a->posts[i]->slug, "unpublished") != 0 &&
@@ -167,10 +173,13 @@ test_load(struct archive *a)
 	OK(archive_post(a, "broken") == NULL, "broken post skipped");
 	OK(archive_post(a, "link") == NULL, "symlink skipped");
 	OK(archive_post(a, "fifo") == NULL, "FIFO skipped");
-	/* pages/posts.md (a reserved name) is the sixth skip. */
-	INT_EQ(a->nskipped, 6, "skipped files");
-	/* The Café/cafe slug clash is a warning, not a skip. */
-	INT_EQ(a->nwarnings, 7, "warnings");
+	/* pages/posts.md (a reserved name) is the fifth skip. */
+	INT_EQ(a->nskipped, 5, "skipped files");
+	/*
+	 * The Café/cafe slug clash, the second hello, the bad lang and
+	 * the values of the wrong shape are warnings, not skips.
+	 */
+	INT_EQ(a->nwarnings, 9, "warnings");
 
 	/* Newest first. */
 	STR_EQ(a->posts[0]->slug, "o2", "newest");
@@ -191,6 +200,23 @@ test_load(struct archive *a)
 	INT_EQ(p->reading_min, 1, "at least a minute");
 	STR_EQ(p->src + p->body_off, "word word word\n", "body");
 	INT_EQ(p->body_line, 5, "body line");
+
+	/* Both hellos stay: the second told apart by its date. */
+	p = archive_post(a, "hello-2024-03-03");
+	OK(p != NULL && strcmp(p->path, "posts/2024-03-03-hello.md") == 0,
+	    "second hello kept, by date");
+	OK(archive_post_file(a, "2024-03-03-hello.md") == p,
+	    "and found by its file");
+	p = archive_post(a, "badlang");
+	OK(p != NULL, "a post with a bad lang is kept");
+	if (p != NULL) {
+		OK(p->lang == NULL, "its lang dropped (the site's is used)");
+		STR_EQ(p->title, "writing and reading", "HTML in the title");
+	}
+
+	p = archive_post(a, "soft");
+	OK(p != NULL && strcmp(p->title, "Soft") == 0 && p->part == 0,
+	    "values of the wrong shape ignored, the post kept");
 
 	p = archive_post(a, "second");
 	OK(p != NULL, "second");
@@ -359,7 +385,7 @@ test_links(struct archive *a)
 	link_is(a, h, "missing.md", NULL);
 	link_is(a, h, "2024-03-01-draft.md", NULL);
 	link_is(a, h, "", NULL);
-	link_is(a, h, "#top", NULL);
+	link_is(a, h, "#top", "");		/* gemtext has no anchors */
 	link_is(a, h, ".md", NULL);
 	link_is(a, "pages/about.md", "../posts/second.md", "/posts/second");
 	link_is(a, "pages/about.md", "now.md", "/now");
@@ -436,6 +462,62 @@ test_empty(void)
 		OK(archive_post(a, "x") == NULL, "lookup in empty index");
 		archive_unref(a);
 	}
+	free(dir);
+}
+
+/*
+ * An archive as a generator left it: template syntax in the body is
+ * read when the file is (the snapshot keeps the rewritten body and
+ * warns about what it removed), and a post without summary: gets its
+ * first paragraph as one.
+ */
+static void
+test_generated(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	struct post	*p;
+	char		*dir, *posts;
+	const char	*body;
+	unsigned	 w;
+
+	dir = xasprintf("%s/generated", top);
+	posts = xasprintf("%s/posts", dir);
+	mkdir(dir, 0755);
+	mkdir(posts, 0755);
+	test_put(posts, "2024-01-01-tmpl.md", "---\ntitle: T\n---\n"
+	    "Back [home]({{ \"/\" | url }}).\n\n"
+	    "{{ \"ana\" | team_photo }}\n");
+	test_put(posts, "2024-01-02-plain.md", "---\ntitle: P\n---\n"
+	    "![logo](l.png)\n\nFirst *real* paragraph, with "
+	    "[a link](https://x.org/) &amp; more.\n\nSecond.\n");
+	test_put(posts, "2024-01-03-own.md", "---\ntitle: O\n"
+	    "excerpt: Written by hand.\n---\nBody.\n");
+	config_for(&c, dir);
+	w = 0;
+	a = archive_load(&c);
+	OK(a != NULL, "generated capsule loads");
+	if (a != NULL) {
+		p = archive_post(a, "tmpl");
+		OK(p != NULL, "tmpl post");
+		if (p != NULL) {
+			body = p->src + p->body_off;
+			STR_EQ(body, "Back [home](/).\n\n\n",
+			    "body rewritten once, at load");
+			STR_EQ(p->summary, "Back home.", "summary from it");
+		}
+		w = a->nwarnings;
+		INT_EQ(w, 1, "the removed construct is warned about");
+		p = archive_post(a, "plain");
+		if (p != NULL)
+			STR_EQ(p->summary, "First real paragraph, with a link "
+			    "& more.", "first paragraph with words");
+		p = archive_post(a, "own");
+		if (p != NULL)
+			STR_EQ(p->summary, "Written by hand.", "own excerpt");
+		archive_unref(a);
+	}
+	free(posts);
 	free(dir);
 }
 
@@ -590,6 +672,110 @@ test_aliases(void)
 }
 
 /*
+ * Links by their meaning (issue 13): the addresses a post had on the
+ * writer's old web site, root-relative or under link_aliases.
+ */
+static void
+test_meaning(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		*dir, *aliases[] = { "https://old.blog/" };
+	const char	*h = "posts/2024-01-10-hello.md";
+	static const char *const sub[] = { "posts", "files", "files/img",
+	    "pages", "series" };
+	size_t		 i;
+
+	dir = xasprintf("%s/meaning", top);
+	mkdir(dir, 0755);
+	for (i = 0; i < nitems(sub); i++)
+		test_mkdir(dir, sub[i]);
+	test_put(dir, "posts/2024-01-10-hello.md",
+	    "---\ntitle: Hello\ntags: [Small Web]\n---\n"
+	    "[a](/2021/03/01/tool-0.70.0-release/) [b](/blog/nothing-here)\n"
+	    "[c](/posts/nope) [d](#design) [e](/tags/small-web/)\n"
+	    "[f](/files/nothing.png) [g](/files/logo.svg)\n");
+	test_put(dir, "posts/2021-03-01-tool-0.70.0-release.md",
+	    "---\ntitle: Tool\nseries: Build Log\n---\nBody.\n");
+	test_put(dir, "posts/2020-05-05-award.md", "---\ntitle: A\n---\nx\n");
+	test_put(dir, "posts/2021-06-06-award.md", "---\ntitle: B\n---\nx\n");
+	test_put(dir, "files/img/photo.png", "png");
+	test_put(dir, "files/logo.svg", "svg");
+	test_put(dir, "pages/about.md", "About.\n");
+	config_for(&c, dir);
+	c.link_aliases = aliases;
+	c.nlink_aliases = nitems(aliases);
+	a = archive_load(&c);
+	OK(a != NULL && a->nposts == 4, "meaning capsule loads");
+	if (a == NULL)
+		goto done;
+	/* Date paths, dots in the name, endings, index pages. */
+	link_is(a, h, "/2021/03/01/tool-0.70.0-release/",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "/blog/tool-0.70.0-release.html",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "/blog/tool-0.70.0-release/index.html#x",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "/2021-03-01-tool-0.70.0-release",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "https://old.blog/2021/03/tool-0.70.0-release.html",
+	    "/posts/tool-0-70-0-release");
+	/* One name, two posts: the date in the address picks. */
+	link_is(a, h, "/2021/06/06/award/", "/posts/award-2021-06-06");
+	link_is(a, h, "/2020/05/05/award/", "/posts/award");
+	link_is(a, h, "/award/", "/posts/award");
+	/* Series and topics go to the capsule's own pages. */
+	link_is(a, h, "/blog/series/build-log", "/series/build-log/");
+	link_is(a, h, "/categories/Small%20Web/", "/tags/small-web/");
+	link_is(a, h, "https://old.blog/tag/small-web", "/tags/small-web/");
+	link_is(a, h, "/tags/nothing/", "");
+	/* Files the writer kept in files/. */
+	link_is(a, h, "/assets/img/photo.png", "/files/img/photo.png");
+	link_is(a, h, "/img/photo.png", "/files/img/photo.png");
+	link_is(a, h, "/static/logo.svg", "/files/logo.svg");
+	link_is(a, h, "/assets/missing.png", "");
+	/* What the capsule answers itself stays as written. */
+	link_is(a, h, "/", NULL);
+	link_is(a, h, "/about", NULL);
+	link_is(a, h, "/about/", NULL);
+	link_is(a, h, "/about/index.html", "/about");
+	/* One '/' too many: no host is named "2021". */
+	link_is(a, h, "//2021/03/01/tool-0.70.0-release/",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "//example.org/2021/03/01/x/", NULL);
+	link_is(a, h, "//localhost/x", NULL);
+	link_is(a, h, "/about.html", "/about");
+	link_is(a, h, "/posts/award", NULL);
+	link_is(a, h, "/tags/small-web/", NULL);
+	link_is(a, h, "/files/nothing.png", NULL);
+	link_is(a, h, "/atom.xml", NULL);
+	/* The rest: plain text, and warned about. */
+	link_is(a, h, "/blog/nothing-here", "");
+	link_is(a, h, "/posts/nope", "");
+	link_is(a, h, "#design", "");
+	link_is(a, h, "https://old.blog/gone/", NULL);
+	INT_EQ(links_check(a), 3, "nothing-here, nope, files/nothing.png "
+	    "warned");
+	archive_unref(a);
+
+	/* With web_url, what names nothing goes to the old site. */
+	config_for(&c, dir);
+	c.web_url = "https://old.blog";
+	a = archive_load(&c);
+	if (a != NULL) {
+		link_is(a, h, "/blog/nothing-here?x=1#y",
+		    "https://old.blog/blog/nothing-here?x=1#y");
+		link_is(a, h, "/2021/03/01/tool-0.70.0-release/",
+		    "/posts/tool-0-70-0-release");
+		link_is(a, h, "#design", "");
+		INT_EQ(links_check(a), 3, "still warned");
+		archive_unref(a);
+	}
+done:
+	free(dir);
+}
+
+/*
  * archive_reload(): unchanged files are shared with the previous
  * snapshot (the very same bytes), changed ones read again, fresh ones
  * (changed within the timestamp granularity) never trusted, and every
@@ -740,7 +926,9 @@ main(void)
 	}
 	test_no_dir();
 	test_empty();
+	test_generated();
 	test_aliases();
+	test_meaning();
 	test_slugify();
 	test_many();
 	test_reload();

@@ -645,6 +645,23 @@ test_feed_and_aliases(void)
 	expect_ok(&c, "link_aliases: ~\n");
 	INT_EQ(c.nlink_aliases, 0, "null: none");
 	config_free(&c);
+	expect_ok(&c, "web_url: https://old.example/blog//\n");
+	STR_EQ(c.web_url, "https://old.example/blog", "web_url, no '/'");
+	config_free(&c);
+	expect_ok(&c, "web_url: HTTP://old.example/\n");
+	STR_EQ(c.web_url, "HTTP://old.example", "web_url: the host stays");
+	config_free(&c);
+	expect_ok(&c, "web_url: ~\n");
+	OK(c.web_url == NULL, "web_url: null is none");
+	config_free(&c);
+	expect_err("web_url: old.example\n", "1:10: web_url: expected a web "
+	    "address like 'https://example.org', got 'old.example'");
+	expect_err("web_url: gemini://old.example\n", "1:10: web_url: "
+	    "expected a web address like 'https://example.org', got "
+	    "'gemini://old.example'");
+	expect_err("web_url: \"https://a/?p=1\"\n", "1:10: web_url: "
+	    "expected a web address like 'https://example.org', got "
+	    "'https://a/?p=1'");
 	expect_err("atom_full_content: sometimes\n", "1:20: "
 	    "atom_full_content: expected true or false, got 'sometimes'");
 	expect_err("link_aliases: [old.blog/posts/]\n", "1:16: link_aliases: "

@@ -36,6 +36,80 @@ fails(const char *s, unsigned line, unsigned col, const char *msg)
 		OK(1, "message");
 }
 
+/*
+ * A soft problem: the post is kept, the value dropped, and where it was
+ * is said for the warning.
+ */
+static void
+ignored(const char *s, unsigned line, unsigned col, const char *msg)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	if (parse(s, &m, &e) == -1) {
+		OK(0, "refused (%s):\n%s", e.msg, s);
+		return;
+	}
+	OK(m.lang == NULL && m.title == NULL && m.part == 0 &&
+	    !m.has_date && !m.has_updated && !m.draft && m.ntags == 0 &&
+	    m.series == NULL && m.author == NULL, "%s: dropped", msg);
+	INT_EQ(m.ignored.line, line, msg);
+	INT_EQ(m.ignored.col, col, msg);
+	OK(strstr(m.ignored.msg, msg) != NULL, "message \"%s\" has \"%s\"",
+	    m.ignored.msg, msg);
+	meta_free(&m);
+}
+
+/* What is usable stays; the first ignored value is the one named. */
+static void
+test_soft(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	if (parse("---\ntitle: Kept\npart: two\ntags: [a, [b], c]\n"
+	    "date: 2024-01-02\nlang: x_y\n---\nBody\n", &m, &e) == -1) {
+		OK(0, "refused: %s", e.msg);
+		return;
+	}
+	STR_EQ(m.title, "Kept", "title kept");
+	INT_EQ(m.part, 0, "part ignored");
+	INT_EQ(m.ntags, 2, "the usable tags kept");
+	OK(m.has_date, "date kept");
+	INT_EQ(m.nignored, 3, "three values ignored");
+	INT_EQ(m.ignored.line, 3, "the first named");
+	STR_EQ(m.ignored.msg, "part: expected a whole number; ignored",
+	    "its message");
+	STR_EQ(m.title, "Kept", "title");
+	meta_free(&m);
+}
+
+static void
+test_html_titles(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	if (parse("---\ntitle: writing for action <em>and</em> flexibility\n"
+	    "summary: \"<p>One &amp; <a href='x'>two</a></p>\"\n"
+	    "---\n", &m, &e) == -1) {
+		OK(0, "parse: %s", e.msg);
+		return;
+	}
+	STR_EQ(m.title, "writing for action and flexibility", "title: tags");
+	STR_EQ(m.summary, "One & two", "summary: tags");
+	OK(m.ignored.line == 0, "nothing ignored");
+	meta_free(&m);
+	/* "<" that starts no tag, and an escaped tag, stay text. */
+	if (parse("---\ntitle: \"a < b, 1<2 and &lt;em&gt; x<br/>y\"\n---\n",
+	    &m, &e) == -1) {
+		OK(0, "parse: %s", e.msg);
+		return;
+	}
+	STR_EQ(m.title, "a < b, 1<2 and <em> x y", "title: text kept");
+	meta_free(&m);
+}
+
 static void
 test_basic(void)
 {
@@ -147,10 +221,13 @@ test_tags(void)
 	STR_EQ(m.tags[2], "x", "trimmed");
 	meta_free(&m);
 
-	fails("---\ntags: {a: 1}\n---\n", 2, 7,
+	ignored("---\ntags: {a: 1}\n---\n", 2, 7,
 	    "tags: expected a list or a string");
-	fails("---\ntags: [a, [b]]\n---\n", 2, 11,
-	    "tags: expected a list of strings");
+	OK(parse("---\ntags: [a, [b]]\n---\n", &m, &e) == 0, "item ignored");
+	INT_EQ(m.ntags, 1, "the others kept");
+	INT_EQ(m.ignored.line, 2, "the item's line");
+	INT_EQ(m.ignored.col, 11, "the item's column");
+	meta_free(&m);
 }
 
 static void
@@ -301,7 +378,7 @@ test_crlf_bom(void)
 	INT_EQ(m.body_line, 6, "CRLF body line");
 	meta_free(&m);
 	/* Errors count lines the same way with CRLF. */
-	fails("---\r\ntitle: a\r\npart: x\r\n---\r\n", 3, 7,
+	ignored("---\r\npart: x\r\n---\r\n", 2, 7,
 	    "part: expected a whole number");
 }
 
@@ -310,20 +387,26 @@ test_errors(void)
 {
 	fails("---\ntitle: x\nbody without end\n", 1, 1, "not closed");
 	fails("---\n", 1, 1, "not closed");
-	fails("---\ntitle: [a, b]\n---\n", 2, 8, "title: expected a string");
-	fails("---\ntitle: {a: b}\n---\n", 2, 8, "title: expected a string");
-	fails("---\ntitle: x\npart: abc\n---\n", 3, 7,
-	    "part: expected a whole number");
-	fails("---\nweight: 1.5\n---\n", 2, 9, "weight: expected a whole");
-	fails("---\ntitle: x\n\ndate: notadate\n---\n", 4, 7,
-	    "date: not a date");
-	fails("---\nupdated: 2023-02-29\n---\n", 2, 10,
+	/* A value of the wrong shape is ignored, the post kept (issue 13). */
+	ignored("---\ntitle: [a, b]\n---\n", 2, 8, "title: expected a "
+	    "string; ignored");
+	ignored("---\ntitle: {a: b}\n---\n", 2, 8, "title: expected a string");
+	ignored("---\npart: abc\n---\n", 2, 7, "part: expected a whole number");
+	ignored("---\nweight: 1.5\n---\n", 2, 9, "weight: expected a whole");
+	ignored("---\n\ndate: notadate\n---\n", 3, 7, "date: not a date");
+	ignored("---\nupdated: 2023-02-29\n---\n", 2, 10,
 	    "updated: day out of range");
-	fails("---\ndate: [2024-01-01]\n---\n", 2, 7, "date: expected a date");
-	fails("---\ndraft: maybe\n---\n", 2, 8,
+	ignored("---\ndate: [2024-01-01]\n---\n", 2, 7,
+	    "date: expected a date");
+	ignored("---\ndraft: maybe\n---\n", 2, 8,
 	    "draft: expected true or false");
-	fails("---\npublished: sometimes\n---\n", 2, 12,
+	ignored("---\npublished: sometimes\n---\n", 2, 12,
 	    "published: expected true, false or a date");
+	ignored("---\ntags: {a: b}\n---\n", 2, 7, "tags: expected a list");
+	ignored("---\nseries: {a: b}\n---\n", 2, 9, "series: expected a "
+	    "string");
+	ignored("---\nauthor: [[a]]\n---\n", 2, 10, "author: expected a list "
+	    "of strings");
 	fails("---\n- a\n- b\n---\n", 2, 1, "must be a mapping");
 	fails("---\njust a string\n---\n", 2, 1, "must be a mapping");
 	fails("---\nx: [unclosed\n---\n", 3, 1, "did not find expected");
@@ -333,19 +416,17 @@ test_errors(void)
 	/* libyaml ends a line at a lone CR; so does the error's place. */
 	fails("---\ntitle: a\rauthor: \"\xff\"\n---\n", 3, 10, "invalid");
 	fails("---\ntitle: a\r\nauthor: \"\xff\"\n---\n", 3, 10, "invalid");
-	fails("\xEF\xBB\xBF---\ntitle: [a]\n---\n", 2, 8,
-	    "title: expected a string");
-	fails("---\ntitle: a\ntitle: [b]\n---\n", 3, 8,
+	ignored("\xEF\xBB\xBF---\ntitle: [a]\n---\n", 2, 8,
 	    "title: expected a string");
 	/* lang goes into the MIME type: a tag and nothing more. */
-	fails("---\nlang: \"de; q=1\"\n---\n", 2, 7,
+	ignored("---\nlang: \"de; q=1\"\n---\n", 2, 7,
 	    "lang: 'de; q=1' is not a language tag");
-	fails("---\nlanguage: en_GB\n---\n", 2, 11,
+	ignored("---\nlanguage: en_GB\n---\n", 2, 11,
 	    "language: 'en_GB' is not a language tag");
-	fails("---\nlang: de-\n---\n", 2, 7, "is not a language tag");
-	fails("---\nlang: 1de\n---\n", 2, 7, "is not a language tag");
-	fails("---\nlang: a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s\n---\n", 2, 7,
-	    "is not a language tag");
+	ignored("---\nlang: de-\n---\n", 2, 7, "is not a language tag");
+	ignored("---\nlang: 1de\n---\n", 2, 7, "is not a language tag");
+	ignored("---\nlang: a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s\n---\n", 2,
+	    7, "is not a language tag");
 }
 
 static void
@@ -457,6 +538,8 @@ main(void)
 	test_unknown();
 	test_crlf_bom();
 	test_errors();
+	test_html_titles();
+	test_soft();
 	test_limits();
 	test_billion_laughs();
 	test_oneline();

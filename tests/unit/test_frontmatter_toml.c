@@ -46,6 +46,30 @@ fails(const char *s, unsigned line, unsigned col, const char *msg)
 	    "nothing kept: %s", msg);
 }
 
+/*
+ * s is kept, the value of the wrong shape at line:col ignored (msg),
+ * and with it every field the examples below set.
+ */
+static void
+soft(const char *s, unsigned line, unsigned col, const char *msg)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	if (parse(s, &m, &e) == -1) {
+		OK(0, "refused (%s):\n%s", e.msg, s);
+		return;
+	}
+	INT_EQ(m.ignored.line, line, msg);
+	INT_EQ(m.ignored.col, col, msg);
+	OK(strstr(m.ignored.msg, msg) != NULL, "message \"%s\" lacks \"%s\"",
+	    m.ignored.msg, msg);
+	OK(m.title == NULL && !m.has_date && m.part == 0 && !m.draft &&
+	    !m.featured && m.lang == NULL && m.series == NULL,
+	    "the value dropped: %s", msg);
+	meta_free(&m);
+}
+
 /* Hugo's shapes: a TOML datetime, lastmod, draft, tags, categories. */
 static void
 test_hugo(void)
@@ -231,34 +255,35 @@ test_errors(void)
 	fails("+++\ntitle = 'a'\ntitle = 'b'\n+++\n", 3, 1,
 	    "duplicate key 'title'");
 	fails("+++\n\n\ndate = 2024-02-30\n+++\n", 4, 8, "date out of range");
-	fails("+++\ntitle = 1\n+++\n", 2, 9,
+	/* A value of the wrong shape is ignored, the post kept. */
+	soft("+++\ntitle = 1\n+++\n", 2, 9,
 	    "title: expected a string (got integer)");
-	fails("+++\ntags = ['a', 2]\n+++\n", 2, 14,
+	soft("+++\ntags = ['a', 2]\n+++\n", 2, 14,
 	    "tags: expected a list of strings (got integer)");
-	fails("+++\ntags = 3\n+++\n", 2, 8,
+	soft("+++\ntags = 3\n+++\n", 2, 8,
 	    "tags: expected a list or a string");
-	fails("+++\ndraft = 'yes'\n+++\n", 2, 9,
+	soft("+++\ndraft = 'yes'\n+++\n", 2, 9,
 	    "draft: expected true or false (got string)");
-	fails("+++\nweight = 1.5\n+++\n", 2, 10,
+	soft("+++\nweight = 1.5\n+++\n", 2, 10,
 	    "weight: expected a whole number");
-	fails("+++\npart = 2000000\n+++\n", 2, 8,
+	soft("+++\npart = 2000000\n+++\n", 2, 8,
 	    "part: 2000000 is out of range");
-	fails("+++\ndate = 09:15:00\n+++\n", 2, 8,
+	soft("+++\ndate = 09:15:00\n+++\n", 2, 8,
 	    "date: a time of day without a date");
-	fails("+++\ndate = true\n+++\n", 2, 8,
+	soft("+++\ndate = true\n+++\n", 2, 8,
 	    "date: expected a date (got boolean)");
-	fails("+++\ndate = 'soon'\n+++\n", 2, 8, "date: not a date");
-	fails("+++\ndate = 0000-01-01\n+++\n", 2, 8, "date: year out of range");
-	fails("+++\npublished = 3\n+++\n", 2, 13,
+	soft("+++\ndate = 'soon'\n+++\n", 2, 8, "date: not a date");
+	soft("+++\ndate = 0000-01-01\n+++\n", 2, 8, "date: year out of range");
+	soft("+++\npublished = 3\n+++\n", 2, 13,
 	    "published: expected true, false or a date");
-	fails("+++\nlang = 'en; q=1'\n+++\n", 2, 8, "is not a language tag");
-	fails("+++\nseries = [1]\n+++\n", 2, 11,
+	soft("+++\nlang = 'en; q=1'\n+++\n", 2, 8, "is not a language tag");
+	soft("+++\nseries = [1]\n+++\n", 2, 11,
 	    "series: expected a list of strings");
-	fails("+++\ntaxonomies = ['tags']\n+++\n", 2, 14,
+	soft("+++\ntaxonomies = ['tags']\n+++\n", 2, 14,
 	    "taxonomies: expected a table");
-	fails("+++\n[extra]\nfeatured = 1\n+++\n", 3, 12,
+	soft("+++\n[extra]\nfeatured = 1\n+++\n", 3, 12,
 	    "featured: expected true or false");
-	fails("+++\n[taxonomies]\ntags = {a = 1}\n+++\n", 3, 8,
+	soft("+++\n[taxonomies]\ntags = {a = 1}\n+++\n", 3, 8,
 	    "tags: expected a list or a string (got table)");
 	fails("+++\nx = 1\n\xFF\n+++\n", 3, 1, "invalid UTF-8");
 }

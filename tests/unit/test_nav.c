@@ -575,7 +575,8 @@ test_series(struct archive *a)
 		"## Parts",
 		"=> /posts/hello 2023-12-31 Part 1: # Not a heading (3 min)",
 		"=> /posts/tofu 2024-01-10 Part 2: TOFU explained (7 min)",
-		("=> /posts/sigpipe 2024-05-02 Part 3: Why my server died "
+		/* Part 4 is not published: the gap shows. */
+		("=> /posts/sigpipe 2024-05-02 Part 5: Why my server died "
 		    "(4 min)"),
 		"",
 		"=> /series/gem/atom.xml Atom feed of this series",
@@ -631,7 +632,8 @@ test_series(struct archive *a)
 	for (i = 0; i < a->series[0]->nparts; i++) {
 		char	 t[128];
 
-		snprintf(t, sizeof(t), "Part %zu: %s (%u min)", i + 1,
+		snprintf(t, sizeof(t), "Part %d: %s (%u min)",
+		    a->series[0]->parts[i]->part,
 		    a->series[0]->parts[i]->title,
 		    a->series[0]->parts[i]->reading_min);
 		OK(feed_has(&f, a->series[0]->parts[i], t), "part %zu", i);
@@ -795,6 +797,66 @@ test_home(struct archive *a)
 	page_free(&p);
 }
 
+/*
+ * The label a part gets on the series page: "Part N: " unless the
+ * title itself says it is part N.
+ */
+static void
+test_part_labels(struct archive *a)
+{
+	static const struct {
+		const char	*title;
+		const char	*label;
+	} cases[] = {
+		{ "Notes on Python 2", "Part 2: Notes on Python 2" },
+		{ "release 0.2.1", "Part 2: release 0.2.1" },
+		{ "2024 in review", "Part 2: 2024 in review" },
+		{ "Part 2: the middle", "Part 2: the middle" },
+		{ "The saga, part two", "Part 2: The saga, part two" },
+		{ "The saga, Pt. 2", "The saga, Pt. 2" },
+		{ "Chapter II", "Chapter II" },
+		{ "Episode 02 - Keys", "Episode 02 - Keys" },
+		{ "Notes #2", "Notes #2" },
+		{ "TLS (2/5)", "TLS (2/5)" },
+		{ "TLS, 2 of 5", "TLS, 2 of 5" },
+		{ "2. Keys", "2. Keys" },
+		{ "02 - Keys", "02 - Keys" },
+		{ "2.5 Keys", "Part 2: 2.5 Keys" },
+		{ "Part 3", "Part 2: Part 3" },
+		{ "Apart 2", "Part 2: Apart 2" },
+	};
+	struct post	*p = a->series[0]->parts[1];	/* tofu, part 2 */
+	struct page	 pg;
+	char		*g, *was = p->title, want[160];
+	size_t		 i;
+
+	for (i = 0; i < nitems(cases); i++) {
+		p->title = (char *)cases[i].title;
+		page_init(&pg);
+		nav_series(&pg, a, a->series[0]);
+		g = gmi(&pg);
+		snprintf(want, sizeof(want), "=> /posts/tofu 2024-01-10 %s "
+		    "(7 min)\n", cases[i].label);
+		HAS(g, want, cases[i].title);
+		free(g);
+		page_free(&pg);
+	}
+	p->title = was;
+
+	/* A part without part: follows the one before it. */
+	a->series[0]->parts[2]->part = 0;
+	page_init(&pg);
+	nav_series(&pg, a, a->series[0]);
+	nav_post_header(&pg, a, a->series[0]->parts[2]);
+	g = gmi(&pg);
+	HAS(g, "2024-05-02 Part 3: Why my server died (4 min)", "unnumbered");
+	HAS(g, "=> /series/gem/ Part 3 of 3 in Gemini from scratch",
+	    "unnumbered header");
+	free(g);
+	page_free(&pg);
+	a->series[0]->parts[2]->part = 5;
+}
+
 static void
 test_post_parts(struct archive *a)
 {
@@ -803,7 +865,7 @@ test_post_parts(struct archive *a)
 		("2024-05-02 \xc2\xb7 updated 2024-06-01 \xc2\xb7 4 min read "
 		    "\xc2\xb7 by Bob"),
 		"Tags: C, gemini-dev",
-		"=> /series/gem/ Part 3 of 3 in Gemini from scratch",
+		"=> /series/gem/ Part 5 of 5 in Gemini from scratch",
 		"",
 	};
 	static const char *const foot[] = {
@@ -938,6 +1000,7 @@ main(void)
 	test_series(a);
 	test_tags(a);
 	test_home(a);
+	test_part_labels(a);
 	test_post_parts(a);
 	fixture_free(a);
 	test_empty();

@@ -170,8 +170,12 @@ test_gmi_blocks(void)
 {
 	GMI_EQ("", "");
 	GMI_EQ("\n\n  \n", "");
+	/* Below level 3: "###" and one "›" per level past it. */
 	GMI_EQ("# One\n\n#### Four\n###### Six\n",
-	    "# One\n\n### Four\n\n### Six\n");
+	    "# One\n\n### \xe2\x80\xba Four\n\n"
+	    "### \xe2\x80\xba\xe2\x80\xba\xe2\x80\xba Six\n");
+	GPH_EQ("### Three\n\n#### Four\n",
+	    "Three\n\n\xe2\x80\xba Four\n");
 	GMI_EQ("a\nb\n\nc\n", "a b\n\nc\n");
 	GMI_EQ("a\\\nb\n", "a\nb\n");
 	GMI_EQ("- a\n- b\n  - c\n    1. d\n",
@@ -184,7 +188,13 @@ test_gmi_blocks(void)
 	GMI_EQ("````\n```\n````\n", "```\n ```\n```\n");
 	GMI_EQ("    a\tb\n", "```\na\tb\n```\n");
 	GMI_EQ("a\n\n***\n", "a\n\n────────────────────\n");
-	GMI_EQ("*a* **b** ~~c~~ `d`\n", "a b c d\n");
+	/* Code spans keep their boundaries. */
+	GMI_EQ("*a* **b** ~~c~~ `d`\n", "a b c `d`\n");
+	GMI_EQ("says `visitors per day: `.\n",
+	    "says `visitors per day: `.\n");
+	GMI_EQ("`` a`b ``\n", " ``a`b``\n");	/* "``" first: escaped */
+	GMI_EQ("``` `` ```\n", "` `` `\n");
+	GPH_EQ("`x` and ``` `y ```\n", "`x` and `` `y ``\n");
 	GMI_EQ("&amp; &copy; &#35;\n", "& © #\n");
 	GMI_EQ("x\r\ny\r\n\r\nz\r\n", "x y\n\nz\n");
 	GMI_EQ("bad \xff byte\n", "bad \xef\xbf\xbd byte\n");
@@ -215,7 +225,7 @@ test_gmi_escapes(void)
 	GMI_EQ("\\> x\n", " > x\n");
 	GMI_EQ("\\`\\`\\` x\n", " ``` x\n");
 	GMI_EQ("*=*>x\n", " =>x\n");		/* split across nodes */
-	GMI_EQ("`#`\n", " #\n");
+	GMI_EQ("`#`\n", "`#`\n");		/* a backtick first now */
 	GMI_EQ("&#61;> x\n", " => x\n");
 	GMI_EQ("a\\\n\\# b\n", "a\n # b\n");	/* after a hard break */
 	GMI_EQ("- \\# x\n", "* # x\n");		/* not at column 0 */
@@ -275,7 +285,7 @@ test_gmi_autolinks(void)
 	    "=> ftp://f.org/p\n");
 	GMI_EQ("see www.w.org\n", "see www.w.org\n=> http://www.w.org www.w.org\n");
 	GMI_EQ("mail me@m.org\n", "mail me@m.org\n=> mailto:me@m.org me@m.org\n");
-	GMI_EQ("`https://c.org/` in code\n", "https://c.org/ in code\n");
+	GMI_EQ("`https://c.org/` in code\n", "`https://c.org/` in code\n");
 	/* The documented difference: after a "](" that made no link. */
 	GMI_EQ("x](https://b.org/\n", "x](https://b.org/\n");
 }
@@ -409,6 +419,54 @@ test_first_heading(void)
 	free(s);
 	s = render_first_heading("", 0);
 	STR_EQ(s, NULL, "empty document");
+}
+
+static void
+test_summary(void)
+{
+	const char	*md1 = "# Title\n\n![img](a.png)\n\nThe *first* "
+	    "[real](u) one, `code` &amp; <b>html</b>[^1].\n\nNext.\n\n"
+	    "[^1]: note\n";
+	struct buf	 md = BUF_INIT;
+	char		*s;
+	size_t		 i;
+
+	s = render_summary(md1, strlen(md1), 300);
+	STR_EQ(s, "The first real one, code & html.", "first paragraph");
+	free(s);
+	s = render_summary("> quoted words\n", 15, 300);
+	STR_EQ(s, "quoted words", "in a quote");
+	free(s);
+	s = render_summary("# Only a heading\n\n---\n", 21, 300);
+	STR_EQ(s, NULL, "no paragraph");
+	s = render_summary("<p>An HTML paragraph.</p>\n", 26, 300);
+	STR_EQ(s, "An HTML paragraph.", "html");
+	free(s);
+	s = render_summary("one two three four\n", 19, 12);
+	STR_EQ(s, "one two\xe2\x80\xa6", "cut at a word");
+	free(s);
+	s = render_summary("abcdefghijklmnop\n", 17, 5);
+	STR_EQ(s, "abcd\xe2\x80\xa6", "cut inside a long word");
+	free(s);
+	s = render_summary("exactly\n", 8, 7);
+	STR_EQ(s, "exactly", "fits");
+	free(s);
+	/* A long post: only its head is parsed, with the same answer. */
+	buf_addstr(&md, "Opening words.\n\n");
+	for (i = 0; i < 2000; i++)
+		buf_addstr(&md, "More text in a later paragraph.\n\n");
+	s = render_summary(md.data, md.len, 300);
+	STR_EQ(s, "Opening words.", "long post");
+	free(s);
+	buf_truncate(&md, 0);
+	buf_addstr(&md, "See [ref].\n\n");
+	for (i = 0; i < 2000; i++)
+		buf_addstr(&md, "Filler paragraph.\n\n");
+	buf_addstr(&md, "[ref]: https://r.org/\n");
+	s = render_summary(md.data, md.len, 300);
+	STR_EQ(s, "See ref.", "a reference defined further down");
+	free(s);
+	buf_free(&md);
 }
 
 static void
@@ -594,6 +652,7 @@ main(void)
 	test_gmi_table_notes();
 	test_gph();
 	test_first_heading();
+	test_summary();
 	test_append();
 	test_pathological();
 	test_threads();

@@ -20,7 +20,10 @@ test_links(void)
 	    "[not](code.md)\n"
 	    "```\n"
 	    "`[span](span.md)` [old](https://old.blog/e.html)\n"
-	    "[path](/posts/f) [page](notes.txt) [abs](gemini://x/y.md)\n";
+	    "[path](/posts/f) [page](notes.txt) [abs](gemini://x/y.md)\n"
+	    "[old](/2015/01/02/g/) [net](//host/h) [home](/)\n"
+	    "<a href=\"/2016/i/\">i</a> <img\n  src='/assets/j.png'> src=x\n"
+	    "`<a href=\"/code\">`\n";
 	static const char *const want[][3] = {
 		{ "b.md", "10", "9" },
 		{ "../posts/c.md#x", "10", "23" },
@@ -28,6 +31,9 @@ test_links(void)
 		{ "https://old.blog/e.html", "16", "25" },
 		{ "/posts/f", "17", "8" },
 		{ "gemini://x/y.md", "17", "42" },
+		{ "/2015/01/02/g/", "18", "7" },
+		{ "/2016/i/", "19", "10" },
+		{ "/assets/j.png", "20", "8" },
 	};
 	struct scan_link	*l;
 	size_t			 n, i;

@@ -1,0 +1,1483 @@
+/*
+ * template.c -- template constructs in a Markdown body, read for what
+ * they mean (template.h).
+ *
+ * One pass over the body with a cursor.  At each line start the line is
+ * classified the way a CommonMark parser would see it, as far as this
+ * pass needs: inside a fence, an indented code line, inside an HTML
+ * block (CommonMark's seven start conditions), or prose.  In prose a
+ * backtick run opens a code span when a run of the same length closes
+ * it before the paragraph ends.  Outside code, "{{" and "{%" open a
+ * construct when its end ("}}", "%}", ">}}", "%}}") comes before the
+ * next blank line; Liquid finds ends the same way, without regard to
+ * quotes.
+ *
+ * Linear: every search (the next blank line, the next end of each kind,
+ * a closing backtick run) goes forward from the cursor and remembers
+ * where it stopped, so no byte is looked at more than a bounded number
+ * of times.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "content/template.h"
+#include "core/buf.h"
+#include "core/util.h"
+#include "markdown/html.h"
+
+#define TP_MAX_ARGS	24
+#define TP_MAX_TICKS	32	/* longer backtick runs open no span */
+
+/* What output() and tag() made of a construct. */
+enum meaning {
+	M_NONE,		/* nothing: the construct is removed */
+	M_EXACT,	/* what the generator would have made */
+	M_NEAR,		/* a guess at it (an include read as an image) */
+};
+
+enum ctype {		/* the kinds of construct, by their delimiters */
+	C_OUTPUT,	/* {{ }} */
+	C_TAG,		/* {% %} */
+	C_ANGLE,	/* {{< >}} */
+	C_PERCENT,	/* {{% %}} */
+	C_NKINDS
+};
+
+static const char *const ends[C_NKINDS] = { "}}", "%}", ">}}", "%}}" };
+
+/* A construct found at the cursor. */
+struct con {
+	enum ctype	 type;
+	size_t		 start, end;	/* the whole of it, in the source */
+	const char	*in;		/* inside the delimiters, trimmed */
+	size_t		 inlen;
+	char		 name[40];	/* tags, shortcodes: lower case */
+	int		 closing;	/* {{< /name >}} */
+	const char	*args;		/* after the name */
+	size_t		 argslen;
+};
+
+struct arg {
+	const char	*key;		/* NULL: positional */
+	size_t		 klen;
+	const char	*val;
+	size_t		 vlen;
+};
+
+struct tp {
+	const char	*s;
+	size_t		 len, pos;
+	struct buf	 out;
+	struct template_result *res;
+	unsigned	 line;		/* of pos, 1-based */
+	size_t		 line_at;	/* where that line starts */
+
+	/* The line being read. */
+	int		 code;		/* it is code: fence or indented */
+	int		 html;		/* it is in an HTML block */
+	/* Block state across lines. */
+	char		 fence;		/* '`' or '~' while in a fence */
+	size_t		 fence_len;
+	int		 fence_closes;	/* the line read closes the fence */
+	int		 html_cond;	/* 1-7 while in an HTML block */
+	int		 html_ends;	/* the line read ends the HTML block */
+	int		 prev_blank, prev_para, icode, list;
+	int		 open;		/* HTML block elements left open */
+	size_t		 span_end;	/* in a code span up to here */
+
+	/* Modes that span lines. */
+	int		 raw;		/* {% raw %}: copy up to endraw */
+	int		 comment;	/* {% comment %}: drop up to endcomment */
+	int		 highlight;	/* a fence we opened: copy to the end */
+	enum ctype	 hl_type;
+
+	/* Where forward searches stopped (linear time). */
+	size_t		 next_end[C_NKINDS];
+	size_t		 next_blank;
+	size_t		 tick_fail[TP_MAX_TICKS + 1];
+};
+
+/*
+ * Positions and notes
+ */
+
+/* Move the cursor to to, counting lines. */
+static void
+advance(struct tp *t, size_t to)
+{
+	const char	*p, *e = t->s + to;
+
+	for (p = t->s + t->pos; (p = memchr(p, '\n', (size_t)(e - p))) !=
+	    NULL; p++) {
+		t->line++;
+		t->line_at = (size_t)(p - t->s) + 1;
+	}
+	t->pos = to;
+}
+
+/* Copy s[pos..to) and move there. */
+static void
+copy_to(struct tp *t, size_t to)
+{
+	buf_add(&t->out, t->s + t->pos, to - t->pos);
+	advance(t, to);
+}
+
+/*
+ * In an HTML block a blank line ends the block (CommonMark), and what
+ * followed would be read as Markdown, even as an indented code block:
+ * a line left empty by a removed construct gets an HTML comment, which
+ * keeps the block whole and shows nothing.
+ */
+#define TP_FILLER	"<!-- -->"
+
+/*
+ * The line breaks in s[from..to), written out: lines keep their
+ * numbers.  In an HTML block each line they start is kept from being
+ * blank.
+ */
+static void
+keep_lines(struct tp *t, size_t from, size_t to)
+{
+	const char	*p = t->s + from, *e = t->s + to;
+
+	while ((p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		buf_addc(&t->out, '\n');
+		if (t->html)
+			buf_addstr(&t->out, TP_FILLER);
+		p++;
+	}
+}
+
+/* Step over s[pos..end), leaving its line breaks. */
+static void
+skip(struct tp *t, size_t end)
+{
+	keep_lines(t, t->pos, end);
+	advance(t, end);
+}
+
+/*
+ * Would the line of a construct that made nothing (ending at end) be
+ * blank in an HTML block?  Then it gets TP_FILLER.
+ */
+static void
+keep_block(struct tp *t, size_t end)
+{
+	const struct buf	*o = &t->out;
+	size_t			 i;
+
+	if (!t->html)
+		return;
+	for (i = o->len; i > 0 && o->data[i - 1] != '\n'; i--)
+		if (o->data[i - 1] != ' ' && o->data[i - 1] != '\t')
+			return;
+	for (i = end; i < t->len && t->s[i] != '\n'; i++)
+		if (!isspace((unsigned char)t->s[i]))
+			return;
+	buf_addstr(&t->out, TP_FILLER);
+}
+
+static void
+note(struct tp *t, const struct con *c, enum template_what what)
+{
+	struct template_result	*r = t->res;
+	struct template_note	*n;
+	const char		*s = t->s + c->start;
+	size_t			 len = c->end - c->start, i, k, cut;
+	unsigned		 col;
+
+	if (r->nnotes == TEMPLATE_MAX_NOTES) {
+		r->nmore++;
+		return;
+	}
+	if (r->nnotes % 16 == 0)
+		r->notes = xreallocarray(r->notes, r->nnotes + 16,
+		    sizeof(*r->notes));
+	n = &r->notes[r->nnotes++];
+	/* The cursor is at the construct: its line and column. */
+	for (col = 1, i = t->line_at; i < c->start; i++)
+		if (((unsigned char)t->s[i] & 0xc0) != 0x80)
+			col++;
+	n->line = t->line;
+	n->col = col;
+	n->what = what;
+	/* One line: white space runs become one space; cut with "…". */
+	cut = sizeof(n->text) - 4;
+	for (i = k = 0; i < len && k < cut; i++) {
+		if (isspace((unsigned char)s[i])) {
+			if (k > 0 && n->text[k - 1] != ' ')
+				n->text[k++] = ' ';
+			continue;
+		}
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			continue;
+		n->text[k++] = s[i];
+	}
+	if (i < len) {
+		while (k > 0 && ((unsigned char)n->text[k - 1] & 0xc0) == 0x80)
+			k--;
+		if (k > 0 && (unsigned char)n->text[k - 1] >= 0xc0)
+			k--;
+		memcpy(n->text + k, "\xe2\x80\xa6", 3);
+		k += 3;
+	}
+	n->text[k] = '\0';
+}
+
+/*
+ * Searches
+ */
+
+/* Where the paragraph at i ends: the next blank line, or the end. */
+static size_t
+blank_after(struct tp *t, size_t i)
+{
+	const char	*s = t->s, *nl;
+	size_t		 j;
+
+	if (t->next_blank >= i && t->next_blank != 0)
+		return t->next_blank;
+	for (j = i; (nl = memchr(s + j, '\n', t->len - j)) != NULL; ) {
+		j = (size_t)(nl - s) + 1;
+		while (j < t->len && (s[j] == ' ' || s[j] == '\t' ||
+		    s[j] == '\r'))
+			j++;
+		if (j >= t->len || s[j] == '\n') {
+			t->next_blank = j;
+			return j;
+		}
+	}
+	t->next_blank = t->len;
+	return t->len;
+}
+
+/* The next end of kind k at or after i, or len. */
+static size_t
+end_after(struct tp *t, enum ctype k, size_t i)
+{
+	const char	*e;
+
+	if (t->next_end[k] >= i && t->next_end[k] != SIZE_MAX)
+		return t->next_end[k];
+	e = memmem(t->s + i, t->len - i, ends[k], strlen(ends[k]));
+	t->next_end[k] = e != NULL ? (size_t)(e - t->s) : t->len;
+	return t->next_end[k];
+}
+
+/*
+ * construct = "{{<" *SP ["/"] name args ">}}" / "{{%" ... "%}}"
+ *           / "{{" ["-"] expr ["-"] "}}" / "{%" ["-"] name args ["-"] "%}"
+ * The construct at i (s[i] == '{'), ending before the paragraph does.
+ */
+static int
+construct_at(struct tp *t, size_t i, struct con *c)
+{
+	const char	*s = t->s;
+	size_t		 open, e, k;
+
+	if (i + 1 >= t->len || s[i] != '{')
+		return 0;
+	if (s[i + 1] == '%') {
+		c->type = C_TAG;
+		open = 2;
+	} else if (s[i + 1] != '{')
+		return 0;
+	else if (i + 2 < t->len && s[i + 2] == '<') {
+		c->type = C_ANGLE;
+		open = 3;
+	} else if (i + 2 < t->len && s[i + 2] == '%') {
+		c->type = C_PERCENT;
+		open = 3;
+	} else {
+		c->type = C_OUTPUT;
+		open = 2;
+	}
+	e = end_after(t, c->type, i + open);
+	if (e >= t->len || e > blank_after(t, i))
+		return 0;
+	c->start = i;
+	c->end = e + strlen(ends[c->type]);
+	c->in = s + i + open;
+	c->inlen = e - (i + open);
+	/* Liquid's whitespace control: "{%-", "-%}". */
+	if (c->inlen > 0 && c->in[0] == '-' && c->type <= C_TAG)
+		c->in++, c->inlen--;
+	if (c->inlen > 0 && c->in[c->inlen - 1] == '-' && c->type <= C_TAG)
+		c->inlen--;
+	while (c->inlen > 0 && isspace((unsigned char)c->in[0]))
+		c->in++, c->inlen--;
+	while (c->inlen > 0 && isspace((unsigned char)c->in[c->inlen - 1]))
+		c->inlen--;
+	c->closing = 0;
+	c->name[0] = '\0';
+	c->args = c->in;
+	c->argslen = c->inlen;
+	if (c->type == C_OUTPUT)
+		return 1;
+	k = 0;
+	if (c->inlen > 0 && c->in[0] == '/' && c->type != C_TAG) {
+		c->closing = 1;
+		k = 1;
+		while (k < c->inlen && isspace((unsigned char)c->in[k]))
+			k++;
+	}
+	for (e = 0; k < c->inlen && !isspace((unsigned char)c->in[k]) &&
+	    c->in[k] != '"' && c->in[k] != '\''; k++)
+		if (e < sizeof(c->name) - 1)
+			c->name[e++] = (char)tolower((unsigned char)c->in[k]);
+	c->name[e] = '\0';
+	c->args = c->in + k;
+	c->argslen = c->inlen - k;
+	return 1;
+}
+
+/* A Liquid tag at i named name (with any spacing and dashes)? */
+static int
+tag_named(struct tp *t, size_t i, const char *name, size_t *endp)
+{
+	struct con	 c;
+
+	if (i + 1 >= t->len || t->s[i] != '{' || t->s[i + 1] != '%' ||
+	    !construct_at(t, i, &c) || c.type != C_TAG ||
+	    strcmp(c.name, name) != 0)
+		return 0;
+	*endp = c.end;
+	return 1;
+}
+
+/*
+ * Arguments: "quoted", 'quoted', bare words, key=value, key: value,
+ * commas between them ignored.
+ */
+static size_t
+parse_args(const char *s, size_t len, struct arg *a, size_t max)
+{
+	size_t	 i = 0, n = 0, k;
+	char	 q;
+
+	while (i < len && n < max) {
+		while (i < len && (isspace((unsigned char)s[i]) || s[i] == ','))
+			i++;
+		if (i >= len)
+			break;
+		a[n].key = NULL;
+		a[n].klen = 0;
+		if (s[i] != '"' && s[i] != '\'') {
+			for (k = i; k < len && (isalnum((unsigned char)s[k]) ||
+			    s[k] == '_' || s[k] == '-'); k++)
+				;
+			if (k > i && k < len && (s[k] == '=' || (s[k] == ':' &&
+			    k + 1 < len && isspace((unsigned char)s[k + 1])))) {
+				a[n].key = s + i;
+				a[n].klen = k - i;
+				i = k + 1;
+				while (i < len && isspace((unsigned char)s[i]))
+					i++;
+			}
+		}
+		if (i < len && (s[i] == '"' || s[i] == '\'')) {
+			q = s[i++];
+			for (k = i; k < len && s[k] != q; k++)
+				;
+			a[n].val = s + i;
+			a[n].vlen = k - i;
+			i = k < len ? k + 1 : k;
+		} else {
+			for (k = i; k < len && !isspace((unsigned char)s[k]) &&
+			    s[k] != ','; k++)
+				;
+			a[n].val = s + i;
+			a[n].vlen = k - i;
+			i = k;
+		}
+		n++;
+	}
+	return n;
+}
+
+static const struct arg *
+arg_key(const struct arg *a, size_t n, const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].key != NULL && a[i].klen == strlen(key) &&
+		    strncasecmp(a[i].key, key, a[i].klen) == 0 &&
+		    a[i].vlen > 0)
+			return &a[i];
+	return NULL;
+}
+
+static const struct arg *
+arg_pos(const struct arg *a, size_t n, size_t which)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].key == NULL && which-- == 0)
+			return &a[i];
+	return NULL;
+}
+
+/*
+ * What the constructs become
+ */
+
+/* A URL for a Markdown destination or an HTML attribute. */
+static void
+put_url(struct buf *b, const char *u, size_t len, int html)
+{
+	size_t	 i;
+
+	for (i = 0; i < len; i++) {
+		switch (u[i]) {
+		case ' ':
+			buf_addstr(b, "%20");
+			break;
+		case '"':
+			buf_addstr(b, html ? "&quot;" : "%22");
+			break;
+		case '<':
+			buf_addstr(b, "%3C");
+			break;
+		case '>':
+			buf_addstr(b, "%3E");
+			break;
+		case '&':
+			buf_addstr(b, html ? "&amp;" : "&");
+			break;
+		case '(':
+		case ')':
+		case '\\':
+			if (!html)
+				buf_addc(b, '\\');
+			buf_addc(b, u[i]);
+			break;
+		case '\n':
+		case '\r':
+		case '\t':
+			break;
+		default:
+			buf_addc(b, u[i]);
+		}
+	}
+}
+
+/* Label text for Markdown link text or HTML, on one line. */
+static void
+put_label(struct buf *b, const char *s, size_t len, int html)
+{
+	size_t	 i;
+	int	 sp = 0;
+
+	for (i = 0; i < len; i++) {
+		if (isspace((unsigned char)s[i])) {
+			sp = 1;
+			continue;
+		}
+		if (sp && b->len > 0)
+			buf_addc(b, ' ');
+		sp = 0;
+		if (html) {
+			if (s[i] == '<')
+				buf_addstr(b, "&lt;");
+			else if (s[i] == '&')
+				buf_addstr(b, "&amp;");
+			else if (s[i] == '"')
+				buf_addstr(b, "&quot;");
+			else
+				buf_addc(b, s[i]);
+		} else {
+			if (strchr("\\[]*_`<>!", s[i]) != NULL)
+				buf_addc(b, '\\');
+			buf_addc(b, s[i]);
+		}
+	}
+}
+
+/*
+ * An image, or a link to an embedded thing: Markdown, or HTML inside
+ * an HTML block (where Markdown is not read).
+ */
+static void
+put_link(struct tp *t, int image, const char *url, size_t ulen,
+    const char *label, size_t llen)
+{
+	struct buf	*b = &t->out;
+	struct buf	 l = BUF_INIT;
+
+	put_label(&l, label, llen, t->html);
+	if (t->html) {
+		if (image) {
+			buf_addstr(b, "<img src=\"");
+			put_url(b, url, ulen, 1);
+			buf_addstr(b, "\" alt=\"");
+			buf_add(b, l.data, l.len);
+			buf_addstr(b, "\">");
+		} else {
+			buf_addstr(b, "<a href=\"");
+			put_url(b, url, ulen, 1);
+			buf_addstr(b, "\">");
+			buf_add(b, l.data, l.len);
+			buf_addstr(b, "</a>");
+		}
+	} else {
+		buf_addstr(b, image ? "![" : "[");
+		buf_add(b, l.data, l.len);
+		buf_addstr(b, "](");
+		put_url(b, url, ulen, 0);
+		buf_addc(b, ')');
+	}
+	buf_free(&l);
+}
+
+/*
+ * A site path as the generator wrote it ("assets/x.png", "/x"): from
+ * the site's root.  Absolute URLs stay.
+ */
+static void
+site_path(struct buf *b, const char *p, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < len && (isalnum((unsigned char)p[i]) || p[i] == '+' ||
+	    p[i] == '-' || p[i] == '.'); i++)
+		;
+	if (!(i < len && p[i] == ':') && !(len > 0 && p[0] == '/'))
+		buf_addc(b, '/');
+	buf_add(b, p, len);
+}
+
+static int
+name_has(const char *name, const char *part)
+{
+	return strstr(name, part) != NULL;
+}
+
+/* youtube, vimeo, tweet/x, gist, instagram: the page of the thing. */
+static int
+embed_kind(const char *name)
+{
+	if (name_has(name, "youtube"))
+		return 'y';
+	if (name_has(name, "vimeo"))
+		return 'v';
+	if (strcmp(name, "tweet") == 0 || strcmp(name, "x") == 0 ||
+	    strcmp(name, "twitter") == 0 || name_has(name, "tweet"))
+		return 't';
+	if (name_has(name, "gist"))
+		return 'g';
+	if (name_has(name, "instagram"))
+		return 'i';
+	return 0;
+}
+
+static int
+is_url(const char *s, size_t len)
+{
+	return (len > 8 && strncasecmp(s, "https://", 8) == 0) ||
+	    (len > 7 && strncasecmp(s, "http://", 7) == 0) ||
+	    (len > 2 && strncmp(s, "//", 2) == 0);
+}
+
+/* The embed's URL and label into u and l; 0 when the args name none. */
+static int
+embed(int kind, const struct arg *a, size_t n, struct buf *u, struct buf *l)
+{
+	const struct arg	*id, *user, *file, *title;
+	char			*e, *v;
+
+	id = arg_key(a, n, "id");
+	if (id == NULL)
+		id = arg_key(a, n, "url");
+	if (id == NULL)
+		id = arg_key(a, n, "src");
+	user = arg_key(a, n, "user");
+	if (id == NULL) {
+		id = arg_pos(a, n, kind == 'g' && user == NULL ? 1 : 0);
+		if (kind == 'g' && user == NULL)
+			user = arg_pos(a, n, 0);
+		if (kind == 't' && arg_pos(a, n, 1) != NULL) {
+			user = arg_pos(a, n, 0);
+			id = arg_pos(a, n, 1);
+		}
+	}
+	if (id == NULL || id->vlen == 0)
+		return 0;
+	title = arg_key(a, n, "title");
+	if (is_url(id->val, id->vlen)) {
+		v = xstrndup(id->val, id->vlen);
+		e = html_embed_url(v);
+		buf_addstr(u, e);
+		free(e);
+		free(v);
+	} else {
+		switch (kind) {
+		case 'y':
+			buf_printf(u, "https://www.youtube.com/watch?v=%.*s",
+			    (int)id->vlen, id->val);
+			break;
+		case 'v':
+			buf_printf(u, "https://vimeo.com/%.*s", (int)id->vlen,
+			    id->val);
+			break;
+		case 't':
+			if (user != NULL)
+				buf_printf(u, "https://twitter.com/%.*s/status/"
+				    "%.*s", (int)user->vlen, user->val,
+				    (int)id->vlen, id->val);
+			else
+				buf_printf(u, "https://twitter.com/i/status/"
+				    "%.*s", (int)id->vlen, id->val);
+			break;
+		case 'g':
+			if (user != NULL)
+				buf_printf(u, "https://gist.github.com/%.*s/%.*s",
+				    (int)user->vlen, user->val, (int)id->vlen,
+				    id->val);
+			else
+				buf_printf(u, "https://gist.github.com/%.*s",
+				    (int)id->vlen, id->val);
+			file = arg_key(a, n, "file");
+			if (file == NULL)
+				file = arg_pos(a, n, 2);
+			if (file != NULL && user != NULL)
+				buf_printf(u, "#file-%.*s", (int)file->vlen,
+				    file->val);
+			break;
+		case 'i':
+			buf_printf(u, "https://www.instagram.com/p/%.*s/",
+			    (int)id->vlen, id->val);
+			break;
+		default:
+			return 0;
+		}
+	}
+	if (title != NULL)
+		buf_add(l, title->val, title->vlen);
+	else
+		buf_addstr(l, kind == 'y' ? "YouTube video" : kind == 'v' ?
+		    "Vimeo video" : kind == 't' ? "Tweet" : kind == 'g' ?
+		    "Gist" : "Instagram post");
+	return 1;
+}
+
+/*
+ * An image construct: its source and label.  Named parameters first
+ * (src, image, img, url, path; caption, alt, title), then positional:
+ * the first is the source, and the label the first later one that
+ * reads like text rather than a class name.  The caption wins over the
+ * alt text: it is the writer's own words for every reader, and a link
+ * line has room for one label.
+ */
+static int
+image_args(const struct arg *a, size_t n, const struct arg **src,
+    const struct arg **label)
+{
+	static const char *const srcs[] = { "src", "image", "img", "url",
+	    "path", "file" };
+	static const char *const labels[] = { "caption", "alt", "title",
+	    "description" };
+	const struct arg	*p;
+	size_t			 i, k;
+	int			 word;
+
+	*src = *label = NULL;
+	for (i = 0; i < nitems(srcs) && *src == NULL; i++)
+		*src = arg_key(a, n, srcs[i]);
+	for (i = 0; i < nitems(labels) && *label == NULL; i++)
+		*label = arg_key(a, n, labels[i]);
+	if (*src == NULL && (*src = arg_pos(a, n, 0)) == NULL)
+		return 0;
+	if (*label != NULL)
+		return 1;
+	for (i = 1; (p = arg_pos(a, n, i)) != NULL; i++) {
+		if (p == *src || p->vlen == 0)
+			continue;
+		/* "image-open-source-blog": a class name, not a label. */
+		for (word = 1, k = 0; k < p->vlen && word; k++)
+			word = islower((unsigned char)p->val[k]) ||
+			    isdigit((unsigned char)p->val[k]) ||
+			    p->val[k] == '-' || p->val[k] == '_';
+		if (!word && p->val[0] != '(') {
+			*label = p;
+			return 1;
+		}
+		if (*label == NULL)
+			*label = p;
+	}
+	return 1;
+}
+
+/* The name of an include's file: "linked-figure" for "x/linked-figure.html". */
+static void
+include_name(const struct arg *a, size_t n, char *out, size_t size)
+{
+	const struct arg	*f = arg_pos(a, n, 0);
+	const char		*p, *e;
+	size_t			 k;
+
+	out[0] = '\0';
+	if (f == NULL)
+		return;
+	e = f->val + f->vlen;
+	for (p = e; p > f->val && p[-1] != '/'; p--)
+		;
+	for (k = 0; p < e && *p != '.' && k < size - 1; p++)
+		out[k++] = (char)tolower((unsigned char)*p);
+	out[k] = '\0';
+}
+
+/*
+ * A Liquid output: {{ primary | filter: args | ... }}, its meaning
+ * written; M_NONE when it names nothing this pass knows (a variable, a
+ * filter of the site's own).
+ */
+static enum meaning
+output(struct tp *t, const struct con *c)
+{
+	struct buf	 v = BUF_INIT, u = BUF_INIT, l = BUF_INIT;
+	const char	*s = c->in, *e = c->in + c->inlen, *f, *fe, *col;
+	struct arg	 a[TP_MAX_ARGS];
+	char		 fname[32], *eu;
+	size_t		 n, k;
+	int		 known = 0, root = 0, emb = 0, ok = 1;
+
+	/* The primary: a string, or the site's address. */
+	f = memchr(s, '|', (size_t)(e - s));
+	fe = f != NULL ? f : e;
+	while (fe > s && isspace((unsigned char)fe[-1]))
+		fe--;
+	if (fe > s && (*s == '"' || *s == '\'') && fe[-1] == *s &&
+	    fe - s >= 2) {
+		buf_add(&v, s + 1, (size_t)(fe - s - 2));
+		known = 1;
+	} else if ((fe - s == 12 && strncmp(s, "site.baseurl", 12) == 0) ||
+	    (fe - s == 8 && strncmp(s, "site.url", 8) == 0)) {
+		known = root = 1;
+	}
+	/* The filters, each keeping the value or giving it up. */
+	while (known && f != NULL && ok) {
+		s = f + 1;
+		f = memchr(s, '|', (size_t)(e - s));
+		fe = f != NULL ? f : e;
+		while (s < fe && isspace((unsigned char)*s))
+			s++;
+		for (k = 0; s < fe && (isalnum((unsigned char)*s) || *s == '_')
+		    && k < sizeof(fname) - 1; s++)
+			fname[k++] = (char)tolower((unsigned char)*s);
+		fname[k] = '\0';
+		col = memchr(s, ':', (size_t)(fe - s));
+		n = col != NULL ? parse_args(col + 1, (size_t)(fe - col - 1),
+		    a, nitems(a)) : 0;
+		if (strcmp(fname, "url") == 0 ||
+		    strcmp(fname, "relative_url") == 0 ||
+		    strcmp(fname, "absolute_url") == 0 ||
+		    strcmp(fname, "relurl") == 0 ||
+		    strcmp(fname, "absurl") == 0 ||
+		    strcmp(fname, "escape") == 0 ||
+		    strcmp(fname, "uri_escape") == 0 ||
+		    strcmp(fname, "url_encode") == 0 ||
+		    strcmp(fname, "strip") == 0) {
+			if (root && v.len == 0)
+				buf_addc(&v, '/');
+			root = 0;
+		} else if (strcmp(fname, "prepend") == 0 && n > 0) {
+			if (!(a[0].vlen == 12 && strncmp(a[0].val,
+			    "site.baseurl", 12) == 0)) {
+				buf_truncate(&u, 0);
+				buf_add(&u, a[0].val, a[0].vlen);
+				buf_add(&u, v.data ? v.data : "", v.len);
+				buf_truncate(&v, 0);
+				buf_add(&v, u.data, u.len);
+				buf_truncate(&u, 0);
+			}
+		} else if (strcmp(fname, "append") == 0 && n > 0) {
+			buf_add(&v, a[0].val, a[0].vlen);
+		} else if (strcmp(fname, "embed") == 0) {
+			emb = 1;
+			if (n > 0)
+				buf_add(&l, a[0].val, a[0].vlen);
+		} else
+			ok = 0;
+	}
+	if (!known || !ok) {
+		buf_free(&v);
+		buf_free(&u);
+		buf_free(&l);
+		return M_NONE;
+	}
+	if (emb && v.len > 0) {
+		buf_add(&v, "", 0);
+		eu = html_embed_url(v.data);
+		if (l.len == 0)
+			buf_addstr(&l, "Embedded video");
+		put_link(t, 0, eu, strlen(eu), l.data, l.len);
+		free(eu);
+	} else if (root) {
+		/*
+		 * The site root: nothing before a path that follows
+		 * ("{{ site.baseurl }}/x"), else "/".
+		 */
+		if (!(c->end < t->len && (t->s[c->end] == '/' ||
+		    t->s[c->end] == '{')))
+			buf_addc(&t->out, '/');
+	} else
+		put_url(&t->out, v.data ? v.data : "", v.len, t->html);
+	buf_free(&v);
+	buf_free(&u);
+	buf_free(&l);
+	/* An embed filter is the site's own: its label is a guess. */
+	return emb ? M_NEAR : M_EXACT;
+}
+
+/* "/posts/2014-03-12-slug.md" for a post, else "/" and the path. */
+static void
+post_path(struct buf *b, const char *p, size_t len, int post)
+{
+	const char	*base;
+
+	while (len > 0 && *p == '/')
+		p++, len--;
+	if (len > 7 && strncmp(p, "_posts/", 7) == 0)
+		post = 1;
+	if (len > 8 && strncmp(p, "content/", 8) == 0)
+		p += 8, len -= 8;
+	if (post) {
+		for (base = p + len; base > p && base[-1] != '/'; base--)
+			;
+		len -= (size_t)(base - p);
+		p = base;
+		if (len > 9 && strncmp(p + len - 9, ".markdown", 9) == 0)
+			len -= 9;
+		else if (len > 3 && strncmp(p + len - 3, ".md", 3) == 0)
+			len -= 3;
+		buf_addstr(b, "/posts/");
+		put_url(b, p, len, 0);
+		buf_addstr(b, ".md");
+		return;
+	}
+	buf_addc(b, '/');
+	put_url(b, p, len, 0);
+}
+
+static void
+open_fence(struct tp *t, const char *lang, size_t len)
+{
+	if (t->out.len > 0 && t->out.data[t->out.len - 1] != '\n')
+		buf_addc(&t->out, '\n');
+	/* Four, so a "```" line in the code does not end it. */
+	buf_addstr(&t->out, "````");
+	while (len > 0 && !isspace((unsigned char)*lang) && len--)
+		buf_addc(&t->out, *lang++);
+}
+
+/* A tag or shortcode: its meaning written, or M_NONE. */
+static enum meaning
+tag(struct tp *t, const struct con *c)
+{
+	struct arg		 a[TP_MAX_ARGS];
+	const struct arg	*src, *label;
+	struct buf		 u = BUF_INIT, l = BUF_INIT;
+	char			 inc[40];
+	const char		*name = c->name;
+	size_t			 n;
+	enum meaning		 rv = M_NONE;
+	int			 k;
+
+	n = parse_args(c->args, c->argslen, a, nitems(a));
+	if (strcmp(name, "post_url") == 0 && n > 0) {
+		post_path(&t->out, a[0].val, a[0].vlen, 1);
+		return M_EXACT;
+	}
+	if ((strcmp(name, "link") == 0 || strcmp(name, "ref") == 0 ||
+	    strcmp(name, "relref") == 0) && n > 0) {
+		post_path(&t->out, a[0].val, a[0].vlen, 0);
+		return M_EXACT;
+	}
+	if (strcmp(name, "include") == 0 ||
+	    strcmp(name, "include_relative") == 0 ||
+	    strcmp(name, "render") == 0 || strcmp(name, "partial") == 0) {
+		include_name(a, n, inc, sizeof(inc));
+		name = inc;
+	}
+	if ((k = embed_kind(name)) != 0 && embed(k, a, n, &u, &l)) {
+		put_link(t, 0, u.data, u.len, l.data, l.len);
+		rv = name == c->name ? M_EXACT : M_NEAR;
+	} else if ((strncmp(name, "image", 5) == 0 ||
+	    strncmp(name, "img", 3) == 0 || name_has(name, "figure") ||
+	    strcmp(name, "picture") == 0 || strcmp(name, "photo") == 0 ||
+	    (name != c->name && arg_key(a, n, "image") != NULL) ||
+	    arg_key(a, n, "src") != NULL) && image_args(a, n, &src, &label)) {
+		/* Liquid tags name files from the site root; Hugo, the page. */
+		if (c->type == C_TAG)
+			site_path(&u, src->val, src->vlen);
+		else
+			buf_add(&u, src->val, src->vlen);
+		put_link(t, 1, u.data, u.len, label ? label->val : "",
+		    label ? label->vlen : 0);
+		/* Exact for image tags; an include or shortcode is a guess. */
+		rv = name == c->name && (strncmp(name, "image", 5) == 0 ||
+		    strncmp(name, "img", 3) == 0 ||
+		    strcmp(name, "figure") == 0) ? M_EXACT : M_NEAR;
+	}
+	buf_free(&u);
+	buf_free(&l);
+	return rv;
+}
+
+/*
+ * Handle the construct c at the cursor (outside code).
+ */
+static void
+construct(struct tp *t, const struct con *c)
+{
+	struct arg		 a[TP_MAX_ARGS];
+	const char		*nm = c->name;
+	size_t			 n;
+	enum meaning		 m = M_NONE;
+
+	/* Hugo's escape: "{{</" "* figure *" "/>}}" shows "{{< figure >}}". */
+	if ((c->type == C_ANGLE || c->type == C_PERCENT) && c->inlen >= 4 &&
+	    c->in[0] == '/' && c->in[1] == '*' &&
+	    c->in[c->inlen - 1] == '/' && c->in[c->inlen - 2] == '*') {
+		buf_addstr(&t->out, c->type == C_ANGLE ? "{{< " : "{{% ");
+		nm = c->in + 2;
+		for (n = c->inlen - 4; n > 0 && isspace((unsigned char)*nm); n--)
+			nm++;
+		while (n > 0 && isspace((unsigned char)nm[n - 1]))
+			n--;
+		buf_add(&t->out, nm, n);
+		buf_addstr(&t->out, c->type == C_ANGLE ? " >}}" : " %}}");
+		skip(t, c->end);
+		return;
+	}
+	if (c->type == C_TAG && strcmp(nm, "raw") == 0) {
+		t->raw = 1;
+		keep_block(t, c->end);
+		skip(t, c->end);
+		return;
+	}
+	if (c->type == C_TAG && (strcmp(nm, "endraw") == 0 ||
+	    strcmp(nm, "endcomment") == 0 ||
+	    strcmp(nm, "endhighlight") == 0)) {
+		keep_block(t, c->end);
+		skip(t, c->end);	/* stray: nothing to say */
+		return;
+	}
+	if (!c->closing && strcmp(nm, "comment") == 0) {
+		t->comment = 1;
+		t->hl_type = c->type;
+		skip(t, c->end);
+		return;
+	}
+	if (!c->closing && strcmp(nm, "highlight") == 0) {
+		n = parse_args(c->args, c->argslen, a, nitems(a));
+		open_fence(t, n > 0 ? a[0].val : "", n > 0 ? a[0].vlen : 0);
+		t->highlight = 1;
+		t->hl_type = c->type;
+		/* The fence line ends where the tag's line does. */
+		if (!(c->end < t->len && (t->s[c->end] == '\n' ||
+		    t->s[c->end] == '\r')))
+			buf_addc(&t->out, '\n');
+		skip(t, c->end);
+		return;
+	}
+	if (c->type == C_OUTPUT)
+		m = output(t, c);
+	else if (!c->closing)
+		m = tag(t, c);
+	if (m == M_NONE)
+		keep_block(t, c->end);
+	keep_lines(t, c->start, c->end);
+	if (m == M_NONE)
+		note(t, c, TEMPLATE_REMOVED);
+	else if (m == M_NEAR)
+		note(t, c, TEMPLATE_APPROXIMATED);
+	advance(t, c->end);
+}
+
+/*
+ * Lines
+ */
+
+static const char *const html_block_tags[] = {
+	"address", "article", "aside", "base", "basefont", "blockquote",
+	"body", "caption", "center", "col", "colgroup", "dd", "details",
+	"dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption",
+	"figure", "footer", "form", "frame", "frameset", "h1", "h2", "h3",
+	"h4", "h5", "h6", "head", "header", "hr", "html", "iframe",
+	"legend", "li", "link", "main", "menu", "menuitem", "nav",
+	"noframes", "ol", "optgroup", "option", "p", "param", "search",
+	"section", "summary", "table", "tbody", "td", "tfoot", "th",
+	"thead", "title", "tr", "track", "ul",
+};
+
+static const char *const html_end_marks[] = {
+	NULL, "</", "-->", "?>", ">", "]]>",
+};
+
+/* Does s[0..len) contain needle, ignoring case? */
+static int
+has_ci(const char *s, size_t len, const char *needle)
+{
+	size_t	 n = strlen(needle), i;
+
+	for (i = 0; i + n <= len; i++)
+		if (strncasecmp(s + i, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Does a condition-1 block end on this line (</script>, </pre>...)? */
+static int
+cond1_ends(const char *s, size_t len)
+{
+	return has_ci(s, len, "</script>") || has_ci(s, len, "</pre>") ||
+	    has_ci(s, len, "</style>") || has_ci(s, len, "</textarea>");
+}
+
+/* CommonMark's HTML block start conditions, at p (after the indent). */
+static int
+html_start(const char *p, const char *e, int prev_para)
+{
+	char		 name[16];
+	size_t		 k = 0, i;
+	const char	*q;
+
+	if (e - p < 2 || *p != '<')
+		return 0;
+	for (i = 0; i < 4; i++) {
+		static const char *const c1[] = { "script", "pre", "style",
+		    "textarea" };
+		size_t	 n = strlen(c1[i]);
+
+		if (e - p > (long)n && strncasecmp(p + 1, c1[i], n) == 0 &&
+		    (p + 1 + n == e || isspace((unsigned char)p[1 + n]) ||
+		    p[1 + n] == '>'))
+			return 1;
+	}
+	if (e - p >= 4 && strncmp(p, "<!--", 4) == 0)
+		return 2;
+	if (p[1] == '?')
+		return 3;
+	if (e - p >= 9 && strncmp(p, "<![CDATA[", 9) == 0)
+		return 5;
+	if (p[1] == '!' && e - p > 2 && isalpha((unsigned char)p[2]))
+		return 4;
+	q = p + 1;
+	if (*q == '/')
+		q++;
+	if (q >= e || !isalpha((unsigned char)*q))
+		return 0;
+	for (; q < e && isalnum((unsigned char)*q) && k < sizeof(name) - 1;
+	    q++)
+		name[k++] = (char)tolower((unsigned char)*q);
+	name[k] = '\0';
+	if (q == e || isspace((unsigned char)*q) || *q == '>' ||
+	    (*q == '/' && q + 1 < e && q[1] == '>')) {
+		for (i = 0; i < nitems(html_block_tags); i++)
+			if (strcmp(name, html_block_tags[i]) == 0)
+				return 6;
+	}
+	/* 7: a whole tag alone on its line; it cannot interrupt a paragraph. */
+	while (e > p && isspace((unsigned char)e[-1]))
+		e--;
+	if (!prev_para && e[-1] == '>')
+		return 7;
+	return 0;
+}
+
+static int
+list_marker(const char *p, const char *e)
+{
+	const char	*q = p;
+
+	if (q < e && (*q == '-' || *q == '*' || *q == '+'))
+		return q + 1 == e || q[1] == ' ' || q[1] == '\t';
+	while (q < e && isdigit((unsigned char)*q) && q - p < 9)
+		q++;
+	return q > p && q < e && (*q == '.' || *q == ')') &&
+	    (q + 1 == e || q[1] == ' ' || q[1] == '\t');
+}
+
+/* Elements whose content a writer indents; counted open and closed. */
+static const char *const html_containers[] = {
+	"article", "aside", "blockquote", "details", "div", "dl", "figure",
+	"footer", "header", "main", "nav", "ol", "section", "table", "ul",
+};
+
+/*
+ * Count the containers an HTML block line opens and closes: indented
+ * lines after a blank line inside one are its content (html.c reads
+ * them so), not an indented code block.
+ */
+static void
+count_open(struct tp *t, const char *p, const char *e)
+{
+	const char	*q;
+	size_t		 i, n;
+	int		 closing;
+
+	while ((p = memchr(p, '<', (size_t)(e - p))) != NULL) {
+		q = ++p;
+		closing = q < e && *q == '/';
+		q += closing;
+		for (i = 0; i < nitems(html_containers); i++) {
+			n = strlen(html_containers[i]);
+			if (e - q >= (long)n &&
+			    strncasecmp(q, html_containers[i], n) == 0 &&
+			    (q + n == e || !isalnum((unsigned char)q[n])))
+				break;
+		}
+		if (i == nitems(html_containers))
+			continue;
+		if (closing)
+			t->open -= t->open > 0;
+		else if (t->open < 1000)
+			t->open++;
+	}
+}
+
+/* Classify the line starting at the cursor. */
+static void
+line_start(struct tp *t)
+{
+	const char	*s = t->s, *p = s + t->pos, *e, *c;
+	size_t		 indent = 0, n;
+	int		 blank;
+
+	e = memchr(p, '\n', t->len - t->pos);
+	if (e == NULL)
+		e = s + t->len;
+	if (t->fence_closes) {
+		t->fence = 0;
+		t->fence_closes = 0;
+	}
+	if (t->html_ends) {
+		t->html_cond = 0;
+		t->html_ends = 0;
+	}
+	for (c = p; c < e && (*c == ' ' || *c == '\t'); c++)
+		indent += *c == '\t' ? 4 - indent % 4 : 1;
+	/* Quote markers: what follows them is what counts. */
+	while (c < e && *c == '>') {
+		c++;
+		indent = 0;
+		for (; c < e && (*c == ' ' || *c == '\t'); c++)
+			indent += *c == '\t' ? 4 - indent % 4 : 1;
+		if (indent > 0)
+			indent--;
+	}
+	blank = 1;
+	for (n = 0; c + n < e; n++)
+		if (!isspace((unsigned char)c[n])) {
+			blank = 0;
+			break;
+		}
+	t->code = t->html = 0;
+	if (t->fence) {
+		t->code = 1;
+		for (n = 0; c + n < e && c[n] == t->fence; n++)
+			;
+		if (n >= t->fence_len) {
+			while (c + n < e && isspace((unsigned char)c[n]))
+				n++;
+			if (c + n == e)
+				t->fence_closes = 1;
+		}
+		return;
+	}
+	if (t->html_cond) {
+		if (t->html_cond >= 6 && blank) {
+			t->html_cond = 0;
+		} else {
+			t->html = 1;
+			count_open(t, p, e);
+			if (t->html_cond == 1 ? cond1_ends(p, (size_t)(e - p)) :
+			    t->html_cond < 6 && has_ci(p, (size_t)(e - p),
+			    html_end_marks[t->html_cond]))
+				t->html_ends = 1;
+			return;
+		}
+	}
+	if (blank) {
+		t->prev_blank = 1;
+		t->prev_para = 0;
+		return;
+	}
+	if (indent >= 4 && (t->prev_blank || t->icode) && !t->prev_para &&
+	    !t->list) {
+		t->prev_blank = 0;
+		if (t->open > 0) {	/* inside an element: HTML */
+			t->html = 1;
+			count_open(t, p, e);
+			return;
+		}
+		t->code = t->icode = 1;
+		return;
+	}
+	t->icode = 0;
+	for (n = 0; c + n < e && (c[n] == '`' || c[n] == '~') &&
+	    c[n] == c[0]; n++)
+		;
+	if (n >= 3 && (c[0] == '~' || memchr(c + n, '`',
+	    (size_t)(e - c - n)) == NULL)) {
+		t->fence = c[0];
+		t->fence_len = n;
+		t->code = 1;
+		t->prev_blank = t->prev_para = 0;
+		return;
+	}
+	if (indent < 4 && (t->html_cond = html_start(c, e, t->prev_para))) {
+		t->html = 1;
+		count_open(t, c, e);
+		if (t->html_cond < 6 && (t->html_cond == 1 ?
+		    cond1_ends(c + 1, (size_t)(e - c - 1)) :
+		    has_ci(c + 2, (size_t)(e - c - 2),
+		    html_end_marks[t->html_cond])))
+			t->html_ends = 1;
+		t->prev_blank = t->prev_para = 0;
+		return;
+	}
+	if (list_marker(c, e))
+		t->list = 1;
+	else if (t->prev_blank && indent == 0)
+		t->list = 0;
+	t->prev_blank = 0;
+	t->prev_para = 1;
+}
+
+/*
+ * Code spans
+ */
+
+/* Where the code span opened by the run of n at i ends; 0: none. */
+static size_t
+span_close(struct tp *t, size_t i, size_t n)
+{
+	const char	*s = t->s, *p;
+	size_t		 limit, j, k;
+
+	if (n > TP_MAX_TICKS)
+		return 0;
+	limit = blank_after(t, i);
+	if (t->tick_fail[n] > i)
+		return 0;
+	for (j = i + n; (p = memchr(s + j, '`', limit - j)) != NULL; ) {
+		j = (size_t)(p - s);
+		for (k = j; k < limit && s[k] == '`'; k++)
+			;
+		if (k - j == n)
+			return k;
+		j = k;
+		if (j >= limit)
+			break;
+	}
+	t->tick_fail[n] = limit;
+	return 0;
+}
+
+/* raw/endraw tags inside code: the markers go, the text stays. */
+static int
+raw_marker(struct tp *t)
+{
+	size_t	 end;
+
+	if (tag_named(t, t->pos, "raw", &end) ||
+	    tag_named(t, t->pos, "endraw", &end)) {
+		skip(t, end);
+		return 1;
+	}
+	return 0;
+}
+
+/* The end of a block mode: endraw, endcomment, endhighlight. */
+static int
+block_end(struct tp *t, const char *liquid, const char *hugo, size_t *endp)
+{
+	struct con	 c;
+
+	if (!construct_at(t, t->pos, &c))
+		return 0;
+	if (t->hl_type == C_TAG || t->raw)
+		return c.type == C_TAG && strcmp(c.name, liquid) == 0 &&
+		    (*endp = c.end, 1);
+	return (c.type == C_ANGLE || c.type == C_PERCENT) && c.closing &&
+	    strcmp(c.name, hugo) == 0 && (*endp = c.end, 1);
+}
+
+/* Past the byte at the cursor, up to a '{' or just past a newline. */
+static size_t
+text_end(const struct tp *t, size_t limit)
+{
+	size_t	 i;
+
+	if (t->s[t->pos] == '\n')
+		return t->pos + 1;
+	for (i = t->pos + 1; i < limit && t->s[i] != '{' && t->s[i] != '\n';
+	    i++)
+		;
+	if (i < limit && t->s[i] == '\n')
+		i++;
+	return i;
+}
+
+static void
+run(struct tp *t)
+{
+	const char	*s = t->s, *p;
+	struct con	 c;
+	size_t		 end, n, next;
+
+	while (t->pos < t->len) {
+		if (t->comment) {
+			p = memchr(s + t->pos, '{', t->len - t->pos);
+			next = p != NULL ? (size_t)(p - s) : t->len;
+			keep_lines(t, t->pos, next);
+			advance(t, next);
+			if (next < t->len && !block_end(t, "endcomment",
+			    "comment", &end)) {
+				advance(t, t->pos + 1);
+				continue;
+			}
+			if (next < t->len) {
+				keep_block(t, end);
+				skip(t, end);
+				t->comment = 0;
+			}
+			continue;
+		}
+		if (t->highlight) {
+			p = memchr(s + t->pos, '{', t->len - t->pos);
+			next = p != NULL ? (size_t)(p - s) : t->len;
+			copy_to(t, next);
+			if (next >= t->len)
+				break;
+			if (raw_marker(t))
+				continue;
+			if (!block_end(t, "endhighlight", "highlight", &end)) {
+				copy_to(t, t->pos + 1);
+				continue;
+			}
+			if (t->out.len > 0 &&
+			    t->out.data[t->out.len - 1] != '\n')
+				buf_addc(&t->out, '\n');
+			buf_addstr(&t->out, "````");
+			if (end < t->len && s[end] != '\n' && s[end] != '\r')
+				buf_addc(&t->out, '\n');
+			skip(t, end);
+			t->highlight = 0;
+			continue;
+		}
+		if ((t->pos == 0 || s[t->pos - 1] == '\n') &&
+		    t->pos >= t->span_end)
+			line_start(t);
+		if (t->raw) {
+			if (s[t->pos] == '{' && block_end(t, "endraw", "",
+			    &end)) {
+				keep_block(t, end);
+				skip(t, end);
+				t->raw = 0;
+				continue;
+			}
+			copy_to(t, text_end(t, t->len));
+			continue;
+		}
+		if (t->code || t->pos < t->span_end) {
+			if (s[t->pos] == '{' && raw_marker(t))
+				continue;
+			copy_to(t, text_end(t, t->code ? t->len :
+			    t->span_end));
+			continue;
+		}
+		switch (s[t->pos]) {
+		case '\\':
+			copy_to(t, t->pos + (t->pos + 1 < t->len &&
+			    s[t->pos + 1] != '\n' ? 2 : 1));
+			continue;
+		case '`':
+			for (n = 0; t->pos + n < t->len && s[t->pos + n] == '`';
+			    n++)
+				;
+			if (!t->html &&
+			    (end = span_close(t, t->pos, n)) != 0)
+				t->span_end = end;
+			copy_to(t, t->pos + n);
+			continue;
+		case '{':
+			if (construct_at(t, t->pos, &c)) {
+				construct(t, &c);
+				continue;
+			}
+			break;
+		default:
+			break;
+		}
+		/* Plain text up to the next byte that may matter. */
+		next = t->pos + 1;
+		if (s[t->pos] != '\n') {
+			while (next < t->len && s[next] != '\n' &&
+			    s[next] != '{' && s[next] != '`' &&
+			    s[next] != '\\')
+				next++;
+			if (next < t->len && s[next] == '\n')
+				next++;
+		}
+		copy_to(t, next);
+	}
+	if (t->highlight)		/* never closed: close our fence */
+		buf_addstr(&t->out, t->out.len > 0 &&
+		    t->out.data[t->out.len - 1] != '\n' ? "\n````\n" :
+		    "````\n");
+}
+
+int
+template_present(const char *md, size_t len)
+{
+	const char	*p = md, *e = md + len;
+
+	while ((p = memchr(p, '{', (size_t)(e - p))) != NULL) {
+		if (p + 1 < e && (p[1] == '{' || p[1] == '%'))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+void
+template_rewrite(const char *md, size_t len, struct template_result *res)
+{
+	struct tp	 t;
+	size_t		 i;
+
+	memset(res, 0, sizeof(*res));
+	memset(&t, 0, sizeof(t));
+	t.s = md != NULL ? md : "";
+	t.len = md != NULL ? len : 0;
+	t.res = res;
+	t.line = 1;
+	t.prev_blank = 1;
+	t.next_blank = 0;
+	for (i = 0; i < C_NKINDS; i++)
+		t.next_end[i] = SIZE_MAX;
+	buf_init(&t.out);
+	buf_reserve(&t.out, len + 1);
+	run(&t);
+	buf_add(&t.out, "", 0);
+	res->len = t.out.len;
+	res->body = buf_release(&t.out);
+}
+
+void
+template_result_free(struct template_result *res)
+{
+	free(res->body);
+	free(res->notes);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,190 @@
+/*
+ * summary.c -- a post's summary when its front matter gives none: the
+ * text of its first paragraph, plain, cut at a word (render.h).
+ *
+ * A feed entry or a search result without text tells a reader nothing,
+ * and most archives have no summary: key.  The first paragraph is what
+ * the writer chose to open with; its plain text (no markup, entities
+ * decoded, links by their text, images and footnote marks left out) is
+ * the nearest thing to a summary the post has.
+ *
+ * Knows cmark-gfm and the engine in render.c; knows nothing of feeds.
+ * The tree is parsed and freed here; the result is the caller's.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/utf8.h"
+#include "core/util.h"
+#include "markdown/render.h"
+#include "markdown/render_int.h"
+
+/* The writer's prose: an image's alt text is not part of it. */
+static int
+summary_node(struct render *r, cmark_node *n, cmark_event_type ev)
+{
+	if (cmark_node_get_type(n) == CMARK_NODE_IMAGE)
+		return 0;
+	return render_plain_node(r, n, ev);
+}
+
+/* Does s hold a letter or a digit (not only punctuation)? */
+static int
+has_word(const char *s)
+{
+	size_t		 i, n, len = strlen(s);
+	uint32_t	 c;
+
+	for (i = 0; i < len; i += n) {
+		n = utf8_decode_lossy(s + i, len - i, &c);
+		if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') ||
+		    (c >= 'a' && c <= 'z') || c >= 0xc0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The plain text of the first paragraph of doc with words in it. */
+static char *
+first_paragraph(cmark_node *doc)
+{
+	struct render	 r;
+	struct buf	 b = BUF_INIT;
+	cmark_iter	*it;
+	cmark_node	*n;
+	char		*text = NULL;
+
+	it = cmark_iter_new(doc);
+	while (text == NULL && cmark_iter_next(it) != CMARK_EVENT_DONE) {
+		n = cmark_iter_get_node(it);
+		if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH)
+			continue;
+		cmark_iter_reset(it, n, CMARK_EVENT_EXIT);
+		buf_truncate(&b, 0);
+		render_init(&r, &b, 0, render_plain_outc, NULL);
+		r.oneline = 1;
+		render_walk(&r, n, summary_node);
+		render_finish(&r);
+		text = render_clean_label(b.data ? b.data : "", b.len);
+		if (!has_word(text)) {
+			free(text);
+			text = NULL;
+		}
+	}
+	cmark_iter_free(it);
+	buf_free(&b);
+	return text;
+}
+
+/* s cut to at most max code points, at a space, ending in "…". */
+static char *
+cut(char *s, size_t max)
+{
+	char	*t;
+	size_t	 i, ncp = 0, space = 0, hard = 0, at;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (ncp == max)
+			break;		/* longer than max */
+		if (ncp == max - 1)
+			hard = i;	/* max - 1 code points, then "…" */
+		else if (s[i] == ' ')
+			space = i;
+		ncp++;
+	}
+	if (s[i] == '\0')
+		return s;
+	at = space > 0 ? space : hard;
+	while (at > 0 && strchr(" ,;:-", s[at - 1]) != NULL)
+		at--;
+	t = xasprintf("%.*s\xe2\x80\xa6", (int)at, s);
+	free(s);
+	return t;
+}
+
+/*
+ * How much of md to parse for its first paragraph: up to the first
+ * blank line past 2 KiB, and never more than 4 KiB (cut at a line end):
+ * a paragraph cut short still opens with the same 300 characters.
+ */
+static size_t
+prefix_len(const char *md, size_t len)
+{
+	const char	*p, *e, *nl, *last = NULL;
+
+	if (len <= 4096)
+		return len;
+	e = md + 4096;
+	for (p = md + 2048; p < e && (nl = memchr(p, '\n', (size_t)(e - p)))
+	    != NULL; p = nl + 1) {
+		if (nl + 1 < e && nl[1] == '\n')
+			return (size_t)(nl - md) + 1;
+		last = nl;
+	}
+	return last != NULL ? (size_t)(last - md) + 1 : 4096;
+}
+
+/*
+ * The link reference definitions ("[x]: url") after the prefix, so a
+ * "[text][x]" in it reads as the link it is: a line scan, not a parse.
+ */
+static void
+refdefs(const char *md, size_t len, size_t from, struct buf *out)
+{
+	const char	*p = md + from, *e = md + len, *nl, *q;
+
+	for (; p < e; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			nl = e;
+		for (q = p; q < nl && q - p < 3 && *q == ' '; q++)
+			;
+		if (q < nl && *q == '[' && memmem(q, (size_t)(nl - q), "]:",
+		    2) != NULL) {
+			buf_add(out, p, (size_t)(nl - p));
+			buf_addc(out, '\n');
+		}
+		if (nl == e)
+			break;
+	}
+}
+
+char *
+render_summary(const char *md, size_t len, size_t max)
+{
+	struct buf	 head = BUF_INIT;
+	cmark_node	*doc;
+	char		*text;
+	size_t		 cutlen;
+
+	if (md == NULL || len == 0 || max < 2)
+		return NULL;
+	/*
+	 * Loading parses each post without a summary for this, so only
+	 * the head of the body is parsed (most posts open with their
+	 * first paragraph), with the reference definitions found further
+	 * down; the whole body only when the head has no paragraph.
+	 */
+	cutlen = prefix_len(md, len);
+	if (cutlen < len) {
+		buf_add(&head, md, cutlen);
+		if (memchr(md, '[', cutlen) != NULL) {
+			buf_addstr(&head, "\n\n");
+			refdefs(md, len, cutlen, &head);
+		}
+		doc = render_parse(head.data, head.len);
+	} else
+		doc = render_parse(md, len);
+	text = first_paragraph(doc);
+	render_free(doc);
+	buf_free(&head);
+	if (text == NULL && cutlen < len) {
+		doc = render_parse(md, len);
+		text = first_paragraph(doc);
+		render_free(doc);
+	}
+	return text != NULL ? cut(text, max) : NULL;
+}

@@ -1,0 +1,59 @@
+/*
+ * fuzz_template.c -- libFuzzer target for template.c.
+ *
+ * The input is a Markdown body.  template_rewrite() must return a
+ * NUL-terminated body of the length it says, at most
+ * TEMPLATE_MAX_NOTES notes whose positions lie inside the input and
+ * whose text fits, never fewer lines than it was given (line numbers
+ * stay), and what it returns must render (fuzz_render checks the
+ * renderers' own promises).
+ */
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/template.h"
+#include "core/buf.h"
+#include "markdown/render.h"
+
+int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static size_t
+count_lines(const char *s, size_t len)
+{
+	size_t	 n = 1;
+	const char *p = s, *e = s + len;
+
+	while ((p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct template_result	 r;
+	struct buf		 b = BUF_INIT;
+	const char		*md = (const char *)data;
+	size_t			 i, nlines;
+
+	(void)template_present(md, size);
+	template_rewrite(md, size, &r);
+	assert(r.body != NULL && r.body[r.len] == '\0');
+	assert(r.nnotes <= TEMPLATE_MAX_NOTES);
+	assert(r.nmore == 0 || r.nnotes == TEMPLATE_MAX_NOTES);
+	nlines = count_lines(md, size);
+	assert(count_lines(r.body, r.len) >= nlines);
+	for (i = 0; i < r.nnotes; i++) {
+		assert(r.notes[i].line >= 1 && r.notes[i].line <= nlines);
+		assert(r.notes[i].col >= 1 && r.notes[i].col <= size + 1);
+		assert(strlen(r.notes[i].text) < sizeof(r.notes[i].text));
+	}
+	render_gemtext(r.body, r.len, NULL, &b);
+	buf_free(&b);
+	template_result_free(&r);
+	return 0;
+}

@@ -1,0 +1,313 @@
+/*
+ * test_template.c -- template.c: each construct's meaning, code left
+ * alone, the notes with their positions, line numbers kept, and
+ * linear time on hostile input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "content/template.h"
+#include "core/buf.h"
+#include "core/util.h"
+#include "harness.h"
+
+/* The rewritten body of md. */
+static char *
+rw(const char *md, struct template_result *r)
+{
+	template_rewrite(md, strlen(md), r);
+	return r->body;
+}
+
+#define TP_EQ(md, want) do {						\
+	struct template_result r_;					\
+	const char *m_ = (md);						\
+	rw(m_, &r_);							\
+	OK(strcmp(r_.body, (want)) == 0, "template of \"%s\": got \"%s\", " \
+	    "want \"%s\"", m_, r_.body, (want));			\
+	template_result_free(&r_);					\
+} while (0)
+
+static unsigned
+lines(const char *s)
+{
+	unsigned	 n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void
+test_present(void)
+{
+	OK(!template_present("plain { text }", 14), "no construct");
+	OK(template_present("a {{ b }}", 9), "output");
+	OK(template_present("a {% b %}", 9), "tag");
+	OK(!template_present("{", 1), "a lone brace");
+}
+
+static void
+test_urls(void)
+{
+	TP_EQ("[18F]({{ \"/\" | url }})\n", "[18F](/)\n");
+	TP_EQ("[a]({{ '/about/' | relative_url }})\n", "[a](/about/)\n");
+	TP_EQ("[a]({{ \"/x\" | absolute_url }})\n", "[a](/x)\n");
+	TP_EQ("[a]({{ \"/x y\" | url }})\n", "[a](/x%20y)\n");
+	TP_EQ("![p]({{ site.baseurl }}/img/p.png)\n", "![p](/img/p.png)\n");
+	TP_EQ("[home]({{site.baseurl}})\n", "[home](/)\n");
+	TP_EQ("[home]({{ site.url }})\n", "[home](/)\n");
+	TP_EQ("[a]({{ \"/x\" | prepend: site.baseurl }})\n", "[a](/x)\n");
+	TP_EQ("[a]({{ \"x\" | prepend: \"/blog/\" | url }})\n",
+	    "[a](/blog/x)\n");
+	/* Inside an attribute: the path, whatever the quotes around it. */
+	TP_EQ("<img src=\"{{ \"/assets/x.png\" | url }}\" alt=\"x\">\n",
+	    "<img src=\"/assets/x.png\" alt=\"x\">\n");
+	TP_EQ("{{- \"/trim\" | url -}}\n", "/trim\n");
+}
+
+static void
+test_posts(void)
+{
+	TP_EQ("[b]({% post_url 2014-03-12-coming-soon %})\n",
+	    "[b](/posts/2014-03-12-coming-soon.md)\n");
+	TP_EQ("[b]({{ site.baseurl }}{% post_url 2014-03-12-x %})\n",
+	    "[b](/posts/2014-03-12-x.md)\n");
+	TP_EQ("[b]({% link _posts/2016-07-26-name.md %})\n",
+	    "[b](/posts/2016-07-26-name.md)\n");
+	TP_EQ("[b]({% link about.md %})\n", "[b](/about.md)\n");
+	TP_EQ("[b]({{< ref \"/posts/my-post.md\" >}})\n",
+	    "[b](/posts/my-post.md)\n");
+	TP_EQ("[b]({{< relref \"about\" >}})\n", "[b](/about)\n");
+}
+
+static void
+test_images(void)
+{
+	TP_EQ("{% image \"assets/a/p.png\" \"Andrew speaking\" %}\n",
+	    "![Andrew speaking](/assets/a/p.png)\n");
+	TP_EQ("{% image \"assets/a.png\", \"A [note] *here*\" %}\n",
+	    "![A \\[note\\] \\*here\\*](/assets/a.png)\n");
+	/* A class name among the arguments is not the label. */
+	TP_EQ("{% image_with_class \"assets/i.png\" \"img-shadow\" "
+	    "\"Mock up\" %}\n", "![Mock up](/assets/i.png)\n");
+	TP_EQ("{% image \"assets/a.svg\" %}\n", "![](/assets/a.svg)\n");
+	/* Hugo: relative to the page; the caption is the label. */
+	TP_EQ("{{< figure src=\"cat.jpg\" caption=\"A cat\" alt=\"c\" >}}\n",
+	    "![A cat](cat.jpg)\n");
+	TP_EQ("{{< img src=\"/x.png\" alt=\"X\" >}}\n", "![X](/x.png)\n");
+	/* In an HTML block Markdown is not read: an <img>. */
+	TP_EQ("<figure>\n  {% image \"a.png\" \"A & B\" %}\n</figure>\n",
+	    "<figure>\n  <img src=\"/a.png\" alt=\"A &amp; B\">\n</figure>\n");
+	/* An include with an image parameter: a guess, noted. */
+	{
+		struct template_result	 r;
+
+		rw("{% include \"linked-figure.html\",\n"
+		    "     image: \"/assets/k.png\",\n"
+		    "     alt: \"Kanban\" %}\n\nNext.\n", &r);
+		STR_EQ(r.body, "![Kanban](/assets/k.png)\n\n\n\nNext.\n",
+		    "include as image, lines kept");
+		INT_EQ(r.nnotes, 1, "include noted");
+		if (r.nnotes == 1) {
+			INT_EQ(r.notes[0].what, TEMPLATE_APPROXIMATED,
+			    "include approximated");
+			INT_EQ(r.notes[0].line, 1, "include line");
+			INT_EQ(r.notes[0].col, 1, "include col");
+		}
+		template_result_free(&r);
+	}
+}
+
+static void
+test_embeds(void)
+{
+	TP_EQ("{{< youtube dQw4w9WgXcQ >}}\n",
+	    "[YouTube video](https://www.youtube.com/watch?v=dQw4w9WgXcQ)\n");
+	TP_EQ("{{< youtube id=\"abc\" title=\"The talk\" >}}\n",
+	    "[The talk](https://www.youtube.com/watch?v=abc)\n");
+	TP_EQ("{{< vimeo 146022717 >}}\n",
+	    "[Vimeo video](https://vimeo.com/146022717)\n");
+	TP_EQ("{{< tweet user=\"SanDiegoZoo\" id=\"1453110110599868418\" >}}\n",
+	    "[Tweet](https://twitter.com/SanDiegoZoo/status/"
+	    "1453110110599868418)\n");
+	TP_EQ("{{< x user=\"a\" id=\"1\" >}}\n",
+	    "[Tweet](https://twitter.com/a/status/1)\n");
+	TP_EQ("{{< gist spf13 7896402 >}}\n",
+	    "[Gist](https://gist.github.com/spf13/7896402)\n");
+	TP_EQ("{{< instagram BWNjjyYFxVx >}}\n",
+	    "[Instagram post](https://www.instagram.com/p/BWNjjyYFxVx/)\n");
+	TP_EQ("{% youtube \"https://www.youtube.com/embed/xyz\" %}\n",
+	    "[YouTube video](https://www.youtube.com/watch?v=xyz)\n");
+	TP_EQ("{% include youtube.html id=\"q1\" %}\n",
+	    "[YouTube video](https://www.youtube.com/watch?v=q1)\n");
+	/* A site's own embed filter: the player's page, its argument. */
+	TP_EQ("{{ \"https://www.youtube-nocookie.com/embed/aeQX16HCKSs\" | "
+	    "embed: 'Join us' }}\n",
+	    "[Join us](https://www.youtube.com/watch?v=aeQX16HCKSs)\n");
+	TP_EQ("<div>\n{{< youtube abc >}}\n</div>\n",
+	    "<div>\n<a href=\"https://www.youtube.com/watch?v=abc\">"
+	    "YouTube video</a>\n</div>\n");
+}
+
+static void
+test_blocks(void)
+{
+	TP_EQ("{% raw %}{{ kept }}{% endraw %}\n", "{{ kept }}\n");
+	TP_EQ("a {% raw %}{{{% endraw %} b }}\n", "a {{ b }}\n");
+	TP_EQ("{% raw %}\n{% if x %}\n{% endraw %}\n", "\n{% if x %}\n\n");
+	TP_EQ("a\n{% comment %}\nhidden {{ x }}\n{% endcomment %}\nb\n",
+	    "a\n\n\n\nb\n");
+	TP_EQ("{% highlight ruby linenos %}\ndef f; end\n{% endhighlight %}\n",
+	    "````ruby\ndef f; end\n````\n");
+	TP_EQ("{{< highlight go >}}\nfunc f() {}\n{{< /highlight >}}\n",
+	    "````go\nfunc f() {}\n````\n");
+	TP_EQ("{% highlight js %}\nx\n", "````js\nx\n````\n");
+	/* Hugo's own escape shows a shortcode. */
+	TP_EQ("{{</* figure src=\"x\" */>}}\n", "{{< figure src=\"x\" >}}\n");
+	/* Paired shortcodes: the tags go, what they hold stays. */
+	TP_EQ("{{% note %}}\nRead *this*.\n{{% /note %}}\n",
+	    "\nRead *this*.\n\n");
+}
+
+static void
+test_removed(void)
+{
+	struct template_result	 r;
+
+	rw("Photo:\n\t{{ \"shawn\" | team_photo }}\n"
+	    "é {% include footer.html %} end\n{% if x %}y{% endif %}\n", &r);
+	STR_EQ(r.body, "Photo:\n\t\n\xc3\xa9  end\ny\n", "removed");
+	INT_EQ(r.nnotes, 4, "four notes");
+	if (r.nnotes == 4) {
+		INT_EQ(r.notes[0].line, 2, "line");
+		INT_EQ(r.notes[0].col, 2, "col after a tab");
+		STR_EQ(r.notes[0].text, "{{ \"shawn\" | team_photo }}",
+		    "text");
+		INT_EQ(r.notes[1].line, 3, "line 3");
+		INT_EQ(r.notes[1].col, 3, "col counts code points");
+		INT_EQ(r.notes[1].what, TEMPLATE_REMOVED, "removed");
+		INT_EQ(r.notes[2].line, 4, "if");
+	}
+	template_result_free(&r);
+	/* A removed line in an HTML block keeps the block whole. */
+	TP_EQ("<div class=\"q\">\n\t{{ \"x\" | team_photo }}\n\t<p>Hi</p>\n"
+	    "</div>\n", "<div class=\"q\">\n\t<!-- -->\n\t<p>Hi</p>\n</div>\n");
+	/* An unknown variable is removed too. */
+	TP_EQ("by {{ page.author }}.\n", "by .\n");
+	/* A long construct's text is cut at a code point, with "…". */
+	rw("{% include \"x.html\" a=\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\" %}\n",
+	    &r);
+	OK(r.nnotes == 1 && strstr(r.notes[0].text, "\xe2\x80\xa6") != NULL &&
+	    strlen(r.notes[0].text) < sizeof(r.notes[0].text),
+	    "cut note: %s", r.nnotes ? r.notes[0].text : "");
+	template_result_free(&r);
+}
+
+static void
+test_code(void)
+{
+	/* Code is the writer's example: left alone, but for raw. */
+	TP_EQ("```\n{{ site.baseurl }} {% if %}\n```\n",
+	    "```\n{{ site.baseurl }} {% if %}\n```\n");
+	TP_EQ("~~~liquid\n{% raw %}{{ x }}{% endraw %}\n~~~\n",
+	    "~~~liquid\n{{ x }}\n~~~\n");
+	TP_EQ("Use `{{ page.title }}` here.\n",
+	    "Use `{{ page.title }}` here.\n");
+	TP_EQ("`sys/{% raw %}{{{% endraw %}pw}}@db`\n", "`sys/{{pw}}@db`\n");
+	TP_EQ("Para.\n\n    {{ indented }}\n", "Para.\n\n    {{ indented }}\n");
+	/* Not code: a paragraph's continuation, an escaped backtick. */
+	TP_EQ("Para\n    {{ \"/c\" | url }}\n", "Para\n    /c\n");
+	TP_EQ("\\`{{ \"/e\" | url }}\\`\n", "\\`/e\\`\n");
+	/* An unclosed backtick opens no span. */
+	TP_EQ("a ` b {{ \"/u\" | url }}\n", "a ` b /u\n");
+	/* Inside an open element indented lines are HTML, not code. */
+	TP_EQ("<div>\n<blockquote>\n\n\t\tHi {{ \"/q\" | url }}\n",
+	    "<div>\n<blockquote>\n\n\t\tHi /q\n");
+	/* Lists: an indented continuation is prose. */
+	TP_EQ("- item\n\n    {{ \"/l\" | url }}\n", "- item\n\n    /l\n");
+}
+
+static void
+test_not_constructs(void)
+{
+	TP_EQ("{{ no end\n\nlater }}\n", "{{ no end\n\nlater }}\n");
+	TP_EQ("a { b } {c}\n", "a { b } {c}\n");
+	TP_EQ("{{\n", "{{\n");
+	TP_EQ("{%\n", "{%\n");
+	TP_EQ("", "");
+}
+
+/* Line numbers stay whatever the constructs span. */
+static void
+test_lines(void)
+{
+	static const char *const cases[] = {
+		"{% comment %}\na\nb\n{% endcomment %}\nx\n",
+		"{% include \"f.html\",\n a: 1,\n b: 2 %}\nx\n",
+		"{{< figure\n src=\"a\"\n caption=\"c\" >}}\nx\n",
+		"{% raw %}\n{{ a }}\n{% endraw %}\nx\n",
+		"<div>\n{% if a %}\n{% endif %}\n</div>\nx\n",
+	};
+	struct template_result	 r;
+	size_t			 i;
+
+	for (i = 0; i < nitems(cases); i++) {
+		rw(cases[i], &r);
+		INT_EQ(lines(r.body), lines(cases[i]), cases[i]);
+		template_result_free(&r);
+	}
+}
+
+/* Hostile input stays linear. */
+static void
+test_linear(void)
+{
+	struct template_result	 r;
+	struct buf		 b = BUF_INIT;
+	clock_t			 t0;
+	size_t			 i;
+	double			 secs;
+
+	for (i = 0; i < 200000; i++)
+		buf_addstr(&b, "{{ `` {% ");
+	buf_add(&b, "", 0);
+	t0 = clock();
+	template_rewrite(b.data, b.len, &r);
+	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	OK(secs < harness_time_bound(2.0), "2 MB of openers: %.2f s", secs);
+	template_result_free(&r);
+	buf_truncate(&b, 0);
+	for (i = 0; i < 100000; i++)
+		buf_addstr(&b, "` {{ \"/a\" | url }} ``x\n");
+	t0 = clock();
+	template_rewrite(b.data, b.len, &r);
+	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	OK(secs < harness_time_bound(2.0), "backtick runs: %.2f s", secs);
+	OK(r.nmore == 0 || r.nnotes == TEMPLATE_MAX_NOTES, "notes capped");
+	template_result_free(&r);
+	buf_free(&b);
+}
+
+int
+main(void)
+{
+	test_present();
+	test_urls();
+	test_posts();
+	test_images();
+	test_embeds();
+	test_blocks();
+	test_removed();
+	test_code();
+	test_not_constructs();
+	test_lines();
+	test_linear();
+	return harness_done();
+}
