@@ -319,6 +319,34 @@ archive_slugify(const char *name)
 	return buf_release(&s.b);
 }
 
+char *
+archive_file_slug(const char *fmslug, const char *name, int *used)
+{
+	struct date	 d;
+	char		*stem, *s;
+	const char	*base;
+	size_t		 len = strlen(name);
+
+	if (used != NULL)
+		*used = 0;
+	if (fmslug != NULL) {
+		s = archive_slugify(fmslug);
+		if (*s != '\0') {
+			if (used != NULL)
+				*used = 1;
+			return s;
+		}
+		free(s);
+	}
+	if (len > 3 && strcmp(name + len - 3, ".md") == 0)
+		len -= 3;
+	stem = xstrndup(name, len);
+	base = date_from_filename(stem, &d) == 0 ? stem + 11 : stem;
+	s = archive_slugify(*base != '\0' ? base : stem);
+	free(stem);
+	return s;
+}
+
 /* Lower-case of cp for the letters we group tags by (Latin scripts). */
 static uint32_t
 lower_cp(uint32_t cp)
@@ -774,6 +802,10 @@ body_heading_links(struct archive_file *f)
 	if (h != NULL) {
 		t = frontmatter_oneline(h, strlen(h), 0);
 		free(h);
+		if (*t != '\0' && frontmatter_cut(t, FM_TITLE_MAX))
+			meta_warn(&f->m, f->m.body_line, 1, "the first "
+			    "heading, as the title: longer than %d characters, "
+			    "cut", FM_TITLE_MAX);
 		if (*t != '\0')
 			f->heading = t;
 		else
@@ -982,7 +1014,7 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	struct archive_file	*f = NULL, *old = NULL;
 	struct stat		 st;
 	char			*src, why[160];
-	size_t			 len = 0;
+	size_t			 len = 0, i;
 	int			 held, rv;
 
 	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1)
@@ -1056,6 +1088,9 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		    f->m.nignored > 1 ? " (and more values below)" : "");
 		warn_file(a, rel, f->m.ignored.line, f->m.ignored.col, why, 0);
 	}
+	for (i = 0; i < f->m.nwarns; i++)
+		warn_file(a, rel, f->m.warns[i].line, f->m.warns[i].col,
+		    f->m.warns[i].msg, 0);
 	log_templates(a, f);
 	return f;
 }
@@ -1211,10 +1246,10 @@ load_post(struct archive *a, int pfd, const char *name)
 	const struct meta	*m;
 	struct post		*p, *other;
 	struct date		 fdate;
-	const char		*errstr, *base, *rel;
+	const char		*errstr, *rel;
 	char			 stem[NAME_MAX + 1], why[320];
 	size_t			 i;
-	int			 has_fdate;
+	int			 has_fdate, used;
 
 	snprintf(why, sizeof(why), "posts/%s", name);
 	if ((f = get_post_file(a, pfd, name, why)) == NULL)
@@ -1224,11 +1259,8 @@ load_post(struct archive *a, int pfd, const char *name)
 	if (m->draft)
 		log_debug("%s: draft: only /drafts/ shows it", rel);
 	post_stem(name, stem, sizeof(stem));
-	base = stem;
 	has_fdate = date_from_filename(stem, &fdate) == 0;
-	if (has_fdate)
-		base = stem + 11;
-	else if (strlen(stem) == 10 &&
+	if (!has_fdate && strlen(stem) == 10 &&
 	    date_parse(stem, 10, &fdate, &errstr) == 0)
 		has_fdate = 1;		/* "2024-01-02.md": the date is all */
 	if (!m->has_date && !has_fdate && m->draft)
@@ -1244,18 +1276,12 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->file = f;
 	p->date = m->has_date ? m->date : fdate;
 	p->updated = m->has_updated ? m->updated : p->date;
-	if (m->slug) {
-		p->slug = archive_slugify(m->slug);
-		if (*p->slug == '\0') {
-			snprintf(why, sizeof(why), "slug \"%s\" has no usable "
-			    "characters; using the file name", m->slug);
-			warn_file(a, rel, 1, 1, why, 0);
-			free(p->slug);
-			p->slug = NULL;
-		}
+	p->slug = archive_file_slug(m->slug, stem, &used);
+	if (m->slug != NULL && !used) {
+		snprintf(why, sizeof(why), "slug \"%s\" has no usable "
+		    "characters; using the file name", m->slug);
+		warn_file(a, rel, 1, 1, why, 0);
 	}
-	if (p->slug == NULL)
-		p->slug = archive_slugify(*base ? base : stem);
 	if (*p->slug == '\0') {
 		free(p->slug);
 		p->slug = xstrdup(p->date.ymd);

@@ -227,5 +227,14 @@ int		 archive_gmi_name(const char *name);
 
 /* Tag display name -> URL slug (lower-case, see README); malloc'd. */
 char		*archive_slugify(const char *name);
+/*
+ * The slug of a post in posts/<name> whose front matter says fmslug
+ * (NULL when it says none): fmslug's when it makes one, else the file
+ * name's without its date prefix and ".md".  Malloc'd; "" when neither
+ * makes one (the archive then uses the post's date).  *used, when not
+ * NULL, says whether fmslug made the slug.
+ */
+char		*archive_file_slug(const char *fmslug, const char *name,
+		    int *used);
 
 #endif

@@ -30,6 +30,8 @@
 
 #define FM_MAX_EVENTS	8192	/* a real front matter has a few dozen */
 #define FM_MAX_DEPTH	32
+#define FM_MAX_SEEN	64	/* root keys checked for repeats */
+#define FM_MAX_KEYLEN	64	/* longer keys are not checked */
 
 /* The keys of both syntaxes (frontmatter_int.h). */
 static const struct fm_key fm_keys[] = {
@@ -79,6 +81,9 @@ struct fmp {
 	struct fm_error	*err;
 	int		 rank[F_NFIELDS]; /* of the alias that set a field */
 	char		 key[48];	/* the key being read, for messages */
+	char		*seen[FM_MAX_SEEN]; /* owned: root keys so far */
+	unsigned	 seenline[FM_MAX_SEEN];
+	size_t		 nseen;
 };
 
 static void
@@ -95,6 +100,33 @@ fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(f->err->msg, sizeof(f->err->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* A warning at mk: the value is kept, maybe changed. */
+static void
+note(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+note(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 msg[sizeof(f->err->msg)];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	meta_warn(f->m, f->line0 + (unsigned)mk->line,
+	    (unsigned)mk->column + 1, "%s", msg);
+}
+
+/* Cut s to max characters (0: no limit), with a warning at the value. */
+static void
+cap(struct fmp *f, char *s, size_t max)
+{
+	if (max > 0 && frontmatter_cut(s, max))
+		note(f, &f->ev.start_mark, "%s: longer than %zu characters, "
+		    "cut", f->key, max);
 }
 
 /* A value that is ignored, not refused: the first is kept in m->ignored. */
@@ -237,9 +269,12 @@ parse_int(const char *s, size_t len, int *out)
 	return 0;
 }
 
-/* Replace *dst with the one-line form of the current scalar. */
+/*
+ * Replace *dst with the one-line form of the current scalar, cut to max
+ * characters (0: no limit).
+ */
 static void
-set_text(struct fmp *f, char **dst, int flags)
+set_text(struct fmp *f, char **dst, int flags, size_t max)
 {
 	char	*s;
 
@@ -248,6 +283,7 @@ set_text(struct fmp *f, char **dst, int flags)
 		free(s);
 		return;
 	}
+	cap(f, s, max);
 	free(*dst);
 	*dst = s;
 }
@@ -275,16 +311,18 @@ frontmatter_add_tag(struct meta *m, const char *s, size_t len)
 {
 	char		*t;
 	size_t		 i;
+	int		 cut;
 
 	t = frontmatter_oneline(s, len, FM_ENTITIES);
 	if (*t == '\0') {
 		free(t);
 		return 0;
 	}
+	cut = frontmatter_cut(t, FM_TAG_MAX);
 	for (i = 0; i < m->ntags; i++)
 		if (strcasecmp(m->tags[i], t) == 0) {
 			free(t);
-			return 0;
+			return cut;
 		}
 	if (m->ntags == FM_MAX_TAGS) {
 		free(t);
@@ -292,44 +330,51 @@ frontmatter_add_tag(struct meta *m, const char *s, size_t len)
 	}
 	m->tags = xreallocarray(m->tags, m->ntags + 1, sizeof(*m->tags));
 	m->tags[m->ntags++] = t;
-	return 0;
+	return cut;
 }
 
 int
 frontmatter_split_tags(struct meta *m, const char *s, size_t len)
 {
 	const char	*end = s + len, *p, *q;
-	int		 comma;
+	int		 comma, r, cut = 0;
 
 	comma = memchr(s, ',', len) != NULL;
 	for (p = s; p < end; p = q + 1) {
 		for (q = p; q < end; q++)
 			if (comma ? *q == ',' : is_blank((unsigned char)*q))
 				break;
-		if (frontmatter_add_tag(m, p, (size_t)(q - p)) == -1)
+		if ((r = frontmatter_add_tag(m, p, (size_t)(q - p))) == -1)
 			return -1;
+		cut |= r;
 	}
-	return 0;
+	return cut;
+}
+
+/* What frontmatter_add_tag() or _split_tags() returned, for the reader. */
+static int
+tagged(struct fmp *f, int r)
+{
+	if (r == 1)
+		note(f, &f->ev.start_mark, "%s: a tag longer than %d "
+		    "characters, cut", f->key, FM_TAG_MAX);
+	if (r != -1)
+		return 0;
+	fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
+	    FM_MAX_TAGS);
+	return -1;
 }
 
 static int
 add_tag(struct fmp *f, const char *s, size_t len)
 {
-	if (frontmatter_add_tag(f->m, s, len) == 0)
-		return 0;
-	fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
-	    FM_MAX_TAGS);
-	return -1;
+	return tagged(f, frontmatter_add_tag(f->m, s, len));
 }
 
 static int
 split_tags(struct fmp *f)
 {
-	if (frontmatter_split_tags(f->m, sval(f), slen(f)) == 0)
-		return 0;
-	fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
-	    FM_MAX_TAGS);
-	return -1;
+	return tagged(f, frontmatter_split_tags(f->m, sval(f), slen(f)));
 }
 
 static int
@@ -361,7 +406,7 @@ read_tags(struct fmp *f, int depth)
 
 /*
  * A string, or a list of strings: the first item (series) or all of them
- * joined with ", " (authors).
+ * joined with ", " (authors); cut to FM_TITLE_MAX characters.
  */
 static int
 read_str_or_list(struct fmp *f, char **dst, int join, int depth)
@@ -370,7 +415,7 @@ read_str_or_list(struct fmp *f, char **dst, int join, int depth)
 	char		*s;
 
 	if (f->ev.type == YAML_SCALAR_EVENT) {
-		set_text(f, dst, FM_ENTITIES);
+		set_text(f, dst, FM_ENTITIES, FM_TITLE_MAX);
 		return 0;
 	}
 	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
@@ -403,6 +448,7 @@ read_str_or_list(struct fmp *f, char **dst, int join, int depth)
 	if (b.len > 0) {
 		free(*dst);
 		*dst = buf_release(&b);
+		cap(f, *dst, FM_TITLE_MAX);	/* at the list's end */
 	}
 	return 0;
 fail:
@@ -487,16 +533,18 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 			return 0;
 		switch (k->field) {
 		case F_TITLE:
-			set_text(f, &m->title, FM_ENTITIES | FM_TAGS);
+			set_text(f, &m->title, FM_ENTITIES | FM_TAGS,
+			    FM_TITLE_MAX);
 			break;
 		case F_SUMMARY:
-			set_text(f, &m->summary, FM_ENTITIES | FM_TAGS);
+			set_text(f, &m->summary, FM_ENTITIES | FM_TAGS,
+			    FM_SUMMARY_MAX);
 			break;
 		case F_SLUG:
-			set_text(f, &m->slug, 0);
+			set_text(f, &m->slug, 0, 0);
 			break;
 		case F_LANG:
-			set_text(f, &m->lang, 0);
+			set_text(f, &m->lang, 0, 0);
 			if (m->lang != NULL && !lang_ok(m->lang)) {
 				ignore(f, &f->ev.start_mark, "%s: '%.40s' is "
 				    "not a language tag like en or pt-BR; "
@@ -506,13 +554,14 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 			}
 			break;
 		case F_SUBTITLE:
-			set_text(f, &m->subtitle, FM_ENTITIES | FM_TAGS);
+			set_text(f, &m->subtitle, FM_ENTITIES | FM_TAGS,
+			    FM_TITLE_MAX);
 			break;
 		case F_LEVEL:
-			set_text(f, &m->level, FM_ENTITIES);
+			set_text(f, &m->level, FM_ENTITIES, FM_TITLE_MAX);
 			break;
 		default:
-			set_text(f, &m->audience, FM_ENTITIES);
+			set_text(f, &m->audience, FM_ENTITIES, FM_TITLE_MAX);
 			break;
 		}
 		return 0;
@@ -612,6 +661,36 @@ frontmatter_lang_ok(const char *s)
 	return lang_ok(s);
 }
 
+/*
+ * The current event, a root key: a warning when it was given before
+ * (keys match ignoring case, as find_key() does).  YAML says a key is
+ * unique in its mapping; libyaml does not check, and the value that
+ * wins depends on the field (README.md, "Content format"), so the
+ * writer is told.  The first FM_MAX_SEEN keys are checked.  (TOML's
+ * parser refuses a repeated key, as TOML says.)
+ */
+static void
+check_repeat(struct fmp *f)
+{
+	size_t		 i, len = slen(f);
+	unsigned	 line = f->line0 + (unsigned)f->ev.start_mark.line;
+
+	if (len > FM_MAX_KEYLEN)
+		return;
+	for (i = 0; i < f->nseen; i++)
+		if (strlen(f->seen[i]) == len &&
+		    strncasecmp(f->seen[i], sval(f), len) == 0) {
+			note(f, &f->ev.start_mark, "duplicate key \"%s\" "
+			    "(first on line %u)", f->seen[i],
+			    f->seenline[i]);
+			return;
+		}
+	if (f->nseen == FM_MAX_SEEN)
+		return;
+	f->seenline[f->nseen] = line;
+	f->seen[f->nseen++] = xstrndup(sval(f), len);
+}
+
 /* The root mapping: its start event is current. */
 static int
 read_mapping(struct fmp *f)
@@ -626,6 +705,7 @@ read_mapping(struct fmp *f)
 			return 0;
 		k = NULL;
 		if (f->ev.type == YAML_SCALAR_EVENT) {
+			check_repeat(f);
 			k = find_key(sval(f), slen(f));
 			len = slen(f) < sizeof(f->key) - 1 ? slen(f) :
 			    sizeof(f->key) - 1;
@@ -768,6 +848,8 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 	if (f.have)
 		yaml_event_delete(&f.ev);
 	yaml_parser_delete(&f.p);
+	for (pos = 0; pos < f.nseen; pos++)
+		free(f.seen[pos]);
 	if (rv == -1) {
 		meta_free(m);
 		return -1;
@@ -804,7 +886,42 @@ meta_free(struct meta *m)
 	free(m->subtitle);
 	free(m->level);
 	free(m->audience);
+	free(m->warns);
 	memset(m, 0, sizeof(*m));
+}
+
+void
+meta_warn(struct meta *m, unsigned line, unsigned col, const char *fmt, ...)
+{
+	struct fm_error	*w;
+	va_list		 ap;
+
+	if (m->nwarns == FM_WARN_MAX)
+		return;
+	m->warns = xreallocarray(m->warns, m->nwarns + 1, sizeof(*m->warns));
+	w = &m->warns[m->nwarns++];
+	w->line = line;
+	w->col = col;
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+}
+
+int
+frontmatter_cut(char *s, size_t max)
+{
+	size_t	 i, n = 0;
+
+	/* A character starts at every byte that is no continuation byte. */
+	for (i = 0; s[i] != '\0'; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && n++ == max)
+			break;
+	if (s[i] == '\0')
+		return 0;
+	while (i > 0 && s[i - 1] == ' ')
+		i--;
+	s[i] = '\0';
+	return 1;
 }
 
 /*

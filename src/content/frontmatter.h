@@ -35,6 +35,8 @@
  * lang that is no language tag) is ignored, as if absent, and
  * meta.ignored says where: the post is still worth reading.  Only YAML
  * that does not parse, or is not a mapping, refuses the file.
+ * A key given twice (ignoring case) and a value cut to its FM_*_MAX are
+ * warnings in meta.warns, pointing at the key or the value.
  */
 #ifndef CAPSULED_FRONTMATTER_H
 #define CAPSULED_FRONTMATTER_H
@@ -44,7 +46,17 @@
 
 #include "core/date.h"
 
-/* Where and why a front matter was refused. */
+/*
+ * Longest values kept, in characters (code points); a longer one is cut
+ * at a character boundary, with a warning: a title goes into every list
+ * that names its post, so a 7 MB one would make each of them 7 MB.
+ */
+#define FM_TITLE_MAX	200	/* title, subtitle, series, author */
+#define FM_SUMMARY_MAX	1000	/* summary */
+#define FM_TAG_MAX	64	/* each tag */
+#define FM_WARN_MAX	8	/* warnings kept for one file */
+
+/* Where and why a front matter was refused, or a warning. */
 struct fm_error {
 	unsigned	 line;		/* 1-based in the file; --- is line 1 */
 	unsigned	 col;		/* 1-based, in characters */
@@ -82,17 +94,33 @@ struct meta {
 
 	size_t		 body_off;	/* Markdown starts at src + body_off */
 	unsigned	 body_line;	/* 1-based line of src + body_off */
-};
 
+	/*
+	 * What was accepted with a warning (a key given twice, a value
+	 * cut), in file order, at most FM_WARN_MAX; the caller logs them
+	 * as file:line:col.  Owned.
+	 */
+	struct fm_error	*warns;
+	size_t		 nwarns;
+};
 
 /*
  * Parse the front matter of src[0..len) into m (which need not be
- * initialised).  Returns 0; or -1 with err filled and m holding nothing
- * that needs freeing.  src need not be NUL-terminated.
+ * initialised).  Returns 0, with m->warns saying what was let pass; or
+ * -1 with err filled and m holding nothing that needs freeing.  src
+ * need not be NUL-terminated.
  */
 int	 frontmatter_parse(const char *src, size_t len, struct meta *m,
 	    struct fm_error *err);
 void	 meta_free(struct meta *m);
+/* Add a warning at line:col to m->warns (ignored past FM_WARN_MAX). */
+void	 meta_warn(struct meta *m, unsigned line, unsigned col,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * Cut s after max characters, at a character boundary (a blank left at
+ * the end goes too).  Returns 1 when it cut, else 0.
+ */
+int	 frontmatter_cut(char *s, size_t max);
 
 enum fm_syntax {
 	FM_SYNTAX_NONE,

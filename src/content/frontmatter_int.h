@@ -50,12 +50,16 @@ const struct fm_key *frontmatter_key(const char *s, size_t len);
 /* Is s a language tag fit for a MIME type ("en", "pt-BR")? */
 int	 frontmatter_lang_ok(const char *s);
 /*
- * Add the tag s[0..len) to m: made one line, entities decoded, dropped
- * when empty or already there (ignoring case).  0, or -1 when m has
+ * Add the tag s[0..len) to m: made one line, entities decoded, cut to
+ * FM_TAG_MAX characters, dropped when empty or already there (ignoring
+ * case).  0; 1 when it was cut (the caller warns); -1 when m has
  * FM_MAX_TAGS tags already.
  */
 int	 frontmatter_add_tag(struct meta *m, const char *s, size_t len);
-/* A tag string: split on commas when it has one, else on blanks. */
+/*
+ * A tag string: split on commas when it has one, else on blanks.  As
+ * frontmatter_add_tag(): 1 when any tag was cut.
+ */
 int	 frontmatter_split_tags(struct meta *m, const char *s, size_t len);
 
 /*

@@ -101,19 +101,64 @@ wrong(struct fmtoml *f, const struct toml_value *v, const char *what)
 	    f->key, what, toml_type_name(v->type));
 }
 
-/* Replace *dst with the one-line form of s, unless that is empty. */
+/* A warning at byte off of the TOML: the value is kept. */
 static void
-set_text(char **dst, const char *s, size_t len, int flags)
+note(struct fmtoml *f, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+note(struct fmtoml *f, size_t off, const char *fmt, ...)
+{
+	va_list		 ap;
+	unsigned	 line, col;
+	char		 msg[sizeof(f->err->msg)];
+
+	toml_position(f->in, f->inlen, off, &line, &col);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	meta_warn(f->m, line + f->line0 - 1, col, "%s", msg);
+}
+
+/* Cut s to max characters (0: no limit), warning at byte off. */
+static void
+cap(struct fmtoml *f, size_t off, char *s, size_t max)
+{
+	if (max > 0 && frontmatter_cut(s, max))
+		note(f, off, "%s: longer than %zu characters, cut", f->key,
+		    max);
+}
+
+/*
+ * Replace *dst with the one-line form of the string v, cut to max
+ * characters (0: no limit), unless that is empty.
+ */
+static void
+set_text(struct fmtoml *f, char **dst, const struct toml_value *v, int flags,
+    size_t max)
 {
 	char	*t;
 
-	t = frontmatter_oneline(s, len, flags);
+	t = frontmatter_oneline(v->u.str.s, v->u.str.len, flags);
 	if (*t == '\0') {
 		free(t);
 		return;
 	}
+	cap(f, v->off, t, max);
 	free(*dst);
 	*dst = t;
+}
+
+/* What frontmatter_add_tag() or _split_tags() returned for v. */
+static int
+tagged(struct fmtoml *f, const struct toml_value *v, int r)
+{
+	if (r == 1)
+		note(f, v->off, "%s: a tag longer than %d characters, cut",
+		    f->key, FM_TAG_MAX);
+	if (r != -1)
+		return 0;
+	return fail(f, v->off, "%s: more than %d tags", f->key, FM_MAX_TAGS);
 }
 
 static int
@@ -122,13 +167,9 @@ read_tags(struct fmtoml *f, const struct toml_value *v)
 	const struct toml_value	*e;
 	size_t			 i;
 
-	if (v->type == TOML_STRING) {
-		if (frontmatter_split_tags(f->m, v->u.str.s, v->u.str.len) ==
-		    -1)
-			return fail(f, v->off, "%s: more than %d tags",
-			    f->key, FM_MAX_TAGS);
-		return 0;
-	}
+	if (v->type == TOML_STRING)
+		return tagged(f, v, frontmatter_split_tags(f->m, v->u.str.s,
+		    v->u.str.len));
 	if (v->type != TOML_ARRAY)
 		return wrong(f, v, "a list or a string");
 	for (i = 0; i < v->u.array.n; i++) {
@@ -137,16 +178,17 @@ read_tags(struct fmtoml *f, const struct toml_value *v)
 			wrong(f, e, "a list of strings");	/* the item */
 			continue;
 		}
-		if (frontmatter_add_tag(f->m, e->u.str.s, e->u.str.len) == -1)
-			return fail(f, e->off, "%s: more than %d tags",
-			    f->key, FM_MAX_TAGS);
+		if (tagged(f, e, frontmatter_add_tag(f->m, e->u.str.s,
+		    e->u.str.len)) == -1)
+			return -1;
 	}
 	return 0;
 }
 
 /*
  * A string, or a list of strings: the first item (series) or all of them
- * joined with ", " (authors).  Checked even when not kept.
+ * joined with ", " (authors), cut to FM_TITLE_MAX characters.  Checked
+ * even when not kept.
  */
 static int
 read_str_or_list(struct fmtoml *f, const struct toml_value *v, char **dst,
@@ -159,7 +201,7 @@ read_str_or_list(struct fmtoml *f, const struct toml_value *v, char **dst,
 
 	if (v->type == TOML_STRING) {
 		if (keep)
-			set_text(dst, v->u.str.s, v->u.str.len, FM_ENTITIES);
+			set_text(f, dst, v, FM_ENTITIES, FM_TITLE_MAX);
 		return 0;
 	}
 	if (v->type != TOML_ARRAY)
@@ -183,6 +225,7 @@ read_str_or_list(struct fmtoml *f, const struct toml_value *v, char **dst,
 	if (b.len > 0) {
 		free(*dst);
 		*dst = buf_release(&b);
+		cap(f, v->off, *dst, FM_TITLE_MAX);
 	}
 	return 0;
 }
@@ -275,10 +318,12 @@ read_value(struct fmtoml *f, const struct fm_key *k, int rank,
 		    k->field == F_LANG ? &m->lang :
 		    k->field == F_SUBTITLE ? &m->subtitle :
 		    k->field == F_LEVEL ? &m->level : &m->audience;
-		set_text(dst, v->u.str.s, v->u.str.len,
+		set_text(f, dst, v, k->field == F_SLUG || k->field == F_LANG ?
+		    0 : k->field == F_LEVEL || k->field == F_AUDIENCE ?
+		    FM_ENTITIES : FM_ENTITIES | FM_TAGS,
+		    k->field == F_SUMMARY ? FM_SUMMARY_MAX :
 		    k->field == F_SLUG || k->field == F_LANG ? 0 :
-		    k->field == F_LEVEL || k->field == F_AUDIENCE ?
-		    FM_ENTITIES : FM_ENTITIES | FM_TAGS);
+		    FM_TITLE_MAX);
 		if (k->field == F_LANG && m->lang != NULL &&
 		    !frontmatter_lang_ok(m->lang)) {
 			ignore(f, v->off, "%s: '%.40s' is not a language tag "

@@ -7,8 +7,10 @@
  * fsync, rename and a directory fsync, so a reader (the archive, the
  * watcher, a crash) sees the old post or the new one, whole.  Two
  * uploads of one post race only at the rename: the last one wins, and
- * each is whole.  Deleting moves the file into .trash/, a directory of
- * the capsule that nothing serves, lists or loads.
+ * each is whole.  Nothing is lost: a file is replaced or deleted only
+ * when the disk says it holds the post being written (a snapshot may
+ * be older than the file), and its bytes are kept in .trash/, a
+ * directory of the capsule that nothing serves, lists or loads.
  *
  * Knows the file system, front matter and the archive's lookups; knows
  * nothing of Titan's request line or of connections.  Every function
@@ -28,6 +30,7 @@
 #include "content/frontmatter.h"
 #include "content/publish.h"
 #include "core/date.h"
+#include "core/log.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -60,7 +63,7 @@ publish_check(const char *data, size_t len, const char *slug,
 	struct date	 d;
 	char		*s, *stem;
 	size_t		 stemlen;
-	int		 rv = -1;
+	int		 rv = -1, used;
 
 	*draft = 0;
 	if (memchr(data, '\0', len) != NULL) {
@@ -93,28 +96,19 @@ publish_check(const char *data, size_t len, const char *slug,
 		    "\"date: YYYY-MM-DD\"");
 		goto out;
 	}
-	if (m.slug != NULL) {
-		s = archive_slugify(m.slug);
-		if (strcmp(s, slug) != 0) {
-			snprintf(err, errlen, "the front matter's slug \"%.60s\""
-			    " is not %.100s", m.slug, slug);
-			free(s);
-			goto out;
-		}
-		free(s);
-	} else {
-		/* The slug comes from the file name: it must still fit. */
-		s = archive_slugify(date_from_filename(stem, &d) == 0 ?
-		    stem + 11 : stem);
-		if (strcmp(s, slug) != 0) {
+	s = archive_file_slug(m.slug, name, &used);
+	if (strcmp(s, slug) != 0) {
+		if (used)
+			snprintf(err, errlen, "the front matter's slug "
+			    "\"%.60s\" is not %.100s", m.slug, slug);
+		else
 			snprintf(err, errlen, "posts/%.80s takes its slug from "
 			    "its front matter: keep \"slug: %.80s\"", name,
 			    slug);
-			free(s);
-			goto out;
-		}
 		free(s);
+		goto out;
 	}
+	free(s);
 	*draft = m.draft;
 	rv = 0;
 out:
@@ -174,20 +168,172 @@ open_capsule(const char *capsule, const char *name, char *err, size_t errlen)
 	return cfd;
 }
 
+/*
+ * Who holds posts/<name> now: PUBLISH_NONE when no file has the name,
+ * 0 when it is slug's post (or a file whose front matter does not
+ * parse, which the archive skips: the name is its only slug),
+ * PUBLISH_TAKEN when it is another post's or no regular file, with err
+ * saying so; -1 with err filled.  Read from the disk, not a snapshot,
+ * which may be older than the file.
+ */
+static int
+owner(int pfd, const char *name, const char *slug, char *err,
+    size_t errlen)
+{
+	struct meta	 m;
+	struct fm_error	 fe;
+	struct stat	 st;
+	char		*data, *s;
+	size_t		 len;
+	int		 fd, rv = 0;
+
+	if ((fd = openat(pfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return PUBLISH_NONE;
+		if (errno == ELOOP) {
+			snprintf(err, errlen, "posts/%.100s is a symbolic link",
+			    name);
+			return PUBLISH_TAKEN;
+		}
+		set_err(err, errlen, "open", name);
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "posts/%.100s is not a regular file",
+		    name);
+		return PUBLISH_TAKEN;
+	}
+	data = util_read_fd(fd, (size_t)-1 - 1, &len);
+	close(fd);
+	if (data == NULL) {
+		set_err(err, errlen, "read", name);
+		return -1;
+	}
+	if (frontmatter_parse(data, len, &m, &fe) == 0) {
+		s = archive_file_slug(m.slug, name, NULL);
+		if (strcmp(s, slug) != 0) {
+			snprintf(err, errlen, "posts/%.100s holds another post "
+			    "(slug \"%.100s\"): choose another slug, or rename "
+			    "that file", name, s);
+			rv = PUBLISH_TAKEN;
+		}
+		free(s);
+		meta_free(&m);
+	}
+	free(data);
+	return rv;
+}
+
+/*
+ * Keep the bytes of posts/<name> in .trash/ as <name>.<UTC time>[-N]
+ * (never over another file there), opening .trash/ into *tfd when it
+ * is -1.  how: KEEP_LINK adds a name to the file, which stays in posts/
+ * (a copy where the file system has no hard links for us);
+ * KEEP_MOVE moves it.  Returns 0 with *kept the inode kept; 1 when
+ * posts/<name> is gone; -1 with err filled.
+ */
+#define KEEP_LINK	0
+#define KEEP_MOVE	1
+
+static int
+keep(int cfd, int pfd, int *tfd, const char *name, int how,
+    struct stat *kept, char *err, size_t errlen)
+{
+	struct tm	 tm;
+	time_t		 now = time(NULL);
+	char		 stamp[32], dest[400], *data = NULL;
+	size_t		 len;
+	int		 i, r = -1, fd;
+
+	if (*tfd == -1 && (*tfd = open_dir(cfd, ".trash", 0700, 1)) == -1) {
+		set_err(err, errlen, "open", ".trash/");
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	for (i = 0; i < 1000; i++) {
+		if (i == 0)
+			snprintf(dest, sizeof(dest), "%s.%s", name, stamp);
+		else
+			snprintf(dest, sizeof(dest), "%s.%s-%d", name, stamp, i);
+		if (how == KEEP_MOVE) {
+			/* Never over another file: no-replace, or link+unlink. */
+			r = renameat2(pfd, name, *tfd, dest, RENAME_NOREPLACE);
+			if (r == -1 && (errno == EINVAL || errno == ENOSYS) &&
+			    (r = linkat(pfd, name, *tfd, dest, 0)) == 0 &&
+			    unlinkat(pfd, name, 0) == -1) {
+				set_err(err, errlen, "remove", name);
+				return -1;
+			}
+		} else if ((r = linkat(pfd, name, *tfd, dest, 0)) == -1 &&
+		    errno != EEXIST && errno != ENOENT) {
+			/* No hard link (protected_hardlinks, EXDEV...): copy. */
+			if ((fd = openat(pfd, name, O_RDONLY | O_NOFOLLOW |
+			    O_CLOEXEC)) == -1)
+				break;
+			data = fstat(fd, kept) == 0 ?
+			    util_read_fd(fd, (size_t)-1 - 1, &len) : NULL;
+			close(fd);
+			if (data == NULL)
+				break;
+			if ((fd = openat(*tfd, dest, O_WRONLY | O_CREAT |
+			    O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) == -1) {
+				free(data);
+				data = NULL;
+				if (errno == EEXIST)
+					continue;
+				break;
+			}
+			r = write_all(fd, data, len) == -1 || fsync(fd) == -1 ?
+			    -1 : 0;
+			if (close(fd) == -1)
+				r = -1;
+			free(data);
+			if (r == -1) {
+				unlinkat(*tfd, dest, 0);
+				break;
+			}
+			return 0;
+		}
+		if (r == 0 || errno != EEXIST)
+			break;
+	}
+	if (r == -1) {
+		if (errno == ENOENT)
+			return 1;
+		set_err(err, errlen, "keep in .trash/", name);
+		return -1;
+	}
+	if (fstatat(*tfd, dest, kept, AT_SYMLINK_NOFOLLOW) == -1) {
+		set_err(err, errlen, "stat .trash/", dest);
+		return -1;
+	}
+	return 0;
+}
+
 int
-publish_store(const char *capsule, const char *name, const char *data,
-    size_t len, char *err, size_t errlen)
+publish_store(const char *capsule, const char *name, const char *slug,
+    const char *data, size_t len, char *err, size_t errlen)
 {
 	static atomic_uint	 seq;
 	struct timespec		 ts;
-	struct stat		 st;
+	struct stat		 st, kept;
 	char			 tmp[96];
-	int			 cfd, pfd = -1, fd = -1, tries, rv = -1, e;
+	int			 cfd, pfd = -1, tfd = -1, fd = -1, tries, rv = -1;
+	int			 e, r;
 
 	if ((cfd = open_capsule(capsule, name, err, errlen)) == -1)
 		return -1;
 	if ((pfd = open_dir(cfd, "posts", 0755, 1)) == -1) {
 		set_err(err, errlen, "open", "posts/");
+		goto out;
+	}
+	/* Refuse early, before anything is written. */
+	if ((r = owner(pfd, name, slug, err, errlen)) == -1 ||
+	    r == PUBLISH_TAKEN) {
+		rv = r;
 		goto out;
 	}
 	for (tries = 0; tries < 100; tries++) {
@@ -217,12 +363,66 @@ publish_store(const char *capsule, const char *name, const char *data,
 		set_err(err, errlen, "write", tmp);
 		goto unlink;
 	}
-	if (renameat(pfd, tmp, pfd, name) == -1) {
-		set_err(err, errlen, "rename to", name);
+	/*
+	 * The old post's bytes go into .trash/ before the rename, so that
+	 * a crash at any point leaves them there or in posts/.  A new post
+	 * is renamed without replacing: a file that appeared meanwhile is
+	 * checked and kept like any other.
+	 */
+	for (tries = 0; tries < 10; tries++) {
+		if ((r = owner(pfd, name, slug, err, errlen)) == -1 ||
+		    r == PUBLISH_TAKEN) {
+			rv = r;
+			goto unlink;
+		}
+		if (r == PUBLISH_NONE) {
+			if (renameat2(pfd, tmp, pfd, name,
+			    RENAME_NOREPLACE) == 0)
+				break;
+			if (errno == EEXIST)
+				continue;
+			if (errno != EINVAL && errno != ENOSYS) {
+				set_err(err, errlen, "rename to", name);
+				goto unlink;
+			}
+			/* No RENAME_NOREPLACE here: an ordinary rename. */
+			r = 0;
+			memset(&kept, 0, sizeof(kept));
+		} else if ((r = keep(cfd, pfd, &tfd, name, KEEP_LINK, &kept,
+		    err, errlen)) == -1)
+			goto unlink;
+		else if (r == 1)
+			continue;	/* gone meanwhile: a new post again */
+		/*
+		 * Swap, so that tmp holds what was replaced, whatever an
+		 * editor did since it was kept: those bytes are kept too.
+		 */
+		if (renameat2(pfd, tmp, pfd, name, RENAME_EXCHANGE) == 0) {
+			if (fstatat(pfd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    st.st_ino == kept.st_ino && st.st_dev == kept.st_dev)
+				unlinkat(pfd, tmp, 0);
+			else if (keep(cfd, pfd, &tfd, tmp, KEEP_MOVE, &st, err,
+			    errlen) == -1)
+				/* XXX: left in posts/ as tmp, hidden, whole. */
+				log_warnx("posts/%s: %s", tmp, err);
+			break;
+		}
+		if (errno != EINVAL && errno != ENOSYS && errno != ENOENT) {
+			set_err(err, errlen, "rename to", name);
+			goto unlink;
+		}
+		if (renameat(pfd, tmp, pfd, name) == -1) {
+			set_err(err, errlen, "rename to", name);
+			goto unlink;
+		}
+		break;
+	}
+	if (tries == 10) {
+		snprintf(err, errlen, "posts/%.100s keeps changing", name);
 		goto unlink;
 	}
 	/* The rename itself survives a crash once the directory is synced. */
-	if (fsync(pfd) == -1) {
+	if (fsync(pfd) == -1 || (tfd != -1 && fsync(tfd) == -1)) {
 		set_err(err, errlen, "fsync", "posts/");
 		goto out;
 	}
@@ -238,6 +438,8 @@ unlink:
 out:
 	if (fd != -1)
 		close(fd);
+	if (tfd != -1)
+		close(tfd);
 	if (pfd != -1)
 		close(pfd);
 	close(cfd);
@@ -245,53 +447,32 @@ out:
 }
 
 int
-publish_trash(const char *capsule, const char *name, char *err,
-    size_t errlen)
+publish_trash(const char *capsule, const char *name, const char *slug,
+    char *err, size_t errlen)
 {
 	struct stat	 st;
-	struct tm	 tm;
-	time_t		 now = time(NULL);
-	char		 stamp[32], dest[400];
-	int		 cfd, pfd = -1, tfd = -1, i, rv = -1, r;
+	int		 cfd, pfd, tfd = -1, rv = -1, r;
 
 	if ((cfd = open_capsule(capsule, name, err, errlen)) == -1)
 		return -1;
-	if ((pfd = open_dir(cfd, "posts", 0755, 0)) == -1 ||
-	    fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+	if ((pfd = open_dir(cfd, "posts", 0755, 0)) == -1) {
 		if (errno == ENOENT)
-			rv = 1;
+			rv = PUBLISH_NONE;
 		else
-			set_err(err, errlen, "stat", name);
+			set_err(err, errlen, "open", "posts/");
 		goto out;
 	}
-	if ((tfd = open_dir(cfd, ".trash", 0700, 1)) == -1) {
-		set_err(err, errlen, "open", ".trash/");
+	/*
+	 * XXX: a file put in its place between the check and the move is
+	 * moved unchecked; it is kept in .trash/ all the same.
+	 */
+	if ((r = owner(pfd, name, slug, err, errlen)) != 0) {
+		rv = r;
 		goto out;
 	}
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	for (i = 0; i < 1000; i++) {
-		if (i == 0)
-			snprintf(dest, sizeof(dest), "%s.%s", name, stamp);
-		else
-			snprintf(dest, sizeof(dest), "%s.%s-%d", name, stamp, i);
-		/* Never over another file: no-replace, or link+unlink. */
-		r = renameat2(pfd, name, tfd, dest, RENAME_NOREPLACE);
-		if (r == -1 && (errno == EINVAL || errno == ENOSYS)) {
-			if ((r = linkat(pfd, name, tfd, dest, 0)) == 0 &&
-			    unlinkat(pfd, name, 0) == -1) {
-				set_err(err, errlen, "remove", name);
-				goto out;
-			}
-		}
-		if (r == 0 || errno != EEXIST)
-			break;
-	}
-	if (r == -1) {
-		if (errno == ENOENT)
-			rv = 1;		/* another delete got there first */
-		else
-			set_err(err, errlen, "move to .trash/", name);
+	if ((r = keep(cfd, pfd, &tfd, name, KEEP_MOVE, &st, err,
+	    errlen)) != 0) {
+		rv = r == 1 ? PUBLISH_NONE : -1;
 		goto out;
 	}
 	if (fsync(tfd) == -1 || fsync(pfd) == -1) {

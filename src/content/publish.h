@@ -33,23 +33,35 @@ void	 publish_target(const struct archive *a, const char *slug,
 int	 publish_check(const char *data, size_t len, const char *slug,
 	    const char *name, int *draft, char *err, size_t errlen);
 
-/*
- * Write data[0..len) as <capsule>/posts/<name>, atomically: a hidden
- * temporary file in posts/ (never named *.md), written, fsync'd, then
- * renamed over name, then the directory fsync'd.  The old file's mode
- * is kept.  A crash leaves the old file or the new one, never a mix; at
- * worst a ".titan-*.tmp" file that nothing reads.  Returns 0, or -1
- * with err filled (the temporary file removed).
- */
-int	 publish_store(const char *capsule, const char *name, const char *data,
-	    size_t len, char *err, size_t errlen);
+/* What publish_store() and publish_trash() return besides 0 and -1. */
+#define PUBLISH_NONE	1	/* no file holds the post */
+#define PUBLISH_TAKEN	2	/* the file holds another post */
 
 /*
- * Move <capsule>/posts/<name> to <capsule>/.trash/<name>.<UTC time>
- * (never over another file there): nothing is ever removed.  Returns 0;
- * 1 when there is no such post file; -1 with err filled.
+ * Write data[0..len) as <capsule>/posts/<name>, the file of the post
+ * slug, atomically: a hidden temporary file in posts/ (never named
+ * *.md), written, fsync'd, then renamed over name, then the directory
+ * fsync'd.  The old file's mode is kept.  When name exists it must hold
+ * slug's post, as the disk says now (its front matter's slug, or its
+ * name's when it has none or it does not parse): else PUBLISH_TAKEN,
+ * and nothing is written.  The bytes it replaces are kept in
+ * .trash/<name>.<UTC time> first (a hard link, or a copy), so a crash
+ * leaves the old post or the new one, whole, and the old one's bytes
+ * in .trash/; at worst also a ".titan-*.tmp" file that nothing reads.
+ * Returns 0; PUBLISH_TAKEN with err saying whose the file is; or -1
+ * with err filled (the temporary file removed).
  */
-int	 publish_trash(const char *capsule, const char *name, char *err,
-	    size_t errlen);
+int	 publish_store(const char *capsule, const char *name, const char *slug,
+	    const char *data, size_t len, char *err, size_t errlen);
+
+/*
+ * Move <capsule>/posts/<name>, the file of the post slug, to
+ * <capsule>/.trash/<name>.<UTC time> (never over another file there):
+ * nothing is ever removed.  Returns 0; PUBLISH_NONE when there is no
+ * such file; PUBLISH_TAKEN when it holds another post (left alone);
+ * -1 with err filled.
+ */
+int	 publish_trash(const char *capsule, const char *name, const char *slug,
+	    char *err, size_t errlen);
 
 #endif

@@ -93,6 +93,8 @@ struct conn {
 	struct limit_key lkey;		/* the client, for w->limits */
 	int		 lcounted;	/* limits_open() counted us */
 	int		 handshaken;	/* TLS handshake seen complete */
+	unsigned	 ratewait;	/* Gemini: the handshake was over the
+					   rate; answer 44 with this */
 	struct titan_upload *up;	/* owned: a Titan upload, or NULL */
 	char		*pp;		/* owned: a PROXY header begun, or
 					   NULL (CONN_PROXY only) */
@@ -725,7 +727,9 @@ slow_down(struct conn *c, size_t linelen)
 	if (!c->lcounted)
 		return 0;
 	live_limits(c, &lc);
-	if ((wait = limits_request(c->w->limits, &c->lkey, &lc,
+	/* Over TLS, the handshake paid (or was over the rate). */
+	if ((wait = c->proto == PROTO_GEMINI ? c->ratewait :
+	    limits_request(c->w->limits, &c->lkey, &lc,
 	    uv_hrtime() / 1000000)) == 0)
 		return 0;
 	log_debug("%s: request rate limit: %u s to wait", c->peer, wait);
@@ -816,6 +820,30 @@ handshake_done(struct conn *c)
 	    1, 0);
 }
 
+/*
+ * The client's first TLS byte: the handshake counts toward its
+ * address's request rate.  Returns 0 when it is refused (so far over
+ * the rate that it is not worth a signature), 1 when it may go on
+ * (c->ratewait set when its request is to be answered 44).
+ */
+static int
+rate_handshake(struct conn *c)
+{
+	struct limit_conf	 lc;
+	unsigned		 nrefused;
+
+	if (!c->lcounted)
+		return 1;
+	live_limits(c, &lc);
+	if (limits_handshake(c->w->limits, &c->lkey, &lc, uv_hrtime() /
+	    1000000, &c->ratewait, &nrefused) != LIMIT_REFUSE)
+		return 1;
+	if (nrefused > 0)
+		log_warnx("%s: TLS handshakes far over the request rate: %u "
+		    "refused (logged at most every 10 s)", c->peer, nrefused);
+	return 0;
+}
+
 static void
 read_gemini(struct conn *c, const char *p, size_t len)
 {
@@ -894,8 +922,13 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
 		return;
 	if (c->proto == PROTO_GEMINI) {
 		/* The SSL (~8 KB) waits for the client's first byte. */
-		if (c->tls == NULL)
+		if (c->tls == NULL) {
+			if (!rate_handshake(c)) {
+				conn_close(c);
+				return;
+			}
 			c->tls = tlsconn_new(c->gen->set->tls);
+		}
 		read_gemini(c, p, len);
 		return;
 	}

@@ -31,7 +31,11 @@ struct entry {
 	uint32_t	 used;		/* 0: an empty slot */
 	uint32_t	 conns;		/* open connections */
 	uint64_t	 tokens;	/* thousandths of a request */
+	uint64_t	 slow;		/* thousandths of a handshake that may
+					   go on over the rate, to a 44 */
 	uint64_t	 stamp;		/* ms of the last refill */
+	uint64_t	 reported;	/* ms of the last refusal reported */
+	uint32_t	 refused;	/* handshakes refused since then */
 };
 
 struct limits {
@@ -78,7 +82,7 @@ now_ms(void)
 static void
 refill(const struct limits *l, struct entry *e, uint64_t now)
 {
-	uint64_t	 full = (uint64_t)l->lc.burst * 1000, dt;
+	uint64_t	 full = (uint64_t)l->lc.burst * 1000, dt, earned;
 
 	if (now <= e->stamp)
 		return;
@@ -86,23 +90,20 @@ refill(const struct limits *l, struct entry *e, uint64_t now)
 	if (dt > 1000000000ULL)
 		dt = 1000000000ULL;	/* keeps the product below 2^63 */
 	e->stamp = now;
-	if (l->lc.rate_milli == 0 || e->tokens >= full) {
-		e->tokens = full;
-		return;
-	}
-	e->tokens += dt * l->lc.rate_milli / 1000;
-	if (e->tokens > full)
-		e->tokens = full;
+	earned = l->lc.rate_milli == 0 ? full : dt * l->lc.rate_milli / 1000;
+	e->tokens = e->tokens + earned < full ? e->tokens + earned : full;
+	e->slow = e->slow + earned < full ? e->slow + earned : full;
 }
 
-/* Nothing open and the bucket full again: the entry can go. */
+/* Nothing open and both buckets full again: the entry can go. */
 static int
 idle(const struct limits *l, struct entry *e, uint64_t now)
 {
 	if (e->conns > 0)
 		return 0;
 	refill(l, e, now);
-	return e->tokens >= (uint64_t)l->lc.burst * 1000;
+	return e->tokens >= (uint64_t)l->lc.burst * 1000 &&
+	    e->slow >= (uint64_t)l->lc.burst * 1000;
 }
 
 static void
@@ -175,7 +176,7 @@ find(struct limits *l, const struct limit_key *k, int create, uint64_t now)
 	memset(&e, 0, sizeof(e));
 	e.key = *k;
 	e.used = 1;
-	e.tokens = (uint64_t)l->lc.burst * 1000;
+	e.tokens = e.slow = (uint64_t)l->lc.burst * 1000;
 	e.stamp = now;
 	insert(l, &e);
 	return find(l, k, 0, now);
@@ -300,12 +301,21 @@ limits_close(struct limits *l, const struct limit_key *k,
 	pthread_mutex_unlock(&l->mu);
 }
 
+/* Seconds (>= 1) until e's bucket holds a token again. */
+static unsigned
+wait_for(const struct limits *l, const struct entry *e)
+{
+	uint64_t	 ms;
+
+	ms = (1000 - e->tokens) * 1000 / l->lc.rate_milli;
+	return ms < 1000 ? 1 : (unsigned)((ms + 999) / 1000);
+}
+
 unsigned
 limits_request(struct limits *l, const struct limit_key *k,
     const struct limit_conf *lc, uint64_t now)
 {
 	struct entry	*e;
-	uint64_t	 ms;
 	unsigned	 wait = 0;
 
 	if (lc->rate_milli == 0)
@@ -315,17 +325,61 @@ limits_request(struct limits *l, const struct limit_key *k,
 	if ((e = find(l, k, 1, now)) == NULL)
 		goto done;
 	refill(l, e, now);
-	if (e->tokens >= 1000) {
+	if (e->tokens >= 1000)
 		e->tokens -= 1000;
-		goto done;
-	}
-	ms = (1000 - e->tokens) * 1000 / lc->rate_milli;
-	wait = (unsigned)((ms + 999) / 1000);
-	if (wait == 0)
-		wait = 1;
+	else
+		wait = wait_for(l, e);
 done:
 	pthread_mutex_unlock(&l->mu);
 	return wait;
+}
+
+/*
+ * A handshake takes a token from the request bucket, as its request
+ * would: a storm of handshakes that never send a request spends the
+ * address's rate like requests do.  With no token left, a second bucket
+ * of the same size and rate lets handshakes go on to a 44 (a client
+ * that is a little fast learns why), and only when that is empty too
+ * is the handshake refused: refusing costs nothing, a handshake costs
+ * a signature.  Refusals are reported at most every LIMIT_REPORT_MS.
+ */
+#define LIMIT_REPORT_MS	10000
+
+enum limit_verdict
+limits_handshake(struct limits *l, const struct limit_key *k,
+    const struct limit_conf *lc, uint64_t now, unsigned *wait,
+    unsigned *nrefused)
+{
+	struct entry		*e;
+	enum limit_verdict	 v = LIMIT_PAID;
+
+	*wait = 0;
+	*nrefused = 0;
+	if (lc->rate_milli == 0)
+		return LIMIT_PAID;
+	pthread_mutex_lock(&l->mu);
+	use(l, lc);
+	if ((e = find(l, k, 1, now)) == NULL)
+		goto done;
+	refill(l, e, now);
+	if (e->tokens >= 1000) {
+		e->tokens -= 1000;
+	} else if (e->slow >= 1000) {
+		e->slow -= 1000;
+		*wait = wait_for(l, e);
+		v = LIMIT_SLOW;
+	} else {
+		v = LIMIT_REFUSE;
+		e->refused++;
+		if (e->reported == 0 || now - e->reported >= LIMIT_REPORT_MS) {
+			*nrefused = e->refused;
+			e->refused = 0;
+			e->reported = now;
+		}
+	}
+done:
+	pthread_mutex_unlock(&l->mu);
+	return v;
 }
 
 size_t

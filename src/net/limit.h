@@ -4,10 +4,12 @@
  * requests (a token bucket).
  *
  * An address is an IPv4 address, or the /64 prefix of an IPv6 one (a
- * single host usually owns a whole /64).  One table, guarded by one
+ * single host usually owns a whole /64).  A TLS handshake counts as a
+ * request (limits_handshake()): it is the costly part of one.  One table, guarded by one
  * mutex, serves all workers, so a limit holds for the whole server and
  * not per worker; it is touched three times per connection (accept,
- * request, close), never while bytes move.  The table's size follows
+ * the TLS handshake or the Gopher request, close), never while bytes
+ * move.  The table's size follows
  * the number of addresses with open connections or unfinished buckets,
  * and is bounded.  Knows sockaddrs and time; nothing of libuv or of the
  * protocols.  A struct limits owns its table.
@@ -57,6 +59,25 @@ void		 limits_close(struct limits *, const struct limit_key *,
  */
 unsigned	 limits_request(struct limits *, const struct limit_key *,
 		    const struct limit_conf *, uint64_t now_ms);
+
+/* What limits_handshake() says of a TLS handshake about to begin. */
+enum limit_verdict {
+	LIMIT_PAID,	/* a token taken: it pays for the request too */
+	LIMIT_SLOW,	/* over the rate: go on, and answer the request 44 */
+	LIMIT_REFUSE,	/* far over the rate: close, no handshake */
+};
+
+/*
+ * A TLS handshake from key begins at now_ms: it costs a request's
+ * token, and its connection's request costs nothing more.  Over the
+ * rate, a burst more of handshakes (at the same rate) may go on to be
+ * answered 44 in *wait seconds (>= 1); past that they are refused.
+ * *nrefused, when not 0, is the number refused since the last time it
+ * was not 0 (at most every 10 s an address): the caller logs it.
+ */
+enum limit_verdict limits_handshake(struct limits *,
+		    const struct limit_key *, const struct limit_conf *,
+		    uint64_t now_ms, unsigned *wait, unsigned *nrefused);
 
 /* Addresses the table holds now (tests). */
 size_t		 limits_count(struct limits *);

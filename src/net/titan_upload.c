@@ -151,11 +151,11 @@ work(uv_work_t *w)
 	struct titan_upload	*up = w->data;
 
 	if (up->treq.size == 0)
-		up->rv = publish_trash(up->capsule, up->name, up->why,
-		    sizeof(up->why));
+		up->rv = publish_trash(up->capsule, up->name, up->treq.slug,
+		    up->why, sizeof(up->why));
 	else
-		up->rv = publish_store(up->capsule, up->name, up->body.data,
-		    up->body.len, up->why, sizeof(up->why));
+		up->rv = publish_store(up->capsule, up->name, up->treq.slug,
+		    up->body.data, up->body.len, up->why, sizeof(up->why));
 }
 
 static void
@@ -224,8 +224,17 @@ written(struct titan_upload *up)
 		log_warnx("%s: titan: posts/%s: %s", up->peer, up->name,
 		    up->uvstatus < 0 ? uv_strerror(up->uvstatus) : up->why);
 		answer(up, 40, "Temporary failure: the post was not written");
-	} else if (up->treq.size == 0 && up->rv == 1) {
+	} else if (up->treq.size == 0 && up->rv != 0) {
+		/* No file, or another post's: no post has this slug. */
+		if (up->rv == PUBLISH_TAKEN)
+			log_info("%s: titan: not deleted: %s", up->peer,
+			    up->why);
 		answer(up, 51, "Not found");
+	} else if (up->rv == PUBLISH_TAKEN) {
+		log_info("%s: titan: refused: %s", up->peer, up->why);
+		up->status = 59;
+		snprintf(up->meta, sizeof(up->meta), "Bad upload: %.200s",
+		    up->why);
 	} else if (up->treq.size == 0) {
 		log_info("%s: titan: posts/%s moved to .trash/", up->peer,
 		    up->name);

@@ -986,6 +986,63 @@ test_random(struct e2e_server *s)
 
 /* ---- per-address limits ------------------------------------------------- */
 
+/*
+ * Issue 18: TLS handshakes that never send a request count toward the
+ * address's rate (2/s, a burst of 3 here): after the burst and a burst
+ * more (those would be answered 44), 127.0.0.7 gets no handshake, and
+ * the log says so, once.  Another address is served all along.
+ */
+static void
+test_handshake_storm(struct e2e_server *c)
+{
+	struct reply	 r;
+	SSL		*ssl;
+	uint64_t	 t0;
+	double		 secs;
+	char		 cmd[700];
+	int		 i, fd, done = 0, refused = 0, allowed, lines;
+	FILE		*p;
+
+	t0 = e2e_now_ms();
+	for (i = 0; i < 40; i++) {
+		if ((fd = connect_from("127.0.0.7", c->gemini_port, 3000,
+		    0)) == -1)
+			continue;
+		ssl = SSL_new(ctx);
+		SSL_set_fd(ssl, fd);
+		if (SSL_connect(ssl) == 1)
+			done++;
+		else
+			refused++;
+		ERR_clear_error();
+		SSL_free(ssl);
+		close(fd);
+	}
+	secs = (double)(e2e_now_ms() - t0) / 1000;
+	/* 3 paid, 3 to a 44, and both buckets' refills at 2/s. */
+	allowed = 6 + (int)(secs * 4) + 1;
+	OK(done >= 6 && done <= allowed, "handshake storm: %d of 40 in "
+	    "%.2f s, at most %d", done, secs, allowed);
+	OK(refused >= 40 - allowed, "the rest refused (%d)", refused);
+	OK(gemini_get(c->gemini_port, "127.0.0.7", "/", &r) == -1 ||
+	    r.status != 20, "127.0.0.7 is not served meanwhile (%d)",
+	    r.status);
+	reply_free(&r);
+	OK(gemini_get(c->gemini_port, "127.0.0.8", "/", &r) == 0 &&
+	    r.status == 20, "127.0.0.8 is served meanwhile");
+	reply_free(&r);
+	snprintf(cmd, sizeof(cmd), "grep -c '127.0.0.7.*TLS handshakes far "
+	    "over the request rate' '%s'", c->log);
+	lines = -1;
+	if ((p = popen(cmd, "r")) != NULL) {
+		if (fscanf(p, "%d", &lines) != 1)
+			lines = -1;
+		pclose(p);
+	}
+	OK(lines == 1 || (lines == 2 && secs > 9),
+	    "the storm makes one log line (%d)", lines);
+}
+
 static void
 test_per_address(const char *capsule_dir)
 {
@@ -1067,6 +1124,7 @@ test_per_address(const char *capsule_dir)
 	OK(gemini_get(c.gemini_port, "127.0.0.3", "/", &r) == 0 &&
 	    r.status == 20, "after half a second, a token again");
 	reply_free(&r);
+	test_handshake_storm(&c);
 	INT_EQ(e2e_stop(&c), 0, "server C exits 0");
 }
 

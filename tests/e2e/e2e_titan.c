@@ -3,7 +3,10 @@
  * and without a client certificate, unknown and authorised ones,
  * oversize, malformed, deletes, concurrent writers, kill -9 in the
  * middle of an upload), draft previews for each kind of client over
- * Gemini and Gopher, and search over both protocols.
+ * Gemini and Gopher, and search over both protocols.  Issue 18: a file
+ * name held by another post is never written or trashed, replaced
+ * bytes are kept in .trash/, and SIGKILL at random points of uploads
+ * (20 rounds) leaves the old post or the new one, whole.
  *
  * Client certificates are made here with OpenSSL (as test_tlsconn.c
  * does); the authorised one's SHA-256 goes into "titan_writers".  New
@@ -65,6 +68,27 @@ exists(const char *rel)
 
 	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
 	return access(path, F_OK) == 0;
+}
+
+/* The bytes of the first entry of capsule/sub starting with prefix. */
+static char *
+slurp_prefix(const char *sub, const char *prefix)
+{
+	char		 path[1024];
+	DIR		*d;
+	struct dirent	*e;
+	char		*got = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, sub);
+	if ((d = opendir(path)) == NULL)
+		return NULL;
+	while (got == NULL && (e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+			snprintf(path, sizeof(path), "%s/%s", sub, e->d_name);
+			got = slurp(path);
+		}
+	closedir(d);
+	return got;
 }
 
 /* Entries of capsule/sub whose names start with prefix. */
@@ -166,6 +190,24 @@ poll_status(SSL_CTX *ctx, const char *path, int want, struct reply *r)
 	}
 }
 
+/* GET until the body has needle (bounded); 1 when it came. */
+static int
+poll_has(SSL_CTX *ctx, const char *path, const char *needle)
+{
+	uint64_t	 deadline = e2e_now_ms() + 8000;
+	struct reply	 r;
+	int		 found;
+
+	for (;;) {
+		get(ctx, path, &r);
+		found = r.status == 20 && strstr(r.body.data, needle) != NULL;
+		reply_free(&r);
+		if (found || e2e_now_ms() > deadline)
+			return found;
+		e2e_sleep_ms(50);
+	}
+}
+
 static void
 gopher(const char *selector, struct buf *out)
 {
@@ -231,6 +273,61 @@ test_upload(void)
 	    "edited in place");
 	free(got);
 	OK(!exists("posts/hello.md"), "no second file");
+	got = slurp_prefix(".trash", "2024-01-02-hello.md.20");
+	STR_EQ(got, "---\ntitle: Hello World\n---\nHi.\n",
+	    "the replaced bytes are kept in .trash/");
+	free(got);
+}
+
+/*
+ * Issue 18: posts/foo2.md holds "slug: bar".  An upload to
+ * /posts/foo2 must not replace bar's file, nor a delete of foo2 trash
+ * it; bar's own upload goes to that file and keeps the old bytes.
+ */
+static void
+test_taken(void)
+{
+	static const char bar[] = "---\ntitle: Bar\ndate: 2024-04-04\n"
+	    "slug: bar\n---\nThe bar post.\n";
+	static const char bar2[] = "---\ntitle: Bar Again\ndate: "
+	    "2024-04-04\nslug: bar\n---\nThe bar post, edited.\n";
+	struct reply	 r;
+	char		*got;
+
+	mk("posts/foo2.md", bar);
+	OK(poll_status(anon, "/posts/bar", 20, &r) == 20, "bar is up");
+	reply_free(&r);
+	upload(writer, "foo2", ";mime=text/markdown", "---\ntitle: Foo Two\n"
+	    "date: 2024-05-05\n---\nfoo two\n", &r);
+	INT_EQ(r.status, 59, "foo2 into bar's file: 59");
+	HAS(r.header, "slug \"bar\"", "says whose file it is");
+	reply_free(&r);
+	got = slurp("posts/foo2.md");
+	STR_EQ(got, bar, "bar's file untouched");
+	free(got);
+	upload(writer, "foo2", "", "", &r);
+	INT_EQ(r.status, 51, "deleting foo2: no such post, 51");
+	reply_free(&r);
+	got = slurp("posts/foo2.md");
+	STR_EQ(got, bar, "bar's file still untouched");
+	free(got);
+	INT_EQ(count_prefix(".trash", "foo2.md."), 0, "nothing trashed");
+	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
+	get(anon, "/posts/bar", &r);
+	INT_EQ(r.status, 20, "/posts/bar is still served");
+	reply_free(&r);
+
+	upload(writer, "bar", "", bar2, &r);
+	INT_EQ(r.status, 30, "bar's own upload: 30");
+	reply_free(&r);
+	got = slurp("posts/foo2.md");
+	STR_EQ(got, bar2, "written into the file that holds bar");
+	free(got);
+	OK(!exists("posts/bar.md"), "no second file for bar");
+	got = slurp_prefix(".trash", "foo2.md.20");
+	STR_EQ(got, bar, "the old bar in .trash/");
+	free(got);
+	OK(poll_has(anon, "/posts/bar", "Bar Again"), "the new bar is live");
 }
 
 static void
@@ -525,6 +622,148 @@ test_crash(void)
 	buf_free(&req);
 }
 
+/* A line for the log of the run (run.sh shows "e2e: " lines). */
+static void
+note(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	fputs("e2e: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* The posts' versions in test_kill(): each one's last line says it. */
+static void
+victim(struct buf *b, int version)
+{
+	int	 i;
+
+	buf_truncate(b, 0);
+	buf_printf(b, "---\ntitle: Victim\ndate: 2024-08-08\n---\n");
+	for (i = 0; i < 3000; i++)
+		buf_printf(b, "Version %d, line %d of the victim.\n", version,
+		    i);
+	buf_printf(b, "End of version %d.\n", version);
+}
+
+struct killed {
+	struct e2e_server	*s;
+	const char		*body;
+	size_t			 len;
+	int			 status;
+};
+
+static void *
+upload_killed(void *arg)
+{
+	struct killed	*k = arg;
+	struct buf	 req = BUF_INIT;
+	struct reply	 r;
+
+	buf_printf(&req, "titan://localhost:%d/posts/victim;size=%zu\r\n",
+	    k->s->gemini_port, k->len);
+	buf_add(&req, k->body, k->len);
+	e2e_gemini_raw(k->s->gemini_port, req.data, req.len, &r, writer, NULL);
+	k->status = r.status;
+	reply_free(&r);
+	buf_free(&req);
+	return NULL;
+}
+
+/*
+ * Issue 18: SIGKILL at random points of an upload, 20 times.  Each
+ * time the file holds the old version or the new one, whole, and a new
+ * one has the old one's bytes in .trash/; the restarted server serves
+ * the post whole.  The first upload runs to its end to time one, and
+ * the kills fall anywhere from before the body to after the answer.
+ */
+static void
+test_kill(const char *writers)
+{
+	static const char	 rel[] = "posts/2024-08-08-victim.md";
+	struct e2e_server	 s;
+	struct killed		 k;
+	struct buf		 old = BUF_INIT, new = BUF_INIT;
+	struct reply		 r;
+	pthread_t		 th;
+	char			*got, extra[512], want[64], cmd[600];
+	uint64_t		 t0, span = 0;
+	unsigned		 seed = (unsigned)time(NULL);
+	int			 i, version = 0, nold = 0, nnew = 0, ntrash, bad = 0;
+	int			 status;
+
+	snprintf(extra, sizeof(extra), "%stitan_max_size: 1M\n", writers);
+	victim(&old, 0);
+	mk(rel, old.data);
+	note("kill test seed %u", seed);
+	for (i = 0; i <= 20; i++) {
+		if (e2e_start(&s, capsule, extra) == -1) {
+			OK(0, "kill: server %d did not start", i);
+			break;
+		}
+		/* What is on disk is what is served, whole. */
+		snprintf(want, sizeof(want), "End of version %d.", version);
+		snprintf(cmd, sizeof(cmd), "gemini://localhost:%d/posts/victim"
+		    "\r\n", s.gemini_port);
+		e2e_gemini_raw(s.gemini_port, cmd, strlen(cmd), &r, anon, NULL);
+		if (r.status != 20 || strstr(r.body.data, want) == NULL)
+			bad++, note("kill %d: served %d, not version %d", i,
+			    r.status, version);
+		reply_free(&r);
+
+		victim(&new, i + 1);
+		ntrash = count_prefix(".trash", "2024-08-08-victim.md.");
+		k.s = &s;
+		k.body = new.data;
+		k.len = new.len;
+		k.status = -1;
+		t0 = e2e_now_ms();
+		pthread_create(&th, NULL, upload_killed, &k);
+		if (i == 0) {
+			pthread_join(th, NULL);
+			span = e2e_now_ms() - t0;
+			INT_EQ(k.status, 30, "kill: a whole upload first");
+			note("kill: one upload takes %llu ms",
+			    (unsigned long long)span);
+		} else
+			e2e_sleep_ms((unsigned)(rand_r(&seed) %
+			    (span * 3 / 2 + 2)));
+		kill(s.pid, SIGKILL);
+		waitpid(s.pid, &status, 0);
+		if (i > 0)
+			pthread_join(th, NULL);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s.dir);
+		(void)!system(cmd);
+
+		got = slurp(rel);
+		if (got != NULL && strcmp(got, new.data) == 0) {
+			nnew++;
+			version = i + 1;
+			if (count_prefix(".trash", "2024-08-08-victim.md.") !=
+			    ntrash + 1)
+				bad++, note("kill %d: old bytes not in .trash/",
+				    i);
+			buf_truncate(&old, 0);
+			buf_add(&old, new.data, new.len);
+		} else if (got != NULL && strcmp(got, old.data) == 0) {
+			nold++;
+			if (k.status == 30)
+				bad++, note("kill %d: answered 30, not "
+				    "written", i);
+		} else
+			bad++, note("kill %d: neither version, whole", i);
+		free(got);
+	}
+	INT_EQ(bad, 0, "kill: every time the old post or the new, whole");
+	note("kill: %d old, %d new; %d temporary files left", nold, nnew,
+	    count_prefix("posts", ".titan-"));
+	buf_free(&old);
+	buf_free(&new);
+}
+
 static void
 test_disabled(const char *top)
 {
@@ -583,6 +822,7 @@ main(void)
 	snprintf(host, sizeof(host), "localhost:%d", srv.gemini_port);
 	test_auth();
 	test_upload();
+	test_taken();
 	test_bad_uploads();
 	test_delete();
 	test_concurrent();
@@ -590,6 +830,8 @@ main(void)
 	test_search();
 	test_disabled(top);
 	test_crash();
+	snprintf(extra, sizeof(extra), "titan_writers: [\"%s\"]\n", hex);
+	test_kill(extra);
 	if (srv.pid > 0)
 		e2e_stop(&srv);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", srv.dir, top);

@@ -16,6 +16,7 @@
 #include "content/links.h"
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/log.h"
 #include "files.h"
 #include "harness.h"
 #include "core/util.h"
@@ -899,6 +900,59 @@ test_reload(void)
 	free(dir);
 }
 
+/*
+ * Issue 18: what the front matter let pass is logged as file:line:col,
+ * counted with the warnings, and the post is served.
+ */
+static void
+test_fm_warnings(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	struct post	*p;
+	struct buf	 b = BUF_INIT;
+	char		*dir, *logpath, *log;
+	size_t		 len;
+	int		 i;
+
+	dir = xasprintf("%s/warned", top);
+	logpath = xasprintf("%s/warned.log", top);
+	test_mkdir(top, "warned");
+	test_mkdir(dir, "posts");
+	test_put(dir, "posts/2024-01-01-dup.md", "---\ntitle: One\n"
+	    "date: 2024-01-01\ntitle: Two\n---\nBody.\n");
+	buf_addstr(&b, "# ");
+	for (i = 0; i < 1000; i++)
+		buf_addstr(&b, "long ");
+	buf_addstr(&b, "\n\nBody.\n");
+	test_put(dir, "posts/2024-01-02-heading.md", b.data);
+	config_for(&c, dir);
+	log_open(logpath, LOG_LEVEL_WARN);
+	a = archive_load(&c);
+	log_open(NULL, LOG_LEVEL_WARN);
+	OK(a != NULL, "loads");
+	if (a == NULL)
+		goto out;
+	INT_EQ(a->nwarnings, 2, "two warnings");
+	INT_EQ(a->nskipped, 0, "nothing skipped");
+	p = archive_post(a, "dup");
+	OK(p != NULL && strcmp(p->title, "Two") == 0, "the post is served");
+	p = archive_post(a, "heading");
+	OK(p != NULL && strlen(p->title) == 199, "a heading as the title is "
+	    "cut too (%zu)", p ? strlen(p->title) : 0);
+	log = util_read_file(logpath, 1 << 20, &len);
+	HAS(log, "posts/2024-01-01-dup.md:4:1: duplicate key \"title\" "
+	    "(first on line 2)", "file:line:col in the log");
+	HAS(log, "posts/2024-01-02-heading.md:1:1: the first heading, as the "
+	    "title: longer than 200 characters, cut", "the cut heading");
+	free(log);
+	archive_unref(a);
+out:
+	buf_free(&b);
+	free(logpath);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -932,6 +986,7 @@ main(void)
 	test_slugify();
 	test_many();
 	test_reload();
+	test_fm_warnings();
 	test_rm_tree(top);
 	return harness_done();
 }

@@ -526,6 +526,173 @@ test_oneline(void)
 	free(s);
 }
 
+/* s parses with warning i at line:col saying msg. */
+static void
+warns(const char *s, size_t i, unsigned line, unsigned col, const char *msg)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+
+	if (parse(s, &m, &e) == -1) {
+		OK(0, "refused (%s):\n%s", e.msg, s);
+		return;
+	}
+	OK(m.nwarns > i, "%s: warning %zu of %zu", msg, i, m.nwarns);
+	if (m.nwarns > i) {
+		INT_EQ(m.warns[i].line, line, msg);
+		INT_EQ(m.warns[i].col, col, msg);
+		HAS(m.warns[i].msg, msg, "the warning says it");
+	}
+	meta_free(&m);
+}
+
+/* Issue 18: a key given twice is a warning at the second. */
+static void
+test_duplicates(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+	struct buf	 b = BUF_INIT;
+	int		 i;
+
+	warns("---\ntitle: One\ndate: 2024-01-01\ntitle: Two\n---\n", 0, 4,
+	    1, "duplicate key \"title\" (first on line 2)");
+	warns("---\nTags: [a]\nx: 1\ntags: b\n---\n", 0, 4, 1,
+	    "duplicate key \"Tags\"");
+	warns("---\nmy_key: 1\n  \nmy_key: 2\n---\n", 0, 4, 1,
+	    "duplicate key \"my_key\"");
+	OK(parse("---\ntitle: One\ntitle: Two\n---\n", &m, &e) == 0 &&
+	    m.nwarns == 1 && strcmp(m.title, "Two") == 0,
+	    "still parsed, one warning");
+	meta_free(&m);
+	OK(parse("---\ndate: 2024-01-01\npubdate: 2024-02-02\ntitle: x\n"
+	    "nested:\n  title: y\n---\n", &m, &e) == 0 && m.nwarns == 0,
+	    "aliases and nested keys are no repeats");
+	meta_free(&m);
+	/* Many repeats: FM_WARN_MAX warnings kept, no more. */
+	buf_addstr(&b, "---\n");
+	for (i = 0; i < 100; i++)
+		buf_addstr(&b, "k: v\n");
+	buf_addstr(&b, "---\n");
+	OK(frontmatter_parse(b.data, b.len, &m, &e) == 0 &&
+	    m.nwarns == FM_WARN_MAX, "warnings capped at %d (%zu)",
+	    FM_WARN_MAX, m.nwarns);
+	meta_free(&m);
+	buf_free(&b);
+}
+
+/* Issue 18: titles, summaries and tags have a length, cut with a warning. */
+static void
+test_lengths(void)
+{
+	struct meta	 m;
+	struct fm_error	 e;
+	struct buf	 b = BUF_INIT;
+	int		 i;
+
+	/* 199 "é" and a "x": exactly 200 characters, kept. */
+	buf_addstr(&b, "---\ntitle: ");
+	for (i = 0; i < 199; i++)
+		buf_addstr(&b, "\xc3\xa9");
+	buf_addstr(&b, "x\n---\n");
+	OK(parse(b.data, &m, &e) == 0 && m.nwarns == 0 &&
+	    strlen(m.title) == 199 * 2 + 1, "200 characters: whole");
+	meta_free(&m);
+
+	/* 300 "é": cut to 200, never inside a character. */
+	buf_truncate(&b, 0);
+	buf_addstr(&b, "---\ndate: 2024-01-01\ntitle: ");
+	for (i = 0; i < 300; i++)
+		buf_addstr(&b, "\xc3\xa9");
+	buf_addstr(&b, "\n---\n");
+	OK(parse(b.data, &m, &e) == 0, "a long title parses");
+	INT_EQ(strlen(m.title), 400, "cut to 200 characters (400 bytes)");
+	INT_EQ(m.nwarns, 1, "one warning");
+	if (m.nwarns == 1) {
+		INT_EQ(m.warns[0].line, 3, "at the title's line");
+		INT_EQ(m.warns[0].col, 8, "at its value");
+		HAS(m.warns[0].msg, "title: longer than 200 characters, cut",
+		    "says so");
+	}
+	meta_free(&m);
+
+	/* A summary of 5,000 characters: 1,000; a cut space goes too. */
+	buf_truncate(&b, 0);
+	buf_addstr(&b, "---\nsummary: ");
+	for (i = 0; i < 1000; i++)
+		buf_addstr(&b, "word ");
+	buf_addstr(&b, "\n---\n");
+	OK(parse(b.data, &m, &e) == 0 && m.summary != NULL &&
+	    strlen(m.summary) == 999, "summary cut to 1,000, its blank "
+	    "dropped (%zu)", m.summary ? strlen(m.summary) : 0);
+	OK(m.nwarns == 1 && strstr(m.warns[0].msg, "summary: longer than "
+	    "1000 characters") != NULL, "with a warning");
+	meta_free(&m);
+
+	/* Tags: 64 characters each; two that agree in those are one. */
+	buf_truncate(&b, 0);
+	buf_addstr(&b, "---\ntags:\n  - ok\n  - ");
+	for (i = 0; i < 70; i++)
+		buf_addstr(&b, "\xe6\xbc\xa2");
+	buf_addstr(&b, "\n  - ");
+	for (i = 0; i < 80; i++)
+		buf_addstr(&b, "\xe6\xbc\xa2");
+	buf_addstr(&b, "\n---\n");
+	OK(parse(b.data, &m, &e) == 0 && m.ntags == 2, "tags parse (%zu)",
+	    m.ntags);
+	if (m.ntags == 2)
+		INT_EQ(strlen(m.tags[1]), 64 * 3, "a tag cut to 64 characters");
+	INT_EQ(m.nwarns, 2, "a warning for each long tag");
+	if (m.nwarns > 0) {
+		INT_EQ(m.warns[0].line, 4, "at the tag");
+		INT_EQ(m.warns[0].col, 5, "at its value");
+	}
+	meta_free(&m);
+
+	/* A 7 MB title (the issue's): 200 characters. */
+	buf_truncate(&b, 0);
+	buf_addstr(&b, "---\ntitle: ");
+	for (i = 0; i < 7 * 1024 * 1024 / 8; i++)
+		buf_addstr(&b, "abcdefg ");
+	buf_addstr(&b, "\n---\n");
+	OK(frontmatter_parse(b.data, b.len, &m, &e) == 0 && m.title != NULL &&
+	    strlen(m.title) == 199, "7 MB title: 200 characters, the blank "
+	    "at the cut dropped");
+	meta_free(&m);
+
+	/* TOML front matter: the same limits, the warning at the value. */
+	buf_truncate(&b, 0);
+	buf_addstr(&b, "+++\ndate = 2024-01-01\ntitle = \"");
+	for (i = 0; i < 300; i++)
+		buf_addstr(&b, "\xc3\xa9");
+	buf_addstr(&b, "\"\ntags = [\"ok\", \"");
+	for (i = 0; i < 70; i++)
+		buf_addstr(&b, "t");
+	buf_addstr(&b, "\"]\n+++\n");
+	OK(parse(b.data, &m, &e) == 0, "TOML: parses (%s)", e.msg);
+	OK(m.title != NULL && strlen(m.title) == 400, "TOML: title cut to "
+	    "200 characters");
+	OK(m.ntags == 2 && strlen(m.tags[1]) == 64, "TOML: a tag cut to 64");
+	INT_EQ(m.nwarns, 2, "TOML: two warnings");
+	if (m.nwarns == 2) {
+		INT_EQ(m.warns[0].line, 3, "TOML: the title's line");
+		INT_EQ(m.warns[0].col, 9, "TOML: at its value");
+		HAS(m.warns[1].msg, "tags: a tag longer than 64 characters",
+		    "TOML: the tag's warning");
+	}
+	meta_free(&m);
+
+	/* frontmatter_cut() itself. */
+	{
+		char	 t[] = "ab\xc3\xa9" "cd";
+
+		INT_EQ(frontmatter_cut(t, 5), 0, "5 characters: not cut");
+		INT_EQ(frontmatter_cut(t, 3), 1, "3: cut");
+		STR_EQ(t, "ab\xc3\xa9", "whole characters");
+	}
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -543,5 +710,7 @@ main(void)
 	test_limits();
 	test_billion_laughs();
 	test_oneline();
+	test_duplicates();
+	test_lengths();
 	return harness_done();
 }

@@ -145,6 +145,66 @@ test_rate(void)
 	limits_free(l);
 }
 
+/*
+ * Handshakes (issue 18): each takes a request's token; over the rate a
+ * burst more goes on to a 44; past that they are refused, reported at
+ * most every 10 s.
+ */
+static void
+test_handshakes(void)
+{
+	struct limits		*l = limits_new(100);
+	struct limit_conf	 r = { 0, 2000, 3 }, *lc = &r;
+	struct limit_key	 a = v4("10.0.0.1"), b = v4("10.0.0.2");
+	uint64_t		 t = clock_ms() + 1000000;
+	unsigned		 w, n;
+	int			 i;
+
+	INT_EQ(limits_open(l, &a, lc), 0, "open");
+	for (i = 0; i < 3; i++) {
+		INT_EQ(limits_handshake(l, &a, lc, t, &w, &n), LIMIT_PAID,
+		    "within the burst: paid");
+		INT_EQ(w, 0, "nothing to wait");
+	}
+	INT_EQ(limits_request(l, &a, lc, t), 1,
+	    "handshakes spent the request bucket");
+	for (i = 0; i < 3; i++) {
+		INT_EQ(limits_handshake(l, &a, lc, t, &w, &n), LIMIT_SLOW,
+		    "a burst more: on to a 44");
+		INT_EQ(w, 1, "wait a second (2/s)");
+		INT_EQ(n, 0, "nothing to report");
+	}
+	INT_EQ(limits_handshake(l, &a, lc, t, &w, &n), LIMIT_REFUSE,
+	    "then refused");
+	INT_EQ(n, 1, "the first refusal is reported");
+	for (i = 0; i < 50; i++)
+		limits_handshake(l, &a, lc, t + 100, &w, &n);
+	INT_EQ(n, 0, "the next ones are not, within 10 s");
+	INT_EQ(limits_handshake(l, &b, lc, t, &w, &n), LIMIT_PAID,
+	    "another address has its own");
+	INT_EQ(limits_handshake(l, &a, lc, t + 500, &w, &n), LIMIT_PAID,
+	    "500 ms: a token again");
+	INT_EQ(limits_handshake(l, &a, lc, t + 500, &w, &n), LIMIT_SLOW,
+	    "and a 44's worth");
+	INT_EQ(limits_handshake(l, &a, lc, t + 500, &w, &n), LIMIT_REFUSE,
+	    "then refused again");
+
+	/* A storm at a slow rate: reported again after 10 s, with a count. */
+	r.rate_milli = 1;
+	r.burst = 1;
+	INT_EQ(limits_handshake(l, &a, lc, t + 20000, &w, &n), LIMIT_REFUSE,
+	    "slow rate: refused");
+	INT_EQ(n, 52, "reported after 10 s: every refusal since");
+	INT_EQ(limits_handshake(l, &a, lc, t + 20001, &w, &n), LIMIT_REFUSE,
+	    "refused");
+	INT_EQ(n, 0, "not reported again at once");
+	r.rate_milli = 0;
+	INT_EQ(limits_handshake(l, &a, lc, t + 20001, &w, &n), LIMIT_PAID,
+	    "rate 0: never limited");
+	limits_close(l, &a, lc);
+	limits_free(l);
+}
+
 /* Many addresses: the table grows, sweeps, and stays bounded. */
 static void
 test_many(void)
@@ -264,6 +324,7 @@ main(void)
 	test_keys();
 	test_conns();
 	test_rate();
+	test_handshakes();
 	test_many();
 	test_threads();
 	return harness_done();

@@ -29,6 +29,7 @@
 #include "harness.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "files.h"
 #include "proto/titan.h"
 
 static char	 top[64];
@@ -192,6 +193,26 @@ slurp(const char *path)
 	return s;
 }
 
+/* The bytes of the first file in dir whose name starts with prefix. */
+static char *
+slurp_prefix(const char *dir, const char *prefix)
+{
+	DIR		*d;
+	struct dirent	*e;
+	char		*path, *got = NULL;
+
+	if ((d = opendir(dir)) == NULL)
+		return NULL;
+	while (got == NULL && (e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+			path = xasprintf("%s/%s", dir, e->d_name);
+			got = slurp(path);
+			free(path);
+		}
+	closedir(d);
+	return got;
+}
+
 /* Files in dir whose names start with prefix. */
 static int
 count_prefix(const char *dir, const char *prefix)
@@ -224,7 +245,7 @@ race(void *arg)
 
 	r->rv = 0;
 	for (i = 0; i < 20; i++)
-		if (publish_store(r->capsule, "race.md", r->body,
+		if (publish_store(r->capsule, "race.md", "race", r->body,
 		    strlen(r->body), why, sizeof(why)) == -1)
 			r->rv = -1;
 	return NULL;
@@ -236,7 +257,7 @@ test_store(void)
 	struct racer	 rc[4];
 	pthread_t	 th[4];
 	struct stat	 st;
-	char		*capsule, *posts, *path, *got, why[200];
+	char		*capsule, *posts, *path, *got, *trash, why[200];
 	int		 i, whole;
 
 	capsule = xasprintf("%s/capsule", top);
@@ -244,26 +265,32 @@ test_store(void)
 	mkdir(capsule, 0755);
 
 	/* posts/ is made when missing. */
-	OK(publish_store(capsule, "new.md", "one\n", 4, why, sizeof(why)) == 0,
-	    "store: %s", why);
+	OK(publish_store(capsule, "new.md", "new", "one\n", 4, why,
+	    sizeof(why)) == 0, "store: %s", why);
 	path = xasprintf("%s/new.md", posts);
 	got = slurp(path);
 	STR_EQ(got, "one\n", "written");
 	free(got);
 	chmod(path, 0600);
-	OK(publish_store(capsule, "new.md", "two, longer\n", 12, why,
+	OK(publish_store(capsule, "new.md", "new", "two, longer\n", 12, why,
 	    sizeof(why)) == 0, "overwrite");
 	got = slurp(path);
 	STR_EQ(got, "two, longer\n", "replaced whole");
 	free(got);
 	OK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600,
 	    "mode kept");
+	trash = xasprintf("%s/.trash", capsule);
+	got = slurp_prefix(trash, "new.md.20");
+	STR_EQ(got, "one\n", "the replaced bytes kept in .trash/, time-stamped");
+	free(got);
 	INT_EQ(count_prefix(posts, ".titan-"), 0, "no temporary file left");
-	OK(publish_store(capsule, "../x.md", "x", 1, why, sizeof(why)) == -1,
+	OK(publish_store(capsule, "../x.md", "x", "x", 1, why, sizeof(why)) ==
+	    -1,
 	    "no path out of posts/");
-	OK(publish_store(capsule, ".hidden.md", "x", 1, why, sizeof(why)) == -1,
+	OK(publish_store(capsule, ".hidden.md", "hidden", "x", 1, why,
+	    sizeof(why)) == -1,
 	    "no hidden name");
-	OK(publish_store("/nonexistent/capsule", "a.md", "x", 1, why,
+	OK(publish_store("/nonexistent/capsule", "a.md", "a", "x", 1, why,
 	    sizeof(why)) == -1 && why[0] != '\0', "no capsule: why");
 
 	/* Concurrent writers of one post: each write whole, one wins. */
@@ -288,21 +315,88 @@ test_store(void)
 	INT_EQ(count_prefix(posts, ".titan-"), 0, "no temporary file left");
 
 	/* Delete: into .trash/, twice with the same name, never lost. */
-	OK(publish_trash(capsule, "new.md", why, sizeof(why)) == 0, "trash");
+	OK(publish_trash(capsule, "new.md", "new", why, sizeof(why)) == 0,
+	    "trash");
 	OK(access(path, F_OK) == 0, "other posts stay");
 	free(path);
 	path = xasprintf("%s/new.md", posts);
 	OK(access(path, F_OK) == -1, "gone from posts/");
 	free(path);
 	path = xasprintf("%s/.trash", capsule);
-	INT_EQ(count_prefix(path, "new.md."), 1, "in .trash/");
-	OK(publish_store(capsule, "new.md", "three\n", 6, why, sizeof(why)) ==
-	    0 && publish_trash(capsule, "new.md", why, sizeof(why)) == 0,
+	INT_EQ(count_prefix(path, "new.md."), 2,
+	    "in .trash/, beside the bytes the overwrite replaced");
+	OK(publish_store(capsule, "new.md", "new", "three\n", 6, why,
+	    sizeof(why)) == 0 && publish_trash(capsule, "new.md", "new", why,
+	    sizeof(why)) == 0,
 	    "again");
-	INT_EQ(count_prefix(path, "new.md."), 2, "both kept in .trash/");
-	INT_EQ(publish_trash(capsule, "new.md", why, sizeof(why)), 1,
-	    "absent: 1");
+	INT_EQ(count_prefix(path, "new.md."), 3, "all kept in .trash/");
+	INT_EQ(publish_trash(capsule, "new.md", "new", why, sizeof(why)),
+	    PUBLISH_NONE, "absent");
 	free(path);
+	free(trash);
+	free(posts);
+	free(capsule);
+}
+
+/*
+ * A file name is no slug: posts/foo2.md holding "slug: bar" is bar's,
+ * and an upload or delete of foo2 never touches it (issue 18).
+ */
+static void
+test_owner(void)
+{
+	static const char bar[] = "---\ndate: 2024-01-01\nslug: bar\n---\n"
+	    "The bar post.\n";
+	char	*capsule, *posts, *path, *trash, *got, why[300];
+
+	capsule = xasprintf("%s/owner", top);
+	posts = xasprintf("%s/posts", capsule);
+	trash = xasprintf("%s/.trash", capsule);
+	path = xasprintf("%s/foo2.md", posts);
+	mkdir(capsule, 0755);
+	mkdir(posts, 0755);
+	test_put(posts, "foo2.md", bar);
+	INT_EQ(publish_store(capsule, "foo2.md", "foo2", "---\ndate: "
+	    "2024-02-02\n---\nfoo2\n", 25, why, sizeof(why)), PUBLISH_TAKEN,
+	    "another post's file: taken");
+	HAS(why, "slug \"bar\"", "says whose");
+	got = slurp(path);
+	STR_EQ(got, bar, "left as it was");
+	free(got);
+	INT_EQ(count_prefix(posts, ".titan-"), 0, "no temporary file left");
+	INT_EQ(publish_trash(capsule, "foo2.md", "foo2", why, sizeof(why)),
+	    PUBLISH_TAKEN, "delete: taken");
+	got = slurp(path);
+	STR_EQ(got, bar, "still there");
+	free(got);
+	OK(access(trash, F_OK) == -1, "nothing in .trash/");
+
+	/* bar itself may be written there, the old bytes kept. */
+	OK(publish_store(capsule, "foo2.md", "bar", "---\ndate: 2024-01-01\n"
+	    "slug: bar\n---\nNew bar.\n", 40, why, sizeof(why)) == 0,
+	    "its own post: written (%s)", why);
+	got = slurp_prefix(trash, "foo2.md.20");
+	STR_EQ(got, bar, "the old bar kept in .trash/");
+	free(got);
+
+	/* A file whose front matter is broken is the name's. */
+	free(path);
+	path = xasprintf("%s/broken.md", posts);
+	test_put(posts, "broken.md", "---\ntitle: [\n---\n");
+	OK(publish_store(capsule, "broken.md", "broken", "fixed\n", 6, why,
+	    sizeof(why)) == 0, "a broken file is replaced (%s)", why);
+	got = slurp_prefix(trash, "broken.md.20");
+	STR_EQ(got, "---\ntitle: [\n---\n", "and kept");
+	free(got);
+
+	/* Not a regular file: never. */
+	free(path);
+	path = xasprintf("%s/dir.md", posts);
+	mkdir(path, 0755);
+	INT_EQ(publish_store(capsule, "dir.md", "dir", "x\n", 2, why,
+	    sizeof(why)), PUBLISH_TAKEN, "a directory: taken");
+	free(path);
+	free(trash);
 	free(posts);
 	free(capsule);
 }
@@ -374,6 +468,7 @@ main(void)
 	test_writer();
 	test_check();
 	test_store();
+	test_owner();
 	test_target();
 	cmd = xasprintf("rm -rf '%s'", top);
 	if (system(cmd) != 0)
