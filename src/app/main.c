@@ -216,6 +216,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	struct fm_error		 fe;
 	size_t			 len, blen, i;
 	char			*src;
+	int			 gmi;
 	const char		*body;
 
 	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
@@ -242,7 +243,9 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	body = src + m.body_off;
 	blen = len - m.body_off;
 	memset(&tr, 0, sizeof(tr));
-	if (template_present(body, blen)) {
+	/* A gemtext post is a .gmi file, as in posts/; no templates. */
+	gmi = archive_gmi_name(path);
+	if (!gmi && template_present(body, blen)) {
 		template_rewrite(body, blen, &tr);
 		for (i = 0; i < tr.nnotes; i++)
 			fprintf(stderr, "%s:%u:%u: template: %s %s\n", path,
@@ -265,9 +268,11 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 		ropts.absolute_ctx = &rc;
 	}
 	if (strcmp(to, "gemini") == 0)
-		render_gemtext(body, blen, &ropts, &out);
+		(gmi ? render_gemtext_gmi : render_gemtext)(body, blen, &ropts,
+		    &out);
 	else
-		render_gopher(body, blen, &ropts, &out);
+		(gmi ? render_gopher_gmi : render_gopher)(body, blen, &ropts,
+		    &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
 	if (rc.a != NULL)
@@ -293,6 +298,23 @@ cmd_gen_ticket_keys(const char *path)
 	printf("%s: %d key%s, the last one new; every key opens tickets, the "
 	    "last one seals them\n", path, n, n == 1 ? "" : "s");
 	return EXIT_OK;
+}
+
+/* --check: the posts by the format of their bodies, and their shape. */
+static void
+check_formats(const struct archive *a)
+{
+	size_t	 i, ngmi = 0, nbundles = 0;
+
+	for (i = 0; i < a->nposts; i++) {
+		ngmi += a->posts[i]->gemtext;
+		nbundles += a->posts[i]->bundle;
+	}
+	printf("\n          body: %zu Markdown, %zu gemtext",
+	    a->nposts - ngmi, ngmi);
+	printf("\n          kept as: %zu single file%s, %zu page bundle%s",
+	    a->nposts - nbundles, a->nposts - nbundles == 1 ? "" : "s",
+	    nbundles, nbundles == 1 ? "" : "s");
 }
 
 /* --check for one host: load its capsule, say what was found. */
@@ -321,10 +343,12 @@ check_host(const struct config *cfg)
 	for (i = 0; i < a->nposts; i++)
 		syntax[frontmatter_syntax(a->posts[i]->src,
 		    a->posts[i]->srclen, a->posts[i]->body_off)]++;
-	if (a->nposts > 0)
+	if (a->nposts > 0) {
 		printf("\n          front matter: %zu YAML, %zu TOML, %zu none",
 		    syntax[FM_SYNTAX_YAML], syntax[FM_SYNTAX_TOML],
 		    syntax[FM_SYNTAX_NONE]);
+		check_formats(a);
+	}
 	printf("\nseries:   %zu (%zu parts)\n", a->nseries, parts);
 	for (i = 0; i < a->nseries; i++)
 		printf("          /series/%s/  %s, %zu part%s\n",
