@@ -27,6 +27,7 @@
 
 #include "app/priv.h"
 #include "app/reload.h"
+#include "app/report.h"
 #include "content/archive.h"
 #include "content/frontmatter.h"
 #include "content/links.h"
@@ -70,14 +71,16 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: capsuled [-c FILE] [--check] [--allow-root] [--version]\n"
-	    "                [--help]\n"
+	    "usage: capsuled [-c FILE] [--check [--report]] [--allow-root]\n"
+	    "                [--version] [--help]\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
 	    "       capsuled --gen-ticket-keys FILE\n"
 	    "\n"
 	    "  -c, --config FILE  configuration (default: config/capsuled.yaml\n"
 	    "                     when present, else " CAPSULED_SYSCONF ")\n"
 	    "      --check        load configuration and content, report, exit\n"
+	    "      --report       with --check: per file, what was removed,\n"
+	    "                     approximated or left unresolved\n"
 	    "      --allow-root   serve as root without `user:` in the config\n"
 	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
 	    "      --gen-ticket-keys FILE\n"
@@ -319,14 +322,23 @@ check_formats(const struct archive *a)
 
 /* --check for one host: load its capsule, say what was found. */
 static int
-check_host(const struct config *cfg)
+check_host(const struct config *cfg, int report)
 {
 	struct site	*s;
 	struct archive	*a;
+	struct report	*rep = NULL;
 	size_t		 i, parts = 0, syntax[3] = { 0, 0, 0 };
 
 	printf("host:     %s\n", cfg->hostname);
-	if ((s = reload_site(cfg, NULL)) == NULL) {
+	fflush(stdout);			/* before the load's log lines */
+	if (report) {
+		rep = report_new();
+		log_set_tap(report_tap, rep);
+	}
+	s = reload_site(cfg, NULL);
+	log_set_tap(NULL, NULL);
+	if (s == NULL) {
+		report_free(rep);
 		printf("capsule:  %s (cannot be read)\n", cfg->capsule_dir);
 		return EXIT_TROUBLE;
 	}
@@ -365,6 +377,10 @@ check_host(const struct config *cfg)
 	printf("skipped:  %u\n", a->nskipped);
 	printf("warnings: %u%s\n", a->nwarnings,
 	    a->nwarnings ? " (logged above)" : "");
+	if (rep != NULL) {
+		report_print(rep, stdout);
+		report_free(rep);
+	}
 	i = a->nwarnings;
 	site_unref(s);
 	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
@@ -372,7 +388,7 @@ check_host(const struct config *cfg)
 
 /* --check: every host in turn; trouble with any is trouble. */
 static int
-cmd_check(const struct config *cfg)
+cmd_check(const struct config *cfg, int report)
 {
 	struct config	 view;
 	size_t		 i;
@@ -383,7 +399,7 @@ cmd_check(const struct config *cfg)
 		if (i > 0)
 			printf("\n");
 		config_host_view(cfg, i, &view);
-		if (check_host(&view) != EXIT_OK)
+		if (check_host(&view, report) != EXIT_OK)
 			rv = EXIT_TROUBLE;
 	}
 	return rv;
@@ -567,6 +583,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "config",	required_argument,	NULL, 'c' },
 		{ "check",	no_argument,		NULL, 'C' },
+		{ "report",	no_argument,		NULL, 'P' },
 		{ "render",	required_argument,	NULL, 'R' },
 		{ "to",		required_argument,	NULL, 'T' },
 		{ "version",	no_argument,		NULL, 'V' },
@@ -581,7 +598,7 @@ main(int argc, char *argv[])
 	const char		*to = "gemini";
 	char			 err[1024];
 	struct stat		 st;
-	int			 ch, check = 0, rv;
+	int			 ch, check = 0, report = 0, rv;
 
 	memset(&d, 0, sizeof(d));
 	while ((ch = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
@@ -589,6 +606,9 @@ main(int argc, char *argv[])
 		case 'c':
 			confpath = optarg;
 			break;
+		case 'P':
+			report = 1;
+			/* FALLTHROUGH */
 		case 'C':
 			check = 1;
 			break;
@@ -648,7 +668,7 @@ main(int argc, char *argv[])
 		config_free(&d.cfg);
 		return EXIT_CONFIG;
 	}
-	rv = check ? cmd_check(&d.cfg) : serve(&d);
+	rv = check ? cmd_check(&d.cfg, report) : serve(&d);
 	config_free(&d.cfg);
 	log_close();
 	return rv;
