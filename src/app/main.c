@@ -27,6 +27,7 @@
 
 #include "app/priv.h"
 #include "app/reload.h"
+#include "app/report.h"
 #include "content/archive.h"
 #include "content/frontmatter.h"
 #include "content/links.h"
@@ -70,14 +71,16 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: capsuled [-c FILE] [--check] [--allow-root] [--version]\n"
-	    "                [--help]\n"
+	    "usage: capsuled [-c FILE] [--check [--report]] [--allow-root]\n"
+	    "                [--version] [--help]\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
 	    "       capsuled --gen-ticket-keys FILE\n"
 	    "\n"
 	    "  -c, --config FILE  configuration (default: config/capsuled.yaml\n"
 	    "                     when present, else " CAPSULED_SYSCONF ")\n"
 	    "      --check        load configuration and content, report, exit\n"
+	    "      --report       with --check: per file, what was removed,\n"
+	    "                     approximated or left unresolved\n"
 	    "      --allow-root   serve as root without `user:` in the config\n"
 	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
 	    "      --gen-ticket-keys FILE\n"
@@ -216,6 +219,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	struct fm_error		 fe;
 	size_t			 len, blen, i;
 	char			*src;
+	int			 gmi;
 	const char		*body;
 
 	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
@@ -242,7 +246,9 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	body = src + m.body_off;
 	blen = len - m.body_off;
 	memset(&tr, 0, sizeof(tr));
-	if (template_present(body, blen)) {
+	/* A gemtext post is a .gmi file, as in posts/; no templates. */
+	gmi = archive_gmi_name(path);
+	if (!gmi && template_present(body, blen)) {
 		template_rewrite(body, blen, &tr);
 		for (i = 0; i < tr.nnotes; i++)
 			fprintf(stderr, "%s:%u:%u: template: %s %s\n", path,
@@ -265,9 +271,11 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 		ropts.absolute_ctx = &rc;
 	}
 	if (strcmp(to, "gemini") == 0)
-		render_gemtext(body, blen, &ropts, &out);
+		(gmi ? render_gemtext_gmi : render_gemtext)(body, blen, &ropts,
+		    &out);
 	else
-		render_gopher(body, blen, &ropts, &out);
+		(gmi ? render_gopher_gmi : render_gopher)(body, blen, &ropts,
+		    &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
 	if (rc.a != NULL)
@@ -295,16 +303,42 @@ cmd_gen_ticket_keys(const char *path)
 	return EXIT_OK;
 }
 
+/* --check: the posts by the format of their bodies, and their shape. */
+static void
+check_formats(const struct archive *a)
+{
+	size_t	 i, ngmi = 0, nbundles = 0;
+
+	for (i = 0; i < a->nposts; i++) {
+		ngmi += a->posts[i]->gemtext;
+		nbundles += a->posts[i]->bundle;
+	}
+	printf("\n          body: %zu Markdown, %zu gemtext",
+	    a->nposts - ngmi, ngmi);
+	printf("\n          kept as: %zu single file%s, %zu page bundle%s",
+	    a->nposts - nbundles, a->nposts - nbundles == 1 ? "" : "s",
+	    nbundles, nbundles == 1 ? "" : "s");
+}
+
 /* --check for one host: load its capsule, say what was found. */
 static int
-check_host(const struct config *cfg)
+check_host(const struct config *cfg, int report)
 {
 	struct site	*s;
 	struct archive	*a;
+	struct report	*rep = NULL;
 	size_t		 i, parts = 0, syntax[3] = { 0, 0, 0 };
 
 	printf("host:     %s\n", cfg->hostname);
-	if ((s = reload_site(cfg, NULL)) == NULL) {
+	fflush(stdout);			/* before the load's log lines */
+	if (report) {
+		rep = report_new();
+		log_set_tap(report_tap, rep);
+	}
+	s = reload_site(cfg, NULL);
+	log_set_tap(NULL, NULL);
+	if (s == NULL) {
+		report_free(rep);
 		printf("capsule:  %s (cannot be read)\n", cfg->capsule_dir);
 		return EXIT_TROUBLE;
 	}
@@ -321,10 +355,12 @@ check_host(const struct config *cfg)
 	for (i = 0; i < a->nposts; i++)
 		syntax[frontmatter_syntax(a->posts[i]->src,
 		    a->posts[i]->srclen, a->posts[i]->body_off)]++;
-	if (a->nposts > 0)
+	if (a->nposts > 0) {
 		printf("\n          front matter: %zu YAML, %zu TOML, %zu none",
 		    syntax[FM_SYNTAX_YAML], syntax[FM_SYNTAX_TOML],
 		    syntax[FM_SYNTAX_NONE]);
+		check_formats(a);
+	}
 	printf("\nseries:   %zu (%zu parts)\n", a->nseries, parts);
 	for (i = 0; i < a->nseries; i++)
 		printf("          /series/%s/  %s, %zu part%s\n",
@@ -341,6 +377,10 @@ check_host(const struct config *cfg)
 	printf("skipped:  %u\n", a->nskipped);
 	printf("warnings: %u%s\n", a->nwarnings,
 	    a->nwarnings ? " (logged above)" : "");
+	if (rep != NULL) {
+		report_print(rep, stdout);
+		report_free(rep);
+	}
 	i = a->nwarnings;
 	site_unref(s);
 	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
@@ -348,7 +388,7 @@ check_host(const struct config *cfg)
 
 /* --check: every host in turn; trouble with any is trouble. */
 static int
-cmd_check(const struct config *cfg)
+cmd_check(const struct config *cfg, int report)
 {
 	struct config	 view;
 	size_t		 i;
@@ -359,7 +399,7 @@ cmd_check(const struct config *cfg)
 		if (i > 0)
 			printf("\n");
 		config_host_view(cfg, i, &view);
-		if (check_host(&view) != EXIT_OK)
+		if (check_host(&view, report) != EXIT_OK)
 			rv = EXIT_TROUBLE;
 	}
 	return rv;
@@ -543,6 +583,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "config",	required_argument,	NULL, 'c' },
 		{ "check",	no_argument,		NULL, 'C' },
+		{ "report",	no_argument,		NULL, 'P' },
 		{ "render",	required_argument,	NULL, 'R' },
 		{ "to",		required_argument,	NULL, 'T' },
 		{ "version",	no_argument,		NULL, 'V' },
@@ -557,7 +598,7 @@ main(int argc, char *argv[])
 	const char		*to = "gemini";
 	char			 err[1024];
 	struct stat		 st;
-	int			 ch, check = 0, rv;
+	int			 ch, check = 0, report = 0, rv;
 
 	memset(&d, 0, sizeof(d));
 	while ((ch = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
@@ -565,6 +606,9 @@ main(int argc, char *argv[])
 		case 'c':
 			confpath = optarg;
 			break;
+		case 'P':
+			report = 1;
+			/* FALLTHROUGH */
 		case 'C':
 			check = 1;
 			break;
@@ -624,7 +668,7 @@ main(int argc, char *argv[])
 		config_free(&d.cfg);
 		return EXIT_CONFIG;
 	}
-	rv = check ? cmd_check(&d.cfg) : serve(&d);
+	rv = check ? cmd_check(&d.cfg, report) : serve(&d);
 	config_free(&d.cfg);
 	log_close();
 	return rv;

@@ -27,6 +27,7 @@
  * unsettled set is the one thing another thread reads (watch_held(),
  * from the loader during a build): it is guarded by mtx.
  */
+#include <dirent.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,7 +65,11 @@ struct wdir {
 	uv_fs_event_t	 ev;
 #endif
 	struct watch	*w;
-	const char	*name;		/* "" for the capsule, else subdirs[] */
+	const char	*name;		/* "" for the capsule, else subdirs[],
+					   else own */
+	char		*own;		/* a bundle's "posts/<folder>", or
+					   NULL */
+	int		 kept;		/* sync_bundles(): still there */
 	dev_t		 dev;		/* which directory: replaced ones */
 	ino_t		 ino;		/* are watched again */
 };
@@ -87,6 +92,8 @@ struct watch {
 	uint64_t	 first;		/* uv_now() of the first such change */
 	struct wdir	*root;
 	struct wdir	*sub[WATCH_NSUB];
+	struct wdir	**bundles;	/* the folders of posts/; owned */
+	size_t		 nbundles;
 	int		 nopen;		/* handles not yet closed */
 	int		 stopping;
 #ifdef __linux__
@@ -136,9 +143,12 @@ changed(struct watch *w)
 	uv_timer_start(&w->timer, on_quiet, w->debounce_ms, 0);
 }
 
-/* Does a change to name, in the directory d watches, matter? */
+/*
+ * Does a change to name, in the directory d watches, matter?  isdir:
+ * name is (or was) a directory, when the event says so.
+ */
 static int
-matters(const struct wdir *d, const char *name)
+matters(const struct wdir *d, const char *name, int isdir)
 {
 	size_t	 i, len;
 
@@ -154,8 +164,17 @@ matters(const struct wdir *d, const char *name)
 	}
 	if (strcmp(name, d->name) == 0)
 		return 1;		/* the directory itself went */
+	if (d->own != NULL)		/* a bundle: only its post counts */
+		return strcmp(name, "index.md") == 0 ||
+		    strcmp(name, "index.gmi") == 0;
 	len = strlen(name);
-	return name[0] != '.' && len > 3 && strcmp(name + len - 3, ".md") == 0;
+	if (name[0] == '.')
+		return 0;
+	if (len > 3 && strcmp(name + len - 3, ".md") == 0)
+		return 1;
+	/* posts/ also holds gemtext posts and page bundles' folders. */
+	return strcmp(d->name, "posts") == 0 && (isdir ||
+	    (len > 4 && strcmp(name + len - 4, ".gmi") == 0));
 }
 
 /* ---- the unsettled set ------------------------------------------------ */
@@ -291,9 +310,13 @@ close_dir(struct wdir *d)
 		if (w->sub[i] != NULL && w->sub[i] != d &&
 		    w->sub[i]->wd == d->wd)
 			shared = 1;
+	for (i = 0; i < w->nbundles; i++)
+		if (w->bundles[i] != d && w->bundles[i]->wd == d->wd)
+			shared = 1;
 	/* EINVAL: the directory went, and its watch with it. */
 	if (!shared && w->fd != -1)
 		(void)inotify_rm_watch(w->fd, d->wd);
+	free(d->own);
 	free(d);
 }
 
@@ -363,9 +386,86 @@ open_dir(struct watch *w, const char *path, const char *name,
 }
 #endif
 
+/* The watch of the bundle folder rel ("posts/<folder>"), or NULL. */
+static struct wdir *
+bundle_dir(const struct watch *w, const char *rel)
+{
+	size_t	 i;
+
+	for (i = 0; i < w->nbundles; i++)
+		if (strcmp(w->bundles[i]->own, rel) == 0)
+			return w->bundles[i];
+	return NULL;
+}
+
+/*
+ * Watch every folder of posts/ (a page bundle, or one that may become
+ * one when its index appears: content/archive.c), and forget those gone
+ * or replaced.  Hidden ones and links are no bundles.
+ */
+static void
+sync_bundles(struct watch *w)
+{
+	struct wdir	**keep = NULL, **old, *d;
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*dir = NULL;
+	char		*path, *rel;
+	size_t		 i, n = 0, nold;
+
+	path = xasprintf("%s/posts", w->dir);
+	if (w->sub[0] != NULL)		/* subdirs[0]: posts */
+		dir = opendir(path);
+	free(path);
+	for (i = 0; i < w->nbundles; i++)
+		w->bundles[i]->kept = 0;
+	while (dir != NULL && (de = readdir(dir)) != NULL) {
+		/* Posts' files are most of posts/: no lstat for them. */
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
+		    de->d_type != DT_UNKNOWN))
+			continue;
+		rel = xasprintf("posts/%s", de->d_name);
+		path = xasprintf("%s/%s", w->dir, rel);
+		d = NULL;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if ((d = bundle_dir(w, rel)) != NULL &&
+			    (d->dev != st.st_dev || d->ino != st.st_ino))
+				d = NULL;	/* replaced: watched anew */
+			if (d == NULL && (d = open_dir(w, path, rel,
+			    &st)) != NULL) {
+				d->own = rel;	/* d->name is rel: kept */
+				rel = NULL;
+			}
+		}
+		if (d != NULL) {
+			d->kept = 1;
+			keep = xreallocarray(keep, n + 1, sizeof(*keep));
+			keep[n++] = d;
+		}
+		free(rel);
+		free(path);
+	}
+	if (dir != NULL)
+		closedir(dir);
+	/*
+	 * The new list first: a folder renamed keeps its inode, so its new
+	 * watch shares the old one's descriptor, which close_dir() must
+	 * then leave alone.
+	 */
+	old = w->bundles;
+	nold = w->nbundles;
+	w->bundles = keep;
+	w->nbundles = n;
+	for (i = 0; i < nold; i++)
+		if (!old[i]->kept)
+			close_dir(old[i]);
+	free(old);
+}
+
 /*
  * Bring the watched set in line with the disk: watch the content
- * directories that exist, forget those gone or replaced.
+ * directories that exist (and the folders of posts/), forget those
+ * gone or replaced.
  */
 static void
 sync_dirs(struct watch *w)
@@ -390,6 +490,7 @@ sync_dirs(struct watch *w)
 			w->sub[i] = open_dir(w, path, subdirs[i], &st);
 		free(path);
 	}
+	sync_bundles(w);
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -405,6 +506,9 @@ by_wd(const struct watch *w, int wd)
 	for (i = 0; i < WATCH_NSUB; i++)
 		if (w->sub[i] != NULL && w->sub[i]->wd == wd)
 			return w->sub[i];
+	for (i = 0; i < w->nbundles; i++)
+		if (w->bundles[i]->wd == wd)
+			return w->bundles[i];
 	return NULL;
 }
 
@@ -454,11 +558,17 @@ on_inotify(struct watch *w, const struct inotify_event *ev)
 				close_dir(d);
 				w->sub[i] = NULL;
 			}
+		for (i = 0; i < w->nbundles; i++)
+			if (w->bundles[i] == d) {
+				close_dir(d);
+				w->bundles[i] = w->bundles[--w->nbundles];
+				break;
+			}
 		sync_dirs(w);		/* before anything is written there */
 		changed(w);
 		return;
 	}
-	if (!matters(d, name))
+	if (!matters(d, name, (m & IN_ISDIR) != 0))
 		return;
 	if ((m & IN_ISDIR) || name == NULL || (d == w->root &&
 	    strcmp(name, "index.md") != 0)) {
@@ -563,7 +673,7 @@ on_event(uv_fs_event_t *h, const char *name, int events, int status)
 		return;
 	if (status < 0)
 		log_debug("watch %s: %s", d->name, uv_strerror(status));
-	else if (!matters(d, name))
+	else if (!matters(d, name, 1))	/* cannot say: assume so */
 		return;
 	changed(w);
 }
@@ -593,6 +703,7 @@ on_closed(uv_handle_t *h)
 		struct wdir *d = h->data;
 
 		w = d->w;
+		free(d->own);
 		free(d);
 	} else
 #endif
@@ -668,6 +779,12 @@ watch_stop(struct watch *w)
 			close_dir(w->sub[i]);
 			w->sub[i] = NULL;
 		}
+	/* Out of the list first: close_dir() reads the ones left in it. */
+	while (w->nbundles > 0)
+		close_dir(w->bundles[--w->nbundles]);
+	free(w->bundles);
+	w->bundles = NULL;
+	w->nbundles = 0;
 	if (w->root != NULL) {
 		close_dir(w->root);
 		w->root = NULL;
@@ -684,7 +801,7 @@ watch_count(const struct watch *w)
 
 	for (i = 0; i < WATCH_NSUB; i++)
 		n += w->sub[i] != NULL;
-	return n;
+	return n + (int)w->nbundles;
 }
 
 const char *

@@ -4,17 +4,21 @@
  *
  * Watches what the archive reads (README.md, "Content format"): the
  * capsule directory itself (for index.md, and for posts/, series/ and
- * pages/ coming and going) and each of those three directories while it
- * exists.  Linux inotify is not recursive, so each directory has a watch
- * of its own, added when the directory appears and removed when it goes
- * or is replaced by another one.  files/ is not watched: it is served
- * from disk as it is, never from a snapshot.
+ * pages/ coming and going), each of those three directories while it
+ * exists, and each folder of posts/.  Linux inotify is not recursive, so
+ * each directory has a watch of its own, added when the directory
+ * appears and removed when it goes or is replaced by another
+ * one.  files/ is not watched: it is served from disk as it is, never
+ * from a snapshot.
  *
  * Only names that can change a snapshot count: index.md, *.md (not
- * hidden) and the directories themselves, so editors' swap, backup and
- * temporary files do not.  A burst of changes is one call back: after
- * debounce_ms without a change, and at the latest 10 debounces after
- * the first change of a steady stream.
+ * hidden), in posts/ also *.gmi and folders (page bundles), in a
+ * bundle's folder (watched too) only its index.md and index.gmi, and
+ * the directories themselves, so editors' swap, backup and temporary
+ * files do not, nor a bundle's other files: they are served from disk,
+ * like files/.  A burst of changes is one call back: after debounce_ms
+ * without a change, and at the latest 10 debounces after the first
+ * change of a steady stream.
  *
  * On Linux a file being written is told apart (inotify's IN_MODIFY,
  * then IN_CLOSE_WRITE): from its first write until it is closed,

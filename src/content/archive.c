@@ -3,12 +3,14 @@
  *
  * archive_load() lists index.md, series/, posts/ and pages/ in sorted
  * name order (so every run gives the same result), reads each Markdown
- * file with one read(2) into an exact-size buffer, splits its front
- * matter (frontmatter.c), then links posts to series and tags and builds
- * the slug indexes.  A broken file is logged as "posts/x.md:LINE:COL:
- * why" and skipped; nothing a writer puts in the capsule makes loading
- * fail.  Files are opened beneath a directory fd with O_NOFOLLOW and
- * must be regular files: symlinks, FIFOs and devices are skipped.
+ * file (and each post in gemtext, posts/x.gmi, and each page bundle's
+ * index, posts/x/index.md) with one read(2) into an exact-size buffer,
+ * splits its front matter (frontmatter.c), then links posts to series
+ * and tags and builds the slug indexes.  A broken file is logged as
+ * "posts/x.md:LINE:COL: why" and skipped; nothing a writer puts in the
+ * capsule makes loading fail.  Files are opened beneath a directory fd
+ * with O_NOFOLLOW and must be regular files: symlinks, FIFOs and
+ * devices are skipped.
  *
  * archive_reload() does the same next to a previous snapshot: a file
  * whose stat (device, inode, size, mtime, ctime) is unchanged is not
@@ -54,6 +56,7 @@
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/gemtext.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
 
@@ -91,6 +94,7 @@ struct archive_file {
 	struct timespec	 mtim, ctim;
 	bool		 trusted;	/* an equal stat means equal bytes */
 	bool		 bad;		/* front matter refused: see fe */
+	bool		 gemtext;	/* a .gmi post: the body is gemtext */
 	struct fm_error	 fe;
 	char		*src;		/* NUL-terminated; NULL when bad */
 	size_t		 len;
@@ -107,8 +111,9 @@ struct archive_file {
 	size_t		 ntnotes, ntmore;
 	char		*summary;	/* first paragraph when m has none */
 	/*
-	 * For posts: the name without date prefix and ".md" (the title
-	 * when there is no other, and a key links find posts by), and
+	 * For posts: the name (a bundle's: its folder's) without date
+	 * prefix and ".md" or ".gmi" (the title when there is no other,
+	 * and a key links find posts by), and
 	 * each tag's grouping key.  Posts borrow these and m's strings,
 	 * so a rebuild copies nothing that did not change.
 	 */
@@ -566,19 +571,92 @@ cmp_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/* ---- posts' file names ---------------------------------------------- */
+
+int
+archive_md_name(const char *name)
+{
+	size_t	 len = strlen(name);
+
+	return len > 3 && strcmp(name + len - 3, ".md") == 0;
+}
+
+int
+archive_gmi_name(const char *name)
+{
+	size_t	 len = strlen(name);
+
+	return len > 4 && strcmp(name + len - 4, ".gmi") == 0;
+}
+
+/* The length of a post file's extension: ".gmi" or ".md". */
+static size_t
+ext_len(const char *name)
+{
+	return archive_gmi_name(name) ? 4 : 3;
+}
+
+/* ---- page bundles --------------------------------------------------- */
+
 /*
- * The *.md names in dfd/sub, sorted; hidden files and other names are
- * left out.  Returns the directory's fd (to open the files beneath), or
- * -1 when it is absent (quietly) or unusable (a warning).
+ * A page bundle: a folder of posts/ (a directory itself, not a link to
+ * one) with an index.md or index.gmi in it, the post; the rest of the
+ * folder is the post's files, served from disk (site/router.c).  The
+ * name of the index, or NULL when de is no bundle.
+ */
+static const char *
+bundle_index(int pfd, const struct dirent *de)
+{
+	static const char *const index[] = { "index.md", "index.gmi" };
+	struct stat	 st;
+	char		 path[NAME_MAX + 16];
+	size_t		 i;
+
+	if (de->d_type != DT_DIR && (de->d_type != DT_UNKNOWN ||
+	    fstatat(pfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+	    !S_ISDIR(st.st_mode)))
+		return NULL;
+	for (i = 0; i < nitems(index); i++) {
+		snprintf(path, sizeof(path), "%s/%s", de->d_name, index[i]);
+		if (fstatat(pfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return index[i];
+	}
+	return NULL;
+}
+
+/*
+ * The stem a post's slug and date come from: "2024-01-01-x" for
+ * "2024-01-01-x.md" (or ".gmi"), the folder's name for a bundle's
+ * "2024-01-01-x/index.md".
+ */
+static void
+post_stem(const char *name, char *stem, size_t size)
+{
+	const char	*slash = strchr(name, '/');
+	size_t		 len;
+
+	len = slash ? (size_t)(slash - name) : strlen(name) - ext_len(name);
+	snprintf(stem, size, "%.*s", (int)len, name);
+}
+
+/* ---- listing ------------------------------------------------------- */
+
+/*
+ * The *.md names in dfd/sub, sorted; with posts, *.gmi names and page
+ * bundles ("<folder>/index.md", bundle_index()) too.  Hidden files and
+ * other names are left out.  Returns the directory's fd (to open the
+ * files beneath), or -1 when it is absent (quietly) or unusable (a
+ * warning).
  */
 static int
-list_md(struct archive *a, int dfd, const char *sub, char ***namesp,
-    size_t *np)
+list_names(struct archive *a, int dfd, const char *sub, int posts,
+    char ***namesp, size_t *np)
 {
 	DIR		*d;
 	struct dirent	*de;
 	char		**names = NULL, why[160];
-	size_t		 n = 0, cap = 0, len;
+	const char	*bundle;
+	size_t		 n = 0, cap = 0;
 	int		 fd, fd2;
 
 	*namesp = NULL;
@@ -601,9 +679,10 @@ list_md(struct archive *a, int dfd, const char *sub, char ***namesp,
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (de->d_name[0] == '.' || len <= 3 ||
-		    strcmp(de->d_name + len - 3, ".md") != 0)
+		bundle = NULL;
+		if (de->d_name[0] == '.' || (!archive_md_name(de->d_name) &&
+		    (!posts || (!archive_gmi_name(de->d_name) &&
+		    (bundle = bundle_index(fd, de)) == NULL))))
 			continue;
 		if (bad_name(de->d_name)) {
 			log_warnx("%s: a file name with control characters, "
@@ -616,7 +695,8 @@ list_md(struct archive *a, int dfd, const char *sub, char ***namesp,
 			cap = cap ? cap * 2 : 64;
 			names = xreallocarray(names, cap, sizeof(*names));
 		}
-		names[n++] = xstrdup(de->d_name);
+		names[n++] = bundle ? xasprintf("%s/%s", de->d_name, bundle) :
+		    xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (n > 1)
@@ -701,6 +781,43 @@ pick_title(const struct archive_file *f, const char *fallback)
 	return xstrdup(fallback);
 }
 
+/* ---- bodies -------------------------------------------------------- */
+
+/*
+ * What file_new() learns of a body: its first level-1 heading (a
+ * gemtext one as written: gemtext has no entities; the renderer decodes
+ * Markdown's) as one line, when front matter gives no title, and its
+ * links that may name posts.
+ */
+static void
+body_heading_links(struct archive_file *f)
+{
+	const char	*body = f->src + f->m.body_off;
+	size_t		 len = f->len - f->m.body_off;
+	char		*h = NULL, *t;
+
+	if (f->m.title == NULL)
+		h = f->gemtext ? gemtext_title(body, len) :
+		    first_heading(body, len);
+	if (h != NULL) {
+		t = frontmatter_oneline(h, strlen(h), 0);
+		free(h);
+		if (*t != '\0' && frontmatter_cut(t, FM_TITLE_MAX))
+			meta_warn(&f->m, f->m.body_line, 1, "the first "
+			    "heading, as the title: longer than %d characters, "
+			    "cut", FM_TITLE_MAX);
+		if (*t != '\0')
+			f->heading = t;
+		else
+			free(t);
+	}
+	if (f->gemtext)
+		f->links = gemtext_links(body, len, f->m.body_line,
+		    &f->nlinks);
+	else
+		f->links = scan_links(body, len, f->m.body_line, &f->nlinks);
+}
+
 /* ---- file records --------------------------------------------------- */
 
 static long long
@@ -747,16 +864,14 @@ static void
 post_file_keys(struct archive_file *f)
 {
 	struct date	 d;
-	const char	*name = f->rel + strlen("posts/");
-	char		*stem;
+	char		 stem[NAME_MAX + 1];
 	size_t		 i;
 
-	stem = xstrndup(name, strlen(name) - 3);
+	post_stem(f->rel + strlen("posts/"), stem, sizeof(stem));
 	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
 		f->base = xstrdup(stem + 11);
 	else
 		f->base = xstrdup(stem);
-	free(stem);
 	f->tagkeys = xcalloc(f->m.ntags, sizeof(*f->tagkeys));
 	for (i = 0; i < f->m.ntags; i++)
 		f->tagkeys[i] = tag_key(f->m.tags[i]);
@@ -826,7 +941,6 @@ file_new(const struct archive_priv *ap, const char *rel,
 {
 	struct archive_file	*f;
 	const char		*body;
-	char			*h, *t;
 	long long		 newest;
 
 	f = xcalloc(1, sizeof(*f));
@@ -849,26 +963,15 @@ file_new(const struct archive_priv *ap, const char *rel,
 	}
 	f->src = src;
 	f->len = len;
-	read_templates(f);
+	f->gemtext = strncmp(rel, "posts/", 6) == 0 && archive_gmi_name(rel);
+	if (!f->gemtext)		/* Hugo's templates are Markdown's */
+		read_templates(f);
 	len = f->len;
 	body = f->src + f->m.body_off;
-	if (f->m.title == NULL &&
-	    (h = first_heading(body, len - f->m.body_off)) != NULL) {
-		t = frontmatter_oneline(h, strlen(h), 0);
-		free(h);
-		if (*t != '\0' && frontmatter_cut(t, FM_TITLE_MAX))
-			meta_warn(&f->m, f->m.body_line, 1, "the first "
-			    "heading, as the title: longer than %d characters, "
-			    "cut", FM_TITLE_MAX);
-		if (*t != '\0')
-			f->heading = t;
-		else
-			free(t);
-	}
+	body_heading_links(f);
 	f->words = count_words(body, len - f->m.body_off);
-	f->links = scan_links(body, len - f->m.body_off, f->m.body_line,
-	    &f->nlinks);
-	if (f->m.summary == NULL && strncmp(rel, "posts/", 6) == 0)
+	if (!f->gemtext && f->m.summary == NULL &&
+	    strncmp(rel, "posts/", 6) == 0)
 		f->summary = render_summary(body, len - f->m.body_off,
 		    SUMMARY_MAX);
 	if (strncmp(rel, "posts/", 6) == 0)
@@ -989,6 +1092,33 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, f->m.warns[i].line, f->m.warns[i].col,
 		    f->m.warns[i].msg, 0);
 	log_templates(a, f);
+	return f;
+}
+
+/*
+ * get_file() for a name of list_names("posts"): a bundle's index is
+ * read beneath its folder, opened without following a link, so that a
+ * folder swapped for a link after the listing leads nowhere.
+ */
+static struct archive_file *
+get_post_file(struct archive *a, int pfd, const char *name, const char *rel)
+{
+	struct archive_file	*f;
+	const char		*slash = strchr(name, '/');
+	char			 dir[NAME_MAX + 1], why[160];
+	int			 bfd;
+
+	if (slash == NULL)
+		return get_file(a, pfd, name, rel, 0);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - name), name);
+	if ((bfd = openat(pfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
+		warn_file(a, rel, 1, 1, why, 1);
+		return NULL;
+	}
+	f = get_file(a, bfd, slash + 1, rel, 0);
+	close(bfd);
 	return f;
 }
 
@@ -1122,13 +1252,13 @@ load_post(struct archive *a, int pfd, const char *name)
 	int			 has_fdate, used;
 
 	snprintf(why, sizeof(why), "posts/%s", name);
-	if ((f = get_file(a, pfd, name, why, 0)) == NULL)
+	if ((f = get_post_file(a, pfd, name, why)) == NULL)
 		return NULL;
 	rel = f->rel;
 	m = &f->m;
 	if (m->draft)
 		log_debug("%s: draft: only /drafts/ shows it", rel);
-	snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(name) - 3), name);
+	post_stem(name, stem, sizeof(stem));
 	has_fdate = date_from_filename(stem, &fdate) == 0;
 	if (!has_fdate && strlen(stem) == 10 &&
 	    date_parse(stem, 10, &fdate, &errstr) == 0)
@@ -1146,7 +1276,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->file = f;
 	p->date = m->has_date ? m->date : fdate;
 	p->updated = m->has_updated ? m->updated : p->date;
-	p->slug = archive_file_slug(m->slug, name, &used);
+	p->slug = archive_file_slug(m->slug, stem, &used);
 	if (m->slug != NULL && !used) {
 		snprintf(why, sizeof(why), "slug \"%s\" has no usable "
 		    "characters; using the file name", m->slug);
@@ -1205,6 +1335,8 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->author = m->author;
 	p->featured = m->featured;
 	p->draft = m->draft;
+	p->gemtext = f->gemtext;
+	p->bundle = strchr(name, '/') != NULL;
 	p->words = f->words;
 	p->links = f->links;
 	p->nlinks = f->nlinks;
@@ -1429,7 +1561,7 @@ load_posts(struct archive *a, int dfd)
 	size_t			 n, i;
 	int			 pfd;
 
-	pfd = list_md(a, dfd, "posts", &names, &n);
+	pfd = list_names(a, dfd, "posts", 1, &names, &n);
 	index_init(&ap->post_slug, n);
 	index_init(&ap->post_file, n);
 	index_init(&ap->post_base, n);
@@ -1462,7 +1594,7 @@ load_pages(struct archive *a, int dfd)
 	size_t		 n, i, k;
 	int		 fd, reserved;
 
-	fd = list_md(a, dfd, "pages", &names, &n);
+	fd = list_names(a, dfd, "pages", 0, &names, &n);
 	index_init(&inner(a)->doc_name, n);
 	a->docs = xcalloc(n, sizeof(*a->docs));
 	for (i = 0; i < n; i++) {
@@ -1498,7 +1630,7 @@ load_pages(struct archive *a, int dfd)
 		a->docs[a->ndocs++] = d;
 		index_put(&inner(a)->doc_name, d->name, d);
 	}
-	/* Sorted by name already: list_md() sorts "x.md" the same way. */
+	/* Sorted by name already: list_names() sorts "x.md" the same way. */
 	if (a->ndocs > 1)
 		qsort(a->docs, a->ndocs, sizeof(*a->docs), cmp_doc);
 	free_names(names, n);
@@ -1584,7 +1716,7 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 
 	load_index(a, dfd, c);
 
-	sfd = list_md(a, dfd, "series", &names, &n);
+	sfd = list_names(a, dfd, "series", 0, &names, &n);
 	load_posts(a, dfd);
 	/* Series come from files and from posts: n + nposts at most. */
 	index_init(&ap->series_slug, n + a->nposts);

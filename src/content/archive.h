@@ -43,7 +43,8 @@ struct tag;
 struct post {
 	size_t		 id;		/* place in a->posts (a draft's: in
 					   a->drafts), 0 the newest */
-	char		*path;		/* "posts/x.md" */
+	char		*path;		/* "posts/x.md", "posts/x.gmi",
+					   "posts/x/index.md" (a bundle) */
 	char		*slug;		/* unique among posts; owned */
 	char		*title;		/* entities decoded, one line */
 	struct date	 date;
@@ -62,10 +63,15 @@ struct post {
 	char		*author;	/* or NULL: the site's */
 	bool		 featured;
 	bool		 draft;		/* in a->drafts, never in a->posts */
+	bool		 gemtext;	/* the body is gemtext (a .gmi file),
+					   not Markdown */
+	bool		 bundle;	/* path is "posts/<folder>/index.md"
+					   (or .gmi): the folder's other files
+					   are the post's, at /posts/<slug>/ */
 	struct archive_file *file;	/* borrowed: the snapshot holds it */
 	char		*src;		/* the whole file; borrowed from file */
 	size_t		 srclen;
-	size_t		 body_off;	/* Markdown starts at src + body_off */
+	size_t		 body_off;	/* the body starts at src + body_off */
 	unsigned	 body_line;	/* 1-based line of src + body_off */
 	unsigned	 words;
 	unsigned	 reading_min;	/* ~200 words a minute, at least 1 */
@@ -204,12 +210,20 @@ struct doc	*archive_doc(const struct archive *, const char *name);
 /* A draft by slug (linear: drafts are few); NULL when absent. */
 struct post	*archive_draft(const struct archive *, const char *slug);
 /*
- * A post by its file name ("2024-01-01-x.md"), or by that name without
- * date prefix and ".md" ("x"): how links between files find posts
- * (content/links.c).  NULL when absent.
+ * A post by its file name ("2024-01-01-x.md", "x.gmi", a bundle's
+ * "2024-01-01-x/index.md"), or by that name (a bundle's folder name)
+ * without date prefix and ".md" or ".gmi" ("x"): how links between
+ * files find posts (content/links.c).  NULL when absent.
  */
 struct post	*archive_post_file(const struct archive *, const char *name);
 struct post	*archive_post_base(const struct archive *, const char *base);
+
+/*
+ * Is name a Markdown file ("x.md"), a gemtext one ("x.gmi")?  Posts
+ * may be either; pages, series and index.md are Markdown.
+ */
+int		 archive_md_name(const char *name);
+int		 archive_gmi_name(const char *name);
 
 /* Tag display name -> URL slug (lower-case, see README); malloc'd. */
 char		*archive_slugify(const char *name);

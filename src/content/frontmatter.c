@@ -412,7 +412,6 @@ static int
 read_str_or_list(struct fmp *f, char **dst, int join, int depth)
 {
 	struct buf	 b = BUF_INIT;
-	char		*s;
 
 	if (f->ev.type == YAML_SCALAR_EVENT) {
 		set_text(f, dst, FM_ENTITIES, FM_TITLE_MAX);
@@ -437,13 +436,7 @@ read_str_or_list(struct fmp *f, char **dst, int join, int depth)
 		}
 		if (yml_is_null(&f->ev) || (!join && b.len > 0))
 			continue;
-		s = frontmatter_oneline(sval(f), slen(f), FM_ENTITIES);
-		if (*s != '\0') {
-			if (b.len > 0)
-				buf_addstr(&b, ", ");
-			buf_addstr(&b, s);
-		}
-		free(s);
+		frontmatter_join_item(&b, sval(f), slen(f));
 	}
 	if (b.len > 0) {
 		free(*dst);
@@ -949,6 +942,20 @@ strip_tags(struct buf *out, const char *s, size_t len)
 			buf_addc(out, ' ');
 		i = (size_t)(gt - s) + 1;
 	}
+}
+
+void
+frontmatter_join_item(struct buf *b, const char *s, size_t len)
+{
+	char	*one;
+
+	one = frontmatter_oneline(s, len, FM_ENTITIES);
+	if (*one != '\0') {
+		if (b->len > 0)
+			buf_addstr(b, ", ");
+		buf_addstr(b, one);
+	}
+	free(one);
 }
 
 char *

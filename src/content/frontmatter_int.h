@@ -57,6 +57,13 @@ int	 frontmatter_lang_ok(const char *s);
  */
 int	 frontmatter_add_tag(struct meta *m, const char *s, size_t len);
 /*
+ * One item of a list written as one line (an author list): s made one
+ * line, entities decoded, added to b after ", "; an empty item adds
+ * nothing.
+ */
+struct buf;
+void	 frontmatter_join_item(struct buf *b, const char *s, size_t len);
+/*
  * A tag string: split on commas when it has one, else on blanks.  As
  * frontmatter_add_tag(): 1 when any tag was cut.
  */

@@ -196,7 +196,6 @@ read_str_or_list(struct fmtoml *f, const struct toml_value *v, char **dst,
 {
 	const struct toml_value	*e;
 	struct buf		 b = BUF_INIT;
-	char			*s;
 	size_t			 i;
 
 	if (v->type == TOML_STRING) {
@@ -214,13 +213,7 @@ read_str_or_list(struct fmtoml *f, const struct toml_value *v, char **dst,
 		}
 		if (!keep || (!join && b.len > 0))
 			continue;
-		s = frontmatter_oneline(e->u.str.s, e->u.str.len, FM_ENTITIES);
-		if (*s != '\0') {
-			if (b.len > 0)
-				buf_addstr(&b, ", ");
-			buf_addstr(&b, s);
-		}
-		free(s);
+		frontmatter_join_item(&b, e->u.str.s, e->u.str.len);
 	}
 	if (b.len > 0) {
 		free(*dst);

@@ -312,6 +312,7 @@ served(const struct archive *a, const char *path)
 		"files", "gemlog", "drafts", "search", "atom.xml",
 		"robots.txt",
 	};
+	struct post	*p;
 	const char	*rest;
 	char		*name;
 	size_t		 len, i;
@@ -325,8 +326,13 @@ served(const struct archive *a, const char *path)
 	if (len == 0)
 		return 1;		/* "/" */
 	name = xstrndup(rest, strcspn(rest, "/"));
-	if (len == 5 && memcmp(path, "posts", 5) == 0)
-		found = *name == '\0' || archive_post(a, name) != NULL;
+	if (len == 5 && memcmp(path, "posts", 5) == 0) {
+		/* "posts/<slug>/<file>": a page bundle's file. */
+		p = *name != '\0' ? archive_post(a, name) : NULL;
+		found = *name == '\0' || (p != NULL && (p->bundle ||
+		    rest[strlen(name)] == '\0' ||
+		    strcmp(rest + strlen(name), "/") == 0));
+	}
 	else if (len == 6 && memcmp(path, "series", 6) == 0)
 		found = *name == '\0' || archive_series(a, name) != NULL;
 	else if (len == 4 && memcmp(path, "tags", 4) == 0)
@@ -415,14 +421,73 @@ rooted_resolve(const struct archive *a, const char *url, int *lost)
 }
 
 /*
+ * The length of a post file's extension at the end of s[0..len): 3 for
+ * ".md", 4 for ".gmi" (posts may be gemtext), else 0.
+ */
+static size_t
+post_ext(const char *s, size_t len)
+{
+	if (len > 3 && memcmp(s + len - 3, ".md", 3) == 0)
+		return 3;
+	if (len > 4 && memcmp(s + len - 4, ".gmi", 4) == 0)
+		return 4;
+	return 0;
+}
+
+/*
+ * A capsule path into a page bundle, "posts/<folder>/<rest>": the
+ * bundle's post when rest is its index (or empty), else the path its
+ * file is served at, "/posts/<slug>/<rest>"; NULL when no bundle has
+ * that folder, or rest names a .md or .gmi file (a post's, as
+ * anywhere).  Whether the file is there is the server's to say, as for
+ * files/.
+ */
+static char *
+bundle_resolve(const struct archive *a, const char *path)
+{
+	struct post	*p;
+	const char	*rest;
+	char		*key;
+	size_t		 len;
+	int		 i, index;
+
+	if (strncmp(path, "posts/", 6) != 0 || path[6] == '\0')
+		return NULL;
+	len = strcspn(path + 6, "/");
+	rest = path + 6 + len;
+	if (*rest == '/')
+		rest++;
+	index = *rest == '\0' || strcmp(rest, "index.md") == 0 ||
+	    strcmp(rest, "index.gmi") == 0;
+	/* Other .md and .gmi names are posts' (resolve() goes on). */
+	if (archive_md_name(*rest ? rest : path) ||
+	    archive_gmi_name(*rest ? rest : path))
+		if (*rest == '\0' || !index)
+			return NULL;
+	for (i = 0, p = NULL; i < 2 && p == NULL; i++) {
+		key = xasprintf("%.*s/%s", (int)len, path + 6,
+		    i == 0 ? "index.md" : "index.gmi");
+		p = archive_post_file(a, key);
+		free(key);
+	}
+	if (p == NULL || !p->bundle)
+		return NULL;
+	if (index)
+		return xasprintf("/posts/%s", p->slug);
+	return xasprintf("/posts/%s/%s", p->slug, rest);
+}
+
+/*
  * Links between Markdown files, resolved against from_path's directory
  * (query and fragment dropped, percent-escapes decoded):
  *   posts/F.md    the post whose file is F.md, else whose file name
- *                 without date prefix is F, else whose slug is F
+ *   posts/F.gmi   without date prefix is F, else whose slug is F
  *                 -> "/posts/<slug>"
+ *   posts/D/X     in the page bundle D: its post for D/index.md (or
+ *                 .gmi) or D/, else "/posts/<slug>/X"
  *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
  *   index.md      -> "/"
- *   F.md          (no '/' at all) when nothing above matched: as a post
+ *   F.md, F.gmi   (no '/' at all) when nothing above matched: as a post
  * A link under a link_aliases prefix, or root-relative and not one the
  * capsule answers, is read by its meaning (by_meaning()); a link to a
  * fragment of the page ("#design") is plain text (""), gemtext having
@@ -441,7 +506,7 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	struct date		 dd;
 	const char		*file, *base;
 	char			*path, *stem = NULL, *slug, *res = NULL;
-	size_t			 ulen, len, dirlen;
+	size_t			 ulen, len, dirlen, elen;
 
 	*lost = 0;
 	if (url != NULL && url_has_scheme(url)) {
@@ -460,7 +525,15 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return xstrdup("");
 	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
 	len = ulen;
-	if (url[0] == '/' && (len < 3 || memcmp(url + len - 3, ".md", 3) != 0))
+	/* Into a page bundle's folder: its post, or its file. */
+	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) !=
+	    NULL) {
+		res = bundle_resolve(a, path);
+		free(path);
+		if (res != NULL)
+			return res;
+	}
+	if (url[0] == '/' && post_ext(url, len) == 0)
 		return rooted_resolve(a, url, lost);
 	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
 	    NULL) {
@@ -468,14 +541,18 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return NULL;
 	}
 	len = strlen(path);
-	if (len <= 3 || strcmp(path + len - 3, ".md") != 0)
+	if ((elen = post_ext(path, len)) == 0)
 		goto out;
 	file = strrchr(path, '/');
 	file = file ? file + 1 : path;
 	dirlen = (size_t)(file - path);
 	if (*file == '\0' || *file == '.')
 		goto out;
-	stem = xstrndup(file, strlen(file) - 3);
+	/* Posts may be gemtext; the rest of the capsule is Markdown. */
+	if (elen == 4 && dirlen != 0 &&
+	    (dirlen != 6 || memcmp(path, "posts/", 6) != 0))
+		goto out;
+	stem = xstrndup(file, strlen(file) - elen);
 
 	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
 		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;

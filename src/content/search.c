@@ -41,6 +41,7 @@
 #include "core/log.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/gemtext.h"
 #include "markdown/scan.h"
 
 #define SEARCH_GAP	8		/* positions between two fields */
@@ -473,7 +474,10 @@ post_plain(const struct post *p, struct buf *out)
 	size_t		 len = p->srclen - p->body_off, skip;
 
 	skip = scan_repeated_title(body, len, p->title);
-	search_plain(body + skip, len - skip, out);
+	if (p->gemtext)
+		gemtext_plain(body + skip, len - skip, out);
+	else
+		search_plain(body + skip, len - skip, out);
 }
 
 /* ---- query parsing -------------------------------------------------- */

@@ -28,6 +28,8 @@
 static _Atomic int	 log_fd = 2;
 static _Atomic int	 log_lvl = LOG_LEVEL_INFO;
 static char		*log_path;	/* owned; NULL = stderr */
+static log_tap_fn	 log_tapfn;	/* log_set_tap() */
+static void		*log_taparg;
 
 /* This thread's buffered access lines (log.h); whole lines only. */
 static _Thread_local struct {
@@ -253,13 +255,27 @@ log_access_pending(void)
 	return abuf.len;
 }
 
+void
+log_set_tap(log_tap_fn fn, void *arg)
+{
+	log_tapfn = fn;
+	log_taparg = arg;
+}
+
 static void
 emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 {
 	char	 line[2048], msg[2048];
 	size_t	 len;
 	int	 n;
+	va_list	 ap2;
 
+	if (log_tapfn != NULL && lvl <= LOG_LEVEL_INFO) {
+		va_copy(ap2, ap);
+		if (vsnprintf(msg, sizeof(msg), fmt, ap2) >= 0)
+			log_tapfn(log_taparg, lvl, msg);
+		va_end(ap2);
+	}
 	if ((int)lvl > log_lvl)
 		return;
 	log_flush();			/* this thread's lines stay in order */

@@ -45,6 +45,13 @@ void	 log_set_level(enum log_level);
 enum log_level log_get_level(void);
 void	 log_close(void);
 
+/*
+ * Also hand every diagnostic of level info or above, as formatted and
+ * whatever the level set, to fn (NULL: none).  For a command that runs
+ * on one thread (capsuled --check --report): not for the server.
+ */
+typedef void (*log_tap_fn)(void *arg, enum log_level, const char *msg);
+void	 log_set_tap(log_tap_fn fn, void *arg);
 /* What stops the server (start-up failing), without exiting here. */
 void	 log_error(const char *, ...)	/* appends strerror(errno) */
 	    __attribute__((format(printf, 1, 2)));

@@ -68,6 +68,17 @@ void	 render_gopher(const char *md, size_t len,
 	    const struct render_opts *, struct buf *out);
 
 /*
+ * A post written in gemtext (gemtext.h): to gemtext as written but for
+ * its "=>" URLs, which go through opts->rewrite; and to Gopher text as
+ * render_gopher() makes of Markdown, its links gathered the same way.
+ * Invalid UTF-8 is replaced in both.
+ */
+void	 render_gemtext_gmi(const char *gmi, size_t len,
+	    const struct render_opts *, struct buf *out);
+void	 render_gopher_gmi(const char *gmi, size_t len,
+	    const struct render_opts *, struct buf *out);
+
+/*
  * The text of the first level-1 heading of md, as plain text (markup
  * dropped, entities decoded), malloc'd; NULL when there is none.
  */

@@ -32,6 +32,11 @@
  * "* ", ">" or "```" gets a leading space, decided per code point in
  * gmi_outc().
  *
+ * A post written in gemtext is served as written by
+ * render_gemtext_gmi(): only its link lines to other files of the
+ * capsule are rewritten (opts->rewrite, as for Markdown links), and
+ * invalid UTF-8 is replaced, as cmark does for Markdown.
+ *
  * Knows cmark-gfm and gemtext; knows nothing of files or the network.
  * The tree is parsed and freed inside render_gemtext(); the link list
  * and the frame stack are owned by struct gmi and freed there too.
@@ -45,6 +50,7 @@
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/gemtext.h"
 #include "markdown/html.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
@@ -679,4 +685,60 @@ render_gemtext(const char *md, size_t len, const struct render_opts *opts,
 	free(g.st);
 	buf_free(&g.label);
 	buf_free(&g.code);
+}
+
+/*
+ * Gemtext posts
+ */
+
+/*
+ * s[0..len) with each invalid UTF-8 sequence and NUL made U+FFFD, as
+ * cmark does for Markdown.
+ */
+static void
+add_valid(struct buf *out, const char *s, size_t len)
+{
+	size_t		 i, n;
+	uint32_t	 c;
+
+	if (utf8_valid(s, len) && memchr(s, '\0', len) == NULL) {
+		buf_add(out, s, len);
+		return;
+	}
+	for (i = 0; i < len; i += n) {
+		n = utf8_decode_lossy(s + i, len - i, &c);
+		utf8_add(out, c == 0 ? 0xFFFD : c);
+	}
+}
+
+void
+render_gemtext_gmi(const char *gmi, size_t len,
+    const struct render_opts *opts, struct buf *out)
+{
+	struct gemtext_iter	 it;
+	struct gemtext_line	 l;
+	char			*url, *rw;
+
+	gemtext_iter_init(&it, gmi, len, 1);
+	while (gemtext_next(&it, &l)) {
+		rw = NULL;
+		if (l.type == GEMTEXT_LINK && opts != NULL &&
+		    opts->rewrite != NULL &&
+		    memchr(l.url, '\0', l.urllen) == NULL) {
+			url = xstrndup(l.url, l.urllen);
+			rw = opts->rewrite(opts->rewrite_ctx, url);
+			free(url);
+		}
+		if (rw != NULL && *rw != '\0') {
+			buf_addstr(out, "=> ");
+			url_encode_link(rw, out);
+			if (l.textlen > 0) {
+				buf_addc(out, ' ');
+				add_valid(out, l.text, l.textlen);
+			}
+		} else
+			add_valid(out, l.line, l.linelen);
+		free(rw);
+		buf_addc(out, '\n');
+	}
 }

@@ -29,6 +29,11 @@
  *     (the Gopher layer makes CRLF).  A line that would be a lone "."
  *     (the RFC 1436 terminator) becomes " .".
  *
+ * A post written in gemtext goes through the same engine line by line
+ * (render_gopher_gmi()): text lines are wrapped paragraphs, headings
+ * underlined, "* " items and "> " quotes as above, preformatted blocks
+ * as code blocks, and each "=>" line its label with a "[n]" reference.
+ *
  * Knows cmark-gfm; knows nothing of the Gopher protocol beyond the lone
  * ".".  The tree, the reference list and the frame stack are owned by
  * render_gopher() and freed before it returns.
@@ -41,6 +46,7 @@
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/gemtext.h"
 #include "markdown/html.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
@@ -163,23 +169,20 @@ footnote_ref(struct render *r, struct gph *g, const char *lit)
 	render_text(r, s);
 }
 
+/*
+ * url (as written) into the reference list, rewritten and made
+ * absolute, and its "[n]" after the text, or to opts->ref with label
+ * (its text, one line) when a menu gathers the links: for Markdown
+ * links and images and for gemtext link lines alike.
+ */
 static void
-link_exit(struct render *r, struct gph *g, cmark_node *n)
+reference(struct render *r, struct gph *g, const char *url,
+    const char *label)
 {
 	const struct render_opts *o = g->opts;
 	struct buf		 b = BUF_INIT;
-	const char		*url = cmark_node_get_url(n), *base;
-	char			*rw = NULL, *abs = NULL, *label, s[32];
-	size_t			 at = 0, len;
+	char			*rw = NULL, *abs = NULL, s[32];
 
-	if (g->nopen > 0)
-		at = g->open[--g->nopen];
-	if (url == NULL || url[0] == '\0')
-		return;
-	if (render_is_type(n, CMARK_NODE_IMAGE) && r->out->len == at) {
-		base = render_url_basename(url, &len);	/* no alt text */
-		render_out(r, base, len, RENDER_ESC_TEXT);
-	}
 	if (o != NULL && o->rewrite != NULL)
 		rw = o->rewrite(o->rewrite_ctx, url);
 	if (rw != NULL)
@@ -202,18 +205,35 @@ link_exit(struct render *r, struct gph *g, cmark_node *n)
 	g->refs[g->nrefs++].url = buf_release(&b);
 	snprintf(s, sizeof(s), "[%u]", g->next);
 	render_text(r, s);
-	if (o != NULL && o->ref != NULL) {
+	if (o != NULL && o->ref != NULL)
+		o->ref(o->ref_ctx, g->next, g->refs[g->nrefs - 1].url, label);
+}
+
+static void
+link_exit(struct render *r, struct gph *g, cmark_node *n)
+{
+	const char		*url = cmark_node_get_url(n), *base;
+	char			*label = NULL;
+	size_t			 at = 0, len;
+
+	if (g->nopen > 0)
+		at = g->open[--g->nopen];
+	if (url == NULL || url[0] == '\0')
+		return;
+	if (render_is_type(n, CMARK_NODE_IMAGE) && r->out->len == at) {
+		base = render_url_basename(url, &len);	/* no alt text */
+		render_out(r, base, len, RENDER_ESC_TEXT);
+	}
+	if (g->opts != NULL && g->opts->ref != NULL) {
 		label = render_node_text(n);
 		if (*label == '\0' && render_is_type(n, CMARK_NODE_IMAGE)) {
 			free(label);
-			/* url may have been rw, freed above */
-			base = render_url_basename(cmark_node_get_url(n),
-			    &len);
+			base = render_url_basename(url, &len);
 			label = xstrndup(base, len);
 		}
-		o->ref(o->ref_ctx, g->next, g->refs[g->nrefs - 1].url, label);
-		free(label);
 	}
+	reference(r, g, url, label);
+	free(label);
 }
 
 /* An underlined title of our own ("Notes", "References"). */
@@ -284,11 +304,11 @@ item_enter(struct render *r, struct gph *g, cmark_node *n, int task)
 	buf_free(&m);
 }
 
+static void	 heading_end(struct render *, struct gph *);
+
 static int
 heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 {
-	const char	*d;
-	size_t		 i, w, max = 0, beg;
 	int		 level;
 
 	if (entering) {
@@ -305,9 +325,20 @@ heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 		r->oneline = 1;
 		return 1;
 	}
+	heading_end(r, g);
+	return 1;
+}
+
+/* Underline the heading begun at g->head_at, by its longest line. */
+static void
+heading_end(struct render *r, struct gph *g)
+{
+	const char	*d;
+	size_t		 i, w, max = 0, beg;
+
 	r->oneline = 0;
 	if ((d = r->out->data) == NULL)
-		return 1;
+		return;
 	/* The longest line, less the prefix on wrapped ones. */
 	for (beg = i = g->head_at < r->out->len ? g->head_at : r->out->len;
 	    i <= r->out->len; i++) {
@@ -325,7 +356,6 @@ heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 			render_lit(r, g->head_level == 1 ? "=" : "-");
 	}
 	render_blankline(r);
-	return 1;
 }
 
 static void
@@ -350,17 +380,24 @@ footnote_def(struct render *r, struct gph *g, int entering)
 	indent(r, g, m, strlen(m));
 }
 
+/* Preformatted text, indented four spaces, never wrapped. */
+static void
+code_text(struct render *r, struct gph *g, const char *s, size_t len)
+{
+	push(r, g);
+	indent(r, g, "    ", 4);
+	render_out(r, s, len, RENDER_ESC_PRE);
+	render_cr(r);
+	pop(r, g);
+}
+
 static void
 code_block(struct render *r, struct gph *g, cmark_node *n)
 {
 	const char	*lit = cmark_node_get_literal(n);
 
 	render_block_sep(r, n);
-	push(r, g);
-	indent(r, g, "    ", 4);
-	render_out(r, lit ? lit : "", lit ? strlen(lit) : 0, RENDER_ESC_PRE);
-	render_cr(r);
-	pop(r, g);
+	code_text(r, g, lit ? lit : "", lit ? strlen(lit) : 0);
 }
 
 /*
@@ -521,6 +558,37 @@ no_lone_dots(struct buf *out, size_t start)
 	buf_free(&tail);
 }
 
+static void
+gph_start(struct render *r, struct gph *g, const struct render_opts *opts,
+    struct buf *out)
+{
+	unsigned	 width;
+
+	memset(g, 0, sizeof(*g));
+	g->opts = opts;
+	buf_init(&g->code);
+	width = opts != NULL && opts->width > 0 ? opts->width : GPH_WIDTH;
+	g->max_prefix = width / 2;
+	render_init(r, out, width, gph_outc, g);
+	r->ascii = opts != NULL && opts->ascii;
+}
+
+static void
+gph_end(struct render *r, struct gph *g, struct buf *out, size_t start)
+{
+	size_t	 i;
+
+	render_finish(r);
+	no_lone_dots(out, start);
+	for (i = 0; i < g->nrefs; i++)
+		free(g->refs[i].url);
+	free(g->refs);
+	free(g->open);
+	free(g->notes);
+	free(g->st);
+	buf_free(&g->code);
+}
+
 void
 render_gopher(const char *md, size_t len, const struct render_opts *opts,
     struct buf *out)
@@ -528,26 +596,110 @@ render_gopher(const char *md, size_t len, const struct render_opts *opts,
 	struct render	 r;
 	struct gph	 g;
 	cmark_node	*doc;
-	unsigned	 width;
-	size_t		 i, start = out->len;
+	size_t		 start = out->len;
 
-	memset(&g, 0, sizeof(g));
-	g.opts = opts;
-	buf_init(&g.code);
-	width = opts != NULL && opts->width > 0 ? opts->width : GPH_WIDTH;
-	g.max_prefix = width / 2;
 	doc = render_parse(md, len);
-	render_init(&r, out, width, gph_outc, &g);
-	r.ascii = opts != NULL && opts->ascii;
+	gph_start(&r, &g, opts, out);
 	render_walk(&r, doc, gph_node);
-	render_finish(&r);
 	render_free(doc);
-	no_lone_dots(out, start);
-	for (i = 0; i < g.nrefs; i++)
-		free(g.refs[i].url);
-	free(g.refs);
-	free(g.open);
-	free(g.notes);
-	free(g.st);
-	buf_free(&g.code);
+	gph_end(&r, &g, out, start);
+}
+
+/*
+ * Gemtext posts
+ */
+
+/* A gemtext line as a rendered Markdown block of its kind would be. */
+static void
+gmi_line(struct render *r, struct gph *g, const struct gemtext_line *l)
+{
+	char	*url, *label;
+
+	switch (l->type) {
+	case GEMTEXT_TEXT:
+		if (l->textlen == 0) {
+			render_blankline(r);
+			break;
+		}
+		render_cr(r);
+		render_out(r, l->text, l->textlen, RENDER_ESC_TEXT);
+		render_cr(r);
+		break;
+	case GEMTEXT_HEADING:
+		if (l->textlen == 0)
+			break;
+		render_blankline(r);
+		render_begin(r);
+		g->head_at = r->out->len;
+		g->head_level = l->level;
+		r->oneline = 1;
+		render_out(r, l->text, l->textlen, RENDER_ESC_TEXT);
+		heading_end(r, g);
+		break;
+	case GEMTEXT_ITEM:		/* "* " then hanging lines */
+	case GEMTEXT_QUOTE:		/* "> " on every line */
+		render_cr(r);
+		if (l->type == GEMTEXT_ITEM)
+			render_lit(r, "* ");
+		push(r, g);
+		indent(r, g, l->type == GEMTEXT_ITEM ? "  " : "> ", 2);
+		render_out(r, l->text, l->textlen, RENDER_ESC_TEXT);
+		render_cr(r);
+		pop(r, g);
+		break;
+	case GEMTEXT_LINK:
+		render_cr(r);
+		if (l->textlen > 0)
+			render_out(r, l->text, l->textlen, RENDER_ESC_TEXT);
+		else
+			render_out(r, l->url, l->urllen, RENDER_ESC_TEXT);
+		url = xstrndup(l->url, l->urllen);
+		label = l->textlen > 0 ? xstrndup(l->text, l->textlen) :
+		    xstrdup(url);
+		reference(r, g, url, label);
+		free(label);
+		free(url);
+		render_cr(r);
+		break;
+	case GEMTEXT_PRE_TOGGLE:
+	case GEMTEXT_PRE:
+		break;			/* gathered by the caller */
+	}
+}
+
+void
+render_gopher_gmi(const char *gmi, size_t len,
+    const struct render_opts *opts, struct buf *out)
+{
+	struct render		 r;
+	struct gph		 g;
+	struct gemtext_iter	 it;
+	struct gemtext_line	 l;
+	struct buf		 pre = BUF_INIT;
+	size_t			 start = out->len;
+	int			 in_pre = 0;
+
+	gph_start(&r, &g, opts, out);
+	gemtext_iter_init(&it, gmi, len, 1);
+	while (gemtext_next(&it, &l)) {
+		if (l.type == GEMTEXT_PRE) {
+			buf_add(&pre, l.line, l.linelen);
+			buf_addc(&pre, '\n');
+		} else if (l.type == GEMTEXT_PRE_TOGGLE) {
+			if (in_pre && pre.len > 0) {
+				render_cr(&r);
+				code_text(&r, &g, pre.data, pre.len - 1);
+			}
+			buf_truncate(&pre, 0);
+			in_pre = !in_pre;
+		} else
+			gmi_line(&r, &g, &l);
+	}
+	if (pre.len > 0) {		/* a block left open: ends here */
+		render_cr(&r);
+		code_text(&r, &g, pre.data, pre.len - 1);
+	}
+	buf_free(&pre);
+	references(&r, &g);
+	gph_end(&r, &g, out, start);
 }

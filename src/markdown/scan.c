@@ -26,7 +26,7 @@ struct scan {
 /*
  * Is dest (len bytes) worth keeping -- the destination of a Markdown
  * link, or the href or src of a tag of raw HTML: a relative link to a
- * .md file, a
+ * .md or .gmi file, a
  * root-relative one ("/posts/x", or an old web address of the writer's
  * site, "/2015/01/02/x/"), or an absolute URL ("scheme://"), which may
  * be one of the writer's old web URLs?  Which URLs are old ones is
@@ -34,8 +34,8 @@ struct scan {
  * alone, so every absolute URL is kept and the link check
  * (content/links.c) asks the snapshot.
  */
-static int
-is_checked_link(const char *dest, size_t len)
+int
+scan_is_checked_link(const char *dest, size_t len)
 {
 	size_t	 end = len, i;
 
@@ -49,7 +49,8 @@ is_checked_link(const char *dest, size_t len)
 		if (dest[i] == ':')
 			return len - i > 3 && memcmp(dest + i, "://", 3) == 0;
 	}
-	return end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0;
+	return (end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0) ||
+	    (end >= 5 && strncmp(dest + end - 4, ".gmi", 4) == 0);
 }
 
 static void
@@ -58,7 +59,7 @@ check_dest(struct scan *s, const char *dest, size_t len, unsigned line,
 {
 	struct scan_link	*r;
 
-	if (len == 0 || len > 1024 || !is_checked_link(dest, len))
+	if (len == 0 || len > 1024 || !scan_is_checked_link(dest, len))
 		return;
 	if (s->n % 8 == 0)
 		s->refs = xreallocarray(s->refs, s->n + 8, sizeof(*s->refs));

@@ -23,7 +23,7 @@ struct scan_link {
 /*
  * The link destinations in the body md[0..len), whose first line is
  * line line0 of its file, that may name another post: relative links
- * to .md files, root-relative paths ("/posts/...", "/2015/01/02/x/")
+ * to .md and .gmi files (scan_is_checked_link()), root-relative paths ("/posts/...", "/2015/01/02/x/")
  * and every absolute URL ("scheme://", one of which may be a post's old
  * web URL).  Inline links, reference definitions and the href and src
  * of raw HTML tags, outside code.  A malloc'd array of *np (NULL when
@@ -32,6 +32,12 @@ struct scan_link {
 struct scan_link *scan_links(const char *md, size_t len, unsigned line0,
 		    size_t *np);
 void		 scan_links_free(struct scan_link *, size_t n);
+/*
+ * May the link destination dest[0..len) name a post: a relative link
+ * to a .md or .gmi file (a query or fragment after it), a "/posts/..."
+ * path, or an absolute URL?
+ */
+int		 scan_is_checked_link(const char *dest, size_t len);
 
 /*
  * Bytes to skip at the start of md[0..len) when it opens (after blank

@@ -189,8 +189,9 @@ entry(struct buf *out, const struct atom_feed *f, const char *base,
 	if (p->summary != NULL && *p->summary != '\0')
 		element(out, "    ", "summary", p->summary);
 	if (f->full && p->src != NULL && p->srclen > p->body_off) {
-		render_gemtext(p->src + p->body_off, p->srclen - p->body_off,
-		    &ropts, &tmp);
+		(p->gemtext ? render_gemtext_gmi : render_gemtext)(
+		    p->src + p->body_off, p->srclen - p->body_off, &ropts,
+		    &tmp);
 		buf_addstr(out, "    <content type=\"text\">");
 		xml_add(out, tmp.data ? tmp.data : "", tmp.len);
 		buf_addstr(out, "</content>\n");

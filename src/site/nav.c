@@ -566,6 +566,16 @@ nav_post_header(struct page *pg, const struct archive *a,
 }
 
 void
+nav_post_body(struct page *pg, const struct post *p, const char *body,
+    size_t len)
+{
+	if (p->gemtext)
+		page_gemtext(pg, body, len);
+	else
+		page_markdown(pg, body, len);
+}
+
+void
 nav_post_footer(struct page *pg, const struct archive *a,
     const struct post *p)
 {
@@ -630,7 +640,10 @@ nav_post_menu(struct page *pg, const struct archive *a,
 	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text (%s)", min);
 	free(url);
 	page_blank(pg);
-	page_markdown_links(pg, body, len);
+	if (p->gemtext)
+		page_gemtext_links(pg, body, len);
+	else
+		page_markdown_links(pg, body, len);
 	nav_post_footer(pg, a, p);
 }
 

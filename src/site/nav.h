@@ -73,6 +73,9 @@ void	 nav_post_header(struct page *, const struct archive *,
 	    const struct post *);
 void	 nav_post_footer(struct page *, const struct archive *,
 	    const struct post *);
+/* The body of post, body[0..len): Markdown or gemtext, as it is. */
+void	 nav_post_body(struct page *, const struct post *,
+	    const char *body, size_t len);
 /*
  * A post's menu (Gopher: /posts/<slug>/): title, date and author, the
  * text itself as the first link, then every link of body[0..len) (the

@@ -162,6 +162,13 @@ page_markdown(struct page *p, const char *md, size_t len)
 }
 
 void
+page_gemtext(struct page *p, const char *gmi, size_t len)
+{
+	page_markdown(p, gmi, len);
+	p->blocks[p->n - 1].gemtext = 1;
+}
+
+void
 page_markdown_links(struct page *p, const char *md, size_t len)
 {
 	struct block	*b;
@@ -169,6 +176,24 @@ page_markdown_links(struct page *p, const char *md, size_t len)
 	b = add(p, BLOCK_MDLINKS);
 	b->md = md;
 	b->mdlen = md != NULL ? len : 0;
+}
+
+void
+page_gemtext_links(struct page *p, const char *gmi, size_t len)
+{
+	page_markdown_links(p, gmi, len);
+	p->blocks[p->n - 1].gemtext = 1;
+}
+
+int
+page_file_path(const char *url)
+{
+	const char	*slash;
+
+	if (strncmp(url, "/files/", 7) == 0)
+		return 1;
+	return strncmp(url, "/posts/", 7) == 0 &&
+	    (slash = strchr(url + 7, '/')) != NULL && slash[1] != '\0';
 }
 
 /*
@@ -420,7 +445,7 @@ add_ref(void *ctx, unsigned num, const char *url, const char *label)
 
 	if (url_has_scheme(url))
 		kind = LINK_EXTERNAL;
-	else if (strncmp(url, "/files/", 7) == 0)
+	else if (page_file_path(url))
 		kind = LINK_FILE;
 	else if (*url != '\0' && url[strlen(url) - 1] == '/')
 		kind = LINK_MENU;
@@ -447,7 +472,10 @@ md_refs(const struct emit *e, const struct block *b, struct page *links,
 		o.width = e->width;
 	o.ref = add_ref;
 	o.ref_ctx = links;
-	render_gopher(b->md, b->mdlen, &o, tmp);
+	if (b->gemtext)
+		render_gopher_gmi(b->md, b->mdlen, &o, tmp);
+	else
+		render_gopher(b->md, b->mdlen, &o, tmp);
 }
 
 static void
@@ -461,8 +489,13 @@ md_render(const struct emit *e, const struct block *b, int gopher,
 	if (gopher) {
 		if (o.width == 0)
 			o.width = e->width;
-		render_gopher(b->md, b->mdlen, &o, tmp);
-	} else
+		if (b->gemtext)
+			render_gopher_gmi(b->md, b->mdlen, &o, tmp);
+		else
+			render_gopher(b->md, b->mdlen, &o, tmp);
+	} else if (b->gemtext)
+		render_gemtext_gmi(b->md, b->mdlen, &o, tmp);
+	else
 		render_gemtext(b->md, b->mdlen, &o, tmp);
 }
 

@@ -20,8 +20,10 @@ enum block_type {
 	BLOCK_TEXT,		/* one paragraph */
 	BLOCK_LINK,
 	BLOCK_BLANK,
-	BLOCK_MARKDOWN,		/* rendered by the emitter's renderer */
-	BLOCK_MDLINKS,		/* only the links of some Markdown */
+	BLOCK_MARKDOWN,		/* rendered by the emitter's renderer:
+				   Markdown, or gemtext when gemtext */
+	BLOCK_MDLINKS,		/* only the links of some Markdown (or
+				   gemtext when gemtext) */
 };
 
 /* What a link points at: decides the Gopher item type. */
@@ -48,6 +50,8 @@ struct block {
 	char		 date[11];	/* BLOCK_LINK: "YYYY-MM-DD" or "" */
 	const char	*md;		/* BLOCK_MARKDOWN, _MDLINKS: borrowed */
 	size_t		 mdlen;
+	int		 gemtext;	/* BLOCK_MARKDOWN, _MDLINKS: md is
+					   gemtext */
 };
 
 struct page {
@@ -71,8 +75,17 @@ void	 page_blank(struct page *);
  * also items after the text ("[1] label"), numbered as in the text.
  */
 void	 page_markdown(struct page *, const char *md, size_t len);
+/* A gemtext post's body: as written on Gemini, as text on Gopher. */
+void	 page_gemtext(struct page *, const char *gmi, size_t len);
 /* Only the links of md, as link lines or items "[n] label". */
 void	 page_markdown_links(struct page *, const char *md, size_t len);
+/* The same of a gemtext post's body. */
+void	 page_gemtext_links(struct page *, const char *gmi, size_t len);
+/*
+ * Is the site path url served as a file, its Gopher type by extension:
+ * "/files/..." or a page bundle's "/posts/<slug>/<name>"?
+ */
+int	 page_file_path(const char *url);
 
 /* Where links point and how to reach this server: set by the caller. */
 struct page_target {

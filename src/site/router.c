@@ -192,7 +192,7 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 		return xasprintf("gopher://%s:%d/1%s/", cfg->hostname, port,
 		    url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
-	    strncmp(url, "/files/", 7) == 0 ? mime_gopher_type(url) : '0';
+	    page_file_path(url) ? mime_gopher_type(url) : '0';
 	return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port, type,
 	    url);
 }
@@ -415,7 +415,7 @@ render_post(const struct route *rt, struct slot *slot, struct post *post)
 	page_init(&p);
 	nav_post_header(&p, rt->a, post);
 	body = post_body(post, &len);
-	page_markdown(&p, body, len);
+	nav_post_body(&p, post, body, len);
 	nav_post_footer(&p, rt->a, post);
 	b = site_cache_put(rt->site, slot, emit_document(rt, &p, post->path));
 	page_free(&p);
@@ -990,6 +990,42 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 }
 
 /*
+ * "/posts/<slug>/<name>": a file of the page bundle post is, from its
+ * folder on disk, under the rules of files/ (no name starting with '.',
+ * one hard link unless files_hardlinks) and stricter on links: none at
+ * all, since a link beside a post could lead to another post's source
+ * or to a draft.  Never the post's own index, nor a directory.
+ */
+static void
+serve_bundle_file(const struct route *rt, const struct post *p,
+    const char *name, struct response *r)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	const char	*slash = strrchr(p->path, '/');
+	char		*rel;
+	int		 fd;
+
+	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
+	if (hidden(rel) || strcmp(name, slash + 1) == 0 || *name == '\0' ||
+	    (fd = fsafe_open(rt->a->dir, rel, FSAFE_LINKS_NONE, &st,
+	    &kind)) == -1) {
+		free(rel);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	if (kind != FSAFE_FILE || (st.st_nlink > 1 &&
+	    !rt->cfg->files_hardlinks)) {
+		close(fd);
+		free(rel);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	serve_fd(rt, rel, fd, &st, r);
+	free(rel);
+}
+
+/*
  * Split "/<section>/<name><rest>": returns the length of name and points
  * *rest after it ("" or "/" or "/atom.xml" ...).
  */
@@ -1028,6 +1064,8 @@ route_section(const struct route *rt, const char *path, const char *section,
 			serve_post_menu(rt, p, r);
 		else if (strcmp(rest, "/") == 0)
 			response_status(r, 31, "/posts/%s", key);
+		else if (p->bundle)
+			serve_bundle_file(rt, p, rest + 1, r);
 		else
 			response_status(r, 51, "Not found");
 		return;
@@ -1168,7 +1206,7 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 	}
 	nav_post_header(&p, a, post);
 	body = post_body(post, &len);
-	page_markdown(&p, body, len);
+	nav_post_body(&p, post, body, len);
 	nav_post_footer(&p, a, post);
 	set_body(r, emit_document(rt, &p, post->path), "text/gemini",
 	    post->lang ? post->lang : a->lang, '0');

@@ -499,6 +499,24 @@ e2e_gemini_raw(int port, const char *req, size_t reqlen, struct reply *r,
 	return 0;
 }
 
+/*
+ * GET gemini://localhost:port<path>: the reply, its status -2 when no
+ * reply could be had.
+ */
+static inline struct reply
+e2e_gemini_get(int port, SSL_CTX *ctx, const char *path)
+{
+	struct reply	 r;
+	char		 req[2048];
+	int		 len;
+
+	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
+	    path);
+	if (e2e_gemini_raw(port, req, (size_t)len, &r, ctx, "localhost") == -1)
+		r.status = -2;
+	return r;
+}
+
 /* Plain TCP: send req, read until the server closes. */
 static inline int
 e2e_plain(int port, const char *req, size_t reqlen, struct buf *out)

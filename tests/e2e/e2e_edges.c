@@ -67,16 +67,7 @@ make_capsule(void)
 static struct reply
 get(const char *path)
 {
-	struct reply	 r;
-	char		 req[2048];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
-	    srv.gemini_port, path);
-	if (e2e_gemini_raw(srv.gemini_port, req, (size_t)len, &r, ctx,
-	    "localhost") == -1)
-		r.status = -2;
-	return r;
+	return e2e_gemini_get(srv.gemini_port, ctx, path);
 }
 
 /* Does the server's log have a line containing needle? */

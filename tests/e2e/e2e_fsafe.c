@@ -4,8 +4,9 @@
  * links under each follow_symlinks setting, FIFOs, sockets and devices
  * (refused, and never opened: inotify sees no IN_OPEN), a file that
  * shrinks while it is sent (cut short without close_notify), one that
- * is unlinked while sent (sent whole), and unreadable files (skipped as
- * root, who reads everything; see e2e_privs.c).
+ * is unlinked while sent (sent whole), unreadable files (skipped as
+ * root, who reads everything; see e2e_privs.c), and the files of a page
+ * bundle (no hidden file, no link of any kind).
  */
 #include <sys/inotify.h>
 #include <sys/socket.h>
@@ -82,6 +83,37 @@ make_capsule(void)
 	path_of(p, sizeof(p), "files/null");
 	have_dev = mknod(p, S_IFCHR | 0666, makedev(1, 3)) == 0;
 
+	/* A page bundle: a post, its files, and what may not be served. */
+	path_of(p, sizeof(p), "posts");
+	mkdir(p, 0755);
+	path_of(p, sizeof(p), "posts/2024-01-01-b");
+	mkdir(p, 0755);
+	path_of(p, sizeof(p), "posts/2024-01-01-b/sub");
+	mkdir(p, 0755);
+	path_of(p, sizeof(p), "posts/2024-01-01-b/index.md");
+	e2e_write_file(p, "# Bundle\n\n![pic](pic.txt)\n");
+	path_of(p, sizeof(p), "posts/2024-01-01-b/pic.txt");
+	e2e_write_file(p, "bundle file\n");
+	path_of(p, sizeof(p), "posts/2024-01-01-b/sub/deep.txt");
+	e2e_write_file(p, "deep file\n");
+	path_of(p, sizeof(p), "posts/2024-01-01-b/.hidden.txt");
+	e2e_write_file(p, "TOP-SECRET hidden\n");
+	path_of(p, sizeof(p), "posts/draft.md");
+	e2e_write_file(p, "---\ndate: 2024-01-02\ndraft: true\n---\n"
+	    "TOP-SECRET draft\n");
+	path_of(p, sizeof(p), "posts/2024-01-01-b/in-link");
+	(void)!symlink("pic.txt", p);
+	path_of(p, sizeof(p), "posts/2024-01-01-b/to-draft");
+	(void)!symlink("../draft.md", p);
+	path_of(p, sizeof(p), "posts/2024-01-01-b/out-rel");
+	(void)!symlink("../../../secret.txt", p);
+	/* A folder that is a link is no bundle, even with an index. */
+	snprintf(p, sizeof(p), "%s/outside/index.md", top);
+	e2e_write_file(p, "---\ndate: 2024-01-03\n---\nTOP-SECRET post\n");
+	path_of(p, sizeof(p), "posts/2024-01-03-linked");
+	snprintf(t, sizeof(t), "%s/outside", top);
+	(void)!symlink(t, p);
+
 	/* Big, sparse: for the shrinking and vanishing cases. */
 	path_of(p, sizeof(p), "files/shrink.bin");
 	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -127,6 +159,49 @@ expect(int port, const char *path, int status, const char *needle)
 	else
 		OK(!leaked(&r.body), "%s: nothing from outside", path);
 	reply_free(&r);
+}
+
+/*
+ * A page bundle's files: served beside its post on both protocols, but
+ * no hidden file, no directory, not the post's source, and no symbolic
+ * link at all, whatever follow_symlinks says.
+ */
+static void
+test_bundle(struct e2e_server *s)
+{
+	struct buf	 b;
+	int		 len;
+	char		 req[256];
+
+	expect(s->gemini_port, "/posts/b", 20,
+	    "=> /posts/b/pic.txt pic");
+	expect(s->gemini_port, "/posts/b/pic.txt", 20, "bundle file");
+	expect(s->gemini_port, "/posts/b/sub/deep.txt", 20, "deep file");
+	expect(s->gemini_port, "/posts/b/.hidden.txt", 51, NULL);
+	expect(s->gemini_port, "/posts/b/%2Ehidden.txt", 51, NULL);
+	expect(s->gemini_port, "/posts/b/index.md", 51, NULL);
+	expect(s->gemini_port, "/posts/b/sub/", 51, NULL);
+	expect(s->gemini_port, "/posts/b/sub", 51, NULL);
+	expect(s->gemini_port, "/posts/b/in-link", 51, NULL);
+	expect(s->gemini_port, "/posts/b/to-draft", 51, NULL);
+	expect(s->gemini_port, "/posts/b/out-rel", 51, NULL);
+	expect(s->gemini_port, "/posts/b/../draft", 59, NULL);
+	expect(s->gemini_port, "/posts/linked", 51, NULL);
+	expect(s->gemini_port, "/posts/2024-01-03-linked/index.md", 51, NULL);
+	len = snprintf(req, sizeof(req), "/posts/b/pic.txt\r\n");
+	OK(e2e_plain(s->gopher_port, req, (size_t)len, &b) == 0 &&
+	    b.data != NULL && strstr(b.data, "bundle file") != NULL,
+	    "gopher: the bundle's file");
+	buf_free(&b);
+	len = snprintf(req, sizeof(req), "/posts/b\r\n");
+	OK(e2e_plain(s->gopher_port, req, (size_t)len, &b) == 0 &&
+	    b.data != NULL && strstr(b.data, "/0/posts/b/pic.txt") != NULL,
+	    "gopher: the post's reference names the file, type 0");
+	buf_free(&b);
+	len = snprintf(req, sizeof(req), "/posts/b/to-draft\r\n");
+	OK(e2e_plain(s->gopher_port, req, (size_t)len, &b) == 0 &&
+	    !leaked(&b), "gopher: no link followed");
+	buf_free(&b);
 }
 
 /* ".." and friends, in every spelling we could think of. */
@@ -324,6 +399,7 @@ main(void)
 	expect(s.gemini_port, "/files/out-dir/x.txt", 51, NULL);
 	expect(s.gemini_port, "/files/etc/passwd", 51, NULL);
 	test_dots(&s);
+	test_bundle(&s);
 	test_specials(&s);
 	test_shrink(&s);
 	test_vanish(&s);
@@ -345,6 +421,8 @@ main(void)
 		expect(s.gemini_port, "/files/in-link", 20, "plain text");
 		expect(s.gemini_port, "/files/fifo", 51, NULL);
 		expect(s.gemini_port, "/files/../../secret.txt", 59, NULL);
+		expect(s.gemini_port, "/posts/b/out-rel", 51, NULL);
+		expect(s.gemini_port, "/posts/b/in-link", 51, NULL);
 		INT_EQ(e2e_stop(&s), 0, "exits 0");
 	} else
 		OK(0, "follow_symlinks: true: server did not start");

@@ -281,7 +281,9 @@ crawl(void)
 			}
 		} else {
 			docs++;
-			if (strncmp(queue[i], "/posts/", 7) == 0) {
+			/* A bundle's picture (type I) is no text. */
+			if (strncmp(queue[i], "/posts/", 7) == 0 &&
+			    types[i] == '0') {
 				const char *nl = b.data;
 
 				/* Every line of a post ends in CRLF. */

@@ -5,14 +5,15 @@
  * this test edits it the ways editors and writers do: a new post,
  * truncate-and-write, write-a-temp-file-and-rename, two same-size edits
  * in a row, a tag and a series renamed, a post moved into and out of
- * draft, deleted, series/ and pages/ made after start, posts/ replaced
- * by a new directory.  Each change must show on every page that lists
- * it within a bounded time; editor droppings (.swp, ~, .txt) must not
- * cause a rebuild, and a burst of saves must cause few.  Then SIGHUP:
- * a broken configuration is refused with its file:line:col and the old
- * one keeps serving; a good one applies (title, cache limit), a port
- * change is refused as needing a restart.  Prints the save-to-visible
- * times it saw on stderr.
+ * draft, deleted, a gemtext post and a page bundle (its folder, its
+ * index, an image beside it), series/ and pages/ made after start,
+ * posts/ replaced by a new directory.  Each change must show on every
+ * page that lists it within a bounded time; editor droppings (.swp, ~,
+ * .txt) must not cause a rebuild, and a burst of saves must cause few.
+ * Then SIGHUP: a broken configuration is refused with its file:line:col
+ * and the old one keeps serving; a good one applies (title, cache
+ * limit), a port change is refused as needing a restart.  Prints the
+ * save-to-visible times it saw on stderr.
  */
 #include "e2e.h"
 
@@ -64,16 +65,7 @@ in_capsule(char *path, size_t len, const char *rel)
 static struct reply
 gem(const char *path)
 {
-	struct reply	 r;
-	char		 req[1100];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
-	    srv.gemini_port, path);
-	if (e2e_gemini_raw(srv.gemini_port, req, (size_t)len, &r, ctx,
-	    "localhost") == -1)
-		r.status = -2;
-	return r;
+	return e2e_gemini_get(srv.gemini_port, ctx, path);
 }
 
 /*
@@ -234,6 +226,46 @@ test_posts(void)
 	expect_soon("deleted: post", "/posts/fresh", 51, NULL, 1);
 	expect_soon("deleted: list", "/posts/", 20, "Back Again", 0);
 	expect_soon("deleted: tag", "/tags/beta/", 51, NULL, 1);
+}
+
+/*
+ * A gemtext post and a page bundle, live: a new .gmi file, a bundle's
+ * folder made with its index, an image added beside it (served from
+ * disk at once), the index edited, the folder removed.
+ */
+static void
+test_shapes(void)
+{
+	char	 path[1024];
+
+	mk("posts/2025-05-05-gem.gmi", "# Gemtext Arrival\nIn gemtext.\n");
+	expect_soon("new .gmi post", "/posts/", 20, "Gemtext Arrival", 1);
+	mk("posts/2025-05-05-gem.gmi", "# Gemtext Edited\nIn gemtext.\n");
+	expect_soon("edited .gmi post", "/posts/gem", 20, "Gemtext Edited",
+	    1);
+	in_capsule(path, sizeof(path), "posts/2025-06-06-trip");
+	OK(mkdir(path, 0755) == 0, "mkdir a bundle");
+	mk("posts/2025-06-06-trip/index.md", "# Bundle Arrival\n\n"
+	    "![map](map.png)\n");
+	expect_soon("new bundle", "/posts/", 20, "Bundle Arrival", 1);
+	expect_soon("its image link", "/posts/trip", 20,
+	    "=> /posts/trip/map.png map", 1);
+	expect_soon("no image yet", "/posts/trip/map.png", 51, NULL, 1);
+	mk("posts/2025-06-06-trip/map.png", "PNGDATA");
+	expect_soon("image added", "/posts/trip/map.png", 20, "PNGDATA", 1);
+	mk_rename("posts/2025-06-06-trip/index.md", "# Bundle Edited\n");
+	expect_soon("bundle index edited", "/posts/trip", 20,
+	    "Bundle Edited", 1);
+	in_capsule(path, sizeof(path), "posts/2025-06-06-trip/map.png");
+	unlink(path);
+	in_capsule(path, sizeof(path), "posts/2025-06-06-trip/index.md");
+	unlink(path);
+	in_capsule(path, sizeof(path), "posts/2025-06-06-trip");
+	OK(rmdir(path) == 0, "rmdir the bundle");
+	expect_soon("bundle removed", "/posts/trip", 51, NULL, 1);
+	in_capsule(path, sizeof(path), "posts/2025-05-05-gem.gmi");
+	unlink(path);
+	expect_soon(".gmi removed", "/posts/gem", 51, NULL, 1);
 }
 
 static void
@@ -403,7 +435,14 @@ main(void)
 		(void)!system(cmd);
 		return harness_done();
 	}
+	/*
+	 * The ports answer from bind(2) on, a moment before the watches
+	 * start: a file written in that moment would be missed.
+	 */
+	OK(log_wait("debug: watch: ", 1, 5000) == 0,
+	    "the capsule and posts/ watched");
 	test_posts();
+	test_shapes();
 	test_dirs();
 	test_quiet();
 	test_sighup();

@@ -29,7 +29,11 @@ static const struct {
 	{ "gemlog", "/gemlog/" },
 	{ "post-running-a-capsule-2", "/posts/running-a-capsule-2" },
 	{ "post-plain-text-habits-tables", "/posts/plain-text-habits-tables" },
+	/* One post of each format: TOML front matter, gemtext, a bundle. */
 	{ "post-moving-a-hugo-archive", "/posts/moving-a-hugo-archive" },
+	{ "post-a-post-kept-in-gemtext", "/posts/a-post-kept-in-gemtext" },
+	{ "post-a-post-with-its-own-picture",
+	    "/posts/a-post-with-its-own-picture" },
 	{ "page-about", "/about" },
 };
 
@@ -47,6 +51,11 @@ static const struct {
 	{ "postmenu-plain-text-habits-tables",
 	    "/posts/plain-text-habits-tables/", 0 },
 	{ "pagemenu-about", "/about/", 0 },
+	/* The links of a gemtext post, and a bundle's picture, as items. */
+	{ "postmenu-a-post-kept-in-gemtext", "/posts/a-post-kept-in-gemtext/",
+	    0 },
+	{ "postmenu-a-post-with-its-own-picture",
+	    "/posts/a-post-with-its-own-picture/", 0 },
 	{ "home", "/", 1 },
 	{ "posts", "/posts/", 1 },
 	{ "series", "/series/", 1 },

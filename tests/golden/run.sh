@@ -3,7 +3,8 @@
 #
 # For each tests/golden/NAME.md: `capsuled --render NAME.md` must print
 # exactly NAME.gmi, and `--render NAME.md --to gopher` exactly
-# NAME.gph.txt when that file exists.  --update rewrites the expectations
+# NAME.gph.txt when that file exists; the same for a gemtext post
+# NAME.src.gmi, on both protocols.  --update rewrites the expectations
 # (review the diff before committing).  Each render runs under a time
 # limit, so a pathological input that hangs fails instead of blocking.
 set -u
@@ -33,6 +34,14 @@ check() {	# md expected format
 		failed=$((failed + 1))
 	fi
 }
+
+# Posts kept in gemtext: NAME.src.gmi renders to NAME.gmi, NAME.gph.txt.
+for src in "$dir"/*.src.gmi; do
+	[ -f "$src" ] || continue
+	base=${src%.src.gmi}
+	check "$src" "$base.gmi" gemini
+	check "$src" "$base.gph.txt" gopher
+done
 
 for md in "$dir"/*.md; do
 	base=${md%.md}

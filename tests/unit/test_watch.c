@@ -258,6 +258,42 @@ test_watch(void)
 	INT_EQ(ncalls, before, "no rebuild for other files");
 	INT_EQ(watch_held(w, "posts/.x.md.swp"), 0, "swap files not held");
 
+	/* A .gmi post counts; a page bundle's folder is watched too. */
+	before = ncalls;
+	fd = open_in("posts/2024-01-06-g.gmi");
+	piece(fd, "# G\n");
+	close(fd);
+	run_for(100);
+	OK(ncalls > before, "a .gmi post: a rebuild");
+	before = ncalls;
+	test_mkdir(wdir, "posts/2024-01-07-b");
+	run_for(100);
+	OK(ncalls > before, "a folder made: a rebuild");
+	INT_EQ(watch_count(w), 3, "the folder watched");
+	before = ncalls;
+	fd = open_in("posts/2024-01-07-b/index.md");
+	piece(fd, "# B\n");
+	run_for(60);
+	INT_EQ(watch_held(w, "posts/2024-01-07-b/index.md"), 1,
+	    "a bundle's index being written");
+	INT_EQ(ncalls, before, "no rebuild while written");
+	close(fd);
+	run_for(100);
+	INT_EQ(watch_held(w, "posts/2024-01-07-b/index.md"), 0,
+	    "the index whole");
+	OK(ncalls > before, "the index closed: a rebuild");
+	before = ncalls;
+	fd = open_in("posts/2024-01-07-b/pic.png");
+	piece(fd, "PNG");
+	close(fd);
+	run_for(100);
+	INT_EQ(ncalls, before, "a bundle's picture: no rebuild");
+	snprintf(a, sizeof(a), "rm -rf '%s/posts/2024-01-07-b'", wdir);
+	OK(system(a) == 0, "rm -r the bundle");
+	run_for(100);
+	OK(ncalls > before, "the folder gone: a rebuild");
+	INT_EQ(watch_count(w), 2, "and no longer watched");
+
 	watch_stop(w);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");

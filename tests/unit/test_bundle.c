@@ -1,0 +1,146 @@
+/*
+ * test_bundle.c -- page bundles in the archive: posts/<folder>/index.md
+ * (or index.gmi) is a post named and dated by its folder, and links in
+ * it to the folder's files resolve to where they are served
+ * (content/links.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "content/archive.h"
+#include "content/links.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "files.h"
+#include "markdown/scan.h"
+#include "harness.h"
+
+static char	 top[64];
+
+static struct archive *
+load(void)
+{
+	struct config	 c;
+	char		 path[256];
+
+	test_mkdir(top, "posts");
+	test_mkdir(top, "posts/2024-01-05-trip");
+	test_put(top, "posts/2024-01-05-trip/index.md", "---\ntags: [travel]\n"
+	    "---\n# The trip\n\n![map](map.png) and ![deep](img/a%20b.png)\n"
+	    "[note](notes.md), [other](../2024-02-01-notes/), "
+	    "[gmi](../2024-03-01-gem/index.gmi), [up](../2024-01-01-x.md)\n");
+	test_put(top, "posts/2024-01-05-trip/map.png", "PNG");
+	test_mkdir(top, "posts/2024-02-01-notes");
+	test_put(top, "posts/2024-02-01-notes/index.md", "---\n"
+	    "slug: Field Notes\ntitle: Notes\n---\nBody.\n");
+	test_mkdir(top, "posts/2024-03-01-gem");
+	test_put(top, "posts/2024-03-01-gem/index.gmi", "# Gemtext bundle\n"
+	    "=> photo.jpg A photo\n=> ../2024-01-05-trip/ The trip\n");
+	test_put(top, "posts/2024-01-01-x.md", "# X\n");
+	test_put(top, "posts/2024-01-01-notes.md", "# Single notes\n");
+	test_mkdir(top, "posts/2024-04-01-empty");	/* no index: no post */
+	test_put(top, "posts/2024-04-01-empty/a.png", "PNG");
+	test_mkdir(top, "posts/.2024-05-01-hidden");
+	test_put(top, "posts/.2024-05-01-hidden/index.md", "# Hidden\n");
+	test_mkdir(top, "elsewhere");
+	test_put(top, "elsewhere/index.md", "---\ndate: 2024-06-01\n---\n"
+	    "# Linked\n");
+	snprintf(path, sizeof(path), "%s/posts/2024-06-01-linked", top);
+	if (symlink("../elsewhere", path) == -1) {
+		perror(path);
+		exit(2);
+	}
+	memset(&c, 0, sizeof(c));
+	c.capsule_dir = top;
+	c.site_title = "Site";
+	c.lang = "en";
+	c.hostname = "localhost";
+	return archive_load(&c);
+}
+
+static void
+resolves(const struct archive *a, const char *from, const char *url,
+    const char *want)
+{
+	char	*got = links_resolve(a, from, url);
+
+	if (want == NULL)
+		OK(got == NULL, "%s in %s: left as written, got %s", url, from,
+		    got ? got : "");
+	else
+		STR_EQ(got ? got : "(null)", want, url);
+	free(got);
+}
+
+int
+main(void)
+{
+	struct archive	*a;
+	struct post	*p;
+
+	log_set_level(LOG_LEVEL_ERROR);
+	snprintf(top, sizeof(top), "/tmp/capsuled-bundle-XXXXXX");
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		return 2;
+	}
+	if ((a = load()) == NULL) {
+		OK(0, "archive_load");
+		test_rm_tree(top);
+		return harness_done();
+	}
+	INT_EQ(a->nposts, 5, "three bundles and two files; no empty, hidden "
+	    "or linked folder");
+	p = archive_post(a, "trip");
+	OK(p != NULL && p->bundle && !p->gemtext &&
+	    strcmp(p->path, "posts/2024-01-05-trip/index.md") == 0 &&
+	    strcmp(p->date.ymd, "2024-01-05") == 0 &&
+	    strcmp(p->title, "The trip") == 0 && p->ntags == 1,
+	    "slug and date from the folder, the rest as any post");
+	p = archive_post(a, "field-notes");
+	OK(p != NULL && p->bundle && strcmp(p->title, "Notes") == 0,
+	    "front matter's slug wins over the folder");
+	OK(archive_post(a, "notes") != NULL &&
+	    !archive_post(a, "notes")->bundle,
+	    "a single file keeps the folder's name free for itself");
+	p = archive_post(a, "gem");
+	OK(p != NULL && p->bundle && p->gemtext &&
+	    strcmp(p->title, "Gemtext bundle") == 0, "an index.gmi bundle");
+	OK(archive_post(a, "empty") == NULL && archive_post(a, "linked") ==
+	    NULL && archive_post(a, "hidden") == NULL,
+	    "no index, a link, a hidden folder: no post");
+
+	resolves(a, "posts/2024-01-05-trip/index.md", "map.png",
+	    "/posts/trip/map.png");
+	resolves(a, "posts/2024-01-05-trip/index.md", "img/a%20b.png",
+	    "/posts/trip/img/a b.png");
+	resolves(a, "posts/2024-01-05-trip/index.md", "./map.png?x#y",
+	    "/posts/trip/map.png");
+	resolves(a, "posts/2024-01-05-trip/index.md", "notes.md",
+	    "/posts/notes");
+	resolves(a, "posts/2024-01-05-trip/index.md", "../2024-02-01-notes/",
+	    "/posts/field-notes");
+	resolves(a, "posts/2024-01-05-trip/index.md",
+	    "../2024-03-01-gem/index.gmi", "/posts/gem");
+	resolves(a, "posts/2024-01-05-trip/index.md", "../2024-01-01-x.md",
+	    "/posts/x");
+	resolves(a, "posts/2024-03-01-gem/index.gmi", "photo.jpg",
+	    "/posts/gem/photo.jpg");
+	resolves(a, "posts/2024-01-01-x.md", "2024-01-05-trip/map.png",
+	    "/posts/trip/map.png");
+	resolves(a, "posts/2024-01-01-x.md", "/posts/2024-01-05-trip/index.md",
+	    "/posts/trip");
+	resolves(a, "posts/2024-01-01-x.md", "2024-04-01-empty/a.png", NULL);
+	resolves(a, "posts/2024-01-05-trip/index.md", "https://a.example/x.png",
+	    NULL);
+	INT_EQ(links_check(a), 0, "every link names a post");
+	OK(links_report(a, "posts/2024-01-01-x.md", (const struct scan_link[])
+	    { { "/posts/trip/map.png", 1, 1 }, { "/posts/x/map.png", 2, 1 },
+	    { "/posts/nope/map.png", 3, 1 } }, 3) == 2,
+	    "a bundle's file by its path is found; not under another post");
+	archive_unref(a);
+	test_rm_tree(top);
+	return harness_done();
+}
