@@ -12,7 +12,8 @@
 #   make fuzz       every libFuzzer target for FUZZ_SECONDS (build-fuzz/)
 #   make golden     rewrite tests/golden expectations (review the diff!)
 #   make test-slow  the slow tests: 10,000 posts, 1,000 rebuilds, a storm of
-#                   saves under load (minutes)
+#                   saves under load, a 10-minute soak
+#                   (CAPSULED_SOAK_SECONDS=60 for a short one)
 #   make bench      capsuled against molly-brown and gophernicus: one table
 #                   (bench/README.md; a few minutes; loopback only)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, the
@@ -94,7 +95,8 @@ $(BUILD)/tests/test_seeds_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c \
 	$(CC) $(ALL_CFLAGS) -Itests -DFUZZ_NAME='"$*"' -o $@ $< \
 	    tests/fuzz/replay.c $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/e2e/%.c tests/harness.h $(BUILD)/libcapsuled.a
+$(BUILD)/tests/%: tests/e2e/%.c tests/e2e/e2e.h tests/harness.h \
+	    $(BUILD)/libcapsuled.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
 
@@ -111,7 +113,8 @@ test: tests
 
 # Slow tests, not part of `make test`: the live archive on 10,000
 # generated posts and 1,000 rebuilds (issue 5's figures), and saves in
-# pieces under load never served half-written (issue 18; minutes).
+# pieces under load never served half-written, and a soak of every kind
+# of work at once (issue 18; CAPSULED_SOAK_SECONDS, default 600).
 SLOW_SRCS := $(wildcard tests/slow/*.c)
 SLOW_BINS := $(patsubst tests/slow/%.c,$(BUILD)/tests/slow/%,$(SLOW_SRCS))
 

@@ -16,6 +16,7 @@
 #include <netinet/tcp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,6 +536,219 @@ e2e_plain(int port, const char *req, size_t reqlen, struct buf *out)
 		buf_add(out, chunk, (size_t)n);
 	close(fd);
 	return n < 0 ? -1 : 0;
+}
+
+/* A "key: N kB" figure of /proc/PID/status (VmRSS...); -1 when absent. */
+static inline long
+e2e_proc_status_kb(pid_t pid, const char *key)
+{
+	char	 path[64], line[256];
+	FILE	*f;
+	long	 v = -1;
+	size_t	 klen = strlen(key);
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			v = strtol(line + klen + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* How many fds pid has open (/proc/PID/fd); -1 when unknown. */
+static inline int
+e2e_fd_count(pid_t pid)
+{
+	char	 cmd[96], out[32];
+	FILE	*p;
+	int	 n = -1;
+
+	snprintf(cmd, sizeof(cmd), "ls /proc/%d/fd 2>/dev/null | wc -l",
+	    (int)pid);
+	if ((p = popen(cmd, "r")) == NULL)
+		return -1;
+	if (fgets(out, sizeof(out), p) != NULL)
+		n = atoi(out);
+	pclose(p);
+	return n;
+}
+
+/* A TCP connection to 127.0.0.1:port from source address src (or any). */
+static inline int
+e2e_connect_from(const char *src, int port, unsigned timeout_ms, int nonblock)
+{
+	struct sockaddr_in	 sin;
+	struct timeval		 tv = { timeout_ms / 1000,
+				    (long)(timeout_ms % 1000) * 1000 };
+	int			 fd;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC |
+	    (nonblock ? SOCK_NONBLOCK : 0), 0)) == -1)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (src != NULL) {
+		memset(&sin, 0, sizeof(sin));
+		sin.sin_family = AF_INET;
+		inet_pton(AF_INET, src, &sin.sin_addr);
+		if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
+			close(fd);
+			return -1;
+		}
+	}
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 &&
+	    !(nonblock && errno == EINPROGRESS)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* A number below n from a small LCG (each thread keeps its own seed). */
+static inline unsigned
+e2e_rnd(unsigned *seed, unsigned n)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (*seed >> 8) % n;
+}
+
+/*
+ * Write t through fd in n pieces with pauses of 20 to 400 ms between
+ * them (most longer than a 100 ms debounce): a writer still typing, or
+ * a tool that writes in chunks.
+ */
+static inline void
+e2e_write_pieces(int fd, const char *t, int n, unsigned *seed)
+{
+	size_t	 len = strlen(t), at = 0, step = len / (size_t)n;
+	int	 i;
+
+	for (i = 0; i < n; i++) {
+		size_t m = i == n - 1 ? len - at : step;
+
+		if (write(fd, t + at, m) != (ssize_t)m)
+			perror("write");
+		at += m;
+		if (i < n - 1)
+			e2e_sleep_ms(20 + e2e_rnd(seed, 380));
+	}
+}
+
+/*
+ * Ask s for path (a URL path, also the Gopher selector) over Gemini or
+ * Gopher.  Returns 1 when found (Gemini 20; a Gopher answer that is not
+ * an error menu) with the page in body, 0 when not found (Gemini 51, a
+ * Gopher type-3 line), -1 for no answer or any other (body is empty).
+ */
+static inline int
+e2e_ask(const struct e2e_server *s, SSL_CTX *ctx, int gopher,
+    const char *path, struct buf *body)
+{
+	struct reply	 r;
+	char		 req[512];
+	int		 len;
+
+	buf_init(body);
+	if (gopher) {
+		len = snprintf(req, sizeof(req), "%s\r\n", path);
+		if (e2e_plain(s->gopher_port, req, (size_t)len, body) == -1 ||
+		    body->len == 0) {
+			buf_free(body);
+			return -1;
+		}
+		return body->data[0] != '3';
+	}
+	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
+	    s->gemini_port, path);
+	if (e2e_gemini_raw(s->gemini_port, req, (size_t)len, &r, ctx,
+	    "localhost") == -1 || (r.status != 20 && r.status != 51) ||
+	    !r.close_notify) {
+		reply_free(&r);
+		return -1;
+	}
+	*body = r.body;
+	return r.status == 20;
+}
+
+/* Did the peer close fd?  Reads and discards what is there. */
+static inline int
+e2e_peer_closed(int fd)
+{
+	char	 tmp[4096];
+	ssize_t	 n;
+
+	for (;;) {
+		n = recv(fd, tmp, sizeof(tmp), MSG_DONTWAIT);
+		if (n > 0)
+			continue;
+		if (n == 0)
+			return 1;
+		return errno != EAGAIN && errno != EWOULDBLOCK;
+	}
+}
+
+/*
+ * Write n posts that never change into capsule/posts/: "Stable post K"
+ * (/posts/stable-K), its text between "STABLE K BEGIN" and "STABLE K
+ * END", for the tests that change other posts under load.
+ */
+static inline void
+e2e_stable_posts(const char *capsule, int n)
+{
+	char	 path[1024];
+	int	 k;
+
+	for (k = 0; k < n; k++) {
+		snprintf(path, sizeof(path), "%s/posts/2024-03-%02d-stable-%d"
+		    ".md", capsule, k + 1, k);
+		e2e_write_file(path, "---\ntitle: Stable post %d\n---\n"
+		    "STABLE %d BEGIN\n\nNever changes.\n\nSTABLE %d END\n", k,
+		    k, k);
+	}
+}
+
+/* Is body stable post k, whole? */
+static inline int
+e2e_stable_whole(const char *body, int k)
+{
+	char	 a[64], b[64];
+
+	snprintf(a, sizeof(a), "STABLE %d BEGIN", k);
+	snprintf(b, sizeof(b), "STABLE %d END", k);
+	return body != NULL && strstr(body, a) != NULL &&
+	    strstr(body, b) != NULL;
+}
+
+/* Does body (a /posts/ page) list all n stable posts? */
+static inline int
+e2e_lists_stable(const char *body, int n)
+{
+	char	 t[64];
+	int	 k;
+
+	for (k = 0; k < n; k++) {
+		snprintf(t, sizeof(t), "Stable post %d", k);
+		if (body == NULL || strstr(body, t) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+/* A wrong answer from a request loop: counted in *n, and said why. */
+static inline void
+e2e_wrong(atomic_int *n, const char *proto, const char *path,
+    const char *why)
+{
+	atomic_fetch_add(n, 1);
+	fprintf(stderr, "WRONG %s %s: %s\n", proto, path, why);
 }
 
 #endif

@@ -79,42 +79,6 @@ raise_nofile(rlim_t want)
 	}
 }
 
-static long
-proc_status_kb(pid_t pid, const char *key)
-{
-	char	 path[64], line[256];
-	FILE	*f;
-	long	 v = -1;
-	size_t	 klen = strlen(key);
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-			v = strtol(line + klen + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-static int
-fd_count(pid_t pid)
-{
-	char	 cmd[96], out[32];
-	FILE	*p;
-	int	 n = -1;
-
-	snprintf(cmd, sizeof(cmd), "ls /proc/%d/fd 2>/dev/null | wc -l",
-	    (int)pid);
-	if ((p = popen(cmd, "r")) == NULL)
-		return -1;
-	if (fgets(out, sizeof(out), p) != NULL)
-		n = atoi(out);
-	pclose(p);
-	return n;
-}
 
 /* Wait (bounded) until the server's open fds are back to at most n. */
 static int
@@ -123,7 +87,7 @@ fds_back_to(pid_t pid, int n, unsigned ms)
 	uint64_t	 end = e2e_now_ms() + ms;
 	int		 k;
 
-	while ((k = fd_count(pid)) > n && e2e_now_ms() < end)
+	while ((k = e2e_fd_count(pid)) > n && e2e_now_ms() < end)
 		e2e_sleep_ms(50);
 	return k;
 }
@@ -144,57 +108,6 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* A TCP connection to 127.0.0.1:port from source address src (or any). */
-static int
-connect_from(const char *src, int port, unsigned timeout_ms, int nonblock)
-{
-	struct sockaddr_in	 sin;
-	struct timeval		 tv = { timeout_ms / 1000,
-				    (long)(timeout_ms % 1000) * 1000 };
-	int			 fd;
-
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC |
-	    (nonblock ? SOCK_NONBLOCK : 0), 0)) == -1)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (src != NULL) {
-		memset(&sin, 0, sizeof(sin));
-		sin.sin_family = AF_INET;
-		inet_pton(AF_INET, src, &sin.sin_addr);
-		if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
-			close(fd);
-			return -1;
-		}
-	}
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 &&
-	    !(nonblock && errno == EINPROGRESS)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Did the peer close fd?  Reads and discards what is there. */
-static int
-peer_closed(int fd)
-{
-	char	 tmp[4096];
-	ssize_t	 n;
-
-	for (;;) {
-		n = recv(fd, tmp, sizeof(tmp), MSG_DONTWAIT);
-		if (n > 0)
-			continue;
-		if (n == 0)
-			return 1;
-		return errno != EAGAIN && errno != EWOULDBLOCK;
-	}
-}
 
 /* Read until the peer closes (bounded by the socket's timeout). */
 static size_t
@@ -259,7 +172,7 @@ gemini_get(int port, const char *src, const char *path, struct reply *r)
 
 	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
 	    path);
-	if ((fd = connect_from(src, port, 5000, 0)) == -1) {
+	if ((fd = e2e_connect_from(src, port, 5000, 0)) == -1) {
 		memset(r, 0, sizeof(*r));
 		r->status = -2;
 		return -1;
@@ -412,7 +325,7 @@ test_slowloris(struct e2e_server *s)
 
 	hellolen = client_hello(hello, sizeof(hello));
 	OK(hellolen > 100, "a ClientHello to drip (%zu bytes)", hellolen);
-	fds0 = fd_count(s->pid);
+	fds0 = e2e_fd_count(s->pid);
 	c = calloc(500, sizeof(*c));
 	pfd = calloc(500, sizeof(*pfd));
 	for (k = 0; k < SL_NKINDS; k++) {
@@ -420,7 +333,7 @@ test_slowloris(struct e2e_server *s)
 		hi[k] = 0;
 		for (j = 0; j < counts[k]; j++, n++) {
 			c[n].kind = (enum sl_kind)k;
-			c[n].fd = connect_from(NULL, k == SL_GOPHER ?
+			c[n].fd = e2e_connect_from(NULL, k == SL_GOPHER ?
 			    s->gopher_port : s->gemini_port, 3000, 0);
 			c[n].t_open = e2e_now_ms();
 			if (c[n].fd == -1)
@@ -480,7 +393,7 @@ test_slowloris(struct e2e_server *s)
 		if (poll(pfd, (nfds_t)n, 20) <= 0)
 			continue;
 		for (i = 0; i < n; i++) {
-			if (pfd[i].revents == 0 || !peer_closed(c[i].fd))
+			if (pfd[i].revents == 0 || !e2e_peer_closed(c[i].fd))
 				continue;
 			c[i].t_closed = e2e_now_ms();
 			open_left--;
@@ -608,7 +521,7 @@ test_wrong_protocols(struct e2e_server *s)
 
 	t0 = e2e_now_ms();
 	for (i = 0; i < nitems(junk); i++) {
-		fds[i] = connect_from(NULL, s->gemini_port, 5000, 0);
+		fds[i] = e2e_connect_from(NULL, s->gemini_port, 5000, 0);
 		(void)!write(fds[i], junk[i].p, junk[i].len);
 	}
 	closed = batch_drain(fds, (int)nitems(junk), 4000, outs);
@@ -648,10 +561,10 @@ test_hangups(struct e2e_server *s)
 	struct linger	 lg = { 1, 0 };
 	struct reply	 r;
 	SSL		*ssl;
-	int		 i, fd, fds0 = fd_count(s->pid);
+	int		 i, fd, fds0 = e2e_fd_count(s->pid);
 
 	for (i = 0; i < 40; i++) {
-		fd = connect_from(NULL, i % 4 == 3 ? s->gopher_port :
+		fd = e2e_connect_from(NULL, i % 4 == 3 ? s->gopher_port :
 		    s->gemini_port, 5000, 0);
 		if (i % 2 == 1)
 			setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
@@ -689,14 +602,14 @@ test_slow_readers(struct e2e_server *s)
 	uint64_t	 t0, t_closed = 0;
 	char		 one;
 
-	fds0 = fd_count(s->pid);
-	rss0 = proc_status_kb(s->pid, "VmRSS");
+	fds0 = e2e_fd_count(s->pid);
+	rss0 = e2e_proc_status_kb(s->pid, "VmRSS");
 	for (i = 0; i < NREADERS; i++) {
 		fd[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		/* A small window: the server's send queue fills at once. */
 		setsockopt(fd[i], SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
 		close(fd[i]);
-		fd[i] = connect_from(NULL, s->gemini_port, 5000, 0);
+		fd[i] = e2e_connect_from(NULL, s->gemini_port, 5000, 0);
 		setsockopt(fd[i], SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
 		ssl[i] = SSL_new(ctx);
 		SSL_set_fd(ssl[i], fd[i]);
@@ -711,9 +624,9 @@ test_slow_readers(struct e2e_server *s)
 		for (i = 0; i < NREADERS; i++)
 			(void)!recv(fd[i], &one, 1, MSG_DONTWAIT);
 		for (k = 0; k < 10; k++) {
-			rss = proc_status_kb(s->pid, "VmRSS");
+			rss = e2e_proc_status_kb(s->pid, "VmRSS");
 			peak = rss > peak ? rss : peak;
-			closed_fds = fd_count(s->pid);
+			closed_fds = e2e_fd_count(s->pid);
 			if (closed_fds <= fds0 && t_closed == 0)
 				t_closed = e2e_now_ms() - t0;
 			e2e_sleep_ms(100);
@@ -756,7 +669,7 @@ sweep_closed(int *fd, int n, struct pollfd *pfd, const uint64_t *t_conn,
 	if (poll(pfd, (nfds_t)n, timeout_ms) <= 0)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (pfd[i].revents != 0 && peer_closed(fd[i])) {
+		if (pfd[i].revents != 0 && e2e_peer_closed(fd[i])) {
 			closed_after[nclosed++] = e2e_now_ms() - t_conn[i];
 			close(fd[i]);
 			fd[i] = -1;
@@ -781,7 +694,7 @@ test_many_idle(const char *capsule_dir)
 		OK(0, "server B did not start");
 		return;
 	}
-	fds0 = fd_count(b.pid);
+	fds0 = e2e_fd_count(b.pid);
 	fd = calloc(NCONN, sizeof(*fd));
 	pfd = calloc(NCONN, sizeof(*pfd));
 	t_conn = calloc(NCONN, sizeof(*t_conn));
@@ -792,7 +705,7 @@ test_many_idle(const char *capsule_dir)
 	 */
 	t_start = e2e_now_ms();
 	for (i = 0; i < NCONN; i++) {
-		fd[i] = connect_from(NULL, b.gemini_port, 3000, 1);
+		fd[i] = e2e_connect_from(NULL, b.gemini_port, 3000, 1);
 		t_conn[i] = e2e_now_ms();
 		if (i % 100 == 99)
 			nref += sweep_closed(fd, i + 1, pfd, t_conn,
@@ -829,7 +742,7 @@ test_many_idle(const char *capsule_dir)
 	    "server fds %d -> %d\n", LIMIT, nopen, nclosed,
 	    (unsigned long long)(nref ? refused[nref / 2] : 0),
 	    (unsigned long long)(nref ? refused[nref - 1] : 0), npending,
-	    fds0, fd_count(b.pid));
+	    fds0, e2e_fd_count(b.pid));
 	OK(nopen <= LIMIT, "the limit holds: %d open <= %d", nopen, LIMIT);
 	OK(nopen >= LIMIT * 8 / 10, "up to the limit is served: %d open",
 	    nopen);
@@ -842,8 +755,8 @@ test_many_idle(const char *capsule_dir)
 	 */
 	OK(nref > 0 && refused[nref / 2] < 2000, "closed at once (p50 %llu ms)",
 	    (unsigned long long)(nref ? refused[nref / 2] : 0));
-	OK(fd_count(b.pid) <= fds0 + LIMIT + 4, "server fds bounded (%d)",
-	    fd_count(b.pid));
+	OK(e2e_fd_count(b.pid) <= fds0 + LIMIT + 4, "server fds bounded (%d)",
+	    e2e_fd_count(b.pid));
 	OK(gemini_get(b.gemini_port, NULL, "/", &r) == -1 || r.status != 20,
 	    "a client over the limit is not served");
 	reply_free(&r);
@@ -888,7 +801,7 @@ test_random(struct e2e_server *s)
 	for (i = 0; i < N; i++) {
 		len = 1 + rng() % 2000;
 		random_bytes(junk, len);
-		fds[i] = connect_from(NULL, s->gemini_port, 4000, 0);
+		fds[i] = e2e_connect_from(NULL, s->gemini_port, 4000, 0);
 		(void)!send(fds[i], junk, len, MSG_NOSIGNAL);
 	}
 	closed = batch_drain(fds, N, 4000, outs);
@@ -903,7 +816,7 @@ test_random(struct e2e_server *s)
 	for (i = 0; i < N; i++) {
 		len = 1 + rng() % 2000;
 		random_bytes(junk, len);
-		fds[i] = connect_from(NULL, s->gemini_port, 4000, 0);
+		fds[i] = e2e_connect_from(NULL, s->gemini_port, 4000, 0);
 		(void)!send(fds[i], hello, hellolen, MSG_NOSIGNAL);
 		(void)!send(fds[i], junk, len, MSG_NOSIGNAL);
 	}
@@ -924,7 +837,7 @@ test_random(struct e2e_server *s)
 			junk[1] = 0x03;
 			junk[2] = 0x03;
 		}
-		fds[i] = connect_from(NULL, s->gemini_port, 4000, 0);
+		fds[i] = e2e_connect_from(NULL, s->gemini_port, 4000, 0);
 		ssl[i] = SSL_new(ctx);
 		SSL_set_fd(ssl[i], fds[i]);
 		if (SSL_connect(ssl[i]) != 1) {
@@ -952,7 +865,7 @@ test_random(struct e2e_server *s)
 			junk[len++] = '\r';
 			junk[len++] = '\n';
 		}
-		if (gemini_fd(connect_from(NULL, s->gemini_port, 4000, 0),
+		if (gemini_fd(e2e_connect_from(NULL, s->gemini_port, 4000, 0),
 		    (char *)junk, len, &r) == 0 && r.close_notify) {
 			ok_line++;
 			n59 += r.status == 59;
@@ -1005,7 +918,7 @@ test_handshake_storm(struct e2e_server *c)
 
 	t0 = e2e_now_ms();
 	for (i = 0; i < 40; i++) {
-		if ((fd = connect_from("127.0.0.7", c->gemini_port, 3000,
+		if ((fd = e2e_connect_from("127.0.0.7", c->gemini_port, 3000,
 		    0)) == -1)
 			continue;
 		ssl = SSL_new(ctx);
@@ -1063,13 +976,13 @@ test_per_address(const char *capsule_dir)
 	 * (Not 127.0.0.1: e2e_start()'s probe may not be closed yet.)
 	 */
 	for (i = 0; i < 6; i++)
-		held[i] = connect_from("127.0.0.5", c.gemini_port, 3000, 0);
+		held[i] = e2e_connect_from("127.0.0.5", c.gemini_port, 3000, 0);
 	t0 = e2e_now_ms();
 	nclosed = 0;
 	while (nclosed == 0 && e2e_now_ms() - t0 < 1000) {
 		e2e_sleep_ms(20);
 		for (i = 0; i < 6; i++)
-			if (held[i] != -1 && peer_closed(held[i])) {
+			if (held[i] != -1 && e2e_peer_closed(held[i])) {
 				close(held[i]);
 				held[i] = -1;
 				nclosed++;
@@ -1078,7 +991,7 @@ test_per_address(const char *capsule_dir)
 	dt = e2e_now_ms() - t0;
 	e2e_sleep_ms(300);		/* and no other goes */
 	for (i = 0; i < 6; i++)
-		if (held[i] != -1 && peer_closed(held[i])) {
+		if (held[i] != -1 && e2e_peer_closed(held[i])) {
 			close(held[i]);
 			held[i] = -1;
 			nclosed++;
@@ -1107,7 +1020,7 @@ test_per_address(const char *capsule_dir)
 	OK(r.close_notify && r.body.len == strlen("44 1\r\n"),
 	    "44 has no body and a clean close");
 	reply_free(&r);
-	fd = connect_from("127.0.0.3", c.gopher_port, 3000, 0);
+	fd = e2e_connect_from("127.0.0.3", c.gopher_port, 3000, 0);
 	(void)!write(fd, "/\r\n", 3);
 	buf_init(&out);
 	drain(fd, &out);

@@ -59,23 +59,6 @@ wait_builds(int n)
 	return 0;
 }
 
-static long
-rss_kib(void)
-{
-	char	 path[64], line[256];
-	long	 kib = -1;
-	FILE	*f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)srv.pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, "VmRSS:", 6) == 0)
-			kib = atol(line + 6);
-	fclose(f);
-	return kib;
-}
-
 static int
 requests(void)
 {
@@ -140,7 +123,7 @@ main(void)
 		OK(wait_builds(++want) == 0, "warm-up rebuild %d", i);
 	}
 	bad += requests();
-	base = rss_kib();
+	base = e2e_proc_status_kb(srv.pid, "VmRSS");
 	t0 = e2e_now_ms();
 	for (i = 0; i < n; i++) {
 		if (i % 2)
@@ -155,10 +138,10 @@ main(void)
 			break;
 		}
 		bad += requests();
-		if ((kib = rss_kib()) > peak)
+		if ((kib = e2e_proc_status_kb(srv.pid, "VmRSS")) > peak)
 			peak = kib;
 	}
-	end = rss_kib();
+	end = e2e_proc_status_kb(srv.pid, "VmRSS");
 	fprintf(stderr, "FIGURE memory: VmRSS %ld KiB after warm-up, %ld KiB "
 	    "after %d rebuilds (%+.1f%%), peak %ld KiB; %.1f s\n", base, end,
 	    i, 100.0 * (double)(end - base) / (double)base, peak,

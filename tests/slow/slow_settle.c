@@ -98,13 +98,6 @@ deleted(int k)
 	pthread_mutex_unlock(&c->mtx);
 }
 
-static unsigned
-rnd(unsigned *seed, unsigned n)
-{
-	*seed = *seed * 1103515245u + 12345u;
-	return (*seed >> 8) % n;
-}
-
 static void
 churn_path(char *path, size_t len, int k)
 {
@@ -113,15 +106,6 @@ churn_path(char *path, size_t len, int k)
 }
 
 /* ---- writers --------------------------------------------------------- */
-
-static void
-put(int fd, const char *s)
-{
-	size_t	 len = strlen(s);
-
-	if (write(fd, s, len) != (ssize_t)len)
-		perror("write");
-}
 
 /* The text of version v of churn post k, cut into n pieces. */
 static void
@@ -140,25 +124,6 @@ text(char *buf, size_t len, int k, int v)
 	buf_free(&b);
 }
 
-/* Write text through fd in n pieces, pausing between them. */
-static void
-in_pieces(int fd, const char *t, int n, unsigned *seed)
-{
-	size_t	 len = strlen(t), at = 0, step = len / (size_t)n;
-	char	 piece[8192];
-	int	 i;
-
-	for (i = 0; i < n; i++) {
-		size_t m = i == n - 1 ? len - at : step;
-
-		snprintf(piece, sizeof(piece), "%.*s", (int)m, t + at);
-		put(fd, piece);
-		at += m;
-		if (i < n - 1)
-			e2e_sleep_ms(20 + rnd(seed, 380));
-	}
-}
-
 /* A new version of k, written in place through one open file. */
 static void
 rewrite(int k, unsigned *seed)
@@ -174,7 +139,7 @@ rewrite(int k, unsigned *seed)
 		perror(path);
 		return;
 	}
-	in_pieces(fd, t, 2 + (int)rnd(seed, 3), seed);
+	e2e_write_pieces(fd, t, 2 + (int)e2e_rnd(seed, 3), seed);
 	close(fd);
 	end_write(k);
 }
@@ -210,7 +175,7 @@ op_recreate(int k, unsigned *seed)
 	churn_path(path, sizeof(path), k);
 	deleted(k);
 	unlink(path);
-	e2e_sleep_ms(50 + rnd(seed, 300));
+	e2e_sleep_ms(50 + e2e_rnd(seed, 300));
 	rewrite(k, seed);
 	atomic_fetch_add(&nops[2], 1);
 }
@@ -233,8 +198,8 @@ writer(void *arg)
 	int		 k, r;
 
 	while (!atomic_load(&stop)) {
-		k = (int)(size_t)arg * 2 + (int)rnd(&seed, 2);
-		r = (int)rnd(&seed, 10);
+		k = (int)(size_t)arg * 2 + (int)e2e_rnd(&seed, 2);
+		r = (int)e2e_rnd(&seed, 10);
 		if (r < 5)
 			op_pieces(k, &seed);
 		else if (r < 7)
@@ -243,19 +208,12 @@ writer(void *arg)
 			op_recreate(k, &seed);
 		else
 			op_touch(k, &seed);
-		e2e_sleep_ms(rnd(&seed, 100));
+		e2e_sleep_ms(e2e_rnd(&seed, 100));
 	}
 	return NULL;
 }
 
 /* ---- readers --------------------------------------------------------- */
-
-static void
-wrong(const char *proto, const char *path, const char *why)
-{
-	atomic_fetch_add(&nwrong, 1);
-	fprintf(stderr, "WRONG %s %s: %s\n", proto, path, why);
-}
 
 /* May churn post k answer "not found" to a request sent at t0? */
 static int
@@ -286,14 +244,15 @@ judge_churn(const char *proto, const char *path, int k, int found,
 		if (may_be_absent(k, t0))
 			atomic_fetch_add(&nabsent, 1);
 		else
-			wrong(proto, path, "not found, yet it is there");
+			e2e_wrong(&nwrong, proto, path,
+			    "not found, yet it is there");
 		return;
 	}
 	snprintf(end, sizeof(end), "CHURN %d v", k);
 	n = 0;
 	if (body == NULL || (p = strstr(body, end)) == NULL ||
 	    sscanf(p + strlen(end), "%d BEGIN%n", &v, &n) != 1 || n == 0) {
-		wrong(proto, path, "no BEGIN line of this post");
+		e2e_wrong(&nwrong, proto, path, "no BEGIN line of this post");
 		if (getenv("SETTLE_DEBUG") != NULL)
 			fprintf(stderr, "---\n%.300s\n---\n", body ? body : "");
 		return;
@@ -310,13 +269,8 @@ static void
 judge_stable(const char *proto, const char *path, int k, int found,
     const char *body)
 {
-	char	 a[64], b[64];
-
-	snprintf(a, sizeof(a), "STABLE %d BEGIN", k);
-	snprintf(b, sizeof(b), "STABLE %d END", k);
-	if (!found || body == NULL || strstr(body, a) == NULL ||
-	    strstr(body, b) == NULL)
-		wrong(proto, path, "a stable post not whole");
+	if (!found || !e2e_stable_whole(body, k))
+		e2e_wrong(&nwrong, proto, path, "a stable post not whole");
 	else
 		atomic_fetch_add(&nwhole_old, 1);
 }
@@ -324,49 +278,10 @@ judge_stable(const char *proto, const char *path, int k, int found,
 static void
 judge_list(const char *proto, int found, const char *body)
 {
-	char	 t[64];
-	int	 k;
-
-	if (!found || body == NULL) {
-		wrong(proto, "/posts/", "no list");
-		return;
-	}
-	for (k = 0; k < NSTABLE; k++) {
-		snprintf(t, sizeof(t), "Stable post %d", k);
-		if (strstr(body, t) == NULL) {
-			wrong(proto, "/posts/", "a stable post missing");
-			return;
-		}
-	}
-}
-
-/* One request: found (20, or a Gopher answer that is no error menu). */
-static int
-ask(int gopher, const char *path, struct buf *body)
-{
-	struct reply	 r;
-	char		 req[512];
-	int		 len, found;
-
-	buf_init(body);
-	if (gopher) {
-		len = snprintf(req, sizeof(req), "%s\r\n", path);
-		if (e2e_plain(srv.gopher_port, req, (size_t)len, body) == -1 ||
-		    body->len == 0)
-			return -1;
-		return body->data[0] != '3';
-	}
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
-	    srv.gemini_port, path);
-	if (e2e_gemini_raw(srv.gemini_port, req, (size_t)len, &r, ctx,
-	    "localhost") == -1 || (r.status != 20 && r.status != 51) ||
-	    !r.close_notify) {
-		reply_free(&r);
-		return -1;
-	}
-	found = r.status == 20;
-	*body = r.body;
-	return found;
+	if (!found || body == NULL)
+		e2e_wrong(&nwrong, proto, "/posts/", "no list");
+	else if (!e2e_lists_stable(body, NSTABLE))
+		e2e_wrong(&nwrong, proto, "/posts/", "a stable post missing");
 }
 
 static void *
@@ -381,8 +296,8 @@ reader(void *arg)
 
 	proto = gopher ? "gopher" : "gemini";
 	while (!atomic_load(&stop)) {
-		r = (int)rnd(&seed, 10);
-		k = (int)rnd(&seed, r < 5 ? NCHURN : NSTABLE);
+		r = (int)e2e_rnd(&seed, 10);
+		k = (int)e2e_rnd(&seed, r < 5 ? NCHURN : NSTABLE);
 		if (r < 5)
 			snprintf(path, sizeof(path), "/posts/churn-%d", k);
 		else if (r < 9)
@@ -390,10 +305,11 @@ reader(void *arg)
 		else
 			snprintf(path, sizeof(path), "/posts/");
 		t0 = e2e_now_ms();
-		found = ask(gopher, path, &body);
+		found = e2e_ask(&srv, ctx, gopher, path, &body);
 		atomic_fetch_add(&nreq[gopher], 1);
 		if (found == -1)
-			wrong(proto, path, "no answer, or a bad one");
+			e2e_wrong(&nwrong, proto, path,
+			    "no answer, or a bad one");
 		else if (r < 5)
 			judge_churn(proto, path, k, found, body.data, t0);
 		else if (r < 9)
@@ -419,13 +335,7 @@ make_capsule(const char *top)
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
 	e2e_write_file(path, "A capsule under a storm of writes.\n");
-	for (k = 0; k < NSTABLE; k++) {
-		snprintf(path, sizeof(path), "%s/posts/2024-03-%02d-stable-%d"
-		    ".md", capsule, k + 1, k);
-		e2e_write_file(path, "---\ntitle: Stable post %d\n---\n"
-		    "STABLE %d BEGIN\n\nNever changes.\n\nSTABLE %d END\n", k,
-		    k, k);
-	}
+	e2e_stable_posts(capsule, NSTABLE);
 	for (k = 0; k < NCHURN; k++) {
 		pthread_mutex_init(&churn[k].mtx, NULL);
 		churn[k].present = 1;
