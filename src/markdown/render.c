@@ -726,6 +726,24 @@ render_table_row(struct render *r, cmark_node *row, int entering)
 	t->col = 0;
 }
 
+int
+render_table_inner(struct render *r, cmark_node *n, int entering)
+{
+	enum html_part	 part = html_table_part(n);
+
+	if (cmark_node_get_type(n) == CMARK_NODE_TABLE_ROW ||
+	    part == HTML_PART_ROW || part == HTML_PART_HEADER_ROW) {
+		render_table_row(r, n, entering);
+		return 1;
+	}
+	if (cmark_node_get_type(n) == CMARK_NODE_TABLE_CELL ||
+	    part == HTML_PART_CELL) {
+		render_table_cell(r, entering);
+		return 1;
+	}
+	return 0;
+}
+
 void
 render_table_cell(struct render *r, int entering)
 {

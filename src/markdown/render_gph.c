@@ -421,12 +421,7 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		} else
 			render_table_end(r);
 		return 1;
-	} else if (t == CMARK_NODE_TABLE_ROW || part == HTML_PART_ROW ||
-	    part == HTML_PART_HEADER_ROW) {
-		render_table_row(r, n, entering);
-		return 1;
-	} else if (t == CMARK_NODE_TABLE_CELL || part == HTML_PART_CELL) {
-		render_table_cell(r, entering);
+	} else if (render_table_inner(r, n, entering)) {
 		return 1;
 	} else if (t == CMARK_NODE_STRIKETHROUGH) {
 		return 1;		/* markers dropped, text kept */

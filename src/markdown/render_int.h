@@ -163,6 +163,11 @@ void	 render_table_begin(struct render *, cmark_node *table);
 void	 render_table_row(struct render *, cmark_node *row, int entering);
 void	 render_table_cell(struct render *, int entering);
 void	 render_table_end(struct render *);
+/*
+ * A row or a cell of either kind of table, rendered the same way in
+ * both formats: 1 when n was one (and is done), else 0.
+ */
+int	 render_table_inner(struct render *, cmark_node *n, int entering);
 
 /* The file name in url (for an image without alt text), borrowed. */
 const char *render_url_basename(const char *url, size_t *lenp);
