@@ -523,7 +523,7 @@ serve(struct daemon_state *d)
 	/* After the jail: its view of the paths is the one kept. */
 	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
 	cfg = &set->cfg;
-	na = set->nhosts;
+	na = set->nsites;
 	/* As a reload does, from nothing; the loader has logged why. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &t0);
 	if ((sites = reload_sites(set, NULL, NULL, err, sizeof(err))) ==
@@ -554,7 +554,7 @@ serve(struct daemon_state *d)
 	reload_adopt(&d->rl, g);
 	gen_unref(g);			/* the workers hold theirs */
 	reload_sites_free(sites, na);
-	for (i = 0, again = 0; i < set->nhosts && !again; i++)
+	for (i = 0, again = 0; i < set->nsites && !again; i++)
 		again = changed_since(set->hosts[i].capsule_dir, &t0);
 	settings_unref(set);
 	if (server_start(&d->srv) == -1)

@@ -197,7 +197,10 @@ load_settings(struct reload *r)
 	return settings_new(&c, tls);
 }
 
-/* The site of old serving host h (name and capsule), or NULL. */
+/*
+ * The site of old serving host h (name, capsule, and the base of a user
+ * capsule: its cached pages have it in their links), or NULL.
+ */
 static struct site *
 served(const struct settings *oldset, struct site *const *old,
     const struct config *h)
@@ -206,9 +209,10 @@ served(const struct settings *oldset, struct site *const *old,
 
 	if (old == NULL)
 		return NULL;
-	for (i = 0; i < oldset->nhosts; i++)
+	for (i = 0; i < oldset->nsites; i++)
 		if (strcmp(oldset->hosts[i].hostname, h->hostname) == 0 &&
-		    strcmp(oldset->hosts[i].capsule_dir, h->capsule_dir) == 0)
+		    strcmp(oldset->hosts[i].capsule_dir, h->capsule_dir) == 0 &&
+		    same_str(oldset->hosts[i].base, h->base))
 			return old[i];
 	return NULL;
 }
@@ -280,7 +284,7 @@ load_sites(const struct reload *r, const struct settings *set,
 	const struct config	*h;
 	const struct archive	*a;
 	struct site		**sites, *prev;
-	size_t			 i, n = set->nhosts;
+	size_t			 i, n = set->nsites;
 
 	sites = xcalloc(n, sizeof(*sites));
 	for (i = 0; i < n; i++) {
@@ -291,10 +295,11 @@ load_sites(const struct reload *r, const struct settings *set,
 			/* A reload is logged once published: built(). */
 			a = sites[i]->a;
 			if (old == NULL)
-				log_info("capsule %s%s%s: %zu posts, %zu "
+				log_info("capsule %s%s%s%s: %zu posts, %zu "
 				    "series, %zu tags, %zu pages, %u warnings",
 				    a->dir, n > 1 ? " for " : "", n > 1 ?
-				    h->hostname : "", a->nposts, a->nseries,
+				    h->hostname : "", h->base != NULL ?
+				    h->base : "", a->nposts, a->nseries,
 				    a->ntags, a->ndocs, a->nwarnings);
 			continue;
 		}
@@ -325,7 +330,7 @@ build_sites(struct reload *r, const struct settings *set)
 {
 	r->newsites = load_sites(r, set, r->set, r->sites, r->err,
 	    sizeof(r->err));
-	r->nnewsites = r->newsites != NULL ? set->nhosts : 0;
+	r->nnewsites = r->newsites != NULL ? set->nsites : 0;
 	return r->newsites != NULL ? 0 : -1;
 }
 
@@ -375,8 +380,8 @@ start_watch(struct reload *r)
 	r->nwatch = 0;
 	if (!c->watch)
 		return;
-	r->watch = xcalloc(set->nhosts, sizeof(*r->watch));
-	for (i = 0; i < set->nhosts; i++) {
+	r->watch = xcalloc(set->nsites, sizeof(*r->watch));
+	for (i = 0; i < set->nsites; i++) {
 		for (j = 0; j < i; j++)
 			if (strcmp(set->hosts[j].capsule_dir,
 			    set->hosts[i].capsule_dir) == 0)
@@ -407,9 +412,9 @@ same_capsules(const struct settings *set, const struct settings *old)
 {
 	size_t	 i;
 
-	if (set->nhosts != old->nhosts)
+	if (set->nsites != old->nsites)
 		return 0;
-	for (i = 0; i < set->nhosts; i++)
+	for (i = 0; i < set->nsites; i++)
 		if (strcmp(set->hosts[i].capsule_dir,
 		    old->hosts[i].capsule_dir) != 0)
 			return 0;
@@ -468,8 +473,8 @@ built(struct reload *r)
 		drop_build(r);
 		goto next;
 	}
-	/* The old sites go with the old settings: as many as hosts. */
-	reload_sites_free(r->sites, r->set->nhosts);
+	/* The old sites go with the old settings: as many as capsules. */
+	reload_sites_free(r->sites, r->set->nsites);
 	r->sites = r->newsites;
 	if (r->newset != NULL) {
 		old = r->set;
@@ -477,12 +482,13 @@ built(struct reload *r)
 		apply_settings(r, old);
 		settings_unref(old);
 	}
-	for (i = 0; i < r->set->nhosts; i++) {
+	for (i = 0; i < r->set->nsites; i++) {
 		a = r->sites[i]->a;
-		log_info("content%s%s: %zu posts, %zu series, %zu tags, "
+		log_info("content%s%s%s: %zu posts, %zu series, %zu tags, "
 		    "%zu pages, %u warnings; %u files read, %u unchanged; "
-		    "built in %.1f ms", r->set->nhosts > 1 ? " of " : "",
-		    r->set->nhosts > 1 ? r->set->hosts[i].hostname : "",
+		    "built in %.1f ms", r->set->nsites > 1 ? " of " : "",
+		    r->set->nsites > 1 ? r->set->hosts[i].hostname : "",
+		    r->set->hosts[i].base != NULL ? r->set->hosts[i].base : "",
 		    a->nposts, a->nseries, a->ntags, a->ndocs, a->nwarnings,
 		    a->nread, a->nreused, (double)r->build_ns / 1e6);
 	}
@@ -566,8 +572,8 @@ reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
 	r->srv = srv;
 	settings_ref(set);
 	r->set = set;
-	r->sites = xcalloc(set->nhosts, sizeof(*r->sites));
-	for (i = 0; i < set->nhosts; i++) {
+	r->sites = xcalloc(set->nsites, sizeof(*r->sites));
+	for (i = 0; i < set->nsites; i++) {
 		site_ref(sites[i]);
 		r->sites[i] = sites[i];
 	}
@@ -627,7 +633,7 @@ reload_free(struct reload *r)
 {
 	uv_cond_destroy(&r->cond);
 	uv_mutex_destroy(&r->mtx);
-	reload_sites_free(r->sites, r->set != NULL ? r->set->nhosts : 0);
+	reload_sites_free(r->sites, r->set != NULL ? r->set->nsites : 0);
 	settings_unref(r->set);
 	r->set = NULL;
 	r->sites = NULL;

@@ -54,6 +54,7 @@
 #include "core/fold.h"
 #include "core/log.h"
 #include "core/url.h"
+#include "core/userdir.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
@@ -134,6 +135,9 @@ struct archive_priv {
 	archive_held_fn	 held;		/* while building, or NULL */
 	void		*held_arg;
 	size_t		 max_file;	/* max_post_size */
+	/* A user capsule (config.h): every file and folder is owner's. */
+	int		 owned;
+	uid_t		 owner;
 	size_t		 max_total;	/* max_archive_size */
 	size_t		 total;		/* Markdown bytes taken so far */
 	int		 full;		/* max_total reached: skip the rest */
@@ -431,6 +435,42 @@ bad_name(const char *name)
 
 /* ---- files ---------------------------------------------------------- */
 
+static void	warn_file(struct archive *, const char *, unsigned, unsigned,
+		    const char *, int);
+
+/*
+ * In a user capsule, a file or folder that is another's, or that group
+ * or others may write, is not read (core/userdir.h): 1, warned.
+ */
+static int
+not_owned(struct archive *a, const char *rel, const struct stat *st)
+{
+	const struct archive_priv *ap = inner(a);
+	char			 why[160], *path;
+
+	if (!ap->owned || userdir_owned(st, ap->owner))
+		return 0;
+	snprintf(why, sizeof(why), "not owned by UID %ju alone (owner %ju, "
+	    "mode %04o), skipped", (uintmax_t)ap->owner,
+	    (uintmax_t)st->st_uid, (unsigned)(st->st_mode & 07777));
+	/* The whole path: the operator reads it among many capsules'. */
+	path = xasprintf("%s/%s", a->dir, rel);
+	warn_file(a, path, 1, 1, why, 1);
+	free(path);
+	return 1;
+}
+
+/* not_owned() of the folder open at fd (rel names it); 1 on error too. */
+static int
+ap_owned_dir(struct archive *a, int fd, const char *rel)
+{
+	struct stat	 st;
+
+	if (!inner(a)->owned)
+		return 0;
+	return fstat(fd, &st) == -1 || not_owned(a, rel, &st);
+}
+
 static void
 warn_file(struct archive *a, const char *rel, unsigned line, unsigned col,
     const char *why, int skipped)
@@ -511,6 +551,10 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	if (fstat(fd, st) == -1 || !S_ISREG(st->st_mode)) {
 		close(fd);
 		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
+		return -1;
+	}
+	if (not_owned(a, rel, st)) {
+		close(fd);
 		return -1;
 	}
 	for (tries = 1;; tries++) {
@@ -668,6 +712,10 @@ list_names(struct archive *a, int dfd, const char *sub, int posts,
 		snprintf(why, sizeof(why), "%s, not loaded",
 		    errno == ELOOP ? "symbolic link" : strerror(errno));
 		warn_file(a, sub, 1, 1, why, 0);
+		return -1;
+	}
+	if (ap_owned_dir(a, fd, sub)) {
+		close(fd);
 		return -1;
 	}
 	if ((fd2 = dup(fd)) == -1 || (d = fdopendir(fd2)) == NULL) {
@@ -1017,7 +1065,8 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	size_t			 len = 0, i;
 	int			 held, rv;
 
-	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1)
+	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1 ||
+	    not_owned(a, rel, &st))
 		return NULL;
 	if (ap->full) {
 		a->nskipped++;		/* warned once, below */
@@ -1115,6 +1164,10 @@ get_post_file(struct archive *a, int pfd, const char *name, const char *rel)
 	    O_CLOEXEC)) == -1) {
 		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
 		warn_file(a, rel, 1, 1, why, 1);
+		return NULL;
+	}
+	if (ap_owned_dir(a, bfd, dir)) {
+		close(bfd);
 		return NULL;
 	}
 	f = get_file(a, bfd, slash + 1, rel, 0);
@@ -1677,13 +1730,22 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 	struct archive_priv	*ap;
 	struct archive		*a;
 	struct timespec		 now;
+	struct stat		 st;
 	char			**names, *real;
 	size_t			 n, i;
 	int			 dfd, sfd;
 
-	if ((dfd = open(c->capsule_dir, O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) == -1) {
+	/* A user's capsule is no link (core/userdir.h), and stays the user's. */
+	if ((dfd = open(c->capsule_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+	    (c->owned ? O_NOFOLLOW : 0))) == -1) {
 		log_warn("%s", c->capsule_dir);
+		return NULL;
+	}
+	if (c->owned && (fstat(dfd, &st) == -1 ||
+	    !userdir_owned(&st, (uid_t)c->owner_uid))) {
+		log_warnx("%s: no longer the user's alone, not loaded",
+		    c->capsule_dir);
+		close(dfd);
 		return NULL;
 	}
 	ap = xcalloc(1, sizeof(*ap));
@@ -1702,6 +1764,8 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 		a->nlink_aliases = c->nlink_aliases;
 	}
 	a->web_url = xstrdup_null(c->web_url);
+	ap->owned = c->owned;
+	ap->owner = (uid_t)c->owner_uid;
 	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
 	    ARCHIVE_MAX_FILE;
 	ap->max_total = c->max_archive_size > 0 ? c->max_archive_size :

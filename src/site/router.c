@@ -29,6 +29,7 @@
 #include "core/log.h"
 #include "core/mime.h"
 #include "core/url.h"
+#include "core/userdir.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
@@ -156,12 +157,34 @@ struct link_ctx {
 	const char		*from;		/* "posts/x.md" */
 };
 
+/* Is url a path of this site ("/posts/x"), not "//host/..." or a URL? */
+static int
+site_path(const char *url)
+{
+	return url[0] == '/' && url[1] != '/';
+}
+
+/*
+ * A link of the writer's, resolved in the archive.  In a user capsule a
+ * path of the site is the capsule's own: it gets the base ("/~name"), so
+ * "/posts/x" or "/~other/x" written there stay within it.  Gopher's
+ * absolute_link() adds the base itself, once it has told the kind of
+ * page from the path.
+ */
 static char *
 rewrite_link(void *ctx, const char *url)
 {
 	struct link_ctx	*lc = ctx;
+	const char	*base = lc->rt->cfg->base;
+	char		*to, *with;
 
-	return links_resolve(lc->rt->a, lc->from, url);
+	to = links_resolve(lc->rt->a, lc->from, url);
+	if (base == NULL || lc->rt->proto != PROTO_GEMINI ||
+	    !site_path(to != NULL ? to : url))
+		return to;
+	with = xasprintf("%s%s", base, to != NULL ? to : url);
+	free(to);
+	return with;
 }
 
 static int
@@ -189,12 +212,12 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	if ((strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
 	    strchr(url + 7, '/') == NULL) || (strchr(url + 1, '/') == NULL &&
 	    archive_doc(a, url + 1) != NULL))
-		return xasprintf("gopher://%s:%d/1%s/", cfg->hostname, port,
-		    url);
+		return xasprintf("gopher://%s:%d/1%s%s/", cfg->hostname, port,
+		    cfg->base != NULL ? cfg->base : "", url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
 	    page_file_path(url) ? mime_gopher_type(url) : '0';
-	return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port, type,
-	    url);
+	return xasprintf("gopher://%s:%d/%c%s%s", cfg->hostname, port, type,
+	    cfg->base != NULL ? cfg->base : "", url);
 }
 
 /* Gopher text names our own pages by absolute gopher:// URLs. */
@@ -214,6 +237,7 @@ target_init(struct page_target *t, const struct route *rt,
 	lc->rt = rt;
 	lc->from = from;
 	t->host = rt->cfg->hostname;
+	t->base = rt->cfg->base;
 	t->port = public_port(rt);
 	t->width = rt->cfg->gopher_width;
 	t->ropts.width = rt->cfg->gopher_width;
@@ -501,6 +525,7 @@ render_feed(const struct route *rt, struct slot *slot, const char *self,
 
 	memset(&f, 0, sizeof(f));
 	f.host = rt->cfg->hostname;
+	f.base = rt->cfg->base;
 	f.port = rt->cfg->gemini_port;
 	f.self = self;
 	f.alternate = alternate;
@@ -761,6 +786,9 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 		if (e->d_type == DT_FIFO || e->d_type == DT_SOCK ||
 		    e->d_type == DT_CHR || e->d_type == DT_BLK)
 			continue;	/* never served: not listed either */
+		if (rt->cfg->owned && (fstatat(dirfd(d), e->d_name, &st, 0) ==
+		    -1 || !userdir_owned(&st, rt->cfg->owner_uid)))
+			continue;	/* never served: see not_owned() */
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
 			ents = xreallocarray(ents, cap, sizeof(*ents));
@@ -856,6 +884,23 @@ hidden(const char *path)
 }
 
 /*
+ * In a user capsule, a file or directory that is not the user's own, or
+ * that others may write, is not served (core/userdir.h): 1, logged with
+ * its path.
+ */
+static int
+not_owned(const struct route *rt, const char *path, const struct stat *st)
+{
+	if (!rt->cfg->owned || userdir_owned(st, rt->cfg->owner_uid))
+		return 0;
+	log_warnx("%s/%s: not owned by UID %u alone (owner %ju, mode %04o), "
+	    "not served", rt->a->dir, path + (path[0] == '/'),
+	    rt->cfg->owner_uid,
+	    (uintmax_t)st->st_uid, (unsigned)(st->st_mode & 07777));
+	return 1;
+}
+
+/*
  * Open "/files/..." path as files/ allows (no dot-files, links as
  * follow_symlinks says, one hard link unless files_hardlinks): the
  * descriptor, or -1 for "not found".
@@ -874,6 +919,10 @@ files_open(const struct route *rt, const char *path, struct stat *st,
 	if (fd == -1) {
 		if (errno != ENOENT)
 			log_debug("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (not_owned(rt, path, st)) {
+		close(fd);
 		return -1;
 	}
 	/*
@@ -1015,7 +1064,7 @@ serve_bundle_file(const struct route *rt, const struct post *p,
 		return;
 	}
 	if (kind != FSAFE_FILE || (st.st_nlink > 1 &&
-	    !rt->cfg->files_hardlinks)) {
+	    !rt->cfg->files_hardlinks) || not_owned(rt, rel, &st)) {
 		close(fd);
 		free(rel);
 		response_status(r, 51, "Not found");
@@ -1320,6 +1369,101 @@ route_path(const struct route *rt, const char *query, struct response *r)
 	response_status(r, 51, "Not found");
 }
 
+/* "/~/": the users who publish, made as every navigation page is. */
+static void
+serve_users(const struct route *rt, const struct router_users *u,
+    struct response *r)
+{
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	nav_users(&p, rt->a, u->cfgs, u->n);
+	b = emit_menu(rt, &p);
+	page_free(&p);
+	set_body(r, b, "text/gemini", rt->a->lang, '1');
+}
+
+static int
+user_cmp(const void *key, const void *elt)
+{
+	const char		*name = key;
+	const struct config	*c = elt;
+
+	return strcmp(name, c->base + 2);	/* "/~name" */
+}
+
+/*
+ * "/~", "/~/" and "/~name..." of the top-level site: the user capsules.
+ * The name is looked up whole among the users, and the rest of the path
+ * goes to that user's site alone: nothing in it can name another
+ * capsule, since the parser has removed every dot segment.
+ */
+static void
+route_user(const struct route *rt, const struct router_req *req,
+    struct response *r)
+{
+	const struct router_users *u = req->users;
+	const struct config	*c;
+	struct router_req	 sub;
+	char			 name[256];
+	const char		*p = req->path + 2, *rest;
+	size_t			 len;
+
+	if (*p == '\0') {
+		response_status(r, 31, "/~/");
+		return;
+	}
+	if (strcmp(p, "/") == 0) {
+		serve_users(rt, u, r);
+		return;
+	}
+	len = segment(p, &rest);
+	if (len == 0 || len >= sizeof(name)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	memcpy(name, p, len);
+	name[len] = '\0';
+	if ((c = bsearch(name, u->cfgs, u->n, sizeof(*u->cfgs),
+	    user_cmp)) == NULL) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	if (*rest == '\0') {
+		/* "/~name" -> "/~name/": relative links need the slash. */
+		response_status(r, 31, "/~%s/", name);
+		return;
+	}
+	sub = *req;
+	sub.path = rest;
+	sub.users = NULL;
+	router_handle(c, u->sites[c - u->cfgs], &sub, r);
+}
+
+/*
+ * A redirect to a path of a site with a base: the path within the site
+ * made the path from the top ("/posts/" -> "/~name/posts/").  META that
+ * would not fit is 59.
+ */
+static void
+redirect_base(const struct config *cfg, struct response *r)
+{
+	size_t	 blen, mlen;
+
+	if (cfg->base == NULL || r->status / 10 != 3 || !site_path(r->meta))
+		return;
+	blen = strlen(cfg->base);
+	mlen = strlen(r->meta);
+	if (blen + mlen >= sizeof(r->meta)) {
+		response_status(r, 59, "Bad request: the URL to redirect to "
+		    "is too long");
+		return;
+	}
+	memmove(r->meta + blen, r->meta, mlen + 1);
+	memcpy(r->meta, cfg->base, blen);
+}
+
 void
 router_handle(const struct config *cfg, struct site *site,
     const struct router_req *req, struct response *r)
@@ -1329,9 +1473,15 @@ router_handle(const struct config *cfg, struct site *site,
 	const char	*to;
 	int		 status;
 
+	if (req->users != NULL && cfg->userdirs != NULL &&
+	    strncmp(req->path, "/~", 2) == 0) {
+		route_user(&rt, req, r);
+		return;
+	}
 	route_path(&rt, req->query, r);
 	/* Content wins: "redirects:" only answers what would be 51. */
 	if (r->status == 51 &&
 	    (to = config_redirect(cfg, req->path, &status)) != NULL)
 		response_status(r, status, "%s", to);
+	redirect_base(cfg, r);
 }
