@@ -1,10 +1,11 @@
 /*
  * userdir.c -- local users' capsules (userdir.h).
  *
- * The password database is read with getpwent(3) at start-up and on
- * each SIGHUP; nothing here is called while requests are served, so the
- * non-reentrant interface is enough (the main thread is the only
- * caller).
+ * The password database is read with getpwent(3) when settings are
+ * made: at start-up on the main thread, on each SIGHUP on the loader
+ * thread, one at a time (app/reload.c runs one build at a time), so the
+ * non-reentrant interface is enough.  Nothing here runs while a request
+ * is answered.
  */
 #include <errno.h>
 #include <fcntl.h>
