@@ -208,8 +208,12 @@ piece(int fd, const char *s)
 static void
 test_watch(void)
 {
-	char	 a[512], b[512];
-	int	 fd, before;
+	struct config	 c;
+	struct archive	*a1, *a2;
+	struct post	*p;
+	struct timespec	 ts[2];
+	char		 a[512], b[512];
+	int		 fd, before;
 
 	snprintf(wdir, sizeof(wdir), "%s/watched", top);
 	test_mkdir(top, "watched");
@@ -379,6 +383,38 @@ test_watch(void)
 	watch_published(w);
 	run_for(60);
 	INT_EQ(ncalls, before + 1, "only once");
+
+	/*
+	 * What the soak found: a build (started by something else) reads a
+	 * writer's first piece before the loop took in its events.  The
+	 * archive keeps the whole version; the stamp is moved back so that
+	 * only the waiting events can tell.
+	 */
+	test_put(wdir, "posts/2024-01-08-r.md", "---\ntitle: R\n---\nWhole.\n");
+	run_for(100);
+	config_for(&c, wdir);
+	a1 = archive_reload_held(&c, NULL, watch_held, w);
+	p = archive_post(a1, "r");
+	STR_EQ(p ? p->title : NULL, "R", "the whole version");
+	fd = open_in("posts/2024-01-08-r.md");
+	piece(fd, "---\ntitle: R two\n---\nThe first half of");
+	clock_gettime(CLOCK_REALTIME, &ts[0]);
+	ts[0].tv_sec -= 2;
+	ts[1] = ts[0];
+	OK(futimens(fd, ts) == 0, "stamped two seconds back");
+	a2 = archive_reload_held(&c, a1, watch_held, w);
+	p = archive_post(a2, "r");
+	STR_EQ(p ? p->title : NULL, "R", "read half-written: the whole "
+	    "version stays");
+	OK(a2->nheld >= 1, "kept back (and the broken files read again)");
+	before = ncalls;
+	watch_published(w);
+	run_for(100);
+	OK(ncalls > before, "and a build asked for");
+	close(fd);
+	run_for(100);
+	archive_unref(a1);
+	archive_unref(a2);
 
 	watch_stop(w);
 	uv_run(&loop, UV_RUN_DEFAULT);
