@@ -12,7 +12,8 @@
  * is not A's, and a symbolic link out of A's capsule (into B's) are not
  * served, each with a log line naming it; a root-relative link of A's
  * to /~B/ stays within A's capsule; "..", and /~A/~B/, do not reach B;
- * an edit in A's capsule goes live; E shows up after SIGHUP.
+ * an edit in A's capsule goes live; E shows up after SIGHUP.  Then, served
+ * as nobody, a capsule nobody cannot read (0700) is not published.
  */
 #include <pwd.h>
 
@@ -428,6 +429,43 @@ test_live(void)
 	OK(wait_status(path, 20), "a new user's capsule after SIGHUP");
 }
 
+/*
+ * Served as nobody: A's capsule (0755, 0644) is read, B's made 0700 is
+ * not published, and the log says why.
+ */
+static void
+test_nobody(const char *userdirs)
+{
+	struct reply	 r;
+	char		 path[512], extra[512], want[256];
+
+	if (getpwnam("nobody") == NULL) {
+		skip("no user nobody on this system");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/home/%s/public_gemini", top,
+	    name[UB]);
+	chmod(path, 0700);
+	snprintf(extra, sizeof(extra), "user: nobody\n%s", userdirs);
+	if (e2e_start(&srv, capsule, extra) == -1) {
+		OK(0, "user: nobody: server starts");
+		return;
+	}
+	e2e_wait_serving(&srv);
+	r = gem("/~%s/posts/hello", name[UA]);
+	INT_EQ(r.status, 20, "as nobody: A's post");
+	reply_free(&r);
+	r = gem("/~/");
+	snprintf(want, sizeof(want), "/~%s/", name[UB]);
+	OK(r.status == 20 && strstr(r.body.data ? r.body.data : "", want) ==
+	    NULL, "as nobody: B's 0700 capsule is not listed");
+	reply_free(&r);
+	snprintf(want, sizeof(want), "public_gemini of %s: Permission denied,"
+	    " not published", name[UB]);
+	OK(e2e_log_count(&srv, want) > 0, "the log says why");
+	INT_EQ(e2e_stop(&srv), 0, "clean exit (nobody)");
+}
+
 int
 main(void)
 {
@@ -470,6 +508,7 @@ main(void)
 	test_refusals();
 	test_live();
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");
+	test_nobody(extra);
 	SSL_CTX_free(ctx);
 	drop_users();
 	{
