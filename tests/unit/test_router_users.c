@@ -8,7 +8,8 @@
  * the user's site with every link, selector, feed URL and redirect under
  * /~me/, and Markdown's root-relative links (to "/", to "/~other/")
  * kept inside; a name nobody has is 51; a post or file writable by
- * group is not read or served; a link under files/ that leads out of
+ * group is not read or served (a post, a file under files/ or of a page
+ * bundle); a link under files/ that leads out of
  * the capsule is not followed; without users (req->users NULL, or
  * cfg->userdirs NULL) /~me/ is a path like any other.  The real lookup
  * of users and a real server are e2e_userdirs's.
@@ -62,6 +63,16 @@ setup(void)
 	test_put(userdir, "posts/2024-02-03-gw.md", "---\ntitle: GW\n---\n"
 	    "group writable\n");
 	snprintf(path, sizeof(path), "%s/posts/2024-02-03-gw.md", userdir);
+	chmod(path, 0664);
+	/* A page bundle: its files are served under the same rule. */
+	test_mkdir(userdir, "posts/bundle");
+	snprintf(path, sizeof(path), "%s/posts/bundle", userdir);
+	chmod(path, 0755);
+	test_put(userdir, "posts/bundle/index.md", "---\ntitle: Bundle\n"
+	    "date: 2024-02-04\n---\nSee [pic](pic.txt).\n");
+	test_put(userdir, "posts/bundle/pic.txt", "PIC\n");
+	test_put(userdir, "posts/bundle/gw.txt", "GW-PIC\n");
+	snprintf(path, sizeof(path), "%s/posts/bundle/gw.txt", userdir);
 	chmod(path, 0664);
 	test_put(userdir, "files/a.txt", "MY-FILE\n");
 	test_put(userdir, "files/gw.txt", "GW-FILE\n");
@@ -208,6 +219,15 @@ test_routes(void)
 	response_free(&r);
 	INT_EQ(gem("/~me/posts/hostpost", &r), 51, "the host's post is not "
 	    "the user's");
+	response_free(&r);
+	INT_EQ(gem("/~me/posts/bundle", &r), 20, "the user's page bundle");
+	HAS(r.body, "=> /~me/posts/bundle/pic.txt", "its file under /~me/");
+	response_free(&r);
+	INT_EQ(gem("/~me/posts/bundle/pic.txt", &r), 20, "a bundle's file");
+	HAS(r.body, "PIC", "its bytes");
+	response_free(&r);
+	INT_EQ(gem("/~me/posts/bundle/gw.txt", &r), 51,
+	    "a group-writable file of a bundle: 51");
 	response_free(&r);
 	INT_EQ(gem("/~me/~me/", &r), 51, "/~me/~me/: no users inside");
 	response_free(&r);
