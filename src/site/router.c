@@ -1438,6 +1438,7 @@ route_user(const struct route *rt, const struct router_req *req,
 	sub = *req;
 	sub.path = rest;
 	sub.users = NULL;
+	sub.writer = 0;		/* the operator's writers: not the user's */
 	router_handle(c, u->sites[c - u->cfgs], &sub, r);
 }
 

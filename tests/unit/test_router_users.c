@@ -10,7 +10,8 @@
  * kept inside; a name nobody has is 51; a post or file writable by
  * group is not read or served (a post, a file under files/ or of a page
  * bundle); a link under files/ that leads out of
- * the capsule is not followed; without users (req->users NULL, or
+ * the capsule is not followed; a writer of the host's reads no user's
+ * drafts; without users (req->users NULL, or
  * cfg->userdirs NULL) /~me/ is a path like any other.  The real lookup
  * of users and a real server are e2e_userdirs's.
  */
@@ -75,6 +76,10 @@ setup(void)
 	snprintf(path, sizeof(path), "%s/posts/bundle/gw.txt", userdir);
 	chmod(path, 0664);
 	test_put(userdir, "files/a.txt", "MY-FILE\n");
+	test_put(userdir, "posts/2024-02-05-d.md", "---\ntitle: D\n"
+	    "draft: true\n---\nuser draft\n");
+	test_put(hostdir, "posts/2024-01-02-hd.md", "---\ntitle: HD\n"
+	    "draft: true\n---\nhost draft\n");
 	test_put(userdir, "files/gw.txt", "GW-FILE\n");
 	snprintf(path, sizeof(path), "%s/files/gw.txt", userdir);
 	chmod(path, 0664);
@@ -256,6 +261,25 @@ test_routes(void)
 	buf_free(&g);
 }
 
+/* A writer of the host (titan_writers) reads no user's drafts. */
+static void
+test_drafts(void)
+{
+	struct router_req	 req = { PROTO_GEMINI, "/~me/drafts/d", NULL, 1,
+				    &users };
+	struct response		 r;
+
+	response_init(&r);
+	router_handle(&host, hsite, &req, &r);
+	INT_EQ(r.status, 51, "a host writer: no user's draft");
+	response_free(&r);
+	req.path = "/drafts/hd";
+	response_init(&r);
+	router_handle(&host, hsite, &req, &r);
+	INT_EQ(r.status, 20, "while the host's own draft is there for them");
+	response_free(&r);
+}
+
 /* Without users, /~me/ is the host's own path, and not found. */
 static void
 test_off(void)
@@ -288,6 +312,7 @@ main(void)
 	setup();
 	load();
 	test_routes();
+	test_drafts();
 	test_off();
 	site_unref(hsite);
 	site_unref(usite);
