@@ -88,8 +88,9 @@ struct render_job {
 	char		*self;		/* the feed's, owned */
 	char		*alternate;
 	char		*title;
-	int		 fd;		/* or a file to read whole: owned, */
-	uint64_t	 filelen;	/* as long as fstat(2) said; or -1 */
+	int		 fd;		/* or a file to read whole (owned),
+					   or -1 */
+	uint64_t	 filelen;	/* its size, as fstat(2) said */
 };
 
 static struct blob *fill_file(const struct route *, struct slot *, int,
@@ -948,8 +949,8 @@ file_cacheable(const struct route *rt, const struct stat *st)
 
 /*
  * Read the file fd (len bytes, as fstat(2) said) whole and keep it in
- * slot: its blob, with a reference for r, or NULL when it changed while
- * read (a writer at work: the next request looks again).
+ * slot: its blob, with a reference for the caller, or NULL when it
+ * changed while read (a writer at work: the next request looks again).
  */
 static struct blob *
 fill_file(const struct route *rt, struct slot *slot, int fd, uint64_t len)
@@ -1010,7 +1011,7 @@ serve_fd(const struct route *rt, const char *rel, int fd,
 			struct render_job *j = defer(rt, slot, r, "", NULL,
 			    r->gopher_type);
 
-			file_type(rt, rel, r);	/* defer() set its own */
+			file_type(rt, rel, r);	/* over defer()'s type */
 			j->fd = fd;
 			j->filelen = (uint64_t)st->st_size;
 			return;
