@@ -123,7 +123,7 @@ on_quiet(uv_timer_t *t)
 	if (w->stopping)
 		return;
 	sync_dirs(w);
-	w->fn(w->arg);
+	w->fn(w->arg, w->dir);
 }
 
 /* Something that can change a snapshot happened: rebuild soon. */

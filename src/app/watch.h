@@ -39,11 +39,14 @@
 
 struct watch;
 
-typedef void	(*watch_fn)(void *arg);
+/* dir: the capsule that changed, as given to watch_start(). */
+typedef void	(*watch_fn)(void *arg, const char *dir);
 
 /*
- * Watch dir; fn(arg) runs on loop after changes.  Returns NULL (with
- * the reason logged) when dir itself cannot be watched.
+ * Watch dir; fn(arg, dir) runs on loop after changes.  Returns NULL
+ * (with the reason logged) when dir itself cannot be watched.  One
+ * watch per capsule: the call back says which capsule changed, so
+ * that only that one is built again (app/reload.c).
  */
 struct watch	*watch_start(uv_loop_t *loop, const char *dir,
 		    unsigned debounce_ms, watch_fn fn, void *arg);

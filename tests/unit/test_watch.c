@@ -109,9 +109,11 @@ static int		 ncalls;
 static char		 wdir[128];
 
 static void
-on_change(void *arg)
+on_change(void *arg, const char *dir)
 {
-	ncalls++;
+	(void)arg;
+	if (strcmp(dir, wdir) == 0)	/* it says which capsule */
+		ncalls++;
 }
 
 static void
