@@ -12,7 +12,8 @@
 # temp dir is removed (BENCH_KEEP=1 keeps it).
 #
 # Knobs: BENCH_ROUNDS (3), BENCH_QUICK=1 (shorter runs), BENCH_NO_PEERS=1,
-# BENCH_NO_BIG=1 (skip the 10,000-post archive), BENCH_THREADS (1).
+# BENCH_NO_BIG=1 (skip the 10,000-post archive), BENCH_NO_MANY=1 (skip
+# the 1,000 capsules), BENCH_CAPSULES (1000), BENCH_THREADS (1).
 
 set -u
 
@@ -472,6 +473,86 @@ if [ "${BENCH_NO_BIG:-0}" != 1 ]; then
 	    --port "$BIG_GEM" --path /posts/bench-4k --conns 32 \
 	    --requests $GEM_N --duration $GEM_S --warmup 200 --min-len 3000
 	stop_pid "$BIG_PID"
+fi
+
+# --- 1,000 capsules ------------------------------------------------------------
+# Served as as many host names: capsule 0 is the top-level host, capsule
+# i the host ci.test.  Each edit is a new post file, written by loadgen,
+# which then asks the host's / over Gemini every 2 ms until its title
+# shows: save to live, the debounce (20 ms here) included.
+many_live() {	# many_live PORT HOST CAPSULE TAG: median ms of 5 edits
+	for k in 1 2 3 4 5; do
+		"$LG" --mode live --port "$1" --host "$2" --path / \
+		    --save "$3/posts/2026-01-0$k-live-$4-$k.md" \
+		    --needle "Live $4 edit $k" | sed -n 's/.*live_us=\([0-9]*\).*/\1/p'
+		sleep 0.3
+	done | sort -n | awk '{ v[NR] = $1 } END {
+		if (NR < 5) print -1; else printf "%.1f\n", v[3] / 1000 }'
+}
+if [ "${BENCH_NO_MANY:-0}" != 1 ]; then
+	NCAP=${BENCH_CAPSULES:-1000}
+	say "bench: $NCAP capsules of 20 posts"
+	mkdir "$T/many"
+	MANY_MD=0
+	i=0
+	while [ $i -lt "$NCAP" ]; do
+		"$GEN" -p -o "$T/many/c$i" -n 20 -s $((i + 1)) >"$T/many.env" ||
+		    die "genarchive failed"
+		MANY_MD=$((MANY_MD + $(sed -n 's/^md_bytes=//p' "$T/many.env")))
+		i=$((i + 1))
+	done
+	free_port MANY_GEM
+	free_port MANY_GPH
+	# One capsule alone first: the edit's time without the others.
+	write_conf one "$T/many/c0" "$MANY_GEM" "$MANY_GPH" \
+	    "watch_debounce: 20ms"
+	start_capsuled one
+	ONE_PID=$SPID
+	wait_up "$MANY_GEM" / || die "one capsule: no first 200"
+	LIVE1=$(many_live "$MANY_GEM" localhost "$T/many/c0" one)
+	stop_pid "$ONE_PID"
+	{
+		echo "watch_debounce: 20ms"
+		echo "hosts:"
+		i=1
+		while [ $i -lt "$NCAP" ]; do
+			printf '  - hostname: c%d.test\n    capsule: %s\n' \
+			    $i "$T/many/c$i"
+			i=$((i + 1))
+		done
+	} >"$T/many-hosts.yaml"
+	write_conf many "$T/many/c0" "$MANY_GEM" "$MANY_GPH" \
+	    "$(cat "$T/many-hosts.yaml")"
+	# The hosts' certificates are made at the first start: not timed.
+	start_capsuled many
+	wait_up "$MANY_GEM" / || die "$NCAP capsules: no first 200"
+	stop_pid "$SPID"
+	t0=$(now_ms)
+	start_capsuled many
+	MANY_PID=$SPID
+	"$LG" --mode fetch --port "$MANY_GEM" --path /posts/bench-4k --retry 60 \
+	    --out /dev/null >/dev/null || die "$NCAP capsules: no first 200"
+	MANY_LOAD=$(($(now_ms) - t0))
+	sleep 1		# the loader's frees after the first generation
+	MANY_RSS=$(rss_of "$MANY_PID")
+	MID=$((NCAP / 2))
+	LIVEN=$(many_live "$MANY_GEM" "c$MID.test" "$T/many/c$MID" many)
+	stop_pid "$MANY_PID"
+	awk -v n="$NCAP" -v ms="$MANY_LOAD" -v md="$MANY_MD" 'BEGIN {
+		printf "%d-capsules-load\tcapsuled\t-\t-\t-\t-\t-\t0\t-\t%.1f MB md\t", n, md / 1e6
+		printf "start to first 200, 2 workers: %d ms (<2 s: %s)\n", \
+		    ms, ms < 2000 ? "PASS" : "FAIL" }' >>"$X"
+	awk -v n="$NCAP" -v r="$MANY_RSS" -v md="$MANY_MD" 'BEGIN {
+		lim = 2 * md + 20e6
+		printf "%d-capsules-rss\tcapsuled\t-\t-\t-\t-\t-\t0\t%d\t%.2fx md\t", n, r, r * 1024 / md
+		printf "RSS < 2x Markdown + 20 MB (%.0f MB): %s\n", lim / 1e6, \
+		    r * 1024 < lim ? "PASS" : "FAIL" }' >>"$X"
+	awk -v n="$NCAP" -v a="$LIVE1" -v b="$LIVEN" 'BEGIN {
+		ok = a > 0 && b > 0 && b < 100 && b <= 1.2 * a
+		printf "%d-capsules-save-to-live\tcapsuled\t-\t-\t-\t-\t-\t%d\t-\t%.1f vs %.1f ms\t", \
+		    n, (a > 0 && b > 0) ? 0 : 1, b, a
+		printf "median of 5, debounce 20 ms: %d loaded %.1f ms, 1 loaded %.1f ms; <100 ms and <1.2x: %s\n", \
+		    n, b, a, ok ? "PASS" : "FAIL" }' >>"$X"
 fi
 
 # --- the table ---------------------------------------------------------------

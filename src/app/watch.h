@@ -27,6 +27,14 @@
  * so, the archive keeps the version it had, and its writes ask for no
  * rebuild.  Elsewhere every change asks for one and nothing is held.
  *
+ * On Linux every watch of a loop shares one inotify descriptor, so that
+ * a thousand capsules need one of the few a user may have
+ * (fs.inotify.max_user_instances); each directory is one inotify watch
+ * (fs.inotify.max_user_watches: a capsule takes four, and one per page
+ * bundle).  A directory that cannot be watched is logged, naming the
+ * limit when that is why, and is not fatal: changes there wait for a
+ * SIGHUP.
+ *
  * Knows libuv, inotify and the layout of a capsule; nothing of the
  * archive.  A struct watch owns its handles and is freed by
  * watch_stop() once the last of them has closed.  Main loop thread
