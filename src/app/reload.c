@@ -37,12 +37,19 @@
 #include "content/links.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/par.h"
 #include "core/util.h"
 #include "net/generation.h"
 #include "net/server.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
 #include "site/site.h"
+
+/*
+ * Threads that load the capsules at start-up, at most: the machine's
+ * cores do the work, and the disk gains little from more.
+ */
+#define LOAD_THREADS	4
 
 static void	start(struct reload *);
 static void	ask(struct reload *);
@@ -157,18 +164,27 @@ reload_certs(const struct config *c, char *err, size_t errlen)
 {
 	struct tls_server	*tls;
 	struct config		 v;
-	size_t			 i;
+	const char		**dirs, **names;
+	size_t			 i, n = config_nhosts(c) - 1;
+	int			 rv;
 
 	if ((tls = tls_server_new(c->cert_dir, c->hostname, err, errlen)) ==
 	    NULL)
 		return NULL;
-	for (i = 1; i < config_nhosts(c); i++) {
-		config_host_view(c, i, &v);
-		if (tls_server_add(tls, v.cert_dir, v.hostname, err, errlen) ==
-		    -1) {
-			tls_server_free(tls);
-			return NULL;
-		}
+	dirs = xcalloc(n + 1, sizeof(*dirs));
+	names = xcalloc(n + 1, sizeof(*names));
+	for (i = 0; i < n; i++) {
+		config_host_view(c, i + 1, &v);
+		dirs[i] = v.cert_dir;		/* c's strings */
+		names[i] = v.hostname;
+	}
+	rv = tls_server_add_many(tls, n, dirs, names,
+	    par_threads(LOAD_THREADS), err, errlen);
+	free(dirs);
+	free(names);
+	if (rv == -1) {
+		tls_server_free(tls);
+		return NULL;
 	}
 	return tls;
 }
@@ -301,45 +317,73 @@ watch_of(const struct reload *r, const char *dir, size_t hint)
 	return r->caps[i]->w;
 }
 
-/* reload_sites(), each capsule's watch (r's, or none) asked. */
+/* One build of every host: what each thread of load_sites() reads. */
+struct load_job {
+	const struct reload	*r;
+	const struct settings	*set, *oldset;
+	struct site *const	*old;
+	struct site		**sites;	/* [i]: host i's, or NULL */
+};
+
+/* Host i's site into j->sites[i] (NULL: not loaded). */
+static void
+load_one(size_t i, void *arg)
+{
+	struct load_job		*j = arg;
+	const struct config	*h = &j->set->hosts[i];
+	const struct archive	*a;
+	size_t			 n = j->set->nhosts;
+
+	j->sites[i] = load_site(h, served(j->oldset, j->old, h, i),
+	    watch_of(j->r, h->capsule_dir, i));
+	/* A reload is logged once published: built(). */
+	if (j->sites[i] == NULL || j->old != NULL)
+		return;
+	a = j->sites[i]->a;
+	log_info("capsule %s%s%s: %zu posts, %zu series, %zu tags, %zu "
+	    "pages, %u warnings", a->dir, n > 1 ? " for " : "", n > 1 ?
+	    h->hostname : "", a->nposts, a->nseries, a->ntags, a->ndocs,
+	    a->nwarnings);
+}
+
+/*
+ * reload_sites(), each capsule's watch (r's, or none) asked.  From
+ * nothing (start-up), the capsules load on a few threads: a thousand of
+ * them are a second of work for one.  A reload stays on the loader's
+ * thread, whose one malloc arena holds every snapshot (reload.h).
+ */
 static struct site **
 load_sites(const struct reload *r, const struct settings *set,
     const struct settings *oldset, struct site *const *old, char *err,
     size_t errlen)
 {
 	const struct config	*h;
-	const struct archive	*a;
-	struct site		**sites, *prev;
+	struct load_job		 j;
+	struct site		*prev;
 	size_t			 i, n = set->nhosts;
 
-	sites = xcalloc(n, sizeof(*sites));
+	j.r = r;
+	j.set = set;
+	j.oldset = oldset;
+	j.old = old;
+	j.sites = xcalloc(n, sizeof(*j.sites));
+	par_run(n, old == NULL ? par_threads(LOAD_THREADS) : 1, load_one, &j);
 	for (i = 0; i < n; i++) {
-		h = &set->hosts[i];
-		prev = served(oldset, old, h, i);
-		if ((sites[i] = load_site(h, prev, watch_of(r,
-		    h->capsule_dir, i))) != NULL) {
-			/* A reload is logged once published: built(). */
-			a = sites[i]->a;
-			if (old == NULL)
-				log_info("capsule %s%s%s: %zu posts, %zu "
-				    "series, %zu tags, %zu pages, %u warnings",
-				    a->dir, n > 1 ? " for " : "", n > 1 ?
-				    h->hostname : "", a->nposts, a->nseries,
-				    a->ntags, a->ndocs, a->nwarnings);
+		if (j.sites[i] != NULL)
 			continue;
-		}
-		if (prev == NULL) {
+		h = &set->hosts[i];
+		if ((prev = served(oldset, old, h, i)) == NULL) {
 			snprintf(err, errlen, "%s: the capsule %s cannot be "
 			    "read", h->hostname, h->capsule_dir);
-			reload_sites_free(sites, i);
+			reload_sites_free(j.sites, n);
 			return NULL;
 		}
 		log_warnx("reload: %s: content not loaded; the old one stays",
 		    h->hostname);
 		site_ref(prev);
-		sites[i] = prev;
+		j.sites[i] = prev;
 	}
-	return sites;
+	return j.sites;
 }
 
 struct site **
