@@ -387,6 +387,7 @@ tls_server_new(const char *certdir, const char *hostname, char *err,
 
 	srv = xcalloc(1, sizeof(*srv));
 	if (add_host(srv, certdir, hostname, err, errlen) == -1) {
+		free(srv->hosts);	/* grown for it, empty */
 		free(srv);
 		return NULL;
 	}
