@@ -482,6 +482,54 @@ changed(const struct stat *a, const struct stat *b)
 }
 
 /*
+ * How many ms st's file is short of ARCHIVE_RECENT_MS old; 0 when it is
+ * older.  Writes stamp the time of the kernel's coarse clock, never
+ * later than now; a time ahead of now was set by hand (touch, rsync -t)
+ * and says nothing.
+ */
+static int64_t
+recent_left_ms(const struct stat *st)
+{
+	struct timespec	 now;
+	int64_t		 ms;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) == -1)
+		return 0;
+	ms = ((int64_t)now.tv_sec - (int64_t)st->st_mtim.tv_sec) * 1000 +
+	    ((int64_t)now.tv_nsec - (int64_t)st->st_mtim.tv_nsec) / 1000000;
+	if (ms <= -10 || ms >= ARCHIVE_RECENT_MS)
+		return 0;
+	return ARCHIVE_RECENT_MS - (ms < 0 ? 0 : ms);
+}
+
+/*
+ * A file a watch follows, modified moments ago, is let age before it is
+ * read: a write stamps its time before its bytes land and tells the
+ * watch after, so a file read at once could be half written with
+ * nothing yet to say so.  Waiting here, a few ms on the loader's thread,
+ * is cheaper than keeping the file back for one more build.  *st is
+ * fd's again after each wait; a file that keeps changing is left to the
+ * caller (ARCHIVE_ASK_RECENT).
+ */
+static void
+let_age(int fd, struct stat *st)
+{
+	struct timespec	 ts;
+	int64_t		 left;
+	int		 waits;
+
+	for (waits = 0; waits < ARCHIVE_RECENT_WAITS &&
+	    (left = recent_left_ms(st)) > 0; waits++) {
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left * 1000000L;
+		while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+			;
+		if (fstat(fd, st) == -1)
+			return;		/* the read's own check tells */
+	}
+}
+
+/*
  * Read name beneath dirfd whole into a malloc'd, NUL-terminated buffer,
  * and *st from the open file.  A warning and -1 when it cannot be read
  * or is no longer a regular file.  The file is stat'ed before and after
@@ -489,7 +537,8 @@ changed(const struct stat *a, const struct stat *b)
  * so a size, mtime or ctime that moved under the read means the bytes
  * may be half old, half new.  Such a read is tried again, and after
  * ARCHIVE_READ_TRIES of them the answer is 1, nothing read: the caller
- * keeps the version it had.
+ * keeps the version it had.  With a watch, a file modified moments ago
+ * is let age first (let_age()).
  */
 static int
 read_file(struct archive *a, int dirfd, const char *name, const char *rel,
@@ -513,6 +562,8 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
 		return -1;
 	}
+	if (inner(a)->held != NULL)
+		let_age(fd, st);
 	for (tries = 1;; tries++) {
 		if ((unsigned long long)st->st_size > inner(a)->max_file) {
 			close(fd);
@@ -999,24 +1050,6 @@ keep_old(struct archive *a, struct archive_file *old, const char *rel)
 }
 
 /*
- * Was st's file modified moments ago (ARCHIVE_RECENT_MS)?  Writes stamp
- * the time of the kernel's coarse clock, never later than now; a time
- * ahead of now was set by hand (touch, rsync -t) and says nothing.
- */
-static int
-modified_recently(const struct stat *st)
-{
-	struct timespec	 now;
-	int64_t		 ms;
-
-	if (clock_gettime(CLOCK_REALTIME, &now) == -1)
-		return 1;
-	ms = ((int64_t)now.tv_sec - (int64_t)st->st_mtim.tv_sec) * 1000 +
-	    ((int64_t)now.tv_nsec - (int64_t)st->st_mtim.tv_nsec) / 1000000;
-	return ms > -10 && ms < ARCHIVE_RECENT_MS;
-}
-
-/*
  * name beneath dirfd (rel in messages) as a file record: the previous
  * snapshot's when the file is unchanged, or still being written, else
  * read and parsed now.  NULL when it is skipped (warned), or new and
@@ -1076,7 +1109,7 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	    &len)) == -1)
 		return NULL;
 	else if (rv == 1 || len == 0 || (ap->held != NULL &&
-	    ap->held(ap->held_arg, rel, modified_recently(&st) ?
+	    ap->held(ap->held_arg, rel, recent_left_ms(&st) > 0 ?
 	    ARCHIVE_ASK_RECENT : ARCHIVE_ASK_READ))) {
 		/*
 		 * Changed while read, or a writer began meanwhile (or may

@@ -191,12 +191,18 @@ enum archive_ask {
 				   being written? */
 	ARCHIVE_ASK_READ,	/* just read: being written, or can that
 				   not be said yet? */
-	ARCHIVE_ASK_RECENT,	/* just read, and modified moments ago
-				   (ARCHIVE_RECENT_MS): a write may not
-				   be known yet whatever the watch saw */
+	ARCHIVE_ASK_RECENT,	/* just read, and still modified moments
+				   ago (ARCHIVE_RECENT_MS) after waiting:
+				   a write may not be known yet */
 };
-/* A file modified less than this long ago may still be being written. */
-#define ARCHIVE_RECENT_MS	50
+/*
+ * A file modified less than this long ago may still be being written,
+ * its writer unknown to the watch: the kernel's coarse clock (one tick,
+ * 4 ms at HZ=250, 10 ms at HZ=100) and the copy of one write's bytes.
+ * The loader waits for it to age, ARCHIVE_RECENT_WAITS times at most.
+ */
+#define ARCHIVE_RECENT_MS	20
+#define ARCHIVE_RECENT_WAITS	3
 /*
  * Is the file rel ("posts/x.md") of the capsule being written right now
  * (app/watch.c knows)?  Called on the thread that builds, during the
