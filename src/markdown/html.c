@@ -549,7 +549,79 @@ struct hb {
 	cmark_node	*fig_img;	/* an image in it without alt */
 	char		*last_media;	/* owned: <object><embed> once */
 	struct buf	 tmp;
+
+	/* Notes (html_read()'s notes argument), and where the tag is. */
+	struct html_notes *notes;	/* borrowed; NULL: none */
+	cmark_node	*at;		/* the node whose literal is read */
+	const char	*lit;		/* its literal */
+	size_t		 tokpos;	/* the tag's offset in lit */
+	size_t		 seen;		/* lit scanned up to here: */
+	unsigned	 seen_lines;	/* newlines in lit[0..seen) */
+	size_t		 seen_nl;	/* 1 + offset of the last one, or 0 */
 };
+
+/*
+ * Note what the tag just read became (html.h), at its line and column:
+ * those of the node read, plus the lines of its literal before the tag.
+ * A node html_read() made itself has no place: the nearest node before
+ * it that has one stands for it.
+ */
+static void
+note(struct hb *b, enum html_what what, const char *name)
+{
+	struct html_notes	*ns = b->notes;
+	struct html_note	*v;
+	cmark_node		*at;
+	unsigned		 line = 1, col = 1;
+
+	if (ns == NULL)
+		return;
+	if (ns->n == HTML_MAX_NOTES) {
+		ns->nmore++;
+		return;
+	}
+	for (at = b->at; at != NULL && cmark_node_get_start_line(at) == 0;)
+		at = cmark_node_previous(at) != NULL ?
+		    cmark_node_previous(at) : cmark_node_parent(at);
+	if (at != NULL) {
+		line = (unsigned)cmark_node_get_start_line(at);
+		col = (unsigned)cmark_node_get_start_column(at);
+	}
+	if (at != NULL && at == b->at && b->lit != NULL) {
+		for (; b->seen < b->tokpos && b->lit[b->seen] != '\0';
+		    b->seen++)
+			if (b->lit[b->seen] == '\n') {
+				b->seen_lines++;
+				b->seen_nl = b->seen + 1;
+			}
+		line += b->seen_lines;
+		col = b->seen_lines > 0 ?
+		    (unsigned)(b->tokpos - b->seen_nl + 1) :
+		    col + (unsigned)b->tokpos;
+	}
+	if (ns->n % 16 == 0)
+		ns->v = xreallocarray(ns->v, ns->n + 16, sizeof(*ns->v));
+	v = &ns->v[ns->n++];
+	v->line = line;
+	v->col = col;
+	v->what = what;
+	snprintf(v->name, sizeof(v->name), "%s", name);
+}
+
+void
+html_notes_free(struct html_notes *ns)
+{
+	free(ns->v);
+	memset(ns, 0, sizeof(*ns));
+}
+
+/* Is name an element of the table above (not a custom one)? */
+static int
+known_element(const char *name)
+{
+	return bsearch(name, elements, nitems(elements),
+	    sizeof(elements[0]), cmp_element) != NULL;
+}
 
 static cmark_node *
 node_new(struct hb *b, cmark_node_type t)
@@ -1018,8 +1090,12 @@ media(struct hb *b, const struct html_lexer *lx, enum el kind)
 		return;
 	}
 	if (url == NULL || *url == '\0' || strncasecmp(url, "data:", 5) == 0 ||
-	    strncasecmp(url, "javascript:", 11) == 0)
+	    strncasecmp(url, "javascript:", 11) == 0) {
+		/* A <video> without src has its <source>s: not lost. */
+		if (kind != EL_FALLBACK)
+			note(b, HTML_DROPPED, lx->name);
 		return;
+	}
 	u = html_embed_url(url);
 	if (b->last_media != NULL && strcmp(b->last_media, u) == 0) {
 		free(u);		/* <object data=x><embed src=x> */
@@ -1038,6 +1114,7 @@ media(struct hb *b, const struct html_lexer *lx, enum el kind)
 	    label == NULL;
 	n = node_new(b, image ? CMARK_NODE_IMAGE : CMARK_NODE_LINK);
 	cmark_node_set_url(n, u);
+	note(b, HTML_LINKED, lx->name);
 	if (label != NULL)
 		cmark_node_append_child(n, text_new(b, label, strlen(label)));
 	/* Two embedded things side by side are two words. */
@@ -1186,12 +1263,15 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 	}
 	switch (kind) {
 	case EL_SKIP:
+		note(b, HTML_DROPPED, lx->name);
 		if (!lx->selfclose) {
 			memcpy(b->skip, lx->name, sizeof(b->skip));
 			b->nskip = 1;
 		}
 		return;
 	case EL_IGNORE:
+		if (strcmp(lx->name, "wbr") != 0)	/* shows nothing */
+			note(b, HTML_DROPPED, lx->name);
 		return;
 	case EL_BR:
 		if (line_mode(b) || b->para != NULL || inline_target(b))
@@ -1251,11 +1331,19 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 	case EL_TSECTION:
 	case EL_ROW:
 	case EL_CELL:
+		if (kind == EL_TABLE)
+			note(b, HTML_APPROXIMATED, lx->name);
 		if (!lx->selfclose)
 			start_table_part(b, lx, kind);
 		return;
 	default:
 		break;
+	}
+	if (b->notes != NULL) {
+		if (kind == EL_LABEL || strcmp(lx->name, "details") == 0)
+			note(b, HTML_APPROXIMATED, lx->name);
+		else if (!known_element(lx->name))
+			note(b, HTML_DROPPED, lx->name);
 	}
 	if (lx->selfclose)
 		return;
@@ -1277,6 +1365,7 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 		}
 		n = node_new(b, CMARK_NODE_LINK);
 		cmark_node_set_url(n, v);
+		note(b, HTML_LINKED, lx->name);
 		if ((v = html_lex_attr(lx, "title")) != NULL)
 			cmark_node_set_title(n, v);
 		add_inline(b, n);
@@ -1417,6 +1506,7 @@ end_tag(struct hb *b, const struct html_lexer *lx)
 			if (b->pic_src != NULL && !b->pic_img) {
 				n = node_new(b, CMARK_NODE_IMAGE);
 				cmark_node_set_url(n, b->pic_src);
+				note(b, HTML_LINKED, lx->name);
 				b->space = 1;
 				add_inline(b, n);
 			}
@@ -1489,7 +1579,12 @@ read_html(struct hb *b, const char *s)
 	struct html_lexer	 lx;
 
 	html_lex_init(&lx, s, s != NULL ? strlen(s) : 0);
+	b->at = b->anchor;
+	b->lit = s;
+	b->seen = b->seen_nl = 0;
+	b->seen_lines = 0;
 	for (;;) {
+		b->tokpos = lx.pos;
 		switch (html_lex_next(&lx)) {
 		case HTML_TOK_EOF:
 			html_lex_free(&lx);
@@ -1789,7 +1884,7 @@ text_tag(cmark_node *n, cmark_mem *mem)
 }
 
 void
-html_read(cmark_node *doc, cmark_mem *mem)
+html_read(cmark_node *doc, cmark_mem *mem, struct html_notes *notes)
 {
 	struct hb		 b;
 	cmark_iter		*it;
@@ -1829,6 +1924,7 @@ html_read(cmark_node *doc, cmark_mem *mem)
 		return;
 	memset(&b, 0, sizeof(b));
 	b.mem = mem;
+	b.notes = notes;
 	b.trash = node_new(&b, CMARK_NODE_CUSTOM_BLOCK);
 	buf_init(&b.text);
 	buf_init(&b.tmp);

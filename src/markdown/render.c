@@ -111,8 +111,9 @@ may_autolink(const char *md, size_t len)
 /* The tree render_parse() built in this thread's arena, if any. */
 static _Thread_local cmark_node	*arena_doc;
 
-cmark_node *
-render_parse(const char *md, size_t len)
+/* render_parse() with notes (html_read()'s argument). */
+static cmark_node *
+parse(const char *md, size_t len, struct html_notes *notes)
 {
 	cmark_parser	*p;
 	cmark_node	*doc;
@@ -149,8 +150,22 @@ render_parse(const char *md, size_t len)
 	cmark_consolidate_text_nodes(doc);
 	/* Raw HTML needs a '<'; most posts have none and skip the walk. */
 	if (memchr(md, '<', len) != NULL)
-		html_read(doc, mem);
+		html_read(doc, mem, notes);
 	return doc;
+}
+
+cmark_node *
+render_parse(const char *md, size_t len)
+{
+	return parse(md, len, NULL);
+}
+
+void
+render_html_notes(const char *md, size_t len, struct html_notes *notes)
+{
+	memset(notes, 0, sizeof(*notes));
+	if (memchr(md, '<', len) != NULL)
+		render_free(parse(md, len, notes));
 }
 
 void
