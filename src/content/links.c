@@ -199,7 +199,8 @@ post_by_name(const struct archive *a, const char *name, const char *ymd)
  * A file the old site served ("/assets/img/x.png"), when the writer put
  * it in files/: at the same path, else at the longest tail of it that
  * is there ("img/x.png", then "x.png").  "/files/..." or NULL.  Opened
- * as the router opens it (fsafe.h), the strictest way.
+ * as the server opens it (archive_files_open(): follow_symlinks,
+ * files_hardlinks), so a link never leads to what it would refuse.
  */
 static char *
 in_files(const struct archive *a, const char *path)
@@ -212,7 +213,7 @@ in_files(const struct archive *a, const char *path)
 
 	while (tail != NULL && *tail != '\0') {
 		rel = xasprintf("files/%s", tail);
-		fd = fsafe_open(a->dir, rel, FSAFE_LINKS_NONE, &st, &kind);
+		fd = archive_files_open(a, rel, &st, &kind);
 		free(rel);
 		if (fd != -1) {
 			close(fd);
@@ -404,6 +405,73 @@ net_host(const char *host)
  * (by_meaning()); what means nothing goes to the old web site when
  * web_url is set, else is shown as plain text ("") -- *lost says so.
  */
+static char	*rooted_resolve(const struct archive *, const char *, int *);
+
+/*
+ * Is the host of "//host..." (len bytes after "//") host, without case?
+ * A port or user part never matches: the capsule's own links have none.
+ */
+static int
+same_host(const char *url, size_t len, const char *host)
+{
+	return host != NULL && strlen(host) == len &&
+	    strncasecmp(url, host, len) == 0;
+}
+
+/*
+ * A network-path reference "//host/path" (RFC 3986 4.2: the scheme of
+ * the page it is on; the writer's was a web page), read as
+ * "https://host/path": under a link_aliases prefix, by its meaning (the
+ * https address when that names nothing); on the capsule's own host, or
+ * under web_url, the root-relative path it names there, resolved and
+ * warned about as one (rooted_resolve()); any other host, the https
+ * link.  Never left as written: a Gemini client would read it as
+ * gemini://host/path.
+ */
+static char *
+netpath_resolve(const struct archive *a, const char *url, int *lost)
+{
+	const char	*host = url + 2, *rest, *wh;
+	char		*abs, *path, *res;
+	size_t		 hlen, wlen, whost;
+	int		 own = 0;
+
+	abs = xasprintf("https:%s", url);
+	if ((path = alias_path(a, abs)) != NULL) {
+		res = by_meaning(a, path);
+		free(path);
+		if (res == NULL) {
+			*lost = 1;	/* the old address is still useful */
+			return abs;
+		}
+		free(abs);
+		return res;
+	}
+	hlen = strcspn(host, "/?#");
+	rest = host + hlen;
+	if (a->web_url != NULL && (wh = strstr(a->web_url, "://")) != NULL) {
+		/* web_url's host, and its path, which its links are under. */
+		wh += 3;
+		wlen = strlen(wh);
+		whost = strcspn(wh, "/");
+		if (strncasecmp(host, wh, whost) == 0 &&
+		    strncmp(host + whost, wh + whost, wlen - whost) == 0 &&
+		    strchr("/?#", host[wlen]) != NULL) {
+			rest = host + wlen;
+			own = 1;
+		}
+	}
+	if (own || same_host(host, hlen, a->hostname)) {
+		free(abs);
+		path = xasprintf("%s%s", *rest == '/' ? "" : "/", rest);
+		if ((res = rooted_resolve(a, path, lost)) == NULL)
+			res = xstrdup(path);	/* the capsule answers it */
+		free(path);
+		return res;
+	}
+	return abs;
+}
+
 static char *
 rooted_resolve(const struct archive *a, const char *url, int *lost)
 {
@@ -492,8 +560,8 @@ bundle_resolve(const struct archive *a, const char *path)
  * capsule answers, is read by its meaning (by_meaning()); a link to a
  * fragment of the page ("#design") is plain text (""), gemtext having
  * no anchors; "//2015/x/", whose "host" can be none, is the path
- * "/2015/x/".  Anything else with a scheme, "//host", or climbing out:
- * left alone (NULL).  *lost is set when the link names nothing it
+ * "/2015/x/"; "//host/x" is read as https (netpath_resolve()).
+ * Anything else with a scheme, or climbing out: left alone (NULL).  *lost is set when the link names nothing it
  * should (a missing post, an old address that means nothing here).
  */
 static char *
@@ -519,8 +587,10 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	}
 	if (url != NULL && url[0] == '/' && url[1] == '/' && !net_host(url + 2))
 		url++;		/* "//2015/09/15/x/": a path with one '/' too many */
-	if (url == NULL || (url[0] == '/' && url[1] == '/'))
+	if (url == NULL)
 		return NULL;
+	if (url[0] == '/' && url[1] == '/')
+		return netpath_resolve(a, url, lost);
 	if (url[0] == '#')
 		return xstrdup("");
 	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
@@ -598,8 +668,10 @@ links_resolve(const struct archive *a, const char *from_path,
 /* ---- the link check ------------------------------------------------ */
 
 /*
- * Is "/files/..." url (or what a link resolved to) a file that is not
- * there?  It would answer 51: said at load, since the writer can fix it.
+ * Is "/files/..." url, written so, a file the server would not serve
+ * (archive_files_open(): not there, or refused by follow_symlinks or
+ * files_hardlinks)?  It would answer 51: said at load, since the writer
+ * can fix it.
  */
 static int
 file_missing(const struct archive *a, const char *url)
@@ -616,9 +688,35 @@ file_missing(const struct archive *a, const char *url)
 		free(rel);
 		return 1;
 	}
-	fd = fsafe_open(a->dir, rel, FSAFE_LINKS_INSIDE, &st, &kind);
+	fd = archive_files_open(a, rel, &st, &kind);
 	free(rel);
 	if (fd == -1)
+		return 1;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Is "/posts/<slug>/<name>", what a link into a page bundle resolved to
+ * (bundle_resolve(), decoded), a file the server would not serve?
+ */
+static int
+bundle_file_missing(const struct archive *a, const char *to)
+{
+	struct stat	 st;
+	struct post	*p;
+	const char	*slash;
+	char		*slug;
+	int		 fd;
+
+	if (strncmp(to, "/posts/", 7) != 0 ||
+	    (slash = strchr(to + 7, '/')) == NULL)
+		return 0;
+	slug = xstrndup(to + 7, (size_t)(slash - to - 7));
+	p = archive_post(a, slug);
+	free(slug);
+	if (p == NULL || (fd = archive_bundle_open(a, p, slash + 1, &st)) ==
+	    -1)
 		return 1;
 	close(fd);
 	return 0;
@@ -635,9 +733,11 @@ links_report(const struct archive *a, const char *path,
 
 	for (i = 0; i < n; i++) {
 		to = resolve(a, path, refs[i].url, &lost);
-		if (!lost && to == NULL && file_missing(a, refs[i].url)) {
+		if (!lost && (to == NULL ? file_missing(a, refs[i].url) :
+		    bundle_file_missing(a, to))) {
 			log_warnx("%s:%u:%u: link to missing file %s", path,
 			    refs[i].line, refs[i].col, refs[i].url);
+			free(to);
 			found++;
 			continue;
 		}
