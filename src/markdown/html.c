@@ -1883,6 +1883,62 @@ text_tag(cmark_node *n, cmark_mem *mem)
 	return h;
 }
 
+/*
+ * "<a href=\"https://x.org/p>The page</a>": a quote never closed, and
+ * cmark's autolink extension took "https://x.org/p>The" for a link of
+ * its own before text_tag() could see the tag: text "... <a href=\"",
+ * LINK, text " page".  Join them back into the text node n, so that
+ * text_tag() reads the tag and the words stay the link's.  1 when it
+ * did (the LINK and the text after it are gone).
+ */
+static int
+join_autolink(cmark_node *n)
+{
+	struct buf	 b = BUF_INIT;
+	cmark_node	*link = cmark_node_next(n), *t, *after;
+	const char	*lit = cmark_node_get_literal(n), *lt, *url, *text;
+	size_t		 len, k, i, tl, ul;
+
+	if (lit == NULL || link == NULL ||
+	    cmark_node_get_type(link) != CMARK_NODE_LINK ||
+	    (len = strlen(lit)) < 2 || (lit[len - 1] != '"' &&
+	    lit[len - 1] != '\'') || lit[len - 2] != '=' ||
+	    (lt = strrchr(lit, '<')) == NULL || strchr(lt, '>') != NULL)
+		return 0;
+	for (k = 1; isalpha((unsigned char)lt[k]); k++)
+		;
+	if (!is_space(lt[k]))
+		return 0;
+	for (i = 0; i < nitems(url_elements); i++)
+		if (strlen(url_elements[i]) == k - 1 &&
+		    strncasecmp(lt + 1, url_elements[i], k - 1) == 0)
+			break;
+	/* An autolink: one text child, the end of its URL. */
+	if (i == nitems(url_elements) || (t = cmark_node_first_child(link)) ==
+	    NULL || cmark_node_next(t) != NULL ||
+	    cmark_node_get_type(t) != CMARK_NODE_TEXT ||
+	    (text = cmark_node_get_literal(t)) == NULL ||
+	    (url = cmark_node_get_url(link)) == NULL ||
+	    (tl = strlen(text)) == 0 || (ul = strlen(url)) < tl ||
+	    strcmp(url + ul - tl, text) != 0)
+		return 0;
+	buf_add(&b, lit, len);
+	buf_add(&b, text, tl);
+	after = cmark_node_next(link);
+	if (after != NULL && cmark_node_get_type(after) == CMARK_NODE_TEXT &&
+	    (text = cmark_node_get_literal(after)) != NULL)
+		buf_addstr(&b, text);
+	else
+		after = NULL;
+	buf_add(&b, "", 0);
+	cmark_node_set_literal(n, b.data);
+	buf_free(&b);
+	cmark_node_free(link);		/* unlinks it */
+	if (after != NULL)
+		cmark_node_free(after);
+	return 1;
+}
+
 void
 html_read(cmark_node *doc, cmark_mem *mem, struct html_notes *notes)
 {
@@ -1898,6 +1954,9 @@ html_read(cmark_node *doc, cmark_mem *mem, struct html_notes *notes)
 		n = cmark_iter_get_node(it);
 		t = cmark_node_get_type(n);
 		if (t == CMARK_NODE_TEXT) {
+			/* The iterator had the LINK next: from n again. */
+			if (join_autolink(n))
+				cmark_iter_reset(it, n, CMARK_EVENT_ENTER);
 			/*
 			 * The iterator has its next node already: the
 			 * tags made here are read with their parent's run.

@@ -245,6 +245,17 @@ test_broken_tags(void)
 	    "see a after\n=> /x.gif a\n");
 	GMI_EQ("<a href=\"/k>Knight</a> in 2014\n",
 	    "Knight in 2014\n=> /k Knight\n");
+	/* An absolute one, which cmark's autolink took first. */
+	GMI_EQ("See <a href=\"https://x.org/p>The page</a> in 2014.\n",
+	    "See The page in 2014.\n=> https://x.org/p The page\n");
+	GMI_EQ("<a href='https://x.org/p?a=1&b=2>Words</a>, done\n",
+	    "Words, done\n=> https://x.org/p?a=1&b=2 Words\n");
+	GPH_EQ("See <a href=\"https://x.org/p>The page</a> now.\n",
+	    "See The page[1] now.\n\nReferences\n----------\n\n"
+	    "[1] https://x.org/p\n");
+	/* A real autolink after a closed tag is left alone. */
+	GMI_EQ("Go <a href=\"/a\">A</a> https://x.org/q\n",
+	    "Go A https://x.org/q\n=> /a A\n=> https://x.org/q\n");
 	GMI_EQ("a <embed src=\"v.mp4\" title=\"T\"> b <img src=\"/i.png\" "
 	    "alt=\"I\" x=\"y\"z\">\n", "a T b I\n=> v.mp4 T\n=> /i.png I\n");
 	GMI_EQ("1 < 2, x <y and <a name\n", "1 < 2, x <y and <a name\n");
