@@ -595,18 +595,17 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return xstrdup("");
 	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
 	len = ulen;
+	path = capsule_path(from_path ? from_path : "", url, ulen);
 	/* Into a page bundle's folder: its post, or its file. */
-	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) !=
-	    NULL) {
-		res = bundle_resolve(a, path);
+	if (path != NULL && (res = bundle_resolve(a, path)) != NULL) {
 		free(path);
-		if (res != NULL)
-			return res;
+		return res;
 	}
-	if (url[0] == '/' && post_ext(url, len) == 0)
+	if (url[0] == '/' && post_ext(url, len) == 0) {
+		free(path);
 		return rooted_resolve(a, url, lost);
-	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
-	    NULL) {
+	}
+	if (path == NULL) {
 		*lost = 1;		/* climbs out of the capsule */
 		return NULL;
 	}
