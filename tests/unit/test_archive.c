@@ -813,10 +813,11 @@ test_links_served(void)
 	const char	*h = "posts/2024-01-10-hello.md";
 	static const char *const sub[] = { "posts", "files", "files/img",
 	    "posts/2024-02-02-trip" };
+	size_t		 i;
 
 	dir = xasprintf("%s/served", top);
 	mkdir(dir, 0755);
-	for (size_t i = 0; i < nitems(sub); i++)
+	for (i = 0; i < nitems(sub); i++)
 		test_mkdir(dir, sub[i]);
 	test_put(dir, "posts/2024-01-10-hello.md",
 	    "---\ntitle: Hello\n---\n"
