@@ -489,6 +489,9 @@ built(struct reload *r)
 	g = new_gen(r);
 	server_publish(r->srv, g);
 	gen_unref(g);
+	/* Files a watch could not vouch for are read again soon. */
+	for (i = 0; i < r->nwatch; i++)
+		watch_published(r->watch[i]);
 	r->newset = NULL;
 	r->newsites = NULL;
 	r->nnewsites = 0;

@@ -36,6 +36,7 @@
 #ifdef __linux__
 #include <errno.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #endif
 
@@ -100,7 +101,14 @@ struct watch {
 	int		 fd;		/* inotify; closed with poll */
 	uv_poll_t	 poll;
 	uv_timer_t	 settle;	/* the next unsettled file's time */
+	/* Odd while on_readable() takes events: read by the loader. */
+	atomic_uint	 reading;
 #endif
+	/*
+	 * The loader could not vouch for a file it read (watch_held()):
+	 * once its build is published, build again (watch_published()).
+	 */
+	atomic_int	 recheck;
 	/* Files being written; changed on the loop, read by the loader. */
 	uv_mutex_t	 mtx;
 	struct unsettled *un;		/* owned, nun of them */
@@ -191,18 +199,77 @@ find_un(const struct watch *w, const char *rel)
 	return i;
 }
 
-int
-watch_held(void *arg, const char *rel)
+static int
+unsettled(struct watch *w, const char *rel)
 {
-	struct watch	*w = arg;
-	int		 held;
+	int	 held;
 
-	if (w == NULL || atomic_load(&w->nheld) == 0)
+	if (atomic_load(&w->nheld) == 0)
 		return 0;
 	uv_mutex_lock(&w->mtx);
 	held = find_un(w, rel) < w->nun;
 	uv_mutex_unlock(&w->mtx);
 	return held;
+}
+
+/*
+ * Have all the events the kernel queued so far been taken into the
+ * unsettled set?  Not while on_readable() is at work, nor while bytes
+ * wait on the descriptor.  Any thread.
+ */
+static int
+caught_up(struct watch *w)
+{
+#ifdef __linux__
+	int	 n = 0;
+
+	if (atomic_load(&w->reading) & 1)
+		return 0;
+	if (ioctl(w->fd, FIONREAD, &n) == -1 || n > 0)
+		return 0;
+#endif
+	return 1;
+}
+
+/*
+ * A file read while a write to it may be unknown yet: the pending
+ * events or the next build will tell.  The flag goes up before the look
+ * at the queue, so that a batch on_readable() ends after that look sees
+ * it (watch_published() then asks for the build).
+ */
+int
+watch_held(void *arg, const char *rel, enum archive_ask ask)
+{
+	struct watch	*w = arg;
+
+	if (w == NULL)
+		return 0;
+	switch (ask) {
+	case ARCHIVE_ASK_BEFORE:
+		return unsettled(w, rel);
+	case ARCHIVE_ASK_READ:
+		if (unsettled(w, rel))
+			return 1;
+		if (caught_up(w))
+			return unsettled(w, rel);
+		atomic_store(&w->recheck, 1);
+		log_debug("watch: %s: read before its events were: kept "
+		    "back for now", rel);
+		return 1;
+	case ARCHIVE_ASK_RECENT:
+	default:
+		atomic_store(&w->recheck, 1);
+		log_debug("watch: %s: modified moments ago: kept back for "
+		    "now", rel);
+		return 1;
+	}
+}
+
+void
+watch_published(struct watch *w)
+{
+	if (w != NULL && atomic_exchange(&w->recheck, 0))
+		changed(w);
 }
 
 #ifdef __linux__
@@ -609,21 +676,23 @@ on_readable(uv_poll_t *h, int status, int events)
 		log_warnx("watch %s: %s", w->dir, uv_strerror(status));
 		return;
 	}
+	atomic_fetch_add(&w->reading, 1);	/* odd: caught_up() waits */
 	for (;;) {
 		if ((n = read(w->fd, buf, sizeof(buf))) == -1) {
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN)
 				log_warn("watch %s", w->dir);
-			return;
+			break;
 		}
 		if (n == 0)
-			return;
+			break;
 		for (p = buf; p < buf + n; p += sizeof(*ev) + ev->len) {
 			ev = (const struct inotify_event *)p;
 			on_inotify(w, ev);
 		}
 	}
+	atomic_fetch_add(&w->reading, 1);
 }
 
 static int
@@ -751,6 +820,10 @@ watch_start(uv_loop_t *loop, const char *dir, unsigned debounce_ms,
 	if (uv_mutex_init(&w->mtx) != 0)
 		fatalx("watch: mutex");
 	atomic_init(&w->nheld, 0);
+	atomic_init(&w->recheck, 0);
+#ifdef __linux__
+	atomic_init(&w->reading, 0);
+#endif
 	uv_timer_init(loop, &w->timer);
 	w->timer.data = w;
 	w->nopen = 1;

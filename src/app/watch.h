@@ -25,7 +25,10 @@
  * renamed or unlinked -- or has been quiet, still open, for the settle
  * time (5 s; two debounces when that is longer) -- watch_held() says
  * so, the archive keeps the version it had, and its writes ask for no
- * rebuild.  Elsewhere every change asks for one and nothing is held.
+ * rebuild.  Asked after a file was read, the watch also keeps it back
+ * while events it has not taken in wait, and owes a build for it
+ * (watch_published()).  Elsewhere every change asks for one and nothing
+ * is held.
  *
  * Knows libuv, inotify and the layout of a capsule; nothing of the
  * archive.  A struct watch owns its handles and is freed by
@@ -36,6 +39,8 @@
 #define CAPSULED_WATCH_H
 
 #include <uv.h>
+
+#include "content/archive.h"
 
 struct watch;
 
@@ -56,8 +61,17 @@ const char	*watch_dir(const struct watch *);
 /*
  * Is rel ("posts/x.md", "index.md") of the watch at arg being written
  * right now?  Any thread, while the watch is not stopped (an
- * archive_held_fn: content/archive.h).
+ * archive_held_fn: content/archive.h).  After a read (ARCHIVE_ASK_READ)
+ * also 1 while events the kernel queued are not all taken in yet, and
+ * always for a file modified moments ago (ARCHIVE_ASK_RECENT): the
+ * watch then owes a build, asked for by watch_published().
  */
-int		 watch_held(void *arg, const char *rel);
+int		 watch_held(void *arg, const char *rel, enum archive_ask);
+/*
+ * A build that asked w has been published: when watch_held() kept a
+ * file back without knowing, ask for another build (after the
+ * debounce, by which time the events are in).  Main loop.
+ */
+void		 watch_published(struct watch *w);
 
 #endif

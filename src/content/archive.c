@@ -1000,6 +1000,24 @@ keep_old(struct archive *a, struct archive_file *old, const char *rel)
 }
 
 /*
+ * Was st's file modified moments ago (ARCHIVE_RECENT_MS)?  Writes stamp
+ * the time of the kernel's coarse clock, never later than now; a time
+ * ahead of now was set by hand (touch, rsync -t) and says nothing.
+ */
+static int
+modified_recently(const struct stat *st)
+{
+	struct timespec	 now;
+	int64_t		 ms;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) == -1)
+		return 1;
+	ms = ((int64_t)now.tv_sec - (int64_t)st->st_mtim.tv_sec) * 1000 +
+	    ((int64_t)now.tv_nsec - (int64_t)st->st_mtim.tv_nsec) / 1000000;
+	return ms > -10 && ms < ARCHIVE_RECENT_MS;
+}
+
+/*
  * name beneath dirfd (rel in messages) as a file record: the previous
  * snapshot's when the file is unchanged, or still being written, else
  * read and parsed now.  NULL when it is skipped (warned), or new and
@@ -1027,7 +1045,8 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	if (ap->prev != NULL)
 		old = index_get(&inner(ap->prev)->file_rel, rel);
 	/* Half-written: what it was counts, not what it is for now. */
-	if ((held = ap->held != NULL && ap->held(ap->held_arg, rel))) {
+	if ((held = ap->held != NULL && ap->held(ap->held_arg, rel,
+	    ARCHIVE_ASK_BEFORE))) {
 		if (old == NULL)
 			return keep_old(a, NULL, rel);
 		st.st_size = old->size;
@@ -1058,9 +1077,11 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	    &len)) == -1)
 		return NULL;
 	else if (rv == 1 || len == 0 || (ap->held != NULL &&
-	    ap->held(ap->held_arg, rel))) {
+	    ap->held(ap->held_arg, rel, modified_recently(&st) ?
+	    ARCHIVE_ASK_RECENT : ARCHIVE_ASK_READ))) {
 		/*
-		 * Changed while read, or a writer began meanwhile; or empty.
+		 * Changed while read, or a writer began meanwhile (or may
+		 * have: its event not yet seen); or empty.
 		 * An empty file is how one looks that is being rewritten:
 		 * open(2) with O_TRUNC shows size 0 before the kernel queues
 		 * the inotify event that tells of the writer (ext4 truncates

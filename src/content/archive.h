@@ -186,15 +186,36 @@ struct archive	*archive_load(const struct config *c);
 struct archive	*archive_reload(const struct config *c,
 		    const struct archive *prev);
 /*
+ * What an archive_held_fn is asked about the file rel.  The second and
+ * third questions come after a changed file was read: a writer's first
+ * piece can reach the disk, and be read, before the event that tells
+ * of the writer has been seen by whoever watches.
+ */
+enum archive_ask {
+	ARCHIVE_ASK_BEFORE,	/* before it is looked at: known to be
+				   being written? */
+	ARCHIVE_ASK_READ,	/* just read: being written, or can that
+				   not be said yet? */
+	ARCHIVE_ASK_RECENT,	/* just read, and modified moments ago
+				   (ARCHIVE_RECENT_MS): a write may not
+				   be known yet whatever the watch saw */
+};
+/* A file modified less than this long ago may still be being written. */
+#define ARCHIVE_RECENT_MS	50
+/*
  * Is the file rel ("posts/x.md") of the capsule being written right now
  * (app/watch.c knows)?  Called on the thread that builds, during the
- * build.
+ * build.  Saying 1 to ARCHIVE_ASK_READ or ARCHIVE_ASK_RECENT without
+ * knowing it for sure is the watcher's promise to ask for another build
+ * soon.
  */
-typedef int	(*archive_held_fn)(void *arg, const char *rel);
+typedef int	(*archive_held_fn)(void *arg, const char *rel,
+		    enum archive_ask);
 /*
- * archive_reload(), with held(arg, rel) asked about every file before
- * it is read and again after: a file being written keeps the record
- * prev has of it, and a new one is left out until it is whole.  Without
+ * archive_reload(), with held(arg, rel, ...) asked about every file
+ * before it is read and again after: a file being written keeps the
+ * record prev has of it, and a new one is left out until it is whole.
+ * Without
  * held (NULL), and always, a file that changes while it is read (its
  * size, mtime or ctime moved) is read again, and kept as prev has it
  * when it goes on changing; an empty file is taken for one being

@@ -4,6 +4,7 @@
  * archive does with what it says (archive_reload_held()).
  */
 #include <fcntl.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ config_for(struct config *c, const char *dir)
 
 /* held(): the names in the NULL-terminated list arg. */
 static int
-held_list(void *arg, const char *rel)
+held_list(void *arg, const char *rel, enum archive_ask ask)
 {
 	const char *const	*p;
 
@@ -101,6 +102,61 @@ test_archive_held(void)
 	free(dir);
 }
 
+/* held(): nothing held; what was asked after a read is noted in arg. */
+static int
+note_ask(void *arg, const char *rel, enum archive_ask ask)
+{
+	if (ask != ARCHIVE_ASK_BEFORE)
+		*(enum archive_ask *)arg = ask;
+	return 0;
+}
+
+/*
+ * A file modified moments ago is asked about as such once read; one
+ * modified long ago (or stamped ahead of now by hand) as a plain read.
+ */
+static void
+test_archive_asks(void)
+{
+	struct config	 c;
+	struct archive	*a1, *a2, *a3;
+	struct timespec	 ts[2];
+	enum archive_ask ask;
+	char		*dir, path[512];
+
+	dir = xasprintf("%s/asks", top);
+	test_mkdir(top, "asks");
+	test_mkdir(dir, "posts");
+	snprintf(path, sizeof(path), "%s/posts/2024-01-01-a.md", dir);
+	test_put(dir, "posts/2024-01-01-a.md", "---\ntitle: A\n---\nOne.\n");
+	config_for(&c, dir);
+	ask = ARCHIVE_ASK_BEFORE;
+	a1 = archive_reload_held(&c, NULL, note_ask, &ask);
+	INT_EQ(ask, ARCHIVE_ASK_RECENT, "written just now: asked as recent");
+
+	test_put(dir, "posts/2024-01-01-a.md", "---\ntitle: A\n---\nTwo!\n");
+	clock_gettime(CLOCK_REALTIME, &ts[0]);
+	ts[0].tv_sec -= 2;
+	ts[1] = ts[0];
+	OK(utimensat(AT_FDCWD, path, ts, 0) == 0, "mtime two seconds back");
+	ask = ARCHIVE_ASK_BEFORE;
+	a2 = archive_reload_held(&c, a1, note_ask, &ask);
+	INT_EQ(ask, ARCHIVE_ASK_READ, "modified long ago: a plain read");
+
+	test_put(dir, "posts/2024-01-01-a.md", "---\ntitle: A\n---\nThree\n");
+	clock_gettime(CLOCK_REALTIME, &ts[0]);
+	ts[0].tv_sec += 3600;
+	ts[1] = ts[0];
+	OK(utimensat(AT_FDCWD, path, ts, 0) == 0, "mtime an hour ahead");
+	ask = ARCHIVE_ASK_BEFORE;
+	a3 = archive_reload_held(&c, a2, note_ask, &ask);
+	INT_EQ(ask, ARCHIVE_ASK_READ, "stamped ahead by hand: a plain read");
+	archive_unref(a1);
+	archive_unref(a2);
+	archive_unref(a3);
+	free(dir);
+}
+
 /* ---- the watch on a loop ----------------------------------------------- */
 
 static uv_loop_t	 loop;
@@ -152,8 +208,12 @@ piece(int fd, const char *s)
 static void
 test_watch(void)
 {
-	char	 a[512], b[512];
-	int	 fd, before;
+	struct config	 c;
+	struct archive	*a1, *a2;
+	struct post	*p;
+	struct timespec	 ts[2];
+	char		 a[512], b[512];
+	int		 fd, before;
 
 	snprintf(wdir, sizeof(wdir), "%s/watched", top);
 	test_mkdir(top, "watched");
@@ -170,16 +230,16 @@ test_watch(void)
 	fd = open_in("posts/2024-01-01-x.md");
 	piece(fd, "---\ntitle: X\n");
 	run_for(100);
-	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 1, "being written");
-	INT_EQ(watch_held(w, "posts/other.md"), 0, "another file is not");
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md", ARCHIVE_ASK_BEFORE), 1, "being written");
+	INT_EQ(watch_held(w, "posts/other.md", ARCHIVE_ASK_BEFORE), 0, "another file is not");
 	INT_EQ(ncalls, 0, "a write asks for no rebuild");
 	piece(fd, "---\nBody.\n");
 	run_for(100);
-	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 1, "still written");
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md", ARCHIVE_ASK_BEFORE), 1, "still written");
 	INT_EQ(ncalls, 0, "still no rebuild");
 	close(fd);
 	run_for(100);
-	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 0, "closed: whole");
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md", ARCHIVE_ASK_BEFORE), 0, "closed: whole");
 	INT_EQ(ncalls, 1, "closed: one rebuild");
 
 	/* A temp file renamed over: whole at once (the temp is hidden). */
@@ -189,7 +249,7 @@ test_watch(void)
 	snprintf(b, sizeof(b), "%s/posts/2024-01-02-y.md", wdir);
 	OK(rename(a, b) == 0, "rename");
 	run_for(100);
-	INT_EQ(watch_held(w, "posts/2024-01-02-y.md"), 0, "renamed in: whole");
+	INT_EQ(watch_held(w, "posts/2024-01-02-y.md", ARCHIVE_ASK_BEFORE), 0, "renamed in: whole");
 	INT_EQ(ncalls, 2, "renamed in: a rebuild");
 	close(fd);
 
@@ -197,11 +257,11 @@ test_watch(void)
 	fd = open_in("posts/2024-01-01-x.md");
 	piece(fd, "half");
 	run_for(60);
-	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 1, "written again");
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md", ARCHIVE_ASK_BEFORE), 1, "written again");
 	snprintf(a, sizeof(a), "%s/posts/2024-01-01-x.md", wdir);
 	OK(rename(b, a) == 0, "rename over it");
 	run_for(100);
-	INT_EQ(watch_held(w, "posts/2024-01-01-x.md"), 0, "renamed over");
+	INT_EQ(watch_held(w, "posts/2024-01-01-x.md", ARCHIVE_ASK_BEFORE), 0, "renamed over");
 	close(fd);
 	run_for(60);
 
@@ -210,17 +270,17 @@ test_watch(void)
 	before = ncalls;
 	OK(link(a, b) == 0, "link");
 	run_for(100);
-	INT_EQ(watch_held(w, "posts/2024-01-03-z.md"), 0, "a link is whole");
+	INT_EQ(watch_held(w, "posts/2024-01-03-z.md", ARCHIVE_ASK_BEFORE), 0, "a link is whole");
 	OK(ncalls > before, "a link: a rebuild");
 
 	/* index.md too. */
 	fd = open_in("index.md");
 	piece(fd, "---\n");
 	run_for(60);
-	INT_EQ(watch_held(w, "index.md"), 1, "index.md being written");
+	INT_EQ(watch_held(w, "index.md", ARCHIVE_ASK_BEFORE), 1, "index.md being written");
 	close(fd);
 	run_for(60);
-	INT_EQ(watch_held(w, "index.md"), 0, "index.md whole");
+	INT_EQ(watch_held(w, "index.md", ARCHIVE_ASK_BEFORE), 0, "index.md whole");
 
 	/* Unlinked while written: nothing left to hold. */
 	fd = open_in("posts/2024-01-04-gone.md");
@@ -229,7 +289,7 @@ test_watch(void)
 	snprintf(a, sizeof(a), "%s/posts/2024-01-04-gone.md", wdir);
 	OK(unlink(a) == 0, "unlink");
 	run_for(60);
-	INT_EQ(watch_held(w, "posts/2024-01-04-gone.md"), 0, "unlinked");
+	INT_EQ(watch_held(w, "posts/2024-01-04-gone.md", ARCHIVE_ASK_BEFORE), 0, "unlinked");
 	close(fd);
 
 	/* posts/ replaced: the new one is watched. */
@@ -241,7 +301,7 @@ test_watch(void)
 	fd = open_in("posts/2024-01-05-new.md");
 	piece(fd, "---\n");
 	run_for(60);
-	INT_EQ(watch_held(w, "posts/2024-01-05-new.md"), 1,
+	INT_EQ(watch_held(w, "posts/2024-01-05-new.md", ARCHIVE_ASK_BEFORE), 1,
 	    "the new posts/ tells writes too");
 	close(fd);
 	run_for(60);
@@ -256,7 +316,7 @@ test_watch(void)
 	close(fd);
 	run_for(100);
 	INT_EQ(ncalls, before, "no rebuild for other files");
-	INT_EQ(watch_held(w, "posts/.x.md.swp"), 0, "swap files not held");
+	INT_EQ(watch_held(w, "posts/.x.md.swp", ARCHIVE_ASK_BEFORE), 0, "swap files not held");
 
 	/* A .gmi post counts; a page bundle's folder is watched too. */
 	before = ncalls;
@@ -274,12 +334,12 @@ test_watch(void)
 	fd = open_in("posts/2024-01-07-b/index.md");
 	piece(fd, "# B\n");
 	run_for(60);
-	INT_EQ(watch_held(w, "posts/2024-01-07-b/index.md"), 1,
+	INT_EQ(watch_held(w, "posts/2024-01-07-b/index.md", ARCHIVE_ASK_BEFORE), 1,
 	    "a bundle's index being written");
 	INT_EQ(ncalls, before, "no rebuild while written");
 	close(fd);
 	run_for(100);
-	INT_EQ(watch_held(w, "posts/2024-01-07-b/index.md"), 0,
+	INT_EQ(watch_held(w, "posts/2024-01-07-b/index.md", ARCHIVE_ASK_BEFORE), 0,
 	    "the index whole");
 	OK(ncalls > before, "the index closed: a rebuild");
 	before = ncalls;
@@ -293,6 +353,68 @@ test_watch(void)
 	run_for(100);
 	OK(ncalls > before, "the folder gone: a rebuild");
 	INT_EQ(watch_count(w), 2, "and no longer watched");
+
+	/*
+	 * Read before the loop took in its events (the loader is another
+	 * thread): the watch cannot vouch for it, and owes a build.
+	 */
+	fd = open_in("posts/2024-01-08-r.md");
+	piece(fd, "---\ntitle: R\n");
+	INT_EQ(watch_held(w, "posts/2024-01-08-r.md", ARCHIVE_ASK_BEFORE), 0,
+	    "its events not yet taken in: not known");
+	INT_EQ(watch_held(w, "posts/2024-01-08-r.md", ARCHIVE_ASK_READ), 1,
+	    "read meanwhile: kept back");
+	before = ncalls;
+	watch_published(w);
+	run_for(100);
+	INT_EQ(ncalls, before + 1, "kept back: a build asked for");
+	INT_EQ(watch_held(w, "posts/2024-01-08-r.md", ARCHIVE_ASK_READ), 1,
+	    "its events taken in: being written");
+	close(fd);
+	run_for(100);
+	INT_EQ(watch_held(w, "posts/2024-01-08-r.md", ARCHIVE_ASK_READ), 0,
+	    "closed, and the events in: whole");
+	INT_EQ(watch_held(w, "posts/2024-01-08-r.md", ARCHIVE_ASK_RECENT), 1,
+	    "modified moments ago: kept back all the same");
+	before = ncalls;
+	watch_published(w);
+	run_for(100);
+	INT_EQ(ncalls, before + 1, "and a build asked for");
+	watch_published(w);
+	run_for(60);
+	INT_EQ(ncalls, before + 1, "only once");
+
+	/*
+	 * What the soak found: a build (started by something else) reads a
+	 * writer's first piece before the loop took in its events.  The
+	 * archive keeps the whole version; the stamp is moved back so that
+	 * only the waiting events can tell.
+	 */
+	test_put(wdir, "posts/2024-01-08-r.md", "---\ntitle: R\n---\nWhole.\n");
+	run_for(100);
+	config_for(&c, wdir);
+	a1 = archive_reload_held(&c, NULL, watch_held, w);
+	p = archive_post(a1, "r");
+	STR_EQ(p ? p->title : NULL, "R", "the whole version");
+	fd = open_in("posts/2024-01-08-r.md");
+	piece(fd, "---\ntitle: R two\n---\nThe first half of");
+	clock_gettime(CLOCK_REALTIME, &ts[0]);
+	ts[0].tv_sec -= 2;
+	ts[1] = ts[0];
+	OK(futimens(fd, ts) == 0, "stamped two seconds back");
+	a2 = archive_reload_held(&c, a1, watch_held, w);
+	p = archive_post(a2, "r");
+	STR_EQ(p ? p->title : NULL, "R", "read half-written: the whole "
+	    "version stays");
+	OK(a2->nheld >= 1, "kept back (and the broken files read again)");
+	before = ncalls;
+	watch_published(w);
+	run_for(100);
+	OK(ncalls > before, "and a build asked for");
+	close(fd);
+	run_for(100);
+	archive_unref(a1);
+	archive_unref(a2);
 
 	watch_stop(w);
 	uv_run(&loop, UV_RUN_DEFAULT);
@@ -308,6 +430,7 @@ main(void)
 		return 2;
 	}
 	test_archive_held();
+	test_archive_asks();
 	test_watch();
 	test_rm_tree(top);
 	return harness_done();
