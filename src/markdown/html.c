@@ -39,6 +39,7 @@
  * no node it still has to visit is freed under it.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -572,7 +573,7 @@ note(struct hb *b, enum html_what what, const char *name)
 	struct html_notes	*ns = b->notes;
 	struct html_note	*v;
 	cmark_node		*at;
-	unsigned		 line = 1, col = 1;
+	long			 line = 1, col = 1;
 
 	if (ns == NULL)
 		return;
@@ -584,8 +585,8 @@ note(struct hb *b, enum html_what what, const char *name)
 		at = cmark_node_previous(at) != NULL ?
 		    cmark_node_previous(at) : cmark_node_parent(at);
 	if (at != NULL) {
-		line = (unsigned)cmark_node_get_start_line(at);
-		col = (unsigned)cmark_node_get_start_column(at);
+		line = cmark_node_get_start_line(at);
+		col = cmark_node_get_start_column(at);
 	}
 	if (at != NULL && at == b->at && b->lit != NULL) {
 		for (; b->seen < b->tokpos && b->lit[b->seen] != '\0';
@@ -595,15 +596,19 @@ note(struct hb *b, enum html_what what, const char *name)
 				b->seen_nl = b->seen + 1;
 			}
 		line += b->seen_lines;
-		col = b->seen_lines > 0 ?
-		    (unsigned)(b->tokpos - b->seen_nl + 1) :
-		    col + (unsigned)b->tokpos;
+		col = b->seen_lines > 0 ? (long)(b->tokpos - b->seen_nl + 1) :
+		    col + (long)b->tokpos;
 	}
+	/* cmark's inline columns can be off where it replaced bad UTF-8. */
+	if (line < 1)
+		line = 1;
+	if (col < 1)
+		col = 1;
 	if (ns->n % 16 == 0)
 		ns->v = xreallocarray(ns->v, ns->n + 16, sizeof(*ns->v));
 	v = &ns->v[ns->n++];
-	v->line = line;
-	v->col = col;
+	v->line = line > UINT_MAX ? UINT_MAX : (unsigned)line;
+	v->col = col > UINT_MAX ? UINT_MAX : (unsigned)col;
 	v->what = what;
 	snprintf(v->name, sizeof(v->name), "%s", name);
 }
