@@ -464,8 +464,13 @@ netpath_resolve(const struct archive *a, const char *url, int *lost)
 	if (own || same_host(host, hlen, a->hostname)) {
 		free(abs);
 		path = xasprintf("%s%s", *rest == '/' ? "" : "/", rest);
-		if ((res = rooted_resolve(a, path, lost)) == NULL)
-			res = xstrdup(path);	/* the capsule answers it */
+		if ((res = rooted_resolve(a, path, lost)) == NULL) {
+			/* The capsule answers it: decoded, as resolve()'s. */
+			free(path);
+			path = capsule_path("", rest, strcspn(rest, "?#"));
+			res = xasprintf("/%s%s", path != NULL ? path : "",
+			    rest + strcspn(rest, "?#"));
+		}
 		free(path);
 		return res;
 	}
@@ -667,58 +672,35 @@ links_resolve(const struct archive *a, const char *from_path,
 /* ---- the link check ------------------------------------------------ */
 
 /*
- * Is "/files/..." url, written so, a file the server would not serve
- * (archive_files_open(): not there, or refused by follow_symlinks or
- * files_hardlinks)?  It would answer 51: said at load, since the writer
- * can fix it.
+ * Would the server refuse the capsule path "/files/..." or
+ * "/posts/<slug>/<name>" (decoded; query and fragment ignored): a file
+ * that is not there, or one it does not serve (archive_files_open(),
+ * archive_bundle_open())?  It would answer 51: said at load, since the
+ * writer can fix it.
  */
 static int
-file_missing(const struct archive *a, const char *url)
+file_refused(const struct archive *a, const char *path)
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
-	char		*rel;
-	int		 fd;
-
-	if (strncmp(url, "/files/", 7) != 0)
-		return 0;
-	rel = xstrndup(url + 1, strcspn(url + 1, "?#"));
-	if (url_decode(rel) == -1) {
-		free(rel);
-		return 1;
-	}
-	fd = archive_files_open(a, rel, &st, &kind);
-	free(rel);
-	if (fd == -1)
-		return 1;
-	close(fd);
-	return 0;
-}
-
-/*
- * Is "/posts/<slug>/<name>", what a link into a page bundle resolved to
- * (bundle_resolve(), decoded), a file the server would not serve?
- */
-static int
-bundle_file_missing(const struct archive *a, const char *to)
-{
-	struct stat	 st;
 	struct post	*p;
-	const char	*slash;
-	char		*slug;
-	int		 fd;
+	char		*rel, *slash;
+	int		 fd = -2;
 
-	if (strncmp(to, "/posts/", 7) != 0 ||
-	    (slash = strchr(to + 7, '/')) == NULL)
-		return 0;
-	slug = xstrndup(to + 7, (size_t)(slash - to - 7));
-	p = archive_post(a, slug);
-	free(slug);
-	if (p == NULL || (fd = archive_bundle_open(a, p, slash + 1, &st)) ==
-	    -1)
-		return 1;
-	close(fd);
-	return 0;
+	rel = xstrndup(path + 1, strcspn(path + 1, "?#"));
+	if (strncmp(rel, "files/", 6) == 0)
+		fd = archive_files_open(a, rel, &st, &kind);
+	else if (strncmp(rel, "posts/", 6) == 0 &&
+	    (slash = strchr(rel + 6, '/')) != NULL) {
+		*slash = '\0';
+		/* Not a bundle's: served() and by_meaning() said so. */
+		if ((p = archive_post(a, rel + 6)) != NULL && p->bundle)
+			fd = archive_bundle_open(a, p, slash + 1, &st);
+	}
+	free(rel);
+	if (fd >= 0)
+		close(fd);
+	return fd == -1;
 }
 
 unsigned
@@ -727,13 +709,23 @@ links_report(const struct archive *a, const char *path,
 {
 	unsigned	 found = 0;
 	size_t		 i;
-	char		*to;
-	int		 lost;
+	char		*to, *dec;
+	int		 lost, refused;
 
 	for (i = 0; i < n; i++) {
 		to = resolve(a, path, refs[i].url, &lost);
-		if (!lost && (to == NULL ? file_missing(a, refs[i].url) :
-		    bundle_file_missing(a, to))) {
+		/* What resolved, or a root-relative link as written. */
+		dec = NULL;
+		if (!lost && to == NULL && refs[i].url[0] == '/') {
+			dec = xstrdup(refs[i].url);
+			if (url_decode(dec) == -1)
+				dec[0] = '\0';
+		}
+		refused = !lost && (to != NULL ? to[0] == '/' &&
+		    file_refused(a, to) : dec != NULL && (dec[0] == '\0' ||
+		    file_refused(a, dec)));
+		free(dec);
+		if (refused) {
 			log_warnx("%s:%u:%u: link to missing file %s", path,
 			    refs[i].line, refs[i].col, refs[i].url);
 			free(to);

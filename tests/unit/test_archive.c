@@ -824,7 +824,9 @@ test_links_served(void)
 	    "[a](/assets/link.png) [b](/files/link.png)\n"
 	    "[c](/assets/hard.png) [d](/posts/2024-02-02-trip/map.png)\n"
 	    "[e](/posts/2024-02-02-trip/gone.png)\n"
-	    "[f](/posts/2024-02-02-trip/real.png)\n");
+	    "[f](/posts/2024-02-02-trip/real.png)\n"
+	    "[g](/posts/trip/gone.png) [h](//localhost/files/nope.png)\n"
+	    "[i](/posts/trip/real.png) [j](//localhost/files/other%2epng)\n");
 	test_put(dir, "posts/2024-02-02-trip/index.md",
 	    "---\ntitle: Trip\n---\nBody.\n");
 	test_put(dir, "posts/2024-02-02-trip/real.png", "png");
@@ -850,8 +852,10 @@ test_links_served(void)
 	link_is(a, h, "/posts/2024-02-02-trip/map.png", "/posts/trip/map.png");
 	link_is(a, h, "/posts/2024-02-02-trip/real.png",
 	    "/posts/trip/real.png");
-	INT_EQ(links_check(a), 3, "hard.png (refused), map.png (a link "
-	    "in a bundle) and gone.png warned");
+	link_is(a, h, "//localhost/files/other%2epng", "/files/other.png");
+	INT_EQ(links_check(a), 6, "hard.png (refused), map.png (a link "
+	    "in a bundle), gone.png twice, nope.png and other.png (a second "
+	    "hard link) warned");
 	archive_unref(a);
 
 	/* follow_symlinks: never; files_hardlinks: true. */
@@ -863,8 +867,8 @@ test_links_served(void)
 		link_is(a, h, "/assets/link.png", "");
 		link_is(a, h, "/assets/hard.png", "/files/hard.png");
 		link_is(a, h, "/assets/other.png", "/files/other.png");
-		INT_EQ(links_check(a), 4, "link.png twice (refused), map.png "
-		    "and gone.png warned");
+		INT_EQ(links_check(a), 6, "link.png twice (refused), map.png, "
+		    "gone.png twice and nope.png warned");
 		archive_unref(a);
 	}
 done:
