@@ -173,6 +173,13 @@ wait_up() {	# wait_up PORT [gopher:]PATH: 0 once it answers (20 s at most)
 say "bench: writing the archive ($T)"
 "$GEN" -o "$T/capsule" -n 300 -s 7 >"$T/small.env" || die "genarchive failed"
 P4K_FILE=$(sed -n 's/^post4k_file=//p' "$T/small.env")
+# The 4 KB static file: the 4 KB post as the peers serve it, under files/,
+# so that capsuled and the peer send the same bytes from a file.
+mkdir -p "$T/capsule/files"
+"$CAPSULED" --render "$T/capsule/posts/$P4K_FILE" \
+    >"$T/capsule/files/bench-4k.gmi" || die "capsuled --render failed"
+"$CAPSULED" --render "$T/capsule/posts/$P4K_FILE" --to gopher \
+    >"$T/capsule/files/bench-4k.txt" || die "capsuled --render failed"
 
 free_port CAP_GEM
 free_port CAP_GPH
@@ -264,9 +271,9 @@ run() {	# run SCENARIO SERVER PID LOADGEN-ARGS...
 	    "errors $(kv errors "$out")"
 }
 
-gem() {	# gem SCENARIO MODE CONNS
+gem() {	# gem SCENARIO MODE CONNS [CAPSULED-PATH]
 	run "$1" capsuled "$CAP_PID" --mode "$2" --port "$CAP_GEM" \
-	    --path /posts/bench-4k --conns "$3" --requests $GEM_N \
+	    --path "${4:-/posts/bench-4k}" --conns "$3" --requests $GEM_N \
 	    --duration $GEM_S --warmup 200 --min-len 3000
 	[ $have_molly = 1 ] && run "$1" molly-brown "$MOLLY_PID" --mode "$2" \
 	    --port "$MOLLY_PORT" --path /bench-4k.gmi --conns "$3" \
@@ -291,8 +298,10 @@ while [ $r -le "$ROUNDS" ]; do
 	gem gemini-4k-full-c32 gemini 32
 	gem gemini-4k-full-c256 gemini 256
 	gem gemini-4k-resume-c32 resume 32
+	gem gemini-4k-file-c32 gemini 32 /files/bench-4k.gmi
 	gph gopher-menu-c32 / / --menu
 	gph gopher-4k-c32 /posts/bench-4k /bench-4k.txt
+	gph gopher-4k-file-c32 /files/bench-4k.txt /bench-4k.txt
 	run tcp-floor-4k-c32 tcpfloor "$TCPF_PID" --mode gopher \
 	    --port "$TCPF_PORT" --path /x --conns 32 --requests $GPH_N \
 	    --duration $GPH_S --warmup 500 --min-len 1000
@@ -524,6 +533,8 @@ function verdict(ok) { return ok ? "PASS" : "FAIL" }
 	err[k] += v["errors"] + 0
 }
 END {
+	post["gemini-4k-file-c32"] = "gemini-4k-full-c32"
+	post["gopher-4k-file-c32"] = "gopher-4k-c32"
 	row("scenario", "server", "cpu_us/r", "req/s", "p50", "p99", "max", \
 	    "errors", "rss_kb", "capsuled/peer", "target")
 	for (i = 1; i <= n; i++) {
@@ -548,6 +559,14 @@ END {
 				tg = "cpu <= 0.6x: " verdict(C[c] <= 0.6 * C[k])
 			else if (sc[i] ~ /^gopher/)
 				tg = "rps >= 10x: " verdict(RPS[c] >= 10 * RPS[k])
+			if (sc[i] == "gemini-4k-file-c32")
+				tg = "cpu <= 0.9x: " verdict(C[c] <= 0.9 * C[k])
+		} else if (sv[i] == "capsuled" && sc[i] ~ /-file-/ &&
+		    (post[sc[i]] SUBSEP "capsuled") in C) {
+			# A static file against the post of the same size.
+			p = C[post[sc[i]] SUBSEP "capsuled"]
+			vs = sprintf("post %.2fx", C[k] / p)
+			tg = "cpu <= 1.10x post: " verdict(C[k] <= 1.10 * p)
 		} else if (sv[i] == "capsuled" && sc[i] ~ /gopher/)
 			tg = "cpu <= 40 us: " verdict(C[k] <= 40)
 		else if (sv[i] == "tcpfloor")

@@ -44,7 +44,7 @@
 #include "core/log.h"
 #include "core/util.h"
 
-#define WATCH_NSUB	3
+#define WATCH_NSUB	4
 #define WATCH_MAX_WAIT	10	/* debounces, at most, after the first */
 /*
  * How long a file being written may be quiet, still open, before it is
@@ -57,7 +57,10 @@
  */
 #define WATCH_SETTLE_MS	5000
 
-static const char *const subdirs[WATCH_NSUB] = { "posts", "series", "pages" };
+static const char *const subdirs[WATCH_NSUB] = {
+	"posts", "series", "pages", "files"
+};
+#define WATCH_FILES	3		/* subdirs[]: files/ */
 
 struct wdir {
 #ifdef __linux__
@@ -68,9 +71,9 @@ struct wdir {
 	struct watch	*w;
 	const char	*name;		/* "" for the capsule, else subdirs[],
 					   else own */
-	char		*own;		/* a bundle's "posts/<folder>", or
-					   NULL */
-	int		 kept;		/* sync_bundles(): still there */
+	char		*own;		/* a bundle's "posts/<folder>", a
+					   directory under files/, or NULL */
+	int		 kept;		/* sync_owned(): still there */
 	dev_t		 dev;		/* which directory: replaced ones */
 	ino_t		 ino;		/* are watched again */
 };
@@ -93,7 +96,8 @@ struct watch {
 	uint64_t	 first;		/* uv_now() of the first such change */
 	struct wdir	*root;
 	struct wdir	*sub[WATCH_NSUB];
-	struct wdir	**bundles;	/* the folders of posts/; owned */
+	struct wdir	**bundles;	/* the folders of posts/, and every
+					   directory under files/; owned */
 	size_t		 nbundles;
 	int		 nopen;		/* handles not yet closed */
 	int		 stopping;
@@ -172,12 +176,15 @@ matters(const struct wdir *d, const char *name, int isdir)
 	}
 	if (strcmp(name, d->name) == 0)
 		return 1;		/* the directory itself went */
-	if (d->own != NULL)		/* a bundle: only its post counts */
-		return strcmp(name, "index.md") == 0 ||
-		    strcmp(name, "index.gmi") == 0;
 	len = strlen(name);
 	if (name[0] == '.')
-		return 0;
+		return 0;		/* never served */
+	/*
+	 * files/ and a bundle's folder: every file, served from memory
+	 * held by the site (site/site.h) that a rebuild replaces.
+	 */
+	if (d->own != NULL || d == d->w->sub[WATCH_FILES])
+		return 1;
 	if (len > 3 && strcmp(name + len - 3, ".md") == 0)
 		return 1;
 	/* posts/ also holds gemtext posts and page bundles' folders. */
@@ -453,7 +460,7 @@ open_dir(struct watch *w, const char *path, const char *name,
 }
 #endif
 
-/* The watch of the bundle folder rel ("posts/<folder>"), or NULL. */
+/* The watch of the folder rel ("posts/<folder>", "files/a"), or NULL. */
 static struct wdir *
 bundle_dir(const struct watch *w, const char *rel)
 {
@@ -466,18 +473,89 @@ bundle_dir(const struct watch *w, const char *rel)
 }
 
 /*
- * Watch every folder of posts/ (a page bundle, or one that may become
- * one when its index appears: content/archive.c), and forget those gone
- * or replaced.  Hidden ones and links are no bundles.
+ * rel (owned: taken) is a directory to watch when it is one and no
+ * link: its watch (the one it has, or a new one) goes into keep.
+ * Returns 1 when it is watched.
+ */
+static int
+keep_dir(struct watch *w, char *rel, struct wdir ***keep, size_t *n)
+{
+	struct wdir	*d = NULL;
+	struct stat	 st;
+	char		*path = xasprintf("%s/%s", w->dir, rel);
+
+	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if ((d = bundle_dir(w, rel)) != NULL &&
+		    (d->dev != st.st_dev || d->ino != st.st_ino))
+			d = NULL;	/* replaced: watched anew */
+		if (d == NULL && (d = open_dir(w, path, rel, &st)) != NULL) {
+			d->own = rel;	/* d->name is rel: kept */
+			rel = NULL;
+		}
+	}
+	if (d != NULL) {
+		d->kept = 1;
+		*keep = xreallocarray(*keep, *n + 1, sizeof(**keep));
+		(*keep)[(*n)++] = d;
+	}
+	free(rel);
+	free(path);
+	return d != NULL;
+}
+
+/*
+ * Every directory beneath files/ (none hidden, no links: fsafe.c
+ * follows links there only to places files/ holds, which are watched
+ * where they are), depth first.
  */
 static void
-sync_bundles(struct watch *w)
+keep_files(struct watch *w, struct wdir ***keep, size_t *n)
 {
-	struct wdir	**keep = NULL, **old, *d;
 	struct dirent	*de;
-	struct stat	 st;
+	DIR		*dir;
+	char		**todo = NULL, *rel, *path;
+	size_t		 ntodo = 0;
+
+	if (w->sub[WATCH_FILES] == NULL)
+		return;
+	todo = xreallocarray(todo, ++ntodo, sizeof(*todo));
+	todo[0] = xstrdup("files");
+	while (ntodo > 0) {
+		rel = todo[--ntodo];
+		path = xasprintf("%s/%s", w->dir, rel);
+		dir = opendir(path);
+		free(path);
+		while (dir != NULL && (de = readdir(dir)) != NULL) {
+			if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
+			    de->d_type != DT_UNKNOWN))
+				continue;
+			if (keep_dir(w, xasprintf("%s/%s", rel, de->d_name),
+			    keep, n)) {
+				todo = xreallocarray(todo, ntodo + 1,
+				    sizeof(*todo));
+				todo[ntodo++] = xstrdup((*keep)[*n - 1]->own);
+			}
+		}
+		if (dir != NULL)
+			closedir(dir);
+		free(rel);
+	}
+	free(todo);
+}
+
+/*
+ * Watch every folder of posts/ (a page bundle, or one that may become
+ * one when its index appears: content/archive.c) and every directory
+ * beneath files/, and forget those gone or replaced.  Hidden ones and
+ * links are not watched.
+ */
+static void
+sync_owned(struct watch *w)
+{
+	struct wdir	**keep = NULL, **old;
+	struct dirent	*de;
 	DIR		*dir = NULL;
-	char		*path, *rel;
+	char		*path;
 	size_t		 i, n = 0, nold;
 
 	path = xasprintf("%s/posts", w->dir);
@@ -491,29 +569,12 @@ sync_bundles(struct watch *w)
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
 		    de->d_type != DT_UNKNOWN))
 			continue;
-		rel = xasprintf("posts/%s", de->d_name);
-		path = xasprintf("%s/%s", w->dir, rel);
-		d = NULL;
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if ((d = bundle_dir(w, rel)) != NULL &&
-			    (d->dev != st.st_dev || d->ino != st.st_ino))
-				d = NULL;	/* replaced: watched anew */
-			if (d == NULL && (d = open_dir(w, path, rel,
-			    &st)) != NULL) {
-				d->own = rel;	/* d->name is rel: kept */
-				rel = NULL;
-			}
-		}
-		if (d != NULL) {
-			d->kept = 1;
-			keep = xreallocarray(keep, n + 1, sizeof(*keep));
-			keep[n++] = d;
-		}
-		free(rel);
-		free(path);
+		(void)keep_dir(w, xasprintf("posts/%s", de->d_name), &keep,
+		    &n);
 	}
 	if (dir != NULL)
 		closedir(dir);
+	keep_files(w, &keep, &n);
 	/*
 	 * The new list first: a folder renamed keeps its inode, so its new
 	 * watch shares the old one's descriptor, which close_dir() must
@@ -557,7 +618,7 @@ sync_dirs(struct watch *w)
 			w->sub[i] = open_dir(w, path, subdirs[i], &st);
 		free(path);
 	}
-	sync_bundles(w);
+	sync_owned(w);
 }
 
 /* ---- events ----------------------------------------------------------- */

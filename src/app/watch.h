@@ -2,21 +2,19 @@
  * watch.h -- notice changes to the content, quietly, and only once the
  * files are whole.
  *
- * Watches what the archive reads (README.md, "Content format"): the
- * capsule directory itself (for index.md, and for posts/, series/ and
- * pages/ coming and going), each of those three directories while it
- * exists, and each folder of posts/.  Linux inotify is not recursive, so
- * each directory has a watch of its own, added when the directory
- * appears and removed when it goes or is replaced by another
- * one.  files/ is not watched: it is served from disk as it is, never
- * from a snapshot.
+ * Watches what the archive reads (README.md, "Content format") and what
+ * a site keeps in memory (site/site.h): the capsule directory itself
+ * (for index.md, and for posts/, series/, pages/ and files/ coming and
+ * going), each of those four directories while it exists, each folder
+ * of posts/ and every directory beneath files/.  Linux inotify is not
+ * recursive, so each directory has a watch of its own, added when the
+ * directory appears and removed when it goes or is replaced by another
+ * one.
  *
- * Only names that can change a snapshot count: index.md, *.md (not
- * hidden), in posts/ also *.gmi and folders (page bundles), in a
- * bundle's folder (watched too) only its index.md and index.gmi, and
- * the directories themselves, so editors' swap, backup and temporary
- * files do not, nor a bundle's other files: they are served from disk,
- * like files/.  A burst of changes is one call back: after debounce_ms
+ * Only names that can change a snapshot or a kept file count: index.md,
+ * *.md (not hidden), in posts/ also *.gmi and folders (page bundles),
+ * in a bundle's folder and beneath files/ every name not hidden, and
+ * the directories themselves, so editors' hidden swap files do not.  A burst of changes is one call back: after debounce_ms
  * without a change, and at the latest 10 debounces after the first
  * change of a steady stream.
  *

@@ -1890,9 +1890,8 @@ archive_doc(const struct archive *a, const char *name)
 	return index_get(&inner(a)->doc_name, name);
 }
 
-/* Does a name in path start with '.' (".git/", an editor's ".x.swp")? */
-static int
-hidden_name(const char *path)
+int
+archive_hidden_name(const char *path)
 {
 	return path[0] == '.' || strstr(path, "/.") != NULL;
 }
@@ -1903,7 +1902,7 @@ archive_files_open(const struct archive *a, const char *rel,
 {
 	int	 fd;
 
-	if (hidden_name(rel)) {
+	if (archive_hidden_name(rel)) {
 		errno = ENOENT;
 		return -1;
 	}
@@ -1937,7 +1936,7 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 		return -1;
 	}
 	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
-	fd = hidden_name(rel) ? -1 : fsafe_open(a->dir, rel,
+	fd = archive_hidden_name(rel) ? -1 : fsafe_open(a->dir, rel,
 	    FSAFE_LINKS_NONE, st, &kind);
 	free(rel);
 	if (fd == -1) {

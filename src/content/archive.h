@@ -257,6 +257,11 @@ struct post	*archive_post_base(const struct archive *, const char *base);
  */
 struct stat;
 enum fsafe_kind;
+/*
+ * Does a name in path start with '.' (".git/", an editor's ".x.swp")?
+ * Such files are not for readers: never served, nor listed.
+ */
+int		 archive_hidden_name(const char *path);
 int		 archive_files_open(const struct archive *, const char *rel,
 		    struct stat *st, enum fsafe_kind *kind);
 int		 archive_bundle_open(const struct archive *,

@@ -150,6 +150,8 @@ static const struct field fields[] = {
 	    0, 10 * 1000 },
 	{ "cache_max_bytes",	parse_size,	OFF(cache_max_bytes),
 	    0, 1LL << 40 },
+	{ "file_cache_max",	parse_size,	OFF(file_cache_max),
+	    0, 1LL << 30 },
 	{ "workers",		parse_workers,	OFF(workers),	1, 256 },
 	{ "request_timeout",	parse_ms,	OFF(request_timeout_ms),
 	    1, DAY_MS },
@@ -1823,6 +1825,7 @@ defaults(struct config *c, const char *confdir)
 	c->watch = 1;
 	c->watch_debounce_ms = 100;
 	c->cache_max_bytes = (size_t)64 << 20;
+	c->file_cache_max = (size_t)256 << 10;
 	c->workers = 0;
 	c->request_timeout_ms = 10 * 1000;
 	c->idle_timeout_ms = 30 * 1000;

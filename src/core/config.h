@@ -78,6 +78,8 @@ struct config {
 	int		 watch;		/* 1 = rebuild when content changes */
 	unsigned	 watch_debounce_ms; /* quiet time before a rebuild */
 	size_t		 cache_max_bytes; /* rendered pages; 0 = no limit */
+	size_t		 file_cache_max; /* files kept in memory up to this
+					    size (watch on); 0 = none */
 
 	int		 workers;	/* 0 = auto: one per core */
 	unsigned	 request_timeout_ms; /* handshake + request line */

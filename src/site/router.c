@@ -88,7 +88,13 @@ struct render_job {
 	char		*self;		/* the feed's, owned */
 	char		*alternate;
 	char		*title;
+	int		 fd;		/* or a file to read whole (owned),
+					   or -1 */
+	uint64_t	 filelen;	/* its size, as fstat(2) said */
 };
+
+static struct blob *fill_file(const struct route *, struct slot *, int,
+		    uint64_t);
 
 static void
 job_free(struct render_job *j)
@@ -98,6 +104,8 @@ job_free(struct render_job *j)
 	free(j->self);
 	free(j->alternate);
 	free(j->title);
+	if (j->fd != -1)
+		close(j->fd);
 	free(j);
 }
 
@@ -383,6 +391,7 @@ defer(const struct route *rt, struct slot *slot, struct response *r,
 	j->rt = *rt;
 	j->rt.reqpath = NULL;		/* the request's, gone by then */
 	j->slot = slot;
+	j->fd = -1;
 	job_free(r->job);
 	r->job = j;
 	set_type(r, mime, lang, gopher_type);
@@ -529,6 +538,18 @@ response_render(struct response *r)
 	/* Another request may have rendered it meanwhile. */
 	if ((b = cache_get(j->slot)) != NULL)
 		;
+	else if (j->fd != -1) {
+		if ((b = fill_file(&j->rt, j->slot, j->fd,
+		    j->filelen)) == NULL) {
+			/* Not kept (it changed while read): streamed. */
+			r->fd = j->fd;
+			r->filelen = j->filelen;
+			j->fd = -1;
+			r->job = NULL;
+			job_free(j);
+			return;
+		}
+	}
 	else if (j->post != NULL)
 		b = j->menu ? render_post_menu(&j->rt, j->slot, j->post) :
 		    render_post(&j->rt, j->slot, j->post);
@@ -861,16 +882,13 @@ files_open(const struct route *rt, const char *path, struct stat *st,
 	return fd;
 }
 
-/* Stream the regular file fd (st) of path, typed by its extension. */
+/* A 20 for the file path, typed by its extension. */
 static void
-serve_fd(const struct route *rt, const char *path, int fd,
-    const struct stat *st, struct response *r)
+file_type(const struct route *rt, const char *path, struct response *r)
 {
 	const char	*mime;
 
 	mime = mime_type(path);
-	r->fd = fd;
-	r->filelen = (uint64_t)st->st_size;
 	r->gopher_type = mime_gopher_type(path);
 	if (strcmp(mime, "text/gemini") == 0)
 		response_status(r, 20, "text/gemini; charset=utf-8; lang=%s",
@@ -879,6 +897,127 @@ serve_fd(const struct route *rt, const char *path, int fd,
 		response_status(r, 20, "%s; charset=utf-8", mime);
 	else
 		response_status(r, 20, "%s", mime);
+}
+
+/*
+ * May a file of st's size be kept in memory (file_cache_max), and
+ * trusted without a look at the disk for as long as the site lives?
+ * Only while the watcher follows the capsule: a change there then asks
+ * for a new site, whose cache starts empty.  With "watch: false" every
+ * request reads the disk as it is.  Nor with "follow_symlinks: any",
+ * whose links may lead out of the capsule, where nothing is watched.
+ */
+static int
+file_cacheable(const struct route *rt, const struct stat *st)
+{
+	const struct config	*c = rt->cfg;
+
+	return c->watch && c->file_cache_max > 0 &&
+	    c->follow_symlinks != CONFIG_LINKS_ANY &&
+	    (st == NULL || (uint64_t)st->st_size <= c->file_cache_max);
+}
+
+/*
+ * Read the file fd (len bytes, as fstat(2) said) whole and keep it in
+ * slot: its blob, with a reference for the caller, or NULL when it
+ * changed while read (a writer at work: the next request looks again).
+ */
+static struct blob *
+fill_file(const struct route *rt, struct slot *slot, int fd, uint64_t len)
+{
+	struct stat	 st0, st1;
+	char		*data;
+	size_t		 got = 0;
+	ssize_t		 n;
+	struct blob	*b;
+
+	if (fstat(fd, &st0) == -1 || (uint64_t)st0.st_size != len)
+		return NULL;
+	data = xmalloc(len > 0 ? (size_t)len : 1);
+	while (got < len) {
+		n = pread(fd, data + got, (size_t)len - got, (off_t)got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	/* The same size and time after as before: whole, not torn. */
+	if (got != len || fstat(fd, &st1) == -1 ||
+	    st1.st_size != st0.st_size ||
+	    st1.st_mtim.tv_sec != st0.st_mtim.tv_sec ||
+	    st1.st_mtim.tv_nsec != st0.st_mtim.tv_nsec) {
+		free(data);
+		return NULL;
+	}
+	b = site_cache_put(rt->site, slot, blob_new(data, (size_t)len));
+	free(data);
+	return b;
+}
+
+/*
+ * Answer with the regular file fd (st) of the capsule, rel its name in
+ * it ("files/a.png", "posts/x/a.png"), checked as its place says: from
+ * memory when small enough (file_cacheable()), read once into the
+ * site's slot for rel, and on the pool when the caller can wait
+ * (r->may_defer: a disk may be slow); else streamed by conn.c.
+ */
+static void
+serve_fd(const struct route *rt, const char *rel, int fd,
+    const struct stat *st, struct response *r)
+{
+	struct slot	*slot;
+	struct blob	*b;
+
+	file_type(rt, rel, r);
+	if (!file_cacheable(rt, st)) {
+		r->fd = fd;
+		r->filelen = (uint64_t)st->st_size;
+		return;
+	}
+	slot = site_file_slot(rt->site, rel, 1);
+	if ((b = cache_get(slot)) == NULL) {
+		if (r->may_defer) {
+			struct render_job *j = defer(rt, slot, r, "", NULL,
+			    r->gopher_type);
+
+			file_type(rt, rel, r);	/* over defer()'s type */
+			j->fd = fd;
+			j->filelen = (uint64_t)st->st_size;
+			return;
+		}
+		if ((b = fill_file(rt, slot, fd,
+		    (uint64_t)st->st_size)) == NULL) {
+			r->fd = fd;
+			r->filelen = (uint64_t)st->st_size;
+			return;
+		}
+	}
+	close(fd);
+	r->blob = b;		/* our reference, dropped by response_free */
+	r->body = b->data;
+	r->bodylen = b->len;
+}
+
+/*
+ * The file rel from memory, if the site holds it: no look at the disk
+ * (file_cacheable()).  Returns 1 when r is answered.
+ */
+static int
+serve_kept(const struct route *rt, const char *rel, struct response *r)
+{
+	struct slot	*slot;
+	struct blob	*b;
+
+	if (!file_cacheable(rt, NULL) ||
+	    (slot = site_file_slot(rt->site, rel, 0)) == NULL ||
+	    (b = cache_get(slot)) == NULL)
+		return 0;
+	file_type(rt, rel, r);
+	r->blob = b;
+	r->body = b->data;
+	r->bodylen = b->len;
+	return 1;
 }
 
 /*
@@ -918,7 +1057,7 @@ serve_dir(const struct route *rt, int fd, const char *path,
 	ifd = dir_index(rt, path, &idx, &st);
 	if (ifd != -1 && rt->proto == PROTO_GEMINI) {
 		close(fd);
-		serve_fd(rt, idx, ifd, &st, r);
+		serve_fd(rt, idx + 1, ifd, &st, r);
 		free(idx);
 		return;
 	}
@@ -940,6 +1079,9 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 	enum fsafe_kind	 kind;
 	int		 fd;
 
+	/* path is "/files/...": the capsule-relative name drops the '/'. */
+	if (!archive_hidden_name(path) && serve_kept(rt, path + 1, r))
+		return;
 	if ((fd = files_open(rt, path, &st, &kind)) == -1) {
 		response_status(r, 51, "Not found");
 		return;
@@ -956,7 +1098,7 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 		serve_dir(rt, fd, path, r);
 		return;
 	}
-	serve_fd(rt, path, fd, &st, r);
+	serve_fd(rt, path + 1, fd, &st, r);
 }
 
 /*
@@ -973,11 +1115,16 @@ serve_bundle_file(const struct route *rt, const struct post *p,
 	char		*rel;
 	int		 fd;
 
+	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
+	if (!archive_hidden_name(rel) && serve_kept(rt, rel, r)) {
+		free(rel);
+		return;
+	}
 	if ((fd = archive_bundle_open(rt->a, p, name, &st)) == -1) {
+		free(rel);
 		response_status(r, 51, "Not found");
 		return;
 	}
-	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
 	serve_fd(rt, rel, fd, &st, r);
 	free(rel);
 }

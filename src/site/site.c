@@ -8,9 +8,16 @@
  * page's slot with an addition and a multiplication.  Eviction walks
  * the whole array; it runs only when a put goes over the configured
  * bound.
+ *
+ * Files have no id: theirs is a chained hash table of SITE_FILE_BUCKETS
+ * buckets, allocated by the first file kept (a site that serves none
+ * pays nothing), whose chains only grow, by compare-and-swap at their
+ * heads.  An entry is never removed before the site goes, so a reader
+ * walks a chain without a lock.
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "content/archive.h"
@@ -20,6 +27,8 @@
 #include "core/util.h"
 #include "site/nav.h"
 #include "site/site.h"
+
+#define SITE_FILE_BUCKETS	512	/* a power of two */
 
 struct site *
 site_new(struct archive *a, size_t cache_max)
@@ -38,6 +47,7 @@ site_new(struct archive *a, size_t cache_max)
 	s->a = a;
 	s->cache_max = cache_max;
 	atomic_init(&s->search, NULL);
+	atomic_init(&s->files, NULL);
 	for (i = 0; i < SITE_NKINDS; i++) {
 		s->first[i] = things;
 		things += n[i];
@@ -58,7 +68,9 @@ site_ref(struct site *s)
 void
 site_unref(struct site *s)
 {
-	size_t	 i;
+	_Atomic(struct site_file *) *files;
+	struct site_file	*f, *next;
+	size_t			 i;
 
 	if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1)
 		return;
@@ -66,6 +78,15 @@ site_unref(struct site *s)
 	for (i = 0; i < s->nslots; i++)
 		slot_clear(&s->slots[i]);
 	free(s->slots);
+	if ((files = atomic_load(&s->files)) != NULL) {
+		for (i = 0; i < SITE_FILE_BUCKETS; i++)
+			for (f = atomic_load(&files[i]); f != NULL; f = next) {
+				next = f->next;
+				slot_clear(&f->slot);
+				free(f);
+			}
+		free(files);
+	}
 	archive_unref(s->a);
 	free(s);
 }
@@ -76,22 +97,93 @@ site_slot(struct site *s, enum site_kind k, size_t id, enum site_render r)
 	return &s->slots[(s->first[k] + id) * SITE_NRENDERS + r];
 }
 
+/* FNV-1a: names are short, and a bucket is a short chain. */
+static uint32_t
+file_hash(const char *rel)
+{
+	uint32_t	 h = 2166136261u;
+
+	for (; *rel != '\0'; rel++)
+		h = (h ^ (unsigned char)*rel) * 16777619u;
+	return h;
+}
+
+struct slot *
+site_file_slot(struct site *s, const char *rel, int add)
+{
+	_Atomic(struct site_file *) *files, *want = NULL, *bucket;
+	struct site_file	*head, *f, *e = NULL;
+	uint32_t		 h = file_hash(rel);
+	size_t			 i, len;
+
+	if ((files = atomic_load_explicit(&s->files,
+	    memory_order_acquire)) == NULL) {
+		if (!add)
+			return NULL;
+		files = xreallocarray(NULL, SITE_FILE_BUCKETS,
+		    sizeof(*files));
+		for (i = 0; i < SITE_FILE_BUCKETS; i++)
+			atomic_init(&files[i], NULL);
+		if (!atomic_compare_exchange_strong(&s->files, &want,
+		    files)) {
+			free(files);		/* another thread's won */
+			files = want;
+		}
+	}
+	bucket = &files[h & (SITE_FILE_BUCKETS - 1)];
+	head = atomic_load_explicit(bucket, memory_order_acquire);
+	for (;;) {
+		for (f = head; f != NULL; f = f->next)
+			if (f->hash == h && strcmp(f->rel, rel) == 0) {
+				free(e);	/* added meanwhile */
+				return &f->slot;
+			}
+		if (!add)
+			return NULL;
+		if (e == NULL) {
+			len = strlen(rel);
+			e = xmalloc(sizeof(*e) + len + 1);
+			e->hash = h;
+			slot_init(&e->slot);
+			memcpy(e->rel, rel, len + 1);
+		}
+		e->next = head;
+		/* On failure head is the new head: look at it again. */
+		if (atomic_compare_exchange_weak_explicit(bucket, &head, e,
+		    memory_order_release, memory_order_acquire))
+			return &e->slot;
+	}
+}
+
 size_t
 site_cache_trim(struct site *s, size_t target)
 {
-	struct slot	**v;
-	size_t		 i, r, k = 0, freed;
+	_Atomic(struct site_file *) *files;
+	struct site_file	*f;
+	struct slot		**v;
+	size_t			 i, r, k = 0, n, freed;
 
 	if (cache_bytes() <= target)
 		return 0;
+	n = s->nslots;
+	files = atomic_load_explicit(&s->files, memory_order_acquire);
+	for (i = 0; files != NULL && i < SITE_FILE_BUCKETS; i++)
+		for (f = atomic_load_explicit(&files[i], memory_order_acquire);
+		    f != NULL; f = f->next)
+			n++;
 	/*
 	 * By rendering, then thing: of blobs last used in the same
-	 * millisecond, the Gemini pages of posts go first.
+	 * millisecond, the Gemini pages of posts go first, files last.
 	 */
-	v = xreallocarray(NULL, s->nslots, sizeof(*v));
+	v = xreallocarray(NULL, n > 0 ? n : 1, sizeof(*v));
 	for (r = 0; r < SITE_NRENDERS; r++)
 		for (i = r; i < s->nslots; i += SITE_NRENDERS)
 			v[k++] = &s->slots[i];
+	/* Files added since they were counted wait for the next sweep. */
+	for (i = 0; files != NULL && i < SITE_FILE_BUCKETS; i++)
+		for (f = atomic_load_explicit(&files[i], memory_order_acquire);
+		    f != NULL && k < n; f = f->next)
+			v[k++] = &f->slot;
 	freed = cache_evict(v, k, target);
 	free(v);
 	if (freed > 0)

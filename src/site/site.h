@@ -16,6 +16,11 @@
  * the slots of each kind sit in one array at first[kind] + id, one slot
  * per rendering.  The navigation pages (nav.h) are the last kind.
  *
+ * Files of the capsule (files/, page bundles' files) may be kept here
+ * too, each in a slot of its own found by its name (site_file_slot()):
+ * the snapshot does not list them, so they are added as they are first
+ * served.  Their bytes count against the same cache_max as pages.
+ *
  * Knows the archive's shape, the cache and the search index; nothing of
  * protocols' syntax or sockets.  A site owns its slots and index and one
  * reference to its archive; it is reference-counted, and the last
@@ -26,6 +31,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/cache.h"
 
@@ -51,6 +57,15 @@ enum site_kind {
 	SITE_NKINDS
 };
 
+/* A file kept in memory: its slot, by capsule-relative name. */
+struct site_file {
+	struct site_file *next;		/* in its bucket; set before it is
+					   published, never changed */
+	uint32_t	 hash;
+	struct slot	 slot;
+	char		 rel[];		/* "files/a.png" */
+};
+
 struct site {
 	atomic_uint	 refs;
 	struct archive	*a;		/* one reference */
@@ -60,6 +75,8 @@ struct site {
 	struct slot	*slots;		/* owned: SITE_NRENDERS per thing */
 	size_t		 nslots;
 	size_t		 first[SITE_NKINDS];	/* each kind's first thing */
+	/* Buckets of struct site_file chains: allocated by the first add. */
+	_Atomic(_Atomic(struct site_file *) *) files;
 };
 
 /*
@@ -76,6 +93,14 @@ void		 site_unref(struct site *);	/* NULL: ignored */
  */
 struct slot	*site_slot(struct site *, enum site_kind k, size_t id,
 		    enum site_render r);
+/*
+ * The slot of the file rel ("files/a.png") in s: the one it has, or,
+ * when add, a new one (NULL without add when it has none).  Add only a
+ * file that may be served: the slot is trusted for as long as s lives.
+ * Any thread; no lock (entries are pushed with compare-and-swap, and
+ * live as long as s).
+ */
+struct slot	*site_file_slot(struct site *s, const char *rel, int add);
 /*
  * cache_put() into one of s's slots; then, when the bytes held by all
  * caches exceed s->cache_max, evict s's least recently used blobs down

@@ -6,7 +6,10 @@
  * shrinks while it is sent (cut short without close_notify), one that
  * is unlinked while sent (sent whole), unreadable files (skipped as
  * root, who reads everything; see e2e_privs.c), and the files of a page
- * bundle (no hidden file, no link of any kind).
+ * bundle (no hidden file, no link of any kind).  Small files are served
+ * from memory once read (file_cache_max): a file already served that
+ * gains a second name, becomes a link into posts/ or is renamed hidden
+ * is refused again within a bounded time (the watcher's new site).
  */
 #include <sys/inotify.h>
 #include <sys/socket.h>
@@ -159,6 +162,84 @@ expect(int port, const char *path, int status, const char *needle)
 	else
 		OK(!leaked(&r.body), "%s: nothing from outside", path);
 	reply_free(&r);
+}
+
+/* expect(), polled until it holds (5 s at most): the watcher's rebuild. */
+static void
+expect_soon(int port, const char *path, int status, const char *needle)
+{
+	struct reply	 r;
+	uint64_t	 t0 = e2e_now_ms();
+	int		 done;
+
+	for (;;) {
+		r = get(port, path);
+		done = r.status == status && (needle == NULL ?
+		    !leaked(&r.body) : r.body.data != NULL &&
+		    strstr(r.body.data, needle) != NULL);
+		reply_free(&r);
+		if (done || e2e_now_ms() - t0 > 5000)
+			break;
+		e2e_sleep_ms(20);
+	}
+	expect(port, path, status, needle);
+}
+
+/* path_of(rel) replaced by a symbolic link to target, in one rename. */
+static void
+relink(const char *rel, const char *target)
+{
+	char	 p[1024], t[1100];
+
+	path_of(p, sizeof(p), rel);
+	snprintf(t, sizeof(t), "%s.tmp-link", p);
+	OK(symlink(target, t) == 0 && rename(t, p) == 0, "%s -> %s", rel,
+	    target);
+}
+
+/*
+ * Files kept in memory: whatever would refuse a file refuses it again
+ * once it has been served from memory.
+ */
+static void
+test_kept(struct e2e_server *s)
+{
+	char	 p[1024], q[1024];
+
+	path_of(p, sizeof(p), "files/kept-c.txt");
+	e2e_write_file(p, "cee file\n");
+	expect_soon(s->gemini_port, "/files/kept-c.txt", 20, "cee file");
+	expect(s->gemini_port, "/files/kept-c.txt", 20, "cee file");
+	/* A second name, from outside the capsule. */
+	snprintf(q, sizeof(q), "%s/kept-c-link", top);
+	OK(link(p, q) == 0, "a hard link to a kept file");
+	expect_soon(s->gemini_port, "/files/kept-c.txt", 51, NULL);
+	OK(unlink(q) == 0, "the second name gone");
+	expect_soon(s->gemini_port, "/files/kept-c.txt", 20, "cee file");
+
+	/* Replaced by a link into posts/ (a draft's source). */
+	path_of(p, sizeof(p), "files/kept-d.txt");
+	e2e_write_file(p, "dee file\n");
+	expect_soon(s->gemini_port, "/files/kept-d.txt", 20, "dee file");
+	relink("files/kept-d.txt", "../posts/draft.md");
+	expect_soon(s->gemini_port, "/files/kept-d.txt", 51, NULL);
+
+	/* Renamed to a hidden name. */
+	path_of(p, sizeof(p), "files/kept-e.txt");
+	e2e_write_file(p, "eee file\n");
+	expect_soon(s->gemini_port, "/files/kept-e.txt", 20, "eee file");
+	path_of(q, sizeof(q), "files/.kept-e.txt");
+	OK(rename(p, q) == 0, "renamed hidden");
+	expect_soon(s->gemini_port, "/files/kept-e.txt", 51, NULL);
+	expect(s->gemini_port, "/files/.kept-e.txt", 51, NULL);
+
+	/* A bundle's file replaced by a link (none is followed there). */
+	path_of(p, sizeof(p), "posts/2024-01-01-b/kept.txt");
+	e2e_write_file(p, "kept bundle file\n");
+	expect_soon(s->gemini_port, "/posts/b/kept.txt", 20,
+	    "kept bundle file");
+	relink("posts/2024-01-01-b/kept.txt", "pic.txt");
+	expect_soon(s->gemini_port, "/posts/b/kept.txt", 51, NULL);
 }
 
 /*
@@ -400,6 +481,7 @@ main(void)
 	expect(s.gemini_port, "/files/etc/passwd", 51, NULL);
 	test_dots(&s);
 	test_bundle(&s);
+	test_kept(&s);
 	test_specials(&s);
 	test_shrink(&s);
 	test_vanish(&s);

@@ -7,7 +7,10 @@
  * in a row, a tag and a series renamed, a post moved into and out of
  * draft, deleted, a gemtext post and a page bundle (its folder, its
  * index, an image beside it), series/ and pages/ made after start,
- * posts/ replaced by a new directory.  Each change must show on every
+ * posts/ replaced by a new directory, files under files/ (kept in
+ * memory once served: file_cache_max) edited in place, by rename and
+ * deep in a directory made after start, and a file over the limit
+ * streamed whole.  Each change must show on every
  * page that lists it within a bounded time; editor droppings (.swp, ~,
  * .txt) must not cause a rebuild, and a burst of saves must cause few.
  * Then SIGHUP: a broken configuration is refused with its file:line:col
@@ -253,6 +256,8 @@ test_shapes(void)
 	expect_soon("no image yet", "/posts/trip/map.png", 51, NULL, 1);
 	mk("posts/2025-06-06-trip/map.png", "PNGDATA");
 	expect_soon("image added", "/posts/trip/map.png", 20, "PNGDATA", 1);
+	mk("posts/2025-06-06-trip/map.png", "PNGEDIT");
+	expect_soon("image edited", "/posts/trip/map.png", 20, "PNGEDIT", 1);
 	mk_rename("posts/2025-06-06-trip/index.md", "# Bundle Edited\n");
 	expect_soon("bundle index edited", "/posts/trip", 20,
 	    "Bundle Edited", 1);
@@ -304,6 +309,69 @@ test_dirs(void)
 	in_capsule(old, sizeof(old), "posts/2024-01-02-steady.md");
 	OK(rename(path, old) == 0, "moved back in");
 	expect_soon("moved in", "/posts/steady", 20, "Always here.", 1);
+}
+
+/* The whole body of path: 20, and exactly want. */
+static void
+whole(const char *path, const struct buf *want)
+{
+	struct reply	 r = gem(path);
+
+	OK(r.status == 20 && r.body.len == want->len &&
+	    memcmp(r.body.data, want->data, want->len) == 0,
+	    "%s: %zu bytes, want %zu, the same", path, r.body.len,
+	    want->len);
+	reply_free(&r);
+}
+
+static void
+test_files(void)
+{
+	struct buf	 big = BUF_INIT;
+	char		 path[1024];
+	int		 i;
+
+	/* files/ made after start; each file served twice: kept. */
+	in_capsule(path, sizeof(path), "files");
+	OK(mkdir(path, 0755) == 0, "mkdir files");
+	mk("files/note.txt", "version one\n");
+	expect_soon("files/ made after start", "/files/note.txt", 20,
+	    "version one", 1);
+	expect_soon("kept", "/files/note.txt", 20, "version one", 1);
+	mk("files/note.txt", "version two\n");
+	expect_soon("a kept file edited in place", "/files/note.txt", 20,
+	    "version two", 1);
+	mk_rename("files/note.txt", "version three\n");
+	expect_soon("a kept file saved by rename", "/files/note.txt", 20,
+	    "version three", 1);
+	in_capsule(path, sizeof(path), "files/a");
+	OK(mkdir(path, 0755) == 0, "mkdir files/a");
+	in_capsule(path, sizeof(path), "files/a/b");
+	OK(mkdir(path, 0755) == 0, "mkdir files/a/b");
+	mk("files/a/b/deep.gmi", "# Deep one\n");
+	expect_soon("a file deep in a new directory", "/files/a/b/deep.gmi",
+	    20, "Deep one", 1);
+	expect_soon("kept", "/files/a/b/deep.gmi", 20, "Deep one", 1);
+	mk("files/a/b/deep.gmi", "# Deep two\n");
+	expect_soon("a kept deep file edited", "/files/a/b/deep.gmi", 20,
+	    "Deep two", 1);
+	in_capsule(path, sizeof(path), "files/note.txt");
+	OK(unlink(path) == 0, "a kept file removed");
+	expect_soon("a kept file removed", "/files/note.txt", 51, NULL, 1);
+
+	/* Over file_cache_max (64 KiB here): streamed, whole. */
+	for (i = 0; big.len < (300u << 10); i++)
+		buf_printf(&big, "line %d of a file too large to keep\n", i);
+	in_capsule(path, sizeof(path), "files/big.txt");
+	e2e_write_file(path, "%s", big.data);
+	expect_soon("a large file", "/files/big.txt", 20, "line 0 of", 1);
+	whole("/files/big.txt", &big);
+	buf_printf(&big, "one more line\n");
+	e2e_write_file(path, "%s", big.data);
+	expect_soon("a large file grown", "/files/big.txt", 20,
+	    "one more line", 1);
+	whole("/files/big.txt", &big);
+	buf_free(&big);
 }
 
 static void
@@ -429,7 +497,7 @@ main(void)
 	make_capsule(top);
 	ctx = e2e_client_ctx(0);
 	if (e2e_start(&srv, capsule, "watch_debounce: 50ms\n"
-	    "rate_limit: off\n") == -1) {
+	    "rate_limit: off\nfile_cache_max: 64KB\n") == -1) {
 		OK(0, "server start");
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
 		(void)!system(cmd);
@@ -444,6 +512,7 @@ main(void)
 	test_posts();
 	test_shapes();
 	test_dirs();
+	test_files();
 	test_quiet();
 	test_sighup();
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");

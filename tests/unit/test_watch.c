@@ -347,7 +347,14 @@ test_watch(void)
 	piece(fd, "PNG");
 	close(fd);
 	run_for(100);
-	INT_EQ(ncalls, before, "a bundle's picture: no rebuild");
+	/* Served from memory the site holds: a new site forgets it. */
+	OK(ncalls > before, "a bundle's picture: a rebuild");
+	before = ncalls;
+	fd = open_in("posts/2024-01-07-b/.pic.png.swp");
+	piece(fd, "x");
+	close(fd);
+	run_for(100);
+	INT_EQ(ncalls, before, "a hidden file in a bundle: no rebuild");
 	snprintf(a, sizeof(a), "rm -rf '%s/posts/2024-01-07-b'", wdir);
 	OK(system(a) == 0, "rm -r the bundle");
 	run_for(100);
@@ -415,6 +422,48 @@ test_watch(void)
 	run_for(100);
 	archive_unref(a1);
 	archive_unref(a2);
+
+	/* files/ and every directory beneath it, however deep. */
+	before = ncalls;
+	snprintf(a, sizeof(a), "mkdir -p '%s/files/a/b/c' '%s/files/.git'",
+	    wdir, wdir);
+	OK(system(a) == 0, "mkdir -p files/a/b/c");
+	run_for(100);
+	OK(ncalls > before, "files/ made: a rebuild");
+	INT_EQ(watch_count(w), 6, "files/, a, b and c watched, not .git");
+	before = ncalls;
+	fd = open_in("files/a/b/c/x.txt");
+	piece(fd, "one");
+	run_for(60);
+	INT_EQ(ncalls, before, "no rebuild while a file is written");
+	close(fd);
+	run_for(100);
+	OK(ncalls > before, "a file deep in files/ closed: a rebuild");
+	before = ncalls;
+	fd = open_in("files/.git/HEAD");
+	piece(fd, "x");
+	close(fd);
+	fd = open_in("files/.x.swp");
+	piece(fd, "x");
+	close(fd);
+	run_for(100);
+	INT_EQ(ncalls, before, "hidden names under files/: no rebuild");
+	before = ncalls;
+	snprintf(a, sizeof(a), "mv '%s/files/a/b' '%s/files/d'", wdir, wdir);
+	OK(system(a) == 0, "mv files/a/b files/d");
+	run_for(100);
+	OK(ncalls > before, "a directory moved: a rebuild");
+	INT_EQ(watch_count(w), 6, "still four under files/");
+	before = ncalls;
+	fd = open_in("files/d/c/y.txt");
+	piece(fd, "two");
+	close(fd);
+	run_for(100);
+	OK(ncalls > before, "a file in the moved directory: a rebuild");
+	snprintf(a, sizeof(a), "rm -rf '%s/files'", wdir);
+	OK(system(a) == 0, "rm -r files");
+	run_for(100);
+	INT_EQ(watch_count(w), 2, "files/ no longer watched");
 
 	watch_stop(w);
 	uv_run(&loop, UV_RUN_DEFAULT);
