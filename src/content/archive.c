@@ -1897,8 +1897,8 @@ archive_hidden_name(const char *path)
 }
 
 int
-archive_files_open(const struct archive *a, const char *rel,
-    struct stat *st, enum fsafe_kind *kind)
+archive_files_open(const struct archive *a, const char *rel, int links,
+    bool hardlinks, struct stat *st, enum fsafe_kind *kind)
 {
 	int	 fd;
 
@@ -1906,14 +1906,14 @@ archive_files_open(const struct archive *a, const char *rel,
 		errno = ENOENT;
 		return -1;
 	}
-	if ((fd = fsafe_open(a->dir, rel, (enum fsafe_links)a->files_links,
-	    st, kind)) == -1)
+	if ((fd = fsafe_open(a->dir, rel, (enum fsafe_links)links, st,
+	    kind)) == -1)
 		return -1;
 	/*
 	 * A second name for a file may be one from anywhere on the file
 	 * system (a hard link cannot be told from the original).
 	 */
-	if (*kind == FSAFE_FILE && st->st_nlink > 1 && !a->files_hardlinks) {
+	if (*kind == FSAFE_FILE && st->st_nlink > 1 && !hardlinks) {
 		close(fd);
 		errno = EMLINK;
 		return -1;
@@ -1923,7 +1923,7 @@ archive_files_open(const struct archive *a, const char *rel,
 
 int
 archive_bundle_open(const struct archive *a, const struct post *p,
-    const char *name, struct stat *st)
+    const char *name, bool hardlinks, struct stat *st)
 {
 	enum fsafe_kind	 kind;
 	const char	*slash;
@@ -1943,7 +1943,7 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 		errno = ENOENT;
 		return -1;
 	}
-	if (kind != FSAFE_FILE || (st->st_nlink > 1 && !a->files_hardlinks)) {
+	if (kind != FSAFE_FILE || (st->st_nlink > 1 && !hardlinks)) {
 		close(fd);
 		errno = kind != FSAFE_FILE ? ENOENT : EMLINK;
 		return -1;

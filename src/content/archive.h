@@ -247,13 +247,15 @@ struct post	*archive_post_base(const struct archive *, const char *base);
 /*
  * Open a file as the server serves it, so that a link is never resolved
  * to what the server would refuse: rel "files/..." (no name starting
- * with '.', symbolic links as follow_symlinks says, one hard link
- * unless files_hardlinks), or name in the folder of the page bundle p
- * (the same, but no symbolic link at all, since a link beside a post
- * could lead to another post's source or a draft; never the post's own
- * index; only a regular file).  As fsafe_open(): an fd and *st, *kind;
- * or -1 with errno (ENOENT for what is not served, EMLINK for a second
- * hard link).
+ * with '.', symbolic links as links (follow_symlinks, enum fsafe_links)
+ * says, one hard link unless hardlinks (files_hardlinks)), or name in
+ * the folder of the page bundle p (the same, but no symbolic link at
+ * all, since a link beside a post could lead to another post's source
+ * or a draft; never the post's own index; only a regular file).  The
+ * router passes its configuration's rules, the link check the
+ * snapshot's copy of them (files_links, files_hardlinks).  As
+ * fsafe_open(): an fd and *st, *kind; or -1 with errno (ENOENT for what
+ * is not served, EMLINK for a second hard link).
  */
 struct stat;
 enum fsafe_kind;
@@ -263,9 +265,11 @@ enum fsafe_kind;
  */
 int		 archive_hidden_name(const char *path);
 int		 archive_files_open(const struct archive *, const char *rel,
-		    struct stat *st, enum fsafe_kind *kind);
+		    int links, bool hardlinks, struct stat *st,
+		    enum fsafe_kind *kind);
 int		 archive_bundle_open(const struct archive *,
-		    const struct post *p, const char *name, struct stat *st);
+		    const struct post *p, const char *name, bool hardlinks,
+		    struct stat *st);
 
 /*
  * Is name a Markdown file ("x.md"), a gemtext one ("x.gmi")?  Posts

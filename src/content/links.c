@@ -213,7 +213,8 @@ in_files(const struct archive *a, const char *path)
 
 	while (tail != NULL && *tail != '\0') {
 		rel = xasprintf("files/%s", tail);
-		fd = archive_files_open(a, rel, &st, &kind);
+		fd = archive_files_open(a, rel, a->files_links,
+		    a->files_hardlinks, &st, &kind);
 		free(rel);
 		if (fd != -1) {
 			close(fd);
@@ -689,13 +690,15 @@ file_refused(const struct archive *a, const char *path)
 
 	rel = xstrndup(path + 1, strcspn(path + 1, "?#"));
 	if (strncmp(rel, "files/", 6) == 0)
-		fd = archive_files_open(a, rel, &st, &kind);
+		fd = archive_files_open(a, rel, a->files_links,
+		    a->files_hardlinks, &st, &kind);
 	else if (strncmp(rel, "posts/", 6) == 0 &&
 	    (slash = strchr(rel + 6, '/')) != NULL) {
 		*slash = '\0';
 		/* Not a bundle's: served() and by_meaning() said so. */
 		if ((p = archive_post(a, rel + 6)) != NULL && p->bundle)
-			fd = archive_bundle_open(a, p, slash + 1, &st);
+			fd = archive_bundle_open(a, p, slash + 1,
+			    a->files_hardlinks, &st);
 	}
 	free(rel);
 	if (fd >= 0)

@@ -872,7 +872,8 @@ files_open(const struct route *rt, const char *path, struct stat *st,
 	int	 fd;
 
 	/* path is "/files/..."; the capsule-relative name drops the '/'. */
-	if ((fd = archive_files_open(rt->a, path + 1, st, kind)) == -1) {
+	if ((fd = archive_files_open(rt->a, path + 1, rt->cfg->follow_symlinks,
+	    rt->cfg->files_hardlinks, st, kind)) == -1) {
 		if (errno == EMLINK)
 			log_debug("%s: more than one hard link, not served "
 			    "(files_hardlinks)", path);
@@ -1120,7 +1121,8 @@ serve_bundle_file(const struct route *rt, const struct post *p,
 		free(rel);
 		return;
 	}
-	if ((fd = archive_bundle_open(rt->a, p, name, &st)) == -1) {
+	if ((fd = archive_bundle_open(rt->a, p, name, rt->cfg->files_hardlinks,
+	    &st)) == -1) {
 		free(rel);
 		response_status(r, 51, "Not found");
 		return;
