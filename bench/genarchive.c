@@ -1,7 +1,7 @@
 /*
  * genarchive.c -- write a synthetic capsule archive for the benchmark.
  *
- *   genarchive -o DIR -n POSTS [-s SEED] [-m MEAN_BYTES]
+ *   genarchive -o DIR -n POSTS [-s SEED] [-m MEAN_BYTES] [-p]
  *
  * DIR gets index.md, pages/, series/ and posts/ with POSTS posts whose
  * front matter looks like a real blog's (dates in the three accepted
@@ -12,7 +12,9 @@
  * follow a log-normal spread around MEAN_BYTES (default 6,000, so
  * 10,000 posts come to about 60 MB).  Two posts have fixed sizes for the
  * benchmark: posts/<date>-bench-4k.md (about 4 KB) and bench-20k (about
- * 20 KB).  The same seed writes the same bytes.
+ * 20 KB); with -p (plain) only bench-4k is fixed, and every other post
+ * follows the spread, as in one of many small capsules.  The same seed
+ * writes the same bytes.
  *
  * Prints key=value lines for the driver: posts, md_bytes, post4k,
  * post20k, biggest_tag, biggest_tag_posts.  Knows nothing of capsuled.
@@ -483,10 +485,13 @@ pick_tag(void)
  * before bench-4k, so the first-render figure can be a median of seven
  * (one first render is one sample, at the mercy of the machine).
  */
+static int	 plain;		/* -p: no 20 KB posts */
+
 static int
 is_20k(unsigned i, unsigned n)
 {
-	return i == n - 1 || (n >= 10 && i >= n - 8 && i <= n - 3);
+	return !plain && (i == n - 1 || (n >= 10 && i >= n - 8 &&
+	    i <= n - 3));
 }
 
 int
@@ -499,15 +504,16 @@ main(int argc, char *argv[])
 	unsigned	 i, t, seed = 1965, mean = 6000, i4k, i20k;
 	int		 ch, biggest = 0;
 
-	while ((ch = getopt(argc, argv, "o:n:s:m:")) != -1) {
+	while ((ch = getopt(argc, argv, "o:n:s:m:p")) != -1) {
 		switch (ch) {
+		case 'p': plain = 1; break;
 		case 'o': dir = optarg; break;
 		case 'n': nposts = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 's': seed = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'm': mean = (unsigned)strtoul(optarg, NULL, 10); break;
 		default:
 			fprintf(stderr, "usage: genarchive -o DIR -n POSTS "
-			    "[-s SEED] [-m MEAN_BYTES]\n");
+			    "[-s SEED] [-m MEAN_BYTES] [-p]\n");
 			return 2;
 		}
 	}
@@ -557,7 +563,7 @@ main(int argc, char *argv[])
 		snprintf(p->date, sizeof(p->date), "%04u-%02u-%02u", y, m, dd);
 		if (i == i4k)
 			snprintf(slug, sizeof(slug), "bench-4k");
-		else if (i == i20k)
+		else if (i == i20k && !plain)
 			snprintf(slug, sizeof(slug), "bench-20k");
 		else if (is_20k(i, nposts))
 			snprintf(slug, sizeof(slug), "bench-20k-%u",

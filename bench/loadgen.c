@@ -13,8 +13,9 @@
  *
  * Other modes: idle (open connections that never send a request, report
  * the server's RSS per connection and when the server closes them),
- * fetch (one request, body to a file) and first (one request, then the
- * same request again: first-render versus cached latency).
+ * fetch (one request, body to a file), first (one request, then the
+ * same request again: first-render versus cached latency) and live
+ * (write a post, then ask until the answer has it: save to live).
  *
  * Knows OpenSSL and Linux (epoll, /proc); nothing of the server it
  * measures.  Targets must be loopback addresses: anything else is
@@ -50,7 +51,8 @@
 #define HIST_N		(64 * HIST_SUB)
 #define HEADER_MAX	1029		/* Gemini: 2 + 1 + 1024 + CRLF */
 
-enum mode { M_GEMINI, M_RESUME, M_GOPHER, M_IDLE, M_FETCH, M_FIRST };
+enum mode { M_GEMINI, M_RESUME, M_GOPHER, M_IDLE, M_FETCH, M_FIRST,
+    M_LIVE };
 
 enum cstate { C_FREE, C_CONNECTING, C_HANDSHAKE, C_WRITING, C_READING,
     C_IDLE };
@@ -82,6 +84,8 @@ struct opts {
 	unsigned	 idle_batch;	/* handshakes in flight at once */
 	unsigned	 first_repeat;
 	const char	*warm;		/* first: a cached path asked before */
+	const char	*save;		/* live: the post file to write */
+	const char	*needle;	/* live: its title, to wait for */
 };
 
 struct hist {
@@ -1022,6 +1026,51 @@ run_fetch(const struct opts *o, SSL_CTX *ctx)
 }
 
 /*
+ * Write o->save (a post whose title and text are o->needle), then ask
+ * every 2 ms until the answer has the needle: the time from before the
+ * write to the end of that answer.
+ */
+static int
+run_live(const struct opts *o, SSL_CTX *ctx)
+{
+	struct stats	 st;
+	struct lconn	 c;
+	uint64_t	 us, t0, until;
+	enum step	 s;
+	FILE		*f;
+	int		 tries = 0, found;
+
+	memset(&st, 0, sizeof(st));
+	memset(&c, 0, sizeof(c));
+	t0 = now_ns();
+	until = t0 + (uint64_t)((o->retry > 0 ? o->retry : 10) * 1e9);
+	if ((f = fopen(o->save, "w")) == NULL || fprintf(f, "---\ntitle: "
+	    "%s\n---\n%s, saved by loadgen.\n", o->needle, o->needle) < 0 ||
+	    fclose(f) != 0)
+		die("%s: cannot write", o->save);
+	for (;;) {
+		tries++;
+		s = one_request(o, ctx, &st, &c, &us);
+		found = s == S_DONE && memmem(c.buf, c.len, o->needle,
+		    strlen(o->needle)) != NULL;
+		conn_reset(&c);
+		if (found)
+			break;
+		if (now_ns() >= until) {
+			fprintf(stderr, "loadgen: %s never served\n",
+			    o->needle);
+			free(c.buf);
+			return 1;
+		}
+		usleep(2000);
+	}
+	printf("mode=live live_us=%llu tries=%d\n",
+	    (unsigned long long)((now_ns() - t0) / 1000), tries);
+	free(c.buf);
+	return 0;
+}
+
+/*
  * First request (renders), then the same again (cached).  With --pid,
  * also the server's CPU time for each request (all its threads, from
  * schedstat), which a busy machine does not blur the way it blurs
@@ -1160,13 +1209,14 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-"usage: loadgen --mode gemini|resume|gopher|idle|fetch|first --port N\n"
+"usage: loadgen --mode gemini|resume|gopher|idle|fetch|first|live --port N\n"
 "         [--addr 127.0.0.1] [--host localhost] [--path /x] [--conns 32]\n"
 "         [--threads 1] [--requests 10000] [--duration 10] [--warmup 0]\n"
 "         [--expect-len N] [--min-len N] [--menu] [--pid PID]\n"
 "         [--idle-conns 1000] [--idle-wait 10] [--idle-batch 64]\n"
 "         [--out FILE] [--retry S]\n"
-"         [--repeat 20] [--warm /cached-path]\n");
+"         [--repeat 20] [--warm /cached-path]\n"
+"         [--save FILE --needle TEXT]\n");
 	exit(2);
 }
 
@@ -1208,6 +1258,8 @@ main(int argc, char *argv[])
 		{ "retry", required_argument, NULL, 'r' },
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "warm", required_argument, NULL, 'A' },
+		{ "save", required_argument, NULL, 'S' },
+		{ "needle", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts	 o;
@@ -1257,6 +1309,8 @@ main(int argc, char *argv[])
 		case 'o': o.out = optarg; break;
 		case 'r': o.retry = atof(optarg); break;
 		case 'A': o.warm = optarg; break;
+		case 'S': o.save = optarg; break;
+		case 'N': o.needle = optarg; break;
 		case 'R': o.first_repeat = (unsigned)num(optarg, "--repeat");
 			break;
 		default: usage();
@@ -1276,6 +1330,9 @@ main(int argc, char *argv[])
 		o.mode = M_FETCH;
 	else if (strcmp(mode, "first") == 0)
 		o.mode = M_FIRST;
+	else if (strcmp(mode, "live") == 0 && o.save != NULL &&
+	    o.needle != NULL)
+		o.mode = M_LIVE;
 	else
 		usage();
 	/* fetch/first/idle speak Gemini unless the path says gopher:. */
@@ -1317,6 +1374,8 @@ main(int argc, char *argv[])
 		return run_fetch(&o, ctx);
 	case M_FIRST:
 		return run_first(&o, ctx);
+	case M_LIVE:
+		return run_live(&o, ctx);
 	default:
 		break;
 	}

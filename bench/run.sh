@@ -12,7 +12,8 @@
 # temp dir is removed (BENCH_KEEP=1 keeps it).
 #
 # Knobs: BENCH_ROUNDS (3), BENCH_QUICK=1 (shorter runs), BENCH_NO_PEERS=1,
-# BENCH_NO_BIG=1 (skip the 10,000-post archive), BENCH_THREADS (1).
+# BENCH_NO_BIG=1 (skip the 10,000-post archive), BENCH_NO_MANY=1 (skip
+# the 1,000 capsules), BENCH_CAPSULES (1000), BENCH_THREADS (1).
 
 set -u
 
@@ -481,6 +482,104 @@ if [ "${BENCH_NO_BIG:-0}" != 1 ]; then
 	    --port "$BIG_GEM" --path /posts/bench-4k --conns 32 \
 	    --requests $GEM_N --duration $GEM_S --warmup 200 --min-len 3000
 	stop_pid "$BIG_PID"
+fi
+
+# --- 1,000 capsules ------------------------------------------------------------
+# Served as as many host names: capsule 0 is the top-level host, capsule
+# i the host ci.test.  Each edit is a new post file, written by loadgen,
+# which then asks the host's / over Gemini every 2 ms until its title
+# shows: save to live, the debounce (20 ms here) included.  A server of
+# one capsule (a copy of capsule 0) runs beside the big one, and their
+# edits alternate, so that the machine's load weighs on both alike.
+live_ms() {	# live_ms PORT HOST FILE NEEDLE: one edit's ms, or -1
+	"$LG" --mode live --port "$1" --host "$2" --path / --save "$3" \
+	    --needle "$4" | awk '{ for (i = 1; i <= NF; i++)
+		if ($i ~ /^live_us=/) { sub(/^live_us=/, "", $i); v = $i } }
+		END { if (v == "") print -1; else printf "%.1f\n", v / 1000 }'
+}
+median() {	# median: of the numbers on stdin, one a line (-1: too few)
+	sort -n | awk '{ v[NR] = $1 } END {
+		if (NR < 1 || v[1] < 0) print -1; else print v[int((NR + 1) / 2)] }'
+}
+if [ "${BENCH_NO_MANY:-0}" != 1 ]; then
+	NCAP=${BENCH_CAPSULES:-1000}
+	say "bench: $NCAP capsules of 20 posts"
+	mkdir "$T/many"
+	MANY_MD=0
+	i=0
+	while [ $i -lt "$NCAP" ]; do
+		"$GEN" -p -o "$T/many/c$i" -n 20 -s $((i + 1)) >"$T/many.env" ||
+		    die "genarchive failed"
+		MANY_MD=$((MANY_MD + $(sed -n 's/^md_bytes=//p' "$T/many.env")))
+		i=$((i + 1))
+	done
+	cp -R "$T/many/c0" "$T/one"
+	free_port ONE_GEM
+	free_port ONE_GPH
+	write_conf one "$T/one" "$ONE_GEM" "$ONE_GPH" "watch_debounce: 20ms"
+	start_capsuled one
+	ONE_PID=$SPID
+	wait_up "$ONE_GEM" / || die "one capsule: no first 200"
+	free_port MANY_GEM
+	free_port MANY_GPH
+	{
+		echo "watch_debounce: 20ms"
+		echo "hosts:"
+		i=1
+		while [ $i -lt "$NCAP" ]; do
+			printf '  - hostname: c%d.test\n    capsule: %s\n' \
+			    $i "$T/many/c$i"
+			i=$((i + 1))
+		done
+	} >"$T/many-hosts.yaml"
+	write_conf many "$T/many/c0" "$MANY_GEM" "$MANY_GPH" \
+	    "$(cat "$T/many-hosts.yaml")"
+	# The hosts' certificates are made at the first start: not timed.
+	start_capsuled many
+	wait_up "$MANY_GEM" / || die "$NCAP capsules: no first 200"
+	stop_pid "$SPID"
+	t0=$(now_ms)
+	start_capsuled many
+	MANY_PID=$SPID
+	"$LG" --mode fetch --port "$MANY_GEM" --path /posts/bench-4k --retry 60 \
+	    --out /dev/null >/dev/null || die "$NCAP capsules: no first 200"
+	MANY_LOAD=$(($(now_ms) - t0))
+	# Its CPU time so far (all threads): what a busy machine blurs less.
+	MANY_CPU=$(awk -v t="$(getconf CLK_TCK)" '{ printf "%d", ($14 + $15) * 1000 / t }' \
+	    "/proc/$MANY_PID/stat")
+	sleep 1		# the loader's frees after the first generation
+	MANY_RSS=$(rss_of "$MANY_PID")
+	MID=$((NCAP / 2))
+	: >"$T/live1"
+	: >"$T/liven"
+	for k in 1 2 3 4 5 6 7; do
+		live_ms "$ONE_GEM" localhost "$T/one/posts/2026-01-0$k-live-$k.md" \
+		    "Live edit $k of one" >>"$T/live1"
+		sleep 0.2
+		live_ms "$MANY_GEM" "c$MID.test" \
+		    "$T/many/c$MID/posts/2026-01-0$k-live-$k.md" \
+		    "Live edit $k of many" >>"$T/liven"
+		sleep 0.2
+	done
+	LIVE1=$(median <"$T/live1")
+	LIVEN=$(median <"$T/liven")
+	stop_pid "$MANY_PID"
+	stop_pid "$ONE_PID"
+	awk -v n="$NCAP" -v ms="$MANY_LOAD" -v md="$MANY_MD" -v cpu="$MANY_CPU" 'BEGIN {
+		printf "%d-capsules-load\tcapsuled\t-\t-\t-\t-\t-\t0\t-\t%.1f MB md\t", n, md / 1e6
+		printf "start to first 200, 2 workers: %d ms (cpu %d ms); <2 s: %s\n", \
+		    ms, cpu, ms < 2000 ? "PASS" : "FAIL" }' >>"$X"
+	awk -v n="$NCAP" -v r="$MANY_RSS" -v md="$MANY_MD" 'BEGIN {
+		lim = 2 * md + 20e6
+		printf "%d-capsules-rss\tcapsuled\t-\t-\t-\t-\t-\t0\t%d\t%.2fx md\t", n, r, r * 1024 / md
+		printf "RSS < 2x Markdown + 20 MB (%.0f MB): %s\n", lim / 1e6, \
+		    r * 1024 < lim ? "PASS" : "FAIL" }' >>"$X"
+	awk -v n="$NCAP" -v a="$LIVE1" -v b="$LIVEN" 'BEGIN {
+		ok = a > 0 && b > 0 && b < 100 && b <= 1.2 * a
+		printf "%d-capsules-save-to-live\tcapsuled\t-\t-\t-\t-\t-\t%d\t-\t%.1f vs %.1f ms\t", \
+		    n, (a > 0 && b > 0) ? 0 : 1, b, a
+		printf "median of 7, debounce 20 ms: %d loaded %.1f ms, 1 loaded %.1f ms; <100 ms and <1.2x: %s\n", \
+		    n, b, a, ok ? "PASS" : "FAIL" }' >>"$X"
 fi
 
 # --- the table ---------------------------------------------------------------

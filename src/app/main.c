@@ -481,7 +481,7 @@ serve(struct daemon_state *d)
 	struct timespec	 t0;
 	char		 err[512];
 	size_t		 i, na;
-	int		 rv, again;
+	int		 rv;
 
 	signal(SIGPIPE, SIG_IGN);
 	/*
@@ -556,13 +556,13 @@ serve(struct daemon_state *d)
 	reload_adopt(&d->rl, g);
 	gen_unref(g);			/* the workers hold theirs */
 	reload_sites_free(sites, na);
-	for (i = 0, again = 0; i < set->nhosts && !again; i++)
-		again = changed_since(set->hosts[i].capsule_dir, &t0);
 	settings_unref(set);
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
-	if (again)
-		reload_request(&d->rl, 0);
+	/* Only those: each capsule is built on its own. */
+	for (i = 0; i < d->rl.set->nhosts; i++)
+		if (changed_since(d->rl.set->hosts[i].capsule_dir, &t0))
+			reload_changed(&d->rl, d->rl.set->hosts[i].capsule_dir);
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
 	    "worker(s)", cfg->hostname, cfg->gemini_port, cfg->hostname,
 	    cfg->gopher_port, d->srv.nworkers);

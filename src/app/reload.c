@@ -6,11 +6,19 @@
  *   built <---(finished, async)--- build()
  *   built: publish, then start again if asked for meanwhile
  *
- * While a build runs, the loader reads r->set, r->sites and the server's
- * boot configuration, all immutable, and writes only the job fields
- * (newset, newsites, nnewsites, build_ns, err); the main loop touches
- * nothing of that until built() runs, and swaps r->set and r->sites only
- * there.
+ * While a build runs, the loader reads r->set, r->sites, the capsule
+ * entries' directories, watches and hosts, the job list and the
+ * server's boot configuration, all immutable meanwhile, and writes only
+ * the job fields (newset, newsites, nnewsites, build_ns, err); the main
+ * loop touches nothing of that until built() runs, and swaps r->set and
+ * r->sites and changes the entries only there.  The one thing it writes
+ * meanwhile is a capsule's dirty mark (and r->dirty), for the next
+ * build.
+ *
+ * A content build starts from the current sites (a reference each) and
+ * replaces only those of the job's capsules: what it costs is theirs,
+ * whatever the number of capsules, but for copying an array of
+ * pointers.
  * The flags job, finished and quit change under mtx, which also orders
  * the job fields between the two threads.
  *
@@ -29,6 +37,7 @@
 #include "content/links.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/par.h"
 #include "core/util.h"
 #include "net/generation.h"
 #include "net/server.h"
@@ -36,7 +45,14 @@
 #include "net/tlsconn.h"
 #include "site/site.h"
 
+/*
+ * Threads that load the capsules at start-up, at most: the machine's
+ * cores do the work, and the disk gains little from more.
+ */
+#define LOAD_THREADS	4
+
 static void	start(struct reload *);
+static void	ask(struct reload *);
 
 /* Any thread: a generation nobody holds any more. */
 static void
@@ -148,18 +164,27 @@ reload_certs(const struct config *c, char *err, size_t errlen)
 {
 	struct tls_server	*tls;
 	struct config		 v;
-	size_t			 i;
+	const char		**dirs, **names;
+	size_t			 i, n = config_nhosts(c) - 1;
+	int			 rv;
 
 	if ((tls = tls_server_new(c->cert_dir, c->hostname, err, errlen)) ==
 	    NULL)
 		return NULL;
-	for (i = 1; i < config_nhosts(c); i++) {
-		config_host_view(c, i, &v);
-		if (tls_server_add(tls, v.cert_dir, v.hostname, err, errlen) ==
-		    -1) {
-			tls_server_free(tls);
-			return NULL;
-		}
+	dirs = xcalloc(n + 1, sizeof(*dirs));
+	names = xcalloc(n + 1, sizeof(*names));
+	for (i = 0; i < n; i++) {
+		config_host_view(c, i + 1, &v);
+		dirs[i] = v.cert_dir;		/* c's strings */
+		names[i] = v.hostname;
+	}
+	rv = tls_server_add_many(tls, n, dirs, names,
+	    par_threads(LOAD_THREADS), err, errlen);
+	free(dirs);
+	free(names);
+	if (rv == -1) {
+		tls_server_free(tls);
+		return NULL;
 	}
 	return tls;
 }
@@ -200,12 +225,17 @@ load_settings(struct reload *r)
 /* The site of old serving host h (name and capsule), or NULL. */
 static struct site *
 served(const struct settings *oldset, struct site *const *old,
-    const struct config *h)
+    const struct config *h, size_t hint)
 {
 	size_t	 i;
 
 	if (old == NULL)
 		return NULL;
+	/* Most often host h was hint before too: no scan of them all. */
+	if (hint < oldset->nhosts && strcmp(oldset->hosts[hint].hostname,
+	    h->hostname) == 0 && strcmp(oldset->hosts[hint].capsule_dir,
+	    h->capsule_dir) == 0)
+		return old[hint];
 	for (i = 0; i < oldset->nhosts; i++)
 		if (strcmp(oldset->hosts[i].hostname, h->hostname) == 0 &&
 		    strcmp(oldset->hosts[i].capsule_dir, h->capsule_dir) == 0)
@@ -254,62 +284,106 @@ reload_sites_free(struct site **sites, size_t n)
 	free(sites);
 }
 
-/*
- * The watch of capsule dir, for the archive to ask which files are
- * being written, or NULL (r NULL: at start-up, no watch yet).  The
- * loader reads r->watch: the main loop changes it only while no build
- * runs (built(), reload_stop()).
- */
-static struct watch *
-watch_of(const struct reload *r, const char *dir)
+/* The index of capsule dir in caps (hint first), or n. */
+static size_t
+find_cap(struct capsule *const *caps, size_t n, const char *dir,
+    size_t hint)
 {
 	size_t	 i;
 
-	for (i = 0; r != NULL && i < r->nwatch; i++)
-		if (strcmp(watch_dir(r->watch[i]), dir) == 0)
-			return r->watch[i];
-	return NULL;
+	if (hint < n && caps[hint] != NULL && strcmp(caps[hint]->dir,
+	    dir) == 0)
+		return hint;
+	for (i = 0; i < n; i++)
+		if (caps[i] != NULL && strcmp(caps[i]->dir, dir) == 0)
+			return i;
+	return n;
 }
 
-/* reload_sites(), each capsule's watch (r's, or none) asked. */
+/*
+ * The watch of capsule dir, for the archive to ask which files are
+ * being written, or NULL (r NULL: at start-up, no watch yet).  The
+ * loader reads r->caps: the main loop changes it only while no build
+ * runs (built(), reload_stop()).
+ */
+static struct watch *
+watch_of(const struct reload *r, const char *dir, size_t hint)
+{
+	size_t	 i;
+
+	if (r == NULL || (i = find_cap(r->caps, r->ncaps, dir, hint)) ==
+	    r->ncaps)
+		return NULL;
+	return r->caps[i]->w;
+}
+
+/* One build of every host: what each thread of load_sites() reads. */
+struct load_job {
+	const struct reload	*r;
+	const struct settings	*set, *oldset;
+	struct site *const	*old;
+	struct site		**sites;	/* [i]: host i's, or NULL */
+};
+
+/* Host i's site into j->sites[i] (NULL: not loaded). */
+static void
+load_one(size_t i, void *arg)
+{
+	struct load_job		*j = arg;
+	const struct config	*h = &j->set->hosts[i];
+	const struct archive	*a;
+	size_t			 n = j->set->nhosts;
+
+	j->sites[i] = load_site(h, served(j->oldset, j->old, h, i),
+	    watch_of(j->r, h->capsule_dir, i));
+	/* A reload is logged once published: built(). */
+	if (j->sites[i] == NULL || j->old != NULL)
+		return;
+	a = j->sites[i]->a;
+	log_info("capsule %s%s%s: %zu posts, %zu series, %zu tags, %zu "
+	    "pages, %u warnings", a->dir, n > 1 ? " for " : "", n > 1 ?
+	    h->hostname : "", a->nposts, a->nseries, a->ntags, a->ndocs,
+	    a->nwarnings);
+}
+
+/*
+ * reload_sites(), each capsule's watch (r's, or none) asked.  From
+ * nothing (start-up), the capsules load on a few threads: a thousand of
+ * them are a second of work for one.  A reload stays on the loader's
+ * thread, whose one malloc arena holds every snapshot (reload.h).
+ */
 static struct site **
 load_sites(const struct reload *r, const struct settings *set,
     const struct settings *oldset, struct site *const *old, char *err,
     size_t errlen)
 {
 	const struct config	*h;
-	const struct archive	*a;
-	struct site		**sites, *prev;
+	struct load_job		 j;
+	struct site		*prev;
 	size_t			 i, n = set->nhosts;
 
-	sites = xcalloc(n, sizeof(*sites));
+	j.r = r;
+	j.set = set;
+	j.oldset = oldset;
+	j.old = old;
+	j.sites = xcalloc(n, sizeof(*j.sites));
+	par_run(n, old == NULL ? par_threads(LOAD_THREADS) : 1, load_one, &j);
 	for (i = 0; i < n; i++) {
-		h = &set->hosts[i];
-		prev = served(oldset, old, h);
-		if ((sites[i] = load_site(h, prev, watch_of(r,
-		    h->capsule_dir))) != NULL) {
-			/* A reload is logged once published: built(). */
-			a = sites[i]->a;
-			if (old == NULL)
-				log_info("capsule %s%s%s: %zu posts, %zu "
-				    "series, %zu tags, %zu pages, %u warnings",
-				    a->dir, n > 1 ? " for " : "", n > 1 ?
-				    h->hostname : "", a->nposts, a->nseries,
-				    a->ntags, a->ndocs, a->nwarnings);
+		if (j.sites[i] != NULL)
 			continue;
-		}
-		if (prev == NULL) {
+		h = &set->hosts[i];
+		if ((prev = served(oldset, old, h, i)) == NULL) {
 			snprintf(err, errlen, "%s: the capsule %s cannot be "
 			    "read", h->hostname, h->capsule_dir);
-			reload_sites_free(sites, i);
+			reload_sites_free(j.sites, n);
 			return NULL;
 		}
 		log_warnx("reload: %s: content not loaded; the old one stays",
 		    h->hostname);
 		site_ref(prev);
-		sites[i] = prev;
+		j.sites[i] = prev;
 	}
-	return sites;
+	return j.sites;
 }
 
 struct site **
@@ -317,6 +391,41 @@ reload_sites(const struct settings *set, const struct settings *oldset,
     struct site *const *old, char *err, size_t errlen)
 {
 	return load_sites(NULL, set, oldset, old, err, errlen);
+}
+
+/*
+ * r->sites again into r->newsites, but for the hosts of the job's
+ * capsules: a new site each, or the old one when it cannot be read.
+ */
+static void
+build_job(struct reload *r)
+{
+	const struct capsule	*cp;
+	struct site		**sites, *s;
+	size_t			 i, j, k, n = r->set->nhosts;
+
+	sites = xreallocarray(NULL, n, sizeof(*sites));
+	for (i = 0; i < n; i++) {
+		site_ref(r->sites[i]);
+		sites[i] = r->sites[i];
+	}
+	for (j = 0; j < r->njob; j++) {
+		cp = r->jobcaps[j];
+		for (k = 0; k < cp->nhosts; k++) {
+			i = cp->hosts[k];
+			if ((s = load_site(&r->set->hosts[i], r->sites[i],
+			    cp->w)) == NULL) {
+				log_warnx("reload: %s: content not loaded; "
+				    "the old one stays",
+				    r->set->hosts[i].hostname);
+				continue;
+			}
+			site_unref(sites[i]);
+			sites[i] = s;
+		}
+	}
+	r->newsites = sites;
+	r->nnewsites = n;
 }
 
 /* A site for each of set's hosts into r->newsites; -1 with r->err set. */
@@ -336,7 +445,12 @@ build(struct reload *r)
 	uint64_t	 t0 = uv_hrtime();
 
 	r->err[0] = '\0';
-	r->newset = r->job_config ? load_settings(r) : NULL;
+	if (!r->job_config) {
+		build_job(r);
+		r->build_ns = uv_hrtime() - t0;
+		return;
+	}
+	r->newset = load_settings(r);
 	if (r->newset != NULL && build_sites(r, r->newset) == -1) {
 		settings_unref(r->newset);
 		r->newset = NULL;
@@ -349,10 +463,32 @@ build(struct reload *r)
 	r->build_ns = uv_hrtime() - t0;
 }
 
+/* Mark cp for the next build. */
 static void
-on_change(void *arg)
+mark(struct capsule *cp)
 {
-	reload_request(arg, 0);
+	struct reload	*r = cp->r;
+
+	if (cp->dirty)
+		return;
+	cp->dirty = 1;
+	if (r->ndirty == r->capdirty) {
+		r->capdirty = r->capdirty ? r->capdirty * 2 : 8;
+		r->dirty = xreallocarray(r->dirty, r->capdirty,
+		    sizeof(*r->dirty));
+	}
+	r->dirty[r->ndirty++] = cp;
+}
+
+/* A watch's call back: its capsule (arg) changed. */
+static void
+on_change(void *arg, const char *dir)
+{
+	struct capsule	*cp = arg;
+
+	log_debug("reload: %s changed", dir);
+	mark(cp);
+	ask(cp->r);
 }
 
 /* A fleet's ticket key file, changed by the operator: read it again. */
@@ -362,58 +498,89 @@ on_ticket_check(uv_timer_t *t)
 	(void)ticket_refresh();		/* logs what it did */
 }
 
-/* One watch per capsule directory (hosts may share one). */
 static void
-start_watch(struct reload *r)
+capsule_free(struct capsule *cp)
+{
+	if (cp->w != NULL)
+		watch_stop(cp->w);
+	free(cp->hosts);
+	free(cp->dir);
+	free(cp);
+}
+
+/*
+ * The capsule entries for r->set: one per capsule directory (hosts may
+ * share one), each with the hosts served from it.  An entry whose
+ * directory is still served stays, with its watch and its mark (unless
+ * restart: the watch settings changed); the others go.  Each is then
+ * watched as the configuration says.  On start-up and SIGHUP only.
+ */
+static void
+sync_capsules(struct reload *r, int restart)
 {
 	const struct settings	*set = r->set;
 	const struct config	*c = &set->cfg;
-	struct watch		*w;
-	size_t			 i, j;
+	struct capsule		**caps, *cp;
+	const char		*dir;
+	size_t			 i, j, n = 0;
 
-	r->watch = NULL;
-	r->nwatch = 0;
-	if (!c->watch)
-		return;
-	r->watch = xcalloc(set->nhosts, sizeof(*r->watch));
+	caps = xcalloc(set->nhosts ? set->nhosts : 1, sizeof(*caps));
+	for (i = 0; i < r->ncaps; i++)
+		r->caps[i]->nhosts = 0;
 	for (i = 0; i < set->nhosts; i++) {
-		for (j = 0; j < i; j++)
-			if (strcmp(set->hosts[j].capsule_dir,
-			    set->hosts[i].capsule_dir) == 0)
-				break;
-		if (j < i)
-			continue;
-		if ((w = watch_start(r->loop, set->hosts[i].capsule_dir,
-		    c->watch_debounce_ms, on_change, r)) != NULL)
-			r->watch[r->nwatch++] = w;
+		dir = set->hosts[i].capsule_dir;
+		if ((j = find_cap(caps, n, dir, n - 1)) < n)
+			cp = caps[j];
+		else if ((j = find_cap(r->caps, r->ncaps, dir, n)) <
+		    r->ncaps) {
+			cp = r->caps[j];	/* still served: kept */
+			r->caps[j] = NULL;
+			caps[n++] = cp;
+		} else {
+			cp = xcalloc(1, sizeof(*cp));
+			cp->r = r;
+			cp->dir = xstrdup(dir);
+			caps[n++] = cp;
+		}
+		cp->hosts = xreallocarray(cp->hosts, cp->nhosts + 1,
+		    sizeof(*cp->hosts));
+		cp->hosts[cp->nhosts++] = i;
+	}
+	for (i = 0; i < r->ncaps; i++)
+		if (r->caps[i] != NULL)
+			capsule_free(r->caps[i]);
+	free(r->caps);
+	r->caps = caps;
+	r->ncaps = n;
+	r->ndirty = 0;			/* the marks of those still here */
+	for (i = 0; i < n; i++) {
+		cp = caps[i];
+		if (cp->dirty) {
+			cp->dirty = 0;
+			mark(cp);
+		}
+		if (cp->w != NULL && (restart || !c->watch)) {
+			watch_stop(cp->w);
+			cp->w = NULL;
+		}
+		/* A watch that could not start before is tried again. */
+		if (cp->w == NULL && c->watch)
+			cp->w = watch_start(r->loop, cp->dir,
+			    c->watch_debounce_ms, on_change, cp);
 	}
 }
 
 static void
-stop_watch(struct reload *r)
+free_capsules(struct reload *r)
 {
 	size_t	 i;
 
-	for (i = 0; i < r->nwatch; i++)
-		watch_stop(r->watch[i]);
-	free(r->watch);
-	r->watch = NULL;
-	r->nwatch = 0;
-}
-
-/* 1 when set and old serve the same capsule directories, in order. */
-static int
-same_capsules(const struct settings *set, const struct settings *old)
-{
-	size_t	 i;
-
-	if (set->nhosts != old->nhosts)
-		return 0;
-	for (i = 0; i < set->nhosts; i++)
-		if (strcmp(set->hosts[i].capsule_dir,
-		    old->hosts[i].capsule_dir) != 0)
-			return 0;
-	return 1;
+	for (i = 0; i < r->ncaps; i++)
+		capsule_free(r->caps[i]);
+	free(r->caps);
+	r->caps = NULL;
+	r->ncaps = 0;
+	r->ndirty = 0;
 }
 
 /* New settings in place: what the main loop itself takes from them. */
@@ -427,11 +594,8 @@ apply_settings(struct reload *r, struct settings *old)
 			log_warn("%s: log %s", c->path, c->log_file);
 	} else
 		log_set_level(c->log_level);
-	if (c->watch != o->watch || c->watch_debounce_ms !=
-	    o->watch_debounce_ms || !same_capsules(r->set, old)) {
-		stop_watch(r);
-		start_watch(r);
-	}
+	sync_capsules(r, c->watch != o->watch || c->watch_debounce_ms !=
+	    o->watch_debounce_ms);
 	log_info("reload: configuration %s loaded", c->path);
 }
 
@@ -445,16 +609,29 @@ drop_build(struct reload *r)
 	r->nnewsites = 0;
 }
 
+/* The job's capsules are done with: no longer building. */
+static void
+end_job(struct reload *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->njob; i++)
+		r->jobcaps[i]->building = 0;
+	r->njob = 0;
+}
+
 /* On the main loop, once build() is done. */
 static void
 built(struct reload *r)
 {
 	struct settings	*old;
+	struct site	**oldsites;
 	struct archive	*a;
 	struct gen	*g;
-	size_t		 i;
+	size_t		 i, nold;
 
 	r->busy = 0;
+	end_job(r);
 	if (r->stopping) {
 		drop_build(r);
 		return;
@@ -469,7 +646,8 @@ built(struct reload *r)
 		goto next;
 	}
 	/* The old sites go with the old settings: as many as hosts. */
-	reload_sites_free(r->sites, r->set->nhosts);
+	oldsites = r->sites;
+	nold = r->set->nhosts;
 	r->sites = r->newsites;
 	if (r->newset != NULL) {
 		old = r->set;
@@ -477,7 +655,12 @@ built(struct reload *r)
 		apply_settings(r, old);
 		settings_unref(old);
 	}
+	/* Only the sites made new: a content build made few. */
 	for (i = 0; i < r->set->nhosts; i++) {
+		if (r->newset == NULL && i < nold && r->sites[i] ==
+		    oldsites[i])
+			continue;
+		r->nsites_built++;
 		a = r->sites[i]->a;
 		log_info("content%s%s: %zu posts, %zu series, %zu tags, "
 		    "%zu pages, %u warnings; %u files read, %u unchanged; "
@@ -486,12 +669,13 @@ built(struct reload *r)
 		    a->nposts, a->nseries, a->ntags, a->ndocs, a->nwarnings,
 		    a->nread, a->nreused, (double)r->build_ns / 1e6);
 	}
+	reload_sites_free(oldsites, nold);
 	g = new_gen(r);
 	server_publish(r->srv, g);
 	gen_unref(g);
 	/* Files a watch could not vouch for are read again soon. */
-	for (i = 0; i < r->nwatch; i++)
-		watch_published(r->watch[i]);
+	for (i = 0; i < r->ncaps; i++)
+		watch_published(r->caps[i]->w);
 	r->newset = NULL;
 	r->newsites = NULL;
 	r->nnewsites = 0;
@@ -549,9 +733,25 @@ loader(void *arg)
 static void
 start(struct reload *r)
 {
+	struct capsule	**t;
+	size_t		 i, cap;
+
 	r->busy = 1;
 	r->job_config = r->want_config;
 	r->want_config = 0;
+	/* The marked capsules are the job's now (all of them: config). */
+	t = r->jobcaps;
+	cap = r->capjob;
+	r->jobcaps = r->dirty;
+	r->njob = r->ndirty;
+	r->capjob = r->capdirty;
+	r->dirty = t;
+	r->ndirty = 0;
+	r->capdirty = cap;
+	for (i = 0; i < r->njob; i++) {
+		r->jobcaps[i]->dirty = 0;
+		r->jobcaps[i]->building = 1;
+	}
 	uv_mutex_lock(&r->mtx);
 	r->job = 1;
 	uv_cond_signal(&r->cond);
@@ -580,7 +780,7 @@ reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
 	r->done.data = r;
 	if (uv_thread_create(&r->thread, loader, r) != 0)
 		fatalx("reload: cannot start the loader thread");
-	start_watch(r);
+	sync_capsules(r, 0);
 	uv_timer_init(loop, &r->tickets);
 	uv_timer_start(&r->tickets, on_ticket_check, TICKET_CHECK_MS,
 	    TICKET_CHECK_MS);
@@ -593,17 +793,40 @@ reload_adopt(struct reload *r, struct gen *g)
 	g->reap_arg = r;
 }
 
-void
-reload_request(struct reload *r, int config)
+/* A build, now or after the one running. */
+static void
+ask(struct reload *r)
 {
-	if (config)
-		r->want_config = 1;
 	if (r->stopping)
 		return;
 	if (r->busy)
 		r->again = 1;		/* coalesced: one more, after it */
 	else
 		start(r);
+}
+
+void
+reload_request(struct reload *r, int config)
+{
+	size_t	 i;
+
+	if (config)
+		r->want_config = 1;
+	else
+		for (i = 0; i < r->ncaps; i++)
+			mark(r->caps[i]);
+	ask(r);
+}
+
+void
+reload_changed(struct reload *r, const char *dir)
+{
+	size_t	 i;
+
+	if ((i = find_cap(r->caps, r->ncaps, dir, 0)) == r->ncaps)
+		return;
+	mark(r->caps[i]);
+	ask(r);
 }
 
 void
@@ -617,7 +840,8 @@ reload_stop(struct reload *r)
 	uv_cond_signal(&r->cond);
 	uv_mutex_unlock(&r->mtx);
 	uv_thread_join(&r->thread);	/* after the build in flight, if any */
-	stop_watch(r);			/* which may have asked them */
+	end_job(r);
+	free_capsules(r);		/* whose watches it may have asked */
 	bury(r->graves);		/* reap() frees in place from now on */
 	r->graves = NULL;
 	drop_build(r);
@@ -631,6 +855,9 @@ reload_free(struct reload *r)
 	uv_cond_destroy(&r->cond);
 	uv_mutex_destroy(&r->mtx);
 	reload_sites_free(r->sites, r->set != NULL ? r->set->nhosts : 0);
+	free(r->dirty);
+	free(r->jobcaps);
+	r->dirty = r->jobcaps = NULL;
 	settings_unref(r->set);
 	r->set = NULL;
 	r->sites = NULL;

@@ -8,14 +8,22 @@
  * streams files for the workers): a request while one runs makes
  * exactly one more after it.  One thread also keeps every snapshot in
  * one malloc arena, so memory settles instead of spreading over four.
- * A build makes a snapshot for every host (hosts: in the
- * configuration), each reusing every unchanged file of the snapshot
- * that host is served from (archive_reload()), checks its links and
- * makes it a site (site/site.h); then the main loop publishes the
- * result to the workers, which swap it in between requests.  A capsule
- * that cannot be read keeps its old site; a host new in the
- * configuration whose capsule cannot be read refuses that
+ * A change in one capsule costs one capsule: each capsule directory
+ * served has an entry (struct capsule: its watch and a dirty mark), the
+ * watch marks its own, and a content build loads only the marked
+ * capsules (each reusing every unchanged file of the snapshot it
+ * replaces: archive_reload()), checks their links and makes each a new
+ * site (site/site.h); every other host keeps its site, caches and all.
+ * A SIGHUP builds every host (each still reusing the unchanged files of
+ * the snapshot that host and capsule are served from).  Then the main
+ * loop publishes the result to the workers, which swap it in between
+ * requests.  A capsule that cannot be read keeps its old site; a host
+ * new in the configuration whose capsule cannot be read refuses that
  * configuration.
+ *
+ * The marks are kept by capsule directory, not by host: hosts may share
+ * a directory (each is built again), and capsules that are not hosts
+ * can be entries too.
  *
  * A configuration that does not load is refused, its file:line:col
  * error logged, and the running one keeps serving (the content is still
@@ -26,7 +34,7 @@
  * Knows libuv (a thread, an async handle), the configuration, TLS
  * contexts, the archive, sites and the server.  A struct reload owns
  * one reference to the current settings and to each host's site, the
- * watches (one per capsule directory), the loader thread and a timer
+ * capsule entries and their watches, the loader thread and a timer
  * that has a fleet's ticket key file read again when it changes
  * (ticket_refresh()).  Its functions are for the main loop's thread
  * only, but for the loading ones, which start-up and --check use too.
@@ -42,6 +50,24 @@ struct server;
 struct settings;
 struct site;
 struct watch;
+struct reload;
+
+/*
+ * A capsule directory served, its watch, and whether it changed since
+ * its site was built.  The main loop writes dirty; the loader reads
+ * dir, w, hosts and building during a build, which the main loop
+ * changes only while none runs.
+ */
+struct capsule {
+	struct reload	*r;
+	char		*dir;		/* owned, as the configuration says */
+	struct watch	*w;		/* NULL: not watched */
+	size_t		*hosts;		/* owned: the hosts (r->set's
+					   indices) served from dir */
+	size_t		 nhosts;
+	int		 dirty;		/* changed; in r->dirty */
+	int		 building;	/* in the build in flight (jobcaps) */
+};
 
 struct reload {
 	uv_loop_t	*loop;
@@ -49,13 +75,16 @@ struct reload {
 	struct settings	*set;		/* current; one reference */
 	struct site	**sites;	/* current: owned array of
 					   set->nhosts, one reference each */
-	struct watch	**watch;	/* owned array: one per capsule */
-	size_t		 nwatch;	/* 0: config "watch: false" */
+	struct capsule	**caps;		/* owned: one per capsule dir */
+	size_t		 ncaps;
+	struct capsule	**dirty;	/* owned array: the marked ones */
+	size_t		 ndirty, capdirty;
 	int		 busy;		/* a build is running */
 	int		 again;		/* and another was asked for */
 	int		 want_config;	/* the next build reads the config */
 	int		 stopping;
 	unsigned long	 nbuilds;	/* finished */
+	unsigned long	 nsites_built;	/* sites those made */
 	uv_timer_t	 tickets;	/* looks for a new ticket key file */
 
 	/* The loader thread and its hand-over, under mtx. */
@@ -70,6 +99,9 @@ struct reload {
 
 	/* The build in flight: the loader writes, then the loop reads. */
 	int		 job_config;
+	struct capsule	**jobcaps;	/* the capsules to build (unless
+					   job_config: all); owned array */
+	size_t		 njob, capjob;
 	struct settings	*newset;
 	struct site	**newsites;	/* owned array, a reference each */
 	size_t		 nnewsites;	/* (newset or set)->nhosts */
@@ -115,8 +147,13 @@ struct site	**reload_sites(const struct settings *set,
 	    const struct settings *oldset, struct site *const *old,
 	    char *err, size_t errlen);
 void		 reload_sites_free(struct site **sites, size_t n);
-/* Ask for a build; config: read the configuration and certificates. */
+/*
+ * Ask for a build; config: read the configuration and certificates
+ * (and every capsule), else every capsule's content.
+ */
 void	 reload_request(struct reload *, int config);
+/* Ask for a build of the capsule in dir (and only of it). */
+void	 reload_changed(struct reload *, const char *dir);
 /*
  * No more builds: one in flight is waited for (a fraction of a second)
  * and dropped, the loader thread joined, the handles closed.

@@ -2,9 +2,14 @@
  * watch.c -- the capsule's directories watched, changes debounced, and
  * files being written told apart from whole ones (see watch.h).
  *
- * On Linux the watch is inotify itself, one descriptor per capsule
- * polled by a uv_poll_t on the loop: libuv's uv_fs_event says "change"
- * for a write and for a close alike, and the difference is the point.
+ * On Linux the watch is inotify itself, polled by a uv_poll_t on the
+ * loop: libuv's uv_fs_event says "change" for a write and for a close
+ * alike, and the difference is the point.  Every watch of a loop shares
+ * one inotify descriptor (struct notifier): the kernel allows a user
+ * few of them (fs.inotify.max_user_instances, 128 by default), and a
+ * server of a thousand capsules has a thousand watches.  An event goes
+ * to each watch that has its watch descriptor (the kernel hands out one
+ * per inode: two capsules, one inside the other, may share one).
  * A file is unsettled from its first IN_MODIFY (or its IN_CREATE) until
  * IN_CLOSE_WRITE, or until a rename or unlink takes its name, or until
  * it has been quiet for the settle time: a writer that keeps a file open
@@ -84,6 +89,22 @@ struct unsettled {
 	uint64_t	 last;		/* uv_now() */
 };
 
+#ifdef __linux__
+/* The inotify descriptor the watches of one loop share. */
+struct notifier {
+	uv_loop_t	*loop;
+	int		 fd;		/* closed with poll */
+	uv_poll_t	 poll;
+	struct watch	**w;		/* the watches on it; owned array */
+	size_t		 nw, capw;
+	/* Odd while on_readable() takes events: read by the loader. */
+	atomic_uint	 reading;
+};
+
+/* The notifier new watches join (NULL: none yet, or it is closing). */
+static struct notifier	*notifier;
+#endif
+
 struct watch {
 	uv_loop_t	*loop;
 	char		*dir;		/* the capsule, as given */
@@ -102,11 +123,8 @@ struct watch {
 	int		 nopen;		/* handles not yet closed */
 	int		 stopping;
 #ifdef __linux__
-	int		 fd;		/* inotify; closed with poll */
-	uv_poll_t	 poll;
+	struct notifier	*nt;		/* NULL: not joined */
 	uv_timer_t	 settle;	/* the next unsettled file's time */
-	/* Odd while on_readable() takes events: read by the loader. */
-	atomic_uint	 reading;
 #endif
 	/*
 	 * The loader could not vouch for a file it read (watch_held()):
@@ -135,7 +153,7 @@ on_quiet(uv_timer_t *t)
 	if (w->stopping)
 		return;
 	sync_dirs(w);
-	w->fn(w->arg);
+	w->fn(w->arg, w->dir);
 }
 
 /* Something that can change a snapshot happened: rebuild soon. */
@@ -230,9 +248,13 @@ caught_up(struct watch *w)
 #ifdef __linux__
 	int	 n = 0;
 
-	if (atomic_load(&w->reading) & 1)
+	/*
+	 * The descriptor is every capsule's: events of another one waiting
+	 * keep this file back too, and cost one more build at worst.
+	 */
+	if (w->nt == NULL || atomic_load(&w->nt->reading) & 1)
 		return 0;
-	if (ioctl(w->fd, FIONREAD, &n) == -1 || n > 0)
+	if (ioctl(w->nt->fd, FIONREAD, &n) == -1 || n > 0)
 		return 0;
 #endif
 	return 1;
@@ -371,25 +393,37 @@ on_settle(uv_timer_t *t)
 			 IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | \
 			 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
+/* Does a directory of w other than d have watch descriptor wd? */
+static int
+uses_wd(const struct watch *w, int wd, const struct wdir *d)
+{
+	size_t	 i;
+
+	if (w->root != NULL && w->root != d && w->root->wd == wd)
+		return 1;
+	for (i = 0; i < WATCH_NSUB; i++)
+		if (w->sub[i] != NULL && w->sub[i] != d &&
+		    w->sub[i]->wd == wd)
+			return 1;
+	for (i = 0; i < w->nbundles; i++)
+		if (w->bundles[i] != d && w->bundles[i]->wd == wd)
+			return 1;
+	return 0;
+}
+
 static void
 close_dir(struct wdir *d)
 {
-	struct watch	*w = d->w;
+	struct notifier	*nt = d->w->nt;
 	size_t		 i;
-	int		 shared = w->root != d && w->root != NULL &&
-			    w->root->wd == d->wd;
+	int		 shared = 0;
 
 	/* The kernel hands out one descriptor per inode: maybe shared. */
-	for (i = 0; i < WATCH_NSUB; i++)
-		if (w->sub[i] != NULL && w->sub[i] != d &&
-		    w->sub[i]->wd == d->wd)
-			shared = 1;
-	for (i = 0; i < w->nbundles; i++)
-		if (w->bundles[i] != d && w->bundles[i]->wd == d->wd)
-			shared = 1;
+	for (i = 0; nt != NULL && i < nt->nw && !shared; i++)
+		shared = uses_wd(nt->w[i], d->wd, d);
 	/* EINVAL: the directory went, and its watch with it. */
-	if (!shared && w->fd != -1)
-		(void)inotify_rm_watch(w->fd, d->wd);
+	if (!shared && nt != NULL)
+		(void)inotify_rm_watch(nt->fd, d->wd);
 	free(d->own);
 	free(d);
 }
@@ -405,9 +439,15 @@ open_dir(struct watch *w, const char *path, const char *name,
 	/* lstat: the archive does not follow a symlinked posts/. */
 	if (*name != '\0')
 		mask |= IN_DONT_FOLLOW;
-	if ((wd = inotify_add_watch(w->fd, path, mask)) == -1) {
+	if ((wd = inotify_add_watch(w->nt->fd, path, mask)) == -1) {
 		/* ENOSPC: fs.inotify.max_user_watches is used up. */
-		log_warn("watch %s: changes there need a SIGHUP", path);
+		if (errno == ENOSPC)
+			log_warnx("watch %s: no inotify watch left "
+			    "(fs.inotify.max_user_watches); changes there "
+			    "need a SIGHUP", path);
+		else
+			log_warn("watch %s: changes there need a SIGHUP",
+			    path);
 		return NULL;
 	}
 	d = xcalloc(1, sizeof(*d));
@@ -721,76 +761,139 @@ on_inotify(struct watch *w, const struct inotify_event *ev)
 	free(rel);
 }
 
+/* An event of nt: to each watch that has its directory. */
+static void
+dispatch(struct notifier *nt, const struct inotify_event *ev)
+{
+	size_t	 i;
+
+	/* on_inotify() stops no watch: the call backs run from timers. */
+	for (i = 0; i < nt->nw; i++)
+		if ((ev->mask & IN_Q_OVERFLOW) || by_wd(nt->w[i], ev->wd) !=
+		    NULL)
+			on_inotify(nt->w[i], ev);
+}
+
 static void
 on_readable(uv_poll_t *h, int status, int events)
 {
-	struct watch			*w = h->data;
+	struct notifier			*nt = h->data;
 	const struct inotify_event	*ev;
 	char				 buf[16384]
 	    __attribute__((aligned(__alignof__(struct inotify_event))));
 	ssize_t				 n;
 	char				*p;
 
-	if (w->stopping)
-		return;
 	if (status < 0) {
-		log_warnx("watch %s: %s", w->dir, uv_strerror(status));
+		log_warnx("watch: inotify: %s", uv_strerror(status));
 		return;
 	}
-	atomic_fetch_add(&w->reading, 1);	/* odd: caught_up() waits */
+	atomic_fetch_add(&nt->reading, 1);	/* odd: caught_up() waits */
 	for (;;) {
-		if ((n = read(w->fd, buf, sizeof(buf))) == -1) {
+		if ((n = read(nt->fd, buf, sizeof(buf))) == -1) {
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN)
-				log_warn("watch %s", w->dir);
+				log_warn("watch: inotify");
 			break;
 		}
 		if (n == 0)
 			break;
 		for (p = buf; p < buf + n; p += sizeof(*ev) + ev->len) {
 			ev = (const struct inotify_event *)p;
-			on_inotify(w, ev);
+			dispatch(nt, ev);
 		}
 	}
-	atomic_fetch_add(&w->reading, 1);
+	atomic_fetch_add(&nt->reading, 1);
+}
+
+static void
+on_notifier_closed(uv_handle_t *h)
+{
+	struct notifier	*nt = h->data;
+
+	close(nt->fd);
+	free(nt->w);
+	free(nt);
+}
+
+/* The loop's notifier, made when there is none; NULL when it cannot be. */
+static struct notifier *
+notifier_get(uv_loop_t *loop, const char *dir)
+{
+	struct notifier	*nt;
+	int		 rv;
+
+	if (notifier != NULL && notifier->loop == loop)
+		return notifier;
+	nt = xcalloc(1, sizeof(*nt));
+	nt->loop = loop;
+	atomic_init(&nt->reading, 0);
+	if ((nt->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1) {
+		/* EMFILE: fs.inotify.max_user_instances is used up. */
+		log_warn("watch %s: inotify", dir);
+		free(nt);
+		return NULL;
+	}
+	if ((rv = uv_poll_init(loop, &nt->poll, nt->fd)) < 0) {
+		log_warnx("watch %s: %s", dir, uv_strerror(rv));
+		close(nt->fd);
+		free(nt);
+		return NULL;
+	}
+	nt->poll.data = nt;
+	if ((rv = uv_poll_start(&nt->poll, UV_READABLE, on_readable)) < 0) {
+		log_warnx("watch %s: %s", dir, uv_strerror(rv));
+		uv_close((uv_handle_t *)&nt->poll, on_notifier_closed);
+		return NULL;
+	}
+	notifier = nt;
+	return nt;
 }
 
 static int
 begin(struct watch *w)
 {
-	int	 rv;
+	struct notifier	*nt;
 
-	if ((w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1) {
-		log_warn("watch %s: inotify", w->dir);
+	if ((nt = notifier_get(w->loop, w->dir)) == NULL)
 		return -1;
+	if (nt->nw == nt->capw) {
+		nt->capw = nt->capw ? nt->capw * 2 : 8;
+		nt->w = xreallocarray(nt->w, nt->capw, sizeof(*nt->w));
 	}
-	if ((rv = uv_poll_init(w->loop, &w->poll, w->fd)) < 0) {
-		log_warnx("watch %s: %s", w->dir, uv_strerror(rv));
-		close(w->fd);
-		w->fd = -1;
-		return -1;
-	}
-	w->poll.data = w;
-	w->nopen++;
+	nt->w[nt->nw++] = w;
+	w->nt = nt;
 	uv_timer_init(w->loop, &w->settle);
 	w->settle.data = w;
 	w->nopen++;
-	if ((rv = uv_poll_start(&w->poll, UV_READABLE, on_readable)) < 0) {
-		log_warnx("watch %s: %s", w->dir, uv_strerror(rv));
-		return -1;
-	}
 	return 0;
 }
 
+/* After the directories are closed: w leaves its notifier. */
 static void
 end(struct watch *w)
 {
-	if (w->fd == -1)
+	struct notifier	*nt = w->nt;
+	size_t		 i;
+
+	if (nt == NULL)
 		return;
 	uv_close((uv_handle_t *)&w->settle, on_closed);
+	for (i = 0; i < nt->nw; i++)
+		if (nt->w[i] == w) {
+			memmove(&nt->w[i], &nt->w[i + 1], (nt->nw - i - 1) *
+			    sizeof(*nt->w));
+			nt->nw--;
+			break;
+		}
+	w->nt = NULL;
+	if (nt->nw > 0)
+		return;
+	if (notifier == nt)
+		notifier = NULL;
 	/* The descriptor goes once the poll handle no longer watches it. */
-	uv_close((uv_handle_t *)&w->poll, on_closed);
+	uv_close((uv_handle_t *)&nt->poll, on_notifier_closed);
 }
 #else
 static void
@@ -838,12 +941,6 @@ on_closed(uv_handle_t *h)
 	} else
 #endif
 		w = h->data;
-#ifdef __linux__
-	if (h == (uv_handle_t *)&w->poll) {
-		close(w->fd);
-		w->fd = -1;
-	}
-#endif
 	if (--w->nopen > 0 || !w->stopping)
 		return;
 	for (i = 0; i < w->nun; i++)
@@ -882,15 +979,9 @@ watch_start(uv_loop_t *loop, const char *dir, unsigned debounce_ms,
 		fatalx("watch: mutex");
 	atomic_init(&w->nheld, 0);
 	atomic_init(&w->recheck, 0);
-#ifdef __linux__
-	atomic_init(&w->reading, 0);
-#endif
 	uv_timer_init(loop, &w->timer);
 	w->timer.data = w;
 	w->nopen = 1;
-#ifdef __linux__
-	w->fd = -1;
-#endif
 	if (begin(w) == -1 ||
 	    (w->root = open_dir(w, dir, "", &st)) == NULL) {
 		watch_stop(w);

@@ -28,6 +28,14 @@
  * (watch_published()).  Elsewhere every change asks for one and nothing
  * is held.
  *
+ * On Linux every watch of a loop shares one inotify descriptor, so that
+ * a thousand capsules need one of the few a user may have
+ * (fs.inotify.max_user_instances); each directory is one inotify watch
+ * (fs.inotify.max_user_watches: a capsule takes five, and one per page
+ * bundle and per directory beneath files/).  A directory that cannot be watched is logged, naming the
+ * limit when that is why, and is not fatal: changes there wait for a
+ * SIGHUP.
+ *
  * Knows libuv, inotify and the layout of a capsule; nothing of the
  * archive.  A struct watch owns its handles and is freed by
  * watch_stop() once the last of them has closed.  Main loop thread
@@ -42,11 +50,14 @@
 
 struct watch;
 
-typedef void	(*watch_fn)(void *arg);
+/* dir: the capsule that changed, as given to watch_start(). */
+typedef void	(*watch_fn)(void *arg, const char *dir);
 
 /*
- * Watch dir; fn(arg) runs on loop after changes.  Returns NULL (with
- * the reason logged) when dir itself cannot be watched.
+ * Watch dir; fn(arg, dir) runs on loop after changes.  Returns NULL
+ * (with the reason logged) when dir itself cannot be watched.  One
+ * watch per capsule: the call back says which capsule changed, so
+ * that only that one is built again (app/reload.c).
  */
 struct watch	*watch_start(uv_loop_t *loop, const char *dir,
 		    unsigned debounce_ms, watch_fn fn, void *arg);

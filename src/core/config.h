@@ -42,7 +42,7 @@ struct config_host {
 	char		*lang;		/* owned or NULL */
 };
 
-#define CONFIG_MAX_HOSTS	64	/* "hosts:" items, plus the first */
+#define CONFIG_MAX_HOSTS	4096	/* "hosts:" items, plus the first */
 
 /* follow_symlinks: which symbolic links under files/ are followed. */
 enum config_links {

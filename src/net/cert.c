@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <openssl/bn.h>
+#include <openssl/decoder.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -411,6 +412,37 @@ end:
 	return rv;
 }
 
+/*
+ * The private key in f.  OpenSSL 3.0 builds its chain of decoders anew
+ * for every key it reads, trying every key type it knows: 0.6 ms a key
+ * here, most of the start of a thousand hosts.  Told the type, it takes
+ * a quarter of that.  The keys made here are EC (P-256): EC first, then
+ * any type (an operator's RSA key, an encrypted one refused as before).
+ */
+static EVP_PKEY *
+read_key(FILE *f)
+{
+	OSSL_DECODER_CTX	*d = NULL;
+	EVP_PKEY		*k = NULL;
+	BIO			*b;
+
+	if ((b = BIO_new_fp(f, BIO_NOCLOSE)) != NULL &&
+	    (d = OSSL_DECODER_CTX_new_for_pkey(&k, "PEM", NULL, "EC",
+	    EVP_PKEY_KEYPAIR, NULL, NULL)) != NULL &&
+	    (OSSL_DECODER_CTX_set_pem_password_cb(d, no_passphrase, NULL) !=
+	    1 || OSSL_DECODER_from_bio(d, b) != 1)) {
+		EVP_PKEY_free(k);
+		k = NULL;
+	}
+	OSSL_DECODER_CTX_free(d);
+	BIO_free(b);
+	if (k != NULL)
+		return k;
+	ERR_clear_error();
+	rewind(f);
+	return PEM_read_PrivateKey(f, NULL, no_passphrase, NULL);
+}
+
 static int
 load_key(struct cert *c, const char *path, char *err, size_t errlen)
 {
@@ -422,8 +454,7 @@ load_key(struct cert *c, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	ERR_clear_error();
-	c->key = PEM_read_PrivateKey(f, NULL, no_passphrase, NULL);
-	if (c->key == NULL) {
+	if ((c->key = read_key(f)) == NULL) {
 		seterr(err, errlen, "%s: no usable PEM private key (%s); "
 		    "encrypted keys are not supported", path,
 		    tlserr_reason("unknown OpenSSL error"));

@@ -36,6 +36,7 @@
 #include <openssl/x509v3.h>
 
 #include "core/buf.h"
+#include "core/par.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "net/cert.h"
@@ -306,21 +307,19 @@ describe(const struct tls_vhost *srv, X509 *x, const char *certdir,
 		    "clients will warn", certdir, hostname);
 }
 
-/* Load (or make) certdir's pair for hostname as srv's next host. */
+/*
+ * Load (or make) certdir's pair for hostname into h, one of srv's hosts
+ * (zeroed, and left so on failure).  Any thread, one h each.
+ */
 static int
-add_host(struct tls_server *srv, const char *certdir, const char *hostname,
-    char *err, size_t errlen)
+make_host(struct tls_server *srv, struct tls_vhost *h, const char *certdir,
+    const char *hostname, char *err, size_t errlen)
 {
-	struct tls_vhost	*h;
 	struct cert		 c;
 	char			*q;
 
 	if (cert_load(&c, certdir, hostname, err, errlen) == -1)
 		return -1;
-	srv->hosts = xreallocarray(srv->hosts, srv->nhosts + 1,
-	    sizeof(*srv->hosts));
-	h = &srv->hosts[srv->nhosts];
-	memset(h, 0, sizeof(*h));
 	h->name = xstrdup(hostname != NULL ? hostname : "");
 	for (q = h->name; *q != '\0'; q++)
 		if (*q >= 'A' && *q <= 'Z')
@@ -335,14 +334,49 @@ add_host(struct tls_server *srv, const char *certdir, const char *hostname,
 		SSL_CTX_free(h->ctx);
 		free(h->name);
 		cert_free(&c);
+		memset(h, 0, sizeof(*h));
 		return -1;
 	}
 	h->not_after = cert_not_after(c.x509);
 	cert_fingerprint(c.x509, h->fp);
 	describe(h, c.x509, certdir, hostname);
 	cert_free(&c);			/* the SSL_CTX holds its own refs */
+	return 0;
+}
+
+/* Load (or make) certdir's pair for hostname as srv's next host. */
+static int
+add_host(struct tls_server *srv, const char *certdir, const char *hostname,
+    char *err, size_t errlen)
+{
+	srv->hosts = xreallocarray(srv->hosts, srv->nhosts + 1,
+	    sizeof(*srv->hosts));
+	memset(&srv->hosts[srv->nhosts], 0, sizeof(*srv->hosts));
+	if (make_host(srv, &srv->hosts[srv->nhosts], certdir, hostname, err,
+	    errlen) == -1)
+		return -1;
 	srv->nhosts++;
 	return 0;
+}
+
+/* tls_server_add_many(): what each thread reads. */
+struct add_job {
+	struct tls_server	*srv;
+	const char *const	*dirs;
+	const char *const	*names;
+	char			**errs;		/* [i]: why i failed, or NULL */
+};
+
+static void
+add_one(size_t i, void *arg)
+{
+	struct add_job	*j = arg;
+	char		 err[1024];
+
+	err[0] = '\0';
+	if (make_host(j->srv, &j->srv->hosts[j->srv->nhosts + i], j->dirs[i],
+	    j->names[i], err, sizeof(err)) == -1)
+		j->errs[i] = xstrdup(err);
 }
 
 struct tls_server *
@@ -353,6 +387,7 @@ tls_server_new(const char *certdir, const char *hostname, char *err,
 
 	srv = xcalloc(1, sizeof(*srv));
 	if (add_host(srv, certdir, hostname, err, errlen) == -1) {
+		free(srv->hosts);	/* grown for it, empty */
 		free(srv);
 		return NULL;
 	}
@@ -364,6 +399,44 @@ tls_server_add(struct tls_server *srv, const char *certdir,
     const char *hostname, char *err, size_t errlen)
 {
 	return add_host(srv, certdir, hostname, err, errlen);
+}
+
+int
+tls_server_add_many(struct tls_server *srv, size_t n,
+    const char *const *certdirs, const char *const *hostnames,
+    unsigned nthreads, char *err, size_t errlen)
+{
+	struct add_job	 j;
+	size_t		 i;
+	int		 rv = 0;
+
+	if (n == 0)
+		return 0;
+	srv->hosts = xreallocarray(srv->hosts, srv->nhosts + n,
+	    sizeof(*srv->hosts));
+	memset(&srv->hosts[srv->nhosts], 0, n * sizeof(*srv->hosts));
+	j.srv = srv;
+	j.dirs = certdirs;
+	j.names = hostnames;
+	j.errs = xcalloc(n, sizeof(*j.errs));
+	par_run(n, nthreads, add_one, &j);
+	for (i = 0; i < n && rv == 0; i++)
+		if (j.errs[i] != NULL) {
+			if (err != NULL && errlen > 0)
+				snprintf(err, errlen, "%s", j.errs[i]);
+			rv = -1;
+		}
+	for (i = 0; i < n; i++) {
+		if (rv == -1) {
+			SSL_CTX_free(srv->hosts[srv->nhosts + i].ctx);
+			free(srv->hosts[srv->nhosts + i].name);
+		}
+		free(j.errs[i]);
+	}
+	free(j.errs);
+	if (rv == 0)
+		srv->nhosts += n;
+	return rv;
 }
 
 void

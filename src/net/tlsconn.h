@@ -38,6 +38,15 @@ struct tls_server *tls_server_new(const char *certdir, const char *hostname,
  */
 int		 tls_server_add(struct tls_server *, const char *certdir,
 		    const char *hostname, char *err, size_t errlen);
+/*
+ * tls_server_add() for n hosts (certdirs[i] and hostnames[i]), made on
+ * up to nthreads threads: a thousand key pairs are seconds of OpenSSL's
+ * decoders for one thread.  All or nothing: -1 with err filled (the
+ * first host that failed) leaves srv unchanged.
+ */
+int		 tls_server_add_many(struct tls_server *, size_t n,
+		    const char *const *certdirs, const char *const *hostnames,
+		    unsigned nthreads, char *err, size_t errlen);
 void		 tls_server_free(struct tls_server *);
 /* Days until the first host's certificate expires (negative: expired). */
 int		 tls_server_days_left(const struct tls_server *);

@@ -688,6 +688,59 @@ test_warnings(void)
 	EVP_PKEY_free(key);
 }
 
+/*
+ * Many hosts at once (tls_server_add_many(), on threads): every one
+ * made, each its own certificate; one that cannot be made fails them
+ * all, naming it, and leaves the server as it was.
+ */
+static void
+test_add_many(void)
+{
+	const char		*dirs[8], *names[8];
+	char			 err[512], *d[8], *file, *first;
+	char			 fp0[CERT_FP_LEN];
+	struct tls_server	*srv;
+	struct stat		 st;
+	int			 i, made = 0;
+
+	first = xasprintf("%s/many0", top);
+	srv = tls_server_new(first, "localhost", err, sizeof(err));
+	free(first);
+	OK(srv != NULL, "the first host");
+	if (srv == NULL)
+		return;
+	snprintf(fp0, sizeof(fp0), "%s", tls_server_fingerprint(srv));
+	for (i = 0; i < 8; i++) {
+		d[i] = xasprintf("%s/many%d", top, i + 1);
+		dirs[i] = d[i];
+		names[i] = i % 2 ? "odd.example" : "even.example";
+	}
+	INT_EQ(tls_server_add_many(srv, 8, dirs, names, 4, err, sizeof(err)),
+	    0, "eight more on four threads");
+	for (i = 0; i < 8; i++) {
+		char *k = xasprintf("%s/key.pem", d[i]);
+
+		made += stat(k, &st) == 0;
+		free(k);
+	}
+	INT_EQ(made, 8, "each host's pair made in its own directory");
+	STR_EQ(tls_server_fingerprint(srv), fp0, "the first host's stays");
+
+	file = xasprintf("%s/many-file", top);
+	spit(file, "x");
+	dirs[5] = file;
+	err[0] = '\0';
+	INT_EQ(tls_server_add_many(srv, 8, dirs, names, 4, err, sizeof(err)),
+	    -1, "one that cannot be made fails them all");
+	HAS(err, file, "naming it");
+	INT_EQ(tls_server_add_many(srv, 0, dirs, names, 4, err, sizeof(err)),
+	    0, "none: nothing to do");
+	tls_server_free(srv);
+	for (i = 0; i < 8; i++)
+		free(d[i]);
+	free(file);
+}
+
 static void
 test_bad_dirs(void)
 {
@@ -796,6 +849,7 @@ main(void)
 	test_encrypted_key();
 	test_warnings();
 	test_bad_dirs();
+	test_add_many();
 	test_openssl_cli();
 
 	log_close();

@@ -4,11 +4,12 @@
  * archive does with what it says (archive_reload_held()).
  */
 #include <fcntl.h>
-#include <time.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -165,9 +166,11 @@ static int		 ncalls;
 static char		 wdir[128];
 
 static void
-on_change(void *arg)
+on_change(void *arg, const char *dir)
 {
-	ncalls++;
+	(void)arg;
+	if (strcmp(dir, wdir) == 0)	/* it says which capsule */
+		ncalls++;
 }
 
 static void
@@ -470,6 +473,72 @@ test_watch(void)
 	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
 }
 
+/* ---- many watches on one loop -------------------------------------------- */
+
+#define NMANY	200		/* more than the default 128 inotify instances */
+
+static int	 many_calls[NMANY];
+static char	 many_dir[NMANY][100];
+
+static void
+on_many(void *arg, const char *dir)
+{
+	int	 i = (int)(intptr_t)arg;
+
+	if (strcmp(dir, many_dir[i]) == 0)
+		many_calls[i]++;
+}
+
+/*
+ * The watches of a loop share one inotify descriptor: more capsules
+ * than the kernel gives a user descriptors (128 by default) are all
+ * watched, and each change calls back its own capsule's watch only.
+ */
+static void
+test_many(void)
+{
+	struct watch	*ws[NMANY];
+	char		 sub[32];
+	int		 i, started = 0, others = 0, fd;
+
+	test_mkdir(top, "many");
+	OK(uv_loop_init(&loop) == 0, "loop");
+	for (i = 0; i < NMANY; i++) {
+		snprintf(sub, sizeof(sub), "many/c%d", i);
+		test_mkdir(top, sub);
+		snprintf(many_dir[i], sizeof(many_dir[i]), "%s/%s", top, sub);
+		snprintf(sub, sizeof(sub), "many/c%d/posts", i);
+		test_mkdir(top, sub);
+		ws[i] = watch_start(&loop, many_dir[i], 20, on_many,
+		    (void *)(intptr_t)i);
+		started += ws[i] != NULL;
+	}
+	INT_EQ(started, NMANY, "200 watches started");
+	snprintf(wdir, sizeof(wdir), "%s", many_dir[150]);
+	fd = open_in("posts/2024-01-01-x.md");
+	piece(fd, "---\ntitle: X\n---\n");
+	close(fd);
+	run_for(150);
+	INT_EQ(many_calls[150], 1, "the changed capsule's watch calls back");
+	for (i = 0; i < NMANY; i++)
+		others += i != 150 && many_calls[i] != 0;
+	INT_EQ(others, 0, "and no other");
+	/* One stopped: the others still hear of their changes. */
+	watch_stop(ws[150]);
+	ws[150] = NULL;
+	snprintf(wdir, sizeof(wdir), "%s", many_dir[7]);
+	fd = open_in("posts/2024-01-01-y.md");
+	piece(fd, "---\ntitle: Y\n---\n");
+	close(fd);
+	run_for(150);
+	INT_EQ(many_calls[7], 1, "after another stopped, a change still "
+	    "calls back");
+	for (i = 0; i < NMANY; i++)
+		watch_stop(ws[i]);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
+}
+
 int
 main(void)
 {
@@ -481,6 +550,7 @@ main(void)
 	test_archive_held();
 	test_archive_asks();
 	test_watch();
+	test_many();
 	test_rm_tree(top);
 	return harness_done();
 }
