@@ -52,6 +52,7 @@
 #include "core/config.h"
 #include "core/date.h"
 #include "core/fold.h"
+#include "core/fsafe.h"
 #include "core/log.h"
 #include "core/url.h"
 #include "core/utf8.h"
@@ -1756,6 +1757,9 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 		a->nlink_aliases = c->nlink_aliases;
 	}
 	a->web_url = xstrdup_null(c->web_url);
+	a->hostname = xstrdup_null(c->hostname);
+	a->files_links = c->follow_symlinks;
+	a->files_hardlinks = c->files_hardlinks != 0;
 	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
 	    ARCHIVE_MAX_FILE;
 	ap->max_total = c->max_archive_size > 0 ? c->max_archive_size :
@@ -1853,6 +1857,7 @@ archive_unref(struct archive *a)
 		free(a->link_aliases[i]);
 	free(a->link_aliases);
 	free(a->web_url);
+	free(a->hostname);
 	free(a->dir);
 	free(a->title);
 	free(a->subtitle);
@@ -1916,4 +1921,65 @@ struct doc *
 archive_doc(const struct archive *a, const char *name)
 {
 	return index_get(&inner(a)->doc_name, name);
+}
+
+int
+archive_hidden_name(const char *path)
+{
+	return path[0] == '.' || strstr(path, "/.") != NULL;
+}
+
+int
+archive_files_open(const struct archive *a, const char *rel, int links,
+    bool hardlinks, struct stat *st, enum fsafe_kind *kind)
+{
+	int	 fd;
+
+	if (archive_hidden_name(rel)) {
+		errno = ENOENT;
+		return -1;
+	}
+	if ((fd = fsafe_open(a->dir, rel, (enum fsafe_links)links, st,
+	    kind)) == -1)
+		return -1;
+	/*
+	 * A second name for a file may be one from anywhere on the file
+	 * system (a hard link cannot be told from the original).
+	 */
+	if (*kind == FSAFE_FILE && st->st_nlink > 1 && !hardlinks) {
+		close(fd);
+		errno = EMLINK;
+		return -1;
+	}
+	return fd;
+}
+
+int
+archive_bundle_open(const struct archive *a, const struct post *p,
+    const char *name, bool hardlinks, struct stat *st)
+{
+	enum fsafe_kind	 kind;
+	const char	*slash;
+	char		*rel;
+	int		 fd;
+
+	if (!p->bundle || (slash = strrchr(p->path, '/')) == NULL ||
+	    *name == '\0' || strcmp(name, slash + 1) == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
+	fd = archive_hidden_name(rel) ? -1 : fsafe_open(a->dir, rel,
+	    FSAFE_LINKS_NONE, st, &kind);
+	free(rel);
+	if (fd == -1) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (kind != FSAFE_FILE || (st->st_nlink > 1 && !hardlinks)) {
+		close(fd);
+		errno = kind != FSAFE_FILE ? ENOENT : EMLINK;
+		return -1;
+	}
+	return fd;
 }
