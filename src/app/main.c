@@ -343,6 +343,8 @@ check_host(const struct config *cfg, int report)
 		return EXIT_TROUBLE;
 	}
 	a = s->a;
+	if (rep != NULL)
+		report_html(rep, a);
 	for (i = 0; i < a->nseries; i++)
 		parts += a->series[i]->nparts;
 	printf("capsule:  %s\n", a->dir);

@@ -5,17 +5,33 @@
 #include <string.h>
 
 #include "app/report.h"
+#include "content/archive.h"
 #include "core/util.h"
+#include "markdown/html.h"
+#include "markdown/render.h"
+
+#define REPORT_PLACES	3	/* places shown per HTML element */
 
 struct report_file {
 	char		*name;		/* owned */
 	size_t		 n[REPORT_NKINDS];
 };
 
+/* One HTML element and what it became, in all files. */
+struct report_el {
+	char		 name[HTML_MAX_NAME];
+	enum html_what	 what;
+	size_t		 n;
+	char		*places[REPORT_PLACES];	/* owned: "FILE:LINE:COL" */
+};
+
 struct report {
 	struct report_file *files;	/* owned */
 	size_t		 nfiles, cap;
 	size_t		 last;		/* the file of the line before */
+	struct report_el *els;		/* owned */
+	size_t		 nels;
+	size_t		 html_more;	/* past HTML_MAX_NOTES in a body */
 };
 
 struct report *
@@ -27,13 +43,17 @@ report_new(void)
 void
 report_free(struct report *r)
 {
-	size_t	 i;
+	size_t	 i, k;
 
 	if (r == NULL)
 		return;
 	for (i = 0; i < r->nfiles; i++)
 		free(r->files[i].name);
 	free(r->files);
+	for (i = 0; i < r->nels; i++)
+		for (k = 0; k < REPORT_PLACES; k++)
+			free(r->els[i].places[k]);
+	free(r->els);
 	free(r);
 }
 
@@ -119,6 +139,94 @@ report_tap(void *arg, enum log_level lvl, const char *msg)
 	file_of(r, msg, len)->n[k]++;
 }
 
+/* One note of file's HTML (line numbers in the file). */
+static void
+html_note(struct report *r, const char *file, const struct html_note *n)
+{
+	static const enum report_kind kinds[] = {
+		[HTML_LINKED] = REPORT_HTML_LINKED,
+		[HTML_APPROXIMATED] = REPORT_HTML_APPROX,
+		[HTML_DROPPED] = REPORT_HTML_DROPPED,
+	};
+	struct report_el	*e;
+	size_t			 i;
+
+	file_of(r, file, strlen(file))->n[kinds[n->what]]++;
+	for (i = 0; i < r->nels; i++)
+		if (r->els[i].what == n->what &&
+		    strcmp(r->els[i].name, n->name) == 0)
+			break;
+	if (i == r->nels) {
+		if (r->nels % 16 == 0)
+			r->els = xreallocarray(r->els, r->nels + 16,
+			    sizeof(*r->els));
+		e = &r->els[r->nels++];
+		memset(e, 0, sizeof(*e));
+		memcpy(e->name, n->name, sizeof(e->name));
+		e->what = n->what;
+	}
+	e = &r->els[i];
+	if (e->n < REPORT_PLACES)
+		e->places[e->n] = xasprintf("%s:%u:%u", file, n->line,
+		    n->col);
+	e->n++;
+}
+
+/* The HTML of one Markdown body src[off..len), at line line0 of file. */
+static void
+html_body(struct report *r, const char *file, const char *src,
+    size_t len, size_t off, unsigned line0)
+{
+	struct html_notes	 ns;
+	size_t			 i;
+
+	render_html_notes(src + off, len - off, &ns);
+	for (i = 0; i < ns.n; i++) {
+		ns.v[i].line += line0 - 1;
+		html_note(r, file, &ns.v[i]);
+	}
+	r->html_more += ns.nmore;
+	html_notes_free(&ns);
+}
+
+/* The 1-based line of src + off. */
+static unsigned
+line_at(const char *src, size_t off)
+{
+	unsigned	 line = 1;
+	size_t		 i;
+
+	for (i = 0; i < off; i++)
+		line += src[i] == '\n';
+	return line;
+}
+
+void
+report_html(struct report *r, const struct archive *a)
+{
+	const struct post	*p;
+	const struct doc	*d;
+	size_t			 i;
+
+	if (a->index_src != NULL)
+		html_body(r, "index.md", a->index_src, a->index_len,
+		    a->index_body_off, line_at(a->index_src,
+		    a->index_body_off));
+	/* Oldest first: the first places are those of the oldest posts. */
+	for (i = a->nposts; i-- > 0;) {
+		p = a->posts[i];
+		if (!p->gemtext)
+			html_body(r, p->path, p->src, p->srclen, p->body_off,
+			    p->body_line);
+	}
+	for (i = 0; i < a->ndocs; i++) {
+		d = a->docs[i];
+		if (!archive_gmi_name(d->path))
+			html_body(r, d->path, d->src, d->srclen, d->body_off,
+			    line_at(d->src, d->body_off));
+	}
+}
+
 size_t
 report_nfiles(const struct report *r)
 {
@@ -152,6 +260,9 @@ counts(FILE *out, const size_t *n)
 		  "template constructs removed" },
 		{ "template construct approximated",
 		  "template constructs approximated" },
+		{ "HTML element as a link", "HTML elements as links" },
+		{ "HTML element approximated", "HTML elements approximated" },
+		{ "HTML element dropped", "HTML elements dropped" },
 		{ "link to nothing", "links to nothing" },
 		{ "other warning", "other warnings" },
 	};
@@ -164,6 +275,51 @@ counts(FILE *out, const size_t *n)
 		fprintf(out, "%s%zu %s", sep, n[k], what[k][n[k] != 1]);
 		sep = ", ";
 	}
+}
+
+static int
+by_what_name(const void *a, const void *b)
+{
+	const struct report_el *ea = a, *eb = b;
+
+	if (ea->what != eb->what)
+		return ea->what < eb->what ? -1 : 1;
+	return strcmp(ea->name, eb->name);
+}
+
+/* "<iframe>: 12 as links, at posts/a.md:3:1, ... and 9 more" */
+static void
+print_els(const struct report *r, FILE *out)
+{
+	static const char *const what[] = {
+		[HTML_LINKED] = "as links",
+		[HTML_APPROXIMATED] = "approximated",
+		[HTML_DROPPED] = "dropped",
+	};
+	struct report_el	*sorted;
+	size_t			 i, k;
+
+	if (r->html_more > 0)
+		fprintf(out, "          html: %zu more elements, past %d in "
+		    "one file, not told apart\n", r->html_more,
+		    HTML_MAX_NOTES);
+	if (r->nels == 0)
+		return;
+	sorted = xreallocarray(NULL, r->nels, sizeof(*sorted));
+	memcpy(sorted, r->els, r->nels * sizeof(*sorted));
+	qsort(sorted, r->nels, sizeof(*sorted), by_what_name);
+	for (i = 0; i < r->nels; i++) {
+		fprintf(out, "          html <%s>: %zu %s, at",
+		    sorted[i].name, sorted[i].n, what[sorted[i].what]);
+		for (k = 0; k < REPORT_PLACES && k < sorted[i].n; k++)
+			fprintf(out, "%s %s", k ? "," : "",
+			    sorted[i].places[k]);
+		if (sorted[i].n > REPORT_PLACES)
+			fprintf(out, " and %zu more",
+			    sorted[i].n - REPORT_PLACES);
+		fputc('\n', out);
+	}
+	free(sorted);
 }
 
 void
@@ -192,4 +348,5 @@ report_print(const struct report *r, FILE *out)
 	fprintf(out, "          total: ");
 	counts(out, tot);
 	fputc('\n', out);
+	print_els(r, out);
 }

@@ -8,6 +8,12 @@
  * listens to those lines (log_set_tap()) while --check loads, counts
  * them per file by kind and prints the table.  It knows the wording of
  * those lines and nothing else of the loader.
+ *
+ * Raw HTML is read when a page is rendered, not at load, and logs
+ * nothing: report_html() reads every Markdown body of the snapshot
+ * once more as the renderers do (render_html_notes()) and counts what
+ * its HTML elements became, per file and per element, with the places
+ * of the first few.  Only --check --report pays for that read.
  */
 #ifndef CAPSULED_REPORT_H
 #define CAPSULED_REPORT_H
@@ -19,21 +25,30 @@
 enum report_kind {
 	REPORT_TEMPLATE_REMOVED,	/* "template: removed ..." */
 	REPORT_TEMPLATE_APPROX,		/* "template: approximated ..." */
+	REPORT_HTML_LINKED,		/* report_html(), HTML_LINKED */
+	REPORT_HTML_APPROX,		/* HTML_APPROXIMATED */
+	REPORT_HTML_DROPPED,		/* HTML_DROPPED */
 	REPORT_LINK,			/* "link to ... names nothing" */
 	REPORT_OTHER,			/* any other warning */
 	REPORT_NKINDS
 };
 
+struct archive;
 struct report;
 
 struct report	*report_new(void);
 void		 report_free(struct report *);
 /* A log_tap_fn: arg is the report. */
 void		 report_tap(void *arg, enum log_level, const char *msg);
+/* The HTML elements of every Markdown body of a (see above). */
+void		 report_html(struct report *, const struct archive *a);
 /* Files with anything counted, and the count of kind k in all of them. */
 size_t		 report_nfiles(const struct report *);
 size_t		 report_total(const struct report *, enum report_kind k);
-/* The table, files in name order, then the totals. */
+/*
+ * The table, files in name order, then the totals, then a line per
+ * HTML element and what it became, with its first places.
+ */
 void		 report_print(const struct report *, FILE *);
 
 #endif

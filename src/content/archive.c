@@ -52,6 +52,7 @@
 #include "core/config.h"
 #include "core/date.h"
 #include "core/fold.h"
+#include "core/fsafe.h"
 #include "core/log.h"
 #include "core/url.h"
 #include "core/userdir.h"
@@ -522,6 +523,54 @@ changed(const struct stat *a, const struct stat *b)
 }
 
 /*
+ * How many ms st's file is short of ARCHIVE_RECENT_MS old; 0 when it is
+ * older.  Writes stamp the time of the kernel's coarse clock, never
+ * later than now; a time ahead of now was set by hand (touch, rsync -t)
+ * and says nothing.
+ */
+static int64_t
+recent_left_ms(const struct stat *st)
+{
+	struct timespec	 now;
+	int64_t		 ms;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) == -1)
+		return 0;
+	ms = ((int64_t)now.tv_sec - (int64_t)st->st_mtim.tv_sec) * 1000 +
+	    ((int64_t)now.tv_nsec - (int64_t)st->st_mtim.tv_nsec) / 1000000;
+	if (ms <= -10 || ms >= ARCHIVE_RECENT_MS)
+		return 0;
+	return ARCHIVE_RECENT_MS - (ms < 0 ? 0 : ms);
+}
+
+/*
+ * A file a watch follows, modified moments ago, is let age before it is
+ * read: a write stamps its time before its bytes land and tells the
+ * watch after, so a file read at once could be half written with
+ * nothing yet to say so.  Waiting here, a few ms on the loader's thread,
+ * is cheaper than keeping the file back for one more build.  *st is
+ * fd's again after each wait; a file that keeps changing is left to the
+ * caller (ARCHIVE_ASK_RECENT).
+ */
+static void
+let_age(int fd, struct stat *st)
+{
+	struct timespec	 ts;
+	int64_t		 left;
+	int		 waits;
+
+	for (waits = 0; waits < ARCHIVE_RECENT_WAITS &&
+	    (left = recent_left_ms(st)) > 0; waits++) {
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left * 1000000L;
+		while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+			;
+		if (fstat(fd, st) == -1)
+			return;		/* the read's own check tells */
+	}
+}
+
+/*
  * Read name beneath dirfd whole into a malloc'd, NUL-terminated buffer,
  * and *st from the open file.  A warning and -1 when it cannot be read
  * or is no longer a regular file.  The file is stat'ed before and after
@@ -529,7 +578,8 @@ changed(const struct stat *a, const struct stat *b)
  * so a size, mtime or ctime that moved under the read means the bytes
  * may be half old, half new.  Such a read is tried again, and after
  * ARCHIVE_READ_TRIES of them the answer is 1, nothing read: the caller
- * keeps the version it had.
+ * keeps the version it had.  With a watch, a file modified moments ago
+ * is let age first (let_age()).
  */
 static int
 read_file(struct archive *a, int dirfd, const char *name, const char *rel,
@@ -557,6 +607,8 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		close(fd);
 		return -1;
 	}
+	if (inner(a)->held != NULL)
+		let_age(fd, st);
 	for (tries = 1;; tries++) {
 		if ((unsigned long long)st->st_size > inner(a)->max_file) {
 			close(fd);
@@ -1047,24 +1099,6 @@ keep_old(struct archive *a, struct archive_file *old, const char *rel)
 }
 
 /*
- * Was st's file modified moments ago (ARCHIVE_RECENT_MS)?  Writes stamp
- * the time of the kernel's coarse clock, never later than now; a time
- * ahead of now was set by hand (touch, rsync -t) and says nothing.
- */
-static int
-modified_recently(const struct stat *st)
-{
-	struct timespec	 now;
-	int64_t		 ms;
-
-	if (clock_gettime(CLOCK_REALTIME, &now) == -1)
-		return 1;
-	ms = ((int64_t)now.tv_sec - (int64_t)st->st_mtim.tv_sec) * 1000 +
-	    ((int64_t)now.tv_nsec - (int64_t)st->st_mtim.tv_nsec) / 1000000;
-	return ms > -10 && ms < ARCHIVE_RECENT_MS;
-}
-
-/*
  * name beneath dirfd (rel in messages) as a file record: the previous
  * snapshot's when the file is unchanged, or still being written, else
  * read and parsed now.  NULL when it is skipped (warned), or new and
@@ -1125,7 +1159,7 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	    &len)) == -1)
 		return NULL;
 	else if (rv == 1 || len == 0 || (ap->held != NULL &&
-	    ap->held(ap->held_arg, rel, modified_recently(&st) ?
+	    ap->held(ap->held_arg, rel, recent_left_ms(&st) > 0 ?
 	    ARCHIVE_ASK_RECENT : ARCHIVE_ASK_READ))) {
 		/*
 		 * Changed while read, or a writer began meanwhile (or may
@@ -1785,6 +1819,9 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 		a->nlink_aliases = c->nlink_aliases;
 	}
 	a->web_url = xstrdup_null(c->web_url);
+	a->hostname = xstrdup_null(c->hostname);
+	a->files_links = c->follow_symlinks;
+	a->files_hardlinks = c->files_hardlinks != 0;
 	ap->owned = c->owned;
 	ap->owner = (uid_t)c->owner_uid;
 	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
@@ -1884,6 +1921,7 @@ archive_unref(struct archive *a)
 		free(a->link_aliases[i]);
 	free(a->link_aliases);
 	free(a->web_url);
+	free(a->hostname);
 	free(a->dir);
 	free(a->title);
 	free(a->subtitle);
@@ -1947,4 +1985,65 @@ struct doc *
 archive_doc(const struct archive *a, const char *name)
 {
 	return index_get(&inner(a)->doc_name, name);
+}
+
+int
+archive_hidden_name(const char *path)
+{
+	return path[0] == '.' || strstr(path, "/.") != NULL;
+}
+
+int
+archive_files_open(const struct archive *a, const char *rel, int links,
+    bool hardlinks, struct stat *st, enum fsafe_kind *kind)
+{
+	int	 fd;
+
+	if (archive_hidden_name(rel)) {
+		errno = ENOENT;
+		return -1;
+	}
+	if ((fd = fsafe_open(a->dir, rel, (enum fsafe_links)links, st,
+	    kind)) == -1)
+		return -1;
+	/*
+	 * A second name for a file may be one from anywhere on the file
+	 * system (a hard link cannot be told from the original).
+	 */
+	if (*kind == FSAFE_FILE && st->st_nlink > 1 && !hardlinks) {
+		close(fd);
+		errno = EMLINK;
+		return -1;
+	}
+	return fd;
+}
+
+int
+archive_bundle_open(const struct archive *a, const struct post *p,
+    const char *name, bool hardlinks, struct stat *st)
+{
+	enum fsafe_kind	 kind;
+	const char	*slash;
+	char		*rel;
+	int		 fd;
+
+	if (!p->bundle || (slash = strrchr(p->path, '/')) == NULL ||
+	    *name == '\0' || strcmp(name, slash + 1) == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
+	fd = archive_hidden_name(rel) ? -1 : fsafe_open(a->dir, rel,
+	    FSAFE_LINKS_NONE, st, &kind);
+	free(rel);
+	if (fd == -1) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (kind != FSAFE_FILE || (st->st_nlink > 1 && !hardlinks)) {
+		close(fd);
+		errno = kind != FSAFE_FILE ? ENOENT : EMLINK;
+		return -1;
+	}
+	return fd;
 }

@@ -151,6 +151,11 @@ struct archive {
 	size_t		 nlink_aliases;
 	/* The config's web_url (the writer's old web site); owned, or NULL. */
 	char		*web_url;
+	/* The config's hostname (the capsule's own links); owned, or NULL. */
+	char		*hostname;
+	/* The config's follow_symlinks (enum fsafe_links), files_hardlinks. */
+	int		 files_links;
+	bool		 files_hardlinks;
 
 	unsigned	 nwarnings;	/* logged while loading */
 	unsigned	 nskipped;	/* files skipped with a warning */
@@ -191,12 +196,18 @@ enum archive_ask {
 				   being written? */
 	ARCHIVE_ASK_READ,	/* just read: being written, or can that
 				   not be said yet? */
-	ARCHIVE_ASK_RECENT,	/* just read, and modified moments ago
-				   (ARCHIVE_RECENT_MS): a write may not
-				   be known yet whatever the watch saw */
+	ARCHIVE_ASK_RECENT,	/* just read, and still modified moments
+				   ago (ARCHIVE_RECENT_MS) after waiting:
+				   a write may not be known yet */
 };
-/* A file modified less than this long ago may still be being written. */
-#define ARCHIVE_RECENT_MS	50
+/*
+ * A file modified less than this long ago may still be being written,
+ * its writer unknown to the watch: the kernel's coarse clock (one tick,
+ * 4 ms at HZ=250, 10 ms at HZ=100) and the copy of one write's bytes.
+ * The loader waits for it to age, ARCHIVE_RECENT_WAITS times at most.
+ */
+#define ARCHIVE_RECENT_MS	20
+#define ARCHIVE_RECENT_WAITS	3
 /*
  * Is the file rel ("posts/x.md") of the capsule being written right now
  * (app/watch.c knows)?  Called on the thread that builds, during the
@@ -238,6 +249,33 @@ struct post	*archive_draft(const struct archive *, const char *slug);
  */
 struct post	*archive_post_file(const struct archive *, const char *name);
 struct post	*archive_post_base(const struct archive *, const char *base);
+
+/*
+ * Open a file as the server serves it, so that a link is never resolved
+ * to what the server would refuse: rel "files/..." (no name starting
+ * with '.', symbolic links as links (follow_symlinks, enum fsafe_links)
+ * says, one hard link unless hardlinks (files_hardlinks)), or name in
+ * the folder of the page bundle p (the same, but no symbolic link at
+ * all, since a link beside a post could lead to another post's source
+ * or a draft; never the post's own index; only a regular file).  The
+ * router passes its configuration's rules, the link check the
+ * snapshot's copy of them (files_links, files_hardlinks).  As
+ * fsafe_open(): an fd and *st, *kind; or -1 with errno (ENOENT for what
+ * is not served, EMLINK for a second hard link).
+ */
+struct stat;
+enum fsafe_kind;
+/*
+ * Does a name in path start with '.' (".git/", an editor's ".x.swp")?
+ * Such files are not for readers: never served, nor listed.
+ */
+int		 archive_hidden_name(const char *path);
+int		 archive_files_open(const struct archive *, const char *rel,
+		    int links, bool hardlinks, struct stat *st,
+		    enum fsafe_kind *kind);
+int		 archive_bundle_open(const struct archive *,
+		    const struct post *p, const char *name, bool hardlinks,
+		    struct stat *st);
 
 /*
  * Is name a Markdown file ("x.md"), a gemtext one ("x.gmi")?  Posts

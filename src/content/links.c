@@ -199,7 +199,8 @@ post_by_name(const struct archive *a, const char *name, const char *ymd)
  * A file the old site served ("/assets/img/x.png"), when the writer put
  * it in files/: at the same path, else at the longest tail of it that
  * is there ("img/x.png", then "x.png").  "/files/..." or NULL.  Opened
- * as the router opens it (fsafe.h), the strictest way.
+ * as the server opens it (archive_files_open(): follow_symlinks,
+ * files_hardlinks), so a link never leads to what it would refuse.
  */
 static char *
 in_files(const struct archive *a, const char *path)
@@ -212,7 +213,8 @@ in_files(const struct archive *a, const char *path)
 
 	while (tail != NULL && *tail != '\0') {
 		rel = xasprintf("files/%s", tail);
-		fd = fsafe_open(a->dir, rel, FSAFE_LINKS_NONE, &st, &kind);
+		fd = archive_files_open(a, rel, a->files_links,
+		    a->files_hardlinks, &st, &kind);
 		free(rel);
 		if (fd != -1) {
 			close(fd);
@@ -404,6 +406,78 @@ net_host(const char *host)
  * (by_meaning()); what means nothing goes to the old web site when
  * web_url is set, else is shown as plain text ("") -- *lost says so.
  */
+static char	*rooted_resolve(const struct archive *, const char *, int *);
+
+/*
+ * Is the host of "//host..." (len bytes after "//") host, without case?
+ * A port or user part never matches: the capsule's own links have none.
+ */
+static int
+same_host(const char *url, size_t len, const char *host)
+{
+	return host != NULL && strlen(host) == len &&
+	    strncasecmp(url, host, len) == 0;
+}
+
+/*
+ * A network-path reference "//host/path" (RFC 3986 4.2: the scheme of
+ * the page it is on; the writer's was a web page), read as
+ * "https://host/path": under a link_aliases prefix, by its meaning (the
+ * https address when that names nothing); on the capsule's own host, or
+ * under web_url, the root-relative path it names there, resolved and
+ * warned about as one (rooted_resolve()); any other host, the https
+ * link.  Never left as written: a Gemini client would read it as
+ * gemini://host/path.
+ */
+static char *
+netpath_resolve(const struct archive *a, const char *url, int *lost)
+{
+	const char	*host = url + 2, *rest, *wh;
+	char		*abs, *path, *res;
+	size_t		 hlen, wlen, whost;
+	int		 own = 0;
+
+	abs = xasprintf("https:%s", url);
+	if ((path = alias_path(a, abs)) != NULL) {
+		res = by_meaning(a, path);
+		free(path);
+		if (res == NULL) {
+			*lost = 1;	/* the old address is still useful */
+			return abs;
+		}
+		free(abs);
+		return res;
+	}
+	hlen = strcspn(host, "/?#");
+	rest = host + hlen;
+	if (a->web_url != NULL && (wh = strstr(a->web_url, "://")) != NULL) {
+		/* web_url's host, and its path, which its links are under. */
+		wh += 3;
+		wlen = strlen(wh);
+		whost = strcspn(wh, "/");
+		if (strncasecmp(host, wh, whost) == 0 &&
+		    strncmp(host + whost, wh + whost, wlen - whost) == 0 &&
+		    strchr("/?#", host[wlen]) != NULL) {
+			rest = host + wlen;
+			own = 1;
+		}
+	}
+	if (own || same_host(host, hlen, a->hostname)) {
+		free(abs);
+		path = xasprintf("%s%s", *rest == '/' ? "" : "/", rest);
+		if ((res = rooted_resolve(a, path, lost)) == NULL) {
+			/* The capsule answers it: decoded, as resolve()'s. */
+			free(path);
+			path = capsule_path("", rest, strcspn(rest, "?#"));
+			res = xasprintf("/%s%s", path != NULL ? path : "",
+			    rest + strcspn(rest, "?#"));
+		}
+		free(path);
+		return res;
+	}
+	return abs;
+}
+
 static char *
 rooted_resolve(const struct archive *a, const char *url, int *lost)
 {
@@ -492,8 +566,8 @@ bundle_resolve(const struct archive *a, const char *path)
  * capsule answers, is read by its meaning (by_meaning()); a link to a
  * fragment of the page ("#design") is plain text (""), gemtext having
  * no anchors; "//2015/x/", whose "host" can be none, is the path
- * "/2015/x/".  Anything else with a scheme, "//host", or climbing out:
- * left alone (NULL).  *lost is set when the link names nothing it
+ * "/2015/x/"; "//host/x" is read as https (netpath_resolve()).
+ * Anything else with a scheme, or climbing out: left alone (NULL).  *lost is set when the link names nothing it
  * should (a missing post, an old address that means nothing here).
  */
 static char *
@@ -519,24 +593,25 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	}
 	if (url != NULL && url[0] == '/' && url[1] == '/' && !net_host(url + 2))
 		url++;		/* "//2015/09/15/x/": a path with one '/' too many */
-	if (url == NULL || (url[0] == '/' && url[1] == '/'))
+	if (url == NULL)
 		return NULL;
+	if (url[0] == '/' && url[1] == '/')
+		return netpath_resolve(a, url, lost);
 	if (url[0] == '#')
 		return xstrdup("");
 	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
 	len = ulen;
+	path = capsule_path(from_path ? from_path : "", url, ulen);
 	/* Into a page bundle's folder: its post, or its file. */
-	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) !=
-	    NULL) {
-		res = bundle_resolve(a, path);
+	if (path != NULL && (res = bundle_resolve(a, path)) != NULL) {
 		free(path);
-		if (res != NULL)
-			return res;
+		return res;
 	}
-	if (url[0] == '/' && post_ext(url, len) == 0)
+	if (url[0] == '/' && post_ext(url, len) == 0) {
+		free(path);
 		return rooted_resolve(a, url, lost);
-	if ((path = capsule_path(from_path ? from_path : "", url, ulen)) ==
-	    NULL) {
+	}
+	if (path == NULL) {
 		*lost = 1;		/* climbs out of the capsule */
 		return NULL;
 	}
@@ -598,30 +673,37 @@ links_resolve(const struct archive *a, const char *from_path,
 /* ---- the link check ------------------------------------------------ */
 
 /*
- * Is "/files/..." url (or what a link resolved to) a file that is not
- * there?  It would answer 51: said at load, since the writer can fix it.
+ * Would the server refuse the capsule path "/files/..." or
+ * "/posts/<slug>/<name>" (decoded; query and fragment ignored): a file
+ * that is not there, or one it does not serve (archive_files_open(),
+ * archive_bundle_open())?  It would answer 51: said at load, since the
+ * writer can fix it.
  */
 static int
-file_missing(const struct archive *a, const char *url)
+file_refused(const struct archive *a, const char *path)
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
-	char		*rel;
-	int		 fd;
+	struct post	*p;
+	char		*rel, *slash;
+	int		 fd = -2;
 
-	if (strncmp(url, "/files/", 7) != 0)
-		return 0;
-	rel = xstrndup(url + 1, strcspn(url + 1, "?#"));
-	if (url_decode(rel) == -1) {
-		free(rel);
-		return 1;
+	rel = xstrndup(path + 1, strcspn(path + 1, "?#"));
+	if (strncmp(rel, "files/", 6) == 0)
+		fd = archive_files_open(a, rel, a->files_links,
+		    a->files_hardlinks, &st, &kind);
+	else if (strncmp(rel, "posts/", 6) == 0 &&
+	    (slash = strchr(rel + 6, '/')) != NULL) {
+		*slash = '\0';
+		/* Not a bundle's: served() and by_meaning() said so. */
+		if ((p = archive_post(a, rel + 6)) != NULL && p->bundle)
+			fd = archive_bundle_open(a, p, slash + 1,
+			    a->files_hardlinks, &st);
 	}
-	fd = fsafe_open(a->dir, rel, FSAFE_LINKS_INSIDE, &st, &kind);
 	free(rel);
-	if (fd == -1)
-		return 1;
-	close(fd);
-	return 0;
+	if (fd >= 0)
+		close(fd);
+	return fd == -1;
 }
 
 unsigned
@@ -630,14 +712,26 @@ links_report(const struct archive *a, const char *path,
 {
 	unsigned	 found = 0;
 	size_t		 i;
-	char		*to;
-	int		 lost;
+	char		*to, *dec;
+	int		 lost, refused;
 
 	for (i = 0; i < n; i++) {
 		to = resolve(a, path, refs[i].url, &lost);
-		if (!lost && to == NULL && file_missing(a, refs[i].url)) {
+		/* What resolved, or a root-relative link as written. */
+		dec = NULL;
+		if (!lost && to == NULL && refs[i].url[0] == '/') {
+			dec = xstrdup(refs[i].url);
+			if (url_decode(dec) == -1)
+				dec[0] = '\0';
+		}
+		refused = !lost && (to != NULL ? to[0] == '/' &&
+		    file_refused(a, to) : dec != NULL && (dec[0] == '\0' ||
+		    file_refused(a, dec)));
+		free(dec);
+		if (refused) {
 			log_warnx("%s:%u:%u: link to missing file %s", path,
 			    refs[i].line, refs[i].col, refs[i].url);
+			free(to);
 			found++;
 			continue;
 		}

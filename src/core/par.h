@@ -6,7 +6,7 @@
  * thread takes the next item until none is left.  The caller's thread
  * is one of them, so one thread means no thread at all.
  *
- * Knows POSIX threads; nothing of what the items are.
+ * Knows libuv's threads; nothing of what the items are.
  */
 #ifndef CAPSULED_PAR_H
 #define CAPSULED_PAR_H

@@ -39,6 +39,7 @@
  * no node it still has to visit is freed under it.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -549,7 +550,83 @@ struct hb {
 	cmark_node	*fig_img;	/* an image in it without alt */
 	char		*last_media;	/* owned: <object><embed> once */
 	struct buf	 tmp;
+
+	/* Notes (html_read()'s notes argument), and where the tag is. */
+	struct html_notes *notes;	/* borrowed; NULL: none */
+	cmark_node	*at;		/* the node whose literal is read */
+	const char	*lit;		/* its literal */
+	size_t		 tokpos;	/* the tag's offset in lit */
+	size_t		 seen;		/* lit scanned up to here: */
+	unsigned	 seen_lines;	/* newlines in lit[0..seen) */
+	size_t		 seen_nl;	/* 1 + offset of the last one, or 0 */
 };
+
+/*
+ * Note what the tag just read became (html.h), at its line and column:
+ * those of the node read, plus the lines of its literal before the tag.
+ * A node html_read() made itself has no place: the nearest node before
+ * it that has one stands for it.
+ */
+static void
+note(struct hb *b, enum html_what what, const char *name)
+{
+	struct html_notes	*ns = b->notes;
+	struct html_note	*v;
+	cmark_node		*at;
+	long			 line = 1, col = 1;
+
+	if (ns == NULL)
+		return;
+	if (ns->n == HTML_MAX_NOTES) {
+		ns->nmore++;
+		return;
+	}
+	for (at = b->at; at != NULL && cmark_node_get_start_line(at) == 0;)
+		at = cmark_node_previous(at) != NULL ?
+		    cmark_node_previous(at) : cmark_node_parent(at);
+	if (at != NULL) {
+		line = cmark_node_get_start_line(at);
+		col = cmark_node_get_start_column(at);
+	}
+	if (at != NULL && at == b->at && b->lit != NULL) {
+		for (; b->seen < b->tokpos && b->lit[b->seen] != '\0';
+		    b->seen++)
+			if (b->lit[b->seen] == '\n') {
+				b->seen_lines++;
+				b->seen_nl = b->seen + 1;
+			}
+		line += b->seen_lines;
+		col = b->seen_lines > 0 ? (long)(b->tokpos - b->seen_nl + 1) :
+		    col + (long)b->tokpos;
+	}
+	/* cmark's inline columns can be off where it replaced bad UTF-8. */
+	if (line < 1)
+		line = 1;
+	if (col < 1)
+		col = 1;
+	if (ns->n % 16 == 0)
+		ns->v = xreallocarray(ns->v, ns->n + 16, sizeof(*ns->v));
+	v = &ns->v[ns->n++];
+	v->line = line > UINT_MAX ? UINT_MAX : (unsigned)line;
+	v->col = col > UINT_MAX ? UINT_MAX : (unsigned)col;
+	v->what = what;
+	snprintf(v->name, sizeof(v->name), "%s", name);
+}
+
+void
+html_notes_free(struct html_notes *ns)
+{
+	free(ns->v);
+	memset(ns, 0, sizeof(*ns));
+}
+
+/* Is name an element of the table above (not a custom one)? */
+static int
+known_element(const char *name)
+{
+	return bsearch(name, elements, nitems(elements),
+	    sizeof(elements[0]), cmp_element) != NULL;
+}
 
 static cmark_node *
 node_new(struct hb *b, cmark_node_type t)
@@ -1018,8 +1095,12 @@ media(struct hb *b, const struct html_lexer *lx, enum el kind)
 		return;
 	}
 	if (url == NULL || *url == '\0' || strncasecmp(url, "data:", 5) == 0 ||
-	    strncasecmp(url, "javascript:", 11) == 0)
+	    strncasecmp(url, "javascript:", 11) == 0) {
+		/* A <video> without src has its <source>s: not lost. */
+		if (kind != EL_FALLBACK)
+			note(b, HTML_DROPPED, lx->name);
 		return;
+	}
 	u = html_embed_url(url);
 	if (b->last_media != NULL && strcmp(b->last_media, u) == 0) {
 		free(u);		/* <object data=x><embed src=x> */
@@ -1038,6 +1119,7 @@ media(struct hb *b, const struct html_lexer *lx, enum el kind)
 	    label == NULL;
 	n = node_new(b, image ? CMARK_NODE_IMAGE : CMARK_NODE_LINK);
 	cmark_node_set_url(n, u);
+	note(b, HTML_LINKED, lx->name);
 	if (label != NULL)
 		cmark_node_append_child(n, text_new(b, label, strlen(label)));
 	/* Two embedded things side by side are two words. */
@@ -1186,12 +1268,15 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 	}
 	switch (kind) {
 	case EL_SKIP:
+		note(b, HTML_DROPPED, lx->name);
 		if (!lx->selfclose) {
 			memcpy(b->skip, lx->name, sizeof(b->skip));
 			b->nskip = 1;
 		}
 		return;
 	case EL_IGNORE:
+		if (strcmp(lx->name, "wbr") != 0)	/* shows nothing */
+			note(b, HTML_DROPPED, lx->name);
 		return;
 	case EL_BR:
 		if (line_mode(b) || b->para != NULL || inline_target(b))
@@ -1251,11 +1336,19 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 	case EL_TSECTION:
 	case EL_ROW:
 	case EL_CELL:
+		if (kind == EL_TABLE)
+			note(b, HTML_APPROXIMATED, lx->name);
 		if (!lx->selfclose)
 			start_table_part(b, lx, kind);
 		return;
 	default:
 		break;
+	}
+	if (b->notes != NULL) {
+		if (kind == EL_LABEL || strcmp(lx->name, "details") == 0)
+			note(b, HTML_APPROXIMATED, lx->name);
+		else if (!known_element(lx->name))
+			note(b, HTML_DROPPED, lx->name);
 	}
 	if (lx->selfclose)
 		return;
@@ -1277,6 +1370,7 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 		}
 		n = node_new(b, CMARK_NODE_LINK);
 		cmark_node_set_url(n, v);
+		note(b, HTML_LINKED, lx->name);
 		if ((v = html_lex_attr(lx, "title")) != NULL)
 			cmark_node_set_title(n, v);
 		add_inline(b, n);
@@ -1417,6 +1511,7 @@ end_tag(struct hb *b, const struct html_lexer *lx)
 			if (b->pic_src != NULL && !b->pic_img) {
 				n = node_new(b, CMARK_NODE_IMAGE);
 				cmark_node_set_url(n, b->pic_src);
+				note(b, HTML_LINKED, lx->name);
 				b->space = 1;
 				add_inline(b, n);
 			}
@@ -1489,7 +1584,12 @@ read_html(struct hb *b, const char *s)
 	struct html_lexer	 lx;
 
 	html_lex_init(&lx, s, s != NULL ? strlen(s) : 0);
+	b->at = b->anchor;
+	b->lit = s;
+	b->seen = b->seen_nl = 0;
+	b->seen_lines = 0;
 	for (;;) {
+		b->tokpos = lx.pos;
 		switch (html_lex_next(&lx)) {
 		case HTML_TOK_EOF:
 			html_lex_free(&lx);
@@ -1788,8 +1888,64 @@ text_tag(cmark_node *n, cmark_mem *mem)
 	return h;
 }
 
+/*
+ * "<a href=\"https://x.org/p>The page</a>": a quote never closed, and
+ * cmark's autolink extension took "https://x.org/p>The" for a link of
+ * its own before text_tag() could see the tag: text "... <a href=\"",
+ * LINK, text " page".  Join them back into the text node n, so that
+ * text_tag() reads the tag and the words stay the link's.  1 when it
+ * did (the LINK and the text after it are gone).
+ */
+static int
+join_autolink(cmark_node *n)
+{
+	struct buf	 b = BUF_INIT;
+	cmark_node	*link = cmark_node_next(n), *t, *after;
+	const char	*lit = cmark_node_get_literal(n), *lt, *url, *text;
+	size_t		 len, k, i, tl, ul;
+
+	if (lit == NULL || link == NULL ||
+	    cmark_node_get_type(link) != CMARK_NODE_LINK ||
+	    (len = strlen(lit)) < 2 || (lit[len - 1] != '"' &&
+	    lit[len - 1] != '\'') || lit[len - 2] != '=' ||
+	    (lt = strrchr(lit, '<')) == NULL || strchr(lt, '>') != NULL)
+		return 0;
+	for (k = 1; isalpha((unsigned char)lt[k]); k++)
+		;
+	if (!is_space(lt[k]))
+		return 0;
+	for (i = 0; i < nitems(url_elements); i++)
+		if (strlen(url_elements[i]) == k - 1 &&
+		    strncasecmp(lt + 1, url_elements[i], k - 1) == 0)
+			break;
+	/* An autolink: one text child, the end of its URL. */
+	if (i == nitems(url_elements) || (t = cmark_node_first_child(link)) ==
+	    NULL || cmark_node_next(t) != NULL ||
+	    cmark_node_get_type(t) != CMARK_NODE_TEXT ||
+	    (text = cmark_node_get_literal(t)) == NULL ||
+	    (url = cmark_node_get_url(link)) == NULL ||
+	    (tl = strlen(text)) == 0 || (ul = strlen(url)) < tl ||
+	    strcmp(url + ul - tl, text) != 0)
+		return 0;
+	buf_add(&b, lit, len);
+	buf_add(&b, text, tl);
+	after = cmark_node_next(link);
+	if (after != NULL && cmark_node_get_type(after) == CMARK_NODE_TEXT &&
+	    (text = cmark_node_get_literal(after)) != NULL)
+		buf_addstr(&b, text);
+	else
+		after = NULL;
+	buf_add(&b, "", 0);
+	cmark_node_set_literal(n, b.data);
+	buf_free(&b);
+	cmark_node_free(link);		/* unlinks it */
+	if (after != NULL)
+		cmark_node_free(after);
+	return 1;
+}
+
 void
-html_read(cmark_node *doc, cmark_mem *mem)
+html_read(cmark_node *doc, cmark_mem *mem, struct html_notes *notes)
 {
 	struct hb		 b;
 	cmark_iter		*it;
@@ -1803,6 +1959,9 @@ html_read(cmark_node *doc, cmark_mem *mem)
 		n = cmark_iter_get_node(it);
 		t = cmark_node_get_type(n);
 		if (t == CMARK_NODE_TEXT) {
+			/* The iterator had the LINK next: from n again. */
+			if (join_autolink(n))
+				cmark_iter_reset(it, n, CMARK_EVENT_ENTER);
 			/*
 			 * The iterator has its next node already: the
 			 * tags made here are read with their parent's run.
@@ -1829,6 +1988,7 @@ html_read(cmark_node *doc, cmark_mem *mem)
 		return;
 	memset(&b, 0, sizeof(b));
 	b.mem = mem;
+	b.notes = notes;
 	b.trash = node_new(&b, CMARK_NODE_CUSTOM_BLOCK);
 	buf_init(&b.text);
 	buf_init(&b.tmp);

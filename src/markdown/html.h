@@ -88,11 +88,42 @@ size_t		 html_charref(const char *s, size_t len, int in_attr,
 		    struct buf *out);
 
 /*
+ * What html_read() made of an element that a reader does not get as
+ * the writer wrote it, for capsuled --check --report.  Elements read
+ * faithfully (p, em, ul, blockquote, pre...) are not noted.
+ */
+enum html_what {
+	HTML_LINKED,		/* a, img, iframe, video...: a link */
+	HTML_APPROXIMATED,	/* table, details, a label kept as "Ana: " */
+	HTML_DROPPED,		/* script, style, svg, form fields, unknown
+				   markup (its text stays), a media
+				   element with no address */
+};
+
+struct html_note {
+	unsigned	 line, col;	/* 1-based, in the Markdown given */
+	enum html_what	 what;
+	char		 name[HTML_MAX_NAME];	/* the element, lower case */
+};
+
+#define HTML_MAX_NOTES	1000	/* kept per body; the rest counted */
+
+struct html_notes {
+	struct html_note *v;		/* owned */
+	size_t		 n;
+	size_t		 nmore;		/* notes past HTML_MAX_NOTES */
+};
+
+/*
  * Rewrite doc's HTML nodes in place (see above); mem is the allocator
  * doc was parsed with.  Every HTML_BLOCK and HTML_INLINE node is gone
- * afterwards.  Linear in the size of the tree and of its HTML.
+ * afterwards.  Linear in the size of the tree and of its HTML.  notes,
+ * when not NULL, gets a note per element as described above (the
+ * serving path passes NULL and pays nothing for them).
  */
-void		 html_read(cmark_node *doc, cmark_mem *mem);
+void		 html_read(cmark_node *doc, cmark_mem *mem,
+		    struct html_notes *notes);
+void		 html_notes_free(struct html_notes *);
 
 /*
  * An HTML <table> becomes CUSTOM_BLOCK (table) > CUSTOM_BLOCK (row) >

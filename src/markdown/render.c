@@ -108,11 +108,33 @@ may_autolink(const char *md, size_t len)
 	return 0;
 }
 
+/*
+ * Can md hold raw HTML: a '<' before a letter (a tag, or one cmark left
+ * as text for html_read() to find), '/', '!' or '?' (an end tag, a
+ * comment, a declaration)?  "i < n" and "a <= b" cannot: a post whose
+ * only '<' are such skips html_read()'s walk over its whole tree.
+ */
+static int
+may_have_html(const char *md, size_t len)
+{
+	const char	*p = md, *end = md + len;
+
+	while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
+		if (++p == end)
+			return 0;
+		if (isalpha((unsigned char)*p) || *p == '/' || *p == '!' ||
+		    *p == '?')
+			return 1;
+	}
+	return 0;
+}
+
 /* The tree render_parse() built in this thread's arena, if any. */
 static _Thread_local cmark_node	*arena_doc;
 
-cmark_node *
-render_parse(const char *md, size_t len)
+/* render_parse() with notes (html_read()'s argument). */
+static cmark_node *
+parse(const char *md, size_t len, struct html_notes *notes)
 {
 	cmark_parser	*p;
 	cmark_node	*doc;
@@ -147,10 +169,24 @@ render_parse(const char *md, size_t len)
 	if (mem != cmark_get_default_mem_allocator())
 		arena_doc = doc;
 	cmark_consolidate_text_nodes(doc);
-	/* Raw HTML needs a '<'; most posts have none and skip the walk. */
-	if (memchr(md, '<', len) != NULL)
-		html_read(doc, mem);
+	/* Most posts have no HTML and skip the walk. */
+	if (may_have_html(md, len))
+		html_read(doc, mem, notes);
 	return doc;
+}
+
+cmark_node *
+render_parse(const char *md, size_t len)
+{
+	return parse(md, len, NULL);
+}
+
+void
+render_html_notes(const char *md, size_t len, struct html_notes *notes)
+{
+	memset(notes, 0, sizeof(*notes));
+	if (may_have_html(md, len))
+		render_free(parse(md, len, notes));
 }
 
 void
@@ -727,17 +763,15 @@ render_table_row(struct render *r, cmark_node *row, int entering)
 }
 
 int
-render_table_inner(struct render *r, cmark_node *n, int entering)
+render_table_inner(struct render *r, cmark_node *n, cmark_node_type t,
+    enum html_part part, int entering)
 {
-	enum html_part	 part = html_table_part(n);
-
-	if (cmark_node_get_type(n) == CMARK_NODE_TABLE_ROW ||
-	    part == HTML_PART_ROW || part == HTML_PART_HEADER_ROW) {
+	if (t == CMARK_NODE_TABLE_ROW || part == HTML_PART_ROW ||
+	    part == HTML_PART_HEADER_ROW) {
 		render_table_row(r, n, entering);
 		return 1;
 	}
-	if (cmark_node_get_type(n) == CMARK_NODE_TABLE_CELL ||
-	    part == HTML_PART_CELL) {
+	if (t == CMARK_NODE_TABLE_CELL || part == HTML_PART_CELL) {
 		render_table_cell(r, entering);
 		return 1;
 	}

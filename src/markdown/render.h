@@ -93,4 +93,14 @@ char	*render_first_heading(const char *md, size_t len);
  */
 char	*render_summary(const char *md, size_t len, size_t max);
 
+/*
+ * What md's raw HTML becomes, element by element, where it does not
+ * reach a reader as written (html.h, struct html_note): md is read as
+ * the renderers read it.  For capsuled --check --report: the serving
+ * path never asks.  *notes is set (html_notes_free()).
+ */
+struct html_notes;
+void	 render_html_notes(const char *md, size_t len,
+	    struct html_notes *notes);
+
 #endif

@@ -541,15 +541,15 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	char			 ref[40];
 
 	/* Extension nodes: their types are only known at run time. */
-	part = html_table_part(n);
+	part = render_html_part(n, t);
 	if (t == CMARK_NODE_TABLE || part == HTML_PART_TABLE) {
 		table(r, g, n, entering);
 		return 1;
-	} else if (render_table_inner(r, n, entering)) {
+	} else if (render_table_inner(r, n, t, part, entering)) {
 		return 1;
 	} else if (t == CMARK_NODE_STRIKETHROUGH) {
 		return 1;		/* markers dropped, text kept */
-	} else if (render_is_task_item(n)) {
+	} else if (t == CMARK_NODE_ITEM && render_is_task_item(n)) {
 		if (entering)
 			item_enter(r, g, n, 1);
 		else

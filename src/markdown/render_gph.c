@@ -413,7 +413,7 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	int			 entering = ev == CMARK_EVENT_ENTER;
 
 	/* Extension nodes: their types are only known at run time. */
-	part = html_table_part(n);
+	part = render_html_part(n, t);
 	if (t == CMARK_NODE_TABLE || part == HTML_PART_TABLE) {
 		if (entering) {
 			render_block_sep(r, n);
@@ -421,11 +421,11 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		} else
 			render_table_end(r);
 		return 1;
-	} else if (render_table_inner(r, n, entering)) {
+	} else if (render_table_inner(r, n, t, part, entering)) {
 		return 1;
 	} else if (t == CMARK_NODE_STRIKETHROUGH) {
 		return 1;		/* markers dropped, text kept */
-	} else if (render_is_task_item(n)) {
+	} else if (t == CMARK_NODE_ITEM && render_is_task_item(n)) {
 		if (entering)
 			item_enter(r, g, n, 1);
 		else

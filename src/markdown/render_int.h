@@ -21,6 +21,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 #include "core/buf.h"
+#include "markdown/html.h"
 
 /*
  * The node types of the gfm table and strikethrough extensions.  They
@@ -165,9 +166,22 @@ void	 render_table_cell(struct render *, int entering);
 void	 render_table_end(struct render *);
 /*
  * A row or a cell of either kind of table, rendered the same way in
- * both formats: 1 when n was one (and is done), else 0.
+ * both formats: 1 when n was one (and is done), else 0.  t and part
+ * are n's type and render_html_part(): the caller has them already
+ * (this runs for every node of every page rendered).
  */
-int	 render_table_inner(struct render *, cmark_node *n, int entering);
+int	 render_table_inner(struct render *, cmark_node *n, cmark_node_type t,
+	    enum html_part part, int entering);
+/*
+ * html_table_part(n) for n of type t, asked only of the custom nodes
+ * html_read() makes: the others are never table parts.
+ */
+static inline enum html_part
+render_html_part(cmark_node *n, cmark_node_type t)
+{
+	return t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE ?
+	    html_table_part(n) : HTML_PART_NONE;
+}
 
 /* The file name in url (for an image without alt text), borrowed. */
 const char *render_url_basename(const char *url, size_t *lenp);

@@ -28,7 +28,8 @@ struct scan {
  * link, or the href or src of a tag of raw HTML: a relative link to a
  * .md or .gmi file, a
  * root-relative one ("/posts/x", or an old web address of the writer's
- * site, "/2015/01/02/x/"), or an absolute URL ("scheme://"), which may
+ * site, "/2015/01/02/x/"), a network-path one ("//host/x", which may be
+ * the capsule's own host), or an absolute URL ("scheme://"), which may
  * be one of the writer's old web URLs?  Which URLs are old ones is
  * configuration (link_aliases), and the scan must depend on the bytes
  * alone, so every absolute URL is kept and the link check
@@ -39,7 +40,7 @@ scan_is_checked_link(const char *dest, size_t len)
 {
 	size_t	 end = len, i;
 
-	if (len > 1 && dest[0] == '/' && dest[1] != '/')
+	if (len > 1 && dest[0] == '/')	/* "//host/x" too (links.c) */
 		return 1;
 	for (i = 0; i < len; i++) {
 		if (dest[i] == '#' || dest[i] == '?') {

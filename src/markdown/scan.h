@@ -23,8 +23,8 @@ struct scan_link {
 /*
  * The link destinations in the body md[0..len), whose first line is
  * line line0 of its file, that may name another post: relative links
- * to .md and .gmi files (scan_is_checked_link()), root-relative paths ("/posts/...", "/2015/01/02/x/")
- * and every absolute URL ("scheme://", one of which may be a post's old
+ * to .md and .gmi files (scan_is_checked_link()), root-relative paths
+ * ("/posts/...", "/2015/01/02/x/", "//host/x") and every absolute URL ("scheme://", one of which may be a post's old
  * web URL).  Inline links, reference definitions and the href and src
  * of raw HTML tags, outside code.  A malloc'd array of *np (NULL when
  * none), freed with scan_links_free().

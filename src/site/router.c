@@ -890,21 +890,6 @@ _Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
     "follow_symlinks: config.h and fsafe.h agree");
 
 /*
- * 1 when a segment of path starts with '.': dot-files (".git/", an
- * editor's ".x.swp") are not for readers, and the listing leaves them out.
- */
-static int
-hidden(const char *path)
-{
-	const char	*s;
-
-	for (s = path; (s = strchr(s, '/')) != NULL; s++)
-		if (s[1] == '.')
-			return 1;
-	return 0;
-}
-
-/*
  * In a user capsule, a file or directory that is not the user's own, or
  * that others may write, is not served (core/userdir.h): 1, logged with
  * its path.
@@ -922,9 +907,9 @@ not_owned(const struct route *rt, const char *path, const struct stat *st)
 }
 
 /*
- * Open "/files/..." path as files/ allows (no dot-files, links as
- * follow_symlinks says, one hard link unless files_hardlinks): the
- * descriptor, or -1 for "not found".
+ * Open "/files/..." path as files/ allows (archive_files_open(), which
+ * the link check asks too), and a user capsule's owner rule
+ * (not_owned()): the descriptor, or -1 for "not found".
  */
 static int
 files_open(const struct route *rt, const char *path, struct stat *st,
@@ -932,30 +917,18 @@ files_open(const struct route *rt, const char *path, struct stat *st,
 {
 	int	 fd;
 
-	if (hidden(path))
-		return -1;
 	/* path is "/files/..."; the capsule-relative name drops the '/'. */
-	fd = fsafe_open(rt->a->dir, path + 1,
-	    (enum fsafe_links)rt->cfg->follow_symlinks, st, kind);
-	if (fd == -1) {
-		if (errno != ENOENT)
+	if ((fd = archive_files_open(rt->a, path + 1, rt->cfg->follow_symlinks,
+	    rt->cfg->files_hardlinks, st, kind)) == -1) {
+		if (errno == EMLINK)
+			log_debug("%s: more than one hard link, not served "
+			    "(files_hardlinks)", path);
+		else if (errno != ENOENT)
 			log_debug("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (not_owned(rt, path, st)) {
 		close(fd);
-		return -1;
-	}
-	/*
-	 * A second name for a file may be one from anywhere on the file
-	 * system (a hard link cannot be told from the original): not ours
-	 * to serve unless files_hardlinks says so.
-	 */
-	if (*kind == FSAFE_FILE && st->st_nlink > 1 &&
-	    !rt->cfg->files_hardlinks) {
-		close(fd);
-		log_debug("%s: %ju hard links, not served (files_hardlinks)",
-		    path, (uintmax_t)st->st_nlink);
 		return -1;
 	}
 	return fd;
@@ -1159,7 +1132,7 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 	int		 fd;
 
 	/* path is "/files/...": the capsule-relative name drops the '/'. */
-	if (!hidden(path) && serve_kept(rt, path + 1, r))
+	if (!archive_hidden_name(path) && serve_kept(rt, path + 1, r))
 		return;
 	if ((fd = files_open(rt, path, &st, &kind)) == -1) {
 		response_status(r, 51, "Not found");
@@ -1182,35 +1155,30 @@ serve_file(const struct route *rt, const char *path, struct response *r)
 
 /*
  * "/posts/<slug>/<name>": a file of the page bundle post is, from its
- * folder on disk, under the rules of files/ (no name starting with '.',
- * one hard link unless files_hardlinks) and stricter on links: none at
- * all, since a link beside a post could lead to another post's source
- * or to a draft.  Never the post's own index, nor a directory.
+ * folder on disk, as archive_bundle_open() allows (the rules of files/,
+ * no symbolic link at all).
  */
 static void
 serve_bundle_file(const struct route *rt, const struct post *p,
     const char *name, struct response *r)
 {
 	struct stat	 st;
-	enum fsafe_kind	 kind;
 	const char	*slash = strrchr(p->path, '/');
 	char		*rel;
 	int		 fd;
 
 	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
-	if (!hidden(rel) && serve_kept(rt, rel, r)) {
+	if (!archive_hidden_name(rel) && serve_kept(rt, rel, r)) {
 		free(rel);
 		return;
 	}
-	if (hidden(rel) || strcmp(name, slash + 1) == 0 || *name == '\0' ||
-	    (fd = fsafe_open(rt->a->dir, rel, FSAFE_LINKS_NONE, &st,
-	    &kind)) == -1) {
+	if ((fd = archive_bundle_open(rt->a, p, name, rt->cfg->files_hardlinks,
+	    &st)) == -1) {
 		free(rel);
 		response_status(r, 51, "Not found");
 		return;
 	}
-	if (kind != FSAFE_FILE || (st.st_nlink > 1 &&
-	    !rt->cfg->files_hardlinks) || not_owned(rt, rel, &st)) {
+	if (not_owned(rt, rel, &st)) {
 		close(fd);
 		free(rel);
 		response_status(r, 51, "Not found");

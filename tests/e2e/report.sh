@@ -1,8 +1,10 @@
 #!/bin/sh
 # report.sh -- `capsuled --check --report`: after --check's summary, one
 # line per file that lost something in the conversion (template
-# constructs removed or approximated, links that name nothing, other
-# warnings) and the totals, which add up to --check's warnings.
+# constructs removed or approximated, raw HTML elements read as links,
+# approximated or dropped, links that name nothing, other warnings) and
+# the totals, which add up to --check's warnings; then each HTML element
+# with the places of its first few.
 set -u
 . "$(dirname "$0")/e2e.subr"
 
@@ -15,21 +17,38 @@ printf -- '---\ntitle: Clean\n---\nNothing to say.\n' \
     >"$tmp/cap/posts/2024-01-01-clean.md"
 printf -- '---\ntitle: Jekyll\n---\n{%% include note.html %%}\n\n[home]({{ "/" | relative_url }}) and [gone](/blog/never-written/).\n' \
     >"$tmp/cap/posts/2024-02-01-jekyll.md"
+printf -- '---\ntitle: Raw\n---\nWatch <a href="https://v.example/t">the talk</a>.\n\n<table><tr><td>1</td></tr></table>\n\n<script>x()</script>\n<iframe src="https://v.example/e"></iframe>\n' \
+    >"$tmp/cap/posts/2024-03-01-raw.md"
 printf 'hostname: localhost\ncapsule: %s/cap\ncerts: %s/certs\n' \
     "$tmp" "$tmp" >"$tmp/c.yaml"
 
 "$bin" -c "$tmp/c.yaml" --check --report >"$tmp/out" 2>"$tmp/err"
 check "exits 1: there are warnings" [ $? -eq 1 ]
-check "one file to report" grep -qxF \
-    "report:   1 file with something removed, approximated or unresolved" \
+check "two files to report" grep -qxF \
+    "report:   2 files with something removed, approximated or unresolved" \
     "$tmp/out"
 check "the file and what it lost" grep -qxF \
     "          posts/2024-02-01-jekyll.md: 1 template construct removed, 1 link to nothing" \
     "$tmp/out"
 check "the clean post is not listed" sh -c \
     "! grep -q 2024-01-01-clean '$tmp/out'"
+check "raw HTML, per file" grep -qxF \
+    "          posts/2024-03-01-raw.md: 2 HTML elements as links, 1 HTML element approximated, 1 HTML element dropped" \
+    "$tmp/out"
 check "totals" grep -qxF \
-    "          total: 1 template construct removed, 1 link to nothing" \
+    "          total: 1 template construct removed, 2 HTML elements as links, 1 HTML element approximated, 1 HTML element dropped, 1 link to nothing" \
+    "$tmp/out"
+check "raw HTML, per element, with its place" grep -qxF \
+    "          html <iframe>: 1 as links, at posts/2024-03-01-raw.md:9:1" \
+    "$tmp/out"
+check "a dropped element" grep -qxF \
+    "          html <script>: 1 dropped, at posts/2024-03-01-raw.md:8:1" \
+    "$tmp/out"
+check "an approximated one" grep -qxF \
+    "          html <table>: 1 approximated, at posts/2024-03-01-raw.md:6:1" \
+    "$tmp/out"
+check "an inline link" grep -qxF \
+    "          html <a>: 1 as links, at posts/2024-03-01-raw.md:4:7" \
     "$tmp/out"
 check "--check's warnings are the same two" grep -qxF \
     "warnings: 2 (logged above)" "$tmp/out"

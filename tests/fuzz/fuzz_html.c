@@ -6,7 +6,9 @@
  * the lexer must end), or the input as Markdown through both renderers
  * (where html_read() turns its HTML into nodes), whose output must stay
  * valid UTF-8, LF-only, with every ``` block closed and every link line
- * "=> URL".  Either way in linear time (libFuzzer's -timeout).
+ * "=> URL"; and the notes --check --report takes of it, each at a
+ * line and column inside the input.  Either way in linear time
+ * (libFuzzer's -timeout).
  */
 #include <assert.h>
 #include <stdint.h>
@@ -74,6 +76,27 @@ check(const struct buf *b, int gmi)
 	assert(!pre);
 }
 
+/* Every note at a place in s: a line it has, a column of at least 1. */
+static void
+notes(const char *s, size_t len)
+{
+	struct html_notes	 ns;
+	size_t			 i, lines = 1;
+
+	for (i = 0; i < len; i++)
+		lines += s[i] == '\n' || (s[i] == '\r' && (i + 1 == len ||
+		    s[i + 1] != '\n'));
+	render_html_notes(s, len, &ns);
+	assert(ns.n <= HTML_MAX_NOTES);
+	for (i = 0; i < ns.n; i++) {
+		assert(ns.v[i].line >= 1 && ns.v[i].line <= lines);
+		assert(ns.v[i].col >= 1);
+		assert(ns.v[i].what <= HTML_DROPPED);
+		assert(strlen(ns.v[i].name) < HTML_MAX_NAME);
+	}
+	html_notes_free(&ns);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -102,6 +125,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		render_gopher(s, size, NULL, &b);
 		check(&b, 0);
 		buf_free(&b);
+		if (data[0] & 4)
+			notes(s, size);
 		break;
 	}
 	return 0;

@@ -376,7 +376,9 @@ test_links(struct archive *a)
 	link_is(a, h, "2024-02-01-%73econd.md", "/posts/second");
 	link_is(a, h, "/posts/second", NULL);
 	link_is(a, h, "gemini://example.org/second.md", NULL);
-	link_is(a, h, "//example.org/posts/second.md", NULL);
+	/* "//host/x": the web page it came from was https. */
+	link_is(a, h, "//example.org/posts/second.md",
+	    "https://example.org/posts/second.md");
 	link_is(a, h, "../pages/about.md", "/about");
 	link_is(a, h, "../series/build-a-capsule.md",
 	    "/series/build-a-capsule/");
@@ -695,7 +697,8 @@ test_meaning(void)
 	    "---\ntitle: Hello\ntags: [Small Web]\n---\n"
 	    "[a](/2021/03/01/tool-0.70.0-release/) [b](/blog/nothing-here)\n"
 	    "[c](/posts/nope) [d](#design) [e](/tags/small-web/)\n"
-	    "[f](/files/nothing.png) [g](/files/logo.svg)\n");
+	    "[f](/files/nothing.png) [g](/files/logo.svg)\n"
+	    "[h](//localhost/gone/) [i](//elsewhere.example/x)\n");
 	test_put(dir, "posts/2021-03-01-tool-0.70.0-release.md",
 	    "---\ntitle: Tool\nseries: Build Log\n---\nBody.\n");
 	test_put(dir, "posts/2020-05-05-award.md", "---\ntitle: A\n---\nx\n");
@@ -743,8 +746,20 @@ test_meaning(void)
 	/* One '/' too many: no host is named "2021". */
 	link_is(a, h, "//2021/03/01/tool-0.70.0-release/",
 	    "/posts/tool-0-70-0-release");
-	link_is(a, h, "//example.org/2021/03/01/x/", NULL);
-	link_is(a, h, "//localhost/x", NULL);
+	/*
+	 * "//host/x" is https: another host's page; on the capsule's own
+	 * host (config hostname) or under link_aliases, the capsule's.
+	 */
+	link_is(a, h, "//example.org/2021/03/01/x/",
+	    "https://example.org/2021/03/01/x/");
+	link_is(a, h, "//LOCALHOST/2021/03/01/tool-0.70.0-release/",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "//localhost/about", "/about");
+	link_is(a, h, "//localhost/x", "");
+	link_is(a, h, "//old.blog/2021/03/tool-0.70.0-release.html",
+	    "/posts/tool-0-70-0-release");
+	link_is(a, h, "//old.blog/gone.html", "https://old.blog/gone.html");
+	link_is(a, h, "//localhost.example/x", "https://localhost.example/x");
 	link_is(a, h, "/about.html", "/about");
 	link_is(a, h, "/posts/award", NULL);
 	link_is(a, h, "/tags/small-web/", NULL);
@@ -755,8 +770,8 @@ test_meaning(void)
 	link_is(a, h, "/posts/nope", "");
 	link_is(a, h, "#design", "");
 	link_is(a, h, "https://old.blog/gone/", NULL);
-	INT_EQ(links_check(a), 3, "nothing-here, nope, files/nothing.png "
-	    "warned");
+	INT_EQ(links_check(a), 4, "nothing-here, nope, files/nothing.png, "
+	    "//localhost/gone/ warned; not another host's page");
 	archive_unref(a);
 
 	/* With web_url, what names nothing goes to the old site. */
@@ -769,7 +784,91 @@ test_meaning(void)
 		link_is(a, h, "/2021/03/01/tool-0.70.0-release/",
 		    "/posts/tool-0-70-0-release");
 		link_is(a, h, "#design", "");
-		INT_EQ(links_check(a), 3, "still warned");
+		/* web_url's host is the capsule's old self. */
+		link_is(a, h, "//old.blog/blog/tool-0.70.0-release/",
+		    "/posts/tool-0-70-0-release");
+		link_is(a, h, "//OLD.blog/nothing?x",
+		    "https://old.blog/nothing?x");
+		link_is(a, h, "//old.blogger.com/x",
+		    "https://old.blogger.com/x");
+		INT_EQ(links_check(a), 4, "still warned");
+		archive_unref(a);
+	}
+done:
+	free(dir);
+}
+
+/*
+ * A link resolves to a file only as the server would serve it: symbolic
+ * links in files/ as follow_symlinks says, a second hard link only with
+ * files_hardlinks, a page bundle's files with no link at all; and a
+ * link to one it would refuse is warned about, as a missing file.
+ */
+static void
+test_links_served(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		*dir, p1[4200], p2[4200];
+	const char	*h = "posts/2024-01-10-hello.md";
+	static const char *const sub[] = { "posts", "files", "files/img",
+	    "posts/2024-02-02-trip" };
+	size_t		 i;
+
+	dir = xasprintf("%s/served", top);
+	mkdir(dir, 0755);
+	for (i = 0; i < nitems(sub); i++)
+		test_mkdir(dir, sub[i]);
+	test_put(dir, "posts/2024-01-10-hello.md",
+	    "---\ntitle: Hello\n---\n"
+	    "[a](/assets/link.png) [b](/files/link.png)\n"
+	    "[c](/assets/hard.png) [d](/posts/2024-02-02-trip/map.png)\n"
+	    "[e](/posts/2024-02-02-trip/gone.png)\n"
+	    "[f](/posts/2024-02-02-trip/real.png)\n"
+	    "[g](/posts/trip/gone.png) [h](//localhost/files/nope.png)\n"
+	    "[i](/posts/trip/real.png) [j](//localhost/files/other%2epng)\n");
+	test_put(dir, "posts/2024-02-02-trip/index.md",
+	    "---\ntitle: Trip\n---\nBody.\n");
+	test_put(dir, "posts/2024-02-02-trip/real.png", "png");
+	test_put(dir, "files/img/photo.png", "png");
+	test_put(dir, "files/other.png", "png");
+	test_path(p1, sizeof(p1), dir, "files/link.png");
+	OK(symlink("img/photo.png", p1) == 0, "symlink in files/");
+	test_path(p1, sizeof(p1), dir, "files/other.png");
+	test_path(p2, sizeof(p2), dir, "files/hard.png");
+	OK(link(p1, p2) == 0, "hard link in files/");
+	test_path(p2, sizeof(p2), dir, "posts/2024-02-02-trip/map.png");
+	OK(symlink("real.png", p2) == 0, "symlink in a bundle");
+
+	/* follow_symlinks: false (links that stay inside are followed). */
+	config_for(&c, dir);
+	a = archive_load(&c);
+	OK(a != NULL && a->nposts == 2, "served capsule loads");
+	if (a == NULL)
+		goto done;
+	link_is(a, h, "/assets/link.png", "/files/link.png");
+	link_is(a, h, "/assets/hard.png", "");
+	link_is(a, h, "/assets/other.png", "");
+	link_is(a, h, "/posts/2024-02-02-trip/map.png", "/posts/trip/map.png");
+	link_is(a, h, "/posts/2024-02-02-trip/real.png",
+	    "/posts/trip/real.png");
+	link_is(a, h, "//localhost/files/other%2epng", "/files/other.png");
+	INT_EQ(links_check(a), 6, "hard.png (refused), map.png (a link "
+	    "in a bundle), gone.png twice, nope.png and other.png (a second "
+	    "hard link) warned");
+	archive_unref(a);
+
+	/* follow_symlinks: never; files_hardlinks: true. */
+	config_for(&c, dir);
+	c.follow_symlinks = CONFIG_LINKS_NONE;
+	c.files_hardlinks = 1;
+	a = archive_load(&c);
+	if (a != NULL) {
+		link_is(a, h, "/assets/link.png", "");
+		link_is(a, h, "/assets/hard.png", "/files/hard.png");
+		link_is(a, h, "/assets/other.png", "/files/other.png");
+		INT_EQ(links_check(a), 6, "link.png twice (refused), map.png, "
+		    "gone.png twice and nope.png warned");
 		archive_unref(a);
 	}
 done:
@@ -983,6 +1082,7 @@ main(void)
 	test_generated();
 	test_aliases();
 	test_meaning();
+	test_links_served();
 	test_slugify();
 	test_many();
 	test_reload();

@@ -6,6 +6,8 @@
  * over Gemini and Gopher through the router, and checks what a reader
  * meets:
  *   - no line of template syntax outside preformatted blocks;
+ *   - no raw HTML tag of an element naming a URL shown as text (a
+ *     quote never closed: "<a href=\"http://x>Words</a>");
  *   - at least 95 % of the URLs named in raw HTML (counted from the
  *     sources by a scanner of this file's own, not by the code under
  *     test) kept as Gemini link lines;
@@ -209,6 +211,49 @@ count_gmi(const char *s, size_t len, int excuse, unsigned *excused,
 		}
 		if (n++ < 3 && getenv("CORPUS_VERBOSE") != NULL)
 			fprintf(stderr, "%s: %.*s\n", what, (int)(nl - s), s);
+	}
+	return n;
+}
+
+/*
+ * Lines of a gemtext page, outside ``` blocks and code spans, that show
+ * a tag of an element naming a URL ("<a href=...", "<img ...") as text:
+ * raw HTML a reader was meant never to see.
+ */
+static unsigned
+tag_lines(const char *s, size_t len, const char *what)
+{
+	static const char *const tags[] = { "<a ", "<img ", "<iframe ",
+	    "<video ", "<source ", "<embed " };
+	const char	*end = s + len, *nl;
+	char		*line, *p;
+	unsigned	 n = 0;
+	size_t		 k;
+	int		 pre = 0, code;
+
+	for (; s < end; s = nl + 1) {
+		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			nl = end;
+		if (nl - s >= 3 && memcmp(s, "```", 3) == 0) {
+			pre = !pre;
+			continue;
+		}
+		if (pre)
+			continue;
+		line = xstrndup(s, (size_t)(nl - s));
+		for (p = line, code = 0; *p != '\0'; p++) {
+			if (*p == '`')
+				code = !code;
+			if (code)
+				*p = ' ';
+		}
+		for (k = 0; k < nitems(tags); k++)
+			if (strcasestr(line, tags[k]) != NULL)
+				break;
+		if (k < nitems(tags) && n++ < 3 &&
+		    getenv("CORPUS_VERBOSE") != NULL)
+			fprintf(stderr, "%s: tag as text: %s\n", what, line);
+		free(line);
 	}
 	return n;
 }
@@ -795,7 +840,7 @@ main(void)
 	unsigned	 tgmi = 0, tgph = 0, excused = 0, pages_with = 0;
 	unsigned	 nurl = 0, nkept = 0, g, h, nosum = 0;
 	unsigned	 frag = 0, nint = 0, badint = 0, ngph = 0, badgph = 0;
-	unsigned	 nmenu = 0;
+	unsigned	 nmenu = 0, ntag = 0;
 	struct seen	 sgmi = { 0 }, sgph = { 0 };
 	static const char *const lists[] = { "/", "/posts/", "/tags/",
 	    "/series/", "/gemlog/" };
@@ -852,6 +897,7 @@ main(void)
 		t_render += now_ms() - t0;
 		page = xstrndup(r.body ? r.body : "", r.bodylen);
 		g = count_gmi(page, r.bodylen, excuse, &excused, p->path);
+		ntag += tag_lines(page, r.bodylen, p->path);
 		badint += gmi_links(&sgmi, &c, site, page, &nint, &frag,
 		    p->path);
 		response_free(&r);
@@ -914,6 +960,8 @@ main(void)
 	    "Gemini lines, %u Gopher lines, on %u pages (not counted: %u "
 	    "lines of {%% raw %%}-protected text, %u lines with it only in "
 	    "`code`)\n", tgmi, tgph, pages_with, excused, incode);
+	printf("corpus: raw HTML tags shown as text on Gemini pages: %u "
+	    "lines\n", ntag);
 	printf("corpus: URLs named in raw HTML kept as link lines: %u of "
 	    "%u (%.1f %%)\n", nkept, nurl, nurl ? 100.0 * nkept / nurl : 0);
 	t_tpl = time_templates(dir, a, &nwith);
@@ -929,6 +977,7 @@ main(void)
 	    "menu items to the capsule resolve: %u of %u do not", badgph,
 	    ngph + nmenu);
 	INT_EQ(tgmi, 0, "template syntax on Gemini pages");
+	INT_EQ(ntag, 0, "raw HTML tags shown as text");
 	INT_EQ(tgph, 0, "template syntax on Gopher pages");
 	if (!no_web)
 		OK(nurl > 0 && nkept * 100 >= nurl * 95,

@@ -245,6 +245,17 @@ test_broken_tags(void)
 	    "see a after\n=> /x.gif a\n");
 	GMI_EQ("<a href=\"/k>Knight</a> in 2014\n",
 	    "Knight in 2014\n=> /k Knight\n");
+	/* An absolute one, which cmark's autolink took first. */
+	GMI_EQ("See <a href=\"https://x.org/p>The page</a> in 2014.\n",
+	    "See The page in 2014.\n=> https://x.org/p The page\n");
+	GMI_EQ("<a href='https://x.org/p?a=1&b=2>Words</a>, done\n",
+	    "Words, done\n=> https://x.org/p?a=1&b=2 Words\n");
+	GPH_EQ("See <a href=\"https://x.org/p>The page</a> now.\n",
+	    "See The page[1] now.\n\nReferences\n----------\n\n"
+	    "[1] https://x.org/p\n");
+	/* A real autolink after a closed tag is left alone. */
+	GMI_EQ("Go <a href=\"/a\">A</a> https://x.org/q\n",
+	    "Go A https://x.org/q\n=> /a A\n=> https://x.org/q\n");
 	GMI_EQ("a <embed src=\"v.mp4\" title=\"T\"> b <img src=\"/i.png\" "
 	    "alt=\"I\" x=\"y\"z\">\n", "a T b I\n=> v.mp4 T\n=> /i.png I\n");
 	GMI_EQ("1 < 2, x <y and <a name\n", "1 < 2, x <y and <a name\n");
@@ -345,9 +356,88 @@ test_hostile(void)
 	buf_free(&md);
 }
 
+/* The notes of md, one per line: "LINE:COL what name". */
+static char *
+notes(const char *md)
+{
+	static const char *const what[] = { "linked", "approximated",
+	    "dropped" };
+	struct html_notes	 ns;
+	struct buf		 b = BUF_INIT;
+	size_t			 i;
+
+	render_html_notes(md, strlen(md), &ns);
+	for (i = 0; i < ns.n; i++)
+		buf_printf(&b, "%u:%u %s %s\n", ns.v[i].line, ns.v[i].col,
+		    what[ns.v[i].what], ns.v[i].name);
+	if (ns.nmore > 0)
+		buf_printf(&b, "+%zu\n", ns.nmore);
+	buf_add(&b, "", 0);
+	html_notes_free(&ns);
+	return buf_release(&b);
+}
+
+#define NOTES_EQ(md, want) do {						\
+	char *n_ = notes(md);						\
+	OK(strcmp(n_, (want)) == 0, "notes of \"%s\": got \"%s\", "	\
+	    "want \"%s\"", (md), n_, (want));				\
+	free(n_);							\
+} while (0)
+
+/*
+ * What --check --report learns of raw HTML: each element a reader does
+ * not get as written, where its tag starts (line and column of the
+ * Markdown, across the lines of an HTML block and after inline text).
+ */
+static void
+test_notes(void)
+{
+	struct buf	 md = BUF_INIT;
+	char		*out;
+	size_t		 i;
+
+	NOTES_EQ("Plain *Markdown*.\n", "");
+	NOTES_EQ("<p>Faithful <em>markup</em></p>\n", "");
+	NOTES_EQ("Watch <a href=\"/t\">the talk</a> here.\n",
+	    "1:7 linked a\n");
+	NOTES_EQ("# Title\n\n<div>\n  <iframe src=\"https://v.example/1\">"
+	    "</iframe>\n\t<img src=\"/a.png\">\n</div>\n",
+	    "4:3 linked iframe\n5:2 linked img\n");
+	NOTES_EQ("<table><tr><td>1</td></tr></table>\n\n"
+	    "<details><summary>More</summary>x</details>\n",
+	    "1:1 approximated table\n3:1 approximated details\n");
+	NOTES_EQ("<x-conv name=\"Ana\">Hi</x-conv>\n",
+	    "1:1 approximated x-conv\n");
+	NOTES_EQ("<script>alert(1)</script>\n\n<style>p{}</style>\n\n"
+	    "a <blink>b</blink> <img alt=\"no src\">\n",
+	    "1:1 dropped script\n3:1 dropped style\n5:3 dropped blink\n"
+	    "5:20 dropped img\n");
+	/* What is inside a skipped element is not noted again. */
+	NOTES_EQ("<svg><a href=\"/x\">x</a></svg>\n", "1:1 dropped svg\n");
+	/* A video's sources are the links; the video without src is not lost. */
+	NOTES_EQ("<video><source src=\"/v.mp4\"></video>\n",
+	    "1:8 linked source\n");
+	/* A tag cmark left as text has a place still. */
+	NOTES_EQ("x\n\nsee <img src=\"/x.gif\" alt=\"a \"b\" c\" /> after\n",
+	    "3:1 linked img\n");
+	/* No '<': no parse at all; past the cap, counted. */
+	NOTES_EQ("no html\n", "");
+	for (i = 0; i < HTML_MAX_NOTES + 5; i++)
+		buf_addstr(&md, "<script></script>\n");
+	buf_add(&md, "", 0);
+	out = notes(md.data);
+	OK(strstr(out, "1000:1 dropped script\n+5\n") != NULL &&
+	    strncmp(out, "1:1 dropped script\n2:1 dropped script\n",
+	    strlen("1:1 dropped script\n2:1 dropped script\n")) == 0,
+	    "the first %d noted, 5 counted: %.60s", HTML_MAX_NOTES, out);
+	free(out);
+	buf_free(&md);
+}
+
 int
 main(void)
 {
+	test_notes();
 	test_lexer();
 	test_charrefs();
 	test_embed_url();

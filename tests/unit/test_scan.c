@@ -32,6 +32,7 @@ test_links(void)
 		{ "/posts/f", "17", "8" },
 		{ "gemini://x/y.md", "17", "42" },
 		{ "/2015/01/02/g/", "18", "7" },
+		{ "//host/h", "18", "29" },	/* may be the capsule's host */
 		{ "/2016/i/", "19", "10" },
 		{ "/assets/j.png", "20", "8" },
 	};

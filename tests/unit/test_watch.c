@@ -113,8 +113,9 @@ note_ask(void *arg, const char *rel, enum archive_ask ask)
 }
 
 /*
- * A file modified moments ago is asked about as such once read; one
- * modified long ago (or stamped ahead of now by hand) as a plain read.
+ * A file modified moments ago is let age before it is read, then asked
+ * about as a plain read, like one modified long ago or stamped ahead of
+ * now by hand.
  */
 static void
 test_archive_asks(void)
@@ -122,7 +123,9 @@ test_archive_asks(void)
 	struct config	 c;
 	struct archive	*a1, *a2, *a3;
 	struct timespec	 ts[2];
+	struct post	*p;
 	enum archive_ask ask;
+	uint64_t	 t0, waited;
 	char		*dir, path[512];
 
 	dir = xasprintf("%s/asks", top);
@@ -132,8 +135,14 @@ test_archive_asks(void)
 	test_put(dir, "posts/2024-01-01-a.md", "---\ntitle: A\n---\nOne.\n");
 	config_for(&c, dir);
 	ask = ARCHIVE_ASK_BEFORE;
+	t0 = uv_hrtime();
 	a1 = archive_reload_held(&c, NULL, note_ask, &ask);
-	INT_EQ(ask, ARCHIVE_ASK_RECENT, "written just now: asked as recent");
+	waited = (uv_hrtime() - t0) / 1000000;
+	INT_EQ(ask, ARCHIVE_ASK_READ, "written just now: let age, then read");
+	OK(waited >= ARCHIVE_RECENT_MS / 2 && waited < 1000,
+	    "the loader waited for it to age");
+	p = archive_post(a1, "a");
+	STR_EQ(p ? p->title : NULL, "A", "and took it");
 
 	test_put(dir, "posts/2024-01-01-a.md", "---\ntitle: A\n---\nTwo!\n");
 	clock_gettime(CLOCK_REALTIME, &ts[0]);
