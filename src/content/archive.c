@@ -1993,6 +1993,15 @@ archive_hidden_name(const char *path)
 	return path[0] == '.' || strstr(path, "/.") != NULL;
 }
 
+/* Not a user capsule, or st is its owner's alone (core/userdir.h). */
+static int
+owner_ok(const struct archive *a, const struct stat *st)
+{
+	const struct archive_priv *ap = inner(a);
+
+	return !ap->owned || userdir_owned(st, ap->owner);
+}
+
 int
 archive_files_open(const struct archive *a, const char *rel, int links,
     bool hardlinks, struct stat *st, enum fsafe_kind *kind)
@@ -2013,6 +2022,11 @@ archive_files_open(const struct archive *a, const char *rel, int links,
 	if (*kind == FSAFE_FILE && st->st_nlink > 1 && !hardlinks) {
 		close(fd);
 		errno = EMLINK;
+		return -1;
+	}
+	if (!owner_ok(a, st)) {
+		close(fd);
+		errno = EPERM;
 		return -1;
 	}
 	return fd;
@@ -2043,6 +2057,11 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 	if (kind != FSAFE_FILE || (st->st_nlink > 1 && !hardlinks)) {
 		close(fd);
 		errno = kind != FSAFE_FILE ? ENOENT : EMLINK;
+		return -1;
+	}
+	if (!owner_ok(a, st)) {
+		close(fd);
+		errno = EPERM;
 		return -1;
 	}
 	return fd;

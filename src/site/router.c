@@ -809,7 +809,7 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 			continue;	/* never served: not listed either */
 		if (rt->cfg->owned && (fstatat(dirfd(d), e->d_name, &st, 0) ==
 		    -1 || !userdir_owned(&st, rt->cfg->owner_uid)))
-			continue;	/* never served: see not_owned() */
+			continue;	/* never served: archive_files_open() */
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
 			ents = xreallocarray(ents, cap, sizeof(*ents));
@@ -890,26 +890,28 @@ _Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
     "follow_symlinks: config.h and fsafe.h agree");
 
 /*
- * In a user capsule, a file or directory that is not the user's own, or
- * that others may write, is not served (core/userdir.h): 1, logged with
- * its path.
+ * Why archive_files_open() or archive_bundle_open() said no, in the log
+ * when the operator may want to know: a user capsule's file that is not
+ * the user's alone (core/userdir.h).
  */
-static int
-not_owned(const struct route *rt, const char *path, const struct stat *st)
+static void
+open_refused(const struct route *rt, const char *path)
 {
-	if (!rt->cfg->owned || userdir_owned(st, rt->cfg->owner_uid))
-		return 0;
-	log_warnx("%s/%s: not owned by UID %u alone (owner %ju, mode %04o), "
-	    "not served", rt->a->dir, path + (path[0] == '/'),
-	    rt->cfg->owner_uid,
-	    (uintmax_t)st->st_uid, (unsigned)(st->st_mode & 07777));
-	return 1;
+	if (errno == EMLINK)
+		log_debug("%s: more than one hard link, not served "
+		    "(files_hardlinks)", path);
+	else if (errno == EPERM)
+		log_warnx("%s/%s: not owned by UID %u alone, or writable by "
+		    "others: not served", rt->a->dir, path + (path[0] == '/'),
+		    rt->cfg->owner_uid);
+	else if (errno != ENOENT)
+		log_debug("%s: %s", path, strerror(errno));
 }
 
 /*
  * Open "/files/..." path as files/ allows (archive_files_open(), which
- * the link check asks too), and a user capsule's owner rule
- * (not_owned()): the descriptor, or -1 for "not found".
+ * the link check asks too; in a user capsule, the owner's files only):
+ * the descriptor, or -1 for "not found".
  */
 static int
 files_open(const struct route *rt, const char *path, struct stat *st,
@@ -919,18 +921,8 @@ files_open(const struct route *rt, const char *path, struct stat *st,
 
 	/* path is "/files/..."; the capsule-relative name drops the '/'. */
 	if ((fd = archive_files_open(rt->a, path + 1, rt->cfg->follow_symlinks,
-	    rt->cfg->files_hardlinks, st, kind)) == -1) {
-		if (errno == EMLINK)
-			log_debug("%s: more than one hard link, not served "
-			    "(files_hardlinks)", path);
-		else if (errno != ENOENT)
-			log_debug("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (not_owned(rt, path, st)) {
-		close(fd);
-		return -1;
-	}
+	    rt->cfg->files_hardlinks, st, kind)) == -1)
+		open_refused(rt, path);
 	return fd;
 }
 
@@ -1174,12 +1166,7 @@ serve_bundle_file(const struct route *rt, const struct post *p,
 	}
 	if ((fd = archive_bundle_open(rt->a, p, name, rt->cfg->files_hardlinks,
 	    &st)) == -1) {
-		free(rel);
-		response_status(r, 51, "Not found");
-		return;
-	}
-	if (not_owned(rt, rel, &st)) {
-		close(fd);
+		open_refused(rt, rel);
 		free(rel);
 		response_status(r, 51, "Not found");
 		return;
