@@ -525,7 +525,7 @@ serve(struct daemon_state *d)
 	/* After the jail: its view of the paths is the one kept. */
 	set = settings_new(&d->cfg, tls);	/* d->cfg is now empty */
 	cfg = &set->cfg;
-	na = set->nhosts;
+	na = set->nsites;
 	/* As a reload does, from nothing; the loader has logged why. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &t0);
 	if ((sites = reload_sites(set, NULL, NULL, err, sizeof(err))) ==
@@ -560,7 +560,7 @@ serve(struct daemon_state *d)
 	if (server_start(&d->srv) == -1)
 		return EXIT_TROUBLE;
 	/* Only those: each capsule is built on its own. */
-	for (i = 0; i < d->rl.set->nhosts; i++)
+	for (i = 0; i < d->rl.set->nsites; i++)
 		if (changed_since(d->rl.set->hosts[i].capsule_dir, &t0))
 			reload_changed(&d->rl, d->rl.set->hosts[i].capsule_dir);
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "

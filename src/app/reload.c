@@ -222,6 +222,18 @@ load_settings(struct reload *r)
 	return settings_new(&c, tls);
 }
 
+/*
+ * Does view o serve what h does: the name, the capsule, and the base of
+ * a user capsule (its cached pages have it in their links)?
+ */
+static int
+same_view(const struct config *o, const struct config *h)
+{
+	return strcmp(o->hostname, h->hostname) == 0 &&
+	    strcmp(o->capsule_dir, h->capsule_dir) == 0 &&
+	    same_str(o->base, h->base);
+}
+
 /* The site of old serving host h (name and capsule), or NULL. */
 static struct site *
 served(const struct settings *oldset, struct site *const *old,
@@ -232,13 +244,10 @@ served(const struct settings *oldset, struct site *const *old,
 	if (old == NULL)
 		return NULL;
 	/* Most often host h was hint before too: no scan of them all. */
-	if (hint < oldset->nhosts && strcmp(oldset->hosts[hint].hostname,
-	    h->hostname) == 0 && strcmp(oldset->hosts[hint].capsule_dir,
-	    h->capsule_dir) == 0)
+	if (hint < oldset->nsites && same_view(&oldset->hosts[hint], h))
 		return old[hint];
-	for (i = 0; i < oldset->nhosts; i++)
-		if (strcmp(oldset->hosts[i].hostname, h->hostname) == 0 &&
-		    strcmp(oldset->hosts[i].capsule_dir, h->capsule_dir) == 0)
+	for (i = 0; i < oldset->nsites; i++)
+		if (same_view(&oldset->hosts[i], h))
 			return old[i];
 	return NULL;
 }
@@ -332,7 +341,7 @@ load_one(size_t i, void *arg)
 	struct load_job		*j = arg;
 	const struct config	*h = &j->set->hosts[i];
 	const struct archive	*a;
-	size_t			 n = j->set->nhosts;
+	size_t			 n = j->set->nsites;
 
 	j->sites[i] = load_site(h, served(j->oldset, j->old, h, i),
 	    watch_of(j->r, h->capsule_dir, i));
@@ -340,10 +349,10 @@ load_one(size_t i, void *arg)
 	if (j->sites[i] == NULL || j->old != NULL)
 		return;
 	a = j->sites[i]->a;
-	log_info("capsule %s%s%s: %zu posts, %zu series, %zu tags, %zu "
+	log_info("capsule %s%s%s%s: %zu posts, %zu series, %zu tags, %zu "
 	    "pages, %u warnings", a->dir, n > 1 ? " for " : "", n > 1 ?
-	    h->hostname : "", a->nposts, a->nseries, a->ntags, a->ndocs,
-	    a->nwarnings);
+	    h->hostname : "", h->base != NULL ? h->base : "", a->nposts,
+	    a->nseries, a->ntags, a->ndocs, a->nwarnings);
 }
 
 /*
@@ -360,7 +369,7 @@ load_sites(const struct reload *r, const struct settings *set,
 	const struct config	*h;
 	struct load_job		 j;
 	struct site		*prev;
-	size_t			 i, n = set->nhosts;
+	size_t			 i, n = set->nsites;
 
 	j.r = r;
 	j.set = set;
@@ -402,7 +411,7 @@ build_job(struct reload *r)
 {
 	const struct capsule	*cp;
 	struct site		**sites, *s;
-	size_t			 i, j, k, n = r->set->nhosts;
+	size_t			 i, j, k, n = r->set->nsites;
 
 	sites = xreallocarray(NULL, n, sizeof(*sites));
 	for (i = 0; i < n; i++) {
@@ -434,7 +443,7 @@ build_sites(struct reload *r, const struct settings *set)
 {
 	r->newsites = load_sites(r, set, r->set, r->sites, r->err,
 	    sizeof(r->err));
-	r->nnewsites = r->newsites != NULL ? set->nhosts : 0;
+	r->nnewsites = r->newsites != NULL ? set->nsites : 0;
 	return r->newsites != NULL ? 0 : -1;
 }
 
@@ -524,10 +533,10 @@ sync_capsules(struct reload *r, int restart)
 	const char		*dir;
 	size_t			 i, j, n = 0;
 
-	caps = xcalloc(set->nhosts ? set->nhosts : 1, sizeof(*caps));
+	caps = xcalloc(set->nsites ? set->nsites : 1, sizeof(*caps));
 	for (i = 0; i < r->ncaps; i++)
 		r->caps[i]->nhosts = 0;
-	for (i = 0; i < set->nhosts; i++) {
+	for (i = 0; i < set->nsites; i++) {
 		dir = set->hosts[i].capsule_dir;
 		if ((j = find_cap(caps, n, dir, n - 1)) < n)
 			cp = caps[j];
@@ -645,9 +654,9 @@ built(struct reload *r)
 		drop_build(r);
 		goto next;
 	}
-	/* The old sites go with the old settings: as many as hosts. */
+	/* The old sites go with the old settings: as many as capsules. */
 	oldsites = r->sites;
-	nold = r->set->nhosts;
+	nold = r->set->nsites;
 	r->sites = r->newsites;
 	if (r->newset != NULL) {
 		old = r->set;
@@ -656,16 +665,17 @@ built(struct reload *r)
 		settings_unref(old);
 	}
 	/* Only the sites made new: a content build made few. */
-	for (i = 0; i < r->set->nhosts; i++) {
+	for (i = 0; i < r->set->nsites; i++) {
 		if (r->newset == NULL && i < nold && r->sites[i] ==
 		    oldsites[i])
 			continue;
 		r->nsites_built++;
 		a = r->sites[i]->a;
-		log_info("content%s%s: %zu posts, %zu series, %zu tags, "
+		log_info("content%s%s%s: %zu posts, %zu series, %zu tags, "
 		    "%zu pages, %u warnings; %u files read, %u unchanged; "
-		    "built in %.1f ms", r->set->nhosts > 1 ? " of " : "",
-		    r->set->nhosts > 1 ? r->set->hosts[i].hostname : "",
+		    "built in %.1f ms", r->set->nsites > 1 ? " of " : "",
+		    r->set->nsites > 1 ? r->set->hosts[i].hostname : "",
+		    r->set->hosts[i].base != NULL ? r->set->hosts[i].base : "",
 		    a->nposts, a->nseries, a->ntags, a->ndocs, a->nwarnings,
 		    a->nread, a->nreused, (double)r->build_ns / 1e6);
 	}
@@ -769,8 +779,8 @@ reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
 	r->srv = srv;
 	settings_ref(set);
 	r->set = set;
-	r->sites = xcalloc(set->nhosts, sizeof(*r->sites));
-	for (i = 0; i < set->nhosts; i++) {
+	r->sites = xcalloc(set->nsites, sizeof(*r->sites));
+	for (i = 0; i < set->nsites; i++) {
 		site_ref(sites[i]);
 		r->sites[i] = sites[i];
 	}
@@ -854,7 +864,7 @@ reload_free(struct reload *r)
 {
 	uv_cond_destroy(&r->cond);
 	uv_mutex_destroy(&r->mtx);
-	reload_sites_free(r->sites, r->set != NULL ? r->set->nhosts : 0);
+	reload_sites_free(r->sites, r->set != NULL ? r->set->nsites : 0);
 	free(r->dirty);
 	free(r->jobcaps);
 	r->dirty = r->jobcaps = NULL;

@@ -62,8 +62,9 @@ struct capsule {
 	struct reload	*r;
 	char		*dir;		/* owned, as the configuration says */
 	struct watch	*w;		/* NULL: not watched */
-	size_t		*hosts;		/* owned: the hosts (r->set's
-					   indices) served from dir */
+	size_t		*hosts;		/* owned: the hosts and user
+					   capsules (r->set's indices)
+					   served from dir */
 	size_t		 nhosts;
 	int		 dirty;		/* changed; in r->dirty */
 	int		 building;	/* in the build in flight (jobcaps) */
@@ -74,7 +75,7 @@ struct reload {
 	struct server	*srv;		/* borrowed, outlives this */
 	struct settings	*set;		/* current; one reference */
 	struct site	**sites;	/* current: owned array of
-					   set->nhosts, one reference each */
+					   set->nsites, one reference each */
 	struct capsule	**caps;		/* owned: one per capsule dir */
 	size_t		 ncaps;
 	struct capsule	**dirty;	/* owned array: the marked ones */
@@ -104,13 +105,13 @@ struct reload {
 	size_t		 njob, capjob;
 	struct settings	*newset;
 	struct site	**newsites;	/* owned array, a reference each */
-	size_t		 nnewsites;	/* (newset or set)->nhosts */
+	size_t		 nnewsites;	/* (newset or set)->nsites */
 	uint64_t	 build_ns;
 	char		 err[1024];
 };
 
 /*
- * Serve set and sites[0..set->nhosts) (a reference to each is taken)
+ * Serve set and sites[0..set->nsites) (a reference to each is taken)
  * and start watching, as set's configuration says.  The generations it
  * publishes are freed on the loader thread, so reload_free() comes
  * after server_free().
@@ -141,7 +142,7 @@ struct site	*reload_site(const struct config *h, const struct site *prev);
  * oldset's array; NULL at start-up, when each host's figures are logged
  * as it loads).  A capsule that cannot be read keeps old's site; NULL,
  * with err filled (the reason is logged already), when there is none.
- * An owned array of set->nhosts, a reference each.  Any thread.
+ * An owned array of set->nsites, a reference each.  Any thread.
  */
 struct site	**reload_sites(const struct settings *set,
 	    const struct settings *oldset, struct site *const *old,

@@ -55,6 +55,7 @@
 #include "core/fsafe.h"
 #include "core/log.h"
 #include "core/url.h"
+#include "core/userdir.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
@@ -135,6 +136,9 @@ struct archive_priv {
 	archive_held_fn	 held;		/* while building, or NULL */
 	void		*held_arg;
 	size_t		 max_file;	/* max_post_size */
+	/* A user capsule (config.h): every file and folder is owner's. */
+	int		 owned;
+	uid_t		 owner;
 	size_t		 max_total;	/* max_archive_size */
 	size_t		 total;		/* Markdown bytes taken so far */
 	int		 full;		/* max_total reached: skip the rest */
@@ -432,6 +436,42 @@ bad_name(const char *name)
 
 /* ---- files ---------------------------------------------------------- */
 
+static void	warn_file(struct archive *, const char *, unsigned, unsigned,
+		    const char *, int);
+
+/*
+ * In a user capsule, a file or folder that is another's, or that group
+ * or others may write, is not read (core/userdir.h): 1, warned.
+ */
+static int
+not_owned(struct archive *a, const char *rel, const struct stat *st)
+{
+	const struct archive_priv *ap = inner(a);
+	char			 why[160], *path;
+
+	if (!ap->owned || userdir_owned(st, ap->owner))
+		return 0;
+	snprintf(why, sizeof(why), "not owned by UID %ju alone (owner %ju, "
+	    "mode %04o), skipped", (uintmax_t)ap->owner,
+	    (uintmax_t)st->st_uid, (unsigned)(st->st_mode & 07777));
+	/* The whole path: the operator reads it among many capsules'. */
+	path = xasprintf("%s/%s", a->dir, rel);
+	warn_file(a, path, 1, 1, why, 1);
+	free(path);
+	return 1;
+}
+
+/* not_owned() of the folder open at fd (rel names it); 1 on error too. */
+static int
+ap_owned_dir(struct archive *a, int fd, const char *rel)
+{
+	struct stat	 st;
+
+	if (!inner(a)->owned)
+		return 0;
+	return fstat(fd, &st) == -1 || not_owned(a, rel, &st);
+}
+
 static void
 warn_file(struct archive *a, const char *rel, unsigned line, unsigned col,
     const char *why, int skipped)
@@ -561,6 +601,10 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	if (fstat(fd, st) == -1 || !S_ISREG(st->st_mode)) {
 		close(fd);
 		warn_file(a, rel, 1, 1, "not a regular file, skipped", 1);
+		return -1;
+	}
+	if (not_owned(a, rel, st)) {
+		close(fd);
 		return -1;
 	}
 	if (inner(a)->held != NULL)
@@ -720,6 +764,10 @@ list_names(struct archive *a, int dfd, const char *sub, int posts,
 		snprintf(why, sizeof(why), "%s, not loaded",
 		    errno == ELOOP ? "symbolic link" : strerror(errno));
 		warn_file(a, sub, 1, 1, why, 0);
+		return -1;
+	}
+	if (ap_owned_dir(a, fd, sub)) {
+		close(fd);
 		return -1;
 	}
 	if ((fd2 = dup(fd)) == -1 || (d = fdopendir(fd2)) == NULL) {
@@ -1069,7 +1117,8 @@ get_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	size_t			 len = 0, i;
 	int			 held, rv;
 
-	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1)
+	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1 ||
+	    not_owned(a, rel, &st))
 		return NULL;
 	if (ap->full) {
 		a->nskipped++;		/* warned once, below */
@@ -1170,6 +1219,10 @@ get_post_file(struct archive *a, int pfd, const char *name, const char *rel)
 	    O_CLOEXEC)) == -1) {
 		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
 		warn_file(a, rel, 1, 1, why, 1);
+		return NULL;
+	}
+	if (ap_owned_dir(a, bfd, dir)) {
+		close(bfd);
 		return NULL;
 	}
 	f = get_file(a, bfd, slash + 1, rel, 0);
@@ -1732,13 +1785,22 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 	struct archive_priv	*ap;
 	struct archive		*a;
 	struct timespec		 now;
+	struct stat		 st;
 	char			**names, *real;
 	size_t			 n, i;
 	int			 dfd, sfd;
 
-	if ((dfd = open(c->capsule_dir, O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) == -1) {
+	/* A user's capsule is no link (core/userdir.h), and stays the user's. */
+	if ((dfd = open(c->capsule_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+	    (c->owned ? O_NOFOLLOW : 0))) == -1) {
 		log_warn("%s", c->capsule_dir);
+		return NULL;
+	}
+	if (c->owned && (fstat(dfd, &st) == -1 ||
+	    !userdir_owned(&st, (uid_t)c->owner_uid))) {
+		log_warnx("%s: no longer the user's alone, not loaded",
+		    c->capsule_dir);
+		close(dfd);
 		return NULL;
 	}
 	ap = xcalloc(1, sizeof(*ap));
@@ -1760,6 +1822,8 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 	a->hostname = xstrdup_null(c->hostname);
 	a->files_links = c->follow_symlinks;
 	a->files_hardlinks = c->files_hardlinks != 0;
+	ap->owned = c->owned;
+	ap->owner = (uid_t)c->owner_uid;
 	ap->max_file = c->max_post_size > 0 ? c->max_post_size :
 	    ARCHIVE_MAX_FILE;
 	ap->max_total = c->max_archive_size > 0 ? c->max_archive_size :
@@ -1929,6 +1993,15 @@ archive_hidden_name(const char *path)
 	return path[0] == '.' || strstr(path, "/.") != NULL;
 }
 
+/* Not a user capsule, or st is its owner's alone (core/userdir.h). */
+static int
+owner_ok(const struct archive *a, const struct stat *st)
+{
+	const struct archive_priv *ap = inner(a);
+
+	return !ap->owned || userdir_owned(st, ap->owner);
+}
+
 int
 archive_files_open(const struct archive *a, const char *rel, int links,
     bool hardlinks, struct stat *st, enum fsafe_kind *kind)
@@ -1949,6 +2022,11 @@ archive_files_open(const struct archive *a, const char *rel, int links,
 	if (*kind == FSAFE_FILE && st->st_nlink > 1 && !hardlinks) {
 		close(fd);
 		errno = EMLINK;
+		return -1;
+	}
+	if (!owner_ok(a, st)) {
+		close(fd);
+		errno = EPERM;
 		return -1;
 	}
 	return fd;
@@ -1979,6 +2057,11 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 	if (kind != FSAFE_FILE || (st->st_nlink > 1 && !hardlinks)) {
 		close(fd);
 		errno = kind != FSAFE_FILE ? ENOENT : EMLINK;
+		return -1;
+	}
+	if (!owner_ok(a, st)) {
+		close(fd);
+		errno = EPERM;
 		return -1;
 	}
 	return fd;

@@ -261,7 +261,8 @@ struct post	*archive_post_base(const struct archive *, const char *base);
  * router passes its configuration's rules, the link check the
  * snapshot's copy of them (files_links, files_hardlinks).  As
  * fsafe_open(): an fd and *st, *kind; or -1 with errno (ENOENT for what
- * is not served, EMLINK for a second hard link).
+ * is not served, EMLINK for a second hard link, EPERM in a user capsule
+ * for what is not its owner's alone: core/userdir.h).
  */
 struct stat;
 enum fsafe_kind;

@@ -82,6 +82,8 @@ static int	parse_cgi(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_chroot(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_userdirs(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_charset(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_links(struct loader *, const struct field *,
@@ -209,6 +211,11 @@ static const struct field fields[] = {
 	{ "titan_writers",	parse_writers,	OFF(titan_writers), 0, 1000 },
 	{ "titan_max_size",	parse_size,	OFF(titan_max_size),
 	    1024, 1LL << 30 },
+	{ "userdirs",		parse_userdirs,	OFF(userdirs),	0, 64 },
+	{ "userdirs_uid_min",	parse_uint,	OFF(userdirs_uid_min),
+	    0, 4294967294LL },
+	{ "userdirs_uid_max",	parse_uint,	OFF(userdirs_uid_max),
+	    0, 4294967294LL },
 	{ "hosts",		parse_hosts,	OFF(hosts),	0,
 	    CONFIG_MAX_HOSTS - 1 },
 };
@@ -876,6 +883,21 @@ parse_user(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
+/* Letters, digits, '-', '_', '.' not first: a plain directory name. */
+static int
+dir_name_ok(const char *s)
+{
+	const char	*p;
+
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') ||
+		    (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_' ||
+		    *p == '-' || (*p == '.' && p > s)))
+			return 0;
+	return *s != '\0';
+}
+
 /*
  * cgi = segment ["/"]: the directory of each capsule whose programs
  * answer "/<segment>/...", or null for none.  Not a name the server
@@ -887,7 +909,7 @@ parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
 	static const char *const taken[] = { "posts", "series", "tags",
 	    "files", "drafts", "search", "gemlog", "atom.xml", "robots.txt" };
 	char		 tmp[SHOW_MAX + 4], *dir = NULL;
-	const char	*s, *p;
+	const char	*s;
 	size_t		 i, len;
 
 	if (get_text(l, f, ev, &s) == -1)
@@ -895,13 +917,7 @@ parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
 	if (s != NULL && (len = strlen(s)) > 1 && s[len - 1] == '/')
 		s = dir = xstrndup(s, len - 1);	/* "cgi-bin/" */
 	if (s != NULL) {
-		for (p = s; *p != '\0'; p++)
-			if (!((*p >= 'a' && *p <= 'z') ||
-			    (*p >= 'A' && *p <= 'Z') ||
-			    (*p >= '0' && *p <= '9') || *p == '_' ||
-			    *p == '-' || (*p == '.' && p > s)))
-				break;
-		if (*p != '\0') {
+		if (!dir_name_ok(s)) {
 			fail(l, ev->start_mark, "%s: '%s' is not a directory"
 			    " name such as cgi-bin (letters, digits, '-', '_',"
 			    " '.' not first)", f->key, show(s, tmp));
@@ -915,6 +931,33 @@ parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
 				free(dir);
 				return -1;
 			}
+	}
+	set_str(l, f, s);
+	free(dir);
+	return 0;
+}
+
+/*
+ * userdirs = name ["/"]: the directory in each user's home that is
+ * published, or null for none.
+ */
+static int
+parse_userdirs(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4], *dir = NULL;
+	const char	*s;
+	size_t		 len;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	if (s != NULL && (len = strlen(s)) > 1 && s[len - 1] == '/')
+		s = dir = xstrndup(s, len - 1);
+	if (s != NULL && !dir_name_ok(s)) {
+		fail(l, ev->start_mark, "%s: '%s' is not a directory name such"
+		    " as public_gemini (letters, digits, '-', '_', '.' not"
+		    " first)", f->key, show(s, tmp));
+		free(dir);
+		return -1;
 	}
 	set_str(l, f, s);
 	free(dir);
@@ -1556,7 +1599,7 @@ static int
 check_all(struct loader *l, const yaml_mark_t *marks, const int *seen)
 {
 	const struct config	*c = l->c;
-	size_t			 gem, gph;
+	size_t			 gem, gph, umin, umax;
 
 	gem = (size_t)(field_find("gemini_port") - fields);
 	gph = (size_t)(field_find("gopher_port") - fields);
@@ -1570,6 +1613,16 @@ check_all(struct loader *l, const yaml_mark_t *marks, const int *seen)
 		    "%s: port %d is used by both Gemini and Gopher",
 		    fields[at].key, c->gemini_port);
 	}
+	if (c->userdirs != NULL && c->chroot_dir != NULL)
+		return fail(l, marks[field_find("userdirs") - fields],
+		    "userdirs: users' home directories are out of reach "
+		    "in the chroot %s; use one or the other", c->chroot_dir);
+	umin = (size_t)(field_find("userdirs_uid_min") - fields);
+	umax = (size_t)(field_find("userdirs_uid_max") - fields);
+	if (c->userdirs_uid_min > c->userdirs_uid_max)
+		return fail(l, marks[seen[umin] ? umin : umax],
+		    "userdirs_uid_min: %u is above userdirs_uid_max (%u)",
+		    c->userdirs_uid_min, c->userdirs_uid_max);
 	return 0;
 }
 
@@ -1866,6 +1919,9 @@ defaults(struct config *c, const char *confdir)
 	c->titan_writers = NULL;
 	c->ntitan_writers = 0;
 	c->titan_max_size = 1 << 20;
+	c->userdirs = NULL;
+	c->userdirs_uid_min = 1000;	/* Debian's login.defs UID_MIN */
+	c->userdirs_uid_max = 60000;	/* and UID_MAX */
 }
 
 void
@@ -1977,6 +2033,7 @@ config_free(struct config *c)
 	free_list(c->titan_writers, c->ntitan_writers);
 	free_list(c->link_aliases, c->nlink_aliases);
 	free(c->web_url);
+	free(c->userdirs);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -164,6 +164,26 @@ struct config {
 	char		**titan_writers; /* owned */
 	size_t		 ntitan_writers;
 	size_t		 titan_max_size; /* bytes of one upload; 1 MiB */
+
+	/*
+	 * User capsules: ~user/<userdirs>/ of each local user whose UID
+	 * is in [userdirs_uid_min, userdirs_uid_max] is served at
+	 * /~user/ (core/userdir.h); NULL: off.
+	 */
+	char		*userdirs;	/* owned: "public_gemini", or NULL */
+	unsigned	 userdirs_uid_min; /* default 1000 */
+	unsigned	 userdirs_uid_max; /* default 60000 */
+
+	/*
+	 * Set only in the view of one user's capsule (net/generation.c),
+	 * never by the file.  base starts every path the site writes into
+	 * links and redirects ("/~user"; NULL: nothing), and every file
+	 * read or served from the capsule must be owner_uid's and
+	 * writable by nobody else when owned is 1.
+	 */
+	const char	*base;
+	int		 owned;
+	unsigned	 owner_uid;
 };
 
 /*

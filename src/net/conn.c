@@ -783,6 +783,8 @@ answer_gemini(struct conn *c, size_t linelen)
 		rreq.query = req.url.query;
 		rreq.writer = cfg->ntitan_writers > 0 &&
 		    titan_writer(cfg, tlsconn_client_hash(c->tls));
+		/* User capsules are the top-level host's (README.md). */
+		rreq.users = h == 0 ? &c->gen->users : NULL;
 		c->ex->resp.may_defer = 1;
 		router_handle(&set->hosts[h], c->gen->sites[h], &rreq,
 		    &c->ex->resp);
@@ -798,7 +800,7 @@ answer_gopher(struct conn *c, size_t linelen)
 	/* Gopher has no host names: the first host answers. */
 	c->ex->resp.may_defer = 1;
 	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->sites[0],
-	    c->ex->req, linelen, &c->ex->resp);
+	    &c->gen->users, c->ex->req, linelen, &c->ex->resp);
 	answer(c);
 }
 

@@ -6,10 +6,42 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/log.h"
+#include "core/userdir.h"
 #include "core/util.h"
 #include "net/generation.h"
 #include "net/tlsconn.h"
 #include "site/site.h"
+
+/*
+ * The top-level host as user u's capsule sees it: the operator's
+ * settings, but nothing that would let a user act beyond the capsule
+ * (no CGI, no Titan writers, no redirects, no links out of it) and the
+ * operator's site fallbacks replaced by the user's name.
+ */
+static void
+user_view(struct config *v, const struct userdir *u, const char *base)
+{
+	v->capsule_dir = u->dir;
+	v->base = base;
+	v->owned = 1;
+	v->owner_uid = u->uid;
+	v->userdirs = NULL;		/* no /~/ within a user's capsule */
+	if (v->follow_symlinks == CONFIG_LINKS_ANY)
+		v->follow_symlinks = CONFIG_LINKS_INSIDE;
+	v->files_hardlinks = 0;
+	v->cgi = NULL;
+	v->titan_writers = NULL;
+	v->ntitan_writers = 0;
+	v->redirects = NULL;
+	v->nredirects = 0;
+	v->link_aliases = NULL;
+	v->nlink_aliases = 0;
+	v->web_url = NULL;
+	v->site_title = (char *)base + 1;	/* "~name" */
+	v->site_subtitle = NULL;
+	v->author = u->name;
+}
 
 struct settings *
 settings_new(struct config *cfg, struct tls_server *tls)
@@ -23,12 +55,27 @@ settings_new(struct config *cfg, struct tls_server *tls)
 	memset(cfg, 0, sizeof(*cfg));
 	set->tls = tls;
 	set->nhosts = config_nhosts(&set->cfg);
-	set->hosts = xreallocarray(NULL, set->nhosts, sizeof(*set->hosts));
+	if (set->cfg.userdirs != NULL) {
+		set->nusers = userdir_find(set->cfg.userdirs,
+		    set->cfg.userdirs_uid_min, set->cfg.userdirs_uid_max,
+		    &set->users);
+		log_info("userdirs: %zu user(s) publish ~/%s", set->nusers,
+		    set->cfg.userdirs);
+	}
+	set->nsites = set->nhosts + set->nusers;
+	set->hosts = xreallocarray(NULL, set->nsites, sizeof(*set->hosts));
 	set->ghosts = xreallocarray(NULL, set->nhosts, sizeof(*set->ghosts));
 	for (i = 0; i < set->nhosts; i++) {
 		config_host_view(&set->cfg, i, &set->hosts[i]);
 		set->ghosts[i].hostname = set->hosts[i].hostname;
 		set->ghosts[i].port = set->cfg.gemini_port;
+	}
+	set->ubase = xcalloc(set->nusers + 1, sizeof(*set->ubase));
+	for (i = 0; i < set->nusers; i++) {
+		set->ubase[i] = xasprintf("/~%s", set->users[i].name);
+		config_host_view(&set->cfg, 0, &set->hosts[set->nhosts + i]);
+		user_view(&set->hosts[set->nhosts + i], &set->users[i],
+		    set->ubase[i]);
 	}
 	return set;
 }
@@ -42,9 +89,15 @@ settings_ref(struct settings *set)
 void
 settings_unref(struct settings *set)
 {
+	size_t	 i;
+
 	if (set == NULL || atomic_fetch_sub(&set->refs, 1) != 1)
 		return;
 	tls_server_free(set->tls);
+	for (i = 0; i < set->nusers; i++)
+		free(set->ubase[i]);
+	free(set->ubase);
+	userdir_free(set->users, set->nusers);
 	free(set->hosts);
 	free(set->ghosts);
 	config_free(&set->cfg);
@@ -61,11 +114,14 @@ gen_new(struct settings *set, struct site **sites)
 	atomic_init(&g->refs, 1);
 	settings_ref(set);
 	g->set = set;
-	g->sites = xreallocarray(NULL, set->nhosts, sizeof(*g->sites));
-	for (i = 0; i < set->nhosts; i++) {
+	g->sites = xreallocarray(NULL, set->nsites, sizeof(*g->sites));
+	for (i = 0; i < set->nsites; i++) {
 		site_ref(sites[i]);
 		g->sites[i] = sites[i];
 	}
+	g->users.n = set->nusers;
+	g->users.cfgs = set->hosts + set->nhosts;
+	g->users.sites = g->sites + set->nhosts;
 	return g;
 }
 
@@ -80,7 +136,7 @@ gen_free(struct gen *g)
 {
 	size_t	 i;
 
-	for (i = 0; i < g->set->nhosts; i++)
+	for (i = 0; i < g->set->nsites; i++)
 		site_unref(g->sites[i]);
 	free(g->sites);
 	settings_unref(g->set);

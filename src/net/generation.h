@@ -22,6 +22,7 @@
 
 #include "core/config.h"
 #include "proto/gemini.h"
+#include "site/router.h"
 
 struct site;
 struct tls_server;
@@ -42,14 +43,31 @@ struct settings {
 	struct config		*hosts;
 	struct gemini_host	*ghosts;
 	size_t			 nhosts;
+	/*
+	 * "userdirs": the users who publish (core/userdir.h), found when
+	 * the settings are made (start, SIGHUP), sorted by name.  Their
+	 * capsules' views follow the hosts' in hosts[nhosts..nsites),
+	 * each with base "/~name" (ubase[i], owned) and the owner's UID.
+	 * Everything that makes a site per capsule goes to nsites;
+	 * whatever is about host names stops at nhosts.
+	 */
+	struct userdir		*users;		/* owned */
+	char			**ubase;	/* owned */
+	size_t			 nusers;
+	size_t			 nsites;
 };
 
-/* What a worker serves with: one settings and a site per host. */
+/*
+ * What a worker serves with: one settings and a site per host, then one
+ * per user capsule.
+ */
 struct gen {
 	atomic_uint		 refs;
 	struct settings		*set;		/* one reference */
-	struct site		**sites;	/* owned array of set->nhosts,
+	struct site		**sites;	/* owned array of set->nsites,
 						   one reference each */
+	/* The user capsules, for the top-level host's router. */
+	struct router_users	 users;
 	/*
 	 * Who frees it after the last unref (a snapshot of 10,000 posts
 	 * takes milliseconds to free: not a job for a worker between two
@@ -62,13 +80,14 @@ struct gen {
 
 /*
  * Take over *cfg (zeroed here) and tls; one reference, the caller's.
- * The last unref frees both.
+ * The last unref frees both.  With "userdirs", the users who publish
+ * are looked up here: at start and on each SIGHUP.
  */
 struct settings	*settings_new(struct config *cfg, struct tls_server *tls);
 void		 settings_ref(struct settings *);
 void		 settings_unref(struct settings *);	/* NULL: ignored */
 /*
- * A new generation referencing set and sites[0..set->nhosts) (a
+ * A new generation referencing set and sites[0..set->nsites) (a
  * reference to each is taken; the array is copied); one reference.
  */
 struct gen	*gen_new(struct settings *set, struct site **sites);

@@ -449,6 +449,7 @@ struct answer_ctx {
 	const struct config	*host;
 	struct site		*site;
 	const char		*search;	/* or NULL */
+	const struct router_users *users; /* or NULL */
 };
 
 /*
@@ -461,7 +462,7 @@ static void
 answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
     struct response *r)
 {
-	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0 };
+	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0, NULL };
 	const struct archive	*a = ac->site != NULL ? ac->site->a : NULL;
 	int			 hops;
 
@@ -484,6 +485,7 @@ answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
 	}
 	rreq.path = path;
 	rreq.query = ac->search;
+	rreq.users = ac->users;
 	router_handle(ac->host, ac->site, &rreq, r);
 	/*
 	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
@@ -507,7 +509,7 @@ static long long
 answer_size(void *ctx, const char *path)
 {
 	const struct answer_ctx	*ac = ctx;
-	struct answer_ctx	 plain = { ac->host, ac->site, NULL };
+	struct answer_ctx	 plain = { ac->host, ac->site, NULL, ac->users };
 	struct response		 r;
 	char			 p[GOPHER_LINE_MAX + 2];
 	long long		 n = -1;
@@ -526,11 +528,12 @@ answer_size(void *ctx, const char *path)
 
 int
 gopher_respond(const struct config *host, struct site *site,
-    const char *line, size_t len, struct response *r)
+    const struct router_users *users, const char *line, size_t len,
+    struct response *r)
 {
 	struct gopher_request	 req;
 	struct gopherplus_site	 gs;
-	struct answer_ctx	 ac = { host, site, NULL };
+	struct answer_ctx	 ac = { host, site, NULL, users };
 	const struct archive	*a = site != NULL ? site->a : NULL;
 	const char		*err = NULL;
 	char			 copy[GOPHER_LINE_MAX + 1];

@@ -22,6 +22,7 @@
 struct buf;
 struct config;
 struct response;
+struct router_users;
 struct site;
 
 #define GOPHER_LINE_MAX		1024	/* bytes before the CRLF or LF */
@@ -116,7 +117,8 @@ void	 gopher_error(struct response *r, const char *msg);
  * else the router's last status.
  */
 int	 gopher_respond(const struct config *host, struct site *site,
-	    const char *line, size_t len, struct response *r);
+	    const struct router_users *users, const char *line, size_t len,
+	    struct response *r);
 
 /*
  * Append the capabilities file Gopher clients read at "caps.txt" (the

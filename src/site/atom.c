@@ -237,6 +237,12 @@ atom_feed(struct buf *out, const struct atom_feed *f)
 	id = f->alternate != NULL ? f->alternate :
 	    f->self != NULL ? f->self : "/";
 	base = atom_base(f->host, f->port);
+	if (f->base != NULL) {		/* a user capsule: "/~name" */
+		char	*b = xasprintf("%s%s", base, f->base);
+
+		free(base);
+		base = b;
+	}
 
 	buf_addstr(out, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
 	buf_addstr(out, "<feed xmlns=\"" ATOM_NS "\"");

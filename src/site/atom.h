@@ -28,6 +28,8 @@ struct tag;
 
 struct atom_feed {
 	const char	*host;		/* public host name */
+	const char	*base;		/* before every path: "/~name", or
+					   NULL */
 	int		 port;		/* Gemini port; 1965 is left out */
 	const char	*self;		/* this feed's path: "/atom.xml" */
 	const char	*alternate;	/* page path "/gemlog/"; the id */

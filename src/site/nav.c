@@ -530,6 +530,31 @@ nav_gemlog(struct page *pg, const struct archive *a)
 }
 
 void
+nav_users(struct page *pg, const struct archive *a,
+    const struct config *users, size_t n)
+{
+	char	*url;
+	size_t	 i;
+
+	page_heading(pg, 1, "%s: users", capsule_title(a));
+	page_blank(pg);
+	if (n == 0)
+		page_text(pg, "Nobody publishes here yet.");
+	else
+		page_text(pg, "%zu user%s publish%s here.", n, n == 1 ? "" :
+		    "s", n == 1 ? "es" : "");
+	page_blank(pg);
+	for (i = 0; i < n; i++) {
+		url = xasprintf("%s/", users[i].base);	/* "/~name/" */
+		page_link(pg, LINK_MENU, url, NULL, "%s", users[i].base + 1);
+		free(url);
+	}
+	if (n > 0)
+		page_blank(pg);
+	home_link(pg, a);
+}
+
+void
 nav_post_header(struct page *pg, const struct archive *a,
     const struct post *p)
 {

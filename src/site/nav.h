@@ -69,6 +69,13 @@ void	 nav_gemlog(struct page *, const struct archive *);
  * series it belongs to, ending with a blank line; the footer starts with
  * a blank line, then previous/next part, tags, and the way back.
  */
+/*
+ * "/~/": the users who publish a capsule here (README.md, "User
+ * capsules"), each a link to "/~name/"; users are their configuration
+ * views (config.h: base "/~name"), sorted.
+ */
+void	 nav_users(struct page *, const struct archive *,
+	    const struct config *users, size_t n);
 void	 nav_post_header(struct page *, const struct archive *,
 	    const struct post *);
 void	 nav_post_footer(struct page *, const struct archive *,

@@ -380,6 +380,18 @@ add_url(struct buf *out, const char *url, int ascii)
 	}
 }
 
+/*
+ * The base of e's target ("/~name"), when url is a path of the site:
+ * what goes before it as it is written out.
+ */
+static const char *
+base_of(const struct emit *e, const char *url)
+{
+	if (e->t->base == NULL || url[0] != '/' || url[1] == '/')
+		return "";
+	return e->t->base;
+}
+
 /* Blank-line state from what out already holds (a header, a body...). */
 static void
 emit_start(struct emit *e, const struct page_target *t, struct buf *out,
@@ -558,6 +570,8 @@ gmi_markdown(struct emit *e, const struct block *b)
 static void
 gmi_block(struct emit *e, const struct block *b)
 {
+	struct page_target t;
+	struct emit	 sub;
 	struct buf	 l = BUF_INIT;
 	struct page	 links;
 	char		*text;
@@ -593,6 +607,7 @@ gmi_block(struct emit *e, const struct block *b)
 			break;
 		}
 		buf_addstr(&l, "=> ");
+		buf_addstr(&l, base_of(e, b->url));
 		add_url(&l, b->url, 0);
 		free(text);
 		text = oneline(b->date);
@@ -614,8 +629,14 @@ gmi_block(struct emit *e, const struct block *b)
 	case BLOCK_MDLINKS:
 		page_init(&links);
 		md_refs(e, b, &links, &l);
+		/* Their URLs went through ropts.rewrite: based already. */
+		t = *e->t;
+		t.base = NULL;
+		sub = *e;
+		sub.t = &t;
 		for (i = 0; i < links.n; i++)
-			gmi_block(e, &links.blocks[i]);
+			gmi_block(&sub, &links.blocks[i]);
+		e->blank = sub.blank;
 		page_free(&links);
 		break;
 	}
@@ -893,6 +914,7 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 		add_url(&l, b->url, e->t->ascii);
 	} else {
 		type = gph_type(b->kind, sel);
+		buf_addstr(&l, base_of(e, sel));
 		buf_addstr(&l, sel);
 		if (b->kind == LINK_TEXT)
 			buf_addc(&l, '/');
@@ -986,6 +1008,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 	if (e->t->port != 70 && e->t->port > 0)
 		buf_printf(out, ":%d", e->t->port);
 	buf_printf(out, "/%c", gph_type(b->kind, b->url));
+	url_encode_path(base_of(e, b->url), out);
 	url_encode_path(b->url, out);
 	if (b->kind == LINK_TEXT)
 		buf_addc(out, '/');

@@ -90,6 +90,12 @@ int	 page_file_path(const char *url);
 /* Where links point and how to reach this server: set by the caller. */
 struct page_target {
 	const char	*host;		/* public hostname */
+	/*
+	 * What every path of the site written out starts with: a user
+	 * capsule's "/~name", or NULL.  Urls in blocks are paths within
+	 * the site ("/posts/x"); it is added where they are written.
+	 */
+	const char	*base;
 	int		 port;		/* public port of this protocol */
 	unsigned	 width;		/* Gopher: display width, 70 */
 	int		 ascii;		/* Gopher: spell text in ASCII */

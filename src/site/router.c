@@ -29,6 +29,7 @@
 #include "core/log.h"
 #include "core/mime.h"
 #include "core/url.h"
+#include "core/userdir.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
@@ -164,12 +165,34 @@ struct link_ctx {
 	const char		*from;		/* "posts/x.md" */
 };
 
+/* Is url a path of this site ("/posts/x"), not "//host/..." or a URL? */
+static int
+site_path(const char *url)
+{
+	return url[0] == '/' && url[1] != '/';
+}
+
+/*
+ * A link of the writer's, resolved in the archive.  In a user capsule a
+ * path of the site is the capsule's own: it gets the base ("/~name"), so
+ * "/posts/x" or "/~other/x" written there stay within it.  Gopher's
+ * absolute_link() adds the base itself, once it has told the kind of
+ * page from the path.
+ */
 static char *
 rewrite_link(void *ctx, const char *url)
 {
 	struct link_ctx	*lc = ctx;
+	const char	*base = lc->rt->cfg->base;
+	char		*to, *with;
 
-	return links_resolve(lc->rt->a, lc->from, url);
+	to = links_resolve(lc->rt->a, lc->from, url);
+	if (base == NULL || lc->rt->proto != PROTO_GEMINI ||
+	    !site_path(to != NULL ? to : url))
+		return to;
+	with = xasprintf("%s%s", base, to != NULL ? to : url);
+	free(to);
+	return with;
 }
 
 static int
@@ -197,12 +220,12 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	if ((strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
 	    strchr(url + 7, '/') == NULL) || (strchr(url + 1, '/') == NULL &&
 	    archive_doc(a, url + 1) != NULL))
-		return xasprintf("gopher://%s:%d/1%s/", cfg->hostname, port,
-		    url);
+		return xasprintf("gopher://%s:%d/1%s%s/", cfg->hostname, port,
+		    cfg->base != NULL ? cfg->base : "", url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
 	    page_file_path(url) ? mime_gopher_type(url) : '0';
-	return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port, type,
-	    url);
+	return xasprintf("gopher://%s:%d/%c%s%s", cfg->hostname, port, type,
+	    cfg->base != NULL ? cfg->base : "", url);
 }
 
 /* Gopher text names our own pages by absolute gopher:// URLs. */
@@ -222,6 +245,7 @@ target_init(struct page_target *t, const struct route *rt,
 	lc->rt = rt;
 	lc->from = from;
 	t->host = rt->cfg->hostname;
+	t->base = rt->cfg->base;
 	t->port = public_port(rt);
 	t->width = rt->cfg->gopher_width;
 	t->ropts.width = rt->cfg->gopher_width;
@@ -510,6 +534,7 @@ render_feed(const struct route *rt, struct slot *slot, const char *self,
 
 	memset(&f, 0, sizeof(f));
 	f.host = rt->cfg->hostname;
+	f.base = rt->cfg->base;
 	f.port = rt->cfg->gemini_port;
 	f.self = self;
 	f.alternate = alternate;
@@ -782,6 +807,9 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 		if (e->d_type == DT_FIFO || e->d_type == DT_SOCK ||
 		    e->d_type == DT_CHR || e->d_type == DT_BLK)
 			continue;	/* never served: not listed either */
+		if (rt->cfg->owned && (fstatat(dirfd(d), e->d_name, &st, 0) ==
+		    -1 || !userdir_owned(&st, rt->cfg->owner_uid)))
+			continue;	/* never served: archive_files_open() */
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
 			ents = xreallocarray(ents, cap, sizeof(*ents));
@@ -862,8 +890,28 @@ _Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
     "follow_symlinks: config.h and fsafe.h agree");
 
 /*
+ * Why archive_files_open() or archive_bundle_open() said no, in the log
+ * when the operator may want to know: a user capsule's file that is not
+ * the user's alone (core/userdir.h).
+ */
+static void
+open_refused(const struct route *rt, const char *path)
+{
+	if (errno == EMLINK)
+		log_debug("%s: more than one hard link, not served "
+		    "(files_hardlinks)", path);
+	else if (errno == EPERM)
+		log_warnx("%s/%s: not owned by UID %u alone, or writable by "
+		    "others: not served", rt->a->dir, path + (path[0] == '/'),
+		    rt->cfg->owner_uid);
+	else if (errno != ENOENT)
+		log_debug("%s: %s", path, strerror(errno));
+}
+
+/*
  * Open "/files/..." path as files/ allows (archive_files_open(), which
- * the link check asks too): the descriptor, or -1 for "not found".
+ * the link check asks too; in a user capsule, the owner's files only):
+ * the descriptor, or -1 for "not found".
  */
 static int
 files_open(const struct route *rt, const char *path, struct stat *st,
@@ -873,13 +921,8 @@ files_open(const struct route *rt, const char *path, struct stat *st,
 
 	/* path is "/files/..."; the capsule-relative name drops the '/'. */
 	if ((fd = archive_files_open(rt->a, path + 1, rt->cfg->follow_symlinks,
-	    rt->cfg->files_hardlinks, st, kind)) == -1) {
-		if (errno == EMLINK)
-			log_debug("%s: more than one hard link, not served "
-			    "(files_hardlinks)", path);
-		else if (errno != ENOENT)
-			log_debug("%s: %s", path, strerror(errno));
-	}
+	    rt->cfg->files_hardlinks, st, kind)) == -1)
+		open_refused(rt, path);
 	return fd;
 }
 
@@ -1123,6 +1166,7 @@ serve_bundle_file(const struct route *rt, const struct post *p,
 	}
 	if ((fd = archive_bundle_open(rt->a, p, name, rt->cfg->files_hardlinks,
 	    &st)) == -1) {
+		open_refused(rt, rel);
 		free(rel);
 		response_status(r, 51, "Not found");
 		return;
@@ -1426,6 +1470,102 @@ route_path(const struct route *rt, const char *query, struct response *r)
 	response_status(r, 51, "Not found");
 }
 
+/* "/~/": the users who publish, made as every navigation page is. */
+static void
+serve_users(const struct route *rt, const struct router_users *u,
+    struct response *r)
+{
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	nav_users(&p, rt->a, u->cfgs, u->n);
+	b = emit_menu(rt, &p);
+	page_free(&p);
+	set_body(r, b, "text/gemini", rt->a->lang, '1');
+}
+
+static int
+user_cmp(const void *key, const void *elt)
+{
+	const char		*name = key;
+	const struct config	*c = elt;
+
+	return strcmp(name, c->base + 2);	/* "/~name" */
+}
+
+/*
+ * "/~", "/~/" and "/~name..." of the top-level site: the user capsules.
+ * The name is looked up whole among the users, and the rest of the path
+ * goes to that user's site alone: nothing in it can name another
+ * capsule, since the parser has removed every dot segment.
+ */
+static void
+route_user(const struct route *rt, const struct router_req *req,
+    struct response *r)
+{
+	const struct router_users *u = req->users;
+	const struct config	*c;
+	struct router_req	 sub;
+	char			 name[256];
+	const char		*p = req->path + 2, *rest;
+	size_t			 len;
+
+	if (*p == '\0') {
+		response_status(r, 31, "/~/");
+		return;
+	}
+	if (strcmp(p, "/") == 0) {
+		serve_users(rt, u, r);
+		return;
+	}
+	len = segment(p, &rest);
+	if (len == 0 || len >= sizeof(name)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	memcpy(name, p, len);
+	name[len] = '\0';
+	if ((c = bsearch(name, u->cfgs, u->n, sizeof(*u->cfgs),
+	    user_cmp)) == NULL) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	if (*rest == '\0') {
+		/* "/~name" -> "/~name/": relative links need the slash. */
+		response_status(r, 31, "/~%s/", name);
+		return;
+	}
+	sub = *req;
+	sub.path = rest;
+	sub.users = NULL;
+	sub.writer = 0;		/* the operator's writers: not the user's */
+	router_handle(c, u->sites[c - u->cfgs], &sub, r);
+}
+
+/*
+ * A redirect to a path of a site with a base: the path within the site
+ * made the path from the top ("/posts/" -> "/~name/posts/").  META that
+ * would not fit is 59.
+ */
+static void
+redirect_base(const struct config *cfg, struct response *r)
+{
+	size_t	 blen, mlen;
+
+	if (cfg->base == NULL || r->status / 10 != 3 || !site_path(r->meta))
+		return;
+	blen = strlen(cfg->base);
+	mlen = strlen(r->meta);
+	if (blen + mlen >= sizeof(r->meta)) {
+		response_status(r, 59, "Bad request: the URL to redirect to "
+		    "is too long");
+		return;
+	}
+	memmove(r->meta + blen, r->meta, mlen + 1);
+	memcpy(r->meta, cfg->base, blen);
+}
+
 void
 router_handle(const struct config *cfg, struct site *site,
     const struct router_req *req, struct response *r)
@@ -1435,9 +1575,15 @@ router_handle(const struct config *cfg, struct site *site,
 	const char	*to;
 	int		 status;
 
+	if (req->users != NULL && cfg->userdirs != NULL &&
+	    strncmp(req->path, "/~", 2) == 0) {
+		route_user(&rt, req, r);
+		return;
+	}
 	route_path(&rt, req->query, r);
 	/* Content wins: "redirects:" only answers what would be 51. */
 	if (r->status == 51 &&
 	    (to = config_redirect(cfg, req->path, &status)) != NULL)
 		response_status(r, status, "%s", to);
+	redirect_base(cfg, r);
 }

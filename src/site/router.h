@@ -66,6 +66,16 @@ void	 response_use_owned(struct response *r);
 void	 response_status(struct response *, int status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * The user capsules ("userdirs") of a generation, sorted by name: user
+ * i's configuration view (its base "/~name", its owner) and site.
+ */
+struct router_users {
+	size_t			 n;
+	const struct config	*cfgs;
+	struct site *const	*sites;
+};
+
 /* A request as the router sees it. */
 struct router_req {
 	enum proto	 proto;
@@ -74,6 +84,11 @@ struct router_req {
 	const char	*query;		/* as received, or NULL */
 	int		 writer;	/* Gemini: the client certificate is
 					   one of cfg->titan_writers */
+	/*
+	 * With cfg->userdirs: the user capsules, answering "/~/" and
+	 * "/~name/..."; NULL: those paths are the site's own.
+	 */
+	const struct router_users *users;
 };
 
 /*
@@ -84,6 +99,12 @@ struct router_req {
  * writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone else
  * gets 51 there.  "/search" answers 10 (Gemini) or a menu with a search
  * item (Gopher) until it has a query, then the results.
+ */
+/*
+ * A site whose cfg->base is set (a user capsule, "/~name") answers paths
+ * within it ("/posts/x"), and every path it writes into links and
+ * redirects starts with the base.  req->users routes "/~name/rest" to
+ * that user's site as "/rest", and answers "/~/" with the list of users.
  */
 void	 router_handle(const struct config *cfg, struct site *site,
 	    const struct router_req *req, struct response *r);

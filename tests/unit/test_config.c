@@ -726,6 +726,42 @@ test_cgi(void)
 	    " of range (1 to 1000)");
 }
 
+/* userdirs and its UID range; not with chroot (homes are out of it). */
+static void
+test_userdirs(void)
+{
+	struct config	 c;
+
+	expect_ok(&c, "");
+	STR_EQ(c.userdirs, NULL, "userdirs: off by default");
+	INT_EQ(c.userdirs_uid_min, 1000, "userdirs_uid_min default");
+	INT_EQ(c.userdirs_uid_max, 60000, "userdirs_uid_max default");
+	OK(c.base == NULL && !c.owned, "the file's view has no base, no owner");
+	config_free(&c);
+	expect_ok(&c, "userdirs: public_gemini/\nuserdirs_uid_min: 500\n"
+	    "userdirs_uid_max: 999\n");
+	STR_EQ(c.userdirs, "public_gemini", "userdirs, slash dropped");
+	INT_EQ(c.userdirs_uid_min, 500, "userdirs_uid_min");
+	INT_EQ(c.userdirs_uid_max, 999, "userdirs_uid_max");
+	config_free(&c);
+	expect_ok(&c, "userdirs: ~\n");
+	STR_EQ(c.userdirs, NULL, "userdirs: ~ is off");
+	config_free(&c);
+	expect_err("userdirs: ../etc\n", "1:11: userdirs: '../etc' is not a "
+	    "directory name such as public_gemini (letters, digits, '-', '_',"
+	    " '.' not first)");
+	expect_err("userdirs: .hidden\n", "1:11: userdirs: '.hidden' is not a "
+	    "directory name such as public_gemini (letters, digits, '-', '_',"
+	    " '.' not first)");
+	expect_err("userdirs: pub\nchroot: /var/empty\n", "1:11: userdirs: "
+	    "users' home directories are out of reach in the chroot "
+	    "/var/empty; use one or the other");
+	expect_err("userdirs_uid_max: 10\n", "1:19: userdirs_uid_min: 1000 is "
+	    "above userdirs_uid_max (10)");
+	expect_err("userdirs_uid_min: 10\nuserdirs_uid_max: 9\n", "1:19: "
+	    "userdirs_uid_min: 10 is above userdirs_uid_max (9)");
+}
+
 /* log_peer, redirects, robots: the keys of issue 8. */
 static void
 test_peer_redirects_robots(void)
@@ -1244,6 +1280,7 @@ main(void)
 	test_errors();
 	test_peer_redirects_robots();
 	test_cgi();
+	test_userdirs();
 	test_titan();
 	test_feed_and_aliases();
 	test_files();

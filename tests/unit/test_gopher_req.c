@@ -380,7 +380,7 @@ test_respond(void)
 	host.gopher_port = 7070;
 
 	response_init(&r);
-	INT_EQ(gopher_respond(&host, NULL, "/a\0b", 4, &r), 59, "NUL: 59");
+	INT_EQ(gopher_respond(&host, NULL, NULL, "/a\0b", 4, &r), 59, "NUL: 59");
 	STR_EQ(r.body, "3NUL in selector\tfake\t(NULL)\t0\r\n.\r\n",
 	    "NUL: a type-3 menu");
 	INT_EQ(r.bodylen, r.owned.len, "the body is owned");
@@ -388,7 +388,7 @@ test_respond(void)
 
 	response_init(&r);
 	snprintf(line, sizeof(line), "GET /x HTTP/1.1");
-	INT_EQ(gopher_respond(&host, NULL, line, strlen(line), &r), 59,
+	INT_EQ(gopher_respond(&host, NULL, NULL, line, strlen(line), &r), 59,
 	    "HTTP: 59");
 	OK(r.body != NULL && strncmp(r.body, "HTTP/1.0 400 Bad Request\r\n",
 	    26) == 0, "HTTP: answered in HTTP");
@@ -398,14 +398,14 @@ test_respond(void)
 
 	host.gopher_public_port = 70;
 	response_init(&r);
-	INT_EQ(gopher_respond(&host, NULL, "GET / HTTP/1.0", 14, &r), 59,
+	INT_EQ(gopher_respond(&host, NULL, NULL, "GET / HTTP/1.0", 14, &r), 59,
 	    "HTTP, public port: 59");
 	HAS(r.body, "gopher://example.org/ ", "HTTP: the public port");
 	response_free(&r);
 
 	response_init(&r);
 	snprintf(line, sizeof(line), "URL:https://example.org/a?b=1&c\tx");
-	INT_EQ(gopher_respond(&host, NULL, line, strlen(line), &r), 20,
+	INT_EQ(gopher_respond(&host, NULL, NULL, line, strlen(line), &r), 20,
 	    "URL: 20");
 	HAS(r.body, "<a href=\"https://example.org/a?b=1&amp;c\">",
 	    "URL: a page that links on");
@@ -413,7 +413,7 @@ test_respond(void)
 
 	response_init(&r);
 	memset(body, 'a', sizeof(body));
-	INT_EQ(gopher_respond(&host, NULL, body, GOPHER_LINE_MAX + 1, &r), 59,
+	INT_EQ(gopher_respond(&host, NULL, NULL, body, GOPHER_LINE_MAX + 1, &r), 59,
 	    "too long: 59");
 	HAS(r.body, "3Selector too long\t", "too long: a type-3 menu");
 	response_free(&r);

@@ -71,7 +71,7 @@ static void
 ask(struct site *s, enum proto proto, const char *path, int may_defer,
     struct response *r)
 {
-	struct router_req	 req = { proto, path, NULL, 0 };
+	struct router_req	 req = { proto, path, NULL, 0, NULL };
 
 	response_init(r);
 	r->may_defer = may_defer;
@@ -157,7 +157,7 @@ test_gopher(struct archive *a)
 
 	response_init(&r);
 	r.may_defer = 1;
-	INT_EQ(gopher_respond(&cfg, s, "/posts/big", 10, &r), 20,
+	INT_EQ(gopher_respond(&cfg, s, NULL, "/posts/big", 10, &r), 20,
 	    "gopher: 20");
 	OK(r.job != NULL && r.gopher_type == '0', "gopher: a text job");
 	response_render(&r);
@@ -167,7 +167,7 @@ test_gopher(struct archive *a)
 
 	response_init(&r);
 	r.may_defer = 1;
-	INT_EQ(gopher_respond(&cfg, s, "/posts/big/", 11, &r), 20,
+	INT_EQ(gopher_respond(&cfg, s, NULL, "/posts/big/", 11, &r), 20,
 	    "gopher menu: 20");
 	OK(r.job != NULL && r.gopher_type == '1', "gopher: a menu job");
 	response_render(&r);
@@ -179,7 +179,7 @@ test_gopher(struct archive *a)
 	/* The Gopher+ forms frame the body: never deferred. */
 	response_init(&r);
 	r.may_defer = 1;
-	INT_EQ(gopher_respond(&cfg, s, "/posts/wide\t+", 13, &r), 20,
+	INT_EQ(gopher_respond(&cfg, s, NULL, "/posts/wide\t+", 13, &r), 20,
 	    "gopher+: 20");
 	OK(r.job == NULL && r.bodylen > 0 && r.body[0] == '+',
 	    "gopher+: rendered at once, framed");

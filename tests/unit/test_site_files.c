@@ -143,7 +143,7 @@ static void
 ask(struct site *s, enum proto proto, const char *path, int may_defer,
     struct response *r)
 {
-	struct router_req	 req = { proto, path, NULL, 0 };
+	struct router_req	 req = { proto, path, NULL, 0, NULL };
 
 	response_init(r);
 	r->may_defer = may_defer;
@@ -208,7 +208,7 @@ test_router(struct archive *a)
 	first = r.body;
 	response_free(&r);
 	kept(s, PROTO_GOPHER, "/files/a.txt", "small file\n");
-	INT_EQ(gopher_respond(&cfg, s, "/files/a.txt", 12, &r), 20,
+	INT_EQ(gopher_respond(&cfg, s, NULL, "/files/a.txt", 12, &r), 20,
 	    "gopher: 20");
 	OK(r.body == first && r.gopher_type == '0',
 	    "gopher: the same bytes in memory");
