@@ -116,21 +116,6 @@ fences(const char *how, enum fsafe_links links)
 	INT_EQ(try("pub/x.txt", links), 0, "no link: pub/x.txt");
 }
 
-/* Kernels before 5.6, and valgrind 3.19, have no openat2. */
-static int
-have_openat2(void)
-{
-	struct open_how	 how;
-	long		 fd;
-
-	memset(&how, 0, sizeof(how));
-	how.flags = O_PATH | O_CLOEXEC;
-	fd = syscall(SYS_openat2, AT_FDCWD, ".", &how, sizeof(how));
-	if (fd >= 0)
-		close((int)fd);
-	return fd >= 0 || errno != ENOSYS;
-}
-
 int
 main(void)
 {
