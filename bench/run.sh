@@ -328,6 +328,16 @@ for how in full resume; do
 	    "$([ -n "$out" ] && echo 0 || echo 1)" \
 	    "OpenSSL + tlsconn, no sockets: the floor for gemini-4k-$how" >>"$X"
 done
+# The same for a connection kept after its handshake: heap in use per
+# connection, the floor for idle-1000-tls (which adds struct conn, the
+# kernel's part of RSS and malloc's free memory).
+out=$("$TF" --certs "$T/certs" --count 1000 --idle) ||
+    say "bench: tlsfloor idle failed"
+printf 'tls-in-memory-idle\tcapsuled\t-\t-\t-\t-\t-\t%s\t-\t%s KB/conn\t%s\n' \
+    "$([ -n "$out" ] && echo 0 || echo 1)" \
+    "$(awk -v b="$(kv heap_per_conn_bytes "$out")" \
+    'BEGIN { printf "%.2f", b / 1024 }')" \
+    "OpenSSL + tlsconn after the handshake, heap in use: the floor for idle-1000-tls" >>"$X"
 say "bench: idle connections"
 # A fresh server for each measurement, so that memory freed by earlier
 # scenarios does not hide the cost.  "tcp": connect and say nothing;

@@ -14,10 +14,18 @@
  * loopback TCP, libuv, and cache misses from sharing two cores with
  * the load generator.
  *
- * usage: tlsfloor --certs DIR [--count 2000] [--resume]
+ * With --idle, no exchange: it completes --count handshakes and keeps
+ * every server side as capsuled keeps a connection that has not sent a
+ * request yet (tlsconn_release_buffers()), and prints the heap in use
+ * per kept connection (mallinfo2()): the floor for bench/run.sh's
+ * idle-1000-tls row, which adds capsuled's struct conn, the kernel's
+ * share of RSS and malloc's fragmentation.
+ *
+ * usage: tlsfloor --certs DIR [--count 2000] [--resume | --idle]
  * output: one key=value line.
  */
 #include <getopt.h>
+#include <malloc.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <stdio.h>
@@ -78,17 +86,10 @@ to_server(struct side *s, char *plain, size_t plainlen)
 	return r;
 }
 
-/* One exchange; returns the client's session for the next one. */
-static SSL_SESSION *
-exchange(SSL_CTX *cctx, struct tls_server *srv, SSL_SESSION *resume,
-    const char *body, size_t bodylen, struct side *s, int *resumed)
+/* A client in s, to resume when resume is not NULL; no server yet. */
+static void
+client_open(SSL_CTX *cctx, SSL_SESSION *resume, struct side *s)
 {
-	char		 plain[1024], tmp[16384];
-	SSL_SESSION	*next;
-	double		 t0;
-	int		 i, r = TLSCONN_WANT, n, sent = 0;
-	size_t		 got = 0;
-
 	memset(s, 0, sizeof(*s));
 	if ((s->client = SSL_new(cctx)) == NULL)
 		die("SSL_new");
@@ -100,6 +101,20 @@ exchange(SSL_CTX *cctx, struct tls_server *srv, SSL_SESSION *resume,
 	SSL_set_tlsext_host_name(s->client, "localhost");
 	if (resume != NULL)
 		SSL_set_session(s->client, resume);
+}
+
+/* One exchange; returns the client's session for the next one. */
+static SSL_SESSION *
+exchange(SSL_CTX *cctx, struct tls_server *srv, SSL_SESSION *resume,
+    const char *body, size_t bodylen, struct side *s, int *resumed)
+{
+	char		 plain[1024], tmp[16384];
+	SSL_SESSION	*next;
+	double		 t0;
+	int		 i, r = TLSCONN_WANT, n, sent = 0;
+	size_t		 got = 0;
+
+	client_open(cctx, resume, s);
 	t0 = cpu_ns();
 	s->server = tlsconn_new(srv);
 	server_ns += cpu_ns() - t0;
@@ -141,6 +156,59 @@ exchange(SSL_CTX *cctx, struct tls_server *srv, SSL_SESSION *resume,
 	return next;
 }
 
+/*
+ * One full handshake, no request: the server side, kept as capsuled
+ * keeps a connection that is waiting for its request.
+ */
+static struct tlsconn *
+handshake_only(SSL_CTX *cctx, struct tls_server *srv)
+{
+	struct side	 s;
+	struct tlsconn	*server;
+	char		 plain[64];
+	int		 i;
+
+	client_open(cctx, NULL, &s);
+	s.server = tlsconn_new(srv);
+	for (i = 0; i < 8 && !(tlsconn_established(s.server) &&
+	    SSL_is_init_finished(s.client)); i++) {
+		ERR_clear_error();
+		(void)SSL_do_handshake(s.client);
+		if (to_server(&s, plain, sizeof(plain)) != TLSCONN_WANT)
+			die("the handshake failed");
+	}
+	if (!tlsconn_established(s.server) || !SSL_is_init_finished(s.client))
+		die("the handshake did not complete");
+	tlsconn_release_buffers(s.server);
+	server = s.server;
+	SSL_free(s.client);
+	buf_free(&s.wire);
+	return server;
+}
+
+/* --idle: heap in use per connection kept after its handshake. */
+static void
+run_idle(SSL_CTX *cctx, struct tls_server *srv, long count)
+{
+	struct tlsconn	**held;
+	size_t		  before;
+	long		  i;
+
+	if ((held = calloc((size_t)count, sizeof(*held))) == NULL)
+		die("out of memory");
+	/* A few untimed ones first: the ticket keys, lazy tables. */
+	for (i = 0; i < 20; i++)
+		tlsconn_free(handshake_only(cctx, srv));
+	before = mallinfo2().uordblks;
+	for (i = 0; i < count; i++)
+		held[i] = handshake_only(cctx, srv);
+	printf("mode=idle count=%ld heap_per_conn_bytes=%.0f\n", count,
+	    (double)(mallinfo2().uordblks - before) / (double)count);
+	for (i = 0; i < count; i++)
+		tlsconn_free(held[i]);
+	free(held);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -148,6 +216,7 @@ main(int argc, char *argv[])
 		{ "certs", required_argument, NULL, 'c' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "resume", no_argument, NULL, 'r' },
+		{ "idle", no_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tls_server	*srv;
@@ -157,19 +226,21 @@ main(int argc, char *argv[])
 	const char		*certs = NULL;
 	char			 err[512], body[4500];
 	long			 count = 2000, i, warm, nresumed = 0;
-	int			 ch, resume = 0, resumed;
+	int			 ch, resume = 0, idle = 0, resumed;
 
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': certs = optarg; break;
 		case 'n': count = strtol(optarg, NULL, 10); break;
 		case 'r': resume = 1; break;
+		case 'i': idle = 1; break;
 		default: certs = NULL; count = 0; break;
 		}
 	}
-	if (certs == NULL || count < 1 || count > 1000000) {
-		fprintf(stderr,
-		    "usage: tlsfloor --certs DIR [--count N] [--resume]\n");
+	if (certs == NULL || count < 1 || count > 1000000 ||
+	    (resume && idle)) {
+		fprintf(stderr, "usage: tlsfloor --certs DIR [--count N] "
+		    "[--resume | --idle]\n");
 		return 2;
 	}
 	log_open(NULL, LOG_LEVEL_WARN);
@@ -182,6 +253,12 @@ main(int argc, char *argv[])
 		die("SSL_CTX_new");
 	SSL_CTX_set_verify(cctx, SSL_VERIFY_NONE, NULL);
 	SSL_CTX_set_min_proto_version(cctx, TLS1_3_VERSION);
+	if (idle) {
+		run_idle(cctx, srv, count);
+		SSL_CTX_free(cctx);
+		tls_server_free(srv);
+		return 0;
+	}
 	memset(body, 'x', sizeof(body));
 	memcpy(body, "20 text/gemini\r\n", 16);
 	/* A tenth of the rounds, untimed, to warm caches and the ticket. */
