@@ -262,9 +262,10 @@ caught_up(struct watch *w)
 
 /*
  * A file read while a write to it may be unknown yet: the pending
- * events or the next build will tell.  The flag goes up before the look
- * at the queue, so that a batch on_readable() ends after that look sees
- * it (watch_published() then asks for the build).
+ * events or the next build will tell.  The flag is raised during the
+ * build and read on the main loop once that build is published
+ * (watch_published(), which then asks for the next one), so no event
+ * can slip between the two.
  */
 int
 watch_held(void *arg, const char *rel, enum archive_ask ask)
