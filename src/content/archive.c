@@ -1993,20 +1993,30 @@ archive_hidden_name(const char *path)
 	return path[0] == '.' || strstr(path, "/.") != NULL;
 }
 
-/* Not a user capsule, or st is its owner's alone (core/userdir.h). */
+/*
+ * What refuses the regular file st once it is open, as an errno, or 0:
+ * a second name for it may be one from anywhere on the file system (a
+ * hard link cannot be told from the original), and in a user capsule
+ * it must be its owner's alone (core/userdir.h).
+ */
 static int
-owner_ok(const struct archive *a, const struct stat *st)
+file_refused(const struct archive *a, const struct stat *st,
+    bool hardlinks)
 {
 	const struct archive_priv *ap = inner(a);
 
-	return !ap->owned || userdir_owned(st, ap->owner);
+	if (st->st_nlink > 1 && !hardlinks)
+		return EMLINK;
+	if (ap->owned && !userdir_owned(st, ap->owner))
+		return EPERM;
+	return 0;
 }
 
 int
 archive_files_open(const struct archive *a, const char *rel, int links,
     bool hardlinks, struct stat *st, enum fsafe_kind *kind)
 {
-	int	 fd;
+	int	 fd, why;
 
 	if (archive_hidden_name(rel)) {
 		errno = ENOENT;
@@ -2015,18 +2025,12 @@ archive_files_open(const struct archive *a, const char *rel, int links,
 	if ((fd = fsafe_open(a->dir, rel, (enum fsafe_links)links, st,
 	    kind)) == -1)
 		return -1;
-	/*
-	 * A second name for a file may be one from anywhere on the file
-	 * system (a hard link cannot be told from the original).
-	 */
-	if (*kind == FSAFE_FILE && st->st_nlink > 1 && !hardlinks) {
+	/* A directory has a link per subdirectory; only its owner counts. */
+	why = *kind == FSAFE_FILE ? file_refused(a, st, hardlinks) :
+	    file_refused(a, st, true);
+	if (why != 0) {
 		close(fd);
-		errno = EMLINK;
-		return -1;
-	}
-	if (!owner_ok(a, st)) {
-		close(fd);
-		errno = EPERM;
+		errno = why;
 		return -1;
 	}
 	return fd;
@@ -2039,7 +2043,7 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 	enum fsafe_kind	 kind;
 	const char	*slash;
 	char		*rel;
-	int		 fd;
+	int		 fd, why;
 
 	if (!p->bundle || (slash = strrchr(p->path, '/')) == NULL ||
 	    *name == '\0' || strcmp(name, slash + 1) == 0) {
@@ -2054,14 +2058,10 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 		errno = ENOENT;
 		return -1;
 	}
-	if (kind != FSAFE_FILE || (st->st_nlink > 1 && !hardlinks)) {
+	why = kind != FSAFE_FILE ? ENOENT : file_refused(a, st, hardlinks);
+	if (why != 0) {
 		close(fd);
-		errno = kind != FSAFE_FILE ? ENOENT : EMLINK;
-		return -1;
-	}
-	if (!owner_ok(a, st)) {
-		close(fd);
-		errno = EPERM;
+		errno = why;
 		return -1;
 	}
 	return fd;
