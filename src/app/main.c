@@ -31,7 +31,7 @@
 #include "content/archive.h"
 #include "content/frontmatter.h"
 #include "content/links.h"
-#include "content/template.h"
+#include "markdown/template.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/log.h"

@@ -28,7 +28,7 @@
 
 #include "content/frontmatter.h"
 #include "content/frontmatter_int.h"
-#include "content/toml.h"
+#include "core/toml.h"
 #include "core/buf.h"
 #include "core/date.h"
 

@@ -776,6 +776,20 @@ shown(const char *name)
 	return buf_release(&b);
 }
 
+/* One entry of a listing: what serve_listing() keeps of a dirent. */
+struct listed {
+	char	*name;
+	int	 isdir;
+};
+
+/* Listings sort as alphasort() would: by strcoll() of the names. */
+static int
+listed_cmp(const void *a, const void *b)
+{
+	return strcoll(((const struct listed *)a)->name,
+	    ((const struct listed *)b)->name);
+}
+
 /* A directory under files/: a listing made from the page model. */
 static void
 serve_listing(const struct route *rt, int dfd, const char *urlpath,
@@ -783,12 +797,13 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 {
 	struct page	 p;
 	struct stat	 st;
-	struct dirent	**ents = NULL;
+	struct listed	*ents = NULL;
 	struct blob	*b;
 	DIR		*d;
 	struct dirent	*e;
 	size_t		 n = 0, cap = 0, i, len;
 	char		*url, *name;
+	int		 type;
 
 	if ((d = fdopendir(dfd)) == NULL) {
 		close(dfd);
@@ -800,12 +815,17 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 			continue;	/* hidden files, "." and ".." */
 		if (!listable(e->d_name))
 			continue;
-		if (e->d_type == DT_REG && !rt->cfg->files_hardlinks &&
+		type = e->d_type;
+		if (type == DT_UNKNOWN)	/* a file system without d_type */
+			type = fstatat(dirfd(d), e->d_name, &st,
+			    AT_SYMLINK_NOFOLLOW) == -1 ? DT_UNKNOWN :
+			    IFTODT(st.st_mode);
+		if (type == DT_REG && !rt->cfg->files_hardlinks &&
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
 		    0 && st.st_nlink > 1)
 			continue;	/* never served: see serve_file() */
-		if (e->d_type == DT_FIFO || e->d_type == DT_SOCK ||
-		    e->d_type == DT_CHR || e->d_type == DT_BLK)
+		if (type == DT_FIFO || type == DT_SOCK ||
+		    type == DT_CHR || type == DT_BLK)
 			continue;	/* never served: not listed either */
 		if (rt->cfg->owned && (fstatat(dirfd(d), e->d_name, &st, 0) ==
 		    -1 || !userdir_owned(&st, rt->cfg->owner_uid)))
@@ -814,13 +834,17 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 			cap = cap ? cap * 2 : 32;
 			ents = xreallocarray(ents, cap, sizeof(*ents));
 		}
-		ents[n] = xmalloc(sizeof(*e));
-		memcpy(ents[n++], e, sizeof(*e));
+		/*
+		 * The name and type only: readdir() hands out records
+		 * shorter than struct dirent, so copying a whole one
+		 * reads past the end of the last record in its buffer.
+		 */
+		ents[n].name = xstrdup(e->d_name);
+		ents[n++].isdir = type == DT_DIR;
 	}
 	closedir(d);
 	if (n > 1)		/* an empty listing has no array: NULL */
-		qsort(ents, n, sizeof(*ents), (int (*)(const void *,
-		    const void *))alphasort);
+		qsort(ents, n, sizeof(*ents), listed_cmp);
 
 	page_init(&p);
 	name = shown(urlpath);
@@ -837,16 +861,16 @@ serve_listing(const struct route *rt, int dfd, const char *urlpath,
 		free(url);
 	}
 	for (i = 0; i < n; i++) {
-		int isdir = ents[i]->d_type == DT_DIR;
+		int isdir = ents[i].isdir;
 
-		url = xasprintf("%s%s%s", urlpath, ents[i]->d_name,
+		url = xasprintf("%s%s%s", urlpath, ents[i].name,
 		    isdir ? "/" : "");
-		name = shown(ents[i]->d_name);
+		name = shown(ents[i].name);
 		page_link(&p, isdir ? LINK_MENU : LINK_FILE, url, NULL,
 		    "%s%s", name, isdir ? "/" : "");
 		free(name);
 		free(url);
-		free(ents[i]);
+		free(ents[i].name);
 	}
 	free(ents);
 	b = emit_menu(rt, &p);

@@ -144,6 +144,18 @@ make_capsule(void)
 		snprintf(q, sizeof(q), "%s/files/twice/index.gmi", capsule);
 		(void)!link(p, q);
 	}
+	/*
+	 * Enough names that readdir() fills several buffers: its last
+	 * record in each is shorter than a struct dirent, and a listing
+	 * that copied whole dirents read past the heap block (ASan).
+	 */
+	snprintf(p, sizeof(p), "%s/files/many", capsule);
+	mkdir(p, 0755);
+	for (int i = 0; i < 2000; i++) {
+		snprintf(p, sizeof(p), "%s/files/many/note-%04d.txt",
+		    capsule, i);
+		e2e_write_file(p, "n\n");
+	}
 }
 
 /*
@@ -212,6 +224,28 @@ test_files_dirs(const struct e2e_server *s, int listings)
 	r = gem(s, "/files/");
 	INT_EQ(r.status, listings ? 20 : 51, "files/ itself: as any directory");
 	reply_free(&r);
+
+	r = gem(s, "/files/many/");
+	if (listings) {
+		const char	*at = r.body.data ? r.body.data : "";
+		int		 links = 0;
+
+		INT_EQ(r.status, 20, "2,000 entries: listed");
+		while ((at = strstr(at, "\n=> /files/many/note-")) != NULL) {
+			links++;
+			at++;
+		}
+		INT_EQ(links, 2000, "2,000 entries: every one listed");
+		HAS(r.body.data, "=> /files/many/note-0000.txt note-0000.txt\n"
+		    "=> /files/many/note-0001.txt", "2,000 entries: by name");
+	} else
+		INT_EQ(r.status, 51, "2,000 entries: listings off");
+	reply_free(&r);
+	g = gopher(s, "/files/many/");
+	if (listings)
+		HAS(g, "0note-1999.txt\t/files/many/note-1999.txt\t",
+		    "gopher: 2,000 entries listed");
+	free(g);
 }
 
 static void

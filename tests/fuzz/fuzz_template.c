@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content/template.h"
+#include "markdown/template.h"
 #include "core/buf.h"
 #include "markdown/render.h"
 

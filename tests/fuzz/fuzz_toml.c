@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "content/frontmatter.h"
-#include "content/toml.h"
+#include "core/toml.h"
 #include "core/buf.h"
 #include "core/utf8.h"
 

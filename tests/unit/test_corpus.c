@@ -40,7 +40,7 @@
 
 #include "content/archive.h"
 #include "content/frontmatter.h"
-#include "content/template.h"
+#include "markdown/template.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/log.h"

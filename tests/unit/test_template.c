@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "content/template.h"
+#include "markdown/template.h"
 #include "core/buf.h"
 #include "core/util.h"
 #include "harness.h"

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "content/toml.h"
+#include "core/toml.h"
 #include "core/buf.h"
 #include "core/util.h"
 #include "harness.h"

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "content/toml.h"
+#include "core/toml.h"
 #include "core/buf.h"
 #include "core/url.h"
 #include "core/utf8.h"

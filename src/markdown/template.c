@@ -24,7 +24,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "content/template.h"
+#include "markdown/template.h"
 #include "core/buf.h"
 #include "core/util.h"
 #include "markdown/html.h"
