@@ -18,7 +18,7 @@
  */
 #include <stdatomic.h>
 
-#include "../e2e/e2e.h"
+#include "e2e.h"
 #include "content/archive.h"
 #include "core/config.h"
 #include "core/log.h"

@@ -12,7 +12,7 @@
  * non-zero exit; VmRSS is not checked there, ASan's quarantine holds
  * freed memory on purpose).  REBUILDS overrides the count.
  */
-#include "../e2e/e2e.h"
+#include "e2e.h"
 
 static struct e2e_server srv;
 static SSL_CTX	*ctx;

@@ -23,7 +23,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "../e2e/e2e.h"
+#include "e2e.h"
 
 #define RUN_MS		30000
 #define NSTABLE		8

@@ -32,7 +32,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "../e2e/e2e.h"
+#include "e2e.h"
 
 #define NSTABLE		4
 #define NEDIT		4
