@@ -64,12 +64,6 @@ make_capsule(void)
 	mk("pages/my page.md", "---\ntitle: My Page\n---\nA page.\n");
 }
 
-static struct reply
-get(const char *path)
-{
-	return e2e_gemini_get(srv.gemini_port, ctx, path);
-}
-
 /* Does the server's log have a line containing needle? */
 static int
 logged(const char *needle)
@@ -182,12 +176,12 @@ test_redirects(void)
 	int		 len;
 
 	for (i = 0; i < nitems(t); i++) {
-		r = get(t[i].req);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", t[i].req);
 		snprintf(want, sizeof(want), "31 %s", t[i].to);
 		OK(strcmp(r.header, want) == 0, "%s: \"%s\", want \"%s\"",
 		    t[i].req, r.header, want);
 		reply_free(&r);
-		r = get(t[i].to);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", t[i].to);
 		OK(r.status == 20 && r.body.data != NULL &&
 		    (strstr(r.body.data, "in.txt") != NULL ||
 		    strstr(r.body.data, "A page.") != NULL),
@@ -221,7 +215,7 @@ test_dotfiles(void)
 	int		 len;
 
 	for (i = 0; i < nitems(paths); i++) {
-		r = get(paths[i]);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", paths[i]);
 		OK(r.status == 51, "%s: %d, want 51", paths[i], r.status);
 		OK(r.body.data == NULL ||
 		    strstr(r.body.data, "DOT-SECRET") == NULL,
@@ -237,7 +231,7 @@ test_dotfiles(void)
 		    out.data ? out.data : "");
 		buf_free(&out);
 	}
-	r = get("/files/sub/ok.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/sub/ok.txt");
 	OK(r.status == 20, "/files/sub/ok.txt: still served (%d)", r.status);
 	reply_free(&r);
 }
@@ -388,7 +382,7 @@ test_listing(void)
 	struct reply	 r;
 	struct buf	 out;
 
-	r = get("/files/list/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/list/");
 	OK(r.status == 20, "listing: %d", r.status);
 	OK(r.body.data != NULL && utf8_valid(r.body.data, r.body.len),
 	    "listing: valid UTF-8:\n%s", r.body.data ? r.body.data : "");
@@ -404,12 +398,14 @@ test_listing(void)
 	HAS(r.body.data, "=> /files/list/ok-%C3%A9.txt ok-\xc3\xa9.txt\n",
 	    "UTF-8 name as it is");
 	reply_free(&r);
-	r = get("/files/list/nel%C2%85x.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "%s",
+	    "/files/list/nel%C2%85x.txt");
 	OK(r.status == 20 && r.body.data != NULL &&
 	    strcmp(r.body.data, "C1\n") == 0, "the C1 name's link works (%d)",
 	    r.status);
 	reply_free(&r);
-	r = get("/files/list/ls%E2%80%A8x.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "%s",
+	    "/files/list/ls%E2%80%A8x.txt");
 	OK(r.status == 20, "the U+2028 name's link works (%d)", r.status);
 	reply_free(&r);
 	OK(e2e_plain(srv.gopher_port, "/files/list/\r\n", 14, &out) == 0 &&
@@ -485,7 +481,8 @@ test_symlinks(void)
 			break;
 		}
 		for (i = 0; i < nitems(refused); i++) {
-			r = get(refused[i]);
+			r = e2e_gemini_get(srv.gemini_port, ctx, "%s",
+			    refused[i]);
 			OK(r.status == 51 && !secret(&r), "%s%s: %d, want 51",
 			    names[m], refused[i], r.status);
 			reply_free(&r);
@@ -497,15 +494,15 @@ test_symlinks(void)
 			    "%sgopher %s: an error", names[m], refused[i]);
 			buf_free(&out);
 		}
-		r = get("/files/l-ok");
+		r = e2e_gemini_get(srv.gemini_port, ctx, "/files/l-ok");
 		OK(r.status == 20, "%s/files/l-ok: a link within files/ (%d)",
 		    names[m], r.status);
 		reply_free(&r);
-		r = get("/files/l-sub/ok.txt");
+		r = e2e_gemini_get(srv.gemini_port, ctx, "/files/l-sub/ok.txt");
 		OK(r.status == 20, "%s/files/l-sub/ok.txt: a directory link "
 		    "within files/ (%d)", names[m], r.status);
 		reply_free(&r);
-		r = get("/files/l-around");
+		r = e2e_gemini_get(srv.gemini_port, ctx, "/files/l-around");
 		OK(r.status == 20, "%s/files/l-around: out and back into "
 		    "files/ (%d)", names[m], r.status);
 		reply_free(&r);
@@ -545,7 +542,7 @@ test_hardlinks(void)
 		fprintf(stderr, "SKIPPED: hard links: %s\n", strerror(errno));
 		return;
 	}
-	r = get("/files/hard.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/hard.txt");
 	OK(r.status == 51 && !secret(&r), "/files/hard.txt: %d, want 51",
 	    r.status);
 	reply_free(&r);
@@ -554,10 +551,10 @@ test_hardlinks(void)
 	    strstr(out.data, "SECRET") == NULL, "gopher /files/hard.txt: an "
 	    "error");
 	buf_free(&out);
-	r = get("/files/a.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/a.txt");
 	OK(r.status == 20, "/files/a.txt, one link: still 20 (%d)", r.status);
 	reply_free(&r);
-	r = get("/files/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/");
 	OK(r.status == 20 && r.body.data != NULL &&
 	    strstr(r.body.data, "hard.txt") == NULL,
 	    "the listing leaves it out");
@@ -568,7 +565,7 @@ test_hardlinks(void)
 		srv = keep;
 		return;
 	}
-	r = get("/files/hard.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/hard.txt");
 	OK(r.status == 20 && secret(&r),
 	    "files_hardlinks: true: served (%d)", r.status);
 	reply_free(&r);

@@ -128,20 +128,6 @@ make_capsule(void)
 	close(fd);
 }
 
-static struct reply
-get(int port, const char *path)
-{
-	struct reply	 r;
-	char		 req[2048];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
-	    path);
-	if (e2e_gemini_raw(port, req, (size_t)len, &r, ctx, "localhost") == -1)
-		r.status = -2;
-	return r;
-}
-
 static int
 leaked(const struct buf *b)
 {
@@ -152,7 +138,7 @@ leaked(const struct buf *b)
 static void
 expect(int port, const char *path, int status, const char *needle)
 {
-	struct reply	 r = get(port, path);
+	struct reply	 r = e2e_gemini_get(port, ctx, "%s", path);
 
 	OK(r.status == status, "%s: status %d, want %d (%s)", path, r.status,
 	    status, r.header);
@@ -173,7 +159,7 @@ expect_soon(int port, const char *path, int status, const char *needle)
 	int		 done;
 
 	for (;;) {
-		r = get(port, path);
+		r = e2e_gemini_get(port, ctx, "%s", path);
 		done = r.status == status && (needle == NULL ?
 		    !leaked(&r.body) : r.body.data != NULL &&
 		    strstr(r.body.data, needle) != NULL);
@@ -324,7 +310,8 @@ test_dots(struct e2e_server *s)
 	int		 len;
 
 	for (i = 0; i < nitems(gem); i++) {
-		struct reply r = get(s->gemini_port, gem[i]);
+		struct reply r = e2e_gemini_get(s->gemini_port, ctx, "%s",
+		    gem[i]);
 
 		OK(r.status / 10 == 5, "%s: status %d, want 5x", gem[i],
 		    r.status);
@@ -374,7 +361,7 @@ test_specials(struct e2e_server *s)
 	    "of IN_OPEN events)", n);
 	close(in);
 	/* A directory listing does not offer them either. */
-	r = get(s->gemini_port, "/files/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/");
 	OK(r.status == 20 && r.body.data != NULL &&
 	    strstr(r.body.data, "a.txt") != NULL &&
 	    strstr(r.body.data, "fifo") == NULL &&

@@ -77,30 +77,13 @@ make_capsule(const char *top)
 	mkfifo(path, 0644);
 }
 
-static struct reply
-get(const char *fmt, ...)
-{
-	struct reply	 r;
-	char		 req[4096];
-	va_list		 ap;
-	int		 len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(req, sizeof(req), fmt, ap);
-	va_end(ap);
-	if (e2e_gemini_raw(srv.gemini_port, req, (size_t)len, &r, ctx,
-	    "localhost") == -1)
-		r.status = -2;
-	return r;
-}
-
 /* Request URL path on our host; check status and clean close. */
 static void
 expect(const char *path, int status, const char *needle)
 {
 	struct reply	 r;
 
-	r = get("gemini://localhost:%d%s\r\n", srv.gemini_port, path);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 	OK(r.status == status, "%s: status %d, want %d (header \"%s\")",
 	    path, r.status, status, r.header);
 	OK(r.close_notify, "%s: no close_notify", path);
@@ -133,10 +116,10 @@ test_pages(void)
 	struct reply	 r;
 
 	expect("/", 20, "Test Capsule");
-	r = get("gemini://localhost:%d\r\n", srv.gemini_port);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "%s", "");
 	INT_EQ(r.status, 20, "empty path is served as / without redirect");
 	reply_free(&r);
-	r = get("gemini://localhost:%d/\r\n", srv.gemini_port);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/");
 	OK(strncmp(r.header, "20 text/gemini", 14) == 0, "home MIME: %s",
 	    r.header);
 	HAS(r.header, "lang=", "text/gemini carries lang");
@@ -147,7 +130,7 @@ test_pages(void)
 
 	expect("/posts/", 20, "=> /posts/hello 2024-01-02 Hello World");
 	expect("/posts", 31, NULL);
-	r = get("gemini://localhost:%d/posts\r\n", srv.gemini_port);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts");
 	STR_EQ(r.header, "31 /posts/", "directory without slash redirects");
 	reply_free(&r);
 	expect("/posts/hello", 20, "# Hello World");
@@ -172,10 +155,10 @@ test_files(void)
 	int		 i, same = 1;
 
 	expect("/files/a.txt", 20, "plain text");
-	r = get("gemini://localhost:%d/files/a.txt\r\n", srv.gemini_port);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/a.txt");
 	STR_EQ(r.header, "20 text/plain; charset=utf-8", "text MIME");
 	reply_free(&r);
-	r = get("gemini://localhost:%d/files/img.png\r\n", srv.gemini_port);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/img.png");
 	STR_EQ(r.header, "20 image/png", "image MIME");
 	INT_EQ(r.body.len, 70000, "binary file length");
 	for (i = 0; i < 70000 && (size_t)i < r.body.len; i++)
@@ -300,7 +283,7 @@ test_slow_clients(void)
 		SSL_write(ssl[i], "gemini://local", 14);
 	}
 	t0 = e2e_now_ms();
-	r = get("gemini://localhost:%d/\r\n", srv.gemini_port);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/");
 	INT_EQ(r.status, 20, "third client served");
 	OK(e2e_now_ms() - t0 < 1000, "third client not blocked (%llu ms)",
 	    (unsigned long long)(e2e_now_ms() - t0));
@@ -352,7 +335,7 @@ test_rude_clients(void)
 		(void)!write(fd, "\x16\x03\x01\x00", 4);
 		close(fd);
 	}
-	r = get("gemini://localhost:%d/\r\n", srv.gemini_port);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/");
 	INT_EQ(r.status, 20, "server still serving after rude clients");
 	reply_free(&r);
 }
@@ -378,8 +361,7 @@ crawl_sample(const char *top)
 		struct reply	 r;
 		char		*line, *save_p = NULL;
 
-		r = get("gemini://localhost:%d%s\r\n", s2.gemini_port,
-		    queue[i]);
+		r = e2e_gemini_get(s2.gemini_port, ctx, "%s", queue[i]);
 		if (r.status == 10 && strcmp(queue[i], "/search") == 0) {
 			reply_free(&r);		/* asking is its answer */
 			continue;

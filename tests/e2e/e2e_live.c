@@ -65,12 +65,6 @@ in_capsule(char *path, size_t len, const char *rel)
 	snprintf(path, len, "%s/%s", capsule, rel);
 }
 
-static struct reply
-gem(const char *path)
-{
-	return e2e_gemini_get(srv.gemini_port, ctx, path);
-}
-
 /*
  * Poll path until it answers status and its body has needle (want) or
  * lacks it; returns the milliseconds it took, or -1 after limit_ms.
@@ -84,7 +78,7 @@ wait_for(const char *path, int status, const char *needle, int want,
 	int		 has, done;
 
 	for (;;) {
-		r = gem(path);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 		has = needle == NULL || (r.body.data != NULL &&
 		    strstr(r.body.data, needle) != NULL);
 		done = r.status == status && has == want;
@@ -315,7 +309,7 @@ test_dirs(void)
 static void
 whole(const char *path, const struct buf *want)
 {
-	struct reply	 r = gem(path);
+	struct reply	 r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 
 	OK(r.status == 20 && r.body.len == want->len &&
 	    memcmp(r.body.data, want->data, want->len) == 0,
@@ -429,7 +423,7 @@ test_sighup(void)
 	OK(log_count("capsuled.yaml:13:15: latest_posts: expected an "
 	    "integer") == 1,
 	    "refusal names file:line:col");
-	r = gem("/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/");
 	INT_EQ(r.status, 20, "still serving after a bad config");
 	OK(r.close_notify, "close_notify after a bad config");
 	reply_free(&r);
@@ -444,7 +438,8 @@ test_sighup(void)
 	expect_soon("config title", "/", 20, "Retitled Capsule", 1);
 	/* A 1 KiB cache: every page is evicted soon after; all still fine. */
 	for (n = 0; n < 20; n++) {
-		r = gem(n % 2 ? "/posts/" : "/posts/steady");
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s",
+		    n % 2 ? "/posts/" : "/posts/steady");
 		OK(r.status == 20 && r.close_notify && r.body.len > 0,
 		    "tiny cache: response %d", n);
 		reply_free(&r);
@@ -458,7 +453,7 @@ test_sighup(void)
 	OK(log_wait("reload: configuration", n, 5000) == 0, "watch off");
 	mk("posts/2025-05-05-unseen.md", "---\ntitle: Unseen Yet\n---\n.\n");
 	e2e_sleep_ms(400);
-	r = gem("/posts/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/");
 	OK(r.body.data != NULL && strstr(r.body.data, "Unseen Yet") == NULL,
 	    "not watched: not rebuilt");
 	reply_free(&r);

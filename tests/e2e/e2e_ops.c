@@ -13,24 +13,6 @@
 static SSL_CTX	*ctx;
 static char	 capsule[] = "/tmp/capsuled-ops.XXXXXX";
 
-static struct reply
-gem(const struct e2e_server *s, const char *path)
-{
-	struct reply	 r;
-	char		 req[1100];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
-	    s->gemini_port, path);
-	e2e_gemini_raw(s->gemini_port, req, (size_t)len, &r, ctx,
-	    "localhost");
-	if (r.body.data == NULL)
-		buf_add(&r.body, "", 0);
-	buf_addc(&r.body, '\0');	/* a C string; len counts the NUL */
-	r.body.len--;
-	return r;
-}
-
 static char *
 gopher(const struct e2e_server *s, const char *selector)
 {
@@ -168,16 +150,16 @@ test_files_dirs(const struct e2e_server *s, int listings)
 	struct reply	 r;
 	char		*g;
 
-	r = gem(s, "/files/photos/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/photos/");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
 	    "index.gmi: served as the directory's page");
 	STR_EQ(r.body.data, "# My photos\n=> cat.txt The cat\n",
 	    "index.gmi: its bytes, not a listing");
 	reply_free(&r);
-	r = gem(s, "/files/photos");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/photos");
 	STR_EQ(r.header, "31 /files/photos/", "index dir: slash added first");
 	reply_free(&r);
-	r = gem(s, "/files/photos/index.gmi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/photos/index.gmi");
 	INT_EQ(r.status, 20, "index.gmi: also by its own name");
 	reply_free(&r);
 	g = gopher(s, "/files/photos/");
@@ -186,7 +168,7 @@ test_files_dirs(const struct e2e_server *s, int listings)
 	HAS(g, "\t/files/photos/index.gmi\t", "gopher: the index is listed");
 	free(g);
 
-	r = gem(s, "/files/raw/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/raw/");
 	if (listings) {
 		INT_EQ(r.status, 20, "no index: listed");
 		HAS(r.body.data, "=> /files/raw/b.txt b.txt",
@@ -202,30 +184,30 @@ test_files_dirs(const struct e2e_server *s, int listings)
 	else
 		HAS(g, "3Not found\t", "gopher: listings off: an error line");
 	free(g);
-	r = gem(s, "/files/raw/b.txt");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/raw/b.txt");
 	STR_EQ(r.body.data, "bee\n", "files still served by name");
 	reply_free(&r);
 
 	/* An index.gmi that is a directory, or a second name, is none. */
-	r = gem(s, "/files/odd/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/odd/");
 	if (listings)
 		HAS(r.body.data, "=> /files/odd/index.gmi/ index.gmi/",
 		    "index.gmi a directory: listed, not served");
 	else
 		INT_EQ(r.status, 51, "index.gmi a directory: no index");
 	reply_free(&r);
-	r = gem(s, "/files/twice/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/twice/");
 	if (listings)
 		HAS(r.body.data, "# Index of /files/twice/",
 		    "index.gmi with two names: not the page");
 	else
 		INT_EQ(r.status, 51, "index.gmi with two names: no index");
 	reply_free(&r);
-	r = gem(s, "/files/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/");
 	INT_EQ(r.status, listings ? 20 : 51, "files/ itself: as any directory");
 	reply_free(&r);
 
-	r = gem(s, "/files/many/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/many/");
 	if (listings) {
 		const char	*at = r.body.data ? r.body.data : "";
 		int		 links = 0;
@@ -253,25 +235,25 @@ test_lang(const struct e2e_server *s)
 {
 	struct reply	 r;
 
-	r = gem(s, "/posts/deutsch");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/deutsch");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=de",
 	    "post lang: de");
 	HAS(r.body.data, "Ein Beitrag auf Deutsch", "post lang: body");
 	reply_free(&r);
-	r = gem(s, "/posts/plain");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/plain");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
 	    "no post lang: the site's");
 	reply_free(&r);
-	r = gem(s, "/posts/quebec");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/quebec");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=fr-CA",
 	    "post language: fr-CA");
 	reply_free(&r);
-	r = gem(s, "/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
 	    "home: the site's lang");
 	reply_free(&r);
 	/* A lang that is no language tag is ignored: the post stays. */
-	r = gem(s, "/posts/smuggle");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/smuggle");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
 	    "a lang that is not a language tag: the site's");
 	reply_free(&r);
@@ -285,32 +267,32 @@ test_redirects(const struct e2e_server *s)
 	struct reply	 r;
 	char		*g;
 
-	r = gem(s, "/old");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/old");
 	STR_EQ(r.header, "31 /posts/deutsch", "redirect to a path");
 	INT_EQ(r.body.len, 0, "31 has no body");
 	OK(r.close_notify, "31 ends with close_notify");
 	reply_free(&r);
-	r = gem(s, "/gone/away");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/gone/away");
 	STR_EQ(r.header, "31 gemini://example.org/elsewhere?x=1",
 	    "redirect to a URL");
 	reply_free(&r);
-	r = gem(s, "/posts/plain");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/plain");
 	INT_EQ(r.status, 20, "content wins over a redirect of the same path");
 	reply_free(&r);
-	r = gem(s, "/caf%C3%A9");
+	r = e2e_gemini_get(s->gemini_port, ctx, "%s", "/caf%C3%A9");
 	STR_EQ(r.header, "31 /posts/", "percent-decoded path matched");
 	reply_free(&r);
-	r = gem(s, "/old/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/old/");
 	INT_EQ(r.status, 51, "exact match only");
 	reply_free(&r);
-	r = gem(s, "/posts/gone");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/gone");
 	STR_EQ(r.header, "31 /posts/plain", "an old post slug");
 	reply_free(&r);
-	r = gem(s, "/now");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/now");
 	STR_EQ(r.header, "30 /posts/deutsch", "temporary redirect: 30");
 	INT_EQ(r.body.len, 0, "30 has no body");
 	reply_free(&r);
-	r = gem(s, "/later");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/later");
 	STR_EQ(r.header, "30 gemini://example.org/soon", "temporary to a URL");
 	reply_free(&r);
 
@@ -345,7 +327,7 @@ test_robots(const struct e2e_server *s, const char *want)
 	struct reply	 r;
 	char		*g;
 
-	r = gem(s, "/robots.txt");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/robots.txt");
 	if (want == NULL) {
 		INT_EQ(r.status, 51, "robots: ~ -> 51");
 		reply_free(&r);
@@ -373,7 +355,7 @@ test_anonymise_and_reopen(struct e2e_server *s)
 	char		 moved[400];
 	char		*text, *g;
 
-	r = gem(s, "/posts/deutsch?first");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/deutsch?first");
 	reply_free(&r);
 	OK(log_has(s->log, "/posts/deutsch?first", 5000),
 	    "access line written");
@@ -420,7 +402,7 @@ test_aliases_and_full_feed(const struct e2e_server *s)
 	struct reply	 r;
 	char		*text, want[200];
 
-	r = gem(s, "/posts/links");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/links");
 	INT_EQ(r.status, 20, "/posts/links");
 	HAS(r.body.data, "=> /posts/deutsch moved", "old URL -> the post");
 	HAS(r.body.data, "=> https://old.example/gone.html gone",
@@ -431,7 +413,7 @@ test_aliases_and_full_feed(const struct e2e_server *s)
 	    s->gopher_port);
 	HAS(text, want, "Gopher: the same post");
 	free(text);
-	r = gem(s, "/atom.xml");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/atom.xml");
 	INT_EQ(r.status, 20, "/atom.xml");
 	HAS(r.body.data, "<content type=\"text\">", "full content");
 	snprintf(want, sizeof(want), "=&gt; gemini://localhost:%d/posts/"
@@ -448,7 +430,7 @@ test_peer_mode(struct e2e_server *s, const char *want, const char *what)
 {
 	struct reply	 r;
 
-	r = gem(s, "/?peer");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/?peer");
 	reply_free(&r);
 	OK(log_has(s->log, want, 5000), "%s: \"%s\" in the log", what, want);
 }
@@ -478,7 +460,7 @@ test_port_in_use(struct e2e_server *s)
 	    "a second server on a busy port exits 1 (status %d)", rc);
 	OK(log_has(out, "address already in use", 1000),
 	    "and says the address is in use");
-	r = gem(s, "/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/");
 	INT_EQ(r.status, 20, "the first server still answers");
 	reply_free(&r);
 }
@@ -550,7 +532,8 @@ main(void)
 	/* 2: log_peer none, robots off, listings off. */
 	if (e2e_start(&s, capsule, "log_peer: none\nrobots: ~\n"
 	    "listings: false\n") == 0) {
-		struct reply r = gem(&s, "/atom.xml");
+		struct reply r = e2e_gemini_get(s.gemini_port, ctx,
+		    "/atom.xml");
 
 		OK(strstr(r.body.data, "<entry>") != NULL &&
 		    strstr(r.body.data, "<content") == NULL,

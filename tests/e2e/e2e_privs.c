@@ -64,15 +64,10 @@ static int
 get_status(int port, const char *path)
 {
 	struct reply	 r;
-	char		 req[512];
-	int		 len, st;
+	int		 st;
 
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
-	    path);
-	if (e2e_gemini_raw(port, req, (size_t)len, &r, ctx, "localhost") ==
-	    -1)
-		return -2;
-	st = r.close_notify ? r.status : -3;
+	r = e2e_gemini_get(port, ctx, "%s", path);
+	st = r.status == -2 ? -2 : r.close_notify ? r.status : -3;
 	reply_free(&r);
 	return st;
 }

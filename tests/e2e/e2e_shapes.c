@@ -68,12 +68,6 @@ make_capsule(const char *top)
 	put("posts/2024-05-01-gem-bundle/pic.png", "PNG-GEM");
 }
 
-static struct reply
-gem(const char *path)
-{
-	return e2e_gemini_get(srv.gemini_port, ctx, path);
-}
-
 static void
 gph(const char *path, struct buf *out)
 {
@@ -116,7 +110,7 @@ test_posts(void)
 
 	for (i = 0; i < nitems(shapes); i++) {
 		snprintf(path, sizeof(path), "/posts/%s", shapes[i].slug);
-		r = gem(path);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 		snprintf(line, sizeof(line), "# %s\n%s ·", shapes[i].title,
 		    shapes[i].date);
 		OK(r.status == 20 && has(r.body.data, line),
@@ -150,27 +144,27 @@ test_lists(void)
 	struct reply	 r;
 	struct buf	 g;
 
-	r = gem("/series/mixed/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/series/mixed/");
 	OK(r.status == 20 && in_order(r.body.data, parts, nitems(parts)),
 	    "the series lists all five in part order");
 	reply_free(&r);
 	gph("/series/mixed/", &g);
 	OK(in_order(g.data, parts, nitems(parts)), "so does its menu");
 	buf_free(&g);
-	r = gem("/posts/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/");
 	OK(r.status == 20 && in_order(r.body.data, newest, nitems(newest)),
 	    "the archive lists all five, newest first");
 	reply_free(&r);
-	r = gem("/tags/alpha/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/tags/alpha/");
 	OK(r.status == 20 && has(r.body.data, "Yaml File") &&
 	    has(r.body.data, "Gem File") && has(r.body.data, "Gem Bundle") &&
 	    !has(r.body.data, "Toml File"), "the tag lists its three");
 	reply_free(&r);
-	r = gem("/atom.xml");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/atom.xml");
 	OK(r.status == 20 && in_order(r.body.data, newest, nitems(newest)),
 	    "the Atom feed has all five");
 	reply_free(&r);
-	r = gem("/search?walrus");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/search?walrus");
 	OK(r.status == 20 && has(r.body.data, "/posts/gem-file"),
 	    "search finds a gemtext post's words");
 	reply_free(&r);
@@ -182,19 +176,19 @@ test_files(void)
 	struct reply	 r;
 	struct buf	 g;
 
-	r = gem("/posts/gem-file");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/gem-file");
 	OK(has(r.body.data, "=> /posts/yaml-file The first part"),
 	    "a gemtext link to a .md post is rewritten");
 	reply_free(&r);
-	r = gem("/posts/toml-bundle");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/toml-bundle");
 	OK(has(r.body.data, "=> /posts/toml-bundle/pic.png the picture"),
 	    "a Markdown bundle's image points at its file");
 	reply_free(&r);
-	r = gem("/posts/gem-bundle");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/gem-bundle");
 	OK(has(r.body.data, "=> /posts/gem-bundle/pic.png the picture"),
 	    "a gemtext bundle's link points at its file");
 	reply_free(&r);
-	r = gem("/posts/toml-bundle/pic.png");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/toml-bundle/pic.png");
 	OK(r.status == 20 && strcmp(r.header, "20 image/png") == 0 &&
 	    has(r.body.data, "PNG-TOML"), "the picture, as image/png");
 	reply_free(&r);

@@ -133,16 +133,6 @@ upload(SSL_CTX *ctx, const char *slug, const char *params,
 	return upload_n(ctx, slug, params, body, strlen(body), r);
 }
 
-static int
-get(SSL_CTX *ctx, const char *path, struct reply *r)
-{
-	char	 line[1100];
-
-	snprintf(line, sizeof(line), "gemini://%s%s\r\n", host, path);
-	return e2e_gemini_raw(srv.gemini_port, line, strlen(line), r, ctx,
-	    NULL);
-}
-
 /* GET until status want (the watcher publishes within ~100 ms). */
 static int
 poll_status(SSL_CTX *ctx, const char *path, int want, struct reply *r)
@@ -150,7 +140,7 @@ poll_status(SSL_CTX *ctx, const char *path, int want, struct reply *r)
 	uint64_t	 deadline = e2e_now_ms() + 8000;
 
 	for (;;) {
-		get(ctx, path, r);
+		*r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 		if (r->status == want || e2e_now_ms() > deadline)
 			return r->status;
 		reply_free(r);
@@ -167,7 +157,7 @@ poll_has(SSL_CTX *ctx, const char *path, const char *needle)
 	int		 found;
 
 	for (;;) {
-		get(ctx, path, &r);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 		found = r.status == 20 && strstr(r.body.data, needle) != NULL;
 		reply_free(&r);
 		if (found || e2e_now_ms() > deadline)
@@ -281,7 +271,7 @@ test_taken(void)
 	free(got);
 	INT_EQ(count_prefix(".trash", "foo2.md."), 0, "nothing trashed");
 	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
-	get(anon, "/posts/bar", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/posts/bar");
 	INT_EQ(r.status, 20, "/posts/bar is still served");
 	reply_free(&r);
 
@@ -364,7 +354,7 @@ test_delete(void)
 	    "kept in .trash/");
 	OK(poll_status(anon, "/posts/doomed", 51, &r) == 51, "then 51");
 	reply_free(&r);
-	get(anon, "/files/../.trash/", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/files/../.trash/");
 	OK(r.status != 20, "the trash is not served");
 	reply_free(&r);
 	upload(writer, "never-was", "", "", &r);
@@ -425,51 +415,51 @@ test_drafts(void)
 	struct reply	 r;
 	struct buf	 g;
 
-	get(anon, "/drafts/", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/drafts/");
 	INT_EQ(r.status, 51, "no certificate: drafts 51");
 	reply_free(&r);
-	get(anon, "/drafts/secret-draft", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/drafts/secret-draft");
 	INT_EQ(r.status, 51, "no certificate: a draft 51");
 	reply_free(&r);
-	get(stranger, "/drafts/", &r);
+	r = e2e_gemini_get(srv.gemini_port, stranger, "/drafts/");
 	INT_EQ(r.status, 51, "unknown certificate: 51");
 	reply_free(&r);
-	get(stranger, "/drafts/secret-draft", &r);
+	r = e2e_gemini_get(srv.gemini_port, stranger, "/drafts/secret-draft");
 	INT_EQ(r.status, 51, "unknown certificate: a draft 51");
 	reply_free(&r);
-	get(writer, "/drafts/", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/drafts/");
 	INT_EQ(r.status, 20, "writer: the list");
 	HAS(r.body.data, "=> /drafts/secret-draft", "lists the draft");
 	HAS(r.body.data, "Secret Draft", "by title");
 	reply_free(&r);
-	get(writer, "/drafts/secret-draft", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/drafts/secret-draft");
 	INT_EQ(r.status, 20, "writer: the draft");
 	HAS(r.body.data, "not for readers", "its body");
 	reply_free(&r);
-	get(writer, "/drafts", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/drafts");
 	INT_EQ(r.status, 31, "writer: /drafts -> /drafts/");
 	reply_free(&r);
-	get(writer, "/drafts/nope", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/drafts/nope");
 	INT_EQ(r.status, 51, "writer: no such draft");
 	reply_free(&r);
-	get(writer, "/posts/secret-draft", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/posts/secret-draft");
 	INT_EQ(r.status, 51, "a draft is no post, even for a writer");
 	reply_free(&r);
 
 	/* Nowhere else. */
-	get(writer, "/posts/", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/posts/");
 	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
 	    "not in /posts/");
 	reply_free(&r);
-	get(anon, "/gemlog/", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/gemlog/");
 	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
 	    "not in the gemlog");
 	reply_free(&r);
-	get(anon, "/atom.xml", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/atom.xml");
 	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
 	    "not in Atom");
 	reply_free(&r);
-	get(anon, "/search?readers", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/search?readers");
 	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
 	    "not in search");
 	reply_free(&r);
@@ -502,7 +492,7 @@ test_drafts(void)
 	OK(poll_status(writer, "/drafts/wip", 20, &r) == 20,
 	    "the new draft previews");
 	reply_free(&r);
-	get(anon, "/posts/wip", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/posts/wip");
 	INT_EQ(r.status, 51, "and is no post");
 	reply_free(&r);
 }
@@ -514,23 +504,24 @@ test_search(void)
 	struct buf	 g;
 	char		 want[200];
 
-	get(anon, "/search", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/search");
 	INT_EQ(r.status, 10, "/search asks");
 	HAS(r.header, "Search", "with a prompt");
 	reply_free(&r);
-	get(anon, "/search?", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/search?");
 	INT_EQ(r.status, 10, "an empty query asks again");
 	reply_free(&r);
-	get(anon, "/search?second%20post", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "%s",
+	    "/search?second%20post");
 	INT_EQ(r.status, 20, "results");
 	HAS(r.body.data, "=> /posts/second 2024-02-03 Second Post",
 	    "title match listed with its date");
 	HAS(r.body.data, "Results for: second post", "query decoded");
 	reply_free(&r);
-	get(anon, "/search?%ff", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "%s", "/search?%ff");
 	INT_EQ(r.status, 59, "a query that is not UTF-8: 59");
 	reply_free(&r);
-	get(anon, "/", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/");
 	HAS(r.body.data, "=> /search Search\n", "home links to search");
 	reply_free(&r);
 
@@ -660,7 +651,8 @@ test_kill(const char *writers)
 	char			*got, extra[512], want[64], cmd[600];
 	uint64_t		 t0, span = 0;
 	unsigned		 seed = (unsigned)time(NULL);
-	int			 i, version = 0, nold = 0, nnew = 0, ntrash, bad = 0;
+	int			 i, version = 0, nold = 0, nnew = 0, ntrash,
+	    bad = 0;
 	int			 status;
 
 	snprintf(extra, sizeof(extra), "%stitan_max_size: 1M\n", writers);

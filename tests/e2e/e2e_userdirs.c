@@ -110,22 +110,6 @@ make_home(int i, mode_t capmode)
 	}
 }
 
-static struct reply
-gem(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static struct reply
-gem(const char *fmt, ...)
-{
-	char	 path[512];
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	return e2e_gemini_get(srv.gemini_port, ctx, path);
-}
-
 /* A Gopher selector's whole answer into out (empty on failure). */
 static void
 gph(struct buf *out, const char *fmt, ...)
@@ -157,7 +141,7 @@ wait_status(const char *path, int want)
 	int		 got = -1;
 
 	while (e2e_now_ms() - t0 < 10000) {
-		r = e2e_gemini_get(srv.gemini_port, ctx, path);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 		got = r.status;
 		reply_free(&r);
 		if (got == want)
@@ -247,7 +231,7 @@ test_user_capsule(void)
 	struct buf	 g;
 	char		 want[256];
 
-	r = gem("/~%s/posts/hello", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts/hello", name[UA]);
 	INT_EQ(r.status, 20, "A's post over Gemini");
 	snprintf(want, sizeof(want), "=> /~%s/ home", name[UA]);
 	HAS(r.body.data, want, "a link to / is A's home");
@@ -260,41 +244,42 @@ test_user_capsule(void)
 	    "A's root-relative link to /~B/ does not lead to B");
 	reply_free(&r);
 
-	r = gem("/~%s/", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/", name[UA]);
 	INT_EQ(r.status, 20, "A's home");
 	HAS(r.body.data, "# Aye's place", "A's title");
 	snprintf(want, sizeof(want), "=> /~%s/atom.xml", name[UA]);
 	HAS(r.body.data, want, "A's feed link");
 	reply_free(&r);
 
-	r = gem("/~%s/posts", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts", name[UA]);
 	INT_EQ(r.status, 31, "/~A/posts redirects");
 	snprintf(want, sizeof(want), "31 /~%s/posts/", name[UA]);
 	STR_EQ(r.header, want, "to /~A/posts/");
 	reply_free(&r);
-	r = gem("/~%s", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s", name[UA]);
 	snprintf(want, sizeof(want), "31 /~%s/", name[UA]);
 	STR_EQ(r.header, want, "/~A redirects to /~A/");
 	reply_free(&r);
 
-	r = gem("/~%s/atom.xml", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/atom.xml", name[UA]);
 	INT_EQ(r.status, 20, "A's Atom feed");
 	snprintf(want, sizeof(want), "gemini://localhost:%d/~%s/posts/hello",
 	    srv.gemini_port, name[UA]);
 	HAS(r.body.data, want, "the feed's entry is under /~A/");
 	reply_free(&r);
 
-	r = gem("/~%s/search?hello", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/search?hello", name[UA]);
 	INT_EQ(r.status, 20, "search within A's capsule");
 	snprintf(want, sizeof(want), "=> /~%s/posts/hello", name[UA]);
 	HAS(r.body.data, want, "finds A's post, under /~A/");
 	reply_free(&r);
-	r = gem("/~%s/search?SECRET-OF-BEE", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/search?SECRET-OF-BEE",
+	    name[UA]);
 	OK(strstr(r.body.data ? r.body.data : "", "Bee") == NULL,
 	    "A's search does not find B's post");
 	reply_free(&r);
 
-	r = gem("/~%s/files/a.txt", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/a.txt", name[UA]);
 	INT_EQ(r.status, 20, "A's file");
 	HAS(r.body.data, "plain text of A", "its bytes");
 	reply_free(&r);
@@ -323,7 +308,7 @@ test_listing(void)
 	struct buf	 g;
 	char		 want[256];
 
-	r = gem("/~/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~/");
 	INT_EQ(r.status, 20, "/~/");
 	snprintf(want, sizeof(want), "=> /~%s/ ~%s", name[UA], name[UA]);
 	HAS(r.body.data, want, "lists A");
@@ -334,7 +319,7 @@ test_listing(void)
 	OK(strstr(r.body.data ? r.body.data : "", name[UD]) == NULL,
 	    "not D, whose capsule is group-writable");
 	reply_free(&r);
-	r = gem("/~");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~");
 	STR_EQ(r.header, "31 /~/", "/~ redirects to /~/");
 	reply_free(&r);
 	gph(&g, "/~/");
@@ -342,10 +327,10 @@ test_listing(void)
 	HAS(g.data, want, "Gopher: /~/ lists A as a menu");
 	buf_free(&g);
 
-	r = gem("/~%s/", name[UC]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/", name[UC]);
 	INT_EQ(r.status, 51, "C: not published");
 	reply_free(&r);
-	r = gem("/~%s/", name[UD]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/", name[UD]);
 	INT_EQ(r.status, 51, "D: not published");
 	reply_free(&r);
 	snprintf(want, sizeof(want), "home/%s/public_gemini of %s: writable "
@@ -360,36 +345,39 @@ test_refusals(void)
 	struct buf	 g;
 	char		 want[256];
 
-	r = gem("/~%s/posts/groupw", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts/groupw", name[UA]);
 	INT_EQ(r.status, 51, "a group-writable post is not served");
 	reply_free(&r);
 	snprintf(want, sizeof(want), "public_gemini/posts/2024-01-02-groupw.md"
 	    ":1:1: not owned by UID %u alone", base_uid);
 	OK(e2e_log_count(&srv, want) > 0, "the log names the post");
-	r = gem("/~%s/files/gw.txt", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/gw.txt", name[UA]);
 	INT_EQ(r.status, 51, "a group-writable file is not served");
 	reply_free(&r);
 	OK(e2e_log_count(&srv, "files/gw.txt: not owned by UID") > 0,
 	    "the log names the file");
-	r = gem("/~%s/files/root.txt", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/root.txt",
+	    name[UA]);
 	INT_EQ(r.status, 51, "a file that is not A's is not served");
 	reply_free(&r);
-	r = gem("/~%s/files/b.md", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/b.md", name[UA]);
 	INT_EQ(r.status, 51, "a link out of A's capsule is not followed");
 	OK(strstr(r.body.data ? r.body.data : "", "SECRET") == NULL,
 	    "nothing of B's file");
 	reply_free(&r);
-	r = gem("/~%s/files/", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/", name[UA]);
 	OK(strstr(r.body.data ? r.body.data : "", "gw.txt") == NULL &&
 	    strstr(r.body.data ? r.body.data : "", "root.txt") == NULL,
 	    "the listing leaves out what is not served");
 	reply_free(&r);
 
-	r = gem("/~%s/../~%s/posts/bee", name[UA], name[UB]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/../~%s/posts/bee",
+	    name[UA], name[UB]);
 	OK(r.status != 20, "/~A/../~B/...: not B's post over Gemini (%d)",
 	    r.status);
 	reply_free(&r);
-	r = gem("/~%s/~%s/posts/bee", name[UA], name[UB]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/~%s/posts/bee",
+	    name[UA], name[UB]);
 	INT_EQ(r.status, 51, "/~A/~B/posts/bee: not found in A's capsule");
 	reply_free(&r);
 	gph(&g, "/~%s/../~%s/posts/bee", name[UA], name[UB]);
@@ -401,7 +389,7 @@ test_refusals(void)
 	    "Gopher: /~A/~B/ is not B's post");
 	buf_free(&g);
 	/* B's post is there, at its own place. */
-	r = gem("/~%s/posts/bee", name[UB]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts/bee", name[UB]);
 	INT_EQ(r.status, 20, "B's post at /~B/posts/bee");
 	reply_free(&r);
 }
@@ -452,10 +440,10 @@ test_nobody(const char *userdirs)
 		return;
 	}
 	e2e_wait_serving(&srv);
-	r = gem("/~%s/posts/hello", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts/hello", name[UA]);
 	INT_EQ(r.status, 20, "as nobody: A's post");
 	reply_free(&r);
-	r = gem("/~/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~/");
 	snprintf(want, sizeof(want), "/~%s/", name[UB]);
 	OK(r.status == 20 && strstr(r.body.data ? r.body.data : "", want) ==
 	    NULL, "as nobody: B's 0700 capsule is not listed");

@@ -471,20 +471,30 @@ e2e_gemini_raw(int port, const char *req, size_t reqlen, struct reply *r,
 }
 
 /*
- * GET gemini://localhost:port<path>: the reply, its status -2 when no
- * reply could be had.
+ * GET gemini://localhost:port<path>, the path formatted as printf's
+ * (ctx NULL: a client without a certificate): the reply, its status -2
+ * when no reply could be had.  The body of a reply is a C string (""
+ * when it has none).
  */
 struct reply
-e2e_gemini_get(int port, SSL_CTX *ctx, const char *path)
+e2e_gemini_get(int port, SSL_CTX *ctx, const char *fmt, ...)
 {
 	struct reply	 r;
-	char		 req[2048];
-	int		 len;
+	va_list		 ap;
+	char		*path, *req;
 
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
-	    path);
-	if (e2e_gemini_raw(port, req, (size_t)len, &r, ctx, "localhost") == -1)
+	va_start(ap, fmt);
+	if (vasprintf(&path, fmt, ap) == -1)
+		path = NULL;
+	va_end(ap);
+	req = xasprintf("gemini://localhost:%d%s\r\n", port,
+	    path != NULL ? path : "");
+	if (e2e_gemini_raw(port, req, strlen(req), &r, ctx, "localhost") == -1)
 		r.status = -2;
+	else if (r.body.data == NULL)
+		buf_add(&r.body, "", 0);
+	free(req);
+	free(path);
 	return r;
 }
 
@@ -510,18 +520,27 @@ e2e_plain(int port, const char *req, size_t reqlen, struct buf *out)
 }
 
 /*
- * Ask the Gopher server on port for selector (sent with CRLF): what it
- * answered until it closed, in out (buf_free it).  -1 for no answer.
+ * Ask the Gopher server on port for a selector formatted as printf's
+ * (sent with CRLF): what it answered until it closed, in out (buf_free
+ * it; a C string, "" when nothing came).  -1 for no answer.
  */
 int
-e2e_gopher_get(int port, const char *selector, struct buf *out)
+e2e_gopher_get(int port, struct buf *out, const char *fmt, ...)
 {
-	char	*req;
+	va_list	 ap;
+	char	*sel, *req;
 	int	 rc;
 
-	req = xasprintf("%s\r\n", selector);
-	rc = e2e_plain(port, req, strlen(req), out);
+	va_start(ap, fmt);
+	if (vasprintf(&sel, fmt, ap) == -1)
+		sel = NULL;
+	va_end(ap);
+	req = xasprintf("%s\r\n", sel != NULL ? sel : "");
+	if ((rc = e2e_plain(port, req, strlen(req), out)) == 0 &&
+	    out->data == NULL)
+		buf_add(out, "", 0);
 	free(req);
+	free(sel);
 	return rc;
 }
 

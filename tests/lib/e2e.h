@@ -84,9 +84,11 @@ void	 reply_free(struct reply *);
 void	 e2e_split_header(struct reply *);
 int	 e2e_gemini_raw(int, const char *, size_t, struct reply *, SSL_CTX *,
 	    const char *);
-struct reply e2e_gemini_get(int, SSL_CTX *, const char *);
+struct reply e2e_gemini_get(int, SSL_CTX *, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
 int	 e2e_plain(int, const char *, size_t, struct buf *);
-int	 e2e_gopher_get(int, const char *, struct buf *);
+int	 e2e_gopher_get(int, struct buf *, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
 int	 e2e_ask(const struct e2e_server *, SSL_CTX *, int, const char *,
 	    struct buf *);
 int	 e2e_peer_closed(int);
