@@ -13,20 +13,6 @@
 static SSL_CTX	*ctx;
 static char	 capsule[] = "/tmp/capsuled-ops.XXXXXX";
 
-static char *
-gopher(const struct e2e_server *s, const char *selector)
-{
-	struct buf	 out;
-	char		 req[1100];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "%s\r\n", selector);
-	if (e2e_plain(s->gopher_port, req, (size_t)len, &out) == -1)
-		buf_add(&out, "(connection failed)", 19);
-	buf_addc(&out, '\0');
-	return buf_release(&out);
-}
-
 /* The whole file as a string ("" when missing). */
 static char *
 slurp(const char *path)
@@ -148,7 +134,7 @@ static void
 test_files_dirs(const struct e2e_server *s, int listings)
 {
 	struct reply	 r;
-	char		*g;
+	struct buf	 g;
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/files/photos/");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
@@ -162,11 +148,12 @@ test_files_dirs(const struct e2e_server *s, int listings)
 	r = e2e_gemini_get(s->gemini_port, ctx, "/files/photos/index.gmi");
 	INT_EQ(r.status, 20, "index.gmi: also by its own name");
 	reply_free(&r);
-	g = gopher(s, "/files/photos/");
-	HAS(g, "0cat.txt\t/files/photos/cat.txt\t",
+	e2e_gopher_get(s->gopher_port, &g, "/files/photos/");
+	HAS(g.data, "0cat.txt\t/files/photos/cat.txt\t",
 	    "gopher: a directory with an index is listed");
-	HAS(g, "\t/files/photos/index.gmi\t", "gopher: the index is listed");
-	free(g);
+	HAS(g.data, "\t/files/photos/index.gmi\t",
+	    "gopher: the index is listed");
+	buf_free(&g);
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/files/raw/");
 	if (listings) {
@@ -178,12 +165,13 @@ test_files_dirs(const struct e2e_server *s, int listings)
 		INT_EQ(r.body.len, 0, "listings off: no body");
 	}
 	reply_free(&r);
-	g = gopher(s, "/files/raw/");
+	e2e_gopher_get(s->gopher_port, &g, "/files/raw/");
 	if (listings)
-		HAS(g, "0b.txt\t/files/raw/b.txt\t", "gopher: listed");
+		HAS(g.data, "0b.txt\t/files/raw/b.txt\t", "gopher: listed");
 	else
-		HAS(g, "3Not found\t", "gopher: listings off: an error line");
-	free(g);
+		HAS(g.data, "3Not found\t",
+		    "gopher: listings off: an error line");
+	buf_free(&g);
 	r = e2e_gemini_get(s->gemini_port, ctx, "/files/raw/b.txt");
 	STR_EQ(r.body.data, "bee\n", "files still served by name");
 	reply_free(&r);
@@ -223,11 +211,11 @@ test_files_dirs(const struct e2e_server *s, int listings)
 	} else
 		INT_EQ(r.status, 51, "2,000 entries: listings off");
 	reply_free(&r);
-	g = gopher(s, "/files/many/");
+	e2e_gopher_get(s->gopher_port, &g, "/files/many/");
 	if (listings)
-		HAS(g, "0note-1999.txt\t/files/many/note-1999.txt\t",
+		HAS(g.data, "0note-1999.txt\t/files/many/note-1999.txt\t",
 		    "gopher: 2,000 entries listed");
-	free(g);
+	buf_free(&g);
 }
 
 static void
@@ -265,7 +253,7 @@ static void
 test_redirects(const struct e2e_server *s)
 {
 	struct reply	 r;
-	char		*g;
+	struct buf	 g;
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/old");
 	STR_EQ(r.header, "31 /posts/deutsch", "redirect to a path");
@@ -297,54 +285,56 @@ test_redirects(const struct e2e_server *s)
 	reply_free(&r);
 
 	/* Gopher follows a path target in place, names a URL target. */
-	g = gopher(s, "/old");
-	HAS(g, "Ein Beitrag auf Deutsch", "gopher: redirect served in place");
-	OK(g[0] != '3', "gopher: not an error");
-	free(g);
-	g = gopher(s, "/caf\xc3\xa9");
-	HAS(g, "\t/posts/deutsch/\t", "gopher: redirect to a menu served");
-	free(g);
-	g = gopher(s, "/gone/away");
-	HAS(g, "3Moved to gemini://example.org/elsewhere?x=1\t",
+	e2e_gopher_get(s->gopher_port, &g, "/old");
+	HAS(g.data, "Ein Beitrag auf Deutsch",
+	    "gopher: redirect served in place");
+	OK(g.data[0] != '3', "gopher: not an error");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/caf\xc3\xa9");
+	HAS(g.data, "\t/posts/deutsch/\t", "gopher: redirect to a menu served");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/gone/away");
+	HAS(g.data, "3Moved to gemini://example.org/elsewhere?x=1\t",
 	    "gopher: URL target named in an error line");
-	free(g);
-	g = gopher(s, "/now");
-	HAS(g, "Ein Beitrag auf Deutsch", "gopher: temporary served in place");
-	OK(g[0] != '3', "gopher: temporary not an error");
-	free(g);
-	g = gopher(s, "/later");
-	HAS(g, "3Moved to gemini://example.org/soon\t",
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/now");
+	HAS(g.data, "Ein Beitrag auf Deutsch",
+	    "gopher: temporary served in place");
+	OK(g.data[0] != '3', "gopher: temporary not an error");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/later");
+	HAS(g.data, "3Moved to gemini://example.org/soon\t",
 	    "gopher: temporary URL target named in an error line");
-	free(g);
-	g = gopher(s, "/nowhere");
-	HAS(g, "3Not found\t", "gopher: not listed, not found");
-	free(g);
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/nowhere");
+	HAS(g.data, "3Not found\t", "gopher: not listed, not found");
+	buf_free(&g);
 }
 
 static void
 test_robots(const struct e2e_server *s, const char *want)
 {
 	struct reply	 r;
-	char		*g;
+	struct buf	 g;
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/robots.txt");
 	if (want == NULL) {
 		INT_EQ(r.status, 51, "robots: ~ -> 51");
 		reply_free(&r);
-		g = gopher(s, "robots.txt");
-		HAS(g, "3Not found", "gopher robots.txt off");
-		free(g);
+		e2e_gopher_get(s->gopher_port, &g, "robots.txt");
+		HAS(g.data, "3Not found", "gopher robots.txt off");
+		buf_free(&g);
 		return;
 	}
 	STR_EQ(r.header, "20 text/plain; charset=utf-8", "robots.txt type");
 	STR_EQ(r.body.data, want, "robots.txt body over Gemini");
 	reply_free(&r);
-	g = gopher(s, "robots.txt");
-	STR_EQ(g, want, "robots.txt over Gopher, selector without /");
-	free(g);
-	g = gopher(s, "/robots.txt");
-	STR_EQ(g, want, "robots.txt over Gopher, selector with /");
-	free(g);
+	e2e_gopher_get(s->gopher_port, &g, "robots.txt");
+	STR_EQ(g.data, want, "robots.txt over Gopher, selector without /");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/robots.txt");
+	STR_EQ(g.data, want, "robots.txt over Gopher, selector with /");
+	buf_free(&g);
 }
 
 /* log_peer: anonymise; then SIGUSR1 after the log was moved away. */
@@ -353,7 +343,8 @@ test_anonymise_and_reopen(struct e2e_server *s)
 {
 	struct reply	 r;
 	char		 moved[400];
-	char		*text, *g;
+	struct buf	 g;
+	char		*text;
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/deutsch?first");
 	reply_free(&r);
@@ -367,8 +358,8 @@ test_anonymise_and_reopen(struct e2e_server *s)
 
 	snprintf(moved, sizeof(moved), "%s.1", s->log);
 	OK(rename(s->log, moved) == 0, "log moved away");
-	g = gopher(s, "/before-usr1");
-	free(g);
+	e2e_gopher_get(s->gopher_port, &g, "/before-usr1");
+	buf_free(&g);
 	OK(log_has(moved, "\"/before-usr1\" 51", 5000),
 	    "before SIGUSR1: the moved file gets the line");
 	OK(kill(s->pid, SIGUSR1) == 0, "SIGUSR1 sent");
@@ -380,8 +371,8 @@ test_anonymise_and_reopen(struct e2e_server *s)
 			e2e_sleep_ms(20);
 		OK(stat(s->log, &st) == 0, "SIGUSR1 made a new log file");
 	}
-	g = gopher(s, "/after-usr1");
-	free(g);
+	e2e_gopher_get(s->gopher_port, &g, "/after-usr1");
+	buf_free(&g);
 	OK(log_has(s->log, " gopher \"/after-usr1\" 51 ", 5000),
 	    "after SIGUSR1: the new file gets the line");
 	text = slurp(moved);
@@ -400,7 +391,8 @@ static void
 test_aliases_and_full_feed(const struct e2e_server *s)
 {
 	struct reply	 r;
-	char		*text, want[200];
+	struct buf	 text;
+	char		 want[200];
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/links");
 	INT_EQ(r.status, 20, "/posts/links");
@@ -408,11 +400,11 @@ test_aliases_and_full_feed(const struct e2e_server *s)
 	HAS(r.body.data, "=> https://old.example/gone.html gone",
 	    "an old URL naming no post is left as written");
 	reply_free(&r);
-	text = gopher(s, "/posts/links");
+	e2e_gopher_get(s->gopher_port, &text, "/posts/links");
 	snprintf(want, sizeof(want), "gopher://localhost:%d/1/posts/deutsch/",
 	    s->gopher_port);
-	HAS(text, want, "Gopher: the same post");
-	free(text);
+	HAS(text.data, want, "Gopher: the same post");
+	buf_free(&text);
 	r = e2e_gemini_get(s->gemini_port, ctx, "/atom.xml");
 	INT_EQ(r.status, 20, "/atom.xml");
 	HAS(r.body.data, "<content type=\"text\">", "full content");

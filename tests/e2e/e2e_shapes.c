@@ -68,20 +68,6 @@ make_capsule(const char *top)
 	put("posts/2024-05-01-gem-bundle/pic.png", "PNG-GEM");
 }
 
-static void
-gph(const char *path, struct buf *out)
-{
-	char	 req[1100];
-	int	 len;
-
-	len = snprintf(req, sizeof(req), "%s\r\n", path);
-	if (e2e_plain(srv.gopher_port, req, (size_t)len, out) == -1 ||
-	    out->data == NULL) {
-		buf_free(out);
-		buf_addstr(out, "");
-	}
-}
-
 static int
 has(const char *hay, const char *needle)
 {
@@ -122,7 +108,7 @@ test_posts(void)
 		OK(has(r.body.data, line), "gemini %s: series part", path);
 		reply_free(&r);
 
-		gph(path, &g);
+		e2e_gopher_get(srv.gopher_port, &g, "%s", path);
 		snprintf(line, sizeof(line), "%s\r\n=", shapes[i].title);
 		OK(has(g.data, line) && has(g.data, shapes[i].date),
 		    "gopher %s: title and date", path);
@@ -148,7 +134,7 @@ test_lists(void)
 	OK(r.status == 20 && in_order(r.body.data, parts, nitems(parts)),
 	    "the series lists all five in part order");
 	reply_free(&r);
-	gph("/series/mixed/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/series/mixed/");
 	OK(in_order(g.data, parts, nitems(parts)), "so does its menu");
 	buf_free(&g);
 	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/");
@@ -192,10 +178,10 @@ test_files(void)
 	OK(r.status == 20 && strcmp(r.header, "20 image/png") == 0 &&
 	    has(r.body.data, "PNG-TOML"), "the picture, as image/png");
 	reply_free(&r);
-	gph("/posts/gem-bundle/pic.png", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/posts/gem-bundle/pic.png");
 	OK(has(g.data, "PNG-GEM"), "the picture over Gopher");
 	buf_free(&g);
-	gph("/posts/gem-bundle", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/posts/gem-bundle");
 	OK(has(g.data, "/I/posts/gem-bundle/pic.png"),
 	    "its Gopher reference is an image item");
 	buf_free(&g);

@@ -166,16 +166,6 @@ poll_has(SSL_CTX *ctx, const char *path, const char *needle)
 	}
 }
 
-static void
-gopher(const char *selector, struct buf *out)
-{
-	char	 line[1100];
-
-	snprintf(line, sizeof(line), "%s\r\n", selector);
-	if (e2e_plain(srv.gopher_port, line, strlen(line), out) == -1)
-		buf_init(out);
-}
-
 #define POST_A	"---\ntitle: Fresh from Titan\ndate: 2025-03-04\n" \
 		"tags: [titan]\n---\nUploaded with quokkaword inside.\n"
 
@@ -465,20 +455,20 @@ test_drafts(void)
 	reply_free(&r);
 
 	/* Gopher: never. */
-	gopher("/drafts/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/drafts/");
 	OK(g.len > 0 && g.data[0] == '3', "gopher: drafts are an error");
 	OK(g.data == NULL || strstr(g.data, "Secret") == NULL,
 	    "gopher: not listed");
 	buf_free(&g);
-	gopher("/drafts/secret-draft", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/drafts/secret-draft");
 	OK(g.len > 0 && g.data[0] == '3' && strstr(g.data, "not for readers")
 	    == NULL, "gopher: a draft is an error");
 	buf_free(&g);
-	gopher("/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/");
 	OK(g.data != NULL && strstr(g.data, "Secret") == NULL,
 	    "gopher: not on the home menu");
 	buf_free(&g);
-	gopher("/posts/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/posts/");
 	OK(g.data != NULL && strstr(g.data, "Secret") == NULL,
 	    "gopher: not in the archive menu");
 	buf_free(&g);
@@ -525,19 +515,19 @@ test_search(void)
 	HAS(r.body.data, "=> /search Search\n", "home links to search");
 	reply_free(&r);
 
-	gopher("/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/");
 	snprintf(want, sizeof(want), "7Search\t/search\tlocalhost\t%d\r\n",
 	    srv.gopher_port);
 	HAS(g.data, want, "gopher home: a type-7 item");
 	buf_free(&g);
-	gopher("/search\tsecond post", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/search\tsecond post");
 	snprintf(want, sizeof(want), "12024-02-03 Second Post\t/posts/second/\t"
 	    "localhost\t%d\r\n", srv.gopher_port);
 	HAS(g.data, want, "gopher search: the same results as a menu");
 	OK(g.len >= 3 && strcmp(g.data + g.len - 3, ".\r\n") == 0,
 	    "a whole menu");
 	buf_free(&g);
-	gopher("/search", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/search");
 	OK(g.data != NULL && strstr(g.data, "7Search the archive\t/search\t")
 	    != NULL, "gopher /search alone: a search item");
 	buf_free(&g);

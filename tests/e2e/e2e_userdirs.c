@@ -111,26 +111,6 @@ make_home(int i, mode_t capmode)
 }
 
 /* A Gopher selector's whole answer into out (empty on failure). */
-static void
-gph(struct buf *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-gph(struct buf *out, const char *fmt, ...)
-{
-	char	 req[512];
-	va_list	 ap;
-	int	 len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(req, sizeof(req) - 2, fmt, ap);
-	va_end(ap);
-	memcpy(req + len, "\r\n", 3);
-	if (e2e_plain(srv.gopher_port, req, (size_t)len + 2, out) == -1)
-		buf_init(out);
-	buf_addc(out, '\0');		/* for HAS and strstr */
-	out->len--;
-}
 
 /* Wait (bounded) until path answers want over Gemini. */
 static int
@@ -284,18 +264,18 @@ test_user_capsule(void)
 	HAS(r.body.data, "plain text of A", "its bytes");
 	reply_free(&r);
 
-	gph(&g, "/~%s/posts/hello/", name[UA]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/posts/hello/", name[UA]);
 	snprintf(want, sizeof(want), "\t/~%s/files/a.txt\t", name[UA]);
 	HAS(g.data, want, "Gopher: the post's menu selects A's file");
 	snprintf(want, sizeof(want), "\t/~%s/tags/one/\t", name[UA]);
 	HAS(g.data, want, "Gopher: the tag is A's");
 	buf_free(&g);
-	gph(&g, "/~%s/posts/hello", name[UA]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/posts/hello", name[UA]);
 	snprintf(want, sizeof(want), "gopher://localhost:%d/0/~%s/files/a.txt",
 	    srv.gopher_port, name[UA]);
 	HAS(g.data, want, "Gopher text: the reference is under /~A/");
 	buf_free(&g);
-	gph(&g, "/~%s/posts", name[UA]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/posts", name[UA]);
 	HAS(g.data, "2024-01-01 Hello\t", "Gopher follows /~A/posts to the "
 	    "archive");
 	buf_free(&g);
@@ -322,7 +302,7 @@ test_listing(void)
 	r = e2e_gemini_get(srv.gemini_port, ctx, "/~");
 	STR_EQ(r.header, "31 /~/", "/~ redirects to /~/");
 	reply_free(&r);
-	gph(&g, "/~/");
+	e2e_gopher_get(srv.gopher_port, &g, "/~/");
 	snprintf(want, sizeof(want), "1~%s\t/~%s/\t", name[UA], name[UA]);
 	HAS(g.data, want, "Gopher: /~/ lists A as a menu");
 	buf_free(&g);
@@ -380,11 +360,13 @@ test_refusals(void)
 	    name[UA], name[UB]);
 	INT_EQ(r.status, 51, "/~A/~B/posts/bee: not found in A's capsule");
 	reply_free(&r);
-	gph(&g, "/~%s/../~%s/posts/bee", name[UA], name[UB]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/../~%s/posts/bee", name[UA],
+	    name[UB]);
 	OK(strstr(g.data ? g.data : "", "SECRET") == NULL,
 	    "Gopher: /~A/../~B/ is not B's post");
 	buf_free(&g);
-	gph(&g, "/~%s/~%s/posts/bee", name[UA], name[UB]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/~%s/posts/bee", name[UA],
+	    name[UB]);
 	OK(strstr(g.data ? g.data : "", "SECRET") == NULL,
 	    "Gopher: /~A/~B/ is not B's post");
 	buf_free(&g);
