@@ -47,7 +47,7 @@ prog(const char *name, const char *body, mode_t mode)
 	char	 p[1024];
 
 	snprintf(p, sizeof(p), "%s/cgi-bin/%s", capsule, name);
-	e2e_write_file(p, "#!/bin/sh\n%s", body);
+	test_write(p, "#!/bin/sh\n%s", body);
 	chmod(p, mode);
 }
 
@@ -67,7 +67,7 @@ make_capsule(void)
 	mkdir(spool, 0777);
 	chmod(spool, 01777);		/* where programs may write */
 	snprintf(p, sizeof(p), "%s/index.md", capsule);
-	e2e_write_file(p, "# CGI\n");
+	test_write(p, "# CGI\n");
 	snprintf(p, sizeof(p), "%s/cgi-bin", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/cgi-bin/sub", capsule);

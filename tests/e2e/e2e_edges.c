@@ -18,50 +18,41 @@ static int		 skipped;
 static int		 have_ipv6;	/* the server listens on ::1 too */
 
 static void
-mk(const char *rel, const char *text)
-{
-	char	 path[1024], *slash;
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	for (slash = path + strlen(capsule) + 1; (slash = strchr(slash, '/'));
-	    slash++) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	e2e_write_file(path, "%s", text);
-}
-
-static void
 make_capsule(void)
 {
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
 	mkdir(capsule, 0755);
-	mk("index.md", "---\ntitle: Edges\n---\nHome.\n");
-	mk("posts/2024-01-02-hello.md", "---\ntitle: Hello\n---\nHi.\n");
-	mk("files/a.txt", "plain text\n");
-	mk("files/a b/in.txt", "in a b\n");
-	mk("files/q?x/in.txt", "in q?x\n");
-	mk("files/50%/in.txt", "in 50%\n");
-	mk("files/caf\xc3\xa9/in.txt", "in cafe\n");
-	mk("files/.hidden.txt", "DOT-SECRET hidden\n");
-	mk("files/.git/config", "DOT-SECRET git\n");
-	mk("files/sub/.backup.txt", "DOT-SECRET backup\n");
-	mk("files/sub/.d/x.txt", "DOT-SECRET in a dot-directory\n");
-	mk("files/sub/ok.txt", "ok\n");
-	mk("files/list/bad\xff.txt", "not UTF-8\n");
-	mk("files/list/nel\xc2\x85x.txt", "C1\n");
-	mk("files/list/ls\xe2\x80\xa8x.txt", "U+2028\n");
-	mk("files/list/tab\tx.txt", "C0\n");
-	mk("files/list/ok-\xc3\xa9.txt", "fine\n");
-	mk("posts/2023-05-06-draft.md", "---\ntitle: Draft\ndraft: true\n"
+	test_put(capsule, "index.md", "---\ntitle: Edges\n---\nHome.\n");
+	test_put(capsule, "posts/2024-01-02-hello.md",
+	    "---\ntitle: Hello\n---\nHi.\n");
+	test_put(capsule, "files/a.txt", "plain text\n");
+	test_put(capsule, "files/a b/in.txt", "in a b\n");
+	test_put(capsule, "files/q?x/in.txt", "in q?x\n");
+	test_put(capsule, "files/50%/in.txt", "in 50%\n");
+	test_put(capsule, "files/caf\xc3\xa9/in.txt", "in cafe\n");
+	test_put(capsule, "files/.hidden.txt", "DOT-SECRET hidden\n");
+	test_put(capsule, "files/.git/config", "DOT-SECRET git\n");
+	test_put(capsule, "files/sub/.backup.txt", "DOT-SECRET backup\n");
+	test_put(capsule, "files/sub/.d/x.txt",
+	    "DOT-SECRET in a dot-directory\n");
+	test_put(capsule, "files/sub/ok.txt", "ok\n");
+	test_put(capsule, "files/list/bad\xff.txt", "not UTF-8\n");
+	test_put(capsule, "files/list/nel\xc2\x85x.txt", "C1\n");
+	test_put(capsule, "files/list/ls\xe2\x80\xa8x.txt", "U+2028\n");
+	test_put(capsule, "files/list/tab\tx.txt", "C0\n");
+	test_put(capsule, "files/list/ok-\xc3\xa9.txt", "fine\n");
+	test_put(capsule, "posts/2023-05-06-draft.md",
+	    "---\ntitle: Draft\ndraft: true\n"
 	    "---\nDRAFT-SECRET\n");
-	mk(".trash/old.md", "---\ntitle: Old\n---\nTRASH-SECRET\n");
-	mk("private/key.pem", "KEY-SECRET\n");
-	mk("files/.in/x.txt", "DOT-SECRET behind a link\n");
-	mk("pages/about.md", "---\ntitle: About\ndraft: true\n---\n"
+	test_put(capsule, ".trash/old.md",
+	    "---\ntitle: Old\n---\nTRASH-SECRET\n");
+	test_put(capsule, "private/key.pem", "KEY-SECRET\n");
+	test_put(capsule, "files/.in/x.txt", "DOT-SECRET behind a link\n");
+	test_put(capsule, "pages/about.md",
+	    "---\ntitle: About\ndraft: true\n---\n"
 	    "PAGE-SECRET\n");
-	mk("pages/my page.md", "---\ntitle: My Page\n---\nA page.\n");
+	test_put(capsule, "pages/my page.md",
+	    "---\ntitle: My Page\n---\nA page.\n");
 }
 
 /* Does the server's log have a line containing needle? */
@@ -519,7 +510,7 @@ hard_link(const char *name, const char *text, const char *rel)
 	char	 out[1024], in[1024];
 
 	snprintf(out, sizeof(out), "%s/%s", top, name);
-	e2e_write_file(out, "%s", text);
+	test_write(out, "%s", text);
 	snprintf(in, sizeof(in), "%s/%s", capsule, rel);
 	return link(out, in);
 }

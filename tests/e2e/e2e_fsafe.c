@@ -44,17 +44,17 @@ make_capsule(void)
 	path_of(p, sizeof(p), "files/sub");
 	mkdir(p, 0755);
 	path_of(p, sizeof(p), "index.md");
-	e2e_write_file(p, "# Files\n");
+	test_write(p, "# Files\n");
 	path_of(p, sizeof(p), "files/a.txt");
-	e2e_write_file(p, "plain text\n");
+	test_write(p, "plain text\n");
 	path_of(p, sizeof(p), "files/sub/b.txt");
-	e2e_write_file(p, "bee\n");
+	test_write(p, "bee\n");
 	snprintf(p, sizeof(p), "%s/secret.txt", top);
-	e2e_write_file(p, "TOP-SECRET\n");
+	test_write(p, "TOP-SECRET\n");
 	snprintf(p, sizeof(p), "%s/outside", top);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/outside/x.txt", top);
-	e2e_write_file(p, "TOP-SECRET outside\n");
+	test_write(p, "TOP-SECRET outside\n");
 
 	/* Links: two that stay inside, four that lead out. */
 	path_of(p, sizeof(p), "files/in-link");
@@ -94,15 +94,15 @@ make_capsule(void)
 	path_of(p, sizeof(p), "posts/2024-01-01-b/sub");
 	mkdir(p, 0755);
 	path_of(p, sizeof(p), "posts/2024-01-01-b/index.md");
-	e2e_write_file(p, "# Bundle\n\n![pic](pic.txt)\n");
+	test_write(p, "# Bundle\n\n![pic](pic.txt)\n");
 	path_of(p, sizeof(p), "posts/2024-01-01-b/pic.txt");
-	e2e_write_file(p, "bundle file\n");
+	test_write(p, "bundle file\n");
 	path_of(p, sizeof(p), "posts/2024-01-01-b/sub/deep.txt");
-	e2e_write_file(p, "deep file\n");
+	test_write(p, "deep file\n");
 	path_of(p, sizeof(p), "posts/2024-01-01-b/.hidden.txt");
-	e2e_write_file(p, "TOP-SECRET hidden\n");
+	test_write(p, "TOP-SECRET hidden\n");
 	path_of(p, sizeof(p), "posts/draft.md");
-	e2e_write_file(p, "---\ndate: 2024-01-02\ndraft: true\n---\n"
+	test_write(p, "---\ndate: 2024-01-02\ndraft: true\n---\n"
 	    "TOP-SECRET draft\n");
 	path_of(p, sizeof(p), "posts/2024-01-01-b/in-link");
 	(void)!symlink("pic.txt", p);
@@ -112,7 +112,7 @@ make_capsule(void)
 	(void)!symlink("../../../secret.txt", p);
 	/* A folder that is a link is no bundle, even with an index. */
 	snprintf(p, sizeof(p), "%s/outside/index.md", top);
-	e2e_write_file(p, "---\ndate: 2024-01-03\n---\nTOP-SECRET post\n");
+	test_write(p, "---\ndate: 2024-01-03\n---\nTOP-SECRET post\n");
 	path_of(p, sizeof(p), "posts/2024-01-03-linked");
 	snprintf(t, sizeof(t), "%s/outside", top);
 	(void)!symlink(t, p);
@@ -193,7 +193,7 @@ test_kept(struct e2e_server *s)
 	char	 p[1024], q[1024];
 
 	path_of(p, sizeof(p), "files/kept-c.txt");
-	e2e_write_file(p, "cee file\n");
+	test_write(p, "cee file\n");
 	expect_soon(s->gemini_port, "/files/kept-c.txt", 20, "cee file");
 	expect(s->gemini_port, "/files/kept-c.txt", 20, "cee file");
 	/* A second name, from outside the capsule. */
@@ -205,14 +205,14 @@ test_kept(struct e2e_server *s)
 
 	/* Replaced by a link into posts/ (a draft's source). */
 	path_of(p, sizeof(p), "files/kept-d.txt");
-	e2e_write_file(p, "dee file\n");
+	test_write(p, "dee file\n");
 	expect_soon(s->gemini_port, "/files/kept-d.txt", 20, "dee file");
 	relink("files/kept-d.txt", "../posts/draft.md");
 	expect_soon(s->gemini_port, "/files/kept-d.txt", 51, NULL);
 
 	/* Renamed to a hidden name. */
 	path_of(p, sizeof(p), "files/kept-e.txt");
-	e2e_write_file(p, "eee file\n");
+	test_write(p, "eee file\n");
 	expect_soon(s->gemini_port, "/files/kept-e.txt", 20, "eee file");
 	path_of(q, sizeof(q), "files/.kept-e.txt");
 	OK(rename(p, q) == 0, "renamed hidden");
@@ -221,7 +221,7 @@ test_kept(struct e2e_server *s)
 
 	/* A bundle's file replaced by a link (none is followed there). */
 	path_of(p, sizeof(p), "posts/2024-01-01-b/kept.txt");
-	e2e_write_file(p, "kept bundle file\n");
+	test_write(p, "kept bundle file\n");
 	expect_soon(s->gemini_port, "/posts/b/kept.txt", 20,
 	    "kept bundle file");
 	relink("posts/2024-01-01-b/kept.txt", "pic.txt");
@@ -516,7 +516,7 @@ main(void)
 		char p[1024];
 
 		path_of(p, sizeof(p), "files/locked.txt");
-		e2e_write_file(p, "locked\n");
+		test_write(p, "locked\n");
 		chmod(p, 0);
 		if (e2e_start(&s, capsule, "") == 0) {
 			expect(s.gemini_port, "/files/locked.txt", 51, NULL);

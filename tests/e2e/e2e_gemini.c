@@ -11,30 +11,6 @@ static SSL_CTX *ctx;
 static char capsule[512];
 
 static void
-mk(const char *rel, const char *fmt, ...)
-{
-	char	 path[1024], *slash;
-	FILE	*f;
-	va_list	 ap;
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	for (slash = path + strlen(capsule) + 1; (slash = strchr(slash, '/'));
-	    slash++) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fclose(f);
-}
-
-static void
 make_capsule(const char *top)
 {
 	char	 path[1024], target[1024];
@@ -43,21 +19,27 @@ make_capsule(const char *top)
 
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
 	mkdir(capsule, 0755);
-	mk("index.md", "---\ntitle: Test Capsule\nsubtitle: For tests\n---\n"
+	test_put(capsule, "index.md",
+	    "---\ntitle: Test Capsule\nsubtitle: For tests\n---\n"
 	    "Welcome to the *test* capsule.\n");
-	mk("posts/2024-01-02-hello.md", "---\ntitle: Hello World\n"
+	test_put(capsule, "posts/2024-01-02-hello.md",
+	    "---\ntitle: Hello World\n"
 	    "tags: [intro, Gemini]\nseries: Basics\npart: 1\n---\n"
 	    "First post. See [the next one](2024-02-03-second.md).\n"
 	    "Also [gone](missing.md), and `[code](not-a-link.md)`.\n");
-	mk("posts/2024-02-03-second.md", "---\ntitle: Second Post\n"
+	test_put(capsule, "posts/2024-02-03-second.md",
+	    "---\ntitle: Second Post\n"
 	    "date: 2024-02-03\ntags: gemini, tls\nseries: Basics\npart: 2\n"
 	    "---\n# Second\n\nSome `code` here.\n");
-	mk("posts/2023-05-06-draft.md", "---\ntitle: Secret Draft\n"
+	test_put(capsule, "posts/2023-05-06-draft.md",
+	    "---\ntitle: Secret Draft\n"
 	    "draft: true\n---\nnot for readers\n");
-	mk("posts/broken.md", "---\ntitle: [unclosed\n---\nbody\n");
-	mk("pages/about.md", "---\ntitle: About\n---\nAbout this capsule.\n");
-	mk("files/a.txt", "plain text\n");
-	mk("files/sub/b.gmi", "# B\n");
+	test_put(capsule, "posts/broken.md",
+	    "---\ntitle: [unclosed\n---\nbody\n");
+	test_put(capsule, "pages/about.md",
+	    "---\ntitle: About\n---\nAbout this capsule.\n");
+	test_put(capsule, "files/a.txt", "plain text\n");
+	test_put(capsule, "files/sub/b.gmi", "# B\n");
 	snprintf(path, sizeof(path), "%s/files/img.png", capsule);
 	f = fopen(path, "wb");
 	for (i = 0; i < 70000; i++)	/* > one 64 KiB chunk, with NULs */
@@ -65,7 +47,7 @@ make_capsule(const char *top)
 	fclose(f);
 	/* Ways out that must all fail. */
 	snprintf(path, sizeof(path), "%s/secret.txt", top);
-	e2e_write_file(path, "TOP-SECRET\n");
+	test_write(path, "TOP-SECRET\n");
 	snprintf(path, sizeof(path), "%s/files/escape", capsule);
 	snprintf(target, sizeof(target), "%s/secret.txt", top);
 	(void)!symlink(target, path);

@@ -470,7 +470,7 @@ main(void)
 	if (system(cmd) != 0)
 		return 1;
 	snprintf(path, sizeof(path), "%s/secret.txt", top);
-	e2e_write_file(path, "TOP-SECRET\n");
+	test_write(path, "TOP-SECRET\n");
 	snprintf(path, sizeof(path), "%s/files/escape", capsule);
 	snprintf(cmd, sizeof(cmd), "%s/secret.txt", top);
 	(void)!symlink(cmd, path);

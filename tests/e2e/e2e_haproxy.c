@@ -66,15 +66,6 @@ static pid_t	 hapid = -1;
 static SSL_CTX	*ctx13, *ctx12;
 
 static void
-mk(const char *dir, const char *rel, const char *text)
-{
-	char	 path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	e2e_write_file(path, "%s", text);
-}
-
-static void
 make_capsule(int i)
 {
 	char	 path[256];
@@ -86,10 +77,11 @@ make_capsule(int i)
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/files", capsule[i]);
 	mkdir(path, 0755);
-	mk(capsule[i], "index.md", "---\ntitle: The fleet\n---\nHello.\n");
-	mk(capsule[i], "posts/2024-01-01-first.md",
+	test_put(capsule[i], "index.md",
+	    "---\ntitle: The fleet\n---\nHello.\n");
+	test_put(capsule[i], "posts/2024-01-01-first.md",
 	    "---\ntitle: First\n---\nThe same on every instance.\n");
-	mk(capsule[i], "files/who.txt", i == 0 ? "instance A\n" :
+	test_put(capsule[i], "files/who.txt", i == 0 ? "instance A\n" :
 	    "instance B\n");
 }
 
@@ -713,7 +705,7 @@ test_watch(void)
 	int		 i, ok = 0, seen[2] = { 0, 0 };
 
 	for (i = 0; i < 2; i++)
-		mk(capsule[i], "posts/2024-05-05-fleet.md",
+		test_put(capsule[i], "posts/2024-05-05-fleet.md",
 		    "---\ntitle: Fleet\n---\nPublished everywhere.\n");
 	deadline = e2e_now_ms() + 10000;
 	while (ok < 4 && e2e_now_ms() < deadline) {

@@ -211,9 +211,9 @@ make_capsule(void)
 	snprintf(path, sizeof(path), "%s/files", capsule);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "---\ntitle: Hostile\n---\nHello.\n");
+	test_write(path, "---\ntitle: Hostile\n---\nHello.\n");
 	snprintf(path, sizeof(path), "%s/posts/2024-01-01-a.md", capsule);
-	e2e_write_file(path, "---\ntitle: A\n---\nA post.\n");
+	test_write(path, "---\ntitle: A\n---\nA post.\n");
 	/* Sparse: 32 MiB of zeros that cost no disk. */
 	snprintf(path, sizeof(path), "%s/files/big.bin", capsule);
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) == -1 ||

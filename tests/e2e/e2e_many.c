@@ -53,7 +53,7 @@ mk(int i, const char *rel, const char *fmt, int n)
 	char	 path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", capsule(i), rel);
-	e2e_write_file(path, fmt, n, n);
+	test_write(path, fmt, n, n);
 }
 
 static void

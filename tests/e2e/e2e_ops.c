@@ -62,23 +62,23 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/posts", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/index.md", capsule);
-	e2e_write_file(p, "---\ntitle: Ops\nlang: en\n---\nHello.\n");
+	test_write(p, "---\ntitle: Ops\nlang: en\n---\nHello.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-01-deutsch.md", capsule);
-	e2e_write_file(p, "---\ntitle: Auf Deutsch\nlang: de\n---\n"
+	test_write(p, "---\ntitle: Auf Deutsch\nlang: de\n---\n"
 	    "Ein Beitrag auf Deutsch.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-02-plain.md", capsule);
-	e2e_write_file(p, "---\ntitle: Plain\n---\nNo lang of its own.\n");
+	test_write(p, "---\ntitle: Plain\n---\nNo lang of its own.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-03-quebec.md", capsule);
-	e2e_write_file(p, "---\ntitle: Bonjour\nlanguage: fr-CA\n---\n"
+	test_write(p, "---\ntitle: Bonjour\nlanguage: fr-CA\n---\n"
 	    "Un billet.\n");
 	/* Old web URLs (link_aliases in server 1's config). */
 	snprintf(p, sizeof(p), "%s/posts/2024-01-05-links.md", capsule);
-	e2e_write_file(p, "---\ntitle: Links\n---\n"
+	test_write(p, "---\ntitle: Links\n---\n"
 	    "[moved](https://old.example/2023/12/deutsch.html)\n\n"
 	    "[gone](https://old.example/gone.html)\n");
 	/* Would put "; q=1" into the MIME type: skipped with a warning. */
 	snprintf(p, sizeof(p), "%s/posts/2024-01-04-smuggle.md", capsule);
-	e2e_write_file(p, "---\ntitle: Smuggle\nlang: \"de; q=1\"\n---\n"
+	test_write(p, "---\ntitle: Smuggle\nlang: \"de; q=1\"\n---\n"
 	    "x\n");
 
 	/*
@@ -91,13 +91,13 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/files/photos", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/files/photos/index.gmi", capsule);
-	e2e_write_file(p, "# My photos\n=> cat.txt The cat\n");
+	test_write(p, "# My photos\n=> cat.txt The cat\n");
 	snprintf(p, sizeof(p), "%s/files/photos/cat.txt", capsule);
-	e2e_write_file(p, "meow\n");
+	test_write(p, "meow\n");
 	snprintf(p, sizeof(p), "%s/files/raw", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/files/raw/b.txt", capsule);
-	e2e_write_file(p, "bee\n");
+	test_write(p, "bee\n");
 	snprintf(p, sizeof(p), "%s/files/odd", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/files/odd/index.gmi", capsule);
@@ -105,7 +105,7 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/files/twice", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/files/twice/page.gmi", capsule);
-	e2e_write_file(p, "# Twice\n");
+	test_write(p, "# Twice\n");
 	{
 		char	 q[512];
 
@@ -122,7 +122,7 @@ make_capsule(void)
 	for (int i = 0; i < 2000; i++) {
 		snprintf(p, sizeof(p), "%s/files/many/note-%04d.txt",
 		    capsule, i);
-		e2e_write_file(p, "n\n");
+		test_write(p, "n\n");
 	}
 }
 
@@ -442,7 +442,7 @@ test_port_in_use(struct e2e_server *s)
 
 	snprintf(conf, sizeof(conf), "%s/second.yaml", s->dir);
 	snprintf(out, sizeof(out), "%s/second.out", s->dir);
-	e2e_write_file(conf, "hostname: localhost\nbind: [127.0.0.1]\n"
+	test_write(conf, "hostname: localhost\nbind: [127.0.0.1]\n"
 	    "gemini_port: %d\ngopher_port: %d\ncapsule: %s\n"
 	    "certs: certs\n", s->gemini_port, s->gopher_port, capsule);
 	snprintf(cmd, sizeof(cmd), "timeout 20 '%s' --allow-root -c '%s' "

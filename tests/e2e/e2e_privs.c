@@ -84,16 +84,16 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/files", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/index.md", capsule);
-	e2e_write_file(p, "---\ntitle: Privs\n---\nHello.\n");
+	test_write(p, "---\ntitle: Privs\n---\nHello.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-01-open.md", capsule);
-	e2e_write_file(p, "---\ntitle: Open\n---\nEveryone reads this.\n");
+	test_write(p, "---\ntitle: Open\n---\nEveryone reads this.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-02-closed.md", capsule);
-	e2e_write_file(p, "---\ntitle: Closed\n---\nRoot only.\n");
+	test_write(p, "---\ntitle: Closed\n---\nRoot only.\n");
 	chmod(p, 0600);
 	snprintf(p, sizeof(p), "%s/files/a.txt", capsule);
-	e2e_write_file(p, "plain text\n");
+	test_write(p, "plain text\n");
 	snprintf(p, sizeof(p), "%s/files/locked.txt", capsule);
-	e2e_write_file(p, "locked\n");
+	test_write(p, "locked\n");
 	chmod(p, 0);
 }
 

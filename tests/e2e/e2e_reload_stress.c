@@ -122,7 +122,7 @@ edit(int i)
 	snprintf(path, sizeof(path), "%s/posts/2030-01-01-flicker.md",
 	    capsule);
 	if (i % 7 == 0)
-		e2e_write_file(path, "---\ntitle: Flicker %d\n---\nx\n", i);
+		test_write(path, "---\ntitle: Flicker %d\n---\nx\n", i);
 	else if (i % 7 == 3)
 		unlink(path);
 }

@@ -67,9 +67,9 @@ make_capsule(const char *capsule)
 	snprintf(path, sizeof(path), "%s/posts", capsule);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "A capsule with a huge post.\n");
+	test_write(path, "A capsule with a huge post.\n");
 	snprintf(path, sizeof(path), "%s/posts/2024-01-01-small.md", capsule);
-	e2e_write_file(path, "---\ntitle: Small\n---\nSmall and quick.\n");
+	test_write(path, "---\ntitle: Small\n---\nSmall and quick.\n");
 	buf_addstr(&md, "---\ntitle: Huge\n---\n");
 	for (i = 0; md.len < HUGE_BYTES; i++)
 		buf_printf(&md, "Paragraph %d has *emphasis*, `code` and a "
@@ -77,7 +77,7 @@ make_capsule(const char *capsule)
 		    "wrap.\n\n", i, i);
 	buf_addstr(&md, "THE END\n");
 	snprintf(path, sizeof(path), "%s/posts/2024-01-02-huge.md", capsule);
-	e2e_write_file(path, "%s", md.data);
+	test_write(path, "%s", md.data);
 	buf_free(&md);
 }
 

@@ -300,9 +300,9 @@ make_capsule(const char *top)
 	path_of(path, sizeof(path), "posts");
 	mkdir(path, 0755);
 	path_of(path, sizeof(path), "index.md");
-	e2e_write_file(path, "A capsule being written.\n");
+	test_write(path, "A capsule being written.\n");
 	path_of(path, sizeof(path), "posts/2024-05-05-settle.md");
-	e2e_write_file(path, "---\ntitle: Settle v0\ntags: [settle]\n---\n"
+	test_write(path, "---\ntitle: Settle v0\ntags: [settle]\n---\n"
 	    "BEGIN v0 here\n\nThe first version, whole.\n\nEND v0 here\n");
 }
 

@@ -40,15 +40,6 @@ static const struct {
 };
 
 static void
-put(const char *rel, const char *text)
-{
-	char	 path[1024];
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	e2e_write_file(path, "%s", text);
-}
-
-static void
 make_capsule(const char *top)
 {
 	char	 path[1024];
@@ -63,9 +54,10 @@ make_capsule(const char *top)
 	snprintf(path, sizeof(path), "%s/posts/2024-05-01-gem-bundle",
 	    capsule);
 	mkdir(path, 0755);
-	put("index.md", "---\ntitle: Shapes\n---\nEvery shape.\n");
-	put("posts/2024-04-01-toml-bundle/pic.png", "PNG-TOML");
-	put("posts/2024-05-01-gem-bundle/pic.png", "PNG-GEM");
+	test_put(capsule, "index.md",
+	    "---\ntitle: Shapes\n---\nEvery shape.\n");
+	test_put(capsule, "posts/2024-04-01-toml-bundle/pic.png", "PNG-TOML");
+	test_put(capsule, "posts/2024-05-01-gem-bundle/pic.png", "PNG-GEM");
 }
 
 static int
@@ -204,7 +196,7 @@ main(void)
 		char rel[256];
 
 		snprintf(rel, sizeof(rel), "posts/%s", shapes[i].file);
-		put(rel, shapes[i].text);
+		test_put(capsule, rel, shapes[i].text);
 	}
 	ctx = e2e_client_ctx(0);
 	if (e2e_start(&srv, capsule, "rate_limit: off\n") == -1) {

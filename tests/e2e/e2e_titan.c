@@ -26,21 +26,6 @@ static SSL_CTX	*anon, *writer, *stranger;
 static char	 capsule[512];
 static char	 host[64];		/* "localhost:PORT" */
 
-static void
-mk(const char *rel, const char *text)
-{
-	char	 path[1024], *slash;
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	for (slash = path + strlen(capsule) + 1; (slash = strchr(slash, '/'));
-	    slash++) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	e2e_write_file(path, "%s", text);
-}
-
 static char *
 slurp(const char *rel)
 {
@@ -242,7 +227,7 @@ test_taken(void)
 	struct reply	 r;
 	char		*got;
 
-	mk("posts/foo2.md", bar);
+	test_put(capsule, "posts/foo2.md", bar);
 	OK(poll_status(anon, "/posts/bar", 20, &r) == 20, "bar is up");
 	reply_free(&r);
 	upload(writer, "foo2", ";mime=text/markdown", "---\ntitle: Foo Two\n"
@@ -332,7 +317,8 @@ test_delete(void)
 {
 	struct reply	 r;
 
-	mk("posts/2024-06-01-doomed.md", "---\ntitle: Doomed\n---\nbye\n");
+	test_put(capsule, "posts/2024-06-01-doomed.md",
+	    "---\ntitle: Doomed\n---\nbye\n");
 	OK(poll_status(anon, "/posts/doomed", 20, &r) == 20, "doomed is up");
 	reply_free(&r);
 	upload(writer, "doomed", ";mime=text/markdown", "", &r);
@@ -647,7 +633,7 @@ test_kill(const char *writers)
 
 	snprintf(extra, sizeof(extra), "%stitan_max_size: 1M\n", writers);
 	victim(&old, 0);
-	mk(rel, old.data);
+	test_put(capsule, rel, old.data);
 	note("kill test seed %u", seed);
 	for (i = 0; i <= 20; i++) {
 		if (e2e_start(&s, capsule, extra) == -1) {
@@ -752,13 +738,16 @@ main(void)
 		return 1;
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
 	mkdir(capsule, 0755);
-	mk("index.md", "---\ntitle: Titan Test\n---\nHi.\n");
-	mk("posts/2024-01-02-hello.md", "---\ntitle: Hello World\n---\nHi.\n");
-	mk("posts/2024-02-03-second.md", "---\ntitle: Second Post\n---\n"
+	test_put(capsule, "index.md", "---\ntitle: Titan Test\n---\nHi.\n");
+	test_put(capsule, "posts/2024-01-02-hello.md",
+	    "---\ntitle: Hello World\n---\nHi.\n");
+	test_put(capsule, "posts/2024-02-03-second.md",
+	    "---\ntitle: Second Post\n---\n"
 	    "The second post.\n");
-	mk("posts/2023-05-06-secret-draft.md", "---\ntitle: Secret Draft\n"
+	test_put(capsule, "posts/2023-05-06-secret-draft.md",
+	    "---\ntitle: Secret Draft\n"
 	    "draft: true\n---\nnot for readers\n");
-	mk("pages/about.md", "---\ntitle: About\n---\nAbout.\n");
+	test_put(capsule, "pages/about.md", "---\ntitle: About\n---\nAbout.\n");
 
 	anon = e2e_client_ctx(0);
 	writer = e2e_cert_ctx("writer", hex);

@@ -84,7 +84,7 @@ put(int i, const char *rel, const char *text, mode_t mode)
 
 	snprintf(path, sizeof(path), "%s/home/%s/public_gemini/%s", top,
 	    name[i], rel);
-	e2e_write_file(path, "%s", text);
+	test_write(path, "%s", text);
 	if (pw != NULL && chown(path, pw->pw_uid, pw->pw_gid) == -1)
 		perror(path);
 	chmod(path, mode);
@@ -179,7 +179,7 @@ fill_capsules(void)
 	/* A file in A's capsule that is not A's. */
 	snprintf(path, sizeof(path), "%s/home/%s/public_gemini/files/root.txt",
 	    top, name[UA]);
-	e2e_write_file(path, "root's\n");
+	test_write(path, "root's\n");
 	chmod(path, 0644);
 
 	make_home(UB, 0755);
@@ -462,7 +462,7 @@ main(void)
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
 	mkdir(capsule, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "---\ntitle: The host\n---\nHost.\n");
+	test_write(path, "---\ntitle: The host\n---\nHost.\n");
 	snprintf(extra, sizeof(extra), "userdirs: public_gemini\n"
 	    "userdirs_uid_min: %u\nuserdirs_uid_max: %u\n", base_uid,
 	    base_uid + 2);

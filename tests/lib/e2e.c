@@ -73,22 +73,6 @@ e2e_connect(int port, unsigned timeout_ms)
 	return fd;
 }
 
-void
-e2e_write_file(const char *path, const char *fmt, ...)
-{
-	FILE	*f;
-	va_list	 ap;
-
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fclose(f);
-}
-
 /*
  * Write s->dir/capsuled.yaml: loopback, s's Gemini port and the given
  * Gopher port, two workers, debug log in s->dir; then extra1 and extra2
@@ -105,7 +89,7 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 		    strstr(extra2, "bind:") == NULL;
 
 	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
-	e2e_write_file(conf,
+	test_write(conf,
 	    "hostname: localhost\n"
 	    "%s"
 	    "gemini_port: %d\n"
@@ -715,7 +699,7 @@ e2e_stable_posts(const char *capsule, int n)
 	for (k = 0; k < n; k++) {
 		snprintf(path, sizeof(path), "%s/posts/2024-03-%02d-stable-%d"
 		    ".md", capsule, k + 1, k);
-		e2e_write_file(path, "---\ntitle: Stable post %d\n---\n"
+		test_write(path, "---\ntitle: Stable post %d\n---\n"
 		    "STABLE %d BEGIN\n\nNever changes.\n\nSTABLE %d END\n", k,
 		    k, k);
 	}

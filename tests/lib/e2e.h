@@ -39,6 +39,7 @@
 
 #include "core/buf.h"
 #include "core/util.h"
+#include "files.h"
 #include "harness.h"
 
 struct e2e_server {
@@ -67,8 +68,6 @@ struct reply {
 int	e2e_free_port(void);
 int	e2e_connect(int, unsigned);
 int	e2e_connect_from(const char *, int, unsigned, int);
-void	e2e_write_file(const char *, const char *, ...)
-	    __attribute__((format(printf, 2, 3)));
 void	e2e_write_config(const struct e2e_server *, int, const char *,
 	    const char *, const char *);
 int	e2e_start_flags(struct e2e_server *, const char *, const char *, int);

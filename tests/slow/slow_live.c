@@ -66,7 +66,7 @@ median(double *v, int n)
 static void
 save_post(const char *path, const char *title, int n)
 {
-	e2e_write_file(path, "---\ntitle: %s\ndate: 2024-12-30\n"
+	test_write(path, "---\ntitle: %s\ndate: 2024-12-30\n"
 	    "tags: [edited]\n---\nEdited %d times.\n", title, n);
 }
 

@@ -129,7 +129,7 @@ main(void)
 		if (i % 2)
 			kill(srv.pid, SIGHUP);
 		else
-			e2e_write_file(post,
+			test_write(post,
 			    "---\ntitle: Memory %d\n---\n%*s\n", i, i % 500,
 			    "x");
 		want++;

@@ -160,7 +160,7 @@ op_rename(int k, unsigned *seed)
 	churn_path(path, sizeof(path), k);
 	snprintf(tmp, sizeof(tmp), "%s/posts/.churn-%d.tmp", capsule, k);
 	text(t, sizeof(t), k, v);
-	e2e_write_file(tmp, "%s", t);
+	test_write(tmp, "%s", t);
 	begin_write(k, 1);
 	if (rename(tmp, path) == -1)
 		perror(tmp);
@@ -334,7 +334,7 @@ make_capsule(const char *top)
 	snprintf(path, sizeof(path), "%s/posts", capsule);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "A capsule under a storm of writes.\n");
+	test_write(path, "A capsule under a storm of writes.\n");
 	e2e_stable_posts(capsule, NSTABLE);
 	for (k = 0; k < NCHURN; k++) {
 		pthread_mutex_init(&churn[k].mtx, NULL);
@@ -342,7 +342,7 @@ make_capsule(const char *top)
 		churn[k].known_at = 1;
 		churn_path(path, sizeof(path), k);
 		text(t, sizeof(t), k, 0);
-		e2e_write_file(path, "%s", t);
+		test_write(path, "%s", t);
 	}
 }
 

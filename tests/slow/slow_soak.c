@@ -133,7 +133,7 @@ editor(void *arg)
 			snprintf(tmp, sizeof(tmp), "%s/posts/.edit-%d.tmp",
 			    capsule, k);
 			t = text(EDIT, k, v);
-			e2e_write_file(tmp, "%s", t);
+			test_write(tmp, "%s", t);
 			free(t);
 			if (rename(tmp, path) == -1)
 				perror(tmp);
@@ -408,19 +408,19 @@ make_capsule(const char *top)
 	snprintf(path, sizeof(path), "%s/posts", capsule);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "A capsule that never rests.\n");
+	test_write(path, "A capsule that never rests.\n");
 	e2e_stable_posts(capsule, NSTABLE);
 	for (k = 0; k < NEDIT; k++) {
 		edit_path(path, sizeof(path), k);
 		t = text(EDIT, k, new_version(EDIT, k));
-		e2e_write_file(path, "%s", t);
+		test_write(path, "%s", t);
 		free(t);
 	}
 	for (k = 0; k < NTITAN; k++) {
 		snprintf(path, sizeof(path), "%s/posts/2025-03-%02d-titan-%d"
 		    ".md", capsule, k + 1, k);
 		t = text(TITAN, k, new_version(TITAN, k));
-		e2e_write_file(path, "%s", t);
+		test_write(path, "%s", t);
 		free(t);
 	}
 }

@@ -16,30 +16,18 @@
 #include <unistd.h>
 
 #include "core/config.h"
+#include "files.h"
 #include "harness.h"
 #include "core/util.h"
 
 static char	 tmp[PATH_MAX];		/* realpath of the mkdtemp dir */
 static char	 conf[PATH_MAX + 32];	/* tmp/etc/c.yaml */
 
-static void
-write_file(const char *path, const char *text)
-{
-	FILE	*f;
-
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
-
 /* Write yaml to conf and load it. */
 static int
 load(struct config *c, const char *yaml, char *err, size_t errlen)
 {
-	write_file(conf, yaml);
+	test_write(conf, "%s", yaml);
 	return config_load(c, conf, err, errlen);
 }
 
@@ -289,7 +277,7 @@ test_paths(void)
 	free(want);
 	if (symlink(sub, link) == -1)
 		perror("symlink");
-	write_file(name, "capsule: ../content\n");
+	test_write(name, "%s", "capsule: ../content\n");
 	INT_EQ(config_load(&c, name, err, sizeof(err)), 0, "via symlink");
 	want = xasprintf("%s/a/content", tmp);
 	STR_EQ(c.capsule_dir, want, "realpath of the config dir");
@@ -309,7 +297,7 @@ test_paths(void)
 		STR_EQ(rv == 0 ? c.capsule_dir : NULL, want, "relative name");
 		free(want);
 		config_free(&c);
-		write_file("top.yaml", "certs: .\ncapsule: ../../..\n"
+		test_write("top.yaml", "%s", "certs: .\ncapsule: ../../..\n"
 		    "gemini_port: x\n");
 		INT_EQ(config_load(&c, "top.yaml", err, sizeof(err)), -1,
 		    "bare name");
