@@ -13,24 +13,6 @@
 static SSL_CTX	*ctx;
 static char	 capsule[] = "/tmp/capsuled-ops.XXXXXX";
 
-/* The whole file as a string ("" when missing). */
-static char *
-slurp(const char *path)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[8192];
-	ssize_t		 n;
-	int		 fd;
-
-	if ((fd = open(path, O_RDONLY)) != -1) {
-		while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-			buf_add(&b, chunk, (size_t)n);
-		close(fd);
-	}
-	buf_addc(&b, '\0');
-	return buf_release(&b);
-}
-
 /* Poll (bounded) until path holds needle; the access line is written
  * when the connection is freed, a moment after the client saw EOF. */
 static int
@@ -41,7 +23,7 @@ log_has(const char *path, const char *needle, unsigned ms)
 	int		 found;
 
 	for (;;) {
-		text = slurp(path);
+		text = test_read(path, "");
 		found = strstr(text, needle) != NULL;
 		free(text);
 		if (found || e2e_now_ms() >= deadline)
@@ -352,7 +334,7 @@ test_anonymise_and_reopen(struct e2e_server *s)
 	    "access line written");
 	OK(log_has(s->log, " 127.0.0.0 gemini \"gemini://localhost:", 100),
 	    "anonymised peer: last octet zeroed, no port");
-	text = slurp(s->log);
+	text = test_read(s->log, "");
 	OK(strstr(text, "127.0.0.1") == NULL, "no full address in the log");
 	free(text);
 
@@ -375,7 +357,7 @@ test_anonymise_and_reopen(struct e2e_server *s)
 	buf_free(&g);
 	OK(log_has(s->log, " gopher \"/after-usr1\" 51 ", 5000),
 	    "after SIGUSR1: the new file gets the line");
-	text = slurp(moved);
+	text = test_read(moved, "");
 	OK(strstr(text, "after-usr1") == NULL, "old file: no later lines");
 	free(text);
 	unlink(moved);
@@ -471,7 +453,7 @@ test_no_capsule(void)
 
 	snprintf(missing, sizeof(missing), "%s/no-such-capsule", capsule);
 	OK(e2e_start(&s, missing, "") == -1, "no capsule: not started");
-	text = slurp(s.log);
+	text = test_read(s.log, "");
 	HAS(text, " error: the capsule ", "no capsule: logged as an error");
 	HAS(text, "no-such-capsule: No such file or directory",
 	    "no capsule: named, with the reason");

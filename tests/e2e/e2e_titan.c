@@ -26,26 +26,6 @@ static SSL_CTX	*anon, *writer, *stranger;
 static char	 capsule[512];
 static char	 host[64];		/* "localhost:PORT" */
 
-static char *
-slurp(const char *rel)
-{
-	char	 path[1024];
-	FILE	*f;
-	char	*s;
-	long	 n;
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	if ((f = fopen(path, "r")) == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	s = xmalloc((size_t)n + 1);
-	s[fread(s, 1, (size_t)n, f)] = '\0';
-	fclose(f);
-	return s;
-}
-
 static int
 exists(const char *rel)
 {
@@ -53,6 +33,16 @@ exists(const char *rel)
 
 	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
 	return access(path, F_OK) == 0;
+}
+
+/* capsule/rel, whole (free it); NULL when it is not there. */
+static char *
+read_rel(const char *rel)
+{
+	char	 path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
+	return test_read(path, NULL);
 }
 
 /* The bytes of the first entry of capsule/sub starting with prefix. */
@@ -70,7 +60,7 @@ slurp_prefix(const char *sub, const char *prefix)
 	while (got == NULL && (e = readdir(d)) != NULL)
 		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
 			snprintf(path, sizeof(path), "%s/%s", sub, e->d_name);
-			got = slurp(path);
+			got = read_rel(path);
 		}
 	closedir(d);
 	return got;
@@ -182,7 +172,7 @@ test_upload(void)
 	    srv.gemini_port);
 	STR_EQ(r.header, want, "redirect to the post");
 	reply_free(&r);
-	got = slurp("posts/fresh.md");
+	got = read_rel("posts/fresh.md");
 	STR_EQ(got, POST_A, "written byte for byte");
 	free(got);
 	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
@@ -201,7 +191,7 @@ test_upload(void)
 	    &r);
 	INT_EQ(r.status, 30, "edit: 30 (no mime: fine)");
 	reply_free(&r);
-	got = slurp("posts/2024-01-02-hello.md");
+	got = read_rel("posts/2024-01-02-hello.md");
 	STR_EQ(got, "---\ntitle: Hello Again\n---\nEdited.\n",
 	    "edited in place");
 	free(got);
@@ -235,13 +225,13 @@ test_taken(void)
 	INT_EQ(r.status, 59, "foo2 into bar's file: 59");
 	HAS(r.header, "slug \"bar\"", "says whose file it is");
 	reply_free(&r);
-	got = slurp("posts/foo2.md");
+	got = read_rel("posts/foo2.md");
 	STR_EQ(got, bar, "bar's file untouched");
 	free(got);
 	upload(writer, "foo2", "", "", &r);
 	INT_EQ(r.status, 51, "deleting foo2: no such post, 51");
 	reply_free(&r);
-	got = slurp("posts/foo2.md");
+	got = read_rel("posts/foo2.md");
 	STR_EQ(got, bar, "bar's file still untouched");
 	free(got);
 	INT_EQ(count_prefix(".trash", "foo2.md."), 0, "nothing trashed");
@@ -253,7 +243,7 @@ test_taken(void)
 	upload(writer, "bar", "", bar2, &r);
 	INT_EQ(r.status, 30, "bar's own upload: 30");
 	reply_free(&r);
-	got = slurp("posts/foo2.md");
+	got = read_rel("posts/foo2.md");
 	STR_EQ(got, bar2, "written into the file that holds bar");
 	free(got);
 	OK(!exists("posts/bar.md"), "no second file for bar");
@@ -270,7 +260,7 @@ test_bad_uploads(void)
 	struct buf	 b = BUF_INIT;
 	char		*before, *after, line[300];
 
-	before = slurp("posts/2024-02-03-second.md");
+	before = read_rel("posts/2024-02-03-second.md");
 	/* Over titan_max_size (64 KiB): answered before any body. */
 	snprintf(line, sizeof(line), "titan://%s/posts/second;size=70000;"
 	    "mime=text/markdown\r\n", host);
@@ -303,7 +293,7 @@ test_bad_uploads(void)
 	e2e_gemini_raw(srv.gemini_port, line, strlen(line), &r, writer, NULL);
 	INT_EQ(r.status, 59, "only posts: 59");
 	reply_free(&r);
-	after = slurp("posts/2024-02-03-second.md");
+	after = read_rel("posts/2024-02-03-second.md");
 	STR_EQ(after, before, "the post is untouched");
 	OK(!exists("posts/brand-new.md"), "nothing new");
 	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
@@ -376,7 +366,7 @@ test_concurrent(void)
 		pthread_join(th[i], NULL);
 	for (i = 0; i < 6; i++)
 		INT_EQ(rc[i].status, 30, "each upload answered 30");
-	got = slurp("posts/contested.md");
+	got = read_rel("posts/contested.md");
 	for (i = 0; got != NULL && i < 6; i++)
 		if (strcmp(got, rc[i].body) == 0)
 			whole = 1;
@@ -532,7 +522,7 @@ test_crash(void)
 	int		 fd, status;
 	size_t		 half;
 
-	before = slurp("posts/2024-02-03-second.md");
+	before = read_rel("posts/2024-02-03-second.md");
 	buf_printf(&req, "titan://%s/posts/second;size=%d\r\n", host, 40000);
 	buf_addstr(&req, "---\ntitle: Half\ndate: 2024-02-03\n---\n");
 	while (req.len < 20000)
@@ -549,7 +539,7 @@ test_crash(void)
 	srv.pid = -1;
 	SSL_free(ssl);
 	close(fd);
-	after = slurp("posts/2024-02-03-second.md");
+	after = read_rel("posts/2024-02-03-second.md");
 	STR_EQ(after, before, "the old post is intact");
 	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
 	free(before);
@@ -674,7 +664,7 @@ test_kill(const char *writers)
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s.dir);
 		(void)!system(cmd);
 
-		got = slurp(rel);
+		got = read_rel(rel);
 		if (got != NULL && strcmp(got, new.data) == 0) {
 			nnew++;
 			version = i + 1;

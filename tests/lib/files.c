@@ -131,13 +131,21 @@ test_mkdir(const char *dir, const char *rel)
 	}
 }
 
-/* The whole of path, NUL-terminated (free it); NULL when unreadable. */
+/*
+ * The whole of path, NUL-terminated (free it).  When it cannot be read:
+ * a copy of missing, or NULL when missing is NULL (a test of a file's
+ * absence asks for NULL, one that reads a log not yet written for "").
+ */
 char *
-test_read(const char *path)
+test_read(const char *path, const char *missing)
 {
 	size_t	 len;
+	char	*text;
 
-	return util_read_file(path, SIZE_MAX, &len);
+	if ((text = util_read_file(path, SIZE_MAX, &len)) == NULL &&
+	    missing != NULL)
+		text = xstrdup(missing);
+	return text;
 }
 
 void

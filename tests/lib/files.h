@@ -18,7 +18,7 @@ void	test_write(const char *, const char *, ...)
 void	test_write_mode(const char *, mode_t, const char *, size_t);
 void	test_put(const char *, const char *, const char *);
 void	test_mkdir(const char *, const char *);
-char	*test_read(const char *);
+char	*test_read(const char *, const char *);
 void	test_rm_tree(const char *);
 
 #endif

@@ -175,24 +175,6 @@ test_check(void)
 	HAS(why, "UTF-8", "says UTF-8");
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE	*f;
-	char	*s;
-	long	 n;
-
-	if ((f = fopen(path, "r")) == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	s = xmalloc((size_t)n + 1);
-	s[fread(s, 1, (size_t)n, f)] = '\0';
-	fclose(f);
-	return s;
-}
-
 /* The bytes of the first file in dir whose name starts with prefix. */
 static char *
 slurp_prefix(const char *dir, const char *prefix)
@@ -206,7 +188,7 @@ slurp_prefix(const char *dir, const char *prefix)
 	while (got == NULL && (e = readdir(d)) != NULL)
 		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
 			path = xasprintf("%s/%s", dir, e->d_name);
-			got = slurp(path);
+			got = test_read(path, NULL);
 			free(path);
 		}
 	closedir(d);
@@ -268,13 +250,13 @@ test_store(void)
 	OK(publish_store(capsule, "new.md", "new", "one\n", 4, why,
 	    sizeof(why)) == 0, "store: %s", why);
 	path = xasprintf("%s/new.md", posts);
-	got = slurp(path);
+	got = test_read(path, NULL);
 	STR_EQ(got, "one\n", "written");
 	free(got);
 	chmod(path, 0600);
 	OK(publish_store(capsule, "new.md", "new", "two, longer\n", 12, why,
 	    sizeof(why)) == 0, "overwrite");
-	got = slurp(path);
+	got = test_read(path, NULL);
 	STR_EQ(got, "two, longer\n", "replaced whole");
 	free(got);
 	OK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600,
@@ -306,7 +288,7 @@ test_store(void)
 		INT_EQ(rc[i].rv, 0, "racer stored");
 	free(path);
 	path = xasprintf("%s/race.md", posts);
-	got = slurp(path);
+	got = test_read(path, NULL);
 	for (i = 0, whole = 0; got != NULL && i < 4; i++)
 		if (strcmp(got, rc[i].body) == 0)
 			whole = 1;
@@ -360,13 +342,13 @@ test_owner(void)
 	    "2024-02-02\n---\nfoo2\n", 25, why, sizeof(why)), PUBLISH_TAKEN,
 	    "another post's file: taken");
 	HAS(why, "slug \"bar\"", "says whose");
-	got = slurp(path);
+	got = test_read(path, NULL);
 	STR_EQ(got, bar, "left as it was");
 	free(got);
 	INT_EQ(count_prefix(posts, ".titan-"), 0, "no temporary file left");
 	INT_EQ(publish_trash(capsule, "foo2.md", "foo2", why, sizeof(why)),
 	    PUBLISH_TAKEN, "delete: taken");
-	got = slurp(path);
+	got = test_read(path, NULL);
 	STR_EQ(got, bar, "still there");
 	free(got);
 	OK(access(trash, F_OK) == -1, "nothing in .trash/");
