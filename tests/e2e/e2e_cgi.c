@@ -364,7 +364,7 @@ test_cap(const struct e2e_server *s)
 	OK(ok20 >= 1 && ok20 <= 2, "cap: 1 or 2 served at once (%d)", ok20);
 	OK(busy >= 2, "cap: the others answered 41 (%d)", busy);
 	INT_EQ(other, 0, "cap: no other answer");
-	OK(e2e_log_has(s->log, "cgi_max_programs"), "cap: logged");
+	OK(e2e_log_wait(s->log, "cgi_max_programs", 0), "cap: logged");
 }
 
 int
@@ -416,8 +416,8 @@ main(void)
 			STR_EQ(r.header, "42 CGI error", "as root: 42");
 			INT_EQ(r.body.len, 0, "as root: nothing ran");
 			reply_free(&r);
-			OK(e2e_log_has(s.log, " error: cgi: /cgi-bin/env.cgi"
-			    " not run: programs are never run as root"),
+			OK(e2e_log_wait(s.log, " error: cgi: /cgi-bin/env.cgi"
+			    " not run: programs are never run as root", 0),
 			    "as root: logged as an error");
 			INT_EQ(e2e_stop(&s), 0, "root server exits 0");
 		} else

@@ -55,41 +55,6 @@ make_capsule(void)
 	    "---\ntitle: My Page\n---\nA page.\n");
 }
 
-/* Does the server's log have a line containing needle? */
-static int
-logged(const char *needle)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[4096];
-	FILE		*f;
-	size_t		 n;
-	int		 found;
-
-	if ((f = fopen(srv.log, "r")) == NULL)
-		return 0;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	buf_addc(&b, '\0');
-	found = strstr(b.data, needle) != NULL;
-	buf_free(&b);
-	return found;
-}
-
-/* Wait (bounded) for the access line of a request: workers buffer. */
-static int
-logged_soon(const char *needle)
-{
-	uint64_t	 deadline = e2e_now_ms() + 3000;
-
-	while (!logged(needle)) {
-		if (e2e_now_ms() > deadline)
-			return 0;
-		e2e_sleep_ms(50);
-	}
-	return 1;
-}
-
 /*
  * Defect 3: the request, then close_notify at once, in one TCP segment
  * (TCP_CORK), so that the server reads both together.  TLS allows the
@@ -132,7 +97,8 @@ test_half_close(int version, const char *name)
 	    "close_notify (SSL error %d)", name, err);
 	snprintf(needle, sizeof(needle), "/files/a.txt?half-close-%s\" 20 ",
 	    name);
-	OK(logged_soon(needle), "%s: the request is logged", name);
+	OK(e2e_log_wait(srv.log, needle, 3000), "%s: the request is logged",
+	    name);
 done:
 	buf_free(&body);
 	SSL_free(ssl);

@@ -298,40 +298,6 @@ v2(unsigned char *out, int local, const char *addr, int port, int to)
 	return 28;
 }
 
-static int
-file_has(const char *path, const char *needle)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[8192];
-	size_t		 n;
-	FILE		*f;
-	int		 found;
-
-	if ((f = fopen(path, "r")) == NULL)
-		return 0;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	buf_addc(&b, '\0');
-	found = strstr(b.data, needle) != NULL;
-	buf_free(&b);
-	return found;
-}
-
-/* Wait (bounded) until path says needle. */
-static int
-wait_for(const char *path, const char *needle, unsigned ms)
-{
-	uint64_t	 deadline = e2e_now_ms() + ms;
-
-	while (e2e_now_ms() < deadline) {
-		if (file_has(path, needle))
-			return 0;
-		e2e_sleep_ms(50);
-	}
-	return file_has(path, needle) ? 0 : -1;
-}
-
 /* The access log line of a request from CLIENT:lport, in either log. */
 static int
 logged_as(int lport, const char *proto)
@@ -342,7 +308,7 @@ logged_as(int lport, const char *proto)
 	snprintf(needle, sizeof(needle), " %s:%d %s \"", CLIENT, lport,
 	    proto);
 	for (i = 0; i < 2; i++)
-		if (file_has(inst[i].log, needle))
+		if (e2e_log_wait(inst[i].log, needle, 0))
 			return i;
 	return -1;
 }
@@ -478,7 +444,8 @@ start_fleet(void)
 	if (system(cmd) != 0)
 		return -1;
 	kill(inst[1].pid, SIGHUP);
-	return wait_for(inst[1].log, "reload: configuration", 10000);
+	return e2e_log_wait(inst[1].log, "reload: configuration", 10000) ? 0 :
+	    -1;
 }
 
 static void
@@ -530,14 +497,15 @@ test_frontends(void)
 		    seen[1], logged);
 	}
 	for (i = 0; i < 2; i++) {
-		OK(!file_has(inst[i].log, "Z " LISTED ":"),
+		OK(!e2e_log_wait(inst[i].log, "Z " LISTED ":", 0),
 		    "instance %c logs no request as the proxy's address",
 		    'A' + i);
-		OK(!file_has(inst[i].log, "no valid PROXY header"),
+		OK(!e2e_log_wait(inst[i].log, "no valid PROXY header", 0),
 		    "instance %c: every connection from HAProxy had a header",
 		    'A' + i);
 		/* Its health checks reset at once: no noise from them. */
-		OK(!file_has(inst[i].log, "proxy_protocol does not list"),
+		OK(!e2e_log_wait(inst[i].log, "proxy_protocol does not list",
+		    0),
 		    "instance %c: no header refused so far", 'A' + i);
 	}
 }
@@ -667,7 +635,7 @@ test_rotation(SSL_SESSION *old)
 	snprintf(needle, sizeof(needle), "ticket keys: %s changed: 2 keys",
 	    keys);
 	for (i = 0; i < 2; i++)
-		OK(wait_for(inst[i].log, needle, 10000) == 0,
+		OK(e2e_log_wait(inst[i].log, needle, 10000),
 		    "instance %c read the new file without a signal", 'A' + i);
 	printf("haproxy: a rotated key file was read by both instances "
 	    "within %.1f s\n", (double)(e2e_now_ms() - t0) / 1000);
@@ -750,7 +718,7 @@ test_refusals(void)
 	buf_free(&b);
 	snprintf(needle, sizeof(needle), UNLISTED ":%d: PROXY header from",
 	    lport);
-	OK(wait_for(inst[0].log, needle, 2000) == 0, "and logged: %s",
+	OK(e2e_log_wait(inst[0].log, needle, 2000), "and logged: %s",
 	    needle);
 	n = v2(h2, 0, "192.0.2.66", 4242, mport);
 	gem(ctx13, UNLISTED, mport, h2, n, "/files/who.txt", NULL, &v);
@@ -768,7 +736,7 @@ test_refusals(void)
 	buf_free(&b);
 	snprintf(needle, sizeof(needle), LISTED ":%d: no valid PROXY header",
 	    lport);
-	OK(wait_for(inst[0].log, needle, 2000) == 0, "and logged: %s",
+	OK(e2e_log_wait(inst[0].log, needle, 2000), "and logged: %s",
 	    needle);
 	gem(ctx13, LISTED, mport, NULL, 0, "/files/who.txt", NULL, &v);
 	OK(!v.handshake, "gemini: the listed address without a header");
@@ -787,7 +755,7 @@ test_refusals(void)
 	gem(ctx13, LISTED, mport, h1, n, "/files/who.txt", NULL, &v);
 	INT_EQ(v.status, 20, "gemini: a crafted v1 header from the proxy");
 	visit_free(&v);
-	OK(wait_for(inst[0].log, " 203.0.113.5:4242 gemini \"", 2000) == 0,
+	OK(e2e_log_wait(inst[0].log, " 203.0.113.5:4242 gemini \"", 2000),
 	    "logged as the header's client");
 	/* A v2 LOCAL health check: the proxy is the client. */
 	n = v2(h2, 1, NULL, 0, 0);
@@ -795,7 +763,7 @@ test_refusals(void)
 	INT_EQ(who_of(&b), 0, "gopher: a v2 LOCAL header is served");
 	buf_free(&b);
 	snprintf(needle, sizeof(needle), " " LISTED ":%d gopher \"", lport);
-	OK(wait_for(inst[0].log, needle, 2000) == 0,
+	OK(e2e_log_wait(inst[0].log, needle, 2000),
 	    "LOCAL: logged as the proxy itself");
 }
 

@@ -79,19 +79,6 @@ raise_nofile(rlim_t want)
 	}
 }
 
-
-/* Wait (bounded) until the server's open fds are back to at most n. */
-static int
-fds_back_to(pid_t pid, int n, unsigned ms)
-{
-	uint64_t	 end = e2e_now_ms() + ms;
-	int		 k;
-
-	while ((k = e2e_fd_count(pid)) > n && e2e_now_ms() < end)
-		e2e_sleep_ms(50);
-	return k;
-}
-
 static int
 alive(pid_t pid)
 {
@@ -107,7 +94,6 @@ cmp_u64(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
-
 
 /* Read until the peer closes (bounded by the socket's timeout). */
 static size_t
@@ -437,7 +423,7 @@ test_slowloris(struct e2e_server *s)
 	}
 	free(c);
 	free(pfd);
-	j = fds_back_to(s->pid, fds0, 3000);
+	j = e2e_fds_wait(s->pid, fds0, 3000);
 	OK(j <= fds0, "server fds back to %d (now %d)", fds0, j);
 }
 
@@ -580,7 +566,7 @@ test_hangups(struct e2e_server *s)
 		}
 		close(fd);
 	}
-	i = fds_back_to(s->pid, fds0, 3000);
+	i = e2e_fds_wait(s->pid, fds0, 3000);
 	OK(i <= fds0, "after 40 hang-ups the server's fds are back to %d "
 	    "(%d)", fds0, i);
 	OK(alive(s->pid), "server alive after hang-ups");
@@ -764,7 +750,7 @@ test_many_idle(const char *capsule_dir)
 	for (i = 0; i < NCONN; i++)
 		if (fd[i] != -1)
 			close(fd[i]);
-	k = fds_back_to(b.pid, fds0, 5000);
+	k = e2e_fds_wait(b.pid, fds0, 5000);
 	OK(k <= fds0, "the server let go of them all (fds %d -> %d)", fds0, k);
 	t0 = e2e_now_ms();
 	OK(gemini_get(b.gemini_port, NULL, "/", &r) == 0 && r.status == 20,

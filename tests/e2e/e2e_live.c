@@ -47,37 +47,12 @@ in_capsule(char *path, size_t len, const char *rel)
 	snprintf(path, len, "%s/%s", capsule, rel);
 }
 
-/*
- * Poll path until it answers status and its body has needle (want) or
- * lacks it; returns the milliseconds it took, or -1 after limit_ms.
- */
-static long
-wait_for(const char *path, int status, const char *needle, int want,
-    unsigned limit_ms)
-{
-	struct reply	 r;
-	uint64_t	 t0 = e2e_now_ms();
-	int		 has, done;
-
-	for (;;) {
-		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
-		has = needle == NULL || (r.body.data != NULL &&
-		    strstr(r.body.data, needle) != NULL);
-		done = r.status == status && has == want;
-		reply_free(&r);
-		if (done)
-			return (long)(e2e_now_ms() - t0);
-		if (e2e_now_ms() - t0 > limit_ms)
-			return -1;
-		e2e_sleep_ms(5);
-	}
-}
-
 static void
 expect_soon(const char *what, const char *path, int status,
     const char *needle, int want)
 {
-	long	 ms = wait_for(path, status, needle, want, 5000);
+	long	 ms = e2e_gemini_wait(srv.gemini_port, ctx, path, status,
+	    needle, want, 5000);
 
 	OK(ms >= 0, "%s: %s never answered %d %s \"%s\"", what, path,
 	    status, want ? "with" : "without", needle ? needle : "");

@@ -13,25 +13,6 @@
 static SSL_CTX	*ctx;
 static char	 capsule[] = "/tmp/capsuled-ops.XXXXXX";
 
-/* Poll (bounded) until path holds needle; the access line is written
- * when the connection is freed, a moment after the client saw EOF. */
-static int
-log_has(const char *path, const char *needle, unsigned ms)
-{
-	uint64_t	 deadline = e2e_now_ms() + ms;
-	char		*text;
-	int		 found;
-
-	for (;;) {
-		text = test_read(path, "");
-		found = strstr(text, needle) != NULL;
-		free(text);
-		if (found || e2e_now_ms() >= deadline)
-			return found;
-		e2e_sleep_ms(20);
-	}
-}
-
 static void
 make_capsule(void)
 {
@@ -227,7 +208,8 @@ test_lang(const struct e2e_server *s)
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
 	    "a lang that is not a language tag: the site's");
 	reply_free(&r);
-	OK(log_has(s->log, "posts/2024-01-04-smuggle.md:3:7: lang: 'de; q=1'"
+	OK(e2e_log_wait(s->log,
+	    "posts/2024-01-04-smuggle.md:3:7: lang: 'de; q=1'"
 	    " is not a language tag", 1000), "ignored lang named in the log");
 }
 
@@ -330,9 +312,9 @@ test_anonymise_and_reopen(struct e2e_server *s)
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/deutsch?first");
 	reply_free(&r);
-	OK(log_has(s->log, "/posts/deutsch?first", 5000),
+	OK(e2e_log_wait(s->log, "/posts/deutsch?first", 5000),
 	    "access line written");
-	OK(log_has(s->log, " 127.0.0.0 gemini \"gemini://localhost:", 100),
+	OK(e2e_log_wait(s->log, " 127.0.0.0 gemini \"gemini://localhost:", 100),
 	    "anonymised peer: last octet zeroed, no port");
 	text = test_read(s->log, "");
 	OK(strstr(text, "127.0.0.1") == NULL, "no full address in the log");
@@ -342,7 +324,7 @@ test_anonymise_and_reopen(struct e2e_server *s)
 	OK(rename(s->log, moved) == 0, "log moved away");
 	e2e_gopher_get(s->gopher_port, &g, "/before-usr1");
 	buf_free(&g);
-	OK(log_has(moved, "\"/before-usr1\" 51", 5000),
+	OK(e2e_log_wait(moved, "\"/before-usr1\" 51", 5000),
 	    "before SIGUSR1: the moved file gets the line");
 	OK(kill(s->pid, SIGUSR1) == 0, "SIGUSR1 sent");
 	{
@@ -355,7 +337,7 @@ test_anonymise_and_reopen(struct e2e_server *s)
 	}
 	e2e_gopher_get(s->gopher_port, &g, "/after-usr1");
 	buf_free(&g);
-	OK(log_has(s->log, " gopher \"/after-usr1\" 51 ", 5000),
+	OK(e2e_log_wait(s->log, " gopher \"/after-usr1\" 51 ", 5000),
 	    "after SIGUSR1: the new file gets the line");
 	text = test_read(moved, "");
 	OK(strstr(text, "after-usr1") == NULL, "old file: no later lines");
@@ -394,7 +376,8 @@ test_aliases_and_full_feed(const struct e2e_server *s)
 	    "deutsch moved", s->gemini_port);
 	HAS(r.body.data, want, "feed links absolute");
 	reply_free(&r);
-	OK(log_has(s->log, "posts/2024-01-05-links.md:6:8: link to missing "
+	OK(e2e_log_wait(s->log,
+	    "posts/2024-01-05-links.md:6:8: link to missing "
 	    "post https://old.example/gone.html", 1000),
 	    "the missing one is logged with file and line");
 }
@@ -406,7 +389,8 @@ test_peer_mode(struct e2e_server *s, const char *want, const char *what)
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/?peer");
 	reply_free(&r);
-	OK(log_has(s->log, want, 5000), "%s: \"%s\" in the log", what, want);
+	OK(e2e_log_wait(s->log, want, 5000), "%s: \"%s\" in the log", what,
+	    want);
 }
 
 /*
@@ -432,7 +416,7 @@ test_port_in_use(struct e2e_server *s)
 	rc = system(cmd);
 	OK(WIFEXITED(rc) && WEXITSTATUS(rc) == 1,
 	    "a second server on a busy port exits 1 (status %d)", rc);
-	OK(log_has(out, "address already in use", 1000),
+	OK(e2e_log_wait(out, "address already in use", 1000),
 	    "and says the address is in use");
 	r = e2e_gemini_get(s->gemini_port, ctx, "/");
 	INT_EQ(r.status, 20, "the first server still answers");

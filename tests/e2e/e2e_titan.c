@@ -123,24 +123,6 @@ poll_status(SSL_CTX *ctx, const char *path, int want, struct reply *r)
 	}
 }
 
-/* GET until the body has needle (bounded); 1 when it came. */
-static int
-poll_has(SSL_CTX *ctx, const char *path, const char *needle)
-{
-	uint64_t	 deadline = e2e_now_ms() + 8000;
-	struct reply	 r;
-	int		 found;
-
-	for (;;) {
-		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
-		found = r.status == 20 && strstr(r.body.data, needle) != NULL;
-		reply_free(&r);
-		if (found || e2e_now_ms() > deadline)
-			return found;
-		e2e_sleep_ms(50);
-	}
-}
-
 #define POST_A	"---\ntitle: Fresh from Titan\ndate: 2025-03-04\n" \
 		"tags: [titan]\n---\nUploaded with quokkaword inside.\n"
 
@@ -250,7 +232,8 @@ test_taken(void)
 	got = slurp_prefix(".trash", "foo2.md.20");
 	STR_EQ(got, bar, "the old bar in .trash/");
 	free(got);
-	OK(poll_has(anon, "/posts/bar", "Bar Again"), "the new bar is live");
+	OK(e2e_gemini_wait(srv.gemini_port, anon, "/posts/bar", 20,
+	    "Bar Again", 1, 8000) >= 0, "the new bar is live");
 }
 
 static void

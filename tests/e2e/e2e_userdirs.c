@@ -112,25 +112,6 @@ make_home(int i, mode_t capmode)
 
 /* A Gopher selector's whole answer into out (empty on failure). */
 
-/* Wait (bounded) until path answers want over Gemini. */
-static int
-wait_status(const char *path, int want)
-{
-	struct reply	 r;
-	uint64_t	 t0 = e2e_now_ms();
-	int		 got = -1;
-
-	while (e2e_now_ms() - t0 < 10000) {
-		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
-		got = r.status;
-		reply_free(&r);
-		if (got == want)
-			return 1;
-		e2e_sleep_ms(50);
-	}
-	return 0;
-}
-
 static void
 make_users(void)
 {
@@ -384,7 +365,8 @@ test_live(void)
 	put(UA, "posts/2024-05-05-fresh.md", "---\ntitle: Fresh\n---\nNew.\n",
 	    0644);
 	snprintf(path, sizeof(path), "/~%s/posts/fresh", name[UA]);
-	OK(wait_status(path, 20), "an edit in A's capsule goes live");
+	OK(e2e_gemini_wait(srv.gemini_port, ctx, path, 20, NULL, 1,
+	    10000) >= 0, "an edit in A's capsule goes live");
 
 	/* E appears: published after SIGHUP. */
 	add_user(UE, base_uid + 3);
@@ -396,7 +378,8 @@ test_live(void)
 	e2e_write_config(&srv, srv.gopher_port, capsule, "", extra);
 	kill(srv.pid, SIGHUP);
 	snprintf(path, sizeof(path), "/~%s/", name[UE]);
-	OK(wait_status(path, 20), "a new user's capsule after SIGHUP");
+	OK(e2e_gemini_wait(srv.gemini_port, ctx, path, 20, NULL, 1,
+	    10000) >= 0, "a new user's capsule after SIGHUP");
 }
 
 /*

@@ -234,21 +234,116 @@ e2e_log_count(const struct e2e_server *s, const char *needle)
 	return n;
 }
 
+struct log_wait {
+	const char	*log;
+	const char	*needle;
+};
+
+static int
+log_holds(void *arg)
+{
+	const struct log_wait	*w = arg;
+	char			*text;
+	int			 found;
+
+	text = test_read(w->log, "");
+	found = strstr(text, w->needle) != NULL;
+	free(text);
+	return found;
+}
+
+/*
+ * 1 when the file log holds needle, or comes to within limit_ms (0:
+ * look once); 0 when it does not.
+ */
+int
+e2e_log_wait(const char *log, const char *needle, unsigned limit_ms)
+{
+	struct log_wait	 w = { log, needle };
+
+	return harness_poll(limit_ms, log_holds, &w);
+}
+
+struct gemini_wait {
+	int		 port;
+	SSL_CTX		*ctx;
+	const char	*path, *needle;
+	int		 status, want;
+};
+
+static int
+gemini_answers(void *arg)
+{
+	const struct gemini_wait	*w = arg;
+	struct reply			 r;
+	int				 has, done;
+
+	r = e2e_gemini_get(w->port, w->ctx, "%s", w->path);
+	has = w->needle == NULL || (r.body.data != NULL &&
+	    strstr(r.body.data, w->needle) != NULL);
+	done = r.status == w->status && has == w->want;
+	reply_free(&r);
+	return done;
+}
+
+/*
+ * Ask port for path until it answers status with a body that has
+ * needle (want 1) or has it not (want 0; needle NULL: any body), for at
+ * most limit_ms: the milliseconds it took, or -1.
+ */
+long
+e2e_gemini_wait(int port, SSL_CTX *ctx, const char *path, int status,
+    const char *needle, int want, unsigned limit_ms)
+{
+	struct gemini_wait	 w = { port, ctx, path, needle, status, want };
+	uint64_t		 t0 = e2e_now_ms();
+
+	if (!harness_poll(limit_ms, gemini_answers, &w))
+		return -1;
+	return (long)(e2e_now_ms() - t0);
+}
+
+struct fds_wait {
+	pid_t	 pid;
+	int	 n, last;
+};
+
+static int
+fds_down(void *arg)
+{
+	struct fds_wait	*w = arg;
+
+	return (w->last = e2e_fd_count(w->pid)) <= w->n;
+}
+
+/*
+ * Wait (at most limit_ms) until pid has no more than n fds open: how
+ * many it has then.
+ */
+int
+e2e_fds_wait(pid_t pid, int n, unsigned limit_ms)
+{
+	struct fds_wait	 w = { pid, n, -1 };
+
+	harness_poll(limit_ms, fds_down, &w);
+	return w.last;
+}
+
 /*
  * Wait (bounded) for s to say it serves: its watches are up by then
  * (the listeners answer before), so a file written after this is one
  * a watch hears of.
  */
+static int
+serving(void *arg)
+{
+	return e2e_log_count(arg, "info: serving ") > 0;
+}
+
 void
 e2e_wait_serving(const struct e2e_server *s)
 {
-	uint64_t	 t0 = e2e_now_ms();
-	int		 up;
-
-	while ((up = e2e_log_count(s, "info: serving ") > 0) == 0 &&
-	    e2e_now_ms() - t0 < 10000)
-		e2e_sleep_ms(20);
-	OK(up, "the server says it serves");
+	OK(harness_poll(10000, serving, (void *)s), "the server says it serves");
 }
 
 /*
@@ -342,22 +437,6 @@ e2e_cert_ctx(const char *cn, char hex[65])
 	X509_free(x);
 	EVP_PKEY_free(key);
 	return ctx;
-}
-
-/* 1 when a line of the file log holds needle (no waiting). */
-int
-e2e_log_has(const char *log, const char *needle)
-{
-	char	 line[2048];
-	FILE	*f;
-	int	 found = 0;
-
-	if ((f = fopen(log, "r")) == NULL)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f) != NULL)
-		found = strstr(line, needle) != NULL;
-	fclose(f);
-	return found;
 }
 
 void

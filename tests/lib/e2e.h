@@ -73,7 +73,7 @@ void	e2e_write_config(const struct e2e_server *, int, const char *,
 int	e2e_start_flags(struct e2e_server *, const char *, const char *, int);
 int	e2e_start(struct e2e_server *, const char *, const char *);
 int	e2e_log_count(const struct e2e_server *, const char *);
-int	e2e_log_has(const char *, const char *);
+int	e2e_log_wait(const char *, const char *, unsigned);
 void	e2e_wait_serving(const struct e2e_server *);
 int	e2e_stop(struct e2e_server *);
 
@@ -85,6 +85,8 @@ int	 e2e_gemini_raw(int, const char *, size_t, struct reply *, SSL_CTX *,
 	    const char *);
 struct reply e2e_gemini_get(int, SSL_CTX *, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
+long	 e2e_gemini_wait(int, SSL_CTX *, const char *, int, const char *, int,
+	    unsigned);
 int	 e2e_plain(int, const char *, size_t, struct buf *);
 int	 e2e_gopher_get(int, struct buf *, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
@@ -94,6 +96,7 @@ int	 e2e_peer_closed(int);
 
 long	 e2e_proc_status_kb(pid_t, const char *);
 int	 e2e_fd_count(pid_t);
+int	 e2e_fds_wait(pid_t, int, unsigned);
 
 unsigned e2e_rnd(unsigned *, unsigned);
 void	 e2e_write_pieces(int, const char *, int, unsigned *);

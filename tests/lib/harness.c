@@ -156,7 +156,7 @@ harness_sleep_ms(unsigned ms)
 }
 
 /*
- * Ask cond(arg) every 20 ms until it says yes or limit_ms have passed;
+ * Ask cond(arg) every 10 ms until it says yes or limit_ms have passed;
  * returns its last answer (a wait in a test is always bounded).
  */
 int
@@ -166,6 +166,6 @@ harness_poll(unsigned limit_ms, int (*cond)(void *), void *arg)
 	int		 yes;
 
 	while (!(yes = cond(arg)) && harness_now_ms() - t0 < limit_ms)
-		harness_sleep_ms(20);
+		harness_sleep_ms(10);
 	return yes;
 }

@@ -425,18 +425,6 @@ make_capsule(const char *top)
 	}
 }
 
-/* Wait (bounded) until pid's open fds are at most n; the last count. */
-static int
-fds_settle(int n, unsigned ms)
-{
-	uint64_t	 end = e2e_now_ms() + ms;
-	int		 k;
-
-	while ((k = e2e_fd_count(srv.pid)) > n && e2e_now_ms() < end)
-		e2e_sleep_ms(100);
-	return k;
-}
-
 int
 main(void)
 {
@@ -505,7 +493,7 @@ main(void)
 	pthread_join(ti, NULL);
 	pthread_join(hu, NULL);
 	pthread_join(lo, NULL);
-	fd_rest1 = fds_settle(fd_rest0, 5000);
+	fd_rest1 = e2e_fds_wait(srv.pid, fd_rest0, 5000);
 
 	served = nreq[0] + nreq[1];
 	fprintf(stderr, "FIGURE soak %.0f s: %d requests served (%d Gemini, "
