@@ -97,34 +97,6 @@ dst_of(int port)
 	return "127.0.0.1";
 }
 
-/* A TCP connection from src (port 0: any) to port at dst_of(port). */
-static int
-connect_from(const char *src, int port)
-{
-	struct sockaddr_in	 sin;
-	struct timeval		 tv = { 5, 0 };
-	int			 fd;
-
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	inet_pton(AF_INET, src, &sin.sin_addr);
-	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
-		close(fd);
-		return -1;
-	}
-	sin.sin_port = htons((uint16_t)port);
-	inet_pton(AF_INET, dst_of(port), &sin.sin_addr);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 static int
 local_port(int fd)
 {
@@ -174,7 +146,7 @@ gem(SSL_CTX *ctx, const char *src, int port, const void *pre,
 	v->who = -1;
 	v->r.status = -1;
 	buf_init(&v->r.body);
-	if ((fd = connect_from(src, port)) == -1)
+	if ((fd = e2e_connect_from(src, dst_of(port), port, 5000, 0)) == -1)
 		return;
 	v->lport = local_port(fd);
 	if (pre != NULL && write(fd, pre, prelen) != (ssize_t)prelen) {
@@ -231,7 +203,7 @@ gph(const char *src, int port, const void *pre, size_t prelen,
 	int	 fd;
 
 	buf_init(out);
-	if ((fd = connect_from(src, port)) == -1)
+	if ((fd = e2e_connect_from(src, dst_of(port), port, 5000, 0)) == -1)
 		return -1;
 	if (lport != NULL)
 		*lport = local_port(fd);
@@ -387,7 +359,8 @@ start_haproxy(const char *bin)
 			return -1;
 		}
 		for (i = 0, up = 0; i < NFRONT; i++)
-			if ((fd = connect_from(UNLISTED, front[i])) != -1) {
+			if ((fd = e2e_connect_from(UNLISTED, dst_of(front[i]),
+			    front[i], 5000, 0)) != -1) {
 				close(fd);
 				up++;
 			}

@@ -158,7 +158,7 @@ gemini_get(int port, const char *src, const char *path, struct reply *r)
 
 	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
 	    path);
-	if ((fd = e2e_connect_from(src, port, 5000, 0)) == -1) {
+	if ((fd = e2e_connect_from(src, NULL, port, 5000, 0)) == -1) {
 		memset(r, 0, sizeof(*r));
 		r->status = -2;
 		return -1;
@@ -319,7 +319,7 @@ test_slowloris(struct e2e_server *s)
 		hi[k] = 0;
 		for (j = 0; j < counts[k]; j++, n++) {
 			c[n].kind = (enum sl_kind)k;
-			c[n].fd = e2e_connect_from(NULL, k == SL_GOPHER ?
+			c[n].fd = e2e_connect_from(NULL, NULL, k == SL_GOPHER ?
 			    s->gopher_port : s->gemini_port, 3000, 0);
 			c[n].t_open = e2e_now_ms();
 			if (c[n].fd == -1)
@@ -507,7 +507,7 @@ test_wrong_protocols(struct e2e_server *s)
 
 	t0 = e2e_now_ms();
 	for (i = 0; i < nitems(junk); i++) {
-		fds[i] = e2e_connect_from(NULL, s->gemini_port, 5000, 0);
+		fds[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 5000, 0);
 		(void)!write(fds[i], junk[i].p, junk[i].len);
 	}
 	closed = batch_drain(fds, (int)nitems(junk), 4000, outs);
@@ -550,7 +550,7 @@ test_hangups(struct e2e_server *s)
 	int		 i, fd, fds0 = e2e_fd_count(s->pid);
 
 	for (i = 0; i < 40; i++) {
-		fd = e2e_connect_from(NULL, i % 4 == 3 ? s->gopher_port :
+		fd = e2e_connect_from(NULL, NULL, i % 4 == 3 ? s->gopher_port :
 		    s->gemini_port, 5000, 0);
 		if (i % 2 == 1)
 			setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
@@ -595,7 +595,7 @@ test_slow_readers(struct e2e_server *s)
 		/* A small window: the server's send queue fills at once. */
 		setsockopt(fd[i], SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
 		close(fd[i]);
-		fd[i] = e2e_connect_from(NULL, s->gemini_port, 5000, 0);
+		fd[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 5000, 0);
 		setsockopt(fd[i], SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
 		ssl[i] = SSL_new(ctx);
 		SSL_set_fd(ssl[i], fd[i]);
@@ -691,7 +691,7 @@ test_many_idle(const char *capsule_dir)
 	 */
 	t_start = e2e_now_ms();
 	for (i = 0; i < NCONN; i++) {
-		fd[i] = e2e_connect_from(NULL, b.gemini_port, 3000, 1);
+		fd[i] = e2e_connect_from(NULL, NULL, b.gemini_port, 3000, 1);
 		t_conn[i] = e2e_now_ms();
 		if (i % 100 == 99)
 			nref += sweep_closed(fd, i + 1, pfd, t_conn,
@@ -787,7 +787,7 @@ test_random(struct e2e_server *s)
 	for (i = 0; i < N; i++) {
 		len = 1 + rng() % 2000;
 		random_bytes(junk, len);
-		fds[i] = e2e_connect_from(NULL, s->gemini_port, 4000, 0);
+		fds[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 4000, 0);
 		(void)!send(fds[i], junk, len, MSG_NOSIGNAL);
 	}
 	closed = batch_drain(fds, N, 4000, outs);
@@ -802,7 +802,7 @@ test_random(struct e2e_server *s)
 	for (i = 0; i < N; i++) {
 		len = 1 + rng() % 2000;
 		random_bytes(junk, len);
-		fds[i] = e2e_connect_from(NULL, s->gemini_port, 4000, 0);
+		fds[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 4000, 0);
 		(void)!send(fds[i], hello, hellolen, MSG_NOSIGNAL);
 		(void)!send(fds[i], junk, len, MSG_NOSIGNAL);
 	}
@@ -823,7 +823,7 @@ test_random(struct e2e_server *s)
 			junk[1] = 0x03;
 			junk[2] = 0x03;
 		}
-		fds[i] = e2e_connect_from(NULL, s->gemini_port, 4000, 0);
+		fds[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 4000, 0);
 		ssl[i] = SSL_new(ctx);
 		SSL_set_fd(ssl[i], fds[i]);
 		if (SSL_connect(ssl[i]) != 1) {
@@ -851,7 +851,8 @@ test_random(struct e2e_server *s)
 			junk[len++] = '\r';
 			junk[len++] = '\n';
 		}
-		if (gemini_fd(e2e_connect_from(NULL, s->gemini_port, 4000, 0),
+		if (gemini_fd(e2e_connect_from(NULL, NULL, s->gemini_port,
+		    4000, 0),
 		    (char *)junk, len, &r) == 0 && r.close_notify) {
 			ok_line++;
 			n59 += r.status == 59;
@@ -904,8 +905,8 @@ test_handshake_storm(struct e2e_server *c)
 
 	t0 = e2e_now_ms();
 	for (i = 0; i < 40; i++) {
-		if ((fd = e2e_connect_from("127.0.0.7", c->gemini_port, 3000,
-		    0)) == -1)
+		if ((fd = e2e_connect_from("127.0.0.7", NULL, c->gemini_port,
+		    3000, 0)) == -1)
 			continue;
 		ssl = SSL_new(ctx);
 		SSL_set_fd(ssl, fd);
@@ -962,7 +963,8 @@ test_per_address(const char *capsule_dir)
 	 * (Not 127.0.0.1: e2e_start()'s probe may not be closed yet.)
 	 */
 	for (i = 0; i < 6; i++)
-		held[i] = e2e_connect_from("127.0.0.5", c.gemini_port, 3000, 0);
+		held[i] = e2e_connect_from("127.0.0.5", NULL, c.gemini_port,
+		    3000, 0);
 	t0 = e2e_now_ms();
 	nclosed = 0;
 	while (nclosed == 0 && e2e_now_ms() - t0 < 1000) {
@@ -1006,7 +1008,7 @@ test_per_address(const char *capsule_dir)
 	OK(r.close_notify && r.body.len == strlen("44 1\r\n"),
 	    "44 has no body and a clean close");
 	reply_free(&r);
-	fd = e2e_connect_from("127.0.0.3", c.gopher_port, 3000, 0);
+	fd = e2e_connect_from("127.0.0.3", NULL, c.gopher_port, 3000, 0);
 	(void)!write(fd, "/\r\n", 3);
 	buf_init(&out);
 	drain(fd, &out);

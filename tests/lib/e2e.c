@@ -53,24 +53,7 @@ e2e_free_port(void)
 int
 e2e_connect(int port, unsigned timeout_ms)
 {
-	struct sockaddr_in	 sin;
-	struct timeval		 tv = { timeout_ms / 1000,
-				    (long)(timeout_ms % 1000) * 1000 };
-	int			 fd;
-
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return e2e_connect_from(NULL, NULL, port, timeout_ms, 0);
 }
 
 /*
@@ -646,9 +629,14 @@ e2e_fd_count(pid_t pid)
 	return n;
 }
 
-/* A TCP connection to 127.0.0.1:port from source address src (or any). */
+/*
+ * A TCP connection to dst:port (NULL: 127.0.0.1) from source address
+ * src (NULL: any), with timeouts on both directions; nonblock: return
+ * while it is still in progress.
+ */
 int
-e2e_connect_from(const char *src, int port, unsigned timeout_ms, int nonblock)
+e2e_connect_from(const char *src, const char *dst, int port,
+    unsigned timeout_ms, int nonblock)
 {
 	struct sockaddr_in	 sin;
 	struct timeval		 tv = { timeout_ms / 1000,
@@ -672,7 +660,10 @@ e2e_connect_from(const char *src, int port, unsigned timeout_ms, int nonblock)
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons((uint16_t)port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (dst == NULL)
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else
+		inet_pton(AF_INET, dst, &sin.sin_addr);
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 &&
 	    !(nonblock && errno == EINPROGRESS)) {
 		close(fd);

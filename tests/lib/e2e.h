@@ -67,7 +67,7 @@ struct reply {
 
 int	e2e_free_port(void);
 int	e2e_connect(int, unsigned);
-int	e2e_connect_from(const char *, int, unsigned, int);
+int	e2e_connect_from(const char *, const char *, int, unsigned, int);
 void	e2e_write_config(const struct e2e_server *, int, const char *,
 	    const char *, const char *);
 int	e2e_start_flags(struct e2e_server *, const char *, const char *, int);

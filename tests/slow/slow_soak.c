@@ -222,7 +222,7 @@ loris_open(struct loris *l, int i)
 	l->sent = 0;
 	l->ssl = NULL;
 	l->t_open = e2e_now_ms();
-	l->fd = e2e_connect_from(src, kind == LORIS_GOPHER_DRIP ?
+	l->fd = e2e_connect_from(src, NULL, kind == LORIS_GOPHER_DRIP ?
 	    srv.gopher_port : srv.gemini_port, 3000, 0);
 	if (l->fd == -1)
 		return;
