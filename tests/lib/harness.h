@@ -14,6 +14,11 @@
  * skipped: the line the suite runner and CI read) and gives the exit
  * status.  `test_x NAME...` runs only the checks named (the "test_"
  * prefix may be left off), `test_x --list` lists them.
+ *
+ * A check that needs what main() made (an archive, a running server)
+ * is named in the table with NAMED("name") and run where main() has
+ * it with RUN("name", call): main() does its set-up for any check, and
+ * checks of the set-up itself always run.
  */
 #ifndef CAPSULED_TEST_HARNESS_H
 #define CAPSULED_TEST_HARNESS_H
@@ -33,6 +38,16 @@ struct harness_test {
 };
 
 #define TEST(fn)	{ #fn, fn }
+#define NAMED(name)	{ name, NULL }
+#define RUN(name, call) do {						\
+	if (harness_selected(name)) {					\
+		call;							\
+	}								\
+} while (0)
+
+/* harness_init() for a table (an array, not a pointer). */
+#define HARNESS_INIT(argc, argv, t)					\
+	harness_init((argc), (argv), (t), sizeof(t) / sizeof((t)[0]))
 
 #define OK(cond, ...) do {						\
 	if (cond) {							\

@@ -376,16 +376,21 @@ test_site(void)
 		post_free(posts[i]);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_base),
+	TEST(test_feed),
+	TEST(test_site),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	HARNESS_INIT(argc, argv, tests);
 	if (mkdtemp(tmpdir) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	test_base();
-	test_feed();
-	test_site();
+	harness_run();
 	rmdir(tmpdir);
 	if (skipped > 0) {
 		printf("%d passed, %d failed, %d skipped\n", harness_passed,

@@ -811,9 +811,24 @@ end:
 	free(outp);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_generate),
+	TEST(test_serials_differ),
+	TEST(test_hostnames),
+	TEST(test_lone_files),
+	TEST(test_corrupt),
+	TEST(test_mismatch),
+	TEST(test_encrypted_key),
+	TEST(test_warnings),
+	TEST(test_bad_dirs),
+	TEST(test_add_many),
+	TEST(test_openssl_cli),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	HARNESS_INIT(argc, argv, tests);
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");
 		return 1;
@@ -824,17 +839,7 @@ main(void)
 		return 1;
 	}
 
-	test_generate();
-	test_serials_differ();
-	test_hostnames();
-	test_lone_files();
-	test_corrupt();
-	test_mismatch();
-	test_encrypted_key();
-	test_warnings();
-	test_bad_dirs();
-	test_add_many();
-	test_openssl_cli();
+	harness_run();
 
 	log_close();
 	free(logpath);

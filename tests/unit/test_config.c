@@ -1248,10 +1248,31 @@ test_hosts(void)
 	    "3:11: lang: '--' is not a language tag like en or pt-BR");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_defaults),
+	TEST(test_full),
+	TEST(test_bind_forms),
+	TEST(test_paths),
+	TEST(test_errors),
+	TEST(test_peer_redirects_robots),
+	TEST(test_cgi),
+	TEST(test_userdirs),
+	TEST(test_titan),
+	TEST(test_feed_and_aliases),
+	TEST(test_files),
+	TEST(test_repo_config),
+	TEST(test_hardening),
+	TEST(test_live),
+	TEST(test_hosts),
+	TEST(test_fleet),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 tmpl[] = "/tmp/test_config.XXXXXX", *etc;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(tmpl) == NULL || realpath(tmpl, tmp) == NULL) {
 		perror("mkdtemp");
@@ -1261,22 +1282,7 @@ main(void)
 	mkdir(etc, 0700);
 	snprintf(conf, sizeof(conf), "%s/c.yaml", etc);
 
-	test_defaults();
-	test_full();
-	test_bind_forms();
-	test_paths();
-	test_errors();
-	test_peer_redirects_robots();
-	test_cgi();
-	test_userdirs();
-	test_titan();
-	test_feed_and_aliases();
-	test_files();
-	test_repo_config();
-	test_hardening();
-	test_live();
-	test_hosts();
-	test_fleet();
+	harness_run();
 
 	unlink(conf);
 	rmdir(etc);

@@ -499,15 +499,20 @@ test_header_parse(void)
 	    "META one byte too long");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_rows),
+	TEST(test_length),
+	TEST(test_hosts),
+	TEST(test_local),
+	TEST(test_sni),
+	TEST(test_header),
+	TEST(test_header_parse),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_rows();
-	test_length();
-	test_hosts();
-	test_local();
-	test_sni();
-	test_header();
-	test_header_parse();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

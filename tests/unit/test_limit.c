@@ -318,14 +318,19 @@ test_threads(void)
 	limits_free(l);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_keys),
+	TEST(test_conns),
+	TEST(test_rate),
+	TEST(test_handshakes),
+	TEST(test_many),
+	TEST(test_threads),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_keys();
-	test_conns();
-	test_rate();
-	test_handshakes();
-	test_many();
-	test_threads();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

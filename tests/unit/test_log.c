@@ -303,17 +303,22 @@ test_not_utf8(void)
 	free(path);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_peer),
+	TEST(test_access_and_reopen),
+	TEST(test_access_buffered),
+	TEST(test_not_utf8),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	HARNESS_INIT(argc, argv, tests);
 	if (mkdtemp(dir) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	test_peer();
-	test_access_and_reopen();
-	test_access_buffered();
-	test_not_utf8();
+	harness_run();
 	if (rmdir(dir) == -1)
 		perror(dir);
 	return harness_done();

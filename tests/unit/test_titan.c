@@ -435,10 +435,21 @@ test_target(void)
 	free(capsule);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_parse),
+	TEST(test_writer),
+	TEST(test_check),
+	TEST(test_store),
+	TEST(test_owner),
+	TEST(test_target),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	*cmd;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	log_set_level(LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-titan-XXXXXX");
@@ -446,12 +457,7 @@ main(void)
 		perror("mkdtemp");
 		return 2;
 	}
-	test_parse();
-	test_writer();
-	test_check();
-	test_store();
-	test_owner();
-	test_target();
+	harness_run();
 	cmd = xasprintf("rm -rf '%s'", top);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", top);
