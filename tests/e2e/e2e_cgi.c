@@ -367,8 +367,14 @@ test_cap(const struct e2e_server *s)
 	OK(e2e_log_wait(s->log, "cgi_max_programs", 0), "cap: logged");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("env"),
+	NAMED("answers"),
+	NAMED("cap"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct e2e_server	 s;
 	struct reply		 r;
@@ -376,6 +382,8 @@ main(void)
 	uint64_t		 t0;
 	pid_t			 kid;
 	int			 root = geteuid() == 0;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	make_capsule();
 	ctx = e2e_client_ctx(0);
@@ -391,9 +399,9 @@ main(void)
 		OK(0, "server did not start");
 		goto out;
 	}
-	test_env(&s);
-	test_answers(&s);
-	test_cap(&s);
+	RUN("env", test_env(&s));
+	RUN("answers", test_answers(&s));
+	RUN("cap", test_cap(&s));
 	/* Stopped while a program runs: it is killed, the server exits. */
 	if ((kid = fork()) == 0) {
 		r = e2e_gemini_get(s.gemini_port, ctx, "/cgi-bin/slow.cgi");

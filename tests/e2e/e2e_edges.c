@@ -530,10 +530,23 @@ test_hardlinks(void)
 	srv = keep;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("half_close_tls13"),
+	NAMED("half_close_tls12"),
+	NAMED("redirects"),
+	NAMED("dotfiles"),
+	NAMED("ip_literals"),
+	NAMED("listing"),
+	NAMED("symlinks"),
+	NAMED("hardlinks"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 cmd[700], extra[300];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdtemp(top) == NULL)
@@ -550,14 +563,14 @@ main(void)
 		OK(0, "server did not start");
 		return harness_done();
 	}
-	test_half_close(TLS1_3_VERSION, "tls1.3");
-	test_half_close(TLS1_2_VERSION, "tls1.2");
-	test_redirects();
-	test_dotfiles();
-	test_ip_literals();
-	test_listing();
-	test_symlinks();
-	test_hardlinks();
+	RUN("half_close_tls13", test_half_close(TLS1_3_VERSION, "tls1.3"));
+	RUN("half_close_tls12", test_half_close(TLS1_2_VERSION, "tls1.2"));
+	RUN("redirects", test_redirects());
+	RUN("dotfiles", test_dotfiles());
+	RUN("ip_literals", test_ip_literals());
+	RUN("listing", test_listing());
+	RUN("symlinks", test_symlinks());
+	RUN("hardlinks", test_hardlinks());
 	INT_EQ(e2e_stop(&srv), 0, "exits 0");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);

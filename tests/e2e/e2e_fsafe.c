@@ -440,12 +440,23 @@ test_vanish(struct e2e_server *s)
 	expect(s->gemini_port, "/files/vanish.bin", 51, NULL);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("dots"),
+	NAMED("bundle"),
+	NAMED("kept"),
+	NAMED("specials"),
+	NAMED("shrink"),
+	NAMED("vanish"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct e2e_server	 s;
 	char			 cmd[700];
 	int			 found;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdtemp(top) == NULL)
@@ -466,12 +477,12 @@ main(void)
 	expect(s.gemini_port, "/files/out-rel", 51, NULL);
 	expect(s.gemini_port, "/files/out-dir/x.txt", 51, NULL);
 	expect(s.gemini_port, "/files/etc/passwd", 51, NULL);
-	test_dots(&s);
-	test_bundle(&s);
-	test_kept(&s);
-	test_specials(&s);
-	test_shrink(&s);
-	test_vanish(&s);
+	RUN("dots", test_dots(&s));
+	RUN("bundle", test_bundle(&s));
+	RUN("kept", test_kept(&s));
+	RUN("specials", test_specials(&s));
+	RUN("shrink", test_shrink(&s));
+	RUN("vanish", test_vanish(&s));
 	setenv("E2E_KEEP", "1", 1);
 	INT_EQ(e2e_stop(&s), 0, "exits 0");
 	unsetenv("E2E_KEEP");

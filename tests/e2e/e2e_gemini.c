@@ -383,8 +383,18 @@ crawl_sample(const char *top)
 	srv = save;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("pages"),
+	NAMED("files"),
+	NAMED("escapes"),
+	NAMED("requests"),
+	NAMED("bare_lf"),
+	NAMED("slow_clients"),
+	NAMED("rude_clients"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 top[] = "/tmp/capsuled-e2e-top.XXXXXX";
 	char	 cmd[600], logpath[400];
@@ -392,6 +402,8 @@ main(void)
 	FILE	*f;
 	char	 line[2048];
 	int	 access_lines = 0;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdtemp(top) == NULL)
@@ -403,13 +415,13 @@ main(void)
 		return harness_done();
 	}
 	snprintf(logpath, sizeof(logpath), "%s", srv.log);
-	test_pages();
-	test_files();
-	test_escapes();
-	test_requests();
-	test_bare_lf();
-	test_slow_clients();
-	test_rude_clients();
+	RUN("pages", test_pages());
+	RUN("files", test_files());
+	RUN("escapes", test_escapes());
+	RUN("requests", test_requests());
+	RUN("bare_lf", test_bare_lf());
+	RUN("slow_clients", test_slow_clients());
+	RUN("rude_clients", test_rude_clients());
 
 	setenv("E2E_KEEP", "1", 1);
 	INT_EQ(e2e_stop(&srv), 0, "SIGTERM: clean exit 0");

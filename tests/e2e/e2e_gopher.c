@@ -451,13 +451,20 @@ test_requests(void)
 	}
 }
 
+static const struct harness_test tests[] = {
+	NAMED("requests"),
+	NAMED("plus"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const char	*repo = getenv("CAPSULED_TOP");
 	char		 top[] = "/tmp/capsuled-e2e-gph.XXXXXX";
 	char		 capsule[600], path[700], cmd[800];
 	struct buf	 b;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (repo == NULL || mkdtemp(top) == NULL) {
@@ -486,8 +493,8 @@ main(void)
 	reached_all(capsule);
 	for (size_t i = 0; i < nq; i++)
 		free(queue[i]);
-	test_requests();
-	test_plus();
+	RUN("requests", test_requests());
+	RUN("plus", test_plus());
 	e2e_gopher_get(srv.gopher_port, &b, "/files/capsule.png");
 	snprintf(path, sizeof(path), "%s/files/capsule.png", capsule);
 	{

@@ -1029,13 +1029,25 @@ test_per_address(const char *capsule_dir)
 	INT_EQ(e2e_stop(&c), 0, "server C exits 0");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("slowloris"),
+	NAMED("wrong_protocols"),
+	NAMED("hangups"),
+	NAMED("slow_readers"),
+	NAMED("random"),
+	NAMED("many_idle"),
+	NAMED("per_address"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct e2e_server	 a;
 	struct reply		 r;
 	char			 cmd[600];
 	uint64_t		 t0 = e2e_now_ms();
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	raise_nofile(8192);
@@ -1074,16 +1086,16 @@ main(void)
 	printf("  %-28s %5llu ms\n", #call,				\
 	    (unsigned long long)(e2e_now_ms() - t_));			\
 } while (0)
-	PHASE(test_slowloris(&a));
-	PHASE(test_wrong_protocols(&a));
-	PHASE(test_hangups(&a));
-	PHASE(test_slow_readers(&a));
-	PHASE(test_random(&a));
+	RUN("slowloris", PHASE(test_slowloris(&a)));
+	RUN("wrong_protocols", PHASE(test_wrong_protocols(&a)));
+	RUN("hangups", PHASE(test_hangups(&a)));
+	RUN("slow_readers", PHASE(test_slow_readers(&a)));
+	RUN("random", PHASE(test_random(&a)));
 	OK(alive(a.pid), "server A survived everything");
 	INT_EQ(e2e_stop(&a), 0, "server A exits 0 on SIGTERM");
 
-	PHASE(test_many_idle(capsule));
-	PHASE(test_per_address(capsule));
+	RUN("many_idle", PHASE(test_many_idle(capsule)));
+	RUN("per_address", PHASE(test_per_address(capsule)));
 #undef PHASE
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);

@@ -368,10 +368,23 @@ test_check(void)
 	buf_free(&b);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("certs"),
+	NAMED("pages"),
+	NAMED("resume_tls13"),
+	NAMED("resume_tls12"),
+	NAMED("live"),
+	NAMED("sighup"),
+	NAMED("gopher"),
+	NAMED("check"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 extra[1024], cmd[128];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-hosts.XXXXXX");
 	if (mkdtemp(top) == NULL) {
@@ -391,14 +404,14 @@ main(void)
 	if (e2e_start(&srv, capa, extra) == -1) {
 		OK(0, "server start");
 	} else {
-		test_certs();
-		test_pages();
-		test_resume(0, "TLS 1.3");
-		test_resume(TLS1_2_VERSION, "TLS 1.2");
-		test_live();
-		test_sighup();
-		test_gopher();
-		test_check();
+		RUN("certs", test_certs());
+		RUN("pages", test_pages());
+		RUN("resume_tls13", test_resume(0, "TLS 1.3"));
+		RUN("resume_tls12", test_resume(TLS1_2_VERSION, "TLS 1.2"));
+		RUN("live", test_live());
+		RUN("sighup", test_sighup());
+		RUN("gopher", test_gopher());
+		RUN("check", test_check());
 		INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	}
 	SSL_CTX_free(ctx);

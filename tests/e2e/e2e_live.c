@@ -454,11 +454,22 @@ test_sighup(void)
 	buf_free(&b);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("posts"),
+	NAMED("shapes"),
+	NAMED("dirs"),
+	NAMED("files"),
+	NAMED("quiet"),
+	NAMED("sighup"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 top[64];
 	char	 cmd[128];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-live.XXXXXX");
 	if (mkdtemp(top) == NULL) {
@@ -480,12 +491,12 @@ main(void)
 	 */
 	OK(log_wait("debug: watch: ", 1, 5000) == 0,
 	    "the capsule and posts/ watched");
-	test_posts();
-	test_shapes();
-	test_dirs();
-	test_files();
-	test_quiet();
-	test_sighup();
+	RUN("posts", test_posts());
+	RUN("shapes", test_shapes());
+	RUN("dirs", test_dirs());
+	RUN("files", test_files());
+	RUN("quiet", test_quiet());
+	RUN("sighup", test_sighup());
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);

@@ -450,11 +450,29 @@ test_no_capsule(void)
 	(void)!system(cmd);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("lang"),
+	NAMED("aliases_and_full_feed"),
+	NAMED("redirects"),
+	NAMED("files_dirs"),
+	NAMED("robots"),
+	NAMED("anonymise_and_reopen"),
+	NAMED("peer_mode_none"),
+	NAMED("robots_off"),
+	NAMED("files_dirs_unlisted"),
+	NAMED("peer_mode_full"),
+	NAMED("robots_default"),
+	NAMED("port_in_use"),
+	NAMED("no_capsule"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct e2e_server	 s;
 	char			 cmd[600];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	make_capsule();
 	ctx = e2e_client_ctx(0);
@@ -479,12 +497,12 @@ main(void)
 		OK(0, "server 1 did not start");
 		return harness_done();
 	}
-	test_lang(&s);
-	test_aliases_and_full_feed(&s);
-	test_redirects(&s);
-	test_files_dirs(&s, 1);
-	test_robots(&s, "User-agent: archiver\nDisallow: /\n");
-	test_anonymise_and_reopen(&s);
+	RUN("lang", test_lang(&s));
+	RUN("aliases_and_full_feed", test_aliases_and_full_feed(&s));
+	RUN("redirects", test_redirects(&s));
+	RUN("files_dirs", test_files_dirs(&s, 1));
+	RUN("robots", test_robots(&s, "User-agent: archiver\nDisallow: /\n"));
+	RUN("anonymise_and_reopen", test_anonymise_and_reopen(&s));
 	INT_EQ(e2e_stop(&s), 0, "server 1 exits 0");
 
 	/* 2: log_peer none, robots off, listings off. */
@@ -497,23 +515,26 @@ main(void)
 		    strstr(r.body.data, "<content") == NULL,
 		    "atom_full_content off: entries without bodies");
 		reply_free(&r);
-		test_peer_mode(&s, " - gemini \"gemini://localhost:", "none");
-		test_robots(&s, NULL);
-		test_files_dirs(&s, 0);
+		RUN("peer_mode_none", test_peer_mode(&s,
+		    " - gemini \"gemini://localhost:", "none"));
+		RUN("robots_off", test_robots(&s, NULL));
+		RUN("files_dirs_unlisted", test_files_dirs(&s, 0));
 		INT_EQ(e2e_stop(&s), 0, "server 2 exits 0");
 	} else
 		OK(0, "server 2 did not start");
 
 	/* 3: the defaults: full peers, the allow-all robots.txt. */
 	if (e2e_start(&s, capsule, "") == 0) {
-		test_peer_mode(&s, " 127.0.0.1:", "full");
-		test_robots(&s, "User-agent: *\nDisallow:\n");
-		test_port_in_use(&s);
+		RUN("peer_mode_full", test_peer_mode(&s, " 127.0.0.1:",
+		    "full"));
+		RUN("robots_default", test_robots(&s,
+		    "User-agent: *\nDisallow:\n"));
+		RUN("port_in_use", test_port_in_use(&s));
 		INT_EQ(e2e_stop(&s), 0, "server 3 exits 0");
 	} else
 		OK(0, "server 3 did not start");
 
-	test_no_capsule();
+	RUN("no_capsule", test_no_capsule());
 
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capsule);

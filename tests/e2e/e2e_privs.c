@@ -235,10 +235,18 @@ test_chroot(void)
 	    "a capsule outside the jail is refused at start");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("refusal"),
+	NAMED("user"),
+	NAMED("chroot"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct passwd	*pw;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (geteuid() != 0) {
@@ -258,9 +266,9 @@ main(void)
 	make_capsule();
 	ctx = e2e_client_ctx(0);
 
-	test_refusal();
-	test_user(pw);
-	test_chroot();
+	RUN("refusal", test_refusal());
+	RUN("user", test_user(pw));
+	RUN("chroot", test_chroot());
 
 	{
 		char cmd[600];

@@ -127,8 +127,12 @@ edit(int i)
 		unlink(path);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("reload_stress"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	pthread_t	 th[NGEMINI + NGOPHER];
 	struct reply	 r;
@@ -136,6 +140,8 @@ main(void)
 	const char	*topdir = getenv("CAPSULED_TOP");
 	uint64_t	 t0, deadline;
 	int		 i, hups = 0;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-stress.XXXXXX");
 	if (mkdtemp(top) == NULL) {

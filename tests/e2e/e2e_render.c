@@ -81,13 +81,19 @@ make_capsule(const char *capsule)
 	buf_free(&md);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("render"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	pthread_t	 th[NHUGE];
 	char		 top[64], capsule[128], cmd[160];
 	long		 ms, worst = 0;
 	int		 i, n = 0, bad = 0;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-render.XXXXXX");
 	if (mkdtemp(top) == NULL) {

@@ -285,10 +285,18 @@ make_capsule(const char *top)
 	    "BEGIN v0 here\n\nThe first version, whole.\n\nEND v0 here\n");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("edit_in_place"),
+	NAMED("new_post"),
+	NAMED("kept_open"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 top[64], cmd[128];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-settle.XXXXXX");
 	if (mkdtemp(top) == NULL) {
@@ -306,10 +314,12 @@ main(void)
 		return harness_done();
 	}
 	e2e_wait_serving(&srv);
-	under_load("edit in place, 3 pieces", "/posts/settle", 0,
-	    edit_in_place);
-	under_load("new post, 3 pieces", "/posts/newcomer", 1, new_post);
-	under_load("kept open", "/posts/open", 1, kept_open);
+	RUN("edit_in_place", under_load("edit in place, 3 pieces",
+	    "/posts/settle", 0, edit_in_place));
+	RUN("new_post", under_load("new post, 3 pieces", "/posts/newcomer", 1,
+	    new_post));
+	RUN("kept_open", under_load("kept open", "/posts/open", 1,
+	    kept_open));
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);

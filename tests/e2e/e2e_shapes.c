@@ -179,11 +179,19 @@ test_files(void)
 	buf_free(&g);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("posts"),
+	NAMED("lists"),
+	NAMED("files"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 top[64], cmd[128];
 	size_t	 i;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	snprintf(top, sizeof(top), "/tmp/capsuled-shapes.XXXXXX");
@@ -202,9 +210,9 @@ main(void)
 	if (e2e_start(&srv, capsule, "rate_limit: off\n") == -1) {
 		OK(0, "server start");
 	} else {
-		test_posts();
-		test_lists();
-		test_files();
+		RUN("posts", test_posts());
+		RUN("lists", test_lists());
+		RUN("files", test_files());
 		INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	}
 	SSL_CTX_free(ctx);

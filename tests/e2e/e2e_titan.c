@@ -700,11 +700,27 @@ test_disabled(const char *top)
 	(void)top;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("auth"),
+	NAMED("upload"),
+	NAMED("taken"),
+	NAMED("bad_uploads"),
+	NAMED("delete"),
+	NAMED("concurrent"),
+	NAMED("drafts"),
+	NAMED("search"),
+	NAMED("disabled"),
+	NAMED("crash"),
+	NAMED("kill"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 top[] = "/tmp/capsuled-e2e-titan.XXXXXX";
 	char	 hex[65], other[65], extra[400], cmd[600];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdtemp(top) == NULL)
@@ -732,18 +748,18 @@ main(void)
 		return harness_done();
 	}
 	snprintf(host, sizeof(host), "localhost:%d", srv.gemini_port);
-	test_auth();
-	test_upload();
-	test_taken();
-	test_bad_uploads();
-	test_delete();
-	test_concurrent();
-	test_drafts();
-	test_search();
-	test_disabled(top);
-	test_crash();
+	RUN("auth", test_auth());
+	RUN("upload", test_upload());
+	RUN("taken", test_taken());
+	RUN("bad_uploads", test_bad_uploads());
+	RUN("delete", test_delete());
+	RUN("concurrent", test_concurrent());
+	RUN("drafts", test_drafts());
+	RUN("search", test_search());
+	RUN("disabled", test_disabled(top));
+	RUN("crash", test_crash());
 	snprintf(extra, sizeof(extra), "titan_writers: [\"%s\"]\n", hex);
-	test_kill(extra);
+	RUN("kill", test_kill(extra));
 	if (srv.pid > 0)
 		e2e_stop(&srv);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", srv.dir, top);

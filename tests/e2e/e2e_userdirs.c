@@ -419,10 +419,20 @@ test_nobody(const char *userdirs)
 	INT_EQ(e2e_stop(&srv), 0, "clean exit (nobody)");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("user_capsule"),
+	NAMED("listing"),
+	NAMED("refusals"),
+	NAMED("live"),
+	NAMED("nobody"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 extra[256], path[600];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (geteuid() != 0) {
 		skip("needs root to make users (useradd)");
@@ -456,12 +466,12 @@ main(void)
 		return harness_done();
 	}
 	e2e_wait_serving(&srv);
-	test_user_capsule();
-	test_listing();
-	test_refusals();
-	test_live();
+	RUN("user_capsule", test_user_capsule());
+	RUN("listing", test_listing());
+	RUN("refusals", test_refusals());
+	RUN("live", test_live());
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");
-	test_nobody(extra);
+	RUN("nobody", test_nobody(extra));
 	SSL_CTX_free(ctx);
 	drop_users();
 	{

@@ -195,13 +195,19 @@ save_to_visible(const char *what, const char *capsule)
 	free(path);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("live"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const char	*env = getenv("SLOW_POSTS");
 	const char	*topdir = getenv("CAPSULED_TOP");
 	char		 top[64], *big, *sample, *cmd;
 	int		 nposts = env ? atoi(env) : 10000;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	log_open(NULL, LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-slow.XXXXXX");

@@ -86,8 +86,12 @@ requests(void)
 	return bad;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("memory"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const char	*topdir = getenv("CAPSULED_TOP");
 	const char	*env = getenv("REBUILDS");
@@ -95,6 +99,8 @@ main(void)
 	long		 base, end, peak = 0, kib;
 	int		 i, n = env ? atoi(env) : 1000, bad = 0, want;
 	uint64_t	 t0;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-mem.XXXXXX");
 	if (mkdtemp(top) == NULL) {

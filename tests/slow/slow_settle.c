@@ -346,14 +346,20 @@ make_capsule(const char *top)
 	}
 }
 
+static const struct harness_test tests[] = {
+	NAMED("settle"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	pthread_t	 rd[NREADERS], wr[NWRITERS];
 	char		 top[64], cmd[128];
 	uint64_t	 t0;
 	double		 secs;
 	int		 i, ops;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-settle.XXXXXX");
 	if (mkdtemp(top) == NULL) {

@@ -425,8 +425,12 @@ make_capsule(const char *top)
 	}
 }
 
+static const struct harness_test tests[] = {
+	NAMED("soak"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const char	*env = getenv("CAPSULED_SOAK_SECONDS");
 	pthread_t	 rd[NREADERS], ed, ti, hu, lo;
@@ -434,6 +438,8 @@ main(void)
 	long		 rss_boot, rss_start, rss_end, rss_peak = 0, kib;
 	uint64_t	 t0, warm_ms, run_ms, next_note;
 	int		 i, fd_rest0, fd_start, fd_end, fd_rest1, served;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	run_ms = (uint64_t)(env != NULL && atoi(env) > 0 ? atoi(env) : 600) *
 	    1000;

@@ -826,8 +826,12 @@ time_templates(const char *dir, const struct archive *a, size_t *nwith)
 	return best;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("corpus"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct config	 c;
 	struct archive	*a;
@@ -847,6 +851,8 @@ main(void)
 	size_t		 i, k, n, len, nwith;
 	double		 t0, t_load, t_render = 0, t_tpl;
 	int		 excuse, no_web;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if ((dir = find_corpus()) == NULL) {
 		printf("corpus: no 18f archive next to the checkout "

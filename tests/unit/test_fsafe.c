@@ -116,12 +116,18 @@ fences(const char *how, enum fsafe_links links)
 	INT_EQ(try("pub/x.txt", links), 0, "no link: pub/x.txt");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("fsafe"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct sockaddr_un	 sun;
 	char			*p;
 	int			 fd;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(top) == NULL)
 		return 1;

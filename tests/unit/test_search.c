@@ -652,10 +652,20 @@ out:
 	return worst;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("fold"),
+	NAMED("plain"),
+	NAMED("parse"),
+	NAMED("sample"),
+	NAMED("synthetic"),
+};
+
 int
 main(int argc, char **argv)
 {
 	double	 worst;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	log_set_level(LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-search-XXXXXX");
@@ -669,11 +679,11 @@ main(int argc, char **argv)
 		test_rm_tree(top);
 		return harness_done();
 	}
-	test_fold();
-	test_plain();
-	test_parse();
-	test_sample();
-	test_synthetic();
+	RUN("fold", test_fold());
+	RUN("plain", test_plain());
+	RUN("parse", test_parse());
+	RUN("sample", test_sample());
+	RUN("synthetic", test_synthetic());
 	/* Bounded, even under sanitizers: 1,000 posts, 100 ms a query. */
 	worst = bench(1000, 0);
 	OK(worst < harness_time_bound(0.1) * 1000,
