@@ -1,5 +1,5 @@
 /*
- * test_gopher_req.c -- gopher_request_end() and gopher_request_parse()
+ * test_gopher.c -- gopher_request_end() and gopher_request_parse()
  * against RFC 1436 and common practice: terminators, the length cap, search
  * strings, Gopher+ fields, HTTP request lines, selectors as paths; and
  * gopher_respond()'s answers that need no router (the router's own go
