@@ -131,9 +131,9 @@ test: tests
 	@sh tests/run.sh $(BUILD)
 
 # Slow tests, not part of `make test`: the live archive on 10,000
-# generated posts and 1,000 rebuilds (issue 5's figures), and saves in
-# pieces under load never served half-written, and a soak of every kind
-# of work at once (issue 18; CAPSULED_SOAK_SECONDS, default 600).
+# generated posts and 1,000 rebuilds, saves in pieces under load never
+# served half-written, and a soak of every kind of work at once
+# (CAPSULED_SOAK_SECONDS, default 600).
 SLOW_SRCS := $(wildcard tests/slow/*.c)
 SLOW_BINS := $(patsubst tests/slow/%.c,$(BUILD)/tests/slow/%,$(SLOW_SRCS))
 

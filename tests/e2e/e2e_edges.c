@@ -1,5 +1,5 @@
 /*
- * e2e_edges.c -- the edge cases a hostile test found (issue 18), over
+ * e2e_edges.c -- the edge cases a hostile review found, over
  * the real server: a request followed at once by close_notify (TLS 1.2
  * and 1.3), redirects to directories whose names need escaping,
  * dot-files under files/, IP literals that are not this server, bytes

@@ -1,6 +1,6 @@
 /*
  * e2e_haproxy.c -- two capsuled instances behind a real HAProxy, as
- * README's "Scaling out" describes them (issue 16).
+ * README's "Scaling out" describes them.
  *
  * HAProxy (Debian package haproxy; skipped with a line saying so when
  * it is absent) listens on loopback in TCP mode with four frontends,

@@ -1,6 +1,6 @@
 /*
  * e2e_render.c -- a post slow to render keeps no other client waiting
- * (issue 18: the first request of a huge post must not stall a worker).
+ * (the first request of a huge post must not stall a worker).
  *
  * The real server (two workers) serves a capsule with a 3 MiB post,
  * which takes cmark-gfm a good part of a second to render, and a small

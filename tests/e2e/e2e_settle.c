@@ -1,5 +1,5 @@
 /*
- * e2e_settle.c -- only settled files are published (issue 18).
+ * e2e_settle.c -- only settled files are published.
  *
  * A writer that saves a post in pieces, with pauses longer than the
  * debounce, must never have its half-written post served.  The real

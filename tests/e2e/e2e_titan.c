@@ -1,5 +1,5 @@
 /*
- * e2e_titan.c -- issue 9 against the real server: Titan uploads (with
+ * e2e_titan.c -- Titan against the real server: uploads (with
  * and without a client certificate, unknown and authorised ones,
  * oversize, malformed, deletes, concurrent writers, kill -9 in the
  * middle of an upload), draft previews for each kind of client over

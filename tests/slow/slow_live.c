@@ -1,5 +1,5 @@
 /*
- * slow_live.c -- issue 5's figures on a generated archive (make
+ * slow_live.c -- the live archive's figures on a generated archive (make
  * test-slow): N posts (SLOW_POSTS, default 10000) made by
  * gen_archive.sh into a temp dir.
  *

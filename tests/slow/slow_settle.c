@@ -1,5 +1,5 @@
 /*
- * slow_settle.c -- issue 18's reload stress, 30 s (make test-slow): file
+ * slow_settle.c -- the reload stress, 30 s (make test-slow): file
  * operations against four request loops, and not one page half-written.
  *
  * The real server (watch_debounce 100ms, two workers) serves a capsule

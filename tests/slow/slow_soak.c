@@ -1,5 +1,5 @@
 /*
- * slow_soak.c -- issue 18's soak (make test-slow): ten minutes of mixed
+ * slow_soak.c -- the soak (make test-slow): ten minutes of mixed
  * work against the real server, every answer checked against what the
  * files held, and the server's memory and fds at the start and the end.
  *

@@ -513,7 +513,7 @@ test_errors(void)
 #define FP_B	"fedcba9876543210fedcba9876543210" \
 		"fedcba9876543210fedcba9876543210"
 
-/* titan_writers, titan_max_size: the keys of issue 9. */
+/* titan_writers, titan_max_size: the keys of Titan uploads. */
 static void
 test_titan(void)
 {
@@ -558,7 +558,7 @@ test_titan(void)
 	    "of range (1 KiB to 1024 MiB)");
 }
 
-/* proxy_protocol, ticket_keys: behind a load balancer (issue 16). */
+/* proxy_protocol, ticket_keys: behind a load balancer. */
 static void
 test_fleet(void)
 {
@@ -609,7 +609,7 @@ test_fleet(void)
 	    "string, got a list");
 }
 
-/* atom_full_content, link_aliases: the feed and link keys of issue 3. */
+/* atom_full_content, link_aliases: the feed and link keys. */
 static void
 test_feed_and_aliases(void)
 {
@@ -750,7 +750,7 @@ test_userdirs(void)
 	    "userdirs_uid_min: 10 is above userdirs_uid_max (9)");
 }
 
-/* log_peer, redirects, robots: the keys of issue 8. */
+/* log_peer, redirects, robots: the operators' keys. */
 static void
 test_peer_redirects_robots(void)
 {
@@ -975,7 +975,7 @@ test_repo_config(void)
 	free(path);
 }
 
-/* The hardening keys (issue 7) at their defaults. */
+/* The hardening keys at their defaults. */
 static void
 check_hardening_defaults(const struct config *c, const char *what)
 {

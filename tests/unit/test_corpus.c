@@ -1,5 +1,5 @@
 /*
- * test_corpus.c -- a real archive served as it is (issue 13).
+ * test_corpus.c -- a real archive (18F's blog) served as it is.
  *
  * Loads the handed 18F archive (509 posts of a Jekyll/Eleventy blog,
  * kept outside the repository) as a capsule's posts, renders every post

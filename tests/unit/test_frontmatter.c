@@ -392,7 +392,7 @@ test_errors(void)
 	    "---\nBody\n", 2, 8, "quoted scalar opened here is never closed");
 	fails("---\ntitle: x\nsummary: 'one\n  two\nslug: s\n---\n", 3, 10,
 	    "quoted scalar opened here is never closed");
-	/* A value of the wrong shape is ignored, the post kept (issue 13). */
+	/* A value of the wrong shape is ignored, the post kept. */
 	ignored("---\ntitle: [a, b]\n---\n", 2, 8, "title: expected a "
 	    "string; ignored");
 	ignored("---\ntitle: {a: b}\n---\n", 2, 8, "title: expected a string");

@@ -90,7 +90,7 @@ cases(const char *how)
 /*
  * A link under pub/ may lead elsewhere in pub/ (or, when any link is
  * allowed, out of the root), never into the rest of the root nor
- * through a dot-directory (issue 18: files/ -> ../posts/).
+ * through a dot-directory (files/ -> ../posts/).
  */
 static void
 fences(const char *how, enum fsafe_links links)

@@ -339,7 +339,7 @@ test_hosts(void)
 
 /*
  * An IP literal is ours only as the connection's own address, in any
- * spelling, or as a configured host name (issue 18, defect 6).
+ * spelling, or as a configured host name.
  */
 static void
 test_local(void)

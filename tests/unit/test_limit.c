@@ -146,7 +146,7 @@ test_rate(void)
 }
 
 /*
- * Handshakes (issue 18): each takes a request's token; over the rate a
+ * Handshakes: each takes a request's token; over the rate a
  * burst more goes on to a 44; past that they are refused, reported at
  * most every 10 s.
  */

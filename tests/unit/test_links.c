@@ -115,7 +115,7 @@ test_aliases(void)
 }
 
 /*
- * Links by their meaning (issue 13): the addresses a post had on the
+ * Links by their meaning: the addresses a post had on the
  * writer's old web site, root-relative or under link_aliases.
  */
 static void

@@ -271,7 +271,7 @@ test_access_buffered(void)
 /*
  * Bytes that are not valid printable UTF-8 never reach the log as they
  * are: invalid sequences, C1 controls and U+2028 become \xHH per byte,
- * valid text stays (issue 18, defect 7), in access and diagnostic lines.
+ * valid text stays, in access and diagnostic lines.
  */
 static void
 test_not_utf8(void)

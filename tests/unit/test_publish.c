@@ -210,7 +210,7 @@ test_store(void)
 
 /*
  * A file name is no slug: posts/foo2.md holding "slug: bar" is bar's,
- * and an upload or delete of foo2 never touches it (issue 18).
+ * and an upload or delete of foo2 never touches it.
  */
 static void
 test_owner(void)

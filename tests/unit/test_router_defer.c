@@ -1,6 +1,6 @@
 /*
  * test_router_defer.c -- pages slow to render are left to
- * response_render() (issue 18: no first request stalls a worker).
+ * response_render() (no first request stalls a worker).
  *
  * Over a capsule made in a temp directory: a caller that can wait
  * (may_defer) gets, for a large post or page, or a small post with a
