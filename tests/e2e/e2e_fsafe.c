@@ -489,7 +489,8 @@ main(int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "grep -q 'file shrank while sent' '%s'",
 	    s.log);
 	found = system(cmd) == 0;
-	OK(found, "the cut response is logged");
+	if (harness_selected("shrink"))		/* what shrink left */
+		OK(found, "the cut response is logged");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s.dir);
 	(void)!system(cmd);
 

@@ -391,6 +391,7 @@ static const struct harness_test tests[] = {
 	NAMED("bare_lf"),
 	NAMED("slow_clients"),
 	NAMED("rude_clients"),
+	NAMED("crawl_sample"),
 };
 
 int
@@ -432,8 +433,9 @@ main(int argc, char **argv)
 				access_lines++;
 		fclose(f);
 	}
-	OK(access_lines > 30, "access log has one line per request (%d)",
-	    access_lines);
+	if (harness_all())	/* the count is of every check's requests */
+		OK(access_lines > 30, "access log has one line per request "
+		    "(%d)", access_lines);
 	snprintf(cmd, sizeof(cmd), "grep -q 'posts/broken.md:' '%s'", logpath);
 	OK(system(cmd) == 0, "broken post logged with file:line");
 	snprintf(cmd, sizeof(cmd), "grep -q 'posts/2024-01-02-hello.md:8:13: "
@@ -445,7 +447,7 @@ main(int argc, char **argv)
 	(void)!system(cmd);
 
 	if (repo != NULL)
-		crawl_sample(repo);
+		RUN("crawl_sample", crawl_sample(repo));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
 	(void)!system(cmd);
 	SSL_CTX_free(ctx);

@@ -91,6 +91,13 @@ harness_selected(const char *name)
 	return 0;
 }
 
+/* Does the command line ask for every check (no name given)? */
+int
+harness_all(void)
+{
+	return wanted == NULL;
+}
+
 /* Run the checks asked for that are functions, in the table's order. */
 void
 harness_run(void)

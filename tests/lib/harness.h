@@ -18,7 +18,8 @@
  * A check that needs what main() made (an archive, a running server)
  * is named in the table with NAMED("name") and run where main() has
  * it with RUN("name", call): main() does its set-up for any check, and
- * checks of the set-up itself always run.
+ * checks of the set-up itself always run; a check of what all of them
+ * left (a log's line count) runs only under harness_all().
  */
 #ifndef CAPSULED_TEST_HARNESS_H
 #define CAPSULED_TEST_HARNESS_H
@@ -83,6 +84,7 @@ struct harness_test {
 void	harness_init(int, char **, const struct harness_test *, size_t);
 void	harness_run(void);
 int	harness_selected(const char *);
+int	harness_all(void);
 int	harness_done(void);
 void	harness_skip(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
