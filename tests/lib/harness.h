@@ -92,6 +92,7 @@ int	harness_valgrind(void);
 double	harness_time_bound(double);
 int	harness_poll(unsigned, int (*)(void *), void *);
 uint64_t harness_now_ms(void);
+double	harness_now_msf(void);
 void	harness_sleep_ms(unsigned);
 
 #endif

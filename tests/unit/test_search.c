@@ -33,15 +33,6 @@
 
 static char	 top[64];
 
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static struct archive *
 load(const char *dir, struct config *c)
 {
@@ -602,24 +593,24 @@ bench(size_t n, int verbose)
 
 	dir = xasprintf("%s/bench", top);
 	test_mkdir(top, "bench");
-	t0 = now_ms();
+	t0 = harness_now_msf();
 	generate(dir, n, 400);
-	t_gen = now_ms() - t0;
-	t0 = now_ms();
+	t_gen = harness_now_msf() - t0;
+	t0 = harness_now_msf();
 	a = load(dir, &c);
-	t_load = now_ms() - t0;
+	t_load = harness_now_msf() - t0;
 	OK(a != NULL && a->nposts == n, "bench archive: %zu posts",
 	    a ? a->nposts : 0);
 	if (a == NULL)
 		goto out;
-	t0 = now_ms();
+	t0 = harness_now_msf();
 	x = search_build(a);
-	t_build = now_ms() - t0;
+	t_build = harness_now_msf() - t0;
 	for (i = 0; i < nitems(queries); i++) {
 		for (k = 0; k < runs; k++) {
-			t0 = now_ms();
+			t0 = harness_now_msf();
 			search_run(x, queries[i], SEARCH_MAX_RESULTS, &r);
-			q = now_ms() - t0;
+			q = harness_now_msf() - t0;
 			sum += q;
 			if (q > worst)
 				worst = q;
