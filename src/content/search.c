@@ -38,6 +38,7 @@
 #include "content/search.h"
 #include "core/buf.h"
 #include "core/fold.h"
+#include "core/hash.h"
 #include "core/log.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -610,19 +611,6 @@ struct builder {
 	uint32_t	 pos, ntok;
 };
 
-static uint64_t
-hash(const char *s, size_t len)
-{
-	uint64_t	 h = 0xcbf29ce484222325ULL;
-	size_t		 i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static void
 rehash(uint32_t **table, size_t *tcap, const char *strs,
     const uint32_t *keys, size_t keystride, size_t n)
@@ -637,7 +625,7 @@ rehash(uint32_t **table, size_t *tcap, const char *strs,
 	for (i = 0; i < n; i++) {
 		k = strs + *(const uint32_t *)((const char *)keys +
 		    i * keystride);
-		for (j = hash(k, strlen(k)) & (cap - 1); nt[j] != 0;
+		for (j = hash_str(k) & (cap - 1); nt[j] != 0;
 		    j = (j + 1) & (cap - 1))
 			;
 		nt[j] = (uint32_t)i + 1;
@@ -673,7 +661,7 @@ static uint32_t
 b_term(struct builder *b, const char *key, size_t len)
 {
 	struct bterm	*t;
-	uint64_t	 h = hash(key, len) >> 32, e;
+	uint64_t	 h = hash_bytes(key, len) >> 32, e;
 	size_t		 i;
 	uint32_t	 id;
 
@@ -955,7 +943,7 @@ find_term(const struct search_index *x, const char *key)
 
 	if (x->tcap == 0)
 		return NULL;
-	for (i = hash(key, strlen(key)) & (x->tcap - 1); x->table[i] != 0;
+	for (i = hash_str(key) & (x->tcap - 1); x->table[i] != 0;
 	    i = (i + 1) & (x->tcap - 1)) {
 		t = &x->terms[x->table[i] - 1];
 		if (strcmp(x->strs + t->key, key) == 0)
