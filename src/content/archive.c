@@ -196,8 +196,8 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 		if (*slug == '\0' || f->m.draft ||
 		    index_get(&inner(a)->series_slug, slug) != NULL) {
 			if (*slug == '\0')
-				archive_warn(a, rel, 1, 1, "no usable characters "
-				    "in the file name, skipped", 1);
+				archive_warn(a, rel, 1, 1, "no usable "
+				    "characters in the file name, skipped", 1);
 			else if (!f->m.draft) {
 				snprintf(why, sizeof(why), "another file "
 				    "already has the series slug \"%s\", "

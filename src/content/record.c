@@ -98,7 +98,7 @@ record_not_owned(struct archive *a, const char *rel, const struct stat *st)
 	return 1;
 }
 
-/* record_not_owned() of the folder open at fd (rel names it); 1 on error too. */
+/* record_not_owned() of the folder at fd (rel names it); 1 on error too. */
 int
 record_dir_not_owned(struct archive *a, int fd, const char *rel)
 {
@@ -214,7 +214,7 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 {
 	struct stat	 after;
 	char		*src, why[160];
-	size_t		 len, got;
+	size_t		 len, got, max = archive_state(a)->max_file;
 	ssize_t		 n;
 	int		 fd, tries;
 
@@ -237,10 +237,10 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 	if (archive_watched(a))
 		let_age(fd, st);
 	for (tries = 1;; tries++) {
-		if ((unsigned long long)st->st_size > archive_state(a)->max_file) {
+		if ((unsigned long long)st->st_size > max) {
 			close(fd);
 			snprintf(why, sizeof(why), "larger than max_post_size "
-			    "(%zu KiB), skipped", archive_state(a)->max_file >> 10);
+			    "(%zu KiB), skipped", max >> 10);
 			archive_warn(a, rel, 1, 1, why, 1);
 			return -1;
 		}
@@ -266,8 +266,8 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		if (fstat(fd, &after) == -1 || !S_ISREG(after.st_mode)) {
 			close(fd);
 			free(src);
-			archive_warn(a, rel, 1, 1, "cannot stat it again, skipped",
-			    1);
+			archive_warn(a, rel, 1, 1, "cannot stat it again, "
+			    "skipped", 1);
 			return -1;
 		}
 		if (got == len && !changed(st, &after))
@@ -640,7 +640,8 @@ record_get(struct archive *a, int dirfd, const char *name, const char *rel,
 	if (f->m.nignored > 0) {
 		snprintf(why, sizeof(why), "%s%s", f->m.ignored.msg,
 		    f->m.nignored > 1 ? " (and more values below)" : "");
-		archive_warn(a, rel, f->m.ignored.line, f->m.ignored.col, why, 0);
+		archive_warn(a, rel, f->m.ignored.line, f->m.ignored.col, why,
+		    0);
 	}
 	for (i = 0; i < f->m.nwarns; i++)
 		archive_warn(a, rel, f->m.warns[i].line, f->m.warns[i].col,

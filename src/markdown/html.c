@@ -1359,9 +1359,10 @@ html_read(cmark_node *doc, cmark_mem *mem, struct html_notes *notes)
 			 * The iterator has its next node already: the
 			 * tags made here are read with their parent's run.
 			 */
-			for (x = n, h = NULL; x != NULL && cmark_node_get_type(
-			    x) == CMARK_NODE_TEXT && (h = html_text_tag(x, mem)) !=
-			    NULL; x = cmark_node_next(h))
+			for (x = n, h = NULL; x != NULL &&
+			    cmark_node_get_type(x) == CMARK_NODE_TEXT &&
+			    (h = html_text_tag(x, mem)) != NULL;
+			    x = cmark_node_next(h))
 				t = CMARK_NODE_HTML_INLINE;
 		}
 		if (t != CMARK_NODE_HTML_BLOCK && t != CMARK_NODE_HTML_INLINE)

@@ -45,8 +45,9 @@ lenient_tag(const char *s, size_t len, char *open)
 	*open = 0;
 	for (i = 1; i < len; i++) {
 		if (q != 0) {
-			if (s[i] == q && (i + 1 == len || html_space(s[i + 1]) ||
-			    s[i + 1] == '/' || s[i + 1] == '>'))
+			if (s[i] == q && (i + 1 == len ||
+			    html_space(s[i + 1]) || s[i + 1] == '/' ||
+			    s[i + 1] == '>'))
 				q = 0;
 			else if (s[i] == '>' && gt == 0)
 				gt = i;
