@@ -43,16 +43,26 @@ CC	?= cc
 OPT	?= -O2
 VERSION	:= 0.1.0
 
+# Warnings are errors in a git checkout, where the code is worked on and
+# CI builds it (.ci/run also says WERROR=-Werror itself); a release
+# tarball has no .git, so a newer compiler's new warning does not stop
+# a user's build.  `make WERROR=` or `make WERROR=-Werror` overrides.
+WERROR	?= $(if $(wildcard .git),-Werror)
 WARN	= -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-	  -Wno-unused-parameter -Werror
+	  -Wno-unused-parameter $(WERROR)
+# Every compile also writes the headers it read to a .d file beside its
+# output (-MMD: the tree's own headers, not the system's), included
+# below, so touching a header rebuilds only what includes it; -MP keeps
+# a header that was removed or moved from stopping the build.
+DEPFLAGS = -MMD -MP
 CFLAGS	?= $(OPT) -g
 ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -DCAPSULED_VERSION='"$(VERSION)"' \
-	  $(WARN) $(CFLAGS) $(SAN) $(PKG_CFLAGS) -Isrc
+	  $(WARN) $(CFLAGS) $(SAN) $(DEPFLAGS) $(PKG_CFLAGS) -Isrc
 ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 
 SRCS	:= $(wildcard src/*/*.c)
-HDRS	:= $(wildcard src/*/*.h)
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/app/main.c,$(SRCS)))
+OBJ_DEPS := $(patsubst src/%.c,$(BUILD)/obj/%.d,$(SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 E2E_SRCS := $(wildcard tests/e2e/*.c)
@@ -70,13 +80,26 @@ endif
 	bench test-slow valgrind
 all: $(BUILD)/capsuled
 
+# What the last build of each object or program read (DEPFLAGS); none
+# before the first build, which makes everything anyway.  Included after
+# `all`, which stays the first target.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d \
+    $(BUILD)/*/*/*/*.d)
+endif
+
 $(BUILD)/deps.mk: mk/deps.sh
 	@mkdir -p $(BUILD)
 	@sh mk/deps.sh $@
 
-$(BUILD)/obj/%.o: src/%.c $(HDRS) | $(BUILD)/deps.mk
+# An object without its .d file (made before DEPFLAGS, or the .d lost)
+# is built again: named as a target with no rule, a missing .d counts
+# as new.
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/obj/%.d | $(BUILD)/deps.mk
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(OBJ_DEPS):
 
 $(BUILD)/libcapsuled.a: $(LIB_OBJS)
 	rm -f $@
@@ -189,8 +212,11 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
+# Everything a build makes is under its BUILD folder (build-* for the
+# sanitized, valgrind and fuzz builds); a BUILD= of your own is removed
+# by `make clean BUILD=...`.
 clean:
-	rm -rf build build-asan build-fuzz build-valgrind
+	rm -rf build build-asan build-fuzz build-valgrind $(BUILD)
 
 # Fuzzing (libFuzzer, clang): every tests/fuzz/fuzz_*.c against a
 # sanitized, coverage-instrumented library.  `make fuzz FUZZ_SECONDS=1800`
@@ -206,7 +232,7 @@ fuzz-build:
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libcapsuled.a
 	$(CC) -std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
-	    $(PKG_CFLAGS) -Isrc -o $@ $< build-fuzz/libcapsuled.a $(PKG_LIBS)
+	    $(DEPFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $< build-fuzz/libcapsuled.a $(PKG_LIBS)
 
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-60} sh tests/fuzz/run.sh --no-build
