@@ -146,7 +146,7 @@ $(BUILD)/tests/slow/%: tests/slow/%.c tests/e2e/e2e.h tests/harness.h \
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
 
-test-slow: $(BUILD)/capsuled $(SLOW_BINS)
+test-slow: $(BUILD)/capsuled $(BUILD)/bench/genarchive $(SLOW_BINS)
 	@sh tests/slow/run.sh $(BUILD)
 
 check: test
