@@ -11,6 +11,8 @@
 #                   leaks allowed (build-valgrind/; about 2 minutes)
 #   make fuzz       every libFuzzer target for FUZZ_SECONDS (build-fuzz/)
 #   make golden     rewrite tests/golden expectations (review the diff!)
+#   make modules    rewrite the module map in README.md and docs/design.md
+#                   from the files' opening lines (make test checks it)
 #   make test-slow  the slow tests: 10,000 posts, 1,000 rebuilds, a storm of
 #                   saves under load, a 10-minute soak
 #                   (CAPSULED_SOAK_SECONDS=60 for a short one)
@@ -77,7 +79,7 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 endif
 
 .PHONY: all run test asan golden install uninstall clean check tests fuzz fuzz-build \
-	bench test-slow valgrind
+	bench test-slow valgrind modules
 all: $(BUILD)/capsuled
 
 # What the last build of each object or program read (DEPFLAGS); none
@@ -164,6 +166,9 @@ golden: $(BUILD)/capsuled $(BUILD)/tests/e2e_pages
 	@sh tests/golden/run.sh $(BUILD)/capsuled --update
 	@CAPSULED_UPDATE_GOLDEN=1 CAPSULED_TOP=$(CURDIR) \
 	    CAPSULED_BIN=$(CURDIR)/$(BUILD)/capsuled $(BUILD)/tests/e2e_pages
+
+modules:
+	@sh mk/modules.sh --update
 
 # Benchmark tools are standalone programs (OpenSSL, no libcapsuled),
 # but for tlsfloor, which measures capsuled's own TLS code in memory.
