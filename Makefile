@@ -21,7 +21,11 @@
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, the
 #                   example config in DOCDIR, the systemd unit and its
 #                   sysusers.d entry); make uninstall removes exactly those
-#   make clean
+#   make clean      remove what builds make: build/, build-asan/,
+#                   build-fuzz/, build-valgrind/ (and BUILD= when given)
+#
+# Warnings are errors in a git checkout and in CI, not in a release
+# tarball (WERROR, below).
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
