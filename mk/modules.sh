@@ -11,7 +11,8 @@
 #   (no option)  print the map as docs/design.md's table, bottom layer
 #                first: | layer | module | what it is |
 #   --brief      print it as README.md's block: each layer's modules on
-#                one line, top layer first
+#                a line, top layer first, private headers (x_int.h) left
+#                out
 #   --update     write both between their marker lines (`make modules`)
 #   --check      say whether every file opens with its name line and
 #                whether both documents hold the map of the tree as it
@@ -83,7 +84,8 @@ brief() {
 	for l in $layers; do rev="$l $rev"; done
 	echo '```'
 	for l in $rev; do
-		modules "$l" | cut -f 1 | awk -v l="$l" '
+		# A module's private header (x_int.h) is in the table only.
+		modules "$l" | cut -f 1 | grep -v '_int\.h$' | awk -v l="$l" '
 		    BEGIN { line = sprintf(" %-8s ", l) }
 		    {
 			# 75 columns at most, the comma included
