@@ -225,7 +225,7 @@ uninstall:
 # sanitized, valgrind and fuzz builds); a BUILD= of your own is removed
 # by `make clean BUILD=...`.
 clean:
-	rm -rf build build-asan build-fuzz build-valgrind $(BUILD)
+	rm -rf $(sort build build-asan build-fuzz build-valgrind $(BUILD))
 
 # Fuzzing (libFuzzer, clang): every tests/fuzz/fuzz_*.c against a
 # sanitized, coverage-instrumented library.  `make fuzz FUZZ_SECONDS=1800`
