@@ -84,11 +84,8 @@ struct render_job {
 	struct post	*post;		/* one of a post, */
 	struct doc	*doc;		/* a doc, */
 	int		 menu;		/* (their Gopher menus) */
-	struct post *const *posts;	/* or a feed of these posts */
-	size_t		 nposts;
-	char		*self;		/* the feed's, owned */
-	char		*alternate;
-	char		*title;
+	struct series	*series;	/* or the feed of a series, */
+	struct tag	*tag;		/* of a tag, or (neither) the site */
 	int		 fd;		/* or a file to read whole (owned),
 					   or -1 */
 	uint64_t	 filelen;	/* its size, as fstat(2) said */
@@ -102,9 +99,6 @@ job_free(struct render_job *j)
 {
 	if (j == NULL)
 		return;
-	free(j->self);
-	free(j->alternate);
-	free(j->title);
 	if (j->fd != -1)
 		close(j->fd);
 	free(j);
@@ -523,29 +517,23 @@ slow_feed(struct post *const *posts, size_t nposts)
 	return 0;
 }
 
+/* The feed of series s, of tag t, or of the site: what atom.c builds. */
 static struct blob *
-render_feed(const struct route *rt, struct slot *slot, const char *self,
-    const char *alternate, const char *title, struct post *const *posts,
-    size_t nposts)
+render_feed(const struct route *rt, struct slot *slot, struct series *s,
+    struct tag *t)
 {
-	struct atom_feed	 f;
+	const struct config	*c = rt->cfg;
+	struct atom_target	 at = { c->hostname, c->base, c->gemini_port,
+				    c->atom_full_content };
 	struct buf		 out = BUF_INIT;
 	struct blob		*b;
 
-	memset(&f, 0, sizeof(f));
-	f.host = rt->cfg->hostname;
-	f.base = rt->cfg->base;
-	f.port = rt->cfg->gemini_port;
-	f.self = self;
-	f.alternate = alternate;
-	f.title = title;
-	f.subtitle = rt->a->subtitle;
-	f.author = rt->a->author;
-	f.archive = rt->a;
-	f.posts = posts;
-	f.nposts = nposts;
-	f.full = rt->cfg->atom_full_content;
-	atom_feed(&out, &f);
+	if (s != NULL)
+		atom_series(&out, rt->a, s, &at);
+	else if (t != NULL)
+		atom_tag(&out, rt->a, t, &at);
+	else
+		atom_site(&out, rt->a, &at);
 	b = site_cache_put(rt->site, slot, blob_new(out.data ? out.data : "",
 	    out.len));
 	buf_free(&out);
@@ -582,8 +570,7 @@ response_render(struct response *r)
 		b = j->menu ? render_doc_menu(&j->rt, j->slot, j->doc) :
 		    render_doc(&j->rt, j->slot, j->doc);
 	else
-		b = render_feed(&j->rt, j->slot, j->self, j->alternate,
-		    j->title, j->posts, j->nposts);
+		b = render_feed(&j->rt, j->slot, j->series, j->tag);
 	r->blob = b;
 	r->body = b->data;
 	r->bodylen = b->len;
@@ -706,29 +693,41 @@ serve_tag(const struct route *rt, struct tag *t, struct response *r)
 
 /*
  * Atom feeds are the same bytes over both protocols (Gopher serves them
- * as type 0), so they have one cache slot.
+ * as type 0), so they have one cache slot: series s's, tag t's, or with
+ * neither the site's.
  */
 static void
-serve_atom(const struct route *rt, struct slot *slot,
-    const char *self, const char *alternate, const char *title,
-    struct post *const *posts, size_t nposts, struct response *r)
+serve_atom(const struct route *rt, struct series *s, struct tag *t,
+    struct response *r)
 {
 	struct render_job	*j;
+	struct slot		*slot;
 	struct blob		*b;
+	struct post *const	*posts;
+	size_t			 nposts;
 
+	if (s != NULL) {
+		slot = site_slot(rt->site, SITE_SERIES, s->id, SITE_ATOM);
+		posts = s->parts;
+		nposts = s->nparts;
+	} else if (t != NULL) {
+		slot = site_slot(rt->site, SITE_TAG, t->id, SITE_ATOM);
+		posts = t->posts;
+		nposts = atom_entries(t->nposts);
+	} else {
+		slot = site_slot(rt->site, SITE_NAV, NAV_GEMLOG, SITE_ATOM);
+		posts = rt->a->posts;
+		nposts = atom_entries(rt->a->nposts);
+	}
 	if ((b = cache_get(slot)) == NULL) {
 		if (r->may_defer && rt->cfg->atom_full_content &&
 		    slow_feed(posts, nposts)) {
 			j = defer(rt, slot, r, "application/atom+xml", NULL, '0');
-			j->posts = posts;
-			j->nposts = nposts;
-			j->self = xstrdup_null(self);
-			j->alternate = xstrdup_null(alternate);
-			j->title = xstrdup_null(title);
+			j->series = s;
+			j->tag = t;
 			return;
 		}
-		b = render_feed(rt, slot, self, alternate, title, posts,
-		    nposts);
+		b = render_feed(rt, slot, s, t);
 	}
 	set_body(r, b, "application/atom+xml", NULL, '0');
 }
@@ -1253,16 +1252,9 @@ route_section(const struct route *rt, const char *path, const char *section,
 			response_status(r, 31, "%s/", path);
 		else if (strcmp(rest, "/") == 0)
 			serve_series(rt, s, r);
-		else if (strcmp(rest, "/atom.xml") == 0) {
-			char *self = xasprintf("/series/%s/atom.xml", s->slug);
-			char *alt = xasprintf("/series/%s/", s->slug);
-
-			serve_atom(rt, site_slot(rt->site, SITE_SERIES, s->id,
-			    SITE_ATOM), self, alt, s->title, s->parts,
-			    s->nparts, r);
-			free(self);
-			free(alt);
-		} else
+		else if (strcmp(rest, "/atom.xml") == 0)
+			serve_atom(rt, s, NULL, r);
+		else
 			response_status(r, 51, "Not found");
 		return;
 	}
@@ -1276,18 +1268,9 @@ route_section(const struct route *rt, const char *path, const char *section,
 			response_status(r, 31, "%s/", path);
 		else if (strcmp(rest, "/") == 0)
 			serve_tag(rt, t, r);
-		else if (strcmp(rest, "/atom.xml") == 0) {
-			char *self = xasprintf("/tags/%s/atom.xml", t->slug);
-			char *alt = xasprintf("/tags/%s/", t->slug);
-			char *title = xasprintf("%s: %s", a->title, t->name);
-
-			serve_atom(rt, site_slot(rt->site, SITE_TAG, t->id,
-			    SITE_ATOM), self, alt, title, t->posts, t->nposts,
-			    r);
-			free(self);
-			free(alt);
-			free(title);
-		} else
+		else if (strcmp(rest, "/atom.xml") == 0)
+			serve_atom(rt, NULL, t, r);
+		else
 			response_status(r, 51, "Not found");
 	}
 }
@@ -1432,9 +1415,7 @@ route_path(const struct route *rt, const char *query, struct response *r)
 	}
 	if (strcmp(path, "/atom.xml") == 0 ||
 	    strcmp(path, "/gemlog/atom.xml") == 0) {
-		serve_atom(rt, site_slot(rt->site, SITE_NAV, NAV_GEMLOG,
-		    SITE_ATOM), "/atom.xml", "/gemlog/", a->title, a->posts,
-		    a->nposts < 50 ? a->nposts : 50, r);
+		serve_atom(rt, NULL, NULL, r);
 		return;
 	}
 	if (strcmp(path, "/search") == 0) {
