@@ -434,7 +434,8 @@ test_site(void)
 		OK((strstr(b.data, "<content type=\"text\">Body 51 &amp; ") !=
 		    NULL) == full, "content only with atom_full_content");
 		OK((strstr(b.data, "=&gt; gemini://h:1966/~me/tags/c/ "
-		    "a link") != NULL) == full, "its links absolute, in the user's capsule");
+		    "a link") != NULL) == full,
+		    "its links absolute, in the user's capsule");
 		buf_free(&b);
 
 		atom_series(&b, a, a->series[0], &t);
