@@ -1,6 +1,6 @@
 /*
- * static.h -- within site/: the files of a capsule a request may read,
- * files/ and page bundles' files, and the listings of files/.
+ * static.h -- the files of a capsule a request may read: files/ and
+ * page bundles' files, and the listings of files/.  Within site/.
  *
  * For router.c, which knows which paths are files.  A file small enough
  * is kept in the site's cache, in a slot of its own (site_file_slot()),
