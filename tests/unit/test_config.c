@@ -16,30 +16,18 @@
 #include <unistd.h>
 
 #include "core/config.h"
+#include "files.h"
 #include "harness.h"
 #include "core/util.h"
 
 static char	 tmp[PATH_MAX];		/* realpath of the mkdtemp dir */
 static char	 conf[PATH_MAX + 32];	/* tmp/etc/c.yaml */
 
-static void
-write_file(const char *path, const char *text)
-{
-	FILE	*f;
-
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
-
 /* Write yaml to conf and load it. */
 static int
 load(struct config *c, const char *yaml, char *err, size_t errlen)
 {
-	write_file(conf, yaml);
+	test_write(conf, "%s", yaml);
 	return config_load(c, conf, err, errlen);
 }
 
@@ -289,7 +277,7 @@ test_paths(void)
 	free(want);
 	if (symlink(sub, link) == -1)
 		perror("symlink");
-	write_file(name, "capsule: ../content\n");
+	test_write(name, "%s", "capsule: ../content\n");
 	INT_EQ(config_load(&c, name, err, sizeof(err)), 0, "via symlink");
 	want = xasprintf("%s/a/content", tmp);
 	STR_EQ(c.capsule_dir, want, "realpath of the config dir");
@@ -309,7 +297,7 @@ test_paths(void)
 		STR_EQ(rv == 0 ? c.capsule_dir : NULL, want, "relative name");
 		free(want);
 		config_free(&c);
-		write_file("top.yaml", "certs: .\ncapsule: ../../..\n"
+		test_write("top.yaml", "%s", "certs: .\ncapsule: ../../..\n"
 		    "gemini_port: x\n");
 		INT_EQ(config_load(&c, "top.yaml", err, sizeof(err)), -1,
 		    "bare name");
@@ -525,7 +513,7 @@ test_errors(void)
 #define FP_B	"fedcba9876543210fedcba9876543210" \
 		"fedcba9876543210fedcba9876543210"
 
-/* titan_writers, titan_max_size: the keys of issue 9. */
+/* titan_writers, titan_max_size: the keys of Titan uploads. */
 static void
 test_titan(void)
 {
@@ -570,7 +558,7 @@ test_titan(void)
 	    "of range (1 KiB to 1024 MiB)");
 }
 
-/* proxy_protocol, ticket_keys: behind a load balancer (issue 16). */
+/* proxy_protocol, ticket_keys: behind a load balancer. */
 static void
 test_fleet(void)
 {
@@ -621,7 +609,7 @@ test_fleet(void)
 	    "string, got a list");
 }
 
-/* atom_full_content, link_aliases: the feed and link keys of issue 3. */
+/* atom_full_content, link_aliases: the feed and link keys. */
 static void
 test_feed_and_aliases(void)
 {
@@ -762,7 +750,7 @@ test_userdirs(void)
 	    "userdirs_uid_min: 10 is above userdirs_uid_max (9)");
 }
 
-/* log_peer, redirects, robots: the keys of issue 8. */
+/* log_peer, redirects, robots: the operators' keys. */
 static void
 test_peer_redirects_robots(void)
 {
@@ -987,7 +975,7 @@ test_repo_config(void)
 	free(path);
 }
 
-/* The hardening keys (issue 7) at their defaults. */
+/* The hardening keys at their defaults. */
 static void
 check_hardening_defaults(const struct config *c, const char *what)
 {
@@ -1260,10 +1248,31 @@ test_hosts(void)
 	    "3:11: lang: '--' is not a language tag like en or pt-BR");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_defaults),
+	TEST(test_full),
+	TEST(test_bind_forms),
+	TEST(test_paths),
+	TEST(test_errors),
+	TEST(test_peer_redirects_robots),
+	TEST(test_cgi),
+	TEST(test_userdirs),
+	TEST(test_titan),
+	TEST(test_feed_and_aliases),
+	TEST(test_files),
+	TEST(test_repo_config),
+	TEST(test_hardening),
+	TEST(test_live),
+	TEST(test_hosts),
+	TEST(test_fleet),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 tmpl[] = "/tmp/test_config.XXXXXX", *etc;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(tmpl) == NULL || realpath(tmpl, tmp) == NULL) {
 		perror("mkdtemp");
@@ -1273,22 +1282,7 @@ main(void)
 	mkdir(etc, 0700);
 	snprintf(conf, sizeof(conf), "%s/c.yaml", etc);
 
-	test_defaults();
-	test_full();
-	test_bind_forms();
-	test_paths();
-	test_errors();
-	test_peer_redirects_robots();
-	test_cgi();
-	test_userdirs();
-	test_titan();
-	test_feed_and_aliases();
-	test_files();
-	test_repo_config();
-	test_hardening();
-	test_live();
-	test_hosts();
-	test_fleet();
+	harness_run();
 
 	unlink(conf);
 	rmdir(etc);

@@ -206,12 +206,17 @@ test_is_text(void)
 	INT_EQ(mime_is_text(MIME_DEFAULT), 0, "default");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_every_extension),
+	TEST(test_common),
+	TEST(test_unknown),
+	TEST(test_is_text),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_every_extension();
-	test_common();
-	test_unknown();
-	test_is_text();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

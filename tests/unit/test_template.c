@@ -295,19 +295,24 @@ test_linear(void)
 	buf_free(&b);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_present),
+	TEST(test_urls),
+	TEST(test_posts),
+	TEST(test_images),
+	TEST(test_embeds),
+	TEST(test_blocks),
+	TEST(test_removed),
+	TEST(test_code),
+	TEST(test_not_constructs),
+	TEST(test_lines),
+	TEST(test_linear),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_present();
-	test_urls();
-	test_posts();
-	test_images();
-	test_embeds();
-	test_blocks();
-	test_removed();
-	test_code();
-	test_not_constructs();
-	test_lines();
-	test_linear();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

@@ -356,17 +356,22 @@ test_dot_segment(void)
 	INT_EQ(url_has_dot_segment("/a//b"), 0, "an empty segment");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_parse_good),
+	TEST(test_parse_bad),
+	TEST(test_parse_long),
+	TEST(test_decode),
+	TEST(test_encode),
+	TEST(test_encode_link),
+	TEST(test_scheme_hex),
+	TEST(test_dot_segment),
+	TEST(test_roundtrip),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_parse_good();
-	test_parse_bad();
-	test_parse_long();
-	test_decode();
-	test_encode();
-	test_encode_link();
-	test_scheme_hex();
-	test_dot_segment();
-	test_roundtrip();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

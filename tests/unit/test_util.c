@@ -153,18 +153,26 @@ test_dup_null(void)
 	free(s);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("read_file"),
+	NAMED("read_fd_eintr"),
+	NAMED("dup_null"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	*cmd;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(dir) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	test_read_file();
-	test_read_fd_eintr();
-	test_dup_null();
+	RUN("read_file", test_read_file());
+	RUN("read_fd_eintr", test_read_fd_eintr());
+	RUN("dup_null", test_dup_null());
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		OK(0, "cleanup");
