@@ -34,6 +34,7 @@
 #include "core/config.h"
 #include "core/gemini_limits.h"
 #include "core/log.h"
+#include "core/mime.h"
 #include "core/url.h"
 #include "core/util.h"
 #include "core/yaml.h"
@@ -184,7 +185,7 @@ static const struct field fields[] = {
 	{ "ticket_keys",	parse_chroot,	OFF(ticket_keys), 0, PATH_MAX },
 	{ "proxy_protocol",	parse_proxies,	OFF(proxy_protocol), 0,
 	    CONFIG_MAX_PROXIES },
-	{ "lang",		parse_lang,	OFF(lang),	1, 35 },
+	{ "lang",		parse_lang,	OFF(lang),	1, MIME_LANG_MAX },
 	{ "title",		parse_text,	OFF(site_title), 1, 256 },
 	{ "subtitle",		parse_text,	OFF(site_subtitle), 0, 256 },
 	{ "author",		parse_text,	OFF(author),	0, 256 },
@@ -235,7 +236,7 @@ static const struct field host_fields[] = {
 	{ "title",		parse_text,	HOFF(site_title), 1, 256 },
 	{ "subtitle",		parse_text,	HOFF(site_subtitle), 0, 256 },
 	{ "author",		parse_text,	HOFF(author),	0, 256 },
-	{ "lang",		parse_lang,	HOFF(lang),	1, 35 },
+	{ "lang",		parse_lang,	HOFF(lang),	1, MIME_LANG_MAX },
 };
 
 #define NHOST_FIELDS	(sizeof(host_fields) / sizeof(host_fields[0]))
@@ -486,21 +487,16 @@ parse_host(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
-/* lang = ALPHA *(ALPHA / DIGIT / "-"), no "--", not ending in "-" */
+/* lang: mime_lang_ok(), after get_text() held it to 1..35 bytes. */
 static int
 parse_lang(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	char		 tmp[SHOW_MAX + 4];
-	const char	*s, *p;
+	const char	*s;
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
-	for (p = s; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (p > s && *p >= '0' && *p <= '9') ||
-		    (p > s && *p == '-' && p[-1] != '-')))
-			break;
-	if (*p != '\0' || p[-1] == '-')
+	if (!mime_lang_ok(s))
 		return fail(l, ev->start_mark,
 		    "%s: '%s' is not a language tag like en or pt-BR",
 		    f->key, show(s, tmp));
