@@ -26,6 +26,7 @@
 
 #include "markdown/template.h"
 #include "core/buf.h"
+#include "core/escape.h"
 #include "core/util.h"
 #include "markdown/html.h"
 
@@ -439,17 +440,11 @@ put_url(struct buf *b, const char *u, size_t len, int html)
 		case ' ':
 			buf_addstr(b, "%20");
 			break;
-		case '"':
-			buf_addstr(b, html ? "&quot;" : "%22");
-			break;
 		case '<':
 			buf_addstr(b, "%3C");
 			break;
 		case '>':
 			buf_addstr(b, "%3E");
-			break;
-		case '&':
-			buf_addstr(b, html ? "&amp;" : "&");
 			break;
 		case '(':
 		case ')':
@@ -462,8 +457,17 @@ put_url(struct buf *b, const char *u, size_t len, int html)
 		case '\r':
 		case '\t':
 			break;
+		case '"':
+			if (!html) {
+				buf_addstr(b, "%22");
+				break;
+			}
+			/* FALLTHROUGH */
 		default:
-			buf_addc(b, u[i]);
+			if (html)		/* what is left: & and " */
+				escape_html(b, u + i, 1);
+			else
+				buf_addc(b, u[i]);
 		}
 	}
 }
@@ -483,16 +487,9 @@ put_label(struct buf *b, const char *s, size_t len, int html)
 		if (sp && b->len > 0)
 			buf_addc(b, ' ');
 		sp = 0;
-		if (html) {
-			if (s[i] == '<')
-				buf_addstr(b, "&lt;");
-			else if (s[i] == '&')
-				buf_addstr(b, "&amp;");
-			else if (s[i] == '"')
-				buf_addstr(b, "&quot;");
-			else
-				buf_addc(b, s[i]);
-		} else {
+		if (html)
+			escape_html(b, s + i, 1);
+		else {
 			if (strchr("\\[]*_`<>!", s[i]) != NULL)
 				buf_addc(b, '\\');
 			buf_addc(b, s[i]);
