@@ -8,6 +8,7 @@
 #ifndef CAPSULED_UTIL_H
 #define CAPSULED_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #define nitems(a)	(sizeof(a) / sizeof((a)[0]))
@@ -24,6 +25,9 @@ char	*xstrdup_null(const char *);	/* NULL stays NULL */
 char	*xstrndup(const char *, size_t);
 char	*xasprintf(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
+/* The same with a va_list, which it leaves for the caller to va_end. */
+char	*xvasprintf(const char *, va_list)
+	    __attribute__((format(printf, 1, 0)));
 
 /*
  * All of fd, or of the file at path (not a directory), into a malloc'd

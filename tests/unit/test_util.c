@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,48 @@ test_dup_null(void)
 	free(s);
 }
 
+/* A wrapper the way page.c's block builders call xvasprintf(). */
+static char *
+fmt_twice(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static char *
+fmt_twice(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*a, *b, *s;
+
+	va_start(ap, fmt);
+	a = xvasprintf(fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	b = xvasprintf(fmt, ap);
+	va_end(ap);
+	s = xasprintf("%s|%s", a, b);
+	free(a);
+	free(b);
+	return s;
+}
+
+static void
+test_vasprintf(void)
+{
+	char	 big[5000], *s;
+
+	s = fmt_twice("%s %d %.1f", "posts", 12, 2.5);
+	STR_EQ(s, "posts 12 2.5|posts 12 2.5", "xvasprintf twice");
+	free(s);
+	s = fmt_twice("%s", "");
+	STR_EQ(s, "|", "empty result");
+	free(s);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	s = xasprintf("<%s>", big);
+	INT_EQ(strlen(s), sizeof(big) + 1, "longer than any stack buffer");
+	OK(s[0] == '<' && s[sizeof(big)] == '>', "both ends");
+	free(s);
+}
+
 int
 main(void)
 {
@@ -165,6 +208,7 @@ main(void)
 	test_read_file();
 	test_read_fd_eintr();
 	test_dup_null();
+	test_vasprintf();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		OK(0, "cleanup");
