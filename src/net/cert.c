@@ -550,38 +550,45 @@ cert_sha256(const X509 *x, unsigned char md[32])
 	return 0;
 }
 
-void
-cert_fingerprint(const X509 *x, char fp[CERT_FP_LEN])
+/*
+ * The len bytes of md as hex, two digits a byte (upper or lower case),
+ * sep between bytes unless it is '\0', then a NUL: out holds len * 3
+ * bytes with a separator, len * 2 + 1 without.
+ */
+static void
+hex(const unsigned char *md, size_t len, int upper, char sep, char *out)
 {
-	static const char	 hexd[] = "0123456789ABCDEF";
-	unsigned char		 md[32];
-	size_t			 i;
+	const char	*digits = upper ? "0123456789ABCDEF" :
+			    "0123456789abcdef";
+	size_t		 i;
 
-	fp[0] = '\0';
-	if (cert_sha256(x, md) == -1)
-		return;
-	for (i = 0; i < sizeof(md); i++) {
-		fp[i * 3] = hexd[md[i] >> 4];
-		fp[i * 3 + 1] = hexd[md[i] & 0xf];
-		fp[i * 3 + 2] = (i + 1 < sizeof(md)) ? ':' : '\0';
+	for (i = 0; i < len; i++) {
+		if (i > 0 && sep != '\0')
+			*out++ = sep;
+		*out++ = digits[md[i] >> 4];
+		*out++ = digits[md[i] & 0xf];
 	}
+	*out = '\0';
 }
 
 void
-cert_hex(const X509 *x, char hex[CERT_HEX_LEN])
+cert_fingerprint(const X509 *x, char fp[CERT_FP_LEN])
 {
-	static const char	 hexd[] = "0123456789abcdef";
-	unsigned char		 md[32];
-	size_t			 i;
+	unsigned char	 md[32];
 
-	hex[0] = '\0';
-	if (cert_sha256(x, md) == -1)
-		return;
-	for (i = 0; i < sizeof(md); i++) {
-		hex[i * 2] = hexd[md[i] >> 4];
-		hex[i * 2 + 1] = hexd[md[i] & 0xf];
-	}
-	hex[sizeof(md) * 2] = '\0';
+	fp[0] = '\0';
+	if (cert_sha256(x, md) == 0)
+		hex(md, sizeof(md), 1, ':', fp);
+}
+
+void
+cert_hex(const X509 *x, char out[CERT_HEX_LEN])
+{
+	unsigned char	 md[32];
+
+	out[0] = '\0';
+	if (cert_sha256(x, md) == 0)
+		hex(md, sizeof(md), 0, '\0', out);
 }
 
 time_t
