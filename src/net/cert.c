@@ -551,18 +551,23 @@ cert_sha256(const X509 *x, unsigned char md[32])
 }
 
 /*
- * The len bytes of md as hex, two digits a byte (upper or lower case),
- * sep between bytes unless it is '\0', then a NUL: out holds len * 3
- * bytes with a separator, len * 2 + 1 without.
+ * The SHA-256 of x as hex into out, two digits a byte (upper or lower
+ * case), sep between bytes unless it is '\0', then a NUL; "" when there
+ * is no digest.  out holds 32 * 3 bytes with a separator, 32 * 2 + 1
+ * without.  The one hex encoder of cert_fingerprint() and cert_hex().
  */
 static void
-hex(const unsigned char *md, size_t len, int upper, char sep, char *out)
+sha256_hex(const X509 *x, int upper, char sep, char *out)
 {
 	const char	*digits = upper ? "0123456789ABCDEF" :
 			    "0123456789abcdef";
+	unsigned char	 md[32];
 	size_t		 i;
 
-	for (i = 0; i < len; i++) {
+	*out = '\0';
+	if (cert_sha256(x, md) == -1)
+		return;
+	for (i = 0; i < sizeof(md); i++) {
 		if (i > 0 && sep != '\0')
 			*out++ = sep;
 		*out++ = digits[md[i] >> 4];
@@ -574,21 +579,13 @@ hex(const unsigned char *md, size_t len, int upper, char sep, char *out)
 void
 cert_fingerprint(const X509 *x, char fp[CERT_FP_LEN])
 {
-	unsigned char	 md[32];
-
-	fp[0] = '\0';
-	if (cert_sha256(x, md) == 0)
-		hex(md, sizeof(md), 1, ':', fp);
+	sha256_hex(x, 1, ':', fp);
 }
 
 void
-cert_hex(const X509 *x, char out[CERT_HEX_LEN])
+cert_hex(const X509 *x, char hex[CERT_HEX_LEN])
 {
-	unsigned char	 md[32];
-
-	out[0] = '\0';
-	if (cert_sha256(x, md) == 0)
-		hex(md, sizeof(md), 0, '\0', out);
+	sha256_hex(x, 0, '\0', hex);
 }
 
 time_t
