@@ -1423,15 +1423,12 @@ redirect_cmp(const void *a, const void *b)
 	    ((const struct config_redirect *)b)->from);
 }
 
+/* Each pair is one block (from, then to): one free() an entry. */
 static void
 free_redirects(struct config_redirect *v, size_t n)
 {
-	size_t	 i;
-
-	for (i = 0; i < n; i++) {
-		free(v[i].from);
-		free(v[i].to);
-	}
+	while (n > 0)
+		free(v[--n].from);
 	free(v);
 }
 
@@ -1445,9 +1442,10 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
     const yaml_event_t *ev, int status, struct config_redirect **v,
     size_t *n)
 {
-	char		 tmp[SHOW_MAX + 4];
-	const char	*from, *to;
-	size_t		 i;
+	char			 tmp[SHOW_MAX + 4];
+	struct config_redirect	*r;
+	const char		*from, *to;
+	size_t			 i, lfrom, lto;
 
 	if (key->type != YAML_SCALAR_EVENT)
 		return fail(l, key->start_mark,
@@ -1484,10 +1482,15 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 		return fail(l, key->start_mark, "%s: more than %lld entries",
 		    f->key, f->max);
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[*n].from = xstrdup(from);
-	(*v)[*n].to = xstrdup(to);
-	(*v)[*n].status = status;
-	(*n)++;
+	r = &(*v)[(*n)++];
+	lfrom = strlen(from);
+	lto = strlen(to);
+	/* One block: a pair is made, sorted and freed together. */
+	r->from = xmalloc(lfrom + 1 + lto + 1);
+	memcpy(r->from, from, lfrom + 1);
+	r->to = r->from + lfrom + 1;
+	memcpy(r->to, to, lto + 1);
+	r->status = status;
 	return 0;
 }
 

@@ -820,6 +820,11 @@ test_peer_redirects_robots(void)
 	    "  \"/caf\\u00e9\": /cafe\n"
 	    "  /blog/: /posts/\n");
 	INT_EQ(c.nredirects, 4, "four redirects");
+	/* A pair is one block: to follows from's NUL (config.h). */
+	for (i = 0; i < c.nredirects; i++)
+		OK(c.redirects[i].to == c.redirects[i].from +
+		    strlen(c.redirects[i].from) + 1, "redirect %zu: one block",
+		    i);
 	for (i = 1; i < c.nredirects; i++)
 		OK(strcmp(c.redirects[i - 1].from, c.redirects[i].from) < 0,
 		    "sorted at %zu", i);
