@@ -1096,16 +1096,6 @@ parse_bool(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
-static void
-free_list(char **v, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /*
  * Append value to the list *v (*n entries) of key f, unless it is there
  * already or the list is full (f->max).  written is what the file said,
@@ -1189,12 +1179,12 @@ parse_list(struct loader *l, const struct field *f, yaml_event_t *ev,
 		    "entry", f->key);
 		goto fail;
 	}
-	free_list(*dst, *ndst);
+	util_free_strings(*dst, *ndst);
 	*dst = v;
 	*ndst = n;
 	return 0;
 fail:
-	free_list(v, n);
+	util_free_strings(v, n);
 	return -1;
 }
 
@@ -1993,14 +1983,14 @@ config_free(struct config *c)
 {
 	free(c->path);
 	free(c->hostname);
-	free_list(c->bind, c->nbind);
+	util_free_strings(c->bind, c->nbind);
 	free(c->capsule_dir);
 	free(c->cert_dir);
 	free_hosts(c->hosts, c->nhosts);
 	free(c->user);
 	free(c->chroot_dir);
 	free(c->ticket_keys);
-	free_list(c->proxy_protocol, c->nproxy_protocol);
+	util_free_strings(c->proxy_protocol, c->nproxy_protocol);
 	free(c->lang);
 	free(c->site_title);
 	free(c->site_subtitle);
@@ -2009,8 +1999,8 @@ config_free(struct config *c)
 	free_redirects(c->redirects, c->nredirects);
 	free(c->robots);
 	free(c->cgi);
-	free_list(c->titan_writers, c->ntitan_writers);
-	free_list(c->link_aliases, c->nlink_aliases);
+	util_free_strings(c->titan_writers, c->ntitan_writers);
+	util_free_strings(c->link_aliases, c->nlink_aliases);
 	free(c->web_url);
 	free(c->userdirs);
 	memset(c, 0, sizeof(*c));

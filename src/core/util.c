@@ -78,6 +78,14 @@ xstrndup(const char *s, size_t len)
 	return p;
 }
 
+void
+util_free_strings(char **v, size_t n)
+{
+	while (n > 0)
+		free(v[--n]);
+	free(v);
+}
+
 char *
 xasprintf(const char *fmt, ...)
 {

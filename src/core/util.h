@@ -23,6 +23,8 @@ void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xstrdup_null(const char *);	/* NULL stays NULL */
 char	*xstrndup(const char *, size_t);
+/* Free the n strings of v, then v (NULL with n 0 is fine). */
+void	 util_free_strings(char **v, size_t n);
 char	*xasprintf(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
 /* The same with a va_list, which it leaves for the caller to va_end. */

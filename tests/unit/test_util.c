@@ -196,6 +196,21 @@ test_vasprintf(void)
 	free(s);
 }
 
+/* Leaks would show under make asan and make valgrind. */
+static void
+test_free_strings(void)
+{
+	char	**v;
+
+	util_free_strings(NULL, 0);
+	v = xreallocarray(NULL, 3, sizeof(*v));
+	v[0] = xstrdup("a");
+	v[1] = xstrdup("");
+	v[2] = xasprintf("%d", 3);
+	util_free_strings(v, 3);
+	OK(1, "util_free_strings");
+}
+
 int
 main(void)
 {
@@ -209,6 +224,7 @@ main(void)
 	test_read_fd_eintr();
 	test_dup_null();
 	test_vasprintf();
+	test_free_strings();
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		OK(0, "cleanup");
