@@ -510,19 +510,11 @@ put_link(struct tp *t, int image, const char *url, size_t ulen,
 
 	put_label(&l, label, llen, t->html);
 	if (t->html) {
-		if (image) {
-			buf_addstr(b, "<img src=\"");
-			put_url(b, url, ulen, 1);
-			buf_addstr(b, "\" alt=\"");
-			buf_add(b, l.data, l.len);
-			buf_addstr(b, "\">");
-		} else {
-			buf_addstr(b, "<a href=\"");
-			put_url(b, url, ulen, 1);
-			buf_addstr(b, "\">");
-			buf_add(b, l.data, l.len);
-			buf_addstr(b, "</a>");
-		}
+		buf_addstr(b, image ? "<img src=\"" : "<a href=\"");
+		put_url(b, url, ulen, 1);
+		buf_addstr(b, image ? "\" alt=\"" : "\">");
+		buf_add(b, l.data, l.len);
+		buf_addstr(b, image ? "\">" : "</a>");
 	} else {
 		buf_addstr(b, image ? "![" : "[");
 		buf_add(b, l.data, l.len);
