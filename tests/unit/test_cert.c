@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
@@ -280,6 +281,25 @@ test_generate(void)
 	fingerprint(x, fp);
 	STR_EQ(tls_server_fingerprint(srv), fp, "fingerprint");
 	INT_EQ(strlen(tls_server_fingerprint(srv)), 95, "fingerprint length");
+	/* cert.c's one hex encoder, in both its spellings. */
+	{
+		char	 fp2[CERT_FP_LEN], hx[CERT_HEX_LEN], want[CERT_HEX_LEN];
+		size_t	 i, k = 0;
+
+		cert_fingerprint(x, fp2);
+		STR_EQ(fp2, fp, "cert_fingerprint: AB:CD:...");
+		for (i = 0; fp[i] != '\0'; i++)
+			if (fp[i] != ':')
+				want[k++] = (char)tolower((unsigned char)fp[i]);
+		want[k] = '\0';
+		cert_hex(x, hx);
+		STR_EQ(hx, want, "cert_hex: lower case, no separators");
+		INT_EQ(strlen(hx), 64, "cert_hex length");
+		cert_fingerprint(NULL, fp2);
+		STR_EQ(fp2, "", "cert_fingerprint of nothing");
+		cert_hex(NULL, hx);
+		STR_EQ(hx, "", "cert_hex of nothing");
+	}
 
 	log = log_text();
 	HAS(log, "generated", "log: generation");

@@ -442,6 +442,31 @@ test_errors(void)
 	    " seconds such as 10 or 2.5, or \"500ms\", got '5.'");
 	expect_err("request_timeout: 3 min\n", "1:18: request_timeout:"
 	    " expected seconds such as 10 or 2.5, or \"500ms\", got '3 min'");
+	/*
+	 * One decimal reader for durations and rate_limit: ".5" (YAML's
+	 * float) once worked only for durations; now for both.
+	 */
+	expect_err("request_timeout: .\n", "1:18: request_timeout: expected"
+	    " seconds such as 10 or 2.5, or \"500ms\", got '.'");
+	expect_err("rate_limit: .\n", "1:13: rate_limit: expected requests"
+	    " per second such as 10 or 0.5, or off, got '.'");
+	{
+		struct config	 c;
+
+		expect_ok(&c, "rate_limit: .5\n");
+		INT_EQ(c.rate_limit_milli, 500, "rate_limit .5");
+		config_free(&c);
+	}
+	{
+		struct config	 c;
+
+		expect_ok(&c, "request_timeout: 0.5\nidle_timeout: 1.5h\n"
+		    "handshake_timeout: 250 ms\n");
+		INT_EQ(c.request_timeout_ms, 500, "0.5 s");
+		INT_EQ(c.idle_timeout_ms, 5400000, "1.5 h");
+		INT_EQ(c.handshake_timeout_ms, 250, "250 ms");
+		config_free(&c);
+	}
 	expect_err("max_connections: 0\n",
 	    "1:18: max_connections: 0 is out of range (1 to 1000000)");
 	expect_err("latest_posts: 1001\n",
@@ -783,6 +808,11 @@ test_peer_redirects_robots(void)
 	    "  \"/caf\\u00e9\": /cafe\n"
 	    "  /blog/: /posts/\n");
 	INT_EQ(c.nredirects, 4, "four redirects");
+	/* A pair is one block: to follows from's NUL (config.h). */
+	for (i = 0; i < c.nredirects; i++)
+		OK(c.redirects[i].to == c.redirects[i].from +
+		    strlen(c.redirects[i].from) + 1, "redirect %zu: one block",
+		    i);
 	for (i = 1; i < c.nredirects; i++)
 		OK(strcmp(c.redirects[i - 1].from, c.redirects[i].from) < 0,
 		    "sorted at %zu", i);
@@ -1086,6 +1116,11 @@ test_hardening(void)
 	    " (1024 KiB to 1048576 MiB)");
 	expect_err("follow_symlinks: maybe\n", "1:18: follow_symlinks:"
 	    " expected false, true or never, got 'maybe'");
+	/* A keyword field names its words alike for a list and a bad word. */
+	expect_err("follow_symlinks: [a]\n", "1:18: follow_symlinks:"
+	    " expected false, true or never, got a list");
+	expect_err("gopher_charset: [a]\n", "1:17: gopher_charset:"
+	    " expected utf-8 or ascii, got a list");
 	expect_err("user: -root\n", "1:7: user: '-root' is not a user name");
 	expect_err("user: a b\n", "1:7: user: 'a b' is not a user name");
 	expect_err("user: [a]\n",

@@ -101,6 +101,13 @@ test_images(void)
 	/* In an HTML block Markdown is not read: an <img>. */
 	TP_EQ("<figure>\n  {% image \"a.png\" \"A & B\" %}\n</figure>\n",
 	    "<figure>\n  <img src=\"/a.png\" alt=\"A &amp; B\">\n</figure>\n");
+	/*
+	 * Escaped by escape.c, which also writes ">" as "&gt;" (this file
+	 * used to leave it); an HTML reader decodes both the same.
+	 */
+	TP_EQ("<figure>\n  {% image \"a&b.png\" \"x > y < z\" %}\n"
+	    "</figure>\n", "<figure>\n  <img src=\"/a&amp;b.png\" alt=\"x &gt; "
+	    "y &lt; z\">\n</figure>\n");
 	/* An include with an image parameter: a guess, noted. */
 	{
 		struct template_result	 r;
