@@ -31,6 +31,7 @@
 #include "core/toml.h"
 #include "core/buf.h"
 #include "core/date.h"
+#include "core/utf8.h"
 
 /* [extra] and [params] rank below every alias at the top level. */
 #define RANK_EXTRA	100
@@ -61,7 +62,7 @@ fail(struct fmtoml *f, size_t off, const char *fmt, ...)
 {
 	va_list	 ap;
 
-	toml_position(f->in, f->inlen, off, &f->err->line, &f->err->col);
+	utf8_position(f->in, f->inlen, off, &f->err->line, &f->err->col);
 	f->err->line += f->line0 - 1;
 	va_start(ap, fmt);
 	vsnprintf(f->err->msg, sizeof(f->err->msg), fmt, ap);
@@ -86,7 +87,7 @@ ignore(struct fmtoml *f, size_t off, const char *fmt, ...)
 
 	if (f->m->nignored++ > 0)
 		return 0;
-	toml_position(f->in, f->inlen, off, &e->line, &e->col);
+	utf8_position(f->in, f->inlen, off, &e->line, &e->col);
 	e->line += f->line0 - 1;
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
@@ -113,7 +114,7 @@ note(struct fmtoml *f, size_t off, const char *fmt, ...)
 	unsigned	 line, col;
 	char		 msg[sizeof(f->err->msg)];
 
-	toml_position(f->in, f->inlen, off, &line, &col);
+	utf8_position(f->in, f->inlen, off, &line, &col);
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

@@ -202,23 +202,6 @@ fail(struct tp *p, size_t off, const char *fmt, ...)
 	return -1;
 }
 
-void
-toml_position(const char *src, size_t len, size_t off, unsigned *line,
-    unsigned *col)
-{
-	size_t	 i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off && i < len; i++) {
-		if (src[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else if (((unsigned char)src[i] & 0xC0) != 0x80)
-			(*col)++;
-	}
-}
-
 const char *
 toml_type_name(enum toml_type t)
 {
@@ -1486,6 +1469,6 @@ toml_parse(const char *src, size_t len, struct toml_value **out,
 fail:
 	buf_free(&p.b);
 	toml_free(root);
-	toml_position(src, len, err->off, &err->line, &err->col);
+	utf8_position(src, len, err->off, &err->line, &err->col);
 	return -1;
 }

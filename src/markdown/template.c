@@ -26,6 +26,7 @@
 
 #include "markdown/template.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/html.h"
 
@@ -73,8 +74,9 @@ struct tp {
 	size_t		 len, pos;
 	struct buf	 out;
 	struct template_result *res;
-	unsigned	 line;		/* of pos, 1-based */
-	size_t		 line_at;	/* where that line starts */
+	/* The last note's place (notes come in order): the next from here. */
+	size_t		 note_at;
+	unsigned	 note_line, note_col;
 
 	/* The line being read. */
 	int		 code;		/* it is code: fence or indented */
@@ -105,17 +107,10 @@ struct tp {
  * Positions and notes
  */
 
-/* Move the cursor to to, counting lines. */
+/* Move the cursor to to. */
 static void
 advance(struct tp *t, size_t to)
 {
-	const char	*p, *e = t->s + to;
-
-	for (p = t->s + t->pos; (p = memchr(p, '\n', (size_t)(e - p))) !=
-	    NULL; p++) {
-		t->line++;
-		t->line_at = (size_t)(p - t->s) + 1;
-	}
 	t->pos = to;
 }
 
@@ -189,7 +184,7 @@ note(struct tp *t, const struct con *c, enum template_what what)
 	struct template_note	*n;
 	const char		*s = t->s + c->start;
 	size_t			 len = c->end - c->start, i, k, cut;
-	unsigned		 col;
+	unsigned		 line, col;
 
 	if (r->nnotes == TEMPLATE_MAX_NOTES) {
 		r->nmore++;
@@ -199,11 +194,19 @@ note(struct tp *t, const struct con *c, enum template_what what)
 		r->notes = xreallocarray(r->notes, r->nnotes + 16,
 		    sizeof(*r->notes));
 	n = &r->notes[r->nnotes++];
-	/* The cursor is at the construct: its line and column. */
-	for (col = 1, i = t->line_at; i < c->start; i++)
-		if (((unsigned char)t->s[i] & 0xc0) != 0x80)
-			col++;
-	n->line = t->line;
+	/*
+	 * The construct's line and column, counted on from the last
+	 * note's: linear however many notes.  That place is a construct's
+	 * "{", never the LF of a CRLF, so a line break is never split.
+	 */
+	utf8_position(t->s + t->note_at, t->len - t->note_at,
+	    c->start - t->note_at, &line, &col);
+	if (line == 1)
+		col += t->note_col - 1;
+	t->note_line += line - 1;
+	t->note_col = col;
+	t->note_at = c->start;
+	n->line = t->note_line;
 	n->col = col;
 	n->what = what;
 	/* One line: white space runs become one space; cut with "…". */
@@ -1461,7 +1464,7 @@ template_rewrite(const char *md, size_t len, struct template_result *res)
 	t.s = md != NULL ? md : "";
 	t.len = md != NULL ? len : 0;
 	t.res = res;
-	t.line = 1;
+	t.note_line = t.note_col = 1;
 	t.prev_blank = 1;
 	t.next_blank = 0;
 	for (i = 0; i < C_NKINDS; i++)
