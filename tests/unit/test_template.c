@@ -248,6 +248,17 @@ test_code(void)
 	    "<div>\n<blockquote>\n\n\t\tHi /q\n");
 	/* Lists: an indented continuation is prose. */
 	TP_EQ("- item\n\n    {{ \"/l\" | url }}\n", "- item\n\n    /l\n");
+	/*
+	 * Fences as CommonMark reads them (markdown/blocks.c): a run
+	 * indented four columns after a paragraph opens none (template.c
+	 * took it for one), a shorter run does not close one, a backtick
+	 * in a backtick fence's info string makes it inline code.
+	 */
+	TP_EQ("Para\n    ```\n{{ \"/f\" | url }}\n", "Para\n    ```\n/f\n");
+	TP_EQ("````\n```\n{{ x }}\n````\n", "````\n```\n{{ x }}\n````\n");
+	TP_EQ("``` a`b\n{{ \"/i\" | url }}\n", "``` a`b\n/i\n");
+	TP_EQ("- item\n\n      ```\n      {{ x }}\n      ```\n",
+	    "- item\n\n      ```\n      {{ x }}\n      ```\n");
 }
 
 static void
