@@ -38,7 +38,8 @@ struct blocks {
 	int		 prev_blank;	/* the last line was blank */
 	int		 prev_para;	/* ... was paragraph text */
 	int		 icode;		/* ... was indented code */
-	int		 list;		/* in a list: indented lines are no code */
+	int		 list;		/* in a list: its indented lines are
+					   no code */
 	int		 open;		/* HTML containers left open (html.c
 					   reads indented lines in them as
 					   HTML, not code) */
