@@ -127,6 +127,21 @@ test_fold(void)
 static void
 test_plain(void)
 {
+	/*
+	 * Code as markdown/blocks.c reads it, which search shares with
+	 * scan.c and template.c: a backtick run with a backtick after it
+	 * is inline code, not a fence (search took it for one), indented
+	 * code is code, its *stars* kept; a definition as CommonMark's.
+	 */
+	static const struct {
+		const char	*md, *want, *what;
+	} code[] = {
+		{ "``` `x` *y*\nafter\n", "x y after", "no fence: inline code" },
+		{ "Para.\n\n    *kept*\n", "Para. *kept*", "indented code" },
+		{ "[r]:http://r.example/\ntext\n", "text",
+		  "a definition needs no blank after ':'" },
+	};
+	size_t	 i;
 	char	*got;
 
 	got = plain("# Heading *one*\n\nSome **bold** and `code` and "
@@ -144,21 +159,11 @@ test_plain(void)
 	got = plain("~~~\n```\nstill code\n~~~\nafter\n");
 	STR_EQ(got, "``` still code after", "fences match by kind");
 	free(got);
-	/*
-	 * Code as markdown/blocks.c reads it, which search shares with
-	 * scan.c and template.c: a backtick run with a backtick after it
-	 * is inline code, not a fence (search took it for one), indented
-	 * code is code, its *stars* kept.
-	 */
-	got = plain("``` `x` *y*\nafter\n");
-	STR_EQ(got, "x y after", "no fence: inline code");
-	free(got);
-	got = plain("Para.\n\n    *kept*\n");
-	STR_EQ(got, "Para. *kept*", "indented code");
-	free(got);
-	got = plain("[r]:http://r.example/\ntext\n");
-	STR_EQ(got, "text", "a definition needs no blank after ':'");
-	free(got);
+	for (i = 0; i < nitems(code); i++) {
+		got = plain(code[i].md);
+		STR_EQ(got, code[i].want, code[i].what);
+		free(got);
+	}
 	got = plain("\r\n\r\n  text\twith\ttabs  \r\n");
 	STR_EQ(got, "text with tabs", "blanks collapsed");
 	free(got);
