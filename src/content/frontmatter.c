@@ -7,6 +7,8 @@
  * front matter never needs them, and refusing them is what keeps a
  * "billion laughs" document from costing anything.  Scalars we keep are
  * copied into struct meta, which owns them; meta_free() releases them.
+ * A value of the right shape goes to frontmatter_apply(), the field rules
+ * this file keeps for both syntaxes (frontmatter_int.h).
  * Knows libyaml and date.h; nothing of files or of the archive.
  */
 #include <ctype.h>
@@ -71,6 +73,7 @@ static const struct fm_key fm_keys[] = {
 };
 
 struct fmp {
+	struct fm_fields fl;		/* what is filled, by the one rule */
 	yaml_parser_t	 p;
 	yaml_event_t	 ev;		/* the current event, when have */
 	int		 have;
@@ -78,9 +81,7 @@ struct fmp {
 	const char	*in;		/* what libyaml reads: from the --- */
 	size_t		 inlen;
 	unsigned	 line0;		/* file line of in[0] */
-	struct meta	*m;
 	struct fm_error	*err;
-	int		 rank[F_NFIELDS]; /* of the alias that set a field */
 	char		 key[48];	/* the key being read, for messages */
 	char		*seen[FM_MAX_SEEN]; /* owned: root keys so far */
 	unsigned	 seenline[FM_MAX_SEEN];
@@ -103,51 +104,16 @@ fail(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A warning at mk: the value is kept, maybe changed. */
+/* The file line and column of a libyaml mark (fm_fields.where). */
 static void
-note(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-note(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
+mark_where(const struct fm_fields *fl, const void *at, unsigned *line,
+    unsigned *col)
 {
-	va_list	 ap;
-	char	 msg[sizeof(f->err->msg)];
+	const struct fmp	*f = container_of(fl, struct fmp, fl);
+	const yaml_mark_t	*mk = at;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	meta_warn(f->m, f->line0 + (unsigned)mk->line,
-	    (unsigned)mk->column + 1, "%s", msg);
-}
-
-/* Cut s to max characters (0: no limit), with a warning at the value. */
-static void
-cap(struct fmp *f, char *s, size_t max)
-{
-	if (max > 0 && frontmatter_cut(s, max))
-		note(f, &f->ev.start_mark, "%s: longer than %zu characters, "
-		    "cut", f->key, max);
-}
-
-/* A value that is ignored, not refused: the first is kept in m->ignored. */
-static void
-ignore(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-ignore(struct fmp *f, const yaml_mark_t *mk, const char *fmt, ...)
-{
-	struct fm_error	*e = &f->m->ignored;
-	va_list		 ap;
-
-	if (f->m->nignored++ > 0)
-		return;
-	e->line = f->line0 + (unsigned)mk->line;
-	e->col = (unsigned)mk->column + 1;
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
+	*line = f->line0 + (unsigned)mk->line;
+	*col = (unsigned)mk->column + 1;
 }
 
 static void
@@ -246,47 +212,28 @@ is_blank(int c)
 	    c == '\f';
 }
 
-/* int = [blanks] ["+" / "-"] 1*7DIGIT [blanks], |value| <= FM_MAX_PART */
+/* int = [blanks] ["+" / "-"] 1*18DIGIT [blanks]; the range is the rule's */
 static int
-parse_int(const char *s, size_t len, int *out)
+parse_int(const char *s, size_t len, long long *out)
 {
-	size_t	 i = 0;
-	long	 v = 0;
-	int	 neg = 0, n = 0;
+	size_t		 i = 0;
+	long long	 v = 0;
+	int		 neg = 0, n = 0;
 
 	while (i < len && is_blank((unsigned char)s[i]))
 		i++;
 	if (i < len && (s[i] == '+' || s[i] == '-'))
 		neg = s[i++] == '-';
-	while (i < len && s[i] >= '0' && s[i] <= '9' && n < 8) {
+	while (i < len && s[i] >= '0' && s[i] <= '9' && n < 18) {
 		v = v * 10 + (s[i++] - '0');
 		n++;
 	}
 	while (i < len && is_blank((unsigned char)s[i]))
 		i++;
-	if (n == 0 || i != len || v > FM_MAX_PART)
+	if (n == 0 || i != len)
 		return -1;
-	*out = (int)(neg ? -v : v);
+	*out = neg ? -v : v;
 	return 0;
-}
-
-/*
- * Replace *dst with the one-line form of the current scalar, cut to max
- * characters (0: no limit).
- */
-static void
-set_text(struct fmp *f, char **dst, int flags, size_t max)
-{
-	char	*s;
-
-	s = frontmatter_oneline(sval(f), slen(f), flags);
-	if (*s == '\0') {
-		free(s);
-		return;
-	}
-	cap(f, s, max);
-	free(*dst);
-	*dst = s;
 }
 
 int
@@ -334,102 +281,320 @@ frontmatter_split_tags(struct meta *m, const char *s, size_t len)
 	return cut;
 }
 
-/* What frontmatter_add_tag() or _split_tags() returned, for the reader. */
+/*
+ * The fields' rules (frontmatter_int.h), for both readers
+ */
+
+void
+frontmatter_fields_init(struct fm_fields *fl, struct meta *m,
+    struct fm_error *err, void (*where)(const struct fm_fields *,
+    const void *, unsigned *, unsigned *))
+{
+	size_t	 i;
+
+	memset(fl, 0, sizeof(*fl));
+	fl->m = m;
+	fl->err = err;
+	fl->where = where;
+	buf_init(&fl->list);
+	for (i = 0; i < F_NFIELDS; i++)
+		fl->rank[i] = INT_MAX;
+}
+
+void
+frontmatter_fields_done(struct fm_fields *fl)
+{
+	buf_free(&fl->list);
+}
+
+void
+frontmatter_ignore(struct fm_fields *fl, const void *at, const char *fmt,
+    ...)
+{
+	struct fm_error	*e = &fl->m->ignored;
+	va_list		 ap;
+
+	if (fl->m->nignored++ > 0)
+		return;
+	fl->where(fl, at, &e->line, &e->col);
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
+
+void
+frontmatter_note(struct fm_fields *fl, const void *at, const char *fmt, ...)
+{
+	va_list		 ap;
+	unsigned	 line, col;
+	char		 msg[sizeof(fl->err->msg)];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fl->where(fl, at, &line, &col);
+	meta_warn(fl->m, line, col, "%s", msg);
+}
+
+enum fm_kind
+frontmatter_kind(enum fm_field field)
+{
+	switch (field) {
+	case F_TAGS:
+	case F_SERIES:
+	case F_AUTHOR:
+		return FM_KIND_LIST;
+	case F_DATE:
+	case F_UPDATED:
+		return FM_KIND_DATE;
+	case F_PART:
+		return FM_KIND_INT;
+	case F_DRAFT:
+	case F_FEATURED:
+		return FM_KIND_BOOL;
+	case F_PUBLISHED:
+		return FM_KIND_BOOL_OR_DATE;
+	case F_TITLE:
+	case F_SUMMARY:
+	case F_SLUG:
+	case F_LANG:
+	case F_SUBTITLE:
+	case F_LEVEL:
+	case F_AUDIENCE:
+	case F_NFIELDS:
+		break;
+	}
+	return FM_KIND_TEXT;
+}
+
+/*
+ * A text field's string in m, how it is made one line (FM_ENTITIES,
+ * FM_TAGS) and its most characters (0: no limit); NULL for a field that
+ * holds no string.
+ */
+static char **
+text_field(struct meta *m, enum fm_field field, int *flags, size_t *max)
+{
+	*flags = FM_ENTITIES;
+	*max = FM_TITLE_MAX;
+	switch (field) {
+	case F_TITLE:
+		*flags |= FM_TAGS;
+		return &m->title;
+	case F_SUMMARY:
+		*flags |= FM_TAGS;
+		*max = FM_SUMMARY_MAX;
+		return &m->summary;
+	case F_SUBTITLE:
+		*flags |= FM_TAGS;
+		return &m->subtitle;
+	case F_SLUG:
+		*flags = 0;
+		*max = 0;
+		return &m->slug;
+	case F_LANG:
+		*flags = 0;
+		*max = 0;
+		return &m->lang;
+	case F_LEVEL:
+		return &m->level;
+	case F_AUDIENCE:
+		return &m->audience;
+	case F_SERIES:
+		return &m->series;
+	case F_AUTHOR:
+		return &m->author;
+	case F_DATE:
+	case F_UPDATED:
+	case F_TAGS:
+	case F_PART:
+	case F_DRAFT:
+	case F_PUBLISHED:
+	case F_FEATURED:
+	case F_NFIELDS:
+		break;
+	}
+	return NULL;
+}
+
+/* What frontmatter_add_tag() or _split_tags() returned for v. */
 static int
-tagged(struct fmp *f, int r)
+tagged(struct fm_fields *fl, const struct fm_value *v, int r)
 {
 	if (r == 1)
-		note(f, &f->ev.start_mark, "%s: a tag longer than %d "
-		    "characters, cut", f->key, FM_TAG_MAX);
+		frontmatter_note(fl, v->at, "%s: a tag longer than %d "
+		    "characters, cut", fl->key, FM_TAG_MAX);
 	if (r != -1)
 		return 0;
-	fail(f, &f->ev.start_mark, "%s: more than %d tags", f->key,
-	    FM_MAX_TAGS);
+	fl->where(fl, v->at, &fl->err->line, &fl->err->col);
+	snprintf(fl->err->msg, sizeof(fl->err->msg), "%s: more than %d tags",
+	    fl->key, FM_MAX_TAGS);
 	return -1;
 }
 
-static int
-add_tag(struct fmp *f, const char *s, size_t len)
+int
+frontmatter_apply(struct fm_fields *fl, const struct fm_key *k, int rank,
+    const struct fm_value *v)
 {
-	return tagged(f, frontmatter_add_tag(f->m, s, len));
+	struct meta	*m = fl->m;
+	enum fm_field	 field = k->field;
+	char		**dst, *s;
+	size_t		 max;
+	int		 flags;
+
+	/* published: 2024-01-02 is a date, of its own rank. */
+	if (field == F_PUBLISHED && v->type == FM_VAL_DATE)
+		field = F_DATE;
+	if (field == F_TAGS) {
+		/* Every alias's tags, merged in file order. */
+		if (v->type == FM_VAL_TEXT)
+			return tagged(fl, v, frontmatter_split_tags(m, v->s,
+			    v->len));
+		if (v->type == FM_VAL_ITEM)
+			return tagged(fl, v, frontmatter_add_tag(m, v->s,
+			    v->len));
+		return 0;
+	}
+	if (v->type == FM_VAL_ITEM) {
+		/* A series is its list's first item, authors all of them. */
+		if (field == F_AUTHOR || fl->list.len == 0)
+			frontmatter_join_item(&fl->list, v->s, v->len);
+		return 0;
+	}
+	if (v->type == FM_VAL_BOOL && (field == F_DRAFT ||
+	    field == F_PUBLISHED)) {
+		/* A draft by any of them: draft: true, published: false. */
+		m->draft = m->draft || (field == F_DRAFT ? v->b : !v->b);
+		return 0;
+	}
+	if (v->type == FM_VAL_INT && (v->i > FM_MAX_PART ||
+	    v->i < -FM_MAX_PART)) {
+		frontmatter_ignore(fl, v->at, "%s: %lld is out of range; "
+		    "ignored", fl->key, v->i);
+		return 0;
+	}
+	/* An alias of lower rank already set this field: checked, not kept. */
+	if (rank > fl->rank[field]) {
+		buf_truncate(&fl->list, 0);
+		return 0;
+	}
+
+	switch (v->type) {
+	case FM_VAL_TEXT:
+	case FM_VAL_END:
+		if ((dst = text_field(m, field, &flags, &max)) == NULL)
+			return 0;
+		if (v->type == FM_VAL_END) {
+			if (fl->list.len == 0)
+				return 0;
+			s = buf_release(&fl->list);	/* one line already */
+		} else
+			s = frontmatter_oneline(v->s, v->len, flags);
+		if (*s == '\0') {
+			free(s);
+			return 0;
+		}
+		if (field == F_LANG && !mime_lang_ok(s)) {
+			frontmatter_ignore(fl, v->at, "%s: '%.40s' is not a "
+			    "language tag like en or pt-BR; ignored", fl->key,
+			    s);
+			free(s);
+			return 0;
+		}
+		if (max > 0 && frontmatter_cut(s, max))
+			frontmatter_note(fl, v->at, "%s: longer than %zu "
+			    "characters, cut", fl->key, max);
+		free(*dst);
+		*dst = s;
+		break;
+	case FM_VAL_INT:
+		if (field != F_PART)
+			return 0;
+		m->part = (int)v->i;
+		break;
+	case FM_VAL_DATE:
+		if (field == F_DATE) {
+			m->date = v->d;
+			m->has_date = true;
+		} else if (field == F_UPDATED) {
+			m->updated = v->d;
+			m->has_updated = true;
+		} else
+			return 0;
+		break;
+	case FM_VAL_BOOL:
+		if (field != F_FEATURED)
+			return 0;
+		m->featured = v->b;
+		break;
+	case FM_VAL_ITEM:
+		return 0;
+	}
+	fl->rank[field] = rank;
+	return 0;
 }
 
-static int
-split_tags(struct fmp *f)
+/*
+ * The YAML reader
+ */
+
+/* A value of the current event, for frontmatter_apply(). */
+static struct fm_value
+value(const struct fmp *f, enum fm_vtype type)
 {
-	return tagged(f, frontmatter_split_tags(f->m, sval(f), slen(f)));
+	struct fm_value	 v;
+
+	memset(&v, 0, sizeof(v));
+	v.type = type;
+	if (f->ev.type == YAML_SCALAR_EVENT) {
+		v.s = sval(f);
+		v.len = slen(f);
+	}
+	v.at = &f->ev.start_mark;
+	return v;
 }
 
+/*
+ * A string, or a list of strings (tags, series, authors): its items go
+ * to the rule one by one, then its end.  An item of the wrong shape is
+ * ignored, the others kept.
+ */
 static int
-read_tags(struct fmp *f, int depth)
+read_list(struct fmp *f, const struct fm_key *k, int depth)
 {
-	if (f->ev.type == YAML_SCALAR_EVENT)
-		return split_tags(f);
+	struct fm_value	 v;
+
+	if (f->ev.type == YAML_SCALAR_EVENT) {
+		v = value(f, FM_VAL_TEXT);
+		return frontmatter_apply(&f->fl, k, k->rank, &v);
+	}
 	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
-		ignore(f, &f->ev.start_mark, "%s: expected a list or a "
-		    "string; ignored", f->key);
+		frontmatter_ignore(&f->fl, &f->ev.start_mark, "%s: expected "
+		    "%s; ignored", f->key, k->field == F_TAGS ?
+		    "a list or a string" : "a string");
 		return skip_node(f, depth);
 	}
 	for (;;) {
 		if (next(f) == -1)
 			return -1;
 		if (f->ev.type == YAML_SEQUENCE_END_EVENT)
-			return 0;
+			break;
 		if (f->ev.type != YAML_SCALAR_EVENT) {
-			ignore(f, &f->ev.start_mark, "%s: expected a list of "
-			    "strings; an item ignored", f->key);
+			frontmatter_ignore(&f->fl, &f->ev.start_mark, "%s: "
+			    "expected a list of strings; an item ignored",
+			    f->key);
 			if (skip_node(f, depth + 1) == -1)
 				return -1;
 			continue;
 		}
-		if (!yml_is_null(&f->ev) && add_tag(f, sval(f), slen(f)) == -1)
+		if (yml_is_null(&f->ev))
+			continue;
+		v = value(f, FM_VAL_ITEM);
+		if (frontmatter_apply(&f->fl, k, k->rank, &v) == -1)
 			return -1;
 	}
-}
-
-/*
- * A string, or a list of strings: the first item (series) or all of them
- * joined with ", " (authors); cut to FM_TITLE_MAX characters.
- */
-static int
-read_str_or_list(struct fmp *f, char **dst, int join, int depth)
-{
-	struct buf	 b = BUF_INIT;
-
-	if (f->ev.type == YAML_SCALAR_EVENT) {
-		set_text(f, dst, FM_ENTITIES, FM_TITLE_MAX);
-		return 0;
-	}
-	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
-		ignore(f, &f->ev.start_mark, "%s: expected a string; ignored",
-		    f->key);
-		return skip_node(f, depth);
-	}
-	for (;;) {
-		if (next(f) == -1)
-			goto fail;
-		if (f->ev.type == YAML_SEQUENCE_END_EVENT)
-			break;
-		if (f->ev.type != YAML_SCALAR_EVENT) {
-			ignore(f, &f->ev.start_mark, "%s: expected a list of "
-			    "strings; an item ignored", f->key);
-			if (skip_node(f, depth + 1) == -1)
-				goto fail;
-			continue;
-		}
-		if (yml_is_null(&f->ev) || (!join && b.len > 0))
-			continue;
-		frontmatter_join_item(&b, sval(f), slen(f));
-	}
-	if (b.len > 0) {
-		free(*dst);
-		*dst = buf_release(&b);
-		cap(f, *dst, FM_TITLE_MAX);	/* at the list's end */
-	}
-	return 0;
-fail:
-	buf_free(&b);
-	return -1;
+	v = value(f, FM_VAL_END);	/* a cut is told at the list's end */
+	return frontmatter_apply(&f->fl, k, k->rank, &v);
 }
 
 /*
@@ -442,175 +607,76 @@ want_scalar(struct fmp *f, const char *what, int depth)
 {
 	if (f->ev.type == YAML_SCALAR_EVENT)
 		return 0;
-	ignore(f, &f->ev.start_mark, "%s: expected %s; ignored", f->key,
-	    what);
+	frontmatter_ignore(&f->fl, &f->ev.start_mark, "%s: expected %s; "
+	    "ignored", f->key, what);
 	return skip_node(f, depth) == -1 ? -1 : 1;
-}
-
-static int
-read_date(struct fmp *f, struct date *d, int depth)
-{
-	const char	*errstr;
-	int		 rv;
-
-	if ((rv = want_scalar(f, "a date", depth)) != 0)
-		return rv;
-	if (date_parse(sval(f), slen(f), d, &errstr) == -1) {
-		ignore(f, &f->ev.start_mark, "%s: %s; ignored", f->key,
-		    errstr);
-		return 1;
-	}
-	return 0;
-}
-
-static int
-read_bool(struct fmp *f, bool *out, int depth)
-{
-	int	 rv;
-
-	if ((rv = want_scalar(f, "true or false", depth)) != 0)
-		return rv;
-	if (yml_parse_bool(sval(f), slen(f), out) == -1) {
-		ignore(f, &f->ev.start_mark, "%s: expected true or false; "
-		    "ignored", f->key);
-		return 1;
-	}
-	return 0;
 }
 
 /* The value of key k is the current event; consume all of it. */
 static int
 read_value(struct fmp *f, const struct fm_key *k, int depth)
 {
-	struct meta	*m = f->m;
-	struct date	 d;
+	struct fm_value	 v;
 	const char	*errstr;
-	bool		 b;
-	int		 v, keep, rv;
+	int		 rv;
 
 	if (yml_is_null(&f->ev))
 		return 0;
-	/* An alias of lower rank already set this field: check, don't keep. */
-	keep = k->rank <= f->rank[k->field];
-	if (keep && k->field != F_PUBLISHED)
-		f->rank[k->field] = k->rank;
-
-	switch (k->field) {
-	case F_TITLE:
-	case F_SUMMARY:
-	case F_SLUG:
-	case F_LANG:
-	case F_SUBTITLE:
-	case F_LEVEL:
-	case F_AUDIENCE:
+	switch (frontmatter_kind(k->field)) {
+	case FM_KIND_LIST:
+		return read_list(f, k, depth);
+	case FM_KIND_TEXT:
 		if ((rv = want_scalar(f, "a string", depth)) != 0)
 			return rv < 0 ? -1 : 0;
-		if (!keep)
+		v = value(f, FM_VAL_TEXT);
+		break;
+	case FM_KIND_DATE:
+		if ((rv = want_scalar(f, "a date", depth)) != 0)
+			return rv < 0 ? -1 : 0;
+		v = value(f, FM_VAL_DATE);
+		if (date_parse(sval(f), slen(f), &v.d, &errstr) == -1) {
+			frontmatter_ignore(&f->fl, v.at, "%s: %s; ignored",
+			    f->key, errstr);
 			return 0;
-		switch (k->field) {
-		case F_TITLE:
-			set_text(f, &m->title, FM_ENTITIES | FM_TAGS,
-			    FM_TITLE_MAX);
-			break;
-		case F_SUMMARY:
-			set_text(f, &m->summary, FM_ENTITIES | FM_TAGS,
-			    FM_SUMMARY_MAX);
-			break;
-		case F_SLUG:
-			set_text(f, &m->slug, 0, 0);
-			break;
-		case F_LANG:
-			set_text(f, &m->lang, 0, 0);
-			if (m->lang != NULL && !mime_lang_ok(m->lang)) {
-				ignore(f, &f->ev.start_mark, "%s: '%.40s' is "
-				    "not a language tag like en or pt-BR; "
-				    "ignored", f->key, m->lang);
-				free(m->lang);
-				m->lang = NULL;
-			}
-			break;
-		case F_SUBTITLE:
-			set_text(f, &m->subtitle, FM_ENTITIES | FM_TAGS,
-			    FM_TITLE_MAX);
-			break;
-		case F_LEVEL:
-			set_text(f, &m->level, FM_ENTITIES, FM_TITLE_MAX);
-			break;
-		default:
-			set_text(f, &m->audience, FM_ENTITIES, FM_TITLE_MAX);
-			break;
 		}
-		return 0;
-	case F_SERIES:
-		if (keep)
-			return read_str_or_list(f, &m->series, 0, depth);
-		return skip_node(f, depth);
-	case F_AUTHOR:
-		if (keep)
-			return read_str_or_list(f, &m->author, 1, depth);
-		return skip_node(f, depth);
-	case F_TAGS:
-		return read_tags(f, depth);
-	case F_DATE:
-		if ((rv = read_date(f, &d, depth)) != 0)
-			return rv < 0 ? -1 : 0;
-		if (keep) {
-			m->date = d;
-			m->has_date = true;
-		}
-		return 0;
-	case F_UPDATED:
-		if ((rv = read_date(f, &d, depth)) != 0)
-			return rv < 0 ? -1 : 0;
-		if (keep) {
-			m->updated = d;
-			m->has_updated = true;
-		}
-		return 0;
-	case F_PART:
+		break;
+	case FM_KIND_INT:
 		if ((rv = want_scalar(f, "a whole number", depth)) != 0)
 			return rv < 0 ? -1 : 0;
-		if (parse_int(sval(f), slen(f), &v) == -1) {
-			ignore(f, &f->ev.start_mark, "%s: expected a whole "
+		v = value(f, FM_VAL_INT);
+		if (parse_int(sval(f), slen(f), &v.i) == -1) {
+			frontmatter_ignore(&f->fl, v.at, "%s: expected a whole "
 			    "number; ignored", f->key);
 			return 0;
 		}
-		if (keep)
-			m->part = v;
-		return 0;
-	case F_DRAFT:
-	case F_FEATURED:
-		if ((rv = read_bool(f, &b, depth)) != 0)
+		break;
+	case FM_KIND_BOOL:
+		if ((rv = want_scalar(f, "true or false", depth)) != 0)
 			return rv < 0 ? -1 : 0;
-		if (k->field == F_DRAFT)
-			m->draft = m->draft || b;
-		else if (keep)
-			m->featured = b;
-		return 0;
-	case F_PUBLISHED:
+		v = value(f, FM_VAL_BOOL);
+		if (yml_parse_bool(sval(f), slen(f), &v.b) == -1) {
+			frontmatter_ignore(&f->fl, v.at, "%s: expected true or "
+			    "false; ignored", f->key);
+			return 0;
+		}
+		break;
+	case FM_KIND_BOOL_OR_DATE:
 		/* published: false (Jekyll), or published: 2024-01-02 */
 		if ((rv = want_scalar(f, "true, false or a date", depth)) !=
 		    0)
 			return rv < 0 ? -1 : 0;
-		if (yml_parse_bool(sval(f), slen(f), &b) == 0) {
-			m->draft = m->draft || !b;
-			return 0;
-		}
-		if (date_parse(sval(f), slen(f), &d, &errstr) == -1) {
-			ignore(f, &f->ev.start_mark, "%s: expected true, "
+		v = value(f, FM_VAL_BOOL);
+		if (yml_parse_bool(sval(f), slen(f), &v.b) == 0)
+			break;
+		v.type = FM_VAL_DATE;
+		if (date_parse(sval(f), slen(f), &v.d, &errstr) == -1) {
+			frontmatter_ignore(&f->fl, v.at, "%s: expected true, "
 			    "false or a date; ignored", f->key);
 			return 0;
 		}
-		if (k->rank <= f->rank[F_DATE]) {
-			f->rank[F_DATE] = k->rank;
-			m->date = d;
-			m->has_date = true;
-		}
-		return 0;
-	case F_NFIELDS:
 		break;
 	}
-	return skip_node(f, depth);
+	return frontmatter_apply(&f->fl, k, k->rank, &v);
 }
 
 static const struct fm_key *
@@ -650,9 +716,9 @@ check_repeat(struct fmp *f)
 	for (i = 0; i < f->nseen; i++)
 		if (strlen(f->seen[i]) == len &&
 		    strncasecmp(f->seen[i], sval(f), len) == 0) {
-			note(f, &f->ev.start_mark, "duplicate key \"%s\" "
-			    "(first on line %u)", f->seen[i],
-			    f->seenline[i]);
+			frontmatter_note(&f->fl, &f->ev.start_mark,
+			    "duplicate key \"%s\" (first on line %u)",
+			    f->seen[i], f->seenline[i]);
 			return;
 		}
 	if (f->nseen == FM_MAX_SEEN)
@@ -806,10 +872,9 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 	f.in = src + off;
 	f.inlen = close - off;
 	f.line0 = 1;
-	f.m = m;
 	f.err = err;
-	for (pos = 0; pos < F_NFIELDS; pos++)
-		f.rank[pos] = INT_MAX;
+	frontmatter_fields_init(&f.fl, m, err, mark_where);
+	f.fl.key = f.key;
 	if (!yaml_parser_initialize(&f.p))
 		abort();			/* out of memory, as xmalloc */
 	yaml_parser_set_input_string(&f.p, (const unsigned char *)f.in,
@@ -820,6 +885,7 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 	yaml_parser_delete(&f.p);
 	for (pos = 0; pos < f.nseen; pos++)
 		free(f.seen[pos]);
+	frontmatter_fields_done(&f.fl);
 	if (rv == -1) {
 		meta_free(m);
 		return -1;

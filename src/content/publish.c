@@ -313,6 +313,17 @@ keep(int cfd, int pfd, int *tfd, const char *name, int how,
 	return 0;
 }
 
+/* The capsule's, posts/ and .trash/ descriptors closed (-1: not open). */
+static void
+close_dirs(int cfd, int pfd, int tfd)
+{
+	if (tfd != -1)
+		close(tfd);
+	if (pfd != -1)
+		close(pfd);
+	close(cfd);
+}
+
 int
 publish_store(const char *capsule, const char *name, const char *slug,
     const char *data, size_t len, char *err, size_t errlen)
@@ -438,11 +449,7 @@ unlink:
 out:
 	if (fd != -1)
 		close(fd);
-	if (tfd != -1)
-		close(tfd);
-	if (pfd != -1)
-		close(pfd);
-	close(cfd);
+	close_dirs(cfd, pfd, tfd);
 	return rv;
 }
 
@@ -481,10 +488,6 @@ publish_trash(const char *capsule, const char *name, const char *slug,
 	}
 	rv = 0;
 out:
-	if (tfd != -1)
-		close(tfd);
-	if (pfd != -1)
-		close(pfd);
-	close(cfd);
+	close_dirs(cfd, pfd, tfd);
 	return rv;
 }

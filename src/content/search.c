@@ -851,39 +851,43 @@ same_name(const char *x, const char *y)
 	return eq;
 }
 
-static struct tag *
-find_tag(const struct archive *a, const char *name)
+/* Is the tag or series of this title (or NULL) and slug called name? */
+static int
+named(const char *title, const char *slug, const char *name)
 {
-	struct tag	*t;
-	char		*slug;
-	size_t		 i;
-
-	slug = archive_slugify(name);
-	t = *slug != '\0' ? archive_tag(a, slug) : NULL;
-	free(slug);
-	for (i = 0; t == NULL && i < a->ntags; i++)
-		if (same_name(a->tags[i]->name, name) ||
-		    same_name(a->tags[i]->slug, name))
-			t = a->tags[i];
-	return t;
+	return (title != NULL && same_name(title, name)) ||
+	    same_name(slug, name);
 }
 
-static struct series *
-find_series(const struct archive *a, const char *name)
+/*
+ * The tag (a SEARCH_TAG term) or the series term names: by the slug its
+ * name makes, else by a folded title or slug ("Small Web" finds
+ * "small-web").  Sets *tp or *sp; -1 when nothing is called so.
+ */
+static int
+find_named(const struct archive *a, const struct search_term *term,
+    struct tag **tp, struct series **sp)
 {
-	struct series	*s;
-	char		*slug;
-	size_t		 i;
+	char	*slug;
+	size_t	 i;
+	int	 tag = term->kind == SEARCH_TAG;
 
-	slug = archive_slugify(name);
-	s = *slug != '\0' ? archive_series(a, slug) : NULL;
+	*tp = NULL;
+	*sp = NULL;
+	slug = archive_slugify(term->name);
+	if (*slug != '\0' && tag)
+		*tp = archive_tag(a, slug);
+	else if (*slug != '\0')
+		*sp = archive_series(a, slug);
 	free(slug);
-	for (i = 0; s == NULL && i < a->nseries; i++)
-		if ((a->series[i]->title != NULL &&
-		    same_name(a->series[i]->title, name)) ||
-		    same_name(a->series[i]->slug, name))
-			s = a->series[i];
-	return s;
+	for (i = 0; tag && *tp == NULL && i < a->ntags; i++)
+		if (named(a->tags[i]->name, a->tags[i]->slug, term->name))
+			*tp = a->tags[i];
+	for (i = 0; !tag && *sp == NULL && i < a->nseries; i++)
+		if (named(a->series[i]->title, a->series[i]->slug,
+		    term->name))
+			*sp = a->series[i];
+	return *tp != NULL || *sp != NULL ? 0 : -1;
 }
 
 /*
@@ -903,19 +907,10 @@ filter(const struct archive *a, const struct search_query *q,
 	for (i = 0; i < q->nterms; i++) {
 		if (q->terms[i].kind == SEARCH_WORDS)
 			continue;
-		t = NULL;
-		s = NULL;
-		if (q->terms[i].kind == SEARCH_TAG &&
-		    (t = find_tag(a, q->terms[i].name)) == NULL) {
+		if (find_named(a, &q->terms[i], &t, &s) == -1) {
 			snprintf(res->why, sizeof(res->why),
-			    "No tag is named \"%.80s\".", q->terms[i].name);
-			free(allow);
-			return -1;
-		}
-		if (q->terms[i].kind == SEARCH_SERIES &&
-		    (s = find_series(a, q->terms[i].name)) == NULL) {
-			snprintf(res->why, sizeof(res->why),
-			    "No series is named \"%.80s\".",
+			    "No %s is named \"%.80s\".",
+			    q->terms[i].kind == SEARCH_TAG ? "tag" : "series",
 			    q->terms[i].name);
 			free(allow);
 			return -1;

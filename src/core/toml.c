@@ -202,23 +202,6 @@ fail(struct tp *p, size_t off, const char *fmt, ...)
 	return -1;
 }
 
-void
-toml_position(const char *src, size_t len, size_t off, unsigned *line,
-    unsigned *col)
-{
-	size_t	 i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off && i < len; i++) {
-		if (src[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else if (((unsigned char)src[i] & 0xC0) != 0x80)
-			(*col)++;
-	}
-}
-
 const char *
 toml_type_name(enum toml_type t)
 {
@@ -533,33 +516,20 @@ end_of_line(struct tp *p, const char *what)
 static int
 escape(struct tp *p)
 {
-	size_t		 start = p->pos, i, n;
-	unsigned long	 cp = 0;
-	int		 c;
+	static const char	 from[] = "btnfr\"\\", to[] = "\b\t\n\f\r\"\\";
+	const char		*q;
+	size_t			 start = p->pos, i, n;
+	unsigned long		 cp = 0;
+	int			 c;
 
 	p->pos++;
-	switch ((c = peek(p))) {
-	case 'b':
-		buf_addc(&p->b, '\b');
-		break;
-	case 't':
-		buf_addc(&p->b, '\t');
-		break;
-	case 'n':
-		buf_addc(&p->b, '\n');
-		break;
-	case 'f':
-		buf_addc(&p->b, '\f');
-		break;
-	case 'r':
-		buf_addc(&p->b, '\r');
-		break;
-	case '"':
-		buf_addc(&p->b, '"');
-		break;
-	case '\\':
-		buf_addc(&p->b, '\\');
-		break;
+	c = peek(p);
+	if (c > 0 && (q = strchr(from, c)) != NULL) {
+		buf_addc(&p->b, to[q - from]);
+		p->pos++;
+		return 0;
+	}
+	switch (c) {
 	case 'u':
 	case 'U':
 		n = c == 'u' ? 4 : 8;
@@ -1401,24 +1371,21 @@ parse_keyval(struct tp *p, struct toml_value *t, unsigned section)
 {
 	struct toml_value	*v;
 	struct keypath		 kp;
+	int			 rv = -1;
 
 	if (parse_key(p, &kp) == -1)
-		goto fail;
+		goto end;
 	if (peek(p) != '=') {
 		fail(p, p->pos, "expected '=' after a key");
-		goto fail;
+		goto end;
 	}
 	p->pos++;
 	skip_ws(p);
-	if ((v = parse_value(p, t->depth + (unsigned)kp.n)) == NULL)
-		goto fail;
-	if (put_dotted(p, t, section, &kp, v) == -1)
-		goto fail;
+	if ((v = parse_value(p, t->depth + (unsigned)kp.n)) != NULL)
+		rv = put_dotted(p, t, section, &kp, v);	/* takes v */
+end:
 	keypath_free(&kp);
-	return 0;
-fail:
-	keypath_free(&kp);
-	return -1;
+	return rv;
 }
 
 /* The whole input must be UTF-8 (TOML 1.0: "a valid UTF-8 document"). */
@@ -1486,6 +1453,6 @@ toml_parse(const char *src, size_t len, struct toml_value **out,
 fail:
 	buf_free(&p.b);
 	toml_free(root);
-	toml_position(src, len, err->off, &err->line, &err->col);
+	utf8_position(src, len, err->off, &err->line, &err->col);
 	return -1;
 }

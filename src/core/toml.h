@@ -107,9 +107,6 @@ void		 toml_free(struct toml_value *);
 /* The value of key in table t; NULL when absent or t is no table. */
 const struct toml_value *toml_get(const struct toml_value *t,
 		    const char *key);
-/* 1-based line and column (in characters) of byte off of src. */
-void		 toml_position(const char *src, size_t len, size_t off,
-		    unsigned *line, unsigned *col);
 /* "table", "integer", "offset date-time", ...: for messages. */
 const char	*toml_type_name(enum toml_type);
 

@@ -143,3 +143,24 @@ utf8_count(const char *s, size_t len)
 			n++;
 	return n;
 }
+
+void
+utf8_position(const char *s, size_t len, size_t off, unsigned *line,
+    unsigned *col)
+{
+	size_t	 i;
+
+	*line = 1;
+	*col = 1;
+	if (off > len)
+		off = len;
+	for (i = 0; i < off; i++) {
+		if (s[i] == '\n' || (s[i] == '\r' && (i + 1 >= len ||
+		    s[i + 1] != '\n'))) {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)s[i] & 0xC0) != 0x80 &&
+		    s[i] != '\r')
+			(*col)++;
+	}
+}

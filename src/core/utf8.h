@@ -40,5 +40,15 @@ void	 utf8_add(struct buf *, uint32_t cp);
 int	 utf8_valid(const char *s, size_t len);
 /* Code points in s[0..len): the bytes that are not continuation bytes. */
 size_t	 utf8_count(const char *s, size_t len);
+/*
+ * The 1-based line and column of byte off of s[0..len) (off past len
+ * is len), for a message "file:line:col".  A line ends at LF, at CRLF
+ * or at a lone CR, as CommonMark and YAML both say (TOML allows no lone
+ * CR at all); a column counts code points, and the CR of a line break
+ * counts as none.  The configuration, front matter in YAML or TOML and
+ * template notes all place their messages so.
+ */
+void	 utf8_position(const char *s, size_t len, size_t off, unsigned *line,
+	    unsigned *col);
 
 #endif

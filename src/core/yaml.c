@@ -11,6 +11,7 @@
 
 #include <yaml.h>
 
+#include "core/utf8.h"
 #include "core/util.h"
 #include "core/yaml.h"
 
@@ -67,21 +68,12 @@ yaml_mark_t
 yml_offset_mark(const char *data, size_t len, size_t off)
 {
 	yaml_mark_t	 m = { 0, 0, 0 };
-	size_t		 i;
+	unsigned	 line, col;
 
-	if (off > len)
-		off = len;
-	m.index = off;
-	for (i = 0; i < off; i++) {
-		unsigned char	 ch = (unsigned char)data[i];
-
-		if (ch == '\n' || (ch == '\r' && (i + 1 >= len ||
-		    data[i + 1] != '\n'))) {
-			m.line++;
-			m.column = 0;
-		} else if ((ch & 0xC0) != 0x80 && ch != '\r')
-			m.column++;	/* count characters, as libyaml does */
-	}
+	utf8_position(data, len, off, &line, &col);
+	m.index = off > len ? len : off;
+	m.line = line - 1;
+	m.column = col - 1;	/* characters, as libyaml counts them */
 	return m;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "markdown/blocks.h"
 #include "markdown/plain.h"
 
 struct plain {
@@ -48,20 +49,6 @@ static int
 md_punct(int c)
 {
 	return c > 0x20 && c < 0x7f && !word_byte(c);
-}
-
-/* "[label]: ..." at t: a link reference definition line. */
-static int
-refdef(const char *t, const char *e)
-{
-	const char	*p;
-
-	if (t >= e || *t != '[')
-		return 0;
-	for (p = t + 1; p < e && *p != ']'; p++)
-		;
-	return p > t + 1 && p + 1 < e && p[1] == ':' &&
-	    (p + 2 == e || p[2] == ' ' || p[2] == '\t');
 }
 
 /* A thematic break, a setext underline or a table separator row. */
@@ -161,13 +148,14 @@ void
 plain_markdown(const char *md, size_t len, struct buf *out)
 {
 	struct plain	 pl = { out, 1 };
+	struct blocks	 b;
+	enum blocks_kind kind;
 	const char	*s = md, *end = md + len, *eol, *e, *t, *q;
-	size_t		 start = out->len, run, flen = 0;
-	char		 fch = 0;
-	int		 fence = 0;
+	size_t		 start = out->len;
 
 	buf_reserve(out, len + 2);	/* what comes out is never longer */
 
+	blocks_init(&b);
 	for (; s < end; s = eol != NULL ? eol + 1 : end) {
 		eol = memchr(s, '\n', (size_t)(end - s));
 		e = eol != NULL ? eol : end;
@@ -175,35 +163,20 @@ plain_markdown(const char *md, size_t len, struct buf *out)
 			e--;
 		for (t = s; t < e && (*t == ' ' || *t == '\t'); t++)
 			;
-		/* Code fences: the marker line goes, the code stays. */
-		if (e - t >= 3 && (*t == '`' || *t == '~') && t[1] == *t &&
-		    t[2] == *t) {
-			for (run = 0; t + run < e && t[run] == *t; run++)
-				;
-			if (!fence) {
-				fence = 1;
-				fch = *t;
-				flen = run;
-				pl_addc(&pl, ' ');
-				continue;
-			}
-			for (q = t + run; q < e && (*q == ' ' || *q == '\t');
-			    q++)
-				;
-			if (*t == fch && run >= flen && q == e) {
-				fence = 0;
-				pl_addc(&pl, ' ');
-				continue;
-			}
+		/* Code (blocks.h): a fence line goes, the code stays. */
+		kind = blocks_line(&b, s, (size_t)(e - s));
+		if (kind == BLOCKS_FENCE) {
+			pl_addc(&pl, ' ');
+			continue;
 		}
-		if (fence) {
-			for (; t < e; t++)
+		if (kind == BLOCKS_CODE) {
+			for (t = s + b.text; t < e; t++)
 				pl_addc(&pl, (unsigned char)*t < 0x20 ? ' ' :
 				    (unsigned char)*t);
 			pl_addc(&pl, ' ');
 			continue;
 		}
-		if (t == e || refdef(t, e) || rule_line(t, e)) {
+		if (t == e || blocks_refdef(t, e) != NULL || rule_line(t, e)) {
 			pl_addc(&pl, ' ');
 			continue;
 		}

@@ -207,6 +207,31 @@ render_is_task_item(cmark_node *n)
 	    cmark_node_get_syntax_extension(n) == ext_tasklist;
 }
 
+void
+render_item_sep(struct render *r, cmark_node *n)
+{
+	if (cmark_node_previous(n) == NULL)
+		return;
+	if (cmark_node_get_list_tight(cmark_node_parent(n)))
+		render_cr(r);
+	else
+		render_blankline(r);
+}
+
+void
+render_item_number(struct buf *m, cmark_node *list, long num)
+{
+	buf_printf(m, "%ld%c ", num, cmark_node_get_list_delim(list) ==
+	    CMARK_PAREN_DELIM ? ')' : '.');
+}
+
+void
+render_item_box(struct buf *m, cmark_node *n)
+{
+	buf_addstr(m, cmark_gfm_extensions_get_tasklist_item_checked(n) ?
+	    "[x] " : "[ ] ");
+}
+
 /*
  * UTF-8.  Everything written is decoded (utf8_decode_lossy(): a bad
  * byte reads as U+FFFD) and encoded again: cmark-gfm 0.29 can leave a
@@ -225,9 +250,9 @@ render_init(struct render *r, struct buf *out, unsigned width,
 {
 	memset(r, 0, sizeof(*r));
 	r->out = out;
-	r->start = r->line_at = r->content_at = out->len;
+	r->start = r->pos.line_at = r->pos.content_at = out->len;
 	r->width = width;
-	r->begin_line = 1;
+	r->pos.begin_line = 1;
 	r->outc = outc;
 	r->fmt = fmt;
 	buf_init(&r->prefix);
@@ -256,16 +281,16 @@ newline(struct render *r)
 	struct buf	*b = r->out;
 	size_t		 len = b->len;
 
-	while (len > r->line_at && (b->data[len - 1] == ' ' ||
+	while (len > r->pos.line_at && (b->data[len - 1] == ' ' ||
 	    b->data[len - 1] == '\t'))
 		len--;
 	buf_truncate(b, len);
 	if (len > r->start)		/* never a blank first line */
 		buf_addc(b, '\n');
-	r->line_at = r->content_at = b->len;
-	r->column = r->content_col = 0;
-	r->begin_line = 1;
-	r->space_at = 0;
+	r->pos.line_at = r->pos.content_at = b->len;
+	r->pos.column = r->pos.content_col = 0;
+	r->pos.begin_line = 1;
+	r->pos.space_at = 0;
 }
 
 /*
@@ -278,7 +303,8 @@ blank_prefix(const struct render *r)
 {
 	size_t	 plen;
 
-	plen = r->blank_len < r->prefix.len ? r->blank_len : r->prefix.len;
+	plen = r->pos.blank_len < r->prefix.len ? r->pos.blank_len :
+	    r->prefix.len;
 	while (plen > 0 && (r->prefix.data[plen - 1] == ' ' ||
 	    r->prefix.data[plen - 1] == '\t'))
 		plen--;
@@ -306,9 +332,9 @@ render_finish(struct render *r)
 {
 	struct buf	*b = r->out;
 
-	if (!r->begin_line && b->len == r->content_at)
-		buf_truncate(b, r->line_at);
-	else if (!r->begin_line)
+	if (!r->pos.begin_line && b->len == r->pos.content_at)
+		buf_truncate(b, r->pos.line_at);
+	else if (!r->pos.begin_line)
 		newline(r);
 	while (b->len >= r->start + 2 && b->data[b->len - 1] == '\n' &&
 	    b->data[b->len - 2] == '\n')
@@ -340,8 +366,8 @@ render_walk(struct render *r, cmark_node *root, render_node_fn fn)
 void
 render_cr(struct render *r)
 {
-	if (r->need_nl < 1)
-		r->need_nl = 1;
+	if (r->pos.need_nl < 1)
+		r->pos.need_nl = 1;
 }
 
 int
@@ -373,9 +399,9 @@ render_block_sep(struct render *r, cmark_node *n)
 void
 render_blankline(struct render *r)
 {
-	if (r->need_nl < 2 || r->prefix.len < r->blank_len)
-		r->blank_len = r->prefix.len;
-	r->need_nl = 2;
+	if (r->pos.need_nl < 2 || r->prefix.len < r->pos.blank_len)
+		r->pos.blank_len = r->prefix.len;
+	r->pos.need_nl = 2;
 }
 
 /* Write the line ends asked for, but never at the very top. */
@@ -384,47 +410,48 @@ flush_nl(struct render *r)
 {
 	size_t	 plen;
 
-	if (r->need_nl == 0)
+	if (r->pos.need_nl == 0)
 		return;
-	if (!r->begin_line && r->out->len == r->content_at) {
+	if (!r->pos.begin_line && r->out->len == r->pos.content_at) {
 		/* Only a prefix (outc dropped the rest): not a line. */
-		buf_truncate(r->out, r->line_at);
-		r->begin_line = 1;
+		buf_truncate(r->out, r->pos.line_at);
+		r->pos.begin_line = 1;
 	}
 	if (r->out->len > r->start) {
-		if (!r->begin_line)
+		if (!r->pos.begin_line)
 			newline(r);
 		plen = blank_prefix(r);
-		if (r->need_nl == 2 && !last_line_blank(r, plen)) {
+		if (r->pos.need_nl == 2 && !last_line_blank(r, plen)) {
 			buf_add(r->out, r->prefix.data, plen);
 			newline(r);
 		}
 	}
-	r->need_nl = 0;
+	r->pos.need_nl = 0;
 }
 
 void
 render_begin(struct render *r)
 {
 	flush_nl(r);
-	if (!r->begin_line)
+	if (!r->pos.begin_line)
 		return;
 	if (r->no_prefix)
-		r->column = 0;
+		r->pos.column = 0;
 	else {
 		buf_add(r->out, r->prefix.data, r->prefix.len);
-		r->column = r->prefix_width;
+		r->pos.column = r->prefix_width;
 	}
-	r->content_at = r->out->len;
-	r->content_col = r->column;
-	r->begin_line = 0;
-	r->space_at = 0;
+	r->pos.content_at = r->out->len;
+	r->pos.content_col = r->pos.column;
+	r->pos.begin_line = 0;
+	r->pos.space_at = 0;
 }
 
 int
 render_line_empty(const struct render *r)
 {
-	return r->need_nl || r->begin_line || r->out->len == r->content_at;
+	return r->pos.need_nl || r->pos.begin_line ||
+	    r->out->len == r->pos.content_at;
 }
 
 void
@@ -436,11 +463,11 @@ render_putcp(struct render *r, uint32_t c)
 	if (r->ascii && c >= 0x80) {
 		s = fold_ascii(c);
 		buf_addstr(r->out, s);
-		r->column += strlen(s);
+		r->pos.column += strlen(s);
 		return;
 	}
 	buf_add(r->out, u, utf8_encode(c, u));
-	r->column++;
+	r->pos.column++;
 }
 
 /*
@@ -453,10 +480,10 @@ wrap_line(struct render *r, size_t at)
 	struct buf	*b = r->out;
 	size_t		 cut, from;
 
-	if (r->space_at > r->content_at) {
-		cut = r->space_at - 1;
-		from = r->space_at;
-	} else if (at > r->content_at) {
+	if (r->pos.space_at > r->pos.content_at) {
+		cut = r->pos.space_at - 1;
+		from = r->pos.space_at;
+	} else if (at > r->pos.content_at) {
 		cut = from = at;
 	} else
 		return;		/* one code point wider than the line */
@@ -466,7 +493,7 @@ wrap_line(struct render *r, size_t at)
 	newline(r);
 	render_begin(r);
 	buf_add(b, r->scratch.data, r->scratch.len);
-	r->column += utf8_count(r->scratch.data, r->scratch.len);
+	r->pos.column += utf8_count(r->scratch.data, r->scratch.len);
 }
 
 /*
@@ -489,7 +516,7 @@ plain_run(const struct render *r, const char *p, size_t len,
 
 	*space = 0;
 	if (wrap)
-		room = r->column < r->width ? r->width - r->column : 0;
+		room = r->pos.column < r->width ? r->width - r->pos.column : 0;
 	while (i < len && n < room) {
 		if (s[i] > ' ' && s[i] < 0x7f)
 			k = 1;
@@ -525,15 +552,16 @@ render_out(struct render *r, const char *s, size_t len, enum render_esc esc)
 	/* Prose: spaces collapse; where wrapping, they are break points. */
 	wrap = esc == RENDER_ESC_TEXT && r->width > 0;
 	for (i = 0; i < len; i += n) {
-		if (r->need_nl == 0 && !r->begin_line && r->column > 0) {
+		if (r->pos.need_nl == 0 && !r->pos.begin_line &&
+		    r->pos.column > 0) {
 			n = plain_run(r, s + i, len - i, esc, wrap, &ncp,
 			    &space);
 			if (n > 0) {
 				at = r->out->len;
 				buf_add(r->out, s + i, n);
-				r->column += ncp;
+				r->pos.column += ncp;
 				if (space > 0)
-					r->space_at = at + space;
+					r->pos.space_at = at + space;
 				continue;
 			}
 		}
@@ -552,8 +580,8 @@ render_out(struct render *r, const char *s, size_t len, enum render_esc esc)
 			    r->out->data[r->out->len - 1] == ' ')
 				continue;	/* no leading or double space */
 			buf_addc(r->out, ' ');
-			r->column++;
-			r->space_at = r->out->len;
+			r->pos.column++;
+			r->pos.space_at = r->out->len;
 			continue;
 		}
 		render_begin(r);
@@ -562,7 +590,7 @@ render_out(struct render *r, const char *s, size_t len, enum render_esc esc)
 			render_putcp(r, c);	/* re-encoded: valid UTF-8 */
 		else
 			r->outc(r, esc, c, nextc);
-		if (wrap && r->column > r->width)
+		if (wrap && r->pos.column > r->width)
 			wrap_line(r, at);
 	}
 }
@@ -653,33 +681,19 @@ render_mark(struct render *r, struct render_mark *m)
 	 * The line is about to end: drop its trailing white space now, or
 	 * newline() would cut below the mark and a rewind keep a newline.
 	 */
-	if (r->need_nl && !r->begin_line)
-		while (b->len > r->line_at && (b->data[b->len - 1] == ' ' ||
+	if (r->pos.need_nl && !r->pos.begin_line)
+		while (b->len > r->pos.line_at && (b->data[b->len - 1] == ' ' ||
 		    b->data[b->len - 1] == '\t'))
 			buf_truncate(b, b->len - 1);
 	m->len = r->out->len;
-	m->column = r->column;
-	m->line_at = r->line_at;
-	m->content_at = r->content_at;
-	m->content_col = r->content_col;
-	m->space_at = r->space_at;
-	m->need_nl = r->need_nl;
-	m->blank_len = r->blank_len;
-	m->begin_line = r->begin_line;
+	m->pos = r->pos;
 }
 
 void
 render_rewind(struct render *r, const struct render_mark *m)
 {
 	buf_truncate(r->out, m->len);
-	r->column = m->column;
-	r->line_at = m->line_at;
-	r->content_at = m->content_at;
-	r->content_col = m->content_col;
-	r->space_at = m->space_at;
-	r->need_nl = m->need_nl;
-	r->blank_len = m->blank_len;
-	r->begin_line = m->begin_line;
+	r->pos = m->pos;
 }
 
 void
@@ -692,10 +706,10 @@ render_divert(struct render *r, struct buf *to, struct render_divert *d)
 	d->no_prefix = r->no_prefix;
 	d->oneline = r->oneline;
 	r->out = to;
-	r->start = r->line_at = r->content_at = to->len;
-	r->column = r->content_col = r->space_at = 0;
-	r->need_nl = 0;
-	r->begin_line = 1;
+	r->start = r->pos.line_at = r->pos.content_at = to->len;
+	r->pos.column = r->pos.content_col = r->pos.space_at = 0;
+	r->pos.need_nl = 0;
+	r->pos.begin_line = 1;
 	r->width = 0;
 	r->no_prefix = r->oneline = r->diverted = 1;
 }
@@ -763,19 +777,30 @@ render_table_row(struct render *r, cmark_node *row, int entering)
 }
 
 int
-render_table_inner(struct render *r, cmark_node *n, cmark_node_type t,
-    enum html_part part, int entering)
+render_common_node(struct render *r, cmark_node *n, cmark_node_type t,
+    int entering, const struct render_hooks *h)
 {
-	if (t == CMARK_NODE_TABLE_ROW || part == HTML_PART_ROW ||
-	    part == HTML_PART_HEADER_ROW) {
+	enum html_part	 part = HTML_PART_NONE;
+
+	/* Only the custom nodes html_read() makes may be table parts. */
+	if (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE)
+		part = html_table_part(n);
+	if (t == CMARK_NODE_TABLE || part == HTML_PART_TABLE)
+		h->table(r, n, entering);
+	else if (t == CMARK_NODE_TABLE_ROW || part == HTML_PART_ROW ||
+	    part == HTML_PART_HEADER_ROW)
 		render_table_row(r, n, entering);
-		return 1;
-	}
-	if (t == CMARK_NODE_TABLE_CELL || part == HTML_PART_CELL) {
+	else if (t == CMARK_NODE_TABLE_CELL || part == HTML_PART_CELL)
 		render_table_cell(r, entering);
-		return 1;
-	}
-	return 0;
+	else if (t == CMARK_NODE_STRIKETHROUGH)
+		;				/* markers dropped, text kept */
+	else if (t == CMARK_NODE_ITEM && entering)
+		h->item_enter(r, n, render_is_task_item(n));
+	else if (t == CMARK_NODE_ITEM)
+		h->item_exit(r);
+	else
+		return 0;
+	return 1;
 }
 
 void

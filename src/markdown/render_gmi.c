@@ -130,9 +130,12 @@ set_prefix(struct render *r, const struct gmi_frame *f, int indent)
 	render_prefix_add(r, p, len);
 }
 
+/* The end of a quote, a list, an item or a note: its frame goes. */
 static void
-pop(struct render *r, struct gmi *g)
+pop(struct render *r)
 {
+	struct gmi	*g = r->fmt;
+
 	if (g->nst > 0)
 		g->nst--;
 	set_prefix(r, cur(g), 1);
@@ -183,14 +186,15 @@ gmi_outc(struct render *r, enum render_esc esc, uint32_t c,
 {
 	if (c == '\t') {		/* only PRE keeps tabs */
 		buf_addc(r->out, '\t');
-		r->column++;
+		r->pos.column++;
 		return;
 	}
 	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
 		return;
-	if (r->column == 0 && !r->diverted && starts_marker(esc, c, nextc)) {
+	if (r->pos.column == 0 && !r->diverted &&
+	    starts_marker(esc, c, nextc)) {
 		buf_addc(r->out, ' ');
-		r->column++;
+		r->pos.column++;
 	}
 	render_putcp(r, c);
 }
@@ -381,20 +385,16 @@ flush_links(struct render *r, struct gmi *g)
  */
 
 static void
-item_enter(struct render *r, struct gmi *g, cmark_node *n, int task)
+item_enter(struct render *r, cmark_node *n, int task)
 {
+	struct gmi	*g = r->fmt;
 	struct gmi_frame	*f;
 	struct buf		 m = BUF_INIT;
 	cmark_node		*list = cmark_node_parent(n);
 	unsigned		 nl, i;
 	long			 num = 0;
 
-	if (cmark_node_previous(n) != NULL) {
-		if (cmark_node_get_list_tight(list))
-			render_cr(r);
-		else
-			render_blankline(r);
-	}
+	render_item_sep(r, n);
 	if (g->nst > 0)
 		num = g->st[g->nst - 1].num++;
 	nl = cur(g)->nl + 1;
@@ -402,12 +402,9 @@ item_enter(struct render *r, struct gmi *g, cmark_node *n, int task)
 	for (i = 1; i < nl && i <= GMI_MAX_LEVELS; i++)
 		buf_addstr(&m, "  ");
 	if (cmark_node_get_list_type(list) == CMARK_ORDERED_LIST)
-		buf_printf(&m, "%ld%c ", num,
-		    cmark_node_get_list_delim(list) == CMARK_PAREN_DELIM ?
-		    ')' : '.');
+		render_item_number(&m, list, num);
 	if (task)
-		buf_addstr(&m, cmark_gfm_extensions_get_tasklist_item_checked(
-		    n) ? "[x] " : "[ ] ");
+		render_item_box(&m, n);
 	else if (nl > 1 && cmark_node_get_list_type(list) !=
 	    CMARK_ORDERED_LIST)
 		buf_addstr(&m, "◦ ");
@@ -449,9 +446,10 @@ code_block(struct render *r, cmark_node *n)
 }
 
 static void
-table(struct render *r, struct gmi *g, cmark_node *n, int entering)
+table(struct render *r, cmark_node *n, int entering)
 {
-	int	 fenced = cur(g)->nq == 0;
+	struct gmi	*g = r->fmt;
+	int		 fenced = cur(g)->nq == 0;
 
 	if (entering) {
 		render_block_sep(r, n);
@@ -506,7 +504,7 @@ footnote_def(struct render *r, struct gmi *g, cmark_node *n, int entering)
 	char			 m[32];
 
 	if (!entering) {
-		pop(r, g);
+		pop(r);
 		return;
 	}
 	set_prefix(r, &top_frame, 0);
@@ -529,34 +527,22 @@ footnote_def(struct render *r, struct gmi *g, cmark_node *n, int entering)
  * The node callback
  */
 
+static const struct render_hooks gmi_hooks = {
+	table, item_enter, pop
+};
+
 static int
 gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 {
 	struct gmi		*g = r->fmt;
 	struct gmi_frame	*f;
 	cmark_node_type		 t = cmark_node_get_type(n);
-	enum html_part		 part;
 	int			 entering = ev == CMARK_EVENT_ENTER;
 	const char		*s;
 	char			 ref[40];
 
-	/* Extension nodes: their types are only known at run time. */
-	part = render_html_part(n, t);
-	if (t == CMARK_NODE_TABLE || part == HTML_PART_TABLE) {
-		table(r, g, n, entering);
+	if (render_common_node(r, n, t, entering, &gmi_hooks))
 		return 1;
-	} else if (render_table_inner(r, n, t, part, entering)) {
-		return 1;
-	} else if (t == CMARK_NODE_STRIKETHROUGH) {
-		return 1;		/* markers dropped, text kept */
-	} else if (t == CMARK_NODE_ITEM && render_is_task_item(n)) {
-		if (entering)
-			item_enter(r, g, n, 1);
-		else
-			pop(r, g);
-		return 1;
-	}
-
 	switch (t) {
 	case CMARK_NODE_DOCUMENT:
 		if (!entering)
@@ -570,7 +556,7 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 			f->nl = f->indent = 0;
 			set_prefix(r, f, 1);
 		} else
-			pop(r, g);
+			pop(r);
 		break;
 	case CMARK_NODE_LIST:
 		if (entering) {
@@ -578,13 +564,7 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 			f = push(g);
 			f->num = cmark_node_get_list_start(n);
 		} else
-			pop(r, g);
-		break;
-	case CMARK_NODE_ITEM:
-		if (entering)
-			item_enter(r, g, n, 0);
-		else
-			pop(r, g);
+			pop(r);
 		break;
 	case CMARK_NODE_CODE_BLOCK:
 		code_block(r, n);
@@ -647,6 +627,7 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 			render_text(r, ref);
 		}
 		break;
+	case CMARK_NODE_ITEM:			/* render_common_node() */
 	case CMARK_NODE_NONE:
 	case CMARK_NODE_CUSTOM_BLOCK:
 	case CMARK_NODE_CUSTOM_INLINE:

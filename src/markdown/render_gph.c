@@ -97,9 +97,12 @@ push(struct render *r, struct gph *g)
 	return f;
 }
 
+/* The end of a quote, a list, an item or a note: its frame goes. */
 static void
-pop(struct render *r, struct gph *g)
+pop(struct render *r)
 {
+	struct gph	*g = r->fmt;
+
 	if (g->nst > 0)
 		render_prefix_truncate(r, g->st[--g->nst].prefix_len);
 }
@@ -119,9 +122,10 @@ gph_outc(struct render *r, enum render_esc esc, uint32_t c,
 	size_t	 n;
 
 	if (c == '\t') {		/* PRE: to the next multiple of 8 */
-		for (n = 8 - (r->column - r->content_col) % 8; n > 0; n--)
+		for (n = 8 - (r->pos.column - r->pos.content_col) % 8; n > 0;
+		    n--)
 			buf_addc(r->out, ' ');
-		r->column += 8 - (r->column - r->content_col) % 8;
+		r->pos.column += 8 - (r->pos.column - r->pos.content_col) % 8;
 		return;
 	}
 	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
@@ -274,29 +278,22 @@ references(struct render *r, struct gph *g)
  */
 
 static void
-item_enter(struct render *r, struct gph *g, cmark_node *n, int task)
+item_enter(struct render *r, cmark_node *n, int task)
 {
+	struct gph	*g = r->fmt;
 	struct buf	 m = BUF_INIT;
 	cmark_node	*list = cmark_node_parent(n);
 	long		 num = 0;
 
-	if (cmark_node_previous(n) != NULL) {
-		if (cmark_node_get_list_tight(list))
-			render_cr(r);
-		else
-			render_blankline(r);
-	}
+	render_item_sep(r, n);
 	if (g->nst > 0)
 		num = g->st[g->nst - 1].num++;
 	if (cmark_node_get_list_type(list) == CMARK_ORDERED_LIST)
-		buf_printf(&m, "%ld%c ", num,
-		    cmark_node_get_list_delim(list) == CMARK_PAREN_DELIM ?
-		    ')' : '.');
+		render_item_number(&m, list, num);
 	else
 		buf_addstr(&m, "* ");
 	if (task)
-		buf_addstr(&m, cmark_gfm_extensions_get_tasklist_item_checked(
-		    n) ? "[x] " : "[ ] ");
+		render_item_box(&m, n);
 	render_lit(r, m.data);
 	push(r, g);
 	memset(m.data, ' ', m.len);
@@ -365,7 +362,7 @@ footnote_def(struct render *r, struct gph *g, int entering)
 	unsigned	 k;
 
 	if (!entering) {
-		pop(r, g);
+		pop(r);
 		return;
 	}
 	if (g->ndefs == 0)
@@ -388,7 +385,7 @@ code_text(struct render *r, struct gph *g, const char *s, size_t len)
 	indent(r, g, "    ", 4);
 	render_out(r, s, len, RENDER_ESC_PRE);
 	render_cr(r);
-	pop(r, g);
+	pop(r);
 }
 
 static void
@@ -400,39 +397,33 @@ code_block(struct render *r, struct gph *g, cmark_node *n)
 	code_text(r, g, lit ? lit : "", lit ? strlen(lit) : 0);
 }
 
+static void
+table(struct render *r, cmark_node *n, int entering)
+{
+	if (entering) {
+		render_block_sep(r, n);
+		render_table_begin(r, n);
+	} else
+		render_table_end(r);
+}
+
 /*
  * The node callback
  */
+
+static const struct render_hooks gph_hooks = {
+	table, item_enter, pop
+};
 
 static int
 gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 {
 	struct gph		*g = r->fmt;
 	cmark_node_type		 t = cmark_node_get_type(n);
-	enum html_part		 part;
 	int			 entering = ev == CMARK_EVENT_ENTER;
 
-	/* Extension nodes: their types are only known at run time. */
-	part = render_html_part(n, t);
-	if (t == CMARK_NODE_TABLE || part == HTML_PART_TABLE) {
-		if (entering) {
-			render_block_sep(r, n);
-			render_table_begin(r, n);
-		} else
-			render_table_end(r);
+	if (render_common_node(r, n, t, entering, &gph_hooks))
 		return 1;
-	} else if (render_table_inner(r, n, t, part, entering)) {
-		return 1;
-	} else if (t == CMARK_NODE_STRIKETHROUGH) {
-		return 1;		/* markers dropped, text kept */
-	} else if (t == CMARK_NODE_ITEM && render_is_task_item(n)) {
-		if (entering)
-			item_enter(r, g, n, 1);
-		else
-			pop(r, g);
-		return 1;
-	}
-
 	switch (t) {
 	case CMARK_NODE_DOCUMENT:
 		if (!entering)
@@ -444,20 +435,14 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 			push(r, g);
 			indent(r, g, "> ", 2);
 		} else
-			pop(r, g);
+			pop(r);
 		break;
 	case CMARK_NODE_LIST:
 		if (entering) {
 			render_block_sep(r, n);
 			push(r, g)->num = cmark_node_get_list_start(n);
 		} else
-			pop(r, g);
-		break;
-	case CMARK_NODE_ITEM:
-		if (entering)
-			item_enter(r, g, n, 0);
-		else
-			pop(r, g);
+			pop(r);
 		break;
 	case CMARK_NODE_CODE_BLOCK:
 		code_block(r, g, n);
@@ -508,6 +493,7 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 		if (entering)
 			footnote_ref(r, g, cmark_node_get_literal(n));
 		break;
+	case CMARK_NODE_ITEM:			/* render_common_node() */
 	case CMARK_NODE_NONE:
 	case CMARK_NODE_CUSTOM_BLOCK:
 	case CMARK_NODE_CUSTOM_INLINE:
@@ -640,7 +626,7 @@ gmi_line(struct render *r, struct gph *g, const struct gemtext_line *l)
 		indent(r, g, l->type == GEMTEXT_ITEM ? "  " : "> ", 2);
 		render_out(r, l->text, l->textlen, RENDER_ESC_TEXT);
 		render_cr(r);
-		pop(r, g);
+		pop(r);
 		break;
 	case GEMTEXT_LINK:
 		render_cr(r);

@@ -58,22 +58,27 @@ typedef void	(*render_outc_fn)(struct render *, enum render_esc,
 typedef int	(*render_node_fn)(struct render *, cmark_node *,
 		    cmark_event_type);
 
-struct render {
-	struct buf	*out;		/* borrowed: the caller's buffer */
-	size_t		 start;		/* where this rendering began in out */
-	struct buf	 prefix;	/* owned: written at each line start */
-	size_t		 prefix_width;	/* code points in prefix */
-	struct buf	 scratch;	/* owned: the tail moved by a wrap */
+/* Where the output stands on its line: what a mark saves. */
+struct render_pos {
 	int		 need_nl;	/* 0, 1 = end the line, 2 = blank */
 	size_t		 blank_len;	/* prefix bytes on the blank line */
 	size_t		 column;	/* code points on this line */
-	unsigned	 width;		/* wrap TEXT past it; 0 = never */
 	int		 begin_line;	/* not even the prefix written yet */
 	size_t		 line_at;	/* offset of the current line in out */
 	size_t		 content_at;	/* offset just past the prefix */
 	size_t		 content_col;	/* column just past the prefix */
 	size_t		 space_at;	/* 1 + offset of the last breakable
 					   space on the line; 0 = none */
+};
+
+struct render {
+	struct buf	*out;		/* borrowed: the caller's buffer */
+	size_t		 start;		/* where this rendering began in out */
+	struct buf	 prefix;	/* owned: written at each line start */
+	size_t		 prefix_width;	/* code points in prefix */
+	struct buf	 scratch;	/* owned: the tail moved by a wrap */
+	struct render_pos pos;		/* the line being written */
+	unsigned	 width;		/* wrap TEXT past it; 0 = never */
 	int		 no_prefix;	/* content lines start at column 0 */
 	int		 oneline;	/* line breaks become spaces */
 	int		 ascii;		/* spell code points in ASCII */
@@ -85,9 +90,8 @@ struct render {
 
 /* A position to come back to (gemtext drops link-only paragraphs). */
 struct render_mark {
-	size_t	 len, column, line_at, content_at, content_col, space_at;
-	size_t	 blank_len;
-	int	 need_nl, begin_line;
+	size_t		 len;		/* of out */
+	struct render_pos pos;
 };
 
 /* The page's state while a table cell is rendered into its own buf. */
@@ -108,6 +112,16 @@ cmark_node	*render_parse(const char *md, size_t len);
 void		 render_free(cmark_node *doc);
 /* Is n an item of a gfm task list? */
 int	 render_is_task_item(cmark_node *n);
+/*
+ * A list item's marks as both formats write them: the break before
+ * item n (a line in a tight list, a blank line in a loose one, nothing
+ * before the first), and appended to m an ordered list's number num
+ * with its delimiter ("3. ", "3) ") or, with task, a task item's box
+ * ("[x] ", "[ ] ").
+ */
+void	 render_item_sep(struct render *, cmark_node *n);
+void	 render_item_number(struct buf *m, cmark_node *list, long num);
+void	 render_item_box(struct buf *m, cmark_node *n);
 
 void	 render_init(struct render *, struct buf *out, unsigned width,
 	    render_outc_fn, void *fmt);
@@ -165,23 +179,26 @@ void	 render_table_row(struct render *, cmark_node *row, int entering);
 void	 render_table_cell(struct render *, int entering);
 void	 render_table_end(struct render *);
 /*
- * A row or a cell of either kind of table, rendered the same way in
- * both formats: 1 when n was one (and is done), else 0.  t and part
- * are n's type and render_html_part(): the caller has them already
- * (this runs for every node of every page rendered).
+ * What a format does with a whole table (of gfm or read from HTML: the
+ * format writes what goes around the grid) and with a list item (task:
+ * one of a gfm task list).
  */
-int	 render_table_inner(struct render *, cmark_node *n, cmark_node_type t,
-	    enum html_part part, int entering);
+struct render_hooks {
+	void	(*table)(struct render *, cmark_node *, int entering);
+	void	(*item_enter)(struct render *, cmark_node *, int task);
+	void	(*item_exit)(struct render *);
+};
 /*
- * html_table_part(n) for n of type t, asked only of the custom nodes
- * html_read() makes: the others are never table parts.
+ * The nodes both formats read alike, asked first by their node
+ * callbacks: the extension nodes, whose types are known only at run
+ * time (a table through h->table, its rows and cells, a strikethrough
+ * whose markers go and text stays, a task item) and every list item
+ * (h->item_enter, h->item_exit).  1 when n was one of them, and is done; else 0.  t is n's
+ * type, which the caller has already (this runs for every node of every
+ * page rendered).
  */
-static inline enum html_part
-render_html_part(cmark_node *n, cmark_node_type t)
-{
-	return t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE ?
-	    html_table_part(n) : HTML_PART_NONE;
-}
+int	 render_common_node(struct render *, cmark_node *n, cmark_node_type t,
+	    int entering, const struct render_hooks *h);
 
 /* The file name in url (for an image without alt text), borrowed. */
 const char *render_url_basename(const char *url, size_t *lenp);

@@ -2,8 +2,9 @@
  * scan.c -- byte scans of Markdown source (scan.h).
  *
  * scan_links() sees inline links "[text](dest)" and reference
- * definitions "[label]: dest", and skips fenced code blocks and code
- * spans; scan_repeated_title() reads one ATX heading.  Neither is a
+ * definitions "[label]: dest", and skips fenced and indented code (the
+ * lines as blocks.h classifies them) and code spans;
+ * scan_repeated_title() reads one ATX heading.  Neither is a
  * full CommonMark parse: they look for what the archive needs to know
  * of thousands of bodies at load time, and a cmark parse of each would
  * cost more than the rest of the load.  The arrays returned are owned
@@ -15,6 +16,7 @@
 #include <strings.h>
 
 #include "core/util.h"
+#include "markdown/blocks.h"
 #include "markdown/scan.h"
 
 struct scan {
@@ -90,29 +92,25 @@ dest_len(const char *p, const char *end, int *angle)
 static void
 scan_text(struct scan *s, const char *md, size_t len)
 {
-	const char	*p = md, *end = md + len, *bol = md, *q;
+	const char	*p = md, *end = md + len, *bol = md, *q, *eol;
+	struct blocks	 b;
+	enum blocks_kind kind;
 	unsigned	 line = s->line0;
-	int		 fenced = 0, angle, intag = 0;
-	char		 fence = 0, quote;
+	int		 code = 0, angle, intag = 0;
+	char		 quote;
 	size_t		 n;
 
+	blocks_init(&b);
 	while (p < end) {
 		if (p == bol) {
-			/* A fence line opens or closes a code block. */
-			q = p;
-			while (q < end && *q == ' ' && q - p < 4)
-				q++;
-			if (end - q >= 3 && (q[0] == '`' || q[0] == '~') &&
-			    q[1] == q[0] && q[2] == q[0] &&
-			    (!fenced || q[0] == fence)) {
-				fenced = !fenced;
-				fence = q[0];
-			}
+			/* Fences and indented code: no links in them. */
+			if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+				eol = end;
+			kind = blocks_line(&b, p, (size_t)(eol - p));
+			code = kind == BLOCKS_FENCE || kind == BLOCKS_CODE;
 			/* "[label]: dest", a reference definition. */
-			if (!fenced && q < end && *q == '[' &&
-			    (q = memchr(q, ']', (size_t)(end - q))) != NULL &&
-			    q + 1 < end && q[1] == ':') {
-				q += 2;
+			if (kind == BLOCKS_TEXT &&
+			    (q = blocks_refdef(p + b.text, eol)) != NULL) {
 				while (q < end && (*q == ' ' || *q == '\t'))
 					q++;
 				n = dest_len(q, end, &angle);
@@ -125,7 +123,7 @@ scan_text(struct scan *s, const char *md, size_t len)
 			bol = ++p;
 			continue;
 		}
-		if (fenced) {
+		if (code) {
 			p++;
 			continue;
 		}

@@ -3,9 +3,8 @@
  * they mean (template.h).
  *
  * One pass over the body with a cursor.  At each line start the line is
- * classified the way a CommonMark parser would see it, as far as this
- * pass needs: inside a fence, an indented code line, inside an HTML
- * block (CommonMark's seven start conditions), or prose.  In prose a
+ * classified the way a CommonMark parser would see it (blocks.h): inside
+ * a fence, an indented code line, inside an HTML block, or prose.  In prose a
  * backtick run opens a code span when a run of the same length closes
  * it before the paragraph ends.  Outside code, "{{" and "{%" open a
  * construct when its end ("}}", "%}", ">}}", "%}}") comes before the
@@ -27,7 +26,9 @@
 #include "markdown/template.h"
 #include "core/buf.h"
 #include "core/escape.h"
+#include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/blocks.h"
 #include "markdown/html.h"
 
 #define TP_MAX_ARGS	24
@@ -74,20 +75,14 @@ struct tp {
 	size_t		 len, pos;
 	struct buf	 out;
 	struct template_result *res;
-	unsigned	 line;		/* of pos, 1-based */
-	size_t		 line_at;	/* where that line starts */
+	/* The last note's place (notes come in order): the next from here. */
+	size_t		 note_at;
+	unsigned	 note_line, note_col;
 
 	/* The line being read. */
 	int		 code;		/* it is code: fence or indented */
 	int		 html;		/* it is in an HTML block */
-	/* Block state across lines. */
-	char		 fence;		/* '`' or '~' while in a fence */
-	size_t		 fence_len;
-	int		 fence_closes;	/* the line read closes the fence */
-	int		 html_cond;	/* 1-7 while in an HTML block */
-	int		 html_ends;	/* the line read ends the HTML block */
-	int		 prev_blank, prev_para, icode, list;
-	int		 open;		/* HTML block elements left open */
+	struct blocks	 blocks;	/* block state across lines */
 	size_t		 span_end;	/* in a code span up to here */
 
 	/* Modes that span lines. */
@@ -106,17 +101,10 @@ struct tp {
  * Positions and notes
  */
 
-/* Move the cursor to to, counting lines. */
+/* Move the cursor to to. */
 static void
 advance(struct tp *t, size_t to)
 {
-	const char	*p, *e = t->s + to;
-
-	for (p = t->s + t->pos; (p = memchr(p, '\n', (size_t)(e - p))) !=
-	    NULL; p++) {
-		t->line++;
-		t->line_at = (size_t)(p - t->s) + 1;
-	}
 	t->pos = to;
 }
 
@@ -190,7 +178,7 @@ note(struct tp *t, const struct con *c, enum template_what what)
 	struct template_note	*n;
 	const char		*s = t->s + c->start;
 	size_t			 len = c->end - c->start, i, k, cut;
-	unsigned		 col;
+	unsigned		 line, col;
 
 	if (r->nnotes == TEMPLATE_MAX_NOTES) {
 		r->nmore++;
@@ -200,11 +188,19 @@ note(struct tp *t, const struct con *c, enum template_what what)
 		r->notes = xreallocarray(r->notes, r->nnotes + 16,
 		    sizeof(*r->notes));
 	n = &r->notes[r->nnotes++];
-	/* The cursor is at the construct: its line and column. */
-	for (col = 1, i = t->line_at; i < c->start; i++)
-		if (((unsigned char)t->s[i] & 0xc0) != 0x80)
-			col++;
-	n->line = t->line;
+	/*
+	 * The construct's line and column, counted on from the last
+	 * note's: linear however many notes.  That place is a construct's
+	 * "{", never the LF of a CRLF, so a line break is never split.
+	 */
+	utf8_position(t->s + t->note_at, t->len - t->note_at,
+	    c->start - t->note_at, &line, &col);
+	if (line == 1)
+		col += t->note_col - 1;
+	t->note_line += line - 1;
+	t->note_col = col;
+	t->note_at = c->start;
+	n->line = t->note_line;
 	n->col = col;
 	n->what = what;
 	/* One line: white space runs become one space; cut with "…". */
@@ -995,251 +991,19 @@ construct(struct tp *t, const struct con *c)
  * Lines
  */
 
-static const char *const html_block_tags[] = {
-	"address", "article", "aside", "base", "basefont", "blockquote",
-	"body", "caption", "center", "col", "colgroup", "dd", "details",
-	"dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption",
-	"figure", "footer", "form", "frame", "frameset", "h1", "h2", "h3",
-	"h4", "h5", "h6", "head", "header", "hr", "html", "iframe",
-	"legend", "li", "link", "main", "menu", "menuitem", "nav",
-	"noframes", "ol", "optgroup", "option", "p", "param", "search",
-	"section", "summary", "table", "tbody", "td", "tfoot", "th",
-	"thead", "title", "tr", "track", "ul",
-};
-
-static const char *const html_end_marks[] = {
-	NULL, "</", "-->", "?>", ">", "]]>",
-};
-
-/* Does s[0..len) contain needle, ignoring case? */
-static int
-has_ci(const char *s, size_t len, const char *needle)
-{
-	size_t	 n = strlen(needle), i;
-
-	for (i = 0; i + n <= len; i++)
-		if (strncasecmp(s + i, needle, n) == 0)
-			return 1;
-	return 0;
-}
-
-/* Does a condition-1 block end on this line (</script>, </pre>...)? */
-static int
-cond1_ends(const char *s, size_t len)
-{
-	return has_ci(s, len, "</script>") || has_ci(s, len, "</pre>") ||
-	    has_ci(s, len, "</style>") || has_ci(s, len, "</textarea>");
-}
-
-/* CommonMark's HTML block start conditions, at p (after the indent). */
-static int
-html_start(const char *p, const char *e, int prev_para)
-{
-	char		 name[16];
-	size_t		 k = 0, i;
-	const char	*q;
-
-	if (e - p < 2 || *p != '<')
-		return 0;
-	for (i = 0; i < 4; i++) {
-		static const char *const c1[] = { "script", "pre", "style",
-		    "textarea" };
-		size_t	 n = strlen(c1[i]);
-
-		if (e - p > (long)n && strncasecmp(p + 1, c1[i], n) == 0 &&
-		    (p + 1 + n == e || isspace((unsigned char)p[1 + n]) ||
-		    p[1 + n] == '>'))
-			return 1;
-	}
-	if (e - p >= 4 && strncmp(p, "<!--", 4) == 0)
-		return 2;
-	if (p[1] == '?')
-		return 3;
-	if (e - p >= 9 && strncmp(p, "<![CDATA[", 9) == 0)
-		return 5;
-	if (p[1] == '!' && e - p > 2 && isalpha((unsigned char)p[2]))
-		return 4;
-	q = p + 1;
-	if (*q == '/')
-		q++;
-	if (q >= e || !isalpha((unsigned char)*q))
-		return 0;
-	for (; q < e && isalnum((unsigned char)*q) && k < sizeof(name) - 1;
-	    q++)
-		name[k++] = (char)tolower((unsigned char)*q);
-	name[k] = '\0';
-	if (q == e || isspace((unsigned char)*q) || *q == '>' ||
-	    (*q == '/' && q + 1 < e && q[1] == '>')) {
-		for (i = 0; i < nitems(html_block_tags); i++)
-			if (strcmp(name, html_block_tags[i]) == 0)
-				return 6;
-	}
-	/* 7: a whole tag alone on its line; it cannot interrupt a paragraph. */
-	while (e > p && isspace((unsigned char)e[-1]))
-		e--;
-	if (!prev_para && e[-1] == '>')
-		return 7;
-	return 0;
-}
-
-static int
-list_marker(const char *p, const char *e)
-{
-	const char	*q = p;
-
-	if (q < e && (*q == '-' || *q == '*' || *q == '+'))
-		return q + 1 == e || q[1] == ' ' || q[1] == '\t';
-	while (q < e && isdigit((unsigned char)*q) && q - p < 9)
-		q++;
-	return q > p && q < e && (*q == '.' || *q == ')') &&
-	    (q + 1 == e || q[1] == ' ' || q[1] == '\t');
-}
-
-/* Elements whose content a writer indents; counted open and closed. */
-static const char *const html_containers[] = {
-	"article", "aside", "blockquote", "details", "div", "dl", "figure",
-	"footer", "header", "main", "nav", "ol", "section", "table", "ul",
-};
-
-/*
- * Count the containers an HTML block line opens and closes: indented
- * lines after a blank line inside one are its content (html.c reads
- * them so), not an indented code block.
- */
-static void
-count_open(struct tp *t, const char *p, const char *e)
-{
-	const char	*q;
-	size_t		 i, n;
-	int		 closing;
-
-	while ((p = memchr(p, '<', (size_t)(e - p))) != NULL) {
-		q = ++p;
-		closing = q < e && *q == '/';
-		q += closing;
-		for (i = 0; i < nitems(html_containers); i++) {
-			n = strlen(html_containers[i]);
-			if (e - q >= (long)n &&
-			    strncasecmp(q, html_containers[i], n) == 0 &&
-			    (q + n == e || !isalnum((unsigned char)q[n])))
-				break;
-		}
-		if (i == nitems(html_containers))
-			continue;
-		if (closing)
-			t->open -= t->open > 0;
-		else if (t->open < 1000)
-			t->open++;
-	}
-}
-
-/* Classify the line starting at the cursor. */
+/* Classify the line starting at the cursor (blocks.h). */
 static void
 line_start(struct tp *t)
 {
-	const char	*s = t->s, *p = s + t->pos, *e, *c;
-	size_t		 indent = 0, n;
-	int		 blank;
+	const char	*p = t->s + t->pos, *e;
+	enum blocks_kind k;
 
 	e = memchr(p, '\n', t->len - t->pos);
 	if (e == NULL)
-		e = s + t->len;
-	if (t->fence_closes) {
-		t->fence = 0;
-		t->fence_closes = 0;
-	}
-	if (t->html_ends) {
-		t->html_cond = 0;
-		t->html_ends = 0;
-	}
-	for (c = p; c < e && (*c == ' ' || *c == '\t'); c++)
-		indent += *c == '\t' ? 4 - indent % 4 : 1;
-	/* Quote markers: what follows them is what counts. */
-	while (c < e && *c == '>') {
-		c++;
-		indent = 0;
-		for (; c < e && (*c == ' ' || *c == '\t'); c++)
-			indent += *c == '\t' ? 4 - indent % 4 : 1;
-		if (indent > 0)
-			indent--;
-	}
-	blank = 1;
-	for (n = 0; c + n < e; n++)
-		if (!isspace((unsigned char)c[n])) {
-			blank = 0;
-			break;
-		}
-	t->code = t->html = 0;
-	if (t->fence) {
-		t->code = 1;
-		for (n = 0; c + n < e && c[n] == t->fence; n++)
-			;
-		if (n >= t->fence_len) {
-			while (c + n < e && isspace((unsigned char)c[n]))
-				n++;
-			if (c + n == e)
-				t->fence_closes = 1;
-		}
-		return;
-	}
-	if (t->html_cond) {
-		if (t->html_cond >= 6 && blank) {
-			t->html_cond = 0;
-		} else {
-			t->html = 1;
-			count_open(t, p, e);
-			if (t->html_cond == 1 ? cond1_ends(p, (size_t)(e - p)) :
-			    t->html_cond < 6 && has_ci(p, (size_t)(e - p),
-			    html_end_marks[t->html_cond]))
-				t->html_ends = 1;
-			return;
-		}
-	}
-	if (blank) {
-		t->prev_blank = 1;
-		t->prev_para = 0;
-		return;
-	}
-	if (indent >= 4 && (t->prev_blank || t->icode) && !t->prev_para &&
-	    !t->list) {
-		t->prev_blank = 0;
-		if (t->open > 0) {	/* inside an element: HTML */
-			t->html = 1;
-			count_open(t, p, e);
-			return;
-		}
-		t->code = t->icode = 1;
-		return;
-	}
-	t->icode = 0;
-	for (n = 0; c + n < e && (c[n] == '`' || c[n] == '~') &&
-	    c[n] == c[0]; n++)
-		;
-	if (n >= 3 && (c[0] == '~' || memchr(c + n, '`',
-	    (size_t)(e - c - n)) == NULL)) {
-		t->fence = c[0];
-		t->fence_len = n;
-		t->code = 1;
-		t->prev_blank = t->prev_para = 0;
-		return;
-	}
-	if (indent < 4 && (t->html_cond = html_start(c, e, t->prev_para))) {
-		t->html = 1;
-		count_open(t, c, e);
-		if (t->html_cond < 6 && (t->html_cond == 1 ?
-		    cond1_ends(c + 1, (size_t)(e - c - 1)) :
-		    has_ci(c + 2, (size_t)(e - c - 2),
-		    html_end_marks[t->html_cond])))
-			t->html_ends = 1;
-		t->prev_blank = t->prev_para = 0;
-		return;
-	}
-	if (list_marker(c, e))
-		t->list = 1;
-	else if (t->prev_blank && indent == 0)
-		t->list = 0;
-	t->prev_blank = 0;
-	t->prev_para = 1;
+		e = t->s + t->len;
+	k = blocks_line(&t->blocks, p, (size_t)(e - p));
+	t->code = k == BLOCKS_FENCE || k == BLOCKS_CODE;
+	t->html = k == BLOCKS_HTML;
 }
 
 /*
@@ -1450,8 +1214,8 @@ template_rewrite(const char *md, size_t len, struct template_result *res)
 	t.s = md != NULL ? md : "";
 	t.len = md != NULL ? len : 0;
 	t.res = res;
-	t.line = 1;
-	t.prev_blank = 1;
+	t.note_line = t.note_col = 1;
+	blocks_init(&t.blocks);
 	t.next_blank = 0;
 	for (i = 0; i < C_NKINDS; i++)
 		t.next_end[i] = SIZE_MAX;

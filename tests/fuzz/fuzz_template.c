@@ -15,6 +15,7 @@
 
 #include "markdown/template.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "markdown/render.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -39,6 +40,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct buf		 b = BUF_INIT;
 	const char		*md = (const char *)data;
 	size_t			 i, nlines;
+	unsigned		 last, col;
 
 	(void)template_present(md, size);
 	template_rewrite(md, size, &r);
@@ -47,8 +49,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(r.nmore == 0 || r.nnotes == TEMPLATE_MAX_NOTES);
 	nlines = count_lines(md, size);
 	assert(count_lines(r.body, r.len) >= nlines);
+	/* Notes count lines as utf8_position() does: a lone CR ends one. */
+	utf8_position(md, size, size, &last, &col);
 	for (i = 0; i < r.nnotes; i++) {
-		assert(r.notes[i].line >= 1 && r.notes[i].line <= nlines);
+		assert(r.notes[i].line >= 1 && r.notes[i].line <= last);
 		assert(r.notes[i].col >= 1 && r.notes[i].col <= size + 1);
 		assert(strlen(r.notes[i].text) < sizeof(r.notes[i].text));
 	}

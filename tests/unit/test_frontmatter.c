@@ -2,12 +2,14 @@
  * test_frontmatter.c -- frontmatter.c: the shapes real blogs write, the
  * errors (with the line and column in the file) and the alias guard.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "content/frontmatter.h"
 #include "core/buf.h"
+#include "core/util.h"
 #include "harness.h"
 
 static int
@@ -302,6 +304,83 @@ test_dates(void)
 	STR_EQ(m.date.ymd, "2019-09-09", "published date");
 	OK(!m.draft, "published date is not a draft");
 	meta_free(&m);
+}
+
+/*
+ * One rule for both syntaxes (frontmatter_apply()): each case, written in
+ * YAML and in TOML, means the same.  Pinned where the two readers used
+ * to differ: a value ignored or left empty held its field against a
+ * lower alias (both readers, so date: [x] hid pubdate), an alias not kept
+ * was not looked at in YAML (authors: [[b]] said nothing), and YAML's
+ * part out of range read as "expected a whole number".
+ */
+static void
+test_one_rule(void)
+{
+	static const struct {
+		const char	*yaml, *toml, *what;
+		const char	*date, *lang, *summary, *author;
+		int		 part, nignored;
+		const char	*msg;
+	} c[] = {
+		{ "date: [x]\npubdate: 2024-01-02\n",
+		  "date = [1]\npubdate = 2024-01-02\n", "an ignored alias",
+		  "2024-01-02", NULL, NULL, NULL, 0, 1, "date: expected" },
+		{ "lang: x y\nlanguage: en\n",
+		  "lang = \"x y\"\nlanguage = \"en\"\n", "a bad lang",
+		  NULL, "en", NULL, NULL, 0, 1, "not a language tag" },
+		{ "summary: \" \"\ndescription: D\n",
+		  "summary = \" \"\ndescription = \"D\"\n", "an empty alias",
+		  NULL, NULL, "D", NULL, 0, 0, NULL },
+		{ "author: A\nauthors: [[b]]\n",
+		  "author = \"A\"\nauthors = [[\"b\"]]\n", "an alias not kept",
+		  NULL, NULL, NULL, "A", 0, 1, "authors: expected a list" },
+		{ "part: 1000001\nweight: 3\n",
+		  "part = 1000001\nweight = 3\n", "a part out of range",
+		  NULL, NULL, NULL, NULL, 3, 1, "1000001 is out of range" },
+		{ "draft: false\npublished: false\n",
+		  "draft = false\npublished = false\n", "the draft merge",
+		  NULL, NULL, NULL, NULL, 0, 0, NULL },
+	};
+	struct meta	 m;
+	struct fm_error	 e;
+	char		 src[256];
+	size_t		 i, k;
+
+	for (i = 0; i < nitems(c); i++)
+		for (k = 0; k < 2; k++) {
+			snprintf(src, sizeof(src), k == 0 ? "---\n%s---\n" :
+			    "+++\n%s+++\n", k == 0 ? c[i].yaml : c[i].toml);
+			if (parse(src, &m, &e) == -1) {
+				OK(0, "%s refused: %s", c[i].what, e.msg);
+				continue;
+			}
+			OK(m.has_date == (c[i].date != NULL) &&
+			    (c[i].date == NULL ||
+			    strcmp(m.date.ymd, c[i].date) == 0),
+			    "%s (%s): date", c[i].what, k ? "TOML" : "YAML");
+			OK((m.lang == NULL) == (c[i].lang == NULL) &&
+			    (m.lang == NULL || strcmp(m.lang, c[i].lang) == 0),
+			    "%s (%s): lang", c[i].what, k ? "TOML" : "YAML");
+			OK((m.summary == NULL) == (c[i].summary == NULL) &&
+			    (m.summary == NULL ||
+			    strcmp(m.summary, c[i].summary) == 0),
+			    "%s (%s): summary", c[i].what, k ? "TOML" : "YAML");
+			OK((m.author == NULL) == (c[i].author == NULL) &&
+			    (m.author == NULL ||
+			    strcmp(m.author, c[i].author) == 0),
+			    "%s (%s): author", c[i].what, k ? "TOML" : "YAML");
+			INT_EQ(m.part, c[i].part, c[i].what);
+			INT_EQ(m.nignored, c[i].nignored, c[i].what);
+			OK(c[i].msg == NULL ||
+			    strstr(m.ignored.msg, c[i].msg) != NULL,
+			    "%s (%s): \"%s\" has \"%s\"", c[i].what,
+			    k ? "TOML" : "YAML", m.ignored.msg,
+			    c[i].msg ? c[i].msg : "");
+			OK(m.draft == (i == nitems(c) - 1), "%s: draft",
+			    c[i].what);
+			meta_free(&m);
+		}
 }
 
 static void
@@ -705,6 +784,7 @@ static const struct harness_test tests[] = {
 	TEST(test_titles),
 	TEST(test_dates),
 	TEST(test_aliases_and_flags),
+	TEST(test_one_rule),
 	TEST(test_unknown),
 	TEST(test_crlf_bom),
 	TEST(test_errors),

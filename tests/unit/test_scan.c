@@ -52,6 +52,51 @@ test_links(void)
 	scan_links_free(l, n);
 }
 
+/*
+ * Fences as CommonMark reads them (markdown/blocks.c, which scan.c now
+ * shares with search and template.c).  scan.c used to toggle on any run
+ * of three, so a shorter run inside a fence "closed" it, a backtick run
+ * with a backtick after it (inline code) opened one, a fence indented
+ * four spaces counted, and indented code was read for links.
+ */
+static void
+test_fences(void)
+{
+	static const struct {
+		const char	*md;
+		size_t		 n;	/* links found: 1 = "[x](x.md)" */
+		const char	*what;
+	} c[] = {
+		{ "````\n```\n[x](x.md)\n````\n", 0,
+		  "a shorter run does not close a fence" },
+		{ "```\n[x](x.md)\n~~~\n", 0,
+		  "a run of the other character does not close it" },
+		{ "```\n``` not closing\n[x](x.md)\n", 0,
+		  "a closing run has nothing after it" },
+		{ "```\ncode\n`````\n[x](x.md)\n", 1,
+		  "a longer run closes it" },
+		{ "``` a`b\n[x](x.md)\n", 1,
+		  "a backtick in a backtick fence's info: no fence" },
+		{ "~~~ a`b\n[x](x.md)\n~~~\n", 0,
+		  "a tilde fence's info may hold one" },
+		{ "para\n    ```\n[x](x.md)\n", 1,
+		  "an indented run after text is text" },
+		{ "para\n\n    [x](x.md)\n", 0, "indented code" },
+		{ "- item\n\n    [x](x.md)\n", 1, "a list item's text" },
+		{ "> ```\n> [x](x.md)\n> ```\n", 0, "a fence in a quote" },
+		{ "[r]:x.md\n", 1, "a definition needs no blank after ':'" },
+		{ "[r\n]: x.md\n", 0, "a label is on one line" },
+	};
+	struct scan_link	*l;
+	size_t			 n, i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		l = scan_links(c[i].md, strlen(c[i].md), 1, &n);
+		INT_EQ(n, c[i].n, c[i].what);
+		scan_links_free(l, n);
+	}
+}
+
 /* The skip for md (a string literal) under the title "Hello world". */
 #define SKIP(md)	scan_repeated_title(md, sizeof(md) - 1, "Hello world")
 
@@ -80,6 +125,7 @@ test_repeated_title(void)
 
 static const struct harness_test tests[] = {
 	TEST(test_links),
+	TEST(test_fences),
 	TEST(test_repeated_title),
 };
 

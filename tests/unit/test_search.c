@@ -120,6 +120,21 @@ test_fold(void)
 static void
 test_plain(void)
 {
+	/*
+	 * Code as markdown/blocks.c reads it, which search shares with
+	 * scan.c and template.c: a backtick run with a backtick after it
+	 * is inline code, not a fence (search took it for one), indented
+	 * code is code, its *stars* kept; a definition as CommonMark's.
+	 */
+	static const struct {
+		const char	*md, *want, *what;
+	} code[] = {
+		{ "``` `x` *y*\nafter\n", "x y after", "no fence: inline code" },
+		{ "Para.\n\n    *kept*\n", "Para. *kept*", "indented code" },
+		{ "[r]:http://r.example/\ntext\n", "text",
+		  "a definition needs no blank after ':'" },
+	};
+	size_t	 i;
 	char	*got;
 
 	got = plain("# Heading *one*\n\nSome **bold** and `code` and "
@@ -137,6 +152,11 @@ test_plain(void)
 	got = plain("~~~\n```\nstill code\n~~~\nafter\n");
 	STR_EQ(got, "``` still code after", "fences match by kind");
 	free(got);
+	for (i = 0; i < nitems(code); i++) {
+		got = plain(code[i].md);
+		STR_EQ(got, code[i].want, code[i].what);
+		free(got);
+	}
 	got = plain("\r\n\r\n  text\twith\ttabs  \r\n");
 	STR_EQ(got, "text with tabs", "blanks collapsed");
 	free(got);
@@ -269,10 +289,11 @@ test_sample(void)
 	    r.nhits ? r.hits[0].post->slug : "-");
 	/*
 	 * BM25 with libm's log() (search.c once carried its own series):
-	 * the scores it gave the sample, to 1e-12.
+	 * the scores it gives the sample, to 1e-12.  They move with what
+	 * is indexed (since markdown/blocks.c, indented code is kept).
 	 */
-	OK(r.nhits >= 2 && fabs(r.hits[0].score - 1.720584225573448) < 1e-12 &&
-	    fabs(r.hits[1].score - 1.7037555439237118) < 1e-12,
+	OK(r.nhits >= 2 && fabs(r.hits[0].score - 1.7207222672103115) < 1e-12 &&
+	    fabs(r.hits[1].score - 1.7039170085084829) < 1e-12,
 	    "BM25 scores as before: %.17g %.17g",
 	    r.nhits > 0 ? r.hits[0].score : 0,
 	    r.nhits > 1 ? r.hits[1].score : 0);

@@ -199,6 +199,22 @@ test_removed(void)
 		INT_EQ(r.notes[2].line, 4, "if");
 	}
 	template_result_free(&r);
+	/*
+	 * Lines end at LF, CRLF or a lone CR, as CommonMark reads them
+	 * (utf8_position()): template.c used to count LF only, and a CR as
+	 * a column.
+	 */
+	rw("a\rb {{ x }}\r\nc {{ y }} {{ z }}\n", &r);
+	INT_EQ(r.nnotes, 3, "three notes");
+	if (r.nnotes == 3) {
+		INT_EQ(r.notes[0].line, 2, "after a lone CR: line");
+		INT_EQ(r.notes[0].col, 3, "after a lone CR: col");
+		INT_EQ(r.notes[1].line, 3, "after a CRLF: line");
+		INT_EQ(r.notes[1].col, 3, "after a CRLF: col");
+		INT_EQ(r.notes[2].line, 3, "same line: line");
+		INT_EQ(r.notes[2].col, 11, "same line: col");
+	}
+	template_result_free(&r);
 	/* A removed line in an HTML block keeps the block whole. */
 	TP_EQ("<div class=\"q\">\n\t{{ \"x\" | team_photo }}\n\t<p>Hi</p>\n"
 	    "</div>\n", "<div class=\"q\">\n\t<!-- -->\n\t<p>Hi</p>\n</div>\n");
@@ -239,6 +255,17 @@ test_code(void)
 	    "<div>\n<blockquote>\n\n\t\tHi /q\n");
 	/* Lists: an indented continuation is prose. */
 	TP_EQ("- item\n\n    {{ \"/l\" | url }}\n", "- item\n\n    /l\n");
+	/*
+	 * Fences as CommonMark reads them (markdown/blocks.c): a run
+	 * indented four columns after a paragraph opens none (template.c
+	 * took it for one), a shorter run does not close one, a backtick
+	 * in a backtick fence's info string makes it inline code.
+	 */
+	TP_EQ("Para\n    ```\n{{ \"/f\" | url }}\n", "Para\n    ```\n/f\n");
+	TP_EQ("````\n```\n{{ x }}\n````\n", "````\n```\n{{ x }}\n````\n");
+	TP_EQ("``` a`b\n{{ \"/i\" | url }}\n", "``` a`b\n/i\n");
+	TP_EQ("- item\n\n      ```\n      {{ x }}\n      ```\n",
+	    "- item\n\n      ```\n      {{ x }}\n      ```\n");
 }
 
 static void

@@ -28,6 +28,7 @@
 
 #include "core/toml.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "harness.h"
 
@@ -926,7 +927,7 @@ test_api(void)
 	OK(v != NULL && v->type == TOML_STRING, "title is a string");
 	INT_EQ(v->u.str.len, 3, "a NUL is kept");
 	OK(memcmp(v->u.str.s, "x\0y", 4) == 0, "x NUL y NUL");
-	toml_position(src, strlen(src), v->off, &line, &col);
+	utf8_position(src, strlen(src), v->off, &line, &col);
 	INT_EQ(line, 1, "title's value: line");
 	INT_EQ(col, 9, "title's value: column");
 
@@ -941,7 +942,7 @@ test_api(void)
 	INT_EQ(v->u.dt.second, 0, "second");
 	INT_EQ(v->u.dt.nsec, 123456789, "nanoseconds kept");
 	INT_EQ(v->u.dt.offset, -(7 * 60 + 30), "offset in minutes");
-	toml_position(src, strlen(src), v->off, &line, &col);
+	utf8_position(src, strlen(src), v->off, &line, &col);
 	INT_EQ(line, 3, "odt: line");
 	INT_EQ(col, 7, "odt: column");
 	v = toml_get(t, "lt");

@@ -160,6 +160,44 @@ test_count(void)
 	INT_EQ(utf8_count("\xF0\x9F\x98\x80", 4), 1, "emoji");
 }
 
+/*
+ * One rule for every "file:line:col" (utf8_position): LF, CRLF and a
+ * lone CR end a line, the CR of a CRLF is no column, a column is a code
+ * point.  toml.c counted only LF and counted the CR as a column.
+ */
+static void
+test_position(void)
+{
+	const char	*s = "ab\ncd\r\nef\rg\xC3\xA9h";
+	size_t		 len = strlen(s);
+	unsigned	 line, col;
+
+	utf8_position(s, len, 0, &line, &col);
+	OK(line == 1 && col == 1, "start: %u:%u", line, col);
+	utf8_position(s, len, 2, &line, &col);
+	OK(line == 1 && col == 3, "at the LF: %u:%u", line, col);
+	utf8_position(s, len, 3, &line, &col);
+	OK(line == 2 && col == 1, "after LF: %u:%u", line, col);
+	utf8_position(s, len, 6, &line, &col);
+	OK(line == 2 && col == 3, "the CR of a CRLF is no column: %u:%u",
+	    line, col);
+	utf8_position(s, len, 7, &line, &col);
+	OK(line == 3 && col == 1, "after CRLF: %u:%u", line, col);
+	utf8_position(s, len, 10, &line, &col);
+	OK(line == 4 && col == 1, "a lone CR ends a line: %u:%u", line,
+	    col);
+	utf8_position(s, len, 13, &line, &col);
+	OK(line == 4 && col == 3, "e-acute is one column: %u:%u", line,
+	    col);
+	utf8_position(s, len, 1000, &line, &col);
+	OK(line == 4 && col == 4, "past the end: the end: %u:%u", line,
+	    col);
+	utf8_position("a\r", 2, 2, &line, &col);
+	OK(line == 2 && col == 1, "a CR at the very end: %u:%u", line, col);
+	utf8_position("", 0, 0, &line, &col);
+	OK(line == 1 && col == 1, "empty: %u:%u", line, col);
+}
+
 static void
 test_valid(void)
 {
@@ -257,6 +295,7 @@ static const struct harness_test tests[] = {
 	TEST(test_decode_all),
 	TEST(test_encode),
 	TEST(test_count),
+	TEST(test_position),
 	TEST(test_valid),
 	TEST(test_valid_runs),
 	TEST(test_fold),
