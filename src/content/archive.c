@@ -53,6 +53,7 @@
 #include "core/date.h"
 #include "core/fold.h"
 #include "core/fsafe.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/url.h"
 #include "core/userdir.h"
@@ -149,12 +150,6 @@ struct archive_priv {
 	struct index	 series_slug;
 	struct index	 tag_slug;
 	struct index	 doc_name;
-};
-
-/* Names a page may not take: the router's own paths. */
-static const char *const reserved_pages[] = {
-	"posts", "series", "tags", "gemlog", "files", "atom.xml", "index",
-	"search", "drafts",
 };
 
 static struct archive_priv *
@@ -1699,8 +1694,8 @@ load_pages(struct archive *a, int dfd)
 	struct archive_file *f;
 	struct doc	*d;
 	char		**names, *rel, *name;
-	size_t		 n, i, k;
-	int		 fd, reserved;
+	size_t		 n, i;
+	int		 fd;
 
 	fd = list_names(a, dfd, "pages", 0, &names, &n);
 	index_init(&inner(a)->doc_name, n);
@@ -1708,10 +1703,8 @@ load_pages(struct archive *a, int dfd)
 	for (i = 0; i < n; i++) {
 		rel = xasprintf("pages/%s", names[i]);
 		name = xstrndup(names[i], strlen(names[i]) - 3);
-		for (k = 0, reserved = 0; k < nitems(reserved_pages); k++)
-			if (strcasecmp(name, reserved_pages[k]) == 0)
-				reserved = 1;
-		if (reserved) {
+		/* A name the router answers itself (core/layout.h). */
+		if (layout_reserved(name)) {
 			warn_file(a, rel, 1, 1, "the name is one of the "
 			    "server's own paths, skipped", 1);
 			free(name);

@@ -33,6 +33,7 @@
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/gemini_limits.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -906,11 +907,9 @@ dir_name_ok(const char *s)
 static int
 parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	static const char *const taken[] = { "posts", "series", "tags",
-	    "files", "drafts", "search", "gemlog", "atom.xml", "robots.txt" };
 	char		 tmp[SHOW_MAX + 4], *dir = NULL;
 	const char	*s;
-	size_t		 i, len;
+	size_t		 len;
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
@@ -924,13 +923,12 @@ parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
 			free(dir);
 			return -1;
 		}
-		for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
-			if (strcmp(s, taken[i]) == 0) {
-				fail(l, ev->start_mark, "%s: '%s' is a path the"
-				    " server answers itself", f->key, s);
-				free(dir);
-				return -1;
-			}
+		if (layout_reserved(s)) {
+			fail(l, ev->start_mark, "%s: '%s' is a path the server"
+			    " answers itself", f->key, s);
+			free(dir);
+			return -1;
+		}
 	}
 	set_str(l, f, s);
 	free(dir);

@@ -23,6 +23,7 @@
 #include "core/buf.h"
 #include "core/cache.h"
 #include "core/fsafe.h"
+#include "core/layout.h"
 #include "core/mime.h"
 #include "core/util.h"
 #include "proto/gopherplus.h"
@@ -123,51 +124,61 @@ item_date(struct plus *p, const char *path, long long *size)
 	const struct tag	*t;
 	const struct post	*po;
 	const struct doc	*d;
-	const char		*slug;
+	struct layout_ref	 ref;
 	char			 name[256];
-	size_t			 len;
 
 	*size = -1;
 	if (a == NULL || path[0] != '/' || strncmp(path, "/URL:", 5) == 0)
 		return 0;
-	if (strncmp(path, "/files/", 7) == 0)
-		return path[7] != '\0' ? file_date(p, path + 1) :
+	layout_parse(path, 0, &ref);
+	if (ref.name != NULL && layout_name(&ref, name, sizeof(name)) == -1)
+		ref.kind = LAYOUT_NONE;
+	switch (ref.kind) {
+	case LAYOUT_FILES:
+		if (ref.bare)
+			break;
+		return *ref.rest != '\0' ? file_date(p, path + 1) :
 		    file_date(p, "files");
-	/* A post, or its menu ("/posts/<slug>/"). */
-	if (strncmp(path, "/posts/", 7) == 0 &&
-	    (len = strcspn(path + 7, "/")) > 0 && len < sizeof(name) &&
-	    (path[7 + len] == '\0' || strcmp(path + 7 + len, "/") == 0)) {
-		memcpy(name, path + 7, len);
-		name[len] = '\0';
+	case LAYOUT_POST:
+	case LAYOUT_POST_MENU:
 		if ((po = archive_post(a, name)) == NULL)
 			return 0;
-		if (path[7 + len] == '\0')
+		if (ref.kind == LAYOUT_POST)
 			*size = (long long)po->srclen;
 		return po->updated.t;
-	}
-	if (strncmp(path, "/series/", 8) == 0 ||
-	    strncmp(path, "/tags/", 6) == 0) {
-		slug = strchr(path + 1, '/') + 1;
-		len = strcspn(slug, "/");
-		if (len > 0 && len < sizeof(name)) {
-			memcpy(name, slug, len);
-			name[len] = '\0';
-			if (path[1] == 's' &&
-			    (se = archive_series(a, name)) != NULL)
-				return newest(se->parts, se->nparts);
-			if (path[1] == 't' && (t = archive_tag(a, name)) != NULL)
-				return newest(t->posts, t->nposts);
-		}
-	} else if ((len = strcspn(path + 1, "/")) > 0 && len < sizeof(name) &&
-	    (path[1 + len] == '\0' || strcmp(path + 1 + len, "/") == 0)) {
-		/* A page, or its menu. */
-		memcpy(name, path + 1, len);
-		name[len] = '\0';
+	case LAYOUT_SERIES:
+	case LAYOUT_SERIES_FEED:
+		if ((se = archive_series(a, name)) != NULL)
+			return newest(se->parts, se->nparts);
+		break;
+	case LAYOUT_TAG:
+	case LAYOUT_TAG_FEED:
+		if ((t = archive_tag(a, name)) != NULL)
+			return newest(t->posts, t->nposts);
+		break;
+	case LAYOUT_PAGE:
+	case LAYOUT_PAGE_MENU:
 		if ((d = archive_doc(a, name)) != NULL) {
-			if (path[1 + len] == '\0')
+			if (ref.kind == LAYOUT_PAGE)
 				*size = (long long)d->srclen;
 			return file_date(p, d->path);
 		}
+		break;
+	case LAYOUT_NONE:
+	case LAYOUT_HOME:
+	case LAYOUT_POSTS:
+	case LAYOUT_SERIES_LIST:
+	case LAYOUT_TAGS:
+	case LAYOUT_GEMLOG:
+	case LAYOUT_FEED:
+	case LAYOUT_SEARCH:
+	case LAYOUT_ROBOTS:
+	case LAYOUT_DRAFTS:
+	case LAYOUT_DRAFT:
+	case LAYOUT_BUNDLE_FILE:
+	case LAYOUT_USERS:
+	case LAYOUT_USER:
+		break;
 	}
 	if (!p->have_latest) {
 		p->latest = newest(a->posts, a->nposts);

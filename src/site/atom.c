@@ -16,6 +16,7 @@
 #include "content/links.h"
 #include "core/buf.h"
 #include "core/date.h"
+#include "core/layout.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -158,7 +159,7 @@ entry(struct buf *out, const struct atom_feed *f, const char *base,
 	char				 ts[32], *path;
 	size_t				 i;
 
-	path = xasprintf("/posts/%s", p->slug);
+	path = layout_post(p->slug);
 	buf_addstr(out, "  <entry>\n    <id>");
 	abs_url(out, base, path);
 	buf_addstr(out, "</id>\n");
@@ -307,8 +308,8 @@ atom_site(struct buf *out, const struct archive *a, const char *host,
 	struct atom_feed	 f;
 
 	feed_defaults(&f, a, host, port);
-	f.self = "/atom.xml";
-	f.alternate = "/gemlog/";
+	f.self = LAYOUT_PATH_FEED;
+	f.alternate = LAYOUT_PATH_GEMLOG;
 	f.subtitle = a->subtitle;
 	f.posts = a->posts;
 	f.nposts = a->nposts < ATOM_MAX_ENTRIES ? a->nposts :
@@ -324,8 +325,8 @@ atom_series(struct buf *out, const struct archive *a, const struct series *s,
 	char			*self, *alt, *title;
 
 	feed_defaults(&f, a, host, port);
-	self = xasprintf("/series/%s/atom.xml", s->slug);
-	alt = xasprintf("/series/%s/", s->slug);
+	self = layout_series_feed(s->slug);
+	alt = layout_series(s->slug);
 	title = xasprintf("%s: %s", a->title != NULL ? a->title : "",
 	    s->title != NULL ? s->title : s->slug);
 	f.self = self;
@@ -348,8 +349,8 @@ atom_tag(struct buf *out, const struct archive *a, const struct tag *t,
 	char			*self, *alt, *title;
 
 	feed_defaults(&f, a, host, port);
-	self = xasprintf("/tags/%s/atom.xml", t->slug);
-	alt = xasprintf("/tags/%s/", t->slug);
+	self = layout_tag_feed(t->slug);
+	alt = layout_tag(t->slug);
 	title = xasprintf("%s: posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
 	    a->title != NULL ? a->title : "",
 	    t->name != NULL ? t->name : t->slug);
