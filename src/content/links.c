@@ -220,7 +220,7 @@ in_files(const struct archive *a, const char *path)
 		if (fd != -1) {
 			close(fd);
 			if (kind == FSAFE_FILE)
-				return layout_file(tail);
+				return layout_path(LAYOUT_FILES, NULL, tail);
 		}
 		if ((tail = strchr(tail, '/')) != NULL)
 			tail++;
@@ -267,9 +267,9 @@ by_meaning(const struct archive *a, const char *path)
 				continue;
 			slug = archive_slugify(segs[i + 1]);
 			if (sections[k].series && archive_series(a, slug))
-				res = layout_series(slug);
+				res = layout_path(LAYOUT_SERIES, slug, NULL);
 			else if (!sections[k].series && archive_tag(a, slug))
-				res = layout_tag(slug);
+				res = layout_path(LAYOUT_TAG, slug, NULL);
 			free(slug);
 			goto out;
 		}
@@ -295,9 +295,10 @@ by_meaning(const struct archive *a, const char *path)
 	    (res = in_files(a, path)) != NULL)
 		goto out;
 	if ((p = post_by_name(a, last, dated ? ymd : NULL)) != NULL)
-		res = layout_post(p->slug);
+		res = layout_path(LAYOUT_POST, p->slug, NULL);
 	else if (n == 1 && (d = archive_doc(a, last)) != NULL)
-		res = layout_page(d->name);	/* "/about/index.html" */
+		/* "/about/index.html" */
+		res = layout_path(LAYOUT_PAGE, d->name, NULL);
 out:
 	free(copy);
 	return res;
@@ -313,53 +314,30 @@ static int
 served(const struct archive *a, const char *path)
 {
 	struct layout_ref ref;
-	struct post	*p = NULL;
+	struct post	*p;
 	char		*full, name[512];
-	int		 found = 0;
+	int		 found;
 
 	full = xasprintf("/%s", path);
 	layout_parse(full, 0, &ref);
 	if (ref.name != NULL && layout_name(&ref, name, sizeof(name)) == -1)
 		ref.kind = LAYOUT_NONE;
-	switch (ref.kind) {
-	case LAYOUT_HOME:
-	case LAYOUT_POSTS:
-	case LAYOUT_SERIES_LIST:
-	case LAYOUT_TAGS:
-	case LAYOUT_GEMLOG:
-	case LAYOUT_FEED:
-	case LAYOUT_SEARCH:
-	case LAYOUT_ROBOTS:
-	case LAYOUT_DRAFTS:
-	case LAYOUT_DRAFT:
-	case LAYOUT_FILES:
-		found = 1;
-		break;
-	case LAYOUT_POST:
-	case LAYOUT_POST_MENU:
-	case LAYOUT_BUNDLE_FILE:
+	if (ref.kind == LAYOUT_NONE || ref.kind == LAYOUT_USERS ||
+	    ref.kind == LAYOUT_USER)
+		found = 0;
+	else if (ref.name == NULL || ref.kind == LAYOUT_DRAFT)
+		found = 1;	/* home, a list, a feed, files/, search */
+	else if (ref.kind == LAYOUT_POST || ref.kind == LAYOUT_POST_MENU)
+		found = archive_post(a, name) != NULL;
+	else if (ref.kind == LAYOUT_BUNDLE_FILE)
 		/* "posts/<slug>/<file>": a page bundle's file. */
-		p = archive_post(a, name);
-		found = p != NULL && (p->bundle ||
-		    ref.kind != LAYOUT_BUNDLE_FILE);
-		break;
-	case LAYOUT_SERIES:
-	case LAYOUT_SERIES_FEED:
+		found = (p = archive_post(a, name)) != NULL && p->bundle;
+	else if (ref.kind == LAYOUT_SERIES || ref.kind == LAYOUT_SERIES_FEED)
 		found = archive_series(a, name) != NULL;
-		break;
-	case LAYOUT_TAG:
-	case LAYOUT_TAG_FEED:
+	else if (ref.kind == LAYOUT_TAG || ref.kind == LAYOUT_TAG_FEED)
 		found = archive_tag(a, name) != NULL;
-		break;
-	case LAYOUT_PAGE:
-	case LAYOUT_PAGE_MENU:
+	else	/* a page or its menu */
 		found = archive_doc(a, name) != NULL;
-		break;
-	case LAYOUT_USERS:
-	case LAYOUT_USER:
-	case LAYOUT_NONE:
-		break;
-	}
 	free(full);
 	return found;
 }
@@ -562,8 +540,8 @@ bundle_resolve(const struct archive *a, const char *path)
 	if (p == NULL || !p->bundle)
 		return NULL;
 	if (index)
-		return layout_post(p->slug);
-	return layout_bundle_file(p->slug, rest);
+		return layout_path(LAYOUT_POST, p->slug, NULL);
+	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, rest);
 }
 
 /*
@@ -650,14 +628,14 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		    (p = archive_post_base(a, base)) == NULL)
 			p = archive_post(a, base);
 		if (p != NULL)
-			res = layout_post(p->slug);
+			res = layout_path(LAYOUT_POST, p->slug, NULL);
 	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
 		if ((d = archive_doc(a, stem)) != NULL)
-			res = layout_page(d->name);
+			res = layout_path(LAYOUT_PAGE, d->name, NULL);
 	} else if (dirlen == 7 && memcmp(path, "series/", 7) == 0) {
 		slug = archive_slugify(stem);
 		if ((s = archive_series(a, slug)) != NULL)
-			res = layout_series(s->slug);
+			res = layout_path(LAYOUT_SERIES, s->slug, NULL);
 		free(slug);
 	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
 		res = xstrdup("/");
@@ -666,7 +644,7 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
 		if ((p = archive_post_file(a, file)) != NULL ||
 		    (p = archive_post_base(a, base)) != NULL)
-			res = layout_post(p->slug);
+			res = layout_path(LAYOUT_POST, p->slug, NULL);
 	}
 	if (res == NULL)
 		*lost = 1;

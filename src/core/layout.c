@@ -226,68 +226,44 @@ layout_under(const char *dir, const char *path)
 	    (path[1 + n] == '\0' || path[1 + n] == '/');
 }
 
-char *
-layout_post(const char *slug)
-{
-	return xasprintf(LAYOUT_PATH_POSTS "%s", slug);
-}
+/* What a kind's path is made of: prefix name middle rest. */
+static const struct shape_of {
+	enum layout_kind kind;
+	const char	*prefix, *middle;
+} paths[] = {
+	{ LAYOUT_HOME,		LAYOUT_PATH_HOME,	"" },
+	{ LAYOUT_POSTS,		LAYOUT_PATH_POSTS,	"" },
+	{ LAYOUT_SERIES_LIST,	LAYOUT_PATH_SERIES,	"" },
+	{ LAYOUT_TAGS,		LAYOUT_PATH_TAGS,	"" },
+	{ LAYOUT_GEMLOG,	LAYOUT_PATH_GEMLOG,	"" },
+	{ LAYOUT_FEED,		LAYOUT_PATH_FEED,	"" },
+	{ LAYOUT_SEARCH,	LAYOUT_PATH_SEARCH,	"" },
+	{ LAYOUT_ROBOTS,	"/robots.txt",		"" },
+	{ LAYOUT_DRAFTS,	LAYOUT_PATH_DRAFTS,	"" },
+	{ LAYOUT_DRAFT,		LAYOUT_PATH_DRAFTS,	"" },
+	{ LAYOUT_FILES,		LAYOUT_PATH_FILES,	"" },
+	{ LAYOUT_POST,		LAYOUT_PATH_POSTS,	"" },
+	{ LAYOUT_POST_MENU,	LAYOUT_PATH_POSTS,	"/" },
+	{ LAYOUT_BUNDLE_FILE,	LAYOUT_PATH_POSTS,	"/" },
+	{ LAYOUT_SERIES,	LAYOUT_PATH_SERIES,	"/" },
+	{ LAYOUT_SERIES_FEED,	LAYOUT_PATH_SERIES,	"/atom.xml" },
+	{ LAYOUT_TAG,		LAYOUT_PATH_TAGS,	"/" },
+	{ LAYOUT_TAG_FEED,	LAYOUT_PATH_TAGS,	"/atom.xml" },
+	{ LAYOUT_PAGE,		"/",			"" },
+	{ LAYOUT_PAGE_MENU,	"/",			"/" },
+	{ LAYOUT_USERS,		LAYOUT_PATH_USERS,	"" },
+	{ LAYOUT_USER,		"/~",			"" },
+};
 
 char *
-layout_post_menu(const char *slug)
+layout_path(enum layout_kind kind, const char *name, const char *rest)
 {
-	return xasprintf(LAYOUT_PATH_POSTS "%s/", slug);
-}
+	size_t	 i;
 
-char *
-layout_bundle_file(const char *slug, const char *name)
-{
-	return xasprintf(LAYOUT_PATH_POSTS "%s/%s", slug, name);
-}
-
-char *
-layout_series(const char *slug)
-{
-	return xasprintf(LAYOUT_PATH_SERIES "%s/", slug);
-}
-
-char *
-layout_series_feed(const char *slug)
-{
-	return xasprintf(LAYOUT_PATH_SERIES "%s/atom.xml", slug);
-}
-
-char *
-layout_tag(const char *slug)
-{
-	return xasprintf(LAYOUT_PATH_TAGS "%s/", slug);
-}
-
-char *
-layout_tag_feed(const char *slug)
-{
-	return xasprintf(LAYOUT_PATH_TAGS "%s/atom.xml", slug);
-}
-
-char *
-layout_file(const char *rel)
-{
-	return xasprintf(LAYOUT_PATH_FILES "%s", rel);
-}
-
-char *
-layout_page(const char *name)
-{
-	return xasprintf("/%s", name);
-}
-
-char *
-layout_draft(const char *slug)
-{
-	return xasprintf(LAYOUT_PATH_DRAFTS "%s", slug);
-}
-
-char *
-layout_user(const char *name)
-{
-	return xasprintf("/~%s/", name);
+	for (i = 0; i < nitems(paths); i++)
+		if (paths[i].kind == kind)
+			return xasprintf("%s%s%s%s", paths[i].prefix,
+			    name != NULL ? name : "", paths[i].middle,
+			    rest != NULL ? rest : "");
+	return xstrdup("");		/* LAYOUT_NONE */
 }

@@ -137,17 +137,17 @@ int	 layout_site_path(const char *url);
  */
 int	 layout_under(const char *dir, const char *path);
 
-/* Builders: the path, malloc'd (never NULL). */
-char	*layout_post(const char *slug);		/* "/posts/<slug>" */
-char	*layout_post_menu(const char *slug);	/* "/posts/<slug>/" */
-char	*layout_bundle_file(const char *slug, const char *name);
-char	*layout_series(const char *slug);	/* "/series/<slug>/" */
-char	*layout_series_feed(const char *slug);
-char	*layout_tag(const char *slug);		/* "/tags/<slug>/" */
-char	*layout_tag_feed(const char *slug);
-char	*layout_file(const char *rel);		/* "/files/<rel>" */
-char	*layout_page(const char *name);		/* "/<name>" */
-char	*layout_draft(const char *slug);	/* "/drafts/<slug>" */
-char	*layout_user(const char *name);		/* "/~<name>/" */
+/*
+ * The path of a kind, malloc'd, that layout_parse() reads back as that
+ * kind, name and rest: layout_path(LAYOUT_POST, slug, NULL) is
+ * "/posts/<slug>", (LAYOUT_BUNDLE_FILE, slug, "a.png")
+ * "/posts/<slug>/a.png", (LAYOUT_FILES, NULL, "x/y") "/files/x/y",
+ * (LAYOUT_USER, name, "/") "/~<name>/", (LAYOUT_SERIES_FEED, slug,
+ * NULL) "/series/<slug>/atom.xml"; NULL name or rest is "".  Names are
+ * written as they are (the parser's inverse, not an encoder): a URL
+ * needs url_encode_path() on top.  LAYOUT_NONE gives "".
+ */
+char	*layout_path(enum layout_kind kind, const char *name,
+	    const char *rest);
 
 #endif

@@ -159,7 +159,7 @@ entry(struct buf *out, const struct atom_feed *f, const char *base,
 	char				 ts[32], *path;
 	size_t				 i;
 
-	path = layout_post(p->slug);
+	path = layout_path(LAYOUT_POST, p->slug, NULL);
 	buf_addstr(out, "  <entry>\n    <id>");
 	abs_url(out, base, path);
 	buf_addstr(out, "</id>\n");
@@ -325,8 +325,8 @@ atom_series(struct buf *out, const struct archive *a, const struct series *s,
 	char			*self, *alt, *title;
 
 	feed_defaults(&f, a, host, port);
-	self = layout_series_feed(s->slug);
-	alt = layout_series(s->slug);
+	self = layout_path(LAYOUT_SERIES_FEED, s->slug, NULL);
+	alt = layout_path(LAYOUT_SERIES, s->slug, NULL);
 	title = xasprintf("%s: %s", a->title != NULL ? a->title : "",
 	    s->title != NULL ? s->title : s->slug);
 	f.self = self;
@@ -349,8 +349,8 @@ atom_tag(struct buf *out, const struct archive *a, const struct tag *t,
 	char			*self, *alt, *title;
 
 	feed_defaults(&f, a, host, port);
-	self = layout_tag_feed(t->slug);
-	alt = layout_tag(t->slug);
+	self = layout_path(LAYOUT_TAG_FEED, t->slug, NULL);
+	alt = layout_path(LAYOUT_TAG, t->slug, NULL);
 	title = xasprintf("%s: posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
 	    a->title != NULL ? a->title : "",
 	    t->name != NULL ? t->name : t->slug);

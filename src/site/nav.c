@@ -203,7 +203,7 @@ post_link(struct page *pg, const struct post *p)
 {
 	char	*url;
 
-	url = layout_post(p->slug);
+	url = layout_path(LAYOUT_POST, p->slug, NULL);
 	page_link(pg, LINK_TEXT, url, p->date.ymd, "%s", post_title(p));
 	free(url);
 }
@@ -214,7 +214,7 @@ series_link(struct page *pg, const struct series *s)
 {
 	char	*url, min[32];
 
-	url = layout_series(s->slug);
+	url = layout_path(LAYOUT_SERIES, s->slug, NULL);
 	nav_minutes(s->reading_min, min);
 	if (s->nparts == 0)
 		page_link(pg, LINK_MENU, url, NULL, "%s (no parts yet)",
@@ -244,7 +244,7 @@ tag_link(struct page *pg, const struct tag *t, int brief)
 {
 	char	*url;
 
-	url = layout_tag(t->slug);
+	url = layout_path(LAYOUT_TAG, t->slug, NULL);
 	if (brief)
 		page_link(pg, LINK_MENU, url, NULL, "%s (%zu)", tag_name(t),
 		    t->nposts);
@@ -473,14 +473,14 @@ nav_series(struct page *pg, const struct archive *a, const struct series *s)
 	for (i = 0; i < s->nparts; i++) {
 		p = s->parts[i];
 		nav_minutes(p->reading_min, min);
-		url = layout_post(p->slug);
+		url = layout_path(LAYOUT_POST, p->slug, NULL);
 		label = part_label(p);
 		page_link(pg, LINK_TEXT, url, p->date.ymd, "%s (%s)",
 		    label, min);
 		free(label);
 		free(url);
 	}
-	list_footer(pg, a, layout_series_feed(s->slug),
+	list_footer(pg, a, layout_path(LAYOUT_SERIES_FEED, s->slug, NULL),
 	    "Atom feed of this series", LAYOUT_PATH_SERIES, "All series");
 }
 
@@ -518,8 +518,8 @@ nav_tag(struct page *pg, const struct archive *a, const struct tag *t)
 		page_text(pg, "No posts.");
 	for (i = 0; i < t->nposts; i++)
 		post_link(pg, t->posts[i]);
-	list_footer(pg, a, layout_tag_feed(t->slug), "Atom feed of this tag",
-	    LAYOUT_PATH_TAGS, "All tags");
+	list_footer(pg, a, layout_path(LAYOUT_TAG_FEED, t->slug, NULL),
+	    "Atom feed of this tag", LAYOUT_PATH_TAGS, "All tags");
 }
 
 void
@@ -557,7 +557,8 @@ nav_users(struct page *pg, const struct archive *a,
 		    "s", n == 1 ? "es" : "");
 	page_blank(pg);
 	for (i = 0; i < n; i++) {
-		url = layout_user(users[i].base + 2);	/* base: "/~name" */
+		/* base: "/~name" */
+		url = layout_path(LAYOUT_USER, users[i].base + 2, "/");
 		page_link(pg, LINK_MENU, url, NULL, "%s", users[i].base + 1);
 		free(url);
 	}
@@ -593,7 +594,7 @@ nav_post_header(struct page *pg, const struct archive *a,
 	}
 	buf_free(&l);
 	if (p->series != NULL) {
-		url = layout_series(p->series->slug);
+		url = layout_path(LAYOUT_SERIES, p->series->slug, NULL);
 		page_link(pg, LINK_MENU, url, NULL, "Part %ld of %ld in %s",
 		    part_number(p), series_last(p->series),
 		    series_title(p->series));
@@ -622,7 +623,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 	page_blank(pg);
 	if (p->series != NULL) {
 		if (p->prev != NULL) {
-			url = layout_post(p->prev->slug);
+			url = layout_path(LAYOUT_POST, p->prev->slug, NULL);
 			label = part_label(p->prev);
 			page_link(pg, LINK_TEXT, url, NULL,
 			    "\xe2\x86\x90 %s", label);
@@ -630,14 +631,14 @@ nav_post_footer(struct page *pg, const struct archive *a,
 			free(url);
 		}
 		if (p->next != NULL) {
-			url = layout_post(p->next->slug);
+			url = layout_path(LAYOUT_POST, p->next->slug, NULL);
 			label = part_label(p->next);
 			page_link(pg, LINK_TEXT, url, NULL,
 			    "%s \xe2\x86\x92", label);
 			free(label);
 			free(url);
 		}
-		url = layout_series(p->series->slug);
+		url = layout_path(LAYOUT_SERIES, p->series->slug, NULL);
 		page_link(pg, LINK_MENU, url, NULL, "All parts of %s",
 		    series_title(p->series));
 		free(url);
@@ -646,7 +647,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 	for (i = 0; i < p->ntags; i++) {
 		if (p->tags == NULL || p->tags[i] == NULL)
 			continue;
-		url = layout_tag(p->tags[i]->slug);
+		url = layout_path(LAYOUT_TAG, p->tags[i]->slug, NULL);
 		page_link(pg, LINK_MENU, url, NULL, "#%s",
 		    p->tagnames != NULL && p->tagnames[i] != NULL ?
 		    p->tagnames[i] : tag_name(p->tags[i]));
@@ -672,7 +673,7 @@ nav_post_menu(struct page *pg, const struct archive *a,
 	page_text(pg, "%s", l.data);
 	buf_free(&l);
 	page_blank(pg);
-	url = layout_post(p->slug);
+	url = layout_path(LAYOUT_POST, p->slug, NULL);
 	nav_minutes(p->reading_min, min);
 	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text (%s)", min);
 	free(url);
@@ -693,7 +694,7 @@ nav_doc_menu(struct page *pg, const struct archive *a, const struct doc *d,
 	page_heading(pg, 1, "%s", d->title != NULL && *d->title != '\0' ?
 	    d->title : d->name);
 	page_blank(pg);
-	url = layout_page(d->name);
+	url = layout_path(LAYOUT_PAGE, d->name, NULL);
 	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text");
 	free(url);
 	page_blank(pg);
@@ -755,7 +756,7 @@ nav_search(struct page *pg, const struct search_index *x, const char *q)
 	page_blank(pg);
 	for (i = 0; i < res.nhits; i++) {
 		p = res.hits[i].post;
-		url = layout_post(p->slug);
+		url = layout_path(LAYOUT_POST, p->slug, NULL);
 		page_link(pg, LINK_TEXT, url, p->date.ymd, "%s",
 		    p->title != NULL && *p->title != '\0' ? p->title :
 		    p->slug);

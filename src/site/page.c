@@ -26,6 +26,7 @@
 #include "core/url.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "proto/gopher.h"
 #include "site/page.h"
 
 #define PAGE_WIDTH	70	/* RFC 1436: display strings under 70 */
@@ -680,14 +681,10 @@ gph_host(const struct page_target *t)
 static void
 gph_info(struct emit *e, const char *s, size_t len)
 {
-	size_t	 i;
-
 	if (len == 0 && e->blank)
 		return;
 	buf_addc(e->out, 'i');
-	for (i = 0; i < len; i++)
-		buf_addc(e->out, s[i] == '\t' || s[i] == '\r' ||
-		    s[i] == '\n' ? ' ' : s[i]);
+	gopher_clean(e->out, s, len);
 	buf_addstr(e->out, GPH_INFO);
 	e->blank = len == 0;
 }

@@ -35,6 +35,7 @@
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
+#include "proto/gopher.h"
 #include "site/atom.h"
 #include "site/nav.h"
 #include "site/page.h"
@@ -194,11 +195,9 @@ rewrite_link(void *ctx, const char *url)
 static int
 public_port(const struct route *rt)
 {
-	const struct config *c = rt->cfg;
-
 	if (rt->proto == PROTO_GEMINI)
-		return c->gemini_port;
-	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
+		return rt->cfg->gemini_port;
+	return gopher_public_port(rt->cfg);
 }
 
 char *
@@ -212,8 +211,7 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 
 	if (!layout_site_path(url))
 		return NULL;
-	port = cfg->gopher_public_port ? cfg->gopher_public_port :
-	    cfg->gopher_port;
+	port = gopher_public_port(cfg);
 	/* A post or a page is followed through its menu (nav.h). */
 	layout_parse(url, 0, &ref);
 	if (ref.kind == LAYOUT_POST || (ref.kind == LAYOUT_PAGE &&
@@ -1213,7 +1211,7 @@ route_post(const struct route *rt, const struct layout_ref *ref,
 	else if (ref->kind == LAYOUT_POST_MENU && rt->proto == PROTO_GOPHER)
 		serve_post_menu(rt, p, r);
 	else if (ref->kind == LAYOUT_POST_MENU) {
-		to = layout_post(slug);
+		to = layout_path(LAYOUT_POST, slug, NULL);
 		response_status(r, 31, "%s", to);
 		free(to);
 	} else if (p->bundle)
@@ -1237,8 +1235,8 @@ route_series(const struct route *rt, const struct layout_ref *ref,
 	else if (ref->kind == LAYOUT_SERIES)
 		serve_series(rt, s, r);
 	else {
-		self = layout_series_feed(s->slug);
-		alt = layout_series(s->slug);
+		self = layout_path(LAYOUT_SERIES_FEED, s->slug, NULL);
+		alt = layout_path(LAYOUT_SERIES, s->slug, NULL);
 		serve_atom(rt, site_slot(rt->site, SITE_SERIES, s->id,
 		    SITE_ATOM), self, alt, s->title, s->parts, s->nparts, r);
 		free(self);
@@ -1261,8 +1259,8 @@ route_tag(const struct route *rt, const struct layout_ref *ref,
 	else if (ref->kind == LAYOUT_TAG)
 		serve_tag(rt, t, r);
 	else {
-		self = layout_tag_feed(t->slug);
-		alt = layout_tag(t->slug);
+		self = layout_path(LAYOUT_TAG_FEED, t->slug, NULL);
+		alt = layout_path(LAYOUT_TAG, t->slug, NULL);
 		title = xasprintf("%s: %s", rt->a->title, t->name);
 		serve_atom(rt, site_slot(rt->site, SITE_TAG, t->id,
 		    SITE_ATOM), self, alt, title, t->posts, t->nposts, r);
@@ -1287,7 +1285,7 @@ route_page(const struct route *rt, const struct layout_ref *ref,
 	else if (rt->proto == PROTO_GOPHER)
 		serve_doc_menu(rt, d, r);
 	else {
-		to = layout_page(name);
+		to = layout_path(LAYOUT_PAGE, name, NULL);
 		redirect(rt, to, r);
 		free(to);
 	}
@@ -1364,7 +1362,8 @@ serve_drafts(const struct route *rt, const struct layout_ref *ref,
 		if (a->ndrafts == 0)
 			page_text(&p, "No drafts.");
 		for (i = 0; i < a->ndrafts; i++) {
-			url = layout_draft(a->drafts[i]->slug);
+			url = layout_path(LAYOUT_DRAFT, a->drafts[i]->slug,
+			    NULL);
 			page_link(&p, LINK_DOCUMENT, url,
 			    a->drafts[i]->date.ymd, "%s", a->drafts[i]->title);
 			free(url);
@@ -1538,7 +1537,7 @@ route_user(const struct route *rt, const struct router_req *req,
 	}
 	if (ref->bare) {
 		/* "/~name" -> "/~name/": relative links need the slash. */
-		to = layout_user(name);
+		to = layout_path(LAYOUT_USER, name, "/");
 		response_status(r, 31, "%s", to);
 		free(to);
 		return;

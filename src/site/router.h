@@ -14,18 +14,14 @@
 #include <stdint.h>
 
 #include "core/buf.h"
-#include "core/gemini_limits.h"
+#include "proto/gemini.h"		/* GEMINI_META_MAX */
+#include "proto/proto.h"
 
 struct archive;
 struct blob;
 struct config;
 struct render_job;
 struct site;
-
-enum proto {
-	PROTO_GEMINI,
-	PROTO_GOPHER,
-};
 
 struct response {
 	int		 status;	/* Gemini status; Gopher maps 2x/5x */

@@ -42,58 +42,59 @@ is(const char *path, int flags, enum layout_kind kind, const char *name,
 	OK(ref.bare == bare, "%s: bare %d", path, ref.bare);
 }
 
-/* Each builder's path is its kind again, with the same name. */
+/* Each kind's path is that kind again, with the same name and rest. */
 static void
 test_roundtrip(void)
 {
 	static const char *const slugs[] = { "x", "hello-world", "a.b",
 	    "100%", "caf\xc3\xa9" };
-	size_t	 i;
+	static const struct {
+		enum layout_kind kind;
+		int		 named;	/* the slug is its name (else rest) */
+		const char	*rest;	/* besides the slug, or NULL */
+		int		 flags;
+	} kinds[] = {
+		{ LAYOUT_POST, 1, NULL, 0 },
+		{ LAYOUT_POST_MENU, 1, NULL, 0 },
+		{ LAYOUT_BUNDLE_FILE, 1, "img/a.png", 0 },
+		{ LAYOUT_SERIES, 1, NULL, 0 },
+		{ LAYOUT_SERIES_FEED, 1, NULL, 0 },
+		{ LAYOUT_TAG, 1, NULL, 0 },
+		{ LAYOUT_TAG_FEED, 1, NULL, 0 },
+		{ LAYOUT_FILES, 0, NULL, 0 },
+		{ LAYOUT_PAGE, 1, NULL, 0 },
+		{ LAYOUT_PAGE_MENU, 1, NULL, 0 },
+		{ LAYOUT_DRAFT, 1, NULL, 0 },
+		{ LAYOUT_USER, 1, "/", LAYOUT_USERDIRS },
+		{ LAYOUT_USER, 1, "/posts/x", LAYOUT_USERDIRS },
+	};
+	size_t	 i, k;
 	char	*p;
 
-	for (i = 0; i < sizeof(slugs) / sizeof(slugs[0]); i++) {
-		const char *s = slugs[i];
-
-		p = layout_post(s);
-		is(p, 0, LAYOUT_POST, s, "", 0);
-		free(p);
-		p = layout_post_menu(s);
-		is(p, 0, LAYOUT_POST_MENU, s, "", 0);
-		free(p);
-		p = layout_bundle_file(s, "img/a.png");
-		is(p, 0, LAYOUT_BUNDLE_FILE, s, "img/a.png", 0);
-		free(p);
-		p = layout_series(s);
-		is(p, 0, LAYOUT_SERIES, s, "", 0);
-		free(p);
-		p = layout_series_feed(s);
-		is(p, 0, LAYOUT_SERIES_FEED, s, "", 0);
-		free(p);
-		p = layout_tag(s);
-		is(p, 0, LAYOUT_TAG, s, "", 0);
-		free(p);
-		p = layout_tag_feed(s);
-		is(p, 0, LAYOUT_TAG_FEED, s, "", 0);
-		free(p);
-		p = layout_file(s);
-		is(p, 0, LAYOUT_FILES, NULL, s, 0);
-		free(p);
-		p = layout_page(s);
-		is(p, 0, LAYOUT_PAGE, s, "", 0);
-		free(p);
-		p = layout_draft(s);
-		is(p, 0, LAYOUT_DRAFT, s, "", 0);
-		free(p);
-		p = layout_user(s);
-		is(p, LAYOUT_USERDIRS, LAYOUT_USER, s, "/", 0);
-		free(p);
-	}
-	p = layout_file("a/b/c.txt");
+	for (i = 0; i < sizeof(slugs) / sizeof(slugs[0]); i++)
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			p = kinds[k].named ? layout_path(kinds[k].kind,
+			    slugs[i], kinds[k].rest) : layout_path(
+			    kinds[k].kind, NULL, slugs[i]);
+			is(p, kinds[k].flags, kinds[k].kind, kinds[k].named ?
+			    slugs[i] : NULL, kinds[k].named ? (kinds[k].rest ?
+			    kinds[k].rest : "") : slugs[i], 0);
+			free(p);
+		}
+	p = layout_path(LAYOUT_FILES, NULL, "a/b/c.txt");
 	STR_EQ(p, "/files/a/b/c.txt", "a file's path");
-	is(p, 0, LAYOUT_FILES, NULL, "a/b/c.txt", 0);
 	free(p);
-	p = layout_series_feed("s");
+	p = layout_path(LAYOUT_SERIES_FEED, "s", NULL);
 	STR_EQ(p, "/series/s/atom.xml", "a series feed's path");
+	free(p);
+	p = layout_path(LAYOUT_USER, "jo", "/");
+	STR_EQ(p, "/~jo/", "a user's path");
+	free(p);
+	p = layout_path(LAYOUT_TAGS, NULL, NULL);
+	STR_EQ(p, LAYOUT_PATH_TAGS, "a fixed path");
+	free(p);
+	p = layout_path(LAYOUT_NONE, "x", NULL);
+	STR_EQ(p, "", "no path");
 	free(p);
 }
 
@@ -113,6 +114,23 @@ test_fixed(void)
 	is(LAYOUT_PATH_FILES, 0, LAYOUT_FILES, NULL, "", 0);
 	is(LAYOUT_PATH_USERS, LAYOUT_USERDIRS, LAYOUT_USERS, NULL, "", 0);
 	is("/robots.txt", 0, LAYOUT_ROBOTS, NULL, "", 0);
+	{
+		static const enum layout_kind fixed[] = { LAYOUT_HOME,
+		    LAYOUT_POSTS, LAYOUT_SERIES_LIST, LAYOUT_TAGS,
+		    LAYOUT_GEMLOG, LAYOUT_FEED, LAYOUT_SEARCH, LAYOUT_ROBOTS,
+		    LAYOUT_DRAFTS, LAYOUT_FILES };
+		size_t	 i;
+		char	*p;
+
+		for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+			p = layout_path(fixed[i], NULL, NULL);
+			is(p, 0, fixed[i], NULL, "", 0);
+			free(p);
+		}
+		p = layout_path(LAYOUT_USERS, NULL, NULL);
+		is(p, LAYOUT_USERDIRS, LAYOUT_USERS, NULL, "", 0);
+		free(p);
+	}
 
 	/* A list without its slash: redirected there. */
 	is("/posts", 0, LAYOUT_POSTS, NULL, "", 1);
