@@ -11,6 +11,8 @@
 #                   leaks allowed (build-valgrind/; about 2 minutes)
 #   make fuzz       every libFuzzer target for FUZZ_SECONDS (build-fuzz/)
 #   make golden     rewrite tests/golden expectations (review the diff!)
+#   make modules    rewrite the module map in README.md and docs/design.md
+#                   from the files' opening lines (make test checks it)
 #   make test-slow  the slow tests: 10,000 posts, 1,000 rebuilds, a storm of
 #                   saves under load, a 10-minute soak
 #                   (CAPSULED_SOAK_SECONDS=60 for a short one)
@@ -19,7 +21,11 @@
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, the
 #                   example config in DOCDIR, the systemd unit and its
 #                   sysusers.d entry); make uninstall removes exactly those
-#   make clean
+#   make clean      remove what builds make: build/, build-asan/,
+#                   build-fuzz/, build-valgrind/ (and BUILD= when given)
+#
+# Warnings are errors in a git checkout and in CI, not in a release
+# tarball (WERROR, below).
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
@@ -43,16 +49,26 @@ CC	?= cc
 OPT	?= -O2
 VERSION	:= 0.1.0
 
+# Warnings are errors in a git checkout, where the code is worked on and
+# CI builds it (.ci/run also says WERROR=-Werror itself); a release
+# tarball has no .git, so a newer compiler's new warning does not stop
+# a user's build.  `make WERROR=` or `make WERROR=-Werror` overrides.
+WERROR	?= $(if $(wildcard .git),-Werror)
 WARN	= -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-	  -Wno-unused-parameter -Werror
+	  -Wno-unused-parameter $(WERROR)
+# Every compile also writes the headers it read to a .d file beside its
+# output (-MMD: the tree's own headers, not the system's), included
+# below, so touching a header rebuilds only what includes it; -MP keeps
+# a header that was removed or moved from stopping the build.
+DEPFLAGS = -MMD -MP
 CFLAGS	?= $(OPT) -g
 ALL_CFLAGS = -std=c17 -D_GNU_SOURCE -DCAPSULED_VERSION='"$(VERSION)"' \
-	  $(WARN) $(CFLAGS) $(SAN) $(PKG_CFLAGS) -Isrc
+	  $(WARN) $(CFLAGS) $(SAN) $(DEPFLAGS) $(PKG_CFLAGS) -Isrc
 ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 
 SRCS	:= $(wildcard src/*/*.c)
-HDRS	:= $(wildcard src/*/*.h)
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/app/main.c,$(SRCS)))
+OBJ_DEPS := $(patsubst src/%.c,$(BUILD)/obj/%.d,$(SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 E2E_SRCS := $(wildcard tests/e2e/*.c)
@@ -67,16 +83,29 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 endif
 
 .PHONY: all run test asan golden install uninstall clean check tests fuzz fuzz-build \
-	bench test-slow valgrind
+	bench test-slow valgrind modules
 all: $(BUILD)/capsuled
+
+# What the last build of each object or program read (DEPFLAGS); none
+# before the first build, which makes everything anyway.  Included after
+# `all`, which stays the first target.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d $(BUILD)/*/*/*.d \
+    $(BUILD)/*/*/*/*.d)
+endif
 
 $(BUILD)/deps.mk: mk/deps.sh
 	@mkdir -p $(BUILD)
 	@sh mk/deps.sh $@
 
-$(BUILD)/obj/%.o: src/%.c $(HDRS) | $(BUILD)/deps.mk
+# An object without its .d file (made before DEPFLAGS, or the .d lost)
+# is built again: named as a target with no rule, a missing .d counts
+# as new.
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/obj/%.d | $(BUILD)/deps.mk
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(OBJ_DEPS):
 
 $(BUILD)/libcapsuled.a: $(LIB_OBJS)
 	rm -f $@
@@ -123,7 +152,7 @@ $(BUILD)/tests/slow/%: tests/slow/%.c tests/e2e/e2e.h tests/harness.h \
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
 
-test-slow: $(BUILD)/capsuled $(SLOW_BINS)
+test-slow: $(BUILD)/capsuled $(BUILD)/bench/genarchive $(SLOW_BINS)
 	@sh tests/slow/run.sh $(BUILD)
 
 check: test
@@ -141,6 +170,9 @@ golden: $(BUILD)/capsuled $(BUILD)/tests/e2e_pages
 	@sh tests/golden/run.sh $(BUILD)/capsuled --update
 	@CAPSULED_UPDATE_GOLDEN=1 CAPSULED_TOP=$(CURDIR) \
 	    CAPSULED_BIN=$(CURDIR)/$(BUILD)/capsuled $(BUILD)/tests/e2e_pages
+
+modules:
+	@sh mk/modules.sh --update
 
 # Benchmark tools are standalone programs (OpenSSL, no libcapsuled),
 # but for tlsfloor, which measures capsuled's own TLS code in memory.
@@ -189,8 +221,11 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
+# Everything a build makes is under its BUILD folder (build-* for the
+# sanitized, valgrind and fuzz builds); a BUILD= of your own is removed
+# by `make clean BUILD=...`.
 clean:
-	rm -rf build build-asan build-fuzz build-valgrind
+	rm -rf $(sort build build-asan build-fuzz build-valgrind $(BUILD))
 
 # Fuzzing (libFuzzer, clang): every tests/fuzz/fuzz_*.c against a
 # sanitized, coverage-instrumented library.  `make fuzz FUZZ_SECONDS=1800`
@@ -206,7 +241,7 @@ fuzz-build:
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libcapsuled.a
 	$(CC) -std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
-	    $(PKG_CFLAGS) -Isrc -o $@ $< build-fuzz/libcapsuled.a $(PKG_LIBS)
+	    $(DEPFLAGS) $(PKG_CFLAGS) -Isrc -o $@ $< build-fuzz/libcapsuled.a $(PKG_LIBS)
 
 fuzz: fuzz-build
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-60} sh tests/fuzz/run.sh --no-build

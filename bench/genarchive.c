@@ -1,5 +1,6 @@
 /*
- * genarchive.c -- write a synthetic capsule archive for the benchmark.
+ * genarchive.c -- write a synthetic capsule archive for the benchmark
+ * and the slow tests (tests/slow/slow_live.c).
  *
  *   genarchive -o DIR -n POSTS [-s SEED] [-m MEAN_BYTES] [-p]
  *

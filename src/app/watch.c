@@ -2,12 +2,13 @@
  * watch.c -- the capsule's directories watched, changes debounced, and
  * files being written told apart from whole ones (see watch.h).
  *
- * On Linux the watch is inotify itself, polled by a uv_poll_t on the
- * loop: libuv's uv_fs_event says "change" for a write and for a close
- * alike, and the difference is the point.  Every watch of a loop shares
- * one inotify descriptor (struct notifier): the kernel allows a user
- * few of them (fs.inotify.max_user_instances, 128 by default), and a
- * server of a thousand capsules has a thousand watches.  An event goes
+ * Linux only, as core/fsafe.c (openat2) is: the watch is inotify
+ * itself, polled by a uv_poll_t on the loop; libuv's uv_fs_event says
+ * "change" for a write and for a close alike, and the difference is the
+ * point.  Every watch of a loop shares one inotify descriptor (struct
+ * notifier): the kernel allows a user few of them
+ * (fs.inotify.max_user_instances, 128 by default), and a server of a
+ * thousand capsules has a thousand watches.  An event goes
  * to each watch that has its watch descriptor (the kernel hands out one
  * per inode: two capsules, one inside the other, may share one).
  * A file is unsettled from its first IN_MODIFY (or its IN_CREATE) until
@@ -18,17 +19,10 @@
  * (close, rename, unlink, a directory coming or going, an attribute)
  * asks for a rebuild; a write alone does not.
  *
- * Elsewhere uv_fs_event is the watch, every change asks for a rebuild,
- * and nothing is ever unsettled: the archive's own check of each read
- * (content/archive.c, read_file()) is then the only guard.
- *
  * Every watched directory is a struct wdir, with the device and inode
  * it was when the watch began, so that one replaced under us (rm -r
- * posts; mkdir posts) is watched again.  With uv_fs_event each wdir is
- * allocated when its watch starts and freed in its handle's close
- * callback, so that it can be closed and watched again at once, before
- * libuv is done with the old handle.  struct watch counts its open
- * handles and is freed with the last one (the timers count too).  The
+ * posts; mkdir posts) is watched again.  struct watch counts its open
+ * handles (its two timers) and is freed with the last one.  The
  * unsettled set is the one thing another thread reads (watch_held(),
  * from the loader during a build): it is guarded by mtx.
  */
@@ -38,12 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#ifdef __linux__
 #include <errno.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#endif
 
 #include "app/watch.h"
 #include "core/log.h"
@@ -68,11 +60,7 @@ static const char *const subdirs[WATCH_NSUB] = {
 #define WATCH_FILES	3		/* subdirs[]: files/ */
 
 struct wdir {
-#ifdef __linux__
 	int		 wd;		/* inotify watch descriptor */
-#else
-	uv_fs_event_t	 ev;
-#endif
 	struct watch	*w;
 	const char	*name;		/* "" for the capsule, else subdirs[],
 					   else own */
@@ -89,7 +77,6 @@ struct unsettled {
 	uint64_t	 last;		/* uv_now() */
 };
 
-#ifdef __linux__
 /* The inotify descriptor the watches of one loop share. */
 struct notifier {
 	uv_loop_t	*loop;
@@ -103,7 +90,6 @@ struct notifier {
 
 /* The notifier new watches join (NULL: none yet, or it is closing). */
 static struct notifier	*notifier;
-#endif
 
 struct watch {
 	uv_loop_t	*loop;
@@ -122,10 +108,8 @@ struct watch {
 	size_t		 nbundles;
 	int		 nopen;		/* handles not yet closed */
 	int		 stopping;
-#ifdef __linux__
 	struct notifier	*nt;		/* NULL: not joined */
 	uv_timer_t	 settle;	/* the next unsettled file's time */
-#endif
 	/*
 	 * The loader could not vouch for a file it read (watch_held()):
 	 * once its build is published, build again (watch_published()).
@@ -245,7 +229,6 @@ unsettled(struct watch *w, const char *rel)
 static int
 caught_up(struct watch *w)
 {
-#ifdef __linux__
 	int	 n = 0;
 
 	/*
@@ -256,7 +239,6 @@ caught_up(struct watch *w)
 		return 0;
 	if (ioctl(w->nt->fd, FIONREAD, &n) == -1 || n > 0)
 		return 0;
-#endif
 	return 1;
 }
 
@@ -302,7 +284,6 @@ watch_published(struct watch *w)
 		changed(w);
 }
 
-#ifdef __linux__
 static void	on_settle(uv_timer_t *);
 
 /* rel is being written (again): unsettled until it is closed. */
@@ -385,11 +366,9 @@ on_settle(uv_timer_t *t)
 	if (any)
 		changed(w);
 }
-#endif
 
 /* ---- directories ------------------------------------------------------ */
 
-#ifdef __linux__
 #define WATCH_MASK	(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | \
 			 IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | \
 			 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
@@ -460,46 +439,6 @@ open_dir(struct watch *w, const char *path, const char *name,
 	log_debug("watch: %s", path);
 	return d;
 }
-#else
-static void	on_event(uv_fs_event_t *, const char *, int, int);
-
-static void
-close_dir(struct wdir *d)
-{
-	uv_close((uv_handle_t *)&d->ev, on_closed);
-}
-
-/* Watch path (name as in struct wdir); NULL when it cannot be (logged). */
-static struct wdir *
-open_dir(struct watch *w, const char *path, const char *name,
-    const struct stat *st)
-{
-	struct wdir	*d;
-	int		 rv;
-
-	d = xcalloc(1, sizeof(*d));
-	d->w = w;
-	d->name = name;
-	d->dev = st->st_dev;
-	d->ino = st->st_ino;
-	if ((rv = uv_fs_event_init(w->loop, &d->ev)) < 0) {
-		free(d);
-		log_warnx("watch %s: %s", path, uv_strerror(rv));
-		return NULL;
-	}
-	d->ev.data = d;
-	w->nopen++;
-	if ((rv = uv_fs_event_start(&d->ev, on_event, path, 0)) < 0) {
-		/* ENOSPC: fs.inotify.max_user_watches is used up. */
-		log_warnx("watch %s: %s; changes there need a SIGHUP", path,
-		    uv_strerror(rv));
-		close_dir(d);
-		return NULL;
-	}
-	log_debug("watch: %s", path);
-	return d;
-}
-#endif
 
 /* The watch of the folder rel ("posts/<folder>", "files/a"), or NULL. */
 static struct wdir *
@@ -664,7 +603,6 @@ sync_dirs(struct watch *w)
 
 /* ---- events ----------------------------------------------------------- */
 
-#ifdef __linux__
 static struct wdir *
 by_wd(const struct watch *w, int wd)
 {
@@ -896,52 +834,15 @@ end(struct watch *w)
 	/* The descriptor goes once the poll handle no longer watches it. */
 	uv_close((uv_handle_t *)&nt->poll, on_notifier_closed);
 }
-#else
-static void
-on_event(uv_fs_event_t *h, const char *name, int events, int status)
-{
-	struct wdir	*d = h->data;
-	struct watch	*w = d->w;
-
-	if (w->stopping || uv_is_closing((uv_handle_t *)h))
-		return;
-	if (status < 0)
-		log_debug("watch %s: %s", d->name, uv_strerror(status));
-	else if (!matters(d, name, 1))	/* cannot say: assume so */
-		return;
-	changed(w);
-}
-
-static int
-begin(struct watch *w)
-{
-	return 0;
-}
-
-static void
-end(struct watch *w)
-{
-}
-#endif
 
 /* ---- the watch -------------------------------------------------------- */
 
 static void
 on_closed(uv_handle_t *h)
 {
-	struct watch	*w;
+	struct watch	*w = h->data;
 	size_t		 i;
 
-#ifndef __linux__
-	if (h->type == UV_FS_EVENT) {
-		struct wdir *d = h->data;
-
-		w = d->w;
-		free(d->own);
-		free(d);
-	} else
-#endif
-		w = h->data;
 	if (--w->nopen > 0 || !w->stopping)
 		return;
 	for (i = 0; i < w->nun; i++)

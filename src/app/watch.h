@@ -18,28 +18,28 @@
  * without a change, and at the latest 10 debounces after the first
  * change of a steady stream.
  *
- * On Linux a file being written is told apart (inotify's IN_MODIFY,
- * then IN_CLOSE_WRITE): from its first write until it is closed,
- * renamed or unlinked -- or has been quiet, still open, for the settle
- * time (5 s; two debounces when that is longer) -- watch_held() says
- * so, the archive keeps the version it had, and its writes ask for no
- * rebuild.  Asked after a file was read, the watch also keeps it back
- * while events it has not taken in wait, and owes a build for it
- * (watch_published()).  Elsewhere every change asks for one and nothing
- * is held.
+ * A file being written is told apart (inotify's IN_MODIFY, then
+ * IN_CLOSE_WRITE): from its first write until it is closed, renamed or
+ * unlinked -- or has been quiet, still open, for the settle time (5 s;
+ * two debounces when that is longer) -- watch_held() says so, the
+ * archive keeps the version it had, and its writes ask for no rebuild.
+ * Asked after a file was read, the watch also keeps it back while
+ * events it has not taken in wait, and owes a build for it
+ * (watch_published()).
  *
- * On Linux every watch of a loop shares one inotify descriptor, so that
- * a thousand capsules need one of the few a user may have
+ * Every watch of a loop shares one inotify descriptor, so that a
+ * thousand capsules need one of the few a user may have
  * (fs.inotify.max_user_instances); each directory is one inotify watch
  * (fs.inotify.max_user_watches: a capsule takes five, and one per page
- * bundle and per directory beneath files/).  A directory that cannot be watched is logged, naming the
- * limit when that is why, and is not fatal: changes there wait for a
- * SIGHUP.
+ * bundle and per directory beneath files/).  A directory that cannot be
+ * watched is logged, naming the limit when that is why, and is not
+ * fatal: changes there wait for a SIGHUP.
  *
- * Knows libuv, inotify and the layout of a capsule; nothing of the
- * archive.  A struct watch owns its handles and is freed by
- * watch_stop() once the last of them has closed.  Main loop thread
- * only, but for watch_held().
+ * Linux only (inotify, as core/fsafe.c is openat2).  Knows libuv,
+ * inotify and the layout of a capsule; nothing of the archive.  A
+ * struct watch owns its handles and is freed by watch_stop() once the
+ * last of them has closed.  Main loop thread only, but for
+ * watch_held().
  */
 #ifndef CAPSULED_WATCH_H
 #define CAPSULED_WATCH_H

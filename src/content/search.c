@@ -38,10 +38,12 @@
 #include "content/search.h"
 #include "core/buf.h"
 #include "core/fold.h"
+#include "core/hash.h"
 #include "core/log.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
+#include "markdown/plain.h"
 #include "markdown/scan.h"
 
 #define SEARCH_GAP	8		/* positions between two fields */
@@ -233,239 +235,6 @@ search_fold(const char *s, size_t len, struct buf *out)
 	}
 }
 
-/* ---- Markdown to plain text ----------------------------------------- */
-
-struct plain {
-	struct buf	*out;
-	int		 space;		/* the last byte out is a space */
-};
-
-static void
-pl_addc(struct plain *pl, int c)
-{
-	struct buf	*b = pl->out;
-
-	if (c == ' ') {
-		if (pl->space)
-			return;
-		pl->space = 1;
-	} else
-		pl->space = 0;
-	if (b->len + 2 <= b->cap) {	/* no call per byte */
-		b->data[b->len++] = (char)c;
-		b->data[b->len] = '\0';
-	} else
-		buf_addc(b, c);
-}
-
-static int
-word_byte(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c >= 0x80;
-}
-
-static int
-md_punct(int c)
-{
-	return c > 0x20 && c < 0x7f && !word_byte(c);
-}
-
-/* "[label]: ..." at t: a link reference definition line. */
-static int
-refdef(const char *t, const char *e)
-{
-	const char	*p;
-
-	if (t >= e || *t != '[')
-		return 0;
-	for (p = t + 1; p < e && *p != ']'; p++)
-		;
-	return p > t + 1 && p + 1 < e && p[1] == ':' &&
-	    (p + 2 == e || p[2] == ' ' || p[2] == '\t');
-}
-
-/* A thematic break, a setext underline or a table separator row. */
-static int
-rule_line(const char *t, const char *e)
-{
-	size_t	 marks = 0;
-
-	for (; t < e; t++) {
-		if (*t == '-' || *t == '*' || *t == '_' || *t == '=')
-			marks++;
-		else if (*t != ' ' && *t != '\t' && *t != '|' && *t != ':')
-			return 0;
-	}
-	return marks >= 3;
-}
-
-/* Inline Markdown of one line: the text, without its punctuation. */
-static void
-pl_inline(struct plain *pl, const char *t, const char *e)
-{
-	const char	*p, *q;
-	int		 c, depth, url;
-
-	for (p = t; p < e; p++) {
-		c = (unsigned char)*p;
-		switch (c) {
-		case '\\':
-			if (p + 1 < e && md_punct((unsigned char)p[1]))
-				pl_addc(pl, (unsigned char)*++p);
-			else
-				pl_addc(pl, ' ');
-			break;
-		case '`':
-			break;
-		case '*':
-		case '_':
-		case '~':
-			/* Inside a word ("snake_case") it is text. */
-			if (p > t && p + 1 < e && word_byte((unsigned char)p[-1])
-			    && word_byte((unsigned char)p[1]))
-				pl_addc(pl, c);
-			break;
-		case '!':
-			if (p + 1 < e && p[1] == '[')
-				break;
-			pl_addc(pl, c);
-			break;
-		case '[':
-			break;
-		case ']':
-			if (p + 1 < e && p[1] == '(') {
-				/* "](target "title")": none of it is text. */
-				for (q = p + 2, depth = 1; q < e; q++) {
-					if (*q == '(')
-						depth++;
-					else if (*q == ')' && --depth == 0)
-						break;
-				}
-				p = q < e ? q : e - 1;
-			} else if (p + 1 < e && p[1] == '[') {
-				q = memchr(p + 2, ']', (size_t)(e - p - 2));
-				p = q != NULL ? q : e - 1;
-			}
-			break;
-		case '<':
-			/* An HTML tag goes; an autolink keeps its URL. */
-			q = memchr(p, '>', (size_t)(e - p));
-			if (q == NULL || p + 1 >= e || !((p[1] >= 'a' &&
-			    p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z') ||
-			    p[1] == '/' || p[1] == '!')) {
-				pl_addc(pl, c);
-				break;
-			}
-			url = memchr(p, ' ', (size_t)(q - p)) == NULL &&
-			    (memchr(p, ':', (size_t)(q - p)) != NULL ||
-			    memchr(p, '@', (size_t)(q - p)) != NULL);
-			pl_addc(pl, ' ');
-			if (url)
-				for (p++; p < q; p++)
-					pl_addc(pl, (unsigned char)*p);
-			pl_addc(pl, ' ');
-			p = q;
-			break;
-		case '|':
-		case '\t':
-			pl_addc(pl, ' ');
-			break;
-		default:
-			pl_addc(pl, c < 0x20 || c == 0x7f ? ' ' : c);
-			break;
-		}
-	}
-}
-
-void
-search_plain(const char *md, size_t len, struct buf *out)
-{
-	struct plain	 pl = { out, 1 };
-	const char	*s = md, *end = md + len, *eol, *e, *t, *q;
-	size_t		 start = out->len, run, flen = 0;
-	char		 fch = 0;
-	int		 fence = 0;
-
-	buf_reserve(out, len + 2);	/* what comes out is never longer */
-
-	for (; s < end; s = eol != NULL ? eol + 1 : end) {
-		eol = memchr(s, '\n', (size_t)(end - s));
-		e = eol != NULL ? eol : end;
-		if (e > s && e[-1] == '\r')
-			e--;
-		for (t = s; t < e && (*t == ' ' || *t == '\t'); t++)
-			;
-		/* Code fences: the marker line goes, the code stays. */
-		if (e - t >= 3 && (*t == '`' || *t == '~') && t[1] == *t &&
-		    t[2] == *t) {
-			for (run = 0; t + run < e && t[run] == *t; run++)
-				;
-			if (!fence) {
-				fence = 1;
-				fch = *t;
-				flen = run;
-				pl_addc(&pl, ' ');
-				continue;
-			}
-			for (q = t + run; q < e && (*q == ' ' || *q == '\t');
-			    q++)
-				;
-			if (*t == fch && run >= flen && q == e) {
-				fence = 0;
-				pl_addc(&pl, ' ');
-				continue;
-			}
-		}
-		if (fence) {
-			for (; t < e; t++)
-				pl_addc(&pl, (unsigned char)*t < 0x20 ? ' ' :
-				    (unsigned char)*t);
-			pl_addc(&pl, ' ');
-			continue;
-		}
-		if (t == e || refdef(t, e) || rule_line(t, e)) {
-			pl_addc(&pl, ' ');
-			continue;
-		}
-		/* Container and heading markers, nested ones too. */
-		for (;;) {
-			if (t < e && *t == '>') {
-				t++;
-			} else if (t < e && *t == '#') {
-				for (q = t; q < e && *q == '#' && q - t < 7; q++)
-					;
-				if (q - t > 6 || (q < e && *q != ' ' &&
-				    *q != '\t'))
-					break;
-				t = q;
-			} else if (t + 1 < e && (*t == '-' || *t == '*' ||
-			    *t == '+') && (t[1] == ' ' || t[1] == '\t')) {
-				t += 2;
-			} else if (t < e && *t >= '0' && *t <= '9') {
-				for (q = t; q < e && *q >= '0' && *q <= '9' &&
-				    q - t < 10; q++)
-					;
-				if (q + 1 >= e || (*q != '.' && *q != ')') ||
-				    (q[1] != ' ' && q[1] != '\t'))
-					break;
-				t = q + 2;
-			} else
-				break;
-			while (t < e && (*t == ' ' || *t == '\t'))
-				t++;
-		}
-		/* A task list box. */
-		if (e - t >= 3 && t[0] == '[' && t[2] == ']' &&
-		    (t[1] == ' ' || t[1] == 'x' || t[1] == 'X'))
-			t += 3;
-		pl_inline(&pl, t, e);
-		pl_addc(&pl, ' ');
-	}
-	if (out->len > start && out->data[out->len - 1] == ' ')
-		buf_truncate(out, out->len - 1);
-}
-
 /* The Markdown body of a post as indexed: without a repeated title. */
 static void
 post_plain(const struct post *p, struct buf *out)
@@ -477,7 +246,7 @@ post_plain(const struct post *p, struct buf *out)
 	if (p->gemtext)
 		gemtext_plain(body + skip, len - skip, out);
 	else
-		search_plain(body + skip, len - skip, out);
+		plain_markdown(body + skip, len - skip, out);
 }
 
 /* ---- query parsing -------------------------------------------------- */
@@ -610,19 +379,6 @@ struct builder {
 	uint32_t	 pos, ntok;
 };
 
-static uint64_t
-hash(const char *s, size_t len)
-{
-	uint64_t	 h = 0xcbf29ce484222325ULL;
-	size_t		 i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static void
 rehash(uint32_t **table, size_t *tcap, const char *strs,
     const uint32_t *keys, size_t keystride, size_t n)
@@ -637,7 +393,7 @@ rehash(uint32_t **table, size_t *tcap, const char *strs,
 	for (i = 0; i < n; i++) {
 		k = strs + *(const uint32_t *)((const char *)keys +
 		    i * keystride);
-		for (j = hash(k, strlen(k)) & (cap - 1); nt[j] != 0;
+		for (j = hash_str(k) & (cap - 1); nt[j] != 0;
 		    j = (j + 1) & (cap - 1))
 			;
 		nt[j] = (uint32_t)i + 1;
@@ -673,7 +429,7 @@ static uint32_t
 b_term(struct builder *b, const char *key, size_t len)
 {
 	struct bterm	*t;
-	uint64_t	 h = hash(key, len) >> 32, e;
+	uint64_t	 h = hash_bytes(key, len) >> 32, e;
 	size_t		 i;
 	uint32_t	 id;
 
@@ -955,7 +711,7 @@ find_term(const struct search_index *x, const char *key)
 
 	if (x->tcap == 0)
 		return NULL;
-	for (i = hash(key, strlen(key)) & (x->tcap - 1); x->table[i] != 0;
+	for (i = hash_str(key) & (x->tcap - 1); x->table[i] != 0;
 	    i = (i + 1) & (x->tcap - 1)) {
 		t = &x->terms[x->table[i] - 1];
 		if (strcmp(x->strs + t->key, key) == 0)

@@ -71,14 +71,6 @@ void	 search_query_free(struct search_query *);
 void	 search_fold(const char *s, size_t len, struct buf *out);
 
 /*
- * The text of Markdown md[0..len) without its obvious punctuation:
- * heading, quote, list and table markers, emphasis, code fences, link
- * targets, HTML tags and reference definitions; whitespace collapsed to
- * single spaces.  Appended to out.
- */
-void	 search_plain(const char *md, size_t len, struct buf *out);
-
-/*
  * Build the index of a's posts; the caller owns it.  Never NULL.  It
  * borrows a, which must outlive it.
  */

@@ -3,9 +3,9 @@
  * ASCII Gopher share.
  *
  * Knows code points, nothing of where the text comes from or what the
- * folded form is for: archive.c builds slugs from fold_latin(), search.c
- * its tokens, so "Café" is /cafe and a search for "cafe" finds it; the
- * Gopher emitters spell whole texts with fold_ascii() when
+ * folded form is for: content/slug.c builds slugs from fold_latin(),
+ * search.c its tokens, so "Café" is /cafe and a search for "cafe" finds
+ * it; the Gopher emitters spell whole texts with fold_ascii() when
  * gopher_charset is ascii (README.md, "Gopher").
  */
 #ifndef CAPSULED_FOLD_H

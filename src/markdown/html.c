@@ -1,11 +1,6 @@
 /*
- * html.c -- raw HTML in Markdown, read for what it means (html.h).
- *
- * The tokenizer follows the HTML5 tokenizer's states loosely: data,
- * tag open, tag name, attributes (quoted, unquoted), comments and
- * bogus comments, and raw text for the elements whose content is not
- * markup (<script>, <style>, <textarea>...).  It decodes character
- * references as it goes (entity.h) and never fails.
+ * html.c -- the tree builder: raw HTML in Markdown, read for what it
+ * means (html.h).
  *
  * html_read() reads each run of siblings that holds HTML -- the blocks
  * of a container, or the inlines of a paragraph -- left to right with
@@ -34,6 +29,10 @@
  *                             a line starting "Ana: "
  * Anything else keeps its text and loses its tags.
  *
+ * The tags come from the tokenizer (html_lex.c), what each element is
+ * from html_elem.c, and tags cmark left as text are cut out of their
+ * text nodes first (html_text.c).
+ *
  * Knows cmark-gfm; knows nothing of gemtext or Gopher.  Nodes dropped
  * on the way are kept in a detached node until html_read() returns, so
  * no node it still has to visit is freed under it.
@@ -46,454 +45,11 @@
 #include <strings.h>
 
 #include "core/buf.h"
-#include "core/entity.h"
 #include "core/util.h"
 #include "markdown/html.h"
+#include "markdown/html_int.h"
 
 #define HB_DEPTH	64	/* open elements kept; deeper ones are text */
-
-/*
- * Character references
- */
-
-/*
- * charref = "&" name [";"] / "&#" 1*DIGIT [";"] / "&#" ("x"/"X") 1*HEXDIG [";"]
- * as entity_decode() reads it, with HTML5's rule for attribute values.
- */
-size_t
-html_charref(const char *s, size_t len, int in_attr, struct buf *out)
-{
-	char	 u[ENTITY_UTF8_MAX];
-	size_t	 n, ulen;
-
-	if ((n = entity_decode(s, len, u, &ulen)) == 0)
-		return 0;
-	if (in_attr && s[1] != '#' && s[n - 1] != ';' && n < len &&
-	    (isalnum((unsigned char)s[n]) || s[n] == '='))
-		return 0;
-	buf_add(out, u, ulen);
-	return n;
-}
-
-/*
- * The tokenizer
- */
-
-/* Elements whose content is text up to their end tag. */
-static const char *const raw_elements[] = {
-	"script", "style", "xmp", "iframe", "noembed", "noframes",
-	"textarea", "title",
-};
-
-static int
-is_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-void
-html_lex_init(struct html_lexer *lx, const char *s, size_t len)
-{
-	memset(lx, 0, sizeof(*lx));
-	lx->s = s != NULL ? s : "";
-	lx->len = s != NULL ? len : 0;
-	buf_init(&lx->buf);
-}
-
-void
-html_lex_free(struct html_lexer *lx)
-{
-	buf_free(&lx->buf);
-}
-
-/* s[from..to) into lx->buf, references decoded (or not: raw). */
-static void
-decode(struct html_lexer *lx, size_t from, size_t to, int refs,
-    int in_attr)
-{
-	const char	*s = lx->s;
-	const char	*amp;
-	size_t		 i = from, n;
-
-	while (i < to) {
-		if (!refs || (amp = memchr(s + i, '&', to - i)) == NULL) {
-			buf_add(&lx->buf, s + i, to - i);
-			return;
-		}
-		buf_add(&lx->buf, s + i, (size_t)(amp - (s + i)));
-		i = (size_t)(amp - s);
-		if ((n = html_charref(s + i, to - i, in_attr, &lx->buf)) == 0) {
-			buf_addc(&lx->buf, '&');
-			n = 1;
-		}
-		i += n;
-	}
-}
-
-/* Does s[i] == '<' begin markup (a tag, end tag, comment)? */
-static int
-markup_at(const char *s, size_t len, size_t i)
-{
-	if (i + 1 >= len)
-		return 0;
-	if (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '!' ||
-	    s[i + 1] == '?')
-		return 1;
-	return s[i + 1] == '/' && i + 2 < len &&
-	    isalpha((unsigned char)s[i + 2]);
-}
-
-static enum html_tok
-text_token(struct html_lexer *lx, size_t to, int refs)
-{
-	decode(lx, lx->pos, to, refs, 0);
-	buf_add(&lx->buf, "", 0);
-	lx->pos = to;
-	lx->type = HTML_TOK_TEXT;
-	lx->text = lx->buf.data;
-	lx->textlen = lx->buf.len;
-	return lx->type;
-}
-
-/* Where the raw text of lx->raw ends: "</name" then space, '/', '>'. */
-static size_t
-raw_end(const struct html_lexer *lx)
-{
-	const char	*s = lx->s, *lt;
-	size_t		 n = strlen(lx->raw), i = lx->pos;
-
-	while ((lt = memchr(s + i, '<', lx->len - i)) != NULL) {
-		i = (size_t)(lt - s);
-		if (i + 2 + n <= lx->len && s[i + 1] == '/' &&
-		    strncasecmp(s + i + 2, lx->raw, n) == 0 &&
-		    (i + 2 + n == lx->len || is_space(s[i + 2 + n]) ||
-		    s[i + 2 + n] == '/' || s[i + 2 + n] == '>'))
-			return i;
-		i++;
-	}
-	return lx->len;
-}
-
-/* Skip to just past the first occurrence of end (or to the end). */
-static void
-skip_past(struct html_lexer *lx, size_t from, const char *end)
-{
-	const char	*e;
-	size_t		 n = strlen(end);
-
-	e = from <= lx->len ? memmem(lx->s + from, lx->len - from, end, n) :
-	    NULL;
-	lx->pos = e != NULL ? (size_t)(e - lx->s) + n : lx->len;
-}
-
-static enum html_tok
-tag_token(struct html_lexer *lx)
-{
-	const char	*s = lx->s;
-	size_t		 len = lx->len, i = lx->pos + 1, n = 0, k, nstart;
-	size_t		 vstart, vend, at;
-	int		 closing, dup;
-	char		 q;
-
-	closing = s[i] == '/';
-	i += (size_t)closing;
-	for (; i < len && !is_space(s[i]) && s[i] != '/' && s[i] != '>'; i++)
-		if (n < HTML_MAX_NAME - 1)
-			lx->name[n++] = (char)tolower((unsigned char)s[i]);
-	lx->name[n] = '\0';
-	while (i < len) {
-		while (i < len && (is_space(s[i]) || s[i] == '/')) {
-			if (s[i] == '/' && i + 1 < len && s[i + 1] == '>')
-				lx->selfclose = 1;
-			i++;
-		}
-		if (i >= len || s[i] == '>')
-			break;
-		/* A name: an '=' first is part of it (HTML5). */
-		nstart = i++;
-		while (i < len && !is_space(s[i]) && s[i] != '/' &&
-		    s[i] != '>' && s[i] != '=')
-			i++;
-		k = i;
-		while (i < len && is_space(s[i]))
-			i++;
-		vstart = vend = 0;
-		if (i < len && s[i] == '=') {
-			i++;
-			while (i < len && is_space(s[i]))
-				i++;
-			if (i < len && (s[i] == '"' || s[i] == '\'')) {
-				q = s[i++];
-				vstart = i;
-				while (i < len && s[i] != q)
-					i++;
-				vend = i;
-				if (i < len)
-					i++;
-			} else {
-				vstart = i;
-				while (i < len && !is_space(s[i]) &&
-				    s[i] != '>')
-					i++;
-				vend = i;
-			}
-		}
-		if (closing || lx->nattrs == HTML_MAX_ATTRS)
-			continue;
-		/* The first of two attributes with one name wins. */
-		at = lx->buf.len;
-		for (; nstart < k; nstart++)
-			buf_addc(&lx->buf, tolower((unsigned char)s[nstart]));
-		buf_addc(&lx->buf, '\0');
-		dup = html_lex_attr(lx, lx->buf.data + at) != NULL;
-		if (dup) {
-			buf_truncate(&lx->buf, at);
-			continue;
-		}
-		lx->attrs[lx->nattrs].name = at;
-		lx->attrs[lx->nattrs].value = lx->buf.len;
-		decode(lx, vstart, vend, 1, 1);
-		buf_addc(&lx->buf, '\0');
-		lx->nattrs++;
-	}
-	if (i >= len) {			/* cut off: dropped, as HTML5 does */
-		lx->pos = len;
-		lx->nattrs = 0;
-		return lx->type = HTML_TOK_EOF;
-	}
-	lx->pos = i + 1;
-	if (closing) {
-		lx->selfclose = 0;
-		return lx->type = HTML_TOK_END;
-	}
-	for (k = 0; k < nitems(raw_elements); k++)
-		if (strcmp(lx->name, raw_elements[k]) == 0 && !lx->selfclose) {
-			memcpy(lx->raw, lx->name, n + 1);
-			lx->rcdata = strcmp(lx->name, "textarea") == 0 ||
-			    strcmp(lx->name, "title") == 0;
-		}
-	return lx->type = HTML_TOK_START;
-}
-
-enum html_tok
-html_lex_next(struct html_lexer *lx)
-{
-	const char	*s = lx->s, *lt;
-	size_t		 i, end;
-
-	buf_truncate(&lx->buf, 0);
-	lx->name[0] = '\0';
-	lx->selfclose = 0;
-	lx->nattrs = 0;
-	lx->text = "";
-	lx->textlen = 0;
-	while (lx->pos < lx->len) {
-		if (lx->raw[0] != '\0') {
-			end = raw_end(lx);
-			lx->raw[0] = '\0';
-			if (end > lx->pos)
-				return text_token(lx, end, lx->rcdata);
-			continue;
-		}
-		i = lx->pos;
-		if (s[i] != '<' || !markup_at(s, lx->len, i)) {
-			/* Text up to the next '<' that begins markup. */
-			for (end = i + 1; end < lx->len; end++) {
-				lt = memchr(s + end, '<', lx->len - end);
-				if (lt == NULL) {
-					end = lx->len;
-					break;
-				}
-				end = (size_t)(lt - s);
-				if (markup_at(s, lx->len, end))
-					break;
-			}
-			return text_token(lx, end, 1);
-		}
-		if (s[i + 1] == '!' || s[i + 1] == '?') {
-			if (lx->len - i >= 4 && memcmp(s + i, "<!--", 4) == 0)
-				skip_past(lx, i + 2, "-->");
-			else
-				skip_past(lx, i + 1, ">");
-			return lx->type = HTML_TOK_COMMENT;
-		}
-		return tag_token(lx);
-	}
-	return lx->type = HTML_TOK_EOF;
-}
-
-const char *
-html_lex_attr(const struct html_lexer *lx, const char *name)
-{
-	size_t	 i;
-
-	for (i = 0; i < lx->nattrs; i++)
-		if (strcmp(lx->buf.data + lx->attrs[i].name, name) == 0)
-			return lx->buf.data + lx->attrs[i].value;
-	return NULL;
-}
-
-/*
- * Embedded things
- */
-
-char *
-html_embed_url(const char *url)
-{
-	const char	*host, *path, *id;
-	char		*abs = NULL, *rv;
-	size_t		 hlen, n;
-
-	if (strncmp(url, "//", 2) == 0)		/* the web page's scheme */
-		url = abs = xasprintf("https:%s", url);
-	if (strncasecmp(url, "https://", 8) == 0)
-		host = url + 8;
-	else if (strncasecmp(url, "http://", 7) == 0)
-		host = url + 7;
-	else
-		return xstrdup(url);
-	path = host + strcspn(host, "/?#");
-	hlen = (size_t)(path - host);
-#define HOST_IS(h) (hlen >= sizeof(h) - 1 && strncasecmp(path -	\
-	    (sizeof(h) - 1), h, sizeof(h) - 1) == 0 &&			\
-	    (hlen == sizeof(h) - 1 || path[-(long)sizeof(h)] == '.'))
-	id = NULL;
-	n = 0;
-	if ((HOST_IS("youtube.com") || HOST_IS("youtube-nocookie.com")) &&
-	    strncmp(path, "/embed/", 7) == 0 &&
-	    (n = strcspn(path + 7, "/?#&")) > 0)
-		id = path + 7;
-#undef HOST_IS
-	if (id != NULL)
-		rv = xasprintf("https://www.youtube.com/watch?v=%.*s", (int)n,
-		    id);
-	else if (hlen == 16 && strncasecmp(host, "player.vimeo.com", 16) == 0 &&
-	    strncmp(path, "/video/", 7) == 0 &&
-	    (n = strcspn(path + 7, "/?#&")) > 0)
-		rv = xasprintf("https://vimeo.com/%.*s", (int)n, path + 7);
-	else
-		rv = xstrdup(url);
-	free(abs);
-	return rv;
-}
-
-/*
- * What each element does
- */
-
-enum el {
-	EL_INLINE,	/* its text flows: span, em, b */
-	EL_LINE,	/* it starts and ends a line: div, section */
-	EL_PARA,	/* a paragraph of its own: p, summary, figure */
-	EL_SKIP,	/* none of it is read: script, style, svg */
-	EL_FALLBACK,	/* only the media in it: video, audio, object */
-	EL_IGNORE,	/* a void element that shows nothing: input */
-	EL_A,
-	EL_IMG,
-	EL_IFRAME,
-	EL_EMBED,
-	EL_SOURCE,
-	EL_BR,
-	EL_HR,
-	EL_HEADING,
-	EL_QUOTE,
-	EL_LIST,
-	EL_ITEM,
-	EL_PRE,
-	EL_CODE,
-	EL_Q,
-	EL_TABLE,
-	EL_TSECTION,	/* thead, tbody, tfoot */
-	EL_ROW,
-	EL_CELL,
-	EL_CAPTION,
-	EL_FIGCAPTION,
-	EL_LABEL,	/* unknown, with a name: "Ana: " */
-};
-
-/* Sorted by name, for bsearch(). */
-static const struct element {
-	const char	*name;
-	unsigned char	 kind;
-} elements[] = {
-	{ "a", EL_A }, { "abbr", EL_INLINE }, { "address", EL_LINE },
-	{ "area", EL_IGNORE }, { "article", EL_LINE }, { "aside", EL_LINE },
-	{ "audio", EL_FALLBACK }, { "b", EL_INLINE }, { "base", EL_IGNORE },
-	{ "bdi", EL_INLINE }, { "bdo", EL_INLINE }, { "big", EL_INLINE },
-	{ "blockquote", EL_QUOTE }, { "body", EL_LINE }, { "br", EL_BR },
-	{ "button", EL_INLINE }, { "canvas", EL_INLINE },
-	{ "caption", EL_CAPTION }, { "center", EL_LINE },
-	{ "cite", EL_INLINE }, { "code", EL_CODE }, { "col", EL_IGNORE },
-	{ "colgroup", EL_SKIP }, { "data", EL_INLINE },
-	{ "datalist", EL_SKIP }, { "dd", EL_LINE }, { "del", EL_INLINE },
-	{ "details", EL_LINE }, { "dfn", EL_INLINE }, { "dialog", EL_LINE },
-	{ "dir", EL_LIST }, { "div", EL_LINE }, { "dl", EL_LINE },
-	{ "dt", EL_LINE }, { "em", EL_INLINE }, { "embed", EL_EMBED },
-	{ "fieldset", EL_LINE }, { "figcaption", EL_FIGCAPTION },
-	{ "figure", EL_PARA }, { "font", EL_INLINE }, { "footer", EL_LINE },
-	{ "form", EL_LINE }, { "h1", EL_HEADING }, { "h2", EL_HEADING },
-	{ "h3", EL_HEADING }, { "h4", EL_HEADING }, { "h5", EL_HEADING },
-	{ "h6", EL_HEADING }, { "head", EL_SKIP }, { "header", EL_LINE },
-	{ "hgroup", EL_LINE }, { "hr", EL_HR }, { "html", EL_LINE },
-	{ "i", EL_INLINE }, { "iframe", EL_IFRAME }, { "img", EL_IMG },
-	{ "input", EL_IGNORE }, { "ins", EL_INLINE }, { "kbd", EL_CODE },
-	{ "label", EL_INLINE }, { "legend", EL_LINE }, { "li", EL_ITEM },
-	{ "link", EL_IGNORE }, { "listing", EL_PRE }, { "main", EL_LINE },
-	{ "mark", EL_INLINE }, { "math", EL_SKIP }, { "menu", EL_LIST },
-	{ "meta", EL_IGNORE }, { "meter", EL_INLINE }, { "nav", EL_LINE },
-	{ "nobr", EL_INLINE }, { "noembed", EL_SKIP },
-	{ "noframes", EL_SKIP }, { "noscript", EL_INLINE },
-	{ "object", EL_FALLBACK }, { "ol", EL_LIST },
-	{ "output", EL_INLINE }, { "p", EL_PARA }, { "param", EL_IGNORE },
-	{ "picture", EL_FALLBACK }, { "plaintext", EL_PRE },
-	{ "pre", EL_PRE }, { "progress", EL_INLINE }, { "q", EL_Q },
-	{ "rp", EL_INLINE }, { "rt", EL_INLINE }, { "ruby", EL_INLINE },
-	{ "s", EL_INLINE }, { "samp", EL_CODE }, { "script", EL_SKIP },
-	{ "search", EL_LINE }, { "section", EL_LINE }, { "select", EL_SKIP },
-	{ "slot", EL_INLINE }, { "small", EL_INLINE },
-	{ "source", EL_SOURCE }, { "span", EL_INLINE },
-	{ "strike", EL_INLINE }, { "strong", EL_INLINE },
-	{ "style", EL_SKIP }, { "sub", EL_INLINE }, { "summary", EL_PARA },
-	{ "sup", EL_INLINE }, { "svg", EL_SKIP }, { "table", EL_TABLE },
-	{ "tbody", EL_TSECTION }, { "td", EL_CELL },
-	{ "template", EL_SKIP }, { "textarea", EL_SKIP },
-	{ "tfoot", EL_TSECTION }, { "th", EL_CELL },
-	{ "thead", EL_TSECTION }, { "time", EL_INLINE }, { "title", EL_SKIP },
-	{ "tr", EL_ROW }, { "track", EL_IGNORE }, { "tt", EL_CODE },
-	{ "u", EL_INLINE }, { "ul", EL_LIST }, { "var", EL_INLINE },
-	{ "video", EL_FALLBACK }, { "wbr", EL_IGNORE }, { "xmp", EL_PRE },
-};
-
-static int
-cmp_element(const void *k, const void *e)
-{
-	return strcmp(k, ((const struct element *)e)->name);
-}
-
-/*
- * The kind of the tag just read; for an element of no known kind with
- * a name, title or label attribute, *label gets it (EL_LABEL).
- */
-static enum el
-element_kind(const struct html_lexer *lx, const char **label)
-{
-	const struct element	*e;
-	static const char *const attrs[] = { "name", "title", "label" };
-	size_t			 i;
-
-	*label = NULL;
-	e = bsearch(lx->name, elements, nitems(elements), sizeof(*e),
-	    cmp_element);
-	if (e != NULL)
-		return (enum el)e->kind;
-	for (i = 0; i < nitems(attrs); i++)
-		if ((*label = html_lex_attr(lx, attrs[i])) != NULL &&
-		    **label != '\0')
-			return EL_LABEL;
-	*label = NULL;
-	/* A custom element (<x-conv>) is most often a block of its own. */
-	return strchr(lx->name, '-') != NULL ? EL_LINE : EL_INLINE;
-}
 
 /*
  * The builder
@@ -620,13 +176,6 @@ html_notes_free(struct html_notes *ns)
 	memset(ns, 0, sizeof(*ns));
 }
 
-/* Is name an element of the table above (not a custom one)? */
-static int
-known_element(const char *name)
-{
-	return bsearch(name, elements, nitems(elements),
-	    sizeof(elements[0]), cmp_element) != NULL;
-}
 
 static cmark_node *
 node_new(struct hb *b, cmark_node_type t)
@@ -670,7 +219,7 @@ ends_space(cmark_node *n)
 	if (cmark_node_get_type(n) != CMARK_NODE_TEXT ||
 	    (s = cmark_node_get_literal(n)) == NULL || (len = strlen(s)) == 0)
 		return 0;
-	return is_space(s[len - 1]);
+	return html_space(s[len - 1]);
 }
 
 /* The node of the innermost open element taking inlines, if any. */
@@ -915,7 +464,7 @@ text(struct hb *b, const char *s, size_t len)
 	}
 	buf_truncate(t, 0);
 	for (i = 0; i < len; i++) {
-		if (is_space(s[i])) {
+		if (html_space(s[i])) {
 			sp = 1;
 			if (t->len == 0)
 				lead = 1;
@@ -995,7 +544,7 @@ code_language(struct hb *b, const char *class)
 	if (class == NULL || b->info != NULL)
 		return;
 	while (*p != '\0') {
-		while (is_space(*p))
+		while (html_space(*p))
 			p++;
 		n = strcspn(p, " \t\n\r\f");
 		if (n > 9 && strncmp(p, "language-", 9) == 0) {
@@ -1016,7 +565,7 @@ srcset_first(struct hb *b, const char *v)
 {
 	size_t	 n;
 
-	while (is_space(*v))
+	while (html_space(*v))
 		v++;
 	n = strcspn(v, " \t\n\r\f,");
 	buf_truncate(&b->tmp, 0);
@@ -1238,7 +787,7 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 	long		 start;
 	size_t		 i;
 
-	kind = element_kind(lx, &label);
+	kind = html_element_kind(lx, &label);
 	if (b->nskip > 0) {
 		if (strcmp(lx->name, b->skip) == 0 && !lx->selfclose)
 			b->nskip++;
@@ -1347,7 +896,7 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 	if (b->notes != NULL) {
 		if (kind == EL_LABEL || strcmp(lx->name, "details") == 0)
 			note(b, HTML_APPROXIMATED, lx->name);
-		else if (!known_element(lx->name))
+		else if (!html_known_element(lx->name))
 			note(b, HTML_DROPPED, lx->name);
 	}
 	if (lx->selfclose)
@@ -1520,7 +1069,7 @@ end_tag(struct hb *b, const struct html_lexer *lx)
 		}
 		return;
 	}
-	kind = element_kind(lx, &label);
+	kind = html_element_kind(lx, &label);
 	table = kind == EL_TABLE || kind == EL_ROW || kind == EL_CELL ||
 	    kind == EL_CAPTION || kind == EL_TSECTION;
 	/* The innermost open one; a table part is a wall to others. */
@@ -1788,162 +1337,6 @@ read_run(struct hb *b, cmark_node *parent)
 /*
  * HTML cmark left as text
  */
-
-/*
- * Elements whose start tag cmark leaves as text when the writer's HTML
- * is not quite HTML (a quote inside a quoted value, a quote never
- * closed): those that name a URL, which a reader would otherwise lose.
- */
-static const char *const url_elements[] = {
-	"a", "audio", "embed", "iframe", "img", "object", "source", "video",
-};
-
-/*
- * The length of the start tag at s[0] == '<', read leniently: a value's
- * quote closes only before a blank, '/' or '>', so a quote inside it
- * does not; a quote never closed ends at the first '>' after it (*open
- * is then that quote, for the caller to close).  0 when no '>' ends it.
- */
-static size_t
-lenient_tag(const char *s, size_t len, char *open)
-{
-	size_t	 i, gt = 0;
-	char	 q = 0;
-
-	*open = 0;
-	for (i = 1; i < len; i++) {
-		if (q != 0) {
-			if (s[i] == q && (i + 1 == len || is_space(s[i + 1]) ||
-			    s[i + 1] == '/' || s[i + 1] == '>'))
-				q = 0;
-			else if (s[i] == '>' && gt == 0)
-				gt = i;
-		} else if ((s[i] == '"' || s[i] == '\'') && s[i - 1] == '=') {
-			q = s[i];
-			gt = 0;
-		} else if (s[i] == '>')
-			return i + 1;
-	}
-	if (q != 0 && gt != 0) {
-		*open = q;
-		return gt + 1;
-	}
-	return 0;
-}
-
-/*
- * The first start tag of a URL element in the text node n ("see <img
- * src=..." that cmark did not take for HTML): it becomes an HTML_INLINE
- * node after n (returned), and the text after it a text node after
- * that.  n keeps the text before it.  NULL, and nothing changed, when n
- * holds no such tag.
- */
-static cmark_node *
-text_tag(cmark_node *n, cmark_mem *mem)
-{
-	struct buf	 tag = BUF_INIT;
-	cmark_node	*h, *rest;
-	const char	*lit = cmark_node_get_literal(n), *lt;
-	char		*before;
-	size_t		 len, i, k, end = 0;
-	char		 open;
-
-	if (lit == NULL)
-		return NULL;
-	len = strlen(lit);
-	for (lt = lit; (lt = memchr(lt, '<', len - (size_t)(lt - lit))) !=
-	    NULL; lt++) {
-		for (k = 1; isalpha((unsigned char)lt[k]); k++)
-			;
-		if (!is_space(lt[k]))
-			continue;
-		for (i = 0; i < nitems(url_elements); i++)
-			if (strlen(url_elements[i]) == k - 1 &&
-			    strncasecmp(lt + 1, url_elements[i], k - 1) == 0)
-				break;
-		if (i < nitems(url_elements) && (end = lenient_tag(lt,
-		    len - (size_t)(lt - lit), &open)) != 0)
-			break;
-	}
-	if (lt == NULL)
-		return NULL;
-	buf_add(&tag, lt, end - (open != 0));
-	if (open != 0) {		/* "<a href=\"x>": close the quote */
-		buf_addc(&tag, open);
-		buf_addc(&tag, '>');
-	}
-	buf_add(&tag, "", 0);
-	h = cmark_node_new_with_mem(CMARK_NODE_HTML_INLINE, mem);
-	cmark_node_set_literal(h, tag.data);
-	buf_free(&tag);
-	if (lt[end] != '\0') {
-		rest = cmark_node_new_with_mem(CMARK_NODE_TEXT, mem);
-		cmark_node_set_literal(rest, lt + end);
-		cmark_node_insert_after(n, rest);
-	}
-	cmark_node_insert_after(n, h);
-	before = xstrndup(lit, (size_t)(lt - lit));
-	cmark_node_set_literal(n, before);	/* copies: lit is gone */
-	free(before);
-	return h;
-}
-
-/*
- * "<a href=\"https://x.org/p>The page</a>": a quote never closed, and
- * cmark's autolink extension took "https://x.org/p>The" for a link of
- * its own before text_tag() could see the tag: text "... <a href=\"",
- * LINK, text " page".  Join them back into the text node n, so that
- * text_tag() reads the tag and the words stay the link's.  1 when it
- * did (the LINK and the text after it are gone).
- */
-static int
-join_autolink(cmark_node *n)
-{
-	struct buf	 b = BUF_INIT;
-	cmark_node	*link = cmark_node_next(n), *t, *after;
-	const char	*lit = cmark_node_get_literal(n), *lt, *url, *text;
-	size_t		 len, k, i, tl, ul;
-
-	if (lit == NULL || link == NULL ||
-	    cmark_node_get_type(link) != CMARK_NODE_LINK ||
-	    (len = strlen(lit)) < 2 || (lit[len - 1] != '"' &&
-	    lit[len - 1] != '\'') || lit[len - 2] != '=' ||
-	    (lt = strrchr(lit, '<')) == NULL || strchr(lt, '>') != NULL)
-		return 0;
-	for (k = 1; isalpha((unsigned char)lt[k]); k++)
-		;
-	if (!is_space(lt[k]))
-		return 0;
-	for (i = 0; i < nitems(url_elements); i++)
-		if (strlen(url_elements[i]) == k - 1 &&
-		    strncasecmp(lt + 1, url_elements[i], k - 1) == 0)
-			break;
-	/* An autolink: one text child, the end of its URL. */
-	if (i == nitems(url_elements) || (t = cmark_node_first_child(link)) ==
-	    NULL || cmark_node_next(t) != NULL ||
-	    cmark_node_get_type(t) != CMARK_NODE_TEXT ||
-	    (text = cmark_node_get_literal(t)) == NULL ||
-	    (url = cmark_node_get_url(link)) == NULL ||
-	    (tl = strlen(text)) == 0 || (ul = strlen(url)) < tl ||
-	    strcmp(url + ul - tl, text) != 0)
-		return 0;
-	buf_add(&b, lit, len);
-	buf_add(&b, text, tl);
-	after = cmark_node_next(link);
-	if (after != NULL && cmark_node_get_type(after) == CMARK_NODE_TEXT &&
-	    (text = cmark_node_get_literal(after)) != NULL)
-		buf_addstr(&b, text);
-	else
-		after = NULL;
-	buf_add(&b, "", 0);
-	cmark_node_set_literal(n, b.data);
-	buf_free(&b);
-	cmark_node_free(link);		/* unlinks it */
-	if (after != NULL)
-		cmark_node_free(after);
-	return 1;
-}
-
 void
 html_read(cmark_node *doc, cmark_mem *mem, struct html_notes *notes)
 {
@@ -1960,15 +1353,16 @@ html_read(cmark_node *doc, cmark_mem *mem, struct html_notes *notes)
 		t = cmark_node_get_type(n);
 		if (t == CMARK_NODE_TEXT) {
 			/* The iterator had the LINK next: from n again. */
-			if (join_autolink(n))
+			if (html_join_autolink(n))
 				cmark_iter_reset(it, n, CMARK_EVENT_ENTER);
 			/*
 			 * The iterator has its next node already: the
 			 * tags made here are read with their parent's run.
 			 */
-			for (x = n, h = NULL; x != NULL && cmark_node_get_type(
-			    x) == CMARK_NODE_TEXT && (h = text_tag(x, mem)) !=
-			    NULL; x = cmark_node_next(h))
+			for (x = n, h = NULL; x != NULL &&
+			    cmark_node_get_type(x) == CMARK_NODE_TEXT &&
+			    (h = html_text_tag(x, mem)) != NULL;
+			    x = cmark_node_next(h))
 				t = CMARK_NODE_HTML_INLINE;
 		}
 		if (t != CMARK_NODE_HTML_BLOCK && t != CMARK_NODE_HTML_INLINE)

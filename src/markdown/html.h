@@ -1,15 +1,14 @@
 /*
  * html.h -- raw HTML in Markdown, read for what it means.
  *
- * Two parts.  A tolerant tokenizer in the shape of the HTML5 one
- * (html_lex_next()): start and end tags with their attributes, text
- * with character references decoded, comments; it never fails and
- * takes linear time.  And html_read(), which rewrites a parsed cmark
- * tree so that its HTML_BLOCK and HTML_INLINE nodes become the nodes
- * they mean: <a href> a LINK, <img> an IMAGE, <p> a PARAGRAPH,
- * <blockquote> a BLOCK_QUOTE, <pre> a CODE_BLOCK, and so on.  The
- * renderers then walk a tree of ordinary nodes, the way cmark's own
- * renderers do, and read HTML the same way in both formats.
+ * html_read() rewrites a parsed cmark tree so that its HTML_BLOCK and
+ * HTML_INLINE nodes become the nodes they mean: <a href> a LINK, <img>
+ * an IMAGE, <p> a PARAGRAPH, <blockquote> a BLOCK_QUOTE, <pre> a
+ * CODE_BLOCK, and so on.  The renderers then walk a tree of ordinary
+ * nodes, the way cmark's own renderers do, and read HTML the same way
+ * in both formats.  It reads the HTML with the tokenizer of html_lex.h,
+ * and links embedded things with html_embed.h's addresses (both
+ * included here for this module's callers).
  *
  * Why a tokenizer of our own, not libxml2's HTML parser or gumbo:
  * cmark hands inline HTML over in fragments ("<a href=x>" in one node,
@@ -17,13 +16,12 @@
  * may open an element that a later block closes around Markdown; a
  * tree builder wants a whole document and would close every element at
  * the end of each fragment.  A tokenizer yields the tags as they come
- * and lets html_read() build cmark nodes among cmark's own.  It is also
- * a few hundred lines with no new dependency, fuzzed with the rest.
+ * and lets html_read() build cmark nodes among cmark's own.  It needs
+ * no new dependency, and is fuzzed with the rest.
  *
  * Knows cmark-gfm and HTML; knows nothing of gemtext, Gopher or files.
- * The lexer borrows its input and owns the token it returns (valid
- * until the next call); html_read() changes the tree it is given and
- * allocates new nodes with the tree's allocator.
+ * html_read() changes the tree it is given and allocates new nodes with
+ * the tree's allocator.
  */
 #ifndef CAPSULED_HTML_H
 #define CAPSULED_HTML_H
@@ -33,59 +31,8 @@
 #include <cmark-gfm.h>
 
 #include "core/buf.h"
-
-#define HTML_MAX_NAME	32	/* element names kept (lower case) */
-#define HTML_MAX_ATTRS	32	/* attributes kept per tag */
-
-enum html_tok {
-	HTML_TOK_EOF,
-	HTML_TOK_TEXT,		/* text, references decoded */
-	HTML_TOK_START,		/* a start tag */
-	HTML_TOK_END,		/* an end tag */
-	HTML_TOK_COMMENT,	/* comment, doctype, <? ?>, CDATA */
-};
-
-struct html_lexer {
-	const char	*s;		/* borrowed input */
-	size_t		 len, pos;
-	char		 raw[HTML_MAX_NAME]; /* in <script>... up to its end */
-	int		 rcdata;	/* raw text with references decoded */
-	struct buf	 buf;		/* owned: the token's bytes */
-
-	/* The token just read. */
-	enum html_tok	 type;
-	char		 name[HTML_MAX_NAME]; /* tags: lower case, "" else */
-	int		 selfclose;	/* "<br/>" */
-	const char	*text;		/* TEXT: decoded, NUL-terminated */
-	size_t		 textlen;
-	size_t		 nattrs;
-	struct {
-		size_t	 name, value;	/* offsets in buf, NUL-terminated */
-	}		 attrs[HTML_MAX_ATTRS];
-};
-
-void		 html_lex_init(struct html_lexer *, const char *, size_t);
-/*
- * attr-name  = 1*( any but space "/" ">" "=" )
- * attr-value = DQUOTE *(any but DQUOTE) DQUOTE / "'" *(any but "'") "'"
- *            / 1*(any but space ">")
- * The next token.  Invalid markup is text ("a < b"); a tag cut off by
- * the end of the input is dropped, as HTML5 does.
- */
-enum html_tok	 html_lex_next(struct html_lexer *);
-/* An attribute of the current tag (lower-case name), decoded; or NULL. */
-const char	*html_lex_attr(const struct html_lexer *, const char *name);
-void		 html_lex_free(struct html_lexer *);
-
-/*
- * Append the character reference at s[0] == '&' to out, decoded, and
- * return the bytes it takes; 0 when s starts none (then "&" is text).
- * in_attr: a name without ';' followed by a letter, digit or '=' is
- * not decoded (HTML5's rule for attribute values, which keeps
- * "?a=1&copy=2" whole).
- */
-size_t		 html_charref(const char *s, size_t len, int in_attr,
-		    struct buf *out);
+#include "markdown/html_embed.h"
+#include "markdown/html_lex.h"
 
 /*
  * What html_read() made of an element that a reader does not get as
@@ -141,11 +88,5 @@ enum html_part {
 enum html_part	 html_table_part(cmark_node *);
 /* The most cells in a row of table (at least 1). */
 unsigned	 html_table_columns(cmark_node *table);
-
-/*
- * The address to link for an embedded thing: "//host/x" gets https:,
- * a YouTube or Vimeo player URL becomes the video's own page.  malloc'd.
- */
-char		*html_embed_url(const char *url);
 
 #endif

@@ -23,6 +23,7 @@
 #include "content/archive.h"
 #include "content/search.h"
 #include "core/cache.h"
+#include "core/hash.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "site/nav.h"
@@ -97,23 +98,13 @@ site_slot(struct site *s, enum site_kind k, size_t id, enum site_render r)
 	return &s->slots[(s->first[k] + id) * SITE_NRENDERS + r];
 }
 
-/* FNV-1a: names are short, and a bucket is a short chain. */
-static uint32_t
-file_hash(const char *rel)
-{
-	uint32_t	 h = 2166136261u;
-
-	for (; *rel != '\0'; rel++)
-		h = (h ^ (unsigned char)*rel) * 16777619u;
-	return h;
-}
-
 struct slot *
 site_file_slot(struct site *s, const char *rel, int add)
 {
 	_Atomic(struct site_file *) *files, *want = NULL, *bucket;
 	struct site_file	*head, *f, *e = NULL;
-	uint32_t		 h = file_hash(rel);
+	/* FNV-1a: names are short, and a bucket is a short chain. */
+	uint32_t		 h = (uint32_t)hash_str(rel);
 	size_t			 i, len;
 
 	if ((files = atomic_load_explicit(&s->files,

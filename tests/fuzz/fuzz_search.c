@@ -6,7 +6,7 @@
  * The input is a query.  search_parse() must give at most
  * SEARCH_MAX_TERMS terms, each word non-empty, at most SEARCH_TOKEN_MAX
  * bytes, without a blank; search_fold() must give tokens joined by
- * single spaces; search_plain() must never write more than it read (its
+ * single spaces; plain_markdown() must never write more than it read (its
  * contract), and no line break.  The query is then run against a small
  * capsule (made once in a temp directory): at most max hits, each
  * snippet one line.
@@ -21,6 +21,7 @@
 
 #include "content/archive.h"
 #include "content/search.h"
+#include "markdown/plain.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -140,7 +141,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	buf_free(&b);
 
-	search_plain((const char *)data, size, &b);
+	plain_markdown((const char *)data, size, &b);
 	assert(b.len <= size + 1);
 	assert(b.len == 0 || memchr(b.data, '\n', b.len) == NULL);
 	buf_free(&b);

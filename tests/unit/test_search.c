@@ -25,6 +25,7 @@
 #include "files.h"
 #include "harness.h"
 #include "content/search.h"
+#include "markdown/plain.h"
 #include "core/log.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -66,7 +67,7 @@ plain(const char *s)
 {
 	struct buf	 b = BUF_INIT;
 
-	search_plain(s, strlen(s), &b);
+	plain_markdown(s, strlen(s), &b);
 	buf_addc(&b, '\0');
 	return buf_release(&b);
 }

@@ -1,0 +1,104 @@
+/*
+ * files.c -- what of files/ and of a page bundle's folder the server
+ * opens: the one rule, which the router (site/router.c) and the link
+ * check (content/links.c) go through, so that a link is never resolved
+ * to what the server would refuse.
+ *
+ * Hidden names are refused first; fsafe_open() (core/fsafe.h) then
+ * walks the path beneath the capsule, symbolic links as the caller
+ * says; the open file is refused last for a second hard link, and in a
+ * user capsule for not being its owner's alone.  Knows the file system
+ * and the snapshot's copy of those rules; the caller owns the fd.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "content/archive.h"
+#include "content/archive_int.h"
+#include "core/fsafe.h"
+#include "core/userdir.h"
+#include "core/util.h"
+
+int
+archive_hidden_name(const char *path)
+{
+	return path[0] == '.' || strstr(path, "/.") != NULL;
+}
+
+/*
+ * What refuses the regular file st once it is open, as an errno, or 0:
+ * a second name for it may be one from anywhere on the file system (a
+ * hard link cannot be told from the original), and in a user capsule
+ * it must be its owner's alone (core/userdir.h).
+ */
+static int
+file_refused(const struct archive *a, const struct stat *st,
+    bool hardlinks)
+{
+	const struct archive_state *ap = archive_state(a);
+
+	if (st->st_nlink > 1 && !hardlinks)
+		return EMLINK;
+	if (ap->owned && !userdir_owned(st, ap->owner))
+		return EPERM;
+	return 0;
+}
+
+int
+archive_files_open(const struct archive *a, const char *rel, int links,
+    bool hardlinks, struct stat *st, enum fsafe_kind *kind)
+{
+	int	 fd, why;
+
+	if (archive_hidden_name(rel)) {
+		errno = ENOENT;
+		return -1;
+	}
+	if ((fd = fsafe_open(a->dir, rel, (enum fsafe_links)links, st,
+	    kind)) == -1)
+		return -1;
+	/* A directory has a link per subdirectory; only its owner counts. */
+	why = *kind == FSAFE_FILE ? file_refused(a, st, hardlinks) :
+	    file_refused(a, st, true);
+	if (why != 0) {
+		close(fd);
+		errno = why;
+		return -1;
+	}
+	return fd;
+}
+
+int
+archive_bundle_open(const struct archive *a, const struct post *p,
+    const char *name, bool hardlinks, struct stat *st)
+{
+	enum fsafe_kind	 kind;
+	const char	*slash;
+	char		*rel;
+	int		 fd, why;
+
+	if (!p->bundle || (slash = strrchr(p->path, '/')) == NULL ||
+	    *name == '\0' || strcmp(name, slash + 1) == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
+	fd = archive_hidden_name(rel) ? -1 : fsafe_open(a->dir, rel,
+	    FSAFE_LINKS_NONE, st, &kind);
+	free(rel);
+	if (fd == -1) {
+		errno = ENOENT;
+		return -1;
+	}
+	why = kind != FSAFE_FILE ? ENOENT : file_refused(a, st, hardlinks);
+	if (why != 0) {
+		close(fd);
+		errno = why;
+		return -1;
+	}
+	return fd;
+}

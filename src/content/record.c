@@ -1,0 +1,651 @@
+/*
+ * record.c -- file records: a capsule's Markdown (or gemtext) file read
+ * whole, once it has settled, and what is derived from it alone.
+ *
+ * record_get() gives the record of one file for the snapshot being
+ * built: the previous snapshot's when the file's stat (device, inode,
+ * size, mtime, ctime) is unchanged, else a new one, read with one
+ * pread(2) loop into an exact-size buffer and parsed: front matter
+ * (frontmatter.c), Hugo-style templates rewritten (markdown/template.c),
+ * the first heading, the word count, the links (markdown/scan.c,
+ * markdown/gemtext.c) and the summary.  A file is opened beneath a
+ * directory fd with O_NOFOLLOW and must be a regular file; in a user
+ * capsule it must be its owner's alone (core/userdir.h).
+ *
+ * Settled reading: a file being written, found empty, or changing while
+ * it is read keeps the record the previous snapshot has of it (a new one
+ * is left out), so no half-written post is published; with a watch
+ * (archive_reload_held()), a file modified moments ago is let age first.
+ *
+ * A record is immutable once made and shared by every snapshot that
+ * holds it, each with one reference (record_unref()).  Knows the file
+ * system and struct meta; nothing of the posts, series and tags made
+ * from records (content/archive.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "content/archive.h"
+#include "content/archive_int.h"
+#include "content/frontmatter.h"
+#include "core/buf.h"
+#include "core/date.h"
+#include "core/log.h"
+#include "core/userdir.h"
+#include "core/util.h"
+#include "markdown/gemtext.h"
+#include "markdown/render.h"
+#include "markdown/scan.h"
+#include "markdown/template.h"
+
+#define SUMMARY_MAX		300	/* code points of a derived summary */
+/*
+ * A file changed less than this before a scan may change again within
+ * the same timestamp tick (a jiffy on Linux, a second or two on some
+ * file systems) without its stat changing: it is read again next time.
+ */
+#define ARCHIVE_RACY_NS		(2 * 1000000000LL)
+/* Reads of a file that keeps changing under them before it is left. */
+#define ARCHIVE_READ_TRIES	3
+
+/* Whitespace-separated tokens: a cheap byte scan, no Markdown parse. */
+static unsigned
+count_words(const char *s, size_t len)
+{
+	static const unsigned char blank[256] = {
+		[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1,
+		['\r'] = 1,
+	};
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i, n = 0;
+	unsigned		 prev = 1;	/* the byte before was blank */
+
+	/* Branch-free so the compiler can vectorise it. */
+	for (i = 0; i < len; i++) {
+		n += prev & (blank[p[i]] ^ 1u);
+		prev = blank[p[i]];
+	}
+	return n > UINT_MAX ? UINT_MAX : (unsigned)n;
+}
+
+/*
+ * In a user capsule, a file or folder that is another's, or that group
+ * or others may write, is not read (core/userdir.h): 1, warned.
+ */
+int
+record_not_owned(struct archive *a, const char *rel, const struct stat *st)
+{
+	const struct archive_state *ap = archive_state(a);
+	char			 why[160], *path;
+
+	if (!ap->owned || userdir_owned(st, ap->owner))
+		return 0;
+	snprintf(why, sizeof(why), "not owned by UID %ju alone (owner %ju, "
+	    "mode %04o), skipped", (uintmax_t)ap->owner,
+	    (uintmax_t)st->st_uid, (unsigned)(st->st_mode & 07777));
+	/* The whole path: the operator reads it among many capsules'. */
+	path = xasprintf("%s/%s", a->dir, rel);
+	archive_warn(a, path, 1, 1, why, 1);
+	free(path);
+	return 1;
+}
+
+/* record_not_owned() of the folder at fd (rel names it); 1 on error too. */
+int
+record_dir_not_owned(struct archive *a, int fd, const char *rel)
+{
+	struct stat	 st;
+
+	if (!archive_state(a)->owned)
+		return 0;
+	return fstat(fd, &st) == -1 || record_not_owned(a, rel, &st);
+}
+
+/*
+ * Stat name beneath dirfd into *st.  Only a regular file passes;
+ * anything else is a warning and -1.  rel names the file in messages.
+ * Absent files are -1 with no warning when quiet_enoent.
+ */
+static int
+stat_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    int quiet_enoent, struct stat *st)
+{
+	char	 why[160];
+
+	if (fstatat(dirfd, name, st, AT_SYMLINK_NOFOLLOW) == -1) {
+		if (errno == ENOENT && quiet_enoent)
+			return -1;
+		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
+		archive_warn(a, rel, 1, 1, why, 1);
+		return -1;
+	}
+	if (S_ISLNK(st->st_mode)) {
+		archive_warn(a, rel, 1, 1, "symbolic link, skipped", 1);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		archive_warn(a, rel, 1, 1, "not a regular file, skipped", 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* Did the file change between two stats of it (same open file)? */
+static int
+changed(const struct stat *a, const struct stat *b)
+{
+	return a->st_size != b->st_size ||
+	    a->st_mtim.tv_sec != b->st_mtim.tv_sec ||
+	    a->st_mtim.tv_nsec != b->st_mtim.tv_nsec ||
+	    a->st_ctim.tv_sec != b->st_ctim.tv_sec ||
+	    a->st_ctim.tv_nsec != b->st_ctim.tv_nsec;
+}
+
+/*
+ * How many ms st's file is short of ARCHIVE_RECENT_MS old; 0 when it is
+ * older.  Writes stamp the time of the kernel's coarse clock, never
+ * later than now; a time ahead of now was set by hand (touch, rsync -t)
+ * and says nothing.
+ */
+static int64_t
+recent_left_ms(const struct stat *st)
+{
+	struct timespec	 now;
+	int64_t		 ms;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) == -1)
+		return 0;
+	ms = ((int64_t)now.tv_sec - (int64_t)st->st_mtim.tv_sec) * 1000 +
+	    ((int64_t)now.tv_nsec - (int64_t)st->st_mtim.tv_nsec) / 1000000;
+	if (ms <= -10 || ms >= ARCHIVE_RECENT_MS)
+		return 0;
+	return ARCHIVE_RECENT_MS - (ms < 0 ? 0 : ms);
+}
+
+/*
+ * A file a watch follows, modified moments ago, is let age before it is
+ * read: a write stamps its time before its bytes land and tells the
+ * watch after, so a file read at once could be half written with
+ * nothing yet to say so.  Waiting here, a few ms on the loader's thread,
+ * is cheaper than keeping the file back for one more build.  *st is
+ * fd's again after each wait; a file that keeps changing is left to the
+ * caller (ARCHIVE_ASK_RECENT).
+ */
+static void
+let_age(int fd, struct stat *st)
+{
+	struct timespec	 ts;
+	int64_t		 left;
+	int		 waits;
+
+	for (waits = 0; waits < ARCHIVE_RECENT_WAITS &&
+	    (left = recent_left_ms(st)) > 0; waits++) {
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left * 1000000L;
+		while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+			;
+		if (fstat(fd, st) == -1)
+			return;		/* the read's own check tells */
+	}
+}
+
+/*
+ * Read name beneath dirfd whole into a malloc'd, NUL-terminated buffer,
+ * and *st from the open file.  A warning and -1 when it cannot be read
+ * or is no longer a regular file.  The file is stat'ed before and after
+ * each read: a writer may be busy with it (README.md, "Live editing"),
+ * so a size, mtime or ctime that moved under the read means the bytes
+ * may be half old, half new.  Such a read is tried again, and after
+ * ARCHIVE_READ_TRIES of them the answer is 1, nothing read: the caller
+ * keeps the version it had.  With a watch, a file modified moments ago
+ * is let age first (let_age()).
+ */
+static int
+read_file(struct archive *a, int dirfd, const char *name, const char *rel,
+    struct stat *st, char **srcp, size_t *lenp)
+{
+	struct stat	 after;
+	char		*src, why[160];
+	size_t		 len, got, max = archive_state(a)->max_file;
+	ssize_t		 n;
+	int		 fd, tries;
+
+	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1) {
+		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
+		archive_warn(a, rel, 1, 1, why, 1);
+		return -1;
+	}
+	/* It may have been swapped for something else since fstatat. */
+	if (fstat(fd, st) == -1 || !S_ISREG(st->st_mode)) {
+		close(fd);
+		archive_warn(a, rel, 1, 1, "not a regular file, skipped", 1);
+		return -1;
+	}
+	if (record_not_owned(a, rel, st)) {
+		close(fd);
+		return -1;
+	}
+	if (archive_watched(a))
+		let_age(fd, st);
+	for (tries = 1;; tries++) {
+		if ((unsigned long long)st->st_size > max) {
+			close(fd);
+			snprintf(why, sizeof(why), "larger than max_post_size "
+			    "(%zu KiB), skipped", max >> 10);
+			archive_warn(a, rel, 1, 1, why, 1);
+			return -1;
+		}
+		len = (size_t)st->st_size;
+		src = xmalloc(len + 1);
+		for (got = 0; got < len; got += (size_t)n) {
+			n = pread(fd, src + got, len - got, (off_t)got);
+			if (n == -1 && errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			if (n == -1) {
+				snprintf(why, sizeof(why), "%s, skipped",
+				    strerror(errno));
+				close(fd);
+				free(src);
+				archive_warn(a, rel, 1, 1, why, 1);
+				return -1;
+			}
+			if (n == 0)
+				break;		/* it shrank */
+		}
+		if (fstat(fd, &after) == -1 || !S_ISREG(after.st_mode)) {
+			close(fd);
+			free(src);
+			archive_warn(a, rel, 1, 1, "cannot stat it again, "
+			    "skipped", 1);
+			return -1;
+		}
+		if (got == len && !changed(st, &after))
+			break;
+		free(src);
+		if (tries == ARCHIVE_READ_TRIES) {
+			close(fd);
+			log_debug("%s: changed while read, %d times", rel,
+			    tries);
+			return 1;
+		}
+		*st = after;
+	}
+	close(fd);
+	src[got] = '\0';
+	*srcp = src;
+	*lenp = got;
+	return 0;
+}
+
+/*
+ * Where a first level-1 heading can end: after the first line that is an
+ * ATX "# " heading or a setext "===" underline.  Parsing only that much
+ * (most untitled posts open with their heading) keeps cmark from reading
+ * thousands of whole posts; see first_heading().
+ */
+static size_t
+heading_cut(const char *s, size_t len)
+{
+	const char	*p = s, *end = s + len, *nl, *q;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		for (q = p; q < nl && q - p < 3 && *q == ' '; q++)
+			;
+		if (q < nl && *q == '#' && (q + 1 == nl || q[1] == ' ' ||
+		    q[1] == '\t' || q[1] == '\r'))
+			return nl == end ? len : (size_t)(nl - s) + 1;
+		if (q < nl && *q == '=') {
+			while (q < nl && *q == '=')
+				q++;
+			while (q < nl && (*q == ' ' || *q == '\t' ||
+			    *q == '\r'))
+				q++;
+			if (q == nl)
+				return nl == end ? len : (size_t)(nl - s) + 1;
+		}
+		if (nl == end)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * render_first_heading() of md, reading as little as gives the same
+ * answer: blocks before a line do not depend on what follows it, but a
+ * link reference defined further down could change the heading's text,
+ * so a heading with a '[' in its source is read again in full.
+ */
+static char *
+first_heading(const char *md, size_t len)
+{
+	char	*h;
+	size_t	 cut;
+
+	cut = heading_cut(md, len);
+	if (cut > 0 && cut < len && memchr(md, '[', cut) == NULL) {
+		if ((h = render_first_heading(md, cut)) != NULL)
+			return h;
+	}
+	return render_first_heading(md, len);
+}
+
+/*
+ * What file_new() learns of a body: its first level-1 heading (a
+ * gemtext one as written: gemtext has no entities; the renderer decodes
+ * Markdown's) as one line, when front matter gives no title, and its
+ * links that may name posts.
+ */
+static void
+body_heading_links(struct archive_file *f)
+{
+	const char	*body = f->src + f->m.body_off;
+	size_t		 len = f->len - f->m.body_off;
+	char		*h = NULL, *t;
+
+	if (f->m.title == NULL)
+		h = f->gemtext ? gemtext_title(body, len) :
+		    first_heading(body, len);
+	if (h != NULL) {
+		t = frontmatter_oneline(h, strlen(h), 0);
+		free(h);
+		if (*t != '\0' && frontmatter_cut(t, FM_TITLE_MAX))
+			meta_warn(&f->m, f->m.body_line, 1, "the first "
+			    "heading, as the title: longer than %d characters, "
+			    "cut", FM_TITLE_MAX);
+		if (*t != '\0')
+			f->heading = t;
+		else
+			free(t);
+	}
+	if (f->gemtext)
+		f->links = gemtext_links(body, len, f->m.body_line,
+		    &f->nlinks);
+	else
+		f->links = scan_links(body, len, f->m.body_line, &f->nlinks);
+}
+
+static int
+same_stat(const struct archive_file *f, const struct stat *st)
+{
+	return f->dev == st->st_dev && f->ino == st->st_ino &&
+	    f->size == st->st_size &&
+	    archive_ns(&f->mtim) == archive_ns(&st->st_mtim) &&
+	    archive_ns(&f->ctim) == archive_ns(&st->st_ctim);
+}
+
+void
+record_unref(struct archive_file *f)
+{
+	size_t	 i;
+
+	if (f == NULL || atomic_fetch_sub(&f->refs, 1) != 1)
+		return;
+	/* Before meta_free(), which forgets ntags. */
+	if (f->tagkeys != NULL)
+		for (i = 0; i < f->m.ntags; i++)
+			free(f->tagkeys[i]);
+	free(f->tagkeys);
+	free(f->rel);
+	free(f->src);
+	if (!f->bad)
+		meta_free(&f->m);
+	free(f->heading);
+	free(f->tnotes);
+	free(f->summary);
+	scan_links_free(f->links, f->nlinks);
+	free(f->base);
+	free(f);
+}
+
+/* What a post borrows from its file record (see struct archive_file). */
+static void
+post_file_keys(struct archive_file *f)
+{
+	struct date	 d;
+	char		 stem[NAME_MAX + 1];
+	size_t		 i;
+
+	slug_post_stem(f->rel + strlen("posts/"), stem, sizeof(stem));
+	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
+		f->base = xstrdup(stem + 11);
+	else
+		f->base = xstrdup(stem);
+	f->tagkeys = xcalloc(f->m.ntags, sizeof(*f->tagkeys));
+	for (i = 0; i < f->m.ntags; i++)
+		f->tagkeys[i] = slug_tag_key(f->m.tags[i]);
+}
+
+/*
+ * The body's template constructs read for what they mean, once, when
+ * the file is read: src then holds the front matter and the rewritten
+ * body, so headings, word counts, links, search and every rendering
+ * see no template syntax, and rendering (on the request path) pays
+ * nothing for it.
+ */
+static void
+read_templates(struct archive_file *f)
+{
+	struct template_result	 r;
+	char			*src;
+	size_t			 off = f->m.body_off;
+
+	if (!template_present(f->src + off, f->len - off))
+		return;
+	template_rewrite(f->src + off, f->len - off, &r);
+	src = xmalloc(off + r.len + 1);
+	memcpy(src, f->src, off);
+	memcpy(src + off, r.body, r.len + 1);
+	free(f->src);
+	f->src = src;
+	f->len = off + r.len;
+	f->tnotes = r.notes;
+	f->ntnotes = r.nnotes;
+	f->ntmore = r.nmore;
+	r.notes = NULL;
+	template_result_free(&r);
+}
+
+/* What read_templates() did, as "posts/x.md:LINE:COL: template: ...". */
+static void
+log_templates(struct archive *a, const struct archive_file *f)
+{
+	const struct template_note	*n;
+	char				 why[160];
+	size_t				 i;
+
+	for (i = 0; i < f->ntnotes; i++) {
+		n = &f->tnotes[i];
+		if (n->what == TEMPLATE_REMOVED) {
+			snprintf(why, sizeof(why), "template: removed %s",
+			    n->text);
+			archive_warn(a, f->rel, f->m.body_line + n->line - 1,
+			    n->col, why, 0);
+		} else
+			log_info("%s:%u:%u: template: approximated %s",
+			    f->rel, f->m.body_line + n->line - 1, n->col,
+			    n->text);
+	}
+	if (f->ntmore > 0) {
+		snprintf(why, sizeof(why), "template: %zu more constructs "
+		    "removed or read approximately", f->ntmore);
+		archive_warn(a, f->rel, 1, 1, why, 0);
+	}
+}
+
+/* A record of src[0..len) (taken over), read as st said. */
+static struct archive_file *
+file_new(const struct archive_state *ap, const char *rel,
+    const struct stat *st, char *src, size_t len)
+{
+	struct archive_file	*f;
+	const char		*body;
+	long long		 newest;
+
+	f = xcalloc(1, sizeof(*f));
+	atomic_init(&f->refs, 1);
+	f->rel = xstrdup(rel);
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->size = st->st_size;
+	f->mtim = st->st_mtim;
+	f->ctim = st->st_ctim;
+	newest = archive_ns(&st->st_mtim);
+	if (archive_ns(&st->st_ctim) > newest)
+		newest = archive_ns(&st->st_ctim);
+	f->trusted = newest < ap->t_scan - ARCHIVE_RACY_NS;
+	if (frontmatter_parse(src, len, &f->m, &f->fe) == -1) {
+		f->bad = true;
+		memset(&f->m, 0, sizeof(f->m));
+		free(src);
+		return f;
+	}
+	f->src = src;
+	f->len = len;
+	f->gemtext = strncmp(rel, "posts/", 6) == 0 && archive_gmi_name(rel);
+	if (!f->gemtext)		/* Hugo's templates are Markdown's */
+		read_templates(f);
+	len = f->len;
+	body = f->src + f->m.body_off;
+	body_heading_links(f);
+	f->words = count_words(body, len - f->m.body_off);
+	if (!f->gemtext && f->m.summary == NULL &&
+	    strncmp(rel, "posts/", 6) == 0)
+		f->summary = render_summary(body, len - f->m.body_off,
+		    SUMMARY_MAX);
+	if (strncmp(rel, "posts/", 6) == 0)
+		post_file_keys(f);
+	return f;
+}
+
+/*
+ * Keep old, the previous snapshot's record of rel, because the file is
+ * being written (held) or changed while it was read: one more
+ * reference to it, or NULL (a new file, left out until it is whole).
+ */
+static struct archive_file *
+keep_old(struct archive *a, struct archive_file *old, const char *rel)
+{
+	a->nheld++;
+	if (old == NULL) {
+		log_debug("%s: being written: left out until it is whole",
+		    rel);
+		return NULL;
+	}
+	log_debug("%s: being written: the version before stays", rel);
+	atomic_fetch_add(&old->refs, 1);
+	return old;
+}
+
+/*
+ * name beneath dirfd (rel in messages) as a file record: the previous
+ * snapshot's when the file is unchanged, or still being written, else
+ * read and parsed now.  NULL when it is skipped (warned), or new and
+ * not yet whole.  The record is borrowed: a's file list holds it, even
+ * a broken one, so an unchanged broken file is not parsed again (its
+ * warning is repeated: every snapshot logs its own).
+ */
+struct archive_file *
+record_get(struct archive *a, int dirfd, const char *name, const char *rel,
+    int quiet_enoent)
+{
+	struct archive_state	*ap = archive_state(a);
+	struct archive_file	*f = NULL, *old = NULL;
+	struct stat		 st;
+	char			*src, why[160];
+	size_t			 len = 0, i;
+	int			 held, rv;
+
+	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1 ||
+	    record_not_owned(a, rel, &st))
+		return NULL;
+	if (ap->full) {
+		a->nskipped++;		/* warned once, below */
+		return NULL;
+	}
+	if (ap->prev != NULL)
+		old = index_get(&archive_state(ap->prev)->file_rel, rel);
+	/* Half-written: what it was counts, not what it is for now. */
+	if ((held = archive_held(a, rel, ARCHIVE_ASK_BEFORE))) {
+		if (old == NULL)
+			return keep_old(a, NULL, rel);
+		st.st_size = old->size;
+	}
+	/* The size checks come first: a reused file counts all the same. */
+	if ((unsigned long long)st.st_size > ap->max_file) {
+		snprintf(why, sizeof(why), "larger than max_post_size (%zu "
+		    "KiB), skipped", ap->max_file >> 10);
+		archive_warn(a, rel, 1, 1, why, 1);
+		return NULL;
+	}
+	if ((size_t)st.st_size > ap->max_total - ap->total) {
+		snprintf(why, sizeof(why), "max_archive_size (%zu MiB) "
+		    "reached: this file and every one after it skipped",
+		    ap->max_total >> 20);
+		archive_warn(a, rel, 1, 1, why, 1);
+		ap->full = 1;
+		return NULL;
+	}
+	ap->total += (size_t)st.st_size;
+	if (held)
+		f = keep_old(a, old, rel);
+	else if (old != NULL && old->trusted && same_stat(old, &st)) {
+		atomic_fetch_add(&old->refs, 1);
+		f = old;
+		a->nreused++;
+	} else if ((rv = read_file(a, dirfd, name, rel, &st, &src,
+	    &len)) == -1)
+		return NULL;
+	else if (rv == 1 || len == 0 || (archive_watched(a) &&
+	    archive_held(a, rel, recent_left_ms(&st) > 0 ?
+	    ARCHIVE_ASK_RECENT : ARCHIVE_ASK_READ))) {
+		/*
+		 * Changed while read, or a writer began meanwhile (or may
+		 * have: its event not yet seen); or empty.
+		 * An empty file is how one looks that is being rewritten:
+		 * open(2) with O_TRUNC shows size 0 before the kernel queues
+		 * the inotify event that tells of the writer (ext4 truncates
+		 * first, and that can wait on its journal), so no watch can
+		 * hold it yet.  It is never a post: what was stays, or
+		 * nothing.
+		 */
+		if (rv == 0)
+			free(src);
+		if ((f = keep_old(a, old, rel)) == NULL)
+			return NULL;
+	} else {
+		f = file_new(ap, rel, &st, src, len);
+		a->nread++;
+	}
+	if (ap->nfiles % 64 == 0)
+		ap->files = xreallocarray(ap->files, ap->nfiles + 64,
+		    sizeof(*ap->files));
+	ap->files[ap->nfiles++] = f;
+	if (f->bad) {
+		archive_warn(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
+		return NULL;
+	}
+	if (f->m.nignored > 0) {
+		snprintf(why, sizeof(why), "%s%s", f->m.ignored.msg,
+		    f->m.nignored > 1 ? " (and more values below)" : "");
+		archive_warn(a, rel, f->m.ignored.line, f->m.ignored.col, why,
+		    0);
+	}
+	for (i = 0; i < f->m.nwarns; i++)
+		archive_warn(a, rel, f->m.warns[i].line, f->m.warns[i].col,
+		    f->m.warns[i].msg, 0);
+	log_templates(a, f);
+	return f;
+}
