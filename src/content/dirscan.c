@@ -44,7 +44,7 @@ cmp_name(const void *x, const void *y)
 /*
  * A page bundle: a folder of posts/ (a directory itself, not a link to
  * one) with an index.md or index.gmi in it, the post; the rest of the
- * folder is the post's files, served from disk (site/router.c).  The
+ * folder is the post's files, served from disk (site/static.c).  The
  * name of the index, or NULL when de is no bundle.
  */
 static const char *

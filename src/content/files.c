@@ -1,6 +1,6 @@
 /*
  * files.c -- what of files/ and of a page bundle's folder the server
- * opens: the one rule, which the router (site/router.c) and the link
+ * opens: the one rule, which the router (site/static.c) and the link
  * check (content/links.c) go through, so that a link is never resolved
  * to what the server would refuse.
  *

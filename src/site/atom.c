@@ -290,76 +290,82 @@ atom_feed(struct buf *out, const struct atom_feed *f)
 	free(base);
 }
 
+size_t
+atom_entries(size_t nposts)
+{
+	return nposts < ATOM_MAX_ENTRIES ? nposts : ATOM_MAX_ENTRIES;
+}
+
+/*
+ * What the three feeds share: where they are published, and the
+ * archive's title, subtitle and author.
+ */
 static void
 feed_defaults(struct atom_feed *f, const struct archive *a,
-    const char *host, int port)
+    const struct atom_target *at)
 {
 	memset(f, 0, sizeof(*f));
-	f->host = host;
-	f->port = port;
+	f->host = at->host;
+	f->base = at->base;
+	f->port = at->port;
+	f->full = at->full;
 	f->archive = a;
 	f->title = a->title;
+	f->subtitle = a->subtitle;
+	f->author = a->author;
 }
 
 void
-atom_site(struct buf *out, const struct archive *a, const char *host,
-    int port)
+atom_site(struct buf *out, const struct archive *a,
+    const struct atom_target *at)
 {
 	struct atom_feed	 f;
 
-	feed_defaults(&f, a, host, port);
+	feed_defaults(&f, a, at);
 	f.self = LAYOUT_PATH_FEED;
 	f.alternate = LAYOUT_PATH_GEMLOG;
-	f.subtitle = a->subtitle;
 	f.posts = a->posts;
-	f.nposts = a->nposts < ATOM_MAX_ENTRIES ? a->nposts :
-	    ATOM_MAX_ENTRIES;
+	f.nposts = atom_entries(a->nposts);
 	atom_feed(out, &f);
 }
 
 void
 atom_series(struct buf *out, const struct archive *a, const struct series *s,
-    const char *host, int port)
+    const struct atom_target *at)
 {
 	struct atom_feed	 f;
-	char			*self, *alt, *title;
+	char			*self, *alt;
 
-	feed_defaults(&f, a, host, port);
+	feed_defaults(&f, a, at);
 	self = layout_path(LAYOUT_SERIES_FEED, s->slug, NULL);
 	alt = layout_path(LAYOUT_SERIES, s->slug, NULL);
-	title = xasprintf("%s: %s", a->title != NULL ? a->title : "",
-	    s->title != NULL ? s->title : s->slug);
 	f.self = self;
 	f.alternate = alt;
-	f.title = title;
-	f.subtitle = s->summary;
+	f.title = s->title;	/* says what it is: "Running a Capsule" */
 	f.posts = s->parts;
 	f.nposts = s->nparts;
 	atom_feed(out, &f);
 	free(self);
 	free(alt);
-	free(title);
 }
 
 void
 atom_tag(struct buf *out, const struct archive *a, const struct tag *t,
-    const char *host, int port)
+    const struct atom_target *at)
 {
 	struct atom_feed	 f;
 	char			*self, *alt, *title;
 
-	feed_defaults(&f, a, host, port);
+	feed_defaults(&f, a, at);
 	self = layout_path(LAYOUT_TAG_FEED, t->slug, NULL);
 	alt = layout_path(LAYOUT_TAG, t->slug, NULL);
-	title = xasprintf("%s: posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
-	    a->title != NULL ? a->title : "",
-	    t->name != NULL ? t->name : t->slug);
+	/* A tag's name alone ("c") says little: the site's title first. */
+	title = xasprintf("%s: %s", a->title, t->name);
 	f.self = self;
 	f.alternate = alt;
 	f.title = title;
 	f.posts = t->posts;
-	f.nposts = t->nposts < ATOM_MAX_ENTRIES ? t->nposts :
-	    ATOM_MAX_ENTRIES;
+	f.nposts = atom_entries(t->nposts);
 	atom_feed(out, &f);
 	free(self);
 	free(alt);

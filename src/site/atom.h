@@ -4,9 +4,10 @@
  * atom_feed() writes one complete feed document into a struct buf from a
  * struct atom_feed the caller fills; atom_site(), atom_series() and
  * atom_tag() fill it from a snapshot for the three feeds the server
- * publishes.  Ids and hrefs are absolute ("gemini://host/posts/x"), the
- * same URLs the gemtext pages link to, so a reader that follows both the
- * gemlog page and the Atom feed sees the same entries.  Knows the post
+ * publishes (the router sends what they write, nothing else).  Ids and
+ * hrefs are absolute ("gemini://host/posts/x"), the same URLs the
+ * gemtext pages link to, so a reader that follows both the gemlog page
+ * and the Atom feed sees the same entries.  Knows the post
  * struct and XML escaping; nothing of requests.
  */
 #ifndef CAPSULED_ATOM_H
@@ -23,8 +24,20 @@ struct post;
 struct series;
 struct tag;
 
-/* Entries in the site and tag feeds (series feeds carry every part). */
-#define ATOM_MAX_ENTRIES	20
+/*
+ * Entries in the site and tag feeds, the latest posts (series feeds
+ * carry every part): atom_entries().
+ */
+#define ATOM_MAX_ENTRIES	50
+
+/* Where the server publishes its feeds, and what their entries carry. */
+struct atom_target {
+	const char	*host;		/* public host name */
+	const char	*base;		/* before every path: "/~name", or
+					   NULL */
+	int		 port;		/* Gemini port; 1965 is left out */
+	int		 full;		/* atom_full_content: the bodies */
+};
 
 struct atom_feed {
 	const char	*host;		/* public host name */
@@ -64,18 +77,23 @@ char	*atom_base(const char *host, int port);
  */
 void	 atom_feed(struct buf *out, const struct atom_feed *);
 
+/* How many of n posts, newest first, a site or tag feed carries. */
+size_t	 atom_entries(size_t nposts);
+
 /*
- * The three feeds the server publishes, summaries only, filled from the
- * snapshot (title, subtitle, author, lang):
+ * The three feeds the server publishes, filled from the snapshot: the
+ * archive's subtitle, author and lang; titled by the archive's title,
+ * the series' title, and "<archive's title>: <tag's name>":
  *   /atom.xml                  latest ATOM_MAX_ENTRIES posts; alt /gemlog/
  *   /series/<slug>/atom.xml    every part; alternate /series/<slug>/
- *   /tags/<slug>/atom.xml      latest posts; alternate /tags/<slug>/
+ *   /tags/<slug>/atom.xml      latest ATOM_MAX_ENTRIES; alt /tags/<slug>/
+ * Summaries only, or the bodies too with at->full.
  */
 void	 atom_site(struct buf *out, const struct archive *,
-	    const char *host, int port);
+	    const struct atom_target *at);
 void	 atom_series(struct buf *out, const struct archive *,
-	    const struct series *, const char *host, int port);
+	    const struct series *, const struct atom_target *at);
 void	 atom_tag(struct buf *out, const struct archive *,
-	    const struct tag *, const char *host, int port);
+	    const struct tag *, const struct atom_target *at);
 
 #endif

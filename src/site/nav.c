@@ -348,7 +348,7 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 		for (i = 0; i < a->ndocs; i++) {
 			char	*url;
 
-			url = xasprintf("/%s", a->docs[i]->name);
+			url = layout_path(LAYOUT_PAGE, a->docs[i]->name, NULL);
 			page_link(pg, LINK_TEXT, url, NULL, "%s",
 			    a->docs[i]->title != NULL &&
 			    *a->docs[i]->title != '\0' ?

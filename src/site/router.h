@@ -3,64 +3,19 @@
  * rendered page, or a file to stream.
  *
  * No I/O on sockets: conn.c writes what the response describes.  The
- * same paths serve Gemini and Gopher (README.md, "URL layout").  A response may
- * borrow bytes from the site's cache (site.h): it holds a reference to
- * that blob, released by response_free() once the response is written.
+ * same paths serve Gemini and Gopher (README.md, "URL layout").  The
+ * response object (struct response, response_render()) is response.h's.
  */
 #ifndef CAPSULED_ROUTER_H
 #define CAPSULED_ROUTER_H
 
 #include <stddef.h>
-#include <stdint.h>
 
-#include "core/buf.h"
-#include "proto/gemini.h"		/* GEMINI_META_MAX */
-#include "proto/proto.h"
+#include "site/response.h"
 
 struct archive;
-struct blob;
 struct config;
-struct render_job;
 struct site;
-
-struct response {
-	int		 status;	/* Gemini status; Gopher maps 2x/5x */
-	/* Gemini META (MIME type, message, redirect target), NUL-ended */
-	char		 meta[GEMINI_META_MAX + 1];
-	const char	*body;		/* borrowed: blob or owned.data */
-	size_t		 bodylen;
-	struct blob	*blob;		/* one reference, or NULL */
-	struct buf	 owned;		/* body rendered for this request */
-	int		 fd;		/* a file to stream after the body; -1 */
-	uint64_t	 filelen;
-	char		 gopher_type;	/* Gopher: '0', '1', '9'... of body */
-	/*
-	 * Set by the caller before router_handle(): it can wait for a page
-	 * that is slow to render (response_render()).  0 renders every
-	 * page at once.
-	 */
-	int		 may_defer;
-	struct render_job *job;		/* owned: the body still to make */
-};
-
-void	 response_init(struct response *);
-void	 response_free(struct response *);	/* closes fd */
-/*
- * r->job's page rendered, published to its site's cache slot, and made
- * r's body; nothing without a job.  A post or page whose Markdown is
- * large, or has a table row with very many columns, and a feed with the
- * content of such posts (atom_full_content), are left so by
- * router_handle() when r->may_defer: its status and META are final,
- * its body comes from this call, which may take a second or more and
- * is meant for another thread (libuv's pool).  Any thread, while r's
- * site and configuration live (the caller holds their generation).
- */
-void	 response_render(struct response *r);
-/* The body is what r->owned holds (body and bodylen point at it). */
-void	 response_use_owned(struct response *r);
-/* Set an error or redirect: status and a printf'd META. */
-void	 response_status(struct response *, int status, const char *fmt,
-	    ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * The user capsules ("userdirs") of a generation, sorted by name: user

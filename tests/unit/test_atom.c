@@ -1,7 +1,8 @@
 /*
  * test_atom.c -- Atom feeds: required elements, escaping, absolute ids,
  * RFC 3339 dates, and well-formedness checked by xmllint when it is
- * installed (reported as skipped otherwise).
+ * installed (reported as skipped otherwise); and the three feeds the
+ * server publishes, compared byte for byte with what the router sends.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +11,15 @@
 
 #include "content/archive.h"
 #include "core/buf.h"
+#include "core/config.h"
 #include "core/date.h"
-#include "site/atom.h"
-#include "harness.h"
+#include "core/log.h"
 #include "core/util.h"
+#include "site/atom.h"
+#include "site/router.h"
+#include "site/site.h"
+#include "files.h"
+#include "harness.h"
 
 #define XMLLINT	"/usr/bin/xmllint"
 
@@ -297,88 +303,174 @@ test_base(void)
 	free(s);
 }
 
+/* What the router answers for path over proto: its body, malloc'd. */
+static char *
+served(const struct config *cfg, struct site *s, enum proto proto,
+    const char *path, size_t *lenp)
+{
+	struct router_req	 req = { proto, path, NULL, 0, NULL };
+	struct response		 r;
+	char			*body;
+
+	response_init(&r);
+	router_handle(cfg, s, &req, &r);
+	OK(r.status == 20 && strcmp(r.meta, "application/atom+xml") == 0 &&
+	    r.gopher_type == '0', "%s: 20 application/atom+xml, type 0 "
+	    "(%d %s)", path, r.status, r.meta);
+	body = xmalloc(r.bodylen + 1);
+	memcpy(body, r.body != NULL ? r.body : "", r.bodylen);
+	body[r.bodylen] = '\0';
+	*lenp = r.bodylen;
+	response_free(&r);
+	return body;
+}
+
+/*
+ * The server sends what atom.c builds: path's body over both protocols
+ * is want's bytes, which are returned (freed by the caller's buf_free).
+ */
+static void
+same(const struct config *cfg, struct site *s, const char *path,
+    const struct buf *want)
+{
+	char	*got;
+	size_t	 len;
+	int	 proto;
+
+	for (proto = PROTO_GEMINI; proto <= PROTO_GOPHER; proto++) {
+		got = served(cfg, s, proto, path, &len);
+		OK(len == want->len && memcmp(got, want->data, len) == 0,
+		    "%s (%s): the router sends what atom.c builds:\n%s\n---\n"
+		    "%s", path, proto == PROTO_GEMINI ? "gemini" : "gopher",
+		    got, want->data);
+		free(got);
+	}
+}
+
+/* A capsule of 52 posts tagged "c", two of them a series. */
+static struct archive *
+capsule(char *top, struct config *cfg)
+{
+	char	 rel[64], text[256];
+	int	 i;
+
+	test_mkdir(top, "posts");
+	test_mkdir(top, "series");
+	for (i = 0; i < 52; i++) {
+		snprintf(rel, sizeof(rel), "posts/2024-01-%02d-p%d.md",
+		    1 + i % 28, i);
+		snprintf(text, sizeof(text), "---\ntitle: Post %d\n"
+		    "date: 2024-%02d-%02d\ntags: [C]\n%s---\nBody %d & "
+		    "[a link](/tags/c/).\n", i, 1 + i / 28, 1 + i % 28,
+		    i < 2 ? "series: Gemini\n" : "", i);
+		test_put(top, rel, text);
+	}
+	test_put(top, "series/gemini.md", "---\ntitle: Gemini\nsummary: A "
+	    "<series>\n---\nIntro.\n");
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->capsule_dir = top;
+	cfg->site_title = "Site & co";
+	cfg->site_subtitle = "Notes";
+	cfg->author = "Alice";
+	cfg->lang = "en";
+	cfg->hostname = "h";
+	cfg->gemini_port = 1966;
+	cfg->gopher_port = 70;
+	return archive_load(cfg);
+}
+
+/*
+ * The three feeds the server publishes: what the router sends for
+ * /atom.xml (and /gemlog/atom.xml), a series' and a tag's is what
+ * atom_site(), atom_series() and atom_tag() build, with one entry limit
+ * (ATOM_MAX_ENTRIES, for the site's and a tag's: a tag's was unbounded
+ * before they were one path) and one title rule.
+ */
 static void
 test_site(void)
 {
-	struct archive	 a;
-	struct series	 s;
-	struct tag	 t;
-	struct post	*posts[25];
-	struct buf	 b = BUF_INIT;
-	char		 slug[16], date[16];
-	size_t		 i;
+	char			 top[] = "/tmp/test_atom_site.XXXXXX";
+	struct config		 cfg;
+	struct archive		*a;
+	struct site		*s;
+	struct atom_target	 t;
+	struct buf		 b = BUF_INIT;
+	int			 full;
 
-	for (i = 0; i < nitems(posts); i++) {
-		snprintf(slug, sizeof(slug), "p%zu", i);
-		snprintf(date, sizeof(date), "2024-01-%02zu", 25 - i);
-		posts[i] = mkpost(slug, slug, date);
+	if (mkdtemp(top) == NULL) {
+		OK(0, "mkdtemp");
+		return;
 	}
-	memset(&a, 0, sizeof(a));
-	a.title = "Site & co";
-	a.author = "Alice";
-	a.posts = posts;
-	a.nposts = nitems(posts);
-	atom_site(&b, &a, "h", 1966);
-	check_xml(&b, "site feed");
-	INT_EQ(count(b.data, "<entry>"), ATOM_MAX_ENTRIES, "site: latest N");
-	HAS(b.data, "<id>gemini://h:1966/gemlog/</id>", "site id");
-	HAS(b.data, "href=\"gemini://h:1966/atom.xml\"", "site self");
-	HAS(b.data, "<updated>2024-01-25T12:00:00Z</updated>\n  <author>",
-	    "site updated");
-	OK(strstr(b.data, "/posts/p20<") == NULL, "21st post left out");
-	buf_free(&b);
+	if ((a = capsule(top, &cfg)) == NULL) {
+		OK(0, "archive_load");
+		test_rm_tree(top);
+		return;
+	}
+	INT_EQ(a->nposts, 52, "posts");
+	INT_EQ(a->nseries, 1, "one series");
+	INT_EQ(a->ntags, 1, "one tag");
+	for (full = 0; full <= 1; full++) {
+		cfg.atom_full_content = full;
+		cfg.base = full ? "/~me" : NULL;
+		t = (struct atom_target){ cfg.hostname, cfg.base,
+		    cfg.gemini_port, full };
+		s = site_new(a, 0);
 
-	memset(&s, 0, sizeof(s));
-	s.slug = "gem";
-	s.title = "Gemini";
-	s.summary = "A <series>";
-	s.parts = posts;
-	s.nparts = 3;
-	atom_series(&b, &a, &s, "h", 1965);
-	check_xml(&b, "series feed");
-	HAS(b.data, "<id>gemini://h/series/gem/</id>", "series id");
-	HAS(b.data, "href=\"gemini://h/series/gem/atom.xml\"", "series self");
-	HAS(b.data, "<title>Site &amp; co: Gemini</title>", "series title");
-	HAS(b.data, "<subtitle>A &lt;series&gt;</subtitle>", "series sub");
-	INT_EQ(count(b.data, "<entry>"), 3, "series: every part");
-	buf_free(&b);
-
-	memset(&t, 0, sizeof(t));
-	t.slug = "node.js";
-	t.name = "Node.js";
-	t.posts = posts;
-	t.nposts = 25;
-	atom_tag(&b, &a, &t, "h", 0);
-	check_xml(&b, "tag feed");
-	HAS(b.data, "<id>gemini://h/tags/node.js/</id>", "tag id");
-	HAS(b.data, "Node.js\xe2\x80\x9d</title>", "tag title");
-	INT_EQ(count(b.data, "<entry>"), ATOM_MAX_ENTRIES, "tag: latest N");
-	buf_free(&b);
-
-	/* Tags on entries become categories. */
-	{
-		struct tag	*tp = &t;
-		char		*name = "Node.js";
-
-		posts[0]->tags = &tp;
-		posts[0]->tagnames = &name;
-		posts[0]->ntags = 1;
-		atom_tag(&b, &a, &t, "h", 0);
-		HAS(b.data, "<category term=\"node.js\" label=\"Node.js\"/>",
-		    "category");
-		check_xml(&b, "categories");
-		posts[0]->tags = NULL;
-		posts[0]->tagnames = NULL;
-		posts[0]->ntags = 0;
+		atom_site(&b, a, &t);
+		check_xml(&b, "site feed");
+		same(&cfg, s, "/atom.xml", &b);
+		same(&cfg, s, "/gemlog/atom.xml", &b);
+		INT_EQ(count(b.data, "<entry>"), ATOM_MAX_ENTRIES,
+		    "site: the latest ATOM_MAX_ENTRIES");
+		INT_EQ(ATOM_MAX_ENTRIES, 50, "the limit the server had");
+		HAS(b.data, "\n  <title>Site &amp; co</title>\n", "site title");
+		HAS(b.data, "<subtitle>Notes</subtitle>", "site subtitle");
+		HAS(b.data, "<author><name>Alice</name></author>", "author");
+		HAS(b.data, full ? "<id>gemini://h:1966/~me/gemlog/</id>" :
+		    "<id>gemini://h:1966/gemlog/</id>", "site id");
+		HAS(b.data, full ? "href=\"gemini://h:1966/~me/atom.xml\"" :
+		    "href=\"gemini://h:1966/atom.xml\"", "site self");
+		HAS(b.data, "<category term=\"c\" label=\"C\"/>", "category");
+		OK((strstr(b.data, "<content type=\"text\">Body 51 &amp; ") !=
+		    NULL) == full, "content only with atom_full_content");
+		OK((strstr(b.data, "=&gt; gemini://h:1966/~me/tags/c/ "
+		    "a link") != NULL) == full,
+		    "its links absolute, in the user's capsule");
 		buf_free(&b);
+
+		atom_series(&b, a, a->series[0], &t);
+		check_xml(&b, "series feed");
+		same(&cfg, s, "/series/gemini/atom.xml", &b);
+		INT_EQ(count(b.data, "<entry>"), 2, "series: every part");
+		/* A series' title says what it is; the site's subtitle. */
+		HAS(b.data, "\n  <title>Gemini</title>\n", "series title");
+		HAS(b.data, "<subtitle>Notes</subtitle>", "series subtitle");
+		HAS(b.data, "/series/gemini/</id>", "series id");
+		buf_free(&b);
+
+		atom_tag(&b, a, a->tags[0], &t);
+		check_xml(&b, "tag feed");
+		same(&cfg, s, "/tags/c/atom.xml", &b);
+		INT_EQ(count(b.data, "<entry>"), ATOM_MAX_ENTRIES,
+		    "tag: the latest ATOM_MAX_ENTRIES, as the site's");
+		HAS(b.data, "\n  <title>Site &amp; co: C</title>\n",
+		    "tag title: the site's, then the tag's name");
+		HAS(b.data, "<subtitle>Notes</subtitle>", "tag subtitle");
+		HAS(b.data, "/tags/c/</id>", "tag id");
+		buf_free(&b);
+		site_unref(s);
 	}
-	for (i = 0; i < nitems(posts); i++)
-		post_free(posts[i]);
+	INT_EQ(atom_entries(3), 3, "fewer posts: all of them");
+	INT_EQ(atom_entries(ATOM_MAX_ENTRIES + 1), ATOM_MAX_ENTRIES,
+	    "more: the limit");
+	archive_unref(a);
+	test_rm_tree(top);
 }
 
 int
 main(void)
 {
+	log_set_level(LOG_LEVEL_ERROR);
 	if (mkdtemp(tmpdir) == NULL) {
 		perror("mkdtemp");
 		return 1;

@@ -1,0 +1,697 @@
+/*
+ * response.c -- the response object, the texts a site caches, and
+ * their deferred rendering.
+ *
+ * Every page, menu and feed goes out through response_serve_text():
+ * rendered on first request and published into the site's cache slots
+ * (site.h; compare-and-swap, no lock), so every later request borrows
+ * the same bytes, holding a reference to them (cache.h: an evicted page
+ * lives until the responses sending it are done).  What differs between
+ * them, their slot, type and maker, is the table texts[].  One that is
+ * slow to make is left to response_render() when the caller can wait.
+ * The emitters wire the page model (page.h) to gemtext or Gopher and
+ * the writer's links to the archive (links.h).  No socket I/O.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "content/archive.h"
+#include "content/links.h"
+#include "core/buf.h"
+#include "core/config.h"
+#include "core/layout.h"
+#include "core/url.h"
+#include "core/util.h"
+#include "markdown/render.h"
+#include "markdown/scan.h"
+#include "proto/gopher.h"
+#include "site/atom.h"
+#include "site/nav.h"
+#include "site/page.h"
+#include "site/response.h"
+#include "site/site.h"
+
+/*
+ * Markdown slower to render than a worker's loop may wait for: larger
+ * than this many bytes, or with a line of more '|' than that (a table
+ * row: cmark-gfm's tables cost about the square of their columns).
+ * Measured with render_gemtext() on a 2-core machine under load (best
+ * of three): prose 100 KiB 19 ms, 1 MiB 230 ms, 8 MiB 2.5 s; a table
+ * of 5,000 rows and 5 columns 146 ms; one row of 500 columns 1.5 ms, of
+ * 2,000 18 ms, of 8,000 355 ms.  16 KiB of prose is about 3 ms there.
+ */
+#define RENDER_INLINE_MAX	(16u << 10)
+#define RENDER_PIPES_MAX	256
+
+/* ---- the response object -------------------------------------------- */
+
+void
+response_init(struct response *r)
+{
+	memset(r, 0, sizeof(*r));
+	buf_init(&r->owned);
+	r->fd = -1;
+}
+
+void
+response_use_owned(struct response *r)
+{
+	r->body = r->owned.data;
+	r->bodylen = r->owned.len;
+}
+
+/* A body left for response_render(): what it takes to make it. */
+struct render_job {
+	struct route	 rt;		/* reqpath: NULL */
+	struct slot	*slot;
+	enum text_kind	 kind;		/* the text kind of id, */
+	size_t		 id;
+	int		 fd;		/* or a file to read whole (owned),
+					   or -1 */
+	uint64_t	 filelen;	/* its size, as fstat(2) said */
+	response_fill_fn *fill;		/* how */
+};
+
+static void
+job_free(struct render_job *j)
+{
+	if (j == NULL)
+		return;
+	if (j->fd != -1)
+		close(j->fd);
+	free(j);
+}
+
+void
+response_free(struct response *r)
+{
+	job_free(r->job);
+	r->job = NULL;
+	buf_free(&r->owned);
+	if (r->fd != -1)
+		close(r->fd);
+	r->fd = -1;
+	blob_unref(r->blob);
+	r->blob = NULL;
+	r->body = NULL;
+	r->bodylen = 0;
+}
+
+void
+response_status(struct response *r, int status, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	r->status = status;
+	va_start(ap, fmt);
+	vsnprintf(r->meta, sizeof(r->meta), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A 20 of this type: its body comes from response_set_body() or a
+ * render job.
+ */
+static void
+set_type(struct response *r, const char *mime, const char *lang,
+    char gopher_type)
+{
+	r->gopher_type = gopher_type;
+	if (lang != NULL)
+		response_status(r, 20, "%s; charset=utf-8; lang=%s", mime,
+		    lang);
+	else
+		response_status(r, 20, "%s", mime);
+}
+
+void
+response_use_blob(struct response *r, struct blob *b)
+{
+	r->blob = b;		/* our reference, dropped by response_free */
+	r->body = b->data;
+	r->bodylen = b->len;
+}
+
+void
+response_set_body(struct response *r, struct blob *b, const char *mime,
+    const char *lang, char gopher_type)
+{
+	response_use_blob(r, b);
+	set_type(r, mime, lang, gopher_type);
+}
+
+/* ---- emitters: the page model to gemtext or Gopher ------------------- */
+
+/* Link hooks handed to the renderers. */
+struct link_ctx {
+	const struct route	*rt;
+	const char		*from;		/* "posts/x.md" */
+};
+
+/*
+ * A link of the writer's, resolved in the archive.  In a user capsule a
+ * path of the site is the capsule's own: it gets the base ("/~name"), so
+ * "/posts/x" or "/~other/x" written there stay within it.  Gopher's
+ * absolute_link() adds the base itself, once it has told the kind of
+ * page from the path.
+ */
+static char *
+rewrite_link(void *ctx, const char *url)
+{
+	struct link_ctx	*lc = ctx;
+	const char	*base = lc->rt->cfg->base;
+	char		*to, *with;
+
+	to = links_resolve(lc->rt->a, lc->from, url);
+	if (base == NULL || lc->rt->proto != PROTO_GEMINI ||
+	    !layout_site_path(to != NULL ? to : url))
+		return to;
+	with = xasprintf("%s%s", base, to != NULL ? to : url);
+	free(to);
+	return with;
+}
+
+static int
+public_port(const struct route *rt)
+{
+	if (rt->proto == PROTO_GEMINI)
+		return rt->cfg->gemini_port;
+	return gopher_public_port(rt->cfg);
+}
+
+/* Gopher text names our own pages by absolute gopher:// URLs. */
+static char *
+absolute_link(void *ctx, const char *url)
+{
+	struct link_ctx	*lc = ctx;
+
+	return lc->rt->gopher_url(lc->rt->cfg, lc->rt->a, url);
+}
+
+static void
+target_init(struct page_target *t, const struct route *rt,
+    struct link_ctx *lc, const char *from)
+{
+	memset(t, 0, sizeof(*t));
+	lc->rt = rt;
+	lc->from = from;
+	t->host = rt->cfg->hostname;
+	t->base = rt->cfg->base;
+	t->port = public_port(rt);
+	t->width = rt->cfg->gopher_width;
+	t->ropts.width = rt->cfg->gopher_width;
+	t->ropts.rewrite = rewrite_link;
+	t->ropts.rewrite_ctx = lc;
+	if (rt->proto == PROTO_GOPHER) {
+		t->ropts.absolute = absolute_link;
+		t->ropts.absolute_ctx = lc;
+		t->ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
+		t->ropts.ascii = t->ascii;
+	}
+}
+
+/*
+ * Gopher text documents go out with CRLF line ends (RFC 1436), without
+ * dot-stuffing or a final "." line, as Gophernicus and current clients
+ * do; converted once, when the page is cached.
+ */
+static void
+crlf(struct buf *b)
+{
+	struct buf	 out = BUF_INIT;
+	const char	*s, *end, *nl;
+	size_t		 nlines = 0;
+
+	if (b->len == 0)		/* data may be NULL: no arithmetic */
+		return;
+	/* Lines are copied whole: a byte at a time was 10 % of a render. */
+	s = b->data;
+	end = b->data + b->len;
+	for (nl = s; (nl = memchr(nl, '\n', (size_t)(end - nl))) != NULL;
+	    nl++)
+		nlines++;
+	buf_reserve(&out, b->len + nlines);
+	for (; (nl = memchr(s, '\n', (size_t)(end - s))) != NULL; s = nl + 1) {
+		buf_add(&out, s, (size_t)(nl - s));
+		if (nl == b->data || nl[-1] != '\r')
+			buf_addc(&out, '\r');
+		buf_addc(&out, '\n');
+	}
+	buf_add(&out, s, (size_t)(end - s));
+	buf_free(b);
+	*b = out;
+}
+
+/*
+ * Emit a page model: gemtext; over Gopher a menu, or the plain text of a
+ * document (a post or page).  from is the file its Markdown blocks come
+ * from, for their relative links.
+ */
+static struct blob *
+emit(const struct route *rt, struct page *p, const char *from,
+    int document)
+{
+	struct page_target	 t;
+	struct link_ctx		 lc;
+	struct buf		 out = BUF_INIT;
+	struct blob		*b;
+
+	target_init(&t, rt, &lc, from);
+	if (rt->proto == PROTO_GEMINI)
+		page_emit_gemtext(p, &t, &out);
+	else if (!document)
+		page_emit_gophermap(p, &t, &out);
+	else {
+		page_emit_text(p, &t, &out);
+		crlf(&out);
+	}
+	b = blob_new(out.data ? out.data : "", out.len);
+	buf_free(&out);
+	return b;
+}
+
+struct blob *
+response_menu(const struct route *rt, struct page *p)
+{
+	return emit(rt, p, "index.md", 0);
+}
+
+struct blob *
+response_document(const struct route *rt, struct page *p, const char *from)
+{
+	return emit(rt, p, from, 1);
+}
+
+/* ---- the texts a site caches ----------------------------------------- */
+
+/* Would md[0..len) keep a loop waiting (RENDER_INLINE_MAX)? */
+static int
+slow_to_render(const char *md, size_t len)
+{
+	const char	*p, *end = md + len;
+	size_t		 pipes = 0;
+
+	if (len > RENDER_INLINE_MAX)
+		return 1;
+	for (p = md; p < end; p++) {
+		if (*p == '\n')
+			pipes = 0;
+		else if (*p == '|' && ++pipes > RENDER_PIPES_MAX)
+			return 1;
+	}
+	return 0;
+}
+
+/* A feed with every post's content is slow when they are together. */
+static int
+slow_feed(struct post *const *posts, size_t nposts)
+{
+	size_t	 i, len = 0;
+
+	for (i = 0; i < nposts; i++) {
+		len += posts[i]->srclen - posts[i]->body_off;
+		if (len > RENDER_INLINE_MAX || slow_to_render(posts[i]->src +
+		    posts[i]->body_off, posts[i]->srclen - posts[i]->body_off))
+			return 1;
+	}
+	return 0;
+}
+
+#define TYPE_GEMTEXT	"text/gemini"
+#define TYPE_ATOM	"application/atom+xml"
+
+/* What differs between the kinds of text: the rest is one path. */
+static const struct text_rule {
+	enum site_kind	 site;		/* its slot: the thing's kind */
+	enum site_render render;	/* and rendering; SITE_NRENDERS:
+					   the request's protocol's */
+	const char	*mime;
+	char		 gopher_type;
+	enum {
+		EMIT_MENU,		/* page or menu: response_menu() */
+		EMIT_DOCUMENT,		/* response_document() */
+		EMIT_FEED,		/* Atom: atom.h, no page */
+	}		 emit;
+} texts[TEXT_NKINDS] = {
+	[TEXT_NAV] = { SITE_NAV, SITE_NRENDERS, TYPE_GEMTEXT, '1',
+	    EMIT_MENU },
+	[TEXT_SERIES] = { SITE_SERIES, SITE_NRENDERS, TYPE_GEMTEXT, '1',
+	    EMIT_MENU },
+	[TEXT_TAG] = { SITE_TAG, SITE_NRENDERS, TYPE_GEMTEXT, '1', EMIT_MENU },
+	[TEXT_POST] = { SITE_POST, SITE_NRENDERS, TYPE_GEMTEXT, '0',
+	    EMIT_DOCUMENT },
+	[TEXT_POST_MENU] = { SITE_POST, SITE_GOPHER_MENU, TYPE_GEMTEXT, '1',
+	    EMIT_MENU },
+	[TEXT_DOC] = { SITE_DOC, SITE_NRENDERS, TYPE_GEMTEXT, '0',
+	    EMIT_DOCUMENT },
+	[TEXT_DOC_MENU] = { SITE_DOC, SITE_GOPHER_MENU, TYPE_GEMTEXT, '1',
+	    EMIT_MENU },
+	/* Feeds: the same bytes over both protocols (Gopher: type 0). */
+	[TEXT_FEED] = { SITE_NAV, SITE_ATOM, TYPE_ATOM, '0', EMIT_FEED },
+	[TEXT_SERIES_FEED] = { SITE_SERIES, SITE_ATOM, TYPE_ATOM, '0',
+	    EMIT_FEED },
+	[TEXT_TAG_FEED] = { SITE_TAG, SITE_ATOM, TYPE_ATOM, '0', EMIT_FEED },
+};
+
+/* The slot of this request's rendering of text k of id. */
+static struct slot *
+text_slot(const struct route *rt, enum text_kind k, size_t id)
+{
+	enum site_render	 render = texts[k].render;
+
+	if (render == SITE_NRENDERS)
+		render = rt->proto == PROTO_GEMINI ? SITE_GEMINI : SITE_GOPHER;
+	if (k == TEXT_FEED)
+		id = NAV_GEMLOG;	/* the feed of /gemlog/ */
+	return site_slot(rt->site, texts[k].site, id, render);
+}
+
+/* Its lang= (the post's or page's, else the site's); none for a feed. */
+static const char *
+text_lang(const struct route *rt, enum text_kind k, size_t id)
+{
+	const char	*lang = NULL;
+
+	switch (k) {
+	case TEXT_POST:
+	case TEXT_POST_MENU:
+		lang = rt->a->posts[id]->lang;
+		break;
+	case TEXT_DOC:
+	case TEXT_DOC_MENU:
+		lang = rt->a->docs[id]->lang;
+		break;
+	case TEXT_FEED:
+	case TEXT_SERIES_FEED:
+	case TEXT_TAG_FEED:
+		return NULL;
+	default:
+		break;
+	}
+	return lang != NULL ? lang : rt->a->lang;
+}
+
+/*
+ * Is text k of id slow to make: a post's or page's Markdown (its Gopher
+ * menu renders it too, to number its links), or a feed with the content
+ * of such posts?  Navigation pages never are.
+ */
+static int
+text_slow(const struct route *rt, enum text_kind k, size_t id)
+{
+	const struct archive	*a = rt->a;
+	const struct post	*post;
+	const struct doc	*d;
+	const struct series	*s;
+	const struct tag	*t;
+
+	switch (k) {
+	case TEXT_POST:
+	case TEXT_POST_MENU:
+		post = a->posts[id];
+		return slow_to_render(post->src + post->body_off,
+		    post->srclen - post->body_off);
+	case TEXT_DOC:
+	case TEXT_DOC_MENU:
+		d = a->docs[id];
+		return slow_to_render(d->src + d->body_off,
+		    d->srclen - d->body_off);
+	case TEXT_FEED:
+		return rt->cfg->atom_full_content && slow_feed(a->posts,
+		    atom_entries(a->nposts));
+	case TEXT_SERIES_FEED:
+		s = a->series[id];
+		return rt->cfg->atom_full_content && slow_feed(s->parts,
+		    s->nparts);
+	case TEXT_TAG_FEED:
+		t = a->tags[id];
+		return rt->cfg->atom_full_content && slow_feed(t->posts,
+		    atom_entries(t->nposts));
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A post's Markdown as its pages show it: a body that opens with the
+ * title would show it twice, so that heading is left out.
+ */
+static const char *
+post_body(const struct post *post, size_t *lenp)
+{
+	const char	*body = post->src + post->body_off;
+	size_t		 len = post->srclen - post->body_off, skip;
+
+	skip = scan_repeated_title(body, len, post->title);
+	*lenp = len - skip;
+	return body + skip;
+}
+
+static void
+post_page(struct page *p, const struct archive *a, struct post *post)
+{
+	const char	*body;
+	size_t		 len;
+
+	nav_post_header(p, a, post);
+	body = post_body(post, &len);
+	nav_post_body(p, post, body, len);
+	nav_post_footer(p, a, post);
+}
+
+/*
+ * The page model of text k of id; returns the file its Markdown comes
+ * from, for its relative links.
+ */
+static const char *
+text_page(const struct route *rt, enum text_kind k, size_t id,
+    struct page *p)
+{
+	struct archive	*a = rt->a;
+	struct post	*post;
+	struct doc	*d;
+	const char	*body;
+	size_t		 len;
+
+	switch (k) {
+	case TEXT_NAV:
+		switch ((enum nav_page)id) {
+		case NAV_HOME:
+			nav_home(p, a, rt->cfg);
+			break;
+		case NAV_POSTS:
+			nav_posts(p, a);
+			break;
+		case NAV_SERIES:
+			nav_series_index(p, a);
+			break;
+		case NAV_TAGS:
+			nav_tags(p, a);
+			break;
+		case NAV_GEMLOG:
+			nav_gemlog(p, a);
+			break;
+		case NAV_NPAGES:
+			break;
+		}
+		break;
+	case TEXT_SERIES:
+		nav_series(p, a, a->series[id]);
+		break;
+	case TEXT_TAG:
+		nav_tag(p, a, a->tags[id]);
+		break;
+	case TEXT_POST:
+		post = a->posts[id];
+		post_page(p, a, post);
+		return post->path;
+	case TEXT_POST_MENU:
+		/*
+		 * The text first, then the links the text can only print,
+		 * as items; from the body TEXT_POST renders, so the numbers
+		 * agree.
+		 */
+		post = a->posts[id];
+		body = post_body(post, &len);
+		nav_post_menu(p, a, post, body, len);
+		return post->path;
+	case TEXT_DOC:
+		d = a->docs[id];
+		page_heading(p, 1, "%s", d->title);
+		page_markdown(p, d->src + d->body_off, d->srclen - d->body_off);
+		return d->path;
+	case TEXT_DOC_MENU:
+		d = a->docs[id];
+		nav_doc_menu(p, a, d, d->src + d->body_off,
+		    d->srclen - d->body_off);
+		return d->path;
+	default:
+		break;
+	}
+	return "index.md";
+}
+
+/* The feed text k of id: what atom.c builds, for the server's place. */
+static void
+text_feed(const struct route *rt, enum text_kind k, size_t id,
+    struct buf *out)
+{
+	const struct config	*c = rt->cfg;
+	struct atom_target	 t = { c->hostname, c->base, c->gemini_port,
+				    c->atom_full_content };
+
+	if (k == TEXT_SERIES_FEED)
+		atom_series(out, rt->a, rt->a->series[id], &t);
+	else if (k == TEXT_TAG_FEED)
+		atom_tag(out, rt->a, rt->a->tags[id], &t);
+	else
+		atom_site(out, rt->a, &t);
+}
+
+/* Text k of id made for rt, published in its slot (site_cache_put()). */
+static struct blob *
+text_make(const struct route *rt, struct slot *slot, enum text_kind k,
+    size_t id)
+{
+	struct page	 p;
+	struct buf	 out = BUF_INIT;
+	struct blob	*b;
+	const char	*from;
+
+	if (texts[k].emit == EMIT_FEED) {
+		text_feed(rt, k, id, &out);
+		b = blob_new(out.data ? out.data : "", out.len);
+		buf_free(&out);
+	} else {
+		page_init(&p);
+		from = text_page(rt, k, id, &p);
+		b = emit(rt, &p, from, texts[k].emit == EMIT_DOCUMENT);
+		page_free(&p);
+	}
+	return site_cache_put(rt->site, slot, b);
+}
+
+struct blob *
+response_post(const struct route *rt, struct post *post)
+{
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	post_page(&p, rt->a, post);
+	b = response_document(rt, &p, post->path);
+	page_free(&p);
+	return b;
+}
+
+/*
+ * The body of r, not there yet, is left to response_render() (the
+ * caller can wait for it: r->may_defer): a job the caller fills in.
+ */
+static struct render_job *
+defer(const struct route *rt, struct slot *slot, struct response *r)
+{
+	struct render_job	*j;
+
+	j = xcalloc(1, sizeof(*j));
+	j->rt = *rt;
+	j->rt.reqpath = NULL;		/* the request's, gone by then */
+	j->slot = slot;
+	j->fd = -1;
+	job_free(r->job);
+	r->job = j;
+	return j;
+}
+
+void
+response_defer_file(const struct route *rt, struct slot *slot, int fd,
+    uint64_t len, response_fill_fn *fill, struct response *r)
+{
+	struct render_job	*j = defer(rt, slot, r);
+
+	j->fd = fd;
+	j->filelen = len;
+	j->fill = fill;
+}
+
+void
+response_serve_text(const struct route *rt, enum text_kind k, size_t id,
+    struct response *r)
+{
+	const struct text_rule	*tr = &texts[k];
+	struct slot		*slot = text_slot(rt, k, id);
+	const char		*lang = text_lang(rt, k, id);
+	struct render_job	*j;
+	struct blob		*b;
+
+	if ((b = cache_get(slot)) == NULL) {
+		if (r->may_defer && text_slow(rt, k, id)) {
+			j = defer(rt, slot, r);
+			j->kind = k;
+			j->id = id;
+			set_type(r, tr->mime, lang, tr->gopher_type);
+			return;
+		}
+		b = text_make(rt, slot, k, id);
+	}
+	response_set_body(r, b, tr->mime, lang, tr->gopher_type);
+}
+
+void
+response_render(struct response *r)
+{
+	struct render_job	*j = r->job;
+	struct blob		*b;
+
+	if (j == NULL)
+		return;
+	/* Another request may have rendered it meanwhile. */
+	if ((b = cache_get(j->slot)) != NULL)
+		;
+	else if (j->fd != -1) {
+		if ((b = j->fill(&j->rt, j->slot, j->fd, j->filelen)) ==
+		    NULL) {
+			/* Not kept (it changed while read): streamed. */
+			r->fd = j->fd;
+			r->filelen = j->filelen;
+			j->fd = -1;
+			r->job = NULL;
+			job_free(j);
+			return;
+		}
+	} else
+		b = text_make(&j->rt, j->slot, j->kind, j->id);
+	response_use_blob(r, b);
+	r->job = NULL;
+	job_free(j);
+}
+
+/*
+ * 31 to the site path to: percent-encoded for Gemini, where META is a
+ * URI reference ("/files/a b/" would end the URL at the space, "?" start
+ * a query, "%" an escape).  Gopher's redirects are followed inside the
+ * server (conn.c), which wants the path itself.  A target that does not
+ * fit META once encoded cannot be sent whole: 59.
+ */
+void
+response_redirect(const struct route *rt, const char *to, struct response *r)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (rt->proto != PROTO_GEMINI) {
+		response_status(r, 31, "%s", to);
+		return;
+	}
+	url_encode_path(to, &b);
+	if (b.len < sizeof(r->meta))
+		response_status(r, 31, "%.*s", (int)b.len, b.data);
+	else
+		response_status(r, 59, "Bad request: the URL to redirect to "
+		    "is too long");
+	buf_free(&b);
+}
+
