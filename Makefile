@@ -114,20 +114,39 @@ $(BUILD)/libcapsuled.a: $(LIB_OBJS)
 $(BUILD)/capsuled: $(BUILD)/obj/app/main.o $(BUILD)/libcapsuled.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/harness.h tests/files.h $(BUILD)/libcapsuled.a
+# The test library (tests/lib/: the harness, files, the e2e server and
+# its clients), compiled once; every unit, e2e, slow and seed binary
+# links it before the server's library.
+TESTLIB_SRCS := $(wildcard tests/lib/*.c)
+TESTLIB_HDRS := $(wildcard tests/lib/*.h)
+TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(BUILD)/tests/lib/%.o,$(TESTLIB_SRCS))
+TESTLIB := $(BUILD)/tests/lib/libtest.a
+TEST_CFLAGS = $(ALL_CFLAGS) -Itests/lib
+TEST_LINK = $(TESTLIB) $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
+
+$(BUILD)/tests/lib/%.o: tests/lib/%.c $(TESTLIB_HDRS) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) $(TEST_CFLAGS) -c -o $@ $<
+
+$(TESTLIB): $(TESTLIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_HDRS) $(TESTLIB) \
+	    $(BUILD)/libcapsuled.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(TEST_LINK)
 
 $(BUILD)/tests/test_seeds_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c \
-	    $(BUILD)/libcapsuled.a
+	    $(TESTLIB_HDRS) $(TESTLIB) $(BUILD)/libcapsuled.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests -DFUZZ_NAME='"$*"' -o $@ $< \
-	    tests/fuzz/replay.c $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) $(TEST_CFLAGS) -DFUZZ_NAME='"$*"' -o $@ $< \
+	    tests/fuzz/replay.c $(TEST_LINK)
 
-$(BUILD)/tests/%: tests/e2e/%.c tests/e2e/e2e.h tests/harness.h \
+$(BUILD)/tests/%: tests/e2e/%.c $(TESTLIB_HDRS) $(TESTLIB) \
 	    $(BUILD)/libcapsuled.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(TEST_LINK)
 
 tests: $(BUILD)/capsuled $(UNIT_BINS) $(E2E_BINS) $(SEED_BINS)
 
@@ -141,16 +160,16 @@ test: tests
 	@sh tests/run.sh $(BUILD)
 
 # Slow tests, not part of `make test`: the live archive on 10,000
-# generated posts and 1,000 rebuilds (issue 5's figures), and saves in
-# pieces under load never served half-written, and a soak of every kind
-# of work at once (issue 18; CAPSULED_SOAK_SECONDS, default 600).
+# generated posts and 1,000 rebuilds, saves in pieces under load never
+# served half-written, and a soak of every kind of work at once
+# (CAPSULED_SOAK_SECONDS, default 600).
 SLOW_SRCS := $(wildcard tests/slow/*.c)
 SLOW_BINS := $(patsubst tests/slow/%.c,$(BUILD)/tests/slow/%,$(SLOW_SRCS))
 
-$(BUILD)/tests/slow/%: tests/slow/%.c tests/e2e/e2e.h tests/harness.h \
+$(BUILD)/tests/slow/%: tests/slow/%.c $(TESTLIB_HDRS) $(TESTLIB) \
 	    $(BUILD)/libcapsuled.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(BUILD)/libcapsuled.a $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(TEST_LINK)
 
 test-slow: $(BUILD)/capsuled $(BUILD)/bench/genarchive $(SLOW_BINS)
 	@sh tests/slow/run.sh $(BUILD)

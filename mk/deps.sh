@@ -42,6 +42,7 @@ mods="libuv openssl yaml-0.1 libcmark-gfm"
 {
 	echo "# written by mk/deps.sh; delete to re-check"
 	echo "PKG_CFLAGS := $(pkg-config --cflags $mods)"
-	echo "PKG_LIBS := $(pkg-config --libs $mods) -lcmark-gfm-extensions -lpthread"
+	# -lm: search.c ranks with log().
+	echo "PKG_LIBS := $(pkg-config --libs $mods) -lcmark-gfm-extensions -lpthread -lm"
 } > "$out.tmp"
 mv "$out.tmp" "$out"

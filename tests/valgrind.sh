@@ -2,7 +2,7 @@
 # tests/valgrind.sh BUILD -- memcheck over the suite (make valgrind):
 # every unit test under valgrind, then the real server under valgrind
 # while e2e_gemini and e2e_gopher talk to it (CAPSULED_VALGRIND=1 makes
-# tests/e2e/e2e.h prefix the server with valgrind).  Any memcheck error
+# tests/lib/e2e.c prefix the server with valgrind).  Any memcheck error
 # or leak (definite, indirect or possible) fails: the unit test's exit
 # status, or the server's (99), which the test sees at SIGTERM.  Prints
 # one line per program and a closing "N passed, N failed".

@@ -574,7 +574,7 @@ load_posts(struct archive *a, int dfd)
 		qsort(a->posts, a->nposts, sizeof(*a->posts), cmp_post_new);
 	if (a->ndrafts > 1)
 		qsort(a->drafts, a->ndrafts, sizeof(*a->drafts), cmp_post_new);
-	dirscan_free(names, n);
+	util_free_strings(names, n);
 	if (pfd != -1)
 		close(pfd);
 }
@@ -627,7 +627,7 @@ load_pages(struct archive *a, int dfd)
 	/* Sorted by name already: dirscan_list() sorts "x.md" the same way. */
 	if (a->ndocs > 1)
 		qsort(a->docs, a->ndocs, sizeof(*a->docs), cmp_doc);
-	dirscan_free(names, n);
+	util_free_strings(names, n);
 	if (fd != -1)
 		close(fd);
 }
@@ -730,7 +730,7 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 	index_init(&ap->series_slug, n + a->nposts);
 	a->series = xcalloc(n + a->nposts, sizeof(*a->series));
 	load_series_files(a, sfd, names, n);
-	dirscan_free(names, n);
+	util_free_strings(names, n);
 	if (sfd != -1)
 		close(sfd);
 	link_series(a);

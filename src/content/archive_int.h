@@ -133,7 +133,6 @@ int		 record_dir_not_owned(struct archive *, int fd,
 /* dirscan.c: folders and bundles */
 int		 dirscan_list(struct archive *, int dfd, const char *sub,
 		    int posts, char ***namesp, size_t *np);
-void		 dirscan_free(char **names, size_t n);
 struct archive_file *dirscan_post_file(struct archive *, int pfd,
 		    const char *name, const char *rel);
 

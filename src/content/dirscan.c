@@ -8,7 +8,7 @@
  * to a folder is no folder of the capsule); hidden names and names with
  * control characters are left out, the latter with a warning.  Knows
  * the file system; the files themselves are read by record.c.  The
- * lists are malloc'd, the caller's (dirscan_free()).
+ * lists are malloc'd, the caller's (util_free_strings()).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -134,16 +134,6 @@ dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
 	*namesp = names;
 	*np = n;
 	return fd;
-}
-
-void
-dirscan_free(char **names, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
 }
 
 /*

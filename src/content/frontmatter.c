@@ -25,6 +25,7 @@
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/entity.h"
+#include "core/mime.h"
 #include "core/util.h"
 #include "core/yaml.h"
 
@@ -288,24 +289,6 @@ set_text(struct fmp *f, char **dst, int flags, size_t max)
 	*dst = s;
 }
 
-/*
- * lang = ALPHA *(ALPHA / DIGIT / "-"), no "--", not ending in "-", at
- * most 35 bytes: it goes into the MIME type ("lang=..."), so nothing
- * else may ride along (config.c checks the site's the same way).
- */
-static int
-lang_ok(const char *s)
-{
-	const char	*p;
-
-	for (p = s; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (p > s && *p >= '0' && *p <= '9') ||
-		    (p > s && *p == '-' && p[-1] != '-')))
-			return 0;
-	return p > s && p - s <= 35 && p[-1] != '-';
-}
-
 int
 frontmatter_add_tag(struct meta *m, const char *s, size_t len)
 {
@@ -538,7 +521,7 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 			break;
 		case F_LANG:
 			set_text(f, &m->lang, 0, 0);
-			if (m->lang != NULL && !lang_ok(m->lang)) {
+			if (m->lang != NULL && !mime_lang_ok(m->lang)) {
 				ignore(f, &f->ev.start_mark, "%s: '%.40s' is "
 				    "not a language tag like en or pt-BR; "
 				    "ignored", f->key, m->lang);
@@ -646,12 +629,6 @@ const struct fm_key *
 frontmatter_key(const char *s, size_t len)
 {
 	return find_key(s, len);
-}
-
-int
-frontmatter_lang_ok(const char *s)
-{
-	return lang_ok(s);
 }
 
 /*

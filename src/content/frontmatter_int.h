@@ -47,8 +47,6 @@ struct fm_key {
 
 /* The key s[0..len) names (any case), or NULL for an unknown key. */
 const struct fm_key *frontmatter_key(const char *s, size_t len);
-/* Is s a language tag fit for a MIME type ("en", "pt-BR")? */
-int	 frontmatter_lang_ok(const char *s);
 /*
  * Add the tag s[0..len) to m: made one line, entities decoded, cut to
  * FM_TAG_MAX characters, dropped when empty or already there (ignoring

@@ -31,6 +31,7 @@
 #include "core/toml.h"
 #include "core/buf.h"
 #include "core/date.h"
+#include "core/mime.h"
 
 /* [extra] and [params] rank below every alias at the top level. */
 #define RANK_EXTRA	100
@@ -318,7 +319,7 @@ read_value(struct fmtoml *f, const struct fm_key *k, int rank,
 		    k->field == F_SLUG || k->field == F_LANG ? 0 :
 		    FM_TITLE_MAX);
 		if (k->field == F_LANG && m->lang != NULL &&
-		    !frontmatter_lang_ok(m->lang)) {
+		    !mime_lang_ok(m->lang)) {
 			ignore(f, v->off, "%s: '%.40s' is not a language tag "
 			    "like en or pt-BR; ignored", f->key, m->lang);
 			free(m->lang);

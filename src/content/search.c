@@ -28,6 +28,7 @@
  * hits borrow posts from it.  Who builds the index, when, and keeps it
  * is the site layer's business (site/site.c).
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -802,31 +803,6 @@ has_pos(const uint32_t *v, size_t n, uint32_t want)
 	return lo < n && v[lo] == want;
 }
 
-/* Natural logarithm, x > 0 (no libm in the link). */
-static double
-ln(double x)
-{
-	double	 s, s2, sum, term;
-	int	 e = 0, k;
-
-	while (x > 2) {
-		x /= 2;
-		e++;
-	}
-	while (x < 1) {
-		x *= 2;
-		e--;
-	}
-	/* ln(x) = 2 atanh((x - 1) / (x + 1)), |s| <= 1/3 here. */
-	s = (x - 1) / (x + 1);
-	s2 = s * s;
-	for (sum = 0, term = s, k = 1; k < 40; k += 2) {
-		sum += term / k;
-		term *= s2;
-	}
-	return 2 * sum + e * 0.69314718055994530942;
-}
-
 /* One token of the query, with its walk. */
 struct qtok {
 	const struct sterm	*t;
@@ -1134,7 +1110,7 @@ search_run(const struct search_index *x, const char *q, size_t max,
 			nqt++;
 		}
 		/* A phrase is as rare as its rarest word, at most. */
-		qw[nqw].idf = miss ? 0 : ln(1 + ((double)x->ndocs - df + 0.5) /
+		qw[nqw].idf = miss ? 0 : log(1 + ((double)x->ndocs - df + 0.5) /
 		    (df + 0.5));
 		nqw++;
 	}

@@ -25,23 +25,19 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/cache.h"
+#include "core/clock.h"
 #include "core/util.h"
 
 static atomic_size_t	 held;		/* bytes of blobs in slots */
 static atomic_flag	 evicting = ATOMIC_FLAG_INIT;
 
-/* Coarse: a vDSO read, no syscall; LRU needs no more than jiffies. */
+/* The LRU stamp: milliseconds, wrapping after 49 days (cache.h). */
 static uint32_t
 now_ms(void)
 {
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint32_t)((uint64_t)ts.tv_sec * 1000 +
-	    (uint64_t)ts.tv_nsec / 1000000);
+	return (uint32_t)clock_now_ms();
 }
 
 static size_t

@@ -33,7 +33,7 @@
 
 struct blob {
 	atomic_uint	 refs;
-	_Atomic uint32_t last_use;	/* coarse monotonic ms: for LRU */
+	_Atomic uint32_t last_use;	/* clock_now_ms(), cut: for LRU */
 	size_t		 len;
 	char		 data[];	/* NUL-terminated for convenience */
 };

@@ -35,6 +35,7 @@
 #include "core/gemini_limits.h"
 #include "core/layout.h"
 #include "core/log.h"
+#include "core/mime.h"
 #include "core/url.h"
 #include "core/util.h"
 #include "core/yaml.h"
@@ -51,6 +52,18 @@ struct field;
 
 typedef int	(*field_parser)(struct loader *, const struct field *,
 		    yaml_event_t *);
+
+/* One spelling of a keyword value, and the number stored for it. */
+struct word {
+	const char	*name;		/* matched ignoring case */
+	int		 value;
+};
+
+/* The values of a keyword field, for get_word(). */
+struct words {
+	const char	*what;		/* "utf-8 or ascii", for messages */
+	struct word	 w[12];		/* ends at a NULL name */
+};
 
 struct field {
 	const char	*key;		/* as written in the file */
@@ -81,13 +94,13 @@ static int	parse_bool(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_cgi(struct loader *, const struct field *,
 		    yaml_event_t *);
-static int	parse_chroot(struct loader *, const struct field *,
-		    yaml_event_t *);
-static int	parse_userdirs(struct loader *, const struct field *,
-		    yaml_event_t *);
 static int	parse_charset(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_links(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_peer(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_userdirs(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_rate(struct loader *, const struct field *,
 		    yaml_event_t *);
@@ -113,8 +126,6 @@ static int	parse_path(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_proxies(struct loader *, const struct field *,
 		    yaml_event_t *);
-static int	parse_peer(struct loader *, const struct field *,
-		    yaml_event_t *);
 static int	parse_redirects(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_robots(struct loader *, const struct field *,
@@ -132,6 +143,34 @@ static int	parse_writers(struct loader *, const struct field *,
 
 #define OFF(m)		offsetof(struct config, m)
 #define DAY_MS		(24LL * 60 * 60 * 1000)
+
+/* gopher_charset = "utf-8" / "ascii" (and their other common names) */
+static const struct words charset_words = { "utf-8 or ascii", {
+	{ "utf-8", CONFIG_CHARSET_UTF8 }, { "utf8", CONFIG_CHARSET_UTF8 },
+	{ "ascii", CONFIG_CHARSET_ASCII }, { "us-ascii", CONFIG_CHARSET_ASCII },
+	{ NULL, 0 } } };
+
+/*
+ * follow_symlinks = false / true / "never" (and the other spellings of
+ * a bool): links that stay inside the capsule, any link, no link.
+ */
+static const struct words links_words = { "false, true or never", {
+	{ "false", CONFIG_LINKS_INSIDE }, { "no", CONFIG_LINKS_INSIDE },
+	{ "off", CONFIG_LINKS_INSIDE }, { "inside", CONFIG_LINKS_INSIDE },
+	{ "true", CONFIG_LINKS_ANY }, { "yes", CONFIG_LINKS_ANY },
+	{ "on", CONFIG_LINKS_ANY }, { "any", CONFIG_LINKS_ANY },
+	{ "never", CONFIG_LINKS_NONE }, { "none", CONFIG_LINKS_NONE },
+	{ NULL, 0 } } };
+
+/* log_peer = "full" / "anonymise" / "anonymize" / "none" */
+static const struct words peer_words = { "full, anonymise or none", {
+	{ "full", LOG_PEER_FULL }, { "anonymise", LOG_PEER_ANONYMISE },
+	{ "anonymize", LOG_PEER_ANONYMISE }, { "none", LOG_PEER_NONE },
+	{ NULL, 0 } } };
+
+/* get_word() stores an int; an enum field must be as wide. */
+_Static_assert(sizeof(enum log_peer) == sizeof(int),
+    "log_peer is stored as an int");
 
 /*
  * Every key the file may hold.  For text, min 0 means the key may be
@@ -177,15 +216,14 @@ static const struct field fields[] = {
 	{ "files_hardlinks",	parse_bool,	OFF(files_hardlinks), 0, 1 },
 	{ "listings",		parse_bool,	OFF(listings),	0, 1 },
 	{ "user",		parse_user,	OFF(user),	0, 32 },
-	{ "chroot",		parse_chroot,	OFF(chroot_dir), 0, PATH_MAX },
+	{ "chroot",		parse_path,	OFF(chroot_dir), 0, PATH_MAX },
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
 	{ "ticket_rotation",	parse_ms,	OFF(ticket_rotation_ms),
 	    60 * 1000, 7 * DAY_MS },
-	/* An optional path, read as chroot's is. */
-	{ "ticket_keys",	parse_chroot,	OFF(ticket_keys), 0, PATH_MAX },
+	{ "ticket_keys",	parse_path,	OFF(ticket_keys), 0, PATH_MAX },
 	{ "proxy_protocol",	parse_proxies,	OFF(proxy_protocol), 0,
 	    CONFIG_MAX_PROXIES },
-	{ "lang",		parse_lang,	OFF(lang),	1, 35 },
+	{ "lang",		parse_lang,	OFF(lang),	1, MIME_LANG_MAX },
 	{ "title",		parse_text,	OFF(site_title), 1, 256 },
 	{ "subtitle",		parse_text,	OFF(site_subtitle), 0, 256 },
 	{ "author",		parse_text,	OFF(author),	0, 256 },
@@ -236,7 +274,7 @@ static const struct field host_fields[] = {
 	{ "title",		parse_text,	HOFF(site_title), 1, 256 },
 	{ "subtitle",		parse_text,	HOFF(site_subtitle), 0, 256 },
 	{ "author",		parse_text,	HOFF(author),	0, 256 },
-	{ "lang",		parse_lang,	HOFF(lang),	1, 35 },
+	{ "lang",		parse_lang,	HOFF(lang),	1, MIME_LANG_MAX },
 };
 
 #define NHOST_FIELDS	(sizeof(host_fields) / sizeof(host_fields[0]))
@@ -356,6 +394,24 @@ next(struct loader *l, yaml_event_t *ev)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The next node of a list or a mapping into ev, which the caller then
+ * owns and deletes: 1, or 0 at the end of the collection (its end event
+ * deleted already), or -1 as next() says.
+ */
+static int
+next_in(struct loader *l, yaml_event_t *ev)
+{
+	if (next(l, ev) == -1)
+		return -1;
+	if (ev->type == YAML_SEQUENCE_END_EVENT ||
+	    ev->type == YAML_MAPPING_END_EVENT) {
+		yaml_event_delete(ev);
+		return 0;
+	}
+	return 1;
 }
 
 /*
@@ -487,21 +543,16 @@ parse_host(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
-/* lang = ALPHA *(ALPHA / DIGIT / "-"), no "--", not ending in "-" */
+/* lang: mime_lang_ok(), after get_text() held it to 1..35 bytes. */
 static int
 parse_lang(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	char		 tmp[SHOW_MAX + 4];
-	const char	*s, *p;
+	const char	*s;
 
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
-	for (p = s; *p != '\0'; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (p > s && *p >= '0' && *p <= '9') ||
-		    (p > s && *p == '-' && p[-1] != '-')))
-			break;
-	if (*p != '\0' || p[-1] == '-')
+	if (!mime_lang_ok(s))
 		return fail(l, ev->start_mark,
 		    "%s: '%s' is not a language tag like en or pt-BR",
 		    f->key, show(s, tmp));
@@ -578,6 +629,7 @@ dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+/* A path, relative to the file's directory; null for none when f->min is 0. */
 static int
 parse_path(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
@@ -587,7 +639,7 @@ parse_path(struct loader *l, const struct field *f, yaml_event_t *ev)
 	if (get_text(l, f, ev, &s) == -1)
 		return -1;
 	free(*p);
-	*p = path_resolve(l->confdir, s);
+	*p = s != NULL ? path_resolve(l->confdir, s) : NULL;
 	return 0;
 }
 
@@ -699,18 +751,18 @@ parse_workers(struct loader *l, const struct field *f, yaml_event_t *ev)
 }
 
 /*
- * decimal = 1*DIGIT ["." 1*DIGIT], as thousandths; digits past the
- * third decimal are dropped, values past 10^12 read as 10^12.  Returns a
- * pointer past the number, or NULL when there is none.
+ * decimal = 1*DIGIT ["." 1*DIGIT] / "." 1*DIGIT (YAML's ".25" too), as
+ * thousandths; digits past the third decimal are dropped, values past
+ * 10^12 read as 10^12.  Returns a pointer past the number, or NULL when
+ * there is none.
  */
 static const char *
 read_milli(const char *s, long long *milli)
 {
 	long long	 v = 0, scale = 1000;
+	int		 digits = 0;
 
-	if (*s < '0' || *s > '9')
-		return NULL;
-	for (; *s >= '0' && *s <= '9'; s++)
+	for (; *s >= '0' && *s <= '9'; s++, digits++)
 		if (v < 1000000000000LL)
 			v = v * 10 + (*s - '0');
 	v *= 1000;
@@ -718,10 +770,12 @@ read_milli(const char *s, long long *milli)
 		s++;
 		if (*s < '0' || *s > '9')
 			return NULL;
-		for (; *s >= '0' && *s <= '9'; s++)
+		for (; *s >= '0' && *s <= '9'; s++, digits++)
 			if ((scale /= 10) > 0)
 				v += (*s - '0') * scale;
 	}
+	if (digits == 0)
+		return NULL;
 	*milli = v;
 	return s;
 }
@@ -801,64 +855,42 @@ parse_size(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
-/* gopher_charset = "utf-8" / "ascii" (and their other common names). */
+/* One of the words of ws, in any case: its value into an int field. */
+static int
+get_word(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    const struct words *ws)
+{
+	char			 tmp[SHOW_MAX + 4];
+	const struct word	*w;
+	const char		*s;
+
+	if (scalar(l, f, ev, ws->what, &s) == -1)
+		return -1;
+	for (w = ws->w; w->name != NULL; w++)
+		if (strcasecmp(s, w->name) == 0) {
+			*(int *)field_at(l, f) = w->value;
+			return 0;
+		}
+	return fail(l, ev->start_mark, "%s: expected %s, got '%s'", f->key,
+	    ws->what, show(s, tmp));
+}
+
 static int
 parse_charset(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	static const char *const utf8[] = { "utf-8", "utf8" };
-	static const char *const ascii[] = { "ascii", "us-ascii" };
-	char		 tmp[SHOW_MAX + 4];
-	const char	*s;
-	size_t		 i;
-
-	if (scalar(l, f, ev, "utf-8 or ascii", &s) == -1)
-		return -1;
-	for (i = 0; i < nitems(utf8); i++) {
-		if (strcasecmp(s, utf8[i]) == 0) {
-			*(int *)field_at(l, f) = CONFIG_CHARSET_UTF8;
-			return 0;
-		}
-		if (strcasecmp(s, ascii[i]) == 0) {
-			*(int *)field_at(l, f) = CONFIG_CHARSET_ASCII;
-			return 0;
-		}
-	}
-	return fail(l, ev->start_mark,
-	    "%s: expected utf-8 or ascii, got '%s'", f->key, show(s, tmp));
+	return get_word(l, f, ev, &charset_words);
 }
 
-/*
- * follow_symlinks = false / true / "never" (and the other spellings of
- * a bool): links that stay inside the capsule, any link, no link.
- */
 static int
 parse_links(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	static const char *const inside[] = { "false", "no", "off", "inside" };
-	static const char *const any[] = { "true", "yes", "on", "any" };
-	char		 tmp[SHOW_MAX + 4];
-	const char	*s;
-	size_t		 i;
+	return get_word(l, f, ev, &links_words);
+}
 
-	if (scalar(l, f, ev, "true, false or never", &s) == -1)
-		return -1;
-	for (i = 0; i < nitems(inside); i++) {
-		if (strcasecmp(s, inside[i]) == 0) {
-			*(int *)field_at(l, f) = CONFIG_LINKS_INSIDE;
-			return 0;
-		}
-		if (strcasecmp(s, any[i]) == 0) {
-			*(int *)field_at(l, f) = CONFIG_LINKS_ANY;
-			return 0;
-		}
-	}
-	if (strcasecmp(s, "never") == 0 || strcasecmp(s, "none") == 0) {
-		*(int *)field_at(l, f) = CONFIG_LINKS_NONE;
-		return 0;
-	}
-	return fail(l, ev->start_mark,
-	    "%s: expected false, true or never, got '%s'", f->key,
-	    show(s, tmp));
+static int
+parse_peer(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &peer_words);
 }
 
 /*
@@ -900,6 +932,39 @@ dir_name_ok(const char *s)
 }
 
 /*
+ * name = a plain directory name (dir_name_ok()) ["/"], or null: the
+ * name without its slash into *out, which the caller frees (NULL for
+ * null).  example is such a name, for the message.
+ */
+static int
+get_dir_name(struct loader *l, const struct field *f, const yaml_event_t *ev,
+    const char *example, char **out)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	size_t		 len;
+
+	*out = NULL;
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	if (s == NULL)
+		return 0;
+	len = strlen(s);
+	if (len > 1 && s[len - 1] == '/')
+		len--;				/* "cgi-bin/" */
+	*out = xstrndup(s, len);
+	if (!dir_name_ok(*out)) {
+		fail(l, ev->start_mark, "%s: '%s' is not a directory name such"
+		    " as %s (letters, digits, '-', '_', '.' not first)", f->key,
+		    show(*out, tmp), example);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * cgi = segment ["/"]: the directory of each capsule whose programs
  * answer "/<segment>/...", or null for none.  Not a name the server
  * already answers: those paths would never reach it.
@@ -907,30 +972,18 @@ dir_name_ok(const char *s)
 static int
 parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	char		 tmp[SHOW_MAX + 4], *dir = NULL;
-	const char	*s;
-	size_t		 len;
+	char		*dir;
 
-	if (get_text(l, f, ev, &s) == -1)
+	if (get_dir_name(l, f, ev, "cgi-bin", &dir) == -1)
 		return -1;
-	if (s != NULL && (len = strlen(s)) > 1 && s[len - 1] == '/')
-		s = dir = xstrndup(s, len - 1);	/* "cgi-bin/" */
-	if (s != NULL) {
-		if (!dir_name_ok(s)) {
-			fail(l, ev->start_mark, "%s: '%s' is not a directory"
-			    " name such as cgi-bin (letters, digits, '-', '_',"
-			    " '.' not first)", f->key, show(s, tmp));
-			free(dir);
-			return -1;
-		}
-		if (layout_reserved(s)) {
-			fail(l, ev->start_mark, "%s: '%s' is a path the server"
-			    " answers itself", f->key, s);
-			free(dir);
-			return -1;
-		}
+	/* One table of such names (core/layout.c), any case. */
+	if (dir != NULL && layout_reserved(dir)) {
+		fail(l, ev->start_mark, "%s: '%s' is a path the server answers"
+		    " itself", f->key, dir);
+		free(dir);
+		return -1;
 	}
-	set_str(l, f, s);
+	set_str(l, f, dir);
 	free(dir);
 	return 0;
 }
@@ -942,65 +995,26 @@ parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
 static int
 parse_userdirs(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	char		 tmp[SHOW_MAX + 4], *dir = NULL;
-	const char	*s;
-	size_t		 len;
+	char	*dir;
 
-	if (get_text(l, f, ev, &s) == -1)
+	if (get_dir_name(l, f, ev, "public_gemini", &dir) == -1)
 		return -1;
-	if (s != NULL && (len = strlen(s)) > 1 && s[len - 1] == '/')
-		s = dir = xstrndup(s, len - 1);
-	if (s != NULL && !dir_name_ok(s)) {
-		fail(l, ev->start_mark, "%s: '%s' is not a directory name such"
-		    " as public_gemini (letters, digits, '-', '_', '.' not"
-		    " first)", f->key, show(s, tmp));
-		free(dir);
-		return -1;
-	}
-	set_str(l, f, s);
+	set_str(l, f, dir);
 	free(dir);
-	return 0;
-}
-
-/* A directory, or null for none. */
-static int
-parse_chroot(struct loader *l, const struct field *f, yaml_event_t *ev)
-{
-	const char	*s;
-	char		**p = field_at(l, f);
-
-	if (get_text(l, f, ev, &s) == -1)
-		return -1;
-	free(*p);
-	*p = s != NULL ? path_resolve(l->confdir, s) : NULL;
 	return 0;
 }
 
 /*
  * duration = seconds [*SP "s"] / milliseconds *SP "ms" / hours *SP "h"
- * seconds = 1*DIGIT ["." 1*DIGIT]; digits past the third decimal are
- * dropped (hours alike).  Returns milliseconds in *ms, or -1 for
- * anything else.
+ * seconds = decimal, as read_milli() reads it (hours alike).  Returns
+ * milliseconds in *ms, or -1 for anything else.
  */
 static int
 read_duration(const char *s, long long *ms)
 {
-	long long	 v = 0, scale = 1000;
-	int		 digits = 0;
+	long long	 v;
 
-	for (; *s >= '0' && *s <= '9'; s++, digits++)
-		if (v < 1000000000000LL)
-			v = v * 10 + (*s - '0');
-	v *= 1000;
-	if (*s == '.') {
-		s++;
-		if (*s < '0' || *s > '9')
-			return -1;
-		for (; *s >= '0' && *s <= '9'; s++, digits++)
-			if ((scale /= 10) > 0)
-				v += (*s - '0') * scale;
-	}
-	if (digits == 0)
+	if ((s = read_milli(s, &v)) == NULL)
 		return -1;
 	while (*s == ' ')
 		s++;
@@ -1077,16 +1091,6 @@ parse_bool(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
-static void
-free_list(char **v, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /*
  * Append value to the list *v (*n entries) of key f, unless it is there
  * already or the list is full (f->max).  written is what the file said,
@@ -1154,18 +1158,14 @@ parse_list(struct loader *l, const struct field *f, yaml_event_t *ev,
 	int		 rv;
 
 	if (ev->type == YAML_SEQUENCE_START_EVENT) {
-		for (;;) {
-			if (next(l, &item) == -1)
-				goto fail;
-			if (item.type == YAML_SEQUENCE_END_EVENT) {
-				yaml_event_delete(&item);
-				break;
-			}
+		while ((rv = next_in(l, &item)) == 1) {
 			rv = add(l, f, &item, &v, &n);
 			yaml_event_delete(&item);
 			if (rv == -1)
-				goto fail;
+				break;
 		}
+		if (rv == -1)
+			goto fail;
 	} else if (!(allow_null && yml_is_null(ev)) &&
 	    add(l, f, ev, &v, &n) == -1)
 		goto fail;
@@ -1174,12 +1174,12 @@ parse_list(struct loader *l, const struct field *f, yaml_event_t *ev,
 		    "entry", f->key);
 		goto fail;
 	}
-	free_list(*dst, *ndst);
+	util_free_strings(*dst, *ndst);
 	*dst = v;
 	*ndst = n;
 	return 0;
 fail:
-	free_list(v, n);
+	util_free_strings(v, n);
 	return -1;
 }
 
@@ -1352,31 +1352,6 @@ parse_web_url(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
-/* log_peer = "full" / "anonymise" / "anonymize" / "none" */
-static int
-parse_peer(struct loader *l, const struct field *f, yaml_event_t *ev)
-{
-	char		 tmp[SHOW_MAX + 4];
-	const char	*s;
-	enum log_peer	 mode;
-
-	if (scalar(l, f, ev, "full, anonymise or none", &s) == -1)
-		return -1;
-	if (strcasecmp(s, "full") == 0)
-		mode = LOG_PEER_FULL;
-	else if (strcasecmp(s, "anonymise") == 0 ||
-	    strcasecmp(s, "anonymize") == 0)
-		mode = LOG_PEER_ANONYMISE;
-	else if (strcasecmp(s, "none") == 0)
-		mode = LOG_PEER_NONE;
-	else
-		return fail(l, ev->start_mark,
-		    "%s: expected full, anonymise or none, got '%s'", f->key,
-		    show(s, tmp));
-	*(enum log_peer *)field_at(l, f) = mode;
-	return 0;
-}
-
 /*
  * robots = a block of text ("robots: |"), at most f->max bytes; tabs and
  * line ends allowed, other control characters not.  Null or empty
@@ -1433,15 +1408,12 @@ redirect_cmp(const void *a, const void *b)
 	    ((const struct config_redirect *)b)->from);
 }
 
+/* Each pair is one block (from, then to): one free() an entry. */
 static void
 free_redirects(struct config_redirect *v, size_t n)
 {
-	size_t	 i;
-
-	for (i = 0; i < n; i++) {
-		free(v[i].from);
-		free(v[i].to);
-	}
+	while (n > 0)
+		free(v[--n].from);
 	free(v);
 }
 
@@ -1455,9 +1427,10 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
     const yaml_event_t *ev, int status, struct config_redirect **v,
     size_t *n)
 {
-	char		 tmp[SHOW_MAX + 4];
-	const char	*from, *to;
-	size_t		 i;
+	char			 tmp[SHOW_MAX + 4];
+	struct config_redirect	*r;
+	const char		*from, *to;
+	size_t			 i, lfrom, lto;
 
 	if (key->type != YAML_SCALAR_EVENT)
 		return fail(l, key->start_mark,
@@ -1494,10 +1467,15 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 		return fail(l, key->start_mark, "%s: more than %lld entries",
 		    f->key, f->max);
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[*n].from = xstrdup(from);
-	(*v)[*n].to = xstrdup(to);
-	(*v)[*n].status = status;
-	(*n)++;
+	r = &(*v)[(*n)++];
+	lfrom = strlen(from);
+	lto = strlen(to);
+	/* One block: a pair is made, sorted and freed together. */
+	r->from = xmalloc(lfrom + 1 + lto + 1);
+	memcpy(r->from, from, lfrom + 1);
+	r->to = r->from + lfrom + 1;
+	memcpy(r->to, to, lto + 1);
+	r->status = status;
 	return 0;
 }
 
@@ -1516,12 +1494,8 @@ redirect_pairs(struct loader *l, const struct field *f, int status,
 	int		 group, rv;
 
 	for (;;) {
-		if (next(l, &key) == -1)
-			return -1;
-		if (key.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&key);
-			return 0;
-		}
+		if ((rv = next_in(l, &key)) <= 0)
+			return rv;
 		if (next(l, &val) == -1) {
 			yaml_event_delete(&key);
 			return -1;
@@ -1641,12 +1615,8 @@ parse_map(struct loader *l, const struct field *table, size_t n,
 	int			 rv;
 
 	for (;;) {
-		if (next(l, &key) == -1)
-			return -1;
-		if (key.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&key);
-			return 0;
-		}
+		if ((rv = next_in(l, &key)) <= 0)
+			return rv;
 		if (key.type != YAML_SCALAR_EVENT) {
 			fail(l, key.start_mark, "%sexpected a key, got %s", in,
 			    event_kind(&key));
@@ -1755,12 +1725,8 @@ parse_hosts(struct loader *l, const struct field *f, yaml_event_t *ev)
 		    "%s: expected a list of hosts, got %s", f->key,
 		    event_kind(ev));
 	for (;;) {
-		if (next(l, &item) == -1)
-			return -1;
-		if (item.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&item);
-			return 0;
-		}
+		if ((rv = next_in(l, &item)) <= 0)
+			return rv;
 		if (item.type != YAML_MAPPING_START_EVENT)
 			rv = fail(l, item.start_mark, "%s: expected a mapping "
 			    "with a hostname, got %s", f->key,
@@ -2012,14 +1978,14 @@ config_free(struct config *c)
 {
 	free(c->path);
 	free(c->hostname);
-	free_list(c->bind, c->nbind);
+	util_free_strings(c->bind, c->nbind);
 	free(c->capsule_dir);
 	free(c->cert_dir);
 	free_hosts(c->hosts, c->nhosts);
 	free(c->user);
 	free(c->chroot_dir);
 	free(c->ticket_keys);
-	free_list(c->proxy_protocol, c->nproxy_protocol);
+	util_free_strings(c->proxy_protocol, c->nproxy_protocol);
 	free(c->lang);
 	free(c->site_title);
 	free(c->site_subtitle);
@@ -2028,8 +1994,8 @@ config_free(struct config *c)
 	free_redirects(c->redirects, c->nredirects);
 	free(c->robots);
 	free(c->cgi);
-	free_list(c->titan_writers, c->ntitan_writers);
-	free_list(c->link_aliases, c->nlink_aliases);
+	util_free_strings(c->titan_writers, c->ntitan_writers);
+	util_free_strings(c->link_aliases, c->nlink_aliases);
 	free(c->web_url);
 	free(c->userdirs);
 	memset(c, 0, sizeof(*c));

@@ -20,8 +20,10 @@
 
 /* One entry of "redirects": an old path, where it went, and for how long. */
 struct config_redirect {
-	char		*from;		/* owned; "/old/path", decoded */
-	char		*to;		/* owned; "/new/path" or a URL */
+	char		*from;		/* owned: "/old/path", decoded, and
+					   after its NUL the bytes of to */
+	char		*to;		/* borrowed from from's block:
+					   "/new/path" or a URL */
 	int		 status;	/* 31 permanent, 30 temporary */
 };
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/fsafe.h"
+#include "core/url.h"
 #include "core/util.h"
 
 int	 fsafe_no_openat2;
@@ -175,19 +176,7 @@ done:
 static int
 clean_rel(const char *rel)
 {
-	const char	*s;
-	size_t		 n;
-
-	if (rel[0] == '/' || rel[0] == '\0')
-		return 0;
-	for (s = rel;; s += n + 1) {
-		n = strcspn(s, "/");
-		if ((n == 1 && s[0] == '.') ||
-		    (n == 2 && s[0] == '.' && s[1] == '.'))
-			return 0;
-		if (s[n] == '\0')
-			return 1;
-	}
+	return rel[0] != '/' && rel[0] != '\0' && !url_has_dot_segment(rel);
 }
 
 int

@@ -187,3 +187,16 @@ mime_is_text(const char *type)
 {
 	return type != NULL && strncasecmp(type, "text/", 5) == 0;
 }
+
+int
+mime_lang_ok(const char *s)
+{
+	const char	*p;
+
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (p > s && *p >= '0' && *p <= '9') ||
+		    (p > s && *p == '-' && p[-1] != '-')))
+			return 0;
+	return p > s && p - s <= MIME_LANG_MAX && p[-1] != '-';
+}

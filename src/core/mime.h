@@ -4,7 +4,8 @@
  * One table, sorted by extension, gives each known extension a MIME type
  * (for Gemini's 20 header) and a Gopher item type (for menus).  Knows
  * nothing of files' contents or of the protocols: callers add charset
- * and lang parameters themselves.  Every string returned is static.
+ * and lang parameters themselves, and mime_lang_ok() is the one rule
+ * for what a lang parameter may hold.  Every string returned is static.
  */
 #ifndef CAPSULED_MIME_H
 #define CAPSULED_MIME_H
@@ -29,5 +30,17 @@ char		 mime_gopher_type(const char *name);
 
 /* 1 when type is "text/...", case-insensitive (to add charset/lang). */
 int		 mime_is_text(const char *type);
+
+/*
+ * 1 when s is a language tag for a lang parameter, else 0:
+ *   lang = ALPHA *(ALPHA / DIGIT / "-"), no "--", not ending in "-",
+ *   1 to MIME_LANG_MAX bytes
+ * (the shape of RFC 5646 tags such as en, pt-BR or zh-Hant-TW, without
+ * its registry).  Nothing else may ride along into "lang=...".  The
+ * site's lang (config.c) and a post's (frontmatter.c) are both checked
+ * here.
+ */
+#define MIME_LANG_MAX	35
+int		 mime_lang_ok(const char *s);
 
 #endif

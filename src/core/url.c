@@ -149,14 +149,14 @@ url_encode_link(const char *url, struct buf *out)
 	}
 }
 
-/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
+/* segment = *(any byte but "/"); a dot segment is "." or ".." */
 int
 url_has_dot_segment(const char *path)
 {
 	const char	*seg;
 	size_t		 len;
 
-	for (seg = path + 1;; seg += len + 1) {
+	for (seg = path + (path[0] == '/');; seg += len + 1) {
 		len = strcspn(seg, "/");
 		if ((len == 1 && seg[0] == '.') ||
 		    (len == 2 && seg[0] == '.' && seg[1] == '.'))
@@ -166,6 +166,7 @@ url_has_dot_segment(const char *path)
 	}
 }
 
+/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
 int
 url_has_scheme(const char *s)
 {

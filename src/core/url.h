@@ -56,8 +56,10 @@ int	 url_has_scheme(const char *s);
 int	 url_hexval(int c);
 
 /*
- * 1 when the path (decoded, starting with '/') has a "." or ".."
- * segment, which no request may carry (they would climb or alias).
+ * 1 when the path (decoded) has a "." or ".." segment, which no request
+ * may carry (they would climb or alias).  A leading '/' is skipped, so
+ * a request path and a path relative to a root (fsafe.c) are both
+ * read by this one rule.
  */
 int	 url_has_dot_segment(const char *path);
 

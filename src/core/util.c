@@ -78,22 +78,41 @@ xstrndup(const char *s, size_t len)
 	return p;
 }
 
+void
+util_free_strings(char **v, size_t n)
+{
+	while (n > 0)
+		free(v[--n]);
+	free(v);
+}
+
 char *
 xasprintf(const char *fmt, ...)
 {
 	va_list	 ap;
 	char	*p;
-	int	 len;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
+	p = xvasprintf(fmt, ap);
 	va_end(ap);
+	return p;
+}
+
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	va_list	 ap2;
+	char	*p;
+	int	 len;
+
+	/* ap is read twice: once to measure, once to write. */
+	va_copy(ap2, ap);
+	len = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
 	if (len < 0)
 		oom();
 	p = xmalloc((size_t)len + 1);
-	va_start(ap, fmt);
 	vsnprintf(p, (size_t)len + 1, fmt, ap);
-	va_end(ap);
 	return p;
 }
 

@@ -8,6 +8,7 @@
 #ifndef CAPSULED_UTIL_H
 #define CAPSULED_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #define nitems(a)	(sizeof(a) / sizeof((a)[0]))
@@ -22,8 +23,13 @@ void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xstrdup_null(const char *);	/* NULL stays NULL */
 char	*xstrndup(const char *, size_t);
+/* Free the n strings of v, then v (NULL with n 0 is fine). */
+void	 util_free_strings(char **v, size_t n);
 char	*xasprintf(const char *, ...)
 	    __attribute__((format(printf, 1, 2)));
+/* The same with a va_list, which it leaves for the caller to va_end. */
+char	*xvasprintf(const char *, va_list)
+	    __attribute__((format(printf, 1, 0)));
 
 /*
  * All of fd, or of the file at path (not a directory), into a malloc'd

@@ -26,6 +26,7 @@
 
 #include "markdown/template.h"
 #include "core/buf.h"
+#include "core/escape.h"
 #include "core/util.h"
 #include "markdown/html.h"
 
@@ -439,17 +440,11 @@ put_url(struct buf *b, const char *u, size_t len, int html)
 		case ' ':
 			buf_addstr(b, "%20");
 			break;
-		case '"':
-			buf_addstr(b, html ? "&quot;" : "%22");
-			break;
 		case '<':
 			buf_addstr(b, "%3C");
 			break;
 		case '>':
 			buf_addstr(b, "%3E");
-			break;
-		case '&':
-			buf_addstr(b, html ? "&amp;" : "&");
 			break;
 		case '(':
 		case ')':
@@ -462,8 +457,17 @@ put_url(struct buf *b, const char *u, size_t len, int html)
 		case '\r':
 		case '\t':
 			break;
+		case '"':
+			if (!html) {
+				buf_addstr(b, "%22");
+				break;
+			}
+			/* FALLTHROUGH */
 		default:
-			buf_addc(b, u[i]);
+			if (html)		/* what is left: & and " */
+				escape_html(b, u + i, 1);
+			else
+				buf_addc(b, u[i]);
 		}
 	}
 }
@@ -483,16 +487,9 @@ put_label(struct buf *b, const char *s, size_t len, int html)
 		if (sp && b->len > 0)
 			buf_addc(b, ' ');
 		sp = 0;
-		if (html) {
-			if (s[i] == '<')
-				buf_addstr(b, "&lt;");
-			else if (s[i] == '&')
-				buf_addstr(b, "&amp;");
-			else if (s[i] == '"')
-				buf_addstr(b, "&quot;");
-			else
-				buf_addc(b, s[i]);
-		} else {
+		if (html)
+			escape_html(b, s + i, 1);
+		else {
 			if (strchr("\\[]*_`<>!", s[i]) != NULL)
 				buf_addc(b, '\\');
 			buf_addc(b, s[i]);
@@ -513,19 +510,11 @@ put_link(struct tp *t, int image, const char *url, size_t ulen,
 
 	put_label(&l, label, llen, t->html);
 	if (t->html) {
-		if (image) {
-			buf_addstr(b, "<img src=\"");
-			put_url(b, url, ulen, 1);
-			buf_addstr(b, "\" alt=\"");
-			buf_add(b, l.data, l.len);
-			buf_addstr(b, "\">");
-		} else {
-			buf_addstr(b, "<a href=\"");
-			put_url(b, url, ulen, 1);
-			buf_addstr(b, "\">");
-			buf_add(b, l.data, l.len);
-			buf_addstr(b, "</a>");
-		}
+		buf_addstr(b, image ? "<img src=\"" : "<a href=\"");
+		put_url(b, url, ulen, 1);
+		buf_addstr(b, image ? "\" alt=\"" : "\">");
+		buf_add(b, l.data, l.len);
+		buf_addstr(b, image ? "\">" : "</a>");
 	} else {
 		buf_addstr(b, image ? "![" : "[");
 		buf_add(b, l.data, l.len);

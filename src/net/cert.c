@@ -550,38 +550,42 @@ cert_sha256(const X509 *x, unsigned char md[32])
 	return 0;
 }
 
-void
-cert_fingerprint(const X509 *x, char fp[CERT_FP_LEN])
+/*
+ * The SHA-256 of x as hex into out, two digits a byte (upper or lower
+ * case), sep between bytes unless it is '\0', then a NUL; "" when there
+ * is no digest.  out holds 32 * 3 bytes with a separator, 32 * 2 + 1
+ * without.  The one hex encoder of cert_fingerprint() and cert_hex().
+ */
+static void
+sha256_hex(const X509 *x, int upper, char sep, char *out)
 {
-	static const char	 hexd[] = "0123456789ABCDEF";
-	unsigned char		 md[32];
-	size_t			 i;
+	const char	*digits = upper ? "0123456789ABCDEF" :
+			    "0123456789abcdef";
+	unsigned char	 md[32];
+	size_t		 i;
 
-	fp[0] = '\0';
+	*out = '\0';
 	if (cert_sha256(x, md) == -1)
 		return;
 	for (i = 0; i < sizeof(md); i++) {
-		fp[i * 3] = hexd[md[i] >> 4];
-		fp[i * 3 + 1] = hexd[md[i] & 0xf];
-		fp[i * 3 + 2] = (i + 1 < sizeof(md)) ? ':' : '\0';
+		if (i > 0 && sep != '\0')
+			*out++ = sep;
+		*out++ = digits[md[i] >> 4];
+		*out++ = digits[md[i] & 0xf];
 	}
+	*out = '\0';
+}
+
+void
+cert_fingerprint(const X509 *x, char fp[CERT_FP_LEN])
+{
+	sha256_hex(x, 1, ':', fp);
 }
 
 void
 cert_hex(const X509 *x, char hex[CERT_HEX_LEN])
 {
-	static const char	 hexd[] = "0123456789abcdef";
-	unsigned char		 md[32];
-	size_t			 i;
-
-	hex[0] = '\0';
-	if (cert_sha256(x, md) == -1)
-		return;
-	for (i = 0; i < sizeof(md); i++) {
-		hex[i * 2] = hexd[md[i] >> 4];
-		hex[i * 2 + 1] = hexd[md[i] & 0xf];
-	}
-	hex[sizeof(md) * 2] = '\0';
+	sha256_hex(x, 0, '\0', hex);
 }
 
 time_t

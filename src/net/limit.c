@@ -21,6 +21,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/util.h"
 #include "net/limit.h"
 
@@ -67,15 +68,6 @@ index_of(const struct limits *l, const struct limit_key *k)
 	memcpy(&a, k->b, 8);
 	memcpy(&b, k->b + 8, 8);
 	return (size_t)mix(mix(a ^ l->seed) ^ b) & (l->cap - 1);
-}
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* Add what the time since the last refill earned; cap at the burst. */
@@ -278,7 +270,7 @@ limits_open(struct limits *l, const struct limit_key *k,
 
 	pthread_mutex_lock(&l->mu);
 	use(l, lc);
-	if ((e = find(l, k, 1, now_ms())) != NULL &&
+	if ((e = find(l, k, 1, clock_now_ms())) != NULL &&
 	    (lc->per_addr == 0 || e->conns < lc->per_addr)) {
 		e->conns++;
 		rv = 0;
@@ -296,7 +288,7 @@ limits_close(struct limits *l, const struct limit_key *k,
 	pthread_mutex_lock(&l->mu);
 	use(l, lc);
 	if ((e = find(l, k, 0, 0)) != NULL && e->conns > 0 &&
-	    --e->conns == 0 && idle(l, e, now_ms()))
+	    --e->conns == 0 && idle(l, e, clock_now_ms()))
 		remove_at(l, (size_t)(e - l->tab));
 	pthread_mutex_unlock(&l->mu);
 }

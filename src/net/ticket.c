@@ -37,6 +37,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include "core/clock.h"
 #include "core/log.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -74,15 +75,6 @@ static pthread_mutex_t	 filemu = PTHREAD_MUTEX_INITIALIZER;
 static char		*kpath;		/* under filemu; owned or NULL */
 static struct fileid	 kseen;		/* under filemu: last read tried */
 
-static uint64_t
-mono_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* With the write lock held, our own keys in use. */
 static void
 rotate_locked(void)
@@ -101,7 +93,7 @@ rotate_locked(void)
 		k->valid = 0;
 	} else
 		k->valid = 1;
-	born_ms = mono_ms();
+	born_ms = clock_now_ms();
 	rotations++;
 }
 
@@ -113,12 +105,13 @@ static void
 rdlock_fresh(void)
 {
 	pthread_rwlock_rdlock(&lock);
-	if (fromfile || (keys[cur].valid && mono_ms() - born_ms < period_ms))
+	if (fromfile || (keys[cur].valid &&
+	    clock_now_ms() - born_ms < period_ms))
 		return;
 	pthread_rwlock_unlock(&lock);
 	pthread_rwlock_wrlock(&lock);
 	/* Another thread may have done it meanwhile. */
-	if (!fromfile && (!keys[cur].valid || mono_ms() - born_ms >=
+	if (!fromfile && (!keys[cur].valid || clock_now_ms() - born_ms >=
 	    period_ms))
 		rotate_locked();
 	pthread_rwlock_unlock(&lock);

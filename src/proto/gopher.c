@@ -19,6 +19,7 @@
 
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/escape.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -326,41 +327,17 @@ gopher_http_reply(struct buf *out, const char *hostname, int port)
 	buf_free(&body);
 }
 
-/* The characters that must not reach HTML text or an attribute raw. */
-static void
-html_escape(struct buf *out, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '&':
-			buf_addstr(out, "&amp;");
-			break;
-		case '<':
-			buf_addstr(out, "&lt;");
-			break;
-		case '>':
-			buf_addstr(out, "&gt;");
-			break;
-		case '"':
-			buf_addstr(out, "&quot;");
-			break;
-		default:
-			buf_addc(out, *s);
-		}
-	}
-}
-
 void
 gopher_url_page(struct buf *out, const char *url)
 {
 	buf_addstr(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 	    "<meta http-equiv=\"refresh\" content=\"1;url=");
-	html_escape(out, url);
+	escape_html(out, url, strlen(url));
 	buf_addstr(out, "\"><title>Link</title></head><body>\n"
 	    "<p>This Gopher link leads elsewhere: <a href=\"");
-	html_escape(out, url);
+	escape_html(out, url, strlen(url));
 	buf_addstr(out, "\">");
-	html_escape(out, url);
+	escape_html(out, url, strlen(url));
 	buf_addstr(out, "</a></p>\n</body></html>\n");
 }
 

@@ -3,7 +3,7 @@
  *
  * Writes XML into a struct buf from borrowed posts; knows nothing of
  * requests or caching (the router keeps the bytes in a cache slot).
- * Everything written as text goes through xml_add(), which escapes,
+ * Everything written as text goes through escape_xml(), which escapes,
  * repairs UTF-8 and drops what XML 1.0 cannot carry, so no title or
  * summary can make the document ill-formed.
  */
@@ -16,68 +16,20 @@
 #include "content/links.h"
 #include "core/buf.h"
 #include "core/date.h"
+#include "core/escape.h"
 #include "core/layout.h"
 #include "core/url.h"
-#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "site/atom.h"
 
 #define ATOM_NS		"http://www.w3.org/2005/Atom"
-#define REPLACEMENT	"\xef\xbf\xbd"		/* U+FFFD */
-
-/*
- * s[0..len) as XML character data, also safe inside a double-quoted
- * attribute.  XML 1.0 Char excludes C0 controls but TAB/LF/CR, and
- * U+FFFE/U+FFFF: those are dropped; a byte that starts no valid UTF-8
- * sequence becomes U+FFFD.
- */
-static void
-xml_add(struct buf *out, const char *s, size_t len)
-{
-	const unsigned char	*p = (const unsigned char *)s, *end = p + len;
-	uint32_t		 cp;
-	size_t			 n;
-
-	while (p < end) {
-		n = utf8_decode((const char *)p, (size_t)(end - p), &cp);
-		if (cp == UTF8_INVALID) {
-			buf_addstr(out, REPLACEMENT);
-			p++;
-			continue;
-		}
-		if (cp == 0xFFFE || cp == 0xFFFF) {
-			p += n;			/* not XML characters */
-			continue;
-		}
-		switch (*p) {
-		case '&':
-			buf_addstr(out, "&amp;");
-			break;
-		case '<':
-			buf_addstr(out, "&lt;");
-			break;
-		case '>':
-			buf_addstr(out, "&gt;");
-			break;
-		case '"':
-			buf_addstr(out, "&quot;");
-			break;
-		default:
-			if (*p >= 0x20 || *p == '\t' || *p == '\n' ||
-			    *p == '\r')
-				buf_add(out, p, n);
-			break;
-		}
-		p += n;
-	}
-}
 
 static void
 xml_str(struct buf *out, const char *s)
 {
 	if (s != NULL)
-		xml_add(out, s, strlen(s));
+		escape_xml(out, s, strlen(s));
 }
 
 /* <name>text</name> on one indented line. */
@@ -98,7 +50,7 @@ abs_url(struct buf *out, const char *base, const char *path)
 
 	buf_addstr(&u, base != NULL ? base : "");
 	url_encode_path(path, &u);
-	xml_add(out, u.data, u.len);
+	escape_xml(out, u.data, u.len);
 	buf_free(&u);
 }
 
@@ -194,7 +146,7 @@ entry(struct buf *out, const struct atom_feed *f, const char *base,
 		    p->src + p->body_off, p->srclen - p->body_off, &ropts,
 		    &tmp);
 		buf_addstr(out, "    <content type=\"text\">");
-		xml_add(out, tmp.data ? tmp.data : "", tmp.len);
+		escape_xml(out, tmp.data ? tmp.data : "", tmp.len);
 		buf_addstr(out, "</content>\n");
 	}
 	buf_addstr(out, "  </entry>\n");

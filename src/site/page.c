@@ -24,6 +24,7 @@
 #include "core/layout.h"
 #include "core/mime.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "proto/gopher.h"
@@ -85,26 +86,6 @@ add(struct page *p, enum block_type type)
 	return b;
 }
 
-static char *
-vfmt(const char *fmt, va_list ap)
-{
-	va_list	 ap2;
-	char	*s;
-	int	 len;
-
-	va_copy(ap2, ap);
-	len = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	if (len < 0)
-		len = 0;
-	s = xmalloc((size_t)len + 1);
-	if (len == 0)
-		s[0] = '\0';
-	else
-		vsnprintf(s, (size_t)len + 1, fmt, ap);
-	return s;
-}
-
 void
 page_heading(struct page *p, int level, const char *fmt, ...)
 {
@@ -114,7 +95,7 @@ page_heading(struct page *p, int level, const char *fmt, ...)
 	b = add(p, BLOCK_HEADING);
 	b->level = level < 1 ? 1 : level > 3 ? 3 : level;
 	va_start(ap, fmt);
-	b->text = vfmt(fmt, ap);
+	b->text = xvasprintf(fmt, ap);
 	va_end(ap);
 }
 
@@ -126,7 +107,7 @@ page_text(struct page *p, const char *fmt, ...)
 
 	b = add(p, BLOCK_TEXT);
 	va_start(ap, fmt);
-	b->text = vfmt(fmt, ap);
+	b->text = xvasprintf(fmt, ap);
 	va_end(ap);
 }
 
@@ -143,7 +124,7 @@ page_link(struct page *p, enum link_kind kind, const char *url,
 	if (date != NULL)
 		snprintf(b->date, sizeof(b->date), "%s", date);
 	va_start(ap, fmt);
-	b->text = vfmt(fmt, ap);
+	b->text = xvasprintf(fmt, ap);
 	va_end(ap);
 }
 
@@ -203,18 +184,6 @@ page_file_path(const char *url)
 /*
  * Text helpers shared by the emitters
  */
-
-/* Columns of s[0..len): one per code point (continuation bytes skipped). */
-static size_t
-cols(const char *s, size_t len)
-{
-	size_t	 i, n = 0;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			n++;
-	return n;
-}
 
 /* Bytes of s[0..len) making up at most n columns, cut between code points. */
 static size_t
@@ -295,14 +264,14 @@ add_fit(struct buf *out, const char *s, unsigned width, int ascii)
 	size_t		 len = strlen(s), ecols = ascii ? 3 : 1, tail = 0;
 	size_t		 tcols = 0, head;
 
-	if (cols(s, len) <= width) {
+	if (utf8_count(s, len) <= width) {
 		buf_add(out, s, len);
 		return;
 	}
 	if (len > 0 && s[len - 1] == ')' && (open = strrchr(s, '(')) != NULL &&
 	    open > s && open[-1] == ' ') {
 		tail = len - (size_t)(open - 1 - s);
-		tcols = cols(open - 1, tail);
+		tcols = utf8_count(open - 1, tail);
 		if (tcols + ecols > width / 2)
 			tail = tcols = 0;
 	}
@@ -335,7 +304,7 @@ wrap(struct emit *e, const char *s, line_fn fn)
 		while (*s != '\0' && *s != ' ')
 			s++;
 		wlen = (size_t)(s - w);
-		wcols = cols(w, wlen);
+		wcols = utf8_count(w, wlen);
 		if (lcols > 0 && lcols + 1 + wcols <= e->width) {
 			buf_addc(&line, ' ');
 			buf_add(&line, w, wlen);
@@ -770,7 +739,7 @@ heading(struct emit *e, const struct block *b, line_fn fn)
 		goto done;
 	for (s = lines.data;; s = nl + 1) {
 		nl = strchr(s, '\n');
-		n = cols(s, nl ? (size_t)(nl - s) : strlen(s));
+		n = utf8_count(s, nl ? (size_t)(nl - s) : strlen(s));
 		if (n > w)
 			w = n;
 		if (nl == NULL)
@@ -1035,7 +1004,8 @@ txt_link(struct emit *e, const struct block *b)
 		wrap(e, l.data ? l.data : "", emit_line);
 	else if (l.len == 0)
 		emit_line(e, u.data, u.len);
-	else if (cols(l.data, l.len) + 2 + cols(u.data, u.len) <= e->width) {
+	else if (utf8_count(l.data, l.len) + 2 +
+	    utf8_count(u.data, u.len) <= e->width) {
 		buf_printf(&l, ": %s", u.data);
 		emit_line(e, l.data, l.len);
 	} else {

@@ -47,7 +47,7 @@ prog(const char *name, const char *body, mode_t mode)
 	char	 p[1024];
 
 	snprintf(p, sizeof(p), "%s/cgi-bin/%s", capsule, name);
-	e2e_write_file(p, "#!/bin/sh\n%s", body);
+	test_write(p, "#!/bin/sh\n%s", body);
 	chmod(p, mode);
 }
 
@@ -67,7 +67,7 @@ make_capsule(void)
 	mkdir(spool, 0777);
 	chmod(spool, 01777);		/* where programs may write */
 	snprintf(p, sizeof(p), "%s/index.md", capsule);
-	e2e_write_file(p, "# CGI\n");
+	test_write(p, "# CGI\n");
 	snprintf(p, sizeof(p), "%s/cgi-bin", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/cgi-bin/sub", capsule);
@@ -113,27 +113,6 @@ make_capsule(void)
 	(void)!link(p, body);
 }
 
-static struct reply
-gem_ctx(const struct e2e_server *s, SSL_CTX *c, const char *path)
-{
-	struct reply	 r;
-	char		 req[1100];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
-	    s->gemini_port, path);
-	e2e_gemini_raw(s->gemini_port, req, (size_t)len, &r, c, "localhost");
-	buf_addc(&r.body, '\0');	/* a C string; len counts the NUL */
-	r.body.len--;
-	return r;
-}
-
-static struct reply
-gem(const struct e2e_server *s, const char *path)
-{
-	return gem_ctx(s, ctx, path);
-}
-
 /* The value of "NAME=" on a line of text, into out ("" when absent). */
 static const char *
 var(const char *text, const char *name, char *out, size_t len)
@@ -163,7 +142,8 @@ test_env(const struct e2e_server *s)
 	SSL_CTX		*cc;
 	char		 v[1200], want[1200], hex[65];
 
-	r = gem(s, "/cgi-bin/env.cgi/a/b%20c?x=1&y=%C3%A9");
+	r = e2e_gemini_get(s->gemini_port, ctx, "%s",
+	    "/cgi-bin/env.cgi/a/b%20c?x=1&y=%C3%A9");
 	STR_EQ(r.header, "20 text/plain", "env: the program's header");
 	OK(r.close_notify, "env: ends with close_notify");
 	STR_EQ(var(r.body.data, "GATEWAY_INTERFACE", v, sizeof(v)),
@@ -203,7 +183,7 @@ test_env(const struct e2e_server *s)
 	reply_free(&r);
 
 	cc = e2e_cert_ctx("alice", hex);
-	r = gem_ctx(s, cc, "/cgi-bin/env.cgi");
+	r = e2e_gemini_get(s->gemini_port, cc, "/cgi-bin/env.cgi");
 	STR_EQ(var(r.body.data, "AUTH_TYPE", v, sizeof(v)), "CERTIFICATE",
 	    "AUTH_TYPE");
 	STR_EQ(var(r.body.data, "REMOTE_USER", v, sizeof(v)), "alice",
@@ -222,7 +202,7 @@ test_env(const struct e2e_server *s)
 	reply_free(&r);
 	SSL_CTX_free(cc);
 
-	r = gem(s, "/cgi-bin/sub/deep.cgi/x");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/sub/deep.cgi/x");
 	STR_EQ(r.body.data, "# deep /cgi-bin/sub/deep.cgi /x\n",
 	    "a program in a subdirectory");
 	reply_free(&r);
@@ -278,28 +258,28 @@ test_answers(const struct e2e_server *s)
 	char		*g;
 	uint64_t	 t0;
 
-	r = gem(s, "/cgi-bin/redirect.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/redirect.cgi");
 	STR_EQ(r.header, "30 /posts/", "a 30 as written");
 	INT_EQ(r.body.len, 0, "30: its body is not sent");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/gone.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/gone.cgi");
 	STR_EQ(r.header, "51 Nothing here", "exit 3 with a good header: sent");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/bad.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/bad.cgi");
 	STR_EQ(r.header, "42 CGI error: bad response header",
 	    "not a Gemini header: 42");
 	INT_EQ(r.body.len, 0, "42: nothing of the program's");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/silent.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/silent.cgi");
 	STR_EQ(r.header, "42 CGI error: bad response header", "no output: 42");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/big.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/big.cgi");
 	STR_EQ(r.header, "42 CGI error: too much output",
 	    "past cgi_max_output: 42");
 	reply_free(&r);
 
 	t0 = e2e_now_ms();
-	r = gem(s, "/cgi-bin/slow.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/slow.cgi");
 	STR_EQ(r.header, "42 CGI error: no answer in time",
 	    "past cgi_timeout: 42");
 	OK(e2e_now_ms() - t0 >= 2500 && e2e_now_ms() - t0 < 8000,
@@ -309,31 +289,31 @@ test_answers(const struct e2e_server *s)
 	/* Its child, in its process group, is killed with it. */
 	OK(child_gone(), "past cgi_timeout: the program's child was killed");
 
-	r = gem(s, "/cgi-bin/plain.txt");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/plain.txt");
 	STR_EQ(r.header, "51 Not found", "not executable: 51");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/.hidden.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/.hidden.cgi");
 	STR_EQ(r.header, "51 Not found", "a dot-file: 51");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/owner.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/owner.cgi");
 	if (geteuid() == 0)
 		STR_EQ(r.header, "42 CGI error", "not nobody's to run: 42");
 	else
 		STR_EQ(r.header, "20 text/plain", "its owner runs it");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/twice.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/twice.cgi");
 	STR_EQ(r.header, "51 Not found", "a program with two names: 51");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/missing.cgi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/missing.cgi");
 	STR_EQ(r.header, "51 Not found", "missing: 51");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/");
 	STR_EQ(r.header, "51 Not found", "the directory: 51, no listing");
 	reply_free(&r);
-	r = gem(s, "/cgi-bin/sub");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/sub");
 	STR_EQ(r.header, "51 Not found", "a subdirectory: 51");
 	reply_free(&r);
-	r = gem(s, "/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/");
 	INT_EQ(r.status, 20, "the rest of the capsule is served");
 	reply_free(&r);
 
@@ -362,7 +342,8 @@ test_cap(const struct e2e_server *s)
 
 	for (i = 0; i < 4; i++) {
 		if ((kids[i] = fork()) == 0) {
-			struct reply r = gem(s, "/cgi-bin/hold.cgi");
+			struct reply r = e2e_gemini_get(s->gemini_port, ctx,
+			    "/cgi-bin/hold.cgi");
 
 			_exit(r.status == 20 && strcmp(r.body.data,
 			    "held\n") == 0 ? 0 : r.status == 41 ? 1 : 2);
@@ -383,11 +364,17 @@ test_cap(const struct e2e_server *s)
 	OK(ok20 >= 1 && ok20 <= 2, "cap: 1 or 2 served at once (%d)", ok20);
 	OK(busy >= 2, "cap: the others answered 41 (%d)", busy);
 	INT_EQ(other, 0, "cap: no other answer");
-	OK(e2e_log_has(s->log, "cgi_max_programs"), "cap: logged");
+	OK(e2e_log_wait(s->log, "cgi_max_programs", 0), "cap: logged");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("env"),
+	NAMED("answers"),
+	NAMED("cap"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct e2e_server	 s;
 	struct reply		 r;
@@ -395,6 +382,8 @@ main(void)
 	uint64_t		 t0;
 	pid_t			 kid;
 	int			 root = geteuid() == 0;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	make_capsule();
 	ctx = e2e_client_ctx(0);
@@ -410,12 +399,12 @@ main(void)
 		OK(0, "server did not start");
 		goto out;
 	}
-	test_env(&s);
-	test_answers(&s);
-	test_cap(&s);
+	RUN("env", test_env(&s));
+	RUN("answers", test_answers(&s));
+	RUN("cap", test_cap(&s));
 	/* Stopped while a program runs: it is killed, the server exits. */
 	if ((kid = fork()) == 0) {
-		r = gem(&s, "/cgi-bin/slow.cgi");
+		r = e2e_gemini_get(s.gemini_port, ctx, "/cgi-bin/slow.cgi");
 		_exit(0);
 	}
 	e2e_sleep_ms(500);
@@ -430,12 +419,13 @@ main(void)
 	/* Left root (--allow-root, no user:): no program runs. */
 	if (root) {
 		if (e2e_start(&s, capsule, "cgi: cgi-bin\n") == 0) {
-			r = gem(&s, "/cgi-bin/env.cgi");
+			r = e2e_gemini_get(s.gemini_port, ctx,
+			    "/cgi-bin/env.cgi");
 			STR_EQ(r.header, "42 CGI error", "as root: 42");
 			INT_EQ(r.body.len, 0, "as root: nothing ran");
 			reply_free(&r);
-			OK(e2e_log_has(s.log, " error: cgi: /cgi-bin/env.cgi"
-			    " not run: programs are never run as root"),
+			OK(e2e_log_wait(s.log, " error: cgi: /cgi-bin/env.cgi"
+			    " not run: programs are never run as root", 0),
 			    "as root: logged as an error");
 			INT_EQ(e2e_stop(&s), 0, "root server exits 0");
 		} else

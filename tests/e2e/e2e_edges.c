@@ -1,5 +1,5 @@
 /*
- * e2e_edges.c -- the edge cases a hostile test found (issue 18), over
+ * e2e_edges.c -- the edge cases a hostile review found, over
  * the real server: a request followed at once by close_notify (TLS 1.2
  * and 1.3), redirects to directories whose names need escaping,
  * dot-files under files/, IP literals that are not this server, bytes
@@ -18,91 +18,41 @@ static int		 skipped;
 static int		 have_ipv6;	/* the server listens on ::1 too */
 
 static void
-mk(const char *rel, const char *text)
-{
-	char	 path[1024], *slash;
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	for (slash = path + strlen(capsule) + 1; (slash = strchr(slash, '/'));
-	    slash++) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	e2e_write_file(path, "%s", text);
-}
-
-static void
 make_capsule(void)
 {
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
 	mkdir(capsule, 0755);
-	mk("index.md", "---\ntitle: Edges\n---\nHome.\n");
-	mk("posts/2024-01-02-hello.md", "---\ntitle: Hello\n---\nHi.\n");
-	mk("files/a.txt", "plain text\n");
-	mk("files/a b/in.txt", "in a b\n");
-	mk("files/q?x/in.txt", "in q?x\n");
-	mk("files/50%/in.txt", "in 50%\n");
-	mk("files/caf\xc3\xa9/in.txt", "in cafe\n");
-	mk("files/.hidden.txt", "DOT-SECRET hidden\n");
-	mk("files/.git/config", "DOT-SECRET git\n");
-	mk("files/sub/.backup.txt", "DOT-SECRET backup\n");
-	mk("files/sub/.d/x.txt", "DOT-SECRET in a dot-directory\n");
-	mk("files/sub/ok.txt", "ok\n");
-	mk("files/list/bad\xff.txt", "not UTF-8\n");
-	mk("files/list/nel\xc2\x85x.txt", "C1\n");
-	mk("files/list/ls\xe2\x80\xa8x.txt", "U+2028\n");
-	mk("files/list/tab\tx.txt", "C0\n");
-	mk("files/list/ok-\xc3\xa9.txt", "fine\n");
-	mk("posts/2023-05-06-draft.md", "---\ntitle: Draft\ndraft: true\n"
+	test_put(capsule, "index.md", "---\ntitle: Edges\n---\nHome.\n");
+	test_put(capsule, "posts/2024-01-02-hello.md",
+	    "---\ntitle: Hello\n---\nHi.\n");
+	test_put(capsule, "files/a.txt", "plain text\n");
+	test_put(capsule, "files/a b/in.txt", "in a b\n");
+	test_put(capsule, "files/q?x/in.txt", "in q?x\n");
+	test_put(capsule, "files/50%/in.txt", "in 50%\n");
+	test_put(capsule, "files/caf\xc3\xa9/in.txt", "in cafe\n");
+	test_put(capsule, "files/.hidden.txt", "DOT-SECRET hidden\n");
+	test_put(capsule, "files/.git/config", "DOT-SECRET git\n");
+	test_put(capsule, "files/sub/.backup.txt", "DOT-SECRET backup\n");
+	test_put(capsule, "files/sub/.d/x.txt",
+	    "DOT-SECRET in a dot-directory\n");
+	test_put(capsule, "files/sub/ok.txt", "ok\n");
+	test_put(capsule, "files/list/bad\xff.txt", "not UTF-8\n");
+	test_put(capsule, "files/list/nel\xc2\x85x.txt", "C1\n");
+	test_put(capsule, "files/list/ls\xe2\x80\xa8x.txt", "U+2028\n");
+	test_put(capsule, "files/list/tab\tx.txt", "C0\n");
+	test_put(capsule, "files/list/ok-\xc3\xa9.txt", "fine\n");
+	test_put(capsule, "posts/2023-05-06-draft.md",
+	    "---\ntitle: Draft\ndraft: true\n"
 	    "---\nDRAFT-SECRET\n");
-	mk(".trash/old.md", "---\ntitle: Old\n---\nTRASH-SECRET\n");
-	mk("private/key.pem", "KEY-SECRET\n");
-	mk("files/.in/x.txt", "DOT-SECRET behind a link\n");
-	mk("pages/about.md", "---\ntitle: About\ndraft: true\n---\n"
+	test_put(capsule, ".trash/old.md",
+	    "---\ntitle: Old\n---\nTRASH-SECRET\n");
+	test_put(capsule, "private/key.pem", "KEY-SECRET\n");
+	test_put(capsule, "files/.in/x.txt", "DOT-SECRET behind a link\n");
+	test_put(capsule, "pages/about.md",
+	    "---\ntitle: About\ndraft: true\n---\n"
 	    "PAGE-SECRET\n");
-	mk("pages/my page.md", "---\ntitle: My Page\n---\nA page.\n");
-}
-
-static struct reply
-get(const char *path)
-{
-	return e2e_gemini_get(srv.gemini_port, ctx, path);
-}
-
-/* Does the server's log have a line containing needle? */
-static int
-logged(const char *needle)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[4096];
-	FILE		*f;
-	size_t		 n;
-	int		 found;
-
-	if ((f = fopen(srv.log, "r")) == NULL)
-		return 0;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	buf_addc(&b, '\0');
-	found = strstr(b.data, needle) != NULL;
-	buf_free(&b);
-	return found;
-}
-
-/* Wait (bounded) for the access line of a request: workers buffer. */
-static int
-logged_soon(const char *needle)
-{
-	uint64_t	 deadline = e2e_now_ms() + 3000;
-
-	while (!logged(needle)) {
-		if (e2e_now_ms() > deadline)
-			return 0;
-		e2e_sleep_ms(50);
-	}
-	return 1;
+	test_put(capsule, "pages/my page.md",
+	    "---\ntitle: My Page\n---\nA page.\n");
 }
 
 /*
@@ -147,7 +97,8 @@ test_half_close(int version, const char *name)
 	    "close_notify (SSL error %d)", name, err);
 	snprintf(needle, sizeof(needle), "/files/a.txt?half-close-%s\" 20 ",
 	    name);
-	OK(logged_soon(needle), "%s: the request is logged", name);
+	OK(e2e_log_wait(srv.log, needle, 3000), "%s: the request is logged",
+	    name);
 done:
 	buf_free(&body);
 	SSL_free(ssl);
@@ -182,12 +133,12 @@ test_redirects(void)
 	int		 len;
 
 	for (i = 0; i < nitems(t); i++) {
-		r = get(t[i].req);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", t[i].req);
 		snprintf(want, sizeof(want), "31 %s", t[i].to);
 		OK(strcmp(r.header, want) == 0, "%s: \"%s\", want \"%s\"",
 		    t[i].req, r.header, want);
 		reply_free(&r);
-		r = get(t[i].to);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", t[i].to);
 		OK(r.status == 20 && r.body.data != NULL &&
 		    (strstr(r.body.data, "in.txt") != NULL ||
 		    strstr(r.body.data, "A page.") != NULL),
@@ -221,7 +172,7 @@ test_dotfiles(void)
 	int		 len;
 
 	for (i = 0; i < nitems(paths); i++) {
-		r = get(paths[i]);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", paths[i]);
 		OK(r.status == 51, "%s: %d, want 51", paths[i], r.status);
 		OK(r.body.data == NULL ||
 		    strstr(r.body.data, "DOT-SECRET") == NULL,
@@ -237,7 +188,7 @@ test_dotfiles(void)
 		    out.data ? out.data : "");
 		buf_free(&out);
 	}
-	r = get("/files/sub/ok.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/sub/ok.txt");
 	OK(r.status == 20, "/files/sub/ok.txt: still served (%d)", r.status);
 	reply_free(&r);
 }
@@ -388,7 +339,7 @@ test_listing(void)
 	struct reply	 r;
 	struct buf	 out;
 
-	r = get("/files/list/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/list/");
 	OK(r.status == 20, "listing: %d", r.status);
 	OK(r.body.data != NULL && utf8_valid(r.body.data, r.body.len),
 	    "listing: valid UTF-8:\n%s", r.body.data ? r.body.data : "");
@@ -404,12 +355,14 @@ test_listing(void)
 	HAS(r.body.data, "=> /files/list/ok-%C3%A9.txt ok-\xc3\xa9.txt\n",
 	    "UTF-8 name as it is");
 	reply_free(&r);
-	r = get("/files/list/nel%C2%85x.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "%s",
+	    "/files/list/nel%C2%85x.txt");
 	OK(r.status == 20 && r.body.data != NULL &&
 	    strcmp(r.body.data, "C1\n") == 0, "the C1 name's link works (%d)",
 	    r.status);
 	reply_free(&r);
-	r = get("/files/list/ls%E2%80%A8x.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "%s",
+	    "/files/list/ls%E2%80%A8x.txt");
 	OK(r.status == 20, "the U+2028 name's link works (%d)", r.status);
 	reply_free(&r);
 	OK(e2e_plain(srv.gopher_port, "/files/list/\r\n", 14, &out) == 0 &&
@@ -485,7 +438,8 @@ test_symlinks(void)
 			break;
 		}
 		for (i = 0; i < nitems(refused); i++) {
-			r = get(refused[i]);
+			r = e2e_gemini_get(srv.gemini_port, ctx, "%s",
+			    refused[i]);
 			OK(r.status == 51 && !secret(&r), "%s%s: %d, want 51",
 			    names[m], refused[i], r.status);
 			reply_free(&r);
@@ -497,15 +451,15 @@ test_symlinks(void)
 			    "%sgopher %s: an error", names[m], refused[i]);
 			buf_free(&out);
 		}
-		r = get("/files/l-ok");
+		r = e2e_gemini_get(srv.gemini_port, ctx, "/files/l-ok");
 		OK(r.status == 20, "%s/files/l-ok: a link within files/ (%d)",
 		    names[m], r.status);
 		reply_free(&r);
-		r = get("/files/l-sub/ok.txt");
+		r = e2e_gemini_get(srv.gemini_port, ctx, "/files/l-sub/ok.txt");
 		OK(r.status == 20, "%s/files/l-sub/ok.txt: a directory link "
 		    "within files/ (%d)", names[m], r.status);
 		reply_free(&r);
-		r = get("/files/l-around");
+		r = e2e_gemini_get(srv.gemini_port, ctx, "/files/l-around");
 		OK(r.status == 20, "%s/files/l-around: out and back into "
 		    "files/ (%d)", names[m], r.status);
 		reply_free(&r);
@@ -522,7 +476,7 @@ hard_link(const char *name, const char *text, const char *rel)
 	char	 out[1024], in[1024];
 
 	snprintf(out, sizeof(out), "%s/%s", top, name);
-	e2e_write_file(out, "%s", text);
+	test_write(out, "%s", text);
 	snprintf(in, sizeof(in), "%s/%s", capsule, rel);
 	return link(out, in);
 }
@@ -545,7 +499,7 @@ test_hardlinks(void)
 		fprintf(stderr, "SKIPPED: hard links: %s\n", strerror(errno));
 		return;
 	}
-	r = get("/files/hard.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/hard.txt");
 	OK(r.status == 51 && !secret(&r), "/files/hard.txt: %d, want 51",
 	    r.status);
 	reply_free(&r);
@@ -554,10 +508,10 @@ test_hardlinks(void)
 	    strstr(out.data, "SECRET") == NULL, "gopher /files/hard.txt: an "
 	    "error");
 	buf_free(&out);
-	r = get("/files/a.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/a.txt");
 	OK(r.status == 20, "/files/a.txt, one link: still 20 (%d)", r.status);
 	reply_free(&r);
-	r = get("/files/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/");
 	OK(r.status == 20 && r.body.data != NULL &&
 	    strstr(r.body.data, "hard.txt") == NULL,
 	    "the listing leaves it out");
@@ -568,7 +522,7 @@ test_hardlinks(void)
 		srv = keep;
 		return;
 	}
-	r = get("/files/hard.txt");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/files/hard.txt");
 	OK(r.status == 20 && secret(&r),
 	    "files_hardlinks: true: served (%d)", r.status);
 	reply_free(&r);
@@ -576,10 +530,23 @@ test_hardlinks(void)
 	srv = keep;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("half_close_tls13"),
+	NAMED("half_close_tls12"),
+	NAMED("redirects"),
+	NAMED("dotfiles"),
+	NAMED("ip_literals"),
+	NAMED("listing"),
+	NAMED("symlinks"),
+	NAMED("hardlinks"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 cmd[700], extra[300];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdtemp(top) == NULL)
@@ -596,14 +563,14 @@ main(void)
 		OK(0, "server did not start");
 		return harness_done();
 	}
-	test_half_close(TLS1_3_VERSION, "tls1.3");
-	test_half_close(TLS1_2_VERSION, "tls1.2");
-	test_redirects();
-	test_dotfiles();
-	test_ip_literals();
-	test_listing();
-	test_symlinks();
-	test_hardlinks();
+	RUN("half_close_tls13", test_half_close(TLS1_3_VERSION, "tls1.3"));
+	RUN("half_close_tls12", test_half_close(TLS1_2_VERSION, "tls1.2"));
+	RUN("redirects", test_redirects());
+	RUN("dotfiles", test_dotfiles());
+	RUN("ip_literals", test_ip_literals());
+	RUN("listing", test_listing());
+	RUN("symlinks", test_symlinks());
+	RUN("hardlinks", test_hardlinks());
 	INT_EQ(e2e_stop(&srv), 0, "exits 0");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);

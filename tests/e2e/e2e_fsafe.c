@@ -44,17 +44,17 @@ make_capsule(void)
 	path_of(p, sizeof(p), "files/sub");
 	mkdir(p, 0755);
 	path_of(p, sizeof(p), "index.md");
-	e2e_write_file(p, "# Files\n");
+	test_write(p, "# Files\n");
 	path_of(p, sizeof(p), "files/a.txt");
-	e2e_write_file(p, "plain text\n");
+	test_write(p, "plain text\n");
 	path_of(p, sizeof(p), "files/sub/b.txt");
-	e2e_write_file(p, "bee\n");
+	test_write(p, "bee\n");
 	snprintf(p, sizeof(p), "%s/secret.txt", top);
-	e2e_write_file(p, "TOP-SECRET\n");
+	test_write(p, "TOP-SECRET\n");
 	snprintf(p, sizeof(p), "%s/outside", top);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/outside/x.txt", top);
-	e2e_write_file(p, "TOP-SECRET outside\n");
+	test_write(p, "TOP-SECRET outside\n");
 
 	/* Links: two that stay inside, four that lead out. */
 	path_of(p, sizeof(p), "files/in-link");
@@ -94,15 +94,15 @@ make_capsule(void)
 	path_of(p, sizeof(p), "posts/2024-01-01-b/sub");
 	mkdir(p, 0755);
 	path_of(p, sizeof(p), "posts/2024-01-01-b/index.md");
-	e2e_write_file(p, "# Bundle\n\n![pic](pic.txt)\n");
+	test_write(p, "# Bundle\n\n![pic](pic.txt)\n");
 	path_of(p, sizeof(p), "posts/2024-01-01-b/pic.txt");
-	e2e_write_file(p, "bundle file\n");
+	test_write(p, "bundle file\n");
 	path_of(p, sizeof(p), "posts/2024-01-01-b/sub/deep.txt");
-	e2e_write_file(p, "deep file\n");
+	test_write(p, "deep file\n");
 	path_of(p, sizeof(p), "posts/2024-01-01-b/.hidden.txt");
-	e2e_write_file(p, "TOP-SECRET hidden\n");
+	test_write(p, "TOP-SECRET hidden\n");
 	path_of(p, sizeof(p), "posts/draft.md");
-	e2e_write_file(p, "---\ndate: 2024-01-02\ndraft: true\n---\n"
+	test_write(p, "---\ndate: 2024-01-02\ndraft: true\n---\n"
 	    "TOP-SECRET draft\n");
 	path_of(p, sizeof(p), "posts/2024-01-01-b/in-link");
 	(void)!symlink("pic.txt", p);
@@ -112,7 +112,7 @@ make_capsule(void)
 	(void)!symlink("../../../secret.txt", p);
 	/* A folder that is a link is no bundle, even with an index. */
 	snprintf(p, sizeof(p), "%s/outside/index.md", top);
-	e2e_write_file(p, "---\ndate: 2024-01-03\n---\nTOP-SECRET post\n");
+	test_write(p, "---\ndate: 2024-01-03\n---\nTOP-SECRET post\n");
 	path_of(p, sizeof(p), "posts/2024-01-03-linked");
 	snprintf(t, sizeof(t), "%s/outside", top);
 	(void)!symlink(t, p);
@@ -128,20 +128,6 @@ make_capsule(void)
 	close(fd);
 }
 
-static struct reply
-get(int port, const char *path)
-{
-	struct reply	 r;
-	char		 req[2048];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
-	    path);
-	if (e2e_gemini_raw(port, req, (size_t)len, &r, ctx, "localhost") == -1)
-		r.status = -2;
-	return r;
-}
-
 static int
 leaked(const struct buf *b)
 {
@@ -152,7 +138,7 @@ leaked(const struct buf *b)
 static void
 expect(int port, const char *path, int status, const char *needle)
 {
-	struct reply	 r = get(port, path);
+	struct reply	 r = e2e_gemini_get(port, ctx, "%s", path);
 
 	OK(r.status == status, "%s: status %d, want %d (%s)", path, r.status,
 	    status, r.header);
@@ -173,7 +159,7 @@ expect_soon(int port, const char *path, int status, const char *needle)
 	int		 done;
 
 	for (;;) {
-		r = get(port, path);
+		r = e2e_gemini_get(port, ctx, "%s", path);
 		done = r.status == status && (needle == NULL ?
 		    !leaked(&r.body) : r.body.data != NULL &&
 		    strstr(r.body.data, needle) != NULL);
@@ -207,7 +193,7 @@ test_kept(struct e2e_server *s)
 	char	 p[1024], q[1024];
 
 	path_of(p, sizeof(p), "files/kept-c.txt");
-	e2e_write_file(p, "cee file\n");
+	test_write(p, "cee file\n");
 	expect_soon(s->gemini_port, "/files/kept-c.txt", 20, "cee file");
 	expect(s->gemini_port, "/files/kept-c.txt", 20, "cee file");
 	/* A second name, from outside the capsule. */
@@ -219,14 +205,14 @@ test_kept(struct e2e_server *s)
 
 	/* Replaced by a link into posts/ (a draft's source). */
 	path_of(p, sizeof(p), "files/kept-d.txt");
-	e2e_write_file(p, "dee file\n");
+	test_write(p, "dee file\n");
 	expect_soon(s->gemini_port, "/files/kept-d.txt", 20, "dee file");
 	relink("files/kept-d.txt", "../posts/draft.md");
 	expect_soon(s->gemini_port, "/files/kept-d.txt", 51, NULL);
 
 	/* Renamed to a hidden name. */
 	path_of(p, sizeof(p), "files/kept-e.txt");
-	e2e_write_file(p, "eee file\n");
+	test_write(p, "eee file\n");
 	expect_soon(s->gemini_port, "/files/kept-e.txt", 20, "eee file");
 	path_of(q, sizeof(q), "files/.kept-e.txt");
 	OK(rename(p, q) == 0, "renamed hidden");
@@ -235,7 +221,7 @@ test_kept(struct e2e_server *s)
 
 	/* A bundle's file replaced by a link (none is followed there). */
 	path_of(p, sizeof(p), "posts/2024-01-01-b/kept.txt");
-	e2e_write_file(p, "kept bundle file\n");
+	test_write(p, "kept bundle file\n");
 	expect_soon(s->gemini_port, "/posts/b/kept.txt", 20,
 	    "kept bundle file");
 	relink("posts/2024-01-01-b/kept.txt", "pic.txt");
@@ -324,7 +310,8 @@ test_dots(struct e2e_server *s)
 	int		 len;
 
 	for (i = 0; i < nitems(gem); i++) {
-		struct reply r = get(s->gemini_port, gem[i]);
+		struct reply r = e2e_gemini_get(s->gemini_port, ctx, "%s",
+		    gem[i]);
 
 		OK(r.status / 10 == 5, "%s: status %d, want 5x", gem[i],
 		    r.status);
@@ -374,7 +361,7 @@ test_specials(struct e2e_server *s)
 	    "of IN_OPEN events)", n);
 	close(in);
 	/* A directory listing does not offer them either. */
-	r = get(s->gemini_port, "/files/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/");
 	OK(r.status == 20 && r.body.data != NULL &&
 	    strstr(r.body.data, "a.txt") != NULL &&
 	    strstr(r.body.data, "fifo") == NULL &&
@@ -453,12 +440,23 @@ test_vanish(struct e2e_server *s)
 	expect(s->gemini_port, "/files/vanish.bin", 51, NULL);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("dots"),
+	NAMED("bundle"),
+	NAMED("kept"),
+	NAMED("specials"),
+	NAMED("shrink"),
+	NAMED("vanish"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct e2e_server	 s;
 	char			 cmd[700];
 	int			 found;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdtemp(top) == NULL)
@@ -479,19 +477,20 @@ main(void)
 	expect(s.gemini_port, "/files/out-rel", 51, NULL);
 	expect(s.gemini_port, "/files/out-dir/x.txt", 51, NULL);
 	expect(s.gemini_port, "/files/etc/passwd", 51, NULL);
-	test_dots(&s);
-	test_bundle(&s);
-	test_kept(&s);
-	test_specials(&s);
-	test_shrink(&s);
-	test_vanish(&s);
+	RUN("dots", test_dots(&s));
+	RUN("bundle", test_bundle(&s));
+	RUN("kept", test_kept(&s));
+	RUN("specials", test_specials(&s));
+	RUN("shrink", test_shrink(&s));
+	RUN("vanish", test_vanish(&s));
 	setenv("E2E_KEEP", "1", 1);
 	INT_EQ(e2e_stop(&s), 0, "exits 0");
 	unsetenv("E2E_KEEP");
 	snprintf(cmd, sizeof(cmd), "grep -q 'file shrank while sent' '%s'",
 	    s.log);
 	found = system(cmd) == 0;
-	OK(found, "the cut response is logged");
+	if (harness_selected("shrink"))		/* what shrink left */
+		OK(found, "the cut response is logged");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s.dir);
 	(void)!system(cmd);
 
@@ -529,7 +528,7 @@ main(void)
 		char p[1024];
 
 		path_of(p, sizeof(p), "files/locked.txt");
-		e2e_write_file(p, "locked\n");
+		test_write(p, "locked\n");
 		chmod(p, 0);
 		if (e2e_start(&s, capsule, "") == 0) {
 			expect(s.gemini_port, "/files/locked.txt", 51, NULL);

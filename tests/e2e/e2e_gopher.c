@@ -13,16 +13,6 @@
 
 static struct e2e_server srv;
 
-static int
-fetch(const char *selector, struct buf *out)
-{
-	char	 req[2048];
-	int	 len;
-
-	len = snprintf(req, sizeof(req), "%s\r\n", selector);
-	return e2e_plain(srv.gopher_port, req, (size_t)len, out);
-}
-
 /*
  * Check one menu; append its links (type, selector) to the queue.
  * Returns the number of syntax errors found.
@@ -138,12 +128,12 @@ refs_are_items(const char *path, int *errors)
 	unsigned	 n, nrefs = 0;
 	int		 nours;
 
-	if (fetch(path, &text) == -1) {
+	if (e2e_gopher_get(srv.gopher_port, &text, "%s", path) == -1) {
 		(*errors)++;
 		return 0;
 	}
 	snprintf(sel, sizeof(sel), "%s/", path);
-	if (fetch(sel, &menu) == -1) {
+	if (e2e_gopher_get(srv.gopher_port, &menu, "%s", sel) == -1) {
 		buf_free(&text);
 		(*errors)++;
 		return 0;
@@ -267,7 +257,8 @@ crawl(void)
 	for (i = 0; i < nq; i++) {
 		struct buf b;
 
-		if (fetch(queue[i], &b) == -1 || b.len == 0) {
+		if (e2e_gopher_get(srv.gopher_port, &b, "%s",
+		    queue[i]) == -1 || b.len == 0) {
 			fprintf(stderr, "crawl: %s: no answer\n", queue[i]);
 			errors++;
 		} else if (types[i] == '1') {
@@ -311,20 +302,6 @@ crawl(void)
 	INT_EQ(errors, 0, "every menu valid and every link answers");
 }
 
-/* "selector TAB field": the Gopher+ answer, as a string. */
-static void
-plus(const char *sel, const char *field, struct buf *b)
-{
-	char	 req[1024];
-	int	 len;
-
-	len = snprintf(req, sizeof(req), "%s\t%s\r\n", sel, field);
-	if (e2e_plain(srv.gopher_port, req, (size_t)len, b) == -1)
-		buf_init(b);
-	if (b->data == NULL)
-		buf_addstr(b, "");
-}
-
 /*
  * Gopher+ (the Gopher+ document of 1993) as the UMN client asks it: "$"
  * for a menu, "+view" for a text, "!" for one item, a search with "$".
@@ -336,7 +313,7 @@ test_plus(void)
 	char		 want[256];
 	const char	*end;
 
-	plus("", "$", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s\t%s", "", "$");
 	OK(strncmp(b.data, "+-1\r\n+INFO: i", 13) == 0,
 	    "\\t$ at the root: +-1, then +INFO blocks: %.40s", b.data);
 	snprintf(want, sizeof(want), "+INFO: 1Gopher Archaeology (3 parts, "
@@ -352,12 +329,14 @@ test_plus(void)
 	buf_free(&b);
 
 	/* A post's menu: its first item is the text, with a size. */
-	plus("/posts/running-a-capsule-1/", "$", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s\t%s",
+	    "/posts/running-a-capsule-1/", "$");
 	HAS(b.data, "+VIEWS:\r\n text/plain: <",
 	    "+VIEWS: a post is text/plain, with its size");
 	buf_free(&b);
 
-	plus("/posts/running-a-capsule-1", "+text/plain", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s\t%s",
+	    "/posts/running-a-capsule-1", "+text/plain");
 	OK(strncmp(b.data, "+", 1) == 0 && strstr(b.data, "\r\n") != NULL,
 	    "+view: a length line first");
 	{
@@ -371,14 +350,15 @@ test_plus(void)
 	}
 	buf_free(&b);
 
-	plus("/posts/", "+", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s\t%s", "/posts/", "+");
 	OK(strncmp(b.data, "+-1\r\n", 5) == 0, "+ on a menu: +-1");
 	snprintf(want, sizeof(want), "\t/posts/running-a-capsule-1/\t"
 	    "localhost\t%d\t+\r\n", srv.gopher_port);
 	HAS(b.data, want, "+ on a menu: the menu, items marked");
 	buf_free(&b);
 
-	plus("/posts/running-a-capsule-1", "!", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s\t%s",
+	    "/posts/running-a-capsule-1", "!");
 	snprintf(want, sizeof(want), "+-1\r\n+INFO: 0Running a Capsule, "
 	    "Part 1: Why Bother?\t/posts/running-a-capsule-1\tlocalhost\t"
 	    "%d\t+\r\n+ADMIN:\r\n Admin: Juniper Hale\r\n Mod-Date: "
@@ -389,33 +369,34 @@ test_plus(void)
 	buf_free(&b);
 
 	/* A post's menu is dated as the post. */
-	plus("/posts/running-a-capsule-1/", "!", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s\t%s",
+	    "/posts/running-a-capsule-1/", "!");
 	HAS(b.data, "+INFO: 1Running a Capsule, Part 1: Why Bother?\t"
 	    "/posts/running-a-capsule-1/\t", "! on a post's menu");
 	HAS(b.data, " Mod-Date: Sat Apr 08 12:00:00 2023 <20230408120000>",
 	    "! on a post's menu: the post's date");
 	buf_free(&b);
 
-	plus("/search\tgopher", "$", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s\t%s", "/search\tgopher", "$");
 	HAS(b.data, "+INFO: 1", "a Gopher+ search: results as +INFO");
 	HAS(b.data, "\t/posts/gopher-archaeology-1/\t", "the results: "
 	    "post menus");
 	buf_free(&b);
 
-	plus("/nope", "+", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s\t%s", "/nope", "+");
 	STR_EQ(b.data, "--1\r\n1 Juniper Hale\r\nNot found\r\n.\r\n",
 	    "a Gopher+ error");
 	buf_free(&b);
-	plus("/a/../b", "$", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s\t%s", "/a/../b", "$");
 	OK(strncmp(b.data, "--1\r\n", 5) == 0, "a bad selector, Gopher+ asked");
 	buf_free(&b);
 
-	fetch("/posts/", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "/posts/");
 	OK(strstr(b.data, "\t+\r\n") == NULL && strstr(b.data, "+INFO") ==
 	    NULL, "a plain request stays plain Gopher");
 	buf_free(&b);
 
-	fetch("caps.txt", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "caps.txt");
 	OK(strncmp(b.data, "CAPS\r\n", 6) == 0, "caps.txt: CAPS first");
 	HAS(b.data, "\r\nCapsVersion=1\r\n", "caps.txt: its version");
 	HAS(b.data, "\r\nPathDelimeter=/\r\n", "caps.txt: the delimiter");
@@ -431,7 +412,7 @@ test_requests(void)
 	struct buf	 b;
 	char		 big[1100];
 
-	fetch("/nope", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "/nope");
 	OK(b.len > 0 && b.data[0] == '3', "unknown selector: type-3 menu");
 	HAS(b.data, ".\r\n", "error menu ends with .");
 	buf_free(&b);
@@ -442,7 +423,7 @@ test_requests(void)
 	e2e_plain(srv.gopher_port, "/\n", 2, &b);
 	HAS(b.data, "\tlocalhost\t", "bare LF accepted");
 	buf_free(&b);
-	fetch("/posts", &b);
+	e2e_gopher_get(srv.gopher_port, &b, "/posts");
 	OK(b.data != NULL && b.data[0] != '3', "/posts served as /posts/");
 	buf_free(&b);
 
@@ -452,7 +433,7 @@ test_requests(void)
 
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	fetch(big, &b);
+	e2e_gopher_get(srv.gopher_port, &b, "%s", big);
 	OK(b.len > 0 && b.data[0] == '3', "over-long selector: type-3");
 	buf_free(&b);
 
@@ -461,7 +442,7 @@ test_requests(void)
 		"/files/escape", "/%2e%2e/secret.txt", "/files/fifo",
 	};
 	for (size_t i = 0; i < nitems(escapes); i++) {
-		fetch(escapes[i], &b);
+		e2e_gopher_get(srv.gopher_port, &b, "%s", escapes[i]);
 		OK(b.data == NULL || strstr(b.data, "TOP-SECRET") == NULL,
 		    "%s: leaked", escapes[i]);
 		OK(b.data != NULL && b.data[0] == '3', "%s: type-3 error",
@@ -470,13 +451,20 @@ test_requests(void)
 	}
 }
 
+static const struct harness_test tests[] = {
+	NAMED("requests"),
+	NAMED("plus"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const char	*repo = getenv("CAPSULED_TOP");
 	char		 top[] = "/tmp/capsuled-e2e-gph.XXXXXX";
 	char		 capsule[600], path[700], cmd[800];
 	struct buf	 b;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (repo == NULL || mkdtemp(top) == NULL) {
@@ -489,7 +477,7 @@ main(void)
 	if (system(cmd) != 0)
 		return 1;
 	snprintf(path, sizeof(path), "%s/secret.txt", top);
-	e2e_write_file(path, "TOP-SECRET\n");
+	test_write(path, "TOP-SECRET\n");
 	snprintf(path, sizeof(path), "%s/files/escape", capsule);
 	snprintf(cmd, sizeof(cmd), "%s/secret.txt", top);
 	(void)!symlink(cmd, path);
@@ -505,9 +493,9 @@ main(void)
 	reached_all(capsule);
 	for (size_t i = 0; i < nq; i++)
 		free(queue[i]);
-	test_requests();
-	test_plus();
-	fetch("/files/capsule.png", &b);
+	RUN("requests", test_requests());
+	RUN("plus", test_plus());
+	e2e_gopher_get(srv.gopher_port, &b, "/files/capsule.png");
 	snprintf(path, sizeof(path), "%s/files/capsule.png", capsule);
 	{
 		struct stat st;

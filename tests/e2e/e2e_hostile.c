@@ -79,19 +79,6 @@ raise_nofile(rlim_t want)
 	}
 }
 
-
-/* Wait (bounded) until the server's open fds are back to at most n. */
-static int
-fds_back_to(pid_t pid, int n, unsigned ms)
-{
-	uint64_t	 end = e2e_now_ms() + ms;
-	int		 k;
-
-	while ((k = e2e_fd_count(pid)) > n && e2e_now_ms() < end)
-		e2e_sleep_ms(50);
-	return k;
-}
-
 static int
 alive(pid_t pid)
 {
@@ -107,7 +94,6 @@ cmp_u64(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
-
 
 /* Read until the peer closes (bounded by the socket's timeout). */
 static size_t
@@ -172,7 +158,7 @@ gemini_get(int port, const char *src, const char *path, struct reply *r)
 
 	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
 	    path);
-	if ((fd = e2e_connect_from(src, port, 5000, 0)) == -1) {
+	if ((fd = e2e_connect_from(src, NULL, port, 5000, 0)) == -1) {
 		memset(r, 0, sizeof(*r));
 		r->status = -2;
 		return -1;
@@ -211,9 +197,9 @@ make_capsule(void)
 	snprintf(path, sizeof(path), "%s/files", capsule);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "---\ntitle: Hostile\n---\nHello.\n");
+	test_write(path, "---\ntitle: Hostile\n---\nHello.\n");
 	snprintf(path, sizeof(path), "%s/posts/2024-01-01-a.md", capsule);
-	e2e_write_file(path, "---\ntitle: A\n---\nA post.\n");
+	test_write(path, "---\ntitle: A\n---\nA post.\n");
 	/* Sparse: 32 MiB of zeros that cost no disk. */
 	snprintf(path, sizeof(path), "%s/files/big.bin", capsule);
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) == -1 ||
@@ -333,7 +319,7 @@ test_slowloris(struct e2e_server *s)
 		hi[k] = 0;
 		for (j = 0; j < counts[k]; j++, n++) {
 			c[n].kind = (enum sl_kind)k;
-			c[n].fd = e2e_connect_from(NULL, k == SL_GOPHER ?
+			c[n].fd = e2e_connect_from(NULL, NULL, k == SL_GOPHER ?
 			    s->gopher_port : s->gemini_port, 3000, 0);
 			c[n].t_open = e2e_now_ms();
 			if (c[n].fd == -1)
@@ -437,7 +423,7 @@ test_slowloris(struct e2e_server *s)
 	}
 	free(c);
 	free(pfd);
-	j = fds_back_to(s->pid, fds0, 3000);
+	j = e2e_fds_wait(s->pid, fds0, 3000);
 	OK(j <= fds0, "server fds back to %d (now %d)", fds0, j);
 }
 
@@ -521,7 +507,7 @@ test_wrong_protocols(struct e2e_server *s)
 
 	t0 = e2e_now_ms();
 	for (i = 0; i < nitems(junk); i++) {
-		fds[i] = e2e_connect_from(NULL, s->gemini_port, 5000, 0);
+		fds[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 5000, 0);
 		(void)!write(fds[i], junk[i].p, junk[i].len);
 	}
 	closed = batch_drain(fds, (int)nitems(junk), 4000, outs);
@@ -564,7 +550,7 @@ test_hangups(struct e2e_server *s)
 	int		 i, fd, fds0 = e2e_fd_count(s->pid);
 
 	for (i = 0; i < 40; i++) {
-		fd = e2e_connect_from(NULL, i % 4 == 3 ? s->gopher_port :
+		fd = e2e_connect_from(NULL, NULL, i % 4 == 3 ? s->gopher_port :
 		    s->gemini_port, 5000, 0);
 		if (i % 2 == 1)
 			setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
@@ -580,7 +566,7 @@ test_hangups(struct e2e_server *s)
 		}
 		close(fd);
 	}
-	i = fds_back_to(s->pid, fds0, 3000);
+	i = e2e_fds_wait(s->pid, fds0, 3000);
 	OK(i <= fds0, "after 40 hang-ups the server's fds are back to %d "
 	    "(%d)", fds0, i);
 	OK(alive(s->pid), "server alive after hang-ups");
@@ -609,7 +595,7 @@ test_slow_readers(struct e2e_server *s)
 		/* A small window: the server's send queue fills at once. */
 		setsockopt(fd[i], SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
 		close(fd[i]);
-		fd[i] = e2e_connect_from(NULL, s->gemini_port, 5000, 0);
+		fd[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 5000, 0);
 		setsockopt(fd[i], SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
 		ssl[i] = SSL_new(ctx);
 		SSL_set_fd(ssl[i], fd[i]);
@@ -705,7 +691,7 @@ test_many_idle(const char *capsule_dir)
 	 */
 	t_start = e2e_now_ms();
 	for (i = 0; i < NCONN; i++) {
-		fd[i] = e2e_connect_from(NULL, b.gemini_port, 3000, 1);
+		fd[i] = e2e_connect_from(NULL, NULL, b.gemini_port, 3000, 1);
 		t_conn[i] = e2e_now_ms();
 		if (i % 100 == 99)
 			nref += sweep_closed(fd, i + 1, pfd, t_conn,
@@ -764,7 +750,7 @@ test_many_idle(const char *capsule_dir)
 	for (i = 0; i < NCONN; i++)
 		if (fd[i] != -1)
 			close(fd[i]);
-	k = fds_back_to(b.pid, fds0, 5000);
+	k = e2e_fds_wait(b.pid, fds0, 5000);
 	OK(k <= fds0, "the server let go of them all (fds %d -> %d)", fds0, k);
 	t0 = e2e_now_ms();
 	OK(gemini_get(b.gemini_port, NULL, "/", &r) == 0 && r.status == 20,
@@ -801,7 +787,7 @@ test_random(struct e2e_server *s)
 	for (i = 0; i < N; i++) {
 		len = 1 + rng() % 2000;
 		random_bytes(junk, len);
-		fds[i] = e2e_connect_from(NULL, s->gemini_port, 4000, 0);
+		fds[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 4000, 0);
 		(void)!send(fds[i], junk, len, MSG_NOSIGNAL);
 	}
 	closed = batch_drain(fds, N, 4000, outs);
@@ -816,7 +802,7 @@ test_random(struct e2e_server *s)
 	for (i = 0; i < N; i++) {
 		len = 1 + rng() % 2000;
 		random_bytes(junk, len);
-		fds[i] = e2e_connect_from(NULL, s->gemini_port, 4000, 0);
+		fds[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 4000, 0);
 		(void)!send(fds[i], hello, hellolen, MSG_NOSIGNAL);
 		(void)!send(fds[i], junk, len, MSG_NOSIGNAL);
 	}
@@ -837,7 +823,7 @@ test_random(struct e2e_server *s)
 			junk[1] = 0x03;
 			junk[2] = 0x03;
 		}
-		fds[i] = e2e_connect_from(NULL, s->gemini_port, 4000, 0);
+		fds[i] = e2e_connect_from(NULL, NULL, s->gemini_port, 4000, 0);
 		ssl[i] = SSL_new(ctx);
 		SSL_set_fd(ssl[i], fds[i]);
 		if (SSL_connect(ssl[i]) != 1) {
@@ -865,7 +851,8 @@ test_random(struct e2e_server *s)
 			junk[len++] = '\r';
 			junk[len++] = '\n';
 		}
-		if (gemini_fd(e2e_connect_from(NULL, s->gemini_port, 4000, 0),
+		if (gemini_fd(e2e_connect_from(NULL, NULL, s->gemini_port,
+		    4000, 0),
 		    (char *)junk, len, &r) == 0 && r.close_notify) {
 			ok_line++;
 			n59 += r.status == 59;
@@ -918,8 +905,8 @@ test_handshake_storm(struct e2e_server *c)
 
 	t0 = e2e_now_ms();
 	for (i = 0; i < 40; i++) {
-		if ((fd = e2e_connect_from("127.0.0.7", c->gemini_port, 3000,
-		    0)) == -1)
+		if ((fd = e2e_connect_from("127.0.0.7", NULL, c->gemini_port,
+		    3000, 0)) == -1)
 			continue;
 		ssl = SSL_new(ctx);
 		SSL_set_fd(ssl, fd);
@@ -976,7 +963,8 @@ test_per_address(const char *capsule_dir)
 	 * (Not 127.0.0.1: e2e_start()'s probe may not be closed yet.)
 	 */
 	for (i = 0; i < 6; i++)
-		held[i] = e2e_connect_from("127.0.0.5", c.gemini_port, 3000, 0);
+		held[i] = e2e_connect_from("127.0.0.5", NULL, c.gemini_port,
+		    3000, 0);
 	t0 = e2e_now_ms();
 	nclosed = 0;
 	while (nclosed == 0 && e2e_now_ms() - t0 < 1000) {
@@ -1020,7 +1008,7 @@ test_per_address(const char *capsule_dir)
 	OK(r.close_notify && r.body.len == strlen("44 1\r\n"),
 	    "44 has no body and a clean close");
 	reply_free(&r);
-	fd = e2e_connect_from("127.0.0.3", c.gopher_port, 3000, 0);
+	fd = e2e_connect_from("127.0.0.3", NULL, c.gopher_port, 3000, 0);
 	(void)!write(fd, "/\r\n", 3);
 	buf_init(&out);
 	drain(fd, &out);
@@ -1041,13 +1029,25 @@ test_per_address(const char *capsule_dir)
 	INT_EQ(e2e_stop(&c), 0, "server C exits 0");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("slowloris"),
+	NAMED("wrong_protocols"),
+	NAMED("hangups"),
+	NAMED("slow_readers"),
+	NAMED("random"),
+	NAMED("many_idle"),
+	NAMED("per_address"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct e2e_server	 a;
 	struct reply		 r;
 	char			 cmd[600];
 	uint64_t		 t0 = e2e_now_ms();
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	raise_nofile(8192);
@@ -1086,16 +1086,16 @@ main(void)
 	printf("  %-28s %5llu ms\n", #call,				\
 	    (unsigned long long)(e2e_now_ms() - t_));			\
 } while (0)
-	PHASE(test_slowloris(&a));
-	PHASE(test_wrong_protocols(&a));
-	PHASE(test_hangups(&a));
-	PHASE(test_slow_readers(&a));
-	PHASE(test_random(&a));
+	RUN("slowloris", PHASE(test_slowloris(&a)));
+	RUN("wrong_protocols", PHASE(test_wrong_protocols(&a)));
+	RUN("hangups", PHASE(test_hangups(&a)));
+	RUN("slow_readers", PHASE(test_slow_readers(&a)));
+	RUN("random", PHASE(test_random(&a)));
 	OK(alive(a.pid), "server A survived everything");
 	INT_EQ(e2e_stop(&a), 0, "server A exits 0 on SIGTERM");
 
-	PHASE(test_many_idle(capsule));
-	PHASE(test_per_address(capsule));
+	RUN("many_idle", PHASE(test_many_idle(capsule)));
+	RUN("per_address", PHASE(test_per_address(capsule)));
 #undef PHASE
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);

@@ -24,15 +24,6 @@ static SSL_CTX	*ctx;
 static char	 top[64], capa[128], capb[128];
 
 static void
-mk(const char *dir, const char *rel, const char *text)
-{
-	char	 path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	e2e_write_file(path, "%s", text);
-}
-
-static void
 make_capsules(void)
 {
 	char	 path[256];
@@ -46,11 +37,11 @@ make_capsules(void)
 	snprintf(path, sizeof(path), "%s/posts", capb);
 	mkdir(path, 0755);
 	/* No titles in index.md: each host's configured title shows. */
-	mk(capa, "index.md", "Welcome to the first capsule.\n");
-	mk(capa, "posts/2024-01-01-alpha-post.md",
+	test_put(capa, "index.md", "Welcome to the first capsule.\n");
+	test_put(capa, "posts/2024-01-01-alpha-post.md",
 	    "---\ntitle: Alpha Words\n---\nOnly on the first host.\n");
-	mk(capb, "index.md", "Welcome to the second capsule.\n");
-	mk(capb, "posts/2024-02-02-beta-post.md",
+	test_put(capb, "index.md", "Welcome to the second capsule.\n");
+	test_put(capb, "posts/2024-02-02-beta-post.md",
 	    "---\ntitle: Beta Words\n---\nOnly on the second host.\n");
 }
 
@@ -303,7 +294,7 @@ static void
 test_live(void)
 {
 	/* In TOML, as a post moved from Hugo would be. */
-	mk(capb, "posts/2024-03-03-beta-new.md",
+	test_put(capb, "posts/2024-03-03-beta-new.md",
 	    "+++\ntitle = 'Freshly Second'\n+++\nNew on the second host.\n");
 	OK(soon(HOST2, url(HOST2, "/"), "Freshly Second"),
 	    "a new post in the second capsule shows up live");
@@ -311,7 +302,7 @@ test_live(void)
 	    "New on the second host.", NULL);
 	expect("localhost", url("localhost", "/"), 20, "Alpha Words",
 	    "Freshly Second");
-	mk(capa, "posts/2024-04-04-alpha-new.md",
+	test_put(capa, "posts/2024-04-04-alpha-new.md",
 	    "---\ntitle: Freshly First\n---\nNew on the first host.\n");
 	OK(soon("localhost", url("localhost", "/"), "Freshly First"),
 	    "a new post in the first capsule shows up live");
@@ -377,10 +368,23 @@ test_check(void)
 	buf_free(&b);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("certs"),
+	NAMED("pages"),
+	NAMED("resume_tls13"),
+	NAMED("resume_tls12"),
+	NAMED("live"),
+	NAMED("sighup"),
+	NAMED("gopher"),
+	NAMED("check"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 extra[1024], cmd[128];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-hosts.XXXXXX");
 	if (mkdtemp(top) == NULL) {
@@ -400,14 +404,14 @@ main(void)
 	if (e2e_start(&srv, capa, extra) == -1) {
 		OK(0, "server start");
 	} else {
-		test_certs();
-		test_pages();
-		test_resume(0, "TLS 1.3");
-		test_resume(TLS1_2_VERSION, "TLS 1.2");
-		test_live();
-		test_sighup();
-		test_gopher();
-		test_check();
+		RUN("certs", test_certs());
+		RUN("pages", test_pages());
+		RUN("resume_tls13", test_resume(0, "TLS 1.3"));
+		RUN("resume_tls12", test_resume(TLS1_2_VERSION, "TLS 1.2"));
+		RUN("live", test_live());
+		RUN("sighup", test_sighup());
+		RUN("gopher", test_gopher());
+		RUN("check", test_check());
 		INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	}
 	SSL_CTX_free(ctx);

@@ -24,24 +24,6 @@ static struct e2e_server srv;
 static SSL_CTX	*ctx;
 static char	 capsule[512];
 
-static void
-mk(const char *rel, const char *fmt, ...)
-{
-	char	 path[1024];
-	FILE	*f;
-	va_list	 ap;
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fclose(f);
-}
-
 /* Save the way many editors do: a temp file, then rename(2) over. */
 static void
 mk_rename(const char *rel, const char *text)
@@ -54,7 +36,7 @@ mk_rename(const char *rel, const char *text)
 	slash = strrchr(tmp, '/');
 	snprintf(slash + 1, sizeof(tmp) - (size_t)(slash + 1 - tmp),
 	    ".%s.tmp~", strrchr(path, '/') + 1);
-	e2e_write_file(tmp, "%s", text);
+	test_write(tmp, "%s", text);
 	if (rename(tmp, path) == -1)
 		perror(tmp);
 }
@@ -65,43 +47,12 @@ in_capsule(char *path, size_t len, const char *rel)
 	snprintf(path, len, "%s/%s", capsule, rel);
 }
 
-static struct reply
-gem(const char *path)
-{
-	return e2e_gemini_get(srv.gemini_port, ctx, path);
-}
-
-/*
- * Poll path until it answers status and its body has needle (want) or
- * lacks it; returns the milliseconds it took, or -1 after limit_ms.
- */
-static long
-wait_for(const char *path, int status, const char *needle, int want,
-    unsigned limit_ms)
-{
-	struct reply	 r;
-	uint64_t	 t0 = e2e_now_ms();
-	int		 has, done;
-
-	for (;;) {
-		r = gem(path);
-		has = needle == NULL || (r.body.data != NULL &&
-		    strstr(r.body.data, needle) != NULL);
-		done = r.status == status && has == want;
-		reply_free(&r);
-		if (done)
-			return (long)(e2e_now_ms() - t0);
-		if (e2e_now_ms() - t0 > limit_ms)
-			return -1;
-		e2e_sleep_ms(5);
-	}
-}
-
 static void
 expect_soon(const char *what, const char *path, int status,
     const char *needle, int want)
 {
-	long	 ms = wait_for(path, status, needle, want, 5000);
+	long	 ms = e2e_gemini_wait(srv.gemini_port, ctx, path, status,
+	    needle, want, 5000);
 
 	OK(ms >= 0, "%s: %s never answered %d %s \"%s\"", what, path,
 	    status, want ? "with" : "without", needle ? needle : "");
@@ -154,8 +105,9 @@ make_capsule(const char *top)
 	in_capsule(path, sizeof(path), "posts");
 	mkdir(path, 0755);
 	/* No title in index.md: the configuration's title shows. */
-	mk("index.md", "Welcome to a live capsule.\n");
-	mk("posts/2024-01-02-steady.md", "---\ntitle: Steady Post\n"
+	test_put(capsule, "index.md", "Welcome to a live capsule.\n");
+	test_put(capsule, "posts/2024-01-02-steady.md",
+	    "---\ntitle: Steady Post\n"
 	    "tags: [keep]\n---\nAlways here.\n");
 }
 
@@ -164,7 +116,8 @@ test_posts(void)
 {
 	char	 path[1024];
 
-	mk("posts/2025-01-01-fresh.md", "---\ntitle: Fresh Arrival\n"
+	test_put(capsule, "posts/2025-01-01-fresh.md",
+	    "---\ntitle: Fresh Arrival\n"
 	    "tags: [alpha]\nseries: Old Series\n---\nNew words.\n");
 	expect_soon("new post in /posts/", "/posts/", 20, "Fresh Arrival", 1);
 	expect_soon("new post page", "/posts/fresh", 20, "New words.", 1);
@@ -172,7 +125,8 @@ test_posts(void)
 	    1);
 
 	/* Truncate and write in place (same inode). */
-	mk("posts/2025-01-01-fresh.md", "---\ntitle: Fresh Edited\n"
+	test_put(capsule, "posts/2025-01-01-fresh.md",
+	    "---\ntitle: Fresh Edited\n"
 	    "tags: [alpha]\nseries: Old Series\n---\nEdited words.\n");
 	expect_soon("edit in place: /posts/", "/posts/", 20, "Fresh Edited",
 	    1);
@@ -190,10 +144,12 @@ test_posts(void)
 	    1);
 
 	/* Two same-size edits in quick succession: the second must win. */
-	mk("posts/2025-01-01-fresh.md", "---\ntitle: Quick AAAA\n"
+	test_put(capsule, "posts/2025-01-01-fresh.md",
+	    "---\ntitle: Quick AAAA\n"
 	    "tags: [alpha]\nseries: Old Series\n---\nBody AAAA.\n");
 	expect_soon("quick edit 1", "/posts/fresh", 20, "Body AAAA.", 1);
-	mk("posts/2025-01-01-fresh.md", "---\ntitle: Quick BBBB\n"
+	test_put(capsule, "posts/2025-01-01-fresh.md",
+	    "---\ntitle: Quick BBBB\n"
 	    "tags: [alpha]\nseries: Old Series\n---\nBody BBBB.\n");
 	expect_soon("quick edit 2, same size", "/posts/fresh", 20,
 	    "Body BBBB.", 1);
@@ -202,7 +158,8 @@ test_posts(void)
 	expect_soon("tag page", "/tags/alpha/", 20, "Quick BBBB", 1);
 	expect_soon("series page", "/series/old-series/", 20, "Quick BBBB",
 	    1);
-	mk("posts/2025-01-01-fresh.md", "---\ntitle: Quick BBBB\n"
+	test_put(capsule, "posts/2025-01-01-fresh.md",
+	    "---\ntitle: Quick BBBB\n"
 	    "tags: [beta]\nseries: New Series\n---\nBody BBBB.\n");
 	expect_soon("tag renamed: new", "/tags/beta/", 20, "Quick BBBB", 1);
 	expect_soon("tag renamed: old gone", "/tags/alpha/", 51, NULL, 1);
@@ -215,11 +172,13 @@ test_posts(void)
 	    "New Series", 1);
 
 	/* Into draft and out again. */
-	mk("posts/2025-01-01-fresh.md", "---\ntitle: Quick BBBB\n"
+	test_put(capsule, "posts/2025-01-01-fresh.md",
+	    "---\ntitle: Quick BBBB\n"
 	    "draft: true\ntags: [beta]\nseries: New Series\n---\nBody.\n");
 	expect_soon("draft: post gone", "/posts/fresh", 51, NULL, 1);
 	expect_soon("draft: not listed", "/posts/", 20, "Quick BBBB", 0);
-	mk("posts/2025-01-01-fresh.md", "---\ntitle: Back Again\n"
+	test_put(capsule, "posts/2025-01-01-fresh.md",
+	    "---\ntitle: Back Again\n"
 	    "tags: [beta]\nseries: New Series\n---\nBody.\n");
 	expect_soon("out of draft", "/posts/", 20, "Back Again", 1);
 
@@ -241,22 +200,25 @@ test_shapes(void)
 {
 	char	 path[1024];
 
-	mk("posts/2025-05-05-gem.gmi", "# Gemtext Arrival\nIn gemtext.\n");
+	test_put(capsule, "posts/2025-05-05-gem.gmi",
+	    "# Gemtext Arrival\nIn gemtext.\n");
 	expect_soon("new .gmi post", "/posts/", 20, "Gemtext Arrival", 1);
-	mk("posts/2025-05-05-gem.gmi", "# Gemtext Edited\nIn gemtext.\n");
+	test_put(capsule, "posts/2025-05-05-gem.gmi",
+	    "# Gemtext Edited\nIn gemtext.\n");
 	expect_soon("edited .gmi post", "/posts/gem", 20, "Gemtext Edited",
 	    1);
 	in_capsule(path, sizeof(path), "posts/2025-06-06-trip");
 	OK(mkdir(path, 0755) == 0, "mkdir a bundle");
-	mk("posts/2025-06-06-trip/index.md", "# Bundle Arrival\n\n"
+	test_put(capsule, "posts/2025-06-06-trip/index.md",
+	    "# Bundle Arrival\n\n"
 	    "![map](map.png)\n");
 	expect_soon("new bundle", "/posts/", 20, "Bundle Arrival", 1);
 	expect_soon("its image link", "/posts/trip", 20,
 	    "=> /posts/trip/map.png map", 1);
 	expect_soon("no image yet", "/posts/trip/map.png", 51, NULL, 1);
-	mk("posts/2025-06-06-trip/map.png", "PNGDATA");
+	test_put(capsule, "posts/2025-06-06-trip/map.png", "PNGDATA");
 	expect_soon("image added", "/posts/trip/map.png", 20, "PNGDATA", 1);
-	mk("posts/2025-06-06-trip/map.png", "PNGEDIT");
+	test_put(capsule, "posts/2025-06-06-trip/map.png", "PNGEDIT");
 	expect_soon("image edited", "/posts/trip/map.png", 20, "PNGEDIT", 1);
 	mk_rename("posts/2025-06-06-trip/index.md", "# Bundle Edited\n");
 	expect_soon("bundle index edited", "/posts/trip", 20,
@@ -281,17 +243,20 @@ test_dirs(void)
 	/* series/ and pages/ did not exist when the server started. */
 	in_capsule(path, sizeof(path), "pages");
 	OK(mkdir(path, 0755) == 0, "mkdir pages");
-	mk("pages/about.md", "---\ntitle: About Me\n---\nA page.\n");
+	test_put(capsule, "pages/about.md",
+	    "---\ntitle: About Me\n---\nA page.\n");
 	expect_soon("pages/ made after start", "/about", 20, "A page.", 1);
 	in_capsule(path, sizeof(path), "series");
 	OK(mkdir(path, 0755) == 0, "mkdir series");
-	mk("posts/2025-02-02-part.md", "---\ntitle: A Part\n"
+	test_put(capsule, "posts/2025-02-02-part.md", "---\ntitle: A Part\n"
 	    "series: Later\n---\nPart.\n");
-	mk("series/later.md", "---\ntitle: Later Series Title\n---\n"
+	test_put(capsule, "series/later.md",
+	    "---\ntitle: Later Series Title\n---\n"
 	    "The intro.\n");
 	expect_soon("series/ made after start", "/series/later/", 20,
 	    "Later Series Title", 1);
-	mk("series/later.md", "---\ntitle: Later Retitled\n---\nIntro.\n");
+	test_put(capsule, "series/later.md",
+	    "---\ntitle: Later Retitled\n---\nIntro.\n");
 	expect_soon("series file edited", "/series/", 20, "Later Retitled",
 	    1);
 
@@ -301,9 +266,11 @@ test_dirs(void)
 	OK(rename(path, old) == 0, "posts moved away");
 	expect_soon("posts/ gone", "/posts/steady", 51, NULL, 1);
 	OK(mkdir(path, 0755) == 0, "new posts/");
-	mk("posts/2025-03-03-reborn.md", "---\ntitle: Reborn\n---\nHi.\n");
+	test_put(capsule, "posts/2025-03-03-reborn.md",
+	    "---\ntitle: Reborn\n---\nHi.\n");
 	expect_soon("new posts/ watched", "/posts/", 20, "Reborn", 1);
-	mk("posts/2025-03-03-reborn.md", "---\ntitle: Reborn Twice\n---\n");
+	test_put(capsule, "posts/2025-03-03-reborn.md",
+	    "---\ntitle: Reborn Twice\n---\n");
 	expect_soon("new posts/ edited", "/posts/", 20, "Reborn Twice", 1);
 	in_capsule(path, sizeof(path), "posts.old/2024-01-02-steady.md");
 	in_capsule(old, sizeof(old), "posts/2024-01-02-steady.md");
@@ -315,7 +282,7 @@ test_dirs(void)
 static void
 whole(const char *path, const struct buf *want)
 {
-	struct reply	 r = gem(path);
+	struct reply	 r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 
 	OK(r.status == 20 && r.body.len == want->len &&
 	    memcmp(r.body.data, want->data, want->len) == 0,
@@ -334,11 +301,11 @@ test_files(void)
 	/* files/ made after start; each file served twice: kept. */
 	in_capsule(path, sizeof(path), "files");
 	OK(mkdir(path, 0755) == 0, "mkdir files");
-	mk("files/note.txt", "version one\n");
+	test_put(capsule, "files/note.txt", "version one\n");
 	expect_soon("files/ made after start", "/files/note.txt", 20,
 	    "version one", 1);
 	expect_soon("kept", "/files/note.txt", 20, "version one", 1);
-	mk("files/note.txt", "version two\n");
+	test_put(capsule, "files/note.txt", "version two\n");
 	expect_soon("a kept file edited in place", "/files/note.txt", 20,
 	    "version two", 1);
 	mk_rename("files/note.txt", "version three\n");
@@ -348,11 +315,11 @@ test_files(void)
 	OK(mkdir(path, 0755) == 0, "mkdir files/a");
 	in_capsule(path, sizeof(path), "files/a/b");
 	OK(mkdir(path, 0755) == 0, "mkdir files/a/b");
-	mk("files/a/b/deep.gmi", "# Deep one\n");
+	test_put(capsule, "files/a/b/deep.gmi", "# Deep one\n");
 	expect_soon("a file deep in a new directory", "/files/a/b/deep.gmi",
 	    20, "Deep one", 1);
 	expect_soon("kept", "/files/a/b/deep.gmi", 20, "Deep one", 1);
-	mk("files/a/b/deep.gmi", "# Deep two\n");
+	test_put(capsule, "files/a/b/deep.gmi", "# Deep two\n");
 	expect_soon("a kept deep file edited", "/files/a/b/deep.gmi", 20,
 	    "Deep two", 1);
 	in_capsule(path, sizeof(path), "files/note.txt");
@@ -363,11 +330,11 @@ test_files(void)
 	for (i = 0; big.len < (300u << 10); i++)
 		buf_printf(&big, "line %d of a file too large to keep\n", i);
 	in_capsule(path, sizeof(path), "files/big.txt");
-	e2e_write_file(path, "%s", big.data);
+	test_write(path, "%s", big.data);
 	expect_soon("a large file", "/files/big.txt", 20, "line 0 of", 1);
 	whole("/files/big.txt", &big);
 	buf_printf(&big, "one more line\n");
-	e2e_write_file(path, "%s", big.data);
+	test_write(path, "%s", big.data);
 	expect_soon("a large file grown", "/files/big.txt", 20,
 	    "one more line", 1);
 	whole("/files/big.txt", &big);
@@ -378,15 +345,15 @@ static void
 test_quiet(void)
 {
 	int	 before, after, i;
-	char	 rel[64];
+	char	 rel[64], path[1024];
 
 	/* Editor droppings and other files: no rebuild. */
 	e2e_sleep_ms(300);
 	before = log_count("info: content:");
-	mk("posts/.steady.md.swp", "swap");
-	mk("posts/2024-01-02-steady.md~", "backup");
-	mk("posts/notes.txt", "notes");
-	mk("4913", "vim's probe");
+	test_put(capsule, "posts/.steady.md.swp", "swap");
+	test_put(capsule, "posts/2024-01-02-steady.md~", "backup");
+	test_put(capsule, "posts/notes.txt", "notes");
+	test_put(capsule, "4913", "vim's probe");
 	e2e_sleep_ms(300);
 	after = log_count("info: content:");
 	INT_EQ(after - before, 0, "rebuilds for non-content files");
@@ -396,7 +363,8 @@ test_quiet(void)
 	for (i = 0; i < 40; i++) {
 		snprintf(rel, sizeof(rel), "posts/2025-04-%02d-burst-%d.md",
 		    i % 28 + 1, i);
-		mk(rel, "---\ntitle: Burst %d\n---\nb\n", i);
+		test_path(path, sizeof(path), capsule, rel);
+		test_write(path, "---\ntitle: Burst %d\n---\nb\n", i);
 	}
 	expect_soon("burst visible", "/posts/", 20, "Burst 39", 1);
 	e2e_sleep_ms(200);
@@ -429,7 +397,7 @@ test_sighup(void)
 	OK(log_count("capsuled.yaml:13:15: latest_posts: expected an "
 	    "integer") == 1,
 	    "refusal names file:line:col");
-	r = gem("/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/");
 	INT_EQ(r.status, 20, "still serving after a bad config");
 	OK(r.close_notify, "close_notify after a bad config");
 	reply_free(&r);
@@ -444,7 +412,8 @@ test_sighup(void)
 	expect_soon("config title", "/", 20, "Retitled Capsule", 1);
 	/* A 1 KiB cache: every page is evicted soon after; all still fine. */
 	for (n = 0; n < 20; n++) {
-		r = gem(n % 2 ? "/posts/" : "/posts/steady");
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s",
+		    n % 2 ? "/posts/" : "/posts/steady");
 		OK(r.status == 20 && r.close_notify && r.body.len > 0,
 		    "tiny cache: response %d", n);
 		reply_free(&r);
@@ -456,9 +425,10 @@ test_sighup(void)
 	    "watch: false\n");
 	kill(srv.pid, SIGHUP);
 	OK(log_wait("reload: configuration", n, 5000) == 0, "watch off");
-	mk("posts/2025-05-05-unseen.md", "---\ntitle: Unseen Yet\n---\n.\n");
+	test_put(capsule, "posts/2025-05-05-unseen.md",
+	    "---\ntitle: Unseen Yet\n---\n.\n");
 	e2e_sleep_ms(400);
-	r = gem("/posts/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/");
 	OK(r.body.data != NULL && strstr(r.body.data, "Unseen Yet") == NULL,
 	    "not watched: not rebuilt");
 	reply_free(&r);
@@ -466,7 +436,8 @@ test_sighup(void)
 	kill(srv.pid, SIGHUP);
 	expect_soon("SIGHUP rebuilds, watch back on", "/posts/", 20,
 	    "Unseen Yet", 1);
-	mk("posts/2025-05-05-unseen.md", "---\ntitle: Seen Now\n---\n.\n");
+	test_put(capsule, "posts/2025-05-05-unseen.md",
+	    "---\ntitle: Seen Now\n---\n.\n");
 	expect_soon("watched again", "/posts/", 20, "Seen Now", 1);
 
 	/* A port change needs a restart: warned, old listeners kept. */
@@ -483,11 +454,22 @@ test_sighup(void)
 	buf_free(&b);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("posts"),
+	NAMED("shapes"),
+	NAMED("dirs"),
+	NAMED("files"),
+	NAMED("quiet"),
+	NAMED("sighup"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 top[64];
 	char	 cmd[128];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-live.XXXXXX");
 	if (mkdtemp(top) == NULL) {
@@ -509,12 +491,12 @@ main(void)
 	 */
 	OK(log_wait("debug: watch: ", 1, 5000) == 0,
 	    "the capsule and posts/ watched");
-	test_posts();
-	test_shapes();
-	test_dirs();
-	test_files();
-	test_quiet();
-	test_sighup();
+	RUN("posts", test_posts());
+	RUN("shapes", test_shapes());
+	RUN("dirs", test_dirs());
+	RUN("files", test_files());
+	RUN("quiet", test_quiet());
+	RUN("sighup", test_sighup());
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);

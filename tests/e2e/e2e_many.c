@@ -53,7 +53,7 @@ mk(int i, const char *rel, const char *fmt, int n)
 	char	 path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", capsule(i), rel);
-	e2e_write_file(path, fmt, n, n);
+	test_write(path, fmt, n, n);
 }
 
 static void
@@ -243,12 +243,22 @@ test_sighup(void)
 	OK(live(20, "After 20", t0) >= 0, "an edit after SIGHUP goes live");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("each"),
+	NAMED("one_edit"),
+	NAMED("two_edits"),
+	NAMED("shared"),
+	NAMED("sighup"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct buf	 extra = BUF_INIT;
 	char		 line[256], cmd[128];
 	int		 i;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-many.XXXXXX");
 	if (mkdtemp(top) == NULL) {
@@ -269,11 +279,11 @@ main(void)
 		OK(0, "server start");
 	} else {
 		e2e_wait_serving(&srv);
-		test_each();
-		test_one_edit();
-		test_two_edits();
-		test_shared();
-		test_sighup();
+		RUN("each", test_each());
+		RUN("one_edit", test_one_edit());
+		RUN("two_edits", test_two_edits());
+		RUN("shared", test_shared());
+		RUN("sighup", test_sighup());
 		INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	}
 	buf_free(&extra);

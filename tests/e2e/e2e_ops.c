@@ -13,75 +13,6 @@
 static SSL_CTX	*ctx;
 static char	 capsule[] = "/tmp/capsuled-ops.XXXXXX";
 
-static struct reply
-gem(const struct e2e_server *s, const char *path)
-{
-	struct reply	 r;
-	char		 req[1100];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
-	    s->gemini_port, path);
-	e2e_gemini_raw(s->gemini_port, req, (size_t)len, &r, ctx,
-	    "localhost");
-	if (r.body.data == NULL)
-		buf_add(&r.body, "", 0);
-	buf_addc(&r.body, '\0');	/* a C string; len counts the NUL */
-	r.body.len--;
-	return r;
-}
-
-static char *
-gopher(const struct e2e_server *s, const char *selector)
-{
-	struct buf	 out;
-	char		 req[1100];
-	int		 len;
-
-	len = snprintf(req, sizeof(req), "%s\r\n", selector);
-	if (e2e_plain(s->gopher_port, req, (size_t)len, &out) == -1)
-		buf_add(&out, "(connection failed)", 19);
-	buf_addc(&out, '\0');
-	return buf_release(&out);
-}
-
-/* The whole file as a string ("" when missing). */
-static char *
-slurp(const char *path)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[8192];
-	ssize_t		 n;
-	int		 fd;
-
-	if ((fd = open(path, O_RDONLY)) != -1) {
-		while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-			buf_add(&b, chunk, (size_t)n);
-		close(fd);
-	}
-	buf_addc(&b, '\0');
-	return buf_release(&b);
-}
-
-/* Poll (bounded) until path holds needle; the access line is written
- * when the connection is freed, a moment after the client saw EOF. */
-static int
-log_has(const char *path, const char *needle, unsigned ms)
-{
-	uint64_t	 deadline = e2e_now_ms() + ms;
-	char		*text;
-	int		 found;
-
-	for (;;) {
-		text = slurp(path);
-		found = strstr(text, needle) != NULL;
-		free(text);
-		if (found || e2e_now_ms() >= deadline)
-			return found;
-		e2e_sleep_ms(20);
-	}
-}
-
 static void
 make_capsule(void)
 {
@@ -94,23 +25,23 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/posts", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/index.md", capsule);
-	e2e_write_file(p, "---\ntitle: Ops\nlang: en\n---\nHello.\n");
+	test_write(p, "---\ntitle: Ops\nlang: en\n---\nHello.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-01-deutsch.md", capsule);
-	e2e_write_file(p, "---\ntitle: Auf Deutsch\nlang: de\n---\n"
+	test_write(p, "---\ntitle: Auf Deutsch\nlang: de\n---\n"
 	    "Ein Beitrag auf Deutsch.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-02-plain.md", capsule);
-	e2e_write_file(p, "---\ntitle: Plain\n---\nNo lang of its own.\n");
+	test_write(p, "---\ntitle: Plain\n---\nNo lang of its own.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-03-quebec.md", capsule);
-	e2e_write_file(p, "---\ntitle: Bonjour\nlanguage: fr-CA\n---\n"
+	test_write(p, "---\ntitle: Bonjour\nlanguage: fr-CA\n---\n"
 	    "Un billet.\n");
 	/* Old web URLs (link_aliases in server 1's config). */
 	snprintf(p, sizeof(p), "%s/posts/2024-01-05-links.md", capsule);
-	e2e_write_file(p, "---\ntitle: Links\n---\n"
+	test_write(p, "---\ntitle: Links\n---\n"
 	    "[moved](https://old.example/2023/12/deutsch.html)\n\n"
 	    "[gone](https://old.example/gone.html)\n");
 	/* Would put "; q=1" into the MIME type: skipped with a warning. */
 	snprintf(p, sizeof(p), "%s/posts/2024-01-04-smuggle.md", capsule);
-	e2e_write_file(p, "---\ntitle: Smuggle\nlang: \"de; q=1\"\n---\n"
+	test_write(p, "---\ntitle: Smuggle\nlang: \"de; q=1\"\n---\n"
 	    "x\n");
 
 	/*
@@ -123,13 +54,13 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/files/photos", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/files/photos/index.gmi", capsule);
-	e2e_write_file(p, "# My photos\n=> cat.txt The cat\n");
+	test_write(p, "# My photos\n=> cat.txt The cat\n");
 	snprintf(p, sizeof(p), "%s/files/photos/cat.txt", capsule);
-	e2e_write_file(p, "meow\n");
+	test_write(p, "meow\n");
 	snprintf(p, sizeof(p), "%s/files/raw", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/files/raw/b.txt", capsule);
-	e2e_write_file(p, "bee\n");
+	test_write(p, "bee\n");
 	snprintf(p, sizeof(p), "%s/files/odd", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/files/odd/index.gmi", capsule);
@@ -137,7 +68,7 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/files/twice", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/files/twice/page.gmi", capsule);
-	e2e_write_file(p, "# Twice\n");
+	test_write(p, "# Twice\n");
 	{
 		char	 q[512];
 
@@ -154,7 +85,7 @@ make_capsule(void)
 	for (int i = 0; i < 2000; i++) {
 		snprintf(p, sizeof(p), "%s/files/many/note-%04d.txt",
 		    capsule, i);
-		e2e_write_file(p, "n\n");
+		test_write(p, "n\n");
 	}
 }
 
@@ -166,27 +97,28 @@ static void
 test_files_dirs(const struct e2e_server *s, int listings)
 {
 	struct reply	 r;
-	char		*g;
+	struct buf	 g;
 
-	r = gem(s, "/files/photos/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/photos/");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
 	    "index.gmi: served as the directory's page");
 	STR_EQ(r.body.data, "# My photos\n=> cat.txt The cat\n",
 	    "index.gmi: its bytes, not a listing");
 	reply_free(&r);
-	r = gem(s, "/files/photos");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/photos");
 	STR_EQ(r.header, "31 /files/photos/", "index dir: slash added first");
 	reply_free(&r);
-	r = gem(s, "/files/photos/index.gmi");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/photos/index.gmi");
 	INT_EQ(r.status, 20, "index.gmi: also by its own name");
 	reply_free(&r);
-	g = gopher(s, "/files/photos/");
-	HAS(g, "0cat.txt\t/files/photos/cat.txt\t",
+	e2e_gopher_get(s->gopher_port, &g, "/files/photos/");
+	HAS(g.data, "0cat.txt\t/files/photos/cat.txt\t",
 	    "gopher: a directory with an index is listed");
-	HAS(g, "\t/files/photos/index.gmi\t", "gopher: the index is listed");
-	free(g);
+	HAS(g.data, "\t/files/photos/index.gmi\t",
+	    "gopher: the index is listed");
+	buf_free(&g);
 
-	r = gem(s, "/files/raw/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/raw/");
 	if (listings) {
 		INT_EQ(r.status, 20, "no index: listed");
 		HAS(r.body.data, "=> /files/raw/b.txt b.txt",
@@ -196,36 +128,37 @@ test_files_dirs(const struct e2e_server *s, int listings)
 		INT_EQ(r.body.len, 0, "listings off: no body");
 	}
 	reply_free(&r);
-	g = gopher(s, "/files/raw/");
+	e2e_gopher_get(s->gopher_port, &g, "/files/raw/");
 	if (listings)
-		HAS(g, "0b.txt\t/files/raw/b.txt\t", "gopher: listed");
+		HAS(g.data, "0b.txt\t/files/raw/b.txt\t", "gopher: listed");
 	else
-		HAS(g, "3Not found\t", "gopher: listings off: an error line");
-	free(g);
-	r = gem(s, "/files/raw/b.txt");
+		HAS(g.data, "3Not found\t",
+		    "gopher: listings off: an error line");
+	buf_free(&g);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/raw/b.txt");
 	STR_EQ(r.body.data, "bee\n", "files still served by name");
 	reply_free(&r);
 
 	/* An index.gmi that is a directory, or a second name, is none. */
-	r = gem(s, "/files/odd/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/odd/");
 	if (listings)
 		HAS(r.body.data, "=> /files/odd/index.gmi/ index.gmi/",
 		    "index.gmi a directory: listed, not served");
 	else
 		INT_EQ(r.status, 51, "index.gmi a directory: no index");
 	reply_free(&r);
-	r = gem(s, "/files/twice/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/twice/");
 	if (listings)
 		HAS(r.body.data, "# Index of /files/twice/",
 		    "index.gmi with two names: not the page");
 	else
 		INT_EQ(r.status, 51, "index.gmi with two names: no index");
 	reply_free(&r);
-	r = gem(s, "/files/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/");
 	INT_EQ(r.status, listings ? 20 : 51, "files/ itself: as any directory");
 	reply_free(&r);
 
-	r = gem(s, "/files/many/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/many/");
 	if (listings) {
 		const char	*at = r.body.data ? r.body.data : "";
 		int		 links = 0;
@@ -241,11 +174,11 @@ test_files_dirs(const struct e2e_server *s, int listings)
 	} else
 		INT_EQ(r.status, 51, "2,000 entries: listings off");
 	reply_free(&r);
-	g = gopher(s, "/files/many/");
+	e2e_gopher_get(s->gopher_port, &g, "/files/many/");
 	if (listings)
-		HAS(g, "0note-1999.txt\t/files/many/note-1999.txt\t",
+		HAS(g.data, "0note-1999.txt\t/files/many/note-1999.txt\t",
 		    "gopher: 2,000 entries listed");
-	free(g);
+	buf_free(&g);
 }
 
 static void
@@ -253,29 +186,30 @@ test_lang(const struct e2e_server *s)
 {
 	struct reply	 r;
 
-	r = gem(s, "/posts/deutsch");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/deutsch");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=de",
 	    "post lang: de");
 	HAS(r.body.data, "Ein Beitrag auf Deutsch", "post lang: body");
 	reply_free(&r);
-	r = gem(s, "/posts/plain");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/plain");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
 	    "no post lang: the site's");
 	reply_free(&r);
-	r = gem(s, "/posts/quebec");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/quebec");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=fr-CA",
 	    "post language: fr-CA");
 	reply_free(&r);
-	r = gem(s, "/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
 	    "home: the site's lang");
 	reply_free(&r);
 	/* A lang that is no language tag is ignored: the post stays. */
-	r = gem(s, "/posts/smuggle");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/smuggle");
 	STR_EQ(r.header, "20 text/gemini; charset=utf-8; lang=en",
 	    "a lang that is not a language tag: the site's");
 	reply_free(&r);
-	OK(log_has(s->log, "posts/2024-01-04-smuggle.md:3:7: lang: 'de; q=1'"
+	OK(e2e_log_wait(s->log,
+	    "posts/2024-01-04-smuggle.md:3:7: lang: 'de; q=1'"
 	    " is not a language tag", 1000), "ignored lang named in the log");
 }
 
@@ -283,86 +217,88 @@ static void
 test_redirects(const struct e2e_server *s)
 {
 	struct reply	 r;
-	char		*g;
+	struct buf	 g;
 
-	r = gem(s, "/old");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/old");
 	STR_EQ(r.header, "31 /posts/deutsch", "redirect to a path");
 	INT_EQ(r.body.len, 0, "31 has no body");
 	OK(r.close_notify, "31 ends with close_notify");
 	reply_free(&r);
-	r = gem(s, "/gone/away");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/gone/away");
 	STR_EQ(r.header, "31 gemini://example.org/elsewhere?x=1",
 	    "redirect to a URL");
 	reply_free(&r);
-	r = gem(s, "/posts/plain");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/plain");
 	INT_EQ(r.status, 20, "content wins over a redirect of the same path");
 	reply_free(&r);
-	r = gem(s, "/caf%C3%A9");
+	r = e2e_gemini_get(s->gemini_port, ctx, "%s", "/caf%C3%A9");
 	STR_EQ(r.header, "31 /posts/", "percent-decoded path matched");
 	reply_free(&r);
-	r = gem(s, "/old/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/old/");
 	INT_EQ(r.status, 51, "exact match only");
 	reply_free(&r);
-	r = gem(s, "/posts/gone");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/gone");
 	STR_EQ(r.header, "31 /posts/plain", "an old post slug");
 	reply_free(&r);
-	r = gem(s, "/now");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/now");
 	STR_EQ(r.header, "30 /posts/deutsch", "temporary redirect: 30");
 	INT_EQ(r.body.len, 0, "30 has no body");
 	reply_free(&r);
-	r = gem(s, "/later");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/later");
 	STR_EQ(r.header, "30 gemini://example.org/soon", "temporary to a URL");
 	reply_free(&r);
 
 	/* Gopher follows a path target in place, names a URL target. */
-	g = gopher(s, "/old");
-	HAS(g, "Ein Beitrag auf Deutsch", "gopher: redirect served in place");
-	OK(g[0] != '3', "gopher: not an error");
-	free(g);
-	g = gopher(s, "/caf\xc3\xa9");
-	HAS(g, "\t/posts/deutsch/\t", "gopher: redirect to a menu served");
-	free(g);
-	g = gopher(s, "/gone/away");
-	HAS(g, "3Moved to gemini://example.org/elsewhere?x=1\t",
+	e2e_gopher_get(s->gopher_port, &g, "/old");
+	HAS(g.data, "Ein Beitrag auf Deutsch",
+	    "gopher: redirect served in place");
+	OK(g.data[0] != '3', "gopher: not an error");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/caf\xc3\xa9");
+	HAS(g.data, "\t/posts/deutsch/\t", "gopher: redirect to a menu served");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/gone/away");
+	HAS(g.data, "3Moved to gemini://example.org/elsewhere?x=1\t",
 	    "gopher: URL target named in an error line");
-	free(g);
-	g = gopher(s, "/now");
-	HAS(g, "Ein Beitrag auf Deutsch", "gopher: temporary served in place");
-	OK(g[0] != '3', "gopher: temporary not an error");
-	free(g);
-	g = gopher(s, "/later");
-	HAS(g, "3Moved to gemini://example.org/soon\t",
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/now");
+	HAS(g.data, "Ein Beitrag auf Deutsch",
+	    "gopher: temporary served in place");
+	OK(g.data[0] != '3', "gopher: temporary not an error");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/later");
+	HAS(g.data, "3Moved to gemini://example.org/soon\t",
 	    "gopher: temporary URL target named in an error line");
-	free(g);
-	g = gopher(s, "/nowhere");
-	HAS(g, "3Not found\t", "gopher: not listed, not found");
-	free(g);
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/nowhere");
+	HAS(g.data, "3Not found\t", "gopher: not listed, not found");
+	buf_free(&g);
 }
 
 static void
 test_robots(const struct e2e_server *s, const char *want)
 {
 	struct reply	 r;
-	char		*g;
+	struct buf	 g;
 
-	r = gem(s, "/robots.txt");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/robots.txt");
 	if (want == NULL) {
 		INT_EQ(r.status, 51, "robots: ~ -> 51");
 		reply_free(&r);
-		g = gopher(s, "robots.txt");
-		HAS(g, "3Not found", "gopher robots.txt off");
-		free(g);
+		e2e_gopher_get(s->gopher_port, &g, "robots.txt");
+		HAS(g.data, "3Not found", "gopher robots.txt off");
+		buf_free(&g);
 		return;
 	}
 	STR_EQ(r.header, "20 text/plain; charset=utf-8", "robots.txt type");
 	STR_EQ(r.body.data, want, "robots.txt body over Gemini");
 	reply_free(&r);
-	g = gopher(s, "robots.txt");
-	STR_EQ(g, want, "robots.txt over Gopher, selector without /");
-	free(g);
-	g = gopher(s, "/robots.txt");
-	STR_EQ(g, want, "robots.txt over Gopher, selector with /");
-	free(g);
+	e2e_gopher_get(s->gopher_port, &g, "robots.txt");
+	STR_EQ(g.data, want, "robots.txt over Gopher, selector without /");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/robots.txt");
+	STR_EQ(g.data, want, "robots.txt over Gopher, selector with /");
+	buf_free(&g);
 }
 
 /* log_peer: anonymise; then SIGUSR1 after the log was moved away. */
@@ -371,23 +307,24 @@ test_anonymise_and_reopen(struct e2e_server *s)
 {
 	struct reply	 r;
 	char		 moved[400];
-	char		*text, *g;
+	struct buf	 g;
+	char		*text;
 
-	r = gem(s, "/posts/deutsch?first");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/deutsch?first");
 	reply_free(&r);
-	OK(log_has(s->log, "/posts/deutsch?first", 5000),
+	OK(e2e_log_wait(s->log, "/posts/deutsch?first", 5000),
 	    "access line written");
-	OK(log_has(s->log, " 127.0.0.0 gemini \"gemini://localhost:", 100),
+	OK(e2e_log_wait(s->log, " 127.0.0.0 gemini \"gemini://localhost:", 100),
 	    "anonymised peer: last octet zeroed, no port");
-	text = slurp(s->log);
+	text = test_read(s->log, "");
 	OK(strstr(text, "127.0.0.1") == NULL, "no full address in the log");
 	free(text);
 
 	snprintf(moved, sizeof(moved), "%s.1", s->log);
 	OK(rename(s->log, moved) == 0, "log moved away");
-	g = gopher(s, "/before-usr1");
-	free(g);
-	OK(log_has(moved, "\"/before-usr1\" 51", 5000),
+	e2e_gopher_get(s->gopher_port, &g, "/before-usr1");
+	buf_free(&g);
+	OK(e2e_log_wait(moved, "\"/before-usr1\" 51", 5000),
 	    "before SIGUSR1: the moved file gets the line");
 	OK(kill(s->pid, SIGUSR1) == 0, "SIGUSR1 sent");
 	{
@@ -398,11 +335,11 @@ test_anonymise_and_reopen(struct e2e_server *s)
 			e2e_sleep_ms(20);
 		OK(stat(s->log, &st) == 0, "SIGUSR1 made a new log file");
 	}
-	g = gopher(s, "/after-usr1");
-	free(g);
-	OK(log_has(s->log, " gopher \"/after-usr1\" 51 ", 5000),
+	e2e_gopher_get(s->gopher_port, &g, "/after-usr1");
+	buf_free(&g);
+	OK(e2e_log_wait(s->log, " gopher \"/after-usr1\" 51 ", 5000),
 	    "after SIGUSR1: the new file gets the line");
-	text = slurp(moved);
+	text = test_read(moved, "");
 	OK(strstr(text, "after-usr1") == NULL, "old file: no later lines");
 	free(text);
 	unlink(moved);
@@ -418,27 +355,29 @@ static void
 test_aliases_and_full_feed(const struct e2e_server *s)
 {
 	struct reply	 r;
-	char		*text, want[200];
+	struct buf	 text;
+	char		 want[200];
 
-	r = gem(s, "/posts/links");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/links");
 	INT_EQ(r.status, 20, "/posts/links");
 	HAS(r.body.data, "=> /posts/deutsch moved", "old URL -> the post");
 	HAS(r.body.data, "=> https://old.example/gone.html gone",
 	    "an old URL naming no post is left as written");
 	reply_free(&r);
-	text = gopher(s, "/posts/links");
+	e2e_gopher_get(s->gopher_port, &text, "/posts/links");
 	snprintf(want, sizeof(want), "gopher://localhost:%d/1/posts/deutsch/",
 	    s->gopher_port);
-	HAS(text, want, "Gopher: the same post");
-	free(text);
-	r = gem(s, "/atom.xml");
+	HAS(text.data, want, "Gopher: the same post");
+	buf_free(&text);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/atom.xml");
 	INT_EQ(r.status, 20, "/atom.xml");
 	HAS(r.body.data, "<content type=\"text\">", "full content");
 	snprintf(want, sizeof(want), "=&gt; gemini://localhost:%d/posts/"
 	    "deutsch moved", s->gemini_port);
 	HAS(r.body.data, want, "feed links absolute");
 	reply_free(&r);
-	OK(log_has(s->log, "posts/2024-01-05-links.md:6:8: link to missing "
+	OK(e2e_log_wait(s->log,
+	    "posts/2024-01-05-links.md:6:8: link to missing "
 	    "post https://old.example/gone.html", 1000),
 	    "the missing one is logged with file and line");
 }
@@ -448,9 +387,10 @@ test_peer_mode(struct e2e_server *s, const char *want, const char *what)
 {
 	struct reply	 r;
 
-	r = gem(s, "/?peer");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/?peer");
 	reply_free(&r);
-	OK(log_has(s->log, want, 5000), "%s: \"%s\" in the log", what, want);
+	OK(e2e_log_wait(s->log, want, 5000), "%s: \"%s\" in the log", what,
+	    want);
 }
 
 /*
@@ -468,7 +408,7 @@ test_port_in_use(struct e2e_server *s)
 
 	snprintf(conf, sizeof(conf), "%s/second.yaml", s->dir);
 	snprintf(out, sizeof(out), "%s/second.out", s->dir);
-	e2e_write_file(conf, "hostname: localhost\nbind: [127.0.0.1]\n"
+	test_write(conf, "hostname: localhost\nbind: [127.0.0.1]\n"
 	    "gemini_port: %d\ngopher_port: %d\ncapsule: %s\n"
 	    "certs: certs\n", s->gemini_port, s->gopher_port, capsule);
 	snprintf(cmd, sizeof(cmd), "timeout 20 '%s' --allow-root -c '%s' "
@@ -476,9 +416,9 @@ test_port_in_use(struct e2e_server *s)
 	rc = system(cmd);
 	OK(WIFEXITED(rc) && WEXITSTATUS(rc) == 1,
 	    "a second server on a busy port exits 1 (status %d)", rc);
-	OK(log_has(out, "address already in use", 1000),
+	OK(e2e_log_wait(out, "address already in use", 1000),
 	    "and says the address is in use");
-	r = gem(s, "/");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/");
 	INT_EQ(r.status, 20, "the first server still answers");
 	reply_free(&r);
 }
@@ -497,7 +437,7 @@ test_no_capsule(void)
 
 	snprintf(missing, sizeof(missing), "%s/no-such-capsule", capsule);
 	OK(e2e_start(&s, missing, "") == -1, "no capsule: not started");
-	text = slurp(s.log);
+	text = test_read(s.log, "");
 	HAS(text, " error: the capsule ", "no capsule: logged as an error");
 	HAS(text, "no-such-capsule: No such file or directory",
 	    "no capsule: named, with the reason");
@@ -510,11 +450,29 @@ test_no_capsule(void)
 	(void)!system(cmd);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("lang"),
+	NAMED("aliases_and_full_feed"),
+	NAMED("redirects"),
+	NAMED("files_dirs"),
+	NAMED("robots"),
+	NAMED("anonymise_and_reopen"),
+	NAMED("peer_mode_none"),
+	NAMED("robots_off"),
+	NAMED("files_dirs_unlisted"),
+	NAMED("peer_mode_full"),
+	NAMED("robots_default"),
+	NAMED("port_in_use"),
+	NAMED("no_capsule"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct e2e_server	 s;
 	char			 cmd[600];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	make_capsule();
 	ctx = e2e_client_ctx(0);
@@ -539,40 +497,44 @@ main(void)
 		OK(0, "server 1 did not start");
 		return harness_done();
 	}
-	test_lang(&s);
-	test_aliases_and_full_feed(&s);
-	test_redirects(&s);
-	test_files_dirs(&s, 1);
-	test_robots(&s, "User-agent: archiver\nDisallow: /\n");
-	test_anonymise_and_reopen(&s);
+	RUN("lang", test_lang(&s));
+	RUN("aliases_and_full_feed", test_aliases_and_full_feed(&s));
+	RUN("redirects", test_redirects(&s));
+	RUN("files_dirs", test_files_dirs(&s, 1));
+	RUN("robots", test_robots(&s, "User-agent: archiver\nDisallow: /\n"));
+	RUN("anonymise_and_reopen", test_anonymise_and_reopen(&s));
 	INT_EQ(e2e_stop(&s), 0, "server 1 exits 0");
 
 	/* 2: log_peer none, robots off, listings off. */
 	if (e2e_start(&s, capsule, "log_peer: none\nrobots: ~\n"
 	    "listings: false\n") == 0) {
-		struct reply r = gem(&s, "/atom.xml");
+		struct reply r = e2e_gemini_get(s.gemini_port, ctx,
+		    "/atom.xml");
 
 		OK(strstr(r.body.data, "<entry>") != NULL &&
 		    strstr(r.body.data, "<content") == NULL,
 		    "atom_full_content off: entries without bodies");
 		reply_free(&r);
-		test_peer_mode(&s, " - gemini \"gemini://localhost:", "none");
-		test_robots(&s, NULL);
-		test_files_dirs(&s, 0);
+		RUN("peer_mode_none", test_peer_mode(&s,
+		    " - gemini \"gemini://localhost:", "none"));
+		RUN("robots_off", test_robots(&s, NULL));
+		RUN("files_dirs_unlisted", test_files_dirs(&s, 0));
 		INT_EQ(e2e_stop(&s), 0, "server 2 exits 0");
 	} else
 		OK(0, "server 2 did not start");
 
 	/* 3: the defaults: full peers, the allow-all robots.txt. */
 	if (e2e_start(&s, capsule, "") == 0) {
-		test_peer_mode(&s, " 127.0.0.1:", "full");
-		test_robots(&s, "User-agent: *\nDisallow:\n");
-		test_port_in_use(&s);
+		RUN("peer_mode_full", test_peer_mode(&s, " 127.0.0.1:",
+		    "full"));
+		RUN("robots_default", test_robots(&s,
+		    "User-agent: *\nDisallow:\n"));
+		RUN("port_in_use", test_port_in_use(&s));
 		INT_EQ(e2e_stop(&s), 0, "server 3 exits 0");
 	} else
 		OK(0, "server 3 did not start");
 
-	test_no_capsule();
+	RUN("no_capsule", test_no_capsule());
 
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", capsule);

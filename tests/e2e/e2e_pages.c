@@ -153,14 +153,20 @@ gopher_only(int ascii)
 	}
 }
 
+static const struct harness_test tests[] = {
+	NAMED("pages"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	SSL_CTX		*ctx;
 	const char	*top = getenv("CAPSULED_TOP");
 	char		 capsule[600], req[1200];
 	size_t		 i;
 	int		 len;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top ? top : ".");

@@ -64,15 +64,10 @@ static int
 get_status(int port, const char *path)
 {
 	struct reply	 r;
-	char		 req[512];
-	int		 len, st;
+	int		 st;
 
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
-	    path);
-	if (e2e_gemini_raw(port, req, (size_t)len, &r, ctx, "localhost") ==
-	    -1)
-		return -2;
-	st = r.close_notify ? r.status : -3;
+	r = e2e_gemini_get(port, ctx, "%s", path);
+	st = r.status == -2 ? -2 : r.close_notify ? r.status : -3;
 	reply_free(&r);
 	return st;
 }
@@ -89,16 +84,16 @@ make_capsule(void)
 	snprintf(p, sizeof(p), "%s/files", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/index.md", capsule);
-	e2e_write_file(p, "---\ntitle: Privs\n---\nHello.\n");
+	test_write(p, "---\ntitle: Privs\n---\nHello.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-01-open.md", capsule);
-	e2e_write_file(p, "---\ntitle: Open\n---\nEveryone reads this.\n");
+	test_write(p, "---\ntitle: Open\n---\nEveryone reads this.\n");
 	snprintf(p, sizeof(p), "%s/posts/2024-01-02-closed.md", capsule);
-	e2e_write_file(p, "---\ntitle: Closed\n---\nRoot only.\n");
+	test_write(p, "---\ntitle: Closed\n---\nRoot only.\n");
 	chmod(p, 0600);
 	snprintf(p, sizeof(p), "%s/files/a.txt", capsule);
-	e2e_write_file(p, "plain text\n");
+	test_write(p, "plain text\n");
 	snprintf(p, sizeof(p), "%s/files/locked.txt", capsule);
-	e2e_write_file(p, "locked\n");
+	test_write(p, "locked\n");
 	chmod(p, 0);
 }
 
@@ -109,9 +104,9 @@ test_refusal(void)
 
 	OK(e2e_start_flags(&s, capsule, "", E2E_NO_ALLOW_ROOT) == -1,
 	    "as root without user: refused");
-	OK(e2e_log_has(s.log, "refusing to serve as root"),
+	OK(e2e_log_wait(s.log, "refusing to serve as root", 0),
 	    "the refusal says why and what to do");
-	OK(e2e_log_has(s.log, " error: refusing to serve as root"),
+	OK(e2e_log_wait(s.log, " error: refusing to serve as root", 0),
 	    "the refusal is logged as an error");
 	OK(e2e_start_flags(&s, capsule, "allow_root: true\n",
 	    E2E_NO_ALLOW_ROOT) == 0, "allow_root: true lets it serve");
@@ -152,19 +147,20 @@ test_user(const struct passwd *pw)
 	STR_EQ(got, "0000000000000000", "no permitted capability");
 	status_line(s.pid, "NoNewPrivs", got, sizeof(got));
 	STR_EQ(got, "1", "no_new_privs");
-	OK(e2e_log_has(s.log, "running as nobody"), "the drop is logged");
+	OK(e2e_log_wait(s.log, "running as nobody", 0), "the drop is logged");
 
 	INT_EQ(get_status(s.gemini_port, "/"), 20, "serves as nobody");
 	INT_EQ(get_status(s.gemini_port, "/posts/open"), 20,
 	    "a readable post");
 	INT_EQ(get_status(s.gemini_port, "/posts/closed"), 51,
 	    "a post nobody cannot read was not loaded");
-	OK(e2e_log_has(s.log, "posts/2024-01-02-closed.md:1:1: Permission denied"),
+	OK(e2e_log_wait(s.log,
+	    "posts/2024-01-02-closed.md:1:1: Permission denied", 0),
 	    "and the log says so");
 	INT_EQ(get_status(s.gemini_port, "/files/a.txt"), 20, "a file");
 	INT_EQ(get_status(s.gemini_port, "/files/locked.txt"), 51,
 	    "a file nobody cannot read: not found");
-	OK(e2e_log_has(s.log, "/files/locked.txt: Permission denied"),
+	OK(e2e_log_wait(s.log, "/files/locked.txt: Permission denied", 0),
 	    "and the log says so");
 	snprintf(key, sizeof(key), "%s/certs/key.pem", s.dir);
 	OK(stat(key, &st) == 0 && st.st_uid == pw->pw_uid &&
@@ -223,7 +219,8 @@ test_chroot(void)
 	INT_EQ(get_status(s.gemini_port, "/"), 20, "serves from the jail");
 	INT_EQ(get_status(s.gemini_port, "/posts/open"), 20, "a post");
 	INT_EQ(get_status(s.gemini_port, "/files/a.txt"), 20, "a file");
-	OK(e2e_log_has(s.log, "chroot: confined to"), "the chroot is logged");
+	OK(e2e_log_wait(s.log, "chroot: confined to", 0),
+	    "the chroot is logged");
 	/* A reload inside the jail must not take the server down. */
 	kill(s.pid, SIGHUP);
 	e2e_sleep_ms(500);
@@ -238,10 +235,18 @@ test_chroot(void)
 	    "a capsule outside the jail is refused at start");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("refusal"),
+	NAMED("user"),
+	NAMED("chroot"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct passwd	*pw;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (geteuid() != 0) {
@@ -261,9 +266,9 @@ main(void)
 	make_capsule();
 	ctx = e2e_client_ctx(0);
 
-	test_refusal();
-	test_user(pw);
-	test_chroot();
+	RUN("refusal", test_refusal());
+	RUN("user", test_user(pw));
+	RUN("chroot", test_chroot());
 
 	{
 		char cmd[600];

@@ -122,13 +122,17 @@ edit(int i)
 	snprintf(path, sizeof(path), "%s/posts/2030-01-01-flicker.md",
 	    capsule);
 	if (i % 7 == 0)
-		e2e_write_file(path, "---\ntitle: Flicker %d\n---\nx\n", i);
+		test_write(path, "---\ntitle: Flicker %d\n---\nx\n", i);
 	else if (i % 7 == 3)
 		unlink(path);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("reload_stress"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	pthread_t	 th[NGEMINI + NGOPHER];
 	struct reply	 r;
@@ -136,6 +140,8 @@ main(void)
 	const char	*topdir = getenv("CAPSULED_TOP");
 	uint64_t	 t0, deadline;
 	int		 i, hups = 0;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-stress.XXXXXX");
 	if (mkdtemp(top) == NULL) {

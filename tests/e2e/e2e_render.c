@@ -1,6 +1,6 @@
 /*
  * e2e_render.c -- a post slow to render keeps no other client waiting
- * (issue 18: the first request of a huge post must not stall a worker).
+ * (the first request of a huge post must not stall a worker).
  *
  * The real server (two workers) serves a capsule with a 3 MiB post,
  * which takes cmark-gfm a good part of a second to render, and a small
@@ -67,9 +67,9 @@ make_capsule(const char *capsule)
 	snprintf(path, sizeof(path), "%s/posts", capsule);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "A capsule with a huge post.\n");
+	test_write(path, "A capsule with a huge post.\n");
 	snprintf(path, sizeof(path), "%s/posts/2024-01-01-small.md", capsule);
-	e2e_write_file(path, "---\ntitle: Small\n---\nSmall and quick.\n");
+	test_write(path, "---\ntitle: Small\n---\nSmall and quick.\n");
 	buf_addstr(&md, "---\ntitle: Huge\n---\n");
 	for (i = 0; md.len < HUGE_BYTES; i++)
 		buf_printf(&md, "Paragraph %d has *emphasis*, `code` and a "
@@ -77,17 +77,23 @@ make_capsule(const char *capsule)
 		    "wrap.\n\n", i, i);
 	buf_addstr(&md, "THE END\n");
 	snprintf(path, sizeof(path), "%s/posts/2024-01-02-huge.md", capsule);
-	e2e_write_file(path, "%s", md.data);
+	test_write(path, "%s", md.data);
 	buf_free(&md);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("render"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	pthread_t	 th[NHUGE];
 	char		 top[64], capsule[128], cmd[160];
 	long		 ms, worst = 0;
 	int		 i, n = 0, bad = 0;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-render.XXXXXX");
 	if (mkdtemp(top) == NULL) {

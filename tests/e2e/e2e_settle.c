@@ -1,5 +1,5 @@
 /*
- * e2e_settle.c -- only settled files are published (issue 18).
+ * e2e_settle.c -- only settled files are published.
  *
  * A writer that saves a post in pieces, with pauses longer than the
  * debounce, must never have its half-written post served.  The real
@@ -177,30 +177,6 @@ write_in_pieces(const char *rel, const char *title, int v)
 	close(fd);
 }
 
-/* Poll until path's body has needle; ms taken, or -1 after limit_ms. */
-static long
-wait_for(const char *path, const char *needle, unsigned limit_ms)
-{
-	struct reply	 r;
-	char		 req[512];
-	uint64_t	 t0 = e2e_now_ms();
-	int		 len, done;
-
-	for (;;) {
-		len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n",
-		    srv.gemini_port, path);
-		done = e2e_gemini_raw(srv.gemini_port, req, (size_t)len, &r,
-		    ctx, "localhost") == 0 && r.status == 20 &&
-		    r.body.data != NULL && strstr(r.body.data, needle) != NULL;
-		reply_free(&r);
-		if (done)
-			return (long)(e2e_now_ms() - t0);
-		if (e2e_now_ms() - t0 > limit_ms)
-			return -1;
-		e2e_sleep_ms(10);
-	}
-}
-
 static void
 report(const char *what)
 {
@@ -253,7 +229,8 @@ edit_in_place(void)
 
 	write_in_pieces("posts/2024-05-05-settle.md", "Settle", 1);
 	snprintf(want, sizeof(want), "END v%d here", 1);
-	OK(wait_for("/posts/settle", want, 5000) >= 0,
+	OK(e2e_gemini_wait(srv.gemini_port, ctx, "/posts/settle", 20, want, 1,
+	    5000) >= 0,
 	    "the whole new version shows");
 	e2e_sleep_ms(200);
 }
@@ -262,7 +239,8 @@ static void
 new_post(void)
 {
 	write_in_pieces("posts/2024-06-06-newcomer.md", "Newcomer", 0);
-	OK(wait_for("/posts/newcomer", "END v0 here", 5000) >= 0,
+	OK(e2e_gemini_wait(srv.gemini_port, ctx, "/posts/newcomer", 20,
+	    "END v0 here", 1, 5000) >= 0,
 	    "the new post shows");
 	e2e_sleep_ms(200);
 }
@@ -280,7 +258,8 @@ kept_open(void)
 	OK(fd != -1, "open %s", path);
 	put(fd, "---\ntitle: Kept Open\n---\nBEGIN v0 here\n\nOne piece.\n\n"
 	    "END v0 here\n");
-	ms = wait_for("/posts/open", "END v0 here", 9000);
+	ms = e2e_gemini_wait(srv.gemini_port, ctx, "/posts/open", 20,
+	    "END v0 here", 1, 9000);
 	close(fd);
 	/* Let the loops see it too: a loaded machine may starve them. */
 	for (i = 0; i < 300 && atomic_load(&nnew) == 0; i++)
@@ -300,16 +279,24 @@ make_capsule(const char *top)
 	path_of(path, sizeof(path), "posts");
 	mkdir(path, 0755);
 	path_of(path, sizeof(path), "index.md");
-	e2e_write_file(path, "A capsule being written.\n");
+	test_write(path, "A capsule being written.\n");
 	path_of(path, sizeof(path), "posts/2024-05-05-settle.md");
-	e2e_write_file(path, "---\ntitle: Settle v0\ntags: [settle]\n---\n"
+	test_write(path, "---\ntitle: Settle v0\ntags: [settle]\n---\n"
 	    "BEGIN v0 here\n\nThe first version, whole.\n\nEND v0 here\n");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("edit_in_place"),
+	NAMED("new_post"),
+	NAMED("kept_open"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 top[64], cmd[128];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-settle.XXXXXX");
 	if (mkdtemp(top) == NULL) {
@@ -327,10 +314,12 @@ main(void)
 		return harness_done();
 	}
 	e2e_wait_serving(&srv);
-	under_load("edit in place, 3 pieces", "/posts/settle", 0,
-	    edit_in_place);
-	under_load("new post, 3 pieces", "/posts/newcomer", 1, new_post);
-	under_load("kept open", "/posts/open", 1, kept_open);
+	RUN("edit_in_place", under_load("edit in place, 3 pieces",
+	    "/posts/settle", 0, edit_in_place));
+	RUN("new_post", under_load("new post, 3 pieces", "/posts/newcomer", 1,
+	    new_post));
+	RUN("kept_open", under_load("kept open", "/posts/open", 1,
+	    kept_open));
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);

@@ -40,15 +40,6 @@ static const struct {
 };
 
 static void
-put(const char *rel, const char *text)
-{
-	char	 path[1024];
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	e2e_write_file(path, "%s", text);
-}
-
-static void
 make_capsule(const char *top)
 {
 	char	 path[1024];
@@ -63,29 +54,10 @@ make_capsule(const char *top)
 	snprintf(path, sizeof(path), "%s/posts/2024-05-01-gem-bundle",
 	    capsule);
 	mkdir(path, 0755);
-	put("index.md", "---\ntitle: Shapes\n---\nEvery shape.\n");
-	put("posts/2024-04-01-toml-bundle/pic.png", "PNG-TOML");
-	put("posts/2024-05-01-gem-bundle/pic.png", "PNG-GEM");
-}
-
-static struct reply
-gem(const char *path)
-{
-	return e2e_gemini_get(srv.gemini_port, ctx, path);
-}
-
-static void
-gph(const char *path, struct buf *out)
-{
-	char	 req[1100];
-	int	 len;
-
-	len = snprintf(req, sizeof(req), "%s\r\n", path);
-	if (e2e_plain(srv.gopher_port, req, (size_t)len, out) == -1 ||
-	    out->data == NULL) {
-		buf_free(out);
-		buf_addstr(out, "");
-	}
+	test_put(capsule, "index.md",
+	    "---\ntitle: Shapes\n---\nEvery shape.\n");
+	test_put(capsule, "posts/2024-04-01-toml-bundle/pic.png", "PNG-TOML");
+	test_put(capsule, "posts/2024-05-01-gem-bundle/pic.png", "PNG-GEM");
 }
 
 static int
@@ -116,7 +88,7 @@ test_posts(void)
 
 	for (i = 0; i < nitems(shapes); i++) {
 		snprintf(path, sizeof(path), "/posts/%s", shapes[i].slug);
-		r = gem(path);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 		snprintf(line, sizeof(line), "# %s\n%s ·", shapes[i].title,
 		    shapes[i].date);
 		OK(r.status == 20 && has(r.body.data, line),
@@ -128,7 +100,7 @@ test_posts(void)
 		OK(has(r.body.data, line), "gemini %s: series part", path);
 		reply_free(&r);
 
-		gph(path, &g);
+		e2e_gopher_get(srv.gopher_port, &g, "%s", path);
 		snprintf(line, sizeof(line), "%s\r\n=", shapes[i].title);
 		OK(has(g.data, line) && has(g.data, shapes[i].date),
 		    "gopher %s: title and date", path);
@@ -150,27 +122,27 @@ test_lists(void)
 	struct reply	 r;
 	struct buf	 g;
 
-	r = gem("/series/mixed/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/series/mixed/");
 	OK(r.status == 20 && in_order(r.body.data, parts, nitems(parts)),
 	    "the series lists all five in part order");
 	reply_free(&r);
-	gph("/series/mixed/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/series/mixed/");
 	OK(in_order(g.data, parts, nitems(parts)), "so does its menu");
 	buf_free(&g);
-	r = gem("/posts/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/");
 	OK(r.status == 20 && in_order(r.body.data, newest, nitems(newest)),
 	    "the archive lists all five, newest first");
 	reply_free(&r);
-	r = gem("/tags/alpha/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/tags/alpha/");
 	OK(r.status == 20 && has(r.body.data, "Yaml File") &&
 	    has(r.body.data, "Gem File") && has(r.body.data, "Gem Bundle") &&
 	    !has(r.body.data, "Toml File"), "the tag lists its three");
 	reply_free(&r);
-	r = gem("/atom.xml");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/atom.xml");
 	OK(r.status == 20 && in_order(r.body.data, newest, nitems(newest)),
 	    "the Atom feed has all five");
 	reply_free(&r);
-	r = gem("/search?walrus");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/search?walrus");
 	OK(r.status == 20 && has(r.body.data, "/posts/gem-file"),
 	    "search finds a gemtext post's words");
 	reply_free(&r);
@@ -182,36 +154,44 @@ test_files(void)
 	struct reply	 r;
 	struct buf	 g;
 
-	r = gem("/posts/gem-file");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/gem-file");
 	OK(has(r.body.data, "=> /posts/yaml-file The first part"),
 	    "a gemtext link to a .md post is rewritten");
 	reply_free(&r);
-	r = gem("/posts/toml-bundle");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/toml-bundle");
 	OK(has(r.body.data, "=> /posts/toml-bundle/pic.png the picture"),
 	    "a Markdown bundle's image points at its file");
 	reply_free(&r);
-	r = gem("/posts/gem-bundle");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/gem-bundle");
 	OK(has(r.body.data, "=> /posts/gem-bundle/pic.png the picture"),
 	    "a gemtext bundle's link points at its file");
 	reply_free(&r);
-	r = gem("/posts/toml-bundle/pic.png");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/toml-bundle/pic.png");
 	OK(r.status == 20 && strcmp(r.header, "20 image/png") == 0 &&
 	    has(r.body.data, "PNG-TOML"), "the picture, as image/png");
 	reply_free(&r);
-	gph("/posts/gem-bundle/pic.png", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/posts/gem-bundle/pic.png");
 	OK(has(g.data, "PNG-GEM"), "the picture over Gopher");
 	buf_free(&g);
-	gph("/posts/gem-bundle", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/posts/gem-bundle");
 	OK(has(g.data, "/I/posts/gem-bundle/pic.png"),
 	    "its Gopher reference is an image item");
 	buf_free(&g);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("posts"),
+	NAMED("lists"),
+	NAMED("files"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 top[64], cmd[128];
 	size_t	 i;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	snprintf(top, sizeof(top), "/tmp/capsuled-shapes.XXXXXX");
@@ -224,15 +204,15 @@ main(void)
 		char rel[256];
 
 		snprintf(rel, sizeof(rel), "posts/%s", shapes[i].file);
-		put(rel, shapes[i].text);
+		test_put(capsule, rel, shapes[i].text);
 	}
 	ctx = e2e_client_ctx(0);
 	if (e2e_start(&srv, capsule, "rate_limit: off\n") == -1) {
 		OK(0, "server start");
 	} else {
-		test_posts();
-		test_lists();
-		test_files();
+		RUN("posts", test_posts());
+		RUN("lists", test_lists());
+		RUN("files", test_files());
 		INT_EQ(e2e_stop(&srv), 0, "clean exit");
 	}
 	SSL_CTX_free(ctx);

@@ -1,5 +1,5 @@
 /*
- * e2e_titan.c -- issue 9 against the real server: Titan uploads (with
+ * e2e_titan.c -- Titan against the real server: uploads (with
  * and without a client certificate, unknown and authorised ones,
  * oversize, malformed, deletes, concurrent writers, kill -9 in the
  * middle of an upload), draft previews for each kind of client over
@@ -26,41 +26,6 @@ static SSL_CTX	*anon, *writer, *stranger;
 static char	 capsule[512];
 static char	 host[64];		/* "localhost:PORT" */
 
-static void
-mk(const char *rel, const char *text)
-{
-	char	 path[1024], *slash;
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	for (slash = path + strlen(capsule) + 1; (slash = strchr(slash, '/'));
-	    slash++) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	e2e_write_file(path, "%s", text);
-}
-
-static char *
-slurp(const char *rel)
-{
-	char	 path[1024];
-	FILE	*f;
-	char	*s;
-	long	 n;
-
-	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
-	if ((f = fopen(path, "r")) == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	s = xmalloc((size_t)n + 1);
-	s[fread(s, 1, (size_t)n, f)] = '\0';
-	fclose(f);
-	return s;
-}
-
 static int
 exists(const char *rel)
 {
@@ -68,6 +33,16 @@ exists(const char *rel)
 
 	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
 	return access(path, F_OK) == 0;
+}
+
+/* capsule/rel, whole (free it); NULL when it is not there. */
+static char *
+read_rel(const char *rel)
+{
+	char	 path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", capsule, rel);
+	return test_read(path, NULL);
 }
 
 /* The bytes of the first entry of capsule/sub starting with prefix. */
@@ -85,7 +60,7 @@ slurp_prefix(const char *sub, const char *prefix)
 	while (got == NULL && (e = readdir(d)) != NULL)
 		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
 			snprintf(path, sizeof(path), "%s/%s", sub, e->d_name);
-			got = slurp(path);
+			got = read_rel(path);
 		}
 	closedir(d);
 	return got;
@@ -133,16 +108,6 @@ upload(SSL_CTX *ctx, const char *slug, const char *params,
 	return upload_n(ctx, slug, params, body, strlen(body), r);
 }
 
-static int
-get(SSL_CTX *ctx, const char *path, struct reply *r)
-{
-	char	 line[1100];
-
-	snprintf(line, sizeof(line), "gemini://%s%s\r\n", host, path);
-	return e2e_gemini_raw(srv.gemini_port, line, strlen(line), r, ctx,
-	    NULL);
-}
-
 /* GET until status want (the watcher publishes within ~100 ms). */
 static int
 poll_status(SSL_CTX *ctx, const char *path, int want, struct reply *r)
@@ -150,40 +115,12 @@ poll_status(SSL_CTX *ctx, const char *path, int want, struct reply *r)
 	uint64_t	 deadline = e2e_now_ms() + 8000;
 
 	for (;;) {
-		get(ctx, path, r);
+		*r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
 		if (r->status == want || e2e_now_ms() > deadline)
 			return r->status;
 		reply_free(r);
 		e2e_sleep_ms(50);
 	}
-}
-
-/* GET until the body has needle (bounded); 1 when it came. */
-static int
-poll_has(SSL_CTX *ctx, const char *path, const char *needle)
-{
-	uint64_t	 deadline = e2e_now_ms() + 8000;
-	struct reply	 r;
-	int		 found;
-
-	for (;;) {
-		get(ctx, path, &r);
-		found = r.status == 20 && strstr(r.body.data, needle) != NULL;
-		reply_free(&r);
-		if (found || e2e_now_ms() > deadline)
-			return found;
-		e2e_sleep_ms(50);
-	}
-}
-
-static void
-gopher(const char *selector, struct buf *out)
-{
-	char	 line[1100];
-
-	snprintf(line, sizeof(line), "%s\r\n", selector);
-	if (e2e_plain(srv.gopher_port, line, strlen(line), out) == -1)
-		buf_init(out);
 }
 
 #define POST_A	"---\ntitle: Fresh from Titan\ndate: 2025-03-04\n" \
@@ -217,7 +154,7 @@ test_upload(void)
 	    srv.gemini_port);
 	STR_EQ(r.header, want, "redirect to the post");
 	reply_free(&r);
-	got = slurp("posts/fresh.md");
+	got = read_rel("posts/fresh.md");
 	STR_EQ(got, POST_A, "written byte for byte");
 	free(got);
 	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
@@ -236,7 +173,7 @@ test_upload(void)
 	    &r);
 	INT_EQ(r.status, 30, "edit: 30 (no mime: fine)");
 	reply_free(&r);
-	got = slurp("posts/2024-01-02-hello.md");
+	got = read_rel("posts/2024-01-02-hello.md");
 	STR_EQ(got, "---\ntitle: Hello Again\n---\nEdited.\n",
 	    "edited in place");
 	free(got);
@@ -262,7 +199,7 @@ test_taken(void)
 	struct reply	 r;
 	char		*got;
 
-	mk("posts/foo2.md", bar);
+	test_put(capsule, "posts/foo2.md", bar);
 	OK(poll_status(anon, "/posts/bar", 20, &r) == 20, "bar is up");
 	reply_free(&r);
 	upload(writer, "foo2", ";mime=text/markdown", "---\ntitle: Foo Two\n"
@@ -270,32 +207,33 @@ test_taken(void)
 	INT_EQ(r.status, 59, "foo2 into bar's file: 59");
 	HAS(r.header, "slug \"bar\"", "says whose file it is");
 	reply_free(&r);
-	got = slurp("posts/foo2.md");
+	got = read_rel("posts/foo2.md");
 	STR_EQ(got, bar, "bar's file untouched");
 	free(got);
 	upload(writer, "foo2", "", "", &r);
 	INT_EQ(r.status, 51, "deleting foo2: no such post, 51");
 	reply_free(&r);
-	got = slurp("posts/foo2.md");
+	got = read_rel("posts/foo2.md");
 	STR_EQ(got, bar, "bar's file still untouched");
 	free(got);
 	INT_EQ(count_prefix(".trash", "foo2.md."), 0, "nothing trashed");
 	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
-	get(anon, "/posts/bar", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/posts/bar");
 	INT_EQ(r.status, 20, "/posts/bar is still served");
 	reply_free(&r);
 
 	upload(writer, "bar", "", bar2, &r);
 	INT_EQ(r.status, 30, "bar's own upload: 30");
 	reply_free(&r);
-	got = slurp("posts/foo2.md");
+	got = read_rel("posts/foo2.md");
 	STR_EQ(got, bar2, "written into the file that holds bar");
 	free(got);
 	OK(!exists("posts/bar.md"), "no second file for bar");
 	got = slurp_prefix(".trash", "foo2.md.20");
 	STR_EQ(got, bar, "the old bar in .trash/");
 	free(got);
-	OK(poll_has(anon, "/posts/bar", "Bar Again"), "the new bar is live");
+	OK(e2e_gemini_wait(srv.gemini_port, anon, "/posts/bar", 20,
+	    "Bar Again", 1, 8000) >= 0, "the new bar is live");
 }
 
 static void
@@ -305,7 +243,7 @@ test_bad_uploads(void)
 	struct buf	 b = BUF_INIT;
 	char		*before, *after, line[300];
 
-	before = slurp("posts/2024-02-03-second.md");
+	before = read_rel("posts/2024-02-03-second.md");
 	/* Over titan_max_size (64 KiB): answered before any body. */
 	snprintf(line, sizeof(line), "titan://%s/posts/second;size=70000;"
 	    "mime=text/markdown\r\n", host);
@@ -338,7 +276,7 @@ test_bad_uploads(void)
 	e2e_gemini_raw(srv.gemini_port, line, strlen(line), &r, writer, NULL);
 	INT_EQ(r.status, 59, "only posts: 59");
 	reply_free(&r);
-	after = slurp("posts/2024-02-03-second.md");
+	after = read_rel("posts/2024-02-03-second.md");
 	STR_EQ(after, before, "the post is untouched");
 	OK(!exists("posts/brand-new.md"), "nothing new");
 	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
@@ -352,7 +290,8 @@ test_delete(void)
 {
 	struct reply	 r;
 
-	mk("posts/2024-06-01-doomed.md", "---\ntitle: Doomed\n---\nbye\n");
+	test_put(capsule, "posts/2024-06-01-doomed.md",
+	    "---\ntitle: Doomed\n---\nbye\n");
 	OK(poll_status(anon, "/posts/doomed", 20, &r) == 20, "doomed is up");
 	reply_free(&r);
 	upload(writer, "doomed", ";mime=text/markdown", "", &r);
@@ -364,7 +303,7 @@ test_delete(void)
 	    "kept in .trash/");
 	OK(poll_status(anon, "/posts/doomed", 51, &r) == 51, "then 51");
 	reply_free(&r);
-	get(anon, "/files/../.trash/", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/files/../.trash/");
 	OK(r.status != 20, "the trash is not served");
 	reply_free(&r);
 	upload(writer, "never-was", "", "", &r);
@@ -410,7 +349,7 @@ test_concurrent(void)
 		pthread_join(th[i], NULL);
 	for (i = 0; i < 6; i++)
 		INT_EQ(rc[i].status, 30, "each upload answered 30");
-	got = slurp("posts/contested.md");
+	got = read_rel("posts/contested.md");
 	for (i = 0; got != NULL && i < 6; i++)
 		if (strcmp(got, rc[i].body) == 0)
 			whole = 1;
@@ -425,70 +364,70 @@ test_drafts(void)
 	struct reply	 r;
 	struct buf	 g;
 
-	get(anon, "/drafts/", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/drafts/");
 	INT_EQ(r.status, 51, "no certificate: drafts 51");
 	reply_free(&r);
-	get(anon, "/drafts/secret-draft", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/drafts/secret-draft");
 	INT_EQ(r.status, 51, "no certificate: a draft 51");
 	reply_free(&r);
-	get(stranger, "/drafts/", &r);
+	r = e2e_gemini_get(srv.gemini_port, stranger, "/drafts/");
 	INT_EQ(r.status, 51, "unknown certificate: 51");
 	reply_free(&r);
-	get(stranger, "/drafts/secret-draft", &r);
+	r = e2e_gemini_get(srv.gemini_port, stranger, "/drafts/secret-draft");
 	INT_EQ(r.status, 51, "unknown certificate: a draft 51");
 	reply_free(&r);
-	get(writer, "/drafts/", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/drafts/");
 	INT_EQ(r.status, 20, "writer: the list");
 	HAS(r.body.data, "=> /drafts/secret-draft", "lists the draft");
 	HAS(r.body.data, "Secret Draft", "by title");
 	reply_free(&r);
-	get(writer, "/drafts/secret-draft", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/drafts/secret-draft");
 	INT_EQ(r.status, 20, "writer: the draft");
 	HAS(r.body.data, "not for readers", "its body");
 	reply_free(&r);
-	get(writer, "/drafts", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/drafts");
 	INT_EQ(r.status, 31, "writer: /drafts -> /drafts/");
 	reply_free(&r);
-	get(writer, "/drafts/nope", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/drafts/nope");
 	INT_EQ(r.status, 51, "writer: no such draft");
 	reply_free(&r);
-	get(writer, "/posts/secret-draft", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/posts/secret-draft");
 	INT_EQ(r.status, 51, "a draft is no post, even for a writer");
 	reply_free(&r);
 
 	/* Nowhere else. */
-	get(writer, "/posts/", &r);
+	r = e2e_gemini_get(srv.gemini_port, writer, "/posts/");
 	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
 	    "not in /posts/");
 	reply_free(&r);
-	get(anon, "/gemlog/", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/gemlog/");
 	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
 	    "not in the gemlog");
 	reply_free(&r);
-	get(anon, "/atom.xml", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/atom.xml");
 	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
 	    "not in Atom");
 	reply_free(&r);
-	get(anon, "/search?readers", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/search?readers");
 	OK(r.status == 20 && strstr(r.body.data, "Secret") == NULL,
 	    "not in search");
 	reply_free(&r);
 
 	/* Gopher: never. */
-	gopher("/drafts/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/drafts/");
 	OK(g.len > 0 && g.data[0] == '3', "gopher: drafts are an error");
 	OK(g.data == NULL || strstr(g.data, "Secret") == NULL,
 	    "gopher: not listed");
 	buf_free(&g);
-	gopher("/drafts/secret-draft", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/drafts/secret-draft");
 	OK(g.len > 0 && g.data[0] == '3' && strstr(g.data, "not for readers")
 	    == NULL, "gopher: a draft is an error");
 	buf_free(&g);
-	gopher("/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/");
 	OK(g.data != NULL && strstr(g.data, "Secret") == NULL,
 	    "gopher: not on the home menu");
 	buf_free(&g);
-	gopher("/posts/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/posts/");
 	OK(g.data != NULL && strstr(g.data, "Secret") == NULL,
 	    "gopher: not in the archive menu");
 	buf_free(&g);
@@ -502,7 +441,7 @@ test_drafts(void)
 	OK(poll_status(writer, "/drafts/wip", 20, &r) == 20,
 	    "the new draft previews");
 	reply_free(&r);
-	get(anon, "/posts/wip", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/posts/wip");
 	INT_EQ(r.status, 51, "and is no post");
 	reply_free(&r);
 }
@@ -514,39 +453,40 @@ test_search(void)
 	struct buf	 g;
 	char		 want[200];
 
-	get(anon, "/search", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/search");
 	INT_EQ(r.status, 10, "/search asks");
 	HAS(r.header, "Search", "with a prompt");
 	reply_free(&r);
-	get(anon, "/search?", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/search?");
 	INT_EQ(r.status, 10, "an empty query asks again");
 	reply_free(&r);
-	get(anon, "/search?second%20post", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "%s",
+	    "/search?second%20post");
 	INT_EQ(r.status, 20, "results");
 	HAS(r.body.data, "=> /posts/second 2024-02-03 Second Post",
 	    "title match listed with its date");
 	HAS(r.body.data, "Results for: second post", "query decoded");
 	reply_free(&r);
-	get(anon, "/search?%ff", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "%s", "/search?%ff");
 	INT_EQ(r.status, 59, "a query that is not UTF-8: 59");
 	reply_free(&r);
-	get(anon, "/", &r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/");
 	HAS(r.body.data, "=> /search Search\n", "home links to search");
 	reply_free(&r);
 
-	gopher("/", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/");
 	snprintf(want, sizeof(want), "7Search\t/search\tlocalhost\t%d\r\n",
 	    srv.gopher_port);
 	HAS(g.data, want, "gopher home: a type-7 item");
 	buf_free(&g);
-	gopher("/search\tsecond post", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/search\tsecond post");
 	snprintf(want, sizeof(want), "12024-02-03 Second Post\t/posts/second/\t"
 	    "localhost\t%d\r\n", srv.gopher_port);
 	HAS(g.data, want, "gopher search: the same results as a menu");
 	OK(g.len >= 3 && strcmp(g.data + g.len - 3, ".\r\n") == 0,
 	    "a whole menu");
 	buf_free(&g);
-	gopher("/search", &g);
+	e2e_gopher_get(srv.gopher_port, &g, "/search");
 	OK(g.data != NULL && strstr(g.data, "7Search the archive\t/search\t")
 	    != NULL, "gopher /search alone: a search item");
 	buf_free(&g);
@@ -565,7 +505,7 @@ test_crash(void)
 	int		 fd, status;
 	size_t		 half;
 
-	before = slurp("posts/2024-02-03-second.md");
+	before = read_rel("posts/2024-02-03-second.md");
 	buf_printf(&req, "titan://%s/posts/second;size=%d\r\n", host, 40000);
 	buf_addstr(&req, "---\ntitle: Half\ndate: 2024-02-03\n---\n");
 	while (req.len < 20000)
@@ -582,7 +522,7 @@ test_crash(void)
 	srv.pid = -1;
 	SSL_free(ssl);
 	close(fd);
-	after = slurp("posts/2024-02-03-second.md");
+	after = read_rel("posts/2024-02-03-second.md");
 	STR_EQ(after, before, "the old post is intact");
 	INT_EQ(count_prefix("posts", ".titan-"), 0, "no temporary file");
 	free(before);
@@ -660,12 +600,13 @@ test_kill(const char *writers)
 	char			*got, extra[512], want[64], cmd[600];
 	uint64_t		 t0, span = 0;
 	unsigned		 seed = (unsigned)time(NULL);
-	int			 i, version = 0, nold = 0, nnew = 0, ntrash, bad = 0;
+	int			 i, version = 0, nold = 0, nnew = 0, ntrash,
+	    bad = 0;
 	int			 status;
 
 	snprintf(extra, sizeof(extra), "%stitan_max_size: 1M\n", writers);
 	victim(&old, 0);
-	mk(rel, old.data);
+	test_put(capsule, rel, old.data);
 	note("kill test seed %u", seed);
 	for (i = 0; i <= 20; i++) {
 		if (e2e_start(&s, capsule, extra) == -1) {
@@ -706,7 +647,7 @@ test_kill(const char *writers)
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s.dir);
 		(void)!system(cmd);
 
-		got = slurp(rel);
+		got = read_rel(rel);
 		if (got != NULL && strcmp(got, new.data) == 0) {
 			nnew++;
 			version = i + 1;
@@ -759,24 +700,43 @@ test_disabled(const char *top)
 	(void)top;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("auth"),
+	NAMED("upload"),
+	NAMED("taken"),
+	NAMED("bad_uploads"),
+	NAMED("delete"),
+	NAMED("concurrent"),
+	NAMED("drafts"),
+	NAMED("search"),
+	NAMED("disabled"),
+	NAMED("crash"),
+	NAMED("kill"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 top[] = "/tmp/capsuled-e2e-titan.XXXXXX";
 	char	 hex[65], other[65], extra[400], cmd[600];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdtemp(top) == NULL)
 		return 1;
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
 	mkdir(capsule, 0755);
-	mk("index.md", "---\ntitle: Titan Test\n---\nHi.\n");
-	mk("posts/2024-01-02-hello.md", "---\ntitle: Hello World\n---\nHi.\n");
-	mk("posts/2024-02-03-second.md", "---\ntitle: Second Post\n---\n"
+	test_put(capsule, "index.md", "---\ntitle: Titan Test\n---\nHi.\n");
+	test_put(capsule, "posts/2024-01-02-hello.md",
+	    "---\ntitle: Hello World\n---\nHi.\n");
+	test_put(capsule, "posts/2024-02-03-second.md",
+	    "---\ntitle: Second Post\n---\n"
 	    "The second post.\n");
-	mk("posts/2023-05-06-secret-draft.md", "---\ntitle: Secret Draft\n"
+	test_put(capsule, "posts/2023-05-06-secret-draft.md",
+	    "---\ntitle: Secret Draft\n"
 	    "draft: true\n---\nnot for readers\n");
-	mk("pages/about.md", "---\ntitle: About\n---\nAbout.\n");
+	test_put(capsule, "pages/about.md", "---\ntitle: About\n---\nAbout.\n");
 
 	anon = e2e_client_ctx(0);
 	writer = e2e_cert_ctx("writer", hex);
@@ -788,18 +748,18 @@ main(void)
 		return harness_done();
 	}
 	snprintf(host, sizeof(host), "localhost:%d", srv.gemini_port);
-	test_auth();
-	test_upload();
-	test_taken();
-	test_bad_uploads();
-	test_delete();
-	test_concurrent();
-	test_drafts();
-	test_search();
-	test_disabled(top);
-	test_crash();
+	RUN("auth", test_auth());
+	RUN("upload", test_upload());
+	RUN("taken", test_taken());
+	RUN("bad_uploads", test_bad_uploads());
+	RUN("delete", test_delete());
+	RUN("concurrent", test_concurrent());
+	RUN("drafts", test_drafts());
+	RUN("search", test_search());
+	RUN("disabled", test_disabled(top));
+	RUN("crash", test_crash());
 	snprintf(extra, sizeof(extra), "titan_writers: [\"%s\"]\n", hex);
-	test_kill(extra);
+	RUN("kill", test_kill(extra));
 	if (srv.pid > 0)
 		e2e_stop(&srv);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", srv.dir, top);

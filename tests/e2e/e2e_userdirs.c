@@ -84,7 +84,7 @@ put(int i, const char *rel, const char *text, mode_t mode)
 
 	snprintf(path, sizeof(path), "%s/home/%s/public_gemini/%s", top,
 	    name[i], rel);
-	e2e_write_file(path, "%s", text);
+	test_write(path, "%s", text);
 	if (pw != NULL && chown(path, pw->pw_uid, pw->pw_gid) == -1)
 		perror(path);
 	chmod(path, mode);
@@ -110,62 +110,7 @@ make_home(int i, mode_t capmode)
 	}
 }
 
-static struct reply
-gem(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static struct reply
-gem(const char *fmt, ...)
-{
-	char	 path[512];
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	return e2e_gemini_get(srv.gemini_port, ctx, path);
-}
-
 /* A Gopher selector's whole answer into out (empty on failure). */
-static void
-gph(struct buf *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-gph(struct buf *out, const char *fmt, ...)
-{
-	char	 req[512];
-	va_list	 ap;
-	int	 len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(req, sizeof(req) - 2, fmt, ap);
-	va_end(ap);
-	memcpy(req + len, "\r\n", 3);
-	if (e2e_plain(srv.gopher_port, req, (size_t)len + 2, out) == -1)
-		buf_init(out);
-	buf_addc(out, '\0');		/* for HAS and strstr */
-	out->len--;
-}
-
-/* Wait (bounded) until path answers want over Gemini. */
-static int
-wait_status(const char *path, int want)
-{
-	struct reply	 r;
-	uint64_t	 t0 = e2e_now_ms();
-	int		 got = -1;
-
-	while (e2e_now_ms() - t0 < 10000) {
-		r = e2e_gemini_get(srv.gemini_port, ctx, path);
-		got = r.status;
-		reply_free(&r);
-		if (got == want)
-			return 1;
-		e2e_sleep_ms(50);
-	}
-	return 0;
-}
 
 static void
 make_users(void)
@@ -215,7 +160,7 @@ fill_capsules(void)
 	/* A file in A's capsule that is not A's. */
 	snprintf(path, sizeof(path), "%s/home/%s/public_gemini/files/root.txt",
 	    top, name[UA]);
-	e2e_write_file(path, "root's\n");
+	test_write(path, "root's\n");
 	chmod(path, 0644);
 
 	make_home(UB, 0755);
@@ -247,7 +192,7 @@ test_user_capsule(void)
 	struct buf	 g;
 	char		 want[256];
 
-	r = gem("/~%s/posts/hello", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts/hello", name[UA]);
 	INT_EQ(r.status, 20, "A's post over Gemini");
 	snprintf(want, sizeof(want), "=> /~%s/ home", name[UA]);
 	HAS(r.body.data, want, "a link to / is A's home");
@@ -260,57 +205,58 @@ test_user_capsule(void)
 	    "A's root-relative link to /~B/ does not lead to B");
 	reply_free(&r);
 
-	r = gem("/~%s/", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/", name[UA]);
 	INT_EQ(r.status, 20, "A's home");
 	HAS(r.body.data, "# Aye's place", "A's title");
 	snprintf(want, sizeof(want), "=> /~%s/atom.xml", name[UA]);
 	HAS(r.body.data, want, "A's feed link");
 	reply_free(&r);
 
-	r = gem("/~%s/posts", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts", name[UA]);
 	INT_EQ(r.status, 31, "/~A/posts redirects");
 	snprintf(want, sizeof(want), "31 /~%s/posts/", name[UA]);
 	STR_EQ(r.header, want, "to /~A/posts/");
 	reply_free(&r);
-	r = gem("/~%s", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s", name[UA]);
 	snprintf(want, sizeof(want), "31 /~%s/", name[UA]);
 	STR_EQ(r.header, want, "/~A redirects to /~A/");
 	reply_free(&r);
 
-	r = gem("/~%s/atom.xml", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/atom.xml", name[UA]);
 	INT_EQ(r.status, 20, "A's Atom feed");
 	snprintf(want, sizeof(want), "gemini://localhost:%d/~%s/posts/hello",
 	    srv.gemini_port, name[UA]);
 	HAS(r.body.data, want, "the feed's entry is under /~A/");
 	reply_free(&r);
 
-	r = gem("/~%s/search?hello", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/search?hello", name[UA]);
 	INT_EQ(r.status, 20, "search within A's capsule");
 	snprintf(want, sizeof(want), "=> /~%s/posts/hello", name[UA]);
 	HAS(r.body.data, want, "finds A's post, under /~A/");
 	reply_free(&r);
-	r = gem("/~%s/search?SECRET-OF-BEE", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/search?SECRET-OF-BEE",
+	    name[UA]);
 	OK(strstr(r.body.data ? r.body.data : "", "Bee") == NULL,
 	    "A's search does not find B's post");
 	reply_free(&r);
 
-	r = gem("/~%s/files/a.txt", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/a.txt", name[UA]);
 	INT_EQ(r.status, 20, "A's file");
 	HAS(r.body.data, "plain text of A", "its bytes");
 	reply_free(&r);
 
-	gph(&g, "/~%s/posts/hello/", name[UA]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/posts/hello/", name[UA]);
 	snprintf(want, sizeof(want), "\t/~%s/files/a.txt\t", name[UA]);
 	HAS(g.data, want, "Gopher: the post's menu selects A's file");
 	snprintf(want, sizeof(want), "\t/~%s/tags/one/\t", name[UA]);
 	HAS(g.data, want, "Gopher: the tag is A's");
 	buf_free(&g);
-	gph(&g, "/~%s/posts/hello", name[UA]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/posts/hello", name[UA]);
 	snprintf(want, sizeof(want), "gopher://localhost:%d/0/~%s/files/a.txt",
 	    srv.gopher_port, name[UA]);
 	HAS(g.data, want, "Gopher text: the reference is under /~A/");
 	buf_free(&g);
-	gph(&g, "/~%s/posts", name[UA]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/posts", name[UA]);
 	HAS(g.data, "2024-01-01 Hello\t", "Gopher follows /~A/posts to the "
 	    "archive");
 	buf_free(&g);
@@ -323,7 +269,7 @@ test_listing(void)
 	struct buf	 g;
 	char		 want[256];
 
-	r = gem("/~/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~/");
 	INT_EQ(r.status, 20, "/~/");
 	snprintf(want, sizeof(want), "=> /~%s/ ~%s", name[UA], name[UA]);
 	HAS(r.body.data, want, "lists A");
@@ -334,18 +280,18 @@ test_listing(void)
 	OK(strstr(r.body.data ? r.body.data : "", name[UD]) == NULL,
 	    "not D, whose capsule is group-writable");
 	reply_free(&r);
-	r = gem("/~");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~");
 	STR_EQ(r.header, "31 /~/", "/~ redirects to /~/");
 	reply_free(&r);
-	gph(&g, "/~/");
+	e2e_gopher_get(srv.gopher_port, &g, "/~/");
 	snprintf(want, sizeof(want), "1~%s\t/~%s/\t", name[UA], name[UA]);
 	HAS(g.data, want, "Gopher: /~/ lists A as a menu");
 	buf_free(&g);
 
-	r = gem("/~%s/", name[UC]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/", name[UC]);
 	INT_EQ(r.status, 51, "C: not published");
 	reply_free(&r);
-	r = gem("/~%s/", name[UD]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/", name[UD]);
 	INT_EQ(r.status, 51, "D: not published");
 	reply_free(&r);
 	snprintf(want, sizeof(want), "home/%s/public_gemini of %s: writable "
@@ -360,48 +306,53 @@ test_refusals(void)
 	struct buf	 g;
 	char		 want[256];
 
-	r = gem("/~%s/posts/groupw", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts/groupw", name[UA]);
 	INT_EQ(r.status, 51, "a group-writable post is not served");
 	reply_free(&r);
 	snprintf(want, sizeof(want), "public_gemini/posts/2024-01-02-groupw.md"
 	    ":1:1: not owned by UID %u alone", base_uid);
 	OK(e2e_log_count(&srv, want) > 0, "the log names the post");
-	r = gem("/~%s/files/gw.txt", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/gw.txt", name[UA]);
 	INT_EQ(r.status, 51, "a group-writable file is not served");
 	reply_free(&r);
 	OK(e2e_log_count(&srv, "files/gw.txt: not owned by UID") > 0,
 	    "the log names the file");
-	r = gem("/~%s/files/root.txt", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/root.txt",
+	    name[UA]);
 	INT_EQ(r.status, 51, "a file that is not A's is not served");
 	reply_free(&r);
-	r = gem("/~%s/files/b.md", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/b.md", name[UA]);
 	INT_EQ(r.status, 51, "a link out of A's capsule is not followed");
 	OK(strstr(r.body.data ? r.body.data : "", "SECRET") == NULL,
 	    "nothing of B's file");
 	reply_free(&r);
-	r = gem("/~%s/files/", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/files/", name[UA]);
 	OK(strstr(r.body.data ? r.body.data : "", "gw.txt") == NULL &&
 	    strstr(r.body.data ? r.body.data : "", "root.txt") == NULL,
 	    "the listing leaves out what is not served");
 	reply_free(&r);
 
-	r = gem("/~%s/../~%s/posts/bee", name[UA], name[UB]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/../~%s/posts/bee",
+	    name[UA], name[UB]);
 	OK(r.status != 20, "/~A/../~B/...: not B's post over Gemini (%d)",
 	    r.status);
 	reply_free(&r);
-	r = gem("/~%s/~%s/posts/bee", name[UA], name[UB]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/~%s/posts/bee",
+	    name[UA], name[UB]);
 	INT_EQ(r.status, 51, "/~A/~B/posts/bee: not found in A's capsule");
 	reply_free(&r);
-	gph(&g, "/~%s/../~%s/posts/bee", name[UA], name[UB]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/../~%s/posts/bee", name[UA],
+	    name[UB]);
 	OK(strstr(g.data ? g.data : "", "SECRET") == NULL,
 	    "Gopher: /~A/../~B/ is not B's post");
 	buf_free(&g);
-	gph(&g, "/~%s/~%s/posts/bee", name[UA], name[UB]);
+	e2e_gopher_get(srv.gopher_port, &g, "/~%s/~%s/posts/bee", name[UA],
+	    name[UB]);
 	OK(strstr(g.data ? g.data : "", "SECRET") == NULL,
 	    "Gopher: /~A/~B/ is not B's post");
 	buf_free(&g);
 	/* B's post is there, at its own place. */
-	r = gem("/~%s/posts/bee", name[UB]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts/bee", name[UB]);
 	INT_EQ(r.status, 20, "B's post at /~B/posts/bee");
 	reply_free(&r);
 }
@@ -414,7 +365,8 @@ test_live(void)
 	put(UA, "posts/2024-05-05-fresh.md", "---\ntitle: Fresh\n---\nNew.\n",
 	    0644);
 	snprintf(path, sizeof(path), "/~%s/posts/fresh", name[UA]);
-	OK(wait_status(path, 20), "an edit in A's capsule goes live");
+	OK(e2e_gemini_wait(srv.gemini_port, ctx, path, 20, NULL, 1,
+	    10000) >= 0, "an edit in A's capsule goes live");
 
 	/* E appears: published after SIGHUP. */
 	add_user(UE, base_uid + 3);
@@ -426,7 +378,8 @@ test_live(void)
 	e2e_write_config(&srv, srv.gopher_port, capsule, "", extra);
 	kill(srv.pid, SIGHUP);
 	snprintf(path, sizeof(path), "/~%s/", name[UE]);
-	OK(wait_status(path, 20), "a new user's capsule after SIGHUP");
+	OK(e2e_gemini_wait(srv.gemini_port, ctx, path, 20, NULL, 1,
+	    10000) >= 0, "a new user's capsule after SIGHUP");
 }
 
 /*
@@ -452,10 +405,10 @@ test_nobody(const char *userdirs)
 		return;
 	}
 	e2e_wait_serving(&srv);
-	r = gem("/~%s/posts/hello", name[UA]);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s/posts/hello", name[UA]);
 	INT_EQ(r.status, 20, "as nobody: A's post");
 	reply_free(&r);
-	r = gem("/~/");
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/~/");
 	snprintf(want, sizeof(want), "/~%s/", name[UB]);
 	OK(r.status == 20 && strstr(r.body.data ? r.body.data : "", want) ==
 	    NULL, "as nobody: B's 0700 capsule is not listed");
@@ -466,10 +419,20 @@ test_nobody(const char *userdirs)
 	INT_EQ(e2e_stop(&srv), 0, "clean exit (nobody)");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("user_capsule"),
+	NAMED("listing"),
+	NAMED("refusals"),
+	NAMED("live"),
+	NAMED("nobody"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 extra[256], path[600];
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (geteuid() != 0) {
 		skip("needs root to make users (useradd)");
@@ -492,7 +455,7 @@ main(void)
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
 	mkdir(capsule, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "---\ntitle: The host\n---\nHost.\n");
+	test_write(path, "---\ntitle: The host\n---\nHost.\n");
 	snprintf(extra, sizeof(extra), "userdirs: public_gemini\n"
 	    "userdirs_uid_min: %u\nuserdirs_uid_max: %u\n", base_uid,
 	    base_uid + 2);
@@ -503,12 +466,12 @@ main(void)
 		return harness_done();
 	}
 	e2e_wait_serving(&srv);
-	test_user_capsule();
-	test_listing();
-	test_refusals();
-	test_live();
+	RUN("user_capsule", test_user_capsule());
+	RUN("listing", test_listing());
+	RUN("refusals", test_refusals());
+	RUN("live", test_live());
 	INT_EQ(e2e_stop(&srv), 0, "clean exit");
-	test_nobody(extra);
+	RUN("nobody", test_nobody(extra));
 	SSL_CTX_free(ctx);
 	drop_users();
 	{

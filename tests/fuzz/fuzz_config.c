@@ -70,7 +70,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	    c.gopher_width < 20 || c.gopher_width > 200 ||
 	    c.latest_posts > 1000 || strcmp(c.path, NAME) != 0)
 		abort();
-	/* The hardening keys (issue 7). */
+	/* The hardening keys. */
 	if (c.handshake_timeout_ms == 0 || c.rate_burst == 0 ||
 	    c.max_conns_per_ip > 1000000 ||
 	    c.rate_limit_milli > 1000000u * 1000 ||

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
+#include "core/util.h"
+#include "harness.h"
 
 #ifndef FUZZ_NAME
 #error "build with -DFUZZ_NAME='\"name\"'"
@@ -28,19 +29,23 @@ int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static int
 cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct harness_test *)a)->name,
+	    ((const struct harness_test *)b)->name);
 }
 
+/*
+ * Each seed is a check named by its file: `test_seeds_url ok` replays
+ * tests/fuzz/seeds/url/ok alone, --list lists them.
+ */
 int
-main(void)
+main(int argc, char **argv)
 {
-	const char	*top = getenv("CAPSULED_TOP");
-	char		 dir[1024], path[1300], chunk[65536], **names = NULL;
-	struct dirent	*de;
-	struct buf	 b;
-	size_t		 n = 0, i, got;
-	DIR		*d;
-	FILE		*f;
+	const char		*top = getenv("CAPSULED_TOP");
+	char			 dir[1024], path[1300], *data;
+	struct harness_test	*seeds = NULL;
+	struct dirent		*de;
+	size_t			 n = 0, i, len;
+	DIR			*d;
 
 	snprintf(dir, sizeof(dir), "%s/tests/fuzz/seeds/%s",
 	    top != NULL ? top : ".", FUZZ_NAME);
@@ -52,30 +57,30 @@ main(void)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		names = realloc(names, (n + 1) * sizeof(*names));
-		names[n++] = strdup(de->d_name);
+		seeds = xreallocarray(seeds, n + 1, sizeof(*seeds));
+		seeds[n].name = xstrdup(de->d_name);
+		seeds[n++].fn = NULL;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp);
+	qsort(seeds, n, sizeof(*seeds), cmp);
+	harness_init(argc, argv, seeds, n);
 	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if ((f = fopen(path, "rb")) == NULL) {
+		if (!harness_selected(seeds[i].name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, seeds[i].name);
+		if ((data = util_read_file(path, SIZE_MAX, &len)) == NULL) {
 			perror(path);
-			printf("%zu passed, 1 failed\n", i);
-			return 1;
+			harness_failed++;
+			continue;
 		}
-		buf_init(&b);
-		while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			buf_add(&b, chunk, got);
-		fclose(f);
 		/* Name it first: a crash then says which seed it was. */
-		fprintf(stderr, "%s: %s\n", FUZZ_NAME, names[i]);
-		(void)LLVMFuzzerTestOneInput((const uint8_t *)(b.data ?
-		    b.data : ""), b.len);
-		buf_free(&b);
-		free(names[i]);
+		fprintf(stderr, "%s: %s\n", FUZZ_NAME, seeds[i].name);
+		(void)LLVMFuzzerTestOneInput((const uint8_t *)data, len);
+		free(data);
+		harness_passed++;
 	}
-	free(names);
-	printf("%zu passed, 0 failed\n", n);
-	return 0;
+	for (i = 0; i < n; i++)
+		free((char *)seeds[i].name);
+	free(seeds);
+	return harness_done();
 }

@@ -1,5 +1,5 @@
 /*
- * slow_live.c -- issue 5's figures on a generated archive (make
+ * slow_live.c -- the live archive's figures on a generated archive (make
  * test-slow): N posts (SLOW_POSTS, default 10000) made by
  * bench/genarchive into a temp dir (CAPSULED_GENARCHIVE, else beside
  * CAPSULED_BIN: BUILD/bench/genarchive, which make test-slow builds).
@@ -19,7 +19,7 @@
  */
 #include <stdatomic.h>
 
-#include "../e2e/e2e.h"
+#include "e2e.h"
 #include "content/archive.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -28,15 +28,6 @@
 #define DEBOUNCE_MS	100
 
 static SSL_CTX	*ctx;
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* CPU time of this process: what a build costs, whatever the load. */
 static double
@@ -67,7 +58,7 @@ median(double *v, int n)
 static void
 save_post(const char *path, const char *title, int n)
 {
-	e2e_write_file(path, "---\ntitle: %s\ndate: 2024-12-30\n"
+	test_write(path, "---\ntitle: %s\ndate: 2024-12-30\n"
 	    "tags: [edited]\n---\nEdited %d times.\n", title, n);
 }
 
@@ -90,10 +81,10 @@ in_process(const char *capsule, int nposts)
 	c.max_archive_size = (size_t)1 << 40;
 	nanosleep(&settle, NULL);	/* past the racy window: trusted */
 	for (i = 0; i < 5; i++) {
-		t0 = now_ms();
+		t0 = harness_now_msf();
 		u0 = cpu_ms();
 		a = archive_load(&c);
-		t[i] = now_ms() - t0;
+		t[i] = harness_now_msf() - t0;
 		u[i] = cpu_ms() - u0;
 		OK(a != NULL && (int)a->nposts == nposts, "full load");
 		archive_unref(a);
@@ -102,10 +93,10 @@ in_process(const char *capsule, int nposts)
 	    "CPU (medians of 5)\n", nposts, median(t, 5), median(u, 5));
 	a = archive_load(&c);
 	for (i = 0; i < 5; i++) {
-		t0 = now_ms();
+		t0 = harness_now_msf();
 		u0 = cpu_ms();
 		b = archive_reload(&c, a);
-		t[i] = now_ms() - t0;
+		t[i] = harness_now_msf() - t0;
 		u[i] = cpu_ms() - u0;
 		INT_EQ(b->nread, 0, "nothing changed: nothing read");
 		archive_unref(a);
@@ -116,10 +107,10 @@ in_process(const char *capsule, int nposts)
 	path = xasprintf("%s/posts/2024-12-30-edited.md", capsule);
 	for (i = 0; i < 5; i++) {
 		save_post(path, "In process", i);
-		t0 = now_ms();
+		t0 = harness_now_msf();
 		u0 = cpu_ms();
 		b = archive_reload(&c, a);
-		t[i] = now_ms() - t0;
+		t[i] = harness_now_msf() - t0;
 		u[i] = cpu_ms() - u0;
 		INT_EQ(b->nread, 1, "one post changed: one read");
 		archive_unref(a);
@@ -150,8 +141,8 @@ until_listed(struct e2e_server *s, const char *needle, double t0)
 		    strstr(r.body.data, needle) != NULL;
 		reply_free(&r);
 		if (found)
-			return now_ms() - t0;
-		if (now_ms() - t0 > 10000)
+			return harness_now_msf() - t0;
+		if (harness_now_msf() - t0 > 10000)
 			return -1;
 		/* Not faster: the poller must not starve the server. */
 		e2e_sleep_ms(10);
@@ -174,9 +165,9 @@ save_to_visible(const char *what, const char *capsule)
 	path = xasprintf("%s/posts/2024-12-30-edited.md", capsule);
 	for (i = 0; i < TRIALS; i++) {
 		/* /posts/ rendered and cached before the save. */
-		OK(until_listed(&s, "=>", now_ms()) >= 0, "warm");
+		OK(until_listed(&s, "=>", harness_now_msf()) >= 0, "warm");
 		snprintf(title, sizeof(title), "Saved title %d", i);
-		t0 = now_ms();
+		t0 = harness_now_msf();
 		save_post(path, title, i);
 		t[i] = until_listed(&s, title, t0);
 		OK(t[i] >= 0, "%s: save %d never visible", what, i);
@@ -196,8 +187,12 @@ save_to_visible(const char *what, const char *capsule)
 	free(path);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("live"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const char	*env = getenv("SLOW_POSTS");
 	const char	*topdir = getenv("CAPSULED_TOP");
@@ -205,6 +200,8 @@ main(void)
 	const char	*bin = getenv("CAPSULED_BIN");
 	char		 top[64], *big, *sample, *cmd, *genpath = NULL;
 	int		 nposts = env ? atoi(env) : 10000;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	log_open(NULL, LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-slow.XXXXXX");

@@ -12,7 +12,7 @@
  * non-zero exit; VmRSS is not checked there, ASan's quarantine holds
  * freed memory on purpose).  REBUILDS overrides the count.
  */
-#include "../e2e/e2e.h"
+#include "e2e.h"
 
 static struct e2e_server srv;
 static SSL_CTX	*ctx;
@@ -86,8 +86,12 @@ requests(void)
 	return bad;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("memory"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	const char	*topdir = getenv("CAPSULED_TOP");
 	const char	*env = getenv("REBUILDS");
@@ -95,6 +99,8 @@ main(void)
 	long		 base, end, peak = 0, kib;
 	int		 i, n = env ? atoi(env) : 1000, bad = 0, want;
 	uint64_t	 t0;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-mem.XXXXXX");
 	if (mkdtemp(top) == NULL) {
@@ -129,7 +135,7 @@ main(void)
 		if (i % 2)
 			kill(srv.pid, SIGHUP);
 		else
-			e2e_write_file(post,
+			test_write(post,
 			    "---\ntitle: Memory %d\n---\n%*s\n", i, i % 500,
 			    "x");
 		want++;

@@ -1,5 +1,5 @@
 /*
- * slow_settle.c -- issue 18's reload stress, 30 s (make test-slow): file
+ * slow_settle.c -- the reload stress, 30 s (make test-slow): file
  * operations against four request loops, and not one page half-written.
  *
  * The real server (watch_debounce 100ms, two workers) serves a capsule
@@ -23,7 +23,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "../e2e/e2e.h"
+#include "e2e.h"
 
 #define RUN_MS		30000
 #define NSTABLE		8
@@ -160,7 +160,7 @@ op_rename(int k, unsigned *seed)
 	churn_path(path, sizeof(path), k);
 	snprintf(tmp, sizeof(tmp), "%s/posts/.churn-%d.tmp", capsule, k);
 	text(t, sizeof(t), k, v);
-	e2e_write_file(tmp, "%s", t);
+	test_write(tmp, "%s", t);
 	begin_write(k, 1);
 	if (rename(tmp, path) == -1)
 		perror(tmp);
@@ -334,7 +334,7 @@ make_capsule(const char *top)
 	snprintf(path, sizeof(path), "%s/posts", capsule);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "A capsule under a storm of writes.\n");
+	test_write(path, "A capsule under a storm of writes.\n");
 	e2e_stable_posts(capsule, NSTABLE);
 	for (k = 0; k < NCHURN; k++) {
 		pthread_mutex_init(&churn[k].mtx, NULL);
@@ -342,18 +342,24 @@ make_capsule(const char *top)
 		churn[k].known_at = 1;
 		churn_path(path, sizeof(path), k);
 		text(t, sizeof(t), k, 0);
-		e2e_write_file(path, "%s", t);
+		test_write(path, "%s", t);
 	}
 }
 
+static const struct harness_test tests[] = {
+	NAMED("settle"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	pthread_t	 rd[NREADERS], wr[NWRITERS];
 	char		 top[64], cmd[128];
 	uint64_t	 t0;
 	double		 secs;
 	int		 i, ops;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-settle.XXXXXX");
 	if (mkdtemp(top) == NULL) {

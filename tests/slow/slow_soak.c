@@ -1,5 +1,5 @@
 /*
- * slow_soak.c -- issue 18's soak (make test-slow): ten minutes of mixed
+ * slow_soak.c -- the soak (make test-slow): ten minutes of mixed
  * work against the real server, every answer checked against what the
  * files held, and the server's memory and fds at the start and the end.
  *
@@ -32,7 +32,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "../e2e/e2e.h"
+#include "e2e.h"
 
 #define NSTABLE		4
 #define NEDIT		4
@@ -133,7 +133,7 @@ editor(void *arg)
 			snprintf(tmp, sizeof(tmp), "%s/posts/.edit-%d.tmp",
 			    capsule, k);
 			t = text(EDIT, k, v);
-			e2e_write_file(tmp, "%s", t);
+			test_write(tmp, "%s", t);
 			free(t);
 			if (rename(tmp, path) == -1)
 				perror(tmp);
@@ -222,7 +222,7 @@ loris_open(struct loris *l, int i)
 	l->sent = 0;
 	l->ssl = NULL;
 	l->t_open = e2e_now_ms();
-	l->fd = e2e_connect_from(src, kind == LORIS_GOPHER_DRIP ?
+	l->fd = e2e_connect_from(src, NULL, kind == LORIS_GOPHER_DRIP ?
 	    srv.gopher_port : srv.gemini_port, 3000, 0);
 	if (l->fd == -1)
 		return;
@@ -408,37 +408,29 @@ make_capsule(const char *top)
 	snprintf(path, sizeof(path), "%s/posts", capsule);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/index.md", capsule);
-	e2e_write_file(path, "A capsule that never rests.\n");
+	test_write(path, "A capsule that never rests.\n");
 	e2e_stable_posts(capsule, NSTABLE);
 	for (k = 0; k < NEDIT; k++) {
 		edit_path(path, sizeof(path), k);
 		t = text(EDIT, k, new_version(EDIT, k));
-		e2e_write_file(path, "%s", t);
+		test_write(path, "%s", t);
 		free(t);
 	}
 	for (k = 0; k < NTITAN; k++) {
 		snprintf(path, sizeof(path), "%s/posts/2025-03-%02d-titan-%d"
 		    ".md", capsule, k + 1, k);
 		t = text(TITAN, k, new_version(TITAN, k));
-		e2e_write_file(path, "%s", t);
+		test_write(path, "%s", t);
 		free(t);
 	}
 }
 
-/* Wait (bounded) until pid's open fds are at most n; the last count. */
-static int
-fds_settle(int n, unsigned ms)
-{
-	uint64_t	 end = e2e_now_ms() + ms;
-	int		 k;
-
-	while ((k = e2e_fd_count(srv.pid)) > n && e2e_now_ms() < end)
-		e2e_sleep_ms(100);
-	return k;
-}
+static const struct harness_test tests[] = {
+	NAMED("soak"),
+};
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const char	*env = getenv("CAPSULED_SOAK_SECONDS");
 	pthread_t	 rd[NREADERS], ed, ti, hu, lo;
@@ -446,6 +438,8 @@ main(void)
 	long		 rss_boot, rss_start, rss_end, rss_peak = 0, kib;
 	uint64_t	 t0, warm_ms, run_ms, next_note;
 	int		 i, fd_rest0, fd_start, fd_end, fd_rest1, served;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	run_ms = (uint64_t)(env != NULL && atoi(env) > 0 ? atoi(env) : 600) *
 	    1000;
@@ -505,7 +499,7 @@ main(void)
 	pthread_join(ti, NULL);
 	pthread_join(hu, NULL);
 	pthread_join(lo, NULL);
-	fd_rest1 = fds_settle(fd_rest0, 5000);
+	fd_rest1 = e2e_fds_wait(srv.pid, fd_rest0, 5000);
 
 	served = nreq[0] + nreq[1];
 	fprintf(stderr, "FIGURE soak %.0f s: %d requests served (%d Gemini, "

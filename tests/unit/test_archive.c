@@ -1,7 +1,8 @@
 /*
  * test_archive.c -- archive.c over a capsule made in a temp directory:
  * dates, drafts, broken files, series order, tag grouping, slugs, unsafe
- * files, link rewriting (links.c) and the reference count.
+ * files, the links of its own capsule (links.c's other checks are
+ * test_links.c's) and the reference count.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -608,276 +609,6 @@ test_many(void)
 	free(dir);
 }
 
-/* link_aliases: the writer's old web URLs name posts. */
-static void
-test_aliases(void)
-{
-	struct config	 c;
-	struct archive	*a;
-	char		*dir, *aliases[] = { "https://old.blog/",
-			    "gemini://Old.Example/posts/" };
-	const char	*h = "posts/2024-01-10-hello.md";
-
-	dir = xasprintf("%s/aliases", top);
-	mkdir(dir, 0755);
-	{
-		char *posts = xasprintf("%s/posts", dir);
-
-		mkdir(posts, 0755);
-		free(posts);
-	}
-	test_put(dir, "posts/2024-01-10-hello.md",
-	    "---\ntitle: Hello\ndate: 2024-01-10\n---\n"
-	    "[found](https://old.blog/2021/03/second.html)\n"
-	    "[gone](https://old.blog/2021/03/gone/)\n"
-	    "[blog root](https://old.blog/)\n"
-	    "[elsewhere](https://elsewhere.org/second.html)\n"
-	    "[lookalike](https://old.blogger.com/second)\n"
-	    "[by path](/posts/second) [again](/posts/second/?x#y)\n"
-	    "[the archive](/posts/) [no such path](/posts/nope)\n");
-	test_put(dir, "posts/2021-03-01-second.md",
-	    "---\ntitle: Second\ndate: 2021-03-01\n---\nBody.\n");
-	config_for(&c, dir);
-	c.link_aliases = aliases;
-	c.nlink_aliases = nitems(aliases);
-	a = archive_load(&c);
-	OK(a != NULL && a->nposts == 2, "alias capsule loads");
-	if (a != NULL) {
-		link_is(a, h, "https://old.blog/2021/03/second.html",
-		    "/posts/second");
-		link_is(a, h, "https://OLD.BLOG/second/", "/posts/second");
-		link_is(a, h, "https://old.blog/2021-03-01-second?x#y",
-		    "/posts/second");
-		link_is(a, h, "gemini://old.example/posts/second.gmi",
-		    "/posts/second");
-		link_is(a, h, "gemini://old.example/POSTS/second.gmi", NULL);
-		link_is(a, h, "https://old.blog/gone/", NULL);
-		link_is(a, h, "https://old.blogger.com/second", NULL);
-		link_is(a, h, "https://old.blog", NULL);
-		link_is(a, h, "http://old.blog/second", NULL);
-		OK(links_is_alias(a, "https://old.blog/x"), "is an alias");
-		OK(!links_is_alias(a, "https://elsewhere.org/second.html"),
-		    "not an alias");
-		/* The old URL and the /posts/ path that name no post. */
-		INT_EQ(a->nwarnings, 0, "the load checks no link");
-		INT_EQ(links_check(a), 2, "two missing-post warnings");
-		INT_EQ(a->nwarnings, 2, "counted with the warnings");
-		archive_unref(a);
-	}
-	config_for(&c, dir);
-	a = archive_load(&c);
-	if (a != NULL) {
-		link_is(a, h, "https://old.blog/2021/03/second.html", NULL);
-		INT_EQ(links_check(a), 1, "no aliases: only /posts/nope");
-		archive_unref(a);
-	}
-	free(dir);
-}
-
-/*
- * Links by their meaning (issue 13): the addresses a post had on the
- * writer's old web site, root-relative or under link_aliases.
- */
-static void
-test_meaning(void)
-{
-	struct config	 c;
-	struct archive	*a;
-	char		*dir, *aliases[] = { "https://old.blog/" };
-	const char	*h = "posts/2024-01-10-hello.md";
-	static const char *const sub[] = { "posts", "files", "files/img",
-	    "pages", "series" };
-	size_t		 i;
-
-	dir = xasprintf("%s/meaning", top);
-	mkdir(dir, 0755);
-	for (i = 0; i < nitems(sub); i++)
-		test_mkdir(dir, sub[i]);
-	test_put(dir, "posts/2024-01-10-hello.md",
-	    "---\ntitle: Hello\ntags: [Small Web]\n---\n"
-	    "[a](/2021/03/01/tool-0.70.0-release/) [b](/blog/nothing-here)\n"
-	    "[c](/posts/nope) [d](#design) [e](/tags/small-web/)\n"
-	    "[f](/files/nothing.png) [g](/files/logo.svg)\n"
-	    "[h](//localhost/gone/) [i](//elsewhere.example/x)\n");
-	test_put(dir, "posts/2021-03-01-tool-0.70.0-release.md",
-	    "---\ntitle: Tool\nseries: Build Log\n---\nBody.\n");
-	test_put(dir, "posts/2020-05-05-award.md", "---\ntitle: A\n---\nx\n");
-	test_put(dir, "posts/2021-06-06-award.md", "---\ntitle: B\n---\nx\n");
-	test_put(dir, "files/img/photo.png", "png");
-	test_put(dir, "files/logo.svg", "svg");
-	test_put(dir, "pages/about.md", "About.\n");
-	config_for(&c, dir);
-	c.link_aliases = aliases;
-	c.nlink_aliases = nitems(aliases);
-	a = archive_load(&c);
-	OK(a != NULL && a->nposts == 4, "meaning capsule loads");
-	if (a == NULL)
-		goto done;
-	/* Date paths, dots in the name, endings, index pages. */
-	link_is(a, h, "/2021/03/01/tool-0.70.0-release/",
-	    "/posts/tool-0-70-0-release");
-	link_is(a, h, "/blog/tool-0.70.0-release.html",
-	    "/posts/tool-0-70-0-release");
-	link_is(a, h, "/blog/tool-0.70.0-release/index.html#x",
-	    "/posts/tool-0-70-0-release");
-	link_is(a, h, "/2021-03-01-tool-0.70.0-release",
-	    "/posts/tool-0-70-0-release");
-	link_is(a, h, "https://old.blog/2021/03/tool-0.70.0-release.html",
-	    "/posts/tool-0-70-0-release");
-	/* One name, two posts: the date in the address picks. */
-	link_is(a, h, "/2021/06/06/award/", "/posts/award-2021-06-06");
-	link_is(a, h, "/2020/05/05/award/", "/posts/award");
-	link_is(a, h, "/award/", "/posts/award");
-	/* Series and topics go to the capsule's own pages. */
-	link_is(a, h, "/blog/series/build-log", "/series/build-log/");
-	link_is(a, h, "/categories/Small%20Web/", "/tags/small-web/");
-	link_is(a, h, "https://old.blog/tag/small-web", "/tags/small-web/");
-	link_is(a, h, "/tags/nothing/", "");
-	/* Files the writer kept in files/. */
-	link_is(a, h, "/assets/img/photo.png", "/files/img/photo.png");
-	link_is(a, h, "/img/photo.png", "/files/img/photo.png");
-	link_is(a, h, "/static/logo.svg", "/files/logo.svg");
-	link_is(a, h, "/assets/missing.png", "");
-	/* What the capsule answers itself stays as written. */
-	link_is(a, h, "/", NULL);
-	link_is(a, h, "/about", NULL);
-	link_is(a, h, "/about/", NULL);
-	link_is(a, h, "/about/index.html", "/about");
-	/* One '/' too many: no host is named "2021". */
-	link_is(a, h, "//2021/03/01/tool-0.70.0-release/",
-	    "/posts/tool-0-70-0-release");
-	/*
-	 * "//host/x" is https: another host's page; on the capsule's own
-	 * host (config hostname) or under link_aliases, the capsule's.
-	 */
-	link_is(a, h, "//example.org/2021/03/01/x/",
-	    "https://example.org/2021/03/01/x/");
-	link_is(a, h, "//LOCALHOST/2021/03/01/tool-0.70.0-release/",
-	    "/posts/tool-0-70-0-release");
-	link_is(a, h, "//localhost/about", "/about");
-	link_is(a, h, "//localhost/x", "");
-	link_is(a, h, "//old.blog/2021/03/tool-0.70.0-release.html",
-	    "/posts/tool-0-70-0-release");
-	link_is(a, h, "//old.blog/gone.html", "https://old.blog/gone.html");
-	link_is(a, h, "//localhost.example/x", "https://localhost.example/x");
-	link_is(a, h, "/about.html", "/about");
-	link_is(a, h, "/posts/award", NULL);
-	link_is(a, h, "/tags/small-web/", NULL);
-	link_is(a, h, "/files/nothing.png", NULL);
-	link_is(a, h, "/atom.xml", NULL);
-	/* The rest: plain text, and warned about. */
-	link_is(a, h, "/blog/nothing-here", "");
-	link_is(a, h, "/posts/nope", "");
-	link_is(a, h, "#design", "");
-	link_is(a, h, "https://old.blog/gone/", NULL);
-	INT_EQ(links_check(a), 4, "nothing-here, nope, files/nothing.png, "
-	    "//localhost/gone/ warned; not another host's page");
-	archive_unref(a);
-
-	/* With web_url, what names nothing goes to the old site. */
-	config_for(&c, dir);
-	c.web_url = "https://old.blog";
-	a = archive_load(&c);
-	if (a != NULL) {
-		link_is(a, h, "/blog/nothing-here?x=1#y",
-		    "https://old.blog/blog/nothing-here?x=1#y");
-		link_is(a, h, "/2021/03/01/tool-0.70.0-release/",
-		    "/posts/tool-0-70-0-release");
-		link_is(a, h, "#design", "");
-		/* web_url's host is the capsule's old self. */
-		link_is(a, h, "//old.blog/blog/tool-0.70.0-release/",
-		    "/posts/tool-0-70-0-release");
-		link_is(a, h, "//OLD.blog/nothing?x",
-		    "https://old.blog/nothing?x");
-		link_is(a, h, "//old.blogger.com/x",
-		    "https://old.blogger.com/x");
-		INT_EQ(links_check(a), 4, "still warned");
-		archive_unref(a);
-	}
-done:
-	free(dir);
-}
-
-/*
- * A link resolves to a file only as the server would serve it: symbolic
- * links in files/ as follow_symlinks says, a second hard link only with
- * files_hardlinks, a page bundle's files with no link at all; and a
- * link to one it would refuse is warned about, as a missing file.
- */
-static void
-test_links_served(void)
-{
-	struct config	 c;
-	struct archive	*a;
-	char		*dir, p1[4200], p2[4200];
-	const char	*h = "posts/2024-01-10-hello.md";
-	static const char *const sub[] = { "posts", "files", "files/img",
-	    "posts/2024-02-02-trip" };
-	size_t		 i;
-
-	dir = xasprintf("%s/served", top);
-	mkdir(dir, 0755);
-	for (i = 0; i < nitems(sub); i++)
-		test_mkdir(dir, sub[i]);
-	test_put(dir, "posts/2024-01-10-hello.md",
-	    "---\ntitle: Hello\n---\n"
-	    "[a](/assets/link.png) [b](/files/link.png)\n"
-	    "[c](/assets/hard.png) [d](/posts/2024-02-02-trip/map.png)\n"
-	    "[e](/posts/2024-02-02-trip/gone.png)\n"
-	    "[f](/posts/2024-02-02-trip/real.png)\n"
-	    "[g](/posts/trip/gone.png) [h](//localhost/files/nope.png)\n"
-	    "[i](/posts/trip/real.png) [j](//localhost/files/other%2epng)\n");
-	test_put(dir, "posts/2024-02-02-trip/index.md",
-	    "---\ntitle: Trip\n---\nBody.\n");
-	test_put(dir, "posts/2024-02-02-trip/real.png", "png");
-	test_put(dir, "files/img/photo.png", "png");
-	test_put(dir, "files/other.png", "png");
-	test_path(p1, sizeof(p1), dir, "files/link.png");
-	OK(symlink("img/photo.png", p1) == 0, "symlink in files/");
-	test_path(p1, sizeof(p1), dir, "files/other.png");
-	test_path(p2, sizeof(p2), dir, "files/hard.png");
-	OK(link(p1, p2) == 0, "hard link in files/");
-	test_path(p2, sizeof(p2), dir, "posts/2024-02-02-trip/map.png");
-	OK(symlink("real.png", p2) == 0, "symlink in a bundle");
-
-	/* follow_symlinks: false (links that stay inside are followed). */
-	config_for(&c, dir);
-	a = archive_load(&c);
-	OK(a != NULL && a->nposts == 2, "served capsule loads");
-	if (a == NULL)
-		goto done;
-	/* Without openat2 no link is followed, as when serving. */
-	link_is(a, h, "/assets/link.png", have_openat2() ? "/files/link.png" :
-	    "");
-	link_is(a, h, "/assets/hard.png", "");
-	link_is(a, h, "/assets/other.png", "");
-	link_is(a, h, "/posts/2024-02-02-trip/map.png", "/posts/trip/map.png");
-	link_is(a, h, "/posts/2024-02-02-trip/real.png",
-	    "/posts/trip/real.png");
-	link_is(a, h, "//localhost/files/other%2epng", "/files/other.png");
-	INT_EQ(links_check(a), have_openat2() ? 6 : 8, "hard.png (refused), "
-	    "map.png (a link in a bundle), gone.png twice, nope.png and "
-	    "other.png (a second hard link) warned, and link.png twice "
-	    "without openat2");
-	archive_unref(a);
-
-	/* follow_symlinks: never; files_hardlinks: true. */
-	config_for(&c, dir);
-	c.follow_symlinks = CONFIG_LINKS_NONE;
-	c.files_hardlinks = 1;
-	a = archive_load(&c);
-	if (a != NULL) {
-		link_is(a, h, "/assets/link.png", "");
-		link_is(a, h, "/assets/hard.png", "/files/hard.png");
-		link_is(a, h, "/assets/other.png", "/files/other.png");
-		INT_EQ(links_check(a), 6, "link.png twice (refused), map.png, "
-		    "gone.png twice and nope.png warned");
-		archive_unref(a);
-	}
-done:
-	free(dir);
-}
-
 /*
  * archive_reload(): unchanged files are shared with the previous
  * snapshot (the very same bytes), changed ones read again, fresh ones
@@ -1055,11 +786,30 @@ out:
 	free(dir);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("load"),
+	NAMED("series"),
+	NAMED("tags"),
+	NAMED("docs"),
+	NAMED("links"),
+	NAMED("ids"),
+	NAMED("refs"),
+	NAMED("no_dir"),
+	NAMED("empty"),
+	NAMED("generated"),
+	NAMED("slugify"),
+	NAMED("many"),
+	NAMED("reload"),
+	NAMED("fm_warnings"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct config	 c;
 	struct archive	*a;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-archive-XXXXXX");
 	if (mkdtemp(top) == NULL) {
@@ -1071,25 +821,22 @@ main(void)
 	a = archive_load(&c);
 	OK(a != NULL, "archive_load");
 	if (a != NULL) {
-		test_load(a);
-		test_series(a);
-		test_tags(a);
-		test_docs(a);
-		test_links(a);
-		test_ids(a);
-		test_refs(a);
+		RUN("load", test_load(a));
+		RUN("series", test_series(a));
+		RUN("tags", test_tags(a));
+		RUN("docs", test_docs(a));
+		RUN("links", test_links(a));
+		RUN("ids", test_ids(a));
+		RUN("refs", test_refs(a));
 		archive_unref(a);
 	}
-	test_no_dir();
-	test_empty();
-	test_generated();
-	test_aliases();
-	test_meaning();
-	test_links_served();
-	test_slugify();
-	test_many();
-	test_reload();
-	test_fm_warnings();
+	RUN("no_dir", test_no_dir());
+	RUN("empty", test_empty());
+	RUN("generated", test_generated());
+	RUN("slugify", test_slugify());
+	RUN("many", test_many());
+	RUN("reload", test_reload());
+	RUN("fm_warnings", test_fm_warnings());
 	test_rm_tree(top);
 	return harness_done();
 }

@@ -137,11 +137,19 @@ test_sparse(void)
 	free(path);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_post_size),
+	TEST(test_archive_size),
+	TEST(test_sparse),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	*cmd, *dir;
 	int	 i;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");
@@ -172,9 +180,7 @@ main(void)
 	}
 	free(cmd);
 
-	test_post_size();
-	test_archive_size();
-	test_sparse();
+	harness_run();
 
 	cmd = xasprintf("rm -rf '%s'", top);
 	(void)!system(cmd);

@@ -139,11 +139,16 @@ test_overflow_caught(void)
 		    "without ASan the read is harmless");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_blocks),
+	TEST(test_threads),
+	TEST(test_overflow_caught),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_blocks();
-	test_threads();
-	test_overflow_caught();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

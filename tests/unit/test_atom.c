@@ -467,17 +467,23 @@ test_site(void)
 	test_rm_tree(top);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_base),
+	TEST(test_feed),
+	TEST(test_site),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	HARNESS_INIT(argc, argv, tests);
+
 	log_set_level(LOG_LEVEL_ERROR);
 	if (mkdtemp(tmpdir) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	test_base();
-	test_feed();
-	test_site();
+	harness_run();
 	rmdir(tmpdir);
 	if (skipped > 0) {
 		printf("%d passed, %d failed, %d skipped\n", harness_passed,

@@ -74,11 +74,17 @@ resolves(const struct archive *a, const char *from, const char *url,
 	free(got);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("bundle"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct archive	*a;
 	struct post	*p;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	log_set_level(LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-bundle-XXXXXX");

@@ -188,11 +188,16 @@ test_race(void)
 	INT_EQ(cache_bytes(), 0 + base, "count back to where it was");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_basics),
+	TEST(test_lru),
+	TEST(test_race),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_basics();
-	test_lru();
-	test_race();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

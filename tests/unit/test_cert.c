@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
@@ -24,6 +25,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "files.h"
 #include "harness.h"
 #include "core/buf.h"
 #include "core/log.h"
@@ -46,23 +48,6 @@ path_in(const char *dir, const char *name)
 	return xasprintf("%s/%s", dir, name);
 }
 
-/* A whole file as a NUL-terminated string; NULL if unreadable. */
-static char *
-slurp(const char *path)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[4096];
-	size_t		 n;
-	FILE		*f;
-
-	if ((f = fopen(path, "r")) == NULL)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	return buf_release(&b);
-}
-
 static void
 spit(const char *path, const char *s)
 {
@@ -83,7 +68,7 @@ log_reset(void)
 static char *
 log_text(void)
 {
-	return slurp(logpath);
+	return test_read(logpath, NULL);
 }
 
 static X509 *
@@ -296,6 +281,25 @@ test_generate(void)
 	fingerprint(x, fp);
 	STR_EQ(tls_server_fingerprint(srv), fp, "fingerprint");
 	INT_EQ(strlen(tls_server_fingerprint(srv)), 95, "fingerprint length");
+	/* cert.c's one hex encoder, in both its spellings. */
+	{
+		char	 fp2[CERT_FP_LEN], hx[CERT_HEX_LEN], want[CERT_HEX_LEN];
+		size_t	 i, k = 0;
+
+		cert_fingerprint(x, fp2);
+		STR_EQ(fp2, fp, "cert_fingerprint: AB:CD:...");
+		for (i = 0; fp[i] != '\0'; i++)
+			if (fp[i] != ':')
+				want[k++] = (char)tolower((unsigned char)fp[i]);
+		want[k] = '\0';
+		cert_hex(x, hx);
+		STR_EQ(hx, want, "cert_hex: lower case, no separators");
+		INT_EQ(strlen(hx), 64, "cert_hex length");
+		cert_fingerprint(NULL, fp2);
+		STR_EQ(fp2, "", "cert_fingerprint of nothing");
+		cert_hex(NULL, hx);
+		STR_EQ(hx, "", "cert_hex of nothing");
+	}
 
 	log = log_text();
 	HAS(log, "generated", "log: generation");
@@ -308,7 +312,7 @@ test_generate(void)
 	X509_free(x);
 
 	/* Second start: same certificate, nothing rewritten. */
-	key1 = slurp(kp);
+	key1 = test_read(kp, NULL);
 	log_reset();
 	srv2 = tls_server_new(dir, "localhost", err, sizeof(err));
 	OK(srv2 != NULL, "reload: %s", err);
@@ -316,7 +320,7 @@ test_generate(void)
 		STR_EQ(tls_server_fingerprint(srv2),
 		    tls_server_fingerprint(srv), "reload keeps the cert");
 	{
-		char *key2 = slurp(kp);
+		char *key2 = test_read(kp, NULL);
 
 		OK(key1 && key2 && strcmp(key1, key2) == 0,
 		    "key.pem unchanged");
@@ -437,14 +441,14 @@ test_lone_files(void)
 	tls_server_free(srv);
 
 	/* A lone key is never overwritten. */
-	key1 = slurp(kp);
+	key1 = test_read(kp, NULL);
 	unlink(cp);
 	err[0] = '\0';
 	srv = tls_server_new(dir, NULL, err, sizeof(err));
 	OK(srv == NULL, "lone key.pem refused");
 	HAS(err, cp, "error names the missing cert.pem");
 	HAS(err, "key.pem", "error names the lone key.pem");
-	key2 = slurp(kp);
+	key2 = test_read(kp, NULL);
 	OK(key1 && key2 && strcmp(key1, key2) == 0, "lone key kept as is");
 	OK(access(cp, F_OK) == -1, "no cert.pem written next to it");
 	tls_server_free(srv);
@@ -497,7 +501,7 @@ test_corrupt(void)
 	srv = tls_server_new(dir, NULL, err, sizeof(err));
 	OK(srv != NULL, "corrupt: setup: %s", err);
 	tls_server_free(srv);
-	pem = slurp(cp);
+	pem = test_read(cp, NULL);
 
 	for (i = 0; i < nitems(bad); i++) {
 		spit(cp, bad[i]);
@@ -551,7 +555,7 @@ test_mismatch(void)
 	kb = path_in(b, "key.pem");
 	tls_server_free(tls_server_new(a, NULL, err, sizeof(err)));
 	tls_server_free(tls_server_new(b, NULL, err, sizeof(err)));
-	kbtext = slurp(kb);
+	kbtext = test_read(kb, NULL);
 	spit(ka, kbtext ? kbtext : "");
 	err[0] = '\0';
 	srv = tls_server_new(a, NULL, err, sizeof(err));
@@ -795,7 +799,7 @@ test_openssl_cli(void)
 	    "extendedKeyUsage >%s 2>&1", dir, outp);
 	INT_EQ(system(cmd), 0, "openssl x509");
 	free(cmd);
-	out = slurp(outp);
+	out = test_read(outp, NULL);
 	HAS(out, tls_server_fingerprint(srv), "openssl: same fingerprint");
 	HAS(out, "DNS:localhost", "openssl: SAN DNS");
 	HAS(out, "IP Address:127.0.0.1", "openssl: SAN IPv4");
@@ -809,7 +813,7 @@ test_openssl_cli(void)
 	    dir, outp);
 	INT_EQ(system(cmd), 0, "openssl pkey");
 	free(cmd);
-	out = slurp(outp);
+	out = test_read(outp, NULL);
 	HAS(out, "prime256v1", "openssl: P-256 key");
 	free(out);
 
@@ -818,7 +822,7 @@ test_openssl_cli(void)
 	    "-CAfile %s/cert.pem %s/cert.pem >%s 2>&1", dir, dir, outp);
 	INT_EQ(system(cmd), 0, "openssl verify");
 	free(cmd);
-	out = slurp(outp);
+	out = test_read(outp, NULL);
 	HAS(out, ": OK", "openssl verify says OK");
 	free(out);
 end:
@@ -827,9 +831,24 @@ end:
 	free(outp);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_generate),
+	TEST(test_serials_differ),
+	TEST(test_hostnames),
+	TEST(test_lone_files),
+	TEST(test_corrupt),
+	TEST(test_mismatch),
+	TEST(test_encrypted_key),
+	TEST(test_warnings),
+	TEST(test_bad_dirs),
+	TEST(test_add_many),
+	TEST(test_openssl_cli),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	HARNESS_INIT(argc, argv, tests);
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");
 		return 1;
@@ -840,17 +859,7 @@ main(void)
 		return 1;
 	}
 
-	test_generate();
-	test_serials_differ();
-	test_hostnames();
-	test_lone_files();
-	test_corrupt();
-	test_mismatch();
-	test_encrypted_key();
-	test_warnings();
-	test_bad_dirs();
-	test_add_many();
-	test_openssl_cli();
+	harness_run();
 
 	log_close();
 	free(logpath);

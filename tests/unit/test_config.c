@@ -16,30 +16,18 @@
 #include <unistd.h>
 
 #include "core/config.h"
+#include "files.h"
 #include "harness.h"
 #include "core/util.h"
 
 static char	 tmp[PATH_MAX];		/* realpath of the mkdtemp dir */
 static char	 conf[PATH_MAX + 32];	/* tmp/etc/c.yaml */
 
-static void
-write_file(const char *path, const char *text)
-{
-	FILE	*f;
-
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-}
-
 /* Write yaml to conf and load it. */
 static int
 load(struct config *c, const char *yaml, char *err, size_t errlen)
 {
-	write_file(conf, yaml);
+	test_write(conf, "%s", yaml);
 	return config_load(c, conf, err, errlen);
 }
 
@@ -289,7 +277,7 @@ test_paths(void)
 	free(want);
 	if (symlink(sub, link) == -1)
 		perror("symlink");
-	write_file(name, "capsule: ../content\n");
+	test_write(name, "%s", "capsule: ../content\n");
 	INT_EQ(config_load(&c, name, err, sizeof(err)), 0, "via symlink");
 	want = xasprintf("%s/a/content", tmp);
 	STR_EQ(c.capsule_dir, want, "realpath of the config dir");
@@ -309,7 +297,7 @@ test_paths(void)
 		STR_EQ(rv == 0 ? c.capsule_dir : NULL, want, "relative name");
 		free(want);
 		config_free(&c);
-		write_file("top.yaml", "certs: .\ncapsule: ../../..\n"
+		test_write("top.yaml", "%s", "certs: .\ncapsule: ../../..\n"
 		    "gemini_port: x\n");
 		INT_EQ(config_load(&c, "top.yaml", err, sizeof(err)), -1,
 		    "bare name");
@@ -454,6 +442,31 @@ test_errors(void)
 	    " seconds such as 10 or 2.5, or \"500ms\", got '5.'");
 	expect_err("request_timeout: 3 min\n", "1:18: request_timeout:"
 	    " expected seconds such as 10 or 2.5, or \"500ms\", got '3 min'");
+	/*
+	 * One decimal reader for durations and rate_limit: ".5" (YAML's
+	 * float) once worked only for durations; now for both.
+	 */
+	expect_err("request_timeout: .\n", "1:18: request_timeout: expected"
+	    " seconds such as 10 or 2.5, or \"500ms\", got '.'");
+	expect_err("rate_limit: .\n", "1:13: rate_limit: expected requests"
+	    " per second such as 10 or 0.5, or off, got '.'");
+	{
+		struct config	 c;
+
+		expect_ok(&c, "rate_limit: .5\n");
+		INT_EQ(c.rate_limit_milli, 500, "rate_limit .5");
+		config_free(&c);
+	}
+	{
+		struct config	 c;
+
+		expect_ok(&c, "request_timeout: 0.5\nidle_timeout: 1.5h\n"
+		    "handshake_timeout: 250 ms\n");
+		INT_EQ(c.request_timeout_ms, 500, "0.5 s");
+		INT_EQ(c.idle_timeout_ms, 5400000, "1.5 h");
+		INT_EQ(c.handshake_timeout_ms, 250, "250 ms");
+		config_free(&c);
+	}
 	expect_err("max_connections: 0\n",
 	    "1:18: max_connections: 0 is out of range (1 to 1000000)");
 	expect_err("latest_posts: 1001\n",
@@ -525,7 +538,7 @@ test_errors(void)
 #define FP_B	"fedcba9876543210fedcba9876543210" \
 		"fedcba9876543210fedcba9876543210"
 
-/* titan_writers, titan_max_size: the keys of issue 9. */
+/* titan_writers, titan_max_size: the keys of Titan uploads. */
 static void
 test_titan(void)
 {
@@ -570,7 +583,7 @@ test_titan(void)
 	    "of range (1 KiB to 1024 MiB)");
 }
 
-/* proxy_protocol, ticket_keys: behind a load balancer (issue 16). */
+/* proxy_protocol, ticket_keys: behind a load balancer. */
 static void
 test_fleet(void)
 {
@@ -621,7 +634,7 @@ test_fleet(void)
 	    "string, got a list");
 }
 
-/* atom_full_content, link_aliases: the feed and link keys of issue 3. */
+/* atom_full_content, link_aliases: the feed and link keys. */
 static void
 test_feed_and_aliases(void)
 {
@@ -769,7 +782,7 @@ test_userdirs(void)
 	    "userdirs_uid_min: 10 is above userdirs_uid_max (9)");
 }
 
-/* log_peer, redirects, robots: the keys of issue 8. */
+/* log_peer, redirects, robots: the operators' keys. */
 static void
 test_peer_redirects_robots(void)
 {
@@ -802,6 +815,11 @@ test_peer_redirects_robots(void)
 	    "  \"/caf\\u00e9\": /cafe\n"
 	    "  /blog/: /posts/\n");
 	INT_EQ(c.nredirects, 4, "four redirects");
+	/* A pair is one block: to follows from's NUL (config.h). */
+	for (i = 0; i < c.nredirects; i++)
+		OK(c.redirects[i].to == c.redirects[i].from +
+		    strlen(c.redirects[i].from) + 1, "redirect %zu: one block",
+		    i);
 	for (i = 1; i < c.nredirects; i++)
 		OK(strcmp(c.redirects[i - 1].from, c.redirects[i].from) < 0,
 		    "sorted at %zu", i);
@@ -994,7 +1012,7 @@ test_repo_config(void)
 	free(path);
 }
 
-/* The hardening keys (issue 7) at their defaults. */
+/* The hardening keys at their defaults. */
 static void
 check_hardening_defaults(const struct config *c, const char *what)
 {
@@ -1105,6 +1123,11 @@ test_hardening(void)
 	    " (1024 KiB to 1048576 MiB)");
 	expect_err("follow_symlinks: maybe\n", "1:18: follow_symlinks:"
 	    " expected false, true or never, got 'maybe'");
+	/* A keyword field names its words alike for a list and a bad word. */
+	expect_err("follow_symlinks: [a]\n", "1:18: follow_symlinks:"
+	    " expected false, true or never, got a list");
+	expect_err("gopher_charset: [a]\n", "1:17: gopher_charset:"
+	    " expected utf-8 or ascii, got a list");
 	expect_err("user: -root\n", "1:7: user: '-root' is not a user name");
 	expect_err("user: a b\n", "1:7: user: 'a b' is not a user name");
 	expect_err("user: [a]\n",
@@ -1267,10 +1290,31 @@ test_hosts(void)
 	    "3:11: lang: '--' is not a language tag like en or pt-BR");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_defaults),
+	TEST(test_full),
+	TEST(test_bind_forms),
+	TEST(test_paths),
+	TEST(test_errors),
+	TEST(test_peer_redirects_robots),
+	TEST(test_cgi),
+	TEST(test_userdirs),
+	TEST(test_titan),
+	TEST(test_feed_and_aliases),
+	TEST(test_files),
+	TEST(test_repo_config),
+	TEST(test_hardening),
+	TEST(test_live),
+	TEST(test_hosts),
+	TEST(test_fleet),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 tmpl[] = "/tmp/test_config.XXXXXX", *etc;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(tmpl) == NULL || realpath(tmpl, tmp) == NULL) {
 		perror("mkdtemp");
@@ -1280,22 +1324,7 @@ main(void)
 	mkdir(etc, 0700);
 	snprintf(conf, sizeof(conf), "%s/c.yaml", etc);
 
-	test_defaults();
-	test_full();
-	test_bind_forms();
-	test_paths();
-	test_errors();
-	test_peer_redirects_robots();
-	test_cgi();
-	test_userdirs();
-	test_titan();
-	test_feed_and_aliases();
-	test_files();
-	test_repo_config();
-	test_hardening();
-	test_live();
-	test_hosts();
-	test_fleet();
+	harness_run();
 
 	unlink(conf);
 	rmdir(etc);

@@ -1,5 +1,5 @@
 /*
- * test_corpus.c -- a real archive served as it is (issue 13).
+ * test_corpus.c -- a real archive (18F's blog) served as it is.
  *
  * Loads the handed 18F archive (509 posts of a Jekyll/Eleventy blog,
  * kept outside the repository) as a capsule's posts, renders every post
@@ -51,15 +51,6 @@
 #include "site/site.h"
 
 #define MAX_URLS	256	/* per post */
-
-static double
-now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static char *
 find_corpus(void)
@@ -807,7 +798,7 @@ time_templates(const char *dir, const struct archive *a, size_t *nwith)
 			(*nwith)++;
 	}
 	for (round = 0; round < 5; round++) {
-		t0 = now_ms();
+		t0 = harness_now_msf();
 		for (i = 0; i < a->nposts; i++) {
 			if (src[i] == NULL ||
 			    !template_present(src[i] + off[i], len[i] - off[i]))
@@ -815,7 +806,7 @@ time_templates(const char *dir, const struct archive *a, size_t *nwith)
 			template_rewrite(src[i] + off[i], len[i] - off[i], &r);
 			template_result_free(&r);
 		}
-		if ((t = now_ms() - t0) < best)
+		if ((t = harness_now_msf() - t0) < best)
 			best = t;
 	}
 	for (i = 0; i < a->nposts; i++)
@@ -826,8 +817,12 @@ time_templates(const char *dir, const struct archive *a, size_t *nwith)
 	return best;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("corpus"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct config	 c;
 	struct archive	*a;
@@ -848,6 +843,8 @@ main(void)
 	double		 t0, t_load, t_render = 0, t_tpl;
 	int		 excuse, no_web;
 
+	HARNESS_INIT(argc, argv, tests);
+
 	if ((dir = find_corpus()) == NULL) {
 		printf("corpus: no 18f archive next to the checkout "
 		    "(CAPSULED_CORPUS unset): skipped\n");
@@ -864,9 +861,9 @@ main(void)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	t0 = now_ms();
+	t0 = harness_now_msf();
 	a = archive_load(&c);
-	t_load = now_ms() - t0;
+	t_load = harness_now_msf() - t0;
 	OK(a != NULL, "the archive loads");
 	if (a == NULL)
 		return harness_done();
@@ -889,12 +886,12 @@ main(void)
 		excuse = raw_protects(src);
 		snprintf(path, sizeof(path), "/posts/%s", p->slug);
 
-		t0 = now_ms();
+		t0 = harness_now_msf();
 		response_init(&r);
 		req.proto = PROTO_GEMINI;
 		req.path = path;
 		router_handle(&c, site, &req, &r);
-		t_render += now_ms() - t0;
+		t_render += harness_now_msf() - t0;
 		page = xstrndup(r.body ? r.body : "", r.bodylen);
 		g = count_gmi(page, r.bodylen, excuse, &excused, p->path);
 		ntag += tag_lines(page, r.bodylen, p->path);
@@ -902,11 +899,11 @@ main(void)
 		    p->path);
 		response_free(&r);
 
-		t0 = now_ms();
+		t0 = harness_now_msf();
 		response_init(&r);
 		req.proto = PROTO_GOPHER;
 		router_handle(&c, site, &req, &r);
-		t_render += now_ms() - t0;
+		t_render += harness_now_msf() - t0;
 		h = count_gph(r.body ? r.body : "", r.bodylen, excuse,
 		    &excused, p->path);
 		badgph += gph_links(&sgph, &c, site, r.body ? r.body : "",

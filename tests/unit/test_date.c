@@ -174,13 +174,18 @@ test_tz_env(void)
 	tzset();
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_days),
+	TEST(test_forms),
+	TEST(test_rejects),
+	TEST(test_filename),
+	TEST(test_tz_env),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_days();
-	test_forms();
-	test_rejects();
-	test_filename();
-	test_tz_env();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

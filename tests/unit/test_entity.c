@@ -156,14 +156,19 @@ test_invalid(void)
 	INT_EQ(len, 1, "cut after 4: one byte");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_table),
+	TEST(test_names),
+	TEST(test_legacy),
+	TEST(test_longest),
+	TEST(test_numeric),
+	TEST(test_invalid),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_table();
-	test_names();
-	test_legacy();
-	test_longest();
-	test_numeric();
-	test_invalid();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

@@ -92,11 +92,16 @@ test_str(void)
 	buf_free(&b);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_cp),
+	TEST(test_all),
+	TEST(test_str),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_cp();
-	test_all();
-	test_str();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

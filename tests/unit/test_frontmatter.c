@@ -392,7 +392,7 @@ test_errors(void)
 	    "---\nBody\n", 2, 8, "quoted scalar opened here is never closed");
 	fails("---\ntitle: x\nsummary: 'one\n  two\nslug: s\n---\n", 3, 10,
 	    "quoted scalar opened here is never closed");
-	/* A value of the wrong shape is ignored, the post kept (issue 13). */
+	/* A value of the wrong shape is ignored, the post kept. */
 	ignored("---\ntitle: [a, b]\n---\n", 2, 8, "title: expected a "
 	    "string; ignored");
 	ignored("---\ntitle: {a: b}\n---\n", 2, 8, "title: expected a string");
@@ -698,24 +698,29 @@ test_lengths(void)
 	buf_free(&b);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_basic),
+	TEST(test_no_frontmatter),
+	TEST(test_tags),
+	TEST(test_titles),
+	TEST(test_dates),
+	TEST(test_aliases_and_flags),
+	TEST(test_unknown),
+	TEST(test_crlf_bom),
+	TEST(test_errors),
+	TEST(test_html_titles),
+	TEST(test_soft),
+	TEST(test_limits),
+	TEST(test_billion_laughs),
+	TEST(test_oneline),
+	TEST(test_duplicates),
+	TEST(test_lengths),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_basic();
-	test_no_frontmatter();
-	test_tags();
-	test_titles();
-	test_dates();
-	test_aliases_and_flags();
-	test_unknown();
-	test_crlf_bom();
-	test_errors();
-	test_html_titles();
-	test_soft();
-	test_limits();
-	test_billion_laughs();
-	test_oneline();
-	test_duplicates();
-	test_lengths();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

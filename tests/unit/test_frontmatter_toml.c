@@ -385,14 +385,19 @@ test_archive(void)
 	test_rm_tree(top);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_hugo),
+	TEST(test_zola),
+	TEST(test_ranks),
+	TEST(test_errors),
+	TEST(test_unknown),
+	TEST(test_archive),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_hugo();
-	test_zola();
-	test_ranks();
-	test_errors();
-	test_unknown();
-	test_archive();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

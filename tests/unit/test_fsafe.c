@@ -90,7 +90,7 @@ cases(const char *how)
 /*
  * A link under pub/ may lead elsewhere in pub/ (or, when any link is
  * allowed, out of the root), never into the rest of the root nor
- * through a dot-directory (issue 18: files/ -> ../posts/).
+ * through a dot-directory (files/ -> ../posts/).
  */
 static void
 fences(const char *how, enum fsafe_links links)
@@ -116,12 +116,18 @@ fences(const char *how, enum fsafe_links links)
 	INT_EQ(try("pub/x.txt", links), 0, "no link: pub/x.txt");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("fsafe"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct sockaddr_un	 sun;
 	char			*p;
 	int			 fd;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(top) == NULL)
 		return 1;

@@ -339,7 +339,7 @@ test_hosts(void)
 
 /*
  * An IP literal is ours only as the connection's own address, in any
- * spelling, or as a configured host name (issue 18, defect 6).
+ * spelling, or as a configured host name.
  */
 static void
 test_local(void)
@@ -499,15 +499,20 @@ test_header_parse(void)
 	    "META one byte too long");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_rows),
+	TEST(test_length),
+	TEST(test_hosts),
+	TEST(test_local),
+	TEST(test_sni),
+	TEST(test_header),
+	TEST(test_header_parse),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_rows();
-	test_length();
-	test_hosts();
-	test_local();
-	test_sni();
-	test_header();
-	test_header_parse();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

@@ -282,19 +282,27 @@ test_archive(void)
 	archive_unref(a);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("lines"),
+	NAMED("title_links_plain"),
+	NAMED("render"),
+	NAMED("archive"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	HARNESS_INIT(argc, argv, tests);
 	log_set_level(LOG_LEVEL_ERROR);
-	test_lines();
-	test_title_links_plain();
-	test_render();
+	RUN("lines", test_lines());
+	RUN("title_links_plain", test_title_links_plain());
+	RUN("render", test_render());
 	snprintf(top, sizeof(top), "/tmp/capsuled-gemtext-XXXXXX");
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");
 		return 2;
 	}
-	test_archive();
+	RUN("archive", test_archive());
 	test_rm_tree(top);
 	return harness_done();
 }

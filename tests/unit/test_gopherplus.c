@@ -210,12 +210,17 @@ test_error(void)
 	response_free(&r);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_data),
+	TEST(test_dir),
+	TEST(test_info),
+	TEST(test_error),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_data();
-	test_dir();
-	test_info();
-	test_error();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

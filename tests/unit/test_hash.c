@@ -54,10 +54,15 @@ test_index(void)
 	OK(index_get(&x, "k1") == NULL && x.cap == 0, "empty once freed");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_vectors),
+	TEST(test_index),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_vectors();
-	test_index();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

@@ -434,18 +434,23 @@ test_notes(void)
 	buf_free(&md);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_notes),
+	TEST(test_lexer),
+	TEST(test_charrefs),
+	TEST(test_embed_url),
+	TEST(test_links),
+	TEST(test_media),
+	TEST(test_broken_tags),
+	TEST(test_blocks),
+	TEST(test_tables),
+	TEST(test_hostile),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_notes();
-	test_lexer();
-	test_charrefs();
-	test_embed_url();
-	test_links();
-	test_media();
-	test_broken_tags();
-	test_blocks();
-	test_tables();
-	test_hostile();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

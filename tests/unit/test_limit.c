@@ -146,7 +146,7 @@ test_rate(void)
 }
 
 /*
- * Handshakes (issue 18): each takes a request's token; over the rate a
+ * Handshakes: each takes a request's token; over the rate a
  * burst more goes on to a 44; past that they are refused, reported at
  * most every 10 s.
  */
@@ -318,14 +318,19 @@ test_threads(void)
 	limits_free(l);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_keys),
+	TEST(test_conns),
+	TEST(test_rate),
+	TEST(test_handshakes),
+	TEST(test_many),
+	TEST(test_threads),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_keys();
-	test_conns();
-	test_rate();
-	test_handshakes();
-	test_many();
-	test_threads();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

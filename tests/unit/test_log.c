@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "files.h"
 #include "harness.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -110,23 +111,6 @@ test_peer(void)
 	    "192.0", "truncated, terminated");
 }
 
-static char *
-slurp(const char *path)
-{
-	struct buf	 b = BUF_INIT;
-	char		 chunk[4096];
-	FILE		*f;
-	size_t		 n;
-
-	if ((f = fopen(path, "r")) == NULL)
-		return xstrdup("");
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	buf_addc(&b, '\0');
-	return buf_release(&b);
-}
-
 static int
 matches(const char *s, const char *re)
 {
@@ -164,7 +148,7 @@ test_access_and_reopen(void)
 	errno = ENOENT;
 	log_error("/srv/capsule");
 	log_set_level(LOG_LEVEL_WARN);
-	text = slurp(path);
+	text = test_read(path, "");
 	OK(matches(text, "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:"
 	    "[0-9]{2}Z 192\\.0\\.2\\.0 gemini \"gemini://h/a \\\\x22b\\\\x22"
 	    "\\\\x5cc\\\\x01\" 20 1234 567$"), "access line, escaped:\n%s",
@@ -184,11 +168,11 @@ test_access_and_reopen(void)
 	log_access("-", "gopher", "/before", 7, 20, 1, 1);
 	INT_EQ(log_reopen(), 0, "log_reopen");
 	log_access("-", "gopher", "/after", 6, 20, 1, 1);
-	text = slurp(moved);
+	text = test_read(moved, "");
 	OK(strstr(text, "/before") != NULL && strstr(text, "/after") == NULL,
 	    "old file has only the line before the reopen:\n%s", text);
 	free(text);
-	text = slurp(path);
+	text = test_read(path, "");
 	OK(strstr(text, "/after") != NULL && strstr(text, "/before") == NULL,
 	    "new file has the line after it:\n%s", text);
 	free(text);
@@ -236,12 +220,12 @@ test_access_buffered(void)
 	log_access("-", "gopher", "/one", 4, 20, 1, 1);
 	log_access("-", "gopher", "/two", 4, 20, 1, 1);
 	OK(log_access_pending() > 0, "lines held");
-	text = slurp(path);
+	text = test_read(path, "");
 	OK(strstr(text, "/one") == NULL, "not written yet:\n%s", text);
 	free(text);
 	log_info("a diagnostic");
 	INT_EQ((int)log_access_pending(), 0, "a diagnostic line flushes");
-	text = slurp(path);
+	text = test_read(path, "");
 	OK(matches(text, "\"/one\" 20 1 1\n.*\"/two\" 20 1 1\n.*info: a "
 	    "diagnostic$"), "access lines before the diagnostic:\n%s", text);
 	free(text);
@@ -254,14 +238,14 @@ test_access_buffered(void)
 			whole = 0;
 	}
 	OK(whole, "never more than LOG_ACCESS_BUF held");
-	text = slurp(path);
+	text = test_read(path, "");
 	OK(count(text, "/many/") > 0 && count(text, "/many/") < 200,
 	    "a full buffer was written, the rest is held (%d)",
 	    count(text, "/many/"));
 	free(text);
 	log_flush();
 	INT_EQ((int)log_access_pending(), 0, "log_flush empties");
-	text = slurp(path);
+	text = test_read(path, "");
 	INT_EQ(count(text, "/many/"), 200, "every line, once");
 	for (p = text; (p = strstr(p, "/many/")) != NULL; p++)
 		if (!matches(p, "^/many/[0-9]{3}\" 20 1 1\n"))
@@ -272,11 +256,11 @@ test_access_buffered(void)
 
 	log_access("-", "gopher", "/last", 5, 20, 1, 1);
 	log_access_buffer(0);
-	text = slurp(path);
+	text = test_read(path, "");
 	OK(strstr(text, "/last") != NULL, "buffering off writes what is held");
 	free(text);
 	log_access("-", "gopher", "/direct", 7, 20, 1, 1);
-	text = slurp(path);
+	text = test_read(path, "");
 	OK(strstr(text, "/direct") != NULL, "then each line at once");
 	free(text);
 	log_close();
@@ -287,7 +271,7 @@ test_access_buffered(void)
 /*
  * Bytes that are not valid printable UTF-8 never reach the log as they
  * are: invalid sequences, C1 controls and U+2028 become \xHH per byte,
- * valid text stays (issue 18, defect 7), in access and diagnostic lines.
+ * valid text stays, in access and diagnostic lines.
  */
 static void
 test_not_utf8(void)
@@ -303,7 +287,7 @@ test_not_utf8(void)
 	INT_EQ(log_open(path, LOG_LEVEL_INFO), 0, "log_open");
 	log_access("-", "gopher", req, sizeof(req) - 1, 51, 0, 1);
 	log_info("diagnostic \"%s\"", "a\xff\xc2\x9b\xc3\xa9\x01");
-	text = slurp(path);
+	text = test_read(path, "");
 	HAS(text, "\"gemini://h/\\xff\\xfe-\\xc2\\x85-\xc3\xa9-\xe2\x82\xac-"
 	    "\\xed\\xa0\\x80-\\xc0\\xae-\\xe2\\x80\\xa8-\xf0\x9f\x98\x80-"
 	    "\\x9b-\\xe2\\x82\" 51 0 1\n", "access line escaped");
@@ -319,17 +303,22 @@ test_not_utf8(void)
 	free(path);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_peer),
+	TEST(test_access_and_reopen),
+	TEST(test_access_buffered),
+	TEST(test_not_utf8),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	HARNESS_INIT(argc, argv, tests);
 	if (mkdtemp(dir) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	test_peer();
-	test_access_and_reopen();
-	test_access_buffered();
-	test_not_utf8();
+	harness_run();
 	if (rmdir(dir) == -1)
 		perror(dir);
 	return harness_done();

@@ -206,12 +206,46 @@ test_is_text(void)
 	INT_EQ(mime_is_text(MIME_DEFAULT), 0, "default");
 }
 
-int
-main(void)
+/* The one language-tag rule, for config.c's lang and a post's. */
+static void
+test_lang_ok(void)
 {
-	test_every_extension();
-	test_common();
-	test_unknown();
-	test_is_text();
+	char	 long_tag[MIME_LANG_MAX + 2];
+
+	INT_EQ(mime_lang_ok("en"), 1, "en");
+	INT_EQ(mime_lang_ok("pt-BR"), 1, "pt-BR");
+	INT_EQ(mime_lang_ok("zh-Hant-TW"), 1, "zh-Hant-TW");
+	INT_EQ(mime_lang_ok("x-1"), 1, "digit after a hyphen");
+	INT_EQ(mime_lang_ok(""), 0, "empty");
+	INT_EQ(mime_lang_ok("1en"), 0, "digit first");
+	INT_EQ(mime_lang_ok("-en"), 0, "hyphen first");
+	INT_EQ(mime_lang_ok("en-"), 0, "hyphen last");
+	INT_EQ(mime_lang_ok("en--us"), 0, "two hyphens");
+	INT_EQ(mime_lang_ok("en_US"), 0, "underscore");
+	INT_EQ(mime_lang_ok("en; q=1"), 0, "a parameter riding along");
+	INT_EQ(mime_lang_ok("en\r\n"), 0, "CRLF");
+	INT_EQ(mime_lang_ok("\xc3\xa9"), 0, "non-ASCII");
+	/* The length cap: 35 bytes pass, 36 do not. */
+	memset(long_tag, 'a', MIME_LANG_MAX);
+	long_tag[MIME_LANG_MAX] = '\0';
+	INT_EQ(mime_lang_ok(long_tag), 1, "35 bytes");
+	long_tag[MIME_LANG_MAX] = 'a';
+	long_tag[MIME_LANG_MAX + 1] = '\0';
+	INT_EQ(mime_lang_ok(long_tag), 0, "36 bytes");
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_every_extension),
+	TEST(test_common),
+	TEST(test_unknown),
+	TEST(test_is_text),
+	TEST(test_lang_ok),
+};
+
+int
+main(int argc, char **argv)
+{
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

@@ -989,21 +989,35 @@ test_minutes(void)
 	STR_EQ(m, "2 h 5 min", "hours and minutes");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("gemlog"),
+	NAMED("posts"),
+	NAMED("series"),
+	NAMED("tags"),
+	NAMED("home"),
+	NAMED("part_labels"),
+	NAMED("post_parts"),
+	NAMED("empty"),
+	NAMED("minutes"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct archive	*a;
 
+	HARNESS_INIT(argc, argv, tests);
+
 	a = fixture();
-	test_gemlog(a);
-	test_posts(a);
-	test_series(a);
-	test_tags(a);
-	test_home(a);
-	test_part_labels(a);
-	test_post_parts(a);
+	RUN("gemlog", test_gemlog(a));
+	RUN("posts", test_posts(a));
+	RUN("series", test_series(a));
+	RUN("tags", test_tags(a));
+	RUN("home", test_home(a));
+	RUN("part_labels", test_part_labels(a));
+	RUN("post_parts", test_post_parts(a));
 	fixture_free(a);
-	test_empty();
-	test_minutes();
+	RUN("empty", test_empty());
+	RUN("minutes", test_minutes());
 	return harness_done();
 }

@@ -452,15 +452,20 @@ test_ascii(void)
 	page_free(&p);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_gemtext_lines),
+	TEST(test_gemtext_append),
+	TEST(test_gophermap),
+	TEST(test_text),
+	TEST(test_markdown),
+	TEST(test_followable),
+	TEST(test_ascii),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_gemtext_lines();
-	test_gemtext_append();
-	test_gophermap();
-	test_text();
-	test_markdown();
-	test_followable();
-	test_ascii();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

@@ -27,11 +27,17 @@ count(size_t i, void *arg)
 	usleep(100);		/* long enough for the others to take some */
 }
 
+static const struct harness_test tests[] = {
+	NAMED("par"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	atomic_int	 calls;
 	int		 i, once = 0, threads = 1;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	atomic_init(&calls, 0);
 	par_run(N, 4, count, &calls);

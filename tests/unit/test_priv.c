@@ -137,10 +137,17 @@ test_prepare(void)
 	free(other);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_jail_path),
+	TEST(test_prepare),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	*p;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(top) == NULL)
 		return 1;
@@ -154,8 +161,7 @@ main(void)
 	mkdir(p, 0755);
 	free(p);
 
-	test_jail_path();
-	test_prepare();
+	harness_run();
 
 	p = xasprintf("rm -rf '%s'", top);
 	(void)!system(p);

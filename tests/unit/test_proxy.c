@@ -413,12 +413,17 @@ test_listed(void)
 	OK(proxy_prefix("", &fam, addr, &bits) == -1, "empty");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_v1),
+	TEST(test_v2),
+	TEST(test_sniff),
+	TEST(test_listed),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_v1();
-	test_v2();
-	test_sniff();
-	test_listed();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

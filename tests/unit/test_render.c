@@ -641,20 +641,25 @@ test_threads(void)
 	free(want);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_gmi_blocks),
+	TEST(test_gmi_escapes),
+	TEST(test_gmi_links),
+	TEST(test_gmi_autolinks),
+	TEST(test_hooks),
+	TEST(test_gmi_table_notes),
+	TEST(test_gph),
+	TEST(test_first_heading),
+	TEST(test_summary),
+	TEST(test_append),
+	TEST(test_pathological),
+	TEST(test_threads),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_gmi_blocks();
-	test_gmi_escapes();
-	test_gmi_links();
-	test_gmi_autolinks();
-	test_hooks();
-	test_gmi_table_notes();
-	test_gph();
-	test_first_heading();
-	test_summary();
-	test_append();
-	test_pathological();
-	test_threads();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

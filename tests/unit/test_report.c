@@ -99,11 +99,16 @@ test_tap(void)
 	report_free(r);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_counts),
+	TEST(test_print),
+	TEST(test_tap),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_counts();
-	test_print();
-	test_tap();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

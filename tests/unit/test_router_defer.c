@@ -1,6 +1,6 @@
 /*
  * test_router_defer.c -- pages slow to render are left to
- * response_render() (issue 18: no first request stalls a worker).
+ * response_render() (no first request stalls a worker).
  *
  * Over a capsule made in a temp directory: a caller that can wait
  * (may_defer) gets, for a large post or page, or a small post with a
@@ -188,11 +188,18 @@ test_gopher(struct archive *a)
 	site_unref(s);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("router"),
+	NAMED("gopher"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct archive	*a;
 	size_t		 held;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	log_set_level(LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-defer-XXXXXX");
@@ -207,8 +214,8 @@ main(void)
 		return harness_done();
 	}
 	INT_EQ(a->nposts, 3, "three posts");
-	test_router(a);
-	test_gopher(a);
+	RUN("router", test_router(a));
+	RUN("gopher", test_gopher(a));
 	archive_unref(a);
 	INT_EQ(cache_bytes(), held, "every byte given back");
 	test_rm_tree(top);

@@ -301,9 +301,16 @@ test_off(void)
 	host.userdirs = "public_gemini";
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_routes),
+	TEST(test_drafts),
+	TEST(test_off),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	HARNESS_INIT(argc, argv, tests);
 	if (mkdtemp(top) == NULL) {
 		perror(top);
 		return 2;
@@ -312,9 +319,7 @@ main(void)
 	umask(022);
 	setup();
 	load();
-	test_routes();
-	test_drafts();
-	test_off();
+	harness_run();
 	site_unref(hsite);
 	site_unref(usite);
 	test_rm_tree(top);

@@ -78,10 +78,15 @@ test_repeated_title(void)
 	INT_EQ(scan_repeated_title(NULL, 0, "x"), 0, "NULL");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_links),
+	TEST(test_repeated_title),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_links();
-	test_repeated_title();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

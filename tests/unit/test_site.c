@@ -143,12 +143,21 @@ test_search(struct site *s)
 	search_result_free(&r);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("slots"),
+	NAMED("cache_limit"),
+	NAMED("put_get"),
+	NAMED("search"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct archive	*a;
 	struct site	*s, *t;
 	size_t		 held;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	log_set_level(LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-site-XXXXXX");
@@ -167,10 +176,11 @@ main(void)
 	archive_unref(a);
 	OK(s->a == a && archive_post(s->a, "a") != NULL,
 	    "the snapshot lives with the site");
-	test_slots(s);
-	test_cache_limit(s);		/* first: it trims all it can */
-	test_put_get(s);
-	test_search(s);
+	RUN("slots", test_slots(s));
+	/* cache_limit first: it trims all it can. */
+	RUN("cache_limit", test_cache_limit(s));
+	RUN("put_get", test_put_get(s));
+	RUN("search", test_search(s));
 
 	/* A second site over the same snapshot has its own slots. */
 	t = site_new(s->a, 0);

@@ -276,11 +276,18 @@ test_router(struct archive *a)
 	cfg.file_cache_max = 256 << 10;
 }
 
+static const struct harness_test tests[] = {
+	NAMED("slots"),
+	NAMED("router"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct archive	*a;
 	size_t		 held;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	log_set_level(LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-sitefiles-XXXXXX");
@@ -294,8 +301,8 @@ main(void)
 		test_rm_tree(top);
 		return harness_done();
 	}
-	test_slots(a);
-	test_router(a);
+	RUN("slots", test_slots(a));
+	RUN("router", test_router(a));
 	INT_EQ(cache_bytes(), held, "every byte given back");
 	archive_unref(a);
 	test_rm_tree(top);

@@ -101,6 +101,13 @@ test_images(void)
 	/* In an HTML block Markdown is not read: an <img>. */
 	TP_EQ("<figure>\n  {% image \"a.png\" \"A & B\" %}\n</figure>\n",
 	    "<figure>\n  <img src=\"/a.png\" alt=\"A &amp; B\">\n</figure>\n");
+	/*
+	 * Escaped by escape.c, which also writes ">" as "&gt;" (this file
+	 * used to leave it); an HTML reader decodes both the same.
+	 */
+	TP_EQ("<figure>\n  {% image \"a&b.png\" \"x > y < z\" %}\n"
+	    "</figure>\n", "<figure>\n  <img src=\"/a&amp;b.png\" alt=\"x &gt; "
+	    "y &lt; z\">\n</figure>\n");
 	/* An include with an image parameter: a guess, noted. */
 	{
 		struct template_result	 r;
@@ -295,19 +302,24 @@ test_linear(void)
 	buf_free(&b);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_present),
+	TEST(test_urls),
+	TEST(test_posts),
+	TEST(test_images),
+	TEST(test_embeds),
+	TEST(test_blocks),
+	TEST(test_removed),
+	TEST(test_code),
+	TEST(test_not_constructs),
+	TEST(test_lines),
+	TEST(test_linear),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_present();
-	test_urls();
-	test_posts();
-	test_images();
-	test_embeds();
-	test_blocks();
-	test_removed();
-	test_code();
-	test_not_constructs();
-	test_lines();
-	test_linear();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

@@ -550,10 +550,24 @@ test_file(int version, const char *what)
 	free(dir);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("rotation_tls13"),
+	NAMED("rotation_tls12"),
+	NAMED("lazy"),
+	NAMED("threads"),
+	NAMED("no_renegotiation"),
+	NAMED("versions"),
+	NAMED("file_format"),
+	NAMED("file_tls13"),
+	NAMED("file_tls12"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 err[512], *dir;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");
@@ -568,15 +582,15 @@ main(void)
 		fprintf(stderr, "tls_server_new: %s\n", err);
 		return 1;
 	}
-	test_rotation(0, "TLS 1.3");
-	test_rotation(TLS1_2_VERSION, "TLS 1.2");
-	test_lazy();
-	test_threads();
-	test_no_renegotiation();
-	test_versions();
-	test_file_format();
-	test_file(0, "TLS 1.3");
-	test_file(TLS1_2_VERSION, "TLS 1.2");
+	RUN("rotation_tls13", test_rotation(0, "TLS 1.3"));
+	RUN("rotation_tls12", test_rotation(TLS1_2_VERSION, "TLS 1.2"));
+	RUN("lazy", test_lazy());
+	RUN("threads", test_threads());
+	RUN("no_renegotiation", test_no_renegotiation());
+	RUN("versions", test_versions());
+	RUN("file_format", test_file_format());
+	RUN("file_tls13", test_file(0, "TLS 1.3"));
+	RUN("file_tls12", test_file(TLS1_2_VERSION, "TLS 1.2"));
 
 	tls_server_free(srv);
 	tls_server_free(srv2);

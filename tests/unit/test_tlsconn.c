@@ -974,10 +974,34 @@ test_s_client(void)
 	free(cp);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("version"),
+	NAMED("tls13"),
+	NAMED("client_eof"),
+	NAMED("trickle"),
+	NAMED("split_request"),
+	NAMED("tls12"),
+	NAMED("old_versions"),
+	NAMED("garbage"),
+	NAMED("client_cert_tls13"),
+	NAMED("client_cert_tls12"),
+	NAMED("client_cert_expired"),
+	NAMED("resumption_tls13"),
+	NAMED("resumption_cert_tls13"),
+	NAMED("resumption_tls12"),
+	NAMED("resumption_cert_tls12"),
+	NAMED("early_shutdown"),
+	NAMED("large_body"),
+	NAMED("rsa_server"),
+	NAMED("s_client"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	 err[512], *dir;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (mkdtemp(top) == NULL) {
@@ -995,25 +1019,29 @@ main(void)
 	client_key = EVP_EC_gen("P-256");
 	client_cert = make_cert(client_key, "reader", -60, 86400L * 365);
 
-	test_version();
-	test_tls13();
-	test_client_eof();
-	test_trickle();
-	test_split_request();
-	test_tls12();
-	test_old_versions();
-	test_garbage();
-	test_client_cert(0, "client cert, TLS 1.3");
-	test_client_cert(TLS1_2_VERSION, "client cert, TLS 1.2");
-	test_client_cert_expired();
-	test_resumption(0, 0, "resumption, TLS 1.3");
-	test_resumption(0, 1, "resumption with cert, TLS 1.3");
-	test_resumption(TLS1_2_VERSION, 0, "resumption, TLS 1.2");
-	test_resumption(TLS1_2_VERSION, 1, "resumption with cert, TLS 1.2");
-	test_early_shutdown();
-	test_large_body();
-	test_rsa_server();
-	test_s_client();
+	RUN("version", test_version());
+	RUN("tls13", test_tls13());
+	RUN("client_eof", test_client_eof());
+	RUN("trickle", test_trickle());
+	RUN("split_request", test_split_request());
+	RUN("tls12", test_tls12());
+	RUN("old_versions", test_old_versions());
+	RUN("garbage", test_garbage());
+	RUN("client_cert_tls13", test_client_cert(0, "client cert, TLS 1.3"));
+	RUN("client_cert_tls12", test_client_cert(TLS1_2_VERSION,
+	    "client cert, TLS 1.2"));
+	RUN("client_cert_expired", test_client_cert_expired());
+	RUN("resumption_tls13", test_resumption(0, 0, "resumption, TLS 1.3"));
+	RUN("resumption_cert_tls13", test_resumption(0, 1,
+	    "resumption with cert, TLS 1.3"));
+	RUN("resumption_tls12", test_resumption(TLS1_2_VERSION, 0,
+	    "resumption, TLS 1.2"));
+	RUN("resumption_cert_tls12", test_resumption(TLS1_2_VERSION, 1,
+	    "resumption with cert, TLS 1.2"));
+	RUN("early_shutdown", test_early_shutdown());
+	RUN("large_body", test_large_body());
+	RUN("rsa_server", test_rsa_server());
+	RUN("s_client", test_s_client());
 
 	tls_server_free(srv);
 	X509_free(client_cert);

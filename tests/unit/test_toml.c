@@ -1171,22 +1171,32 @@ test_prefixes(void)
 	INT_EQ(bad, 0, "every prefix: a tree or a placed error");
 }
 
+static const struct harness_test tests[] = {
+	NAMED("cases"),
+	NAMED("api"),
+	NAMED("limits"),
+	NAMED("hostile"),
+	NAMED("prefixes"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	int	 skipped = 0;
 
-	test_cases();
+	HARNESS_INIT(argc, argv, tests);
+
+	RUN("cases", test_cases());
 	printf("conformance cases: %d valid, %d invalid\n", nvalid, ninvalid);
 	if (test_tomllib() == -1) {
 		fprintf(stderr, "test_toml: no python3 with tomllib: "
 		    "cross-check skipped\n");
 		skipped = 1;
 	}
-	test_api();
-	test_limits();
-	test_hostile();
-	test_prefixes();
+	RUN("api", test_api());
+	RUN("limits", test_limits());
+	RUN("hostile", test_hostile());
+	RUN("prefixes", test_prefixes());
 	if (skipped) {
 		printf("%d passed, %d failed, %d skipped\n", harness_passed,
 		    harness_failed, skipped);

@@ -354,19 +354,35 @@ test_dot_segment(void)
 	INT_EQ(url_has_dot_segment("/a/../b"), 1, "/a/../b");
 	INT_EQ(url_has_dot_segment("/a/.."), 1, "trailing ..");
 	INT_EQ(url_has_dot_segment("/a//b"), 0, "an empty segment");
+	/* Relative paths under a root (fsafe.c's clean_rel()) alike. */
+	INT_EQ(url_has_dot_segment(""), 0, "empty");
+	INT_EQ(url_has_dot_segment("a.txt"), 0, "relative name");
+	INT_EQ(url_has_dot_segment("a/b/c"), 0, "relative path");
+	INT_EQ(url_has_dot_segment(".hidden"), 0, "relative dot-name");
+	INT_EQ(url_has_dot_segment("."), 1, ".");
+	INT_EQ(url_has_dot_segment(".."), 1, "..");
+	INT_EQ(url_has_dot_segment("../x"), 1, "leading ..");
+	INT_EQ(url_has_dot_segment("a/./b"), 1, "a/./b");
+	INT_EQ(url_has_dot_segment("a/.."), 1, "a/..");
+	INT_EQ(url_has_dot_segment("//.."), 1, "only one '/' is skipped");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_parse_good),
+	TEST(test_parse_bad),
+	TEST(test_parse_long),
+	TEST(test_decode),
+	TEST(test_encode),
+	TEST(test_encode_link),
+	TEST(test_scheme_hex),
+	TEST(test_dot_segment),
+	TEST(test_roundtrip),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_parse_good();
-	test_parse_bad();
-	test_parse_long();
-	test_decode();
-	test_encode();
-	test_encode_link();
-	test_scheme_hex();
-	test_dot_segment();
-	test_roundtrip();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

@@ -30,12 +30,18 @@ check(const char *rel, uid_t uid, char *why, size_t len)
 	return userdir_check(path, uid, why, len);
 }
 
+static const struct harness_test tests[] = {
+	NAMED("userdir"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct stat	 st;
 	char		 path[256], why[128];
 	uid_t		 me = geteuid(), other = me == 4242 ? 4243 : 4242;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(top) == NULL) {
 		perror(top);

@@ -252,15 +252,20 @@ test_fold(void)
 	INT_EQ(bad, 0, "letters without an ASCII form");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_decode),
+	TEST(test_decode_all),
+	TEST(test_encode),
+	TEST(test_count),
+	TEST(test_valid),
+	TEST(test_valid_runs),
+	TEST(test_fold),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_decode();
-	test_decode_all();
-	test_encode();
-	test_count();
-	test_valid();
-	test_valid_runs();
-	test_fold();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,18 +154,87 @@ test_dup_null(void)
 	free(s);
 }
 
+/* A wrapper the way page.c's block builders call xvasprintf(). */
+static char *
+fmt_twice(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static char *
+fmt_twice(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*a, *b, *s;
+
+	va_start(ap, fmt);
+	a = xvasprintf(fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	b = xvasprintf(fmt, ap);
+	va_end(ap);
+	s = xasprintf("%s|%s", a, b);
+	free(a);
+	free(b);
+	return s;
+}
+
+static void
+test_vasprintf(void)
+{
+	char	 big[5000], *s;
+
+	s = fmt_twice("%s %d %.1f", "posts", 12, 2.5);
+	STR_EQ(s, "posts 12 2.5|posts 12 2.5", "xvasprintf twice");
+	free(s);
+	s = fmt_twice("%s", "");
+	STR_EQ(s, "|", "empty result");
+	free(s);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	s = xasprintf("<%s>", big);
+	INT_EQ(strlen(s), sizeof(big) + 1, "longer than any stack buffer");
+	OK(s[0] == '<' && s[sizeof(big)] == '>', "both ends");
+	free(s);
+}
+
+/* Leaks would show under make asan and make valgrind. */
+static void
+test_free_strings(void)
+{
+	char	**v;
+
+	util_free_strings(NULL, 0);
+	v = xreallocarray(NULL, 3, sizeof(*v));
+	v[0] = xstrdup("a");
+	v[1] = xstrdup("");
+	v[2] = xasprintf("%d", 3);
+	util_free_strings(v, 3);
+	OK(1, "util_free_strings");
+}
+
+static const struct harness_test tests[] = {
+	NAMED("read_file"),
+	NAMED("read_fd_eintr"),
+	NAMED("dup_null"),
+	NAMED("vasprintf"),
+	NAMED("free_strings"),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	*cmd;
+
+	HARNESS_INIT(argc, argv, tests);
 
 	if (mkdtemp(dir) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	test_read_file();
-	test_read_fd_eintr();
-	test_dup_null();
+	RUN("read_file", test_read_file());
+	RUN("read_fd_eintr", test_read_fd_eintr());
+	RUN("dup_null", test_dup_null());
+	RUN("vasprintf", test_vasprintf());
+	RUN("free_strings", test_free_strings());
 	cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		OK(0, "cleanup");

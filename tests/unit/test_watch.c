@@ -548,18 +548,23 @@ test_many(void)
 	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_archive_held),
+	TEST(test_archive_asks),
+	TEST(test_watch),
+	TEST(test_many),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
+	HARNESS_INIT(argc, argv, tests);
 	snprintf(top, sizeof(top), "/tmp/capsuled-watch-XXXXXX");
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");
 		return 2;
 	}
-	test_archive_held();
-	test_archive_asks();
-	test_watch();
-	test_many();
+	harness_run();
 	test_rm_tree(top);
 	return harness_done();
 }

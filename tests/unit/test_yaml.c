@@ -192,12 +192,17 @@ test_problem(void)
 	STR_EQ(msg, "a quoted ", "cut to msglen");
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_bool),
+	TEST(test_offset_mark),
+	TEST(test_null),
+	TEST(test_problem),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_bool();
-	test_offset_mark();
-	test_null();
-	test_problem();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }

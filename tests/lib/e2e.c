@@ -1,76 +1,35 @@
 /*
- * e2e.h -- helpers for the integration tests: start the real capsuled
- * on loopback ephemeral ports with a throwaway configuration, speak
- * Gemini (OpenSSL client) and Gopher to it, stop it.
+ * e2e.c -- the integration tests' side of the wire (e2e.h): start the
+ * real capsuled on loopback ephemeral ports with a throwaway
+ * configuration, speak Gemini (OpenSSL client) and Gopher to it, stop
+ * it.
  *
  * Every socket has a receive/send timeout, and every wait is bounded,
  * so a broken server fails a test instead of hanging the suite.
  */
-#ifndef CAPSULED_E2E_H
-#define CAPSULED_E2E_H
-
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/ssl.h>
 #include <openssl/x509.h>
 
-#include "core/buf.h"
-#include "harness.h"
-#include "core/util.h"
-
-struct e2e_server {
-	pid_t	 pid;
-	int	 gemini_port;
-	int	 gopher_port;
-	char	 dir[256];		/* temp dir: config, certs, log */
-	char	 log[300];
-};
-
-struct reply {
-	char		 header[2048];	/* without CRLF */
-	int		 status;	/* -1: no header */
-	struct buf	 body;
-	int		 close_notify;	/* 1: clean TLS close */
-	int		 connected;
-};
-
-static inline uint64_t
-e2e_now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static inline void
-e2e_sleep_ms(unsigned ms)
-{
-	struct timespec	 ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
+#include "e2e.h"
+#include "files.h"
 
 /* A port that was free a moment ago. */
-static inline int
+int
 e2e_free_port(void)
 {
 	struct sockaddr_in	 sin;
@@ -91,43 +50,10 @@ e2e_free_port(void)
 	return port;
 }
 
-static inline int
+int
 e2e_connect(int port, unsigned timeout_ms)
 {
-	struct sockaddr_in	 sin;
-	struct timeval		 tv = { timeout_ms / 1000,
-				    (long)(timeout_ms % 1000) * 1000 };
-	int			 fd;
-
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static inline void
-e2e_write_file(const char *path, const char *fmt, ...)
-{
-	FILE	*f;
-	va_list	 ap;
-
-	if ((f = fopen(path, "w")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fclose(f);
+	return e2e_connect_from(NULL, NULL, port, timeout_ms, 0);
 }
 
 /*
@@ -137,7 +63,7 @@ e2e_write_file(const char *path, const char *fmt, ...)
  * reloads writes a new one the same way.  An extra that says "bind:"
  * replaces the 127.0.0.1 (it must keep it: e2e_start() connects there).
  */
-static inline void
+void
 e2e_write_config(const struct e2e_server *s, int gopher_port,
     const char *capsule_dir, const char *extra1, const char *extra2)
 {
@@ -146,7 +72,7 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 		    strstr(extra2, "bind:") == NULL;
 
 	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
-	e2e_write_file(conf,
+	test_write(conf,
 	    "hostname: localhost\n"
 	    "%s"
 	    "gemini_port: %d\n"
@@ -172,7 +98,7 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
  * (CAPSULED_VALGRIND=1, memcheck, leaks are errors) its report goes to
  * DIR/valgrind.log and a finding makes the exit status 99.
  */
-static inline int
+static int
 e2e_start_once(struct e2e_server *s, const char *capsule_dir,
     const char *extra, int flags)
 {
@@ -248,7 +174,7 @@ e2e_start_once(struct e2e_server *s, const char *capsule_dir,
  * machine may have taken it since.  capsuled refuses a busy port rather
  * than share it (SO_REUSEPORT), so a collision is a clean exit 1.
  */
-static inline int
+int
 e2e_start_flags(struct e2e_server *s, const char *capsule_dir,
     const char *extra, int flags)
 {
@@ -269,14 +195,14 @@ e2e_start_flags(struct e2e_server *s, const char *capsule_dir,
 	return -1;
 }
 
-static inline int
+int
 e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
 {
 	return e2e_start_flags(s, capsule_dir, extra, 0);
 }
 
 /* How many lines of s's log have needle; -1 when it cannot be read. */
-static inline int
+int
 e2e_log_count(const struct e2e_server *s, const char *needle)
 {
 	char	 line[4096];
@@ -291,28 +217,123 @@ e2e_log_count(const struct e2e_server *s, const char *needle)
 	return n;
 }
 
+struct log_wait {
+	const char	*log;
+	const char	*needle;
+};
+
+static int
+log_holds(void *arg)
+{
+	const struct log_wait	*w = arg;
+	char			*text;
+	int			 found;
+
+	text = test_read(w->log, "");
+	found = strstr(text, w->needle) != NULL;
+	free(text);
+	return found;
+}
+
+/*
+ * 1 when the file log holds needle, or comes to within limit_ms (0:
+ * look once); 0 when it does not.
+ */
+int
+e2e_log_wait(const char *log, const char *needle, unsigned limit_ms)
+{
+	struct log_wait	 w = { log, needle };
+
+	return harness_poll(limit_ms, log_holds, &w);
+}
+
+struct gemini_wait {
+	int		 port;
+	SSL_CTX		*ctx;
+	const char	*path, *needle;
+	int		 status, want;
+};
+
+static int
+gemini_answers(void *arg)
+{
+	const struct gemini_wait	*w = arg;
+	struct reply			 r;
+	int				 has, done;
+
+	r = e2e_gemini_get(w->port, w->ctx, "%s", w->path);
+	has = w->needle == NULL || (r.body.data != NULL &&
+	    strstr(r.body.data, w->needle) != NULL);
+	done = r.status == w->status && has == w->want;
+	reply_free(&r);
+	return done;
+}
+
+/*
+ * Ask port for path until it answers status with a body that has
+ * needle (want 1) or has it not (want 0; needle NULL: any body), for at
+ * most limit_ms: the milliseconds it took, or -1.
+ */
+long
+e2e_gemini_wait(int port, SSL_CTX *ctx, const char *path, int status,
+    const char *needle, int want, unsigned limit_ms)
+{
+	struct gemini_wait	 w = { port, ctx, path, needle, status, want };
+	uint64_t		 t0 = e2e_now_ms();
+
+	if (!harness_poll(limit_ms, gemini_answers, &w))
+		return -1;
+	return (long)(e2e_now_ms() - t0);
+}
+
+struct fds_wait {
+	pid_t	 pid;
+	int	 n, last;
+};
+
+static int
+fds_down(void *arg)
+{
+	struct fds_wait	*w = arg;
+
+	return (w->last = e2e_fd_count(w->pid)) <= w->n;
+}
+
+/*
+ * Wait (at most limit_ms) until pid has no more than n fds open: how
+ * many it has then.
+ */
+int
+e2e_fds_wait(pid_t pid, int n, unsigned limit_ms)
+{
+	struct fds_wait	 w = { pid, n, -1 };
+
+	harness_poll(limit_ms, fds_down, &w);
+	return w.last;
+}
+
 /*
  * Wait (bounded) for s to say it serves: its watches are up by then
  * (the listeners answer before), so a file written after this is one
  * a watch hears of.
  */
-static inline void
+static int
+serving(void *arg)
+{
+	return e2e_log_count(arg, "info: serving ") > 0;
+}
+
+void
 e2e_wait_serving(const struct e2e_server *s)
 {
-	uint64_t	 t0 = e2e_now_ms();
-	int		 up;
-
-	while ((up = e2e_log_count(s, "info: serving ") > 0) == 0 &&
-	    e2e_now_ms() - t0 < 10000)
-		e2e_sleep_ms(20);
-	OK(up, "the server says it serves");
+	OK(harness_poll(10000, serving, (void *)s), "the server says it serves");
 }
 
 /*
  * SIGTERM and wait (bounded).  Returns the exit status, or -1 when the
  * server had to be killed (a hang) or died of a signal.
  */
-static inline int
+int
 e2e_stop(struct e2e_server *s)
 {
 	uint64_t	 deadline;
@@ -352,7 +373,7 @@ e2e_stop(struct e2e_server *s)
 	return -1;
 }
 
-static inline SSL_CTX *
+SSL_CTX *
 e2e_client_ctx(int max_version)
 {
 	SSL_CTX	*ctx = SSL_CTX_new(TLS_client_method());
@@ -370,7 +391,7 @@ e2e_client_ctx(int max_version)
  * A client context with a fresh self-signed certificate (CN cn); the
  * certificate's SHA-256 in hex.
  */
-static inline SSL_CTX *
+SSL_CTX *
 e2e_cert_ctx(const char *cn, char hex[65])
 {
 	SSL_CTX		*ctx = e2e_client_ctx(0);
@@ -401,23 +422,7 @@ e2e_cert_ctx(const char *cn, char hex[65])
 	return ctx;
 }
 
-/* 1 when a line of the file log holds needle (no waiting). */
-static inline int
-e2e_log_has(const char *log, const char *needle)
-{
-	char	 line[2048];
-	FILE	*f;
-	int	 found = 0;
-
-	if ((f = fopen(log, "r")) == NULL)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f) != NULL)
-		found = strstr(line, needle) != NULL;
-	fclose(f);
-	return found;
-}
-
-static inline void
+void
 reply_free(struct reply *r)
 {
 	buf_free(&r->body);
@@ -427,7 +432,7 @@ reply_free(struct reply *r)
  * r->body holds a whole Gemini answer: move its header line into
  * r->header and set r->status when the header starts with a status.
  */
-static inline void
+void
 e2e_split_header(struct reply *r)
 {
 	char	*crlf;
@@ -447,12 +452,24 @@ e2e_split_header(struct reply *r)
 	buf_truncate(&r->body, r->body.len - hlen - 2);
 }
 
+/* The client context of a request that names none: no certificate. */
+static SSL_CTX *
+default_ctx(void)
+{
+	static SSL_CTX	*ctx;
+
+	if (ctx == NULL)
+		ctx = e2e_client_ctx(0);
+	return ctx;
+}
+
 /*
- * Send raw bytes as the request over TLS and read the whole reply.
- * Splits the header off the body; records whether the server ended
- * with a clean close_notify.
+ * Send raw bytes as the request over TLS (ctx NULL: a client without a
+ * certificate; sni NULL: none sent) and read the whole reply.  Splits
+ * the header off the body; records whether the server ended with a
+ * clean close_notify.
  */
-static inline int
+int
 e2e_gemini_raw(int port, const char *req, size_t reqlen, struct reply *r,
     SSL_CTX *ctx, const char *sni)
 {
@@ -466,7 +483,7 @@ e2e_gemini_raw(int port, const char *req, size_t reqlen, struct reply *r,
 	if ((fd = e2e_connect(port, 5000)) == -1)
 		return -1;
 	r->connected = 1;
-	ssl = SSL_new(ctx);
+	ssl = SSL_new(ctx != NULL ? ctx : default_ctx());
 	SSL_set_fd(ssl, fd);
 	if (sni != NULL)
 		SSL_set_tlsext_host_name(ssl, sni);
@@ -500,25 +517,35 @@ e2e_gemini_raw(int port, const char *req, size_t reqlen, struct reply *r,
 }
 
 /*
- * GET gemini://localhost:port<path>: the reply, its status -2 when no
- * reply could be had.
+ * GET gemini://localhost:port<path>, the path formatted as printf's
+ * (ctx NULL: a client without a certificate): the reply, its status -2
+ * when no reply could be had.  The body of a reply is a C string (""
+ * when it has none).
  */
-static inline struct reply
-e2e_gemini_get(int port, SSL_CTX *ctx, const char *path)
+struct reply
+e2e_gemini_get(int port, SSL_CTX *ctx, const char *fmt, ...)
 {
 	struct reply	 r;
-	char		 req[2048];
-	int		 len;
+	va_list		 ap;
+	char		*path, *req;
 
-	len = snprintf(req, sizeof(req), "gemini://localhost:%d%s\r\n", port,
-	    path);
-	if (e2e_gemini_raw(port, req, (size_t)len, &r, ctx, "localhost") == -1)
+	va_start(ap, fmt);
+	if (vasprintf(&path, fmt, ap) == -1)
+		path = NULL;
+	va_end(ap);
+	req = xasprintf("gemini://localhost:%d%s\r\n", port,
+	    path != NULL ? path : "");
+	if (e2e_gemini_raw(port, req, strlen(req), &r, ctx, "localhost") == -1)
 		r.status = -2;
+	else if (r.body.data == NULL)
+		buf_add(&r.body, "", 0);
+	free(req);
+	free(path);
 	return r;
 }
 
 /* Plain TCP: send req, read until the server closes. */
-static inline int
+int
 e2e_plain(int port, const char *req, size_t reqlen, struct buf *out)
 {
 	char	 chunk[16384];
@@ -538,8 +565,33 @@ e2e_plain(int port, const char *req, size_t reqlen, struct buf *out)
 	return n < 0 ? -1 : 0;
 }
 
+/*
+ * Ask the Gopher server on port for a selector formatted as printf's
+ * (sent with CRLF): what it answered until it closed, in out (buf_free
+ * it; a C string, "" when nothing came).  -1 for no answer.
+ */
+int
+e2e_gopher_get(int port, struct buf *out, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*sel, *req;
+	int	 rc;
+
+	va_start(ap, fmt);
+	if (vasprintf(&sel, fmt, ap) == -1)
+		sel = NULL;
+	va_end(ap);
+	req = xasprintf("%s\r\n", sel != NULL ? sel : "");
+	if ((rc = e2e_plain(port, req, strlen(req), out)) == 0 &&
+	    out->data == NULL)
+		buf_add(out, "", 0);
+	free(req);
+	free(sel);
+	return rc;
+}
+
 /* A "key: N kB" figure of /proc/PID/status (VmRSS...); -1 when absent. */
-static inline long
+long
 e2e_proc_status_kb(pid_t pid, const char *key)
 {
 	char	 path[64], line[256];
@@ -560,7 +612,7 @@ e2e_proc_status_kb(pid_t pid, const char *key)
 }
 
 /* How many fds pid has open (/proc/PID/fd); -1 when unknown. */
-static inline int
+int
 e2e_fd_count(pid_t pid)
 {
 	char	 cmd[96], out[32];
@@ -577,9 +629,14 @@ e2e_fd_count(pid_t pid)
 	return n;
 }
 
-/* A TCP connection to 127.0.0.1:port from source address src (or any). */
-static inline int
-e2e_connect_from(const char *src, int port, unsigned timeout_ms, int nonblock)
+/*
+ * A TCP connection to dst:port (NULL: 127.0.0.1) from source address
+ * src (NULL: any), with timeouts on both directions; nonblock: return
+ * while it is still in progress.
+ */
+int
+e2e_connect_from(const char *src, const char *dst, int port,
+    unsigned timeout_ms, int nonblock)
 {
 	struct sockaddr_in	 sin;
 	struct timeval		 tv = { timeout_ms / 1000,
@@ -603,7 +660,10 @@ e2e_connect_from(const char *src, int port, unsigned timeout_ms, int nonblock)
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons((uint16_t)port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (dst == NULL)
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else
+		inet_pton(AF_INET, dst, &sin.sin_addr);
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1 &&
 	    !(nonblock && errno == EINPROGRESS)) {
 		close(fd);
@@ -613,7 +673,7 @@ e2e_connect_from(const char *src, int port, unsigned timeout_ms, int nonblock)
 }
 
 /* A number below n from a small LCG (each thread keeps its own seed). */
-static inline unsigned
+unsigned
 e2e_rnd(unsigned *seed, unsigned n)
 {
 	*seed = *seed * 1103515245u + 12345u;
@@ -625,7 +685,7 @@ e2e_rnd(unsigned *seed, unsigned n)
  * them (most longer than a 100 ms debounce): a writer still typing, or
  * a tool that writes in chunks.
  */
-static inline void
+void
 e2e_write_pieces(int fd, const char *t, int n, unsigned *seed)
 {
 	size_t	 len = strlen(t), at = 0, step = len / (size_t)n;
@@ -648,7 +708,7 @@ e2e_write_pieces(int fd, const char *t, int n, unsigned *seed)
  * an error menu) with the page in body, 0 when not found (Gemini 51, a
  * Gopher type-3 line), -1 for no answer or any other (body is empty).
  */
-static inline int
+int
 e2e_ask(const struct e2e_server *s, SSL_CTX *ctx, int gopher,
     const char *path, struct buf *body)
 {
@@ -679,7 +739,7 @@ e2e_ask(const struct e2e_server *s, SSL_CTX *ctx, int gopher,
 }
 
 /* Did the peer close fd?  Reads and discards what is there. */
-static inline int
+int
 e2e_peer_closed(int fd)
 {
 	char	 tmp[4096];
@@ -700,7 +760,7 @@ e2e_peer_closed(int fd)
  * (/posts/stable-K), its text between "STABLE K BEGIN" and "STABLE K
  * END", for the tests that change other posts under load.
  */
-static inline void
+void
 e2e_stable_posts(const char *capsule, int n)
 {
 	char	 path[1024];
@@ -709,14 +769,14 @@ e2e_stable_posts(const char *capsule, int n)
 	for (k = 0; k < n; k++) {
 		snprintf(path, sizeof(path), "%s/posts/2024-03-%02d-stable-%d"
 		    ".md", capsule, k + 1, k);
-		e2e_write_file(path, "---\ntitle: Stable post %d\n---\n"
+		test_write(path, "---\ntitle: Stable post %d\n---\n"
 		    "STABLE %d BEGIN\n\nNever changes.\n\nSTABLE %d END\n", k,
 		    k, k);
 	}
 }
 
 /* Is body stable post k, whole? */
-static inline int
+int
 e2e_stable_whole(const char *body, int k)
 {
 	char	 a[64], b[64];
@@ -728,7 +788,7 @@ e2e_stable_whole(const char *body, int k)
 }
 
 /* Does body (a /posts/ page) list all n stable posts? */
-static inline int
+int
 e2e_lists_stable(const char *body, int n)
 {
 	char	 t[64];
@@ -743,7 +803,7 @@ e2e_lists_stable(const char *body, int n)
 }
 
 /* A wrong answer from a request loop: counted in *n, and said why. */
-static inline void
+void
 e2e_wrong(atomic_int *n, const char *proto, const char *path,
     const char *why)
 {
@@ -751,4 +811,3 @@ e2e_wrong(atomic_int *n, const char *proto, const char *path,
 	fprintf(stderr, "WRONG %s %s: %s\n", proto, path, why);
 }
 
-#endif

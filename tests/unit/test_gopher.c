@@ -1,5 +1,5 @@
 /*
- * test_gopher_req.c -- gopher_request_end() and gopher_request_parse()
+ * test_gopher.c -- gopher_request_end() and gopher_request_parse()
  * against RFC 1436 and common practice: terminators, the length cap, search
  * strings, Gopher+ fields, HTTP request lines, selectors as paths; and
  * gopher_respond()'s answers that need no router (the router's own go
@@ -443,16 +443,21 @@ test_caps(void)
 	config_free(&c);
 }
 
+static const struct harness_test tests[] = {
+	TEST(test_caps),
+	TEST(test_rows),
+	TEST(test_plus_rows),
+	TEST(test_end),
+	TEST(test_long),
+	TEST(test_error_menu),
+	TEST(test_http_reply),
+	TEST(test_respond),
+};
+
 int
-main(void)
+main(int argc, char **argv)
 {
-	test_caps();
-	test_rows();
-	test_plus_rows();
-	test_end();
-	test_long();
-	test_error_menu();
-	test_http_reply();
-	test_respond();
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
 	return harness_done();
 }
