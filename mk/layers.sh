@@ -12,7 +12,7 @@
 # on any violation.  Run by `make test` (tests/run.sh).
 set -u
 src=${1:-src}
-layers="core markdown content site proto net app"
+layers="core proto markdown content site net app"
 
 rank() {	# layer -> its place from the bottom, or empty
 	i=0

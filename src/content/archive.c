@@ -45,6 +45,7 @@
 #include "content/frontmatter.h"
 #include "core/config.h"
 #include "core/date.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/userdir.h"
 #include "core/util.h"
@@ -67,12 +68,6 @@ struct archive_priv {
 	struct index	 series_slug;
 	struct index	 tag_slug;
 	struct index	 doc_name;
-};
-
-/* Names a page may not take: the router's own paths. */
-static const char *const reserved_pages[] = {
-	"posts", "series", "tags", "gemlog", "files", "atom.xml", "index",
-	"search", "drafts",
 };
 
 static struct archive_priv *
@@ -592,8 +587,8 @@ load_pages(struct archive *a, int dfd)
 	struct archive_file *f;
 	struct doc	*d;
 	char		**names, *rel, *name;
-	size_t		 n, i, k;
-	int		 fd, reserved;
+	size_t		 n, i;
+	int		 fd;
 
 	fd = dirscan_list(a, dfd, "pages", 0, &names, &n);
 	index_init(&inner(a)->doc_name, n);
@@ -601,10 +596,8 @@ load_pages(struct archive *a, int dfd)
 	for (i = 0; i < n; i++) {
 		rel = xasprintf("pages/%s", names[i]);
 		name = xstrndup(names[i], strlen(names[i]) - 3);
-		for (k = 0, reserved = 0; k < nitems(reserved_pages); k++)
-			if (strcasecmp(name, reserved_pages[k]) == 0)
-				reserved = 1;
-		if (reserved) {
+		/* A name the router answers itself (core/layout.h). */
+		if (layout_reserved(name)) {
 			archive_warn(a, rel, 1, 1, "the name is one of the "
 			    "server's own paths, skipped", 1);
 			free(name);

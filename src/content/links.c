@@ -26,6 +26,7 @@
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/fsafe.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -219,7 +220,7 @@ in_files(const struct archive *a, const char *path)
 		if (fd != -1) {
 			close(fd);
 			if (kind == FSAFE_FILE)
-				return xasprintf("/files/%s", tail);
+				return layout_path(LAYOUT_FILES, NULL, tail);
 		}
 		if ((tail = strchr(tail, '/')) != NULL)
 			tail++;
@@ -266,9 +267,9 @@ by_meaning(const struct archive *a, const char *path)
 				continue;
 			slug = archive_slugify(segs[i + 1]);
 			if (sections[k].series && archive_series(a, slug))
-				res = xasprintf("/series/%s/", slug);
+				res = layout_path(LAYOUT_SERIES, slug, NULL);
 			else if (!sections[k].series && archive_tag(a, slug))
-				res = xasprintf("/tags/%s/", slug);
+				res = layout_path(LAYOUT_TAG, slug, NULL);
 			free(slug);
 			goto out;
 		}
@@ -294,58 +295,50 @@ by_meaning(const struct archive *a, const char *path)
 	    (res = in_files(a, path)) != NULL)
 		goto out;
 	if ((p = post_by_name(a, last, dated ? ymd : NULL)) != NULL)
-		res = xasprintf("/posts/%s", p->slug);
+		res = layout_path(LAYOUT_POST, p->slug, NULL);
 	else if (n == 1 && (d = archive_doc(a, last)) != NULL)
-		res = xasprintf("/%s", d->name);	/* "/about/index.html" */
+		/* "/about/index.html" */
+		res = layout_path(LAYOUT_PAGE, d->name, NULL);
 out:
 	free(copy);
 	return res;
 }
 
 /*
- * Does the capsule answer path (as by_meaning() takes it) itself: its
- * home, a post, series or tag that is there, its lists and feeds,
- * files/ (a missing file answers 51 there), a page?
+ * Does the capsule answer path (as by_meaning() takes it: no leading
+ * '/') itself, as the router reads it (core/layout.h): its home, a
+ * post, series or tag that is there, its lists and feeds, files/ (a
+ * missing file answers 51 there), a page?
  */
 static int
 served(const struct archive *a, const char *path)
 {
-	static const char *const own[] = {
-		"files", "gemlog", "drafts", "search", "atom.xml",
-		"robots.txt",
-	};
+	struct layout_ref ref;
 	struct post	*p;
-	const char	*rest;
-	char		*name;
-	size_t		 len, i;
+	char		*full, name[512];
 	int		 found;
 
-	len = strcspn(path, "/");
-	rest = path + len + (path[len] == '/');
-	for (i = 0; i < nitems(own); i++)
-		if (strlen(own[i]) == len && memcmp(path, own[i], len) == 0)
-			return 1;
-	if (len == 0)
-		return 1;		/* "/" */
-	name = xstrndup(rest, strcspn(rest, "/"));
-	if (len == 5 && memcmp(path, "posts", 5) == 0) {
-		/* "posts/<slug>/<file>": a page bundle's file. */
-		p = *name != '\0' ? archive_post(a, name) : NULL;
-		found = *name == '\0' || (p != NULL && (p->bundle ||
-		    rest[strlen(name)] == '\0' ||
-		    strcmp(rest + strlen(name), "/") == 0));
-	}
-	else if (len == 6 && memcmp(path, "series", 6) == 0)
-		found = *name == '\0' || archive_series(a, name) != NULL;
-	else if (len == 4 && memcmp(path, "tags", 4) == 0)
-		found = *name == '\0' || archive_tag(a, name) != NULL;
-	else if (*rest == '\0') {
-		free(name);
-		name = xstrndup(path, len);
-		found = archive_doc(a, name) != NULL;
-	} else
+	full = xasprintf("/%s", path);
+	layout_parse(full, 0, &ref);
+	if (ref.name != NULL && layout_name(&ref, name, sizeof(name)) == -1)
+		ref.kind = LAYOUT_NONE;
+	if (ref.kind == LAYOUT_NONE || ref.kind == LAYOUT_USERS ||
+	    ref.kind == LAYOUT_USER)
 		found = 0;
-	free(name);
+	else if (ref.name == NULL || ref.kind == LAYOUT_DRAFT)
+		found = 1;	/* home, a list, a feed, files/, search */
+	else if (ref.kind == LAYOUT_POST || ref.kind == LAYOUT_POST_MENU)
+		found = archive_post(a, name) != NULL;
+	else if (ref.kind == LAYOUT_BUNDLE_FILE)
+		/* "posts/<slug>/<file>": a page bundle's file. */
+		found = (p = archive_post(a, name)) != NULL && p->bundle;
+	else if (ref.kind == LAYOUT_SERIES || ref.kind == LAYOUT_SERIES_FEED)
+		found = archive_series(a, name) != NULL;
+	else if (ref.kind == LAYOUT_TAG || ref.kind == LAYOUT_TAG_FEED)
+		found = archive_tag(a, name) != NULL;
+	else	/* a page or its menu */
+		found = archive_doc(a, name) != NULL;
+	free(full);
 	return found;
 }
 
@@ -547,8 +540,8 @@ bundle_resolve(const struct archive *a, const char *path)
 	if (p == NULL || !p->bundle)
 		return NULL;
 	if (index)
-		return xasprintf("/posts/%s", p->slug);
-	return xasprintf("/posts/%s/%s", p->slug, rest);
+		return layout_path(LAYOUT_POST, p->slug, NULL);
+	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, rest);
 }
 
 /*
@@ -635,14 +628,14 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		    (p = archive_post_base(a, base)) == NULL)
 			p = archive_post(a, base);
 		if (p != NULL)
-			res = xasprintf("/posts/%s", p->slug);
+			res = layout_path(LAYOUT_POST, p->slug, NULL);
 	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
 		if ((d = archive_doc(a, stem)) != NULL)
-			res = xasprintf("/%s", d->name);
+			res = layout_path(LAYOUT_PAGE, d->name, NULL);
 	} else if (dirlen == 7 && memcmp(path, "series/", 7) == 0) {
 		slug = archive_slugify(stem);
 		if ((s = archive_series(a, slug)) != NULL)
-			res = xasprintf("/series/%s/", s->slug);
+			res = layout_path(LAYOUT_SERIES, s->slug, NULL);
 		free(slug);
 	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
 		res = xstrdup("/");
@@ -651,7 +644,7 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
 		if ((p = archive_post_file(a, file)) != NULL ||
 		    (p = archive_post_base(a, base)) != NULL)
-			res = xasprintf("/posts/%s", p->slug);
+			res = layout_path(LAYOUT_POST, p->slug, NULL);
 	}
 	if (res == NULL)
 		*lost = 1;

@@ -33,6 +33,7 @@
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/gemini_limits.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/mime.h"
 #include "core/url.h"
@@ -971,24 +972,18 @@ get_dir_name(struct loader *l, const struct field *f, const yaml_event_t *ev,
 static int
 parse_cgi(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
-	static const char *const taken[] = { "posts", "series", "tags",
-	    "files", "drafts", "search", "gemlog", "atom.xml", "robots.txt" };
 	char		*dir;
-	const char	*s;
-	size_t		 i;
 
 	if (get_dir_name(l, f, ev, "cgi-bin", &dir) == -1)
 		return -1;
-	if ((s = dir) != NULL) {
-		for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
-			if (strcmp(s, taken[i]) == 0) {
-				fail(l, ev->start_mark, "%s: '%s' is a path the"
-				    " server answers itself", f->key, s);
-				free(dir);
-				return -1;
-			}
+	/* One table of such names (core/layout.c), any case. */
+	if (dir != NULL && layout_reserved(dir)) {
+		fail(l, ev->start_mark, "%s: '%s' is a path the server answers"
+		    " itself", f->key, dir);
+		free(dir);
+		return -1;
 	}
-	set_str(l, f, s);
+	set_str(l, f, dir);
 	free(dir);
 	return 0;
 }

@@ -2,11 +2,11 @@
  * gemini_limits.h -- the sizes the Gemini protocol fixes, for every
  * layer that sizes a buffer or a check by them.
  *
- * They live in the lowest layer, not in proto/gemini.h, because layers
- * beneath the protocol hold Gemini's values too: a router response
- * carries a META (site/router.h), and a configured redirect target is
- * sent as one (core/config.c).  proto/gemini.h includes this header, so
- * the protocol's users see the same names.  Constants only.
+ * They live in the lowest layer, not in proto/gemini.h, because the
+ * configuration (core/config.c), beneath the protocol, holds a Gemini
+ * value too: a configured redirect target is sent as a META.
+ * proto/gemini.h includes this header, and every layer above core
+ * takes the names from there.  Constants only.
  */
 #ifndef CAPSULED_GEMINI_LIMITS_H
 #define CAPSULED_GEMINI_LIMITS_H

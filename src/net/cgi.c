@@ -60,18 +60,6 @@ struct cgi {
 	char		 chunk[CGI_CHUNK];
 };
 
-int
-cgi_wanted(const struct config *cfg, const char *path)
-{
-	size_t	 n;
-
-	if (cfg->cgi == NULL || path[0] != '/')
-		return 0;
-	n = strlen(cfg->cgi);
-	return strncmp(path + 1, cfg->cgi, n) == 0 &&
-	    (path[1 + n] == '\0' || path[1 + n] == '/');
-}
-
 /*
  * The program path names: the first segment under the CGI directory
  * that is a regular, executable file, opened as files/ opens files (no

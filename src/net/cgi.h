@@ -41,17 +41,15 @@ struct cgi_request {
 	const struct tlsconn_names *tls;
 };
 
-/* 1 when path ("/cgi-bin/x") is cfg's CGI directory or under it. */
-int	 cgi_wanted(const struct config *cfg, const char *path);
-
 /* Called once the program has answered or failed, handles closed. */
 typedef void	(*cgi_done_fn)(struct cgi *, void *arg);
 
 /*
- * Run the program that path (percent-decoded, under cfg->cgi) names in
- * cfg's capsule.  Returns the running program, whose done(arg) follows;
- * or NULL, with *status and *meta (static) the answer: 51 when no
- * program is there, 42 when it cannot be run (logged).
+ * Run the program that path (percent-decoded, under cfg->cgi, as
+ * layout_under() says) names in cfg's capsule.  Returns the running
+ * program, whose done(arg) follows; or NULL, with *status and *meta
+ * (static) the answer: 51 when no program is there, 42 when it cannot
+ * be run (logged).
  */
 struct cgi	*cgi_start(uv_loop_t *loop, const struct config *cfg,
 		    const char *path, const struct cgi_request *req,

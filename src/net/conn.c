@@ -14,9 +14,10 @@
  * conn_close() is the only way out; the memory is freed in the last
  * close callback (docs/design.md, "A request"), after every write and
  * file read that was in flight has called back.  Does every byte of
- * socket and file I/O; what to send is decided by gemini.c, gopher.c and
- * router.c, for a Titan upload by titan_upload.c, and by a program
- * that cgi.c runs.
+ * socket and file I/O, and keeps the states; what to send is decided by
+ * site/gemini_front.c and site/gopher_front.c (the router's answer, or
+ * an upload or a program to start), for a Titan upload by
+ * titan_upload.c, and by a program that cgi.c runs.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -38,7 +39,8 @@
 #include "proto/gemini.h"
 #include "proto/gopher.h"
 #include "proto/proxy.h"
-#include "proto/titan.h"
+#include "site/gemini_front.h"
+#include "site/gopher_front.h"
 #include "site/router.h"
 #include "site/site.h"
 
@@ -655,18 +657,25 @@ cgi_begin(struct conn *c, const struct gemini_request *req, size_t linelen,
  * a load balancer, the balancer's address its PROXY header names.
  */
 static int
-own_address(struct conn *c, const struct gemini_request *req)
+own_address(void *ctx, const struct gemini_request *req)
 {
+	struct conn		*c = ctx;
 	struct sockaddr_storage	 ss;
 	int			 len = sizeof(ss);
 
-	if (!req->ip)
-		return 1;
 	if (c->ppdst.sa.sa_family != AF_UNSPEC)
 		return gemini_request_local(req, &c->ppdst.sa);
 	if (uv_tcp_getsockname(&c->tcp, (struct sockaddr *)&ss, &len) != 0)
 		return 0;
 	return gemini_request_local(req, (struct sockaddr *)&ss);
+}
+
+static const char *
+cert_hash(void *ctx)
+{
+	struct conn	*c = ctx;
+
+	return tlsconn_client_hash(c->tls);
 }
 
 /*
@@ -742,52 +751,41 @@ answer(struct conn *c)
 	answer_now(c);
 }
 
+/* What the request line asks is site/gemini_front.c's to say. */
 static void
 answer_gemini(struct conn *c, size_t linelen)
 {
-	const struct config	*cfg;
 	const struct settings	*set;
+	struct gemini_front	 gf;
+	struct gemini_front_conn gc;
 	struct gemini_request	 req;
-	struct router_req	 rreq;
-	const char		*meta = NULL;
 	size_t			 got = c->reqlen;
-	int			 status, h = 0;
+	int			 h;
 
 	take_generation(c);
-	cfg = conf(c);
 	set = c->gen->set;
 	c->reqlen = linelen;
-	status = gemini_request_parse(c->ex->req, linelen, set->ghosts,
-	    set->nhosts, &req, &meta);
-	if (status == 0 && !own_address(c, &req)) {
-		status = 53;
-		meta = "Proxy request refused: not this server's address";
-	}
-	if (status == 0 && strcmp(req.url.scheme, "titan") == 0) {
-		upload_begin(c, linelen, got);	/* a body follows */
+	gf.cfg = conf(c);
+	gf.hosts = set->hosts;
+	gf.ghosts = set->ghosts;
+	gf.nhosts = set->nhosts;
+	gf.sites = c->gen->sites;
+	gf.users = &c->gen->users;
+	gc.sni = tlsconn_sni(c->tls);
+	gc.own_address = own_address;
+	gc.cert_hash = cert_hash;
+	gc.ctx = c;
+	c->ex->resp.may_defer = 1;
+	switch (gemini_front_answer(&gf, &gc, c->ex->req, linelen, &req, &h,
+	    &c->ex->resp)) {
+	case GEMINI_FRONT_UPLOAD:
+		upload_begin(c, linelen, got);
 		return;
-	}
-	/* The URL's host picks the capsule, if the TLS name agrees. */
-	if (status == 0 && (h = gemini_request_host(set->ghosts, set->nhosts,
-	    &req, tlsconn_sni(c->tls), &meta)) == -1)
-		status = 53;
-	if (status == 0 && cgi_wanted(&set->hosts[h], req.url.path)) {
+	case GEMINI_FRONT_CGI:
 		cgi_begin(c, &req, linelen, h);
 		return;
-	}
-	if (status != 0) {
-		response_status(&c->ex->resp, status, "%s", meta);
-	} else {
-		rreq.proto = PROTO_GEMINI;
-		rreq.path = req.url.path;
-		rreq.query = req.url.query;
-		rreq.writer = cfg->ntitan_writers > 0 &&
-		    titan_writer(cfg, tlsconn_client_hash(c->tls));
-		/* User capsules are the top-level host's (README.md). */
-		rreq.users = h == 0 ? &c->gen->users : NULL;
-		c->ex->resp.may_defer = 1;
-		router_handle(&set->hosts[h], c->gen->sites[h], &rreq,
-		    &c->ex->resp);
+	case GEMINI_FRONT_ANSWER:
+		break;
 	}
 	answer(c);
 }

@@ -15,7 +15,6 @@
 #include "content/publish.h"
 #include "core/buf.h"
 #include "core/config.h"
-#include "core/gemini_limits.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "net/generation.h"

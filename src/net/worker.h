@@ -15,7 +15,7 @@
 #include <stdatomic.h>
 #include <uv.h>
 
-#include "site/router.h"
+#include "proto/proto.h"
 
 struct gen;
 struct limits;

@@ -1,35 +1,29 @@
 /*
- * gopher.c -- the Gopher request line (RFC 1436), and the
- * Gopher reading of the router's answers.
+ * gopher.c -- the Gopher request line (RFC 1436) and the answers that
+ * are wire format only.
  *
  * Finds the end of a request, splits "selector TAB search TAB gopher+"
  * in place and turns the selector into a site path the router can take.
  * Selectors are opaque: no percent-decoding, '?' and '#' are part of
  * them.  An HTTP request line is recognised (browsers pointed at the
  * Gopher port) so that it gets a short HTTP reply instead of a menu.
- * Also formats the answers that need no router: a type-3 error menu,
- * that HTTP reply and the page for a "URL:" link.  gopher_respond()
- * puts it together: the router answers in Gemini statuses, and Gopher
- * has only menus, texts and errors.  Knows nothing of sockets; every
- * pointer in struct gopher_request points into the caller's line, and
- * the formatters append to the caller's buf.
+ * Also formats a type-3 error menu, that HTTP reply and the page for a
+ * "URL:" link, and cleans text for a field of a Gopher line.  What
+ * answers a request is site/gopher_front.c's.  Knows nothing of
+ * sockets; every pointer in struct gopher_request points into the
+ * caller's line, and the formatters append to the caller's buf.
  */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
-#include "content/archive.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/escape.h"
-#include "core/gemini_limits.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gopher.h"
-#include "site/router.h"
-#include "site/site.h"
 
 ssize_t
 gopher_request_end(const char *buf, size_t len)
@@ -347,217 +341,18 @@ gopher_url_page(struct buf *out, const char *url)
 	buf_addstr(out, "</a></p>\n</body></html>\n");
 }
 
-/* s on one line (controls made spaces), then CRLF. */
-static void
-one_line(struct buf *out, const char *s)
-{
-	for (; *s != '\0'; s++)
-		buf_addc(out, (unsigned char)*s < 0x20 ? ' ' : *s);
-	buf_addstr(out, "\r\n");
-}
-
-/* Gopher errors are one-line type-3 menus (RFC 1436). */
 void
-gopher_error(struct response *r, const char *msg)
+gopher_clean(struct buf *out, const char *s, size_t len)
 {
-	buf_truncate(&r->owned, 0);
-	gopher_error_menu(&r->owned, msg);
-	response_use_owned(r);
-	if (r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-}
+	size_t	 i;
 
-/* The port menus give: the public one when set. */
-static int
-menu_port(const struct config *c)
-{
-	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
-}
-
-void
-gopher_caps(struct buf *out, const struct config *c, const char *title,
-    const char *admin)
-{
-	/* The keys Gophernicus writes, CRLF-ended as it does. */
-	buf_addstr(out, "CAPS\r\n\r\n"
-	    "# What this Gopher server is, for the clients that ask.\r\n"
-	    "\r\n"
-	    "CapsVersion=1\r\n"
-	    "ExpireCapsAfter=3600\r\n"
-	    "\r\n"
-	    "PathDelimeter=/\r\n"
-	    "PathIdentity=.\r\n"
-	    "PathParent=..\r\n"
-	    "PathParentDouble=FALSE\r\n"
-	    "PathKeepPreDelimeter=FALSE\r\n"
-	    "\r\n"
-	    "ServerSoftware=capsuled\r\n"
-	    "ServerSoftwareVersion=" CAPSULED_VERSION "\r\n");
-	buf_printf(out, "ServerDefaultEncoding=%s\r\n",
-	    c->gopher_charset == CONFIG_CHARSET_ASCII ? "US-ASCII" : "UTF-8");
-	if (title != NULL && *title != '\0') {
-		buf_addstr(out, "ServerDescription=");
-		one_line(out, title);
-	}
-	if (admin != NULL && *admin != '\0') {
-		buf_addstr(out, "ServerAdmin=");
-		one_line(out, admin);
-	}
-}
-
-/* A Gopher error: a type-3 menu, or in the Gopher+ form asked for. */
-static void
-fail(struct response *r, const struct gopherplus_site *gs,
-    enum gopherplus_form form, const char *msg)
-{
-	if (form == GOPHERPLUS_NONE)
-		gopher_error(r, msg);
-	else
-		gopherplus_error(gs, msg, r);
-}
-
-_Static_assert(GEMINI_META_MAX < GOPHER_LINE_MAX + 2,
-    "a redirect's target fits where a selector's path does");
-
-/* What one Gopher answer is made from. */
-struct answer_ctx {
-	const struct config	*host;
-	struct site		*site;
-	const char		*search;	/* or NULL */
-	const struct router_users *users; /* or NULL */
-};
-
-/*
- * The RFC 1436 answer at the site path path[] (a redirect's target is
- * written back into it): a "URL:" page, caps.txt, or the router's,
- * redirects to a path followed, twice at most.  r's status says how it
- * went; nothing is made of an error yet.
- */
-static void
-answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
-    struct response *r)
-{
-	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0, NULL };
-	const struct archive	*a = ac->site != NULL ? ac->site->a : NULL;
-	int			 hops;
-
-	if (strncmp(path, "/URL:", 5) == 0) {
-		/* An h-link followed by a client that does not know URL:. */
-		gopher_url_page(&r->owned, path + 5);
-		response_use_owned(r);
-		r->gopher_type = 'h';
-		response_status(r, 20, "text/html; charset=utf-8");
-		return;
-	}
-	if (strcmp(path, "/caps.txt") == 0) {
-		gopher_caps(&r->owned, ac->host, a != NULL ? a->title :
-		    ac->host->site_title, a != NULL && a->author != NULL ?
-		    a->author : ac->host->author);
-		response_use_owned(r);
-		r->gopher_type = '0';
-		response_status(r, 20, "text/plain; charset=utf-8");
-		return;
-	}
-	rreq.path = path;
-	rreq.query = ac->search;
-	rreq.users = ac->users;
-	router_handle(ac->host, ac->site, &rreq, r);
-	/*
-	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
-	 * config "redirects:" to a path).  One to a URL is told by the
-	 * caller.
-	 */
-	for (hops = 0; r->status / 10 == 3 && r->meta[0] == '/' && hops < 2;
-	    hops++) {
-		int	defer = r->may_defer;
-
-		snprintf(path, GOPHER_LINE_MAX + 2, "%s", r->meta);
-		response_free(r);
-		response_init(r);
-		r->may_defer = defer;
-		router_handle(ac->host, ac->site, &rreq, r);
-	}
-}
-
-/* For Gopher+ views: how long the answer at path is, -1 if none. */
-static long long
-answer_size(void *ctx, const char *path)
-{
-	const struct answer_ctx	*ac = ctx;
-	struct answer_ctx	 plain = { ac->host, ac->site, NULL, ac->users };
-	struct response		 r;
-	char			 p[GOPHER_LINE_MAX + 2];
-	long long		 n = -1;
-
-	if (strlen(path) >= sizeof(p))
-		return -1;
-	memcpy(p, path, strlen(path) + 1);
-	response_init(&r);
-	answer(&plain, p, &r);
-	if (r.status / 10 == 2)
-		n = (long long)r.bodylen + (r.fd != -1 ? (long long)r.filelen :
-		    0);
-	response_free(&r);
-	return n;
+	for (i = 0; i < len; i++)
+		buf_addc(out, s[i] == '\t' || s[i] == '\r' || s[i] == '\n' ?
+		    ' ' : s[i]);
 }
 
 int
-gopher_respond(const struct config *host, struct site *site,
-    const struct router_users *users, const char *line, size_t len,
-    struct response *r)
+gopher_public_port(const struct config *c)
 {
-	struct gopher_request	 req;
-	struct gopherplus_site	 gs;
-	struct answer_ctx	 ac = { host, site, NULL, users };
-	const struct archive	*a = site != NULL ? site->a : NULL;
-	const char		*err = NULL;
-	char			 copy[GOPHER_LINE_MAX + 1];
-
-	memset(&gs, 0, sizeof(gs));
-	gs.host = host->hostname;
-	gs.port = menu_port(host);
-	gs.admin = a != NULL && a->author != NULL ? a->author : host->author;
-	gs.a = a;
-	gs.links = (enum fsafe_links)host->follow_symlinks;
-	gs.size = answer_size;
-	gs.size_ctx = &ac;
-
-	/* The parser cuts the line in place; the caller's stays whole. */
-	if (len > GOPHER_LINE_MAX) {	/* gopher_request_end() says so */
-		gopher_error(r, "Selector too long");
-		return 59;
-	}
-	memcpy(copy, line, len);
-	if (gopher_request_parse(copy, len, &req, &err) == -1) {
-		if (req.is_http)
-			gopher_error(r, err);
-		else
-			fail(r, &gs, req.form, err);
-		return 59;
-	}
-	if (req.is_http) {
-		/* A web browser pointed at the Gopher port: tell the person. */
-		gopher_http_reply(&r->owned, host->hostname, menu_port(host));
-		response_use_owned(r);
-		return 59;
-	}
-	ac.search = req.search;
-	/* The Gopher+ forms frame the body: it must be there to frame. */
-	if (req.form != GOPHERPLUS_NONE)
-		r->may_defer = 0;
-	answer(&ac, req.path, r);
-	if (r->status / 10 == 3) {
-		char msg[sizeof("Moved to ") + GEMINI_META_MAX];
-
-		snprintf(msg, sizeof(msg), "Moved to %s", r->meta);
-		fail(r, &gs, req.form, msg);
-	} else if (r->status / 10 != 2)
-		fail(r, &gs, req.form, r->status == 51 ? "Not found" :
-		    r->meta);
-	else
-		gopherplus_answer(&gs, req.form, req.view, req.block,
-		    req.selector, req.path, r);
-	return r->status;
+	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
 }

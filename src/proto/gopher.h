@@ -1,15 +1,15 @@
 /*
  * gopher.h -- the Gopher request line: where it ends, what it asks for
- * (RFC 1436), and how the router's answer reads in Gopher.
+ * (RFC 1436), and the answers that are wire format only.
  *
  * No sockets.  conn.c reads until gopher_request_end() finds a line and
- * hands it to gopher_respond(), which splits it in place with
- * gopher_request_parse(), gives req.path to the router and turns what
- * the router says in Gemini terms (a status, a redirect) into a Gopher
- * answer: a menu, a text, or a type-3 error from gopher_error_menu().
- * An HTTP request line sent to the Gopher port is recognised and
- * answered in HTTP, with gopher_http_reply().  The parser and the
- * formatters are pure functions over bytes.
+ * hands it to site/gopher_front.h's gopher_respond(), which splits it
+ * in place with gopher_request_parse(), gives req.path to the router
+ * and turns what the router says in Gemini terms (a status, a
+ * redirect) into a Gopher answer: a menu, a text, or a type-3 error
+ * from gopher_error_menu().  An HTTP request line sent to the Gopher
+ * port is recognised and answered in HTTP, with gopher_http_reply().
+ * The parser and the formatters are pure functions over bytes.
  */
 #ifndef CAPSULED_GOPHER_H
 #define CAPSULED_GOPHER_H
@@ -17,13 +17,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "proto/gopherplus.h"
-
 struct buf;
 struct config;
-struct response;
-struct router_users;
-struct site;
 
 #define GOPHER_LINE_MAX		1024	/* bytes before the CRLF or LF */
 #define GOPHER_REQUEST_MAX	(GOPHER_LINE_MAX + 2)	/* with CRLF */
@@ -40,6 +35,14 @@ struct site;
  * arrived without one.  Bytes after the first LF are not looked at.
  */
 ssize_t	 gopher_request_end(const char *buf, size_t len);
+
+/* What a Gopher+ field asks for (proto/gopherplus.h writes it). */
+enum gopherplus_form {
+	GOPHERPLUS_NONE,	/* no Gopher+ field: RFC 1436 */
+	GOPHERPLUS_DATA,	/* "+" [view]: the item after a length line */
+	GOPHERPLUS_INFO,	/* "!" [+block]: the item's attribute blocks */
+	GOPHERPLUS_DIR,		/* "$" [+block]: a menu, one +INFO per item */
+};
 
 struct gopher_request {
 	char	*selector;	/* in line: raw, never percent-decoded */
@@ -93,44 +96,6 @@ int	 gopher_request_parse(char *line, size_t len,
 void	 gopher_error_menu(struct buf *out, const char *msg);
 
 /*
- * Make r's body a type-3 error menu saying msg (gopher_error_menu()), in
- * place of any body or file it held; its status is left as it was.
- */
-void	 gopher_error(struct response *r, const char *msg);
-
-/*
- * Answer the request line line[0..len) (no terminator; left as it is)
- * into r, which response_init() made: r's body is what to send, then
- * r's file when r->status is 2x and r->fd is not -1; with r->may_defer,
- * a page slow to render may come as r->job (router.h:
- * response_render()), to render before sending.  host and site (the
- * site state of host's capsule) are what the router serves from.
- *
- * A line that does not parse gets a type-3 error, an HTTP request line
- * gopher_http_reply(), a "URL:" selector gopher_url_page(), "caps.txt"
- * gopher_caps(); any other goes to the router.  Gopher has no
- * redirects: one to a path ("/posts" -> "/posts/", or configured) is
- * followed, twice at most; one to a URL, and every other status but 2x,
- * becomes a type-3 error.  A request with a Gopher+ field gets its
- * answer, or its error, in the Gopher+ form (gopherplus.h).  Returns the
- * status for the access log: 59 (bad line, HTTP), 20 (URL page, caps),
- * else the router's last status.
- */
-int	 gopher_respond(const struct config *host, struct site *site,
-	    const struct router_users *users, const char *line, size_t len,
-	    struct response *r);
-
-/*
- * Append the capabilities file Gopher clients read at "caps.txt" (the
- * convention Gophernicus follows): CAPS, the version, the path
- * delimiters, the server software and version, the default encoding
- * (gopher_charset), the site's title and admin when given (NULL or ""
- * leaves the line out).  CRLF line ends.
- */
-void	 gopher_caps(struct buf *out, const struct config *c,
-	    const char *title, const char *admin);
-
-/*
  * Append a complete HTTP/1.0 "400 Bad Request" response (headers with
  * Content-Length and Connection: close, then a short plain-text body
  * that points to gopher://hostname:port/) for a web browser that came to
@@ -145,5 +110,19 @@ void	 gopher_http_reply(struct buf *out, const char *hostname, int port);
  * page that sends the reader on to url.  url is escaped for HTML.
  */
 void	 gopher_url_page(struct buf *out, const char *url);
+
+/*
+ * Append s[0..len) fit for one field of a Gopher line (a menu's display
+ * string, a Gopher+ block line, caps.txt's value): TAB, CR and LF, which
+ * end a field or a line (RFC 1436: UNASCII = ASCII - [Tab CR-LF NUL]),
+ * become spaces; other bytes are copied.
+ */
+void	 gopher_clean(struct buf *out, const char *s, size_t len);
+
+/*
+ * The port Gopher menus and gopher:// URLs name: gopher_public_port
+ * when set (behind a proxy or a port redirect), else gopher_port.
+ */
+int	 gopher_public_port(const struct config *c);
 
 #endif

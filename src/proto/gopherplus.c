@@ -1,42 +1,37 @@
 /*
- * gopherplus.c -- the Gopher+ forms of an answer (the Gopher+ document
- * of 1993), made from the RFC 1436 answer gopher.c already has.
+ * gopherplus.c -- the Gopher+ wire format (the Gopher+ document of
+ * 1993), made from an RFC 1436 answer's bytes.
  *
- * The router's Gopher answer is a menu (gophermap bytes), a text or a
- * file.  A Gopher+ client gets the same bytes behind a length line
- * ("+-1": up to a "." line, for menus; "+N": N bytes, for the rest), or
- * attribute blocks made from them: +INFO is the item's menu line with
- * "TAB +" when this server answers it, +ADMIN the site's author and the
- * item's date, +VIEWS its MIME type and, when known, its size.  A menu's
- * items are dated from the snapshot without rendering them (see
- * item_date()).  Knows no sockets; the response's bytes are rebuilt in
- * a buffer the response then owns.
+ * A menu (gophermap bytes), a text or a file goes to a Gopher+ client
+ * behind a length line ("+-1": up to a "." line, for menus; "+N": N
+ * bytes, for the rest), or as attribute blocks made from it: +INFO is
+ * the item's menu line with "TAB +" when this server answers it,
+ * +ADMIN the site's author and the item's date, +VIEWS its MIME type
+ * and, when known, its size.  Dates and sizes come from the caller's
+ * callbacks (site/gopher_front.c asks the archive).  Pure functions
+ * over bytes: the answer is borrowed, the result appended to the
+ * caller's buf.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "content/archive.h"
 #include "core/buf.h"
-#include "core/cache.h"
-#include "core/fsafe.h"
 #include "core/mime.h"
 #include "core/util.h"
+#include "proto/gopher.h"
 #include "proto/gopherplus.h"
-#include "site/router.h"
 
 #define CRLF		"\r\n"
 #define MENU_MIME	"application/gopher+-menu"
 
-/* One answer being made: the site, and the dates worked out once. */
+/* One answer being made. */
 struct plus {
 	const struct gopherplus_site *s;
 	const char	*block;		/* the one block asked for, or NULL */
-	int		 have_latest;	/* latest is worked out */
-	time_t		 latest;	/* newest post's update; 0: none */
 };
 
 /* One line of a menu, split in place into its four fields. */
@@ -80,109 +75,21 @@ ours(const struct plus *p, const struct item *it)
 	    strcmp(it->host, p->s->host) == 0 && it->port == p->s->port;
 }
 
-static time_t
-newest(struct post *const *posts, size_t n)
+/* s on one line of a block: gopher_clean(). */
+static void
+clean_str(struct buf *out, const char *s)
 {
-	time_t	 t = 0;
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		if (posts[i]->updated.t > t)
-			t = posts[i]->updated.t;
-	return t;
+	gopher_clean(out, s, strlen(s));
 }
 
-/* A file's mtime beneath the capsule; 0 when it cannot be had. */
-static time_t
-file_date(const struct plus *p, const char *rel)
-{
-	struct stat	 st;
-	enum fsafe_kind	 kind;
-	int		 fd;
-
-	if ((fd = fsafe_open(p->s->a->dir, rel, p->s->links, &st,
-	    &kind)) == -1)
-		return 0;
-	close(fd);
-	return st.st_mtime;
-}
-
-/*
- * When the item at the site path last changed, 0 when unknown: a post
- * (and its menu) by its "updated" date, a series or a tag by its newest
- * post, a page (and its menu) or a file by its mtime, every other page
- * of ours (home, lists, feeds, search) by the newest post of all.  *size gets the length of a post's
- * or a page's Markdown, which its Gopher text is close to (rendering a
- * list's every post to measure it is not worth it), else -1.
- */
+/* When the item at path last changed, 0 when unknown; *size as date. */
 static time_t
 item_date(struct plus *p, const char *path, long long *size)
 {
-	const struct archive	*a = p->s->a;
-	const struct series	*se;
-	const struct tag	*t;
-	const struct post	*po;
-	const struct doc	*d;
-	const char		*slug;
-	char			 name[256];
-	size_t			 len;
-
 	*size = -1;
-	if (a == NULL || path[0] != '/' || strncmp(path, "/URL:", 5) == 0)
+	if (p->s->date == NULL)
 		return 0;
-	if (strncmp(path, "/files/", 7) == 0)
-		return path[7] != '\0' ? file_date(p, path + 1) :
-		    file_date(p, "files");
-	/* A post, or its menu ("/posts/<slug>/"). */
-	if (strncmp(path, "/posts/", 7) == 0 &&
-	    (len = strcspn(path + 7, "/")) > 0 && len < sizeof(name) &&
-	    (path[7 + len] == '\0' || strcmp(path + 7 + len, "/") == 0)) {
-		memcpy(name, path + 7, len);
-		name[len] = '\0';
-		if ((po = archive_post(a, name)) == NULL)
-			return 0;
-		if (path[7 + len] == '\0')
-			*size = (long long)po->srclen;
-		return po->updated.t;
-	}
-	if (strncmp(path, "/series/", 8) == 0 ||
-	    strncmp(path, "/tags/", 6) == 0) {
-		slug = strchr(path + 1, '/') + 1;
-		len = strcspn(slug, "/");
-		if (len > 0 && len < sizeof(name)) {
-			memcpy(name, slug, len);
-			name[len] = '\0';
-			if (path[1] == 's' &&
-			    (se = archive_series(a, name)) != NULL)
-				return newest(se->parts, se->nparts);
-			if (path[1] == 't' && (t = archive_tag(a, name)) != NULL)
-				return newest(t->posts, t->nposts);
-		}
-	} else if ((len = strcspn(path + 1, "/")) > 0 && len < sizeof(name) &&
-	    (path[1 + len] == '\0' || strcmp(path + 1 + len, "/") == 0)) {
-		/* A page, or its menu. */
-		memcpy(name, path + 1, len);
-		name[len] = '\0';
-		if ((d = archive_doc(a, name)) != NULL) {
-			if (path[1 + len] == '\0')
-				*size = (long long)d->srclen;
-			return file_date(p, d->path);
-		}
-	}
-	if (!p->have_latest) {
-		p->latest = newest(a->posts, a->nposts);
-		p->have_latest = 1;
-	}
-	return p->latest;
-}
-
-/* A one-line copy of s for a block: no TAB, CR or LF. */
-static void
-add_clean(struct buf *out, const char *s)
-{
-	for (; *s != '\0'; s++)
-		buf_addc(out, *s == '\t' || *s == '\r' || *s == '\n' ?
-		    ' ' : *s);
+	return p->s->date(p->s->ctx, path, size);
 }
 
 static void
@@ -194,7 +101,7 @@ admin_block(struct plus *p, struct buf *out, time_t t)
 	if (!want(p, "ADMIN"))
 		return;
 	buf_addstr(out, "+ADMIN:" CRLF " Admin: ");
-	add_clean(out, p->s->admin != NULL && *p->s->admin != '\0' ?
+	clean_str(out, p->s->admin != NULL && *p->s->admin != '\0' ?
 	    p->s->admin : p->s->host);
 	buf_addstr(out, CRLF);
 	/* "Mod-Date: Wed Jul 28 17:02:01 1993 <19930728170201>", UTC */
@@ -239,46 +146,47 @@ item_mime(char type, const char *selector)
 	}
 }
 
-/* The MIME type of the answer in r, for its own +VIEWS. */
+/* The MIME type of the answer, for its own +VIEWS. */
 static void
-answer_mime(const struct response *r, char out[128])
+answer_mime(const struct gopherplus_answer *ans, char out[128])
 {
-	size_t	 len;
+	const char	*meta = ans->mime != NULL ? ans->mime : "";
+	size_t		 len;
 
-	if (r->gopher_type == '1') {
+	if (ans->type == '1') {
 		snprintf(out, 128, "%s", MENU_MIME);
 		return;
 	}
-	len = strcspn(r->meta, ";");
-	while (len > 0 && r->meta[len - 1] == ' ')
+	len = strcspn(meta, ";");
+	while (len > 0 && meta[len - 1] == ' ')
 		len--;
 	if (len == 0 || len >= 128 || (len == 11 &&
-	    strncmp(r->meta, "text/gemini", 11) == 0))
+	    strncmp(meta, "text/gemini", 11) == 0))
 		snprintf(out, 128, "%s", "text/plain");	/* Gopher text */
 	else
-		snprintf(out, 128, "%.*s", (int)len, r->meta);
+		snprintf(out, 128, "%.*s", (int)len, meta);
 }
 
 /*
- * What the answer in r calls itself: a menu its first info line, a
+ * What the answer calls itself: a menu its first info line, a
  * text its first line that is not blank, anything else the last
  * segment of its path.
  */
 static void
-answer_title(const struct response *r, const char *path, struct buf *out)
+answer_title(const struct gopherplus_answer *ans, const char *path,
+    struct buf *out)
 {
 	const char	*s, *end, *nl, *tab;
 	size_t		 len, skip;
 
-	if (r->body != NULL && (r->gopher_type == '1' ||
-	    r->gopher_type == '0')) {
-		end = r->body + r->bodylen;
-		for (s = r->body; s < end; s = nl + 1) {
+	if (ans->body != NULL && (ans->type == '1' || ans->type == '0')) {
+		end = ans->body + ans->bodylen;
+		for (s = ans->body; s < end; s = nl + 1) {
 			if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
 				nl = end;
 			len = (size_t)(nl - s);
 			skip = 0;
-			if (r->gopher_type == '1') {
+			if (ans->type == '1') {
 				if (len == 0 || s[0] != 'i')
 					continue;
 				if ((tab = memchr(s, '\t', len)) != NULL)
@@ -291,9 +199,7 @@ answer_title(const struct response *r, const char *path, struct buf *out)
 			while (len > skip && s[skip] == ' ')
 				skip++;
 			if (len > skip) {
-				for (s += skip, len -= skip; len > 0; s++, len--)
-					buf_addc(out, *s == '\t' || *s == '\r' ?
-					    ' ' : *s);
+				gopher_clean(out, s + skip, len - skip);
 				return;
 			}
 		}
@@ -309,27 +215,26 @@ answer_title(const struct response *r, const char *path, struct buf *out)
 
 /* The item itself: its +INFO, +ADMIN and +VIEWS blocks. */
 static void
-item_blocks(struct plus *p, const struct response *r, const char *selector,
-    const char *path, struct buf *out)
+item_blocks(struct plus *p, const struct gopherplus_answer *ans,
+    const char *selector, const char *path, struct buf *out)
 {
 	char		 mime[128];
 	long long	 size;
 	time_t		 t;
 
 	if (want(p, "INFO")) {
-		buf_printf(out, "+INFO: %c", r->gopher_type ? r->gopher_type :
-		    '9');
-		answer_title(r, path, out);
+		buf_printf(out, "+INFO: %c", ans->type ? ans->type : '9');
+		answer_title(ans, path, out);
 		buf_addc(out, '\t');
-		add_clean(out, selector);
+		clean_str(out, selector);
 		buf_printf(out, "\t%s\t%d\t+" CRLF, p->s->host, p->s->port);
 	}
 	t = item_date(p, path, &size);
 	admin_block(p, out, t);
-	answer_mime(r, mime);
-	size = (long long)r->bodylen;
-	if (r->fd != -1)
-		size += (long long)r->filelen;
+	answer_mime(ans, mime);
+	size = (long long)ans->bodylen;
+	if (ans->file)
+		size += (long long)ans->filelen;
 	views_block(p, out, mime, size);
 }
 
@@ -338,10 +243,10 @@ item_blocks(struct plus *p, const struct response *r, const char *selector,
  * up to its "." line.
  */
 static void
-each_line(const struct response *r, struct plus *p, struct buf *out,
-    void (*fn)(struct plus *, struct buf *, char *))
+each_line(const struct gopherplus_answer *ans, struct plus *p,
+    struct buf *out, void (*fn)(struct plus *, struct buf *, char *))
 {
-	const char	*s = r->body, *end = r->body + r->bodylen, *nl;
+	const char	*s = ans->body, *end = ans->body + ans->bodylen, *nl;
 	char		*line;
 	size_t		 len, k;
 
@@ -406,7 +311,7 @@ dir_line(struct plus *p, struct buf *out, char *line)
 	/* A menu's size is not needed; anything else's is (see above). */
 	if (size < 0 && it.type != '1' && it.type != '7' &&
 	    p->s->size != NULL && want(p, "VIEWS"))
-		size = p->s->size(p->s->size_ctx, path.data);
+		size = p->s->size(p->s->ctx, path.data);
 	views_block(p, out, item_mime(it.type, it.selector), size);
 	buf_free(&path);
 }
@@ -423,79 +328,56 @@ view_is(const char *view, const char *mime)
 	return len == strlen(mime) && strncasecmp(view, mime, len) == 0;
 }
 
-/* r's body becomes out (owned), its blob reference dropped. */
-static void
-replace_body(struct response *r, struct buf *out, int keep_file)
-{
-	blob_unref(r->blob);
-	r->blob = NULL;
-	buf_free(&r->owned);
-	r->owned = *out;
-	buf_init(out);
-	if (r->owned.data == NULL)
-		buf_addstr(&r->owned, "");
-	response_use_owned(r);
-	if (!keep_file && r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-}
-
-void
-gopherplus_answer(const struct gopherplus_site *s, enum gopherplus_form form,
+int
+gopherplus_write(const struct gopherplus_site *s, enum gopherplus_form form,
     const char *view, const char *block, const char *selector,
-    const char *path, struct response *r)
+    const char *path, const struct gopherplus_answer *ans, struct buf *out)
 {
-	struct plus	 p = { s, block, 0, 0 };
-	struct buf	 out = BUF_INIT;
-	int		 menu = r->gopher_type == '1';
+	struct plus	 p = { s, block };
+	int		 menu = ans->type == '1';
 	uint64_t	 len;
 
 	switch (form) {
 	case GOPHERPLUS_NONE:
-		return;
+		return 1;
 	case GOPHERPLUS_DATA:
 		/* The Gopher+ view of a menu with every item's blocks. */
 		if (menu && view_is(view, MENU_MIME)) {
-			buf_addstr(&out, "+-1" CRLF);
-			each_line(r, &p, &out, dir_line);
+			buf_addstr(out, "+-1" CRLF);
+			each_line(ans, &p, out, dir_line);
 			break;
 		}
 		if (!menu) {
-			len = r->bodylen + (r->fd != -1 ? r->filelen : 0);
-			buf_printf(&out, "+%llu" CRLF, (unsigned long long)len);
-			buf_add(&out, r->body, r->bodylen);
-			replace_body(r, &out, 1);
-			return;
+			len = ans->bodylen + (ans->file ? ans->filelen : 0);
+			buf_printf(out, "+%llu" CRLF, (unsigned long long)len);
+			buf_add(out, ans->body, ans->bodylen);
+			return 1;
 		}
 		p.block = NULL;
-		buf_addstr(&out, "+-1" CRLF);
-		each_line(r, &p, &out, data_line);
+		buf_addstr(out, "+-1" CRLF);
+		each_line(ans, &p, out, data_line);
 		break;
 	case GOPHERPLUS_INFO:
 	case GOPHERPLUS_DIR:
-		buf_addstr(&out, "+-1" CRLF);
+		buf_addstr(out, "+-1" CRLF);
 		if (form == GOPHERPLUS_DIR && menu)
-			each_line(r, &p, &out, dir_line);
+			each_line(ans, &p, out, dir_line);
 		else
-			item_blocks(&p, r, selector, path, &out);
+			item_blocks(&p, ans, selector, path, out);
 		break;
 	}
-	buf_addstr(&out, "." CRLF);
-	replace_body(r, &out, 0);
+	buf_addstr(out, "." CRLF);
+	return 0;
 }
 
 void
-gopherplus_error(const struct gopherplus_site *s, const char *msg,
-    struct response *r)
+gopherplus_write_error(const struct gopherplus_site *s, const char *msg,
+    struct buf *out)
 {
-	struct buf	 out = BUF_INIT;
-
-	buf_addstr(&out, "--1" CRLF "1 ");
-	add_clean(&out, s->admin != NULL && *s->admin != '\0' ? s->admin :
+	buf_addstr(out, "--1" CRLF "1 ");
+	clean_str(out, s->admin != NULL && *s->admin != '\0' ? s->admin :
 	    s->host);
-	buf_addstr(&out, CRLF);
-	add_clean(&out, msg != NULL && *msg != '\0' ? msg : "Error");
-	buf_addstr(&out, CRLF "." CRLF);
-	replace_body(r, &out, 0);
+	buf_addstr(out, CRLF);
+	clean_str(out, msg != NULL && *msg != '\0' ? msg : "Error");
+	buf_addstr(out, CRLF "." CRLF);
 }

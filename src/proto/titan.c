@@ -10,8 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "content/archive.h"
 #include "core/config.h"
+#include "core/layout.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -63,7 +63,8 @@ titan_request_parse(const char *line, size_t len,
     const struct gemini_host *hosts, size_t nhosts,
     struct titan_request *req, const char **meta)
 {
-	char		 stripped[GEMINI_URL_MAX + 1], *slug;
+	struct layout_ref ref;
+	char		 stripped[GEMINI_URL_MAX + 1];
 	const char	*p, *kv, *eq;
 	size_t		 semi, pend, off, kvlen, klen;
 	int		 have_size = 0, have_mime = 0, have_token = 0, st;
@@ -139,21 +140,19 @@ titan_request_parse(const char *line, size_t len,
 		*meta = "Bad request: not a titan:// URL";
 		return 59;
 	}
-	if (strncmp(req->g.url.path, "/posts/", 7) != 0 ||
-	    strlen(req->g.url.path + 7) > TITAN_SLUG_MAX) {
+	layout_parse(req->g.url.path, 0, &ref);
+	if (ref.kind != LAYOUT_POST || ref.namelen > TITAN_SLUG_MAX) {
 		*meta = "Bad request: Titan writes /posts/<slug> only";
 		return 59;
 	}
 	/* The slug as the archive would make it: a-z, 0-9, "-". */
-	slug = archive_slugify(req->g.url.path + 7);
-	if (*slug == '\0' || strcmp(slug, req->g.url.path + 7) != 0) {
-		free(slug);
+	if (!layout_slug(ref.name, ref.namelen)) {
 		*meta = "Bad request: a post slug is lower-case letters, "
 		    "digits and '-'";
 		return 59;
 	}
-	snprintf(req->slug, sizeof(req->slug), "%s", slug);
-	free(slug);
+	memcpy(req->slug, ref.name, ref.namelen);
+	req->slug[ref.namelen] = '\0';
 	return 0;
 }
 

@@ -16,7 +16,7 @@
  * authorises with the client certificate (config "titan_writers"), so
  * a token is accepted and ignored.
  *
- * Knows the configuration and the archive's slugs; nothing of sockets,
+ * Knows the configuration and the URL layout; nothing of sockets,
  * TLS or files.  The upload session (net/titan_upload.c) takes the
  * body and has the content layer (content/publish.h) write the post.
  */
@@ -52,9 +52,9 @@ struct titan_request {
  *
  * The line without its parameters must be a request gemini.c accepts
  * for hosts[0..nhosts); its path must be /posts/<slug> with slug as
- * archive_slugify() writes slugs.  Returns 0 with req filled, or the
- * status to send (59, or 53 for another host or port) with *meta set
- * to a static message.
+ * archive_slugify() writes slugs (layout_slug()).  Returns 0 with req
+ * filled, or the status to send (59, or 53 for another host or port)
+ * with *meta set to a static message.
  */
 int	 titan_request_parse(const char *line, size_t len,
 	    const struct gemini_host *hosts, size_t nhosts,

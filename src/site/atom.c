@@ -17,6 +17,7 @@
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/escape.h"
+#include "core/layout.h"
 #include "core/url.h"
 #include "core/util.h"
 #include "markdown/render.h"
@@ -110,7 +111,7 @@ entry(struct buf *out, const struct atom_feed *f, const char *base,
 	char				 ts[32], *path;
 	size_t				 i;
 
-	path = xasprintf("/posts/%s", p->slug);
+	path = layout_path(LAYOUT_POST, p->slug, NULL);
 	buf_addstr(out, "  <entry>\n    <id>");
 	abs_url(out, base, path);
 	buf_addstr(out, "</id>\n");
@@ -273,8 +274,8 @@ atom_site(struct buf *out, const struct archive *a,
 	struct atom_feed	 f;
 
 	feed_defaults(&f, a, at);
-	f.self = "/atom.xml";
-	f.alternate = "/gemlog/";
+	f.self = LAYOUT_PATH_FEED;
+	f.alternate = LAYOUT_PATH_GEMLOG;
 	f.posts = a->posts;
 	f.nposts = atom_entries(a->nposts);
 	atom_feed(out, &f);
@@ -288,8 +289,8 @@ atom_series(struct buf *out, const struct archive *a, const struct series *s,
 	char			*self, *alt;
 
 	feed_defaults(&f, a, at);
-	self = xasprintf("/series/%s/atom.xml", s->slug);
-	alt = xasprintf("/series/%s/", s->slug);
+	self = layout_path(LAYOUT_SERIES_FEED, s->slug, NULL);
+	alt = layout_path(LAYOUT_SERIES, s->slug, NULL);
 	f.self = self;
 	f.alternate = alt;
 	f.title = s->title;	/* says what it is: "Running a Capsule" */
@@ -308,8 +309,8 @@ atom_tag(struct buf *out, const struct archive *a, const struct tag *t,
 	char			*self, *alt, *title;
 
 	feed_defaults(&f, a, at);
-	self = xasprintf("/tags/%s/atom.xml", t->slug);
-	alt = xasprintf("/tags/%s/", t->slug);
+	self = layout_path(LAYOUT_TAG_FEED, t->slug, NULL);
+	alt = layout_path(LAYOUT_TAG, t->slug, NULL);
 	/* A tag's name alone ("c") says little: the site's title first. */
 	title = xasprintf("%s: %s", a->title, t->name);
 	f.self = self;

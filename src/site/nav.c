@@ -27,6 +27,7 @@
 #include "core/config.h"
 #include "core/buf.h"
 #include "core/utf8.h"
+#include "core/layout.h"
 #include "core/util.h"
 #include "site/nav.h"
 #include "site/page.h"
@@ -202,7 +203,7 @@ post_link(struct page *pg, const struct post *p)
 {
 	char	*url;
 
-	url = xasprintf("/posts/%s", p->slug);
+	url = layout_path(LAYOUT_POST, p->slug, NULL);
 	page_link(pg, LINK_TEXT, url, p->date.ymd, "%s", post_title(p));
 	free(url);
 }
@@ -213,7 +214,7 @@ series_link(struct page *pg, const struct series *s)
 {
 	char	*url, min[32];
 
-	url = xasprintf("/series/%s/", s->slug);
+	url = layout_path(LAYOUT_SERIES, s->slug, NULL);
 	nav_minutes(s->reading_min, min);
 	if (s->nparts == 0)
 		page_link(pg, LINK_MENU, url, NULL, "%s (no parts yet)",
@@ -243,7 +244,7 @@ tag_link(struct page *pg, const struct tag *t, int brief)
 {
 	char	*url;
 
-	url = xasprintf("/tags/%s/", t->slug);
+	url = layout_path(LAYOUT_TAG, t->slug, NULL);
 	if (brief)
 		page_link(pg, LINK_MENU, url, NULL, "%s (%zu)", tag_name(t),
 		    t->nposts);
@@ -256,7 +257,23 @@ tag_link(struct page *pg, const struct tag *t, int brief)
 static void
 home_link(struct page *pg, const struct archive *a)
 {
-	page_link(pg, LINK_MENU, "/", NULL, "Back to %s", capsule_title(a));
+	page_link(pg, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Back to %s",
+	    capsule_title(a));
+}
+
+/*
+ * The end of a series' or a tag's page: its feed (feed, malloc'd, is
+ * freed here), the list of every one, home.
+ */
+static void
+list_footer(struct page *pg, const struct archive *a, char *feed,
+    const char *feedlabel, const char *list, const char *listlabel)
+{
+	page_blank(pg);
+	page_link(pg, LINK_DOCUMENT, feed, NULL, "%s", feedlabel);
+	free(feed);
+	page_link(pg, LINK_MENU, list, NULL, "%s", listlabel);
+	home_link(pg, a);
 }
 
 void
@@ -292,7 +309,8 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 	for (i = 0; i < a->nposts && i < n; i++)
 		post_link(pg, a->posts[i]);
 	if (a->nposts > n)
-		page_link(pg, LINK_MENU, "/posts/", NULL, "All %zu posts",
+		page_link(pg, LINK_MENU, LAYOUT_PATH_POSTS, NULL,
+		    "All %zu posts",
 		    a->nposts);
 	page_blank(pg);
 
@@ -309,18 +327,20 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 		for (i = 0; i < a->ntags && i < NAV_HOME_TAGS; i++)
 			tag_link(pg, a->tags[i], 1);
 		if (a->ntags > NAV_HOME_TAGS)
-			page_link(pg, LINK_MENU, "/tags/", NULL,
+			page_link(pg, LINK_MENU, LAYOUT_PATH_TAGS, NULL,
 			    "All %zu tags", a->ntags);
 		page_blank(pg);
 	}
 
 	page_heading(pg, 2, "Browse");
-	page_link(pg, LINK_MENU, "/posts/", NULL, "Archive: every post");
-	page_link(pg, LINK_MENU, "/series/", NULL, "Series");
-	page_link(pg, LINK_MENU, "/tags/", NULL, "Tags");
-	page_link(pg, LINK_SEARCH, "/search", NULL, "Search");
-	page_link(pg, LINK_MENU, "/gemlog/", NULL, "Gemlog (subscribe)");
-	page_link(pg, LINK_DOCUMENT, "/atom.xml", NULL, "Atom feed");
+	page_link(pg, LINK_MENU, LAYOUT_PATH_POSTS, NULL,
+	    "Archive: every post");
+	page_link(pg, LINK_MENU, LAYOUT_PATH_SERIES, NULL, "Series");
+	page_link(pg, LINK_MENU, LAYOUT_PATH_TAGS, NULL, "Tags");
+	page_link(pg, LINK_SEARCH, LAYOUT_PATH_SEARCH, NULL, "Search");
+	page_link(pg, LINK_MENU, LAYOUT_PATH_GEMLOG, NULL,
+	    "Gemlog (subscribe)");
+	page_link(pg, LINK_DOCUMENT, LAYOUT_PATH_FEED, NULL, "Atom feed");
 
 	if (a->ndocs > 0) {
 		page_blank(pg);
@@ -328,7 +348,7 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 		for (i = 0; i < a->ndocs; i++) {
 			char	*url;
 
-			url = xasprintf("/%s", a->docs[i]->name);
+			url = layout_path(LAYOUT_PAGE, a->docs[i]->name, NULL);
 			page_link(pg, LINK_TEXT, url, NULL, "%s",
 			    a->docs[i]->title != NULL &&
 			    *a->docs[i]->title != '\0' ?
@@ -392,7 +412,8 @@ nav_posts(struct page *pg, const struct archive *a)
 	}
 	buf_free(&done);
 	page_blank(pg);
-	page_link(pg, LINK_MENU, "/gemlog/", NULL, "Gemlog (subscribe)");
+	page_link(pg, LINK_MENU, LAYOUT_PATH_GEMLOG, NULL,
+	    "Gemlog (subscribe)");
 	home_link(pg, a);
 }
 
@@ -452,19 +473,15 @@ nav_series(struct page *pg, const struct archive *a, const struct series *s)
 	for (i = 0; i < s->nparts; i++) {
 		p = s->parts[i];
 		nav_minutes(p->reading_min, min);
-		url = xasprintf("/posts/%s", p->slug);
+		url = layout_path(LAYOUT_POST, p->slug, NULL);
 		label = part_label(p);
 		page_link(pg, LINK_TEXT, url, p->date.ymd, "%s (%s)",
 		    label, min);
 		free(label);
 		free(url);
 	}
-	page_blank(pg);
-	url = xasprintf("/series/%s/atom.xml", s->slug);
-	page_link(pg, LINK_DOCUMENT, url, NULL, "Atom feed of this series");
-	free(url);
-	page_link(pg, LINK_MENU, "/series/", NULL, "All series");
-	home_link(pg, a);
+	list_footer(pg, a, layout_path(LAYOUT_SERIES_FEED, s->slug, NULL),
+	    "Atom feed of this series", LAYOUT_PATH_SERIES, "All series");
 }
 
 void
@@ -491,7 +508,6 @@ nav_tags(struct page *pg, const struct archive *a)
 void
 nav_tag(struct page *pg, const struct archive *a, const struct tag *t)
 {
-	char	*url;
 	size_t	 i;
 
 	page_heading(pg, 1, "Posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
@@ -502,12 +518,8 @@ nav_tag(struct page *pg, const struct archive *a, const struct tag *t)
 		page_text(pg, "No posts.");
 	for (i = 0; i < t->nposts; i++)
 		post_link(pg, t->posts[i]);
-	page_blank(pg);
-	url = xasprintf("/tags/%s/atom.xml", t->slug);
-	page_link(pg, LINK_DOCUMENT, url, NULL, "Atom feed of this tag");
-	free(url);
-	page_link(pg, LINK_MENU, "/tags/", NULL, "All tags");
-	home_link(pg, a);
+	list_footer(pg, a, layout_path(LAYOUT_TAG_FEED, t->slug, NULL),
+	    "Atom feed of this tag", LAYOUT_PATH_TAGS, "All tags");
 }
 
 void
@@ -525,8 +537,8 @@ nav_gemlog(struct page *pg, const struct archive *a)
 		post_link(pg, a->posts[i]);
 	page_blank(pg);
 	/* No date in these labels: they are not entries. */
-	page_link(pg, LINK_DOCUMENT, "/atom.xml", NULL, "Atom feed");
-	page_link(pg, LINK_MENU, "/", NULL, "Home");
+	page_link(pg, LINK_DOCUMENT, LAYOUT_PATH_FEED, NULL, "Atom feed");
+	page_link(pg, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
 }
 
 void
@@ -545,7 +557,8 @@ nav_users(struct page *pg, const struct archive *a,
 		    "s", n == 1 ? "es" : "");
 	page_blank(pg);
 	for (i = 0; i < n; i++) {
-		url = xasprintf("%s/", users[i].base);	/* "/~name/" */
+		/* base: "/~name" */
+		url = layout_path(LAYOUT_USER, users[i].base + 2, "/");
 		page_link(pg, LINK_MENU, url, NULL, "%s", users[i].base + 1);
 		free(url);
 	}
@@ -581,7 +594,7 @@ nav_post_header(struct page *pg, const struct archive *a,
 	}
 	buf_free(&l);
 	if (p->series != NULL) {
-		url = xasprintf("/series/%s/", p->series->slug);
+		url = layout_path(LAYOUT_SERIES, p->series->slug, NULL);
 		page_link(pg, LINK_MENU, url, NULL, "Part %ld of %ld in %s",
 		    part_number(p), series_last(p->series),
 		    series_title(p->series));
@@ -610,7 +623,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 	page_blank(pg);
 	if (p->series != NULL) {
 		if (p->prev != NULL) {
-			url = xasprintf("/posts/%s", p->prev->slug);
+			url = layout_path(LAYOUT_POST, p->prev->slug, NULL);
 			label = part_label(p->prev);
 			page_link(pg, LINK_TEXT, url, NULL,
 			    "\xe2\x86\x90 %s", label);
@@ -618,14 +631,14 @@ nav_post_footer(struct page *pg, const struct archive *a,
 			free(url);
 		}
 		if (p->next != NULL) {
-			url = xasprintf("/posts/%s", p->next->slug);
+			url = layout_path(LAYOUT_POST, p->next->slug, NULL);
 			label = part_label(p->next);
 			page_link(pg, LINK_TEXT, url, NULL,
 			    "%s \xe2\x86\x92", label);
 			free(label);
 			free(url);
 		}
-		url = xasprintf("/series/%s/", p->series->slug);
+		url = layout_path(LAYOUT_SERIES, p->series->slug, NULL);
 		page_link(pg, LINK_MENU, url, NULL, "All parts of %s",
 		    series_title(p->series));
 		free(url);
@@ -634,7 +647,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 	for (i = 0; i < p->ntags; i++) {
 		if (p->tags == NULL || p->tags[i] == NULL)
 			continue;
-		url = xasprintf("/tags/%s/", p->tags[i]->slug);
+		url = layout_path(LAYOUT_TAG, p->tags[i]->slug, NULL);
 		page_link(pg, LINK_MENU, url, NULL, "#%s",
 		    p->tagnames != NULL && p->tagnames[i] != NULL ?
 		    p->tagnames[i] : tag_name(p->tags[i]));
@@ -642,7 +655,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 	}
 	if (p->ntags > 0)
 		page_blank(pg);
-	page_link(pg, LINK_MENU, "/posts/", NULL, "All posts");
+	page_link(pg, LINK_MENU, LAYOUT_PATH_POSTS, NULL, "All posts");
 	home_link(pg, a);
 }
 
@@ -660,7 +673,7 @@ nav_post_menu(struct page *pg, const struct archive *a,
 	page_text(pg, "%s", l.data);
 	buf_free(&l);
 	page_blank(pg);
-	url = xasprintf("/posts/%s", p->slug);
+	url = layout_path(LAYOUT_POST, p->slug, NULL);
 	nav_minutes(p->reading_min, min);
 	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text (%s)", min);
 	free(url);
@@ -681,7 +694,7 @@ nav_doc_menu(struct page *pg, const struct archive *a, const struct doc *d,
 	page_heading(pg, 1, "%s", d->title != NULL && *d->title != '\0' ?
 	    d->title : d->name);
 	page_blank(pg);
-	url = xasprintf("/%s", d->name);
+	url = layout_path(LAYOUT_PAGE, d->name, NULL);
 	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text");
 	free(url);
 	page_blank(pg);
@@ -743,7 +756,7 @@ nav_search(struct page *pg, const struct search_index *x, const char *q)
 	page_blank(pg);
 	for (i = 0; i < res.nhits; i++) {
 		p = res.hits[i].post;
-		url = xasprintf("/posts/%s", p->slug);
+		url = layout_path(LAYOUT_POST, p->slug, NULL);
 		page_link(pg, LINK_TEXT, url, p->date.ymd, "%s",
 		    p->title != NULL && *p->title != '\0' ? p->title :
 		    p->slug);
@@ -754,8 +767,8 @@ nav_search(struct page *pg, const struct search_index *x, const char *q)
 	}
 	search_result_free(&res);
 	free(shown);
-	page_link(pg, LINK_SEARCH, "/search", NULL, "Search again");
-	page_link(pg, LINK_MENU, "/", NULL, "Home");
+	page_link(pg, LINK_SEARCH, LAYOUT_PATH_SEARCH, NULL, "Search again");
+	page_link(pg, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
 }
 
 void
@@ -766,6 +779,7 @@ nav_search_prompt(struct page *pg, const struct archive *a)
 	    "tag:name, series:name.", a->title != NULL && *a->title ?
 	    a->title : "this capsule");
 	page_blank(pg);
-	page_link(pg, LINK_SEARCH, "/search", NULL, "Search the archive");
-	page_link(pg, LINK_MENU, "/", NULL, "Home");
+	page_link(pg, LINK_SEARCH, LAYOUT_PATH_SEARCH, NULL,
+	    "Search the archive");
+	page_link(pg, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
 }

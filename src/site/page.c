@@ -21,11 +21,13 @@
 
 #include "core/buf.h"
 #include "core/fold.h"
+#include "core/layout.h"
 #include "core/mime.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
+#include "proto/gopher.h"
 #include "site/page.h"
 
 #define PAGE_WIDTH	70	/* RFC 1436: display strings under 70 */
@@ -132,49 +134,51 @@ page_blank(struct page *p)
 	add(p, BLOCK_BLANK);
 }
 
-void
-page_markdown(struct page *p, const char *md, size_t len)
+/* A block of borrowed source: Markdown, or gemtext when gemtext. */
+static void
+add_source(struct page *p, enum block_type type, const char *src,
+    size_t len, int gemtext)
 {
 	struct block	*b;
 
-	b = add(p, BLOCK_MARKDOWN);
-	b->md = md;
-	b->mdlen = md != NULL ? len : 0;
+	b = add(p, type);
+	b->md = src;
+	b->mdlen = src != NULL ? len : 0;
+	b->gemtext = gemtext;
+}
+
+void
+page_markdown(struct page *p, const char *md, size_t len)
+{
+	add_source(p, BLOCK_MARKDOWN, md, len, 0);
 }
 
 void
 page_gemtext(struct page *p, const char *gmi, size_t len)
 {
-	page_markdown(p, gmi, len);
-	p->blocks[p->n - 1].gemtext = 1;
+	add_source(p, BLOCK_MARKDOWN, gmi, len, 1);
 }
 
 void
 page_markdown_links(struct page *p, const char *md, size_t len)
 {
-	struct block	*b;
-
-	b = add(p, BLOCK_MDLINKS);
-	b->md = md;
-	b->mdlen = md != NULL ? len : 0;
+	add_source(p, BLOCK_MDLINKS, md, len, 0);
 }
 
 void
 page_gemtext_links(struct page *p, const char *gmi, size_t len)
 {
-	page_markdown_links(p, gmi, len);
-	p->blocks[p->n - 1].gemtext = 1;
+	add_source(p, BLOCK_MDLINKS, gmi, len, 1);
 }
 
 int
 page_file_path(const char *url)
 {
-	const char	*slash;
+	struct layout_ref ref;
 
-	if (strncmp(url, "/files/", 7) == 0)
-		return 1;
-	return strncmp(url, "/posts/", 7) == 0 &&
-	    (slash = strchr(url + 7, '/')) != NULL && slash[1] != '\0';
+	layout_parse(url, 0, &ref);
+	return (ref.kind == LAYOUT_FILES && !ref.bare) ||
+	    ref.kind == LAYOUT_BUNDLE_FILE;
 }
 
 /*
@@ -356,7 +360,7 @@ add_url(struct buf *out, const char *url, int ascii)
 static const char *
 base_of(const struct emit *e, const char *url)
 {
-	if (e->t->base == NULL || url[0] != '/' || url[1] == '/')
+	if (e->t->base == NULL || !layout_site_path(url))
 		return "";
 	return e->t->base;
 }
@@ -646,14 +650,10 @@ gph_host(const struct page_target *t)
 static void
 gph_info(struct emit *e, const char *s, size_t len)
 {
-	size_t	 i;
-
 	if (len == 0 && e->blank)
 		return;
 	buf_addc(e->out, 'i');
-	for (i = 0; i < len; i++)
-		buf_addc(e->out, s[i] == '\t' || s[i] == '\r' ||
-		    s[i] == '\n' ? ' ' : s[i]);
+	gopher_clean(e->out, s, len);
 	buf_addstr(e->out, GPH_INFO);
 	e->blank = len == 0;
 }

@@ -23,10 +23,12 @@
 #include "content/links.h"
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/layout.h"
 #include "core/url.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
+#include "proto/gopher.h"
 #include "site/atom.h"
 #include "site/nav.h"
 #include "site/page.h"
@@ -150,13 +152,6 @@ struct link_ctx {
 	const char		*from;		/* "posts/x.md" */
 };
 
-/* Is url a path of this site ("/posts/x"), not "//host/..." or a URL? */
-int
-response_site_path(const char *url)
-{
-	return url[0] == '/' && url[1] != '/';
-}
-
 /*
  * A link of the writer's, resolved in the archive.  In a user capsule a
  * path of the site is the capsule's own: it gets the base ("/~name"), so
@@ -173,7 +168,7 @@ rewrite_link(void *ctx, const char *url)
 
 	to = links_resolve(lc->rt->a, lc->from, url);
 	if (base == NULL || lc->rt->proto != PROTO_GEMINI ||
-	    !response_site_path(to != NULL ? to : url))
+	    !layout_site_path(to != NULL ? to : url))
 		return to;
 	with = xasprintf("%s%s", base, to != NULL ? to : url);
 	free(to);
@@ -183,11 +178,9 @@ rewrite_link(void *ctx, const char *url)
 static int
 public_port(const struct route *rt)
 {
-	const struct config *c = rt->cfg;
-
 	if (rt->proto == PROTO_GEMINI)
-		return c->gemini_port;
-	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
+		return rt->cfg->gemini_port;
+	return gopher_public_port(rt->cfg);
 }
 
 /* Gopher text names our own pages by absolute gopher:// URLs. */

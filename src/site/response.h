@@ -20,7 +20,8 @@
 #include <stdint.h>
 
 #include "core/buf.h"
-#include "core/gemini_limits.h"
+#include "proto/gemini.h"		/* GEMINI_META_MAX */
+#include "proto/proto.h"
 
 struct archive;
 struct blob;
@@ -30,11 +31,6 @@ struct post;
 struct render_job;
 struct site;
 struct slot;
-
-enum proto {
-	PROTO_GEMINI,
-	PROTO_GOPHER,
-};
 
 struct response {
 	int		 status;	/* Gemini status; Gopher maps 2x/5x */
@@ -161,8 +157,5 @@ typedef struct blob *response_fill_fn(const struct route *,
 void	 response_defer_file(const struct route *rt, struct slot *slot,
 	    int fd, uint64_t len, response_fill_fn *fill,
 	    struct response *r);
-
-/* Is url a path of this site ("/posts/x"), not "//host/..." or a URL? */
-int	 response_site_path(const char *url);
 
 #endif

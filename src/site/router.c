@@ -17,10 +17,12 @@
 #include "content/archive.h"
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/layout.h"
 #include "core/mime.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "proto/gopher.h"
 #include "site/nav.h"
 #include "site/page.h"
 #include "site/response.h"
@@ -28,21 +30,26 @@
 #include "site/site.h"
 #include "site/static.h"
 
+/* The longest slug, page or user name a path is looked up by. */
+#define ROUTER_NAME_MAX		512
+
 char *
 router_gopher_url(const struct config *cfg, const struct archive *a,
     const char *url)
 {
+	struct layout_ref ref;
+	char		 name[ROUTER_NAME_MAX];
 	int		 port;
 	char		 type;
 
-	if (url[0] != '/' || url[1] == '/')
+	if (!layout_site_path(url))
 		return NULL;
-	port = cfg->gopher_public_port ? cfg->gopher_public_port :
-	    cfg->gopher_port;
+	port = gopher_public_port(cfg);
 	/* A post or a page is followed through its menu (nav.h). */
-	if ((strncmp(url, "/posts/", 7) == 0 && url[7] != '\0' &&
-	    strchr(url + 7, '/') == NULL) || (strchr(url + 1, '/') == NULL &&
-	    archive_doc(a, url + 1) != NULL))
+	layout_parse(url, 0, &ref);
+	if (ref.kind == LAYOUT_POST || (ref.kind == LAYOUT_PAGE &&
+	    layout_name(&ref, name, sizeof(name)) == 0 &&
+	    archive_doc(a, name) != NULL))
 		return xasprintf("gopher://%s:%d/1%s%s/", cfg->hostname, port,
 		    cfg->base != NULL ? cfg->base : "", url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
@@ -51,80 +58,80 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	    cfg->base != NULL ? cfg->base : "", url);
 }
 
-/*
- * Split "/<section>/<name><rest>": returns the length of name and points
- * *rest after it ("" or "/" or "/atom.xml" ...).
- */
-static size_t
-segment(const char *s, const char **rest)
+/* "/posts/<slug>", its menu "/posts/<slug>/", a bundle's file. */
+static void
+route_post(const struct route *rt, const struct layout_ref *ref,
+    const char *slug, struct response *r)
 {
-	size_t	 len = strcspn(s, "/");
+	struct post	*p = archive_post(rt->a, slug);
+	char		*to;
 
-	*rest = s + len;
-	return len;
+	if (p == NULL)
+		response_status(r, 51, "Not found");
+	else if (ref->kind == LAYOUT_POST)
+		response_serve_text(rt, TEXT_POST, p->id, r);
+	else if (ref->kind == LAYOUT_POST_MENU && rt->proto == PROTO_GOPHER)
+		response_serve_text(rt, TEXT_POST_MENU, p->id, r);
+	else if (ref->kind == LAYOUT_POST_MENU) {
+		to = layout_path(LAYOUT_POST, slug, NULL);
+		response_status(r, 31, "%s", to);
+		free(to);
+	} else if (p->bundle)
+		static_bundle_file(rt, p, ref->rest, r);
+	else
+		response_status(r, 51, "Not found");
 }
 
-/* "/posts/slug", "/tags/slug/", "/series/slug/atom.xml", ... */
+/* "/series/<slug>/" and its feed; "/series/<slug>" gets the slash. */
 static void
-route_section(const struct route *rt, const char *path, const char *section,
-    const char *name, size_t namelen, const char *rest, struct response *r)
+route_series(const struct route *rt, const struct layout_ref *ref,
+    const char *slug, struct response *r)
 {
-	char		 key[512];
-	struct archive	*a = rt->a;
+	struct series	*s = archive_series(rt->a, slug);
 
-	if (namelen >= sizeof(key)) {
+	if (s == NULL)
 		response_status(r, 51, "Not found");
-		return;
-	}
-	memcpy(key, name, namelen);
-	key[namelen] = '\0';
+	else if (ref->bare)
+		response_status(r, 31, "%s/", rt->reqpath);
+	else
+		response_serve_text(rt, ref->kind == LAYOUT_SERIES ?
+		    TEXT_SERIES : TEXT_SERIES_FEED, s->id, r);
+}
 
-	if (strcmp(section, "posts") == 0) {
-		struct post *p = archive_post(a, key);
+/* "/tags/<slug>/" and its feed; "/tags/<slug>" gets the slash. */
+static void
+route_tag(const struct route *rt, const struct layout_ref *ref,
+    const char *slug, struct response *r)
+{
+	struct tag	*t = archive_tag(rt->a, slug);
 
-		if (p == NULL)
-			response_status(r, 51, "Not found");
-		else if (*rest == '\0')
-			response_serve_text(rt, TEXT_POST, p->id, r);
-		else if (strcmp(rest, "/") == 0 && rt->proto == PROTO_GOPHER)
-			response_serve_text(rt, TEXT_POST_MENU, p->id, r);
-		else if (strcmp(rest, "/") == 0)
-			response_status(r, 31, "/posts/%s", key);
-		else if (p->bundle)
-			static_bundle_file(rt, p, rest + 1, r);
-		else
-			response_status(r, 51, "Not found");
-		return;
-	}
-	if (strcmp(section, "series") == 0) {
-		struct series *s = archive_series(a, key);
+	if (t == NULL)
+		response_status(r, 51, "Not found");
+	else if (ref->bare)
+		response_status(r, 31, "%s/", rt->reqpath);
+	else
+		response_serve_text(rt, ref->kind == LAYOUT_TAG ? TEXT_TAG :
+		    TEXT_TAG_FEED, t->id, r);
+}
 
-		if (s == NULL)
-			response_status(r, 51, "Not found");
-		else if (*rest == '\0')
-			response_status(r, 31, "%s/", path);
-		else if (strcmp(rest, "/") == 0)
-			response_serve_text(rt, TEXT_SERIES, s->id, r);
-		else if (strcmp(rest, "/atom.xml") == 0)
-			response_serve_text(rt, TEXT_SERIES_FEED, s->id, r);
-		else
-			response_status(r, 51, "Not found");
-		return;
-	}
-	/* tags */
-	{
-		struct tag *t = archive_tag(a, key);
+/* "/<page>" from pages/; Gemini's "/<page>/" redirects to it. */
+static void
+route_page(const struct route *rt, const struct layout_ref *ref,
+    const char *name, struct response *r)
+{
+	struct doc	*d = archive_doc(rt->a, name);
+	char		*to;
 
-		if (t == NULL)
-			response_status(r, 51, "Not found");
-		else if (*rest == '\0')
-			response_status(r, 31, "%s/", path);
-		else if (strcmp(rest, "/") == 0)
-			response_serve_text(rt, TEXT_TAG, t->id, r);
-		else if (strcmp(rest, "/atom.xml") == 0)
-			response_serve_text(rt, TEXT_TAG_FEED, t->id, r);
-		else
-			response_status(r, 51, "Not found");
+	if (d == NULL)
+		response_status(r, 51, "Not found");
+	else if (ref->kind == LAYOUT_PAGE)
+		response_serve_text(rt, TEXT_DOC, d->id, r);
+	else if (rt->proto == PROTO_GOPHER)
+		response_serve_text(rt, TEXT_DOC_MENU, d->id, r);
+	else {
+		to = layout_path(LAYOUT_PAGE, name, NULL);
+		response_redirect(rt, to, r);
+		free(to);
 	}
 }
 
@@ -173,12 +180,12 @@ serve_search(const struct route *rt, const char *query, struct response *r)
  * and are read by one person: rendered per request, never cached.
  */
 static void
-serve_drafts(const struct route *rt, const char *path, struct response *r)
+serve_drafts(const struct route *rt, const struct layout_ref *ref,
+    const char *slug, struct response *r)
 {
 	struct archive	*a = rt->a;
 	struct post	*post;
 	struct page	 p;
-	const char	*slug = path + strlen("/drafts/");
 	char		*url;
 	size_t		 i;
 
@@ -186,11 +193,11 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 		response_status(r, 51, "Not found");
 		return;
 	}
-	if (path[7] == '\0') {
-		response_status(r, 31, "/drafts/");
+	if (ref->bare) {
+		response_status(r, 31, LAYOUT_PATH_DRAFTS);
 		return;
 	}
-	if (*slug == '\0') {
+	if (ref->kind == LAYOUT_DRAFTS) {
 		page_init(&p);
 		page_heading(&p, 1, "Drafts");
 		page_text(&p, "Only writers see these: drafts are in no list, "
@@ -199,13 +206,14 @@ serve_drafts(const struct route *rt, const char *path, struct response *r)
 		if (a->ndrafts == 0)
 			page_text(&p, "No drafts.");
 		for (i = 0; i < a->ndrafts; i++) {
-			url = xasprintf("/drafts/%s", a->drafts[i]->slug);
+			url = layout_path(LAYOUT_DRAFT, a->drafts[i]->slug,
+			    NULL);
 			page_link(&p, LINK_DOCUMENT, url,
 			    a->drafts[i]->date.ymd, "%s", a->drafts[i]->title);
 			free(url);
 		}
 		page_blank(&p);
-		page_link(&p, LINK_MENU, "/", NULL, "Home");
+		page_link(&p, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
 		response_set_body(r, response_menu(rt, &p), "text/gemini",
 		    a->lang, '1');
 		page_free(&p);
@@ -230,99 +238,84 @@ serve_robots(const struct route *rt, struct response *r)
 	response_status(r, 20, "text/plain; charset=utf-8");
 }
 
+/*
+ * The dispatch: one case per kind of path that core/layout.c parses;
+ * a new route is an entry in its table and a case here.
+ */
 static void
-route_path(const struct route *rt, const char *query, struct response *r)
+route_path(const struct route *rt, const struct layout_ref *ref,
+    const char *query, struct response *r)
 {
-	static const struct {
-		const char	*path;
-		enum nav_page	 page;
-	} navs[] = {
-		{ "/", NAV_HOME },
-		{ "/posts/", NAV_POSTS },
-		{ "/series/", NAV_SERIES },
-		{ "/tags/", NAV_TAGS },
-		{ "/gemlog/", NAV_GEMLOG },
-	};
-	const struct config *cfg = rt->cfg;
-	struct archive	*a = rt->a;
-	const char	*path = rt->reqpath, *rest;
-	size_t		 i, len;
-	struct doc	*d;
+	char		 name[ROUTER_NAME_MAX];
 
-	for (i = 0; i < nitems(navs); i++) {
-		if (strcmp(path, navs[i].path) == 0) {
-			response_serve_text(rt, TEXT_NAV, navs[i].page, r);
-			return;
-		}
-		/* "/posts" -> "/posts/": relative links need the slash. */
-		len = strlen(navs[i].path);
-		if (len > 1 && strncmp(path, navs[i].path, len - 1) == 0 &&
-		    path[len - 1] == '\0') {
-			response_status(r, 31, "%s", navs[i].path);
-			return;
-		}
+	name[0] = '\0';
+	/* "/posts" -> "/posts/": relative links need the slash. */
+	if (ref->bare && ref->name == NULL && ref->kind != LAYOUT_DRAFTS) {
+		response_status(r, 31, "%s/", rt->reqpath);
+		return;
 	}
-	if (strcmp(path, "/atom.xml") == 0 ||
-	    strcmp(path, "/gemlog/atom.xml") == 0) {
+	if (ref->name != NULL && layout_name(ref, name, sizeof(name)) == -1) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	switch (ref->kind) {
+	case LAYOUT_HOME:
+		response_serve_text(rt, TEXT_NAV, NAV_HOME, r);
+		break;
+	case LAYOUT_POSTS:
+		response_serve_text(rt, TEXT_NAV, NAV_POSTS, r);
+		break;
+	case LAYOUT_SERIES_LIST:
+		response_serve_text(rt, TEXT_NAV, NAV_SERIES, r);
+		break;
+	case LAYOUT_TAGS:
+		response_serve_text(rt, TEXT_NAV, NAV_TAGS, r);
+		break;
+	case LAYOUT_GEMLOG:
+		response_serve_text(rt, TEXT_NAV, NAV_GEMLOG, r);
+		break;
+	case LAYOUT_FEED:
 		response_serve_text(rt, TEXT_FEED, 0, r);
-		return;
-	}
-	if (strcmp(path, "/search") == 0) {
+		break;
+	case LAYOUT_SEARCH:
 		serve_search(rt, query, r);
-		return;
-	}
-	if (strncmp(path, "/drafts", 7) == 0 &&
-	    (path[7] == '\0' || path[7] == '/')) {
-		serve_drafts(rt, path, r);
-		return;
-	}
-	if (strncmp(path, "/files/", 7) == 0 || strcmp(path, "/files") == 0) {
-		if (path[6] == '\0')
-			response_status(r, 31, "/files/");
+		break;
+	case LAYOUT_ROBOTS:
+		if (rt->cfg->robots != NULL)
+			serve_robots(rt, r);
 		else
-			static_file(rt, path, r);
-		return;
+			response_status(r, 51, "Not found");
+		break;
+	case LAYOUT_DRAFTS:
+	case LAYOUT_DRAFT:
+		serve_drafts(rt, ref, name, r);
+		break;
+	case LAYOUT_FILES:
+		static_file(rt, rt->reqpath, r);
+		break;
+	case LAYOUT_POST:
+	case LAYOUT_POST_MENU:
+	case LAYOUT_BUNDLE_FILE:
+		route_post(rt, ref, name, r);
+		break;
+	case LAYOUT_SERIES:
+	case LAYOUT_SERIES_FEED:
+		route_series(rt, ref, name, r);
+		break;
+	case LAYOUT_TAG:
+	case LAYOUT_TAG_FEED:
+		route_tag(rt, ref, name, r);
+		break;
+	case LAYOUT_PAGE:
+	case LAYOUT_PAGE_MENU:
+		route_page(rt, ref, name, r);
+		break;
+	case LAYOUT_USERS:	/* router_handle()'s, with user capsules */
+	case LAYOUT_USER:
+	case LAYOUT_NONE:
+		response_status(r, 51, "Not found");
+		break;
 	}
-	if (strncmp(path, "/posts/", 7) == 0) {
-		len = segment(path + 7, &rest);
-		route_section(rt, path, "posts", path + 7, len, rest, r);
-		return;
-	}
-	if (strncmp(path, "/series/", 8) == 0) {
-		len = segment(path + 8, &rest);
-		route_section(rt, path, "series", path + 8, len, rest, r);
-		return;
-	}
-	if (strncmp(path, "/tags/", 6) == 0) {
-		len = segment(path + 6, &rest);
-		route_section(rt, path, "tags", path + 6, len, rest, r);
-		return;
-	}
-	if (strcmp(path, "/robots.txt") == 0 && cfg->robots != NULL) {
-		serve_robots(rt, r);
-		return;
-	}
-	/* "/<page>" from pages/; "/<page>/" redirects to it. */
-	len = segment(path + 1, &rest);
-	if (len > 0 && len < 256 && (*rest == '\0' || strcmp(rest, "/") == 0)) {
-		char name[256], to[258];
-
-		memcpy(name, path + 1, len);
-		name[len] = '\0';
-		if ((d = archive_doc(a, name)) != NULL) {
-			if (*rest == '\0')
-				response_serve_text(rt, TEXT_DOC, d->id, r);
-			else if (rt->proto == PROTO_GOPHER)
-				response_serve_text(rt, TEXT_DOC_MENU, d->id,
-				    r);
-			else {
-				snprintf(to, sizeof(to), "/%s", name);
-				response_redirect(rt, to, r);
-			}
-			return;
-		}
-	}
-	response_status(r, 51, "Not found");
 }
 
 /* "/~/": the users who publish, made as every navigation page is. */
@@ -357,42 +350,36 @@ user_cmp(const void *key, const void *elt)
  */
 static void
 route_user(const struct route *rt, const struct router_req *req,
-    struct response *r)
+    const struct layout_ref *ref, struct response *r)
 {
 	const struct router_users *u = req->users;
 	const struct config	*c;
 	struct router_req	 sub;
-	char			 name[256];
-	const char		*p = req->path + 2, *rest;
-	size_t			 len;
+	char			 name[256], *to;
 
-	if (*p == '\0') {
-		response_status(r, 31, "/~/");
+	if (ref->kind == LAYOUT_USERS && ref->bare) {
+		response_status(r, 31, LAYOUT_PATH_USERS);
 		return;
 	}
-	if (strcmp(p, "/") == 0) {
+	if (ref->kind == LAYOUT_USERS) {
 		serve_users(rt, u, r);
 		return;
 	}
-	len = segment(p, &rest);
-	if (len == 0 || len >= sizeof(name)) {
-		response_status(r, 51, "Not found");
-		return;
-	}
-	memcpy(name, p, len);
-	name[len] = '\0';
-	if ((c = bsearch(name, u->cfgs, u->n, sizeof(*u->cfgs),
+	if (ref->namelen == 0 || layout_name(ref, name, sizeof(name)) == -1 ||
+	    (c = bsearch(name, u->cfgs, u->n, sizeof(*u->cfgs),
 	    user_cmp)) == NULL) {
 		response_status(r, 51, "Not found");
 		return;
 	}
-	if (*rest == '\0') {
+	if (ref->bare) {
 		/* "/~name" -> "/~name/": relative links need the slash. */
-		response_status(r, 31, "/~%s/", name);
+		to = layout_path(LAYOUT_USER, name, "/");
+		response_status(r, 31, "%s", to);
+		free(to);
 		return;
 	}
 	sub = *req;
-	sub.path = rest;
+	sub.path = ref->rest;
 	sub.users = NULL;
 	sub.writer = 0;		/* the operator's writers: not the user's */
 	router_handle(c, u->sites[c - u->cfgs], &sub, r);
@@ -409,7 +396,7 @@ redirect_base(const struct config *cfg, struct response *r)
 	size_t	 blen, mlen;
 
 	if (cfg->base == NULL || r->status / 10 != 3 ||
-	    !response_site_path(r->meta))
+	    !layout_site_path(r->meta))
 		return;
 	blen = strlen(cfg->base);
 	mlen = strlen(r->meta);
@@ -428,15 +415,17 @@ router_handle(const struct config *cfg, struct site *site,
 {
 	struct route	 rt = { cfg, site, site->a, req->proto, req->path,
 			    req->writer, router_gopher_url };
+	struct layout_ref ref;
 	const char	*to;
 	int		 status;
 
-	if (req->users != NULL && cfg->userdirs != NULL &&
-	    strncmp(req->path, "/~", 2) == 0) {
-		route_user(&rt, req, r);
+	layout_parse(req->path, req->users != NULL && cfg->userdirs != NULL ?
+	    LAYOUT_USERDIRS : 0, &ref);
+	if (ref.kind == LAYOUT_USERS || ref.kind == LAYOUT_USER) {
+		route_user(&rt, req, &ref, r);
 		return;
 	}
-	route_path(&rt, req->query, r);
+	route_path(&rt, &ref, req->query, r);
 	/* Content wins: "redirects:" only answers what would be 51. */
 	if (r->status == 51 &&
 	    (to = config_redirect(cfg, req->path, &status)) != NULL)

@@ -22,6 +22,7 @@
 #include "core/util.h"
 #include "proto/gopher.h"
 #include "proto/gopherplus.h"
+#include "site/gopher_front.h"
 #include "site/router.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -71,8 +72,7 @@ static void
 plus_forms(const uint8_t *data, size_t size)
 {
 	static const struct gopherplus_site site = {
-		"example.org", 70, "Admin", NULL, FSAFE_LINKS_INSIDE,
-		size_of, NULL,
+		"example.org", 70, "Admin", NULL, size_of, NULL,
 	};
 	static const enum gopherplus_form forms[] = {
 		GOPHERPLUS_DATA, GOPHERPLUS_INFO, GOPHERPLUS_DIR,

@@ -735,6 +735,13 @@ test_cgi(void)
 	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
 	expect_err("cgi: files\n", "1:6: cgi: 'files' is a path the server"
 	    " answers itself");
+	/* One table of such names (core/layout.c), any case. */
+	expect_err("cgi: Files\n", "1:6: cgi: 'Files' is a path the server"
+	    " answers itself");
+	expect_err("cgi: index\n", "1:6: cgi: 'index' is a path the server"
+	    " answers itself");
+	expect_err("cgi: caps.txt\n", "1:6: cgi: 'caps.txt' is a path the "
+	    "server answers itself");
 	expect_err("cgi_max_programs: 0\n", "1:19: cgi_max_programs: 0 is out"
 	    " of range (1 to 1000)");
 }

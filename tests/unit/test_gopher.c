@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "core/config.h"
 #include "proto/gopher.h"
+#include "site/gopher_front.h"
 #include "site/router.h"
 #include "harness.h"
 #include "core/util.h"

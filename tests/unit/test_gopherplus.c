@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
-#include "proto/gopherplus.h"
+#include "site/gopher_front.h"
 #include "site/router.h"
 #include "harness.h"
 
@@ -36,8 +36,7 @@ fake_size(void *ctx, const char *path)
 
 static int			 nsize;
 static const struct gopherplus_site site = {
-	"example.org", 7070, "Jo Writer", NULL, FSAFE_LINKS_INSIDE,
-	fake_size, &nsize,
+	"example.org", 7070, "Jo Writer", NULL, fake_size, &nsize,
 };
 
 /* A response as the router leaves it: owned bytes, 20, a type. */

@@ -28,6 +28,7 @@
 #include "files.h"
 #include "harness.h"
 #include "proto/gopher.h"
+#include "site/gopher_front.h"
 #include "site/router.h"
 #include "site/site.h"
 
