@@ -226,44 +226,47 @@ layout_under(const char *dir, const char *path)
 	    (path[1 + n] == '\0' || path[1 + n] == '/');
 }
 
-/* What a kind's path is made of: prefix name middle rest. */
+/*
+ * What a kind's path is made of: prefix name middle rest, indexed by
+ * kind (LAYOUT_USER is the last).
+ */
 static const struct shape_of {
-	enum layout_kind kind;
 	const char	*prefix, *middle;
 } paths[] = {
-	{ LAYOUT_HOME,		LAYOUT_PATH_HOME,	"" },
-	{ LAYOUT_POSTS,		LAYOUT_PATH_POSTS,	"" },
-	{ LAYOUT_SERIES_LIST,	LAYOUT_PATH_SERIES,	"" },
-	{ LAYOUT_TAGS,		LAYOUT_PATH_TAGS,	"" },
-	{ LAYOUT_GEMLOG,	LAYOUT_PATH_GEMLOG,	"" },
-	{ LAYOUT_FEED,		LAYOUT_PATH_FEED,	"" },
-	{ LAYOUT_SEARCH,	LAYOUT_PATH_SEARCH,	"" },
-	{ LAYOUT_ROBOTS,	"/robots.txt",		"" },
-	{ LAYOUT_DRAFTS,	LAYOUT_PATH_DRAFTS,	"" },
-	{ LAYOUT_DRAFT,		LAYOUT_PATH_DRAFTS,	"" },
-	{ LAYOUT_FILES,		LAYOUT_PATH_FILES,	"" },
-	{ LAYOUT_POST,		LAYOUT_PATH_POSTS,	"" },
-	{ LAYOUT_POST_MENU,	LAYOUT_PATH_POSTS,	"/" },
-	{ LAYOUT_BUNDLE_FILE,	LAYOUT_PATH_POSTS,	"/" },
-	{ LAYOUT_SERIES,	LAYOUT_PATH_SERIES,	"/" },
-	{ LAYOUT_SERIES_FEED,	LAYOUT_PATH_SERIES,	"/atom.xml" },
-	{ LAYOUT_TAG,		LAYOUT_PATH_TAGS,	"/" },
-	{ LAYOUT_TAG_FEED,	LAYOUT_PATH_TAGS,	"/atom.xml" },
-	{ LAYOUT_PAGE,		"/",			"" },
-	{ LAYOUT_PAGE_MENU,	"/",			"/" },
-	{ LAYOUT_USERS,		LAYOUT_PATH_USERS,	"" },
-	{ LAYOUT_USER,		"/~",			"" },
+	[LAYOUT_NONE] = { "", "" },
+	[LAYOUT_HOME] = { LAYOUT_PATH_HOME, "" },
+	[LAYOUT_POSTS] = { LAYOUT_PATH_POSTS, "" },
+	[LAYOUT_SERIES_LIST] = { LAYOUT_PATH_SERIES, "" },
+	[LAYOUT_TAGS] = { LAYOUT_PATH_TAGS, "" },
+	[LAYOUT_GEMLOG] = { LAYOUT_PATH_GEMLOG, "" },
+	[LAYOUT_FEED] = { LAYOUT_PATH_FEED, "" },
+	[LAYOUT_SEARCH] = { LAYOUT_PATH_SEARCH, "" },
+	[LAYOUT_ROBOTS] = { "/robots.txt", "" },
+	[LAYOUT_DRAFTS] = { LAYOUT_PATH_DRAFTS, "" },
+	[LAYOUT_DRAFT] = { LAYOUT_PATH_DRAFTS, "" },
+	[LAYOUT_FILES] = { LAYOUT_PATH_FILES, "" },
+	[LAYOUT_POST] = { LAYOUT_PATH_POSTS, "" },
+	[LAYOUT_POST_MENU] = { LAYOUT_PATH_POSTS, "/" },
+	[LAYOUT_BUNDLE_FILE] = { LAYOUT_PATH_POSTS, "/" },
+	[LAYOUT_SERIES] = { LAYOUT_PATH_SERIES, "/" },
+	[LAYOUT_SERIES_FEED] = { LAYOUT_PATH_SERIES, "/atom.xml" },
+	[LAYOUT_TAG] = { LAYOUT_PATH_TAGS, "/" },
+	[LAYOUT_TAG_FEED] = { LAYOUT_PATH_TAGS, "/atom.xml" },
+	[LAYOUT_PAGE] = { "/", "" },
+	[LAYOUT_PAGE_MENU] = { "/", "/" },
+	[LAYOUT_USERS] = { LAYOUT_PATH_USERS, "" },
+	[LAYOUT_USER] = { "/~", "" },
 };
+
+_Static_assert(nitems(paths) == LAYOUT_USER + 1, "a path for every kind");
 
 char *
 layout_path(enum layout_kind kind, const char *name, const char *rest)
 {
-	size_t	 i;
+	const struct shape_of	*p = &paths[kind];
 
-	for (i = 0; i < nitems(paths); i++)
-		if (paths[i].kind == kind)
-			return xasprintf("%s%s%s%s", paths[i].prefix,
-			    name != NULL ? name : "", paths[i].middle,
-			    rest != NULL ? rest : "");
-	return xstrdup("");		/* LAYOUT_NONE */
+	if (kind == LAYOUT_NONE)
+		return xstrdup("");
+	return xasprintf("%s%s%s%s", p->prefix, name != NULL ? name : "",
+	    p->middle, rest != NULL ? rest : "");
 }
