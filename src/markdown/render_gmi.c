@@ -21,8 +21,8 @@
  *     show "[x]" or "[ ]" in place of "◦".  Further blocks of an item
  *     are text lines indented under its text;
  *   - quotes are "> " lines, nested "> > " (at most 32 markers).  A
- *     code block or table in a quote is written as quote lines, since
- *     a preformatted block cannot sit in one;
+ *     code block in a quote is a ``` block between its quote lines
+ *     (code_block()); a table in one is written as quote lines;
  *   - code blocks and tables are ``` blocks (alt text: the info string,
  *     or "table"), columns padded to their width in code points;
  *   - footnote references are "[1]"; the notes follow the body under
@@ -420,18 +420,18 @@ item_enter(struct render *r, cmark_node *n, int task)
 static void
 code_block(struct render *r, cmark_node *n)
 {
-	const struct gmi	*g = r->fmt;
 	const char		*lit = cmark_node_get_literal(n);
 	const char		*info = cmark_node_get_fence_info(n);
 	char			*alt;
 
+	/*
+	 * In a quote too: a ``` block between its lines, not quote lines.
+	 * Clients draw a quote their own way (a bar, italics), so "> "
+	 * inside a preformatted block would be characters of the code,
+	 * copied with it; the quote's lines around it keep the context.
+	 */
 	render_block_sep(r, n);
 	lit = lit ? lit : "";
-	if (cur(g)->nq > 0) {		/* no ``` inside a quote line */
-		render_out(r, lit, strlen(lit), RENDER_ESC_PRE);
-		render_cr(r);
-		return;
-	}
 	alt = render_clean_label(info ? info : "", info ? strlen(info) : 0);
 	r->no_prefix = 1;
 	render_lit(r, "```");

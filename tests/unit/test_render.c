@@ -183,7 +183,11 @@ test_gmi_blocks(void)
 	GMI_EQ("3. x\n4. y\n", "* 3. x\n* 4. y\n");
 	GMI_EQ("- [x] done\n- [ ] todo\n", "* [x] done\n* [ ] todo\n");
 	GMI_EQ("> a\n>\n> > b\n", "> a\n>\n> > b\n");
-	GMI_EQ("> ```\n> code\n> ```\n", "> code\n");
+	/* Code in a quote stays preformatted, between the quote's lines. */
+	GMI_EQ("> ```\n> code\n> ```\n", "```\ncode\n```\n");
+	GMI_EQ("> a\n>\n> ```sh\n> ```x\n> ```\n> b\n",
+	    "> a\n>\n```sh\n ```x\n```\n>\n> b\n");
+	GPH_EQ("> a\n>\n> ```\n> x\n> ```\n", "> a\n>\n>     x\n");
 	GMI_EQ("```py\nx = 1\n```\n", "```py\nx = 1\n```\n");
 	GMI_EQ("````\n```\n````\n", "```\n ```\n```\n");
 	GMI_EQ("    a\tb\n", "```\na\tb\n```\n");
