@@ -17,9 +17,10 @@
  *   - list items are "* " lines.  Nesting is shown after the marker:
  *     depth 1 "* text", depth 2 "*   ◦ text", depth 3 "*     ◦ text"
  *     (two more spaces per level, at most 8 levels of them); ordered
- *     items keep their number ("* 1. text", "*   2) text"), task items
- *     show "[x]" or "[ ]" in place of "◦".  Further blocks of an item
- *     are text lines indented under its text;
+ *     items are text lines with their number ("1. text", nested
+ *     "    2) text": the number where "◦" would be), task items show
+ *     "[x]" or "[ ]" in place of "◦".  Further blocks of an item are
+ *     text lines indented under its text;
  *   - quotes are "> " lines, nested "> > " (at most 32 markers).  A
  *     code block in a quote is a ``` block between its quote lines
  *     (code_block()); a table in one is written as quote lines;
@@ -393,20 +394,27 @@ item_enter(struct render *r, cmark_node *n, int task)
 	cmark_node		*list = cmark_node_parent(n);
 	unsigned		 nl, i;
 	long			 num = 0;
+	int			 ordered;
 
 	render_item_sep(r, n);
 	if (g->nst > 0)
 		num = g->st[g->nst - 1].num++;
 	nl = cur(g)->nl + 1;
-	buf_addstr(&m, "* ");
+	ordered = cmark_node_get_list_type(list) == CMARK_ORDERED_LIST;
+	/*
+	 * An ordered item is a text line with its number ("1. x"), not a
+	 * bullet: "* 1. x" reads as a bullet, and clients draw "* " as
+	 * one.  Nested, its number stands where a bullet's "◦" would.
+	 */
+	if (!ordered || nl > 1)
+		buf_addstr(&m, ordered ? "  " : "* ");
 	for (i = 1; i < nl && i <= GMI_MAX_LEVELS; i++)
 		buf_addstr(&m, "  ");
-	if (cmark_node_get_list_type(list) == CMARK_ORDERED_LIST)
+	if (ordered)
 		render_item_number(&m, list, num);
 	if (task)
 		render_item_box(&m, n);
-	else if (nl > 1 && cmark_node_get_list_type(list) !=
-	    CMARK_ORDERED_LIST)
+	else if (nl > 1 && !ordered)
 		buf_addstr(&m, "◦ ");
 	set_prefix(r, cur(g), 0);
 	render_lit(r, m.data);

@@ -270,7 +270,7 @@ test_blocks(void)
 	GMI_EQ("<div>a</div><div>b</div>\n", "a\nb\n");
 	GMI_EQ("<blockquote><p>Q</p></blockquote>\n", "> Q\n");
 	GMI_EQ("<ul><li>a<li>b</ul>\n", "* a\n* b\n");
-	GMI_EQ("<ol start=\"7\"><li>a</li></ol>\n", "* 7. a\n");
+	GMI_EQ("<ol start=\"7\"><li>a</li></ol>\n", "7. a\n");
 	GMI_EQ("<h3>Three</h3><h5>Five</h5>\n",
 	    "### Three\n\n### \xe2\x80\xba\xe2\x80\xba Five\n");
 	GMI_EQ("<hr>\n", "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"

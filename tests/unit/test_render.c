@@ -179,8 +179,14 @@ test_gmi_blocks(void)
 	GMI_EQ("a\nb\n\nc\n", "a b\n\nc\n");
 	GMI_EQ("a\\\nb\n", "a\nb\n");
 	GMI_EQ("- a\n- b\n  - c\n    1. d\n",
-	    "* a\n* b\n*   ◦ c\n*     1. d\n");
-	GMI_EQ("3. x\n4. y\n", "* 3. x\n* 4. y\n");
+	    "* a\n* b\n*   ◦ c\n      1. d\n");
+	/* Ordered items are numbered text lines, not bullets; nested, in order. */
+	GMI_EQ("3. x\n4. y\n", "3. x\n4. y\n");
+	GMI_EQ("1. a\n   1. b\n   2. c\n2. d\n",
+	    "1. a\n    1. b\n    2. c\n2. d\n");
+	GMI_EQ("> 1. q\n>    - r\n", "> 1. q\n> *   ◦ r\n");
+	GMI_EQ("1. a\n\n   more\n", "1. a\n\n   more\n");
+	GPH_EQ("1. a\n   1. b\n2. d\n", "1. a\n   1. b\n2. d\n");
 	GMI_EQ("- [x] done\n- [ ] todo\n", "* [x] done\n* [ ] todo\n");
 	GMI_EQ("> a\n>\n> > b\n", "> a\n>\n> > b\n");
 	/* Code in a quote stays preformatted, between the quote's lines. */
