@@ -600,10 +600,10 @@ file_new(const struct archive_state *ap, int dirfd, const char *rel,
 	body = f->src + f->m.body_off;
 	body_heading_links(f);
 	f->words = count_words(body, len - f->m.body_off);
-	if (!f->gemtext && f->m.summary == NULL &&
-	    strncmp(rel, "posts/", 6) == 0)
-		f->summary = render_summary(body, len - f->m.body_off,
-		    SUMMARY_MAX);
+	if (f->m.summary == NULL && strncmp(rel, "posts/", 6) == 0)
+		f->summary = f->gemtext ? render_gemtext_summary(body,
+		    len - f->m.body_off, SUMMARY_MAX) : render_summary(body,
+		    len - f->m.body_off, SUMMARY_MAX);
 	if (strncmp(rel, "posts/", 6) == 0)
 		post_file_keys(f);
 	return f;

@@ -92,6 +92,8 @@ char	*render_first_heading(const char *md, size_t len);
  * such paragraph.
  */
 char	*render_summary(const char *md, size_t len, size_t max);
+/* The same for a post kept in gemtext: its first text lines with words. */
+char	*render_gemtext_summary(const char *gmi, size_t len, size_t max);
 
 /*
  * What md's raw HTML becomes, element by element, where it does not

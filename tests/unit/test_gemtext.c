@@ -188,6 +188,39 @@ test_render(void)
 	buf_free(&b);
 }
 
+/* render_gemtext_summary(): the first text lines with words in them. */
+static void
+test_summary(void)
+{
+	static const struct { const char *gmi, *want; } cases[] = {
+		{ "# T\n\n=> /x link\n* item\n> quote\n...\n\nFirst "
+		    "line\nsecond line\n\nLater.\n", "First line second line" },
+		{ "```\nin a block\n```\nAfter.\n", "After." },
+		{ "  \t\nA \xff byte\n", "A \xef\xbf\xbd byte" },
+		{ "# Only a heading\n=> x y\n", NULL },
+	};
+	struct buf	 b = BUF_INIT;
+	char		*s;
+	size_t		 i;
+
+	for (i = 0; i < nitems(cases); i++) {
+		s = render_gemtext_summary(cases[i].gmi,
+		    strlen(cases[i].gmi), 300);
+		OK(cases[i].want == NULL ? s == NULL : s != NULL &&
+		    strcmp(s, cases[i].want) == 0, "summary %zu: %s", i,
+		    s ? s : "(none)");
+		free(s);
+	}
+	for (i = 0; i < 200; i++)
+		buf_addstr(&b, "word ");
+	buf_addstr(&b, "\n");
+	s = render_gemtext_summary(b.data, b.len, 20);
+	OK(s != NULL && strcmp(s, "word word word\xe2\x80\xa6") == 0,
+	    "cut at a word: %s", s ? s : "(none)");
+	free(s);
+	buf_free(&b);
+}
+
 static struct archive *
 load(void)
 {
@@ -251,6 +284,15 @@ test_archive(void)
 	p = archive_post(a, "notitle");
 	OK(p != NULL && strcmp(p->title, "notitle") == 0,
 	    "no heading: the file name");
+	/* A summary, as a Markdown post's: the first text lines. */
+	p = archive_post(a, "plain");
+	STR_EQ(p != NULL ? p->summary : NULL, "A walrus in gemtext.",
+	    "summary: the first text line");
+	p = archive_post(a, "fm");
+	STR_EQ(p != NULL ? p->summary : NULL, "Intro line before the title.",
+	    "summary before the heading");
+	p = archive_post(a, "toml");
+	OK(p != NULL && p->summary == NULL, "no text: no summary");
 	OK(archive_post(a, "md") != NULL && !archive_post(a, "md")->gemtext,
 	    "Markdown posts are not gemtext");
 	OK(archive_tag(a, "notes") != NULL &&
@@ -286,6 +328,7 @@ static const struct harness_test tests[] = {
 	NAMED("lines"),
 	NAMED("title_links_plain"),
 	NAMED("render"),
+	NAMED("summary"),
 	NAMED("archive"),
 };
 
@@ -297,6 +340,7 @@ main(int argc, char **argv)
 	RUN("lines", test_lines());
 	RUN("title_links_plain", test_title_links_plain());
 	RUN("render", test_render());
+	RUN("summary", test_summary());
 	snprintf(top, sizeof(top), "/tmp/capsuled-gemtext-XXXXXX");
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");
