@@ -382,6 +382,29 @@ flush_links(struct render *r, struct gmi *g)
 }
 
 /*
+ * The labels of a links-only paragraph's links that resolved to
+ * nothing, as one text line: what Gopher text shows of them (their
+ * text, no reference), so the two protocols read the same.
+ */
+static void
+dead_labels(struct render *r, struct gmi *g)
+{
+	size_t	 i;
+	int	 any = 0;
+
+	for (i = 0; i < g->nlinks; i++) {
+		if (g->links[i].url != NULL || g->links[i].label == NULL ||
+		    g->links[i].label[0] == '\0')
+			continue;
+		if (any++)
+			render_text(r, " ");
+		render_text(r, g->links[i].label);
+	}
+	if (any)
+		render_cr(r);
+}
+
+/*
  * Blocks
  */
 
@@ -588,8 +611,10 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 				render_mark(r, &g->para);
 			}
 		} else {
-			if (g->links_only)
+			if (g->links_only) {
 				render_rewind(r, &g->para);
+				dead_labels(r, g);
+			}
 			g->links_only = 0;
 			flush_links(r, g);
 		}
@@ -695,6 +720,17 @@ add_valid(struct buf *out, const char *s, size_t len)
 	}
 }
 
+/* Would s[0..len) at a line's start read as a line type? */
+static int
+gmi_marker(const char *s, size_t len)
+{
+	return (len > 0 && (s[0] == '#' || s[0] == '>')) ||
+	    (len > 1 && ((s[0] == '=' && s[1] == '>') ||
+	    (s[0] == '*' && (s[1] == ' ' || s[1] == '\t')))) ||
+	    (len > 2 && strncmp(s, "```", 3) == 0) ||
+	    (len == 1 && s[0] == '*');
+}
+
 void
 render_gemtext_gmi(const char *gmi, size_t len,
     const struct render_opts *opts, struct buf *out)
@@ -720,6 +756,18 @@ render_gemtext_gmi(const char *gmi, size_t len,
 				buf_addc(out, ' ');
 				add_valid(out, l.text, l.textlen);
 			}
+		} else if (rw != NULL) {
+			/*
+			 * Rewritten to nothing: its label (else its URL) as
+			 * text, as Gopher text shows it, never a marker.
+			 */
+			if (l.textlen > 0 ? gmi_marker(l.text, l.textlen) :
+			    gmi_marker(l.url, l.urllen))
+				buf_addc(out, ' ');
+			if (l.textlen > 0)
+				add_valid(out, l.text, l.textlen);
+			else
+				add_valid(out, l.url, l.urllen);
 		} else
 			add_valid(out, l.line, l.linelen);
 		free(rw);

@@ -154,6 +154,7 @@ test_render(void)
 	    "end";
 	struct render_opts	 o;
 	struct buf		 b = BUF_INIT;
+	const char		*rel;
 
 	memset(&o, 0, sizeof(o));
 	o.rewrite = rewrite;
@@ -164,7 +165,7 @@ test_render(void)
 	STR_EQ(b.data,
 	    "# T\n"
 	    "=> /posts/other Other post\n"
-	    "=> gone.md\n"
+	    "gone.md\n"
 	    "=> keep.png\tA picture\n"
 	    "```\n=> other.gmi in a block\n```\n"
 	    "bad \xef\xbf\xbd byte\n"
@@ -185,6 +186,29 @@ test_render(void)
 	    "[1] gopher://h/0/posts/other\n"
 	    "[2] keep.png\n",
 	    "wrapped text, links gathered as a Markdown post's");
+	buf_free(&b);
+	/*
+	 * Relative links: resolved against the page's path as a Gemini
+	 * client would; no base, and a dot segment: text, never a selector.
+	 */
+	o.base = "/posts/2024/plain";
+	rel = "=> ./ Back to gemlog\n=> ../\n=> ../../../x/./y.png?q#f Up\n"
+	    "=> img/a.png A\n=> #top Top\n";
+	render_gopher_gmi(rel, strlen(rel), &o, &b);
+	buf_add(&b, "", 1);
+	STR_EQ(b.data,
+	    "Back to gemlog[1]\n../[2]\nUp[3]\nA[4]\nTop[5]\n\n"
+	    "References\n----------\n\n"
+	    "[1] gopher://h/0/posts/2024/\n[2] gopher://h/0/posts/\n"
+	    "[3] gopher://h/0/x/y.png?q\n[4] gopher://h/0/posts/2024/img/a.png\n"
+	    "[5] gopher://h/0/posts/2024/plain\n", "relative links resolved");
+	buf_free(&b);
+	o.base = NULL;
+	rel = "=> ./ Back\n=> ../x Up\n=> y.png Y\n";
+	render_gopher_gmi(rel, strlen(rel), &o, &b);
+	buf_add(&b, "", 1);
+	STR_EQ(b.data, "Back\nUp\nY[1]\n\nReferences\n----------\n\n"
+	    "[1] y.png\n", "no base: no dot segment in a selector");
 	buf_free(&b);
 }
 

@@ -353,6 +353,36 @@ test_hooks(void)
 	free(s);
 }
 
+/* Links rewritten to nothing: their text, the same on both protocols. */
+static char *
+rewrite_dead(void *ctx, const char *url)
+{
+	return strncmp(url, "dead", 4) == 0 ? strdup("") : NULL;
+}
+
+static void
+test_dead_links(void)
+{
+	struct render_opts	 o;
+	char			*s;
+
+	memset(&o, 0, sizeof(o));
+	o.rewrite = rewrite_dead;
+	s = gmi_opts("![A photo](dead.png) [ok](/x)\n\n![](dead/b.png)\n", &o);
+	STR_EQ(s, "A photo\n=> /x ok\n\nb.png\n", "gemtext keeps the alt text");
+	free(s);
+	s = gph_opts("![A photo](dead.png) [ok](/x)\n\n![](dead/b.png)\n", &o);
+	STR_EQ(s, "A photo ok[1]\n\nb.png\n\nReferences\n----------\n\n"
+	    "[1] /x\n", "Gopher text the same");
+	free(s);
+	/* Relative links in Gopher text: against the page's own path. */
+	o.base = "/posts/x";
+	s = gph_opts("[up](../) [here](./) [img](a/./b.png)\n", &o);
+	STR_EQ(s, "up[1] here[2] img[3]\n\nReferences\n----------\n\n"
+	    "[1] /\n[2] /posts/\n[3] /posts/a/b.png\n", "relative resolved");
+	free(s);
+}
+
 static void
 test_gmi_table_notes(void)
 {
@@ -657,6 +687,7 @@ static const struct harness_test tests[] = {
 	TEST(test_gmi_links),
 	TEST(test_gmi_autolinks),
 	TEST(test_hooks),
+	TEST(test_dead_links),
 	TEST(test_gmi_table_notes),
 	TEST(test_gph),
 	TEST(test_first_heading),
