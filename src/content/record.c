@@ -22,6 +22,7 @@
  * system and struct meta; nothing of the posts, series and tags made
  * from records (content/archive.c).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -428,23 +429,96 @@ post_file_keys(struct archive_file *f)
 		f->tagkeys[i] = slug_tag_key(f->m.tags[i]);
 }
 
+#define BUNDLE_MAX_FILES	1024	/* of a bundle, shown to its shortcodes */
+#define BUNDLE_MAX_DEPTH	4	/* folders below a bundle's */
+
+/*
+ * The files of the bundle folder open at fd, below prefix ("" or
+ * "img/"), into *names as template_files wants them: regular files, no
+ * symbolic link, no name starting with '.', as archive_bundle_open()
+ * serves them; the index left out (it is the post).
+ */
+static void
+bundle_list(int fd, const char *prefix, int depth, char ***names, size_t *n)
+{
+	DIR		*d;
+	struct dirent	*e;
+	struct stat	 st;
+	char		*rel;
+	int		 sub, dfd;
+
+	if ((dfd = dup(fd)) == -1)
+		return;
+	if ((d = fdopendir(dfd)) == NULL) {
+		close(dfd);
+		return;
+	}
+	while (*n < BUNDLE_MAX_FILES && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || (*prefix == '\0' &&
+		    (strcmp(e->d_name, "index.md") == 0 ||
+		    strcmp(e->d_name, "index.gmi") == 0)) ||
+		    fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1)
+			continue;
+		rel = xasprintf("%s%s", prefix, e->d_name);
+		if (S_ISREG(st.st_mode)) {
+			if (*n % 32 == 0)
+				*names = xreallocarray(*names, *n + 32,
+				    sizeof(**names));
+			(*names)[(*n)++] = rel;
+			continue;
+		}
+		if (S_ISDIR(st.st_mode) && depth < BUNDLE_MAX_DEPTH &&
+		    (sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC)) != -1) {
+			free(rel);
+			rel = xasprintf("%s%s/", prefix, e->d_name);
+			bundle_list(sub, rel, depth + 1, names, n);
+			close(sub);
+		}
+		free(rel);
+	}
+	closedir(d);
+}
+
+static int
+cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
 /*
  * The body's template constructs read for what they mean, once, when
  * the file is read: src then holds the front matter and the rewritten
  * body, so headings, word counts, links, search and every rendering
  * see no template syntax, and rendering (on the request path) pays
- * nothing for it.
+ * nothing for it.  A page bundle's index (dirfd its folder) has its
+ * folder's files listed for the shortcodes that name them.
  */
 static void
-read_templates(struct archive_file *f)
+read_templates(struct archive_file *f, int dirfd)
 {
 	struct template_result	 r;
-	char			*src;
-	size_t			 off = f->m.body_off;
+	struct template_files	 tf = { NULL, 0 };
+	char			*src, **names = NULL;
+	const char		*slash = strrchr(f->rel, '/');
+	size_t			 off = f->m.body_off, n = 0, i;
+	int			 bundle;
 
 	if (!template_present(f->src + off, f->len - off))
 		return;
-	template_rewrite(f->src + off, f->len - off, &r);
+	bundle = strncmp(f->rel, "posts/", 6) == 0 && slash != NULL &&
+	    slash > f->rel + 5 && strcmp(slash + 1, "index.md") == 0;
+	if (bundle) {
+		bundle_list(dirfd, "", 0, &names, &n);
+		qsort(names, n, sizeof(*names), cmp_str);
+		tf.names = (const char *const *)names;
+		tf.n = n;
+	}
+	template_rewrite_bundle(f->src + off, f->len - off,
+	    bundle ? &tf : NULL, &r);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	src = xmalloc(off + r.len + 1);
 	memcpy(src, f->src, off);
 	memcpy(src + off, r.body, r.len + 1);
@@ -468,7 +542,12 @@ log_templates(struct archive *a, const struct archive_file *f)
 
 	for (i = 0; i < f->ntnotes; i++) {
 		n = &f->tnotes[i];
-		if (n->what == TEMPLATE_REMOVED) {
+		if (n->what == TEMPLATE_UNRESOLVED) {
+			snprintf(why, sizeof(why), "template: %s names no "
+			    "file of the page bundle", n->text);
+			archive_warn(a, f->rel, f->m.body_line + n->line - 1,
+			    n->col, why, 0);
+		} else if (n->what == TEMPLATE_REMOVED) {
 			snprintf(why, sizeof(why), "template: removed %s",
 			    n->text);
 			archive_warn(a, f->rel, f->m.body_line + n->line - 1,
@@ -487,7 +566,7 @@ log_templates(struct archive *a, const struct archive_file *f)
 
 /* A record of src[0..len) (taken over), read as st said. */
 static struct archive_file *
-file_new(const struct archive_state *ap, const char *rel,
+file_new(const struct archive_state *ap, int dirfd, const char *rel,
     const struct stat *st, char *src, size_t len)
 {
 	struct archive_file	*f;
@@ -516,15 +595,15 @@ file_new(const struct archive_state *ap, const char *rel,
 	f->len = len;
 	f->gemtext = strncmp(rel, "posts/", 6) == 0 && archive_gmi_name(rel);
 	if (!f->gemtext)		/* Hugo's templates are Markdown's */
-		read_templates(f);
+		read_templates(f, dirfd);
 	len = f->len;
 	body = f->src + f->m.body_off;
 	body_heading_links(f);
 	f->words = count_words(body, len - f->m.body_off);
-	if (!f->gemtext && f->m.summary == NULL &&
-	    strncmp(rel, "posts/", 6) == 0)
-		f->summary = render_summary(body, len - f->m.body_off,
-		    SUMMARY_MAX);
+	if (f->m.summary == NULL && strncmp(rel, "posts/", 6) == 0)
+		f->summary = f->gemtext ? render_gemtext_summary(body,
+		    len - f->m.body_off, SUMMARY_MAX) : render_summary(body,
+		    len - f->m.body_off, SUMMARY_MAX);
 	if (strncmp(rel, "posts/", 6) == 0)
 		post_file_keys(f);
 	return f;
@@ -626,7 +705,7 @@ record_get(struct archive *a, int dirfd, const char *name, const char *rel,
 		if ((f = keep_old(a, old, rel)) == NULL)
 			return NULL;
 	} else {
-		f = file_new(ap, rel, &st, src, len);
+		f = file_new(ap, dirfd, rel, &st, src, len);
 		a->nread++;
 	}
 	if (ap->nfiles % 64 == 0)

@@ -146,6 +146,24 @@ skip_past(struct html_lexer *lx, size_t from, const char *end)
 	lx->pos = e != NULL ? (size_t)(e - lx->s) + n : lx->len;
 }
 
+/*
+ * The attributes html.c and html_elem.c ask for: kept however many
+ * others come before them (HTML_KEY_ATTRS slots, one for each).
+ */
+static int
+key_attr(const char *name)
+{
+	static const char *const keys[] = { "src", "href", "alt", "title",
+	    "srcset", "data-src", "data", "aria-label", "class", "start",
+	    "name", "label" };
+	size_t	 i;
+
+	for (i = 0; i < nitems(keys); i++)
+		if (strcmp(name, keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static enum html_tok
 tag_token(struct html_lexer *lx)
 {
@@ -206,6 +224,10 @@ tag_token(struct html_lexer *lx)
 			buf_addc(&lx->buf, tolower((unsigned char)s[nstart]));
 		buf_addc(&lx->buf, '\0');
 		dup = html_lex_attr(lx, lx->buf.data + at) != NULL;
+		/* Past the first ones, only what the reader asks for. */
+		if (lx->nattrs >= HTML_MAX_ATTRS - HTML_KEY_ATTRS &&
+		    !key_attr(lx->buf.data + at))
+			dup = 1;
 		if (dup) {
 			buf_truncate(&lx->buf, at);
 			continue;

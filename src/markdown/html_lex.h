@@ -16,7 +16,10 @@
 #include "core/buf.h"
 
 #define HTML_MAX_NAME	32	/* element names kept (lower case) */
-#define HTML_MAX_ATTRS	32	/* attributes kept per tag */
+#define HTML_MAX_ATTRS	32	/* attributes kept per tag: */
+#define HTML_KEY_ATTRS	12	/* the last of them kept for the names the
+				   reader asks for (src, href, alt...), so
+				   that many others before them lose none */
 
 enum html_tok {
 	HTML_TOK_EOF,

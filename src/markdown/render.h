@@ -41,6 +41,14 @@ struct render_opts {
 	render_link_fn	 absolute;
 	void		*absolute_ctx;
 	/*
+	 * Gopher only: the page's own path as a Gemini client asks for it
+	 * ("/posts/x"), borrowed.  A relative link the rewrite left ("./",
+	 * "../", "img/a.png") is resolved against it as that client would,
+	 * since Gopher has no relative references; with no base it is
+	 * text.  A selector never holds a dot segment.
+	 */
+	const char	*base;
+	/*
 	 * Gopher only: spell the text in ASCII (core/fold.h); lines
 	 * are wrapped at the width the spelling takes.  (The URLs of the
 	 * reference list are always percent-encoded ASCII.)
@@ -92,6 +100,8 @@ char	*render_first_heading(const char *md, size_t len);
  * such paragraph.
  */
 char	*render_summary(const char *md, size_t len, size_t max);
+/* The same for a post kept in gemtext: its first text lines with words. */
+char	*render_gemtext_summary(const char *gmi, size_t len, size_t max);
 
 /*
  * What md's raw HTML becomes, element by element, where it does not

@@ -17,12 +17,13 @@
  *   - list items are "* " lines.  Nesting is shown after the marker:
  *     depth 1 "* text", depth 2 "*   ◦ text", depth 3 "*     ◦ text"
  *     (two more spaces per level, at most 8 levels of them); ordered
- *     items keep their number ("* 1. text", "*   2) text"), task items
- *     show "[x]" or "[ ]" in place of "◦".  Further blocks of an item
- *     are text lines indented under its text;
+ *     items are text lines with their number ("1. text", nested
+ *     "    2) text": the number where "◦" would be), task items show
+ *     "[x]" or "[ ]" in place of "◦".  Further blocks of an item are
+ *     text lines indented under its text;
  *   - quotes are "> " lines, nested "> > " (at most 32 markers).  A
- *     code block or table in a quote is written as quote lines, since
- *     a preformatted block cannot sit in one;
+ *     code block in a quote is a ``` block between its quote lines
+ *     (code_block()); a table in one is written as quote lines;
  *   - code blocks and tables are ``` blocks (alt text: the info string,
  *     or "table"), columns padded to their width in code points;
  *   - footnote references are "[1]"; the notes follow the body under
@@ -381,6 +382,29 @@ flush_links(struct render *r, struct gmi *g)
 }
 
 /*
+ * The labels of a links-only paragraph's links that resolved to
+ * nothing, as one text line: what Gopher text shows of them (their
+ * text, no reference), so the two protocols read the same.
+ */
+static void
+dead_labels(struct render *r, struct gmi *g)
+{
+	size_t	 i;
+	int	 any = 0;
+
+	for (i = 0; i < g->nlinks; i++) {
+		if (g->links[i].url != NULL || g->links[i].label == NULL ||
+		    g->links[i].label[0] == '\0')
+			continue;
+		if (any++)
+			render_text(r, " ");
+		render_text(r, g->links[i].label);
+	}
+	if (any)
+		render_cr(r);
+}
+
+/*
  * Blocks
  */
 
@@ -393,20 +417,27 @@ item_enter(struct render *r, cmark_node *n, int task)
 	cmark_node		*list = cmark_node_parent(n);
 	unsigned		 nl, i;
 	long			 num = 0;
+	int			 ordered;
 
 	render_item_sep(r, n);
 	if (g->nst > 0)
 		num = g->st[g->nst - 1].num++;
 	nl = cur(g)->nl + 1;
-	buf_addstr(&m, "* ");
+	ordered = cmark_node_get_list_type(list) == CMARK_ORDERED_LIST;
+	/*
+	 * An ordered item is a text line with its number ("1. x"), not a
+	 * bullet: "* 1. x" reads as a bullet, and clients draw "* " as
+	 * one.  Nested, its number stands where a bullet's "◦" would.
+	 */
+	if (!ordered || nl > 1)
+		buf_addstr(&m, ordered ? "  " : "* ");
 	for (i = 1; i < nl && i <= GMI_MAX_LEVELS; i++)
 		buf_addstr(&m, "  ");
-	if (cmark_node_get_list_type(list) == CMARK_ORDERED_LIST)
+	if (ordered)
 		render_item_number(&m, list, num);
 	if (task)
 		render_item_box(&m, n);
-	else if (nl > 1 && cmark_node_get_list_type(list) !=
-	    CMARK_ORDERED_LIST)
+	else if (nl > 1 && !ordered)
 		buf_addstr(&m, "◦ ");
 	set_prefix(r, cur(g), 0);
 	render_lit(r, m.data);
@@ -420,18 +451,18 @@ item_enter(struct render *r, cmark_node *n, int task)
 static void
 code_block(struct render *r, cmark_node *n)
 {
-	const struct gmi	*g = r->fmt;
 	const char		*lit = cmark_node_get_literal(n);
 	const char		*info = cmark_node_get_fence_info(n);
 	char			*alt;
 
+	/*
+	 * In a quote too: a ``` block between its lines, not quote lines.
+	 * Clients draw a quote their own way (a bar, italics), so "> "
+	 * inside a preformatted block would be characters of the code,
+	 * copied with it; the quote's lines around it keep the context.
+	 */
 	render_block_sep(r, n);
 	lit = lit ? lit : "";
-	if (cur(g)->nq > 0) {		/* no ``` inside a quote line */
-		render_out(r, lit, strlen(lit), RENDER_ESC_PRE);
-		render_cr(r);
-		return;
-	}
 	alt = render_clean_label(info ? info : "", info ? strlen(info) : 0);
 	r->no_prefix = 1;
 	render_lit(r, "```");
@@ -580,8 +611,10 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 				render_mark(r, &g->para);
 			}
 		} else {
-			if (g->links_only)
+			if (g->links_only) {
 				render_rewind(r, &g->para);
+				dead_labels(r, g);
+			}
 			g->links_only = 0;
 			flush_links(r, g);
 		}
@@ -687,6 +720,17 @@ add_valid(struct buf *out, const char *s, size_t len)
 	}
 }
 
+/* Would s[0..len) at a line's start read as a line type? */
+static int
+gmi_marker(const char *s, size_t len)
+{
+	return (len > 0 && (s[0] == '#' || s[0] == '>')) ||
+	    (len > 1 && ((s[0] == '=' && s[1] == '>') ||
+	    (s[0] == '*' && (s[1] == ' ' || s[1] == '\t')))) ||
+	    (len > 2 && strncmp(s, "```", 3) == 0) ||
+	    (len == 1 && s[0] == '*');
+}
+
 void
 render_gemtext_gmi(const char *gmi, size_t len,
     const struct render_opts *opts, struct buf *out)
@@ -712,6 +756,18 @@ render_gemtext_gmi(const char *gmi, size_t len,
 				buf_addc(out, ' ');
 				add_valid(out, l.text, l.textlen);
 			}
+		} else if (rw != NULL) {
+			/*
+			 * Rewritten to nothing: its label (else its URL) as
+			 * text, as Gopher text shows it, never a marker.
+			 */
+			if (l.textlen > 0 ? gmi_marker(l.text, l.textlen) :
+			    gmi_marker(l.url, l.urllen))
+				buf_addc(out, ' ');
+			if (l.textlen > 0)
+				add_valid(out, l.text, l.textlen);
+			else
+				add_valid(out, l.url, l.urllen);
 		} else
 			add_valid(out, l.line, l.linelen);
 		free(rw);

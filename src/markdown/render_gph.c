@@ -173,6 +173,69 @@ footnote_ref(struct render *r, struct gph *g, const char *lit)
 	render_text(r, s);
 }
 
+/* Does url's path hold a "." or ".." segment? */
+static int
+has_dot_segment(const char *url)
+{
+	char	*path = xstrndup(url, strcspn(url, "?#"));
+	int	 dot = url_has_dot_segment(path);
+
+	free(path);
+	return dot;
+}
+
+/*
+ * ref, a relative reference (no scheme, not "/..."), resolved against
+ * the path base as RFC 3986 (5.2) does: merged with base's folder, dot
+ * segments removed (".." at the root stays there), the query kept, the
+ * fragment dropped (a selector has none); malloc'd.
+ */
+static char *
+resolve_relative(const char *base, const char *ref)
+{
+	struct buf	 m = BUF_INIT, b = BUF_INIT;
+	const char	*p, *seg, *end, *slash;
+	size_t		 tail = strcspn(ref, "?#"), blen = strcspn(base, "?#");
+	size_t		 k;
+	int		 folder = 0;
+
+	slash = memrchr(base, '/', blen);
+	if (tail == 0)			/* "?q", "#x": the page itself */
+		buf_add(&m, base, blen);
+	else {
+		buf_add(&m, base, slash != NULL ? (size_t)(slash - base) + 1 :
+		    0);
+		buf_add(&m, ref, tail);
+	}
+	buf_add(&m, "", 0);
+	end = m.data + m.len;
+	for (p = m.data[0] == '/' ? m.data + 1 : m.data; p <= end;
+	    p = seg + 1) {
+		if ((seg = memchr(p, '/', (size_t)(end - p))) == NULL)
+			seg = end;
+		k = (size_t)(seg - p);
+		folder = (k == 1 && p[0] == '.') ||
+		    (k == 2 && p[0] == '.' && p[1] == '.');
+		if (k == 2 && folder) {		/* "..": up one */
+			while (b.len > 0 && b.data[b.len - 1] != '/')
+				b.len--;
+			if (b.len > 0)
+				b.len--;
+		} else if (!folder) {
+			buf_addc(&b, '/');
+			buf_add(&b, p, k);
+		}
+		if (seg == end)
+			break;
+	}
+	if (folder || b.len == 0)	/* "./", "..", ".": a folder */
+		buf_addc(&b, '/');
+	if (ref[tail] == '?')
+		buf_add(&b, ref + tail, strcspn(ref + tail, "#"));
+	buf_free(&m);
+	return buf_release(&b);
+}
+
 /*
  * url (as written) into the reference list, rewritten and made
  * absolute, and its "[n]" after the text, or to opts->ref with label
@@ -185,12 +248,23 @@ reference(struct render *r, struct gph *g, const char *url,
 {
 	const struct render_opts *o = g->opts;
 	struct buf		 b = BUF_INIT;
-	char			*rw = NULL, *abs = NULL, s[32];
+	char			*rw = NULL, *abs = NULL, *rel, s[32];
 
 	if (o != NULL && o->rewrite != NULL)
 		rw = o->rewrite(o->rewrite_ctx, url);
 	if (rw != NULL)
 		url = rw;
+	/* Relative: as a Gemini client at the page's path would read it. */
+	if (*url != '\0' && *url != '/' && !url_has_scheme(url)) {
+		if (o != NULL && o->base != NULL && o->base[0] == '/') {
+			rel = resolve_relative(o->base, url);
+			free(rw);
+			url = rw = rel;
+		} else if (has_dot_segment(url)) {
+			free(rw);	/* no base: text, never "../x" */
+			return;
+		}
+	}
 	if (o != NULL && o->absolute != NULL && url[0] == '/' &&
 	    url[1] != '/')
 		abs = o->absolute(o->absolute_ctx, url);

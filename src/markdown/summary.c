@@ -8,6 +8,9 @@
  * decoded, links by their text, images and footnote marks left out) is
  * the nearest thing to a summary the post has.
  *
+ * A post kept in gemtext has the same: its first text lines with words
+ * in them (render_gemtext_summary()).
+ *
  * Knows cmark-gfm and the engine in render.c; knows nothing of feeds.
  * The tree is parsed and freed here; the result is the caller's.
  */
@@ -18,6 +21,7 @@
 #include "core/buf.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/gemtext.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
 
@@ -186,5 +190,54 @@ render_summary(const char *md, size_t len, size_t max)
 		text = first_paragraph(doc);
 		render_free(doc);
 	}
+	return text != NULL ? cut(text, max) : NULL;
+}
+
+/*
+ * The first run of gemtext text lines (a paragraph: up to a blank line
+ * or a line of another type) with words in it, outside preformatted
+ * blocks; headings, links, items and quotes are not the writer's
+ * opening prose.
+ */
+char *
+render_gemtext_summary(const char *gmi, size_t len, size_t max)
+{
+	struct gemtext_iter	 it;
+	struct gemtext_line	 l;
+	struct buf		 b = BUF_INIT;
+	char			*text = NULL;
+	size_t			 i, n;
+	uint32_t		 c;
+	int			 more;
+
+	if (gmi == NULL || len == 0 || max < 2)
+		return NULL;
+	gemtext_iter_init(&it, gmi, len, 1);
+	do {
+		more = gemtext_next(&it, &l);
+		for (i = 0; more && l.type == GEMTEXT_TEXT && i < l.textlen &&
+		    (l.text[i] == ' ' || l.text[i] == '\t'); i++)
+			;
+		if (more && l.type == GEMTEXT_TEXT && i < l.textlen) {
+			if (b.len > 0 && b.len < 4 * max)
+				buf_addc(&b, ' ');
+			/* Valid UTF-8, as cmark makes Markdown's. */
+			for (; i < l.textlen && b.len < 4 * max; i += n) {
+				n = utf8_decode_lossy(l.text + i,
+				    l.textlen - i, &c);
+				utf8_add(&b, c == 0 ? 0xFFFD : c);
+			}
+			continue;
+		}
+		if (b.len == 0)
+			continue;
+		text = render_clean_label(b.data, b.len);
+		if (!has_word(text)) {
+			free(text);
+			text = NULL;
+		}
+		buf_truncate(&b, 0);
+	} while (text == NULL && more);
+	buf_free(&b);
 	return text != NULL ? cut(text, max) : NULL;
 }

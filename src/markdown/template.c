@@ -17,6 +17,7 @@
  * of times.
  */
 #include <ctype.h>
+#include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@
 
 #define TP_MAX_ARGS	24
 #define TP_MAX_TICKS	32	/* longer backtick runs open no span */
+#define TP_MAX_MATCH	64	/* images one gallery shows */
+#define TP_MAX_INNER	2048	/* bytes searched for a closing imgproc */
 
 /* What output() and tag() made of a construct. */
 enum meaning {
@@ -75,6 +78,7 @@ struct tp {
 	size_t		 len, pos;
 	struct buf	 out;
 	struct template_result *res;
+	const struct template_files *files;	/* borrowed; NULL: no bundle */
 	/* The last note's place (notes come in order): the next from here. */
 	size_t		 note_at;
 	unsigned	 note_line, note_col;
@@ -95,6 +99,7 @@ struct tp {
 	size_t		 next_end[C_NKINDS];
 	size_t		 next_blank;
 	size_t		 tick_fail[TP_MAX_TICKS + 1];
+	size_t		 inner_fail;	/* no closing imgproc before here */
 };
 
 /*
@@ -862,6 +867,282 @@ open_fence(struct tp *t, const char *lang, size_t len)
 		buf_addc(&t->out, *lang++);
 }
 
+/*
+ * Page bundle resources
+ */
+
+static int
+image_file(const char *name)
+{
+	static const char *const exts[] = { ".jpg", ".jpeg", ".png", ".gif",
+	    ".webp", ".svg", ".avif", ".bmp", ".tif", ".tiff" };
+	size_t	 len = strlen(name), i, k;
+
+	for (i = 0; i < nitems(exts); i++) {
+		k = strlen(exts[i]);
+		if (len > k && strcasecmp(name + len - k, exts[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Is name, its extension left out, pat ("x" for "x.jpg")? */
+static int
+same_stem(const char *name, const char *pat, size_t plen)
+{
+	const char	*dot = strrchr(name, '.'), *slash = strrchr(name, '/');
+
+	return dot != NULL && (slash == NULL || dot > slash) &&
+	    (size_t)(dot - name) == plen && strncasecmp(name, pat, plen) == 0;
+}
+
+/* Does name, or the part of it after its last '/', start with pat? */
+static int
+starts_with(const char *name, const char *pat, size_t plen)
+{
+	const char	*base = strrchr(name, '/');
+
+	base = base != NULL ? base + 1 : name;
+	return strncasecmp(name, pat, plen) == 0 ||
+	    strncasecmp(base, pat, plen) == 0;
+}
+
+/* Could s[0..len) name a file of the bundle (not "/x", not a URL)? */
+static int
+bundle_relative(const char *s, size_t len)
+{
+	size_t	 i;
+
+	if (len == 0 || s[0] == '/' || s[0] == '#' || s[0] == '{')
+		return 0;
+	for (i = 0; i < len && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
+	    s[i] == '-' || s[i] == '.'); i++)
+		;
+	return !(i < len && s[i] == ':');
+}
+
+/*
+ * The bundle's files that pat names, as Hugo's resource matching picks
+ * them: the file of that name; else the one of that name without its
+ * extension; else, of images only, those that match pat as a glob
+ * (fnmatch(3), any case; '*' also spans folders, as Hugo's "**"), or
+ * without glob characters those whose name or last part starts with
+ * it (docsy's imgproc asks for "**name*").  At most max indexes into
+ * m, in the files' order; returns how many.
+ */
+static size_t
+bundle_match(const struct template_files *fl, const char *pat, size_t plen,
+    size_t *m, size_t max)
+{
+	char		 p[256];
+	size_t		 i, n = 0;
+	int		 glob;
+
+	if (fl == NULL || max == 0)
+		return 0;
+	while (plen >= 2 && pat[0] == '.' && pat[1] == '/')
+		pat += 2, plen -= 2;
+	if (plen == 0 || plen >= sizeof(p) || memchr(pat, '\0', plen) != NULL)
+		return 0;
+	memcpy(p, pat, plen);
+	p[plen] = '\0';
+	for (i = 0; i < fl->n; i++)
+		if (strcasecmp(fl->names[i], p) == 0) {
+			m[0] = i;
+			return 1;
+		}
+	for (i = 0; i < fl->n; i++)
+		if (same_stem(fl->names[i], p, plen)) {
+			m[0] = i;
+			return 1;
+		}
+	glob = strpbrk(p, "*?[") != NULL;
+	for (i = 0; i < fl->n && n < max; i++) {
+		if (!image_file(fl->names[i]))
+			continue;
+		if (glob ? fnmatch(p, fl->names[i], FNM_CASEFOLD) == 0 :
+		    starts_with(fl->names[i], p, plen))
+			m[n++] = i;
+	}
+	return n;
+}
+
+/*
+ * The closing "{{< /name >}}" (or "{{% ... %}}") of a paired shortcode
+ * whose opening ends at from, before the paragraph ends and within
+ * TP_MAX_INNER bytes: its start in *cs and end in *ce; else 0.
+ * Linear: a search that failed is not repeated before where it stopped.
+ */
+static int
+closing_after(struct tp *t, size_t from, const char *name, size_t *cs,
+    size_t *ce)
+{
+	const char	*s = t->s, *p;
+	size_t		 limit, i, k, nlen = strlen(name);
+	char		 close;
+
+	if (from < t->inner_fail)
+		return 0;
+	limit = blank_after(t, from);
+	if (limit - from > TP_MAX_INNER)
+		limit = from + TP_MAX_INNER;
+	for (i = from; i < limit && (p = memchr(s + i, '{', limit - i)) !=
+	    NULL; i = (size_t)(p - s) + 1) {
+		k = (size_t)(p - s);
+		if (k + 3 > limit || p[1] != '{' || (p[2] != '<' && p[2] != '%'))
+			continue;
+		close = p[2] == '<' ? '>' : '%';
+		for (k += 3; k < limit && isspace((unsigned char)s[k]); k++)
+			;
+		if (k >= limit || s[k] != '/')
+			continue;
+		for (k++; k < limit && isspace((unsigned char)s[k]); k++)
+			;
+		if (limit - k < nlen || strncasecmp(s + k, name, nlen) != 0)
+			continue;
+		for (k += nlen; k < limit && isspace((unsigned char)s[k]); k++)
+			;
+		if (limit - k >= 3 && s[k] == close && s[k + 1] == '}' &&
+		    s[k + 2] == '}') {
+			*cs = (size_t)(p - s);
+			*ce = k + 3;
+			return 1;
+		}
+	}
+	t->inner_fail = limit;
+	return 0;
+}
+
+/* The bundle file m as an image labelled label, or with its name. */
+static void
+put_resource(struct tp *t, const char *name, const char *label, size_t llen)
+{
+	const char	*base;
+
+	if (llen == 0) {
+		base = strrchr(name, '/');
+		label = base != NULL ? base + 1 : name;
+		llen = strlen(label);
+	}
+	put_link(t, 1, name, strlen(name), label, llen);
+}
+
+/*
+ * An image shortcode read against the page bundle: imgproc and gallery
+ * name resources only; figure, img, image and their kin a source that
+ * may be one.  1 when c is done (written, noted, the cursor past it);
+ * 0 leaves it to tag().
+ */
+static int
+resource(struct tp *t, const struct con *c)
+{
+	struct arg		 a[TP_MAX_ARGS];
+	const struct arg	*src = NULL, *label = NULL;
+	const char		*name = c->name, *lab = "";
+	size_t			 n, m[TP_MAX_MATCH], nm, i, end = c->end, cs;
+	size_t			 llen = 0;
+	int			 proc, gallery;
+
+	proc = name_has(name, "imgproc");
+	gallery = name_has(name, "gallery");
+	if (!proc && !gallery && (t->files == NULL ||
+	    !(strncmp(name, "image", 5) == 0 || strncmp(name, "img", 3) == 0 ||
+	    name_has(name, "figure") || strcmp(name, "picture") == 0 ||
+	    strcmp(name, "photo") == 0)))
+		return 0;
+	n = parse_args(c->args, c->argslen, a, nitems(a));
+	if (gallery) {
+		/* hugo-shortcode-gallery's match=, a gallery's dir=. */
+		if ((src = arg_key(a, n, "match")) == NULL &&
+		    (src = arg_key(a, n, "dir")) == NULL)
+			return 0;	/* a wrapper of figures: as before */
+		if (!bundle_relative(src->val, src->vlen))
+			return 0;
+	} else if (proc) {
+		/* {{< imgproc name Command "options" >}}caption{{< /imgproc >}} */
+		if ((src = arg_key(a, n, "src")) == NULL &&
+		    (src = arg_pos(a, n, 0)) == NULL)
+			return 0;
+		if ((label = arg_key(a, n, "caption")) == NULL &&
+		    (label = arg_key(a, n, "alt")) == NULL)
+			label = arg_key(a, n, "title");
+		if (closing_after(t, c->end, name, &cs, &end) && label == NULL) {
+			lab = t->s + c->end;
+			llen = cs - c->end;
+		}
+	} else {
+		if (!image_args(a, n, &src, &label) ||
+		    !bundle_relative(src->val, src->vlen))
+			return 0;
+	}
+	if (label != NULL) {
+		lab = label->val;
+		llen = label->vlen;
+	}
+	while (llen > 0 && isspace((unsigned char)*lab))
+		lab++, llen--;
+	while (llen > 0 && isspace((unsigned char)lab[llen - 1]))
+		llen--;
+	if (gallery) {
+		/* A folder names what is in it. */
+		struct buf	 p = BUF_INIT;
+
+		buf_add(&p, src->val, src->vlen);
+		if (strpbrk(p.data, "*?[") == NULL)
+			buf_addstr(&p, p.data[p.len - 1] == '/' ? "*" : "/*");
+		nm = bundle_match(t->files, p.data, p.len, m, nitems(m));
+		buf_free(&p);
+	} else
+		nm = bundle_match(t->files, src->val, src->vlen, m, 1);
+	for (i = 0; i < nm; i++) {
+		if (i > 0)
+			buf_addc(&t->out, ' ');
+		put_resource(t, t->files->names[m[i]], gallery ? "" : lab,
+		    gallery ? 0 : llen);
+	}
+	if (nm == 0 && !proc && !gallery)	/* as written: links.c decides */
+		put_link(t, 1, src->val, src->vlen, lab, llen);
+	else if (nm == 0)			/* the caption, as text */
+		put_label(&t->out, lab, llen, t->html);
+	if (nm == 0)
+		keep_block(t, end);
+	keep_lines(t, c->start, end);
+	if (nm == 0)
+		note(t, c, TEMPLATE_UNRESOLVED);
+	advance(t, end);
+	return 1;
+}
+
+/*
+ * A callout's title ({{% alert title="Breaking change" %}}): strong,
+ * on a line of its own when the text goes on at the next line.
+ */
+static void
+title_line(struct tp *t, const struct con *c, const struct arg *title)
+{
+	const char	*s = t->s;
+	size_t		 i = c->end;
+
+	if (t->html) {
+		buf_addstr(&t->out, "<p><strong>");
+		put_label(&t->out, title->val, title->vlen, 1);
+		buf_addstr(&t->out, "</strong></p>");
+		return;
+	}
+	buf_addstr(&t->out, "**");
+	put_label(&t->out, title->val, title->vlen, 0);
+	buf_addstr(&t->out, "**");
+	if (i < t->len && s[i] == '\r')
+		i++;
+	if (!(i < t->len && s[i] == '\n'))
+		return;
+	for (i++; i < t->len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r');
+	    i++)
+		;
+	if (i < t->len && s[i] != '\n')
+		buf_addc(&t->out, '\\');	/* a hard line break */
+}
+
 /* A tag or shortcode: its meaning written, or M_NONE. */
 static enum meaning
 tag(struct tp *t, const struct con *c)
@@ -910,6 +1191,10 @@ tag(struct tp *t, const struct con *c)
 		rv = name == c->name && (strncmp(name, "image", 5) == 0 ||
 		    strncmp(name, "img", 3) == 0 ||
 		    strcmp(name, "figure") == 0) ? M_EXACT : M_NEAR;
+	} else if (c->type != C_TAG && name == c->name &&
+	    (label = arg_key(a, n, "title")) != NULL) {
+		title_line(t, c, label);
+		rv = M_NEAR;
 	}
 	buf_free(&u);
 	buf_free(&l);
@@ -973,6 +1258,9 @@ construct(struct tp *t, const struct con *c)
 		skip(t, c->end);
 		return;
 	}
+	if ((c->type == C_ANGLE || c->type == C_PERCENT) && !c->closing &&
+	    resource(t, c))
+		return;
 	if (c->type == C_OUTPUT)
 		m = output(t, c);
 	else if (!c->closing)
@@ -980,7 +1268,8 @@ construct(struct tp *t, const struct con *c)
 	if (m == M_NONE)
 		keep_block(t, c->end);
 	keep_lines(t, c->start, c->end);
-	if (m == M_NONE)
+	/* A closing shortcode: its opening was noted, or read. */
+	if (m == M_NONE && !c->closing)
 		note(t, c, TEMPLATE_REMOVED);
 	else if (m == M_NEAR)
 		note(t, c, TEMPLATE_APPROXIMATED);
@@ -1206,6 +1495,13 @@ template_present(const char *md, size_t len)
 void
 template_rewrite(const char *md, size_t len, struct template_result *res)
 {
+	template_rewrite_bundle(md, len, NULL, res);
+}
+
+void
+template_rewrite_bundle(const char *md, size_t len,
+    const struct template_files *files, struct template_result *res)
+{
 	struct tp	 t;
 	size_t		 i;
 
@@ -1214,6 +1510,7 @@ template_rewrite(const char *md, size_t len, struct template_result *res)
 	t.s = md != NULL ? md : "";
 	t.len = md != NULL ? len : 0;
 	t.res = res;
+	t.files = files;
 	t.note_line = t.note_col = 1;
 	blocks_init(&t.blocks);
 	t.next_blank = 0;

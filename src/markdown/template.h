@@ -25,6 +25,19 @@
  *   {% raw %}...{% endraw %}   the text inside, as it is
  *   {% comment %}...{% endcomment %}   nothing
  *   {% highlight go %}...{% endhighlight %}   a fenced code block
+ *   {{< imgproc name Resize 600x >}}caption{{< /imgproc >}},
+ *   {{< gallery match="PATTERN" >}}, figure/img/image, a relative src
+ *                      with the files of the post's page bundle known
+ *                      (template_rewrite_bundle()): the bundle's file
+ *                      that Hugo's resource matching picks, as an
+ *                      image "![label](file)" each (label: the caption,
+ *                      alt or title, else the file's name); naming no
+ *                      file is noted (TEMPLATE_UNRESOLVED), and the
+ *                      label stays as text
+ *   {{% alert title="Breaking change" %}} (any shortcode with a title
+ *   that means nothing else)
+ *                      the title, strong, on a line of its own before
+ *                      the text
  * Anything else (include, if, for, unknown filters and shortcodes) is
  * removed, and noted; an include or shortcode with an image parameter
  * (src:, image:) is read as that image, and noted.  Inside code -- a
@@ -49,6 +62,7 @@
 enum template_what {
 	TEMPLATE_REMOVED,	/* nothing of it is shown */
 	TEMPLATE_APPROXIMATED,	/* read as something near its meaning */
+	TEMPLATE_UNRESOLVED,	/* names no file of the page bundle */
 };
 
 struct template_note {
@@ -71,9 +85,27 @@ struct template_result {
 /* Is there anything in md[0..len) that could be a construct? */
 int	 template_present(const char *md, size_t len);
 
+/*
+ * The files of a post's page bundle, as its shortcodes name them: paths
+ * below the bundle's folder ("a.jpg", "flickr/b.jpg"), the index left
+ * out, each as the server would serve it.  The content layer lists
+ * them; this module only matches names against them.  Borrowed for
+ * the call.
+ */
+struct template_files {
+	const char *const *names;
+	size_t		 n;
+};
+
 /* Rewrite md[0..len) into *res (see above).  Always succeeds. */
 void	 template_rewrite(const char *md, size_t len,
 	    struct template_result *res);
+/*
+ * The same for the index of a page bundle whose files are files (NULL:
+ * none known, as template_rewrite()).
+ */
+void	 template_rewrite_bundle(const char *md, size_t len,
+	    const struct template_files *files, struct template_result *res);
 void	 template_result_free(struct template_result *);
 
 #endif

@@ -247,6 +247,30 @@ crlf(struct buf *b)
 }
 
 /*
+ * The path a Gemini client asks for the page made from the file from
+ * ("/posts/<slug>", "/<page>"), which Gopher text resolves relative
+ * links against (render_opts.base); NULL when from is no post or page.
+ */
+static char *
+page_base(const struct route *rt, const char *from)
+{
+	struct post	*p;
+	struct doc	*d;
+	char		*stem, *base = NULL;
+
+	if (strncmp(from, "posts/", 6) == 0 &&
+	    (p = archive_post_file(rt->a, from + 6)) != NULL)
+		return layout_path(LAYOUT_POST, p->slug, NULL);
+	if (strncmp(from, "pages/", 6) == 0) {
+		stem = xstrndup(from + 6, strcspn(from + 6, "."));
+		if ((d = archive_doc(rt->a, stem)) != NULL)
+			base = layout_path(LAYOUT_PAGE, d->name, NULL);
+		free(stem);
+	}
+	return base;
+}
+
+/*
  * Emit a page model: gemtext; over Gopher a menu, or the plain text of a
  * document (a post or page).  from is the file its Markdown blocks come
  * from, for their relative links.
@@ -259,8 +283,11 @@ emit(const struct route *rt, struct page *p, const char *from,
 	struct link_ctx		 lc;
 	struct buf		 out = BUF_INIT;
 	struct blob		*b;
+	char			*base = NULL;
 
 	target_init(&t, rt, &lc, from);
+	if (rt->proto == PROTO_GOPHER)
+		t.ropts.base = base = page_base(rt, from);
 	if (rt->proto == PROTO_GEMINI)
 		page_emit_gemtext(p, &t, &out);
 	else if (!document)
@@ -271,6 +298,7 @@ emit(const struct route *rt, struct page *p, const char *from,
 	}
 	b = blob_new(out.data ? out.data : "", out.len);
 	buf_free(&out);
+	free(base);
 	return b;
 }
 

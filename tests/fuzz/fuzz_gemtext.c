@@ -132,6 +132,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.rewrite = rewrite;
 	if (data[0] & 8)
 		o.absolute = absolute;
+	if (data[0] & 16)		/* relative links resolved against it */
+		o.base = "/posts/a/b";
 	src = (const char *)data + 1;
 	size--;
 
@@ -143,6 +145,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_gph(&b);
 	buf_free(&b);
 
+	if ((t = render_gemtext_summary(src, size, 40)) != NULL) {
+		assert(utf8_ok((const unsigned char *)t, strlen(t)));
+		assert(*t != '\0' && strchr(t, '\n') == NULL);
+		free(t);
+	}
 	if ((t = gemtext_title(src, size)) != NULL) {
 		assert(*t != '\0' && strchr(t, '\n') == NULL);
 		free(t);

@@ -76,6 +76,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.rewrite = rewrite;
 	if (data[0] & 8)
 		o.absolute = absolute;
+	if (data[0] & 16)		/* relative links resolved against it */
+		o.base = "/posts/a/b";
 	md = (const char *)data + 1;
 	size--;
 

@@ -6,7 +6,9 @@
  * TEMPLATE_MAX_NOTES notes whose positions lie inside the input and
  * whose text fits, never fewer lines than it was given (line numbers
  * stay), and what it returns must render (fuzz_render checks the
- * renderers' own promises).
+ * renderers' own promises).  Inputs whose first byte is odd are read
+ * as a page bundle's index, against a fixed list of its files, so the
+ * resource matching (imgproc, gallery globs) is fuzzed too.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -42,8 +44,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t			 i, nlines;
 	unsigned		 last, col;
 
+	static const char *const names[] = { "a.jpg", "b/c.png", "b/d.txt",
+	    "img", "img.gif", "x-featured.webp" };
+	const struct template_files tf = { names, 6 };
+
 	(void)template_present(md, size);
-	template_rewrite(md, size, &r);
+	if (size > 0 && (data[0] & 1))
+		template_rewrite_bundle(md, size, &tf, &r);
+	else
+		template_rewrite(md, size, &r);
 	assert(r.body != NULL && r.body[r.len] == '\0');
 	assert(r.nnotes <= TEMPLATE_MAX_NOTES);
 	assert(r.nmore == 0 || r.nnotes == TEMPLATE_MAX_NOTES);

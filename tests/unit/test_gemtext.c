@@ -154,6 +154,7 @@ test_render(void)
 	    "end";
 	struct render_opts	 o;
 	struct buf		 b = BUF_INIT;
+	const char		*rel;
 
 	memset(&o, 0, sizeof(o));
 	o.rewrite = rewrite;
@@ -164,7 +165,7 @@ test_render(void)
 	STR_EQ(b.data,
 	    "# T\n"
 	    "=> /posts/other Other post\n"
-	    "=> gone.md\n"
+	    "gone.md\n"
 	    "=> keep.png\tA picture\n"
 	    "```\n=> other.gmi in a block\n```\n"
 	    "bad \xef\xbf\xbd byte\n"
@@ -185,6 +186,62 @@ test_render(void)
 	    "[1] gopher://h/0/posts/other\n"
 	    "[2] keep.png\n",
 	    "wrapped text, links gathered as a Markdown post's");
+	buf_free(&b);
+	/*
+	 * Relative links: resolved against the page's path as a Gemini
+	 * client would; no base, and a dot segment: text, never a selector.
+	 */
+	o.base = "/posts/2024/plain";
+	rel = "=> ./ Back to gemlog\n=> ../\n=> ../../../x/./y.png?q#f Up\n"
+	    "=> img/a.png A\n=> #top Top\n";
+	render_gopher_gmi(rel, strlen(rel), &o, &b);
+	buf_add(&b, "", 1);
+	STR_EQ(b.data,
+	    "Back to gemlog[1]\n../[2]\nUp[3]\nA[4]\nTop[5]\n\n"
+	    "References\n----------\n\n"
+	    "[1] gopher://h/0/posts/2024/\n[2] gopher://h/0/posts/\n"
+	    "[3] gopher://h/0/x/y.png?q\n[4] gopher://h/0/posts/2024/img/a.png\n"
+	    "[5] gopher://h/0/posts/2024/plain\n", "relative links resolved");
+	buf_free(&b);
+	o.base = NULL;
+	rel = "=> ./ Back\n=> ../x Up\n=> y.png Y\n";
+	render_gopher_gmi(rel, strlen(rel), &o, &b);
+	buf_add(&b, "", 1);
+	STR_EQ(b.data, "Back\nUp\nY[1]\n\nReferences\n----------\n\n"
+	    "[1] y.png\n", "no base: no dot segment in a selector");
+	buf_free(&b);
+}
+
+/* render_gemtext_summary(): the first text lines with words in them. */
+static void
+test_summary(void)
+{
+	static const struct { const char *gmi, *want; } cases[] = {
+		{ "# T\n\n=> /x link\n* item\n> quote\n...\n\nFirst "
+		    "line\nsecond line\n\nLater.\n", "First line second line" },
+		{ "```\nin a block\n```\nAfter.\n", "After." },
+		{ "  \t\nA \xff byte\n", "A \xef\xbf\xbd byte" },
+		{ "# Only a heading\n=> x y\n", NULL },
+	};
+	struct buf	 b = BUF_INIT;
+	char		*s;
+	size_t		 i;
+
+	for (i = 0; i < nitems(cases); i++) {
+		s = render_gemtext_summary(cases[i].gmi,
+		    strlen(cases[i].gmi), 300);
+		OK(cases[i].want == NULL ? s == NULL : s != NULL &&
+		    strcmp(s, cases[i].want) == 0, "summary %zu: %s", i,
+		    s ? s : "(none)");
+		free(s);
+	}
+	for (i = 0; i < 200; i++)
+		buf_addstr(&b, "word ");
+	buf_addstr(&b, "\n");
+	s = render_gemtext_summary(b.data, b.len, 20);
+	OK(s != NULL && strcmp(s, "word word word\xe2\x80\xa6") == 0,
+	    "cut at a word: %s", s ? s : "(none)");
+	free(s);
 	buf_free(&b);
 }
 
@@ -251,6 +308,15 @@ test_archive(void)
 	p = archive_post(a, "notitle");
 	OK(p != NULL && strcmp(p->title, "notitle") == 0,
 	    "no heading: the file name");
+	/* A summary, as a Markdown post's: the first text lines. */
+	p = archive_post(a, "plain");
+	STR_EQ(p != NULL ? p->summary : NULL, "A walrus in gemtext.",
+	    "summary: the first text line");
+	p = archive_post(a, "fm");
+	STR_EQ(p != NULL ? p->summary : NULL, "Intro line before the title.",
+	    "summary before the heading");
+	p = archive_post(a, "toml");
+	OK(p != NULL && p->summary == NULL, "no text: no summary");
 	OK(archive_post(a, "md") != NULL && !archive_post(a, "md")->gemtext,
 	    "Markdown posts are not gemtext");
 	OK(archive_tag(a, "notes") != NULL &&
@@ -286,6 +352,7 @@ static const struct harness_test tests[] = {
 	NAMED("lines"),
 	NAMED("title_links_plain"),
 	NAMED("render"),
+	NAMED("summary"),
 	NAMED("archive"),
 };
 
@@ -297,6 +364,7 @@ main(int argc, char **argv)
 	RUN("lines", test_lines());
 	RUN("title_links_plain", test_title_links_plain());
 	RUN("render", test_render());
+	RUN("summary", test_summary());
 	snprintf(top, sizeof(top), "/tmp/capsuled-gemtext-XXXXXX");
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");

@@ -231,6 +231,28 @@ test_media(void)
 	    "</figcaption></figure>\n", "=> /f.png The plot\n");
 	GMI_EQ("<figure><img src=\"/f.png\" alt=\"F\"><figcaption>Cap"
 	    "</figcaption></figure>\n", "=> /f.png F\n\nCap\n");
+	/*
+	 * Past 32 attributes the src, alt and href still count: they
+	 * were dropped, and the image with them, without a word.
+	 */
+	{
+		struct buf	 m = BUF_INIT;
+		char		*got;
+		int		 i;
+
+		buf_addstr(&m, "<a data-a=\"1\"");
+		for (i = 0; i < 40; i++)
+			buf_printf(&m, " data-x%d=\"%d\"", i, i);
+		buf_addstr(&m, " href=\"/far\"><img");
+		for (i = 0; i < 60; i++)
+			buf_printf(&m, " data-y%d", i);
+		buf_addstr(&m, " src=\"/late.png\" alt=\"Late\"></a>\n");
+		got = gmi(m.data);
+		STR_EQ(got, "=> /far Late\n=> /late.png Late\n",
+		    "attributes after the 32nd");
+		free(got);
+		buf_free(&m);
+	}
 }
 
 /*
@@ -270,7 +292,7 @@ test_blocks(void)
 	GMI_EQ("<div>a</div><div>b</div>\n", "a\nb\n");
 	GMI_EQ("<blockquote><p>Q</p></blockquote>\n", "> Q\n");
 	GMI_EQ("<ul><li>a<li>b</ul>\n", "* a\n* b\n");
-	GMI_EQ("<ol start=\"7\"><li>a</li></ol>\n", "* 7. a\n");
+	GMI_EQ("<ol start=\"7\"><li>a</li></ol>\n", "7. a\n");
 	GMI_EQ("<h3>Three</h3><h5>Five</h5>\n",
 	    "### Three\n\n### \xe2\x80\xba\xe2\x80\xba Five\n");
 	GMI_EQ("<hr>\n", "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"

@@ -179,11 +179,21 @@ test_gmi_blocks(void)
 	GMI_EQ("a\nb\n\nc\n", "a b\n\nc\n");
 	GMI_EQ("a\\\nb\n", "a\nb\n");
 	GMI_EQ("- a\n- b\n  - c\n    1. d\n",
-	    "* a\n* b\n*   ◦ c\n*     1. d\n");
-	GMI_EQ("3. x\n4. y\n", "* 3. x\n* 4. y\n");
+	    "* a\n* b\n*   ◦ c\n      1. d\n");
+	/* Ordered items are numbered text lines, not bullets; nested, in order. */
+	GMI_EQ("3. x\n4. y\n", "3. x\n4. y\n");
+	GMI_EQ("1. a\n   1. b\n   2. c\n2. d\n",
+	    "1. a\n    1. b\n    2. c\n2. d\n");
+	GMI_EQ("> 1. q\n>    - r\n", "> 1. q\n> *   ◦ r\n");
+	GMI_EQ("1. a\n\n   more\n", "1. a\n\n   more\n");
+	GPH_EQ("1. a\n   1. b\n2. d\n", "1. a\n   1. b\n2. d\n");
 	GMI_EQ("- [x] done\n- [ ] todo\n", "* [x] done\n* [ ] todo\n");
 	GMI_EQ("> a\n>\n> > b\n", "> a\n>\n> > b\n");
-	GMI_EQ("> ```\n> code\n> ```\n", "> code\n");
+	/* Code in a quote stays preformatted, between the quote's lines. */
+	GMI_EQ("> ```\n> code\n> ```\n", "```\ncode\n```\n");
+	GMI_EQ("> a\n>\n> ```sh\n> ```x\n> ```\n> b\n",
+	    "> a\n>\n```sh\n ```x\n```\n>\n> b\n");
+	GPH_EQ("> a\n>\n> ```\n> x\n> ```\n", "> a\n>\n>     x\n");
 	GMI_EQ("```py\nx = 1\n```\n", "```py\nx = 1\n```\n");
 	GMI_EQ("````\n```\n````\n", "```\n ```\n```\n");
 	GMI_EQ("    a\tb\n", "```\na\tb\n```\n");
@@ -340,6 +350,36 @@ test_hooks(void)
 	    "[1] gopher://h.example/0/posts/b\n[2] rel\n[3] https://w/\n",
 	    "rewrite and absolute in gopher");
 	INT_EQ(nabs, 1, "absolute only for site paths");
+	free(s);
+}
+
+/* Links rewritten to nothing: their text, the same on both protocols. */
+static char *
+rewrite_dead(void *ctx, const char *url)
+{
+	return strncmp(url, "dead", 4) == 0 ? strdup("") : NULL;
+}
+
+static void
+test_dead_links(void)
+{
+	struct render_opts	 o;
+	char			*s;
+
+	memset(&o, 0, sizeof(o));
+	o.rewrite = rewrite_dead;
+	s = gmi_opts("![A photo](dead.png) [ok](/x)\n\n![](dead/b.png)\n", &o);
+	STR_EQ(s, "A photo\n=> /x ok\n\nb.png\n", "gemtext keeps the alt text");
+	free(s);
+	s = gph_opts("![A photo](dead.png) [ok](/x)\n\n![](dead/b.png)\n", &o);
+	STR_EQ(s, "A photo ok[1]\n\nb.png\n\nReferences\n----------\n\n"
+	    "[1] /x\n", "Gopher text the same");
+	free(s);
+	/* Relative links in Gopher text: against the page's own path. */
+	o.base = "/posts/x";
+	s = gph_opts("[up](../) [here](./) [img](a/./b.png)\n", &o);
+	STR_EQ(s, "up[1] here[2] img[3]\n\nReferences\n----------\n\n"
+	    "[1] /\n[2] /posts/\n[3] /posts/a/b.png\n", "relative resolved");
 	free(s);
 }
 
@@ -647,6 +687,7 @@ static const struct harness_test tests[] = {
 	TEST(test_gmi_links),
 	TEST(test_gmi_autolinks),
 	TEST(test_hooks),
+	TEST(test_dead_links),
 	TEST(test_gmi_table_notes),
 	TEST(test_gph),
 	TEST(test_first_heading),

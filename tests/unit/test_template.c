@@ -299,6 +299,108 @@ test_lines(void)
 	}
 }
 
+/* The body md rewritten against a bundle of the files in names. */
+static void
+rwb(const char *md, const char *const *names, size_t n,
+    struct template_result *r)
+{
+	struct template_files	 tf = { names, n };
+
+	template_rewrite_bundle(md, strlen(md), &tf, r);
+}
+
+#define TB_EQ(md, want) do {						\
+	struct template_result r_;					\
+	const char *m_ = (md);						\
+	rwb(m_, bundle, nitems(bundle), &r_);				\
+	OK(strcmp(r_.body, (want)) == 0, "bundle template of \"%s\": "	\
+	    "got \"%s\", want \"%s\"", m_, r_.body, (want));		\
+	OK(r_.nnotes == 0, "no note for \"%s\"", m_);		\
+	template_result_free(&r_);					\
+} while (0)
+
+/* Shortcodes that name a page bundle's files, as Hugo matches them. */
+static void
+test_bundle(void)
+{
+	static const char *const bundle[] = { "flickr/a.JPG", "flickr/b.png",
+	    "flickr/notes.txt", "kubecon-welcome-featured.jpg", "stage",
+	    "stage.png", "x.jpg", "x.jpg.png" };
+	struct template_result	 r;
+
+	/* The prefix docsy's imgproc asks for; the command is no label. */
+	TB_EQ("{{< imgproc kubecon-welcome Resize 600x >}}\n",
+	    "![kubecon-welcome-featured.jpg](kubecon-welcome-featured.jpg)\n");
+	/* Paired: what it holds is the caption, its lines kept. */
+	TB_EQ("{{< imgproc kubecon Fill \"400x450\" >}}\nThe desk.\n"
+	    "{{< /imgproc >}}\n",
+	    "![The desk.](kubecon-welcome-featured.jpg)\n\n\n");
+	/* The exact name first, then the name without extension. */
+	TB_EQ("{{< figure src=\"stage\" caption=\"On stage\" >}}\n",
+	    "![On stage](stage)\n");
+	TB_EQ("{{< img src=\"x\" alt=\"X\" >}}\n", "![X](x.jpg)\n");
+	TB_EQ("{{< figure src=\"./x.jpg\" title=\"T\" >}}\n",
+	    "![T](x.jpg)\n");
+	/* A glob: every image it matches, each a link, text left out. */
+	TB_EQ("{{< gallery match=\"flickr/*\" sortOrder=\"desc\" >}}\n",
+	    "![a.JPG](flickr/a.JPG) ![b.png](flickr/b.png)\n");
+	TB_EQ("{{< gallery dir=\"flickr\" />}}\n",
+	    "![a.JPG](flickr/a.JPG) ![b.png](flickr/b.png)\n");
+	TB_EQ("{{% gallery match=\"FLICKR/B*\" %}}\n",
+	    "![b.png](flickr/b.png)\n");
+	/* Not the bundle's: as without one. */
+	TB_EQ("{{< figure src=\"/img/y.png\" caption=\"Y\" >}}\n",
+	    "![Y](/img/y.png)\n");
+	TB_EQ("{{< figure src=\"https://e.x/y.png\" >}}\n",
+	    "![](https://e.x/y.png)\n");
+	/* In an HTML block: an <img>. */
+	TB_EQ("<div>\n{{< imgproc stage Resize \"9x\" >}}\n</div>\n",
+	    "<div>\n<img src=\"stage\" alt=\"stage\">\n</div>\n");
+	/* Naming nothing: noted where it is; the caption stays as text. */
+	rwb("Intro.\n\n  {{< imgproc gone Fill \"1x1\" >}}Gone *away*"
+	    "{{< /imgproc >}}\n{{< gallery match=\"none/*\" >}}\n"
+	    "{{< figure src=\"lost.png\" caption=\"L\" >}}\n", bundle,
+	    nitems(bundle), &r);
+	STR_EQ(r.body, "Intro.\n\n  Gone \\*away\\*\n\n![L](lost.png)\n",
+	    "unresolved");
+	INT_EQ(r.nnotes, 3, "three unresolved");
+	if (r.nnotes == 3) {
+		INT_EQ(r.notes[0].what, TEMPLATE_UNRESOLVED, "imgproc");
+		INT_EQ(r.notes[0].line, 3, "imgproc line");
+		INT_EQ(r.notes[0].col, 3, "imgproc col");
+		INT_EQ(r.notes[1].line, 4, "gallery line");
+		INT_EQ(r.notes[2].what, TEMPLATE_UNRESOLVED, "figure");
+		INT_EQ(r.notes[2].line, 5, "figure line");
+	}
+	template_result_free(&r);
+	/* No bundle (a single-file post): imgproc names nothing either. */
+	rw("{{< imgproc x Resize 600x >}}\n", &r);
+	STR_EQ(r.body, "\n", "imgproc without a bundle");
+	OK(r.nnotes == 1 && r.notes[0].what == TEMPLATE_UNRESOLVED,
+	    "imgproc without a bundle noted");
+	template_result_free(&r);
+}
+
+/* A callout keeps its title, on a line of its own. */
+static void
+test_callouts(void)
+{
+	struct template_result	 r;
+
+	TP_EQ("{{% alert title=\"Breaking change\" color=\"warning\" %}}\n"
+	    "The API moved.\n{{% /alert %}}\n",
+	    "**Breaking change**\\\nThe API moved.\n\n");
+	TP_EQ("{{< alert title=\"A *b*\" >}}\n\nText.\n{{< /alert >}}\n",
+	    "**A \\*b\\***\n\nText.\n\n");
+	TP_EQ("<div>\n{{% note title=\"N & M\" %}}\n</div>\n",
+	    "<div>\n<p><strong>N &amp; M</strong></p>\n</div>\n");
+	/* Approximated, and the closing says nothing more. */
+	rw("{{% alert title=\"T\" %}}\nx\n{{% /alert %}}\n", &r);
+	OK(r.nnotes == 1 && r.notes[0].what == TEMPLATE_APPROXIMATED,
+	    "callout: one note");
+	template_result_free(&r);
+}
+
 /* Hostile input stays linear. */
 static void
 test_linear(void)
@@ -324,6 +426,16 @@ test_linear(void)
 	template_rewrite(b.data, b.len, &r);
 	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	OK(secs < harness_time_bound(2.0), "backtick runs: %.2f s", secs);
+	template_result_free(&r);
+	/* Paired shortcodes that never close: each no search again. */
+	buf_truncate(&b, 0);
+	for (i = 0; i < 100000; i++)
+		buf_addstr(&b, "{{< imgproc a >}} {{< ");
+	buf_add(&b, "", 0);
+	t0 = clock();
+	template_rewrite(b.data, b.len, &r);
+	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	OK(secs < harness_time_bound(2.0), "open imgprocs: %.2f s", secs);
 	OK(r.nmore == 0 || r.nnotes == TEMPLATE_MAX_NOTES, "notes capped");
 	template_result_free(&r);
 	buf_free(&b);
@@ -335,6 +447,8 @@ static const struct harness_test tests[] = {
 	TEST(test_posts),
 	TEST(test_images),
 	TEST(test_embeds),
+	TEST(test_bundle),
+	TEST(test_callouts),
 	TEST(test_blocks),
 	TEST(test_removed),
 	TEST(test_code),
