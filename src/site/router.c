@@ -409,6 +409,43 @@ redirect_base(const struct config *cfg, struct response *r)
 	memcpy(r->meta, cfg->base, blen);
 }
 
+/*
+ * "mount": the generated pages under cfg->mount only (its base, so
+ * their links and redirects carry it), and the static tree every other
+ * path; robots.txt stays at the top, where crawlers look, unless the
+ * tree has one.  Configured redirects answer what both leave 51.
+ */
+static void
+route_mounted(const struct route *rt, const struct router_req *req,
+    struct response *r)
+{
+	const struct config	*cfg = rt->cfg;
+	struct route		 sub = *rt;
+	struct layout_ref	 ref;
+	size_t			 n = strlen(cfg->mount);
+	const char		*to;
+	int			 status;
+
+	if (strncmp(req->path, cfg->mount, n) == 0 && req->path[n] == '\0') {
+		response_status(r, 31, "%s/", req->path);
+		return;
+	}
+	if (strncmp(req->path, cfg->mount, n) == 0 && req->path[n] == '/') {
+		sub.reqpath = req->path + n;
+		layout_parse(sub.reqpath, 0, &ref);
+		route_path(&sub, &ref, req->query, r);
+		redirect_base(cfg, r);
+	} else if (!static_tree(rt, req->path, r) || r->status == 51) {
+		response_status(r, 51, "Not found");
+		if (strcmp(req->path, "/robots.txt") == 0 &&
+		    cfg->robots != NULL)
+			serve_robots(rt, r);
+	}
+	if (r->status == 51 &&
+	    (to = config_redirect(cfg, req->path, &status)) != NULL)
+		response_status(r, status, "%s", to);
+}
+
 void
 router_handle(const struct config *cfg, struct site *site,
     const struct router_req *req, struct response *r)
@@ -425,7 +462,20 @@ router_handle(const struct config *cfg, struct site *site,
 		route_user(&rt, req, &ref, r);
 		return;
 	}
+	if (cfg->owned && static_plain(rt.a)) {
+		/* A user capsule without the layout: a tree, all of it. */
+		static_tree(&rt, req->path, r);
+		redirect_base(cfg, r);
+		return;
+	}
+	if (cfg->mount != NULL && !cfg->owned) {
+		route_mounted(&rt, req, r);
+		return;
+	}
 	route_path(&rt, &ref, req->query, r);
+	/* Generated pages win; the static tree has what they leave. */
+	if (r->status == 51 && cfg->root != NULL && !cfg->owned)
+		static_tree(&rt, req->path, r);
 	/* Content wins: "redirects:" only answers what would be 51. */
 	if (r->status == 51 &&
 	    (to = config_redirect(cfg, req->path, &status)) != NULL)
