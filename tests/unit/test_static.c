@@ -106,6 +106,9 @@ make_capsule(void)
 	test_path(a, sizeof(a), top, "site/hello.gmi");
 	test_path(b, sizeof(b), top, "site/abs-in.gmi");
 	OK(symlink(a, b) == 0, "an absolute link that stays");
+	test_path(a, sizeof(a), top, "posts/2024-01-01-hello.md");
+	test_path(b, sizeof(b), top, "site/abs-posts.md");
+	OK(symlink(a, b) == 0, "an absolute link into posts/");
 }
 
 static void
@@ -234,6 +237,8 @@ test_listing_links(struct archive *a)
 	abs_status = r.status;
 	response_free(&r);
 	INT_EQ(abs_status, 20, "an absolute link that stays inside: followed");
+	expect(&cfg, s, PROTO_GEMINI, "/abs-posts.md", 51, NULL);
+	without(&cfg, s, PROTO_GEMINI, "/", "abs-posts");
 	ask(&cfg, s, PROTO_GEMINI, "/", &r);
 	body = body_of(&r);
 	OK(strstr(body, "=> /hello.gmi Hello world") != NULL, "a file, titled");
