@@ -342,6 +342,38 @@ user_cmp(const void *key, const void *elt)
 	return strcmp(name, c->base + 2);	/* "/~name" */
 }
 
+/* The user ref names (its whole name, any length), or NULL. */
+static const struct config *
+find_user(const struct router_users *u, const struct layout_ref *ref)
+{
+	const struct config	*c;
+	char			*name;
+
+	if (u == NULL || ref->kind != LAYOUT_USER || ref->namelen == 0)
+		return NULL;
+	name = xstrndup(ref->name, ref->namelen);
+	c = bsearch(name, u->cfgs, u->n, sizeof(*u->cfgs), user_cmp);
+	free(name);
+	return c;
+}
+
+const struct config *
+router_user(const struct router_users *u, const char *path,
+    struct site **site, const char **rest)
+{
+	struct layout_ref	 ref;
+	const struct config	*c;
+
+	if (u == NULL)
+		return NULL;
+	layout_parse(path, LAYOUT_USERDIRS, &ref);
+	if ((c = find_user(u, &ref)) == NULL)
+		return NULL;
+	*site = u->sites[c - u->cfgs];
+	*rest = ref.bare ? "/" : ref.rest;
+	return c;
+}
+
 /*
  * "/~", "/~/" and "/~name..." of the top-level site: the user capsules.
  * The name is looked up whole among the users, and the rest of the path
@@ -355,7 +387,7 @@ route_user(const struct route *rt, const struct router_req *req,
 	const struct router_users *u = req->users;
 	const struct config	*c;
 	struct router_req	 sub;
-	char			 name[256], *to;
+	char			*to;
 
 	if (ref->kind == LAYOUT_USERS && ref->bare) {
 		response_status(r, 31, LAYOUT_PATH_USERS);
@@ -365,16 +397,14 @@ route_user(const struct route *rt, const struct router_req *req,
 		serve_users(rt, u, r);
 		return;
 	}
-	if (ref->namelen == 0 || layout_name(ref, name, sizeof(name)) == -1 ||
-	    (c = bsearch(name, u->cfgs, u->n, sizeof(*u->cfgs),
-	    user_cmp)) == NULL) {
+	if ((c = find_user(u, ref)) == NULL) {
 		response_status(r, 51, "Not found");
 		return;
 	}
 	if (ref->bare) {
 		/* "/~name" -> "/~name/": relative links need the slash. */
-		to = layout_path(LAYOUT_USER, name, "/");
-		response_status(r, 31, "%s", to);
+		to = xasprintf("%s/", c->base);
+		response_redirect(rt, to, r);
 		free(to);
 		return;
 	}

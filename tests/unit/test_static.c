@@ -27,6 +27,7 @@
 #include "core/util.h"
 #include "files.h"
 #include "harness.h"
+#include "site/gopher_front.h"
 #include "site/router.h"
 #include "site/site.h"
 #include "site/static.h"
@@ -109,6 +110,10 @@ make_capsule(void)
 	test_path(a, sizeof(a), top, "posts/2024-01-01-hello.md");
 	test_path(b, sizeof(b), top, "site/abs-posts.md");
 	OK(symlink(a, b) == 0, "an absolute link into posts/");
+	/* A user capsule without the layout. */
+	test_put(plain, "index.gmi", "# My plain capsule\n");
+	test_mkdir(plain, "x");
+	test_put(plain, "x/y.gmi", "# Why\n");
 }
 
 static void
@@ -375,9 +380,6 @@ test_plain(void)
 	struct archive	*a;
 	struct site	*s;
 
-	test_put(plain, "index.gmi", "# My plain capsule\n");
-	test_mkdir(plain, "x");
-	test_put(plain, "x/y.gmi", "# Why\n");
 	config_init(&pc, plain);
 	pc.root = "site";		/* the operator's: not the user's */
 	pc.owned = 1;
@@ -400,6 +402,78 @@ test_plain(void)
 	archive_unref(a);
 }
 
+/*
+ * A user's Gopher+ attributes are the user's, not the operator's; a
+ * user of a long name is reached as listed.
+ */
+static void
+test_users(struct archive *top_a)
+{
+	struct config		 uc[1];
+	struct site		*sites[1], *ts;
+	struct router_users	 users;
+	struct archive		*ua;
+	struct response		 r;
+	char			 base[320], line[400], *body;
+	size_t			 i;
+
+	config_init(&cfg, top);
+	cfg.author = "The Operator";
+	cfg.userdirs = "public_gemini";
+	config_init(&uc[0], plain);
+	strcpy(base, "/~");
+	for (i = 2; i < 302; i++)
+		base[i] = 'u';
+	base[i] = '\0';
+	uc[0].owned = 1;
+	uc[0].owner_uid = getuid();
+	uc[0].base = base;
+	if ((ua = archive_load(&uc[0])) == NULL) {
+		OK(0, "archive_load");
+		return;
+	}
+	sites[0] = site_new(ua, 0);
+	ts = site_new(top_a, 0);
+	users.n = 1;
+	users.cfgs = uc;
+	users.sites = sites;
+
+	/* The 300-letter name of /~/ answers. */
+	{
+		struct router_req req = { PROTO_GEMINI, NULL, NULL, 0,
+		    &users };
+		char path[400];
+
+		snprintf(path, sizeof(path), "%s/index.gmi", base);
+		req.path = path;
+		response_init(&r);
+		router_handle(&cfg, ts, &req, &r);
+		INT_EQ(r.status, 20, "a 300-letter user's capsule answers");
+		response_free(&r);
+		req.path = "/~/";
+		response_init(&r);
+		router_handle(&cfg, ts, &req, &r);
+		body = xstrndup(r.body, r.bodylen);
+		OK(strstr(body, base) != NULL, "and is listed");
+		free(body);
+		response_free(&r);
+	}
+	/* Gopher+: the user's item, with the user as admin. */
+	snprintf(line, sizeof(line), "%s/index.gmi\t!", base);
+	response_init(&r);
+	gopher_respond(&cfg, ts, &users, line, strlen(line), &r);
+	body = xstrndup(r.body != NULL ? r.body : "", r.bodylen);
+	OK(strstr(body, "+ADMIN") != NULL && strstr(body, "The Operator") ==
+	    NULL && strstr(body, base + 2) != NULL,
+	    "Gopher+: a user's item names the user, not the operator");
+	OK(strstr(body, "Mod-Date") != NULL, "and is dated by its file");
+	free(body);
+	response_free(&r);
+	site_unref(ts);
+	site_unref(sites[0]);
+	archive_unref(ua);
+}
+
 static const struct harness_test tests[] = {
 	NAMED("root"),
 	NAMED("listing_links"),
@@ -407,6 +481,7 @@ static const struct harness_test tests[] = {
 	NAMED("gophermap"),
 	NAMED("sort"),
 	NAMED("plain"),
+	NAMED("users"),
 };
 
 int
@@ -435,6 +510,7 @@ main(int argc, char **argv)
 	RUN("gophermap", test_gophermap(a));
 	RUN("sort", test_sort(a));
 	RUN("plain", test_plain());
+	RUN("users", test_users(a));
 	archive_unref(a);
 	test_rm_tree(top);
 	test_rm_tree(plain);
