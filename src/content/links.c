@@ -305,6 +305,29 @@ out:
 }
 
 /*
+ * Is path (no leading '/') a file or a directory of the static tree at
+ * "/" (config "root"), by the rules that serve it (site/static.c)?
+ */
+static int
+in_tree(const struct archive *a, const char *path)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	char		*rel;
+	int		 fd;
+
+	rel = *path != '\0' ? xasprintf("%s/%.*s", a->static_root,
+	    (int)strcspn(path, "?#"), path) : xstrdup(a->static_root);
+	fd = archive_files_open(a, rel, a->files_links, a->files_hardlinks,
+	    &st, &kind);
+	free(rel);
+	if (fd == -1)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/*
  * Does the capsule answer path (as by_meaning() takes it: no leading
  * '/') itself, as the router reads it (core/layout.h): its home, a
  * post, series or tag that is there, its lists and feeds, files/ (a
@@ -338,6 +361,9 @@ served(const struct archive *a, const char *path)
 		found = archive_tag(a, name) != NULL;
 	else	/* a page or its menu */
 		found = archive_doc(a, name) != NULL;
+	if (!found && a->static_root != NULL && ref.kind != LAYOUT_USERS &&
+	    ref.kind != LAYOUT_USER)
+		found = in_tree(a, path);
 	free(full);
 	return found;
 }

@@ -45,6 +45,10 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	if (!layout_site_path(url))
 		return NULL;
 	port = gopher_public_port(cfg);
+	if (static_outside_mount(cfg, a, url))
+		return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port,
+		    url[strlen(url) - 1] == '/' ? '1' : mime_gopher_type(url),
+		    url);
 	/* A post or a page is followed through its menu (nav.h). */
 	layout_parse(url, 0, &ref);
 	if (ref.kind == LAYOUT_POST || (ref.kind == LAYOUT_PAGE &&
