@@ -329,12 +329,12 @@ in_tree(const struct archive *a, const char *path)
 
 /*
  * Does the capsule answer path (as by_meaning() takes it: no leading
- * '/') itself, as the router reads it (core/layout.h): its home, a
+ * '/') with a generated page, as the router reads it (core/layout.h): its home, a
  * post, series or tag that is there, its lists and feeds, files/ (a
  * missing file answers 51 there), a page?
  */
 static int
-served(const struct archive *a, const char *path)
+generated(const struct archive *a, const char *path)
 {
 	struct layout_ref ref;
 	struct post	*p;
@@ -361,11 +361,22 @@ served(const struct archive *a, const char *path)
 		found = archive_tag(a, name) != NULL;
 	else	/* a page or its menu */
 		found = archive_doc(a, name) != NULL;
-	if (!found && a->static_root != NULL && ref.kind != LAYOUT_USERS &&
-	    ref.kind != LAYOUT_USER)
-		found = in_tree(a, path);
 	free(full);
 	return found;
+}
+
+/* The capsule's own pages, or a file or folder of its static tree. */
+static int
+served(const struct archive *a, const char *path)
+{
+	return generated(a, path) || (a->static_root != NULL &&
+	    in_tree(a, path));
+}
+
+int
+links_generated(const struct archive *a, const char *path)
+{
+	return layout_site_path(path) && generated(a, path + 1);
 }
 
 /*

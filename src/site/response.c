@@ -34,7 +34,6 @@
 #include "site/page.h"
 #include "site/response.h"
 #include "site/site.h"
-#include "site/static.h"
 
 /*
  * Markdown slower to render than a worker's loop may wait for: larger
@@ -170,7 +169,8 @@ rewrite_link(void *ctx, const char *url)
 	to = links_resolve(lc->rt->a, lc->from, url);
 	if (base == NULL || lc->rt->proto != PROTO_GEMINI ||
 	    !layout_site_path(to != NULL ? to : url) ||
-	    static_outside_mount(lc->rt->cfg, lc->rt->a, to != NULL ? to : url))
+	    (lc->rt->cfg->mount != NULL && !lc->rt->cfg->owned &&
+	    !links_generated(lc->rt->a, to != NULL ? to : url)))
 		return to;
 	with = xasprintf("%s%s", base, to != NULL ? to : url);
 	free(to);

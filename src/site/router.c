@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "content/archive.h"
+#include "content/links.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/layout.h"
@@ -45,7 +46,8 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	if (!layout_site_path(url))
 		return NULL;
 	port = gopher_public_port(cfg);
-	if (static_outside_mount(cfg, a, url))
+	/* With a mount, a path of the tree (or a user's) carries none. */
+	if (cfg->mount != NULL && !cfg->owned && !links_generated(a, url))
 		return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port,
 		    url[strlen(url) - 1] == '/' ? '1' : mime_gopher_type(url),
 		    url);

@@ -965,25 +965,3 @@ static_conflicts(const struct config *c, const struct archive *a)
 	return n;
 }
 
-int
-static_outside_mount(const struct config *c, const struct archive *a,
-    const char *path)
-{
-	struct layout_ref	 ref;
-	char			*name;
-	int			 page;
-
-	if (c->mount == NULL || c->owned || !layout_site_path(path))
-		return 0;
-	layout_parse(path, c->userdirs != NULL ? LAYOUT_USERDIRS : 0, &ref);
-	if (ref.kind == LAYOUT_USERS || ref.kind == LAYOUT_USER)
-		return 1;		/* the user capsules stay at the top */
-	if (ref.kind == LAYOUT_NONE)
-		return 1;
-	if (ref.kind != LAYOUT_PAGE && ref.kind != LAYOUT_PAGE_MENU)
-		return 0;
-	name = xstrndup(ref.name, ref.namelen);
-	page = archive_doc(a, name) != NULL;
-	free(name);
-	return !page;
-}

@@ -43,13 +43,6 @@ int	 static_tree(const struct route *rt, const char *path,
  */
 size_t	 static_conflicts(const struct config *c, const struct archive *a);
 /*
- * With "mount", is the site path a writer's link names (decoded, as in
- * the text) outside the generated pages: the tree's ("/notes/"), or the
- * user capsules', so that it does not get the mount?  0 without one.
- */
-int	 static_outside_mount(const struct config *c,
-	    const struct archive *a, const char *path);
-/*
  * Has the archive none of the capsule layout (index.md, posts, pages,
  * series, drafts)?  A user capsule that has none is a static tree.
  */
