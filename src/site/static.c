@@ -130,6 +130,16 @@ rel_of(const struct tree *t, const char *path)
 	return xasprintf("%s/%s", t->dir, tail);
 }
 
+/* name in the directory rel ("", "files", "site/x/"), malloc'd. */
+static char *
+join(const char *rel, const char *name)
+{
+	if (*rel == '\0')
+		return xstrdup(name);
+	return xasprintf("%s%s%s", rel, rel[strlen(rel) - 1] == '/' ? "" : "/",
+	    name);
+}
+
 /*
  * A name a request can ask for: valid UTF-8 without C0 controls or DEL,
  * as url.c and gopher.c want a path.  Other names are not listed: a
@@ -260,8 +270,7 @@ entry(const struct route *rt, const struct tree *t, int dfd,
 
 	if (type == DT_UNKNOWN || type == DT_LNK) {
 		/* A file system without d_type, or a link: as served. */
-		path = *rel != '\0' ? xasprintf("%s/%s", rel, name) :
-		    xstrdup(name);
+		path = join(rel, name);
 		fd = tree_open(rt, t, path, &st, &kind);
 		free(path);
 		if (fd == -1)
@@ -636,8 +645,7 @@ dir_file(const struct route *rt, const struct tree *t, const char *rel,
 	enum fsafe_kind	 kind;
 	int		 fd;
 
-	*path = *rel == '\0' ? xstrdup(name) : rel[strlen(rel) - 1] == '/' ?
-	    xasprintf("%s%s", rel, name) : xasprintf("%s/%s", rel, name);
+	*path = join(rel, name);
 	if ((fd = tree_open(rt, t, *path, st, &kind)) != -1 &&
 	    kind != FSAFE_FILE) {
 		close(fd);
@@ -788,8 +796,7 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 
 	if (rt->proto == PROTO_GOPHER) {
 		/* The map is read as archive_files_open() allows. */
-		map = *rel == '\0' ? xstrdup("gophermap") :
-		    xasprintf("%s/gophermap", rel);
+		map = join(rel, "gophermap");
 		mfd = archive_files_open(rt->a, map, rt->cfg->follow_symlinks,
 		    rt->cfg->files_hardlinks, &st, &kind);
 		if (mfd != -1 && kind != FSAFE_FILE) {
