@@ -474,7 +474,51 @@ test_users(struct archive *top_a)
 	archive_unref(ua);
 }
 
+/* yaml loads as a configuration: 0, or -1 with err's text. */
+static int
+load(struct config *c, const char *yaml, char *err, size_t errlen)
+{
+	return config_load_buffer(c, "/tmp/t.yaml", yaml, strlen(yaml), err,
+	    errlen);
+}
+
+/* The keys of static trees, as config.c reads them. */
+static void
+test_config(void)
+{
+	struct config	 c;
+	char		 err[512];
+
+	OK(load(&c, "", err, sizeof(err)) == 0 && c.root == NULL &&
+	    c.mount == NULL && c.base == NULL && strcmp(c.index,
+	    "index.gmi") == 0 && c.root_listings && c.listing_titles &&
+	    c.listing_sort == CONFIG_SORT_NAME, "the defaults");
+	config_free(&c);
+	OK(load(&c, "root: site/\nmount: /gemlog/\nindex: home.gmi\n"
+	    "root_listings: false\nlisting_titles: false\n"
+	    "listing_sort: date\n", err, sizeof(err)) == 0, "every key: %s",
+	    err);
+	OK(c.root != NULL && strcmp(c.root, "site") == 0 && c.mount != NULL &&
+	    strcmp(c.mount, "/gemlog") == 0 && c.base == c.mount &&
+	    strcmp(c.index, "home.gmi") == 0 && !c.root_listings &&
+	    !c.listing_titles && c.listing_sort == CONFIG_SORT_DATE,
+	    "read as written; the mount is the base");
+	config_free(&c);
+	OK(load(&c, "root: posts\n", err, sizeof(err)) == -1 &&
+	    strstr(err, "holds the archive's sources") != NULL,
+	    "root: posts/ refused (%s)", err);
+	OK(load(&c, "root: ../etc\n", err, sizeof(err)) == -1,
+	    "root: out of the capsule refused");
+	OK(load(&c, "mount: a/b\n", err, sizeof(err)) == -1,
+	    "mount: one segment only");
+	OK(load(&c, "index: ~\n", err, sizeof(err)) == -1,
+	    "index: a name is needed");
+	OK(load(&c, "listing_sort: size\n", err, sizeof(err)) == -1 &&
+	    strstr(err, "name or date") != NULL, "listing_sort: %s", err);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_config),
 	NAMED("root"),
 	NAMED("listing_links"),
 	NAMED("mount"),
@@ -497,6 +541,7 @@ main(int argc, char **argv)
 		perror("mkdtemp");
 		return 2;
 	}
+	harness_run();			/* the TEST() entries */
 	make_capsule();
 	config_init(&cfg, top);
 	if ((a = archive_load(&cfg)) == NULL) {
