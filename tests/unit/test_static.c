@@ -203,7 +203,9 @@ test_root(struct archive *a)
 	expect(&cfg, s, PROTO_GEMINI, "/link-out", 51, NULL);
 	expect(&cfg, s, PROTO_GEMINI, "/link-posts/", 51, NULL);
 	expect(&cfg, s, PROTO_GEMINI, "/nothing", 51, NULL);
-	expect(&cfg, s, PROTO_GEMINI, "/notes/link-in.gmi", 20, "Alpha");
+	/* Without openat2 (old kernels, valgrind) no link is followed. */
+	expect(&cfg, s, PROTO_GEMINI, "/notes/link-in.gmi",
+	    have_openat2() ? 20 : 51, have_openat2() ? "Alpha" : NULL);
 	/* A listing: titles, no link a request could not follow. */
 	expect(&cfg, s, PROTO_GEMINI, "/notes/", 20, "=> /notes/a.gmi Alpha");
 	expect(&cfg, s, PROTO_GEMINI, "/notes/", 20, "=> /notes/c.gmi Gamma");
@@ -241,7 +243,8 @@ test_listing_links(struct archive *a)
 	ask(&cfg, s, PROTO_GEMINI, "/abs-in.gmi", &r);
 	abs_status = r.status;
 	response_free(&r);
-	INT_EQ(abs_status, 20, "an absolute link that stays inside: followed");
+	INT_EQ(abs_status, have_openat2() ? 20 : 51,
+	    "an absolute link that stays inside: followed (with openat2)");
 	expect(&cfg, s, PROTO_GEMINI, "/abs-posts.md", 51, NULL);
 	without(&cfg, s, PROTO_GEMINI, "/", "abs-posts");
 	ask(&cfg, s, PROTO_GEMINI, "/", &r);
@@ -256,8 +259,8 @@ test_listing_links(struct archive *a)
 	response_free(&r);
 	ask(&cfg, s, PROTO_GEMINI, "/notes/", &r);
 	body = body_of(&r);
-	OK(strstr(body, "=> /notes/link-in.gmi Alpha") != NULL,
-	    "a link that stays: listed");
+	OK((strstr(body, "=> /notes/link-in.gmi Alpha") != NULL) ==
+	    have_openat2(), "a link that stays: listed as it is answered");
 	free(body);
 	response_free(&r);
 	site_unref(s);
