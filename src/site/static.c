@@ -931,6 +931,8 @@ shadowed_by(const struct config *c, const struct archive *a,
 		return strcmp(name, c->mount + 1) == 0 ? "the mount" : NULL;
 	if (c->index != NULL && strcmp(name, c->index) == 0)
 		return "the home page";
+	if (strcmp(name, "gophermap") == 0)
+		return "the home menu";
 	if (layout_reserved(name))
 		return "a path of the layout";
 	if (archive_doc(a, name) != NULL)

@@ -218,8 +218,8 @@ test_root(struct archive *a)
 	cfg.listing_titles = 0;
 	expect(&cfg, s, PROTO_GEMINI, "/notes/", 20, "=> /notes/a.gmi a.gmi");
 	cfg.listing_titles = 1;
-	/* index.gmi at "/", about, posts/: shadowed, each reported. */
-	INT_EQ((int)static_conflicts(&cfg, a), 3, "three conflicts at load");
+	/* index.gmi, gophermap, about, posts/: shadowed, each reported. */
+	INT_EQ((int)static_conflicts(&cfg, a), 4, "four conflicts at load");
 	site_unref(s);
 }
 
