@@ -184,7 +184,9 @@ mkdir -p "$T/capsule/files"
 
 free_port CAP_GEM
 free_port CAP_GPH
-write_conf main "$T/capsule" "$CAP_GEM" "$CAP_GPH" ""
+# root: files serves the same files at "/" as well (README "Static
+# trees"): the -root- rows, a path the generated pages leave to the tree.
+write_conf main "$T/capsule" "$CAP_GEM" "$CAP_GPH" "root: files"
 start_capsuled main
 CAP_PID=$SPID
 wait_up "$CAP_GEM" /posts/bench-4k || die "capsuled did not come up"
@@ -300,9 +302,11 @@ while [ $r -le "$ROUNDS" ]; do
 	gem gemini-4k-full-c256 gemini 256
 	gem gemini-4k-resume-c32 resume 32
 	gem gemini-4k-file-c32 gemini 32 /files/bench-4k.gmi
+	gem gemini-4k-root-c32 gemini 32 /bench-4k.gmi
 	gph gopher-menu-c32 / / --menu
 	gph gopher-4k-c32 /posts/bench-4k /bench-4k.txt
 	gph gopher-4k-file-c32 /files/bench-4k.txt /bench-4k.txt
+	gph gopher-4k-root-c32 /bench-4k.txt /bench-4k.txt
 	run tcp-floor-4k-c32 tcpfloor "$TCPF_PID" --mode gopher \
 	    --port "$TCPF_PORT" --path /x --conns 32 --requests $GPH_N \
 	    --duration $GPH_S --warmup 500 --min-len 1000
@@ -644,6 +648,8 @@ function verdict(ok) { return ok ? "PASS" : "FAIL" }
 END {
 	post["gemini-4k-file-c32"] = "gemini-4k-full-c32"
 	post["gopher-4k-file-c32"] = "gopher-4k-c32"
+	post["gemini-4k-root-c32"] = "gemini-4k-full-c32"
+	post["gopher-4k-root-c32"] = "gopher-4k-c32"
 	row("scenario", "server", "cpu_us/r", "req/s", "p50", "p99", "max", \
 	    "errors", "rss_kb", "capsuled/peer", "target")
 	for (i = 1; i <= n; i++) {
@@ -668,9 +674,10 @@ END {
 				tg = "cpu <= 0.6x: " verdict(C[c] <= 0.6 * C[k])
 			else if (sc[i] ~ /^gopher/)
 				tg = "rps >= 10x: " verdict(RPS[c] >= 10 * RPS[k])
-			if (sc[i] == "gemini-4k-file-c32")
+			if (sc[i] == "gemini-4k-file-c32" ||
+			    sc[i] == "gemini-4k-root-c32")
 				tg = "cpu <= 0.9x: " verdict(C[c] <= 0.9 * C[k])
-		} else if (sv[i] == "capsuled" && sc[i] ~ /-file-/ &&
+		} else if (sv[i] == "capsuled" && sc[i] ~ /-(file|root)-/ &&
 		    (post[sc[i]] SUBSEP "capsuled") in C) {
 			# A static file against the post of the same size.
 			p = C[post[sc[i]] SUBSEP "capsuled"]

@@ -44,6 +44,7 @@
 #include "net/ticket.h"
 #include "net/tlsconn.h"
 #include "site/site.h"
+#include "site/static.h"
 
 /*
  * Threads that load the capsules at start-up, at most: the machine's
@@ -266,6 +267,7 @@ load_site(const struct config *h, const struct site *prev, struct watch *w)
 	    w != NULL ? watch_held : NULL, w)) == NULL)
 		return NULL;
 	links_check(a);
+	static_conflicts(h, a);
 	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
 	    "%u warnings; %u files read, %u unchanged, %u being written",
 	    a->dir, a->nposts, a->nseries, a->ntags, a->ndocs, a->nwarnings,

@@ -708,6 +708,7 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 	a->hostname = xstrdup_null(c->hostname);
 	a->files_links = c->follow_symlinks;
 	a->files_hardlinks = c->files_hardlinks != 0;
+	a->static_root = c->owned ? NULL : xstrdup_null(c->root);
 	ap->st.owned = c->owned;
 	ap->st.owner = (uid_t)c->owner_uid;
 	ap->st.max_file = c->max_post_size > 0 ? c->max_post_size :
@@ -823,6 +824,7 @@ archive_unref(struct archive *a)
 		free(a->link_aliases[i]);
 	free(a->link_aliases);
 	free(a->web_url);
+	free(a->static_root);
 	free(a->hostname);
 	free(a->dir);
 	free(a->title);

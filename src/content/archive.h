@@ -156,6 +156,8 @@ struct archive {
 	/* The config's follow_symlinks (enum fsafe_links), files_hardlinks. */
 	int		 files_links;
 	bool		 files_hardlinks;
+	/* The config's root (a static tree at "/"): owned, or NULL. */
+	char		*static_root;
 
 	unsigned	 nwarnings;	/* logged while loading */
 	unsigned	 nskipped;	/* files skipped with a warning */

@@ -305,13 +305,36 @@ out:
 }
 
 /*
+ * Is path (no leading '/') a file or a directory of the static tree at
+ * "/" (config "root"), by the rules that serve it (site/static.c)?
+ */
+static int
+in_tree(const struct archive *a, const char *path)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	char		*rel;
+	int		 fd;
+
+	rel = *path != '\0' ? xasprintf("%s/%.*s", a->static_root,
+	    (int)strcspn(path, "?#"), path) : xstrdup(a->static_root);
+	fd = archive_files_open(a, rel, a->files_links, a->files_hardlinks,
+	    &st, &kind);
+	free(rel);
+	if (fd == -1)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/*
  * Does the capsule answer path (as by_meaning() takes it: no leading
- * '/') itself, as the router reads it (core/layout.h): its home, a
+ * '/') with a generated page, as the router reads it (core/layout.h): its home, a
  * post, series or tag that is there, its lists and feeds, files/ (a
  * missing file answers 51 there), a page?
  */
 static int
-served(const struct archive *a, const char *path)
+generated(const struct archive *a, const char *path)
 {
 	struct layout_ref ref;
 	struct post	*p;
@@ -340,6 +363,20 @@ served(const struct archive *a, const char *path)
 		found = archive_doc(a, name) != NULL;
 	free(full);
 	return found;
+}
+
+/* The capsule's own pages, or a file or folder of its static tree. */
+static int
+served(const struct archive *a, const char *path)
+{
+	return generated(a, path) || (a->static_root != NULL &&
+	    in_tree(a, path));
+}
+
+int
+links_generated(const struct archive *a, const char *path)
+{
+	return layout_site_path(path) && generated(a, path + 1);
 }
 
 /*

@@ -28,6 +28,13 @@ struct scan_link;
 char		*links_resolve(const struct archive *, const char *from_path,
 		    const char *url);
 /*
+ * Does the site path ("/posts/x", decoded) name a page the archive
+ * generates (home, a post, series, tag or page that is there, a list,
+ * a feed, files/), as the router reads it?  Not a static tree's path,
+ * nor a user capsule's: with "mount", those are written without it.
+ */
+int		 links_generated(const struct archive *, const char *path);
+/*
  * Is url an old web URL of a post: under one of the config's
  * link_aliases, then a path with a last segment?  links_resolve()
  * turns it into the post's path when that segment names a post.

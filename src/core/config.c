@@ -102,6 +102,14 @@ static int	parse_peer(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_userdirs(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_root(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_mount(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_index(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_sort(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_rate(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_size(struct loader *, const struct field *,
@@ -215,6 +223,12 @@ static const struct field fields[] = {
 	{ "follow_symlinks",	parse_links,	OFF(follow_symlinks), 0, 0 },
 	{ "files_hardlinks",	parse_bool,	OFF(files_hardlinks), 0, 1 },
 	{ "listings",		parse_bool,	OFF(listings),	0, 1 },
+	{ "root",		parse_root,	OFF(root),	0, 64 },
+	{ "mount",		parse_mount,	OFF(mount),	0, 64 },
+	{ "index",		parse_index,	OFF(index),	1, 64 },
+	{ "root_listings",	parse_bool,	OFF(root_listings), 0, 1 },
+	{ "listing_titles",	parse_bool,	OFF(listing_titles), 0, 1 },
+	{ "listing_sort",	parse_sort,	OFF(listing_sort), 0, 0 },
 	{ "user",		parse_user,	OFF(user),	0, 32 },
 	{ "chroot",		parse_path,	OFF(chroot_dir), 0, PATH_MAX },
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
@@ -1001,6 +1015,87 @@ parse_userdirs(struct loader *l, const struct field *f, yaml_event_t *ev)
 		return -1;
 	set_str(l, f, dir);
 	free(dir);
+	return 0;
+}
+
+/* listing_sort = "name" / "date" */
+static const struct words sort_words = { "name or date", {
+	{ "name", CONFIG_SORT_NAME }, { "date", CONFIG_SORT_DATE },
+	{ NULL, 0 } } };
+
+static int
+parse_sort(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &sort_words);
+}
+
+/*
+ * root = name ["/"]: the capsule's directory served at "/", or null.
+ * Not one the archive reads its sources from: those are not for readers.
+ */
+static int
+parse_root(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	static const char *const sources[] = {
+		"posts", "pages", "series", "templates"
+	};
+	char	*dir;
+	size_t	 i;
+
+	if (get_dir_name(l, f, ev, "site", &dir) == -1)
+		return -1;
+	for (i = 0; dir != NULL && i < nitems(sources); i++)
+		if (strcasecmp(dir, sources[i]) == 0) {
+			fail(l, ev->start_mark, "%s: '%s' holds the archive's "
+			    "sources, which are not served as files", f->key,
+			    dir);
+			free(dir);
+			return -1;
+		}
+	set_str(l, f, dir);
+	free(dir);
+	return 0;
+}
+
+/*
+ * mount = ["/"] segment ["/"]: the prefix of the generated pages
+ * ("/gemlog"), or null: at "/".  The site's base (config.h) too, so
+ * that every link and redirect they write carries it.
+ */
+static int
+parse_mount(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	yaml_event_t	 e = *ev;
+	const char	*v = (const char *)ev->data.scalar.value;
+	char		*dir, *m;
+
+	if (ev->type == YAML_SCALAR_EVENT && v != NULL && v[0] == '/') {
+		e.data.scalar.value = (yaml_char_t *)(uintptr_t)(v + 1);
+		e.data.scalar.length--;
+	}
+	if (get_dir_name(l, f, &e, "gemlog", &dir) == -1)
+		return -1;
+	m = dir != NULL ? xasprintf("/%s", dir) : NULL;
+	set_str(l, f, m);
+	l->c->base = l->c->mount;
+	free(dir);
+	free(m);
+	return 0;
+}
+
+/* index = file name: a directory's own page in a static tree. */
+static int
+parse_index(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char	*name;
+
+	if (get_dir_name(l, f, ev, "index.gmi", &name) == -1)
+		return -1;
+	if (name == NULL)
+		return fail(l, ev->start_mark, "%s: a file name is needed",
+		    f->key);
+	set_str(l, f, name);
+	free(name);
 	return 0;
 }
 
@@ -1856,6 +1951,12 @@ defaults(struct config *c, const char *confdir)
 	c->follow_symlinks = CONFIG_LINKS_INSIDE;
 	c->files_hardlinks = 0;
 	c->listings = 1;
+	c->root = NULL;
+	c->mount = NULL;
+	c->index = xstrdup("index.gmi");
+	c->root_listings = 1;
+	c->listing_titles = 1;
+	c->listing_sort = CONFIG_SORT_NAME;
 	c->user = NULL;
 	c->chroot_dir = NULL;
 	c->allow_root = 0;
@@ -1993,6 +2094,9 @@ config_free(struct config *c)
 	free(c->log_file);
 	free_redirects(c->redirects, c->nredirects);
 	free(c->robots);
+	free(c->root);
+	free(c->mount);
+	free(c->index);
 	free(c->cgi);
 	util_free_strings(c->titan_writers, c->ntitan_writers);
 	util_free_strings(c->link_aliases, c->nlink_aliases);

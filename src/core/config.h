@@ -53,6 +53,12 @@ enum config_links {
 	CONFIG_LINKS_NONE,		/* "never": none at all */
 };
 
+/* listing_sort: the order of a listing's entries. */
+enum config_sort {
+	CONFIG_SORT_NAME,		/* "name": by name */
+	CONFIG_SORT_DATE,		/* "date": newest first */
+};
+
 /* gopher_charset: what Gopher menus and texts are written in. */
 enum config_charset {
 	CONFIG_CHARSET_UTF8,		/* "utf-8": as written */
@@ -99,6 +105,20 @@ struct config {
 	int		 files_hardlinks; /* 1 = serve st_nlink > 1 files */
 	int		 listings;	/* 1 = list files/ directories
 					   without an index.gmi */
+	/*
+	 * A static tree served at "/" beside the generated pages
+	 * (README.md, "Static trees"): root is a directory of the capsule
+	 * (NULL: none); a path no generated page answers is looked up in
+	 * it.  With mount ("/gemlog"), the generated pages are served
+	 * under that prefix only, and the tree has every other path.
+	 */
+	char		*root;		/* owned: "site", or NULL */
+	char		*mount;		/* owned: "/gemlog", or NULL */
+	char		*index;		/* owned: a directory's page,
+					   "index.gmi" */
+	int		 root_listings;	/* 1 = list the tree's directories */
+	int		 listing_titles; /* 1 = a .gmi file's first heading */
+	int		 listing_sort;	/* CONFIG_SORT_* */
 	char		*user;		/* drop to this user; NULL = stay */
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */

@@ -179,11 +179,39 @@ clean_rel(const char *rel)
 	return rel[0] != '/' && rel[0] != '\0' && !url_has_dot_segment(rel);
 }
 
+/*
+ * rel, which the kernel would not resolve beneath root (EXDEV: an
+ * absolute link, or ".." in one), where it really leads when that is
+ * beneath root: that path relative to root, malloc'd, or NULL.  The
+ * kernel then opens it beneath root again, and link_allowed() judges
+ * rel's link as any other: a name changed since is caught by both.
+ */
+static char *
+inside_rel(const char *root, const char *rel)
+{
+	char	*rroot, *p, *real, *in = NULL;
+	size_t	 len;
+
+	if ((rroot = realpath(root, NULL)) == NULL)
+		return NULL;
+	p = xasprintf("%s/%s", rroot, rel);
+	real = realpath(p, NULL);
+	free(p);
+	len = strcmp(rroot, "/") == 0 ? 0 : strlen(rroot);
+	if (real != NULL && beneath(real, rroot) && real[len] == '/' &&
+	    clean_rel(real + len + 1))
+		in = xstrdup(real + len + 1);
+	free(real);
+	free(rroot);
+	return in;
+}
+
 int
 fsafe_open(const char *root, const char *rel, enum fsafe_links links,
     struct stat *st, enum fsafe_kind *kind)
 {
 	struct stat	 pst;
+	char		*inside = NULL;
 	int		 rootfd, pfd, fd = -1, saved, linked;
 
 	if (!clean_rel(rel)) {
@@ -193,7 +221,17 @@ fsafe_open(const char *root, const char *rel, enum fsafe_links links,
 	if ((rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return -1;
 	/* What is it?  O_PATH opens nothing: no driver, no FIFO wait. */
-	if ((pfd = open_beneath(rootfd, rel, O_PATH, links, &linked)) == -1)
+	pfd = open_beneath(rootfd, rel, O_PATH, links, &linked);
+	if (pfd == -1 && errno == EXDEV && links == FSAFE_LINKS_INSIDE) {
+		/* An absolute link that stays inside: by where it leads. */
+		if ((inside = inside_rel(root, rel)) != NULL) {
+			linked = 1;
+			pfd = open_beneath(rootfd, inside, O_PATH, links,
+			    NULL);
+		} else
+			errno = EXDEV;	/* it leads out: not found */
+	}
+	if (pfd == -1)
 		goto fail;
 	if (fstat(pfd, &pst) == -1) {
 		close(pfd);
@@ -208,8 +246,8 @@ fsafe_open(const char *root, const char *rel, enum fsafe_links links,
 	 * O_NONBLOCK and O_NOCTTY in case it was swapped for a FIFO or a
 	 * terminal since: then the inode check below refuses it.
 	 */
-	if ((fd = open_beneath(rootfd, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY,
-	    links, NULL)) == -1)
+	if ((fd = open_beneath(rootfd, inside != NULL ? inside : rel,
+	    O_RDONLY | O_NONBLOCK | O_NOCTTY, links, NULL)) == -1)
 		goto fail;
 	if (fstat(fd, st) == -1)
 		goto fail;
@@ -221,9 +259,11 @@ fsafe_open(const char *root, const char *rel, enum fsafe_links links,
 	}
 	*kind = S_ISDIR(st->st_mode) ? FSAFE_DIR : FSAFE_FILE;
 	close(rootfd);
+	free(inside);
 	return fd;
 fail:
 	saved = errno;
+	free(inside);
 	if (fd != -1)
 		close(fd);
 	close(rootfd);

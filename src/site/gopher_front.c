@@ -13,6 +13,7 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -23,6 +24,7 @@
 #include "core/cache.h"
 #include "core/config.h"
 #include "core/fsafe.h"
+#include "core/util.h"
 #include "core/layout.h"
 #include "proto/gemini.h"
 #include "proto/gopher.h"
@@ -30,6 +32,7 @@
 #include "site/gopher_front.h"
 #include "site/router.h"
 #include "site/site.h"
+#include "site/static.h"
 
 /* s on one line (gopher_clean()), then CRLF. */
 static void
@@ -214,6 +217,23 @@ file_date(const struct answer_ctx *ac, const char *rel, bool hardlinks)
 }
 
 /*
+ * A path of the static tree at "/" (site/static.h), capsule-relative,
+ * malloc'd; NULL when the site has none.
+ */
+static char *
+tree_rel(const struct answer_ctx *ac, const char *path)
+{
+	const struct config	*c = ac->host;
+
+	if (c->owned && static_plain(ac->site->a))
+		return xstrdup(path + 1);
+	if (c->root == NULL || c->owned)
+		return NULL;
+	return path[1] != '\0' ? xasprintf("%s%s", c->root, path) :
+	    xstrdup(c->root);
+}
+
+/*
  * Gopher+ dates (gopherplus.h): when the item at the site path last
  * changed, 0 when unknown: a post (and its menu) by its "updated" date,
  * a series or a tag (and their feeds) by its newest post, a page (and
@@ -233,13 +253,26 @@ item_date(void *ctx, const char *path, long long *size)
 	const struct post	*po;
 	const struct doc	*d;
 	struct layout_ref	 ref;
-	char			 name[256];
+	char			 name[256], *rel;
 
 	*size = -1;
 	if (path[0] != '/' || strncmp(path, "/URL:", 5) == 0)
 		return 0;
+	if (ac->users != NULL && ac->host->userdirs != NULL &&
+	    strncmp(path, "/~", 2) == 0) {
+		/* A user's item: dated in the user's archive alone. */
+		struct answer_ctx	 uc;
+		const char		*rest;
+
+		memset(&uc, 0, sizeof(uc));
+		if ((uc.host = router_user(ac->users, path, &uc.site,
+		    &rest)) == NULL)
+			return 0;	/* "/~/", or nobody's */
+		return item_date(&uc, rest, size);
+	}
 	layout_parse(path, 0, &ref);
-	if (ref.name != NULL && layout_name(&ref, name, sizeof(name)) == -1)
+	if ((ref.name != NULL && layout_name(&ref, name, sizeof(name)) == -1) ||
+	    (ac->host->owned && static_plain(a)))
 		ref.kind = LAYOUT_NONE;
 	switch (ref.kind) {
 	case LAYOUT_FILES:
@@ -274,6 +307,15 @@ item_date(void *ctx, const char *path, long long *size)
 		}
 		break;
 	case LAYOUT_NONE:
+		/* A static tree's file, by its mtime. */
+		if ((rel = tree_rel(ac, path)) != NULL) {
+			time_t	 when = *rel != '\0' ? file_date(ac, rel,
+			    ac->host->files_hardlinks) : 0;
+
+			free(rel);
+			return when;
+		}
+		break;
 	case LAYOUT_HOME:
 	case LAYOUT_POSTS:
 	case LAYOUT_SERIES_LIST:
@@ -346,6 +388,28 @@ gopherplus_error(const struct gopherplus_site *s, const char *msg,
 	replace_body(r, &out, 0);
 }
 
+/*
+ * A request for a user's item ("/~name..."): the Gopher+ admin is the
+ * user's author, or the user, never the operator's.
+ */
+static void
+user_admin(const struct router_users *users, const char *line, size_t len,
+    struct gopherplus_site *gs)
+{
+	const struct config	*uc;
+	struct site		*us;
+	const char		*rest;
+	char			*sel;
+
+	sel = xstrndup(line, strcspn(line, "\t\r\n") < len ?
+	    strcspn(line, "\t\r\n") : len);
+	if (sel[0] == '/' && (uc = router_user(users, sel, &us, &rest)) !=
+	    NULL)
+		gs->admin = us->a->author != NULL ? us->a->author :
+		    uc->base + 2;
+	free(sel);
+}
+
 int
 gopher_respond(const struct config *host, struct site *site,
     const struct router_users *users, const char *line, size_t len,
@@ -362,6 +426,9 @@ gopher_respond(const struct config *host, struct site *site,
 	gs.host = host->hostname;
 	gs.port = gopher_public_port(host);
 	gs.admin = a != NULL && a->author != NULL ? a->author : host->author;
+	if (users != NULL && host->userdirs != NULL && len > 2 &&
+	    memchr(line, '~', len) != NULL)
+		user_admin(users, line, len, &gs);
 	gs.date = a != NULL ? item_date : NULL;
 	gs.size = answer_size;
 	gs.ctx = &ac;

@@ -168,7 +168,9 @@ rewrite_link(void *ctx, const char *url)
 
 	to = links_resolve(lc->rt->a, lc->from, url);
 	if (base == NULL || lc->rt->proto != PROTO_GEMINI ||
-	    !layout_site_path(to != NULL ? to : url))
+	    !layout_site_path(to != NULL ? to : url) ||
+	    (lc->rt->cfg->mount != NULL && !lc->rt->cfg->owned &&
+	    !links_generated(lc->rt->a, to != NULL ? to : url)))
 		return to;
 	with = xasprintf("%s%s", base, to != NULL ? to : url);
 	free(to);

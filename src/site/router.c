@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "content/archive.h"
+#include "content/links.h"
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/layout.h"
@@ -45,6 +46,11 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	if (!layout_site_path(url))
 		return NULL;
 	port = gopher_public_port(cfg);
+	/* With a mount, a path of the tree (or a user's) carries none. */
+	if (cfg->mount != NULL && !cfg->owned && !links_generated(a, url))
+		return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port,
+		    url[strlen(url) - 1] == '/' ? '1' : mime_gopher_type(url),
+		    url);
 	/* A post or a page is followed through its menu (nav.h). */
 	layout_parse(url, 0, &ref);
 	if (ref.kind == LAYOUT_POST || (ref.kind == LAYOUT_PAGE &&
@@ -342,6 +348,38 @@ user_cmp(const void *key, const void *elt)
 	return strcmp(name, c->base + 2);	/* "/~name" */
 }
 
+/* The user ref names (its whole name, any length), or NULL. */
+static const struct config *
+find_user(const struct router_users *u, const struct layout_ref *ref)
+{
+	const struct config	*c;
+	char			*name;
+
+	if (u == NULL || ref->kind != LAYOUT_USER || ref->namelen == 0)
+		return NULL;
+	name = xstrndup(ref->name, ref->namelen);
+	c = bsearch(name, u->cfgs, u->n, sizeof(*u->cfgs), user_cmp);
+	free(name);
+	return c;
+}
+
+const struct config *
+router_user(const struct router_users *u, const char *path,
+    struct site **site, const char **rest)
+{
+	struct layout_ref	 ref;
+	const struct config	*c;
+
+	if (u == NULL)
+		return NULL;
+	layout_parse(path, LAYOUT_USERDIRS, &ref);
+	if ((c = find_user(u, &ref)) == NULL)
+		return NULL;
+	*site = u->sites[c - u->cfgs];
+	*rest = ref.bare ? "/" : ref.rest;
+	return c;
+}
+
 /*
  * "/~", "/~/" and "/~name..." of the top-level site: the user capsules.
  * The name is looked up whole among the users, and the rest of the path
@@ -355,7 +393,7 @@ route_user(const struct route *rt, const struct router_req *req,
 	const struct router_users *u = req->users;
 	const struct config	*c;
 	struct router_req	 sub;
-	char			 name[256], *to;
+	char			*to;
 
 	if (ref->kind == LAYOUT_USERS && ref->bare) {
 		response_status(r, 31, LAYOUT_PATH_USERS);
@@ -365,16 +403,14 @@ route_user(const struct route *rt, const struct router_req *req,
 		serve_users(rt, u, r);
 		return;
 	}
-	if (ref->namelen == 0 || layout_name(ref, name, sizeof(name)) == -1 ||
-	    (c = bsearch(name, u->cfgs, u->n, sizeof(*u->cfgs),
-	    user_cmp)) == NULL) {
+	if ((c = find_user(u, ref)) == NULL) {
 		response_status(r, 51, "Not found");
 		return;
 	}
 	if (ref->bare) {
 		/* "/~name" -> "/~name/": relative links need the slash. */
-		to = layout_path(LAYOUT_USER, name, "/");
-		response_status(r, 31, "%s", to);
+		to = xasprintf("%s/", c->base);
+		response_redirect(rt, to, r);
 		free(to);
 		return;
 	}
@@ -409,6 +445,43 @@ redirect_base(const struct config *cfg, struct response *r)
 	memcpy(r->meta, cfg->base, blen);
 }
 
+/*
+ * "mount": the generated pages under cfg->mount only (its base, so
+ * their links and redirects carry it), and the static tree every other
+ * path; robots.txt stays at the top, where crawlers look, unless the
+ * tree has one.  Configured redirects answer what both leave 51.
+ */
+static void
+route_mounted(const struct route *rt, const struct router_req *req,
+    struct response *r)
+{
+	const struct config	*cfg = rt->cfg;
+	struct route		 sub = *rt;
+	struct layout_ref	 ref;
+	size_t			 n = strlen(cfg->mount);
+	const char		*to;
+	int			 status;
+
+	if (strncmp(req->path, cfg->mount, n) == 0 && req->path[n] == '\0') {
+		response_status(r, 31, "%s/", req->path);
+		return;
+	}
+	if (strncmp(req->path, cfg->mount, n) == 0 && req->path[n] == '/') {
+		sub.reqpath = req->path + n;
+		layout_parse(sub.reqpath, 0, &ref);
+		route_path(&sub, &ref, req->query, r);
+		redirect_base(cfg, r);
+	} else if (!static_tree(rt, req->path, r) || r->status == 51) {
+		response_status(r, 51, "Not found");
+		if (strcmp(req->path, "/robots.txt") == 0 &&
+		    cfg->robots != NULL)
+			serve_robots(rt, r);
+	}
+	if (r->status == 51 &&
+	    (to = config_redirect(cfg, req->path, &status)) != NULL)
+		response_status(r, status, "%s", to);
+}
+
 void
 router_handle(const struct config *cfg, struct site *site,
     const struct router_req *req, struct response *r)
@@ -425,7 +498,20 @@ router_handle(const struct config *cfg, struct site *site,
 		route_user(&rt, req, &ref, r);
 		return;
 	}
+	if (cfg->owned && static_plain(rt.a)) {
+		/* A user capsule without the layout: a tree, all of it. */
+		static_tree(&rt, req->path, r);
+		redirect_base(cfg, r);
+		return;
+	}
+	if (cfg->mount != NULL && !cfg->owned) {
+		route_mounted(&rt, req, r);
+		return;
+	}
 	route_path(&rt, &ref, req->query, r);
+	/* Generated pages win; the static tree has what they leave. */
+	if (r->status == 51 && cfg->root != NULL && !cfg->owned)
+		static_tree(&rt, req->path, r);
 	/* Content wins: "redirects:" only answers what would be 51. */
 	if (r->status == 51 &&
 	    (to = config_redirect(cfg, req->path, &status)) != NULL)

@@ -27,6 +27,15 @@ struct router_users {
 	struct site *const	*sites;
 };
 
+/*
+ * The user capsule of u that path ("/~name...") names, or NULL: its
+ * configuration view, with *site its site and *rest the path within
+ * it ("/" for a bare "/~name").  For Gopher+, which dates a user's
+ * items in the user's archive.
+ */
+const struct config *router_user(const struct router_users *u,
+	    const char *path, struct site **site, const char **rest);
+
 /* A request as the router sees it. */
 struct router_req {
 	enum proto	 proto;

@@ -1,6 +1,7 @@
 /*
- * static.h -- the files of a capsule a request may read: files/ and
- * page bundles' files, and the listings of files/.  Within site/.
+ * static.h -- the files of a capsule a request may read: the static
+ * trees (files/, the "root" directory, a plain user capsule) and page
+ * bundles' files, and the trees' listings and gophermaps.  Within site/.
  *
  * For router.c, which knows which paths are files.  A file small enough
  * is kept in the site's cache, in a slot of its own (site_file_slot()),
@@ -11,6 +12,10 @@
 #ifndef CAPSULED_STATIC_H
 #define CAPSULED_STATIC_H
 
+#include <stddef.h>
+
+struct archive;
+struct config;
 struct post;
 struct response;
 struct route;
@@ -22,6 +27,26 @@ struct route;
  */
 void	 static_file(const struct route *rt, const char *path,
 	    struct response *r);
+/*
+ * A path no generated page answers, in the static tree at "/" (the
+ * "root" directory, or a plain user capsule: static_plain()): served as
+ * static_file() serves files/, gophermaps read over Gopher.  Returns 0,
+ * r untouched, when the site has no such tree.
+ */
+int	 static_tree(const struct route *rt, const char *path,
+	    struct response *r);
+/*
+ * The names at the top of the "root" tree that a generated page
+ * shadows (the home page, a layout name, a page of pages/; with a
+ * mount, only its name), each logged as a warning; returns how many.
+ * At load, once per snapshot.
+ */
+size_t	 static_conflicts(const struct config *c, const struct archive *a);
+/*
+ * Has the archive none of the capsule layout (index.md, posts, pages,
+ * series, drafts)?  A user capsule that has none is a static tree.
+ */
+int	 static_plain(const struct archive *a);
 /*
  * "/posts/<slug>/<name>": the file name of the page bundle p, as
  * archive_bundle_open() allows (the rules of files/, no symbolic link

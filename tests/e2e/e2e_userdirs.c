@@ -30,6 +30,8 @@ static int	 skipped;
 
 enum { UA, UB, UC, UD, UE };
 
+static void	crawl_plain(void);
+
 static void
 skip(const char *why)
 {
@@ -371,7 +373,9 @@ test_live(void)
 	/* E appears: published after SIGHUP. */
 	add_user(UE, base_uid + 3);
 	make_home(UE, 0755);
-	put(UE, "index.md", "---\ntitle: Eee\n---\nE\n", 0644);
+	/* A plain capsule: gemtext files, no layout (a static tree). */
+	put(UE, "index.gmi", "# Eee's plain capsule\n=> files/ Notes\n", 0644);
+	put(UE, "files/note.gmi", "# A note of Eee's\n=> ../ Home\n", 0644);
 	snprintf(extra, sizeof(extra), "userdirs: public_gemini\n"
 	    "userdirs_uid_min: %u\nuserdirs_uid_max: %u\n", base_uid,
 	    base_uid + 3);
@@ -380,6 +384,44 @@ test_live(void)
 	snprintf(path, sizeof(path), "/~%s/", name[UE]);
 	OK(e2e_gemini_wait(srv.gemini_port, ctx, path, 20, NULL, 1,
 	    10000) >= 0, "a new user's capsule after SIGHUP");
+	crawl_plain();
+}
+
+/*
+ * E's capsule has no layout: served as a static tree at /~E/, every
+ * link of it answering 20, listed with titles under its base.
+ */
+static void
+crawl_plain(void)
+{
+	static const char *const paths[] = { "/", "/files/", "/files/note.gmi" };
+	struct reply	 r;
+	struct buf	 g;
+	char		 want[128];
+	size_t		 i;
+
+	for (i = 0; i < nitems(paths); i++) {
+		r = e2e_gemini_get(srv.gemini_port, ctx, "/~%s%s", name[UE],
+		    paths[i]);
+		INT_EQ(r.status, 20, paths[i]);
+		if (i == 0)
+			OK(strstr(r.body.data, "# Eee's plain capsule") != NULL,
+			    "a plain capsule's index.gmi is its home");
+		if (i == 1) {
+			snprintf(want, sizeof(want),
+			    "=> /~%s/files/note.gmi A note of Eee's", name[UE]);
+			OK(strstr(r.body.data, want) != NULL,
+			    "its listing, titled, under its base");
+		}
+		reply_free(&r);
+	}
+	OK(e2e_gopher_get(srv.gopher_port, &g, "/~%s/files/", name[UE]) == 0,
+	    "Gopher: an answer");
+	snprintf(want, sizeof(want), "0A note of Eee's\t/~%s/files/note.gmi\t",
+	    name[UE]);
+	OK(g.data != NULL && strstr(g.data, want) != NULL,
+	    "Gopher: the plain capsule's menu");
+	buf_free(&g);
 }
 
 /*

@@ -1,0 +1,50 @@
+/*
+ * gophermap.h -- a hand-written gophermap, read the way gophernicus and
+ * Bucktooth read theirs (README.md, "Gophermaps"), written out as the
+ * lines of a Gopher menu.
+ *
+ * The reader knows the lines, not the file system: another map named
+ * by "=file" and the directory's listing asked for by "*" come from the
+ * caller's callbacks (site/static.c, which keeps both inside the tree).
+ * Nothing is ever executed.
+ */
+#ifndef CAPSULED_GOPHERMAP_H
+#define CAPSULED_GOPHERMAP_H
+
+#include <stddef.h>
+
+struct buf;
+
+/* How deep "=file" includes may nest; deeper ones are dropped. */
+#define GOPHERMAP_DEPTH_MAX	4
+/* "-name" lines a map may hide from its listing; more are dropped. */
+#define GOPHERMAP_HIDE_MAX	256
+
+struct gophermap_env {
+	const char	*host;		/* the server's public name */
+	int		 port;		/* and Gopher port */
+	const char	*dir;		/* the map's directory as a selector,
+					   ending in '/' ("/", "/~u/x/") */
+	/*
+	 * The text of the gophermap at selector sel (absolute), malloc'd
+	 * with its length in *len, or NULL: not one the tree serves.
+	 */
+	char		*(*include)(void *arg, const char *sel, size_t *len);
+	/*
+	 * The directory's listing as menu lines, without the closing
+	 * ".", names in hide[0..nhide) left out.
+	 */
+	void		 (*listing)(void *arg, char *const *hide,
+			    size_t nhide, struct buf *out);
+	void		*arg;
+};
+
+/*
+ * The menu lines of the map text[0..len) (any bytes: NUL, long lines,
+ * CRLF or LF), appended to out, without the closing ".": the caller
+ * ends the menu.
+ */
+void	 gophermap_render(const struct gophermap_env *env, const char *text,
+	    size_t len, struct buf *out);
+
+#endif
