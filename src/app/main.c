@@ -303,16 +303,28 @@ cmd_gen_ticket_keys(const char *path)
 	return EXIT_OK;
 }
 
-/* --check: the posts by the format of their bodies, and their shape. */
+/*
+ * --check: the posts by the format of their bodies, their shape, and
+ * how many folders below posts/ they are (a bundle's own not counted).
+ */
 static void
 check_formats(const struct archive *a)
 {
-	size_t	 i, ngmi = 0, nbundles = 0;
+	size_t		 i, d, ngmi = 0, nbundles = 0, depth[4] = { 0 };
+	const char	*p;
 
 	for (i = 0; i < a->nposts; i++) {
 		ngmi += a->posts[i]->gemtext;
 		nbundles += a->posts[i]->bundle;
+		for (d = 0, p = a->posts[i]->path + 6; (p = strchr(p, '/'));
+		    p++)
+			d++;
+		d -= d > 0 && a->posts[i]->bundle;
+		depth[d < 3 ? d : 3]++;
 	}
+	printf("\n          folders: %zu in posts/, %zu one below, %zu two "
+	    "below, %zu three or more below", depth[0], depth[1], depth[2],
+	    depth[3]);
 	printf("\n          body: %zu Markdown, %zu gemtext",
 	    a->nposts - ngmi, ngmi);
 	printf("\n          kept as: %zu single file%s, %zu page bundle%s",

@@ -144,9 +144,11 @@ struct archive_file *dirscan_post_file(struct archive *, int pfd,
 char		*slug_tag_key(const char *name);
 /*
  * The stem a post's slug and date come from: "2024-01-01-x" for
- * "2024-01-01-x.md" (or ".gmi"), the folder's name for a bundle's
- * "2024-01-01-x/index.md".
+ * "2024-01-01-x.md" (or ".gmi", in any folder of posts/), the folder's
+ * name for a bundle's "2024-01-01-x/index.md".
  */
 void		 slug_post_stem(const char *name, char *stem, size_t size);
+/* Is name (beneath posts/) a bundle's index, ".../index.md" or .gmi? */
+int		 slug_post_bundle(const char *name);
 
 #endif

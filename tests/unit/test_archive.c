@@ -157,18 +157,21 @@ test_load(struct archive *a)
 
 	/*
 	 * hello, second, no-prefix (custom-slug), untitled, long, s1-s4,
-	 * o1, o2, fenced, setext, the second hello, badlang, soft = 16.
+	 * o1, o2, fenced, setext, the second hello, badlang, soft, and
+	 * deep (in a sub-folder of posts/) = 17.
 	 * Skipped with a warning: nodate, broken (YAML that does not
 	 * parse), link, fifo.  Drafts are silent.
 	 */
-	INT_EQ(a->nposts, 16, "posts loaded");
+	INT_EQ(a->nposts, 17, "posts loaded");
 	for (i = 0; i < a->nposts; i++)
 		OK(strcmp(a->posts[i]->slug, "draft") != 0 &&
 		    strcmp(a->posts[i]->slug, "unpublished") != 0 &&
 		    strcmp(a->posts[i]->slug, "link") != 0 &&
-		    strcmp(a->posts[i]->slug, "fifo") != 0 &&
-		    strcmp(a->posts[i]->slug, "deep") != 0, "no %s",
+		    strcmp(a->posts[i]->slug, "fifo") != 0, "no %s",
 		    a->posts[i]->slug);
+	OK((p = archive_post(a, "deep")) != NULL &&
+	    strcmp(p->path, "posts/subdir/2024-01-01-deep.md") == 0 &&
+	    strcmp(p->date.ymd, "2024-01-01") == 0, "a sub-folder's post");
 	OK(archive_post(a, "draft") == NULL, "draft not served");
 	OK(archive_post(a, "unpublished") == NULL, "published: false hidden");
 	OK(archive_post(a, "nodate") == NULL, "undated post skipped");
