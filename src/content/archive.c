@@ -803,6 +803,7 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 
 	sfd = dirscan_list(a, dfd, "series", 0, &names, &n);
 	load_posts(a, dfd);
+	address_index(a);
 	/* Series come from files and from posts: n + nposts at most. */
 	index_init(&ap->series_slug, n + a->nposts);
 	a->series = xcalloc(n + a->nposts, sizeof(*a->series));
@@ -910,6 +911,7 @@ archive_unref(struct archive *a)
 		record_unref(ap->st.files[i]);
 	free(ap->st.files);
 	index_free(&ap->st.file_rel);
+	address_free(&ap->st);
 	index_free(&ap->post_slug);
 	index_free(&ap->post_file);
 	index_free(&ap->post_base);

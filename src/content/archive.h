@@ -249,6 +249,19 @@ struct post	*archive_draft(const struct archive *, const char *slug);
  */
 struct post	*archive_post_file(const struct archive *, const char *name);
 struct post	*archive_post_base(const struct archive *, const char *base);
+/*
+ * The post an address of the writer's old site names (path: decoded,
+ * "2026/03/26/x", "/blog/2022/01/x/", "x.html"; README.md, "Links"):
+ * the one that declares the whole address, else the one whose name is
+ * its last segment, of the link's date when several have that name.
+ * NULL when none does, with *ambiguous set when several posts could be
+ * meant and nothing tells them apart.  archive_post_name() is the same
+ * for one name ("x", "2024-01-02-x").  Borrowed.
+ */
+struct post	*archive_post_address(const struct archive *, const char *path,
+		    int *ambiguous);
+struct post	*archive_post_name(const struct archive *, const char *name,
+		    int *ambiguous);
 
 /*
  * Open a file as the server serves it, so that a link is never resolved

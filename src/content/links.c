@@ -116,17 +116,6 @@ alias_rest(const struct archive *a, const char *url)
 
 #define MAX_SEGS	32
 
-/* Endings of a web page's address that are no part of its name. */
-static const char *const page_exts[] = {
-	".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".gmi", ".md",
-};
-
-/* Names of an index page, which stands for its folder. */
-static const char *const index_pages[] = {
-	"index.html", "index.htm", "index.php", "index.md", "index.gmi",
-	"index",
-};
-
 /* Sections of a web site's addresses that name a series or a topic. */
 static const struct {
 	const char	*name;
@@ -152,48 +141,6 @@ split(char *path, char *segs[MAX_SEGS])
 			break;
 	}
 	return n;
-}
-
-static int
-all_digits(const char *s, size_t len)
-{
-	return strlen(s) == len && strspn(s, "0123456789") == len;
-}
-
-/*
- * The post an old address names by its last segment name (its page
- * ending gone): by file ("<ymd>-name.md", when the address has a date),
- * by slug, by the file name without date prefix, by the slug the name
- * makes ("tool-0.70.0-release" is "tool-0-70-0-release"); a name with a
- * date prefix is tried without it.
- */
-static struct post *
-post_by_name(const struct archive *a, const char *name, const char *ymd)
-{
-	struct post	*p = NULL;
-	struct date	 dd;
-	char		*t;
-
-	if (*name == '\0')
-		return NULL;
-	if (ymd != NULL) {
-		t = xasprintf("%s-%s.md", ymd, name);
-		p = archive_post_file(a, t);
-		free(t);
-	}
-	if (p == NULL && (p = archive_post(a, name)) == NULL &&
-	    (p = archive_post_base(a, name)) == NULL) {
-		t = archive_slugify(name);
-		p = archive_post(a, t);
-		free(t);
-	}
-	if (p == NULL && date_from_filename(name, &dd) == 0 &&
-	    strlen(name) > 11) {
-		t = xstrndup(name, 10);
-		p = post_by_name(a, name + 11, t);
-		free(t);
-	}
-	return p;
 }
 
 /*
@@ -235,9 +182,10 @@ in_files(const struct archive *a, const char *path)
  *   .../series/<x>, .../tags/<x> (tag, categories, category, topics)
  *                      -> "/series/<slug>/", "/tags/<slug>/"
  *   .../<name>.<ext>   -> "/files/..." when files/ has it (in_files())
- *   .../<name>[.html]  -> "/posts/<slug>" of the post name names
- *                         (post_by_name(); a date path before it,
- *                         "/2020/12/15/", picks among posts of one name)
+ *   .../<name>[.html]  -> "/posts/<slug>" of the post that declares
+ *                         the address, else that name names, by its
+ *                         date when several do (archive_post_address():
+ *                         never one of another date)
  *   <page>[.html]      -> "/<page>", a page of pages/
  * An index page ("x/index.html") stands for its folder.  NULL when it
  * names nothing the capsule has.
@@ -247,18 +195,14 @@ by_meaning(const struct archive *a, const char *path)
 {
 	struct post	*p;
 	struct doc	*d;
-	char		*copy, *segs[MAX_SEGS], *slug, *res = NULL, ymd[11];
-	const char	*last;
-	size_t		 n, i, k, len;
-	int		 dated = 0;
+	char		*copy, *segs[MAX_SEGS], *slug, *res = NULL;
+	size_t		 n, i, k;
+	int		 ambiguous;
 
 	copy = xstrdup(path);
 	n = split(copy, segs);
-	for (k = 0; n > 0 && k < nitems(index_pages); k++)
-		if (strcasecmp(segs[n - 1], index_pages[k]) == 0) {
-			n--;
-			break;
-		}
+	if (n > 0 && layout_index_page(segs[n - 1]))
+		n--;
 	if (n == 0)
 		goto out;
 	for (i = 0; i + 1 < n; i++)
@@ -273,30 +217,16 @@ by_meaning(const struct archive *a, const char *path)
 			free(slug);
 			goto out;
 		}
-	/* "/2020/12/15/slug": the date the old site filed it under. */
-	for (i = 0; i + 3 < n && !dated; i++)
-		if (all_digits(segs[i], 4) && all_digits(segs[i + 1], 2) &&
-		    all_digits(segs[i + 2], 2)) {
-			snprintf(ymd, sizeof(ymd), "%s-%s-%s", segs[i],
-			    segs[i + 1], segs[i + 2]);
-			dated = 1;
-		}
-	last = segs[n - 1];
-	len = strlen(last);
-	for (k = 0; k < nitems(page_exts); k++) {
-		size_t	 el = strlen(page_exts[k]);
-
-		if (len > el && strcasecmp(last + len - el, page_exts[k]) == 0) {
-			segs[n - 1][len - el] = '\0';
-			break;
-		}
-	}
-	if (k == nitems(page_exts) && strchr(last, '.') != NULL &&
-	    (res = in_files(a, path)) != NULL)
+	if (layout_page_ext(segs[n - 1]) == 0 && strchr(segs[n - 1], '.') !=
+	    NULL && (res = in_files(a, path)) != NULL)
 		goto out;
-	if ((p = post_by_name(a, last, dated ? ymd : NULL)) != NULL)
+	segs[n - 1][strlen(segs[n - 1]) - layout_page_ext(segs[n - 1])] =
+	    '\0';
+	/* Never a post of the same name but another date: none, then. */
+	if ((p = archive_post_address(a, path, &ambiguous)) != NULL)
 		res = layout_path(LAYOUT_POST, p->slug, NULL);
-	else if (n == 1 && (d = archive_doc(a, last)) != NULL)
+	else if (n == 1 && !ambiguous && (d = archive_doc(a, segs[0])) !=
+	    NULL)
 		/* "/about/index.html" */
 		res = layout_path(LAYOUT_PAGE, d->name, NULL);
 out:
@@ -545,6 +475,22 @@ bundle_resolve(const struct archive *a, const char *path)
 }
 
 /*
+ * A file link's name ("notes" of "notes.md", "2024-01-01-notes") that
+ * several posts have: the post it is the slug of, without its date
+ * prefix, when one is.  A file is named by its name, and a slug is the
+ * file name's unless the writer said otherwise; an old web address
+ * (by_meaning()) gets no such guess.
+ */
+static struct post *
+by_slug(const struct archive *a, const char *stem)
+{
+	struct date	 d;
+
+	return archive_post(a, date_from_filename(stem, &d) == 0 &&
+	    stem[10] != '\0' ? stem + 11 : stem);
+}
+
+/*
  * Links between Markdown files, resolved against from_path's directory
  * (query and fragment dropped, percent-escapes decoded):
  *   posts/F.md    the post whose file is F.md, else whose file name
@@ -570,10 +516,10 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	struct post		*p;
 	struct doc		*d;
 	struct series		*s;
-	struct date		 dd;
-	const char		*file, *base;
+	const char		*file;
 	char			*path, *stem = NULL, *slug, *res = NULL;
 	size_t			 ulen, len, dirlen, elen;
+	int			 inposts, ambiguous;
 
 	*lost = 0;
 	if (url != NULL && url_has_scheme(url)) {
@@ -617,16 +563,17 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	if (*file == '\0' || *file == '.')
 		goto out;
 	/* Posts may be gemtext; the rest of the capsule is Markdown. */
-	if (elen == 4 && dirlen != 0 &&
-	    (dirlen != 6 || memcmp(path, "posts/", 6) != 0))
+	inposts = strncmp(path, "posts/", 6) == 0;
+	if (elen == 4 && dirlen != 0 && !inposts)
 		goto out;
 	stem = xstrndup(file, strlen(file) - elen);
 
-	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
-		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
-		if ((p = archive_post_file(a, file)) == NULL &&
-		    (p = archive_post_base(a, base)) == NULL)
-			p = archive_post(a, base);
+	if (inposts) {
+		/* Its file, in any folder; else the one post of its name. */
+		if ((p = archive_post_file(a, path + 6)) == NULL &&
+		    (p = archive_post_name(a, stem, &ambiguous)) == NULL &&
+		    ambiguous)
+			p = by_slug(a, stem);
 		if (p != NULL)
 			res = layout_path(LAYOUT_POST, p->slug, NULL);
 	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
@@ -640,12 +587,11 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
 		res = xstrdup("/");
 	/* A bare "x.md" not found beside from_path: try the posts. */
-	if (res == NULL && memchr(url, '/', ulen) == NULL) {
-		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
-		if ((p = archive_post_file(a, file)) != NULL ||
-		    (p = archive_post_base(a, base)) != NULL)
-			res = layout_path(LAYOUT_POST, p->slug, NULL);
-	}
+	if (res == NULL && memchr(url, '/', ulen) == NULL &&
+	    ((p = archive_post_file(a, file)) != NULL ||
+	    (p = archive_post_name(a, stem, &ambiguous)) != NULL ||
+	    (ambiguous && (p = by_slug(a, stem)) != NULL)))
+		res = layout_path(LAYOUT_POST, p->slug, NULL);
 	if (res == NULL)
 		*lost = 1;
 out:
