@@ -177,6 +177,18 @@ render_capsule(const char *path, const struct config *cfg,
 	rc->from = NULL;
 	if (strcmp(path, "-") == 0 || (real = realpath(path, NULL)) == NULL)
 		return;
+	/* A post in a folder of posts/: "<capsule>/posts/2019/x.md". */
+	for (sect = NULL, base = real; (base = strstr(base, "/posts/"));
+	    base++)
+		sect = base;
+	if (sect != NULL && strchr(sect + 7, '/') != NULL) {
+		*sect = '\0';
+		base = sect + 7;
+		sect = "posts";
+		dir = real;
+		goto load;
+	}
+	sect = NULL;
 	base = strrchr(real, '/');
 	*base++ = '\0';
 	dir = real;
@@ -190,6 +202,7 @@ render_capsule(const char *path, const struct config *cfg,
 		if (i == nitems(sections))
 			goto done;
 	}
+load:
 	c = *cfg;
 	c.capsule_dir = *dir != '\0' ? dir : "/";
 	lvl = log_get_level();

@@ -268,9 +268,11 @@ struct post	*archive_post_name(const struct archive *, const char *name,
  * to what the server would refuse: rel "files/..." (no name starting
  * with '.', symbolic links as links (follow_symlinks, enum fsafe_links)
  * says, one hard link unless hardlinks (files_hardlinks)), or name in
- * the folder of the page bundle p (the same, but no symbolic link at
+ * the folder of the post p (the same, but no symbolic link at
  * all, since a link beside a post could lead to another post's source
- * or a draft; never the post's own index; only a regular file).  The
+ * or a draft; never the post's own index; only a regular file; beside a
+ * single-file post, no .md or .gmi file and nothing in a bundle's
+ * folder).  The
  * router passes its configuration's rules, the link check the
  * snapshot's copy of them (files_links, files_hardlinks).  As
  * fsafe_open(): an fd and *st, *kind; or -1 with errno (ENOENT for what

@@ -244,7 +244,6 @@ static int
 served(const struct archive *a, const char *path)
 {
 	struct layout_ref ref;
-	struct post	*p;
 	char		*full, name[512];
 	int		 found;
 
@@ -260,8 +259,8 @@ served(const struct archive *a, const char *path)
 	else if (ref.kind == LAYOUT_POST || ref.kind == LAYOUT_POST_MENU)
 		found = archive_post(a, name) != NULL;
 	else if (ref.kind == LAYOUT_BUNDLE_FILE)
-		/* "posts/<slug>/<file>": a page bundle's file. */
-		found = (p = archive_post(a, name)) != NULL && p->bundle;
+		/* "posts/<slug>/<file>": a file of the post's folder. */
+		found = archive_post(a, name) != NULL;
 	else if (ref.kind == LAYOUT_SERIES || ref.kind == LAYOUT_SERIES_FEED)
 		found = archive_series(a, name) != NULL;
 	else if (ref.kind == LAYOUT_TAG || ref.kind == LAYOUT_TAG_FEED)
@@ -442,36 +441,122 @@ post_ext(const char *s, size_t len)
 static char *
 bundle_resolve(const struct archive *a, const char *path)
 {
-	struct post	*p;
-	const char	*rest;
+	struct post	*p = NULL;
+	const char	*rest = NULL, *q;
 	char		*key;
-	size_t		 len;
+	size_t		 len = 0;
 	int		 i, index;
 
 	if (strncmp(path, "posts/", 6) != 0 || path[6] == '\0')
 		return NULL;
-	len = strcspn(path + 6, "/");
-	rest = path + 6 + len;
-	if (*rest == '/')
-		rest++;
+	/* The bundle at any depth: "posts/2020/01/02/x/pic.png". */
+	for (q = path + 6; p == NULL && *q != '\0'; q += *q == '/') {
+		q += strcspn(q, "/");
+		len = (size_t)(q - (path + 6));
+		for (i = 0; i < 2 && p == NULL; i++) {
+			key = xasprintf("%.*s/%s", (int)len, path + 6,
+			    i == 0 ? "index.md" : "index.gmi");
+			p = archive_post_file(a, key);
+			free(key);
+		}
+		rest = *q == '/' ? q + 1 : q;
+	}
+	if (p == NULL || !p->bundle)
+		return NULL;
 	index = *rest == '\0' || strcmp(rest, "index.md") == 0 ||
 	    strcmp(rest, "index.gmi") == 0;
 	/* Other .md and .gmi names are posts' (resolve() goes on). */
-	if (archive_md_name(*rest ? rest : path) ||
-	    archive_gmi_name(*rest ? rest : path))
-		if (*rest == '\0' || !index)
-			return NULL;
-	for (i = 0, p = NULL; i < 2 && p == NULL; i++) {
-		key = xasprintf("%.*s/%s", (int)len, path + 6,
-		    i == 0 ? "index.md" : "index.gmi");
-		p = archive_post_file(a, key);
-		free(key);
-	}
-	if (p == NULL || !p->bundle)
+	if (!index && (archive_md_name(rest) || archive_gmi_name(rest)))
 		return NULL;
 	if (index)
 		return layout_path(LAYOUT_POST, p->slug, NULL);
 	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, rest);
+}
+
+/*
+ * A file beside the single-file post from_path names ("posts/img/x.png"
+ * from "posts/x.md"), at "/posts/<slug>/img/x.png", as a bundle's
+ * (content/files.c says what of it is served); NULL when from_path is no
+ * such post, url is root-relative, or path is not beside it, names a
+ * post's source or is not served.
+ */
+static char *
+beside_resolve(const struct archive *a, const char *from_path,
+    const char *url, const char *path)
+{
+	struct post	*p;
+	struct stat	 st;
+	const char	*slash;
+	size_t		 dirlen;
+	int		 fd;
+
+	if (url[0] == '/' || from_path == NULL ||
+	    strncmp(from_path, "posts/", 6) != 0 ||
+	    (p = archive_post_file(a, from_path + 6)) == NULL || p->bundle ||
+	    (slash = strrchr(from_path, '/')) == NULL)
+		return NULL;
+	dirlen = (size_t)(slash - from_path) + 1;
+	if (strncmp(path, from_path, dirlen) != 0 || path[dirlen] == '\0' ||
+	    archive_md_name(path) || archive_gmi_name(path))
+		return NULL;
+	/*
+	 * Only a file that is there: "other" in a post at /posts/x is the
+	 * post /posts/other to a client, as it always was.
+	 */
+	if ((fd = archive_bundle_open(a, p, path + dirlen, a->files_hardlinks,
+	    &st)) == -1)
+		return NULL;
+	close(fd);
+	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, path + dirlen);
+}
+
+/*
+ * What a relative link that climbs out of the capsule names past its
+ * dot segments: "img/x.png" of "../../../../img/x.png" (len bytes of
+ * url; the rest, also len - the result's offset, is the caller's).
+ */
+static const char *
+outside_path(const char *url, size_t *len)
+{
+	while (*len >= 2 && (strncmp(url, "./", 2) == 0 ||
+	    (*len >= 3 && strncmp(url, "../", 3) == 0))) {
+		*len -= url[1] == '/' ? 2 : 3;
+		url += url[1] == '/' ? 2 : 3;
+	}
+	return url;
+}
+
+/*
+ * A Zola internal link, "@/section/post.md" or "@/section/post/index.md"
+ * (rest: after the "@/", query and fragment gone), names a file of the
+ * site's content folder: the post of that file beneath posts/, the
+ * content folder being posts/ or a section of it, so "section/post.md"
+ * is tried, then "post.md"; a section's "_index.md" is its posts' list,
+ * which the gemlog is here ("/gemlog/").  NULL when none is, *lost set.
+ */
+static char *
+zola_resolve(const struct archive *a, const char *rest, size_t len,
+    int *lost)
+{
+	struct post	*p = NULL;
+	char		*key, *k;
+	const char	*slash;
+
+	key = xstrndup(rest, len);
+	if (strcmp(key, "_index.md") == 0 || ((slash = strrchr(key, '/')) !=
+	    NULL && strcmp(slash, "/_index.md") == 0)) {
+		free(key);
+		return xstrdup(LAYOUT_PATH_GEMLOG);
+	}
+	for (k = key; p == NULL && k != NULL && *k != '\0';
+	    k = (slash = strchr(k, '/')) != NULL ? (char *)slash + 1 : NULL)
+		p = archive_post_file(a, k);
+	free(key);
+	if (p == NULL) {
+		*lost = 1;
+		return xstrdup("");
+	}
+	return layout_path(LAYOUT_POST, p->slug, NULL);
 }
 
 /*
@@ -540,9 +625,18 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return xstrdup("");
 	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
 	len = ulen;
+	if (url[0] == '@' && url[1] == '/')
+		return zola_resolve(a, url + 2, ulen - 2, lost);
+	/* "/#calendar": the old site's home page, not the capsule's. */
+	if (url[0] == '/' && url[1] == '#') {
+		*lost = 1;
+		return a->web_url != NULL ? xasprintf("%s%s", a->web_url,
+		    url) : xstrdup("");
+	}
 	path = capsule_path(from_path ? from_path : "", url, ulen);
 	/* Into a page bundle's folder: its post, or its file. */
-	if (path != NULL && (res = bundle_resolve(a, path)) != NULL) {
+	if (path != NULL && ((res = bundle_resolve(a, path)) != NULL ||
+	    (res = beside_resolve(a, from_path, url, path)) != NULL)) {
 		free(path);
 		return res;
 	}
@@ -550,9 +644,20 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		free(path);
 		return rooted_resolve(a, url, lost);
 	}
+	if (path == NULL && post_ext(url, len) == 0) {
+		/*
+		 * Climbs out of the capsule: out of a bundle, the old site's
+		 * "../../../../img/x.png" was its "/img/x.png".
+		 */
+		file = outside_path(url, &ulen);
+		path = xasprintf("/%.*s%s", (int)ulen, file, file + ulen);
+		res = rooted_resolve(a, path, lost);
+		free(path);
+		return res;
+	}
 	if (path == NULL) {
 		*lost = 1;		/* climbs out of the capsule */
-		return NULL;
+		return xstrdup("");
 	}
 	len = strlen(path);
 	if ((elen = post_ext(path, len)) == 0)
@@ -592,8 +697,11 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	    (p = archive_post_name(a, stem, &ambiguous)) != NULL ||
 	    (ambiguous && (p = by_slug(a, stem)) != NULL)))
 		res = layout_path(LAYOUT_POST, p->slug, NULL);
-	if (res == NULL)
+	if (res == NULL) {
+		/* A source that is not here: text, never a dead link. */
 		*lost = 1;
+		res = xstrdup("");
+	}
 out:
 	free(stem);
 	free(path);
@@ -632,10 +740,10 @@ file_refused(const struct archive *a, const char *path)
 		fd = archive_files_open(a, rel, a->files_links,
 		    a->files_hardlinks, &st, &kind);
 	else if (strncmp(rel, "posts/", 6) == 0 &&
-	    (slash = strchr(rel + 6, '/')) != NULL) {
+	    (slash = strchr(rel + 6, '/')) != NULL && slash[1] != '\0') {
 		*slash = '\0';
-		/* Not a bundle's: served() and by_meaning() said so. */
-		if ((p = archive_post(a, rel + 6)) != NULL && p->bundle)
+		/* A file of the post's folder (a bundle's or beside it). */
+		if ((p = archive_post(a, rel + 6)) != NULL)
 			fd = archive_bundle_open(a, p, slash + 1,
 			    a->files_hardlinks, &st);
 	}
