@@ -88,28 +88,22 @@ names_add(struct names *l, char *name)
 	l->v[l->n++] = name;
 }
 
-/* Is de (beneath pfd) a folder itself, not a link to one? */
+/*
+ * What de (beneath pfd) is, as readdir(3) says or, when it does not,
+ * lstat(2): DT_DIR (a folder itself, not a link to one), DT_LNK, or
+ * something else.
+ */
 static int
-is_dir(int pfd, const struct dirent *de)
+entry_type(int pfd, const struct dirent *de)
 {
 	struct stat	 st;
 
-	if (de->d_type == DT_DIR)
-		return 1;
-	return de->d_type == DT_UNKNOWN && fstatat(pfd, de->d_name, &st,
-	    AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Is de (beneath pfd) a symbolic link? */
-static int
-is_link(int pfd, const struct dirent *de)
-{
-	struct stat	 st;
-
-	if (de->d_type == DT_LNK)
-		return 1;
-	return de->d_type == DT_UNKNOWN && fstatat(pfd, de->d_name, &st,
-	    AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type;
+	if (fstatat(pfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1)
+		return DT_UNKNOWN;
+	return S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK :
+	    DT_UNKNOWN;
 }
 
 /*
@@ -130,7 +124,7 @@ walk_posts(struct archive *a, int fd, const char *prefix, int depth,
 	struct dirent	*de;
 	const char	*bundle;
 	char		*sub;
-	int		 cfd;
+	int		 cfd, type;
 
 	if ((d = fdopendir(fd)) == NULL) {
 		log_warnx("posts/%s: %s, not loaded", prefix, strerror(errno));
@@ -164,12 +158,12 @@ walk_posts(struct archive *a, int fd, const char *prefix, int depth,
 			    bundle));
 			continue;
 		}
-		if (is_link(dirfd(d), de)) {
+		if ((type = entry_type(dirfd(d), de)) == DT_LNK) {
 			log_info("posts/%s%s: a symbolic link, not followed",
 			    prefix, de->d_name);
 			continue;
 		}
-		if (!is_dir(dirfd(d), de))
+		if (type != DT_DIR)
 			continue;	/* a file beside posts: served */
 		sub = xasprintf("%s%s/", prefix, de->d_name);
 		if (depth >= DIRSCAN_MAX_DEPTH) {

@@ -790,7 +790,80 @@ out:
 	free(dir);
 }
 
+/*
+ * The posts tree: dates from front matter addresses, names and folders
+ * in their order; folders deeper than the limit left; a generator's
+ * "@N" and a declared address as old addresses.
+ */
+static void
+test_tree(void)
+{
+	static const char *const dirs[] = { "posts", "posts/a", "posts/a/b",
+	    "posts/a/b/c", "posts/a/b/c/d", "posts/a/b/c/d/e",
+	    "posts/a/b/c/d/e/f", "posts/a/b/c/d/e/f/g",
+	    "posts/a/b/c/d/e/f/g/h", "posts/a/b/c/d/e/f/g/h/i",
+	    "posts/2019", "posts/2019/07", "posts/2019/07/04",
+	    "posts/blog" };
+	struct config	 c;
+	struct archive	*a;
+	struct post	*p;
+	char		*dir;
+	size_t		 i;
+	int		 amb;
+
+	dir = xasprintf("%s/tree", top);
+	mkdir(dir, 0755);
+	for (i = 0; i < nitems(dirs); i++)
+		test_mkdir(dir, dirs[i]);
+	/* The front matter's date beats the path's, the path the name's. */
+	test_put(dir, "posts/2019/07/04/2018-01-01-x.md", "---\ndate: "
+	    "2017-05-05\npath: 2016/06/06/x\n---\nx\n");
+	test_put(dir, "posts/2019/07/04/2018-01-02-y.md", "---\npath: "
+	    "2016/06/07/y\n---\ny\n");
+	test_put(dir, "posts/2019/07/04/2018-01-03-z.md", "z\n");
+	test_put(dir, "posts/2019/07/04/w.md", "w\n");
+	test_put(dir, "posts/2019/07/v.md", "v\n");
+	test_put(dir, "posts/blog/u.md", "+++\nurl = \"/blog/2015/02/u/\"\n"
+	    "+++\nu\n");
+	test_put(dir, "posts/blog/t@2.md", "+++\ndate = 2014-01-01\n+++\nt\n");
+	test_put(dir, "posts/a/b/c/d/e/f/g/h/2013-01-01-deep8.md", "d\n");
+	test_put(dir, "posts/a/b/c/d/e/f/g/h/i/2013-01-01-deep9.md", "d\n");
+	test_put(dir, "posts/blog/nodate.md", "---\nslug: v2026-3\n---\nx\n");
+	config_for(&c, dir);
+	a = archive_load(&c);
+	OK(a != NULL, "the tree loads");
+	if (a == NULL)
+		goto done;
+	OK((p = archive_post(a, "x")) && !strcmp(p->date.ymd, "2017-05-05"),
+	    "front matter date first");
+	OK((p = archive_post(a, "y")) && !strcmp(p->date.ymd, "2016-06-07"),
+	    "then the path's");
+	OK((p = archive_post(a, "z")) && !strcmp(p->date.ymd, "2018-01-03"),
+	    "then the file name's");
+	OK((p = archive_post(a, "w")) && !strcmp(p->date.ymd, "2019-07-04"),
+	    "then the folders'");
+	OK((p = archive_post(a, "v")) && !strcmp(p->date.ymd, "2019-07-01"),
+	    "a month folder: its first day");
+	OK((p = archive_post(a, "u")) && !strcmp(p->date.ymd, "2015-02-01"),
+	    "a month in the url");
+	OK(archive_post(a, "deep8") != NULL, "eight folders down: loaded");
+	OK(archive_post(a, "deep9") == NULL, "nine: not loaded");
+	OK(archive_post(a, "v2026-3") == NULL, "no date: skipped");
+	OK((p = archive_post_address(a, "/blog/2015/02/u/", &amb)) != NULL &&
+	    !strcmp(p->slug, "u"), "the declared url");
+	OK((p = archive_post_address(a, "/2014/01/01/t/", &amb)) != NULL &&
+	    !strcmp(p->slug, "t-2"), "a name without its @N, Jekyll's shape");
+	OK((p = archive_post_address(a, "2016/06/06/x.html", &amb)) != NULL &&
+	    !strcmp(p->slug, "x"), "the path, though the date is another");
+	OK(archive_post_address(a, "/blog/2015/02/nothing/", &amb) == NULL &&
+	    !amb, "nothing, and not for want of a date");
+	archive_unref(a);
+done:
+	free(dir);
+}
+
 static const struct harness_test tests[] = {
+	NAMED("tree"),
 	NAMED("load"),
 	NAMED("series"),
 	NAMED("tags"),
@@ -834,6 +907,7 @@ main(int argc, char **argv)
 		RUN("refs", test_refs(a));
 		archive_unref(a);
 	}
+	RUN("tree", test_tree());
 	RUN("no_dir", test_no_dir());
 	RUN("empty", test_empty());
 	RUN("generated", test_generated());
