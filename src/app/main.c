@@ -177,6 +177,18 @@ render_capsule(const char *path, const struct config *cfg,
 	rc->from = NULL;
 	if (strcmp(path, "-") == 0 || (real = realpath(path, NULL)) == NULL)
 		return;
+	/* A post in a folder of posts/: "<capsule>/posts/2019/x.md". */
+	for (sect = NULL, base = real; (base = strstr(base, "/posts/"));
+	    base++)
+		sect = base;
+	if (sect != NULL && strchr(sect + 7, '/') != NULL) {
+		*sect = '\0';
+		base = sect + 7;
+		sect = "posts";
+		dir = real;
+		goto load;
+	}
+	sect = NULL;
 	base = strrchr(real, '/');
 	*base++ = '\0';
 	dir = real;
@@ -190,6 +202,7 @@ render_capsule(const char *path, const struct config *cfg,
 		if (i == nitems(sections))
 			goto done;
 	}
+load:
 	c = *cfg;
 	c.capsule_dir = *dir != '\0' ? dir : "/";
 	lvl = log_get_level();
@@ -303,16 +316,28 @@ cmd_gen_ticket_keys(const char *path)
 	return EXIT_OK;
 }
 
-/* --check: the posts by the format of their bodies, and their shape. */
+/*
+ * --check: the posts by the format of their bodies, their shape, and
+ * how many folders below posts/ they are (a bundle's own not counted).
+ */
 static void
 check_formats(const struct archive *a)
 {
-	size_t	 i, ngmi = 0, nbundles = 0;
+	size_t		 i, d, ngmi = 0, nbundles = 0, depth[4] = { 0 };
+	const char	*p;
 
 	for (i = 0; i < a->nposts; i++) {
 		ngmi += a->posts[i]->gemtext;
 		nbundles += a->posts[i]->bundle;
+		for (d = 0, p = a->posts[i]->path + 6; (p = strchr(p, '/'));
+		    p++)
+			d++;
+		d -= d > 0 && a->posts[i]->bundle;
+		depth[d < 3 ? d : 3]++;
 	}
+	printf("\n          folders: %zu in posts/, %zu one below, %zu two "
+	    "below, %zu three or more below", depth[0], depth[1], depth[2],
+	    depth[3]);
 	printf("\n          body: %zu Markdown, %zu gemtext",
 	    a->nposts - ngmi, ngmi);
 	printf("\n          kept as: %zu single file%s, %zu page bundle%s",

@@ -233,6 +233,90 @@ draft_date(const struct archive_file *f, struct date *d)
 	return date_parse(ymd, 10, d, &errstr);
 }
 
+/*
+ * The first date-like text of s[0..len), quoted for a warning into
+ * out: from a run of four digits that could be a year, up to a blank
+ * or quote, at most 24 bytes; 0, or -1 when s has none.
+ */
+static int
+near_date(const char *s, size_t len, char *out, size_t size)
+{
+	size_t	 i, k;
+
+	for (i = 0; i + 4 <= len; i++) {
+		if ((s[i] != '1' && s[i] != '2') ||
+		    strspn(s + i, "0123456789") < 4 ||
+		    (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'))
+			continue;
+		for (k = i; k < len && k - i < 24 && s[k] != ' ' &&
+		    s[k] != '"' && s[k] != '\'' && s[k] != '\n'; k++)
+			;
+		snprintf(out, size, "\"%.*s\"", (int)(k - i), s + i);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * A post's date, from the first place that has one (README.md,
+ * "Content format"): the front matter's date keys; a date in its
+ * address (path, url or permalink) or slug, "2026/03/26/x",
+ * "blog/2021-01-05-x"; the file or bundle name's "YYYY-MM-DD-" prefix
+ * (or a name that is the date); the folders below posts/,
+ * "2020/01/02/x/index.gmi".  A month without a day, in the address or
+ * the folders ("/blog/2021/01/x/"), is the first of it.  Never a file
+ * time, but for a draft, which has its file's day until it has one.
+ * 0, or -1 with why the reason it is skipped.
+ */
+static int
+post_date(const struct archive_file *f, const char *name, struct date *d,
+    char *why, size_t size)
+{
+	const struct meta	*m = &f->m;
+	const char		*vals[2] = { m->address, m->slug }, *errstr;
+	char			 stem[NAME_MAX + 1], near[40];
+	size_t			 i, dirlen;
+	int			 day;
+
+	if (m->has_date) {
+		*d = m->date;
+		return 0;
+	}
+	for (i = 0; i < nitems(vals); i++)
+		if (vals[i] != NULL && date_from_path(vals[i],
+		    strlen(vals[i]), 0, d, &day) == 0)
+			return 0;
+	slug_post_stem(name, stem, sizeof(stem));
+	if (date_from_filename(stem, d) == 0 || (strlen(stem) == 10 &&
+	    date_parse(stem, 10, d, &errstr) == 0))
+		return 0;		/* "2024-01-02.md": the date is all */
+	/* The folders: "2020/01/02/x.md", a bundle's "2020/01/02/x/". */
+	dirlen = slug_post_bundle(name) ? strlen(name) :
+	    (size_t)(strrchr(name, '/') ? strrchr(name, '/') - name : 0);
+	if (dirlen > 0 && date_from_path(name, dirlen, 0, d, &day) == 0)
+		return 0;
+	for (i = 0; i < nitems(vals); i++)
+		if (vals[i] != NULL && date_from_path(vals[i],
+		    strlen(vals[i]), 1, d, &day) == 0)
+			return 0;
+	if (dirlen > 0 && date_from_path(name, dirlen, 1, d, &day) == 0)
+		return 0;
+	if (m->draft && draft_date(f, d) == 0)
+		return 0;		/* an undated draft */
+	near[0] = '\0';
+	for (i = 0; i < nitems(vals) && near[0] == '\0'; i++)
+		if (vals[i] != NULL)
+			near_date(vals[i], strlen(vals[i]), near,
+			    sizeof(near));
+	if (near[0] == '\0')
+		near_date(name, strlen(name), near, sizeof(near));
+	snprintf(why, size, "no date (looked in the front matter's date, "
+	    "path, url, permalink and slug, the file name's YYYY-MM-DD- "
+	    "and the folders YYYY/MM/DD/); %s%s", near[0] ? "nearest: " :
+	    "nothing date-like", near);
+	return -1;
+}
+
 /* NULL when skipped (warned); a draft has p->draft set. */
 static struct post *
 load_post(struct archive *a, int pfd, const char *name)
@@ -241,11 +325,11 @@ load_post(struct archive *a, int pfd, const char *name)
 	struct archive_file	*f;
 	const struct meta	*m;
 	struct post		*p, *other;
-	struct date		 fdate;
-	const char		*errstr, *rel;
+	struct date		 date;
+	const char		*rel;
 	char			 stem[NAME_MAX + 1], why[320];
 	size_t			 i;
-	int			 has_fdate, used;
+	int			 used;
 
 	snprintf(why, sizeof(why), "posts/%s", name);
 	if ((f = dirscan_post_file(a, pfd, name, why)) == NULL)
@@ -255,22 +339,15 @@ load_post(struct archive *a, int pfd, const char *name)
 	if (m->draft)
 		log_debug("%s: draft: only /drafts/ shows it", rel);
 	slug_post_stem(name, stem, sizeof(stem));
-	has_fdate = date_from_filename(stem, &fdate) == 0;
-	if (!has_fdate && strlen(stem) == 10 &&
-	    date_parse(stem, 10, &fdate, &errstr) == 0)
-		has_fdate = 1;		/* "2024-01-02.md": the date is all */
-	if (!m->has_date && !has_fdate && m->draft)
-		has_fdate = draft_date(f, &fdate) == 0;	/* undated draft */
-	if (!m->has_date && !has_fdate) {
-		archive_warn(a, rel, 1, 1, "no date (front matter or "
-		    "YYYY-MM-DD- file name)", 1);
+	if (post_date(f, name, &date, why, sizeof(why)) == -1) {
+		archive_warn(a, rel, 1, 1, why, 1);
 		return NULL;
 	}
 
 	p = xcalloc(1, sizeof(*p));
 	p->path = f->rel;
 	p->file = f;
-	p->date = m->has_date ? m->date : fdate;
+	p->date = date;
 	p->updated = m->has_updated ? m->updated : p->date;
 	p->slug = archive_file_slug(m->slug, stem, &used);
 	if (m->slug != NULL && !used) {
@@ -332,7 +409,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->featured = m->featured;
 	p->draft = m->draft;
 	p->gemtext = f->gemtext;
-	p->bundle = strchr(name, '/') != NULL;
+	p->bundle = slug_post_bundle(name);
 	p->words = f->words;
 	p->links = f->links;
 	p->nlinks = f->nlinks;
@@ -727,6 +804,7 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 
 	sfd = dirscan_list(a, dfd, "series", 0, &names, &n);
 	load_posts(a, dfd);
+	address_index(a);
 	/* Series come from files and from posts: n + nposts at most. */
 	index_init(&ap->series_slug, n + a->nposts);
 	a->series = xcalloc(n + a->nposts, sizeof(*a->series));
@@ -835,6 +913,7 @@ archive_unref(struct archive *a)
 		record_unref(ap->st.files[i]);
 	free(ap->st.files);
 	index_free(&ap->st.file_rel);
+	address_free(&ap->st);
 	index_free(&ap->post_slug);
 	index_free(&ap->post_file);
 	index_free(&ap->post_base);

@@ -251,15 +251,30 @@ struct post	*archive_draft(const struct archive *, const char *slug);
  */
 struct post	*archive_post_file(const struct archive *, const char *name);
 struct post	*archive_post_base(const struct archive *, const char *base);
+/*
+ * The post an address of the writer's old site names (path: decoded,
+ * "2026/03/26/x", "/blog/2022/01/x/", "x.html"; README.md, "Links"):
+ * the one that declares the whole address, else the one whose name is
+ * its last segment, of the link's date when several have that name.
+ * NULL when none does, with *ambiguous set when several posts could be
+ * meant and nothing tells them apart.  archive_post_name() is the same
+ * for one name ("x", "2024-01-02-x").  Borrowed.
+ */
+struct post	*archive_post_address(const struct archive *, const char *path,
+		    int *ambiguous);
+struct post	*archive_post_name(const struct archive *, const char *name,
+		    int *ambiguous);
 
 /*
  * Open a file as the server serves it, so that a link is never resolved
  * to what the server would refuse: rel "files/..." (no name starting
  * with '.', symbolic links as links (follow_symlinks, enum fsafe_links)
  * says, one hard link unless hardlinks (files_hardlinks)), or name in
- * the folder of the page bundle p (the same, but no symbolic link at
+ * the folder of the post p (the same, but no symbolic link at
  * all, since a link beside a post could lead to another post's source
- * or a draft; never the post's own index; only a regular file).  The
+ * or a draft; never the post's own index; only a regular file; beside a
+ * single-file post, no .md or .gmi file and nothing in a bundle's
+ * folder).  The
  * router passes its configuration's rules, the link check the
  * snapshot's copy of them (files_links, files_hardlinks).  As
  * fsafe_open(): an fd and *st, *kind; or -1 with errno (ENOENT for what

@@ -69,6 +69,17 @@ struct archive_file {
 	char		**tagkeys;	/* m.ntags of them */
 };
 
+/* A key of the old-address index (address.c) and the post it names. */
+struct addr_entry {
+	char		*key;		/* owned */
+	struct post	*p;		/* borrowed */
+};
+
+struct addr_index {
+	struct addr_entry *v;		/* owned; sorted by key, then post */
+	size_t		 n, cap;
+};
+
 /*
  * What a snapshot keeps of its files beyond struct archive: its records
  * and the rules it read them by.  prev, total, full and t_scan serve
@@ -87,6 +98,8 @@ struct archive_state {
 	size_t		 total;		/* Markdown bytes taken so far */
 	int		 full;		/* max_total reached: skip the rest */
 	long long	 t_scan;	/* CLOCK_REALTIME ns, scan start */
+	/* The posts' old addresses, whole and by name (address.c). */
+	struct addr_index addr_full, addr_name;
 };
 
 /* archive.c: the snapshot */
@@ -136,6 +149,10 @@ int		 dirscan_list(struct archive *, int dfd, const char *sub,
 struct archive_file *dirscan_post_file(struct archive *, int pfd,
 		    const char *name, const char *rel);
 
+/* address.c: old addresses, once the posts have their slugs */
+void		 address_index(struct archive *);
+void		 address_free(struct archive_state *);
+
 /* slug.c: names */
 /*
  * The key tags are grouped by ("Small Web", "small-web" and "SMALL_WEB"
@@ -144,9 +161,11 @@ struct archive_file *dirscan_post_file(struct archive *, int pfd,
 char		*slug_tag_key(const char *name);
 /*
  * The stem a post's slug and date come from: "2024-01-01-x" for
- * "2024-01-01-x.md" (or ".gmi"), the folder's name for a bundle's
- * "2024-01-01-x/index.md".
+ * "2024-01-01-x.md" (or ".gmi", in any folder of posts/), the folder's
+ * name for a bundle's "2024-01-01-x/index.md".
  */
 void		 slug_post_stem(const char *name, char *stem, size_t size);
+/* Is name (beneath posts/) a bundle's index, ".../index.md" or .gmi? */
+int		 slug_post_bundle(const char *name);
 
 #endif

@@ -4,8 +4,10 @@
  * order (so every run gives the same result), and which folders of
  * posts/ are page bundles.
  *
- * A folder is opened beneath its parent's fd with O_NOFOLLOW (a link
- * to a folder is no folder of the capsule); hidden names and names with
+ * posts/ is read whole, every folder beneath it (sections, year and
+ * date folders, bundles at any depth).  A folder is opened beneath its
+ * parent's fd with O_NOFOLLOW (a link to a folder is no folder of the
+ * capsule); hidden names and names with
  * control characters are left out, the latter with a warning.  Knows
  * the file system; the files themselves are read by record.c.  The
  * lists are malloc'd, the caller's (util_free_strings()).
@@ -24,6 +26,9 @@
 #include "content/archive_int.h"
 #include "core/log.h"
 #include "core/util.h"
+
+/* Folders below posts/ that are read: a date tree is three deep. */
+#define DIRSCAN_MAX_DEPTH	8
 
 /* A file name with bytes that would garble a log line. */
 static int
@@ -67,12 +72,125 @@ bundle_index(int pfd, const struct dirent *de)
 	return NULL;
 }
 
+/* A growing list of names. */
+struct names {
+	char		**v;
+	size_t		 n, cap;
+};
+
+static void
+names_add(struct names *l, char *name)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
+	}
+	l->v[l->n++] = name;
+}
+
+/*
+ * What de (beneath pfd) is, as readdir(3) says or, when it does not,
+ * lstat(2): DT_DIR (a folder itself, not a link to one), DT_LNK, or
+ * something else.
+ */
+static int
+entry_type(int pfd, const struct dirent *de)
+{
+	struct stat	 st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type;
+	if (fstatat(pfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1)
+		return DT_UNKNOWN;
+	return S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK :
+	    DT_UNKNOWN;
+}
+
+/*
+ * One folder of posts/, open at fd, prefix its path beneath posts/
+ * ("" for posts/ itself, else "inside-rust/"): its *.md and *.gmi
+ * names, its bundles (bundle_index()), and what its other folders hold,
+ * depth being how far below posts/ it is.  A section's page
+ * (_index.md, as Zola and Hugo keep one in each section) is no post;
+ * a link to a folder is not followed.  Both are named at info level,
+ * as is a folder deeper than DIRSCAN_MAX_DEPTH, so that --check says
+ * what it did not take and why.  Closes fd.
+ */
+static void
+walk_posts(struct archive *a, int fd, const char *prefix, int depth,
+    struct names *l)
+{
+	DIR		*d;
+	struct dirent	*de;
+	const char	*bundle;
+	char		*sub;
+	int		 cfd, type;
+
+	if ((d = fdopendir(fd)) == NULL) {
+		log_warnx("posts/%s: %s, not loaded", prefix, strerror(errno));
+		a->nwarnings++;
+		close(fd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (bad_name(de->d_name)) {
+			log_warnx("posts/%s: a file name with control "
+			    "characters, skipped", prefix);
+			a->nwarnings++;
+			a->nskipped++;
+			continue;
+		}
+		if (strcmp(de->d_name, "_index.md") == 0 ||
+		    strcmp(de->d_name, "_index.gmi") == 0) {
+			log_info("posts/%s%s: a section's page, not a post",
+			    prefix, de->d_name);
+			continue;
+		}
+		if (archive_md_name(de->d_name) ||
+		    archive_gmi_name(de->d_name)) {
+			names_add(l, xasprintf("%s%s", prefix, de->d_name));
+			continue;
+		}
+		if ((bundle = bundle_index(dirfd(d), de)) != NULL) {
+			names_add(l, xasprintf("%s%s/%s", prefix, de->d_name,
+			    bundle));
+			continue;
+		}
+		if ((type = entry_type(dirfd(d), de)) == DT_LNK) {
+			log_info("posts/%s%s: a symbolic link, not followed",
+			    prefix, de->d_name);
+			continue;
+		}
+		if (type != DT_DIR)
+			continue;	/* a file beside posts: served */
+		sub = xasprintf("%s%s/", prefix, de->d_name);
+		if (depth >= DIRSCAN_MAX_DEPTH) {
+			log_warnx("posts/%s: more than %d folders deep, not "
+			    "loaded", sub, DIRSCAN_MAX_DEPTH);
+			a->nwarnings++;
+		} else if ((cfd = openat(dirfd(d), de->d_name, O_RDONLY |
+		    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+			log_warnx("posts/%s: %s, not loaded", sub,
+			    strerror(errno));
+			a->nwarnings++;
+		} else if (record_dir_not_owned(a, cfd, sub))
+			close(cfd);
+		else
+			walk_posts(a, cfd, sub, depth + 1, l);
+		free(sub);
+	}
+	closedir(d);
+}
+
 /*
  * The *.md names in dfd/sub, sorted; with posts, *.gmi names and page
- * bundles ("<folder>/index.md", bundle_index()) too.  Hidden files and
- * other names are left out.  Returns the directory's fd (to open the
- * files beneath), or -1 when it is absent (quietly) or unusable (a
- * warning).
+ * bundles ("<folder>/index.md", bundle_index()) too, in every folder
+ * beneath (walk_posts(): "2019/x.md", "2020/01/02/x/index.gmi").
+ * Hidden files and other names are left out.  Returns the directory's
+ * fd (to open the files beneath), or -1 when it is absent (quietly) or
+ * unusable (a warning).
  */
 int
 dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
@@ -80,9 +198,8 @@ dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		**names = NULL, why[160];
-	const char	*bundle;
-	size_t		 n = 0, cap = 0;
+	struct names	 l = { NULL, 0, 0 };
+	char		 why[160];
 	int		 fd, fd2;
 
 	*namesp = NULL;
@@ -100,7 +217,8 @@ dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
 		close(fd);
 		return -1;
 	}
-	if ((fd2 = dup(fd)) == -1 || (d = fdopendir(fd2)) == NULL) {
+	if ((fd2 = dup(fd)) == -1 || (!posts &&
+	    (d = fdopendir(fd2)) == NULL)) {
 		if (fd2 != -1)
 			close(fd2);
 		snprintf(why, sizeof(why), "%s, not loaded", strerror(errno));
@@ -108,62 +226,67 @@ dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
 		close(fd);
 		return -1;
 	}
-	while ((de = readdir(d)) != NULL) {
-		bundle = NULL;
-		if (de->d_name[0] == '.' || (!archive_md_name(de->d_name) &&
-		    (!posts || (!archive_gmi_name(de->d_name) &&
-		    (bundle = bundle_index(fd, de)) == NULL))))
-			continue;
-		if (bad_name(de->d_name)) {
-			log_warnx("%s: a file name with control characters, "
-			    "skipped", sub);
-			a->nwarnings++;
-			a->nskipped++;
-			continue;
+	if (posts)
+		walk_posts(a, fd2, "", 0, &l);
+	else {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' ||
+			    !archive_md_name(de->d_name))
+				continue;
+			if (bad_name(de->d_name)) {
+				log_warnx("%s: a file name with control "
+				    "characters, skipped", sub);
+				a->nwarnings++;
+				a->nskipped++;
+				continue;
+			}
+			names_add(&l, xstrdup(de->d_name));
 		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			names = xreallocarray(names, cap, sizeof(*names));
-		}
-		names[n++] = bundle ? xasprintf("%s/%s", de->d_name, bundle) :
-		    xstrdup(de->d_name);
+		closedir(d);
 	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof(*names), cmp_name);
-	*namesp = names;
-	*np = n;
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof(*l.v), cmp_name);
+	*namesp = l.v;
+	*np = l.n;
 	return fd;
 }
 
 /*
- * record_get() for a name of dirscan_list("posts"): a bundle's index is
- * read beneath its folder, opened without following a link, so that a
- * folder swapped for a link after the listing leads nowhere.
+ * record_get() for a name of dirscan_list("posts"): a name in a folder
+ * ("2019/x.md", a bundle's "x/index.md") is read beneath its folders,
+ * each opened without following a link, so that a folder swapped for a
+ * link after the listing leads nowhere.
  */
 struct archive_file *
 dirscan_post_file(struct archive *a, int pfd, const char *name,
     const char *rel)
 {
 	struct archive_file	*f;
-	const char		*slash = strchr(name, '/');
+	const char		*p = name, *slash;
 	char			 dir[NAME_MAX + 1], why[160];
-	int			 bfd;
+	int			 fd = pfd, bfd;
 
-	if (slash == NULL)
-		return record_get(a, pfd, name, rel, 0);
-	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - name), name);
-	if ((bfd = openat(pfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1) {
-		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
-		archive_warn(a, rel, 1, 1, why, 1);
-		return NULL;
+	while ((slash = strchr(p, '/')) != NULL) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - p), p);
+		bfd = openat(fd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		if (fd != pfd)
+			close(fd);
+		if (bfd == -1) {
+			snprintf(why, sizeof(why), "%s, skipped",
+			    strerror(errno));
+			archive_warn(a, rel, 1, 1, why, 1);
+			return NULL;
+		}
+		if (record_dir_not_owned(a, bfd, dir)) {
+			close(bfd);
+			return NULL;
+		}
+		fd = bfd;
+		p = slash + 1;
 	}
-	if (record_dir_not_owned(a, bfd, dir)) {
-		close(bfd);
-		return NULL;
-	}
-	f = record_get(a, bfd, slash + 1, rel, 0);
-	close(bfd);
+	f = record_get(a, fd, p, rel, 0);
+	if (fd != pfd)
+		close(fd);
 	return f;
 }

@@ -4,7 +4,9 @@
  * check (content/links.c) go through, so that a link is never resolved
  * to what the server would refuse.
  *
- * Hidden names are refused first; fsafe_open() (core/fsafe.h) then
+ * A page bundle's folder is its post's; a single-file post's folder
+ * serves the files beside it the same way, but for posts' sources and
+ * other bundles' folders (not_beside()).  Hidden names are refused first; fsafe_open() (core/fsafe.h) then
  * walks the path beneath the capsule, symbolic links as the caller
  * says; the open file is refused last for a second hard link, and in a
  * user capsule for not being its owner's alone.  Knows the file system
@@ -72,6 +74,39 @@ archive_files_open(const struct archive *a, const char *rel, int links,
 	return fd;
 }
 
+/*
+ * A name beside a single-file post that is no file of its own: a post's
+ * source (".md", ".gmi": another post, a draft, a section's page), or a
+ * name in a folder that is a bundle (another post's, maybe a draft's).
+ * rel is the name's path in the capsule, dirlen the post's folder's
+ * length in it.
+ */
+static int
+not_beside(const struct archive *a, const char *rel, size_t dirlen)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	const char	*slash;
+	char		*idx;
+	int		 fd, k, found = 0;
+
+	if (archive_md_name(rel) || archive_gmi_name(rel))
+		return 1;
+	for (slash = strchr(rel + dirlen + 1, '/'); slash != NULL && !found;
+	    slash = strchr(slash + 1, '/'))
+		for (k = 0; k < 2 && !found; k++) {
+			idx = xasprintf("%.*s/index.%s", (int)(slash - rel),
+			    rel, k == 0 ? "md" : "gmi");
+			if ((fd = fsafe_open(a->dir, idx, FSAFE_LINKS_NONE,
+			    &st, &kind)) != -1) {
+				close(fd);
+				found = 1;
+			}
+			free(idx);
+		}
+	return found;
+}
+
 int
 archive_bundle_open(const struct archive *a, const struct post *p,
     const char *name, bool hardlinks, struct stat *st)
@@ -81,13 +116,14 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 	char		*rel;
 	int		 fd, why;
 
-	if (!p->bundle || (slash = strrchr(p->path, '/')) == NULL ||
-	    *name == '\0' || strcmp(name, slash + 1) == 0) {
+	if ((slash = strrchr(p->path, '/')) == NULL || *name == '\0' ||
+	    (p->bundle && strcmp(name, slash + 1) == 0)) {
 		errno = ENOENT;
 		return -1;
 	}
 	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
-	fd = archive_hidden_name(rel) ? -1 : fsafe_open(a->dir, rel,
+	fd = archive_hidden_name(rel) || (!p->bundle && not_beside(a, rel,
+	    (size_t)(slash - p->path))) ? -1 : fsafe_open(a->dir, rel,
 	    FSAFE_LINKS_NONE, st, &kind);
 	free(rel);
 	if (fd == -1) {

@@ -70,6 +70,10 @@ static const struct fm_key fm_keys[] = {
 	{ "subtitle", F_SUBTITLE, 0 },
 	{ "level", F_LEVEL, 0 },
 	{ "audience", F_AUDIENCE, 0 },
+	{ "path", F_ADDRESS, 0 },
+	{ "url", F_ADDRESS, 1 },
+	{ "permalink", F_ADDRESS, 2 },
+	{ "aliases", F_ALIASES, 0 },
 };
 
 struct fmp {
@@ -343,6 +347,7 @@ frontmatter_kind(enum fm_field field)
 	case F_TAGS:
 	case F_SERIES:
 	case F_AUTHOR:
+	case F_ALIASES:
 		return FM_KIND_LIST;
 	case F_DATE:
 	case F_UPDATED:
@@ -361,6 +366,7 @@ frontmatter_kind(enum fm_field field)
 	case F_SUBTITLE:
 	case F_LEVEL:
 	case F_AUDIENCE:
+	case F_ADDRESS:
 	case F_NFIELDS:
 		break;
 	}
@@ -404,6 +410,11 @@ text_field(struct meta *m, enum fm_field field, int *flags, size_t *max)
 		return &m->series;
 	case F_AUTHOR:
 		return &m->author;
+	case F_ADDRESS:
+	case F_ALIASES:
+		*flags = 0;
+		*max = 0;
+		return field == F_ADDRESS ? &m->address : &m->aliases;
 	case F_DATE:
 	case F_UPDATED:
 	case F_TAGS:
@@ -457,7 +468,8 @@ frontmatter_apply(struct fm_fields *fl, const struct fm_key *k, int rank,
 	}
 	if (v->type == FM_VAL_ITEM) {
 		/* A series is its list's first item, authors all of them. */
-		if (field == F_AUTHOR || fl->list.len == 0)
+		if (field == F_AUTHOR || field == F_ALIASES ||
+		    fl->list.len == 0)
 			frontmatter_join_item(&fl->list, v->s, v->len);
 		return 0;
 	}
@@ -922,6 +934,8 @@ meta_free(struct meta *m)
 	free(m->subtitle);
 	free(m->level);
 	free(m->audience);
+	free(m->address);
+	free(m->aliases);
 	free(m->warns);
 	memset(m, 0, sizeof(*m));
 }

@@ -83,6 +83,13 @@ struct meta {
 	char		*subtitle;	/* or NULL */
 	char		*level;		/* or NULL */
 	char		*audience;	/* or NULL */
+	/*
+	 * The post's address on the writer's old site (Zola's path,
+	 * Hugo's url, Jekyll's permalink) and its aliases (a list, kept
+	 * joined with ", "), as written; or NULL.
+	 */
+	char		*address;
+	char		*aliases;
 
 	/*
 	 * The first value that was ignored rather than refused (of the

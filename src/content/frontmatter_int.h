@@ -41,6 +41,8 @@ enum fm_field {
 	F_SUBTITLE,
 	F_LEVEL,
 	F_AUDIENCE,
+	F_ADDRESS,	/* path, url, permalink: the old address */
+	F_ALIASES,	/* more old addresses */
 	F_NFIELDS
 };
 

@@ -116,17 +116,6 @@ alias_rest(const struct archive *a, const char *url)
 
 #define MAX_SEGS	32
 
-/* Endings of a web page's address that are no part of its name. */
-static const char *const page_exts[] = {
-	".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".gmi", ".md",
-};
-
-/* Names of an index page, which stands for its folder. */
-static const char *const index_pages[] = {
-	"index.html", "index.htm", "index.php", "index.md", "index.gmi",
-	"index",
-};
-
 /* Sections of a web site's addresses that name a series or a topic. */
 static const struct {
 	const char	*name;
@@ -152,48 +141,6 @@ split(char *path, char *segs[MAX_SEGS])
 			break;
 	}
 	return n;
-}
-
-static int
-all_digits(const char *s, size_t len)
-{
-	return strlen(s) == len && strspn(s, "0123456789") == len;
-}
-
-/*
- * The post an old address names by its last segment name (its page
- * ending gone): by file ("<ymd>-name.md", when the address has a date),
- * by slug, by the file name without date prefix, by the slug the name
- * makes ("tool-0.70.0-release" is "tool-0-70-0-release"); a name with a
- * date prefix is tried without it.
- */
-static struct post *
-post_by_name(const struct archive *a, const char *name, const char *ymd)
-{
-	struct post	*p = NULL;
-	struct date	 dd;
-	char		*t;
-
-	if (*name == '\0')
-		return NULL;
-	if (ymd != NULL) {
-		t = xasprintf("%s-%s.md", ymd, name);
-		p = archive_post_file(a, t);
-		free(t);
-	}
-	if (p == NULL && (p = archive_post(a, name)) == NULL &&
-	    (p = archive_post_base(a, name)) == NULL) {
-		t = archive_slugify(name);
-		p = archive_post(a, t);
-		free(t);
-	}
-	if (p == NULL && date_from_filename(name, &dd) == 0 &&
-	    strlen(name) > 11) {
-		t = xstrndup(name, 10);
-		p = post_by_name(a, name + 11, t);
-		free(t);
-	}
-	return p;
 }
 
 /*
@@ -235,9 +182,10 @@ in_files(const struct archive *a, const char *path)
  *   .../series/<x>, .../tags/<x> (tag, categories, category, topics)
  *                      -> "/series/<slug>/", "/tags/<slug>/"
  *   .../<name>.<ext>   -> "/files/..." when files/ has it (in_files())
- *   .../<name>[.html]  -> "/posts/<slug>" of the post name names
- *                         (post_by_name(); a date path before it,
- *                         "/2020/12/15/", picks among posts of one name)
+ *   .../<name>[.html]  -> "/posts/<slug>" of the post that declares
+ *                         the address, else that name names, by its
+ *                         date when several do (archive_post_address():
+ *                         never one of another date)
  *   <page>[.html]      -> "/<page>", a page of pages/
  * An index page ("x/index.html") stands for its folder.  NULL when it
  * names nothing the capsule has.
@@ -247,18 +195,14 @@ by_meaning(const struct archive *a, const char *path)
 {
 	struct post	*p;
 	struct doc	*d;
-	char		*copy, *segs[MAX_SEGS], *slug, *res = NULL, ymd[11];
-	const char	*last;
-	size_t		 n, i, k, len;
-	int		 dated = 0;
+	char		*copy, *segs[MAX_SEGS], *slug, *res = NULL;
+	size_t		 n, i, k;
+	int		 ambiguous;
 
 	copy = xstrdup(path);
 	n = split(copy, segs);
-	for (k = 0; n > 0 && k < nitems(index_pages); k++)
-		if (strcasecmp(segs[n - 1], index_pages[k]) == 0) {
-			n--;
-			break;
-		}
+	if (n > 0 && layout_index_page(segs[n - 1]))
+		n--;
 	if (n == 0)
 		goto out;
 	for (i = 0; i + 1 < n; i++)
@@ -273,30 +217,16 @@ by_meaning(const struct archive *a, const char *path)
 			free(slug);
 			goto out;
 		}
-	/* "/2020/12/15/slug": the date the old site filed it under. */
-	for (i = 0; i + 3 < n && !dated; i++)
-		if (all_digits(segs[i], 4) && all_digits(segs[i + 1], 2) &&
-		    all_digits(segs[i + 2], 2)) {
-			snprintf(ymd, sizeof(ymd), "%s-%s-%s", segs[i],
-			    segs[i + 1], segs[i + 2]);
-			dated = 1;
-		}
-	last = segs[n - 1];
-	len = strlen(last);
-	for (k = 0; k < nitems(page_exts); k++) {
-		size_t	 el = strlen(page_exts[k]);
-
-		if (len > el && strcasecmp(last + len - el, page_exts[k]) == 0) {
-			segs[n - 1][len - el] = '\0';
-			break;
-		}
-	}
-	if (k == nitems(page_exts) && strchr(last, '.') != NULL &&
-	    (res = in_files(a, path)) != NULL)
+	if (layout_page_ext(segs[n - 1]) == 0 && strchr(segs[n - 1], '.') !=
+	    NULL && (res = in_files(a, path)) != NULL)
 		goto out;
-	if ((p = post_by_name(a, last, dated ? ymd : NULL)) != NULL)
+	segs[n - 1][strlen(segs[n - 1]) - layout_page_ext(segs[n - 1])] =
+	    '\0';
+	/* Never a post of the same name but another date: none, then. */
+	if ((p = archive_post_address(a, path, &ambiguous)) != NULL)
 		res = layout_path(LAYOUT_POST, p->slug, NULL);
-	else if (n == 1 && (d = archive_doc(a, last)) != NULL)
+	else if (n == 1 && !ambiguous && (d = archive_doc(a, segs[0])) !=
+	    NULL)
 		/* "/about/index.html" */
 		res = layout_path(LAYOUT_PAGE, d->name, NULL);
 out:
@@ -337,7 +267,6 @@ static int
 generated(const struct archive *a, const char *path)
 {
 	struct layout_ref ref;
-	struct post	*p;
 	char		*full, name[512];
 	int		 found;
 
@@ -353,8 +282,8 @@ generated(const struct archive *a, const char *path)
 	else if (ref.kind == LAYOUT_POST || ref.kind == LAYOUT_POST_MENU)
 		found = archive_post(a, name) != NULL;
 	else if (ref.kind == LAYOUT_BUNDLE_FILE)
-		/* "posts/<slug>/<file>": a page bundle's file. */
-		found = (p = archive_post(a, name)) != NULL && p->bundle;
+		/* "posts/<slug>/<file>": a file of the post's folder. */
+		found = archive_post(a, name) != NULL;
 	else if (ref.kind == LAYOUT_SERIES || ref.kind == LAYOUT_SERIES_FEED)
 		found = archive_series(a, name) != NULL;
 	else if (ref.kind == LAYOUT_TAG || ref.kind == LAYOUT_TAG_FEED)
@@ -549,36 +478,138 @@ post_ext(const char *s, size_t len)
 static char *
 bundle_resolve(const struct archive *a, const char *path)
 {
-	struct post	*p;
-	const char	*rest;
+	struct post	*p = NULL;
+	const char	*rest = NULL, *q;
 	char		*key;
-	size_t		 len;
+	size_t		 len = 0;
 	int		 i, index;
 
 	if (strncmp(path, "posts/", 6) != 0 || path[6] == '\0')
 		return NULL;
-	len = strcspn(path + 6, "/");
-	rest = path + 6 + len;
-	if (*rest == '/')
-		rest++;
+	/* The bundle at any depth: "posts/2020/01/02/x/pic.png". */
+	for (q = path + 6; p == NULL && *q != '\0'; q += *q == '/') {
+		q += strcspn(q, "/");
+		len = (size_t)(q - (path + 6));
+		for (i = 0; i < 2 && p == NULL; i++) {
+			key = xasprintf("%.*s/%s", (int)len, path + 6,
+			    i == 0 ? "index.md" : "index.gmi");
+			p = archive_post_file(a, key);
+			free(key);
+		}
+		rest = *q == '/' ? q + 1 : q;
+	}
+	if (p == NULL || !p->bundle)
+		return NULL;
 	index = *rest == '\0' || strcmp(rest, "index.md") == 0 ||
 	    strcmp(rest, "index.gmi") == 0;
 	/* Other .md and .gmi names are posts' (resolve() goes on). */
-	if (archive_md_name(*rest ? rest : path) ||
-	    archive_gmi_name(*rest ? rest : path))
-		if (*rest == '\0' || !index)
-			return NULL;
-	for (i = 0, p = NULL; i < 2 && p == NULL; i++) {
-		key = xasprintf("%.*s/%s", (int)len, path + 6,
-		    i == 0 ? "index.md" : "index.gmi");
-		p = archive_post_file(a, key);
-		free(key);
-	}
-	if (p == NULL || !p->bundle)
+	if (!index && (archive_md_name(rest) || archive_gmi_name(rest)))
 		return NULL;
 	if (index)
 		return layout_path(LAYOUT_POST, p->slug, NULL);
 	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, rest);
+}
+
+/*
+ * A file beside the single-file post from_path names ("posts/img/x.png"
+ * from "posts/x.md"), at "/posts/<slug>/img/x.png", as a bundle's
+ * (content/files.c says what of it is served); NULL when from_path is no
+ * such post, url is root-relative, or path is not beside it, names a
+ * post's source or is not served.
+ */
+static char *
+beside_resolve(const struct archive *a, const char *from_path,
+    const char *url, const char *path)
+{
+	struct post	*p;
+	struct stat	 st;
+	const char	*slash;
+	size_t		 dirlen;
+	int		 fd;
+
+	if (url[0] == '/' || from_path == NULL ||
+	    strncmp(from_path, "posts/", 6) != 0 ||
+	    (p = archive_post_file(a, from_path + 6)) == NULL || p->bundle ||
+	    (slash = strrchr(from_path, '/')) == NULL)
+		return NULL;
+	dirlen = (size_t)(slash - from_path) + 1;
+	if (strncmp(path, from_path, dirlen) != 0 || path[dirlen] == '\0' ||
+	    archive_md_name(path) || archive_gmi_name(path))
+		return NULL;
+	/*
+	 * Only a file that is there: "other" in a post at /posts/x is the
+	 * post /posts/other to a client, as it always was.
+	 */
+	if ((fd = archive_bundle_open(a, p, path + dirlen, a->files_hardlinks,
+	    &st)) == -1)
+		return NULL;
+	close(fd);
+	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, path + dirlen);
+}
+
+/*
+ * What a relative link that climbs out of the capsule names past its
+ * dot segments: "img/x.png" of "../../../../img/x.png" (len bytes of
+ * url; the rest, also len - the result's offset, is the caller's).
+ */
+static const char *
+outside_path(const char *url, size_t *len)
+{
+	while (*len >= 2 && (strncmp(url, "./", 2) == 0 ||
+	    (*len >= 3 && strncmp(url, "../", 3) == 0))) {
+		*len -= url[1] == '/' ? 2 : 3;
+		url += url[1] == '/' ? 2 : 3;
+	}
+	return url;
+}
+
+/*
+ * A Zola internal link, "@/section/post.md" or "@/section/post/index.md"
+ * (rest: after the "@/", query and fragment gone), names a file of the
+ * site's content folder: the post of that file beneath posts/, the
+ * content folder being posts/ or a section of it, so "section/post.md"
+ * is tried, then "post.md"; a section's "_index.md" is its posts' list,
+ * which the gemlog is here ("/gemlog/").  NULL when none is, *lost set.
+ */
+static char *
+zola_resolve(const struct archive *a, const char *rest, size_t len,
+    int *lost)
+{
+	struct post	*p = NULL;
+	char		*key, *k;
+	const char	*slash;
+
+	key = xstrndup(rest, len);
+	if (strcmp(key, "_index.md") == 0 || ((slash = strrchr(key, '/')) !=
+	    NULL && strcmp(slash, "/_index.md") == 0)) {
+		free(key);
+		return xstrdup(LAYOUT_PATH_GEMLOG);
+	}
+	for (k = key; p == NULL && k != NULL && *k != '\0';
+	    k = (slash = strchr(k, '/')) != NULL ? (char *)slash + 1 : NULL)
+		p = archive_post_file(a, k);
+	free(key);
+	if (p == NULL) {
+		*lost = 1;
+		return xstrdup("");
+	}
+	return layout_path(LAYOUT_POST, p->slug, NULL);
+}
+
+/*
+ * A file link's name ("notes" of "notes.md", "2024-01-01-notes") that
+ * several posts have: the post it is the slug of, without its date
+ * prefix, when one is.  A file is named by its name, and a slug is the
+ * file name's unless the writer said otherwise; an old web address
+ * (by_meaning()) gets no such guess.
+ */
+static struct post *
+by_slug(const struct archive *a, const char *stem)
+{
+	struct date	 d;
+
+	return archive_post(a, date_from_filename(stem, &d) == 0 &&
+	    stem[10] != '\0' ? stem + 11 : stem);
 }
 
 /*
@@ -607,10 +638,10 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	struct post		*p;
 	struct doc		*d;
 	struct series		*s;
-	struct date		 dd;
-	const char		*file, *base;
+	const char		*file;
 	char			*path, *stem = NULL, *slug, *res = NULL;
 	size_t			 ulen, len, dirlen, elen;
+	int			 inposts, ambiguous;
 
 	*lost = 0;
 	if (url != NULL && url_has_scheme(url)) {
@@ -631,9 +662,18 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return xstrdup("");
 	ulen = strcspn(url, "?#");	/* gemtext has no anchors: drop */
 	len = ulen;
+	if (url[0] == '@' && url[1] == '/')
+		return zola_resolve(a, url + 2, ulen - 2, lost);
+	/* "/#calendar": the old site's home page, not the capsule's. */
+	if (url[0] == '/' && url[1] == '#') {
+		*lost = 1;
+		return a->web_url != NULL ? xasprintf("%s%s", a->web_url,
+		    url) : xstrdup("");
+	}
 	path = capsule_path(from_path ? from_path : "", url, ulen);
 	/* Into a page bundle's folder: its post, or its file. */
-	if (path != NULL && (res = bundle_resolve(a, path)) != NULL) {
+	if (path != NULL && ((res = bundle_resolve(a, path)) != NULL ||
+	    (res = beside_resolve(a, from_path, url, path)) != NULL)) {
 		free(path);
 		return res;
 	}
@@ -641,9 +681,20 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		free(path);
 		return rooted_resolve(a, url, lost);
 	}
+	if (path == NULL && post_ext(url, len) == 0) {
+		/*
+		 * Climbs out of the capsule: out of a bundle, the old site's
+		 * "../../../../img/x.png" was its "/img/x.png".
+		 */
+		file = outside_path(url, &ulen);
+		path = xasprintf("/%.*s%s", (int)ulen, file, file + ulen);
+		res = rooted_resolve(a, path, lost);
+		free(path);
+		return res;
+	}
 	if (path == NULL) {
 		*lost = 1;		/* climbs out of the capsule */
-		return NULL;
+		return xstrdup("");
 	}
 	len = strlen(path);
 	if ((elen = post_ext(path, len)) == 0)
@@ -654,16 +705,17 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	if (*file == '\0' || *file == '.')
 		goto out;
 	/* Posts may be gemtext; the rest of the capsule is Markdown. */
-	if (elen == 4 && dirlen != 0 &&
-	    (dirlen != 6 || memcmp(path, "posts/", 6) != 0))
+	inposts = strncmp(path, "posts/", 6) == 0;
+	if (elen == 4 && dirlen != 0 && !inposts)
 		goto out;
 	stem = xstrndup(file, strlen(file) - elen);
 
-	if (dirlen == 6 && memcmp(path, "posts/", 6) == 0) {
-		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
-		if ((p = archive_post_file(a, file)) == NULL &&
-		    (p = archive_post_base(a, base)) == NULL)
-			p = archive_post(a, base);
+	if (inposts) {
+		/* Its file, in any folder; else the one post of its name. */
+		if ((p = archive_post_file(a, path + 6)) == NULL &&
+		    (p = archive_post_name(a, stem, &ambiguous)) == NULL &&
+		    ambiguous)
+			p = by_slug(a, stem);
 		if (p != NULL)
 			res = layout_path(LAYOUT_POST, p->slug, NULL);
 	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
@@ -677,14 +729,16 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
 		res = xstrdup("/");
 	/* A bare "x.md" not found beside from_path: try the posts. */
-	if (res == NULL && memchr(url, '/', ulen) == NULL) {
-		base = date_from_filename(stem, &dd) == 0 ? stem + 11 : stem;
-		if ((p = archive_post_file(a, file)) != NULL ||
-		    (p = archive_post_base(a, base)) != NULL)
-			res = layout_path(LAYOUT_POST, p->slug, NULL);
-	}
-	if (res == NULL)
+	if (res == NULL && memchr(url, '/', ulen) == NULL &&
+	    ((p = archive_post_file(a, file)) != NULL ||
+	    (p = archive_post_name(a, stem, &ambiguous)) != NULL ||
+	    (ambiguous && (p = by_slug(a, stem)) != NULL)))
+		res = layout_path(LAYOUT_POST, p->slug, NULL);
+	if (res == NULL) {
+		/* A source that is not here: text, never a dead link. */
 		*lost = 1;
+		res = xstrdup("");
+	}
 out:
 	free(stem);
 	free(path);
@@ -723,10 +777,10 @@ file_refused(const struct archive *a, const char *path)
 		fd = archive_files_open(a, rel, a->files_links,
 		    a->files_hardlinks, &st, &kind);
 	else if (strncmp(rel, "posts/", 6) == 0 &&
-	    (slash = strchr(rel + 6, '/')) != NULL) {
+	    (slash = strchr(rel + 6, '/')) != NULL && slash[1] != '\0') {
 		*slash = '\0';
-		/* Not a bundle's: served() and by_meaning() said so. */
-		if ((p = archive_post(a, rel + 6)) != NULL && p->bundle)
+		/* A file of the post's folder (a bundle's or beside it). */
+		if ((p = archive_post(a, rel + 6)) != NULL)
 			fd = archive_bundle_open(a, p, slash + 1,
 			    a->files_hardlinks, &st);
 	}

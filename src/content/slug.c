@@ -229,17 +229,31 @@ ext_len(const char *name)
 }
 
 
+int
+slug_post_bundle(const char *name)
+{
+	const char	*slash = strrchr(name, '/');
+
+	return slash != NULL && (strcmp(slash + 1, "index.md") == 0 ||
+	    strcmp(slash + 1, "index.gmi") == 0);
+}
+
 /*
  * The stem a post's slug and date come from: "2024-01-01-x" for
- * "2024-01-01-x.md" (or ".gmi"), the folder's name for a bundle's
- * "2024-01-01-x/index.md".
+ * "2024-01-01-x.md" (or ".gmi", in any folder: "2019/2024-01-01-x.md"),
+ * the folder's name for a bundle's "2024-01-01-x/index.md" (or
+ * "blog/2024-01-01-x/index.md").
  */
 void
 slug_post_stem(const char *name, char *stem, size_t size)
 {
-	const char	*slash = strchr(name, '/');
-	size_t		 len;
+	const char	*end, *start;
 
-	len = slash ? (size_t)(slash - name) : strlen(name) - ext_len(name);
-	snprintf(stem, size, "%.*s", (int)len, name);
+	if (slug_post_bundle(name))
+		end = strrchr(name, '/');
+	else
+		end = name + strlen(name) - ext_len(name);
+	for (start = end; start > name && start[-1] != '/'; start--)
+		;
+	snprintf(stem, size, "%.*s", (int)(end - start), start);
 }

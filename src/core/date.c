@@ -252,6 +252,22 @@ date_parse(const char *s, size_t len, struct date *d, const char **errstr)
 	return 0;
 }
 
+/* "YYYY-MM-DD" at name[0..10), within len bytes. */
+static int
+date_from_filename_len(const char *name, size_t len, struct date *d)
+{
+	const char	*errstr;
+	size_t		 i;
+
+	if (len < 10)
+		return -1;
+	for (i = 0; i < 10; i++)
+		if ((i == 4 || i == 7) ? name[i] != '-' :
+		    !is_digit((unsigned char)name[i]))
+			return -1;
+	return date_parse(name, 10, d, &errstr);
+}
+
 int
 date_from_filename(const char *name, struct date *d)
 {
@@ -268,6 +284,90 @@ date_from_filename(const char *name, struct date *d)
 	if (name[10] != '-')
 		return -1;
 	return date_parse(name, 10, d, &errstr);
+}
+
+/* s[0..len) is 1 to max decimal digits: their value, else -1. */
+static int
+number(const char *s, size_t len, size_t min, size_t max)
+{
+	size_t	 i;
+	int	 v = 0;
+
+	if (len < min || len > max)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (!is_digit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* y-m-d, range-checked, into d at noon UTC (date_parse()'s rule). */
+static int
+ymd_date(int y, int m, int dd, struct date *d)
+{
+	char		 buf[16];
+	const char	*errstr;
+
+	if (y < 1 || m < 1 || m > 12 || dd < 1 || dd > month_days(y, m))
+		return -1;
+	put_digits(buf, y, 4);
+	buf[4] = '-';
+	put_digits(buf + 5, m, 2);
+	buf[7] = '-';
+	put_digits(buf + 8, dd, 2);
+	return date_parse(buf, 10, d, &errstr);
+}
+
+/*
+ * path  = *(segment "/") date-segs ["/" *segment]
+ * date-segs = 4DIGIT "/" 1*2DIGIT "/" 1*2DIGIT / 4DIGIT "-" 2DIGIT "-"
+ *             2DIGIT ["-" *char] / (month_ok) 4DIGIT "/" 1*2DIGIT
+ */
+int
+date_from_path(const char *s, size_t len, int month_ok, struct date *d,
+    int *day)
+{
+	const char	*seg[3];
+	size_t		 seglen[3], i, k;
+	int		 pass, y, m, dd, n, w;
+
+	for (pass = 0; pass < (month_ok ? 2 : 1); pass++) {
+		n = 0;
+		w = pass == 0 ? 3 : 2;
+		for (i = 0; i <= len; i = k + 1) {
+			for (k = i; k < len && s[k] != '/'; k++)
+				;
+			if (k == i)
+				continue;	/* "//", a leading '/' */
+			if (pass == 0 && k - i >= 10 && (k - i == 10 ||
+			    s[i + 10] == '-') &&
+			    date_from_filename_len(s + i, 10, d) == 0) {
+				*day = 1;
+				return 0;
+			}
+			if (n == w) {		/* slide the window */
+				memmove(seg, seg + 1, sizeof(seg[0]) * (w - 1));
+				memmove(seglen, seglen + 1,
+				    sizeof(seglen[0]) * (w - 1));
+				n = w - 1;
+			}
+			seg[n] = s + i;
+			seglen[n++] = k - i;
+			if (n < w)
+				continue;
+			if ((y = number(seg[0], seglen[0], 4, 4)) == -1 ||
+			    (m = number(seg[1], seglen[1], 1, 2)) == -1)
+				continue;
+			dd = pass == 0 ? number(seg[2], seglen[2], 1, 2) : 1;
+			if (dd != -1 && ymd_date(y, m, dd, d) == 0) {
+				*day = pass == 0;
+				return 0;
+			}
+		}
+	}
+	return -1;
 }
 
 /* The inverse of date_days(): civil date of day z since the epoch. */

@@ -6,6 +6,8 @@
  * does layout_reserved().  Pure functions over the caller's strings;
  * the builders' results are the caller's to free.
  */
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -206,6 +208,96 @@ layout_slug(const char *s, size_t len)
 			return 0;
 	}
 	return word;
+}
+
+/* Endings of a web page's address that are no part of its name. */
+static const char *const page_exts[] = {
+	".html", ".htm", ".shtml", ".php", ".asp", ".aspx", ".gmi", ".md",
+};
+
+/* Names of an index page, which stands for its folder. */
+static const char *const index_pages[] = {
+	"index.html", "index.htm", "index.php", "index.md", "index.gmi",
+	"index",
+};
+
+size_t
+layout_page_ext(const char *seg)
+{
+	size_t	 k, len = strlen(seg), el;
+
+	for (k = 0; k < nitems(page_exts); k++) {
+		el = strlen(page_exts[k]);
+		if (len > el && strcasecmp(seg + len - el, page_exts[k]) == 0)
+			return el;
+	}
+	return 0;
+}
+
+int
+layout_index_page(const char *seg)
+{
+	size_t	 k;
+
+	for (k = 0; k < nitems(index_pages); k++)
+		if (strcasecmp(seg, index_pages[k]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * key  = [scheme "://" host] *("/" segment) ["?" query] ["#" fragment]
+ */
+char *
+layout_old_key(const char *s, size_t len)
+{
+	const char	*end, *seg, *sep, *last = NULL;
+	char		*out, *w, *lastw = NULL;
+	size_t		 seglen;
+
+	if ((end = memchr(s, '?', len)) != NULL)
+		len = (size_t)(end - s);
+	if ((end = memchr(s, '#', len)) != NULL)
+		len = (size_t)(end - s);
+	end = s + len;
+	/* "https://old.example/x": the host is no part of the address. */
+	if ((sep = memchr(s, ':', len)) != NULL && end - sep >= 3 &&
+	    sep[1] == '/' && sep[2] == '/' && memchr(s, '/', (size_t)(sep -
+	    s)) == NULL) {
+		for (s = sep + 3; s < end && *s != '/'; s++)
+			;
+	}
+	out = w = xmalloc((size_t)(end - s) + 1);
+	for (; s < end; s = seg + seglen) {
+		while (s < end && *s == '/')
+			s++;
+		seg = s;
+		for (seglen = 0; seg + seglen < end && seg[seglen] != '/';
+		    seglen++)
+			;
+		if (seglen == 0 || (seglen == 1 && seg[0] == '.'))
+			continue;
+		lastw = w;
+		if (w != out)
+			*w++ = '/';
+		last = w;
+		memcpy(w, seg, seglen);
+		w += seglen;
+	}
+	*w = '\0';
+	if (last != NULL && layout_index_page(last)) {
+		w = lastw;
+		*w = '\0';
+		for (last = w; last > out && last[-1] != '/'; last--)
+			;
+	}
+	if (last != NULL && *last != '\0')
+		w[-(ptrdiff_t)layout_page_ext(last)] = '\0';
+	if (*out == '\0') {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 int

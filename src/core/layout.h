@@ -132,6 +132,22 @@ int	 layout_slug(const char *s, size_t len);
 int	 layout_site_path(const char *url);
 
 /*
+ * An address of the writer's old site, as the archive indexes and looks
+ * up old addresses by it: s[0..len) (decoded; a scheme and host, a
+ * query and a fragment are dropped) as its segments joined by '/', no
+ * empty or "." segment, a last segment that is an index page
+ * ("index.html", "index.md", layout_index_page()) dropped, and a page
+ * ending (".html", ".php", ".md", layout_page_ext()) dropped from the
+ * last: "/blog/2021/01/x/index.html" and "blog/2021/01/x.html" are both
+ * "blog/2021/01/x".  Malloc'd; NULL when nothing is left.
+ */
+char	*layout_old_key(const char *s, size_t len);
+/* The length of seg's page ending (".html", ".htm", ".php", ...), or 0. */
+size_t	 layout_page_ext(const char *seg);
+/* Is seg an index page that stands for its folder ("index.html")? */
+int	 layout_index_page(const char *seg);
+
+/*
  * path is /<dir> or beneath it ("/cgi-bin", "/cgi-bin/x"), dir being a
  * segment without slashes; 0 for a NULL dir.
  */

@@ -82,10 +82,8 @@ route_post(const struct route *rt, const struct layout_ref *ref,
 		to = layout_path(LAYOUT_POST, slug, NULL);
 		response_status(r, 31, "%s", to);
 		free(to);
-	} else if (p->bundle)
+	} else		/* a file of its folder, as the archive says */
 		static_bundle_file(rt, p, ref->rest, r);
-	else
-		response_status(r, 51, "Not found");
 }
 
 /* "/series/<slug>/" and its feed; "/series/<slug>" gets the slash. */

@@ -16,7 +16,7 @@ printf -- '---\ntitle: Home\n---\nSee [first](posts/2024-01-01-first.md).\n' \
     >"$tmp/cap/index.md"
 printf -- '---\ntitle: First\n---\nHello.\n' \
     >"$tmp/cap/posts/2024-01-01-first.md"
-printf -- '---\ntitle: Second\n---\n[back](2024-01-01-first.md), [about](../pages/about.md), [old](https://old.example/2023/first.html), [away](gemini://elsewhere.example/x.md), [gone](2020-01-01-gone.md)\n' \
+printf -- '---\ntitle: Second\n---\n[back](2024-01-01-first.md), [about](../pages/about.md), [old](https://old.example/2023/first.html), [away](gemini://elsewhere.example/x.md), [gone](2020-01-01-gone.md)\n\nAlso [gone too](2020-01-01-gone.md) here.\n' \
     >"$tmp/cap/posts/2024-02-01-second.md"
 printf -- '---\ntitle: About\n---\n[the first post](../posts/2024-01-01-first.md)\n' \
     >"$tmp/cap/pages/about.md"
@@ -32,8 +32,9 @@ check "post: a post's file becomes its path" has "$tmp/out" "=> /posts/first bac
 check "post: a page's file becomes its path" has "$tmp/out" "=> /about about"
 check "post: another server's link stays" has "$tmp/out" \
     "=> gemini://elsewhere.example/x.md away"
-check "post: a missing post's file stays as written" has "$tmp/out" \
-    "=> 2020-01-01-gone.md gone"
+check "post: a missing post's file is text, not a dead link" \
+    sh -c "! grep -q '=> 2020-01-01-gone.md' '$tmp/out' &&
+    grep -qxF 'Also gone too here.' '$tmp/out'"
 check "post: nothing on stderr" [ ! -s "$tmp/err" ]
 "$bin" --render "$tmp/cap/pages/about.md" >"$tmp/out"
 check "page: a post's file from pages/" has "$tmp/out" \

@@ -9,7 +9,9 @@
  * must print as RFC 3339 and parse back to the same instant.  As a tag
  * name they must slugify to [a-z0-9]+ words joined by single '-'.  As a
  * link in a post of a small capsule (made once in a temp directory) they
- * must resolve to a site path or to nothing.
+ * must resolve to a site path or to nothing, and as an old address name
+ * one post or none.  A date in them as a path, and their old-address key,
+ * are well formed.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include "content/links.h"
 #include "core/config.h"
 #include "core/date.h"
+#include "core/layout.h"
 #include "core/util.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -69,7 +72,14 @@ static const char *const files[][2] = {
 	{ "posts/b.md", "---\ndate: 2024-02-02\nslug: bee\n---\n" },
 	{ "pages/about.md", "# About\n" },
 	{ "series/s.md", "---\ntitle: S\n---\n" },
+	{ "posts/2020/01/02/c/index.gmi", "# C\n" },
+	{ "posts/blog/d@2.md", "+++\npath = \"blog/2021/01/d\"\n"
+	    "aliases = [\"/old/d/\", \"https://x.example/d.html\"]\n+++\n" },
 };
+/* The folders of files[], parents first. */
+static const char *const dirs[] = { "posts", "posts/2020", "posts/2020/01",
+    "posts/2020/01/02", "posts/2020/01/02/c", "posts/blog", "pages",
+    "series" };
 static char		 capsule[64];
 static struct archive	*arch;
 
@@ -84,12 +94,10 @@ cleanup(void)
 		snprintf(path, sizeof(path), "%s/%s", capsule, files[i][0]);
 		unlink(path);
 	}
-	snprintf(path, sizeof(path), "%s/posts", capsule);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/pages", capsule);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/series", capsule);
-	rmdir(path);
+	for (i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
+		snprintf(path, sizeof(path), "%s/%s", capsule, dirs[i]);
+		rmdir(path);
+	}
 	rmdir(capsule);
 }
 
@@ -107,12 +115,10 @@ capsule_archive(void)
 	snprintf(capsule, sizeof(capsule), "/tmp/capsuled-fuzz-XXXXXX");
 	if (mkdtemp(capsule) == NULL)
 		abort();
-	snprintf(path, sizeof(path), "%s/posts", capsule);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/pages", capsule);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/series", capsule);
-	mkdir(path, 0755);
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", capsule, dirs[i]);
+		mkdir(path, 0755);
+	}
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", capsule, files[i][0]);
 		if ((f = fopen(path, "w")) == NULL)
@@ -123,7 +129,7 @@ capsule_archive(void)
 	memset(&c, 0, sizeof(c));
 	c.capsule_dir = capsule;
 	c.lang = "en";
-	if ((arch = archive_load(&c)) == NULL || arch->nposts != 2)
+	if ((arch = archive_load(&c)) == NULL || arch->nposts != 4)
 		abort();
 	atexit(cleanup);
 	return arch;
@@ -146,8 +152,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct meta	 m;
 	struct fm_error	 e;
 	struct date	 d, d2;
-	char		 out[32], *s, *slug, *link;
+	struct post	*p;
+	char		 out[32], *s, *slug, *link, *key;
 	size_t		 i;
+	int		 day, ambiguous;
 
 	if (frontmatter_parse(src, size, &m, &e) == 0) {
 		CHECK(m.body_off <= size);
@@ -174,6 +182,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(errstr != NULL);
 	if (size > 10)
 		(void)date_from_filename(src, &d);	/* may stop at a NUL */
+	day = -1;
+	if (date_from_path(src, size, 1, &d, &day) == 0)
+		CHECK(strlen(d.ymd) == 10 && (day == 0 || day == 1));
+	/* An old-address key (of a C string): segments joined by '/'. */
+	if ((key = layout_old_key(src, strnlen(src, size))) != NULL) {
+		CHECK(*key != '\0' && key[0] != '/' &&
+		    key[strlen(key) - 1] != '/' && strstr(key, "//") == NULL);
+		free(key);
+	}
 
 	s = frontmatter_oneline(src, size, FM_ENTITIES);
 	CHECK(strchr(s, '\n') == NULL);
@@ -194,6 +211,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	link = links_resolve(capsule_archive(), "index.md", s);
 	check_resolved(s, link);
 	free(link);
+	link = links_resolve(capsule_archive(), "posts/blog/d@2.md", s);
+	check_resolved(s, link);
+	free(link);
+	p = archive_post_address(capsule_archive(), s, &ambiguous);
+	CHECK(p == NULL || !ambiguous);
 	free(s);
 	return 0;
 }

@@ -157,18 +157,21 @@ test_load(struct archive *a)
 
 	/*
 	 * hello, second, no-prefix (custom-slug), untitled, long, s1-s4,
-	 * o1, o2, fenced, setext, the second hello, badlang, soft = 16.
+	 * o1, o2, fenced, setext, the second hello, badlang, soft, and
+	 * deep (in a sub-folder of posts/) = 17.
 	 * Skipped with a warning: nodate, broken (YAML that does not
 	 * parse), link, fifo.  Drafts are silent.
 	 */
-	INT_EQ(a->nposts, 16, "posts loaded");
+	INT_EQ(a->nposts, 17, "posts loaded");
 	for (i = 0; i < a->nposts; i++)
 		OK(strcmp(a->posts[i]->slug, "draft") != 0 &&
 		    strcmp(a->posts[i]->slug, "unpublished") != 0 &&
 		    strcmp(a->posts[i]->slug, "link") != 0 &&
-		    strcmp(a->posts[i]->slug, "fifo") != 0 &&
-		    strcmp(a->posts[i]->slug, "deep") != 0, "no %s",
+		    strcmp(a->posts[i]->slug, "fifo") != 0, "no %s",
 		    a->posts[i]->slug);
+	OK((p = archive_post(a, "deep")) != NULL &&
+	    strcmp(p->path, "posts/subdir/2024-01-01-deep.md") == 0 &&
+	    strcmp(p->date.ymd, "2024-01-01") == 0, "a sub-folder's post");
 	OK(archive_post(a, "draft") == NULL, "draft not served");
 	OK(archive_post(a, "unpublished") == NULL, "published: false hidden");
 	OK(archive_post(a, "nodate") == NULL, "undated post skipped");
@@ -384,10 +387,11 @@ test_links(struct archive *a)
 	link_is(a, h, "../series/build-a-capsule.md",
 	    "/series/build-a-capsule/");
 	link_is(a, h, "../index.md", "/");
-	link_is(a, h, "../../x.md", NULL);
-	link_is(a, h, "../../posts/second.md", NULL);
-	link_is(a, h, "missing.md", NULL);
-	link_is(a, h, "2024-03-01-draft.md", NULL);
+	/* A source that names nothing served: text, not a dead link. */
+	link_is(a, h, "../../x.md", "");
+	link_is(a, h, "../../posts/second.md", "");
+	link_is(a, h, "missing.md", "");
+	link_is(a, h, "2024-03-01-draft.md", "");
 	link_is(a, h, "", NULL);
 	link_is(a, h, "#top", "");		/* gemtext has no anchors */
 	link_is(a, h, ".md", NULL);
@@ -397,8 +401,8 @@ test_links(struct archive *a)
 	link_is(a, "index.md", "second.md", "/posts/second");
 	link_is(a, "pages/about.md", "2024-02-01-second.md", "/posts/second");
 	link_is(a, "pages/about.md", "./now.md", "/now");
-	link_is(a, "pages/about.md", "sub/second.md", NULL);
-	link_is(a, "index.md", "about.md", NULL);
+	link_is(a, "pages/about.md", "sub/second.md", "");
+	link_is(a, "index.md", "about.md", "");
 }
 
 /* Ids are places in the arrays; the site layer keys its slots by them. */
@@ -786,7 +790,80 @@ out:
 	free(dir);
 }
 
+/*
+ * The posts tree: dates from front matter addresses, names and folders
+ * in their order; folders deeper than the limit left; a generator's
+ * "@N" and a declared address as old addresses.
+ */
+static void
+test_tree(void)
+{
+	static const char *const dirs[] = { "posts", "posts/a", "posts/a/b",
+	    "posts/a/b/c", "posts/a/b/c/d", "posts/a/b/c/d/e",
+	    "posts/a/b/c/d/e/f", "posts/a/b/c/d/e/f/g",
+	    "posts/a/b/c/d/e/f/g/h", "posts/a/b/c/d/e/f/g/h/i",
+	    "posts/2019", "posts/2019/07", "posts/2019/07/04",
+	    "posts/blog" };
+	struct config	 c;
+	struct archive	*a;
+	struct post	*p;
+	char		*dir;
+	size_t		 i;
+	int		 amb;
+
+	dir = xasprintf("%s/tree", top);
+	mkdir(dir, 0755);
+	for (i = 0; i < nitems(dirs); i++)
+		test_mkdir(dir, dirs[i]);
+	/* The front matter's date beats the path's, the path the name's. */
+	test_put(dir, "posts/2019/07/04/2018-01-01-x.md", "---\ndate: "
+	    "2017-05-05\npath: 2016/06/06/x\n---\nx\n");
+	test_put(dir, "posts/2019/07/04/2018-01-02-y.md", "---\npath: "
+	    "2016/06/07/y\n---\ny\n");
+	test_put(dir, "posts/2019/07/04/2018-01-03-z.md", "z\n");
+	test_put(dir, "posts/2019/07/04/w.md", "w\n");
+	test_put(dir, "posts/2019/07/v.md", "v\n");
+	test_put(dir, "posts/blog/u.md", "+++\nurl = \"/blog/2015/02/u/\"\n"
+	    "+++\nu\n");
+	test_put(dir, "posts/blog/t@2.md", "+++\ndate = 2014-01-01\n+++\nt\n");
+	test_put(dir, "posts/a/b/c/d/e/f/g/h/2013-01-01-deep8.md", "d\n");
+	test_put(dir, "posts/a/b/c/d/e/f/g/h/i/2013-01-01-deep9.md", "d\n");
+	test_put(dir, "posts/blog/nodate.md", "---\nslug: v2026-3\n---\nx\n");
+	config_for(&c, dir);
+	a = archive_load(&c);
+	OK(a != NULL, "the tree loads");
+	if (a == NULL)
+		goto done;
+	OK((p = archive_post(a, "x")) && !strcmp(p->date.ymd, "2017-05-05"),
+	    "front matter date first");
+	OK((p = archive_post(a, "y")) && !strcmp(p->date.ymd, "2016-06-07"),
+	    "then the path's");
+	OK((p = archive_post(a, "z")) && !strcmp(p->date.ymd, "2018-01-03"),
+	    "then the file name's");
+	OK((p = archive_post(a, "w")) && !strcmp(p->date.ymd, "2019-07-04"),
+	    "then the folders'");
+	OK((p = archive_post(a, "v")) && !strcmp(p->date.ymd, "2019-07-01"),
+	    "a month folder: its first day");
+	OK((p = archive_post(a, "u")) && !strcmp(p->date.ymd, "2015-02-01"),
+	    "a month in the url");
+	OK(archive_post(a, "deep8") != NULL, "eight folders down: loaded");
+	OK(archive_post(a, "deep9") == NULL, "nine: not loaded");
+	OK(archive_post(a, "v2026-3") == NULL, "no date: skipped");
+	OK((p = archive_post_address(a, "/blog/2015/02/u/", &amb)) != NULL &&
+	    !strcmp(p->slug, "u"), "the declared url");
+	OK((p = archive_post_address(a, "/2014/01/01/t/", &amb)) != NULL &&
+	    !strcmp(p->slug, "t-2"), "a name without its @N, Jekyll's shape");
+	OK((p = archive_post_address(a, "2016/06/06/x.html", &amb)) != NULL &&
+	    !strcmp(p->slug, "x"), "the path, though the date is another");
+	OK(archive_post_address(a, "/blog/2015/02/nothing/", &amb) == NULL &&
+	    !amb, "nothing, and not for want of a date");
+	archive_unref(a);
+done:
+	free(dir);
+}
+
 static const struct harness_test tests[] = {
+	NAMED("tree"),
 	NAMED("load"),
 	NAMED("series"),
 	NAMED("tags"),
@@ -830,6 +907,7 @@ main(int argc, char **argv)
 		RUN("refs", test_refs(a));
 		archive_unref(a);
 	}
+	RUN("tree", test_tree());
 	RUN("no_dir", test_no_dir());
 	RUN("empty", test_empty());
 	RUN("generated", test_generated());

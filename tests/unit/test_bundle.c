@@ -138,7 +138,12 @@ main(int argc, char **argv)
 	    "/posts/trip/map.png");
 	resolves(a, "posts/2024-01-01-x.md", "/posts/2024-01-05-trip/index.md",
 	    "/posts/trip");
-	resolves(a, "posts/2024-01-01-x.md", "2024-04-01-empty/a.png", NULL);
+	/* A file beside a single-file post is its post's, as a bundle's. */
+	resolves(a, "posts/2024-01-01-x.md", "2024-04-01-empty/a.png",
+	    "/posts/x/2024-04-01-empty/a.png");
+	resolves(a, "posts/2024-01-01-x.md", "2024-04-01-empty/b.png", NULL);
+	resolves(a, "posts/2024-01-01-x.md", "2024-01-05-trip/nothing.png",
+	    "/posts/trip/nothing.png");
 	resolves(a, "posts/2024-01-05-trip/index.md", "https://a.example/x.png",
 	    NULL);
 	INT_EQ(links_check(a), 0, "every link names a post");

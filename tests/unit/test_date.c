@@ -174,7 +174,55 @@ test_tz_env(void)
 	tzset();
 }
 
+/* Dates in addresses and folder paths, as generators keep them. */
+static void
+test_path(void)
+{
+	static const struct {
+		const char	*s;
+		int		 month_ok;
+		const char	*ymd;		/* NULL: none */
+		int		 day;
+	} cases[] = {
+		{ "2026/03/26/1.94.1-release", 0, "2026-03-26", 1 },
+		{ "inside-rust/2025/1/5/x", 0, "2025-01-05", 1 },
+		{ "/blog/2021/01/slug/", 0, NULL, 0 },
+		{ "/blog/2021/01/slug/", 1, "2021-01-01", 0 },
+		{ "/2014/03/12/x.html", 0, "2014-03-12", 1 },
+		{ "2024-01-05-x", 0, "2024-01-05", 1 },
+		{ "blog/2024-01-05", 0, "2024-01-05", 1 },
+		{ "blog/2024-01-05x", 0, NULL, 0 },
+		{ "2023/02/30/x", 0, NULL, 0 },		/* no such day */
+		{ "2023/13/01/x", 1, NULL, 0 },
+		{ "v/12345/01/02", 0, NULL, 0 },
+		{ "2019", 1, NULL, 0 },
+		{ "", 1, NULL, 0 },
+		{ "///", 1, NULL, 0 },
+		{ "a/2020/01/2020/02/03", 0, "2020-02-03", 1 },
+	};
+	struct date	 d;
+	size_t		 i;
+	int		 day, rv;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		day = -1;
+		rv = date_from_path(cases[i].s, strlen(cases[i].s),
+		    cases[i].month_ok, &d, &day);
+		if (cases[i].ymd == NULL) {
+			OK(rv == -1, "%s: no date", cases[i].s);
+			continue;
+		}
+		OK(rv == 0 && strcmp(d.ymd, cases[i].ymd) == 0 &&
+		    day == cases[i].day, "%s: %s (day %d), got %d %s %d",
+		    cases[i].s, cases[i].ymd, cases[i].day, rv,
+		    rv == 0 ? d.ymd : "-", day);
+	}
+	/* Only len bytes count. */
+	OK(date_from_path("2020/01/02/x", 7, 0, &d, &day) == -1, "cut short");
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_path),
 	TEST(test_days),
 	TEST(test_forms),
 	TEST(test_rejects),

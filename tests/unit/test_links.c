@@ -167,7 +167,10 @@ test_meaning(void)
 	/* One name, two posts: the date in the address picks. */
 	link_is(a, h, "/2021/06/06/award/", "/posts/award-2021-06-06");
 	link_is(a, h, "/2020/05/05/award/", "/posts/award");
-	link_is(a, h, "/award/", "/posts/award");
+	/* No date to pick by: neither, rather than maybe the wrong one. */
+	link_is(a, h, "/award/", "");
+	link_is(a, h, "/2021/06/award.html", "/posts/award-2021-06-06");
+	link_is(a, h, "/2022/01/01/award/", "");
 	/* Series and topics go to the capsule's own pages. */
 	link_is(a, h, "/blog/series/build-log", "/series/build-log/");
 	link_is(a, h, "/categories/Small%20Web/", "/tags/small-web/");
