@@ -71,7 +71,8 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: capsuled [-c FILE] [--check [--report]] [--allow-root]\n"
+	    "usage: capsuled [-c FILE] [--check [--report] [--strict]]\n"
+	    "                [--allow-root]\n"
 	    "                [--version] [--help]\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
 	    "       capsuled --gen-ticket-keys FILE\n"
@@ -81,6 +82,7 @@ usage(FILE *f)
 	    "      --check        load configuration and content, report, exit\n"
 	    "      --report       with --check: per file, what was removed,\n"
 	    "                     approximated or left unresolved\n"
+	    "      --strict       with --check: warnings count as errors\n"
 	    "      --allow-root   serve as root without `user:` in the config\n"
 	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
 	    "      --gen-ticket-keys FILE\n"
@@ -320,9 +322,14 @@ check_formats(const struct archive *a)
 	    nbundles, nbundles == 1 ? "" : "s");
 }
 
-/* --check for one host: load its capsule, say what was found. */
+/*
+ * --check for one host: load its capsule, say what was found.  A
+ * capsule that loads is fine (its warnings are printed, so that
+ * `--check && reload` reloads past one dead link); with strict, a
+ * warning is trouble too.
+ */
 static int
-check_host(const struct config *cfg, int report)
+check_host(const struct config *cfg, int report, int strict)
 {
 	struct site	*s;
 	struct archive	*a;
@@ -385,12 +392,12 @@ check_host(const struct config *cfg, int report)
 	}
 	i = a->nwarnings;
 	site_unref(s);
-	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
+	return i == 0 || !strict ? EXIT_OK : EXIT_TROUBLE;
 }
 
 /* --check: every host in turn; trouble with any is trouble. */
 static int
-cmd_check(const struct config *cfg, int report)
+cmd_check(const struct config *cfg, int report, int strict)
 {
 	struct config	 view;
 	size_t		 i;
@@ -401,7 +408,7 @@ cmd_check(const struct config *cfg, int report)
 		if (i > 0)
 			printf("\n");
 		config_host_view(cfg, i, &view);
-		if (check_host(&view, report) != EXIT_OK)
+		if (check_host(&view, report, strict) != EXIT_OK)
 			rv = EXIT_TROUBLE;
 	}
 	return rv;
@@ -586,6 +593,7 @@ main(int argc, char *argv[])
 		{ "config",	required_argument,	NULL, 'c' },
 		{ "check",	no_argument,		NULL, 'C' },
 		{ "report",	no_argument,		NULL, 'P' },
+		{ "strict",	no_argument,		NULL, 'S' },
 		{ "render",	required_argument,	NULL, 'R' },
 		{ "to",		required_argument,	NULL, 'T' },
 		{ "version",	no_argument,		NULL, 'V' },
@@ -600,13 +608,17 @@ main(int argc, char *argv[])
 	const char		*to = "gemini";
 	char			 err[1024];
 	struct stat		 st;
-	int			 ch, check = 0, report = 0, rv;
+	int			 ch, check = 0, report = 0, strict = 0, rv;
 
 	memset(&d, 0, sizeof(d));
 	while ((ch = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			confpath = optarg;
+			break;
+		case 'S':
+			strict = 1;
+			check = 1;
 			break;
 		case 'P':
 			report = 1;
@@ -670,7 +682,7 @@ main(int argc, char *argv[])
 		config_free(&d.cfg);
 		return EXIT_CONFIG;
 	}
-	rv = check ? cmd_check(&d.cfg, report) : serve(&d);
+	rv = check ? cmd_check(&d.cfg, report, strict) : serve(&d);
 	config_free(&d.cfg);
 	log_close();
 	return rv;
