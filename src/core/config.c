@@ -140,6 +140,8 @@ static int	parse_workers(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_writers(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_zones(struct loader *, const struct field *,
+		    yaml_event_t *);
 
 #define OFF(m)		offsetof(struct config, m)
 #define DAY_MS		(24LL * 60 * 60 * 1000)
@@ -250,6 +252,8 @@ static const struct field fields[] = {
 	{ "titan_writers",	parse_writers,	OFF(titan_writers), 0, 1000 },
 	{ "titan_max_size",	parse_size,	OFF(titan_max_size),
 	    1024, 1LL << 30 },
+	{ "cert_zones",		parse_zones,	OFF(zones),	0,
+	    CONFIG_MAX_ZONES },
 	{ "userdirs",		parse_userdirs,	OFF(userdirs),	0, 64 },
 	{ "userdirs_uid_min",	parse_uint,	OFF(userdirs_uid_min),
 	    0, 4294967294LL },
@@ -1739,6 +1743,132 @@ parse_hosts(struct loader *l, const struct field *f, yaml_event_t *ev)
 	}
 }
 
+/* require = "certificate": a zone's one requirement, said aloud. */
+static const struct words require_words = { "certificate", {
+	{ "certificate", 1 }, { NULL, 0 } } };
+
+static int
+zone_require(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &require_words);
+}
+
+/* path = "/" *( segment "/" ) [ segment ]: no dot or empty segments. */
+static int
+zone_path(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	size_t		 len;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	if (s[0] != '/' || strstr(s, "//") != NULL || !clean_text(s, 1) ||
+	    url_has_dot_segment(s))
+		return fail(l, ev->start_mark, "%s: '%s' is not a path such as"
+		    " /family/ (no spaces, no . .. or empty segments)", f->key,
+		    show(s, tmp));
+	for (len = strlen(s); len > 0 && s[len - 1] == '/'; len--)
+		;
+	free(*(char **)field_at(l, f));
+	*(char **)field_at(l, f) = xstrndup(s, len);
+	return 0;
+}
+
+static int
+zone_fingerprints(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	struct config_zone	*z = l->base;
+
+	return parse_list(l, f, ev, writer_add, 1, 0, &z->fingerprints,
+	    &z->nfingerprints);
+}
+
+#define ZOFF(m)		offsetof(struct config_zone, m)
+
+static const struct field zone_fields[] = {
+	{ "path",		zone_path,	ZOFF(path),	1,
+	    CONFIG_MAX_URL },
+	{ "host",		parse_host,	ZOFF(host),	1, 253 },
+	{ "require",		zone_require,	ZOFF(require),	0, 0 },
+	{ "fingerprints",	zone_fingerprints, ZOFF(fingerprints), 0,
+	    1000 },
+	{ "ca",			parse_path,	ZOFF(ca),	1, PATH_MAX },
+};
+
+#define NZONE_FIELDS	(sizeof(zone_fields) / sizeof(zone_fields[0]))
+
+static void
+free_zones(struct config_zone *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].host);
+		free(v[i].path);
+		util_free_strings(v[i].fingerprints, v[i].nfingerprints);
+		free(v[i].ca);
+	}
+	free(v);
+}
+
+/*
+ * cert_zones = "[" *( "{" path [host] [require] [fingerprints] [ca] "}" )
+ * "]" (or a block list), or null for none.  The CA file must be there to
+ * be read when the certificates are (net/tlsconn.c parses it).
+ */
+static int
+parse_zones(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	struct config		*c = l->c;
+	struct config_zone	*z;
+	yaml_event_t		 item;
+	yaml_mark_t		 marks[NZONE_FIELDS];
+	int			 seen[NZONE_FIELDS], rv;
+
+	free_zones(c->zones, c->nzones);
+	c->zones = NULL;
+	c->nzones = 0;
+	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
+		return 0;
+	if (ev->type != YAML_SEQUENCE_START_EVENT)
+		return fail(l, ev->start_mark, "%s: expected a list of zones, "
+		    "got %s", f->key, event_kind(ev));
+	while ((rv = next_in(l, &item)) == 1) {
+		if (item.type != YAML_MAPPING_START_EVENT)
+			rv = fail(l, item.start_mark, "%s: expected a mapping "
+			    "with a path, got %s", f->key, event_kind(&item));
+		else if ((long long)c->nzones >= f->max)
+			rv = fail(l, item.start_mark, "%s: more than %lld "
+			    "zones", f->key, f->max);
+		if (rv == -1) {
+			yaml_event_delete(&item);
+			return -1;
+		}
+		c->zones = xreallocarray(c->zones, c->nzones + 1,
+		    sizeof(*c->zones));
+		z = &c->zones[c->nzones++];
+		memset(z, 0, sizeof(*z));
+		z->require = 1;
+		memset(seen, 0, sizeof(seen));
+		memset(marks, 0, sizeof(marks));
+		l->base = z;
+		rv = parse_map(l, zone_fields, NZONE_FIELDS, "cert_zones: ",
+		    marks, seen);
+		l->base = l->c;
+		if (rv == 0 && z->path == NULL)
+			rv = fail(l, item.start_mark, "%s: every zone needs a "
+			    "path", f->key);
+		if (rv == 0 && z->ca != NULL && access(z->ca, R_OK) == -1)
+			rv = fail(l, marks[4], "%s: ca: %s: %s", f->key, z->ca,
+			    strerror(errno));
+		yaml_event_delete(&item);
+		if (rv == -1)
+			return -1;
+	}
+	return rv;
+}
+
 /*
  * Once the whole file is read (the top-level keys may come after
  * "hosts"): a host may not repeat the top-level name, and what an item
@@ -1995,6 +2125,7 @@ config_free(struct config *c)
 	free(c->robots);
 	free(c->cgi);
 	util_free_strings(c->titan_writers, c->ntitan_writers);
+	free_zones(c->zones, c->nzones);
 	util_free_strings(c->link_aliases, c->nlink_aliases);
 	free(c->web_url);
 	free(c->userdirs);

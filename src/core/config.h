@@ -44,6 +44,26 @@ struct config_host {
 	char		*lang;		/* owned or NULL */
 };
 
+/*
+ * One entry of "cert_zones": a path prefix (of one host, or of every
+ * host) that Gemini serves only to a client certificate the zone
+ * accepts (site/zone.h): one of its fingerprints, one that chains to
+ * its CA file, or, with neither, any certificate.  Gopher never serves
+ * a zone's content.
+ */
+struct config_zone {
+	char		*host;		/* owned, lower case; NULL: every host */
+	char		*path;		/* owned: "/family", no trailing '/';
+					   "" for the whole host */
+	char		**fingerprints;	/* owned: SHA-256, lower-case hex */
+	size_t		 nfingerprints;
+	char		*ca;		/* owned: absolute CA file, or NULL */
+	int		 require;	/* 1: "require: certificate" (the only
+					   requirement there is) */
+};
+
+#define CONFIG_MAX_ZONES	1000	/* "cert_zones" items */
+
 #define CONFIG_MAX_HOSTS	4096	/* "hosts:" items, plus the first */
 
 /* follow_symlinks: which symbolic links under files/ are followed. */
@@ -166,6 +186,10 @@ struct config {
 	char		**titan_writers; /* owned */
 	size_t		 ntitan_writers;
 	size_t		 titan_max_size; /* bytes of one upload; 1 MiB */
+
+	/* Certificate zones (struct config_zone), in the file's order. */
+	struct config_zone *zones;	/* owned */
+	size_t		 nzones;
 
 	/*
 	 * User capsules: ~user/<userdirs>/ of each local user whose UID

@@ -20,6 +20,7 @@
 
 #include "core/buf.h"
 
+struct config;
 struct tls_server;
 struct tlsconn;
 
@@ -47,6 +48,13 @@ int		 tls_server_add(struct tls_server *, const char *certdir,
 int		 tls_server_add_many(struct tls_server *, size_t n,
 		    const char *const *certdirs, const char *const *hostnames,
 		    unsigned nthreads, char *err, size_t errlen);
+/*
+ * The CA file of each of cfg's certificate zones, read into a store of
+ * its own (before the server is shared).  Returns 0, or -1 with err
+ * filled; srv is unchanged then.
+ */
+int		 tls_server_zones(struct tls_server *, const struct config *cfg,
+		    char *err, size_t errlen);
 void		 tls_server_free(struct tls_server *);
 /* Days until the first host's certificate expires (negative: expired). */
 int		 tls_server_days_left(const struct tls_server *);
@@ -85,6 +93,14 @@ size_t		 tlsconn_drain(struct tlsconn *, struct buf *out);
 const char	*tlsconn_sni(const struct tlsconn *);
 /* SHA-256 hex of the client certificate, or NULL when none was sent. */
 const char	*tlsconn_client_hash(struct tlsconn *);
+
+/* The client certificate's dates: 0 valid now (or none), -1 not yet, 1 past. */
+int		 tlsconn_client_dates(struct tlsconn *);
+/*
+ * 1 when the client certificate chains to the CA of certificate zone
+ * zone (tls_server_zones()), verified by OpenSSL; 0 otherwise.
+ */
+int		 tlsconn_client_by_ca(struct tlsconn *, size_t zone);
 
 /* What a CGI program is told of the connection and its certificate. */
 struct tlsconn_names {

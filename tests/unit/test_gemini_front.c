@@ -52,7 +52,7 @@ static enum gemini_front_do
 ask(struct fake *f, const char *sni, const char *line, int *h,
     struct response *r)
 {
-	struct gemini_front_conn gc = { sni, fake_own, fake_hash, f };
+	struct gemini_front_conn gc = { sni, fake_own, fake_hash, f, NULL };
 	struct gemini_request	 req;
 
 	response_init(r);
