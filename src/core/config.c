@@ -36,6 +36,7 @@
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/mime.h"
+#include "core/redirect.h"
 #include "core/url.h"
 #include "core/util.h"
 #include "core/yaml.h"
@@ -1405,11 +1406,16 @@ absolute_url(const char *s)
 	return url_has_scheme(s) && strchr(s, ':')[1] != '\0';
 }
 
+/* By from, an exact rule before the prefix rule of the same text. */
 static int
 redirect_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct config_redirect *)a)->from,
-	    ((const struct config_redirect *)b)->from);
+	const struct config_redirect	*ra = a, *rb = b;
+	int				 c;
+
+	if ((c = strcmp(ra->from, rb->from)) != 0)
+		return c;
+	return ra->prefix - rb->prefix;
 }
 
 /* Each pair is one block (from, then to): one free() an entry. */
@@ -1423,8 +1429,9 @@ free_redirects(struct config_redirect *v, size_t n)
 
 /*
  * One "from: to" pair; key is the from scalar, ev the to scalar.
- * from = "/" path, no dot segments; to = "/" path / absolute URL.
- * status is 31 (permanent) or 30 (temporary).
+ * from = "/" path ["*"], no dot segments; to = "/" path / absolute URL,
+ * where a prefix rule's '*' or "$1" and any rule's "%p" are expanded
+ * (core/redirect.h).  status is 31 (permanent) or 30 (temporary).
  */
 static int
 redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
@@ -1435,6 +1442,7 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 	struct config_redirect	*r;
 	const char		*from, *to;
 	size_t			 i, lfrom, lto;
+	int			 prefix;
 
 	if (key->type != YAML_SCALAR_EVENT)
 		return fail(l, key->start_mark,
@@ -1448,8 +1456,17 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 		    "%s: '%s' is not a path such as /old/name (one line, at"
 		    " most %d bytes, no . or .. segments)", f->key,
 		    show(from, tmp), CONFIG_MAX_URL);
+	lfrom = strlen(from);
+	prefix = from[lfrom - 1] == '*';
+	lfrom -= (size_t)prefix;
+	if (memchr(from, '*', lfrom) != NULL)
+		return fail(l, key->start_mark, "%s: '%s': a '*' may only end"
+		    " the path (a prefix rule such as /blog/*)", f->key,
+		    show(from, tmp));
 	for (i = 0; i < *n; i++)
-		if (strcmp((*v)[i].from, from) == 0)
+		if ((*v)[i].prefix == prefix &&
+		    strlen((*v)[i].from) == lfrom &&
+		    strncmp((*v)[i].from, from, lfrom) == 0)
 			return fail(l, key->start_mark,
 			    "%s: '%s' is listed twice", f->key,
 			    show(from, tmp));
@@ -1472,14 +1489,15 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 		    f->key, f->max);
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
 	r = &(*v)[(*n)++];
-	lfrom = strlen(from);
 	lto = strlen(to);
 	/* One block: a pair is made, sorted and freed together. */
 	r->from = xmalloc(lfrom + 1 + lto + 1);
-	memcpy(r->from, from, lfrom + 1);
+	memcpy(r->from, from, lfrom);
+	r->from[lfrom] = '\0';
 	r->to = r->from + lfrom + 1;
 	memcpy(r->to, to, lto + 1);
 	r->status = status;
+	r->prefix = prefix;
 	return 0;
 }
 
@@ -1537,6 +1555,7 @@ static int
 parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	struct config_redirect	*v = NULL;
+	char			 loop[256];
 	size_t			 n = 0;
 
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
@@ -1549,6 +1568,11 @@ parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 		goto fail;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), redirect_cmp);
+	/* A chain that comes back, or goes on and on, answers no one. */
+	if (redirect_loops(v, n, loop, sizeof(loop)) == -1) {
+		fail(l, ev->start_mark, "%s: a loop: %s", f->key, loop);
+		goto fail;
+	}
 done:
 	free_redirects(l->c->redirects, l->c->nredirects);
 	l->c->redirects = v;
@@ -2140,6 +2164,7 @@ config_redirect(const struct config *c, const char *path, int *status)
 	if (c->nredirects == 0)
 		return NULL;
 	key.from = (char *)path;
+	key.prefix = 0;
 	r = bsearch(&key, c->redirects, c->nredirects, sizeof(key),
 	    redirect_cmp);
 	if (r == NULL)

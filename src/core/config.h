@@ -18,13 +18,20 @@
 /* Served at /robots.txt unless the file says otherwise: allow all. */
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
 
-/* One entry of "redirects": an old path, where it went, and for how long. */
+/*
+ * One entry of "redirects": an old path (or, for a prefix rule, every
+ * path under a prefix), where it went, and for how long; core/redirect.h
+ * matches and expands them.
+ */
 struct config_redirect {
-	char		*from;		/* owned: "/old/path", decoded, and
-					   after its NUL the bytes of to */
+	char		*from;		/* owned: "/old/path", decoded, without
+					   a prefix rule's '*'; after its NUL
+					   the bytes of to */
 	char		*to;		/* borrowed from from's block:
-					   "/new/path" or a URL */
+					   "/new/path" or a URL, as written
+					   ('*', "$1", "%p" expanded later) */
 	int		 status;	/* 31 permanent, 30 temporary */
+	int		 prefix;	/* 1: from was written "/prefix*" */
 };
 
 /*
@@ -213,8 +220,9 @@ struct config {
 };
 
 /*
- * The target for a path listed in "redirects", or NULL; *status (if not
- * NULL) gets its Gemini status then, 31 or 30.
+ * The target of an exact (not prefix) rule of "redirects" for path, as
+ * written, or NULL; *status (if not NULL) gets its Gemini status then,
+ * 31 or 30.  What a request gets is redirect_find()'s (core/redirect.h).
  */
 const char	*config_redirect(const struct config *, const char *path,
 		    int *status);

@@ -1,0 +1,60 @@
+/*
+ * redirect.h -- "redirects" rules (core/config.h) at work: which rule
+ * a path meets, the target it makes, and the check for loops that
+ * config.c runs at load.
+ *
+ * A rule is exact ("/old: /new") or a prefix rule, written with a
+ * trailing '*' (README.md: "/blog/" and a '*', to "/posts/" and a
+ * '*'): it holds every path that starts with its prefix, and the rest
+ * of the path is the capture.  In a
+ * target, '*' and "$1" stand for the capture (prefix rules only), "%p"
+ * for the whole request path (gmid's spelling); everything else is
+ * copied.  Captures and the target's own text are percent-encoded
+ * where a URL may not carry them raw (non-ASCII, spaces...), so a
+ * redirect never puts a raw "é" on the wire.  Knows nothing of the
+ * router or of sockets.
+ */
+#ifndef CAPSULED_REDIRECT_H
+#define CAPSULED_REDIRECT_H
+
+#include <stddef.h>
+
+struct buf;
+struct config;
+struct config_redirect;
+
+/* Longest chain of redirects to paths that the load accepts. */
+#define REDIRECT_MAX_HOPS	8
+
+/*
+ * The rule of v[0..n) (sorted by config.c) that path (decoded) meets:
+ * an exact one first, else the prefix rule with the longest prefix;
+ * NULL for none.
+ */
+const struct config_redirect *redirect_match(const struct config_redirect *v,
+		    size_t n, const char *path);
+
+/*
+ * r's target for path, into out (reset, NUL-terminated).  Returns 0,
+ * or -1 when it would be longer than a Gemini META (nothing usable).
+ */
+int		 redirect_expand(const struct config_redirect *r,
+		    const char *path, struct buf *out);
+
+/*
+ * cfg's redirect for path: 1 with the target in out and *status (31 or
+ * 30) set, or 0 for none.
+ */
+int		 redirect_find(const struct config *cfg, const char *path,
+		    struct buf *out, int *status);
+
+/*
+ * Follow each rule of v[0..n) from a path it holds through the rules
+ * its targets meet: -1 with msg filled ("/loop1 -> /loop2 -> /loop1")
+ * when a chain comes back to a path it saw or runs past
+ * REDIRECT_MAX_HOPS, else 0.
+ */
+int		 redirect_loops(const struct config_redirect *v, size_t n,
+		    char *msg, size_t len);
+
+#endif
