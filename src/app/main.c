@@ -427,8 +427,10 @@ on_signal(uv_signal_t *h, int signum)
 		reload_request(&d->rl, 1);
 		break;
 	case SIGUSR1:
+		/* Lines keep going to the old file then, never nowhere. */
 		if (log_reopen() == -1)
-			log_warn("log reopen");
+			log_warn("log reopen (the user the server runs as must"
+			    " be able to open or create the file)");
 		break;
 	case SIGTERM:
 	case SIGINT:
@@ -507,6 +509,10 @@ serve(struct daemon_state *d)
 		log_errorx("%s", err);
 		return EXIT_CONFIG;
 	}
+	/* The log file is the user's, so that SIGUSR1 can open it again. */
+	if (pv.drop && pv.root && log_give_to(pv.uid, pv.gid) == -1)
+		log_warn("log: cannot give %s to the user; SIGUSR1 may not "
+		    "reopen it", d->cfg.log_file);
 	if (capsules_missing(&d->cfg))
 		return EXIT_TROUBLE;
 	ticket_set_rotation(d->cfg.ticket_rotation_ms);
@@ -676,7 +682,19 @@ main(int argc, char *argv[])
 		fprintf(stderr, "%s\n", err);
 		return EXIT_CONFIG;
 	}
-	if (log_open(check ? NULL : d.cfg.log_file, d.cfg.log_level) == -1) {
+	/* Syslog is connected now: later a chroot or sandbox hides it. */
+	if (!check && d.cfg.log_syslog) {
+		if (log_open_syslog(d.cfg.syslog_socket != NULL ?
+		    d.cfg.syslog_socket : "/dev/log", d.cfg.syslog_facility,
+		    d.cfg.log_level) == -1) {
+			fprintf(stderr, "capsuled: log: syslog at %s: %s\n",
+			    d.cfg.syslog_socket != NULL ?
+			    d.cfg.syslog_socket : "/dev/log", strerror(errno));
+			config_free(&d.cfg);
+			return EXIT_CONFIG;
+		}
+	} else if (log_open(check ? NULL : d.cfg.log_file, d.cfg.log_level) ==
+	    -1) {
 		fprintf(stderr, "capsuled: %s: %s\n", d.cfg.log_file,
 		    strerror(errno));
 		config_free(&d.cfg);

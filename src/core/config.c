@@ -26,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <yaml.h>
@@ -143,6 +144,10 @@ static int	parse_writers(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_zones(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_log_format(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_facility(struct loader *, const struct field *,
+		    yaml_event_t *);
 
 #define OFF(m)		offsetof(struct config, m)
 #define DAY_MS		(24LL * 60 * 60 * 1000)
@@ -240,6 +245,10 @@ static const struct field fields[] = {
 	{ "log_level",		parse_level,	OFF(log_level),	0, 0 },
 	{ "access_log",		parse_bool,	OFF(access_log), 0, 1 },
 	{ "log_peer",		parse_peer,	OFF(log_peer),	0, 0 },
+	{ "log_format",		parse_log_format, OFF(log_format), 0, 0 },
+	{ "syslog_facility",	parse_facility,	OFF(syslog_facility), 0, 0 },
+	{ "syslog_socket",	parse_path,	OFF(syslog_socket), 0,
+	    PATH_MAX },
 	{ "redirects",		parse_redirects, OFF(redirects), 1,
 	    CONFIG_MAX_REDIRECTS },
 	{ "robots",		parse_robots,	OFF(robots),	0, 65536 },
@@ -648,12 +657,22 @@ parse_path(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
-/* A path, or null, "stderr" or "-" for standard error (stored NULL). */
+/*
+ * A path, or null, "stderr" or "-" for standard error (stored NULL), or
+ * "syslog" (stored NULL, log_syslog set; a file of that name is
+ * "./syslog").
+ */
 static int
 parse_log(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	const char	*s;
 
+	l->c->log_syslog = ev->type == YAML_SCALAR_EVENT &&
+	    strcmp((const char *)ev->data.scalar.value, "syslog") == 0;
+	if (l->c->log_syslog) {
+		set_str(l, f, NULL);
+		return 0;
+	}
 	if (ev->type == YAML_SCALAR_EVENT && (yml_is_null(ev) ||
 	    strcmp((const char *)ev->data.scalar.value, "stderr") == 0 ||
 	    strcmp((const char *)ev->data.scalar.value, "-") == 0)) {
@@ -878,6 +897,34 @@ get_word(struct loader *l, const struct field *f, const yaml_event_t *ev,
 		}
 	return fail(l, ev->start_mark, "%s: expected %s, got '%s'", f->key,
 	    ws->what, show(s, tmp));
+}
+
+/* log_format = "capsuled" / "common" / "combined" */
+static const struct words log_format_words = {
+    "capsuled, common or combined", {
+	{ "capsuled", LOG_FORMAT_CAPSULED }, { "common", LOG_FORMAT_COMMON },
+	{ "combined", LOG_FORMAT_COMBINED }, { NULL, 0 } } };
+
+/* syslog_facility = "daemon" / "user" / "local0" ... "local7" */
+static const struct words facility_words = {
+    "daemon, user or local0 to local7", {
+	{ "daemon", LOG_DAEMON }, { "user", LOG_USER },
+	{ "local0", LOG_LOCAL0 }, { "local1", LOG_LOCAL1 },
+	{ "local2", LOG_LOCAL2 }, { "local3", LOG_LOCAL3 },
+	{ "local4", LOG_LOCAL4 }, { "local5", LOG_LOCAL5 },
+	{ "local6", LOG_LOCAL6 }, { "local7", LOG_LOCAL7 },
+	{ NULL, 0 } } };
+
+static int
+parse_log_format(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &log_format_words);
+}
+
+static int
+parse_facility(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &facility_words);
 }
 
 static int
@@ -2027,6 +2074,7 @@ defaults(struct config *c, const char *confdir)
 	c->log_level = LOG_LEVEL_INFO;
 	c->access_log = 1;
 	c->log_peer = LOG_PEER_FULL;
+	c->syslog_facility = LOG_DAEMON;
 	c->redirects = NULL;
 	c->nredirects = 0;
 	c->robots = xstrdup(CONFIG_ROBOTS_DEFAULT);
@@ -2145,6 +2193,7 @@ config_free(struct config *c)
 	free(c->site_subtitle);
 	free(c->author);
 	free(c->log_file);
+	free(c->syslog_socket);
 	free_redirects(c->redirects, c->nredirects);
 	free(c->robots);
 	free(c->cgi);

@@ -170,6 +170,10 @@ struct config {
 	enum log_level	 log_level;
 	int		 access_log;	/* 1 = one line per request */
 	enum log_peer	 log_peer;	/* client addresses in the logs */
+	int		 log_format;	/* LOG_FORMAT_*: the access log's lines */
+	int		 log_syslog;	/* 1: "log: syslog" (log_file NULL) */
+	int		 syslog_facility; /* syslog.h's: LOG_DAEMON (default) */
+	char		*syslog_socket;	/* owned; NULL: /dev/log */
 
 	/* Gemini 31 or 30 (Gopher: served in place) for paths nothing has. */
 	struct config_redirect *redirects; /* owned; sorted by from */

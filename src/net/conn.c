@@ -157,8 +157,9 @@ conn_free(struct conn *c)
 
 	/* A status is only ever set once a request has arrived: c->ex. */
 	if (c->status != 0 && conf(c)->access_log) {
-		log_access(c->peer, c->proto == PROTO_GEMINI ? "gemini" :
-		    "gopher", c->ex->req, c->reqlen, c->status,
+		log_access_as(conf(c)->log_format, c->peer,
+		    c->proto == PROTO_GEMINI ? "gemini" : "gopher",
+		    c->ex->req, c->reqlen, c->status,
 		    (unsigned long long)c->bytes,
 		    (unsigned long long)((uv_hrtime() - c->t_start) / 1000));
 		worker_logged(w);
