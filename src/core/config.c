@@ -193,6 +193,8 @@ static const struct field fields[] = {
 	{ "gopher_port",	parse_int,	OFF(gopher_port), 0, 65535 },
 	{ "gopher_public_port",	parse_int,	OFF(gopher_public_port),
 	    0, 65535 },
+	{ "gemini_public_port",	parse_int,	OFF(gemini_public_port),
+	    0, 65535 },
 	{ "capsule",		parse_path,	OFF(capsule_dir), 1, PATH_MAX },
 	{ "certs",		parse_path,	OFF(cert_dir),	1, PATH_MAX },
 	{ "watch",		parse_bool,	OFF(watch),	0, 1 },

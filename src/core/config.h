@@ -96,6 +96,12 @@ struct config {
 	int		 gemini_port;	/* default 1965 */
 	int		 gopher_port;	/* default 7070; 0 turns Gopher off */
 	int		 gopher_public_port; /* port written in menus; 0 = gopher_port */
+	/*
+	 * Behind NAT or a port forward: the port clients use, written in
+	 * absolute links, feeds and redirects, and answered as our own;
+	 * 0 = gemini_port.
+	 */
+	int		 gemini_public_port;
 
 	char		*capsule_dir;	/* absolute; default <confdir>/../capsule */
 	char		*cert_dir;	/* absolute; default <confdir>/../certs */

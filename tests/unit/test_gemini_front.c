@@ -20,7 +20,7 @@
 static char		 top[64];
 static struct config	 hosts[2];
 static struct gemini_host ghosts[2] = {
-	{ "localhost", 1965 }, { "other.test", 1965 },
+	{ "localhost", 1965, 0 }, { "other.test", 1965, 0 },
 };
 
 /* The connection's side, as a test sets it. */
