@@ -14,25 +14,10 @@
 #include <stddef.h>
 
 #include "core/log.h"
+#include "core/redirect.h"	/* struct config_redirect */
 
 /* Served at /robots.txt unless the file says otherwise: allow all. */
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
-
-/*
- * One entry of "redirects": an old path (or, for a prefix rule, every
- * path under a prefix), where it went, and for how long; core/redirect.h
- * matches and expands them.
- */
-struct config_redirect {
-	char		*from;		/* owned: "/old/path", decoded, without
-					   a prefix rule's '*'; after its NUL
-					   the bytes of to */
-	char		*to;		/* borrowed from from's block:
-					   "/new/path" or a URL, as written
-					   ('*', "$1", "%p" expanded later) */
-	int		 status;	/* 31 permanent, 30 temporary */
-	int		 prefix;	/* 1: from was written "/prefix*" */
-};
 
 /*
  * One more name served on the Gemini port ("hosts:"), with a capsule

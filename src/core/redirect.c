@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "core/config.h"
 #include "core/gemini_limits.h"
 #include "core/redirect.h"
 #include "core/url.h"
@@ -98,13 +97,13 @@ redirect_expand(const struct config_redirect *r, const char *path,
 }
 
 int
-redirect_find(const struct config *cfg, const char *path, struct buf *out,
-    int *status)
+redirect_find(const struct config_redirect *v, size_t n, const char *path,
+    struct buf *out, int *status)
 {
 	const struct config_redirect	*r;
 
-	if ((r = redirect_match(cfg->redirects, cfg->nredirects, path)) ==
-	    NULL || redirect_expand(r, path, out) == -1)
+	if ((r = redirect_match(v, n, path)) == NULL ||
+	    redirect_expand(r, path, out) == -1)
 		return 0;
 	*status = r->status;
 	return 1;

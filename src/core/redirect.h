@@ -12,7 +12,7 @@
  * copied.  Captures and the target's own text are percent-encoded
  * where a URL may not carry them raw (non-ASCII, spaces...), so a
  * redirect never puts a raw "é" on the wire.  Knows nothing of the
- * router or of sockets.
+ * configuration file (config.c fills the rules), the router or sockets.
  */
 #ifndef CAPSULED_REDIRECT_H
 #define CAPSULED_REDIRECT_H
@@ -20,8 +20,23 @@
 #include <stddef.h>
 
 struct buf;
-struct config;
-struct config_redirect;
+
+/*
+ * One entry of "redirects" (core/config.h): an old path (or, for a
+ * prefix rule, every path under a prefix), where it went, and for how
+ * long; the functions below match and expand them.
+ */
+struct config_redirect {
+	char		*from;		/* owned: "/old/path", decoded, without
+					   a prefix rule's '*'; after its NUL
+					   the bytes of to */
+	char		*to;		/* borrowed from from's block:
+					   "/new/path" or a URL, as written
+					   ('*', "$1", "%p" expanded later) */
+	int		 status;	/* 31 permanent, 30 temporary */
+	int		 prefix;	/* 1: from was written "/prefix*" */
+};
+
 
 /* Longest chain of redirects to paths that the load accepts. */
 #define REDIRECT_MAX_HOPS	8
@@ -42,11 +57,11 @@ int		 redirect_expand(const struct config_redirect *r,
 		    const char *path, struct buf *out);
 
 /*
- * cfg's redirect for path: 1 with the target in out and *status (31 or
- * 30) set, or 0 for none.
+ * The redirect of v[0..n) (a configuration's "redirects") for path: 1
+ * with the target in out and *status (31 or 30) set, or 0 for none.
  */
-int		 redirect_find(const struct config *cfg, const char *path,
-		    struct buf *out, int *status);
+int		 redirect_find(const struct config_redirect *v, size_t n,
+		    const char *path, struct buf *out, int *status);
 
 /*
  * Follow each rule of v[0..n) from a path it holds through the rules

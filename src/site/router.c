@@ -430,7 +430,8 @@ router_handle(const struct config *cfg, struct site *site,
 	/* Content wins: "redirects:" only answers what would be 51. */
 	if (r->status == 51 && cfg->nredirects > 0) {
 		buf_init(&to);
-		if (redirect_find(cfg, req->path, &to, &status))
+		if (redirect_find(cfg->redirects, cfg->nredirects, req->path,
+		    &to, &status))
 			response_status(r, status, "%s", to.data);
 		buf_free(&to);
 	}
