@@ -146,6 +146,8 @@ static int	parse_zones(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_log_format(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_tls(struct loader *, const struct field *,
+		    yaml_event_t *);
 static int	parse_facility(struct loader *, const struct field *,
 		    yaml_event_t *);
 
@@ -230,6 +232,7 @@ static const struct field fields[] = {
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
 	{ "ticket_rotation",	parse_ms,	OFF(ticket_rotation_ms),
 	    60 * 1000, 7 * DAY_MS },
+	{ "tls_protocols",	parse_tls,	OFF(tls_protocols), 0, 0 },
 	{ "ticket_keys",	parse_path,	OFF(ticket_keys), 0, PATH_MAX },
 	{ "proxy_protocol",	parse_proxies,	OFF(proxy_protocol), 0,
 	    CONFIG_MAX_PROXIES },
@@ -916,6 +919,23 @@ static const struct words facility_words = {
 	{ "local4", LOG_LOCAL4 }, { "local5", LOG_LOCAL5 },
 	{ "local6", LOG_LOCAL6 }, { "local7", LOG_LOCAL7 },
 	{ NULL, 0 } } };
+
+/*
+ * tls_protocols = "1.2 1.3" / "1.3" (gmid's "tlsv1.2,tlsv1.3" and
+ * "tlsv1.3", agate's --only-tls13 as "1.3")
+ */
+static const struct words tls_words = { "\"1.2 1.3\" or \"1.3\"", {
+	{ "1.2 1.3", CONFIG_TLS_12 }, { "1.2,1.3", CONFIG_TLS_12 },
+	{ "1.2+", CONFIG_TLS_12 }, { "tlsv1.2,tlsv1.3", CONFIG_TLS_12 },
+	{ "all", CONFIG_TLS_12 }, { "default", CONFIG_TLS_12 },
+	{ "1.3", CONFIG_TLS_13 }, { "tlsv1.3", CONFIG_TLS_13 },
+	{ NULL, 0 } } };
+
+static int
+parse_tls(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &tls_words);
+}
 
 static int
 parse_log_format(struct loader *l, const struct field *f, yaml_event_t *ev)

@@ -65,6 +65,12 @@ enum config_links {
 	CONFIG_LINKS_NONE,		/* "never": none at all */
 };
 
+/* tls_protocols: the TLS versions the Gemini port speaks. */
+enum config_tls {
+	CONFIG_TLS_12,			/* "1.2 1.3" (and spellings): both */
+	CONFIG_TLS_13,			/* "1.3": TLS 1.3 only */
+};
+
 /* gopher_charset: what Gopher menus and texts are written in. */
 enum config_charset {
 	CONFIG_CHARSET_UTF8,		/* "utf-8": as written */
@@ -121,6 +127,7 @@ struct config {
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */
 	unsigned	 ticket_rotation_ms; /* TLS ticket key lifetime */
+	int		 tls_protocols;	/* CONFIG_TLS_*: versions offered */
 	/*
 	 * Ticket keys shared by a fleet: this file's (absolute), re-read
 	 * when it changes; NULL: each process makes and rotates its own.

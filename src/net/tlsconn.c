@@ -466,12 +466,20 @@ tls_server_free(struct tls_server *srv)
 }
 
 int
-tls_server_zones(struct tls_server *srv, const struct config *cfg,
+tls_server_configure(struct tls_server *srv, const struct config *cfg,
     char *err, size_t errlen)
 {
 	X509_STORE	**v;
 	size_t		 i;
+	int		 min = cfg->tls_protocols == CONFIG_TLS_13 ?
+			    TLS1_3_VERSION : TLS1_2_VERSION;
 
+	for (i = 0; i < srv->nhosts; i++)
+		if (!SSL_CTX_set_min_proto_version(srv->hosts[i].ctx, min)) {
+			snprintf(err, errlen, "tls_protocols: %s",
+			    tlserr_reason("refused by OpenSSL"));
+			return -1;
+		}
 	v = xcalloc(cfg->nzones + 1, sizeof(*v));
 	for (i = 0; i < cfg->nzones; i++) {
 		if (cfg->zones[i].ca == NULL)
