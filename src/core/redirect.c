@@ -58,22 +58,36 @@ redirect_match(const struct config_redirect *v, size_t n, const char *path)
 	return match(v, n, path, 1);
 }
 
-/* text[0..len) as url_encode_link() makes it safe. */
+/* text[0..len), as url_encode_link() makes it safe when encode. */
 static void
-literal(struct buf *out, const char *text, size_t len)
+literal(struct buf *out, const char *text, size_t len, int encode)
 {
 	char	*s;
 
 	if (len == 0)
 		return;
+	if (!encode) {
+		buf_add(out, text, len);
+		return;
+	}
 	s = xstrndup(text, len);
 	url_encode_link(s, out);
 	free(s);
 }
 
+/* A part of the request path: encoded as a path, or as it is. */
+static void
+part(struct buf *out, const char *s, int encode)
+{
+	if (encode)
+		url_encode_path(s, out);
+	else
+		buf_addstr(out, s);
+}
+
 int
 redirect_expand(const struct config_redirect *r, const char *path,
-    struct buf *out)
+    int encode, struct buf *out)
 {
 	const char	*t = r->to, *lit = r->to;
 	const char	*rest = path + (r->prefix ? strlen(r->from) : 0);
@@ -82,36 +96,37 @@ redirect_expand(const struct config_redirect *r, const char *path,
 	buf_add(out, "", 0);
 	for (; *t != '\0'; t++) {
 		if (r->prefix && (*t == '*' || (t[0] == '$' && t[1] == '1'))) {
-			literal(out, lit, (size_t)(t - lit));
-			url_encode_path(rest, out);
+			literal(out, lit, (size_t)(t - lit), encode);
+			part(out, rest, encode);
 			t += *t == '$';
 			lit = t + 1;
 		} else if (t[0] == '%' && t[1] == 'p') {
-			literal(out, lit, (size_t)(t - lit));
-			url_encode_path(path, out);
+			literal(out, lit, (size_t)(t - lit), encode);
+			part(out, path, encode);
 			lit = ++t + 1;
 		}
 	}
-	literal(out, lit, (size_t)(t - lit));
+	literal(out, lit, (size_t)(t - lit), encode);
 	return out->len > GEMINI_META_MAX ? -1 : 0;
 }
 
 int
 redirect_find(const struct config_redirect *v, size_t n, const char *path,
-    struct buf *out, int *status)
+    int encode, struct buf *out, int *status)
 {
 	const struct config_redirect	*r;
 
 	if ((r = redirect_match(v, n, path)) == NULL ||
-	    redirect_expand(r, path, out) == -1)
+	    redirect_expand(r, path, encode, out) == -1)
 		return 0;
 	*status = r->status;
 	return 1;
 }
 
 /*
- * The path of a target that names one of ours: decoded, without its
- * query, into p (size len); 0 for a URL or what does not decode.
+ * The path of a target that names one of ours (expanded unencoded, as
+ * the router reads paths), without its query, into p (size len); 0 for
+ * a URL.
  */
 static int
 target_path(const char *to, char *p, size_t len)
@@ -122,7 +137,7 @@ target_path(const char *to, char *p, size_t len)
 		return 0;
 	memcpy(p, to, n);
 	p[n] = '\0';
-	return url_decode(p) == 0;
+	return 1;
 }
 
 int
@@ -144,7 +159,7 @@ redirect_loops(const struct config_redirect *v, size_t n, char *msg,
 		snprintf(seen[0], sizeof(seen[0]), "%s%s", v[i].from,
 		    v[i].prefix ? "x" : "");
 		for (hops = 0, r = &v[i]; r != NULL; hops++) {
-			if (redirect_expand(r, seen[hops], &to) == -1 ||
+			if (redirect_expand(r, seen[hops], 0, &to) == -1 ||
 			    !target_path(to.data, seen[hops + 1],
 			    sizeof(seen[0])))
 				break;

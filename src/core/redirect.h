@@ -9,9 +9,9 @@
  * of the path is the capture.  In a
  * target, '*' and "$1" stand for the capture (prefix rules only), "%p"
  * for the whole request path (gmid's spelling); everything else is
- * copied.  Captures and the target's own text are percent-encoded
- * where a URL may not carry them raw (non-ASCII, spaces...), so a
- * redirect never puts a raw "é" on the wire.  Knows nothing of the
+ * copied.  For Gemini, captures and the target's own text are
+ * percent-encoded where a URL may not carry them raw (non-ASCII,
+ * spaces...), so a redirect never puts a raw "é" on the wire.  Knows nothing of the
  * configuration file (config.c fills the rules), the router or sockets.
  */
 #ifndef CAPSULED_REDIRECT_H
@@ -50,18 +50,22 @@ const struct config_redirect *redirect_match(const struct config_redirect *v,
 		    size_t n, const char *path);
 
 /*
- * r's target for path, into out (reset, NUL-terminated).  Returns 0,
- * or -1 when it would be longer than a Gemini META (nothing usable).
+ * r's target for path, into out (reset, NUL-terminated): percent-encoded
+ * when encode is set (a Gemini META), else the path itself (Gopher
+ * follows a redirect inside the server, as site/response.c's
+ * response_redirect() does).  Returns 0, or -1 when it would be longer
+ * than a Gemini META (nothing usable).
  */
 int		 redirect_expand(const struct config_redirect *r,
-		    const char *path, struct buf *out);
+		    const char *path, int encode, struct buf *out);
 
 /*
  * The redirect of v[0..n) (a configuration's "redirects") for path: 1
  * with the target in out and *status (31 or 30) set, or 0 for none.
  */
 int		 redirect_find(const struct config_redirect *v, size_t n,
-		    const char *path, struct buf *out, int *status);
+		    const char *path, int encode, struct buf *out,
+		    int *status);
 
 /*
  * Follow each rule of v[0..n) from a path it holds through the rules

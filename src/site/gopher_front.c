@@ -24,7 +24,6 @@
 #include "core/config.h"
 #include "core/fsafe.h"
 #include "core/layout.h"
-#include "core/url.h"
 #include "proto/gemini.h"
 #include "proto/gopher.h"
 #include "proto/gopherplus.h"
@@ -153,10 +152,7 @@ answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
 	    hops++) {
 		int	defer = r->may_defer;
 
-		/* META is a URL reference: the router reads decoded paths. */
 		snprintf(path, GOPHER_LINE_MAX + 2, "%s", r->meta);
-		if (url_decode(path) == -1)
-			break;
 		response_free(r);
 		response_init(r);
 		r->may_defer = defer;

@@ -431,7 +431,7 @@ router_handle(const struct config *cfg, struct site *site,
 	if (r->status == 51 && cfg->nredirects > 0) {
 		buf_init(&to);
 		if (redirect_find(cfg->redirects, cfg->nredirects, req->path,
-		    &to, &status))
+		    req->proto == PROTO_GEMINI, &to, &status))
 			response_status(r, status, "%s", to.data);
 		buf_free(&to);
 	}

@@ -31,7 +31,7 @@ target(const struct config *c, const char *path, int *status)
 
 	buf_free(&out);
 	buf_init(&out);
-	if (!redirect_find(c->redirects, c->nredirects, path, &out, &st))
+	if (!redirect_find(c->redirects, c->nredirects, path, 1, &out, &st))
 		return "-";
 	if (status != NULL)
 		*status = st;
