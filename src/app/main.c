@@ -71,7 +71,8 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: capsuled [-c FILE] [--check [--report]] [--allow-root]\n"
+	    "usage: capsuled [-c FILE] [--check [--report] [--strict]]\n"
+	    "                [--allow-root]\n"
 	    "                [--version] [--help]\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
 	    "       capsuled --gen-ticket-keys FILE\n"
@@ -81,6 +82,7 @@ usage(FILE *f)
 	    "      --check        load configuration and content, report, exit\n"
 	    "      --report       with --check: per file, what was removed,\n"
 	    "                     approximated or left unresolved\n"
+	    "      --strict       with --check: warnings count as errors\n"
 	    "      --allow-root   serve as root without `user:` in the config\n"
 	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
 	    "      --gen-ticket-keys FILE\n"
@@ -345,9 +347,14 @@ check_formats(const struct archive *a)
 	    nbundles, nbundles == 1 ? "" : "s");
 }
 
-/* --check for one host: load its capsule, say what was found. */
+/*
+ * --check for one host: load its capsule, say what was found.  A
+ * capsule that loads is fine (its warnings are printed, so that
+ * `--check && reload` reloads past one dead link); with strict, a
+ * warning is trouble too.
+ */
 static int
-check_host(const struct config *cfg, int report)
+check_host(const struct config *cfg, int report, int strict)
 {
 	struct site	*s;
 	struct archive	*a;
@@ -410,12 +417,12 @@ check_host(const struct config *cfg, int report)
 	}
 	i = a->nwarnings;
 	site_unref(s);
-	return i == 0 ? EXIT_OK : EXIT_TROUBLE;
+	return i == 0 || !strict ? EXIT_OK : EXIT_TROUBLE;
 }
 
 /* --check: every host in turn; trouble with any is trouble. */
 static int
-cmd_check(const struct config *cfg, int report)
+cmd_check(const struct config *cfg, int report, int strict)
 {
 	struct config	 view;
 	size_t		 i;
@@ -426,7 +433,7 @@ cmd_check(const struct config *cfg, int report)
 		if (i > 0)
 			printf("\n");
 		config_host_view(cfg, i, &view);
-		if (check_host(&view, report) != EXIT_OK)
+		if (check_host(&view, report, strict) != EXIT_OK)
 			rv = EXIT_TROUBLE;
 	}
 	return rv;
@@ -445,8 +452,10 @@ on_signal(uv_signal_t *h, int signum)
 		reload_request(&d->rl, 1);
 		break;
 	case SIGUSR1:
+		/* Lines keep going to the old file then, never nowhere. */
 		if (log_reopen() == -1)
-			log_warn("log reopen");
+			log_warn("log reopen (the user the server runs as must"
+			    " be able to open or create the file)");
 		break;
 	case SIGTERM:
 	case SIGINT:
@@ -525,6 +534,10 @@ serve(struct daemon_state *d)
 		log_errorx("%s", err);
 		return EXIT_CONFIG;
 	}
+	/* The log file is the user's, so that SIGUSR1 can open it again. */
+	if (pv.drop && pv.root && log_give_to(pv.uid, pv.gid) == -1)
+		log_warn("log: cannot give %s to the user; SIGUSR1 may not "
+		    "reopen it", d->cfg.log_file);
 	if (capsules_missing(&d->cfg))
 		return EXIT_TROUBLE;
 	ticket_set_rotation(d->cfg.ticket_rotation_ms);
@@ -611,6 +624,7 @@ main(int argc, char *argv[])
 		{ "config",	required_argument,	NULL, 'c' },
 		{ "check",	no_argument,		NULL, 'C' },
 		{ "report",	no_argument,		NULL, 'P' },
+		{ "strict",	no_argument,		NULL, 'S' },
 		{ "render",	required_argument,	NULL, 'R' },
 		{ "to",		required_argument,	NULL, 'T' },
 		{ "version",	no_argument,		NULL, 'V' },
@@ -625,13 +639,17 @@ main(int argc, char *argv[])
 	const char		*to = "gemini";
 	char			 err[1024];
 	struct stat		 st;
-	int			 ch, check = 0, report = 0, rv;
+	int			 ch, check = 0, report = 0, strict = 0, rv;
 
 	memset(&d, 0, sizeof(d));
 	while ((ch = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			confpath = optarg;
+			break;
+		case 'S':
+			strict = 1;
+			check = 1;
 			break;
 		case 'P':
 			report = 1;
@@ -689,13 +707,25 @@ main(int argc, char *argv[])
 		fprintf(stderr, "%s\n", err);
 		return EXIT_CONFIG;
 	}
-	if (log_open(check ? NULL : d.cfg.log_file, d.cfg.log_level) == -1) {
+	/* Syslog is connected now: later a chroot or sandbox hides it. */
+	if (!check && d.cfg.log_syslog) {
+		if (log_open_syslog(d.cfg.syslog_socket != NULL ?
+		    d.cfg.syslog_socket : "/dev/log", d.cfg.syslog_facility,
+		    d.cfg.log_level) == -1) {
+			fprintf(stderr, "capsuled: log: syslog at %s: %s\n",
+			    d.cfg.syslog_socket != NULL ?
+			    d.cfg.syslog_socket : "/dev/log", strerror(errno));
+			config_free(&d.cfg);
+			return EXIT_CONFIG;
+		}
+	} else if (log_open(check ? NULL : d.cfg.log_file, d.cfg.log_level) ==
+	    -1) {
 		fprintf(stderr, "capsuled: %s: %s\n", d.cfg.log_file,
 		    strerror(errno));
 		config_free(&d.cfg);
 		return EXIT_CONFIG;
 	}
-	rv = check ? cmd_check(&d.cfg, report) : serve(&d);
+	rv = check ? cmd_check(&d.cfg, report, strict) : serve(&d);
 	config_free(&d.cfg);
 	log_close();
 	return rv;

@@ -181,6 +181,8 @@ reload_certs(const struct config *c, char *err, size_t errlen)
 	}
 	rv = tls_server_add_many(tls, n, dirs, names,
 	    par_threads(LOAD_THREADS), err, errlen);
+	if (rv == 0)
+		rv = tls_server_configure(tls, c, err, errlen);
 	free(dirs);
 	free(names);
 	if (rv == -1) {

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <yaml.h>
@@ -36,6 +37,7 @@
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/mime.h"
+#include "core/redirect.h"
 #include "core/url.h"
 #include "core/util.h"
 #include "core/yaml.h"
@@ -148,6 +150,14 @@ static int	parse_workers(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_writers(struct loader *, const struct field *,
 		    yaml_event_t *);
+static int	parse_zones(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_log_format(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_tls(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_facility(struct loader *, const struct field *,
+		    yaml_event_t *);
 
 #define OFF(m)		offsetof(struct config, m)
 #define DAY_MS		(24LL * 60 * 60 * 1000)
@@ -193,6 +203,8 @@ static const struct field fields[] = {
 	{ "gopher_port",	parse_int,	OFF(gopher_port), 0, 65535 },
 	{ "gopher_public_port",	parse_int,	OFF(gopher_public_port),
 	    0, 65535 },
+	{ "gemini_public_port",	parse_int,	OFF(gemini_public_port),
+	    0, 65535 },
 	{ "capsule",		parse_path,	OFF(capsule_dir), 1, PATH_MAX },
 	{ "certs",		parse_path,	OFF(cert_dir),	1, PATH_MAX },
 	{ "watch",		parse_bool,	OFF(watch),	0, 1 },
@@ -234,6 +246,7 @@ static const struct field fields[] = {
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
 	{ "ticket_rotation",	parse_ms,	OFF(ticket_rotation_ms),
 	    60 * 1000, 7 * DAY_MS },
+	{ "tls_protocols",	parse_tls,	OFF(tls_protocols), 0, 0 },
 	{ "ticket_keys",	parse_path,	OFF(ticket_keys), 0, PATH_MAX },
 	{ "proxy_protocol",	parse_proxies,	OFF(proxy_protocol), 0,
 	    CONFIG_MAX_PROXIES },
@@ -251,6 +264,10 @@ static const struct field fields[] = {
 	{ "log_level",		parse_level,	OFF(log_level),	0, 0 },
 	{ "access_log",		parse_bool,	OFF(access_log), 0, 1 },
 	{ "log_peer",		parse_peer,	OFF(log_peer),	0, 0 },
+	{ "log_format",		parse_log_format, OFF(log_format), 0, 0 },
+	{ "syslog_facility",	parse_facility,	OFF(syslog_facility), 0, 0 },
+	{ "syslog_socket",	parse_path,	OFF(syslog_socket), 0,
+	    PATH_MAX },
 	{ "redirects",		parse_redirects, OFF(redirects), 1,
 	    CONFIG_MAX_REDIRECTS },
 	{ "robots",		parse_robots,	OFF(robots),	0, 65536 },
@@ -264,6 +281,8 @@ static const struct field fields[] = {
 	{ "titan_writers",	parse_writers,	OFF(titan_writers), 0, 1000 },
 	{ "titan_max_size",	parse_size,	OFF(titan_max_size),
 	    1024, 1LL << 30 },
+	{ "cert_zones",		parse_zones,	OFF(zones),	0,
+	    CONFIG_MAX_ZONES },
 	{ "userdirs",		parse_userdirs,	OFF(userdirs),	0, 64 },
 	{ "userdirs_uid_min",	parse_uint,	OFF(userdirs_uid_min),
 	    0, 4294967294LL },
@@ -657,12 +676,22 @@ parse_path(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
-/* A path, or null, "stderr" or "-" for standard error (stored NULL). */
+/*
+ * A path, or null, "stderr" or "-" for standard error (stored NULL), or
+ * "syslog" (stored NULL, log_syslog set; a file of that name is
+ * "./syslog").
+ */
 static int
 parse_log(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	const char	*s;
 
+	l->c->log_syslog = ev->type == YAML_SCALAR_EVENT &&
+	    strcmp((const char *)ev->data.scalar.value, "syslog") == 0;
+	if (l->c->log_syslog) {
+		set_str(l, f, NULL);
+		return 0;
+	}
 	if (ev->type == YAML_SCALAR_EVENT && (yml_is_null(ev) ||
 	    strcmp((const char *)ev->data.scalar.value, "stderr") == 0 ||
 	    strcmp((const char *)ev->data.scalar.value, "-") == 0)) {
@@ -887,6 +916,51 @@ get_word(struct loader *l, const struct field *f, const yaml_event_t *ev,
 		}
 	return fail(l, ev->start_mark, "%s: expected %s, got '%s'", f->key,
 	    ws->what, show(s, tmp));
+}
+
+/* log_format = "capsuled" / "common" / "combined" */
+static const struct words log_format_words = {
+    "capsuled, common or combined", {
+	{ "capsuled", LOG_FORMAT_CAPSULED }, { "common", LOG_FORMAT_COMMON },
+	{ "combined", LOG_FORMAT_COMBINED }, { NULL, 0 } } };
+
+/* syslog_facility = "daemon" / "user" / "local0" ... "local7" */
+static const struct words facility_words = {
+    "daemon, user or local0 to local7", {
+	{ "daemon", LOG_DAEMON }, { "user", LOG_USER },
+	{ "local0", LOG_LOCAL0 }, { "local1", LOG_LOCAL1 },
+	{ "local2", LOG_LOCAL2 }, { "local3", LOG_LOCAL3 },
+	{ "local4", LOG_LOCAL4 }, { "local5", LOG_LOCAL5 },
+	{ "local6", LOG_LOCAL6 }, { "local7", LOG_LOCAL7 },
+	{ NULL, 0 } } };
+
+/*
+ * tls_protocols = "1.2 1.3" / "1.3" (gmid's "tlsv1.2,tlsv1.3" and
+ * "tlsv1.3", agate's --only-tls13 as "1.3")
+ */
+static const struct words tls_words = { "\"1.2 1.3\" or \"1.3\"", {
+	{ "1.2 1.3", CONFIG_TLS_12 }, { "1.2,1.3", CONFIG_TLS_12 },
+	{ "1.2+", CONFIG_TLS_12 }, { "tlsv1.2,tlsv1.3", CONFIG_TLS_12 },
+	{ "all", CONFIG_TLS_12 }, { "default", CONFIG_TLS_12 },
+	{ "1.3", CONFIG_TLS_13 }, { "tlsv1.3", CONFIG_TLS_13 },
+	{ NULL, 0 } } };
+
+static int
+parse_tls(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &tls_words);
+}
+
+static int
+parse_log_format(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &log_format_words);
+}
+
+static int
+parse_facility(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &facility_words);
 }
 
 static int
@@ -1496,11 +1570,16 @@ absolute_url(const char *s)
 	return url_has_scheme(s) && strchr(s, ':')[1] != '\0';
 }
 
+/* By from, an exact rule before the prefix rule of the same text. */
 static int
 redirect_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct config_redirect *)a)->from,
-	    ((const struct config_redirect *)b)->from);
+	const struct config_redirect	*ra = a, *rb = b;
+	int				 c;
+
+	if ((c = strcmp(ra->from, rb->from)) != 0)
+		return c;
+	return ra->prefix - rb->prefix;
 }
 
 /* Each pair is one block (from, then to): one free() an entry. */
@@ -1514,8 +1593,9 @@ free_redirects(struct config_redirect *v, size_t n)
 
 /*
  * One "from: to" pair; key is the from scalar, ev the to scalar.
- * from = "/" path, no dot segments; to = "/" path / absolute URL.
- * status is 31 (permanent) or 30 (temporary).
+ * from = "/" path ["*"], no dot segments; to = "/" path / absolute URL,
+ * where a prefix rule's '*' or "$1" and any rule's "%p" are expanded
+ * (core/redirect.h).  status is 31 (permanent) or 30 (temporary).
  */
 static int
 redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
@@ -1526,6 +1606,7 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 	struct config_redirect	*r;
 	const char		*from, *to;
 	size_t			 i, lfrom, lto;
+	int			 prefix;
 
 	if (key->type != YAML_SCALAR_EVENT)
 		return fail(l, key->start_mark,
@@ -1539,8 +1620,17 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 		    "%s: '%s' is not a path such as /old/name (one line, at"
 		    " most %d bytes, no . or .. segments)", f->key,
 		    show(from, tmp), CONFIG_MAX_URL);
+	lfrom = strlen(from);
+	prefix = from[lfrom - 1] == '*';
+	lfrom -= (size_t)prefix;
+	if (memchr(from, '*', lfrom) != NULL)
+		return fail(l, key->start_mark, "%s: '%s': a '*' may only end"
+		    " the path (a prefix rule such as /blog/*)", f->key,
+		    show(from, tmp));
 	for (i = 0; i < *n; i++)
-		if (strcmp((*v)[i].from, from) == 0)
+		if ((*v)[i].prefix == prefix &&
+		    strlen((*v)[i].from) == lfrom &&
+		    strncmp((*v)[i].from, from, lfrom) == 0)
 			return fail(l, key->start_mark,
 			    "%s: '%s' is listed twice", f->key,
 			    show(from, tmp));
@@ -1563,14 +1653,15 @@ redirect_add(struct loader *l, const struct field *f, const yaml_event_t *key,
 		    f->key, f->max);
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
 	r = &(*v)[(*n)++];
-	lfrom = strlen(from);
 	lto = strlen(to);
 	/* One block: a pair is made, sorted and freed together. */
 	r->from = xmalloc(lfrom + 1 + lto + 1);
-	memcpy(r->from, from, lfrom + 1);
+	memcpy(r->from, from, lfrom);
+	r->from[lfrom] = '\0';
 	r->to = r->from + lfrom + 1;
 	memcpy(r->to, to, lto + 1);
 	r->status = status;
+	r->prefix = prefix;
 	return 0;
 }
 
@@ -1628,6 +1719,7 @@ static int
 parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	struct config_redirect	*v = NULL;
+	char			 loop[256];
 	size_t			 n = 0;
 
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
@@ -1640,6 +1732,11 @@ parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 		goto fail;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), redirect_cmp);
+	/* A chain that comes back, or goes on and on, answers no one. */
+	if (redirect_loops(v, n, loop, sizeof(loop)) == -1) {
+		fail(l, ev->start_mark, "%s: a loop: %s", f->key, loop);
+		goto fail;
+	}
 done:
 	free_redirects(l->c->redirects, l->c->nredirects);
 	l->c->redirects = v;
@@ -1834,6 +1931,132 @@ parse_hosts(struct loader *l, const struct field *f, yaml_event_t *ev)
 	}
 }
 
+/* require = "certificate": a zone's one requirement, said aloud. */
+static const struct words require_words = { "certificate", {
+	{ "certificate", 1 }, { NULL, 0 } } };
+
+static int
+zone_require(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	return get_word(l, f, ev, &require_words);
+}
+
+/* path = "/" *( segment "/" ) [ segment ]: no dot or empty segments. */
+static int
+zone_path(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	char		 tmp[SHOW_MAX + 4];
+	const char	*s;
+	size_t		 len;
+
+	if (get_text(l, f, ev, &s) == -1)
+		return -1;
+	if (s[0] != '/' || strstr(s, "//") != NULL || !clean_text(s, 1) ||
+	    url_has_dot_segment(s))
+		return fail(l, ev->start_mark, "%s: '%s' is not a path such as"
+		    " /family/ (no spaces, no . .. or empty segments)", f->key,
+		    show(s, tmp));
+	for (len = strlen(s); len > 0 && s[len - 1] == '/'; len--)
+		;
+	free(*(char **)field_at(l, f));
+	*(char **)field_at(l, f) = xstrndup(s, len);
+	return 0;
+}
+
+static int
+zone_fingerprints(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	struct config_zone	*z = l->base;
+
+	return parse_list(l, f, ev, writer_add, 1, 0, &z->fingerprints,
+	    &z->nfingerprints);
+}
+
+#define ZOFF(m)		offsetof(struct config_zone, m)
+
+static const struct field zone_fields[] = {
+	{ "path",		zone_path,	ZOFF(path),	1,
+	    CONFIG_MAX_URL },
+	{ "host",		parse_host,	ZOFF(host),	1, 253 },
+	{ "require",		zone_require,	ZOFF(require),	0, 0 },
+	{ "fingerprints",	zone_fingerprints, ZOFF(fingerprints), 0,
+	    1000 },
+	{ "ca",			parse_path,	ZOFF(ca),	1, PATH_MAX },
+};
+
+#define NZONE_FIELDS	(sizeof(zone_fields) / sizeof(zone_fields[0]))
+
+static void
+free_zones(struct config_zone *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].host);
+		free(v[i].path);
+		util_free_strings(v[i].fingerprints, v[i].nfingerprints);
+		free(v[i].ca);
+	}
+	free(v);
+}
+
+/*
+ * cert_zones = "[" *( "{" path [host] [require] [fingerprints] [ca] "}" )
+ * "]" (or a block list), or null for none.  The CA file must be there to
+ * be read when the certificates are (net/tlsconn.c parses it).
+ */
+static int
+parse_zones(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	struct config		*c = l->c;
+	struct config_zone	*z;
+	yaml_event_t		 item;
+	yaml_mark_t		 marks[NZONE_FIELDS];
+	int			 seen[NZONE_FIELDS], rv;
+
+	free_zones(c->zones, c->nzones);
+	c->zones = NULL;
+	c->nzones = 0;
+	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
+		return 0;
+	if (ev->type != YAML_SEQUENCE_START_EVENT)
+		return fail(l, ev->start_mark, "%s: expected a list of zones, "
+		    "got %s", f->key, event_kind(ev));
+	while ((rv = next_in(l, &item)) == 1) {
+		if (item.type != YAML_MAPPING_START_EVENT)
+			rv = fail(l, item.start_mark, "%s: expected a mapping "
+			    "with a path, got %s", f->key, event_kind(&item));
+		else if ((long long)c->nzones >= f->max)
+			rv = fail(l, item.start_mark, "%s: more than %lld "
+			    "zones", f->key, f->max);
+		if (rv == -1) {
+			yaml_event_delete(&item);
+			return -1;
+		}
+		c->zones = xreallocarray(c->zones, c->nzones + 1,
+		    sizeof(*c->zones));
+		z = &c->zones[c->nzones++];
+		memset(z, 0, sizeof(*z));
+		z->require = 1;
+		memset(seen, 0, sizeof(seen));
+		memset(marks, 0, sizeof(marks));
+		l->base = z;
+		rv = parse_map(l, zone_fields, NZONE_FIELDS, "cert_zones: ",
+		    marks, seen);
+		l->base = l->c;
+		if (rv == 0 && z->path == NULL)
+			rv = fail(l, item.start_mark, "%s: every zone needs a "
+			    "path", f->key);
+		if (rv == 0 && z->ca != NULL && access(z->ca, R_OK) == -1)
+			rv = fail(l, marks[4], "%s: ca: %s: %s", f->key, z->ca,
+			    strerror(errno));
+		yaml_event_delete(&item);
+		if (rv == -1)
+			return -1;
+	}
+	return rv;
+}
+
 /*
  * Once the whole file is read (the top-level keys may come after
  * "hosts"): a host may not repeat the top-level name, and what an item
@@ -1974,6 +2197,7 @@ defaults(struct config *c, const char *confdir)
 	c->log_level = LOG_LEVEL_INFO;
 	c->access_log = 1;
 	c->log_peer = LOG_PEER_FULL;
+	c->syslog_facility = LOG_DAEMON;
 	c->redirects = NULL;
 	c->nredirects = 0;
 	c->robots = xstrdup(CONFIG_ROBOTS_DEFAULT);
@@ -2092,6 +2316,7 @@ config_free(struct config *c)
 	free(c->site_subtitle);
 	free(c->author);
 	free(c->log_file);
+	free(c->syslog_socket);
 	free_redirects(c->redirects, c->nredirects);
 	free(c->robots);
 	free(c->root);
@@ -2099,6 +2324,7 @@ config_free(struct config *c)
 	free(c->index);
 	free(c->cgi);
 	util_free_strings(c->titan_writers, c->ntitan_writers);
+	free_zones(c->zones, c->nzones);
 	util_free_strings(c->link_aliases, c->nlink_aliases);
 	free(c->web_url);
 	free(c->userdirs);
@@ -2113,6 +2339,7 @@ config_redirect(const struct config *c, const char *path, int *status)
 	if (c->nredirects == 0)
 		return NULL;
 	key.from = (char *)path;
+	key.prefix = 0;
 	r = bsearch(&key, c->redirects, c->nredirects, sizeof(key),
 	    redirect_cmp);
 	if (r == NULL)

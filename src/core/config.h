@@ -14,18 +14,10 @@
 #include <stddef.h>
 
 #include "core/log.h"
+#include "core/redirect.h"	/* struct config_redirect */
 
 /* Served at /robots.txt unless the file says otherwise: allow all. */
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
-
-/* One entry of "redirects": an old path, where it went, and for how long. */
-struct config_redirect {
-	char		*from;		/* owned: "/old/path", decoded, and
-					   after its NUL the bytes of to */
-	char		*to;		/* borrowed from from's block:
-					   "/new/path" or a URL */
-	int		 status;	/* 31 permanent, 30 temporary */
-};
 
 /*
  * One more name served on the Gemini port ("hosts:"), with a capsule
@@ -44,6 +36,26 @@ struct config_host {
 	char		*lang;		/* owned or NULL */
 };
 
+/*
+ * One entry of "cert_zones": a path prefix (of one host, or of every
+ * host) that Gemini serves only to a client certificate the zone
+ * accepts (site/zone.h): one of its fingerprints, one that chains to
+ * its CA file, or, with neither, any certificate.  Gopher never serves
+ * a zone's content.
+ */
+struct config_zone {
+	char		*host;		/* owned, lower case; NULL: every host */
+	char		*path;		/* owned: "/family", no trailing '/';
+					   "" for the whole host */
+	char		**fingerprints;	/* owned: SHA-256, lower-case hex */
+	size_t		 nfingerprints;
+	char		*ca;		/* owned: absolute CA file, or NULL */
+	int		 require;	/* 1: "require: certificate" (the only
+					   requirement there is) */
+};
+
+#define CONFIG_MAX_ZONES	1000	/* "cert_zones" items */
+
 #define CONFIG_MAX_HOSTS	4096	/* "hosts:" items, plus the first */
 
 /* follow_symlinks: which symbolic links under files/ are followed. */
@@ -57,6 +69,12 @@ enum config_links {
 enum config_sort {
 	CONFIG_SORT_NAME,		/* "name": by name */
 	CONFIG_SORT_DATE,		/* "date": newest first */
+};
+
+/* tls_protocols: the TLS versions the Gemini port speaks. */
+enum config_tls {
+	CONFIG_TLS_12,			/* "1.2 1.3" (and spellings): both */
+	CONFIG_TLS_13,			/* "1.3": TLS 1.3 only */
 };
 
 /* gopher_charset: what Gopher menus and texts are written in. */
@@ -75,6 +93,12 @@ struct config {
 	int		 gemini_port;	/* default 1965 */
 	int		 gopher_port;	/* default 7070; 0 turns Gopher off */
 	int		 gopher_public_port; /* port written in menus; 0 = gopher_port */
+	/*
+	 * Behind NAT or a port forward: the port clients use, written in
+	 * absolute links, feeds and redirects, and answered as our own;
+	 * 0 = gemini_port.
+	 */
+	int		 gemini_public_port;
 
 	char		*capsule_dir;	/* absolute; default <confdir>/../capsule */
 	char		*cert_dir;	/* absolute; default <confdir>/../certs */
@@ -123,6 +147,7 @@ struct config {
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */
 	unsigned	 ticket_rotation_ms; /* TLS ticket key lifetime */
+	int		 tls_protocols;	/* CONFIG_TLS_*: versions offered */
 	/*
 	 * Ticket keys shared by a fleet: this file's (absolute), re-read
 	 * when it changes; NULL: each process makes and rotates its own.
@@ -163,6 +188,10 @@ struct config {
 	enum log_level	 log_level;
 	int		 access_log;	/* 1 = one line per request */
 	enum log_peer	 log_peer;	/* client addresses in the logs */
+	int		 log_format;	/* LOG_FORMAT_*: the access log's lines */
+	int		 log_syslog;	/* 1: "log: syslog" (log_file NULL) */
+	int		 syslog_facility; /* syslog.h's: LOG_DAEMON (default) */
+	char		*syslog_socket;	/* owned; NULL: /dev/log */
 
 	/* Gemini 31 or 30 (Gopher: served in place) for paths nothing has. */
 	struct config_redirect *redirects; /* owned; sorted by from */
@@ -187,6 +216,10 @@ struct config {
 	size_t		 ntitan_writers;
 	size_t		 titan_max_size; /* bytes of one upload; 1 MiB */
 
+	/* Certificate zones (struct config_zone), in the file's order. */
+	struct config_zone *zones;	/* owned */
+	size_t		 nzones;
+
 	/*
 	 * User capsules: ~user/<userdirs>/ of each local user whose UID
 	 * is in [userdirs_uid_min, userdirs_uid_max] is served at
@@ -209,8 +242,9 @@ struct config {
 };
 
 /*
- * The target for a path listed in "redirects", or NULL; *status (if not
- * NULL) gets its Gemini status then, 31 or 30.
+ * The target of an exact (not prefix) rule of "redirects" for path, as
+ * written, or NULL; *status (if not NULL) gets its Gemini status then,
+ * 31 or 30.  What a request gets is redirect_find()'s (core/redirect.h).
  */
 const char	*config_redirect(const struct config *, const char *path,
 		    int *status);

@@ -1,13 +1,20 @@
 /*
  * log.c -- diagnostics and the access log.
  *
- * Owns the log file descriptor.  Knows nothing of connections: callers
- * pass the peer as a string, which log_format_peer() makes from a socket
- * address (full, anonymised or left out, as configured).
+ * Owns the log file descriptor, or the socket to syslog.  Knows nothing
+ * of connections: callers pass the peer as a string, which
+ * log_format_peer() makes from a socket address (full, anonymised or
+ * left out, as configured).
+ *
+ * Syslog is spoken here (RFC 3164 over a Unix datagram socket), not
+ * through syslog(3): glibc's opens _PATH_LOG lazily, at the first line,
+ * which may come after the chroot or the sandbox that hides it, and its
+ * path cannot be pointed at another socket (a test's, a container's).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +36,9 @@
 static _Atomic int	 log_fd = 2;
 static _Atomic int	 log_lvl = LOG_LEVEL_INFO;
 static char		*log_path;	/* owned; NULL = stderr */
+static _Atomic int	 log_sys;	/* 1: log_fd is the syslog socket */
+static char		*sys_path;	/* owned: its address */
+static int		 sys_facility = LOG_DAEMON;
 static log_tap_fn	 log_tapfn;	/* log_set_tap() */
 static void		*log_taparg;
 
@@ -67,6 +78,110 @@ open_dest(const char *path)
 	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
 }
 
+/* A datagram socket connected to the syslog socket at path, or -1. */
+static int
+sys_connect(const char *path)
+{
+	struct sockaddr_un	 sun;
+	int			 fd, saved;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(sun.sun_path, path, strlen(path));
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
+int
+log_open_syslog(const char *path, int facility, enum log_level lvl)
+{
+	int	 fd, old;
+
+	if ((fd = sys_connect(path)) == -1)
+		return -1;
+	free(sys_path);
+	sys_path = xstrdup(path);
+	sys_facility = facility;
+	log_sys = 1;
+	old = atomic_exchange(&log_fd, fd);
+	if (old != 2)
+		close(old);
+	free(log_path);
+	log_path = NULL;
+	log_lvl = lvl;
+	return 0;
+}
+
+int
+log_uses_syslog(void)
+{
+	return log_sys;
+}
+
+int
+log_give_to(unsigned uid, unsigned gid)
+{
+	if (log_path == NULL || log_sys)
+		return 0;
+	return fchown(log_fd, (uid_t)uid, (gid_t)gid);
+}
+
+/*
+ * One line (len bytes, its '\n' included) where lines go: the file, or
+ * one datagram to syslog with sev and without the '\n'.  A syslog
+ * daemon that restarted is connected to again, once.
+ */
+static void
+put_line(int sev, const char *line, size_t len)
+{
+	static _Thread_local time_t	 last = (time_t)-1;
+	static _Thread_local char	 hdr[64];
+	static _Thread_local size_t	 hdrlen;
+	char				 dgram[2200];
+	struct tm			 tm;
+	time_t				 now;
+	size_t				 n;
+	int				 fd, old;
+
+	if (!log_sys) {
+		(void)!write(log_fd, line, len);
+		return;
+	}
+	now = time(NULL);
+	if (now != last) {
+		localtime_r(&now, &tm);
+		hdrlen = strftime(hdr, sizeof(hdr), "%b %e %H:%M:%S ", &tm);
+		last = now;
+	}
+	n = (size_t)snprintf(dgram, sizeof(dgram), "<%d>%.*scapsuled[%ld]: ",
+	    sys_facility | sev, (int)hdrlen, hdr, (long)getpid());
+	if (len > 0 && line[len - 1] == '\n')
+		len--;
+	if (len > sizeof(dgram) - n)
+		len = sizeof(dgram) - n;
+	memcpy(dgram + n, line, len);
+	n += len;
+	if (send(log_fd, dgram, n, MSG_NOSIGNAL) == -1 &&
+	    (errno == ECONNREFUSED || errno == ENOTCONN) &&
+	    sys_path != NULL && (fd = sys_connect(sys_path)) != -1) {
+		old = atomic_exchange(&log_fd, fd);
+		if (old != 2 && old != fd)
+			close(old);
+		(void)!send(fd, dgram, n, MSG_NOSIGNAL);
+	}
+}
+
 int
 log_open(const char *path, enum log_level lvl)
 {
@@ -74,6 +189,7 @@ log_open(const char *path, enum log_level lvl)
 
 	if ((fd = open_dest(path)) == -1)
 		return -1;
+	log_sys = 0;
 	old = atomic_exchange(&log_fd, fd);
 	if (old != 2 && old != fd)
 		close(old);
@@ -88,7 +204,7 @@ log_reopen(void)
 {
 	int	 fd, old;
 
-	if (log_path == NULL)
+	if (log_path == NULL || log_sys)
 		return 0;
 	if ((fd = open_dest(log_path)) == -1)
 		return -1;
@@ -123,8 +239,11 @@ log_close(void)
 	old = atomic_exchange(&log_fd, 2);
 	if (old != 2)
 		close(old);
+	log_sys = 0;
 	free(log_path);
 	log_path = NULL;
+	free(sys_path);
+	sys_path = NULL;
 }
 
 /*
@@ -241,6 +360,13 @@ log_flush(void)
 	abuf.len = 0;
 }
 
+static const int severities[] = {
+	[LOG_LEVEL_ERROR] = LOG_ERR,
+	[LOG_LEVEL_WARN] = LOG_WARNING,
+	[LOG_LEVEL_INFO] = LOG_INFO,
+	[LOG_LEVEL_DEBUG] = LOG_DEBUG,
+};
+
 void
 log_access_buffer(int on)
 {
@@ -279,7 +405,7 @@ emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 	if ((int)lvl > log_lvl)
 		return;
 	log_flush();			/* this thread's lines stay in order */
-	len = stamp(line, sizeof(line));
+	len = log_sys ? 0 : stamp(line, sizeof(line));
 	n = snprintf(line + len, sizeof(line) - len, "%s: ",
 	    level_names[lvl]);
 	len += (size_t)n;
@@ -298,7 +424,7 @@ emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 	if (len >= sizeof(line) - 1)
 		len = sizeof(line) - 2;
 	line[len++] = '\n';
-	(void)!write(log_fd, line, len);
+	put_line(severities[lvl], line, len);
 }
 
 #define LOG_FN(name, lvl, witherr)				\
@@ -344,35 +470,122 @@ fatalx(const char *fmt, ...)
 	exit(1);
 }
 
+int
+log_status_http(int status)
+{
+	static const struct { int gemini, http; } map[] = {
+		{ 20, 200 }, { 30, 302 }, { 31, 301 }, { 40, 503 },
+		{ 41, 503 }, { 42, 502 }, { 43, 502 }, { 44, 429 },
+		{ 50, 500 }, { 51, 404 }, { 52, 410 }, { 53, 421 },
+		{ 59, 400 }, { 60, 401 }, { 61, 403 }, { 62, 403 },
+	};
+	size_t	 i;
+
+	if (status < 0)
+		return 400;
+	if (status / 10 == 1)
+		return 200;
+	for (i = 0; i < nitems(map); i++)
+		if (map[i].gemini == status)
+			return map[i].http;
+	return 500;
+}
+
+/* "[02/Jan/2026:03:04:05 +0000] " into p (room for 32); its length. */
+static size_t
+clf_stamp(char *p)
+{
+	static _Thread_local time_t	 last = (time_t)-1;
+	static _Thread_local char	 text[40];
+	static _Thread_local size_t	 textlen;
+	struct tm			 tm;
+	time_t				 now = time(NULL);
+
+	if (now != last) {
+		gmtime_r(&now, &tm);
+		textlen = strftime(text, sizeof(text),
+		    "[%d/%b/%Y:%H:%M:%S +0000] ", &tm);
+		last = now;
+	}
+	memcpy(p, text, textlen);
+	return textlen;
+}
+
+/* The address of a peer as log_format_peer() wrote it, without a port. */
+static size_t
+put_host(char *p, const char *peer)
+{
+	const char	*end;
+
+	if (peer[0] == '[') {		/* "[2001:db8::1]:51234" */
+		if ((end = strchr(peer, ']')) == NULL)
+			return put_str(p, peer, 64);
+		return put_str(p, peer + 1, (size_t)(end - peer - 1));
+	}
+	/* "192.0.2.7:51234"; an anonymised IPv6 has colons and no port. */
+	if ((end = strchr(peer, ':')) != NULL && strchr(end + 1, ':') == NULL)
+		return put_str(p, peer, (size_t)(end - peer));
+	return put_str(p, peer, 64);
+}
+
 void
 log_access(const char *peer, const char *proto, const char *req,
     size_t reqlen, int status, unsigned long long bytes,
     unsigned long long usec)
 {
+	log_access_as(LOG_FORMAT_CAPSULED, peer, proto, req, reqlen, status,
+	    bytes, usec);
+}
+
+void
+log_access_as(enum log_format fmt, const char *peer, const char *proto,
+    const char *req, size_t reqlen, int status, unsigned long long bytes,
+    unsigned long long usec)
+{
 	char		 line[1600];
-	size_t		 len;
+	size_t		 len = 0;
 
 	/* 32 + 64 + 16 + 3 before the request, at most 80 after it. */
-	len = stamp(line, 32);
-	len += put_str(line + len, peer, 64);
-	line[len++] = ' ';
-	len += put_str(line + len, proto, 16);
-	line[len++] = ' ';
+	if (fmt == LOG_FORMAT_CAPSULED) {
+		if (!log_sys)	/* syslog stamps its lines itself */
+			len = stamp(line, 32);
+		len += put_str(line + len, peer, 64);
+		line[len++] = ' ';
+		len += put_str(line + len, proto, 16);
+		line[len++] = ' ';
+	} else {
+		len += put_host(line + len, peer);
+		memcpy(line + len, " - - ", 5);
+		len += 5;
+		len += clf_stamp(line + len);
+	}
 	line[len++] = '"';
 	/* Escape so one request is always one well-formed field. */
 	len += put_esc(line + len, sizeof(line) - 80 - len, req, reqlen, 1);
 	line[len++] = '"';
 	line[len++] = ' ';
-	if (status < 0) {
+	if (fmt != LOG_FORMAT_CAPSULED)
+		len += put_dec(line + len,
+		    (unsigned long long)log_status_http(status));
+	else if (status < 0) {
 		line[len++] = '-';
 		len += put_dec(line + len, -(long long)status);
 	} else
 		len += put_dec(line + len, (unsigned long long)status);
 	line[len++] = ' ';
 	len += put_dec(line + len, bytes);
-	line[len++] = ' ';
-	len += put_dec(line + len, usec);
+	if (fmt == LOG_FORMAT_CAPSULED) {
+		line[len++] = ' ';
+		len += put_dec(line + len, usec);
+	} else if (fmt == LOG_FORMAT_COMBINED) {
+		memcpy(line + len, " \"-\" \"-\"", 8);
+		len += 8;
+	}
 	line[len++] = '\n';
+	if (log_sys) {
+		put_line(LOG_INFO, line, len);
+		return;
+	}
 	if (!abuf.on) {
 		(void)!write(log_fd, line, len);
 		return;

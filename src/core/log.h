@@ -33,6 +33,13 @@ enum log_peer {
 	LOG_PEER_NONE,		/* "-" */
 };
 
+/* The access log's line (config "log_format"). */
+enum log_format {
+	LOG_FORMAT_CAPSULED,	/* TIME PEER PROTO "REQUEST" STATUS BYTES USEC */
+	LOG_FORMAT_COMMON,	/* NCSA common: HOST - - [TIME] "REQ" ST BYTES */
+	LOG_FORMAT_COMBINED,	/* common, then "-" "-" (referer, agent) */
+};
+
 /* Parse "error", "warn", "info", "debug"; -1 if none of them. */
 int	 log_level_parse(const char *);
 /*
@@ -41,6 +48,22 @@ int	 log_level_parse(const char *);
  */
 int	 log_open(const char *path, enum log_level);
 int	 log_reopen(void);		/* for SIGUSR1 and logrotate */
+/*
+ * Send every line to syslog instead: RFC 3164 datagrams ("<PRI>Mmm dd
+ * hh:mm:ss capsuled[PID]: ...") on the Unix socket at path (/dev/log),
+ * connected now, before a chroot or a sandbox could hide it, and again
+ * after a failed send.  facility is syslog.h's (LOG_DAEMON...).
+ * Returns 0, or -1 with errno set; the old destination is kept then.
+ */
+int	 log_open_syslog(const char *path, int facility, enum log_level);
+/* 1 while lines go to syslog (a socket the process must keep using). */
+int	 log_uses_syslog(void);
+/*
+ * Make the log file the user's who will run the server (before the
+ * privilege drop), so that SIGUSR1 can open it again as that user.
+ * Nothing for standard error or syslog.  Returns 0 or -1 (errno).
+ */
+int	 log_give_to(unsigned uid, unsigned gid);
 void	 log_set_level(enum log_level);
 enum log_level log_get_level(void);
 void	 log_close(void);
@@ -80,6 +103,25 @@ void	 fatalx(const char *, ...)
 void	 log_access(const char *peer, const char *proto, const char *req,
 	    size_t reqlen, int status, unsigned long long bytes,
 	    unsigned long long usec);
+/*
+ * The same line in format fmt.  common and combined write the peer's
+ * address without its port as the host, "-" for ident and user, the
+ * time as [02/Jan/2026:03:04:05 +0000], REQUEST quoted and escaped as
+ * above (a Gemini URL, a Gopher selector), the status as HTTP's
+ * (log_status_http()) and the bytes sent; combined adds "-" "-".
+ */
+void	 log_access_as(enum log_format fmt, const char *peer,
+	    const char *proto, const char *req, size_t reqlen, int status,
+	    unsigned long long bytes, unsigned long long usec);
+/*
+ * The HTTP status log tools expect for a Gemini one (Gopher answers
+ * carry the Gemini status of what the router found): 1x 200 (a page
+ * asking for input), 20 200, 30 302, 31 301, 40 41 503, 42 43 502,
+ * 44 429, 50 500, 51 404, 52 410, 53 421, 59 400, 60 401, 61 62 403;
+ * anything else 500, and a connection that ended without an answer
+ * (negative) 400.
+ */
+int	 log_status_http(int status);
 
 #define LOG_ACCESS_BUF	4096
 /* Buffer this thread's access lines (1), or write each at once (0). */

@@ -43,6 +43,7 @@
 #include "site/gopher_front.h"
 #include "site/router.h"
 #include "site/site.h"
+#include "site/zone.h"
 
 /* The request buffer: a Gemini or a Gopher request line with its CRLF. */
 #define CONN_REQ_MAX	(GEMINI_REQUEST_MAX > GOPHER_REQUEST_MAX ? \
@@ -156,8 +157,9 @@ conn_free(struct conn *c)
 
 	/* A status is only ever set once a request has arrived: c->ex. */
 	if (c->status != 0 && conf(c)->access_log) {
-		log_access(c->peer, c->proto == PROTO_GEMINI ? "gemini" :
-		    "gopher", c->ex->req, c->reqlen, c->status,
+		log_access_as(conf(c)->log_format, c->peer,
+		    c->proto == PROTO_GEMINI ? "gemini" : "gopher",
+		    c->ex->req, c->reqlen, c->status,
 		    (unsigned long long)c->bytes,
 		    (unsigned long long)((uv_hrtime() - c->t_start) / 1000));
 		worker_logged(w);
@@ -678,6 +680,22 @@ cert_hash(void *ctx)
 	return tlsconn_client_hash(c->tls);
 }
 
+static int
+cert_dates(void *ctx)
+{
+	struct conn	*c = ctx;
+
+	return tlsconn_client_dates(c->tls);
+}
+
+static int
+cert_by_ca(void *ctx, size_t zone)
+{
+	struct conn	*c = ctx;
+
+	return tlsconn_client_by_ca(c->tls, zone);
+}
+
 /*
  * Send c->ex->resp, with its Gemini header; it is complete.  (Gopher's
  * c->status is gopher_respond()'s.)
@@ -758,6 +776,7 @@ answer_gemini(struct conn *c, size_t linelen)
 	const struct settings	*set;
 	struct gemini_front	 gf;
 	struct gemini_front_conn gc;
+	struct zone_client	 zc;
 	struct gemini_request	 req;
 	size_t			 got = c->reqlen;
 	int			 h;
@@ -775,6 +794,11 @@ answer_gemini(struct conn *c, size_t linelen)
 	gc.own_address = own_address;
 	gc.cert_hash = cert_hash;
 	gc.ctx = c;
+	zc.hash = cert_hash;
+	zc.dates = cert_dates;
+	zc.by_ca = cert_by_ca;
+	zc.ctx = c;
+	gc.zone = &zc;
 	c->ex->resp.may_defer = 1;
 	switch (gemini_front_answer(&gf, &gc, c->ex->req, linelen, &req, &h,
 	    &c->ex->resp)) {

@@ -206,8 +206,9 @@ redirect(struct titan_upload *up, const char *path)
 	char			 port[16] = "";
 	int			 v6 = strchr(host, ':') != NULL;
 
-	if (set->cfg.gemini_port != GEMINI_DEFAULT_PORT)
-		snprintf(port, sizeof(port), ":%d", set->cfg.gemini_port);
+	if (gemini_public_port(&set->cfg) != GEMINI_DEFAULT_PORT)
+		snprintf(port, sizeof(port), ":%d",
+		    gemini_public_port(&set->cfg));
 	up->status = 30;
 	snprintf(up->meta, sizeof(up->meta), "gemini://%s%s%s%s%s",
 	    v6 ? "[" : "", host, v6 ? "]" : "", port, path);

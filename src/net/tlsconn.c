@@ -36,6 +36,7 @@
 #include <openssl/x509v3.h>
 
 #include "core/buf.h"
+#include "core/config.h"
 #include "core/par.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -79,9 +80,16 @@ struct tls_vhost {
 struct tls_server {
 	struct tls_vhost *hosts;	/* owned; [0]: the default */
 	size_t		 nhosts;
+	/*
+	 * The CA of each certificate zone (config "cert_zones", by index),
+	 * NULL for a zone without one; read-only once built.
+	 */
+	X509_STORE	**zone_cas;	/* owned, each owned */
+	size_t		 nzones;
 };
 
 struct tlsconn {
+	const struct tls_server *srv;	/* borrowed: outlives c */
 	SSL		*ssl;		/* owned; owns the wire BIO */
 	struct buf	 in;		/* ciphertext from the peer */
 	size_t		 inoff;		/* bytes of in already read */
@@ -451,7 +459,49 @@ tls_server_free(struct tls_server *srv)
 		free(srv->hosts[i].name);
 	}
 	free(srv->hosts);
+	for (i = 0; i < srv->nzones; i++)
+		X509_STORE_free(srv->zone_cas[i]);
+	free(srv->zone_cas);
 	free(srv);
+}
+
+int
+tls_server_configure(struct tls_server *srv, const struct config *cfg,
+    char *err, size_t errlen)
+{
+	X509_STORE	**v;
+	size_t		 i;
+	int		 min = cfg->tls_protocols == CONFIG_TLS_13 ?
+			    TLS1_3_VERSION : TLS1_2_VERSION;
+
+	for (i = 0; i < srv->nhosts; i++)
+		if (!SSL_CTX_set_min_proto_version(srv->hosts[i].ctx, min)) {
+			snprintf(err, errlen, "tls_protocols: %s",
+			    tlserr_reason("refused by OpenSSL"));
+			return -1;
+		}
+	v = xcalloc(cfg->nzones + 1, sizeof(*v));
+	for (i = 0; i < cfg->nzones; i++) {
+		if (cfg->zones[i].ca == NULL)
+			continue;
+		ERR_clear_error();
+		if ((v[i] = X509_STORE_new()) == NULL ||
+		    X509_STORE_load_file(v[i], cfg->zones[i].ca) != 1) {
+			snprintf(err, errlen, "cert_zones: %s: no CA "
+			    "certificate read (%s)", cfg->zones[i].ca,
+			    tlserr_reason("not PEM"));
+			for (i = 0; i < cfg->nzones; i++)
+				X509_STORE_free(v[i]);
+			free(v);
+			return -1;
+		}
+	}
+	for (i = 0; i < srv->nzones; i++)
+		X509_STORE_free(srv->zone_cas[i]);
+	free(srv->zone_cas);
+	srv->zone_cas = v;
+	srv->nzones = cfg->nzones;
+	return 0;
 }
 
 int
@@ -558,6 +608,7 @@ tlsconn_new(struct tls_server *srv)
 	if (pthread_once(&wire_once, wire_init) != 0)
 		oom("tlsconn_new");
 	c = xcalloc(1, sizeof(*c));
+	c->srv = srv;
 	buf_init(&c->in);
 	buf_init(&c->out);
 	if ((c->ssl = SSL_new(srv->hosts[0].ctx)) == NULL ||
@@ -731,6 +782,51 @@ tlsconn_client_hash(struct tlsconn *c)
 		return NULL;
 	cert_hex(peer, c->hash);
 	return c->hash[0] != '\0' ? c->hash : NULL;
+}
+
+int
+tlsconn_client_dates(struct tlsconn *c)
+{
+	X509	*peer;
+
+	if ((peer = SSL_get0_peer_certificate(c->ssl)) == NULL)
+		return 0;
+	if (X509_cmp_current_time(X509_get0_notBefore(peer)) >= 0)
+		return -1;
+	if (X509_cmp_current_time(X509_get0_notAfter(peer)) <= 0)
+		return 1;
+	return 0;
+}
+
+/*
+ * OpenSSL builds and checks the chain (signatures, CA flags, dates,
+ * purpose): the client's certificate, the ones it sent with it as
+ * untrusted intermediates, the zone's CA file as the only anchor.
+ */
+int
+tlsconn_client_by_ca(struct tlsconn *c, size_t zone)
+{
+	X509_STORE_CTX	*ctx;
+	X509		*peer;
+	int		 ok = 0;
+
+	if (zone >= c->srv->nzones || c->srv->zone_cas[zone] == NULL ||
+	    (peer = SSL_get0_peer_certificate(c->ssl)) == NULL)
+		return 0;
+	ERR_clear_error();
+	if ((ctx = X509_STORE_CTX_new()) == NULL)
+		return 0;
+	if (X509_STORE_CTX_init(ctx, c->srv->zone_cas[zone], peer,
+	    SSL_get_peer_cert_chain(c->ssl)) == 1 &&
+	    X509_STORE_CTX_set_purpose(ctx, X509_PURPOSE_SSL_CLIENT) == 1)
+		ok = X509_verify_cert(ctx) == 1;
+	if (!ok)
+		log_debug("client certificate: not by the zone's CA: %s",
+		    X509_verify_cert_error_string(
+		    X509_STORE_CTX_get_error(ctx)));
+	X509_STORE_CTX_free(ctx);
+	ERR_clear_error();
+	return ok;
 }
 
 /* One entry of name (X509_NAME_oneline()'s "/C=../CN=.." otherwise). */

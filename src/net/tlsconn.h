@@ -6,7 +6,8 @@
  * and tlsconn_write().  Knows OpenSSL, not libuv: conn.c moves the
  * bytes.  A struct tlsconn owns its SSL and its ciphertext buffers.
  *
- * tls_server_new() builds the SSL_CTX (TLS 1.2 minimum, 1.3 preferred,
+ * tls_server_new() builds the SSL_CTX (TLS 1.2 minimum unless
+ * tls_server_configure() says 1.3, 1.3 preferred,
  * client certificates requested but optional and not verified) from
  * cert.pem and key.pem in the certificate directory, generating a
  * self-signed pair there on first start; tls_server_add() one more for
@@ -20,6 +21,7 @@
 
 #include "core/buf.h"
 
+struct config;
 struct tls_server;
 struct tlsconn;
 
@@ -47,6 +49,15 @@ int		 tls_server_add(struct tls_server *, const char *certdir,
 int		 tls_server_add_many(struct tls_server *, size_t n,
 		    const char *const *certdirs, const char *const *hostnames,
 		    unsigned nthreads, char *err, size_t errlen);
+/*
+ * What cfg says of TLS beyond the certificates, before the server is
+ * shared: the protocol versions (tls_protocols) of every host's
+ * context, and the CA file of each certificate zone, read into a store
+ * of its own.  Returns 0, or -1 with err filled; the zones are
+ * unchanged then.
+ */
+int		 tls_server_configure(struct tls_server *, const struct config *cfg,
+		    char *err, size_t errlen);
 void		 tls_server_free(struct tls_server *);
 /* Days until the first host's certificate expires (negative: expired). */
 int		 tls_server_days_left(const struct tls_server *);
@@ -85,6 +96,14 @@ size_t		 tlsconn_drain(struct tlsconn *, struct buf *out);
 const char	*tlsconn_sni(const struct tlsconn *);
 /* SHA-256 hex of the client certificate, or NULL when none was sent. */
 const char	*tlsconn_client_hash(struct tlsconn *);
+
+/* The client certificate's dates: 0 valid now (or none), -1 not yet, 1 past. */
+int		 tlsconn_client_dates(struct tlsconn *);
+/*
+ * 1 when the client certificate chains to the CA of certificate zone
+ * zone (tls_server_configure()), verified by OpenSSL; 0 otherwise.
+ */
+int		 tlsconn_client_by_ca(struct tlsconn *, size_t zone);
 
 /* What a CGI program is told of the connection and its certificate. */
 struct tlsconn_names {

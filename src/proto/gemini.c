@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/config.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -133,7 +134,7 @@ gemini_request_parse(const char *line, size_t len,
 	const char		*err;
 	unsigned char		 a6[16];
 	size_t			 i, slen;
-	int			 port;
+	int			 port, pub = 0;
 
 	if (len == 0) {
 		*meta = "Bad request: empty request";
@@ -190,20 +191,29 @@ gemini_request_parse(const char *line, size_t len,
 			break;
 	if (i < nhosts) {
 		port = hosts[i].port;
+		pub = hosts[i].public_port;
 		req->host = i;
 	} else if (ip_addr(req->url.host, a6) == 0) {
 		/* Ours only if it is where the client came in (the caller). */
 		req->ip = 1;
 		port = nhosts > 0 ? hosts[0].port : GEMINI_DEFAULT_PORT;
+		pub = nhosts > 0 ? hosts[0].public_port : 0;
 	} else {
 		*meta = "Proxy request refused: host not served";
 		return 53;
 	}
-	if (req->url.port != -1 && req->url.port != port) {
+	if (req->url.port != -1 && req->url.port != port &&
+	    (pub == 0 || req->url.port != pub)) {
 		*meta = "Proxy request refused: port not served";
 		return 53;
 	}
 	return 0;
+}
+
+int
+gemini_public_port(const struct config *c)
+{
+	return c->gemini_public_port ? c->gemini_public_port : c->gemini_port;
 }
 
 int

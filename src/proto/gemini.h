@@ -33,10 +33,16 @@
 ssize_t	 gemini_request_end(const char *buf, size_t len);
 
 /* A name we serve.  port: our public Gemini port (usually 1965). */
+struct config;
+
 struct gemini_host {
 	const char	*hostname;	/* borrowed */
 	int		 port;
+	int		 public_port;	/* also ours (gemini_public_port); 0 */
 };
+
+/* The port absolute gemini:// URLs name: gemini_public_port or the port. */
+int	 gemini_public_port(const struct config *c);
 
 struct gemini_request {
 	char		 line[GEMINI_URL_MAX + 1];	/* url_parse() edits */

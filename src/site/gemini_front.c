@@ -4,7 +4,8 @@
  *
  * The checks run in the order a client can see: the URL, the address
  * it names, the scheme (Titan's uploads share the Gemini port), the
- * host and its TLS name, the CGI directory, then the router.  No
+ * host and its TLS name, its certificate zones, the CGI directory, then
+ * the router.  No
  * sockets and no I/O: the connection's knowledge comes through
  * gemini_front_conn's callbacks, and r describes what conn.c sends.
  */
@@ -16,6 +17,7 @@
 #include "proto/titan.h"
 #include "site/gemini_front.h"
 #include "site/router.h"
+#include "site/zone.h"
 
 enum gemini_front_do
 gemini_front_answer(const struct gemini_front *gf,
@@ -24,6 +26,7 @@ gemini_front_answer(const struct gemini_front *gf,
 {
 	struct router_req	 rreq;
 	const char		*meta = NULL;
+	long			 z;
 	int			 status, h = 0;
 
 	*hostp = 0;
@@ -44,6 +47,11 @@ gemini_front_answer(const struct gemini_front *gf,
 		return GEMINI_FRONT_ANSWER;
 	}
 	*hostp = h;
+	/* Certificate zones guard files, pages and programs alike. */
+	if (gc->zone != NULL && (z = zone_find(gf->cfg,
+	    gf->hosts[h].hostname, req->url.path)) != -1 &&
+	    zone_check(gf->cfg, (size_t)z, gc->zone, r) == -1)
+		return GEMINI_FRONT_ANSWER;
 	if (layout_under(gf->hosts[h].cgi, req->url.path))
 		return GEMINI_FRONT_CGI;
 	rreq.proto = PROTO_GEMINI;

@@ -20,6 +20,7 @@ struct config;
 struct response;
 struct router_users;
 struct site;
+struct zone_client;
 
 /* What to do with a request. */
 enum gemini_front_do {
@@ -49,6 +50,8 @@ struct gemini_front_conn {
 	/* The client certificate's hash (tlsconn.h), or NULL for none. */
 	const char	*(*cert_hash)(void *ctx);
 	void		*ctx;
+	/* The certificate as zones judge it (site/zone.h); NULL: no zones. */
+	const struct zone_client *zone;
 };
 
 /*
@@ -56,7 +59,8 @@ struct gemini_front_conn {
  * (gemini_request_parse()), an IP literal that is not our address 53, a
  * titan:// scheme GEMINI_FRONT_UPLOAD (the upload parses the line
  * again, with its parameters), the URL's host (which the TLS name must
- * agree with: gemini_request_host()) into *hostp, a path under that
+ * agree with: gemini_request_host()) into *hostp, a certificate zone's
+ * refusal (60, 61, 62: zone_check()), a path under that
  * host's "cgi" directory GEMINI_FRONT_CGI, anything else the router's
  * answer in r (with writer set when the certificate is one of
  * cfg->titan_writers, the user capsules on host 0 only).  A request

@@ -33,6 +33,7 @@
 #include "site/router.h"
 #include "site/site.h"
 #include "site/static.h"
+#include "site/zone.h"
 
 /* s on one line (gopher_clean()), then CRLF. */
 static void
@@ -159,6 +160,17 @@ answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
 		response_init(r);
 		r->may_defer = defer;
 		router_handle(ac->host, ac->site, &rreq, r);
+	}
+	/*
+	 * A certificate zone's content is Gemini's alone: Gopher has no
+	 * client certificates, so it says where to go instead (config.h).
+	 */
+	if (r->status / 10 == 2 && zone_find(ac->host, ac->host->hostname,
+	    path) != -1) {
+		response_free(r);
+		response_init(r);
+		response_status(r, 60, "This area needs a client certificate: "
+		    "visit it over Gemini");
 	}
 }
 

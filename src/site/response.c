@@ -28,6 +28,7 @@
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
+#include "proto/gemini.h"
 #include "proto/gopher.h"
 #include "site/atom.h"
 #include "site/nav.h"
@@ -181,7 +182,7 @@ static int
 public_port(const struct route *rt)
 {
 	if (rt->proto == PROTO_GEMINI)
-		return rt->cfg->gemini_port;
+		return gemini_public_port(rt->cfg);
 	return gopher_public_port(rt->cfg);
 }
 
@@ -571,7 +572,7 @@ text_feed(const struct route *rt, enum text_kind k, size_t id,
     struct buf *out)
 {
 	const struct config	*c = rt->cfg;
-	struct atom_target	 t = { c->hostname, c->base, c->gemini_port,
+	struct atom_target	 t = { c->hostname, c->base, gemini_public_port(c),
 				    c->atom_full_content };
 
 	if (k == TEXT_SERIES_FEED)

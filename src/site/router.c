@@ -20,6 +20,7 @@
 #include "core/config.h"
 #include "core/layout.h"
 #include "core/mime.h"
+#include "core/redirect.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -487,7 +488,7 @@ router_handle(const struct config *cfg, struct site *site,
 	struct route	 rt = { cfg, site, site->a, req->proto, req->path,
 			    req->writer, router_gopher_url };
 	struct layout_ref ref;
-	const char	*to;
+	struct buf	 to;
 	int		 status;
 
 	layout_parse(req->path, req->users != NULL && cfg->userdirs != NULL ?
@@ -511,8 +512,12 @@ router_handle(const struct config *cfg, struct site *site,
 	if (r->status == 51 && cfg->root != NULL && !cfg->owned)
 		static_tree(&rt, req->path, r);
 	/* Content wins: "redirects:" only answers what would be 51. */
-	if (r->status == 51 &&
-	    (to = config_redirect(cfg, req->path, &status)) != NULL)
-		response_status(r, status, "%s", to);
+	if (r->status == 51 && cfg->nredirects > 0) {
+		buf_init(&to);
+		if (redirect_find(cfg->redirects, cfg->nredirects, req->path,
+		    req->proto == PROTO_GEMINI, &to, &status))
+			response_status(r, status, "%s", to.data);
+		buf_free(&to);
+	}
 	redirect_base(cfg, r);
 }

@@ -273,6 +273,44 @@ test_redirects(const struct e2e_server *s)
 	e2e_gopher_get(s->gopher_port, &g, "/nowhere");
 	HAS(g.data, "3Not found\t", "gopher: not listed, not found");
 	buf_free(&g);
+
+	/* Prefix rules: the rest of the path carried over, encoded. */
+	r = e2e_gemini_get(s->gemini_port, ctx, "/blog/deutsch");
+	STR_EQ(r.header, "31 /posts/deutsch", "prefix rule: the rest kept");
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/archive/deutsch");
+	STR_EQ(r.header, "31 /posts/deutsch", "prefix rule with $1");
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/blog/caf%%C3%%A9%%20x");
+	STR_EQ(r.header, "31 /posts/caf%C3%A9%20x",
+	    "prefix rule: the rest percent-encoded again");
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/moved/a/b");
+	STR_EQ(r.header, "31 gemini://example.org/new/moved/a/b",
+	    "%p: the whole path");
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/soon/deutsch");
+	STR_EQ(r.header, "30 /posts/deutsch", "a temporary prefix rule: 30");
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/umlaut");
+	STR_EQ(r.header, "31 /posts/%C3%BCber",
+	    "a non-ASCII target is percent-encoded, not sent raw");
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/blog");
+	INT_EQ(r.status, 51, "a prefix rule holds what is below its prefix");
+	reply_free(&r);
+	e2e_gopher_get(s->gopher_port, &g, "/blog/deutsch");
+	HAS(g.data, "Ein Beitrag auf Deutsch",
+	    "gopher: a prefix rule served in place");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/soon/deutsch");
+	HAS(g.data, "Ein Beitrag auf Deutsch",
+	    "gopher: a temporary prefix rule served in place");
+	buf_free(&g);
+	e2e_gopher_get(s->gopher_port, &g, "/moved/x");
+	HAS(g.data, "3Moved to gemini://example.org/new/moved/x\t",
+	    "gopher: a prefix rule's URL named");
+	buf_free(&g);
 }
 
 static void
@@ -488,8 +526,13 @@ main(int argc, char **argv)
 	    "  /posts/plain: /posts/deutsch\n"
 	    "  /posts/gone: /posts/plain\n"
 	    "  \"/caf\\u00e9\": /posts/\n"
+	    "  /blog/*: /posts/*\n"
+	    "  /archive/*: /posts/$1\n"
+	    "  /moved/*: gemini://example.org/new%p\n"
+	    "  \"/umlaut\": \"/posts/\\u00fcber\"\n"
 	    "  temporary:\n"
 	    "    /now: /posts/deutsch\n"
+	    "    /soon/*: /posts/*\n"
 	    "    /later: gemini://example.org/soon\n"
 	    "robots: |\n"
 	    "  User-agent: archiver\n"

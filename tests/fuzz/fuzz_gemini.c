@@ -19,8 +19,8 @@
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static const struct gemini_host hosts[] = {
-	{ "example.org", 1965 },
-	{ "localhost", 1966 },
+	{ "example.org", 1965, 0 },
+	{ "localhost", 1966, 0 },
 };
 
 static void

@@ -20,7 +20,7 @@
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static const struct gemini_host hosts[] = {
-	{ "localhost", 1965 },
+	{ "localhost", 1965, 0 },
 };
 
 static void

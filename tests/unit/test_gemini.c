@@ -16,8 +16,8 @@
 #define NO_ANSWER	(-1)	/* keep reading: a timeout closes silently */
 
 static const struct gemini_host hosts[] = {
-	{ "example.org", 1965 },
-	{ "Capsule.Test", 1965 },
+	{ "example.org", 1965, 0 },
+	{ "Capsule.Test", 1965, 0 },
 };
 
 /*
@@ -277,8 +277,8 @@ static void
 test_sni(void)
 {
 	static const struct gemini_host two[] = {
-		{ "a.test", 1965 },
-		{ "b.test", 1965 },
+		{ "a.test", 1965, 0 },
+		{ "b.test", 1965, 0 },
 	};
 	struct gemini_request	 req;
 	const char		*meta;
@@ -312,8 +312,8 @@ static void
 test_hosts(void)
 {
 	static const struct gemini_host odd[] = {
-		{ "a.test", 1966 },
-		{ "b.test", 1965 },
+		{ "a.test", 1966, 0 },
+		{ "b.test", 1965, 0 },
 	};
 	struct gemini_request	 req;
 	const char		*meta;
@@ -328,6 +328,19 @@ test_hosts(void)
 	INT_EQ(P("gemini://10.0.0.1/", odd, 2), 0, "literal, no port");
 	INT_EQ(P("gemini://a.test/", odd, 0), 53, "no hosts");
 	INT_EQ(P("gemini://[::1]:1965/", odd, 0), 0, "no hosts, literal");
+	{
+		/* gemini_public_port: the port clients use is ours too. */
+		static const struct gemini_host nat[] = {
+			{ "a.test", 11965, 1965 },
+		};
+
+		INT_EQ(P("gemini://a.test:1965/", nat, 1), 0, "public port");
+		INT_EQ(P("gemini://a.test:11965/", nat, 1), 0,
+		    "listening port");
+		INT_EQ(P("gemini://a.test:1966/", nat, 1), 53, "another port");
+		INT_EQ(P("gemini://[::1]:1965/", nat, 1), 0,
+		    "literal: the public port");
+	}
 	INT_EQ(P("gemini://[::1]:1966/", odd, 0), 53, "no hosts, 1966");
 	INT_EQ(P("gemini://A.TEST:1966/X?Y", odd, 2), 0, "case");
 	STR_EQ(req.url.host, "a.test", "host lower-cased");
@@ -345,9 +358,9 @@ static void
 test_local(void)
 {
 	static const struct gemini_host named[] = {
-		{ "a.test", 1965 },
-		{ "192.0.2.7", 1966 },
-		{ "2001:db8::7", 1967 },
+		{ "a.test", 1965, 0 },
+		{ "192.0.2.7", 1966, 0 },
+		{ "2001:db8::7", 1967, 0 },
 	};
 	struct gemini_request	 req;
 	struct sockaddr_in	 sin;

@@ -20,7 +20,7 @@
 static char		 top[64];
 static struct config	 hosts[2];
 static struct gemini_host ghosts[2] = {
-	{ "localhost", 1965 }, { "other.test", 1965 },
+	{ "localhost", 1965, 0 }, { "other.test", 1965, 0 },
 };
 
 /* The connection's side, as a test sets it. */
@@ -52,7 +52,7 @@ static enum gemini_front_do
 ask(struct fake *f, const char *sni, const char *line, int *h,
     struct response *r)
 {
-	struct gemini_front_conn gc = { sni, fake_own, fake_hash, f };
+	struct gemini_front_conn gc = { sni, fake_own, fake_hash, f, NULL };
 	struct gemini_request	 req;
 
 	response_init(r);

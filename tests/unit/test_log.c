@@ -303,7 +303,26 @@ test_not_utf8(void)
 	free(path);
 }
 
+/* log_format common and combined: the Gemini status as HTTP's (log.h). */
+static void
+test_status_http(void)
+{
+	static const int pairs[][2] = {
+		{ 10, 200 }, { 11, 200 }, { 20, 200 }, { 30, 302 },
+		{ 31, 301 }, { 40, 503 }, { 41, 503 }, { 42, 502 },
+		{ 43, 502 }, { 44, 429 }, { 50, 500 }, { 51, 404 },
+		{ 52, 410 }, { 53, 421 }, { 59, 400 }, { 60, 401 },
+		{ 61, 403 }, { 62, 403 }, { 99, 500 }, { -1, 400 },
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		INT_EQ(log_status_http(pairs[i][0]), pairs[i][1],
+		    "Gemini status as HTTP's");
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_status_http),
 	TEST(test_peer),
 	TEST(test_access_and_reopen),
 	TEST(test_access_buffered),

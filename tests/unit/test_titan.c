@@ -21,7 +21,7 @@
 #include "harness.h"
 #include "proto/titan.h"
 
-static const struct gemini_host host = { "example.org", 1965 };
+static const struct gemini_host host = { "example.org", 1965, 0 };
 
 static int
 parse(const char *line, struct titan_request *req, const char **meta)

@@ -1,0 +1,79 @@
+/*
+ * redirect.h -- "redirects" rules (core/config.h) at work: which rule
+ * a path meets, the target it makes, and the check for loops that
+ * config.c runs at load.
+ *
+ * A rule is exact ("/old: /new") or a prefix rule, written with a
+ * trailing '*' (README.md: "/blog/" and a '*', to "/posts/" and a
+ * '*'): it holds every path that starts with its prefix, and the rest
+ * of the path is the capture.  In a
+ * target, '*' and "$1" stand for the capture (prefix rules only), "%p"
+ * for the whole request path (gmid's spelling); everything else is
+ * copied.  For Gemini, captures and the target's own text are
+ * percent-encoded where a URL may not carry them raw (non-ASCII,
+ * spaces...), so a redirect never puts a raw "é" on the wire.  Knows nothing of the
+ * configuration file (config.c fills the rules), the router or sockets.
+ */
+#ifndef CAPSULED_REDIRECT_H
+#define CAPSULED_REDIRECT_H
+
+#include <stddef.h>
+
+struct buf;
+
+/*
+ * One entry of "redirects" (core/config.h): an old path (or, for a
+ * prefix rule, every path under a prefix), where it went, and for how
+ * long; the functions below match and expand them.
+ */
+struct config_redirect {
+	char		*from;		/* owned: "/old/path", decoded, without
+					   a prefix rule's '*'; after its NUL
+					   the bytes of to */
+	char		*to;		/* borrowed from from's block:
+					   "/new/path" or a URL, as written
+					   ('*', "$1", "%p" expanded later) */
+	int		 status;	/* 31 permanent, 30 temporary */
+	int		 prefix;	/* 1: from was written "/prefix*" */
+};
+
+
+/* Longest chain of redirects to paths that the load accepts. */
+#define REDIRECT_MAX_HOPS	8
+
+/*
+ * The rule of v[0..n) (sorted by config.c) that path (decoded) meets:
+ * an exact one first, else the prefix rule with the longest prefix;
+ * NULL for none.
+ */
+const struct config_redirect *redirect_match(const struct config_redirect *v,
+		    size_t n, const char *path);
+
+/*
+ * r's target for path, into out (reset, NUL-terminated): percent-encoded
+ * when encode is set (a Gemini META), else the path itself (Gopher
+ * follows a redirect inside the server, as site/response.c's
+ * response_redirect() does).  Returns 0, or -1 when it would be longer
+ * than a Gemini META (nothing usable).
+ */
+int		 redirect_expand(const struct config_redirect *r,
+		    const char *path, int encode, struct buf *out);
+
+/*
+ * The redirect of v[0..n) (a configuration's "redirects") for path: 1
+ * with the target in out and *status (31 or 30) set, or 0 for none.
+ */
+int		 redirect_find(const struct config_redirect *v, size_t n,
+		    const char *path, int encode, struct buf *out,
+		    int *status);
+
+/*
+ * Follow each rule of v[0..n) from a path it holds through the rules
+ * its targets meet: -1 with msg filled ("/loop1 -> /loop2 -> /loop1")
+ * when a chain comes back to a path it saw or runs past
+ * REDIRECT_MAX_HOPS, else 0.
+ */
+int		 redirect_loops(const struct config_redirect *v, size_t n,
+		    char *msg, size_t len);
+
+#endif

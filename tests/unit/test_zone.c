@@ -1,0 +1,188 @@
+/*
+ * test_zone.c -- certificate zones without a socket: "cert_zones" as
+ * config.c reads it (and what it refuses), zone_find()'s matching rule,
+ * and zone_check()'s answers for each kind of certificate.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "harness.h"
+#include "site/response.h"
+#include "site/zone.h"
+
+#define FP_A	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define FP_B	"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+static int
+load(struct config *c, const char *yaml, char *err, size_t len)
+{
+	return config_load_buffer(c, "/tmp/z.yaml", yaml, strlen(yaml), err,
+	    len);
+}
+
+static void
+refused(const char *yaml, const char *want)
+{
+	struct config	 c;
+	char		 err[512] = "";
+
+	INT_EQ(load(&c, yaml, err, sizeof(err)), -1, yaml);
+	HAS(err, want, yaml);
+}
+
+static void
+test_parse(void)
+{
+	struct config	 c;
+	char		 err[512] = "";
+
+	INT_EQ(load(&c, "cert_zones:\n"
+	    "  - path: /family/\n"
+	    "    fingerprints: [\"" FP_A "\"]\n"
+	    "  - path: /\n"
+	    "    host: Other.Example\n"
+	    "    require: certificate\n", err, sizeof(err)), 0, err);
+	INT_EQ(c.nzones, 2, "two zones");
+	STR_EQ(c.zones[0].path, "/family", "trailing '/' dropped");
+	INT_EQ(c.zones[0].nfingerprints, 1, "one fingerprint");
+	STR_EQ(c.zones[1].path, "", "the whole host");
+	STR_EQ(c.zones[1].host, "other.example", "host in lower case");
+	OK(c.zones[0].host == NULL, "no host: every host");
+	config_free(&c);
+
+	refused("cert_zones:\n  - fingerprints: []\n", "every zone needs a "
+	    "path");
+	refused("cert_zones:\n  - path: family\n", "is not a path");
+	refused("cert_zones:\n  - path: /a/../b\n", "is not a path");
+	refused("cert_zones:\n  - path: /a//b\n", "is not a path");
+	refused("cert_zones:\n  - path: /a\n    require: nothing\n",
+	    "expected certificate");
+	refused("cert_zones:\n  - path: /a\n    fingerprints: [xyz]\n",
+	    "expected a SHA-256 fingerprint");
+	refused("cert_zones:\n  - path: /a\n    ca: /no/such/ca.pem\n",
+	    "/no/such/ca.pem: No such file");
+	refused("cert_zones:\n  - path: /a\n    colour: red\n",
+	    "cert_zones: unknown key 'colour'");
+	refused("cert_zones: /a\n", "expected a list of zones");
+	refused("cert_zones: [/a]\n", "expected a mapping with a path");
+}
+
+static struct config_zone	 zones[] = {
+	{ NULL, (char *)"/family", NULL, 0, NULL, 1 },
+	{ NULL, (char *)"/family/kids", NULL, 0, NULL, 1 },
+	{ (char *)"a.example", (char *)"/family", NULL, 0, NULL, 1 },
+	{ (char *)"b.example", (char *)"", NULL, 0, NULL, 1 },
+};
+
+static void
+test_find(void)
+{
+	struct config	 c;
+
+	memset(&c, 0, sizeof(c));
+	c.zones = zones;
+	c.nzones = sizeof(zones) / sizeof(zones[0]);
+	INT_EQ(zone_find(&c, "x.example", "/family"), 0, "the prefix itself");
+	INT_EQ(zone_find(&c, "x.example", "/family/"), 0, "below it");
+	INT_EQ(zone_find(&c, "x.example", "/familyx"), -1, "not a segment");
+	INT_EQ(zone_find(&c, "x.example", "/famil"), -1, "shorter");
+	INT_EQ(zone_find(&c, "x.example", "//family///x"), 0,
+	    "runs of '/' count as one");
+	INT_EQ(zone_find(&c, "x.example", "/family/kids/a"), 1,
+	    "the longest prefix wins");
+	INT_EQ(zone_find(&c, "a.example", "/family/x"), 2,
+	    "equal length: the host's own wins");
+	INT_EQ(zone_find(&c, "b.example", "/"), 3, "a whole host");
+	INT_EQ(zone_find(&c, "b.example", "/family/kids"), 1,
+	    "a longer prefix of every host beats a whole host");
+	INT_EQ(zone_find(&c, "x.example", "/"), -1, "no zone");
+}
+
+/* A client, as a test sets it. */
+struct fake {
+	const char	*hash;
+	int		 dates, by_ca, asked_ca;
+};
+
+static const char *
+f_hash(void *ctx)
+{
+	return ((struct fake *)ctx)->hash;
+}
+
+static int
+f_dates(void *ctx)
+{
+	return ((struct fake *)ctx)->dates;
+}
+
+static int
+f_by_ca(void *ctx, size_t i)
+{
+	struct fake	*f = ctx;
+
+	f->asked_ca++;
+	return f->by_ca;
+}
+
+static int
+check(struct config_zone *z, struct fake *f)
+{
+	struct config		 c;
+	struct response		 r;
+	struct zone_client	 zc = { f_hash, f_dates, f_by_ca, f };
+	int			 st;
+
+	memset(&c, 0, sizeof(c));
+	c.zones = z;
+	c.nzones = 1;
+	response_init(&r);
+	st = zone_check(&c, 0, &zc, &r) == 0 ? 20 : r.status;
+	response_free(&r);
+	return st;
+}
+
+static void
+test_check(void)
+{
+	char			*fps[] = { (char *)FP_A };
+	struct config_zone	 any = { NULL, (char *)"/a", NULL, 0, NULL, 1 };
+	struct config_zone	 list = { NULL, (char *)"/a", fps, 1, NULL, 1 };
+	struct config_zone	 ca = { NULL, (char *)"/a", NULL, 0,
+				    (char *)"/ca.pem", 1 };
+	struct config_zone	 both = { NULL, (char *)"/a", fps, 1,
+				    (char *)"/ca.pem", 1 };
+	struct fake		 none = { NULL, 0, 0, 0 };
+	struct fake		 a = { FP_A, 0, 0, 0 }, b = { FP_B, 0, 0, 0 };
+	struct fake		 old = { FP_A, 1, 1, 0 }, early = { FP_A, -1, 1, 0 };
+	struct fake		 signed_b = { FP_B, 0, 1, 0 };
+
+	INT_EQ(check(&any, &none), 60, "no certificate: 60");
+	INT_EQ(check(&list, &none), 60, "no certificate, listed zone: 60");
+	INT_EQ(check(&any, &b), 20, "any certificate");
+	INT_EQ(check(&any, &old), 62, "expired: 62");
+	INT_EQ(check(&list, &early), 62, "not yet valid, even listed: 62");
+	INT_EQ(check(&list, &a), 20, "listed: 20");
+	INT_EQ(check(&list, &b), 61, "not listed: 61");
+	INT_EQ(check(&ca, &signed_b), 20, "by the CA: 20");
+	INT_EQ(check(&ca, &b), 61, "not by the CA: 61");
+	INT_EQ(check(&both, &a), 20, "both: listed is enough");
+	INT_EQ(a.asked_ca, 0, "a listed certificate needs no CA check");
+	INT_EQ(check(&both, &signed_b), 20, "both: by the CA is enough");
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_parse),
+	TEST(test_find),
+	TEST(test_check),
+};
+
+int
+main(int argc, char **argv)
+{
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
+	return harness_done();
+}
