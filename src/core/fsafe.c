@@ -65,6 +65,24 @@ walk_nofollow(int rootfd, const char *rel, int flags)
 }
 
 /*
+ * openat2(2) with RESOLVE_BENEATH answers EAGAIN when a rename anywhere
+ * on the system raced the resolution of a ".." (the kernel cannot then
+ * prove the walk stayed beneath); its manual says to retry.  A few tries
+ * are plenty: the race is a window of microseconds.
+ */
+static long
+openat2_retry(int rootfd, const char *rel, struct open_how *how)
+{
+	long	 rv;
+	int	 tries = 0;
+
+	do
+		rv = syscall(SYS_openat2, rootfd, rel, how, sizeof(*how));
+	while (rv < 0 && errno == EAGAIN && ++tries < 16);
+	return rv;
+}
+
+/*
  * With linked non-NULL, *linked says whether a symbolic link was
  * followed: the path is first tried without any (the usual case costs
  * nothing more), then, on ELOOP, as links allows.  Without openat2, any
@@ -89,14 +107,13 @@ open_beneath(int rootfd, const char *rel, int flags, enum fsafe_links links,
 	if (!fsafe_no_openat2) {
 		if (linked != NULL && links != FSAFE_LINKS_NONE) {
 			how.resolve |= RESOLVE_NO_SYMLINKS;
-			rv = syscall(SYS_openat2, rootfd, rel, &how,
-			    sizeof(how));
+			rv = openat2_retry(rootfd, rel, &how);
 			if (rv >= 0 || (errno != ELOOP && errno != ENOSYS))
 				return (int)rv;
 			*linked = errno == ELOOP;
 			how.resolve &= ~(unsigned long long)RESOLVE_NO_SYMLINKS;
 		}
-		rv = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+		rv = openat2_retry(rootfd, rel, &how);
 		if (rv >= 0 || errno != ENOSYS)
 			return (int)rv;
 	}
