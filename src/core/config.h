@@ -19,6 +19,8 @@
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
 
 /* One entry of "redirects": an old path, where it went, and for how long. */
+struct config_app;
+
 struct config_redirect {
 	char		*from;		/* owned: "/old/path", decoded, and
 					   after its NUL the bytes of to */
@@ -157,6 +159,13 @@ struct config {
 	unsigned	 cgi_timeout_ms; /* a program's time to answer */
 	size_t		 cgi_max_output; /* bytes of one answer, header too */
 	unsigned	 cgi_max_programs; /* running at once, per worker */
+	/*
+	 * Application backends (core/config_apps.h): prefixes answered by
+	 * a FastCGI or SCGI server, or proxied to a Gemini server; the
+	 * entries of "fastcgi", "scgi" and "proxy" in that order.
+	 */
+	struct config_app *apps;	/* owned */
+	size_t		 napps;
 
 	/*
 	 * Writers: client certificates (SHA-256 of the DER, lower-case

@@ -21,9 +21,11 @@
 
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/config_apps.h"
 #include "core/fsafe.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "net/app.h"
 #include "net/cgi.h"
 #include "net/tlsconn.h"
 #include "proto/gemini.h"
@@ -55,6 +57,8 @@ struct cgi {
 	size_t		 max;		/* cgi_max_output */
 	struct buf	 output;
 	char		*program;	/* owned: for the log */
+	struct app	*app;		/* owned: a FastCGI or SCGI server
+					   answers instead, or NULL */
 	cgi_done_fn	 done;
 	void		*arg;
 	char		 chunk[CGI_CHUNK];
@@ -104,15 +108,18 @@ env(const char *name, const char *value)
 	return xasprintf("%s=%s", name, value != NULL ? value : "");
 }
 
-/* The environment (NULL-terminated, owned) for program at script_name. */
+/*
+ * The environment (NULL-terminated, owned) for program at script_name,
+ * with an application's params[0..nparams) after it.
+ */
 static char **
 make_env(const struct cgi_request *req, const char *script_name,
-    const char *path_info)
+    const char *path_info, char *const *params, size_t nparams)
 {
 	char	**e;
-	size_t	 n = 0;
+	size_t	 n = 0, i;
 
-	e = xcalloc(24, sizeof(*e));
+	e = xcalloc(24 + nparams, sizeof(*e));
 	e[n++] = env("GATEWAY_INTERFACE", "CGI/1.1");
 	e[n++] = env("SERVER_SOFTWARE", "capsuled/" CAPSULED_VERSION);
 	e[n++] = env("SERVER_PROTOCOL", "GEMINI");
@@ -137,6 +144,8 @@ make_env(const struct cgi_request *req, const char *script_name,
 		e[n++] = env("TLS_CLIENT_SUBJECT", req->tls->subject);
 		e[n++] = env("TLS_CLIENT_ISSUER", req->tls->issuer);
 	}
+	for (i = 0; i < nparams; i++)
+		e[n++] = xstrdup(params[i]);
 	e[n] = NULL;
 	return e;
 }
@@ -252,6 +261,42 @@ spawn_failed(struct cgi *cg, void *arg)
 	cgi_free(cg);
 }
 
+static void
+app_done(struct app *ap, void *arg)
+{
+	struct cgi	*cg = arg;
+
+	(void)ap;
+	cg->done(cg, cg->arg);
+}
+
+/*
+ * Path is under application a's prefix: SCRIPT_NAME is the prefix,
+ * PATH_INFO the rest, the environment otherwise a program's.
+ */
+static struct cgi *
+app_begin(uv_loop_t *loop, const struct config *cfg,
+    const struct config_app *a, const char *path,
+    const struct cgi_request *req, cgi_done_fn done, void *arg)
+{
+	struct cgi	*cg;
+	char		**e, *script;
+	size_t		 plen = strcmp(a->prefix, "/") == 0 ? 0 :
+			    strlen(a->prefix);
+
+	cg = xcalloc(1, sizeof(*cg));
+	cg->done = done;
+	cg->arg = arg;
+	buf_init(&cg->output);
+	script = xstrndup(path, plen);
+	e = make_env(req, script, path + plen, a->params, a->nparams);
+	cg->app = app_start(loop, a, e, cfg->cgi_timeout_ms,
+	    cfg->cgi_max_output, app_done, cg);
+	free_env(e);
+	free(script);
+	return cg;
+}
+
 struct cgi *
 cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
     const struct cgi_request *req, cgi_done_fn done, void *arg, int *status,
@@ -259,11 +304,14 @@ cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
 {
 	uv_process_options_t	 opts;
 	uv_stdio_container_t	 stdio[3];
+	const struct config_app	*a;
 	struct cgi		*cg;
 	char			*args[2], **e, *script, *dir;
 	size_t			 len;
 	int			 rv;
 
+	if ((a = config_app_find(cfg, path)) != NULL)
+		return app_begin(loop, cfg, a, path, req, done, arg);
 	if ((len = find_program(cfg, path)) == 0) {
 		*status = 51;
 		*meta = "Not found";
@@ -287,7 +335,7 @@ cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
 	script = xstrndup(path, len + 1);
 	dir = xstrdup(cg->program);
 	*strrchr(dir, '/') = '\0';
-	e = make_env(req, script, path + 1 + len);
+	e = make_env(req, script, path + 1 + len, NULL, 0);
 
 	uv_pipe_init(loop, &cg->out, 0);
 	uv_timer_init(loop, &cg->timer);
@@ -344,6 +392,8 @@ cgi_answer(const struct cgi *cg, const char **out, size_t *len,
 	ssize_t	 n;
 	int	 status;
 
+	if (cg->app != NULL)
+		return app_answer(cg->app, out, len, hlen, meta);
 	*out = NULL;
 	*len = *hlen = 0;
 	switch (cg->end) {
@@ -376,7 +426,9 @@ cgi_answer(const struct cgi *cg, const char **out, size_t *len,
 void
 cgi_abort(struct cgi *cg)
 {
-	if (!cg->closing)
+	if (cg->app != NULL)
+		app_abort(cg->app);
+	else if (!cg->closing)
 		stop(cg, CGI_ABORTED);
 }
 
@@ -385,6 +437,7 @@ cgi_free(struct cgi *cg)
 {
 	if (cg == NULL)
 		return;
+	app_free(cg->app);
 	buf_free(&cg->output);
 	free(cg->program);
 	free(cg);

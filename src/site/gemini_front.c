@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/config_apps.h"
 #include "core/layout.h"
 #include "proto/gemini.h"
 #include "proto/titan.h"
@@ -44,7 +45,9 @@ gemini_front_answer(const struct gemini_front *gf,
 		return GEMINI_FRONT_ANSWER;
 	}
 	*hostp = h;
-	if (layout_under(gf->hosts[h].cgi, req->url.path))
+	/* Programs, and the servers of "fastcgi", "scgi" and "proxy". */
+	if (layout_under(gf->hosts[h].cgi, req->url.path) ||
+	    config_app_find(&gf->hosts[h], req->url.path) != NULL)
 		return GEMINI_FRONT_CGI;
 	rreq.proto = PROTO_GEMINI;
 	rreq.path = req->url.path;
