@@ -1268,6 +1268,12 @@ parse_apps(struct loader *l, const struct field *f, yaml_event_t *ev)
 	return 0;
 }
 
+int
+config_has_backends(const struct config *c)
+{
+	return c->napps > 0;
+}
+
 /*
  * One entry of "titan_writers": a SHA-256 fingerprint, 64 hex digits in
  * any case, colons and blanks allowed between them; stored lower-case.

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/config.h"
 #include "core/config_apps.h"
 #include "core/util.h"
 #include "core/yaml.h"
@@ -420,14 +419,15 @@ under(const char *prefix, const char *path)
 }
 
 const struct config_app *
-config_app_find(const struct config *cfg, const char *path)
+config_app_find(const struct config_app *v, size_t n, const char *hostname,
+    const char *path)
 {
 	const struct config_app	*a, *best = NULL;
 	size_t			 i;
 
-	for (i = 0; i < cfg->napps; i++) {
-		a = &cfg->apps[i];
-		if (a->host != NULL && strcasecmp(a->host, cfg->hostname) != 0)
+	for (i = 0; i < n; i++) {
+		a = &v[i];
+		if (a->host != NULL && strcasecmp(a->host, hostname) != 0)
 			continue;
 		if (!under(a->prefix, path))
 			continue;
@@ -438,10 +438,4 @@ config_app_find(const struct config *cfg, const char *path)
 			best = a;
 	}
 	return best;
-}
-
-int
-config_has_backends(const struct config *cfg)
-{
-	return cfg->napps > 0;
 }

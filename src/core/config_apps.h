@@ -67,16 +67,17 @@ int	 config_apps_parse(const struct config_apps_in *, const char *key,
 void	 config_apps_free(struct config_app *v, size_t n);
 
 /*
- * The entry that answers path (a decoded request path, "/...") on the
- * host cfg is a view of (config_host_view()): of those whose host is
- * cfg's or NULL, the one with the longest prefix that is path or a
- * parent of it; NULL when none is.
+ * The entry of v[0..n) that answers path (a decoded request path,
+ * "/...") on the host named hostname: of those whose host is that or
+ * NULL, the one with the longest prefix that is path or a parent of
+ * it; NULL when none is.
  */
-const struct config_app *config_app_find(const struct config *cfg,
-	    const char *path);
+const struct config_app *config_app_find(const struct config_app *v,
+	    size_t n, const char *hostname, const char *path);
 /*
  * 1 when any backend is configured (the server then opens sockets to
  * other servers: a sandbox must allow socket() and connect()).
+ * Defined in config.c, which owns struct config.
  */
 int	 config_has_backends(const struct config *);
 

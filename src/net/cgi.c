@@ -310,7 +310,8 @@ cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
 	size_t			 len;
 	int			 rv;
 
-	if ((a = config_app_find(cfg, path)) != NULL)
+	if ((a = config_app_find(cfg->apps, cfg->napps, cfg->hostname,
+	    path)) != NULL)
 		return app_begin(loop, cfg, a, path, req, done, arg);
 	if ((len = find_program(cfg, path)) == 0) {
 		*status = 51;

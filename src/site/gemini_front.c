@@ -47,7 +47,8 @@ gemini_front_answer(const struct gemini_front *gf,
 	*hostp = h;
 	/* Programs, and the servers of "fastcgi", "scgi" and "proxy". */
 	if (layout_under(gf->hosts[h].cgi, req->url.path) ||
-	    config_app_find(&gf->hosts[h], req->url.path) != NULL)
+	    config_app_find(gf->hosts[h].apps, gf->hosts[h].napps,
+	    gf->hosts[h].hostname, req->url.path) != NULL)
 		return GEMINI_FRONT_CGI;
 	rreq.proto = PROTO_GEMINI;
 	rreq.path = req->url.path;
