@@ -11,12 +11,28 @@
  * given the rest of its time; then the group is killed and the answer
  * is what arrived.  The output is kept whole until it is checked: the
  * header must be valid before a byte is sent (README.md, "CGI").
+ *
+ * Nothing a program started outlives its answer, not even a process
+ * that left its group with setsid(): the server is a child subreaper
+ * (prctl(2)), so a descendant whose parent exits becomes the server's
+ * child instead of init's; when a program ends, every process below it
+ * (found through /proc) and every such orphan -- a child of the server
+ * in a session of its own that is no running program -- is killed, and
+ * the orphans are reaped.  The table of running programs is shared by
+ * the workers, under a lock held across uv_spawn(), so that a program
+ * just forked is never taken for an orphan.  Without /proc (a chroot)
+ * only the group is killed.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -102,6 +118,135 @@ find_program(const struct config *cfg, const char *path)
 	return 0;
 }
 
+/* The programs running, in every worker: never orphans. */
+static pthread_mutex_t	 running_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t		*running;	/* owned */
+static size_t		 nrunning;
+
+/* Under running_lock. */
+static int
+is_running(pid_t pid)
+{
+	size_t	 i;
+
+	for (i = 0; i < nrunning; i++)
+		if (running[i] == pid)
+			return 1;
+	return 0;
+}
+
+static void
+running_del(pid_t pid)
+{
+	size_t	 i;
+
+	pthread_mutex_lock(&running_lock);
+	for (i = 0; i < nrunning; i++)
+		if (running[i] == pid) {
+			running[i] = running[--nrunning];
+			break;
+		}
+	if (nrunning == 0) {
+		free(running);
+		running = NULL;
+	}
+	pthread_mutex_unlock(&running_lock);
+}
+
+struct proc {
+	pid_t	 pid, ppid, sid;
+	char	 state;
+};
+
+/* Every process of /proc into *out (owned); -1 without /proc. */
+static ssize_t
+proc_scan(struct proc **out)
+{
+	struct proc	*v = NULL;
+	struct dirent	*e;
+	DIR		*d;
+	char		 path[300], line[512], *rp;
+	size_t		 n = 0;
+	ssize_t		 len;
+	int		 fd;
+
+	if ((d = opendir("/proc")) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		len = read(fd, line, sizeof(line) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		line[len] = '\0';
+		/* pid (comm) state ppid pgrp session: comm may hold ')'. */
+		if ((rp = strrchr(line, ')')) == NULL)
+			continue;
+		v = xreallocarray(v, n + 1, sizeof(*v));
+		v[n].pid = (pid_t)atoi(line);
+		if (sscanf(rp + 1, " %c %d %*d %d", &v[n].state, &v[n].ppid,
+		    &v[n].sid) != 3)
+			continue;
+		n++;
+	}
+	closedir(d);
+	*out = v;
+	return (ssize_t)n;
+}
+
+/*
+ * Kill every process below program (its pid; 0 for none) and every
+ * orphan the subreaper took in; reap the orphans already dead.
+ */
+static void
+end_descendants(pid_t program)
+{
+	struct proc	*v;
+	pid_t		 me = getpid(), mysid = getsid(0);
+	ssize_t		 n, i;
+	int		 more, *below;
+
+	pthread_mutex_lock(&running_lock);
+	if ((n = proc_scan(&v)) < 0) {
+		pthread_mutex_unlock(&running_lock);
+		return;
+	}
+	below = xcalloc((size_t)n + 1, sizeof(*below));
+	do {				/* the tree below program */
+		more = 0;
+		for (i = 0; i < n; i++) {
+			ssize_t	 j;
+
+			if (below[i] || program <= 0)
+				continue;
+			if (v[i].ppid == program)
+				below[i] = more = 1;
+			for (j = 0; j < n && !below[i]; j++)
+				if (below[j] && v[j].pid == v[i].ppid)
+					below[i] = more = 1;
+		}
+	} while (more);
+	for (i = 0; i < n; i++) {
+		if (v[i].pid == me)
+			continue;
+		if (v[i].ppid == me && v[i].sid != mysid &&
+		    !is_running(v[i].pid)) {
+			if (v[i].state == 'Z')
+				(void)waitpid(v[i].pid, NULL, WNOHANG);
+			else
+				(void)kill(v[i].pid, SIGKILL);
+		} else if (below[i])
+			(void)kill(v[i].pid, SIGKILL);
+	}
+	pthread_mutex_unlock(&running_lock);
+	free(below);
+	free(v);
+}
+
 static char *
 env(const char *name, const char *value)
 {
@@ -178,6 +323,10 @@ maybe_finish(struct cgi *cg)
 	cg->closing = 1;
 	if (cg->end == CGI_RUNNING)
 		cg->end = CGI_DONE;
+	if (cg->proc.pid > 0) {		/* 0: it never ran */
+		(void)kill(-cg->proc.pid, SIGKILL); /* what it left */
+		end_descendants(0);
+	}
 	uv_close((uv_handle_t *)&cg->proc, on_close);
 	uv_close((uv_handle_t *)&cg->out, on_close);
 	uv_close((uv_handle_t *)&cg->timer, on_close);
@@ -189,9 +338,10 @@ stop(struct cgi *cg, enum cgi_end why)
 {
 	if (cg->end == CGI_RUNNING)
 		cg->end = why;
-	if (!cg->exited)
+	if (!cg->exited) {
+		end_descendants(cg->proc.pid);
 		(void)uv_kill(-cg->proc.pid, SIGKILL);
-	else
+	} else
 		(void)kill(-cg->proc.pid, SIGKILL); /* a child left behind */
 	if (!cg->eof) {
 		uv_read_stop((uv_stream_t *)&cg->out);
@@ -205,6 +355,7 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 {
 	struct cgi	*cg = p->data;
 
+	running_del(p->pid);
 	cg->exited = 1;
 	if (cg->end == CGI_RUNNING && (status != 0 || sig != 0))
 		log_debug("cgi %s: exit status %lld, signal %d", cg->program,
@@ -361,7 +512,15 @@ cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
 	opts.stdio_count = 3;
 	/* Its own session and group: killed with its children. */
 	opts.flags = UV_PROCESS_DETACHED;
-	rv = uv_spawn(loop, &cg->proc, &opts);
+	pthread_mutex_lock(&running_lock);
+	/* Orphans below a program become ours, not init's. */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	if ((rv = uv_spawn(loop, &cg->proc, &opts)) == 0) {
+		running = xreallocarray(running, nrunning + 1,
+		    sizeof(*running));
+		running[nrunning++] = cg->proc.pid;
+	}
+	pthread_mutex_unlock(&running_lock);
 	free_env(e);
 	free(script);
 	free(dir);
