@@ -361,6 +361,13 @@ config_apps_parse(const struct config_apps_in *in, const char *key,
 		p.kind = CONFIG_APP_PROXY;
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		return 0;
+	/*
+	 * XXX: the entries are read (and tested) already, but no TLS
+	 * client answers them yet: refused rather than served wrong.
+	 */
+	if (p.kind == CONFIG_APP_PROXY && !in->proxy_ok)
+		return fail(&p, ev->start_mark, "proxying to a Gemini server "
+		    "is not offered yet");
 	if (ev->type != YAML_SEQUENCE_START_EVENT)
 		return fail(&p, ev->start_mark, "expected a list of entries");
 	for (;;) {

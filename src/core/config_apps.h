@@ -52,6 +52,8 @@ struct config_apps_in {
 	const char	*data;		/* the whole input, for messages */
 	size_t		 len;
 	const char	*confdir;	/* absolute: anchors relative paths */
+	int		 proxy_ok;	/* 1: read "proxy" entries (a test);
+					   0: refuse them, none answers yet */
 };
 
 /*

@@ -168,6 +168,43 @@ bad(const char *yaml, const char *want)
 	OK(strstr(err, want) != NULL, "'%s' says '%s'", err, want);
 }
 
+/* "proxy" as config.c would read it once a TLS client answers it. */
+static void
+proxy_entries(struct config *c)
+{
+	static const char	 y[] = "- {host: example.org, prefix: /p,"
+	    " backend: b.example:1965, client_cert: c.pem, client_key: k.pem}";
+	struct config_apps_in	 in;
+	yaml_parser_t		 p;
+	yaml_event_t		 ev;
+	yaml_mark_t		 m;
+	char			 msg[256] = "";
+	int			 rv = -1;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)y,
+	    sizeof(y) - 1);
+	in.parser = &p;
+	in.data = y;
+	in.len = sizeof(y) - 1;
+	in.confdir = "/etc/capsuled";
+	in.proxy_ok = 1;
+	/* STREAM-START, DOCUMENT-START, then the list. */
+	if (yaml_parser_parse(&p, &ev)) {
+		yaml_event_delete(&ev);
+		if (yaml_parser_parse(&p, &ev)) {
+			yaml_event_delete(&ev);
+			if (yaml_parser_parse(&p, &ev)) {
+				rv = config_apps_parse(&in, "proxy", &ev,
+				    &c->apps, &c->napps, &m, msg, sizeof(msg));
+				yaml_event_delete(&ev);
+			}
+		}
+	}
+	yaml_parser_delete(&p);
+	INT_EQ(rv, 0, msg);
+}
+
 static void
 test_config(void)
 {
@@ -181,10 +218,9 @@ test_config(void)
 	    " params: {SCRIPT_FILENAME: /srv/a}}\n"
 	    "  - {prefix: /app/deep, socket: '127.0.0.1:9000',"
 	    " max_connections: 3}\n"
-	    "scgi: [{prefix: /s, socket: '[::1]:4000'}]\n"
-	    "proxy: [{host: example.org, prefix: /p, backend: b.example:1965,"
-	    " client_cert: c.pem, client_key: k.pem}]\n", err,
+	    "scgi: [{prefix: /s, socket: '[::1]:4000'}]\n", err,
 	    sizeof(err)) == 0, "loads: %s", err);
+	proxy_entries(&c);
 	INT_EQ(c.napps, 4, "four entries");
 	OK(config_has_backends(&c), "config_has_backends");
 	a = config_app_find(c.apps, c.napps, "example.org", "/app/x");
@@ -233,9 +269,7 @@ test_config(void)
 	    "unknown key 'what'");
 	bad("scgi: [{prefix: /x, socket: unix:/a},"
 	    " {prefix: /x/, socket: unix:/b}]\n", "routed twice");
-	bad("proxy: [{backend: 'a:1'}]\n", "a prefix or a host");
-	bad("proxy: [{prefix: /, backend: 'a:1', client_cert: c}]\n",
-	    "go together");
+	bad("proxy: [{prefix: /, backend: 'a:1'}]\n", "not offered yet");
 	bad("fastcgi: &a [{prefix: /x, socket: unix:/a}]\n", "anchors");
 }
 
