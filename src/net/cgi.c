@@ -199,6 +199,41 @@ proc_scan(struct proc **out)
 }
 
 /*
+ * 1 when every child of this process (its threads' /proc children
+ * files) is a running program: no orphan to look for, and no need to
+ * read all of /proc.  0 when there may be one, or the files are not
+ * there.  Under running_lock.
+ */
+static int
+no_orphans(void)
+{
+	struct dirent	*e;
+	DIR		*d;
+	FILE		*f;
+	char		 path[300];
+	long		 pid;
+	int		 clean = 1;
+
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return 0;
+	while (clean && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/children",
+		    e->d_name);
+		if ((f = fopen(path, "re")) == NULL) {
+			clean = 0;
+			break;
+		}
+		while (clean && fscanf(f, "%ld", &pid) == 1)
+			clean = is_running((pid_t)pid);
+		fclose(f);
+	}
+	closedir(d);
+	return clean;
+}
+
+/*
  * Kill every process below program (its pid; 0 for none) and every
  * orphan the subreaper took in; reap the orphans already dead.
  */
@@ -211,7 +246,7 @@ end_descendants(pid_t program)
 	int		 more, *below;
 
 	pthread_mutex_lock(&running_lock);
-	if ((n = proc_scan(&v)) < 0) {
+	if ((program <= 0 && no_orphans()) || (n = proc_scan(&v)) < 0) {
 		pthread_mutex_unlock(&running_lock);
 		return;
 	}
