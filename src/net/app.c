@@ -551,11 +551,30 @@ app_start(uv_loop_t *loop, const struct config_app *a, char *const *env,
 }
 
 int
-app_answer(const struct app *ap, const char **out, size_t *len,
-    size_t *hlen, const char **meta)
+app_header(const struct buf *output, const char *who, const char **out,
+    size_t *len, size_t *hlen, const char **meta)
 {
 	ssize_t	 n;
 	int	 status;
+
+	if ((n = gemini_header_parse(output->data != NULL ? output->data :
+	    "", output->len, &status)) == -1) {
+		log_warnx("%s: %s", who, output->len == 0 ? "no answer" :
+		    "not a Gemini response header");
+		*meta = "CGI error: bad response header";
+		return 42;
+	}
+	*out = output->data;
+	*len = output->len;
+	*hlen = (size_t)n;
+	return status;
+}
+
+int
+app_answer(const struct app *ap, const char **out, size_t *len,
+    size_t *hlen, const char **meta)
+{
+	char	 who[300];
 
 	*out = NULL;
 	*len = *hlen = 0;
@@ -577,17 +596,8 @@ app_answer(const struct app *ap, const char **out, size_t *len,
 	case APP_DONE:
 		break;
 	}
-	if ((n = gemini_header_parse(ap->output.data != NULL ?
-	    ap->output.data : "", ap->output.len, &status)) == -1) {
-		log_warnx("backend %s: %s", ap->pool->key, ap->output.len == 0 ?
-		    "no answer" : "not a Gemini response header");
-		*meta = "CGI error: bad response header";
-		return 42;
-	}
-	*out = ap->output.data;
-	*len = ap->output.len;
-	*hlen = (size_t)n;
-	return status;
+	snprintf(who, sizeof(who), "backend %s", ap->pool->key);
+	return app_header(&ap->output, who, out, len, hlen, meta);
 }
 
 void

@@ -47,6 +47,15 @@ struct app	*app_start(uv_loop_t *, const struct config_app *a,
  */
 int		 app_answer(const struct app *, const char **out, size_t *len,
 		    size_t *hlen, const char **meta);
+/*
+ * A whole answer output, of a program or a backend (named who, for the
+ * log, e.g. "cgi /x"): its status with *out, *len, *hlen as above, or
+ * 42 with *meta when its header is not a Gemini one (logged).
+ */
+struct buf;
+int		 app_header(const struct buf *output, const char *who,
+		    const char **out, size_t *len, size_t *hlen,
+		    const char **meta);
 /* The client is gone: give up; done(arg) still follows. */
 void		 app_abort(struct app *);
 void		 app_free(struct app *);

@@ -584,7 +584,7 @@ int
 cgi_answer(const struct cgi *cg, const char **out, size_t *len,
     size_t *hlen, const char **meta)
 {
-	ssize_t	 n;
+	char	*who;
 	int	 status;
 
 	if (cg->app != NULL)
@@ -605,16 +605,9 @@ cgi_answer(const struct cgi *cg, const char **out, size_t *len,
 	case CGI_DONE:
 		break;
 	}
-	if ((n = gemini_header_parse(cg->output.data != NULL ?
-	    cg->output.data : "", cg->output.len, &status)) == -1) {
-		log_warnx("cgi %s: %s", cg->program, cg->output.len == 0 ?
-		    "no output" : "not a Gemini response header");
-		*meta = "CGI error: bad response header";
-		return 42;
-	}
-	*out = cg->output.data;
-	*len = cg->output.len;
-	*hlen = (size_t)n;
+	who = xasprintf("cgi %s", cg->program);
+	status = app_header(&cg->output, who, out, len, hlen, meta);
+	free(who);
 	return status;
 }
 
