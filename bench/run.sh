@@ -258,6 +258,45 @@ TCPF_PID=$!
 PIDS="$PIDS $TCPF_PID"
 wait_up "$TCPF_PORT" gopher:/x || die "tcpfloor did not come up"
 
+# --- apps: one program as CGI and behind fcgiwrap (FastCGI) ---------------
+# A second capsuled answers /cgi-bin/hello by running it and /fcgi/ by
+# asking fcgiwrap to run it: the rows compare capsuled's own CPU per
+# request (the program's and fcgiwrap's are not counted).
+have_apps=0
+if command -v fcgiwrap >/dev/null 2>&1; then
+	mkdir -p "$T/capsule/cgi-bin"
+	printf '#!/bin/sh\nprintf "20 text/gemini\\r\\n# hello\\n"\n' \
+	    >"$T/capsule/cgi-bin/hello"
+	chmod 755 "$T/capsule/cgi-bin" "$T/capsule/cgi-bin/hello"
+	setsid fcgiwrap -c 8 -s "unix:$T/fcgi.sock" </dev/null >/dev/null 2>&1 &
+	FW_PID=$!
+	PIDS="$PIDS $FW_PID"
+	i=0
+	while [ ! -S "$T/fcgi.sock" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	chmod 666 "$T/fcgi.sock" 2>/dev/null
+	free_port APP_GEM
+	free_port APP_GPH
+	write_conf apps "$T/capsule" "$APP_GEM" "$APP_GPH" "cgi: cgi-bin
+cgi_max_programs: 64
+fastcgi:
+  - prefix: /fcgi
+    socket: 'unix:$T/fcgi.sock'
+    params: {SCRIPT_FILENAME: '$T/capsule/cgi-bin/hello'}
+    max_connections: 4"
+	start_capsuled apps
+	APP_PID=$SPID
+	if wait_up "$APP_GEM" /fcgi/ && wait_up "$APP_GEM" /cgi-bin/hello; then
+		have_apps=1
+	else
+		say "bench: the CGI and FastCGI capsuled did not answer; skipped"
+	fi
+else
+	say "bench: fcgiwrap not installed; the FastCGI row is skipped"
+fi
+
 # --- request scenarios, alternating servers --------------------------------
 R=$T/results
 : >"$R"
@@ -310,8 +349,20 @@ while [ $r -le "$ROUNDS" ]; do
 	run tcp-floor-4k-c32 tcpfloor "$TCPF_PID" --mode gopher \
 	    --port "$TCPF_PORT" --path /x --conns 32 --requests $GPH_N \
 	    --duration $GPH_S --warmup 500 --min-len 1000
+	if [ $have_apps = 1 ]; then
+		run app-cgi-c8 capsuled "$APP_PID" --mode gemini \
+		    --port "$APP_GEM" --path /cgi-bin/hello --conns 8 \
+		    --requests $((GEM_N / 4)) --duration $GEM_S --warmup 20 \
+		    --min-len 5
+		run app-fastcgi-c8 capsuled "$APP_PID" --mode gemini \
+		    --port "$APP_GEM" --path /fcgi/ --conns 8 \
+		    --requests $((GEM_N / 4)) --duration $GEM_S --warmup 20 \
+		    --min-len 5
+	fi
 	r=$((r + 1))
 done
+# fcgiwrap's children are in its group: stopped with it.
+[ -n "${FW_PID:-}" ] && kill -- -"$FW_PID" 2>/dev/null
 
 # --- idle connections --------------------------------------------------------
 # Extra rows: "scenario server cpu rps p50 p99 max errors rss vs target"
@@ -683,6 +734,12 @@ END {
 			p = C[post[sc[i]] SUBSEP "capsuled"]
 			vs = sprintf("post %.2fx", C[k] / p)
 			tg = "cpu <= 1.10x post: " verdict(C[k] <= 1.10 * p)
+		} else if (sc[i] == "app-fastcgi-c8" &&
+		    ("app-cgi-c8" SUBSEP "capsuled") in C && C[k] > 0) {
+			# The same program, run by fcgiwrap instead of us.
+			vs = sprintf("cgi %.2fx", C[k] / C["app-cgi-c8" SUBSEP \
+			    "capsuled"])
+			tg = "capsuled cpu only"
 		} else if (sv[i] == "capsuled" && sc[i] ~ /gopher/)
 			tg = "cpu <= 40 us: " verdict(C[k] <= 40)
 		else if (sv[i] == "tcpfloor")

@@ -33,6 +33,7 @@
 
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/config_apps.h"
 #include "core/gemini_limits.h"
 #include "core/layout.h"
 #include "core/log.h"
@@ -89,6 +90,8 @@ struct loader {
 };
 
 static int	parse_aliases(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_apps(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_bind(struct loader *, const struct field *,
 		    yaml_event_t *);
@@ -278,6 +281,9 @@ static const struct field fields[] = {
 	    1024, 1LL << 30 },
 	{ "cgi_max_programs",	parse_uint,	OFF(cgi_max_programs),
 	    1, 1000 },
+	{ "fastcgi",		parse_apps,	OFF(apps),	0, 0 },
+	{ "scgi",		parse_apps,	OFF(apps),	0, 0 },
+	{ "proxy",		parse_apps,	OFF(apps),	0, 0 },
 	{ "titan_writers",	parse_writers,	OFF(titan_writers), 0, 1000 },
 	{ "titan_max_size",	parse_size,	OFF(titan_max_size),
 	    1024, 1LL << 30 },
@@ -1416,6 +1422,27 @@ parse_proxies(struct loader *l, const struct field *f, yaml_event_t *ev)
 	    &l->c->nproxy_protocol);
 }
 
+/* "fastcgi", "scgi", "proxy": core/config_apps.c reads the entries. */
+static int
+parse_apps(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	struct config_apps_in	 in = { &l->parser, l->data, l->len,
+				     l->confdir, 0 };
+	yaml_mark_t		 m;
+	char			 msg[256];
+
+	if (config_apps_parse(&in, f->key, ev, &l->c->apps, &l->c->napps,
+	    &m, msg, sizeof(msg)) == -1)
+		return fail(l, m, "%s", msg);
+	return 0;
+}
+
+int
+config_has_backends(const struct config *c)
+{
+	return c->napps > 0;
+}
+
 /*
  * One entry of "titan_writers": a SHA-256 fingerprint, 64 hex digits in
  * any case, colons and blanks allowed between them; stored lower-case.
@@ -2323,6 +2350,7 @@ config_free(struct config *c)
 	free(c->mount);
 	free(c->index);
 	free(c->cgi);
+	config_apps_free(c->apps, c->napps);
 	util_free_strings(c->titan_writers, c->ntitan_writers);
 	free_zones(c->zones, c->nzones);
 	util_free_strings(c->link_aliases, c->nlink_aliases);

@@ -19,6 +19,8 @@
 /* Served at /robots.txt unless the file says otherwise: allow all. */
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
 
+struct config_app;
+
 /*
  * One more name served on the Gemini port ("hosts:"), with a capsule
  * and a certificate of its own.  The top-level hostname, capsule and
@@ -206,6 +208,13 @@ struct config {
 	unsigned	 cgi_timeout_ms; /* a program's time to answer */
 	size_t		 cgi_max_output; /* bytes of one answer, header too */
 	unsigned	 cgi_max_programs; /* running at once, per worker */
+	/*
+	 * Application backends (core/config_apps.h): prefixes answered by
+	 * a FastCGI or SCGI server, or proxied to a Gemini server; the
+	 * entries of "fastcgi", "scgi" and "proxy" in that order.
+	 */
+	struct config_app *apps;	/* owned */
+	size_t		 napps;
 
 	/*
 	 * Writers: client certificates (SHA-256 of the DER, lower-case

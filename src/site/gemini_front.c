@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/config_apps.h"
 #include "core/layout.h"
 #include "proto/gemini.h"
 #include "proto/titan.h"
@@ -52,7 +53,10 @@ gemini_front_answer(const struct gemini_front *gf,
 	    gf->hosts[h].hostname, req->url.path)) != -1 &&
 	    zone_check(gf->cfg, (size_t)z, gc->zone, r) == -1)
 		return GEMINI_FRONT_ANSWER;
-	if (layout_under(gf->hosts[h].cgi, req->url.path))
+	/* Programs, and the servers of "fastcgi", "scgi" and "proxy". */
+	if (layout_under(gf->hosts[h].cgi, req->url.path) ||
+	    config_app_find(gf->hosts[h].apps, gf->hosts[h].napps,
+	    gf->hosts[h].hostname, req->url.path) != NULL)
 		return GEMINI_FRONT_CGI;
 	rreq.proto = PROTO_GEMINI;
 	rreq.path = req->url.path;

@@ -10,7 +10,9 @@
  *  - its response sent as written: a 2x with its body, a 30 or 51
  *    without one;
  *  - 42 for a bad header, for no output, past cgi_timeout (the program
- *    and the child it started are killed) and past cgi_max_output;
+ *    and the child it started are killed, also one that called
+ *    setsid(), and an orphaned grandchild that did) and past
+ *    cgi_max_output;
  *  - 51 for a file that is not executable, a dot-file, one with two hard
  *    links, a missing one and the directory itself; 42 for one the server's user may not run;
  *    Gopher never runs a program;
@@ -95,6 +97,15 @@ make_capsule(void)
 	snprintf(body, sizeof(body),
 	    "sleep 60 &\necho $! >'%s/child.pid'\nwait\n", spool);
 	prog("slow.cgi", body, 0755);
+	/* A child in a session of its own: out of the program's group. */
+	snprintf(body, sizeof(body),
+	    "setsid sleep 60 &\necho $! >'%s/child.pid'\nwait\n", spool);
+	prog("setsid.cgi", body, 0755);
+	/* The same, its parent gone at once: an orphan, no longer below. */
+	snprintf(body, sizeof(body),
+	    "sh -c \"setsid sleep 60 & echo \\$! >'%s/child.pid'\"\n"
+	    "sleep 60\n", spool);
+	prog("orphan.cgi", body, 0755);
 	prog("big.cgi",
 	    "printf '20 text/plain\\r\\n'\ni=0\n"
 	    "while [ $i -lt 1000 ]; do\n"
@@ -288,6 +299,19 @@ test_answers(const struct e2e_server *s)
 	reply_free(&r);
 	/* Its child, in its process group, is killed with it. */
 	OK(child_gone(), "past cgi_timeout: the program's child was killed");
+	/* Nor does a descendant that left the group with setsid(). */
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/setsid.cgi");
+	STR_EQ(r.header, "42 CGI error: no answer in time",
+	    "setsid child: 42 at cgi_timeout");
+	reply_free(&r);
+	OK(child_gone(), "past cgi_timeout: a child in a session of its "
+	    "own was killed");
+	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/orphan.cgi");
+	STR_EQ(r.header, "42 CGI error: no answer in time",
+	    "orphaned setsid grandchild: 42 at cgi_timeout");
+	reply_free(&r);
+	OK(child_gone(), "past cgi_timeout: an orphaned grandchild in a "
+	    "session of its own was killed");
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/cgi-bin/plain.txt");
 	STR_EQ(r.header, "51 Not found", "not executable: 51");

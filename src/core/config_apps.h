@@ -1,0 +1,86 @@
+/*
+ * config_apps.h -- the application backends of the configuration:
+ * "fastcgi" and "scgi" (a path prefix answered by a running FastCGI or
+ * SCGI server) and "proxy" (a prefix or a host answered by another
+ * Gemini server).
+ *
+ * config.c hands each of those keys' values to config_apps_parse();
+ * the entries live in struct config's apps (one array for the three
+ * keys), and net/app.c and net/gproxy.c answer what config_app_find()
+ * routes to them.  Knows libyaml and the shape of an entry, nothing of
+ * sockets.
+ */
+#ifndef CAPSULED_CONFIG_APPS_H
+#define CAPSULED_CONFIG_APPS_H
+
+#include <stddef.h>
+
+#include <yaml.h>
+
+struct config;
+
+enum config_app_kind {
+	CONFIG_APP_FASTCGI,
+	CONFIG_APP_SCGI,
+	CONFIG_APP_PROXY,
+};
+
+struct config_app {
+	enum config_app_kind kind;
+	char		*prefix;	/* owned: "/app" or "/" (no trailing
+					   slash but for "/") */
+	char		*host;		/* owned: only this host's requests;
+					   NULL: every host's */
+	char		*path;		/* owned: a Unix socket's path, or
+					   NULL for TCP */
+	char		*addr;		/* owned: TCP: an IP address (or a
+					   host name for proxy), else NULL */
+	int		 port;		/* TCP */
+	char		**params;	/* owned: "NAME=value" added to the
+					   environment (fastcgi, scgi) */
+	size_t		 nparams;
+	char		*sni;		/* owned, proxy: the name the backend
+					   is asked for; default addr */
+	char		*client_cert;	/* owned, proxy: presented to the */
+	char		*client_key;	/* backend, both or NULL */
+	unsigned	 max_conns;	/* in flight per worker */
+};
+
+/* What config.c lends the parser: its libyaml parser and input. */
+struct config_apps_in {
+	yaml_parser_t	*parser;
+	const char	*data;		/* the whole input, for messages */
+	size_t		 len;
+	const char	*confdir;	/* absolute: anchors relative paths */
+	int		 proxy_ok;	/* 1: read "proxy" entries (a test);
+					   0: refuse them, none answers yet */
+};
+
+/*
+ * The value of key ("fastcgi", "scgi" or "proxy"), whose first event
+ * is ev: a list of entries, or null for none, appended to *v (*n
+ * entries).  Returns 0, or -1 with *mark and msg[0..msglen) saying
+ * what is wrong ("fastcgi: ..."); entries appended before the error
+ * stay in *v for config_apps_free().
+ */
+int	 config_apps_parse(const struct config_apps_in *, const char *key,
+	    const yaml_event_t *ev, struct config_app **v, size_t *n,
+	    yaml_mark_t *mark, char *msg, size_t msglen);
+void	 config_apps_free(struct config_app *v, size_t n);
+
+/*
+ * The entry of v[0..n) that answers path (a decoded request path,
+ * "/...") on the host named hostname: of those whose host is that or
+ * NULL, the one with the longest prefix that is path or a parent of
+ * it; NULL when none is.
+ */
+const struct config_app *config_app_find(const struct config_app *v,
+	    size_t n, const char *hostname, const char *path);
+/*
+ * 1 when any backend is configured (the server then opens sockets to
+ * other servers: a sandbox must allow socket() and connect()).
+ * Defined in config.c, which owns struct config.
+ */
+int	 config_has_backends(const struct config *);
+
+#endif
