@@ -63,6 +63,11 @@ struct watch	*watch_start(uv_loop_t *loop, const char *dir,
 		    unsigned debounce_ms, watch_fn fn, void *arg);
 /* Stop: no call back after this; memory goes when the handles close. */
 void		 watch_stop(struct watch *);
+/*
+ * Directories one capsule may watch from its next watch_start() on; 0
+ * (the default): a quarter of fs.inotify.max_user_watches.  For tests.
+ */
+void		 watch_limit(size_t n);
 /* Directories watched right now (the capsule counts); for tests. */
 int		 watch_count(const struct watch *);
 /* The capsule directory, as given to watch_start(). */

@@ -367,6 +367,44 @@ test_watch(void)
 	close(fd);
 	run_for(100);
 	INT_EQ(ncalls, before, "a hidden file in a bundle: no rebuild");
+
+	/*
+	 * A bundle's folders, however deep: their files are served from
+	 * memory too, so an edit or an rm there must make a new site.
+	 */
+	before = ncalls;
+	snprintf(a, sizeof(a), "mkdir -p '%s/posts/2024-01-07-b/img/big'",
+	    wdir);
+	OK(system(a) == 0, "mkdir -p the bundle's img/big");
+	run_for(100);
+	OK(ncalls > before, "a bundle's sub-folder made: a rebuild");
+	INT_EQ(watch_count(w), 5, "the bundle, img and img/big watched");
+	before = ncalls;
+	fd = open_in("posts/2024-01-07-b/img/big/x.png");
+	piece(fd, "PNG one");
+	run_for(60);
+	INT_EQ(watch_held(w, "posts/2024-01-07-b/img/big/x.png",
+	    ARCHIVE_ASK_BEFORE), 1, "a file deep in a bundle being written");
+	close(fd);
+	run_for(100);
+	OK(ncalls > before, "a file deep in a bundle edited: a rebuild");
+	before = ncalls;
+	snprintf(a, sizeof(a), "%s/posts/2024-01-07-b/img/big/x.png", wdir);
+	OK(unlink(a) == 0, "rm img/big/x.png");
+	run_for(100);
+	OK(ncalls > before, "a file deep in a bundle removed: a rebuild");
+	before = ncalls;
+	snprintf(a, sizeof(a), "%s/posts/2024-01-07-b/img/big", wdir);
+	snprintf(b, sizeof(b), "%s/posts/2024-01-07-b/big", wdir);
+	OK(rename(a, b) == 0, "mv img/big big");
+	run_for(100);
+	INT_EQ(watch_count(w), 5, "moved: watched under its new name");
+	fd = open_in("posts/2024-01-07-b/big/y.png");
+	piece(fd, "PNG two");
+	close(fd);
+	run_for(100);
+	OK(ncalls > before, "a file in the moved folder: a rebuild");
+
 	snprintf(a, sizeof(a), "rm -rf '%s/posts/2024-01-07-b'", wdir);
 	OK(system(a) == 0, "rm -r the bundle");
 	run_for(100);
