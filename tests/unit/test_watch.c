@@ -3,11 +3,14 @@
  * watch (app/watch.c) on a real loop over a temp capsule, and what the
  * archive does with what it says (archive_reload_held()).
  */
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -586,11 +589,122 @@ test_many(void)
 	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
 }
 
+/* ---- what the walk may not reach -------------------------------------- */
+
+#define NOUT	21		/* out/ and its folders */
+
+static atomic_int	 swapping;
+static char		 swap_a[256], swap_b[256];
+
+/* files/x and files/.l (a link out of the capsule) change places. */
+static void
+swapper(void *arg)
+{
+	(void)arg;
+	while (atomic_load(&swapping))
+		(void)renameat2(AT_FDCWD, swap_a, AT_FDCWD, swap_b,
+		    RENAME_EXCHANGE);
+}
+
+/*
+ * A folder swapped for a link to somewhere else while the watch walks
+ * (RENAME_EXCHANGE, over and over): nothing out of the capsule is ever
+ * opened (a walk opens what it lists: inotify's IN_OPEN tells, where a
+ * watch so made would go again within microseconds), however the walk
+ * and the swaps fall.
+ */
+static void
+test_swapped(void)
+{
+	uv_thread_t	 t;
+	uint64_t	 t0;
+	char		 cmd[1024], y[300], outdir[200];
+	char		 evbuf[4096]
+	    __attribute__((aligned(__alignof__(struct inotify_event))));
+	int		 i, spy, rounds = 0, opened;
+
+	snprintf(wdir, sizeof(wdir), "%s/swap", top);
+	snprintf(outdir, sizeof(outdir), "%s/out", top);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/files/x/s' && "
+	    "ln -s '%s' '%s/files/.l' && cd '%s' && mkdir -p "
+	    "`seq -f d%%g 1 %d`", wdir, outdir, wdir, outdir, NOUT - 1);
+	test_mkdir(top, "out");
+	OK(system(cmd) == 0, "a capsule, and folders out of it");
+	spy = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	OK(spy != -1, "inotify");
+	for (i = 0; i < NOUT; i++) {
+		snprintf(y, sizeof(y), i > 0 ? "%s/d%d" : "%s", outdir, i);
+		OK(inotify_add_watch(spy, y, IN_OPEN | IN_ONLYDIR) != -1,
+		    "out/... spied on");
+	}
+	snprintf(swap_a, sizeof(swap_a), "%s/files/x", wdir);
+	snprintf(swap_b, sizeof(swap_b), "%s/files/.l", wdir);
+	snprintf(y, sizeof(y), "%s/files/y", wdir);
+	OK(uv_loop_init(&loop) == 0, "loop");
+	w = watch_start(&loop, wdir, 5, on_change, NULL);
+	OK(w != NULL, "watch_start");
+	if (w == NULL)
+		return;
+	atomic_store(&swapping, 1);
+	OK(uv_thread_create(&t, swapper, NULL) == 0, "swapper");
+	/* A directory made and removed: a pass over files/ each time. */
+	t0 = uv_hrtime();
+	while ((opened = read(spy, evbuf, sizeof(evbuf))) <= 0 &&
+	    uv_hrtime() - t0 < 1500 * 1000000ULL) {
+		(void)mkdir(y, 0755);
+		run_for(10);
+		(void)rmdir(y);
+		run_for(10);
+		rounds++;
+	}
+	atomic_store(&swapping, 0);
+	uv_thread_join(&t);
+	OK(opened > 0 || rounds > 10, "the watch walked files/ again and "
+	    "again");
+	OK(opened <= 0, "no folder out of the capsule opened");
+	close(spy);
+	watch_stop(w);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
+}
+
+/*
+ * One capsule watches so many directories at most: the others keep
+ * theirs (watch_limit(); a quarter of fs.inotify.max_user_watches by
+ * default).
+ */
+static void
+test_budget(void)
+{
+	char	 cmd[1024];
+
+	snprintf(wdir, sizeof(wdir), "%s/budget", top);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/posts' '%s/files/a/b/c' "
+	    "'%s/files/d'", wdir, wdir, wdir);
+	OK(system(cmd) == 0, "a capsule of seven directories");
+	OK(uv_loop_init(&loop) == 0, "loop");
+	watch_limit(5);
+	w = watch_start(&loop, wdir, 5, on_change, NULL);
+	watch_limit(0);
+	OK(w != NULL, "watch_start");
+	if (w == NULL)
+		return;
+	INT_EQ(watch_count(w), 5, "five watched, no more");
+	watch_stop(w);
+	w = watch_start(&loop, wdir, 5, on_change, NULL);
+	INT_EQ(w != NULL ? watch_count(w) : 0, 7, "the default: all seven");
+	watch_stop(w);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_archive_held),
 	TEST(test_archive_asks),
 	TEST(test_watch),
 	TEST(test_many),
+	TEST(test_swapped),
+	TEST(test_budget),
 };
 
 int
