@@ -688,6 +688,20 @@ keep_dir(struct watch *w, int fd, char *rel, const struct stat *st)
 	return d;
 }
 
+/* The watch of rel/name when it is still the directory st, or NULL. */
+static struct wdir *
+seen(const struct watch *w, const char *rel, const char *name,
+    const struct stat *st)
+{
+	struct wdir	*d;
+	char		*path = xasprintf("%s/%s", rel, name);
+
+	d = bundle_dir(w, path, hash_str(path));
+	free(path);
+	return d != NULL && d->dev == st->st_dev && d->ino == st->st_ino ?
+	    d : NULL;
+}
+
 /*
  * Every directory beneath the one open on dfd (rel, depth folders below
  * posts/ or files/), none hidden, depth first; each opened beneath its
@@ -715,7 +729,24 @@ walk(struct watch *w, int dfd, const char *rel, int depth)
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
 		    de->d_type != DT_UNKNOWN))
 			continue;
-		/* ELOOP: a link; ENOTDIR: a file. */
+		/*
+		 * A folder watched already with no folder in it (two links:
+		 * its name and "."; btrfs says one, and is walked) costs one
+		 * fstatat, which follows no link: most of a big tree.
+		 */
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		d = seen(w, rel, de->d_name, &st);
+		if (d != NULL && st.st_nlink == 2) {
+			d->pass = w->pass;
+			continue;
+		}
+		if (d == NULL && (size_t)watch_count(w) >= w->budget) {
+			w->over++;	/* not even opened */
+			continue;
+		}
+		/* ELOOP: a link; ENOTDIR: a file (both swapped in). */
 		if ((cfd = openat(dfd, de->d_name, WATCH_OPEN)) == -1)
 			continue;
 		if (fstat(cfd, &st) == 0 && (d = keep_dir(w, cfd,
