@@ -80,7 +80,7 @@ dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		**names = NULL, why[160];
+	char		**names = NULL, why[160], other[NAME_MAX + 24];
 	const char	*bundle;
 	size_t		 n = 0, cap = 0;
 	int		 fd, fd2;
@@ -127,6 +127,14 @@ dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
 		}
 		names[n++] = bundle ? xasprintf("%s/%s", de->d_name, bundle) :
 		    xstrdup(de->d_name);
+		/* Both: index.md is the post, index.gmi no file of it. */
+		snprintf(other, sizeof(other), "posts/%s/index.gmi",
+		    de->d_name);
+		if (bundle != NULL && strcmp(bundle, "index.md") == 0 &&
+		    faccessat(fd, other + 6, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+			archive_warn(a, other, 1, 1, "index.md is this "
+			    "bundle's post: index.gmi is neither read nor "
+			    "served", 0);
 	}
 	closedir(d);
 	if (n > 1)
