@@ -21,7 +21,11 @@
  *
  * Every watched directory is a struct wdir, with the device and inode
  * it was when the watch began, so that one replaced under us (rm -r
- * posts; mkdir posts) is watched again.  struct watch counts its open
+ * posts; mkdir posts) is watched again.  The notifier finds them by
+ * watch descriptor and a watch its folders by name in hash chains, so
+ * an event, a lookup and a folder gone cost O(1) whatever their number;
+ * a pass over every folder (a walk from descriptors it holds, following
+ * no link) runs only once a directory came or went, once per rebuild.  struct watch counts its open
  * handles (its two timers) and is freed with the last one.  The
  * unsettled set is the one thing another thread reads (watch_held(),
  * from the loader during a build): it is guarded by mtx.
