@@ -20,19 +20,11 @@
 static char	 top[64];
 static char	 logpath[128];
 
+/* Lines of the log so far that have needle. */
 static int
 logged(const char *needle)
 {
-	FILE	*f;
-	char	 line[1024];
-	int	 n = 0;
-
-	if ((f = fopen(logpath, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		n += strstr(line, needle) != NULL;
-	fclose(f);
-	return n;
+	return test_count_lines(logpath, needle);
 }
 
 /* Can name beside p's index be opened as one of its files? */

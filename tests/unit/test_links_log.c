@@ -35,16 +35,7 @@ config_for(struct config *c, const char *dir)
 static int
 logged(const char *needle)
 {
-	FILE	*f;
-	char	 line[1024];
-	int	 n = 0;
-
-	if ((f = fopen(logpath, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		n += strstr(line, needle) != NULL;
-	fclose(f);
-	return n;
+	return test_count_lines(logpath, needle);
 }
 
 /* A post with n links to posts that are not there (to's). */
