@@ -57,6 +57,7 @@
  * capsule seldom more than five.
  */
 #define WATCH_MAX_DEPTH	32
+#define WATCH_READS	16	/* reads of events per turn of the loop */
 /*
  * How long a file being written may be quiet, still open, before it is
  * taken as it is.  Editors, cp, rsync and Titan close within
@@ -986,13 +987,19 @@ on_readable(uv_poll_t *h, int status, int events)
 	    __attribute__((aligned(__alignof__(struct inotify_event))));
 	ssize_t				 n;
 	char				*p;
+	int				 reads;
 
 	if (status < 0) {
 		log_warnx("watch: inotify: %s", uv_strerror(status));
 		return;
 	}
 	atomic_fetch_add(&nt->reading, 1);	/* odd: caught_up() waits */
-	for (;;) {
+	/*
+	 * A bounded batch: one who makes events as fast as they are read
+	 * (a rename loop) must not keep the loop here; the poll calls
+	 * again at once for the rest.
+	 */
+	for (reads = 0; reads < WATCH_READS; reads++) {
 		if ((n = read(nt->fd, buf, sizeof(buf))) == -1) {
 			if (errno == EINTR)
 				continue;
