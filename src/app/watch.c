@@ -827,8 +827,10 @@ sync_dirs(struct watch *w, int owned)
 		    d->ino != st.st_ino)) {
 			close_dir(d);
 			w->sub[i] = d = NULL;
+			owned = 1;	/* its folders are to forget */
 		}
 		if (d == NULL && isdir) {
+			owned = 1;	/* what it holds is new too */
 			path = xasprintf("%s/%s", w->dir, subdirs[i]);
 			w->sub[i] = open_dir(w, fd[i], path, subdirs[i], &st);
 			free(path);
