@@ -21,14 +21,20 @@
  *
  * Every watched directory is a struct wdir, with the device and inode
  * it was when the watch began, so that one replaced under us (rm -r
- * posts; mkdir posts) is watched again.  struct watch counts its open
+ * posts; mkdir posts) is watched again.  The notifier finds them by
+ * watch descriptor and a watch its folders by name in hash chains, so
+ * an event, a lookup and a folder gone cost O(1) whatever their number;
+ * a pass over every folder (a walk from descriptors it holds, following
+ * no link) runs only once a directory came or went, once per rebuild.  struct watch counts its open
  * handles (its two timers) and is freed with the last one.  The
  * unsettled set is the one thing another thread reads (watch_held(),
  * from the loader during a build): it is guarded by mtx.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,11 +44,20 @@
 #include <unistd.h>
 
 #include "app/watch.h"
+#include "core/hash.h"
 #include "core/log.h"
 #include "core/util.h"
 
 #define WATCH_NSUB	4
 #define WATCH_MAX_WAIT	10	/* debounces, at most, after the first */
+/*
+ * Folders below posts/ or files/ watched, at most: one descriptor is
+ * open per level while they are walked.  Deeper ones wait for a SIGHUP
+ * (said in the log); a Gemini URL has room for about 500 levels, a
+ * capsule seldom more than five.
+ */
+#define WATCH_MAX_DEPTH	32
+#define WATCH_READS	16	/* reads of events per turn of the loop */
 /*
  * How long a file being written may be quiet, still open, before it is
  * taken as it is.  Editors, cp, rsync and Titan close within
@@ -64,11 +79,16 @@ struct wdir {
 	struct watch	*w;
 	const char	*name;		/* "" for the capsule, else subdirs[],
 					   else own */
-	char		*own;		/* a bundle's "posts/<folder>", a
-					   directory under files/, or NULL */
-	int		 kept;		/* sync_owned(): still there */
+	char		*own;		/* a folder beneath posts/ ("posts/<
+					   bundle>/img"), a directory beneath
+					   files/, or NULL */
+	uint64_t	 hash;		/* hash_str(own) */
+	size_t		 idx;		/* own: its place in w->bundles */
+	unsigned	 pass;		/* own: the sync_owned() that saw it */
 	dev_t		 dev;		/* which directory: replaced ones */
 	ino_t		 ino;		/* are watched again */
+	struct wdir	*wdnext;	/* the notifier's chain of its wd */
+	struct wdir	*relnext;	/* own: w->rtab's chain */
 };
 
 /* A file being written: its name in the capsule and its last event. */
@@ -84,12 +104,17 @@ struct notifier {
 	uv_poll_t	 poll;
 	struct watch	**w;		/* the watches on it; owned array */
 	size_t		 nw, capw;
+	/* Every watch's directories by wd (one inotify event: O(1)). */
+	struct wdir	**tab;		/* owned array, tabcap chains */
+	size_t		 tabcap, ndirs;
 	/* Odd while on_readable() takes events: read by the loader. */
 	atomic_uint	 reading;
 };
 
 /* The notifier new watches join (NULL: none yet, or it is closing). */
 static struct notifier	*notifier;
+/* watch_limit(): directories one capsule may watch; 0: budget(). */
+static size_t		 limit;
 
 struct watch {
 	uv_loop_t	*loop;
@@ -103,9 +128,16 @@ struct watch {
 	uint64_t	 first;		/* uv_now() of the first such change */
 	struct wdir	*root;
 	struct wdir	*sub[WATCH_NSUB];
-	struct wdir	**bundles;	/* the folders of posts/, and every
-					   directory under files/; owned */
-	size_t		 nbundles;
+	struct wdir	**bundles;	/* every folder beneath posts/ and
+					   directory beneath files/; owned */
+	size_t		 nbundles, capbundles;
+	struct wdir	**rtab;		/* bundles by name; owned array */
+	size_t		 rtabcap;
+	unsigned	 pass;		/* sync_owned() passes so far */
+	int		 resync;	/* a directory came or went: pass due */
+	size_t		 budget;	/* directories it may watch */
+	size_t		 over, deep;	/* left out by the last pass */
+	int		 warned;	/* and it said so */
 	int		 nopen;		/* handles not yet closed */
 	int		 stopping;
 	struct notifier	*nt;		/* NULL: not joined */
@@ -126,7 +158,7 @@ static void	on_closed(uv_handle_t *);
 
 /* ---- debounce --------------------------------------------------------- */
 
-static void	sync_dirs(struct watch *);
+static void	sync_dirs(struct watch *, int);
 
 static void
 on_quiet(uv_timer_t *t)
@@ -136,7 +168,8 @@ on_quiet(uv_timer_t *t)
 	w->due = 0;
 	if (w->stopping)
 		return;
-	sync_dirs(w);
+	sync_dirs(w, w->resync);
+	w->resync = 0;
 	w->fn(w->arg, w->dir);
 }
 
@@ -372,60 +405,232 @@ on_settle(uv_timer_t *t)
 #define WATCH_MASK	(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | \
 			 IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | \
 			 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+#define WATCH_OPEN	(O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
-/* Does a directory of w other than d have watch descriptor wd? */
-static int
-uses_wd(const struct watch *w, int wd, const struct wdir *d)
+/* A power of two at least n, and 16 at least. */
+static size_t
+pow2_for(size_t n)
 {
-	size_t	 i;
+	size_t	 cap = 16;
 
-	if (w->root != NULL && w->root != d && w->root->wd == wd)
-		return 1;
-	for (i = 0; i < WATCH_NSUB; i++)
-		if (w->sub[i] != NULL && w->sub[i] != d &&
-		    w->sub[i]->wd == wd)
-			return 1;
-	for (i = 0; i < w->nbundles; i++)
-		if (w->bundles[i] != d && w->bundles[i]->wd == wd)
-			return 1;
-	return 0;
+	while (cap < n)
+		cap *= 2;
+	return cap;
+}
+
+/* nt->tab: every directory of every watch of nt, chained by wd. */
+static void
+nt_link(struct notifier *nt, struct wdir *d)
+{
+	struct wdir	**tab, *e, *next;
+	size_t		 i, cap;
+
+	if (nt->ndirs + 1 > nt->tabcap) {
+		cap = pow2_for(2 * (nt->ndirs + 1));
+		tab = xcalloc(cap, sizeof(*tab));
+		for (i = 0; i < nt->tabcap; i++)
+			for (e = nt->tab[i]; e != NULL; e = next) {
+				next = e->wdnext;
+				e->wdnext = tab[(unsigned)e->wd & (cap - 1)];
+				tab[(unsigned)e->wd & (cap - 1)] = e;
+			}
+		free(nt->tab);
+		nt->tab = tab;
+		nt->tabcap = cap;
+	}
+	i = (unsigned)d->wd & (nt->tabcap - 1);
+	d->wdnext = nt->tab[i];
+	nt->tab[i] = d;
+	nt->ndirs++;
+}
+
+/* d out of nt->tab; 1 when another directory still has its wd. */
+static int
+nt_unlink(struct notifier *nt, struct wdir *d)
+{
+	struct wdir	**pp, *e;
+	int		 shared = 0;
+
+	if (nt->tabcap == 0)
+		return 0;
+	for (pp = &nt->tab[(unsigned)d->wd & (nt->tabcap - 1)];
+	    (e = *pp) != NULL;) {
+		if (e == d) {
+			*pp = e->wdnext;
+			nt->ndirs--;
+			continue;
+		}
+		shared |= e->wd == d->wd;
+		pp = &e->wdnext;
+	}
+	return shared;
+}
+
+/* The directory of w (any watch: NULL) with watch descriptor wd. */
+static struct wdir *
+nt_find(const struct notifier *nt, int wd, const struct watch *w)
+{
+	struct wdir	*e;
+
+	if (nt == NULL || nt->tabcap == 0)
+		return NULL;
+	for (e = nt->tab[(unsigned)wd & (nt->tabcap - 1)]; e != NULL;
+	    e = e->wdnext)
+		if (e->wd == wd && (w == NULL || e->w == w))
+			return e;
+	return NULL;
+}
+
+static struct wdir *
+by_wd(const struct watch *w, int wd)
+{
+	return nt_find(w->nt, wd, w);
+}
+
+/* w->rtab: the directories of w->bundles, chained by name. */
+static void
+rel_link(struct watch *w, struct wdir *d)
+{
+	struct wdir	**tab, *e, *next;
+	size_t		 i, cap;
+
+	if (w->nbundles > w->rtabcap) {
+		cap = pow2_for(2 * w->nbundles);
+		tab = xcalloc(cap, sizeof(*tab));
+		for (i = 0; i < w->rtabcap; i++)
+			for (e = w->rtab[i]; e != NULL; e = next) {
+				next = e->relnext;
+				e->relnext = tab[e->hash & (cap - 1)];
+				tab[e->hash & (cap - 1)] = e;
+			}
+		free(w->rtab);
+		w->rtab = tab;
+		w->rtabcap = cap;
+	}
+	i = d->hash & (w->rtabcap - 1);
+	d->relnext = w->rtab[i];
+	w->rtab[i] = d;
+}
+
+static void
+rel_unlink(struct watch *w, struct wdir *d)
+{
+	struct wdir	**pp;
+
+	if (w->rtabcap == 0)
+		return;
+	for (pp = &w->rtab[d->hash & (w->rtabcap - 1)]; *pp != NULL;
+	    pp = &(*pp)->relnext)
+		if (*pp == d) {
+			*pp = d->relnext;
+			return;
+		}
+}
+
+/* The watch of the folder rel ("posts/<folder>", "files/a"), or NULL. */
+static struct wdir *
+bundle_dir(const struct watch *w, const char *rel, uint64_t hash)
+{
+	struct wdir	*e;
+
+	if (w->rtabcap == 0)
+		return NULL;
+	for (e = w->rtab[hash & (w->rtabcap - 1)]; e != NULL; e = e->relnext)
+		if (e->hash == hash && strcmp(e->own, rel) == 0)
+			return e;
+	return NULL;
 }
 
 static void
 close_dir(struct wdir *d)
 {
 	struct notifier	*nt = d->w->nt;
-	size_t		 i;
-	int		 shared = 0;
 
-	/* The kernel hands out one descriptor per inode: maybe shared. */
-	for (i = 0; nt != NULL && i < nt->nw && !shared; i++)
-		shared = uses_wd(nt->w[i], d->wd, d);
-	/* EINVAL: the directory went, and its watch with it. */
-	if (!shared && nt != NULL)
+	/*
+	 * The kernel hands out one descriptor per inode: maybe shared (a
+	 * folder renamed is watched under its new name before its old one
+	 * goes; one capsule may hold another).  EINVAL: the directory went,
+	 * and its watch with it.
+	 */
+	if (nt != NULL && !nt_unlink(nt, d))
 		(void)inotify_rm_watch(nt->fd, d->wd);
 	free(d->own);
 	free(d);
 }
 
+/* A directory of w->bundles out of it and closed: O(1). */
+static void
+drop_bundle(struct watch *w, struct wdir *d)
+{
+	size_t	 i = d->idx;
+
+	rel_unlink(w, d);
+	w->bundles[i] = w->bundles[--w->nbundles];
+	w->bundles[i]->idx = i;
+	close_dir(d);
+}
+
+/* Set by the first attempt: no /proc (a chroot), watch by name. */
+static int	 noproc;
+
+/*
+ * An inotify watch of the directory fd is open on, whatever its names
+ * have become since it was opened: /proc/self/fd/N is the open file
+ * itself, not a name looked up again.  Without /proc (a chroot) the
+ * path is watched, its last name not followed, and then checked to be
+ * the directory fd is; a watch of something else is removed at once.
+ * XXX: a link swapped in and back between the two checks goes unseen
+ * there; openat2() cannot help, as inotify takes a name.
+ */
+static int
+add_watch(struct notifier *nt, int fd, const char *path, uint32_t mask,
+    const struct stat *st)
+{
+	struct stat	 now;
+	char		 proc[64];
+	int		 wd, saved;
+
+	if (!noproc) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		if ((wd = inotify_add_watch(nt->fd, proc, mask)) != -1 ||
+		    errno != ENOENT)
+			return wd;
+		noproc = 1;
+		log_debug("watch: no /proc: directories watched by name");
+	}
+	if ((wd = inotify_add_watch(nt->fd, path, mask | IN_DONT_FOLLOW)) ==
+	    -1)
+		return -1;
+	if (lstat(path, &now) == 0 && now.st_dev == st->st_dev &&
+	    now.st_ino == st->st_ino)
+		return wd;
+	saved = nt_find(nt, wd, NULL) != NULL;
+	if (!saved)
+		(void)inotify_rm_watch(nt->fd, wd);
+	log_warnx("watch %s: replaced while it was watched; not watched",
+	    path);
+	errno = ESTALE;
+	return -1;
+}
+
+/*
+ * Watch the directory open on fd (path: for the log and without /proc;
+ * name: as struct wdir's).  NULL, logged, when it cannot be.
+ */
 static struct wdir *
-open_dir(struct watch *w, const char *path, const char *name,
+open_dir(struct watch *w, int fd, const char *path, const char *name,
     const struct stat *st)
 {
 	struct wdir	*d;
-	uint32_t	 mask = WATCH_MASK;
 	int		 wd;
 
-	/* lstat: the archive does not follow a symlinked posts/. */
-	if (*name != '\0')
-		mask |= IN_DONT_FOLLOW;
-	if ((wd = inotify_add_watch(w->nt->fd, path, mask)) == -1) {
+	if ((wd = add_watch(w->nt, fd, path, WATCH_MASK, st)) == -1) {
 		/* ENOSPC: fs.inotify.max_user_watches is used up. */
 		if (errno == ENOSPC)
 			log_warnx("watch %s: no inotify watch left "
 			    "(fs.inotify.max_user_watches); changes there "
 			    "need a SIGHUP", path);
-		else
+		else if (errno != ESTALE)
 			log_warn("watch %s: changes there need a SIGHUP",
 			    path);
 		return NULL;
@@ -436,188 +641,215 @@ open_dir(struct watch *w, const char *path, const char *name,
 	d->name = name;
 	d->dev = st->st_dev;
 	d->ino = st->st_ino;
+	nt_link(w->nt, d);
 	log_debug("watch: %s", path);
 	return d;
 }
 
-/* The watch of the folder rel ("posts/<folder>", "files/a"), or NULL. */
+/*
+ * rel (owned: taken), open on fd as st, is a folder to watch: its watch
+ * (the one it has, or a new one) is marked as found by this pass.
+ * NULL when it is not watched.
+ */
 static struct wdir *
-bundle_dir(const struct watch *w, const char *rel)
+keep_dir(struct watch *w, int fd, char *rel, const struct stat *st)
 {
-	size_t	 i;
-
-	for (i = 0; i < w->nbundles; i++)
-		if (strcmp(w->bundles[i]->own, rel) == 0)
-			return w->bundles[i];
-	return NULL;
-}
-
-/*
- * rel (owned: taken) is a directory to watch when it is one and no
- * link: its watch (the one it has, or a new one) goes into keep.
- * Returns 1 when it is watched.
- */
-static int
-keep_dir(struct watch *w, char *rel, struct wdir ***keep, size_t *n)
-{
-	struct wdir	*d = NULL;
-	struct stat	 st;
-	char		*path = xasprintf("%s/%s", w->dir, rel);
-
-	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if ((d = bundle_dir(w, rel)) != NULL &&
-		    (d->dev != st.st_dev || d->ino != st.st_ino))
-			d = NULL;	/* replaced: watched anew */
-		if (d == NULL && (d = open_dir(w, path, rel, &st)) != NULL) {
-			d->own = rel;	/* d->name is rel: kept */
-			rel = NULL;
-		}
-	}
-	if (d != NULL) {
-		d->kept = 1;
-		*keep = xreallocarray(*keep, *n + 1, sizeof(**keep));
-		(*keep)[(*n)++] = d;
-	}
-	free(rel);
-	free(path);
-	return d != NULL;
-}
-
-/*
- * Every directory beneath files/ (none hidden, no links: fsafe.c
- * follows links there only to places files/ holds, which are watched
- * where they are), depth first.
- */
-static void
-keep_files(struct watch *w, struct wdir ***keep, size_t *n)
-{
-	struct dirent	*de;
-	DIR		*dir;
-	char		**todo = NULL, *rel, *path;
-	size_t		 ntodo = 0;
-
-	if (w->sub[WATCH_FILES] == NULL)
-		return;
-	todo = xreallocarray(todo, ++ntodo, sizeof(*todo));
-	todo[0] = xstrdup("files");
-	while (ntodo > 0) {
-		rel = todo[--ntodo];
-		path = xasprintf("%s/%s", w->dir, rel);
-		dir = opendir(path);
-		free(path);
-		while (dir != NULL && (de = readdir(dir)) != NULL) {
-			if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
-			    de->d_type != DT_UNKNOWN))
-				continue;
-			if (keep_dir(w, xasprintf("%s/%s", rel, de->d_name),
-			    keep, n)) {
-				todo = xreallocarray(todo, ntodo + 1,
-				    sizeof(*todo));
-				todo[ntodo++] = xstrdup((*keep)[*n - 1]->own);
-			}
-		}
-		if (dir != NULL)
-			closedir(dir);
-		free(rel);
-	}
-	free(todo);
-}
-
-/*
- * Watch every folder of posts/ (a page bundle, or one that may become
- * one when its index appears: content/archive.c) and every directory
- * beneath files/, and forget those gone or replaced.  Hidden ones and
- * links are not watched.
- */
-static void
-sync_owned(struct watch *w)
-{
-	struct wdir	**keep = NULL, **old;
-	struct dirent	*de;
-	DIR		*dir = NULL;
+	struct wdir	*d;
+	uint64_t	 hash = hash_str(rel);
 	char		*path;
-	size_t		 i, n = 0, nold;
 
-	path = xasprintf("%s/posts", w->dir);
-	if (w->sub[0] != NULL)		/* subdirs[0]: posts */
-		dir = opendir(path);
+	if ((d = bundle_dir(w, rel, hash)) != NULL &&
+	    (d->dev != st->st_dev || d->ino != st->st_ino)) {
+		drop_bundle(w, d);	/* replaced: watched anew */
+		d = NULL;
+	}
+	if (d == NULL) {
+		if ((size_t)watch_count(w) >= w->budget) {
+			w->over++;
+			free(rel);
+			return NULL;
+		}
+		path = xasprintf("%s/%s", w->dir, rel);
+		d = open_dir(w, fd, path, rel, st);
+		free(path);
+		if (d == NULL) {
+			free(rel);
+			return NULL;
+		}
+		d->own = rel;		/* d->name is rel: kept */
+		d->hash = hash;
+		if (w->nbundles == w->capbundles) {
+			w->capbundles = w->capbundles ? w->capbundles * 2 :
+			    16;
+			w->bundles = xreallocarray(w->bundles, w->capbundles,
+			    sizeof(*w->bundles));
+		}
+		d->idx = w->nbundles;
+		w->bundles[w->nbundles++] = d;
+		rel_link(w, d);
+	} else
+		free(rel);
+	d->pass = w->pass;
+	return d;
+}
+
+/* The watch of rel/name when it is still the directory st, or NULL. */
+static struct wdir *
+seen(const struct watch *w, const char *rel, const char *name,
+    const struct stat *st)
+{
+	struct wdir	*d;
+	char		*path = xasprintf("%s/%s", rel, name);
+
+	d = bundle_dir(w, path, hash_str(path));
 	free(path);
-	for (i = 0; i < w->nbundles; i++)
-		w->bundles[i]->kept = 0;
-	while (dir != NULL && (de = readdir(dir)) != NULL) {
-		/* Posts' files are most of posts/: no lstat for them. */
+	return d != NULL && d->dev == st->st_dev && d->ino == st->st_ino ?
+	    d : NULL;
+}
+
+/*
+ * Every directory beneath the one open on dfd (rel, depth folders below
+ * posts/ or files/), none hidden, depth first; each opened beneath its
+ * parent's descriptor without following a link, so that one swapped
+ * for a link leads nowhere (files/ follows links only to places files/
+ * holds, which are watched where they are: core/fsafe.c).
+ */
+static void
+walk(struct watch *w, int dfd, const char *rel, int depth)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	struct wdir	*d;
+	DIR		*dir;
+	int		 fd, cfd;
+
+	if ((fd = dup(dfd)) == -1)
+		return;
+	if ((dir = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		/* Posts' files are most of posts/: no open for them. */
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
 		    de->d_type != DT_UNKNOWN))
 			continue;
-		(void)keep_dir(w, xasprintf("posts/%s", de->d_name), &keep,
-		    &n);
+		/*
+		 * A folder watched already with no folder in it (two links:
+		 * its name and "."; btrfs says one, and is walked) costs one
+		 * fstatat, which follows no link: most of a big tree.
+		 */
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		d = seen(w, rel, de->d_name, &st);
+		if (d != NULL && st.st_nlink == 2) {
+			d->pass = w->pass;
+			continue;
+		}
+		if (d == NULL && (size_t)watch_count(w) >= w->budget) {
+			w->over++;	/* not even opened */
+			continue;
+		}
+		/* ELOOP: a link; ENOTDIR: a file (both swapped in). */
+		if ((cfd = openat(dfd, de->d_name, WATCH_OPEN)) == -1)
+			continue;
+		if (fstat(cfd, &st) == 0 && (d = keep_dir(w, cfd,
+		    xasprintf("%s/%s", rel, de->d_name), &st)) != NULL) {
+			if (depth < WATCH_MAX_DEPTH)
+				walk(w, cfd, d->own, depth + 1);
+			else
+				w->deep++;
+		}
+		close(cfd);
 	}
-	if (dir != NULL)
-		closedir(dir);
-	keep_files(w, &keep, &n);
-	/*
-	 * The new list first: a folder renamed keeps its inode, so its new
-	 * watch shares the old one's descriptor, which close_dir() must
-	 * then leave alone.
-	 */
-	old = w->bundles;
-	nold = w->nbundles;
-	w->bundles = keep;
-	w->nbundles = n;
-	for (i = 0; i < nold; i++)
-		if (!old[i]->kept)
-			close_dir(old[i]);
-	free(old);
+	closedir(dir);
+}
+
+/*
+ * Watch every folder beneath posts/ (a page bundle, one that may
+ * become one when its index appears: content/archive.c, and their
+ * folders) and every directory beneath files/, and forget those gone or
+ * replaced: one pass over the folders, each found in O(1).
+ */
+static void
+sync_owned(struct watch *w, int pfd, int ffd)
+{
+	size_t	 i, over;
+
+	w->pass++;
+	w->over = w->deep = 0;
+	if (pfd != -1)
+		walk(w, pfd, "posts", 1);
+	if (ffd != -1)
+		walk(w, ffd, "files", 1);
+	for (i = w->nbundles; i-- > 0;)
+		if (w->bundles[i]->pass != w->pass)
+			drop_bundle(w, w->bundles[i]);
+	over = w->over + w->deep;
+	if (over > 0 && !w->warned) {
+		if (w->over > 0)
+			log_warnx("watch %s: %zu directories watched, the "
+			    "most one capsule may have (a quarter of "
+			    "fs.inotify.max_user_watches); changes in the "
+			    "other %zu or more need a SIGHUP", w->dir,
+			    (size_t)watch_count(w), w->over);
+		if (w->deep > 0)
+			log_warnx("watch %s: %zu directories more than %d "
+			    "deep are not watched; changes there need a "
+			    "SIGHUP", w->dir, w->deep, WATCH_MAX_DEPTH);
+	}
+	w->warned = over > 0;
 }
 
 /*
  * Bring the watched set in line with the disk: watch the content
- * directories that exist (and the folders of posts/), forget those
- * gone or replaced.
+ * directories that exist, forget those gone or replaced; with owned,
+ * every folder beneath posts/ and files/ too (a pass over them all:
+ * only once a directory came or went).
  */
 static void
-sync_dirs(struct watch *w)
+sync_dirs(struct watch *w, int owned)
 {
 	struct stat	 st;
 	struct wdir	*d;
 	char		*path;
 	size_t		 i;
-	int		 isdir;
+	int		 rfd, fd[WATCH_NSUB], isdir;
 
+	rfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	for (i = 0; i < WATCH_NSUB; i++) {
-		path = xasprintf("%s/%s", w->dir, subdirs[i]);
-		/* lstat: the archive does not follow a symlinked posts/. */
-		isdir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		/* No link: the archive does not follow a symlinked posts/. */
+		fd[i] = rfd == -1 ? -1 : openat(rfd, subdirs[i], WATCH_OPEN);
+		isdir = fd[i] != -1 && fstat(fd[i], &st) == 0;
 		d = w->sub[i];
 		if (d != NULL && (!isdir || d->dev != st.st_dev ||
 		    d->ino != st.st_ino)) {
 			close_dir(d);
 			w->sub[i] = d = NULL;
+			owned = 1;	/* its folders are to forget */
 		}
-		if (d == NULL && isdir)
-			w->sub[i] = open_dir(w, path, subdirs[i], &st);
-		free(path);
+		if (d == NULL && isdir) {
+			owned = 1;	/* what it holds is new too */
+			path = xasprintf("%s/%s", w->dir, subdirs[i]);
+			w->sub[i] = open_dir(w, fd[i], path, subdirs[i], &st);
+			free(path);
+		}
+		if (w->sub[i] == NULL && fd[i] != -1) {
+			close(fd[i]);
+			fd[i] = -1;
+		}
 	}
-	sync_owned(w);
+	if (owned)
+		sync_owned(w, fd[0], fd[WATCH_FILES]); /* posts/, files/ */
+	for (i = 0; i < WATCH_NSUB; i++)
+		if (fd[i] != -1)
+			close(fd[i]);
+	if (rfd != -1)
+		close(rfd);
 }
 
 /* ---- events ----------------------------------------------------------- */
-
-static struct wdir *
-by_wd(const struct watch *w, int wd)
-{
-	size_t	 i;
-
-	if (w->root != NULL && w->root->wd == wd)
-		return w->root;
-	for (i = 0; i < WATCH_NSUB; i++)
-		if (w->sub[i] != NULL && w->sub[i]->wd == wd)
-			return w->sub[i];
-	for (i = 0; i < w->nbundles; i++)
-		if (w->bundles[i]->wd == wd)
-			return w->bundles[i];
-	return NULL;
-}
 
 /*
  * A file just made: being written, unless it came whole (a hard link to
@@ -649,7 +881,7 @@ on_inotify(struct watch *w, const struct inotify_event *ev)
 	if (m & IN_Q_OVERFLOW) {
 		log_warnx("watch %s: too many changes at once; all read "
 		    "again", w->dir);
-		sync_dirs(w);
+		sync_dirs(w, 1);
 		changed(w);
 		return;
 	}
@@ -658,20 +890,22 @@ on_inotify(struct watch *w, const struct inotify_event *ev)
 	if (m & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
 		/*
 		 * Forget it whatever sync_dirs() would say: a directory made
-		 * at once in its place may have its inode number.
+		 * at once in its place may have its inode number.  One of
+		 * the folders beneath (rm -r of thousands: an event each) is
+		 * forgotten alone, the next pass finds what came instead.
 		 */
+		if (d->own != NULL) {
+			drop_bundle(w, d);
+			w->resync = 1;
+			changed(w);
+			return;
+		}
 		for (i = 0; i < WATCH_NSUB; i++)
 			if (w->sub[i] == d) {
 				close_dir(d);
 				w->sub[i] = NULL;
 			}
-		for (i = 0; i < w->nbundles; i++)
-			if (w->bundles[i] == d) {
-				close_dir(d);
-				w->bundles[i] = w->bundles[--w->nbundles];
-				break;
-			}
-		sync_dirs(w);		/* before anything is written there */
+		sync_dirs(w, 1);	/* before anything is written there */
 		changed(w);
 		return;
 	}
@@ -679,8 +913,14 @@ on_inotify(struct watch *w, const struct inotify_event *ev)
 		return;
 	if ((m & IN_ISDIR) || name == NULL || (d == w->root &&
 	    strcmp(name, "index.md") != 0)) {
+		/*
+		 * posts/, series/, pages/, files/ at once; a folder beneath
+		 * them with the next build (on_quiet()), a pass for a burst.
+		 */
 		if (d == w->root)
-			sync_dirs(w);	/* posts/, series/, pages/ */
+			sync_dirs(w, 1);
+		else if (m & IN_ISDIR)
+			w->resync = 1;
 		changed(w);
 		return;
 	}
@@ -700,17 +940,44 @@ on_inotify(struct watch *w, const struct inotify_event *ev)
 	free(rel);
 }
 
-/* An event of nt: to each watch that has its directory. */
+/*
+ * An event of nt: to each watch that has its directory (most often
+ * one; more when capsules share a folder).  The watches are taken
+ * first, as on_inotify() changes the chains.
+ */
 static void
 dispatch(struct notifier *nt, const struct inotify_event *ev)
 {
-	size_t	 i;
+	struct watch	*one[8], **ws = one;
+	struct wdir	*e;
+	size_t		 i, n = 0, cap = nitems(one);
 
 	/* on_inotify() stops no watch: the call backs run from timers. */
-	for (i = 0; i < nt->nw; i++)
-		if ((ev->mask & IN_Q_OVERFLOW) || by_wd(nt->w[i], ev->wd) !=
-		    NULL)
+	if (ev->mask & IN_Q_OVERFLOW) {
+		for (i = 0; i < nt->nw; i++)
 			on_inotify(nt->w[i], ev);
+		return;
+	}
+	for (e = nt->tabcap > 0 ? nt->tab[(unsigned)ev->wd &
+	    (nt->tabcap - 1)] : NULL; e != NULL; e = e->wdnext) {
+		if (e->wd != ev->wd)
+			continue;
+		for (i = 0; i < n && ws[i] != e->w; i++)
+			;
+		if (i < n)
+			continue;
+		if (n == cap) {
+			cap *= 2;
+			ws = ws == one ? memcpy(xreallocarray(NULL, cap,
+			    sizeof(*ws)), one, sizeof(one)) :
+			    xreallocarray(ws, cap, sizeof(*ws));
+		}
+		ws[n++] = e->w;
+	}
+	for (i = 0; i < n; i++)
+		on_inotify(ws[i], ev);
+	if (ws != one)
+		free(ws);
 }
 
 static void
@@ -722,13 +989,19 @@ on_readable(uv_poll_t *h, int status, int events)
 	    __attribute__((aligned(__alignof__(struct inotify_event))));
 	ssize_t				 n;
 	char				*p;
+	int				 reads;
 
 	if (status < 0) {
 		log_warnx("watch: inotify: %s", uv_strerror(status));
 		return;
 	}
 	atomic_fetch_add(&nt->reading, 1);	/* odd: caught_up() waits */
-	for (;;) {
+	/*
+	 * A bounded batch: one who makes events as fast as they are read
+	 * (a rename loop) must not keep the loop here; the poll calls
+	 * again at once for the rest.
+	 */
+	for (reads = 0; reads < WATCH_READS; reads++) {
 		if ((n = read(nt->fd, buf, sizeof(buf))) == -1) {
 			if (errno == EINTR)
 				continue;
@@ -752,6 +1025,7 @@ on_notifier_closed(uv_handle_t *h)
 	struct notifier	*nt = h->data;
 
 	close(nt->fd);
+	free(nt->tab);
 	free(nt->w);
 	free(nt);
 }
@@ -837,6 +1111,34 @@ end(struct watch *w)
 
 /* ---- the watch -------------------------------------------------------- */
 
+/*
+ * The directories one capsule may watch: a quarter of the user's
+ * inotify watches (fs.inotify.max_user_watches, read when the first
+ * watch starts: in a chroot it may not be there later), so that one
+ * capsule with a hundred thousand folders leaves the others theirs.
+ */
+static size_t
+budget(void)
+{
+	static size_t	 max;
+	FILE		*f;
+	unsigned long	 v;
+
+	if (limit > 0)
+		return limit;
+	if (max == 0) {
+		max = SIZE_MAX;		/* not known: the kernel's limit */
+		if ((f = fopen("/proc/sys/fs/inotify/max_user_watches",
+		    "re")) != NULL) {
+			if (fscanf(f, "%lu", &v) == 1 && v >= 4)
+				max = v / 4;
+			fclose(f);
+		}
+		log_debug("watch: at most %zu directories per capsule", max);
+	}
+	return max;
+}
+
 static void
 on_closed(uv_handle_t *h)
 {
@@ -859,13 +1161,14 @@ watch_start(uv_loop_t *loop, const char *dir, unsigned debounce_ms,
 {
 	struct watch	*w;
 	struct stat	 st;
+	int		 fd;
 
-	if (stat(dir, &st) == -1) {
+	/* The capsule as the configuration names it: a link is followed. */
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &st) == -1) {
 		log_warn("watch %s", dir);
-		return NULL;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		log_warnx("watch %s: not a directory", dir);
+		if (fd != -1)
+			close(fd);
 		return NULL;
 	}
 	w = xcalloc(1, sizeof(*w));
@@ -884,12 +1187,15 @@ watch_start(uv_loop_t *loop, const char *dir, unsigned debounce_ms,
 	uv_timer_init(loop, &w->timer);
 	w->timer.data = w;
 	w->nopen = 1;
+	w->budget = budget();
 	if (begin(w) == -1 ||
-	    (w->root = open_dir(w, dir, "", &st)) == NULL) {
+	    (w->root = open_dir(w, fd, dir, "", &st)) == NULL) {
+		close(fd);
 		watch_stop(w);
 		return NULL;
 	}
-	sync_dirs(w);
+	close(fd);
+	sync_dirs(w, 1);
 	return w;
 }
 
@@ -906,18 +1212,24 @@ watch_stop(struct watch *w)
 			close_dir(w->sub[i]);
 			w->sub[i] = NULL;
 		}
-	/* Out of the list first: close_dir() reads the ones left in it. */
 	while (w->nbundles > 0)
 		close_dir(w->bundles[--w->nbundles]);
 	free(w->bundles);
-	w->bundles = NULL;
-	w->nbundles = 0;
+	free(w->rtab);
+	w->bundles = w->rtab = NULL;
+	w->nbundles = w->capbundles = w->rtabcap = 0;
 	if (w->root != NULL) {
 		close_dir(w->root);
 		w->root = NULL;
 	}
 	end(w);
 	uv_close((uv_handle_t *)&w->timer, on_closed);
+}
+
+void
+watch_limit(size_t n)
+{
+	limit = n;
 }
 
 int

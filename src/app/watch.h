@@ -5,16 +5,18 @@
  * Watches what the archive reads (README.md, "Content format") and what
  * a site keeps in memory (site/site.h): the capsule directory itself
  * (for index.md, and for posts/, series/, pages/ and files/ coming and
- * going), each of those four directories while it exists, each folder
- * of posts/ and every directory beneath files/.  Linux inotify is not
+ * going), each of those four directories while it exists, every folder
+ * beneath posts/ (a page bundle's, however deep: its files are kept in
+ * memory too) and every directory beneath files/.  Linux inotify is not
  * recursive, so each directory has a watch of its own, added when the
  * directory appears and removed when it goes or is replaced by another
  * one.
  *
  * Only names that can change a snapshot or a kept file count: index.md,
  * *.md (not hidden), in posts/ also *.gmi and folders (page bundles),
- * in a bundle's folder and beneath files/ every name not hidden, and
- * the directories themselves, so editors' hidden swap files do not.  A burst of changes is one call back: after debounce_ms
+ * beneath a bundle's folder and beneath files/ every name not hidden,
+ * and the directories themselves, so editors' hidden swap files do
+ * not.  A burst of changes is one call back: after debounce_ms
  * without a change, and at the latest 10 debounces after the first
  * change of a steady stream.
  *
@@ -30,10 +32,14 @@
  * Every watch of a loop shares one inotify descriptor, so that a
  * thousand capsules need one of the few a user may have
  * (fs.inotify.max_user_instances); each directory is one inotify watch
- * (fs.inotify.max_user_watches: a capsule takes five, and one per page
- * bundle and per directory beneath files/).  A directory that cannot be
- * watched is logged, naming the limit when that is why, and is not
- * fatal: changes there wait for a SIGHUP.
+ * (fs.inotify.max_user_watches: a capsule takes five, and one per folder
+ * beneath posts/ and per directory beneath files/; at most a quarter of
+ * the limit, and 32 levels deep, so that one capsule leaves the others
+ * theirs).  A directory that cannot be watched is logged, naming the
+ * limit when that is why, and is not fatal: changes there wait for a
+ * SIGHUP.  Folders are opened beneath their parent's descriptor without
+ * following a link, and watched as opened: nothing out of the capsule
+ * is walked or watched, whatever is swapped in meanwhile.
  *
  * Linux only (inotify, as core/fsafe.c is openat2).  Knows libuv,
  * inotify and the layout of a capsule; nothing of the archive.  A
@@ -63,6 +69,11 @@ struct watch	*watch_start(uv_loop_t *loop, const char *dir,
 		    unsigned debounce_ms, watch_fn fn, void *arg);
 /* Stop: no call back after this; memory goes when the handles close. */
 void		 watch_stop(struct watch *);
+/*
+ * Directories one capsule may watch from its next watch_start() on; 0
+ * (the default): a quarter of fs.inotify.max_user_watches.  For tests.
+ */
+void		 watch_limit(size_t n);
 /* Directories watched right now (the capsule counts); for tests. */
 int		 watch_count(const struct watch *);
 /* The capsule directory, as given to watch_start(). */

@@ -67,6 +67,8 @@ struct archive_file {
 	 */
 	char		*base;
 	char		**tagkeys;	/* m.ntags of them */
+	/* links.c: a hash of the link warnings last logged; 0: none. */
+	atomic_ullong	 links_logged;
 };
 
 /* A key of the old-address index (address.c) and the post it names. */

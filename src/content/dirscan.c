@@ -123,7 +123,7 @@ walk_posts(struct archive *a, int fd, const char *prefix, int depth,
 	DIR		*d;
 	struct dirent	*de;
 	const char	*bundle;
-	char		*sub;
+	char		*sub, *other;
 	int		 cfd, type;
 
 	if ((d = fdopendir(fd)) == NULL) {
@@ -156,6 +156,19 @@ walk_posts(struct archive *a, int fd, const char *prefix, int depth,
 		if ((bundle = bundle_index(dirfd(d), de)) != NULL) {
 			names_add(l, xasprintf("%s%s/%s", prefix, de->d_name,
 			    bundle));
+			/* Both: index.md is the post, index.gmi no file of it. */
+			other = xasprintf("%s/index.gmi", de->d_name);
+			if (strcmp(bundle, "index.md") == 0 &&
+			    faccessat(dirfd(d), other, F_OK,
+			    AT_SYMLINK_NOFOLLOW) == 0) {
+				free(other);
+				other = xasprintf("posts/%s%s/index.gmi",
+				    prefix, de->d_name);
+				archive_warn(a, other, 1, 1, "index.md is this "
+				    "bundle's post: index.gmi is neither read "
+				    "nor served", 0);
+			}
+			free(other);
 			continue;
 		}
 		if ((type = entry_type(dirfd(d), de)) == DT_LNK) {

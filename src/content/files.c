@@ -116,8 +116,13 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 	char		*rel;
 	int		 fd, why;
 
+	/*
+	 * Neither index is a file of the bundle: the one that is its post,
+	 * nor an index.gmi beside the index.md (content/dirscan.c).
+	 */
 	if ((slash = strrchr(p->path, '/')) == NULL || *name == '\0' ||
-	    (p->bundle && strcmp(name, slash + 1) == 0)) {
+	    (p->bundle && (strcmp(name, slash + 1) == 0 ||
+	    strcmp(name, "index.md") == 0 || strcmp(name, "index.gmi") == 0))) {
 		errno = ENOENT;
 		return -1;
 	}

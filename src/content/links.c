@@ -10,11 +10,16 @@
  * with each file, so an unchanged file is not scanned again) and warns
  * about those that name nothing: "posts/a.md:12:5: link to missing post
  * b.md".  The application runs the check after each load (app/reload.c),
- * before the snapshot is served.
+ * before the snapshot is served.  What it logs is bounded: at most
+ * LINKS_WARN_MAX lines a file, then a total, and a file's warnings
+ * only when they differ from those last logged for its record (a hash
+ * kept in it), so a rebuild for another file's save logs nothing new.
  *
  * Knows the archive's lookups and URL path syntax; nothing of rendering
  * or requests.  Every string returned is malloc'd for the caller.
  */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +27,12 @@
 #include <unistd.h>
 
 #include "content/archive.h"
+#include "content/archive_int.h"
 #include "content/links.h"
 #include "core/buf.h"
 #include "core/date.h"
 #include "core/fsafe.h"
+#include "core/hash.h"
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/url.h"
@@ -790,9 +797,35 @@ file_refused(const struct archive *a, const char *path)
 	return fd == -1;
 }
 
-unsigned
-links_report(const struct archive *a, const char *path,
-    const struct scan_link *refs, size_t n)
+/*
+ * The warnings of one file: the first LINKS_WARN_MAX kept to be logged,
+ * the rest counted; all of them hashed, so that a file whose warnings
+ * were logged already says nothing the next time.
+ */
+struct warned {
+	char		*first[LINKS_WARN_MAX];
+	unsigned	 n;
+	uint64_t	 hash;
+};
+
+static void
+warned_add(struct warned *w, char *msg)
+{
+	w->hash = (w->hash ^ hash_str(msg)) * HASH_FNV_PRIME;
+	if (w->n < LINKS_WARN_MAX)
+		w->first[w->n] = msg;
+	else
+		free(msg);
+	w->n++;
+}
+
+/*
+ * refs' warnings into w; returns how many (refs found in the file at
+ * path).
+ */
+static unsigned
+report(const struct archive *a, const char *path,
+    const struct scan_link *refs, size_t n, struct warned *w)
 {
 	unsigned	 found = 0;
 	size_t		 i;
@@ -813,28 +846,78 @@ links_report(const struct archive *a, const char *path,
 		    file_refused(a, dec)));
 		free(dec);
 		if (refused) {
-			log_warnx("%s:%u:%u: link to missing file %s", path,
-			    refs[i].line, refs[i].col, refs[i].url);
+			warned_add(w, xasprintf("%s:%u:%u: link to missing "
+			    "file %s", path, refs[i].line, refs[i].col,
+			    refs[i].url));
 			free(to);
 			found++;
 			continue;
 		}
 		if (lost && refs[i].url[0] == '/' && (to == NULL ||
 		    *to == '\0'))
-			log_warnx("%s:%u:%u: link to %s names nothing in the "
-			    "capsule; shown as text (web_url would link the "
-			    "old site)", path, refs[i].line, refs[i].col,
-			    refs[i].url);
+			warned_add(w, xasprintf("%s:%u:%u: link to %s names "
+			    "nothing in the capsule; shown as text (web_url "
+			    "would link the old site)", path, refs[i].line,
+			    refs[i].col, refs[i].url));
 		else if (lost && refs[i].url[0] == '/')
-			log_warnx("%s:%u:%u: link to %s names nothing in the "
-			    "capsule; linked to %s", path, refs[i].line,
-			    refs[i].col, refs[i].url, to);
+			warned_add(w, xasprintf("%s:%u:%u: link to %s names "
+			    "nothing in the capsule; linked to %s", path,
+			    refs[i].line, refs[i].col, refs[i].url, to));
 		else if (lost)
-			log_warnx("%s:%u:%u: link to missing post %s", path,
-			    refs[i].line, refs[i].col, refs[i].url);
+			warned_add(w, xasprintf("%s:%u:%u: link to missing "
+			    "post %s", path, refs[i].line, refs[i].col,
+			    refs[i].url));
 		free(to);
 		found += lost;
 	}
+	return found;
+}
+
+/*
+ * Log w (its first LINKS_WARN_MAX, then the total) unless *logged says
+ * these very warnings were logged for this file already; free it.
+ */
+static void
+warned_log(struct warned *w, const char *path, atomic_ullong *logged)
+{
+	unsigned long long	 h = w->n > 0 ? (w->hash ? w->hash : 1) : 0;
+	unsigned		 i;
+	int			 say = 1;
+
+	if (logged != NULL)
+		say = atomic_exchange(logged, h) != h;
+	for (i = 0; i < w->n && i < LINKS_WARN_MAX; i++) {
+		if (say)
+			log_warnx("%s", w->first[i]);
+		free(w->first[i]);
+	}
+	if (say && w->n > LINKS_WARN_MAX)
+		log_warnx("%s: ... and %u more links that name nothing (%u "
+		    "in all)", path, w->n - LINKS_WARN_MAX, w->n);
+}
+
+unsigned
+links_report(const struct archive *a, const char *path,
+    const struct scan_link *refs, size_t n)
+{
+	struct warned	 w = { .n = 0, .hash = HASH_FNV_BASIS };
+	unsigned	 found;
+
+	found = report(a, path, refs, n, &w);
+	warned_log(&w, path, NULL);
+	return found;
+}
+
+/* links_report() of one file, logged once for each change of its file. */
+static unsigned
+check_file(const struct archive *a, const char *path,
+    struct archive_file *f, const struct scan_link *refs, size_t n)
+{
+	struct warned	 w = { .n = 0, .hash = HASH_FNV_BASIS };
+	unsigned	 found;
+
+	found = report(a, path, refs, n, &w);
+	warned_log(&w, path, f != NULL ? &f->links_logged : NULL);
 	return found;
 }
 
@@ -845,10 +928,10 @@ links_check(struct archive *a)
 	size_t		 i;
 
 	for (i = 0; i < a->nposts; i++)
-		found += links_report(a, a->posts[i]->path,
+		found += check_file(a, a->posts[i]->path, a->posts[i]->file,
 		    a->posts[i]->links, a->posts[i]->nlinks);
 	for (i = 0; i < a->ndocs; i++)
-		found += links_report(a, a->docs[i]->path,
+		found += check_file(a, a->docs[i]->path, a->docs[i]->file,
 		    a->docs[i]->links, a->docs[i]->nlinks);
 	a->nwarnings += found;
 	return found;

@@ -41,9 +41,13 @@ int		 links_generated(const struct archive *, const char *path);
  */
 int		 links_is_alias(const struct archive *, const char *url);
 
+/* Warnings logged for one file, at most; then "... and N more". */
+#define LINKS_WARN_MAX	20
+
 /*
  * Log a warning for each of refs (found in the file path) that names no
- * post, page or series of a; returns how many.
+ * post, page or series of a (the first LINKS_WARN_MAX, then how many
+ * more); returns how many.
  */
 unsigned	 links_report(const struct archive *a, const char *path,
 		    const struct scan_link *refs, size_t n);
@@ -51,7 +55,9 @@ unsigned	 links_report(const struct archive *a, const char *path,
  * links_report() for the links of every post and page of a (found when
  * it was loaded), in the archive's order: posts newest first, then
  * pages.  Adds them to a->nwarnings, before a is served; returns how
- * many.
+ * many.  A file's warnings are logged once for each change of the file
+ * (or of what they say: a post they name came or went), not again by
+ * every snapshot that reuses its record.
  */
 unsigned	 links_check(struct archive *a);
 

@@ -75,6 +75,7 @@ struct render_job {
 					   or -1 */
 	uint64_t	 filelen;	/* its size, as fstat(2) said */
 	response_fill_fn *fill;		/* how */
+	char		*query;		/* or a search's results (owned) */
 };
 
 static void
@@ -84,6 +85,7 @@ job_free(struct render_job *j)
 		return;
 	if (j->fd != -1)
 		close(j->fd);
+	free(j->query);
 	free(j);
 }
 
@@ -650,6 +652,16 @@ response_defer_file(const struct route *rt, struct slot *slot, int fd,
 }
 
 void
+response_defer_search(const struct route *rt, const char *q,
+    struct response *r)
+{
+	struct render_job	*j = defer(rt, NULL, r);
+
+	j->query = xstrdup(q);
+	set_type(r, "text/gemini", rt->a->lang, '1');
+}
+
+void
 response_serve_text(const struct route *rt, enum text_kind k, size_t id,
     struct response *r)
 {
@@ -676,12 +688,18 @@ void
 response_render(struct response *r)
 {
 	struct render_job	*j = r->job;
+	struct page		 p;
 	struct blob		*b;
 
 	if (j == NULL)
 		return;
+	if (j->query != NULL) {
+		page_init(&p);
+		nav_search(&p, site_search(j->rt.site), j->query);
+		b = response_menu(&j->rt, &p);
+		page_free(&p);
 	/* Another request may have rendered it meanwhile. */
-	if ((b = cache_get(j->slot)) != NULL)
+	} else if ((b = cache_get(j->slot)) != NULL)
 		;
 	else if (j->fd != -1) {
 		if ((b = j->fill(&j->rt, j->slot, j->fd, j->filelen)) ==

@@ -157,5 +157,12 @@ typedef struct blob *response_fill_fn(const struct route *,
 void	 response_defer_file(const struct route *rt, struct slot *slot,
 	    int fd, uint64_t len, response_fill_fn *fill,
 	    struct response *r);
+/*
+ * Leave the results page of the search q (copied) to response_render():
+ * the first search of a snapshot builds its index (site_search()),
+ * seconds for a big capsule, which no worker's loop should wait for.
+ */
+void	 response_defer_search(const struct route *rt, const char *q,
+	    struct response *r);
 
 #endif

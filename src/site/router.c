@@ -143,7 +143,9 @@ route_page(const struct route *rt, const struct layout_ref *ref,
 /*
  * "/search": Gemini asks for the query with 10; Gopher's "/search" with
  * no search string gets a menu holding the search item.  Results are
- * made per request (a few milliseconds), never cached.
+ * made per request (a few milliseconds), never cached; the first search
+ * of a snapshot, which builds its index, on libuv's pool when the caller
+ * can wait.
  */
 static void
 serve_search(const struct route *rt, const char *query, struct response *r)
@@ -171,6 +173,12 @@ serve_search(const struct route *rt, const char *query, struct response *r)
 			return;
 		}
 		nav_search_prompt(&p, rt->a);
+	} else if (r->may_defer && !site_search_ready(rt->site)) {
+		/* The index is built on the pool (response.h). */
+		response_defer_search(rt, q, r);
+		free(q);
+		page_free(&p);
+		return;
 	} else
 		nav_search(&p, site_search(rt->site), q);
 	free(q);

@@ -48,6 +48,7 @@ site_new(struct archive *a, size_t cache_max)
 	s->a = a;
 	s->cache_max = cache_max;
 	atomic_init(&s->search, NULL);
+	pthread_mutex_init(&s->search_mtx, NULL);
 	atomic_init(&s->files, NULL);
 	for (i = 0; i < SITE_NKINDS; i++) {
 		s->first[i] = things;
@@ -76,6 +77,7 @@ site_unref(struct site *s)
 	if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1)
 		return;
 	search_free(atomic_load(&s->search));
+	pthread_mutex_destroy(&s->search_mtx);
 	for (i = 0; i < s->nslots; i++)
 		slot_clear(&s->slots[i]);
 	free(s->slots);
@@ -193,7 +195,12 @@ site_cache_put(struct site *s, struct slot *slot, struct blob *b)
 	return b;
 }
 
-static pthread_mutex_t	 build_lock = PTHREAD_MUTEX_INITIALIZER;
+int
+site_search_ready(struct site *s)
+{
+	return atomic_load_explicit(&s->search, memory_order_acquire) !=
+	    NULL;
+}
 
 const struct search_index *
 site_search(struct site *s)
@@ -204,8 +211,11 @@ site_search(struct site *s)
 	x = atomic_load_explicit(&s->search, memory_order_acquire);
 	if (x != NULL)
 		return x;
-	/* One build at a time: the others wait for it, not redo it. */
-	pthread_mutex_lock(&build_lock);
+	/*
+	 * One build per site at a time: its other searches wait for it, not
+	 * redo it; another capsule's build does not wait for this one.
+	 */
+	pthread_mutex_lock(&s->search_mtx);
 	x = atomic_load_explicit(&s->search, memory_order_acquire);
 	if (x == NULL) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -221,6 +231,6 @@ site_search(struct site *s)
 			    (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 			    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 	}
-	pthread_mutex_unlock(&build_lock);
+	pthread_mutex_unlock(&s->search_mtx);
 	return x;
 }

@@ -29,6 +29,7 @@
 #ifndef CAPSULED_SITE_H
 #define CAPSULED_SITE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,6 +73,8 @@ struct site {
 	size_t		 cache_max;	/* bytes; 0 = no limit (config) */
 	/* search.c's index of a's posts: built on first search; owned. */
 	_Atomic(struct search_index *) search;
+	/* One build of it at a time, per site: other sites' go on. */
+	pthread_mutex_t	 search_mtx;
 	struct slot	*slots;		/* owned: SITE_NRENDERS per thing */
 	size_t		 nslots;
 	size_t		 first[SITE_NKINDS];	/* each kind's first thing */
@@ -117,5 +120,7 @@ size_t		 site_cache_trim(struct site *s, size_t target);
  * search.  Lives as long as s.
  */
 const struct search_index *site_search(struct site *s);
+/* Is s's search index built (site_search() costs nothing)?  Any thread. */
+int		 site_search_ready(struct site *s);
 
 #endif

@@ -193,7 +193,8 @@ test_posts(void)
 /*
  * A gemtext post and a page bundle, live: a new .gmi file, a bundle's
  * folder made with its index, an image added beside it (served from
- * disk at once), the index edited, the folder removed.
+ * disk at once), one in a folder of it edited and removed (dropped from
+ * memory at once), the index edited, the folder removed.
  */
 static void
 test_shapes(void)
@@ -220,6 +221,25 @@ test_shapes(void)
 	expect_soon("image added", "/posts/trip/map.png", 20, "PNGDATA", 1);
 	test_put(capsule, "posts/2025-06-06-trip/map.png", "PNGEDIT");
 	expect_soon("image edited", "/posts/trip/map.png", 20, "PNGEDIT", 1);
+	/* Deeper in the folder: kept in memory too, and as live. */
+	in_capsule(path, sizeof(path), "posts/2025-06-06-trip/img");
+	OK(mkdir(path, 0755) == 0, "mkdir the bundle's img/");
+	in_capsule(path, sizeof(path), "posts/2025-06-06-trip/img/deep");
+	OK(mkdir(path, 0755) == 0, "mkdir img/deep/");
+	test_put(capsule, "posts/2025-06-06-trip/img/deep/x.png", "DEEPONE");
+	expect_soon("deep image added", "/posts/trip/img/deep/x.png", 20,
+	    "DEEPONE", 1);
+	test_put(capsule, "posts/2025-06-06-trip/img/deep/x.png", "DEEPTWO");
+	expect_soon("deep image edited", "/posts/trip/img/deep/x.png", 20,
+	    "DEEPTWO", 1);
+	in_capsule(path, sizeof(path), "posts/2025-06-06-trip/img/deep/x.png");
+	OK(unlink(path) == 0, "rm the deep image");
+	expect_soon("deep image removed", "/posts/trip/img/deep/x.png", 51,
+	    NULL, 1);
+	in_capsule(path, sizeof(path), "posts/2025-06-06-trip/img/deep");
+	OK(rmdir(path) == 0, "rmdir img/deep/");
+	in_capsule(path, sizeof(path), "posts/2025-06-06-trip/img");
+	OK(rmdir(path) == 0, "rmdir img/");
 	mk_rename("posts/2025-06-06-trip/index.md", "# Bundle Edited\n");
 	expect_soon("bundle index edited", "/posts/trip", 20,
 	    "Bundle Edited", 1);

@@ -157,3 +157,18 @@ test_rm_tree(const char *dir)
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
+
+int
+test_count_lines(const char *path, const char *needle)
+{
+	FILE	*f;
+	char	 line[4096];
+	int	 n = 0;
+
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}

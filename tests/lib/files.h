@@ -20,5 +20,7 @@ void	test_put(const char *, const char *, const char *);
 void	test_mkdir(const char *, const char *);
 char	*test_read(const char *, const char *);
 void	test_rm_tree(const char *);
+/* Lines of the file path that have needle; -1 when it cannot be read. */
+int	test_count_lines(const char *path, const char *needle);
 
 #endif

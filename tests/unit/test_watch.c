@@ -3,11 +3,14 @@
  * watch (app/watch.c) on a real loop over a temp capsule, and what the
  * archive does with what it says (archive_reload_held()).
  */
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -367,6 +370,44 @@ test_watch(void)
 	close(fd);
 	run_for(100);
 	INT_EQ(ncalls, before, "a hidden file in a bundle: no rebuild");
+
+	/*
+	 * A bundle's folders, however deep: their files are served from
+	 * memory too, so an edit or an rm there must make a new site.
+	 */
+	before = ncalls;
+	snprintf(a, sizeof(a), "mkdir -p '%s/posts/2024-01-07-b/img/big'",
+	    wdir);
+	OK(system(a) == 0, "mkdir -p the bundle's img/big");
+	run_for(100);
+	OK(ncalls > before, "a bundle's sub-folder made: a rebuild");
+	INT_EQ(watch_count(w), 5, "the bundle, img and img/big watched");
+	before = ncalls;
+	fd = open_in("posts/2024-01-07-b/img/big/x.png");
+	piece(fd, "PNG one");
+	run_for(60);
+	INT_EQ(watch_held(w, "posts/2024-01-07-b/img/big/x.png",
+	    ARCHIVE_ASK_BEFORE), 1, "a file deep in a bundle being written");
+	close(fd);
+	run_for(100);
+	OK(ncalls > before, "a file deep in a bundle edited: a rebuild");
+	before = ncalls;
+	snprintf(a, sizeof(a), "%s/posts/2024-01-07-b/img/big/x.png", wdir);
+	OK(unlink(a) == 0, "rm img/big/x.png");
+	run_for(100);
+	OK(ncalls > before, "a file deep in a bundle removed: a rebuild");
+	before = ncalls;
+	snprintf(a, sizeof(a), "%s/posts/2024-01-07-b/img/big", wdir);
+	snprintf(b, sizeof(b), "%s/posts/2024-01-07-b/big", wdir);
+	OK(rename(a, b) == 0, "mv img/big big");
+	run_for(100);
+	INT_EQ(watch_count(w), 5, "moved: watched under its new name");
+	fd = open_in("posts/2024-01-07-b/big/y.png");
+	piece(fd, "PNG two");
+	close(fd);
+	run_for(100);
+	OK(ncalls > before, "a file in the moved folder: a rebuild");
+
 	snprintf(a, sizeof(a), "rm -rf '%s/posts/2024-01-07-b'", wdir);
 	OK(system(a) == 0, "rm -r the bundle");
 	run_for(100);
@@ -548,11 +589,133 @@ test_many(void)
 	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
 }
 
+/* ---- what the walk may not reach -------------------------------------- */
+
+#define NOUT	21		/* out/ and its folders */
+
+static atomic_int	 swapping;
+#define NSWAP	8		/* folders swapped, each with its link */
+static char		 swap_a[NSWAP][256], swap_b[NSWAP][256];
+
+/* files/xN and files/.lN (a link out of the capsule) change places. */
+static void
+swapper(void *arg)
+{
+	int	 i;
+
+	(void)arg;
+	/* A pause a round, so that the loop gets its turn under valgrind. */
+	while (atomic_load(&swapping)) {
+		for (i = 0; i < NSWAP; i++)
+			(void)renameat2(AT_FDCWD, swap_a[i], AT_FDCWD,
+			    swap_b[i], RENAME_EXCHANGE);
+		usleep(100);
+	}
+}
+
+/*
+ * A folder swapped for a link to somewhere else while the watch walks
+ * (RENAME_EXCHANGE, over and over): nothing out of the capsule is ever
+ * opened (a walk opens what it lists: inotify's IN_OPEN tells, where a
+ * watch so made would go again within microseconds), however the walk
+ * and the swaps fall.
+ */
+static void
+test_swapped(void)
+{
+	uv_thread_t	 t;
+	uint64_t	 t0;
+	char		 cmd[1024], y[300], outdir[200];
+	char		 evbuf[4096]
+	    __attribute__((aligned(__alignof__(struct inotify_event))));
+	int		 i, spy, rounds = 0, opened;
+
+	snprintf(wdir, sizeof(wdir), "%s/swap", top);
+	snprintf(outdir, sizeof(outdir), "%s/out", top);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/files' && cd '%s/files' && "
+	    "for i in `seq 0 %d`; do mkdir -p x$i/s && ln -s '%s' .l$i; "
+	    "done && cd '%s' && mkdir -p `seq -f d%%g 1 %d`", wdir, wdir,
+	    NSWAP - 1, outdir, outdir, NOUT - 1);
+	test_mkdir(top, "out");
+	OK(system(cmd) == 0, "a capsule, and folders out of it");
+	spy = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	OK(spy != -1, "inotify");
+	for (i = 0; i < NOUT; i++) {
+		snprintf(y, sizeof(y), i > 0 ? "%s/d%d" : "%s", outdir, i);
+		OK(inotify_add_watch(spy, y, IN_OPEN | IN_ONLYDIR) != -1,
+		    "out/... spied on");
+	}
+	for (i = 0; i < NSWAP; i++) {
+		snprintf(swap_a[i], sizeof(swap_a[i]), "%s/files/x%d", wdir, i);
+		snprintf(swap_b[i], sizeof(swap_b[i]), "%s/files/.l%d", wdir,
+		    i);
+	}
+	snprintf(y, sizeof(y), "%s/files/y", wdir);
+	OK(uv_loop_init(&loop) == 0, "loop");
+	w = watch_start(&loop, wdir, 5, on_change, NULL);
+	OK(w != NULL, "watch_start");
+	if (w == NULL)
+		return;
+	atomic_store(&swapping, 1);
+	OK(uv_thread_create(&t, swapper, NULL) == 0, "swapper");
+	/* A directory made and removed: a pass over files/ each time. */
+	t0 = uv_hrtime();
+	while ((opened = read(spy, evbuf, sizeof(evbuf))) <= 0 &&
+	    rounds < 60 && uv_hrtime() - t0 < 10000 * 1000000ULL) {
+		(void)mkdir(y, 0755);
+		run_for(10);
+		(void)rmdir(y);
+		run_for(10);
+		rounds++;
+	}
+	atomic_store(&swapping, 0);
+	uv_thread_join(&t);
+	OK(opened > 0 || rounds > 10, "the watch walked files/ again and "
+	    "again (%d rounds)", rounds);
+	OK(opened <= 0, "no folder out of the capsule opened");
+	close(spy);
+	watch_stop(w);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
+}
+
+/*
+ * One capsule watches so many directories at most: the others keep
+ * theirs (watch_limit(); a quarter of fs.inotify.max_user_watches by
+ * default).
+ */
+static void
+test_budget(void)
+{
+	char	 cmd[1024];
+
+	snprintf(wdir, sizeof(wdir), "%s/budget", top);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/posts' '%s/files/a/b/c' "
+	    "'%s/files/d'", wdir, wdir, wdir);
+	OK(system(cmd) == 0, "a capsule of seven directories");
+	OK(uv_loop_init(&loop) == 0, "loop");
+	watch_limit(5);
+	w = watch_start(&loop, wdir, 5, on_change, NULL);
+	watch_limit(0);
+	OK(w != NULL, "watch_start");
+	if (w == NULL)
+		return;
+	INT_EQ(watch_count(w), 5, "five watched, no more");
+	watch_stop(w);
+	w = watch_start(&loop, wdir, 5, on_change, NULL);
+	INT_EQ(w != NULL ? watch_count(w) : 0, 7, "the default: all seven");
+	watch_stop(w);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	INT_EQ(uv_loop_close(&loop), 0, "every handle closed");
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_archive_held),
 	TEST(test_archive_asks),
 	TEST(test_watch),
 	TEST(test_many),
+	TEST(test_swapped),
+	TEST(test_budget),
 };
 
 int
