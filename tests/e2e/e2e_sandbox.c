@@ -32,11 +32,8 @@ make_capsule(void)
 	}
 	chmod(top, 0755);
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
-	mkdir(capsule, 0755);
-	snprintf(p, sizeof(p), "%s/index.md", capsule);
-	test_write(p, "# Sandboxed\n");
-	snprintf(p, sizeof(p), "%s/cgi-bin", capsule);
-	mkdir(p, 0755);
+	test_put(capsule, "index.md", "# Sandboxed\n");
+	test_mkdir(capsule, "cgi-bin");
 	snprintf(outside, sizeof(outside), "%s/README.md", src ? src : ".");
 	snprintf(p, sizeof(p), "%s/cgi-bin/probe.cgi", capsule);
 	test_write(p, "#!/bin/sh\nprintf '20 text/plain\\r\\n'\n"

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,12 +42,6 @@ struct probe {
 	int	 ptrace;	/* PTRACE_ATTACH to the parent */
 	int	 thread;	/* pthread_create() */
 };
-
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
 
 static void *
 nothing(void *arg)
@@ -256,25 +249,15 @@ static const struct harness_test tests[] = {
 int
 main(int argc, char **argv)
 {
-	char	 p[600];
-
 	HARNESS_INIT(argc, argv, tests);
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	snprintf(p, sizeof(p), "%s/capsule", top);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/capsule/index.md", top);
-	test_write(p, "# In\n");
-	snprintf(p, sizeof(p), "%s/outside", top);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/outside/secret.txt", top);
-	test_write(p, "secret\n");
-	snprintf(p, sizeof(p), "%s/log", top);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/certs", top);
-	mkdir(p, 0755);
+	test_put(top, "capsule/index.md", "# In\n");
+	test_put(top, "outside/secret.txt", "secret\n");
+	test_mkdir(top, "log");
+	test_mkdir(top, "certs");
 	harness_run();
 	if (harness_valgrind()) {
 		/* The sandbox is off under valgrind (sandbox.h). */
@@ -284,6 +267,6 @@ main(int argc, char **argv)
 		RUN("cgi", test_cgi());
 		RUN("off", test_off());
 	}
-	nftw(top, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	test_rm_tree(top);
 	return harness_done();
 }
