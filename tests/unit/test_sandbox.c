@@ -39,7 +39,7 @@ struct probe {
 	int	 sock;		/* socket(AF_INET, SOCK_STREAM) */
 	int	 fork;		/* fork() */
 	int	 exec;		/* a child's execve("/bin/true"): exit 0 */
-	int	 ptrace;	/* PTRACE_ATTACH to the parent */
+	int	 ptrace;	/* PTRACE_SEIZE of the parent */
 	int	 thread;	/* pthread_create() */
 };
 
@@ -90,10 +90,9 @@ probe(const struct config *c, struct probe *p)
 	p->sock = err_of(st);
 	if (st != -1)
 		close(st);
-	p->ptrace = err_of((int)ptrace(PTRACE_ATTACH, getppid(), NULL,
+	/* SEIZE, not ATTACH: the parent is not stopped when it works. */
+	p->ptrace = err_of((int)ptrace(PTRACE_SEIZE, getppid(), NULL,
 	    NULL));
-	if (p->ptrace == 0)
-		(void)ptrace(PTRACE_DETACH, getppid(), NULL, NULL);
 	p->thread = pthread_create(&t, NULL, nothing, NULL);
 	if (p->thread == 0)
 		pthread_join(t, NULL);
@@ -231,6 +230,27 @@ test_off(void)
 	config_free(&c);
 }
 
+/* The key: on by default, "off" (a YAML boolean) turns it off. */
+static void
+test_key(void)
+{
+	struct config	 c;
+	char		 path[600], err[512];
+
+	snprintf(path, sizeof(path), "%s/key.yaml", top);
+	test_write(path, "capsule: capsule\n");
+	INT_EQ(config_load(&c, path, err, sizeof(err)), 0, "no key");
+	INT_EQ(c.sandbox, 1, "on by default");
+	config_free(&c);
+	test_write(path, "capsule: capsule\nsandbox: off\n");
+	INT_EQ(config_load(&c, path, err, sizeof(err)), 0, "sandbox: off");
+	INT_EQ(c.sandbox, 0, "off");
+	config_free(&c);
+	test_write(path, "sandbox: maybe\n");
+	OK(config_load(&c, path, err, sizeof(err)) == -1 &&
+	    strstr(err, "sandbox") != NULL, "a bad value: %s", err);
+}
+
 static void
 test_names(void)
 {
@@ -244,6 +264,7 @@ static const struct harness_test tests[] = {
 	NAMED("cgi"),
 	NAMED("off"),
 	TEST(test_names),
+	NAMED("key"),
 };
 
 int
@@ -259,6 +280,7 @@ main(int argc, char **argv)
 	test_mkdir(top, "log");
 	test_mkdir(top, "certs");
 	harness_run();
+	RUN("key", test_key());
 	if (harness_valgrind()) {
 		/* The sandbox is off under valgrind (sandbox.h). */
 		harness_skip("under valgrind the sandbox is off");
