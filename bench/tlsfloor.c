@@ -21,7 +21,19 @@
  * idle-1000-tls row, which adds capsuled's struct conn, the kernel's
  * share of RSS and malloc's fragmentation.
  *
+ * With --render FILE..., no TLS: the floor under bench/run.sh's
+ * first-render rows.  Each Markdown file (front matter and body, as
+ * the loader reads it) is rendered once to gemtext and once to Gopher
+ * text, each after 20 ms asleep (a CPU that has idled runs the same
+ * code slower on this kind of machine, and the server's first render
+ * comes after the request's handshake on an otherwise idle worker),
+ * timed in thread CPU time; the first file is rendered untimed before,
+ * as the server has rendered a post before the measured one.  Prints
+ * the medians.  What the server adds to it: the request, the lookup,
+ * the page around the post, and the hop through libuv's thread pool.
+ *
  * usage: tlsfloor --certs DIR [--count 2000] [--resume | --idle]
+ *        tlsfloor --render FILE...
  * output: one key=value line.
  */
 #include <getopt.h>
@@ -35,6 +47,9 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/util.h"
+#include "content/frontmatter.h"
+#include "markdown/render.h"
 #include "net/tlsconn.h"
 
 static const char	 request[] = "gemini://localhost/bench-4k\r\n";
@@ -209,6 +224,76 @@ run_idle(SSL_CTX *cctx, struct tls_server *srv, long count)
 	free(held);
 }
 
+static int
+by_value(const void *a, const void *b)
+{
+	double	 x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One render of md to gemtext (gph 0) or Gopher text: thread CPU ns. */
+static double
+render_once(const char *src, size_t len, int gph)
+{
+	struct render_opts	 o;
+	struct buf		 out = BUF_INIT;
+	struct meta		 m;
+	struct fm_error		 fe;
+	struct timespec		 nap = { 0, 20 * 1000 * 1000 };
+	double			 t0, t;
+
+	memset(&o, 0, sizeof(o));
+	nanosleep(&nap, NULL);
+	t0 = cpu_ns();
+	if (frontmatter_parse(src, len, &m, &fe) == -1)
+		return -1;
+	(gph ? render_gopher : render_gemtext)(src + m.body_off,
+	    len - m.body_off, &o, &out);
+	t = cpu_ns() - t0;
+	meta_free(&m);
+	buf_free(&out);
+	return t;
+}
+
+static int
+run_render(int n, char **files)
+{
+	double	*t[2];
+	char	*src;
+	size_t	 len;
+	int	 i, k;
+
+	t[0] = calloc((size_t)n, sizeof(double));
+	t[1] = calloc((size_t)n, sizeof(double));
+	for (i = -1; i < n; i++) {
+		if ((src = util_read_file(files[i < 0 ? 0 : i], SIZE_MAX,
+		    &len)) == NULL) {
+			perror(files[i < 0 ? 0 : i]);
+			return 1;
+		}
+		for (k = 0; k < 2; k++) {
+			double	 ns = render_once(src, len, k);
+
+			if (ns < 0) {
+				fprintf(stderr, "%s: front matter\n",
+				    files[i < 0 ? 0 : i]);
+				return 1;
+			}
+			if (i >= 0)
+				t[k][i] = ns;
+		}
+		free(src);
+	}
+	qsort(t[0], (size_t)n, sizeof(double), by_value);
+	qsort(t[1], (size_t)n, sizeof(double), by_value);
+	printf("mode=render files=%d gmi_render_us=%.0f gph_render_us=%.0f\n",
+	    n, t[0][n / 2] / 1e3, t[1][n / 2] / 1e3);
+	free(t[0]);
+	free(t[1]);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -217,6 +302,7 @@ main(int argc, char *argv[])
 		{ "count", required_argument, NULL, 'n' },
 		{ "resume", no_argument, NULL, 'r' },
 		{ "idle", no_argument, NULL, 'i' },
+		{ "render", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tls_server	*srv;
@@ -226,7 +312,8 @@ main(int argc, char *argv[])
 	const char		*certs = NULL;
 	char			 err[512], body[4500];
 	long			 count = 2000, i, warm, nresumed = 0;
-	int			 ch, resume = 0, idle = 0, resumed;
+	int			 ch, resume = 0, idle = 0, render = 0;
+	int			 resumed;
 
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -234,13 +321,16 @@ main(int argc, char *argv[])
 		case 'n': count = strtol(optarg, NULL, 10); break;
 		case 'r': resume = 1; break;
 		case 'i': idle = 1; break;
+		case 'R': render = 1; break;
 		default: certs = NULL; count = 0; break;
 		}
 	}
+	if (render && optind < argc)
+		return run_render(argc - optind, argv + optind);
 	if (certs == NULL || count < 1 || count > 1000000 ||
 	    (resume && idle)) {
 		fprintf(stderr, "usage: tlsfloor --certs DIR [--count N] "
-		    "[--resume | --idle]\n");
+		    "[--resume | --idle]\n       tlsfloor --render FILE...\n");
 		return 2;
 	}
 	log_open(NULL, LOG_LEVEL_WARN);

@@ -27,6 +27,7 @@
 
 #include "app/priv.h"
 #include "app/reload.h"
+#include "app/sandbox.h"
 #include "app/report.h"
 #include "content/archive.h"
 #include "content/frontmatter.h"
@@ -466,6 +467,7 @@ on_signal(uv_signal_t *h, int signum)
 		    signum == SIGTERM ? "SIGTERM" : "SIGINT");
 		reload_stop(&d->rl);
 		server_stop(&d->srv);
+		sandbox_stop();
 		for (i = 0; i < nitems(d->sig); i++)
 			uv_close((uv_handle_t *)&d->sig[i], NULL);
 		break;
@@ -588,6 +590,9 @@ serve(struct daemon_state *d)
 		settings_unref(set);
 		return EXIT_TROUBLE;
 	}
+	/* Before the loader and the workers: each thread inherits it. */
+	sandbox_enter(cfg, loop, err, sizeof(err));
+	log_info("sandbox: %s", err);
 	lim = limits_new(cfg->max_connections);
 	d->srv.limits = lim;
 	reload_init(&d->rl, loop, &d->srv, set, sites);

@@ -247,6 +247,7 @@ static const struct field fields[] = {
 	{ "user",		parse_user,	OFF(user),	0, 32 },
 	{ "chroot",		parse_path,	OFF(chroot_dir), 0, PATH_MAX },
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
+	{ "sandbox",		parse_bool,	OFF(sandbox),	0, 1 },
 	{ "ticket_rotation",	parse_ms,	OFF(ticket_rotation_ms),
 	    60 * 1000, 7 * DAY_MS },
 	{ "tls_protocols",	parse_tls,	OFF(tls_protocols), 0, 0 },
@@ -2210,6 +2211,7 @@ defaults(struct config *c, const char *confdir)
 	c->user = NULL;
 	c->chroot_dir = NULL;
 	c->allow_root = 0;
+	c->sandbox = 1;
 	c->ticket_rotation_ms = 12 * 60 * 60 * 1000;
 	c->ticket_keys = NULL;
 	c->proxy_protocol = NULL;

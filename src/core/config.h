@@ -148,6 +148,8 @@ struct config {
 	char		*user;		/* drop to this user; NULL = stay */
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */
+	int		 sandbox;	/* 1 = Landlock and seccomp once
+					   serving (app/sandbox.h) */
 	unsigned	 ticket_rotation_ms; /* TLS ticket key lifetime */
 	int		 tls_protocols;	/* CONFIG_TLS_*: versions offered */
 	/*

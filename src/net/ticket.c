@@ -305,7 +305,15 @@ read_keyfile(const char *path, unsigned char out[][TICKET_KEY_BYTES],
 	size_t		 len = 0;
 	int		 fd, rv = -1;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
+	/*
+	 * O_NONBLOCK: a FIFO (or a device) put at the path must not stop
+	 * the main loop in open() until someone writes to it; fstat()
+	 * below then refuses it.  Links are followed: a key file is often
+	 * one (a secret mounted as a link to a managed file), and whoever
+	 * can place one at the path could put the keys there anyway.
+	 */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+	    O_NONBLOCK)) == -1) {
 		snprintf(err, errlen, "ticket_keys: %s: %s", path,
 		    strerror(errno));
 		return -1;
@@ -316,8 +324,8 @@ read_keyfile(const char *path, unsigned char out[][TICKET_KEY_BYTES],
 		goto done;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "ticket_keys: %s: not a regular file",
-		    path);
+		snprintf(err, errlen, "ticket_keys: %s: not a regular file "
+		    "(a FIFO, device or directory is not read)", path);
 		goto done;
 	}
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {

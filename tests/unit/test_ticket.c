@@ -12,6 +12,7 @@
 #define OPENSSL_API_COMPAT 30000
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -550,6 +551,100 @@ test_file(int version, const char *what)
 	free(dir);
 }
 
+/* A FIFO at the path: ticket_use_file() or ticket_refresh() off a thread. */
+struct fifo_call {
+	const char	*path;		/* NULL: ticket_refresh() */
+	int		 rv;
+	char		 err[512];
+	int		 done;		/* under fifo_mu */
+};
+
+static pthread_mutex_t fifo_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void *
+fifo_thread(void *arg)
+{
+	struct fifo_call	*c = arg;
+	int			 rv;
+
+	if (c->path != NULL)
+		rv = ticket_use_file(c->path, c->err, sizeof(c->err));
+	else
+		rv = ticket_refresh();
+	pthread_mutex_lock(&fifo_mu);
+	c->rv = rv;
+	c->done = 1;
+	pthread_mutex_unlock(&fifo_mu);
+	return NULL;
+}
+
+static int
+fifo_done(void *arg)
+{
+	struct fifo_call	*c = arg;
+	int			 d;
+
+	pthread_mutex_lock(&fifo_mu);
+	d = c->done;
+	pthread_mutex_unlock(&fifo_mu);
+	return d;
+}
+
+/*
+ * Whether the call returned by itself within the bound; if not (an
+ * open() waiting for a writer), a writer comes and goes so the thread
+ * ends and the test fails instead of hanging.
+ */
+static int
+fifo_returns(struct fifo_call *c, const char *fifo)
+{
+	pthread_t	 t;
+	int		 quick, fd;
+
+	c->done = 0;
+	c->err[0] = '\0';
+	if (pthread_create(&t, NULL, fifo_thread, c) != 0)
+		return 0;
+	quick = harness_poll((unsigned)(harness_time_bound(2) * 1000),
+	    fifo_done, c);
+	if (!quick && (fd = open(fifo, O_WRONLY | O_NONBLOCK)) != -1)
+		close(fd);
+	pthread_join(t, NULL);
+	return quick;
+}
+
+static void
+test_fifo(void)
+{
+	struct fifo_call	 c;
+	char			 err[512], *path;
+
+	path = xasprintf("%s/fifo.keys", top);
+	unlink(path);
+	if (mkfifo(path, 0600) == -1) {
+		harness_skip("mkfifo: %s", strerror(errno));
+		free(path);
+		return;
+	}
+	c.path = path;
+	OK(fifo_returns(&c, path), "a FIFO at ticket_keys: open() returns");
+	OK(c.rv == -1 && strstr(c.err, "not a regular file") != NULL,
+	    "a FIFO refused: %s", c.err);
+
+	/* A good file, then a FIFO renamed over it: a refresh returns. */
+	unlink(path);
+	INT_EQ(ticket_gen_file(path, err, sizeof(err)), 1, "a key file");
+	INT_EQ(ticket_use_file(path, err, sizeof(err)), 0, "read");
+	unlink(path);
+	OK(mkfifo(path, 0600) == 0, "a FIFO in its place");
+	c.path = NULL;
+	OK(fifo_returns(&c, path), "a refresh does not wait on the FIFO");
+	INT_EQ(c.rv, -1, "the FIFO is refused, the keys stay");
+	INT_EQ(ticket_use_file(NULL, err, sizeof(err)), 0, "own keys");
+	unlink(path);
+	free(path);
+}
+
 static const struct harness_test tests[] = {
 	NAMED("rotation_tls13"),
 	NAMED("rotation_tls12"),
@@ -560,6 +655,7 @@ static const struct harness_test tests[] = {
 	NAMED("file_format"),
 	NAMED("file_tls13"),
 	NAMED("file_tls12"),
+	NAMED("fifo"),
 };
 
 int
@@ -591,6 +687,7 @@ main(int argc, char **argv)
 	RUN("file_format", test_file_format());
 	RUN("file_tls13", test_file(0, "TLS 1.3"));
 	RUN("file_tls12", test_file(TLS1_2_VERSION, "TLS 1.2"));
+	RUN("fifo", test_fifo());
 
 	tls_server_free(srv);
 	tls_server_free(srv2);
