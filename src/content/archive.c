@@ -101,7 +101,10 @@ void
 archive_warn(struct archive *a, const char *rel, unsigned line,
     unsigned col, const char *why, int skipped)
 {
-	log_warnx("%s:%u:%u: %s", rel, line, col, why);
+	/* A skipped file says so: the writer must know it is not served. */
+	log_warnx("%s:%u:%u: %s%s", rel, line, col, why, skipped &&
+	    strstr(why, "skipped") == NULL ? "; file skipped, not served" :
+	    "");
 	a->nwarnings++;
 	if (skipped)
 		a->nskipped++;

@@ -34,7 +34,9 @@ check "post: another server's link stays" has "$tmp/out" \
     "=> gemini://elsewhere.example/x.md away"
 check "post: a missing post's file stays as written" has "$tmp/out" \
     "=> 2020-01-01-gone.md gone"
-check "post: nothing on stderr" [ ! -s "$tmp/err" ]
+check "post: the missing post named, as --check names it" has "$tmp/err" \
+    "$tmp/cap/posts/2024-02-01-second.md:4:150: link to missing post 2020-01-01-gone.md"
+check "post: nothing else on stderr" [ "$(wc -l <"$tmp/err")" -eq 1 ]
 "$bin" --render "$tmp/cap/pages/about.md" >"$tmp/out"
 check "page: a post's file from pages/" has "$tmp/out" \
     "=> /posts/first the first post"
