@@ -25,6 +25,7 @@
 #include <uv.h>
 #include <yaml.h>
 
+#include "app/preview.h"
 #include "app/priv.h"
 #include "app/reload.h"
 #include "app/report.h"
@@ -66,6 +67,8 @@ struct daemon_state {
 	uv_signal_t	 sig[4];
 	int		 stopping;
 	int		 allow_root;	/* --allow-root */
+	const char	*preview;	/* `serve DIR`: what DIR is, said
+					   with the URLs; or NULL */
 };
 
 static void
@@ -73,12 +76,21 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: capsuled [-c FILE] [--check [--report]] [--allow-root]\n"
+	    "                [--gemini-port N] [--gopher-port N]\n"
 	    "                [--version] [--help]\n"
+	    "       capsuled serve [--gemini-port N] [--gopher-port N] DIR\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
 	    "       capsuled --gen-ticket-keys FILE\n"
 	    "\n"
+	    "  serve DIR          serve the folder DIR on localhost, no\n"
+	    "                     configuration file: a capsule, or a folder\n"
+	    "                     of .md and .gmi posts (certificate kept in\n"
+	    "                     $XDG_STATE_HOME/capsuled)\n"
 	    "  -c, --config FILE  configuration (default: config/capsuled.yaml\n"
 	    "                     when present, else " CAPSULED_SYSCONF ")\n"
+	    "      --gemini-port N, --gopher-port N\n"
+	    "                     listen there, whatever the configuration\n"
+	    "                     says (0 turns Gopher off)\n"
 	    "      --check        load configuration and content, report, exit\n"
 	    "      --report       with --check: per file, what was removed,\n"
 	    "                     approximated or left unresolved\n"
@@ -656,6 +668,17 @@ serve(struct daemon_state *d)
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
 	    "worker(s)", cfg->hostname, cfg->gemini_port, cfg->hostname,
 	    cfg->gopher_port, d->srv.nworkers);
+	if (d->preview != NULL) {
+		/* Bound: the writer can open these now. */
+		printf("capsuled: serving %s (%s); open\n"
+		    "  gemini://%s:%d/\n", cfg->capsule_dir, d->preview,
+		    cfg->hostname, cfg->gemini_port);
+		if (cfg->gopher_port > 0)
+			printf("  gopher://%s:%d/\n", cfg->hostname,
+			    cfg->gopher_port);
+		printf("Edits show at once; ^C stops.\n");
+		fflush(stdout);
+	}
 	for (i = 1; i < config_nhosts(cfg); i++)
 		log_info("serving gemini://%s:%d/ too (SNI)",
 		    cfg->hosts[i - 1].hostname, cfg->gemini_port);
@@ -682,15 +705,19 @@ main(int argc, char *argv[])
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "allow-root",	no_argument,		NULL, 'A' },
 		{ "gen-ticket-keys", required_argument,	NULL, 'K' },
+		{ "gemini-port", required_argument,	NULL, 'G' },
+		{ "gopher-port", required_argument,	NULL, 'O' },
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct daemon_state	 d;
 	const char		*confpath = NULL, *render = NULL;
 	const char		*genkeys = NULL;
 	const char		*to = "gemini";
-	char			 err[1024];
+	char			 err[1024], *end;
+	long			 port;
 	struct stat		 st;
 	int			 ch, check = 0, report = 0, rv;
+	int			 gemini_port = -1, gopher_port = -1;
 
 	memset(&d, 0, sizeof(d));
 	while ((ch = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
@@ -719,6 +746,19 @@ main(int argc, char *argv[])
 		case 'K':
 			genkeys = optarg;
 			break;
+		case 'G':
+		case 'O':
+			errno = 0;
+			port = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    port < (ch == 'G' ? 1 : 0) || port > 65535) {
+				fprintf(stderr, "capsuled: --%s-port %s: not a "
+				    "port (%d to 65535)\n", ch == 'G' ?
+				    "gemini" : "gopher", optarg, ch == 'G');
+				return EXIT_CONFIG;
+			}
+			*(ch == 'G' ? &gemini_port : &gopher_port) = (int)port;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -726,6 +766,27 @@ main(int argc, char *argv[])
 			usage(stderr);
 			return EXIT_CONFIG;
 		}
+	}
+	/* `serve DIR`: the one command word; options go anywhere. */
+	if (optind == argc - 2 && strcmp(argv[optind], "serve") == 0 &&
+	    confpath == NULL && !check && render == NULL && genkeys == NULL) {
+		if (preview_config(&d.cfg, argv[optind + 1], err,
+		    sizeof(err)) == -1) {
+			fprintf(stderr, "%s\n", err);
+			return EXIT_CONFIG;
+		}
+		switch (preview_layout(d.cfg.capsule_dir)) {
+		case PREVIEW_CAPSULE:
+			d.preview = "a capsule";
+			break;
+		case PREVIEW_BARE:
+			d.preview = "a folder of posts";
+			break;
+		case PREVIEW_OTHER:
+			d.preview = "no posts yet";
+			break;
+		}
+		optind = argc;
 	}
 	if (optind != argc) {
 		usage(stderr);
@@ -750,10 +811,16 @@ main(int argc, char *argv[])
 	if (confpath == NULL)
 		confpath = stat("config/capsuled.yaml", &st) == 0 ?
 		    "config/capsuled.yaml" : CAPSULED_SYSCONF;
-	if (config_load(&d.cfg, confpath, err, sizeof(err)) == -1) {
+	if (d.preview == NULL && config_load(&d.cfg, confpath, err,
+	    sizeof(err)) == -1) {
 		fprintf(stderr, "%s\n", err);
 		return EXIT_CONFIG;
 	}
+	/* The command line's ports over the file's (`make run PORT=`). */
+	if (gemini_port != -1)
+		d.cfg.gemini_port = gemini_port;
+	if (gopher_port != -1)
+		d.cfg.gopher_port = gopher_port;
 	if (log_open(check ? NULL : d.cfg.log_file, d.cfg.log_level) == -1) {
 		fprintf(stderr, "capsuled: %s: %s\n", d.cfg.log_file,
 		    strerror(errno));

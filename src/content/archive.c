@@ -552,7 +552,7 @@ link_tags(struct archive *a)
 }
 
 static void
-load_posts(struct archive *a, int dfd)
+load_posts(struct archive *a, int dfd, int here)
 {
 	struct archive_priv	*ap = inner(a);
 	struct post		*p;
@@ -560,7 +560,8 @@ load_posts(struct archive *a, int dfd)
 	size_t			 n, i;
 	int			 pfd;
 
-	pfd = dirscan_list(a, dfd, "posts", 1, &names, &n);
+	/* here: a bare folder of posts, named posts/ all the same. */
+	pfd = dirscan_list(a, dfd, here ? "." : "posts", 1, &names, &n);
 	index_init(&ap->post_slug, n);
 	index_init(&ap->post_file, n);
 	index_init(&ap->post_base, n);
@@ -728,7 +729,7 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 	load_index(a, dfd, c);
 
 	sfd = dirscan_list(a, dfd, "series", 0, &names, &n);
-	load_posts(a, dfd);
+	load_posts(a, dfd, c->posts_here);
 	/* Series come from files and from posts: n + nposts at most. */
 	index_init(&ap->series_slug, n + a->nposts);
 	a->series = xcalloc(n + a->nposts, sizeof(*a->series));
