@@ -451,6 +451,18 @@ post_body(const struct post *post, size_t *lenp)
 	return body + skip;
 }
 
+/* A page's Markdown, its repeated title left out as a post's is. */
+static const char *
+doc_body(const struct doc *d, size_t *lenp)
+{
+	const char	*body = d->src + d->body_off;
+	size_t		 len = d->srclen - d->body_off, skip;
+
+	skip = scan_repeated_title(body, len, d->title);
+	*lenp = len - skip;
+	return body + skip;
+}
+
 static void
 post_page(struct page *p, const struct archive *a, struct post *post)
 {
@@ -522,12 +534,13 @@ text_page(const struct route *rt, enum text_kind k, size_t id,
 	case TEXT_DOC:
 		d = a->docs[id];
 		page_heading(p, 1, "%s", d->title);
-		page_markdown(p, d->src + d->body_off, d->srclen - d->body_off);
+		body = doc_body(d, &len);
+		page_markdown(p, body, len);
 		return d->path;
 	case TEXT_DOC_MENU:
 		d = a->docs[id];
-		nav_doc_menu(p, a, d, d->src + d->body_off,
-		    d->srclen - d->body_off);
+		body = doc_body(d, &len);
+		nav_doc_menu(p, a, d, body, len);
 		return d->path;
 	default:
 		break;

@@ -180,6 +180,55 @@ test_render(void)
 	free(err);
 }
 
+/* How many times text holds needle, in any case. */
+static int
+icount(const char *text, const char *needle)
+{
+	const char	*p;
+	int		 n = 0;
+
+	for (p = text; *p != '\0'; p++)
+		n += strncasecmp(p, needle, strlen(needle)) == 0;
+	return n;
+}
+
+/*
+ * A page and a post whose bodies open with their title as a heading
+ * (entities, case aside) show it once, on both protocols.
+ */
+static void
+headings(const struct e2e_server *s)
+{
+	static const struct {
+		const char	*gemini, *gopher, *title;
+	} c[] = {
+		{ "/about", "/about", "About & Me" },
+		{ "/posts/flatten", "/posts/flatten", "Flatten the Back" },
+	};
+	SSL_CTX		*ctx = e2e_client_ctx(0);
+	struct reply	 r;
+	struct buf	 b;
+	size_t		 i;
+
+	for (i = 0; i < nitems(c); i++) {
+		r = e2e_gemini_get(s->gemini_port, ctx, "%s", c[i].gemini);
+		INT_EQ(r.status, 20, c[i].gemini);
+		OK(icount(r.body.data ? r.body.data : "", c[i].title) == 1,
+		    "gemini %s: \"%s\" once in:\n%s", c[i].gemini,
+		    c[i].title, r.body.data ? r.body.data : "");
+		reply_free(&r);
+		if (e2e_gopher_get(s->gopher_port, &b, "%s", c[i].gopher) ==
+		    -1 || b.data == NULL) {
+			OK(0, "gopher %s", c[i].gopher);
+			continue;
+		}
+		OK(icount(b.data, c[i].title) == 1, "gopher %s: \"%s\" once "
+		    "in:\n%s", c[i].gopher, c[i].title, b.data);
+		buf_free(&b);
+	}
+	SSL_CTX_free(ctx);
+}
+
 /* The live log: the skipped file says so; each bad value its line. */
 static void
 test_live_log(void)
@@ -200,6 +249,7 @@ test_live_log(void)
 	HAS(log, "warn: posts/2025-03-11-messy.md:6:8: draft:", "log: draft");
 	OK(strstr(log, "more values below") == NULL, "log: no value untold");
 	free(log);
+	headings(&s);
 	e2e_stop(&s);
 }
 
