@@ -314,10 +314,14 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 		    a->nposts);
 	page_blank(pg);
 
-	if (a->nseries > 0) {
+	/* A series file with no parts yet waits on /series/, not here. */
+	for (i = n = 0; i < a->nseries; i++)
+		n += a->series[i]->nparts > 0;
+	if (n > 0) {
 		page_heading(pg, 2, "Series");
 		for (i = 0; i < a->nseries; i++)
-			series_link(pg, a->series[i]);
+			if (a->series[i]->nparts > 0)
+				series_link(pg, a->series[i]);
 		page_blank(pg);
 	}
 

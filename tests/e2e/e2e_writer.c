@@ -64,6 +64,11 @@ make_capsule(void)
 	    "part: 2\ndate: 2025-01-08\n---\nText two.\n");
 	test_put(cap, "series/sharpening.md",
 	    "---\ntitle: Sharpening\n---\nA series on sharpening.\n");
+	test_put(cap, "series/blades.md",
+	    "---\ntitle: Blade Care\n---\nMatched by its title.\n");
+	test_put(cap, "posts/2025-02-01-strop.md",
+	    "---\ntitle: Strop\nseries: Blade Care\ndate: 2025-02-01\n---\n"
+	    "Leather.\n");
 	test_put(cap, "pages/about.md",
 	    "---\ntitle: About &amp; Me\n---\n# About & me\n\nMe.\n");
 	test_put(cap, "posts/notes.txt", "notes\n");
@@ -135,6 +140,13 @@ test_check(void)
 	HAS(out, "posts/2025-03-11-messy.md:8:12: link to /posts/never-written "
 	    "names nothing", "the link to nothing");
 	INT_EQ(count(out, "messy.md"), 4, "each of messy.md's problems once");
+	LINE(out, "          series/sharpening.md:1:1: no post names this "
+	    "series by its file name (sharpening) or its title (Sharpening); "
+	    "the nearest series of the posts is \"Sharpening, From Scratch\"",
+	    "the series file no post names, and the nearest");
+	LINE(out, "          /series/blades/  Blade Care, 1 part",
+	    "a series file matched by its title");
+	LINE(out, "warnings: 5", "the warnings count");
 	INT_EQ(count(err, "warn:"), 0, "no warning logged on stderr too");
 	free(out);
 	free(err);
@@ -229,6 +241,30 @@ headings(const struct e2e_server *s)
 	SSL_CTX_free(ctx);
 }
 
+/* The home page lists the series with parts, not the empty one. */
+static void
+home_series(const struct e2e_server *s)
+{
+	SSL_CTX		*ctx = e2e_client_ctx(0);
+	struct reply	 r;
+	const char	*body;
+
+	r = e2e_gemini_get(s->gemini_port, ctx, "/");
+	body = r.body.data ? r.body.data : "";
+	HAS(body, "=> /series/sharpening-from-scratch/ Sharpening, From "
+	    "Scratch (2 parts", "home: the series with parts");
+	HAS(body, "=> /series/blades/ Blade Care (1 part", "home: the series "
+	    "file matched by title");
+	OK(strstr(body, "no parts yet") == NULL, "home: no empty series in:"
+	    "\n%s", body);
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/series/");
+	HAS(r.body.data ? r.body.data : "", "(no parts yet)",
+	    "/series/: the empty one still there");
+	reply_free(&r);
+	SSL_CTX_free(ctx);
+}
+
 /* The live log: the skipped file says so; each bad value its line. */
 static void
 test_live_log(void)
@@ -250,6 +286,7 @@ test_live_log(void)
 	OK(strstr(log, "more values below") == NULL, "log: no value untold");
 	free(log);
 	headings(&s);
+	home_series(&s);
 	e2e_stop(&s);
 }
 
