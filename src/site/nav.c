@@ -33,7 +33,7 @@
 #include "site/page.h"
 
 #define NAV_LATEST	10	/* latest posts on "/" without a config */
-#define SEP		" \xc2\xb7 "	/* " · " between facts on a line */
+#define SEP		" " PAGE_DOT " "	/* " · " between facts on a line */
 
 static const char *
 capsule_title(const struct archive *a)
@@ -514,7 +514,7 @@ nav_tag(struct page *pg, const struct archive *a, const struct tag *t)
 {
 	size_t	 i;
 
-	page_heading(pg, 1, "Posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
+	page_heading(pg, 1, "Posts tagged " PAGE_LQUOTE "%s" PAGE_RQUOTE,
 	    tag_name(t));
 	page_heading(pg, 2, "%s", capsule_title(a));
 	page_blank(pg);
@@ -630,7 +630,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 			url = layout_path(LAYOUT_POST, p->prev->slug, NULL);
 			label = part_label(p->prev);
 			page_link(pg, LINK_TEXT, url, NULL,
-			    "\xe2\x86\x90 %s", label);
+			    PAGE_LARROW " %s", label);
 			free(label);
 			free(url);
 		}
@@ -638,7 +638,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 			url = layout_path(LAYOUT_POST, p->next->slug, NULL);
 			label = part_label(p->next);
 			page_link(pg, LINK_TEXT, url, NULL,
-			    "%s \xe2\x86\x92", label);
+			    "%s " PAGE_RARROW, label);
 			free(label);
 			free(url);
 		}

@@ -60,7 +60,7 @@ make_capsule(void)
 	    "part: 1\ndate: 2025-01-01\n---\n# Flatten the back\n\n"
 	    "Text one.\n");
 	test_put(cap, "posts/2025-01-08-hone.md",
-	    "---\ntitle: Hone the Edge\nseries: Sharpening, From Scratch\n"
+	    "---\ntitle: Hone the Edge \xe2\x80\x94 \xc3\xa0 la main\nseries: Sharpening, From Scratch\n"
 	    "part: 2\ndate: 2025-01-08\n---\nText two.\n");
 	test_put(cap, "series/sharpening.md",
 	    "---\ntitle: Sharpening\n---\nA series on sharpening.\n");
@@ -75,6 +75,21 @@ make_capsule(void)
 	test_put(cap, "posts/empty-folder/readme.txt", "x\n");
 	test_write(conf, "hostname: localhost\ncapsule: %s\ncerts: %s/certs\n",
 	    cap, tmp);
+}
+
+/* A formatted string that lives until the next call but three. */
+static const char *
+xbuf(const char *fmt, ...)
+{
+	static char	 ring[4][512];
+	static int	 k;
+	va_list		 ap;
+
+	k = (k + 1) % 4;
+	va_start(ap, fmt);
+	vsnprintf(ring[k], sizeof(ring[k]), fmt, ap);
+	va_end(ap);
+	return ring[k];
 }
 
 /* Does text hold line, a whole line? */
@@ -241,6 +256,43 @@ headings(const struct e2e_server *s)
 	SSL_CTX_free(ctx);
 }
 
+/*
+ * The server's own words in ASCII on Gopher (gopher_charset is utf-8
+ * here), typographic on Gemini; the writer's title as written on both.
+ */
+static void
+typography(const struct e2e_server *s)
+{
+	SSL_CTX		*ctx = e2e_client_ctx(0);
+	struct reply	 r;
+	struct buf	 b;
+	const char	*next = "Part 2: Hone the Edge \xe2\x80\x94 \xc3\xa0 la "
+			    "main";
+
+	if (e2e_gopher_get(s->gopher_port, &b, "/posts/flatten") == 0 &&
+	    b.data != NULL) {
+		HAS(b.data, "2025-01-01 - 1 min read", "gopher text: \" - \"");
+		HAS(b.data, xbuf("\n%s ->:", next), "gopher text: \"->\", the "
+		    "title as written");
+	} else
+		OK(0, "gopher /posts/flatten");
+	buf_free(&b);
+	if (e2e_gopher_get(s->gopher_port, &b, "/posts/hone/") == 0 &&
+	    b.data != NULL)
+		HAS(b.data, "\r\n1<- Part 1: Flatten the Back\t", "gopher "
+		    "menu: \"<-\"");
+	else
+		OK(0, "gopher /posts/hone/");
+	buf_free(&b);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/posts/flatten");
+	HAS(r.body.data ? r.body.data : "", "2025-01-01 \xc2\xb7 1 min read",
+	    "gemini: \" \xc2\xb7 \"");
+	HAS(r.body.data ? r.body.data : "", xbuf("=> /posts/hone %s "
+	    "\xe2\x86\x92", next), "gemini: the arrow");
+	reply_free(&r);
+	SSL_CTX_free(ctx);
+}
+
 /* The home page lists the series with parts, not the empty one. */
 static void
 home_series(const struct e2e_server *s)
@@ -287,6 +339,7 @@ test_live_log(void)
 	free(log);
 	headings(&s);
 	home_series(&s);
+	typography(&s);
 	e2e_stop(&s);
 }
 
