@@ -470,7 +470,12 @@ add_ref(void *ctx, unsigned num, const char *url, const char *label)
 		kind = LINK_MENU;
 	else
 		kind = LINK_DOCUMENT;
-	page_link(ctx, kind, url, NULL, "[%u] %s", num,
+	/*
+	 * "Link 1: label", not "[1] label": lynx, vf1 and the classic
+	 * client number the items themselves ("[2][1] label" read as two
+	 * numbers that disagree); "Link 1" is the text's [1] in any client.
+	 */
+	page_link(ctx, kind, url, NULL, "Link %u: %s", num,
 	    *label != '\0' ? label : url);
 }
 

@@ -86,12 +86,12 @@ void	 page_link(struct page *, enum link_kind, const char *url,
 void	 page_blank(struct page *);
 /*
  * Markdown, rendered by the emitter.  In a Gopher menu its links are
- * also items after the text ("[1] label"), numbered as in the text.
+ * also items after the text ("Link 1: label"), numbered as in the text.
  */
 void	 page_markdown(struct page *, const char *md, size_t len);
 /* A gemtext post's body: as written on Gemini, as text on Gopher. */
 void	 page_gemtext(struct page *, const char *gmi, size_t len);
-/* Only the links of md, as link lines or items "[n] label". */
+/* Only the links of md, as link lines or items "Link n: label". */
 void	 page_markdown_links(struct page *, const char *md, size_t len);
 /* The same of a gemtext post's body. */
 void	 page_gemtext_links(struct page *, const char *gmi, size_t len);
