@@ -12,7 +12,7 @@ struct config;
 enum preview_layout {
 	PREVIEW_CAPSULE,	/* index.md, posts/, pages/, series/, files/ */
 	PREVIEW_BARE,		/* only posts: *.md, *.gmi at its top */
-	PREVIEW_OTHER,		/* neither (a static tree would be here) */
+	PREVIEW_OTHER,		/* neither: a static tree would be here */
 };
 
 /* What the folder dir holds, by its names. */

@@ -33,7 +33,8 @@
 #include "site/page.h"
 
 #define NAV_LATEST	10	/* latest posts on "/" without a config */
-#define SEP		" " PAGE_DOT " "	/* " · " between facts on a line */
+/* " · " between facts on a line */
+#define SEP		" " PAGE_DOT " "
 
 static const char *
 capsule_title(const struct archive *a)

@@ -60,8 +60,9 @@ make_capsule(void)
 	    "part: 1\ndate: 2025-01-01\n---\n# Flatten the back\n\n"
 	    "Text one.\n");
 	test_put(cap, "posts/2025-01-08-hone.md",
-	    "---\ntitle: Hone the Edge \xe2\x80\x94 \xc3\xa0 la main\nseries: Sharpening, From Scratch\n"
-	    "part: 2\ndate: 2025-01-08\n---\nText two.\n");
+	    "---\ntitle: Hone the Edge \xe2\x80\x94 \xc3\xa0 la main\n"
+	    "series: Sharpening, From Scratch\npart: 2\ndate: 2025-01-08\n"
+	    "---\nText two.\n");
 	test_put(cap, "series/sharpening.md",
 	    "---\ntitle: Sharpening\n---\nA series on sharpening.\n");
 	test_put(cap, "series/blades.md",
@@ -266,8 +267,9 @@ typography(const struct e2e_server *s)
 	SSL_CTX		*ctx = e2e_client_ctx(0);
 	struct reply	 r;
 	struct buf	 b;
-	const char	*next = "Part 2: Hone the Edge \xe2\x80\x94 \xc3\xa0 la "
-			    "main";
+	const char	*next;
+
+	next = "Part 2: Hone the Edge \xe2\x80\x94 \xc3\xa0 la main";
 
 	if (e2e_gopher_get(s->gopher_port, &b, "/posts/flatten") == 0 &&
 	    b.data != NULL) {

@@ -14,7 +14,8 @@ static const struct harness_test	*tests;
 static size_t				 ntests;
 static char				**wanted;
 static int				 nwanted;
-static char				 skip_why[160]; /* the first skip's */
+/* The first skip's reason, for the summary line. */
+static char				 skip_why[160];
 
 /* Is name (a table entry) the check the argument asks for? */
 static int
