@@ -3,6 +3,7 @@
 #   make            build build/capsuled (installs missing Debian packages
 #                   when run as root, else prints the apt-get line)
 #   make run        build, then serve capsule/ with config/capsuled.yaml
+#                   (PORT=, GOPHER_PORT=, CONFIG= to change them)
 #   make test       build and run every test; ends with "N passed, N
 #                   failed, N skipped" (as root, installs the Debian
 #                   packages of the test clients it lacks, naming them)
@@ -152,8 +153,13 @@ tests: $(BUILD)/capsuled $(UNIT_BINS) $(E2E_BINS) $(SEED_BINS)
 
 # capsuled refuses to run as root without `user:`; `make run` is the
 # try-it-now command, so as root it says --allow-root for you.
+# `make run PORT=1966 GOPHER_PORT=7071` or `CONFIG=my.yaml`: the sample
+# configuration, which the tests read, is never edited to try a port.
+CONFIG	?= config/capsuled.yaml
 run: $(BUILD)/capsuled
-	./$(BUILD)/capsuled -c config/capsuled.yaml \
+	./$(BUILD)/capsuled -c $(CONFIG) \
+	    $(if $(PORT),--gemini-port $(PORT)) \
+	    $(if $(GOPHER_PORT),--gopher-port $(GOPHER_PORT)) \
 	    $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 test: tests

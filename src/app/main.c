@@ -25,6 +25,7 @@
 #include <uv.h>
 #include <yaml.h>
 
+#include "app/preview.h"
 #include "app/priv.h"
 #include "app/reload.h"
 #include "app/sandbox.h"
@@ -37,6 +38,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "markdown/html.h"
 #include "markdown/render.h"
 #include "net/generation.h"
 #include "net/limit.h"
@@ -66,6 +68,8 @@ struct daemon_state {
 	uv_signal_t	 sig[4];
 	int		 stopping;
 	int		 allow_root;	/* --allow-root */
+	const char	*preview;	/* `serve DIR`: what DIR is, said
+					   with the URLs; or NULL */
 };
 
 static void
@@ -73,13 +77,21 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: capsuled [-c FILE] [--check [--report] [--strict]]\n"
-	    "                [--allow-root]\n"
+	    "                [--allow-root] [--gemini-port N] [--gopher-port N]\n"
 	    "                [--version] [--help]\n"
+	    "       capsuled serve [--gemini-port N] [--gopher-port N] DIR\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
 	    "       capsuled --gen-ticket-keys FILE\n"
 	    "\n"
+	    "  serve DIR          serve the folder DIR on localhost, no\n"
+	    "                     configuration file: a capsule, or a folder\n"
+	    "                     of .md and .gmi posts (certificate kept in\n"
+	    "                     $XDG_STATE_HOME/capsuled)\n"
 	    "  -c, --config FILE  configuration (default: config/capsuled.yaml\n"
 	    "                     when present, else " CAPSULED_SYSCONF ")\n"
+	    "      --gemini-port N, --gopher-port N\n"
+	    "                     listen there, whatever the configuration\n"
+	    "                     says (0 turns Gopher off)\n"
 	    "      --check        load configuration and content, report, exit\n"
 	    "      --report       with --check: per file, what was removed,\n"
 	    "                     approximated or left unresolved\n"
@@ -107,7 +119,25 @@ struct render_capsule {
 	const struct config *cfg;	/* hostname, Gopher port */
 	struct archive	*a;		/* NULL: links stay as written */
 	char		*from;		/* "posts/x.md", as the server has it */
+	/*
+	 * What loading the capsule said of from, as --check lists it
+	 * ("posts/x.md:LINE:COL: why" lines); empty when a is NULL.
+	 */
+	struct buf	 said;
 };
+
+/* A log_tap_fn: the lines of the load about rc->from. */
+static void
+render_tap(void *arg, enum log_level lvl, const char *msg)
+{
+	struct render_capsule	*rc = arg;
+	size_t			 n = strlen(rc->from);
+
+	if (lvl <= LOG_LEVEL_WARN && strncmp(msg, rc->from, n) == 0 &&
+	    msg[n] == ':') {
+		buf_printf(&rc->said, "%s\n", msg);
+	}
+}
 
 /*
  * Did a directory the archive reads change at or after t0
@@ -163,8 +193,9 @@ render_gopher_url(void *ctx, const char *url)
  * (DIR/posts/x.md ...) or DIR/index.md.  Then DIR is loaded as the
  * server loads it (cfg: the configuration's link_aliases and limits),
  * so that links name what the server serves ("/posts/<slug>", not
- * "2024-01-01-<slug>.md").  Quietly: the rest of the capsule's
- * warnings are --check's business.
+ * "2024-01-01-<slug>.md"), and what the load says of the file is kept
+ * in rc->said.  Quietly: the rest of the capsule's warnings are
+ * --check's business.
  */
 static void
 render_capsule(const char *path, const struct config *cfg,
@@ -178,6 +209,7 @@ render_capsule(const char *path, const struct config *cfg,
 
 	rc->a = NULL;
 	rc->from = NULL;
+	buf_init(&rc->said);
 	if (strcmp(path, "-") == 0 || (real = realpath(path, NULL)) == NULL)
 		return;
 	/* A post in a folder of posts/: "<capsule>/posts/2019/x.md". */
@@ -208,15 +240,49 @@ render_capsule(const char *path, const struct config *cfg,
 load:
 	c = *cfg;
 	c.capsule_dir = *dir != '\0' ? dir : "/";
+	rc->from = sect != NULL ? xasprintf("%s/%s", sect, base) :
+	    xstrdup(base);
 	lvl = log_get_level();
 	log_set_level(LOG_LEVEL_ERROR);
-	rc->a = archive_load(&c);
+	log_set_tap(render_tap, rc);
+	if ((rc->a = archive_load(&c)) != NULL)
+		links_check(rc->a);
+	log_set_tap(NULL, NULL);
 	log_set_level(lvl);
-	if (rc->a != NULL)
-		rc->from = sect != NULL ? xasprintf("%s/%s", sect, base) :
-		    xstrdup(base);
+	if (rc->a == NULL) {
+		free(rc->from);
+		rc->from = NULL;
+		buf_free(&rc->said);
+	}
 done:
 	free(real);
+}
+
+/*
+ * What the body's raw HTML becomes (--check --report counts it so):
+ * "FILE:LINE:COL: html <iframe>: as a link".
+ */
+static void
+render_html_said(const char *path, const char *body, size_t len,
+    unsigned line0)
+{
+	static const char *const what[] = {
+		[HTML_LINKED] = "as a link",
+		[HTML_APPROXIMATED] = "approximated",
+		[HTML_DROPPED] = "dropped",
+	};
+	struct html_notes	 ns;
+	size_t			 i;
+
+	render_html_notes(body, len, &ns);
+	for (i = 0; i < ns.n; i++)
+		fprintf(stderr, "%s:%u:%u: html <%s>: %s\n", path,
+		    line0 + ns.v[i].line - 1, ns.v[i].col, ns.v[i].name,
+		    what[ns.v[i].what]);
+	if (ns.nmore > 0)
+		fprintf(stderr, "%s: html: %zu more elements\n", path,
+		    ns.nmore);
+	html_notes_free(&ns);
 }
 
 /*
@@ -236,7 +302,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	size_t			 len, blen, i;
 	char			*src;
 	int			 gmi;
-	const char		*body;
+	const char		*body, *said, *nl;
 
 	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
 		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
@@ -252,13 +318,28 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	}
 	/* The writer sees the same front matter errors the server logs. */
 	if (frontmatter_parse(src, len, &m, &fe) == -1) {
-		fprintf(stderr, "%s:%u:%u: %s\n", path, fe.line, fe.col, fe.msg);
+		fprintf(stderr, "%s:%u:%u: %s; the server skips this file\n",
+		    path, fe.line, fe.col, fe.msg);
 		free(src);
 		return EXIT_TROUBLE;
 	}
-	for (i = 0; i < m.nwarns; i++)
-		fprintf(stderr, "%s:%u:%u: warning: %s\n", path,
-		    m.warns[i].line, m.warns[i].col, m.warns[i].msg);
+	render_capsule(path, cfg, &rc);
+	/*
+	 * In a capsule, what --check says of the file, as it says it
+	 * (front matter values, templates, links), the capsule's name
+	 * of the file given as the writer named it; else what the file
+	 * says by itself.
+	 */
+	said = rc.said.data != NULL ? rc.said.data : "";
+	for (; *said != '\0'; said = nl + 1) {
+		nl = strchr(said, '\n');
+		fprintf(stderr, "%s%.*s\n", path, (int)(nl - said -
+		    strlen(rc.from)), said + strlen(rc.from));
+	}
+	if (rc.a == NULL)
+		for (i = 0; i < m.nwarns; i++)
+			fprintf(stderr, "%s:%u:%u: %s\n", path,
+			    m.warns[i].line, m.warns[i].col, m.warns[i].msg);
 	body = src + m.body_off;
 	blen = len - m.body_off;
 	memset(&tr, 0, sizeof(tr));
@@ -266,7 +347,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	gmi = archive_gmi_name(path);
 	if (!gmi && template_present(body, blen)) {
 		template_rewrite(body, blen, &tr);
-		for (i = 0; i < tr.nnotes; i++)
+		for (i = 0; rc.a == NULL && i < tr.nnotes; i++)
 			fprintf(stderr, "%s:%u:%u: template: %s %s\n", path,
 			    m.body_line + tr.notes[i].line - 1,
 			    tr.notes[i].col, tr.notes[i].what ==
@@ -275,11 +356,12 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 		body = tr.body;
 		blen = tr.len;
 	}
+	if (!gmi)
+		render_html_said(path, body, blen, m.body_line);
 	memset(&ropts, 0, sizeof(ropts));
 	ropts.width = cfg->gopher_width;
 	ropts.rewrite = render_link;
 	ropts.rewrite_ctx = &rc;
-	render_capsule(path, cfg, &rc);
 	if (rc.a != NULL) {
 		/* As the server writes Gopher text: absolute URLs. */
 		rc.cfg = cfg;
@@ -297,6 +379,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	if (rc.a != NULL)
 		archive_unref(rc.a);
 	free(rc.from);
+	buf_free(&rc.said);
 	template_result_free(&tr);
 	meta_free(&m);
 	free(src);
@@ -348,6 +431,23 @@ check_formats(const struct archive *a)
 	    nbundles, nbundles == 1 ? "" : "s");
 }
 
+/* 1 (logged as an error) when dir is not a directory. */
+static int
+capsule_missing(const char *dir)
+{
+	struct stat	 st;
+
+	if (stat(dir, &st) == -1) {
+		log_error("the capsule %s", dir);
+		return 1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		log_errorx("the capsule %s: not a directory", dir);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * --check for one host: load its capsule, say what was found.  A
  * capsule that loads is fine (its warnings are printed, so that
@@ -359,16 +459,28 @@ check_host(const struct config *cfg, int report, int strict)
 {
 	struct site	*s;
 	struct archive	*a;
-	struct report	*rep = NULL;
+	struct report	*rep;
+	enum log_level	 lvl;
 	size_t		 i, parts = 0, syntax[3] = { 0, 0, 0 };
 
 	printf("host:     %s\n", cfg->hostname);
 	fflush(stdout);			/* before the load's log lines */
-	if (report) {
-		rep = report_new();
-		log_set_tap(report_tap, rep);
+	/* As the server says it, and stops: no capsule is an error. */
+	if (capsule_missing(cfg->capsule_dir)) {
+		printf("capsule:  %s (cannot be read)\n", cfg->capsule_dir);
+		return EXIT_TROUBLE;
 	}
+	/*
+	 * The load's warnings are listed below, each under its heading,
+	 * not logged as well: each problem named once.  Errors still are.
+	 */
+	rep = report_new();
+	log_set_tap(report_tap, rep);
+	lvl = log_get_level();
+	if (lvl > LOG_LEVEL_ERROR)
+		log_set_level(LOG_LEVEL_ERROR);
 	s = reload_site(cfg, NULL);
+	log_set_level(lvl);
 	log_set_tap(NULL, NULL);
 	if (s == NULL) {
 		report_free(rep);
@@ -376,7 +488,7 @@ check_host(const struct config *cfg, int report, int strict)
 		return EXIT_TROUBLE;
 	}
 	a = s->a;
-	if (rep != NULL)
+	if (report)
 		report_html(rep, a);
 	for (i = 0; i < a->nseries; i++)
 		parts += a->series[i]->nparts;
@@ -409,13 +521,10 @@ check_host(const struct config *cfg, int report, int strict)
 	for (i = 0; i < a->ndocs; i++)
 		printf("          /%s  %s\n", a->docs[i]->name,
 		    a->docs[i]->title);
-	printf("skipped:  %u\n", a->nskipped);
-	printf("warnings: %u%s\n", a->nwarnings,
-	    a->nwarnings ? " (logged above)" : "");
-	if (rep != NULL) {
+	report_problems(rep, a, stdout);
+	if (report)
 		report_print(rep, stdout);
-		report_free(rep);
-	}
+	report_free(rep);
 	i = a->nwarnings;
 	site_unref(s);
 	return i == 0 || !strict ? EXIT_OK : EXIT_TROUBLE;
@@ -484,20 +593,12 @@ static int
 capsules_missing(const struct config *cfg)
 {
 	struct config	 v;
-	struct stat	 st;
 	size_t		 i;
 
 	for (i = 0; i < config_nhosts(cfg); i++) {
 		config_host_view(cfg, i, &v);
-		if (stat(v.capsule_dir, &st) == -1) {
-			log_error("the capsule %s", v.capsule_dir);
+		if (capsule_missing(v.capsule_dir))
 			return 1;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			log_errorx("the capsule %s: not a directory",
-			    v.capsule_dir);
-			return 1;
-		}
 	}
 	return 0;
 }
@@ -609,6 +710,17 @@ serve(struct daemon_state *d)
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
 	    "worker(s)", cfg->hostname, cfg->gemini_port, cfg->hostname,
 	    cfg->gopher_port, d->srv.nworkers);
+	if (d->preview != NULL) {
+		/* Bound: the writer can open these now. */
+		printf("capsuled: serving %s (%s); open\n"
+		    "  gemini://%s:%d/\n", cfg->capsule_dir, d->preview,
+		    cfg->hostname, cfg->gemini_port);
+		if (cfg->gopher_port > 0)
+			printf("  gopher://%s:%d/\n", cfg->hostname,
+			    cfg->gopher_port);
+		printf("Edits show at once; ^C stops.\n");
+		fflush(stdout);
+	}
 	for (i = 1; i < config_nhosts(cfg); i++)
 		log_info("serving gemini://%s:%d/ too (SNI)",
 		    cfg->hosts[i - 1].hostname, cfg->gemini_port);
@@ -636,15 +748,19 @@ main(int argc, char *argv[])
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "allow-root",	no_argument,		NULL, 'A' },
 		{ "gen-ticket-keys", required_argument,	NULL, 'K' },
+		{ "gemini-port", required_argument,	NULL, 'G' },
+		{ "gopher-port", required_argument,	NULL, 'O' },
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct daemon_state	 d;
 	const char		*confpath = NULL, *render = NULL;
 	const char		*genkeys = NULL;
 	const char		*to = "gemini";
-	char			 err[1024];
+	char			 err[1024], *end;
+	long			 port;
 	struct stat		 st;
 	int			 ch, check = 0, report = 0, strict = 0, rv;
+	int			 gemini_port = -1, gopher_port = -1;
 
 	memset(&d, 0, sizeof(d));
 	while ((ch = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
@@ -677,6 +793,19 @@ main(int argc, char *argv[])
 		case 'K':
 			genkeys = optarg;
 			break;
+		case 'G':
+		case 'O':
+			errno = 0;
+			port = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    port < (ch == 'G' ? 1 : 0) || port > 65535) {
+				fprintf(stderr, "capsuled: --%s-port %s: not a "
+				    "port (%d to 65535)\n", ch == 'G' ?
+				    "gemini" : "gopher", optarg, ch == 'G');
+				return EXIT_CONFIG;
+			}
+			*(ch == 'G' ? &gemini_port : &gopher_port) = (int)port;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -684,6 +813,27 @@ main(int argc, char *argv[])
 			usage(stderr);
 			return EXIT_CONFIG;
 		}
+	}
+	/* `serve DIR`: the one command word; options go anywhere. */
+	if (optind == argc - 2 && strcmp(argv[optind], "serve") == 0 &&
+	    confpath == NULL && !check && render == NULL && genkeys == NULL) {
+		if (preview_config(&d.cfg, argv[optind + 1], err,
+		    sizeof(err)) == -1) {
+			fprintf(stderr, "%s\n", err);
+			return EXIT_CONFIG;
+		}
+		switch (preview_layout(d.cfg.capsule_dir)) {
+		case PREVIEW_CAPSULE:
+			d.preview = "a capsule";
+			break;
+		case PREVIEW_BARE:
+			d.preview = "a folder of posts";
+			break;
+		case PREVIEW_OTHER:
+			d.preview = "no posts yet";
+			break;
+		}
+		optind = argc;
 	}
 	if (optind != argc) {
 		usage(stderr);
@@ -708,10 +858,16 @@ main(int argc, char *argv[])
 	if (confpath == NULL)
 		confpath = stat("config/capsuled.yaml", &st) == 0 ?
 		    "config/capsuled.yaml" : CAPSULED_SYSCONF;
-	if (config_load(&d.cfg, confpath, err, sizeof(err)) == -1) {
+	if (d.preview == NULL && config_load(&d.cfg, confpath, err,
+	    sizeof(err)) == -1) {
 		fprintf(stderr, "%s\n", err);
 		return EXIT_CONFIG;
 	}
+	/* The command line's ports over the file's (`make run PORT=`). */
+	if (gemini_port != -1)
+		d.cfg.gemini_port = gemini_port;
+	if (gopher_port != -1)
+		d.cfg.gopher_port = gopher_port;
 	/* Syslog is connected now: later a chroot or sandbox hides it. */
 	if (!check && d.cfg.log_syslog) {
 		if (log_open_syslog(d.cfg.syslog_socket != NULL ?

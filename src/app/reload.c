@@ -51,6 +51,8 @@
  * cores do the work, and the disk gains little from more.
  */
 #define LOAD_THREADS	4
+/* The "s" of a count in a log line: "1 page", "2 pages". */
+#define PLURAL(n)	((n) == 1 ? "" : "s")
 
 static void	start(struct reload *);
 static void	ask(struct reload *);
@@ -353,10 +355,11 @@ load_one(size_t i, void *arg)
 	if (j->sites[i] == NULL || j->old != NULL)
 		return;
 	a = j->sites[i]->a;
-	log_info("capsule %s%s%s%s: %zu posts, %zu series, %zu tags, %zu "
-	    "pages, %u warnings", a->dir, n > 1 ? " for " : "", n > 1 ?
+	log_info("capsule %s%s%s%s: %zu post%s, %zu series, %zu tag%s, %zu "
+	    "page%s, %u warning%s", a->dir, n > 1 ? " for " : "", n > 1 ?
 	    h->hostname : "", h->base != NULL ? h->base : "", a->nposts,
-	    a->nseries, a->ntags, a->ndocs, a->nwarnings);
+	    PLURAL(a->nposts), a->nseries, a->ntags, PLURAL(a->ntags),
+	    a->ndocs, PLURAL(a->ndocs), a->nwarnings, PLURAL(a->nwarnings));
 }
 
 /*
@@ -675,13 +678,15 @@ built(struct reload *r)
 			continue;
 		r->nsites_built++;
 		a = r->sites[i]->a;
-		log_info("content%s%s%s: %zu posts, %zu series, %zu tags, "
-		    "%zu pages, %u warnings; %u files read, %u unchanged; "
+		log_info("content%s%s%s: %zu post%s, %zu series, %zu tag%s, "
+		    "%zu page%s, %u warning%s; %u files read, %u unchanged; "
 		    "built in %.1f ms", r->set->nsites > 1 ? " of " : "",
 		    r->set->nsites > 1 ? r->set->hosts[i].hostname : "",
 		    r->set->hosts[i].base != NULL ? r->set->hosts[i].base : "",
-		    a->nposts, a->nseries, a->ntags, a->ndocs, a->nwarnings,
-		    a->nread, a->nreused, (double)r->build_ns / 1e6);
+		    a->nposts, PLURAL(a->nposts), a->nseries, a->ntags,
+		    PLURAL(a->ntags), a->ndocs, PLURAL(a->ndocs), a->nwarnings,
+		    PLURAL(a->nwarnings), a->nread, a->nreused,
+		    (double)r->build_ns / 1e6);
 	}
 	reload_sites_free(oldsites, nold);
 	g = new_gen(r);

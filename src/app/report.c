@@ -1,8 +1,14 @@
 /*
  * report.c -- the conversion report of --check --report (see report.h).
  */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/report.h"
 #include "content/archive.h"
@@ -32,6 +38,8 @@ struct report {
 	struct report_el *els;		/* owned */
 	size_t		 nels;
 	size_t		 html_more;	/* past HTML_MAX_NOTES in a body */
+	char		**lines;	/* owned: every warning, in order */
+	size_t		 nlines;
 };
 
 struct report *
@@ -54,6 +62,9 @@ report_free(struct report *r)
 		for (k = 0; k < REPORT_PLACES; k++)
 			free(r->els[i].places[k]);
 	free(r->els);
+	for (i = 0; i < r->nlines; i++)
+		free(r->lines[i]);
+	free(r->lines);
 	free(r);
 }
 
@@ -132,6 +143,12 @@ report_tap(void *arg, enum log_level lvl, const char *msg)
 	enum report_kind k;
 	size_t		 len;
 
+	if (lvl <= LOG_LEVEL_WARN) {
+		if (r->nlines % 64 == 0)
+			r->lines = xreallocarray(r->lines, r->nlines + 64,
+			    sizeof(*r->lines));
+		r->lines[r->nlines++] = xstrdup(msg);
+	}
 	if ((len = place(msg, &why)) == 0)
 		return;
 	if ((k = kind_of(lvl, why)) == REPORT_NKINDS)
@@ -349,4 +366,101 @@ report_print(const struct report *r, FILE *out)
 	counts(out, tot);
 	fputc('\n', out);
 	print_els(r, out);
+}
+
+/* A skipped file's line says so (content/archive.c). */
+static int
+skip_line(const char *msg)
+{
+	const char	*why;
+
+	if (place(msg, &why) == 0)
+		why = msg;
+	return strstr(why, "skipped") != NULL;
+}
+
+/*
+ * Why name, in the folder sub of a capsule, is not read, or NULL when it
+ * is (as content/dirscan.c lists them: *.md; in posts/ *.gmi and page
+ * bundles too).  Hidden names are no one's business.
+ */
+static const char *
+ignored_why(const char *dir, const char *sub, const struct dirent *de)
+{
+	struct stat	 st;
+	char		 path[PATH_MAX];
+	int		 posts = strcmp(sub, "posts") == 0, isdir;
+
+	if (de->d_name[0] == '.' || archive_md_name(de->d_name) ||
+	    (posts && archive_gmi_name(de->d_name)))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, sub, de->d_name);
+	isdir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (posts && isdir) {
+		snprintf(path, sizeof(path), "%s/%s/%s/index.md", dir, sub,
+		    de->d_name);
+		if (access(path, F_OK) == 0)
+			return NULL;
+		snprintf(path, sizeof(path), "%s/%s/%s/index.gmi", dir, sub,
+		    de->d_name);
+		if (access(path, F_OK) == 0)
+			return NULL;
+		return "a folder without index.md or index.gmi: no post";
+	}
+	if (isdir)
+		return "a folder: only the files of this folder are read";
+	return posts ? "not .md or .gmi: no post" :
+	    "not .md: not read";
+}
+
+/* The files of posts/, pages/ and series/ the archive does not read. */
+static size_t
+print_ignored(const struct archive *a, FILE *out, int print)
+{
+	static const char *const subs[] = { "posts", "pages", "series" };
+	struct dirent	**de;
+	char		 path[PATH_MAX];
+	const char	*why;
+	size_t		 i, n = 0;
+	int		 k, nde;
+
+	for (i = 0; i < nitems(subs); i++) {
+		snprintf(path, sizeof(path), "%s/%s", a->dir, subs[i]);
+		if ((nde = scandir(path, &de, NULL, alphasort)) == -1)
+			continue;
+		for (k = 0; k < nde; k++) {
+			why = ignored_why(a->dir, subs[i], de[k]);
+			if (why != NULL && print)
+				fprintf(out, "          %s/%s: %s\n",
+				    subs[i], de[k]->d_name, why);
+			n += why != NULL;
+			free(de[k]);
+		}
+		free(de);
+	}
+	return n;
+}
+
+void
+report_problems(const struct report *r, const struct archive *a,
+    FILE *out)
+{
+	size_t	 i, nskip = 0;
+
+	for (i = 0; i < r->nlines; i++)
+		nskip += skip_line(r->lines[i]);
+	fprintf(out, "skipped:  %zu\n", nskip);
+	for (i = 0; i < r->nlines; i++)
+		if (skip_line(r->lines[i]))
+			fprintf(out, "          %s\n", r->lines[i]);
+	fprintf(out, "drafts:   %zu\n", a->ndrafts);
+	for (i = 0; i < a->ndrafts; i++)
+		fprintf(out, "          %s  %s\n", a->drafts[i]->path,
+		    a->drafts[i]->title);
+	fprintf(out, "ignored:  %zu\n", print_ignored(a, out, 0));
+	print_ignored(a, out, 1);
+	fprintf(out, "warnings: %zu\n", r->nlines - nskip);
+	for (i = 0; i < r->nlines; i++)
+		if (!skip_line(r->lines[i]))
+			fprintf(out, "          %s\n", r->lines[i]);
 }

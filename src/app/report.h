@@ -14,6 +14,9 @@
  * once more as the renderers do (render_html_notes()) and counts what
  * its HTML elements became, per file and per element, with the places
  * of the first few.  Only --check --report pays for that read.
+ *
+ * Every --check keeps the warning lines too (report_problems()): the
+ * writer reads each problem once, under the heading it belongs to.
  */
 #ifndef CAPSULED_REPORT_H
 #define CAPSULED_REPORT_H
@@ -50,5 +53,12 @@ size_t		 report_total(const struct report *, enum report_kind k);
  * HTML element and what it became, with its first places.
  */
 void		 report_print(const struct report *, FILE *);
+/*
+ * What --check says of a capsule: the files skipped (why), the drafts,
+ * the files of posts/, pages/ and series/ not read (why), and every
+ * other warning the load logged, each a line, with their counts.
+ */
+void		 report_problems(const struct report *,
+		    const struct archive *a, FILE *);
 
 #endif

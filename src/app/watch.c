@@ -202,7 +202,11 @@ matters(const struct wdir *d, const char *name, int isdir)
 	if (name == NULL)
 		return 1;		/* could not say: assume so */
 	if (*d->name == '\0') {
-		if (strcmp(name, "index.md") == 0)
+		len = strlen(name);
+		/* A bare folder's posts are at its top (config.posts_here). */
+		if (name[0] != '.' && ((len > 3 && strcmp(name + len - 3,
+		    ".md") == 0) || (len > 4 && strcmp(name + len - 4,
+		    ".gmi") == 0)))
 			return 1;
 		for (i = 0; i < WATCH_NSUB; i++)
 			if (strcmp(name, subdirs[i]) == 0)

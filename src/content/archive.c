@@ -34,6 +34,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -101,7 +102,10 @@ void
 archive_warn(struct archive *a, const char *rel, unsigned line,
     unsigned col, const char *why, int skipped)
 {
-	log_warnx("%s:%u:%u: %s", rel, line, col, why);
+	/* A skipped file says so: the writer must know it is not served. */
+	log_warnx("%s:%u:%u: %s%s", rel, line, col, why, skipped &&
+	    strstr(why, "skipped") == NULL ? "; file skipped, not served" :
+	    "");
 	a->nwarnings++;
 	if (skipped)
 		a->nskipped++;
@@ -205,6 +209,7 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 			continue;
 		}
 		s = series_new(a, slug, pick_title(f, stem));
+		s->path = xstrdup(rel);
 		s->summary = xstrdup_null(f->m.summary);
 		s->level = xstrdup_null(f->m.level);
 		s->audience = xstrdup_null(f->m.audience);
@@ -481,14 +486,140 @@ cmp_doc(const void *x, const void *y)
  * Attach posts to series, oldest post first so that a series without a
  * file is named as its first post wrote it; then order the parts.
  */
+/*
+ * The series file a post's series slug names when no file's name does:
+ * the one whose title makes that slug ("series/sharpening.md" with
+ * "title: Sharpening, From Scratch"), or NULL.
+ */
+static struct series *
+series_by_title(struct archive *a, const char *slug)
+{
+	struct series	*s;
+	char		*t;
+	size_t		 i;
+	int		 same;
+
+	for (i = 0; i < a->nseries; i++) {
+		if ((s = a->series[i])->path == NULL)
+			continue;
+		t = archive_slugify(s->title);
+		same = strcmp(t, slug) == 0;
+		free(t);
+		if (same)
+			return s;
+	}
+	return NULL;
+}
+
+/* Edits between a and b (Levenshtein), from at most 200 bytes of each. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t	 la = strnlen(a, 200), lb = strnlen(b, 200), i, j;
+	size_t	 row[201], diag, up;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * How far the series name b is from the title a: 0 when the slug of one
+ * holds the other's ("Sharpening" in "Sharpening, From Scratch"), else
+ * one more than the edits between the slugs.
+ */
+static size_t
+nearness(const char *a, const char *b)
+{
+	char	*sa = archive_slugify(a), *sb = archive_slugify(b);
+	size_t	 d;
+
+	if (*sa != '\0' && *sb != '\0' && (strstr(sa, sb) != NULL ||
+	    strstr(sb, sa) != NULL))
+		d = 0;
+	else
+		d = 1 + distance(sa, sb);
+	free(sa);
+	free(sb);
+	return d;
+}
+
+/*
+ * A series file no post names, by its file name or by its title, is
+ * said, with the series of the posts nearest to it by name: the writer
+ * meant one of them, or the posts are still to come.
+ */
+static void
+warn_unmatched_series(struct archive *a, const char *const *names,
+    size_t n, const struct series *const *spared, size_t nspared)
+{
+	const struct series *s;
+	const char	*near;
+	char		 why[512];
+	size_t		 i, k, d, best;
+
+	for (i = 0; i < a->nseries; i++) {
+		if ((s = a->series[i])->path == NULL || s->nparts > 0)
+			continue;
+		for (k = 0; k < nspared && spared[k] != s; k++)
+			;
+		if (k < nspared)
+			continue;
+		near = NULL;
+		best = SIZE_MAX;
+		for (k = 0; k < n; k++)
+			if ((d = nearness(s->title, names[k])) < best) {
+				best = d;
+				near = names[k];
+			}
+		if (near == NULL)
+			snprintf(why, sizeof(why), "no post names this series "
+			    "(\"series: %s\" or \"series: %s\" would); "
+			    "not on the home page", s->slug, s->title);
+		else
+			snprintf(why, sizeof(why), "no post names this series "
+			    "by its file name (%s) or its title (%s); the "
+			    "nearest series of the posts is \"%s\"",
+			    s->slug, s->title, near);
+		archive_warn(a, s->path, 1, 1, why, 0);
+	}
+}
+
 static void
 link_series(struct archive *a)
 {
 	struct series	*s;
 	struct post	*p;
+	const char	**names;
+	const struct series **spared;
 	char		*slug;
-	size_t		 i, k;
+	size_t		 i, k, nnames = 0, nspared = 0;
 
+	/* Each series name the posts and drafts give, once. */
+	names = xcalloc(a->nposts + a->ndrafts + 1, sizeof(*names));
+	for (i = 0; i < a->nposts + a->ndrafts; i++) {
+		p = i < a->nposts ? a->posts[i] : a->drafts[i - a->nposts];
+		if (p->series_name == NULL)
+			continue;
+		for (k = 0; k < nnames; k++)
+			if (strcmp(names[k], p->series_name) == 0)
+				break;
+		if (k == nnames)
+			names[nnames++] = p->series_name;
+	}
 	for (i = a->nposts; i-- > 0;) {
 		p = a->posts[i];
 		if (p->series_name == NULL)
@@ -498,7 +629,9 @@ link_series(struct archive *a)
 			free(slug);
 			continue;
 		}
-		if ((s = index_get(&inner(a)->series_slug, slug)) == NULL)
+		/* By the file's name, else by its title (README.md). */
+		if ((s = index_get(&inner(a)->series_slug, slug)) == NULL &&
+		    (s = series_by_title(a, slug)) == NULL)
 			s = series_new(a, slug, xstrdup(p->series_name));
 		else
 			free(slug);
@@ -520,6 +653,21 @@ link_series(struct archive *a)
 			s->reading_min += p->reading_min;
 		}
 	}
+	/* A series file a draft names is not unmatched: parts are coming. */
+	spared = xcalloc(a->ndrafts + 1, sizeof(*spared));
+	for (i = 0; i < a->ndrafts; i++) {
+		if (a->drafts[i]->series_name == NULL)
+			continue;
+		slug = archive_slugify(a->drafts[i]->series_name);
+		if ((s = index_get(&inner(a)->series_slug, slug)) == NULL)
+			s = series_by_title(a, slug);
+		free(slug);
+		if (s != NULL)
+			spared[nspared++] = s;
+	}
+	warn_unmatched_series(a, names, nnames, spared, nspared);
+	free(spared);
+	free(names);
 	if (a->nseries > 1)
 		qsort(a->series, a->nseries, sizeof(*a->series), cmp_series);
 }
@@ -626,7 +774,7 @@ link_tags(struct archive *a)
 }
 
 static void
-load_posts(struct archive *a, int dfd)
+load_posts(struct archive *a, int dfd, int here)
 {
 	struct archive_priv	*ap = inner(a);
 	struct post		*p;
@@ -634,7 +782,8 @@ load_posts(struct archive *a, int dfd)
 	size_t			 n, i;
 	int			 pfd;
 
-	pfd = dirscan_list(a, dfd, "posts", 1, &names, &n);
+	/* here: a bare folder of posts, named posts/ all the same. */
+	pfd = dirscan_list(a, dfd, here ? "." : "posts", 1, &names, &n);
 	index_init(&ap->post_slug, n);
 	index_init(&ap->post_file, n);
 	index_init(&ap->post_base, n);
@@ -803,7 +952,7 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 	load_index(a, dfd, c);
 
 	sfd = dirscan_list(a, dfd, "series", 0, &names, &n);
-	load_posts(a, dfd);
+	load_posts(a, dfd, c->posts_here);
 	address_index(a);
 	/* Series come from files and from posts: n + nposts at most. */
 	index_init(&ap->series_slug, n + a->nposts);
@@ -849,6 +998,7 @@ series_free(struct series *s)
 {
 	free(s->slug);
 	free(s->title);
+	free(s->path);
 	free(s->summary);
 	free(s->level);
 	free(s->audience);

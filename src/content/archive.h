@@ -84,6 +84,7 @@ struct series {
 	size_t		 id;		/* place in a->series */
 	char		*slug;
 	char		*title;		/* series/<slug>.md title, else name */
+	char		*path;		/* "series/<file>.md" (owned), or NULL */
 	char		*summary;	/* or NULL */
 	char		*level;		/* or NULL */
 	char		*audience;	/* or NULL */

@@ -113,7 +113,10 @@ struct archive_state *archive_state(const struct archive *);
 bool		 archive_watched(const struct archive *);
 int		 archive_held(const struct archive *, const char *rel,
 		    int ask);
-/* Log "rel:line:col: why" and count it (skipped: a file left out). */
+/*
+ * Log "rel:line:col: why" and count it (skipped: a file left out, which
+ * the line says when why does not).
+ */
 void		 archive_warn(struct archive *, const char *rel,
 		    unsigned line, unsigned col, const char *why,
 		    int skipped);

@@ -315,15 +315,17 @@ void
 frontmatter_ignore(struct fm_fields *fl, const void *at, const char *fmt,
     ...)
 {
-	struct fm_error	*e = &fl->m->ignored;
+	struct fm_error	 e;
 	va_list		 ap;
 
-	if (fl->m->nignored++ > 0)
-		return;
-	fl->where(fl, at, &e->line, &e->col);
+	fl->where(fl, at, &e.line, &e.col);
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
 	va_end(ap);
+	if (fl->m->nignored++ == 0)
+		fl->m->ignored = e;
+	/* Each one is a warning of its own: the writer fixes them all. */
+	meta_warn(fl->m, e.line, e.col, "%s", e.msg);
 }
 
 void
@@ -946,8 +948,10 @@ meta_warn(struct meta *m, unsigned line, unsigned col, const char *fmt, ...)
 	struct fm_error	*w;
 	va_list		 ap;
 
-	if (m->nwarns == FM_WARN_MAX)
+	if (m->nwarns == FM_WARN_MAX) {
+		m->nwarns_lost++;
 		return;
+	}
 	m->warns = xreallocarray(m->warns, m->nwarns + 1, sizeof(*m->warns));
 	w = &m->warns[m->nwarns++];
 	w->line = line;

@@ -32,8 +32,9 @@
  * true/false/yes/no/on/off.  An empty value or ~/null is as if the key
  * were absent.  Unknown keys are skipped, whatever they hold.  A known
  * key holding the wrong shape (title: [a, b], date: soon, part: two, a
- * lang that is no language tag) is ignored, as if absent, and
- * meta.ignored says where: the post is still worth reading.  Only YAML
+ * lang that is no language tag) is ignored, as if absent, with a
+ * warning (meta.ignored names the first): the post is still worth
+ * reading.  Only YAML
  * that does not parse, or is not a mapping, refuses the file.
  * A key given twice (ignoring case) and a value cut to its FM_*_MAX are
  * warnings in meta.warns, pointing at the key or the value.
@@ -93,8 +94,8 @@ struct meta {
 
 	/*
 	 * The first value that was ignored rather than refused (of the
-	 * wrong shape, a lang that is no language tag), for a warning,
-	 * and how many were.
+	 * wrong shape, a lang that is no language tag), and how many
+	 * were; each is a warning in warns as well.
 	 */
 	struct fm_error	 ignored;
 	unsigned	 nignored;
@@ -109,6 +110,7 @@ struct meta {
 	 */
 	struct fm_error	*warns;
 	size_t		 nwarns;
+	unsigned	 nwarns_lost;	/* more, past FM_WARN_MAX */
 };
 
 /*

@@ -124,7 +124,10 @@ void	 frontmatter_fields_done(struct fm_fields *);
  */
 int	 frontmatter_apply(struct fm_fields *fl, const struct fm_key *k,
 	    int rank, const struct fm_value *v);
-/* A value ignored, as if absent: the first is kept in m->ignored. */
+/*
+ * A value ignored, as if absent: a warning in m->warns, and the first
+ * kept in m->ignored too.
+ */
 void	 frontmatter_ignore(struct fm_fields *, const void *at,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A warning at at: the value is kept, maybe changed (m->warns). */

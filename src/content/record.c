@@ -716,15 +716,15 @@ record_get(struct archive *a, int dirfd, const char *name, const char *rel,
 		archive_warn(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
 		return NULL;
 	}
-	if (f->m.nignored > 0) {
-		snprintf(why, sizeof(why), "%s%s", f->m.ignored.msg,
-		    f->m.nignored > 1 ? " (and more values below)" : "");
-		archive_warn(a, rel, f->m.ignored.line, f->m.ignored.col, why,
-		    0);
-	}
 	for (i = 0; i < f->m.nwarns; i++)
 		archive_warn(a, rel, f->m.warns[i].line, f->m.warns[i].col,
 		    f->m.warns[i].msg, 0);
+	if (f->m.nwarns_lost > 0) {
+		snprintf(why, sizeof(why), "%u more front matter warning%s "
+		    "not shown (at most %d a file)", f->m.nwarns_lost,
+		    f->m.nwarns_lost == 1 ? "" : "s", FM_WARN_MAX);
+		archive_warn(a, rel, 1, 1, why, 0);
+	}
 	log_templates(a, f);
 	return f;
 }

@@ -104,6 +104,11 @@ struct config {
 
 	char		*capsule_dir;	/* absolute; default <confdir>/../capsule */
 	char		*cert_dir;	/* absolute; default <confdir>/../certs */
+	/*
+	 * 1: capsule_dir is itself the posts/ folder, a bare folder of
+	 * posts (`capsuled serve`, app/preview.c); no YAML key sets it.
+	 */
+	int		 posts_here;
 	/* More names on the Gemini port (SNI); see config_host_view(). */
 	struct config_host *hosts;	/* owned */
 	size_t		 nhosts;	/* 0: the top-level one only */

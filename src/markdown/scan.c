@@ -15,6 +15,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/buf.h"
+#include "core/entity.h"
+#include "core/fold.h"
 #include "core/util.h"
 #include "markdown/blocks.h"
 #include "markdown/scan.h"
@@ -189,6 +192,28 @@ scan_links_free(struct scan_link *refs, size_t n)
  * atx-h1 = 0*3" " "#" ( 1*(" " / TAB) text / ) [ 1*(" " / TAB) *"#" ]
  *          *(" " / TAB) ( LF / CRLF / end )
  */
+/*
+ * Does the heading text h[0..len) say title, its entities decoded, in
+ * any case, accents and typographic punctuation aside (fold_ascii())?
+ * "About &amp; me" says "About & Me".
+ */
+static int
+same_title(const char *h, size_t len, const char *title)
+{
+	struct buf	 dec = BUF_INIT, a = BUF_INIT, b = BUF_INIT;
+	int		 same;
+
+	entity_decode_all(&dec, h, len);
+	fold_ascii_add(&a, dec.data ? dec.data : "", dec.len);
+	fold_ascii_add(&b, title, strlen(title));
+	same = a.len == b.len && (a.len == 0 ||
+	    strcasecmp(a.data, b.data) == 0);
+	buf_free(&dec);
+	buf_free(&a);
+	buf_free(&b);
+	return same;
+}
+
 size_t
 scan_repeated_title(const char *md, size_t len, const char *title)
 {
@@ -231,7 +256,7 @@ scan_repeated_title(const char *md, size_t len, const char *title)
 		while (n > s && (md[n - 1] == ' ' || md[n - 1] == '\t'))
 			n--;
 	}
-	if (n - s != strlen(title) || memcmp(md + s, title, n - s) != 0)
+	if (!same_title(md + s, n - s, title))
 		return 0;
 	return e < len ? e + 1 : e;
 }

@@ -41,8 +41,9 @@ int		 scan_is_checked_link(const char *dest, size_t len);
 
 /*
  * Bytes to skip at the start of md[0..len) when it opens (after blank
- * lines) with an ATX level-1 heading whose text is exactly title, so a
- * page whose header already says "# Title" does not repeat it.  0 when
+ * lines) with an ATX level-1 heading whose text says title (entities
+ * decoded, in any case), so a page whose header already says "# Title"
+ * does not repeat it.  0 when
  * it does not.
  */
 size_t		 scan_repeated_title(const char *md, size_t len,

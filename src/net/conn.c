@@ -854,7 +854,7 @@ slow_down(struct conn *c, size_t linelen)
 		send_status(c, 44, msg);
 	} else {
 		snprintf(msg, sizeof(msg), "Too many requests: slow down and "
-		    "try again in %u seconds", wait);
+		    "try again in %u second%s", wait, wait == 1 ? "" : "s");
 		gopher_error(&c->ex->resp, msg);
 		send_response(c, "", 0);
 	}

@@ -33,7 +33,8 @@
 #include "site/page.h"
 
 #define NAV_LATEST	10	/* latest posts on "/" without a config */
-#define SEP		" \xc2\xb7 "	/* " · " between facts on a line */
+/* " · " between facts on a line */
+#define SEP		" " PAGE_DOT " "
 
 static const char *
 capsule_title(const struct archive *a)
@@ -314,10 +315,14 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 		    a->nposts);
 	page_blank(pg);
 
-	if (a->nseries > 0) {
+	/* A series file with no parts yet waits on /series/, not here. */
+	for (i = n = 0; i < a->nseries; i++)
+		n += a->series[i]->nparts > 0;
+	if (n > 0) {
 		page_heading(pg, 2, "Series");
 		for (i = 0; i < a->nseries; i++)
-			series_link(pg, a->series[i]);
+			if (a->series[i]->nparts > 0)
+				series_link(pg, a->series[i]);
 		page_blank(pg);
 	}
 
@@ -510,7 +515,7 @@ nav_tag(struct page *pg, const struct archive *a, const struct tag *t)
 {
 	size_t	 i;
 
-	page_heading(pg, 1, "Posts tagged \xe2\x80\x9c%s\xe2\x80\x9d",
+	page_heading(pg, 1, "Posts tagged " PAGE_LQUOTE "%s" PAGE_RQUOTE,
 	    tag_name(t));
 	page_heading(pg, 2, "%s", capsule_title(a));
 	page_blank(pg);
@@ -626,7 +631,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 			url = layout_path(LAYOUT_POST, p->prev->slug, NULL);
 			label = part_label(p->prev);
 			page_link(pg, LINK_TEXT, url, NULL,
-			    "\xe2\x86\x90 %s", label);
+			    PAGE_LARROW " %s", label);
 			free(label);
 			free(url);
 		}
@@ -634,7 +639,7 @@ nav_post_footer(struct page *pg, const struct archive *a,
 			url = layout_path(LAYOUT_POST, p->next->slug, NULL);
 			label = part_label(p->next);
 			page_link(pg, LINK_TEXT, url, NULL,
-			    "%s \xe2\x86\x92", label);
+			    "%s " PAGE_RARROW, label);
 			free(label);
 			free(url);
 		}

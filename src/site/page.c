@@ -33,7 +33,6 @@
 #define PAGE_WIDTH	70	/* RFC 1436: display strings under 70 */
 #define PAGE_MINWIDTH	8	/* below this nothing readable fits */
 #define GPH_INFO	"\tfake\t(NULL)\t0\r\n"	/* an "i" line's dummy fields */
-#define ELLIPSIS	"\xe2\x80\xa6"		/* U+2026, one column */
 
 /* One emitter's state while it writes one page. */
 struct emit {
@@ -46,6 +45,40 @@ struct emit {
 
 /* Called once per output line (no newline in s). */
 typedef void	(*line_fn)(struct emit *, const char *s, size_t len);
+
+/*
+ * The marks of page.h spelled for Gemini (gopher 0) or Gopher: *b, or
+ * tmp (its text in *owned, to free) when its text has any.
+ */
+static const struct block *
+spelled(const struct block *b, int gopher, struct block *tmp, char **owned)
+{
+	static const char *const spell[][2] = {
+		{ "\xc2\xb7", "-" },
+		{ "\xe2\x86\x90", "<-" },
+		{ "\xe2\x86\x92", "->" },
+		{ "\xe2\x80\x9c", "\"" },
+		{ "\xe2\x80\x9d", "\"" },
+	};
+	struct buf	 out = BUF_INIT;
+	const char	*s;
+
+	*owned = NULL;
+	if (b->text == NULL)
+		return b;
+	for (s = b->text; *s != '\0' && (*s < 0x11 || *s > 0x15); s++)
+		;
+	if (*s == '\0')
+		return b;
+	for (s = b->text; *s != '\0'; s++)
+		if (*s >= 0x11 && *s <= 0x15)
+			buf_addstr(&out, spell[*s - 0x11][gopher]);
+		else
+			buf_addc(&out, *s);
+	*tmp = *b;
+	tmp->text = *owned = buf_release(&out);
+	return tmp;
+}
 
 /*
  * Building pages
@@ -252,16 +285,17 @@ line_of(const struct emit *e, const char *s)
 }
 
 /*
- * s cut to width columns, with "…" ("..." when ascii) standing for what
- * was cut.  A closing "(...)" -- "(5 min)", "(3 posts)", "(4 parts, 1
+ * s cut to width columns, with "..." standing for what was cut: the
+ * server's word, in ASCII on Gopher whatever the charset (page.h's
+ * marks).  A closing "(...)" -- "(5 min)", "(3 posts)", "(4 parts, 1
  * h)" -- is what a reader scans the list for, so a cut keeps it and
  * shortens what comes before it, unless it would take half the line.
  */
 static void
 add_fit(struct buf *out, const char *s, unsigned width, int ascii)
 {
-	const char	*ell = ascii ? "..." : ELLIPSIS, *open;
-	size_t		 len = strlen(s), ecols = ascii ? 3 : 1, tail = 0;
+	const char	*ell = "...", *open;
+	size_t		 len = strlen(s), ecols = 3, tail = 0;
 	size_t		 tcols = 0, head;
 
 	if (utf8_count(s, len) <= width) {
@@ -436,7 +470,12 @@ add_ref(void *ctx, unsigned num, const char *url, const char *label)
 		kind = LINK_MENU;
 	else
 		kind = LINK_DOCUMENT;
-	page_link(ctx, kind, url, NULL, "[%u] %s", num,
+	/*
+	 * "Link 1: label", not "[1] label": lynx, vf1 and the classic
+	 * client number the items themselves ("[2][1] label" read as two
+	 * numbers that disagree); "Link 1" is the text's [1] in any client.
+	 */
+	page_link(ctx, kind, url, NULL, "Link %u: %s", num,
 	    *label != '\0' ? label : url);
 }
 
@@ -621,11 +660,15 @@ page_emit_gemtext(const struct page *p, const struct page_target *t,
     struct buf *out)
 {
 	struct emit	 e;
+	struct block	 tmp;
+	char		*owned;
 	size_t		 i;
 
 	emit_start(&e, t, out, "\n");
-	for (i = 0; i < p->n; i++)
-		gmi_block(&e, &p->blocks[i]);
+	for (i = 0; i < p->n; i++) {
+		gmi_block(&e, spelled(&p->blocks[i], 0, &tmp, &owned));
+		free(owned);
+	}
 }
 
 /*
@@ -944,13 +987,17 @@ page_emit_gophermap(const struct page *p, const struct page_target *t,
 {
 	struct emit	 e;
 	char		*host;
+	struct block	 tmp;
+	char		*owned;
 	size_t		 i;
 
 	emit_start(&e, t, out, "\r\n");
 	e.blank = 1;		/* a menu never starts with a blank line */
 	host = gph_host(t);
-	for (i = 0; i < p->n; i++)
-		gph_block(&e, &p->blocks[i], host);
+	for (i = 0; i < p->n; i++) {
+		gph_block(&e, spelled(&p->blocks[i], 1, &tmp, &owned), host);
+		free(owned);
+	}
 	buf_addstr(out, ".\r\n");
 	free(host);
 }
@@ -1063,9 +1110,13 @@ page_emit_text(const struct page *p, const struct page_target *t,
     struct buf *out)
 {
 	struct emit	 e;
+	struct block	 tmp;
+	char		*owned;
 	size_t		 i;
 
 	emit_start(&e, t, out, "\n");
-	for (i = 0; i < p->n; i++)
-		txt_block(&e, &p->blocks[i]);
+	for (i = 0; i < p->n; i++) {
+		txt_block(&e, spelled(&p->blocks[i], 1, &tmp, &owned));
+		free(owned);
+	}
 }

@@ -59,6 +59,20 @@ struct page {
 	size_t		 n, cap;
 };
 
+/*
+ * The server's own typography in a block's text (nav.c's separators,
+ * arrows and quotes): the emitters spell each mark as the protocol
+ * reads best, the Unicode character on Gemini, ASCII on Gopher whatever
+ * gopher_charset says (old terminals show "->", not "\xe2\x86\x92"),
+ * while the writer's own text is left as written.  Control bytes, which
+ * no title, tag or name keeps (frontmatter_oneline()).
+ */
+#define PAGE_DOT	"\x11"	/* U+00B7 "·", Gopher "-" */
+#define PAGE_LARROW	"\x12"	/* U+2190 "<-" */
+#define PAGE_RARROW	"\x13"	/* U+2192 "->" */
+#define PAGE_LQUOTE	"\x14"	/* U+201C, Gopher '"' */
+#define PAGE_RQUOTE	"\x15"	/* U+201D, Gopher '"' */
+
 void	 page_init(struct page *);
 void	 page_free(struct page *);
 void	 page_heading(struct page *, int level, const char *fmt, ...)
@@ -72,12 +86,12 @@ void	 page_link(struct page *, enum link_kind, const char *url,
 void	 page_blank(struct page *);
 /*
  * Markdown, rendered by the emitter.  In a Gopher menu its links are
- * also items after the text ("[1] label"), numbered as in the text.
+ * also items after the text ("Link 1: label"), numbered as in the text.
  */
 void	 page_markdown(struct page *, const char *md, size_t len);
 /* A gemtext post's body: as written on Gemini, as text on Gopher. */
 void	 page_gemtext(struct page *, const char *gmi, size_t len);
-/* Only the links of md, as link lines or items "[n] label". */
+/* Only the links of md, as link lines or items "Link n: label". */
 void	 page_markdown_links(struct page *, const char *md, size_t len);
 /* The same of a gemtext post's body. */
 void	 page_gemtext_links(struct page *, const char *gmi, size_t len);

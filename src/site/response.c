@@ -470,18 +470,32 @@ text_slow(const struct route *rt, enum text_kind k, size_t id)
 }
 
 /*
- * A post's Markdown as its pages show it: a body that opens with the
- * title would show it twice, so that heading is left out.
+ * A post's or a page's Markdown, src[off..srclen), as its pages show
+ * it: a body that opens with the title would show it twice, so that
+ * heading is left out.
  */
+static const char *
+shown_body(const char *src, size_t srclen, size_t off, const char *title,
+    size_t *lenp)
+{
+	size_t	 skip;
+
+	skip = scan_repeated_title(src + off, srclen - off, title);
+	*lenp = srclen - off - skip;
+	return src + off + skip;
+}
+
 static const char *
 post_body(const struct post *post, size_t *lenp)
 {
-	const char	*body = post->src + post->body_off;
-	size_t		 len = post->srclen - post->body_off, skip;
+	return shown_body(post->src, post->srclen, post->body_off,
+	    post->title, lenp);
+}
 
-	skip = scan_repeated_title(body, len, post->title);
-	*lenp = len - skip;
-	return body + skip;
+static const char *
+doc_body(const struct doc *d, size_t *lenp)
+{
+	return shown_body(d->src, d->srclen, d->body_off, d->title, lenp);
 }
 
 static void
@@ -555,12 +569,13 @@ text_page(const struct route *rt, enum text_kind k, size_t id,
 	case TEXT_DOC:
 		d = a->docs[id];
 		page_heading(p, 1, "%s", d->title);
-		page_markdown(p, d->src + d->body_off, d->srclen - d->body_off);
+		body = doc_body(d, &len);
+		page_markdown(p, body, len);
 		return d->path;
 	case TEXT_DOC_MENU:
 		d = a->docs[id];
-		nav_doc_menu(p, a, d, d->src + d->body_off,
-		    d->srclen - d->body_off);
+		body = doc_body(d, &len);
+		nav_doc_menu(p, a, d, body, len);
 		return d->path;
 	default:
 		break;

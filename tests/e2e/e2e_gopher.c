@@ -112,7 +112,7 @@ crawled(const char *sel)
 }
 
 /*
- * The "[n] URL" lines under a text's "References" and the "[n] label"
+ * The "[n] URL" lines under a text's "References" and the "Link n: label"
  * items of its menu must agree: every link the text can only print is
  * an item a client can select, and it goes where the URL goes (one of
  * ours: the URL's type and selector on this server; any other: an "h"
@@ -146,7 +146,7 @@ refs_are_items(const char *path, int *errors)
 		if (sscanf(p + 2, "[%u] %1023[^\r]", &n, url) != 2)
 			continue;
 		nrefs++;
-		snprintf(pre, sizeof(pre), "[%u] ", n);
+		snprintf(pre, sizeof(pre), "Link %u: ", n);
 		for (item = menu.data; item != NULL; item = strchr(item, '\n')) {
 			if (*item == '\n')
 				item++;

@@ -14,6 +14,8 @@ static const struct harness_test	*tests;
 static size_t				 ntests;
 static char				**wanted;
 static int				 nwanted;
+/* The first skip's reason, for the summary line. */
+static char				 skip_why[160];
 
 /* Is name (a table entry) the check the argument asks for? */
 static int
@@ -121,14 +123,21 @@ harness_skip(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	if (skip_why[0] == '\0') {
+		va_start(ap, fmt);
+		vsnprintf(skip_why, sizeof(skip_why), fmt, ap);
+		va_end(ap);
+	}
 }
 
 int
 harness_done(void)
 {
+	/* The summary line says why, where run.sh and CI read it. */
 	if (harness_skipped > 0)
-		printf("%d passed, %d failed, %d skipped\n", harness_passed,
-		    harness_failed, harness_skipped);
+		printf("%d passed, %d failed, %d skipped (%s%s)\n",
+		    harness_passed, harness_failed, harness_skipped, skip_why,
+		    harness_skipped > 1 ? ", and more" : "");
 	else
 		printf("%d passed, %d failed\n", harness_passed,
 		    harness_failed);

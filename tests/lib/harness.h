@@ -10,8 +10,9 @@
  *
  * main() calls harness_init() first, sets up what the checks share,
  * calls harness_run(), tears down, and returns harness_done(), which
- * prints "N passed, N failed" (", N skipped" after it when a check was
- * skipped: the line the suite runner and CI read) and gives the exit
+ * prints "N passed, N failed" (", N skipped (why)" after it when a check
+ * was skipped, the first reason given to harness_skip(): the line the
+ * suite runner and CI read) and gives the exit
  * status.  `test_x NAME...` runs only the checks named (the "test_"
  * prefix may be left off), `test_x --list` lists them.
  *

@@ -846,10 +846,9 @@ main(int argc, char **argv)
 	HARNESS_INIT(argc, argv, tests);
 
 	if ((dir = find_corpus()) == NULL) {
-		printf("corpus: no 18f archive next to the checkout "
-		    "(CAPSULED_CORPUS unset): skipped\n");
-		printf("0 passed, 0 failed, 1 skipped\n");
-		return 0;
+		harness_skip("no 18f archive next to the checkout "
+		    "(CAPSULED_CORPUS unset)");
+		return harness_done();
 	}
 	log_set_level(LOG_LEVEL_ERROR);
 	/* CORPUS_NO_WEB_URL: measure without it (links to nothing: text). */

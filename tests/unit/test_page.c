@@ -262,7 +262,8 @@ test_gophermap(void)
 	HAS(out.data, "\r\n7Search\t/search\t", "search");
 	HAS(out.data, "\r\n0Other\t/a b\tother.org\t71\r\n",
 	    "gopher URL: a real item");
-	HAS(out.data, "\xc3\xa9\xe2\x80\xa6\t/long\t", "cut with an ellipsis");
+	HAS(out.data, "\xc3\xa9...\t/long\t",
+	    "cut with \"...\": the server's word, in ASCII");
 	HAS(out.data, "\r\nhT\tURL:https://x.org/a%09b\t", "TAB in URL");
 	OK(out.len > 5 && strcmp(out.data + out.len - 5, "\r\n.\r\n") == 0,
 	    "ends with .");
@@ -380,26 +381,27 @@ test_followable(void)
 	HAS(out.data, "12024-01-01 X\t/posts/x/\t", "a post: its menu");
 	HAS(out.data, "iSee the other[1] and the web[2] or c.png[3].\t",
 	    "numbers in the text");
-	HAS(out.data, "\r\n0[1] the other\t/posts/y\t", "[1] an item");
-	HAS(out.data, "\r\nh[2] the web\tURL:https://example.net/\t",
+	/* "Link N:", not "[N]": numbered clients add their own "[M]". */
+	HAS(out.data, "\r\n0Link 1: the other\t/posts/y\t", "[1] an item");
+	HAS(out.data, "\r\nhLink 2: the web\tURL:https://example.net/\t",
 	    "[2] an item");
-	HAS(out.data, "\r\nI[3] c.png\t/files/c.png\t", "[3] an item");
+	HAS(out.data, "\r\nILink 3: c.png\t/files/c.png\t", "[3] an item");
 	OK(strstr(out.data, "References") == NULL, "no reference list");
-	OK(strstr(strstr(out.data, "[3] c.png") + 1, "[3] c.png") != NULL,
-	    "links only: the items again");
+	OK(strstr(strstr(out.data, "Link 3: c.png") + 1, "Link 3: c.png") !=
+	    NULL, "links only: the items again");
 	buf_free(&out);
 
 	page_emit_text(&p, &target, &out);
 	HAS(out.data, "2024-01-01 X: gopher://gopher.example.org:7070/1/posts/"
 	    "x/\n", "a post in text: its menu's URL");
 	HAS(out.data, "References", "the text keeps its reference list");
-	HAS(out.data, "[1] the other: gopher://gopher.example.org:7070/0/posts"
-	    "/y\n", "links only, as text");
+	HAS(out.data, "Link 1: the other: gopher://gopher.example.org:7070/0/"
+	    "posts/y\n", "links only, as text");
 	buf_free(&out);
 
 	page_emit_gemtext(&p, &target, &out);
 	HAS(out.data, "=> /posts/x 2024-01-01 X\n", "a post over Gemini");
-	HAS(out.data, "=> https://example.net/ [2] the web\n",
+	HAS(out.data, "=> https://example.net/ Link 2: the web\n",
 	    "links only, as gemtext");
 	buf_free(&out);
 	page_free(&p);
