@@ -35,7 +35,9 @@ check "post: another server's link stays" has "$tmp/out" \
 check "post: a missing post's file is text, not a dead link" \
     sh -c "! grep -q '=> 2020-01-01-gone.md' '$tmp/out' &&
     grep -qxF 'Also gone too here.' '$tmp/out'"
-check "post: nothing on stderr" [ ! -s "$tmp/err" ]
+check "post: the missing post named, as --check names it" has "$tmp/err" \
+    "$tmp/cap/posts/2024-02-01-second.md:4:150: link to missing post 2020-01-01-gone.md"
+check "post: nothing else on stderr" [ "$(grep -vc 'link to missing post' "$tmp/err")" -eq 0 ]
 "$bin" --render "$tmp/cap/pages/about.md" >"$tmp/out"
 check "page: a post's file from pages/" has "$tmp/out" \
     "=> /posts/first the first post"
