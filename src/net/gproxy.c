@@ -182,6 +182,8 @@ send_request(struct gproxy *gp)
 			return -1;
 		}
 	}
+	log_debug("proxy %s: handshake done (sni %s), request sent", gp->key,
+	    gp->a->sni);
 	line = xasprintf("%s\r\n", gp->url);
 	rv = tlsconn_write(gp->tc, line, strlen(line));
 	free(line);
@@ -261,6 +263,7 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *ub)
 		finish(gp, gp->sent ? GPROXY_BAD : GPROXY_UNREACHABLE);
 		return;
 	}
+	log_debug("proxy %s: %zd bytes in", gp->key, n);
 	(void)tlsconn_feed(gp->tc, ub->base, (size_t)n);
 	pump(gp);
 }
@@ -294,6 +297,7 @@ on_connect(uv_connect_t *req, int status)
 		finish(gp, GPROXY_UNREACHABLE);
 		return;
 	}
+	log_debug("proxy %s: connected", gp->key);
 	pump(gp);			/* the ClientHello */
 }
 
