@@ -1428,7 +1428,7 @@ static int
 parse_apps(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	struct config_apps_in	 in = { &l->parser, l->data, l->len,
-				     l->confdir, 0 };
+				     l->confdir };
 	yaml_mark_t		 m;
 	char			 msg[256];
 

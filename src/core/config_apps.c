@@ -4,11 +4,12 @@
  *
  * apps    = "[" *( entry ) "]" (or a block list) / null
  * entry   = "{" [prefix] [host] (socket / backend) [params] [sni]
- *           [client_cert client_key] [max_connections] "}"
+ *           [client_cert client_key] [fingerprint] [max_connections] "}"
  * prefix  = "/" *( segment "/" ): "/app/" and "/app" are the same
  * socket  = "unix:" path / address ":" port   (fastcgi, scgi)
  * backend = name ":" port / "[" IPv6 "]" ":" port   (proxy)
  * params  = "{" *( NAME ":" value ) "}"
+ * fingerprint = 32( 2HEXDIG ) / 2HEXDIG 31( ":" 2HEXDIG )   (SHA-256)
  */
 #include <arpa/inet.h>
 #include <stdarg.h>
@@ -235,6 +236,33 @@ set_params(struct in *p, struct config_app *a, const yaml_event_t *ev)
 	}
 }
 
+/* fingerprint: SHA-256 hex, colons allowed; kept lower case, bare. */
+static int
+set_fingerprint(struct in *p, struct config_app *a, const yaml_event_t *ev,
+    const char *s)
+{
+	char	 hex[65];
+	size_t	 i, n = 0;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (s[i] == ':' && i % 3 == 2)
+			continue;
+		if (strchr("0123456789abcdefABCDEF", s[i]) == NULL ||
+		    n == 64)
+			return fail(p, ev->start_mark, "fingerprint: not a "
+			    "SHA-256 in hex");
+		hex[n++] = (char)((s[i] >= 'A' && s[i] <= 'F') ?
+		    s[i] - 'A' + 'a' : s[i]);
+	}
+	if (n != 64)
+		return fail(p, ev->start_mark, "fingerprint: not a SHA-256 "
+		    "in hex");
+	hex[n] = '\0';
+	free(a->fingerprint);
+	a->fingerprint = xstrdup(hex);
+	return 0;
+}
+
 /* One key of an entry, its value's first event ev. */
 static int
 entry_key(struct in *p, struct config_app *a, const char *k,
@@ -281,6 +309,8 @@ entry_key(struct in *p, struct config_app *a, const char *k,
 		a->client_key = resolve(p->in->confdir, s);
 		return 0;
 	}
+	if (proxy && strcmp(k, "fingerprint") == 0)
+		return set_fingerprint(p, a, ev, s);
 	return fail(p, ev->start_mark, "unknown key '%.40s'", k);
 }
 
@@ -295,6 +325,7 @@ app_free(struct config_app *a)
 	free(a->sni);
 	free(a->client_cert);
 	free(a->client_key);
+	free(a->fingerprint);
 }
 
 /* One entry, after its MAPPING-START event ev, into *a. */
@@ -361,13 +392,6 @@ config_apps_parse(const struct config_apps_in *in, const char *key,
 		p.kind = CONFIG_APP_PROXY;
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		return 0;
-	/*
-	 * XXX: the entries are read (and tested) already, but no TLS
-	 * client answers them yet: refused rather than served wrong.
-	 */
-	if (p.kind == CONFIG_APP_PROXY && !in->proxy_ok)
-		return fail(&p, ev->start_mark, "proxying to a Gemini server "
-		    "is not offered yet");
 	if (ev->type != YAML_SEQUENCE_START_EVENT)
 		return fail(&p, ev->start_mark, "expected a list of entries");
 	for (;;) {

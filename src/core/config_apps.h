@@ -43,6 +43,9 @@ struct config_app {
 					   is asked for; default addr */
 	char		*client_cert;	/* owned, proxy: presented to the */
 	char		*client_key;	/* backend, both or NULL */
+	char		*fingerprint;	/* owned, proxy: the backend's
+					   certificate's SHA-256, lower-case
+					   hex; NULL: any certificate */
 	unsigned	 max_conns;	/* in flight per worker */
 };
 
@@ -52,8 +55,6 @@ struct config_apps_in {
 	const char	*data;		/* the whole input, for messages */
 	size_t		 len;
 	const char	*confdir;	/* absolute: anchors relative paths */
-	int		 proxy_ok;	/* 1: read "proxy" entries (a test);
-					   0: refuse them, none answers yet */
 };
 
 /*

@@ -26,6 +26,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "net/app.h"
+#include "net/gproxy.h"
 #include "proto/fastcgi.h"
 #include "proto/gemini.h"
 #include "proto/scgi.h"
@@ -95,6 +96,8 @@ struct app {
 	struct buf	 output;	/* the answer */
 	app_done_fn	 done;
 	void		*arg;
+	struct gproxy	*gp;		/* owned: a "proxy" entry's request,
+					   which needs none of the above */
 };
 
 static _Thread_local struct pool *pools;
@@ -524,12 +527,45 @@ on_timeout(uv_timer_t *t)
 	give_up(ap, APP_TOO_LONG);
 }
 
+static void
+on_gproxy_done(struct gproxy *gp, void *arg)
+{
+	struct app	*ap = arg;
+
+	(void)gp;
+	ap->done(ap, ap->arg);
+}
+
+/* A proxied request: only the request line goes to the backend. */
+static struct app *
+proxy_start(uv_loop_t *loop, const struct config_app *a, char *const *env,
+    unsigned timeout_ms, size_t max, app_done_fn done, void *arg)
+{
+	struct app	*ap;
+	const char	*url = NULL;
+	size_t		 i;
+
+	for (i = 0; env[i] != NULL; i++)
+		if (strncmp(env[i], "GEMINI_URL=", 11) == 0)
+			url = env[i] + 11;
+	ap = xcalloc(1, sizeof(*ap));
+	ap->done = done;
+	ap->arg = arg;
+	buf_init(&ap->req);
+	buf_init(&ap->output);
+	ap->gp = gproxy_start(loop, a, url, timeout_ms, max, on_gproxy_done,
+	    ap);
+	return ap;
+}
+
 struct app *
 app_start(uv_loop_t *loop, const struct config_app *a, char *const *env,
     unsigned timeout_ms, size_t max, app_done_fn done, void *arg)
 {
 	struct app	*ap;
 
+	if (a->kind == CONFIG_APP_PROXY)
+		return proxy_start(loop, a, env, timeout_ms, max, done, arg);
 	ap = xcalloc(1, sizeof(*ap));
 	ap->pool = pool_for(a);
 	ap->max = max;
@@ -576,6 +612,8 @@ app_answer(const struct app *ap, const char **out, size_t *len,
 {
 	char	 who[300];
 
+	if (ap->gp != NULL)
+		return gproxy_answer(ap->gp, out, len, hlen, meta);
 	*out = NULL;
 	*len = *hlen = 0;
 	switch (ap->end) {
@@ -603,6 +641,10 @@ app_answer(const struct app *ap, const char **out, size_t *len,
 void
 app_abort(struct app *ap)
 {
+	if (ap->gp != NULL) {
+		gproxy_abort(ap->gp);
+		return;
+	}
 	give_up(ap, APP_ABORTED);
 }
 
@@ -611,6 +653,7 @@ app_free(struct app *ap)
 {
 	if (ap == NULL)
 		return;
+	gproxy_free(ap->gp);
 	buf_free(&ap->req);
 	buf_free(&ap->output);
 	free(ap);
@@ -622,6 +665,7 @@ app_pool_close(void)
 	struct pool	*p, *next;
 
 	pools_closed = 1;
+	gproxy_close();
 	for (p = pools; p != NULL; p = next) {
 		next = p->next;
 		p->dead = 1;

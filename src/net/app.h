@@ -9,7 +9,8 @@
  * for CGI.  FastCGI connections are kept open (FCGI_KEEP_CONN) and
  * reused; SCGI's end with their answer.  At most max_connections per
  * backend are open on one worker; a request beyond that waits for one,
- * within its cgi_timeout.
+ * within its cgi_timeout.  A "proxy:" entry is handed to net/gproxy.c
+ * behind the same calls.
  *
  * Knows libuv and the wire modules (proto/fastcgi.c, proto/scgi.c),
  * nothing of clients: net/cgi.c starts a request and says what to send.

@@ -595,6 +595,27 @@ wire_init(void)
 		oom("wire_init");
 }
 
+/* A connection on ctx over its wire, either side; aborts on OOM. */
+static struct tlsconn *
+wired(SSL_CTX *ctx)
+{
+	struct tlsconn	*c;
+	BIO		*wire;
+
+	if (pthread_once(&wire_once, wire_init) != 0)
+		oom("tlsconn_new");
+	c = xcalloc(1, sizeof(*c));
+	buf_init(&c->in);
+	buf_init(&c->out);
+	if ((c->ssl = SSL_new(ctx)) == NULL ||
+	    (wire = BIO_new(wire_method)) == NULL)
+		oom("tlsconn_new");
+	BIO_set_data(wire, c);
+	BIO_set_init(wire, 1);
+	SSL_set_bio(c->ssl, wire, wire);	/* one reference, for both */
+	return c;
+}
+
 /*
  * A new server-side connection, waiting for the ClientHello.  Never
  * NULL: like xmalloc(), aborts when OpenSSL is out of memory.
@@ -603,22 +624,48 @@ struct tlsconn *
 tlsconn_new(struct tls_server *srv)
 {
 	struct tlsconn	*c;
-	BIO		*wire;
 
-	if (pthread_once(&wire_once, wire_init) != 0)
-		oom("tlsconn_new");
-	c = xcalloc(1, sizeof(*c));
+	c = wired(srv->hosts[0].ctx);
 	c->srv = srv;
-	buf_init(&c->in);
-	buf_init(&c->out);
-	if ((c->ssl = SSL_new(srv->hosts[0].ctx)) == NULL ||
-	    (wire = BIO_new(wire_method)) == NULL)
-		oom("tlsconn_new");
-	BIO_set_data(wire, c);
-	BIO_set_init(wire, 1);
-	SSL_set_bio(c->ssl, wire, wire);	/* one reference, for both */
 	SSL_set_accept_state(c->ssl);
 	return c;
+}
+
+struct tlsconn *
+tlsconn_client_new(SSL_CTX *ctx, const char *sni, const char *cert,
+    const char *key, char *err, size_t errlen)
+{
+	struct tlsconn	*c;
+
+	c = wired(ctx);
+	SSL_set_connect_state(c->ssl);
+	ERR_clear_error();
+	if (SSL_set_tlsext_host_name(c->ssl, sni) != 1 ||
+	    (cert != NULL && (SSL_use_certificate_chain_file(c->ssl,
+	    cert) != 1 || SSL_use_PrivateKey_file(c->ssl, key,
+	    SSL_FILETYPE_PEM) != 1 || SSL_check_private_key(c->ssl) != 1))) {
+		snprintf(err, errlen, "%s", tlserr_reason("bad client "
+		    "certificate or key"));
+		ERR_clear_error();
+		tlsconn_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/*
+ * SHA-256 hex (lower case) of the peer's certificate: the server's, on
+ * our client side.  "" before the handshake or without one.
+ */
+void
+tlsconn_peer_hash(struct tlsconn *c, char *out)
+{
+	X509	*peer;
+
+	out[0] = '\0';
+	if (SSL_is_init_finished(c->ssl) &&
+	    (peer = SSL_get0_peer_certificate(c->ssl)) != NULL)
+		cert_hex(peer, out);
 }
 
 void

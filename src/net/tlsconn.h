@@ -65,6 +65,19 @@ int		 tls_server_days_left(const struct tls_server *);
 const char	*tls_server_fingerprint(const struct tls_server *);
 
 struct tlsconn	*tlsconn_new(struct tls_server *);
+/*
+ * A client-side connection on ctx (the caller's, which must outlive it;
+ * it decides what is verified), asking for the name sni and presenting
+ * the certificate in the PEM file cert with its key when cert is not
+ * NULL.  Its first tlsconn_read() sends the ClientHello.  NULL with err
+ * filled when the certificate or key cannot be used.
+ */
+struct ssl_ctx_st;
+struct tlsconn	*tlsconn_client_new(struct ssl_ctx_st *ctx, const char *sni,
+		    const char *cert, const char *key, char *err,
+		    size_t errlen);
+/* The peer's certificate's SHA-256 in hex, into out[65]; "" for none. */
+void		 tlsconn_peer_hash(struct tlsconn *, char *out);
 void		 tlsconn_free(struct tlsconn *);
 
 /* Ciphertext from the peer.  Returns 0, or -1 (BIO failure). */

@@ -168,12 +168,14 @@ bad(const char *yaml, const char *want)
 	OK(strstr(err, want) != NULL, "'%s' says '%s'", err, want);
 }
 
-/* "proxy" as config.c would read it once a TLS client answers it. */
+/* "proxy" read as config.c reads it, straight from its YAML value. */
 static void
 proxy_entries(struct config *c)
 {
 	static const char	 y[] = "- {host: example.org, prefix: /p,"
-	    " backend: b.example:1965, client_cert: c.pem, client_key: k.pem}";
+	    " backend: b.example:1965, client_cert: c.pem, client_key: k.pem,"
+	    " fingerprint: 'AB:cd:00:00:00:00:00:00:00:00:00:00:00:00:00:00:"
+	    "00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:01'}";
 	struct config_apps_in	 in;
 	yaml_parser_t		 p;
 	yaml_event_t		 ev;
@@ -188,7 +190,6 @@ proxy_entries(struct config *c)
 	in.data = y;
 	in.len = sizeof(y) - 1;
 	in.confdir = "/etc/capsuled";
-	in.proxy_ok = 1;
 	/* STREAM-START, DOCUMENT-START, then the list. */
 	if (yaml_parser_parse(&p, &ev)) {
 		yaml_event_delete(&ev);
@@ -242,6 +243,10 @@ test_config(void)
 	OK(a != NULL && a->kind == CONFIG_APP_PROXY && strcmp(a->sni,
 	    "b.example") == 0 && strcmp(a->client_cert,
 	    "/etc/capsuled/c.pem") == 0, "proxy: sni from backend");
+	OK(a != NULL && a->fingerprint != NULL && strcmp(a->fingerprint,
+	    "abcd0000000000000000000000000000"
+	    "00000000000000000000000000000001") == 0,
+	    "proxy: a fingerprint, colons dropped, lower case");
 	OK(config_app_find(c.apps, c.napps, "other.org", "/p/q") == NULL,
 	    "a host's entry only for that host");
 	config_free(&c);
@@ -269,7 +274,11 @@ test_config(void)
 	    "unknown key 'what'");
 	bad("scgi: [{prefix: /x, socket: unix:/a},"
 	    " {prefix: /x/, socket: unix:/b}]\n", "routed twice");
-	bad("proxy: [{prefix: /, backend: 'a:1'}]\n", "not offered yet");
+	bad("proxy: [{prefix: /, backend: 'a:1', fingerprint: ab}]\n",
+	    "not a SHA-256");
+	bad("proxy: [{prefix: /, backend: 'a:1', fingerprint: '"
+	    "zz00000000000000000000000000000000000000000000000000000000000000"
+	    "'}]\n", "not a SHA-256");
 	bad("fastcgi: &a [{prefix: /x, socket: unix:/a}]\n", "anchors");
 }
 
