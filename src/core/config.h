@@ -20,6 +20,8 @@
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
 
 struct config_app;
+struct config_mime;
+struct config_path_meta;
 
 /*
  * One more name served on the Gemini port ("hosts:"), with a capsule
@@ -145,6 +147,16 @@ struct config {
 	int		 root_listings;	/* 1 = list the tree's directories */
 	int		 listing_titles; /* 1 = a .gmi file's first heading */
 	int		 listing_sort;	/* CONFIG_SORT_* */
+	/*
+	 * Types and language per path (core/config_types.h): extensions'
+	 * types over the built-in table, the type of what neither knows,
+	 * and lang and charset parameters by path prefix.
+	 */
+	struct config_mime *mime_types;	/* owned; sorted by ext */
+	size_t		 nmime_types;
+	char		*default_type;	/* owned; NULL: MIME_DEFAULT */
+	struct config_path_meta *path_meta; /* owned */
+	size_t		 npath_meta;
 	char		*user;		/* drop to this user; NULL = stay */
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */
