@@ -104,7 +104,7 @@ mime_entry(struct in *p, struct config *c, const yaml_event_t *k,
 	int		 rv = 0;
 
 	ext += ext[0] == '.';
-	dotted = xasprintf(".%s", ext);
+	dotted = xasprintf("x.%s", ext);
 	if (strlen(ext) == 0 || strcspn(ext, "./ \t") != strlen(ext) ||
 	    mime_ext(dotted, low) == NULL)
 		rv = fail(p, k->start_mark, "'%s' is not an extension (1 to "
