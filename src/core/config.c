@@ -247,9 +247,9 @@ static const struct field fields[] = {
 	{ "root_listings",	parse_bool,	OFF(root_listings), 0, 1 },
 	{ "listing_titles",	parse_bool,	OFF(listing_titles), 0, 1 },
 	{ "listing_sort",	parse_sort,	OFF(listing_sort), 0, 0 },
-	{ "mime_types",		parse_types,	OFF(mime_types), 0, 0 },
-	{ "default_type",	parse_types,	OFF(default_type), 0, 0 },
-	{ "path_meta",		parse_types,	OFF(path_meta),	0, 0 },
+	{ "mime_types",		parse_types,	OFF(types),	0, 0 },
+	{ "default_type",	parse_types,	OFF(types),	0, 0 },
+	{ "path_meta",		parse_types,	OFF(types),	0, 0 },
 	{ "user",		parse_user,	OFF(user),	0, 32 },
 	{ "chroot",		parse_path,	OFF(chroot_dir), 0, PATH_MAX },
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
@@ -1457,7 +1457,7 @@ parse_types(struct loader *l, const struct field *f, yaml_event_t *ev)
 	yaml_mark_t		 m;
 	char			 msg[256];
 
-	if (config_types_parse(&in, f->key, ev, l->c, &m, msg,
+	if (config_types_parse(&in, f->key, ev, &l->c->types, &m, msg,
 	    sizeof(msg)) == -1)
 		return fail(l, m, "%s", msg);
 	return 0;
@@ -2371,7 +2371,7 @@ config_free(struct config *c)
 	free(c->index);
 	free(c->cgi);
 	config_apps_free(c->apps, c->napps);
-	config_types_free(c);
+	config_types_free(c->types);
 	util_free_strings(c->titan_writers, c->ntitan_writers);
 	free_zones(c->zones, c->nzones);
 	util_free_strings(c->link_aliases, c->nlink_aliases);

@@ -20,8 +20,7 @@
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
 
 struct config_app;
-struct config_mime;
-struct config_path_meta;
+struct config_types;
 
 /*
  * One more name served on the Gemini port ("hosts:"), with a capsule
@@ -152,11 +151,7 @@ struct config {
 	 * types over the built-in table, the type of what neither knows,
 	 * and lang and charset parameters by path prefix.
 	 */
-	struct config_mime *mime_types;	/* owned; sorted by ext */
-	size_t		 nmime_types;
-	char		*default_type;	/* owned; NULL: MIME_DEFAULT */
-	struct config_path_meta *path_meta; /* owned */
-	size_t		 npath_meta;
+	struct config_types *types;	/* owned; NULL: none set */
 	char		*user;		/* drop to this user; NULL = stay */
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */

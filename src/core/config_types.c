@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
 #include "core/config_types.h"
 #include "core/mime.h"
 #include "core/url.h"
@@ -94,7 +93,7 @@ mime_cmp(const void *a, const void *b)
 
 /* One "ext: type" of mime_types; k is the key's event. */
 static int
-mime_entry(struct in *p, struct config *c, const yaml_event_t *k,
+mime_entry(struct in *p, struct config_types *c, const yaml_event_t *k,
     const char *ext)
 {
 	yaml_event_t	 v;
@@ -114,11 +113,11 @@ mime_entry(struct in *p, struct config *c, const yaml_event_t *k,
 		if ((unsigned char)low[i] <= 0x20 || low[i] == 0x7f)
 			rv = fail(p, k->start_mark, "'%s': an extension has "
 			    "no control characters", ext);
-	for (i = 0; rv == 0 && i < c->nmime_types; i++)
-		if (strcmp(c->mime_types[i].ext, low) == 0)
+	for (i = 0; rv == 0 && i < c->nmime; i++)
+		if (strcmp(c->mime[i].ext, low) == 0)
 			rv = fail(p, k->start_mark, "'%s' is given twice",
 			    ext);
-	if (rv == 0 && c->nmime_types >= CONFIG_MAX_TYPES)
+	if (rv == 0 && c->nmime >= CONFIG_MAX_TYPES)
 		rv = fail(p, k->start_mark, "more than %d entries",
 		    CONFIG_MAX_TYPES);
 	if (rv == -1 || scalar(p, YAML_NO_EVENT, ext, &v, &type) == -1)
@@ -127,10 +126,10 @@ mime_entry(struct in *p, struct config *c, const yaml_event_t *k,
 		rv = fail(p, v.start_mark, "%s: '%s' is not a type such as "
 		    "text/plain (parameters go in path_meta)", ext, type);
 	else {
-		c->mime_types = xreallocarray(c->mime_types,
-		    c->nmime_types + 1, sizeof(*c->mime_types));
-		c->mime_types[c->nmime_types].ext = xstrdup(low);
-		c->mime_types[c->nmime_types++].type = xstrdup(type);
+		c->mime = xreallocarray(c->mime,
+		    c->nmime + 1, sizeof(*c->mime));
+		c->mime[c->nmime].ext = xstrdup(low);
+		c->mime[c->nmime++].type = xstrdup(type);
 	}
 	yaml_event_delete(&v);
 	return rv;
@@ -179,7 +178,7 @@ meta_key(struct in *p, struct config_path_meta *m, const yaml_event_t *k,
 
 /* One "{path, lang, charset}" of path_meta, its mapping started at ev. */
 static int
-meta_entry(struct in *p, struct config *c, const yaml_event_t *ev)
+meta_entry(struct in *p, struct config_types *c, const yaml_event_t *ev)
 {
 	struct config_path_meta	*m;
 	yaml_event_t		 k;
@@ -190,12 +189,12 @@ meta_entry(struct in *p, struct config *c, const yaml_event_t *ev)
 	if (ev->type != YAML_MAPPING_START_EVENT)
 		return fail(p, ev->start_mark, "expected a mapping with path "
 		    "and lang or charset");
-	if (c->npath_meta >= CONFIG_MAX_PATH_META)
+	if (c->nmeta >= CONFIG_MAX_PATH_META)
 		return fail(p, ev->start_mark, "more than %d entries",
 		    CONFIG_MAX_PATH_META);
-	c->path_meta = xreallocarray(c->path_meta, c->npath_meta + 1,
-	    sizeof(*c->path_meta));
-	m = &c->path_meta[c->npath_meta++];
+	c->meta = xreallocarray(c->meta, c->nmeta + 1,
+	    sizeof(*c->meta));
+	m = &c->meta[c->nmeta++];
 	memset(m, 0, sizeof(*m));
 	for (;;) {
 		if (scalar(p, YAML_MAPPING_END_EVENT, "a key", &k, &key) == -1)
@@ -211,8 +210,8 @@ meta_entry(struct in *p, struct config *c, const yaml_event_t *ev)
 	if (m->path == NULL || (m->lang == NULL && m->charset == NULL))
 		rv = fail(p, ev->start_mark, "an entry needs a path and lang "
 		    "or charset");
-	for (i = 0; rv == 0 && i + 1 < c->npath_meta; i++)
-		if (strcmp(c->path_meta[i].path, m->path) == 0)
+	for (i = 0; rv == 0 && i + 1 < c->nmeta; i++)
+		if (strcmp(c->meta[i].path, m->path) == 0)
 			rv = fail(p, ev->start_mark, "path %s/ is given twice",
 			    m->path);
 	yaml_event_delete(&k);
@@ -220,46 +219,50 @@ meta_entry(struct in *p, struct config *c, const yaml_event_t *ev)
 }
 
 static void
-free_mimes(struct config *c)
+free_mimes(struct config_types *c)
 {
 	size_t	 i;
 
-	for (i = 0; i < c->nmime_types; i++) {
-		free(c->mime_types[i].ext);
-		free(c->mime_types[i].type);
+	for (i = 0; i < c->nmime; i++) {
+		free(c->mime[i].ext);
+		free(c->mime[i].type);
 	}
-	free(c->mime_types);
-	c->mime_types = NULL;
-	c->nmime_types = 0;
+	free(c->mime);
+	c->mime = NULL;
+	c->nmime = 0;
 }
 
 static void
-free_metas(struct config *c)
+free_metas(struct config_types *c)
 {
 	size_t	 i;
 
-	for (i = 0; i < c->npath_meta; i++) {
-		free(c->path_meta[i].path);
-		free(c->path_meta[i].lang);
-		free(c->path_meta[i].charset);
+	for (i = 0; i < c->nmeta; i++) {
+		free(c->meta[i].path);
+		free(c->meta[i].lang);
+		free(c->meta[i].charset);
 	}
-	free(c->path_meta);
-	c->path_meta = NULL;
-	c->npath_meta = 0;
+	free(c->meta);
+	c->meta = NULL;
+	c->nmeta = 0;
 }
 
 int
 config_types_parse(const struct config_types_in *in, const char *key,
-    const yaml_event_t *ev, struct config *c, yaml_mark_t *mark, char *msg,
-    size_t msglen)
+    const yaml_event_t *ev, struct config_types **t, yaml_mark_t *mark,
+    char *msg, size_t msglen)
 {
 	struct in	 p = { in, key, mark, msg, msglen };
+	struct config_types *c;
 	yaml_event_t	 k;
 	const char	*s;
 	int		 rv, map = strcmp(key, "mime_types") == 0;
 	yaml_event_type_t start = map ? YAML_MAPPING_START_EVENT :
 			    YAML_SEQUENCE_START_EVENT;
 
+	if (*t == NULL)
+		*t = xcalloc(1, sizeof(**t));
+	c = *t;
 	if (strcmp(key, "default_type") == 0) {
 		free(c->default_type);
 		c->default_type = NULL;
@@ -302,31 +305,34 @@ config_types_parse(const struct config_types_in *in, const char *key,
 		if (s == NULL)
 			break;
 	}
-	qsort(c->mime_types, c->nmime_types, sizeof(*c->mime_types),
+	qsort(c->mime, c->nmime, sizeof(*c->mime),
 	    mime_cmp);
 	return 0;
 }
 
 void
-config_types_free(struct config *c)
+config_types_free(struct config_types *c)
 {
+	if (c == NULL)
+		return;
 	free_mimes(c);
 	free_metas(c);
 	free(c->default_type);
-	c->default_type = NULL;
+	free(c);
 }
 
 const char *
-config_file_type(const struct config *c, const char *name, char *gopher)
+config_file_type(const struct config_types *c, const char *name,
+    char *gopher)
 {
 	struct config_mime	 key, *m = NULL;
 	char			 ext[MIME_EXT_MAX + 1];
 	const char		*type;
 
-	if (c != NULL && c->nmime_types > 0 &&
+	if (c != NULL && c->nmime > 0 &&
 	    (key.ext = (char *)mime_ext(name, ext)) != NULL)
-		m = bsearch(&key, c->mime_types, c->nmime_types,
-		    sizeof(*c->mime_types), mime_cmp);
+		m = bsearch(&key, c->mime, c->nmime,
+		    sizeof(*c->mime), mime_cmp);
 	if (m != NULL)
 		type = m->type;
 	else if (c == NULL || c->default_type == NULL ||
@@ -342,15 +348,15 @@ config_file_type(const struct config *c, const char *name, char *gopher)
 }
 
 void
-config_path_meta(const struct config *c, const char *path,
+config_path_meta(const struct config_types *c, const char *path,
     const char **lang, const char **charset)
 {
 	const struct config_path_meta	*m;
 	size_t				 i, n, blang = 0, bcharset = 0;
 
 	*lang = *charset = NULL;
-	for (i = 0; c != NULL && i < c->npath_meta; i++) {
-		m = &c->path_meta[i];
+	for (i = 0; c != NULL && i < c->nmeta; i++) {
+		m = &c->meta[i];
 		n = strlen(m->path);
 		if (strncmp(path, m->path, n) != 0 ||
 		    (path[n] != '/' && path[n] != '\0'))

@@ -7,8 +7,8 @@
  * (site/static.c for files and listings, site/page.c and site/router.c
  * for the item types of menus): config_file_type() is the built-in
  * table of core/mime.c with the configured one over it, and
- * config_path_meta() the lang and charset of a path.  Knows libyaml and
- * struct config, nothing of requests.
+ * config_path_meta() the lang and charset of a path.  Knows libyaml,
+ * nothing of requests; struct config holds a struct config_types.
  */
 #ifndef CAPSULED_CONFIG_TYPES_H
 #define CAPSULED_CONFIG_TYPES_H
@@ -16,8 +16,6 @@
 #include <stddef.h>
 
 #include <yaml.h>
-
-struct config;
 
 #define CONFIG_MAX_TYPES	1024	/* "mime_types" entries */
 #define CONFIG_MAX_PATH_META	1024	/* "path_meta" entries */
@@ -37,6 +35,15 @@ struct config_path_meta {
 	char		*charset;	/* owned, or NULL */
 };
 
+/* What the three keys set; struct config's types. */
+struct config_types {
+	struct config_mime *mime;	/* owned; sorted by ext */
+	size_t		 nmime;
+	char		*default_type;	/* owned; NULL: MIME_DEFAULT */
+	struct config_path_meta *meta;	/* owned; in the file's order */
+	size_t		 nmeta;
+};
+
 /* What config.c lends the parser: its libyaml parser and input. */
 struct config_types_in {
 	yaml_parser_t	*parser;
@@ -46,27 +53,27 @@ struct config_types_in {
 
 /*
  * The value of key ("mime_types", "default_type" or "path_meta"), whose
- * first event is ev, into c (a second time replaces the first).
- * Returns 0, or -1 with *mark and msg[0..msglen) saying what is wrong
- * ("mime_types: ..."); what was stored before the error stays in c for
- * config_types_free().
+ * first event is ev, into *t (made at the first key; a second time
+ * replaces the first).  Returns 0, or -1 with *mark and msg[0..msglen)
+ * saying what is wrong ("mime_types: ..."); what was stored before the
+ * error stays in *t for config_types_free().
  */
 int	 config_types_parse(const struct config_types_in *, const char *key,
-	    const yaml_event_t *ev, struct config *c, yaml_mark_t *mark,
+	    const yaml_event_t *ev, struct config_types **t, yaml_mark_t *mark,
 	    char *msg, size_t msglen);
-/* Free what config_types_parse() stored in c (the fields stay set). */
-void	 config_types_free(struct config *c);
+/* Free t and all it holds; NULL is fine. */
+void	 config_types_free(struct config_types *t);
 
 /*
  * The MIME type of a file name (static) and, into *gopher when not
  * NULL, its Gopher item type: the "mime_types" entry of its extension,
  * else the built-in one (core/mime.h), else "default_type", else
  * MIME_DEFAULT.  A type that came from the configuration gets the item
- * type mime_gopher_of() derives from it, so both protocols agree.  c
+ * type mime_gopher_of() derives from it, so both protocols agree.  t
  * may be NULL: the built-in table alone.
  */
-const char	*config_file_type(const struct config *c, const char *name,
-		    char *gopher);
+const char	*config_file_type(const struct config_types *t,
+		    const char *name, char *gopher);
 
 /*
  * The lang and charset of path (the path as the client asks for it,
@@ -74,7 +81,7 @@ const char	*config_file_type(const struct config *c, const char *name,
  * prefix that is path or a parent of it and sets it; NULL when none
  * does.
  */
-void		 config_path_meta(const struct config *c, const char *path,
-		    const char **lang, const char **charset);
+void		 config_path_meta(const struct config_types *t,
+		    const char *path, const char **lang, const char **charset);
 
 #endif

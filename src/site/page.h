@@ -15,7 +15,7 @@
 #include "core/buf.h"
 #include "markdown/render.h"
 
-struct config;
+struct config_types;
 
 enum block_type {
 	BLOCK_HEADING,		/* level 1..3 */
@@ -102,7 +102,7 @@ struct page_target {
 	unsigned	 width;		/* Gopher: display width, 70 */
 	int		 ascii;		/* Gopher: spell text in ASCII */
 	/* Item types of files: config_file_type()'s; NULL: built-in. */
-	const struct config *types;
+	const struct config_types *types;
 	struct render_opts ropts;	/* for BLOCK_MARKDOWN */
 };
 

@@ -41,7 +41,7 @@ file_item(const struct config *cfg, const char *url)
 {
 	char	 type;
 
-	config_file_type(cfg, url, &type);
+	config_file_type(cfg->types, url, &type);
 	return type;
 }
 

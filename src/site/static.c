@@ -330,7 +330,7 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 	pt.base = t->base;
 	pt.width = rt->cfg->gopher_width;
 	pt.ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
-	pt.types = rt->cfg;
+	pt.types = rt->cfg->types;
 	if (rt->proto == PROTO_GEMINI) {
 		pt.port = rt->cfg->gemini_port;
 		page_emit_gemtext(p, &pt, out);
@@ -446,10 +446,10 @@ path_params(const struct route *rt, const struct tree *t, const char **lang,
 	char		*path;
 
 	*lang = *charset = NULL;
-	if (rt->cfg->npath_meta == 0)
+	if (rt->cfg->types == NULL || rt->cfg->types->nmeta == 0)
 		return;
 	path = xasprintf("%s%s", base != NULL ? base : "", rt->reqpath);
-	config_path_meta(rt->cfg, path, lang, charset);
+	config_path_meta(rt->cfg->types, path, lang, charset);
 	free(path);
 }
 
@@ -543,7 +543,7 @@ file_type(const struct route *rt, const struct tree *t, const char *path,
 {
 	const char	*mime, *lang, *charset;
 
-	mime = config_file_type(rt->cfg, path, &r->gopher_type);
+	mime = config_file_type(rt->cfg->types, path, &r->gopher_type);
 	path_params(rt, t, &lang, &charset);
 	if (strcasecmp(mime, "text/gemini") == 0)
 		response_status(r, 20, "text/gemini; charset=%s; lang=%s",

@@ -59,22 +59,27 @@ test_parse(void)
 	    "path_meta:\n  - {path: /fr/, lang: fr}\n"
 	    "  - path: /old\n    charset: ISO-8859-1\n    lang: de\n"
 	    "  - {path: /, charset: utf-8}\n", err, sizeof(err)), 0, err);
-	INT_EQ(c.nmime_types, 3, "three types");
-	STR_EQ(c.mime_types[0].ext, "gmi", "sorted");
-	STR_EQ(c.mime_types[1].ext, "log", "lower case, no dot");
-	STR_EQ(c.mime_types[2].type, "application/octet-stream", "type");
-	STR_EQ(c.default_type, "text/plain", "default_type");
-	INT_EQ(c.npath_meta, 3, "three prefixes");
-	STR_EQ(c.path_meta[0].path, "/fr", "trailing slash dropped");
-	OK(c.path_meta[0].charset == NULL, "no charset given");
-	STR_EQ(c.path_meta[1].charset, "ISO-8859-1", "charset as written");
-	STR_EQ(c.path_meta[2].path, "", "/ is every path");
+	if (c.types == NULL) {
+		OK(0, "no types read");
+		return;
+	}
+	INT_EQ(c.types->nmime, 3, "three types");
+	STR_EQ(c.types->mime[0].ext, "gmi", "sorted");
+	STR_EQ(c.types->mime[1].ext, "log", "lower case, no dot");
+	STR_EQ(c.types->mime[2].type, "application/octet-stream", "type");
+	STR_EQ(c.types->default_type, "text/plain", "default_type");
+	INT_EQ(c.types->nmeta, 3, "three prefixes");
+	STR_EQ(c.types->meta[0].path, "/fr", "trailing slash dropped");
+	OK(c.types->meta[0].charset == NULL, "no charset given");
+	STR_EQ(c.types->meta[1].charset, "ISO-8859-1", "charset as written");
+	STR_EQ(c.types->meta[2].path, "", "/ is every path");
 	config_free(&c);
 
 	INT_EQ(load(&c, "mime_types: ~\ndefault_type: null\npath_meta: []\n",
 	    err, sizeof(err)), 0, err);
-	OK(c.nmime_types == 0 && c.default_type == NULL &&
-	    c.npath_meta == 0, "null and empty: none");
+	OK(c.types != NULL && c.types->nmime == 0 &&
+	    c.types->default_type == NULL && c.types->nmeta == 0,
+	    "null and empty: none");
 	config_free(&c);
 
 	refused("mime_types: [gmi]\n", "mime_types: expected a mapping of "
@@ -161,38 +166,38 @@ test_lookup(void)
 	    "  - {path: /fr/old, charset: iso-8859-1}\n"
 	    "  - {path: /, charset: utf-8, lang: en}\n", err, sizeof(err)), 0,
 	    err);
-	STR_EQ(config_file_type(&c, "/x/a.ZINE", &g), "text/gemini",
+	STR_EQ(config_file_type(c.types, "/x/a.ZINE", &g), "text/gemini",
 	    "configured, any case");
 	INT_EQ(g, '0', "gemtext is text");
-	STR_EQ(config_file_type(&c, "notes.log", &g),
+	STR_EQ(config_file_type(c.types, "notes.log", &g),
 	    "application/octet-stream", "over the built-in text/plain");
 	INT_EQ(g, '9', "and its item type follows");
-	STR_EQ(config_file_type(&c, "p.pic", &g), "image/gif", "gif");
+	STR_EQ(config_file_type(c.types, "p.pic", &g), "image/gif", "gif");
 	INT_EQ(g, 'g', "item g");
-	STR_EQ(config_file_type(&c, "a.txt", NULL), "text/x-mine",
+	STR_EQ(config_file_type(c.types, "a.txt", NULL), "text/x-mine",
 	    "NULL gopher is fine");
-	STR_EQ(config_file_type(&c, "a.png", &g), "image/png",
+	STR_EQ(config_file_type(c.types, "a.png", &g), "image/png",
 	    "the built-in table still types the rest");
 	INT_EQ(g, 'I', "built-in item");
-	STR_EQ(config_file_type(&c, "a.unknown", &g), "text/plain",
+	STR_EQ(config_file_type(c.types, "a.unknown", &g), "text/plain",
 	    "default_type");
 	INT_EQ(g, '0', "default's item");
-	STR_EQ(config_file_type(&c, "README", &g), "text/plain",
+	STR_EQ(config_file_type(c.types, "README", &g), "text/plain",
 	    "no extension: default_type");
-	STR_EQ(config_file_type(&c, ".zine", &g), "text/plain",
+	STR_EQ(config_file_type(c.types, ".zine", &g), "text/plain",
 	    "a dot file has no extension");
 
-	config_path_meta(&c, "/fr/ca/x.gmi", &lang, &charset);
+	config_path_meta(c.types, "/fr/ca/x.gmi", &lang, &charset);
 	STR_EQ(lang, "fr-CA", "longest prefix");
 	STR_EQ(charset, "utf-8", "charset from the one that sets it");
-	config_path_meta(&c, "/fr/old/y.txt", &lang, &charset);
+	config_path_meta(c.types, "/fr/old/y.txt", &lang, &charset);
 	STR_EQ(lang, "fr", "lang of /fr/");
 	STR_EQ(charset, "iso-8859-1", "charset of /fr/old");
-	config_path_meta(&c, "/fr/older", &lang, &charset);
+	config_path_meta(c.types, "/fr/older", &lang, &charset);
 	STR_EQ(charset, "utf-8", "a prefix is whole segments");
-	config_path_meta(&c, "/fr", &lang, &charset);
+	config_path_meta(c.types, "/fr", &lang, &charset);
 	STR_EQ(lang, "fr", "the prefix itself");
-	config_path_meta(&c, "/free", &lang, &charset);
+	config_path_meta(c.types, "/free", &lang, &charset);
 	STR_EQ(lang, "en", "not /fr/");
 	config_free(&c);
 	config_path_meta(NULL, "/x", &lang, &charset);
