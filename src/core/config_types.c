@@ -103,16 +103,17 @@ mime_entry(struct in *p, struct config_types *c, const yaml_event_t *k,
 	int		 rv = 0;
 
 	ext += ext[0] == '.';
+	for (i = 0; ext[i] != '\0'; i++)	/* not even in the message */
+		if ((unsigned char)ext[i] <= 0x20 || ext[i] == 0x7f)
+			return fail(p, k->start_mark, "an extension has no "
+			    "blanks or control characters");
 	dotted = xasprintf("x.%s", ext);
-	if (strlen(ext) == 0 || strcspn(ext, "./ \t") != strlen(ext) ||
+	if (strlen(ext) == 0 || strcspn(ext, "./") != strlen(ext) ||
 	    mime_ext(dotted, low) == NULL)
-		rv = fail(p, k->start_mark, "'%s' is not an extension (1 to "
-		    "%d bytes, no '.' or '/')", ext, MIME_EXT_MAX);
+		rv = fail(p, k->start_mark, "'%.*s' is not an extension (1 to "
+		    "%d bytes, no '.' or '/')", MIME_EXT_MAX + 8, ext,
+		    MIME_EXT_MAX);
 	free(dotted);
-	for (i = 0; rv == 0 && low[i] != '\0'; i++)
-		if ((unsigned char)low[i] <= 0x20 || low[i] == 0x7f)
-			rv = fail(p, k->start_mark, "'%s': an extension has "
-			    "no control characters", ext);
 	for (i = 0; rv == 0 && i < c->nmime; i++)
 		if (strcmp(c->mime[i].ext, low) == 0)
 			rv = fail(p, k->start_mark, "'%s' is given twice",
@@ -268,8 +269,8 @@ config_types_parse(const struct config_types_in *in, const char *key,
 		c->default_type = NULL;
 		if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 			return 0;
-		if (ev->type != YAML_SCALAR_EVENT || !mime_type_ok((const char *)
-		    ev->data.scalar.value))
+		if (ev->type != YAML_SCALAR_EVENT ||
+		    !mime_type_ok((const char *)ev->data.scalar.value))
 			return fail(&p, ev->start_mark, "expected a type such "
 			    "as text/plain");
 		c->default_type = xstrdup((const char *)ev->data.scalar.value);

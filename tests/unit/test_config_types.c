@@ -100,7 +100,8 @@ test_parse(void)
 	refused("mime_types: {gmi: [text/gemini]}\n", "gmi: expected a "
 	    "string");
 	refused("mime_types: {gmi: ~}\n", "gmi: expected a string");
-	refused("mime_types: {\"a\\tb\": text/plain}\n", "not an extension");
+	refused("mime_types: {\"a\\tb\": text/plain}\n",
+	    "no blanks or control");
 	refused("mime_types: {x: &a text/plain}\n", "x: expected a string");
 	refused("default_type: octet\n", "default_type: expected a type");
 	refused("default_type: [text/plain]\n", "default_type: expected a "
