@@ -6,7 +6,7 @@
  * the built-in table, the item type it derives (mime_gopher_of()), the
  * default type; config_path_meta()'s longest prefix per parameter; then
  * a capsule in a temp directory through the router: a file's 20 header
- * over Gemini and its item type over Gopher, in a listing, as a file
+ * (a static tree's, files/'s, a bundle's) over Gemini and its item type over Gopher, in a listing, as a file
  * answer and as a post's link, all from the one table.
  */
 #include <stdio.h>
@@ -261,6 +261,9 @@ test_answers(void)
 	test_mkdir(top, "posts");
 	test_put(top, "posts/2024-01-01-hello.md",
 	    "# Hello\n\n[The zine](/files/b.zine)\n");
+	test_mkdir(top, "posts/2024-02-01-bundle");
+	test_put(top, "posts/2024-02-01-bundle/index.md", "# Bundle\n");
+	test_put(top, "posts/2024-02-01-bundle/c.zine", "# C\n");
 	test_mkdir(top, "files");
 	test_put(top, "files/b.zine", "# B\n");
 	test_mkdir(top, "site");
@@ -277,7 +280,8 @@ test_answers(void)
 	    "mime_types: {zine: text/gemini, log: application/octet-stream}\n"
 	    "default_type: text/plain\n"
 	    "path_meta: [{path: /fr/, lang: fr}, "
-	    "{path: /old/, charset: iso-8859-1}]\n", top);
+	    "{path: /old/, charset: iso-8859-1}, "
+	    "{path: /posts/bundle/, lang: de}]\n", top);
 	INT_EQ(load(&c, yaml, err, sizeof(err)), 0, err);
 	free(yaml);
 	if ((a = archive_load(&c)) == NULL) {
@@ -295,6 +299,8 @@ test_answers(void)
 	header(&c, s, "/old/y.txt", "text/plain; charset=iso-8859-1");
 	header(&c, s, "/old/", "text/gemini; charset=iso-8859-1");
 	header(&c, s, "/files/b.zine", "text/gemini; charset=utf-8; lang=en");
+	header(&c, s, "/posts/bundle/c.zine",
+	    "text/gemini; charset=utf-8; lang=de");
 	/* Gopher: the same table, in listings and in answers. */
 	gopher(&c, s, "/d/", '1', "0a.zine\t/d/a.zine\t");
 	gopher(&c, s, "/d/", 0, "9notes.log\t/d/notes.log\t");
