@@ -306,8 +306,8 @@ config_types_parse(const struct config_types_in *in, const char *key,
 		if (s == NULL)
 			break;
 	}
-	qsort(c->mime, c->nmime, sizeof(*c->mime),
-	    mime_cmp);
+	if (c->nmime > 1)	/* none: no array, and qsort() wants one */
+		qsort(c->mime, c->nmime, sizeof(*c->mime), mime_cmp);
 	return 0;
 }
 
