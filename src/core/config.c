@@ -34,6 +34,7 @@
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/config_apps.h"
+#include "core/config_types.h"
 #include "core/gemini_limits.h"
 #include "core/layout.h"
 #include "core/log.h"
@@ -114,6 +115,8 @@ static int	parse_mount(struct loader *, const struct field *,
 static int	parse_index(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_sort(struct loader *, const struct field *,
+		    yaml_event_t *);
+static int	parse_types(struct loader *, const struct field *,
 		    yaml_event_t *);
 static int	parse_rate(struct loader *, const struct field *,
 		    yaml_event_t *);
@@ -244,6 +247,9 @@ static const struct field fields[] = {
 	{ "root_listings",	parse_bool,	OFF(root_listings), 0, 1 },
 	{ "listing_titles",	parse_bool,	OFF(listing_titles), 0, 1 },
 	{ "listing_sort",	parse_sort,	OFF(listing_sort), 0, 0 },
+	{ "mime_types",		parse_types,	OFF(types),	0, 0 },
+	{ "default_type",	parse_types,	OFF(types),	0, 0 },
+	{ "path_meta",		parse_types,	OFF(types),	0, 0 },
 	{ "user",		parse_user,	OFF(user),	0, 32 },
 	{ "chroot",		parse_path,	OFF(chroot_dir), 0, PATH_MAX },
 	{ "allow_root",		parse_bool,	OFF(allow_root), 0, 1 },
@@ -1444,6 +1450,20 @@ config_has_backends(const struct config *c)
 	return c->napps > 0;
 }
 
+/* "mime_types", "default_type", "path_meta": core/config_types.c. */
+static int
+parse_types(struct loader *l, const struct field *f, yaml_event_t *ev)
+{
+	struct config_types_in	 in = { &l->parser, l->data, l->len };
+	yaml_mark_t		 m;
+	char			 msg[256];
+
+	if (config_types_parse(&in, f->key, ev, &l->c->types, &m, msg,
+	    sizeof(msg)) == -1)
+		return fail(l, m, "%s", msg);
+	return 0;
+}
+
 /*
  * One entry of "titan_writers": a SHA-256 fingerprint, 64 hex digits in
  * any case, colons and blanks allowed between them; stored lower-case.
@@ -2353,6 +2373,7 @@ config_free(struct config *c)
 	free(c->index);
 	free(c->cgi);
 	config_apps_free(c->apps, c->napps);
+	config_types_free(c->types);
 	util_free_strings(c->titan_writers, c->ntitan_writers);
 	free_zones(c->zones, c->nzones);
 	util_free_strings(c->link_aliases, c->nlink_aliases);

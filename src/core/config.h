@@ -20,6 +20,7 @@
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
 
 struct config_app;
+struct config_types;
 
 /*
  * One more name served on the Gemini port ("hosts:"), with a capsule
@@ -150,6 +151,12 @@ struct config {
 	int		 root_listings;	/* 1 = list the tree's directories */
 	int		 listing_titles; /* 1 = a .gmi file's first heading */
 	int		 listing_sort;	/* CONFIG_SORT_* */
+	/*
+	 * Types and language per path (core/config_types.h): extensions'
+	 * types over the built-in table, the type of what neither knows,
+	 * and lang and charset parameters by path prefix.
+	 */
+	struct config_types *types;	/* owned; NULL: none set */
 	char		*user;		/* drop to this user; NULL = stay */
 	char		*chroot_dir;	/* absolute; NULL = no chroot */
 	int		 allow_root;	/* 1 = may serve as root */

@@ -12,9 +12,6 @@
 #include "core/mime.h"
 #include "core/util.h"
 
-/* Longer than any extension in the table: longer ones are unknown. */
-#define EXT_MAX	16
-
 struct mime {
 	const char	*ext;		/* lower case, no dot */
 	const char	*type;
@@ -133,16 +130,10 @@ cmp_ext(const void *key, const void *elem)
 	return strcmp(key, m->ext);
 }
 
-/*
- * The table entry for name's extension, or NULL.  The extension is what
- * follows the last '.' of the last path component, provided that dot is
- * not the component's first byte (".profile" has none).
- */
-static const struct mime *
-mime_find(const char *name)
+const char *
+mime_ext(const char *name, char ext[MIME_EXT_MAX + 1])
 {
 	const char	*base, *dot;
-	char		 ext[EXT_MAX + 1];
 	size_t		 i, len;
 
 	if (name == NULL)
@@ -153,7 +144,7 @@ mime_find(const char *name)
 	if (dot == NULL || dot == base)
 		return NULL;
 	len = strlen(dot + 1);
-	if (len == 0 || len > EXT_MAX)
+	if (len == 0 || len > MIME_EXT_MAX)
 		return NULL;
 	for (i = 0; i < len; i++) {
 		unsigned char	 ch = (unsigned char)dot[1 + i];
@@ -162,6 +153,17 @@ mime_find(const char *name)
 		    (char)ch;
 	}
 	ext[len] = '\0';
+	return ext;
+}
+
+/* The table entry for name's extension (mime_ext()), or NULL. */
+static const struct mime *
+mime_find(const char *name)
+{
+	char	 ext[MIME_EXT_MAX + 1];
+
+	if (mime_ext(name, ext) == NULL)
+		return NULL;
 	return bsearch(ext, mime_table, nitems(mime_table),
 	    sizeof(mime_table[0]), cmp_ext);
 }
@@ -180,6 +182,75 @@ mime_gopher_type(const char *name)
 	const struct mime	*m;
 
 	return (m = mime_find(name)) != NULL ? m->gopher : '9';
+}
+
+char
+mime_gopher_of(const char *type)
+{
+	size_t	 i, len;
+
+	if (type == NULL)
+		return '9';
+	len = strcspn(type, "; \t");
+	for (i = 0; i < nitems(mime_table); i++)
+		if (strlen(mime_table[i].type) == len &&
+		    strncasecmp(mime_table[i].type, type, len) == 0)
+			return mime_table[i].gopher;
+	if (strncasecmp(type, "text/", 5) == 0)
+		return '0';
+	if (strncasecmp(type, "image/", 6) == 0)
+		return 'I';
+	if (strncasecmp(type, "audio/", 6) == 0)
+		return 's';
+	return '9';
+}
+
+/* ASCII, whatever the locale says. */
+static int
+alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9');
+}
+
+/* A restricted name of RFC 6838, up to its '/' or end; its length. */
+static size_t
+type_name(const char *s)
+{
+	size_t	 i;
+
+	if (!alnum(s[0]))
+		return 0;
+	for (i = 1; s[i] != '\0' && i < 127; i++)
+		if (!alnum(s[i]) &&
+		    strchr("!#$&-^_.+", s[i]) == NULL)
+			break;
+	return i;
+}
+
+int
+mime_type_ok(const char *s)
+{
+	size_t	 n;
+
+	if ((n = type_name(s)) == 0 || s[n] != '/')
+		return 0;
+	s += n + 1;
+	return (n = type_name(s)) > 0 && s[n] == '\0';
+}
+
+int
+mime_charset_ok(const char *s)
+{
+	size_t	 i;
+
+	if (!alnum(s[0]))
+		return 0;
+	for (i = 1; s[i] != '\0'; i++)
+		if (!alnum(s[i]) &&
+		    strchr("-_.:+", s[i]) == NULL)
+			return 0;
+	return i <= MIME_CHARSET_MAX;
 }
 
 int

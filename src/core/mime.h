@@ -11,6 +11,8 @@
 #define CAPSULED_MIME_H
 
 #define MIME_DEFAULT	"application/octet-stream"
+/* Longer than any extension in the table: longer ones are unknown. */
+#define MIME_EXT_MAX	16
 
 /*
  * MIME type of a file name, by its extension (case-insensitive; only the
@@ -27,6 +29,41 @@ const char	*mime_type(const char *name);
  * anything else, video and unknown extensions included.
  */
 char		 mime_gopher_type(const char *name);
+
+/*
+ * The extension of a file name, lower-cased into ext (what follows the
+ * last '.' of the last path component, provided that dot is not the
+ * component's first byte: ".profile" has none): ext, or NULL when there
+ * is none or it is longer than MIME_EXT_MAX.
+ */
+const char	*mime_ext(const char *name, char ext[MIME_EXT_MAX + 1]);
+
+/*
+ * The Gopher item type of a MIME type, for types the table does not
+ * give by extension (core/config_types.c): that of the first table
+ * entry of the same type (case-insensitive, parameters ignored), else
+ * by its top-level type: '0' text/, 'I' image/, 's' audio/, '9' the
+ * rest.  So "text/html" is 'h', "image/gif" 'g' and "application/pdf"
+ * 'd', as when the table types a file.
+ */
+char		 mime_gopher_of(const char *type);
+
+/*
+ * 1 when s is a type for a 20 header, without parameters:
+ *   type = name "/" name
+ *   name = ALNUM *126( ALNUM / "!" / "#" / "$" / "&" / "-" / "^" /
+ *          "_" / "." / "+" )
+ * (RFC 6838's restricted names), else 0.
+ */
+int		 mime_type_ok(const char *s);
+
+/*
+ * 1 when s is a charset parameter's value: 1 to MIME_CHARSET_MAX bytes
+ * of ALNUM / "-" / "_" / "." / ":" / "+", starting with ALNUM (the
+ * IANA names such as utf-8, iso-8859-1, Shift_JIS), else 0.
+ */
+#define MIME_CHARSET_MAX	40
+int		 mime_charset_ok(const char *s);
 
 /* 1 when type is "text/...", case-insensitive (to add charset/lang). */
 int		 mime_is_text(const char *type);

@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/config_types.h"
 #include "core/fold.h"
 #include "core/layout.h"
 #include "core/mime.h"
@@ -799,7 +800,7 @@ done:
 
 /* A printable item type for a site path of the given kind. */
 static char
-gph_type(enum link_kind kind, const char *path)
+gph_type(const struct page_target *t, enum link_kind kind, const char *path)
 {
 	char	 type = '9';
 
@@ -811,7 +812,7 @@ gph_type(enum link_kind kind, const char *path)
 		type = '0';
 		break;
 	case LINK_FILE:
-		type = mime_gopher_type(path);
+		config_file_type(t->types, path, &type);
 		break;
 	case LINK_EXTERNAL:
 		type = 'h';
@@ -925,7 +926,7 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 		buf_addstr(&l, "URL:");
 		add_url(&l, b->url, e->t->ascii);
 	} else {
-		type = gph_type(b->kind, sel);
+		type = gph_type(e->t, b->kind, sel);
 		buf_addstr(&l, base_of(e, sel));
 		buf_addstr(&l, sel);
 		if (b->kind == LINK_TEXT)
@@ -1023,7 +1024,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 		buf_printf(out, "gopher://%s", host);
 	if (e->t->port != 70 && e->t->port > 0)
 		buf_printf(out, ":%d", e->t->port);
-	buf_printf(out, "/%c", gph_type(b->kind, b->url));
+	buf_printf(out, "/%c", gph_type(e->t, b->kind, b->url));
 	url_encode_path(base_of(e, b->url), out);
 	url_encode_path(b->url, out);
 	if (b->kind == LINK_TEXT)

@@ -15,6 +15,8 @@
 #include "core/buf.h"
 #include "markdown/render.h"
 
+struct config_types;
+
 enum block_type {
 	BLOCK_HEADING,		/* level 1..3 */
 	BLOCK_TEXT,		/* one paragraph */
@@ -113,6 +115,8 @@ struct page_target {
 	int		 port;		/* public port of this protocol */
 	unsigned	 width;		/* Gopher: display width, 70 */
 	int		 ascii;		/* Gopher: spell text in ASCII */
+	/* Item types of files: config_file_type()'s; NULL: built-in. */
+	const struct config_types *types;
 	struct render_opts ropts;	/* for BLOCK_MARKDOWN */
 };
 

@@ -208,6 +208,7 @@ target_init(struct page_target *t, const struct route *rt,
 	t->base = rt->cfg->base;
 	t->port = public_port(rt);
 	t->width = rt->cfg->gopher_width;
+	t->types = rt->cfg->types;
 	t->ropts.width = rt->cfg->gopher_width;
 	t->ropts.rewrite = rewrite_link;
 	t->ropts.rewrite_ctx = lc;

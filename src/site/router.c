@@ -19,7 +19,7 @@
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/layout.h"
-#include "core/mime.h"
+#include "core/config_types.h"
 #include "core/redirect.h"
 #include "core/url.h"
 #include "core/utf8.h"
@@ -34,6 +34,16 @@
 
 /* The longest slug, page or user name a path is looked up by. */
 #define ROUTER_NAME_MAX		512
+
+/* The item type of a file's path: config_file_type()'s. */
+static char
+file_item(const struct config *cfg, const char *url)
+{
+	char	 type;
+
+	config_file_type(cfg->types, url, &type);
+	return type;
+}
 
 char *
 router_gopher_url(const struct config *cfg, const struct archive *a,
@@ -50,8 +60,7 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	/* With a mount, a path of the tree (or a user's) carries none. */
 	if (cfg->mount != NULL && !cfg->owned && !links_generated(a, url))
 		return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port,
-		    url[strlen(url) - 1] == '/' ? '1' : mime_gopher_type(url),
-		    url);
+		    url[strlen(url) - 1] == '/' ? '1' : file_item(cfg, url), url);
 	/* A post or a page is followed through its menu (nav.h). */
 	layout_parse(url, 0, &ref);
 	if (ref.kind == LAYOUT_POST || (ref.kind == LAYOUT_PAGE &&
@@ -60,7 +69,7 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 		return xasprintf("gopher://%s:%d/1%s%s/", cfg->hostname, port,
 		    cfg->base != NULL ? cfg->base : "", url);
 	type = url[strlen(url) - 1] == '/' ? '1' :
-	    page_file_path(url) ? mime_gopher_type(url) : '0';
+	    page_file_path(url) ? file_item(cfg, url) : '0';
 	return xasprintf("gopher://%s:%d/%c%s%s", cfg->hostname, port, type,
 	    cfg->base != NULL ? cfg->base : "", url);
 }

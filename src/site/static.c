@@ -27,6 +27,7 @@
 #include "content/archive.h"
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/config_types.h"
 #include "core/fsafe.h"
 #include "core/layout.h"
 #include "core/log.h"
@@ -329,6 +330,7 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 	pt.base = t->base;
 	pt.width = rt->cfg->gopher_width;
 	pt.ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
+	pt.types = rt->cfg->types;
 	if (rt->proto == PROTO_GEMINI) {
 		pt.port = rt->cfg->gemini_port;
 		page_emit_gemtext(p, &pt, out);
@@ -431,15 +433,41 @@ listing(const struct route *rt, const struct tree *t, int dfd,
 	page_free(&p);
 }
 
+/*
+ * The lang and charset "path_meta" gives the request's path, as the
+ * client asks for it (t's base, or the site's for a bundle's file,
+ * before the path within it).
+ */
+static void
+path_params(const struct route *rt, const struct tree *t, const char **lang,
+    const char **charset)
+{
+	const char	*base = t != NULL ? t->base : rt->cfg->base;
+	char		*path;
+
+	*lang = *charset = NULL;
+	if (rt->cfg->types == NULL || rt->cfg->types->nmeta == 0)
+		return;
+	path = xasprintf("%s%s", base != NULL ? base : "", rt->reqpath);
+	config_path_meta(rt->cfg->types, path, lang, charset);
+	free(path);
+}
+
 /* A listing as the answer: live, never cached. */
 static void
 serve_listing(const struct route *rt, const struct tree *t, int dfd,
     const char *rel, const char *urlpath, struct response *r)
 {
+	const char	*lang, *charset;
+
 	listing(rt, t, dfd, rel, urlpath, 1, NULL, 0, &r->owned);
 	response_use_owned(r);
 	r->gopher_type = '1';
-	response_status(r, 20, "text/gemini; charset=utf-8");
+	/* Its names and titles are the tree's: in the tree's charset. */
+	path_params(rt, t, &lang, &charset);
+	response_status(r, 20, "text/gemini; charset=%s%s%s",
+	    charset != NULL ? charset : "utf-8", lang != NULL ? "; lang=" : "",
+	    lang != NULL ? lang : "");
 }
 
 _Static_assert((int)FSAFE_LINKS_INSIDE == (int)CONFIG_LINKS_INSIDE &&
@@ -504,19 +532,26 @@ tree_open(const struct route *rt, const struct tree *t, const char *rel,
 	return fd;
 }
 
-/* A 20 for the file path, typed by its extension. */
+/*
+ * A 20 for the file path of the tree t (NULL: a bundle's), typed as
+ * config_file_type() says; text gets the charset of its path, UTF-8
+ * unless told, and gemtext its lang, the site's unless told.
+ */
 static void
-file_type(const struct route *rt, const char *path, struct response *r)
+file_type(const struct route *rt, const struct tree *t, const char *path,
+    struct response *r)
 {
-	const char	*mime;
+	const char	*mime, *lang, *charset;
 
-	mime = mime_type(path);
-	r->gopher_type = mime_gopher_type(path);
-	if (strcmp(mime, "text/gemini") == 0)
-		response_status(r, 20, "text/gemini; charset=utf-8; lang=%s",
-		    rt->a->lang);
+	mime = config_file_type(rt->cfg->types, path, &r->gopher_type);
+	path_params(rt, t, &lang, &charset);
+	if (strcasecmp(mime, "text/gemini") == 0)
+		response_status(r, 20, "text/gemini; charset=%s; lang=%s",
+		    charset != NULL ? charset : "utf-8",
+		    lang != NULL ? lang : rt->a->lang);
 	else if (mime_is_text(mime))
-		response_status(r, 20, "%s; charset=utf-8", mime);
+		response_status(r, 20, "%s; charset=%s", mime,
+		    charset != NULL ? charset : "utf-8");
 	else
 		response_status(r, 20, "%s", mime);
 }
@@ -594,7 +629,7 @@ serve_fd(const struct route *rt, const struct tree *t, const char *rel,
 	struct blob	*b = NULL;
 	uint64_t	 len = (uint64_t)st->st_size;
 
-	file_type(rt, rel, r);
+	file_type(rt, t, rel, r);
 	if (file_cacheable(rt, t, st)) {
 		slot = site_file_slot(rt->site, rel, 1);
 		if ((b = cache_get(slot)) == NULL && r->may_defer) {
@@ -628,7 +663,7 @@ serve_kept(const struct route *rt, const struct tree *t, const char *rel,
 	    (slot = site_file_slot(rt->site, rel, 0)) == NULL ||
 	    (b = cache_get(slot)) == NULL)
 		return 0;
-	file_type(rt, rel, r);
+	file_type(rt, t, rel, r);
 	response_use_blob(r, b);
 	return 1;
 }
