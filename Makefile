@@ -259,10 +259,13 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
 FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all
 
+# One make, so the library is built once and with the fuzzer's flags: a
+# second make without SAN rebuilt every object whose .d file clang had
+# written after the .o, and the targets linked a library with no
+# coverage counters and no sanitizers.
 fuzz-build:
 	$(MAKE) BUILD=build-fuzz CC=clang OPT=-O1 \
-	    SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libcapsuled.a
-	$(MAKE) BUILD=build-fuzz CC=clang $(FUZZ_BINS)
+	    SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BINS)
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libcapsuled.a
 	$(CC) -std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer $(FUZZ_SAN) \
