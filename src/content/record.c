@@ -528,6 +528,26 @@ names_free(char **names, size_t n)
 	free(names);
 }
 
+size_t
+archive_bundle_names(const char *dir, char ***names)
+{
+	size_t	 n = 0;
+	int	 fd;
+
+	*names = NULL;
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return 0;
+	(void)bundle_files(fd, names, &n);
+	close(fd);
+	return n;
+}
+
+void
+archive_bundle_names_free(char **names, size_t n)
+{
+	names_free(names, n);
+}
+
 /*
  * Does old's rewrite still hold for the bundle folder at dirfd: no
  * shortcode of it read the list, or the list is the same?  One
