@@ -21,6 +21,17 @@
 
 static char	 top[64];
 
+/* A configuration for the capsule in dir (borrowed). */
+static void
+config_at(struct config *c, char *dir)
+{
+	memset(c, 0, sizeof(*c));
+	c->capsule_dir = dir;
+	c->site_title = "Site";
+	c->lang = "en";
+	c->hostname = "localhost";
+}
+
 static struct archive *
 load(void)
 {
@@ -54,11 +65,7 @@ load(void)
 		perror(path);
 		exit(2);
 	}
-	memset(&c, 0, sizeof(c));
-	c.capsule_dir = top;
-	c.site_title = "Site";
-	c.lang = "en";
-	c.hostname = "localhost";
+	config_at(&c, top);
 	return archive_load(&c);
 }
 
@@ -94,11 +101,7 @@ test_reload(void)
 	test_put(dir, "posts/2024-07-01-album/index.md", "# Album\n\n"
 	    "{{< gallery match=\"img/*\" >}}\n");
 	test_put(dir, "posts/2024-07-01-album/img/a.png", "PNG");
-	memset(&c, 0, sizeof(c));
-	c.capsule_dir = dir;
-	c.site_title = "Site";
-	c.lang = "en";
-	c.hostname = "localhost";
+	config_at(&c, dir);
 	nanosleep(&ts, NULL);		/* past the racy window: trusted */
 	a1 = archive_load(&c);
 	p = a1 != NULL ? archive_post(a1, "album") : NULL;
