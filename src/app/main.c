@@ -299,10 +299,11 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	struct template_result	 tr;
 	struct meta		 m;
 	struct fm_error		 fe;
+	struct template_files	 tf = { NULL, 0 };
 	size_t			 len, blen, i;
-	char			*src;
-	int			 gmi;
-	const char		*body, *said, *nl;
+	char			*src, *dir, **names = NULL;
+	int			 gmi, bundle = 0;
+	const char		*body, *said, *nl, *slash;
 
 	if (strcmp(to, "gemini") != 0 && strcmp(to, "gopher") != 0) {
 		fprintf(stderr, "capsuled: --to: gemini or gopher\n");
@@ -346,7 +347,25 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	/* A gemtext post is a .gmi file, as in posts/; no templates. */
 	gmi = archive_gmi_name(path);
 	if (!gmi && template_present(body, blen)) {
-		template_rewrite(body, blen, &tr);
+		/*
+		 * A bundle's index.md: its shortcodes read the folder's
+		 * files, as the server's do (content/record.c).
+		 */
+		if (rc.from != NULL && strncmp(rc.from, "posts/", 6) == 0 &&
+		    (slash = strrchr(rc.from, '/')) > rc.from + 5 &&
+		    strcmp(slash + 1, "index.md") == 0) {
+			dir = xstrdup(path);
+			if ((slash = strrchr(dir, '/')) == NULL)
+				snprintf(dir, strlen(path) + 1, ".");
+			else
+				dir[slash == dir ? 1 : slash - dir] = '\0';
+			tf.n = archive_bundle_names(dir, &names);
+			tf.names = (const char *const *)names;
+			free(dir);
+			bundle = 1;
+		}
+		template_rewrite_bundle(body, blen, bundle ? &tf : NULL, &tr);
+		archive_bundle_names_free(names, tf.n);
 		for (i = 0; rc.a == NULL && i < tr.nnotes; i++)
 			fprintf(stderr, "%s:%u:%u: template: %s %s\n", path,
 			    m.body_line + tr.notes[i].line - 1,

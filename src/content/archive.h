@@ -303,6 +303,16 @@ int		 archive_bundle_open(const struct archive *,
 int		 archive_md_name(const char *name);
 int		 archive_gmi_name(const char *name);
 
+/*
+ * The files of the page bundle folder dir as its index.md's shortcodes
+ * see them when the server reads it (markdown/template.h's
+ * template_files): sorted, regular files only, no hidden name, no
+ * link, the index left out.  How many, *names malloc'd (free with
+ * archive_bundle_names_free()); 0 when dir cannot be opened.
+ */
+size_t		 archive_bundle_names(const char *dir, char ***names);
+void		 archive_bundle_names_free(char **names, size_t n);
+
 /* Tag display name -> URL slug (lower-case, see README); malloc'd. */
 char		*archive_slugify(const char *name);
 /*

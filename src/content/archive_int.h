@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -57,6 +58,13 @@ struct archive_file {
 	 */
 	struct template_note *tnotes;	/* owned */
 	size_t		 ntnotes, ntmore;
+	/*
+	 * A bundle's index whose shortcodes read its folder's file list:
+	 * the list's hash then, which must still hold for the record to
+	 * be reused (an added or removed image changes the rewrite).
+	 */
+	bool		 bundled;
+	uint64_t	 bundle_hash;
 	char		*summary;	/* first paragraph when m has none */
 	/*
 	 * For posts: the name (a bundle's: its folder's) without date

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "content/archive.h"
+#include "content/archive_int.h"
 #include "content/frontmatter.h"
 #include "content/publish.h"
 #include "core/date.h"
@@ -36,22 +38,20 @@
 #include "core/util.h"
 
 void
-publish_target(const struct archive *a, const char *slug, char *name,
-    size_t namelen)
+publish_target(const struct archive *a, const char *slug, int gemtext,
+    char *name, size_t namelen)
 {
 	const struct post	*p = NULL;
-	const char		*base;
 
 	if (a != NULL && (p = archive_post(a, slug)) == NULL)
 		p = archive_draft(a, slug);
-	if (p != NULL && strncmp(p->path, "posts/", 6) == 0) {
-		base = p->path + 6;
-		if (strchr(base, '/') == NULL && strlen(base) < namelen) {
-			snprintf(name, namelen, "%s", base);
-			return;
-		}
+	/* Any file of posts/: "x.gmi", "2019/x.md", "2024/trip/index.md". */
+	if (p != NULL && strncmp(p->path, "posts/", 6) == 0 &&
+	    strlen(p->path + 6) < namelen) {
+		snprintf(name, namelen, "%s", p->path + 6);
+		return;
 	}
-	snprintf(name, namelen, "%s.md", slug);
+	snprintf(name, namelen, "%s.%s", slug, gemtext ? "gmi" : "md");
 }
 
 int
@@ -61,9 +61,9 @@ publish_check(const char *data, size_t len, const char *slug,
 	struct meta	 m;
 	struct fm_error	 fe;
 	struct date	 d;
-	char		*s, *stem;
-	size_t		 stemlen;
-	int		 rv = -1, used;
+	char		*s, stem[NAME_MAX + 1];
+	size_t		 dirlen;
+	int		 rv = -1, used, day;
 
 	*draft = 0;
 	if (memchr(data, '\0', len) != NULL) {
@@ -89,14 +89,17 @@ publish_check(const char *data, size_t len, const char *slug,
 		meta_free(&m);
 		return -1;
 	}
-	stemlen = strlen(name) > 3 ? strlen(name) - 3 : 0;
-	stem = xstrndup(name, stemlen);
-	if (!m.has_date && !m.draft && date_from_filename(stem, &d) == -1) {
+	/* The stem and date as the archive takes them (archive.c). */
+	slug_post_stem(name, stem, sizeof(stem));
+	dirlen = strrchr(name, '/') != NULL ?
+	    (size_t)(strrchr(name, '/') - name) : 0;
+	if (!m.has_date && !m.draft && date_from_filename(stem, &d) == -1 &&
+	    (dirlen == 0 || date_from_path(name, dirlen, 1, &d, &day) == -1)) {
 		snprintf(err, errlen, "no date: the front matter needs "
 		    "\"date: YYYY-MM-DD\"");
 		goto out;
 	}
-	s = archive_file_slug(m.slug, name, &used);
+	s = archive_file_slug(m.slug, stem, &used);
 	if (strcmp(s, slug) != 0) {
 		if (used)
 			snprintf(err, errlen, "the front matter's slug "
@@ -112,7 +115,6 @@ publish_check(const char *data, size_t len, const char *slug,
 	*draft = m.draft;
 	rv = 0;
 out:
-	free(stem);
 	meta_free(&m);
 	return rv;
 }
@@ -151,17 +153,23 @@ write_all(int fd, const char *p, size_t len)
 }
 
 /*
- * Check that name is a plain file name (posts/<name>) and open the
- * capsule directory; the fd, or -1 with err set.
+ * Check that name is a file beneath posts/ a post may live in ("x.md",
+ * "2019/x.gmi", "2024/trip/index.md": no empty, hidden or ".." part)
+ * and open the capsule directory; the fd, or -1 with err set.
  */
 static int
 open_capsule(const char *capsule, const char *name, char *err, size_t errlen)
 {
-	int	 cfd;
+	const char	*p;
+	int		 cfd;
 
-	if (strchr(name, '/') != NULL || name[0] == '.' || name[0] == '\0') {
-		snprintf(err, errlen, "bad file name");
-		return -1;
+	for (p = name;; p = strchr(p, '/') + 1) {
+		if (*p == '.' || *p == '/' || *p == '\0') {
+			snprintf(err, errlen, "bad file name");
+			return -1;
+		}
+		if (strchr(p, '/') == NULL)
+			break;
 	}
 	if ((cfd = open(capsule, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		set_err(err, errlen, "open", capsule);
@@ -169,7 +177,51 @@ open_capsule(const char *capsule, const char *name, char *err, size_t errlen)
 }
 
 /*
- * Who holds posts/<name> now: PUBLISH_NONE when no file has the name,
+ * The folder of posts/<name>, opened beneath cfd one part at a time
+ * without following a link (posts/ itself created when create is set),
+ * with *base the name's last part; -1 with errno set.
+ */
+static int
+open_parent(int cfd, const char *name, int create, const char **base)
+{
+	char		 part[NAME_MAX + 1];
+	const char	*p = name, *slash;
+	int		 fd, nfd;
+
+	fd = open_dir(cfd, "posts", 0755, create);
+	while (fd != -1 && (slash = strchr(p, '/')) != NULL) {
+		if ((size_t)(slash - p) > NAME_MAX) {
+			close(fd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		snprintf(part, sizeof(part), "%.*s", (int)(slash - p), p);
+		nfd = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		close(fd);
+		fd = nfd;
+		p = slash + 1;
+	}
+	*base = p;
+	return fd;
+}
+
+/*
+ * The name posts/<name>'s bytes are kept under in .trash/, which is
+ * flat: "2024/trip/index.md" is "2024_trip_index.md" (malloc'd).
+ */
+static char *
+trash_name(const char *name)
+{
+	char	*t = xstrdup(name), *p;
+
+	for (p = t; (p = strchr(p, '/')) != NULL; p++)
+		*p = '_';
+	return t;
+}
+
+/*
+ * Who holds posts/<rel> (base, beneath pfd) now: PUBLISH_NONE when no file has the name,
  * 0 when it is slug's post (or a file whose front matter does not
  * parse, which the archive skips: the name is its only slug),
  * PUBLISH_TAKEN when it is another post's or no regular file, with err
@@ -177,46 +229,47 @@ open_capsule(const char *capsule, const char *name, char *err, size_t errlen)
  * which may be older than the file.
  */
 static int
-owner(int pfd, const char *name, const char *slug, char *err,
-    size_t errlen)
+owner(int pfd, const char *base, const char *rel, const char *slug,
+    char *err, size_t errlen)
 {
 	struct meta	 m;
 	struct fm_error	 fe;
 	struct stat	 st;
-	char		*data, *s;
+	char		*data, *s, stem[NAME_MAX + 1];
 	size_t		 len;
 	int		 fd, rv = 0;
 
-	if ((fd = openat(pfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	if ((fd = openat(pfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC)) == -1) {
 		if (errno == ENOENT)
 			return PUBLISH_NONE;
 		if (errno == ELOOP) {
 			snprintf(err, errlen, "posts/%.100s is a symbolic link",
-			    name);
+			    rel);
 			return PUBLISH_TAKEN;
 		}
-		set_err(err, errlen, "open", name);
+		set_err(err, errlen, "open", rel);
 		return -1;
 	}
 	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
 		close(fd);
 		snprintf(err, errlen, "posts/%.100s is not a regular file",
-		    name);
+		    rel);
 		return PUBLISH_TAKEN;
 	}
 	data = util_read_fd(fd, (size_t)-1 - 1, &len);
 	close(fd);
 	if (data == NULL) {
-		set_err(err, errlen, "read", name);
+		set_err(err, errlen, "read", rel);
 		return -1;
 	}
 	if (frontmatter_parse(data, len, &m, &fe) == 0) {
-		s = archive_file_slug(m.slug, name, NULL);
+		slug_post_stem(rel, stem, sizeof(stem));
+		s = archive_file_slug(m.slug, stem, NULL);
 		if (strcmp(s, slug) != 0) {
 			snprintf(err, errlen, "posts/%.100s holds another post "
 			    "(slug \"%.100s\"): choose another slug, or rename "
-			    "that file", name, s);
+			    "that file", rel, s);
 			rv = PUBLISH_TAKEN;
 		}
 		free(s);
@@ -227,7 +280,8 @@ owner(int pfd, const char *name, const char *slug, char *err,
 }
 
 /*
- * Keep the bytes of posts/<name> in .trash/ as <name>.<UTC time>[-N]
+ * Keep the bytes of name (beneath pfd) in .trash/ as
+ * <tname>.<UTC time>[-N]
  * (never over another file there), opening .trash/ into *tfd when it
  * is -1.  how: KEEP_LINK adds a name to the file, which stays in posts/
  * (a copy where the file system has no hard links for us);
@@ -238,8 +292,8 @@ owner(int pfd, const char *name, const char *slug, char *err,
 #define KEEP_MOVE	1
 
 static int
-keep(int cfd, int pfd, int *tfd, const char *name, int how,
-    struct stat *kept, char *err, size_t errlen)
+keep(int cfd, int pfd, int *tfd, const char *name, const char *tname,
+    int how, struct stat *kept, char *err, size_t errlen)
 {
 	struct tm	 tm;
 	time_t		 now = time(NULL);
@@ -255,9 +309,10 @@ keep(int cfd, int pfd, int *tfd, const char *name, int how,
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	for (i = 0; i < 1000; i++) {
 		if (i == 0)
-			snprintf(dest, sizeof(dest), "%s.%s", name, stamp);
+			snprintf(dest, sizeof(dest), "%s.%s", tname, stamp);
 		else
-			snprintf(dest, sizeof(dest), "%s.%s-%d", name, stamp, i);
+			snprintf(dest, sizeof(dest), "%s.%s-%d", tname, stamp,
+			    i);
 		if (how == KEEP_MOVE) {
 			/* Never over another file: no-replace, or link+unlink. */
 			r = renameat2(pfd, name, *tfd, dest, RENAME_NOREPLACE);
@@ -331,18 +386,22 @@ publish_store(const char *capsule, const char *name, const char *slug,
 	static atomic_uint	 seq;
 	struct timespec		 ts;
 	struct stat		 st, kept;
-	char			 tmp[96];
+	char			 tmp[96], *tname = NULL;
+	const char		*base;
 	int			 cfd, pfd = -1, tfd = -1, fd = -1, tries, rv = -1;
 	int			 e, r;
 
 	if ((cfd = open_capsule(capsule, name, err, errlen)) == -1)
 		return -1;
-	if ((pfd = open_dir(cfd, "posts", 0755, 1)) == -1) {
-		set_err(err, errlen, "open", "posts/");
+	/* A new post is written in posts/ itself, made when missing. */
+	if ((pfd = open_parent(cfd, name, strchr(name, '/') == NULL,
+	    &base)) == -1) {
+		set_err(err, errlen, "open the folder of", name);
 		goto out;
 	}
+	tname = trash_name(name);
 	/* Refuse early, before anything is written. */
-	if ((r = owner(pfd, name, slug, err, errlen)) == -1 ||
+	if ((r = owner(pfd, base, name, slug, err, errlen)) == -1 ||
 	    r == PUBLISH_TAKEN) {
 		rv = r;
 		goto out;
@@ -361,7 +420,7 @@ publish_store(const char *capsule, const char *name, const char *slug,
 		goto out;
 	}
 	/* An edited post keeps its permissions. */
-	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISREG(st.st_mode))
 		(void)fchmod(fd, st.st_mode & 07777);
 	if (write_all(fd, data, len) == -1 || fsync(fd) == -1) {
@@ -381,13 +440,13 @@ publish_store(const char *capsule, const char *name, const char *slug,
 	 * checked and kept like any other.
 	 */
 	for (tries = 0; tries < 10; tries++) {
-		if ((r = owner(pfd, name, slug, err, errlen)) == -1 ||
+		if ((r = owner(pfd, base, name, slug, err, errlen)) == -1 ||
 		    r == PUBLISH_TAKEN) {
 			rv = r;
 			goto unlink;
 		}
 		if (r == PUBLISH_NONE) {
-			if (renameat2(pfd, tmp, pfd, name,
+			if (renameat2(pfd, tmp, pfd, base,
 			    RENAME_NOREPLACE) == 0)
 				break;
 			if (errno == EEXIST)
@@ -399,8 +458,8 @@ publish_store(const char *capsule, const char *name, const char *slug,
 			/* No RENAME_NOREPLACE here: an ordinary rename. */
 			r = 0;
 			memset(&kept, 0, sizeof(kept));
-		} else if ((r = keep(cfd, pfd, &tfd, name, KEEP_LINK, &kept,
-		    err, errlen)) == -1)
+		} else if ((r = keep(cfd, pfd, &tfd, base, tname, KEEP_LINK,
+		    &kept, err, errlen)) == -1)
 			goto unlink;
 		else if (r == 1)
 			continue;	/* gone meanwhile: a new post again */
@@ -408,12 +467,12 @@ publish_store(const char *capsule, const char *name, const char *slug,
 		 * Swap, so that tmp holds what was replaced, whatever an
 		 * editor did since it was kept: those bytes are kept too.
 		 */
-		if (renameat2(pfd, tmp, pfd, name, RENAME_EXCHANGE) == 0) {
+		if (renameat2(pfd, tmp, pfd, base, RENAME_EXCHANGE) == 0) {
 			if (fstatat(pfd, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 			    st.st_ino == kept.st_ino && st.st_dev == kept.st_dev)
 				unlinkat(pfd, tmp, 0);
-			else if (keep(cfd, pfd, &tfd, tmp, KEEP_MOVE, &st, err,
-			    errlen) == -1)
+			else if (keep(cfd, pfd, &tfd, tmp, tmp, KEEP_MOVE, &st,
+			    err, errlen) == -1)
 				/* XXX: left in posts/ as tmp, hidden, whole. */
 				log_warnx("posts/%s: %s", tmp, err);
 			break;
@@ -422,7 +481,7 @@ publish_store(const char *capsule, const char *name, const char *slug,
 			set_err(err, errlen, "rename to", name);
 			goto unlink;
 		}
-		if (renameat(pfd, tmp, pfd, name) == -1) {
+		if (renameat(pfd, tmp, pfd, base) == -1) {
 			set_err(err, errlen, "rename to", name);
 			goto unlink;
 		}
@@ -434,7 +493,7 @@ publish_store(const char *capsule, const char *name, const char *slug,
 	}
 	/* The rename itself survives a crash once the directory is synced. */
 	if (fsync(pfd) == -1 || (tfd != -1 && fsync(tfd) == -1)) {
-		set_err(err, errlen, "fsync", "posts/");
+		set_err(err, errlen, "fsync the folder of", name);
 		goto out;
 	}
 	rv = 0;
@@ -449,6 +508,7 @@ unlink:
 out:
 	if (fd != -1)
 		close(fd);
+	free(tname);
 	close_dirs(cfd, pfd, tfd);
 	return rv;
 }
@@ -458,26 +518,46 @@ publish_trash(const char *capsule, const char *name, const char *slug,
     char *err, size_t errlen)
 {
 	struct stat	 st;
-	int		 cfd, pfd, tfd = -1, rv = -1, r;
+	const char	*base, *what;
+	char		*dir = NULL, *tname = NULL;
+	int		 cfd, pfd, bfd = -1, tfd = -1, rv = -1, r;
 
 	if ((cfd = open_capsule(capsule, name, err, errlen)) == -1)
 		return -1;
-	if ((pfd = open_dir(cfd, "posts", 0755, 0)) == -1) {
+	/*
+	 * A bundle's post is its folder: the index and the files it shows
+	 * go to .trash/ together, in one rename, so that no image of a
+	 * deleted post stays public and nothing is lost.
+	 */
+	what = name;
+	if (slug_post_bundle(name))
+		what = dir = xstrndup(name, (size_t)(strrchr(name, '/') - name));
+	if ((pfd = open_parent(cfd, what, 0, &base)) == -1) {
 		if (errno == ENOENT)
 			rv = PUBLISH_NONE;
 		else
-			set_err(err, errlen, "open", "posts/");
+			set_err(err, errlen, "open the folder of", name);
+		goto out;
+	}
+	if (dir != NULL && (bfd = openat(pfd, base, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			rv = PUBLISH_NONE;
+		else
+			set_err(err, errlen, "open", dir);
 		goto out;
 	}
 	/*
 	 * XXX: a file put in its place between the check and the move is
 	 * moved unchecked; it is kept in .trash/ all the same.
 	 */
-	if ((r = owner(pfd, name, slug, err, errlen)) != 0) {
+	if ((r = owner(bfd != -1 ? bfd : pfd, bfd != -1 ?
+	    strrchr(name, '/') + 1 : base, name, slug, err, errlen)) != 0) {
 		rv = r;
 		goto out;
 	}
-	if ((r = keep(cfd, pfd, &tfd, name, KEEP_MOVE, &st, err,
+	tname = trash_name(what);
+	if ((r = keep(cfd, pfd, &tfd, base, tname, KEEP_MOVE, &st, err,
 	    errlen)) != 0) {
 		rv = r == 1 ? PUBLISH_NONE : -1;
 		goto out;
@@ -488,6 +568,10 @@ publish_trash(const char *capsule, const char *name, const char *slug,
 	}
 	rv = 0;
 out:
+	if (bfd != -1)
+		close(bfd);
+	free(dir);
+	free(tname);
 	close_dirs(cfd, pfd, tfd);
 	return rv;
 }

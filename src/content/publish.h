@@ -18,11 +18,13 @@ struct archive;
 
 /*
  * The file under posts/ that slug is written to: the one a's post or
- * draft with that slug came from (a dated name is kept), else
- * "<slug>.md".  Into name[0..namelen).
+ * draft with that slug came from, in any folder and of either format
+ * (a dated name is kept; a bundle's is its "<dir>/index.md" or
+ * "index.gmi"), else "<slug>.md", or "<slug>.gmi" when gemtext is set.
+ * Into name[0..namelen).
  */
 void	 publish_target(const struct archive *a, const char *slug,
-	    char *name, size_t namelen);
+	    int gemtext, char *name, size_t namelen);
 
 /*
  * Check an upload for posts/<name> at /posts/<slug>: valid UTF-8 with
@@ -39,13 +41,15 @@ int	 publish_check(const char *data, size_t len, const char *slug,
 
 /*
  * Write data[0..len) as <capsule>/posts/<name>, the file of the post
- * slug, atomically: a hidden temporary file in posts/ (never named
- * *.md), written, fsync'd, then renamed over name, then the directory
+ * slug (name may be in a folder: each part is opened without following
+ * a link), atomically: a hidden temporary file in name's folder (never
+ * named *.md), written, fsync'd, then renamed over name, then the directory
  * fsync'd.  The old file's mode is kept.  When name exists it must hold
  * slug's post, as the disk says now (its front matter's slug, or its
  * name's when it has none or it does not parse): else PUBLISH_TAKEN,
  * and nothing is written.  The bytes it replaces are kept in
- * .trash/<name>.<UTC time> first (a hard link, or a copy), so a crash
+ * .trash/<name>.<UTC time> first (a hard link, or a copy; .trash/ is
+ * flat, a '/' of name is a '_' there), so a crash
  * leaves the old post or the new one, whole, and the old one's bytes
  * in .trash/; at worst also a ".titan-*.tmp" file that nothing reads.
  * Returns 0; PUBLISH_TAKEN with err saying whose the file is; or -1
@@ -57,7 +61,8 @@ int	 publish_store(const char *capsule, const char *name, const char *slug,
 /*
  * Move <capsule>/posts/<name>, the file of the post slug, to
  * <capsule>/.trash/<name>.<UTC time> (never over another file there):
- * nothing is ever removed.  Returns 0; PUBLISH_NONE when there is no
+ * nothing is ever removed.  A bundle's post ("<dir>/index.md") is its
+ * whole folder: <dir> is moved, with the files it shows.  Returns 0; PUBLISH_NONE when there is no
  * such file; PUBLISH_TAKEN when it holds another post (left alone);
  * -1 with err filled.
  */

@@ -4,7 +4,9 @@
  *
  * record_get() gives the record of one file for the snapshot being
  * built: the previous snapshot's when the file's stat (device, inode,
- * size, mtime, ctime) is unchanged, else a new one, read with one
+ * size, mtime, ctime) is unchanged (and, for a bundle's index whose
+ * shortcodes read its folder, the folder's file list), else a new one,
+ * read with one
  * pread(2) loop into an exact-size buffer and parsed: front matter
  * (frontmatter.c), Hugo-style templates rewritten (markdown/template.c),
  * the first heading, the word count, the links (markdown/scan.c,
@@ -39,6 +41,7 @@
 #include "content/frontmatter.h"
 #include "core/buf.h"
 #include "core/date.h"
+#include "core/hash.h"
 #include "core/log.h"
 #include "core/userdir.h"
 #include "core/util.h"
@@ -453,6 +456,7 @@ bundle_list(int fd, const char *prefix, int depth, char ***names, size_t *n)
 		close(dfd);
 		return;
 	}
+	rewinddir(d);		/* the offset is fd's too: it may be read twice */
 	while (*n < BUNDLE_MAX_FILES && (e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.' || (*prefix == '\0' &&
 		    (strcmp(e->d_name, "index.md") == 0 ||
@@ -486,6 +490,83 @@ cmp_str(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/* FNV-1a of names[0..n), each with its NUL: the bundle's list. */
+static uint64_t
+list_hash(char *const *names, size_t n)
+{
+	uint64_t	 h = HASH_FNV_BASIS;
+	size_t		 i;
+	const char	*p;
+
+	for (i = 0; i < n; i++)
+		for (p = names[i];; p++) {
+			h = (h ^ (unsigned char)*p) * HASH_FNV_PRIME;
+			if (*p == '\0')
+				break;
+		}
+	return h;
+}
+
+/* The bundle folder open at fd: its sorted file list, and its hash. */
+static uint64_t
+bundle_files(int fd, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	bundle_list(fd, "", 0, names, n);
+	qsort(*names, *n, sizeof(**names), cmp_str);
+	return list_hash(*names, *n);
+}
+
+static void
+names_free(char **names, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+size_t
+archive_bundle_names(const char *dir, char ***names)
+{
+	size_t	 n = 0;
+	int	 fd;
+
+	*names = NULL;
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return 0;
+	(void)bundle_files(fd, names, &n);
+	close(fd);
+	return n;
+}
+
+void
+archive_bundle_names_free(char **names, size_t n)
+{
+	names_free(names, n);
+}
+
+/*
+ * Does old's rewrite still hold for the bundle folder at dirfd: no
+ * shortcode of it read the list, or the list is the same?  One
+ * readdir of the folder per snapshot, for such indexes only.
+ */
+static int
+same_bundle(const struct archive_file *old, int dirfd)
+{
+	char	**names;
+	size_t	  n;
+	uint64_t  h;
+
+	if (!old->bundled)
+		return 1;
+	h = bundle_files(dirfd, &names, &n);
+	names_free(names, n);
+	return h == old->bundle_hash;
+}
+
 /*
  * The body's template constructs read for what they mean, once, when
  * the file is read: src then holds the front matter and the rewritten
@@ -501,7 +582,7 @@ read_templates(struct archive_file *f, int dirfd)
 	struct template_files	 tf = { NULL, 0 };
 	char			*src, **names = NULL;
 	const char		*slash = strrchr(f->rel, '/');
-	size_t			 off = f->m.body_off, n = 0, i;
+	size_t			 off = f->m.body_off, n = 0;
 	int			 bundle;
 
 	if (!template_present(f->src + off, f->len - off))
@@ -509,16 +590,14 @@ read_templates(struct archive_file *f, int dirfd)
 	bundle = strncmp(f->rel, "posts/", 6) == 0 && slash != NULL &&
 	    slash > f->rel + 5 && strcmp(slash + 1, "index.md") == 0;
 	if (bundle) {
-		bundle_list(dirfd, "", 0, &names, &n);
-		qsort(names, n, sizeof(*names), cmp_str);
+		f->bundled = true;
+		f->bundle_hash = bundle_files(dirfd, &names, &n);
 		tf.names = (const char *const *)names;
 		tf.n = n;
 	}
 	template_rewrite_bundle(f->src + off, f->len - off,
 	    bundle ? &tf : NULL, &r);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	names_free(names, n);
 	src = xmalloc(off + r.len + 1);
 	memcpy(src, f->src, off);
 	memcpy(src + off, r.body, r.len + 1);
@@ -680,7 +759,8 @@ record_get(struct archive *a, int dirfd, const char *name, const char *rel,
 	ap->total += (size_t)st.st_size;
 	if (held)
 		f = keep_old(a, old, rel);
-	else if (old != NULL && old->trusted && same_stat(old, &st)) {
+	else if (old != NULL && old->trusted && same_stat(old, &st) &&
+	    same_bundle(old, dirfd)) {
 		atomic_fetch_add(&old->refs, 1);
 		f = old;
 		a->nreused++;

@@ -8,9 +8,9 @@
  *     spaces) and tables are never wrapped;
  *   - headings stand between blank lines, level 1 underlined with "=",
  *     level 2 with "-", as long as the heading's longest line; level 3
- *     is plain, and 4-6 lead with one "›" per level past 3 ("› Debian"),
- *     the same mark as in gemtext, so they do not read as a paragraph
- *     of one line;
+ *     is plain, and 4-6 lead with Markdown's ASCII marks ("#### Debian":
+ *     gemtext's "›" is no ASCII, and ">" would read as a quote), so
+ *     they do not read as a paragraph of one line;
  *   - code spans keep their backticks (render_code_span()); raw HTML
  *     has been read into ordinary nodes by html.c before the walk;
  *   - list items are "* ", "1. " or "* [x] ", quotes "> "; further lines
@@ -389,8 +389,10 @@ heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 		render_begin(r);
 		g->head_at = r->out->len;
 		g->head_level = cmark_node_get_heading_level(n);
-		for (level = 4; level <= g->head_level && level <= 6; level++)
-			render_lit(r, "\xe2\x80\xba");
+		/* ASCII, as every word the server adds to Gopher text. */
+		for (level = 1; g->head_level > 3 && level <= g->head_level &&
+		    level <= 6; level++)
+			render_lit(r, "#");
 		if (g->head_level > 3)
 			render_lit(r, " ");
 		r->oneline = 1;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "content/archive.h"
 #include "content/publish.h"
@@ -36,7 +37,7 @@ struct titan_upload {
 	 */
 	int			 status;
 	char			 meta[GEMINI_META_MAX + 1];
-	char			 name[256];	/* under posts/ */
+	char			 name[1024];	/* under posts/ */
 	char			*capsule;	/* owned */
 	int			 draft;
 	uv_work_t		 work;
@@ -114,8 +115,9 @@ titan_upload_begin(struct titan_upload *up, const char *line, size_t len,
 		answer(up, 61, "This certificate may not write here");
 	} else if (!titan_mime_ok(up->treq.mime)) {
 		up->status = 59;
-		snprintf(up->meta, sizeof(up->meta), "Posts are Markdown: "
-		    "mime=text/markdown, not %.100s", up->treq.mime);
+		snprintf(up->meta, sizeof(up->meta), "Posts are Markdown or "
+		    "gemtext: mime=text/markdown or text/gemini, not %.100s",
+		    up->treq.mime);
 	} else
 		buf_reserve(&up->body, up->treq.size);
 	return 1;
@@ -173,10 +175,27 @@ titan_upload_finish(struct titan_upload *up, uv_loop_t *loop,
 {
 	struct archive	*a = up->gen->sites[up->host]->a;
 	char		 why[256];
+	int		 gmi;
 
 	if (up->status != 0)
 		return 0;
-	publish_target(a, up->treq.slug, up->name, sizeof(up->name));
+	gmi = strcasecmp(up->treq.mime, "text/gemini") == 0;
+	publish_target(a, up->treq.slug, gmi, up->name, sizeof(up->name));
+	/*
+	 * A post keeps its format: the renderer reads a file by its name,
+	 * and a Markdown body in a .gmi (or the reverse) would be served
+	 * wrong.  text/plain and no mime take the post's own format.
+	 */
+	if (up->treq.size > 0 && (gmi || strcasecmp(up->treq.mime,
+	    "text/markdown") == 0 || strcasecmp(up->treq.mime,
+	    "text/x-markdown") == 0) && gmi != archive_gmi_name(up->name)) {
+		up->status = 59;
+		snprintf(up->meta, sizeof(up->meta), "Bad upload: posts/%.200s "
+		    "is %s: upload it with mime=%s", up->name, gmi ?
+		    "Markdown" : "gemtext", gmi ? "text/markdown" :
+		    "text/gemini");
+		return 0;
+	}
 	if (up->treq.size > 0 && publish_check(up->body.data, up->body.len,
 	    up->treq.slug, up->name, &up->draft, why, sizeof(why)) == -1) {
 		up->status = 59;

@@ -161,6 +161,7 @@ titan_mime_ok(const char *mime)
 {
 	static const char *const ok[] = {
 		"text/markdown", "text/x-markdown", "text/plain",
+		"text/gemini",
 	};
 	size_t	 i;
 

@@ -12,7 +12,8 @@
  * size is required, mime is optional (text/gemini when absent), token
  * is optional; no other parameter is defined.  A size of 0 deletes the
  * resource.  capsuled writes posts only, /posts/<slug>, as Markdown
- * (mime text/markdown, text/x-markdown or text/plain, or none), and
+ * (mime text/markdown, text/x-markdown or text/plain, or none) or
+ * gemtext (text/gemini: a capsule's own .gmi posts), and
  * authorises with the client certificate (config "titan_writers"), so
  * a token is accepted and ignored.
  *

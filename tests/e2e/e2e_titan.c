@@ -311,6 +311,85 @@ test_delete(void)
 	reply_free(&r);
 }
 
+/*
+ * A bundle two folders below posts/ and a gemtext post: an upload to
+ * their slugs replaces their own files (no duplicate posts/<slug>.md),
+ * a post keeps its format, and a delete takes the post away: the
+ * bundle's whole folder, images too, into .trash/.
+ */
+static void
+test_bundles(void)
+{
+	static const char trip2[] = "---\ntitle: Trip Edited\ndate: "
+	    "2024-03-02\n---\nThe trip, edited.\n";
+	static const char gmi2[] = "---\ntitle: Gemtext Edited\ndate: "
+	    "2024-01-07\n---\n# Gemtext Edited\n=> /posts/ back\n";
+	struct reply	 r;
+	char		*got;
+
+	test_put(capsule, "posts/2024/trip/index.md", "---\ntitle: Trip\n"
+	    "date: 2024-03-02\n---\nThe trip.\n");
+	test_put(capsule, "posts/2024/trip/a.txt", "bundle file\n");
+	test_put(capsule, "posts/a-post-kept-in-gemtext.gmi", "---\ntitle: "
+	    "In Gemtext\ndate: 2024-01-07\n---\n# In Gemtext\nplain\n");
+	OK(poll_status(anon, "/posts/trip", 20, &r) == 20, "trip is up");
+	reply_free(&r);
+	OK(poll_status(anon, "/posts/a-post-kept-in-gemtext", 20, &r) == 20,
+	    "the gemtext post is up");
+	reply_free(&r);
+
+	upload(writer, "trip", ";mime=text/markdown", trip2, &r);
+	INT_EQ(r.status, 30, "bundle upload: 30");
+	reply_free(&r);
+	got = read_rel("posts/2024/trip/index.md");
+	STR_EQ(got, trip2, "the bundle's index.md replaced");
+	free(got);
+	OK(!exists("posts/trip.md"), "no duplicate posts/trip.md");
+	INT_EQ(count_prefix("posts/2024/trip", ".titan-"), 0,
+	    "no temporary file in the bundle");
+	OK(e2e_gemini_wait(srv.gemini_port, anon, "/posts/trip", 20,
+	    "Trip Edited", 1, 8000) >= 0, "the edited bundle is live");
+	r = e2e_gemini_get(srv.gemini_port, anon, "/posts/trip-2024-03-02");
+	INT_EQ(r.status, 51, "no duplicate post");
+	reply_free(&r);
+
+	upload(writer, "a-post-kept-in-gemtext", ";mime=text/markdown", gmi2,
+	    &r);
+	INT_EQ(r.status, 59, "Markdown into a gemtext post: 59");
+	HAS(r.header, "mime=text/gemini", "says which mime");
+	reply_free(&r);
+	upload(writer, "a-post-kept-in-gemtext", ";mime=text/gemini", gmi2,
+	    &r);
+	INT_EQ(r.status, 30, "text/gemini into the gemtext post: 30");
+	reply_free(&r);
+	got = read_rel("posts/a-post-kept-in-gemtext.gmi");
+	STR_EQ(got, gmi2, "the .gmi replaced");
+	free(got);
+	OK(!exists("posts/a-post-kept-in-gemtext.md"), "no .md beside it");
+	OK(e2e_gemini_wait(srv.gemini_port, anon,
+	    "/posts/a-post-kept-in-gemtext", 20, "Gemtext Edited", 1, 8000) >=
+	    0, "the edited gemtext post is live");
+	upload(writer, "a-post-kept-in-gemtext", "", "", &r);
+	INT_EQ(r.status, 30, "deleting the gemtext post: 30");
+	reply_free(&r);
+	OK(!exists("posts/a-post-kept-in-gemtext.gmi"), "the .gmi is gone");
+	OK(poll_status(anon, "/posts/a-post-kept-in-gemtext", 51, &r) == 51,
+	    "then 51");
+	reply_free(&r);
+
+	upload(writer, "trip", "", "", &r);
+	INT_EQ(r.status, 30, "deleting the bundle: 30");
+	reply_free(&r);
+	OK(!exists("posts/2024/trip"), "the bundle's folder is gone");
+	INT_EQ(count_prefix(".trash", "2024_trip.20"), 1,
+	    "kept whole in .trash/");
+	OK(poll_status(anon, "/posts/trip", 51, &r) == 51, "then 51");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, anon, "/posts/trip/a.txt");
+	OK(r.status != 20, "its file is no longer served");
+	reply_free(&r);
+}
+
 struct racer {
 	char		 body[4096];
 	int		 status;
@@ -706,6 +785,7 @@ static const struct harness_test tests[] = {
 	NAMED("taken"),
 	NAMED("bad_uploads"),
 	NAMED("delete"),
+	NAMED("bundles"),
 	NAMED("concurrent"),
 	NAMED("drafts"),
 	NAMED("search"),
@@ -753,6 +833,7 @@ main(int argc, char **argv)
 	RUN("taken", test_taken());
 	RUN("bad_uploads", test_bad_uploads());
 	RUN("delete", test_delete());
+	RUN("bundles", test_bundles());
 	RUN("concurrent", test_concurrent());
 	RUN("drafts", test_drafts());
 	RUN("search", test_search());

@@ -4,7 +4,8 @@
 # DIR/index.md) is rendered with that capsule loaded, so a link to
 # another post's file becomes /posts/<slug> (Gopher text: the absolute
 # gopher:// URL, with -c's hostname and port); a file outside any
-# capsule, or standard input, keeps its links as written.
+# capsule, or standard input, keeps its links as written.  A bundle's
+# index.md has its folder's files for its shortcodes.
 set -u
 . "$(dirname "$0")/e2e.subr"
 
@@ -67,4 +68,19 @@ check "stdin: links as written" has "$tmp/out" "=> 2024-01-01-first.md back"
     >"$tmp/out"
 check "sample: part 3 linked as served" has "$tmp/out" \
     "=> /posts/running-a-capsule-3 part 3"
+# A page bundle's index: its shortcodes read the folder's files, as the
+# server's do, so a gallery shows the bundle's images.
+mkdir -p "$tmp/cap/posts/2024-07-01-album/img"
+printf -- '---\ntitle: Album\n---\n{{< gallery match="img/*" >}}\n' \
+    >"$tmp/cap/posts/2024-07-01-album/index.md"
+: >"$tmp/cap/posts/2024-07-01-album/img/a.png"
+: >"$tmp/cap/posts/2024-07-01-album/img/b.png"
+"$bin" --render "$tmp/cap/posts/2024-07-01-album/index.md" >"$tmp/out" \
+    2>"$tmp/err"
+check "bundle: exits 0" [ $? -eq 0 ]
+check "bundle: the gallery names the folder's files" sh -c \
+    "grep -qxF '=> /posts/album/img/a.png a.png' '$tmp/out' &&
+    grep -qxF '=> /posts/album/img/b.png b.png' '$tmp/out'"
+check "bundle: nothing unresolved on stderr" [ ! -s "$tmp/err" ]
+
 summary

@@ -2,11 +2,13 @@
  * test_bundle.c -- page bundles in the archive: posts/<folder>/index.md
  * (or index.gmi) is a post named and dated by its folder, and links in
  * it to the folder's files resolve to where they are served
- * (content/links.c).
+ * (content/links.c); a change of the folder's files rewrites its
+ * shortcodes in the next snapshot.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "content/archive.h"
@@ -18,6 +20,17 @@
 #include "harness.h"
 
 static char	 top[64];
+
+/* A configuration for the capsule in dir (borrowed). */
+static void
+config_at(struct config *c, char *dir)
+{
+	memset(c, 0, sizeof(*c));
+	c->capsule_dir = dir;
+	c->site_title = "Site";
+	c->lang = "en";
+	c->hostname = "localhost";
+}
 
 static struct archive *
 load(void)
@@ -52,11 +65,7 @@ load(void)
 		perror(path);
 		exit(2);
 	}
-	memset(&c, 0, sizeof(c));
-	c.capsule_dir = top;
-	c.site_title = "Site";
-	c.lang = "en";
-	c.hostname = "localhost";
+	config_at(&c, top);
 	return archive_load(&c);
 }
 
@@ -74,8 +83,50 @@ resolves(const struct archive *a, const char *from, const char *url,
 	free(got);
 }
 
+/*
+ * A bundle's shortcodes read its folder's file list: an image added
+ * to or removed from the folder, index.md untouched, makes the next
+ * snapshot rewrite the post again, even from a record it trusts.
+ */
+static void
+test_reload(void)
+{
+	struct timespec	 ts = { 2, 200 * 1000000L };
+	struct config	 c;
+	struct archive	*a1, *a2, *a3;
+	struct post	*p;
+	char		 dir[128], path[256];
+
+	snprintf(dir, sizeof(dir), "%s/reload", top);
+	test_put(dir, "posts/2024-07-01-album/index.md", "# Album\n\n"
+	    "{{< gallery match=\"img/*\" >}}\n");
+	test_put(dir, "posts/2024-07-01-album/img/a.png", "PNG");
+	config_at(&c, dir);
+	nanosleep(&ts, NULL);		/* past the racy window: trusted */
+	a1 = archive_load(&c);
+	p = a1 != NULL ? archive_post(a1, "album") : NULL;
+	OK(p != NULL && strstr(p->src, "img/a.png") != NULL &&
+	    strstr(p->src, "img/b.png") == NULL, "the gallery shows a.png");
+	a2 = archive_reload(&c, a1);
+	INT_EQ(a2 != NULL ? (long)a2->nread : -1, 0, "unchanged: the record reused");
+	test_put(dir, "posts/2024-07-01-album/img/b.png", "PNG");
+	snprintf(path, sizeof(path), "%s/posts/2024-07-01-album/img/a.png",
+	    dir);
+	unlink(path);
+	a3 = archive_reload(&c, a2);
+	p = a3 != NULL ? archive_post(a3, "album") : NULL;
+	OK(p != NULL && strstr(p->src, "img/b.png") != NULL &&
+	    strstr(p->src, "img/a.png") == NULL,
+	    "a file added and one removed: the gallery follows");
+	INT_EQ(a3 != NULL ? (long)a3->nread : -1, 1, "index.md read again");
+	archive_unref(a1);
+	archive_unref(a2);
+	archive_unref(a3);
+}
+
 static const struct harness_test tests[] = {
 	NAMED("bundle"),
+	NAMED("reload"),
 };
 
 int
@@ -152,6 +203,7 @@ main(int argc, char **argv)
 	    { "/posts/nope/map.png", 3, 1 } }, 3) == 2,
 	    "a bundle's file by its path is found; not under another post");
 	archive_unref(a);
+	RUN("reload", test_reload());
 	test_rm_tree(top);
 	return harness_done();
 }

@@ -302,24 +302,111 @@ test_target(void)
 		fclose(f);
 		free(p);
 		free(d);
+		/* A bundle, a post in a folder and a gemtext one. */
+		test_put(capsule, "posts/2024/trip/index.md",
+		    "---\ndate: 2024-03-02\n---\nTrip.\n");
+		test_put(capsule, "posts/2019/deep.md",
+		    "---\ndate: 2019-01-01\n---\nDeep.\n");
+		test_put(capsule, "posts/kept-in-gemtext.gmi",
+		    "---\ndate: 2024-01-01\n---\n# Gemtext\n");
 	}
 	config_defaults(&c, "/nonexistent");
 	free(c.capsule_dir);
 	c.capsule_dir = xstrdup(capsule);
 	a = archive_load(&c);
 	OK(a != NULL, "load");
-	publish_target(a, "dated", name, sizeof(name));
+	publish_target(a, "dated", 0, name, sizeof(name));
 	STR_EQ(name, "2024-01-02-dated.md", "dated name kept");
-	publish_target(a, "nice", name, sizeof(name));
+	publish_target(a, "nice", 0, name, sizeof(name));
 	STR_EQ(name, "odd-name.md", "front-matter slug's file");
-	publish_target(a, "wip", name, sizeof(name));
+	publish_target(a, "wip", 0, name, sizeof(name));
 	STR_EQ(name, "wip.md", "a draft's file");
-	publish_target(a, "brand-new", name, sizeof(name));
+	publish_target(a, "brand-new", 0, name, sizeof(name));
 	STR_EQ(name, "brand-new.md", "a new post");
-	publish_target(NULL, "x", name, sizeof(name));
+	publish_target(NULL, "x", 0, name, sizeof(name));
 	STR_EQ(name, "x.md", "no snapshot");
+	publish_target(a, "trip", 0, name, sizeof(name));
+	STR_EQ(name, "2024/trip/index.md", "a bundle's index, at depth");
+	publish_target(a, "deep", 0, name, sizeof(name));
+	STR_EQ(name, "2019/deep.md", "a post in a folder");
+	publish_target(a, "kept-in-gemtext", 0, name, sizeof(name));
+	STR_EQ(name, "kept-in-gemtext.gmi", "a gemtext post keeps .gmi");
+	publish_target(a, "brand-new", 1, name, sizeof(name));
+	STR_EQ(name, "brand-new.gmi", "a new gemtext post");
 	archive_unref(a);
 	config_free(&c);
+	free(capsule);
+}
+
+/*
+ * Posts beneath posts/: a bundle's index is replaced in its folder, a
+ * delete moves the whole bundle to .trash/ (flat names), a gemtext
+ * post is its own slug's, and no part of a name leaves posts/.
+ */
+static void
+test_nested(void)
+{
+	static const char trip[] = "---\ndate: 2024-03-02\n---\nTrip.\n";
+	static const char edited[] = "---\ndate: 2024-03-02\n---\nEdited.\n";
+	static const char gmi[] = "---\ndate: 2024-01-01\n---\n# New\n";
+	char	*capsule, *path, *got, *trash, why[200];
+
+	capsule = xasprintf("%s/nested", top);
+	mkdir(capsule, 0755);
+	test_put(capsule, "posts/2024/trip/index.md", trip);
+	test_put(capsule, "posts/2024/trip/img/a.png", "PNG");
+	test_put(capsule, "posts/kept.gmi", "---\ndate: 2024-01-01\n---\n"
+	    "# Gemtext\n");
+	trash = xasprintf("%s/.trash", capsule);
+
+	OK(publish_store(capsule, "2024/trip/index.md", "trip", edited,
+	    strlen(edited), why, sizeof(why)) == 0,
+	    "bundle: %s", why);
+	path = xasprintf("%s/posts/2024/trip/index.md", capsule);
+	got = test_read(path, NULL);
+	STR_EQ(got, edited, "the bundle's index replaced in place");
+	free(got);
+	free(path);
+	got = slurp_prefix(trash, "2024_trip_index.md.20");
+	STR_EQ(got, trip, "its old bytes in .trash/, flat");
+	free(got);
+	INT_EQ(publish_store(capsule, "2024/trip/index.md", "other", "x", 1,
+	    why, sizeof(why)), PUBLISH_TAKEN, "another slug: taken");
+	HAS(why, "slug \"trip\"", "names the bundle's slug");
+
+	INT_EQ(publish_store(capsule, "kept.gmi", "kept-gmi", "x", 1, why,
+	    sizeof(why)), PUBLISH_TAKEN, "no .gmi in a gemtext slug");
+	HAS(why, "slug \"kept\"", "the refusal names the real slug");
+	OK(publish_store(capsule, "kept.gmi", "kept", gmi, strlen(gmi), why,
+	    sizeof(why)) == 0,
+	    "gemtext replaced: %s", why);
+
+	INT_EQ(publish_trash(capsule, "2024/trip/index.md", "nope", why,
+	    sizeof(why)), PUBLISH_TAKEN, "another slug: not trashed");
+	OK(publish_trash(capsule, "2024/trip/index.md", "trip", why,
+	    sizeof(why)) == 0, "bundle trashed: %s", why);
+	path = xasprintf("%s/posts/2024/trip", capsule);
+	OK(access(path, F_OK) == -1, "the bundle's folder is gone");
+	free(path);
+	path = xasprintf("%s/posts/2024", capsule);
+	OK(access(path, F_OK) == 0, "its parent stays");
+	free(path);
+	INT_EQ(count_prefix(trash, "2024_trip.20"), 1, "the folder in .trash/");
+	INT_EQ(publish_trash(capsule, "2024/trip/index.md", "trip", why,
+	    sizeof(why)), PUBLISH_NONE, "then absent");
+	OK(publish_trash(capsule, "kept.gmi", "kept", why, sizeof(why)) == 0,
+	    "gemtext trashed");
+
+	OK(publish_store(capsule, "2024/../x.md", "x", "x", 1, why,
+	    sizeof(why)) == -1, "no .. part");
+	OK(publish_store(capsule, "2024//x.md", "x", "x", 1, why,
+	    sizeof(why)) == -1, "no empty part");
+	OK(publish_store(capsule, "2024/.x/index.md", "x", "x", 1, why,
+	    sizeof(why)) == -1, "no hidden part");
+	OK(publish_store(capsule, "nowhere/x.md", "x", gmi, strlen(gmi), why,
+	    sizeof(why)) == -1,
+	    "no folder made beneath posts/");
+	free(trash);
 	free(capsule);
 }
 
@@ -328,6 +415,7 @@ static const struct harness_test tests[] = {
 	TEST(test_store),
 	TEST(test_owner),
 	TEST(test_target),
+	TEST(test_nested),
 };
 
 int

@@ -174,8 +174,9 @@ test_gmi_blocks(void)
 	GMI_EQ("# One\n\n#### Four\n###### Six\n",
 	    "# One\n\n### \xe2\x80\xba Four\n\n"
 	    "### \xe2\x80\xba\xe2\x80\xba\xe2\x80\xba Six\n");
-	GPH_EQ("### Three\n\n#### Four\n",
-	    "Three\n\n\xe2\x80\xba Four\n");
+	/* In Gopher text, ASCII: Markdown's own marks. */
+	GPH_EQ("### Three\n\n#### Four\n###### Six\n",
+	    "Three\n\n#### Four\n\n###### Six\n");
 	GMI_EQ("a\nb\n\nc\n", "a b\n\nc\n");
 	GMI_EQ("a\\\nb\n", "a\nb\n");
 	GMI_EQ("- a\n- b\n  - c\n    1. d\n",

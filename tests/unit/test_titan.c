@@ -101,7 +101,8 @@ test_parse(void)
 	OK(titan_mime_ok("") && titan_mime_ok("text/markdown") &&
 	    titan_mime_ok("TEXT/X-MARKDOWN") && titan_mime_ok("text/plain"),
 	    "Markdown types");
-	OK(!titan_mime_ok("text/gemini") && !titan_mime_ok("image/png"),
+	OK(titan_mime_ok("text/gemini"), "gemtext, for .gmi posts");
+	OK(!titan_mime_ok("image/png") && !titan_mime_ok("text/html"),
 	    "other types refused");
 }
 
