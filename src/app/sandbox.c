@@ -120,6 +120,15 @@ static const char *const sys_read[] = {
 	"/sys/devices/system/cpu", "/dev/null", "/dev/urandom",
 	"/usr/lib", "/lib", "/lib64", "/usr/lib64",
 };
+/*
+ * What the C library reads to resolve a backend's name (uv_getaddrinfo
+ * for "fastcgi", "scgi" and "proxy" entries), per request: without it
+ * every lookup, "localhost" too, fails with EAI_AGAIN.
+ */
+static const char *const resolver_read[] = {
+	"/etc/hosts", "/etc/resolv.conf", "/etc/host.conf", "/etc/gai.conf",
+	"/etc/services",
+};
 /* What CGI programs (and their interpreters) need besides. */
 static const char *const cgi_exec[] = {
 	"/usr", "/bin", "/sbin", "/lib", "/lib64", "/opt",
@@ -295,6 +304,16 @@ ll_rules(struct rules *r, const struct config *cfg)
 	}
 	for (i = 0; i < nitems(sys_read); i++)
 		ll_allow(r, sys_read[i], LL_READ);
+	if (config_has_backends(cfg))
+		for (i = 0; i < nitems(resolver_read); i++)
+			ll_allow(r, resolver_read[i], LL_READ);
+	/* Read again at each request (proxy) or each SIGHUP (zones). */
+	for (i = 0; i < cfg->napps; i++) {
+		ll_allow(r, cfg->apps[i].client_cert, LL_READ);
+		ll_allow(r, cfg->apps[i].client_key, LL_READ);
+	}
+	for (i = 0; i < cfg->nzones; i++)
+		ll_allow(r, cfg->zones[i].ca, LL_READ);
 	if (cfg->cgi != NULL) {
 		for (i = 0; i < nitems(cgi_exec); i++)
 			ll_allow(r, cgi_exec[i], LL_EXEC);
