@@ -18,7 +18,13 @@
 static SSL_CTX	*ctx;
 static char	 top[] = "/tmp/capsuled-e2e-sandbox.XXXXXX";
 static char	 capsule[512];
-/* A file nobody can read, outside the capsule and /tmp. */
+/*
+ * A file nobody may read, outside the capsule and outside every place
+ * the sandbox opens to CGI programs (/tmp among them, where a clone of
+ * the repository may well be): made in /run when we may, else the
+ * repository's README.
+ */
+static char	 outside_dir[] = "/run/capsuled-e2e-outside.XXXXXX";
 static char	 outside[1024];
 
 static void
@@ -35,7 +41,16 @@ make_capsule(void)
 	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
 	test_put(capsule, "index.md", "# Sandboxed\n");
 	test_mkdir(capsule, "cgi-bin");
-	snprintf(outside, sizeof(outside), "%s/README.md", src ? src : ".");
+	if (mkdtemp(outside_dir) != NULL) {
+		chmod(outside_dir, 0755);
+		test_put(outside_dir, "secret.txt", "not for programs\n");
+		snprintf(outside, sizeof(outside), "%s/secret.txt",
+		    outside_dir);
+	} else {
+		outside_dir[0] = '\0';
+		snprintf(outside, sizeof(outside), "%s/README.md",
+		    src ? src : ".");
+	}
 	snprintf(p, sizeof(p), "%s/cgi-bin/probe.cgi", capsule);
 	test_write(p, "#!/bin/sh\nprintf '20 text/plain\\r\\n'\n"
 	    "grep '^Seccomp:' /proc/self/status\n"
@@ -187,11 +202,15 @@ main(int argc, char **argv)
 		RUN("sandbox", test_valgrind());
 		SSL_CTX_free(ctx);
 		test_rm_tree(top);
+		if (outside_dir[0] != '\0')
+			test_rm_tree(outside_dir);
 		return harness_done();
 	}
 	RUN("sandbox", readable = control(); test_on(readable));
 	RUN("reload", test_reload());
 	SSL_CTX_free(ctx);
 	test_rm_tree(top);
+	if (outside_dir[0] != '\0')
+		test_rm_tree(outside_dir);
 	return harness_done();
 }
