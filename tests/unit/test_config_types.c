@@ -309,7 +309,7 @@ test_answers(void)
 	gopher(&c, s, "/d/a.zine", '0', NULL);
 	gopher(&c, s, "/d/notes.log", '9', NULL);
 	gopher(&c, s, "/files/", '1', "0b.zine\t/files/b.zine\t");
-	gopher(&c, s, "/posts/hello/", '1', "0[1] The zine\t/files/b.zine\t");
+	gopher(&c, s, "/posts/hello/", '1', "0Link 1: The zine\t/files/b.zine\t");
 	site_unref(s);
 	archive_unref(a);
 	config_free(&c);
