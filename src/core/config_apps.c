@@ -28,40 +28,20 @@
 
 struct in {
 	const struct config_apps_in *in;
-	const char	*key;
 	enum config_app_kind kind;
-	yaml_mark_t	*mark;
-	char		*msg;
-	size_t		 msglen;
+	struct yml_sink	 sink;		/* key, mark, message: the caller's */
 };
 
-static int
-fail(struct in *p, yaml_mark_t m, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-fail(struct in *p, yaml_mark_t m, const char *fmt, ...)
-{
-	va_list	 ap;
-	int	 n;
-
-	*p->mark = m;
-	n = snprintf(p->msg, p->msglen, "%s: ", p->key);
-	if (n < 0 || (size_t)n >= p->msglen)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(p->msg + n, p->msglen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* yml_fail() into p's sink: "key: message" at a mark; -1. */
+#define FAIL(p, ...)	yml_fail(&(p)->sink, __VA_ARGS__)
 
 /* The next event (owned by the caller), anchors and aliases refused. */
 static int
 next(struct in *p, yaml_event_t *ev)
 {
 	if (!yaml_parser_parse(p->in->parser, ev)) {
-		yml_problem(p->in->parser, p->in->data, p->in->len, p->mark,
-		    p->msg, p->msglen);
+		yml_sink_problem(&p->sink, p->in->parser, p->in->data,
+		    p->in->len);
 		return -1;
 	}
 	if (ev->type == YAML_ALIAS_EVENT ||
@@ -73,7 +53,7 @@ next(struct in *p, yaml_event_t *ev)
 	    (ev->type == YAML_MAPPING_START_EVENT &&
 	    (ev->data.mapping_start.anchor != NULL ||
 	    ev->data.mapping_start.tag != NULL))) {
-		fail(p, ev->start_mark, "aliases, anchors and tags are not "
+		FAIL(p, ev->start_mark, "aliases, anchors and tags are not "
 		    "allowed");
 		yaml_event_delete(ev);
 		return -1;
@@ -90,17 +70,17 @@ text(struct in *p, const char *name, const yaml_event_t *ev,
 	size_t		 i, len;
 
 	if (ev->type != YAML_SCALAR_EVENT)
-		return fail(p, ev->start_mark, "%s: expected a string",
+		return FAIL(p, ev->start_mark, "%s: expected a string",
 		    name);
 	s = (const char *)ev->data.scalar.value;
 	len = ev->data.scalar.length;
 	if (len == 0 || yml_is_null(ev) || len > APPS_TEXT_MAX ||
 	    strlen(s) != len)
-		return fail(p, ev->start_mark, "%s: must be 1 to %d bytes "
+		return FAIL(p, ev->start_mark, "%s: must be 1 to %d bytes "
 		    "long", name, APPS_TEXT_MAX);
 	for (i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return fail(p, ev->start_mark, "%s: must be one line "
+			return FAIL(p, ev->start_mark, "%s: must be one line "
 			    "without control characters", name);
 	*out = s;
 	return 0;
@@ -121,7 +101,7 @@ set_prefix(struct in *p, struct config_app *a, const yaml_event_t *ev,
 	size_t		 len = strlen(s), n;
 
 	if (s[0] != '/')
-		return fail(p, ev->start_mark, "prefix: must start with '/'");
+		return FAIL(p, ev->start_mark, "prefix: must start with '/'");
 	while (len > 1 && s[len - 1] == '/')
 		len--;
 	for (seg = s + 1; seg < s + len; seg += n + 1) {
@@ -130,11 +110,11 @@ set_prefix(struct in *p, struct config_app *a, const yaml_event_t *ev,
 			n = (size_t)(s + len - seg);
 		if (n == 0 || (n == 1 && seg[0] == '.') ||
 		    (n == 2 && seg[0] == '.' && seg[1] == '.'))
-			return fail(p, ev->start_mark, "prefix: '%s' has an "
+			return FAIL(p, ev->start_mark, "prefix: '%s' has an "
 			    "empty, '.' or '..' segment", s);
 		if (strpbrk(seg, "?#") != NULL && strpbrk(seg, "?#") <
 		    seg + n)
-			return fail(p, ev->start_mark, "prefix: '%s' is a "
+			return FAIL(p, ev->start_mark, "prefix: '%s' is a "
 			    "path, without '?' or '#'", s);
 	}
 	free(a->prefix);
@@ -155,7 +135,7 @@ set_address(struct in *p, struct config_app *a, const yaml_event_t *ev,
 
 	if (strncmp(s, "unix:", 5) == 0 && a->kind != CONFIG_APP_PROXY) {
 		if (s[5] == '\0')
-			return fail(p, ev->start_mark, "%s: unix: needs a "
+			return FAIL(p, ev->start_mark, "%s: unix: needs a "
 			    "path", name);
 		free(a->path);
 		a->path = resolve(p->in->confdir, s + 5);
@@ -187,7 +167,7 @@ set_address(struct in *p, struct config_app *a, const yaml_event_t *ev,
 	a->port = (int)port;
 	return 0;
 bad:
-	return fail(p, ev->start_mark, "%s: '%.40s' is not %s", name, s,
+	return FAIL(p, ev->start_mark, "%s: '%.40s' is not %s", name, s,
 	    a->kind == CONFIG_APP_PROXY ? "host:port" :
 	    "unix:PATH or ADDRESS:PORT");
 }
@@ -201,7 +181,7 @@ set_params(struct in *p, struct config_app *a, const yaml_event_t *ev)
 	int		 rv = 0;
 
 	if (ev->type != YAML_MAPPING_START_EVENT)
-		return fail(p, ev->start_mark, "params: expected a mapping "
+		return FAIL(p, ev->start_mark, "params: expected a mapping "
 		    "of NAME: value");
 	for (;;) {
 		if (next(p, &k) == -1)
@@ -219,10 +199,10 @@ set_params(struct in *p, struct config_app *a, const yaml_event_t *ev)
 			rv = -1;
 		else if (strspn(ks, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		    "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(ks))
-			rv = fail(p, k.start_mark, "params: '%.40s' is not an "
+			rv = FAIL(p, k.start_mark, "params: '%.40s' is not an "
 			    "environment variable name", ks);
 		else if (a->nparams >= APPS_PARAMS_MAX)
-			rv = fail(p, k.start_mark, "params: more than %d",
+			rv = FAIL(p, k.start_mark, "params: more than %d",
 			    APPS_PARAMS_MAX);
 		else {
 			a->params = xreallocarray(a->params, a->nparams + 1,
@@ -249,13 +229,13 @@ set_fingerprint(struct in *p, struct config_app *a, const yaml_event_t *ev,
 			continue;
 		if (strchr("0123456789abcdefABCDEF", s[i]) == NULL ||
 		    n == 64)
-			return fail(p, ev->start_mark, "fingerprint: not a "
+			return FAIL(p, ev->start_mark, "fingerprint: not a "
 			    "SHA-256 in hex");
 		hex[n++] = (char)((s[i] >= 'A' && s[i] <= 'F') ?
 		    s[i] - 'A' + 'a' : s[i]);
 	}
 	if (n != 64)
-		return fail(p, ev->start_mark, "fingerprint: not a SHA-256 "
+		return FAIL(p, ev->start_mark, "fingerprint: not a SHA-256 "
 		    "in hex");
 	hex[n] = '\0';
 	free(a->fingerprint);
@@ -289,7 +269,7 @@ entry_key(struct in *p, struct config_app *a, const char *k,
 	if (strcmp(k, "max_connections") == 0) {
 		n = strtol(s, &ep, 10);
 		if (*ep != '\0' || n < 1 || n > 1000)
-			return fail(p, ev->start_mark, "max_connections: "
+			return FAIL(p, ev->start_mark, "max_connections: "
 			    "must be 1 to 1000");
 		a->max_conns = (unsigned)n;
 		return 0;
@@ -311,7 +291,7 @@ entry_key(struct in *p, struct config_app *a, const char *k,
 	}
 	if (proxy && strcmp(k, "fingerprint") == 0)
 		return set_fingerprint(p, a, ev, s);
-	return fail(p, ev->start_mark, "unknown key '%.40s'", k);
+	return FAIL(p, ev->start_mark, "unknown key '%.40s'", k);
 }
 
 static void
@@ -343,7 +323,7 @@ entry(struct in *p, struct config_app *a, const yaml_event_t *ev)
 			break;
 		}
 		if (k.type != YAML_SCALAR_EVENT) {
-			fail(p, k.start_mark, "expected a key");
+			FAIL(p, k.start_mark, "expected a key");
 			yaml_event_delete(&k);
 			return -1;
 		}
@@ -359,15 +339,15 @@ entry(struct in *p, struct config_app *a, const yaml_event_t *ev)
 	}
 	if (a->prefix == NULL && (a->kind != CONFIG_APP_PROXY ||
 	    a->host == NULL))
-		return fail(p, ev->start_mark, "every entry needs a prefix%s",
+		return FAIL(p, ev->start_mark, "every entry needs a prefix%s",
 		    a->kind == CONFIG_APP_PROXY ? " or a host" : "");
 	if (a->prefix == NULL)
 		a->prefix = xstrdup("/");
 	if (a->path == NULL && a->addr == NULL)
-		return fail(p, ev->start_mark, "every entry needs a %s",
+		return FAIL(p, ev->start_mark, "every entry needs a %s",
 		    a->kind == CONFIG_APP_PROXY ? "backend" : "socket");
 	if ((a->client_cert == NULL) != (a->client_key == NULL))
-		return fail(p, ev->start_mark, "client_cert and client_key "
+		return FAIL(p, ev->start_mark, "client_cert and client_key "
 		    "go together");
 	if (a->kind == CONFIG_APP_PROXY && a->sni == NULL)
 		a->sni = xstrdup(a->addr);
@@ -379,8 +359,8 @@ config_apps_parse(const struct config_apps_in *in, const char *key,
     const yaml_event_t *ev, struct config_app **v, size_t *n,
     yaml_mark_t *mark, char *msg, size_t msglen)
 {
-	struct in		 p = { in, key, CONFIG_APP_FASTCGI, mark, msg,
-				     msglen };
+	struct in		 p = { in, CONFIG_APP_FASTCGI,
+				     { key, mark, msg, msglen } };
 	struct config_app	*a;
 	yaml_event_t		 item;
 	size_t			 i;
@@ -393,7 +373,7 @@ config_apps_parse(const struct config_apps_in *in, const char *key,
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		return 0;
 	if (ev->type != YAML_SEQUENCE_START_EVENT)
-		return fail(&p, ev->start_mark, "expected a list of entries");
+		return FAIL(&p, ev->start_mark, "expected a list of entries");
 	for (;;) {
 		if (next(&p, &item) == -1)
 			return -1;
@@ -402,7 +382,7 @@ config_apps_parse(const struct config_apps_in *in, const char *key,
 			return 0;
 		}
 		if (item.type != YAML_MAPPING_START_EVENT || *n >= APPS_MAX) {
-			rv = fail(&p, item.start_mark, *n >= APPS_MAX ?
+			rv = FAIL(&p, item.start_mark, *n >= APPS_MAX ?
 			    "more than %d entries" : "expected a mapping "
 			    "(%d at most)", APPS_MAX);
 			yaml_event_delete(&item);
@@ -419,7 +399,7 @@ config_apps_parse(const struct config_apps_in *in, const char *key,
 			    ((*v)[i].host == NULL) == (a->host == NULL) &&
 			    (a->host == NULL || strcmp((*v)[i].host,
 			    a->host) == 0))
-				rv = fail(&p, item.start_mark, "prefix %s is "
+				rv = FAIL(&p, item.start_mark, "prefix %s is "
 				    "routed twice", a->prefix);
 		yaml_event_delete(&item);
 		if (rv == -1)

@@ -26,31 +26,11 @@
 
 struct in {
 	const struct config_types_in *in;
-	const char	*key;
-	yaml_mark_t	*mark;
-	char		*msg;
-	size_t		 msglen;
+	struct yml_sink	 sink;		/* key, mark, message: the caller's */
 };
 
-static int
-fail(struct in *p, yaml_mark_t m, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-fail(struct in *p, yaml_mark_t m, const char *fmt, ...)
-{
-	va_list	 ap;
-	int	 n;
-
-	*p->mark = m;
-	n = snprintf(p->msg, p->msglen, "%s: ", p->key);
-	if (n < 0 || (size_t)n >= p->msglen)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(p->msg + n, p->msglen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* yml_fail() into p's sink: "key: message" at a mark; -1. */
+#define FAIL(p, ...)	yml_fail(&(p)->sink, __VA_ARGS__)
 
 /*
  * The next event, which must be a scalar (what is the key's own name,
@@ -63,8 +43,8 @@ scalar(struct in *p, yaml_event_type_t end, const char *what,
     yaml_event_t *ev, const char **s)
 {
 	if (!yaml_parser_parse(p->in->parser, ev)) {
-		yml_problem(p->in->parser, p->in->data, p->in->len, p->mark,
-		    p->msg, p->msglen);
+		yml_sink_problem(&p->sink, p->in->parser, p->in->data,
+		    p->in->len);
 		return -1;
 	}
 	*s = NULL;
@@ -75,7 +55,7 @@ scalar(struct in *p, yaml_event_type_t end, const char *what,
 	    ev->data.scalar.length == 0 ||
 	    ev->data.scalar.length > TYPES_TEXT_MAX ||
 	    strlen((char *)ev->data.scalar.value) != ev->data.scalar.length) {
-		fail(p, ev->start_mark, "%s: expected a string of 1 to %d "
+		FAIL(p, ev->start_mark, "%s: expected a string of 1 to %d "
 		    "bytes", what, TYPES_TEXT_MAX);
 		yaml_event_delete(ev);
 		return -1;
@@ -105,26 +85,26 @@ mime_entry(struct in *p, struct config_types *c, const yaml_event_t *k,
 	ext += ext[0] == '.';
 	for (i = 0; ext[i] != '\0'; i++)	/* not even in the message */
 		if ((unsigned char)ext[i] <= 0x20 || ext[i] == 0x7f)
-			return fail(p, k->start_mark, "an extension has no "
+			return FAIL(p, k->start_mark, "an extension has no "
 			    "blanks or control characters");
 	dotted = xasprintf("x.%s", ext);
 	if (strlen(ext) == 0 || strcspn(ext, "./") != strlen(ext) ||
 	    mime_ext(dotted, low) == NULL)
-		rv = fail(p, k->start_mark, "'%.*s' is not an extension (1 to "
+		rv = FAIL(p, k->start_mark, "'%.*s' is not an extension (1 to "
 		    "%d bytes, no '.' or '/')", MIME_EXT_MAX + 8, ext,
 		    MIME_EXT_MAX);
 	free(dotted);
 	for (i = 0; rv == 0 && i < c->nmime; i++)
 		if (strcmp(c->mime[i].ext, low) == 0)
-			rv = fail(p, k->start_mark, "'%s' is given twice",
+			rv = FAIL(p, k->start_mark, "'%s' is given twice",
 			    ext);
 	if (rv == 0 && c->nmime >= CONFIG_MAX_TYPES)
-		rv = fail(p, k->start_mark, "more than %d entries",
+		rv = FAIL(p, k->start_mark, "more than %d entries",
 		    CONFIG_MAX_TYPES);
 	if (rv == -1 || scalar(p, YAML_NO_EVENT, ext, &v, &type) == -1)
 		return -1;
 	if (!mime_type_ok(type))
-		rv = fail(p, v.start_mark, "%s: '%s' is not a type such as "
+		rv = FAIL(p, v.start_mark, "%s: '%s' is not a type such as "
 		    "text/plain (parameters go in path_meta)", ext, type);
 	else {
 		c->mime = xreallocarray(c->mime,
@@ -153,21 +133,21 @@ meta_key(struct in *p, struct config_path_meta *m, const yaml_event_t *k,
 	else if (strcmp(key, "charset") == 0)
 		to = &m->charset;
 	else
-		return fail(p, k->start_mark, "unknown key '%s' (path, lang "
+		return FAIL(p, k->start_mark, "unknown key '%s' (path, lang "
 		    "or charset)", key);
 	if (*to != NULL)
-		return fail(p, k->start_mark, "%s is given twice", key);
+		return FAIL(p, k->start_mark, "%s is given twice", key);
 	if (scalar(p, YAML_NO_EVENT, key, &v, &s) == -1)
 		return -1;
 	if (to == &m->path && (s[0] != '/' || url_has_dot_segment(s) ||
 	    strcspn(s, "?#") != strlen(s)))
-		rv = fail(p, v.start_mark, "path: '%s' is not a path such as "
+		rv = FAIL(p, v.start_mark, "path: '%s' is not a path such as "
 		    "/fr/ (no '.' or '..' segment)", s);
 	else if (to == &m->lang && !mime_lang_ok(s))
-		rv = fail(p, v.start_mark, "lang: '%s' is not a language tag "
+		rv = FAIL(p, v.start_mark, "lang: '%s' is not a language tag "
 		    "such as en or pt-BR", s);
 	else if (to == &m->charset && !mime_charset_ok(s))
-		rv = fail(p, v.start_mark, "charset: '%s' is not a charset "
+		rv = FAIL(p, v.start_mark, "charset: '%s' is not a charset "
 		    "name such as iso-8859-1", s);
 	else if (to == &m->path)	/* "/fr/" -> "/fr", "/" -> "" */
 		*to = xstrndup(s, strlen(s) - (s[strlen(s) - 1] == '/'));
@@ -188,10 +168,10 @@ meta_entry(struct in *p, struct config_types *c, const yaml_event_t *ev)
 	int			 rv;
 
 	if (ev->type != YAML_MAPPING_START_EVENT)
-		return fail(p, ev->start_mark, "expected a mapping with path "
+		return FAIL(p, ev->start_mark, "expected a mapping with path "
 		    "and lang or charset");
 	if (c->nmeta >= CONFIG_MAX_PATH_META)
-		return fail(p, ev->start_mark, "more than %d entries",
+		return FAIL(p, ev->start_mark, "more than %d entries",
 		    CONFIG_MAX_PATH_META);
 	c->meta = xreallocarray(c->meta, c->nmeta + 1,
 	    sizeof(*c->meta));
@@ -209,11 +189,11 @@ meta_entry(struct in *p, struct config_types *c, const yaml_event_t *ev)
 	}
 	rv = 0;
 	if (m->path == NULL || (m->lang == NULL && m->charset == NULL))
-		rv = fail(p, ev->start_mark, "an entry needs a path and lang "
+		rv = FAIL(p, ev->start_mark, "an entry needs a path and lang "
 		    "or charset");
 	for (i = 0; rv == 0 && i + 1 < c->nmeta; i++)
 		if (strcmp(c->meta[i].path, m->path) == 0)
-			rv = fail(p, ev->start_mark, "path %s/ is given twice",
+			rv = FAIL(p, ev->start_mark, "path %s/ is given twice",
 			    m->path);
 	yaml_event_delete(&k);
 	return rv;
@@ -253,7 +233,7 @@ config_types_parse(const struct config_types_in *in, const char *key,
     const yaml_event_t *ev, struct config_types **t, yaml_mark_t *mark,
     char *msg, size_t msglen)
 {
-	struct in	 p = { in, key, mark, msg, msglen };
+	struct in	 p = { in, { key, mark, msg, msglen } };
 	struct config_types *c;
 	yaml_event_t	 k;
 	const char	*s;
@@ -271,7 +251,7 @@ config_types_parse(const struct config_types_in *in, const char *key,
 			return 0;
 		if (ev->type != YAML_SCALAR_EVENT ||
 		    !mime_type_ok((const char *)ev->data.scalar.value))
-			return fail(&p, ev->start_mark, "expected a type such "
+			return FAIL(&p, ev->start_mark, "expected a type such "
 			    "as text/plain");
 		c->default_type = xstrdup((const char *)ev->data.scalar.value);
 		return 0;
@@ -283,7 +263,7 @@ config_types_parse(const struct config_types_in *in, const char *key,
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		return 0;
 	if (ev->type != start)
-		return fail(&p, ev->start_mark, map ? "expected a mapping of "
+		return FAIL(&p, ev->start_mark, map ? "expected a mapping of "
 		    "extensions to types" : "expected a list of entries");
 	for (;;) {
 		if (map) {
