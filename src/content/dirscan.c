@@ -50,26 +50,34 @@ cmp_name(const void *x, const void *y)
  * A page bundle: a folder of posts/ (a directory itself, not a link to
  * one) with an index.md or index.gmi in it, the post; the rest of the
  * folder is the post's files, served from disk (site/static.c).  The
- * name of the index, or NULL when de is no bundle.
+ * name of the index, or NULL when de is no bundle; *both says whether
+ * the folder holds the two (index.md is then the post, and index.gmi
+ * neither read nor served: content/files.c).
  */
 static const char *
-bundle_index(int pfd, const struct dirent *de)
+bundle_index(int pfd, const struct dirent *de, int *both)
 {
 	static const char *const index[] = { "index.md", "index.gmi" };
 	struct stat	 st;
 	char		 path[NAME_MAX + 16];
+	const char	*found = NULL;
 	size_t		 i;
 
+	*both = 0;
 	if (de->d_type != DT_DIR && (de->d_type != DT_UNKNOWN ||
 	    fstatat(pfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
 	    !S_ISDIR(st.st_mode)))
 		return NULL;
 	for (i = 0; i < nitems(index); i++) {
 		snprintf(path, sizeof(path), "%s/%s", de->d_name, index[i]);
-		if (fstatat(pfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			return index[i];
+		if (fstatat(pfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			if (found != NULL)
+				*both = 1;
+			else
+				found = index[i];
+		}
 	}
-	return NULL;
+	return found;
 }
 
 /* A growing list of names. */
@@ -124,7 +132,7 @@ walk_posts(struct archive *a, int fd, const char *prefix, int depth,
 	struct dirent	*de;
 	const char	*bundle;
 	char		*sub, *other;
-	int		 cfd, type;
+	int		 cfd, type, both;
 
 	if ((d = fdopendir(fd)) == NULL) {
 		log_warnx("posts/%s: %s, not loaded", prefix, strerror(errno));
@@ -153,22 +161,17 @@ walk_posts(struct archive *a, int fd, const char *prefix, int depth,
 			names_add(l, xasprintf("%s%s", prefix, de->d_name));
 			continue;
 		}
-		if ((bundle = bundle_index(dirfd(d), de)) != NULL) {
+		if ((bundle = bundle_index(dirfd(d), de, &both)) != NULL) {
 			names_add(l, xasprintf("%s%s/%s", prefix, de->d_name,
 			    bundle));
-			/* Both: index.md is the post, index.gmi no file of it. */
-			other = xasprintf("%s/index.gmi", de->d_name);
-			if (strcmp(bundle, "index.md") == 0 &&
-			    faccessat(dirfd(d), other, F_OK,
-			    AT_SYMLINK_NOFOLLOW) == 0) {
-				free(other);
+			if (both) {
 				other = xasprintf("posts/%s%s/index.gmi",
 				    prefix, de->d_name);
 				archive_warn(a, other, 1, 1, "index.md is this "
 				    "bundle's post: index.gmi is neither read "
 				    "nor served", 0);
+				free(other);
 			}
-			free(other);
 			continue;
 		}
 		if ((type = entry_type(dirfd(d), de)) == DT_LNK) {
