@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "core/config_apps.h"
+#include "core/layout.h"
 #include "core/util.h"
 #include "core/yaml.h"
 
@@ -417,18 +418,6 @@ config_apps_free(struct config_app *v, size_t n)
 	free(v);
 }
 
-/* path is prefix or beneath it. */
-static int
-under(const char *prefix, const char *path)
-{
-	size_t	 n = strlen(prefix);
-
-	if (n == 1)
-		return path[0] == '/';
-	return strncmp(path, prefix, n) == 0 &&
-	    (path[n] == '\0' || path[n] == '/');
-}
-
 const struct config_app *
 config_app_find(const struct config_app *v, size_t n, const char *hostname,
     const char *path)
@@ -440,7 +429,7 @@ config_app_find(const struct config_app *v, size_t n, const char *hostname,
 		a = &v[i];
 		if (a->host != NULL && strcasecmp(a->host, hostname) != 0)
 			continue;
-		if (!under(a->prefix, path))
+		if (!layout_prefix(a->prefix, path))
 			continue;
 		/* The longest prefix; for one prefix, a host's own entry. */
 		if (best == NULL || strlen(a->prefix) > strlen(best->prefix) ||

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/config_types.h"
+#include "core/layout.h"
 #include "core/mime.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -338,10 +339,9 @@ config_path_meta(const struct config_types *c, const char *path,
 	*lang = *charset = NULL;
 	for (i = 0; c != NULL && i < c->nmeta; i++) {
 		m = &c->meta[i];
-		n = strlen(m->path);
-		if (strncmp(path, m->path, n) != 0 ||
-		    (path[n] != '/' && path[n] != '\0'))
+		if (!layout_prefix(m->path, path))
 			continue;
+		n = strlen(m->path);
 		/* n + 1: "" (every path) is longer than no match. */
 		if (m->lang != NULL && n + 1 > blang) {
 			*lang = m->lang;

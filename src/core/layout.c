@@ -318,6 +318,17 @@ layout_under(const char *dir, const char *path)
 	    (path[1 + n] == '\0' || path[1 + n] == '/');
 }
 
+int
+layout_prefix(const char *prefix, const char *path)
+{
+	size_t	 n = strlen(prefix);
+
+	while (n > 0 && prefix[n - 1] == '/')
+		n--;
+	return path[0] == '/' && strncmp(path, prefix, n) == 0 &&
+	    (path[n] == '\0' || path[n] == '/');
+}
+
 /*
  * What a kind's path is made of: prefix name middle rest, indexed by
  * kind (LAYOUT_USER is the last).

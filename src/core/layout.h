@@ -154,6 +154,16 @@ int	 layout_index_page(const char *seg);
 int	 layout_under(const char *dir, const char *path);
 
 /*
+ * A configured path prefix ("/app", "/app/", "/fr", "/"; "" too) is
+ * path (a request path, "/...") or one of its parents, whole segments
+ * only: "/app" covers "/app" and "/app/x", not "/apple".  A prefix's
+ * trailing '/' does not count, so "" and "/" cover every path.  For
+ * "fastcgi"/"scgi"/"proxy" and "path_meta"; zones read a run of '/' as
+ * one (site/zone.c), and are stricter for it.
+ */
+int	 layout_prefix(const char *prefix, const char *path);
+
+/*
  * The path of a kind, malloc'd, that layout_parse() reads back as that
  * kind, name and rest: layout_path(LAYOUT_POST, slug, NULL) is
  * "/posts/<slug>", (LAYOUT_BUNDLE_FILE, slug, "a.png")
