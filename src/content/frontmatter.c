@@ -1027,12 +1027,13 @@ frontmatter_oneline(const char *s, size_t len, int flags)
 	size_t		 i, plen;
 	int		 space = 0;
 
-	if ((flags & FM_TAGS) && memchr(s, '<', len) != NULL) {
+	if ((flags & FM_TAGS) && len > 0 && memchr(s, '<', len) != NULL) {
 		strip_tags(&tags, s, len);
 		s = tags.data;
 		len = tags.len;
 	}
-	if ((flags & FM_ENTITIES) && memchr(s, '&', len) != NULL) {
+	/* A title of tags only ("<ns>") leaves nothing: tags.data NULL. */
+	if ((flags & FM_ENTITIES) && len > 0 && memchr(s, '&', len) != NULL) {
 		entity_decode_all(&dec, s, len);
 		s = dec.data;
 		len = dec.len;
