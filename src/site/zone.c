@@ -4,30 +4,96 @@
  *
  * Matching is plain string work on the decoded path, so the router's
  * reading of the same path (empty segments aside, which it answers 51)
- * can never be below a zone that this reading missed.  What a
+ * can never be below a zone that this reading missed; a path that may
+ * name a file of a static tree is matched by the file's name in the
+ * capsule too, so a second URL of the same file is no way around.  What a
  * certificate is worth comes from the connection (struct zone_client).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/config.h"
+#include "core/util.h"
 #include "site/response.h"
 #include "site/zone.h"
 
 /*
- * Is path prefix itself or below it?  prefix has no "//" (config.c
- * refuses it); a run of '/' in path is read as one.
+ * The rest of path after prefix when path is prefix itself or below it
+ * ("" or from a '/'), else NULL.  prefix has no "//" (config.c refuses
+ * it); a run of '/' in path is read as one.
  */
-static int
-under(const char *prefix, const char *path)
+static const char *
+rest_under(const char *prefix, const char *path)
 {
 	for (; *prefix != '\0'; prefix++, path++) {
 		if (*path != *prefix)
-			return 0;
+			return NULL;
 		if (*path == '/')
 			while (path[1] == '/')
 				path++;
 	}
-	return *path == '\0' || *path == '/';
+	return *path == '\0' || *path == '/' ? path : NULL;
+}
+
+static int
+under(const char *prefix, const char *path)
+{
+	return rest_under(prefix, path) != NULL;
+}
+
+/*
+ * The files a URL path may be served from, named inside the capsule:
+ * one file can have two URLs ("root: files" serves files/ at "/" and
+ * still at "/files/"), and a zone guards the file whichever URL reached
+ * it.  Up to two names, malloc'd into ids; the count.  The router
+ * (site/router.c) serves files/ at "<mount>/files/", and the root tree
+ * at every other path (with a mount, every path outside it) that the
+ * generated pages leave unanswered; both are named, since which one
+ * answers is decided later, by what is on disk.  A user capsule's view
+ * has neither root nor mount of its own: its one tree has one URL.
+ */
+static size_t
+file_ids(const struct config *cfg, const char *path, char *ids[2])
+{
+	const char	*files = cfg->mount != NULL ? cfg->mount : "";
+	const char	*rest;
+	char		*prefix;
+	size_t		 n = 0;
+
+	if (cfg->owned)
+		return 0;
+	prefix = xasprintf("%s/files", files);
+	if ((rest = rest_under(prefix, path)) != NULL)
+		ids[n++] = xasprintf("files%s", rest);
+	free(prefix);
+	if (cfg->root != NULL && (cfg->mount == NULL ||
+	    !under(cfg->mount, path)))
+		ids[n++] = xasprintf("%s%s", cfg->root, path);
+	return n;
+}
+
+/* Does zone z guard path, by its URL or by a file the URL may name? */
+static int
+guards(const struct config *cfg, const struct config_zone *z,
+    const char *path)
+{
+	char	*zids[2], *pids[2];
+	size_t	 nz, np, i, k;
+	int	 hit;
+
+	if (under(z->path, path))
+		return 1;
+	if ((np = file_ids(cfg, path, pids)) == 0)
+		return 0;
+	nz = file_ids(cfg, z->path, zids);
+	for (hit = 0, i = 0; i < nz; i++)
+		for (k = 0; k < np; k++)
+			hit |= under(zids[i], pids[k]);
+	for (i = 0; i < nz; i++)
+		free(zids[i]);
+	for (k = 0; k < np; k++)
+		free(pids[k]);
+	return hit;
 }
 
 long
@@ -42,7 +108,7 @@ zone_find(const struct config *cfg, const char *hostname, const char *path)
 		z = &cfg->zones[i];
 		if (z->host != NULL && strcmp(z->host, hostname) != 0)
 			continue;
-		if (!under(z->path, path))
+		if (!guards(cfg, z, path))
 			continue;
 		len = strlen(z->path);
 		if (best == -1 || len > best_len || (len == best_len &&

@@ -33,7 +33,9 @@ struct zone_client {
  * below it, segment by segment ("/family" holds "/family/x", not
  * "/familyx"), runs of '/' in path counting as one.  When zones nest,
  * the longest path wins; at equal length one naming the host wins over
- * one for every host.
+ * one for every host.  A zone guards the files its path names, by every
+ * URL that names them: with "root", files/ is served at "/" and at
+ * "/files/", and a zone on either URL holds the same file by both.
  */
 long		 zone_find(const struct config *cfg, const char *hostname,
 		    const char *path);

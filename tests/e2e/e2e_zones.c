@@ -17,6 +17,8 @@
  *  - a CGI program in a zone runs for the listed certificate only, and
  *    sees it as TLS_CLIENT_HASH and REMOTE_USER;
  *  - Gopher never serves a zone's content: an error line instead;
+ *  - one file, two URLs ("root: files" serves files/ at "/" and at
+ *    "/files/"): a zone guards the file by either URL, both protocols;
  *  - a CA file that is not PEM is refused at start.
  */
 #include <pwd.h>
@@ -235,6 +237,49 @@ test_gopher(void)
 	buf_free(&b);
 }
 
+/*
+ * "root: files": files/club/ is also "/club/", and files/members/ (the
+ * zone "/members/") also "/files/members/".  Each is the zone's own
+ * answer by both URLs, over both protocols.
+ */
+static void
+test_two_urls(void)
+{
+	static const char *const guarded[] = {
+		"/club/note.txt", "/club/", "/club", "//club//note.txt",
+		"/members/list.txt", "/files/members/list.txt",
+		"/files/members/", "/files//members/list.txt",
+		"/%66iles/members/list.txt",
+	};
+	struct buf	 b;
+	char		 what[200];
+	size_t		 i;
+
+	for (i = 0; i < sizeof(guarded) / sizeof(guarded[0]); i++) {
+		snprintf(what, sizeof(what), "root: files: %s, no "
+		    "certificate: 60", guarded[i]);
+		INT_EQ(status_of(anon, guarded[i], NULL, 0), 60, what);
+	}
+	INT_EQ(status_of(c_outsider, "/club/note.txt", NULL, 0), 61,
+	    "root: files: /club/ takes /files/club/'s CA: 61 for another");
+	INT_EQ(status_of(c_member, "/club/note.txt", NULL, 0), 20,
+	    "root: files: /club/ for the CA's member: 20");
+	INT_EQ(status_of(anon, "/open-air.txt", NULL, 0), 20,
+	    "root: files: a file no zone holds is served");
+	for (i = 0; i < sizeof(guarded) / sizeof(guarded[0]); i++) {
+		if (strchr(guarded[i], '%') != NULL)
+			continue;	/* Gopher selectors are not encoded */
+		buf_init(&b);
+		e2e_gopher_get(srv.gopher_port, &b, guarded[i]);
+		snprintf(what, sizeof(what), "Gopher, root: files: %s is "
+		    "refused", guarded[i]);
+		OK(b.data != NULL && b.data[0] == '3', what);
+		OK(b.data == NULL || (strstr(b.data, "members only") ==
+		    NULL && strstr(b.data, "the list") == NULL), what);
+		buf_free(&b);
+	}
+}
+
 /* Run after the server stopped: its directory and ports are reused. */
 static void
 test_bad_ca(const char *top)
@@ -263,6 +308,7 @@ static const struct harness_test tests[] = {
 	NAMED("matching"),
 	NAMED("cgi"),
 	NAMED("gopher"),
+	NAMED("two_urls"),
 	NAMED("bad_ca"),
 };
 
@@ -288,6 +334,8 @@ main(int argc, char **argv)
 	    "---\ntitle: Not family\n---\nPublic.\n");
 	test_put(capsule, "files/club/note.txt", "members only\n");
 	test_put(capsule, "files/open/hello.txt", "any certificate\n");
+	test_put(capsule, "files/members/list.txt", "the list\n");
+	test_put(capsule, "files/open-air.txt", "anyone\n");
 	snprintf(p, sizeof(p), "%s/cgi-bin", capsule);
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/cgi-bin/who.cgi", capsule);
@@ -321,6 +369,7 @@ main(int argc, char **argv)
 	cgi = !root || getpwnam("nobody") != NULL;
 	snprintf(extra, sizeof(extra),
 	    "%s"
+	    "root: files\n"
 	    "cert_zones:\n"
 	    "  - path: /family\n"
 	    "    require: certificate\n"
@@ -328,6 +377,7 @@ main(int argc, char **argv)
 	    "  - path: /files/club/\n"
 	    "    ca: %s\n"
 	    "  - path: /files/open\n"
+	    "  - path: /members/\n"
 	    "  - path: /cgi-bin\n"
 	    "    fingerprints: [\"%s\"]\n"
 	    "  - path: /\n"
@@ -344,6 +394,7 @@ main(int argc, char **argv)
 	RUN("matching", test_matching());
 	RUN("cgi", test_cgi());
 	RUN("gopher", test_gopher());
+	RUN("two_urls", test_two_urls());
 	INT_EQ(e2e_stop(&srv), 0, "server exits 0");
 	RUN("bad_ca", test_bad_ca(top));
 

@@ -69,6 +69,57 @@ test_parse(void)
 	refused("cert_zones: [/a]\n", "expected a mapping with a path");
 }
 
+/*
+ * One file, two URLs: "root: files" serves files/ at "/" and still at
+ * "/files/"; with a mount, files/ is at "<mount>/files/" and the root
+ * tree has every path outside the mount.  A zone guards the file by
+ * whichever URL it is named and asked.
+ */
+static void
+test_find_trees(void)
+{
+	struct config_zone	 tz[] = {
+		{ NULL, (char *)"/club", NULL, 0, NULL, 1 },
+		{ NULL, (char *)"/files/family", NULL, 0, NULL, 1 },
+	};
+	struct config		 c;
+
+	memset(&c, 0, sizeof(c));
+	c.zones = tz;
+	c.nzones = 2;
+	INT_EQ(zone_find(&c, "x.example", "/files/club/members.txt"), -1,
+	    "no root: /files/club is not /club");
+	c.root = (char *)"files";
+	INT_EQ(zone_find(&c, "x.example", "/club/members.txt"), 0,
+	    "the zone's own URL");
+	INT_EQ(zone_find(&c, "x.example", "/files/club/members.txt"), 0,
+	    "root: files: the same file at /files/club/");
+	INT_EQ(zone_find(&c, "x.example", "/files//club"), 0,
+	    "the directory itself, with a run of '/'");
+	INT_EQ(zone_find(&c, "x.example", "/family/album.txt"), 1,
+	    "root: files: /files/family/ is also /family/");
+	INT_EQ(zone_find(&c, "x.example", "/files/clubx/a"), -1,
+	    "a segment, not a prefix of a name");
+	INT_EQ(zone_find(&c, "x.example", "/posts/x"), -1,
+	    "what names no zoned file");
+	c.root = (char *)"site";
+	INT_EQ(zone_find(&c, "x.example", "/files/club/a"), -1,
+	    "root: site: /club/ is site/club/, not files/club/");
+	c.root = (char *)"files";
+	c.mount = (char *)"/gemlog";
+	INT_EQ(zone_find(&c, "x.example", "/gemlog/files/club/a"), 0,
+	    "mount: files/ at /gemlog/files/ is guarded too");
+	INT_EQ(zone_find(&c, "x.example", "/gemlog/files/files/family/a"),
+	    1, "mount: /files/family/ is the root tree's files/files/family/");
+	INT_EQ(zone_find(&c, "x.example", "/family/a"), -1,
+	    "mount: so files/family/ is not guarded by it");
+	INT_EQ(zone_find(&c, "x.example", "/gemlog/club/a"), -1,
+	    "mount: inside it, the generated pages, not the tree");
+	c.owned = 1;
+	INT_EQ(zone_find(&c, "x.example", "/files/club/a"), -1,
+	    "a user capsule's view: one tree, one URL");
+}
+
 static struct config_zone	 zones[] = {
 	{ NULL, (char *)"/family", NULL, 0, NULL, 1 },
 	{ NULL, (char *)"/family/kids", NULL, 0, NULL, 1 },
@@ -176,6 +227,7 @@ test_check(void)
 static const struct harness_test tests[] = {
 	TEST(test_parse),
 	TEST(test_find),
+	TEST(test_find_trees),
 	TEST(test_check),
 };
 
