@@ -663,7 +663,7 @@ serve(struct daemon_state *d)
 	if (capsules_missing(&d->cfg))
 		return EXIT_TROUBLE;
 	ticket_set_rotation(d->cfg.ticket_rotation_ms);
-	if (d->cfg.gemini_port > 0) {
+	if (d->cfg.port[SURFACE_GEMINI] > 0) {
 		tls = reload_certs(&d->cfg, err, sizeof(err));
 		if (tls == NULL) {
 			log_errorx("%s", err);
@@ -727,22 +727,22 @@ serve(struct daemon_state *d)
 		if (changed_since(d->rl.set->hosts[i].capsule_dir, &t0))
 			reload_changed(&d->rl, d->rl.set->hosts[i].capsule_dir);
 	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
-	    "worker(s)", cfg->hostname, cfg->gemini_port, cfg->hostname,
-	    cfg->gopher_port, d->srv.nworkers);
+	    "worker(s)", cfg->hostname, cfg->port[SURFACE_GEMINI], cfg->hostname,
+	    cfg->port[SURFACE_GOPHER], d->srv.nworkers);
 	if (d->preview != NULL) {
 		/* Bound: the writer can open these now. */
 		printf("capsuled: serving %s (%s); open\n"
 		    "  gemini://%s:%d/\n", cfg->capsule_dir, d->preview,
-		    cfg->hostname, cfg->gemini_port);
-		if (cfg->gopher_port > 0)
+		    cfg->hostname, cfg->port[SURFACE_GEMINI]);
+		if (cfg->port[SURFACE_GOPHER] > 0)
 			printf("  gopher://%s:%d/\n", cfg->hostname,
-			    cfg->gopher_port);
+			    cfg->port[SURFACE_GOPHER]);
 		printf("Edits show at once; ^C stops.\n");
 		fflush(stdout);
 	}
 	for (i = 1; i < config_nhosts(cfg); i++)
 		log_info("serving gemini://%s:%d/ too (SNI)",
-		    cfg->hosts[i - 1].hostname, cfg->gemini_port);
+		    cfg->hosts[i - 1].hostname, cfg->port[SURFACE_GEMINI]);
 	uv_run(loop, UV_RUN_DEFAULT);
 	if ((rv = uv_loop_close(loop)) != 0)
 		log_warnx("main loop close: %s", uv_strerror(rv));
@@ -884,9 +884,9 @@ main(int argc, char *argv[])
 	}
 	/* The command line's ports over the file's (`make run PORT=`). */
 	if (gemini_port != -1)
-		d.cfg.gemini_port = gemini_port;
+		d.cfg.port[SURFACE_GEMINI] = gemini_port;
 	if (gopher_port != -1)
-		d.cfg.gopher_port = gopher_port;
+		d.cfg.port[SURFACE_GOPHER] = gopher_port;
 	/* Syslog is connected now: later a chroot or sandbox hides it. */
 	if (!check && d.cfg.log_syslog) {
 		if (log_open_syslog(d.cfg.syslog_socket != NULL ?

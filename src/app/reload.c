@@ -138,13 +138,13 @@ keep_restart_only(struct config *c, const struct config *run)
 		for (i = 0; i < c->nbind; i++)
 			c->bind[i] = xstrdup(run->bind[i]);
 	}
-	if (c->gemini_port != run->gemini_port) {
+	if (c->port[SURFACE_GEMINI] != run->port[SURFACE_GEMINI]) {
 		restart_needed(c, "gemini_port");
-		c->gemini_port = run->gemini_port;
+		c->port[SURFACE_GEMINI] = run->port[SURFACE_GEMINI];
 	}
-	if (c->gopher_port != run->gopher_port) {
+	if (c->port[SURFACE_GOPHER] != run->port[SURFACE_GOPHER]) {
 		restart_needed(c, "gopher_port");
-		c->gopher_port = run->gopher_port;
+		c->port[SURFACE_GOPHER] = run->port[SURFACE_GOPHER];
 	}
 	if (c->workers != run->workers) {
 		restart_needed(c, "workers");

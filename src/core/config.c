@@ -86,6 +86,9 @@ struct loader {
 	void		*base;		/* what fields' offsets are into: c, or
 					   a struct config_host of "hosts" */
 	yaml_mark_t	*host_marks;	/* owned; hostname of each hosts item */
+	/* The top-level keys: fields[], then each surface's port keys. */
+	struct field	*top;		/* owned */
+	char		*surface_keys;	/* owned: their names */
 	char		*err;		/* "NAME:LINE:COL: ..." goes here */
 	size_t		 errlen;
 };
@@ -205,12 +208,6 @@ static const struct field fields[] = {
 	{ "hostname",		parse_host,	OFF(hostname),	1, 253 },
 	{ "bind",		parse_bind,	OFF(bind),	1,
 	    CONFIG_MAX_BIND },
-	{ "gemini_port",	parse_int,	OFF(gemini_port), 1, 65535 },
-	{ "gopher_port",	parse_int,	OFF(gopher_port), 0, 65535 },
-	{ "gopher_public_port",	parse_int,	OFF(gopher_public_port),
-	    0, 65535 },
-	{ "gemini_public_port",	parse_int,	OFF(gemini_public_port),
-	    0, 65535 },
 	{ "capsule",		parse_path,	OFF(capsule_dir), 1, PATH_MAX },
 	{ "certs",		parse_path,	OFF(cert_dir),	1, PATH_MAX },
 	{ "watch",		parse_bool,	OFF(watch),	0, 1 },
@@ -306,6 +303,15 @@ static const struct field fields[] = {
 };
 
 #define NFIELDS		(sizeof(fields) / sizeof(fields[0]))
+
+/*
+ * Each surface's keys (core/surface.h), made from its name, so that a
+ * new surface needs no line here: "<name>_port" and "<name>_public_port",
+ * after fields[] in the loader's table of top-level keys (top_fields()).
+ */
+#define NSURFACE_FIELDS	(2 * SURFACE_N)
+#define NTOP_FIELDS	(NFIELDS + NSURFACE_FIELDS)
+#define SURFACE_KEY_MAX	32
 
 #define HOFF(m)		offsetof(struct config_host, m)
 
@@ -1795,15 +1801,74 @@ fail:
 	return -1;
 }
 
-static const struct field *
-field_find(const char *key)
+/* fields[] and then the surfaces' keys, into l->top. */
+static void
+top_fields(struct loader *l)
+{
+	struct field	*f;
+	size_t		 i;
+
+	char		*key;
+
+	l->top = xreallocarray(NULL, NTOP_FIELDS, sizeof(*l->top));
+	l->surface_keys = xmalloc(NSURFACE_FIELDS * SURFACE_KEY_MAX);
+	memcpy(l->top, fields, sizeof(fields));
+	for (i = 0; i < SURFACE_N; i++) {
+		f = &l->top[NFIELDS + 2 * i];
+		key = l->surface_keys + 2 * i * SURFACE_KEY_MAX;
+		snprintf(key, SURFACE_KEY_MAX, "%s_port", surfaces[i].name);
+		f->key = key;
+		f->parse = parse_int;
+		f->off = OFF(port) + i * sizeof(int);
+		f->min = surfaces[i].min_port;
+		f->max = 65535;
+		f[1] = f[0];
+		key += SURFACE_KEY_MAX;
+		snprintf(key, SURFACE_KEY_MAX, "%s_public_port",
+		    surfaces[i].name);
+		f[1].key = key;
+		f[1].off = OFF(public_port) + i * sizeof(int);
+		f[1].min = 0;
+	}
+}
+
+/* The index of key among the top-level keys. */
+static size_t
+field_find(const struct loader *l, const char *key)
 {
 	size_t	 i;
 
-	for (i = 0; i < NFIELDS; i++)
-		if (strcmp(fields[i].key, key) == 0)
-			return &fields[i];
-	return NULL;
+	for (i = 0; i < NTOP_FIELDS; i++)
+		if (strcmp(l->top[i].key, key) == 0)
+			return i;
+	abort();		/* a name of this file's own: never */
+}
+
+/*
+ * Two surfaces on one port: the later key of the two is wrong, or the
+ * one set when the other is a default.
+ */
+static int
+check_ports(struct loader *l, const yaml_mark_t *marks, const int *seen)
+{
+	const struct config	*c = l->c;
+	size_t			 i, k, a, b, at;
+
+	for (i = 0; i < SURFACE_N; i++)
+		for (k = i + 1; k < SURFACE_N; k++) {
+			if (c->port[i] == 0 || c->port[i] != c->port[k])
+				continue;
+			a = NFIELDS + 2 * i;
+			b = NFIELDS + 2 * k;
+			at = b;
+			if (!seen[b] || (seen[a] && marks[a].index >
+			    marks[b].index))
+				at = a;
+			return fail(l, marks[at], "%s: port %d is used by "
+			    "both %s and %s", l->top[at].key, c->port[i],
+			    surfaces[i].title, surfaces[k].title);
+		}
+	return 0;
 }
 
 /* Cross-field checks, pointing at the later of the keys involved. */
@@ -1811,26 +1876,16 @@ static int
 check_all(struct loader *l, const yaml_mark_t *marks, const int *seen)
 {
 	const struct config	*c = l->c;
-	size_t			 gem, gph, umin, umax;
+	size_t			 umin, umax;
 
-	gem = (size_t)(field_find("gemini_port") - fields);
-	gph = (size_t)(field_find("gopher_port") - fields);
-	if (c->gopher_port == c->gemini_port) {
-		size_t	 at = gph;
-
-		if (!seen[gph] || (seen[gem] && marks[gem].index >
-		    marks[gph].index))
-			at = gem;
-		return fail(l, marks[at],
-		    "%s: port %d is used by both Gemini and Gopher",
-		    fields[at].key, c->gemini_port);
-	}
+	if (check_ports(l, marks, seen) == -1)
+		return -1;
 	if (c->userdirs != NULL && c->chroot_dir != NULL)
-		return fail(l, marks[field_find("userdirs") - fields],
+		return fail(l, marks[field_find(l, "userdirs")],
 		    "userdirs: users' home directories are out of reach "
 		    "in the chroot %s; use one or the other", c->chroot_dir);
-	umin = (size_t)(field_find("userdirs_uid_min") - fields);
-	umax = (size_t)(field_find("userdirs_uid_max") - fields);
+	umin = field_find(l, "userdirs_uid_min");
+	umax = field_find(l, "userdirs_uid_max");
 	if (c->userdirs_uid_min > c->userdirs_uid_max)
 		return fail(l, marks[seen[umin] ? umin : umax],
 		    "userdirs_uid_min: %u is above userdirs_uid_max (%u)",
@@ -2136,11 +2191,12 @@ resolve_hosts(struct loader *l)
 static int
 parse_top(struct loader *l)
 {
-	yaml_mark_t	 marks[NFIELDS];
-	int		 seen[NFIELDS] = { 0 };
+	yaml_mark_t	 marks[NTOP_FIELDS];
+	int		 seen[NTOP_FIELDS] = { 0 };
 
 	memset(marks, 0, sizeof(marks));
-	if (parse_map(l, fields, NFIELDS, "", marks, seen) == -1 ||
+	top_fields(l);
+	if (parse_map(l, l->top, NTOP_FIELDS, "", marks, seen) == -1 ||
 	    resolve_hosts(l) == -1)
 		return -1;
 	return check_all(l, marks, seen);
@@ -2200,9 +2256,8 @@ defaults(struct config *c, const char *confdir)
 	c->bind = xreallocarray(NULL, c->nbind, sizeof(*c->bind));
 	c->bind[0] = xstrdup("127.0.0.1");
 	c->bind[1] = xstrdup("::1");
-	c->gemini_port = 1965;
-	c->gopher_port = 7070;
-	c->gopher_public_port = 0;
+	for (size_t i = 0; i < SURFACE_N; i++)
+		c->port[i] = surfaces[i].default_port;
 	c->capsule_dir = path_resolve(confdir, "../capsule");
 	c->cert_dir = path_resolve(confdir, "../certs");
 	c->watch = 1;
@@ -2321,6 +2376,8 @@ config_load_buffer(struct config *c, const char *name, const char *data,
 	rv = parse_stream(&l);
 	yaml_parser_delete(&l.parser);
 	free(l.host_marks);
+	free(l.top);
+	free(l.surface_keys);
 done:
 	free(confdir);
 	if (rv == -1)
@@ -2398,6 +2455,12 @@ config_redirect(const struct config *c, const char *path, int *status)
 	if (status != NULL)
 		*status = r->status;
 	return r->to;
+}
+
+int
+config_public_port(const struct config *c, enum surface s)
+{
+	return c->public_port[s] != 0 ? c->public_port[s] : c->port[s];
 }
 
 size_t

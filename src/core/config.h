@@ -15,6 +15,7 @@
 
 #include "core/log.h"
 #include "core/redirect.h"	/* struct config_redirect */
+#include "core/surface.h"
 
 /* Served at /robots.txt unless the file says otherwise: allow all. */
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
@@ -93,15 +94,15 @@ struct config {
 	char		*hostname;	/* public name, default "localhost" */
 	char		**bind;		/* addresses to listen on */
 	size_t		 nbind;		/* default: 127.0.0.1 and ::1 */
-	int		 gemini_port;	/* default 1965 */
-	int		 gopher_port;	/* default 7070; 0 turns Gopher off */
-	int		 gopher_public_port; /* port written in menus; 0 = gopher_port */
 	/*
-	 * Behind NAT or a port forward: the port clients use, written in
-	 * absolute links, feeds and redirects, and answered as our own;
-	 * 0 = gemini_port.
+	 * Each surface's port (core/surface.h), from its "<name>_port"
+	 * key: 0 turns it off (Gemini cannot be).  Behind NAT or a port
+	 * forward, "<name>_public_port" is the port clients use, written
+	 * in absolute links, menus, feeds and redirects and answered as
+	 * our own; 0: the port itself (config_public_port()).
 	 */
-	int		 gemini_public_port;
+	int		 port[SURFACE_N];
+	int		 public_port[SURFACE_N];
 
 	char		*capsule_dir;	/* absolute; default <confdir>/../capsule */
 	char		*cert_dir;	/* absolute; default <confdir>/../certs */
@@ -271,6 +272,9 @@ struct config {
  */
 const char	*config_redirect(const struct config *, const char *path,
 		    int *status);
+
+/* The port absolute URLs of surface s name: its public port, or its port. */
+int		 config_public_port(const struct config *, enum surface s);
 
 /* Hosts served: the top-level one and those of "hosts:". */
 size_t		 config_nhosts(const struct config *);

@@ -636,7 +636,7 @@ cgi_begin(struct conn *c, const struct gemini_request *req, size_t linelen,
 	cr.url = url;
 	cr.query = req->url.query;
 	cr.server_name = hc->hostname;
-	cr.server_port = hc->gemini_port;
+	cr.server_port = hc->port[SURFACE_GEMINI];
 	cr.remote_addr = c->addr;
 	cr.cert_hash = tlsconn_client_hash(c->tls);
 	cr.tls = &names;

@@ -68,8 +68,8 @@ settings_new(struct config *cfg, struct tls_server *tls)
 	for (i = 0; i < set->nhosts; i++) {
 		config_host_view(&set->cfg, i, &set->hosts[i]);
 		set->ghosts[i].hostname = set->hosts[i].hostname;
-		set->ghosts[i].port = set->cfg.gemini_port;
-		set->ghosts[i].public_port = set->cfg.gemini_public_port;
+		set->ghosts[i].port = set->cfg.port[SURFACE_GEMINI];
+		set->ghosts[i].public_port = set->cfg.public_port[SURFACE_GEMINI];
 	}
 	set->ubase = xcalloc(set->nusers + 1, sizeof(*set->ubase));
 	for (i = 0; i < set->nusers; i++) {

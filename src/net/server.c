@@ -203,12 +203,12 @@ server_bind(struct server *srv, struct gen *g)
 		gen_ref(g);
 		w->gen = g;
 		for (i = 0; i < cfg->nbind; i++) {
-			if (tls != NULL && cfg->gemini_port > 0 &&
-			    bind_one(w, cfg->bind[i], cfg->gemini_port,
+			if (tls != NULL && cfg->port[SURFACE_GEMINI] > 0 &&
+			    bind_one(w, cfg->bind[i], cfg->port[SURFACE_GEMINI],
 			    PROTO_GEMINI) == -1)
 				return -1;
-			if (cfg->gopher_port > 0 &&
-			    bind_one(w, cfg->bind[i], cfg->gopher_port,
+			if (cfg->port[SURFACE_GOPHER] > 0 &&
+			    bind_one(w, cfg->bind[i], cfg->port[SURFACE_GOPHER],
 			    PROTO_GOPHER) == -1)
 				return -1;
 		}

@@ -225,9 +225,9 @@ redirect(struct titan_upload *up, const char *path)
 	char			 port[16] = "";
 	int			 v6 = strchr(host, ':') != NULL;
 
-	if (gemini_public_port(&set->cfg) != GEMINI_DEFAULT_PORT)
+	if (config_public_port(&set->cfg, SURFACE_GEMINI) != GEMINI_DEFAULT_PORT)
 		snprintf(port, sizeof(port), ":%d",
-		    gemini_public_port(&set->cfg));
+		    config_public_port(&set->cfg, SURFACE_GEMINI));
 	up->status = 30;
 	snprintf(up->meta, sizeof(up->meta), "gemini://%s%s%s%s%s",
 	    v6 ? "[" : "", host, v6 ? "]" : "", port, path);

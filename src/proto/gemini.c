@@ -211,12 +211,6 @@ gemini_request_parse(const char *line, size_t len,
 }
 
 int
-gemini_public_port(const struct config *c)
-{
-	return c->gemini_public_port ? c->gemini_public_port : c->gemini_port;
-}
-
-int
 gemini_request_local(const struct gemini_request *req,
     const struct sockaddr *local)
 {

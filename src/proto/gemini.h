@@ -41,9 +41,6 @@ struct gemini_host {
 	int		 public_port;	/* also ours (gemini_public_port); 0 */
 };
 
-/* The port absolute gemini:// URLs name: gemini_public_port or the port. */
-int	 gemini_public_port(const struct config *c);
-
 struct gemini_request {
 	char		 line[GEMINI_URL_MAX + 1];	/* url_parse() edits */
 	struct url	 url;			/* points into line */

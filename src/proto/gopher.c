@@ -350,9 +350,3 @@ gopher_clean(struct buf *out, const char *s, size_t len)
 		buf_addc(out, s[i] == '\t' || s[i] == '\r' || s[i] == '\n' ?
 		    ' ' : s[i]);
 }
-
-int
-gopher_public_port(const struct config *c)
-{
-	return c->gopher_public_port ? c->gopher_public_port : c->gopher_port;
-}

@@ -119,10 +119,4 @@ void	 gopher_url_page(struct buf *out, const char *url);
  */
 void	 gopher_clean(struct buf *out, const char *s, size_t len);
 
-/*
- * The port Gopher menus and gopher:// URLs name: gopher_public_port
- * when set (behind a proxy or a port redirect), else gopher_port.
- */
-int	 gopher_public_port(const struct config *c);
-
 #endif

@@ -436,7 +436,7 @@ gopher_respond(const struct config *host, struct site *site,
 
 	memset(&gs, 0, sizeof(gs));
 	gs.host = host->hostname;
-	gs.port = gopher_public_port(host);
+	gs.port = config_public_port(host, SURFACE_GOPHER);
 	gs.admin = a != NULL && a->author != NULL ? a->author : host->author;
 	if (users != NULL && host->userdirs != NULL && len > 2 &&
 	    memchr(line, '~', len) != NULL)
@@ -461,7 +461,7 @@ gopher_respond(const struct config *host, struct site *site,
 	if (req.is_http) {
 		/* A web browser pointed at the Gopher port: tell the person. */
 		gopher_http_reply(&r->owned, host->hostname,
-		    gopher_public_port(host));
+		    config_public_port(host, SURFACE_GOPHER));
 		response_use_owned(r);
 		return 59;
 	}

@@ -184,8 +184,8 @@ static int
 public_port(const struct route *rt)
 {
 	if (rt->proto == PROTO_GEMINI)
-		return gemini_public_port(rt->cfg);
-	return gopher_public_port(rt->cfg);
+		return config_public_port(rt->cfg, SURFACE_GEMINI);
+	return config_public_port(rt->cfg, SURFACE_GOPHER);
 }
 
 /* Gopher text names our own pages by absolute gopher:// URLs. */
@@ -590,7 +590,7 @@ text_feed(const struct route *rt, enum text_kind k, size_t id,
     struct buf *out)
 {
 	const struct config	*c = rt->cfg;
-	struct atom_target	 t = { c->hostname, c->base, gemini_public_port(c),
+	struct atom_target	 t = { c->hostname, c->base, config_public_port(c, SURFACE_GEMINI),
 				    c->atom_full_content };
 
 	if (k == TEXT_SERIES_FEED)

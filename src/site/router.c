@@ -56,7 +56,7 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 
 	if (!layout_site_path(url))
 		return NULL;
-	port = gopher_public_port(cfg);
+	port = config_public_port(cfg, SURFACE_GOPHER);
 	/* With a mount, a path of the tree (or a user's) carries none. */
 	if (cfg->mount != NULL && !cfg->owned && !links_generated(a, url))
 		return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port,

@@ -332,11 +332,11 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 	pt.ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
 	pt.types = rt->cfg->types;
 	if (rt->proto == PROTO_GEMINI) {
-		pt.port = rt->cfg->gemini_port;
+		pt.port = rt->cfg->port[SURFACE_GEMINI];
 		page_emit_gemtext(p, &pt, out);
 		return;
 	}
-	pt.port = gopher_public_port(rt->cfg);
+	pt.port = config_public_port(rt->cfg, SURFACE_GOPHER);
 	page_emit_gophermap(p, &pt, out);
 	if (!whole && out->len >= 3)
 		out->len -= 3;		/* ".\r\n": the map goes on */
@@ -797,7 +797,7 @@ serve_gophermap(const struct route *rt, const struct tree *t, int dfd,
 	}
 	dir = xasprintf("%s%s", t->base != NULL ? t->base : "", urlpath);
 	env.host = rt->cfg->hostname;
-	env.port = gopher_public_port(rt->cfg);
+	env.port = config_public_port(rt->cfg, SURFACE_GOPHER);
 	env.dir = dir;
 	env.include = map_include;
 	env.listing = map_listing;

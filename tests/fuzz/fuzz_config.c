@@ -59,9 +59,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		return 0;
 	}
 	if (c.hostname == NULL || c.hostname[0] == '\0' || c.nbind == 0 ||
-	    c.gemini_port < 1 || c.gemini_port > 65535 ||
-	    c.gopher_port < 0 || c.gopher_port > 65535 ||
-	    c.gopher_port == c.gemini_port ||
+	    c.port[SURFACE_GEMINI] < 1 || c.port[SURFACE_GEMINI] > 65535 ||
+	    c.port[SURFACE_GOPHER] < 0 || c.port[SURFACE_GOPHER] > 65535 ||
+	    c.port[SURFACE_GOPHER] == c.port[SURFACE_GEMINI] ||
 	    !is_normal(c.capsule_dir) || !is_normal(c.cert_dir) ||
 	    (c.log_file != NULL && !is_normal(c.log_file)) ||
 	    c.workers < 0 || c.workers > 256 ||

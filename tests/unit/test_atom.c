@@ -374,8 +374,8 @@ capsule(char *top, struct config *cfg)
 	cfg->author = "Alice";
 	cfg->lang = "en";
 	cfg->hostname = "h";
-	cfg->gemini_port = 1966;
-	cfg->gopher_port = 70;
+	cfg->port[SURFACE_GEMINI] = 1966;
+	cfg->port[SURFACE_GOPHER] = 70;
 	return archive_load(cfg);
 }
 
@@ -413,7 +413,7 @@ test_site(void)
 		cfg.atom_full_content = full;
 		cfg.base = full ? "/~me" : NULL;
 		t = (struct atom_target){ cfg.hostname, cfg.base,
-		    cfg.gemini_port, full };
+		    cfg.port[SURFACE_GEMINI], full };
 		s = site_new(a, 0);
 
 		atom_site(&b, a, &t);

@@ -77,9 +77,9 @@ check_defaults(const struct config *c, const char *top, const char *what)
 		STR_EQ(c->bind[0], "127.0.0.1", what);
 		STR_EQ(c->bind[1], "::1", what);
 	}
-	INT_EQ(c->gemini_port, 1965, what);
-	INT_EQ(c->gopher_port, 7070, what);
-	INT_EQ(c->gopher_public_port, 0, what);
+	INT_EQ(c->port[SURFACE_GEMINI], 1965, what);
+	INT_EQ(c->port[SURFACE_GOPHER], 7070, what);
+	INT_EQ(c->public_port[SURFACE_GOPHER], 0, what);
 	STR_EQ(c->capsule_dir, capsule, what);
 	STR_EQ(c->cert_dir, certs, what);
 	INT_EQ(c->workers, 0, what);
@@ -177,9 +177,9 @@ test_full(void)
 		STR_EQ(c.bind[1], "::", "bind 1");
 		STR_EQ(c.bind[2], "192.0.2.7", "bind 2");
 	}
-	INT_EQ(c.gemini_port, 11965, "gemini_port");
-	INT_EQ(c.gopher_port, 70, "gopher_port");
-	INT_EQ(c.gopher_public_port, 7000, "gopher_public_port");
+	INT_EQ(c.port[SURFACE_GEMINI], 11965, "gemini_port");
+	INT_EQ(c.port[SURFACE_GOPHER], 70, "gopher_port");
+	INT_EQ(c.public_port[SURFACE_GOPHER], 7000, "gopher_public_port");
 	STR_EQ(c.capsule_dir, "/srv/gemini/capsule", "absolute normalised");
 	want = xasprintf("%s/etc/keys", tmp);
 	STR_EQ(c.cert_dir, want, "relative certs");
@@ -215,7 +215,7 @@ test_full(void)
 	STR_EQ(c.site_subtitle, NULL, "empty subtitle");
 	INT_EQ(c.request_timeout_ms, 7000, "7s");
 	INT_EQ(c.idle_timeout_ms, 1, "1 ms");
-	INT_EQ(c.gopher_port, 0, "gopher off");
+	INT_EQ(c.port[SURFACE_GOPHER], 0, "gopher off");
 	config_free(&c);
 
 	expect_ok(&c, "log: \"-\"\nrequest_timeout: .25\nidle_timeout: 86400\n"
@@ -229,7 +229,7 @@ test_full(void)
 
 	expect_ok(&c, "log:\ngemini_port: \"1965\"\nworkers: 256\n");
 	STR_EQ(c.log_file, NULL, "log: null");
-	INT_EQ(c.gemini_port, 1965, "quoted number");
+	INT_EQ(c.port[SURFACE_GEMINI], 1965, "quoted number");
 	INT_EQ(c.workers, 256, "workers max");
 	config_free(&c);
 }
@@ -1252,7 +1252,7 @@ test_hosts(void)
 	STR_EQ(v.site_subtitle, "Notes", "view 1 subtitle");
 	STR_EQ(v.author, "Bea", "view 1 author");
 	STR_EQ(v.lang, "de", "view 1 lang");
-	INT_EQ(v.gemini_port, c.gemini_port, "view 1 shares the rest");
+	INT_EQ(v.port[SURFACE_GEMINI], c.port[SURFACE_GEMINI], "view 1 shares the rest");
 	config_host_view(&c, 2, &v);
 	STR_EQ(v.hostname, "third.example", "view 2 name");
 	STR_EQ(v.site_title, "First Site", "view 2: the top-level title");

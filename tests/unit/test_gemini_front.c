@@ -160,8 +160,8 @@ main(void)
 		hosts[i].site_title = "Site";
 		hosts[i].lang = "en";
 		hosts[i].hostname = (char *)ghosts[i].hostname;
-		hosts[i].gemini_port = 1965;
-		hosts[i].gopher_port = 70;
+		hosts[i].port[SURFACE_GEMINI] = 1965;
+		hosts[i].port[SURFACE_GOPHER] = 70;
 	}
 	hosts[1].cgi = "cgi-bin";
 	hosts[0].titan_writers = writers;

@@ -378,7 +378,7 @@ test_respond(void)
 
 	memset(&host, 0, sizeof(host));
 	host.hostname = "example.org";
-	host.gopher_port = 7070;
+	host.port[SURFACE_GOPHER] = 7070;
 
 	response_init(&r);
 	INT_EQ(gopher_respond(&host, NULL, NULL, "/a\0b", 4, &r), 59, "NUL: 59");
@@ -397,7 +397,7 @@ test_respond(void)
 	STR_EQ(line, "GET /x HTTP/1.1", "the caller's line stays whole");
 	response_free(&r);
 
-	host.gopher_public_port = 70;
+	host.public_port[SURFACE_GOPHER] = 70;
 	response_init(&r);
 	INT_EQ(gopher_respond(&host, NULL, NULL, "GET / HTTP/1.0", 14, &r), 59,
 	    "HTTP, public port: 59");

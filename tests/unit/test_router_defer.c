@@ -63,8 +63,8 @@ load(void)
 	cfg.site_title = "Site";
 	cfg.lang = "en";
 	cfg.hostname = "localhost";
-	cfg.gemini_port = 1965;
-	cfg.gopher_port = 70;
+	cfg.port[SURFACE_GEMINI] = 1965;
+	cfg.port[SURFACE_GOPHER] = 70;
 	return archive_load(&cfg);
 }
 

@@ -93,8 +93,8 @@ setup(void)
 	host.site_title = "Host";
 	host.lang = "en";
 	host.hostname = "localhost";
-	host.gemini_port = 1965;
-	host.gopher_port = 70;
+	host.port[SURFACE_GEMINI] = 1965;
+	host.port[SURFACE_GOPHER] = 70;
 	host.listings = 1;
 	host.latest_posts = 10;
 	host.userdirs = "public_gemini";

@@ -137,8 +137,8 @@ main(int argc, char **argv)
 	cfg.site_title = "Site";
 	cfg.lang = "en";
 	cfg.hostname = "localhost";
-	cfg.gemini_port = 1965;
-	cfg.gopher_port = 70;
+	cfg.port[SURFACE_GEMINI] = 1965;
+	cfg.port[SURFACE_GOPHER] = 70;
 	log_open(NULL, LOG_LEVEL_WARN);
 	arch = archive_load(&cfg);
 	if (arch == NULL) {

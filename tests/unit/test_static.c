@@ -43,8 +43,8 @@ config_init(struct config *c, const char *dir)
 	c->site_title = "Site";
 	c->lang = "en";
 	c->hostname = "localhost";
-	c->gemini_port = 1965;
-	c->gopher_port = 70;
+	c->port[SURFACE_GEMINI] = 1965;
+	c->port[SURFACE_GOPHER] = 70;
 	c->watch = 1;
 	c->file_cache_max = 256 << 10;
 	c->follow_symlinks = CONFIG_LINKS_INSIDE;

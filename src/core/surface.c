@@ -1,0 +1,10 @@
+/*
+ * surface.c -- the surfaces a capsule is served on (surface.h).
+ */
+#include "core/surface.h"
+
+const struct surface_info surfaces[SURFACE_N] = {
+	[SURFACE_GEMINI] = { "gemini", "Gemini", 1965, 1, 1, FORMAT_GEMTEXT,
+	    SURFACE_CERTS | SURFACE_UPLOADS | SURFACE_APPS | SURFACE_INPUT },
+	[SURFACE_GOPHER] = { "gopher", "Gopher", 7070, 0, 0, FORMAT_GOPHER, 0 },
+};
