@@ -434,12 +434,19 @@ resolve_in(struct resource *res, const struct config *cfg, struct site *site,
 		return;
 	}
 	res->base = cfg->base;
-	if (cfg->owned && static_plain(site->a)) {
-		/* A user capsule without the layout: a tree, all of it. */
+	res->redirects = !cfg->owned;
+	if (static_plain(site->a) && (cfg->owned || cfg->root != NULL)) {
+		/*
+		 * A capsule without the layout (no index.md, posts or pages)
+		 * and a tree: the tree, all of it, without a generated page
+		 * (a user's plain capsule; a host that only serves files).
+		 */
+		if (!cfg->owned)
+			res->base = NULL;
 		res_tree(res, STATIC_ROOT, path);
+		res->robots = !cfg->owned && strcmp(path, "/robots.txt") == 0;
 		return;
 	}
-	res->redirects = 1;
 	if (cfg->mount == NULL || cfg->owned) {
 		resolve_generated(res, req, path, r);
 		/* Generated pages win; the static tree has what they leave. */

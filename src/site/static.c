@@ -98,6 +98,7 @@ root_tree(const struct route *rt, struct tree *t)
 		t->dir = "";
 		t->watched = 0;
 	} else if (c->root != NULL && !c->owned) {
+		/* A host with only a tree has it at "/", mount or not. */
 		t->dir = c->root;
 		t->watched = strcmp(c->root, "files") == 0;
 	} else
@@ -112,8 +113,9 @@ root_tree(const struct route *rt, struct tree *t)
 int
 static_plain(const struct archive *a)
 {
-	return a->index_src == NULL && a->nposts == 0 && a->ndocs == 0 &&
-	    a->nseries == 0 && a->ndrafts == 0;
+	return a->index_src == NULL && a->nposts + a->nunlisted == 0 &&
+	    a->ndocs + a->nunlisted_docs == 0 && a->nseries == 0 &&
+	    a->ndrafts == 0;
 }
 
 /*
@@ -1045,7 +1047,8 @@ static_conflicts(const struct config *c, const struct archive *a)
 	size_t		 n = 0;
 	int		 fd;
 
-	if (c->root == NULL || c->owned ||
+	/* A host with only a tree has no generated page to shadow it. */
+	if (c->root == NULL || c->owned || static_plain(a) ||
 	    (fd = archive_files_open(a, c->root, c->follow_symlinks, true,
 	    &st, &kind)) == -1)
 		return 0;

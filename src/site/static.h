@@ -56,7 +56,8 @@ char	*static_bundle_ident(const struct post *p, const char *name);
 size_t	 static_conflicts(const struct config *c, const struct archive *a);
 /*
  * Has the archive none of the capsule layout (index.md, posts, pages,
- * series, drafts)?  A user capsule that has none is a static tree.
+ * series, drafts)?  A user capsule that has none is a static tree, and
+ * so is a host's with a "root": its tree alone, no generated page.
  */
 int	 static_plain(const struct archive *a);
 /*

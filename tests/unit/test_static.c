@@ -32,7 +32,7 @@
 #include "site/site.h"
 #include "site/static.h"
 
-static char		 top[64], plain[64];
+static char		 top[64], plain[64], treeonly[64];
 static struct config	 cfg;
 
 static void
@@ -406,6 +406,50 @@ test_plain(void)
 }
 
 /*
+ * A host whose capsule has no layout (no index.md, posts or pages) and a
+ * "root" serves its tree alone: "/" is the tree's, no generated page
+ * (no gemlog, feed, search or archive, no "Site" title), mount or not.
+ */
+static void
+test_tree_only(void)
+{
+	struct config	 tc;
+	struct archive	*a;
+	struct site	*s;
+
+	test_put(treeonly, "site/index.gmi", "# Tree home\n");
+	test_put(treeonly, "site/x/y.gmi", "# Why\n");
+	test_put(treeonly, "site/robots.txt", "User-agent: *\nDisallow: /x/\n");
+	config_init(&tc, treeonly);
+	tc.root = "site";
+	tc.robots = "User-agent: *\nDisallow:\n";
+	if ((a = archive_load(&tc)) == NULL) {
+		OK(0, "archive_load");
+		return;
+	}
+	OK(static_plain(a), "no layout");
+	INT_EQ((long long)static_conflicts(&tc, a), 0,
+	    "no generated page shadows the tree");
+	s = site_new(a, 0);
+	expect(&tc, s, SURFACE_GEMINI, "/", 20, "# Tree home");
+	without(&tc, s, SURFACE_GEMINI, "/", "Site");
+	expect(&tc, s, SURFACE_GEMINI, "/x/", 20, "=> /x/y.gmi Why");
+	expect(&tc, s, SURFACE_GEMINI, "/gemlog/", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/atom.xml", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/posts/", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/search", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/robots.txt", 20, "Disallow: /x/");
+	expect(&tc, s, SURFACE_GOPHER, "/", 20, "0Tree home\t/index.gmi\t");
+	tc.mount = "/gemlog";
+	tc.base = tc.mount;
+	expect(&tc, s, SURFACE_GEMINI, "/", 20, "# Tree home");
+	expect(&tc, s, SURFACE_GEMINI, "/gemlog/", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/x", 31, "/x/");
+	site_unref(s);
+	archive_unref(a);
+}
+
+/*
  * A user's Gopher+ attributes are the user's, not the operator's; a
  * user of a long name is reached as listed.
  */
@@ -528,6 +572,7 @@ static const struct harness_test tests[] = {
 	NAMED("gophermap"),
 	NAMED("sort"),
 	NAMED("plain"),
+	NAMED("tree_only"),
 	NAMED("users"),
 };
 
@@ -540,7 +585,9 @@ main(int argc, char **argv)
 	log_set_level(LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-static-XXXXXX");
 	snprintf(plain, sizeof(plain), "/tmp/capsuled-plain-XXXXXX");
-	if (mkdtemp(top) == NULL || mkdtemp(plain) == NULL) {
+	snprintf(treeonly, sizeof(treeonly), "/tmp/capsuled-tree-XXXXXX");
+	if (mkdtemp(top) == NULL || mkdtemp(plain) == NULL ||
+	    mkdtemp(treeonly) == NULL) {
 		perror("mkdtemp");
 		return 2;
 	}
@@ -558,9 +605,11 @@ main(int argc, char **argv)
 	RUN("gophermap", test_gophermap(a));
 	RUN("sort", test_sort(a));
 	RUN("plain", test_plain());
+	RUN("tree_only", test_tree_only());
 	RUN("users", test_users(a));
 	archive_unref(a);
 	test_rm_tree(top);
 	test_rm_tree(plain);
+	test_rm_tree(treeonly);
 	return harness_done();
 }
