@@ -143,6 +143,23 @@ res_redirect(struct resource *res, struct response *r, const char *to)
 	response_redirect(&res->rt, to, r);
 }
 
+/*
+ * Is file (named inside the capsule) in the CGI directory?  Its programs
+ * are run, never served as files, whatever tree would reach them (a
+ * "root" or "cgi: files"): their source may hold secrets.
+ */
+static int
+in_cgi(const struct config *cfg, const char *file)
+{
+	size_t	 n;
+
+	if (cfg->cgi == NULL || file == NULL)
+		return 0;
+	n = strlen(cfg->cgi);
+	return strncmp(file, cfg->cgi, n) == 0 && (file[n] == '\0' ||
+	    file[n] == '/');
+}
+
 /* The path in tree w of res's site, named inside the capsule. */
 static void
 res_tree(struct resource *res, enum static_which w, const char *path)
@@ -153,6 +170,8 @@ res_tree(struct resource *res, enum static_which w, const char *path)
 	free(res->file);
 	res->file = static_ident(&res->rt, w, path);
 	res->id.file = res->file;
+	if (in_cgi(res->rt.cfg, res->file))
+		res->kind = RES_NOTHING;
 }
 
 /*

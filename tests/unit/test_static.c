@@ -406,6 +406,30 @@ test_plain(void)
 }
 
 /*
+ * The CGI directory's files are programs, run and never served, even
+ * when a tree reaches them (a configuration config.c would refuse, made
+ * here by hand): 51 over both protocols, and the generated pages stay.
+ */
+static void
+test_cgi_dir(struct archive *a)
+{
+	struct site	*s = site_new(a, 0);
+	struct config	 cc;
+
+	config_init(&cc, top);
+	cc.root = "site";
+	cc.cgi = "site";
+	expect(&cc, s, SURFACE_GEMINI, "/hello.gmi", 51, NULL);
+	expect(&cc, s, SURFACE_GOPHER, "/hello.gmi", 51, NULL);
+	expect(&cc, s, SURFACE_GEMINI, "/notes/", 51, NULL);
+	expect(&cc, s, SURFACE_GEMINI, "/posts/hello", 20, "A post.");
+	cc.root = NULL;
+	cc.cgi = "files";		/* Gopher: no programs, no files */
+	expect(&cc, s, SURFACE_GOPHER, "/files/", 51, NULL);
+	site_unref(s);
+}
+
+/*
  * A host whose capsule has no layout (no index.md, posts or pages) and a
  * "root" serves its tree alone: "/" is the tree's, no generated page
  * (no gemlog, feed, search or archive, no "Site" title), mount or not.
@@ -571,6 +595,7 @@ static const struct harness_test tests[] = {
 	NAMED("mount"),
 	NAMED("gophermap"),
 	NAMED("sort"),
+	NAMED("cgi_dir"),
 	NAMED("plain"),
 	NAMED("tree_only"),
 	NAMED("users"),
@@ -604,6 +629,7 @@ main(int argc, char **argv)
 	RUN("mount", test_mount(a));
 	RUN("gophermap", test_gophermap(a));
 	RUN("sort", test_sort(a));
+	RUN("cgi_dir", test_cgi_dir(a));
 	RUN("plain", test_plain());
 	RUN("tree_only", test_tree_only());
 	RUN("users", test_users(a));
