@@ -43,6 +43,7 @@
 #include "net/server.h"
 #include "net/ticket.h"
 #include "net/tlsconn.h"
+#include "site/access.h"
 #include "site/site.h"
 #include "site/static.h"
 
@@ -259,16 +260,25 @@ served(const struct settings *oldset, struct site *const *old,
 
 /*
  * reload_site(), with w, the watch of h's capsule (or NULL), asked which
- * files are being written: those keep the version prev has.
+ * files are being written: those keep the version prev has; and host
+ * (h itself, or the host of a user capsule) asked which posts and
+ * pages its access rules guard: those are in no list (site/access.h).
  */
 static struct site *
-load_site(const struct config *h, const struct site *prev, struct watch *w)
+load_site(const struct config *host, const struct config *h,
+    const struct site *prev, struct watch *w)
 {
-	struct archive	*a;
-	struct site	*s;
+	struct access_view	 view = { host, h };
+	struct archive_hooks	 hooks = { NULL, NULL, access_unlisted, &view };
+	struct archive		*a;
+	struct site		*s;
 
-	if ((a = archive_reload_held(h, prev != NULL ? prev->a : NULL,
-	    w != NULL ? watch_held : NULL, w)) == NULL)
+	if (w != NULL) {
+		hooks.held = watch_held;
+		hooks.held_arg = w;
+	}
+	if ((a = archive_reload_hooked(h, prev != NULL ? prev->a : NULL,
+	    &hooks)) == NULL)
 		return NULL;
 	links_check(a);
 	static_conflicts(h, a);
@@ -284,7 +294,7 @@ load_site(const struct config *h, const struct site *prev, struct watch *w)
 struct site *
 reload_site(const struct config *h, const struct site *prev)
 {
-	return load_site(h, prev, NULL);
+	return load_site(h, h, prev, NULL);
 }
 
 void
@@ -297,6 +307,13 @@ reload_sites_free(struct site **sites, size_t n)
 	for (i = 0; i < n; i++)
 		site_unref(sites[i]);
 	free(sites);
+}
+
+/* The host whose rules apply to site i of set: its own, or host 0's. */
+static const struct config *
+host_of(const struct settings *set, size_t i)
+{
+	return &set->hosts[i < set->nhosts ? i : 0];
 }
 
 /* The index of capsule dir in caps (hint first), or n. */
@@ -349,8 +366,8 @@ load_one(size_t i, void *arg)
 	const struct archive	*a;
 	size_t			 n = j->set->nsites;
 
-	j->sites[i] = load_site(h, served(j->oldset, j->old, h, i),
-	    watch_of(j->r, h->capsule_dir, i));
+	j->sites[i] = load_site(host_of(j->set, i), h, served(j->oldset,
+	    j->old, h, i), watch_of(j->r, h->capsule_dir, i));
 	/* A reload is logged once published: built(). */
 	if (j->sites[i] == NULL || j->old != NULL)
 		return;
@@ -429,8 +446,8 @@ build_job(struct reload *r)
 		cp = r->jobcaps[j];
 		for (k = 0; k < cp->nhosts; k++) {
 			i = cp->hosts[k];
-			if ((s = load_site(&r->set->hosts[i], r->sites[i],
-			    cp->w)) == NULL) {
+			if ((s = load_site(host_of(r->set, i),
+			    &r->set->hosts[i], r->sites[i], cp->w)) == NULL) {
 				log_warnx("reload: %s: content not loaded; "
 				    "the old one stays",
 				    r->set->hosts[i].hostname);

@@ -165,7 +165,8 @@ address_index(struct archive *a)
 	struct archive_state	*st = archive_state(a);
 	size_t			 i;
 
-	for (i = 0; i < a->nposts; i++)
+	/* Unlisted posts had addresses too: access decides on them. */
+	for (i = 0; i < a->nposts + a->nunlisted; i++)
 		index_post(st, a->posts[i]);
 	settle(&st->addr_full);
 	settle(&st->addr_name);

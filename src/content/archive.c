@@ -63,6 +63,8 @@ struct archive_priv {
 	struct archive_state st;	/* records, shared with record.c */
 	archive_held_fn	 held;		/* while building, or NULL */
 	void		*held_arg;
+	archive_unlisted_fn unlisted;	/* while building, or NULL */
+	void		*unlisted_arg;
 	struct index	 post_slug;	/* slug -> post */
 	struct index	 post_file;	/* "2024-01-01-x.md" -> post */
 	struct index	 post_base;	/* "x" (no date, no .md) -> post */
@@ -96,6 +98,25 @@ archive_held(const struct archive *a, const char *rel, int ask)
 
 	return ap->held != NULL && ap->held(ap->held_arg, rel,
 	    (enum archive_ask)ask);
+}
+
+/*
+ * Is the post of that slug (LAYOUT_POST) or the page of that name
+ * (LAYOUT_PAGE) to be in no list?  The hook says, from its URL.
+ */
+static bool
+listed_not(const struct archive *a, enum layout_kind kind, const char *name)
+{
+	const struct archive_priv *ap = inner(a);
+	char		*url;
+	int		 no;
+
+	if (ap->unlisted == NULL)
+		return false;
+	url = layout_path(kind, name, NULL);
+	no = ap->unlisted(ap->unlisted_arg, url);
+	free(url);
+	return no != 0;
 }
 
 void
@@ -777,7 +798,7 @@ static void
 load_posts(struct archive *a, int dfd, int here)
 {
 	struct archive_priv	*ap = inner(a);
-	struct post		*p;
+	struct post		*p, **unlisted;
 	char			**names;
 	size_t			 n, i;
 	int			 pfd;
@@ -789,15 +810,24 @@ load_posts(struct archive *a, int dfd, int here)
 	index_init(&ap->post_base, n);
 	a->posts = xcalloc(n, sizeof(*a->posts));
 	a->drafts = xcalloc(n, sizeof(*a->drafts));
+	unlisted = xcalloc(n, sizeof(*unlisted));
 	for (i = 0; i < n; i++)
 		if ((p = load_post(a, pfd, names[i])) == NULL)
 			continue;
 		else if (p->draft)
 			a->drafts[a->ndrafts++] = p;
+		else if ((p->unlisted = listed_not(a, LAYOUT_POST, p->slug)))
+			unlisted[a->nunlisted++] = p;
 		else
 			a->posts[a->nposts++] = p;
 	if (a->nposts > 1)
 		qsort(a->posts, a->nposts, sizeof(*a->posts), cmp_post_new);
+	if (a->nunlisted > 1)
+		qsort(unlisted, a->nunlisted, sizeof(*unlisted), cmp_post_new);
+	/* After the listed ones, with ids after theirs (number()). */
+	memcpy(a->posts + a->nposts, unlisted, a->nunlisted *
+	    sizeof(*unlisted));
+	free(unlisted);
 	if (a->ndrafts > 1)
 		qsort(a->drafts, a->ndrafts, sizeof(*a->drafts), cmp_post_new);
 	util_free_strings(names, n);
@@ -811,7 +841,7 @@ static void
 load_pages(struct archive *a, int dfd)
 {
 	struct archive_file *f;
-	struct doc	*d;
+	struct doc	*d, **unlisted;
 	char		**names, *rel, *name;
 	size_t		 n, i;
 	int		 fd;
@@ -819,6 +849,7 @@ load_pages(struct archive *a, int dfd)
 	fd = dirscan_list(a, dfd, "pages", 0, &names, &n);
 	index_init(&inner(a)->doc_name, n);
 	a->docs = xcalloc(n, sizeof(*a->docs));
+	unlisted = xcalloc(n, sizeof(*unlisted));
 	for (i = 0; i < n; i++) {
 		rel = xasprintf("pages/%s", names[i]);
 		name = xstrndup(names[i], strlen(names[i]) - 3);
@@ -847,12 +878,20 @@ load_pages(struct archive *a, int dfd)
 		d->body_off = f->m.body_off;
 		d->links = f->links;
 		d->nlinks = f->nlinks;
-		a->docs[a->ndocs++] = d;
+		if ((d->unlisted = listed_not(a, LAYOUT_PAGE, d->name)))
+			unlisted[a->nunlisted_docs++] = d;
+		else
+			a->docs[a->ndocs++] = d;
 		index_put(&inner(a)->doc_name, d->name, d);
 	}
 	/* Sorted by name already: dirscan_list() sorts "x.md" the same way. */
 	if (a->ndocs > 1)
 		qsort(a->docs, a->ndocs, sizeof(*a->docs), cmp_doc);
+	if (a->nunlisted_docs > 1)
+		qsort(unlisted, a->nunlisted_docs, sizeof(*unlisted), cmp_doc);
+	memcpy(a->docs + a->ndocs, unlisted, a->nunlisted_docs *
+	    sizeof(*unlisted));
+	free(unlisted);
 	util_free_strings(names, n);
 	if (fd != -1)
 		close(fd);
@@ -866,7 +905,7 @@ number(struct archive *a)
 {
 	size_t	 i;
 
-	for (i = 0; i < a->nposts; i++)
+	for (i = 0; i < a->nposts + a->nunlisted; i++)
 		a->posts[i]->id = i;
 	for (i = 0; i < a->ndrafts; i++)
 		a->drafts[i]->id = i;
@@ -874,7 +913,7 @@ number(struct archive *a)
 		a->series[i]->id = i;
 	for (i = 0; i < a->ntags; i++)
 		a->tags[i]->id = i;
-	for (i = 0; i < a->ndocs; i++)
+	for (i = 0; i < a->ndocs + a->nunlisted_docs; i++)
 		a->docs[i]->id = i;
 }
 
@@ -893,6 +932,15 @@ archive_reload(const struct config *c, const struct archive *prev)
 struct archive *
 archive_reload_held(const struct config *c, const struct archive *prev,
     archive_held_fn held, void *held_arg)
+{
+	struct archive_hooks	 h = { held, held_arg, NULL, NULL };
+
+	return archive_reload_hooked(c, prev, &h);
+}
+
+struct archive *
+archive_reload_hooked(const struct config *c, const struct archive *prev,
+    const struct archive_hooks *h)
 {
 	struct archive_priv	*ap;
 	struct archive		*a;
@@ -946,8 +994,12 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 	/* Another capsule shares nothing with this one. */
 	if (prev != NULL && strcmp(prev->dir, a->dir) == 0)
 		ap->st.prev = prev;
-	ap->held = held;
-	ap->held_arg = held_arg;
+	if (h != NULL) {
+		ap->held = h->held;
+		ap->held_arg = h->held_arg;
+		ap->unlisted = h->unlisted;
+		ap->unlisted_arg = h->unlisted_arg;
+	}
 
 	load_index(a, dfd, c);
 
@@ -974,6 +1026,7 @@ archive_reload_held(const struct config *c, const struct archive *prev,
 		    ap->st.files[i]);
 	ap->st.prev = NULL;
 	ap->held = NULL;
+	ap->unlisted = NULL;
 	return a;
 }
 
@@ -1033,7 +1086,7 @@ archive_unref(struct archive *a)
 	if (a == NULL || atomic_fetch_sub(&a->refs, 1) != 1)
 		return;
 	ap = inner(a);
-	for (i = 0; i < a->nposts; i++)
+	for (i = 0; i < a->nposts + a->nunlisted; i++)
 		post_free(a->posts[i]);
 	for (i = 0; i < a->ndrafts; i++)
 		post_free(a->drafts[i]);
@@ -1045,7 +1098,7 @@ archive_unref(struct archive *a)
 	for (i = 0; i < a->ntags; i++)
 		tag_free(a->tags[i]);
 	free(a->tags);
-	for (i = 0; i < a->ndocs; i++)
+	for (i = 0; i < a->ndocs + a->nunlisted_docs; i++)
 		doc_free(a->docs[i]);
 	free(a->docs);
 	for (i = 0; i < a->nlink_aliases; i++)

@@ -63,6 +63,7 @@ struct post {
 	char		*author;	/* or NULL: the site's */
 	bool		 featured;
 	bool		 draft;		/* in a->drafts, never in a->posts */
+	bool		 unlisted;	/* in no list: see struct archive */
 	bool		 gemtext;	/* the body is gemtext (a .gmi file),
 					   not Markdown */
 	bool		 bundle;	/* path is "posts/<folder>/index.md"
@@ -117,6 +118,7 @@ struct doc {
 	size_t		 body_off;
 	const struct scan_link *links;	/* as a post's; borrowed */
 	size_t		 nlinks;
+	bool		 unlisted;	/* in no list: see struct archive */
 };
 
 struct archive {
@@ -140,6 +142,16 @@ struct archive {
 	size_t		 ntags;
 	struct doc	**docs;		/* pages/, by name; owned */
 	size_t		 ndocs;
+	/*
+	 * Posts and pages an access rule guards (archive_unlisted_fn):
+	 * found by their slug or name and served to whoever may read
+	 * them, but in no list, feed, tag, series, search or menu, like
+	 * drafts.  They follow the listed ones in the same arrays, with
+	 * ids after theirs: posts[nposts..nposts + nunlisted), docs[ndocs..
+	 * ndocs + nunlisted_docs).
+	 */
+	size_t		 nunlisted;
+	size_t		 nunlisted_docs;
 	/*
 	 * Posts with "draft: true", newest first; owned.  In no index,
 	 * list, feed, tag, series or search: only /drafts/ (authorised
@@ -234,6 +246,22 @@ typedef int	(*archive_held_fn)(void *arg, const char *rel,
 struct archive	*archive_reload_held(const struct config *c,
 		    const struct archive *prev, archive_held_fn held,
 		    void *arg);
+/*
+ * Is the post or page at the site path url ("/posts/<slug>", "/<page>")
+ * to be kept out of every list of the snapshot?  The server's access
+ * rules say (site/access.h); the archive only obeys.
+ */
+typedef int	(*archive_unlisted_fn)(void *arg, const char *url);
+/* How a snapshot is loaded: archive_reload_held()'s held, and more. */
+struct archive_hooks {
+	archive_held_fn	 held;		/* NULL: nothing is held */
+	void		*held_arg;
+	archive_unlisted_fn unlisted;	/* NULL: everything is listed */
+	void		*unlisted_arg;
+};
+/* archive_reload_held() with every hook: h may be NULL (none). */
+struct archive	*archive_reload_hooked(const struct config *c,
+		    const struct archive *prev, const struct archive_hooks *h);
 void		 archive_ref(struct archive *);
 void		 archive_unref(struct archive *);	/* frees at zero */
 

@@ -927,10 +927,10 @@ links_check(struct archive *a)
 	unsigned	 found = 0;
 	size_t		 i;
 
-	for (i = 0; i < a->nposts; i++)
+	for (i = 0; i < a->nposts + a->nunlisted; i++)
 		found += check_file(a, a->posts[i]->path, a->posts[i]->file,
 		    a->posts[i]->links, a->posts[i]->nlinks);
-	for (i = 0; i < a->ndocs; i++)
+	for (i = 0; i < a->ndocs + a->nunlisted_docs; i++)
 		found += check_file(a, a->docs[i]->path, a->docs[i]->file,
 		    a->docs[i]->links, a->docs[i]->nlinks);
 	a->nwarnings += found;

@@ -8,3 +8,15 @@ const struct surface_info surfaces[SURFACE_N] = {
 	    SURFACE_CERTS | SURFACE_UPLOADS | SURFACE_APPS | SURFACE_INPUT },
 	[SURFACE_GOPHER] = { "gopher", "Gopher", 7070, 0, 0, FORMAT_GOPHER, 0 },
 };
+
+int
+format_menus(enum format f)
+{
+	switch (f) {
+	case FORMAT_GEMTEXT:
+		return 0;
+	case FORMAT_GOPHER:
+		break;
+	}
+	return 1;
+}

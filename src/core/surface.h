@@ -48,4 +48,11 @@ struct surface_info {
 
 extern const struct surface_info surfaces[SURFACE_N];
 
+/*
+ * Does format f have menus of its own beside its documents (Gopher's
+ * type 1: a post's menu, a directory's gophermap)?  Gemtext's pages are
+ * both.
+ */
+int	 format_menus(enum format f);
+
 #endif

@@ -39,15 +39,13 @@
 #include "proto/gemini.h"
 #include "proto/gopher.h"
 #include "proto/proxy.h"
-#include "site/gemini_front.h"
-#include "site/gopher_front.h"
+#include "site/fronts.h"
 #include "site/router.h"
 #include "site/site.h"
 #include "site/zone.h"
 
-/* The request buffer: a Gemini or a Gopher request line with its CRLF. */
-#define CONN_REQ_MAX	(GEMINI_REQUEST_MAX > GOPHER_REQUEST_MAX ? \
-			    GEMINI_REQUEST_MAX : GOPHER_REQUEST_MAX)
+/* The request buffer: any surface's request line with its end. */
+#define CONN_REQ_MAX	FRONT_REQUEST_MAX
 #define CONN_FILE_CHUNK	(64 * 1024)
 #define CONN_QUEUE_HIGH	(256 * 1024)	/* stop reading the file above */
 
@@ -84,7 +82,8 @@ struct conn {
 	int		 reading_file;	/* fsreq in flight */
 	int		 rendering;	/* work in flight */
 	enum conn_state	 state;
-	enum proto	 proto;
+	enum surface	 surface;	/* what the client came by */
+	const struct front *front;	/* its front end: fronts[surface] */
 	struct worker	*w;		/* borrowed */
 	struct tlsconn	*tls;		/* owned; NULL for Gopher, and for
 					   Gemini until the first byte */
@@ -158,7 +157,7 @@ conn_free(struct conn *c)
 	/* A status is only ever set once a request has arrived: c->ex. */
 	if (c->status != 0 && conf(c)->access_log) {
 		log_access_as(conf(c)->log_format, c->peer,
-		    c->proto == PROTO_GEMINI ? "gemini" : "gopher",
+		    surfaces[c->surface].name,
 		    c->ex->req, c->reqlen, c->status,
 		    (unsigned long long)c->bytes,
 		    (unsigned long long)((uv_hrtime() - c->t_start) / 1000));
@@ -449,19 +448,16 @@ send_response(struct conn *c, const char *header, size_t hlen)
 		finish_response(c);
 }
 
-/* A Gemini answer with no body: status and META, logged as status. */
+static void	answer_now(struct conn *);
+
+/* An answer with no body: status and META, logged as status. */
 static void
 send_status(struct conn *c, int status, const char *meta)
 {
-	char	 header[GEMINI_HEADER_MAX + 1];
-	size_t	 hlen;
-
 	response_status(&c->ex->resp, status, "%s", meta);
-	c->status = status;
-	hlen = gemini_header(header, sizeof(header), status, meta);
 	c->ex->resp.body = NULL;
 	c->ex->resp.bodylen = 0;
-	send_response(c, header, hlen);
+	answer_now(c);
 }
 
 /* The request is here: answer it from the newest generation. */
@@ -696,27 +692,16 @@ cert_by_ca(void *ctx, size_t zone)
 	return tlsconn_client_by_ca(c->tls, zone);
 }
 
-/*
- * Send c->ex->resp, with its Gemini header; it is complete.  (Gopher's
- * c->status is gopher_respond()'s.)
- */
+/* Send c->ex->resp, with its surface's header; it is complete. */
 static void
 answer_now(struct conn *c)
 {
 	struct response	*r = &c->ex->resp;
 	char		 header[GEMINI_HEADER_MAX + 1];
-	size_t		 hlen = 0;
+	size_t		 hlen;
 
-	if (c->proto == PROTO_GEMINI) {
-		c->status = r->status;
-		hlen = gemini_header(header, sizeof(header), r->status,
-		    r->meta);
-		if (r->status / 10 != 2) {
-			/* Only 2x has a body (Gemini spec). */
-			r->body = NULL;
-			r->bodylen = 0;
-		}
-	}
+	hlen = c->front->header(r, header, sizeof(header));
+	c->status = r->status;
 	send_response(c, header, hlen);
 }
 
@@ -769,95 +754,79 @@ answer(struct conn *c)
 	answer_now(c);
 }
 
-/* What the request line asks is site/gemini_front.c's to say. */
+/*
+ * What the request line asks is the surface's front end's to say
+ * (site/front.h): an answer, an upload or a program.
+ */
 static void
-answer_gemini(struct conn *c, size_t linelen)
+answer_request(struct conn *c, size_t linelen)
 {
 	const struct settings	*set;
-	struct gemini_front	 gf;
-	struct gemini_front_conn gc;
+	struct front_gen	 g;
+	struct front_client	 fc;
+	struct front_app	 app;
 	struct zone_client	 zc;
-	struct gemini_request	 req;
 	size_t			 got = c->reqlen;
-	int			 h;
 
 	take_generation(c);
 	set = c->gen->set;
 	c->reqlen = linelen;
-	gf.cfg = conf(c);
-	gf.hosts = set->hosts;
-	gf.ghosts = set->ghosts;
-	gf.nhosts = set->nhosts;
-	gf.sites = c->gen->sites;
-	gf.users = &c->gen->users;
-	gc.sni = tlsconn_sni(c->tls);
-	gc.own_address = own_address;
-	gc.cert_hash = cert_hash;
-	gc.ctx = c;
-	zc.hash = cert_hash;
-	zc.dates = cert_dates;
-	zc.by_ca = cert_by_ca;
-	zc.ctx = c;
-	gc.zone = &zc;
+	g.cfg = conf(c);
+	g.hosts = set->hosts;
+	g.ghosts = set->ghosts;
+	g.nhosts = set->nhosts;
+	g.sites = c->gen->sites;
+	g.users = &c->gen->users;
+	memset(&fc, 0, sizeof(fc));
+	fc.own_address = own_address;
+	fc.cert_hash = cert_hash;
+	fc.ctx = c;
+	if (surfaces[c->surface].caps & SURFACE_CERTS) {
+		fc.sni = tlsconn_sni(c->tls);
+		zc.hash = cert_hash;
+		zc.dates = cert_dates;
+		zc.by_ca = cert_by_ca;
+		zc.ctx = c;
+		fc.zone = &zc;
+	}
 	c->ex->resp.may_defer = 1;
-	switch (gemini_front_answer(&gf, &gc, c->ex->req, linelen, &req, &h,
+	switch (c->front->answer(&g, &fc, c->ex->req, linelen, &app,
 	    &c->ex->resp)) {
-	case GEMINI_FRONT_UPLOAD:
+	case FRONT_UPLOAD:
 		upload_begin(c, linelen, got);
 		return;
-	case GEMINI_FRONT_CGI:
-		cgi_begin(c, &req, linelen, h);
+	case FRONT_APP:
+		cgi_begin(c, &app.req, linelen, app.host);
 		return;
-	case GEMINI_FRONT_ANSWER:
+	case FRONT_ANSWER:
 		break;
 	}
 	answer(c);
 }
 
-static void
-answer_gopher(struct conn *c, size_t linelen)
-{
-	take_generation(c);
-	c->reqlen = linelen;
-	/* Gopher has no host names: the first host answers. */
-	c->ex->resp.may_defer = 1;
-	c->status = gopher_respond(&c->gen->set->hosts[0], c->gen->sites[0],
-	    &c->gen->users, c->ex->req, linelen, &c->ex->resp);
-	answer(c);
-}
-
 /*
- * Over the per-address request rate: Gemini says 44 and the seconds to
- * wait, Gopher a type-3 line that says the same.  Returns 1 when it
- * answered, 0 when the request may go on.
+ * Over the per-address request rate: the front end says so, and the
+ * seconds to wait (Gemini's 44, Gopher's type-3 line).  Returns 1 when
+ * it answered, 0 when the request may go on.
  */
 static int
 slow_down(struct conn *c, size_t linelen)
 {
 	struct limit_conf	 lc;
-	char			 msg[80];
 	unsigned		 wait;
 
 	if (!c->lcounted)
 		return 0;
 	live_limits(c, &lc);
 	/* Over TLS, the handshake paid (or was over the rate). */
-	if ((wait = c->proto == PROTO_GEMINI ? c->ratewait :
+	if ((wait = surfaces[c->surface].tls ? c->ratewait :
 	    limits_request(c->w->limits, &c->lkey, &lc,
 	    uv_hrtime() / 1000000)) == 0)
 		return 0;
 	log_debug("%s: request rate limit: %u s to wait", c->peer, wait);
 	c->reqlen = linelen;
-	c->status = 44;
-	if (c->proto == PROTO_GEMINI) {
-		snprintf(msg, sizeof(msg), "%u", wait);
-		send_status(c, 44, msg);
-	} else {
-		snprintf(msg, sizeof(msg), "Too many requests: slow down and "
-		    "try again in %u second%s", wait, wait == 1 ? "" : "s");
-		gopher_error(&c->ex->resp, msg);
-		send_response(c, "", 0);
-	}
+	c->front->slow_down(wait, &c->ex->resp);
+	answer_now(c);
 	return 1;
 }
 
@@ -867,33 +836,19 @@ check_request(struct conn *c)
 {
 	ssize_t	 end;
 
-	if (c->proto == PROTO_GEMINI) {
-		end = gemini_request_end(c->ex->req, c->reqlen);
-		if (end == GEMINI_INCOMPLETE)
-			return;
-		if (end == GEMINI_TOO_LONG) {
-			if (c->reqlen > GEMINI_URL_MAX)
-				c->reqlen = GEMINI_URL_MAX;
-			send_status(c, 59, "Request too long");
-			return;
-		}
-		if (!slow_down(c, (size_t)end))
-			answer_gemini(c, (size_t)end);
-	} else {
-		end = gopher_request_end(c->ex->req, c->reqlen);
-		if (end == GOPHER_INCOMPLETE)
-			return;
-		if (end == GOPHER_TOO_LONG) {
-			if (c->reqlen > GOPHER_LINE_MAX)
-				c->reqlen = GOPHER_LINE_MAX;
-			c->status = 59;
-			gopher_error(&c->ex->resp, "Selector too long");
-			send_response(c, "", 0);
-			return;
-		}
-		if (!slow_down(c, (size_t)end))
-			answer_gopher(c, (size_t)end);
+	end = c->front->request_end(c->ex->req, c->reqlen);
+	if (end == FRONT_INCOMPLETE)
+		return;
+	if (end == FRONT_TOO_LONG) {
+		/* The log shows the line, without its end, up to its cap. */
+		if (c->reqlen > c->front->request_max - 2)
+			c->reqlen = c->front->request_max - 2;
+		c->front->too_long(&c->ex->resp);
+		answer_now(c);
+		return;
 	}
+	if (!slow_down(c, (size_t)end))
+		answer_request(c, (size_t)end);
 }
 
 /* Request bytes (plaintext): into c->ex, made on the first of them. */
@@ -991,8 +946,8 @@ read_gemini(struct conn *c, const char *p, size_t len)
 		 * answer (spec §3: no header then).
 		 */
 		if (n == TLSCONN_EOF && c->state == CONN_REQUEST &&
-		    c->reqlen > 0 && gemini_request_end(c->ex->req,
-		    c->reqlen) != GEMINI_INCOMPLETE)
+		    c->reqlen > 0 && c->front->request_end(c->ex->req,
+		    c->reqlen) != FRONT_INCOMPLETE)
 			break;
 		/* Handshake failure or the peer went away. */
 		broken_tls(c);
@@ -1034,7 +989,7 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
 		read_proxy(c, &p, &len);
 	if (len == 0 || (c->state != CONN_REQUEST && c->state != CONN_UPLOAD))
 		return;
-	if (c->proto == PROTO_GEMINI) {
+	if (surfaces[c->surface].tls) {
 		/* The SSL (~8 KB) waits for the client's first byte. */
 		if (c->tls == NULL) {
 			if (!rate_handshake(c)) {
@@ -1192,7 +1147,8 @@ conn_accept(struct listener *l)
 	c->w = w;
 	c->gen = w->gen;
 	gen_ref(c->gen);
-	c->proto = l->proto;
+	c->surface = l->surface;
+	c->front = &fronts[c->surface];
 	c->state = CONN_REQUEST;
 	c->t_start = uv_hrtime();
 	uv_tcp_init(&w->loop, &c->tcp);
@@ -1231,9 +1187,9 @@ conn_accept(struct listener *l)
 		return;
 	}
 	/* TCP_NODELAY came from the listener (listen.c). */
-	/* Gemini: the handshake may use only part of request_timeout. */
+	/* Over TLS the handshake may use only part of request_timeout. */
 	timeout = conf(c)->request_timeout_ms;
-	if (c->proto == PROTO_GEMINI &&
+	if (surfaces[c->surface].tls &&
 	    conf(c)->handshake_timeout_ms < timeout)
 		timeout = conf(c)->handshake_timeout_ms;
 	uv_timer_start(&c->timer, on_timeout, timeout, 0);

@@ -124,7 +124,7 @@ thread_main(void *arg)
 }
 
 static int
-bind_one(struct worker *w, const char *addr, int port, enum proto proto)
+bind_one(struct worker *w, const char *addr, int port, enum surface surface)
 {
 	struct sockaddr_storage	 ss;
 	struct listener		*l;
@@ -140,7 +140,7 @@ bind_one(struct worker *w, const char *addr, int port, enum proto proto)
 	}
 	l = &w->listeners[w->nlisteners];
 	l->w = w;
-	l->proto = proto;
+	l->surface = surface;
 	/* Only the first worker asks: the others join our own sockets. */
 	if (w->id == 0 && (rv = listen_probe(&ss)) == UV_EADDRINUSE) {
 		log_errorx("bind %s port %d: address already in use (is "
@@ -172,7 +172,7 @@ server_bind(struct server *srv, struct gen *g)
 	const struct config *cfg = &g->set->cfg;
 	struct tls_server *tls = g->set->tls;
 	struct worker	*w;
-	size_t		 i;
+	size_t		 i, k;
 	int		 n, ncpu;
 	unsigned	 total = 0;
 
@@ -185,9 +185,9 @@ server_bind(struct server *srv, struct gen *g)
 	n = cfg->workers > 0 ? cfg->workers : (ncpu > 0 ? ncpu : 1);
 	srv->nworkers = n;
 	srv->workers = xcalloc((size_t)n, sizeof(*srv->workers));
-	for (int k = 0; k < n; k++) {
-		w = &srv->workers[k];
-		w->id = k;
+	for (int j = 0; j < n; j++) {
+		w = &srv->workers[j];
+		w->id = j;
 		w->srv = srv;
 		w->maxconns = cfg->max_connections / (unsigned)n;
 		if (w->maxconns == 0)
@@ -202,16 +202,16 @@ server_bind(struct server *srv, struct gen *g)
 		w->logflush.data = w;
 		gen_ref(g);
 		w->gen = g;
-		for (i = 0; i < cfg->nbind; i++) {
-			if (tls != NULL && cfg->port[SURFACE_GEMINI] > 0 &&
-			    bind_one(w, cfg->bind[i], cfg->port[SURFACE_GEMINI],
-			    PROTO_GEMINI) == -1)
-				return -1;
-			if (cfg->port[SURFACE_GOPHER] > 0 &&
-			    bind_one(w, cfg->bind[i], cfg->port[SURFACE_GOPHER],
-			    PROTO_GOPHER) == -1)
-				return -1;
-		}
+		/* Each surface with a port, on every address. */
+		for (i = 0; i < cfg->nbind; i++)
+			for (k = 0; k < SURFACE_N; k++) {
+				if (cfg->port[k] == 0 ||
+				    (surfaces[k].tls && tls == NULL))
+					continue;
+				if (bind_one(w, cfg->bind[i], cfg->port[k],
+				    (enum surface)k) == -1)
+					return -1;
+			}
 		total += (unsigned)w->nlisteners;
 	}
 	if (total == 0) {

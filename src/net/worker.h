@@ -15,19 +15,19 @@
 #include <stdatomic.h>
 #include <uv.h>
 
-#include "proto/proto.h"
+#include "core/surface.h"
 
 struct gen;
 struct limits;
 struct server;
 
-#define WORKER_MAX_LISTEN	16
+#define WORKER_MAX_LISTEN	64	/* addresses x surfaces */
 /* How long an access line may wait in its worker's buffer (log.h). */
 #define WORKER_LOG_FLUSH_MS	100
 
 struct listener {
 	uv_tcp_t	 tcp;
-	enum proto	 proto;
+	enum surface	 surface;
 	struct worker	*w;
 };
 

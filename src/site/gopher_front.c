@@ -26,6 +26,7 @@
 #include "core/fsafe.h"
 #include "core/util.h"
 #include "core/layout.h"
+#include "core/url.h"
 #include "proto/gemini.h"
 #include "proto/gopher.h"
 #include "proto/gopherplus.h"
@@ -33,7 +34,6 @@
 #include "site/router.h"
 #include "site/site.h"
 #include "site/static.h"
-#include "site/zone.h"
 
 /* s on one line (gopher_clean()), then CRLF. */
 static void
@@ -121,7 +121,7 @@ static void
 answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
     struct response *r)
 {
-	struct router_req	 rreq = { PROTO_GOPHER, NULL, NULL, 0, NULL };
+	struct router_req	 rreq;
 	const struct archive	*a = ac->site != NULL ? ac->site->a : NULL;
 	int			 hops;
 
@@ -142,35 +142,34 @@ answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
 		response_status(r, 20, "text/plain; charset=utf-8");
 		return;
 	}
+	/*
+	 * Access is the router's: Gopher has no client certificates, so
+	 * a guarded path comes back 60, saying where to go instead.
+	 */
+	memset(&rreq, 0, sizeof(rreq));
+	rreq.surface = SURFACE_GOPHER;
 	rreq.path = path;
 	rreq.query = ac->search;
 	rreq.users = ac->users;
 	router_handle(ac->host, ac->site, &rreq, r);
 	/*
 	 * Gopher has no redirects: follow ours ("/posts" -> "/posts/", and
-	 * config "redirects:" to a path).  One to a URL is told by the
-	 * caller.
+	 * config "redirects:" to a path), whose targets come as a URL's
+	 * path, percent-encoded.  One to a URL is told by the caller.
 	 */
 	for (hops = 0; r->status / 10 == 3 && r->meta[0] == '/' && hops < 2;
 	    hops++) {
 		int	defer = r->may_defer;
+		char	to[sizeof(r->meta)];
 
-		snprintf(path, GOPHER_LINE_MAX + 2, "%s", r->meta);
+		memcpy(to, r->meta, sizeof(to));
+		if (url_decode(to) == -1)
+			break;		/* told as a move, not followed */
+		snprintf(path, GOPHER_LINE_MAX + 2, "%s", to);
 		response_free(r);
 		response_init(r);
 		r->may_defer = defer;
 		router_handle(ac->host, ac->site, &rreq, r);
-	}
-	/*
-	 * A certificate zone's content is Gemini's alone: Gopher has no
-	 * client certificates, so it says where to go instead (config.h).
-	 */
-	if (r->status / 10 == 2 && zone_find(ac->host, ac->host->hostname,
-	    path) != -1) {
-		response_free(r);
-		response_init(r);
-		response_status(r, 60, "This area needs a client certificate: "
-		    "visit it over Gemini");
 	}
 }
 
@@ -482,4 +481,44 @@ gopher_respond(const struct config *host, struct site *site,
 		gopherplus_answer(&gs, req.form, req.view, req.block,
 		    req.selector, req.path, r);
 	return r->status;
+}
+
+enum front_do
+gopher_front_answer(const struct front_gen *g, const struct front_client *fc,
+    const char *line, size_t len, struct front_app *app, struct response *r)
+{
+	(void)fc;
+	(void)app;
+	/* Gopher has no host names: the first host answers. */
+	r->status = gopher_respond(&g->hosts[0], g->sites[0], g->users, line,
+	    len, r);
+	return FRONT_ANSWER;
+}
+
+void
+gopher_front_too_long(struct response *r)
+{
+	gopher_error(r, "Selector too long");
+	r->status = 59;
+}
+
+void
+gopher_front_slow_down(unsigned wait, struct response *r)
+{
+	char	 msg[80];
+
+	snprintf(msg, sizeof(msg), "Too many requests: slow down and try "
+	    "again in %u second%s", wait, wait == 1 ? "" : "s");
+	gopher_error(r, msg);
+	r->status = 44;
+}
+
+size_t
+gopher_front_header(struct response *r, char *out, size_t outlen)
+{
+	/* Gopher sends the body alone; an error is a menu of its own. */
+	(void)r;
+	(void)out;
+	(void)outlen;
+	return 0;
 }

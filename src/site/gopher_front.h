@@ -15,6 +15,7 @@
 
 #include "proto/gopher.h"
 #include "proto/gopherplus.h"
+#include "site/front.h"
 
 struct buf;
 struct config;
@@ -49,6 +50,15 @@ void	 gopher_error(struct response *r, const char *msg);
 int	 gopher_respond(const struct config *host, struct site *site,
 	    const struct router_users *users, const char *line, size_t len,
 	    struct response *r);
+
+/* The Gopher surface's entry in fronts[] (site/front.h). */
+enum front_do	 gopher_front_answer(const struct front_gen *,
+		    const struct front_client *, const char *line,
+		    size_t len, struct front_app *app, struct response *r);
+void		 gopher_front_too_long(struct response *r);	/* 59 */
+void		 gopher_front_slow_down(unsigned wait, struct response *r);
+size_t		 gopher_front_header(struct response *r, char *out,
+		    size_t outlen);		/* none: 0 */
 
 /*
  * Append the capabilities file Gopher clients read at "caps.txt" (the

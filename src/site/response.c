@@ -170,8 +170,13 @@ rewrite_link(void *ctx, const char *url)
 	char		*to, *with;
 
 	to = links_resolve(lc->rt->a, lc->from, url);
-	if (base == NULL || lc->rt->proto != PROTO_GEMINI ||
-	    !layout_site_path(to != NULL ? to : url) ||
+	switch (lc->rt->format) {
+	case FORMAT_GEMTEXT:
+		break;
+	case FORMAT_GOPHER:		/* absolute_link() adds it */
+		return to;
+	}
+	if (base == NULL || !layout_site_path(to != NULL ? to : url) ||
 	    (lc->rt->cfg->mount != NULL && !lc->rt->cfg->owned &&
 	    !links_generated(lc->rt->a, to != NULL ? to : url)))
 		return to;
@@ -180,11 +185,16 @@ rewrite_link(void *ctx, const char *url)
 	return with;
 }
 
+/* The port this format's absolute links name (Gopher's menus). */
 static int
 public_port(const struct route *rt)
 {
-	if (rt->proto == PROTO_GEMINI)
+	switch (rt->format) {
+	case FORMAT_GEMTEXT:
 		return config_public_port(rt->cfg, SURFACE_GEMINI);
+	case FORMAT_GOPHER:
+		break;
+	}
 	return config_public_port(rt->cfg, SURFACE_GOPHER);
 }
 
@@ -212,11 +222,15 @@ target_init(struct page_target *t, const struct route *rt,
 	t->ropts.width = rt->cfg->gopher_width;
 	t->ropts.rewrite = rewrite_link;
 	t->ropts.rewrite_ctx = lc;
-	if (rt->proto == PROTO_GOPHER) {
+	switch (rt->format) {
+	case FORMAT_GEMTEXT:
+		break;
+	case FORMAT_GOPHER:
 		t->ropts.absolute = absolute_link;
 		t->ropts.absolute_ctx = lc;
 		t->ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
 		t->ropts.ascii = t->ascii;
+		break;
 	}
 }
 
@@ -292,15 +306,19 @@ emit(const struct route *rt, struct page *p, const char *from,
 	char			*base = NULL;
 
 	target_init(&t, rt, &lc, from);
-	if (rt->proto == PROTO_GOPHER)
-		t.ropts.base = base = page_base(rt, from);
-	if (rt->proto == PROTO_GEMINI)
+	switch (rt->format) {
+	case FORMAT_GEMTEXT:
 		page_emit_gemtext(p, &t, &out);
-	else if (!document)
-		page_emit_gophermap(p, &t, &out);
-	else {
+		break;
+	case FORMAT_GOPHER:
+		t.ropts.base = base = page_base(rt, from);
+		if (!document) {
+			page_emit_gophermap(p, &t, &out);
+			break;
+		}
 		page_emit_text(p, &t, &out);
 		crlf(&out);
+		break;
 	}
 	b = blob_new(out.data ? out.data : "", out.len);
 	buf_free(&out);
@@ -398,7 +416,7 @@ text_slot(const struct route *rt, enum text_kind k, size_t id)
 	enum site_render	 render = texts[k].render;
 
 	if (render == SITE_NRENDERS)
-		render = rt->proto == PROTO_GEMINI ? SITE_GEMINI : SITE_GOPHER;
+		render = site_render_of(rt->format);
 	if (k == TEXT_FEED)
 		id = NAV_GEMLOG;	/* the feed of /gemlog/ */
 	return site_slot(rt->site, texts[k].site, id, render);
@@ -736,21 +754,18 @@ response_render(struct response *r)
 }
 
 /*
- * 31 to the site path to: percent-encoded for Gemini, where META is a
- * URI reference ("/files/a b/" would end the URL at the space, "?" start
- * a query, "%" an escape).  Gopher's redirects are followed inside the
- * server (conn.c), which wants the path itself.  A target that does not
- * fit META once encoded cannot be sent whole: 59.
+ * 31 to the site path to, percent-encoded: META is a URI reference
+ * ("/files/a b/" would end the URL at the space, "?" start a query, "%"
+ * an escape).  A front end that follows redirects inside the server
+ * (Gopher's) decodes it first.  A target that does not fit META once
+ * encoded cannot be sent whole: 59.
  */
 void
 response_redirect(const struct route *rt, const char *to, struct response *r)
 {
 	struct buf	 b = BUF_INIT;
 
-	if (rt->proto != PROTO_GEMINI) {
-		response_status(r, 31, "%s", to);
-		return;
-	}
+	(void)rt;
 	url_encode_path(to, &b);
 	if (b.len < sizeof(r->meta))
 		response_status(r, 31, "%.*s", (int)b.len, b.data);

@@ -21,7 +21,7 @@
 
 #include "core/buf.h"
 #include "proto/gemini.h"		/* GEMINI_META_MAX */
-#include "proto/proto.h"
+#include "core/surface.h"
 
 struct archive;
 struct blob;
@@ -82,10 +82,14 @@ typedef char	*response_url_fn(const struct config *,
 
 /* What one request is about: enough to render it from scratch. */
 struct route {
-	const struct config	*cfg;
+	const struct config	*cfg;		/* the site's view */
+	const struct config	*host;		/* whose access rules apply:
+						   cfg, or a user capsule's
+						   host */
 	struct site		*site;
 	struct archive		*a;		/* site->a */
-	enum proto		 proto;
+	enum format		 format;	/* what pages are written in */
+	unsigned		 caps;		/* the surface's (surface.h) */
 	const char		*reqpath;	/* for messages */
 	int			 writer;	/* may read drafts */
 	response_url_fn		*gopher_url;

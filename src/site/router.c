@@ -1,14 +1,21 @@
 /*
- * router.c -- a request path to a response description (README.md, "URL
- * layout").
+ * router.c -- a request to what answers it (README.md, "URL layout"):
+ * resolved once, admitted by the access rules, then served.
  *
- * One router serves both protocols: the same paths name the same things
- * over Gemini and Gopher, and only the emitter differs.  This file is the
- * dispatch: which path names which thing.  The pages, menus and feeds it
- * names are made, cached and typed by response.c (response_serve_text()),
- * the capsule's files opened by static.c; the few answers made per
- * request (search, drafts, the users' list, robots.txt) are here.  No
- * socket I/O.
+ * One router serves every surface: the same paths name the same things,
+ * and only the format of the pages differs.  A request is first
+ * resolved into a resource (resolve()): what it names (a generated
+ * page, a path of a static tree, a page bundle's file, a program, a
+ * redirect made while resolving) and its identity (struct ident: its
+ * URL from the top of the host, and for a file its name inside the
+ * capsule, whatever URL reached it).  access_admit() decides on that
+ * identity before a byte is served, for every kind of resource and
+ * every surface; nothing here or in a front end asks a rule any other
+ * way.  Then serve() answers: the pages, menus and feeds it names are
+ * made, cached and typed by response.c (response_serve_text()), the
+ * capsule's files opened by static.c; the few answers made per request
+ * (search, drafts, the users' list, robots.txt) are here.  No socket
+ * I/O.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +25,15 @@
 #include "content/links.h"
 #include "core/buf.h"
 #include "core/config.h"
-#include "core/layout.h"
+#include "core/config_apps.h"
 #include "core/config_types.h"
+#include "core/layout.h"
 #include "core/redirect.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gopher.h"
+#include "site/access.h"
 #include "site/nav.h"
 #include "site/page.h"
 #include "site/response.h"
@@ -74,285 +83,268 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	    cfg->base != NULL ? cfg->base : "", url);
 }
 
-/* "/posts/<slug>", its menu "/posts/<slug>/", a bundle's file. */
-static void
-route_post(const struct route *rt, const struct layout_ref *ref,
-    const char *slug, struct response *r)
-{
-	struct post	*p = archive_post(rt->a, slug);
-	char		*to;
+/* ---- resources -------------------------------------------------------- */
 
-	if (p == NULL)
-		response_status(r, 51, "Not found");
-	else if (ref->kind == LAYOUT_POST)
-		response_serve_text(rt, TEXT_POST, p->id, r);
-	else if (ref->kind == LAYOUT_POST_MENU && rt->proto == PROTO_GOPHER)
-		response_serve_text(rt, TEXT_POST_MENU, p->id, r);
-	else if (ref->kind == LAYOUT_POST_MENU) {
-		to = layout_path(LAYOUT_POST, slug, NULL);
-		response_status(r, 31, "%s", to);
-		free(to);
-	} else		/* a file of its folder, as the archive says */
-		static_bundle_file(rt, p, ref->rest, r);
+/* What a request names, found before anything is served. */
+enum res_kind {
+	RES_NOTHING,		/* 51, or what answers that (redirects) */
+	RES_STATUS,		/* an answer made while resolving (a
+				   redirect to the slash, a bad name): r */
+	RES_TEXT,		/* a text of the site's cache */
+	RES_SEARCH,		/* "/search" and its query */
+	RES_DRAFTS,		/* "/drafts/", "/drafts/<slug>" */
+	RES_ROBOTS,		/* "/robots.txt" */
+	RES_USERS,		/* "/~/" */
+	RES_TREE,		/* a path of a static tree */
+	RES_BUNDLE_FILE,	/* a file of a page bundle's folder */
+	RES_APP,		/* a program or a backend */
+};
+
+struct resource {
+	enum res_kind	 kind;
+	struct route	 rt;		/* the site that answers it */
+	struct ident	 id;		/* what access decides on */
+	char		*file;		/* owned: id.file, or NULL */
+	const char	*path;		/* the path within the site */
+	const char	*query;		/* decoded for RES_SEARCH, or NULL */
+	/*
+	 * What redirects to a path of the site start with: its base
+	 * (a user capsule's "/~name", a mount), or NULL.
+	 */
+	const char	*base;
+	int		 redirects;	/* 51 may be a configured redirect */
+	int		 robots;	/* 51 at "/robots.txt" is robots */
+	enum text_kind	 text;		/* RES_TEXT: which, of what */
+	size_t		 textid;
+	enum static_which tree;		/* RES_TREE: which tree */
+	/*
+	 * The root tree has what a generated page's path leaves (without
+	 * a mount): a 51 of the site's is looked up there once more.
+	 */
+	int		 then_root;
+	struct post	*post;		/* RES_BUNDLE_FILE: whose, */
+	const char	*name;		/* and which file */
+	int		 draft_list;	/* RES_DRAFTS: the list, or */
+	char		 slug[ROUTER_NAME_MAX];	/* one draft */
+};
+
+static void
+res_free(struct resource *res)
+{
+	free(res->file);
+	free(res->query == NULL ? NULL : (char *)res->query);
 }
 
-/* "/series/<slug>/" and its feed; "/series/<slug>" gets the slash. */
+/* A redirect decided while resolving: r holds it. */
 static void
-route_series(const struct route *rt, const struct layout_ref *ref,
-    const char *slug, struct response *r)
+res_redirect(struct resource *res, struct response *r, const char *to)
 {
-	struct series	*s = archive_series(rt->a, slug);
-
-	if (s == NULL)
-		response_status(r, 51, "Not found");
-	else if (ref->bare)
-		response_status(r, 31, "%s/", rt->reqpath);
-	else
-		response_serve_text(rt, ref->kind == LAYOUT_SERIES ?
-		    TEXT_SERIES : TEXT_SERIES_FEED, s->id, r);
-}
-
-/* "/tags/<slug>/" and its feed; "/tags/<slug>" gets the slash. */
-static void
-route_tag(const struct route *rt, const struct layout_ref *ref,
-    const char *slug, struct response *r)
-{
-	struct tag	*t = archive_tag(rt->a, slug);
-
-	if (t == NULL)
-		response_status(r, 51, "Not found");
-	else if (ref->bare)
-		response_status(r, 31, "%s/", rt->reqpath);
-	else
-		response_serve_text(rt, ref->kind == LAYOUT_TAG ? TEXT_TAG :
-		    TEXT_TAG_FEED, t->id, r);
-}
-
-/* "/<page>" from pages/; Gemini's "/<page>/" redirects to it. */
-static void
-route_page(const struct route *rt, const struct layout_ref *ref,
-    const char *name, struct response *r)
-{
-	struct doc	*d = archive_doc(rt->a, name);
-	char		*to;
-
-	if (d == NULL)
-		response_status(r, 51, "Not found");
-	else if (ref->kind == LAYOUT_PAGE)
-		response_serve_text(rt, TEXT_DOC, d->id, r);
-	else if (rt->proto == PROTO_GOPHER)
-		response_serve_text(rt, TEXT_DOC_MENU, d->id, r);
-	else {
-		to = layout_path(LAYOUT_PAGE, name, NULL);
-		response_redirect(rt, to, r);
-		free(to);
-	}
+	res->kind = RES_STATUS;
+	response_redirect(&res->rt, to, r);
 }
 
 /*
- * "/search": Gemini asks for the query with 10; Gopher's "/search" with
- * no search string gets a menu holding the search item.  Results are
- * made per request (a few milliseconds), never cached; the first search
- * of a snapshot, which builds its index, on libuv's pool when the caller
- * can wait.
+ * Is file (named inside the capsule) in the CGI directory?  Its programs
+ * are run, never served as files, whatever tree would reach them (a
+ * "root" or "cgi: files"): their source may hold secrets.
+ */
+static int
+in_cgi(const struct config *cfg, const char *file)
+{
+	size_t	 n;
+
+	if (cfg->cgi == NULL || file == NULL)
+		return 0;
+	n = strlen(cfg->cgi);
+	return strncmp(file, cfg->cgi, n) == 0 && (file[n] == '\0' ||
+	    file[n] == '/');
+}
+
+/* The path in tree w of res's site, named inside the capsule. */
+static void
+res_tree(struct resource *res, enum static_which w, const char *path)
+{
+	res->kind = RES_TREE;
+	res->tree = w;
+	res->path = path;
+	free(res->file);
+	res->file = static_ident(&res->rt, w, path);
+	res->id.file = res->file;
+	if (in_cgi(res->rt.cfg, res->file))
+		res->kind = RES_NOTHING;
+}
+
+/*
+ * "/search": the query, decoded when the surface sends it as a URL's
+ * (percent-encoded UTF-8, else 59).
  */
 static void
-serve_search(const struct route *rt, const char *query, struct response *r)
+resolve_search(struct resource *res, const struct router_req *req,
+    struct response *r)
 {
-	struct page	 p;
-	char		*q = NULL;
+	char	*q;
 
-	if (query != NULL) {
-		q = xstrdup(query);
-		/* Gemini sends it percent-encoded; Gopher as typed. */
-		if (rt->proto == PROTO_GEMINI && (url_decode(q) == -1 ||
-		    !utf8_valid(q, strlen(q)))) {
-			free(q);
-			response_status(r, 59, "Bad request: the query is not "
-			    "percent-encoded UTF-8");
-			return;
-		}
-	}
-	page_init(&p);
-	if (q == NULL || q[strspn(q, " \t\r\n")] == '\0') {
-		if (rt->proto == PROTO_GEMINI) {
-			free(q);
-			page_free(&p);
-			response_status(r, 10, "Search the archive");
-			return;
-		}
-		nav_search_prompt(&p, rt->a);
-	} else if (r->may_defer && !site_search_ready(rt->site)) {
-		/* The index is built on the pool (response.h). */
-		response_defer_search(rt, q, r);
+	res->kind = RES_SEARCH;
+	if (req->query == NULL)
+		return;
+	q = xstrdup(req->query);
+	if (req->query_encoded && (url_decode(q) == -1 ||
+	    !utf8_valid(q, strlen(q)))) {
 		free(q);
-		page_free(&p);
+		res->kind = RES_STATUS;
+		response_status(r, 59, "Bad request: the query is not "
+		    "percent-encoded UTF-8");
 		return;
-	} else
-		nav_search(&p, site_search(rt->site), q);
-	free(q);
-	response_set_body(r, response_menu(rt, &p), "text/gemini", rt->a->lang,
-	    '1');
-	page_free(&p);
+	}
+	res->query = q;
 }
 
 /*
- * "/drafts/" and "/drafts/<slug>": for writers over Gemini only; 51 for
- * everyone else, as if there were nothing there.  Drafts change often
- * and are read by one person: rendered per request, never cached.
+ * A generated page's path (within the site: a mount is stripped) to
+ * what it names.  RES_NOTHING when the layout has nothing there.
  */
 static void
-serve_drafts(const struct route *rt, const struct layout_ref *ref,
-    const char *slug, struct response *r)
+resolve_generated(struct resource *res, const struct router_req *req,
+    const char *path, struct response *r)
 {
-	struct archive	*a = rt->a;
-	struct post	*post;
-	struct page	 p;
-	char		*url;
-	size_t		 i;
+	const struct archive	*a = res->rt.a;
+	struct layout_ref	 ref;
+	struct post		*p;
+	struct series		*se;
+	struct tag		*t;
+	struct doc		*d;
+	char			*to, *name = res->slug;
 
-	if (rt->proto != PROTO_GEMINI || !rt->writer) {
-		response_status(r, 51, "Not found");
-		return;
-	}
-	if (ref->bare) {
-		response_status(r, 31, LAYOUT_PATH_DRAFTS);
-		return;
-	}
-	if (ref->kind == LAYOUT_DRAFTS) {
-		page_init(&p);
-		page_heading(&p, 1, "Drafts");
-		page_text(&p, "Only writers see these: drafts are in no list, "
-		    "feed, search or Gopher menu.");
-		page_blank(&p);
-		if (a->ndrafts == 0)
-			page_text(&p, "No drafts.");
-		for (i = 0; i < a->ndrafts; i++) {
-			url = layout_path(LAYOUT_DRAFT, a->drafts[i]->slug,
-			    NULL);
-			page_link(&p, LINK_DOCUMENT, url,
-			    a->drafts[i]->date.ymd, "%s", a->drafts[i]->title);
-			free(url);
-		}
-		page_blank(&p);
-		page_link(&p, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
-		response_set_body(r, response_menu(rt, &p), "text/gemini",
-		    a->lang, '1');
-		page_free(&p);
-		return;
-	}
-	if ((post = archive_draft(a, slug)) == NULL) {
-		response_status(r, 51, "Not found");
-		return;
-	}
-	response_set_body(r, response_post(rt, post), "text/gemini",
-	    post->lang ? post->lang : a->lang, '0');
-}
-
-/* /robots.txt from the configuration: text/plain, Gopher type 0. */
-static void
-serve_robots(const struct route *rt, struct response *r)
-{
-	/* Copied: the body must not outlive a configuration it borrows. */
-	buf_add(&r->owned, rt->cfg->robots, strlen(rt->cfg->robots));
-	response_use_owned(r);
-	r->gopher_type = '0';
-	response_status(r, 20, "text/plain; charset=utf-8");
-}
-
-/*
- * The dispatch: one case per kind of path that core/layout.c parses;
- * a new route is an entry in its table and a case here.
- */
-static void
-route_path(const struct route *rt, const struct layout_ref *ref,
-    const char *query, struct response *r)
-{
-	char		 name[ROUTER_NAME_MAX];
-
+	layout_parse(path, 0, &ref);
+	res->path = path;
+	res->kind = RES_NOTHING;
 	name[0] = '\0';
 	/* "/posts" -> "/posts/": relative links need the slash. */
-	if (ref->bare && ref->name == NULL && ref->kind != LAYOUT_DRAFTS) {
-		response_status(r, 31, "%s/", rt->reqpath);
+	if (ref.bare && ref.name == NULL && ref.kind != LAYOUT_DRAFTS) {
+		to = xasprintf("%s/", path);
+		res_redirect(res, r, to);
+		free(to);
 		return;
 	}
-	if (ref->name != NULL && layout_name(ref, name, sizeof(name)) == -1) {
-		response_status(r, 51, "Not found");
+	if (ref.name != NULL && layout_name(&ref, name, ROUTER_NAME_MAX) ==
+	    -1)
 		return;
-	}
-	switch (ref->kind) {
+	res->kind = RES_TEXT;
+	res->textid = 0;
+	switch (ref.kind) {
 	case LAYOUT_HOME:
-		response_serve_text(rt, TEXT_NAV, NAV_HOME, r);
-		break;
+		res->text = TEXT_NAV;
+		res->textid = NAV_HOME;
+		return;
 	case LAYOUT_POSTS:
-		response_serve_text(rt, TEXT_NAV, NAV_POSTS, r);
-		break;
+		res->text = TEXT_NAV;
+		res->textid = NAV_POSTS;
+		return;
 	case LAYOUT_SERIES_LIST:
-		response_serve_text(rt, TEXT_NAV, NAV_SERIES, r);
-		break;
+		res->text = TEXT_NAV;
+		res->textid = NAV_SERIES;
+		return;
 	case LAYOUT_TAGS:
-		response_serve_text(rt, TEXT_NAV, NAV_TAGS, r);
-		break;
+		res->text = TEXT_NAV;
+		res->textid = NAV_TAGS;
+		return;
 	case LAYOUT_GEMLOG:
-		response_serve_text(rt, TEXT_NAV, NAV_GEMLOG, r);
-		break;
+		res->text = TEXT_NAV;
+		res->textid = NAV_GEMLOG;
+		return;
 	case LAYOUT_FEED:
-		response_serve_text(rt, TEXT_FEED, 0, r);
-		break;
+		res->text = TEXT_FEED;
+		return;
 	case LAYOUT_SEARCH:
-		serve_search(rt, query, r);
-		break;
+		resolve_search(res, req, r);
+		return;
 	case LAYOUT_ROBOTS:
-		if (rt->cfg->robots != NULL)
-			serve_robots(rt, r);
-		else
-			response_status(r, 51, "Not found");
-		break;
+		res->kind = res->rt.cfg->robots != NULL ? RES_ROBOTS :
+		    RES_NOTHING;
+		return;
 	case LAYOUT_DRAFTS:
 	case LAYOUT_DRAFT:
-		serve_drafts(rt, ref, name, r);
-		break;
+		/* For writers only: as if nothing were there for others. */
+		res->kind = RES_NOTHING;
+		if (!res->rt.writer || (ref.kind == LAYOUT_DRAFT &&
+		    archive_draft(a, name) == NULL))
+			return;
+		res->kind = RES_DRAFTS;
+		res->draft_list = ref.kind == LAYOUT_DRAFTS;
+		if (ref.bare)
+			res_redirect(res, r, LAYOUT_PATH_DRAFTS);
+		return;
 	case LAYOUT_FILES:
-		static_file(rt, rt->reqpath, r);
-		break;
+		res_tree(res, STATIC_FILES, path);
+		return;
 	case LAYOUT_POST:
 	case LAYOUT_POST_MENU:
 	case LAYOUT_BUNDLE_FILE:
-		route_post(rt, ref, name, r);
-		break;
+		if ((p = archive_post(a, name)) == NULL)
+			break;
+		res->textid = p->id;
+		if (ref.kind == LAYOUT_POST)
+			res->text = TEXT_POST;
+		else if (ref.kind == LAYOUT_POST_MENU &&
+		    format_menus(res->rt.format))
+			res->text = TEXT_POST_MENU;
+		else if (ref.kind == LAYOUT_POST_MENU) {
+			to = layout_path(LAYOUT_POST, name, NULL);
+			res->kind = RES_STATUS;
+			response_status(r, 31, "%s", to);
+			free(to);
+		} else {	/* a file of its folder, as the archive says */
+			res->kind = RES_BUNDLE_FILE;
+			res->post = p;
+			res->name = ref.rest;
+			res->file = static_bundle_ident(p, ref.rest);
+			res->id.file = res->file;
+		}
+		return;
 	case LAYOUT_SERIES:
 	case LAYOUT_SERIES_FEED:
-		route_series(rt, ref, name, r);
-		break;
+		if ((se = archive_series(a, name)) == NULL)
+			break;
+		res->text = ref.kind == LAYOUT_SERIES ? TEXT_SERIES :
+		    TEXT_SERIES_FEED;
+		res->textid = se->id;
+		if (ref.bare) {
+			res->kind = RES_STATUS;
+			response_status(r, 31, "%s/", path);
+		}
+		return;
 	case LAYOUT_TAG:
 	case LAYOUT_TAG_FEED:
-		route_tag(rt, ref, name, r);
-		break;
+		if ((t = archive_tag(a, name)) == NULL)
+			break;
+		res->text = ref.kind == LAYOUT_TAG ? TEXT_TAG : TEXT_TAG_FEED;
+		res->textid = t->id;
+		if (ref.bare) {
+			res->kind = RES_STATUS;
+			response_status(r, 31, "%s/", path);
+		}
+		return;
 	case LAYOUT_PAGE:
 	case LAYOUT_PAGE_MENU:
-		route_page(rt, ref, name, r);
-		break;
-	case LAYOUT_USERS:	/* router_handle()'s, with user capsules */
+		if ((d = archive_doc(a, name)) == NULL)
+			break;
+		res->textid = d->id;
+		if (ref.kind == LAYOUT_PAGE)
+			res->text = TEXT_DOC;
+		else if (format_menus(res->rt.format))
+			res->text = TEXT_DOC_MENU;
+		else {
+			to = layout_path(LAYOUT_PAGE, name, NULL);
+			res_redirect(res, r, to);
+			free(to);
+		}
+		return;
+	case LAYOUT_USERS:	/* resolve()'s, with user capsules */
 	case LAYOUT_USER:
 	case LAYOUT_NONE:
-		response_status(r, 51, "Not found");
 		break;
 	}
-}
-
-/* "/~/": the users who publish, made as every navigation page is. */
-static void
-serve_users(const struct route *rt, const struct router_users *u,
-    struct response *r)
-{
-	struct page	 p;
-	struct blob	*b;
-
-	page_init(&p);
-	nav_users(&p, rt->a, u->cfgs, u->n);
-	b = response_menu(rt, &p);
-	page_free(&p);
-	response_set_body(r, b, "text/gemini", rt->a->lang, '1');
+	res->kind = RES_NOTHING;
 }
 
 static int
@@ -396,6 +388,11 @@ router_user(const struct router_users *u, const char *path,
 	return c;
 }
 
+/* Answer from cfg's site (a host's, or a user capsule's) at path. */
+static void	 resolve_in(struct resource *, const struct config *cfg,
+		    struct site *site, const struct router_req *req,
+		    const char *path, struct response *r);
+
 /*
  * "/~", "/~/" and "/~name..." of the top-level site: the user capsules.
  * The name is looked up whole among the users, and the rest of the path
@@ -403,7 +400,7 @@ router_user(const struct router_users *u, const char *path,
  * capsule, since the parser has removed every dot segment.
  */
 static void
-route_user(const struct route *rt, const struct router_req *req,
+resolve_user(struct resource *res, const struct router_req *req,
     const struct layout_ref *ref, struct response *r)
 {
 	const struct router_users *u = req->users;
@@ -411,30 +408,226 @@ route_user(const struct route *rt, const struct router_req *req,
 	struct router_req	 sub;
 	char			*to;
 
-	if (ref->kind == LAYOUT_USERS && ref->bare) {
-		response_status(r, 31, LAYOUT_PATH_USERS);
-		return;
-	}
 	if (ref->kind == LAYOUT_USERS) {
-		serve_users(rt, u, r);
+		res->kind = RES_USERS;
+		if (ref->bare) {
+			res->kind = RES_STATUS;
+			response_status(r, 31, LAYOUT_PATH_USERS);
+		}
 		return;
 	}
 	if ((c = find_user(u, ref)) == NULL) {
-		response_status(r, 51, "Not found");
+		res->kind = RES_NOTHING;
 		return;
 	}
 	if (ref->bare) {
 		/* "/~name" -> "/~name/": relative links need the slash. */
 		to = xasprintf("%s/", c->base);
-		response_redirect(rt, to, r);
+		res_redirect(res, r, to);
 		free(to);
 		return;
 	}
 	sub = *req;
-	sub.path = ref->rest;
 	sub.users = NULL;
 	sub.writer = 0;		/* the operator's writers: not the user's */
-	router_handle(c, u->sites[c - u->cfgs], &sub, r);
+	resolve_in(res, c, u->sites[c - u->cfgs], &sub, ref->rest, r);
+}
+
+static void
+resolve_in(struct resource *res, const struct config *cfg, struct site *site,
+    const struct router_req *req, const char *path, struct response *r)
+{
+	struct layout_ref	 ref;
+	size_t			 n;
+
+	res->rt.cfg = cfg;
+	res->rt.site = site;
+	res->rt.a = site->a;
+	res->rt.writer = req->writer;
+	res->rt.reqpath = path;
+	res->path = path;
+	layout_parse(path, req->users != NULL && cfg->userdirs != NULL ?
+	    LAYOUT_USERDIRS : 0, &ref);
+	if (ref.kind == LAYOUT_USERS || ref.kind == LAYOUT_USER) {
+		resolve_user(res, req, &ref, r);
+		return;
+	}
+	res->base = cfg->base;
+	res->redirects = !cfg->owned;
+	if (static_plain(site->a) && (cfg->owned || cfg->root != NULL)) {
+		/*
+		 * A capsule without the layout (no index.md, posts or pages)
+		 * and a tree: the tree, all of it, without a generated page
+		 * (a user's plain capsule; a host that only serves files).
+		 */
+		if (!cfg->owned)
+			res->base = NULL;
+		res_tree(res, STATIC_ROOT, path);
+		res->robots = !cfg->owned && strcmp(path, "/robots.txt") == 0;
+		return;
+	}
+	if (cfg->mount == NULL || cfg->owned) {
+		resolve_generated(res, req, path, r);
+		/* Generated pages win; the static tree has what they leave. */
+		res->then_root = cfg->root != NULL && !cfg->owned;
+		if (res->kind == RES_NOTHING && res->then_root) {
+			res_tree(res, STATIC_ROOT, path);
+			res->then_root = 0;
+		}
+		return;
+	}
+	/*
+	 * "mount": the generated pages under cfg->mount only (its base,
+	 * so their links and redirects carry it), and the static tree
+	 * every other path; robots.txt stays at the top, where crawlers
+	 * look, unless the tree has one.
+	 */
+	n = strlen(cfg->mount);
+	if (strncmp(path, cfg->mount, n) == 0 && path[n] == '\0') {
+		res->base = NULL;	/* a path from the top already */
+		res->kind = RES_STATUS;
+		response_status(r, 31, "%s/", path);
+	} else if (strncmp(path, cfg->mount, n) == 0 && path[n] == '/') {
+		res->rt.reqpath = path + n;
+		resolve_generated(res, req, path + n, r);
+	} else {
+		res->base = NULL;
+		res_tree(res, STATIC_ROOT, path);
+		res->robots = strcmp(path, "/robots.txt") == 0;
+	}
+}
+
+/*
+ * What req names on host cfg (site its site), into res; r gets the
+ * answers made while resolving (RES_STATUS).
+ */
+static void
+resolve(struct resource *res, const struct config *cfg, struct site *site,
+    const struct router_req *req, struct response *r)
+{
+	memset(res, 0, sizeof(*res));
+	res->rt.host = cfg;
+	res->rt.format = surfaces[req->surface].format;
+	res->rt.caps = surfaces[req->surface].caps;
+	res->rt.gopher_url = router_gopher_url;
+	res->id.url = req->path;
+	/* Programs, and the servers of "fastcgi", "scgi" and "proxy". */
+	if ((res->rt.caps & SURFACE_APPS) &&
+	    (layout_under(cfg->cgi, req->path) || config_app_find(cfg->apps,
+	    cfg->napps, cfg->hostname, req->path) != NULL)) {
+		res->rt.cfg = cfg;
+		res->rt.site = site;
+		res->rt.a = site->a;
+		res->kind = RES_APP;
+		res->path = req->path;
+		return;
+	}
+	resolve_in(res, cfg, site, req, req->path, r);
+}
+
+/* ---- serving ---------------------------------------------------------- */
+
+/*
+ * "/search": asked for on a surface that asks for input so (10); else a
+ * page with the search item until there is a query.  Results are made
+ * per request (a few milliseconds), never cached; the first search of a
+ * snapshot, which builds its index, on libuv's pool when the caller
+ * can wait.
+ */
+static void
+serve_search(const struct route *rt, const char *q, struct response *r)
+{
+	struct page	 p;
+
+	page_init(&p);
+	if (q == NULL || q[strspn(q, " \t\r\n")] == '\0') {
+		if (rt->caps & SURFACE_INPUT) {
+			page_free(&p);
+			response_status(r, 10, "Search the archive");
+			return;
+		}
+		nav_search_prompt(&p, rt->a);
+	} else if (r->may_defer && !site_search_ready(rt->site)) {
+		/* The index is built on the pool (response.h). */
+		response_defer_search(rt, q, r);
+		page_free(&p);
+		return;
+	} else
+		nav_search(&p, site_search(rt->site), q);
+	response_set_body(r, response_menu(rt, &p), "text/gemini", rt->a->lang,
+	    '1');
+	page_free(&p);
+}
+
+/*
+ * "/drafts/" and "/drafts/<slug>", for writers (resolve_generated()
+ * admits no one else).  Drafts change often and are read by one person:
+ * rendered per request, never cached.
+ */
+static void
+serve_drafts(const struct resource *res, struct response *r)
+{
+	const struct route	*rt = &res->rt;
+	struct archive		*a = rt->a;
+	struct post		*post;
+	struct page		 p;
+	char			*url;
+	size_t			 i;
+
+	if (res->draft_list) {
+		page_init(&p);
+		page_heading(&p, 1, "Drafts");
+		page_text(&p, "Only writers see these: drafts are in no list, "
+		    "feed, search or Gopher menu.");
+		page_blank(&p);
+		if (a->ndrafts == 0)
+			page_text(&p, "No drafts.");
+		for (i = 0; i < a->ndrafts; i++) {
+			url = layout_path(LAYOUT_DRAFT, a->drafts[i]->slug,
+			    NULL);
+			page_link(&p, LINK_DOCUMENT, url,
+			    a->drafts[i]->date.ymd, "%s", a->drafts[i]->title);
+			free(url);
+		}
+		page_blank(&p);
+		page_link(&p, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
+		response_set_body(r, response_menu(rt, &p), "text/gemini",
+		    a->lang, '1');
+		page_free(&p);
+		return;
+	}
+	if ((post = archive_draft(a, res->slug)) == NULL) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	response_set_body(r, response_post(rt, post), "text/gemini",
+	    post->lang ? post->lang : a->lang, '0');
+}
+
+/* /robots.txt from the configuration: text/plain, Gopher type 0. */
+static void
+serve_robots(const struct route *rt, struct response *r)
+{
+	/* Copied: the body must not outlive a configuration it borrows. */
+	buf_add(&r->owned, rt->cfg->robots, strlen(rt->cfg->robots));
+	response_use_owned(r);
+	r->gopher_type = '0';
+	response_status(r, 20, "text/plain; charset=utf-8");
+}
+
+/* "/~/": the users who publish, made as every navigation page is. */
+static void
+serve_users(const struct route *rt, const struct router_users *u,
+    struct response *r)
+{
+	struct page	 p;
+	struct blob	*b;
+
+	page_init(&p);
+	nav_users(&p, rt->a, u->cfgs, u->n);
+	b = response_menu(rt, &p);
+	page_free(&p);
+	response_set_body(r, b, "text/gemini", rt->a->lang, '1');
 }
 
 /*
@@ -443,14 +636,14 @@ route_user(const struct route *rt, const struct router_req *req,
  * would not fit is 59.
  */
 static void
-redirect_base(const struct config *cfg, struct response *r)
+redirect_base(const char *base, struct response *r)
 {
 	size_t	 blen, mlen;
 
-	if (cfg->base == NULL || r->status / 10 != 3 ||
+	if (base == NULL || r->status / 10 != 3 ||
 	    !layout_site_path(r->meta))
 		return;
-	blen = strlen(cfg->base);
+	blen = strlen(base);
 	mlen = strlen(r->meta);
 	if (blen + mlen >= sizeof(r->meta)) {
 		response_status(r, 59, "Bad request: the URL to redirect to "
@@ -458,83 +651,90 @@ redirect_base(const struct config *cfg, struct response *r)
 		return;
 	}
 	memmove(r->meta + blen, r->meta, mlen + 1);
-	memcpy(r->meta, cfg->base, blen);
+	memcpy(r->meta, base, blen);
 }
 
-/*
- * "mount": the generated pages under cfg->mount only (its base, so
- * their links and redirects carry it), and the static tree every other
- * path; robots.txt stays at the top, where crawlers look, unless the
- * tree has one.  Configured redirects answer what both leave 51.
- */
+/* What res names, into r: its answer, after access_admit(). */
 static void
-route_mounted(const struct route *rt, const struct router_req *req,
-    struct response *r)
+serve(struct resource *res, const struct router_req *req, struct response *r)
 {
-	const struct config	*cfg = rt->cfg;
-	struct route		 sub = *rt;
-	struct layout_ref	 ref;
-	size_t			 n = strlen(cfg->mount);
-	const char		*to;
-	int			 status;
+	const struct route	*rt = &res->rt;
 
-	if (strncmp(req->path, cfg->mount, n) == 0 && req->path[n] == '\0') {
-		response_status(r, 31, "%s/", req->path);
-		return;
-	}
-	if (strncmp(req->path, cfg->mount, n) == 0 && req->path[n] == '/') {
-		sub.reqpath = req->path + n;
-		layout_parse(sub.reqpath, 0, &ref);
-		route_path(&sub, &ref, req->query, r);
-		redirect_base(cfg, r);
-	} else if (!static_tree(rt, req->path, r) || r->status == 51) {
+	switch (res->kind) {
+	case RES_NOTHING:
 		response_status(r, 51, "Not found");
-		if (strcmp(req->path, "/robots.txt") == 0 &&
-		    cfg->robots != NULL)
+		break;
+	case RES_STATUS:
+	case RES_APP:
+		break;
+	case RES_TEXT:
+		response_serve_text(rt, res->text, res->textid, r);
+		break;
+	case RES_SEARCH:
+		serve_search(rt, res->query, r);
+		break;
+	case RES_DRAFTS:
+		serve_drafts(res, r);
+		break;
+	case RES_ROBOTS:
+		serve_robots(rt, r);
+		break;
+	case RES_USERS:
+		serve_users(rt, req->users, r);
+		break;
+	case RES_TREE:
+		static_serve(rt, res->tree, res->path, r);
+		if (r->status == 51 && res->robots && rt->cfg->robots != NULL)
 			serve_robots(rt, r);
+		break;
+	case RES_BUNDLE_FILE:
+		static_bundle_file(rt, res->post, res->name, r);
+		break;
 	}
-	if (r->status == 51 &&
-	    (to = config_redirect(cfg, req->path, &status)) != NULL)
-		response_status(r, status, "%s", to);
 }
 
-void
+enum router_do
 router_handle(const struct config *cfg, struct site *site,
     const struct router_req *req, struct response *r)
 {
-	struct route	 rt = { cfg, site, site->a, req->proto, req->path,
-			    req->writer, router_gopher_url };
-	struct layout_ref ref;
+	struct resource	 res;
 	struct buf	 to;
 	int		 status;
 
-	layout_parse(req->path, req->users != NULL && cfg->userdirs != NULL ?
-	    LAYOUT_USERDIRS : 0, &ref);
-	if (ref.kind == LAYOUT_USERS || ref.kind == LAYOUT_USER) {
-		route_user(&rt, req, &ref, r);
-		return;
+	resolve(&res, cfg, site, req, r);
+	if (access_admit(cfg, res.rt.cfg, &res.id, req->client, r) == -1) {
+		res_free(&res);
+		return ROUTER_ANSWER;
 	}
-	if (cfg->owned && static_plain(rt.a)) {
-		/* A user capsule without the layout: a tree, all of it. */
-		static_tree(&rt, req->path, r);
-		redirect_base(cfg, r);
-		return;
+	if (res.kind == RES_APP) {
+		res_free(&res);
+		return ROUTER_APP;
 	}
-	if (cfg->mount != NULL && !cfg->owned) {
-		route_mounted(&rt, req, r);
-		return;
+	serve(&res, req, r);
+	/*
+	 * A generated path with nothing behind it (a bundle's file not
+	 * there, "/files/x" not in files/) is the root tree's: a resource
+	 * of its own, admitted on its own identity.
+	 */
+	if (r->status == 51 && res.then_root) {
+		res_tree(&res, STATIC_ROOT, res.path);
+		res.base = NULL;
+		if (access_admit(cfg, res.rt.cfg, &res.id, req->client, r) ==
+		    -1) {
+			res_free(&res);
+			return ROUTER_ANSWER;
+		}
+		static_serve(&res.rt, STATIC_ROOT, res.path, r);
 	}
-	route_path(&rt, &ref, req->query, r);
-	/* Generated pages win; the static tree has what they leave. */
-	if (r->status == 51 && cfg->root != NULL && !cfg->owned)
-		static_tree(&rt, req->path, r);
 	/* Content wins: "redirects:" only answers what would be 51. */
-	if (r->status == 51 && cfg->nredirects > 0) {
+	if (r->status == 51 && res.redirects && cfg->nredirects > 0) {
 		buf_init(&to);
 		if (redirect_find(cfg->redirects, cfg->nredirects, req->path,
-		    req->proto == PROTO_GEMINI, &to, &status))
+		    1, &to, &status))
 			response_status(r, status, "%s", to.data);
 		buf_free(&to);
-	}
-	redirect_base(cfg, r);
+	} else
+		redirect_base(res.base, r);
+	res_free(&res);
+	return ROUTER_ANSWER;
 }

@@ -11,11 +11,13 @@
 
 #include <stddef.h>
 
+#include "core/surface.h"
 #include "site/response.h"
 
 struct archive;
 struct config;
 struct site;
+struct zone_client;
 
 /*
  * The user capsules ("userdirs") of a generation, sorted by name: user
@@ -38,35 +40,57 @@ const struct config *router_user(const struct router_users *u,
 
 /* A request as the router sees it. */
 struct router_req {
-	enum proto	 proto;
+	enum surface	 surface;	/* what it came by */
 	const char	*path;		/* percent-decoded, starts with '/',
 					   already free of dot segments */
 	const char	*query;		/* as received, or NULL */
-	int		 writer;	/* Gemini: the client certificate is
-					   one of cfg->titan_writers */
+	int		 writer;	/* the client certificate is one of
+					   cfg->titan_writers */
 	/*
 	 * With cfg->userdirs: the user capsules, answering "/~/" and
 	 * "/~name/..."; NULL: those paths are the site's own.
 	 */
 	const struct router_users *users;
+	/*
+	 * What the client's certificate is worth to access rules
+	 * (site/zone.h); NULL on a surface without certificates, where a
+	 * guarded path is refused.
+	 */
+	const struct zone_client *client;
+	int		 query_encoded;	/* query is percent-encoded (a URL's) */
+};
+
+/* What the router decided. */
+enum router_do {
+	ROUTER_ANSWER,		/* r holds the answer */
+	ROUTER_APP,		/* a program or backend of cfg answers the
+				   path (on a surface that carries them) */
 };
 
 /*
  * Answer req from site (the host's, whose configuration is cfg) into r.
+ * The request is resolved once into what it names (a generated page, a
+ * file or directory of a static tree, a page bundle's file, a program,
+ * a redirect), and access.h decides on that before anything is served:
+ * a guarded path gets the rule's refusal in r.  A program's or a
+ * backend's path, on a surface that carries them, is ROUTER_APP (r
+ * untouched) once admitted.
+ *
  * /robots.txt comes from cfg->robots; a path that nothing answers but
  * cfg's "redirects" lists gets 31 (30 if listed as temporary) with its
- * target (a path, or an absolute URL that Gopher cannot follow).  A writer (and only a
- * writer, over Gemini) reads /drafts/ and /drafts/<slug>; everyone else
- * gets 51 there.  "/search" answers 10 (Gemini) or a menu with a search
- * item (Gopher) until it has a query, then the results.
- */
-/*
+ * target (a path, or an absolute URL that Gopher cannot follow).  A
+ * writer (and only a writer) reads /drafts/ and /drafts/<slug>; everyone
+ * else gets 51 there.  "/search" asks for its query (10, on a surface
+ * that asks for input so) or answers a page with a search item, until
+ * it has a query, then the results.  Redirects to a path come
+ * percent-encoded, as a URL's path.
+ *
  * A site whose cfg->base is set (a user capsule, "/~name") answers paths
  * within it ("/posts/x"), and every path it writes into links and
  * redirects starts with the base.  req->users routes "/~name/rest" to
  * that user's site as "/rest", and answers "/~/" with the list of users.
  */
-void	 router_handle(const struct config *cfg, struct site *site,
+enum router_do router_handle(const struct config *cfg, struct site *site,
 	    const struct router_req *req, struct response *r);
 
 /*

@@ -37,10 +37,11 @@ site_new(struct archive *a, size_t cache_max)
 	struct site	*s;
 	size_t		 n[SITE_NKINDS], things = 0, i;
 
-	n[SITE_POST] = a->nposts;
+	/* Unlisted posts and pages are served too (archive.h). */
+	n[SITE_POST] = a->nposts + a->nunlisted;
 	n[SITE_SERIES] = a->nseries;
 	n[SITE_TAG] = a->ntags;
-	n[SITE_DOC] = a->ndocs;
+	n[SITE_DOC] = a->ndocs + a->nunlisted_docs;
 	n[SITE_NAV] = NAV_NPAGES;
 	s = xcalloc(1, sizeof(*s));
 	atomic_init(&s->refs, 1);
@@ -233,4 +234,16 @@ site_search(struct site *s)
 	}
 	pthread_mutex_unlock(&s->search_mtx);
 	return x;
+}
+
+enum site_render
+site_render_of(enum format f)
+{
+	switch (f) {
+	case FORMAT_GEMTEXT:
+		return SITE_GEMTEXT;
+	case FORMAT_GOPHER:
+		break;
+	}
+	return SITE_GOPHER;
 }

@@ -35,18 +35,22 @@
 #include <stdint.h>
 
 #include "core/cache.h"
+#include "core/surface.h"
 
 struct archive;
 struct search_index;
 
 /* Which rendering of a thing a cache slot holds. */
 enum site_render {
-	SITE_GEMINI,			/* the whole response body */
-	SITE_GOPHER,
+	SITE_GEMTEXT,			/* the whole response body */
+	SITE_GOPHER,			/* Gopher menus and texts */
 	SITE_ATOM,			/* one feed for both protocols */
 	SITE_GOPHER_MENU,		/* a post's Gopher menu */
 	SITE_NRENDERS
 };
+
+/* The rendering of a format's pages and documents (core/surface.h). */
+enum site_render site_render_of(enum format f);
 
 /* What a slot belongs to: ids are the archive's, or enum nav_page. */
 enum site_kind {

@@ -37,6 +37,7 @@
 #include "core/utf8.h"
 #include "core/util.h"
 #include "proto/gopher.h"
+#include "site/access.h"
 #include "site/gophermap.h"
 #include "site/page.h"
 #include "site/response.h"
@@ -97,6 +98,7 @@ root_tree(const struct route *rt, struct tree *t)
 		t->dir = "";
 		t->watched = 0;
 	} else if (c->root != NULL && !c->owned) {
+		/* A host with only a tree has it at "/", mount or not. */
 		t->dir = c->root;
 		t->watched = strcmp(c->root, "files") == 0;
 	} else
@@ -111,8 +113,9 @@ root_tree(const struct route *rt, struct tree *t)
 int
 static_plain(const struct archive *a)
 {
-	return a->index_src == NULL && a->nposts == 0 && a->ndocs == 0 &&
-	    a->nseries == 0 && a->ndrafts == 0;
+	return a->index_src == NULL && a->nposts + a->nunlisted == 0 &&
+	    a->ndocs + a->nunlisted_docs == 0 && a->nseries == 0 &&
+	    a->ndrafts == 0;
 }
 
 /*
@@ -302,6 +305,32 @@ entry(const struct route *rt, const struct tree *t, int dfd,
 	return 1;
 }
 
+/*
+ * May every reader know of the entry name of the directory rel (at the
+ * site path urlpath)?  An entry an access rule guards is left out of
+ * the listing, as from every list (site/access.h).
+ */
+static int
+entry_public(const struct route *rt, const struct tree *t, const char *rel,
+    const char *urlpath, const char *name)
+{
+	struct ident	 id;
+	char		*url, *file;
+	int		 ok;
+
+	if (!access_any(rt->host))
+		return 1;
+	url = xasprintf("%s%s%s", t->base != NULL ? t->base : "", urlpath,
+	    name);
+	file = join(rel, name);
+	id.url = url;
+	id.file = file;
+	ok = access_public(rt->host, rt->cfg, &id);
+	free(file);
+	free(url);
+	return ok;
+}
+
 /* Is name among hide[0..nhide)? (a gophermap's "-name" lines) */
 static int
 hidden(const char *name, char *const *hide, size_t nhide)
@@ -331,15 +360,18 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 	pt.width = rt->cfg->gopher_width;
 	pt.ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
 	pt.types = rt->cfg->types;
-	if (rt->proto == PROTO_GEMINI) {
+	switch (rt->format) {
+	case FORMAT_GEMTEXT:
 		pt.port = rt->cfg->port[SURFACE_GEMINI];
 		page_emit_gemtext(p, &pt, out);
-		return;
+		break;
+	case FORMAT_GOPHER:
+		pt.port = config_public_port(rt->cfg, SURFACE_GOPHER);
+		page_emit_gophermap(p, &pt, out);
+		if (!whole && out->len >= 3)
+			out->len -= 3;	/* ".\r\n": the map goes on */
+		break;
 	}
-	pt.port = config_public_port(rt->cfg, SURFACE_GOPHER);
-	page_emit_gophermap(p, &pt, out);
-	if (!whole && out->len >= 3)
-		out->len -= 3;		/* ".\r\n": the map goes on */
 }
 
 /*
@@ -372,7 +404,8 @@ listing(const struct route *rt, const struct tree *t, int dfd,
 		if (!listable(de->d_name) || strcmp(de->d_name,
 		    "gophermap") == 0 || hidden(de->d_name, hide, nhide))
 			continue;
-		if (!entry(rt, t, dirfd(d), rel, de->d_name, de->d_type, &e))
+		if (!entry(rt, t, dirfd(d), rel, de->d_name, de->d_type, &e) ||
+		    !entry_public(rt, t, rel, urlpath, de->d_name))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
@@ -827,9 +860,10 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 	struct stat	 st;
 	enum fsafe_kind	 kind;
 	char		*idx, *map;
-	int		 ifd, mfd, done;
+	int		 ifd, mfd, done, menus = format_menus(rt->format);
 
-	if (rt->proto == PROTO_GOPHER) {
+	/* A menu may be written by hand: the gophermap. */
+	if (menus) {
 		/* The map is read as archive_files_open() allows. */
 		map = join(rel, "gophermap");
 		mfd = archive_files_open(rt->a, map, rt->cfg->follow_symlinks,
@@ -853,7 +887,8 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 	/* A configuration made in code may have no index: the default. */
 	ifd = dir_file(rt, t, rel, rt->cfg->index != NULL ? rt->cfg->index :
 	    "index.gmi", &idx, &st);
-	if (ifd != -1 && rt->proto == PROTO_GEMINI) {
+	/* The index file is a gemtext page: for gemtext readers only. */
+	if (ifd != -1 && !menus) {
 		close(fd);
 		serve_fd(rt, t, idx, ifd, &st, r);
 		free(idx);
@@ -907,24 +942,49 @@ tree_serve(const struct route *rt, const struct tree *t, const char *path,
 	free(rel);
 }
 
-void
-static_file(const struct route *rt, const char *path, struct response *r)
+/* Tree w of rt's site into t; 0 when the site has none. */
+static int
+tree_of(const struct route *rt, enum static_which w, struct tree *t)
+{
+	switch (w) {
+	case STATIC_FILES:
+		files_tree(rt, t);
+		return 1;
+	case STATIC_ROOT:
+		break;
+	}
+	return root_tree(rt, t);
+}
+
+char *
+static_ident(const struct route *rt, enum static_which w, const char *path)
 {
 	struct tree	 t;
 
-	files_tree(rt, &t);
+	if (!tree_of(rt, w, &t))
+		return NULL;
+	return rel_of(&t, path);
+}
+
+void
+static_serve(const struct route *rt, enum static_which w, const char *path,
+    struct response *r)
+{
+	struct tree	 t;
+
+	if (!tree_of(rt, w, &t)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
 	tree_serve(rt, &t, path, r);
 }
 
-int
-static_tree(const struct route *rt, const char *path, struct response *r)
+char *
+static_bundle_ident(const struct post *p, const char *name)
 {
-	struct tree	 t;
+	const char	*slash = strrchr(p->path, '/');
 
-	if (!root_tree(rt, &t))
-		return 0;
-	tree_serve(rt, &t, path, r);
-	return 1;
+	return xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
 }
 
 void
@@ -932,11 +992,10 @@ static_bundle_file(const struct route *rt, const struct post *p,
     const char *name, struct response *r)
 {
 	struct stat	 st;
-	const char	*slash = strrchr(p->path, '/');
 	char		*rel;
 	int		 fd;
 
-	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
+	rel = static_bundle_ident(p, name);
 	if (!archive_hidden_name(rel) && serve_kept(rt, NULL, rel, r)) {
 		free(rel);
 		return;
@@ -988,7 +1047,8 @@ static_conflicts(const struct config *c, const struct archive *a)
 	size_t		 n = 0;
 	int		 fd;
 
-	if (c->root == NULL || c->owned ||
+	/* A host with only a tree has no generated page to shadow it. */
+	if (c->root == NULL || c->owned || static_plain(a) ||
 	    (fd = archive_files_open(a, c->root, c->follow_symlinks, true,
 	    &st, &kind)) == -1)
 		return 0;

@@ -20,21 +20,33 @@ struct post;
 struct response;
 struct route;
 
+/* The static trees of a site. */
+enum static_which {
+	STATIC_FILES,		/* files/, at "/files/" of the site */
+	STATIC_ROOT,		/* the "root" directory, or a plain user
+				   capsule (static_plain()), at "/" */
+};
+
 /*
- * "/files/...": a file (typed by its extension), a directory's
- * index.gmi (Gemini), or a listing; a directory without its slash
- * redirects to it; 51 for anything files/ does not serve.
+ * The name inside the capsule ("files/a.png"; "" for the top of a plain
+ * capsule) that the site path path (which starts with the tree's URL)
+ * names in tree w of rt's site, malloc'd: what access rules decide on
+ * (site/access.h), whatever URL reached it.  NULL when the site has no
+ * such tree.
  */
-void	 static_file(const struct route *rt, const char *path,
-	    struct response *r);
+char	*static_ident(const struct route *rt, enum static_which w,
+	    const char *path);
 /*
- * A path no generated page answers, in the static tree at "/" (the
- * "root" directory, or a plain user capsule: static_plain()): served as
- * static_file() serves files/, gophermaps read over Gopher.  Returns 0,
- * r untouched, when the site has no such tree.
+ * Answer path in tree w: a file (typed by its extension), a directory's
+ * index file (gemtext) or gophermap (Gopher), or its listing (entries
+ * no reader may open are left out); a directory without its slash
+ * redirects to it; 51 for anything the tree does not serve, or when the
+ * site has no such tree.
  */
-int	 static_tree(const struct route *rt, const char *path,
-	    struct response *r);
+void	 static_serve(const struct route *rt, enum static_which w,
+	    const char *path, struct response *r);
+/* The name inside the capsule of the page bundle p's file name. */
+char	*static_bundle_ident(const struct post *p, const char *name);
 /*
  * The names at the top of the "root" tree that a generated page
  * shadows (the home page, a layout name, a page of pages/; with a
@@ -44,7 +56,8 @@ int	 static_tree(const struct route *rt, const char *path,
 size_t	 static_conflicts(const struct config *c, const struct archive *a);
 /*
  * Has the archive none of the capsule layout (index.md, posts, pages,
- * series, drafts)?  A user capsule that has none is a static tree.
+ * series, drafts)?  A user capsule that has none is a static tree, and
+ * so is a host's with a "root": its tree alone, no generated page.
  */
 int	 static_plain(const struct archive *a);
 /*

@@ -9,106 +9,98 @@
  * capsule too, so a second URL of the same file is no way around.  What a
  * certificate is worth comes from the connection (struct zone_client).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/config.h"
-#include "core/util.h"
 #include "site/response.h"
 #include "site/zone.h"
 
 /*
- * The rest of path after prefix when path is prefix itself or below it
- * ("" or from a '/'), else NULL.  prefix has no "//" (config.c refuses
- * it); a run of '/' in path is read as one.
+ * The rest of path after the prefix that is the concatenation of
+ * parts[0..n) ("" or from a '/') when path is that prefix or below it,
+ * segment by segment; else NULL.  The parts have no "//" (config.c
+ * refuses it in a zone's path, and the trees' names have none); a run
+ * of '/' in path is read as one.  Nothing is allocated: this runs for
+ * every zone on every request.
  */
 static const char *
-rest_under(const char *prefix, const char *path)
+rest_under(const char *const *parts, size_t n, const char *path)
 {
-	for (; *prefix != '\0'; prefix++, path++) {
-		if (*path != *prefix)
-			return NULL;
-		if (*path == '/')
-			while (path[1] == '/')
-				path++;
-	}
+	const char	*p;
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		for (p = parts[i]; *p != '\0'; p++, path++) {
+			if (*path != *p)
+				return NULL;
+			if (*path == '/')
+				while (path[1] == '/')
+					path++;
+		}
 	return *path == '\0' || *path == '/' ? path : NULL;
 }
 
 static int
 under(const char *prefix, const char *path)
 {
-	return rest_under(prefix, path) != NULL;
+	return rest_under(&prefix, 1, path) != NULL;
 }
 
 /*
- * The files a URL path may be served from, named inside the capsule:
- * one file can have two URLs ("root: files" serves files/ at "/" and
- * still at "/files/"), and a zone guards the file whichever URL reached
- * it.  Up to two names, malloc'd into ids; the count.  The router
- * (site/router.c) serves files/ at "<mount>/files/", and the root tree
- * at every other path (with a mount, every path outside it) that the
- * generated pages leave unanswered; both are named, since which one
- * answers is decided later, by what is on disk.  A user capsule's view
- * has neither root nor mount of its own: its one tree has one URL.
+ * Does zone path zp (a URL path of the host) name a folder or file of
+ * site's capsule that file lies in?  A zone guards what its path names
+ * (README.md, "Certificate zones"): with "root", files/ is served at
+ * "<mount>/files/" and the root tree at every other path outside the
+ * mount, so "/club/" names <root>/club/ and "/files/club/" names
+ * files/club/, whichever URL a request then takes to them.  A user
+ * capsule's paths start with its base; a plain one (no layout) is one
+ * tree at its "/", and any other has files/ at "/files/".
  */
-static size_t
-file_ids(const struct config *cfg, const char *path, char *ids[2])
-{
-	const char	*files = cfg->mount != NULL ? cfg->mount : "";
-	const char	*rest;
-	char		*prefix;
-	size_t		 n = 0;
-
-	if (cfg->owned)
-		return 0;
-	prefix = xasprintf("%s/files", files);
-	if ((rest = rest_under(prefix, path)) != NULL)
-		ids[n++] = xasprintf("files%s", rest);
-	free(prefix);
-	if (cfg->root != NULL && (cfg->mount == NULL ||
-	    !under(cfg->mount, path)))
-		ids[n++] = xasprintf("%s%s", cfg->root, path);
-	return n;
-}
-
-/* Does zone z guard path, by its URL or by a file the URL may name? */
 static int
-guards(const struct config *cfg, const struct config_zone *z,
-    const char *path)
+names_file(const struct config *site, const char *zp, const char *file)
 {
-	char	*zids[2], *pids[2];
-	size_t	 nz, np, i, k;
-	int	 hit;
+	const char	*rest, *mount, *parts[3];
 
-	if (under(z->path, path))
-		return 1;
-	if ((np = file_ids(cfg, path, pids)) == 0)
+	/* A mount is a base too (config.c), but of the pages only. */
+	if (site->owned && site->base != NULL &&
+	    (zp = rest_under(&site->base, 1, zp)) == NULL)
+		return 0;		/* outside this capsule */
+	mount = site->mount != NULL && !site->owned ? site->mount : "";
+	parts[0] = mount;
+	parts[1] = "/files";
+	if ((rest = rest_under(parts, 2, zp)) != NULL) {
+		parts[0] = "files";
+		parts[1] = rest;
+		if (rest_under(parts, 2, file) != NULL)
+			return 1;
+	}
+	if (site->owned) {		/* a plain capsule: the whole tree */
+		if (*zp == '\0')
+			return 1;
+		return under(zp + 1, file);
+	}
+	if (site->root == NULL || (*mount != '\0' && under(mount, zp)))
 		return 0;
-	nz = file_ids(cfg, z->path, zids);
-	for (hit = 0, i = 0; i < nz; i++)
-		for (k = 0; k < np; k++)
-			hit |= under(zids[i], pids[k]);
-	for (i = 0; i < nz; i++)
-		free(zids[i]);
-	for (k = 0; k < np; k++)
-		free(pids[k]);
-	return hit;
+	parts[0] = site->root;
+	parts[1] = zp;
+	return rest_under(parts, 2, file) != NULL;
 }
 
 long
-zone_find(const struct config *cfg, const char *hostname, const char *path)
+zone_find(const struct config *host, const struct config *site,
+    const char *url, const char *file)
 {
 	const struct config_zone	*z;
 	size_t				 i, len, best_len = 0;
 	long				 best = -1;
 	int				 best_host = 0;
 
-	for (i = 0; i < cfg->nzones; i++) {
-		z = &cfg->zones[i];
-		if (z->host != NULL && strcmp(z->host, hostname) != 0)
+	for (i = 0; i < host->nzones; i++) {
+		z = &host->zones[i];
+		if (z->host != NULL && strcmp(z->host, host->hostname) != 0)
 			continue;
-		if (!guards(cfg, z, path))
+		if (!under(z->path, url) && (file == NULL ||
+		    !names_file(site, z->path, file)))
 			continue;
 		len = strlen(z->path);
 		if (best == -1 || len > best_len || (len == best_len &&

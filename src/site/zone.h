@@ -28,17 +28,22 @@ struct zone_client {
 };
 
 /*
- * The zone of cfg that path (decoded, as the router gets it) on host
- * hostname falls in, or -1.  A zone's path matches itself and what lies
- * below it, segment by segment ("/family" holds "/family/x", not
- * "/familyx"), runs of '/' in path counting as one.  When zones nest,
- * the longest path wins; at equal length one naming the host wins over
- * one for every host.  A zone guards the files its path names, by every
- * URL that names them: with "root", files/ is served at "/" and at
- * "/files/", and a zone on either URL holds the same file by both.
+ * The zone of host (its configuration: its zones and name) that guards
+ * what a request or a list names (site/access.h: its URL from the top of
+ * the host, and for a file its name inside the capsule, or NULL) on site
+ * (the view of the capsule it is in: host, or a user capsule of it), or
+ * -1.  A zone guards its path and what
+ * lies below it, segment by segment ("/family" holds "/family/x", not
+ * "/familyx"), runs of '/' in the URL counting as one; and the files
+ * its path names in the capsule, by whatever URL they are asked for
+ * (with "root", files/ is served at "/" and at "/files/": a zone on
+ * either holds the same file by both).  When zones nest, the longest
+ * path wins; at equal length one naming the host wins over one for
+ * every host.
  */
-long		 zone_find(const struct config *cfg, const char *hostname,
-		    const char *path);
+long		 zone_find(const struct config *host,
+		    const struct config *site, const char *url,
+		    const char *file);
 
 /*
  * Whether the client may have what zone i guards: 0 (r untouched), or

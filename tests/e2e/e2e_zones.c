@@ -19,6 +19,10 @@
  *  - Gopher never serves a zone's content: an error line instead;
  *  - one file, two URLs ("root: files" serves files/ at "/" and at
  *    "/files/"): a zone guards the file by either URL, both protocols;
+ *  - nothing a zone guards is named anywhere a reader without the
+ *    certificate can read: search results, feeds (with full content),
+ *    the home page, the archive, tags, series, the gemlog page,
+ *    listings, Gopher menus;
  *  - a CA file that is not PEM is refused at start.
  */
 #include <pwd.h>
@@ -280,6 +284,83 @@ test_two_urls(void)
 	}
 }
 
+/* text (a body) names none of the guarded things. */
+static void
+none_guarded(const char *what, const char *text)
+{
+	static const char *const words[] = {
+		"Secret", "secret-plans", "Private news", "Family", "club/",
+		"members/", "note.txt", "list.txt",
+	};
+	char	 msg[300];
+	size_t	 i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		snprintf(msg, sizeof(msg), "%s: \"%s\" not shown", what,
+		    words[i]);
+		OK(text != NULL && strstr(text, words[i]) == NULL, msg);
+	}
+}
+
+/*
+ * A zone guards what it names everywhere, not only at its URL: no list,
+ * feed or search result of either protocol shows it to a reader who
+ * could not open it; the zone's own answer for whoever asks.
+ */
+static void
+test_lists(void)
+{
+	static const char *const gemini[] = {
+		"/", "/posts/", "/gemlog/", "/atom.xml", "/tags/plans/",
+		"/tags/plans/atom.xml", "/series/plans/",
+		"/series/plans/atom.xml", "/search?plans", "/search?secret",
+		"/files/", "/posts/open-plans",
+	};
+	static const char *const gopher[] = {
+		"/", "/posts/", "/gemlog/", "/atom.xml", "/tags/plans/",
+		"/series/plans/", "/search\tplans", "/search\tsecret",
+		"/files/", "/posts/open-plans", "/posts/open-plans/",
+	};
+	struct reply	 r;
+	struct buf	 b;
+	char		 what[200];
+	size_t		 i;
+
+	for (i = 0; i < sizeof(gemini) / sizeof(gemini[0]); i++) {
+		r = e2e_gemini_get(srv.gemini_port, anon, "%s", gemini[i]);
+		snprintf(what, sizeof(what), "gemini %s", gemini[i]);
+		INT_EQ(r.status, 20, what);
+		none_guarded(what, r.body.data != NULL ? r.body.data : "");
+		reply_free(&r);
+	}
+	r = e2e_gemini_get(srv.gemini_port, anon, "/search?plans");
+	HAS(r.body.data ? r.body.data : "", "open-plans",
+	    "the search still finds the open post");
+	reply_free(&r);
+	for (i = 0; i < sizeof(gopher) / sizeof(gopher[0]); i++) {
+		buf_init(&b);
+		e2e_gopher_get(srv.gopher_port, &b, "%s", gopher[i]);
+		snprintf(what, sizeof(what), "gopher %s", gopher[i]);
+		buf_addc(&b, '\0');
+		none_guarded(what, b.data);
+		buf_free(&b);
+	}
+	INT_EQ(status_of(anon, "/posts/secret-plans", NULL, 0), 60,
+	    "the guarded post itself: 60");
+	INT_EQ(status_of(anon, "/posts/secret-plans/photo.txt", NULL, 0), 60,
+	    "and its bundle's file");
+	r = e2e_gemini_get(srv.gemini_port, c_alice, "/posts/secret-plans");
+	INT_EQ(r.status, 20, "the guarded post, with the certificate: 20");
+	HAS(r.body.data ? r.body.data : "", "Secret body",
+	    "the guarded post, with the certificate: its text");
+	reply_free(&r);
+	buf_init(&b);
+	e2e_gopher_get(srv.gopher_port, &b, "/posts/secret-plans");
+	OK(b.data != NULL && b.data[0] == '3',
+	    "Gopher: the guarded post is an error line");
+	buf_free(&b);
+}
+
 /* Run after the server stopped: its directory and ports are reused. */
 static void
 test_bad_ca(const char *top)
@@ -309,6 +390,7 @@ static const struct harness_test tests[] = {
 	NAMED("cgi"),
 	NAMED("gopher"),
 	NAMED("two_urls"),
+	NAMED("lists"),
 	NAMED("bad_ca"),
 };
 
@@ -335,6 +417,13 @@ main(int argc, char **argv)
 	test_put(capsule, "files/club/note.txt", "members only\n");
 	test_put(capsule, "files/open/hello.txt", "any certificate\n");
 	test_put(capsule, "files/members/list.txt", "the list\n");
+	test_put(capsule, "posts/secret-plans/index.md", "---\ntitle: Secret "
+	    "plans\ndate: 2024-01-02\ntags: [plans]\nseries: Plans\n"
+	    "summary: Secret summary\n---\nSecret body text about plans.\n");
+	test_put(capsule, "posts/secret-plans/photo.txt", "Secret photo\n");
+	test_put(capsule, "posts/2024-01-01-open-plans.md", "---\ntitle: Open "
+	    "plans\ntags: [plans]\nseries: Plans\n---\nOpen text about "
+	    "plans.\n");
 	test_put(capsule, "files/open-air.txt", "anyone\n");
 	snprintf(p, sizeof(p), "%s/cgi-bin", capsule);
 	mkdir(p, 0755);
@@ -370,6 +459,7 @@ main(int argc, char **argv)
 	snprintf(extra, sizeof(extra),
 	    "%s"
 	    "root: files\n"
+	    "atom_full_content: true\n"
 	    "cert_zones:\n"
 	    "  - path: /family\n"
 	    "    require: certificate\n"
@@ -378,12 +468,14 @@ main(int argc, char **argv)
 	    "    ca: %s\n"
 	    "  - path: /files/open\n"
 	    "  - path: /members/\n"
+	    "  - path: /posts/secret-plans\n"
+	    "    fingerprints: [\"%s\"]\n"
 	    "  - path: /cgi-bin\n"
 	    "    fingerprints: [\"%s\"]\n"
 	    "  - path: /\n"
 	    "    host: elsewhere.example\n",
 	    cgi ? (root ? "cgi: cgi-bin\nuser: nobody\n" : "cgi: cgi-bin\n") :
-	    "", alice.hex, old.hex, early.hex, cafile, alice.hex);
+	    "", alice.hex, old.hex, early.hex, cafile, alice.hex, alice.hex);
 	if (e2e_start(&srv, capsule, extra) == -1) {
 		OK(0, "server did not start");
 		return harness_done();
@@ -395,6 +487,7 @@ main(int argc, char **argv)
 	RUN("cgi", test_cgi());
 	RUN("gopher", test_gopher());
 	RUN("two_urls", test_two_urls());
+	RUN("lists", test_lists());
 	INT_EQ(e2e_stop(&srv), 0, "server exits 0");
 	RUN("bad_ca", test_bad_ca(top));
 

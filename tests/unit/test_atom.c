@@ -305,10 +305,10 @@ test_base(void)
 
 /* What the router answers for path over proto: its body, malloc'd. */
 static char *
-served(const struct config *cfg, struct site *s, enum proto proto,
+served(const struct config *cfg, struct site *s, enum surface proto,
     const char *path, size_t *lenp)
 {
-	struct router_req	 req = { proto, path, NULL, 0, NULL };
+	struct router_req	 req = { proto, path, NULL, 0, NULL, NULL, 0 };
 	struct response		 r;
 	char			*body;
 
@@ -337,11 +337,11 @@ same(const struct config *cfg, struct site *s, const char *path,
 	size_t	 len;
 	int	 proto;
 
-	for (proto = PROTO_GEMINI; proto <= PROTO_GOPHER; proto++) {
+	for (proto = SURFACE_GEMINI; proto <= SURFACE_GOPHER; proto++) {
 		got = served(cfg, s, proto, path, &len);
 		OK(len == want->len && memcmp(got, want->data, len) == 0,
 		    "%s (%s): the router sends what atom.c builds:\n%s\n---\n"
-		    "%s", path, proto == PROTO_GEMINI ? "gemini" : "gopher",
+		    "%s", path, proto == SURFACE_GEMINI ? "gemini" : "gopher",
 		    got, want->data);
 		free(got);
 	}

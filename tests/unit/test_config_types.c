@@ -206,10 +206,10 @@ test_lookup(void)
 }
 
 static void
-ask(const struct config *c, struct site *s, enum proto proto,
+ask(const struct config *c, struct site *s, enum surface proto,
     const char *path, struct response *r)
 {
-	struct router_req	 req = { proto, path, NULL, 0, NULL };
+	struct router_req	 req = { proto, path, NULL, 0, NULL, NULL, 0 };
 
 	response_init(r);
 	router_handle(c, s, &req, r);
@@ -222,7 +222,7 @@ header(const struct config *c, struct site *s, const char *path,
 {
 	struct response	 r;
 
-	ask(c, s, PROTO_GEMINI, path, &r);
+	ask(c, s, SURFACE_GEMINI, path, &r);
 	INT_EQ(r.status, 20, path);
 	STR_EQ(r.meta, meta, path);
 	response_free(&r);
@@ -236,7 +236,7 @@ gopher(const struct config *c, struct site *s, const char *path, char type,
 	struct response	 r;
 	struct buf	 b = BUF_INIT;
 
-	ask(c, s, PROTO_GOPHER, path, &r);
+	ask(c, s, SURFACE_GOPHER, path, &r);
 	INT_EQ(r.status, 20, path);
 	if (type != 0)
 		INT_EQ(r.gopher_type, type, path);

@@ -620,7 +620,7 @@ struct seen {
 };
 
 static int
-answers(const struct config *c, struct site *site, enum proto proto,
+answers(const struct config *c, struct site *site, enum surface proto,
     const char *url)
 {
 	struct router_req	 req;
@@ -629,7 +629,7 @@ answers(const struct config *c, struct site *site, enum proto proto,
 	int			 ok, hops;
 
 	memset(&req, 0, sizeof(req));
-	req.proto = proto;
+	req.surface = proto;
 	for (hops = 0; ; hops++) {
 		path[strcspn(path, "?#")] = '\0';
 		if (url_decode(path) == -1) {
@@ -656,7 +656,7 @@ answers(const struct config *c, struct site *site, enum proto proto,
 
 static int
 check_link(struct seen *sn, const struct config *c, struct site *site,
-    enum proto proto, const char *url, const char *from)
+    enum surface proto, const char *url, const char *from)
 {
 	size_t	 i;
 
@@ -669,7 +669,7 @@ check_link(struct seen *sn, const struct config *c, struct site *site,
 	sn->ok[sn->n] = answers(c, site, proto, url);
 	if (!sn->ok[sn->n] && getenv("CORPUS_VERBOSE") != NULL)
 		fprintf(stderr, "%s: %s link %s answers no 20\n", from,
-		    proto == PROTO_GEMINI ? "gemini" : "gopher", url);
+		    proto == SURFACE_GEMINI ? "gemini" : "gopher", url);
 	return sn->ok[sn->n++];
 }
 
@@ -706,7 +706,7 @@ gmi_links(struct seen *sn, const struct config *c, struct site *site,
 			(*frag)++;
 		else if (url[0] == '/' && url[1] != '/') {
 			(*nlinks)++;
-			if (!check_link(sn, c, site, PROTO_GEMINI, url, from))
+			if (!check_link(sn, c, site, SURFACE_GEMINI, url, from))
 				bad++;
 		}
 		free(url);
@@ -732,7 +732,7 @@ gph_links(struct seen *sn, const struct config *c, struct site *site,
 		sel += 2;		/* the '/' and the item type */
 		url = xstrndup(sel, strcspn(sel, " \r\n\t"));
 		(*nlinks)++;
-		if (!check_link(sn, c, site, PROTO_GOPHER, url, from))
+		if (!check_link(sn, c, site, SURFACE_GOPHER, url, from))
 			bad++;
 		free(url);
 		p = sel;
@@ -764,7 +764,7 @@ menu_links(struct seen *sn, const struct config *c, struct site *site,
 			continue;
 		sel = xstrndup(t1 + 1, (size_t)(t2 - t1 - 1));
 		(*nlinks)++;
-		if (!check_link(sn, c, site, PROTO_GOPHER, sel, from))
+		if (!check_link(sn, c, site, SURFACE_GOPHER, sel, from))
 			bad++;
 		free(sel);
 	}
@@ -887,7 +887,7 @@ main(int argc, char **argv)
 
 		t0 = harness_now_msf();
 		response_init(&r);
-		req.proto = PROTO_GEMINI;
+		req.surface = SURFACE_GEMINI;
 		req.path = path;
 		router_handle(&c, site, &req, &r);
 		t_render += harness_now_msf() - t0;
@@ -900,7 +900,7 @@ main(int argc, char **argv)
 
 		t0 = harness_now_msf();
 		response_init(&r);
-		req.proto = PROTO_GOPHER;
+		req.surface = SURFACE_GOPHER;
 		router_handle(&c, site, &req, &r);
 		t_render += harness_now_msf() - t0;
 		h = count_gph(r.body ? r.body : "", r.bodylen, excuse,
@@ -936,7 +936,7 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < nitems(lists); i++) {
 		response_init(&r);
-		req.proto = PROTO_GEMINI;
+		req.surface = SURFACE_GEMINI;
 		req.path = lists[i];
 		router_handle(&c, site, &req, &r);
 		page = xstrndup(r.body ? r.body : "", r.bodylen);

@@ -46,17 +46,20 @@ fake_hash(void *ctx)
 	return ((struct fake *)ctx)->hash;
 }
 
-static struct gemini_front	 gf;
+static struct front_gen	 gf;
 
-static enum gemini_front_do
+static enum front_do
 ask(struct fake *f, const char *sni, const char *line, int *h,
     struct response *r)
 {
-	struct gemini_front_conn gc = { sni, fake_own, fake_hash, f, NULL };
-	struct gemini_request	 req;
+	struct front_client	 fc = { sni, fake_own, fake_hash, f, NULL };
+	struct front_app	 app;
+	enum front_do		 d;
 
 	response_init(r);
-	return gemini_front_answer(&gf, &gc, line, strlen(line), &req, h, r);
+	d = gemini_front_answer(&gf, &fc, line, strlen(line), &app, r);
+	*h = app.host;
+	return d;
 }
 
 static void
@@ -67,45 +70,45 @@ test_decisions(void)
 	int		 h;
 
 	INT_EQ(ask(&f, "localhost", "gemini://localhost/posts/small", &h, &r),
-	    GEMINI_FRONT_ANSWER, "a post: the router's");
+	    FRONT_ANSWER, "a post: the router's");
 	INT_EQ(r.status, 20, "a post: 20");
 	INT_EQ(h, 0, "a post: the first host");
 	response_free(&r);
 
 	INT_EQ(ask(&f, "localhost", "titan://localhost/posts/x;size=1", &h,
-	    &r), GEMINI_FRONT_UPLOAD, "titan://: an upload");
+	    &r), FRONT_UPLOAD, "titan://: an upload");
 	response_free(&r);
 
 	INT_EQ(ask(&f, "other.test", "gemini://other.test/cgi-bin/run", &h,
-	    &r), GEMINI_FRONT_CGI, "the cgi directory: a program");
+	    &r), FRONT_APP, "the cgi directory: a program");
 	INT_EQ(h, 1, "cgi: the URL's host");
 	response_free(&r);
 	INT_EQ(ask(&f, "other.test", "gemini://other.test/cgi-binx", &h, &r),
-	    GEMINI_FRONT_ANSWER, "beside the cgi directory: the router");
+	    FRONT_ANSWER, "beside the cgi directory: the router");
 	INT_EQ(r.status, 51, "beside the cgi directory: 51");
 	response_free(&r);
 	INT_EQ(ask(&f, "localhost", "gemini://localhost/cgi-bin/run", &h, &r),
-	    GEMINI_FRONT_ANSWER, "another host's cgi: the router");
+	    FRONT_ANSWER, "another host's cgi: the router");
 	INT_EQ(r.status, 51, "another host's cgi: 51");
 	response_free(&r);
 
 	INT_EQ(ask(&f, "other.test", "gemini://localhost/", &h, &r),
-	    GEMINI_FRONT_ANSWER, "the TLS name disagrees");
+	    FRONT_ANSWER, "the TLS name disagrees");
 	INT_EQ(r.status, 53, "the TLS name disagrees: 53");
 	response_free(&r);
 	INT_EQ(ask(&f, NULL, "gemini://nowhere.test/", &h, &r),
-	    GEMINI_FRONT_ANSWER, "another host");
+	    FRONT_ANSWER, "another host");
 	INT_EQ(r.status, 53, "another host: 53");
 	response_free(&r);
 
-	INT_EQ(ask(&f, NULL, "not a url", &h, &r), GEMINI_FRONT_ANSWER,
+	INT_EQ(ask(&f, NULL, "not a url", &h, &r), FRONT_ANSWER,
 	    "a bad line");
 	INT_EQ(r.status, 59, "a bad line: 59");
 	response_free(&r);
 
 	f.own = 0;
 	INT_EQ(ask(&f, NULL, "gemini://127.0.0.1/", &h, &r),
-	    GEMINI_FRONT_ANSWER, "another address");
+	    FRONT_ANSWER, "another address");
 	INT_EQ(r.status, 53, "another address: 53");
 	STR_EQ(r.meta, "Proxy request refused: not this server's address",
 	    "another address: why");

@@ -69,10 +69,10 @@ load(void)
 }
 
 static void
-ask(struct site *s, enum proto proto, const char *path, int may_defer,
+ask(struct site *s, enum surface proto, const char *path, int may_defer,
     struct response *r)
 {
-	struct router_req	 req = { proto, path, NULL, 0, NULL };
+	struct router_req	 req = { proto, path, NULL, 0, NULL, NULL, 0 };
 
 	response_init(r);
 	r->may_defer = may_defer;
@@ -81,7 +81,7 @@ ask(struct site *s, enum proto proto, const char *path, int may_defer,
 
 /* path defers, and renders to what an inline render gives. */
 static void
-deferred(struct archive *a, enum proto proto, const char *path,
+deferred(struct archive *a, enum surface proto, const char *path,
     const char *meta)
 {
 	struct site	*s = site_new(a, 0), *t = site_new(a, 0);
@@ -121,29 +121,29 @@ test_router(struct archive *a)
 
 	const char	*gmi = "text/gemini; charset=utf-8; lang=en";
 
-	deferred(a, PROTO_GEMINI, "/posts/big", gmi);
-	deferred(a, PROTO_GOPHER, "/posts/big", gmi);
-	deferred(a, PROTO_GEMINI, "/big", gmi);
-	deferred(a, PROTO_GEMINI, "/posts/wide", gmi);
+	deferred(a, SURFACE_GEMINI, "/posts/big", gmi);
+	deferred(a, SURFACE_GOPHER, "/posts/big", gmi);
+	deferred(a, SURFACE_GEMINI, "/big", gmi);
+	deferred(a, SURFACE_GEMINI, "/posts/wide", gmi);
 	/* Gopher's menus of a post or page render its Markdown too. */
-	deferred(a, PROTO_GOPHER, "/posts/big/", gmi);
-	deferred(a, PROTO_GOPHER, "/big/", gmi);
+	deferred(a, SURFACE_GOPHER, "/posts/big/", gmi);
+	deferred(a, SURFACE_GOPHER, "/big/", gmi);
 
-	ask(s, PROTO_GEMINI, "/posts/small", 1, &r);
+	ask(s, SURFACE_GEMINI, "/posts/small", 1, &r);
 	OK(r.job == NULL && r.bodylen > 0, "a small post: at once");
 	response_free(&r);
 
 	/* A feed renders its posts only with atom_full_content. */
-	ask(s, PROTO_GEMINI, "/atom.xml", 1, &r);
+	ask(s, SURFACE_GEMINI, "/atom.xml", 1, &r);
 	OK(r.job == NULL && r.bodylen > 0, "a feed of summaries: at once");
 	response_free(&r);
 	cfg.atom_full_content = 1;
-	deferred(a, PROTO_GEMINI, "/atom.xml", "application/atom+xml");
-	deferred(a, PROTO_GOPHER, "/tags/x/atom.xml", "application/atom+xml");
+	deferred(a, SURFACE_GEMINI, "/atom.xml", "application/atom+xml");
+	deferred(a, SURFACE_GOPHER, "/tags/x/atom.xml", "application/atom+xml");
 	cfg.atom_full_content = 0;
 
 	/* Never rendered: the job goes with the response. */
-	ask(s, PROTO_GEMINI, "/posts/big", 1, &r);
+	ask(s, SURFACE_GEMINI, "/posts/big", 1, &r);
 	OK(r.job != NULL, "a job");
 	response_free(&r);
 	OK(r.job == NULL, "freed with the response");

@@ -129,7 +129,7 @@ load(void)
 static int
 gem(const char *path, struct response *r)
 {
-	struct router_req	 req = { PROTO_GEMINI, path, NULL, 0, &users };
+	struct router_req	 req = { SURFACE_GEMINI, path, NULL, 0, &users, NULL, 0 };
 
 	response_init(r);
 	router_handle(&host, hsite, &req, r);
@@ -266,8 +266,8 @@ test_routes(void)
 static void
 test_drafts(void)
 {
-	struct router_req	 req = { PROTO_GEMINI, "/~me/drafts/d", NULL, 1,
-				    &users };
+	struct router_req	 req = { SURFACE_GEMINI, "/~me/drafts/d", NULL, 1,
+				    &users, NULL, 0 };
 	struct response		 r;
 
 	response_init(&r);
@@ -285,7 +285,7 @@ test_drafts(void)
 static void
 test_off(void)
 {
-	struct router_req	 req = { PROTO_GEMINI, "/~/", NULL, 0, NULL };
+	struct router_req	 req = { SURFACE_GEMINI, "/~/", NULL, 0, NULL, NULL, 0 };
 	struct response		 r;
 
 	response_init(&r);

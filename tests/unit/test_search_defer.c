@@ -23,10 +23,10 @@ static char		 top[64];
 static struct config	 cfg;
 
 static void
-ask(struct site *s, enum proto proto, const char *path, const char *q,
+ask(struct site *s, enum surface proto, const char *path, const char *q,
     int may_defer, struct response *r)
 {
-	struct router_req	 req = { proto, path, q, 0, NULL };
+	struct router_req	 req = { proto, path, q, 0, NULL, NULL, 0 };
 
 	response_init(r);
 	r->may_defer = may_defer;
@@ -38,9 +38,9 @@ test_defer(struct archive *a)
 {
 	struct site	*s = site_new(a, 0), *t = site_new(a, 0);
 	struct response	 r, now, again;
-	enum proto	 proto;
+	enum surface	 proto;
 
-	for (proto = PROTO_GEMINI; ; proto = PROTO_GOPHER) {
+	for (proto = SURFACE_GEMINI; ; proto = SURFACE_GOPHER) {
 		ask(s, proto, "/search", "walrus", 1, &r);
 		INT_EQ(r.status, 20, "20 at once");
 		OK(r.job != NULL && r.bodylen == 0, "the first search: a job, "
@@ -62,7 +62,7 @@ test_defer(struct archive *a)
 		response_free(&r);
 		site_unref(t);
 		site_unref(s);
-		if (proto == PROTO_GOPHER)
+		if (proto == SURFACE_GOPHER)
 			break;
 		s = site_new(a, 0);
 		t = site_new(a, 0);

@@ -79,7 +79,7 @@ static void
 test_put_get(struct site *s)
 {
 	struct blob	*b1, *b2, *got;
-	struct slot	*slot = site_slot(s, SITE_POST, 0, SITE_GEMINI);
+	struct slot	*slot = site_slot(s, SITE_POST, 0, SITE_GEMTEXT);
 
 	b1 = blob_new("first", 5);
 	got = site_cache_put(s, slot, b1);
@@ -184,7 +184,7 @@ main(int argc, char **argv)
 
 	/* A second site over the same snapshot has its own slots. */
 	t = site_new(s->a, 0);
-	OK(cache_get(site_slot(t, SITE_POST, 0, SITE_GEMINI)) == NULL,
+	OK(cache_get(site_slot(t, SITE_POST, 0, SITE_GEMTEXT)) == NULL,
 	    "nothing rendered carries over");
 	site_ref(t);
 	INT_EQ(atomic_load(&t->refs), 2, "two references");

@@ -141,10 +141,10 @@ test_slots(struct archive *a)
 }
 
 static void
-ask(struct site *s, enum proto proto, const char *path, int may_defer,
+ask(struct site *s, enum surface proto, const char *path, int may_defer,
     struct response *r)
 {
-	struct router_req	 req = { proto, path, NULL, 0, NULL };
+	struct router_req	 req = { proto, path, NULL, 0, NULL, NULL, 0 };
 
 	response_init(r);
 	r->may_defer = may_defer;
@@ -153,7 +153,7 @@ ask(struct site *s, enum proto proto, const char *path, int may_defer,
 
 /* path answers 20 with want from memory (a blob), not a descriptor. */
 static void
-kept(struct site *s, enum proto proto, const char *path, const char *want)
+kept(struct site *s, enum surface proto, const char *path, const char *want)
 {
 	struct response	 r;
 
@@ -169,11 +169,11 @@ refused(struct site *s, const char *path)
 {
 	struct response	 r;
 
-	ask(s, PROTO_GEMINI, path, 0, &r);
+	ask(s, SURFACE_GEMINI, path, 0, &r);
 	OK(r.status == 51 && r.blob == NULL && r.fd == -1,
 	    "%s: not found (%d)", path, r.status);
 	response_free(&r);
-	ask(s, PROTO_GEMINI, path, 0, &r);
+	ask(s, SURFACE_GEMINI, path, 0, &r);
 	OK(r.status == 51, "%s: still not found once asked", path);
 	response_free(&r);
 }
@@ -187,7 +187,7 @@ streamed(struct archive *a, const char *what)
 	int		 i;
 
 	for (i = 0; i < 2; i++) {
-		ask(s, PROTO_GEMINI, "/files/a.txt", 1, &r);
+		ask(s, SURFACE_GEMINI, "/files/a.txt", 1, &r);
 		OK(r.status == 20 && r.fd != -1 && r.blob == NULL &&
 		    r.job == NULL, "%s: streamed from disk", what);
 		response_free(&r);
@@ -202,13 +202,13 @@ test_router(struct archive *a)
 	struct response	 r, r2;
 	const void	*first;
 
-	kept(s, PROTO_GEMINI, "/files/a.txt", "small file\n");
-	ask(s, PROTO_GEMINI, "/files/a.txt", 0, &r);
+	kept(s, SURFACE_GEMINI, "/files/a.txt", "small file\n");
+	ask(s, SURFACE_GEMINI, "/files/a.txt", 0, &r);
 	OK(strcmp(r.meta, "text/plain; charset=utf-8") == 0,
 	    "typed by its extension: %s", r.meta);
 	first = r.body;
 	response_free(&r);
-	kept(s, PROTO_GOPHER, "/files/a.txt", "small file\n");
+	kept(s, SURFACE_GOPHER, "/files/a.txt", "small file\n");
 	INT_EQ(gopher_respond(&cfg, s, NULL, "/files/a.txt", 12, &r), 20,
 	    "gopher: 20");
 	OK(r.body == first && r.gopher_type == '0',
@@ -217,32 +217,32 @@ test_router(struct archive *a)
 
 	/* Kept: the disk is not looked at again while this site lives. */
 	test_put(top, "files/a.txt", "edited\n");
-	kept(s, PROTO_GEMINI, "/files/a.txt", "small file\n");
+	kept(s, SURFACE_GEMINI, "/files/a.txt", "small file\n");
 	t = site_new(a, 0);
-	kept(t, PROTO_GEMINI, "/files/a.txt", "edited\n");
+	kept(t, SURFACE_GEMINI, "/files/a.txt", "edited\n");
 	site_unref(t);
 
 	/* A caller that can wait reads it on the pool: response_render(). */
 	t = site_new(a, 0);
-	ask(t, PROTO_GEMINI, "/files/a.txt", 1, &r);
+	ask(t, SURFACE_GEMINI, "/files/a.txt", 1, &r);
 	OK(r.status == 20 && r.job != NULL && r.bodylen == 0 &&
 	    strcmp(r.meta, "text/plain; charset=utf-8") == 0,
 	    "deferred: a job, its META final");
 	response_render(&r);
 	OK(r.job == NULL && r.blob != NULL && r.bodylen == 7 &&
 	    memcmp(r.body, "edited\n", 7) == 0, "read by the job");
-	ask(t, PROTO_GEMINI, "/files/a.txt", 1, &r2);
+	ask(t, SURFACE_GEMINI, "/files/a.txt", 1, &r2);
 	OK(r2.job == NULL && r2.body == r.body, "then kept");
 	response_free(&r2);
 	response_free(&r);
 	site_unref(t);
 
 	/* A directory's index.gmi (Gemini) and a page bundle's file. */
-	kept(s, PROTO_GEMINI, "/files/sub/", "# Sub\n");
-	kept(s, PROTO_GEMINI, "/posts/b/pic.txt", "bundle bytes\n");
+	kept(s, SURFACE_GEMINI, "/files/sub/", "# Sub\n");
+	kept(s, SURFACE_GEMINI, "/posts/b/pic.txt", "bundle bytes\n");
 
 	/* Over file_cache_max: streamed, as long as it is. */
-	ask(s, PROTO_GEMINI, "/files/big.txt", 1, &r);
+	ask(s, SURFACE_GEMINI, "/files/big.txt", 1, &r);
 	OK(r.status == 20 && r.fd != -1 && r.filelen == 300 * 1024 - 1 &&
 	    r.job == NULL && r.blob == NULL, "a large file streams");
 	response_free(&r);
@@ -259,7 +259,7 @@ test_router(struct archive *a)
 	    "no slot for a refused file");
 	cfg.files_hardlinks = 1;
 	t = site_new(a, 0);
-	kept(t, PROTO_GEMINI, "/files/link.txt", "two names\n");
+	kept(t, SURFACE_GEMINI, "/files/link.txt", "two names\n");
 	site_unref(t);
 	cfg.files_hardlinks = 0;
 	site_unref(s);

@@ -32,7 +32,7 @@
 #include "site/site.h"
 #include "site/static.h"
 
-static char		 top[64], plain[64];
+static char		 top[64], plain[64], treeonly[64];
 static struct config	 cfg;
 
 static void
@@ -117,10 +117,10 @@ make_capsule(void)
 }
 
 static void
-ask(const struct config *c, struct site *s, enum proto proto,
+ask(const struct config *c, struct site *s, enum surface proto,
     const char *path, struct response *r)
 {
-	struct router_req	 req = { proto, path, NULL, 0, NULL };
+	struct router_req	 req = { proto, path, NULL, 0, NULL, NULL, 0 };
 
 	response_init(r);
 	router_handle(c, s, &req, r);
@@ -144,7 +144,7 @@ body_of(struct response *r)
 
 /* path answers status; with want, a body that contains it. */
 static void
-expect(const struct config *c, struct site *s, enum proto proto,
+expect(const struct config *c, struct site *s, enum surface proto,
     const char *path, int status, const char *want)
 {
 	struct response	 r;
@@ -157,7 +157,7 @@ expect(const struct config *c, struct site *s, enum proto proto,
 	else
 		OK(r.status == status && (want == NULL ||
 		    strstr(body, want) != NULL), "%s %s: %d (want %d) %s%s",
-		    proto == PROTO_GEMINI ? "gemini" : "gopher", path,
+		    proto == SURFACE_GEMINI ? "gemini" : "gopher", path,
 		    r.status, status, want != NULL ? "with " : "",
 		    want != NULL ? want : "");
 	INT_EQ(r.status, status, path);
@@ -167,7 +167,7 @@ expect(const struct config *c, struct site *s, enum proto proto,
 
 /* path's body does not contain what. */
 static void
-without(const struct config *c, struct site *s, enum proto proto,
+without(const struct config *c, struct site *s, enum surface proto,
     const char *path, const char *what)
 {
 	struct response	 r;
@@ -189,34 +189,34 @@ test_root(struct archive *a)
 	config_init(&cfg, top);
 	cfg.root = "site";
 	/* Generated pages win; the tree has the rest. */
-	expect(&cfg, s, PROTO_GEMINI, "/", 20, "# Site");
-	without(&cfg, s, PROTO_GEMINI, "/", "# Home");
-	expect(&cfg, s, PROTO_GEMINI, "/about", 20, "The page.");
-	expect(&cfg, s, PROTO_GEMINI, "/posts/hello", 20, "A post.");
-	expect(&cfg, s, PROTO_GEMINI, "/hello.gmi", 20, "Hi.");
-	expect(&cfg, s, PROTO_GEMINI, "/notes", 31, "/notes/");
-	expect(&cfg, s, PROTO_GEMINI, "/notes/2024/trip.gmi", 20, "A trip");
-	expect(&cfg, s, PROTO_GEMINI, "/files/", 51, NULL);
+	expect(&cfg, s, SURFACE_GEMINI, "/", 20, "# Site");
+	without(&cfg, s, SURFACE_GEMINI, "/", "# Home");
+	expect(&cfg, s, SURFACE_GEMINI, "/about", 20, "The page.");
+	expect(&cfg, s, SURFACE_GEMINI, "/posts/hello", 20, "A post.");
+	expect(&cfg, s, SURFACE_GEMINI, "/hello.gmi", 20, "Hi.");
+	expect(&cfg, s, SURFACE_GEMINI, "/notes", 31, "/notes/");
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/2024/trip.gmi", 20, "A trip");
+	expect(&cfg, s, SURFACE_GEMINI, "/files/", 51, NULL);
 	/* Never served: dot-files, gophermaps, links that lead away. */
-	expect(&cfg, s, PROTO_GEMINI, "/.secret", 51, NULL);
-	expect(&cfg, s, PROTO_GEMINI, "/gophermap", 51, NULL);
-	expect(&cfg, s, PROTO_GEMINI, "/link-out", 51, NULL);
-	expect(&cfg, s, PROTO_GEMINI, "/link-posts/", 51, NULL);
-	expect(&cfg, s, PROTO_GEMINI, "/nothing", 51, NULL);
+	expect(&cfg, s, SURFACE_GEMINI, "/.secret", 51, NULL);
+	expect(&cfg, s, SURFACE_GEMINI, "/gophermap", 51, NULL);
+	expect(&cfg, s, SURFACE_GEMINI, "/link-out", 51, NULL);
+	expect(&cfg, s, SURFACE_GEMINI, "/link-posts/", 51, NULL);
+	expect(&cfg, s, SURFACE_GEMINI, "/nothing", 51, NULL);
 	/* Without openat2 (old kernels, valgrind) no link is followed. */
-	expect(&cfg, s, PROTO_GEMINI, "/notes/link-in.gmi",
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/link-in.gmi",
 	    have_openat2() ? 20 : 51, have_openat2() ? "Alpha" : NULL);
 	/* A listing: titles, no link a request could not follow. */
-	expect(&cfg, s, PROTO_GEMINI, "/notes/", 20, "=> /notes/a.gmi Alpha");
-	expect(&cfg, s, PROTO_GEMINI, "/notes/", 20, "=> /notes/c.gmi Gamma");
-	expect(&cfg, s, PROTO_GEMINI, "/notes/", 20, "=> /notes/b.txt b.txt");
-	expect(&cfg, s, PROTO_GEMINI, "/notes/", 20, "=> /notes/2024/ 2024/");
-	without(&cfg, s, PROTO_GEMINI, "/notes/", "gophermap");
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 20, "=> /notes/a.gmi Alpha");
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 20, "=> /notes/c.gmi Gamma");
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 20, "=> /notes/b.txt b.txt");
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 20, "=> /notes/2024/ 2024/");
+	without(&cfg, s, SURFACE_GEMINI, "/notes/", "gophermap");
 	cfg.root_listings = 0;
-	expect(&cfg, s, PROTO_GEMINI, "/notes/", 51, NULL);
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 51, NULL);
 	cfg.root_listings = 1;
 	cfg.listing_titles = 0;
-	expect(&cfg, s, PROTO_GEMINI, "/notes/", 20, "=> /notes/a.gmi a.gmi");
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 20, "=> /notes/a.gmi a.gmi");
 	cfg.listing_titles = 1;
 	/* index.gmi, gophermap, about, posts/: shadowed, each reported. */
 	INT_EQ((int)static_conflicts(&cfg, a), 4, "four conflicts at load");
@@ -240,14 +240,14 @@ test_listing_links(struct archive *a)
 	cfg.mount = "/gemlog";
 	cfg.base = cfg.mount;
 	cfg.index = "none.gmi";
-	ask(&cfg, s, PROTO_GEMINI, "/abs-in.gmi", &r);
+	ask(&cfg, s, SURFACE_GEMINI, "/abs-in.gmi", &r);
 	abs_status = r.status;
 	response_free(&r);
 	INT_EQ(abs_status, have_openat2() ? 20 : 51,
 	    "an absolute link that stays inside: followed (with openat2)");
-	expect(&cfg, s, PROTO_GEMINI, "/abs-posts.md", 51, NULL);
-	without(&cfg, s, PROTO_GEMINI, "/", "abs-posts");
-	ask(&cfg, s, PROTO_GEMINI, "/", &r);
+	expect(&cfg, s, SURFACE_GEMINI, "/abs-posts.md", 51, NULL);
+	without(&cfg, s, SURFACE_GEMINI, "/", "abs-posts");
+	ask(&cfg, s, SURFACE_GEMINI, "/", &r);
 	body = body_of(&r);
 	OK(strstr(body, "=> /hello.gmi Hello world") != NULL, "a file, titled");
 	OK(strstr(body, "link-out") == NULL, "a link out: not listed");
@@ -257,7 +257,7 @@ test_listing_links(struct archive *a)
 	    "an absolute link: listed as it is answered");
 	free(body);
 	response_free(&r);
-	ask(&cfg, s, PROTO_GEMINI, "/notes/", &r);
+	ask(&cfg, s, SURFACE_GEMINI, "/notes/", &r);
 	body = body_of(&r);
 	OK((strstr(body, "=> /notes/link-in.gmi Alpha") != NULL) ==
 	    have_openat2(), "a link that stays: listed as it is answered");
@@ -276,19 +276,19 @@ test_mount(struct archive *a)
 	cfg.mount = "/gemlog";
 	cfg.base = cfg.mount;
 	cfg.robots = "User-agent: *\n";
-	expect(&cfg, s, PROTO_GEMINI, "/", 20, "# Home");
-	expect(&cfg, s, PROTO_GEMINI, "/about", 20, "the file about");
-	expect(&cfg, s, PROTO_GEMINI, "/gemlog", 31, "/gemlog/");
-	expect(&cfg, s, PROTO_GEMINI, "/gemlog/", 20, "=> /gemlog/posts/");
-	expect(&cfg, s, PROTO_GEMINI, "/gemlog/posts", 31, "/gemlog/posts/");
-	expect(&cfg, s, PROTO_GEMINI, "/gemlog/posts/hello", 20, "A post.");
-	expect(&cfg, s, PROTO_GEMINI, "/gemlog/about", 20, "The page.");
-	expect(&cfg, s, PROTO_GEMINI, "/posts/hello", 51, NULL);
-	expect(&cfg, s, PROTO_GEMINI, "/robots.txt", 20, "User-agent");
+	expect(&cfg, s, SURFACE_GEMINI, "/", 20, "# Home");
+	expect(&cfg, s, SURFACE_GEMINI, "/about", 20, "the file about");
+	expect(&cfg, s, SURFACE_GEMINI, "/gemlog", 31, "/gemlog/");
+	expect(&cfg, s, SURFACE_GEMINI, "/gemlog/", 20, "=> /gemlog/posts/");
+	expect(&cfg, s, SURFACE_GEMINI, "/gemlog/posts", 31, "/gemlog/posts/");
+	expect(&cfg, s, SURFACE_GEMINI, "/gemlog/posts/hello", 20, "A post.");
+	expect(&cfg, s, SURFACE_GEMINI, "/gemlog/about", 20, "The page.");
+	expect(&cfg, s, SURFACE_GEMINI, "/posts/hello", 51, NULL);
+	expect(&cfg, s, SURFACE_GEMINI, "/robots.txt", 20, "User-agent");
 	/* The tree's links and redirects carry no mount. */
-	expect(&cfg, s, PROTO_GEMINI, "/notes", 31, "/notes/");
-	expect(&cfg, s, PROTO_GEMINI, "/notes/", 20, "=> /notes/a.gmi");
-	expect(&cfg, s, PROTO_GOPHER, "/notes/2024/", 20,
+	expect(&cfg, s, SURFACE_GEMINI, "/notes", 31, "/notes/");
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 20, "=> /notes/a.gmi");
+	expect(&cfg, s, SURFACE_GOPHER, "/notes/2024/", 20,
 	    "0A trip\t/notes/2024/trip.gmi\tlocalhost\t70\r\n");
 	INT_EQ((int)static_conflicts(&cfg, a), 0, "no conflict with a mount");
 	site_unref(s);
@@ -305,7 +305,7 @@ test_gophermap(struct archive *a)
 	cfg.root = "site";
 	cfg.mount = "/gemlog";
 	cfg.base = cfg.mount;
-	ask(&cfg, s, PROTO_GOPHER, "/", &r);
+	ask(&cfg, s, SURFACE_GOPHER, "/", &r);
 	body = xstrndup(r.body != NULL ? r.body : "", r.bodylen);
 	INT_EQ(r.status, 20, "the gophermap is the menu");
 	OK(strstr(body, "iThe hole\tfake\t(NULL)\t0\r\n") != NULL, "!title");
@@ -337,7 +337,7 @@ test_gophermap(struct archive *a)
 	free(body);
 	response_free(&r);
 
-	ask(&cfg, s, PROTO_GOPHER, "/notes/", &r);
+	ask(&cfg, s, SURFACE_GOPHER, "/notes/", &r);
 	body = xstrndup(r.body != NULL ? r.body : "", r.bodylen);
 	OK(strstr(body, "iNotes menu") != NULL &&
 	    strstr(body, "0Alpha\t/notes/a.gmi\tlocalhost\t70\r\n") != NULL &&
@@ -347,7 +347,7 @@ test_gophermap(struct archive *a)
 	OK(strstr(body, "after the listing") == NULL, "'*' ends the map");
 	free(body);
 	response_free(&r);
-	expect(&cfg, s, PROTO_GOPHER, "/gophermap", 51, NULL);
+	expect(&cfg, s, SURFACE_GOPHER, "/gophermap", 51, NULL);
 	site_unref(s);
 }
 
@@ -366,7 +366,7 @@ test_sort(struct archive *a)
 	ts[0].tv_sec = ts[1].tv_sec = 1000000000;
 	ts[0].tv_nsec = ts[1].tv_nsec = 0;
 	OK(utimensat(AT_FDCWD, p, ts, 0) == 0, "a.gmi made old");
-	ask(&cfg, s, PROTO_GEMINI, "/notes/", &r);
+	ask(&cfg, s, SURFACE_GEMINI, "/notes/", &r);
 	body = xstrndup(r.body, r.bodylen);
 	x = strstr(body, "c.gmi");
 	y = strstr(body, "a.gmi 2001-09-09 Alpha");
@@ -394,13 +394,81 @@ test_plain(void)
 	}
 	OK(static_plain(a), "no layout");
 	s = site_new(a, 0);
-	expect(&pc, s, PROTO_GEMINI, "/", 20, "# My plain capsule");
-	expect(&pc, s, PROTO_GEMINI, "/x", 31, "/~u/x/");
-	expect(&pc, s, PROTO_GEMINI, "/x/", 20, "=> /~u/x/y.gmi Why");
-	expect(&pc, s, PROTO_GEMINI, "/x/y.gmi", 20, "# Why");
-	expect(&pc, s, PROTO_GOPHER, "/", 20,
+	expect(&pc, s, SURFACE_GEMINI, "/", 20, "# My plain capsule");
+	expect(&pc, s, SURFACE_GEMINI, "/x", 31, "/~u/x/");
+	expect(&pc, s, SURFACE_GEMINI, "/x/", 20, "=> /~u/x/y.gmi Why");
+	expect(&pc, s, SURFACE_GEMINI, "/x/y.gmi", 20, "# Why");
+	expect(&pc, s, SURFACE_GOPHER, "/", 20,
 	    "0My plain capsule\t/~u/index.gmi\tlocalhost\t70\r\n");
-	expect(&pc, s, PROTO_GEMINI, "/posts/", 51, NULL);
+	expect(&pc, s, SURFACE_GEMINI, "/posts/", 51, NULL);
+	site_unref(s);
+	archive_unref(a);
+}
+
+/*
+ * The CGI directory's files are programs, run and never served, even
+ * when a tree reaches them (a configuration config.c would refuse, made
+ * here by hand): 51 over both protocols, and the generated pages stay.
+ */
+static void
+test_cgi_dir(struct archive *a)
+{
+	struct site	*s = site_new(a, 0);
+	struct config	 cc;
+
+	config_init(&cc, top);
+	cc.root = "site";
+	cc.cgi = "site";
+	expect(&cc, s, SURFACE_GEMINI, "/hello.gmi", 51, NULL);
+	expect(&cc, s, SURFACE_GOPHER, "/hello.gmi", 51, NULL);
+	expect(&cc, s, SURFACE_GEMINI, "/notes/", 51, NULL);
+	expect(&cc, s, SURFACE_GEMINI, "/posts/hello", 20, "A post.");
+	cc.root = NULL;
+	cc.cgi = "files";		/* Gopher: no programs, no files */
+	expect(&cc, s, SURFACE_GOPHER, "/files/", 51, NULL);
+	site_unref(s);
+}
+
+/*
+ * A host whose capsule has no layout (no index.md, posts or pages) and a
+ * "root" serves its tree alone: "/" is the tree's, no generated page
+ * (no gemlog, feed, search or archive, no "Site" title), mount or not.
+ */
+static void
+test_tree_only(void)
+{
+	struct config	 tc;
+	struct archive	*a;
+	struct site	*s;
+
+	test_put(treeonly, "site/index.gmi", "# Tree home\n");
+	test_put(treeonly, "site/x/y.gmi", "# Why\n");
+	test_put(treeonly, "site/robots.txt", "User-agent: *\nDisallow: /x/\n");
+	config_init(&tc, treeonly);
+	tc.root = "site";
+	tc.robots = "User-agent: *\nDisallow:\n";
+	if ((a = archive_load(&tc)) == NULL) {
+		OK(0, "archive_load");
+		return;
+	}
+	OK(static_plain(a), "no layout");
+	INT_EQ((long long)static_conflicts(&tc, a), 0,
+	    "no generated page shadows the tree");
+	s = site_new(a, 0);
+	expect(&tc, s, SURFACE_GEMINI, "/", 20, "# Tree home");
+	without(&tc, s, SURFACE_GEMINI, "/", "Site");
+	expect(&tc, s, SURFACE_GEMINI, "/x/", 20, "=> /x/y.gmi Why");
+	expect(&tc, s, SURFACE_GEMINI, "/gemlog/", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/atom.xml", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/posts/", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/search", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/robots.txt", 20, "Disallow: /x/");
+	expect(&tc, s, SURFACE_GOPHER, "/", 20, "0Tree home\t/index.gmi\t");
+	tc.mount = "/gemlog";
+	tc.base = tc.mount;
+	expect(&tc, s, SURFACE_GEMINI, "/", 20, "# Tree home");
+	expect(&tc, s, SURFACE_GEMINI, "/gemlog/", 51, NULL);
+	expect(&tc, s, SURFACE_GEMINI, "/x", 31, "/x/");
 	site_unref(s);
 	archive_unref(a);
 }
@@ -443,8 +511,8 @@ test_users(struct archive *top_a)
 
 	/* The 300-letter name of /~/ answers. */
 	{
-		struct router_req req = { PROTO_GEMINI, NULL, NULL, 0,
-		    &users };
+		struct router_req req = { SURFACE_GEMINI, NULL, NULL, 0,
+		    &users, NULL, 0 };
 		char path[400];
 
 		snprintf(path, sizeof(path), "%s/index.gmi", base);
@@ -527,7 +595,9 @@ static const struct harness_test tests[] = {
 	NAMED("mount"),
 	NAMED("gophermap"),
 	NAMED("sort"),
+	NAMED("cgi_dir"),
 	NAMED("plain"),
+	NAMED("tree_only"),
 	NAMED("users"),
 };
 
@@ -540,7 +610,9 @@ main(int argc, char **argv)
 	log_set_level(LOG_LEVEL_ERROR);
 	snprintf(top, sizeof(top), "/tmp/capsuled-static-XXXXXX");
 	snprintf(plain, sizeof(plain), "/tmp/capsuled-plain-XXXXXX");
-	if (mkdtemp(top) == NULL || mkdtemp(plain) == NULL) {
+	snprintf(treeonly, sizeof(treeonly), "/tmp/capsuled-tree-XXXXXX");
+	if (mkdtemp(top) == NULL || mkdtemp(plain) == NULL ||
+	    mkdtemp(treeonly) == NULL) {
 		perror("mkdtemp");
 		return 2;
 	}
@@ -557,10 +629,13 @@ main(int argc, char **argv)
 	RUN("mount", test_mount(a));
 	RUN("gophermap", test_gophermap(a));
 	RUN("sort", test_sort(a));
+	RUN("cgi_dir", test_cgi_dir(a));
 	RUN("plain", test_plain());
+	RUN("tree_only", test_tree_only());
 	RUN("users", test_users(a));
 	archive_unref(a);
 	test_rm_tree(top);
 	test_rm_tree(plain);
+	test_rm_tree(treeonly);
 	return harness_done();
 }

@@ -69,55 +69,13 @@ test_parse(void)
 	refused("cert_zones: [/a]\n", "expected a mapping with a path");
 }
 
-/*
- * One file, two URLs: "root: files" serves files/ at "/" and still at
- * "/files/"; with a mount, files/ is at "<mount>/files/" and the root
- * tree has every path outside the mount.  A zone guards the file by
- * whichever URL it is named and asked.
- */
-static void
-test_find_trees(void)
+/* zone_find() on c as host hostname, for the URL url naming file. */
+static long
+find(struct config *c, const char *hostname, const char *url,
+    const char *file)
 {
-	struct config_zone	 tz[] = {
-		{ NULL, (char *)"/club", NULL, 0, NULL, 1 },
-		{ NULL, (char *)"/files/family", NULL, 0, NULL, 1 },
-	};
-	struct config		 c;
-
-	memset(&c, 0, sizeof(c));
-	c.zones = tz;
-	c.nzones = 2;
-	INT_EQ(zone_find(&c, "x.example", "/files/club/members.txt"), -1,
-	    "no root: /files/club is not /club");
-	c.root = (char *)"files";
-	INT_EQ(zone_find(&c, "x.example", "/club/members.txt"), 0,
-	    "the zone's own URL");
-	INT_EQ(zone_find(&c, "x.example", "/files/club/members.txt"), 0,
-	    "root: files: the same file at /files/club/");
-	INT_EQ(zone_find(&c, "x.example", "/files//club"), 0,
-	    "the directory itself, with a run of '/'");
-	INT_EQ(zone_find(&c, "x.example", "/family/album.txt"), 1,
-	    "root: files: /files/family/ is also /family/");
-	INT_EQ(zone_find(&c, "x.example", "/files/clubx/a"), -1,
-	    "a segment, not a prefix of a name");
-	INT_EQ(zone_find(&c, "x.example", "/posts/x"), -1,
-	    "what names no zoned file");
-	c.root = (char *)"site";
-	INT_EQ(zone_find(&c, "x.example", "/files/club/a"), -1,
-	    "root: site: /club/ is site/club/, not files/club/");
-	c.root = (char *)"files";
-	c.mount = (char *)"/gemlog";
-	INT_EQ(zone_find(&c, "x.example", "/gemlog/files/club/a"), 0,
-	    "mount: files/ at /gemlog/files/ is guarded too");
-	INT_EQ(zone_find(&c, "x.example", "/gemlog/files/files/family/a"),
-	    1, "mount: /files/family/ is the root tree's files/files/family/");
-	INT_EQ(zone_find(&c, "x.example", "/family/a"), -1,
-	    "mount: so files/family/ is not guarded by it");
-	INT_EQ(zone_find(&c, "x.example", "/gemlog/club/a"), -1,
-	    "mount: inside it, the generated pages, not the tree");
-	c.owned = 1;
-	INT_EQ(zone_find(&c, "x.example", "/files/club/a"), -1,
-	    "a user capsule's view: one tree, one URL");
+	c->hostname = (char *)hostname;
+	return zone_find(c, c, url, file);
 }
 
 static struct config_zone	 zones[] = {
@@ -135,20 +93,87 @@ test_find(void)
 	memset(&c, 0, sizeof(c));
 	c.zones = zones;
 	c.nzones = sizeof(zones) / sizeof(zones[0]);
-	INT_EQ(zone_find(&c, "x.example", "/family"), 0, "the prefix itself");
-	INT_EQ(zone_find(&c, "x.example", "/family/"), 0, "below it");
-	INT_EQ(zone_find(&c, "x.example", "/familyx"), -1, "not a segment");
-	INT_EQ(zone_find(&c, "x.example", "/famil"), -1, "shorter");
-	INT_EQ(zone_find(&c, "x.example", "//family///x"), 0,
+	INT_EQ(find(&c, "x.example", "/family", NULL), 0, "the prefix itself");
+	INT_EQ(find(&c, "x.example", "/family/", NULL), 0, "below it");
+	INT_EQ(find(&c, "x.example", "/familyx", NULL), -1, "not a segment");
+	INT_EQ(find(&c, "x.example", "/famil", NULL), -1, "shorter");
+	INT_EQ(find(&c, "x.example", "//family///x", NULL), 0,
 	    "runs of '/' count as one");
-	INT_EQ(zone_find(&c, "x.example", "/family/kids/a"), 1,
+	INT_EQ(find(&c, "x.example", "/family/kids/a", NULL), 1,
 	    "the longest prefix wins");
-	INT_EQ(zone_find(&c, "a.example", "/family/x"), 2,
+	INT_EQ(find(&c, "a.example", "/family/x", NULL), 2,
 	    "equal length: the host's own wins");
-	INT_EQ(zone_find(&c, "b.example", "/"), 3, "a whole host");
-	INT_EQ(zone_find(&c, "b.example", "/family/kids"), 1,
+	INT_EQ(find(&c, "b.example", "/", NULL), 3, "a whole host");
+	INT_EQ(find(&c, "b.example", "/family/kids", NULL), 1,
 	    "a longer prefix of every host beats a whole host");
-	INT_EQ(zone_find(&c, "x.example", "/"), -1, "no zone");
+	INT_EQ(find(&c, "x.example", "/", NULL), -1, "no zone");
+}
+
+/*
+ * One file, two URLs: "root: files" serves files/ at "/" and still at
+ * "/files/"; with a mount, files/ is at "<mount>/files/" and the root
+ * tree has every path outside the mount.  A zone guards the file its
+ * path names, by whichever URL the file is asked for: the router gives
+ * the file a request reached (struct ident), and the zone's path is
+ * read in the same trees.
+ */
+static void
+test_find_trees(void)
+{
+	struct config_zone	 tz[] = {
+		{ NULL, (char *)"/club", NULL, 0, NULL, 1 },
+		{ NULL, (char *)"/files/family", NULL, 0, NULL, 1 },
+	};
+	struct config		 c;
+
+	memset(&c, 0, sizeof(c));
+	c.zones = tz;
+	c.nzones = 2;
+	INT_EQ(find(&c, "x", "/files/club/m.txt", "files/club/m.txt"), -1,
+	    "no root: /club is nothing of files/");
+	c.root = (char *)"files";
+	INT_EQ(find(&c, "x", "/club/m.txt", "files/club/m.txt"), 0,
+	    "the zone's own URL");
+	INT_EQ(find(&c, "x", "/files/club/m.txt", "files/club/m.txt"), 0,
+	    "root: files: the same file at /files/club/");
+	INT_EQ(find(&c, "x", "/files//club", "files//club"), 0,
+	    "the directory itself, with a run of '/'");
+	INT_EQ(find(&c, "x", "/family/album.txt", "files/family/album.txt"),
+	    1, "root: files: /files/family/ is also /family/");
+	INT_EQ(find(&c, "x", "/files/clubx/a", "files/clubx/a"), -1,
+	    "a segment, not a prefix of a name");
+	INT_EQ(find(&c, "x", "/posts/x", NULL), -1,
+	    "a generated page no zone names");
+	INT_EQ(find(&c, "x", "/files/files/family/a", "files/files/family/a"),
+	    1, "the root tree's files/ under /files/family/ itself");
+	c.root = (char *)"site";
+	INT_EQ(find(&c, "x", "/files/club/a", "files/club/a"), -1,
+	    "root: site: /club/ is site/club/, not files/club/");
+	INT_EQ(find(&c, "x", "/club/a", "site/club/a"), 0,
+	    "root: site: site/club/ by its URL");
+	c.root = (char *)"files";
+	c.mount = (char *)"/gemlog";
+	c.base = c.mount;		/* as config.c sets it */
+	INT_EQ(find(&c, "x", "/gemlog/files/club/a", "files/club/a"), 0,
+	    "mount: files/ at /gemlog/files/ is guarded too");
+	INT_EQ(find(&c, "x", "/files/family/a", "files/files/family/a"), 1,
+	    "mount: /files/family/ is the root tree's files/files/family/");
+	INT_EQ(find(&c, "x", "/gemlog/files/family/a", "files/family/a"), -1,
+	    "mount: so files/family/ is not guarded by it");
+	INT_EQ(find(&c, "x", "/gemlog/club/a", NULL), -1,
+	    "mount: inside it, the generated pages, not the tree");
+	c.mount = NULL;
+	c.root = NULL;
+	c.owned = 1;
+	c.base = (char *)"/~ann";
+	tz[0].path = (char *)"/~ann/club";
+	INT_EQ(find(&c, "x", "/~ann/club/a", "club/a"), 0,
+	    "a plain user capsule: its one tree");
+	INT_EQ(find(&c, "x", "/~ann/files/club/a", "files/club/a"), -1,
+	    "a user capsule: files/club/ is not club/");
+	tz[0].path = (char *)"/~bob/club";
+	INT_EQ(find(&c, "x", "/~ann/club/a", "club/a"), -1,
+	    "another user's zone");
 }
 
 /* A client, as a test sets it. */

@@ -1,0 +1,25 @@
+/*
+ * fronts.c -- the front end of each surface (fronts.h): one entry each.
+ */
+#include "proto/gemini.h"
+#include "proto/gopher.h"
+#include "site/fronts.h"
+#include "site/gemini_front.h"
+#include "site/gopher_front.h"
+
+_Static_assert(FRONT_INCOMPLETE == GEMINI_INCOMPLETE &&
+    FRONT_INCOMPLETE == GOPHER_INCOMPLETE &&
+    FRONT_TOO_LONG == GEMINI_TOO_LONG && FRONT_TOO_LONG == GOPHER_TOO_LONG,
+    "the parsers' end markers are the front ends'");
+_Static_assert(GEMINI_REQUEST_MAX <= FRONT_REQUEST_MAX &&
+    GOPHER_REQUEST_MAX <= FRONT_REQUEST_MAX,
+    "every request line fits the connection's buffer");
+
+const struct front fronts[SURFACE_N] = {
+	[SURFACE_GEMINI] = { gemini_request_end, GEMINI_REQUEST_MAX,
+	    gemini_front_too_long, gemini_front_slow_down,
+	    gemini_front_answer, gemini_front_header },
+	[SURFACE_GOPHER] = { gopher_request_end, GOPHER_REQUEST_MAX,
+	    gopher_front_too_long, gopher_front_slow_down,
+	    gopher_front_answer, gopher_front_header },
+};
