@@ -622,6 +622,29 @@ capsules_missing(const struct config *cfg)
 	return 0;
 }
 
+/*
+ * "gemini://host:1965/, gopher://host:7070/ and ...": the surfaces
+ * that listen, each with its port (one turned off is not named).
+ */
+static void
+surface_urls(const struct config *cfg, struct buf *out)
+{
+	size_t	 i, n = 0, k = 0;
+
+	for (i = 0; i < SURFACE_N; i++)
+		n += cfg->port[i] > 0;
+	for (i = 0; i < SURFACE_N; i++) {
+		if (cfg->port[i] == 0)
+			continue;
+		if (k > 0)
+			buf_addstr(out, k + 1 == n ? " and " : ", ");
+		buf_printf(out, "%s://%s:%d/", surfaces[i].name, cfg->hostname,
+		    cfg->port[i]);
+		k++;
+	}
+	buf_addc(out, '\0');
+}
+
 static int
 serve(struct daemon_state *d)
 {
@@ -635,6 +658,7 @@ serve(struct daemon_state *d)
 	const struct config *cfg;
 	uv_loop_t	*loop = uv_default_loop();
 	struct timespec	 t0;
+	struct buf	 urls = BUF_INIT;
 	char		 err[512];
 	size_t		 i, na;
 	int		 rv;
@@ -726,17 +750,17 @@ serve(struct daemon_state *d)
 	for (i = 0; i < d->rl.set->nsites; i++)
 		if (changed_since(d->rl.set->hosts[i].capsule_dir, &t0))
 			reload_changed(&d->rl, d->rl.set->hosts[i].capsule_dir);
-	log_info("serving gemini://%s:%d/ and gopher://%s:%d/ with %d "
-	    "worker(s)", cfg->hostname, cfg->port[SURFACE_GEMINI], cfg->hostname,
-	    cfg->port[SURFACE_GOPHER], d->srv.nworkers);
+	surface_urls(cfg, &urls);
+	log_info("serving %s with %d worker(s)", urls.data, d->srv.nworkers);
+	buf_free(&urls);
 	if (d->preview != NULL) {
 		/* Bound: the writer can open these now. */
-		printf("capsuled: serving %s (%s); open\n"
-		    "  gemini://%s:%d/\n", cfg->capsule_dir, d->preview,
-		    cfg->hostname, cfg->port[SURFACE_GEMINI]);
-		if (cfg->port[SURFACE_GOPHER] > 0)
-			printf("  gopher://%s:%d/\n", cfg->hostname,
-			    cfg->port[SURFACE_GOPHER]);
+		printf("capsuled: serving %s (%s); open\n", cfg->capsule_dir,
+		    d->preview);
+		for (i = 0; i < SURFACE_N; i++)
+			if (cfg->port[i] > 0)
+				printf("  %s://%s:%d/\n", surfaces[i].name,
+				    cfg->hostname, cfg->port[i]);
 		printf("Edits show at once; ^C stops.\n");
 		fflush(stdout);
 	}

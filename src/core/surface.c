@@ -7,6 +7,9 @@ const struct surface_info surfaces[SURFACE_N] = {
 	[SURFACE_GEMINI] = { "gemini", "Gemini", 1965, 1, 1, FORMAT_GEMTEXT,
 	    SURFACE_CERTS | SURFACE_UPLOADS | SURFACE_APPS | SURFACE_INPUT },
 	[SURFACE_GOPHER] = { "gopher", "Gopher", 7070, 0, 0, FORMAT_GOPHER, 0 },
+	/* Port 300 by convention: off unless "spartan_port" says. */
+	[SURFACE_SPARTAN] = { "spartan", "Spartan", 0, 0, 0, FORMAT_GEMTEXT,
+	    0 },
 };
 
 int

@@ -103,7 +103,12 @@ struct front {
 			    size_t outlen);
 };
 
-/* The longest request line of every surface, with its end. */
-#define FRONT_REQUEST_MAX	(GEMINI_REQUEST_MAX)
+/*
+ * The connection's request buffer: what any surface's request (its line
+ * and end, and a data block that follows it) may take, 4 KiB (the
+ * Spartan reference server's cap).  Each front end holds its lines to
+ * its own request_max within it.
+ */
+#define FRONT_REQUEST_MAX	4096
 
 #endif

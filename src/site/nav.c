@@ -784,7 +784,7 @@ nav_search_prompt(struct page *pg, const struct archive *a)
 	    "tag:name, series:name.", a->title != NULL && *a->title ?
 	    a->title : "this capsule");
 	page_blank(pg);
-	page_link(pg, LINK_SEARCH, LAYOUT_PATH_SEARCH, NULL,
+	page_link(pg, LINK_PROMPT, LAYOUT_PATH_SEARCH, NULL,
 	    "Search the archive");
 	page_link(pg, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
 }

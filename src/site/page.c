@@ -619,7 +619,8 @@ gmi_block(struct emit *e, const struct block *b)
 			free(text);
 			break;
 		}
-		buf_addstr(&l, "=> ");
+		/* Spartan's prompt line: an input sent as the data block. */
+		buf_addstr(&l, b->kind == LINK_PROMPT ? "=: " : "=> ");
 		buf_addstr(&l, base_of(e, b->url));
 		add_url(&l, b->url, 0);
 		free(text);
@@ -818,6 +819,7 @@ gph_type(const struct page_target *t, enum link_kind kind, const char *path)
 		type = 'h';
 		break;
 	case LINK_SEARCH:
+	case LINK_PROMPT:
 		type = '7';
 		break;
 	case LINK_TEXT:

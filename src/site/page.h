@@ -36,6 +36,12 @@ enum link_kind {
 	LINK_EXTERNAL,		/* another server: h with URL: */
 	LINK_SEARCH,		/* a search: type 7 */
 	/*
+	 * The search's own prompt, on a page only a surface that asks
+	 * for input with a line (Gopher's type 7, Spartan's gemtext "=:")
+	 * is shown; Gemini asks with a status (10) and never sees it.
+	 */
+	LINK_PROMPT,
+	/*
 	 * A post or a page: the document at url over Gemini; over Gopher
 	 * its menu at url + "/" (type 1), whose first item is the text and
 	 * the rest its links, so that every link of a text can be followed.
