@@ -10,6 +10,8 @@ const struct surface_info surfaces[SURFACE_N] = {
 	/* Port 300 by convention: off unless "spartan_port" says. */
 	[SURFACE_SPARTAN] = { "spartan", "Spartan", 0, 0, 0, FORMAT_GEMTEXT,
 	    0 },
+	/* Port 1900 by convention: off unless "nex_port" says. */
+	[SURFACE_NEX] = { "nex", "Nex", 0, 0, 0, FORMAT_NEX, 0 },
 };
 
 int
@@ -19,6 +21,7 @@ format_menus(enum format f)
 	case FORMAT_GEMTEXT:
 		return 0;
 	case FORMAT_GOPHER:
+	case FORMAT_NEX:
 		break;
 	}
 	return 1;

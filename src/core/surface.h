@@ -20,6 +20,7 @@ enum surface {
 	SURFACE_GEMINI,
 	SURFACE_GOPHER,
 	SURFACE_SPARTAN,
+	SURFACE_NEX,
 	SURFACE_N
 };
 
@@ -27,6 +28,8 @@ enum surface {
 enum format {
 	FORMAT_GEMTEXT,		/* text/gemini pages and documents */
 	FORMAT_GOPHER,		/* Gopher menus (type 1) and plain texts */
+	FORMAT_NEX,		/* Nex directories ("=> " link lines and
+				   text) and plain texts */
 };
 
 /* What a surface can carry (struct surface_info.caps). */

@@ -3,21 +3,25 @@
  */
 #include "proto/gemini.h"
 #include "proto/gopher.h"
+#include "proto/nex.h"
 #include "proto/spartan.h"
 #include "site/fronts.h"
 #include "site/gemini_front.h"
 #include "site/gopher_front.h"
+#include "site/nex_front.h"
 #include "site/spartan_front.h"
 
 _Static_assert(FRONT_INCOMPLETE == GEMINI_INCOMPLETE &&
     FRONT_INCOMPLETE == GOPHER_INCOMPLETE &&
     FRONT_INCOMPLETE == SPARTAN_INCOMPLETE &&
+    FRONT_INCOMPLETE == NEX_INCOMPLETE && FRONT_TOO_LONG == NEX_TOO_LONG &&
     FRONT_TOO_LONG == GEMINI_TOO_LONG && FRONT_TOO_LONG == GOPHER_TOO_LONG &&
     FRONT_TOO_LONG == SPARTAN_TOO_LONG,
     "the parsers' end markers are the front ends'");
 _Static_assert(GEMINI_REQUEST_MAX <= FRONT_REQUEST_MAX &&
     GOPHER_REQUEST_MAX <= FRONT_REQUEST_MAX &&
-    SPARTAN_REQUEST_MAX <= FRONT_REQUEST_MAX,
+    SPARTAN_REQUEST_MAX <= FRONT_REQUEST_MAX &&
+    NEX_REQUEST_MAX <= FRONT_REQUEST_MAX,
     "every request fits the connection's buffer");
 
 const struct front fronts[SURFACE_N] = {
@@ -30,4 +34,7 @@ const struct front fronts[SURFACE_N] = {
 	[SURFACE_SPARTAN] = { spartan_request_end, SPARTAN_REQUEST_MAX,
 	    spartan_front_too_long, spartan_front_slow_down,
 	    spartan_front_answer, spartan_front_header },
+	[SURFACE_NEX] = { nex_request_end, NEX_REQUEST_MAX,
+	    nex_front_too_long, nex_front_slow_down,
+	    nex_front_answer, nex_front_header },
 };

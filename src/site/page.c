@@ -1009,24 +1009,42 @@ page_emit_gophermap(const struct page *p, const struct page_target *t,
  * Plain text
  */
 
-/* The gopher:// URL of a link as a reader would type it. */
+/*
+ * The URL of a link as a reader would type it: gopher:// (with the item
+ * type) in Gopher text, nex:// in Nex's.
+ */
 static void
 txt_url(struct emit *e, const struct block *b, struct buf *out)
 {
-	char	*host;
+	const char	*scheme = "gopher";
+	char		*host;
+	int		 dflt = 70;
 
 	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
 		add_url(out, b->url, e->t->ascii);
 		return;
 	}
+	switch (e->t->format) {
+	case FORMAT_GEMTEXT:
+		scheme = "gemini";
+		dflt = 1965;
+		break;
+	case FORMAT_GOPHER:
+		break;
+	case FORMAT_NEX:
+		scheme = "nex";
+		dflt = 1900;
+		break;
+	}
 	host = gph_host(e->t);
 	if (strchr(host, ':') != NULL && host[0] != '[')
-		buf_printf(out, "gopher://[%s]", host);	/* IPv6 literal */
+		buf_printf(out, "%s://[%s]", scheme, host);	/* IPv6 */
 	else
-		buf_printf(out, "gopher://%s", host);
-	if (e->t->port != 70 && e->t->port > 0)
+		buf_printf(out, "%s://%s", scheme, host);
+	if (e->t->port != dflt && e->t->port > 0)
 		buf_printf(out, ":%d", e->t->port);
-	buf_printf(out, "/%c", gph_type(e->t, b->kind, b->url));
+	if (e->t->format == FORMAT_GOPHER)
+		buf_printf(out, "/%c", gph_type(e->t, b->kind, b->url));
 	url_encode_path(base_of(e, b->url), out);
 	url_encode_path(b->url, out);
 	if (b->kind == LINK_TEXT)
@@ -1120,6 +1138,140 @@ page_emit_text(const struct page *p, const struct page_target *t,
 	emit_start(&e, t, out, "\n");
 	for (i = 0; i < p->n; i++) {
 		txt_block(&e, spelled(&p->blocks[i], 1, &tmp, &owned));
+		free(owned);
+	}
+}
+
+/*
+ * Nex
+ */
+
+/*
+ * A text line of a Nex directory: one that would read as a link ("=> ")
+ * gets a space in front, as a gemtext text line does.
+ */
+static void
+nex_line(struct emit *e, const char *s, size_t len)
+{
+	struct buf	 l = BUF_INIT;
+
+	if (len >= 3 && memcmp(s, "=> ", 3) == 0) {
+		buf_addc(&l, ' ');
+		buf_add(&l, s, len);
+		emit_line(e, l.data, l.len);
+		buf_free(&l);
+		return;
+	}
+	emit_line(e, s, len);
+}
+
+/* A rendered line of Markdown, kept as it is but for that. */
+static void
+nex_raw(struct emit *e, const char *s, size_t len)
+{
+	if (len >= 3 && memcmp(s, "=> ", 3) == 0)
+		buf_addc(e->out, ' ');
+	emit_raw(e, s, len);
+}
+
+/*
+ * "=> url label": a site path with the base (a post or a page by its
+ * own directory, as Gopher's menus lead to them), another server's URL
+ * as it is.  Nex asks for no input: the search's prompt says how to
+ * ask instead.
+ */
+static void
+nex_link(struct emit *e, const struct block *b)
+{
+	struct buf	 l = BUF_INIT;
+	char		*label, *date;
+
+	label = line_of(e, b->text);
+	date = line_of(e, b->date);
+	if (*b->url == '\0') {
+		wrap(e, label, nex_line);
+		goto done;
+	}
+	if (b->kind == LINK_PROMPT) {
+		buf_printf(&l, "%s: ask for %s%s?your+words", label,
+		    base_of(e, b->url), b->url);
+		wrap(e, l.data, nex_line);
+		goto done;
+	}
+	buf_addstr(&l, "=> ");
+	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL)
+		add_url(&l, b->url, 0);
+	else {
+		url_encode_path(base_of(e, b->url), &l);
+		url_encode_path(b->url, &l);
+		if (b->kind == LINK_TEXT)
+			buf_addc(&l, '/');
+	}
+	if (*date != '\0')
+		buf_printf(&l, " %s", date);
+	if (*label != '\0')
+		buf_printf(&l, " %s", label);
+	emit_line(e, l.data, l.len);
+done:
+	buf_free(&l);
+	free(label);
+	free(date);
+}
+
+static void
+nex_block(struct emit *e, const struct block *b)
+{
+	struct buf	 tmp = BUF_INIT;
+	struct page	 links;
+	char		*text;
+	size_t		 i;
+
+	switch (b->type) {
+	case BLOCK_HEADING:
+		heading(e, b, nex_line);
+		break;
+	case BLOCK_TEXT:
+		text = line_of(e, b->text);
+		wrap(e, text, nex_line);
+		free(text);
+		break;
+	case BLOCK_LINK:
+		nex_link(e, b);
+		break;
+	case BLOCK_BLANK:
+		emit_line(e, "", 0);
+		break;
+	case BLOCK_MARKDOWN:
+	case BLOCK_MDLINKS:
+		/* The text, then its references as links, as Gopher's. */
+		page_init(&links);
+		md_refs(e, b, &links, &tmp);
+		if (b->type == BLOCK_MARKDOWN)
+			md_lines(e, tmp.data ? tmp.data : "", tmp.len,
+			    nex_raw);
+		if (links.n > 0 && b->type == BLOCK_MARKDOWN)
+			emit_line(e, "", 0);
+		for (i = 0; i < links.n; i++)
+			nex_link(e, &links.blocks[i]);
+		page_free(&links);
+		break;
+	}
+	buf_free(&tmp);
+}
+
+void
+page_emit_nex(const struct page *p, const struct page_target *t,
+    struct buf *out)
+{
+	struct emit	 e;
+	struct block	 tmp;
+	char		*owned;
+	size_t		 i;
+
+	emit_start(&e, t, out, "\n");
+	e.blank = 1;		/* a directory never starts with a blank line */
+	for (i = 0; i < p->n; i++) {
+		nex_block(&e, spelled(&p->blocks[i], 0, &tmp, &owned));
 		free(owned);
 	}
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "core/buf.h"
+#include "core/surface.h"
 #include "markdown/render.h"
 
 struct config_types;
@@ -111,6 +112,7 @@ int	 page_file_path(const char *url);
 
 /* Where links point and how to reach this server: set by the caller. */
 struct page_target {
+	enum format	 format;	/* of the output; its URL schemes */
 	const char	*host;		/* public hostname */
 	/*
 	 * What every path of the site written out starts with: a user
@@ -133,6 +135,12 @@ void	 page_emit_gophermap(const struct page *,
 	    const struct page_target *, struct buf *out);
 /* Plain text (type 0 header and footer of a post). */
 void	 page_emit_text(const struct page *, const struct page_target *,
+	    struct buf *out);
+/*
+ * A Nex directory: text lines, and "=> url label" link lines, which a
+ * Nex client follows (relative to the directory, or absolute).
+ */
+void	 page_emit_nex(const struct page *, const struct page_target *,
 	    struct buf *out);
 
 #endif

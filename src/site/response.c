@@ -174,6 +174,7 @@ rewrite_link(void *ctx, const char *url)
 	case FORMAT_GEMTEXT:
 		break;
 	case FORMAT_GOPHER:		/* absolute_link() adds it */
+	case FORMAT_NEX:
 		return to;
 	}
 	if (base == NULL || !layout_site_path(to != NULL ? to : url) ||
@@ -194,17 +195,20 @@ public_port(const struct route *rt)
 		return config_public_port(rt->cfg, SURFACE_GEMINI);
 	case FORMAT_GOPHER:
 		break;
+	case FORMAT_NEX:
+		return config_public_port(rt->cfg, SURFACE_NEX);
 	}
 	return config_public_port(rt->cfg, SURFACE_GOPHER);
 }
 
-/* Gopher text names our own pages by absolute gopher:// URLs. */
+/* Plain text names our own pages by absolute URLs (gopher://, nex://). */
 static char *
 absolute_link(void *ctx, const char *url)
 {
 	struct link_ctx	*lc = ctx;
 
-	return lc->rt->gopher_url(lc->rt->cfg, lc->rt->a, url);
+	return lc->rt->absolute_url(lc->rt->cfg, lc->rt->a, lc->rt->format,
+	    url);
 }
 
 static void
@@ -214,6 +218,7 @@ target_init(struct page_target *t, const struct route *rt,
 	memset(t, 0, sizeof(*t));
 	lc->rt = rt;
 	lc->from = from;
+	t->format = rt->format;
 	t->host = rt->cfg->hostname;
 	t->base = rt->cfg->base;
 	t->port = public_port(rt);
@@ -226,10 +231,12 @@ target_init(struct page_target *t, const struct route *rt,
 	case FORMAT_GEMTEXT:
 		break;
 	case FORMAT_GOPHER:
-		t->ropts.absolute = absolute_link;
-		t->ropts.absolute_ctx = lc;
 		t->ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
 		t->ropts.ascii = t->ascii;
+		/* FALLTHROUGH */
+	case FORMAT_NEX:
+		t->ropts.absolute = absolute_link;
+		t->ropts.absolute_ctx = lc;
 		break;
 	}
 }
@@ -318,6 +325,14 @@ emit(const struct route *rt, struct page *p, const char *from,
 		}
 		page_emit_text(p, &t, &out);
 		crlf(&out);
+		break;
+	case FORMAT_NEX:
+		/* A directory of links, or the text as it is (LF ends). */
+		t.ropts.base = base = page_base(rt, from);
+		if (!document)
+			page_emit_nex(p, &t, &out);
+		else
+			page_emit_text(p, &t, &out);
 		break;
 	}
 	b = blob_new(out.data ? out.data : "", out.len);
@@ -417,6 +432,8 @@ text_slot(const struct route *rt, enum text_kind k, size_t id)
 
 	if (render == SITE_NRENDERS)
 		render = site_render_of(rt->format);
+	else if (render == SITE_GOPHER_MENU)	/* the format's menu */
+		render = site_menu_render_of(rt->format);
 	if (k == TEXT_FEED)
 		id = NAV_GEMLOG;	/* the feed of /gemlog/ */
 	return site_slot(rt->site, texts[k].site, id, render);

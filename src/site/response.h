@@ -74,11 +74,12 @@ void	 response_status(struct response *, int status, const char *fmt,
 /* ---- within site/ ----------------------------------------------------- */
 
 /*
- * How Gopher text names a site path: router_gopher_url(), which the
- * router, the one that knows the URL layout, puts in every route.
+ * How plain text in format f names a site path, absolutely (gopher://,
+ * nex://): router_absolute_url(), which the router, the one that knows
+ * the URL layout, puts in every route.
  */
 typedef char	*response_url_fn(const struct config *,
-		    const struct archive *, const char *url);
+		    const struct archive *, enum format f, const char *url);
 
 /* What one request is about: enough to render it from scratch. */
 struct route {
@@ -92,7 +93,7 @@ struct route {
 	unsigned		 caps;		/* the surface's (surface.h) */
 	const char		*reqpath;	/* for messages */
 	int			 writer;	/* may read drafts */
-	response_url_fn		*gopher_url;
+	response_url_fn		*absolute_url;
 };
 
 /*

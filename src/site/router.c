@@ -83,6 +83,42 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	    cfg->base != NULL ? cfg->base : "", url);
 }
 
+/* The site path url as an absolute nex:// URL (plain text names it so). */
+static char *
+nex_url(const struct config *cfg, const struct archive *a, const char *url)
+{
+	struct buf	 b = BUF_INIT;
+	int		 port = config_public_port(cfg, SURFACE_NEX);
+
+	if (!layout_site_path(url))
+		return NULL;
+	buf_printf(&b, "nex://%s", cfg->hostname);
+	if (port != 1900 && port > 0)
+		buf_printf(&b, ":%d", port);
+	/* With a mount, a path of the tree carries none (as Gopher's). */
+	if (cfg->base != NULL && (cfg->mount == NULL || cfg->owned ||
+	    links_generated(a, url)))
+		url_encode_path(cfg->base, &b);
+	url_encode_path(url, &b);
+	buf_addc(&b, '\0');
+	return buf_release(&b);
+}
+
+char *
+router_absolute_url(const struct config *cfg, const struct archive *a,
+    enum format f, const char *url)
+{
+	switch (f) {
+	case FORMAT_GEMTEXT:
+		break;
+	case FORMAT_GOPHER:
+		return router_gopher_url(cfg, a, url);
+	case FORMAT_NEX:
+		return nex_url(cfg, a, url);
+	}
+	return NULL;			/* gemtext links need no scheme */
+}
+
 /* ---- resources -------------------------------------------------------- */
 
 /* What a request names, found before anything is served. */
@@ -509,7 +545,7 @@ resolve(struct resource *res, const struct config *cfg, struct site *site,
 	res->rt.host = cfg;
 	res->rt.format = surfaces[req->surface].format;
 	res->rt.caps = surfaces[req->surface].caps;
-	res->rt.gopher_url = router_gopher_url;
+	res->rt.absolute_url = router_absolute_url;
 	res->id.url = req->path;
 	/* Programs, and the servers of "fastcgi", "scgi" and "proxy". */
 	if ((res->rt.caps & SURFACE_APPS) &&

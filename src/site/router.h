@@ -102,5 +102,9 @@ enum router_do router_handle(const struct config *cfg, struct site *site,
  */
 char	*router_gopher_url(const struct config *cfg,
 	    const struct archive *a, const char *url);
+/* The same for plain text of format f: gopher:// or nex:// (a
+ * response_url_fn, response.h); NULL for a format without one. */
+char	*router_absolute_url(const struct config *cfg,
+	    const struct archive *a, enum format f, const char *url);
 
 #endif

@@ -244,6 +244,22 @@ site_render_of(enum format f)
 		return SITE_GEMTEXT;
 	case FORMAT_GOPHER:
 		break;
+	case FORMAT_NEX:
+		return SITE_NEX;
 	}
 	return SITE_GOPHER;
+}
+
+enum site_render
+site_menu_render_of(enum format f)
+{
+	switch (f) {
+	case FORMAT_GEMTEXT:
+		break;
+	case FORMAT_GOPHER:
+		return SITE_GOPHER_MENU;
+	case FORMAT_NEX:
+		return SITE_NEX_MENU;
+	}
+	return SITE_NRENDERS;
 }

@@ -46,11 +46,18 @@ enum site_render {
 	SITE_GOPHER,			/* Gopher menus and texts */
 	SITE_ATOM,			/* one feed for both protocols */
 	SITE_GOPHER_MENU,		/* a post's Gopher menu */
+	SITE_NEX,			/* Nex directories and texts */
+	SITE_NEX_MENU,			/* a post's Nex directory */
 	SITE_NRENDERS
 };
 
 /* The rendering of a format's pages and documents (core/surface.h). */
 enum site_render site_render_of(enum format f);
+/*
+ * The rendering of a post's or a page's own menu in a format that has
+ * them (format_menus()); SITE_NRENDERS for one that has not.
+ */
+enum site_render site_menu_render_of(enum format f);
 
 /* What a slot belongs to: ids are the archive's, or enum nav_page. */
 enum site_kind {

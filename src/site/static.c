@@ -355,6 +355,7 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 	struct page_target	 pt;
 
 	memset(&pt, 0, sizeof(pt));
+	pt.format = rt->format;
 	pt.host = rt->cfg->hostname;
 	pt.base = t->base;
 	pt.width = rt->cfg->gopher_width;
@@ -371,7 +372,28 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 		if (!whole && out->len >= 3)
 			out->len -= 3;	/* ".\r\n": the map goes on */
 		break;
+	case FORMAT_NEX:
+		pt.port = config_public_port(rt->cfg, SURFACE_NEX);
+		page_emit_nex(p, &pt, out);
+		break;
 	}
+}
+
+/*
+ * Is a directory's menu in format f a gophermap written by hand (Gopher),
+ * or its index file, whose gemtext links Nex reads as its own?
+ */
+static int
+gophermaps(enum format f)
+{
+	switch (f) {
+	case FORMAT_GEMTEXT:
+	case FORMAT_NEX:
+		break;
+	case FORMAT_GOPHER:
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -860,7 +882,7 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 	struct stat	 st;
 	enum fsafe_kind	 kind;
 	char		*idx, *map;
-	int		 ifd, mfd, done, menus = format_menus(rt->format);
+	int		 ifd, mfd, done, menus = gophermaps(rt->format);
 
 	/* A menu may be written by hand: the gophermap. */
 	if (menus) {

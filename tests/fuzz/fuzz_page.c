@@ -153,7 +153,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct page_target	 t = {
-		.host = "host\tname", .port = 7070, .width = 70,
+		.format = FORMAT_GOPHER, .host = "host\tname", .port = 7070,
+		.width = 70,
 	};
 	struct page		 p;
 	struct buf		 out = BUF_INIT;

@@ -22,7 +22,8 @@
 #include "site/page.h"
 
 static struct page_target	 target = {
-	.host = "localhost", .port = 7070, .width = 70,
+	.format = FORMAT_GOPHER, .host = "localhost", .port = 7070,
+	.width = 70,
 };
 
 /*

@@ -13,7 +13,8 @@
 #include "site/page.h"
 
 static struct page_target	 target = {
-	.host = "gopher.example.org", .port = 7070, .width = 70,
+	.format = FORMAT_GOPHER, .host = "gopher.example.org", .port = 7070,
+	.width = 70,
 };
 
 /* Line n (0-based) of s into a static buffer; NULL past the end. */
