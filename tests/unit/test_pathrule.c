@@ -3,14 +3,19 @@
  * of rule sets and paths (prefixes segment by segment, exact rules,
  * '*' in a segment and at the end, runs of '/', decoded bytes, the tie
  * rule, a host's rule over everyone's, captures, no match); the index
- * against a plain scan of every rule on a few thousand random paths.
+ * against a plain scan of every rule on a few thousand random paths;
+ * and the matcher at work in its adopters (redirects, fastcgi/scgi/
+ * proxy prefixes, path_meta, the CGI directory).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "core/buf.h"
+#include "core/config.h"
 #include "core/pathrule.h"
+#include "core/redirect.h"
 #include "harness.h"
 
 #define MAX_RULES	600
@@ -353,11 +358,53 @@ test_want(void)
 	OK(e == NULL, "want: none held");
 }
 
+static int
+load(struct config *c, const char *yaml)
+{
+	char	 err[512] = "";
+	int	 rv;
+
+	rv = config_load_buffer(c, "/etc/capsuled/x.yaml", yaml, strlen(yaml),
+	    err, sizeof(err));
+	OK(rv == 0, "load: %s", err);
+	return rv;
+}
+
+/* Redirects: runs of '/' read as one, captures, exact-only lookups. */
+static void
+test_redirects(void)
+{
+	struct config	 c;
+	struct buf	 out = BUF_INIT;
+	int		 st = 0;
+
+	if (load(&c, "redirects:\n"
+	    "  /blog/*: /posts/*\n"
+	    "  /old: /new\n"
+	    "  /wiki*: gemini://w.example%p\n") == -1)
+		return;
+	OK(redirect_find(c.redirects, c.nredirects, "/blog//a//b", 1, &out,
+	    &st) && strcmp(out.data, "/posts/a//b") == 0,
+	    "a run of '/' read as one: %s", out.data);
+	OK(redirect_find(c.redirects, c.nredirects, "//old", 1, &out, &st) &&
+	    strcmp(out.data, "/new") == 0, "//old");
+	OK(redirect_find(c.redirects, c.nredirects, "/wiki/x y", 1, &out,
+	    &st) && strcmp(out.data, "gemini://w.example/wiki/x%20y") == 0,
+	    "%%p");
+	STR_EQ(config_redirect(&c, "//old", NULL), "/new",
+	    "config_redirect(): the same reading");
+	STR_EQ(config_redirect(&c, "/blog/x", NULL), NULL,
+	    "config_redirect(): exact rules only");
+	config_free(&c);
+	buf_free(&out);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_table),
 	TEST(test_compile),
 	TEST(test_index),
 	TEST(test_want),
+	TEST(test_redirects),
 };
 
 int
