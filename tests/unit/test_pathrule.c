@@ -14,6 +14,7 @@
 
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/config_apps.h"
 #include "core/pathrule.h"
 #include "core/redirect.h"
 #include "harness.h"
@@ -399,12 +400,42 @@ test_redirects(void)
 	buf_free(&out);
 }
 
+/* fastcgi/scgi/proxy: the host's entry, runs of '/', patterns. */
+static void
+test_apps(void)
+{
+	struct config			 c;
+	const struct config_app		*a;
+	struct pathrule_match		 m;
+
+	if (load(&c, "hostname: example.org\n"
+	    "fastcgi: [{prefix: /app, socket: unix:/run/a.sock},\n"
+	    "  {prefix: '/users/*/app', socket: unix:/run/u.sock}]\n"
+	    "proxy: [{prefix: /app, host: Example.org, backend: 'b:1965'}]\n")
+	    == -1)
+		return;
+	a = config_app_find(c.apps, c.napps, "example.org", "//app//x");
+	OK(a != NULL && a->kind == CONFIG_APP_PROXY,
+	    "a run of '/', the host's entry");
+	OK(a != NULL && pathrule_match(&a->rule, "//app//x", &m) &&
+	    strcmp(m.rest, "//x") == 0, "the rest below it");
+	a = config_app_find(c.apps, c.napps, "other.org", "/app/x");
+	OK(a != NULL && a->kind == CONFIG_APP_FASTCGI,
+	    "everyone's entry for another host");
+	a = config_app_find(c.apps, c.napps, "other.org", "/users/bob/app/y");
+	OK(a != NULL && strcmp(a->path, "/run/u.sock") == 0, "a pattern");
+	OK(config_app_find(c.apps, c.napps, "other.org",
+	    "/users/bob/apple") == NULL, "whole segments");
+	config_free(&c);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_table),
 	TEST(test_compile),
 	TEST(test_index),
 	TEST(test_want),
 	TEST(test_redirects),
+	TEST(test_apps),
 };
 
 int
