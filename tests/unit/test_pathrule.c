@@ -15,6 +15,7 @@
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/config_apps.h"
+#include "core/config_types.h"
 #include "core/pathrule.h"
 #include "core/redirect.h"
 #include "harness.h"
@@ -429,6 +430,28 @@ test_apps(void)
 	config_free(&c);
 }
 
+/* path_meta: each parameter its own longest rule, patterns, order. */
+static void
+test_path_meta(void)
+{
+	struct config	 c;
+	const char	*lang, *charset;
+
+	if (load(&c, "path_meta:\n"
+	    "  - {path: /, charset: utf-8}\n"
+	    "  - {path: /fr/, lang: fr}\n"
+	    "  - {path: '/fr/*.txt', charset: iso-8859-1}\n") == -1)
+		return;
+	config_path_meta(c.types, "/fr//a.txt", &lang, &charset);
+	OK(lang != NULL && strcmp(lang, "fr") == 0 && charset != NULL &&
+	    strcmp(charset, "iso-8859-1") == 0, "a run of '/', a pattern");
+	config_path_meta(c.types, "/fr/a.gmi", &lang, &charset);
+	OK(charset != NULL && strcmp(charset, "utf-8") == 0,
+	    "each parameter from its own longest");
+	STR_EQ(c.types->meta[2].path, "/fr/*.txt", "kept in the file's order");
+	config_free(&c);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_table),
 	TEST(test_compile),
@@ -436,6 +459,7 @@ static const struct harness_test tests[] = {
 	TEST(test_want),
 	TEST(test_redirects),
 	TEST(test_apps),
+	TEST(test_path_meta),
 };
 
 int
