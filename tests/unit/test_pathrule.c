@@ -16,6 +16,7 @@
 #include "core/config.h"
 #include "core/config_apps.h"
 #include "core/config_types.h"
+#include "core/layout.h"
 #include "core/pathrule.h"
 #include "core/redirect.h"
 #include "harness.h"
@@ -452,6 +453,14 @@ test_path_meta(void)
 	config_free(&c);
 }
 
+/* The CGI directory (core/layout.c's layout_under()). */
+static void
+test_cgi_dir(void)
+{
+	OK(layout_under("cgi-bin", "//cgi-bin/x"), "a run of '/'");
+	OK(!layout_under("cgi-bin", "/cgi-binx"), "whole segments");
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_table),
 	TEST(test_compile),
@@ -460,6 +469,7 @@ static const struct harness_test tests[] = {
 	TEST(test_redirects),
 	TEST(test_apps),
 	TEST(test_path_meta),
+	TEST(test_cgi_dir),
 };
 
 int
