@@ -169,28 +169,48 @@ pathrule_match(const struct pathrule *r, const char *path,
 }
 
 /*
- * a's anchor against path, runs of '/' in path read as one: <0, 0 or
- * >0 as anchor sorts before, equal to or after the whole path; *common
- * gets how many bytes of the anchor the path starts with.
+ * a's anchor against path (plen bytes), runs of '/' in path read as
+ * one (runs: path has one): <0, 0 or >0 as anchor sorts before, equal
+ * to or after the whole path.  Without runs (nearly every request) it
+ * is a memcmp().
  */
 static int
-anchor_cmp(const struct pathrule *a, const char *path, size_t *common)
+anchor_cmp(const struct pathrule *a, const char *path, size_t plen,
+    int runs)
 {
 	const unsigned char	*t = (const unsigned char *)a->text;
 	const unsigned char	*p = (const unsigned char *)path;
 	size_t			 i;
+	int			 c;
 
+	if (!runs) {
+		c = memcmp(t, p, a->anchor < plen ? a->anchor : plen);
+		if (c != 0 || a->anchor == plen)
+			return c;
+		return a->anchor > plen ? 1 : -1;
+	}
 	for (i = 0; i < a->anchor; i++, p++) {
-		if (*p != t[i]) {
-			*common = i;
+		if (*p != t[i])
 			return *p == '\0' || t[i] > *p ? 1 : -1;
-		}
 		if (*p == '/')
 			while (p[1] == '/')
 				p++;
 	}
-	*common = i;
 	return *p == '\0' ? 0 : -1;
+}
+
+/* How many bytes of a's anchor path starts with, runs of '/' as one. */
+static size_t
+common(const struct pathrule *a, const char *path)
+{
+	const char	*p = path;
+	size_t		 i;
+
+	for (i = 0; i < a->anchor && *p == a->text[i]; i++, p++)
+		if (*p == '/')
+			while (p[1] == '/')
+				p++;
+	return i;
 }
 
 /* Is a's anchor a prefix of b's? */
@@ -296,27 +316,30 @@ pathrule_find(const void *base, size_t n, size_t size, const char *host,
 {
 	const struct pathrule	*r, *best = NULL;
 	struct pathrule_match	 got, won;
-	size_t			 i, g, k, common = 0, best_k = 0;
+	size_t			 i, g, k, held, plen, best_k = 0;
+	int			 runs;
 
 	if (n == 0 || path[0] != '/')
 		return NULL;
+	plen = strlen(path);
+	runs = strstr(path, "//") != NULL;
 	/* The greatest anchor that is not after path. */
 	for (i = CRULE(base, size, 0)->root, k = PATHRULE_NONE;
 	    i != PATHRULE_NONE; ) {
 		r = CRULE(base, size, i);
-		if (anchor_cmp(r, path, &g) <= 0) {
+		if (anchor_cmp(r, path, plen, runs) <= 0) {
 			k = i;
-			common = g;
 			i = r->right;
 		} else
 			i = r->left;
 	}
 	if (k == PATHRULE_NONE)
 		return NULL;
-	/* Its prefixes that are path's too: those at most common long. */
+	/* Its prefixes that are path's too: those at most held long. */
+	held = common(CRULE(base, size, k), path);
 	for (g = CRULE(base, size, k)->head; g != PATHRULE_NONE;
 	    g = CRULE(base, size, g)->up) {
-		if (CRULE(base, size, g)->anchor > common)
+		if (CRULE(base, size, g)->anchor > held)
 			continue;
 		for (k = g; k != PATHRULE_NONE; k = r->same) {
 			r = CRULE(base, size, k);
