@@ -35,8 +35,10 @@ struct buf;
 struct config_redirect {
 	struct pathrule	 rule;		/* from, compiled: redirect_index() */
 	char		*from;		/* owned: "/old/path", decoded, without
-					   a prefix rule's '*'; after its NUL
-					   the bytes of to */
+					   a prefix rule's '*'; then the bytes
+					   of to (after its NUL, or after a few
+					   spare ones when the index made a run
+					   of '/' one) */
 	char		*to;		/* borrowed from from's block:
 					   "/new/path" or a URL, as written
 					   ('*', "$1", "%p" expanded later) */
