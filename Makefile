@@ -200,11 +200,14 @@ modules:
 	@sh mk/modules.sh --update
 
 # Benchmark tools are standalone programs (OpenSSL, no libcapsuled),
-# but for tlsfloor, which measures capsuled's own TLS code in memory.
+# but for tlsfloor, which measures capsuled's own TLS code in memory,
+# and rules, path-rule lookups for callgrind to count.
 BENCH_BINS := $(BUILD)/bench/loadgen $(BUILD)/bench/genarchive \
-	  $(BUILD)/bench/forkserve $(BUILD)/bench/tlsfloor $(BUILD)/bench/tcpfloor
+	  $(BUILD)/bench/forkserve $(BUILD)/bench/tlsfloor $(BUILD)/bench/tcpfloor \
+	  $(BUILD)/bench/rules
 
-$(BUILD)/bench/tlsfloor: bench/tlsfloor.c $(BUILD)/libcapsuled.a
+$(BUILD)/bench/tlsfloor $(BUILD)/bench/rules: $(BUILD)/bench/%: bench/%.c \
+	    $(BUILD)/libcapsuled.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libcapsuled.a \
 	    $(ALL_LDFLAGS) $(PKG_LIBS)

@@ -1766,8 +1766,8 @@ redirect_pairs(struct loader *l, const struct field *f, int status,
 /*
  * redirects = "{" *( entry ) "}" (or a block mapping), or null for none;
  * entry = path ":" target (permanent) / ( "permanent" / "temporary" ) ":"
- * "{" *( path ":" target ) "}".  Stored sorted by path for
- * config_redirect().
+ * "{" *( path ":" target ) "}".  Stored sorted by path and indexed for
+ * redirect_match() (core/redirect.h).
  */
 static int
 parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
@@ -1786,6 +1786,7 @@ parse_redirects(struct loader *l, const struct field *f, yaml_event_t *ev)
 		goto fail;
 	if (n > 1)
 		qsort(v, n, sizeof(*v), redirect_cmp);
+	redirect_index(v, n);
 	/* A chain that comes back, or goes on and on, answers no one. */
 	if (redirect_loops(v, n, loop, sizeof(loop)) == -1) {
 		fail(l, ev->start_mark, "%s: a loop: %s", f->key, loop);
@@ -2442,15 +2443,11 @@ config_free(struct config *c)
 const char *
 config_redirect(const struct config *c, const char *path, int *status)
 {
-	struct config_redirect	 key, *r;
+	const struct config_redirect	*r;
 
-	if (c->nredirects == 0)
-		return NULL;
-	key.from = (char *)path;
-	key.prefix = 0;
-	r = bsearch(&key, c->redirects, c->nredirects, sizeof(key),
-	    redirect_cmp);
-	if (r == NULL)
+	/* An exact rule that holds path always wins (core/pathrule.h). */
+	r = redirect_match(c->redirects, c->nredirects, path);
+	if (r == NULL || r->rule.nstars > 0)
 		return NULL;
 	if (status != NULL)
 		*status = r->status;

@@ -5,7 +5,8 @@
  * apps    = "[" *( entry ) "]" (or a block list) / null
  * entry   = "{" [prefix] [host] (socket / backend) [params] [sni]
  *           [client_cert client_key] [fingerprint] [max_connections] "}"
- * prefix  = "/" *( segment "/" ): "/app/" and "/app" are the same
+ * prefix  = "/" *( segment "/" ): "/app/" and "/app" are the same; a
+ *           path rule (core/pathrule.h), so a segment may hold '*'
  * socket  = "unix:" path / address ":" port   (fastcgi, scgi)
  * backend = name ":" port / "[" IPv6 "]" ":" port   (proxy)
  * params  = "{" *( NAME ":" value ) "}"
@@ -13,15 +14,19 @@
  */
 #include <arpa/inet.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/config_apps.h"
-#include "core/layout.h"
+#include "core/pathrule.h"
 #include "core/util.h"
 #include "core/yaml.h"
+
+_Static_assert(offsetof(struct config_app, rule) == 0,
+    "pathrule_index() reads the rule at the start of each entry");
 
 #define APPS_MAX	64		/* entries of the three keys */
 #define APPS_PARAMS_MAX	64		/* params of one entry */
@@ -355,6 +360,17 @@ entry(struct in *p, struct config_app *a, const yaml_event_t *ev)
 	return 0;
 }
 
+/* Compile every entry's prefix and index them for config_app_find(). */
+static void
+apps_index(struct config_app *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		pathrule_compile(&v[i].rule, v[i].prefix, 0, v[i].host);
+	pathrule_index(v, n, sizeof(*v));
+}
+
 int
 config_apps_parse(const struct config_apps_in *in, const char *key,
     const yaml_event_t *ev, struct config_app **v, size_t *n,
@@ -380,6 +396,7 @@ config_apps_parse(const struct config_apps_in *in, const char *key,
 			return -1;
 		if (item.type == YAML_SEQUENCE_END_EVENT) {
 			yaml_event_delete(&item);
+			apps_index(*v, *n);
 			return 0;
 		}
 		if (item.type != YAML_MAPPING_START_EVENT || *n >= APPS_MAX) {
@@ -422,20 +439,6 @@ const struct config_app *
 config_app_find(const struct config_app *v, size_t n, const char *hostname,
     const char *path)
 {
-	const struct config_app	*a, *best = NULL;
-	size_t			 i;
-
-	for (i = 0; i < n; i++) {
-		a = &v[i];
-		if (a->host != NULL && strcasecmp(a->host, hostname) != 0)
-			continue;
-		if (!layout_prefix(a->prefix, path))
-			continue;
-		/* The longest prefix; for one prefix, a host's own entry. */
-		if (best == NULL || strlen(a->prefix) > strlen(best->prefix) ||
-		    (strlen(a->prefix) == strlen(best->prefix) &&
-		    best->host == NULL))
-			best = a;
-	}
-	return best;
+	return pathrule_find(v, n, sizeof(*v), hostname, path, NULL, NULL,
+	    NULL);
 }

@@ -17,6 +17,8 @@
 
 #include <yaml.h>
 
+#include "core/pathrule.h"
+
 struct config;
 
 enum config_app_kind {
@@ -26,9 +28,12 @@ enum config_app_kind {
 };
 
 struct config_app {
+	struct pathrule	 rule;		/* prefix and host, compiled; its
+					   match's rest is PATH_INFO */
 	enum config_app_kind kind;
 	char		*prefix;	/* owned: "/app" or "/" (no trailing
-					   slash but for "/") */
+					   slash but for "/"); a path rule
+					   (core/pathrule.h) */
 	char		*host;		/* owned: only this host's requests;
 					   NULL: every host's */
 	char		*path;		/* owned: a Unix socket's path, or
@@ -72,8 +77,10 @@ void	 config_apps_free(struct config_app *v, size_t n);
 /*
  * The entry of v[0..n) that answers path (a decoded request path,
  * "/...") on the host named hostname: of those whose host is that or
- * NULL, the one with the longest prefix that is path or a parent of
- * it; NULL when none is.
+ * NULL, the one whose prefix holds path (core/pathrule.h: segment by
+ * segment, a run of '/' as one), the longest, a host's own at equal
+ * length; NULL when none is.  pathrule_match() of its rule gives what
+ * lies below the prefix.
  */
 const struct config_app *config_app_find(const struct config_app *v,
 	    size_t n, const char *hostname, const char *path);

@@ -6,22 +6,27 @@
  * ext          = [ "." ] 1*16( %x21-7E but "/" and "." )
  * default_type = type / null                 (type: mime_type_ok())
  * path_meta    = "[" *( "{" path [ lang ] [ charset ] "}" ) "]" / null
- * path         = "/" *( segment "/" ): "/fr/" and "/fr" are the same
+ * path         = "/" *( segment "/" ): "/fr/" and "/fr" are the same;
+ *                a path rule (core/pathrule.h), so a segment may hold '*'
  *
- * The extensions are kept sorted for bsearch(), the prefixes in the
- * file's order (a lookup reads them all: there are few).
+ * The extensions are kept sorted for bsearch(), the paths in the file's
+ * order and indexed for pathrule_find().
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/config_types.h"
-#include "core/layout.h"
 #include "core/mime.h"
+#include "core/pathrule.h"
 #include "core/url.h"
 #include "core/util.h"
 #include "core/yaml.h"
+
+_Static_assert(offsetof(struct config_path_meta, rule) == 0,
+    "pathrule_index() reads the rule at the start of each entry");
 
 #define TYPES_TEXT_MAX	255		/* bytes of a type or a path */
 
@@ -229,6 +234,17 @@ free_metas(struct config_types *c)
 	c->nmeta = 0;
 }
 
+/* Compile every path_meta path and index them for config_path_meta(). */
+static void
+meta_index(struct config_types *c)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->nmeta; i++)
+		pathrule_compile(&c->meta[i].rule, c->meta[i].path, 0, NULL);
+	pathrule_index(c->meta, c->nmeta, sizeof(*c->meta));
+}
+
 int
 config_types_parse(const struct config_types_in *in, const char *key,
     const yaml_event_t *ev, struct config_types **t, yaml_mark_t *mark,
@@ -289,6 +305,7 @@ config_types_parse(const struct config_types_in *in, const char *key,
 	}
 	if (c->nmime > 1)	/* none: no array, and qsort() wants one */
 		qsort(c->mime, c->nmime, sizeof(*c->mime), mime_cmp);
+	meta_index(c);
 	return 0;
 }
 
@@ -329,27 +346,31 @@ config_file_type(const struct config_types *c, const char *name,
 	return type;
 }
 
+static int
+sets_lang(const void *entry, void *arg)
+{
+	return ((const struct config_path_meta *)entry)->lang != NULL;
+}
+
+static int
+sets_charset(const void *entry, void *arg)
+{
+	return ((const struct config_path_meta *)entry)->charset != NULL;
+}
+
 void
 config_path_meta(const struct config_types *c, const char *path,
     const char **lang, const char **charset)
 {
 	const struct config_path_meta	*m;
-	size_t				 i, n, blang = 0, bcharset = 0;
 
 	*lang = *charset = NULL;
-	for (i = 0; c != NULL && i < c->nmeta; i++) {
-		m = &c->meta[i];
-		if (!layout_prefix(m->path, path))
-			continue;
-		n = strlen(m->path);
-		/* n + 1: "" (every path) is longer than no match. */
-		if (m->lang != NULL && n + 1 > blang) {
-			*lang = m->lang;
-			blang = n + 1;
-		}
-		if (m->charset != NULL && n + 1 > bcharset) {
-			*charset = m->charset;
-			bcharset = n + 1;
-		}
-	}
+	if (c == NULL)
+		return;
+	if ((m = pathrule_find(c->meta, c->nmeta, sizeof(*c->meta), NULL,
+	    path, sets_lang, NULL, NULL)) != NULL)
+		*lang = m->lang;
+	if ((m = pathrule_find(c->meta, c->nmeta, sizeof(*c->meta), NULL,
+	    path, sets_charset, NULL, NULL)) != NULL)
+		*charset = m->charset;
 }

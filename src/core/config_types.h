@@ -17,6 +17,8 @@
 
 #include <yaml.h>
 
+#include "core/pathrule.h"
+
 #define CONFIG_MAX_TYPES	1024	/* "mime_types" entries */
 #define CONFIG_MAX_PATH_META	1024	/* "path_meta" entries */
 
@@ -29,8 +31,10 @@ struct config_mime {
 
 /* One entry of "path_meta": a prefix's lang and charset parameters. */
 struct config_path_meta {
+	struct pathrule	 rule;		/* path, compiled */
 	char		*path;		/* owned: "/fr", no trailing '/';
-					   "" for every path */
+					   "" for every path; a path rule
+					   (core/pathrule.h) */
 	char		*lang;		/* owned (mime_lang_ok()), or NULL */
 	char		*charset;	/* owned, or NULL */
 };
@@ -40,7 +44,8 @@ struct config_types {
 	struct config_mime *mime;	/* owned; sorted by ext */
 	size_t		 nmime;
 	char		*default_type;	/* owned; NULL: MIME_DEFAULT */
-	struct config_path_meta *meta;	/* owned; in the file's order */
+	struct config_path_meta *meta;	/* owned; in the file's order,
+					   indexed (pathrule_index()) */
 	size_t		 nmeta;
 };
 
@@ -77,8 +82,9 @@ const char	*config_file_type(const struct config_types *t,
 
 /*
  * The lang and charset of path (the path as the client asks for it,
- * "/~name/..." in a user capsule): each from the longest "path_meta"
- * prefix that is path or a parent of it and sets it; NULL when none
+ * "/~name/..." in a user capsule): each from the "path_meta" entry
+ * that sets it and whose path holds path (core/pathrule.h: a prefix
+ * segment by segment, or a pattern), the longest; NULL when none
  * does.
  */
 void		 config_path_meta(const struct config_types *t,

@@ -7,11 +7,13 @@
  * the builders' results are the caller's to free.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/layout.h"
+#include "core/pathrule.h"
 #include "core/util.h"
 
 /* How the path under a top-level name reads. */
@@ -309,24 +311,14 @@ layout_site_path(const char *url)
 int
 layout_under(const char *dir, const char *path)
 {
-	size_t	 n;
+	struct pathrule	 r;
+	char		 text[LAYOUT_DIR_MAX + 2];
 
-	if (dir == NULL || path[0] != '/')
+	if (dir == NULL ||
+	    snprintf(text, sizeof(text), "/%s", dir) >= (int)sizeof(text))
 		return 0;
-	n = strlen(dir);
-	return strncmp(path + 1, dir, n) == 0 &&
-	    (path[1 + n] == '\0' || path[1 + n] == '/');
-}
-
-int
-layout_prefix(const char *prefix, const char *path)
-{
-	size_t	 n = strlen(prefix);
-
-	while (n > 0 && prefix[n - 1] == '/')
-		n--;
-	return path[0] == '/' && strncmp(path, prefix, n) == 0 &&
-	    (path[n] == '\0' || path[n] == '/');
+	pathrule_compile(&r, text, 0, NULL);
+	return pathrule_match(&r, path, NULL);
 }
 
 /*

@@ -147,21 +147,16 @@ size_t	 layout_page_ext(const char *seg);
 /* Is seg an index page that stands for its folder ("index.html")? */
 int	 layout_index_page(const char *seg);
 
-/*
- * path is /<dir> or beneath it ("/cgi-bin", "/cgi-bin/x"), dir being a
- * segment without slashes; 0 for a NULL dir.
- */
-int	 layout_under(const char *dir, const char *path);
+/* The longest dir layout_under() takes: a directory name's, NAME_MAX. */
+#define LAYOUT_DIR_MAX	255
 
 /*
- * A configured path prefix ("/app", "/app/", "/fr", "/"; "" too) is
- * path (a request path, "/...") or one of its parents, whole segments
- * only: "/app" covers "/app" and "/app/x", not "/apple".  A prefix's
- * trailing '/' does not count, so "" and "/" cover every path.  For
- * "fastcgi"/"scgi"/"proxy" and "path_meta"; zones read a run of '/' as
- * one (site/zone.c), and are stricter for it.
+ * path is /<dir> or beneath it ("/cgi-bin", "/cgi-bin/x"), dir being a
+ * segment without slashes, as a prefix path rule holds it
+ * (core/pathrule.h: whole segments, a run of '/' as one); 0 for a NULL
+ * dir or one longer than LAYOUT_DIR_MAX.
  */
-int	 layout_prefix(const char *prefix, const char *path);
+int	 layout_under(const char *dir, const char *path);
 
 /*
  * The path of a kind, malloc'd, that layout_parse() reads back as that

@@ -2,60 +2,41 @@
  * redirect.c -- "redirects" rules at work (redirect.h): matching,
  * expanding a target, and finding loops at load.
  *
- * The rules are config.c's (sorted by from, then exact before prefix);
- * nothing here allocates beyond the caller's buffers.
+ * The rules are config.c's, in its order; the matching is
+ * core/pathrule.c's, over the index redirect_index() links into them.
+ * Nothing here allocates beyond the caller's buffers but a capture
+ * being encoded.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
 #include "core/gemini_limits.h"
+#include "core/pathrule.h"
 #include "core/redirect.h"
 #include "core/url.h"
 #include "core/util.h"
 
-static int
-exact_cmp(const void *key, const void *elem)
+_Static_assert(offsetof(struct config_redirect, rule) == 0,
+    "pathrule_index() reads the rule at the start of each entry");
+
+void
+redirect_index(struct config_redirect *v, size_t n)
 {
-	const struct config_redirect	*r = elem;
-	int				 c;
+	size_t	 i;
 
-	if ((c = strcmp(key, r->from)) != 0)
-		return c;
-	return r->prefix ? -1 : 0;	/* exact sorts before prefix */
-}
-
-/* redirect_match(), told whether v has prefix rules at all. */
-static const struct config_redirect *
-match(const struct config_redirect *v, size_t n, const char *path,
-    int prefixes)
-{
-	const struct config_redirect	*r, *best = NULL;
-	size_t				 i, len, best_len = 0;
-
-	if (n == 0)
-		return NULL;
-	if ((r = bsearch(path, v, n, sizeof(*v), exact_cmp)) != NULL ||
-	    !prefixes)
-		return r;
-	for (i = 0; i < n; i++) {
-		if (!v[i].prefix)
-			continue;
-		len = strlen(v[i].from);
-		if ((best == NULL || len > best_len) &&
-		    strncmp(path, v[i].from, len) == 0) {
-			best = &v[i];
-			best_len = len;
-		}
-	}
-	return best;
+	for (i = 0; i < n; i++)
+		pathrule_compile(&v[i].rule, v[i].from, PATHRULE_EXACT |
+		    (v[i].prefix ? PATHRULE_REST : 0), NULL);
+	pathrule_index(v, n, sizeof(*v));
 }
 
 const struct config_redirect *
 redirect_match(const struct config_redirect *v, size_t n, const char *path)
 {
-	return match(v, n, path, 1);
+	return pathrule_find(v, n, sizeof(*v), NULL, path, NULL, NULL, NULL);
 }
 
 /* text[0..len), as url_encode_link() makes it safe when encode. */
@@ -75,34 +56,45 @@ literal(struct buf *out, const char *text, size_t len, int encode)
 	free(s);
 }
 
-/* A part of the request path: encoded as a path, or as it is. */
+/* A part of the request path, s[0..len): encoded as a path, or as it is. */
 static void
-part(struct buf *out, const char *s, int encode)
+part(struct buf *out, const char *s, size_t len, int encode)
 {
-	if (encode)
-		url_encode_path(s, out);
-	else
-		buf_addstr(out, s);
+	char	*p;
+
+	if (!encode) {
+		buf_add(out, s, len);
+		return;
+	}
+	p = xstrndup(s, len);
+	url_encode_path(p, out);
+	free(p);
 }
 
 int
 redirect_expand(const struct config_redirect *r, const char *path,
     int encode, struct buf *out)
 {
-	const char	*t = r->to, *lit = r->to;
-	const char	*rest = path + (r->prefix ? strlen(r->from) : 0);
+	struct pathrule_match	 m;
+	const char		*t = r->to, *lit = r->to;
+	size_t			 k;
 
+	/* A path r does not hold (no caller passes one) captures nothing. */
+	if (!pathrule_match(&r->rule, path, &m))
+		m.ncap = 0;
 	buf_truncate(out, 0);
 	buf_add(out, "", 0);
 	for (; *t != '\0'; t++) {
-		if (r->prefix && (*t == '*' || (t[0] == '$' && t[1] == '1'))) {
+		k = *t == '*' ? 0 : t[0] == '$' && t[1] >= '1' &&
+		    t[1] <= '9' ? (size_t)(t[1] - '1') : PATHRULE_CAPS;
+		if (k < m.ncap && k < PATHRULE_CAPS) {
 			literal(out, lit, (size_t)(t - lit), encode);
-			part(out, rest, encode);
+			part(out, m.cap[k], m.caplen[k], encode);
 			t += *t == '$';
 			lit = t + 1;
 		} else if (t[0] == '%' && t[1] == 'p') {
 			literal(out, lit, (size_t)(t - lit), encode);
-			part(out, path, encode);
+			part(out, path, strlen(path), encode);
 			lit = ++t + 1;
 		}
 	}
@@ -149,15 +141,14 @@ redirect_loops(const struct config_redirect *v, size_t n, char *msg,
 	char				 seen[REDIRECT_MAX_HOPS + 2]
 					    [GEMINI_META_MAX + 1];
 	size_t				 i, hops, k, off;
-	int				 looped = 0, prefixes = 0;
+	int				 looped = 0;
 
 	buf_init(&to);
-	for (i = 0; i < n && !prefixes; i++)
-		prefixes = v[i].prefix;
 	for (i = 0; i < n && !looped; i++) {
 		/* A path the rule holds: its own, or one below its prefix. */
-		snprintf(seen[0], sizeof(seen[0]), "%s%s", v[i].from,
-		    v[i].prefix ? "x" : "");
+		if (pathrule_example(&v[i].rule, seen[0], sizeof(seen[0])) ==
+		    -1)
+			continue;
 		for (hops = 0, r = &v[i]; r != NULL; hops++) {
 			if (redirect_expand(r, seen[hops], 0, &to) == -1 ||
 			    !target_path(to.data, seen[hops + 1],
@@ -170,7 +161,7 @@ redirect_loops(const struct config_redirect *v, size_t n, char *msg,
 				looped = 1;
 				break;
 			}
-			r = match(v, n, seen[hops + 1], prefixes);
+			r = redirect_match(v, n, seen[hops + 1]);
 		}
 	}
 	if (looped) {

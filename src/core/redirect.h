@@ -6,18 +6,24 @@
  * A rule is exact ("/old: /new") or a prefix rule, written with a
  * trailing '*' (README.md: "/blog/" and a '*', to "/posts/" and a
  * '*'): it holds every path that starts with its prefix, and the rest
- * of the path is the capture.  In a
- * target, '*' and "$1" stand for the capture (prefix rules only), "%p"
- * for the whole request path (gmid's spelling); everything else is
- * copied.  For Gemini, captures and the target's own text are
- * percent-encoded where a URL may not carry them raw (non-ASCII,
- * spaces...), so a redirect never puts a raw "é" on the wire.  Knows nothing of the
- * configuration file (config.c fills the rules), the router or sockets.
+ * of the path is the capture.  Both are core/pathrule.h's rules (exact,
+ * the prefix rule's '*' a final one), matched and ranked as every path
+ * rule is: a run of '/' counts as one, an exact rule wins, then the
+ * longest.  In a target, '*' and "$1" stand for the first capture,
+ * "$2" to "$9" for the others a pattern has (a "$N" it has not is
+ * copied as it is), "%p" for the whole request path (gmid's
+ * spelling); everything else is copied.  For Gemini, captures and the
+ * target's own text are percent-encoded where a URL may not carry them
+ * raw (non-ASCII, spaces...), so a redirect never puts a raw "é" on
+ * the wire.  Knows nothing of the configuration file (config.c fills
+ * the rules), the router or sockets.
  */
 #ifndef CAPSULED_REDIRECT_H
 #define CAPSULED_REDIRECT_H
 
 #include <stddef.h>
+
+#include "core/pathrule.h"
 
 struct buf;
 
@@ -27,9 +33,12 @@ struct buf;
  * long; the functions below match and expand them.
  */
 struct config_redirect {
+	struct pathrule	 rule;		/* from, compiled: redirect_index() */
 	char		*from;		/* owned: "/old/path", decoded, without
-					   a prefix rule's '*'; after its NUL
-					   the bytes of to */
+					   a prefix rule's '*'; then the bytes
+					   of to (after its NUL, or after a few
+					   spare ones when the index made a run
+					   of '/' one) */
 	char		*to;		/* borrowed from from's block:
 					   "/new/path" or a URL, as written
 					   ('*', "$1", "%p" expanded later) */
@@ -42,9 +51,17 @@ struct config_redirect {
 #define REDIRECT_MAX_HOPS	8
 
 /*
- * The rule of v[0..n) (sorted by config.c) that path (decoded) meets:
- * an exact one first, else the prefix rule with the longest prefix;
- * NULL for none.
+ * Compile the rules of v[0..n) and index them for redirect_match(),
+ * their order untouched; once the last is added, before anything
+ * matches them (config.c, at load).  Each rule's from has its runs of
+ * '/' made one.
+ */
+void		 redirect_index(struct config_redirect *v, size_t n);
+
+/*
+ * The rule of v[0..n) (indexed) that path (decoded) meets: an exact
+ * one first, else the prefix rule with the longest prefix; NULL for
+ * none.
  */
 const struct config_redirect *redirect_match(const struct config_redirect *v,
 		    size_t n, const char *path);

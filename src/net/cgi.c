@@ -40,6 +40,7 @@
 #include "core/config_apps.h"
 #include "core/fsafe.h"
 #include "core/log.h"
+#include "core/pathrule.h"
 #include "core/util.h"
 #include "net/app.h"
 #include "net/cgi.h"
@@ -457,25 +458,27 @@ app_done(struct app *ap, void *arg)
 }
 
 /*
- * Path is under application a's prefix: SCRIPT_NAME is the prefix,
- * PATH_INFO the rest, the environment otherwise a program's.
+ * Path is under application a's prefix: SCRIPT_NAME is the part of the
+ * path the prefix holds, PATH_INFO the rest (core/pathrule.h: a run of
+ * '/' may stand for one), the environment otherwise a program's.
  */
 static struct cgi *
 app_begin(uv_loop_t *loop, const struct config *cfg,
     const struct config_app *a, const char *path,
     const struct cgi_request *req, cgi_done_fn done, void *arg)
 {
-	struct cgi	*cg;
-	char		**e, *script;
-	size_t		 plen = strcmp(a->prefix, "/") == 0 ? 0 :
-			    strlen(a->prefix);
+	struct pathrule_match	 m;
+	struct cgi		*cg;
+	char			**e, *script;
 
+	if (!pathrule_match(&a->rule, path, &m))
+		m.rest = path + strlen(path);	/* config_app_find()'s: held */
 	cg = xcalloc(1, sizeof(*cg));
 	cg->done = done;
 	cg->arg = arg;
 	buf_init(&cg->output);
-	script = xstrndup(path, plen);
-	e = make_env(req, script, path + plen, a->params, a->nparams);
+	script = xstrndup(path, (size_t)(m.rest - path));
+	e = make_env(req, script, m.rest, a->params, a->nparams);
 	cg->app = app_start(loop, a, e, cfg->cgi_timeout_ms,
 	    cfg->cgi_max_output, app_done, cg);
 	free_env(e);

@@ -316,6 +316,14 @@ test_scgi(const struct e2e_server *s)
 	    "scgi: the request's netstring: %s",
 	    r.body.data != NULL ? r.body.data : "(none)");
 	reply_free(&r);
+	/* A run of '/' is one (core/pathrule.h); the two still add up. */
+	r = e2e_gemini_get(s->gemini_port, ctx, "//scgi//here");
+	OK(r.body.data != NULL &&
+	    strstr(r.body.data, "SCRIPT_NAME=//scgi\n") != NULL &&
+	    strstr(r.body.data, "PATH_INFO=//here\n") != NULL,
+	    "scgi: runs of '/': %s %s", r.header,
+	    r.body.data != NULL ? r.body.data : "(none)");
+	reply_free(&r);
 	t0 = e2e_now_ms();
 	expect(s, "/scgi/slow", "42 CGI error: no answer in time",
 	    "scgi: a slow app: 42");

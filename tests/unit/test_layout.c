@@ -257,14 +257,7 @@ test_helpers(void)
 	OK(!layout_under("cgi-bin", "/cgi-binx"), "not a prefix");
 	OK(!layout_under("cgi-bin", "cgi-bin"), "not a site path");
 	OK(!layout_under(NULL, "/cgi-bin"), "no directory");
-
-	OK(layout_prefix("/app", "/app"), "prefix: itself");
-	OK(layout_prefix("/app/", "/app/x"), "prefix: beneath, '/' kept");
-	OK(!layout_prefix("/app", "/apple"), "prefix: whole segments");
-	OK(layout_prefix("/", "/x"), "prefix: '/' covers every path");
-	OK(layout_prefix("", "/"), "prefix: so does ''");
-	OK(!layout_prefix("/", ""), "prefix: not a path without '/'");
-	OK(!layout_prefix("/fr/old", "/fr"), "prefix: not a parent");
+	/* Configured prefixes: tests/unit/test_pathrule.c. */
 }
 
 int
