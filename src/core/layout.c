@@ -39,6 +39,7 @@ static const struct top {
 	{ "atom.xml",	SHAPE_LEAF,	LAYOUT_FEED,	LAYOUT_NONE },
 	{ "search",	SHAPE_LEAF,	LAYOUT_SEARCH,	LAYOUT_NONE },
 	{ "robots.txt",	SHAPE_LEAF,	LAYOUT_ROBOTS,	LAYOUT_NONE },
+	{ ".plan",	SHAPE_LEAF,	LAYOUT_PLAN,	LAYOUT_NONE },
 	/* Gopher's capabilities file, answered before the router. */
 	{ "caps.txt",	SHAPE_RESERVED,	LAYOUT_NONE,	LAYOUT_NONE },
 	/* content/links.c: "x/index" stands for x/, "/index" for "/". */
@@ -337,6 +338,7 @@ static const struct shape_of {
 	[LAYOUT_FEED] = { LAYOUT_PATH_FEED, "" },
 	[LAYOUT_SEARCH] = { LAYOUT_PATH_SEARCH, "" },
 	[LAYOUT_ROBOTS] = { "/robots.txt", "" },
+	[LAYOUT_PLAN] = { LAYOUT_PATH_PLAN, "" },
 	[LAYOUT_DRAFTS] = { LAYOUT_PATH_DRAFTS, "" },
 	[LAYOUT_DRAFT] = { LAYOUT_PATH_DRAFTS, "" },
 	[LAYOUT_FILES] = { LAYOUT_PATH_FILES, "" },

@@ -29,6 +29,8 @@
 #define LAYOUT_PATH_DRAFTS	"/drafts/"
 #define LAYOUT_PATH_FILES	"/files/"
 #define LAYOUT_PATH_USERS	"/~/"
+#define LAYOUT_PATH_USER	"/~"		/* and the user's name */
+#define LAYOUT_PATH_PLAN	"/.plan"	/* what Finger shows */
 
 /* What a site path names. */
 enum layout_kind {
@@ -41,6 +43,8 @@ enum layout_kind {
 	LAYOUT_FEED,		/* "/atom.xml", "/gemlog/atom.xml" */
 	LAYOUT_SEARCH,		/* "/search" */
 	LAYOUT_ROBOTS,		/* "/robots.txt" */
+	LAYOUT_PLAN,		/* "/.plan": the site's plan, as Finger
+				   shows it */
 	LAYOUT_DRAFTS,		/* "/drafts/" */
 	LAYOUT_DRAFT,		/* "/drafts/<slug>" (name: all the rest) */
 	LAYOUT_FILES,		/* "/files/<rest>" (rest "" for "/files/") */

@@ -21,6 +21,7 @@ enum surface {
 	SURFACE_GOPHER,
 	SURFACE_SPARTAN,
 	SURFACE_NEX,
+	SURFACE_FINGER,
 	SURFACE_N
 };
 
@@ -30,6 +31,8 @@ enum format {
 	FORMAT_GOPHER,		/* Gopher menus (type 1) and plain texts */
 	FORMAT_NEX,		/* Nex directories ("=> " link lines and
 				   text) and plain texts */
+	FORMAT_TEXT,		/* plain text with CRLF lines, links by
+				   their gemini:// URLs (Finger's) */
 };
 
 /* What a surface can carry (struct surface_info.caps). */
@@ -44,6 +47,7 @@ struct surface_info {
 					   lines say "gemini" */
 	const char	*title;		/* "Gemini": in messages */
 	int		 default_port;	/* 0: off unless configured */
+	int		 url_port;	/* the port its URLs may leave out */
 	int		 min_port;	/* 1: it cannot be turned off */
 	int		 tls;		/* spoken over TLS */
 	enum format	 format;

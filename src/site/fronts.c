@@ -3,11 +3,13 @@
  */
 #include "proto/gemini.h"
 #include "proto/gopher.h"
+#include "proto/finger.h"
 #include "proto/nex.h"
 #include "proto/spartan.h"
 #include "site/fronts.h"
 #include "site/gemini_front.h"
 #include "site/gopher_front.h"
+#include "site/finger_front.h"
 #include "site/nex_front.h"
 #include "site/spartan_front.h"
 
@@ -15,13 +17,16 @@ _Static_assert(FRONT_INCOMPLETE == GEMINI_INCOMPLETE &&
     FRONT_INCOMPLETE == GOPHER_INCOMPLETE &&
     FRONT_INCOMPLETE == SPARTAN_INCOMPLETE &&
     FRONT_INCOMPLETE == NEX_INCOMPLETE && FRONT_TOO_LONG == NEX_TOO_LONG &&
+    FRONT_INCOMPLETE == FINGER_INCOMPLETE &&
+    FRONT_TOO_LONG == FINGER_TOO_LONG &&
     FRONT_TOO_LONG == GEMINI_TOO_LONG && FRONT_TOO_LONG == GOPHER_TOO_LONG &&
     FRONT_TOO_LONG == SPARTAN_TOO_LONG,
     "the parsers' end markers are the front ends'");
 _Static_assert(GEMINI_REQUEST_MAX <= FRONT_REQUEST_MAX &&
     GOPHER_REQUEST_MAX <= FRONT_REQUEST_MAX &&
     SPARTAN_REQUEST_MAX <= FRONT_REQUEST_MAX &&
-    NEX_REQUEST_MAX <= FRONT_REQUEST_MAX,
+    NEX_REQUEST_MAX <= FRONT_REQUEST_MAX &&
+    FINGER_REQUEST_MAX <= FRONT_REQUEST_MAX,
     "every request fits the connection's buffer");
 
 const struct front fronts[SURFACE_N] = {
@@ -37,4 +42,7 @@ const struct front fronts[SURFACE_N] = {
 	[SURFACE_NEX] = { nex_request_end, NEX_REQUEST_MAX,
 	    nex_front_too_long, nex_front_slow_down,
 	    nex_front_answer, nex_front_header },
+	[SURFACE_FINGER] = { finger_request_end, FINGER_REQUEST_MAX,
+	    finger_front_too_long, finger_front_slow_down,
+	    finger_front_answer, finger_front_header },
 };

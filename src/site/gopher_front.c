@@ -335,6 +335,7 @@ item_date(void *ctx, const char *path, long long *size)
 	case LAYOUT_FEED:
 	case LAYOUT_SEARCH:
 	case LAYOUT_ROBOTS:
+	case LAYOUT_PLAN:
 	case LAYOUT_DRAFTS:
 	case LAYOUT_DRAFT:
 	case LAYOUT_BUNDLE_FILE:

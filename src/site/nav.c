@@ -26,6 +26,7 @@
 #include "content/search.h"
 #include "core/config.h"
 #include "core/buf.h"
+#include "core/surface.h"
 #include "core/utf8.h"
 #include "core/layout.h"
 #include "core/util.h"
@@ -787,4 +788,54 @@ nav_search_prompt(struct page *pg, const struct archive *a)
 	page_link(pg, LINK_PROMPT, LAYOUT_PATH_SEARCH, NULL,
 	    "Search the archive");
 	page_link(pg, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
+}
+
+/* A surface's URL of the site's home, as a reader would type it. */
+static void
+surface_home(struct buf *b, const struct config *c, size_t s)
+{
+	int	 port = config_public_port(c, (enum surface)s);
+
+	buf_printf(b, "%s://%s", surfaces[s].name, c->hostname);
+	if (port != surfaces[s].url_port)
+		buf_printf(b, ":%d", port);
+	buf_addstr(b, surfaces[s].format == FORMAT_GOPHER ? "/1" : "");
+	buf_printf(b, "%s/", c->base != NULL ? c->base : "");
+}
+
+void
+nav_plan(struct page *pg, const struct archive *a, const struct config *c)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 i, n = c != NULL ? c->latest_posts : 10;
+	char		*url;
+
+	page_heading(pg, 1, "%s", capsule_title(a));
+	if (a->subtitle != NULL && *a->subtitle != '\0')
+		page_text(pg, "%s", a->subtitle);
+	if (a->author != NULL && *a->author != '\0')
+		page_text(pg, "By %s", a->author);
+	page_blank(pg);
+	if (a->nposts > 0) {
+		page_heading(pg, 2, "Latest posts");
+		for (i = 0; i < a->nposts && i < n; i++) {
+			url = layout_path(LAYOUT_POST, a->posts[i]->slug, NULL);
+			page_link(pg, LINK_DOCUMENT, url, a->posts[i]->date.ymd,
+			    "%s", post_title(a->posts[i]));
+			free(url);
+		}
+		page_blank(pg);
+	}
+	if (c == NULL)
+		return;
+	page_heading(pg, 2, "Read it on");
+	for (i = 0; i < SURFACE_N; i++) {
+		if (c->port[i] == 0 || i == SURFACE_FINGER)
+			continue;
+		buf_truncate(&b, 0);
+		surface_home(&b, c, i);
+		buf_addc(&b, '\0');
+		page_text(pg, "%s: %s", surfaces[i].title, b.data);
+	}
+	buf_free(&b);
 }

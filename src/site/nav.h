@@ -39,6 +39,7 @@ enum nav_page {
 	NAV_SERIES,
 	NAV_TAGS,
 	NAV_GEMLOG,
+	NAV_PLAN,
 	NAV_NPAGES
 };
 
@@ -62,6 +63,13 @@ void	 nav_tags(struct page *, const struct archive *);
 void	 nav_tag(struct page *, const struct archive *, const struct tag *);
 /* "/gemlog/": "#" title, "##" subtitle, then dated links, newest first. */
 void	 nav_gemlog(struct page *, const struct archive *);
+/*
+ * "/.plan", what Finger answers for the site: its title and subtitle,
+ * the latest c->latest_posts posts with their dates, and the address of
+ * its home on each surface that listens (c's ports, its base).
+ */
+void	 nav_plan(struct page *, const struct archive *,
+	    const struct config *c);
 
 /*
  * What goes before and after a post's rendered body (both protocols):

@@ -1026,6 +1026,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 	}
 	switch (e->t->format) {
 	case FORMAT_GEMTEXT:
+	case FORMAT_TEXT:		/* the capsule's own address */
 		scheme = "gemini";
 		dflt = 1965;
 		break;

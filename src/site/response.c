@@ -175,6 +175,7 @@ rewrite_link(void *ctx, const char *url)
 		break;
 	case FORMAT_GOPHER:		/* absolute_link() adds it */
 	case FORMAT_NEX:
+	case FORMAT_TEXT:
 		return to;
 	}
 	if (base == NULL || !layout_site_path(to != NULL ? to : url) ||
@@ -197,6 +198,8 @@ public_port(const struct route *rt)
 		break;
 	case FORMAT_NEX:
 		return config_public_port(rt->cfg, SURFACE_NEX);
+	case FORMAT_TEXT:		/* its links are gemini:// URLs */
+		return config_public_port(rt->cfg, SURFACE_GEMINI);
 	}
 	return config_public_port(rt->cfg, SURFACE_GOPHER);
 }
@@ -235,6 +238,7 @@ target_init(struct page_target *t, const struct route *rt,
 		t->ropts.ascii = t->ascii;
 		/* FALLTHROUGH */
 	case FORMAT_NEX:
+	case FORMAT_TEXT:
 		t->ropts.absolute = absolute_link;
 		t->ropts.absolute_ctx = lc;
 		break;
@@ -333,6 +337,12 @@ emit(const struct route *rt, struct page *p, const char *from,
 			page_emit_nex(p, &t, &out);
 		else
 			page_emit_text(p, &t, &out);
+		break;
+	case FORMAT_TEXT:
+		/* Pages and documents alike: text, CRLF (RFC 1288). */
+		t.ropts.base = base = page_base(rt, from);
+		page_emit_text(p, &t, &out);
+		crlf(&out);
 		break;
 	}
 	b = blob_new(out.data ? out.data : "", out.len);
@@ -577,6 +587,9 @@ text_page(const struct route *rt, enum text_kind k, size_t id,
 			break;
 		case NAV_GEMLOG:
 			nav_gemlog(p, a);
+			break;
+		case NAV_PLAN:
+			nav_plan(p, a, rt->cfg);
 			break;
 		case NAV_NPAGES:
 			break;

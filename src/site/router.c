@@ -83,17 +83,21 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	    cfg->base != NULL ? cfg->base : "", url);
 }
 
-/* The site path url as an absolute nex:// URL (plain text names it so). */
+/*
+ * The site path url as an absolute URL of surface s (nex://, or
+ * gemini:// in Finger's text): plain text names it so.
+ */
 static char *
-nex_url(const struct config *cfg, const struct archive *a, const char *url)
+scheme_url(const struct config *cfg, const struct archive *a,
+    enum surface s, const char *url)
 {
 	struct buf	 b = BUF_INIT;
-	int		 port = config_public_port(cfg, SURFACE_NEX);
+	int		 port = config_public_port(cfg, s);
 
 	if (!layout_site_path(url))
 		return NULL;
-	buf_printf(&b, "nex://%s", cfg->hostname);
-	if (port != 1900 && port > 0)
+	buf_printf(&b, "%s://%s", surfaces[s].name, cfg->hostname);
+	if (port != surfaces[s].url_port && port > 0)
 		buf_printf(&b, ":%d", port);
 	/* With a mount, a path of the tree carries none (as Gopher's). */
 	if (cfg->base != NULL && (cfg->mount == NULL || cfg->owned ||
@@ -114,7 +118,9 @@ router_absolute_url(const struct config *cfg, const struct archive *a,
 	case FORMAT_GOPHER:
 		return router_gopher_url(cfg, a, url);
 	case FORMAT_NEX:
-		return nex_url(cfg, a, url);
+		return scheme_url(cfg, a, SURFACE_NEX, url);
+	case FORMAT_TEXT:		/* the capsule's own address */
+		return scheme_url(cfg, a, SURFACE_GEMINI, url);
 	}
 	return NULL;			/* gemtext links need no scheme */
 }
@@ -297,6 +303,10 @@ resolve_generated(struct resource *res, const struct router_req *req,
 	case LAYOUT_ROBOTS:
 		res->kind = res->rt.cfg->robots != NULL ? RES_ROBOTS :
 		    RES_NOTHING;
+		return;
+	case LAYOUT_PLAN:
+		res->text = TEXT_NAV;
+		res->textid = NAV_PLAN;
 		return;
 	case LAYOUT_DRAFTS:
 	case LAYOUT_DRAFT:

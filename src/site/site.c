@@ -246,6 +246,8 @@ site_render_of(enum format f)
 		break;
 	case FORMAT_NEX:
 		return SITE_NEX;
+	case FORMAT_TEXT:
+		return SITE_TEXT;
 	}
 	return SITE_GOPHER;
 }
@@ -255,6 +257,7 @@ site_menu_render_of(enum format f)
 {
 	switch (f) {
 	case FORMAT_GEMTEXT:
+	case FORMAT_TEXT:
 		break;
 	case FORMAT_GOPHER:
 		return SITE_GOPHER_MENU;

@@ -48,6 +48,7 @@ enum site_render {
 	SITE_GOPHER_MENU,		/* a post's Gopher menu */
 	SITE_NEX,			/* Nex directories and texts */
 	SITE_NEX_MENU,			/* a post's Nex directory */
+	SITE_TEXT,			/* plain text (Finger's) */
 	SITE_NRENDERS
 };
 

@@ -376,6 +376,10 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 		pt.port = config_public_port(rt->cfg, SURFACE_NEX);
 		page_emit_nex(p, &pt, out);
 		break;
+	case FORMAT_TEXT:
+		pt.port = config_public_port(rt->cfg, SURFACE_GEMINI);
+		page_emit_text(p, &pt, out);
+		break;
 	}
 }
 
@@ -389,6 +393,7 @@ gophermaps(enum format f)
 	switch (f) {
 	case FORMAT_GEMTEXT:
 	case FORMAT_NEX:
+	case FORMAT_TEXT:
 		break;
 	case FORMAT_GOPHER:
 		return 1;

@@ -1,0 +1,140 @@
+/*
+ * finger_front.c -- the Finger surface's front end (finger_front.h).
+ *
+ * A query names a plan; the router serves it ("/.plan" of the site, or
+ * of "/~name"), so that access rules and user capsules apply as on every
+ * surface.  What goes out is text a terminal shows as it is: CRLF lines
+ * (the router's plain text has them) and no control character (an ESC
+ * in a title would reach the reader's terminal).  No sockets: the query
+ * is classified by proto/finger.c, r describes what conn.c sends.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/cache.h"
+#include "core/config.h"
+#include "core/layout.h"
+#include "core/utf8.h"
+#include "proto/finger.h"
+#include "site/finger_front.h"
+#include "site/response.h"
+#include "site/router.h"
+
+/* r's body becomes the one line text, with its status for the log. */
+static void
+say(struct response *r, int status, const char *text)
+{
+	blob_unref(r->blob);
+	r->blob = NULL;
+	if (r->fd != -1) {
+		close(r->fd);
+		r->fd = -1;
+	}
+	buf_truncate(&r->owned, 0);
+	buf_printf(&r->owned, "%s\r\n", text);
+	response_use_owned(r);
+	response_status(r, status, "%s", text);
+}
+
+/*
+ * r's body, kept but for control characters (C0 but TAB, CR and LF;
+ * DEL; C1): a plan is shown on a terminal as it comes.
+ */
+static void
+clean(struct response *r)
+{
+	struct buf	 out = BUF_INIT;
+	size_t		 i = 0, n;
+	uint32_t	 cp;
+
+	while (i < r->bodylen) {
+		n = utf8_decode(r->body + i, r->bodylen - i, &cp);
+		if ((cp < 0x20 && cp != '\t' && cp != '\r' && cp != '\n') ||
+		    cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+			buf_addc(&out, ' ');
+		else
+			buf_add(&out, r->body + i, n);
+		i += n;
+	}
+	blob_unref(r->blob);
+	r->blob = NULL;
+	buf_free(&r->owned);
+	r->owned = out;
+	if (r->owned.data == NULL)
+		buf_addstr(&r->owned, "");
+	response_use_owned(r);
+}
+
+enum front_do
+finger_front_answer(const struct front_gen *g, const struct front_client *fc,
+    const char *line, size_t len, struct front_app *app, struct response *r)
+{
+	struct finger_query	 q;
+	struct router_req	 rreq;
+	char			 path[FINGER_NAME_MAX + 16], msg[128];
+
+	(void)fc;
+	(void)app;
+	finger_request_parse(line, len, &q);
+	switch (q.kind) {
+	case FINGER_FORWARD:
+		say(r, 53, "Finger forwarding service denied");
+		return FRONT_ANSWER;
+	case FINGER_BAD:
+		say(r, 51, "finger: no such user.");
+		return FRONT_ANSWER;
+	case FINGER_LIST:
+		snprintf(path, sizeof(path), "%s", LAYOUT_PATH_PLAN);
+		break;
+	case FINGER_USER:
+		/* A user capsule's plan; no other name is anyone's. */
+		snprintf(path, sizeof(path), "%s%s%s", LAYOUT_PATH_USER,
+		    q.user, LAYOUT_PATH_PLAN);
+		break;
+	}
+	memset(&rreq, 0, sizeof(rreq));
+	rreq.surface = SURFACE_FINGER;
+	rreq.path = path;
+	rreq.users = g->users;
+	r->may_defer = 0;		/* a plan is quick to make */
+	router_handle(&g->hosts[0], g->sites[0], &rreq, r);
+	if (r->status / 10 == 2)
+		clean(r);
+	else if (q.kind == FINGER_USER && r->status == 51) {
+		snprintf(msg, sizeof(msg), "finger: %s: no such user.",
+		    q.user);
+		say(r, 51, msg);
+	} else if (r->status / 10 == 6)
+		say(r, r->status, "finger: this plan is not public.");
+	else
+		say(r, r->status / 10 == 2 ? 50 : r->status,
+		    "finger: no plan here.");
+	return FRONT_ANSWER;
+}
+
+void
+finger_front_too_long(struct response *r)
+{
+	say(r, 59, "finger: query too long.");
+}
+
+void
+finger_front_slow_down(unsigned wait, struct response *r)
+{
+	char	 msg[80];
+
+	snprintf(msg, sizeof(msg), "finger: too many queries; try again in "
+	    "%u second%s.", wait, wait == 1 ? "" : "s");
+	say(r, 44, msg);
+}
+
+size_t
+finger_front_header(struct response *r, char *out, size_t outlen)
+{
+	(void)r;
+	(void)out;
+	(void)outlen;
+	return 0;
+}
