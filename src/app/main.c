@@ -359,7 +359,8 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 				snprintf(dir, strlen(path) + 1, ".");
 			else
 				dir[slash == dir ? 1 : slash - dir] = '\0';
-			tf.n = archive_bundle_names(dir, &names);
+			tf.n = archive_bundle_names(dir,
+			    cfg->files_hardlinks != 0, &names);
 			tf.names = (const char *const *)names;
 			free(dir);
 			bundle = 1;

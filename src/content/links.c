@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "content/archive.h"
-#include "content/archive_int.h"
 #include "content/links.h"
 #include "core/buf.h"
 #include "core/date.h"
@@ -874,18 +873,19 @@ report(const struct archive *a, const char *path,
 }
 
 /*
- * Log w (its first LINKS_WARN_MAX, then the total) unless *logged says
- * these very warnings were logged for this file already; free it.
+ * Log w (its first LINKS_WARN_MAX, then the total) unless the file
+ * record f says these very warnings were logged for it already; free
+ * it.
  */
 static void
-warned_log(struct warned *w, const char *path, atomic_ullong *logged)
+warned_log(struct warned *w, const char *path, struct archive_file *f)
 {
 	unsigned long long	 h = w->n > 0 ? (w->hash ? w->hash : 1) : 0;
 	unsigned		 i;
 	int			 say = 1;
 
-	if (logged != NULL)
-		say = atomic_exchange(logged, h) != h;
+	if (f != NULL)
+		say = archive_file_links_new(f, h);
 	for (i = 0; i < w->n && i < LINKS_WARN_MAX; i++) {
 		if (say)
 			log_warnx("%s", w->first[i]);
@@ -917,7 +917,7 @@ check_file(const struct archive *a, const char *path,
 	unsigned	 found;
 
 	found = report(a, path, refs, n, &w);
-	warned_log(&w, path, f != NULL ? &f->links_logged : NULL);
+	warned_log(&w, path, f);
 	return found;
 }
 

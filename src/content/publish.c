@@ -28,9 +28,10 @@
 #include <unistd.h>
 
 #include "content/archive.h"
-#include "content/archive_int.h"
 #include "content/frontmatter.h"
 #include "content/publish.h"
+#include "content/slug.h"
+#include "core/capfile.h"
 #include "core/date.h"
 #include "core/log.h"
 #include "core/url.h"
@@ -530,7 +531,7 @@ publish_trash(const char *capsule, const char *name, const char *slug,
 	 * deleted post stays public and nothing is lost.
 	 */
 	what = name;
-	if (slug_post_bundle(name))
+	if (capfile_bundle_path(name))
 		what = dir = xstrndup(name, (size_t)(strrchr(name, '/') - name));
 	if ((pfd = open_parent(cfd, what, 0, &base)) == -1) {
 		if (errno == ENOENT)
