@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "content/slug.h"
 #include "core/date.h"
 
 struct archive_file;
@@ -301,13 +302,6 @@ int		 archive_bundle_open(const struct archive *,
 		    struct stat *st);
 
 /*
- * Is name a Markdown file ("x.md"), a gemtext one ("x.gmi")?  Posts
- * may be either; pages, series and index.md are Markdown.
- */
-int		 archive_md_name(const char *name);
-int		 archive_gmi_name(const char *name);
-
-/*
  * The files of the page bundle folder dir as its index.md's shortcodes
  * see them when the server reads it (markdown/template.h's
  * template_files): sorted, what the server would serve of the folder
@@ -326,17 +320,5 @@ void		 archive_bundle_names_free(char **names, size_t n);
  */
 bool		 archive_file_links_new(struct archive_file *,
 		    unsigned long long hash);
-
-/* Tag display name -> URL slug (lower-case, see README); malloc'd. */
-char		*archive_slugify(const char *name);
-/*
- * The slug of a post in posts/<name> whose front matter says fmslug
- * (NULL when it says none): fmslug's when it makes one, else the file
- * name's without its date prefix and ".md".  Malloc'd; "" when neither
- * makes one (the archive then uses the post's date).  *used, when not
- * NULL, says whether fmslug made the slug.
- */
-char		*archive_file_slug(const char *fmslug, const char *name,
-		    int *used);
 
 #endif

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content/archive.h"
 #include "content/slug.h"
 #include "core/buf.h"
 #include "core/capfile.h"
