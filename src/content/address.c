@@ -92,6 +92,26 @@ add_names(struct addr_tables *t, const char *name, struct post *p)
 		add(&t->name, xstrndup(name, (size_t)(at - name)), p);
 }
 
+/*
+ * "YYYY/MM/DD/name" of d ("YYYY-MM-DD") and name, malloc'd: one per
+ * post or two, so built without printf.
+ */
+static char *
+dated_key(const struct date *d, const char *name)
+{
+	size_t	 len = strlen(name);
+	char	*k = xmalloc(11 + len + 1);
+
+	memcpy(k, d->ymd, 4);
+	k[4] = '/';
+	memcpy(k + 5, d->ymd + 5, 2);
+	k[7] = '/';
+	memcpy(k + 8, d->ymd + 8, 2);
+	k[10] = '/';
+	memcpy(k + 11, name, len + 1);
+	return k;
+}
+
 /* Everything p is known by; see the top of the file. */
 static void
 index_post(struct addr_tables *t, struct post *p)
@@ -124,12 +144,9 @@ index_post(struct addr_tables *t, struct post *p)
 	    NULL)
 		add(&t->full, key, p);
 	/* Jekyll's "/YYYY/MM/DD/name.html", by name or by slug. */
-	add(&t->full, xasprintf("%.4s/%.2s/%.2s/%s", p->date.ymd,
-	    p->date.ymd + 5, p->date.ymd + 8, f->base), p);
+	add(&t->full, dated_key(&p->date, f->base), p);
 	if (f->m.slug != NULL)
-		add(&t->full, xasprintf("%.4s/%.2s/%.2s/%s",
-		    p->date.ymd, p->date.ymd + 5, p->date.ymd + 8, f->m.slug),
-		    p);
+		add(&t->full, dated_key(&p->date, f->m.slug), p);
 }
 
 static int

@@ -18,6 +18,7 @@
  * Knows the archive's lookups and URL path syntax; nothing of rendering
  * or requests.  Every string returned is malloc'd for the caller.
  */
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include "content/archive.h"
 #include "content/links.h"
 #include "core/buf.h"
+#include "core/capfile.h"
 #include "core/date.h"
 #include "core/fsafe.h"
 #include "core/hash.h"
@@ -166,7 +168,7 @@ in_files(const struct archive *a, const char *path)
 	int		 fd;
 
 	while (tail != NULL && *tail != '\0') {
-		rel = xasprintf("files/%s", tail);
+		rel = xasprintf(CAPFILE_FILES "/%s", tail);
 		fd = archive_files_open(a, rel, a->files_links,
 		    a->files_hardlinks, &st, &kind);
 		free(rel);
@@ -485,31 +487,46 @@ static char *
 bundle_resolve(const struct archive *a, const char *path)
 {
 	struct post	*p = NULL;
-	const char	*rest = NULL, *q;
-	char		*key;
-	size_t		 len = 0;
-	int		 i, index;
+	const char	*top = path + sizeof(CAPFILE_POSTS), *rest = NULL;
+	const char	*q, *last;
+	char		 key[PATH_MAX], idx[CAPFILE_INDEX_MAX];
+	size_t		 len = 0, ilen, i;
+	int		 index;
 
-	if (strncmp(path, "posts/", 6) != 0 || path[6] == '\0')
+	if (strncmp(path, CAPFILE_POSTS "/", sizeof(CAPFILE_POSTS)) != 0 ||
+	    *top == '\0')
+		return NULL;
+	/*
+	 * A source that is no bundle's post is a post's, whatever folder
+	 * it is in (resolve() goes on): most links between posts end here,
+	 * before a lookup per folder of the path.
+	 */
+	last = (last = strrchr(top, '/')) != NULL ? last + 1 : top;
+	if ((capfile_markdown(last) || capfile_gemtext(last)) &&
+	    capfile_entry(CAPFILE_BUNDLE_DIR, last, false, NULL) !=
+	    CAPFILE_BUNDLE)
 		return NULL;
 	/* The bundle at any depth: "posts/2020/01/02/x/pic.png". */
-	for (q = path + 6; p == NULL && *q != '\0'; q += *q == '/') {
+	for (q = top; p == NULL && *q != '\0'; q += *q == '/') {
 		q += strcspn(q, "/");
-		len = (size_t)(q - (path + 6));
-		for (i = 0; i < 2 && p == NULL; i++) {
-			key = xasprintf("%.*s/%s", (int)len, path + 6,
-			    i == 0 ? "index.md" : "index.gmi");
+		len = (size_t)(q - top);
+		for (i = 0; p == NULL && capfile_bundle_index(i, idx,
+		    sizeof(idx)); i++) {
+			if (len + 1 + (ilen = strlen(idx)) >= sizeof(key))
+				continue;
+			memcpy(key, top, len);
+			key[len] = '/';
+			memcpy(key + len + 1, idx, ilen + 1);
 			p = archive_post_file(a, key);
-			free(key);
 		}
 		rest = *q == '/' ? q + 1 : q;
 	}
 	if (p == NULL || !p->bundle)
 		return NULL;
-	index = *rest == '\0' || strcmp(rest, "index.md") == 0 ||
-	    strcmp(rest, "index.gmi") == 0;
+	index = *rest == '\0' || capfile_entry(CAPFILE_BUNDLE_DIR, rest,
+	    false, NULL) == CAPFILE_BUNDLE;
 	/* Other .md and .gmi names are posts' (resolve() goes on). */
-	if (!index && (archive_md_name(rest) || archive_gmi_name(rest)))
+	if (!index && (capfile_markdown(rest) || capfile_gemtext(rest)))
 		return NULL;
 	if (index)
 		return layout_path(LAYOUT_POST, p->slug, NULL);
@@ -534,8 +551,9 @@ beside_resolve(const struct archive *a, const char *from_path,
 	int		 fd;
 
 	if (url[0] == '/' || from_path == NULL ||
-	    strncmp(from_path, "posts/", 6) != 0 ||
-	    (p = archive_post_file(a, from_path + 6)) == NULL || p->bundle ||
+	    strncmp(from_path, CAPFILE_POSTS "/", sizeof(CAPFILE_POSTS)) != 0 ||
+	    (p = archive_post_file(a, from_path + sizeof(CAPFILE_POSTS))) ==
+	    NULL || p->bundle ||
 	    (slash = strrchr(from_path, '/')) == NULL)
 		return NULL;
 	dirlen = (size_t)(slash - from_path) + 1;
@@ -586,8 +604,9 @@ zola_resolve(const struct archive *a, const char *rest, size_t len,
 	const char	*slash;
 
 	key = xstrndup(rest, len);
-	if (strcmp(key, "_index.md") == 0 || ((slash = strrchr(key, '/')) !=
-	    NULL && strcmp(slash, "/_index.md") == 0)) {
+	slash = strrchr(key, '/');
+	if (capfile_entry(CAPFILE_POSTS_DIR, slash != NULL ? slash + 1 : key,
+	    false, NULL) == CAPFILE_SECTION) {
 		free(key);
 		return xstrdup(LAYOUT_PATH_GEMLOG);
 	}
@@ -711,28 +730,32 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	if (*file == '\0' || *file == '.')
 		goto out;
 	/* Posts may be gemtext; the rest of the capsule is Markdown. */
-	inposts = strncmp(path, "posts/", 6) == 0;
+	inposts = strncmp(path, CAPFILE_POSTS "/", sizeof(CAPFILE_POSTS)) ==
+	    0;
 	if (elen == 4 && dirlen != 0 && !inposts)
 		goto out;
 	stem = xstrndup(file, strlen(file) - elen);
 
 	if (inposts) {
 		/* Its file, in any folder; else the one post of its name. */
-		if ((p = archive_post_file(a, path + 6)) == NULL &&
+		if ((p = archive_post_file(a, path + sizeof(CAPFILE_POSTS))) ==
+		    NULL &&
 		    (p = archive_post_name(a, stem, &ambiguous)) == NULL &&
 		    ambiguous)
 			p = by_slug(a, stem);
 		if (p != NULL)
 			res = layout_path(LAYOUT_POST, p->slug, NULL);
-	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
+	} else if (dirlen == sizeof(CAPFILE_PAGES) &&
+	    memcmp(path, CAPFILE_PAGES "/", dirlen) == 0) {
 		if ((d = archive_doc(a, stem)) != NULL)
 			res = layout_path(LAYOUT_PAGE, d->name, NULL);
-	} else if (dirlen == 7 && memcmp(path, "series/", 7) == 0) {
+	} else if (dirlen == sizeof(CAPFILE_SERIES) &&
+	    memcmp(path, CAPFILE_SERIES "/", dirlen) == 0) {
 		slug = archive_slugify(stem);
 		if ((s = archive_series(a, slug)) != NULL)
 			res = layout_path(LAYOUT_SERIES, s->slug, NULL);
 		free(slug);
-	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
+	} else if (dirlen == 0 && strcmp(file, CAPFILE_HOME) == 0)
 		res = xstrdup("/");
 	/* A bare "x.md" not found beside from_path: try the posts. */
 	if (res == NULL && memchr(url, '/', ulen) == NULL &&

@@ -191,33 +191,44 @@ capfile_entry(enum capfile_kind in, const char *name, bool dir,
 	return k;
 }
 
+bool
+capfile_bundle_index(size_t n, char *idx, size_t size)
+{
+	size_t	 i, k;
+
+	for (i = 0; i < nitems(named); i++) {
+		if (named[i].kind != CAPFILE_BUNDLE)
+			continue;
+		for (k = 0; k < nitems(exts); k++) {
+			if (!(exts[k].in & IN_POSTS) || n-- > 0)
+				continue;
+			snprintf(idx, size, "%s%s", named[i].name, exts[k].ext);
+			return true;
+		}
+	}
+	return false;
+}
+
 const char *
 capfile_bundle(int dfd, const char *name, char *idx, size_t size,
     bool *both)
 {
 	struct stat	 st;
 	char		 path[NAME_MAX + CAPFILE_INDEX_MAX + 2];
-	size_t		 i, k;
+	char		 one[CAPFILE_INDEX_MAX];
+	size_t		 i;
 	bool		 found = false;
 
 	*both = false;
-	for (i = 0; i < nitems(named); i++) {
-		if (named[i].kind != CAPFILE_BUNDLE)
+	for (i = 0; capfile_bundle_index(i, one, sizeof(one)); i++) {
+		snprintf(path, sizeof(path), "%s/%s", name, one);
+		if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW) == -1)
 			continue;
-		for (k = 0; k < nitems(exts); k++) {
-			if (!(exts[k].in & IN_POSTS))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s%s", name,
-			    named[i].name, exts[k].ext);
-			if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW) == -1)
-				continue;
-			if (found)
-				*both = true;
-			else
-				snprintf(idx, size, "%s%s", named[i].name,
-				    exts[k].ext);
-			found = true;
-		}
+		if (found)
+			*both = true;
+		else
+			snprintf(idx, size, "%s", one);
+		found = true;
 	}
 	return found ? idx : NULL;
 }

@@ -89,6 +89,11 @@ enum capfile_kind capfile_entry(enum capfile_kind in, const char *name,
 const char	*capfile_bundle(int dfd, const char *name, char *idx,
 		    size_t size, bool *both);
 /*
+ * The n'th name a page bundle's post may have ("index.md", then
+ * "index.gmi"), written to idx (size bytes); false past the last.
+ */
+bool		 capfile_bundle_index(size_t n, char *idx, size_t size);
+/*
  * The body a source file's name says it has, by its extension: a
  * Markdown file ("x.md"), a gemtext one ("x.gmi", posts only).
  */
