@@ -47,9 +47,10 @@ publish_target(const struct archive *a, const char *slug, int gemtext,
 	if (a != NULL && (p = archive_post(a, slug)) == NULL)
 		p = archive_draft(a, slug);
 	/* Any file of posts/: "x.gmi", "2019/x.md", "2024/trip/index.md". */
-	if (p != NULL && strncmp(p->path, "posts/", 6) == 0 &&
-	    strlen(p->path + 6) < namelen) {
-		snprintf(name, namelen, "%s", p->path + 6);
+	if (p != NULL && strncmp(p->path, CAPFILE_POSTS "/",
+	    sizeof(CAPFILE_POSTS)) == 0 &&
+	    strlen(p->path + sizeof(CAPFILE_POSTS)) < namelen) {
+		snprintf(name, namelen, "%s", p->path + sizeof(CAPFILE_POSTS));
 		return;
 	}
 	snprintf(name, namelen, "%s.%s", slug, gemtext ? "gmi" : "md");
@@ -189,7 +190,7 @@ open_parent(int cfd, const char *name, int create, const char **base)
 	const char	*p = name, *slash;
 	int		 fd, nfd;
 
-	fd = open_dir(cfd, "posts", 0755, create);
+	fd = open_dir(cfd, CAPFILE_POSTS, 0755, create);
 	while (fd != -1 && (slash = strchr(p, '/')) != NULL) {
 		if ((size_t)(slash - p) > NAME_MAX) {
 			close(fd);
