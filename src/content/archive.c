@@ -199,7 +199,8 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 			free(rel);
 			continue;
 		}
-		stem = xstrndup(names[i], strlen(names[i]) - 3);
+		stem = xstrndup(names[i], strlen(names[i]) -
+		    capfile_ext(names[i], strlen(names[i])));
 		slug = archive_slugify(stem);
 		if (*slug == '\0' || f->m.draft ||
 		    index_get(&inner(a)->series_slug, slug) != NULL) {
@@ -831,7 +832,8 @@ load_pages(struct archive *a, int dfd)
 	a->docs = xcalloc(n, sizeof(*a->docs));
 	for (i = 0; i < n; i++) {
 		rel = xasprintf(CAPFILE_PAGES "/%s", names[i]);
-		name = xstrndup(names[i], strlen(names[i]) - 3);
+		name = xstrndup(names[i], strlen(names[i]) -
+		    capfile_ext(names[i], strlen(names[i])));
 		/* A name the router answers itself (core/layout.h). */
 		if (layout_reserved(name)) {
 			archive_warn(a, rel, 1, 1, "the name is one of the "

@@ -462,20 +462,6 @@ rooted_resolve(const struct archive *a, const char *url, int *lost)
 }
 
 /*
- * The length of a post file's extension at the end of s[0..len): 3 for
- * ".md", 4 for ".gmi" (posts may be gemtext), else 0.
- */
-static size_t
-post_ext(const char *s, size_t len)
-{
-	if (len > 3 && memcmp(s + len - 3, ".md", 3) == 0)
-		return 3;
-	if (len > 4 && memcmp(s + len - 4, ".gmi", 4) == 0)
-		return 4;
-	return 0;
-}
-
-/*
  * A capsule path into a page bundle, "posts/<folder>/<rest>": the
  * bundle's post when rest is its index (or empty), else the path its
  * file is served at, "/posts/<slug>/<rest>"; NULL when no bundle has
@@ -702,11 +688,11 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		free(path);
 		return res;
 	}
-	if (url[0] == '/' && post_ext(url, len) == 0) {
+	if (url[0] == '/' && capfile_ext(url, len) == 0) {
 		free(path);
 		return rooted_resolve(a, url, lost);
 	}
-	if (path == NULL && post_ext(url, len) == 0) {
+	if (path == NULL && capfile_ext(url, len) == 0) {
 		/*
 		 * Climbs out of the capsule: out of a bundle, the old site's
 		 * "../../../../img/x.png" was its "/img/x.png".
@@ -722,7 +708,7 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return xstrdup("");
 	}
 	len = strlen(path);
-	if ((elen = post_ext(path, len)) == 0)
+	if ((elen = capfile_ext(path, len)) == 0)
 		goto out;
 	file = strrchr(path, '/');
 	file = file ? file + 1 : path;
@@ -732,7 +718,7 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	/* Posts may be gemtext; the rest of the capsule is Markdown. */
 	inposts = strncmp(path, CAPFILE_POSTS "/", sizeof(CAPFILE_POSTS)) ==
 	    0;
-	if (elen == 4 && dirlen != 0 && !inposts)
+	if (capfile_gemtext(path) && dirlen != 0 && !inposts)
 		goto out;
 	stem = xstrndup(file, strlen(file) - elen);
 

@@ -87,18 +87,28 @@ garbled(const char *name)
 	return false;
 }
 
-/* The entry of exts[] name ends with (more than the extension), or NULL. */
+/*
+ * The entry of exts[] name[0..len) ends with (more than the extension),
+ * or NULL.
+ */
 static const struct ext *
-ext_of(const char *name)
+ext_in(const char *name, size_t len)
 {
-	size_t	 len = strlen(name), elen, i;
+	size_t	 elen, i;
 
 	for (i = 0; i < nitems(exts); i++) {
 		elen = strlen(exts[i].ext);
-		if (len > elen && strcmp(name + len - elen, exts[i].ext) == 0)
+		if (len > elen && memcmp(name + len - elen, exts[i].ext,
+		    elen) == 0)
 			return &exts[i];
 	}
 	return NULL;
+}
+
+static const struct ext *
+ext_of(const char *name)
+{
+	return ext_in(name, strlen(name));
 }
 
 static const struct folder *
@@ -231,6 +241,14 @@ capfile_bundle(int dfd, const char *name, char *idx, size_t size,
 		found = true;
 	}
 	return found ? idx : NULL;
+}
+
+size_t
+capfile_ext(const char *name, size_t len)
+{
+	const struct ext	*x = ext_in(name, len);
+
+	return x != NULL ? strlen(x->ext) : 0;
 }
 
 bool

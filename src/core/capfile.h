@@ -99,6 +99,11 @@ bool		 capfile_bundle_index(size_t n, char *idx, size_t size);
  */
 bool		 capfile_markdown(const char *name);
 bool		 capfile_gemtext(const char *name);
+/*
+ * The length of the source extension name[0..len) ends with (".md":
+ * 3), or 0: what a source's name is without it.
+ */
+size_t		 capfile_ext(const char *name, size_t len);
 /* Is path ("x/index.md", beneath posts/) a bundle's post, by name? */
 bool		 capfile_bundle_path(const char *path);
 

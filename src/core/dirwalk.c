@@ -8,8 +8,8 @@
  * kept; sorted, a folder is read whole first, keeping the smallest
  * names the budget has room for (a heap: memory stays within the
  * budget, and a folder too large for it gives the same names every
- * run), then handed out in order.  One descriptor and one
- * DIR are open per level, so max_depth bounds them.
+ * run), then handed out in order.  One descriptor and one DIR are
+ * open per level, so max_depth bounds them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -90,7 +90,7 @@ enter(struct dirwalk *w, struct buf *path, struct dirwalk_entry *e)
 {
 	enum dirwalk_answer	 ans;
 	size_t			 len = path->len;
-	int			 fd, rv = 0;
+	int			 fd, rv = 0, saved;
 
 	if (e->depth > w->max_depth) {
 		e->event = DIRWALK_DEEP;
@@ -110,10 +110,11 @@ enter(struct dirwalk *w, struct buf *path, struct dirwalk_entry *e)
 	    ans != DIRWALK_STOP) {
 		buf_addc(path, '/');
 		rv = read_folder(w, path, fd, e->depth, e->data);
+		saved = errno;
 		set_path(path, len, "");
 		if (rv == -1) {
 			e->event = DIRWALK_FAIL;
-			e->err = errno;
+			e->err = saved;
 			if (w->fn(w->arg, e) == DIRWALK_STOP)
 				rv = 1;
 		}

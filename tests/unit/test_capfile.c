@@ -82,6 +82,10 @@ test_posts(void)
 	OK(capfile_markdown("a.md") && !capfile_markdown("a.gmi") &&
 	    !capfile_markdown(".md") && capfile_gemtext("a.gmi") &&
 	    !capfile_gemtext("a.md"), "bodies by extension");
+	INT_EQ(capfile_ext("about.md", 8), 3, "a source's extension");
+	INT_EQ(capfile_ext("x.gmi?q", 5), 4, "of the bytes given");
+	INT_EQ(capfile_ext("x.png", 5), 0, "no source");
+	INT_EQ(capfile_ext(".md", 3), 0, "an extension alone is no name");
 }
 
 static void
