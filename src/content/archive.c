@@ -28,10 +28,10 @@
  * (archive_int.h) and call nothing here: their warnings come back
  * through the scan's sink, their records in its list, and this file
  * decides what becomes of them.  Knows struct meta and the records;
- * nothing of protocols, sockets or rendering.  The snapshot owns every string and struct reachable from
- * it (each type has its free function below), and one reference to each
- * file record it holds; the indexes borrow their keys from the structs
- * they point to.
+ * nothing of protocols, sockets or rendering.  The snapshot owns every
+ * string and struct reachable from it (each type has its free function
+ * below), and one reference to each file record it holds; the indexes
+ * borrow their keys from the structs they point to.
  */
 #include <fcntl.h>
 #include <limits.h>
