@@ -50,6 +50,7 @@ run_one() {	# name command...
 
 echo "source layers:"
 run_one layers sh mk/layers.sh src
+run_one layers_check sh tests/layers/run.sh
 run_one modules sh mk/modules.sh --check
 echo "unit tests:"
 for t in "$build"/tests/test_*; do

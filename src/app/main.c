@@ -35,6 +35,7 @@
 #include "content/links.h"
 #include "markdown/template.h"
 #include "core/buf.h"
+#include "core/capfile.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -201,7 +202,10 @@ static void
 render_capsule(const char *path, const struct config *cfg,
     struct render_capsule *rc)
 {
-	static const char *const sections[] = { "posts", "pages", "series" };
+	static const char *const sections[] = {
+		CAPFILE_POSTS, CAPFILE_PAGES, CAPFILE_SERIES
+	};
+	static const char	 in_posts[] = "/" CAPFILE_POSTS "/";
 	struct config	 c;
 	enum log_level	 lvl;
 	char		*real, *base, *dir, *sect = NULL;
@@ -213,13 +217,14 @@ render_capsule(const char *path, const struct config *cfg,
 	if (strcmp(path, "-") == 0 || (real = realpath(path, NULL)) == NULL)
 		return;
 	/* A post in a folder of posts/: "<capsule>/posts/2019/x.md". */
-	for (sect = NULL, base = real; (base = strstr(base, "/posts/"));
+	for (sect = NULL, base = real; (base = strstr(base, in_posts));
 	    base++)
 		sect = base;
-	if (sect != NULL && strchr(sect + 7, '/') != NULL) {
+	if (sect != NULL && strchr(sect + sizeof(in_posts) - 1, '/') !=
+	    NULL) {
 		*sect = '\0';
-		base = sect + 7;
-		sect = "posts";
+		base = sect + sizeof(in_posts) - 1;
+		sect = CAPFILE_POSTS;
 		dir = real;
 		goto load;
 	}
@@ -227,7 +232,7 @@ render_capsule(const char *path, const struct config *cfg,
 	base = strrchr(real, '/');
 	*base++ = '\0';
 	dir = real;
-	if (strcmp(base, "index.md") != 0) {
+	if (strcmp(base, CAPFILE_HOME) != 0) {
 		if ((sect = strrchr(real, '/')) == NULL)
 			goto done;
 		*sect++ = '\0';
@@ -351,15 +356,16 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 		 * A bundle's index.md: its shortcodes read the folder's
 		 * files, as the server's do (content/record.c).
 		 */
-		if (rc.from != NULL && strncmp(rc.from, "posts/", 6) == 0 &&
-		    (slash = strrchr(rc.from, '/')) > rc.from + 5 &&
-		    strcmp(slash + 1, "index.md") == 0) {
+		if (rc.from != NULL && strncmp(rc.from, CAPFILE_POSTS "/",
+		    sizeof(CAPFILE_POSTS)) == 0 &&
+		    capfile_bundle_path(rc.from + sizeof(CAPFILE_POSTS))) {
 			dir = xstrdup(path);
 			if ((slash = strrchr(dir, '/')) == NULL)
 				snprintf(dir, strlen(path) + 1, ".");
 			else
 				dir[slash == dir ? 1 : slash - dir] = '\0';
-			tf.n = archive_bundle_names(dir, &names);
+			tf.n = archive_bundle_names(dir,
+			    cfg->files_hardlinks != 0, &names);
 			tf.names = (const char *const *)names;
 			free(dir);
 			bundle = 1;

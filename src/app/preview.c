@@ -9,18 +9,20 @@
  * ~/.local/state/capsuled/...): made on the first run (net/cert.c) and
  * reused after, so a client that pinned it keeps trusting it.
  *
- * What DIR is, is read from what it holds (preview_layout()):
+ * What DIR is, is read from what it holds (preview_layout()), by the
+ * rule of a capsule (core/capfile.h):
  *   a capsule      index.md, posts/, pages/, series/ or files/ in it
- *   a bare folder  else, when it holds *.md or *.gmi files: they are
- *                  the posts, as if DIR were posts/ (config.posts_here)
+ *   a bare folder  else, when it holds what would be posts in posts/
+ *                  (*.md, *.gmi): they are the posts, as if DIR were
+ *                  posts/ (config.posts_here)
  *   anything else  served as a capsule with nothing in it yet; a static
  *                  tree mode would be chosen here, the one place that
  *                  decides.
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -29,36 +31,61 @@
 #include <unistd.h>
 
 #include "app/preview.h"
-#include "content/archive.h"
+#include "core/capfile.h"
 #include "core/config.h"
+#include "core/dirwalk.h"
 #include "core/util.h"
 
-static const char *const capsule_names[] = {
-	"index.md", "posts", "pages", "series", "files"
+/*
+ * Entries of DIR looked at, at most: serve run on a home folder by
+ * mistake decides from the first ones.
+ */
+#define PREVIEW_MAX_ENTRIES	100000
+
+/* What preview_layout() has seen of a folder's top. */
+struct sniff {
+	int	 capsule;		/* a name of a capsule's layout */
+	int	 posts;			/* a post, were it posts/ */
 };
+
+static enum dirwalk_answer
+sniff_entry(void *arg, struct dirwalk_entry *e)
+{
+	struct sniff	*sn = arg;
+
+	if (e->event != DIRWALK_ENTRY)
+		return DIRWALK_NEXT;
+	/* index.md, posts/, pages/, series/, files/: by name, as read. */
+	if (capfile_entry(CAPFILE_TOP_DIR, e->name, e->type == DIRWALK_DIR,
+	    NULL) != CAPFILE_IGNORED) {
+		sn->capsule = 1;
+		return DIRWALK_STOP;
+	}
+	if (capfile_entry(CAPFILE_POSTS_DIR, e->name, false, NULL) ==
+	    CAPFILE_POST)
+		sn->posts = 1;
+	return DIRWALK_NEXT;
+}
 
 enum preview_layout
 preview_layout(const char *dir)
 {
-	struct dirent	*de;
-	DIR		*d;
-	size_t		 i;
-	int		 posts = 0;
+	struct sniff	 sn = { 0, 0 };
+	struct dirwalk	 w = {
+		.max_depth = 0,
+		.max_entries = PREVIEW_MAX_ENTRIES,
+		.fn = sniff_entry,
+		.arg = &sn,
+	};
+	int		 fd;
 
-	if ((d = opendir(dir)) == NULL)
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return PREVIEW_CAPSULE;		/* the server says why */
-	while ((de = readdir(d)) != NULL) {
-		for (i = 0; i < nitems(capsule_names); i++)
-			if (strcmp(de->d_name, capsule_names[i]) == 0) {
-				closedir(d);
-				return PREVIEW_CAPSULE;
-			}
-		if (de->d_name[0] != '.' && (archive_md_name(de->d_name) ||
-		    archive_gmi_name(de->d_name)))
-			posts = 1;
-	}
-	closedir(d);
-	return posts ? PREVIEW_BARE : PREVIEW_OTHER;
+	(void)dirwalk_run(&w, fd, "", NULL);
+	close(fd);
+	if (sn.capsule)
+		return PREVIEW_CAPSULE;
+	return sn.posts ? PREVIEW_BARE : PREVIEW_OTHER;
 }
 
 /* mkdir -p path, mode 0700 for what it makes. */

@@ -3,7 +3,6 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -12,11 +11,15 @@
 
 #include "app/report.h"
 #include "content/archive.h"
+#include "core/capfile.h"
+#include "core/dirwalk.h"
 #include "core/util.h"
 #include "markdown/html.h"
 #include "markdown/render.h"
 
 #define REPORT_PLACES	3	/* places shown per HTML element */
+/* Entries of posts/ (all of it), pages/ or series/ read for "ignored". */
+#define REPORT_MAX_ENTRIES	1000000
 
 struct report_file {
 	char		*name;		/* owned */
@@ -379,73 +382,152 @@ skip_line(const char *msg)
 	return strstr(why, "skipped") != NULL;
 }
 
-/*
- * Why name, in the folder sub of a capsule, is not read, or NULL when it
- * is (as content/dirscan.c lists them: *.md; in posts/ *.gmi and page
- * bundles too).  Hidden names are no one's business.
- */
-static const char *
-ignored_why(const char *dir, const char *sub, const struct dirent *de)
-{
-	struct stat	 st;
-	char		 path[PATH_MAX];
-	int		 posts = strcmp(sub, "posts") == 0, isdir;
+/* The files of posts/, pages/ and series/ the archive does not read. */
+struct ignored {
+	char		**lines;	/* "posts/x.txt: why"; owned */
+	size_t		 n, cap;
+	const char	*sub;		/* "posts" */
+	enum capfile_kind in;		/* its kind */
+};
 
-	if (de->d_name[0] == '.' || archive_md_name(de->d_name) ||
-	    (posts && archive_gmi_name(de->d_name)))
-		return NULL;
-	snprintf(path, sizeof(path), "%s/%s/%s", dir, sub, de->d_name);
-	isdir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
-	if (posts && isdir) {
-		snprintf(path, sizeof(path), "%s/%s/%s/index.md", dir, sub,
-		    de->d_name);
-		if (access(path, F_OK) == 0)
-			return NULL;
-		snprintf(path, sizeof(path), "%s/%s/%s/index.gmi", dir, sub,
-		    de->d_name);
-		if (access(path, F_OK) == 0)
-			return NULL;
-		return "a folder without index.md or index.gmi: no post";
+/* A folder of posts/ being read, and whether a post lies beneath. */
+struct folder {
+	struct folder	*up;		/* the one it is in, or NULL */
+	size_t		 first;		/* its first line in lines */
+	int		 posts;		/* a post beneath */
+};
+
+static void
+ignored_add(struct ignored *g, char *line)
+{
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 16;
+		g->lines = xreallocarray(g->lines, g->cap, sizeof(*g->lines));
 	}
-	if (isdir)
-		return "a folder: only the files of this folder are read";
-	return posts ? "not .md or .gmi: no post" :
-	    "not .md: not read";
+	g->lines[g->n++] = line;
 }
 
-/* The files of posts/, pages/ and series/ the archive does not read. */
-static size_t
-print_ignored(const struct archive *a, FILE *out, int print)
+/*
+ * One entry of posts/, pages/ or series/, as the archive reads them
+ * (content/dirscan.c: the same walk, the same rule).  A folder of
+ * posts/ with no post beneath is one line, not one for each thing in it.
+ */
+static enum dirwalk_answer
+ignored_entry(void *arg, struct dirwalk_entry *e)
 {
-	static const char *const subs[] = { "posts", "pages", "series" };
-	struct dirent	**de;
-	char		 path[PATH_MAX];
-	const char	*why;
-	size_t		 i, n = 0;
-	int		 k, nde;
+	struct ignored		*g = arg;
+	struct folder		*f = e->data, *up;
+	enum capfile_kind	 k;
+	const char		*why;
+	char			 idx[CAPFILE_INDEX_MAX];
+	bool			 both;
 
-	for (i = 0; i < nitems(subs); i++) {
-		snprintf(path, sizeof(path), "%s/%s", a->dir, subs[i]);
-		if ((nde = scandir(path, &de, NULL, alphasort)) == -1)
-			continue;
-		for (k = 0; k < nde; k++) {
-			why = ignored_why(a->dir, subs[i], de[k]);
-			if (why != NULL && print)
-				fprintf(out, "          %s/%s: %s\n",
-				    subs[i], de[k]->d_name, why);
-			n += why != NULL;
-			free(de[k]);
+	switch (e->event) {
+	case DIRWALK_ENTRY:
+		break;
+	case DIRWALK_IN:
+		up = f;
+		e->data = f = xcalloc(1, sizeof(*f));
+		f->up = up;
+		f->first = g->n;
+		return DIRWALK_NEXT;
+	case DIRWALK_OUT:
+		if (!f->posts) {
+			while (g->n > f->first)
+				free(g->lines[--g->n]);
+			ignored_add(g, xasprintf("%s/%s: a folder without "
+			    "index.md or index.gmi: no post", g->sub,
+			    e->path));
 		}
-		free(de);
+		free(f);
+		return DIRWALK_NEXT;
+	case DIRWALK_DEEP:
+	case DIRWALK_FAIL:
+	case DIRWALK_FULL:
+		return DIRWALK_NEXT;	/* the load warns of these */
 	}
-	return n;
+	k = capfile_entry(e->depth == 1 ? g->in : CAPFILE_POSTS_DIR, e->name,
+	    e->type == DIRWALK_DIR, &why);
+	switch (k) {
+	case CAPFILE_POST:
+	case CAPFILE_PAGE:
+	case CAPFILE_SERIES_FILE:
+		for (; f != NULL; f = f->up)
+			f->posts = 1;
+		return DIRWALK_NEXT;
+	case CAPFILE_POSTS_DIR:
+		if (e->type != DIRWALK_DIR)
+			break;
+		if (capfile_bundle(e->dfd, e->name, idx, sizeof(idx),
+		    &both) != NULL) {
+			for (; f != NULL; f = f->up)
+				f->posts = 1;
+			return DIRWALK_NEXT;
+		}
+		return DIRWALK_ENTER;
+	case CAPFILE_IGNORED:
+	case CAPFILE_SECTION:
+	case CAPFILE_RESOURCE:
+		if (why != NULL)
+			ignored_add(g, xasprintf("%s/%s: %s", g->sub, e->path,
+			    why));
+		return DIRWALK_NEXT;
+	case CAPFILE_BADNAME:		/* skipped, and said: a warning */
+	case CAPFILE_INDEX:
+	case CAPFILE_BUNDLE:
+	case CAPFILE_TOP_DIR:
+	case CAPFILE_BUNDLE_DIR:
+	case CAPFILE_PAGES_DIR:
+	case CAPFILE_SERIES_DIR:
+	case CAPFILE_FILES_DIR:
+		break;
+	}
+	return DIRWALK_NEXT;
+}
+
+/*
+ * The files of posts/, pages/ and series/ the archive does not read,
+ * each a line with why, into g (its sub and in are the last folder's).
+ */
+static void
+ignored_list(const struct archive *a, struct ignored *g)
+{
+	static const char *const subs[] = {
+		CAPFILE_POSTS, CAPFILE_PAGES, CAPFILE_SERIES
+	};
+	struct dirwalk	 w;
+	size_t		 i;
+	int		 dfd, fd;
+
+	memset(g, 0, sizeof(*g));
+	if ((dfd = open(a->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return;
+	for (i = 0; i < nitems(subs); i++) {
+		/* No link: the archive does not follow one either. */
+		if ((fd = openat(dfd, subs[i], O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC)) == -1)
+			continue;
+		g->sub = subs[i];
+		g->in = capfile_entry(CAPFILE_TOP_DIR, subs[i], true, NULL);
+		memset(&w, 0, sizeof(w));
+		w.max_depth = g->in == CAPFILE_POSTS_DIR ?
+		    CAPFILE_POSTS_DEPTH : 0;
+		w.max_entries = REPORT_MAX_ENTRIES;
+		w.sorted = true;
+		w.fn = ignored_entry;
+		w.arg = g;
+		(void)dirwalk_run(&w, fd, "", NULL);
+		close(fd);
+	}
+	close(dfd);
 }
 
 void
 report_problems(const struct report *r, const struct archive *a,
     FILE *out)
 {
-	size_t	 i, nskip = 0;
+	struct ignored	 g;
+	size_t		 i, nskip = 0;
 
 	for (i = 0; i < r->nlines; i++)
 		nskip += skip_line(r->lines[i]);
@@ -457,8 +539,13 @@ report_problems(const struct report *r, const struct archive *a,
 	for (i = 0; i < a->ndrafts; i++)
 		fprintf(out, "          %s  %s\n", a->drafts[i]->path,
 		    a->drafts[i]->title);
-	fprintf(out, "ignored:  %zu\n", print_ignored(a, out, 0));
-	print_ignored(a, out, 1);
+	ignored_list(a, &g);
+	fprintf(out, "ignored:  %zu\n", g.n);
+	for (i = 0; i < g.n; i++) {
+		fprintf(out, "          %s\n", g.lines[i]);
+		free(g.lines[i]);
+	}
+	free(g.lines);
 	fprintf(out, "warnings: %zu\n", r->nlines - nskip);
 	for (i = 0; i < r->nlines; i++)
 		if (!skip_line(r->lines[i]))

@@ -24,13 +24,14 @@
  * posts; mkdir posts) is watched again.  The notifier finds them by
  * watch descriptor and a watch its folders by name in hash chains, so
  * an event, a lookup and a folder gone cost O(1) whatever their number;
- * a pass over every folder (a walk from descriptors it holds, following
- * no link) runs only once a directory came or went, once per rebuild.  struct watch counts its open
- * handles (its two timers) and is freed with the last one.  The
- * unsettled set is the one thing another thread reads (watch_held(),
- * from the loader during a build): it is guarded by mtx.
+ * a pass over every folder (core/dirwalk.h's walk, from descriptors it
+ * holds, following no link) runs only once a directory came or went,
+ * once per rebuild.  What a name is, is core/capfile.h's rule.
+ * struct watch counts its open handles (its two timers) and is freed
+ * with the last one.  The unsettled set is the one thing another
+ * thread reads (watch_held(), from the loader during a build): it is
+ * guarded by mtx.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -44,6 +45,8 @@
 #include <unistd.h>
 
 #include "app/watch.h"
+#include "core/capfile.h"
+#include "core/dirwalk.h"
 #include "core/hash.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -57,6 +60,8 @@
  * capsule seldom more than five.
  */
 #define WATCH_MAX_DEPTH	32
+/* Entries of posts/ or of files/ (each with what is beneath) read. */
+#define WATCH_MAX_ENTRIES	1000000
 #define WATCH_READS	16	/* reads of events per turn of the loop */
 /*
  * How long a file being written may be quiet, still open, before it is
@@ -69,8 +74,9 @@
  */
 #define WATCH_SETTLE_MS	5000
 
+/* The folders of a capsule watched (core/capfile.h names them). */
 static const char *const subdirs[WATCH_NSUB] = {
-	"posts", "series", "pages", "files"
+	CAPFILE_POSTS, CAPFILE_SERIES, CAPFILE_PAGES, CAPFILE_FILES
 };
 #define WATCH_FILES	3		/* subdirs[]: files/ */
 
@@ -82,6 +88,7 @@ struct wdir {
 	char		*own;		/* a folder beneath posts/ ("posts/<
 					   bundle>/img"), a directory beneath
 					   files/, or NULL */
+	enum capfile_kind kind;		/* what folder it is, for the rule */
 	uint64_t	 hash;		/* hash_str(own) */
 	size_t		 idx;		/* own: its place in w->bundles */
 	unsigned	 pass;		/* own: the sync_owned() that saw it */
@@ -192,43 +199,23 @@ changed(struct watch *w)
 
 /*
  * Does a change to name, in the directory d watches, matter?  isdir:
- * name is (or was) a directory, when the event says so.
+ * name is (or was) a directory, when the event says so.  What the rule
+ * of a capsule (core/capfile.h) reads or serves does: a source, a
+ * folder of posts/, a file served from memory held by the site
+ * (site/site.h) that a rebuild replaces; hidden names, editors' swap
+ * files, never.  Beneath posts/ every folder is taken for one of
+ * posts/, whose every name counts: a bundle's folder is no different.
  */
 static int
 matters(const struct wdir *d, const char *name, int isdir)
 {
-	size_t	 i, len;
-
 	if (name == NULL)
 		return 1;		/* could not say: assume so */
-	if (*d->name == '\0') {
-		len = strlen(name);
-		/* A bare folder's posts are at its top (config.posts_here). */
-		if (name[0] != '.' && ((len > 3 && strcmp(name + len - 3,
-		    ".md") == 0) || (len > 4 && strcmp(name + len - 4,
-		    ".gmi") == 0)))
-			return 1;
-		for (i = 0; i < WATCH_NSUB; i++)
-			if (strcmp(name, subdirs[i]) == 0)
-				return 1;
-		return 0;
-	}
-	if (strcmp(name, d->name) == 0)
-		return 1;		/* the directory itself went */
-	len = strlen(name);
-	if (name[0] == '.')
-		return 0;		/* never served */
-	/*
-	 * files/ and a bundle's folder: every file, served from memory
-	 * held by the site (site/site.h) that a rebuild replaces.
-	 */
-	if (d->own != NULL || d == d->w->sub[WATCH_FILES])
+	if (capfile_entry(d->kind, name, isdir, NULL) != CAPFILE_IGNORED)
 		return 1;
-	if (len > 3 && strcmp(name + len - 3, ".md") == 0)
-		return 1;
-	/* posts/ also holds gemtext posts and page bundles' folders. */
-	return strcmp(d->name, "posts") == 0 && (isdir ||
-	    (len > 4 && strcmp(name + len - 4, ".gmi") == 0));
+	/* A bare folder's posts are at its top (config.posts_here). */
+	return d->kind == CAPFILE_TOP_DIR && capfile_entry(CAPFILE_POSTS_DIR,
+	    name, false, NULL) == CAPFILE_POST;
 }
 
 /* ---- the unsettled set ------------------------------------------------ */
@@ -623,7 +610,7 @@ add_watch(struct notifier *nt, int fd, const char *path, uint32_t mask,
  */
 static struct wdir *
 open_dir(struct watch *w, int fd, const char *path, const char *name,
-    const struct stat *st)
+    enum capfile_kind kind, const struct stat *st)
 {
 	struct wdir	*d;
 	int		 wd;
@@ -643,6 +630,7 @@ open_dir(struct watch *w, int fd, const char *path, const char *name,
 	d->wd = wd;
 	d->w = w;
 	d->name = name;
+	d->kind = kind;
 	d->dev = st->st_dev;
 	d->ino = st->st_ino;
 	nt_link(w->nt, d);
@@ -651,12 +639,13 @@ open_dir(struct watch *w, int fd, const char *path, const char *name,
 }
 
 /*
- * rel (owned: taken), open on fd as st, is a folder to watch: its watch
- * (the one it has, or a new one) is marked as found by this pass.
- * NULL when it is not watched.
+ * rel (owned: taken), open on fd as st, is a folder to watch, of kind:
+ * its watch (the one it has, or a new one) is marked as found by this
+ * pass.  NULL when it is not watched.
  */
 static struct wdir *
-keep_dir(struct watch *w, int fd, char *rel, const struct stat *st)
+keep_dir(struct watch *w, int fd, char *rel, enum capfile_kind kind,
+    const struct stat *st)
 {
 	struct wdir	*d;
 	uint64_t	 hash = hash_str(rel);
@@ -674,7 +663,7 @@ keep_dir(struct watch *w, int fd, char *rel, const struct stat *st)
 			return NULL;
 		}
 		path = xasprintf("%s/%s", w->dir, rel);
-		d = open_dir(w, fd, path, rel, st);
+		d = open_dir(w, fd, path, rel, kind, st);
 		free(path);
 		if (d == NULL) {
 			free(rel);
@@ -697,77 +686,90 @@ keep_dir(struct watch *w, int fd, char *rel, const struct stat *st)
 	return d;
 }
 
-/* The watch of rel/name when it is still the directory st, or NULL. */
+/* The watch of rel when it is still the directory st, or NULL. */
 static struct wdir *
-seen(const struct watch *w, const char *rel, const char *name,
-    const struct stat *st)
+seen(const struct watch *w, const char *rel, const struct stat *st)
 {
 	struct wdir	*d;
-	char		*path = xasprintf("%s/%s", rel, name);
 
-	d = bundle_dir(w, path, hash_str(path));
-	free(path);
+	d = bundle_dir(w, rel, hash_str(rel));
 	return d != NULL && d->dev == st->st_dev && d->ino == st->st_ino ?
 	    d : NULL;
 }
 
-/*
- * Every directory beneath the one open on dfd (rel, depth folders below
- * posts/ or files/), none hidden, depth first; each opened beneath its
- * parent's descriptor without following a link, so that one swapped
- * for a link leads nowhere (files/ follows links only to places files/
- * holds, which are watched where they are: core/fsafe.c).
- */
-static void
-walk(struct watch *w, int dfd, const char *rel, int depth)
-{
-	struct dirent	*de;
-	struct stat	 st;
-	struct wdir	*d;
-	DIR		*dir;
-	int		 fd, cfd;
+/* A pass over the folders beneath posts/ or files/. */
+struct pass {
+	struct watch	*w;
+	enum capfile_kind kind;		/* what each folder beneath is */
+};
 
-	if ((fd = dup(dfd)) == -1)
-		return;
-	if ((dir = fdopendir(fd)) == NULL) {
-		close(fd);
-		return;
-	}
-	while ((de = readdir(dir)) != NULL) {
-		/* Posts' files are most of posts/: no open for them. */
-		if (de->d_name[0] == '.' || (de->d_type != DT_DIR &&
-		    de->d_type != DT_UNKNOWN))
-			continue;
+/*
+ * One entry of the walk beneath posts/ or files/ (core/dirwalk.h: each
+ * folder opened beneath its parent's descriptor without following a
+ * link, so that one swapped for a link leads nowhere; files/ follows
+ * links only to places files/ holds, which are watched where they are:
+ * core/fsafe.c).  Only folders count.
+ */
+static enum dirwalk_answer
+walk_entry(void *arg, struct dirwalk_entry *e)
+{
+	struct pass		*ps = arg;
+	struct watch		*w = ps->w;
+	const struct stat	*st;
+	struct stat		 now;
+	struct wdir		*d;
+
+	switch (e->event) {
+	case DIRWALK_ENTRY:
+		/* Posts' files are most of posts/: no stat for them. */
+		if (e->type != DIRWALK_DIR || (st = dirwalk_stat(e)) == NULL ||
+		    !S_ISDIR(st->st_mode))
+			return DIRWALK_NEXT;
 		/*
-		 * A folder watched already with no folder in it (two links:
-		 * its name and "."; btrfs says one, and is walked) costs one
-		 * fstatat, which follows no link: most of a big tree.
+		 * A folder watched already with no folder in it (two
+		 * links: its name and "."; btrfs says one, and is walked)
+		 * costs that one fstatat: most of a big tree.
 		 */
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
-		    !S_ISDIR(st.st_mode))
-			continue;
-		d = seen(w, rel, de->d_name, &st);
-		if (d != NULL && st.st_nlink == 2) {
+		d = seen(w, e->path, st);
+		if (d != NULL && st->st_nlink == 2) {
 			d->pass = w->pass;
-			continue;
+			return DIRWALK_NEXT;
 		}
 		if (d == NULL && (size_t)watch_count(w) >= w->budget) {
 			w->over++;	/* not even opened */
-			continue;
+			return DIRWALK_NEXT;
 		}
-		/* ELOOP: a link; ENOTDIR: a file (both swapped in). */
-		if ((cfd = openat(dfd, de->d_name, WATCH_OPEN)) == -1)
-			continue;
-		if (fstat(cfd, &st) == 0 && (d = keep_dir(w, cfd,
-		    xasprintf("%s/%s", rel, de->d_name), &st)) != NULL) {
-			if (depth < WATCH_MAX_DEPTH)
-				walk(w, cfd, d->own, depth + 1);
-			else
-				w->deep++;
-		}
-		close(cfd);
+		return DIRWALK_ENTER;
+	case DIRWALK_IN:
+		return fstat(e->fd, &now) == 0 && keep_dir(w, e->fd,
+		    xstrdup(e->path), ps->kind, &now) != NULL ? DIRWALK_NEXT :
+		    DIRWALK_SKIP;
+	case DIRWALK_DEEP:
+		w->deep++;
+		return DIRWALK_NEXT;
+	case DIRWALK_FULL:
+		w->over++;
+		return DIRWALK_STOP;
+	case DIRWALK_OUT:
+	case DIRWALK_FAIL:	/* ELOOP: a link; ENOTDIR: a file */
+		return DIRWALK_NEXT;
 	}
-	closedir(dir);
+	return DIRWALK_NEXT;
+}
+
+/* Every folder beneath the one open on dfd (rel: posts/ or files/). */
+static void
+walk(struct watch *w, int dfd, const char *rel, enum capfile_kind kind)
+{
+	struct pass	 ps = { w, kind };
+	struct dirwalk	 dw = {
+		.max_depth = WATCH_MAX_DEPTH,
+		.max_entries = WATCH_MAX_ENTRIES,
+		.fn = walk_entry,
+		.arg = &ps,
+	};
+
+	(void)dirwalk_run(&dw, dfd, rel, NULL);
 }
 
 /*
@@ -784,9 +786,9 @@ sync_owned(struct watch *w, int pfd, int ffd)
 	w->pass++;
 	w->over = w->deep = 0;
 	if (pfd != -1)
-		walk(w, pfd, "posts", 1);
+		walk(w, pfd, CAPFILE_POSTS, CAPFILE_POSTS_DIR);
 	if (ffd != -1)
-		walk(w, ffd, "files", 1);
+		walk(w, ffd, CAPFILE_FILES, CAPFILE_FILES_DIR);
 	for (i = w->nbundles; i-- > 0;)
 		if (w->bundles[i]->pass != w->pass)
 			drop_bundle(w, w->bundles[i]);
@@ -836,7 +838,9 @@ sync_dirs(struct watch *w, int owned)
 		if (d == NULL && isdir) {
 			owned = 1;	/* what it holds is new too */
 			path = xasprintf("%s/%s", w->dir, subdirs[i]);
-			w->sub[i] = open_dir(w, fd[i], path, subdirs[i], &st);
+			w->sub[i] = open_dir(w, fd[i], path, subdirs[i],
+			    capfile_entry(CAPFILE_TOP_DIR, subdirs[i], true,
+			    NULL), &st);
 			free(path);
 		}
 		if (w->sub[i] == NULL && fd[i] != -1) {
@@ -916,7 +920,7 @@ on_inotify(struct watch *w, const struct inotify_event *ev)
 	if (!matters(d, name, (m & IN_ISDIR) != 0))
 		return;
 	if ((m & IN_ISDIR) || name == NULL || (d == w->root &&
-	    strcmp(name, "index.md") != 0)) {
+	    strcmp(name, CAPFILE_HOME) != 0)) {
 		/*
 		 * posts/, series/, pages/, files/ at once; a folder beneath
 		 * them with the next build (on_quiet()), a pass for a burst.
@@ -1193,7 +1197,8 @@ watch_start(uv_loop_t *loop, const char *dir, unsigned debounce_ms,
 	w->nopen = 1;
 	w->budget = budget();
 	if (begin(w) == -1 ||
-	    (w->root = open_dir(w, fd, dir, "", &st)) == NULL) {
+	    (w->root = open_dir(w, fd, dir, "", CAPFILE_TOP_DIR, &st)) ==
+	    NULL) {
 		close(fd);
 		watch_stop(w);
 		return NULL;

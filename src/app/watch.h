@@ -12,11 +12,12 @@
  * directory appears and removed when it goes or is replaced by another
  * one.
  *
- * Only names that can change a snapshot or a kept file count: index.md,
- * *.md (not hidden), in posts/ also *.gmi and folders (page bundles),
- * beneath a bundle's folder and beneath files/ every name not hidden,
- * and the directories themselves, so editors' hidden swap files do
- * not.  A burst of changes is one call back: after debounce_ms
+ * Only names that can change a snapshot or a kept file count, as the
+ * rule of a capsule says (core/capfile.h): index.md, the sources of
+ * posts/, series/ and pages/, the folders of posts/, and every file
+ * served from memory (beneath files/, in a bundle's folder, beside the
+ * posts of posts/), so editors' hidden swap files do not.  A burst of
+ * changes is one call back: after debounce_ms
  * without a change, and at the latest 10 debounces after the first
  * change of a steady stream.
  *

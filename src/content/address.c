@@ -11,8 +11,10 @@
  * prefix and with and without a generator's "@N".  A key may name several
  * posts: one that does is resolved by the date in the link, or not at all,
  * so that an old link never opens a different post.  Keys are
- * core/layout.h's layout_old_key() form.  Knows struct post and the
- * snapshot's state; the tables own their keys, and borrow the posts.
+ * core/layout.h's layout_old_key() form.  Knows struct post and its
+ * file record; nothing of the snapshot, which holds the tables and
+ * asks them (archive_post_address(), content/archive.c).  The tables
+ * own their keys, and borrow the posts.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -22,6 +24,8 @@
 
 #include "content/archive.h"
 #include "content/archive_int.h"
+#include "content/slug.h"
+#include "core/capfile.h"
 #include "core/date.h"
 #include "core/layout.h"
 #include "core/url.h"
@@ -68,64 +72,81 @@ add_last(struct addr_index *names, const char *key, struct post *p)
 
 /* A whole address of p, and its last segment as a name. */
 static void
-add_full(struct archive_state *st, char *key, struct post *p)
+add_full(struct addr_tables *t, char *key, struct post *p)
 {
-	add_last(&st->addr_name, key, p);
-	add(&st->addr_full, key, p);
+	add_last(&t->name, key, p);
+	add(&t->full, key, p);
 }
 
 /* name, and name without a generator's "@N" ("x@2" is also "x"). */
 static void
-add_names(struct archive_state *st, const char *name, struct post *p)
+add_names(struct addr_tables *t, const char *name, struct post *p)
 {
 	const char	*at;
 
 	if (*name == '\0')
 		return;
-	add(&st->addr_name, xstrdup(name), p);
+	add(&t->name, xstrdup(name), p);
 	if ((at = strrchr(name, '@')) != NULL && at > name && at[1] != '\0' &&
 	    strspn(at + 1, "0123456789") == strlen(at + 1))
-		add(&st->addr_name, xstrndup(name, (size_t)(at - name)), p);
+		add(&t->name, xstrndup(name, (size_t)(at - name)), p);
+}
+
+/*
+ * "YYYY/MM/DD/name" of d ("YYYY-MM-DD") and name, malloc'd: one per
+ * post or two, so built without printf.
+ */
+static char *
+dated_key(const struct date *d, const char *name)
+{
+	size_t	 len = strlen(name);
+	char	*k = xmalloc(11 + len + 1);
+
+	memcpy(k, d->ymd, 4);
+	k[4] = '/';
+	memcpy(k + 5, d->ymd + 5, 2);
+	k[7] = '/';
+	memcpy(k + 8, d->ymd + 8, 2);
+	k[10] = '/';
+	memcpy(k + 11, name, len + 1);
+	return k;
 }
 
 /* Everything p is known by; see the top of the file. */
 static void
-index_post(struct archive_state *st, struct post *p)
+index_post(struct addr_tables *t, struct post *p)
 {
 	const struct archive_file *f = p->file;
-	const char	*s, *e, *name = p->path + strlen("posts/");
+	const char	*s, *e, *name = p->path + sizeof(CAPFILE_POSTS);
 	char		 stem[NAME_MAX + 1], *key;
 	size_t		 len;
 
-	add(&st->addr_name, xstrdup(p->slug), p);
+	add(&t->name, xstrdup(p->slug), p);
 	slug_post_stem(name, stem, sizeof(stem));
-	add_names(st, stem, p);
-	add_names(st, f->base, p);
+	add_names(t, stem, p);
+	add_names(t, f->base, p);
 	if (f->m.slug != NULL)
-		add_names(st, f->m.slug, p);
+		add_names(t, f->m.slug, p);
 	if (f->m.address != NULL)
-		add_full(st, declared_key(f->m.address,
+		add_full(t, declared_key(f->m.address,
 		    strlen(f->m.address)), p);
 	for (s = f->m.aliases; s != NULL && *s != '\0'; s = e) {
 		if ((e = strstr(s, ", ")) == NULL)
 			e = s + strlen(s);
-		add_full(st, declared_key(s, (size_t)(e - s)), p);
+		add_full(t, declared_key(s, (size_t)(e - s)), p);
 		if (*e != '\0')
 			e += 2;
 	}
 	/* Its path beneath posts/, as a gemlog's old host served it. */
-	len = slug_post_bundle(name) ? (size_t)(strrchr(name, '/') - name) :
+	len = capfile_bundle_path(name) ? (size_t)(strrchr(name, '/') - name) :
 	    strlen(name);
 	if (strchr(name, '/') != NULL && (key = layout_old_key(name, len)) !=
 	    NULL)
-		add(&st->addr_full, key, p);
+		add(&t->full, key, p);
 	/* Jekyll's "/YYYY/MM/DD/name.html", by name or by slug. */
-	add(&st->addr_full, xasprintf("%.4s/%.2s/%.2s/%s", p->date.ymd,
-	    p->date.ymd + 5, p->date.ymd + 8, f->base), p);
+	add(&t->full, dated_key(&p->date, f->base), p);
 	if (f->m.slug != NULL)
-		add(&st->addr_full, xasprintf("%.4s/%.2s/%.2s/%s",
-		    p->date.ymd, p->date.ymd + 5, p->date.ymd + 8, f->m.slug),
-		    p);
+		add(&t->full, dated_key(&p->date, f->m.slug), p);
 }
 
 static int
@@ -160,16 +181,15 @@ settle(struct addr_index *x)
 }
 
 void
-address_index(struct archive *a)
+address_index(struct addr_tables *t, struct post *const *posts,
+    size_t nposts)
 {
-	struct archive_state	*st = archive_state(a);
-	size_t			 i;
+	size_t	 i;
 
-	/* Unlisted posts had addresses too: access decides on them. */
-	for (i = 0; i < a->nposts + a->nunlisted; i++)
-		index_post(st, a->posts[i]);
-	settle(&st->addr_full);
-	settle(&st->addr_name);
+	for (i = 0; i < nposts; i++)
+		index_post(t, posts[i]);
+	settle(&t->full);
+	settle(&t->name);
 }
 
 static void
@@ -184,10 +204,10 @@ index_free_all(struct addr_index *x)
 }
 
 void
-address_free(struct archive_state *st)
+address_free(struct addr_tables *t)
 {
-	index_free_all(&st->addr_full);
-	index_free_all(&st->addr_name);
+	index_free_all(&t->full);
+	index_free_all(&t->name);
 }
 
 /* The first entry of key in x, and how many there are (*n). */
@@ -266,29 +286,28 @@ pick(const struct found *fd, const struct date *d, int day, int dated,
  * date prefix; *d and *dated the prefix's date.
  */
 static void
-collect_name(const struct archive_state *st, const char *name,
+collect_name(const struct addr_tables *t, const char *name,
     struct found *fd, struct date *d, int *dated)
 {
 	const struct addr_entry *e;
 	char		*slug;
 	size_t		 n;
 
-	e = find(&st->addr_name, name, &n);
+	e = find(&t->name, name, &n);
 	found_add(fd, e, n);
 	slug = archive_slugify(name);
-	e = find(&st->addr_name, slug, &n);
+	e = find(&t->name, slug, &n);
 	found_add(fd, e, n);
 	free(slug);
 	*dated = date_from_filename(name, d) == 0;
 	if (*dated && strlen(name) > 11) {
-		e = find(&st->addr_name, name + 11, &n);
+		e = find(&t->name, name + 11, &n);
 		found_add(fd, e, n);
 	}
 }
 
 struct post *
-archive_post_name(const struct archive *a, const char *name,
-    int *ambiguous)
+address_name(const struct addr_tables *t, const char *name, int *ambiguous)
 {
 	struct found	 fd = { .n = 0 };
 	struct date	 d;
@@ -297,15 +316,13 @@ archive_post_name(const struct archive *a, const char *name,
 	*ambiguous = 0;
 	if (*name == '\0')
 		return NULL;
-	collect_name(archive_state(a), name, &fd, &d, &dated);
+	collect_name(t, name, &fd, &d, &dated);
 	return pick(&fd, &d, 1, dated, ambiguous);
 }
 
 struct post *
-archive_post_address(const struct archive *a, const char *path,
-    int *ambiguous)
+address_find(const struct addr_tables *t, const char *path, int *ambiguous)
 {
-	const struct archive_state *st = archive_state(a);
 	struct found	 fd = { .n = 0 };
 	const struct addr_entry *e;
 	struct post	*p;
@@ -325,7 +342,7 @@ archive_post_address(const struct archive *a, const char *path,
 	 */
 	for (tail = key; strchr(tail, '/') != NULL;
 	    tail = strchr(tail, '/') + 1) {
-		e = find(&st->addr_full, tail, &n);
+		e = find(&t->full, tail, &n);
 		if (n == 0)
 			continue;
 		found_add(&fd, e, n);
@@ -336,7 +353,7 @@ archive_post_address(const struct archive *a, const char *path,
 	/* The last segment, when it names one post, or one of its date. */
 	last = strrchr(key, '/');
 	last = last != NULL ? last + 1 : key;
-	collect_name(st, last, &fd, &dn, &ndated);
+	collect_name(t, last, &fd, &dn, &ndated);
 	p = ndated ? pick(&fd, &dn, 1, 1, ambiguous) :
 	    pick(&fd, &d, day, dated, ambiguous);
 	free(key);

@@ -24,11 +24,14 @@
  * post is published (record.c).
  *
  * What of files/ and of a bundle's folder is served is files.c's rule.
- * Knows struct meta and the records; nothing of protocols, sockets or
- * rendering.  The snapshot owns every string and struct reachable from
- * it (each type has its free function below), and one reference to each
- * file record it holds; the indexes borrow their keys from the structs
- * they point to.
+ * record.c and dirscan.c read for it through a struct archive_scan
+ * (archive_int.h) and call nothing here: their warnings come back
+ * through the scan's sink, their records in its list, and this file
+ * decides what becomes of them.  Knows struct meta and the records;
+ * nothing of protocols, sockets or rendering.  The snapshot owns every
+ * string and struct reachable from it (each type has its free function
+ * below), and one reference to each file record it holds; the indexes
+ * borrow their keys from the structs they point to.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -44,6 +47,8 @@
 #include "content/archive.h"
 #include "content/archive_int.h"
 #include "content/frontmatter.h"
+#include "content/slug.h"
+#include "core/capfile.h"
 #include "core/config.h"
 #include "core/date.h"
 #include "core/layout.h"
@@ -60,9 +65,10 @@
  */
 struct archive_priv {
 	struct archive	 pub;
-	struct archive_state st;	/* records, shared with record.c */
-	archive_held_fn	 held;		/* while building, or NULL */
-	void		*held_arg;
+	/* The reading that built it: its records, one reference each. */
+	struct archive_scan scan;
+	struct index	 file_rel;	/* "posts/x.md" -> its record */
+	struct addr_tables addr;	/* old addresses (address.c) */
 	archive_unlisted_fn unlisted;	/* while building, or NULL */
 	void		*unlisted_arg;
 	struct index	 post_slug;	/* slug -> post */
@@ -79,25 +85,11 @@ inner(const struct archive *a)
 	return container_of(a, struct archive_priv, pub);
 }
 
-struct archive_state *
-archive_state(const struct archive *a)
+/* The reading of a snapshot being built (record.c, dirscan.c). */
+static struct archive_scan *
+scan(struct archive *a)
 {
-	return &inner(a)->st;
-}
-
-bool
-archive_watched(const struct archive *a)
-{
-	return inner(a)->held != NULL;
-}
-
-int
-archive_held(const struct archive *a, const char *rel, int ask)
-{
-	const struct archive_priv *ap = inner(a);
-
-	return ap->held != NULL && ap->held(ap->held_arg, rel,
-	    (enum archive_ask)ask);
+	return &inner(a)->scan;
 }
 
 /*
@@ -119,17 +111,33 @@ listed_not(const struct archive *a, enum layout_kind kind, const char *name)
 	return no != 0;
 }
 
-void
+/*
+ * Log "rel:line:col: why" ("rel: why" with line 0) and count it;
+ * skipped: a file left out, which the line says when why does not.
+ * The scan's sink too: what record.c and dirscan.c warn of comes here.
+ */
+static void
 archive_warn(struct archive *a, const char *rel, unsigned line,
     unsigned col, const char *why, int skipped)
 {
 	/* A skipped file says so: the writer must know it is not served. */
-	log_warnx("%s:%u:%u: %s%s", rel, line, col, why, skipped &&
-	    strstr(why, "skipped") == NULL ? "; file skipped, not served" :
-	    "");
+	const char	*said = skipped && strstr(why, "skipped") == NULL ?
+			    "; file skipped, not served" : "";
+
+	if (line == 0)
+		log_warnx("%s: %s%s", rel, why, said);
+	else
+		log_warnx("%s:%u:%u: %s%s", rel, line, col, why, said);
 	a->nwarnings++;
 	if (skipped)
 		a->nskipped++;
+}
+
+static void
+scan_said(void *arg, const char *rel, unsigned line, unsigned col,
+    const char *why, int skipped)
+{
+	archive_warn(arg, rel, line, col, why, skipped);
 }
 
 /* Title: front matter, else the body's first heading, else fallback. */
@@ -151,7 +159,8 @@ load_index(struct archive *a, int dfd, const struct config *c)
 	struct archive_file	*f;
 	const struct meta	*m = NULL;
 
-	if ((f = record_get(a, dfd, "index.md", "index.md", 1)) != NULL) {
+	if ((f = record_get(scan(a), dfd, CAPFILE_HOME, CAPFILE_HOME, 1)) !=
+	    NULL) {
 		m = &f->m;
 		a->index_src = f->src;
 		a->index_len = f->len;
@@ -206,12 +215,13 @@ load_series_files(struct archive *a, int dfd, char **names, size_t n)
 	size_t			 i;
 
 	for (i = 0; i < n; i++) {
-		rel = xasprintf("series/%s", names[i]);
-		if ((f = record_get(a, dfd, names[i], rel, 0)) == NULL) {
+		rel = xasprintf(CAPFILE_SERIES "/%s", names[i]);
+		if ((f = record_get(scan(a), dfd, names[i], rel, 0)) == NULL) {
 			free(rel);
 			continue;
 		}
-		stem = xstrndup(names[i], strlen(names[i]) - 3);
+		stem = xstrndup(names[i], strlen(names[i]) -
+		    capfile_ext(names[i], strlen(names[i])));
 		slug = archive_slugify(stem);
 		if (*slug == '\0' || f->m.draft ||
 		    index_get(&inner(a)->series_slug, slug) != NULL) {
@@ -317,7 +327,7 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
 	    date_parse(stem, 10, d, &errstr) == 0))
 		return 0;		/* "2024-01-02.md": the date is all */
 	/* The folders: "2020/01/02/x.md", a bundle's "2020/01/02/x/". */
-	dirlen = slug_post_bundle(name) ? strlen(name) :
+	dirlen = capfile_bundle_path(name) ? strlen(name) :
 	    (size_t)(strrchr(name, '/') ? strrchr(name, '/') - name : 0);
 	if (dirlen > 0 && date_from_path(name, dirlen, 0, d, &day) == 0)
 		return 0;
@@ -357,8 +367,8 @@ load_post(struct archive *a, int pfd, const char *name)
 	size_t			 i;
 	int			 used;
 
-	snprintf(why, sizeof(why), "posts/%s", name);
-	if ((f = dirscan_post_file(a, pfd, name, why)) == NULL)
+	snprintf(why, sizeof(why), CAPFILE_POSTS "/%s", name);
+	if ((f = dirscan_post_file(scan(a), pfd, name, why)) == NULL)
 		return NULL;
 	rel = f->rel;
 	m = &f->m;
@@ -412,7 +422,7 @@ load_post(struct archive *a, int pfd, const char *name)
 			index_put(&ap->post_slug, p->slug, p);
 	}
 	if (!m->draft) {
-		index_put(&ap->post_file, p->path + strlen("posts/"), p);
+		index_put(&ap->post_file, p->path + sizeof(CAPFILE_POSTS), p);
 		index_put(&ap->post_base, f->base, p);
 	}
 
@@ -435,7 +445,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->featured = m->featured;
 	p->draft = m->draft;
 	p->gemtext = f->gemtext;
-	p->bundle = slug_post_bundle(name);
+	p->bundle = capfile_bundle_path(name);
 	p->words = f->words;
 	p->links = f->links;
 	p->nlinks = f->nlinks;
@@ -804,7 +814,8 @@ load_posts(struct archive *a, int dfd, int here)
 	int			 pfd;
 
 	/* here: a bare folder of posts, named posts/ all the same. */
-	pfd = dirscan_list(a, dfd, here ? "." : "posts", 1, &names, &n);
+	pfd = dirscan_list(scan(a), dfd, here ? "." : CAPFILE_POSTS, 1,
+	    &names, &n);
 	index_init(&ap->post_slug, n);
 	index_init(&ap->post_file, n);
 	index_init(&ap->post_base, n);
@@ -846,13 +857,14 @@ load_pages(struct archive *a, int dfd)
 	size_t		 n, i;
 	int		 fd;
 
-	fd = dirscan_list(a, dfd, "pages", 0, &names, &n);
+	fd = dirscan_list(scan(a), dfd, CAPFILE_PAGES, 0, &names, &n);
 	index_init(&inner(a)->doc_name, n);
 	a->docs = xcalloc(n, sizeof(*a->docs));
 	unlisted = xcalloc(n, sizeof(*unlisted));
 	for (i = 0; i < n; i++) {
-		rel = xasprintf("pages/%s", names[i]);
-		name = xstrndup(names[i], strlen(names[i]) - 3);
+		rel = xasprintf(CAPFILE_PAGES "/%s", names[i]);
+		name = xstrndup(names[i], strlen(names[i]) -
+		    capfile_ext(names[i], strlen(names[i])));
 		/* A name the router answers itself (core/layout.h). */
 		if (layout_reserved(name)) {
 			archive_warn(a, rel, 1, 1, "the name is one of the "
@@ -861,7 +873,7 @@ load_pages(struct archive *a, int dfd)
 			free(rel);
 			continue;
 		}
-		f = record_get(a, fd, names[i], rel, 0);
+		f = record_get(scan(a), fd, names[i], rel, 0);
 		free(rel);
 		if (f == NULL || f->m.draft) {
 			free(name);
@@ -944,6 +956,7 @@ archive_reload_hooked(const struct config *c, const struct archive *prev,
 {
 	struct archive_priv	*ap;
 	struct archive		*a;
+	struct archive_scan	*sc;
 	struct timespec		 now;
 	struct stat		 st;
 	char			**names, *real;
@@ -983,29 +996,37 @@ archive_reload_hooked(const struct config *c, const struct archive *prev,
 	a->files_links = c->follow_symlinks;
 	a->files_hardlinks = c->files_hardlinks != 0;
 	a->static_root = c->owned ? NULL : xstrdup_null(c->root);
-	ap->st.owned = c->owned;
-	ap->st.owner = (uid_t)c->owner_uid;
-	ap->st.max_file = c->max_post_size > 0 ? c->max_post_size :
+	a->owned = c->owned;
+	a->owner = (uid_t)c->owner_uid;
+	sc = &ap->scan;
+	sc->dir = a->dir;
+	sc->owned = a->owned;
+	sc->owner = a->owner;
+	sc->hardlinks = a->files_hardlinks;
+	sc->max_file = c->max_post_size > 0 ? c->max_post_size :
 	    ARCHIVE_MAX_FILE;
-	ap->st.max_total = c->max_archive_size > 0 ? c->max_archive_size :
+	sc->max_total = c->max_archive_size > 0 ? c->max_archive_size :
 	    (size_t)1 << 30;
 	clock_gettime(CLOCK_REALTIME, &now);
-	ap->st.t_scan = archive_ns(&now);
+	sc->t_scan = archive_ns(&now);
 	/* Another capsule shares nothing with this one. */
 	if (prev != NULL && strcmp(prev->dir, a->dir) == 0)
-		ap->st.prev = prev;
+		sc->prev = &inner(prev)->file_rel;
+	sc->warn = scan_said;
+	sc->warn_arg = a;
 	if (h != NULL) {
-		ap->held = h->held;
-		ap->held_arg = h->held_arg;
+		sc->held = h->held;
+		sc->held_arg = h->held_arg;
 		ap->unlisted = h->unlisted;
 		ap->unlisted_arg = h->unlisted_arg;
 	}
 
 	load_index(a, dfd, c);
 
-	sfd = dirscan_list(a, dfd, "series", 0, &names, &n);
+	sfd = dirscan_list(sc, dfd, CAPFILE_SERIES, 0, &names, &n);
 	load_posts(a, dfd, c->posts_here);
-	address_index(a);
+	/* Unlisted posts had addresses too: access decides on them. */
+	address_index(&ap->addr, a->posts, a->nposts + a->nunlisted);
 	/* Series come from files and from posts: n + nposts at most. */
 	index_init(&ap->series_slug, n + a->nposts);
 	a->series = xcalloc(n + a->nposts, sizeof(*a->series));
@@ -1020,12 +1041,17 @@ archive_reload_hooked(const struct config *c, const struct archive *prev,
 	number(a);
 
 	/* The next snapshot finds its unchanged files here. */
-	index_init(&ap->st.file_rel, ap->st.nfiles);
-	for (i = 0; i < ap->st.nfiles; i++)
-		index_put(&ap->st.file_rel, ap->st.files[i]->rel,
-		    ap->st.files[i]);
-	ap->st.prev = NULL;
-	ap->held = NULL;
+	index_init(&ap->file_rel, sc->nfiles);
+	for (i = 0; i < sc->nfiles; i++)
+		index_put(&ap->file_rel, sc->files[i]->rel, sc->files[i]);
+	a->nread = sc->nread;
+	a->nreused = sc->nreused;
+	a->nheld = sc->nheld;
+	a->nskipped += sc->nquiet;
+	/* Only the records stay: the rest served this build alone. */
+	sc->prev = NULL;
+	sc->warn = NULL;
+	sc->held = NULL;
 	ap->unlisted = NULL;
 	return a;
 }
@@ -1112,11 +1138,11 @@ archive_unref(struct archive *a)
 	free(a->subtitle);
 	free(a->author);
 	free(a->lang);
-	for (i = 0; i < ap->st.nfiles; i++)
-		record_unref(ap->st.files[i]);
-	free(ap->st.files);
-	index_free(&ap->st.file_rel);
-	address_free(&ap->st);
+	for (i = 0; i < ap->scan.nfiles; i++)
+		record_unref(ap->scan.files[i]);
+	free(ap->scan.files);
+	index_free(&ap->file_rel);
+	address_free(&ap->addr);
 	index_free(&ap->post_slug);
 	index_free(&ap->post_file);
 	index_free(&ap->post_base);
@@ -1141,6 +1167,20 @@ archive_draft(const struct archive *a, const char *slug)
 		if (a->drafts[i] != NULL && strcmp(a->drafts[i]->slug, slug) == 0)
 			return a->drafts[i];
 	return NULL;
+}
+
+struct post *
+archive_post_name(const struct archive *a, const char *name,
+    int *ambiguous)
+{
+	return address_name(&inner(a)->addr, name, ambiguous);
+}
+
+struct post *
+archive_post_address(const struct archive *a, const char *path,
+    int *ambiguous)
+{
+	return address_find(&inner(a)->addr, path, ambiguous);
 }
 
 struct post *

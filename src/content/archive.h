@@ -25,7 +25,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
+#include "content/slug.h"
 #include "core/date.h"
 
 struct archive_file;
@@ -169,6 +171,9 @@ struct archive {
 	/* The config's follow_symlinks (enum fsafe_links), files_hardlinks. */
 	int		 files_links;
 	bool		 files_hardlinks;
+	/* A user capsule (config.h): what is served is owner's alone. */
+	int		 owned;
+	uid_t		 owner;
 	/* The config's root (a static tree at "/"): owned, or NULL. */
 	char		*static_root;
 
@@ -325,32 +330,23 @@ int		 archive_bundle_open(const struct archive *,
 		    struct stat *st);
 
 /*
- * Is name a Markdown file ("x.md"), a gemtext one ("x.gmi")?  Posts
- * may be either; pages, series and index.md are Markdown.
- */
-int		 archive_md_name(const char *name);
-int		 archive_gmi_name(const char *name);
-
-/*
  * The files of the page bundle folder dir as its index.md's shortcodes
  * see them when the server reads it (markdown/template.h's
- * template_files): sorted, regular files only, no hidden name, no
- * link, the index left out.  How many, *names malloc'd (free with
- * archive_bundle_names_free()); 0 when dir cannot be opened.
+ * template_files): sorted, what the server would serve of the folder
+ * (regular files, no hidden name, no link, no second hard link unless
+ * hardlinks: content/files.c), the index left out.  How many, *names
+ * malloc'd (free with archive_bundle_names_free()); 0 when dir cannot
+ * be opened.
  */
-size_t		 archive_bundle_names(const char *dir, char ***names);
+size_t		 archive_bundle_names(const char *dir, bool hardlinks,
+		    char ***names);
 void		 archive_bundle_names_free(char **names, size_t n);
-
-/* Tag display name -> URL slug (lower-case, see README); malloc'd. */
-char		*archive_slugify(const char *name);
 /*
- * The slug of a post in posts/<name> whose front matter says fmslug
- * (NULL when it says none): fmslug's when it makes one, else the file
- * name's without its date prefix and ".md".  Malloc'd; "" when neither
- * makes one (the archive then uses the post's date).  *used, when not
- * NULL, says whether fmslug made the slug.
+ * The link check's note on a file record (content/links.c logs a file's
+ * link warnings once per change of them): store hash, the warnings'
+ * now, and say whether it differs from the one stored before.
  */
-char		*archive_file_slug(const char *fmslug, const char *name,
-		    int *used);
+bool		 archive_file_links_new(struct archive_file *,
+		    unsigned long long hash);
 
 #endif

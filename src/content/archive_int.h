@@ -2,13 +2,17 @@
  * archive_int.h -- what the files of the archive share: archive.c (the
  * snapshot: posts, series, tags, pages, lookups), record.c (file
  * records, settled reading), dirscan.c (listing folders and bundles),
- * slug.c (slugs, tag keys, post file names) and files.c (the files/
- * rule).  Not for other modules, which use archive.h.
+ * address.c (old addresses) and files.c (the files/ rule).  Not for
+ * other modules, which use archive.h.
  *
- * It does not include archive.h, so that archive.c may include it:
- * the snapshot's own struct (struct archive_priv, archive.c) stays
- * there, and the others reach the state they share through
- * archive_state().
+ * Included only by: archive.c, record.c, dirscan.c, address.c, files.c
+ *
+ * Calls go one way: archive.c calls the others, and none of them calls
+ * archive.c.  record.c and dirscan.c read a capsule for the snapshot
+ * being built through a struct archive_scan that archive.c fills: the
+ * rules, the previous snapshot's records, and where to tell what they
+ * find (a warning, whether a file is being written); they return what
+ * they read, and archive.c decides what it becomes.
  */
 #ifndef CAPSULED_ARCHIVE_INT_H
 #define CAPSULED_ARCHIVE_INT_H
@@ -20,6 +24,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "content/archive.h"
 #include "content/frontmatter.h"
 #include "content/index.h"
 
@@ -90,44 +95,63 @@ struct addr_index {
 	size_t		 n, cap;
 };
 
-/*
- * What a snapshot keeps of its files beyond struct archive: its records
- * and the rules it read them by.  prev, total, full and t_scan serve
- * only while archive_reload_held() builds it.
- */
-struct archive_state {
-	struct archive_file **files;	/* one reference each */
-	size_t		 nfiles;
-	struct index	 file_rel;	/* "posts/x.md" -> file */
-	const struct archive *prev;	/* while building: share from it */
-	size_t		 max_file;	/* max_post_size */
-	/* A user capsule (config.h): every file and folder is owner's. */
-	int		 owned;
-	uid_t		 owner;
-	size_t		 max_total;	/* max_archive_size */
-	size_t		 total;		/* Markdown bytes taken so far */
-	int		 full;		/* max_total reached: skip the rest */
-	long long	 t_scan;	/* CLOCK_REALTIME ns, scan start */
-	/* The posts' old addresses, whole and by name (address.c). */
-	struct addr_index addr_full, addr_name;
+/* The posts' old addresses, whole and by name (address.c). */
+struct addr_tables {
+	struct addr_index full, name;
 };
 
-/* archive.c: the snapshot */
-struct archive_state *archive_state(const struct archive *);
 /*
- * Is a watch asked while this snapshot is built (archive_reload_held())?
- * And its answer about rel for ask (enum archive_ask); 0 without one.
+ * Where a warning goes: "rel:line:col: why" (line 0: "rel: why"),
+ * logged and counted.  skipped: a file left out, which the line says
+ * when why does not.
  */
-bool		 archive_watched(const struct archive *);
-int		 archive_held(const struct archive *, const char *rel,
-		    int ask);
+typedef void	(*archive_warn_fn)(void *arg, const char *rel,
+		    unsigned line, unsigned col, const char *why, int skipped);
+
 /*
- * Log "rel:line:col: why" and count it (skipped: a file left out, which
- * the line says when why does not).
+ * One reading of a capsule for a snapshot being built: what record.c
+ * and dirscan.c read by, what they have taken, and where they tell it.
+ * archive.c fills it, lends it to them for the build and keeps files.
  */
-void		 archive_warn(struct archive *, const char *rel,
-		    unsigned line, unsigned col, const char *why,
-		    int skipped);
+struct archive_scan {
+	const char	*dir;		/* the capsule, absolute: messages */
+	size_t		 max_file;	/* max_post_size */
+	size_t		 max_total;	/* max_archive_size */
+	/* A user capsule (config.h): every file and folder owner's. */
+	int		 owned;
+	uid_t		 owner;
+	bool		 hardlinks;	/* files_hardlinks */
+	long long	 t_scan;	/* CLOCK_REALTIME ns, scan start */
+	/* The previous snapshot's records by rel: shared when unchanged. */
+	const struct index *prev;
+	struct archive_file **files;	/* taken: one reference each */
+	size_t		 nfiles;
+	size_t		 total;		/* Markdown bytes taken so far */
+	int		 full;		/* max_total reached: skip the rest */
+	unsigned	 nread;		/* read and parsed */
+	unsigned	 nreused;	/* shared with the previous snapshot */
+	unsigned	 nheld;		/* being written: kept, or left out */
+	unsigned	 nquiet;	/* skipped unsaid, past max_total */
+	archive_warn_fn	 warn;		/* archive.c's */
+	void		*warn_arg;
+	archive_held_fn	 held;		/* the watch's, or NULL */
+	void		*held_arg;
+};
+
+/* Tell s's warning sink; ask s's watch whether rel is being written. */
+static inline void
+scan_warn(struct archive_scan *s, const char *rel, unsigned line,
+    unsigned col, const char *why, int skipped)
+{
+	s->warn(s->warn_arg, rel, line, col, why, skipped);
+}
+
+static inline int
+scan_held(const struct archive_scan *s, const char *rel,
+    enum archive_ask ask)
+{
+	return s->held != NULL && s->held(s->held_arg, rel, ask);
+}
 
 static inline long long
 archive_ns(const struct timespec *ts)
@@ -140,45 +164,49 @@ archive_ns(const struct timespec *ts)
  * name beneath dirfd (rel in messages) as a file record: the previous
  * snapshot's when the file is unchanged, or still being written, else
  * read and parsed now.  NULL when it is skipped (warned), or new and
- * not yet whole.  Borrowed: the snapshot's file list holds it.  An
- * absent file is quietly NULL when quiet_enoent.
+ * not yet whole.  Borrowed: s->files holds it.  An absent file is
+ * quietly NULL when quiet_enoent.
  */
-struct archive_file *record_get(struct archive *, int dirfd,
+struct archive_file *record_get(struct archive_scan *s, int dirfd,
 		    const char *name, const char *rel, int quiet_enoent);
 void		 record_unref(struct archive_file *);	/* frees at zero */
 /*
- * In a user capsule, is the file or folder st (rel in messages), or
- * the folder open at fd, another's, or writable by group or others?
- * 1, warned; the caller leaves it out.
+ * In a user capsule, is the folder open at fd (rel in messages)
+ * another's, or writable by group or others?  1, warned; the caller
+ * leaves it out.
  */
-int		 record_not_owned(struct archive *, const char *rel,
-		    const struct stat *st);
-int		 record_dir_not_owned(struct archive *, int fd,
+int		 record_dir_not_owned(struct archive_scan *s, int fd,
 		    const char *rel);
 
 /* dirscan.c: folders and bundles */
-int		 dirscan_list(struct archive *, int dfd, const char *sub,
+/*
+ * The source names of the folder sub of the capsule open at dfd, sorted
+ * (with posts, of every folder of posts/ and its bundles: dirscan.c).
+ * Returns the folder's fd (to open the files beneath), or -1 when it is
+ * absent (quietly) or unusable (a warning).
+ */
+int		 dirscan_list(struct archive_scan *s, int dfd, const char *sub,
 		    int posts, char ***namesp, size_t *np);
-struct archive_file *dirscan_post_file(struct archive *, int pfd,
+struct archive_file *dirscan_post_file(struct archive_scan *s, int pfd,
 		    const char *name, const char *rel);
 
 /* address.c: old addresses, once the posts have their slugs */
-void		 address_index(struct archive *);
-void		 address_free(struct archive_state *);
+void		 address_index(struct addr_tables *,
+		    struct post *const *posts, size_t nposts);
+void		 address_free(struct addr_tables *);
+/* archive_post_name() and archive_post_address() of archive.h. */
+struct post	*address_name(const struct addr_tables *, const char *name,
+		    int *ambiguous);
+struct post	*address_find(const struct addr_tables *, const char *path,
+		    int *ambiguous);
 
-/* slug.c: names */
+/* files.c: the files/ rule */
 /*
- * The key tags are grouped by ("Small Web", "small-web" and "SMALL_WEB"
- * are one tag); malloc'd.
+ * What refuses the regular file st once it is open, as an errno, or 0:
+ * a second hard link unless hardlinks, and in a user capsule (owned) a
+ * file that is not owner's alone (core/userdir.h).
  */
-char		*slug_tag_key(const char *name);
-/*
- * The stem a post's slug and date come from: "2024-01-01-x" for
- * "2024-01-01-x.md" (or ".gmi", in any folder of posts/), the folder's
- * name for a bundle's "2024-01-01-x/index.md".
- */
-void		 slug_post_stem(const char *name, char *stem, size_t size);
-/* Is name (beneath posts/) a bundle's index, ".../index.md" or .gmi? */
-int		 slug_post_bundle(const char *name);
+int		 files_refused(const struct stat *st, bool hardlinks,
+		    int owned, uid_t owner);
 
 #endif

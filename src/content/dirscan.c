@@ -5,14 +5,17 @@
  * posts/ are page bundles.
  *
  * posts/ is read whole, every folder beneath it (sections, year and
- * date folders, bundles at any depth).  A folder is opened beneath its
- * parent's fd with O_NOFOLLOW (a link to a folder is no folder of the
- * capsule); hidden names and names with
- * control characters are left out, the latter with a warning.  Knows
- * the file system; the files themselves are read by record.c.  The
+ * date folders, bundles at any depth) to CAPFILE_POSTS_DEPTH, by the
+ * one tree walk (core/dirwalk.h: beneath the parent's descriptor, no
+ * link followed, hidden names left out); what each name is, is
+ * core/capfile.h's rule.  Names with control characters are left out
+ * with a warning, and so are folders too deep; a section's page and a
+ * link are named at info level, so that --check says what it did not
+ * take and why.  Knows the file system; the files themselves are read
+ * by record.c.  What it finds goes to the struct archive_scan it is
+ * given: names back to the caller, warnings to the scan's sink.  The
  * lists are malloc'd, the caller's (util_free_strings()).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -24,21 +27,17 @@
 
 #include "content/archive.h"
 #include "content/archive_int.h"
+#include "core/capfile.h"
+#include "core/dirwalk.h"
 #include "core/log.h"
 #include "core/util.h"
 
-/* Folders below posts/ that are read: a date tree is three deep. */
-#define DIRSCAN_MAX_DEPTH	8
-
-/* A file name with bytes that would garble a log line. */
-static int
-bad_name(const char *name)
-{
-	for (; *name; name++)
-		if ((unsigned char)*name < 0x20 || *name == 0x7F)
-			return 1;
-	return 0;
-}
+/*
+ * Entries of a folder of the archive read, at most (posts/ with every
+ * folder beneath it counts as one): a capsule served from a home
+ * folder by mistake ends there, said, instead of reading a disk.
+ */
+#define DIRSCAN_MAX_ENTRIES	1000000
 
 static int
 cmp_name(const void *x, const void *y)
@@ -46,48 +45,17 @@ cmp_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/*
- * A page bundle: a folder of posts/ (a directory itself, not a link to
- * one) with an index.md or index.gmi in it, the post; the rest of the
- * folder is the post's files, served from disk (site/static.c).  The
- * name of the index, or NULL when de is no bundle; *both says whether
- * the folder holds the two (index.md is then the post, and index.gmi
- * neither read nor served: content/files.c).
- */
-static const char *
-bundle_index(int pfd, const struct dirent *de, int *both)
-{
-	static const char *const index[] = { "index.md", "index.gmi" };
-	struct stat	 st;
-	char		 path[NAME_MAX + 16];
-	const char	*found = NULL;
-	size_t		 i;
-
-	*both = 0;
-	if (de->d_type != DT_DIR && (de->d_type != DT_UNKNOWN ||
-	    fstatat(pfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
-	    !S_ISDIR(st.st_mode)))
-		return NULL;
-	for (i = 0; i < nitems(index); i++) {
-		snprintf(path, sizeof(path), "%s/%s", de->d_name, index[i]);
-		if (fstatat(pfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-			if (found != NULL)
-				*both = 1;
-			else
-				found = index[i];
-		}
-	}
-	return found;
-}
-
-/* A growing list of names. */
-struct names {
-	char		**v;
+/* A listing under way. */
+struct listing {
+	struct archive_scan *s;
+	const char	*sub;		/* "posts", "pages": messages */
+	enum capfile_kind in;		/* the kind of sub */
+	char		**v;		/* the names; owned */
 	size_t		 n, cap;
 };
 
 static void
-names_add(struct names *l, char *name)
+add(struct listing *l, char *name)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 64;
@@ -97,126 +65,148 @@ names_add(struct names *l, char *name)
 }
 
 /*
- * What de (beneath pfd) is, as readdir(3) says or, when it does not,
- * lstat(2): DT_DIR (a folder itself, not a link to one), DT_LNK, or
- * something else.
+ * "sub/path: why", a warning about the folder path ("2019/", or "" for
+ * sub itself) of the listing.
  */
-static int
-entry_type(int pfd, const struct dirent *de)
+static void
+warn(struct listing *l, const char *path, const char *why, int skipped)
 {
-	struct stat	 st;
+	char	*rel;
 
-	if (de->d_type != DT_UNKNOWN)
-		return de->d_type;
-	if (fstatat(pfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1)
-		return DT_UNKNOWN;
-	return S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK :
-	    DT_UNKNOWN;
+	rel = xasprintf("%s/%s", l->sub, path);
+	scan_warn(l->s, rel, 0, 0, why, skipped);
+	free(rel);
+}
+
+/* warn() of the folder e names: "posts/2019/: why". */
+static void
+warn_dir(struct listing *l, const struct dirwalk_entry *e, const char *why)
+{
+	char	*dir;
+
+	dir = xasprintf("%s/", e->path);
+	warn(l, *e->path != '\0' ? dir : "", why, 0);
+	free(dir);
 }
 
 /*
- * One folder of posts/, open at fd, prefix its path beneath posts/
- * ("" for posts/ itself, else "inside-rust/"): its *.md and *.gmi
- * names, its bundles (bundle_index()), and what its other folders hold,
- * depth being how far below posts/ it is.  A section's page
- * (_index.md, as Zola and Hugo keep one in each section) is no post;
- * a link to a folder is not followed.  Both are named at info level,
- * as is a folder deeper than DIRSCAN_MAX_DEPTH, so that --check says
- * what it did not take and why.  Closes fd.
+ * A folder entry e of posts/ (its folder's own path e->path) that is a
+ * page bundle: its post's name added, the folder not gone into.  0
+ * when it is no bundle.
  */
-static void
-walk_posts(struct archive *a, int fd, const char *prefix, int depth,
-    struct names *l)
+static int
+bundle(struct listing *l, const struct dirwalk_entry *e)
 {
-	DIR		*d;
-	struct dirent	*de;
-	const char	*bundle;
-	char		*sub, *other;
-	int		 cfd, type, both;
+	char	 idx[CAPFILE_INDEX_MAX], *other;
+	bool	 both;
 
-	if ((d = fdopendir(fd)) == NULL) {
-		log_warnx("posts/%s: %s, not loaded", prefix, strerror(errno));
-		a->nwarnings++;
-		close(fd);
-		return;
+	if (e->type != DIRWALK_DIR || capfile_bundle(e->dfd, e->name, idx,
+	    sizeof(idx), &both) == NULL)
+		return 0;
+	add(l, xasprintf("%s/%s", e->path, idx));
+	if (both) {
+		other = xasprintf("%s/%s/index.gmi", l->sub, e->path);
+		scan_warn(l->s, other, 1, 1, "index.md is this bundle's post: "
+		    "index.gmi is neither read nor served", 0);
+		free(other);
 	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (bad_name(de->d_name)) {
-			log_warnx("posts/%s: a file name with control "
-			    "characters, skipped", prefix);
-			a->nwarnings++;
-			a->nskipped++;
-			continue;
-		}
-		if (strcmp(de->d_name, "_index.md") == 0 ||
-		    strcmp(de->d_name, "_index.gmi") == 0) {
-			log_info("posts/%s%s: a section's page, not a post",
-			    prefix, de->d_name);
-			continue;
-		}
-		if (archive_md_name(de->d_name) ||
-		    archive_gmi_name(de->d_name)) {
-			names_add(l, xasprintf("%s%s", prefix, de->d_name));
-			continue;
-		}
-		if ((bundle = bundle_index(dirfd(d), de, &both)) != NULL) {
-			names_add(l, xasprintf("%s%s/%s", prefix, de->d_name,
-			    bundle));
-			if (both) {
-				other = xasprintf("posts/%s%s/index.gmi",
-				    prefix, de->d_name);
-				archive_warn(a, other, 1, 1, "index.md is this "
-				    "bundle's post: index.gmi is neither read "
-				    "nor served", 0);
-				free(other);
-			}
-			continue;
-		}
-		if ((type = entry_type(dirfd(d), de)) == DT_LNK) {
-			log_info("posts/%s%s: a symbolic link, not followed",
-			    prefix, de->d_name);
-			continue;
-		}
-		if (type != DT_DIR)
-			continue;	/* a file beside posts: served */
-		sub = xasprintf("%s%s/", prefix, de->d_name);
-		if (depth >= DIRSCAN_MAX_DEPTH) {
-			log_warnx("posts/%s: more than %d folders deep, not "
-			    "loaded", sub, DIRSCAN_MAX_DEPTH);
-			a->nwarnings++;
-		} else if ((cfd = openat(dirfd(d), de->d_name, O_RDONLY |
-		    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
-			log_warnx("posts/%s: %s, not loaded", sub,
-			    strerror(errno));
-			a->nwarnings++;
-		} else if (record_dir_not_owned(a, cfd, sub))
-			close(cfd);
-		else
-			walk_posts(a, cfd, sub, depth + 1, l);
-		free(sub);
+	return 1;
+}
+
+/*
+ * One entry of the folder being listed, or of a folder of posts/: the
+ * rule says what it is, and that decides.
+ */
+static enum dirwalk_answer
+entry(void *arg, struct dirwalk_entry *e)
+{
+	struct listing		*l = arg;
+	enum capfile_kind	 k;
+	const char		*why;
+	char			*dir, msg[160];
+	int			 skip;
+
+	switch (e->event) {
+	case DIRWALK_ENTRY:
+		break;
+	case DIRWALK_IN:
+		dir = xasprintf("%s/", e->path);
+		skip = record_dir_not_owned(l->s, e->fd, dir);
+		free(dir);
+		return skip ? DIRWALK_SKIP : DIRWALK_NEXT;
+	case DIRWALK_OUT:
+		return DIRWALK_NEXT;
+	case DIRWALK_DEEP:
+		snprintf(msg, sizeof(msg), "more than %d folders deep, not "
+		    "loaded", CAPFILE_POSTS_DEPTH);
+		warn_dir(l, e, msg);
+		return DIRWALK_NEXT;
+	case DIRWALK_FAIL:
+		snprintf(msg, sizeof(msg), "%s, not loaded",
+		    strerror(e->err));
+		warn_dir(l, e, msg);
+		return DIRWALK_NEXT;
+	case DIRWALK_FULL:
+		snprintf(msg, sizeof(msg), "more than %d entries: the rest "
+		    "not loaded", DIRSCAN_MAX_ENTRIES);
+		warn_dir(l, e, msg);
+		return DIRWALK_STOP;
 	}
-	closedir(d);
+	k = capfile_entry(e->depth == 1 ? l->in : CAPFILE_POSTS_DIR, e->name,
+	    e->type == DIRWALK_DIR, &why);
+	switch (k) {
+	case CAPFILE_POST:
+	case CAPFILE_PAGE:
+	case CAPFILE_SERIES_FILE:
+		add(l, xstrdup(e->path));
+		return DIRWALK_NEXT;
+	case CAPFILE_BADNAME:
+		/* The folder is named: the name itself would garble. */
+		dir = xstrndup(e->path, (size_t)(e->name - e->path));
+		warn(l, dir, "a file name with control characters, skipped",
+		    1);
+		free(dir);
+		return DIRWALK_NEXT;
+	case CAPFILE_SECTION:
+		log_info("%s/%s: %s", l->sub, e->path, why);
+		return DIRWALK_NEXT;
+	case CAPFILE_POSTS_DIR:
+		return bundle(l, e) ? DIRWALK_NEXT : DIRWALK_ENTER;
+	case CAPFILE_RESOURCE:
+		/* A file beside posts is served (site/static.c). */
+		if (e->type == DIRWALK_LINK)
+			log_info("%s/%s: a symbolic link, not followed",
+			    l->sub, e->path);
+		return DIRWALK_NEXT;
+	case CAPFILE_IGNORED:
+	case CAPFILE_INDEX:
+	case CAPFILE_BUNDLE:
+	case CAPFILE_TOP_DIR:
+	case CAPFILE_BUNDLE_DIR:
+	case CAPFILE_PAGES_DIR:
+	case CAPFILE_SERIES_DIR:
+	case CAPFILE_FILES_DIR:
+		break;
+	}
+	return DIRWALK_NEXT;
 }
 
 /*
  * The *.md names in dfd/sub, sorted; with posts, *.gmi names and page
- * bundles ("<folder>/index.md", bundle_index()) too, in every folder
- * beneath (walk_posts(): "2019/x.md", "2020/01/02/x/index.gmi").
- * Hidden files and other names are left out.  Returns the directory's
- * fd (to open the files beneath), or -1 when it is absent (quietly) or
- * unusable (a warning).
+ * bundles ("<folder>/index.md", capfile_bundle()) too, in every folder
+ * beneath ("2019/x.md", "2020/01/02/x/index.gmi").  Hidden files and
+ * other names are left out.  Returns the directory's fd (to open the
+ * files beneath), or -1 when it is absent (quietly) or unusable (a
+ * warning).
  */
 int
-dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
+dirscan_list(struct archive_scan *s, int dfd, const char *sub, int posts,
     char ***namesp, size_t *np)
 {
-	DIR		*d;
-	struct dirent	*de;
-	struct names	 l = { NULL, 0, 0 };
+	struct listing	 l;
+	struct dirwalk	 w;
 	char		 why[160];
-	int		 fd, fd2;
+	int		 fd;
 
 	*namesp = NULL;
 	*np = 0;
@@ -226,40 +216,33 @@ dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
 			return -1;
 		snprintf(why, sizeof(why), "%s, not loaded",
 		    errno == ELOOP ? "symbolic link" : strerror(errno));
-		archive_warn(a, sub, 1, 1, why, 0);
+		scan_warn(s, sub, 1, 1, why, 0);
 		return -1;
 	}
-	if (record_dir_not_owned(a, fd, sub)) {
+	if (record_dir_not_owned(s, fd, sub)) {
 		close(fd);
 		return -1;
 	}
-	if ((fd2 = dup(fd)) == -1 || (!posts &&
-	    (d = fdopendir(fd2)) == NULL)) {
-		if (fd2 != -1)
-			close(fd2);
+	memset(&l, 0, sizeof(l));
+	l.s = s;
+	/* A bare folder of posts (sub "."): named posts/ all the same. */
+	l.sub = posts ? CAPFILE_POSTS : sub;
+	l.in = posts ? CAPFILE_POSTS_DIR : strcmp(sub, CAPFILE_PAGES) == 0 ?
+	    CAPFILE_PAGES_DIR : CAPFILE_SERIES_DIR;
+	memset(&w, 0, sizeof(w));
+	w.max_depth = posts ? CAPFILE_POSTS_DEPTH : 0;
+	w.max_entries = DIRSCAN_MAX_ENTRIES;
+	w.sorted = true;		/* its warnings, every run alike */
+	w.fn = entry;
+	w.arg = &l;
+	if (dirwalk_run(&w, fd, "", NULL) == -1) {
 		snprintf(why, sizeof(why), "%s, not loaded", strerror(errno));
-		archive_warn(a, sub, 1, 1, why, 0);
+		scan_warn(s, sub, 1, 1, why, 0);
+		util_free_strings(l.v, l.n);
 		close(fd);
 		return -1;
 	}
-	if (posts)
-		walk_posts(a, fd2, "", 0, &l);
-	else {
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.' ||
-			    !archive_md_name(de->d_name))
-				continue;
-			if (bad_name(de->d_name)) {
-				log_warnx("%s: a file name with control "
-				    "characters, skipped", sub);
-				a->nwarnings++;
-				a->nskipped++;
-				continue;
-			}
-			names_add(&l, xstrdup(de->d_name));
-		}
-		closedir(d);
-	}
+	/* Whole paths in order: "a.md" before "a/x.md", as always. */
 	if (l.n > 1)
 		qsort(l.v, l.n, sizeof(*l.v), cmp_name);
 	*namesp = l.v;
@@ -274,7 +257,7 @@ dirscan_list(struct archive *a, int dfd, const char *sub, int posts,
  * link after the listing leads nowhere.
  */
 struct archive_file *
-dirscan_post_file(struct archive *a, int pfd, const char *name,
+dirscan_post_file(struct archive_scan *s, int pfd, const char *name,
     const char *rel)
 {
 	struct archive_file	*f;
@@ -291,17 +274,17 @@ dirscan_post_file(struct archive *a, int pfd, const char *name,
 		if (bfd == -1) {
 			snprintf(why, sizeof(why), "%s, skipped",
 			    strerror(errno));
-			archive_warn(a, rel, 1, 1, why, 1);
+			scan_warn(s, rel, 1, 1, why, 1);
 			return NULL;
 		}
-		if (record_dir_not_owned(a, bfd, dir)) {
+		if (record_dir_not_owned(s, bfd, dir)) {
 			close(bfd);
 			return NULL;
 		}
 		fd = bfd;
 		p = slash + 1;
 	}
-	f = record_get(a, fd, p, rel, 0);
+	f = record_get(s, fd, p, rel, 0);
 	if (fd != pfd)
 		close(fd);
 	return f;

@@ -9,8 +9,10 @@
  * other bundles' folders (not_beside()).  Hidden names are refused first; fsafe_open() (core/fsafe.h) then
  * walks the path beneath the capsule, symbolic links as the caller
  * says; the open file is refused last for a second hard link, and in a
- * user capsule for not being its owner's alone.  Knows the file system
- * and the snapshot's copy of those rules; the caller owns the fd.
+ * user capsule for not being its owner's alone (files_refused(), which
+ * also says what a bundle's shortcodes are shown: content/record.c).
+ * Knows the file system and the snapshot's copy of those rules; the
+ * caller owns the fd.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -21,6 +23,7 @@
 
 #include "content/archive.h"
 #include "content/archive_int.h"
+#include "core/capfile.h"
 #include "core/fsafe.h"
 #include "core/userdir.h"
 #include "core/util.h"
@@ -32,20 +35,17 @@ archive_hidden_name(const char *path)
 }
 
 /*
- * What refuses the regular file st once it is open, as an errno, or 0:
- * a second name for it may be one from anywhere on the file system (a
- * hard link cannot be told from the original), and in a user capsule
+ * A second name for a file may be one from anywhere on the file system
+ * (a hard link cannot be told from the original), and in a user capsule
  * it must be its owner's alone (core/userdir.h).
  */
-static int
-file_refused(const struct archive *a, const struct stat *st,
-    bool hardlinks)
+int
+files_refused(const struct stat *st, bool hardlinks, int owned,
+    uid_t owner)
 {
-	const struct archive_state *ap = archive_state(a);
-
 	if (st->st_nlink > 1 && !hardlinks)
 		return EMLINK;
-	if (ap->owned && !userdir_owned(st, ap->owner))
+	if (owned && !userdir_owned(st, owner))
 		return EPERM;
 	return 0;
 }
@@ -64,8 +64,8 @@ archive_files_open(const struct archive *a, const char *rel, int links,
 	    kind)) == -1)
 		return -1;
 	/* A directory has a link per subdirectory; only its owner counts. */
-	why = *kind == FSAFE_FILE ? file_refused(a, st, hardlinks) :
-	    file_refused(a, st, true);
+	why = files_refused(st, *kind == FSAFE_FILE ? hardlinks : true,
+	    a->owned, a->owner);
 	if (why != 0) {
 		close(fd);
 		errno = why;
@@ -87,23 +87,23 @@ not_beside(const struct archive *a, const char *rel, size_t dirlen)
 	struct stat	 st;
 	enum fsafe_kind	 kind;
 	const char	*slash;
-	char		*idx;
-	int		 fd, k, found = 0;
+	char		*dir, idx[CAPFILE_INDEX_MAX];
+	bool		 both;
+	int		 fd, found = 0;
 
-	if (archive_md_name(rel) || archive_gmi_name(rel))
+	if (capfile_markdown(rel) || capfile_gemtext(rel))
 		return 1;
 	for (slash = strchr(rel + dirlen + 1, '/'); slash != NULL && !found;
-	    slash = strchr(slash + 1, '/'))
-		for (k = 0; k < 2 && !found; k++) {
-			idx = xasprintf("%.*s/index.%s", (int)(slash - rel),
-			    rel, k == 0 ? "md" : "gmi");
-			if ((fd = fsafe_open(a->dir, idx, FSAFE_LINKS_NONE,
-			    &st, &kind)) != -1) {
-				close(fd);
-				found = 1;
-			}
-			free(idx);
+	    slash = strchr(slash + 1, '/')) {
+		dir = xstrndup(rel, (size_t)(slash - rel));
+		if ((fd = fsafe_open(a->dir, dir, FSAFE_LINKS_NONE, &st,
+		    &kind)) != -1) {
+			found = kind == FSAFE_DIR && capfile_bundle(fd, ".",
+			    idx, sizeof(idx), &both) != NULL;
+			close(fd);
 		}
+		free(dir);
+	}
 	return found;
 }
 
@@ -121,8 +121,8 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 	 * nor an index.gmi beside the index.md (content/dirscan.c).
 	 */
 	if ((slash = strrchr(p->path, '/')) == NULL || *name == '\0' ||
-	    (p->bundle && (strcmp(name, slash + 1) == 0 ||
-	    strcmp(name, "index.md") == 0 || strcmp(name, "index.gmi") == 0))) {
+	    (p->bundle && capfile_entry(CAPFILE_BUNDLE_DIR, name, false,
+	    NULL) == CAPFILE_BUNDLE)) {
 		errno = ENOENT;
 		return -1;
 	}
@@ -135,7 +135,8 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 		errno = ENOENT;
 		return -1;
 	}
-	why = kind != FSAFE_FILE ? ENOENT : file_refused(a, st, hardlinks);
+	why = kind != FSAFE_FILE ? ENOENT : files_refused(st, hardlinks,
+	    a->owned, a->owner);
 	if (why != 0) {
 		close(fd);
 		errno = why;

@@ -3,6 +3,8 @@
  * frontmatter_toml.c (TOML); not for other modules, which use
  * frontmatter.h.
  *
+ * Included only by: frontmatter.c, frontmatter_toml.c
+ *
  * One table of keys and aliases, and one function that applies a value
  * to its field (frontmatter_apply(): ranks, flags, lengths, the language
  * check, the draft merge), serve both syntaxes, so a post means the same

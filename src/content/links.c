@@ -18,6 +18,7 @@
  * Knows the archive's lookups and URL path syntax; nothing of rendering
  * or requests.  Every string returned is malloc'd for the caller.
  */
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,9 +28,9 @@
 #include <unistd.h>
 
 #include "content/archive.h"
-#include "content/archive_int.h"
 #include "content/links.h"
 #include "core/buf.h"
+#include "core/capfile.h"
 #include "core/date.h"
 #include "core/fsafe.h"
 #include "core/hash.h"
@@ -167,7 +168,7 @@ in_files(const struct archive *a, const char *path)
 	int		 fd;
 
 	while (tail != NULL && *tail != '\0') {
-		rel = xasprintf("files/%s", tail);
+		rel = xasprintf(CAPFILE_FILES "/%s", tail);
 		fd = archive_files_open(a, rel, a->files_links,
 		    a->files_hardlinks, &st, &kind);
 		free(rel);
@@ -461,20 +462,6 @@ rooted_resolve(const struct archive *a, const char *url, int *lost)
 }
 
 /*
- * The length of a post file's extension at the end of s[0..len): 3 for
- * ".md", 4 for ".gmi" (posts may be gemtext), else 0.
- */
-static size_t
-post_ext(const char *s, size_t len)
-{
-	if (len > 3 && memcmp(s + len - 3, ".md", 3) == 0)
-		return 3;
-	if (len > 4 && memcmp(s + len - 4, ".gmi", 4) == 0)
-		return 4;
-	return 0;
-}
-
-/*
  * A capsule path into a page bundle, "posts/<folder>/<rest>": the
  * bundle's post when rest is its index (or empty), else the path its
  * file is served at, "/posts/<slug>/<rest>"; NULL when no bundle has
@@ -486,31 +473,46 @@ static char *
 bundle_resolve(const struct archive *a, const char *path)
 {
 	struct post	*p = NULL;
-	const char	*rest = NULL, *q;
-	char		*key;
-	size_t		 len = 0;
-	int		 i, index;
+	const char	*top = path + sizeof(CAPFILE_POSTS), *rest = NULL;
+	const char	*q, *last;
+	char		 key[PATH_MAX], idx[CAPFILE_INDEX_MAX];
+	size_t		 len = 0, ilen, i;
+	int		 index;
 
-	if (strncmp(path, "posts/", 6) != 0 || path[6] == '\0')
+	if (strncmp(path, CAPFILE_POSTS "/", sizeof(CAPFILE_POSTS)) != 0 ||
+	    *top == '\0')
+		return NULL;
+	/*
+	 * A source that is no bundle's post is a post's, whatever folder
+	 * it is in (resolve() goes on): most links between posts end here,
+	 * before a lookup per folder of the path.
+	 */
+	last = (last = strrchr(top, '/')) != NULL ? last + 1 : top;
+	if ((capfile_markdown(last) || capfile_gemtext(last)) &&
+	    capfile_entry(CAPFILE_BUNDLE_DIR, last, false, NULL) !=
+	    CAPFILE_BUNDLE)
 		return NULL;
 	/* The bundle at any depth: "posts/2020/01/02/x/pic.png". */
-	for (q = path + 6; p == NULL && *q != '\0'; q += *q == '/') {
+	for (q = top; p == NULL && *q != '\0'; q += *q == '/') {
 		q += strcspn(q, "/");
-		len = (size_t)(q - (path + 6));
-		for (i = 0; i < 2 && p == NULL; i++) {
-			key = xasprintf("%.*s/%s", (int)len, path + 6,
-			    i == 0 ? "index.md" : "index.gmi");
+		len = (size_t)(q - top);
+		for (i = 0; p == NULL && capfile_bundle_index(i, idx,
+		    sizeof(idx)); i++) {
+			if (len + 1 + (ilen = strlen(idx)) >= sizeof(key))
+				continue;
+			memcpy(key, top, len);
+			key[len] = '/';
+			memcpy(key + len + 1, idx, ilen + 1);
 			p = archive_post_file(a, key);
-			free(key);
 		}
 		rest = *q == '/' ? q + 1 : q;
 	}
 	if (p == NULL || !p->bundle)
 		return NULL;
-	index = *rest == '\0' || strcmp(rest, "index.md") == 0 ||
-	    strcmp(rest, "index.gmi") == 0;
+	index = *rest == '\0' || capfile_entry(CAPFILE_BUNDLE_DIR, rest,
+	    false, NULL) == CAPFILE_BUNDLE;
 	/* Other .md and .gmi names are posts' (resolve() goes on). */
-	if (!index && (archive_md_name(rest) || archive_gmi_name(rest)))
+	if (!index && (capfile_markdown(rest) || capfile_gemtext(rest)))
 		return NULL;
 	if (index)
 		return layout_path(LAYOUT_POST, p->slug, NULL);
@@ -535,8 +537,9 @@ beside_resolve(const struct archive *a, const char *from_path,
 	int		 fd;
 
 	if (url[0] == '/' || from_path == NULL ||
-	    strncmp(from_path, "posts/", 6) != 0 ||
-	    (p = archive_post_file(a, from_path + 6)) == NULL || p->bundle ||
+	    strncmp(from_path, CAPFILE_POSTS "/", sizeof(CAPFILE_POSTS)) != 0 ||
+	    (p = archive_post_file(a, from_path + sizeof(CAPFILE_POSTS))) ==
+	    NULL || p->bundle ||
 	    (slash = strrchr(from_path, '/')) == NULL)
 		return NULL;
 	dirlen = (size_t)(slash - from_path) + 1;
@@ -587,8 +590,9 @@ zola_resolve(const struct archive *a, const char *rest, size_t len,
 	const char	*slash;
 
 	key = xstrndup(rest, len);
-	if (strcmp(key, "_index.md") == 0 || ((slash = strrchr(key, '/')) !=
-	    NULL && strcmp(slash, "/_index.md") == 0)) {
+	slash = strrchr(key, '/');
+	if (capfile_entry(CAPFILE_POSTS_DIR, slash != NULL ? slash + 1 : key,
+	    false, NULL) == CAPFILE_SECTION) {
 		free(key);
 		return xstrdup(LAYOUT_PATH_GEMLOG);
 	}
@@ -684,11 +688,11 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		free(path);
 		return res;
 	}
-	if (url[0] == '/' && post_ext(url, len) == 0) {
+	if (url[0] == '/' && capfile_ext(url, len) == 0) {
 		free(path);
 		return rooted_resolve(a, url, lost);
 	}
-	if (path == NULL && post_ext(url, len) == 0) {
+	if (path == NULL && capfile_ext(url, len) == 0) {
 		/*
 		 * Climbs out of the capsule: out of a bundle, the old site's
 		 * "../../../../img/x.png" was its "/img/x.png".
@@ -704,7 +708,7 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return xstrdup("");
 	}
 	len = strlen(path);
-	if ((elen = post_ext(path, len)) == 0)
+	if ((elen = capfile_ext(path, len)) == 0)
 		goto out;
 	file = strrchr(path, '/');
 	file = file ? file + 1 : path;
@@ -712,28 +716,32 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	if (*file == '\0' || *file == '.')
 		goto out;
 	/* Posts may be gemtext; the rest of the capsule is Markdown. */
-	inposts = strncmp(path, "posts/", 6) == 0;
-	if (elen == 4 && dirlen != 0 && !inposts)
+	inposts = strncmp(path, CAPFILE_POSTS "/", sizeof(CAPFILE_POSTS)) ==
+	    0;
+	if (capfile_gemtext(path) && dirlen != 0 && !inposts)
 		goto out;
 	stem = xstrndup(file, strlen(file) - elen);
 
 	if (inposts) {
 		/* Its file, in any folder; else the one post of its name. */
-		if ((p = archive_post_file(a, path + 6)) == NULL &&
+		if ((p = archive_post_file(a, path + sizeof(CAPFILE_POSTS))) ==
+		    NULL &&
 		    (p = archive_post_name(a, stem, &ambiguous)) == NULL &&
 		    ambiguous)
 			p = by_slug(a, stem);
 		if (p != NULL)
 			res = layout_path(LAYOUT_POST, p->slug, NULL);
-	} else if (dirlen == 6 && memcmp(path, "pages/", 6) == 0) {
+	} else if (dirlen == sizeof(CAPFILE_PAGES) &&
+	    memcmp(path, CAPFILE_PAGES "/", dirlen) == 0) {
 		if ((d = archive_doc(a, stem)) != NULL)
 			res = layout_path(LAYOUT_PAGE, d->name, NULL);
-	} else if (dirlen == 7 && memcmp(path, "series/", 7) == 0) {
+	} else if (dirlen == sizeof(CAPFILE_SERIES) &&
+	    memcmp(path, CAPFILE_SERIES "/", dirlen) == 0) {
 		slug = archive_slugify(stem);
 		if ((s = archive_series(a, slug)) != NULL)
 			res = layout_path(LAYOUT_SERIES, s->slug, NULL);
 		free(slug);
-	} else if (dirlen == 0 && strcmp(file, "index.md") == 0)
+	} else if (dirlen == 0 && strcmp(file, CAPFILE_HOME) == 0)
 		res = xstrdup("/");
 	/* A bare "x.md" not found beside from_path: try the posts. */
 	if (res == NULL && memchr(url, '/', ulen) == NULL &&
@@ -874,18 +882,19 @@ report(const struct archive *a, const char *path,
 }
 
 /*
- * Log w (its first LINKS_WARN_MAX, then the total) unless *logged says
- * these very warnings were logged for this file already; free it.
+ * Log w (its first LINKS_WARN_MAX, then the total) unless the file
+ * record f says these very warnings were logged for it already; free
+ * it.
  */
 static void
-warned_log(struct warned *w, const char *path, atomic_ullong *logged)
+warned_log(struct warned *w, const char *path, struct archive_file *f)
 {
 	unsigned long long	 h = w->n > 0 ? (w->hash ? w->hash : 1) : 0;
 	unsigned		 i;
 	int			 say = 1;
 
-	if (logged != NULL)
-		say = atomic_exchange(logged, h) != h;
+	if (f != NULL)
+		say = archive_file_links_new(f, h);
 	for (i = 0; i < w->n && i < LINKS_WARN_MAX; i++) {
 		if (say)
 			log_warnx("%s", w->first[i]);
@@ -917,7 +926,7 @@ check_file(const struct archive *a, const char *path,
 	unsigned	 found;
 
 	found = report(a, path, refs, n, &w);
-	warned_log(&w, path, f != NULL ? &f->links_logged : NULL);
+	warned_log(&w, path, f);
 	return found;
 }
 

@@ -28,9 +28,10 @@
 #include <unistd.h>
 
 #include "content/archive.h"
-#include "content/archive_int.h"
 #include "content/frontmatter.h"
 #include "content/publish.h"
+#include "content/slug.h"
+#include "core/capfile.h"
 #include "core/date.h"
 #include "core/log.h"
 #include "core/url.h"
@@ -46,9 +47,10 @@ publish_target(const struct archive *a, const char *slug, int gemtext,
 	if (a != NULL && (p = archive_post(a, slug)) == NULL)
 		p = archive_draft(a, slug);
 	/* Any file of posts/: "x.gmi", "2019/x.md", "2024/trip/index.md". */
-	if (p != NULL && strncmp(p->path, "posts/", 6) == 0 &&
-	    strlen(p->path + 6) < namelen) {
-		snprintf(name, namelen, "%s", p->path + 6);
+	if (p != NULL && strncmp(p->path, CAPFILE_POSTS "/",
+	    sizeof(CAPFILE_POSTS)) == 0 &&
+	    strlen(p->path + sizeof(CAPFILE_POSTS)) < namelen) {
+		snprintf(name, namelen, "%s", p->path + sizeof(CAPFILE_POSTS));
 		return;
 	}
 	snprintf(name, namelen, "%s.%s", slug, gemtext ? "gmi" : "md");
@@ -188,7 +190,7 @@ open_parent(int cfd, const char *name, int create, const char **base)
 	const char	*p = name, *slash;
 	int		 fd, nfd;
 
-	fd = open_dir(cfd, "posts", 0755, create);
+	fd = open_dir(cfd, CAPFILE_POSTS, 0755, create);
 	while (fd != -1 && (slash = strchr(p, '/')) != NULL) {
 		if ((size_t)(slash - p) > NAME_MAX) {
 			close(fd);
@@ -530,7 +532,7 @@ publish_trash(const char *capsule, const char *name, const char *slug,
 	 * deleted post stays public and nothing is lost.
 	 */
 	what = name;
-	if (slug_post_bundle(name))
+	if (capfile_bundle_path(name))
 		what = dir = xstrndup(name, (size_t)(strrchr(name, '/') - name));
 	if ((pfd = open_parent(cfd, what, 0, &base)) == -1) {
 		if (errno == ENOENT)

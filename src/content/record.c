@@ -12,7 +12,10 @@
  * the first heading, the word count, the links (markdown/scan.c,
  * markdown/gemtext.c) and the summary.  A file is opened beneath a
  * directory fd with O_NOFOLLOW and must be a regular file; in a user
- * capsule it must be its owner's alone (core/userdir.h).
+ * capsule it must be its owner's alone (core/userdir.h).  A bundle's
+ * index is shown its folder's files as the server would serve them
+ * (core/dirwalk.h walks the folder, core/capfile.h and content/files.c
+ * say which files).
  *
  * Settled reading: a file being written, found empty, or changing while
  * it is read keeps the record the previous snapshot has of it (a new one
@@ -22,9 +25,10 @@
  * A record is immutable once made and shared by every snapshot that
  * holds it, each with one reference (record_unref()).  Knows the file
  * system and struct meta; nothing of the posts, series and tags made
- * from records (content/archive.c).
+ * from records, nor of the snapshot: it reads through the struct
+ * archive_scan content/archive.c lends it, and tells that of warnings
+ * and asks it whether a file is being written.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,8 +43,11 @@
 #include "content/archive.h"
 #include "content/archive_int.h"
 #include "content/frontmatter.h"
+#include "content/slug.h"
 #include "core/buf.h"
+#include "core/capfile.h"
 #include "core/date.h"
+#include "core/dirwalk.h"
 #include "core/hash.h"
 #include "core/log.h"
 #include "core/userdir.h"
@@ -80,38 +87,45 @@ count_words(const char *s, size_t len)
 	return n > UINT_MAX ? UINT_MAX : (unsigned)n;
 }
 
+/* Is rel a file of posts/ ("posts/x.md", "posts/x/index.md")? */
+static int
+posts_file(const char *rel)
+{
+	return strncmp(rel, CAPFILE_POSTS "/", sizeof(CAPFILE_POSTS)) == 0;
+}
+
 /*
  * In a user capsule, a file or folder that is another's, or that group
  * or others may write, is not read (core/userdir.h): 1, warned.
  */
-int
-record_not_owned(struct archive *a, const char *rel, const struct stat *st)
+static int
+not_owned(struct archive_scan *s, const char *rel, const struct stat *st)
 {
-	const struct archive_state *ap = archive_state(a);
-	char			 why[160], *path;
+	char	 why[160], *path;
 
-	if (!ap->owned || userdir_owned(st, ap->owner))
+	if (!s->owned || userdir_owned(st, s->owner))
 		return 0;
 	snprintf(why, sizeof(why), "not owned by UID %ju alone (owner %ju, "
-	    "mode %04o), skipped", (uintmax_t)ap->owner,
+	    "mode %04o), skipped", (uintmax_t)s->owner,
 	    (uintmax_t)st->st_uid, (unsigned)(st->st_mode & 07777));
 	/* The whole path: the operator reads it among many capsules'. */
-	path = xasprintf("%s/%s", a->dir, rel);
-	archive_warn(a, path, 1, 1, why, 1);
+	path = xasprintf("%s/%s", s->dir, rel);
+	scan_warn(s, path, 1, 1, why, 1);
 	free(path);
 	return 1;
 }
 
-/* record_not_owned() of the folder at fd (rel names it); 1 on error too. */
+/* not_owned() of the folder at fd (rel names it); 1 on error too. */
 int
-record_dir_not_owned(struct archive *a, int fd, const char *rel)
+record_dir_not_owned(struct archive_scan *s, int fd, const char *rel)
 {
 	struct stat	 st;
 
-	if (!archive_state(a)->owned)
+	if (!s->owned)
 		return 0;
-	return fstat(fd, &st) == -1 || record_not_owned(a, rel, &st);
+	return fstat(fd, &st) == -1 || not_owned(s, rel, &st);
 }
+
 
 /*
  * Stat name beneath dirfd into *st.  Only a regular file passes;
@@ -119,8 +133,8 @@ record_dir_not_owned(struct archive *a, int fd, const char *rel)
  * Absent files are -1 with no warning when quiet_enoent.
  */
 static int
-stat_file(struct archive *a, int dirfd, const char *name, const char *rel,
-    int quiet_enoent, struct stat *st)
+stat_file(struct archive_scan *s, int dirfd, const char *name,
+    const char *rel, int quiet_enoent, struct stat *st)
 {
 	char	 why[160];
 
@@ -128,15 +142,15 @@ stat_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		if (errno == ENOENT && quiet_enoent)
 			return -1;
 		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
-		archive_warn(a, rel, 1, 1, why, 1);
+		scan_warn(s, rel, 1, 1, why, 1);
 		return -1;
 	}
 	if (S_ISLNK(st->st_mode)) {
-		archive_warn(a, rel, 1, 1, "symbolic link, skipped", 1);
+		scan_warn(s, rel, 1, 1, "symbolic link, skipped", 1);
 		return -1;
 	}
 	if (!S_ISREG(st->st_mode)) {
-		archive_warn(a, rel, 1, 1, "not a regular file, skipped", 1);
+		scan_warn(s, rel, 1, 1, "not a regular file, skipped", 1);
 		return -1;
 	}
 	return 0;
@@ -213,39 +227,39 @@ let_age(int fd, struct stat *st)
  * is let age first (let_age()).
  */
 static int
-read_file(struct archive *a, int dirfd, const char *name, const char *rel,
-    struct stat *st, char **srcp, size_t *lenp)
+read_file(struct archive_scan *s, int dirfd, const char *name,
+    const char *rel, struct stat *st, char **srcp, size_t *lenp)
 {
 	struct stat	 after;
 	char		*src, why[160];
-	size_t		 len, got, max = archive_state(a)->max_file;
+	size_t		 len, got, max = s->max_file;
 	ssize_t		 n;
 	int		 fd, tries;
 
 	if ((fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC)) == -1) {
 		snprintf(why, sizeof(why), "%s, skipped", strerror(errno));
-		archive_warn(a, rel, 1, 1, why, 1);
+		scan_warn(s, rel, 1, 1, why, 1);
 		return -1;
 	}
 	/* It may have been swapped for something else since fstatat. */
 	if (fstat(fd, st) == -1 || !S_ISREG(st->st_mode)) {
 		close(fd);
-		archive_warn(a, rel, 1, 1, "not a regular file, skipped", 1);
+		scan_warn(s, rel, 1, 1, "not a regular file, skipped", 1);
 		return -1;
 	}
-	if (record_not_owned(a, rel, st)) {
+	if (not_owned(s, rel, st)) {
 		close(fd);
 		return -1;
 	}
-	if (archive_watched(a))
+	if (s->held != NULL)
 		let_age(fd, st);
 	for (tries = 1;; tries++) {
 		if ((unsigned long long)st->st_size > max) {
 			close(fd);
 			snprintf(why, sizeof(why), "larger than max_post_size "
 			    "(%zu KiB), skipped", max >> 10);
-			archive_warn(a, rel, 1, 1, why, 1);
+			scan_warn(s, rel, 1, 1, why, 1);
 			return -1;
 		}
 		len = (size_t)st->st_size;
@@ -261,7 +275,7 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 				    strerror(errno));
 				close(fd);
 				free(src);
-				archive_warn(a, rel, 1, 1, why, 1);
+				scan_warn(s, rel, 1, 1, why, 1);
 				return -1;
 			}
 			if (n == 0)
@@ -270,7 +284,7 @@ read_file(struct archive *a, int dirfd, const char *name, const char *rel,
 		if (fstat(fd, &after) == -1 || !S_ISREG(after.st_mode)) {
 			close(fd);
 			free(src);
-			archive_warn(a, rel, 1, 1, "cannot stat it again, "
+			scan_warn(s, rel, 1, 1, "cannot stat it again, "
 			    "skipped", 1);
 			return -1;
 		}
@@ -414,6 +428,12 @@ record_unref(struct archive_file *f)
 	free(f);
 }
 
+bool
+archive_file_links_new(struct archive_file *f, unsigned long long hash)
+{
+	return atomic_exchange(&f->links_logged, hash) != hash;
+}
+
 /* What a post borrows from its file record (see struct archive_file). */
 static void
 post_file_keys(struct archive_file *f)
@@ -422,7 +442,7 @@ post_file_keys(struct archive_file *f)
 	char		 stem[NAME_MAX + 1];
 	size_t		 i;
 
-	slug_post_stem(f->rel + strlen("posts/"), stem, sizeof(stem));
+	slug_post_stem(f->rel + sizeof(CAPFILE_POSTS), stem, sizeof(stem));
 	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
 		f->base = xstrdup(stem + 11);
 	else
@@ -433,55 +453,44 @@ post_file_keys(struct archive_file *f)
 }
 
 #define BUNDLE_MAX_FILES	1024	/* of a bundle, shown to its shortcodes */
-#define BUNDLE_MAX_DEPTH	4	/* folders below a bundle's */
+/* Entries of a bundle's folders read for them, at most. */
+#define BUNDLE_MAX_ENTRIES	(4 * BUNDLE_MAX_FILES)
+
+/* What bundle_list() gathers. */
+struct bundle_list {
+	const struct archive_scan *s;	/* the rules */
+	char		**names;	/* "img/a.png"; owned */
+	size_t		 n;
+};
 
 /*
- * The files of the bundle folder open at fd, below prefix ("" or
- * "img/"), into *names as template_files wants them: regular files, no
- * symbolic link, no name starting with '.', as archive_bundle_open()
- * serves them; the index left out (it is the post).
+ * A file of the bundle's folder, as the server would serve it
+ * (archive_bundle_open(), content/files.c): a resource of the folder
+ * (core/capfile.h: never its post), a regular file, refused by none of
+ * files.c's rules (a second hard link, in a user capsule another's).
  */
-static void
-bundle_list(int fd, const char *prefix, int depth, char ***names, size_t *n)
+static enum dirwalk_answer
+bundle_entry(void *arg, struct dirwalk_entry *e)
 {
-	DIR		*d;
-	struct dirent	*e;
-	struct stat	 st;
-	char		*rel;
-	int		 sub, dfd;
+	struct bundle_list	*l = arg;
+	const struct stat	*st;
+	enum capfile_kind	 k;
 
-	if ((dfd = dup(fd)) == -1)
-		return;
-	if ((d = fdopendir(dfd)) == NULL) {
-		close(dfd);
-		return;
-	}
-	rewinddir(d);		/* the offset is fd's too: it may be read twice */
-	while (*n < BUNDLE_MAX_FILES && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.' || (*prefix == '\0' &&
-		    (strcmp(e->d_name, "index.md") == 0 ||
-		    strcmp(e->d_name, "index.gmi") == 0)) ||
-		    fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1)
-			continue;
-		rel = xasprintf("%s%s", prefix, e->d_name);
-		if (S_ISREG(st.st_mode)) {
-			if (*n % 32 == 0)
-				*names = xreallocarray(*names, *n + 32,
-				    sizeof(**names));
-			(*names)[(*n)++] = rel;
-			continue;
-		}
-		if (S_ISDIR(st.st_mode) && depth < BUNDLE_MAX_DEPTH &&
-		    (sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY |
-		    O_NOFOLLOW | O_CLOEXEC)) != -1) {
-			free(rel);
-			rel = xasprintf("%s%s/", prefix, e->d_name);
-			bundle_list(sub, rel, depth + 1, names, n);
-			close(sub);
-		}
-		free(rel);
-	}
-	closedir(d);
+	if (e->event != DIRWALK_ENTRY)
+		return DIRWALK_NEXT;
+	k = capfile_entry(e->depth == 1 ? CAPFILE_BUNDLE_DIR :
+	    CAPFILE_FILES_DIR, e->name, e->type == DIRWALK_DIR, NULL);
+	if (k == CAPFILE_FILES_DIR && e->type == DIRWALK_DIR)
+		return DIRWALK_ENTER;
+	if (k != CAPFILE_RESOURCE || e->type != DIRWALK_FILE ||
+	    (st = dirwalk_stat(e)) == NULL || !S_ISREG(st->st_mode) ||
+	    files_refused(st, l->s->hardlinks, l->s->owned, l->s->owner) != 0)
+		return DIRWALK_NEXT;
+	if (l->n % 32 == 0)
+		l->names = xreallocarray(l->names, l->n + 32,
+		    sizeof(*l->names));
+	l->names[l->n++] = xstrdup(e->path);
+	return l->n < BUNDLE_MAX_FILES ? DIRWALK_NEXT : DIRWALK_STOP;
 }
 
 static int
@@ -507,15 +516,29 @@ list_hash(char *const *names, size_t n)
 	return h;
 }
 
-/* The bundle folder open at fd: its sorted file list, and its hash. */
+/*
+ * The bundle folder open at fd, by s's rules: its file list, sorted,
+ * and its hash.
+ */
 static uint64_t
-bundle_files(int fd, char ***names, size_t *n)
+bundle_files(const struct archive_scan *s, int fd, char ***names,
+    size_t *n)
 {
-	*names = NULL;
-	*n = 0;
-	bundle_list(fd, "", 0, names, n);
-	qsort(*names, *n, sizeof(**names), cmp_str);
-	return list_hash(*names, *n);
+	struct bundle_list	 l = { s, NULL, 0 };
+	struct dirwalk		 w = {
+		.max_depth = CAPFILE_BUNDLE_DEPTH,
+		.max_entries = BUNDLE_MAX_ENTRIES,
+		.sorted = true,
+		.fn = bundle_entry,
+		.arg = &l,
+	};
+
+	(void)dirwalk_run(&w, fd, "", NULL);
+	if (l.n > 1)
+		qsort(l.names, l.n, sizeof(*l.names), cmp_str);
+	*names = l.names;
+	*n = l.n;
+	return list_hash(l.names, l.n);
 }
 
 static void
@@ -529,15 +552,18 @@ names_free(char **names, size_t n)
 }
 
 size_t
-archive_bundle_names(const char *dir, char ***names)
+archive_bundle_names(const char *dir, bool hardlinks, char ***names)
 {
-	size_t	 n = 0;
-	int	 fd;
+	struct archive_scan	 s;
+	size_t			 n = 0;
+	int			 fd;
 
 	*names = NULL;
 	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return 0;
-	(void)bundle_files(fd, names, &n);
+	memset(&s, 0, sizeof(s));
+	s.hardlinks = hardlinks;
+	(void)bundle_files(&s, fd, names, &n);
 	close(fd);
 	return n;
 }
@@ -554,7 +580,8 @@ archive_bundle_names_free(char **names, size_t n)
  * readdir of the folder per snapshot, for such indexes only.
  */
 static int
-same_bundle(const struct archive_file *old, int dirfd)
+same_bundle(const struct archive_scan *s, const struct archive_file *old,
+    int dirfd)
 {
 	char	**names;
 	size_t	  n;
@@ -562,7 +589,7 @@ same_bundle(const struct archive_file *old, int dirfd)
 
 	if (!old->bundled)
 		return 1;
-	h = bundle_files(dirfd, &names, &n);
+	h = bundle_files(s, dirfd, &names, &n);
 	names_free(names, n);
 	return h == old->bundle_hash;
 }
@@ -576,22 +603,22 @@ same_bundle(const struct archive_file *old, int dirfd)
  * folder's files listed for the shortcodes that name them.
  */
 static void
-read_templates(struct archive_file *f, int dirfd)
+read_templates(const struct archive_scan *s, struct archive_file *f,
+    int dirfd)
 {
 	struct template_result	 r;
 	struct template_files	 tf = { NULL, 0 };
 	char			*src, **names = NULL;
-	const char		*slash = strrchr(f->rel, '/');
 	size_t			 off = f->m.body_off, n = 0;
 	int			 bundle;
 
 	if (!template_present(f->src + off, f->len - off))
 		return;
-	bundle = strncmp(f->rel, "posts/", 6) == 0 && slash != NULL &&
-	    slash > f->rel + 5 && strcmp(slash + 1, "index.md") == 0;
+	bundle = posts_file(f->rel) && capfile_bundle_path(f->rel +
+	    sizeof(CAPFILE_POSTS)) && capfile_markdown(f->rel);
 	if (bundle) {
 		f->bundled = true;
-		f->bundle_hash = bundle_files(dirfd, &names, &n);
+		f->bundle_hash = bundle_files(s, dirfd, &names, &n);
 		tf.names = (const char *const *)names;
 		tf.n = n;
 	}
@@ -613,7 +640,7 @@ read_templates(struct archive_file *f, int dirfd)
 
 /* What read_templates() did, as "posts/x.md:LINE:COL: template: ...". */
 static void
-log_templates(struct archive *a, const struct archive_file *f)
+log_templates(struct archive_scan *s, const struct archive_file *f)
 {
 	const struct template_note	*n;
 	char				 why[160];
@@ -624,12 +651,12 @@ log_templates(struct archive *a, const struct archive_file *f)
 		if (n->what == TEMPLATE_UNRESOLVED) {
 			snprintf(why, sizeof(why), "template: %s names no "
 			    "file of the page bundle", n->text);
-			archive_warn(a, f->rel, f->m.body_line + n->line - 1,
+			scan_warn(s, f->rel, f->m.body_line + n->line - 1,
 			    n->col, why, 0);
 		} else if (n->what == TEMPLATE_REMOVED) {
 			snprintf(why, sizeof(why), "template: removed %s",
 			    n->text);
-			archive_warn(a, f->rel, f->m.body_line + n->line - 1,
+			scan_warn(s, f->rel, f->m.body_line + n->line - 1,
 			    n->col, why, 0);
 		} else
 			log_info("%s:%u:%u: template: approximated %s",
@@ -639,13 +666,13 @@ log_templates(struct archive *a, const struct archive_file *f)
 	if (f->ntmore > 0) {
 		snprintf(why, sizeof(why), "template: %zu more constructs "
 		    "removed or read approximately", f->ntmore);
-		archive_warn(a, f->rel, 1, 1, why, 0);
+		scan_warn(s, f->rel, 1, 1, why, 0);
 	}
 }
 
 /* A record of src[0..len) (taken over), read as st said. */
 static struct archive_file *
-file_new(const struct archive_state *ap, int dirfd, const char *rel,
+file_new(const struct archive_scan *s, int dirfd, const char *rel,
     const struct stat *st, char *src, size_t len)
 {
 	struct archive_file	*f;
@@ -663,7 +690,7 @@ file_new(const struct archive_state *ap, int dirfd, const char *rel,
 	newest = archive_ns(&st->st_mtim);
 	if (archive_ns(&st->st_ctim) > newest)
 		newest = archive_ns(&st->st_ctim);
-	f->trusted = newest < ap->t_scan - ARCHIVE_RACY_NS;
+	f->trusted = newest < s->t_scan - ARCHIVE_RACY_NS;
 	if (frontmatter_parse(src, len, &f->m, &f->fe) == -1) {
 		f->bad = true;
 		memset(&f->m, 0, sizeof(f->m));
@@ -672,18 +699,18 @@ file_new(const struct archive_state *ap, int dirfd, const char *rel,
 	}
 	f->src = src;
 	f->len = len;
-	f->gemtext = strncmp(rel, "posts/", 6) == 0 && archive_gmi_name(rel);
+	f->gemtext = posts_file(rel) && capfile_gemtext(rel);
 	if (!f->gemtext)		/* Hugo's templates are Markdown's */
-		read_templates(f, dirfd);
+		read_templates(s, f, dirfd);
 	len = f->len;
 	body = f->src + f->m.body_off;
 	body_heading_links(f);
 	f->words = count_words(body, len - f->m.body_off);
-	if (f->m.summary == NULL && strncmp(rel, "posts/", 6) == 0)
+	if (f->m.summary == NULL && posts_file(rel))
 		f->summary = f->gemtext ? render_gemtext_summary(body,
 		    len - f->m.body_off, SUMMARY_MAX) : render_summary(body,
 		    len - f->m.body_off, SUMMARY_MAX);
-	if (strncmp(rel, "posts/", 6) == 0)
+	if (posts_file(rel))
 		post_file_keys(f);
 	return f;
 }
@@ -694,9 +721,9 @@ file_new(const struct archive_state *ap, int dirfd, const char *rel,
  * reference to it, or NULL (a new file, left out until it is whole).
  */
 static struct archive_file *
-keep_old(struct archive *a, struct archive_file *old, const char *rel)
+keep_old(struct archive_scan *s, struct archive_file *old, const char *rel)
 {
-	a->nheld++;
+	s->nheld++;
 	if (old == NULL) {
 		log_debug("%s: being written: left out until it is whole",
 		    rel);
@@ -711,65 +738,63 @@ keep_old(struct archive *a, struct archive_file *old, const char *rel)
  * name beneath dirfd (rel in messages) as a file record: the previous
  * snapshot's when the file is unchanged, or still being written, else
  * read and parsed now.  NULL when it is skipped (warned), or new and
- * not yet whole.  The record is borrowed: a's file list holds it, even
+ * not yet whole.  The record is borrowed: s's file list holds it, even
  * a broken one, so an unchanged broken file is not parsed again (its
  * warning is repeated: every snapshot logs its own).
  */
 struct archive_file *
-record_get(struct archive *a, int dirfd, const char *name, const char *rel,
-    int quiet_enoent)
+record_get(struct archive_scan *s, int dirfd, const char *name,
+    const char *rel, int quiet_enoent)
 {
-	struct archive_state	*ap = archive_state(a);
 	struct archive_file	*f = NULL, *old = NULL;
 	struct stat		 st;
 	char			*src, why[160];
 	size_t			 len = 0, i;
 	int			 held, rv;
 
-	if (stat_file(a, dirfd, name, rel, quiet_enoent, &st) == -1 ||
-	    record_not_owned(a, rel, &st))
+	if (stat_file(s, dirfd, name, rel, quiet_enoent, &st) == -1 ||
+	    not_owned(s, rel, &st))
 		return NULL;
-	if (ap->full) {
-		a->nskipped++;		/* warned once, below */
+	if (s->full) {
+		s->nquiet++;		/* warned once, below */
 		return NULL;
 	}
-	if (ap->prev != NULL)
-		old = index_get(&archive_state(ap->prev)->file_rel, rel);
+	if (s->prev != NULL)
+		old = index_get(s->prev, rel);
 	/* Half-written: what it was counts, not what it is for now. */
-	if ((held = archive_held(a, rel, ARCHIVE_ASK_BEFORE))) {
+	if ((held = scan_held(s, rel, ARCHIVE_ASK_BEFORE))) {
 		if (old == NULL)
-			return keep_old(a, NULL, rel);
+			return keep_old(s, NULL, rel);
 		st.st_size = old->size;
 	}
 	/* The size checks come first: a reused file counts all the same. */
-	if ((unsigned long long)st.st_size > ap->max_file) {
+	if ((unsigned long long)st.st_size > s->max_file) {
 		snprintf(why, sizeof(why), "larger than max_post_size (%zu "
-		    "KiB), skipped", ap->max_file >> 10);
-		archive_warn(a, rel, 1, 1, why, 1);
+		    "KiB), skipped", s->max_file >> 10);
+		scan_warn(s, rel, 1, 1, why, 1);
 		return NULL;
 	}
-	if ((size_t)st.st_size > ap->max_total - ap->total) {
+	if ((size_t)st.st_size > s->max_total - s->total) {
 		snprintf(why, sizeof(why), "max_archive_size (%zu MiB) "
 		    "reached: this file and every one after it skipped",
-		    ap->max_total >> 20);
-		archive_warn(a, rel, 1, 1, why, 1);
-		ap->full = 1;
+		    s->max_total >> 20);
+		scan_warn(s, rel, 1, 1, why, 1);
+		s->full = 1;
 		return NULL;
 	}
-	ap->total += (size_t)st.st_size;
+	s->total += (size_t)st.st_size;
 	if (held)
-		f = keep_old(a, old, rel);
+		f = keep_old(s, old, rel);
 	else if (old != NULL && old->trusted && same_stat(old, &st) &&
-	    same_bundle(old, dirfd)) {
+	    same_bundle(s, old, dirfd)) {
 		atomic_fetch_add(&old->refs, 1);
 		f = old;
-		a->nreused++;
-	} else if ((rv = read_file(a, dirfd, name, rel, &st, &src,
+		s->nreused++;
+	} else if ((rv = read_file(s, dirfd, name, rel, &st, &src,
 	    &len)) == -1)
 		return NULL;
-	else if (rv == 1 || len == 0 || (archive_watched(a) &&
-	    archive_held(a, rel, recent_left_ms(&st) > 0 ?
-	    ARCHIVE_ASK_RECENT : ARCHIVE_ASK_READ))) {
+	else if (rv == 1 || len == 0 || scan_held(s, rel,
+	    recent_left_ms(&st) > 0 ? ARCHIVE_ASK_RECENT : ARCHIVE_ASK_READ)) {
 		/*
 		 * Changed while read, or a writer began meanwhile (or may
 		 * have: its event not yet seen); or empty.
@@ -782,29 +807,29 @@ record_get(struct archive *a, int dirfd, const char *name, const char *rel,
 		 */
 		if (rv == 0)
 			free(src);
-		if ((f = keep_old(a, old, rel)) == NULL)
+		if ((f = keep_old(s, old, rel)) == NULL)
 			return NULL;
 	} else {
-		f = file_new(ap, dirfd, rel, &st, src, len);
-		a->nread++;
+		f = file_new(s, dirfd, rel, &st, src, len);
+		s->nread++;
 	}
-	if (ap->nfiles % 64 == 0)
-		ap->files = xreallocarray(ap->files, ap->nfiles + 64,
-		    sizeof(*ap->files));
-	ap->files[ap->nfiles++] = f;
+	if (s->nfiles % 64 == 0)
+		s->files = xreallocarray(s->files, s->nfiles + 64,
+		    sizeof(*s->files));
+	s->files[s->nfiles++] = f;
 	if (f->bad) {
-		archive_warn(a, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
+		scan_warn(s, rel, f->fe.line, f->fe.col, f->fe.msg, 1);
 		return NULL;
 	}
 	for (i = 0; i < f->m.nwarns; i++)
-		archive_warn(a, rel, f->m.warns[i].line, f->m.warns[i].col,
+		scan_warn(s, rel, f->m.warns[i].line, f->m.warns[i].col,
 		    f->m.warns[i].msg, 0);
 	if (f->m.nwarns_lost > 0) {
 		snprintf(why, sizeof(why), "%u more front matter warning%s "
 		    "not shown (at most %d a file)", f->m.nwarns_lost,
 		    f->m.nwarns_lost == 1 ? "" : "s", FM_WARN_MAX);
-		archive_warn(a, rel, 1, 1, why, 0);
+		scan_warn(s, rel, 1, 1, why, 0);
 	}
-	log_templates(a, f);
+	log_templates(s, f);
 	return f;
 }

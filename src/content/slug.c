@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content/archive.h"
-#include "content/archive_int.h"
+#include "content/slug.h"
 #include "core/buf.h"
+#include "core/capfile.h"
 #include "core/date.h"
 #include "core/fold.h"
 #include "core/utf8.h"
@@ -208,34 +208,13 @@ slug_tag_key(const char *name)
 int
 archive_md_name(const char *name)
 {
-	size_t	 len = strlen(name);
-
-	return len > 3 && strcmp(name + len - 3, ".md") == 0;
+	return capfile_markdown(name);
 }
 
 int
 archive_gmi_name(const char *name)
 {
-	size_t	 len = strlen(name);
-
-	return len > 4 && strcmp(name + len - 4, ".gmi") == 0;
-}
-
-/* The length of a post file's extension: ".gmi" or ".md". */
-static size_t
-ext_len(const char *name)
-{
-	return archive_gmi_name(name) ? 4 : 3;
-}
-
-
-int
-slug_post_bundle(const char *name)
-{
-	const char	*slash = strrchr(name, '/');
-
-	return slash != NULL && (strcmp(slash + 1, "index.md") == 0 ||
-	    strcmp(slash + 1, "index.gmi") == 0);
+	return capfile_gemtext(name);
 }
 
 /*
@@ -247,12 +226,15 @@ slug_post_bundle(const char *name)
 void
 slug_post_stem(const char *name, char *stem, size_t size)
 {
-	const char	*end, *start;
+	const char	*end, *start, *dot;
 
-	if (slug_post_bundle(name))
+	if (capfile_bundle_path(name))
 		end = strrchr(name, '/');
+	else if ((dot = strrchr(name, '.')) != NULL &&
+	    (capfile_markdown(name) || capfile_gemtext(name)))
+		end = dot;
 	else
-		end = name + strlen(name) - ext_len(name);
+		end = name + strlen(name);
 	for (start = end; start > name && start[-1] != '/'; start--)
 		;
 	snprintf(stem, size, "%.*s", (int)(end - start), start);

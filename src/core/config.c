@@ -32,6 +32,7 @@
 #include <yaml.h>
 
 #include "core/buf.h"
+#include "core/capfile.h"
 #include "core/config.h"
 #include "core/config_apps.h"
 #include "core/config_types.h"
@@ -1130,7 +1131,7 @@ static int
 parse_root(struct loader *l, const struct field *f, yaml_event_t *ev)
 {
 	static const char *const sources[] = {
-		"posts", "pages", "series", "templates"
+		CAPFILE_POSTS, CAPFILE_PAGES, CAPFILE_SERIES, "templates"
 	};
 	char	*dir;
 	size_t	 i;

@@ -2,6 +2,8 @@
  * html_int.h -- what the files of the HTML tree builder share: html.c
  * (the builder), html_elem.c (what each element is) and html_text.c
  * (HTML cmark left as text).  Not for other modules, which use html.h.
+ *
+ * Included only by: html.c, html_elem.c, html_text.c
  */
 #ifndef CAPSULED_HTML_INT_H
 #define CAPSULED_HTML_INT_H

@@ -6,13 +6,15 @@
  * truncate-and-write, write-a-temp-file-and-rename, two same-size edits
  * in a row, a tag and a series renamed, a post moved into and out of
  * draft, deleted, a gemtext post and a page bundle (its folder, its
- * index, an image beside it), series/ and pages/ made after start,
+ * index, an image beside it), a file beside the posts of posts/,
+ * series/ and pages/ made after start,
  * posts/ replaced by a new directory, files under files/ (kept in
  * memory once served: file_cache_max) edited in place, by rename and
  * deep in a directory made after start, and a file over the limit
  * streamed whole.  Each change must show on every
- * page that lists it within a bounded time; editor droppings (.swp, ~,
- * .txt) must not cause a rebuild, and a burst of saves must cause few.
+ * page that lists it within a bounded time; editor droppings (.swp)
+ * and files no capsule reads or serves must not cause a rebuild, and
+ * a burst of saves must cause few.
  * Then SIGHUP: a broken configuration is refused with its file:line:col
  * and the old one keeps serving; a good one applies (title, cache
  * limit), a port change is refused as needing a restart.  Prints the
@@ -208,6 +210,22 @@ test_shapes(void)
 	    "# Gemtext Edited\nIn gemtext.\n");
 	expect_soon("edited .gmi post", "/posts/gem", 20, "Gemtext Edited",
 	    1);
+	/*
+	 * A file beside the posts of posts/ is served as one of a
+	 * single-file post's, and kept in memory as a bundle's is: as
+	 * live.
+	 */
+	test_put(capsule, "posts/beside.txt", "BESIDE ONE");
+	expect_soon("a file beside posts", "/posts/steady/beside.txt", 20,
+	    "BESIDE ONE", 1);
+	expect_soon("kept", "/posts/steady/beside.txt", 20, "BESIDE ONE", 1);
+	test_put(capsule, "posts/beside.txt", "BESIDE TWO");
+	expect_soon("a kept file beside posts edited",
+	    "/posts/steady/beside.txt", 20, "BESIDE TWO", 1);
+	in_capsule(path, sizeof(path), "posts/beside.txt");
+	OK(unlink(path) == 0, "rm the file beside posts");
+	expect_soon("a file beside posts removed", "/posts/steady/beside.txt",
+	    51, NULL, 1);
 	in_capsule(path, sizeof(path), "posts/2025-06-06-trip");
 	OK(mkdir(path, 0755) == 0, "mkdir a bundle");
 	test_put(capsule, "posts/2025-06-06-trip/index.md",
@@ -367,12 +385,16 @@ test_quiet(void)
 	int	 before, after, i;
 	char	 rel[64], path[1024];
 
-	/* Editor droppings and other files: no rebuild. */
+	/*
+	 * Editor droppings and files no capsule reads or serves: no
+	 * rebuild.  (A file beside posts in posts/, a backup "x.md~" as
+	 * much as "notes.txt", is served, and kept: test_shapes().)
+	 */
 	e2e_sleep_ms(300);
 	before = log_count("info: content:");
 	test_put(capsule, "posts/.steady.md.swp", "swap");
-	test_put(capsule, "posts/2024-01-02-steady.md~", "backup");
-	test_put(capsule, "posts/notes.txt", "notes");
+	test_put(capsule, "index.md~", "backup");
+	test_put(capsule, "notes.txt", "notes");
 	test_put(capsule, "4913", "vim's probe");
 	e2e_sleep_ms(300);
 	after = log_count("info: content:");

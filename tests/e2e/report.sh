@@ -80,4 +80,38 @@ printf 'hostname: [\n' >"$tmp/bad.yaml"
 "$bin" -c "$tmp/bad.yaml" --check >/dev/null 2>&1
 check "a configuration that does not load: exits 2" [ $? -eq 2 ]
 
+# "ignored" is what the archive does not read, by the archive's own
+# rule and walk: a folder of posts/ that holds posts is read, and what
+# it holds besides them is listed; a folder with no post beneath, once.
+mkdir -p "$tmp/tree/posts/2019/03" "$tmp/tree/posts/empty/deeper" \
+    "$tmp/tree/posts/2020-01-01-b" "$tmp/tree/pages/old"
+printf -- '---\ntitle: X\n---\nx\n' >"$tmp/tree/posts/2019/03/2019-03-01-x.md"
+printf 'n\n' >"$tmp/tree/posts/2019/notes.txt"
+printf 'p\n' >"$tmp/tree/posts/empty/deeper/a.png"
+printf -- '---\ntitle: B\n---\nb\n' >"$tmp/tree/posts/2020-01-01-b/index.md"
+printf 'p\n' >"$tmp/tree/posts/2020-01-01-b/a.png"
+printf -- '---\ntitle: S\n---\n' >"$tmp/tree/posts/_index.md"
+printf -- '---\ntitle: A\n---\na\n' >"$tmp/tree/pages/about.md"
+printf 'a\n' >"$tmp/tree/pages/about.gmi"
+printf 'hostname: localhost\ncapsule: %s/tree\ncerts: %s/certs\n' \
+    "$tmp" "$tmp" >"$tmp/tree.yaml"
+"$bin" -c "$tmp/tree.yaml" --check >"$tmp/out4" 2>/dev/null
+check "a folder holding posts is no ignored folder" sh -c \
+    "! grep -q 'posts/2019: ' '$tmp/out4'"
+check "what it holds besides them is" grep -qxF \
+    "          posts/2019/notes.txt: not .md or .gmi: no post" "$tmp/out4"
+check "a folder with no post beneath, once" grep -qxF \
+    "          posts/empty: a folder without index.md or index.gmi: no post" \
+    "$tmp/out4"
+check "not what is in it" sh -c "! grep -q 'posts/empty/' '$tmp/out4'"
+check "a bundle's files are its own" sh -c \
+    "! grep -q '2020-01-01-b' '$tmp/out4'"
+check "a section's page is not read" grep -qxF \
+    "          posts/_index.md: a section's page, not a post" "$tmp/out4"
+check "pages/: a folder, and not .md" sh -c "grep -qxF \
+    '          pages/old: a folder: only the files of this folder are read' \
+    '$tmp/out4' && grep -qxF '          pages/about.gmi: not .md: not read' \
+    '$tmp/out4'"
+check "the count" grep -qxF "ignored:  5" "$tmp/out4"
+
 summary

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -124,9 +125,73 @@ test_reload(void)
 	archive_unref(a3);
 }
 
+/*
+ * A bundle's shortcodes are shown the files the server would serve of
+ * its folder, no more (content/files.c): not a second hard link to a
+ * file, unless files_hardlinks; in a user capsule, not a file group or
+ * others may write.  Otherwise a gallery links what answers 51.
+ */
+static void
+test_served_only(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	struct post	*p;
+	char		 dir[128], from[256], to[256], **names;
+	size_t		 n;
+
+	snprintf(dir, sizeof(dir), "%s/served", top);
+	test_put(dir, "posts/2024-08-01-album/index.md", "# Album\n\n"
+	    "{{< gallery match=\"img/*\" >}}\n");
+	test_put(dir, "posts/2024-08-01-album/img/a.png", "PNG");
+	test_put(dir, "elsewhere.png", "PNG");
+	snprintf(from, sizeof(from), "%s/elsewhere.png", dir);
+	snprintf(to, sizeof(to), "%s/posts/2024-08-01-album/img/linked.png",
+	    dir);
+	if (link(from, to) == -1) {
+		perror(to);
+		exit(2);
+	}
+	config_at(&c, dir);
+	a = archive_load(&c);
+	p = a != NULL ? archive_post(a, "album") : NULL;
+	OK(p != NULL && strstr(p->src, "img/a.png") != NULL &&
+	    strstr(p->src, "img/linked.png") == NULL,
+	    "a second hard link is not offered: %s", p ? p->src : "");
+	archive_unref(a);
+	c.files_hardlinks = 1;
+	a = archive_load(&c);
+	p = a != NULL ? archive_post(a, "album") : NULL;
+	OK(p != NULL && strstr(p->src, "img/linked.png") != NULL,
+	    "with files_hardlinks it is");
+	archive_unref(a);
+
+	snprintf(to, sizeof(to), "%s/posts/2024-08-01-album", dir);
+	n = archive_bundle_names(to, false, &names);
+	OK(n == 1 && strcmp(names[0], "img/a.png") == 0,
+	    "--render's list by the same rule: %zu", n);
+	archive_bundle_names_free(names, n);
+
+	/* A user capsule: a file others may write is not served. */
+	snprintf(to, sizeof(to), "%s/posts/2024-08-01-album/img/w.png", dir);
+	test_write_mode(to, 0666, "PNG", 3);
+	if (chmod(to, 0666) == -1)
+		perror(to);
+	c.files_hardlinks = 1;
+	c.owned = 1;
+	c.owner_uid = getuid();
+	a = archive_load(&c);
+	p = a != NULL ? archive_post(a, "album") : NULL;
+	OK(p != NULL && strstr(p->src, "img/a.png") != NULL &&
+	    strstr(p->src, "img/w.png") == NULL,
+	    "a user capsule: a file not the owner's alone is not offered");
+	archive_unref(a);
+}
+
 static const struct harness_test tests[] = {
 	NAMED("bundle"),
 	NAMED("reload"),
+	TEST(test_served_only),
 };
 
 int
@@ -204,6 +269,7 @@ main(int argc, char **argv)
 	    "a bundle's file by its path is found; not under another post");
 	archive_unref(a);
 	RUN("reload", test_reload());
+	harness_run();
 	test_rm_tree(top);
 	return harness_done();
 }

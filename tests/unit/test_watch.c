@@ -321,17 +321,32 @@ test_watch(void)
 	close(fd);
 	run_for(60);
 
-	/* Editor droppings: nothing. */
+	/*
+	 * Editor droppings, and what no capsule reads or serves: nothing.
+	 * (A file beside posts in posts/ is served, from memory: below.)
+	 */
 	before = ncalls;
 	fd = open_in("posts/.x.md.swp");
 	piece(fd, "swap");
 	close(fd);
-	fd = open_in("posts/notes.txt");
+	fd = open_in("notes.txt");
 	piece(fd, "notes");
 	close(fd);
 	run_for(100);
 	INT_EQ(ncalls, before, "no rebuild for other files");
 	INT_EQ(watch_held(w, "posts/.x.md.swp", ARCHIVE_ASK_BEFORE), 0, "swap files not held");
+
+	/*
+	 * A file beside the posts of posts/ is one a single-file post
+	 * serves (content/files.c), kept in memory like a bundle's: its
+	 * change makes the site that keeps it be replaced.
+	 */
+	before = ncalls;
+	fd = open_in("posts/notes.txt");
+	piece(fd, "notes");
+	close(fd);
+	run_for(100);
+	INT_EQ(ncalls, before + 1, "a file beside posts: one rebuild");
 
 	/* A .gmi post counts; a page bundle's folder is watched too. */
 	before = ncalls;

@@ -1,0 +1,154 @@
+/*
+ * test_capfile.c -- what a file of a capsule is (core/capfile.c): the
+ * kind of each name in each kind of folder, why what is not read is
+ * not, names with control characters, and page bundles told by what
+ * their folder holds.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/capfile.h"
+#include "files.h"
+#include "harness.h"
+
+static void
+is(enum capfile_kind in, const char *name, bool dir, enum capfile_kind want,
+    const char *why)
+{
+	const char		*got_why;
+	enum capfile_kind	 got = capfile_entry(in, name, dir, &got_why);
+
+	OK(got == want, "%s in %d: kind %d, want %d", name, (int)in,
+	    (int)got, (int)want);
+	STR_EQ(got_why, why, name);
+}
+
+static void
+test_top(void)
+{
+	is(CAPFILE_TOP_DIR, "index.md", false, CAPFILE_INDEX, NULL);
+	is(CAPFILE_TOP_DIR, "posts", true, CAPFILE_POSTS_DIR, NULL);
+	is(CAPFILE_TOP_DIR, "pages", true, CAPFILE_PAGES_DIR, NULL);
+	is(CAPFILE_TOP_DIR, "series", true, CAPFILE_SERIES_DIR, NULL);
+	is(CAPFILE_TOP_DIR, "files", true, CAPFILE_FILES_DIR, NULL);
+	is(CAPFILE_TOP_DIR, "x.md", false, CAPFILE_IGNORED,
+	    "not a file of a capsule");
+	is(CAPFILE_TOP_DIR, "templates", true, CAPFILE_IGNORED,
+	    "not a folder of a capsule");
+	is(CAPFILE_TOP_DIR, ".git", true, CAPFILE_IGNORED, "a hidden name");
+	is(CAPFILE_TOP_DIR, "in\x01" "dex.md", false, CAPFILE_IGNORED,
+	    "not a file of a capsule");
+}
+
+static void
+test_posts(void)
+{
+	is(CAPFILE_POSTS_DIR, "2024-01-01-x.md", false, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "x.gmi", false, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "x.md", true, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "index.md", false, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "_index.md", false, CAPFILE_SECTION,
+	    "a section's page, not a post");
+	is(CAPFILE_POSTS_DIR, "_index.gmi", false, CAPFILE_SECTION,
+	    "a section's page, not a post");
+	is(CAPFILE_POSTS_DIR, "2019", true, CAPFILE_POSTS_DIR, NULL);
+	is(CAPFILE_POSTS_DIR, "notes.txt", false, CAPFILE_RESOURCE,
+	    "not .md or .gmi: no post");
+	is(CAPFILE_POSTS_DIR, ".md", false, CAPFILE_IGNORED, "a hidden name");
+	is(CAPFILE_POSTS_DIR, "a\x01" "b.md", false, CAPFILE_BADNAME,
+	    "a file name with control characters");
+	is(CAPFILE_POSTS_DIR, "a\x7F" "b", true, CAPFILE_BADNAME,
+	    "a file name with control characters");
+	is(CAPFILE_POSTS_DIR, "a\x01" "b.png", false, CAPFILE_RESOURCE,
+	    "not .md or .gmi: no post");
+
+	is(CAPFILE_BUNDLE_DIR, "index.md", false, CAPFILE_BUNDLE, NULL);
+	is(CAPFILE_BUNDLE_DIR, "index.gmi", false, CAPFILE_BUNDLE, NULL);
+	is(CAPFILE_BUNDLE_DIR, "notes.md", false, CAPFILE_RESOURCE,
+	    "a file of its page bundle");
+	is(CAPFILE_BUNDLE_DIR, "img", true, CAPFILE_FILES_DIR, NULL);
+	is(CAPFILE_FILES_DIR, "index.md", false, CAPFILE_RESOURCE,
+	    "a file served as it is");
+	is(CAPFILE_FILES_DIR, "sub", true, CAPFILE_FILES_DIR, NULL);
+
+	OK(capfile_bundle_path("x/index.md") &&
+	    capfile_bundle_path("2020/01/x/index.gmi") &&
+	    !capfile_bundle_path("index.md") &&
+	    !capfile_bundle_path("x/_index.md") &&
+	    !capfile_bundle_path("x/index.txt"), "a bundle's post by path");
+	OK(capfile_markdown("a.md") && !capfile_markdown("a.gmi") &&
+	    !capfile_markdown(".md") && capfile_gemtext("a.gmi") &&
+	    !capfile_gemtext("a.md"), "bodies by extension");
+	INT_EQ(capfile_ext("about.md", 8), 3, "a source's extension");
+	INT_EQ(capfile_ext("x.gmi?q", 5), 4, "of the bytes given");
+	INT_EQ(capfile_ext("x.png", 5), 0, "no source");
+	INT_EQ(capfile_ext(".md", 3), 0, "an extension alone is no name");
+}
+
+static void
+test_pages(void)
+{
+	is(CAPFILE_PAGES_DIR, "about.md", false, CAPFILE_PAGE, NULL);
+	is(CAPFILE_PAGES_DIR, "about.gmi", false, CAPFILE_IGNORED,
+	    "not .md: not read");
+	is(CAPFILE_PAGES_DIR, "old", true, CAPFILE_IGNORED,
+	    "a folder: only the files of this folder are read");
+	is(CAPFILE_SERIES_DIR, "rust.md", false, CAPFILE_SERIES_FILE, NULL);
+	is(CAPFILE_SERIES_DIR, "r\x01.md", false, CAPFILE_BADNAME,
+	    "a file name with control characters");
+	is(CAPFILE_SERIES_DIR, "r\x01.txt", false, CAPFILE_IGNORED,
+	    "not .md: not read");
+}
+
+static void
+test_bundle(void)
+{
+	char	 top[64], idx[CAPFILE_INDEX_MAX];
+	bool	 both;
+	int	 fd;
+
+	snprintf(top, sizeof(top), "/tmp/capsuled-capfile-XXXXXX");
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	test_put(top, "md/index.md", "x");
+	test_put(top, "gmi/index.gmi", "x");
+	test_put(top, "two/index.md", "x");
+	test_put(top, "two/index.gmi", "x");
+	test_put(top, "none/_index.md", "x");
+	if ((fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		perror(top);
+		exit(2);
+	}
+	STR_EQ(capfile_bundle(fd, "md", idx, sizeof(idx), &both), "index.md",
+	    "index.md");
+	OK(!both, "one index");
+	STR_EQ(capfile_bundle(fd, "gmi", idx, sizeof(idx), &both),
+	    "index.gmi", "index.gmi");
+	STR_EQ(capfile_bundle(fd, "two", idx, sizeof(idx), &both), "index.md",
+	    "both: index.md is the post");
+	OK(both, "both said");
+	OK(capfile_bundle(fd, "none", idx, sizeof(idx), &both) == NULL,
+	    "a section's page makes no bundle");
+	close(fd);
+	test_rm_tree(top);
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_top),
+	TEST(test_posts),
+	TEST(test_pages),
+	TEST(test_bundle),
+};
+
+int
+main(int argc, char **argv)
+{
+	HARNESS_INIT(argc, argv, tests);
+	harness_run();
+	return harness_done();
+}
