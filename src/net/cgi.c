@@ -1,16 +1,17 @@
 /*
  * cgi.c -- a CGI program answering one Gemini request (cgi.h).
  *
- *   cgi_start: find the program, spawn it --> RUNNING
- *   RUNNING: stdout read into out; exit noted; the timer armed
+ *   cgi_start: spawn the program --> RUNNING
+ *   RUNNING: stdout read into the job's answer
  *     -(exited and stdout at its end)----------------> close handles
- *     -(too much output / too long / cgi_abort())-----> kill the group
- *   close handles -(the three close callbacks)--> done(arg)
+ *     -(too much output / cgi_stop())----------------> kill the group
+ *   close handles -(both close callbacks)--> done(arg)
  *
  * A program that exits while a child of its own still holds stdout is
  * given the rest of its time; then the group is killed and the answer
  * is what arrived.  The output is kept whole until it is checked: the
- * header must be valid before a byte is sent (README.md, "CGI").
+ * header must be valid before a byte is sent (README.md, "CGI"); that
+ * is net/backend.c's, as for every backend.
  *
  * Nothing a program started outlives its answer, not even a process
  * that left its group with setsid(): the server is a child subreaper
@@ -35,46 +36,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/buf.h"
 #include "core/config.h"
-#include "core/config_apps.h"
 #include "core/fsafe.h"
 #include "core/log.h"
 #include "core/util.h"
-#include "net/app.h"
+#include "net/backend_job.h"
 #include "net/cgi.h"
-#include "net/tlsconn.h"
-#include "proto/gemini.h"
-
-#ifndef CAPSULED_VERSION
-#define CAPSULED_VERSION "0.0.0"
-#endif
 
 #define CGI_CHUNK	16384
-#define CGI_PATH	"/usr/local/bin:/usr/bin:/bin"
-
-enum cgi_end {
-	CGI_RUNNING,
-	CGI_DONE,		/* exited, output read to its end */
-	CGI_TOO_BIG,		/* more than cgi_max_output */
-	CGI_TOO_LONG,		/* past cgi_timeout */
-	CGI_ABORTED,		/* the client left */
-};
 
 struct cgi {
 	uv_process_t	 proc;
 	uv_pipe_t	 out;		/* its stdout */
-	uv_timer_t	 timer;
 	int		 nopen;		/* handles not yet closed */
-	int		 exited;
+	int		 exited;	/* or never started */
 	int		 eof;		/* stdout at its end, or given up */
 	int		 closing;
-	enum cgi_end	 end;
-	size_t		 max;		/* cgi_max_output */
-	struct buf	 output;
-	char		*program;	/* owned: for the log */
-	struct app	*app;		/* owned: a FastCGI or SCGI server
-					   answers instead, or NULL */
+	struct backend_job *job;	/* borrowed: backend.c's */
+	char		*program;	/* owned */
 	cgi_done_fn	 done;
 	void		*arg;
 	char		 chunk[CGI_CHUNK];
@@ -282,62 +261,26 @@ end_descendants(pid_t program)
 	free(v);
 }
 
-static char *
-env(const char *name, const char *value)
+size_t
+cgi_find(const struct config *cfg, const char *path, int *status,
+    const char **meta)
 {
-	return xasprintf("%s=%s", name, value != NULL ? value : "");
-}
+	size_t	 len;
 
-/*
- * The environment (NULL-terminated, owned) for program at script_name,
- * with an application's params[0..nparams) after it.
- */
-static char **
-make_env(const struct cgi_request *req, const char *script_name,
-    const char *path_info, char *const *params, size_t nparams)
-{
-	char	**e;
-	size_t	 n = 0, i;
-
-	e = xcalloc(24 + nparams, sizeof(*e));
-	e[n++] = env("GATEWAY_INTERFACE", "CGI/1.1");
-	e[n++] = env("SERVER_SOFTWARE", "capsuled/" CAPSULED_VERSION);
-	e[n++] = env("SERVER_PROTOCOL", "GEMINI");
-	e[n++] = env("SERVER_NAME", req->server_name);
-	e[n++] = xasprintf("SERVER_PORT=%d", req->server_port);
-	e[n++] = env("SCRIPT_NAME", script_name);
-	e[n++] = env("PATH_INFO", path_info);
-	e[n++] = env("QUERY_STRING", req->query);
-	e[n++] = env("REMOTE_ADDR", req->remote_addr);
-	e[n++] = env("REMOTE_HOST", req->remote_addr);
-	e[n++] = env("GEMINI_URL", req->url);
-	e[n++] = env("PATH", CGI_PATH);
-	if (req->tls != NULL) {
-		e[n++] = env("TLS_VERSION", req->tls->version);
-		e[n++] = env("TLS_CIPHER", req->tls->cipher);
+	if ((len = find_program(cfg, path)) == 0) {
+		*status = 51;
+		*meta = "Not found";
+		return 0;
 	}
-	if (req->cert_hash != NULL && req->tls != NULL) {
-		e[n++] = env("AUTH_TYPE", "CERTIFICATE");
-		e[n++] = env("REMOTE_USER", req->tls->cn);
-		e[n++] = xasprintf("TLS_CLIENT_HASH=SHA256:%s",
-		    req->cert_hash);
-		e[n++] = env("TLS_CLIENT_SUBJECT", req->tls->subject);
-		e[n++] = env("TLS_CLIENT_ISSUER", req->tls->issuer);
+	/* The server has dropped root, or CGI does not run at all. */
+	if (geteuid() == 0 || getuid() == 0) {
+		log_errorx("cgi: %s not run: programs are never run as root"
+		    " (set user:)", path);
+		*status = 42;
+		*meta = "CGI error";
+		return 0;
 	}
-	for (i = 0; i < nparams; i++)
-		e[n++] = xstrdup(params[i]);
-	e[n] = NULL;
-	return e;
-}
-
-static void
-free_env(char **e)
-{
-	size_t	 i;
-
-	for (i = 0; e[i] != NULL; i++)
-		free(e[i]);
-	free(e);
+	return len;
 }
 
 static void
@@ -356,24 +299,23 @@ maybe_finish(struct cgi *cg)
 	if (cg->closing || !cg->exited || !cg->eof)
 		return;
 	cg->closing = 1;
-	if (cg->end == CGI_RUNNING)
-		cg->end = CGI_DONE;
+	backend_job_end(cg->job, BACKEND_DONE);
 	if (cg->proc.pid > 0) {		/* 0: it never ran */
 		(void)kill(-cg->proc.pid, SIGKILL); /* what it left */
 		end_descendants(0);
 	}
 	uv_close((uv_handle_t *)&cg->proc, on_close);
 	uv_close((uv_handle_t *)&cg->out, on_close);
-	uv_close((uv_handle_t *)&cg->timer, on_close);
 }
 
 /* Stop: why, the group killed (children too), stdout no more read. */
 static void
-stop(struct cgi *cg, enum cgi_end why)
+stop(struct cgi *cg, enum backend_end why)
 {
-	if (cg->end == CGI_RUNNING)
-		cg->end = why;
-	if (!cg->exited) {
+	backend_job_end(cg->job, why);
+	if (cg->proc.pid <= 0)
+		;			/* it never ran */
+	else if (!cg->exited) {
 		end_descendants(cg->proc.pid);
 		(void)uv_kill(-cg->proc.pid, SIGKILL);
 	} else
@@ -392,8 +334,8 @@ on_exit_cb(uv_process_t *p, int64_t status, int sig)
 
 	running_del(p->pid);
 	cg->exited = 1;
-	if (cg->end == CGI_RUNNING && (status != 0 || sig != 0))
-		log_debug("cgi %s: exit status %lld, signal %d", cg->program,
+	if (cg->job->end == BACKEND_RUNNING && (status != 0 || sig != 0))
+		log_debug("%s: exit status %lld, signal %d", cg->job->who,
 		    (long long)status, sig);
 	maybe_finish(cg);
 }
@@ -420,115 +362,19 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *ub)
 		maybe_finish(cg);
 		return;
 	}
-	if (cg->output.len + (size_t)n > cg->max) {
-		log_warnx("cgi %s: more than %zu bytes of output; killed",
-		    cg->program, cg->max);
-		stop(cg, CGI_TOO_BIG);
-		return;
-	}
-	buf_add(&cg->output, ub->base, (size_t)n);
+	if (!backend_job_take(cg->job, ub->base, (size_t)n))
+		stop(cg, BACKEND_TOO_BIG);
 }
 
-static void
-on_timeout(uv_timer_t *t)
-{
-	struct cgi	*cg = t->data;
-
-	log_warnx("cgi %s: no answer within cgi_timeout; killed",
-	    cg->program);
-	stop(cg, CGI_TOO_LONG);
-}
-
-/* No one waits for a program that never ran: free it once closed. */
-static void
-spawn_failed(struct cgi *cg, void *arg)
-{
-	(void)arg;
-	cgi_free(cg);
-}
-
-static void
-app_done(struct app *ap, void *arg)
-{
-	struct cgi	*cg = arg;
-
-	(void)ap;
-	cg->done(cg, cg->arg);
-}
-
-/*
- * Path is under application a's prefix: SCRIPT_NAME is the prefix,
- * PATH_INFO the rest, the environment otherwise a program's.
- */
-static struct cgi *
-app_begin(uv_loop_t *loop, const struct config *cfg,
-    const struct config_app *a, const char *path,
-    const struct cgi_request *req, cgi_done_fn done, void *arg)
-{
-	struct cgi	*cg;
-	char		**e, *script;
-	size_t		 plen = strcmp(a->prefix, "/") == 0 ? 0 :
-			    strlen(a->prefix);
-
-	cg = xcalloc(1, sizeof(*cg));
-	cg->done = done;
-	cg->arg = arg;
-	buf_init(&cg->output);
-	script = xstrndup(path, plen);
-	e = make_env(req, script, path + plen, a->params, a->nparams);
-	cg->app = app_start(loop, a, e, cfg->cgi_timeout_ms,
-	    cfg->cgi_max_output, app_done, cg);
-	free_env(e);
-	free(script);
-	return cg;
-}
-
-struct cgi *
-cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
-    const struct cgi_request *req, cgi_done_fn done, void *arg, int *status,
-    const char **meta)
+/* Start it, its stdout read through cg->out; 0 or a libuv error. */
+static int
+spawn(uv_loop_t *loop, struct cgi *cg, const char *dir)
 {
 	uv_process_options_t	 opts;
 	uv_stdio_container_t	 stdio[3];
-	const struct config_app	*a;
-	struct cgi		*cg;
-	char			*args[2], **e, *script, *dir;
-	size_t			 len;
+	char			*args[2];
 	int			 rv;
 
-	if ((a = config_app_find(cfg->apps, cfg->napps, cfg->hostname,
-	    path)) != NULL)
-		return app_begin(loop, cfg, a, path, req, done, arg);
-	if ((len = find_program(cfg, path)) == 0) {
-		*status = 51;
-		*meta = "Not found";
-		return NULL;
-	}
-	/* The server has dropped root, or CGI does not run at all. */
-	if (geteuid() == 0 || getuid() == 0) {
-		log_errorx("cgi: %s not run: programs are never run as root"
-		    " (set user:)", path);
-		*status = 42;
-		*meta = "CGI error";
-		return NULL;
-	}
-	cg = xcalloc(1, sizeof(*cg));
-	cg->max = cfg->cgi_max_output;
-	cg->done = done;
-	cg->arg = arg;
-	buf_init(&cg->output);
-	cg->program = xasprintf("%s/%.*s", cfg->capsule_dir, (int)len,
-	    path + 1);
-	script = xstrndup(path, len + 1);
-	dir = xstrdup(cg->program);
-	*strrchr(dir, '/') = '\0';
-	e = make_env(req, script, path + 1 + len, NULL, 0);
-
-	uv_pipe_init(loop, &cg->out, 0);
-	uv_timer_init(loop, &cg->timer);
-	cg->out.data = cg;
-	cg->timer.data = cg;
-	cg->proc.data = cg;
 	memset(&opts, 0, sizeof(opts));
 	memset(stdio, 0, sizeof(stdio));
 	stdio[0].flags = UV_IGNORE;
@@ -540,7 +386,7 @@ cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
 	args[1] = NULL;
 	opts.file = cg->program;
 	opts.args = args;
-	opts.env = e;
+	opts.env = cg->job->vars;
 	opts.cwd = dir;
 	opts.exit_cb = on_exit_cb;
 	opts.stdio = stdio;
@@ -554,70 +400,55 @@ cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
 		running = xreallocarray(running, nrunning + 1,
 		    sizeof(*running));
 		running[nrunning++] = cg->proc.pid;
-	}
+	} else
+		cg->exited = 1;		/* it never ran: no exit_cb */
 	pthread_mutex_unlock(&running_lock);
-	free_env(e);
-	free(script);
+	return rv;
+}
+
+struct cgi *
+cgi_start(uv_loop_t *loop, const struct config *cfg, const char *path,
+    size_t len, struct backend_job *job, cgi_done_fn done, void *arg)
+{
+	struct cgi	*cg;
+	char		*dir;
+	int		 rv;
+
+	cg = xcalloc(1, sizeof(*cg));
+	cg->job = job;
+	cg->done = done;
+	cg->arg = arg;
+	cg->program = xasprintf("%s/%.*s", cfg->capsule_dir, (int)len,
+	    path + 1);
+	job->who = xasprintf("cgi %s", cg->program);
+	dir = xstrdup(cg->program);
+	*strrchr(dir, '/') = '\0';
+	uv_pipe_init(loop, &cg->out, 0);
+	cg->out.data = cg;
+	cg->proc.data = cg;
+	cg->nopen = 2;
+	rv = spawn(loop, cg, dir);
 	free(dir);
-	cg->nopen = 3;
 	if (rv < 0) {
-		log_warnx("cgi %s: %s", cg->program, uv_strerror(rv));
+		log_warnx("%s: %s", job->who, uv_strerror(rv));
 		/* libuv: a handle that failed to spawn is closed too. */
-		cg->done = spawn_failed;
-		cg->exited = cg->eof = 1;
-		cg->end = CGI_ABORTED;
-		maybe_finish(cg);
-		*status = 42;
-		*meta = "CGI error";
-		return NULL;
+		cg->eof = 1;
+		stop(cg, BACKEND_BAD);	/* done(arg) follows the close */
+		return cg;
 	}
-	uv_timer_start(&cg->timer, on_timeout, cfg->cgi_timeout_ms, 0);
 	if ((rv = uv_read_start((uv_stream_t *)&cg->out, on_alloc,
 	    on_read)) < 0) {
-		log_warnx("cgi %s: %s", cg->program, uv_strerror(rv));
-		stop(cg, CGI_ABORTED);
+		log_warnx("%s: %s", job->who, uv_strerror(rv));
+		stop(cg, BACKEND_BAD);
 	}
 	return cg;
 }
 
-int
-cgi_answer(const struct cgi *cg, const char **out, size_t *len,
-    size_t *hlen, const char **meta)
-{
-	char	*who;
-	int	 status;
-
-	if (cg->app != NULL)
-		return app_answer(cg->app, out, len, hlen, meta);
-	*out = NULL;
-	*len = *hlen = 0;
-	switch (cg->end) {
-	case CGI_TOO_BIG:
-		*meta = "CGI error: too much output";
-		return 42;
-	case CGI_TOO_LONG:
-		*meta = "CGI error: no answer in time";
-		return 42;
-	case CGI_ABORTED:
-	case CGI_RUNNING:
-		*meta = "CGI error";
-		return 42;
-	case CGI_DONE:
-		break;
-	}
-	who = xasprintf("cgi %s", cg->program);
-	status = app_header(&cg->output, who, out, len, hlen, meta);
-	free(who);
-	return status;
-}
-
 void
-cgi_abort(struct cgi *cg)
+cgi_stop(struct cgi *cg, enum backend_end why)
 {
-	if (cg->app != NULL)
-		app_abort(cg->app);
-	else if (!cg->closing)
-		stop(cg, CGI_ABORTED);
+	if (!cg->closing)
+		stop(cg, why);
 }
 
 void
@@ -625,8 +456,6 @@ cgi_free(struct cgi *cg)
 {
 	if (cg == NULL)
 		return;
-	app_free(cg->app);
-	buf_free(&cg->output);
 	free(cg->program);
 	free(cg);
 }
