@@ -49,6 +49,7 @@
 #include "core/landlock.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "net/program.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -412,6 +413,9 @@ static const long cgi_calls[] = {
 	__NR_copy_file_range, __NR_close_range, __NR_memfd_create,
 	__NR_mincore, __NR_sched_setaffinity, __NR_mlock, __NR_munlock,
 	__NR_msync, __NR_fchown, __NR_utimensat, __NR_sync_file_range,
+	/* A program's own Landlock domain (net/program.c). */
+	__NR_landlock_create_ruleset, __NR_landlock_add_rule,
+	__NR_landlock_restrict_self,
 #ifdef __NR_open
 	__NR_vfork, __NR_fork, __NR_getpgrp, __NR_arch_prctl,
 	__NR_getrlimit, __NR_setrlimit, __NR_alarm, __NR_pause,
@@ -634,8 +638,9 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 #endif
 }
 
-int
-sandbox_enter(const struct config *cfg, uv_loop_t *loop, char *what,
+/* The server's own sandbox: sandbox_enter() without the programs. */
+static int
+enter(const struct config *cfg, uv_loop_t *loop, char *what,
     size_t whatlen)
 {
 	char	 ll[256], sc[256];
@@ -663,6 +668,26 @@ sandbox_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 	snprintf(what, whatlen, "%s%s; %s%s", on & SANDBOX_LANDLOCK ?
 	    "" : "files not confined: ", ll, on & SANDBOX_SECCOMP ?
 	    "" : "system calls not filtered: ", sc);
+	return on;
+}
+
+int
+sandbox_enter(const struct config *cfg, uv_loop_t *loop, char *what,
+    size_t whatlen)
+{
+	char	 prog[256];
+	int	 on;
+
+	on = enter(cfg, loop, what, whatlen);
+	/*
+	 * Programs get a stricter domain of their own, cut from this one,
+	 * whether the server has one or not (net/program.c): said here,
+	 * once the server's domain is known, and tried once.
+	 */
+	if (cfg->cgi != NULL) {
+		program_describe(cfg, prog, sizeof(prog));
+		log_info("programs: %s", prog);
+	}
 	return on;
 }
 

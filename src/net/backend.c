@@ -25,6 +25,7 @@
 #include "net/backend_job.h"
 #include "net/cgi.h"
 #include "net/gproxy.h"
+#include "net/program.h"
 #include "net/tlsconn.h"
 #include "proto/gemini.h"
 
@@ -204,7 +205,8 @@ on_timeout(uv_timer_t *t)
 }
 
 struct backend *
-backend_start(uv_loop_t *loop, const struct config *cfg, const char *path,
+backend_start(uv_loop_t *loop, const struct config *top,
+    const struct config *cfg, const char *path,
     const struct backend_client *cl, backend_done_fn done, void *arg,
     int *status, const char **meta)
 {
@@ -245,7 +247,7 @@ backend_start(uv_loop_t *loop, const struct config *cfg, const char *path,
 	uv_timer_start(&be->timer, on_timeout, cfg->cgi_timeout_ms, 0);
 	switch (kind) {
 	case BACKEND_CGI:
-		be->u.cgi = cgi_start(loop, cfg, path, len, &be->job,
+		be->u.cgi = cgi_start(loop, top, cfg, path, len, &be->job,
 		    on_cgi_done, be);
 		break;
 	case BACKEND_FASTCGI:
@@ -341,4 +343,5 @@ backend_close(void)
 {
 	app_pool_close();		/* FastCGI's kept connections */
 	gproxy_close();
+	program_thread_end();
 }

@@ -48,16 +48,17 @@ struct backend_client {
 typedef void	(*backend_done_fn)(struct backend *, void *arg);
 
 /*
- * Start what answers path (percent-decoded) on the host cfg describes.
- * Returns the backend, whose done(arg) follows, never from within this
- * call; or NULL with *status and *meta (static) the answer: 51 when no
- * program is there, 42 when none may run (logged).  cl's strings are
- * copied; cfg must live until done.
+ * Start what answers path (percent-decoded) on the host cfg describes
+ * (top: the top-level configuration, whose secrets a program's domain
+ * leaves out).  Returns the backend, whose done(arg) follows, never
+ * from within this call; or NULL with *status and *meta (static) the
+ * answer: 51 when no program is there, 42 when none may run (logged).
+ * cl's strings are copied; the configurations must live until done.
  */
-struct backend	*backend_start(uv_loop_t *, const struct config *cfg,
-		    const char *path, const struct backend_client *cl,
-		    backend_done_fn done, void *arg, int *status,
-		    const char **meta);
+struct backend	*backend_start(uv_loop_t *, const struct config *top,
+		    const struct config *cfg, const char *path,
+		    const struct backend_client *cl, backend_done_fn done,
+		    void *arg, int *status, const char **meta);
 /*
  * After done: the Gemini status to log.  Either *out[0..*len) is the
  * response to send whole (its header first, *hlen bytes with the
@@ -69,7 +70,7 @@ int		 backend_answer(const struct backend *, const char **out,
 /* The client is gone: stop; done(arg) still follows. */
 void		 backend_abort(struct backend *);
 void		 backend_free(struct backend *);
-/* This thread's loop finishes: its kept connections and contexts. */
+/* This thread's loop finishes: its kept connections, contexts, domain. */
 void		 backend_close(void);
 
 #endif

@@ -641,8 +641,8 @@ cgi_begin(struct conn *c, const struct gemini_request *req, size_t linelen,
 	cr.remote_addr = c->addr;
 	cr.cert_hash = tlsconn_client_hash(c->tls);
 	cr.tls = &names;
-	c->backend = backend_start(&c->w->loop, hc, req->url.path, &cr,
-	    cgi_done, c, &status, &meta);
+	c->backend = backend_start(&c->w->loop, conf(c), hc, req->url.path,
+	    &cr, cgi_done, c, &status, &meta);
 	if (c->backend == NULL) {
 		send_status(c, status, meta);
 		return;
