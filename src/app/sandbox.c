@@ -15,16 +15,16 @@
  * gains nothing from an EPERM.  clone3 fails with ENOSYS, which makes
  * glibc fall back to clone, whose flags a filter can read.
  *
- * Landlock is asked for its ABI and every access right that ABI knows
- * is handled (so denied unless a rule grants it); TCP bind is denied
- * from ABI 4 on, and from ABI 6 on signals and abstract sockets stay
- * within the sandbox.  A kernel without it keeps serving, logged.
+ * Landlock (core/landlock.c) is asked for its ABI and every access
+ * right that ABI knows is handled (so denied unless a rule grants it);
+ * TCP bind is denied from ABI 4 on, and from ABI 6 on signals and
+ * abstract sockets stay within the sandbox.  A kernel without it keeps
+ * serving, logged.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
-#include <linux/landlock.h>
 #include <linux/seccomp.h>
 #include <pwd.h>
 #include <sched.h>
@@ -43,17 +43,13 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#ifdef __has_include
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-
 #include "app/sandbox.h"
 #include "core/config.h"
 #include "core/config_apps.h"
+#include "core/landlock.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "net/program.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -71,27 +67,6 @@
 #elif defined(__aarch64__)
 #define SB_ARCH		AUDIT_ARCH_AARCH64
 #endif
-
-/* Newer than some <linux/landlock.h>: the ABI numbers are fixed. */
-#ifndef LANDLOCK_ACCESS_FS_REFER
-#define LANDLOCK_ACCESS_FS_REFER	(1ULL << 13)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
-#define LANDLOCK_ACCESS_FS_IOCTL_DEV	(1ULL << 15)
-#endif
-#define LL_NET_BIND_TCP			(1ULL << 0)
-#define LL_SCOPE_ABSTRACT_UNIX		(1ULL << 0)
-#define LL_SCOPE_SIGNAL			(1ULL << 1)
-
-/* struct landlock_ruleset_attr as of ABI 6; passed at the ABI's size. */
-struct ll_ruleset {
-	uint64_t	 fs;
-	uint64_t	 net;
-	uint64_t	 scoped;
-};
 
 #define LL_READ		(LANDLOCK_ACCESS_FS_READ_FILE | \
 			 LANDLOCK_ACCESS_FS_READ_DIR)
@@ -139,12 +114,6 @@ static const char *const cgi_devs[] = { "/dev/null", "/dev/zero" };
 /* Scratch space any local user may write anyway (a CGI's spool). */
 static const char *const cgi_write[] = { "/tmp", "/var/tmp" };
 
-struct rules {
-	int		 fd;		/* the ruleset */
-	uint64_t	 handled;	/* what this ABI handles */
-	unsigned	 n;		/* rules added */
-};
-
 static uv_async_t	 refused_async;	/* on the loop given, or unused */
 static _Atomic int	 async_on;
 static _Atomic unsigned	 nrefused;	/* calls refused, in all */
@@ -182,51 +151,9 @@ sandbox_syscall_name(long nr)
 
 /* ---- Landlock ---------------------------------------------------- */
 
-static int
-ll_abi(void)
-{
-	long	 v;
-
-	v = syscall(SYS_landlock_create_ruleset, NULL, 0,
-	    LANDLOCK_CREATE_RULESET_VERSION);
-	return v < 0 ? 0 : (int)v;
-}
-
-/* Grant access beneath path (a file: only the file rights of it). */
-static void
-ll_allow(struct rules *r, const char *path, uint64_t access)
-{
-	struct landlock_path_beneath_attr pb;
-	struct stat	 st;
-	int		 fd;
-
-	if (path == NULL || r->fd == -1)
-		return;
-	if ((fd = open(path, O_PATH | O_CLOEXEC)) == -1)
-		return;
-	if (fstat(fd, &st) == -1) {
-		close(fd);
-		return;
-	}
-	if (!S_ISDIR(st.st_mode))
-		access &= LANDLOCK_ACCESS_FS_READ_FILE |
-		    LANDLOCK_ACCESS_FS_WRITE_FILE |
-		    LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_TRUNCATE |
-		    LANDLOCK_ACCESS_FS_IOCTL_DEV;
-	memset(&pb, 0, sizeof(pb));
-	pb.allowed_access = access & r->handled;
-	pb.parent_fd = fd;
-	if (pb.allowed_access != 0 && syscall(SYS_landlock_add_rule, r->fd,
-	    LANDLOCK_RULE_PATH_BENEATH, &pb, 0) == 0)
-		r->n++;
-	else if (pb.allowed_access != 0)
-		log_warn("sandbox: landlock rule for %s", path);
-	close(fd);
-}
-
 /* The directory holding path (a file that may be replaced by rename). */
 static void
-ll_allow_dir_of(struct rules *r, const char *path, uint64_t access)
+ll_allow_dir_of(struct landlock *r, const char *path, uint64_t access)
 {
 	char	*d, *slash;
 
@@ -240,7 +167,7 @@ ll_allow_dir_of(struct rules *r, const char *path, uint64_t access)
 			slash[1] = '\0';
 		else
 			*slash = '\0';
-		ll_allow(r, d, access);
+		landlock_allow(r, d, access);
 	}
 	free(d);
 }
@@ -251,7 +178,7 @@ ll_allow_dir_of(struct rules *r, const char *path, uint64_t access)
  * SIGHUP; the owner checks of core/userdir.c still apply to each.
  */
 static void
-ll_allow_homes(struct rules *r, const struct config *cfg)
+ll_allow_homes(struct landlock *r, const struct config *cfg)
 {
 	struct passwd	*pw;
 
@@ -268,7 +195,7 @@ ll_allow_homes(struct rules *r, const struct config *cfg)
 }
 
 static void
-ll_rules(struct rules *r, const struct config *cfg)
+ll_rules(struct landlock *r, const struct config *cfg)
 {
 	struct config	 v;
 	size_t		 i;
@@ -277,19 +204,19 @@ ll_rules(struct rules *r, const struct config *cfg)
 
 	for (i = 0; i < config_nhosts(cfg); i++) {
 		config_host_view(cfg, i, &v);
-		ll_allow(r, v.capsule_dir, cfg->ntitan_writers > 0 ?
+		landlock_allow(r, v.capsule_dir, cfg->ntitan_writers > 0 ?
 		    LL_READ | LL_WRITE : LL_READ);
-		ll_allow(r, v.cert_dir, LL_READ);
+		landlock_allow(r, v.cert_dir, LL_READ);
 		if (cfg->cgi != NULL) {
 			char *d = xasprintf("%s/%s", v.capsule_dir, cfg->cgi);
 
-			ll_allow(r, d, LL_EXEC);
+			landlock_allow(r, d, LL_EXEC);
 			free(d);
 		}
 	}
 	/* Links under files/ may lead anywhere: the operator said so. */
 	if (cfg->follow_symlinks == CONFIG_LINKS_ANY)
-		ll_allow(r, "/", LL_READ);
+		landlock_allow(r, "/", LL_READ);
 	ll_allow_dir_of(r, cfg->path, LL_READ);
 	ll_allow_dir_of(r, cfg->ticket_keys, LL_READ);
 	ll_allow_dir_of(r, cfg->log_file, LL_LOG);
@@ -300,34 +227,34 @@ ll_rules(struct rules *r, const struct config *cfg)
 		 * file would keep the old one, so files beneath /etc (no
 		 * listing) may be read; root-only ones stay root's.
 		 */
-		ll_allow(r, "/etc", LANDLOCK_ACCESS_FS_READ_FILE);
+		landlock_allow(r, "/etc", LANDLOCK_ACCESS_FS_READ_FILE);
 	}
 	for (i = 0; i < nitems(sys_read); i++)
-		ll_allow(r, sys_read[i], LL_READ);
+		landlock_allow(r, sys_read[i], LL_READ);
 	if (config_has_backends(cfg))
 		for (i = 0; i < nitems(resolver_read); i++)
-			ll_allow(r, resolver_read[i], LL_READ);
+			landlock_allow(r, resolver_read[i], LL_READ);
 	/* Read again at each request (proxy) or each SIGHUP (zones). */
 	for (i = 0; i < cfg->napps; i++) {
-		ll_allow(r, cfg->apps[i].client_cert, LL_READ);
-		ll_allow(r, cfg->apps[i].client_key, LL_READ);
+		landlock_allow(r, cfg->apps[i].client_cert, LL_READ);
+		landlock_allow(r, cfg->apps[i].client_key, LL_READ);
 	}
 	for (i = 0; i < cfg->nzones; i++)
-		ll_allow(r, cfg->zones[i].ca, LL_READ);
+		landlock_allow(r, cfg->zones[i].ca, LL_READ);
 	if (cfg->cgi != NULL) {
 		for (i = 0; i < nitems(cgi_exec); i++)
-			ll_allow(r, cgi_exec[i], LL_EXEC);
+			landlock_allow(r, cgi_exec[i], LL_EXEC);
 		for (i = 0; i < nitems(cgi_read); i++)
-			ll_allow(r, cgi_read[i], LL_READ);
+			landlock_allow(r, cgi_read[i], LL_READ);
 		for (i = 0; i < nitems(cgi_devs); i++)
-			ll_allow(r, cgi_devs[i], LL_READ |
+			landlock_allow(r, cgi_devs[i], LL_READ |
 			    LANDLOCK_ACCESS_FS_WRITE_FILE);
 		for (i = 0; i < nitems(cgi_write); i++)
-			ll_allow(r, cgi_write[i], LL_READ | LL_WRITE);
+			landlock_allow(r, cgi_write[i], LL_READ | LL_WRITE);
 	}
 	if (UNDER_ASAN) {
 		/* LeakSanitizer's /proc/self/{maps,task}, its symbolizer. */
-		ll_allow(r, "/proc", LL_READ);
+		landlock_allow(r, "/proc", LL_READ);
 		if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) >
 		    0) {
 			exe[n] = '\0';
@@ -338,56 +265,34 @@ ll_rules(struct rules *r, const struct config *cfg)
 
 /* 0 and a description, or -1 (logged) when nothing could be done. */
 static int
-landlock_enter(const struct config *cfg, char *what, size_t whatlen)
+ll_enter(const struct config *cfg, char *what, size_t whatlen)
 {
-	struct ll_ruleset attr;
-	struct rules	 r;
-	size_t		 size;
+	struct landlock	 r;
 	int		 abi;
 
-	if ((abi = ll_abi()) <= 0) {
+	if ((abi = landlock_abi()) <= 0) {
 		snprintf(what, whatlen, "no Landlock in this kernel");
 		return -1;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.fs = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;	/* ABI 1 */
-	if (abi >= 2)
-		attr.fs |= LANDLOCK_ACCESS_FS_REFER;
-	if (abi >= 3)
-		attr.fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
-	if (abi >= 5)
-		attr.fs |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
-	size = sizeof(attr.fs);
-	if (abi >= 4) {
-		attr.net = LL_NET_BIND_TCP;
-		size = offsetof(struct ll_ruleset, scoped);
-	}
-	if (abi >= 6) {
-		attr.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
-		size = sizeof(attr);
-	}
-	r.handled = attr.fs;
-	r.n = 0;
-	r.fd = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
-	if (r.fd == -1) {
+	if (landlock_new(&r, LANDLOCK_SCOPED) == -1) {
 		snprintf(what, whatlen, "Landlock ABI %d: ruleset: %s", abi,
 		    strerror(errno));
 		return -1;
 	}
 	ll_rules(&r, cfg);
-	if (syscall(SYS_landlock_restrict_self, r.fd, 0) == -1) {
+	if (landlock_enter(&r) == -1) {
 		snprintf(what, whatlen, "Landlock ABI %d: %s", abi,
 		    strerror(errno));
-		close(r.fd);
+		landlock_free(&r);
 		return -1;
 	}
-	close(r.fd);
 	snprintf(what, whatlen, "Landlock ABI %d (%u paths%s%s%s%s)", abi,
 	    r.n, cfg->follow_symlinks == CONFIG_LINKS_ANY ?
 	    ", reads anywhere for follow_symlinks: true" : "",
 	    cfg->ntitan_writers > 0 ? ", capsules writable for Titan" : "",
 	    abi >= 4 ? ", no TCP bind" : "",
 	    abi >= 6 ? ", signals and abstract sockets scoped" : "");
+	landlock_free(&r);
 	return 0;
 }
 
@@ -508,6 +413,9 @@ static const long cgi_calls[] = {
 	__NR_copy_file_range, __NR_close_range, __NR_memfd_create,
 	__NR_mincore, __NR_sched_setaffinity, __NR_mlock, __NR_munlock,
 	__NR_msync, __NR_fchown, __NR_utimensat, __NR_sync_file_range,
+	/* A program's own Landlock domain (net/program.c). */
+	__NR_landlock_create_ruleset, __NR_landlock_add_rule,
+	__NR_landlock_restrict_self,
 #ifdef __NR_open
 	__NR_vfork, __NR_fork, __NR_getpgrp, __NR_arch_prctl,
 	__NR_getrlimit, __NR_setrlimit, __NR_alarm, __NR_pause,
@@ -730,21 +638,9 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 #endif
 }
 
-/* valgrind.h's client request, or (without the header) its preload. */
+/* The server's own sandbox: sandbox_enter() without the programs. */
 static int
-under_valgrind(void)
-{
-	const char	*p = getenv("LD_PRELOAD");
-
-#ifdef RUNNING_ON_VALGRIND
-	if (RUNNING_ON_VALGRIND)
-		return 1;
-#endif
-	return p != NULL && strstr(p, "vgpreload") != NULL;
-}
-
-int
-sandbox_enter(const struct config *cfg, uv_loop_t *loop, char *what,
+enter(const struct config *cfg, uv_loop_t *loop, char *what,
     size_t whatlen)
 {
 	char	 ll[256], sc[256];
@@ -754,7 +650,7 @@ sandbox_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 		snprintf(what, whatlen, "off (sandbox: off)");
 		return 0;
 	}
-	if (under_valgrind()) {
+	if (landlock_valgrind()) {
 		snprintf(what, whatlen, "off under valgrind (it makes the "
 		    "program's system calls itself)");
 		return 0;
@@ -765,13 +661,33 @@ sandbox_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 		    strerror(errno));
 		return 0;
 	}
-	if (landlock_enter(cfg, ll, sizeof(ll)) == 0)
+	if (ll_enter(cfg, ll, sizeof(ll)) == 0)
 		on |= SANDBOX_LANDLOCK;
 	if (seccomp_enter(cfg, loop, sc, sizeof(sc)) == 0)
 		on |= SANDBOX_SECCOMP;
 	snprintf(what, whatlen, "%s%s; %s%s", on & SANDBOX_LANDLOCK ?
 	    "" : "files not confined: ", ll, on & SANDBOX_SECCOMP ?
 	    "" : "system calls not filtered: ", sc);
+	return on;
+}
+
+int
+sandbox_enter(const struct config *cfg, uv_loop_t *loop, char *what,
+    size_t whatlen)
+{
+	char	 prog[256];
+	int	 on;
+
+	on = enter(cfg, loop, what, whatlen);
+	/*
+	 * Programs get a stricter domain of their own, cut from this one,
+	 * whether the server has one or not (net/program.c): said here,
+	 * once the server's domain is known, and tried once.
+	 */
+	if (cfg->cgi != NULL) {
+		program_describe(cfg, prog, sizeof(prog));
+		log_info("programs: %s", prog);
+	}
 	return on;
 }
 

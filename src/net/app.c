@@ -4,11 +4,11 @@
  *
  *   app_start -(a connection idle, or room for one)-> SENT
  *             -(max_connections open)--------------> WAITING -> SENT
- *   SENT: the answer read into output
+ *   SENT: the answer read into the job
  *     -(FastCGI END_REQUEST / SCGI end of stream)--> the connection
  *                                   idle again (FastCGI) or closed
- *     -(too big, too late, bad record, app_abort())-> it is closed
- *   then the timer is closed, and done(arg) follows.
+ *     -(too big, bad record, app_stop())------------> it is closed
+ *   then done(arg) follows at once: a request owns no handle.
  *
  * A connection (struct bconn) belongs to its pool, one per backend and
  * thread, and is lent to one request at a time; it owns the bytes it
@@ -26,23 +26,12 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "net/app.h"
-#include "net/gproxy.h"
+#include "net/backend_job.h"
 #include "proto/fastcgi.h"
-#include "proto/gemini.h"
 #include "proto/scgi.h"
 
 #define APP_CHUNK	16384
 #define APP_ID		1		/* one request per connection */
-
-enum app_end {
-	APP_RUNNING,
-	APP_DONE,			/* the whole answer read */
-	APP_UNREACHABLE,		/* no connection to the backend */
-	APP_BAD,			/* a broken stream, or refused */
-	APP_TOO_BIG,			/* more than cgi_max_output */
-	APP_TOO_LONG,			/* past cgi_timeout */
-	APP_ABORTED,			/* the client left */
-};
 
 struct bconn;
 
@@ -83,21 +72,17 @@ struct bconn {
 };
 
 struct app {
-	uv_timer_t	 timer;
+	uv_loop_t	*loop;		/* borrowed */
 	struct pool	*pool;		/* borrowed */
 	struct bconn	*bc;		/* the connection lent, or NULL */
 	struct app	*next_wait;
 	int		 waiting;
 	int		 retried;
 	int		 finished;
-	enum app_end	 end;
-	size_t		 max;
+	struct backend_job *job;	/* borrowed: backend.c's */
 	struct buf	 req;		/* the request, until it is sent */
-	struct buf	 output;	/* the answer */
 	app_done_fn	 done;
 	void		*arg;
-	struct gproxy	*gp;		/* owned: a "proxy" entry's request,
-					   which needs none of the above */
 };
 
 static _Thread_local struct pool *pools;
@@ -105,14 +90,6 @@ static _Thread_local int pools_closed;
 
 static void	assign(struct app *);
 static void	bconn_close(struct bconn *);
-
-static void
-on_timer_closed(uv_handle_t *h)
-{
-	struct app	*ap = h->data;
-
-	ap->done(ap, ap->arg);
-}
 
 static void
 unwait(struct app *ap)
@@ -129,22 +106,24 @@ unwait(struct app *ap)
 	ap->waiting = 0;
 }
 
-/* The request ends as why says; its connection is the caller's affair. */
+/*
+ * The request ends as why says; its connection is the caller's affair.
+ * done follows here: backend.c frees nothing until its own timer has
+ * closed, so ap outlives this call.
+ */
 static void
-finish(struct app *ap, enum app_end why)
+finish(struct app *ap, enum backend_end why)
 {
 	if (ap->finished)
 		return;
 	ap->finished = 1;
-	if (ap->end == APP_RUNNING)
-		ap->end = why;
+	backend_job_end(ap->job, why);
 	unwait(ap);
 	if (ap->bc != NULL) {
 		ap->bc->cur = NULL;
 		ap->bc = NULL;
 	}
-	uv_timer_stop(&ap->timer);
-	uv_close((uv_handle_t *)&ap->timer, on_timer_closed);
+	ap->done(ap, ap->arg);
 }
 
 /* Every waiter that can have a connection now gets one. */
@@ -242,9 +221,9 @@ bconn_failed(struct bconn *bc, int rv, const char *what)
 		ap->pool->max--;
 		return;
 	}
-	log_warnx("backend %s: %s: %s", ap->pool->key, what,
+	log_warnx("%s: %s: %s", ap->job->who, what,
 	    rv < 0 ? uv_strerror(rv) : "closed before the answer ended");
-	finish(ap, bc->connected ? APP_BAD : APP_UNREACHABLE);
+	finish(ap, bc->connected ? BACKEND_BAD : BACKEND_UNREACHABLE);
 }
 
 static void
@@ -273,19 +252,6 @@ send_request(struct bconn *bc)
 		bconn_failed(bc, rv, "write");
 }
 
-/* Append n bytes of the answer; 0 when that is more than allowed. */
-static int
-take(struct app *ap, const void *p, size_t n)
-{
-	if (ap->output.len + n > ap->max) {
-		log_warnx("backend %s: more than %zu bytes of answer",
-		    ap->pool->key, ap->max);
-		return 0;
-	}
-	buf_add(&ap->output, p, n);
-	return 1;
-}
-
 /* The FastCGI records in bc->in, for the request lent bc. */
 static void
 records(struct bconn *bc)
@@ -303,14 +269,15 @@ records(struct bconn *bc)
 			continue;	/* management records: not asked */
 		switch (rec.type) {
 		case FASTCGI_STDOUT:
-			if (!take(ap, rec.content, rec.len)) {
+			if (!backend_job_take(ap->job, rec.content,
+			    rec.len)) {
 				bconn_close(bc);
-				finish(ap, APP_TOO_BIG);
+				finish(ap, BACKEND_TOO_BIG);
 				return;
 			}
 			break;
 		case FASTCGI_STDERR:
-			log_debug("backend %s: stderr: %.*s", ap->pool->key,
+			log_debug("%s: stderr: %.*s", ap->job->who,
 			    (int)(rec.len > 200 ? 200 : rec.len),
 			    (const char *)rec.content);
 			break;
@@ -319,24 +286,24 @@ records(struct bconn *bc)
 			    bc->in.len - off);
 			buf_truncate(&bc->in, bc->in.len - off);
 			if (rec.protocol_status != FASTCGI_REQUEST_COMPLETE) {
-				log_warnx("backend %s: request refused "
-				    "(protocol status %d)", ap->pool->key,
+				log_warnx("%s: request refused "
+				    "(protocol status %d)", ap->job->who,
 				    rec.protocol_status);
 				bconn_close(bc);
-				finish(ap, APP_BAD);
+				finish(ap, BACKEND_BAD);
 				return;
 			}
 			release(bc);
-			finish(ap, APP_DONE);
+			finish(ap, BACKEND_DONE);
 			return;
 		default:
 			break;
 		}
 	}
 	if (r < 0) {
-		log_warnx("backend %s: %s", ap->pool->key, err);
+		log_warnx("%s: %s", ap->job->who, err);
 		bconn_close(bc);
-		finish(ap, APP_BAD);
+		finish(ap, BACKEND_BAD);
 		return;
 	}
 	memmove(bc->in.data, bc->in.data + off, bc->in.len - off);
@@ -364,7 +331,7 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *ub)
 		if (ap != NULL && bc->pool->kind == CONFIG_APP_SCGI &&
 		    n == UV_EOF) {
 			bconn_close(bc);
-			finish(ap, APP_DONE);
+			finish(ap, BACKEND_DONE);
 			return;
 		}
 		if (ap != NULL)
@@ -379,9 +346,9 @@ on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *ub)
 	}
 	bc->got = 1;
 	if (bc->pool->kind == CONFIG_APP_SCGI) {
-		if (!take(ap, ub->base, (size_t)n)) {
+		if (!backend_job_take(ap->job, ub->base, (size_t)n)) {
 			bconn_close(bc);
-			finish(ap, APP_TOO_BIG);
+			finish(ap, BACKEND_TOO_BIG);
 		}
 		return;
 	}
@@ -467,8 +434,8 @@ assign(struct app *ap)
 		ap->waiting = 1;
 		return;
 	}
-	if ((bc = bconn_open(p, ap->timer.loop)) == NULL) {
-		finish(ap, APP_UNREACHABLE);
+	if ((bc = bconn_open(p, ap->loop)) == NULL) {
+		finish(ap, BACKEND_UNREACHABLE);
 		return;
 	}
 	bc->cur = ap;
@@ -507,9 +474,33 @@ pool_for(const struct config_app *a)
 	return p;
 }
 
-/* Give up on ap: a connection in mid-answer cannot be reused. */
-static void
-give_up(struct app *ap, enum app_end why)
+struct app *
+app_start(uv_loop_t *loop, const struct config_app *a,
+    struct backend_job *job, app_done_fn done, void *arg)
+{
+	struct app	*ap;
+
+	ap = xcalloc(1, sizeof(*ap));
+	ap->loop = loop;
+	ap->pool = pool_for(a);
+	ap->job = job;
+	ap->done = done;
+	ap->arg = arg;
+	job->who = xasprintf("backend %s", ap->pool->key);
+	buf_init(&ap->req);
+	if (a->kind == CONFIG_APP_FASTCGI) {
+		fastcgi_begin(&ap->req, APP_ID, 1);
+		fastcgi_params(&ap->req, APP_ID, job->vars);
+		fastcgi_record(&ap->req, FASTCGI_STDIN, APP_ID, NULL, 0);
+	} else
+		scgi_request(&ap->req, job->vars, 0);
+	assign(ap);
+	return ap;
+}
+
+/* A connection in mid-answer cannot be reused: it is closed. */
+void
+app_stop(struct app *ap, enum backend_end why)
 {
 	if (ap->finished)
 		return;
@@ -518,144 +509,12 @@ give_up(struct app *ap, enum app_end why)
 	finish(ap, why);
 }
 
-static void
-on_timeout(uv_timer_t *t)
-{
-	struct app	*ap = t->data;
-
-	log_warnx("backend %s: no answer within cgi_timeout", ap->pool->key);
-	give_up(ap, APP_TOO_LONG);
-}
-
-static void
-on_gproxy_done(struct gproxy *gp, void *arg)
-{
-	struct app	*ap = arg;
-
-	(void)gp;
-	ap->done(ap, ap->arg);
-}
-
-/* A proxied request: only the request line goes to the backend. */
-static struct app *
-proxy_start(uv_loop_t *loop, const struct config_app *a, char *const *env,
-    unsigned timeout_ms, size_t max, app_done_fn done, void *arg)
-{
-	struct app	*ap;
-	const char	*url = NULL;
-	size_t		 i;
-
-	for (i = 0; env[i] != NULL; i++)
-		if (strncmp(env[i], "GEMINI_URL=", 11) == 0)
-			url = env[i] + 11;
-	ap = xcalloc(1, sizeof(*ap));
-	ap->done = done;
-	ap->arg = arg;
-	buf_init(&ap->req);
-	buf_init(&ap->output);
-	ap->gp = gproxy_start(loop, a, url, timeout_ms, max, on_gproxy_done,
-	    ap);
-	return ap;
-}
-
-struct app *
-app_start(uv_loop_t *loop, const struct config_app *a, char *const *env,
-    unsigned timeout_ms, size_t max, app_done_fn done, void *arg)
-{
-	struct app	*ap;
-
-	if (a->kind == CONFIG_APP_PROXY)
-		return proxy_start(loop, a, env, timeout_ms, max, done, arg);
-	ap = xcalloc(1, sizeof(*ap));
-	ap->pool = pool_for(a);
-	ap->max = max;
-	ap->done = done;
-	ap->arg = arg;
-	buf_init(&ap->req);
-	buf_init(&ap->output);
-	if (a->kind == CONFIG_APP_FASTCGI) {
-		fastcgi_begin(&ap->req, APP_ID, 1);
-		fastcgi_params(&ap->req, APP_ID, env);
-		fastcgi_record(&ap->req, FASTCGI_STDIN, APP_ID, NULL, 0);
-	} else
-		scgi_request(&ap->req, env, 0);
-	uv_timer_init(loop, &ap->timer);
-	ap->timer.data = ap;
-	uv_timer_start(&ap->timer, on_timeout, timeout_ms, 0);
-	assign(ap);
-	return ap;
-}
-
-int
-app_header(const struct buf *output, const char *who, const char **out,
-    size_t *len, size_t *hlen, const char **meta)
-{
-	ssize_t	 n;
-	int	 status;
-
-	if ((n = gemini_header_parse(output->data != NULL ? output->data :
-	    "", output->len, &status)) == -1) {
-		log_warnx("%s: %s", who, output->len == 0 ? "no answer" :
-		    "not a Gemini response header");
-		*meta = "CGI error: bad response header";
-		return 42;
-	}
-	*out = output->data;
-	*len = output->len;
-	*hlen = (size_t)n;
-	return status;
-}
-
-int
-app_answer(const struct app *ap, const char **out, size_t *len,
-    size_t *hlen, const char **meta)
-{
-	char	 who[300];
-
-	if (ap->gp != NULL)
-		return gproxy_answer(ap->gp, out, len, hlen, meta);
-	*out = NULL;
-	*len = *hlen = 0;
-	switch (ap->end) {
-	case APP_UNREACHABLE:
-		*meta = "Backend unavailable";
-		return 43;
-	case APP_TOO_BIG:
-		*meta = "CGI error: too much output";
-		return 42;
-	case APP_TOO_LONG:
-		*meta = "CGI error: no answer in time";
-		return 42;
-	case APP_BAD:
-	case APP_ABORTED:
-	case APP_RUNNING:
-		*meta = "CGI error";
-		return 42;
-	case APP_DONE:
-		break;
-	}
-	snprintf(who, sizeof(who), "backend %s", ap->pool->key);
-	return app_header(&ap->output, who, out, len, hlen, meta);
-}
-
-void
-app_abort(struct app *ap)
-{
-	if (ap->gp != NULL) {
-		gproxy_abort(ap->gp);
-		return;
-	}
-	give_up(ap, APP_ABORTED);
-}
-
 void
 app_free(struct app *ap)
 {
 	if (ap == NULL)
 		return;
-	gproxy_free(ap->gp);
 	buf_free(&ap->req);
-	buf_free(&ap->output);
 	free(ap);
 }
 
@@ -665,7 +524,6 @@ app_pool_close(void)
 	struct pool	*p, *next;
 
 	pools_closed = 1;
-	gproxy_close();
 	for (p = pools; p != NULL; p = next) {
 		next = p->next;
 		p->dead = 1;

@@ -4,19 +4,19 @@
  * With "cgi: cgi-bin", the programs in each capsule's cgi-bin/ answer
  * the paths under /cgi-bin/: the first segment of the path that is a
  * regular file there is the program, what follows it is PATH_INFO.  The
- * program is run through libuv (uv_spawn, no shell) in its own
- * directory and process group, stdin /dev/null, stderr the server's,
- * with the environment gmid and molly-brown give theirs (README.md,
+ * program is started by net/program.c (no shell) in its own directory,
+ * session and process group, in a Landlock domain without the server's
+ * keys and configuration, stdin /dev/null, stderr the server's, its
+ * environment the request's meta-variables (net/backend.c; README.md,
  * "CGI").  It writes the whole response, header and body, on stdout;
- * that is collected -- at most cgi_max_output bytes, within cgi_timeout
- * -- and its header checked before any of it is sent: a bad header,
- * more output or more time than allowed is 42, and the program's group
- * is killed.  Never run as root.
+ * that is collected into the job, at most cgi_max_output bytes; more
+ * output, or cgi_stop() (past cgi_timeout, the client gone), kills the
+ * program and all it started.  Never run as root.
  *
  * Knows libuv, the configuration and the files under the capsule;
- * nothing of connections: conn.c starts a program, sends what it
- * answered, and counts the programs running on its worker.  Used on
- * one worker's loop thread.
+ * nothing of connections or of the other backends: net/backend.c
+ * starts a program and judges its answer.  Used on one worker's loop
+ * thread.
  */
 #ifndef CAPSULED_CGI_H
 #define CAPSULED_CGI_H
@@ -25,46 +25,35 @@
 
 #include <uv.h>
 
+#include "net/backend_job.h"
+
 struct cgi;
 struct config;
-struct tlsconn_names;
 
-/* What the program is told, besides what cgi_start() finds itself. */
-struct cgi_request {
-	const char	*url;		/* the request line as received */
-	const char	*query;		/* still percent-encoded, or NULL */
-	const char	*server_name;	/* the host that answers */
-	int		 server_port;
-	const char	*remote_addr;	/* the client ("192.0.2.7"), or "" */
-	const char	*cert_hash;	/* SHA-256 hex of its certificate,
-					   or NULL when it sent none */
-	const struct tlsconn_names *tls;
-};
-
-/* Called once the program has answered or failed, handles closed. */
+/* Called once, after the program has ended and its handles closed. */
 typedef void	(*cgi_done_fn)(struct cgi *, void *arg);
 
 /*
- * Run the program that path (percent-decoded, under cfg->cgi, as
- * layout_under() says) names in cfg's capsule.  Returns the running
- * program, whose done(arg) follows; or NULL, with *status and *meta
- * (static) the answer: 51 when no program is there, 42 when it cannot
- * be run (logged).
+ * The program path (percent-decoded, under cfg->cgi, as layout_under()
+ * says) names in cfg's capsule: the length of its name after path's
+ * leading '/' (path[1 + len..] is PATH_INFO); or 0 with *status and
+ * *meta (static) the answer: 51 when no program is there, 42 when the
+ * server still runs as root (logged as an error).
  */
-struct cgi	*cgi_start(uv_loop_t *loop, const struct config *cfg,
-		    const char *path, const struct cgi_request *req,
-		    cgi_done_fn done, void *arg, int *status,
-		    const char **meta);
+size_t		 cgi_find(const struct config *cfg, const char *path,
+		    int *status, const char **meta);
 /*
- * After done: the status to log.  Either *out[0..*len) is the response
- * to send whole (its header first, *hlen bytes with the CRLF), or *out
- * is NULL and *meta (static) says why the answer is 42.  The bytes stay
- * the struct cgi's.
+ * Run that program (len from cgi_find()) for job, whose vars are its
+ * environment; top is the top-level configuration, whose secrets its
+ * domain leaves out.  Never fails: a program that cannot be started
+ * ends the job BACKEND_BAD (logged).  done(arg) follows, never from
+ * within this call; job and the configurations must live until then.
  */
-int		 cgi_answer(const struct cgi *, const char **out, size_t *len,
-		    size_t *hlen, const char **meta);
-/* The client is gone: kill the program; done(arg) still follows. */
-void		 cgi_abort(struct cgi *);
+struct cgi	*cgi_start(uv_loop_t *loop, const struct config *top,
+		    const struct config *cfg, const char *path, size_t len,
+		    struct backend_job *job, cgi_done_fn done, void *arg);
+/* End it as why says (the group killed); done(arg) still follows. */
+void		 cgi_stop(struct cgi *, enum backend_end why);
 void		 cgi_free(struct cgi *);
 
 #endif

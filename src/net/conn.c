@@ -4,7 +4,7 @@
  *   accept -> REQUEST -(request line)-> RESPONSE -(all queued)-> SHUTDOWN
  *          -(writes done)-> CLOSING -> freed
  *   REQUEST -(titan:// line)-> UPLOAD -(body read, post written)-> RESPONSE
- *   REQUEST -(a CGI path)-> CGI -(the program answered)-> RESPONSE
+ *   REQUEST -(a backend's path)-> CGI -(the backend answered)-> RESPONSE
  *   REQUEST -(a page slow to render)-> RENDER -(rendered on the pool)->
  *          RESPONSE
  *   timeout, EOF, error, bad TLS ---------------------------> CLOSING
@@ -17,7 +17,8 @@
  * socket and file I/O, and keeps the states; what to send is decided by
  * site/gemini_front.c and site/gopher_front.c (the router's answer, or
  * an upload or a program to start), for a Titan upload by
- * titan_upload.c, and by a program that cgi.c runs.
+ * titan_upload.c, and by a backend (backend.c: a CGI program, a
+ * FastCGI or SCGI server, another Gemini server).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -29,7 +30,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
-#include "net/cgi.h"
+#include "net/backend.h"
 #include "net/conn.h"
 #include "net/generation.h"
 #include "net/limit.h"
@@ -53,7 +54,7 @@ enum conn_state {
 	CONN_PROXY,		/* a load balancer's PROXY header first */
 	CONN_REQUEST,		/* handshake and request line */
 	CONN_UPLOAD,		/* Titan: the body after the request line */
-	CONN_CGI,		/* a CGI program is answering */
+	CONN_CGI,		/* a backend is answering */
 	CONN_RENDER,		/* the answer rendered on libuv's pool */
 	CONN_RESPONSE,		/* queuing the response */
 	CONN_SHUTDOWN,		/* all queued; close when written */
@@ -103,7 +104,7 @@ struct conn {
 	unsigned	 ratewait;	/* Gemini: the handshake was over the
 					   rate; answer 44 with this */
 	struct titan_upload *up;	/* owned: a Titan upload, or NULL */
-	struct cgi	*cgi;		/* owned: a CGI program, or NULL */
+	struct backend	*backend;	/* owned: a backend, or NULL */
 	char		*pp;		/* owned: a PROXY header begun, or
 					   NULL (CONN_PROXY only) */
 	size_t		 pplen;		/* bytes in pp */
@@ -176,7 +177,7 @@ conn_free(struct conn *c)
 	gen_unref(c->gen);
 	free(c->filebuf);
 	titan_upload_free(c->up);
-	cgi_free(c->cgi);
+	backend_free(c->backend);
 	free(c->pp);
 	free(c);
 	worker_conn_done(w);
@@ -204,8 +205,8 @@ conn_close(struct conn *c)
 	c->state = CONN_CLOSING;
 	if (c->reading_file)
 		uv_cancel((uv_req_t *)&c->ex->fsreq);
-	if (c->cgi != NULL)
-		cgi_abort(c->cgi);	/* cgi_done() follows */
+	if (c->backend != NULL)
+		backend_abort(c->backend);	/* cgi_done() follows */
 	if (c->rendering)
 		uv_cancel((uv_req_t *)&c->ex->work);
 	uv_close((uv_handle_t *)&c->timer, on_handle_closed);
@@ -573,9 +574,9 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 	upload_read(c);
 }
 
-/* The program has answered, or failed; c is still referenced. */
+/* The backend has answered, or failed; c is still referenced. */
 static void
-cgi_done(struct cgi *cg, void *arg)
+cgi_done(struct backend *be, void *arg)
 {
 	struct conn	*c = arg;
 	struct response	*r;
@@ -585,29 +586,29 @@ cgi_done(struct cgi *cg, void *arg)
 
 	c->w->ncgi--;
 	if (c->state == CONN_CLOSING) {
-		conn_unref(c);		/* conn_free() frees cg */
+		conn_unref(c);		/* conn_free() frees be */
 		return;
 	}
 	c->nrefs--;
-	status = cgi_answer(cg, &out, &len, &hlen, &meta);
+	status = backend_answer(be, &out, &len, &hlen, &meta);
 	if (out == NULL) {
 		send_status(c, status, meta);
 		return;
 	}
-	/* Sent as the program wrote it: only 2x has a body. */
+	/* Sent as the backend wrote it: only 2x has a body. */
 	r = &c->ex->resp;
 	r->status = status;
 	c->status = status;
 	r->body = status / 10 == 2 ? out + hlen : NULL;
 	r->bodylen = status / 10 == 2 ? len - hlen : 0;
 	send_response(c, out, hlen);
-	r->body = NULL;			/* cg's, freed with c */
+	r->body = NULL;			/* be's, freed with c */
 	r->bodylen = 0;
 }
 
 /*
- * A path under "cgi:" on host h: its program answers (cgi.h), at most
- * cgi_max_programs at once on this worker.
+ * A path under "cgi:", or a backend's, on host h: it answers
+ * (backend.h), at most cgi_max_programs at once on this worker.
  */
 static void
 cgi_begin(struct conn *c, const struct gemini_request *req, size_t linelen,
@@ -615,7 +616,7 @@ cgi_begin(struct conn *c, const struct gemini_request *req, size_t linelen,
 {
 	const struct config	*hc = &c->gen->set->hosts[h];
 	struct tlsconn_names	 names;
-	struct cgi_request	 cr;
+	struct backend_client	 cr;
 	const char		*meta;
 	char			 url[GEMINI_URL_MAX + 1];
 	int			 status;
@@ -636,9 +637,9 @@ cgi_begin(struct conn *c, const struct gemini_request *req, size_t linelen,
 	cr.remote_addr = c->addr;
 	cr.cert_hash = tlsconn_client_hash(c->tls);
 	cr.tls = &names;
-	c->cgi = cgi_start(&c->w->loop, hc, req->url.path, &cr, cgi_done, c,
-	    &status, &meta);
-	if (c->cgi == NULL) {
+	c->backend = backend_start(&c->w->loop, conf(c), hc, req->url.path,
+	    &cr, cgi_done, c, &status, &meta);
+	if (c->backend == NULL) {
 		send_status(c, status, meta);
 		return;
 	}

@@ -7,14 +7,14 @@
  * runs on the worker's own loop thread.
  */
 #include "core/log.h"
-#include "net/app.h"
+#include "net/backend.h"
 #include "net/worker.h"
 
 void
 worker_finish(struct worker *w)
 {
 	log_flush();
-	app_pool_close();		/* the backends' kept connections */
+	backend_close();		/* the backends' kept connections */
 	if (!uv_is_closing((uv_handle_t *)&w->wake))
 		uv_close((uv_handle_t *)&w->wake, NULL);
 	if (!uv_is_closing((uv_handle_t *)&w->grace))
