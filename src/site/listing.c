@@ -304,6 +304,23 @@ hidden(const char *name, char *const *hide, size_t nhide)
 }
 
 /*
+ * Is a directory's answer in format f a Gopher menu: one a gophermap
+ * may make, closed by a "." line?  (A switch: a new format is a
+ * decision here.)
+ */
+static int
+gopher_menu(enum format f)
+{
+	switch (f) {
+	case FORMAT_GEMTEXT:
+		return 0;
+	case FORMAT_GOPHER:
+		break;
+	}
+	return 1;
+}
+
+/*
  * The page of a listing, or its menu lines, written for the tree's base
  * (not the generated pages' mount) into out: gemtext, or the lines of a
  * Gopher menu without its closing "." (the caller's: dir_make()).
@@ -656,7 +673,7 @@ cut(const struct route *rt, const struct tree *t, struct buf *out,
 {
 	struct page	 p;
 	struct buf	 note = BUF_INIT;
-	size_t		 tail = format_menus(rt->format) ? 3 : 0, at;
+	size_t		 tail = gopher_menu(rt->format) ? 3 : 0, at;
 
 	if (out->len + tail <= limit)
 		return;
@@ -742,7 +759,7 @@ dir_make(const struct route *rt, void *arg, struct response *r)
 	struct buf	 out = BUF_INIT;
 	struct blob	*b;
 	size_t		 kept;
-	int		 menus = format_menus(rt->format);
+	int		 menus = gopher_menu(rt->format);
 
 	if (j->slot != NULL && (b = making_wait(j->slot)) != NULL) {
 		response_use_blob(r, b);
@@ -830,7 +847,7 @@ listing_kept(const struct route *rt, const struct tree *t, const char *rel,
 
 	if (!tree_watched(rt, t))
 		return 0;
-	for (i = format_menus(rt->format) ? 0 : 1; i < nitems(kinds); i++)
+	for (i = gopher_menu(rt->format) ? 0 : 1; i < nitems(kinds); i++)
 		if ((slot = dir_slot(rt, t, kinds[i], rel, 0)) != NULL &&
 		    (b = cache_get(slot)) != NULL) {
 			dir_type(rt, t, kinds[i], r);
@@ -893,6 +910,8 @@ listing_map(const struct route *rt, const struct tree *t, int dfd,
 	char		*map;
 	int		 mfd;
 
+	if (!gopher_menu(rt->format))
+		return 0;
 	/* The map is read as archive_files_open() allows. */
 	map = tree_join(rel, "gophermap");
 	mfd = archive_files_open(rt->a, map, rt->cfg->follow_symlinks,

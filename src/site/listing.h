@@ -25,10 +25,11 @@ struct tree;
 int	 listing_kept(const struct route *rt, const struct tree *t,
 	    const char *rel, struct response *r);
 /*
- * Gopher: when the directory dfd (rel, at the site path urlpath, which
- * ends in '/') has a gophermap it may read (the rules of files/, 1 MiB
- * at most; a larger one is logged), answer r with its menu and return
- * 1, dfd taken; else 0, and dfd stays the caller's.
+ * When rt's format has gophermaps (Gopher's menus) and the directory
+ * dfd (rel, at the site path urlpath, which ends in '/') has one it
+ * may read (the rules of files/, 1 MiB at most; a larger one is
+ * logged), answer r with its menu and return 1, dfd taken; else 0, and
+ * dfd stays the caller's.
  */
 int	 listing_map(const struct route *rt, const struct tree *t, int dfd,
 	    const char *rel, const char *urlpath, struct response *r);

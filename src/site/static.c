@@ -251,7 +251,7 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 		return;
 	}
 	/* A menu may be written by hand: the gophermap. */
-	if (menus && listing_map(rt, t, fd, rel, path, r))
+	if (listing_map(rt, t, fd, rel, path, r))
 		return;
 	/* A configuration made in code may have no index: the default. */
 	ifd = dir_file(rt, t, rel, rt->cfg->index != NULL ? rt->cfg->index :
