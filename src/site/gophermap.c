@@ -3,7 +3,7 @@
  * (gophermap.h).
  *
  * The lines read, as gophernicus's README.gophermap and Bucktooth
- * describe them (../shared/spec/gopher.md, section 7):
+ * describe them (README.md, "Gophermaps"):
  *   - a line without a TAB is text: an "i" line ("" too: a blank one);
  *   - "Xname<TAB>selector<TAB>host<TAB>port" is an item; a missing
  *     selector is the name, a missing host and port are the server's,
@@ -18,7 +18,8 @@
  *     the caller's include callback allows: never run as a program.
  * Not supported, and dropped: ":ext=type" (per-directory item types),
  * "~" (users' gopherholes) and "%" (virtual hosts).  Reads any bytes;
- * what it writes is bounded (RENDER_MAX) whatever includes repeat.
+ * what it writes is bounded (env->max) whatever includes repeat, and
+ * so is what includes read (GOPHERMAP_INCLUDE_READ_MAX).
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -30,18 +31,24 @@
 
 /* An "i" line's dummy fields, as site/page.c writes them. */
 #define INFO_TAIL	"\tfake\t(NULL)\t0\r\n"
-/* What one map writes at most, includes and listings in. */
-#define RENDER_MAX	((size_t)8 << 20)
-/* How many includes one map may read in all. */
-#define INCLUDES_MAX	64
 
 struct state {
 	const struct gophermap_env *env;
 	struct buf	*out;
+	size_t		 end;		/* out may grow to this length */
 	char		*hide[GOPHERMAP_HIDE_MAX];	/* owned */
 	size_t		 nhide;
 	int		 includes;	/* read so far */
+	size_t		 read;		/* bytes they read */
+	unsigned	 told;		/* limits said so (TOLD_*) */
 };
+
+/* Each limit on includes is told once per map, at its first include. */
+#define TOLD_DEPTH	0x1
+#define TOLD_COUNT	0x2
+#define TOLD_SIZE	0x4
+/* How much of an include's name such a line shows. */
+#define NAME_SHOWN	60
 
 /* s[0..len) as one field: TAB, CR, LF and NUL made spaces. */
 static void
@@ -203,13 +210,53 @@ item(struct state *st, const char *s, size_t len)
 
 static void	render(struct state *, const char *, size_t, int);
 
+/*
+ * An include left out by a limit: an info line says which (its first
+ * time in the map: a map of a thousand includes is not a thousand
+ * lines of excuses).
+ */
+static void
+left_out(struct state *st, unsigned why, const char *name, size_t len)
+{
+	struct buf	 msg = BUF_INIT;
+	bool		 cut;
+
+	if (st->told & why)
+		return;
+	st->told |= why;
+	/* A long name is cut, at the start of a UTF-8 sequence. */
+	if ((cut = len > NAME_SHOWN)) {
+		len = NAME_SHOWN;
+		while (len > 0 && ((unsigned char)name[len] & 0xc0) == 0x80)
+			len--;
+	}
+	buf_printf(&msg, "(\"=%.*s%s\" is not included: ", (int)len, name,
+	    cut ? "..." : "");
+	switch (why) {
+	case TOLD_DEPTH:
+		buf_printf(&msg, "includes nest %d deep at most)",
+		    GOPHERMAP_DEPTH_MAX);
+		break;
+	case TOLD_COUNT:
+		buf_printf(&msg, "a menu has %d includes at most)",
+		    GOPHERMAP_INCLUDES_MAX);
+		break;
+	default:
+		buf_printf(&msg, "a menu's includes read %zu KiB at most)",
+		    GOPHERMAP_INCLUDE_READ_MAX >> 10);
+		break;
+	}
+	info(st, msg.data, msg.len);
+	buf_free(&msg);
+}
+
 /* "=name": another map, by its selector. */
 static void
 include(struct state *st, const char *name, size_t len, int depth)
 {
 	struct buf	 sel = BUF_INIT;
 	char		*text;
-	size_t		 n;
+	size_t		 n = 0;
 
 	while (len > 0 && (name[0] == ' ' || name[0] == '\t')) {
 		name++;
@@ -218,16 +265,26 @@ include(struct state *st, const char *name, size_t len, int depth)
 	while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\t'))
 		len--;
 	if (len == 0 || memchr(name, '\0', len) != NULL ||
-	    depth >= GOPHERMAP_DEPTH_MAX || st->includes >= INCLUDES_MAX ||
 	    st->env->include == NULL)
 		return;
+	if (depth >= GOPHERMAP_DEPTH_MAX) {
+		left_out(st, TOLD_DEPTH, name, len);
+		return;
+	}
+	if (st->includes >= GOPHERMAP_INCLUDES_MAX) {
+		left_out(st, TOLD_COUNT, name, len);
+		return;
+	}
 	st->includes++;
 	resolve(&sel, st->env->dir, name, len);
 	buf_addc(&sel, '\0');
-	if ((text = st->env->include(st->env->arg, sel.data, &n)) != NULL) {
+	if ((text = st->env->include(st->env->arg, sel.data,
+	    GOPHERMAP_INCLUDE_READ_MAX - st->read, &n)) != NULL) {
+		st->read += n;
 		render(st, text, n, depth + 1);
 		free(text);
-	}
+	} else if (n > 0)
+		left_out(st, TOLD_SIZE, name, len);
 	buf_free(&sel);
 }
 
@@ -293,7 +350,7 @@ render(struct state *st, const char *text, size_t len, int depth)
 {
 	size_t	 i = 0, n;
 
-	while (i < len && st->out->len < RENDER_MAX) {
+	while (i < len && st->out->len < st->end) {
 		n = 0;
 		while (i + n < len && text[i + n] != '\n')
 			n++;
@@ -314,6 +371,7 @@ gophermap_render(const struct gophermap_env *env, const char *text,
 	memset(&st, 0, sizeof(st));
 	st.env = env;
 	st.out = out;
+	st.end = out->len + env->max;
 	render(&st, text, len, 0);
 	for (i = 0; i < st.nhide; i++)
 		free(st.hide[i]);

@@ -15,8 +15,14 @@
 
 struct buf;
 
-/* How deep "=file" includes may nest; deeper ones are dropped. */
+/*
+ * What a map may read besides itself, each limit told by an info line
+ * where an include is left out: "=file" includes nest this deep, this
+ * many in all, and read this many bytes together.
+ */
 #define GOPHERMAP_DEPTH_MAX	4
+#define GOPHERMAP_INCLUDES_MAX	64
+#define GOPHERMAP_INCLUDE_READ_MAX	((size_t)1 << 20)
 /* "-name" lines a map may hide from its listing; more are dropped. */
 #define GOPHERMAP_HIDE_MAX	256
 
@@ -25,11 +31,14 @@ struct gophermap_env {
 	int		 port;		/* and Gopher port */
 	const char	*dir;		/* the map's directory as a selector,
 					   ending in '/' ("/", "/~u/x/") */
+	size_t		 max;		/* bytes of menu lines: see below */
 	/*
 	 * The text of the gophermap at selector sel (absolute), malloc'd
-	 * with its length in *len, or NULL: not one the tree serves.
+	 * with its length in *len, or NULL: not one the tree serves (*len
+	 * 0), or larger than max bytes (*len its size), not read.
 	 */
-	char		*(*include)(void *arg, const char *sel, size_t *len);
+	char		*(*include)(void *arg, const char *sel, size_t max,
+			    size_t *len);
 	/*
 	 * The directory's listing as menu lines, without the closing
 	 * ".", names in hide[0..nhide) left out.
@@ -42,7 +51,9 @@ struct gophermap_env {
 /*
  * The menu lines of the map text[0..len) (any bytes: NUL, long lines,
  * CRLF or LF), appended to out, without the closing ".": the caller
- * ends the menu.
+ * ends the menu.  Stops once env->max bytes are written (the line or
+ * the "*" listing that crosses the bound is written whole): the caller
+ * cuts the menu at a bound of its own, and says so there.
  */
 void	 gophermap_render(const struct gophermap_env *env, const char *text,
 	    size_t len, struct buf *out);

@@ -13,6 +13,7 @@
  * the writer's links to the archive (links.h).  No socket I/O.
  */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,9 @@ struct render_job {
 	uint64_t	 filelen;	/* its size, as fstat(2) said */
 	response_fill_fn *fill;		/* how */
 	char		*query;		/* or a search's results (owned) */
+	response_make_fn *make;		/* or a body made from arg, */
+	void		*arg;		/* owned: */
+	void		(*arg_free)(void *);	/* freed with this */
 };
 
 static void
@@ -86,7 +90,40 @@ job_free(struct render_job *j)
 	if (j->fd != -1)
 		close(j->fd);
 	free(j->query);
+	if (j->arg_free != NULL)
+		j->arg_free(j->arg);
 	free(j);
+}
+
+/* Bytes above RESPONSE_HOLD_FREE that all responses hold together. */
+static atomic_size_t	 held_total;
+
+size_t
+response_hold(struct response *r, size_t len)
+{
+	size_t	 want, have, take;
+
+	if (len <= RESPONSE_HOLD_FREE)
+		return len;
+	want = len - RESPONSE_HOLD_FREE;
+	have = atomic_load(&held_total);
+	do {
+		take = have >= RESPONSE_HOLD_BUDGET ? 0 :
+		    RESPONSE_HOLD_BUDGET - have;
+		if (take > want)
+			take = want;
+		if (take == 0)
+			return RESPONSE_HOLD_FREE;
+	} while (!atomic_compare_exchange_weak(&held_total, &have,
+	    have + take));
+	r->held += take;
+	return RESPONSE_HOLD_FREE + take;
+}
+
+size_t
+response_held(void)
+{
+	return atomic_load(&held_total);
 }
 
 void
@@ -94,6 +131,9 @@ response_free(struct response *r)
 {
 	job_free(r->job);
 	r->job = NULL;
+	if (r->held > 0)
+		atomic_fetch_sub(&held_total, r->held);
+	r->held = 0;
 	buf_free(&r->owned);
 	if (r->fd != -1)
 		close(r->fd);
@@ -726,6 +766,17 @@ response_defer_search(const struct route *rt, const char *q,
 }
 
 void
+response_defer_make(const struct route *rt, response_make_fn *make,
+    void *arg, void (*arg_free)(void *), struct response *r)
+{
+	struct render_job	*j = defer(rt, NULL, r);
+
+	j->make = make;
+	j->arg = arg;
+	j->arg_free = arg_free;
+}
+
+void
 response_serve_text(const struct route *rt, enum text_kind k, size_t id,
     struct response *r)
 {
@@ -757,6 +808,13 @@ response_render(struct response *r)
 
 	if (j == NULL)
 		return;
+	if (j->make != NULL) {
+		/* r's own job goes first: make() fills r as it likes. */
+		r->job = NULL;
+		j->make(&j->rt, j->arg, r);
+		job_free(j);
+		return;
+	}
 	if (j->query != NULL) {
 		page_init(&p);
 		nav_search(&p, site_search(j->rt.site), j->query);

@@ -50,6 +50,11 @@ struct response {
 	 */
 	int		 may_defer;
 	struct render_job *job;		/* owned: the body still to make */
+	/*
+	 * Bytes of the budget of bodies made for one request that r holds
+	 * (response_hold()), given back by response_free().
+	 */
+	size_t		 held;
 };
 
 void	 response_init(struct response *);
@@ -57,12 +62,14 @@ void	 response_free(struct response *);	/* closes fd */
 /*
  * r->job's page rendered, published to its site's cache slot, and made
  * r's body; nothing without a job.  A post or page whose Markdown is
- * large, or has a table row with very many columns, and a feed with the
- * content of such posts (atom_full_content), are left so by
- * router_handle() when r->may_defer: its status and META are final,
- * its body comes from this call, which may take a second or more and
- * is meant for another thread (libuv's pool).  Any thread, while r's
- * site and configuration live (the caller holds their generation).
+ * large, or has a table row with very many columns, a feed with the
+ * content of such posts (atom_full_content), a search, a file to keep
+ * in memory and a static tree's listing or menu (site/listing.h) are
+ * left so by router_handle() when r->may_defer: its status and META are
+ * final, its body comes from this call, which may take a second or
+ * more and is meant for another thread (libuv's pool).  Any thread,
+ * while r's site and configuration live (the caller holds their
+ * generation).
  */
 void	 response_render(struct response *r);
 /* The body is what r->owned holds (body and bodylen point at it). */
@@ -169,5 +176,39 @@ void	 response_defer_file(const struct route *rt, struct slot *slot,
  */
 void	 response_defer_search(const struct route *rt, const char *q,
 	    struct response *r);
+/*
+ * How a body is made on the pool (static.c's listings and menus of a
+ * tree's directory): r's body, made from arg, which stays the job's.
+ */
+typedef void	 response_make_fn(const struct route *rt, void *arg,
+		    struct response *r);
+/*
+ * Leave r's body to response_render(), which calls make(rt, arg, r);
+ * the job owns arg from here on and frees it with arg_free, made or
+ * not.  r's status and META are as set.
+ */
+void	 response_defer_make(const struct route *rt, response_make_fn *make,
+	    void *arg, void (*arg_free)(void *), struct response *r);
+
+/*
+ * A body made for one request alone (not kept in a slot, where every
+ * reader shares one copy: a listing or menu of a tree the watcher does
+ * not follow) lives as long as its reader takes to read it, which a
+ * slow reader makes long.  Up to RESPONSE_HOLD_FREE bytes of such a
+ * body are its own, about what a TLS connection holds anyway; the
+ * bytes above that come from one budget of RESPONSE_HOLD_BUDGET bytes
+ * shared by every response of the process, first come, first served,
+ * given back when the response is freed.
+ */
+#define RESPONSE_HOLD_FREE	((size_t)64 << 10)
+#define RESPONSE_HOLD_BUDGET	((size_t)8 << 20)
+/*
+ * Hold len bytes for r's body: returns how many of them it may keep,
+ * len when the budget has them, else RESPONSE_HOLD_FREE and what was
+ * left of the budget (the caller cuts the body there).  Any thread.
+ */
+size_t	 response_hold(struct response *r, size_t len);
+/* Bytes of the budget held by every response together. */
+size_t	 response_held(void);
 
 #endif

@@ -1,13 +1,14 @@
 /*
  * static.h -- the files of a capsule a request may read: the static
  * trees (files/, the "root" directory, a plain user capsule) and page
- * bundles' files, and the trees' listings and gophermaps.  Within site/.
+ * bundles' files.  Within site/.
  *
  * For router.c, which knows which paths are files.  A file small enough
  * is kept in the site's cache, in a slot of its own (site_file_slot()),
  * read on libuv's pool when the caller can wait (response_render()); a
  * larger one, or one that may not be kept, is left open in the response
- * for conn.c to stream.
+ * for conn.c to stream.  A directory without an index file is
+ * listing.h's: its gophermap or its listing.
  */
 #ifndef CAPSULED_STATIC_H
 #define CAPSULED_STATIC_H

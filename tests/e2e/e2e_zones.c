@@ -153,11 +153,30 @@ test_fingerprints(void)
 	reply_free(&r);
 }
 
+static void	 none_guarded(const char *, const char *);
+
 static void
 test_ca(void)
 {
 	struct reply	 r;
+	struct buf	 b;
 
+	/*
+	 * files/ is watched: its listing and menu are made once and kept
+	 * for every reader.  Made for a member first, they still name
+	 * nothing the zone guards (test_lists() asks without a
+	 * certificate).
+	 */
+	r = e2e_gemini_get(srv.gemini_port, c_member, "/files/");
+	INT_EQ(r.status, 20, "files/ listed for a member");
+	none_guarded("files/ listed for a member, kept for all",
+	    r.body.data != NULL ? r.body.data : "");
+	reply_free(&r);
+	buf_init(&b);
+	e2e_gopher_get(srv.gopher_port, &b, "/files/");
+	buf_addc(&b, '\0');
+	none_guarded("Gopher: files/ listed", b.data);
+	buf_free(&b);
 	r = e2e_gemini_get(srv.gemini_port, c_member, "/files/club/note.txt");
 	INT_EQ(r.status, 20, "signed by the zone's CA: 20");
 	HAS(r.body.data ? r.body.data : "", "members only",

@@ -7,7 +7,7 @@
  * fixed listing.  Whatever the input, the output must be whole menu
  * lines: CRLF-ended, exactly four fields (three TABs), no NUL, no bare
  * CR or LF, no "." line (the caller writes it), a selector of ours
- * without a dot segment.
+ * without a dot segment; and no longer than its bound allows.
  */
 #include <assert.h>
 #include <stdint.h>
@@ -20,19 +20,24 @@
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
+/* The menu's bound (env.max): small, so that inputs reach it. */
+#define MAX	((size_t)64 << 10)
+
 struct input {
 	const uint8_t	*data;
 	size_t		 len;
 };
 
 static char *
-include(void *arg, const char *sel, size_t *len)
+include(void *arg, const char *sel, size_t max, size_t *len)
 {
 	const struct input	*in = arg;
 
 	assert(sel[0] == '/');
 	assert(strstr(sel, "/../") == NULL && strstr(sel, "/./") == NULL);
 	*len = in->len;
+	if (in->len > max)
+		return NULL;		/* too large: not read */
 	return xstrndup((const char *)in->data, in->len);
 }
 
@@ -73,12 +78,14 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct input		 in = { data, size > 4096 ? 4096 : size };
-	struct gophermap_env	 env = { "localhost", 70, "/d/", include,
-				    listing, &in };
+	struct gophermap_env	 env = { "localhost", 70, "/d/", MAX,
+				    include, listing, &in };
 	struct buf		 out = BUF_INIT;
 
 	gophermap_render(&env, (const char *)data, size, &out);
 	check(out.data != NULL ? out.data : "", out.len);
+	/* Past MAX, one line of the input (an info line of it) at most. */
+	assert(out.len < MAX + 3 * size + 64);
 	buf_free(&out);
 	return 0;
 }

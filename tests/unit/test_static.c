@@ -351,6 +351,294 @@ test_gophermap(struct archive *a)
 	site_unref(s);
 }
 
+/* n files f00000.gmi... in the directory dir of top, each titled. */
+static void
+many(const char *dir, int n)
+{
+	char	 p[512];
+	int	 i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "%s/%s/f%05d.gmi", top, dir, i);
+		test_write(p, "# Title %d\n", i);
+	}
+}
+
+/* How many times what is in s. */
+static int
+count(const char *s, const char *what)
+{
+	int	 n = 0;
+
+	while ((s = strstr(s, what)) != NULL) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+/*
+ * A directory's listing or menu is kept for every reader while the
+ * watcher follows its tree (files/, and the root when it is files/),
+ * each URL, protocol and kind in a slot of its own, and made again
+ * only by a new site; an unwatched tree's is made at every request.
+ */
+static void
+test_kept(struct archive *a)
+{
+	struct site	*s = site_new(a, 0);
+	struct response	 r, r2;
+	char		*body, p[256];
+
+	config_init(&cfg, top);
+	cfg.root = "site";
+	test_put(top, "files/k/a.gmi", "# Kept\n");
+	ask(&cfg, s, SURFACE_GEMINI, "/files/k/", &r);
+	ask(&cfg, s, SURFACE_GEMINI, "/files/k/", &r2);
+	OK(r.status == 20 && r.blob != NULL && r.blob == r2.blob,
+	    "a listing of files/: made once, the same bytes for the next");
+	response_free(&r2);
+	test_put(top, "files/k/late.gmi", "# Late\n");
+	without(&cfg, s, SURFACE_GEMINI, "/files/k/", "late.gmi");
+	ask(&cfg, s, SURFACE_GOPHER, "/files/k/", &r2);
+	body = xstrndup(r2.body, r2.bodylen);
+	OK(r2.blob != r.blob && strstr(body, "0Kept\t/files/k/a.gmi\t") !=
+	    NULL && strstr(body, "0Late\t") != NULL,
+	    "Gopher's menu: a slot of its own, made as the tree is now");
+	free(body);
+	response_free(&r2);
+	response_free(&r);
+	site_unref(s);
+	/* The watcher's new site: the new file is listed. */
+	s = site_new(a, 0);
+	expect(&cfg, s, SURFACE_GEMINI, "/files/k/", 20, "late.gmi Late");
+	/* Not watched, nothing kept: watch: false. */
+	cfg.watch = 0;
+	test_put(top, "files/k/later.gmi", "# Later\n");
+	expect(&cfg, s, SURFACE_GEMINI, "/files/k/", 20, "later.gmi Later");
+	cfg.watch = 1;
+	/* A root tree other than files/: read at every request. */
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 20, "a.gmi Alpha");
+	test_put(top, "site/notes/d.gmi", "# Delta\n");
+	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 20, "d.gmi Delta");
+	test_path(p, sizeof(p), top, "site/notes/d.gmi");
+	OK(unlink(p) == 0, "rm d.gmi");
+	without(&cfg, s, SURFACE_GEMINI, "/notes/", "Delta");
+	site_unref(s);
+	/* One directory, two URLs (root: files): each its own links. */
+	s = site_new(a, 0);
+	cfg.root = "files";
+	expect(&cfg, s, SURFACE_GEMINI, "/files/k/", 20, "=> /files/k/a.gmi");
+	expect(&cfg, s, SURFACE_GEMINI, "/k/", 20, "=> /k/a.gmi Kept");
+	without(&cfg, s, SURFACE_GEMINI, "/k/", "/files/");
+	expect(&cfg, s, SURFACE_GEMINI, "/files/k/", 20, "=> /files/k/a.gmi");
+	site_unref(s);
+}
+
+/*
+ * Made on the pool when the caller can wait (r.may_defer, as conn.c
+ * sets it): the status now, the body from response_render(); kept, the
+ * next one is there at once.
+ */
+static void
+test_deferred(struct archive *a)
+{
+	struct site		*s = site_new(a, 0);
+	struct router_req	 req = { SURFACE_GEMINI, "/files/k/", NULL, 0,
+				    NULL, NULL, 0 };
+	struct response		 r, q[3];
+	int			 i;
+
+	config_init(&cfg, top);
+	cfg.root = "site";
+	response_init(&r);
+	r.may_defer = 1;
+	router_handle(&cfg, s, &req, &r);
+	OK(r.status == 20 && r.job != NULL && r.bodylen == 0,
+	    "a listing not kept yet: 20 now, the body on the pool");
+	response_render(&r);
+	OK(r.job == NULL && r.body != NULL &&
+	    strstr(r.body, "=> /files/k/a.gmi Kept") != NULL,
+	    "response_render() made it");
+	response_free(&r);
+	response_init(&r);
+	r.may_defer = 1;
+	router_handle(&cfg, s, &req, &r);
+	OK(r.job == NULL && r.body != NULL &&
+	    strstr(r.body, "=> /files/k/a.gmi Kept") != NULL,
+	    "then kept: no job");
+	response_free(&r);
+	/*
+	 * A tree not watched: a job at every request, made for one; two
+	 * at once at most, and the pool's other threads stay free.
+	 */
+	req.path = "/notes/";
+	for (i = 0; i < 3; i++) {
+		response_init(&q[i]);
+		q[i].may_defer = 1;
+		router_handle(&cfg, s, &req, &q[i]);
+	}
+	OK(q[0].job != NULL && q[1].job != NULL, "the root tree's listing: "
+	    "a job at every request");
+	OK(q[2].status == 41 && q[2].job == NULL && strstr(q[2].meta,
+	    "busy") != NULL, "a third at once: 41, the server is busy");
+	response_free(&q[0]);		/* never made: the job goes too */
+	response_free(&q[2]);
+	response_init(&q[2]);
+	q[2].may_defer = 1;
+	router_handle(&cfg, s, &req, &q[2]);
+	OK(q[2].status == 20 && q[2].job != NULL, "one done: a job again");
+	response_render(&q[2]);
+	HAS(q[2].body, "=> /notes/a.gmi Alpha", "made");
+	response_free(&q[1]);
+	response_free(&q[2]);
+	site_unref(s);
+}
+
+/*
+ * What a gophermap may read and write, each limit told by a line: 64
+ * includes, 4 deep, 1 MiB read by includes, 1 MiB written.
+ */
+static void
+test_map_limits(struct archive *a)
+{
+	struct site	*s = site_new(a, 0);
+	struct response	 r;
+	struct buf	 b = BUF_INIT;
+	char		*body;
+	int		 i;
+
+	config_init(&cfg, top);
+	cfg.root = "site";
+	for (i = 0; i < 70; i++)
+		buf_addstr(&b, "=one.txt\n");
+	test_put(top, "site/lim/count/gophermap", b.data);
+	test_put(top, "site/lim/count/one.txt", "one line\n");
+	ask(&cfg, s, SURFACE_GOPHER, "/lim/count/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	INT_EQ(count(body, "ione line\t"), 64, "64 includes read");
+	INT_EQ(count(body, "is not included: a menu has 64 includes at "
+	    "most"), 1, "the 65th told, once");
+	free(body);
+	response_free(&r);
+	/* inc.map includes itself: 4 deep, then told. */
+	cfg.mount = "/gemlog";
+	cfg.base = cfg.mount;
+	ask(&cfg, s, SURFACE_GOPHER, "/", &r);
+	cfg.mount = NULL;
+	cfg.base = NULL;
+	body = xstrndup(r.body, r.bodylen);
+	INT_EQ(count(body, "iIncluded line\t"), 4, "4 deep");
+	HAS(body, "(\"=inc.map\" is not included: includes nest 4 deep at "
+	    "most)", "the fifth told");
+	free(body);
+	response_free(&r);
+	/* 600 KB and 600 KB: the second is over what includes read. */
+	buf_truncate(&b, 0);
+	for (i = 0; i < 600000 / 60; i++)
+		buf_printf(&b, "%059d\n", i);
+	test_put(top, "site/lim/read/a.txt", b.data);
+	test_put(top, "site/lim/read/b.txt", b.data);
+	test_put(top, "site/lim/read/gophermap", "=a.txt\n=b.txt\nend\n");
+	ask(&cfg, s, SURFACE_GOPHER, "/lim/read/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	HAS(body, "(\"=b.txt\" is not included: a menu's includes read "
+	    "1024 KiB at most)", "an include over what includes read: told");
+	OK(strstr(body, "iend\t") != NULL && r.bodylen < (1 << 20),
+	    "the map goes on after it");
+	free(body);
+	response_free(&r);
+	/* A map that writes more than 1 MiB: cut at a line, told. */
+	buf_truncate(&b, 0);
+	for (i = 0; i < 6500; i++)	/* under 1 MiB, a menu over it */
+		buf_printf(&b, "1Menu %070d\t%070d/\n", i, i);
+	test_put(top, "site/lim/big/gophermap", b.data);
+	ask(&cfg, s, SURFACE_GOPHER, "/lim/big/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	OK(r.bodylen <= (1 << 20) && r.bodylen > (1 << 20) - 4096,
+	    "1 MiB at most, and about that (%zu bytes)", r.bodylen);
+	OK(r.bodylen > 40 && strcmp(body + r.bodylen - 3, ".\r\n") == 0 &&
+	    strstr(body + r.bodylen - 120, "\r\ni(The rest of this menu is "
+	    "not shown: a menu holds 1 MiB at most.)\tfake\t(NULL)\t0\r\n"
+	    ".\r\n") != NULL, "cut after a whole line, told, and closed");
+	free(body);
+	response_free(&r);
+	buf_free(&b);
+	site_unref(s);
+}
+
+/*
+ * A listing shows LISTING_MAX (10,000) entries at most, the first by
+ * name, and says there are more; with titles, read for those shown.
+ */
+static void
+test_listing_max(struct archive *a)
+{
+	struct site	*s = site_new(a, 0);
+	struct response	 r;
+	char		*body;
+
+	config_init(&cfg, top);
+	cfg.root = "site";
+	test_mkdir(top, "site/many");
+	many("site/many", 10001);
+	ask(&cfg, s, SURFACE_GEMINI, "/many/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	INT_EQ(count(body, "\n=> /many/f"), 10000, "10,000 entries");
+	OK(strstr(body, "=> /many/f09999.gmi Title 9999\n") != NULL &&
+	    strstr(body, "f10000") == NULL, "the first by name, titled");
+	HAS(body, "\n(The first 10000 entries only: the directory has "
+	    "more.)\n", "and says so");
+	free(body);
+	response_free(&r);
+	site_unref(s);
+}
+
+/*
+ * Bodies made for one request (a tree the watcher does not follow)
+ * share one budget: past it, an answer is cut at RESPONSE_HOLD_FREE,
+ * told; the budget comes back as responses go.
+ */
+static void
+test_budget(struct archive *a)
+{
+	struct site	*s = site_new(a, 0);
+	struct response	 r[16];
+	struct buf	 b = BUF_INIT;
+	int		 i, whole = 0, cut = 0;
+
+	config_init(&cfg, top);
+	cfg.root = "site";
+	for (i = 0; i < 700000 / 60; i++)	/* about 800 KB of menu */
+		buf_printf(&b, "%059d\n", i);
+	test_put(top, "site/budget/a.txt", b.data);
+	test_put(top, "site/budget/gophermap", "=a.txt\n");
+	buf_free(&b);
+	INT_EQ((long long)response_held(), 0, "nothing held yet");
+	for (i = 0; i < 16; i++) {
+		ask(&cfg, s, SURFACE_GOPHER, "/budget/", &r[i]);
+		if (r[i].bodylen > RESPONSE_HOLD_BUDGET / 16)
+			whole++;
+		else if (r[i].bodylen <= RESPONSE_HOLD_FREE &&
+		    strstr(r[i].body, "\r\ni(The rest is not shown now: the "
+		    "server is busy. Ask again soon.)\tfake\t(NULL)\t0\r\n"
+		    ".\r\n") != NULL)
+			cut++;
+	}
+	OK(response_held() <= RESPONSE_HOLD_BUDGET, "held: %zu bytes at most "
+	    "%zu", response_held(), RESPONSE_HOLD_BUDGET);
+	OK(whole >= 9 && whole <= 11 && cut >= 4 && whole + cut >= 15,
+	    "the first whole (%d), then cut at 64 KiB and told (%d)", whole,
+	    cut);
+	for (i = 0; i < 16; i++)
+		response_free(&r[i]);
+	INT_EQ((long long)response_held(), 0, "all of it back");
+	ask(&cfg, s, SURFACE_GOPHER, "/budget/", &r[0]);
+	OK(r[0].bodylen > RESPONSE_HOLD_BUDGET / 16, "whole again");
+	response_free(&r[0]);
+	site_unref(s);
+}
+
 static void
 test_sort(struct archive *a)
 {
@@ -599,6 +887,11 @@ static const struct harness_test tests[] = {
 	NAMED("plain"),
 	NAMED("tree_only"),
 	NAMED("users"),
+	NAMED("kept"),
+	NAMED("deferred"),
+	NAMED("map_limits"),
+	NAMED("listing_max"),
+	NAMED("budget"),
 };
 
 int
@@ -633,6 +926,11 @@ main(int argc, char **argv)
 	RUN("plain", test_plain());
 	RUN("tree_only", test_tree_only());
 	RUN("users", test_users(a));
+	RUN("kept", test_kept(a));
+	RUN("deferred", test_deferred(a));
+	RUN("map_limits", test_map_limits(a));
+	RUN("listing_max", test_listing_max(a));
+	RUN("budget", test_budget(a));
 	archive_unref(a);
 	test_rm_tree(top);
 	test_rm_tree(plain);
