@@ -361,9 +361,24 @@ char *
 layout_path(enum layout_kind kind, const char *name, const char *rest)
 {
 	const struct shape_of	*p = &paths[kind];
+	const char		*part[4];
+	size_t			 len[4], i, n = 0;
+	char			*path, *o;
 
 	if (kind == LAYOUT_NONE)
 		return xstrdup("");
-	return xasprintf("%s%s%s%s", p->prefix, name != NULL ? name : "",
-	    p->middle, rest != NULL ? rest : "");
+	/* Joined by hand: the link check makes a path per link at load. */
+	part[0] = p->prefix;
+	part[1] = name != NULL ? name : "";
+	part[2] = p->middle;
+	part[3] = rest != NULL ? rest : "";
+	for (i = 0; i < 4; i++)
+		n += len[i] = strlen(part[i]);
+	o = path = xmalloc(n + 1);
+	for (i = 0; i < 4; i++) {
+		memcpy(o, part[i], len[i]);
+		o += len[i];
+	}
+	*o = '\0';
+	return path;
 }

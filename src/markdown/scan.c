@@ -92,6 +92,39 @@ dest_len(const char *p, const char *end, int *angle)
 	return (size_t)(q - p);
 }
 
+/*
+ * The bytes the scan stops at outside a tag and outside code: a line's
+ * end, a code span, a tag's start or end, a link's "](".  Every other
+ * byte is stepped over in a tight loop: the scan reads each body of a
+ * capsule at every load, and a byte at a time through every test was
+ * half of the load's time.
+ */
+static const unsigned char stop[256] = {
+	['\n'] = 1, ['`'] = 1, ['<'] = 1, ['>'] = 1, [']'] = 1,
+};
+static int	 bytewise;		/* scan_bytewise(): tests only */
+
+void
+scan_bytewise(int on)
+{
+	bytewise = on;
+}
+
+/* The first stop byte in p[0..end), or end: eight bytes a step. */
+static const char *
+skip(const char *p, const char *end)
+{
+	const unsigned char	*u = (const unsigned char *)p;
+	const unsigned char	*e = (const unsigned char *)end;
+
+	while (e - u >= 8 && !(stop[u[0]] | stop[u[1]] | stop[u[2]] |
+	    stop[u[3]] | stop[u[4]] | stop[u[5]] | stop[u[6]] | stop[u[7]]))
+		u += 8;
+	while (u < e && !stop[*u])
+		u++;
+	return (const char *)u;
+}
+
 static void
 scan_text(struct scan *s, const char *md, size_t len)
 {
@@ -126,8 +159,17 @@ scan_text(struct scan *s, const char *md, size_t len)
 			bol = ++p;
 			continue;
 		}
-		if (code) {
+		if (code && bytewise) {
 			p++;
+			continue;
+		}
+		if (code) {		/* to the line's end at once */
+			if ((p = memchr(p, '\n', (size_t)(end - p))) == NULL)
+				p = end;
+			continue;
+		}
+		if (!intag && !stop[(unsigned char)*p] && !bytewise) {
+			p = skip(p + 1, end);
 			continue;
 		}
 		if (*p == '`') {	/* skip a code span on this line */

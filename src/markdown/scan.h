@@ -31,6 +31,12 @@ struct scan_link {
  */
 struct scan_link *scan_links(const char *md, size_t len, unsigned line0,
 		    size_t *np);
+/*
+ * For tests: read a byte at a time (1), as the scan did before it
+ * stepped over the bytes that cannot start a link, or not (0, the
+ * default), so that a test can check the two find the same.
+ */
+void		 scan_bytewise(int on);
 void		 scan_links_free(struct scan_link *, size_t n);
 /*
  * May the link destination dest[0..len) name a post: a relative link

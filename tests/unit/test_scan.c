@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "harness.h"
 #include "markdown/scan.h"
 
@@ -123,7 +124,55 @@ test_repeated_title(void)
 	INT_EQ(scan_repeated_title(NULL, 0, "x"), 0, "NULL");
 }
 
+/*
+ * The scan steps over the bytes that cannot start a link: it must find
+ * exactly what a byte-at-a-time reading finds, on bodies made of the
+ * bytes that matter (brackets, parentheses, tags, code, fences, blank
+ * and indented lines) and of plain words.
+ */
+static void
+test_fast_path(void)
+{
+	static const char *const bits[] = {
+		"[a](b.md)", "[x](/posts/y)", "](", "]", "(", ")", "<a href=\"c.md\">",
+		"<img src=d.gmi>", "<", ">", "`", "``", "```\n", "~~~\n", "\n",
+		"\n\n", "    ", "\t", "[r]: /s/t.md\n", "<e.md>", "http://h/x ",
+		" ", "word ", "mots ", "é", "#", "- ", "> ", "href=", "src='z.md'",
+		"[l](<sp ace.md>)", "\r\n",
+	};
+	struct scan_link	*a, *b;
+	struct buf		 md = BUF_INIT;
+	unsigned		 seed = 1;
+	size_t			 na, nb, i, k, same = 0, trials = 20000;
+
+	for (k = 0; k < trials; k++) {
+		buf_truncate(&md, 0);
+		for (i = 0; i < 40; i++) {
+			seed = seed * 1103515245u + 12345u;
+			buf_addstr(&md, bits[(seed >> 16) %
+			    (sizeof(bits) / sizeof(bits[0]))]);
+		}
+		a = scan_links(md.data, md.len, 1, &na);
+		scan_bytewise(1);
+		b = scan_links(md.data, md.len, 1, &nb);
+		scan_bytewise(0);
+		if (na == nb) {
+			for (i = 0; i < na; i++)
+				if (strcmp(a[i].url, b[i].url) != 0 ||
+				    a[i].line != b[i].line ||
+				    a[i].col != b[i].col)
+					break;
+			same += i == na;
+		}
+		scan_links_free(a, na);
+		scan_links_free(b, nb);
+	}
+	INT_EQ(same, trials, "the same links, lines and columns every time");
+	buf_free(&md);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_fast_path),
 	TEST(test_links),
 	TEST(test_fences),
 	TEST(test_repeated_title),
