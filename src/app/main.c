@@ -742,7 +742,8 @@ serve(struct daemon_state *d)
 	}
 	for (i = 1; i < config_nhosts(cfg); i++)
 		log_info("serving gemini://%s:%d/ too (SNI)",
-		    cfg->hosts[i - 1].hostname, cfg->port[SURFACE_GEMINI]);
+		    cfg->hosts[i - 1].site->hostname,
+		    cfg->port[SURFACE_GEMINI]);
 	uv_run(loop, UV_RUN_DEFAULT);
 	if ((rv = uv_loop_close(loop)) != 0)
 		log_warnx("main loop close: %s", uv_strerror(rv));

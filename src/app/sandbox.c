@@ -143,6 +143,8 @@ struct rules {
 	int		 fd;		/* the ruleset */
 	uint64_t	 handled;	/* what this ABI handles */
 	unsigned	 n;		/* rules added */
+	int		 anywhere;	/* a host follows links anywhere */
+	int		 writable;	/* a host has Titan writers */
 };
 
 static uv_async_t	 refused_async;	/* on the loop given, or unused */
@@ -275,20 +277,23 @@ ll_rules(struct rules *r, const struct config *cfg)
 	char		 exe[PATH_MAX];
 	ssize_t		 n;
 
+	/* Each host as its view says: writers, programs, links are a site's. */
 	for (i = 0; i < config_nhosts(cfg); i++) {
 		config_host_view(cfg, i, &v);
-		ll_allow(r, v.capsule_dir, cfg->ntitan_writers > 0 ?
+		ll_allow(r, v.capsule_dir, v.ntitan_writers > 0 ?
 		    LL_READ | LL_WRITE : LL_READ);
 		ll_allow(r, v.cert_dir, LL_READ);
-		if (cfg->cgi != NULL) {
-			char *d = xasprintf("%s/%s", v.capsule_dir, cfg->cgi);
+		if (v.cgi != NULL) {
+			char *d = xasprintf("%s/%s", v.capsule_dir, v.cgi);
 
 			ll_allow(r, d, LL_EXEC);
 			free(d);
 		}
+		r->writable |= v.ntitan_writers > 0;
+		r->anywhere |= v.follow_symlinks == CONFIG_LINKS_ANY;
 	}
 	/* Links under files/ may lead anywhere: the operator said so. */
-	if (cfg->follow_symlinks == CONFIG_LINKS_ANY)
+	if (r->anywhere)
 		ll_allow(r, "/", LL_READ);
 	ll_allow_dir_of(r, cfg->path, LL_READ);
 	ll_allow_dir_of(r, cfg->ticket_keys, LL_READ);
@@ -314,7 +319,7 @@ ll_rules(struct rules *r, const struct config *cfg)
 	}
 	for (i = 0; i < cfg->nzones; i++)
 		ll_allow(r, cfg->zones[i].ca, LL_READ);
-	if (cfg->cgi != NULL) {
+	if (config_has_cgi(cfg)) {
 		for (i = 0; i < nitems(cgi_exec); i++)
 			ll_allow(r, cgi_exec[i], LL_EXEC);
 		for (i = 0; i < nitems(cgi_read); i++)
@@ -368,6 +373,7 @@ landlock_enter(const struct config *cfg, char *what, size_t whatlen)
 	}
 	r.handled = attr.fs;
 	r.n = 0;
+	r.anywhere = r.writable = 0;
 	r.fd = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
 	if (r.fd == -1) {
 		snprintf(what, whatlen, "Landlock ABI %d: ruleset: %s", abi,
@@ -383,9 +389,9 @@ landlock_enter(const struct config *cfg, char *what, size_t whatlen)
 	}
 	close(r.fd);
 	snprintf(what, whatlen, "Landlock ABI %d (%u paths%s%s%s%s)", abi,
-	    r.n, cfg->follow_symlinks == CONFIG_LINKS_ANY ?
+	    r.n, r.anywhere ?
 	    ", reads anywhere for follow_symlinks: true" : "",
-	    cfg->ntitan_writers > 0 ? ", capsules writable for Titan" : "",
+	    r.writable ? ", capsules writable for Titan" : "",
 	    abi >= 4 ? ", no TCP bind" : "",
 	    abi >= 6 ? ", signals and abstract sockets scoped" : "");
 	return 0;
@@ -547,7 +553,7 @@ build_filter(struct prog *p, const struct config *cfg)
 	static const uint32_t ioctl_ok[] = { FIONBIO, FIOCLEX, FIONCLEX,
 	    FIONREAD, TCGETS, TIOCGWINSZ };
 	static const uint32_t family_ok[] = { AF_UNIX, AF_INET, AF_INET6 };
-	int	 cgi = cfg->cgi != NULL, asan = UNDER_ASAN;
+	int	 cgi = config_has_cgi(cfg), asan = UNDER_ASAN;
 	size_t	 i;
 
 	deny = cgi ? SECCOMP_RET_ERRNO | EPERM : SECCOMP_RET_TRAP;
@@ -718,10 +724,10 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 		return -1;
 	}
 	snprintf(what, whatlen, "seccomp allow-list (%zu instructions; "
-	    "others EPERM%s%s%s)", p.n, cfg->cgi != NULL ?
+	    "others EPERM%s%s%s)", p.n, config_has_cgi(cfg) ?
 	    ", not logged; fork, execve and local sockets for CGI" :
 	    ", logged", client_sockets(cfg) ? "; client sockets" :
-	    cfg->cgi != NULL ? "" : "; no new sockets",
+	    config_has_cgi(cfg) ? "" : "; no new sockets",
 	    UNDER_ASAN ? "; relaxed for ASan" : "");
 	return 0;
 #else

@@ -61,8 +61,9 @@ gemini_front_answer(const struct gemini_front *gf,
 	rreq.proto = PROTO_GEMINI;
 	rreq.path = req->url.path;
 	rreq.query = req->url.query;
-	rreq.writer = gf->cfg->ntitan_writers > 0 &&
-	    titan_writer(gf->cfg, gc->cert_hash(gc->ctx));
+	/* Each host has its own writers (titan_writers is a site key). */
+	rreq.writer = gf->hosts[h].ntitan_writers > 0 &&
+	    titan_writer(&gf->hosts[h], gc->cert_hash(gc->ctx));
 	/* User capsules are the top-level host's (README.md). */
 	rreq.users = h == 0 ? gf->users : NULL;
 	router_handle(&gf->hosts[h], gf->sites[h], &rreq, r);
