@@ -5,8 +5,10 @@
 # step with the code: every key of src/core/config_keys.c's table has an
 # entry in capsuled.yaml(5) and a row in README.md's configuration
 # table, and every long option of `capsuled --help` and every signal
-# main.c handles is in capsuled(8).  mandoc is installed when missing
-# (root and Debian apt), else the checks are SKIPPED.
+# main.c handles is in capsuled(8).  (tests/unit/test_config.c checks
+# the man page's keys against the parser's whole table, both ways.)
+# mandoc is installed when missing (root and Debian apt), else the
+# checks are SKIPPED.
 set -u
 . "$(dirname "$0")/e2e.subr"
 
