@@ -152,10 +152,54 @@ check_root(struct config_loader *cl, const struct config *v, size_t i,
 	    i > 0 ? v->hostname : "");
 }
 
+/* A host item's name and its place among them. */
+struct named {
+	const char	*name;
+	size_t		 i;
+};
+
+/* By name; of two with one name, the earlier first. */
+static int
+named_cmp(const void *a, const void *b)
+{
+	const struct named	*na = a, *nb = b;
+	int			 c;
+
+	if ((c = strcmp(na->name, nb->name)) != 0)
+		return c;
+	return (na->i > nb->i) - (na->i < nb->i);
+}
+
 /*
- * Once the whole file is read: a host may not repeat the top-level
- * name; its item is completed, its rules join the top level's; then
- * every host's view is checked.
+ * No name listed twice, refused at the later item: sorted, not compared
+ * pair by pair (4,095 hosts are 8 million pairs).
+ */
+static int
+hosts_twice(struct config_loader *cl)
+{
+	const struct config	*c = cl->c;
+	struct named		*v;
+	size_t			 i;
+	int			 rv = 0;
+
+	v = xreallocarray(NULL, c->nhosts, sizeof(*v));
+	for (i = 0; i < c->nhosts; i++) {
+		v[i].name = c->hosts[i].site->hostname;
+		v[i].i = i;
+	}
+	qsort(v, c->nhosts, sizeof(*v), named_cmp);
+	for (i = 1; i < c->nhosts && rv == 0; i++)
+		if (strcmp(v[i - 1].name, v[i].name) == 0)
+			rv = cfe_fail(&cl->e, cl->hmarks[v[i].i].name, "hosts: "
+			    "%s is listed twice", v[i].name);
+	free(v);
+	return rv;
+}
+
+/*
+ * Once the whole file is read: a host may not repeat another's name or
+ * the top-level one; its item is completed, its rules join the top
+ * level's; then every host's view is checked.
  */
 static int
 resolve_hosts(struct config_loader *cl, const yaml_mark_t *marks)
@@ -163,6 +207,8 @@ resolve_hosts(struct config_loader *cl, const yaml_mark_t *marks)
 	struct config	*c = cl->c, v;
 	size_t		 i;
 
+	if (hosts_twice(cl) == -1)
+		return -1;
 	for (i = 0; i < c->nhosts; i++) {
 		if (strcmp(c->hosts[i].site->hostname, c->hostname) == 0)
 			return cfe_fail(&cl->e, cl->hmarks[i].name, "hosts: %s "

@@ -580,6 +580,7 @@ struct redirects_in {
 	int			 nested;	/* inside a group */
 	struct config_redirect	*v;
 	size_t			 n;
+	yaml_mark_t		*marks;		/* owned: where each from is */
 };
 
 /*
@@ -595,7 +596,7 @@ redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
 	char			 tmp[CFE_SHOW_MAX + 4];
 	struct config_redirect	*r;
 	const char		*to;
-	size_t			 i, lfrom, lto;
+	size_t			 lfrom, lto;
 	int			 prefix;
 
 	if (from[0] != '/' || strlen(from) > CONFIG_MAX_URL ||
@@ -610,10 +611,6 @@ redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
 		return cfe_fail(l, key->start_mark, "'%s': a '*' may only end "
 		    "the path (a prefix rule such as /blog/*)",
 		    cfe_show(from, tmp));
-	for (i = 0; i < in->n; i++)
-		if (in->v[i].prefix == prefix && strlen(in->v[i].from) ==
-		    lfrom && strncmp(in->v[i].from, from, lfrom) == 0)
-			return cfe_twice(l, key->start_mark, from);
 	if (cfe_scalar(l, ev, "a path or a URL", &to) == -1)
 		return -1;
 	if (yml_is_null(ev) || *to == '\0')
@@ -631,6 +628,8 @@ redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
 		return cfe_fail(l, key->start_mark, "more than %lld entries",
 		    in->f->max);
 	in->v = xreallocarray(in->v, in->n + 1, sizeof(*in->v));
+	in->marks = xreallocarray(in->marks, in->n + 1, sizeof(*in->marks));
+	in->marks[in->n] = key->start_mark;
 	r = &in->v[in->n++];
 	lto = strlen(to);
 	/* One block: a pair is made, sorted and freed together. */
@@ -677,6 +676,53 @@ redirect_pair(struct cfe *l, const yaml_event_t *key, const char *k,
 	return rv;
 }
 
+/* A rule and where it was, sorted by rule, then by place. */
+struct placed {
+	const struct config_redirect	*r;
+	yaml_mark_t			 m;
+};
+
+static int
+placed_cmp(const void *a, const void *b)
+{
+	const struct placed	*pa = a, *pb = b;
+	int			 c;
+
+	if ((c = config_redirect_cmp(pa->r, pb->r)) != 0)
+		return c;
+	return (pa->m.index > pb->m.index) - (pa->m.index < pb->m.index);
+}
+
+/*
+ * A rule given twice (in any group) is refused at its later place;
+ * sorted, not compared pair by pair: 10,000 rules are 50 million
+ * pairs.
+ */
+static int
+redirects_twice(struct cfe *l, const struct redirects_in *in)
+{
+	struct placed	*p;
+	size_t		 i;
+	int		 rv = 0;
+	char		*from;
+
+	p = xreallocarray(NULL, in->n, sizeof(*p));
+	for (i = 0; i < in->n; i++) {
+		p[i].r = &in->v[i];
+		p[i].m = in->marks[i];
+	}
+	qsort(p, in->n, sizeof(*p), placed_cmp);
+	for (i = 1; i < in->n && rv == 0; i++)
+		if (config_redirect_cmp(p[i - 1].r, p[i].r) == 0) {
+			from = xasprintf("%s%s", p[i].r->from,
+			    p[i].r->prefix ? "*" : "");
+			rv = cfe_twice(l, p[i].m, from);
+			free(from);
+		}
+	free(p);
+	return rv;
+}
+
 /*
  * redirects = "{" *( entry ) "}" (or a block mapping), or null for none;
  * entry = path ":" target (permanent) / ( "permanent" / "temporary" ) ":"
@@ -687,7 +733,7 @@ static int
 parse_redirects(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
 	struct config		*c = l->base;
-	struct redirects_in	 in = { f, 31, 0, NULL, 0 };
+	struct redirects_in	 in = { f, 31, 0, NULL, 0, NULL };
 	char			 loop[256];
 
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
@@ -695,7 +741,8 @@ parse_redirects(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 	if (ev->type != YAML_MAPPING_START_EVENT)
 		return cfe_fail(l, ev->start_mark, "expected a mapping of old "
 		    "paths to new ones, got %s", cfe_what(ev));
-	if (cfe_pairs(l, redirect_pair, &in) == -1)
+	if (cfe_pairs(l, redirect_pair, &in) == -1 ||
+	    redirects_twice(l, &in) == -1)
 		goto fail;
 	if (in.n > 1)
 		qsort(in.v, in.n, sizeof(*in.v), config_redirect_cmp);
@@ -708,9 +755,11 @@ done:
 	config_redirects_free(c->redirects, c->nredirects);
 	c->redirects = in.v;
 	c->nredirects = in.n;
+	free(in.marks);
 	return 0;
 fail:
 	config_redirects_free(in.v, in.n);
+	free(in.marks);
 	return -1;
 }
 
@@ -1028,10 +1077,6 @@ host_item(struct cfe *l, const struct cfe_field *f, const yaml_event_t *ev,
 	cl->hmarks[c->nhosts - 1].name = marks[config_key_index("hostname")];
 	cl->hmarks[c->nhosts - 1].root = marks[config_key_index("root")];
 	cl->hmarks[c->nhosts - 1].cgi = marks[config_key_index("cgi")];
-	for (i = 0; i + 1 < c->nhosts; i++)
-		if (strcmp(c->hosts[i].site->hostname, h->site->hostname) == 0)
-			return cfe_fail(l, cl->hmarks[c->nhosts - 1].name,
-			    "%s is listed twice", h->site->hostname);
 	return 0;
 }
 

@@ -935,7 +935,7 @@ test_peer_redirects_robots(void)
 	    " temporary: expected a mapping of old paths to new ones, got a"
 	    " single value");
 	expect_err("redirects:\n  /a: /b\n  temporary:\n    /a: /c\n",
-	    "4:5: redirects: temporary: '/a' is listed twice");
+	    "4:5: redirects: '/a' is listed twice");
 	expect_err("redirects:\n  temporary:\n    permanent: {/a: /b}\n",
 	    "3:5: redirects: temporary: expected a path such as /old/name (one"
 	    " line, at most 1024 bytes, no . or .. segments), got 'permanent'");
