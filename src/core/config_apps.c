@@ -9,7 +9,11 @@
  * socket  = "unix:" path / address ":" port   (fastcgi, scgi)
  * backend = name ":" port / "[" IPv6 "]" ":" port   (proxy)
  * params  = "{" *( NAME ":" value ) "}"
- * fingerprint = 32( 2HEXDIG ) / 2HEXDIG 31( ":" 2HEXDIG )   (SHA-256)
+ * fingerprint = 64HEXDIG, colons and blanks between   (SHA-256)
+ *
+ * Each entry is a table of the configuration's engine
+ * (core/config_engine.h), one for fastcgi and scgi and one for proxy:
+ * every key is checked, a repeated one refused where it stands.
  */
 #include <arpa/inet.h>
 #include <stdio.h>

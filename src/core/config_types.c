@@ -9,7 +9,9 @@
  * path         = "/" *( segment "/" ): "/fr/" and "/fr" are the same
  *
  * The extensions are kept sorted for bsearch(), the prefixes in the
- * file's order (a lookup reads them all: there are few).
+ * file's order (a lookup reads them all: there are few).  The keys are
+ * read with the configuration's engine (core/config_engine.h); a
+ * path_meta entry is a table of it.
  */
 #include <stdio.h>
 #include <stdlib.h>
