@@ -919,7 +919,8 @@ config_zones_free(struct config_zone *v, size_t n)
 {
 	struct config_zone	*z;
 
-	for (z = v; z < v + n; z++) {
+	while (n > 0) {
+		z = &v[--n];
 		free(z->host);
 		free(z->path);
 		util_free_strings(z->fingerprints, z->nfingerprints);
