@@ -78,6 +78,7 @@ usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: capsuled [-c FILE] [--check [--report] [--strict]]\n"
+	    "                [--check --effective]\n"
 	    "                [--allow-root] [--gemini-port N] [--gopher-port N]\n"
 	    "                [--version] [--help]\n"
 	    "       capsuled serve [--gemini-port N] [--gopher-port N] DIR\n"
@@ -97,6 +98,8 @@ usage(FILE *f)
 	    "      --report       with --check: per file, what was removed,\n"
 	    "                     approximated or left unresolved\n"
 	    "      --strict       with --check: warnings count as errors\n"
+	    "      --effective    with --check: print the configuration of\n"
+	    "                     every host, defaults resolved, and exit\n"
 	    "      --allow-root   serve as root without `user:` in the config\n"
 	    "      --render FILE  print FILE.md as gemtext (or --to gopher)\n"
 	    "      --gen-ticket-keys FILE\n"
@@ -574,6 +577,23 @@ cmd_check(const struct config *cfg, int report, int strict)
 	return rv;
 }
 
+/*
+ * --check --effective: the configuration every host ends up with, as
+ * YAML capsuled reads back to the same (gmid's -nn); nothing is loaded
+ * but the file.
+ */
+static int
+cmd_effective(struct config *cfg)
+{
+	struct buf	 out = BUF_INIT;
+
+	config_print(cfg, &out);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_free(&out);
+	config_free(cfg);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_TROUBLE;
+}
+
 static void
 on_signal(uv_signal_t *h, int signum)
 {
@@ -772,7 +792,8 @@ serve(struct daemon_state *d)
 	}
 	for (i = 1; i < config_nhosts(cfg); i++)
 		log_info("serving gemini://%s:%d/ too (SNI)",
-		    cfg->hosts[i - 1].hostname, cfg->port[SURFACE_GEMINI]);
+		    cfg->hosts[i - 1].site->hostname,
+		    cfg->port[SURFACE_GEMINI]);
 	uv_run(loop, UV_RUN_DEFAULT);
 	if ((rv = uv_loop_close(loop)) != 0)
 		log_warnx("main loop close: %s", uv_strerror(rv));
@@ -791,6 +812,7 @@ main(int argc, char *argv[])
 		{ "check",	no_argument,		NULL, 'C' },
 		{ "report",	no_argument,		NULL, 'P' },
 		{ "strict",	no_argument,		NULL, 'S' },
+		{ "effective",	no_argument,		NULL, 'E' },
 		{ "render",	required_argument,	NULL, 'R' },
 		{ "to",		required_argument,	NULL, 'T' },
 		{ "version",	no_argument,		NULL, 'V' },
@@ -809,6 +831,7 @@ main(int argc, char *argv[])
 	long			 port;
 	struct stat		 st;
 	int			 ch, check = 0, report = 0, strict = 0, rv;
+	int			 effective = 0;
 	int			 gemini_port = -1, gopher_port = -1;
 
 	memset(&d, 0, sizeof(d));
@@ -819,6 +842,10 @@ main(int argc, char *argv[])
 			break;
 		case 'S':
 			strict = 1;
+			check = 1;
+			break;
+		case 'E':
+			effective = 1;
 			check = 1;
 			break;
 		case 'P':
@@ -917,6 +944,8 @@ main(int argc, char *argv[])
 		d.cfg.port[SURFACE_GEMINI] = gemini_port;
 	if (gopher_port != -1)
 		d.cfg.port[SURFACE_GOPHER] = gopher_port;
+	if (effective)
+		return cmd_effective(&d.cfg);
 	/* Syslog is connected now: later a chroot or sandbox hides it. */
 	if (!check && d.cfg.log_syslog) {
 		if (log_open_syslog(d.cfg.syslog_socket != NULL ?

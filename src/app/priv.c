@@ -225,12 +225,12 @@ priv_confine(struct priv *p, struct config *cfg)
 		    "the certificate directory");
 		(void)rewrite(root, &cfg->ticket_keys, "the ticket key file");
 		for (i = 0; i < cfg->nhosts; i++) {
-			if (rewrite(root, &cfg->hosts[i].capsule_dir,
+			if (rewrite(root, &cfg->hosts[i].site->capsule_dir,
 			    "the capsule") == -1) {
 				free(root);
 				return -1;
 			}
-			(void)rewrite(root, &cfg->hosts[i].cert_dir,
+			(void)rewrite(root, &cfg->hosts[i].site->cert_dir,
 			    "the certificate directory");
 		}
 		if (cfg->log_file != NULL && (in = jailed(root,

@@ -194,28 +194,38 @@ ll_allow_homes(struct landlock *r, const struct config *cfg)
 	endpwent();
 }
 
+/* What ll_rules() found of the hosts, for the log line. */
+struct ll_found {
+	int		 anywhere;	/* a host follows links anywhere */
+	int		 writable;	/* a host has Titan writers */
+};
+
 static void
-ll_rules(struct landlock *r, const struct config *cfg)
+ll_rules(struct landlock *r, const struct config *cfg, struct ll_found *fd)
 {
 	struct config	 v;
 	size_t		 i;
 	char		 exe[PATH_MAX];
 	ssize_t		 n;
 
+	/* Each host as its view says: writers, programs, links are a site's. */
+	memset(fd, 0, sizeof(*fd));
 	for (i = 0; i < config_nhosts(cfg); i++) {
 		config_host_view(cfg, i, &v);
-		landlock_allow(r, v.capsule_dir, cfg->ntitan_writers > 0 ?
+		landlock_allow(r, v.capsule_dir, v.ntitan_writers > 0 ?
 		    LL_READ | LL_WRITE : LL_READ);
 		landlock_allow(r, v.cert_dir, LL_READ);
-		if (cfg->cgi != NULL) {
-			char *d = xasprintf("%s/%s", v.capsule_dir, cfg->cgi);
+		if (v.cgi != NULL) {
+			char *d = xasprintf("%s/%s", v.capsule_dir, v.cgi);
 
 			landlock_allow(r, d, LL_EXEC);
 			free(d);
 		}
+		fd->writable |= v.ntitan_writers > 0;
+		fd->anywhere |= v.follow_symlinks == CONFIG_LINKS_ANY;
 	}
 	/* Links under files/ may lead anywhere: the operator said so. */
-	if (cfg->follow_symlinks == CONFIG_LINKS_ANY)
+	if (fd->anywhere)
 		landlock_allow(r, "/", LL_READ);
 	ll_allow_dir_of(r, cfg->path, LL_READ);
 	ll_allow_dir_of(r, cfg->ticket_keys, LL_READ);
@@ -241,7 +251,7 @@ ll_rules(struct landlock *r, const struct config *cfg)
 	}
 	for (i = 0; i < cfg->nzones; i++)
 		landlock_allow(r, cfg->zones[i].ca, LL_READ);
-	if (cfg->cgi != NULL) {
+	if (config_has_cgi(cfg)) {
 		for (i = 0; i < nitems(cgi_exec); i++)
 			landlock_allow(r, cgi_exec[i], LL_EXEC);
 		for (i = 0; i < nitems(cgi_read); i++)
@@ -268,6 +278,7 @@ static int
 ll_enter(const struct config *cfg, char *what, size_t whatlen)
 {
 	struct landlock	 r;
+	struct ll_found	 found;
 	int		 abi;
 
 	if ((abi = landlock_abi()) <= 0) {
@@ -279,7 +290,7 @@ ll_enter(const struct config *cfg, char *what, size_t whatlen)
 		    strerror(errno));
 		return -1;
 	}
-	ll_rules(&r, cfg);
+	ll_rules(&r, cfg, &found);
 	if (landlock_enter(&r) == -1) {
 		snprintf(what, whatlen, "Landlock ABI %d: %s", abi,
 		    strerror(errno));
@@ -287,9 +298,9 @@ ll_enter(const struct config *cfg, char *what, size_t whatlen)
 		return -1;
 	}
 	snprintf(what, whatlen, "Landlock ABI %d (%u paths%s%s%s%s)", abi,
-	    r.n, cfg->follow_symlinks == CONFIG_LINKS_ANY ?
+	    r.n, found.anywhere ?
 	    ", reads anywhere for follow_symlinks: true" : "",
-	    cfg->ntitan_writers > 0 ? ", capsules writable for Titan" : "",
+	    found.writable ? ", capsules writable for Titan" : "",
 	    abi >= 4 ? ", no TCP bind" : "",
 	    abi >= 6 ? ", signals and abstract sockets scoped" : "");
 	landlock_free(&r);
@@ -455,7 +466,7 @@ build_filter(struct prog *p, const struct config *cfg)
 	static const uint32_t ioctl_ok[] = { FIONBIO, FIOCLEX, FIONCLEX,
 	    FIONREAD, TCGETS, TIOCGWINSZ };
 	static const uint32_t family_ok[] = { AF_UNIX, AF_INET, AF_INET6 };
-	int	 cgi = cfg->cgi != NULL, asan = UNDER_ASAN;
+	int	 cgi = config_has_cgi(cfg), asan = UNDER_ASAN;
 	size_t	 i;
 
 	deny = cgi ? SECCOMP_RET_ERRNO | EPERM : SECCOMP_RET_TRAP;
@@ -626,10 +637,10 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 		return -1;
 	}
 	snprintf(what, whatlen, "seccomp allow-list (%zu instructions; "
-	    "others EPERM%s%s%s)", p.n, cfg->cgi != NULL ?
+	    "others EPERM%s%s%s)", p.n, config_has_cgi(cfg) ?
 	    ", not logged; fork, execve and local sockets for CGI" :
 	    ", logged", client_sockets(cfg) ? "; client sockets" :
-	    cfg->cgi != NULL ? "" : "; no new sockets",
+	    config_has_cgi(cfg) ? "" : "; no new sockets",
 	    UNDER_ASAN ? "; relaxed for ASan" : "");
 	return 0;
 #else
@@ -684,7 +695,7 @@ sandbox_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 	 * whether the server has one or not (net/program.c): said here,
 	 * once the server's domain is known, and tried once.
 	 */
-	if (cfg->cgi != NULL) {
+	if (config_has_cgi(cfg)) {
 		program_describe(cfg, prog, sizeof(prog));
 		log_info("programs: %s", prog);
 	}

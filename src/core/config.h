@@ -3,10 +3,13 @@
  *
  * config_load() fills a struct config from a file, starting from the
  * defaults (which run as-is on localhost).  Paths in the file are taken
- * relative to the directory of the file and stored absolute.  Knows
- * libyaml, nothing of the server.  A struct config owns every string in
- * it; config_free() releases them.  After startup it is read-only and
- * shared by all threads.
+ * relative to the directory of the file and stored absolute.  A site
+ * key may be set per host ("hosts:"); what a host, or a user capsule,
+ * is served with is its view (config_host_view(), config_user_view()),
+ * and config_print() writes every host's back as YAML.  Knows libyaml,
+ * nothing of the server.  A struct config owns every string in it, its
+ * hosts' too; config_free() releases them.  After startup it is
+ * read-only and shared by all threads.
  */
 #ifndef CAPSULED_CONFIG_H
 #define CAPSULED_CONFIG_H
@@ -20,24 +23,29 @@
 /* Served at /robots.txt unless the file says otherwise: allow all. */
 #define CONFIG_ROBOTS_DEFAULT	"User-agent: *\nDisallow:\n"
 
+struct buf;
+struct config;
 struct config_app;
 struct config_types;
 
+/* Keys of the file, at most (core/config_keys.c's table). */
+#define CONFIG_KEYS_MAX		128
+
 /*
- * One more name served on the Gemini port ("hosts:"), with a capsule
- * and a certificate of its own.  The top-level hostname, capsule and
- * certs are the first host, the one served to clients that send no
- * (or an unknown) server name, and over Gopher.
+ * One more name served on the Gemini port ("hosts:"), a site of its
+ * own: site holds what its item says (its name, capsule and
+ * certificates, filled in when left out, and whichever site keys it
+ * sets; zero elsewhere), and set says which keys those are.  The top
+ * level is the first host, the one served to clients that send no (or
+ * an unknown) server name, and over Gopher; its values are the
+ * defaults of every other.  config_host_view() makes a host's whole
+ * configuration from the two.
  */
 struct config_host {
-	char		*hostname;	/* owned; lower case */
-	char		*capsule_dir;	/* owned; absolute */
-	char		*cert_dir;	/* owned; absolute */
-	/* Site fallbacks; NULL: the top level's. */
-	char		*site_title;	/* owned or NULL */
-	char		*site_subtitle;	/* owned or NULL */
-	char		*author;	/* owned or NULL */
-	char		*lang;		/* owned or NULL */
+	struct config	*site;		/* owned; partial: read a host through
+					   config_host_view() */
+	unsigned char	 set[CONFIG_KEYS_MAX / 8]; /* bit i: key i is
+					   set (config_keys()) */
 };
 
 /*
@@ -202,11 +210,11 @@ struct config {
 	int		 gopher_charset; /* CONFIG_CHARSET_*; default UTF-8 */
 
 	char		*log_file;	/* NULL = stderr */
+	int		 log_syslog;	/* 1: "log: syslog" (log_file NULL) */
 	enum log_level	 log_level;
 	int		 access_log;	/* 1 = one line per request */
 	enum log_peer	 log_peer;	/* client addresses in the logs */
 	int		 log_format;	/* LOG_FORMAT_*: the access log's lines */
-	int		 log_syslog;	/* 1: "log: syslog" (log_file NULL) */
 	int		 syslog_facility; /* syslog.h's: LOG_DAEMON (default) */
 	char		*syslog_socket;	/* owned; NULL: /dev/log */
 
@@ -279,13 +287,36 @@ int		 config_public_port(const struct config *, enum surface s);
 /* Hosts served: the top-level one and those of "hosts:". */
 size_t		 config_nhosts(const struct config *);
 /*
- * c as host i (0: the top-level host) sees it: a shallow copy of c with
- * that host's name, capsule, certificates and site fallbacks, and no
- * hosts list.  view borrows every pointer from c, so it lives no longer
- * than c and must never be given to config_free().
+ * c as host i (0: the top-level host) sees it: c's server-wide values,
+ * and of the site keys the host's own where its item sets them, the
+ * top level's elsewhere; no hosts list.  view borrows every pointer
+ * from c, so it lives no longer than c and must never be given to
+ * config_free().
  */
 void		 config_host_view(const struct config *c, size_t i,
 		    struct config *view);
+/*
+ * The view of the capsule of local user name (uid) at dir, published
+ * at base ("/~name") under the host whose view is host: made from
+ * nothing, it takes from host only the keys its table marks a user
+ * capsule may have (no programs, backends, writers, redirects, links
+ * out, static root or mount, user capsules of its own; symbolic links
+ * at most inside, no hard links), and the user's name as title and
+ * author.  view borrows from host and from the strings given, and
+ * lives no longer than any of them.
+ */
+void		 config_user_view(const struct config *host, const char *dir,
+		    unsigned uid, const char *name, const char *base,
+		    struct config *view);
+/* 1 when any host runs CGI programs ("cgi:" at the top or in a host). */
+int		 config_has_cgi(const struct config *);
+/*
+ * The effective configuration of every host, defaults resolved, as
+ * YAML that config_load() reads back to the same configuration:
+ * every key at the top level, then each host item with every site key
+ * it ends up with.  Appended to out.
+ */
+void		 config_print(const struct config *c, struct buf *out);
 
 /* Fill c with the defaults; confdir anchors the default paths. */
 void	 config_defaults(struct config *c, const char *confdir);

@@ -5,22 +5,26 @@
  * apps    = "[" *( entry ) "]" (or a block list) / null
  * entry   = "{" [prefix] [host] (socket / backend) [params] [sni]
  *           [client_cert client_key] [fingerprint] [max_connections] "}"
- * prefix  = "/" *( segment "/" ): "/app/" and "/app" are the same; a
- *           path rule (core/pathrule.h), so a segment may hold '*'
+ * prefix  = "/" *( segment "/" ): "/app/" and "/app" are the same
  * socket  = "unix:" path / address ":" port   (fastcgi, scgi)
  * backend = name ":" port / "[" IPv6 "]" ":" port   (proxy)
  * params  = "{" *( NAME ":" value ) "}"
- * fingerprint = 32( 2HEXDIG ) / 2HEXDIG 31( ":" 2HEXDIG )   (SHA-256)
+ * fingerprint = 64HEXDIG, colons and blanks between   (SHA-256)
+ *
+ * Each entry is a table of the configuration's engine
+ * (core/config_engine.h), one for fastcgi and scgi and one for proxy:
+ * every key is checked, a repeated one refused where it stands.
  */
 #include <arpa/inet.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "core/buf.h"
 #include "core/config_apps.h"
+#include "core/config_engine.h"
 #include "core/pathrule.h"
 #include "core/util.h"
 #include "core/yaml.h"
@@ -28,86 +32,26 @@
 _Static_assert(offsetof(struct config_app, rule) == 0,
     "pathrule_index() reads the rule at the start of each entry");
 
-#define APPS_MAX	64		/* entries of the three keys */
+#define APPS_MAX	64		/* entries of the three keys, in the
+					   top level or in one host item */
 #define APPS_PARAMS_MAX	64		/* params of one entry */
 #define APPS_TEXT_MAX	1024		/* bytes of one value */
 
-struct in {
-	const struct config_apps_in *in;
-	enum config_app_kind kind;
-	struct yml_sink	 sink;		/* key, mark, message: the caller's */
-};
-
-/* yml_fail() into p's sink: "key: message" at a mark; -1. */
-#define FAIL(p, ...)	yml_fail(&(p)->sink, __VA_ARGS__)
-
-/* The next event (owned by the caller), anchors and aliases refused. */
-static int
-next(struct in *p, yaml_event_t *ev)
-{
-	if (!yaml_parser_parse(p->in->parser, ev)) {
-		yml_sink_problem(&p->sink, p->in->parser, p->in->data,
-		    p->in->len);
-		return -1;
-	}
-	if (ev->type == YAML_ALIAS_EVENT ||
-	    (ev->type == YAML_SCALAR_EVENT && (ev->data.scalar.anchor !=
-	    NULL || ev->data.scalar.tag != NULL)) ||
-	    (ev->type == YAML_SEQUENCE_START_EVENT &&
-	    (ev->data.sequence_start.anchor != NULL ||
-	    ev->data.sequence_start.tag != NULL)) ||
-	    (ev->type == YAML_MAPPING_START_EVENT &&
-	    (ev->data.mapping_start.anchor != NULL ||
-	    ev->data.mapping_start.tag != NULL))) {
-		FAIL(p, ev->start_mark, "aliases, anchors and tags are not "
-		    "allowed");
-		yaml_event_delete(ev);
-		return -1;
-	}
-	return 0;
-}
-
-/* One line of text, 1..APPS_TEXT_MAX bytes, no control characters. */
-static int
-text(struct in *p, const char *name, const yaml_event_t *ev,
-    const char **out)
-{
-	const char	*s;
-	size_t		 i, len;
-
-	if (ev->type != YAML_SCALAR_EVENT)
-		return FAIL(p, ev->start_mark, "%s: expected a string",
-		    name);
-	s = (const char *)ev->data.scalar.value;
-	len = ev->data.scalar.length;
-	if (len == 0 || yml_is_null(ev) || len > APPS_TEXT_MAX ||
-	    strlen(s) != len)
-		return FAIL(p, ev->start_mark, "%s: must be 1 to %d bytes "
-		    "long", name, APPS_TEXT_MAX);
-	for (i = 0; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return FAIL(p, ev->start_mark, "%s: must be one line "
-			    "without control characters", name);
-	*out = s;
-	return 0;
-}
-
-static char *
-resolve(const char *dir, const char *s)
-{
-	return s[0] == '/' ? xstrdup(s) : xasprintf("%s/%s", dir, s);
-}
+#define AOFF(m)		offsetof(struct config_app, m)
+#define AAT(m)		AOFF(m), sizeof(((struct config_app *)0)->m)
 
 /* prefix: "/" or "/a/b" (a trailing "/" dropped), no "." or ".." part. */
 static int
-set_prefix(struct in *p, struct config_app *a, const yaml_event_t *ev,
-    const char *s)
+parse_prefix(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
-	const char	*seg;
-	size_t		 len = strlen(s), n;
+	const char	*s, *seg;
+	size_t		 len, n;
 
+	if (cfe_text(l, ev, f->min, f->max, &s) == -1)
+		return -1;
 	if (s[0] != '/')
-		return FAIL(p, ev->start_mark, "prefix: must start with '/'");
+		return cfe_fail(l, ev->start_mark, "must start with '/'");
+	len = strlen(s);
 	while (len > 1 && s[len - 1] == '/')
 		len--;
 	for (seg = s + 1; seg < s + len; seg += n + 1) {
@@ -116,37 +60,45 @@ set_prefix(struct in *p, struct config_app *a, const yaml_event_t *ev,
 			n = (size_t)(s + len - seg);
 		if (n == 0 || (n == 1 && seg[0] == '.') ||
 		    (n == 2 && seg[0] == '.' && seg[1] == '.'))
-			return FAIL(p, ev->start_mark, "prefix: '%s' has an "
-			    "empty, '.' or '..' segment", s);
-		if (strpbrk(seg, "?#") != NULL && strpbrk(seg, "?#") <
-		    seg + n)
-			return FAIL(p, ev->start_mark, "prefix: '%s' is a "
-			    "path, without '?' or '#'", s);
+			return cfe_fail(l, ev->start_mark, "'%s' has an empty, "
+			    "'.' or '..' segment", s);
+		if (strcspn(seg, "?#") < n)
+			return cfe_fail(l, ev->start_mark, "'%s' is a path, "
+			    "without '?' or '#'", s);
 	}
-	free(a->prefix);
-	a->prefix = xstrndup(s, len);
+	free(*(char **)cfe_at(l, f));
+	*(char **)cfe_at(l, f) = xstrndup(s, len);
 	return 0;
 }
 
-/* address ":" port, the address bracketed when IPv6; names for proxy. */
-static int
-set_address(struct in *p, struct config_app *a, const yaml_event_t *ev,
-    const char *name, const char *s)
-{
-	unsigned char	 buf[sizeof(struct in6_addr)];
-	const char	*colon, *host = s, *end;
-	char		*h;
-	long		 port;
-	char		*ep;
+static const struct cfe_kind prefix_kind = { parse_prefix, cfe_print_str };
 
-	if (strncmp(s, "unix:", 5) == 0 && a->kind != CONFIG_APP_PROXY) {
+/*
+ * socket = "unix:" path / address ":" port (fastcgi, scgi); backend =
+ * name ":" port (proxy); an IPv6 address bracketed.  The entry's kind is
+ * known by its table: a proxy's has no socket.
+ */
+static int
+parse_address(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
+{
+	struct config_app	*a = l->base;
+	unsigned char		 buf[sizeof(struct in6_addr)];
+	const char		*s, *colon, *host, *end;
+	char			*h, *ep;
+	long			 port;
+	int			 proxy = strcmp(f->key, "backend") == 0;
+
+	if (cfe_text(l, ev, f->min, f->max, &s) == -1)
+		return -1;
+	if (strncmp(s, "unix:", 5) == 0 && !proxy) {
 		if (s[5] == '\0')
-			return FAIL(p, ev->start_mark, "%s: unix: needs a "
-			    "path", name);
+			return cfe_fail(l, ev->start_mark, "unix: needs a "
+			    "path");
 		free(a->path);
-		a->path = resolve(p->in->confdir, s + 5);
+		a->path = cfe_path_resolve(l->confdir, s + 5);
 		return 0;
 	}
+	host = s;
 	if ((colon = strrchr(s, ':')) == NULL)
 		goto bad;
 	end = colon;
@@ -157,13 +109,13 @@ set_address(struct in *p, struct config_app *a, const yaml_event_t *ev,
 		end = colon - 1;
 	}
 	port = strtol(colon + 1, &ep, 10);
-	if (end == host || colon[1] == '\0' || *ep != '\0' || port < 1 ||
+	if (end <= host || colon[1] == '\0' || *ep != '\0' || port < 1 ||
 	    port > 65535)
 		goto bad;
 	h = xstrndup(host, (size_t)(end - host));
 	if (inet_pton(AF_INET, h, buf) != 1 &&
-	    inet_pton(AF_INET6, h, buf) != 1 && (a->kind !=
-	    CONFIG_APP_PROXY || strspn(h, "abcdefghijklmnopqrstuvwxyz"
+	    inet_pton(AF_INET6, h, buf) != 1 && (!proxy ||
+	    strspn(h, "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != strlen(h))) {
 		free(h);
 		goto bad;
@@ -173,132 +125,150 @@ set_address(struct in *p, struct config_app *a, const yaml_event_t *ev,
 	a->port = (int)port;
 	return 0;
 bad:
-	return FAIL(p, ev->start_mark, "%s: '%.40s' is not %s", name, s,
-	    a->kind == CONFIG_APP_PROXY ? "host:port" :
-	    "unix:PATH or ADDRESS:PORT");
+	return cfe_bad(l, ev, proxy ? "host:port" : "unix:PATH or ADDRESS:PORT",
+	    s);
+}
+
+/* As written: "unix:" and the path, or the address and port. */
+static void
+print_address(struct cfe_out *o, const struct cfe_field *f,
+    const void *base)
+{
+	const struct config_app	*a = base;
+	char			*s;
+
+	if (a->path != NULL)
+		s = xasprintf("unix:%s", a->path);
+	else
+		s = xasprintf(strchr(a->addr, ':') != NULL ? "[%s]:%d" :
+		    "%s:%d", a->addr, a->port);
+	cfe_out_keystr(o, f->key, s);
+	free(s);
+}
+
+static const struct cfe_kind address_kind = { parse_address, print_address };
+
+/* One NAME: value of params, appended to the entry's. */
+static int
+param(struct cfe *l, const yaml_event_t *key, const char *k,
+    yaml_event_t *val, void *arg)
+{
+	struct config_app	*a = arg;
+	const char		*v;
+	char			*nv;
+	size_t			 i, len = strlen(k);
+	int			 rv;
+
+	if (len == 0 || len > APPS_TEXT_MAX || strspn(k,
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789_") != len)
+		return cfe_bad(l, key, "an environment variable name", k);
+	for (i = 0; i < a->nparams; i++)
+		if (strncmp(a->params[i], k, len) == 0 &&
+		    a->params[i][len] == '=')
+			return cfe_twice(l, key->start_mark, k);
+	if (a->nparams >= APPS_PARAMS_MAX)
+		return cfe_fail(l, key->start_mark, "more than %d",
+		    APPS_PARAMS_MAX);
+	cfe_push(l, k);
+	rv = cfe_text(l, val, 1, APPS_TEXT_MAX, &v);
+	cfe_pop(l);
+	if (rv == -1)
+		return -1;
+	nv = xasprintf("%s=%s", k, v);
+	a->params = xreallocarray(a->params, a->nparams + 1,
+	    sizeof(*a->params));
+	a->params[a->nparams++] = nv;
+	return 0;
 }
 
 /* params: a mapping of environment names to values. */
 static int
-set_params(struct in *p, struct config_app *a, const yaml_event_t *ev)
+parse_params(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
-	yaml_event_t	 k, v;
-	const char	*ks, *vs;
-	int		 rv = 0;
+	struct config_app	*a = l->base;
 
 	if (ev->type != YAML_MAPPING_START_EVENT)
-		return FAIL(p, ev->start_mark, "params: expected a mapping "
-		    "of NAME: value");
-	for (;;) {
-		if (next(p, &k) == -1)
-			return -1;
-		if (k.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&k);
-			return 0;
-		}
-		if (next(p, &v) == -1) {
-			yaml_event_delete(&k);
-			return -1;
-		}
-		if (text(p, "params", &k, &ks) == -1 ||
-		    text(p, "params", &v, &vs) == -1)
-			rv = -1;
-		else if (strspn(ks, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(ks))
-			rv = FAIL(p, k.start_mark, "params: '%.40s' is not an "
-			    "environment variable name", ks);
-		else if (a->nparams >= APPS_PARAMS_MAX)
-			rv = FAIL(p, k.start_mark, "params: more than %d",
-			    APPS_PARAMS_MAX);
-		else {
-			a->params = xreallocarray(a->params, a->nparams + 1,
-			    sizeof(*a->params));
-			a->params[a->nparams++] = xasprintf("%s=%s", ks, vs);
-		}
-		yaml_event_delete(&k);
-		yaml_event_delete(&v);
-		if (rv == -1)
-			return -1;
-	}
+		return cfe_fail(l, ev->start_mark, "expected a mapping of "
+		    "NAME: value, got %s", cfe_what(ev));
+	util_free_strings(a->params, a->nparams);
+	a->params = NULL;
+	a->nparams = 0;
+	return cfe_pairs(l, param, a);
 }
 
-/* fingerprint: SHA-256 hex, colons allowed; kept lower case, bare. */
+static void
+print_params(struct cfe_out *o, const struct cfe_field *f, const void *base)
+{
+	const struct config_app	*a = base;
+	const char		*eq;
+	char			*name;
+	size_t			 i;
+
+	cfe_out_key(o, f->key);
+	buf_addstr(o->b, a->nparams == 0 ? " {}\n" : "\n");
+	o->indent += 2;
+	for (i = 0; i < a->nparams; i++) {
+		eq = strchr(a->params[i], '=');
+		name = xstrndup(a->params[i], (size_t)(eq - a->params[i]));
+		cfe_out_keystr(o, name, eq + 1);
+		free(name);
+	}
+	o->indent -= 2;
+}
+
+static const struct cfe_kind params_kind = { parse_params, print_params };
+
+/* fingerprint: cfe_fingerprint()'s, kept lower case, bare. */
 static int
-set_fingerprint(struct in *p, struct config_app *a, const yaml_event_t *ev,
-    const char *s)
+parse_fingerprint(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
 	char	 hex[65];
-	size_t	 i, n = 0;
 
-	for (i = 0; s[i] != '\0'; i++) {
-		if (s[i] == ':' && i % 3 == 2)
-			continue;
-		if (strchr("0123456789abcdefABCDEF", s[i]) == NULL ||
-		    n == 64)
-			return FAIL(p, ev->start_mark, "fingerprint: not a "
-			    "SHA-256 in hex");
-		hex[n++] = (char)((s[i] >= 'A' && s[i] <= 'F') ?
-		    s[i] - 'A' + 'a' : s[i]);
-	}
-	if (n != 64)
-		return FAIL(p, ev->start_mark, "fingerprint: not a SHA-256 "
-		    "in hex");
-	hex[n] = '\0';
-	free(a->fingerprint);
-	a->fingerprint = xstrdup(hex);
+	if (cfe_fingerprint(l, ev, hex) == -1)
+		return -1;
+	cfe_set_str(l, f, hex);
 	return 0;
 }
 
-/* One key of an entry, its value's first event ev. */
-static int
-entry_key(struct in *p, struct config_app *a, const char *k,
-    const yaml_event_t *ev)
-{
-	const char	*s;
-	char		*ep;
-	long		 n;
-	int		 proxy = a->kind == CONFIG_APP_PROXY;
+static const struct cfe_kind fingerprint_kind = {
+	parse_fingerprint, cfe_print_str
+};
 
-	if (strcmp(k, "params") == 0 && !proxy)
-		return set_params(p, a, ev);
-	if (text(p, k, ev, &s) == -1)
-		return -1;
-	if (strcmp(k, "prefix") == 0)
-		return set_prefix(p, a, ev, s);
-	if (strcmp(k, "host") == 0) {
-		free(a->host);
-		a->host = xstrdup(s);
-		return 0;
-	}
-	if (strcmp(k, proxy ? "backend" : "socket") == 0)
-		return set_address(p, a, ev, k, s);
-	if (strcmp(k, "max_connections") == 0) {
-		n = strtol(s, &ep, 10);
-		if (*ep != '\0' || n < 1 || n > 1000)
-			return FAIL(p, ev->start_mark, "max_connections: "
-			    "must be 1 to 1000");
-		a->max_conns = (unsigned)n;
-		return 0;
-	}
-	if (proxy && strcmp(k, "sni") == 0) {
-		free(a->sni);
-		a->sni = xstrdup(s);
-		return 0;
-	}
-	if (proxy && strcmp(k, "client_cert") == 0) {
-		free(a->client_cert);
-		a->client_cert = resolve(p->in->confdir, s);
-		return 0;
-	}
-	if (proxy && strcmp(k, "client_key") == 0) {
-		free(a->client_key);
-		a->client_key = resolve(p->in->confdir, s);
-		return 0;
-	}
-	if (proxy && strcmp(k, "fingerprint") == 0)
-		return set_fingerprint(p, a, ev, s);
-	return FAIL(p, ev->start_mark, "unknown key '%.40s'", k);
-}
+/* The keys of an entry of "fastcgi" and "scgi", then of "proxy". */
+enum { APP_PREFIX, APP_HOST, APP_ADDRESS, APP_MAX_CONNS, APP_PARAMS,
+    APP_NFIELDS };
+
+static const struct cfe_field fcgi_fields[APP_NFIELDS] = {
+	[APP_PREFIX] = { "prefix", &prefix_kind, AAT(prefix), 1,
+	    APPS_TEXT_MAX, 0, NULL },
+	[APP_HOST] = { "host", &cfe_host_kind, AAT(host), 1, 253, 0, NULL },
+	[APP_ADDRESS] = { "socket", &address_kind, AAT(addr), 1,
+	    APPS_TEXT_MAX, 0, NULL },
+	[APP_MAX_CONNS] = { "max_connections", &cfe_uint_kind,
+	    AAT(max_conns), 1, 1000, 0, NULL },
+	[APP_PARAMS] = { "params", &params_kind, AAT(params), 0, 0, 0, NULL },
+};
+
+enum { PROXY_SNI = APP_PARAMS, PROXY_CERT, PROXY_KEY, PROXY_FINGERPRINT,
+    PROXY_NFIELDS };
+
+static const struct cfe_field proxy_fields[PROXY_NFIELDS] = {
+	[APP_PREFIX] = { "prefix", &prefix_kind, AAT(prefix), 1,
+	    APPS_TEXT_MAX, 0, NULL },
+	[APP_HOST] = { "host", &cfe_host_kind, AAT(host), 1, 253, 0, NULL },
+	[APP_ADDRESS] = { "backend", &address_kind, AAT(addr), 1,
+	    APPS_TEXT_MAX, 0, NULL },
+	[APP_MAX_CONNS] = { "max_connections", &cfe_uint_kind,
+	    AAT(max_conns), 1, 1000, 0, NULL },
+	[PROXY_SNI] = { "sni", &cfe_host_kind, AAT(sni), 1, 253, 0, NULL },
+	[PROXY_CERT] = { "client_cert", &cfe_path_kind, AAT(client_cert), 1,
+	    APPS_TEXT_MAX, 0, NULL },
+	[PROXY_KEY] = { "client_key", &cfe_path_kind, AAT(client_key), 1,
+	    APPS_TEXT_MAX, 0, NULL },
+	[PROXY_FINGERPRINT] = { "fingerprint", &fingerprint_kind,
+	    AAT(fingerprint), 0, 0, 0, NULL },
+};
 
 static void
 app_free(struct config_app *a)
@@ -316,113 +286,140 @@ app_free(struct config_app *a)
 
 /* One entry, after its MAPPING-START event ev, into *a. */
 static int
-entry(struct in *p, struct config_app *a, const yaml_event_t *ev)
+entry(struct cfe *l, struct config_app *a, const yaml_event_t *ev,
+    unsigned item_mode)
 {
-	yaml_event_t	 k, v;
-	int		 rv;
+	int			 proxy = a->kind == CONFIG_APP_PROXY;
+	const struct cfe_field	*t = proxy ? proxy_fields : fcgi_fields;
+	size_t			 n = proxy ? PROXY_NFIELDS : APP_NFIELDS;
+	yaml_mark_t		 marks[PROXY_NFIELDS];
+	unsigned char		 seen[PROXY_NFIELDS] = { 0 };
 
-	for (;;) {
-		if (next(p, &k) == -1)
-			return -1;
-		if (k.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&k);
-			break;
-		}
-		if (k.type != YAML_SCALAR_EVENT) {
-			FAIL(p, k.start_mark, "expected a key");
-			yaml_event_delete(&k);
-			return -1;
-		}
-		if (next(p, &v) == -1) {
-			yaml_event_delete(&k);
-			return -1;
-		}
-		rv = entry_key(p, a, (const char *)k.data.scalar.value, &v);
-		yaml_event_delete(&k);
-		yaml_event_delete(&v);
-		if (rv == -1)
-			return -1;
+	memset(marks, 0, sizeof(marks));
+	if (cfe_map(l, t, n, a, 0, NULL, marks, seen) == -1)
+		return -1;
+	if (seen[APP_HOST] && (l->mode & item_mode)) {
+		cfe_push(l, "host");
+		cfe_fail(l, marks[APP_HOST], "a host item's entries are that "
+		    "host's: leave host out");
+		cfe_pop(l);
+		return -1;
 	}
-	if (a->prefix == NULL && (a->kind != CONFIG_APP_PROXY ||
-	    a->host == NULL))
-		return FAIL(p, ev->start_mark, "every entry needs a prefix%s",
-		    a->kind == CONFIG_APP_PROXY ? " or a host" : "");
+	if (a->prefix == NULL && (!proxy || a->host == NULL))
+		return cfe_fail(l, ev->start_mark, "every entry needs a "
+		    "prefix%s", proxy ? " or a host" : "");
 	if (a->prefix == NULL)
 		a->prefix = xstrdup("/");
 	if (a->path == NULL && a->addr == NULL)
-		return FAIL(p, ev->start_mark, "every entry needs a %s",
-		    a->kind == CONFIG_APP_PROXY ? "backend" : "socket");
+		return cfe_fail(l, ev->start_mark, "every entry needs a %s",
+		    t[APP_ADDRESS].key);
 	if ((a->client_cert == NULL) != (a->client_key == NULL))
-		return FAIL(p, ev->start_mark, "client_cert and client_key "
-		    "go together");
-	if (a->kind == CONFIG_APP_PROXY && a->sni == NULL)
+		return cfe_fail(l, ev->start_mark, "client_cert and "
+		    "client_key go together");
+	if (proxy && a->sni == NULL)
 		a->sni = xstrdup(a->addr);
 	return 0;
 }
 
-/* Compile every entry's prefix and index them for config_app_find(). */
-static void
-apps_index(struct config_app *v, size_t n)
+int
+config_apps_same(const struct config_app *a, const struct config_app *b)
 {
-	size_t	 i;
+	return strcmp(a->prefix, b->prefix) == 0 && (a->host == NULL) ==
+	    (b->host == NULL) && (a->host == NULL || strcmp(a->host,
+	    b->host) == 0);
+}
 
-	for (i = 0; i < n; i++)
-		pathrule_compile(&v[i].rule, v[i].prefix, 0, v[i].host);
-	pathrule_index(v, n, sizeof(*v));
+static enum config_app_kind
+kind_of(const char *key)
+{
+	if (strcmp(key, "scgi") == 0)
+		return CONFIG_APP_SCGI;
+	if (strcmp(key, "proxy") == 0)
+		return CONFIG_APP_PROXY;
+	return CONFIG_APP_FASTCGI;
 }
 
 int
-config_apps_parse(const struct config_apps_in *in, const char *key,
-    const yaml_event_t *ev, struct config_app **v, size_t *n,
-    yaml_mark_t *mark, char *msg, size_t msglen)
+config_apps_parse(struct cfe *l, const struct cfe_field *f,
+    yaml_event_t *ev, unsigned item_mode, struct config_app **v, size_t *n)
 {
-	struct in		 p = { in, CONFIG_APP_FASTCGI,
-				     { key, mark, msg, msglen } };
 	struct config_app	*a;
 	yaml_event_t		 item;
 	size_t			 i;
 	int			 rv;
 
-	if (strcmp(key, "scgi") == 0)
-		p.kind = CONFIG_APP_SCGI;
-	else if (strcmp(key, "proxy") == 0)
-		p.kind = CONFIG_APP_PROXY;
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		return 0;
 	if (ev->type != YAML_SEQUENCE_START_EVENT)
-		return FAIL(&p, ev->start_mark, "expected a list of entries");
-	for (;;) {
-		if (next(&p, &item) == -1)
+		return cfe_fail(l, ev->start_mark, "expected a list of "
+		    "entries, got %s", cfe_what(ev));
+	while ((rv = cfe_next_in(l, &item)) == 1) {
+		if (item.type != YAML_MAPPING_START_EVENT)
+			rv = cfe_fail(l, item.start_mark, "expected a mapping, "
+			    "got %s", cfe_what(&item));
+		else if (*n >= APPS_MAX)
+			rv = cfe_fail(l, item.start_mark, "more than %d "
+			    "entries", APPS_MAX);
+		if (rv == -1) {
+			yaml_event_delete(&item);
 			return -1;
-		if (item.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&item);
-			apps_index(*v, *n);
-			return 0;
-		}
-		if (item.type != YAML_MAPPING_START_EVENT || *n >= APPS_MAX) {
-			rv = FAIL(&p, item.start_mark, *n >= APPS_MAX ?
-			    "more than %d entries" : "expected a mapping "
-			    "(%d at most)", APPS_MAX);
-			yaml_event_delete(&item);
-			return rv;
 		}
 		*v = xreallocarray(*v, *n + 1, sizeof(**v));
 		a = &(*v)[(*n)++];
 		memset(a, 0, sizeof(*a));
-		a->kind = p.kind;
+		a->kind = kind_of(f->key);
 		a->max_conns = 8;
-		rv = entry(&p, a, &item);
+		rv = entry(l, a, &item, item_mode);
 		for (i = 0; rv == 0 && i + 1 < *n; i++)
-			if (strcmp((*v)[i].prefix, a->prefix) == 0 &&
-			    ((*v)[i].host == NULL) == (a->host == NULL) &&
-			    (a->host == NULL || strcmp((*v)[i].host,
-			    a->host) == 0))
-				rv = FAIL(&p, item.start_mark, "prefix %s is "
-				    "routed twice", a->prefix);
+			if (config_apps_same(&(*v)[i], a))
+				rv = cfe_fail(l, item.start_mark, "prefix %s "
+				    "is routed twice", a->prefix);
 		yaml_event_delete(&item);
 		if (rv == -1)
 			return -1;
 	}
+	/* Indexed now, and again once a host item's entries have joined. */
+	if (rv == 0)
+		config_apps_index(*v, *n);
+	return rv;
+}
+
+void
+config_apps_print(struct cfe_out *o, const char *key,
+    const struct config_app *v, size_t n, config_apps_here_fn *here)
+{
+	enum config_app_kind	 kind = kind_of(key);
+	const struct cfe_field	*t;
+	const struct config_app	*a;
+	size_t			 i, k, nt, count = 0;
+
+	for (i = 0; i < n; i++)
+		count += v[i].kind == kind && here(o, v[i].host);
+	cfe_out_key(o, key);
+	buf_addstr(o->b, count == 0 ? " []\n" : "\n");
+	o->indent += 4;
+	t = kind == CONFIG_APP_PROXY ? proxy_fields : fcgi_fields;
+	nt = kind == CONFIG_APP_PROXY ? PROXY_NFIELDS : APP_NFIELDS;
+	for (i = 0; i < n; i++) {
+		a = &v[i];
+		if (a->kind != kind || !here(o, a->host))
+			continue;
+		cfe_out_item(o);
+		for (k = 0; k < nt; k++) {
+			/* The host of an item's entry is the item's. */
+			if ((k == APP_HOST && (a->host == NULL ||
+			    o->host != NULL)) || (k == PROXY_SNI &&
+			    kind == CONFIG_APP_PROXY && strcmp(a->sni,
+			    a->addr) == 0))
+				continue;
+			if (kind == CONFIG_APP_PROXY && k > PROXY_SNI &&
+			    *(char *const *)((const char *)a + t[k].off) ==
+			    NULL)
+				continue;
+			t[k].kind->print(o, &t[k], a);
+		}
+	}
+	o->indent -= 4;
 }
 
 void
@@ -433,6 +430,16 @@ config_apps_free(struct config_app *v, size_t n)
 	for (i = 0; i < n; i++)
 		app_free(&v[i]);
 	free(v);
+}
+
+void
+config_apps_index(struct config_app *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		pathrule_compile(&v[i].rule, v[i].prefix, 0, v[i].host);
+	pathrule_index(v, n, sizeof(*v));
 }
 
 const struct config_app *

@@ -6,21 +6,23 @@
  * ext          = [ "." ] 1*16( %x21-7E but "/" and "." )
  * default_type = type / null                 (type: mime_type_ok())
  * path_meta    = "[" *( "{" path [ lang ] [ charset ] "}" ) "]" / null
- * path         = "/" *( segment "/" ): "/fr/" and "/fr" are the same;
- *                a path rule (core/pathrule.h), so a segment may hold '*'
+ * path         = "/" *( segment "/" ): "/fr/" and "/fr" are the same
  *
- * The extensions are kept sorted for bsearch(), the paths in the file's
- * order and indexed for pathrule_find().
+ * The extensions are kept sorted for bsearch(), the prefixes in the
+ * file's order (a lookup reads them all: there are few).  The keys are
+ * read with the configuration's engine (core/config_engine.h); a
+ * path_meta entry is a table of it.
  */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
+#include "core/config_engine.h"
 #include "core/config_types.h"
-#include "core/mime.h"
 #include "core/pathrule.h"
+#include "core/mime.h"
 #include "core/url.h"
 #include "core/util.h"
 #include "core/yaml.h"
@@ -30,45 +32,7 @@ _Static_assert(offsetof(struct config_path_meta, rule) == 0,
 
 #define TYPES_TEXT_MAX	255		/* bytes of a type or a path */
 
-struct in {
-	const struct config_types_in *in;
-	struct yml_sink	 sink;		/* key, mark, message: the caller's */
-};
-
-/* yml_fail() into p's sink: "key: message" at a mark; -1. */
-#define FAIL(p, ...)	yml_fail(&(p)->sink, __VA_ARGS__)
-
-/*
- * The next event, which must be a scalar (what is the key's own name,
- * for messages) of 1..TYPES_TEXT_MAX bytes without a NUL, or the end
- * event "end" (then *s is NULL).  Anchors, aliases and tags are not
- * scalars here.  The caller deletes *ev on 0.
- */
-static int
-scalar(struct in *p, yaml_event_type_t end, const char *what,
-    yaml_event_t *ev, const char **s)
-{
-	if (!yaml_parser_parse(p->in->parser, ev)) {
-		yml_sink_problem(&p->sink, p->in->parser, p->in->data,
-		    p->in->len);
-		return -1;
-	}
-	*s = NULL;
-	if (ev->type == end)
-		return 0;
-	if (ev->type != YAML_SCALAR_EVENT || ev->data.scalar.anchor != NULL ||
-	    ev->data.scalar.tag != NULL || yml_is_null(ev) ||
-	    ev->data.scalar.length == 0 ||
-	    ev->data.scalar.length > TYPES_TEXT_MAX ||
-	    strlen((char *)ev->data.scalar.value) != ev->data.scalar.length) {
-		FAIL(p, ev->start_mark, "%s: expected a string of 1 to %d "
-		    "bytes", what, TYPES_TEXT_MAX);
-		yaml_event_delete(ev);
-		return -1;
-	}
-	*s = (const char *)ev->data.scalar.value;
-	return 0;
-}
+_Static_assert(MIME_EXT_MAX == 16, "the messages say 16 bytes");
 
 static int
 mime_cmp(const void *a, const void *b)
@@ -77,132 +41,144 @@ mime_cmp(const void *a, const void *b)
 	    ((const struct config_mime *)b)->ext);
 }
 
-/* One "ext: type" of mime_types; k is the key's event. */
+/* One "ext: type" of mime_types, into the struct config_types arg. */
 static int
-mime_entry(struct in *p, struct config_types *c, const yaml_event_t *k,
-    const char *ext)
+mime_pair(struct cfe *l, const yaml_event_t *key, const char *ext,
+    yaml_event_t *val, void *arg)
 {
-	yaml_event_t	 v;
-	const char	*type;
-	char		 low[MIME_EXT_MAX + 1], *dotted;
-	size_t		 i;
-	int		 rv = 0;
+	struct config_types	*c = arg;
+	const char		*type;
+	char			 low[MIME_EXT_MAX + 1], *dotted;
+	size_t			 i;
+	int			 rv = 0;
 
 	ext += ext[0] == '.';
 	for (i = 0; ext[i] != '\0'; i++)	/* not even in the message */
 		if ((unsigned char)ext[i] <= 0x20 || ext[i] == 0x7f)
-			return FAIL(p, k->start_mark, "an extension has no "
-			    "blanks or control characters");
+			return cfe_fail(l, key->start_mark, "an extension has "
+			    "no blanks or control characters");
 	dotted = xasprintf("x.%s", ext);
 	if (strlen(ext) == 0 || strcspn(ext, "./") != strlen(ext) ||
 	    mime_ext(dotted, low) == NULL)
-		rv = FAIL(p, k->start_mark, "'%.*s' is not an extension (1 to "
-		    "%d bytes, no '.' or '/')", MIME_EXT_MAX + 8, ext,
-		    MIME_EXT_MAX);
+		rv = cfe_bad(l, key, "an extension (1 to 16 bytes, no '.' or "
+		    "'/')", ext);
 	free(dotted);
 	for (i = 0; rv == 0 && i < c->nmime; i++)
 		if (strcmp(c->mime[i].ext, low) == 0)
-			rv = FAIL(p, k->start_mark, "'%s' is given twice",
-			    ext);
+			rv = cfe_twice(l, key->start_mark, ext);
 	if (rv == 0 && c->nmime >= CONFIG_MAX_TYPES)
-		rv = FAIL(p, k->start_mark, "more than %d entries",
+		rv = cfe_fail(l, key->start_mark, "more than %d entries",
 		    CONFIG_MAX_TYPES);
-	if (rv == -1 || scalar(p, YAML_NO_EVENT, ext, &v, &type) == -1)
+	if (rv == -1)
 		return -1;
-	if (!mime_type_ok(type))
-		rv = FAIL(p, v.start_mark, "%s: '%s' is not a type such as "
-		    "text/plain (parameters go in path_meta)", ext, type);
-	else {
-		c->mime = xreallocarray(c->mime,
-		    c->nmime + 1, sizeof(*c->mime));
-		c->mime[c->nmime].ext = xstrdup(low);
-		c->mime[c->nmime++].type = xstrdup(type);
-	}
-	yaml_event_delete(&v);
-	return rv;
+	cfe_push(l, ext);
+	rv = cfe_text(l, val, 1, TYPES_TEXT_MAX, &type);
+	if (rv == 0 && !mime_type_ok(type))
+		rv = cfe_bad(l, val, "a type such as text/plain (parameters "
+		    "go in path_meta)", type);
+	cfe_pop(l);
+	if (rv == -1)
+		return -1;
+	c->mime = xreallocarray(c->mime, c->nmime + 1, sizeof(*c->mime));
+	c->mime[c->nmime].ext = xstrdup(low);
+	c->mime[c->nmime++].type = xstrdup(type);
+	return 0;
 }
 
-/* One key of a path_meta entry: path, lang or charset. */
+/* path: a prefix, "/fr/" and "/fr" the same; stored "/fr", "" for "/". */
 static int
-meta_key(struct in *p, struct config_path_meta *m, const yaml_event_t *k,
-    const char *key)
+parse_meta_path(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
-	yaml_event_t	 v;
 	const char	*s;
-	char		**to;
-	int		 rv = 0;
+	char		**to = cfe_at(l, f);
 
-	if (strcmp(key, "path") == 0)
-		to = &m->path;
-	else if (strcmp(key, "lang") == 0)
-		to = &m->lang;
-	else if (strcmp(key, "charset") == 0)
-		to = &m->charset;
-	else
-		return FAIL(p, k->start_mark, "unknown key '%s' (path, lang "
-		    "or charset)", key);
-	if (*to != NULL)
-		return FAIL(p, k->start_mark, "%s is given twice", key);
-	if (scalar(p, YAML_NO_EVENT, key, &v, &s) == -1)
+	if (cfe_text(l, ev, f->min, f->max, &s) == -1)
 		return -1;
-	if (to == &m->path && (s[0] != '/' || url_has_dot_segment(s) ||
-	    strcspn(s, "?#") != strlen(s)))
-		rv = FAIL(p, v.start_mark, "path: '%s' is not a path such as "
-		    "/fr/ (no '.' or '..' segment)", s);
-	else if (to == &m->lang && !mime_lang_ok(s))
-		rv = FAIL(p, v.start_mark, "lang: '%s' is not a language tag "
-		    "such as en or pt-BR", s);
-	else if (to == &m->charset && !mime_charset_ok(s))
-		rv = FAIL(p, v.start_mark, "charset: '%s' is not a charset "
-		    "name such as iso-8859-1", s);
-	else if (to == &m->path)	/* "/fr/" -> "/fr", "/" -> "" */
-		*to = xstrndup(s, strlen(s) - (s[strlen(s) - 1] == '/'));
-	else
-		*to = xstrdup(s);
-	yaml_event_delete(&v);
-	return rv;
+	if (s[0] != '/' || url_has_dot_segment(s) ||
+	    strcspn(s, "?#") != strlen(s))
+		return cfe_bad(l, ev, "a path such as /fr/ (no '.' or '..' "
+		    "segment)", s);
+	free(*to);
+	*to = xstrndup(s, strlen(s) - (s[strlen(s) - 1] == '/'));
+	return 0;
 }
+
+/* "/fr/", and "/" for every path: as written. */
+static void
+print_meta_path(struct cfe_out *o, const struct cfe_field *f,
+    const void *base)
+{
+	char	*s = xasprintf("%s/", *(char *const *)((const char *)base +
+		    f->off));
+
+	cfe_out_keystr(o, f->key, s);
+	free(s);
+}
+
+static const struct cfe_kind meta_path_kind = {
+	parse_meta_path, print_meta_path
+};
+
+/* charset: mime_charset_ok(). */
+static int
+parse_charset(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
+{
+	const char	*s;
+
+	if (cfe_text(l, ev, f->min, f->max, &s) == -1)
+		return -1;
+	if (!mime_charset_ok(s))
+		return cfe_bad(l, ev, "a charset name such as iso-8859-1", s);
+	cfe_set_str(l, f, s);
+	return 0;
+}
+
+static const struct cfe_kind charset_kind = { parse_charset, cfe_print_str };
+
+#define MOFF(m)		offsetof(struct config_path_meta, m)
+#define MAT(m)		MOFF(m), sizeof(((struct config_path_meta *)0)->m)
+
+enum { META_PATH, META_LANG, META_CHARSET, META_NFIELDS };
+
+static const struct cfe_field meta_fields[META_NFIELDS] = {
+	[META_PATH] = { "path", &meta_path_kind, MAT(path), 1, TYPES_TEXT_MAX,
+	    0, NULL },
+	[META_LANG] = { "lang", &cfe_lang_kind, MAT(lang), 1, MIME_LANG_MAX,
+	    0, NULL },
+	[META_CHARSET] = { "charset", &charset_kind, MAT(charset), 1,
+	    TYPES_TEXT_MAX, 0, NULL },
+};
 
 /* One "{path, lang, charset}" of path_meta, its mapping started at ev. */
 static int
-meta_entry(struct in *p, struct config_types *c, const yaml_event_t *ev)
+meta_entry(struct cfe *l, struct config_types *c, const yaml_event_t *ev)
 {
 	struct config_path_meta	*m;
-	yaml_event_t		 k;
-	const char		*key;
+	yaml_mark_t		 marks[META_NFIELDS];
+	unsigned char		 seen[META_NFIELDS] = { 0 };
 	size_t			 i;
-	int			 rv;
 
 	if (ev->type != YAML_MAPPING_START_EVENT)
-		return FAIL(p, ev->start_mark, "expected a mapping with path "
-		    "and lang or charset");
+		return cfe_fail(l, ev->start_mark, "expected a mapping with "
+		    "path and lang or charset, got %s", cfe_what(ev));
 	if (c->nmeta >= CONFIG_MAX_PATH_META)
-		return FAIL(p, ev->start_mark, "more than %d entries",
+		return cfe_fail(l, ev->start_mark, "more than %d entries",
 		    CONFIG_MAX_PATH_META);
-	c->meta = xreallocarray(c->meta, c->nmeta + 1,
-	    sizeof(*c->meta));
+	c->meta = xreallocarray(c->meta, c->nmeta + 1, sizeof(*c->meta));
 	m = &c->meta[c->nmeta++];
 	memset(m, 0, sizeof(*m));
-	for (;;) {
-		if (scalar(p, YAML_MAPPING_END_EVENT, "a key", &k, &key) == -1)
-			return -1;
-		if (key == NULL)
-			break;
-		rv = meta_key(p, m, &k, key);
-		yaml_event_delete(&k);
-		if (rv == -1)
-			return -1;
-	}
-	rv = 0;
+	memset(marks, 0, sizeof(marks));
+	if (cfe_map(l, meta_fields, META_NFIELDS, m, 0, NULL, marks,
+	    seen) == -1)
+		return -1;
 	if (m->path == NULL || (m->lang == NULL && m->charset == NULL))
-		rv = FAIL(p, ev->start_mark, "an entry needs a path and lang "
-		    "or charset");
-	for (i = 0; rv == 0 && i + 1 < c->nmeta; i++)
+		return cfe_fail(l, ev->start_mark, "an entry needs a path and "
+		    "lang or charset");
+	for (i = 0; i + 1 < c->nmeta; i++)
 		if (strcmp(c->meta[i].path, m->path) == 0)
-			rv = FAIL(p, ev->start_mark, "path %s/ is given twice",
-			    m->path);
-	yaml_event_delete(&k);
-	return rv;
+			return cfe_twice(l, marks[META_PATH],
+			    m->path[0] != '\0' ? m->path : "/");
+	return 0;
 }
 
 static void
@@ -210,11 +186,12 @@ free_mimes(struct config_types *c)
 {
 	size_t	 i;
 
-	for (i = 0; i < c->nmime; i++) {
+	for (i = 0; (c->own & CONFIG_TYPES_MIME) && i < c->nmime; i++) {
 		free(c->mime[i].ext);
 		free(c->mime[i].type);
 	}
-	free(c->mime);
+	if (c->own & CONFIG_TYPES_MIME)
+		free(c->mime);
 	c->mime = NULL;
 	c->nmime = 0;
 }
@@ -224,12 +201,13 @@ free_metas(struct config_types *c)
 {
 	size_t	 i;
 
-	for (i = 0; i < c->nmeta; i++) {
+	for (i = 0; (c->own & CONFIG_TYPES_META) && i < c->nmeta; i++) {
 		free(c->meta[i].path);
 		free(c->meta[i].lang);
 		free(c->meta[i].charset);
 	}
-	free(c->meta);
+	if (c->own & CONFIG_TYPES_META)
+		free(c->meta);
 	c->meta = NULL;
 	c->nmeta = 0;
 }
@@ -245,68 +223,119 @@ meta_index(struct config_types *c)
 	pathrule_index(c->meta, c->nmeta, sizeof(*c->meta));
 }
 
-int
-config_types_parse(const struct config_types_in *in, const char *key,
-    const yaml_event_t *ev, struct config_types **t, yaml_mark_t *mark,
-    char *msg, size_t msglen)
+/* default_type = type / null (type: mime_type_ok()) */
+static int
+default_type(struct cfe *l, struct config_types *c, const yaml_event_t *ev)
 {
-	struct in	 p = { in, { key, mark, msg, msglen } };
-	struct config_types *c;
-	yaml_event_t	 k;
 	const char	*s;
-	int		 rv, map = strcmp(key, "mime_types") == 0;
-	yaml_event_type_t start = map ? YAML_MAPPING_START_EVENT :
-			    YAML_SEQUENCE_START_EVENT;
+
+	if (c->own & CONFIG_TYPES_DEFAULT)
+		free(c->default_type);
+	c->default_type = NULL;
+	c->own |= CONFIG_TYPES_DEFAULT;
+	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
+		return 0;
+	if (cfe_scalar(l, ev, "a type such as text/plain", &s) == -1)
+		return -1;
+	if (!mime_type_ok(s))
+		return cfe_bad(l, ev, "a type such as text/plain", s);
+	c->default_type = xstrdup(s);
+	return 0;
+}
+
+int
+config_types_parse(struct cfe *l, const struct cfe_field *f,
+    yaml_event_t *ev, struct config_types **t)
+{
+	struct config_types	*c;
+	yaml_event_t		 item;
+	int			 rv, map = strcmp(f->key, "mime_types") == 0;
 
 	if (*t == NULL)
 		*t = xcalloc(1, sizeof(**t));
 	c = *t;
-	if (strcmp(key, "default_type") == 0) {
-		free(c->default_type);
-		c->default_type = NULL;
-		if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
-			return 0;
-		if (ev->type != YAML_SCALAR_EVENT ||
-		    !mime_type_ok((const char *)ev->data.scalar.value))
-			return FAIL(&p, ev->start_mark, "expected a type such "
-			    "as text/plain");
-		c->default_type = xstrdup((const char *)ev->data.scalar.value);
-		return 0;
-	}
-	if (map)			/* the key's second time: replaced */
+	if (strcmp(f->key, "default_type") == 0)
+		return default_type(l, c, ev);
+	if (map) {			/* the key's second time: replaced */
 		free_mimes(c);
-	else
+		c->own |= CONFIG_TYPES_MIME;
+	} else {
 		free_metas(c);
+		c->own |= CONFIG_TYPES_META;
+	}
 	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev))
 		return 0;
-	if (ev->type != start)
-		return FAIL(&p, ev->start_mark, map ? "expected a mapping of "
-		    "extensions to types" : "expected a list of entries");
-	for (;;) {
-		if (map) {
-			if (scalar(&p, YAML_MAPPING_END_EVENT, "an extension",
-			    &k, &s) == -1)
-				return -1;
-			rv = s != NULL ? mime_entry(&p, c, &k, s) : 0;
-		} else {
-			if (!yaml_parser_parse(in->parser, &k)) {
-				yml_problem(in->parser, in->data, in->len,
-				    mark, msg, msglen);
-				return -1;
-			}
-			s = k.type == YAML_SEQUENCE_END_EVENT ? NULL : "";
-			rv = s != NULL ? meta_entry(&p, c, &k) : 0;
-		}
-		yaml_event_delete(&k);
+	if (map) {
+		if (ev->type != YAML_MAPPING_START_EVENT)
+			return cfe_fail(l, ev->start_mark, "expected a mapping "
+			    "of extensions to types, got %s", cfe_what(ev));
+		if (cfe_pairs(l, mime_pair, c) == -1)
+			return -1;
+		if (c->nmime > 1)	/* none: no array for qsort() */
+			qsort(c->mime, c->nmime, sizeof(*c->mime), mime_cmp);
+		return 0;
+	}
+	if (ev->type != YAML_SEQUENCE_START_EVENT)
+		return cfe_fail(l, ev->start_mark, "expected a list of "
+		    "entries, got %s", cfe_what(ev));
+	while ((rv = cfe_next_in(l, &item)) == 1) {
+		rv = meta_entry(l, c, &item);
+		yaml_event_delete(&item);
 		if (rv == -1)
 			return -1;
-		if (s == NULL)
-			break;
 	}
-	if (c->nmime > 1)	/* none: no array, and qsort() wants one */
-		qsort(c->mime, c->nmime, sizeof(*c->mime), mime_cmp);
-	meta_index(c);
-	return 0;
+	if (rv == 0)
+		meta_index(c);
+	return rv;
+}
+
+void
+config_types_inherit(struct config_types *t, const struct config_types *from)
+{
+	if (from == NULL)
+		return;
+	if (!(t->own & CONFIG_TYPES_MIME)) {
+		t->mime = from->mime;
+		t->nmime = from->nmime;
+	}
+	if (!(t->own & CONFIG_TYPES_DEFAULT))
+		t->default_type = from->default_type;
+	if (!(t->own & CONFIG_TYPES_META)) {
+		t->meta = from->meta;
+		t->nmeta = from->nmeta;
+	}
+}
+
+void
+config_types_print(struct cfe_out *o, const char *key,
+    const struct config_types *t)
+{
+	size_t	 i, k;
+
+	if (strcmp(key, "default_type") == 0) {
+		cfe_out_keystr(o, key, t != NULL ? t->default_type : NULL);
+		return;
+	}
+	cfe_out_key(o, key);
+	if (strcmp(key, "mime_types") == 0) {
+		buf_addstr(o->b, t == NULL || t->nmime == 0 ? " {}\n" : "\n");
+		o->indent += 2;
+		for (i = 0; t != NULL && i < t->nmime; i++)
+			cfe_out_pair(o, t->mime[i].ext, t->mime[i].type);
+		o->indent -= 2;
+		return;
+	}
+	buf_addstr(o->b, t == NULL || t->nmeta == 0 ? " []\n" : "\n");
+	o->indent += 4;
+	for (i = 0; t != NULL && i < t->nmeta; i++) {
+		cfe_out_item(o);
+		for (k = 0; k < META_NFIELDS; k++)
+			if (*(char *const *)((const char *)&t->meta[i] +
+			    meta_fields[k].off) != NULL)
+				meta_fields[k].kind->print(o, &meta_fields[k],
+				    &t->meta[i]);
+	}
+	o->indent -= 4;
 }
 
 void
@@ -316,7 +345,8 @@ config_types_free(struct config_types *c)
 		return;
 	free_mimes(c);
 	free_metas(c);
-	free(c->default_type);
+	if (c->own & CONFIG_TYPES_DEFAULT)
+		free(c->default_type);
 	free(c);
 }
 
@@ -349,12 +379,14 @@ config_file_type(const struct config_types *c, const char *name,
 static int
 sets_lang(const void *entry, void *arg)
 {
+	(void)arg;
 	return ((const struct config_path_meta *)entry)->lang != NULL;
 }
 
 static int
 sets_charset(const void *entry, void *arg)
 {
+	(void)arg;
 	return ((const struct config_path_meta *)entry)->charset != NULL;
 }
 

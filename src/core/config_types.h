@@ -2,8 +2,8 @@
  * config_types.h -- types and language per path: "mime_types",
  * "default_type" and "path_meta" of the configuration.
  *
- * config.c hands those keys' values to config_types_parse(); what a
- * file is then answered as is decided here, once, for every caller
+ * config_keys.c hands those keys' values to config_types_parse(); what
+ * a file is then answered as is decided here, once, for every caller
  * (site/static.c for files and listings, site/page.c and site/router.c
  * for the item types of menus): config_file_type() is the built-in
  * table of core/mime.c with the configured one over it, and
@@ -18,6 +18,10 @@
 #include <yaml.h>
 
 #include "core/pathrule.h"
+
+struct cfe;
+struct cfe_field;
+struct cfe_out;
 
 #define CONFIG_MAX_TYPES	1024	/* "mime_types" entries */
 #define CONFIG_MAX_PATH_META	1024	/* "path_meta" entries */
@@ -39,34 +43,42 @@ struct config_path_meta {
 	char		*charset;	/* owned, or NULL */
 };
 
-/* What the three keys set; struct config's types. */
-struct config_types {
-	struct config_mime *mime;	/* owned; sorted by ext */
-	size_t		 nmime;
-	char		*default_type;	/* owned; NULL: MIME_DEFAULT */
-	struct config_path_meta *meta;	/* owned; in the file's order,
-					   indexed (pathrule_index()) */
-	size_t		 nmeta;
-};
+/* Which parts of a struct config_types its keys set (own). */
+#define CONFIG_TYPES_MIME	0x01
+#define CONFIG_TYPES_DEFAULT	0x02
+#define CONFIG_TYPES_META	0x04
 
-/* What config.c lends the parser: its libyaml parser and input. */
-struct config_types_in {
-	yaml_parser_t	*parser;
-	const char	*data;		/* the whole input, for messages */
-	size_t		 len;
+/*
+ * What the three keys set; struct config's types.  A host item's has
+ * the parts its own keys set, and borrows the others from the top
+ * level's (config_types_inherit()).
+ */
+struct config_types {
+	struct config_mime *mime;	/* sorted by ext */
+	size_t		 nmime;
+	char		*default_type;	/* NULL: MIME_DEFAULT */
+	struct config_path_meta *meta;	/* in the file's order */
+	size_t		 nmeta;
+	unsigned	 own;		/* CONFIG_TYPES_*: the parts set here
+					   and owned; the rest borrowed */
 };
 
 /*
- * The value of key ("mime_types", "default_type" or "path_meta"), whose
- * first event is ev, into *t (made at the first key; a second time
- * replaces the first).  Returns 0, or -1 with *mark and msg[0..msglen)
- * saying what is wrong ("mime_types: ..."); what was stored before the
- * error stays in *t for config_types_free().
+ * The value of f ("mime_types", "default_type" or "path_meta"), whose
+ * first event is ev, into *t (made at the first key; the key's part
+ * then owned by it), read with the configuration's engine
+ * (core/config_engine.h).  Returns 0, or -1 with l's error set; what
+ * was stored before the error stays in *t for config_types_free().
  */
-int	 config_types_parse(const struct config_types_in *, const char *key,
-	    const yaml_event_t *ev, struct config_types **t, yaml_mark_t *mark,
-	    char *msg, size_t msglen);
-/* Free t and all it holds; NULL is fine. */
+int	 config_types_parse(struct cfe *l, const struct cfe_field *f,
+	    yaml_event_t *ev, struct config_types **t);
+/* The parts t does not own borrowed from from (NULL: none). */
+void	 config_types_inherit(struct config_types *t,
+	    const struct config_types *from);
+/* key's part of t (NULL: none set) as key's value, as YAML. */
+void	 config_types_print(struct cfe_out *o, const char *key,
+	    const struct config_types *t);
+/* Free t and the parts it owns; NULL is fine. */
 void	 config_types_free(struct config_types *t);
 
 /*
@@ -82,9 +94,8 @@ const char	*config_file_type(const struct config_types *t,
 
 /*
  * The lang and charset of path (the path as the client asks for it,
- * "/~name/..." in a user capsule): each from the "path_meta" entry
- * that sets it and whose path holds path (core/pathrule.h: a prefix
- * segment by segment, or a pattern), the longest; NULL when none
+ * "/~name/..." in a user capsule): each from the longest "path_meta"
+ * prefix that is path or a parent of it and sets it; NULL when none
  * does.
  */
 void		 config_path_meta(const struct config_types *t,

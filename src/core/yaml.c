@@ -1,10 +1,10 @@
 /*
- * yaml.c -- libyaml helpers shared by config.c and frontmatter.c.
+ * yaml.c -- libyaml helpers shared by the configuration's engine and
+ * frontmatter.c.
  *
  * Knows libyaml's events, marks and errors; nothing of what a document
  * means.  Allocates nothing.
  */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -121,27 +121,4 @@ yml_problem(const yaml_parser_t *p, const char *data, size_t len,
 			snprintf(msg, msglen, "%s", problem);
 		break;
 	}
-}
-
-int
-yml_fail(const struct yml_sink *s, yaml_mark_t m, const char *fmt, ...)
-{
-	va_list	 ap;
-	int	 n;
-
-	*s->mark = m;
-	n = snprintf(s->msg, s->msglen, "%s: ", s->key);
-	if (n < 0 || (size_t)n >= s->msglen)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(s->msg + n, s->msglen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-void
-yml_sink_problem(const struct yml_sink *s, const yaml_parser_t *p,
-    const char *data, size_t len)
-{
-	yml_problem(p, data, len, s->mark, s->msg, s->msglen);
 }

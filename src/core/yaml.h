@@ -1,10 +1,10 @@
 /*
  * yaml.h -- the libyaml helpers configuration and front matter share.
  *
- * config.c and frontmatter.c each pull events from libyaml and keep
- * their own error sink; what they have in common is here: YAML's null,
- * its booleans, and turning libyaml's own error into a place and a
- * message.  The prefix is yml_: yaml_ is libyaml's.  Knows libyaml,
+ * The configuration's engine (config_engine.c) and frontmatter.c each
+ * pull events from libyaml and keep their own error sink; what they
+ * have in common is here: YAML's null, its booleans, and turning
+ * libyaml's own error into a place and a message.  The prefix is yml_: yaml_ is libyaml's.  Knows libyaml,
  * nothing of either kind of document.
  */
 #ifndef CAPSULED_YAML_H
@@ -46,29 +46,5 @@ yaml_mark_t yml_offset_mark(const char *data, size_t len, size_t off);
  */
 void	 yml_problem(const yaml_parser_t *p, const char *data, size_t len,
 	    yaml_mark_t *mark, char *msg, size_t msglen);
-
-/*
- * Where the parser of one configuration key puts its trouble (the
- * keys with a module of their own: config_apps.c, config_types.c): the
- * key, the first word of every message, and the caller's mark and
- * message buffer.  All borrowed.
- */
-struct yml_sink {
-	const char	*key;
-	yaml_mark_t	*mark;
-	char		*msg;
-	size_t		 msglen;
-};
-
-/*
- * "key: " and fmt's message into s's buffer, m into its mark.  Returns
- * -1, so that a parser can `return yml_fail(...)`.
- */
-int	 yml_fail(const struct yml_sink *s, yaml_mark_t m, const char *fmt,
-	    ...) __attribute__((format(printf, 3, 4)));
-
-/* yml_problem() for the parser p of data[0..len), into s. */
-void	 yml_sink_problem(const struct yml_sink *s, const yaml_parser_t *p,
-	    const char *data, size_t len);
 
 #endif

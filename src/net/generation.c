@@ -13,36 +13,6 @@
 #include "net/tlsconn.h"
 #include "site/site.h"
 
-/*
- * The top-level host as user u's capsule sees it: the operator's
- * settings, but nothing that would let a user act beyond the capsule
- * (no CGI, no Titan writers, no redirects, no links out of it) and the
- * operator's site fallbacks replaced by the user's name.
- */
-static void
-user_view(struct config *v, const struct userdir *u, const char *base)
-{
-	v->capsule_dir = u->dir;
-	v->base = base;
-	v->owned = 1;
-	v->owner_uid = u->uid;
-	v->userdirs = NULL;		/* no /~/ within a user's capsule */
-	if (v->follow_symlinks == CONFIG_LINKS_ANY)
-		v->follow_symlinks = CONFIG_LINKS_INSIDE;
-	v->files_hardlinks = 0;
-	v->cgi = NULL;
-	v->titan_writers = NULL;
-	v->ntitan_writers = 0;
-	v->redirects = NULL;
-	v->nredirects = 0;
-	v->link_aliases = NULL;
-	v->nlink_aliases = 0;
-	v->web_url = NULL;
-	v->site_title = (char *)base + 1;	/* "~name" */
-	v->site_subtitle = NULL;
-	v->author = u->name;
-}
-
 struct settings *
 settings_new(struct config *cfg, struct tls_server *tls)
 {
@@ -69,14 +39,17 @@ settings_new(struct config *cfg, struct tls_server *tls)
 		config_host_view(&set->cfg, i, &set->hosts[i]);
 		set->ghosts[i].hostname = set->hosts[i].hostname;
 		set->ghosts[i].port = set->cfg.port[SURFACE_GEMINI];
-		set->ghosts[i].public_port = set->cfg.public_port[SURFACE_GEMINI];
+		/* A host behind another forward may have its own. */
+		set->ghosts[i].public_port =
+		    set->hosts[i].public_port[SURFACE_GEMINI];
 	}
 	set->ubase = xcalloc(set->nusers + 1, sizeof(*set->ubase));
 	for (i = 0; i < set->nusers; i++) {
 		set->ubase[i] = xasprintf("/~%s", set->users[i].name);
-		config_host_view(&set->cfg, 0, &set->hosts[set->nhosts + i]);
-		user_view(&set->hosts[set->nhosts + i], &set->users[i],
-		    set->ubase[i]);
+		/* User capsules are the top-level host's (README.md). */
+		config_user_view(&set->hosts[0], set->users[i].dir,
+		    set->users[i].uid, set->users[i].name, set->ubase[i],
+		    &set->hosts[set->nhosts + i]);
 	}
 	return set;
 }

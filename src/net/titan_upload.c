@@ -83,12 +83,16 @@ titan_upload_begin(struct titan_upload *up, const char *line, size_t len,
     const char *sni, const char *hash)
 {
 	const struct settings	*set = up->gen->set;
-	const struct config	*cfg = &set->cfg;
+	const struct config	*cfg;
 	const char		*meta = NULL;
 	char			 msg[160];
+	size_t			 i;
 	int			 st, h;
 
-	if (cfg->ntitan_writers == 0) {
+	/* Writers are a host's (a site key): one host with some is enough. */
+	for (i = 0; i < set->nhosts && set->hosts[i].ntitan_writers == 0; i++)
+		;
+	if (i == set->nhosts) {
 		answer(up, 53, "Proxy request refused: no uploads here");
 		return 0;
 	}
@@ -103,6 +107,11 @@ titan_upload_begin(struct titan_upload *up, const char *line, size_t len,
 		return 0;
 	}
 	up->host = (size_t)h;
+	cfg = &set->hosts[h];
+	if (cfg->ntitan_writers == 0) {
+		answer(up, 53, "Proxy request refused: no uploads here");
+		return 0;
+	}
 	if (up->treq.size > cfg->titan_max_size) {
 		snprintf(msg, sizeof(msg), "Upload too large: %zu bytes, the "
 		    "limit is %zu", up->treq.size, cfg->titan_max_size);
@@ -221,13 +230,14 @@ static void
 redirect(struct titan_upload *up, const char *path)
 {
 	const struct settings	*set = up->gen->set;
-	const char		*host = set->hosts[up->host].hostname;
+	const struct config	*cfg = &set->hosts[up->host];
+	const char		*host = cfg->hostname;
 	char			 port[16] = "";
 	int			 v6 = strchr(host, ':') != NULL;
 
-	if (config_public_port(&set->cfg, SURFACE_GEMINI) != GEMINI_DEFAULT_PORT)
+	if (config_public_port(cfg, SURFACE_GEMINI) != GEMINI_DEFAULT_PORT)
 		snprintf(port, sizeof(port), ":%d",
-		    config_public_port(&set->cfg, SURFACE_GEMINI));
+		    config_public_port(cfg, SURFACE_GEMINI));
 	up->status = 30;
 	snprintf(up->meta, sizeof(up->meta), "gemini://%s%s%s%s%s",
 	    v6 ? "[" : "", host, v6 ? "]" : "", port, path);

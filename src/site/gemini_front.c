@@ -51,6 +51,7 @@ gemini_front_answer(const struct front_gen *g, const struct front_client *fc,
 	rreq.path = req->url.path;
 	rreq.query = req->url.query;
 	rreq.query_encoded = 1;
+	/* Each host has its own writers (titan_writers is a site key). */
 	rreq.writer = g->hosts[h].ntitan_writers > 0 &&
 	    titan_writer(&g->hosts[h], fc->cert_hash(fc->ctx));
 	/* User capsules are the top-level host's (README.md). */

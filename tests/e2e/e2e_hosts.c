@@ -43,6 +43,16 @@ make_capsules(void)
 	test_put(capb, "index.md", "Welcome to the second capsule.\n");
 	test_put(capb, "posts/2024-02-02-beta-post.md",
 	    "---\ntitle: Beta Words\n---\nOnly on the second host.\n");
+	/* A static tree each: "site" for the first, "tree" for the second. */
+	test_put(capa, "site/docs/index.gmi", "# Alpha docs\n");
+	test_put(capa, "site/docs/a.zzz", "alpha data\n");
+	test_put(capa, "site/open/x.txt", "x\n");
+	test_put(capa, "files/dir/y.txt", "y\n");
+	test_put(capb, "tree/docs/home.gmi", "# Beta docs\n");
+	test_put(capb, "tree/docs/index.gmi", "# Not the index here\n");
+	test_put(capb, "tree/docs/a.zzz", "beta data\n");
+	test_put(capb, "tree/open/x.txt", "x\n");
+	test_put(capb, "files/dir/y.txt", "y\n");
 }
 
 /*
@@ -213,6 +223,41 @@ test_pages(void)
 	expect(HOST2, u, 20, "Beta Site", NULL);
 }
 
+/* The header of u asked with sni has want in it. */
+static void
+header_has(const char *sni, const char *u, const char *want)
+{
+	struct reply	 r;
+
+	fetch(ctx, sni, u, &r, NULL, NULL, NULL, NULL);
+	HAS(r.header, want, u);
+	reply_free(&r);
+}
+
+/*
+ * root, index, default_type and the listings are each host's: the
+ * first host's from the top level, the second's from its item.
+ */
+static void
+test_sites(void)
+{
+	expect("localhost", url("localhost", "/docs/"), 20, "Alpha docs",
+	    NULL);
+	expect(HOST2, url(HOST2, "/docs/"), 20, "Beta docs", "Not the index");
+	header_has("localhost", url("localhost", "/docs/a.zzz"),
+	    "20 application/octet-stream");
+	header_has(HOST2, url(HOST2, "/docs/a.zzz"), "20 text/plain");
+	expect("localhost", url("localhost", "/open/"), 20, "x.txt", NULL);
+	expect(HOST2, url(HOST2, "/open/"), 51, NULL, "x.txt");
+	expect("localhost", url("localhost", "/files/dir/"), 20, "y.txt",
+	    NULL);
+	expect(HOST2, url(HOST2, "/files/dir/"), 51, NULL, "y.txt");
+	/* Each tree is its own host's only. */
+	expect(HOST2, url(HOST2, "/open/x.txt"), 20, "x", NULL);
+	expect("localhost", url("localhost", "/docs/home.gmi"), 51, NULL,
+	    NULL);
+}
+
 /*
  * A session from one host must not resume on the other, whose
  * certificate the client never saw; on its own host it resumes.
@@ -371,6 +416,7 @@ test_check(void)
 static const struct harness_test tests[] = {
 	NAMED("certs"),
 	NAMED("pages"),
+	NAMED("sites"),
 	NAMED("resume_tls13"),
 	NAMED("resume_tls12"),
 	NAMED("live"),
@@ -400,12 +446,20 @@ main(int argc, char **argv)
 	    "hosts:\n"
 	    "  - hostname: " HOST2 "\n"
 	    "    capsule: %s\n"
-	    "    title: Beta Site\n", capb);
+	    "    title: Beta Site\n"
+	    "    root: tree\n"
+	    "    index: home.gmi\n"
+	    "    default_type: text/plain\n"
+	    "    root_listings: false\n"
+	    "    listings: false\n"
+	    /* The top level's, after the item: every host's default. */
+	    "root: site\n", capb);
 	if (e2e_start(&srv, capa, extra) == -1) {
 		OK(0, "server start");
 	} else {
 		RUN("certs", test_certs());
 		RUN("pages", test_pages());
+		RUN("sites", test_sites());
 		RUN("resume_tls13", test_resume(0, "TLS 1.3"));
 		RUN("resume_tls12", test_resume(TLS1_2_VERSION, "TLS 1.2"));
 		RUN("live", test_live());

@@ -2,11 +2,13 @@
 # man.sh -- the manual pages: both pass `mandoc -T lint -W warning`
 # (warnings and errors; the STYLE level also looks for the pages that
 # .Xr names on this machine, so it is left out), render, and stay in
-# step with the code: every key of src/core/config.c's table has an entry in
-# capsuled.yaml(5) and a row in README.md's configuration table, and
-# every long option of `capsuled --help` and every signal main.c handles
-# is in capsuled(8).  mandoc is installed when
-# missing (root and Debian apt), else the checks are SKIPPED.
+# step with the code: every key of src/core/config_keys.c's table has an
+# entry in capsuled.yaml(5) and a row in README.md's configuration
+# table, and every long option of `capsuled --help` and every signal
+# main.c handles is in capsuled(8).  (tests/unit/test_config.c checks
+# the man page's keys against the parser's whole table, both ways.)
+# mandoc is installed when missing (root and Debian apt), else the
+# checks are SKIPPED.
 set -u
 . "$(dirname "$0")/e2e.subr"
 
@@ -34,9 +36,9 @@ for page in "$m8" "$m5"; do
 done
 
 # Every configuration key, as ".It Ic key :".
-keys=$(sed -n '/^static const struct field fields\[\] = {/,/^};/p' \
-    "$top/src/core/config.c" | grep -o '{ "[a-z_0-9]*"' | cut -d'"' -f2)
-[ -n "$keys" ] && ok || nok "no keys found in src/core/config.c"
+keys=$(sed -n '/^static const struct cfe_field fields\[\] = {/,/^};/p' \
+    "$top/src/core/config_keys.c" | grep -o '{ "[a-z_0-9]*"' | cut -d'"' -f2)
+[ -n "$keys" ] && ok || nok "no keys found in src/core/config_keys.c"
 for k in $keys; do
 	if grep -q "^\.It Ic $k :" "$m5"; then
 		ok

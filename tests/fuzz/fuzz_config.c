@@ -4,13 +4,16 @@
  * Feeds the input as a configuration file, without touching the file
  * system (the name's directory does not exist, so paths resolve
  * lexically).  Beyond ASan/UBSan it checks the contract: a success
- * leaves every value in range, a failure leaves a zeroed struct and a
- * message that starts with "NAME:".
+ * leaves every value in range, in every host's view too, and prints as
+ * YAML that loads back and prints the same; a failure leaves a zeroed
+ * struct and a message that starts with "NAME:".
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "core/buf.h"
 #include "core/config.h"
 
 #define NAME	"/nonexistent/fuzz/capsuled.yaml"
@@ -43,12 +46,32 @@ is_normal(const char *p)
 	}
 }
 
+/* Print, load what was printed, print again: the same, or abort. */
+static void
+round_trip(const struct config *c)
+{
+	struct config	 back;
+	struct buf	 a = BUF_INIT, b = BUF_INIT;
+	char		 err[256];
+
+	config_print(c, &a);
+	if (config_load_buffer(&back, NAME, a.data, a.len, err,
+	    sizeof(err)) == -1)
+		abort();
+	config_print(&back, &b);
+	if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+		abort();
+	config_free(&back);
+	buf_free(&a);
+	buf_free(&b);
+}
+
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	struct config	 c;
+	struct config	 c, v;
 	char		 err[256];
 	size_t		 i;
 
@@ -90,6 +113,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	for (i = 0; i < c.nbind; i++)
 		if (c.bind[i] == NULL || c.bind[i][0] == '\0')
 			abort();
+	/* Every host's view: a whole site, its values in range. */
+	for (i = 0; i < config_nhosts(&c); i++) {
+		config_host_view(&c, i, &v);
+		if (v.hostname == NULL || !is_normal(v.capsule_dir) ||
+		    !is_normal(v.cert_dir) || v.lang == NULL ||
+		    v.site_title == NULL || v.index == NULL ||
+		    v.gopher_width < 20 || v.gopher_width > 200 ||
+		    v.hosts != NULL || (v.mount != NULL &&
+		    (v.base == NULL || strcmp(v.base, v.mount) != 0)) ||
+		    (v.root != NULL && v.cgi != NULL &&
+		    strcasecmp(v.root, v.cgi) == 0))
+			abort();
+	}
+	round_trip(&c);
 	config_free(&c);
 	return 0;
 }

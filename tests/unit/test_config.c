@@ -365,7 +365,7 @@ test_errors(void)
 	expect_err("hostname: !!str x\n",
 	    "1:11: tags (!name) are not allowed");
 	expect_err("bind: [&a 1.2.3.4]\n",
-	    "1:8: anchors (&name) are not allowed");
+	    "1:8: bind: anchors (&name) are not allowed");
 
 	/* Document shape. */
 	expect_err("- hostname\n",
@@ -481,28 +481,28 @@ test_errors(void)
 	    "1:10: workers: expected auto or 1 to 256, got '257'");
 	expect_err("workers: many\n",
 	    "1:10: workers: expected auto or 1 to 256, got 'many'");
-	expect_err("log_level: verbose\n", "1:12: log_level: unknown level"
-	    " 'verbose' (error, warn, info or debug)");
+	expect_err("log_level: verbose\n", "1:12: log_level: expected error,"
+	    " warn, info or debug, got 'verbose'");
 	expect_err("access_log: maybe\n",
 	    "1:13: access_log: expected true or false, got 'maybe'");
 	expect_err("hostname:\n", "1:10: hostname: must not be empty");
 	expect_err("hostname: ''\n", "1:11: hostname: must not be empty");
 	expect_err("hostname: a b\n",
-	    "1:11: hostname: 'a b' is not a host name");
+	    "1:11: hostname: expected a host name, got 'a b'");
 	expect_err("hostname: a..b\n",
-	    "1:11: hostname: 'a..b' is not a host name");
+	    "1:11: hostname: expected a host name, got 'a..b'");
 	expect_err("hostname: -a.b\n",
-	    "1:11: hostname: '-a.b' is not a host name");
+	    "1:11: hostname: expected a host name, got '-a.b'");
 	expect_err("hostname: a.b.\n",
-	    "1:11: hostname: 'a.b.' is not a host name");
+	    "1:11: hostname: expected a host name, got 'a.b.'");
 	expect_err("hostname: \"\\0x\"\n",
 	    "1:11: hostname: contains a NUL byte");
-	expect_err("lang: en_US\n", "1:7: lang: 'en_US' is not a language"
-	    " tag like en or pt-BR");
+	expect_err("lang: en_US\n", "1:7: lang: expected a language tag like"
+	    " en or pt-BR, got 'en_US'");
 	expect_err("lang: en-\n",
-	    "1:7: lang: 'en-' is not a language tag like en or pt-BR");
+	    "1:7: lang: expected a language tag like en or pt-BR, got 'en-'");
 	expect_err("lang: 1en\n",
-	    "1:7: lang: '1en' is not a language tag like en or pt-BR");
+	    "1:7: lang: expected a language tag like en or pt-BR, got '1en'");
 	expect_err("lang: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
 	    "1:7: lang: must be 1 to 35 bytes long");
 	expect_err("title: \"\"\n", "1:8: title: must not be empty");
@@ -518,9 +518,9 @@ test_errors(void)
 	expect_err("bind: [1.2.3.4, 1.2.3.4]\n",
 	    "1:17: bind: '1.2.3.4' is listed twice");
 	expect_err("bind: localhost\n",
-	    "1:7: bind: 'localhost' is not an IPv4 or IPv6 address");
+	    "1:7: bind: expected an IPv4 or IPv6 address, got 'localhost'");
 	expect_err("bind: \"[::1]\"\n",
-	    "1:7: bind: '[::1]' is not an IPv4 or IPv6 address");
+	    "1:7: bind: expected an IPv4 or IPv6 address, got '[::1]'");
 	/* Long and control-laden values are shortened in messages. */
 	expect_err("unknown_key_that_goes_on_and_on_and_on_forever: 1\n",
 	    "1:1: unknown key 'unknown_key_that_goes_on_and_on_and_on_f...'");
@@ -528,7 +528,8 @@ test_errors(void)
 	    "1:10: workers: expected auto or 1 to 256, got 'a?b'");
 	/* Columns count characters, not bytes. */
 	expect_err("title: \xc3\xa9\xc3\xa9\nlang: \xc3\xa9\n",
-	    "2:7: lang: '\xc3\xa9' is not a language tag like en or pt-BR");
+	    "2:7: lang: expected a language tag like en or pt-BR, got"
+	    " '\xc3\xa9'");
 	expect_err("{title: \xc3\xa9, gopher_width: 1}\n",
 	    "1:26: gopher_width: 1 is out of range (20 to 200)");
 }
@@ -613,19 +614,19 @@ test_fleet(void)
 	INT_EQ(c.nproxy_protocol, 0, "null: off");
 	config_free(&c);
 	expect_err("proxy_protocol: [haproxy.local]\n", "1:18: "
-	    "proxy_protocol: 'haproxy.local' is not an IP address or a prefix "
-	    "like 10.0.0.0/8");
+	    "proxy_protocol: expected an IP address or a prefix like "
+	    "10.0.0.0/8, got 'haproxy.local'");
 	expect_err("proxy_protocol: [10.0.0.0/33]\n", "1:18: "
-	    "proxy_protocol: '10.0.0.0/33' is not an IP address or a prefix "
-	    "like 10.0.0.0/8");
+	    "proxy_protocol: expected an IP address or a prefix like "
+	    "10.0.0.0/8, got '10.0.0.0/33'");
 	expect_err("proxy_protocol: ['::/129']\n", "1:18: proxy_protocol: "
-	    "'::/129' is not an IP address or a prefix like 10.0.0.0/8");
+	    "expected an IP address or a prefix like 10.0.0.0/8, got '::/129'");
 	expect_err("proxy_protocol: [10.0.0.0/08]\n", "1:18: "
-	    "proxy_protocol: '10.0.0.0/08' is not an IP address or a prefix "
-	    "like 10.0.0.0/8");
+	    "proxy_protocol: expected an IP address or a prefix like "
+	    "10.0.0.0/8, got '10.0.0.0/08'");
 	expect_err("proxy_protocol: [10.0.0.0/]\n", "1:18: "
-	    "proxy_protocol: '10.0.0.0/' is not an IP address or a prefix "
-	    "like 10.0.0.0/8");
+	    "proxy_protocol: expected an IP address or a prefix like "
+	    "10.0.0.0/8, got '10.0.0.0/'");
 	expect_err("proxy_protocol: [1.2.3.4, 1.2.3.4]\n", "1:27: "
 	    "proxy_protocol: '1.2.3.4' is listed twice");
 	expect_err("proxy_protocol: {a: b}\n", "1:17: proxy_protocol: "
@@ -725,14 +726,15 @@ test_cgi(void)
 	expect_ok(&c, "cgi: ~\n");
 	STR_EQ(c.cgi, NULL, "cgi: ~ is off");
 	config_free(&c);
-	expect_err("cgi: /cgi-bin\n", "1:6: cgi: '/cgi-bin' is not a directory"
-	    " name such as cgi-bin (letters, digits, '-', '_', '.' not first)");
-	expect_err("cgi: a/b\n", "1:6: cgi: 'a/b' is not a directory name"
-	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
-	expect_err("cgi: a//\n", "1:6: cgi: 'a/' is not a directory name"
-	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
-	expect_err("cgi: ..\n", "1:6: cgi: '..' is not a directory name"
-	    " such as cgi-bin (letters, digits, '-', '_', '.' not first)");
+	expect_err("cgi: /cgi-bin\n", "1:6: cgi: expected a directory name"
+	    " such as cgi-bin (letters, digits, '-', '_', '.' not first), got"
+	    " '/cgi-bin'");
+	expect_err("cgi: a/b\n", "1:6: cgi: expected a directory name such as"
+	    " cgi-bin (letters, digits, '-', '_', '.' not first), got 'a/b'");
+	expect_err("cgi: a//\n", "1:6: cgi: expected a directory name such as"
+	    " cgi-bin (letters, digits, '-', '_', '.' not first), got 'a//'");
+	expect_err("cgi: ..\n", "1:6: cgi: expected a directory name such as"
+	    " cgi-bin (letters, digits, '-', '_', '.' not first), got '..'");
 	expect_err("cgi: files\n", "1:6: cgi: 'files' is a path the server"
 	    " answers itself");
 	/* One table of such names (core/layout.c), any case. */
@@ -744,6 +746,70 @@ test_cgi(void)
 	    "server answers itself");
 	expect_err("cgi_max_programs: 0\n", "1:19: cgi_max_programs: 0 is out"
 	    " of range (1 to 1000)");
+	/*
+	 * A static root that is the CGI directory would serve the programs'
+	 * sources: refused at the later key, in either order, per host too.
+	 */
+	expect_err("root: cgi-bin\ncgi: cgi-bin\n", "2:6: cgi: 'cgi-bin' is "
+	    "also the root: the programs would be served as files");
+	expect_err("cgi: cgi-bin/\nroot: cgi-bin\n", "2:7: root: 'cgi-bin' is "
+	    "also the cgi directory: the programs would be served as files");
+	expect_err("cgi: cgi-bin\nroot: CGI-BIN\n", "2:7: root: 'CGI-BIN' is "
+	    "also the cgi directory: the programs would be served as files");
+	expect_err("cgi: progs\nhosts:\n  - hostname: b\n    root: progs\n",
+	    "4:11: root: 'progs' is also the cgi directory of b: the "
+	    "programs would be served as files");
+	expect_err("hosts:\n  - {hostname: b, root: progs}\ncgi: progs\n",
+	    "3:6: cgi: 'progs' is also the root of b: the programs would be "
+	    "served as files");
+	expect_err("root: site\nhosts:\n  - {hostname: b, cgi: site}\n",
+	    "3:24: cgi: 'site' is also the root of b: the programs would be "
+	    "served as files");
+	/* A host that sets either of its own is checked as itself. */
+	expect_ok(&c, "root: site\ncgi: cgi-bin\nhosts:\n"
+	    "  - {hostname: b, root: cgi-bin, cgi: programs}\n");
+	config_free(&c);
+}
+
+/*
+ * Entries are tables of the same engine: every key validated, a repeated
+ * one refused with its place, in fastcgi, scgi, proxy, mime_types and
+ * path_meta alike (they used to overwrite, or check on their own).
+ */
+static void
+test_entries(void)
+{
+	expect_err("fastcgi:\n  - prefix: /a\n    socket: 'unix:/s'\n"
+	    "    prefix: /b\n", "4:5: fastcgi: duplicate key 'prefix'");
+	expect_err("scgi: [{prefix: /a, socket: 'unix:/s', socket: "
+	    "'unix:/t'}]\n", "1:40: scgi: duplicate key 'socket'");
+	expect_err("proxy:\n  - {prefix: /p, backend: 'h:1', sni: a.example, "
+	    "sni: b.example}\n", "2:50: proxy: duplicate key 'sni'");
+	expect_err("scgi: [{prefix: /a, socket: 'unix:/s', params: {A: 1, "
+	    "A: 2}}]\n", "1:55: scgi: params: 'A' is listed twice");
+	expect_err("mime_types: {gmi: text/gemini, gmi: text/plain}\n",
+	    "1:32: mime_types: 'gmi' is listed twice");
+	expect_err("path_meta: [{path: /fr, lang: fr, lang: en}]\n",
+	    "1:35: path_meta: duplicate key 'lang'");
+	expect_err("cert_zones: [{path: /a, ca: /x, path: /b}]\n",
+	    "1:33: cert_zones: duplicate key 'path'");
+	/* host: is a host name now, validated as the top-level one. */
+	expect_err("fastcgi: [{prefix: /a, socket: 'unix:/s', host: 'a b'}]\n",
+	    "1:49: fastcgi: host: expected a host name, got 'a b'");
+	expect_err("proxy: [{host: a..b, backend: 'h:1'}]\n",
+	    "1:16: proxy: host: expected a host name, got 'a..b'");
+	expect_err("proxy: [{host: a.example, backend: 'h:1', sni: 'x y'}]\n",
+	    "1:48: proxy: sni: expected a host name, got 'x y'");
+	/* The kind's keys only: a proxy has no socket, fastcgi no backend. */
+	expect_err("proxy: [{prefix: /p, socket: 'unix:/s'}]\n",
+	    "1:22: proxy: unknown key 'socket'");
+	expect_err("fastcgi: [{prefix: /p, backend: 'h:1'}]\n",
+	    "1:24: fastcgi: unknown key 'backend'");
+	expect_err("fastcgi: [{prefix: /p, socket: [a]}]\n",
+	    "1:32: fastcgi: socket: expected a string, got a list");
+	expect_err("fastcgi: [{prefix: /p, socket: 'unix:/s', "
+	    "max_connections: lots}]\n",
+	    "1:60: fastcgi: max_connections: expected an integer, got 'lots'");
 }
 
 /* userdirs and its UID range; not with chroot (homes are out of it). */
@@ -767,12 +833,12 @@ test_userdirs(void)
 	expect_ok(&c, "userdirs: ~\n");
 	STR_EQ(c.userdirs, NULL, "userdirs: ~ is off");
 	config_free(&c);
-	expect_err("userdirs: ../etc\n", "1:11: userdirs: '../etc' is not a "
-	    "directory name such as public_gemini (letters, digits, '-', '_',"
-	    " '.' not first)");
-	expect_err("userdirs: .hidden\n", "1:11: userdirs: '.hidden' is not a "
-	    "directory name such as public_gemini (letters, digits, '-', '_',"
-	    " '.' not first)");
+	expect_err("userdirs: ../etc\n", "1:11: userdirs: expected a directory"
+	    " name such as public_gemini (letters, digits, '-', '_', '.' not"
+	    " first), got '../etc'");
+	expect_err("userdirs: .hidden\n", "1:11: userdirs: expected a"
+	    " directory name such as public_gemini (letters, digits, '-', '_',"
+	    " '.' not first), got '.hidden'");
 	expect_err("userdirs: pub\nchroot: /var/empty\n", "1:11: userdirs: "
 	    "users' home directories are out of reach in the chroot "
 	    "/var/empty; use one or the other");
@@ -871,11 +937,12 @@ test_peer_redirects_robots(void)
 	expect_err("redirects:\n  /a: /b\n  temporary:\n    /a: /c\n",
 	    "4:5: redirects: '/a' is listed twice");
 	expect_err("redirects:\n  temporary:\n    permanent: {/a: /b}\n",
-	    "3:5: redirects: 'permanent' is not a path such as /old/name (one"
-	    " line, at most 1024 bytes, no . or .. segments)");
+	    "3:5: redirects: temporary: expected a path such as /old/name (one"
+	    " line, at most 1024 bytes, no . or .. segments), got 'permanent'");
 	expect_err("redirects:\n  temporary:\n    /a: new\n", "3:9:"
-	    " redirects: 'new' is not a path (/new/name) or an absolute URL"
-	    " (gemini://host/name), at most 1024 bytes without spaces");
+	    " redirects: temporary: expected a path (/new/name) or an absolute"
+	    " URL (gemini://host/name), at most 1024 bytes without spaces, got"
+	    " 'new'");
 
 	expect_ok(&c, "redirects: {/a: /b, /c: 'gopher://h:70/1/'}\n");
 	INT_EQ(c.nredirects, 2, "flow mapping");
@@ -893,32 +960,32 @@ test_peer_redirects_robots(void)
 	    " old paths to new ones, got a single value");
 	expect_err("redirects: [/a]\n", "1:12: redirects: expected a mapping"
 	    " of old paths to new ones, got a list");
-	expect_err("redirects:\n  old: /new\n", "2:3: redirects: 'old' is not"
+	expect_err("redirects:\n  old: /new\n", "2:3: redirects: expected a"
+	    " path such as /old/name (one line, at most 1024 bytes, no . or"
+	    " .. segments), got 'old'");
+	expect_err("redirects:\n  /a/../b: /new\n", "2:3: redirects: expected"
 	    " a path such as /old/name (one line, at most 1024 bytes, no . or"
-	    " .. segments)");
-	expect_err("redirects:\n  /a/../b: /new\n", "2:3: redirects: '/a/../b'"
-	    " is not a path such as /old/name (one line, at most 1024 bytes,"
-	    " no . or .. segments)");
-	expect_err("redirects:\n  /a/.: /new\n", "2:3: redirects: '/a/.' is"
-	    " not a path such as /old/name (one line, at most 1024 bytes, no"
-	    " . or .. segments)");
+	    " .. segments), got '/a/../b'");
+	expect_err("redirects:\n  /a/.: /new\n", "2:3: redirects: expected a"
+	    " path such as /old/name (one line, at most 1024 bytes, no . or"
+	    " .. segments), got '/a/.'");
 	expect_err("redirects:\n  /a: /b\n  /a: /c\n",
 	    "3:3: redirects: '/a' is listed twice");
 	expect_err("redirects:\n  /a:\n", "2:6: redirects: /a: a target is"
 	    " required");
-	expect_err("redirects:\n  /a: new\n", "2:7: redirects: 'new' is not a"
+	expect_err("redirects:\n  /a: new\n", "2:7: redirects: expected a"
 	    " path (/new/name) or an absolute URL (gemini://host/name), at"
-	    " most 1024 bytes without spaces");
-	expect_err("redirects:\n  /a: /b c\n", "2:7: redirects: '/b c' is not"
-	    " a path (/new/name) or an absolute URL (gemini://host/name), at"
-	    " most 1024 bytes without spaces");
-	expect_err("redirects:\n  /a: '1x:y'\n", "2:7: redirects: '1x:y' is"
-	    " not a path (/new/name) or an absolute URL (gemini://host/name),"
-	    " at most 1024 bytes without spaces");
+	    " most 1024 bytes without spaces, got 'new'");
+	expect_err("redirects:\n  /a: /b c\n", "2:7: redirects: expected a"
+	    " path (/new/name) or an absolute URL (gemini://host/name), at"
+	    " most 1024 bytes without spaces, got '/b c'");
+	expect_err("redirects:\n  /a: '1x:y'\n", "2:7: redirects: expected a"
+	    " path (/new/name) or an absolute URL (gemini://host/name), at"
+	    " most 1024 bytes without spaces, got '1x:y'");
 	expect_err("redirects:\n  /a: [/b]\n",
 	    "2:7: redirects: expected a path or a URL, got a list");
 	expect_err("redirects:\n  [/a]: /b\n",
-	    "2:3: redirects: expected a path as the key, got a list");
+	    "2:3: redirects: expected a key, got a list");
 	expect_err("redirects:\n  /same: /same\n",
 	    "2:10: redirects: '/same' redirects to itself");
 
@@ -1128,8 +1195,9 @@ test_hardening(void)
 	    " expected false, true or never, got a list");
 	expect_err("gopher_charset: [a]\n", "1:17: gopher_charset:"
 	    " expected utf-8 or ascii, got a list");
-	expect_err("user: -root\n", "1:7: user: '-root' is not a user name");
-	expect_err("user: a b\n", "1:7: user: 'a b' is not a user name");
+	expect_err("user: -root\n", "1:7: user: expected a user name, got"
+	    " '-root'");
+	expect_err("user: a b\n", "1:7: user: expected a user name, got 'a b'");
 	expect_err("user: [a]\n",
 	    "1:7: user: expected a string, got a list");
 	expect_err("allow_root: 2\n",
@@ -1228,19 +1296,19 @@ test_hosts(void)
 	INT_EQ(c.nhosts, 2, "two more hosts");
 	INT_EQ(config_nhosts(&c), 3, "three in all");
 	if (c.nhosts == 2) {
-		STR_EQ(c.hosts[0].hostname, "second.example", "lower case");
+		STR_EQ(c.hosts[0].site->hostname, "second.example", "lower case");
 		snprintf(want, sizeof(want), "%s/two", tmp);
-		STR_EQ(c.hosts[0].capsule_dir, want, "capsule from confdir");
-		STR_EQ(c.hosts[0].cert_dir, "/srv/certs-two", "certs");
-		STR_EQ(c.hosts[0].site_title, "Second Site", "title");
-		STR_EQ(c.hosts[0].lang, "de", "lang");
+		STR_EQ(c.hosts[0].site->capsule_dir, want, "capsule from confdir");
+		STR_EQ(c.hosts[0].site->cert_dir, "/srv/certs-two", "certs");
+		STR_EQ(c.hosts[0].site->site_title, "Second Site", "title");
+		STR_EQ(c.hosts[0].site->lang, "de", "lang");
 		/* Omitted: the top-level capsule (given after "hosts"). */
 		snprintf(want, sizeof(want), "%s/one", tmp);
-		STR_EQ(c.hosts[1].capsule_dir, want, "capsule inherited");
+		STR_EQ(c.hosts[1].site->capsule_dir, want, "capsule inherited");
 		snprintf(want, sizeof(want), "%s/certs/third.example", tmp);
-		STR_EQ(c.hosts[1].cert_dir, want,
+		STR_EQ(c.hosts[1].site->cert_dir, want,
 		    "certs default: <certs>/<hostname>");
-		OK(c.hosts[1].site_title == NULL, "title not given");
+		OK(c.hosts[1].site->site_title == NULL, "title not given");
 	}
 	config_host_view(&c, 0, &v);
 	STR_EQ(v.hostname, "first.example", "view 0: top level");
@@ -1280,14 +1348,15 @@ test_hosts(void)
 	expect_err("hosts:\n  - hostname: b\n    hostname: c\n",
 	    "3:5: hosts: duplicate key 'hostname'");
 	expect_err("hosts:\n  - hostname: 'a b'\n",
-	    "2:15: hostname: 'a b' is not a host name");
+	    "2:15: hosts: hostname: expected a host name, got 'a b'");
 	expect_err("hosts:\n  - b.example\n",
 	    "2:5: hosts: expected a mapping with a hostname, got a single "
 	    "value");
 	expect_err("hosts: b.example\n",
 	    "1:8: hosts: expected a list of hosts, got a single value");
 	expect_err("hosts:\n  - hostname: b\n    lang: '--'\n",
-	    "3:11: lang: '--' is not a language tag like en or pt-BR");
+	    "3:11: hosts: lang: expected a language tag like en or pt-BR, got"
+	    " '--'");
 }
 
 static const struct harness_test tests[] = {
@@ -1298,6 +1367,7 @@ static const struct harness_test tests[] = {
 	TEST(test_errors),
 	TEST(test_peer_redirects_robots),
 	TEST(test_cgi),
+	TEST(test_entries),
 	TEST(test_userdirs),
 	TEST(test_titan),
 	TEST(test_feed_and_aliases),

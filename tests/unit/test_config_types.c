@@ -84,25 +84,26 @@ test_parse(void)
 
 	refused("mime_types: [gmi]\n", "mime_types: expected a mapping of "
 	    "extensions to types");
-	refused("mime_types: {gmi: text}\n", "mime_types: gmi: 'text' is not "
-	    "a type such as text/plain");
+	refused("mime_types: {gmi: text}\n", "mime_types: gmi: expected a type "
+	    "such as text/plain (parameters go in path_meta), got 'text'");
 	refused("mime_types: {gmi: 'text/gemini; lang=fr'}\n",
 	    "(parameters go in path_meta)");
-	refused("mime_types: {tar.gz: application/gzip}\n", "'tar.gz' is not "
-	    "an extension");
-	refused("mime_types: {a/b: text/plain}\n", "'a/b' is not an "
-	    "extension");
+	refused("mime_types: {tar.gz: application/gzip}\n", "expected an extension "
+	    "(1 to 16 bytes, no '.' or '/'), got 'tar.gz'");
+	refused("mime_types: {a/b: text/plain}\n", "expected an extension "
+	    "(1 to 16 bytes, no '.' or '/'), got 'a/b'");
 	refused("mime_types: {abcdefghijklmnopq: text/plain}\n",
-	    "is not an extension (1 to 16 bytes");
-	refused("mime_types: {.: text/plain}\n", "'' is not an extension");
+	    "expected an extension (1 to 16 bytes");
+	refused("mime_types: {.: text/plain}\n", "got ''");
 	refused("mime_types: {gmi: text/gemini, GMI: text/plain}\n",
-	    "mime_types: 'GMI' is given twice");
+	    "mime_types: 'GMI' is listed twice");
 	refused("mime_types: {gmi: [text/gemini]}\n", "gmi: expected a "
 	    "string");
-	refused("mime_types: {gmi: ~}\n", "gmi: expected a string");
+	refused("mime_types: {gmi: ~}\n", "mime_types: gmi: must not be "
+	    "empty");
 	refused("mime_types: {\"a\\tb\": text/plain}\n",
 	    "no blanks or control");
-	refused("mime_types: {x: &a text/plain}\n", "x: expected a string");
+	refused("mime_types: {x: &a text/plain}\n", "mime_types: anchors");
 	refused("default_type: octet\n", "default_type: expected a type");
 	refused("default_type: [text/plain]\n", "default_type: expected a "
 	    "type");
@@ -111,20 +112,20 @@ test_parse(void)
 	refused("path_meta: [{lang: fr}]\n", "an entry needs a path and lang "
 	    "or charset");
 	refused("path_meta: [{path: /fr/}]\n", "an entry needs a path");
-	refused("path_meta: [{path: fr, lang: fr}]\n", "path: 'fr' is not a "
-	    "path such as /fr/");
-	refused("path_meta: [{path: /a/../b, lang: fr}]\n", "is not a path");
-	refused("path_meta: [{path: /a?x, lang: fr}]\n", "is not a path");
-	refused("path_meta: [{path: /fr, lang: 'fr; x=y'}]\n", "lang: 'fr; "
-	    "x=y' is not a language tag");
+	refused("path_meta: [{path: fr, lang: fr}]\n", "path: expected a path "
+	    "such as /fr/ (no '.' or '..' segment), got 'fr'");
+	refused("path_meta: [{path: /a/../b, lang: fr}]\n", "expected a path");
+	refused("path_meta: [{path: /a?x, lang: fr}]\n", "expected a path");
+	refused("path_meta: [{path: /fr, lang: 'fr; x=y'}]\n", "lang: expected a "
+	    "language tag like en or pt-BR, got 'fr; x=y'");
 	refused("path_meta: [{path: /fr, charset: 'utf-8;x'}]\n", "charset: "
-	    "'utf-8;x' is not a charset name");
-	refused("path_meta: [{path: /fr, lang: fr, lang: en}]\n", "lang is "
-	    "given twice");
+	    "expected a charset name such as iso-8859-1, got 'utf-8;x'");
+	refused("path_meta: [{path: /fr, lang: fr, lang: en}]\n", "path_meta: "
+	    "duplicate key 'lang'");
 	refused("path_meta: [{path: /fr, colour: red}]\n", "unknown key "
 	    "'colour'");
 	refused("path_meta: [{path: /fr/, lang: fr}, {path: /fr, "
-	    "lang: en}]\n", "path /fr/ is given twice");
+	    "lang: en}]\n", "path_meta: '/fr' is listed twice");
 	refused("path_meta: [{path: /fr, lang: [fr]}]\n", "lang: expected a "
 	    "string");
 	refused("mime_types: {gmi: text/gemini\n", "c.yaml:");

@@ -14,6 +14,7 @@
 #include "core/buf.h"
 #include "core/config.h"
 #include "core/config_apps.h"
+#include "core/config_engine.h"
 #include "harness.h"
 #include "proto/fastcgi.h"
 #include "proto/scgi.h"
@@ -168,7 +169,7 @@ bad(const char *yaml, const char *want)
 	OK(strstr(err, want) != NULL, "'%s' says '%s'", err, want);
 }
 
-/* "proxy" read as config.c reads it, straight from its YAML value. */
+/* "proxy" read as the configuration reads it: its engine on the value. */
 static void
 proxy_entries(struct config *c)
 {
@@ -176,33 +177,30 @@ proxy_entries(struct config *c)
 	    " backend: b.example:1965, client_cert: c.pem, client_key: k.pem,"
 	    " fingerprint: 'AB:cd:00:00:00:00:00:00:00:00:00:00:00:00:00:00:"
 	    "00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:01'}";
-	struct config_apps_in	 in;
-	yaml_parser_t		 p;
+	static const struct cfe_field f = { "proxy", NULL, 0, 0, 0, 0, 0,
+				    NULL };
+	struct cfe		 l;
 	yaml_event_t		 ev;
-	yaml_mark_t		 m;
 	char			 msg[256] = "";
-	int			 rv = -1;
+	int			 rv = -1, i;
 
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)y,
-	    sizeof(y) - 1);
-	in.parser = &p;
-	in.data = y;
-	in.len = sizeof(y) - 1;
-	in.confdir = "/etc/capsuled";
-	/* STREAM-START, DOCUMENT-START, then the list. */
-	if (yaml_parser_parse(&p, &ev)) {
-		yaml_event_delete(&ev);
-		if (yaml_parser_parse(&p, &ev)) {
+	memset(&l, 0, sizeof(l));
+	l.name = "y";
+	l.data = y;
+	l.len = sizeof(y) - 1;
+	l.confdir = "/etc/capsuled";
+	l.err = msg;
+	l.errlen = sizeof(msg);
+	if (cfe_begin(&l) == 0) {
+		/* STREAM-START, DOCUMENT-START, then the list. */
+		for (i = 0; i < 3 && cfe_next(&l, &ev) == 0; i++) {
+			if (i == 2)
+				rv = config_apps_parse(&l, &f, &ev, 0,
+				    &c->apps, &c->napps);
 			yaml_event_delete(&ev);
-			if (yaml_parser_parse(&p, &ev)) {
-				rv = config_apps_parse(&in, "proxy", &ev,
-				    &c->apps, &c->napps, &m, msg, sizeof(msg));
-				yaml_event_delete(&ev);
-			}
 		}
+		cfe_end(&l);
 	}
-	yaml_parser_delete(&p);
 	INT_EQ(rv, 0, msg);
 }
 
@@ -260,25 +258,25 @@ test_config(void)
 	bad("fastcgi: [{prefix: x, socket: unix:/x}]\n", "must start");
 	bad("fastcgi: [{prefix: /a/../b, socket: unix:/x}]\n", "'..'");
 	bad("fastcgi: [{prefix: /x, socket: 'host.example:9'}]\n",
-	    "not unix:PATH");
+	    "expected unix:PATH or ADDRESS:PORT");
 	bad("fastcgi: [{prefix: /x, socket: '1.2.3.4:0'}]\n",
-	    "not unix:PATH");
+	    "expected unix:PATH or ADDRESS:PORT");
 	bad("scgi: [{prefix: /x, socket: 'unix:'}]\n", "needs a path");
 	bad("scgi: [{prefix: /x, socket: unix:/a, max_connections: 0}]\n",
 	    "max_connections");
 	bad("scgi: [{prefix: /x, socket: unix:/a, params: [a]}]\n",
 	    "expected a mapping");
 	bad("scgi: [{prefix: /x, socket: unix:/a, params: {'A B': 1}}]\n",
-	    "not an environment variable");
+	    "expected an environment variable");
 	bad("scgi: [{prefix: /x, socket: unix:/a, what: 1}]\n",
 	    "unknown key 'what'");
 	bad("scgi: [{prefix: /x, socket: unix:/a},"
 	    " {prefix: /x/, socket: unix:/b}]\n", "routed twice");
 	bad("proxy: [{prefix: /, backend: 'a:1', fingerprint: ab}]\n",
-	    "not a SHA-256");
+	    "expected a SHA-256 fingerprint");
 	bad("proxy: [{prefix: /, backend: 'a:1', fingerprint: '"
 	    "zz00000000000000000000000000000000000000000000000000000000000000"
-	    "'}]\n", "not a SHA-256");
+	    "'}]\n", "expected a SHA-256 fingerprint");
 	bad("fastcgi: &a [{prefix: /x, socket: unix:/a}]\n", "anchors");
 }
 

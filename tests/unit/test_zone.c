@@ -54,9 +54,9 @@ test_parse(void)
 
 	refused("cert_zones:\n  - fingerprints: []\n", "every zone needs a "
 	    "path");
-	refused("cert_zones:\n  - path: family\n", "is not a path");
-	refused("cert_zones:\n  - path: /a/../b\n", "is not a path");
-	refused("cert_zones:\n  - path: /a//b\n", "is not a path");
+	refused("cert_zones:\n  - path: family\n", "expected a path");
+	refused("cert_zones:\n  - path: /a/../b\n", "expected a path");
+	refused("cert_zones:\n  - path: /a//b\n", "expected a path");
 	refused("cert_zones:\n  - path: /a\n    require: nothing\n",
 	    "expected certificate");
 	refused("cert_zones:\n  - path: /a\n    fingerprints: [xyz]\n",
