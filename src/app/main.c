@@ -36,6 +36,7 @@
 #include "markdown/template.h"
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/html.h"
@@ -529,13 +530,13 @@ check_host(const struct config *cfg, int report, int strict)
 	}
 	printf("\nseries:   %zu (%zu parts)\n", a->nseries, parts);
 	for (i = 0; i < a->nseries; i++)
-		printf("          /series/%s/  %s, %zu part%s\n",
+		printf("          " LAYOUT_PATH_SERIES "%s/  %s, %zu part%s\n",
 		    a->series[i]->slug, a->series[i]->title,
 		    a->series[i]->nparts, a->series[i]->nparts == 1 ? "" : "s");
 	printf("tags:     %zu\n", a->ntags);
 	for (i = 0; i < a->ntags; i++)
-		printf("          /tags/%s/  %s (%zu)\n", a->tags[i]->slug,
-		    a->tags[i]->name, a->tags[i]->nposts);
+		printf("          " LAYOUT_PATH_TAGS "%s/  %s (%zu)\n",
+		    a->tags[i]->slug, a->tags[i]->name, a->tags[i]->nposts);
 	printf("pages:    %zu\n", a->ndocs);
 	for (i = 0; i < a->ndocs; i++)
 		printf("          /%s  %s\n", a->docs[i]->name,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/userdir.h"
 #include "core/util.h"
@@ -73,7 +74,7 @@ settings_new(struct config *cfg, struct tls_server *tls)
 	}
 	set->ubase = xcalloc(set->nusers + 1, sizeof(*set->ubase));
 	for (i = 0; i < set->nusers; i++) {
-		set->ubase[i] = xasprintf("/~%s", set->users[i].name);
+		set->ubase[i] = layout_path(LAYOUT_USER, set->users[i].name, NULL);
 		config_host_view(&set->cfg, 0, &set->hosts[set->nhosts + i]);
 		user_view(&set->hosts[set->nhosts + i], &set->users[i],
 		    set->ubase[i]);
