@@ -361,7 +361,7 @@ user_cmp(const void *key, const void *elt)
 	const char		*name = key;
 	const struct config	*c = elt;
 
-	return strcmp(name, c->base + 2);	/* "/~name" */
+	return strcmp(name, c->base + strlen(LAYOUT_PATH_USER)); /* "/~name" */
 }
 
 /* The user ref names (its whole name, any length), or NULL. */
@@ -489,7 +489,7 @@ route_mounted(const struct route *rt, const struct router_req *req,
 		redirect_base(cfg, r);
 	} else if (!static_tree(rt, req->path, r) || r->status == 51) {
 		response_status(r, 51, "Not found");
-		if (strcmp(req->path, "/robots.txt") == 0 &&
+		if (strcmp(req->path, LAYOUT_PATH_ROBOTS) == 0 &&
 		    cfg->robots != NULL)
 			serve_robots(rt, r);
 	}
