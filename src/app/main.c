@@ -714,6 +714,9 @@ serve(struct daemon_state *d)
 	/* Before the loader and the workers: each thread inherits it. */
 	sandbox_enter(cfg, loop, err, sizeof(err));
 	log_info("sandbox: %s", err);
+	/* No serving thread waits for the log's disk or daemon (log.h). */
+	if (log_start() == -1)
+		log_warnx("log: no writer thread; lines are written at once");
 	lim = limits_new(cfg->max_connections);
 	d->srv.limits = lim;
 	reload_init(&d->rl, loop, &d->srv, set, sites);

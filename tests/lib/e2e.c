@@ -91,6 +91,38 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 #define E2E_NO_ALLOW_ROOT	0x1
 
 /*
+ * In a child: become the server (CAPSULED_BIN, else build/capsuled) on
+ * the configuration conf, standard input from /dev/null, --allow-root
+ * unless flags has E2E_NO_ALLOW_ROOT; under valgrind (CAPSULED_VALGRIND=1,
+ * memcheck, leaks are errors) with its report in dir/valgrind.log and
+ * exit status 99 on a finding.  Never returns.
+ */
+void
+e2e_exec_server(const char *dir, const char *conf, int flags)
+{
+	const char	*bin = getenv("CAPSULED_BIN");
+	char		 vlog[320];
+
+	if (bin == NULL)
+		bin = "build/capsuled";
+	dup2(open("/dev/null", O_RDWR), 0);
+	snprintf(vlog, sizeof(vlog), "--log-file=%s/valgrind.log", dir);
+	if (harness_valgrind())
+		execlp("valgrind", "valgrind", "-q", "--leak-check=full",
+		    "--show-leak-kinds=definite,indirect,possible",
+		    "--errors-for-leak-kinds=definite,indirect,possible",
+		    "--error-exitcode=99", vlog, bin, "--allow-root", "-c",
+		    conf, (char *)NULL);
+	else if (flags & E2E_NO_ALLOW_ROOT)
+		execl(bin, "capsuled", "-c", conf, (char *)NULL);
+	else
+		execl(bin, "capsuled", "--allow-root", "-c", conf,
+		    (char *)NULL);
+	perror(bin);
+	_exit(127);
+}
+
+/*
  * Start capsuled serving capsule_dir.  extra is appended to the YAML
  * configuration (may be "").  Waits (bounded) until the Gemini port
  * accepts.  Returns 0, or -1 when the server did not come up.  The tests
@@ -102,13 +134,10 @@ static int
 e2e_start_once(struct e2e_server *s, const char *capsule_dir,
     const char *extra, int flags)
 {
-	const char	*bin = getenv("CAPSULED_BIN");
-	char		 conf[300], vlog[320];
+	char		 conf[300];
 	uint64_t	 deadline;
 	int		 fd, i;
 
-	if (bin == NULL)
-		bin = "build/capsuled";
 	snprintf(s->dir, sizeof(s->dir), "/tmp/capsuled-e2e.XXXXXX");
 	if (mkdtemp(s->dir) == NULL)
 		return -1;
@@ -121,28 +150,8 @@ e2e_start_once(struct e2e_server *s, const char *capsule_dir,
 	e2e_write_config(s, s->gopher_port, capsule_dir, "", extra);
 	if ((s->pid = fork()) == -1)
 		return -1;
-	if (s->pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(null, 0);
-		snprintf(vlog, sizeof(vlog), "--log-file=%s/valgrind.log",
-		    s->dir);
-		if (harness_valgrind())
-			execlp("valgrind", "valgrind", "-q",
-			    "--leak-check=full",
-			    "--show-leak-kinds=definite,indirect,possible",
-			    "--errors-for-leak-kinds="
-			    "definite,indirect,possible",
-			    "--error-exitcode=99", vlog, bin, "--allow-root",
-			    "-c", conf, (char *)NULL);
-		else if (flags & E2E_NO_ALLOW_ROOT)
-			execl(bin, "capsuled", "-c", conf, (char *)NULL);
-		else
-			execl(bin, "capsuled", "--allow-root", "-c", conf,
-			    (char *)NULL);
-		perror(bin);
-		_exit(127);
-	}
+	if (s->pid == 0)
+		e2e_exec_server(s->dir, conf, flags);
 	deadline = e2e_now_ms() + (harness_valgrind() ? 60000 : 10000);
 	for (i = 0; e2e_now_ms() < deadline; i++) {
 		int status;
