@@ -210,7 +210,31 @@ e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
 	return e2e_start_flags(s, capsule_dir, extra, 0);
 }
 
-/* How many lines of s's log have needle; -1 when it cannot be read. */
+/*
+ * Wait (bounded) until the file log has stopped growing for 100 ms.
+ * The server's writer thread writes a line a moment after the thread
+ * that logged it went on (core/log.h): a diagnostic logged before an
+ * answer may reach the file after the answer reached the test.
+ */
+static void
+log_settle(const char *log)
+{
+	struct stat	 st;
+	uint64_t	 end = e2e_now_ms() + 1000 * harness_time_bound(2);
+	off_t		 size = -1;
+
+	while (e2e_now_ms() < end) {
+		if (stat(log, &st) == -1 || st.st_size == size)
+			return;
+		size = st.st_size;
+		e2e_sleep_ms(100);
+	}
+}
+
+/*
+ * How many lines of s's log have needle, once the log has settled; -1
+ * when it cannot be read.
+ */
 int
 e2e_log_count(const struct e2e_server *s, const char *needle)
 {
@@ -218,6 +242,7 @@ e2e_log_count(const struct e2e_server *s, const char *needle)
 	FILE	*f;
 	int	 n = 0;
 
+	log_settle(s->log);
 	if ((f = fopen(s->log, "r")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL)
@@ -246,13 +271,15 @@ log_holds(void *arg)
 
 /*
  * 1 when the file log holds needle, or comes to within limit_ms (0:
- * look once); 0 when it does not.
+ * look once, when the log has settled); 0 when it does not.
  */
 int
 e2e_log_wait(const char *log, const char *needle, unsigned limit_ms)
 {
 	struct log_wait	 w = { log, needle };
 
+	if (limit_ms == 0)
+		log_settle(log);
 	return harness_poll(limit_ms, log_holds, &w);
 }
 
