@@ -37,6 +37,7 @@
 #include "core/buf.h"
 #include "core/capfile.h"
 #include "core/config.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/html.h"
@@ -538,13 +539,13 @@ check_host(const struct config *cfg, int report, int strict)
 	}
 	printf("\nseries:   %zu (%zu parts)\n", a->nseries, parts);
 	for (i = 0; i < a->nseries; i++)
-		printf("          /series/%s/  %s, %zu part%s\n",
+		printf("          " LAYOUT_PATH_SERIES "%s/  %s, %zu part%s\n",
 		    a->series[i]->slug, a->series[i]->title,
 		    a->series[i]->nparts, a->series[i]->nparts == 1 ? "" : "s");
 	printf("tags:     %zu\n", a->ntags);
 	for (i = 0; i < a->ntags; i++)
-		printf("          /tags/%s/  %s (%zu)\n", a->tags[i]->slug,
-		    a->tags[i]->name, a->tags[i]->nposts);
+		printf("          " LAYOUT_PATH_TAGS "%s/  %s (%zu)\n",
+		    a->tags[i]->slug, a->tags[i]->name, a->tags[i]->nposts);
 	printf("pages:    %zu\n", a->ndocs);
 	for (i = 0; i < a->ndocs; i++)
 		printf("          /%s  %s\n", a->docs[i]->name,
@@ -763,6 +764,9 @@ serve(struct daemon_state *d)
 	/* Before the loader and the workers: each thread inherits it. */
 	sandbox_enter(cfg, loop, err, sizeof(err));
 	log_info("sandbox: %s", err);
+	/* No serving thread waits for the log's disk or daemon (log.h). */
+	if (log_start() == -1)
+		log_warnx("log: no writer thread; lines are written at once");
 	lim = limits_new(cfg->max_connections);
 	d->srv.limits = lim;
 	reload_init(&d->rl, loop, &d->srv, set, sites);

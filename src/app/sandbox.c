@@ -3,11 +3,12 @@
  * (sandbox.h).
  *
  * The filter is written by hand with <linux/filter.h> and
- * <linux/seccomp.h>: libseccomp is not among the libraries the server
- * builds with.  It checks the architecture (another one is killed: its
- * numbers mean other calls), then looks the number up in a list; the
- * calls whose arguments matter (clone, socket, prctl, ioctl, prlimit64)
- * are checked first.  A call not allowed traps: the SIGSYS handler
+ * <linux/seccomp.h> (libseccomp is not among the libraries the server
+ * builds with), its jumps by label (app/bpfasm.h), never counted.  It
+ * checks the architecture (another one is killed: its numbers mean
+ * other calls), then looks the number up in a list; the calls whose
+ * arguments matter (clone, socket, prctl, ioctl, prlimit64) are checked
+ * first.  A call not allowed traps: the SIGSYS handler
  * makes it return EPERM and the main loop logs it.  EPERM rather than
  * a kill because a call this table forgot, in a path of the C library
  * or OpenSSL seldom taken, should cost one failed request and a log
@@ -43,6 +44,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "app/bpfasm.h"
 #include "app/sandbox.h"
 #include "core/config.h"
 #include "core/config_apps.h"
@@ -309,34 +311,18 @@ ll_enter(const struct config *cfg, char *what, size_t whatlen)
 
 /* ---- seccomp ----------------------------------------------------- */
 
-struct prog {
-	struct sock_filter *f;		/* owned */
-	size_t		 n, cap;
-};
-
-static void
-emit(struct prog *p, uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
-{
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 256;
-		p->f = xreallocarray(p->f, p->cap, sizeof(*p->f));
-	}
-	p->f[p->n].code = code;
-	p->f[p->n].jt = jt;
-	p->f[p->n].jf = jf;
-	p->f[p->n].k = k;
-	p->n++;
-}
-
-#define LD_NR(p)	emit(p, BPF_LD | BPF_W | BPF_ABS, 0, 0, \
-			    offsetof(struct seccomp_data, nr))
+/*
+ * The filter is written with labels (app/bpfasm.h): a jump names the
+ * instruction it goes to, and bpfasm_link() counts the offsets.
+ */
+#define LD(p, off)	bpfasm_stmt(p, BPF_LD | BPF_W | BPF_ABS, off)
+#define LD_NR(p)	LD(p, offsetof(struct seccomp_data, nr))
 /* The low 32 bits of argument i (little-endian). */
-#define LD_ARG(p, i)	emit(p, BPF_LD | BPF_W | BPF_ABS, 0, 0, \
-			    offsetof(struct seccomp_data, args[i]))
-#define LD_ARG_HI(p, i)	emit(p, BPF_LD | BPF_W | BPF_ABS, 0, 0, \
-			    offsetof(struct seccomp_data, args[i]) + 4)
-#define JEQ(p, k, t, f)	emit(p, BPF_JMP | BPF_JEQ | BPF_K, t, f, k)
-#define RET(p, k)	emit(p, BPF_RET | BPF_K, 0, 0, k)
+#define LD_ARG(p, i)	LD(p, offsetof(struct seccomp_data, args[i]))
+#define LD_ARG_HI(p, i)	LD(p, offsetof(struct seccomp_data, args[i]) + 4)
+#define JEQ(p, k, t, f)	bpfasm_jump(p, BPF_JMP | BPF_JEQ | BPF_K, k, t, f)
+#define RET(p, k)	bpfasm_stmt(p, BPF_RET | BPF_K, k)
+#define NEXT		BPFASM_NEXT
 #define ALLOW		SECCOMP_RET_ALLOW
 #define TRAP		deny
 
@@ -348,28 +334,37 @@ emit(struct prog *p, uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
 static uint32_t		 deny = SECCOMP_RET_TRAP;
 
 static void
-allow(struct prog *p, long nr)
+allow(struct bpfasm *p, long nr)
 {
-	JEQ(p, (uint32_t)nr, 0, 1);
+	int	 other = bpfasm_label(p);
+
+	JEQ(p, (uint32_t)nr, NEXT, other);
 	RET(p, ALLOW);
+	bpfasm_place(p, other);
 }
 
-/* nr allowed when its argument arg is one of v[0..n) (up to 8). */
+/*
+ * nr allowed when its argument arg (masked with mask, unless 0) is one
+ * of v[0..n), refused when not; another call goes on, its number still
+ * loaded.
+ */
 static void
-allow_arg_in(struct prog *p, long nr, int arg, uint32_t mask,
+allow_arg_in(struct bpfasm *p, long nr, int arg, uint32_t mask,
     const uint32_t *v, size_t n)
 {
+	int	 yes = bpfasm_label(p), other = bpfasm_label(p);
 	size_t	 i;
 
-	/* JEQ nr; LD; [AND]; n x JEQ; RET TRAP; RET ALLOW */
-	JEQ(p, (uint32_t)nr, 0, (uint8_t)(n + 3 + (mask != 0)));
+	JEQ(p, (uint32_t)nr, NEXT, other);
 	LD_ARG(p, arg);
 	if (mask != 0)
-		emit(p, BPF_ALU | BPF_AND | BPF_K, 0, 0, mask);
+		bpfasm_stmt(p, BPF_ALU | BPF_AND | BPF_K, mask);
 	for (i = 0; i < n; i++)
-		JEQ(p, v[i], (uint8_t)(n - i), 0);
+		JEQ(p, v[i], yes, NEXT);
 	RET(p, TRAP);
+	bpfasm_place(p, yes);
 	RET(p, ALLOW);
+	bpfasm_place(p, other);
 }
 
 /* The calls every configuration needs. */
@@ -379,30 +374,38 @@ static const long base_calls[] = {
 	__NR_epoll_ctl, __NR_futex, __NR_readv, __NR_writev, __NR_recvfrom,
 	__NR_sendto, __NR_recvmsg, __NR_sendmsg, __NR_accept4,
 	__NR_openat, __NR_close, __NR_fstat, __NR_newfstatat, __NR_statx,
-	__NR_lseek, __NR_pread64, __NR_pwrite64, __NR_getdents64,
+	/* Memory. */
 	__NR_mmap, __NR_munmap, __NR_mprotect, __NR_mremap, __NR_madvise,
-	__NR_brk, __NR_clock_gettime, __NR_getrandom, __NR_fcntl,
-	__NR_shutdown, __NR_getsockopt, __NR_setsockopt,
-	__NR_getsockname, __NR_getpeername, __NR_accept,
+	__NR_brk, __NR_membarrier,
+	/* Files read, and written by Titan and the log. */
+	__NR_lseek, __NR_pread64, __NR_pwrite64, __NR_getdents64,
 	__NR_preadv, __NR_pwritev, __NR_preadv2, __NR_pwritev2,
-	__NR_recvmmsg, __NR_sendmmsg, __NR_openat2, __NR_readlinkat,
-	__NR_faccessat, __NR_faccessat2, __NR_mkdirat, __NR_unlinkat,
-	__NR_renameat, __NR_renameat2, __NR_linkat, __NR_fsync,
-	__NR_fdatasync, __NR_ftruncate, __NR_fchmod, __NR_fstatfs,
-	__NR_statfs, __NR_epoll_create1, __NR_epoll_pwait2, __NR_eventfd2,
-	__NR_pipe2, __NR_inotify_init1, __NR_inotify_add_watch,
-	__NR_inotify_rm_watch, __NR_dup, __NR_dup3, __NR_ppoll,
-	__NR_pselect6, __NR_rt_sigaction, __NR_rt_sigprocmask,
-	__NR_rt_sigreturn, __NR_sigaltstack, __NR_set_robust_list,
-	__NR_get_robust_list, __NR_rseq, __NR_exit, __NR_exit_group,
+	__NR_openat2, __NR_readlinkat, __NR_faccessat, __NR_faccessat2,
+	__NR_fcntl, __NR_fstatfs, __NR_statfs, __NR_fadvise64, __NR_splice,
+	/* Titan's replace and delete: made, renamed, linked, synced. */
+	__NR_mkdirat, __NR_unlinkat, __NR_renameat, __NR_renameat2,
+	__NR_linkat, __NR_fsync, __NR_fdatasync, __NR_ftruncate, __NR_fchmod,
+	/* Sockets a client accepted, and the loops' descriptors. */
+	__NR_shutdown, __NR_getsockopt, __NR_setsockopt, __NR_getsockname,
+	__NR_getpeername, __NR_accept, __NR_recvmmsg, __NR_sendmmsg,
+	__NR_epoll_create1, __NR_epoll_pwait2, __NR_eventfd2, __NR_pipe2,
+	__NR_inotify_init1, __NR_inotify_add_watch, __NR_inotify_rm_watch,
+	__NR_dup, __NR_dup3, __NR_ppoll, __NR_pselect6,
+	/* Signals and threads. */
+	__NR_rt_sigaction, __NR_rt_sigprocmask, __NR_rt_sigreturn,
+	__NR_sigaltstack, __NR_set_robust_list, __NR_get_robust_list,
+	__NR_rseq, __NR_exit, __NR_exit_group, __NR_kill, __NR_tgkill,
+	__NR_tkill, __NR_restart_syscall, __NR_sched_yield,
+	__NR_sched_getaffinity,
+	/* What the process is, and the time. */
 	__NR_getpid, __NR_gettid, __NR_getppid, __NR_getuid, __NR_geteuid,
 	__NR_getgid, __NR_getegid, __NR_getresuid, __NR_getresgid,
-	__NR_getgroups, __NR_clock_getres, __NR_clock_nanosleep,
-	__NR_gettimeofday, __NR_nanosleep, __NR_sched_yield,
-	__NR_sched_getaffinity, __NR_uname, __NR_getcwd, __NR_sysinfo,
-	__NR_umask, __NR_kill, __NR_tgkill, __NR_tkill, __NR_restart_syscall,
-	__NR_splice, __NR_fadvise64, __NR_getrusage, __NR_membarrier,
+	__NR_getgroups, __NR_uname, __NR_getcwd, __NR_sysinfo, __NR_umask,
+	__NR_getrusage, __NR_getrandom, __NR_clock_gettime,
+	__NR_clock_getres, __NR_clock_nanosleep, __NR_gettimeofday,
+	__NR_nanosleep,
 #ifdef __NR_open
+	/* The older calls of the same, where the architecture has them. */
 	__NR_open, __NR_stat, __NR_lstat, __NR_access, __NR_readlink,
 	__NR_mkdir, __NR_unlink, __NR_rename, __NR_link, __NR_poll,
 	__NR_select, __NR_epoll_create, __NR_eventfd, __NR_pipe,
@@ -413,17 +416,22 @@ static const long base_calls[] = {
 
 /* Starting a CGI program, and what the program itself may do. */
 static const long cgi_calls[] = {
+	/* Starting a program and waiting for it. */
 	__NR_execve, __NR_execveat, __NR_wait4, __NR_waitid, __NR_setsid,
-	__NR_setpgid, __NR_getpgid, __NR_getsid, __NR_chdir,
-	__NR_fchdir, __NR_set_tid_address, __NR_prlimit64, __NR_ioctl,
-	__NR_prctl, __NR_times, __NR_getitimer, __NR_setitimer,
-	__NR_rt_sigsuspend, __NR_rt_sigtimedwait, __NR_rt_sigpending,
-	__NR_fchmodat, __NR_capget, __NR_getpriority, __NR_sched_getparam,
-	__NR_sched_getscheduler, __NR_getxattr, __NR_lgetxattr,
-	__NR_fgetxattr, __NR_flock, __NR_truncate, __NR_fallocate,
-	__NR_copy_file_range, __NR_close_range, __NR_memfd_create,
-	__NR_mincore, __NR_sched_setaffinity, __NR_mlock, __NR_munlock,
-	__NR_msync, __NR_fchown, __NR_utimensat, __NR_sync_file_range,
+	__NR_setpgid, __NR_getpgid, __NR_getsid, __NR_chdir, __NR_fchdir,
+	__NR_set_tid_address, __NR_close_range,
+	/* What programs (shells, interpreters) ask of the process. */
+	__NR_prlimit64, __NR_ioctl, __NR_prctl, __NR_times,
+	__NR_getitimer, __NR_setitimer, __NR_rt_sigsuspend,
+	__NR_rt_sigtimedwait, __NR_rt_sigpending, __NR_capget,
+	__NR_getpriority, __NR_sched_getparam, __NR_sched_getscheduler,
+	__NR_sched_setaffinity,
+	/* And of their files and memory. */
+	__NR_fchmodat, __NR_getxattr, __NR_lgetxattr, __NR_fgetxattr,
+	__NR_flock, __NR_truncate, __NR_fallocate, __NR_copy_file_range,
+	__NR_fchown, __NR_utimensat, __NR_sync_file_range,
+	__NR_memfd_create, __NR_mincore, __NR_mlock, __NR_munlock,
+	__NR_msync,
 	/* A program's own Landlock domain (net/program.c). */
 	__NR_landlock_create_ruleset, __NR_landlock_add_rule,
 	__NR_landlock_restrict_self,
@@ -459,7 +467,7 @@ client_sockets(const struct config *cfg)
 }
 
 static void
-build_filter(struct prog *p, const struct config *cfg)
+build_filter(struct bpfasm *p, const struct config *cfg)
 {
 	static const uint32_t prctl_ok[] = { PR_SET_NAME, PR_GET_NAME,
 	    0x53564d41 /* PR_SET_VMA: glibc names its mappings */ };
@@ -467,34 +475,48 @@ build_filter(struct prog *p, const struct config *cfg)
 	    FIONREAD, TCGETS, TIOCGWINSZ };
 	static const uint32_t family_ok[] = { AF_UNIX, AF_INET, AF_INET6 };
 	int	 cgi = config_has_cgi(cfg), asan = UNDER_ASAN;
+	int	 nr, yes, no, other;
 	size_t	 i;
 
 	deny = cgi ? SECCOMP_RET_ERRNO | EPERM : SECCOMP_RET_TRAP;
 
-	emit(p, BPF_LD | BPF_W | BPF_ABS, 0, 0,
-	    offsetof(struct seccomp_data, arch));
-	JEQ(p, SB_ARCH, 1, 0);
+	LD(p, offsetof(struct seccomp_data, arch));
+	nr = bpfasm_label(p);
+	JEQ(p, SB_ARCH, nr, NEXT);
 	RET(p, SECCOMP_RET_KILL_PROCESS);
+	bpfasm_place(p, nr);
 	LD_NR(p);
 #ifdef __X32_SYSCALL_BIT
-	emit(p, BPF_JMP | BPF_JGE | BPF_K, 0, 1, __X32_SYSCALL_BIT);
+	other = bpfasm_label(p);
+	bpfasm_jump(p, BPF_JMP | BPF_JGE | BPF_K, __X32_SYSCALL_BIT, NEXT,
+	    other);
 	RET(p, TRAP);
+	bpfasm_place(p, other);
 #endif
 	/* glibc falls back to clone(2), whose flags we can read. */
-	JEQ(p, __NR_clone3, 0, 1);
+	other = bpfasm_label(p);
+	JEQ(p, __NR_clone3, NEXT, other);
 	RET(p, SECCOMP_RET_ERRNO | ENOSYS);
+	bpfasm_place(p, other);
 	/* Nor io_uring: a large surface nothing here uses. */
-	JEQ(p, __NR_io_uring_setup, 0, 1);
+	other = bpfasm_label(p);
+	JEQ(p, __NR_io_uring_setup, NEXT, other);
 	RET(p, SECCOMP_RET_ERRNO | ENOSYS);
+	bpfasm_place(p, other);
 	if (cgi || asan)
 		allow(p, __NR_clone);
 	else {
 		/* Threads only: CLONE_THREAD set. */
-		JEQ(p, __NR_clone, 0, 4);
+		yes = bpfasm_label(p);
+		other = bpfasm_label(p);
+		JEQ(p, __NR_clone, NEXT, other);
 		LD_ARG(p, 0);
-		emit(p, BPF_JMP | BPF_JSET | BPF_K, 1, 0, CLONE_THREAD);
+		bpfasm_jump(p, BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, yes,
+		    NEXT);
 		RET(p, TRAP);
+		bpfasm_place(p, yes);
 		RET(p, ALLOW);
+		bpfasm_place(p, other);
 	}
 	if (!cgi && !asan) {
 		allow_arg_in(p, __NR_prctl, 0, 0, prctl_ok,
@@ -502,13 +524,19 @@ build_filter(struct prog *p, const struct config *cfg)
 		allow_arg_in(p, __NR_ioctl, 1, 0, ioctl_ok,
 		    nitems(ioctl_ok));
 		/* getrlimit(): prlimit64(0, r, NULL, old), new NULL. */
-		JEQ(p, __NR_prlimit64, 0, 6);
+		yes = bpfasm_label(p);
+		no = bpfasm_label(p);
+		other = bpfasm_label(p);
+		JEQ(p, __NR_prlimit64, NEXT, other);
 		LD_ARG(p, 2);
-		JEQ(p, 0, 0, 2);
+		JEQ(p, 0, NEXT, no);
 		LD_ARG_HI(p, 2);
-		JEQ(p, 0, 1, 0);
+		JEQ(p, 0, yes, NEXT);
+		bpfasm_place(p, no);
 		RET(p, TRAP);
+		bpfasm_place(p, yes);
 		RET(p, ALLOW);
+		bpfasm_place(p, other);
 	}
 	if (cgi && !client_sockets(cfg)) {
 		/*
@@ -604,6 +632,19 @@ on_refused(uv_async_t *h)
 	atomic_store(&nlogged, total);
 }
 
+int
+sandbox_filter(const struct config *cfg, struct bpfasm *p,
+    const char **errstr)
+{
+#ifdef SB_ARCH
+	build_filter(p, cfg);
+	return bpfasm_link(p, errstr);
+#else
+	*errstr = "no seccomp filter for this architecture";
+	return -1;
+#endif
+}
+
 /* 0 and a description, or -1. */
 static int
 seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
@@ -612,10 +653,17 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 #ifdef SB_ARCH
 	struct sock_fprog fp;
 	struct sigaction sa;
-	struct prog	 p = { NULL, 0, 0 };
+	struct bpfasm	 p;
+	const char	*err;
+	size_t		 n;
 	long		 rv;
 
-	build_filter(&p, cfg);
+	bpfasm_init(&p);
+	if (sandbox_filter(cfg, &p, &err) == -1) {
+		snprintf(what, whatlen, "seccomp: filter: %s", err);
+		bpfasm_free(&p);
+		return -1;
+	}
 	if (loop != NULL && !atomic_load(&async_on) &&
 	    uv_async_init(loop, &refused_async, on_refused) == 0) {
 		uv_unref((uv_handle_t *)&refused_async);
@@ -627,17 +675,18 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGSYS, &sa, NULL);
 	fp.len = (unsigned short)p.n;
-	fp.filter = p.f;
+	fp.filter = p.insn;
 	rv = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 	    SECCOMP_FILTER_FLAG_TSYNC, &fp);
-	free(p.f);
+	n = p.n;
+	bpfasm_free(&p);
 	if (rv != 0) {
 		snprintf(what, whatlen, "seccomp: %s", rv > 0 ?
 		    "a thread could not be synchronised" : strerror(errno));
 		return -1;
 	}
 	snprintf(what, whatlen, "seccomp allow-list (%zu instructions; "
-	    "others EPERM%s%s%s)", p.n, config_has_cgi(cfg) ?
+	    "others EPERM%s%s%s)", n, config_has_cgi(cfg) ?
 	    ", not logged; fork, execve and local sockets for CGI" :
 	    ", logged", client_sockets(cfg) ? "; client sockets" :
 	    config_has_cgi(cfg) ? "" : "; no new sockets",

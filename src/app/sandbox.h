@@ -50,6 +50,14 @@ int	 sandbox_enter(const struct config *cfg, uv_loop_t *loop,
 	    char *what, size_t whatlen);
 /* Close the logging handle on loop (before uv_loop_close()). */
 void	 sandbox_stop(void);
+/*
+ * The seccomp filter cfg asks for, into p (bpfasm_init()ed; the
+ * caller frees it), linked: 0, or -1 and *errstr.  What
+ * sandbox_enter() loads; tests run it.
+ */
+struct bpfasm;
+int	 sandbox_filter(const struct config *cfg, struct bpfasm *p,
+	    const char **errstr);
 /* The name of system call nr in this build's table, or NULL. */
 const char *sandbox_syscall_name(long nr);
 

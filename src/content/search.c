@@ -182,22 +182,15 @@ tok_next(struct tok *t)
 			q = t->p;
 			if (*q < 0x80) {	/* the common case, inline */
 				t->p++;
-				if (ascii_fold[*q] == 0) {
-					if (start != NULL)
-						break;
-					continue;
-				}
-				if (start == NULL)
-					start = q;
-				last = t->p;
-				if (t->keylen < SEARCH_TOKEN_MAX)
-					t->key[t->keylen++] = ascii_fold[*q];
-				continue;
+				f[0] = (char)ascii_fold[*q];
+				k = f[0] != '\0' ? 1 : -1;
+			} else {
+				n = utf8_decode((const char *)q,
+				    (size_t)(t->end - q), &cp);
+				t->p += n;
+				k = token_cp(cp, f);
 			}
-			n = utf8_decode((const char *)q, (size_t)(t->end - q),
-			    &cp);
-			t->p += n;
-			if ((k = token_cp(cp, f)) < 0) {
+			if (k < 0) {		/* not part of a word */
 				if (start != NULL)
 					break;
 				continue;
@@ -205,7 +198,10 @@ tok_next(struct tok *t)
 			if (start == NULL)
 				start = q;
 			last = t->p;
-			if (t->keylen + (size_t)k <= SEARCH_TOKEN_MAX) {
+			if (k == 1 && t->keylen < SEARCH_TOKEN_MAX)
+				t->key[t->keylen++] = f[0];
+			else if (k > 1 && t->keylen + (size_t)k <=
+			    SEARCH_TOKEN_MAX) {
 				memcpy(t->key + t->keylen, f, (size_t)k);
 				t->keylen += (size_t)k;
 			}

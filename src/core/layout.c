@@ -337,7 +337,7 @@ static const struct shape_of {
 	[LAYOUT_GEMLOG] = { LAYOUT_PATH_GEMLOG, "" },
 	[LAYOUT_FEED] = { LAYOUT_PATH_FEED, "" },
 	[LAYOUT_SEARCH] = { LAYOUT_PATH_SEARCH, "" },
-	[LAYOUT_ROBOTS] = { "/robots.txt", "" },
+	[LAYOUT_ROBOTS] = { LAYOUT_PATH_ROBOTS, "" },
 	[LAYOUT_PLAN] = { LAYOUT_PATH_PLAN, "" },
 	[LAYOUT_DRAFTS] = { LAYOUT_PATH_DRAFTS, "" },
 	[LAYOUT_DRAFT] = { LAYOUT_PATH_DRAFTS, "" },
@@ -352,7 +352,7 @@ static const struct shape_of {
 	[LAYOUT_PAGE] = { "/", "" },
 	[LAYOUT_PAGE_MENU] = { "/", "/" },
 	[LAYOUT_USERS] = { LAYOUT_PATH_USERS, "" },
-	[LAYOUT_USER] = { "/~", "" },
+	[LAYOUT_USER] = { LAYOUT_PATH_USER, "" },
 };
 
 _Static_assert(nitems(paths) == LAYOUT_USER + 1, "a path for every kind");

@@ -29,7 +29,9 @@
 #define LAYOUT_PATH_DRAFTS	"/drafts/"
 #define LAYOUT_PATH_FILES	"/files/"
 #define LAYOUT_PATH_USERS	"/~/"
-#define LAYOUT_PATH_USER	"/~"		/* and the user's name */
+#define LAYOUT_PATH_USER	"/~"		/* and a user's name */
+#define LAYOUT_PATH_ROBOTS	"/robots.txt"
+#define LAYOUT_PATH_CAPS	"/caps.txt"	/* Gopher's, before the router */
 #define LAYOUT_PATH_PLAN	"/.plan"	/* what Finger shows */
 
 /* What a site path names. */

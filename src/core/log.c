@@ -1,10 +1,19 @@
 /*
  * log.c -- diagnostics and the access log.
  *
- * Owns the log file descriptor, or the socket to syslog.  Knows nothing
- * of connections: callers pass the peer as a string, which
- * log_format_peer() makes from a socket address (full, anonymised or
- * left out, as configured).
+ * Owns the log file descriptor, or the socket to syslog, and the writer
+ * thread.  Knows nothing of connections: callers pass the peer as a
+ * string, which log_format_peer() makes from a socket address (full,
+ * anonymised or left out, as configured).
+ *
+ * A line is formatted whole by the thread that logs it, then handed to
+ * the destination: written at once before log_start() (the set-up path,
+ * a command), queued for the writer thread after it.  Either way the
+ * caller never waits for the disk or the syslog daemon: the queue is
+ * bounded, a line that finds it full is dropped and counted, and so is
+ * a line the destination refuses (a full disk, a syslog socket that
+ * would block); the next line that gets through is followed by one
+ * saying how many were lost.
  *
  * Syslog is spoken here (RFC 3164 over a Unix datagram socket), not
  * through syslog(3): glibc's opens _PATH_LOG lazily, at the first line,
@@ -18,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -28,19 +38,55 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <uv.h>
+
 #include "core/buf.h"
 #include "core/log.h"
 #include "core/utf8.h"
 #include "core/util.h"
 
+/*
+ * The destination: written by one thread at a time, the writer's while
+ * it runs (a new one is handed to it: hand_over()).
+ */
 static _Atomic int	 log_fd = 2;
+static _Atomic int	 dest_sys;	/* 1: log_fd is the syslog socket */
 static _Atomic int	 log_lvl = LOG_LEVEL_INFO;
 static char		*log_path;	/* owned; NULL = stderr */
-static _Atomic int	 log_sys;	/* 1: log_fd is the syslog socket */
+static _Atomic int	 log_sys;	/* 1: lines are framed for syslog */
 static char		*sys_path;	/* owned: its address */
 static int		 sys_facility = LOG_DAEMON;
 static log_tap_fn	 log_tapfn;	/* log_set_tap() */
 static void		*log_taparg;
+/* Lines lost since the last line that said so (log_dropped()). */
+static _Atomic unsigned long long dropped;
+
+/*
+ * The writer thread and its queue (log_start()): entries of a length
+ * (uint32_t) and the bytes of whole lines (a datagram to syslog, or
+ * lines ending in '\n'), in the order they came.  The mutex is held
+ * only to copy an entry in or the queue out, never during a write.
+ */
+#define LOG_QUEUE_MAX	(64 * 1024)
+#define LOG_STOP_MS	2000	/* log_stop() waits at most this long */
+#define LOG_POLL_MS	100	/* the writer looks at stop this often */
+
+static uv_once_t	 q_once = UV_ONCE_INIT;
+static struct {
+	uv_mutex_t	 mu;
+	uv_cond_t	 more;		/* queued, a new destination, stop */
+	uv_cond_t	 done;		/* the writer returned */
+	uv_thread_t	 thread;
+	int		 running;	/* producers queue; under mu */
+	int		 finished;	/* under mu */
+	int		 stuck;		/* log_stop() left it writing */
+	_Atomic int	 stop;
+	int		 newfd;		/* hand_over(): -1 none */
+	int		 newsys;
+	size_t		 len;
+	char		 data[LOG_QUEUE_MAX];
+} q;
+static _Atomic int	 async_on;	/* q.running may be 1: lock, look */
 
 /* This thread's buffered access lines (log.h); whole lines only. */
 static _Thread_local struct {
@@ -103,20 +149,391 @@ sys_connect(const char *path)
 	return fd;
 }
 
+/* Lines in p[0..len): its '\n's, or 1 for a datagram. */
+static unsigned long long
+nlines(const char *p, size_t len)
+{
+	unsigned long long	 n = 0;
+	const char		*e = p + len;
+
+	while ((p = memchr(p, '\n', (size_t)(e - p))) != NULL)
+		n++, p++;
+	return n > 0 ? n : 1;
+}
+
+static long long
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * One datagram to syslog, never blocking; a daemon that restarted is
+ * connected to again, once.  The writer (wait) waits for room while it
+ * is not told to stop, and then until giveup (ms); a caller writing
+ * directly does not wait.  0, or -1 (not sent).
+ */
+static int
+sys_send(const char *p, size_t len, int wait, long long *giveup)
+{
+	struct pollfd	 pfd;
+	int		 fd, old, again = 1;
+
+	for (;;) {
+		fd = log_fd;
+		if (send(fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL) != -1)
+			return 0;
+		if ((errno == ECONNREFUSED || errno == ENOTCONN) && again &&
+		    sys_path != NULL && (fd = sys_connect(sys_path)) != -1) {
+			old = atomic_exchange(&log_fd, fd);
+			if (old != 2 && old != fd)
+				close(old);
+			again = 0;
+			continue;
+		}
+		if (!wait || (errno != EAGAIN && errno != EWOULDBLOCK &&
+		    errno != ENOBUFS))
+			return -1;
+		if (atomic_load(&q.stop)) {
+			if (*giveup == 0)
+				*giveup = now_ms() + LOG_STOP_MS / 2;
+			else if (now_ms() >= *giveup)
+				return -1;
+		}
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		(void)poll(&pfd, 1, LOG_POLL_MS);
+	}
+}
+
+/*
+ * p[0..len) to the destination now: all of it, or what is left of it
+ * counted as dropped.  0 or -1.
+ */
+static int
+put(const char *p, size_t len, int wait, long long *giveup)
+{
+	ssize_t	 n;
+
+	if (dest_sys) {
+		if (sys_send(p, len, wait, giveup) == 0)
+			return 0;
+	} else {
+		/* A file's write may block (a slow disk): the writer's. */
+		while (len > 0 && ((n = write(log_fd, p, len)) > 0 ||
+		    (n == -1 && errno == EINTR)))
+			if (n > 0)
+				p += n, len -= (size_t)n;
+		if (len == 0)
+			return 0;
+	}
+	atomic_fetch_add(&dropped, nlines(p, len));
+	return -1;
+}
+
+static size_t	 say(char *, size_t, enum log_level, const char *, ...)
+		    __attribute__((format(printf, 4, 5)));
+static size_t	 frame(int, const char *, size_t, char *, size_t);
+
+/* After a line went out: say how many did not, if any. */
+static void
+report_dropped(int wait, long long *giveup)
+{
+	unsigned long long	 n = atomic_exchange(&dropped, 0);
+	char			 line[256], out[2200];
+	size_t			 len;
+
+	if (n == 0)
+		return;
+	len = say(line, sizeof(line), LOG_LEVEL_WARN, "log: %llu line%s "
+	    "dropped: the log could not take them at once", n,
+	    n == 1 ? "" : "s");
+	if (dest_sys) {
+		len = frame(LOG_WARNING, line, len, out, sizeof(out));
+		if (put(out, len, wait, giveup) == -1)
+			atomic_fetch_add(&dropped, n);
+	} else if (put(line, len, wait, giveup) == -1)
+		atomic_fetch_add(&dropped, n);
+}
+
+/* Write p[0..len) at once (no writer thread). */
+static void
+write_now(const char *p, size_t len)
+{
+	long long	 giveup = 0;
+
+	if (put(p, len, 0, &giveup) == 0)
+		report_dropped(0, &giveup);
+}
+
+static void
+q_init(void)
+{
+	if (uv_mutex_init(&q.mu) != 0 || uv_cond_init(&q.more) != 0 ||
+	    uv_cond_init(&q.done) != 0)
+		abort();
+	q.newfd = -1;
+}
+
+/*
+ * p[0..len), whole lines, to the destination: queued for the writer
+ * when it runs, dropped and counted when the queue has no room for it;
+ * else written at once.
+ */
+static void
+deliver(const char *p, size_t len)
+{
+	uint32_t	 n = (uint32_t)len;
+
+	if (len == 0)
+		return;
+	if (atomic_load(&async_on)) {
+		uv_mutex_lock(&q.mu);
+		if (q.running) {
+			if (q.len + sizeof(n) + len > sizeof(q.data))
+				atomic_fetch_add(&dropped, nlines(p, len));
+			else {
+				memcpy(q.data + q.len, &n, sizeof(n));
+				memcpy(q.data + q.len + sizeof(n), p, len);
+				/* The writer waits only on an empty queue. */
+				if (q.len == 0)
+					uv_cond_signal(&q.more);
+				q.len += sizeof(n) + len;
+			}
+			uv_mutex_unlock(&q.mu);
+			return;
+		}
+		uv_mutex_unlock(&q.mu);
+	}
+	write_now(p, len);
+}
+
+/*
+ * fd (sys: the syslog socket) is where lines go from now: at once, or
+ * from the writer's next write on (lines it has not written yet go
+ * there too).  The old descriptor is closed but for standard error.
+ */
+static void
+hand_over(int fd, int sys)
+{
+	int	 old;
+
+	log_sys = sys;
+	if (atomic_load(&async_on)) {
+		uv_mutex_lock(&q.mu);
+		if (q.running) {
+			if (q.newfd != -1 && q.newfd != 2)
+				close(q.newfd);	/* never written to */
+			q.newfd = fd;
+			q.newsys = sys;
+			uv_cond_signal(&q.more);
+			uv_mutex_unlock(&q.mu);
+			return;
+		}
+		uv_mutex_unlock(&q.mu);
+	}
+	dest_sys = sys;
+	old = atomic_exchange(&log_fd, fd);
+	if (old != 2 && old != fd)
+		close(old);
+}
+
+/* p[0..len) out by the writer; then what was dropped, if any. */
+static void
+put_out(const char *p, size_t len, long long *giveup)
+{
+	if (len > 0 && put(p, len, 1, giveup) == 0)
+		report_dropped(1, giveup);
+}
+
+/*
+ * The batch's entries written: datagrams one by one; lines to a file
+ * together, in writes of at most LOG_ACCESS_BUF bytes (PIPE_BUF: a
+ * write to a pipe is not split), entries kept whole.
+ */
+static void
+put_batch(const char *batch, size_t len, long long *giveup)
+{
+	static char	 chunk[LOG_ACCESS_BUF];	/* the writer's */
+	size_t		 at, clen = 0;
+	uint32_t	 n;
+
+	for (at = 0; at < len; at += n) {
+		memcpy(&n, batch + at, sizeof(n));
+		at += sizeof(n);
+		if (dest_sys || clen + n > sizeof(chunk)) {
+			put_out(chunk, clen, giveup);
+			clen = 0;
+		}
+		if (dest_sys || n > sizeof(chunk))
+			put_out(batch + at, n, giveup);
+		else {
+			memcpy(chunk + clen, batch + at, n);
+			clen += n;
+		}
+	}
+	put_out(chunk, clen, giveup);
+}
+
+static void
+writer(void *arg)
+{
+	static char	 batch[LOG_QUEUE_MAX];	/* the queue, copied out */
+	long long	 giveup = 0;
+	size_t		 len;
+	int		 old, stop;
+
+	(void)arg;
+	for (;;) {
+		old = -1;
+		uv_mutex_lock(&q.mu);
+		while (q.len == 0 && q.newfd == -1 && !atomic_load(&q.stop))
+			uv_cond_wait(&q.more, &q.mu);
+		if (q.newfd != -1) {
+			old = atomic_exchange(&log_fd, q.newfd);
+			dest_sys = q.newsys;
+			q.newfd = -1;
+		}
+		len = q.len;
+		memcpy(batch, q.data, len);
+		q.len = 0;
+		stop = atomic_load(&q.stop);
+		uv_mutex_unlock(&q.mu);
+		if (old != -1 && old != 2 && old != log_fd)
+			close(old);
+		put_batch(batch, len, &giveup);
+		if (stop && len == 0)
+			break;
+	}
+	uv_mutex_lock(&q.mu);
+	q.finished = 1;
+	uv_cond_signal(&q.done);
+	uv_mutex_unlock(&q.mu);
+}
+
+int
+log_start(void)
+{
+	uv_once(&q_once, q_init);
+	uv_mutex_lock(&q.mu);
+	if (q.running || q.stuck) {
+		uv_mutex_unlock(&q.mu);
+		return q.stuck ? -1 : 0;
+	}
+	q.len = 0;
+	q.finished = 0;
+	atomic_store(&q.stop, 0);
+	if (uv_thread_create(&q.thread, writer, NULL) != 0) {
+		uv_mutex_unlock(&q.mu);
+		return -1;
+	}
+	q.running = 1;
+	atomic_store(&async_on, 1);
+	uv_mutex_unlock(&q.mu);
+	return 0;
+}
+
+int
+log_stop(void)
+{
+	long long	 end = now_ms() + LOG_STOP_MS, left;
+	int		 fd, sys;
+
+	if (!atomic_load(&async_on))
+		return 0;
+	uv_mutex_lock(&q.mu);
+	if (!q.running) {
+		uv_mutex_unlock(&q.mu);
+		return q.stuck ? -1 : 0;
+	}
+	/* From now on lines are written at once, after the queue's. */
+	q.running = 0;
+	atomic_store(&q.stop, 1);
+	uv_cond_signal(&q.more);
+	while (!q.finished && (left = end - now_ms()) > 0)
+		(void)uv_cond_timedwait(&q.done, &q.mu,
+		    (uint64_t)left * 1000000);
+	if (!q.finished) {
+		/* XXX: a write that never returns; exit without it. */
+		q.stuck = 1;
+		uv_mutex_unlock(&q.mu);
+		return -1;
+	}
+	fd = q.newfd;
+	sys = q.newsys;
+	q.newfd = -1;
+	uv_mutex_unlock(&q.mu);
+	uv_thread_join(&q.thread);
+	atomic_store(&async_on, 0);
+	if (fd != -1)
+		hand_over(fd, sys);
+	return 0;
+}
+
+unsigned long long
+log_dropped(void)
+{
+	return atomic_load(&dropped);
+}
+
+/*
+ * One line (len bytes, its '\n' included) where lines go: as it is to
+ * the file, as one datagram to syslog with sev and without the '\n'.
+ */
+static void
+put_line(int sev, const char *line, size_t len)
+{
+	char	 dgram[2200];
+
+	if (!log_sys) {
+		deliver(line, len);
+		return;
+	}
+	deliver(dgram, frame(sev, line, len, dgram, sizeof(dgram)));
+}
+
+/* line as an RFC 3164 datagram of severity sev into out; its length. */
+static size_t
+frame(int sev, const char *line, size_t len, char *out, size_t size)
+{
+	static _Thread_local time_t	 last = (time_t)-1;
+	static _Thread_local char	 hdr[64];
+	static _Thread_local size_t	 hdrlen;
+	struct tm			 tm;
+	time_t				 now;
+	size_t				 n;
+
+	now = time(NULL);
+	if (now != last) {
+		localtime_r(&now, &tm);
+		hdrlen = strftime(hdr, sizeof(hdr), "%b %e %H:%M:%S ", &tm);
+		last = now;
+	}
+	n = (size_t)snprintf(out, size, "<%d>%.*scapsuled[%ld]: ",
+	    sys_facility | sev, (int)hdrlen, hdr, (long)getpid());
+	if (len > 0 && line[len - 1] == '\n')
+		len--;
+	if (len > size - n)
+		len = size - n;
+	memcpy(out + n, line, len);
+	return n + len;
+}
+
 int
 log_open_syslog(const char *path, int facility, enum log_level lvl)
 {
-	int	 fd, old;
+	int	 fd;
 
 	if ((fd = sys_connect(path)) == -1)
 		return -1;
+	/* Only ever before log_start(): the writer reads sys_path. */
 	free(sys_path);
 	sys_path = xstrdup(path);
 	sys_facility = facility;
-	log_sys = 1;
-	old = atomic_exchange(&log_fd, fd);
-	if (old != 2)
-		close(old);
+	hand_over(fd, 1);
 	free(log_path);
 	log_path = NULL;
 	log_lvl = lvl;
@@ -137,62 +554,14 @@ log_give_to(unsigned uid, unsigned gid)
 	return fchown(log_fd, (uid_t)uid, (gid_t)gid);
 }
 
-/*
- * One line (len bytes, its '\n' included) where lines go: the file, or
- * one datagram to syslog with sev and without the '\n'.  A syslog
- * daemon that restarted is connected to again, once.
- */
-static void
-put_line(int sev, const char *line, size_t len)
-{
-	static _Thread_local time_t	 last = (time_t)-1;
-	static _Thread_local char	 hdr[64];
-	static _Thread_local size_t	 hdrlen;
-	char				 dgram[2200];
-	struct tm			 tm;
-	time_t				 now;
-	size_t				 n;
-	int				 fd, old;
-
-	if (!log_sys) {
-		(void)!write(log_fd, line, len);
-		return;
-	}
-	now = time(NULL);
-	if (now != last) {
-		localtime_r(&now, &tm);
-		hdrlen = strftime(hdr, sizeof(hdr), "%b %e %H:%M:%S ", &tm);
-		last = now;
-	}
-	n = (size_t)snprintf(dgram, sizeof(dgram), "<%d>%.*scapsuled[%ld]: ",
-	    sys_facility | sev, (int)hdrlen, hdr, (long)getpid());
-	if (len > 0 && line[len - 1] == '\n')
-		len--;
-	if (len > sizeof(dgram) - n)
-		len = sizeof(dgram) - n;
-	memcpy(dgram + n, line, len);
-	n += len;
-	if (send(log_fd, dgram, n, MSG_NOSIGNAL) == -1 &&
-	    (errno == ECONNREFUSED || errno == ENOTCONN) &&
-	    sys_path != NULL && (fd = sys_connect(sys_path)) != -1) {
-		old = atomic_exchange(&log_fd, fd);
-		if (old != 2 && old != fd)
-			close(old);
-		(void)!send(fd, dgram, n, MSG_NOSIGNAL);
-	}
-}
-
 int
 log_open(const char *path, enum log_level lvl)
 {
-	int	 fd, old;
+	int	 fd;
 
 	if ((fd = open_dest(path)) == -1)
 		return -1;
-	log_sys = 0;
-	old = atomic_exchange(&log_fd, fd);
-	if (old != 2 && old != fd)
-		close(old);
+	hand_over(fd, 0);
 	free(log_path);
 	log_path = (fd == 2) ? NULL : xstrdup(path);
 	log_lvl = lvl;
@@ -202,20 +571,14 @@ log_open(const char *path, enum log_level lvl)
 int
 log_reopen(void)
 {
-	int	 fd, old;
+	int	 fd;
 
 	if (log_path == NULL || log_sys)
 		return 0;
 	if ((fd = open_dest(log_path)) == -1)
 		return -1;
-	old = atomic_exchange(&log_fd, fd);
-	/*
-	 * XXX: a line being written by another thread at this instant
-	 * may go to the old, closed descriptor and be lost; acceptable for
-	 * a rotation signal.
-	 */
-	if (old != 2)
-		close(old);
+	/* The writer closes the old one between two of its writes. */
+	hand_over(fd, 0);
 	return 0;
 }
 
@@ -234,12 +597,10 @@ log_get_level(void)
 void
 log_close(void)
 {
-	int	 old;
-
-	old = atomic_exchange(&log_fd, 2);
-	if (old != 2)
-		close(old);
-	log_sys = 0;
+	/* A writer stuck in a write keeps what it uses: we exit. */
+	if (log_stop() == -1)
+		return;
+	hand_over(2, 0);
 	free(log_path);
 	log_path = NULL;
 	free(sys_path);
@@ -355,8 +716,7 @@ put_esc(char *p, size_t room, const char *s, size_t len, int quoted)
 void
 log_flush(void)
 {
-	if (abuf.len > 0)
-		(void)!write(log_fd, abuf.data, abuf.len);
+	deliver(abuf.data, abuf.len);
 	abuf.len = 0;
 }
 
@@ -388,12 +748,55 @@ log_set_tap(log_tap_fn fn, void *arg)
 	log_taparg = arg;
 }
 
+/*
+ * "[TIME ]LEVEL: message[: strerror]\n" into line (size > 64; no time
+ * when syslog stamps it); its length.
+ */
+static size_t
+diag_line(char *line, size_t size, enum log_level lvl, int errnum,
+    const char *fmt, va_list ap)
+{
+	char	 msg[2048];
+	size_t	 len;
+	int	 n;
+
+	len = log_sys ? 0 : stamp(line, size);
+	n = snprintf(line + len, size - len, "%s: ", level_names[lvl]);
+	len += (size_t)n;
+	/* Messages quote paths and names that came from outside. */
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (n > 0)
+		len += put_esc(line + len, size - len - 2, msg,
+		    strnlen(msg, sizeof(msg)), 0);
+	if (errnum != 0 && len < size - 1) {
+		n = snprintf(line + len, size - len, ": %s",
+		    strerror(errnum));
+		if (n > 0)
+			len += (size_t)n < size - len ? (size_t)n :
+			    size - len - 1;
+	}
+	if (len >= size - 1)
+		len = size - 2;
+	line[len++] = '\n';
+	return len;
+}
+
+static size_t
+say(char *line, size_t size, enum log_level lvl, const char *fmt, ...)
+{
+	va_list	 ap;
+	size_t	 len;
+
+	va_start(ap, fmt);
+	len = diag_line(line, size, lvl, 0, fmt, ap);
+	va_end(ap);
+	return len;
+}
+
 static void
 emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 {
 	char	 line[2048], msg[2048];
-	size_t	 len;
-	int	 n;
 	va_list	 ap2;
 
 	if (log_tapfn != NULL && lvl <= LOG_LEVEL_INFO) {
@@ -405,26 +808,8 @@ emit(enum log_level lvl, int errnum, const char *fmt, va_list ap)
 	if ((int)lvl > log_lvl)
 		return;
 	log_flush();			/* this thread's lines stay in order */
-	len = log_sys ? 0 : stamp(line, sizeof(line));
-	n = snprintf(line + len, sizeof(line) - len, "%s: ",
-	    level_names[lvl]);
-	len += (size_t)n;
-	/* Messages quote paths and names that came from outside. */
-	n = vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (n > 0)
-		len += put_esc(line + len, sizeof(line) - len - 2, msg,
-		    strnlen(msg, sizeof(msg)), 0);
-	if (errnum != 0 && len < sizeof(line) - 1) {
-		n = snprintf(line + len, sizeof(line) - len, ": %s",
-		    strerror(errnum));
-		if (n > 0)
-			len += (size_t)n < sizeof(line) - len ? (size_t)n :
-			    sizeof(line) - len - 1;
-	}
-	if (len >= sizeof(line) - 1)
-		len = sizeof(line) - 2;
-	line[len++] = '\n';
-	put_line(severities[lvl], line, len);
+	put_line(severities[lvl], line, diag_line(line, sizeof(line), lvl,
+	    errnum, fmt, ap));
 }
 
 #define LOG_FN(name, lvl, witherr)				\
@@ -456,6 +841,7 @@ fatal(const char *fmt, ...)
 	va_start(ap, fmt);
 	emit(LOG_LEVEL_ERROR, saved, fmt, ap);
 	va_end(ap);
+	(void)log_stop();		/* the line out before we go */
 	exit(1);
 }
 
@@ -467,6 +853,7 @@ fatalx(const char *fmt, ...)
 	va_start(ap, fmt);
 	emit(LOG_LEVEL_ERROR, 0, fmt, ap);
 	va_end(ap);
+	(void)log_stop();
 	exit(1);
 }
 
@@ -587,7 +974,7 @@ log_access_as(enum log_format fmt, const char *peer, const char *proto,
 		return;
 	}
 	if (!abuf.on) {
-		(void)!write(log_fd, line, len);
+		deliver(line, len);
 		return;
 	}
 	if (abuf.len + len > sizeof(abuf.data))

@@ -1,9 +1,12 @@
 /*
  * log.h -- diagnostics and the access log (gmid log.c shape).
  *
- * Every line is formatted in a stack buffer and written with one write(2),
- * so lines from worker threads never interleave.  fatal()/fatalx() are
- * for the setup path only: a request may never make the server exit.
+ * Every line is formatted in a stack buffer and written with one write(2)
+ * (one datagram to syslog), so lines from worker threads never
+ * interleave; once log_start() ran, a writer thread writes them and no
+ * caller waits for the disk or the daemon (a line that cannot be taken
+ * at once is dropped, and counted).  fatal()/fatalx() are for the setup
+ * path only: a request may never make the server exit.
  *
  * A thread may buffer its access lines (a worker does: a write(2) per
  * request was a tenth of a Gopher request's syscalls): they go out whole,
@@ -64,6 +67,26 @@ int	 log_uses_syslog(void);
  * Nothing for standard error or syslog.  Returns 0 or -1 (errno).
  */
 int	 log_give_to(unsigned uid, unsigned gid);
+/*
+ * From now on lines go through a writer thread (started here, so call
+ * it after the sandbox: the thread inherits it): a caller copies its
+ * line into a bounded queue (LOG_QUEUE_MAX bytes, log.c) and never
+ * waits for the file or the syslog daemon; a line that finds the queue
+ * full is dropped and counted, as is one the destination refuses (a
+ * full disk; before log_start() too, a syslog socket that would
+ * block), and the next line written is followed by "warn: log: N lines
+ * dropped...".  0, or -1 (no thread: lines are written at once).
+ */
+int	 log_start(void);
+/*
+ * The writer writes what is queued and ends; lines are written at once
+ * again.  It is given LOG_STOP_MS: a write that blocks longer is left
+ * behind (-1), and the log is then left as it is for the exit.
+ * log_close() and fatal() call it.  0, or -1.
+ */
+int	 log_stop(void);
+/* Lines dropped and not yet reported. */
+unsigned long long log_dropped(void);
 void	 log_set_level(enum log_level);
 enum log_level log_get_level(void);
 void	 log_close(void);

@@ -15,22 +15,25 @@
  * a closing backtick run) goes forward from the cursor and remembers
  * where it stopped, so no byte is looked at more than a bounded number
  * of times.
+ *
+ * What a construct's name and arguments mean (the table of names, the
+ * embeds, image sources, the bundle's files a pattern picks) is
+ * shortcode.c's; this file decides where that meaning goes in the body
+ * and what is noted.
  */
 #include <ctype.h>
-#include <fnmatch.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "markdown/template.h"
 #include "core/buf.h"
-#include "core/escape.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/blocks.h"
 #include "markdown/html.h"
+#include "markdown/shortcode.h"
 
 #define TP_MAX_ARGS	24
 #define TP_MAX_TICKS	32	/* longer backtick runs open no span */
@@ -64,13 +67,6 @@ struct con {
 	int		 closing;	/* {{< /name >}} */
 	const char	*args;		/* after the name */
 	size_t		 argslen;
-};
-
-struct arg {
-	const char	*key;		/* NULL: positional */
-	size_t		 klen;
-	const char	*val;
-	size_t		 vlen;
 };
 
 struct tp {
@@ -338,165 +334,25 @@ construct_at(struct tp *t, size_t i, struct con *c)
 	return 1;
 }
 
-/* A Liquid tag at i named name (with any spacing and dashes)? */
-static int
-tag_named(struct tp *t, size_t i, const char *name, size_t *endp)
+/* The block tags' bits of a name (shortcode.h). */
+#define TP_BLOCK_BITS	(SC_RAW | SC_COMMENT | SC_HIGHLIGHT | SC_END)
+
+/* The block tag bits of the Liquid tag at i (any spacing and dashes). */
+static unsigned
+liquid_block_at(struct tp *t, size_t i, size_t *endp)
 {
 	struct con	 c;
 
 	if (i + 1 >= t->len || t->s[i] != '{' || t->s[i + 1] != '%' ||
-	    !construct_at(t, i, &c) || c.type != C_TAG ||
-	    strcmp(c.name, name) != 0)
+	    !construct_at(t, i, &c) || c.type != C_TAG)
 		return 0;
 	*endp = c.end;
-	return 1;
-}
-
-/*
- * Arguments: "quoted", 'quoted', bare words, key=value, key: value,
- * commas between them ignored.
- */
-static size_t
-parse_args(const char *s, size_t len, struct arg *a, size_t max)
-{
-	size_t	 i = 0, n = 0, k;
-	char	 q;
-
-	while (i < len && n < max) {
-		while (i < len && (isspace((unsigned char)s[i]) || s[i] == ','))
-			i++;
-		if (i >= len)
-			break;
-		a[n].key = NULL;
-		a[n].klen = 0;
-		if (s[i] != '"' && s[i] != '\'') {
-			for (k = i; k < len && (isalnum((unsigned char)s[k]) ||
-			    s[k] == '_' || s[k] == '-'); k++)
-				;
-			if (k > i && k < len && (s[k] == '=' || (s[k] == ':' &&
-			    k + 1 < len && isspace((unsigned char)s[k + 1])))) {
-				a[n].key = s + i;
-				a[n].klen = k - i;
-				i = k + 1;
-				while (i < len && isspace((unsigned char)s[i]))
-					i++;
-			}
-		}
-		if (i < len && (s[i] == '"' || s[i] == '\'')) {
-			q = s[i++];
-			for (k = i; k < len && s[k] != q; k++)
-				;
-			a[n].val = s + i;
-			a[n].vlen = k - i;
-			i = k < len ? k + 1 : k;
-		} else {
-			for (k = i; k < len && !isspace((unsigned char)s[k]) &&
-			    s[k] != ','; k++)
-				;
-			a[n].val = s + i;
-			a[n].vlen = k - i;
-			i = k;
-		}
-		n++;
-	}
-	return n;
-}
-
-static const struct arg *
-arg_key(const struct arg *a, size_t n, const char *key)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		if (a[i].key != NULL && a[i].klen == strlen(key) &&
-		    strncasecmp(a[i].key, key, a[i].klen) == 0 &&
-		    a[i].vlen > 0)
-			return &a[i];
-	return NULL;
-}
-
-static const struct arg *
-arg_pos(const struct arg *a, size_t n, size_t which)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		if (a[i].key == NULL && which-- == 0)
-			return &a[i];
-	return NULL;
+	return shortcode_kind(c.name, NULL) & TP_BLOCK_BITS;
 }
 
 /*
  * What the constructs become
  */
-
-/* A URL for a Markdown destination or an HTML attribute. */
-static void
-put_url(struct buf *b, const char *u, size_t len, int html)
-{
-	size_t	 i;
-
-	for (i = 0; i < len; i++) {
-		switch (u[i]) {
-		case ' ':
-			buf_addstr(b, "%20");
-			break;
-		case '<':
-			buf_addstr(b, "%3C");
-			break;
-		case '>':
-			buf_addstr(b, "%3E");
-			break;
-		case '(':
-		case ')':
-		case '\\':
-			if (!html)
-				buf_addc(b, '\\');
-			buf_addc(b, u[i]);
-			break;
-		case '\n':
-		case '\r':
-		case '\t':
-			break;
-		case '"':
-			if (!html) {
-				buf_addstr(b, "%22");
-				break;
-			}
-			/* FALLTHROUGH */
-		default:
-			if (html)		/* what is left: & and " */
-				escape_html(b, u + i, 1);
-			else
-				buf_addc(b, u[i]);
-		}
-	}
-}
-
-/* Label text for Markdown link text or HTML, on one line. */
-static void
-put_label(struct buf *b, const char *s, size_t len, int html)
-{
-	size_t	 i;
-	int	 sp = 0;
-
-	for (i = 0; i < len; i++) {
-		if (isspace((unsigned char)s[i])) {
-			sp = 1;
-			continue;
-		}
-		if (sp && b->len > 0)
-			buf_addc(b, ' ');
-		sp = 0;
-		if (html)
-			escape_html(b, s + i, 1);
-		else {
-			if (strchr("\\[]*_`<>!", s[i]) != NULL)
-				buf_addc(b, '\\');
-			buf_addc(b, s[i]);
-		}
-	}
-}
 
 /*
  * An image, or a link to an embedded thing: Markdown, or HTML inside
@@ -509,10 +365,10 @@ put_link(struct tp *t, int image, const char *url, size_t ulen,
 	struct buf	*b = &t->out;
 	struct buf	 l = BUF_INIT;
 
-	put_label(&l, label, llen, t->html);
+	shortcode_put_label(&l, label, llen, t->html);
 	if (t->html) {
 		buf_addstr(b, image ? "<img src=\"" : "<a href=\"");
-		put_url(b, url, ulen, 1);
+		shortcode_put_url(b, url, ulen, 1);
 		buf_addstr(b, image ? "\" alt=\"" : "\">");
 		buf_add(b, l.data, l.len);
 		buf_addstr(b, image ? "\">" : "</a>");
@@ -520,207 +376,10 @@ put_link(struct tp *t, int image, const char *url, size_t ulen,
 		buf_addstr(b, image ? "![" : "[");
 		buf_add(b, l.data, l.len);
 		buf_addstr(b, "](");
-		put_url(b, url, ulen, 0);
+		shortcode_put_url(b, url, ulen, 0);
 		buf_addc(b, ')');
 	}
 	buf_free(&l);
-}
-
-/*
- * A site path as the generator wrote it ("assets/x.png", "/x"): from
- * the site's root.  Absolute URLs stay.
- */
-static void
-site_path(struct buf *b, const char *p, size_t len)
-{
-	size_t	 i;
-
-	for (i = 0; i < len && (isalnum((unsigned char)p[i]) || p[i] == '+' ||
-	    p[i] == '-' || p[i] == '.'); i++)
-		;
-	if (!(i < len && p[i] == ':') && !(len > 0 && p[0] == '/'))
-		buf_addc(b, '/');
-	buf_add(b, p, len);
-}
-
-static int
-name_has(const char *name, const char *part)
-{
-	return strstr(name, part) != NULL;
-}
-
-/* youtube, vimeo, tweet/x, gist, instagram: the page of the thing. */
-static int
-embed_kind(const char *name)
-{
-	if (name_has(name, "youtube"))
-		return 'y';
-	if (name_has(name, "vimeo"))
-		return 'v';
-	if (strcmp(name, "tweet") == 0 || strcmp(name, "x") == 0 ||
-	    strcmp(name, "twitter") == 0 || name_has(name, "tweet"))
-		return 't';
-	if (name_has(name, "gist"))
-		return 'g';
-	if (name_has(name, "instagram"))
-		return 'i';
-	return 0;
-}
-
-static int
-is_url(const char *s, size_t len)
-{
-	return (len > 8 && strncasecmp(s, "https://", 8) == 0) ||
-	    (len > 7 && strncasecmp(s, "http://", 7) == 0) ||
-	    (len > 2 && strncmp(s, "//", 2) == 0);
-}
-
-/* The embed's URL and label into u and l; 0 when the args name none. */
-static int
-embed(int kind, const struct arg *a, size_t n, struct buf *u, struct buf *l)
-{
-	const struct arg	*id, *user, *file, *title;
-	char			*e, *v;
-
-	id = arg_key(a, n, "id");
-	if (id == NULL)
-		id = arg_key(a, n, "url");
-	if (id == NULL)
-		id = arg_key(a, n, "src");
-	user = arg_key(a, n, "user");
-	if (id == NULL) {
-		id = arg_pos(a, n, kind == 'g' && user == NULL ? 1 : 0);
-		if (kind == 'g' && user == NULL)
-			user = arg_pos(a, n, 0);
-		if (kind == 't' && arg_pos(a, n, 1) != NULL) {
-			user = arg_pos(a, n, 0);
-			id = arg_pos(a, n, 1);
-		}
-	}
-	if (id == NULL || id->vlen == 0)
-		return 0;
-	title = arg_key(a, n, "title");
-	if (is_url(id->val, id->vlen)) {
-		v = xstrndup(id->val, id->vlen);
-		e = html_embed_url(v);
-		buf_addstr(u, e);
-		free(e);
-		free(v);
-	} else {
-		switch (kind) {
-		case 'y':
-			buf_printf(u, "https://www.youtube.com/watch?v=%.*s",
-			    (int)id->vlen, id->val);
-			break;
-		case 'v':
-			buf_printf(u, "https://vimeo.com/%.*s", (int)id->vlen,
-			    id->val);
-			break;
-		case 't':
-			if (user != NULL)
-				buf_printf(u, "https://twitter.com/%.*s/status/"
-				    "%.*s", (int)user->vlen, user->val,
-				    (int)id->vlen, id->val);
-			else
-				buf_printf(u, "https://twitter.com/i/status/"
-				    "%.*s", (int)id->vlen, id->val);
-			break;
-		case 'g':
-			if (user != NULL)
-				buf_printf(u, "https://gist.github.com/%.*s/%.*s",
-				    (int)user->vlen, user->val, (int)id->vlen,
-				    id->val);
-			else
-				buf_printf(u, "https://gist.github.com/%.*s",
-				    (int)id->vlen, id->val);
-			file = arg_key(a, n, "file");
-			if (file == NULL)
-				file = arg_pos(a, n, 2);
-			if (file != NULL && user != NULL)
-				buf_printf(u, "#file-%.*s", (int)file->vlen,
-				    file->val);
-			break;
-		case 'i':
-			buf_printf(u, "https://www.instagram.com/p/%.*s/",
-			    (int)id->vlen, id->val);
-			break;
-		default:
-			return 0;
-		}
-	}
-	if (title != NULL)
-		buf_add(l, title->val, title->vlen);
-	else
-		buf_addstr(l, kind == 'y' ? "YouTube video" : kind == 'v' ?
-		    "Vimeo video" : kind == 't' ? "Tweet" : kind == 'g' ?
-		    "Gist" : "Instagram post");
-	return 1;
-}
-
-/*
- * An image construct: its source and label.  Named parameters first
- * (src, image, img, url, path; caption, alt, title), then positional:
- * the first is the source, and the label the first later one that
- * reads like text rather than a class name.  The caption wins over the
- * alt text: it is the writer's own words for every reader, and a link
- * line has room for one label.
- */
-static int
-image_args(const struct arg *a, size_t n, const struct arg **src,
-    const struct arg **label)
-{
-	static const char *const srcs[] = { "src", "image", "img", "url",
-	    "path", "file" };
-	static const char *const labels[] = { "caption", "alt", "title",
-	    "description" };
-	const struct arg	*p;
-	size_t			 i, k;
-	int			 word;
-
-	*src = *label = NULL;
-	for (i = 0; i < nitems(srcs) && *src == NULL; i++)
-		*src = arg_key(a, n, srcs[i]);
-	for (i = 0; i < nitems(labels) && *label == NULL; i++)
-		*label = arg_key(a, n, labels[i]);
-	if (*src == NULL && (*src = arg_pos(a, n, 0)) == NULL)
-		return 0;
-	if (*label != NULL)
-		return 1;
-	for (i = 1; (p = arg_pos(a, n, i)) != NULL; i++) {
-		if (p == *src || p->vlen == 0)
-			continue;
-		/* "image-open-source-blog": a class name, not a label. */
-		for (word = 1, k = 0; k < p->vlen && word; k++)
-			word = islower((unsigned char)p->val[k]) ||
-			    isdigit((unsigned char)p->val[k]) ||
-			    p->val[k] == '-' || p->val[k] == '_';
-		if (!word && p->val[0] != '(') {
-			*label = p;
-			return 1;
-		}
-		if (*label == NULL)
-			*label = p;
-	}
-	return 1;
-}
-
-/* The name of an include's file: "linked-figure" for "x/linked-figure.html". */
-static void
-include_name(const struct arg *a, size_t n, char *out, size_t size)
-{
-	const struct arg	*f = arg_pos(a, n, 0);
-	const char		*p, *e;
-	size_t			 k;
-
-	out[0] = '\0';
-	if (f == NULL)
-		return;
-	e = f->val + f->vlen;
-	for (p = e; p > f->val && p[-1] != '/'; p--)
-		;
-	for (k = 0; p < e && *p != '.' && k < size - 1; p++)
-		out[k++] = (char)tolower((unsigned char)*p);
-	out[k] = '\0';
 }
 
 /*
@@ -731,12 +390,13 @@ include_name(const struct arg *a, size_t n, char *out, size_t size)
 static enum meaning
 output(struct tp *t, const struct con *c)
 {
-	struct buf	 v = BUF_INIT, u = BUF_INIT, l = BUF_INIT;
-	const char	*s = c->in, *e = c->in + c->inlen, *f, *fe, *col;
-	struct arg	 a[TP_MAX_ARGS];
-	char		 fname[32], *eu;
-	size_t		 n, k;
-	int		 known = 0, root = 0, emb = 0, ok = 1;
+	struct buf		 v = BUF_INIT, u = BUF_INIT, l = BUF_INIT;
+	const char		*s = c->in, *e = c->in + c->inlen, *f, *fe;
+	const char		*col;
+	struct shortcode_arg	 a[TP_MAX_ARGS];
+	char			 fname[32], *eu;
+	size_t			 n, k;
+	int			 known = 0, root = 0, emb = 0, ok = 1;
 
 	/* The primary: a string, or the site's address. */
 	f = memchr(s, '|', (size_t)(e - s));
@@ -763,38 +423,39 @@ output(struct tp *t, const struct con *c)
 			fname[k++] = (char)tolower((unsigned char)*s);
 		fname[k] = '\0';
 		col = memchr(s, ':', (size_t)(fe - s));
-		n = col != NULL ? parse_args(col + 1, (size_t)(fe - col - 1),
-		    a, nitems(a)) : 0;
-		if (strcmp(fname, "url") == 0 ||
-		    strcmp(fname, "relative_url") == 0 ||
-		    strcmp(fname, "absolute_url") == 0 ||
-		    strcmp(fname, "relurl") == 0 ||
-		    strcmp(fname, "absurl") == 0 ||
-		    strcmp(fname, "escape") == 0 ||
-		    strcmp(fname, "uri_escape") == 0 ||
-		    strcmp(fname, "url_encode") == 0 ||
-		    strcmp(fname, "strip") == 0) {
+		n = col != NULL ? shortcode_args(col + 1,
+		    (size_t)(fe - col - 1), a, nitems(a)) : 0;
+		switch (shortcode_filter(fname)) {
+		case SC_FILTER_PATH:
 			if (root && v.len == 0)
 				buf_addc(&v, '/');
 			root = 0;
-		} else if (strcmp(fname, "prepend") == 0 && n > 0) {
-			if (!(a[0].vlen == 12 && strncmp(a[0].val,
-			    "site.baseurl", 12) == 0)) {
-				buf_truncate(&u, 0);
-				buf_add(&u, a[0].val, a[0].vlen);
-				buf_add(&u, v.data ? v.data : "", v.len);
-				buf_truncate(&v, 0);
-				buf_add(&v, u.data, u.len);
-				buf_truncate(&u, 0);
-			}
-		} else if (strcmp(fname, "append") == 0 && n > 0) {
-			buf_add(&v, a[0].val, a[0].vlen);
-		} else if (strcmp(fname, "embed") == 0) {
+			break;
+		case SC_FILTER_PREPEND:
+			ok = n > 0;
+			if (!ok || (a[0].vlen == 12 && strncmp(a[0].val,
+			    "site.baseurl", 12) == 0))
+				break;
+			buf_truncate(&u, 0);
+			buf_add(&u, a[0].val, a[0].vlen);
+			buf_add(&u, v.data ? v.data : "", v.len);
+			buf_truncate(&v, 0);
+			buf_add(&v, u.data, u.len);
+			buf_truncate(&u, 0);
+			break;
+		case SC_FILTER_APPEND:
+			if ((ok = n > 0))
+				buf_add(&v, a[0].val, a[0].vlen);
+			break;
+		case SC_FILTER_EMBED:
 			emb = 1;
 			if (n > 0)
 				buf_add(&l, a[0].val, a[0].vlen);
-		} else
+			break;
+		case SC_FILTER_UNKNOWN:
 			ok = 0;
+			break;
+		}
 	}
 	if (!known || !ok) {
 		buf_free(&v);
@@ -818,42 +479,13 @@ output(struct tp *t, const struct con *c)
 		    t->s[c->end] == '{')))
 			buf_addc(&t->out, '/');
 	} else
-		put_url(&t->out, v.data ? v.data : "", v.len, t->html);
+		shortcode_put_url(&t->out, v.data ? v.data : "", v.len,
+		    t->html);
 	buf_free(&v);
 	buf_free(&u);
 	buf_free(&l);
 	/* An embed filter is the site's own: its label is a guess. */
 	return emb ? M_NEAR : M_EXACT;
-}
-
-/* "/posts/2014-03-12-slug.md" for a post, else "/" and the path. */
-static void
-post_path(struct buf *b, const char *p, size_t len, int post)
-{
-	const char	*base;
-
-	while (len > 0 && *p == '/')
-		p++, len--;
-	if (len > 7 && strncmp(p, "_posts/", 7) == 0)
-		post = 1;
-	if (len > 8 && strncmp(p, "content/", 8) == 0)
-		p += 8, len -= 8;
-	if (post) {
-		for (base = p + len; base > p && base[-1] != '/'; base--)
-			;
-		len -= (size_t)(base - p);
-		p = base;
-		if (len > 9 && strncmp(p + len - 9, ".markdown", 9) == 0)
-			len -= 9;
-		else if (len > 3 && strncmp(p + len - 3, ".md", 3) == 0)
-			len -= 3;
-		buf_addstr(b, "/posts/");
-		put_url(b, p, len, 0);
-		buf_addstr(b, ".md");
-		return;
-	}
-	buf_addc(b, '/');
-	put_url(b, p, len, 0);
 }
 
 static void
@@ -870,102 +502,6 @@ open_fence(struct tp *t, const char *lang, size_t len)
 /*
  * Page bundle resources
  */
-
-static int
-image_file(const char *name)
-{
-	static const char *const exts[] = { ".jpg", ".jpeg", ".png", ".gif",
-	    ".webp", ".svg", ".avif", ".bmp", ".tif", ".tiff" };
-	size_t	 len = strlen(name), i, k;
-
-	for (i = 0; i < nitems(exts); i++) {
-		k = strlen(exts[i]);
-		if (len > k && strcasecmp(name + len - k, exts[i]) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Is name, its extension left out, pat ("x" for "x.jpg")? */
-static int
-same_stem(const char *name, const char *pat, size_t plen)
-{
-	const char	*dot = strrchr(name, '.'), *slash = strrchr(name, '/');
-
-	return dot != NULL && (slash == NULL || dot > slash) &&
-	    (size_t)(dot - name) == plen && strncasecmp(name, pat, plen) == 0;
-}
-
-/* Does name, or the part of it after its last '/', start with pat? */
-static int
-starts_with(const char *name, const char *pat, size_t plen)
-{
-	const char	*base = strrchr(name, '/');
-
-	base = base != NULL ? base + 1 : name;
-	return strncasecmp(name, pat, plen) == 0 ||
-	    strncasecmp(base, pat, plen) == 0;
-}
-
-/* Could s[0..len) name a file of the bundle (not "/x", not a URL)? */
-static int
-bundle_relative(const char *s, size_t len)
-{
-	size_t	 i;
-
-	if (len == 0 || s[0] == '/' || s[0] == '#' || s[0] == '{')
-		return 0;
-	for (i = 0; i < len && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
-	    s[i] == '-' || s[i] == '.'); i++)
-		;
-	return !(i < len && s[i] == ':');
-}
-
-/*
- * The bundle's files that pat names, as Hugo's resource matching picks
- * them: the file of that name; else the one of that name without its
- * extension; else, of images only, those that match pat as a glob
- * (fnmatch(3), any case; '*' also spans folders, as Hugo's "**"), or
- * without glob characters those whose name or last part starts with
- * it (docsy's imgproc asks for "**name*").  At most max indexes into
- * m, in the files' order; returns how many.
- */
-static size_t
-bundle_match(const struct template_files *fl, const char *pat, size_t plen,
-    size_t *m, size_t max)
-{
-	char		 p[256];
-	size_t		 i, n = 0;
-	int		 glob;
-
-	if (fl == NULL || max == 0)
-		return 0;
-	while (plen >= 2 && pat[0] == '.' && pat[1] == '/')
-		pat += 2, plen -= 2;
-	if (plen == 0 || plen >= sizeof(p) || memchr(pat, '\0', plen) != NULL)
-		return 0;
-	memcpy(p, pat, plen);
-	p[plen] = '\0';
-	for (i = 0; i < fl->n; i++)
-		if (strcasecmp(fl->names[i], p) == 0) {
-			m[0] = i;
-			return 1;
-		}
-	for (i = 0; i < fl->n; i++)
-		if (same_stem(fl->names[i], p, plen)) {
-			m[0] = i;
-			return 1;
-		}
-	glob = strpbrk(p, "*?[") != NULL;
-	for (i = 0; i < fl->n && n < max; i++) {
-		if (!image_file(fl->names[i]))
-			continue;
-		if (glob ? fnmatch(p, fl->names[i], FNM_CASEFOLD) == 0 :
-		    starts_with(fl->names[i], p, plen))
-			m[n++] = i;
-	}
-	return n;
-}
 
 /*
  * The closing "{{< /name >}}" (or "{{% ... %}}") of a paired shortcode
@@ -1013,6 +549,17 @@ closing_after(struct tp *t, size_t from, const char *name, size_t *cs,
 	return 0;
 }
 
+/* The bundle's files pat names (shortcode.h); none without a bundle. */
+static size_t
+bundle_match(const struct tp *t, const char *pat, size_t plen, size_t *m,
+    size_t max)
+{
+	if (t->files == NULL)
+		return 0;
+	return shortcode_bundle_match(t->files->names, t->files->n, pat, plen,
+	    m, max);
+}
+
 /* The bundle file m as an image labelled label, or with its name. */
 static void
 put_resource(struct tp *t, const char *name, const char *label, size_t llen)
@@ -1036,43 +583,42 @@ put_resource(struct tp *t, const char *name, const char *label, size_t llen)
 static int
 resource(struct tp *t, const struct con *c)
 {
-	struct arg		 a[TP_MAX_ARGS];
-	const struct arg	*src = NULL, *label = NULL;
-	const char		*name = c->name, *lab = "";
-	size_t			 n, m[TP_MAX_MATCH], nm, i, end = c->end, cs;
-	size_t			 llen = 0;
-	int			 proc, gallery;
+	struct shortcode_arg		 a[TP_MAX_ARGS];
+	const struct shortcode_arg	*src = NULL, *label = NULL;
+	const char			*name = c->name, *lab = "";
+	size_t				 n, m[TP_MAX_MATCH], nm, i, cs;
+	size_t				 end = c->end, llen = 0;
+	unsigned			 kind;
+	int				 proc, gallery;
 
-	proc = name_has(name, "imgproc");
-	gallery = name_has(name, "gallery");
-	if (!proc && !gallery && (t->files == NULL ||
-	    !(strncmp(name, "image", 5) == 0 || strncmp(name, "img", 3) == 0 ||
-	    name_has(name, "figure") || strcmp(name, "picture") == 0 ||
-	    strcmp(name, "photo") == 0)))
+	kind = shortcode_kind(name, NULL);
+	proc = (kind & SC_PROC) != 0;
+	gallery = (kind & SC_GALLERY) != 0;
+	if (!proc && !gallery && (t->files == NULL || !(kind & SC_IMAGE)))
 		return 0;
-	n = parse_args(c->args, c->argslen, a, nitems(a));
+	n = shortcode_args(c->args, c->argslen, a, nitems(a));
 	if (gallery) {
 		/* hugo-shortcode-gallery's match=, a gallery's dir=. */
-		if ((src = arg_key(a, n, "match")) == NULL &&
-		    (src = arg_key(a, n, "dir")) == NULL)
+		if ((src = shortcode_named(a, n, "match")) == NULL &&
+		    (src = shortcode_named(a, n, "dir")) == NULL)
 			return 0;	/* a wrapper of figures: as before */
-		if (!bundle_relative(src->val, src->vlen))
+		if (!shortcode_bundle_relative(src->val, src->vlen))
 			return 0;
 	} else if (proc) {
 		/* {{< imgproc name Command "options" >}}caption{{< /imgproc >}} */
-		if ((src = arg_key(a, n, "src")) == NULL &&
-		    (src = arg_pos(a, n, 0)) == NULL)
+		if ((src = shortcode_named(a, n, "src")) == NULL &&
+		    (src = shortcode_nth(a, n, 0)) == NULL)
 			return 0;
-		if ((label = arg_key(a, n, "caption")) == NULL &&
-		    (label = arg_key(a, n, "alt")) == NULL)
-			label = arg_key(a, n, "title");
+		if ((label = shortcode_named(a, n, "caption")) == NULL &&
+		    (label = shortcode_named(a, n, "alt")) == NULL)
+			label = shortcode_named(a, n, "title");
 		if (closing_after(t, c->end, name, &cs, &end) && label == NULL) {
 			lab = t->s + c->end;
 			llen = cs - c->end;
 		}
 	} else {
-		if (!image_args(a, n, &src, &label) ||
-		    !bundle_relative(src->val, src->vlen))
+		if (!shortcode_image(a, n, &src, &label) ||
+		    !shortcode_bundle_relative(src->val, src->vlen))
 			return 0;
 	}
 	if (label != NULL) {
@@ -1090,10 +636,10 @@ resource(struct tp *t, const struct con *c)
 		buf_add(&p, src->val, src->vlen);
 		if (strpbrk(p.data, "*?[") == NULL)
 			buf_addstr(&p, p.data[p.len - 1] == '/' ? "*" : "/*");
-		nm = bundle_match(t->files, p.data, p.len, m, nitems(m));
+		nm = bundle_match(t, p.data, p.len, m, nitems(m));
 		buf_free(&p);
 	} else
-		nm = bundle_match(t->files, src->val, src->vlen, m, 1);
+		nm = bundle_match(t, src->val, src->vlen, m, 1);
 	for (i = 0; i < nm; i++) {
 		if (i > 0)
 			buf_addc(&t->out, ' ');
@@ -1103,7 +649,7 @@ resource(struct tp *t, const struct con *c)
 	if (nm == 0 && !proc && !gallery)	/* as written: links.c decides */
 		put_link(t, 1, src->val, src->vlen, lab, llen);
 	else if (nm == 0)			/* the caption, as text */
-		put_label(&t->out, lab, llen, t->html);
+		shortcode_put_label(&t->out, lab, llen, t->html);
 	if (nm == 0)
 		keep_block(t, end);
 	keep_lines(t, c->start, end);
@@ -1118,19 +664,20 @@ resource(struct tp *t, const struct con *c)
  * on a line of its own when the text goes on at the next line.
  */
 static void
-title_line(struct tp *t, const struct con *c, const struct arg *title)
+title_line(struct tp *t, const struct con *c,
+    const struct shortcode_arg *title)
 {
 	const char	*s = t->s;
 	size_t		 i = c->end;
 
 	if (t->html) {
 		buf_addstr(&t->out, "<p><strong>");
-		put_label(&t->out, title->val, title->vlen, 1);
+		shortcode_put_label(&t->out, title->val, title->vlen, 1);
 		buf_addstr(&t->out, "</strong></p>");
 		return;
 	}
 	buf_addstr(&t->out, "**");
-	put_label(&t->out, title->val, title->vlen, 0);
+	shortcode_put_label(&t->out, title->val, title->vlen, 0);
 	buf_addstr(&t->out, "**");
 	if (i < t->len && s[i] == '\r')
 		i++;
@@ -1147,52 +694,47 @@ title_line(struct tp *t, const struct con *c, const struct arg *title)
 static enum meaning
 tag(struct tp *t, const struct con *c)
 {
-	struct arg		 a[TP_MAX_ARGS];
-	const struct arg	*src, *label;
-	struct buf		 u = BUF_INIT, l = BUF_INIT;
-	char			 inc[40];
-	const char		*name = c->name;
-	size_t			 n;
-	enum meaning		 rv = M_NONE;
-	int			 k;
+	struct shortcode_arg		 a[TP_MAX_ARGS];
+	const struct shortcode_arg	*src, *label;
+	struct buf			 u = BUF_INIT, l = BUF_INIT;
+	char				 inc[40];
+	const char			*name = c->name;
+	size_t				 n;
+	enum meaning			 rv = M_NONE;
+	enum shortcode_embed		 emb;
+	unsigned			 kind;
 
-	n = parse_args(c->args, c->argslen, a, nitems(a));
-	if (strcmp(name, "post_url") == 0 && n > 0) {
-		post_path(&t->out, a[0].val, a[0].vlen, 1);
+	n = shortcode_args(c->args, c->argslen, a, nitems(a));
+	kind = shortcode_kind(name, &emb);
+	if ((kind & (SC_POST | SC_LINK)) && n > 0) {
+		shortcode_post_path(&t->out, a[0].val, a[0].vlen,
+		    (kind & SC_POST) != 0);
 		return M_EXACT;
 	}
-	if ((strcmp(name, "link") == 0 || strcmp(name, "ref") == 0 ||
-	    strcmp(name, "relref") == 0) && n > 0) {
-		post_path(&t->out, a[0].val, a[0].vlen, 0);
-		return M_EXACT;
-	}
-	if (strcmp(name, "include") == 0 ||
-	    strcmp(name, "include_relative") == 0 ||
-	    strcmp(name, "render") == 0 || strcmp(name, "partial") == 0) {
-		include_name(a, n, inc, sizeof(inc));
+	if (kind & SC_INCLUDE) {
+		shortcode_include_name(a, n, inc, sizeof(inc));
 		name = inc;
+		kind = shortcode_kind(name, &emb);
 	}
-	if ((k = embed_kind(name)) != 0 && embed(k, a, n, &u, &l)) {
+	if (shortcode_embed(emb, a, n, &u, &l)) {
 		put_link(t, 0, u.data, u.len, l.data, l.len);
 		rv = name == c->name ? M_EXACT : M_NEAR;
-	} else if ((strncmp(name, "image", 5) == 0 ||
-	    strncmp(name, "img", 3) == 0 || name_has(name, "figure") ||
-	    strcmp(name, "picture") == 0 || strcmp(name, "photo") == 0 ||
-	    (name != c->name && arg_key(a, n, "image") != NULL) ||
-	    arg_key(a, n, "src") != NULL) && image_args(a, n, &src, &label)) {
+	} else if (((kind & SC_IMAGE) ||
+	    (name != c->name && shortcode_named(a, n, "image") != NULL) ||
+	    shortcode_named(a, n, "src") != NULL) &&
+	    shortcode_image(a, n, &src, &label)) {
 		/* Liquid tags name files from the site root; Hugo, the page. */
 		if (c->type == C_TAG)
-			site_path(&u, src->val, src->vlen);
+			shortcode_site_path(&u, src->val, src->vlen);
 		else
 			buf_add(&u, src->val, src->vlen);
 		put_link(t, 1, u.data, u.len, label ? label->val : "",
 		    label ? label->vlen : 0);
 		/* Exact for image tags; an include or shortcode is a guess. */
-		rv = name == c->name && (strncmp(name, "image", 5) == 0 ||
-		    strncmp(name, "img", 3) == 0 ||
-		    strcmp(name, "figure") == 0) ? M_EXACT : M_NEAR;
+		rv = name == c->name && (kind & SC_IMAGE_EXACT) ? M_EXACT :
+		    M_NEAR;
 	} else if (c->type != C_TAG && name == c->name &&
-	    (label = arg_key(a, n, "title")) != NULL) {
+	    (label = shortcode_named(a, n, "title")) != NULL) {
 		title_line(t, c, label);
 		rv = M_NEAR;
 	}
@@ -1207,10 +749,11 @@ tag(struct tp *t, const struct con *c)
 static void
 construct(struct tp *t, const struct con *c)
 {
-	struct arg		 a[TP_MAX_ARGS];
+	struct shortcode_arg	 a[TP_MAX_ARGS];
 	const char		*nm = c->name;
 	size_t			 n;
 	enum meaning		 m = M_NONE;
+	unsigned		 block;
 
 	/* Hugo's escape: "{{</" "* figure *" "/>}}" shows "{{< figure >}}". */
 	if ((c->type == C_ANGLE || c->type == C_PERCENT) && c->inlen >= 4 &&
@@ -1227,27 +770,26 @@ construct(struct tp *t, const struct con *c)
 		skip(t, c->end);
 		return;
 	}
-	if (c->type == C_TAG && strcmp(nm, "raw") == 0) {
+	block = shortcode_kind(nm, NULL) & TP_BLOCK_BITS;
+	if (c->type == C_TAG && block == SC_RAW) {
 		t->raw = 1;
 		keep_block(t, c->end);
 		skip(t, c->end);
 		return;
 	}
-	if (c->type == C_TAG && (strcmp(nm, "endraw") == 0 ||
-	    strcmp(nm, "endcomment") == 0 ||
-	    strcmp(nm, "endhighlight") == 0)) {
+	if (c->type == C_TAG && (block & SC_END)) {
 		keep_block(t, c->end);
 		skip(t, c->end);	/* stray: nothing to say */
 		return;
 	}
-	if (!c->closing && strcmp(nm, "comment") == 0) {
+	if (!c->closing && block == SC_COMMENT) {
 		t->comment = 1;
 		t->hl_type = c->type;
 		skip(t, c->end);
 		return;
 	}
-	if (!c->closing && strcmp(nm, "highlight") == 0) {
-		n = parse_args(c->args, c->argslen, a, nitems(a));
+	if (!c->closing && block == SC_HIGHLIGHT) {
+		n = shortcode_args(c->args, c->argslen, a, nitems(a));
 		open_fence(t, n > 0 ? a[0].val : "", n > 0 ? a[0].vlen : 0);
 		t->highlight = 1;
 		t->hl_type = c->type;
@@ -1331,27 +873,32 @@ raw_marker(struct tp *t)
 {
 	size_t	 end;
 
-	if (tag_named(t, t->pos, "raw", &end) ||
-	    tag_named(t, t->pos, "endraw", &end)) {
+	if (liquid_block_at(t, t->pos, &end) & SC_RAW) {
 		skip(t, end);
 		return 1;
 	}
 	return 0;
 }
 
-/* The end of a block mode: endraw, endcomment, endhighlight. */
+/*
+ * The end of the block mode that mode (SC_RAW, SC_COMMENT,
+ * SC_HIGHLIGHT) names: Liquid's endraw, endcomment, endhighlight, or
+ * Hugo's closing shortcode of the same name.
+ */
 static int
-block_end(struct tp *t, const char *liquid, const char *hugo, size_t *endp)
+block_end(struct tp *t, unsigned mode, size_t *endp)
 {
 	struct con	 c;
+	unsigned	 block;
 
 	if (!construct_at(t, t->pos, &c))
 		return 0;
+	block = shortcode_kind(c.name, NULL) & TP_BLOCK_BITS;
 	if (t->hl_type == C_TAG || t->raw)
-		return c.type == C_TAG && strcmp(c.name, liquid) == 0 &&
+		return c.type == C_TAG && block == (mode | SC_END) &&
 		    (*endp = c.end, 1);
 	return (c.type == C_ANGLE || c.type == C_PERCENT) && c.closing &&
-	    strcmp(c.name, hugo) == 0 && (*endp = c.end, 1);
+	    block == mode && (*endp = c.end, 1);
 }
 
 /* Past the byte at the cursor, up to a '{' or just past a newline. */
@@ -1383,8 +930,8 @@ run(struct tp *t)
 			next = p != NULL ? (size_t)(p - s) : t->len;
 			keep_lines(t, t->pos, next);
 			advance(t, next);
-			if (next < t->len && !block_end(t, "endcomment",
-			    "comment", &end)) {
+			if (next < t->len && !block_end(t, SC_COMMENT,
+			    &end)) {
 				advance(t, t->pos + 1);
 				continue;
 			}
@@ -1403,7 +950,7 @@ run(struct tp *t)
 				break;
 			if (raw_marker(t))
 				continue;
-			if (!block_end(t, "endhighlight", "highlight", &end)) {
+			if (!block_end(t, SC_HIGHLIGHT, &end)) {
 				copy_to(t, t->pos + 1);
 				continue;
 			}
@@ -1421,8 +968,7 @@ run(struct tp *t)
 		    t->pos >= t->span_end)
 			line_start(t);
 		if (t->raw) {
-			if (s[t->pos] == '{' && block_end(t, "endraw", "",
-			    &end)) {
+			if (s[t->pos] == '{' && block_end(t, SC_RAW, &end)) {
 				keep_block(t, end);
 				skip(t, end);
 				t->raw = 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/userdir.h"
 #include "core/util.h"
@@ -45,7 +46,8 @@ settings_new(struct config *cfg, struct tls_server *tls)
 	}
 	set->ubase = xcalloc(set->nusers + 1, sizeof(*set->ubase));
 	for (i = 0; i < set->nusers; i++) {
-		set->ubase[i] = xasprintf("/~%s", set->users[i].name);
+		set->ubase[i] = layout_path(LAYOUT_USER, set->users[i].name,
+		    NULL);
 		/* User capsules are the top-level host's (README.md). */
 		config_user_view(&set->hosts[0], set->users[i].dir,
 		    set->users[i].uid, set->users[i].name, set->ubase[i],

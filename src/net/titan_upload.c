@@ -16,6 +16,7 @@
 #include "content/publish.h"
 #include "core/buf.h"
 #include "core/config.h"
+#include "core/layout.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "net/generation.h"
@@ -247,7 +248,7 @@ redirect(struct titan_upload *up, const char *path)
 static void
 written(struct titan_upload *up)
 {
-	char	 path[TITAN_SLUG_MAX + 16];
+	char	*path;
 
 	if (up->uvstatus < 0 || up->rv == -1) {
 		log_warnx("%s: titan: posts/%s: %s", up->peer, up->name,
@@ -267,13 +268,14 @@ written(struct titan_upload *up)
 	} else if (up->treq.size == 0) {
 		log_info("%s: titan: posts/%s moved to .trash/", up->peer,
 		    up->name);
-		redirect(up, "/posts/");
+		redirect(up, LAYOUT_PATH_POSTS);
 	} else {
 		log_info("%s: titan: posts/%s written (%zu bytes)", up->peer,
 		    up->name, up->body.len);
-		snprintf(path, sizeof(path), "/%s/%s", up->draft ? "drafts" :
-		    "posts", up->treq.slug);
+		path = layout_path(up->draft ? LAYOUT_DRAFT : LAYOUT_POST,
+		    up->treq.slug, NULL);
 		redirect(up, path);
+		free(path);
 	}
 }
 

@@ -133,7 +133,7 @@ answer(const struct answer_ctx *ac, char path[GOPHER_LINE_MAX + 2],
 		response_status(r, 20, "text/html; charset=utf-8");
 		return;
 	}
-	if (strcmp(path, "/caps.txt") == 0) {
+	if (strcmp(path, LAYOUT_PATH_CAPS) == 0) {
 		gopher_caps(&r->owned, ac->host, a != NULL ? a->title :
 		    ac->host->site_title, a != NULL && a->author != NULL ?
 		    a->author : ac->host->author);
@@ -270,7 +270,7 @@ item_date(void *ctx, const char *path, long long *size)
 	if (path[0] != '/' || strncmp(path, "/URL:", 5) == 0)
 		return 0;
 	if (ac->users != NULL && ac->host->userdirs != NULL &&
-	    strncmp(path, "/~", 2) == 0) {
+	    strncmp(path, LAYOUT_PATH_USER, strlen(LAYOUT_PATH_USER)) == 0) {
 		/* A user's item: dated in the user's archive alone. */
 		struct answer_ctx	 uc;
 		const char		*rest;

@@ -399,7 +399,7 @@ user_cmp(const void *key, const void *elt)
 	const char		*name = key;
 	const struct config	*c = elt;
 
-	return strcmp(name, c->base + 2);	/* "/~name" */
+	return strcmp(name, c->base + strlen(LAYOUT_PATH_USER)); /* "/~name" */
 }
 
 /* The user ref names (its whole name, any length), or NULL. */
@@ -509,7 +509,7 @@ resolve_in(struct resource *res, const struct config *cfg, struct site *site,
 		if (!cfg->owned)
 			res->base = NULL;
 		res_tree(res, STATIC_ROOT, path);
-		res->robots = !cfg->owned && strcmp(path, "/robots.txt") == 0;
+		res->robots = !cfg->owned && strcmp(path, LAYOUT_PATH_ROBOTS) == 0;
 		return;
 	}
 	if (cfg->mount == NULL || cfg->owned) {
@@ -539,7 +539,7 @@ resolve_in(struct resource *res, const struct config *cfg, struct site *site,
 	} else {
 		res->base = NULL;
 		res_tree(res, STATIC_ROOT, path);
-		res->robots = strcmp(path, "/robots.txt") == 0;
+		res->robots = strcmp(path, LAYOUT_PATH_ROBOTS) == 0;
 	}
 }
 

@@ -39,7 +39,7 @@ static void
 files_tree(const struct route *rt, struct tree *t)
 {
 	t->dir = "files";
-	t->url = "/files/";
+	t->url = LAYOUT_PATH_FILES;
 	t->base = rt->cfg->base;
 	t->listings = rt->cfg->listings;
 	t->watched = 1;

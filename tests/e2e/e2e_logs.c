@@ -11,6 +11,11 @@
  *    on (syslog_socket), with syslog_facility's priority, for the
  *    diagnostics and the access lines; a socket nobody listens on is
  *    refused at start;
+ *  - a syslog daemon that stops reading: the test's socket, its queue
+ *    filled and never read, as syslog_socket; the server starts, still
+ *    answers 50 Gemini and 50 Gopher requests in time (both workers used
+ *    to sit in send()), and once the test reads again a line says how
+ *    many lines were dropped; stuck again, SIGTERM still ends it;
  *  - as root with user: the log file is given to the user, so SIGUSR1
  *    opens it again after the privilege drop (skipped as non-root).
  */
@@ -185,25 +190,58 @@ listen_dgram(const char *path)
 	return fd;
 }
 
-/* Start capsuled with config text yaml in dir; its pid, or -1. */
+/*
+ * Start capsuled with config text yaml in dir (under valgrind too, as
+ * e2e_exec_server() runs it); its pid, or -1.
+ */
 static pid_t
 start_raw(const char *dir, const char *yaml)
 {
 	char	 conf[600];
 	pid_t	 pid;
-	int	 null;
 
 	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", dir);
 	test_write(conf, "%s", yaml);
 	if ((pid = fork()) == 0) {
-		null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(null, 1);
-		execl(getenv("CAPSULED_BIN"), "capsuled", "--allow-root",
-		    "-c", conf, (char *)NULL);
-		_exit(127);
+		dup2(open("/dev/null", O_RDWR), 1);
+		e2e_exec_server(dir, conf, 0);
 	}
 	return pid;
+}
+
+/* Wait (bounded) until port accepts a connection. */
+static void
+wait_port(int port)
+{
+	uint64_t	 deadline;
+	int		 fd = -1;
+
+	deadline = e2e_now_ms() + 1000 * harness_time_bound(10);
+	while (e2e_now_ms() < deadline && (fd = e2e_connect(port, 200)) == -1)
+		e2e_sleep_ms(50);
+	if (fd != -1)
+		close(fd);
+}
+
+/*
+ * The next datagram on fd into dg (NUL-ended), waited for until
+ * deadline (e2e_now_ms()); its length, or -1 when none came.
+ */
+static ssize_t
+next_dgram(int fd, char *dg, size_t size, uint64_t deadline)
+{
+	struct pollfd	 pfd = { fd, POLLIN, 0 };
+	ssize_t		 n;
+
+	while (e2e_now_ms() < deadline) {
+		if (poll(&pfd, 1, 200) <= 0 || !(pfd.revents & POLLIN))
+			continue;
+		if ((n = recv(fd, dg, size - 1, 0)) <= 0)
+			return -1;
+		dg[n] = '\0';
+		return n;
+	}
+	return -1;
 }
 
 static void
@@ -211,7 +249,6 @@ test_syslog(void)
 {
 	char		 dir[] = "/tmp/capsuled-e2e-syslog.XXXXXX";
 	char		 sock[300], yaml[1200], got[8192], dg[2300];
-	struct pollfd	 pfd;
 	struct reply	 r;
 	uint64_t	 deadline;
 	ssize_t		 n;
@@ -237,25 +274,13 @@ test_syslog(void)
 	    gport, capsule, dir, sock);
 	pid = start_raw(dir, yaml);
 	OK(pid > 0, "started");
-	deadline = e2e_now_ms() + 10000;
-	while (e2e_now_ms() < deadline && (status = e2e_connect(gport, 200))
-	    == -1)
-		e2e_sleep_ms(50);
-	if (status != -1)
-		close(status);
+	wait_port(gport);
 	r = e2e_gemini_get(gport, ctx, "/syslog-probe");
 	reply_free(&r);
 	/* <PRI>: local3 (19) * 8 + info (6) = 158. */
-	pfd.fd = fd;
-	pfd.events = POLLIN;
 	deadline = e2e_now_ms() + 5000;
-	while ((!ok_access || !ok_info) && e2e_now_ms() < deadline &&
-	    poll(&pfd, 1, 200) >= 0) {
-		if (!(pfd.revents & POLLIN))
-			continue;
-		if ((n = recv(fd, dg, sizeof(dg) - 1, 0)) <= 0)
-			break;
-		dg[n] = '\0';
+	while ((!ok_access || !ok_info) &&
+	    (n = next_dgram(fd, dg, sizeof(dg), deadline)) > 0) {
 		if (len + (size_t)n + 2 < sizeof(got)) {
 			memcpy(got + len, dg, (size_t)n);
 			len += (size_t)n;
@@ -292,6 +317,147 @@ test_syslog(void)
 	waitpid(pid, &status, 0);
 	OK(WIFEXITED(status) && WEXITSTATUS(status) == 2,
 	    "syslog unreachable: exit 2 at start");
+	snprintf(yaml, sizeof(yaml), "rm -rf '%s'", dir);
+	(void)!system(yaml);
+}
+
+/*
+ * Fill the receive queue of the datagram socket at path from a socket
+ * of our own (nonblocking: until it would block).  That socket, to
+ * close when done, or -1.
+ */
+static int
+fill_dgram(const char *path)
+{
+	struct sockaddr_un	 sun;
+	int			 fd, n = 0;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path));
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0)) == -1)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		close(fd);
+		return -1;
+	}
+	while (n < 100000 && send(fd, "filler", 6, 0) == 6)
+		n++;
+	return fd;
+}
+
+/* The time n Gemini and n Gopher requests took, in ms; *bad not 20. */
+static long long
+ask_both(int gport, int pport, int n, uint64_t limit, int *bad)
+{
+	struct reply	 r;
+	struct buf	 g;
+	uint64_t	 t0 = e2e_now_ms();
+	int		 i;
+
+	for (i = 0; i < n && e2e_now_ms() - t0 < limit; i++) {
+		r = e2e_gemini_get(gport, ctx, "/stuck-%d", i);
+		*bad += r.status != 51;
+		reply_free(&r);
+		buf_init(&g);
+		*bad += e2e_gopher_get(pport, &g, "/") != 0 ||
+		    strstr(g.data, "\r\n") == NULL;
+		buf_free(&g);
+	}
+	*bad += n - i;
+	return (long long)(e2e_now_ms() - t0);
+}
+
+static void
+test_syslog_stuck(void)
+{
+	char		 dir[] = "/tmp/capsuled-e2e-stuck.XXXXXX";
+	char		 sock[300], yaml[1200], dg[2300], *report = NULL;
+	struct reply	 r;
+	struct buf	 g;
+	uint64_t	 deadline;
+	long long	 ms;
+	unsigned long	 ndropped = 0;
+	ssize_t		 n;
+	pid_t		 pid;
+	int		 fd, filler, gport, pport, status, i, bad = 0;
+	int		 refused = 0;
+
+	if (mkdtemp(dir) == NULL) {
+		OK(0, "mkdtemp");
+		return;
+	}
+	chmod(dir, 0755);
+	snprintf(sock, sizeof(sock), "%s/log.sock", dir);
+	if ((fd = listen_dgram(sock)) == -1 ||
+	    (filler = fill_dgram(sock)) == -1) {
+		OK(0, "cannot make and fill %s", sock);
+		return;
+	}
+	gport = e2e_free_port();
+	pport = e2e_free_port();
+	snprintf(yaml, sizeof(yaml),
+	    "hostname: localhost\nbind: [127.0.0.1]\ngemini_port: %d\n"
+	    "gopher_port: %d\ncapsule: %s\ncerts: %s/certs\n"
+	    "log: syslog\nsyslog_socket: %s\nrate_limit: off\n", gport, pport,
+	    capsule, dir, sock);
+	pid = start_raw(dir, yaml);
+	OK(pid > 0, "started");
+	wait_port(pport);
+	wait_port(gport);
+
+	ms = ask_both(gport, pport, 50, 1000 * harness_time_bound(30), &bad);
+	INT_EQ(bad, 0, "50 Gemini and 50 Gopher requests answered while "
+	    "syslog reads nothing");
+	OK(ms < 1000 * harness_time_bound(20), "and in time: %lld ms", ms);
+	/* Enough access lines to fill the writer's queue (64 KB). */
+	for (i = 0; i < 700; i++) {
+		buf_init(&g);
+		bad += e2e_gopher_get(pport, &g, "/fill-%d", i) != 0;
+		buf_free(&g);
+	}
+	INT_EQ(bad, 0, "700 more Gopher requests answered");
+
+	/* Reading again: what waited, then how many were dropped. */
+	deadline = e2e_now_ms() + 1000 * harness_time_bound(10);
+	while (report == NULL &&
+	    (n = next_dgram(fd, dg, sizeof(dg), deadline)) > 0) {
+		refused += strstr(dg, "refused with EPERM") != NULL;
+		if ((report = strstr(dg, "warn: log: ")) != NULL &&
+		    sscanf(report, "warn: log: %lu line", &ndropped) != 1)
+			report = NULL;
+	}
+	OK(report != NULL, "a line says how many lines were dropped");
+	OK(ndropped > 0, "some were: %lu", ndropped);
+	printf("dropped: %lu (%lld ms for 50 + 50)\n", ndropped, ms);
+	OK(report != NULL && strncmp(dg, "<28>", 4) == 0,
+	    "as a warning of the daemon facility: %s", dg);
+	/* The rest of what was queued: the writer's calls, sandboxed. */
+	while (next_dgram(fd, dg, sizeof(dg), e2e_now_ms() + 300) > 0)
+		refused += strstr(dg, "refused with EPERM") != NULL;
+	INT_EQ(refused, 0, "no system call refused by the sandbox");
+	r = e2e_gemini_get(gport, ctx, "/after");
+	INT_EQ(r.status, 51, "and the server answers as before");
+	reply_free(&r);
+
+	/* Stuck again: SIGTERM still ends it, in the bounded time. */
+	close(filler);
+	filler = fill_dgram(sock);
+	ask_both(gport, pport, 5, 10000, &bad);
+	kill(pid, SIGTERM);
+	deadline = e2e_now_ms() + 1000 * harness_time_bound(15);
+	while (waitpid(pid, &status, WNOHANG) == 0 &&
+	    e2e_now_ms() < deadline)
+		e2e_sleep_ms(50);
+	OK(e2e_now_ms() < deadline && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0, "SIGTERM with syslog stuck: exits 0");
+	if (e2e_now_ms() >= deadline) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	close(filler);
+	close(fd);
 	snprintf(yaml, sizeof(yaml), "rm -rf '%s'", dir);
 	(void)!system(yaml);
 }
@@ -335,6 +501,7 @@ static const struct harness_test tests[] = {
 	TEST(test_combined),
 	TEST(test_capsuled),
 	TEST(test_syslog),
+	TEST(test_syslog_stuck),
 	TEST(test_reopen_as_user),
 };
 

@@ -91,6 +91,38 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 #define E2E_NO_ALLOW_ROOT	0x1
 
 /*
+ * In a child: become the server (CAPSULED_BIN, else build/capsuled) on
+ * the configuration conf, standard input from /dev/null, --allow-root
+ * unless flags has E2E_NO_ALLOW_ROOT; under valgrind (CAPSULED_VALGRIND=1,
+ * memcheck, leaks are errors) with its report in dir/valgrind.log and
+ * exit status 99 on a finding.  Never returns.
+ */
+void
+e2e_exec_server(const char *dir, const char *conf, int flags)
+{
+	const char	*bin = getenv("CAPSULED_BIN");
+	char		 vlog[320];
+
+	if (bin == NULL)
+		bin = "build/capsuled";
+	dup2(open("/dev/null", O_RDWR), 0);
+	snprintf(vlog, sizeof(vlog), "--log-file=%s/valgrind.log", dir);
+	if (harness_valgrind())
+		execlp("valgrind", "valgrind", "-q", "--leak-check=full",
+		    "--show-leak-kinds=definite,indirect,possible",
+		    "--errors-for-leak-kinds=definite,indirect,possible",
+		    "--error-exitcode=99", vlog, bin, "--allow-root", "-c",
+		    conf, (char *)NULL);
+	else if (flags & E2E_NO_ALLOW_ROOT)
+		execl(bin, "capsuled", "-c", conf, (char *)NULL);
+	else
+		execl(bin, "capsuled", "--allow-root", "-c", conf,
+		    (char *)NULL);
+	perror(bin);
+	_exit(127);
+}
+
+/*
  * Start capsuled serving capsule_dir.  extra is appended to the YAML
  * configuration (may be "").  Waits (bounded) until the Gemini port
  * accepts.  Returns 0, or -1 when the server did not come up.  The tests
@@ -102,13 +134,10 @@ static int
 e2e_start_once(struct e2e_server *s, const char *capsule_dir,
     const char *extra, int flags)
 {
-	const char	*bin = getenv("CAPSULED_BIN");
-	char		 conf[300], vlog[320];
+	char		 conf[300];
 	uint64_t	 deadline;
 	int		 fd, i;
 
-	if (bin == NULL)
-		bin = "build/capsuled";
 	snprintf(s->dir, sizeof(s->dir), "/tmp/capsuled-e2e.XXXXXX");
 	if (mkdtemp(s->dir) == NULL)
 		return -1;
@@ -121,28 +150,8 @@ e2e_start_once(struct e2e_server *s, const char *capsule_dir,
 	e2e_write_config(s, s->gopher_port, capsule_dir, "", extra);
 	if ((s->pid = fork()) == -1)
 		return -1;
-	if (s->pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(null, 0);
-		snprintf(vlog, sizeof(vlog), "--log-file=%s/valgrind.log",
-		    s->dir);
-		if (harness_valgrind())
-			execlp("valgrind", "valgrind", "-q",
-			    "--leak-check=full",
-			    "--show-leak-kinds=definite,indirect,possible",
-			    "--errors-for-leak-kinds="
-			    "definite,indirect,possible",
-			    "--error-exitcode=99", vlog, bin, "--allow-root",
-			    "-c", conf, (char *)NULL);
-		else if (flags & E2E_NO_ALLOW_ROOT)
-			execl(bin, "capsuled", "-c", conf, (char *)NULL);
-		else
-			execl(bin, "capsuled", "--allow-root", "-c", conf,
-			    (char *)NULL);
-		perror(bin);
-		_exit(127);
-	}
+	if (s->pid == 0)
+		e2e_exec_server(s->dir, conf, flags);
 	deadline = e2e_now_ms() + (harness_valgrind() ? 60000 : 10000);
 	for (i = 0; e2e_now_ms() < deadline; i++) {
 		int status;
@@ -201,7 +210,31 @@ e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
 	return e2e_start_flags(s, capsule_dir, extra, 0);
 }
 
-/* How many lines of s's log have needle; -1 when it cannot be read. */
+/*
+ * Wait (bounded) until the file log has stopped growing for 100 ms.
+ * The server's writer thread writes a line a moment after the thread
+ * that logged it went on (core/log.h): a diagnostic logged before an
+ * answer may reach the file after the answer reached the test.
+ */
+static void
+log_settle(const char *log)
+{
+	struct stat	 st;
+	uint64_t	 end = e2e_now_ms() + 1000 * harness_time_bound(2);
+	off_t		 size = -1;
+
+	while (e2e_now_ms() < end) {
+		if (stat(log, &st) == -1 || st.st_size == size)
+			return;
+		size = st.st_size;
+		e2e_sleep_ms(100);
+	}
+}
+
+/*
+ * How many lines of s's log have needle, once the log has settled; -1
+ * when it cannot be read.
+ */
 int
 e2e_log_count(const struct e2e_server *s, const char *needle)
 {
@@ -209,6 +242,7 @@ e2e_log_count(const struct e2e_server *s, const char *needle)
 	FILE	*f;
 	int	 n = 0;
 
+	log_settle(s->log);
 	if ((f = fopen(s->log, "r")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL)
@@ -237,13 +271,15 @@ log_holds(void *arg)
 
 /*
  * 1 when the file log holds needle, or comes to within limit_ms (0:
- * look once); 0 when it does not.
+ * look once, when the log has settled); 0 when it does not.
  */
 int
 e2e_log_wait(const char *log, const char *needle, unsigned limit_ms)
 {
 	struct log_wait	 w = { log, needle };
 
+	if (limit_ms == 0)
+		log_settle(log);
 	return harness_poll(limit_ms, log_holds, &w);
 }
 

@@ -2,20 +2,30 @@
  * test_log.c -- log_format_peer() in its three modes, the access-log
  * line exactly as docs/logging.md describes it, log levels, and
  * log_reopen() after the file was moved away (what SIGUSR1 does), and
- * a thread's buffered access lines (what a worker does).
+ * a thread's buffered access lines (what a worker does).  Lines that
+ * cannot be written at once: dropped and counted, never waited for, the
+ * count said by the next line that goes out, with a syslog socket
+ * that is full and with the writer thread in front of a FIFO nobody
+ * reads; log_stop() bounded when the writer is stuck.
  *
  * Writes under a mkdtemp() directory, removed at the end.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -268,6 +278,197 @@ test_access_buffered(void)
 	free(path);
 }
 
+/* A datagram socket bound at path; with fill, a second one that filled
+ * its queue (until a send would block) into *filler. */
+static int
+dgram_at(const char *path, int *filler)
+{
+	struct sockaddr_un	 sun;
+	int			 fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path));
+	unlink(path);
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0)) == -1 ||
+	    bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+		return -1;
+	if ((*filler = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0)) ==
+	    -1 || connect(*filler, (struct sockaddr *)&sun, sizeof(sun)) ==
+	    -1)
+		return -1;
+	while (send(*filler, "filler", 6, 0) == 6)
+		;
+	return fd;
+}
+
+/*
+ * Before log_start(), a syslog socket that would block: each line is
+ * dropped at once and counted; the first line that goes out again is
+ * followed by one that says how many did not.
+ */
+static void
+test_dropped_syslog(void)
+{
+	char		*path, dg[2300];
+	uint64_t	 t0;
+	ssize_t		 n;
+	int		 fd, filler = -1, i;
+
+	path = xasprintf("%s/syslog.sock", dir);
+	if ((fd = dgram_at(path, &filler)) == -1) {
+		OK(0, "a full datagram socket at %s", path);
+		return;
+	}
+	INT_EQ(log_open_syslog(path, LOG_DAEMON, LOG_LEVEL_INFO), 0,
+	    "log_open_syslog");
+	INT_EQ(log_dropped(), 0, "none dropped yet");
+	t0 = harness_now_ms();
+	for (i = 0; i < 5; i++)
+		log_info("lost %d", i);
+	OK(harness_now_ms() - t0 < 2000, "five lines: no wait for room");
+	INT_EQ(log_dropped(), 5, "five lines dropped, counted");
+	while (recv(fd, dg, sizeof(dg), 0) > 0)
+		;			/* the daemon reads again */
+	log_info("through");
+	n = recv(fd, dg, sizeof(dg) - 1, 0);
+	dg[n > 0 ? n : 0] = '\0';
+	HAS(dg, "info: through", "the line that went out");
+	n = recv(fd, dg, sizeof(dg) - 1, 0);
+	dg[n > 0 ? n : 0] = '\0';
+	HAS(dg, "warn: log: 5 lines dropped", "then how many did not");
+	OK(strncmp(dg, "<28>", 4) == 0, "a warning, daemon: %s", dg);
+	INT_EQ(log_dropped(), 0, "the count said, and reset");
+	log_close();
+	close(filler);
+	close(fd);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * The writer thread in front of a FIFO nobody reads: 20,000 lines are
+ * logged without waiting, those beyond what the pipe and the queue hold
+ * dropped; once read, the lines come whole and in order, and the line
+ * about the dropped ones says how many: together, every line.
+ */
+static void
+test_writer_dropped(void)
+{
+	const int	 nlines = 20000;
+	char		*path, chunk[8192], *line, *nl;
+	struct buf	 got = BUF_INIT;
+	struct pollfd	 pfd;
+	uint64_t	 t0;
+	unsigned long long reported = 0, dropped;
+	ssize_t		 n;
+	int		 rd, i, k, last = -1, seen = 0, whole = 1, ordered = 1;
+
+	path = xasprintf("%s/fifo", dir);
+	if (mkfifo(path, 0600) == -1 ||
+	    (rd = open(path, O_RDONLY | O_NONBLOCK)) == -1) {
+		OK(0, "a FIFO at %s", path);
+		return;
+	}
+	INT_EQ(log_open(path, LOG_LEVEL_INFO), 0, "log_open on the FIFO");
+	INT_EQ(log_start(), 0, "log_start");
+	t0 = harness_now_ms();
+	for (i = 0; i < nlines; i++)
+		log_info("line %d", i);
+	OK(harness_now_ms() - t0 < 5000, "20,000 lines without waiting for "
+	    "the reader (%llu ms)", (unsigned long long)(harness_now_ms() -
+	    t0));
+	OK(log_dropped() > 0, "some dropped: %llu", log_dropped());
+	pfd.fd = rd;
+	pfd.events = POLLIN;
+	t0 = harness_now_ms();
+	while (reported == 0 && harness_now_ms() - t0 < 10000 &&
+	    poll(&pfd, 1, 200) >= 0) {
+		while ((n = read(rd, chunk, sizeof(chunk))) > 0)
+			buf_add(&got, chunk, (size_t)n);
+		if (got.data != NULL && strstr(got.data, "warn: log: "))
+			reported = 1;
+	}
+	/* The rest of the queue, after the report. */
+	while (poll(&pfd, 1, 500) > 0 && (n = read(rd, chunk,
+	    sizeof(chunk))) > 0)
+		buf_add(&got, chunk, (size_t)n);
+	buf_add(&got, "", 0);
+	/* A writer slower than this loop drops, and says so, more than once. */
+	reported = 0;
+	for (line = got.data; line != NULL && *line != '\0'; line = nl + 1) {
+		if ((nl = strchr(line, '\n')) == NULL) {
+			whole = 0;
+			break;
+		}
+		if (sscanf(line, "%*s info: line %d", &k) == 1) {
+			ordered &= k > last;
+			last = k;
+			seen++;
+		} else if (sscanf(line, "%*s warn: log: %llu lines dropped",
+		    &dropped) == 1)
+			reported += dropped;
+		else
+			whole = 0;
+	}
+	OK(whole, "whole lines only");
+	OK(ordered, "in the order they were logged");
+	OK(reported > 0, "a line says how many were dropped");
+	OK((long long)reported + seen == nlines, "written and dropped: "
+	    "every line, once (%d + %llu)", seen, reported);
+	t0 = harness_now_ms();
+	log_close();
+	OK(harness_now_ms() - t0 < 3000, "log_close: the writer ends");
+	close(rd);
+	unlink(path);
+	buf_free(&got);
+	free(path);
+}
+
+/* Stuck for good (nobody ever reads): log_stop() gives up in time. */
+static void
+test_writer_stuck(void)
+{
+	char	*path;
+	pid_t	 pid;
+	int	 rd, i, st = -1;
+
+	if (harness_valgrind()) {
+		/* It would count the thread left in write() as a leak. */
+		harness_skip("under valgrind: a writer left stuck at exit");
+		return;
+	}
+	path = xasprintf("%s/fifo-stuck", dir);
+	if (mkfifo(path, 0600) == -1) {
+		OK(0, "a FIFO at %s", path);
+		return;
+	}
+	if ((pid = fork()) == 0) {
+		uint64_t	 t0;
+
+		if ((rd = open(path, O_RDONLY | O_NONBLOCK)) == -1 ||
+		    log_open(path, LOG_LEVEL_INFO) == -1 || log_start() == -1)
+			_exit(2);
+		for (i = 0; i < 20000; i++)
+			log_info("line %d", i);
+		t0 = harness_now_ms();
+		if (log_stop() != -1)
+			_exit(3);	/* it cannot have written all that */
+		log_close();
+		_exit(harness_now_ms() - t0 < 4000 ? 0 : 4);
+	}
+	for (i = 0; i < 200 && waitpid(pid, &st, WNOHANG) == 0; i++)
+		harness_sleep_ms(50);
+	if (i == 200) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	OK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "log_stop() returned in "
+	    "time, leaving the stuck writer (status %d)", st);
+	unlink(path);
+	free(path);
+}
+
 /*
  * Bytes that are not valid printable UTF-8 never reach the log as they
  * are: invalid sequences, C1 controls and U+2028 become \xHH per byte,
@@ -327,6 +528,9 @@ static const struct harness_test tests[] = {
 	TEST(test_access_and_reopen),
 	TEST(test_access_buffered),
 	TEST(test_not_utf8),
+	TEST(test_dropped_syslog),
+	TEST(test_writer_dropped),
+	TEST(test_writer_stuck),
 };
 
 int

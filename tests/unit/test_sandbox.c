@@ -6,20 +6,32 @@
  * must still do (read the capsule, make a thread, write the log's
  * directory, run a CGI program when cgi is set) is tried too.  Each
  * child reports errno values through a pipe; the parent checks them.
+ *
+ * The seccomp filter itself is also run here, in user space, by a
+ * small interpreter of the instructions sandbox.c writes: every jump
+ * lands inside the program, every path ends in a return, and what it
+ * returns for a call is the policy sandbox.h states.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/bpfasm.h"
 #include "app/sandbox.h"
 #include "core/config.h"
 #include "core/util.h"
@@ -251,6 +263,201 @@ test_key(void)
 	    strstr(err, "sandbox") != NULL, "a bad value: %s", err);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN	1	/* sandbox.h: clone, prctl, ioctl... allowed */
+#else
+#define ASAN	0
+#endif
+
+/*
+ * p run on d as the kernel runs a filter: what it returns, or -1 when
+ * a jump leaves the program, an instruction is not one sandbox.c
+ * writes, or the end comes without a return.
+ */
+static long long
+run_filter(const struct bpfasm *p, const struct seccomp_data *d)
+{
+	const struct sock_filter	*f;
+	uint32_t			 a = 0;
+	size_t				 pc = 0;
+	int				 taken;
+
+	while (pc < p->n) {
+		f = &p->insn[pc];
+		switch (f->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			if (f->k % 4 != 0 || f->k + 4 > sizeof(*d))
+				return -1;
+			memcpy(&a, (const char *)d + f->k, 4);
+			pc++;
+			continue;
+		case BPF_ALU | BPF_AND | BPF_K:
+			a &= f->k;
+			pc++;
+			continue;
+		case BPF_RET | BPF_K:
+			return f->k;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+			taken = a == f->k;
+			break;
+		case BPF_JMP | BPF_JGE | BPF_K:
+			taken = a >= f->k;
+			break;
+		case BPF_JMP | BPF_JSET | BPF_K:
+			taken = (a & f->k) != 0;
+			break;
+		default:
+			return -1;
+		}
+		pc += 1 + (taken ? f->jt : f->jf);
+	}
+	return -1;
+}
+
+/* What the filter of c returns for system call nr with args. */
+static long long
+verdict(const struct bpfasm *p, long nr, uint64_t a0, uint64_t a1,
+    uint64_t a2)
+{
+	struct seccomp_data	 d;
+
+	memset(&d, 0, sizeof(d));
+	d.nr = (int)nr;
+#if defined(__x86_64__)
+	d.arch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+	d.arch = AUDIT_ARCH_AARCH64;
+#endif
+	d.args[0] = a0;
+	d.args[1] = a1;
+	d.args[2] = a2;
+	return run_filter(p, &d);
+}
+
+/* c's filter, linked, into p; 0 or -1 (reported). */
+static int
+filter_of(const struct config *c, struct bpfasm *p)
+{
+	const char	*err = NULL;
+	size_t		 i;
+
+	bpfasm_init(p);
+	if (sandbox_filter(c, p, &err) == -1) {
+		OK(0, "the filter links: %s", err);
+		return -1;
+	}
+	OK(p->n > 0 && p->n <= BPF_MAXINSNS, "%zu instructions", p->n);
+	for (i = 0; i < p->n; i++)
+		if (BPF_CLASS(p->insn[i].code) == BPF_JMP &&
+		    (i + 1 + p->insn[i].jt >= p->n ||
+		    i + 1 + p->insn[i].jf >= p->n))
+			break;
+	INT_EQ(i, p->n, "every jump lands inside the program");
+	INT_EQ(BPF_CLASS(p->insn[p->n - 1].code), BPF_RET,
+	    "the last instruction returns");
+	return 0;
+}
+
+#define ALLOW		SECCOMP_RET_ALLOW
+#define ENOSYS_RET	(SECCOMP_RET_ERRNO | ENOSYS)
+
+static void
+test_filter(void)
+{
+	struct config		 c;
+	struct seccomp_data	 d;
+	struct bpfasm		 p;
+	long long		 v, deny = SECCOMP_RET_TRAP;
+	long			 nr;
+	int			 odd = 0;
+
+	make_config(&c);
+	if (filter_of(&c, &p) == -1)
+		goto out;
+	/* Each call: allowed, refused or ENOSYS; nothing else. */
+	for (nr = 0; nr < 512; nr++) {
+		v = verdict(&p, nr, 0, 0, 0);
+		if (v != ALLOW && v != deny && v != ENOSYS_RET)
+			odd++;
+	}
+	INT_EQ(odd, 0, "every call number gets allow, trap or ENOSYS");
+	memset(&d, 0, sizeof(d));
+	d.nr = __NR_read;
+	d.arch = AUDIT_ARCH_I386;
+	INT_EQ(run_filter(&p, &d), SECCOMP_RET_KILL_PROCESS,
+	    "another architecture: killed");
+	INT_EQ(verdict(&p, __NR_read, 0, 0, 0), ALLOW, "read");
+	INT_EQ(verdict(&p, __NR_futex, 0, 0, 0), ALLOW, "futex");
+	INT_EQ(verdict(&p, __NR_openat, 0, 0, 0), ALLOW, "openat");
+	INT_EQ(verdict(&p, __NR_exit_group, 0, 0, 0), ALLOW, "exit_group");
+	INT_EQ(verdict(&p, __NR_clone3, 0, 0, 0), ENOSYS_RET,
+	    "clone3: ENOSYS (glibc falls back to clone)");
+	INT_EQ(verdict(&p, __NR_io_uring_setup, 0, 0, 0), ENOSYS_RET,
+	    "io_uring: ENOSYS");
+	INT_EQ(verdict(&p, __NR_mount, 0, 0, 0), deny, "mount: trapped");
+	INT_EQ(verdict(&p, __NR_execve, 0, 0, 0), deny,
+	    "execve without cgi: trapped");
+	INT_EQ(verdict(&p, __NR_socket, AF_INET, 0, 0), deny,
+	    "socket without client sockets: trapped");
+	INT_EQ(verdict(&p, __NR_clone, CLONE_THREAD | CLONE_VM, 0, 0), ALLOW,
+	    "clone of a thread");
+	INT_EQ(verdict(&p, __NR_clone, SIGCHLD, 0, 0), ASAN ? ALLOW : deny,
+	    "clone of a process: trapped (allowed under ASan)");
+	INT_EQ(verdict(&p, __NR_prctl, PR_SET_NAME, 0, 0), ALLOW,
+	    "prctl(PR_SET_NAME)");
+	INT_EQ(verdict(&p, __NR_prctl, PR_SET_DUMPABLE, 0, 0),
+	    ASAN ? ALLOW : deny, "prctl(PR_SET_DUMPABLE): trapped");
+	INT_EQ(verdict(&p, __NR_ioctl, 3, FIONBIO, 0), ALLOW,
+	    "ioctl(FIONBIO)");
+	INT_EQ(verdict(&p, __NR_ioctl, 3, TIOCSTI, 0), ASAN ? ALLOW : deny,
+	    "ioctl(TIOCSTI): trapped");
+	INT_EQ(verdict(&p, __NR_prlimit64, 0, RLIMIT_NOFILE, 0), ALLOW,
+	    "prlimit64 that only reads (getrlimit)");
+	INT_EQ(verdict(&p, __NR_prlimit64, 0, RLIMIT_NOFILE, 0x1000),
+	    ASAN ? ALLOW : deny, "prlimit64 that sets: trapped");
+	INT_EQ(verdict(&p, __NR_prlimit64, 0, RLIMIT_NOFILE,
+	    (uint64_t)1 << 32), ASAN ? ALLOW : deny,
+	    "prlimit64 that sets, the pointer's high half: trapped");
+#ifdef __X32_SYSCALL_BIT
+	INT_EQ(verdict(&p, __X32_SYSCALL_BIT | __NR_read, 0, 0, 0), deny,
+	    "an x32 call: trapped");
+#endif
+	bpfasm_free(&p);
+
+	/* Client sockets (syslog): the families a client needs. */
+	c.log_syslog = 1;
+	if (filter_of(&c, &p) == -1)
+		goto out;
+	INT_EQ(verdict(&p, __NR_socket, AF_UNIX, SOCK_DGRAM, 0), ALLOW,
+	    "syslog: socket(AF_UNIX)");
+	INT_EQ(verdict(&p, __NR_socket, AF_INET6, SOCK_STREAM, 0), ALLOW,
+	    "syslog: socket(AF_INET6)");
+	INT_EQ(verdict(&p, __NR_socket, AF_PACKET, SOCK_RAW, 0), deny,
+	    "socket(AF_PACKET): trapped");
+	INT_EQ(verdict(&p, __NR_connect, 3, 0, 0), ALLOW, "connect");
+	bpfasm_free(&p);
+
+	/* cgi: refusals are EPERM from the kernel; programs may start. */
+	c.log_syslog = 0;
+	c.cgi = xstrdup("cgi-bin");
+	deny = SECCOMP_RET_ERRNO | EPERM;
+	if (filter_of(&c, &p) == -1)
+		goto out;
+	INT_EQ(verdict(&p, __NR_mount, 0, 0, 0), deny, "cgi: mount: EPERM");
+	INT_EQ(verdict(&p, __NR_execve, 0, 0, 0), ALLOW, "cgi: execve");
+	INT_EQ(verdict(&p, __NR_clone, SIGCHLD, 0, 0), ALLOW,
+	    "cgi: clone of a process");
+	INT_EQ(verdict(&p, __NR_socket, AF_UNIX, SOCK_STREAM, 0), ALLOW,
+	    "cgi: socket(AF_UNIX)");
+	INT_EQ(verdict(&p, __NR_socket, AF_INET, SOCK_STREAM, 0), deny,
+	    "cgi: socket(AF_INET): EPERM");
+	INT_EQ(verdict(&p, __NR_prctl, PR_SET_DUMPABLE, 0, 0), ALLOW,
+	    "cgi: prctl");
+out:
+	bpfasm_free(&p);
+	config_free(&c);
+}
+
 static void
 test_names(void)
 {
@@ -265,6 +472,7 @@ static const struct harness_test tests[] = {
 	NAMED("off"),
 	TEST(test_names),
 	NAMED("key"),
+	NAMED("filter"),
 };
 
 int
@@ -281,6 +489,7 @@ main(int argc, char **argv)
 	test_mkdir(top, "certs");
 	harness_run();
 	RUN("key", test_key());
+	RUN("filter", test_filter());
 	if (harness_valgrind()) {
 		/* The sandbox is off under valgrind (sandbox.h). */
 		harness_skip("under valgrind the sandbox is off");
