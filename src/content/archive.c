@@ -1132,6 +1132,9 @@ archive_unref(struct archive *a)
 	free(a->link_aliases);
 	free(a->web_url);
 	free(a->static_root);
+	for (i = 0; i < a->nassets; i++)
+		free(a->assets[i]);
+	free(a->assets);
 	free(a->hostname);
 	free(a->dir);
 	free(a->title);

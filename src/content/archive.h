@@ -176,6 +176,16 @@ struct archive {
 	uid_t		 owner;
 	/* The config's root (a static tree at "/"): owned, or NULL. */
 	char		*static_root;
+	/*
+	 * Files of folders at the top that are none of the capsule's own
+	 * ("assets/y.png") and that its posts and pages link to: served
+	 * at "/<name>" (content/links.c finds them when it checks the
+	 * links, links_check(), and answers links_asset()).  Sorted,
+	 * owned; only those, so that no other file of such a folder (a
+	 * generator's templates, its configuration) is ever served.
+	 */
+	char		**assets;
+	size_t		 nassets;
 
 	unsigned	 nwarnings;	/* logged while loading */
 	unsigned	 nskipped;	/* files skipped with a warning */
@@ -307,8 +317,8 @@ struct post	*archive_post_name(const struct archive *, const char *name,
  * the folder of the post p (the same, but no symbolic link at
  * all, since a link beside a post could lead to another post's source
  * or a draft; never the post's own index; only a regular file; beside a
- * single-file post, no .md or .gmi file and nothing in a bundle's
- * folder).  The
+ * single-file post, in its asset folder first (archive_bundle_rel()),
+ * no .md or .gmi file and nothing in a bundle's folder).  The
  * router passes its configuration's rules, the link check the
  * snapshot's copy of them (files_links, files_hardlinks).  As
  * fsafe_open(): an fd and *st, *kind; or -1 with errno (ENOENT for what
@@ -328,6 +338,15 @@ int		 archive_files_open(const struct archive *, const char *rel,
 int		 archive_bundle_open(const struct archive *,
 		    const struct post *p, const char *name, bool hardlinks,
 		    struct stat *st);
+/*
+ * The name inside the capsule of the file name of the post p's folder,
+ * the one archive_bundle_open() opens, malloc'd: in a single-file
+ * post's asset folder when that holds it (core/capfile.h: Hexo's
+ * "posts/x/a.png" beside "posts/x.md"), else beside the post (in a
+ * bundle's folder).  What access rules decide on.
+ */
+char		*archive_bundle_rel(const struct archive *,
+		    const struct post *p, const char *name);
 
 /*
  * The files of the page bundle folder dir as its index.md's shortcodes

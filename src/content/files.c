@@ -6,7 +6,8 @@
  *
  * A page bundle's folder is its post's; a single-file post's folder
  * serves the files beside it the same way, but for posts' sources and
- * other bundles' folders (not_beside()).  Hidden names are refused first; fsafe_open() (core/fsafe.h) then
+ * other bundles' folders (not_beside()), and so does its asset folder
+ * (core/capfile.h), looked in first.  Hidden names are refused first; fsafe_open() (core/fsafe.h) then
  * walks the path beneath the capsule, symbolic links as the caller
  * says; the open file is refused last for a second hard link, and in a
  * user capsule for not being its owner's alone (files_refused(), which
@@ -15,6 +16,8 @@
  * caller owns the fd.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +110,51 @@ not_beside(const struct archive *a, const char *rel, size_t dirlen)
 	return found;
 }
 
+/*
+ * Is name in the asset folder of the single-file post p, whose folder
+ * is dirlen bytes of p->path (capfile_asset_dir(): Hexo's "x/" beside
+ * "x.md", Typora's "x.assets/")?  Then its name in the capsule,
+ * malloc'd; else NULL.  Looked at as archive_bundle_open() opens it.
+ */
+static char *
+in_asset_dir(const struct archive *a, const struct post *p,
+    const char *name, size_t dirlen)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	char		 dir[NAME_MAX + 1], *rel;
+	size_t		 n;
+	int		 fd;
+
+	for (n = 0; capfile_asset_dir(n, p->path + dirlen + 1, dir,
+	    sizeof(dir)); n++) {
+		rel = xasprintf("%.*s/%s/%s", (int)dirlen, p->path, dir, name);
+		fd = archive_hidden_name(rel) || not_beside(a, rel, dirlen) ?
+		    -1 : fsafe_open(a->dir, rel, FSAFE_LINKS_NONE, &st, &kind);
+		if (fd != -1) {
+			close(fd);
+			if (kind == FSAFE_FILE)
+				return rel;
+		}
+		free(rel);
+	}
+	return NULL;
+}
+
+char *
+archive_bundle_rel(const struct archive *a, const struct post *p,
+    const char *name)
+{
+	const char	*slash = strrchr(p->path, '/');
+	size_t		 dirlen = (size_t)(slash - p->path);
+	char		*rel;
+
+	if (!p->bundle && *name != '\0' &&
+	    (rel = in_asset_dir(a, p, name, dirlen)) != NULL)
+		return rel;
+	return xasprintf("%.*s/%s", (int)dirlen, p->path, name);
+}
+
 int
 archive_bundle_open(const struct archive *a, const struct post *p,
     const char *name, bool hardlinks, struct stat *st)
@@ -126,7 +174,8 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 		errno = ENOENT;
 		return -1;
 	}
-	rel = xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
+	/* A single-file post's asset folder first, then beside it. */
+	rel = archive_bundle_rel(a, p, name);
 	fd = archive_hidden_name(rel) || (!p->bundle && not_beside(a, rel,
 	    (size_t)(slash - p->path))) ? -1 : fsafe_open(a->dir, rel,
 	    FSAFE_LINKS_NONE, st, &kind);

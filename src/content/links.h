@@ -35,6 +35,12 @@ char		*links_resolve(const struct archive *, const char *from_path,
  */
 int		 links_generated(const struct archive *, const char *path);
 /*
+ * Is rel ("assets/y.png", decoded) a file outside the capsule's own
+ * folders that a post or page links to (a->assets), and so served at
+ * "/<rel>"?
+ */
+int		 links_asset(const struct archive *, const char *rel);
+/*
  * Is url an old web URL of a post: under one of the config's
  * link_aliases, then a path with a last segment?  links_resolve()
  * turns it into the post's path when that segment names a post.

@@ -7,7 +7,8 @@
  * meaning of their own in a kind of folder, whole ("posts" at the top)
  * or as the stem of a source ("index.md" in a bundle's folder).  The
  * rule reads them in that order: a name of its own, a source, then a
- * file or a folder as its folder says.
+ * file or a folder as its folder says.  assets[]: the folders beside a
+ * post file that generators keep its files in.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -76,6 +77,15 @@ static const struct named {
 	{ CAPFILE_POSTS_DIR,	"_index",	true,	CAPFILE_SECTION },
 	{ CAPFILE_BUNDLE_DIR,	"index",	true,	CAPFILE_BUNDLE },
 };
+
+/*
+ * The folder beside a post file that holds its files, as generators
+ * name it after the file's name without its extension: Hexo's
+ * post_asset_folder and jekyll-postfiles ("x.md" beside "x/"), Typora
+ * ("x.assets/").  Its files are the post's, as a bundle's are
+ * (content/files.c), looked for there before beside the post.
+ */
+static const char *const assets[] = { "", ".assets" };
 
 /* A name with bytes that would garble a log line. */
 static bool
@@ -274,4 +284,17 @@ capfile_bundle_path(const char *path)
 
 	return slash != NULL && capfile_entry(CAPFILE_BUNDLE_DIR, slash + 1,
 	    false, NULL) == CAPFILE_BUNDLE;
+}
+
+bool
+capfile_asset_dir(size_t n, const char *name, char *dir, size_t size)
+{
+	size_t	 elen;
+
+	/* Every extension capfile_ext() knows is a source's. */
+	if (n >= nitems(assets) || (elen = capfile_ext(name, strlen(name))) ==
+	    0)
+		return false;
+	return snprintf(dir, size, "%.*s%s", (int)(strlen(name) - elen), name,
+	    assets[n]) < (int)size;
 }

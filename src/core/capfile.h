@@ -104,6 +104,15 @@ bool		 capfile_gemtext(const char *name);
  * 3), or 0: what a source's name is without it.
  */
 size_t		 capfile_ext(const char *name, size_t len);
+/*
+ * The n'th name of the folder beside the post file name ("x.md", no
+ * folder before it) that a generator keeps the post's files in: "x"
+ * (Hexo's post_asset_folder, jekyll-postfiles), then "x.assets"
+ * (Typora), written to dir (size bytes); false past the last, when
+ * name is no source, or when it does not fit.
+ */
+bool		 capfile_asset_dir(size_t n, const char *name, char *dir,
+		    size_t size);
 /* Is path ("x/index.md", beneath posts/) a bundle's post, by name? */
 bool		 capfile_bundle_path(const char *path);
 

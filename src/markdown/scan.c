@@ -43,20 +43,18 @@ struct scan {
 int
 scan_is_checked_link(const char *dest, size_t len)
 {
-	size_t	 end = len, i;
+	size_t	 i;
 
-	if (len > 1 && dest[0] == '/')	/* "//host/x" too (links.c) */
-		return 1;
-	for (i = 0; i < len; i++) {
-		if (dest[i] == '#' || dest[i] == '?') {
-			end = i;
-			break;
-		}
+	if (len > 0 && dest[0] == '/')	/* "//host/x" too (links.c) */
+		return len > 1;		/* not "/": the home page is there */
+	if (len == 0 || dest[0] == '#' || dest[0] == '?')
+		return 0;		/* the page itself */
+	/* A scheme ends before the first '/', '?' or '#'. */
+	for (i = 0; i < len && dest[i] != '/' && dest[i] != '?' &&
+	    dest[i] != '#'; i++)
 		if (dest[i] == ':')
 			return len - i > 3 && memcmp(dest + i, "://", 3) == 0;
-	}
-	return (end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0) ||
-	    (end >= 5 && strncmp(dest + end - 4, ".gmi", 4) == 0);
+	return 1;			/* relative: a post, a file, a page */
 }
 
 static void

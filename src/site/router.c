@@ -77,8 +77,9 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	    archive_doc(a, name) != NULL))
 		return xasprintf("gopher://%s:%d/1%s%s/", cfg->hostname, port,
 		    cfg->base != NULL ? cfg->base : "", url);
-	type = url[strlen(url) - 1] == '/' ? '1' :
-	    page_file_path(url) ? file_item(cfg, url) : '0';
+	type = url[strlen(url) - 1] == '/' ? '1' : page_file_path(url) ||
+	    (ref.kind == LAYOUT_NONE && links_asset(a, url + 1)) ?
+	    file_item(cfg, url) : '0';
 	return xasprintf("gopher://%s:%d/%c%s%s", cfg->hostname, port, type,
 	    cfg->base != NULL ? cfg->base : "", url);
 }
@@ -139,6 +140,8 @@ enum res_kind {
 	RES_USERS,		/* "/~/" */
 	RES_TREE,		/* a path of a static tree */
 	RES_BUNDLE_FILE,	/* a file of a page bundle's folder */
+	RES_ASSET,		/* a file a post links to, outside the
+				   capsule's folders (content/links.h) */
 	RES_APP,		/* a program or a backend */
 };
 
@@ -343,7 +346,7 @@ resolve_generated(struct resource *res, const struct router_req *req,
 			res->kind = RES_BUNDLE_FILE;
 			res->post = p;
 			res->name = ref.rest;
-			res->file = static_bundle_ident(p, ref.rest);
+			res->file = archive_bundle_rel(a, p, ref.rest);
 			res->id.file = res->file;
 		}
 		return;
@@ -385,9 +388,19 @@ resolve_generated(struct resource *res, const struct router_req *req,
 			free(to);
 		}
 		return;
+	case LAYOUT_NONE:
+		/* "/assets/y.png": a file the capsule's links name. */
+		if (links_asset(a, path + 1)) {
+			res->kind = RES_ASSET;
+			res->file = xstrdup(path + 1);
+			res->id.file = res->file;
+			if (in_cgi(res->rt.cfg, res->file))
+				res->kind = RES_NOTHING;
+			return;
+		}
+		break;
 	case LAYOUT_USERS:	/* resolve()'s, with user capsules */
 	case LAYOUT_USER:
-	case LAYOUT_NONE:
 		break;
 	}
 	res->kind = RES_NOTHING;
@@ -735,6 +748,9 @@ serve(struct resource *res, const struct router_req *req, struct response *r)
 		break;
 	case RES_BUNDLE_FILE:
 		static_bundle_file(rt, res->post, res->name, r);
+		break;
+	case RES_ASSET:
+		static_asset(rt, res->file, r);
 		break;
 	}
 }

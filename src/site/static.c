@@ -348,14 +348,6 @@ static_serve(const struct route *rt, enum static_which w, const char *path,
 	tree_serve(rt, &t, path, r);
 }
 
-char *
-static_bundle_ident(const struct post *p, const char *name)
-{
-	const char	*slash = strrchr(p->path, '/');
-
-	return xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
-}
-
 void
 static_bundle_file(const struct route *rt, const struct post *p,
     const char *name, struct response *r)
@@ -364,7 +356,7 @@ static_bundle_file(const struct route *rt, const struct post *p,
 	char		*rel;
 	int		 fd;
 
-	rel = static_bundle_ident(p, name);
+	rel = archive_bundle_rel(rt->a, p, name);
 	if (!archive_hidden_name(rel) && serve_kept(rt, NULL, rel, r)) {
 		free(rel);
 		return;
@@ -380,6 +372,31 @@ static_bundle_file(const struct route *rt, const struct post *p,
 	free(rel);
 }
 
+void
+static_asset(const struct route *rt, const char *rel, struct response *r)
+{
+	struct tree	 t;
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	int		 fd;
+
+	/* Not watched (app/watch.c follows none of these): never kept. */
+	memset(&t, 0, sizeof(t));
+	t.dir = "";
+	t.url = "/";
+	t.base = rt->cfg->base;
+	if ((fd = archive_files_open(rt->a, rel, rt->cfg->follow_symlinks,
+	    rt->cfg->files_hardlinks, &st, &kind)) == -1 ||
+	    kind != FSAFE_FILE) {
+		if (fd == -1)
+			tree_refused(rt, rel);
+		else
+			close(fd);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	serve_fd(rt, &t, rel, fd, &st, r);
+}
 
 /*
  * The generated page a top-level name of the tree is shadowed by, or

@@ -138,7 +138,23 @@ test_bundle(void)
 	test_rm_tree(top);
 }
 
+/* The folders beside a post file that generators keep its files in. */
+static void
+test_asset_dirs(void)
+{
+	char	 d[64];
+
+	OK(capfile_asset_dir(0, "2020-01-02-x.md", d, sizeof(d)) &&
+	    strcmp(d, "2020-01-02-x") == 0, "Hexo's: the name without .md");
+	OK(capfile_asset_dir(1, "x.gmi", d, sizeof(d)) &&
+	    strcmp(d, "x.assets") == 0, "Typora's: .assets");
+	OK(!capfile_asset_dir(2, "x.md", d, sizeof(d)), "no third");
+	OK(!capfile_asset_dir(0, "x.png", d, sizeof(d)), "no source, none");
+	OK(!capfile_asset_dir(1, "a-long-name.md", d, 8), "too long: none");
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_asset_dirs),
 	TEST(test_top),
 	TEST(test_posts),
 	TEST(test_pages),

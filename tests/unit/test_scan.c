@@ -1,7 +1,7 @@
 /*
  * test_scan.c -- scan.c: the byte scans of Markdown source the archive
- * keeps with each file (links that may name a post, and a body that
- * opens by repeating its title).
+ * keeps with each file (links that may name a post or a file, and a
+ * body that opens by repeating its title).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +31,7 @@ test_links(void)
 		{ "2024-01-01-d.md", "11", "8" },	/* at its "<" */
 		{ "https://old.blog/e.html", "16", "25" },
 		{ "/posts/f", "17", "8" },
+		{ "notes.txt", "17", "25" },	/* a file: checked too */
 		{ "gemini://x/y.md", "17", "42" },
 		{ "/2015/01/02/g/", "18", "7" },
 		{ "//host/h", "18", "29" },	/* may be the capsule's host */
