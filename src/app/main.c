@@ -309,8 +309,10 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	struct meta		 m;
 	struct fm_error		 fe;
 	struct template_files	 tf = { NULL, 0 };
+	struct template_probe	 tp = { NULL, NULL };
+	struct archive_probe	 probe;
 	size_t			 len, blen, i;
-	char			*src, *dir, **names = NULL;
+	char			*src, *dir, **names = NULL, more[64];
 	int			 gmi, bundle = 0;
 	const char		*body, *said, *nl, *slash;
 
@@ -374,14 +376,21 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 			free(dir);
 			bundle = 1;
 		}
-		template_rewrite_bundle(body, blen, bundle ? &tf : NULL, &tr);
+		/* In a capsule, its files named as the server finds them. */
+		if (rc.a != NULL)
+			archive_probe_begin(&probe, rc.a->dir, rc.from, &tp);
+		template_rewrite_bundle(body, blen, bundle ? &tf : NULL, &tp,
+		    &tr);
+		if (rc.a != NULL)
+			archive_probe_end(&probe);
 		archive_bundle_names_free(names, tf.n);
 		for (i = 0; rc.a == NULL && i < tr.nnotes; i++)
-			fprintf(stderr, "%s:%u:%u: template: %s %s\n", path,
+			fprintf(stderr, "%s:%u:%u: template: %s %s%s\n", path,
 			    m.body_line + tr.notes[i].line - 1,
 			    tr.notes[i].col, tr.notes[i].what ==
 			    TEMPLATE_REMOVED ? "removed" : "approximated",
-			    tr.notes[i].text);
+			    tr.notes[i].text, template_more(&tr.notes[i], more,
+			    sizeof(more)));
 		body = tr.body;
 		blen = tr.len;
 	}

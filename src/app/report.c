@@ -99,6 +99,26 @@ place(const char *msg, const char **why)
 	return 0;
 }
 
+/*
+ * The constructs of one name a template warning stands for besides its
+ * own (markdown/template.h's template_more(): "... (and 56 more like
+ * it in this file)").
+ */
+static unsigned
+more_like_it(const char *why)
+{
+	const char	*p;
+	unsigned	 n = 0;
+
+	if (strncmp(why, "template: ", 10) != 0 ||
+	    (p = strstr(why, " (and ")) == NULL ||
+	    strstr(p, " more like it in this file)") == NULL)
+		return 0;
+	for (p += 6; *p >= '0' && *p <= '9' && n < 100000000; p++)
+		n = n * 10 + (unsigned)(*p - '0');
+	return n;
+}
+
 static enum report_kind
 kind_of(enum log_level lvl, const char *why)
 {
@@ -156,7 +176,7 @@ report_tap(void *arg, enum log_level lvl, const char *msg)
 		return;
 	if ((k = kind_of(lvl, why)) == REPORT_NKINDS)
 		return;
-	file_of(r, msg, len)->n[k]++;
+	file_of(r, msg, len)->n[k] += 1 + more_like_it(why);
 }
 
 /* One note of file's HTML (line numbers in the file). */

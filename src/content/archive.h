@@ -361,6 +361,23 @@ size_t		 archive_bundle_names(const char *dir, bool hardlinks,
 		    char ***names);
 void		 archive_bundle_names_free(char **names, size_t n);
 /*
+ * Where a file named by a template construct of the file rel ("posts/
+ * x.md") of the capsule dir is (markdown/template.h's probe): beside
+ * it, in a post's asset folder (core/capfile.h), or from the capsule's
+ * top or files/ as a site's root.  Fill tp for it with
+ * archive_probe_begin(); archive_probe_end() when done.  Only looks:
+ * what is served is the link's to say (content/links.c).
+ */
+struct template_probe;
+struct archive_probe {
+	const char	*dir, *rel;	/* borrowed */
+	int		 capfd;		/* the capsule, once asked; or -1 */
+	bool		 asked;		/* the probe was asked */
+};
+void		 archive_probe_begin(struct archive_probe *, const char *dir,
+		    const char *rel, struct template_probe *tp);
+void		 archive_probe_end(struct archive_probe *);
+/*
  * The link check's note on a file record (content/links.c logs a file's
  * link warnings once per change of them): store hash, the warnings'
  * now, and say whether it differs from the one stored before.

@@ -595,6 +595,115 @@ same_bundle(const struct archive_scan *s, const struct archive_file *old,
 }
 
 /*
+ * name[0..len) (a construct's argument, not decoded: a file name) after
+ * the folder dir of the capsule, its dot segments resolved, into b:
+ * 0, or -1 when it climbs out of the capsule or a segment is hidden.
+ */
+static int
+probe_path(struct buf *b, const char *dir, size_t dirlen, const char *name,
+    size_t len)
+{
+	const char	*seg, *end = name + len, *slash;
+	size_t		 n, cut;
+
+	buf_truncate(b, 0);
+	buf_add(b, dir, dirlen);
+	for (seg = name; seg < end; seg = slash + 1) {
+		if ((slash = memchr(seg, '/', (size_t)(end - seg))) == NULL)
+			slash = end;
+		n = (size_t)(slash - seg);
+		if (n == 0 || (n == 1 && seg[0] == '.'))
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (b->len == 0)
+				return -1;
+			for (cut = b->len; cut > 0 && b->data[cut - 1] != '/';
+			    cut--)
+				;
+			buf_truncate(b, cut > 0 ? cut - 1 : 0);
+			continue;
+		}
+		if (seg[0] == '.' || memchr(seg, '\0', n) != NULL)
+			return -1;
+		if (b->len > 0)
+			buf_addc(b, '/');
+		buf_add(b, seg, n);
+	}
+	buf_addc(b, '\0');
+	return b->len > 1 ? 0 : -1;
+}
+
+/* Is the capsule's path rel (b's) a regular file? */
+static int
+probe_file(struct archive_probe *p, const struct buf *b)
+{
+	struct stat	 st;
+
+	if (p->capfd == -1 && (p->capfd = open(p->dir, O_RDONLY |
+	    O_DIRECTORY | O_CLOEXEC)) == -1)
+		return 0;
+	return fstatat(p->capfd, b->data, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode);
+}
+
+static enum template_where
+probe_where(void *arg, const char *name, size_t len)
+{
+	struct archive_probe	*p = arg;
+	struct buf		 b = BUF_INIT;
+	enum template_where	 w = TEMPLATE_NOWHERE;
+	const char		*slash = strrchr(p->rel, '/');
+	size_t			 dirlen = slash != NULL ?
+				    (size_t)(slash - p->rel) : 0, n;
+	char			*adir, asset[NAME_MAX + 1];
+
+	p->asked = true;
+	if (name[0] != '/') {
+		/* Beside the file, then in its asset folder. */
+		if (probe_path(&b, p->rel, dirlen, name, len) == 0 &&
+		    probe_file(p, &b))
+			w = TEMPLATE_HERE;
+		for (n = 0; w == TEMPLATE_NOWHERE && capfile_asset_dir(n,
+		    p->rel + dirlen + (slash != NULL), asset, sizeof(asset));
+		    n++) {
+			adir = xasprintf("%.*s%s%s", (int)dirlen, p->rel,
+			    dirlen > 0 ? "/" : "", asset);
+			if (probe_path(&b, adir, strlen(adir), name, len) ==
+			    0 && probe_file(p, &b))
+				w = TEMPLATE_HERE;
+			free(adir);
+		}
+	}
+	/* From the site's root: the capsule's top, then files/. */
+	if (w == TEMPLATE_NOWHERE && ((probe_path(&b, "", 0, name, len) == 0 &&
+	    probe_file(p, &b)) || (probe_path(&b, CAPFILE_FILES,
+	    sizeof(CAPFILE_FILES) - 1, name, len) == 0 && probe_file(p, &b))))
+		w = TEMPLATE_SITE;
+	buf_free(&b);
+	return w;
+}
+
+void
+archive_probe_begin(struct archive_probe *p, const char *dir,
+    const char *rel, struct template_probe *tp)
+{
+	p->dir = dir;
+	p->rel = rel;
+	p->capfd = -1;
+	p->asked = false;
+	tp->where = probe_where;
+	tp->arg = p;
+}
+
+void
+archive_probe_end(struct archive_probe *p)
+{
+	if (p->capfd != -1)
+		close(p->capfd);
+	p->capfd = -1;
+}
+
+/*
  * The body's template constructs read for what they mean, once, when
  * the file is read: src then holds the front matter and the rewritten
  * body, so headings, word counts, links, search and every rendering
@@ -608,6 +717,8 @@ read_templates(const struct archive_scan *s, struct archive_file *f,
 {
 	struct template_result	 r;
 	struct template_files	 tf = { NULL, 0 };
+	struct template_probe	 tp;
+	struct archive_probe	 probe;
 	char			*src, **names = NULL;
 	size_t			 off = f->m.body_off, n = 0;
 	int			 bundle;
@@ -622,8 +733,11 @@ read_templates(const struct archive_scan *s, struct archive_file *f,
 		tf.names = (const char *const *)names;
 		tf.n = n;
 	}
+	archive_probe_begin(&probe, s->dir, f->rel, &tp);
 	template_rewrite_bundle(f->src + off, f->len - off,
-	    bundle ? &tf : NULL, &r);
+	    bundle ? &tf : NULL, &tp, &r);
+	f->probed = probe.asked;
+	archive_probe_end(&probe);
 	names_free(names, n);
 	src = xmalloc(off + r.len + 1);
 	memcpy(src, f->src, off);
@@ -643,7 +757,7 @@ static void
 log_templates(struct archive_scan *s, const struct archive_file *f)
 {
 	const struct template_note	*n;
-	char				 why[160];
+	char				 why[224], more[64];
 	size_t				 i;
 
 	for (i = 0; i < f->ntnotes; i++) {
@@ -654,8 +768,8 @@ log_templates(struct archive_scan *s, const struct archive_file *f)
 			scan_warn(s, f->rel, f->m.body_line + n->line - 1,
 			    n->col, why, 0);
 		} else if (n->what == TEMPLATE_REMOVED) {
-			snprintf(why, sizeof(why), "template: removed %s",
-			    n->text);
+			snprintf(why, sizeof(why), "template: removed %s%s",
+			    n->text, template_more(n, more, sizeof(more)));
 			scan_warn(s, f->rel, f->m.body_line + n->line - 1,
 			    n->col, why, 0);
 		} else
@@ -785,8 +899,8 @@ record_get(struct archive_scan *s, int dirfd, const char *name,
 	s->total += (size_t)st.st_size;
 	if (held)
 		f = keep_old(s, old, rel);
-	else if (old != NULL && old->trusted && same_stat(old, &st) &&
-	    same_bundle(s, old, dirfd)) {
+	else if (old != NULL && old->trusted && !old->probed &&
+	    same_stat(old, &st) && same_bundle(s, old, dirfd)) {
 		atomic_fetch_add(&old->refs, 1);
 		f = old;
 		s->nreused++;
