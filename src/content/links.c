@@ -3,9 +3,12 @@
  * reporting those that name no post.
  *
  * links_resolve() is what the renderers' link hook calls for every link
- * of a post or page: a link to another Markdown file of the capsule, or
- * to a post's old web URL (config link_aliases), becomes the path the
- * server answers it at.  The link check asks the same question of every
+ * of a post or page: a link to another Markdown file of the capsule, to
+ * a file it serves (where the generator kept it: beside the post, in its
+ * asset folder, in a folder at the top), or to a post's old web URL
+ * (config link_aliases), becomes the path the server answers it at.
+ * The check also finds the files at the top that links name, the only
+ * ones of such folders served (links_asset()).  The link check asks the same question of every
  * link the archive found in its posts and pages (scan_links(), kept
  * with each file, so an unchanged file is not scanned again) and warns
  * about those that name nothing: "posts/a.md:12:5: link to missing post
@@ -120,6 +123,28 @@ alias_rest(const struct archive *a, const char *url)
 	return NULL;
 }
 
+/*
+ * A file's path of the site ("/posts/x/", "a#b.png"), as links_resolve()
+ * returns paths: decoded, but for '%', '#' and '?', which a file's name
+ * may hold and a link would read as an escape, a fragment or a query;
+ * those percent-encoded ("a%23b.png").  Malloc'd.
+ */
+static char *
+file_link(const char *prefix, const char *name, const char *suffix)
+{
+	struct buf	 b = BUF_INIT;
+
+	buf_addstr(&b, prefix);
+	for (; *name != '\0'; name++)
+		if (*name == '%' || *name == '#' || *name == '?')
+			buf_printf(&b, "%%%02X", (unsigned char)*name);
+		else
+			buf_addc(&b, *name);
+	buf_addstr(&b, suffix);
+	buf_addc(&b, '\0');
+	return buf_release(&b);
+}
+
 /* ---- by meaning ---------------------------------------------------- */
 
 #define MAX_SEGS	32
@@ -175,7 +200,7 @@ in_files(const struct archive *a, const char *path)
 		if (fd != -1) {
 			close(fd);
 			if (kind == FSAFE_FILE)
-				return layout_path(LAYOUT_FILES, NULL, tail);
+				return file_link(LAYOUT_PATH_FILES, tail, "");
 		}
 		if ((tail = strchr(tail, '/')) != NULL)
 			tail++;
@@ -250,7 +275,7 @@ file_resolve(const struct archive *a, const char *path)
 		    a->files_hardlinks, &st, &kind)) == -1)
 			return NULL;
 		close(fd);
-		return xasprintf("/%s%s", path, kind == FSAFE_DIR ? "/" : "");
+		return file_link("/", path, kind == FSAFE_DIR ? "/" : "");
 	}
 	if (a->static_root != NULL && (n = strlen(a->static_root)) > 0 &&
 	    strncmp(path, a->static_root, n) == 0 && path[n] == '/') {
@@ -258,10 +283,9 @@ file_resolve(const struct archive *a, const char *path)
 		    a->files_hardlinks, &st, &kind)) == -1)
 			return NULL;
 		close(fd);
-		return xasprintf("%s%s", path + n, kind == FSAFE_DIR ? "/" :
-		    "");
+		return file_link("", path + n, kind == FSAFE_DIR ? "/" : "");
 	}
-	return asset_file(a, path) ? xasprintf("/%s", path) : NULL;
+	return asset_file(a, path) ? file_link("/", path, "") : NULL;
 }
 
 /*
@@ -310,7 +334,8 @@ by_meaning(const struct archive *a, const char *path)
 		}
 	if (layout_page_ext(segs[n - 1]) == 0 && strchr(segs[n - 1], '.') !=
 	    NULL && ((res = in_files(a, path)) != NULL ||
-	    (asset_file(a, path) && (res = xasprintf("/%s", path)) != NULL)))
+	    (asset_file(a, path) && (res = file_link("/", path, "")) !=
+	    NULL)))
 		goto out;
 	segs[n - 1][strlen(segs[n - 1]) - layout_page_ext(segs[n - 1])] =
 	    '\0';
@@ -546,6 +571,18 @@ rooted_resolve(const struct archive *a, const char *url, int *lost)
 	return res;
 }
 
+/* "/posts/<slug>/<name>" of the post p's file name (file_link()). */
+static char *
+bundle_link(const struct post *p, const char *name)
+{
+	char	*pre, *res;
+
+	pre = layout_path(LAYOUT_BUNDLE_FILE, p->slug, NULL);
+	res = file_link(pre, name, "");
+	free(pre);
+	return res;
+}
+
 /*
  * A capsule path into a page bundle, "posts/<folder>/<rest>": the
  * bundle's post when rest is its index (or empty), else the path its
@@ -601,7 +638,7 @@ bundle_resolve(const struct archive *a, const char *path)
 		return NULL;
 	if (index)
 		return layout_path(LAYOUT_POST, p->slug, NULL);
-	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, rest);
+	return bundle_link(p, rest);
 }
 
 /*
@@ -639,7 +676,7 @@ beside_resolve(const struct archive *a, const char *from_path,
 	    &st)) == -1)
 		return NULL;
 	close(fd);
-	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, path + dirlen);
+	return bundle_link(p, path + dirlen);
 }
 
 /*
@@ -989,13 +1026,14 @@ links_resolve(const struct archive *a, const char *from_path,
 
 /*
  * Would the server refuse the capsule path "/files/..." or
- * "/posts/<slug>/<name>" (decoded; query and fragment ignored): a file
+ * "/posts/<slug>/<name>" (query and fragment ignored; decoded, or as
+ * links_resolve() returns it with encoded set: file_link()): a file
  * that is not there, or one it does not serve (archive_files_open(),
  * archive_bundle_open())?  It would answer 51: said at load, since the
  * writer can fix it.
  */
 static int
-file_refused(const struct archive *a, const char *path)
+file_refused(const struct archive *a, const char *path, int encoded)
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
@@ -1004,7 +1042,9 @@ file_refused(const struct archive *a, const char *path)
 	int		 fd = -2;
 
 	rel = xstrndup(path + 1, strcspn(path + 1, "?#"));
-	if (strncmp(rel, "files/", 6) == 0)
+	if (encoded && url_decode(rel) == -1)
+		;			/* no file has such a name */
+	else if (strncmp(rel, "files/", 6) == 0)
 		fd = archive_files_open(a, rel, a->files_links,
 		    a->files_hardlinks, &st, &kind);
 	else if (strncmp(rel, "posts/", 6) == 0 &&
@@ -1063,7 +1103,7 @@ found_asset(const struct archive *a, const char *to,
 	if (fa == NULL || to == NULL || to[0] != '/' || to[1] == '/')
 		return;
 	rel = xstrndup(to + 1, strcspn(to + 1, "?#"));
-	if (rel != NULL && asset_file(a, rel)) {
+	if (url_decode(rel) == 0 && asset_file(a, rel)) {
 		if (fa->n == fa->cap) {
 			fa->cap = fa->cap ? fa->cap * 2 : 16;
 			fa->v = xreallocarray(fa->v, fa->cap, sizeof(*fa->v));
@@ -1109,8 +1149,8 @@ report(const struct archive *a, const char *path,
 				dec[0] = '\0';
 		}
 		refused = !lost && (to != NULL ? to[0] == '/' &&
-		    file_refused(a, to) : dec != NULL && (dec[0] == '\0' ||
-		    file_refused(a, dec)));
+		    file_refused(a, to, 1) : dec != NULL && (dec[0] == '\0' ||
+		    file_refused(a, dec, 0)));
 		free(dec);
 		if (refused) {
 			warned_add(w, xasprintf("%s:%u:%u: link to missing "

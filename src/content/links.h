@@ -20,10 +20,12 @@ struct scan_link;
 /*
  * Rewrite a link found in the file at from_path ("posts/a.md") if it
  * names another post's Markdown file ("b.md", "../posts/b.md",
- * "/posts/2024-01-01-b.md"), a page, a series file or index.md, or is
- * an old web URL of a post (see links_is_alias()): returns the
- * malloc'd path it is served at ("/posts/<slug>"), or NULL when the
- * link is to be left as written.
+ * "/posts/2024-01-01-b.md"), a page, a series file or index.md, a file
+ * the server serves, or is an old web URL of a post (see
+ * links_is_alias()): returns the malloc'd path it is served at
+ * ("/posts/<slug>"), decoded but for a '%', '#' or '?' of a file's name
+ * ("/posts/x/a%23b.png"), or NULL when the link is to be left as
+ * written.
  */
 char		*links_resolve(const struct archive *, const char *from_path,
 		    const char *url);

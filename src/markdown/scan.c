@@ -57,11 +57,18 @@ scan_is_checked_link(const char *dest, size_t len)
 	return 1;			/* relative: a post, a file, a page */
 }
 
+/*
+ * dest[0..len), a link's destination, kept when it may name something
+ * (scan_is_checked_link()).  md: a Markdown one, whose backslash
+ * escapes of ASCII punctuation ("image\(1\).png") are read as cmark
+ * reads them; else an HTML attribute's, as written.
+ */
 static void
 check_dest(struct scan *s, const char *dest, size_t len, unsigned line,
-    unsigned col)
+    unsigned col, int md)
 {
 	struct scan_link	*r;
+	size_t			 i, k;
 
 	if (len == 0 || len > 1024 || !scan_is_checked_link(dest, len))
 		return;
@@ -69,24 +76,45 @@ check_dest(struct scan *s, const char *dest, size_t len, unsigned line,
 		s->refs = xreallocarray(s->refs, s->n + 8, sizeof(*s->refs));
 	r = &s->refs[s->n++];
 	r->url = xstrndup(dest, len);
+	for (i = k = 0; md && i < len; i++, k++) {
+		if (dest[i] == '\\' && i + 1 < len &&
+		    ispunct((unsigned char)dest[i + 1]))
+			i++;
+		r->url[k] = dest[i];
+	}
+	if (md)
+		r->url[k] = '\0';
 	r->line = line;
 	r->col = col;
 }
 
-/* The destination starting at p: "<...>" or up to blank or ')'. */
+/*
+ * The destination starting at p: "<...>", or up to a blank or the ')'
+ * that closes the link, as CommonMark reads it: an escaped character
+ * is part of it, and so are balanced parentheses ("x(1).png").
+ */
 static size_t
 dest_len(const char *p, const char *end, int *angle)
 {
 	const char	*q = p;
+	int		 depth = 0;
 
 	*angle = (q < end && *q == '<');
 	if (*angle) {
 		for (q++; q < end && *q != '>' && *q != '\n'; q++)
-			;
+			if (*q == '\\' && q + 1 < end && q[1] != '\n')
+				q++;
 		return (size_t)(q - p - 1);
 	}
-	while (q < end && !isspace((unsigned char)*q) && *q != ')')
-		q++;
+	for (; q < end && !isspace((unsigned char)*q); q++) {
+		if (*q == '\\' && q + 1 < end &&
+		    ispunct((unsigned char)q[1]))
+			q++;
+		else if (*q == '(')
+			depth++;
+		else if (*q == ')' && depth-- == 0)
+			break;
+	}
 	return (size_t)(q - p);
 }
 
@@ -149,7 +177,7 @@ scan_text(struct scan *s, const char *md, size_t len)
 					q++;
 				n = dest_len(q, end, &angle);
 				check_dest(s, q + angle, n, line,
-				    (unsigned)(q - bol) + 1);
+				    (unsigned)(q - bol) + 1, 1);
 			}
 		}
 		if (*p == '\n') {
@@ -191,14 +219,14 @@ scan_text(struct scan *s, const char *md, size_t len)
 			    !isspace((unsigned char)*p) && *p != '>'); p++)
 				;
 			check_dest(s, q, (size_t)(p - q), line,
-			    (unsigned)(q - bol) + 1);
+			    (unsigned)(q - bol) + 1, 0);
 			continue;
 		}
 		if (*p == ']' && p + 1 < end && p[1] == '(') {
 			q = p + 2;
 			n = dest_len(q, end, &angle);
 			check_dest(s, q + angle, n, line,
-			    (unsigned)(q - bol) + 1);
+			    (unsigned)(q - bol) + 1, 1);
 			p = q;
 			continue;
 		}

@@ -638,18 +638,29 @@ bundle_match(const struct tp *t, const char *pat, size_t plen, size_t *m,
 	    m, max);
 }
 
-/* The bundle file m as an image labelled label, or with its name. */
+/*
+ * The bundle file m as an image labelled label, or with its name.  The
+ * name is a file's, not a URL: what a URL reads otherwise ('%', '#',
+ * '?') is percent-encoded ("a#b.png", "50%.png").
+ */
 static void
 put_resource(struct tp *t, const char *name, const char *label, size_t llen)
 {
-	const char	*base;
+	struct buf	 u = BUF_INIT;
+	const char	*base, *p;
 
 	if (llen == 0) {
 		base = strrchr(name, '/');
 		label = base != NULL ? base + 1 : name;
 		llen = strlen(label);
 	}
-	put_link(t, 1, name, strlen(name), label, llen);
+	for (p = name; *p != '\0'; p++)
+		if (*p == '%' || *p == '#' || *p == '?')
+			buf_printf(&u, "%%%02X", (unsigned char)*p);
+		else
+			buf_addc(&u, *p);
+	put_link(t, 1, u.data, u.len, label, llen);
+	buf_free(&u);
 }
 
 /*

@@ -49,6 +49,20 @@ test_links(void)
 		INT_EQ(l[i].col, atoi(want[i][2]), want[i][0]);
 	}
 	scan_links_free(l, n);
+	/* Escaped and balanced parentheses, as CommonMark reads them. */
+	{
+		static const char	 par[] = "![a](imgs/image%20\\(1\\).jpeg) "
+		    "[b](x(2).png) [c](<a b\\>.png>)\n";
+
+		l = scan_links(par, sizeof(par) - 1, 1, &n);
+	}
+	INT_EQ(n, 3, "three destinations");
+	if (n == 3) {
+		STR_EQ(l[0].url, "imgs/image%20(1).jpeg", "escapes read");
+		STR_EQ(l[1].url, "x(2).png", "balanced parentheses kept");
+		STR_EQ(l[2].url, "a b>.png", "an escape in <...>");
+	}
+	scan_links_free(l, n);
 	l = scan_links("no links here\n", 14, 1, &n);
 	OK(l == NULL && n == 0, "none: NULL");
 	scan_links_free(l, n);
