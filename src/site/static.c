@@ -8,8 +8,9 @@
  * (tree_open(), archive_bundle_open(); see core/fsafe.c), kept in the
  * site's cache when small enough and the watcher follows the capsule
  * (file_cacheable()), else left open for conn.c to stream.  A
- * directory is its index file, else listing.c's answer: its gophermap
- * or its listing.  No socket I/O.
+ * directory is its index file, else listing.c's answer: its gophermap,
+ * its index.gph or its listing; a .gph file is listing.c's menu of it.
+ * No socket I/O.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -250,8 +251,12 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 		close(fd);
 		return;
 	}
-	/* A menu may be written by hand: the gophermap. */
-	if (listing_map(rt, t, fd, rel, path, r))
+	/*
+	 * A menu may be written by hand: the gophermap, then geomyidae's
+	 * index.gph (which every format reads, after its index file).
+	 */
+	if (listing_map(rt, t, fd, rel, path, r) ||
+	    (menus && listing_gph(rt, t, fd, rel, path, r)))
 		return;
 	/* A configuration made in code may have no index: the default. */
 	ifd = dir_file(rt, t, rel, rt->cfg->index != NULL ? rt->cfg->index :
@@ -266,12 +271,195 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 	free(idx);
 	if (ifd != -1)
 		close(ifd);
+	else if (!menus && listing_gph(rt, t, fd, rel, path, r))
+		return;
 	else if (!t->listings) {
 		close(fd);
 		response_status(r, 51, "Not found");
 		return;
 	}
 	listing_answer(rt, t, fd, rel, path, r);
+}
+
+/*
+ * A gemtext file is rendered for Gopher up to this size; a larger one
+ * is served as it is.
+ */
+#define GMI_RENDER_MAX	((size_t)1 << 20)
+
+/* What a request asks of a gemtext file (gmi_view()). */
+enum gmi_view {
+	GMI_FILE,		/* "x.gmi": the file, Gopher its text */
+	GMI_MENU,		/* "x.gmi/": Gopher its menu, else 31 */
+	GMI_RAW,		/* "x.gmi/raw": the file as written */
+};
+
+/* Is path ("/notes/x.gmi") a file of type text/gemini, by its name? */
+static int
+gemtext_path(const struct route *rt, const char *path)
+{
+	char	 type;
+
+	return strcasecmp(config_file_type(rt->cfg->types, path, &type),
+	    "text/gemini") == 0;
+}
+
+/*
+ * What path asks of a gemtext file: itself, its menu ("x.gmi/"), or
+ * the file as written ("x.gmi/raw", RESPONSE_GMI_RAW); *file is the
+ * file's path, malloc'd.  GMI_FILE with *file NULL for any other path.
+ */
+static enum gmi_view
+gmi_view(const struct route *rt, const char *path, char **file)
+{
+	size_t	 len = strlen(path), rlen = strlen("/" RESPONSE_GMI_RAW);
+	char	*f;
+
+	*file = NULL;
+	if (len > 1 && path[len - 1] == '/') {
+		f = xstrndup(path, len - 1);
+		if (gemtext_path(rt, f)) {
+			*file = f;
+			return GMI_MENU;
+		}
+		free(f);
+	} else if (len > rlen && strcmp(path + len - rlen, "/"
+	    RESPONSE_GMI_RAW) == 0) {
+		f = xstrndup(path, len - rlen);
+		if (gemtext_path(rt, f)) {
+			*file = f;
+			return GMI_RAW;
+		}
+		free(f);
+	} else if (gemtext_path(rt, path))
+		*file = xstrdup(path);
+	return GMI_FILE;
+}
+
+/* A gemtext file still to render for Gopher: made once, maybe kept. */
+struct gmi_job {
+	int		 fd;		/* owned */
+	size_t		 len;		/* its size */
+	char		*url;		/* owned: its path in the site */
+	const char	*base;		/* the tree's: borrowed, as the route
+					   borrows the configuration */
+	struct slot	*slot;		/* kept there, or NULL */
+	int		 menu;
+};
+
+static void
+gmi_job_free(void *arg)
+{
+	struct gmi_job	*j = arg;
+
+	close(j->fd);
+	free(j->url);
+	free(j);
+}
+
+/* Read j's file, render it, keep it: a response_make_fn, any thread. */
+static void
+gmi_make(const struct route *rt, void *arg, struct response *r)
+{
+	struct gmi_job	*j = arg;
+	struct blob	*b;
+	char		*data;
+	size_t		 got = 0;
+	ssize_t		 n;
+
+	if (j->slot != NULL && (b = cache_get(j->slot)) != NULL) {
+		response_use_blob(r, b);
+		return;
+	}
+	data = xmalloc(j->len + 1);
+	while (got < j->len) {
+		n = pread(j->fd, data + got, j->len - got, (off_t)got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	b = response_gemtext_file(rt, data, got, j->url, j->base, j->menu);
+	free(data);
+	if (j->slot != NULL)
+		b = site_cache_put(rt->site, j->slot, b);
+	response_use_blob(r, b);
+}
+
+/*
+ * The gemtext file fd (st, rel) of the tree t, at url, for a Gopher
+ * reader: its text as a gemtext post's is (menu 0), or its menu, made
+ * on the pool when the caller can wait and kept while the watcher
+ * follows the tree.  fd is taken.
+ */
+static void
+serve_gemtext(const struct route *rt, const struct tree *t, const char *rel,
+    const char *url, int fd, const struct stat *st, int menu,
+    struct response *r)
+{
+	struct gmi_job	*j;
+	char		*key;
+
+	response_status(r, 20, menu ? "text/gemini; charset=utf-8" :
+	    "text/plain; charset=utf-8");
+	r->gopher_type = menu ? '1' : '0';
+	j = xcalloc(1, sizeof(*j));
+	j->fd = fd;
+	j->len = (size_t)st->st_size;
+	j->url = xstrdup(url);
+	j->base = t->base;
+	j->menu = menu;
+	if (tree_watched(rt, t)) {
+		/* Named as no file is: a control byte, then what made it. */
+		key = xasprintf("\001%c\001%s\001%s", menu ? 'N' : 'T', url,
+		    rel);
+		j->slot = site_file_slot(rt->site, key, 1);
+		free(key);
+	}
+	if (r->may_defer) {
+		response_defer_make(rt, gmi_make, j, gmi_job_free, r);
+		return;
+	}
+	gmi_make(rt, j, r);
+	gmi_job_free(j);
+}
+
+/*
+ * The gemtext file at file (a path of the tree t) as view asks: over
+ * Gopher its text or its menu (serve_gemtext()); its menu elsewhere is
+ * the file (31, as a post's); "raw" the file as written, text/plain, so
+ * that every client shows its source.  51 for what the tree does not
+ * serve, a file larger than GMI_RENDER_MAX is served as it is.
+ */
+static void
+gemtext_serve(const struct route *rt, const struct tree *t, const char *file,
+    enum gmi_view view, struct response *r)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	char		*rel;
+	int		 fd;
+
+	rel = tree_rel(t, file);
+	if ((fd = tree_open(rt, t, rel, &st, &kind)) == -1 ||
+	    kind != FSAFE_FILE) {
+		if (fd != -1)
+			close(fd);
+		free(rel);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	if (view == GMI_MENU && !listing_gopher_menu(rt->format)) {
+		close(fd);
+		response_redirect(rt, file, r);
+	} else if (view == GMI_RAW || (uint64_t)st.st_size > GMI_RENDER_MAX) {
+		serve_fd(rt, t, rel, fd, &st, r);
+		if (view == GMI_RAW && r->status == 20)
+			response_status(r, 20, "text/plain; charset=utf-8");
+	} else
+		serve_gemtext(rt, t, rel, file, fd, &st, view == GMI_MENU, r);
+	free(rel);
 }
 
 /* path (beginning with t->url) in the tree t. */
@@ -281,12 +469,29 @@ tree_serve(const struct route *rt, const struct tree *t, const char *path,
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
-	char		*rel;
-	int		 fd;
+	enum gmi_view	 view;
+	char		*rel, *file;
+	int		 fd, menus = listing_gopher_menu(rt->format);
 
+	/* A gemtext file: over Gopher its text, or its menu; the file. */
+	view = gmi_view(rt, path, &file);
+	if (file != NULL && (view != GMI_FILE || menus)) {
+		gemtext_serve(rt, t, file, view, r);
+		free(file);
+		return;
+	}
+	free(file);
 	rel = tree_rel(t, path);
 	if (*rel != '\0' && !archive_hidden_name(rel) &&
-	    !tree_is_gophermap(rel) && serve_kept(rt, t, rel, r)) {
+	    !tree_is_gophermap(rel) && !tree_is_gph(rel) &&
+	    serve_kept(rt, t, rel, r)) {
+		free(rel);
+		return;
+	}
+	/* A .gph file is the menu it makes, over every surface. */
+	if (*rel != '\0' && tree_is_gph(rel) && !archive_hidden_name(rel) &&
+	    path[strlen(path) - 1] != '/') {
+		listing_gph_file(rt, t, rel, path, r);
 		free(rel);
 		return;
 	}
