@@ -13,9 +13,9 @@
  * without a type, is shown as text whole.  "server" and "port" stand
  * for this server's public name and Gopher port (an empty server too);
  * a selector of this server that does not start with "/" is relative
- * to the menu's directory ("." and ".." resolved, never above "/"),
- * but for the types that name no file (i, 2, 3, 8, w, T) and "h" items
- * with "URL:".  Only the type's first byte counts.  Reads any bytes;
+ * to the menu's directory, and in every one "." and ".." are resolved
+ * (never above "/"), but for the types that name no file (i, 2, 3, 8,
+ * w, T) and "h" items with "URL:".  Only the type's first byte counts.  Reads any bytes;
  * what it writes is bounded (env->max).
  */
 #include <stdbool.h>
@@ -163,7 +163,8 @@ where_of(const struct geomyidae_env *env, const struct line *l,
 	buf_init(&w->sel);
 	fileless = strchr("i238wT", l->type) != NULL ||
 	    strncmp(sel, "URL:", 4) == 0;
-	if (w->ours && !fileless && *sel != '\0' && *sel != '/')
+	/* Relative to the menu's folder; dot segments never kept. */
+	if (w->ours && !fileless && *sel != '\0')
 		gophermap_resolve(&w->sel, env->dir, sel, strlen(sel));
 	else
 		buf_addstr(&w->sel, sel);

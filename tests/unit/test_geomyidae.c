@@ -42,6 +42,8 @@ test_lines(void)
 	    OURS, "relative selectors, dot segments resolved");
 	menu_is("[1|Deep|../../../x|server|port]\n", "1Deep\t/x" OURS,
 	    "never above /");
+	menu_is("[1|Abs|/../x/./y|server|port]\n", "1Abs\t/x/y" OURS,
+	    "no dot segment in an absolute selector either");
 	menu_is("[h|Web|URL:https://example.com/|server|port]\n",
 	    "hWeb\tURL:https://example.com/" OURS, "an h item's URL: as is");
 	menu_is("[1|Other|x/y|sdf.org|70]\n[1|Port|/|sdf.org|port]\n",
