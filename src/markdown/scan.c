@@ -170,8 +170,12 @@ scan_text(struct scan *s, const char *md, size_t len)
 				eol = end;
 			kind = blocks_line(&b, p, (size_t)(eol - p));
 			code = kind == BLOCKS_FENCE || kind == BLOCKS_CODE;
-			/* "[label]: dest", a reference definition. */
-			if (kind == BLOCKS_TEXT &&
+			/*
+			 * "[label]: dest", a reference definition; not a
+			 * footnote's "[^label]: text", which has none.
+			 */
+			if (kind == BLOCKS_TEXT && !(p + b.text + 1 < eol &&
+			    p[b.text] == '[' && p[b.text + 1] == '^') &&
 			    (q = blocks_refdef(p + b.text, eol)) != NULL) {
 				while (q < end && (*q == ' ' || *q == '\t'))
 					q++;

@@ -63,6 +63,9 @@ test_links(void)
 		STR_EQ(l[2].url, "a b>.png", "an escape in <...>");
 	}
 	scan_links_free(l, n);
+	l = scan_links("[^1]: Like this one.\n", 21, 1, &n);
+	OK(l == NULL && n == 0, "a footnote's text is no destination");
+	scan_links_free(l, n);
 	l = scan_links("no links here\n", 14, 1, &n);
 	OK(l == NULL && n == 0, "none: NULL");
 	scan_links_free(l, n);
