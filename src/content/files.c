@@ -7,13 +7,13 @@
  * A page bundle's folder is its post's; a single-file post's folder
  * serves the files beside it the same way, but for posts' sources and
  * other bundles' folders (not_beside()), and so does its asset folder
- * (core/capfile.h), looked in first.  Hidden names are refused first; fsafe_open() (core/fsafe.h) then
- * walks the path beneath the capsule, symbolic links as the caller
- * says; the open file is refused last for a second hard link, and in a
- * user capsule for not being its owner's alone (files_refused(), which
- * also says what a bundle's shortcodes are shown: content/record.c).
- * Knows the file system and the snapshot's copy of those rules; the
- * caller owns the fd.
+ * (core/capfile.h), looked in first.  Hidden names are refused first;
+ * fsafe_open() (core/fsafe.h) then walks the path beneath the capsule,
+ * symbolic links as the caller says; the open file is refused last for
+ * a second hard link, and in a user capsule for not being its owner's
+ * alone (files_refused(), which also says what a bundle's shortcodes
+ * are shown: content/record.c).  Knows the file system and the
+ * snapshot's copy of those rules; the caller owns the fd.
  */
 #include <errno.h>
 #include <limits.h>

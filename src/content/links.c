@@ -4,19 +4,20 @@
  *
  * links_resolve() is what the renderers' link hook calls for every link
  * of a post or page: a link to another Markdown file of the capsule, to
- * a file it serves (where the generator kept it: beside the post, in its
- * asset folder, in a folder at the top), or to a post's old web URL
+ * a file it serves (where the generator kept it: beside the post, in
+ * its asset folder, in a folder at the top), or to a post's old web URL
  * (config link_aliases), becomes the path the server answers it at.
  * The check also finds the files at the top that links name, the only
- * ones of such folders served (links_asset()).  The link check asks the same question of every
- * link the archive found in its posts and pages (scan_links(), kept
- * with each file, so an unchanged file is not scanned again) and warns
- * about those that name nothing: "posts/a.md:12:5: link to missing post
- * b.md".  The application runs the check after each load (app/reload.c),
- * before the snapshot is served.  What it logs is bounded: at most
- * LINKS_WARN_MAX lines a file, then a total, and a file's warnings
- * only when they differ from those last logged for its record (a hash
- * kept in it), so a rebuild for another file's save logs nothing new.
+ * ones of such folders served (links_asset()).  The link check asks the
+ * same question of every link the archive found in its posts and pages
+ * (scan_links(), kept with each file, so an unchanged file is not
+ * scanned again) and warns about those that name nothing:
+ * "posts/a.md:12:5: link to missing post b.md".  The application runs
+ * the check after each load (app/reload.c), before the snapshot is
+ * served.  What it logs is bounded: at most LINKS_WARN_MAX lines a file,
+ * then a total, and a file's warnings only when they differ from those
+ * last logged for its record (a hash kept in it), so a rebuild for
+ * another file's save logs nothing new.
  *
  * Knows the archive's lookups and URL path syntax; nothing of rendering
  * or requests.  Every string returned is malloc'd for the caller.
@@ -879,14 +880,15 @@ by_slug(const struct archive *a, const char *stem)
  *                 "/D/X" (file_resolve())
  * A relative link that names no file of these is read as a reader's
  * client reads it, against the page's address, then by what that
- * address meant on the old site (address_resolve()).  A link under a link_aliases prefix, or root-relative and not one the
- * capsule answers, is read by its meaning (by_meaning()); a link to a
- * fragment of the page ("#design") is plain text (""), gemtext having
- * no anchors; "//2015/x/", whose "host" can be none, is the path
+ * address meant on the old site (address_resolve()).  A link under a
+ * link_aliases prefix, or root-relative and not one the capsule
+ * answers, is read by its meaning (by_meaning()); a link to a fragment
+ * of the page ("#design") is plain text (""), gemtext having no
+ * anchors; "//2015/x/", whose "host" can be none, is the path
  * "/2015/x/"; "//host/x" is read as https (netpath_resolve()).
- * Anything else with a scheme: left alone (NULL).  *lost is set when
- * the link names nothing it should (a missing post, a file that is not
- * there, an old address that means nothing here).
+ * Anything else with a scheme: left alone (NULL).  *lost is set when the link
+ * names nothing it should (a missing post, a file that is not there, an
+ * old address that means nothing here).
  */
 static char *
 resolve(const struct archive *a, const char *from_path, const char *url,

@@ -921,10 +921,11 @@ text_like(const char *v, size_t len)
 	if (len == 0 || memmem(v, len, "://", 3) != NULL)
 		return 0;
 	for (i = 0; i < len; i++)
-		if (isspace((unsigned char)v[i]) || isupper((unsigned char)v[i]) ||
+		if (isspace((unsigned char)v[i]) ||
+		    isupper((unsigned char)v[i]) ||
 		    (unsigned char)v[i] >= 0x80 ||
-		    (ispunct((unsigned char)v[i]) && strchr("-_./:", v[i]) ==
-		    NULL))
+		    (ispunct((unsigned char)v[i]) &&
+		    strchr("-_./:", v[i]) == NULL))
 			return 1;
 	return 0;
 }

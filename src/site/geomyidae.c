@@ -15,8 +15,8 @@
  * a selector of this server that does not start with "/" is relative
  * to the menu's directory, and in every one "." and ".." are resolved
  * (never above "/"), but for the types that name no file (i, 2, 3, 8,
- * w, T) and "h" items with "URL:".  Only the type's first byte counts.  Reads any bytes;
- * what it writes is bounded (env->max).
+ * w, T) and "h" items with "URL:".  Only the type's first byte
+ * counts.  Reads any bytes; what it writes is bounded (env->max).
  */
 #include <stdbool.h>
 #include <stdlib.h>

@@ -8,8 +8,9 @@
  * guard, so it is the same for every reader; a gophermap is read by
  * gophermap.c, whose includes and "*" listing come back here and stay
  * in the tree; a .gph menu by geomyidae.c, into menu lines for Gopher
- * and into the page model for every other format.  Either is made on libuv's pool when the caller can wait
- * (response_defer_make()), and is bounded: a listing looks at
+ * and into the page model for every other format.  Either is made on
+ * libuv's pool when the caller can wait (response_defer_make()), and is
+ * bounded: a listing looks at
  * LISTING_READ_MAX names and shows LISTING_MAX, a menu's includes read
  * GOPHERMAP_INCLUDE_READ_MAX bytes, and no answer holds more than
  * DIR_ANSWER_MAX bytes; where a bound cuts, a line says so.
@@ -380,8 +381,9 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 
 /*
  * The names in the directory dfd that a listing may show (listable(),
- * no dot-file, no gophermap nor index.gph, none of hide[0..nhide)), LISTING_READ_MAX
- * at most, into *ents (malloc'd, or NULL); *more set when it has more.
+ * no dot-file, no gophermap nor index.gph, none of hide[0..nhide)),
+ * LISTING_READ_MAX at most, into *ents (malloc'd, or NULL); *more set
+ * when it has more.
  * The one place where a listing reads a directory.  dfd stays the
  * caller's.
  */

@@ -97,8 +97,9 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	/* With a mount, a path of the tree (or a user's) carries none. */
 	if (cfg->mount != NULL && !cfg->owned && !links_generated(a, url))
 		return xasprintf("gopher://%s:%d/%c%s%s", cfg->hostname, port,
-		    url[strlen(url) - 1] == '/' || tree_gemtext(cfg, url) ? '1' :
-		    file_item(cfg, url), url, tree_gemtext(cfg, url) ? "/" : "");
+		    url[strlen(url) - 1] == '/' || tree_gemtext(cfg, url) ?
+		    '1' : file_item(cfg, url), url, tree_gemtext(cfg, url) ?
+		    "/" : "");
 	/*
 	 * A post or a page is followed through its menu (nav.h), and so is
 	 * a gemtext file of a static tree (static.c).

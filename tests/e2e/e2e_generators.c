@@ -406,7 +406,8 @@ test_gph_gopher(void)
 	OK(has(g.data, "0Read the text\t/notes/long.gmi\t") &&
 	    has(g.data, "1Link 1: Other\t/notes/other.gmi/\t") &&
 	    has(g.data, "1Link 2: The phlog\t/phlog/\t") &&
-	    has(g.data, "0The file as written (gemtext)\t/notes/long.gmi/raw\t"),
+	    has(g.data, "0The file as written (gemtext)\t"
+	    "/notes/long.gmi/raw\t"),
 	    "its menu: the text, its links as items, the file: %s", g.data);
 	buf_free(&g);
 	e2e_gopher_get(srv.gopher_port, &g, "/notes/long.gmi/raw");

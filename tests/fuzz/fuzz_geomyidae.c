@@ -6,8 +6,9 @@
  * the output must be whole menu lines: CRLF-ended, exactly four fields
  * (three TABs), no NUL, no bare CR or LF, no "." line (the caller writes
  * it), a selector of ours that names a file without a dot segment, and
- * no longer than its bound allows.  As a page emitted in gemtext, every line must be LF
- * ended, without NUL, and every link line must carry a URL.
+ * no longer than its bound allows.  As a page emitted in gemtext, every
+ * line must be LF ended, without NUL, and every link line must carry a
+ * URL.
  */
 #include <assert.h>
 #include <stdint.h>

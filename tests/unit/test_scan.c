@@ -51,8 +51,9 @@ test_links(void)
 	scan_links_free(l, n);
 	/* Escaped and balanced parentheses, as CommonMark reads them. */
 	{
-		static const char	 par[] = "![a](imgs/image%20\\(1\\).jpeg) "
-		    "[b](x(2).png) [c](<a b\\>.png>)\n";
+		static const char	 par[] =
+		    "![a](imgs/image%20\\(1\\).jpeg) [b](x(2).png) "
+		    "[c](<a b\\>.png>)\n";
 
 		l = scan_links(par, sizeof(par) - 1, 1, &n);
 	}

@@ -508,7 +508,8 @@ test_generators(void)
 	    "<Image src=\"\"\n  alt=\"A\" />\n");
 	TP_EQ("x = {{ a }} and <b>y</b>\n", "x =  and <b>y</b>\n");
 	/* A site's own tag: the file it names, where the capsule has it. */
-	TQ_EQ("{% lazy_pic photo.jpg \"A photo\" %}\n", "![A photo](photo.jpg)\n");
+	TQ_EQ("{% lazy_pic photo.jpg \"A photo\" %}\n",
+	    "![A photo](photo.jpg)\n");
 	TQ_EQ("{% chart /img/chart.png caption=\"Sales\" %}\n",
 	    "![Sales](/img/chart.png)\n");
 	TQ_EQ("{% pdf docs/spec.pdf %}\n", "[spec.pdf](/docs/spec.pdf)\n");
