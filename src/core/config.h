@@ -67,6 +67,7 @@ struct config_zone {
 };
 
 #define CONFIG_MAX_ZONES	1000	/* "cert_zones" items */
+#define CONFIG_MAX_ZONE_PATH	1024	/* bytes of a zone's "path" */
 
 #define CONFIG_MAX_HOSTS	4096	/* "hosts:" items, plus the first */
 

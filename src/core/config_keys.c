@@ -907,7 +907,7 @@ enum { ZONE_PATH, ZONE_HOST, ZONE_REQUIRE, ZONE_FINGERPRINTS, ZONE_CA,
 
 static const struct cfe_field zone_fields[ZONE_NFIELDS] = {
 	[ZONE_PATH] = { "path", &zone_path_kind, ZAT(path), 1,
-	    CONFIG_MAX_URL, 0, NULL },
+	    CONFIG_MAX_ZONE_PATH, 0, NULL },
 	[ZONE_HOST] = { "host", &cfe_host_kind, ZAT(host), 1, 253, 0, NULL },
 	[ZONE_REQUIRE] = { "require", &cfe_word_kind, ZAT(require), 0, 0, 0,
 	    &require_words },
