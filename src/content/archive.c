@@ -309,7 +309,7 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
     char *why, size_t size)
 {
 	const struct meta	*m = &f->m;
-	const char		*vals[2] = { m->address, m->slug }, *errstr;
+	const char		*vals[2] = { m->address, m->slug };
 	char			 stem[NAME_MAX + 1], near[40];
 	size_t			 i, dirlen;
 	int			 day;
@@ -323,8 +323,8 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
 		    strlen(vals[i]), 0, d, &day) == 0)
 			return 0;
 	slug_post_stem(name, stem, sizeof(stem));
-	if (date_from_filename(stem, d) == 0 || (strlen(stem) == 10 &&
-	    date_parse(stem, 10, d, &errstr) == 0))
+	if (date_from_filename(stem, d) > 0 ||
+	    date_ymd(stem, strlen(stem), d) == strlen(stem))
 		return 0;		/* "2024-01-02.md": the date is all */
 	/* The folders: "2020/01/02/x.md", a bundle's "2020/01/02/x/". */
 	dirlen = capfile_bundle_path(name) ? strlen(name) :

@@ -618,9 +618,9 @@ static struct post *
 by_slug(const struct archive *a, const char *stem)
 {
 	struct date	 d;
+	size_t		 plen = date_from_filename(stem, &d);
 
-	return archive_post(a, date_from_filename(stem, &d) == 0 &&
-	    stem[10] != '\0' ? stem + 11 : stem);
+	return archive_post(a, stem[plen] != '\0' ? stem + plen : stem);
 }
 
 /*

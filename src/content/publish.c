@@ -95,7 +95,7 @@ publish_check(const char *data, size_t len, const char *slug,
 	slug_post_stem(name, stem, sizeof(stem));
 	dirlen = strrchr(name, '/') != NULL ?
 	    (size_t)(strrchr(name, '/') - name) : 0;
-	if (!m.has_date && !m.draft && date_from_filename(stem, &d) == -1 &&
+	if (!m.has_date && !m.draft && date_from_filename(stem, &d) == 0 &&
 	    (dirlen == 0 || date_from_path(name, dirlen, 1, &d, &day) == -1)) {
 		snprintf(err, errlen, "no date: the front matter needs "
 		    "\"date: YYYY-MM-DD\"");

@@ -440,13 +440,11 @@ post_file_keys(struct archive_file *f)
 {
 	struct date	 d;
 	char		 stem[NAME_MAX + 1];
-	size_t		 i;
+	size_t		 i, n;
 
 	slug_post_stem(f->rel + sizeof(CAPFILE_POSTS), stem, sizeof(stem));
-	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
-		f->base = xstrdup(stem + 11);
-	else
-		f->base = xstrdup(stem);
+	n = date_from_filename(stem, &d);
+	f->base = xstrdup(stem[n] != '\0' ? stem + n : stem);
 	f->tagkeys = xcalloc(f->m.ntags, sizeof(*f->tagkeys));
 	for (i = 0; i < f->m.ntags; i++)
 		f->tagkeys[i] = slug_tag_key(f->m.tags[i]);

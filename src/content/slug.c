@@ -145,7 +145,7 @@ archive_file_slug(const char *fmslug, const char *name, int *used)
 	if (len > 3 && strcmp(name + len - 3, ".md") == 0)
 		len -= 3;
 	stem = xstrndup(name, len);
-	base = date_from_filename(stem, &d) == 0 ? stem + 11 : stem;
+	base = stem + date_from_filename(stem, &d);
 	s = archive_slugify(*base != '\0' ? base : stem);
 	free(stem);
 	return s;

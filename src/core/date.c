@@ -252,38 +252,32 @@ date_parse(const char *s, size_t len, struct date *d, const char **errstr)
 	return 0;
 }
 
-/* "YYYY-MM-DD" at name[0..10), within len bytes. */
-static int
-date_from_filename_len(const char *name, size_t len, struct date *d)
+/*
+ * ymd = 4DIGIT "-" 1*2DIGIT "-" 1*2DIGIT, not followed by a digit
+ * (Jekyll's file names have one-digit months and days too: "2020-11-4").
+ */
+size_t
+date_ymd(const char *s, size_t len, struct date *d)
 {
 	const char	*errstr;
-	size_t		 i;
+	size_t		 i = 0;
+	int		 v;
 
-	if (len < 10)
-		return -1;
-	for (i = 0; i < 10; i++)
-		if ((i == 4 || i == 7) ? name[i] != '-' :
-		    !is_digit((unsigned char)name[i]))
-			return -1;
-	return date_parse(name, 10, d, &errstr);
+	if (digits(s, len, &i, 4, 4, &v) != 4 || i >= len || s[i] != '-' ||
+	    (i++, digits(s, len, &i, 1, 2, &v)) == 0 || i >= len ||
+	    s[i] != '-' || (i++, digits(s, len, &i, 1, 2, &v)) == 0 ||
+	    (i < len && is_digit((unsigned char)s[i])))
+		return 0;
+	return date_parse(s, i, d, &errstr) == 0 ? i : 0;
 }
 
-int
+size_t
 date_from_filename(const char *name, struct date *d)
 {
-	const char	*errstr;
-	size_t		 i;
+	size_t	 n;
 
-	for (i = 0; i < 10; i++) {
-		if (name[i] == '\0')
-			return -1;
-		if ((i == 4 || i == 7) ? name[i] != '-' :
-		    !is_digit((unsigned char)name[i]))
-			return -1;
-	}
-	if (name[10] != '-')
-		return -1;
-	return date_parse(name, 10, d, &errstr);
+	n = date_ymd(name, strlen(name), d);
+	return n > 0 && name[n] == '-' ? n + 1 : 0;
 }
 
 /* s[0..len) is 1 to max decimal digits: their value, else -1. */
@@ -322,15 +316,15 @@ ymd_date(int y, int m, int dd, struct date *d)
 
 /*
  * path  = *(segment "/") date-segs ["/" *segment]
- * date-segs = 4DIGIT "/" 1*2DIGIT "/" 1*2DIGIT / 4DIGIT "-" 2DIGIT "-"
- *             2DIGIT ["-" *char] / (month_ok) 4DIGIT "/" 1*2DIGIT
+ * date-segs = 4DIGIT "/" 1*2DIGIT "/" 1*2DIGIT / 4DIGIT "-" 1*2DIGIT "-"
+ *             1*2DIGIT ["-" *char] / (month_ok) 4DIGIT "/" 1*2DIGIT
  */
 int
 date_from_path(const char *s, size_t len, int month_ok, struct date *d,
     int *day)
 {
 	const char	*seg[3];
-	size_t		 seglen[3], i, k;
+	size_t		 seglen[3], i, k, ylen;
 	int		 pass, y, m, dd, n, w;
 
 	for (pass = 0; pass < (month_ok ? 2 : 1); pass++) {
@@ -341,9 +335,8 @@ date_from_path(const char *s, size_t len, int month_ok, struct date *d,
 				;
 			if (k == i)
 				continue;	/* "//", a leading '/' */
-			if (pass == 0 && k - i >= 10 && (k - i == 10 ||
-			    s[i + 10] == '-') &&
-			    date_from_filename_len(s + i, 10, d) == 0) {
+			if (pass == 0 && (ylen = date_ymd(s + i, k - i,
+			    d)) > 0 && (ylen == k - i || s[i + ylen] == '-')) {
 				*day = 1;
 				return 0;
 			}

@@ -146,16 +146,30 @@ test_filename(void)
 {
 	struct date	 d;
 
-	OK(date_from_filename("2024-01-02-hello.md", &d) == 0, "prefix");
+	INT_EQ(date_from_filename("2024-01-02-hello.md", &d), 11, "prefix");
 	STR_EQ(d.ymd, "2024-01-02", "prefix ymd");
 	INT_EQ(d.has_time, 0, "prefix has no time");
 	INT_EQ(d.t, date_days(2024, 1, 2) * 86400LL + 12 * 3600, "noon");
-	OK(date_from_filename("2024-01-02.md", &d) == -1, "no dash after");
-	OK(date_from_filename("2024-1-02-x.md", &d) == -1, "short month");
-	OK(date_from_filename("hello.md", &d) == -1, "no prefix");
-	OK(date_from_filename("2024", &d) == -1, "short name");
-	OK(date_from_filename("", &d) == -1, "empty name");
-	OK(date_from_filename("2023-02-30-x.md", &d) == -1, "invalid day");
+	INT_EQ(date_from_filename("2024-01-02.md", &d), 0, "no dash after");
+	INT_EQ(date_from_filename("hello.md", &d), 0, "no prefix");
+	INT_EQ(date_from_filename("2024", &d), 0, "short name");
+	INT_EQ(date_from_filename("", &d), 0, "empty name");
+	INT_EQ(date_from_filename("2023-02-30-x.md", &d), 0, "invalid day");
+	/* One-digit months and days, as Jekyll and Pelican read them. */
+	INT_EQ(date_from_filename("2020-11-4-this-week.md", &d), 10,
+	    "one-digit day");
+	STR_EQ(d.ymd, "2020-11-04", "one-digit day ymd");
+	INT_EQ(date_from_filename("2021-1-05-x.md", &d), 10, "one-digit month");
+	STR_EQ(d.ymd, "2021-01-05", "one-digit month ymd");
+	INT_EQ(date_from_filename("2021-1-5-x.md", &d), 9, "both one digit");
+	STR_EQ(d.ymd, "2021-01-05", "both one digit ymd");
+	INT_EQ(date_from_filename("2021-011-05-x.md", &d), 0, "three digits");
+	INT_EQ(date_from_filename("2021-1-050-x.md", &d), 0, "day of three");
+	INT_EQ(date_from_filename("202-01-05-x.md", &d), 0, "short year");
+	INT_EQ(date_from_filename("2021-2-30-x.md", &d), 0, "no such day");
+	INT_EQ(date_ymd("2021-1-5", 8, &d), 8, "a name that is the date");
+	INT_EQ(date_ymd("2021-1-5x", 9, &d), 8, "a date, then a letter");
+	INT_EQ(date_ymd("2021-1-51", 9, &d), 0, "a date, then a digit");
 }
 
 /* No dependence on the TZ environment (no mktime, no localtime). */
@@ -192,6 +206,9 @@ test_path(void)
 		{ "2024-01-05-x", 0, "2024-01-05", 1 },
 		{ "blog/2024-01-05", 0, "2024-01-05", 1 },
 		{ "blog/2024-01-05x", 0, NULL, 0 },
+		{ "2020-11-4-this-week", 0, "2020-11-04", 1 },
+		{ "blog/2021-1-5/x", 0, "2021-01-05", 1 },
+		{ "blog/2021-1-5x/y", 0, NULL, 0 },
 		{ "2023/02/30/x", 0, NULL, 0 },		/* no such day */
 		{ "2023/13/01/x", 1, NULL, 0 },
 		{ "v/12345/01/02", 0, NULL, 0 },

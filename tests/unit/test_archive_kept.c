@@ -1,0 +1,108 @@
+/*
+ * test_archive_kept.c -- archives loaded as other generators keep
+ * them, each a small capsule made here (archive.c through its public
+ * interface): file names with one-digit dates.  Each test makes its
+ * own capsule beneath the temp dir, loads it and checks the posts it
+ * must give, by slug, title and date.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/archive.h"
+#include "core/config.h"
+#include "core/util.h"
+#include "files.h"
+#include "harness.h"
+
+static char	 top[64];	/* the temp dir */
+
+/*
+ * A capsule top/name made of files[] (pairs of path and text, ending in
+ * NULL), loaded.
+ */
+static struct archive *
+load(const char *name, const char *const *files)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		*dir;
+	size_t		 i;
+
+	dir = xasprintf("%s/%s", top, name);
+	for (i = 0; files[i] != NULL; i += 2)
+		test_put(dir, files[i], files[i + 1]);
+	memset(&c, 0, sizeof(c));
+	c.capsule_dir = dir;
+	c.site_title = "Kept";
+	c.lang = "en";
+	c.hostname = "localhost";
+	a = archive_load(&c);
+	free(dir);
+	return a;
+}
+
+/* The post of slug in a: its title and date must be these. */
+static void
+post_is(const struct archive *a, const char *slug, const char *title,
+    const char *ymd)
+{
+	const struct post	*p = archive_post(a, slug);
+
+	OK(p != NULL, "%s: a post", slug);
+	if (p == NULL)
+		return;
+	OK(strcmp(p->title, title) == 0, "%s: title \"%s\", want \"%s\"",
+	    slug, p->title, title);
+	OK(strcmp(p->date.ymd, ymd) == 0, "%s: date %s, want %s", slug,
+	    p->date.ymd, ymd);
+}
+
+/* Jekyll and Pelican read "2020-11-4-x.md": so does the archive. */
+static void
+test_one_digit(void)
+{
+	static const char *const files[] = {
+		"posts/2020-11-4-this-week.md", "# This week\n\nNews.\n",
+		"posts/2021-1-05-january.md", "Text.\n",
+		"posts/2021-2-3.md", "---\ntitle: Only a date\n---\nx\n",
+		"posts/2022-3-7-trip/index.md", "# Trip\n\nA bundle.\n",
+		"posts/2023/4/9/deep.md", "# Deep\n\nIn date folders.\n",
+		"posts/2023-13-1-bad.md", "# Bad\n\nNo month 13.\n",
+		NULL,
+	};
+	struct archive	*a;
+
+	if ((a = load("one-digit", files)) == NULL) {
+		OK(0, "loads");
+		return;
+	}
+	post_is(a, "this-week", "This week", "2020-11-04");
+	post_is(a, "january", "january", "2021-01-05");
+	post_is(a, "2021-2-3", "Only a date", "2021-02-03");
+	post_is(a, "trip", "Trip", "2022-03-07");
+	post_is(a, "deep", "Deep", "2023-04-09");
+	OK(archive_post(a, "bad") == NULL &&
+	    archive_post(a, "2023-13-1-bad") == NULL, "no month 13: no date");
+	INT_EQ(a->nposts, 5, "five posts");
+	archive_unref(a);
+}
+
+static const struct harness_test tests[] = {
+	TEST(test_one_digit),
+};
+
+int
+main(int argc, char **argv)
+{
+	HARNESS_INIT(argc, argv, tests);
+
+	snprintf(top, sizeof(top), "/tmp/capsuled-kept-XXXXXX");
+	if (mkdtemp(top) == NULL) {
+		perror("mkdtemp");
+		return 2;
+	}
+	harness_run();
+	test_rm_tree(top);
+	return harness_done();
+}
