@@ -305,8 +305,8 @@ near_date(const char *s, size_t len, char *out, size_t size)
  * 0, or -1 with why the reason it is skipped.
  */
 static int
-post_date(const struct archive_file *f, const char *name, struct date *d,
-    char *why, size_t size)
+post_date(const struct archive_file *f, const char *name, bool draft,
+    struct date *d, char *why, size_t size)
 {
 	const struct meta	*m = &f->m;
 	const char		*vals[2] = { m->address, m->slug };
@@ -337,7 +337,7 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
 			return 0;
 	if (dirlen > 0 && date_from_path(name, dirlen, 1, d, &day) == 0)
 		return 0;
-	if (m->draft && draft_date(f, d) == 0)
+	if (draft && draft_date(f, d) == 0)
 		return 0;		/* an undated draft */
 	near[0] = '\0';
 	for (i = 0; i < nitems(vals) && near[0] == '\0'; i++)
@@ -366,16 +366,18 @@ load_post(struct archive *a, int pfd, const char *name)
 	char			 stem[NAME_MAX + 1], why[320];
 	size_t			 i;
 	int			 used;
+	bool			 draft;
 
 	snprintf(why, sizeof(why), CAPFILE_POSTS "/%s", name);
 	if ((f = dirscan_post_file(scan(a), pfd, name, why)) == NULL)
 		return NULL;
 	rel = f->rel;
 	m = &f->m;
-	if (m->draft)
+	/* Draft by its front matter, or by its folder (_drafts/). */
+	if ((draft = m->draft || capfile_in_drafts(name)))
 		log_debug("%s: draft: only /drafts/ shows it", rel);
 	slug_post_stem(name, stem, sizeof(stem));
-	if (post_date(f, name, &date, why, sizeof(why)) == -1) {
+	if (post_date(f, name, draft, &date, why, sizeof(why)) == -1) {
 		archive_warn(a, rel, 1, 1, why, 1);
 		return NULL;
 	}
@@ -402,7 +404,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	 * date ("x-2024-01-12"), then by a number ("x-2024-01-12-2"), the
 	 * same on every load.
 	 */
-	if ((other = m->draft ? archive_draft(a, p->slug) :
+	if ((other = draft ? archive_draft(a, p->slug) :
 	    index_put(&ap->post_slug, p->slug, p)) != p && other != NULL) {
 		char	*alt = xasprintf("%s-%s", p->slug, p->date.ymd);
 		size_t	 n = 2;
@@ -418,10 +420,10 @@ load_post(struct archive *a, int pfd, const char *name)
 		archive_warn(a, rel, 1, 1, why, 0);
 		free(p->slug);
 		p->slug = alt;
-		if (!m->draft)
+		if (!draft)
 			index_put(&ap->post_slug, p->slug, p);
 	}
-	if (!m->draft) {
+	if (!draft) {
 		index_put(&ap->post_file, p->path + sizeof(CAPFILE_POSTS), p);
 		index_put(&ap->post_base, f->base, p);
 	}
@@ -443,7 +445,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->lang = m->lang;
 	p->author = m->author;
 	p->featured = m->featured;
-	p->draft = m->draft;
+	p->draft = draft;
 	p->gemtext = f->gemtext;
 	p->bundle = capfile_bundle_path(name);
 	p->words = f->words;

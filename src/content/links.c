@@ -488,7 +488,7 @@ bundle_resolve(const struct archive *a, const char *path)
 	 * before a lookup per folder of the path.
 	 */
 	last = (last = strrchr(top, '/')) != NULL ? last + 1 : top;
-	if ((capfile_markdown(last) || capfile_gemtext(last)) &&
+	if (capfile_link_ext(last, strlen(last)) > 0 &&
 	    capfile_entry(CAPFILE_BUNDLE_DIR, last, false, NULL) !=
 	    CAPFILE_BUNDLE)
 		return NULL;
@@ -512,7 +512,7 @@ bundle_resolve(const struct archive *a, const char *path)
 	index = *rest == '\0' || capfile_entry(CAPFILE_BUNDLE_DIR, rest,
 	    false, NULL) == CAPFILE_BUNDLE;
 	/* Other .md and .gmi names are posts' (resolve() goes on). */
-	if (!index && (capfile_markdown(rest) || capfile_gemtext(rest)))
+	if (!index && capfile_link_ext(rest, strlen(rest)) > 0)
 		return NULL;
 	if (index)
 		return layout_path(LAYOUT_POST, p->slug, NULL);
@@ -688,11 +688,11 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		free(path);
 		return res;
 	}
-	if (url[0] == '/' && capfile_ext(url, len) == 0) {
+	if (url[0] == '/' && capfile_link_ext(url, len) == 0) {
 		free(path);
 		return rooted_resolve(a, url, lost);
 	}
-	if (path == NULL && capfile_ext(url, len) == 0) {
+	if (path == NULL && capfile_link_ext(url, len) == 0) {
 		/*
 		 * Climbs out of the capsule: out of a bundle, the old site's
 		 * "../../../../img/x.png" was its "/img/x.png".
@@ -708,7 +708,7 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return xstrdup("");
 	}
 	len = strlen(path);
-	if ((elen = capfile_ext(path, len)) == 0)
+	if ((elen = capfile_link_ext(path, len)) == 0)
 		goto out;
 	file = strrchr(path, '/');
 	file = file ? file + 1 : path;

@@ -1,19 +1,23 @@
 /*
  * capfile.c -- what a file of a capsule is (see capfile.h).
  *
- * Three tables say it.  exts[]: the extensions of source files, and
- * in which folders each is one.  folders[]: per kind of folder, what a
- * source, another file and a folder in it are.  named[]: names with a
- * meaning of their own in a kind of folder, whole ("posts" at the top)
- * or as the stem of a source ("index.md" in a bundle's folder).  The
- * rule reads them in that order: a name of its own, a source, then a
- * file or a folder as its folder says.
+ * Four tables say it.  exts[]: the extensions of source files, in
+ * which folders each is one, and the markup of its body.  folders[]:
+ * per kind of folder, what a source, another file and a folder in it
+ * are.  named[]: names with a meaning of their own in a kind of folder,
+ * whole ("posts" at the top, "_drafts" in posts/) or as the stem of a
+ * source ("index.md" in a bundle's folder).  markups[]: the extensions
+ * of markups that are no source here (reStructuredText, an R Markdown
+ * source), so that what becomes of them is said.  The rule reads them
+ * in that order: a name of its own, a source, a markup of no source,
+ * then a file or a folder as its folder says.
  */
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/capfile.h"
 #include "core/util.h"
@@ -23,13 +27,67 @@
 #define IN_PAGES	0x2
 #define IN_SERIES	0x4
 
+#define IN_MARKDOWN	(IN_POSTS | IN_PAGES | IN_SERIES)
+
+/*
+ * In the order a bundle's index is looked for: with two, the first is
+ * the post (capfile_bundle()).
+ */
 static const struct ext {
 	const char	*ext;
 	unsigned	 in;		/* IN_* */
-	bool		 gemtext;	/* else Markdown */
+	enum capfile_markup markup;
+	/*
+	 * A source only when it opens with front matter (capfile_fenced():
+	 * Hugo's and blogdown's HTML content), else a file like any other;
+	 * and a link that names one is a link to a web page, not to a
+	 * source (capfile_link_ext()).
+	 */
+	bool		 fenced;
 } exts[] = {
-	{ ".md",	IN_POSTS | IN_PAGES | IN_SERIES,	false },
-	{ ".gmi",	IN_POSTS,				true },
+	{ ".md",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ ".markdown",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ ".mdown",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ ".mkdn",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ ".mkd",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ ".gmi",	IN_POSTS,	CAPFILE_GEMTEXT,	false },
+};
+
+/*
+ * Markups of files that are no source, so that --check names them: in
+ * a folder of posts (or a bundle's) each is served as a file, or, for
+ * a source that a generator renders into a post beside it (blogdown's
+ * R Markdown: "index.Rmd" into "index.html", "x.Rmarkdown" into
+ * "x.markdown"), never: the rendered file is the post.
+ */
+static const struct markup {
+	const char	*ext;
+	bool		 rendered;	/* a generator's source: never served */
+	const char	*why_posts;	/* in a folder of posts or a bundle's */
+	const char	*why_other;	/* in pages/ or series/ */
+} markups[] = {
+	{ ".Rmd", true, "an R Markdown source: the .html rendered from it "
+	    "is the post, and it is never served",
+	    "an R Markdown source: not read" },
+	{ ".rmd", true, "an R Markdown source: the .html rendered from it "
+	    "is the post, and it is never served",
+	    "an R Markdown source: not read" },
+	{ ".Rmarkdown", true, "an R Markdown source: the .markdown rendered "
+	    "from it is the post, and it is never served",
+	    "an R Markdown source: not read" },
+	{ ".rst", false, "reStructuredText is not supported: no post, "
+	    "served as a file", "reStructuredText is not supported: not read" },
+	{ ".adoc", false, "AsciiDoc is not supported: no post, served as a "
+	    "file", "AsciiDoc is not supported: not read" },
+	{ ".asciidoc", false, "AsciiDoc is not supported: no post, served as "
+	    "a file", "AsciiDoc is not supported: not read" },
+	{ ".org", false, "Org is not supported: no post, served as a file",
+	    "Org is not supported: not read" },
+	{ ".textile", false, "Textile is not supported: no post, served as a "
+	    "file", "Textile is not supported: not read" },
+	{ ".ipynb", false, "a Jupyter notebook is not supported: no post, "
+	    "served as a file",
+	    "a Jupyter notebook is not supported: not read" },
 };
 
 static const struct folder {
@@ -45,14 +103,16 @@ static const struct folder {
 	    CAPFILE_IGNORED, "not a file of a capsule",
 	    "not a folder of a capsule" },
 	{ CAPFILE_POSTS_DIR, IN_POSTS, CAPFILE_POST, CAPFILE_RESOURCE,
-	    CAPFILE_POSTS_DIR, "not .md or .gmi: no post", NULL },
+	    CAPFILE_POSTS_DIR, "not Markdown, HTML or gemtext: no post", NULL },
+	{ CAPFILE_DRAFTS_DIR, IN_POSTS, CAPFILE_POST, CAPFILE_RESOURCE,
+	    CAPFILE_POSTS_DIR, "not Markdown, HTML or gemtext: no post", NULL },
 	{ CAPFILE_BUNDLE_DIR, IN_POSTS, CAPFILE_RESOURCE, CAPFILE_RESOURCE,
 	    CAPFILE_FILES_DIR, "a file of its page bundle", NULL },
 	{ CAPFILE_PAGES_DIR, IN_PAGES, CAPFILE_PAGE, CAPFILE_IGNORED,
-	    CAPFILE_IGNORED, "not .md: not read",
+	    CAPFILE_IGNORED, "not Markdown: not read",
 	    "a folder: only the files of this folder are read" },
 	{ CAPFILE_SERIES_DIR, IN_SERIES, CAPFILE_SERIES_FILE, CAPFILE_IGNORED,
-	    CAPFILE_IGNORED, "not .md: not read",
+	    CAPFILE_IGNORED, "not Markdown: not read",
 	    "a folder: only the files of this folder are read" },
 	{ CAPFILE_FILES_DIR, 0, CAPFILE_RESOURCE, CAPFILE_RESOURCE,
 	    CAPFILE_FILES_DIR, "a file served as it is", NULL },
@@ -60,7 +120,8 @@ static const struct folder {
 
 /*
  * Names with a meaning of their own in a kind of folder: whole, or
- * (stem) as a source's name without its extension.
+ * (stem) as a source's name without its extension.  A whole name is
+ * read even when hidden (mkdocs-material's ".authors.yml").
  */
 static const struct named {
 	enum capfile_kind in;
@@ -74,6 +135,8 @@ static const struct named {
 	{ CAPFILE_TOP_DIR,	CAPFILE_SERIES,	false,	CAPFILE_SERIES_DIR },
 	{ CAPFILE_TOP_DIR,	CAPFILE_FILES,	false,	CAPFILE_FILES_DIR },
 	{ CAPFILE_POSTS_DIR,	"_index",	true,	CAPFILE_SECTION },
+	/* Jekyll's and Hexo's unpublished posts, dated or not. */
+	{ CAPFILE_POSTS_DIR,	"_drafts",	false,	CAPFILE_DRAFTS_DIR },
 	{ CAPFILE_BUNDLE_DIR,	"index",	true,	CAPFILE_BUNDLE },
 };
 
@@ -87,6 +150,15 @@ garbled(const char *name)
 	return false;
 }
 
+/* Does name[0..len) end with ext, with more than the extension? */
+static bool
+ends_with(const char *name, size_t len, const char *ext)
+{
+	size_t	 elen = strlen(ext);
+
+	return len > elen && memcmp(name + len - elen, ext, elen) == 0;
+}
+
 /*
  * The entry of exts[] name[0..len) ends with (more than the extension),
  * or NULL.
@@ -94,14 +166,11 @@ garbled(const char *name)
 static const struct ext *
 ext_in(const char *name, size_t len)
 {
-	size_t	 elen, i;
+	size_t	 i;
 
-	for (i = 0; i < nitems(exts); i++) {
-		elen = strlen(exts[i].ext);
-		if (len > elen && memcmp(name + len - elen, exts[i].ext,
-		    elen) == 0)
+	for (i = 0; i < nitems(exts); i++)
+		if (ends_with(name, len, exts[i].ext))
 			return &exts[i];
-	}
 	return NULL;
 }
 
@@ -109,6 +178,17 @@ static const struct ext *
 ext_of(const char *name)
 {
 	return ext_in(name, strlen(name));
+}
+
+static const struct markup *
+markup_of(const char *name)
+{
+	size_t	 i, len = strlen(name);
+
+	for (i = 0; i < nitems(markups); i++)
+		if (ends_with(name, len, markups[i].ext))
+			return &markups[i];
+	return NULL;
 }
 
 static const struct folder *
@@ -122,19 +202,23 @@ folder_of(enum capfile_kind in)
 	return NULL;
 }
 
-/* named[]'s kind for name in a folder of kind in; IGNORED for none. */
+/*
+ * named[]'s kind for name in a folder of kind in; IGNORED for none.
+ * whole: only the names that are whole, else only the stems.
+ */
 static enum capfile_kind
-named_kind(enum capfile_kind in, const char *name, const struct ext *x)
+named_kind(enum capfile_kind in, const char *name, const struct ext *x,
+    bool whole)
 {
 	size_t	 i, len;
 
 	for (i = 0; i < nitems(named); i++) {
-		if (named[i].in != in)
+		if (named[i].in != in || named[i].stem == whole)
 			continue;
-		if (!named[i].stem && strcmp(name, named[i].name) == 0)
+		if (whole && strcmp(name, named[i].name) == 0)
 			return named[i].kind;
 		len = strlen(named[i].name);
-		if (named[i].stem && x != NULL &&
+		if (!whole && x != NULL &&
 		    strncmp(name, named[i].name, len) == 0 &&
 		    strcmp(name + len, x->ext) == 0)
 			return named[i].kind;
@@ -148,25 +232,37 @@ capfile_entry(enum capfile_kind in, const char *name, bool dir,
 {
 	const struct folder	*f = folder_of(in);
 	const struct ext	*x = ext_of(name);
+	const struct markup	*mk;
 	enum capfile_kind	 k;
 	const char		*w = NULL;
 
 	if (x != NULL && (f == NULL || !(x->in & f->sources)))
 		x = NULL;		/* not a source here */
-	if (name[0] == '.' || f == NULL) {
+	if (f == NULL)
 		k = CAPFILE_IGNORED;
+	else if ((k = named_kind(in, name, x, true)) != CAPFILE_IGNORED)
+		;
+	else if (name[0] == '.')
 		w = "a hidden name";
-	} else if ((k = named_kind(in, name, x)) != CAPFILE_IGNORED)
+	else if ((k = named_kind(in, name, x, false)) != CAPFILE_IGNORED)
 		;
 	else if (x != NULL)
 		k = f->source;
-	else if (dir) {
+	else if (!dir && f->sources != 0 && (mk = markup_of(name)) != NULL) {
+		/* Where other files are served, a renderer's source is not. */
+		k = f->file == CAPFILE_RESOURCE && !mk->rendered ?
+		    CAPFILE_RESOURCE : CAPFILE_IGNORED;
+		w = f->file == CAPFILE_RESOURCE ? mk->why_posts :
+		    mk->why_other;
+	} else if (dir) {
 		k = f->dir;
 		w = f->why_dir;
 	} else {
 		k = f->file;
 		w = f->why_file;
 	}
+	if (f == NULL)
+		w = "a hidden name";
 	switch (k) {
 	case CAPFILE_INDEX:
 	case CAPFILE_POST:
@@ -174,6 +270,7 @@ capfile_entry(enum capfile_kind in, const char *name, bool dir,
 	case CAPFILE_PAGE:
 	case CAPFILE_SERIES_FILE:
 	case CAPFILE_POSTS_DIR:
+	case CAPFILE_DRAFTS_DIR:
 		/* What the archive reads is named in its log lines. */
 		if (garbled(name)) {
 			k = CAPFILE_BADNAME;
@@ -202,6 +299,65 @@ capfile_entry(enum capfile_kind in, const char *name, bool dir,
 }
 
 bool
+capfile_fenced(int dfd, const char *name)
+{
+	bool	 yes;
+	int	 fd;
+
+	if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1)
+		return false;
+	yes = capfile_fenced_fd(fd);
+	close(fd);
+	return yes;
+}
+
+bool
+capfile_fenced_fd(int fd)
+{
+	char	 b[64];
+	ssize_t	 n;
+	size_t	 off = 0;
+
+	n = pread(fd, b, sizeof(b), 0);
+	if (n >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0)
+		off = 3;		/* a UTF-8 BOM */
+	if (n < (ssize_t)off + 3 || (memcmp(b + off, "---", 3) != 0 &&
+	    memcmp(b + off, "+++", 3) != 0))
+		return false;
+	/* The fence is a line of its own: "---" then its end. */
+	for (off += 3; off < (size_t)n; off++)
+		if (b[off] != ' ' && b[off] != '\t' && b[off] != '\r')
+			return b[off] == '\n';
+	return (size_t)n < sizeof(b);
+}
+
+bool
+capfile_needs_fence(const char *name)
+{
+	const struct ext	*x = ext_of(name);
+
+	return x != NULL && x->fenced;
+}
+
+enum capfile_kind
+capfile_entry_at(int dfd, enum capfile_kind in, const char *name, bool dir,
+    const char **why)
+{
+	const struct folder	*f;
+	enum capfile_kind	 k = capfile_entry(in, name, dir, why);
+
+	if ((k != CAPFILE_POST && k != CAPFILE_BUNDLE) || dir ||
+	    !capfile_needs_fence(name) || capfile_fenced(dfd, name))
+		return k;
+	/* An HTML file without front matter: what other files are. */
+	f = folder_of(in);
+	if (why != NULL)
+		*why = f->why_file;
+	return f->file;
+}
+
+bool
 capfile_bundle_index(size_t n, char *idx, size_t size)
 {
 	size_t	 i, k;
@@ -221,7 +377,7 @@ capfile_bundle_index(size_t n, char *idx, size_t size)
 
 const char *
 capfile_bundle(int dfd, const char *name, char *idx, size_t size,
-    bool *both)
+    char *other)
 {
 	struct stat	 st;
 	char		 path[NAME_MAX + CAPFILE_INDEX_MAX + 2];
@@ -229,15 +385,17 @@ capfile_bundle(int dfd, const char *name, char *idx, size_t size,
 	size_t		 i;
 	bool		 found = false;
 
-	*both = false;
+	if (other != NULL)
+		*other = '\0';
 	for (i = 0; capfile_bundle_index(i, one, sizeof(one)); i++) {
 		snprintf(path, sizeof(path), "%s/%s", name, one);
-		if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW) == -1)
+		if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+		    (capfile_needs_fence(one) && !capfile_fenced(dfd, path)))
 			continue;
-		if (found)
-			*both = true;
-		else
+		if (!found)
 			snprintf(idx, size, "%s", one);
+		else if (other != NULL && *other == '\0')
+			snprintf(other, CAPFILE_INDEX_MAX, "%s", one);
 		found = true;
 	}
 	return found ? idx : NULL;
@@ -251,12 +409,28 @@ capfile_ext(const char *name, size_t len)
 	return x != NULL ? strlen(x->ext) : 0;
 }
 
+size_t
+capfile_link_ext(const char *name, size_t len)
+{
+	const struct ext	*x = ext_in(name, len);
+
+	return x != NULL && !x->fenced ? strlen(x->ext) : 0;
+}
+
+enum capfile_markup
+capfile_markup(const char *name)
+{
+	const struct ext	*x = ext_of(name);
+
+	return x != NULL ? x->markup : CAPFILE_NO_MARKUP;
+}
+
 bool
 capfile_markdown(const char *name)
 {
 	const struct ext	*x = ext_of(name);
 
-	return x != NULL && !x->gemtext;
+	return x != NULL && x->markup != CAPFILE_GEMTEXT;
 }
 
 bool
@@ -264,7 +438,7 @@ capfile_gemtext(const char *name)
 {
 	const struct ext	*x = ext_of(name);
 
-	return x != NULL && x->gemtext;
+	return x != NULL && x->markup == CAPFILE_GEMTEXT;
 }
 
 bool
@@ -274,4 +448,22 @@ capfile_bundle_path(const char *path)
 
 	return slash != NULL && capfile_entry(CAPFILE_BUNDLE_DIR, slash + 1,
 	    false, NULL) == CAPFILE_BUNDLE;
+}
+
+bool
+capfile_in_drafts(const char *path)
+{
+	const char	*p, *slash;
+	char		 seg[NAME_MAX + 1];
+
+	for (p = path; (slash = strchr(p, '/')) != NULL; p = slash + 1) {
+		if ((size_t)(slash - p) >= sizeof(seg))
+			continue;
+		memcpy(seg, p, (size_t)(slash - p));
+		seg[slash - p] = '\0';
+		if (capfile_entry(CAPFILE_POSTS_DIR, seg, true, NULL) ==
+		    CAPFILE_DRAFTS_DIR)
+			return true;
+	}
+	return false;
 }

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/capfile.h"
 #include "core/entity.h"
 #include "core/fold.h"
 #include "core/util.h"
@@ -31,7 +32,7 @@ struct scan {
 /*
  * Is dest (len bytes) worth keeping -- the destination of a Markdown
  * link, or the href or src of a tag of raw HTML: a relative link to a
- * .md or .gmi file, a
+ * source a link names (core/capfile.h: .md, .mdx, .gmi...), a
  * root-relative one ("/posts/x", or an old web address of the writer's
  * site, "/2015/01/02/x/"), a network-path one ("//host/x", which may be
  * the capsule's own host), or an absolute URL ("scheme://"), which may
@@ -55,8 +56,7 @@ scan_is_checked_link(const char *dest, size_t len)
 		if (dest[i] == ':')
 			return len - i > 3 && memcmp(dest + i, "://", 3) == 0;
 	}
-	return (end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0) ||
-	    (end >= 5 && strncmp(dest + end - 4, ".gmi", 4) == 0);
+	return capfile_link_ext(dest, end) > 0;
 }
 
 static void

@@ -99,9 +99,9 @@ printf 'hostname: localhost\ncapsule: %s/tree\ncerts: %s/certs\n' \
 check "a folder holding posts is no ignored folder" sh -c \
     "! grep -q 'posts/2019: ' '$tmp/out4'"
 check "what it holds besides them is" grep -qxF \
-    "          posts/2019/notes.txt: not .md or .gmi: no post" "$tmp/out4"
+    "          posts/2019/notes.txt: not Markdown, HTML or gemtext: no post" "$tmp/out4"
 check "a folder with no post beneath, once" grep -qxF \
-    "          posts/empty: a folder without index.md or index.gmi: no post" \
+    "          posts/empty: a folder without a post or an index file: no post" \
     "$tmp/out4"
 check "not what is in it" sh -c "! grep -q 'posts/empty/' '$tmp/out4'"
 check "a bundle's files are its own" sh -c \
@@ -110,7 +110,7 @@ check "a section's page is not read" grep -qxF \
     "          posts/_index.md: a section's page, not a post" "$tmp/out4"
 check "pages/: a folder, and not .md" sh -c "grep -qxF \
     '          pages/old: a folder: only the files of this folder are read' \
-    '$tmp/out4' && grep -qxF '          pages/about.gmi: not .md: not read' \
+    '$tmp/out4' && grep -qxF '          pages/about.gmi: not Markdown: not read' \
     '$tmp/out4'"
 check "the count" grep -qxF "ignored:  5" "$tmp/out4"
 

@@ -1,7 +1,8 @@
 /*
  * test_archive_kept.c -- archives loaded as other generators keep
  * them, each a small capsule made here (archive.c through its public
- * interface): file names with one-digit dates.  Each test makes its
+ * interface): file names with one-digit dates, Markdown under every
+ * usual name, drafts folders.  Each test makes its
  * own capsule beneath the temp dir, loads it and checks the posts it
  * must give, by slug, title and date.
  */
@@ -88,8 +89,57 @@ test_one_digit(void)
 	archive_unref(a);
 }
 
+/*
+ * A Jekyll tree: posts under every Markdown name, and _drafts/, whose
+ * posts are drafts whether their names are dated or not.
+ */
+static void
+test_jekyll(void)
+{
+	static const char *const files[] = {
+		"posts/_posts/2020-01-02-one.markdown", "---\ntitle: One\n---\n"
+		    "x\n",
+		"posts/_posts/2020-01-03-two.mdown", "# Two\n\nx\n",
+		"posts/_posts/2020-01-04-three.mkdn", "# Three\n\nx\n",
+		"posts/_posts/2020-01-05-four.mkd", "# Four\n\nx\n",
+		"posts/_posts/2020-01-06-five.md", "# Five\n\nx\n",
+		"posts/_drafts/2020-02-01-dated.md", "---\ntitle: Dated draft\n"
+		    "---\nx\n",
+		"posts/_drafts/undated.markdown", "---\ntitle: Undated draft\n"
+		    "---\nx\n",
+		"posts/_drafts/2020-02-02-bundle/index.md", "# Bundled draft\n",
+		"posts/blog/_drafts/2020-02-03-deep.md", "# Deep draft\n",
+		"posts/_posts/notes.rst", "Not *Markdown*\n",
+		"pages/about.markdown", "# About\n\nMe.\n",
+		NULL,
+	};
+	struct archive	*a;
+	size_t		 i;
+
+	if ((a = load("jekyll", files)) == NULL) {
+		OK(0, "loads");
+		return;
+	}
+	post_is(a, "one", "One", "2020-01-02");
+	post_is(a, "two", "Two", "2020-01-03");
+	post_is(a, "three", "Three", "2020-01-04");
+	post_is(a, "four", "Four", "2020-01-05");
+	post_is(a, "five", "Five", "2020-01-06");
+	INT_EQ(a->nposts, 5, "five posts, no draft among them");
+	INT_EQ(a->ndrafts, 4, "four drafts");
+	for (i = 0; i < a->ndrafts; i++)
+		OK(strstr(a->drafts[i]->path, "_drafts/") != NULL &&
+		    archive_post(a, a->drafts[i]->slug) == NULL,
+		    "%s: a draft, in no index", a->drafts[i]->path);
+	OK(archive_draft(a, "dated") != NULL, "the dated draft");
+	OK(archive_draft(a, "undated") != NULL, "the undated draft");
+	INT_EQ(a->ndocs, 1, "a page under another Markdown name");
+	archive_unref(a);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_one_digit),
+	TEST(test_jekyll),
 };
 
 int

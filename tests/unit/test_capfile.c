@@ -56,16 +56,47 @@ test_posts(void)
 	    "a section's page, not a post");
 	is(CAPFILE_POSTS_DIR, "2019", true, CAPFILE_POSTS_DIR, NULL);
 	is(CAPFILE_POSTS_DIR, "notes.txt", false, CAPFILE_RESOURCE,
-	    "not .md or .gmi: no post");
+	    "not Markdown, HTML or gemtext: no post");
 	is(CAPFILE_POSTS_DIR, ".md", false, CAPFILE_IGNORED, "a hidden name");
 	is(CAPFILE_POSTS_DIR, "a\x01" "b.md", false, CAPFILE_BADNAME,
 	    "a file name with control characters");
 	is(CAPFILE_POSTS_DIR, "a\x7F" "b", true, CAPFILE_BADNAME,
 	    "a file name with control characters");
 	is(CAPFILE_POSTS_DIR, "a\x01" "b.png", false, CAPFILE_RESOURCE,
-	    "not .md or .gmi: no post");
+	    "not Markdown, HTML or gemtext: no post");
+
+	/* Markdown under every usual name, MDX, HTML (by name). */
+	is(CAPFILE_POSTS_DIR, "x.markdown", false, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "x.mdown", false, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "x.mkd", false, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "x.mkdn", false, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "_index.markdown", false, CAPFILE_SECTION,
+	    "a section's page, not a post");
+	/* Drafts folders, and markups that are no source. */
+	is(CAPFILE_POSTS_DIR, "_drafts", true, CAPFILE_DRAFTS_DIR, NULL);
+	is(CAPFILE_DRAFTS_DIR, "x.md", false, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "x.rst", false, CAPFILE_RESOURCE,
+	    "reStructuredText is not supported: no post, served as a file");
+	is(CAPFILE_POSTS_DIR, "x.Rmd", false, CAPFILE_IGNORED,
+	    "an R Markdown source: the .html rendered from it is the post, "
+	    "and it is never served");
+	is(CAPFILE_BUNDLE_DIR, "index.Rmarkdown", false, CAPFILE_IGNORED,
+	    "an R Markdown source: the .markdown rendered from it is the "
+	    "post, and it is never served");
+	is(CAPFILE_FILES_DIR, "x.Rmd", false, CAPFILE_RESOURCE,
+	    "a file served as it is");
+	is(CAPFILE_PAGES_DIR, "x.rst", false, CAPFILE_IGNORED,
+	    "reStructuredText is not supported: not read");
+	is(CAPFILE_TOP_DIR, "x.rst", false, CAPFILE_IGNORED,
+	    "not a file of a capsule");
+	OK(capfile_in_drafts("_drafts/x.md") &&
+	    capfile_in_drafts("blog/_drafts/2024/x/index.md") &&
+	    !capfile_in_drafts("x.md") && !capfile_in_drafts("_drafts.md") &&
+	    !capfile_in_drafts("drafts/x.md"), "a draft by its folder");
 
 	is(CAPFILE_BUNDLE_DIR, "index.md", false, CAPFILE_BUNDLE, NULL);
+	is(CAPFILE_BUNDLE_DIR, "index.markdown", false, CAPFILE_BUNDLE,
+	    NULL);
 	is(CAPFILE_BUNDLE_DIR, "index.gmi", false, CAPFILE_BUNDLE, NULL);
 	is(CAPFILE_BUNDLE_DIR, "notes.md", false, CAPFILE_RESOURCE,
 	    "a file of its page bundle");
@@ -92,22 +123,24 @@ static void
 test_pages(void)
 {
 	is(CAPFILE_PAGES_DIR, "about.md", false, CAPFILE_PAGE, NULL);
+	is(CAPFILE_PAGES_DIR, "about.markdown", false, CAPFILE_PAGE, NULL);
+	is(CAPFILE_PAGES_DIR, "about.html", false, CAPFILE_IGNORED,
+	    "not Markdown: not read");
 	is(CAPFILE_PAGES_DIR, "about.gmi", false, CAPFILE_IGNORED,
-	    "not .md: not read");
+	    "not Markdown: not read");
 	is(CAPFILE_PAGES_DIR, "old", true, CAPFILE_IGNORED,
 	    "a folder: only the files of this folder are read");
 	is(CAPFILE_SERIES_DIR, "rust.md", false, CAPFILE_SERIES_FILE, NULL);
 	is(CAPFILE_SERIES_DIR, "r\x01.md", false, CAPFILE_BADNAME,
 	    "a file name with control characters");
 	is(CAPFILE_SERIES_DIR, "r\x01.txt", false, CAPFILE_IGNORED,
-	    "not .md: not read");
+	    "not Markdown: not read");
 }
 
 static void
 test_bundle(void)
 {
-	char	 top[64], idx[CAPFILE_INDEX_MAX];
-	bool	 both;
+	char	 top[64], idx[CAPFILE_INDEX_MAX], other[CAPFILE_INDEX_MAX];
 	int	 fd;
 
 	snprintf(top, sizeof(top), "/tmp/capsuled-capfile-XXXXXX");
@@ -124,15 +157,15 @@ test_bundle(void)
 		perror(top);
 		exit(2);
 	}
-	STR_EQ(capfile_bundle(fd, "md", idx, sizeof(idx), &both), "index.md",
+	STR_EQ(capfile_bundle(fd, "md", idx, sizeof(idx), other), "index.md",
 	    "index.md");
-	OK(!both, "one index");
-	STR_EQ(capfile_bundle(fd, "gmi", idx, sizeof(idx), &both),
+	STR_EQ(other, "", "one index");
+	STR_EQ(capfile_bundle(fd, "gmi", idx, sizeof(idx), NULL),
 	    "index.gmi", "index.gmi");
-	STR_EQ(capfile_bundle(fd, "two", idx, sizeof(idx), &both), "index.md",
+	STR_EQ(capfile_bundle(fd, "two", idx, sizeof(idx), other), "index.md",
 	    "both: index.md is the post");
-	OK(both, "both said");
-	OK(capfile_bundle(fd, "none", idx, sizeof(idx), &both) == NULL,
+	STR_EQ(other, "index.gmi", "the other said");
+	OK(capfile_bundle(fd, "none", idx, sizeof(idx), NULL) == NULL,
 	    "a section's page makes no bundle");
 	close(fd);
 	test_rm_tree(top);
