@@ -490,7 +490,7 @@ check_host(const struct config *cfg, int report, int strict)
 	struct archive	*a;
 	struct report	*rep;
 	enum log_level	 lvl;
-	size_t		 i, parts = 0, syntax[3] = { 0, 0, 0 };
+	size_t		 i, parts = 0, syntax[FM_SYNTAX_HEADER + 1] = { 0 };
 
 	printf("host:     %s\n", cfg->hostname);
 	fflush(stdout);			/* before the load's log lines */
@@ -532,8 +532,9 @@ check_host(const struct config *cfg, int report, int strict)
 		syntax[frontmatter_syntax(a->posts[i]->src,
 		    a->posts[i]->srclen, a->posts[i]->body_off)]++;
 	if (a->nposts > 0) {
-		printf("\n          front matter: %zu YAML, %zu TOML, %zu none",
-		    syntax[FM_SYNTAX_YAML], syntax[FM_SYNTAX_TOML],
+		printf("\n          front matter: %zu YAML, %zu TOML, %zu "
+		    "header lines, %zu none", syntax[FM_SYNTAX_YAML],
+		    syntax[FM_SYNTAX_TOML], syntax[FM_SYNTAX_HEADER],
 		    syntax[FM_SYNTAX_NONE]);
 		check_formats(a);
 	}

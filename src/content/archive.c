@@ -387,7 +387,8 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->file = f;
 	p->date = date;
 	p->updated = m->has_updated ? m->updated : p->date;
-	p->slug = archive_file_slug(m->slug, stem, &used);
+	p->slug = archive_file_slug(m->slug, m->slug_from_title ? m->title :
+	    NULL, stem, &used);
 	if (m->slug != NULL && !used) {
 		snprintf(why, sizeof(why), "slug \"%s\" has no usable "
 		    "characters; using the file name", m->slug);

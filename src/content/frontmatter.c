@@ -880,7 +880,9 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 		return frontmatter_toml(src, len, off, m, err);	/* TOML */
 
 	if ((rv = frontmatter_fenced(src, len, off, "---", "---...", &inner,
-	    &close, m, err)) != 1)
+	    &close, m, err)) == 0)
+		return frontmatter_header(src, len, off, m, err); /* Pelican */
+	if (rv == -1)
 		return rv;
 	memset(&f, 0, sizeof(f));
 	f.in = src + off;
@@ -916,7 +918,8 @@ frontmatter_syntax(const char *src, size_t len, size_t body_off)
 		off = 3;
 	if (body_off <= off)
 		return FM_SYNTAX_NONE;
-	return src[off] == '+' ? FM_SYNTAX_TOML : FM_SYNTAX_YAML;
+	return src[off] == '+' ? FM_SYNTAX_TOML : src[off] == '-' ?
+	    FM_SYNTAX_YAML : FM_SYNTAX_HEADER;
 }
 
 void

@@ -1,13 +1,15 @@
 /*
- * frontmatter.h -- the leading YAML or TOML block of a Markdown file, as
- * struct meta.
+ * frontmatter.h -- the leading YAML or TOML block of a Markdown file, or
+ * its header lines, as struct meta.
  *
  * A file may start (after an optional UTF-8 BOM) with a "---" line; the
  * front matter runs to the next "---" or "..." line, and the Markdown
  * body starts after it.  A file without that first line is all body.
  * A "+++" line opens TOML front matter instead (Hugo's and Zola's),
  * closed by the next "+++" line: frontmatter_toml.c reads it to the same
- * keys.
+ * keys.  A first line that is a header key ("Title: x", Pelican's and
+ * MultiMarkdown's metadata without a fence) opens "Key: value" lines up
+ * to a blank line: frontmatter_header.c reads them.
  * The YAML is read with libyaml's event API under fixed caps on events
  * and nesting; aliases are refused, so no front matter can make us
  * expand anything.  Knows libyaml and date.h; nothing of files on disk
@@ -79,6 +81,12 @@ struct meta {
 	char		*slug;		/* as written; or NULL */
 	bool		 draft;
 	bool		 featured;
+	/*
+	 * The slug is made from the title when none is given (Pelican's
+	 * rule, for its header lines: content/slug.h), not from the file
+	 * name.
+	 */
+	bool		 slug_from_title;
 	char		*lang;		/* or NULL */
 	char		*author;	/* a list is joined with ", " */
 	char		*subtitle;	/* or NULL */
@@ -135,6 +143,7 @@ enum fm_syntax {
 	FM_SYNTAX_NONE,
 	FM_SYNTAX_YAML,
 	FM_SYNTAX_TOML,
+	FM_SYNTAX_HEADER,	/* "Key: value" lines, no fence */
 };
 
 /* Which front matter src had, frontmatter_parse() having said body_off. */

@@ -101,7 +101,8 @@ publish_check(const char *data, size_t len, const char *slug,
 		    "\"date: YYYY-MM-DD\"");
 		goto out;
 	}
-	s = archive_file_slug(m.slug, stem, &used);
+	s = archive_file_slug(m.slug, m.slug_from_title ? m.title : NULL,
+	    stem, &used);
 	if (strcmp(s, slug) != 0) {
 		if (used)
 			snprintf(err, errlen, "the front matter's slug "
@@ -267,7 +268,8 @@ owner(int pfd, const char *base, const char *rel, const char *slug,
 	}
 	if (frontmatter_parse(data, len, &m, &fe) == 0) {
 		slug_post_stem(rel, stem, sizeof(stem));
-		s = archive_file_slug(m.slug, stem, NULL);
+		s = archive_file_slug(m.slug, m.slug_from_title ? m.title :
+		    NULL, stem, NULL);
 		if (strcmp(s, slug) != 0) {
 			snprintf(err, errlen, "posts/%.100s holds another post "
 			    "(slug \"%.100s\"): choose another slug, or rename "

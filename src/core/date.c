@@ -276,7 +276,8 @@ date_from_filename(const char *name, struct date *d)
 {
 	size_t	 n;
 
-	n = date_ymd(name, strlen(name), d);
+	/* A date and the byte after it are eleven at most. */
+	n = date_ymd(name, strnlen(name, 11), d);
 	return n > 0 && name[n] == '-' ? n + 1 : 0;
 }
 

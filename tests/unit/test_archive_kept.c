@@ -2,7 +2,7 @@
  * test_archive_kept.c -- archives loaded as other generators keep
  * them, each a small capsule made here (archive.c through its public
  * interface): file names with one-digit dates, Markdown under every
- * usual name, drafts folders.  Each test makes its
+ * usual name, drafts folders, Pelican's header lines.  Each test makes its
  * own capsule beneath the temp dir, loads it and checks the posts it
  * must give, by slug, title and date.
  */
@@ -137,9 +137,50 @@ test_jekyll(void)
 	archive_unref(a);
 }
 
+/*
+ * A Pelican tree: header lines, slugs from titles (weekly posts whose
+ * file names share their words), Slug:, Status: draft and hidden.
+ */
+static void
+test_pelican(void)
+{
+	static const char *const files[] = {
+		"posts/2020-11-4-this-week.md", "Title: This week: November 4\n"
+		    "Date: 2020-11-04 12:00\nCategory: Weekly\n\nNews.\n",
+		"posts/2020-11-11-this-week.md", "Title: This week: November "
+		    "11\nDate: 2020-11-11 12:00\n\nMore news.\n",
+		"posts/2020-11-18-this-week.md", "Title: This week: November "
+		    "18\nSlug: the-eighteenth\n\nNews again.\n",
+		"posts/2020-11-25-this-week.md", "Title: Unfinished\n"
+		    "Status: draft\n\nSoon.\n",
+		"posts/2020-11-26-this-week.md", "Title: Hidden away\n"
+		    "Status: hidden\n\nNot listed.\n",
+		"posts/note.md", "Note: this post has no header\n\nBody.\n",
+		NULL,
+	};
+	struct archive	*a;
+
+	if ((a = load("pelican", files)) == NULL) {
+		OK(0, "loads");
+		return;
+	}
+	post_is(a, "this-week-november-4", "This week: November 4",
+	    "2020-11-04");
+	post_is(a, "this-week-november-11", "This week: November 11",
+	    "2020-11-11");
+	post_is(a, "the-eighteenth", "This week: November 18", "2020-11-18");
+	INT_EQ(a->nposts, 3, "three posts: the draft, the hidden one and the "
+	    "undated note are none");
+	INT_EQ(a->ndrafts, 2, "draft and hidden are drafts");
+	OK(archive_draft(a, "unfinished") != NULL, "the draft, by its title");
+	OK(archive_post(a, "this-week") == NULL, "no slug of the file name");
+	archive_unref(a);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_one_digit),
 	TEST(test_jekyll),
+	TEST(test_pelican),
 };
 
 int
