@@ -74,6 +74,7 @@ static const struct fm_key fm_keys[] = {
 	{ "url", F_ADDRESS, 1 },
 	{ "permalink", F_ADDRESS, 2 },
 	{ "aliases", F_ALIASES, 0 },
+	{ "excerpt_separator", F_EXCERPT_SEP, 0 },
 };
 
 struct fmp {
@@ -369,6 +370,7 @@ frontmatter_kind(enum fm_field field)
 	case F_LEVEL:
 	case F_AUDIENCE:
 	case F_ADDRESS:
+	case F_EXCERPT_SEP:
 	case F_NFIELDS:
 		break;
 	}
@@ -417,6 +419,10 @@ text_field(struct meta *m, enum fm_field field, int *flags, size_t *max)
 		*flags = 0;
 		*max = 0;
 		return field == F_ADDRESS ? &m->address : &m->aliases;
+	case F_EXCERPT_SEP:
+		*flags = 0;
+		*max = FM_TAG_MAX;
+		return &m->excerpt_sep;
 	case F_DATE:
 	case F_UPDATED:
 	case F_TAGS:
@@ -941,6 +947,7 @@ meta_free(struct meta *m)
 	free(m->audience);
 	free(m->address);
 	free(m->aliases);
+	free(m->excerpt_sep);
 	free(m->warns);
 	memset(m, 0, sizeof(*m));
 }

@@ -27,6 +27,7 @@
  *   part, series_part, series_order, weight   (a whole number)
  *   summary, description, excerpt
  *   slug; lang, language; author, authors (a string or a list)
+ *   excerpt_separator                     (a string: ends the summary)
  *   draft (bool); published (bool: false means draft); featured (bool)
  *   subtitle (index.md); level, audience (series/<slug>.md)
  * A tag string is split on commas when it has one ("Gemini protocol, C"
@@ -99,6 +100,12 @@ struct meta {
 	 */
 	char		*address;
 	char		*aliases;
+	/*
+	 * Where the writer ends the summary (Jekyll's excerpt_separator), as
+	 * written, blanks only made one; or NULL.  "<!--more-->" and
+	 * "<!--truncate-->" always do (markdown/render.h).
+	 */
+	char		*excerpt_sep;
 
 	/*
 	 * The first value that was ignored rather than refused (of the

@@ -46,6 +46,7 @@ enum fm_field {
 	F_AUDIENCE,
 	F_ADDRESS,	/* path, url, permalink: the old address */
 	F_ALIASES,	/* more old addresses */
+	F_EXCERPT_SEP,	/* Jekyll's excerpt_separator */
 	F_NFIELDS
 };
 

@@ -674,8 +674,10 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
     const struct stat *st, char *src, size_t len)
 {
 	struct archive_file	*f;
-	const char		*body;
+	char			*body;
 	long long		 newest;
+	long			 sep;
+	size_t			 seplen;
 
 	f = xcalloc(1, sizeof(*f));
 	atomic_init(&f->refs, 1);
@@ -702,9 +704,21 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
 		read_templates(s, f, dirfd);
 	len = f->len;
 	body = f->src + f->m.body_off;
+	/*
+	 * A summary separator ends the summary, and is never shown: its
+	 * bytes become blanks (a comment's would be dropped anyway, not so
+	 * a separator of the writer's own), so offsets do not move.
+	 */
+	if (!f->gemtext && (sep = render_summary_sep(body, len -
+	    f->m.body_off, f->m.excerpt_sep, &seplen)) >= 0) {
+		memset(body + sep, ' ', seplen);
+		if (f->m.summary == NULL && posts_file(rel))
+			f->summary = render_summary_head(body, (size_t)sep,
+			    FM_SUMMARY_MAX);
+	}
 	body_heading_links(f);
 	f->words = count_words(body, len - f->m.body_off);
-	if (f->m.summary == NULL && posts_file(rel))
+	if (f->m.summary == NULL && f->summary == NULL && posts_file(rel))
 		f->summary = f->gemtext ? render_gemtext_summary(body,
 		    len - f->m.body_off, SUMMARY_MAX) : render_summary(body,
 		    len - f->m.body_off, SUMMARY_MAX);

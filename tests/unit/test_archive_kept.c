@@ -2,7 +2,8 @@
  * test_archive_kept.c -- archives loaded as other generators keep
  * them, each a small capsule made here (archive.c through its public
  * interface): file names with one-digit dates, Markdown under every
- * usual name, drafts folders, Pelican's header lines.  Each test makes its
+ * usual name, drafts folders, Pelican's header lines, summary
+ * separators.  Each test makes its
  * own capsule beneath the temp dir, loads it and checks the posts it
  * must give, by slug, title and date.
  */
@@ -177,10 +178,52 @@ test_pelican(void)
 	archive_unref(a);
 }
 
+/* Summary separators end the summary, and are never in the body. */
+static void
+test_summaries(void)
+{
+	static const char *const files[] = {
+		"posts/2024-01-01-hugo.md", "---\ntitle: Hugo\n---\nOne.\n\n"
+		    "Two.\n\n<!--more-->\n\nThree.\n",
+		"posts/2024-01-02-docs.md", "---\ntitle: Docs\n---\nAlpha.\n\n"
+		    "<!-- truncate -->\nBeta.\n",
+		"posts/2024-01-03-jekyll.md", "---\ntitle: Jekyll\n"
+		    "excerpt_separator: \"~cut here~\"\n---\nIntro.\n\nMore "
+		    "intro.\n~cut here~\n\nRest.\n",
+		"posts/2024-01-04-given.md", "---\ntitle: Given\nsummary: "
+		    "Written.\n---\nFirst.\n\n<!--more-->\nSecond.\n",
+		"posts/2024-01-05-none.md", "---\ntitle: None\n---\nFirst.\n\n"
+		    "Second.\n",
+		NULL,
+	};
+	struct archive		*a;
+	const struct post	*p;
+
+	if ((a = load("summaries", files)) == NULL) {
+		OK(0, "loads");
+		return;
+	}
+	STR_EQ((p = archive_post(a, "hugo")) ? p->summary : NULL,
+	    "One. Two.", "<!--more-->: what is before it");
+	STR_EQ((p = archive_post(a, "docs")) ? p->summary : NULL, "Alpha.",
+	    "<!-- truncate -->");
+	STR_EQ((p = archive_post(a, "jekyll")) ? p->summary : NULL,
+	    "Intro. More intro.", "excerpt_separator");
+	OK(p != NULL && strstr(p->src + p->body_off, "~cut here~") == NULL &&
+	    strstr(p->src + p->body_off, "Rest.") != NULL,
+	    "the separator is never shown");
+	STR_EQ((p = archive_post(a, "given")) ? p->summary : NULL, "Written.",
+	    "a written summary wins");
+	STR_EQ((p = archive_post(a, "none")) ? p->summary : NULL, "First.",
+	    "no separator: the first paragraph");
+	archive_unref(a);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_one_digit),
 	TEST(test_jekyll),
 	TEST(test_pelican),
+	TEST(test_summaries),
 };
 
 int
