@@ -632,6 +632,66 @@ want_scalar(struct fmp *f, const char *what, int depth)
 	return skip_node(f, depth) == -1 ? -1 : 1;
 }
 
+static const struct fm_key *
+find_key(const char *s, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < nitems(fm_keys); i++)
+		if (strlen(fm_keys[i].name) == len &&
+		    strncasecmp(fm_keys[i].name, s, len) == 0)
+			return &fm_keys[i];
+	return NULL;
+}
+
+static int	read_value(struct fmp *, const struct fm_key *, int);
+
+/*
+ * date:
+ *   created: 2024-01-31	the date
+ *   updated: 2024-02-01	the updated time
+ * mkdocs-material's blog writes a post's dates so, a mapping under the
+ * date key; its start event is current.  Other keys of it are skipped.
+ * The created date has the date key's rank; the updated one ranks below
+ * an updated key of the root, wherever each is.
+ */
+static int
+read_date_map(struct fmp *f, const struct fm_key *k, int depth)
+{
+	static const struct fm_key updated = { "updated", F_UPDATED, 1 };
+	const struct fm_key	*in;
+	char			 key[sizeof(f->key)];
+
+	memcpy(key, f->key, sizeof(key));
+	for (;;) {
+		if (next(f) == -1)
+			return -1;
+		if (f->ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		in = NULL;
+		if (f->ev.type == YAML_SCALAR_EVENT) {
+			if (slen(f) == 7 && strncasecmp(sval(f), "created",
+			    7) == 0)
+				in = k;
+			else if (slen(f) == 7 && strncasecmp(sval(f),
+			    "updated", 7) == 0)
+				in = &updated;
+			snprintf(f->key, sizeof(f->key), "%s.%.*s", key,
+			    (int)(slen(f) < 16 ? slen(f) : 16), sval(f));
+		} else if (skip_node(f, depth + 1) == -1)
+			return -1;
+		if (next(f) == -1)
+			return -1;
+		if (in == NULL) {
+			if (skip_node(f, depth + 1) == -1)
+				return -1;
+		} else if (read_value(f, in, depth + 1) == -1)
+			return -1;
+	}
+	memcpy(f->key, key, sizeof(key));
+	return 0;
+}
+
 /* The value of key k is the current event; consume all of it. */
 static int
 read_value(struct fmp *f, const struct fm_key *k, int depth)
@@ -651,6 +711,9 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		v = value(f, FM_VAL_TEXT);
 		break;
 	case FM_KIND_DATE:
+		if (k->field == F_DATE &&
+		    f->ev.type == YAML_MAPPING_START_EVENT)
+			return read_date_map(f, k, depth);
 		if ((rv = want_scalar(f, "a date", depth)) != 0)
 			return rv < 0 ? -1 : 0;
 		v = value(f, FM_VAL_DATE);
@@ -697,18 +760,6 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		break;
 	}
 	return frontmatter_apply(&f->fl, k, k->rank, &v);
-}
-
-static const struct fm_key *
-find_key(const char *s, size_t len)
-{
-	size_t	 i;
-
-	for (i = 0; i < nitems(fm_keys); i++)
-		if (strlen(fm_keys[i].name) == len &&
-		    strncasecmp(fm_keys[i].name, s, len) == 0)
-			return &fm_keys[i];
-	return NULL;
 }
 
 const struct fm_key *

@@ -20,7 +20,9 @@
  * aliases of one field are both present, the first name listed wins
  * whatever the order in the file:
  *   title
- *   date, pubdate, publishdate, created   (published: when not a bool)
+ *   date, pubdate, publishdate, created   (published: when not a bool;
+ *                                          date: a mapping of created
+ *                                          and updated, mkdocs-material)
  *   updated, lastmod, modified, last_modified_at
  *   tags, tag, categories, category       (all merged, in file order)
  *   series                                (a string, or a list: first item)
