@@ -473,6 +473,7 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 			    why));
 		return DIRWALK_NEXT;
 	case CAPFILE_BADNAME:		/* skipped, and said: a warning */
+	case CAPFILE_AUTHORS:		/* read for the posts' authors */
 	case CAPFILE_INDEX:
 	case CAPFILE_BUNDLE:
 	case CAPFILE_TOP_DIR:

@@ -46,6 +46,7 @@
 
 #include "content/archive.h"
 #include "content/archive_int.h"
+#include "content/authors.h"
 #include "content/frontmatter.h"
 #include "content/slug.h"
 #include "core/capfile.h"
@@ -353,9 +354,146 @@ post_date(const struct archive_file *f, const char *name, bool draft,
 	return -1;
 }
 
+/* ---- authors files ------------------------------------------------ */
+
+#define AUTHORS_MAX_SIZE	(1u << 20)	/* bytes of one file */
+
+/* A folder looked at for an authors file while the posts load. */
+struct authors_dir {
+	char		*dir;		/* beneath posts/; NULL: the top */
+	struct authors	*a;		/* owned; NULL: no file there */
+};
+
+/* What loading the posts holds besides the snapshot. */
+struct post_load {
+	int		 pfd;		/* posts/ */
+	int		 topfd;		/* the capsule; -1: posts are there */
+	struct authors_dir *dirs;	/* owned: each folder once */
+	size_t		 ndirs;
+};
+
+/*
+ * The folder dir beneath the folder open at fd ("": fd itself), each
+ * segment opened without following a link, or -1.
+ */
+static int
+open_below(struct archive_scan *s, int fd, const char *dir)
+{
+	const char	*p = dir, *slash;
+	char		 seg[NAME_MAX + 1];
+	int		 cur = fd, nfd;
+
+	while (*p != '\0') {
+		if ((slash = strchr(p, '/')) == NULL)
+			slash = p + strlen(p);
+		snprintf(seg, sizeof(seg), "%.*s", (int)(slash - p), p);
+		nfd = openat(cur, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		if (cur != fd)
+			close(cur);
+		if (nfd == -1 || record_dir_not_owned(s, nfd, dir)) {
+			if (nfd != -1)
+				close(nfd);
+			return -1;
+		}
+		cur = nfd;
+		p = *slash == '/' ? slash + 1 : slash;
+	}
+	return cur == fd ? dup(fd) : cur;
+}
+
+/*
+ * The authors file of the folder open at dfd (of kind in; reldir names
+ * it in warnings, "" or ending in '/'): the first of capfile's names it
+ * holds, read; NULL for none, or a broken one (warned).
+ */
+static struct authors *
+authors_in(struct archive *a, int dfd, enum capfile_kind in,
+    const char *reldir)
+{
+	struct authors	*t;
+	struct fm_error	 err;
+	const char	*name;
+	char		*src, *rel;
+	size_t		 i, len;
+	int		 fd;
+
+	for (i = 0; (name = capfile_authors(in, i)) != NULL; i++) {
+		if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC)) == -1)
+			continue;
+		rel = xasprintf("%s%s", reldir, name);
+		src = record_dir_not_owned(scan(a), fd, rel) ? NULL :
+		    util_read_fd(fd, AUTHORS_MAX_SIZE, &len);
+		close(fd);
+		t = src != NULL ? authors_parse(src, len, &err) : NULL;
+		if (src != NULL && t == NULL && err.msg[0] != '\0')
+			archive_warn(a, rel, err.line, err.col, err.msg, 0);
+		free(src);
+		free(rel);
+		return t;			/* the first file there counts */
+	}
+	return NULL;
+}
+
+/* The authors file of the folder dir of posts/ (NULL: the top), once. */
+static const struct authors *
+authors_of(struct archive *a, struct post_load *pl, const char *dir)
+{
+	struct authors_dir	*d;
+	char			*reldir;
+	size_t			 i;
+	int			 fd;
+
+	for (i = 0; i < pl->ndirs; i++)
+		if (dir == NULL ? pl->dirs[i].dir == NULL :
+		    pl->dirs[i].dir != NULL && strcmp(pl->dirs[i].dir,
+		    dir) == 0)
+			return pl->dirs[i].a;
+	pl->dirs = xreallocarray(pl->dirs, pl->ndirs + 1, sizeof(*pl->dirs));
+	d = &pl->dirs[pl->ndirs++];
+	d->dir = xstrdup_null(dir);
+	d->a = NULL;
+	if (dir == NULL)
+		d->a = pl->topfd == -1 ? NULL : authors_in(a, pl->topfd,
+		    CAPFILE_TOP_DIR, "");
+	else if ((fd = open_below(scan(a), pl->pfd, dir)) != -1) {
+		reldir = xasprintf(CAPFILE_POSTS "/%s%s", dir,
+		    *dir != '\0' ? "/" : "");
+		d->a = authors_in(a, fd, CAPFILE_POSTS_DIR, reldir);
+		free(reldir);
+		close(fd);
+	}
+	return d->a;
+}
+
+/*
+ * The post name's author keys named through the authors file nearest
+ * it (its folder's, each folder's up to posts/, then the capsule's
+ * top): malloc'd, or NULL when no key is one of that file's.
+ */
+static char *
+post_authors(struct archive *a, struct post_load *pl, const char *name,
+    const char *author)
+{
+	const struct authors	*t = NULL;
+	char			*dir, *slash;
+
+	dir = xstrdup(name);
+	while (t == NULL && (slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		t = authors_of(a, pl, dir);
+	}
+	free(dir);
+	if (t == NULL && (t = authors_of(a, pl, "")) == NULL &&
+	    (t = authors_of(a, pl, NULL)) == NULL)
+		return NULL;
+	return authors_resolve(t, author);
+}
+
 /* NULL when skipped (warned); a draft has p->draft set. */
 static struct post *
-load_post(struct archive *a, int pfd, const char *name)
+load_post(struct archive *a, struct post_load *pl, const char *name)
 {
 	struct archive_priv	*ap = inner(a);
 	struct archive_file	*f;
@@ -369,7 +507,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	bool			 draft;
 
 	snprintf(why, sizeof(why), CAPFILE_POSTS "/%s", name);
-	if ((f = dirscan_post_file(scan(a), pfd, name, why)) == NULL)
+	if ((f = dirscan_post_file(scan(a), pl->pfd, name, why)) == NULL)
 		return NULL;
 	rel = f->rel;
 	m = &f->m;
@@ -445,6 +583,9 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->summary = m->summary ? m->summary : f->summary;
 	p->lang = m->lang;
 	p->author = m->author;
+	if (m->author != NULL && (p->author_names = post_authors(a, pl, name,
+	    m->author)) != NULL)
+		p->author = p->author_names;
 	p->featured = m->featured;
 	p->draft = draft;
 	p->gemtext = f->gemtext;
@@ -812,6 +953,7 @@ load_posts(struct archive *a, int dfd, int here)
 {
 	struct archive_priv	*ap = inner(a);
 	struct post		*p, **unlisted;
+	struct post_load	 pl;
 	char			**names;
 	size_t			 n, i;
 	int			 pfd;
@@ -819,6 +961,9 @@ load_posts(struct archive *a, int dfd, int here)
 	/* here: a bare folder of posts, named posts/ all the same. */
 	pfd = dirscan_list(scan(a), dfd, here ? "." : CAPFILE_POSTS, 1,
 	    &names, &n);
+	memset(&pl, 0, sizeof(pl));
+	pl.pfd = pfd;
+	pl.topfd = here ? -1 : dfd;
 	index_init(&ap->post_slug, n);
 	index_init(&ap->post_file, n);
 	index_init(&ap->post_base, n);
@@ -826,7 +971,7 @@ load_posts(struct archive *a, int dfd, int here)
 	a->drafts = xcalloc(n, sizeof(*a->drafts));
 	unlisted = xcalloc(n, sizeof(*unlisted));
 	for (i = 0; i < n; i++)
-		if ((p = load_post(a, pfd, names[i])) == NULL)
+		if ((p = load_post(a, &pl, names[i])) == NULL)
 			continue;
 		else if (p->draft)
 			a->drafts[a->ndrafts++] = p;
@@ -845,6 +990,11 @@ load_posts(struct archive *a, int dfd, int here)
 	if (a->ndrafts > 1)
 		qsort(a->drafts, a->ndrafts, sizeof(*a->drafts), cmp_post_new);
 	util_free_strings(names, n);
+	for (i = 0; i < pl.ndirs; i++) {
+		free(pl.dirs[i].dir);
+		authors_free(pl.dirs[i].a);
+	}
+	free(pl.dirs);
 	if (pfd != -1)
 		close(pfd);
 }
@@ -1065,11 +1215,15 @@ archive_ref(struct archive *a)
 	atomic_fetch_add(&a->refs, 1);
 }
 
-/* A post owns its slug and two arrays; the rest borrows from p->file. */
+/*
+ * A post owns its slug, its authors' names and two arrays; the rest
+ * borrows from p->file.
+ */
 static void
 post_free(struct post *p)
 {
 	free(p->slug);
+	free(p->author_names);
 	free(p->tagnames);
 	free(p->tags);
 	free(p);

@@ -63,6 +63,8 @@ struct post {
 	char		*summary;	/* or NULL */
 	char		*lang;		/* or NULL: the site's */
 	char		*author;	/* or NULL: the site's */
+	char		*author_names;	/* owned: author, its keys named by
+					   an authors file; or NULL */
 	bool		 featured;
 	bool		 draft;		/* in a->drafts, never in a->posts */
 	bool		 unlisted;	/* in no list: see struct archive */

@@ -180,6 +180,7 @@ entry(void *arg, struct dirwalk_entry *e)
 			log_info("%s/%s: a symbolic link, not followed",
 			    l->sub, e->path);
 		return DIRWALK_NEXT;
+	case CAPFILE_AUTHORS:		/* read by authors.c when asked */
 	case CAPFILE_IGNORED:
 	case CAPFILE_INDEX:
 	case CAPFILE_BUNDLE:

@@ -575,9 +575,39 @@ value(const struct fmp *f, enum fm_vtype type)
 }
 
 /*
+ * An author written as a mapping, inline in the front matter as
+ * Docusaurus allows ("- name: Ana Lima" with "title:", "url:" beside
+ * it; the start event is current): its name, as an item of the list.
+ */
+static int
+read_named(struct fmp *f, const struct fm_key *k, int depth)
+{
+	struct fm_value	 v;
+	int		 name;
+
+	for (;;) {
+		if (next(f) == -1)
+			return -1;
+		if (f->ev.type == YAML_MAPPING_END_EVENT)
+			return 0;
+		name = f->ev.type == YAML_SCALAR_EVENT && slen(f) == 4 &&
+		    strncasecmp(sval(f), "name", 4) == 0;
+		if ((!name && skip_node(f, depth + 1) == -1) || next(f) == -1)
+			return -1;
+		if (name && f->ev.type == YAML_SCALAR_EVENT &&
+		    !yml_is_null(&f->ev)) {
+			v = value(f, FM_VAL_ITEM);
+			if (frontmatter_apply(&f->fl, k, k->rank, &v) == -1)
+				return -1;
+		} else if (skip_node(f, depth + 1) == -1)
+			return -1;
+	}
+}
+
+/*
  * A string, or a list of strings (tags, series, authors): its items go
  * to the rule one by one, then its end.  An item of the wrong shape is
- * ignored, the others kept.
+ * ignored, the others kept; an author may be a mapping with a name.
  */
 static int
 read_list(struct fmp *f, const struct fm_key *k, int depth)
@@ -586,6 +616,12 @@ read_list(struct fmp *f, const struct fm_key *k, int depth)
 
 	if (f->ev.type == YAML_SCALAR_EVENT) {
 		v = value(f, FM_VAL_TEXT);
+		return frontmatter_apply(&f->fl, k, k->rank, &v);
+	}
+	if (f->ev.type == YAML_MAPPING_START_EVENT && k->field == F_AUTHOR) {
+		if (read_named(f, k, depth) == -1)
+			return -1;
+		v = value(f, FM_VAL_END);
 		return frontmatter_apply(&f->fl, k, k->rank, &v);
 	}
 	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
@@ -599,6 +635,12 @@ read_list(struct fmp *f, const struct fm_key *k, int depth)
 			return -1;
 		if (f->ev.type == YAML_SEQUENCE_END_EVENT)
 			break;
+		if (f->ev.type == YAML_MAPPING_START_EVENT &&
+		    k->field == F_AUTHOR) {
+			if (read_named(f, k, depth + 1) == -1)
+				return -1;
+			continue;
+		}
 		if (f->ev.type != YAML_SCALAR_EVENT) {
 			frontmatter_ignore(&f->fl, &f->ev.start_mark, "%s: "
 			    "expected a list of strings; an item ignored",

@@ -137,6 +137,16 @@ static const struct named {
 	{ CAPFILE_POSTS_DIR,	"_index",	true,	CAPFILE_SECTION },
 	/* Jekyll's and Hexo's unpublished posts, dated or not. */
 	{ CAPFILE_POSTS_DIR,	"_drafts",	false,	CAPFILE_DRAFTS_DIR },
+	/*
+	 * Who the author keys of posts are: Docusaurus's file in its blog
+	 * folder, mkdocs-material's (hidden) in its blog folder, above the
+	 * posts.  In this order in one folder.
+	 */
+	{ CAPFILE_POSTS_DIR,	"authors.yml",	false,	CAPFILE_AUTHORS },
+	{ CAPFILE_POSTS_DIR,	"authors.yaml",	false,	CAPFILE_AUTHORS },
+	{ CAPFILE_POSTS_DIR,	".authors.yml",	false,	CAPFILE_AUTHORS },
+	{ CAPFILE_TOP_DIR,	".authors.yml",	false,	CAPFILE_AUTHORS },
+	{ CAPFILE_TOP_DIR,	"authors.yml",	false,	CAPFILE_AUTHORS },
 	{ CAPFILE_BUNDLE_DIR,	"index",	true,	CAPFILE_BUNDLE },
 };
 
@@ -279,6 +289,9 @@ capfile_entry(enum capfile_kind in, const char *name, bool dir,
 		break;
 	case CAPFILE_SECTION:
 		w = "a section's page, not a post";
+		break;
+	case CAPFILE_AUTHORS:
+		w = "an authors file: the names of the posts' author keys";
 		break;
 	case CAPFILE_RESOURCE:
 		if (w == NULL)
@@ -448,6 +461,18 @@ capfile_bundle_path(const char *path)
 
 	return slash != NULL && capfile_entry(CAPFILE_BUNDLE_DIR, slash + 1,
 	    false, NULL) == CAPFILE_BUNDLE;
+}
+
+const char *
+capfile_authors(enum capfile_kind in, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < nitems(named); i++)
+		if (named[i].in == in && named[i].kind == CAPFILE_AUTHORS &&
+		    n-- == 0)
+			return named[i].name;
+	return NULL;
 }
 
 bool

@@ -56,6 +56,8 @@ enum capfile_kind {
 	CAPFILE_SERIES_FILE,	/* a Markdown file of series/ */
 	CAPFILE_RESOURCE,	/* served as it is: a file of files/, of a
 				   bundle's folder, or beside posts */
+	CAPFILE_AUTHORS,	/* an authors file (authors.yml): read for
+				   the names of author keys, not served */
 	/* Folders. */
 	CAPFILE_TOP_DIR,	/* the capsule itself */
 	CAPFILE_POSTS_DIR,	/* posts/, or a folder of it that is no
@@ -153,5 +155,11 @@ size_t		 capfile_link_ext(const char *name, size_t len);
 bool		 capfile_bundle_path(const char *path);
 /* Is path, beneath posts/, in a drafts folder ("_drafts/x.md")? */
 bool		 capfile_in_drafts(const char *path);
+/*
+ * The n'th name an authors file may have in a folder of kind in
+ * (CAPFILE_POSTS_DIR: "authors.yml", ...; CAPFILE_TOP_DIR: the capsule's
+ * own), NULL past the last.
+ */
+const char	*capfile_authors(enum capfile_kind in, size_t n);
 
 #endif

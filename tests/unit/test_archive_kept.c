@@ -3,7 +3,7 @@
  * them, each a small capsule made here (archive.c through its public
  * interface): file names with one-digit dates, Markdown under every
  * usual name, drafts folders, Pelican's header lines, summary
- * separators.  Each test makes its
+ * separators, authors files, dates as mappings.  Each test makes its
  * own capsule beneath the temp dir, loads it and checks the posts it
  * must give, by slug, title and date.
  */
@@ -219,11 +219,99 @@ test_summaries(void)
 	archive_unref(a);
 }
 
+/* The author of slug in a must be who. */
+static void
+author_is(const struct archive *a, const char *slug, const char *who)
+{
+	const struct post	*p = archive_post(a, slug);
+
+	OK(p != NULL && p->author != NULL && strcmp(p->author, who) == 0,
+	    "%s: author \"%s\", want \"%s\"", slug, p && p->author ?
+	    p->author : "(null)", who);
+}
+
+/*
+ * Author keys through the authors file nearest a post: Docusaurus's
+ * authors.yml in its blog folder, inline authors, a nearer file.
+ */
+static void
+test_authors(void)
+{
+	static const char *const files[] = {
+		"posts/authors.yml", "ana:\n  name: Ana Lima\n  title: Writer\n"
+		    "  url: https://ana.example\nbo:\n  name: Bo &amp; Co\n"
+		    "authors:\n  name: Not a list\n",
+		"posts/2021-08-26-welcome.md", "---\ntitle: Welcome\n"
+		    "authors: [ana, bo]\n---\nx\n",
+		"posts/2021-08-27-one.md", "---\ntitle: One\nauthors: ana\n"
+		    "---\nx\n",
+		"posts/2021-08-28-other.md", "---\ntitle: Other\n"
+		    "authors: [ana, zed]\n---\nx\n",
+		"posts/2021-08-29-inline.md", "---\ntitle: Inline\nauthors:\n"
+		    "  - name: Joel M\n    title: Co-creator\n  - bo\n---\nx\n",
+		"posts/2021-08-30-plain.md", "---\ntitle: Plain\n"
+		    "author: Someone Else\n---\nx\n",
+		"posts/team/authors.yml", "ana:\n  name: Ana of the team\n",
+		"posts/team/2021-09-01-near.md", "---\ntitle: Near\n"
+		    "authors: [ana, bo]\n---\nx\n",
+		"posts/broken/authors.yml", "ana: [unclosed\n",
+		"posts/broken/2021-09-02-b.md", "---\ntitle: B\nauthors: ana\n"
+		    "---\nx\n",
+		NULL,
+	};
+	struct archive	*a;
+
+	if ((a = load("authors", files)) == NULL) {
+		OK(0, "loads");
+		return;
+	}
+	author_is(a, "welcome", "Ana Lima, Bo & Co");
+	author_is(a, "one", "Ana Lima");
+	author_is(a, "other", "Ana Lima, zed");
+	author_is(a, "inline", "Joel M, Bo & Co");
+	author_is(a, "plain", "Someone Else");
+	author_is(a, "near", "Ana of the team, bo");
+	/* A file that does not parse is said, and the next one up read. */
+	author_is(a, "b", "Ana Lima");
+	INT_EQ(a->nposts, 7, "seven posts");
+	archive_unref(a);
+}
+
+/* mkdocs-material: .authors.yml above posts/, dates as mappings. */
+static void
+test_mkdocs(void)
+{
+	static const char *const files[] = {
+		".authors.yml", "authors:\n  squidfunk:\n    name: Martin "
+		    "Donath\n    description: Creator\n    avatar: x.png\n",
+		"posts/2023-01-01-misdated.md", "---\ndate:\n  created: "
+		    "2023-12-31\n  updated: 2024-01-02\nauthors:\n  - squidfunk\n"
+		    "categories: [News]\n---\n# Dated by its mapping\n\nx\n",
+		"posts/plain.md", "---\ndate: 2024-02-02\n---\n# Plain\n\nx\n",
+		NULL,
+	};
+	struct archive		*a;
+	const struct post	*p;
+
+	if ((a = load("mkdocs", files)) == NULL) {
+		OK(0, "loads");
+		return;
+	}
+	post_is(a, "misdated", "Dated by its mapping", "2023-12-31");
+	OK((p = archive_post(a, "misdated")) != NULL &&
+	    strcmp(p->updated.ymd, "2024-01-02") == 0, "updated");
+	author_is(a, "misdated", "Martin Donath");
+	post_is(a, "plain", "Plain", "2024-02-02");
+	archive_unref(a);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_one_digit),
 	TEST(test_jekyll),
 	TEST(test_pelican),
 	TEST(test_summaries),
+	TEST(test_authors),
+	TEST(test_mkdocs),
 };
 
 int
