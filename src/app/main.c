@@ -41,6 +41,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/html.h"
+#include "markdown/mdx.h"
 #include "markdown/render.h"
 #include "net/generation.h"
 #include "net/limit.h"
@@ -304,7 +305,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 {
 	struct render_opts	 ropts;
 	struct render_capsule	 rc;
-	struct buf		 out = BUF_INIT;
+	struct buf		 out = BUF_INIT, md = BUF_INIT;
 	struct template_result	 tr;
 	struct meta		 m;
 	struct fm_error		 fe;
@@ -353,6 +354,12 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	body = src + m.body_off;
 	blen = len - m.body_off;
 	memset(&tr, 0, sizeof(tr));
+	/* A body in another markup, made Markdown as the archive does. */
+	if (capfile_markup(path) == CAPFILE_MDX) {
+		mdx_rewrite(body, blen, &md);
+		body = md.data;
+		blen = md.len;
+	}
 	/* A gemtext post is a .gmi file, as in posts/; no templates. */
 	gmi = archive_gmi_name(path);
 	if (!gmi && template_present(body, blen)) {
@@ -405,6 +412,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 		    &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
+	buf_free(&md);
 	if (rc.a != NULL)
 		archive_unref(rc.a);
 	free(rc.from);

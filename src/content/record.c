@@ -8,7 +8,8 @@
  * shortcodes read its folder, the folder's file list), else a new one,
  * read with one
  * pread(2) loop into an exact-size buffer and parsed: front matter
- * (frontmatter.c), Hugo-style templates rewritten (markdown/template.c),
+ * (frontmatter.c), an MDX body made Markdown (markdown/mdx.c),
+ * Hugo-style templates rewritten (markdown/template.c),
  * the first heading, the word count, the links (markdown/scan.c,
  * markdown/gemtext.c) and the summary.  A file is opened beneath a
  * directory fd with O_NOFOLLOW and must be a regular file; in a user
@@ -53,6 +54,7 @@
 #include "core/userdir.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
+#include "markdown/mdx.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
 #include "markdown/template.h"
@@ -636,6 +638,26 @@ read_templates(const struct archive_scan *s, struct archive_file *f,
 	template_result_free(&r);
 }
 
+/*
+ * A body in another markup made Markdown, once, when the file is read
+ * (markdown/mdx.h): src then holds the front matter and the Markdown,
+ * as read_templates() leaves it, so that nothing after it knows.
+ */
+static void
+read_markup(struct archive_file *f)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 off = f->m.body_off;
+
+	if (capfile_markup(f->rel) != CAPFILE_MDX)
+		return;
+	buf_add(&b, f->src, off);
+	mdx_rewrite(f->src + off, f->len - off, &b);
+	free(f->src);
+	f->len = b.len;
+	f->src = buf_release(&b);
+}
+
 /* What read_templates() did, as "posts/x.md:LINE:COL: template: ...". */
 static void
 log_templates(struct archive_scan *s, const struct archive_file *f)
@@ -700,6 +722,7 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
 	f->src = src;
 	f->len = len;
 	f->gemtext = posts_file(rel) && capfile_gemtext(rel);
+	read_markup(f);
 	if (!f->gemtext)		/* Hugo's templates are Markdown's */
 		read_templates(s, f, dirfd);
 	len = f->len;

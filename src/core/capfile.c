@@ -50,6 +50,7 @@ static const struct ext {
 	{ ".mdown",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
 	{ ".mkdn",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
 	{ ".mkd",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ ".mdx",	IN_MARKDOWN,	CAPFILE_MDX,		false },
 	{ ".gmi",	IN_POSTS,	CAPFILE_GEMTEXT,	false },
 };
 

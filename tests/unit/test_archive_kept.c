@@ -3,7 +3,7 @@
  * them, each a small capsule made here (archive.c through its public
  * interface): file names with one-digit dates, Markdown under every
  * usual name, drafts folders, Pelican's header lines, summary
- * separators, authors files, dates as mappings.  Each test makes its
+ * separators, authors files, dates as mappings, MDX.  Each test makes its
  * own capsule beneath the temp dir, loads it and checks the posts it
  * must give, by slug, title and date.
  */
@@ -305,6 +305,57 @@ test_mkdocs(void)
 	archive_unref(a);
 }
 
+/*
+ * A Docusaurus blog: .mdx posts and bundles with imports, components
+ * and the truncate comment, beside .md ones; an Astro collection of
+ * YYYY/slug/index.mdx bundles.
+ */
+static void
+test_mdx(void)
+{
+	static const char *const files[] = {
+		"posts/authors.yml", "ana:\n  name: Ana Lima\n",
+		"posts/2021-08-26-welcome/index.mdx", "---\nslug: welcome\n"
+		    "title: Welcome\nauthors: [ana]\n---\n"
+		    "import Tabs from '@theme/Tabs';\n"
+		    "import TabItem from '@theme/TabItem';\n\n"
+		    "The opening words.\n\n{/* truncate */}\n\n"
+		    "<Tabs>\n  <TabItem value=\"a\" label=\"Apple\">\n\n"
+		    "    An apple.\n\n  </TabItem>\n</Tabs>\n",
+		"posts/2021-08-27-plain.md", "---\ntitle: Plain\n---\n"
+		    "See [welcome](2021-08-26-welcome/index.mdx).\n",
+		"posts/2024/astro-post/index.mdx", "---\ntitle: Astro post\n"
+		    "pubDate: 2024-03-05\ndescription: From Astro\n---\n"
+		    "import Pic from '../Pic.astro';\n\n<Pic />\nText.\n",
+		"posts/2024/other/index.mdx", "---\ntitle: Other\n"
+		    "pubDate: 2024-04-01\n---\nx\n",
+		NULL,
+	};
+	struct archive		*a;
+	const struct post	*p;
+	const char		*body;
+
+	if ((a = load("mdx", files)) == NULL) {
+		OK(0, "loads");
+		return;
+	}
+	post_is(a, "welcome", "Welcome", "2021-08-26");
+	post_is(a, "plain", "Plain", "2021-08-27");
+	post_is(a, "astro-post", "Astro post", "2024-03-05");
+	post_is(a, "other", "Other", "2024-04-01");
+	INT_EQ(a->nposts, 4, "four posts");
+	if ((p = archive_post(a, "welcome")) != NULL) {
+		body = p->src + p->body_off;
+		OK(strstr(body, "import") == NULL && strstr(body, "<Tab") ==
+		    NULL && strstr(body, "**Apple**") != NULL,
+		    "the body is Markdown:\n%s", body);
+		STR_EQ(p->summary, "The opening words.", "truncate ends it");
+		STR_EQ(p->author, "Ana Lima", "its author's name");
+		OK(p->bundle, "a bundle of index.mdx");
+	}
+	archive_unref(a);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_one_digit),
 	TEST(test_jekyll),
@@ -312,6 +363,7 @@ static const struct harness_test tests[] = {
 	TEST(test_summaries),
 	TEST(test_authors),
 	TEST(test_mkdocs),
+	TEST(test_mdx),
 };
 
 int

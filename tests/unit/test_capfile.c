@@ -70,6 +70,7 @@ test_posts(void)
 	is(CAPFILE_POSTS_DIR, "x.mdown", false, CAPFILE_POST, NULL);
 	is(CAPFILE_POSTS_DIR, "x.mkd", false, CAPFILE_POST, NULL);
 	is(CAPFILE_POSTS_DIR, "x.mkdn", false, CAPFILE_POST, NULL);
+	is(CAPFILE_POSTS_DIR, "x.mdx", false, CAPFILE_POST, NULL);
 	is(CAPFILE_POSTS_DIR, "_index.markdown", false, CAPFILE_SECTION,
 	    "a section's page, not a post");
 	/* Drafts folders, and markups that are no source. */
@@ -95,6 +96,7 @@ test_posts(void)
 	    !capfile_in_drafts("drafts/x.md"), "a draft by its folder");
 
 	is(CAPFILE_BUNDLE_DIR, "index.md", false, CAPFILE_BUNDLE, NULL);
+	is(CAPFILE_BUNDLE_DIR, "index.mdx", false, CAPFILE_BUNDLE, NULL);
 	is(CAPFILE_BUNDLE_DIR, "index.markdown", false, CAPFILE_BUNDLE,
 	    NULL);
 	is(CAPFILE_BUNDLE_DIR, "index.gmi", false, CAPFILE_BUNDLE, NULL);
@@ -112,7 +114,13 @@ test_posts(void)
 	    !capfile_bundle_path("x/index.txt"), "a bundle's post by path");
 	OK(capfile_markdown("a.md") && !capfile_markdown("a.gmi") &&
 	    !capfile_markdown(".md") && capfile_gemtext("a.gmi") &&
-	    !capfile_gemtext("a.md"), "bodies by extension");
+	    !capfile_gemtext("a.md") && capfile_markdown("a.mdx"),
+	    "bodies by extension");
+	OK(capfile_markup("a.mdx") == CAPFILE_MDX &&
+	    capfile_markup("a.markdown") == CAPFILE_MARKDOWN &&
+	    capfile_markup("a.gmi") == CAPFILE_GEMTEXT &&
+	    capfile_markup("a.rst") == CAPFILE_NO_MARKUP, "markups");
+	INT_EQ(capfile_link_ext("x.mdx#a", 5), 4, "a link to .mdx: a source");
 	INT_EQ(capfile_ext("about.md", 8), 3, "a source's extension");
 	INT_EQ(capfile_ext("x.gmi?q", 5), 4, "of the bytes given");
 	INT_EQ(capfile_ext("x.png", 5), 0, "no source");
@@ -153,6 +161,7 @@ test_bundle(void)
 	test_put(top, "two/index.md", "x");
 	test_put(top, "two/index.gmi", "x");
 	test_put(top, "none/_index.md", "x");
+	test_put(top, "mdx/index.mdx", "x");
 	if ((fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
 		perror(top);
 		exit(2);
@@ -167,6 +176,8 @@ test_bundle(void)
 	STR_EQ(other, "index.gmi", "the other said");
 	OK(capfile_bundle(fd, "none", idx, sizeof(idx), NULL) == NULL,
 	    "a section's page makes no bundle");
+	STR_EQ(capfile_bundle(fd, "mdx", idx, sizeof(idx), NULL),
+	    "index.mdx", "index.mdx");
 	close(fd);
 	test_rm_tree(top);
 }
