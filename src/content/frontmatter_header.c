@@ -33,13 +33,16 @@
  * Knows date.h; nothing of files or of the archive.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "content/frontmatter.h"
 #include "content/frontmatter_int.h"
+#include "core/buf.h"
 #include "core/date.h"
+#include "core/utf8.h"
 #include "core/util.h"
 
 #define HEADER_MAX_KEYLEN	64
@@ -215,9 +218,9 @@ whole(const char *s, size_t len, long long *out)
 	return n > 0 && i == len ? 0 : -1;
 }
 
-/* The value s[0..len) of key hk, at pos. */
+/* The value s[0..len), valid UTF-8, of key hk, at pos. */
 static int
-read_value(struct fmheader *h, const struct hkey *hk, const char *s,
+read_utf8(struct fmheader *h, const struct hkey *hk, const char *s,
     size_t len, const struct hpos *pos)
 {
 	struct fm_value	 v;
@@ -277,6 +280,31 @@ more_line(const char *p, const char *e)
 
 	return p < e && blank((unsigned char)*p) && !blank_line(p, e) &&
 	    key_of(p, e, &k, &val) == 0;
+}
+
+/*
+ * The value s[0..len) of key hk, at pos.  YAML and TOML refuse what is
+ * no UTF-8; header lines are plain bytes, so a sequence that is none is
+ * replaced (U+FFFD) before the value is read, as the body's is.
+ */
+static int
+read_value(struct fmheader *h, const struct hkey *hk, const char *s,
+    size_t len, const struct hpos *pos)
+{
+	struct buf	 fix = BUF_INIT;
+	uint32_t	 cp;
+	size_t		 i, n;
+	int		 rv;
+
+	if (utf8_valid(s, len))
+		return read_utf8(h, hk, s, len, pos);
+	for (i = 0; i < len; i += n) {
+		n = utf8_decode_lossy(s + i, len - i, &cp);
+		utf8_add(&fix, cp);
+	}
+	rv = read_utf8(h, hk, fix.data, fix.len, pos);
+	buf_free(&fix);
+	return rv;
 }
 
 int
