@@ -41,6 +41,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/html.h"
+#include "markdown/htmlbody.h"
 #include "markdown/mdx.h"
 #include "markdown/render.h"
 #include "net/generation.h"
@@ -355,8 +356,10 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	blen = len - m.body_off;
 	memset(&tr, 0, sizeof(tr));
 	/* A body in another markup, made Markdown as the archive does. */
-	if (capfile_markup(path) == CAPFILE_MDX) {
-		mdx_rewrite(body, blen, &md);
+	if (capfile_markup(path) == CAPFILE_MDX ||
+	    capfile_markup(path) == CAPFILE_HTML) {
+		(capfile_markup(path) == CAPFILE_MDX ? mdx_rewrite :
+		    htmlbody_markdown)(body, blen, &md);
 		body = md.data;
 		blen = md.len;
 	}

@@ -8,7 +8,8 @@
  * shortcodes read its folder, the folder's file list), else a new one,
  * read with one
  * pread(2) loop into an exact-size buffer and parsed: front matter
- * (frontmatter.c), an MDX body made Markdown (markdown/mdx.c),
+ * (frontmatter.c), an MDX or HTML body made Markdown (markdown/mdx.c,
+ * markdown/htmlbody.c),
  * Hugo-style templates rewritten (markdown/template.c),
  * the first heading, the word count, the links (markdown/scan.c,
  * markdown/gemtext.c) and the summary.  A file is opened beneath a
@@ -54,6 +55,7 @@
 #include "core/userdir.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
+#include "markdown/htmlbody.h"
 #include "markdown/mdx.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
@@ -640,19 +642,24 @@ read_templates(const struct archive_scan *s, struct archive_file *f,
 
 /*
  * A body in another markup made Markdown, once, when the file is read
- * (markdown/mdx.h): src then holds the front matter and the Markdown,
- * as read_templates() leaves it, so that nothing after it knows.
+ * (markdown/mdx.h, markdown/htmlbody.h): src then holds the front
+ * matter and the Markdown, as read_templates() leaves it, so that
+ * nothing after it knows.
  */
 static void
 read_markup(struct archive_file *f)
 {
-	struct buf	 b = BUF_INIT;
-	size_t		 off = f->m.body_off;
+	struct buf		 b = BUF_INIT;
+	size_t			 off = f->m.body_off;
+	enum capfile_markup	 mk = capfile_markup(f->rel);
 
-	if (capfile_markup(f->rel) != CAPFILE_MDX)
+	if (mk != CAPFILE_MDX && mk != CAPFILE_HTML)
 		return;
 	buf_add(&b, f->src, off);
-	mdx_rewrite(f->src + off, f->len - off, &b);
+	if (mk == CAPFILE_MDX)
+		mdx_rewrite(f->src + off, f->len - off, &b);
+	else
+		htmlbody_markdown(f->src + off, f->len - off, &b);
 	free(f->src);
 	f->len = b.len;
 	f->src = buf_release(&b);
@@ -696,7 +703,7 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
     const struct stat *st, char *src, size_t len)
 {
 	struct archive_file	*f;
-	char			*body;
+	char			*body, *text;
 	long long		 newest;
 	long			 sep;
 	size_t			 seplen;
@@ -740,7 +747,13 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
 			    FM_SUMMARY_MAX);
 	}
 	body_heading_links(f);
-	f->words = count_words(body, len - f->m.body_off);
+	if (capfile_markup(rel) == CAPFILE_HTML) {
+		/* A page's words, not its tags'. */
+		text = frontmatter_oneline(body, len - f->m.body_off, FM_TAGS);
+		f->words = count_words(text, strlen(text));
+		free(text);
+	} else
+		f->words = count_words(body, len - f->m.body_off);
 	if (f->m.summary == NULL && f->summary == NULL && posts_file(rel))
 		f->summary = f->gemtext ? render_gemtext_summary(body,
 		    len - f->m.body_off, SUMMARY_MAX) : render_summary(body,

@@ -51,6 +51,8 @@ static const struct ext {
 	{ ".mkdn",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
 	{ ".mkd",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
 	{ ".mdx",	IN_MARKDOWN,	CAPFILE_MDX,		false },
+	{ ".html",	IN_POSTS,	CAPFILE_HTML,		true },
+	{ ".htm",	IN_POSTS,	CAPFILE_HTML,		true },
 	{ ".gmi",	IN_POSTS,	CAPFILE_GEMTEXT,	false },
 };
 

@@ -3,7 +3,7 @@
  * them, each a small capsule made here (archive.c through its public
  * interface): file names with one-digit dates, Markdown under every
  * usual name, drafts folders, Pelican's header lines, summary
- * separators, authors files, dates as mappings, MDX.  Each test makes its
+ * separators, authors files, dates as mappings, MDX, HTML posts.  Each test makes its
  * own capsule beneath the temp dir, loads it and checks the posts it
  * must give, by slug, title and date.
  */
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/preview.h"
 #include "content/archive.h"
 #include "core/config.h"
 #include "core/util.h"
@@ -356,6 +357,63 @@ test_mdx(void)
 	archive_unref(a);
 }
 
+/*
+ * A blogdown tree: HTML content files with front matter (bundles'
+ * index.html beside index.Rmd, single files beside their .Rmd), an
+ * .Rmarkdown beside its .markdown, and an HTML page without front
+ * matter, which is no post.
+ */
+static void
+test_blogdown(void)
+{
+	static const char *const files[] = {
+		"posts/2020-05-01-stats/index.html", "---\ntitle: \"Stats\"\n"
+		    "date: 2020-05-01\n---\n\n<div class=\"section level2\">\n"
+		    "<h2>Intro</h2>\n<p>Some <em>text</em>.</p>\n\n"
+		    "<pre class=\"r\"><code>x &lt;- 1\n\nmean(x)</code></pre>\n"
+		    "    <p>Indented, not code.</p>\n</div>\n",
+		"posts/2020-05-01-stats/index.Rmd", "---\ntitle: Stats\n---\n"
+		    "```{r}\nx <- 1\n```\n",
+		"posts/2020-06-01-single.html", "+++\ntitle = \"Single\"\n+++\n"
+		    "<p>One file.</p>\n",
+		"posts/2020-06-01-single.Rmd", "source\n",
+		"posts/2020-07-01-md.markdown", "---\ntitle: Rendered\n---\nx\n",
+		"posts/2020-07-01-md.Rmarkdown", "---\ntitle: Source\n---\nx\n",
+		"posts/2020-08-01-page.html", "<!doctype html>\n<p>A page</p>\n",
+		NULL,
+	};
+	struct archive		*a;
+	const struct post	*p;
+	const char		*body;
+	char			*dir;
+
+	if ((a = load("blogdown", files)) == NULL) {
+		OK(0, "loads");
+		return;
+	}
+	post_is(a, "stats", "Stats", "2020-05-01");
+	post_is(a, "single", "Single", "2020-06-01");
+	post_is(a, "md", "Rendered", "2020-07-01");
+	INT_EQ(a->nposts, 3, "three posts: no source, no page");
+	if ((p = archive_post(a, "stats")) != NULL) {
+		body = p->src + p->body_off;
+		OK(strncmp(body, "<div>", 5) == 0 && strstr(body, "\n\n") ==
+		    NULL, "one HTML block:\n%s", body);
+		STR_EQ(p->summary, "Some text.", "its first paragraph");
+		INT_EQ(p->words, 10, "its words, not its tags");
+	}
+	/* serve DIR: a folder of HTML pages is a tree, not posts. */
+	dir = xasprintf("%s/pages-only", top);
+	test_put(dir, "index.html", "<!doctype html>\n<p>x</p>\n");
+	test_put(dir, "about.html", "<p>about</p>\n");
+	INT_EQ(preview_layout(dir), PREVIEW_OTHER, "HTML pages: a tree");
+	test_put(dir, "2020-01-01-post.html", "---\ntitle: P\n---\n<p>p</p>\n");
+	INT_EQ(preview_layout(dir), PREVIEW_BARE,
+	    "an HTML post with front matter: posts");
+	free(dir);
+	archive_unref(a);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_one_digit),
 	TEST(test_jekyll),
@@ -364,6 +422,7 @@ static const struct harness_test tests[] = {
 	TEST(test_authors),
 	TEST(test_mkdocs),
 	TEST(test_mdx),
+	TEST(test_blogdown),
 };
 
 int
