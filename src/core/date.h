@@ -5,6 +5,8 @@
  *   YYYY-MM-DD
  *   YYYY-MM-DDTHH:MM[:SS[.frac]](Z|±HH:MM|±HHMM)        RFC 3339
  *   YYYY-MM-DD HH:MM[:SS] [±H|±HH|±HHMM|±HH:MM|Z|UTC]   (space forms)
+ *   Jul 08 2022, July 8, 2022, 8 July 2022, Fri, Jul 08 2022
+ *                                      (English month names: Astro's)
  * A missing zone is UTC.  A missing time is 12:00 (noon, the gemlog
  * feed convention).  Pure functions; no allocation.
  */

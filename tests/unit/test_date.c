@@ -84,6 +84,17 @@ test_forms(void)
 	    "2024-05-02", "2024-05-02T14:00:30-05:30");
 	check("2024-05-02T14:00:00", d20240502 + 14 * 3600, 0, 1,
 	    "2024-05-02", "2024-05-02T14:00:00Z");
+	/* English month names, as Astro's blog starter writes dates. */
+	check("Jul 08 2022", date_days(2022, 7, 8) * 86400LL + 12 * 3600, 0,
+	    0, "2022-07-08", "2022-07-08T12:00:00Z");
+	check("July 8, 2022", date_days(2022, 7, 8) * 86400LL + 12 * 3600, 0,
+	    0, "2022-07-08", "2022-07-08T12:00:00Z");
+	check(" 8 july 2022 ", date_days(2022, 7, 8) * 86400LL + 12 * 3600, 0,
+	    0, "2022-07-08", "2022-07-08T12:00:00Z");
+	check("Fri, Jul 08 2022", date_days(2022, 7, 8) * 86400LL + 12 * 3600,
+	    0, 0, "2022-07-08", "2022-07-08T12:00:00Z");
+	check("SEPT 30 2021", date_days(2021, 9, 30) * 86400LL + 12 * 3600, 0,
+	    0, "2021-09-30", "2021-09-30T12:00:00Z");
 	/* The space forms Jekyll and Hugo sites carry. */
 	check("2021-03-04 9:05:00 -4", d20210304 + 9 * 3600 + 5 * 60 +
 	    4 * 3600, -240, 1, "2021-03-04", "2021-03-04T09:05:00-04:00");
@@ -116,6 +127,12 @@ test_rejects(void)
 	reject("", "empty date");
 	reject("   ", "empty date");
 	reject("notadate", "not a date (want YYYY-MM-DD)");
+	reject("Jul 2022", "not a date (want YYYY-MM-DD)");
+	reject("Jul 08 22", "not a date (want YYYY-MM-DD)");
+	reject("Jul 08 2022 10:00", "not a date (want YYYY-MM-DD)");
+	reject("Someday, Jul 08 2022", "not a date (want YYYY-MM-DD)");
+	reject("Jul 32 2022", "day out of range");
+	reject("32 July 2022", "day out of range");
 	reject("20240101", "not a date (want YYYY-MM-DD)");
 	reject("24-01-01", "not a date (want YYYY-MM-DD)");
 	reject("2024-01-001", "not a date (want YYYY-MM-DD)");
