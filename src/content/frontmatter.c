@@ -48,6 +48,7 @@ static const struct fm_key fm_keys[] = {
 	{ "lastmod", F_UPDATED, 1 },
 	{ "modified", F_UPDATED, 2 },
 	{ "last_modified_at", F_UPDATED, 3 },
+	{ "updateddate", F_UPDATED, 4 },	/* Astro's updatedDate */
 	{ "tags", F_TAGS, 0 },
 	{ "tag", F_TAGS, 0 },
 	{ "categories", F_TAGS, 0 },

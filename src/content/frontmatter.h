@@ -23,7 +23,7 @@
  *   date, pubdate, publishdate, created   (published: when not a bool;
  *                                          date: a mapping of created
  *                                          and updated, mkdocs-material)
- *   updated, lastmod, modified, last_modified_at
+ *   updated, lastmod, modified, last_modified_at, updatedDate
  *   tags, tag, categories, category       (all merged, in file order)
  *   series                                (a string, or a list: first item)
  *   part, series_part, series_order, weight   (a whole number)

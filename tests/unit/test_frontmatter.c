@@ -299,6 +299,11 @@ test_dates(void)
 	    == 0, "date beats pubDate");
 	STR_EQ(m.date.ymd, "2020-02-02", "date wins");
 	meta_free(&m);
+	OK(parse("---\npubDate: 'Jul 08 2022'\nupdatedDate: 2022-08-01\n---\n",
+	    &m, &e) == 0 && m.has_date && strcmp(m.date.ymd, "2022-07-08") ==
+	    0 && m.has_updated && strcmp(m.updated.ymd, "2022-08-01") == 0,
+	    "Astro's pubDate and updatedDate");
+	meta_free(&m);
 	OK(parse("---\npublished: 2019-09-09\n---\n", &m, &e) == 0,
 	    "published as a date");
 	STR_EQ(m.date.ymd, "2019-09-09", "published date");
