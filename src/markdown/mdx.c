@@ -35,7 +35,8 @@
 /* What a component becomes. */
 enum comp {
 	C_TEXT,		/* its children's text (the tags go) */
-	C_TAB,		/* a section: its label, then its text */
+	C_TAB,		/* a section: its label, a heading, then its
+			   text */
 	C_QUOTE,	/* an admonition: a quote with a title */
 	C_LINK,		/* a link around its text */
 	C_IMAGE,	/* an image */
@@ -477,15 +478,17 @@ html_tag(struct mdx *m, const struct tag *t)
 	buf_addstr(m->out, t->selfclose ? " />" : ">");
 }
 
-/* "**text**" on a line of its own, after a blank one. */
+/*
+ * A section's label: a heading of its own, after a blank line (gemtext
+ * keeps no bold, and a label is what a heading is).
+ */
 static void
-strong_line(struct mdx *m, const char *s, size_t len)
+label_line(struct mdx *m, const char *s, size_t len)
 {
 	own_line(m);
 	newline(m);
-	buf_addstr(m->out, "**");
+	buf_addstr(m->out, "### ");
 	add_text(m->out, s, len);
-	buf_addstr(m->out, "**");
 	newline(m);
 }
 
@@ -631,7 +634,7 @@ tag_out(struct mdx *m, const struct tag *t, int block)
 	case C_TAB:
 		if ((s = attr(t, "label", &len)) != NULL ||
 		    (s = attr(t, "value", &len)) != NULL)
-			strong_line(m, s, len);
+			label_line(m, s, len);
 		break;
 	case C_QUOTE:
 		if ((type = attr(t, "type", &tlen)) == NULL) {

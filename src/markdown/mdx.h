@@ -10,8 +10,8 @@
  *                      summary separator, "<!--truncate-->" (render.h);
  *                      a string {"x"} is its text
  *   <Tabs>, <TabItem label="A">
- *                      a section each: its label, strong, on a line of
- *                      its own, then its text
+ *                      a section each: its label, a heading ("### A"),
+ *                      then its text
  *   <Admonition type="tip" title="T">, ":::tip[T]" ... ":::"
  *                      a quote whose first line is its title, strong
  *                      (else its type: "Tip")

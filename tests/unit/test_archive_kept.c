@@ -348,7 +348,7 @@ test_mdx(void)
 	if ((p = archive_post(a, "welcome")) != NULL) {
 		body = p->src + p->body_off;
 		OK(strstr(body, "import") == NULL && strstr(body, "<Tab") ==
-		    NULL && strstr(body, "**Apple**") != NULL,
+		    NULL && strstr(body, "### Apple") != NULL,
 		    "the body is Markdown:\n%s", body);
 		STR_EQ(p->summary, "The opening words.", "truncate ends it");
 		STR_EQ(p->author, "Ana Lima", "its author's name");

@@ -75,8 +75,8 @@ test_components(void)
 {
 	is("<Tabs>\n  <TabItem value=\"a\" label=\"Apple\">\n\n    Text.\n\n"
 	    "  </TabItem>\n</Tabs>\n",
-	    "\n\n**Apple**\n\n\nText.\n\n\n\n", "a tab: its label, dedented");
-	is("<TabItem value=\"only\">x</TabItem>\n", "\n**only**\nx\n",
+	    "\n\n### Apple\n\n\nText.\n\n\n\n", "a tab: its label, dedented");
+	is("<TabItem value=\"only\">x</TabItem>\n", "\n### only\nx\n",
 	    "a tab's value when it has no label");
 	is("<Admonition type=\"tip\" title=\"Hi\">\n  Body.\n</Admonition>\n",
 	    "\n> **Hi**\n> \n> Body.\n> \n\n", "an admonition: a quote");
@@ -116,7 +116,7 @@ test_code(void)
 	    "a fence stays as written");
 	is("<Tabs>\n  <TabItem label=\"A\">\n    ```sh\n    <X/>\n    ```\n"
 	    "  </TabItem>\n</Tabs>\n",
-	    "\n\n**A**\n\n```sh\n<X/>\n```\n\n\n",
+	    "\n\n### A\n\n```sh\n<X/>\n```\n\n\n",
 	    "a fence in a tab, dedented");
 }
 
@@ -133,7 +133,7 @@ test_rendered(void)
 	    "<Unknown prop={{a: 1}}>\n  Child text.\n</Unknown>\n";
 
 	renders(doc, "Intro words.", "Highlight", "inline component");
-	renders(doc, "Apple\n\nAn apple.", "TabItem", "a labelled section");
+	renders(doc, "### Apple\n\nAn apple.", "TabItem", "a labelled section");
 	renders(doc, "> Remember\n>\n> This.", ":::", "a titled quote");
 	renders(doc, "Child text.", "Unknown", "children's text");
 	renders(doc, "An apple.", "import", "no import");
