@@ -450,10 +450,13 @@ static void
 check_formats(const struct archive *a)
 {
 	size_t		 i, d, ngmi = 0, nbundles = 0, depth[4] = { 0 };
+	size_t		 nmdx = 0, nhtml = 0;
 	const char	*p;
 
 	for (i = 0; i < a->nposts; i++) {
 		ngmi += a->posts[i]->gemtext;
+		nmdx += capfile_markup(a->posts[i]->path) == CAPFILE_MDX;
+		nhtml += capfile_markup(a->posts[i]->path) == CAPFILE_HTML;
 		nbundles += a->posts[i]->bundle;
 		for (d = 0, p = a->posts[i]->path + 6; (p = strchr(p, '/'));
 		    p++)
@@ -464,8 +467,8 @@ check_formats(const struct archive *a)
 	printf("\n          folders: %zu in posts/, %zu one below, %zu two "
 	    "below, %zu three or more below", depth[0], depth[1], depth[2],
 	    depth[3]);
-	printf("\n          body: %zu Markdown, %zu gemtext",
-	    a->nposts - ngmi, ngmi);
+	printf("\n          body: %zu Markdown (%zu of them MDX, %zu HTML), "
+	    "%zu gemtext", a->nposts - ngmi, nmdx, nhtml, ngmi);
 	printf("\n          kept as: %zu single file%s, %zu page bundle%s",
 	    a->nposts - nbundles, a->nposts - nbundles == 1 ? "" : "s",
 	    nbundles, nbundles == 1 ? "" : "s");
