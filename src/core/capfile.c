@@ -28,6 +28,7 @@
 #define IN_SERIES	0x4
 
 #define IN_MARKDOWN	(IN_POSTS | IN_PAGES | IN_SERIES)
+#define EXT(s)		s, sizeof(s) - 1
 
 /*
  * In the order a bundle's index is looked for: with two, the first is
@@ -35,6 +36,7 @@
  */
 static const struct ext {
 	const char	*ext;
+	size_t		 len;		/* of ext */
 	unsigned	 in;		/* IN_* */
 	enum capfile_markup markup;
 	/*
@@ -45,15 +47,15 @@ static const struct ext {
 	 */
 	bool		 fenced;
 } exts[] = {
-	{ ".md",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
-	{ ".markdown",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
-	{ ".mdown",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
-	{ ".mkdn",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
-	{ ".mkd",	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
-	{ ".mdx",	IN_MARKDOWN,	CAPFILE_MDX,		false },
-	{ ".html",	IN_POSTS,	CAPFILE_HTML,		true },
-	{ ".htm",	IN_POSTS,	CAPFILE_HTML,		true },
-	{ ".gmi",	IN_POSTS,	CAPFILE_GEMTEXT,	false },
+	{ EXT(".md"),		IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ EXT(".markdown"),	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ EXT(".mdown"),	IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ EXT(".mkdn"),		IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ EXT(".mkd"),		IN_MARKDOWN,	CAPFILE_MARKDOWN,	false },
+	{ EXT(".mdx"),		IN_MARKDOWN,	CAPFILE_MDX,		false },
+	{ EXT(".html"),		IN_POSTS,	CAPFILE_HTML,		true },
+	{ EXT(".htm"),		IN_POSTS,	CAPFILE_HTML,		true },
+	{ EXT(".gmi"),		IN_POSTS,	CAPFILE_GEMTEXT,	false },
 };
 
 /*
@@ -174,15 +176,19 @@ ends_with(const char *name, size_t len, const char *ext)
 
 /*
  * The entry of exts[] name[0..len) ends with (more than the extension),
- * or NULL.
+ * or NULL.  Asked of every name and link, so its last dot is found once.
  */
 static const struct ext *
 ext_in(const char *name, size_t len)
 {
-	size_t	 i;
+	const char	*dot;
+	size_t		 i, elen;
 
+	if (len < 2 || (dot = memrchr(name + 1, '.', len - 1)) == NULL)
+		return NULL;
+	elen = len - (size_t)(dot - name);
 	for (i = 0; i < nitems(exts); i++)
-		if (ends_with(name, len, exts[i].ext))
+		if (exts[i].len == elen && memcmp(dot, exts[i].ext, elen) == 0)
 			return &exts[i];
 	return NULL;
 }
@@ -216,22 +222,22 @@ folder_of(enum capfile_kind in)
 }
 
 /*
- * named[]'s kind for name in a folder of kind in; IGNORED for none.
- * whole: only the names that are whole, else only the stems.
+ * named[]'s kind for name in a folder of kind in; IGNORED for none.  A
+ * stem is a source's name ("index" of "index.md"), so no hidden name
+ * is one: only whole names can be hidden (".authors.yml").
  */
 static enum capfile_kind
-named_kind(enum capfile_kind in, const char *name, const struct ext *x,
-    bool whole)
+named_kind(enum capfile_kind in, const char *name, const struct ext *x)
 {
 	size_t	 i, len;
 
 	for (i = 0; i < nitems(named); i++) {
-		if (named[i].in != in || named[i].stem == whole)
+		if (named[i].in != in || named[i].name[0] != name[0])
 			continue;
-		if (whole && strcmp(name, named[i].name) == 0)
+		if (!named[i].stem && strcmp(name, named[i].name) == 0)
 			return named[i].kind;
 		len = strlen(named[i].name);
-		if (!whole && x != NULL &&
+		if (named[i].stem && x != NULL &&
 		    strncmp(name, named[i].name, len) == 0 &&
 		    strcmp(name + len, x->ext) == 0)
 			return named[i].kind;
@@ -253,12 +259,10 @@ capfile_entry(enum capfile_kind in, const char *name, bool dir,
 		x = NULL;		/* not a source here */
 	if (f == NULL)
 		k = CAPFILE_IGNORED;
-	else if ((k = named_kind(in, name, x, true)) != CAPFILE_IGNORED)
+	else if ((k = named_kind(in, name, x)) != CAPFILE_IGNORED)
 		;
 	else if (name[0] == '.')
 		w = "a hidden name";
-	else if ((k = named_kind(in, name, x, false)) != CAPFILE_IGNORED)
-		;
 	else if (x != NULL)
 		k = f->source;
 	else if (!dir && f->sources != 0 && (mk = markup_of(name)) != NULL) {

@@ -239,6 +239,17 @@ render_summary_sep(const char *md, size_t len, const char *sep,
 	const char	*p = md, *end = md + len, *nl, *q, *hit;
 	size_t		 slen = sep != NULL ? strlen(sep) : 0, n;
 
+	/*
+	 * Most posts have none, and every post is read for one when it is
+	 * loaded: a look for "<!--" (memchr() for its rare '<') says that
+	 * before the line by line pass.
+	 */
+	for (q = md; q != NULL && (q = memchr(q, '<', (size_t)(end - q))) !=
+	    NULL; q++)
+		if (end - q >= 4 && memcmp(q, "<!--", 4) == 0)
+			break;
+	if (q == NULL && (slen == 0 || memmem(md, len, sep, slen) == NULL))
+		return -1;
 	blocks_init(&bl);
 	for (; p < end; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
