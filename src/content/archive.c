@@ -1006,7 +1006,7 @@ load_pages(struct archive *a, int dfd)
 {
 	struct archive_file *f;
 	struct doc	*d, **unlisted;
-	char		**names, *rel, *name;
+	char		**names, *rel, *name, why[320];
 	size_t		 n, i;
 	int		 fd;
 
@@ -1022,6 +1022,15 @@ load_pages(struct archive *a, int dfd)
 		if (layout_reserved(name)) {
 			archive_warn(a, rel, 1, 1, "the name is one of the "
 			    "server's own paths, skipped", 1);
+			free(name);
+			free(rel);
+			continue;
+		}
+		/* "about.md" and "about.markdown": the first keeps /about. */
+		if ((d = index_get(&inner(a)->doc_name, name)) != NULL) {
+			snprintf(why, sizeof(why), "%s is already the page "
+			    "/%s, skipped", d->path, name);
+			archive_warn(a, rel, 1, 1, why, 1);
 			free(name);
 			free(rel);
 			continue;

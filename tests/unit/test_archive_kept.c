@@ -113,6 +113,7 @@ test_jekyll(void)
 		"posts/blog/_drafts/2020-02-03-deep.md", "# Deep draft\n",
 		"posts/_posts/notes.rst", "Not *Markdown*\n",
 		"pages/about.markdown", "# About\n\nMe.\n",
+		"pages/about.md", "# About again\n\nMe too.\n",
 		NULL,
 	};
 	struct archive	*a;
@@ -135,7 +136,10 @@ test_jekyll(void)
 		    "%s: a draft, in no index", a->drafts[i]->path);
 	OK(archive_draft(a, "dated") != NULL, "the dated draft");
 	OK(archive_draft(a, "undated") != NULL, "the undated draft");
-	INT_EQ(a->ndocs, 1, "a page under another Markdown name");
+	INT_EQ(a->ndocs, 1, "a page under another Markdown name, once");
+	OK(archive_doc(a, "about") != NULL &&
+	    strcmp(archive_doc(a, "about")->title, "About") == 0,
+	    "the name that sorts first keeps /about");
 	archive_unref(a);
 }
 
