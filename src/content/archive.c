@@ -431,7 +431,7 @@ authors_in(struct archive *a, int dfd, enum capfile_kind in,
 			archive_warn(a, rel, err.line, err.col, err.msg, 0);
 		free(src);
 		free(rel);
-		return t;			/* the first file there counts */
+		return t;		/* the first file there counts */
 	}
 	return NULL;
 }

@@ -719,8 +719,10 @@ read_date_map(struct fmp *f, const struct fm_key *k, int depth)
 			else if (slen(f) == 7 && strncasecmp(sval(f),
 			    "updated", 7) == 0)
 				in = &updated;
-			snprintf(f->key, sizeof(f->key), "%s.%.*s", key,
-			    (int)(slen(f) < 16 ? slen(f) : 16), sval(f));
+			/* "date.created", for messages: a cut one will do. */
+			if (snprintf(f->key, sizeof(f->key), "%s.%.*s", key,
+			    (int)(slen(f) < 16 ? slen(f) : 16), sval(f)) < 0)
+				f->key[0] = '\0';
 		} else if (skip_node(f, depth + 1) == -1)
 			return -1;
 		if (next(f) == -1)

@@ -137,7 +137,8 @@ title_slug(const char *title)
 
 	t = xstrdup(title);
 	for (i = 0; t[i] != '\0'; i++)
-		if ((unsigned char)t[i] >= 0x80 || isalnum((unsigned char)t[i]) ||
+		if ((unsigned char)t[i] >= 0x80 ||
+		    isalnum((unsigned char)t[i]) ||
 		    strchr(" \t-_", t[i]) != NULL)
 			t[n++] = t[i];
 	t[n] = '\0';

@@ -41,10 +41,11 @@ size_t	 date_from_filename(const char *name, struct date *d);
  * A date an address or a folder path holds, as site generators write
  * them (README "Content format"): three segments YYYY/MM/DD ("2026/03/
  * 26/x", "blog/2021/01/05/x/"), or a segment that starts "YYYY-MM-DD-"
- * or is "YYYY-MM-DD" (one-digit month and day too); with month_ok, failing those, two segments
- * YYYY/MM (the first of the month).  Any leading segments (a section)
- * are passed over; the first date found counts.  0 and d filled (*day
- * 0 when only the month was there), or -1.
+ * or is "YYYY-MM-DD" (one-digit month and day too); with month_ok,
+ * failing those, two segments YYYY/MM (the first of the month).  Any
+ * leading segments (a section) are passed over; the first date found
+ * counts.  0 and d filled (*day 0 when only the month was there), or
+ * -1.
  */
 int	 date_from_path(const char *s, size_t len, int month_ok,
 	    struct date *d, int *day);

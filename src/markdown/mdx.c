@@ -238,7 +238,8 @@ expr_end(const char *p, const char *end, const char **stop)
 			break;
 		case '/':
 			if (q + 1 < lim && q[1] == '*') {
-				s = memmem(q + 2, (size_t)(lim - q - 2), "*/", 2);
+				s = memmem(q + 2, (size_t)(lim - q - 2), "*/",
+				    2);
 				q = s != NULL ? s + 1 : lim - 1;
 			}
 			break;
@@ -929,8 +930,8 @@ mdx_rewrite(const char *src, size_t len, struct buf *out)
 				p = q - 1;
 				continue;
 			case '<':
-				if (p < m.notag ||
-				    (q = tag_parse(p, end, &t, &stop)) == NULL) {
+				if (p < m.notag || (q = tag_parse(p, end, &t,
+				    &stop)) == NULL) {
 					if (p >= m.notag)
 						m.notag = stop;
 					buf_addc(out, '<');

@@ -98,7 +98,8 @@ pelican_more(void)
 	OK(has(r.body.data, "Tags: Weekly, small web, gemini"),
 	    "tags split on commas, the category one of them");
 	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/this-week-november-11");
+	r = e2e_gemini_get(srv.gemini_port, ctx,
+	    "/posts/this-week-november-11");
 	OK(has(r.body.data, "=> /posts/this-week-november-4 the first"),
 	    "a root-relative old link, back");
 	reply_free(&r);

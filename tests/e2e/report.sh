@@ -111,7 +111,8 @@ check "a section's page is not read" grep -qxF \
     "          posts/_index.md: a section's page, not a post" "$tmp/out4"
 check "pages/: a folder, and not .md" sh -c "grep -qxF \
     '          pages/old: a folder: only the files of this folder are read' \
-    '$tmp/out4' && grep -qxF '          pages/about.gmi: not Markdown: not read' \
+    '$tmp/out4' && \
+    grep -qxF '          pages/about.gmi: not Markdown: not read' \
     '$tmp/out4'"
 check "the count" grep -qxF "ignored:  5" "$tmp/out4"
 
@@ -133,9 +134,8 @@ printf '<p>a page</p>\n' >"$tmp/kept/posts/page.html"
 printf 'hostname: localhost\ncapsule: %s/kept\ncerts: %s/certs\n' \
     "$tmp" "$tmp" >"$tmp/kept.yaml"
 "$bin" -c "$tmp/kept.yaml" --check >"$tmp/out5" 2>/dev/null
-check "reStructuredText is named" grep -qxF \
-    "          posts/notes.rst: reStructuredText is not supported: no post, served as a file" \
-    "$tmp/out5"
+check "reStructuredText is named" grep -qxF "          posts/notes.rst: \
+reStructuredText is not supported: no post, served as a file" "$tmp/out5"
 check "AsciiDoc too" grep -qF "posts/book.adoc: AsciiDoc is not supported" \
     "$tmp/out5"
 check "_drafts/: drafts, dated or not" sh -c "grep -qxF 'drafts:   2' \

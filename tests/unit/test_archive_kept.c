@@ -3,9 +3,9 @@
  * them, each a small capsule made here (archive.c through its public
  * interface): file names with one-digit dates, Markdown under every
  * usual name, drafts folders, Pelican's header lines, summary
- * separators, authors files, dates as mappings, MDX, HTML posts.  Each test makes its
- * own capsule beneath the temp dir, loads it and checks the posts it
- * must give, by slug, title and date.
+ * separators, authors files, dates as mappings, MDX, HTML posts.  Each
+ * test makes its own capsule beneath the temp dir, loads it and checks
+ * the posts it must give, by slug, title and date.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,7 +290,8 @@ test_mkdocs(void)
 		".authors.yml", "authors:\n  squidfunk:\n    name: Martin "
 		    "Donath\n    description: Creator\n    avatar: x.png\n",
 		"posts/2023-01-01-misdated.md", "---\ndate:\n  created: "
-		    "2023-12-31\n  updated: 2024-01-02\nauthors:\n  - squidfunk\n"
+		    "2023-12-31\n  updated: 2024-01-02\nauthors:\n"
+		    "  - squidfunk\n"
 		    "categories: [News]\n---\n# Dated by its mapping\n\nx\n",
 		"posts/plain.md", "---\ndate: 2024-02-02\n---\n# Plain\n\nx\n",
 		NULL,
@@ -381,9 +382,12 @@ test_blogdown(void)
 		"posts/2020-06-01-single.html", "+++\ntitle = \"Single\"\n+++\n"
 		    "<p>One file.</p>\n",
 		"posts/2020-06-01-single.Rmd", "source\n",
-		"posts/2020-07-01-md.markdown", "---\ntitle: Rendered\n---\nx\n",
-		"posts/2020-07-01-md.Rmarkdown", "---\ntitle: Source\n---\nx\n",
-		"posts/2020-08-01-page.html", "<!doctype html>\n<p>A page</p>\n",
+		"posts/2020-07-01-md.markdown",
+		"---\ntitle: Rendered\n---\nx\n",
+		"posts/2020-07-01-md.Rmarkdown",
+		"---\ntitle: Source\n---\nx\n",
+		"posts/2020-08-01-page.html",
+		"<!doctype html>\n<p>A page</p>\n",
 		NULL,
 	};
 	struct archive		*a;
