@@ -145,13 +145,14 @@ static const struct named {
 	/*
 	 * Who the author keys of posts are: Docusaurus's file in its blog
 	 * folder, mkdocs-material's (hidden) in its blog folder, above the
-	 * posts.  In this order in one folder.
+	 * posts.  In this order in one folder.  (Only a hidden one at the
+	 * top: serve DIR takes a folder with a capsule's names at its top
+	 * for a capsule, and a blog folder's authors.yml is its posts'.)
 	 */
 	{ CAPFILE_POSTS_DIR,	"authors.yml",	false,	CAPFILE_AUTHORS },
 	{ CAPFILE_POSTS_DIR,	"authors.yaml",	false,	CAPFILE_AUTHORS },
 	{ CAPFILE_POSTS_DIR,	".authors.yml",	false,	CAPFILE_AUTHORS },
 	{ CAPFILE_TOP_DIR,	".authors.yml",	false,	CAPFILE_AUTHORS },
-	{ CAPFILE_TOP_DIR,	"authors.yml",	false,	CAPFILE_AUTHORS },
 	{ CAPFILE_BUNDLE_DIR,	"index",	true,	CAPFILE_BUNDLE },
 };
 

@@ -158,7 +158,7 @@ bool		 capfile_in_drafts(const char *path);
 /*
  * The n'th name an authors file may have in a folder of kind in
  * (CAPFILE_POSTS_DIR: "authors.yml", ...; CAPFILE_TOP_DIR: the capsule's
- * own), NULL past the last.
+ * own, ".authors.yml"), NULL past the last.
  */
 const char	*capfile_authors(enum capfile_kind in, size_t n);
 

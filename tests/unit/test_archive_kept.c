@@ -415,9 +415,14 @@ test_blogdown(void)
 	test_put(dir, "index.html", "<!doctype html>\n<p>x</p>\n");
 	test_put(dir, "about.html", "<p>about</p>\n");
 	INT_EQ(preview_layout(dir), PREVIEW_OTHER, "HTML pages: a tree");
+	test_put(dir, ".authors.yml", "authors: {}\n");
+	INT_EQ(preview_layout(dir), PREVIEW_OTHER, "a hidden one: still");
 	test_put(dir, "2020-01-01-post.html", "---\ntitle: P\n---\n<p>p</p>\n");
 	INT_EQ(preview_layout(dir), PREVIEW_BARE,
 	    "an HTML post with front matter: posts");
+	test_put(dir, "authors.yml", "ana:\n  name: Ana\n");
+	INT_EQ(preview_layout(dir), PREVIEW_BARE,
+	    "a blog folder's authors.yml: still posts");
 	free(dir);
 	archive_unref(a);
 }
