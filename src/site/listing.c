@@ -38,6 +38,7 @@
 #include "core/buf.h"
 #include "core/cache.h"
 #include "core/config.h"
+#include "core/dirwalk.h"
 #include "core/fsafe.h"
 #include "core/log.h"
 #include "core/url.h"
@@ -128,7 +129,8 @@ struct listed {
 	char		*title;		/* a .gmi file's first heading, or
 					   NULL (owned) */
 	time_t		 mtime;
-	unsigned char	 type;		/* d_type, then DT_REG or DT_DIR */
+	enum dirwalk_type type;		/* as read, then DIRWALK_FILE or
+					   DIRWALK_DIR as served */
 	bool		 opened;	/* entry() opened it as served (a
 					   link, or no d_type) */
 };
@@ -193,7 +195,7 @@ first_heading(int fd)
 }
 
 /*
- * May the entry e->name (d_type e->type) of the directory dfd (rel,
+ * May the entry e->name (of type e->type) of the directory dfd (rel,
  * capsule-relative) be listed, that is: served?  What a request for it
  * would get decides: a symbolic link is opened as a request would open
  * it (a link that leads out, into posts/ or anywhere refused is not
@@ -206,29 +208,33 @@ entry(const struct route *rt, const struct tree *t, int dfd,
 	struct stat	 st;
 	enum fsafe_kind	 kind;
 	char		*path;
-	int		 fd, type = e->type;
+	int		 fd;
 
-	if (type == DT_UNKNOWN || type == DT_LNK) {
-		/* A file system without d_type, or a link: as served. */
+	switch (e->type) {
+	case DIRWALK_LINK:
+		/* As served: where it leads, if anywhere. */
 		path = tree_join(rel, e->name);
 		fd = tree_open(rt, t, path, &st, &kind);
 		free(path);
 		if (fd == -1)
 			return 0;
 		close(fd);
-		type = kind == FSAFE_DIR ? DT_DIR : DT_REG;
+		e->type = kind == FSAFE_DIR ? DIRWALK_DIR : DIRWALK_FILE;
 		e->opened = true;
-	} else if (type == DT_REG || type == DT_DIR) {
+		break;
+	case DIRWALK_FILE:
+	case DIRWALK_DIR:
 		if (fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == -1)
 			return 0;
-		if (type == DT_REG && !rt->cfg->files_hardlinks &&
+		if (e->type == DIRWALK_FILE && !rt->cfg->files_hardlinks &&
 		    st.st_nlink > 1)
 			return 0;	/* never served: see static_file() */
 		if (rt->cfg->owned && !userdir_owned(&st, rt->cfg->owner_uid))
 			return 0;	/* never served: archive_files_open() */
-	} else
+		break;
+	case DIRWALK_OTHER:
 		return 0;		/* FIFOs, sockets, devices: never */
-	e->type = (unsigned char)type;
+	}
 	e->mtime = st.st_mtime;
 	return 1;
 }
@@ -247,7 +253,7 @@ title(const struct route *rt, const struct tree *t, int dfd,
 	char		*path;
 	int		 fd;
 
-	if (e->type != DT_REG || !rt->cfg->listing_titles ||
+	if (e->type != DIRWALK_FILE || !rt->cfg->listing_titles ||
 	    !archive_gmi_name(e->name))
 		return;
 	if (e->opened) {
@@ -358,59 +364,53 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 	}
 }
 
+/* dir_read()'s: the names kept so far. */
+struct dir_read {
+	char *const	*hide;
+	size_t		 nhide;
+	struct listed	*v;
+	size_t		 n, cap;
+};
+
+static enum dirwalk_answer
+dir_read_one(void *arg, struct dirwalk_entry *e)
+{
+	struct dir_read	*d = arg;
+
+	if (e->event != DIRWALK_ENTRY || !listable(e->name) ||
+	    strcmp(e->name, "gophermap") == 0 ||
+	    hidden(e->name, d->hide, d->nhide))
+		return DIRWALK_NEXT;
+	if (d->n == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 32;
+		d->v = xreallocarray(d->v, d->cap, sizeof(*d->v));
+	}
+	memset(&d->v[d->n], 0, sizeof(d->v[d->n]));
+	d->v[d->n].name = xstrdup(e->name);
+	d->v[d->n++].type = e->type;
+	return DIRWALK_NEXT;		/* never into a folder */
+}
+
 /*
  * The names in the directory dfd that a listing may show (listable(),
- * no dot-file, no gophermap, none of hide[0..nhide)), LISTING_READ_MAX
- * at most, into *ents (malloc'd, or NULL); *more set when it has more.
- * The one place where a listing reads a directory.  dfd stays the
+ * no dot-file, no gophermap, none of hide[0..nhide)), of the first
+ * LISTING_READ_MAX names it holds, into *ents (malloc'd, or NULL);
+ * *more set when it has more.  The one place where a listing reads a
+ * directory, by core/dirwalk's walk, one level deep.  dfd stays the
  * caller's.
  */
 static size_t
 dir_read(int dfd, char *const *hide, size_t nhide, struct listed **ents,
     bool *more)
 {
-	struct listed	*v = NULL;
-	DIR		*d;
-	struct dirent	*de;
-	size_t		 n = 0, cap = 0;
-	int		 fd;
+	struct dir_read	 d = { hide, nhide, NULL, 0, 0 };
+	struct dirwalk	 w = { 0, LISTING_READ_MAX, false, dir_read_one, &d,
+	    0, false };
 
-	*more = false;
-	/* A dup shares dfd's offset, which nothing else uses. */
-	if ((fd = dup(dfd)) == -1)
-		goto done;
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
-		goto done;
-	}
-	rewinddir(d);
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;	/* hidden files, "." and ".." */
-		if (!listable(de->d_name) || strcmp(de->d_name,
-		    "gophermap") == 0 || hidden(de->d_name, hide, nhide))
-			continue;
-		if (n == LISTING_READ_MAX) {
-			*more = true;
-			break;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 32;
-			v = xreallocarray(v, cap, sizeof(*v));
-		}
-		/*
-		 * The name and type only: readdir() hands out records
-		 * shorter than struct dirent, so copying a whole one reads
-		 * past the end of the last record in its buffer.
-		 */
-		memset(&v[n], 0, sizeof(v[n]));
-		v[n].name = xstrdup(de->d_name);
-		v[n++].type = de->d_type;
-	}
-	closedir(d);
-done:
-	*ents = v;
-	return n;
+	(void)dirwalk_run(&w, dfd, "", NULL);
+	*more = w.full;
+	*ents = d.v;
+	return d.n;
 }
 
 /*
@@ -480,7 +480,7 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 		free(url);
 	}
 	for (i = 0; i < k; i++) {
-		int isdir = ents[i].type == DT_DIR;
+		int isdir = ents[i].type == DIRWALK_DIR;
 
 		title(rt, t, dfd, rel, &ents[i]);
 		date[0] = '\0';
