@@ -38,6 +38,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/par.h"
+#include "core/surface.h"
 #include "core/util.h"
 #include "net/generation.h"
 #include "net/server.h"
@@ -116,6 +117,46 @@ restart_needed(const struct config *c, const char *key)
 }
 
 /*
+ * Does run listen on port for surface s: the top level's, or a host's
+ * own?  (A host item holds what it set; the rest of it is 0.)
+ */
+static int
+listening(const struct config *run, size_t s, int port)
+{
+	size_t	 i;
+
+	if (run->port[s] == port)
+		return 1;
+	for (i = 0; i < run->nhosts; i++)
+		if (run->hosts[i].site->port[s] == port)
+			return 1;
+	return 0;
+}
+
+/*
+ * A host's own port (site/front.h) has a listener from the start only:
+ * one that is new in c is not served until a restart.  The host keeps
+ * its new value, so that its links are right once it is.
+ */
+static void
+new_host_ports(const struct config *c, const struct config *run)
+{
+	struct config	 v;
+	size_t		 i, s;
+
+	for (i = 1; i < config_nhosts(c); i++) {
+		config_host_view(c, i, &v);
+		for (s = 0; s < SURFACE_N; s++)
+			if (v.port[s] != 0 && !listening(run, s, v.port[s]))
+				log_warnx("%s: hosts: %s: %s_port %d is new: "
+				    "that needs a restart; %s does not "
+				    "answer %s there until then", c->path,
+				    v.hostname, surfaces[s].name, v.port[s],
+				    v.hostname, surfaces[s].title);
+	}
+}
+
+/*
  * Keys the listeners or the process were set up with cannot change
  * under them: say so, and keep the running values in c, so that what
  * the new configuration writes into links (ports) is what is served.
@@ -123,6 +164,7 @@ restart_needed(const struct config *c, const char *key)
 static void
 keep_restart_only(struct config *c, const struct config *run)
 {
+	char	 key[64];
 	size_t	 i;
 	int	 same = c->nbind == run->nbind;
 
@@ -139,14 +181,13 @@ keep_restart_only(struct config *c, const struct config *run)
 		for (i = 0; i < c->nbind; i++)
 			c->bind[i] = xstrdup(run->bind[i]);
 	}
-	if (c->port[SURFACE_GEMINI] != run->port[SURFACE_GEMINI]) {
-		restart_needed(c, "gemini_port");
-		c->port[SURFACE_GEMINI] = run->port[SURFACE_GEMINI];
-	}
-	if (c->port[SURFACE_GOPHER] != run->port[SURFACE_GOPHER]) {
-		restart_needed(c, "gopher_port");
-		c->port[SURFACE_GOPHER] = run->port[SURFACE_GOPHER];
-	}
+	for (i = 0; i < SURFACE_N; i++)
+		if (c->port[i] != run->port[i]) {
+			snprintf(key, sizeof(key), "%s_port", surfaces[i].name);
+			restart_needed(c, key);
+			c->port[i] = run->port[i];
+		}
+	new_host_ports(c, run);
 	if (c->workers != run->workers) {
 		restart_needed(c, "workers");
 		c->workers = run->workers;

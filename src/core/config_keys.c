@@ -1037,6 +1037,8 @@ print_zones(struct cfe_out *o, const struct cfe_field *f, const void *base)
 
 static const struct cfe_kind zones_kind = { parse_zones, print_zones };
 
+static size_t	 port_key(size_t);
+
 /*
  * hosts = "[" *( "{" hostname *( site key ) "}" ) "]" (or a block list),
  * or null for none: each item parsed against the same table as the top
@@ -1080,6 +1082,8 @@ host_item(struct cfe *l, const struct cfe_field *f, const yaml_event_t *ev,
 	cl->hmarks[c->nhosts - 1].name = marks[config_key_index("hostname")];
 	cl->hmarks[c->nhosts - 1].root = marks[config_key_index("root")];
 	cl->hmarks[c->nhosts - 1].cgi = marks[config_key_index("cgi")];
+	for (i = 0; i < SURFACE_N; i++)
+		cl->hmarks[c->nhosts - 1].port[i] = marks[port_key(i)];
 	return 0;
 }
 
@@ -1129,6 +1133,22 @@ parse_hosts(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 	return rv;
 }
 
+/*
+ * Is key k a port v shares with the top level?  Printed there only: a
+ * host item that set it would take the port as its own, which check_ports()
+ * refuses on a surface whose requests name no host.
+ */
+static int
+shared_port(const struct config *c, const struct config *v, size_t k)
+{
+	size_t	 s;
+
+	for (s = 0; s < SURFACE_N; s++)
+		if (k == port_key(s))
+			return v->port[s] == c->port[s];
+	return 0;
+}
+
 /* Each host as its view: every site key it ends up with. */
 static void
 print_hosts(struct cfe_out *o, const struct cfe_field *f, const void *base)
@@ -1147,7 +1167,8 @@ print_hosts(struct cfe_out *o, const struct cfe_field *f, const void *base)
 		o->host = v.hostname;
 		cfe_out_item(o);
 		for (k = 0; k < n; k++)
-			if (keys[k].flags & CONFIG_SITE)
+			if ((keys[k].flags & CONFIG_SITE) &&
+			    !shared_port(c, &v, k))
 				keys[k].kind->print(o, &keys[k], &v);
 	}
 	o->host = NULL;
@@ -1294,12 +1315,19 @@ static const struct cfe_field fields[] = {
 #define NFIELDS		nitems(fields)
 #define SURFACE_KEY_MAX	32
 
+/* The index of surface's "<name>_port" among config_keys(). */
+static size_t
+port_key(size_t surface)
+{
+	return NFIELDS + 2 * surface;
+}
+
 /*
  * fields[], then each surface's keys (core/surface.h), made from its
  * name so that a new surface needs no line here: "<name>_port", where
- * it listens (server-wide), and "<name>_public_port", the port its
- * links name (a site's: a host behind another forward may have its
- * own).
+ * it listens (a host may listen on a port of its own: check_ports()),
+ * and "<name>_public_port", the port its links name (a host behind
+ * another forward may have its own).
  */
 static struct cfe_field	 all[NFIELDS + 2 * SURFACE_N];
 static char		 surface_keys[2 * SURFACE_N][SURFACE_KEY_MAX];
@@ -1323,7 +1351,7 @@ make_keys(void)
 		    "%s_public_port", surfaces[i].name);
 		f[0] = (struct cfe_field){ surface_keys[2 * i], &cfe_int_kind,
 		    OFF(port) + i * sizeof(int), sizeof(int),
-		    surfaces[i].min_port, 65535, SERVER | USER, NULL };
+		    surfaces[i].min_port, 65535, SITE | USER, NULL };
 		f[1] = (struct cfe_field){ surface_keys[2 * i + 1],
 		    &cfe_int_kind, OFF(public_port) + i * sizeof(int),
 		    sizeof(int), 0, 65535, SITE | USER, NULL };
@@ -1350,32 +1378,83 @@ config_key_index(const char *key)
 	abort();		/* a name of this file's own: never */
 }
 
+/* One port a surface listens on, and who set it (check_ports()). */
+struct port_use {
+	int		 port;
+	size_t		 surface;
+	size_t		 host;		/* 0: the top level; i: hosts[i - 1] */
+	int		 set;		/* in the file, not a default */
+	yaml_mark_t	 mark;
+};
+
+static int
+port_use_cmp(const void *a, const void *b)
+{
+	const struct port_use	*x = a, *y = b;
+
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	if (x->set != y->set)		/* defaults first: the other is wrong */
+		return x->set < y->set ? -1 : 1;
+	return x->mark.index < y->mark.index ? -1 :
+	    x->mark.index > y->mark.index;
+}
+
 /*
- * Two surfaces on one port: the later key of the two is wrong, or the
- * one set when the other is a default.
+ * Where the surfaces listen: each top-level <name>_port, which every
+ * host shares unless it sets its own, and each port a host sets.  A
+ * port is one surface's.  On a surface whose requests name no host
+ * (Gopher, Nex, Finger: no SURFACE_NAMED), a port is also one host's,
+ * since nothing else could say whose capsule a request is for; hosts
+ * that set no port of their own are not on it (the top level's host
+ * answers its port).  The key that is wrong is the later one, or the
+ * one set against a default.
  */
 static int
 check_ports(struct config_loader *cl, const yaml_mark_t *marks,
     const unsigned char *seen)
 {
 	const struct config	*c = cl->c;
-	size_t			 i, k, a, b, at;
+	struct port_use		*u, *a, *b;
+	size_t			 i, k, first, n = 0;
+	int			 rv = 0;
 
-	for (i = 0; i < SURFACE_N; i++)
-		for (k = i + 1; k < SURFACE_N; k++) {
-			if (c->port[i] == 0 || c->port[i] != c->port[k])
-				continue;
-			a = NFIELDS + 2 * i;
-			b = NFIELDS + 2 * k;
-			at = b;
-			if (!seen[b] || (seen[a] && marks[a].index >
-			    marks[b].index))
-				at = a;
-			return cfe_fail(&cl->e, marks[at], "%s: port %d is "
-			    "used by both %s and %s", all[at].key, c->port[i],
-			    surfaces[i].title, surfaces[k].title);
-		}
-	return 0;
+	u = xreallocarray(NULL, (c->nhosts + 1) * SURFACE_N, sizeof(*u));
+	for (k = 0; k < SURFACE_N; k++) {
+		if (c->port[k] != 0)
+			u[n++] = (struct port_use){ c->port[k], k, 0,
+			    seen[port_key(k)], marks[port_key(k)] };
+		for (i = 0; i < c->nhosts; i++)
+			if (CONFIG_SET(c->hosts[i].set, port_key(k)) &&
+			    c->hosts[i].site->port[k] != 0)
+				u[n++] = (struct port_use){
+				    c->hosts[i].site->port[k], k, i + 1, 1,
+				    cl->hmarks[i].port[k] };
+	}
+	qsort(u, n, sizeof(*u), port_use_cmp);
+	for (i = 1; i < n && rv == 0; i++) {
+		a = &u[i - 1];
+		b = &u[i];
+		if (a->port != b->port)
+			continue;
+		/* The surfaces in the table's order, as the keys are. */
+		first = a->surface < b->surface ? a->surface : b->surface;
+		if (a->surface != b->surface)
+			rv = cfe_fail(&cl->e, b->mark, "%s: port %d is used by "
+			    "both %s and %s", all[port_key(b->surface)].key,
+			    b->port, surfaces[first].title,
+			    surfaces[a->surface ^ b->surface ^ first].title);
+		else if (!(surfaces[b->surface].caps & SURFACE_NAMED))
+			rv = cfe_fail(&cl->e, b->mark, "%s: port %d is %s's "
+			    "already; a %s request names no host, so each "
+			    "host needs a port of its own",
+			    all[port_key(b->surface)].key, b->port,
+			    a->host == 0 ? c->hostname :
+			    c->hosts[a->host - 1].site->hostname,
+			    surfaces[b->surface].title);
+	}
+	free(u);
+	return rv;
 }
 
 int

@@ -6,12 +6,13 @@
 const struct surface_info surfaces[SURFACE_N] = {
 	[SURFACE_GEMINI] = { "gemini", "Gemini", 1965, 1965, 1, 1,
 	    FORMAT_GEMTEXT,
-	    SURFACE_CERTS | SURFACE_UPLOADS | SURFACE_APPS | SURFACE_INPUT },
+	    SURFACE_CERTS | SURFACE_UPLOADS | SURFACE_APPS | SURFACE_INPUT |
+	    SURFACE_NAMED },
 	[SURFACE_GOPHER] = { "gopher", "Gopher", 7070, 70, 0, 0, FORMAT_GOPHER,
 	    0 },
 	/* Port 300 by convention: off unless "spartan_port" says. */
 	[SURFACE_SPARTAN] = { "spartan", "Spartan", 0, 300, 0, 0,
-	    FORMAT_GEMTEXT, 0 },
+	    FORMAT_GEMTEXT, SURFACE_NAMED },
 	/* Port 1900 by convention: off unless "nex_port" says. */
 	[SURFACE_NEX] = { "nex", "Nex", 0, 1900, 0, 0, FORMAT_NEX, 0 },
 	/* Port 79 by convention: off unless "finger_port" says. */

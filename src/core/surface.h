@@ -40,6 +40,8 @@ enum format {
 #define SURFACE_UPLOADS	0x02	/* Titan uploads share its port */
 #define SURFACE_APPS	0x04	/* CGI programs and backends answer */
 #define SURFACE_INPUT	0x08	/* asks for input with a status (10) */
+#define SURFACE_NAMED	0x10	/* a request names its host: hosts may
+				   share a port (virtual hosting) */
 
 struct surface_info {
 	const char	*name;		/* "gemini": its keys are gemini_port

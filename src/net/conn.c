@@ -84,6 +84,7 @@ struct conn {
 	int		 rendering;	/* work in flight */
 	enum conn_state	 state;
 	enum surface	 surface;	/* what the client came by */
+	int		 port;		/* ours it reached: its listener's */
 	const struct front *front;	/* its front end: fronts[surface] */
 	struct worker	*w;		/* borrowed */
 	struct tlsconn	*tls;		/* owned; NULL for Gopher, and for
@@ -556,7 +557,7 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 		c->reqlen = (size_t)(semi - c->ex->req);
 	c->up = titan_upload_new(c->gen, c->peer);
 	if (!titan_upload_begin(c->up, c->ex->req, linelen,
-	    tlsconn_sni(c->tls), tlsconn_client_hash(c->tls))) {
+	    tlsconn_sni(c->tls), c->port, tlsconn_client_hash(c->tls))) {
 		upload_answer(c);
 		return;
 	}
@@ -782,6 +783,7 @@ answer_request(struct conn *c, size_t linelen)
 	fc.own_address = own_address;
 	fc.cert_hash = cert_hash;
 	fc.ctx = c;
+	fc.port = c->port;
 	if (surfaces[c->surface].caps & SURFACE_CERTS) {
 		fc.sni = tlsconn_sni(c->tls);
 		zc.hash = cert_hash;
@@ -1149,6 +1151,7 @@ conn_accept(struct listener *l)
 	c->gen = w->gen;
 	gen_ref(c->gen);
 	c->surface = l->surface;
+	c->port = l->port;
 	c->front = &fronts[c->surface];
 	c->state = CONN_REQUEST;
 	c->t_start = uv_hrtime();

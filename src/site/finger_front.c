@@ -74,8 +74,8 @@ finger_front_answer(const struct front_gen *g, const struct front_client *fc,
 	struct finger_query	 q;
 	struct router_req	 rreq;
 	char			 path[FINGER_NAME_MAX + 16], msg[128];
+	int			 h;
 
-	(void)fc;
 	(void)app;
 	finger_request_parse(line, len, &q);
 	switch (q.kind) {
@@ -97,9 +97,14 @@ finger_front_answer(const struct front_gen *g, const struct front_client *fc,
 	memset(&rreq, 0, sizeof(rreq));
 	rreq.surface = SURFACE_FINGER;
 	rreq.path = path;
-	rreq.users = g->users;
+	/* The port says whose capsule, as Gopher's. */
+	if ((h = front_host_at(g, SURFACE_FINGER, fc->port)) == -1) {
+		say(r, 53, "finger: no host is served on this port.");
+		return FRONT_ANSWER;
+	}
+	rreq.users = h == 0 ? g->users : NULL;
 	r->may_defer = 0;		/* a plan is quick to make */
-	router_handle(&g->hosts[0], g->sites[0], &rreq, r);
+	router_handle(&g->hosts[h], g->sites[h], &rreq, r);
 	if (r->status / 10 == 2)
 		clean(r);
 	else if (q.kind == FINGER_USER && r->status == 51) {

@@ -1,9 +1,9 @@
 /*
  * front.h -- what a front end is: for a surface of core/surface.h,
  * where its request line ends, how a request is answered, and what goes
- * before the body.  The table of them, fronts[], is fronts.h's, which
- * the connection (net/conn.c) reads, so that it knows no protocol by
- * name.
+ * before the body; and whose capsule a listener's port serves.  The
+ * table of them, fronts[], is fronts.h's, which the connection
+ * (net/conn.c) reads, so that it knows no protocol by name.
  *
  * A front end parses its request line and writes its answer; it decides
  * nothing about what the path names or who may read it: that is the
@@ -65,6 +65,8 @@ struct front_client {
 	 * a surface without client certificates.
 	 */
 	const struct zone_client *zone;
+	int		 port;		/* ours the client reached: its
+					   listener's, which says whose */
 };
 
 /* For FRONT_APP: which host's program or backend, and the request. */
@@ -102,6 +104,22 @@ struct front {
 	size_t		(*header)(struct response *r, char *out,
 			    size_t outlen);
 };
+
+/*
+ * The host a request that names none (Gopher, Nex, Finger) is for, on
+ * the listener at port of surface s: the top level's host on the port
+ * every host shares, or the one host that set that port as its own; -1
+ * when no host listens there any more (a reload changed its port: that
+ * takes a restart, app/reload.c).
+ */
+int	 front_host_at(const struct front_gen *g, enum surface s, int port);
+
+/*
+ * Is host h (as a request named it) answered on the listener at port
+ * of surface s?  A host with a port of its own is answered there only.
+ */
+int	 front_serves(const struct front_gen *g, enum surface s, int port,
+	    int h);
 
 /*
  * The connection's request buffer: what any surface's request (its line

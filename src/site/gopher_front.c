@@ -488,11 +488,18 @@ enum front_do
 gopher_front_answer(const struct front_gen *g, const struct front_client *fc,
     const char *line, size_t len, struct front_app *app, struct response *r)
 {
-	(void)fc;
+	int	 h;
+
 	(void)app;
-	/* Gopher has no host names: the first host answers. */
-	r->status = gopher_respond(&g->hosts[0], g->sites[0], g->users, line,
-	    len, r);
+	/* Gopher has no host names: the port says whose capsule. */
+	if ((h = front_host_at(g, SURFACE_GOPHER, fc->port)) == -1) {
+		gopher_error(r, "No host is served on this port");
+		r->status = 53;
+		return FRONT_ANSWER;
+	}
+	/* User capsules are the top-level host's (README.md). */
+	r->status = gopher_respond(&g->hosts[h], g->sites[h],
+	    h == 0 ? g->users : NULL, line, len, r);
 	return FRONT_ANSWER;
 }
 

@@ -46,9 +46,8 @@ nex_front_answer(const struct front_gen *g, const struct front_client *fc,
 	struct router_req	 rreq;
 	const char		*err;
 	char			 path[sizeof(r->meta)], to[sizeof(r->meta)];
-	int			 hops, defer = r->may_defer;
+	int			 h, hops, defer = r->may_defer;
 
-	(void)fc;
 	(void)app;
 	if (nex_request_parse(line, len, &req, &err) == -1) {
 		response_status(r, 59, "Bad request");
@@ -60,9 +59,14 @@ nex_front_answer(const struct front_gen *g, const struct front_client *fc,
 	rreq.surface = SURFACE_NEX;
 	rreq.path = path;
 	rreq.query = req.query;
-	/* Nex has no host names: the first host answers, as Gopher's. */
-	rreq.users = g->users;
-	router_handle(&g->hosts[0], g->sites[0], &rreq, r);
+	/* Nex has no host names: the port says whose capsule, as Gopher's. */
+	if ((h = front_host_at(g, SURFACE_NEX, fc->port)) == -1) {
+		response_status(r, 53, "No host");
+		say(r, "no host is served on this port", NULL);
+		return FRONT_ANSWER;
+	}
+	rreq.users = h == 0 ? g->users : NULL;
+	router_handle(&g->hosts[h], g->sites[h], &rreq, r);
 	for (hops = 0; r->status / 10 == 3 && r->meta[0] == '/' && hops < 2;
 	    hops++) {
 		memcpy(to, r->meta, sizeof(to));
@@ -72,7 +76,7 @@ nex_front_answer(const struct front_gen *g, const struct front_client *fc,
 		response_free(r);
 		response_init(r);
 		r->may_defer = defer;
-		router_handle(&g->hosts[0], g->sites[0], &rreq, r);
+		router_handle(&g->hosts[h], g->sites[h], &rreq, r);
 	}
 	if (r->status / 10 == 3) {
 		memcpy(to, r->meta, sizeof(to));

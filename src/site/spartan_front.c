@@ -17,11 +17,11 @@
 
 /*
  * The host that answers name: one we serve by that name, or, for an IP
- * literal, the first (the client dialled an address of ours); -1 for a
- * name of another server (Spartan has no proxying).
+ * literal, literal's (the listener's: the client dialled an address of
+ * ours); -1 for a name of another server (Spartan has no proxying).
  */
 static int
-pick_host(const struct front_gen *g, const char *name)
+pick_host(const struct front_gen *g, const char *name, int literal)
 {
 	size_t	 i, len = strlen(name);
 
@@ -33,7 +33,7 @@ pick_host(const struct front_gen *g, const char *name)
 			return (int)i;
 	if (name[0] == '[' || strchr(name, ':') != NULL ||
 	    strspn(name, "0123456789.") == len)
-		return 0;
+		return literal;
 	return -1;
 }
 
@@ -60,13 +60,14 @@ spartan_front_answer(const struct front_gen *g, const struct front_client *fc,
 	char			 q[SPARTAN_DATA_MAX + 1];
 	int			 h;
 
-	(void)fc;
 	(void)app;
 	if (spartan_request_parse(line, len, &req, &err) == -1) {
 		response_status(r, 59, "%s", err);
 		return FRONT_ANSWER;
 	}
-	if ((h = pick_host(g, req.host)) == -1) {
+	if ((h = pick_host(g, req.host, front_host_at(g, SURFACE_SPARTAN,
+	    fc->port))) == -1 ||
+	    !front_serves(g, SURFACE_SPARTAN, fc->port, h)) {
 		response_status(r, 53, "No proxying to other hosts");
 		return FRONT_ANSWER;
 	}

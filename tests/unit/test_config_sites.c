@@ -150,7 +150,8 @@ static const char every_site_key[] =
 /*
  * every_site_key and the public port of each surface after those two,
  * made from the table (core/surface.h), so that a new surface needs no
- * line here: 2000 + its place.  The caller frees it.
+ * line here: 2000 + its place; and each surface's port, 3000 + its
+ * place.  The caller frees it.
  */
 static char *
 every_site_key_yaml(void)
@@ -162,6 +163,10 @@ every_site_key_yaml(void)
 	for (i = SURFACE_GOPHER + 1; i < SURFACE_N; i++)
 		buf_printf(&b, "    %s_public_port: %zu\n", surfaces[i].name,
 		    2000 + i);
+	/* A port of its own on each surface (check_ports()'s rules). */
+	for (i = 0; i < SURFACE_N; i++)
+		buf_printf(&b, "    %s_port: %zu\n", surfaces[i].name,
+		    3000 + i);
 	buf_addc(&b, '\0');
 	return buf_release(&b);
 }
@@ -238,6 +243,8 @@ test_every_site_key(void)
 	for (i = SURFACE_GOPHER + 1; i < SURFACE_N; i++)
 		INT_EQ(config_public_port(&v, (enum surface)i), 2000 + i,
 		    surfaces[i].name);
+	for (i = 0; i < SURFACE_N; i++)
+		OK(v.port[i] == (int)(3000 + i), "%s_port", surfaces[i].name);
 	/* The rules of the item are the host's, in the top level's lists. */
 	a = config_app_find(v.apps, v.napps, "b.example", "/f/x");
 	OK(a != NULL && a->kind == CONFIG_APP_FASTCGI && a->host != NULL &&
@@ -348,6 +355,46 @@ test_server_keys(void)
 	    "2:26: hosts: index: a file name is needed");
 	expect_err("hosts:\n  - hostname: b\n    fastcgi: [{prefix: /a, "
 	    "colour: red}]\n", "3:28: hosts: fastcgi: unknown key 'colour'");
+}
+
+/*
+ * A host may listen on a port of its own.  A port is one surface's; on
+ * a surface whose requests name no host (Gopher), also one host's.
+ */
+static void
+test_host_ports(void)
+{
+	struct config	 c, v;
+
+	expect_ok(&c, "gopher_port: 70\n"
+	    "hosts:\n"
+	    "  - {hostname: b, gopher_port: 7071, gemini_port: 1966}\n"
+	    "  - {hostname: c, gemini_port: 1966}\n"
+	    "  - {hostname: d}\n");
+	config_host_view(&c, 1, &v);
+	INT_EQ(v.port[SURFACE_GOPHER], 7071, "b: its own Gopher port");
+	INT_EQ(config_public_port(&v, SURFACE_GOPHER), 7071,
+	    "b: its links name its own port");
+	config_host_view(&c, 2, &v);
+	INT_EQ(v.port[SURFACE_GEMINI], 1966, "c: shares b's Gemini port");
+	INT_EQ(v.port[SURFACE_GOPHER], 70, "c: the top level's Gopher port");
+	config_host_view(&c, 3, &v);
+	INT_EQ(v.port[SURFACE_GEMINI], 1965, "d: the top level's");
+	config_free(&c);
+	expect_err("gopher_port: 70\nhosts:\n  - {hostname: b, gopher_port: "
+	    "70}\n", "3:32: gopher_port: port 70 is localhost's already; a "
+	    "Gopher request names no host, so each host needs a port of its "
+	    "own");
+	expect_err("hosts:\n  - {hostname: b, finger_port: 7079}\n"
+	    "  - {hostname: c, finger_port: 7079}\n", "3:32: finger_port: "
+	    "port 7079 is b's already; a Finger request names no host, so "
+	    "each host needs a port of its own");
+	expect_err("gopher_port: 70\nhosts:\n  - {hostname: b, gemini_port: "
+	    "70}\n", "3:32: gemini_port: port 70 is used by both Gemini and "
+	    "Gopher");
+	expect_err("hosts:\n  - {hostname: b, nex_port: 1900}\n"
+	    "  - {hostname: c, spartan_port: 1900}\n", "3:33: spartan_port: "
+	    "port 1900 is used by both Spartan and Nex");
 }
 
 /* The rules of a host item are the host's; a host: in them is refused. */
@@ -630,6 +677,7 @@ static const struct harness_test tests[] = {
 	TEST(test_every_site_key),
 	TEST(test_order),
 	TEST(test_server_keys),
+	TEST(test_host_ports),
 	TEST(test_host_rules),
 	TEST(test_user_view),
 	TEST(test_effective),
