@@ -65,6 +65,8 @@ struct front_client {
 	 * a surface without client certificates.
 	 */
 	const struct zone_client *zone;
+	/* The request's number on its connection: 1 for the first. */
+	unsigned	 nth;
 };
 
 /* For FRONT_APP: which host's program or backend, and the request. */
@@ -95,13 +97,31 @@ struct front {
 			    size_t len, struct front_app *app,
 			    struct response *r);
 	/*
-	 * The bytes before r's body (none: 0) into out[0..outlen), r's
-	 * body dropped where the protocol sends none with r's status.
-	 * r->status is what the access log says.
+	 * The bytes before r's body (none: 0) into out[0..outlen), at most
+	 * FRONT_HEADER_MAX, r's body dropped where the protocol sends none
+	 * with r's status.  r->status is what the access log says (a
+	 * Gemini status, whatever the protocol said).  Setting r->keep
+	 * keeps the connection: once
+	 * the answer is written it reads the next request, which starts
+	 * right after the len bytes that request_end() measured for this
+	 * one (a surface that keeps connections counts its request's end
+	 * in that length).
 	 */
 	size_t		(*header)(struct response *r, char *out,
 			    size_t outlen);
 };
+
+/* The bytes a header() may write: a META of 1024 and the rest. */
+#define FRONT_HEADER_MAX	2048
+
+/*
+ * The host of g that answers a request naming name (lower case, no
+ * port): one we serve by that name (a final '.' read as none), the
+ * first for an IP literal or an empty name (the client dialled an
+ * address of ours); -1 for a name of another server, which a surface
+ * without proxying refuses.  fronts.c's.
+ */
+int	 front_host(const struct front_gen *g, const char *name);
 
 /*
  * The connection's request buffer: what any surface's request (its line
