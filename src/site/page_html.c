@@ -62,9 +62,12 @@ text(struct html *h, const char *s)
 	escape_xml(h->out, s, strlen(s));
 }
 
-/* A site path with the target's base, or an absolute URL, as an href. */
+/*
+ * A site path with the target's base, or an absolute URL, as the value
+ * of the attribute attr.
+ */
 static void
-href(struct html *h, const char *url)
+attr_url(struct html *h, const char *attr, const char *url)
 {
 	struct buf	 u = BUF_INIT;
 
@@ -75,7 +78,7 @@ href(struct html *h, const char *url)
 			url_encode_path(h->t->base, &u);
 		url_encode_path(url, &u);
 	}
-	buf_addstr(h->out, " href=\"");
+	buf_printf(h->out, " %s=\"", attr);
 	escape_xml(h->out, u.data != NULL ? u.data : "", u.len);
 	buf_addc(h->out, '"');
 	buf_free(&u);
@@ -93,8 +96,8 @@ end_list(struct html *h)
 static void
 prompt(struct html *h, const struct block *b)
 {
-	buf_addstr(h->out, "<form method=\"get\" role=\"search\" action");
-	href(h, b->url);
+	buf_addstr(h->out, "<form method=\"get\" role=\"search\"");
+	attr_url(h, "action", b->url);
 	buf_addstr(h->out, "><label>");
 	text(h, b->text);
 	buf_addstr(h->out, " <input type=\"search\" name=\"q\"></label> "
@@ -128,7 +131,7 @@ link_item(struct html *h, const struct block *b)
 		buf_addstr(h->out, "</time> ");
 	}
 	buf_addstr(h->out, "<a");
-	href(h, b->url);
+	attr_url(h, "href", b->url);
 	buf_addc(h->out, '>');
 	text(h, *b->text != '\0' ? b->text : b->url);
 	buf_addstr(h->out, "</a></li>\n");
@@ -205,18 +208,18 @@ head(struct html *h, const struct page *p)
 	buf_addstr(h->out, "</title>\n<style>\n" PAGE_STYLE "</style>\n");
 	if (h->t->alt_gemini != NULL) {
 		buf_addstr(h->out, "<link rel=\"alternate\" title=\"Gemini\"");
-		href(h, h->t->alt_gemini);
+		attr_url(h, "href", h->t->alt_gemini);
 		buf_addstr(h->out, ">\n");
 	}
 	if (h->t->alt_gopher != NULL) {
 		buf_addstr(h->out, "<link rel=\"alternate\" title=\"Gopher\"");
-		href(h, h->t->alt_gopher);
+		attr_url(h, "href", h->t->alt_gopher);
 		buf_addstr(h->out, ">\n");
 	}
 	if (h->t->feed != NULL) {
 		buf_addstr(h->out, "<link rel=\"alternate\" "
 		    "type=\"application/atom+xml\" title=\"Feed\"");
-		href(h, h->t->feed);
+		attr_url(h, "href", h->t->feed);
 		buf_addstr(h->out, ">\n");
 	}
 	buf_addstr(h->out, "</head>\n<body>\n<main>\n");
@@ -240,7 +243,7 @@ foot(struct html *h)
 		any = 1;
 		text(h, name[i]);
 		buf_addstr(h->out, ": <a");
-		href(h, alt[i]);
+		attr_url(h, "href", alt[i]);
 		buf_addc(h->out, '>');
 		text(h, alt[i]);
 		buf_addstr(h->out, "</a>");

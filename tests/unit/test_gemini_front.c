@@ -52,7 +52,7 @@ static enum front_do
 ask(struct fake *f, const char *sni, const char *line, int *h,
     struct response *r)
 {
-	struct front_client	 fc = { sni, fake_own, fake_hash, f, NULL };
+	struct front_client	 fc = { sni, fake_own, fake_hash, f, NULL, 1 };
 	struct front_app	 app;
 	enum front_do		 d;
 
