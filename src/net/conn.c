@@ -445,6 +445,38 @@ file_read_next(struct conn *c)
 	c->nrefs++;
 }
 
+/*
+ * Plain TCP: a header and a body in one write (writev(2)), the header
+ * copied into the write request, the body too unless borrowed (a blob
+ * the response holds, which outlives the write).
+ */
+static void
+send_header_body(struct conn *c, const char *header, size_t hlen,
+    const char *body, size_t bodylen, int borrowed)
+{
+	struct wreq	*wr;
+	uv_buf_t	 ub[2];
+	int		 rv;
+
+	wr = xmalloc(sizeof(*wr));
+	wr->c = c;
+	buf_init(&wr->b);
+	buf_add(&wr->b, header, hlen);
+	if (!borrowed)
+		buf_add(&wr->b, body, bodylen);
+	ub[0] = uv_buf_init(wr->b.data, (unsigned)wr->b.len);
+	ub[1] = uv_buf_init((char *)body, (unsigned)bodylen);
+	c->bytes += bodylen;
+	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, ub,
+	    borrowed ? 2 : 1, on_write)) < 0) {
+		buf_free(&wr->b);
+		free(wr);
+		conn_close(c);
+		return;
+	}
+	c->nwrites++;
+}
+
 /* Send the response in c->ex->resp: header, body, then file or close. */
 static void
 send_response(struct conn *c, const char *header, size_t hlen)
@@ -468,7 +500,10 @@ send_response(struct conn *c, const char *header, size_t hlen)
 		if (!(r->status / 10 == 2 && r->fd != -1 && r->filelen > 0))
 			tlsconn_shutdown(c->tls);
 		flush_tls(c);
-	} else {
+	} else if (hlen > 0 && r->bodylen > 0)
+		send_header_body(c, header, hlen, r->body, r->bodylen,
+		    r->body != r->owned.data);
+	else {
 		if (hlen > 0) {
 			buf_add(&b, header, hlen);
 			send_bytes(c, b.data, b.len, &b);
