@@ -1273,8 +1273,8 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-"usage: loadgen --mode gemini|resume|gopher|http|http-keep|idle|fetch|first|live\n"
-"               --port N\n"
+"usage: loadgen --mode gemini|resume|gopher|http|http-keep|idle|fetch|first\n"
+"               |live --port N\n"
 "         [--addr 127.0.0.1] [--host localhost] [--path /x] [--conns 32]\n"
 "         [--threads 1] [--requests 10000] [--duration 10] [--warmup 0]\n"
 "         [--expect-len N] [--min-len N] [--menu] [--pid PID]\n"

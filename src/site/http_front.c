@@ -109,7 +109,7 @@ http_front_robots_deny(const char *robots, const char *path)
 			continue;
 		}
 		agents = 0;
-		if (!ours || vlen > strlen(path))
+		if (!ours)
 			continue;
 		if (field(p, len, "disallow", &v, &vlen) && vlen > 0 &&
 		    strncmp(path, v, vlen) == 0 && vlen > deny)

@@ -1006,7 +1006,8 @@ page_emit_gophermap(const struct page *p, const struct page_target *t,
 	e.blank = 1;		/* a menu never starts with a blank line */
 	host = gph_host(t);
 	for (i = 0; i < p->n; i++) {
-		gph_block(&e, page_spelled(&p->blocks[i], 1, &tmp, &owned), host);
+		gph_block(&e, page_spelled(&p->blocks[i], 1, &tmp, &owned),
+		    host);
 		free(owned);
 	}
 	buf_addstr(out, ".\r\n");

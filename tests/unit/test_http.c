@@ -273,7 +273,8 @@ test_validators(void)
 		HAS(out, "Connection: close\r\n", "no request: closed");
 		OK(r.bodylen == 9 && !r.keep, "the body goes, then the end");
 		p = strstr(out, "ETag: \"");
-		OK(p != NULL && strlen(p) > 24 && p[23] == '"', "an entity tag");
+		OK(p != NULL && strlen(p) > 24 && p[23] == '"',
+		    "an entity tag");
 		if (i == 0 && p != NULL)
 			snprintf(first, sizeof(first), "%.24s", p);
 		else if (p != NULL)
