@@ -193,6 +193,7 @@ asan:
 
 golden: $(BUILD)/capsuled $(BUILD)/tests/e2e_pages
 	@sh tests/golden/run.sh $(BUILD)/capsuled --update
+	@WEB_GOLDEN_UPDATE=1 CAPSULED_BIN=$(BUILD)/capsuled sh tests/e2e/web.sh
 	@CAPSULED_UPDATE_GOLDEN=1 CAPSULED_TOP=$(CURDIR) \
 	    CAPSULED_BIN=$(CURDIR)/$(BUILD)/capsuled $(BUILD)/tests/e2e_pages
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# bench/run.sh -- measure capsuled against molly-brown and gophernicus.
+# bench/run.sh -- measure capsuled against molly-brown, gophernicus and
+# nginx (the web view).
 #
 #   sh bench/run.sh [BUILD]          (make bench runs it with BUILD=build)
 #
@@ -50,6 +51,7 @@ if [ "${BENCH_NO_PEERS:-0}" != 1 ]; then
 	missing=
 	command -v molly-brown >/dev/null 2>&1 || missing="$missing molly-brown"
 	[ -x /usr/sbin/gophernicus ] || missing="$missing gophernicus"
+	[ -x /usr/sbin/nginx ] || missing="$missing nginx-light"
 	if [ -n "$missing" ] && [ "$(id -u)" = 0 ] &&
 	    command -v apt-get >/dev/null 2>&1; then
 		say "bench: installing$missing (Debian packages)"
@@ -187,9 +189,11 @@ mkdir -p "$T/capsule/files"
 
 free_port CAP_GEM
 free_port CAP_GPH
+free_port CAP_HTTP
 # root: files serves the same files at "/" as well (README "Static
 # trees"): the -root- rows, a path the generated pages leave to the tree.
-write_conf main "$T/capsule" "$CAP_GEM" "$CAP_GPH" "root: files"
+write_conf main "$T/capsule" "$CAP_GEM" "$CAP_GPH" "root: files
+http_port: $CAP_HTTP"
 start_capsuled main
 CAP_PID=$SPID
 wait_up "$CAP_GEM" /posts/bench-4k || die "capsuled did not come up"
@@ -260,6 +264,51 @@ free_port TCPF_PORT
 TCPF_PID=$!
 PIDS="$PIDS $TCPF_PID"
 wait_up "$TCPF_PORT" gopher:/x || die "tcpfloor did not come up"
+
+# --- the web view against nginx serving the same page from a file -----------
+# The 4 KB post as capsuled's web view renders it, written to a file that
+# Debian's nginx serves (one process, master_process off, so that its CPU
+# is the process's; access log on, as capsuled's is).  The rows compare
+# CPU per request with a connection a request and with kept ones.
+have_nginx=0
+if [ "${BENCH_NO_PEERS:-0}" != 1 ] && [ -x /usr/sbin/nginx ] &&
+    command -v curl >/dev/null 2>&1; then
+	free_port NGX_PORT
+	mkdir -p "$T/nginx" "$T/web/posts"
+	curl -s -m 10 -o "$T/web/posts/bench-4k" \
+	    "http://127.0.0.1:$CAP_HTTP/posts/bench-4k" ||
+	    die "the web view's post fetch failed"
+	chmod -R a+rX "$T/web"
+	cat >"$T/nginx/nginx.conf" <<EOF
+daemon off;
+master_process off;
+worker_processes 1;
+error_log $T/nginx/error.log;
+pid $T/nginx/nginx.pid;
+events { worker_connections 4096; }
+http {
+	access_log $T/nginx/access.log;
+	default_type text/html;
+	etag on;
+	keepalive_requests 100;
+	server { listen 127.0.0.1:$NGX_PORT; root $T/web; }
+}
+EOF
+	/usr/sbin/nginx -c "$T/nginx/nginx.conf" -p "$T/nginx" </dev/null \
+	    >/dev/null 2>&1 &
+	NGX_PID=$!
+	PIDS="$PIDS $NGX_PID"
+	i=0
+	while ! curl -s -m 1 -o /dev/null \
+	    "http://127.0.0.1:$NGX_PORT/posts/bench-4k" && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ $i -lt 50 ]; then have_nginx=1; else
+		say "bench: nginx did not come up; the web rows have no peer"; fi
+else
+	say "bench: nginx (nginx-light) not installed; the web rows have no peer"
+fi
 
 # --- apps: one program as CGI and behind fcgiwrap (FastCGI) ---------------
 # A second capsuled answers /cgi-bin/hello by running it and /fcgi/ by
@@ -336,6 +385,16 @@ gph() {	# gph SCENARIO CAPSULED-PATH GOPHERNICUS-PATH [--menu]
 	:
 }
 
+web() {	# web SCENARIO MODE
+	run "$1" capsuled "$CAP_PID" --mode "$2" --port "$CAP_HTTP" \
+	    --path /posts/bench-4k --conns 32 --requests $GPH_N \
+	    --duration $GPH_S --warmup 500 --min-len 3000
+	[ $have_nginx = 1 ] && run "$1" nginx "$NGX_PID" --mode "$2" \
+	    --port "$NGX_PORT" --path /posts/bench-4k --conns 32 \
+	    --requests $GPH_N --duration $GPH_S --warmup 500 --min-len 3000
+	:
+}
+
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 r=1
 while [ $r -le "$ROUNDS" ]; do
@@ -349,6 +408,8 @@ while [ $r -le "$ROUNDS" ]; do
 	gph gopher-4k-c32 /posts/bench-4k /bench-4k.txt
 	gph gopher-4k-file-c32 /files/bench-4k.txt /bench-4k.txt
 	gph gopher-4k-root-c32 /bench-4k.txt /bench-4k.txt
+	web web-4k-c32 http
+	web web-4k-keep-c32 http-keep
 	run tcp-floor-4k-c32 tcpfloor "$TCPF_PID" --mode gopher \
 	    --port "$TCPF_PORT" --path /x --conns 32 --requests $GPH_N \
 	    --duration $GPH_S --warmup 500 --min-len 1000
@@ -754,6 +815,8 @@ END {
 				tg = "(no target: see the capsuled row)"
 			else if (sc[i] ~ /^gopher/)
 				tg = "rps >= 10x: " verdict(RPS[c] >= 10 * RPS[k])
+			else if (sc[i] ~ /^web-/)
+				tg = "cpu <= 1.2x: " verdict(C[c] <= 1.2 * C[k])
 			if (sc[i] == "gemini-4k-file-c32" ||
 			    sc[i] == "gemini-4k-root-c32")
 				tg = "cpu <= 0.9x: " verdict(C[c] <= 0.9 * C[k])

@@ -17,6 +17,8 @@ const struct surface_info surfaces[SURFACE_N] = {
 	[SURFACE_NEX] = { "nex", "Nex", 0, 1900, 0, 0, FORMAT_NEX, 0 },
 	/* Port 79 by convention: off unless "finger_port" says. */
 	[SURFACE_FINGER] = { "finger", "Finger", 0, 79, 0, 0, FORMAT_TEXT, 0 },
+	/* The web view: off unless "http_port" says; behind a TLS front. */
+	[SURFACE_HTTP] = { "http", "Web", 0, 80, 0, 0, FORMAT_HTML, 0 },
 };
 
 int
@@ -25,6 +27,7 @@ format_menus(enum format f)
 	switch (f) {
 	case FORMAT_GEMTEXT:
 	case FORMAT_TEXT:
+	case FORMAT_HTML:
 		return 0;
 	case FORMAT_GOPHER:
 	case FORMAT_NEX:

@@ -22,6 +22,8 @@ enum surface {
 	SURFACE_SPARTAN,
 	SURFACE_NEX,
 	SURFACE_FINGER,
+	SURFACE_HTTP,		/* the web view: plain HTTP/1.1 behind a TLS
+				   front (site/http_front.h) */
 	SURFACE_N
 };
 
@@ -33,6 +35,8 @@ enum format {
 				   text) and plain texts */
 	FORMAT_TEXT,		/* plain text with CRLF lines, links by
 				   their gemini:// URLs (Finger's) */
+	FORMAT_HTML,		/* small semantic HTML5 pages (the web
+				   view's) */
 };
 
 /* What a surface can carry (struct surface_info.caps). */

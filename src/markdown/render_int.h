@@ -2,7 +2,8 @@
  * render_int.h -- the output engine shared by render_gmi.c and
  * render_gph.c; not for other modules (they use render.h).
  *
- * Included only by: render.c, render_gmi.c, render_gph.c, summary.c
+ * Included only by: render.c, render_gmi.c, render_gph.c, render_html.c,
+ * summary.c
  *
  * The shape of cmark's internal render.h: a struct render holds the
  * caller's output buffer, a line prefix and the line state; a format

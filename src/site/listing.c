@@ -39,6 +39,7 @@
 #include "core/cache.h"
 #include "core/config.h"
 #include "core/dirwalk.h"
+#include "core/escape.h"
 #include "core/fsafe.h"
 #include "core/log.h"
 #include "core/url.h"
@@ -317,6 +318,7 @@ listing_gopher_menu(enum format f)
 	case FORMAT_GEMTEXT:
 	case FORMAT_NEX:		/* its index file's links are Nex's */
 	case FORMAT_TEXT:
+	case FORMAT_HTML:
 		return 0;
 	case FORMAT_GOPHER:
 		break;
@@ -334,6 +336,7 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
     struct buf *out)
 {
 	struct page_target	 pt;
+	char			*gem = NULL, *gph = NULL;
 
 	memset(&pt, 0, sizeof(pt));
 	pt.format = rt->format;
@@ -361,7 +364,14 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 		pt.port = config_public_port(rt->cfg, SURFACE_GEMINI);
 		page_emit_text(p, &pt, out);
 		break;
+	case FORMAT_HTML:
+		pt.port = config_public_port(rt->cfg, SURFACE_HTTP);
+		response_html_target(rt, p, &pt, &gem, &gph);
+		page_emit_html(p, &pt, out);
+		break;
 	}
+	free(gem);
+	free(gph);
 }
 
 /* dir_read()'s: the names kept so far. */
@@ -464,6 +474,7 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	}
 
 	page_init(&p);
+	page_self(&p, urlpath);
 	if (whole) {
 		name = shown(urlpath);
 		page_heading(&p, 1, "Index of %s", name);
@@ -684,10 +695,23 @@ cut(const struct route *rt, const struct tree *t, struct buf *out,
 
 	if (out->len + tail <= limit)
 		return;
-	page_init(&p);
-	page_text(&p, "%s", why);
-	emit(rt, t, &p, &note);
-	page_free(&p);
+	switch (rt->format) {
+	case FORMAT_GEMTEXT:
+	case FORMAT_GOPHER:
+	case FORMAT_NEX:
+	case FORMAT_TEXT:
+		page_init(&p);
+		page_text(&p, "%s", why);
+		emit(rt, t, &p, &note);
+		page_free(&p);
+		break;
+	case FORMAT_HTML:
+		/* A document's end, not a second document. */
+		buf_addstr(&note, "</ul>\n<p>");
+		escape_xml(&note, why, strlen(why));
+		buf_addstr(&note, "</p>\n</main>\n</body>\n</html>\n");
+		break;
+	}
 	at = note.len + tail < limit ? limit - note.len - tail : 0;
 	while (at > 0 && out->data[at - 1] != '\n')
 		at--;
@@ -833,12 +857,13 @@ dir_type(const struct route *rt, const struct tree *t, int k,
 
 	r->gopher_type = '1';
 	if (k == 'M') {
-		response_status(r, 20, "text/gemini; charset=utf-8");
+		response_status(r, 20, "%s; charset=utf-8",
+		    response_page_type(rt));
 		return;
 	}
 	/* A listing's names and titles are the tree's: its charset. */
 	tree_path_meta(rt, t, &lang, &charset);
-	response_status(r, 20, "text/gemini; charset=%s%s%s",
+	response_status(r, 20, "%s; charset=%s%s%s", response_page_type(rt),
 	    charset != NULL ? charset : "utf-8", lang != NULL ? "; lang=" : "",
 	    lang != NULL ? lang : "");
 }

@@ -796,9 +796,14 @@ surface_home(struct buf *b, const struct config *c, size_t s)
 {
 	int	 port = config_public_port(c, (enum surface)s);
 
-	buf_printf(b, "%s://%s", surfaces[s].name, c->hostname);
-	if (port != surfaces[s].url_port)
-		buf_printf(b, ":%d", port);
+	/* The web view behind its TLS front on 443 is read over https. */
+	if (surfaces[s].format == FORMAT_HTML && port == 443)
+		buf_printf(b, "https://%s", c->hostname);
+	else {
+		buf_printf(b, "%s://%s", surfaces[s].name, c->hostname);
+		if (port != surfaces[s].url_port)
+			buf_printf(b, ":%d", port);
+	}
 	buf_addstr(b, surfaces[s].format == FORMAT_GOPHER ? "/1" : "");
 	buf_printf(b, "%s/", c->base != NULL ? c->base : "");
 }

@@ -1,6 +1,7 @@
 /*
- * page.c -- the page model and its three emitters: gemtext, a Gopher
- * menu (gophermap) and plain text.
+ * page.c -- the page model and its emitters of lines: gemtext, a Gopher
+ * menu (gophermap), plain text and a Nex directory (HTML's is
+ * page_html.c).
  *
  * A struct page is a flat list of blocks built by nav.c; this file turns
  * it into bytes and knows nothing of the archive.  Every string in a
@@ -30,6 +31,7 @@
 #include "markdown/render.h"
 #include "proto/gopher.h"
 #include "site/page.h"
+#include "site/page_int.h"
 
 #define PAGE_WIDTH	70	/* RFC 1436: display strings under 70 */
 #define PAGE_MINWIDTH	8	/* below this nothing readable fits */
@@ -47,12 +49,9 @@ struct emit {
 /* Called once per output line (no newline in s). */
 typedef void	(*line_fn)(struct emit *, const char *s, size_t len);
 
-/*
- * The marks of page.h spelled for Gemini (gopher 0) or Gopher: *b, or
- * tmp (its text in *owned, to free) when its text has any.
- */
-static const struct block *
-spelled(const struct block *b, int gopher, struct block *tmp, char **owned)
+const struct block *
+page_spelled(const struct block *b, int gopher, struct block *tmp,
+    char **owned)
 {
 	static const char *const spell[][2] = {
 		{ "\xc2\xb7", "-" },
@@ -90,6 +89,7 @@ page_init(struct page *p)
 {
 	p->blocks = NULL;
 	p->n = p->cap = 0;
+	p->self = NULL;
 }
 
 void
@@ -102,6 +102,7 @@ page_free(struct page *p)
 		free(p->blocks[i].url);
 	}
 	free(p->blocks);
+	free(p->self);
 	page_init(p);
 }
 
@@ -166,6 +167,13 @@ void
 page_blank(struct page *p)
 {
 	add(p, BLOCK_BLANK);
+}
+
+void
+page_self(struct page *p, const char *url)
+{
+	free(p->self);
+	p->self = xstrdup(url);
 }
 
 /* A block of borrowed source: Markdown, or gemtext when gemtext. */
@@ -668,7 +676,7 @@ page_emit_gemtext(const struct page *p, const struct page_target *t,
 
 	emit_start(&e, t, out, "\n");
 	for (i = 0; i < p->n; i++) {
-		gmi_block(&e, spelled(&p->blocks[i], 0, &tmp, &owned));
+		gmi_block(&e, page_spelled(&p->blocks[i], 0, &tmp, &owned));
 		free(owned);
 	}
 }
@@ -998,7 +1006,8 @@ page_emit_gophermap(const struct page *p, const struct page_target *t,
 	e.blank = 1;		/* a menu never starts with a blank line */
 	host = gph_host(t);
 	for (i = 0; i < p->n; i++) {
-		gph_block(&e, spelled(&p->blocks[i], 1, &tmp, &owned), host);
+		gph_block(&e, page_spelled(&p->blocks[i], 1, &tmp, &owned),
+		    host);
 		free(owned);
 	}
 	buf_addstr(out, ".\r\n");
@@ -1027,6 +1036,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 	switch (e->t->format) {
 	case FORMAT_GEMTEXT:
 	case FORMAT_TEXT:		/* the capsule's own address */
+	case FORMAT_HTML:		/* (its emitter names no URL so) */
 		scheme = "gemini";
 		dflt = 1965;
 		break;
@@ -1138,7 +1148,7 @@ page_emit_text(const struct page *p, const struct page_target *t,
 
 	emit_start(&e, t, out, "\n");
 	for (i = 0; i < p->n; i++) {
-		txt_block(&e, spelled(&p->blocks[i], 1, &tmp, &owned));
+		txt_block(&e, page_spelled(&p->blocks[i], 1, &tmp, &owned));
 		free(owned);
 	}
 }
@@ -1272,7 +1282,7 @@ page_emit_nex(const struct page *p, const struct page_target *t,
 	emit_start(&e, t, out, "\n");
 	e.blank = 1;		/* a directory never starts with a blank line */
 	for (i = 0; i < p->n; i++) {
-		nex_block(&e, spelled(&p->blocks[i], 0, &tmp, &owned));
+		nex_block(&e, page_spelled(&p->blocks[i], 0, &tmp, &owned));
 		free(owned);
 	}
 }

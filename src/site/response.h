@@ -55,6 +55,17 @@ struct response {
 	 * (response_hold()), given back by response_free().
 	 */
 	size_t		 held;
+	/*
+	 * What a front end keeps of its request between its answer() and
+	 * its header() (site/front.h): its own struct, flat, owned (freed
+	 * by response_free()); NULL for none.  Nothing else reads it.
+	 */
+	void		*front;
+	/*
+	 * Set by header(): the connection reads the next request after
+	 * this answer instead of closing.
+	 */
+	int		 keep;
 };
 
 void	 response_init(struct response *);
@@ -142,6 +153,24 @@ struct blob *response_document(const struct route *rt, struct page *p,
 	    const char *from);
 /* The post's page (header, body, footer) emitted, in no slot. */
 struct blob *response_post(const struct route *rt, struct post *post);
+
+/*
+ * What an HTML page p names besides its body, into t: its addresses on
+ * Gemini and Gopher (p->self as plain text names it, gemini:// and
+ * gopher:// with the item type, on the surfaces that listen; malloc'd
+ * into *gem and *gph, or NULL, the caller's to free), its language and
+ * the site's feed.
+ */
+struct page_target;
+void	 response_html_target(const struct route *rt, const struct page *p,
+	    struct page_target *t, char **gem, char **gph);
+
+/*
+ * The MIME type of rt's pages and documents: "text/gemini", which the
+ * front ends of the formats of lines type as their protocols do, or
+ * "text/html".
+ */
+const char *response_page_type(const struct route *rt);
 
 /* The body is b's bytes: r takes the caller's reference to it. */
 void	 response_use_blob(struct response *r, struct blob *b);

@@ -121,8 +121,10 @@ router_absolute_url(const struct config *cfg, const struct archive *a,
 		return scheme_url(cfg, a, SURFACE_NEX, url);
 	case FORMAT_TEXT:		/* the capsule's own address */
 		return scheme_url(cfg, a, SURFACE_GEMINI, url);
+	case FORMAT_HTML:
+		break;
 	}
-	return NULL;			/* gemtext links need no scheme */
+	return NULL;			/* gemtext and HTML links need none */
 }
 
 /* ---- resources -------------------------------------------------------- */
@@ -600,8 +602,9 @@ serve_search(const struct route *rt, const char *q, struct response *r)
 		return;
 	} else
 		nav_search(&p, site_search(rt->site), q);
-	response_set_body(r, response_menu(rt, &p), "text/gemini", rt->a->lang,
-	    '1');
+	page_self(&p, LAYOUT_PATH_SEARCH);
+	response_set_body(r, response_menu(rt, &p), response_page_type(rt),
+	    rt->a->lang, '1');
 	page_free(&p);
 }
 
@@ -637,8 +640,8 @@ serve_drafts(const struct resource *res, struct response *r)
 		}
 		page_blank(&p);
 		page_link(&p, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
-		response_set_body(r, response_menu(rt, &p), "text/gemini",
-		    a->lang, '1');
+		response_set_body(r, response_menu(rt, &p),
+		    response_page_type(rt), a->lang, '1');
 		page_free(&p);
 		return;
 	}
@@ -646,7 +649,7 @@ serve_drafts(const struct resource *res, struct response *r)
 		response_status(r, 51, "Not found");
 		return;
 	}
-	response_set_body(r, response_post(rt, post), "text/gemini",
+	response_set_body(r, response_post(rt, post), response_page_type(rt),
 	    post->lang ? post->lang : a->lang, '0');
 }
 
@@ -671,9 +674,10 @@ serve_users(const struct route *rt, const struct router_users *u,
 
 	page_init(&p);
 	nav_users(&p, rt->a, u->cfgs, u->n);
+	page_self(&p, LAYOUT_PATH_USERS);
 	b = response_menu(rt, &p);
 	page_free(&p);
-	response_set_body(r, b, "text/gemini", rt->a->lang, '1');
+	response_set_body(r, b, response_page_type(rt), rt->a->lang, '1');
 }
 
 /*

@@ -53,7 +53,8 @@ static enum front_do
 ask(struct fake *f, const char *sni, const char *line, int *h,
     struct response *r)
 {
-	struct front_client	 fc = { sni, fake_own, fake_hash, f, NULL, port };
+	struct front_client	 fc = { sni, fake_own, fake_hash, f, NULL, port,
+	    1 };
 	struct front_app	 app;
 	enum front_do		 d;
 
