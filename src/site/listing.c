@@ -195,6 +195,21 @@ first_heading(int fd)
 	return NULL;
 }
 
+/* rel/name opened as a request for it would open it (tree_open()). */
+static int
+open_as_served(const struct route *rt, const struct tree *t, const char *rel,
+    const char *name, struct stat *st)
+{
+	enum fsafe_kind	 kind;
+	char		*path;
+	int		 fd;
+
+	path = tree_join(rel, name);
+	fd = tree_open(rt, t, path, st, &kind);
+	free(path);
+	return fd;
+}
+
 /*
  * May the entry e->name (of type e->type) of the directory dfd (rel,
  * capsule-relative) be listed, that is: served?  What a request for it
@@ -207,20 +222,15 @@ entry(const struct route *rt, const struct tree *t, int dfd,
     const char *rel, struct listed *e)
 {
 	struct stat	 st;
-	enum fsafe_kind	 kind;
-	char		*path;
 	int		 fd;
 
 	switch (e->type) {
 	case DIRWALK_LINK:
 		/* As served: where it leads, if anywhere. */
-		path = tree_join(rel, e->name);
-		fd = tree_open(rt, t, path, &st, &kind);
-		free(path);
-		if (fd == -1)
+		if ((fd = open_as_served(rt, t, rel, e->name, &st)) == -1)
 			return 0;
 		close(fd);
-		e->type = kind == FSAFE_DIR ? DIRWALK_DIR : DIRWALK_FILE;
+		e->type = S_ISDIR(st.st_mode) ? DIRWALK_DIR : DIRWALK_FILE;
 		e->opened = true;
 		break;
 	case DIRWALK_FILE:
@@ -250,18 +260,14 @@ title(const struct route *rt, const struct tree *t, int dfd,
     const char *rel, struct listed *e)
 {
 	struct stat	 st;
-	enum fsafe_kind	 kind;
-	char		*path;
 	int		 fd;
 
 	if (e->type != DIRWALK_FILE || !rt->cfg->listing_titles ||
 	    !archive_gmi_name(e->name))
 		return;
-	if (e->opened) {
-		path = tree_join(rel, e->name);
-		fd = tree_open(rt, t, path, &st, &kind);
-		free(path);
-	} else
+	if (e->opened)
+		fd = open_as_served(rt, t, rel, e->name, &st);
+	else
 		fd = openat(dfd, e->name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW |
 		    O_CLOEXEC);
 	if (fd == -1)
