@@ -10,10 +10,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/buf.h"
-#include "core/cache.h"
 #include "core/config.h"
 #include "core/layout.h"
 #include "core/utf8.h"
@@ -26,15 +24,10 @@
 static void
 say(struct response *r, int status, const char *text)
 {
-	blob_unref(r->blob);
-	r->blob = NULL;
-	if (r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-	buf_truncate(&r->owned, 0);
-	buf_printf(&r->owned, "%s\r\n", text);
-	response_use_owned(r);
+	struct buf	 out = BUF_INIT;
+
+	buf_printf(&out, "%s\r\n", text);
+	response_take_body(r, &out, 0);
 	response_status(r, status, "%s", text);
 }
 
@@ -58,13 +51,7 @@ clean(struct response *r)
 			buf_add(&out, r->body + i, n);
 		i += n;
 	}
-	blob_unref(r->blob);
-	r->blob = NULL;
-	buf_free(&r->owned);
-	r->owned = out;
-	if (r->owned.data == NULL)
-		buf_addstr(&r->owned, "");
-	response_use_owned(r);
+	response_take_body(r, &out, 0);
 }
 
 enum front_do

@@ -21,7 +21,6 @@
 
 #include "content/archive.h"
 #include "core/buf.h"
-#include "core/cache.h"
 #include "core/config.h"
 #include "core/fsafe.h"
 #include "core/util.h"
@@ -350,24 +349,6 @@ item_date(void *ctx, const char *path, long long *size)
 	return ac->latest;
 }
 
-/* r's body becomes out (owned), its blob reference dropped. */
-static void
-replace_body(struct response *r, struct buf *out, int keep_file)
-{
-	blob_unref(r->blob);
-	r->blob = NULL;
-	buf_free(&r->owned);
-	r->owned = *out;
-	buf_init(out);
-	if (r->owned.data == NULL)
-		buf_addstr(&r->owned, "");
-	response_use_owned(r);
-	if (!keep_file && r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-}
-
 void
 gopherplus_answer(const struct gopherplus_site *s, enum gopherplus_form form,
     const char *view, const char *block, const char *selector,
@@ -387,7 +368,7 @@ gopherplus_answer(const struct gopherplus_site *s, enum gopherplus_form form,
 	ans.filelen = r->filelen;
 	keep = gopherplus_write(s, form, view, block, selector, path, &ans,
 	    &out);
-	replace_body(r, &out, keep);
+	response_take_body(r, &out, keep);
 }
 
 void
@@ -397,7 +378,7 @@ gopherplus_error(const struct gopherplus_site *s, const char *msg,
 	struct buf	 out = BUF_INIT;
 
 	gopherplus_write_error(s, msg, &out);
-	replace_body(r, &out, 0);
+	response_take_body(r, &out, 0);
 }
 
 /*

@@ -8,10 +8,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/buf.h"
-#include "core/cache.h"
 #include "core/config.h"
 #include "core/url.h"
 #include "proto/nex.h"
@@ -23,19 +21,14 @@
 static void
 say(struct response *r, const char *why, const char *path)
 {
-	blob_unref(r->blob);
-	r->blob = NULL;
-	if (r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-	buf_truncate(&r->owned, 0);
-	buf_printf(&r->owned, "Error: %s%s%s\n", why, path != NULL ? ": " : "",
+	struct buf	 out = BUF_INIT;
+
+	buf_printf(&out, "Error: %s%s%s\n", why, path != NULL ? ": " : "",
 	    path != NULL ? path : "");
 	/* A directory's path is shown as a directory: a way on. */
 	if (path != NULL && path[0] != '\0' && path[strlen(path) - 1] == '/')
-		buf_addstr(&r->owned, "=> /\n");
-	response_use_owned(r);
+		buf_addstr(&out, "=> /\n");
+	response_take_body(r, &out, 0);
 }
 
 enum front_do

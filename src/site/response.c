@@ -66,6 +66,23 @@ response_use_owned(struct response *r)
 	r->bodylen = r->owned.len;
 }
 
+void
+response_take_body(struct response *r, struct buf *out, int keep_file)
+{
+	blob_unref(r->blob);
+	r->blob = NULL;
+	buf_free(&r->owned);
+	r->owned = *out;
+	buf_init(out);
+	if (r->owned.data == NULL)
+		buf_addstr(&r->owned, "");
+	response_use_owned(r);
+	if (!keep_file && r->fd != -1) {
+		close(r->fd);
+		r->fd = -1;
+	}
+}
+
 /* A body left for response_render(): what it takes to make it. */
 struct render_job {
 	struct route	 rt;		/* reqpath: NULL */

@@ -85,6 +85,14 @@ void	 response_free(struct response *);	/* closes fd */
 void	 response_render(struct response *r);
 /* The body is what r->owned holds (body and bodylen point at it). */
 void	 response_use_owned(struct response *r);
+/*
+ * r's body becomes out's bytes (taken: out is left empty), whatever it
+ * was: a blob it borrowed is let go, and a file it was to send is
+ * closed unless keep_file (a front end that writes bytes of its own
+ * before the file's).  Status and META stay.
+ */
+void	 response_take_body(struct response *r, struct buf *out,
+	    int keep_file);
 /* Set an error or redirect: status and a printf'd META. */
 void	 response_status(struct response *, int status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
