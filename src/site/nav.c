@@ -288,8 +288,8 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 		page_heading(pg, 2, "%s", a->subtitle);
 	page_blank(pg);
 	if (a->index_src != NULL && a->index_len > a->index_body_off) {
-		page_markdown(pg, a->index_src + a->index_body_off,
-		    a->index_len - a->index_body_off);
+		page_source(pg, a->index_src + a->index_body_off,
+		    a->index_len - a->index_body_off, 0);
 		page_blank(pg);
 	}
 
@@ -469,8 +469,8 @@ nav_series(struct page *pg, const struct archive *a, const struct series *s)
 		    min);
 	if (s->src != NULL && s->srclen > s->body_off) {
 		page_blank(pg);
-		page_markdown(pg, s->src + s->body_off,
-		    s->srclen - s->body_off);
+		page_source(pg, s->src + s->body_off,
+		    s->srclen - s->body_off, 0);
 	}
 	if (s->nparts > 0) {
 		page_blank(pg);
@@ -613,10 +613,7 @@ void
 nav_post_body(struct page *pg, const struct post *p, const char *body,
     size_t len)
 {
-	if (p->gemtext)
-		page_gemtext(pg, body, len);
-	else
-		page_markdown(pg, body, len);
+	page_source(pg, body, len, p->gemtext);
 }
 
 void
@@ -684,10 +681,7 @@ nav_post_menu(struct page *pg, const struct archive *a,
 	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text (%s)", min);
 	free(url);
 	page_blank(pg);
-	if (p->gemtext)
-		page_gemtext_links(pg, body, len);
-	else
-		page_markdown_links(pg, body, len);
+	page_source_links(pg, body, len, p->gemtext);
 	nav_post_footer(pg, a, p);
 }
 
@@ -704,7 +698,7 @@ nav_doc_menu(struct page *pg, const struct archive *a, const struct doc *d,
 	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text");
 	free(url);
 	page_blank(pg);
-	page_markdown_links(pg, body, len);
+	page_source_links(pg, body, len, 0);
 	page_blank(pg);
 	home_link(pg, a);
 }

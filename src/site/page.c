@@ -192,27 +192,15 @@ add_source(struct page *p, enum block_type type, const char *src,
 }
 
 void
-page_markdown(struct page *p, const char *md, size_t len)
+page_source(struct page *p, const char *src, size_t len, int gemtext)
 {
-	add_source(p, BLOCK_MARKDOWN, md, len, 0);
+	add_source(p, BLOCK_MARKDOWN, src, len, gemtext);
 }
 
 void
-page_gemtext(struct page *p, const char *gmi, size_t len)
+page_source_links(struct page *p, const char *src, size_t len, int gemtext)
 {
-	add_source(p, BLOCK_MARKDOWN, gmi, len, 1);
-}
-
-void
-page_markdown_links(struct page *p, const char *md, size_t len)
-{
-	add_source(p, BLOCK_MDLINKS, md, len, 0);
-}
-
-void
-page_gemtext_links(struct page *p, const char *gmi, size_t len)
-{
-	add_source(p, BLOCK_MDLINKS, gmi, len, 1);
+	add_source(p, BLOCK_MDLINKS, src, len, gemtext);
 }
 
 int

@@ -102,16 +102,16 @@ void	 page_blank(struct page *);
 /* The site path p is served at (page.self), copied. */
 void	 page_self(struct page *p, const char *url);
 /*
- * Markdown, rendered by the emitter.  In a Gopher menu its links are
- * also items after the text ("Link 1: label"), numbered as in the text.
+ * A body of source, borrowed: Markdown, or gemtext when gemtext (as
+ * written on Gemini, as text on Gopher), rendered by the emitter.  In a
+ * Gopher menu its links are also items after the text ("Link 1:
+ * label"), numbered as in the text.
  */
-void	 page_markdown(struct page *, const char *md, size_t len);
-/* A gemtext post's body: as written on Gemini, as text on Gopher. */
-void	 page_gemtext(struct page *, const char *gmi, size_t len);
-/* Only the links of md, as link lines or items "Link n: label". */
-void	 page_markdown_links(struct page *, const char *md, size_t len);
-/* The same of a gemtext post's body. */
-void	 page_gemtext_links(struct page *, const char *gmi, size_t len);
+void	 page_source(struct page *, const char *src, size_t len,
+	    int gemtext);
+/* Only the links of src, as link lines or items "Link n: label". */
+void	 page_source_links(struct page *, const char *src, size_t len,
+	    int gemtext);
 /*
  * Is the site path url served as a file, its Gopher type by extension:
  * "/files/..." or a page bundle's "/posts/<slug>/<name>"?

@@ -768,7 +768,7 @@ text_page(const struct route *rt, enum text_kind k, size_t id,
 		d = a->docs[id];
 		page_heading(p, 1, "%s", d->title);
 		body = doc_body(d, &len);
-		page_markdown(p, body, len);
+		page_source(p, body, len, 0);
 		return d->path;
 	case TEXT_DOC_MENU:
 		d = a->docs[id];

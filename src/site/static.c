@@ -226,7 +226,7 @@ gmi_make(const struct route *rt, void *arg, struct response *r)
 		got += (size_t)n;
 	}
 	page_init(&p);
-	page_gemtext(&p, data, got);
+	page_source(&p, data, got, 1);
 	page_self(&p, j->url);
 	response_use_blob(r, response_document(rt, &p, j->rel));
 	page_free(&p);

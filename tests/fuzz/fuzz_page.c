@@ -228,9 +228,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 4:
 			if (op / 5 % 2)
-				page_markdown_links(&p, rec, strlen(rec));
+				page_source_links(&p, rec, strlen(rec), 0);
 			else
-				page_markdown(&p, rec, strlen(rec));
+				page_source(&p, rec, strlen(rec), 0);
 			md = 1;
 			break;
 		}

@@ -303,8 +303,8 @@ test_html(void)
 	    "Out");
 	page_blank(&p);
 	page_link(&p, LINK_PROMPT, "/search", NULL, "Search the archive");
-	page_markdown(&p, md, strlen(md));
-	page_gemtext(&p, gmi, strlen(gmi));
+	page_source(&p, md, strlen(md), 0);
+	page_source(&p, gmi, strlen(gmi), 1);
 	memset(&t, 0, sizeof(t));
 	t.format = FORMAT_HTML;
 	t.base = "/~ann";
