@@ -351,31 +351,19 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 	pt.width = rt->cfg->gopher_width;
 	pt.ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
 	pt.types = rt->cfg->types;
+	pt.port = response_public_port(rt);
+	pt.open_menu = 1;		/* dir_make() closes it */
 	switch (rt->format) {
 	case FORMAT_GEMTEXT:
-		pt.port = rt->cfg->port[SURFACE_GEMINI];
-		page_emit_gemtext(p, &pt, out);
-		break;
 	case FORMAT_GOPHER:
-		pt.port = config_public_port(rt->cfg, SURFACE_GOPHER);
-		page_emit_gophermap(p, &pt, out);
-		if (out->len >= 3)
-			out->len -= 3;	/* ".\r\n" */
-		break;
 	case FORMAT_NEX:
-		pt.port = config_public_port(rt->cfg, SURFACE_NEX);
-		page_emit_nex(p, &pt, out);
-		break;
 	case FORMAT_TEXT:
-		pt.port = config_public_port(rt->cfg, SURFACE_GEMINI);
-		page_emit_text(p, &pt, out);
 		break;
 	case FORMAT_HTML:
-		pt.port = config_public_port(rt->cfg, SURFACE_HTTP);
 		response_html_target(rt, p, &pt, &gem, &gph);
-		page_emit_html(p, &pt, out);
 		break;
 	}
+	page_emit(p, &pt, 0, out);
 	free(gem);
 	free(gph);
 }

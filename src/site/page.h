@@ -143,7 +143,20 @@ struct page_target {
 	const char	*alt_gopher;
 	const char	*lang;
 	const char	*feed;
+	/*
+	 * A Gopher menu left without its closing "." (the lines a
+	 * gophermap's "*" adds: site/listing.c).
+	 */
+	int		 open_menu;
 };
+
+/*
+ * p as t->format writes it: a page (document: 0) or the text of a post
+ * or page (1), which Gopher and Nex send as plain text rather than as a
+ * menu; Gopher's and Finger's texts with CRLF line ends.
+ */
+void	 page_emit(const struct page *p, const struct page_target *t,
+	    int document, struct buf *out);
 
 void	 page_emit_gemtext(const struct page *, const struct page_target *,
 	    struct buf *out);

@@ -247,9 +247,8 @@ rewrite_link(void *ctx, const char *url)
 	return with;
 }
 
-/* The port this format's absolute links name (Gopher's menus). */
-static int
-public_port(const struct route *rt)
+int
+response_public_port(const struct route *rt)
 {
 	switch (rt->format) {
 	case FORMAT_GEMTEXT:
@@ -286,7 +285,7 @@ target_init(struct page_target *t, const struct route *rt,
 	t->format = rt->format;
 	t->host = rt->cfg->hostname;
 	t->base = rt->cfg->base;
-	t->port = public_port(rt);
+	t->port = response_public_port(rt);
 	t->width = rt->cfg->gopher_width;
 	t->types = rt->cfg->types;
 	t->ropts.width = rt->cfg->gopher_width;
@@ -306,38 +305,6 @@ target_init(struct page_target *t, const struct route *rt,
 		t->ropts.absolute_ctx = lc;
 		break;
 	}
-}
-
-/*
- * Gopher text documents go out with CRLF line ends (RFC 1436), without
- * dot-stuffing or a final "." line, as Gophernicus and current clients
- * do; converted once, when the page is cached.
- */
-static void
-crlf(struct buf *b)
-{
-	struct buf	 out = BUF_INIT;
-	const char	*s, *end, *nl;
-	size_t		 nlines = 0;
-
-	if (b->len == 0)		/* data may be NULL: no arithmetic */
-		return;
-	/* Lines are copied whole: a byte at a time was 10 % of a render. */
-	s = b->data;
-	end = b->data + b->len;
-	for (nl = s; (nl = memchr(nl, '\n', (size_t)(end - nl))) != NULL;
-	    nl++)
-		nlines++;
-	buf_reserve(&out, b->len + nlines);
-	for (; (nl = memchr(s, '\n', (size_t)(end - s))) != NULL; s = nl + 1) {
-		buf_add(&out, s, (size_t)(nl - s));
-		if (nl == b->data || nl[-1] != '\r')
-			buf_addc(&out, '\r');
-		buf_addc(&out, '\n');
-	}
-	buf_add(&out, s, (size_t)(end - s));
-	buf_free(b);
-	*b = out;
 }
 
 /*
@@ -401,36 +368,18 @@ emit(const struct route *rt, struct page *p, const char *from,
 	target_init(&t, rt, &lc, from);
 	switch (rt->format) {
 	case FORMAT_GEMTEXT:
-		page_emit_gemtext(p, &t, &out);
 		break;
 	case FORMAT_GOPHER:
-		t.ropts.base = base = page_base(rt, from);
-		if (!document) {
-			page_emit_gophermap(p, &t, &out);
-			break;
-		}
-		page_emit_text(p, &t, &out);
-		crlf(&out);
-		break;
 	case FORMAT_NEX:
-		/* A directory of links, or the text as it is (LF ends). */
-		t.ropts.base = base = page_base(rt, from);
-		if (!document)
-			page_emit_nex(p, &t, &out);
-		else
-			page_emit_text(p, &t, &out);
-		break;
 	case FORMAT_TEXT:
-		/* Pages and documents alike: text, CRLF (RFC 1288). */
+		/* Text resolves relative links against the page's path. */
 		t.ropts.base = base = page_base(rt, from);
-		page_emit_text(p, &t, &out);
-		crlf(&out);
 		break;
 	case FORMAT_HTML:
 		response_html_target(rt, p, &t, &gem, &gph);
-		page_emit_html(p, &t, &out);
 		break;
 	}
+	page_emit(p, &t, document, &out);
 	b = blob_new(out.data ? out.data : "", out.len);
 	buf_free(&out);
 	free(base);

@@ -179,6 +179,8 @@ void	 response_html_target(const struct route *rt, const struct page *p,
  * "text/html".
  */
 const char *response_page_type(const struct route *rt);
+/* The port rt's format's absolute links name (Gopher's menus). */
+int	 response_public_port(const struct route *rt);
 
 /* The body is b's bytes: r takes the caller's reference to it. */
 void	 response_use_blob(struct response *r, struct blob *b);
