@@ -84,6 +84,14 @@
 /* The log: appended to, and made again when rotation moved it. */
 #define LL_LOG		(LANDLOCK_ACCESS_FS_WRITE_FILE | \
 			 LANDLOCK_ACCESS_FS_MAKE_REG)
+/*
+ * A host added on SIGHUP gets its key pair made in <certs>/<hostname>
+ * (net/cert.c: the folder, temporary files renamed, removed on error).
+ */
+#define LL_CERTS	(LANDLOCK_ACCESS_FS_MAKE_DIR | \
+			 LANDLOCK_ACCESS_FS_MAKE_REG | \
+			 LANDLOCK_ACCESS_FS_WRITE_FILE | \
+			 LANDLOCK_ACCESS_FS_REMOVE_FILE)
 
 /*
  * What the C library and OpenSSL may read again after start-up: the
@@ -216,6 +224,12 @@ ll_rules(struct landlock *r, const struct config *cfg, struct ll_found *fd)
 		config_host_view(cfg, i, &v);
 		landlock_allow(r, v.capsule_dir, v.ntitan_writers > 0 ?
 		    LL_READ | LL_WRITE : LL_READ);
+		/*
+		 * The domain cannot grow: a host that a SIGHUP adds is
+		 * served if its capsule lies beside one served now (as
+		 * users' homes beside each other, below).
+		 */
+		ll_allow_dir_of(r, v.capsule_dir, LL_READ);
 		landlock_allow(r, v.cert_dir, LL_READ);
 		if (v.cgi != NULL) {
 			char *d = xasprintf("%s/%s", v.capsule_dir, v.cgi);
@@ -226,6 +240,12 @@ ll_rules(struct landlock *r, const struct config *cfg, struct ll_found *fd)
 		fd->writable |= v.ntitan_writers > 0;
 		fd->anywhere |= v.follow_symlinks == CONFIG_LINKS_ANY;
 	}
+	/*
+	 * Where a host's certificates default to: a host that a SIGHUP
+	 * adds has its key made there (programs never see it: net/
+	 * program.c leaves the folder out of their domain).
+	 */
+	landlock_allow(r, cfg->cert_dir, LL_READ | LL_CERTS);
 	/* Links under files/ may lead anywhere: the operator said so. */
 	if (fd->anywhere)
 		landlock_allow(r, "/", LL_READ);
