@@ -349,7 +349,10 @@ ll_enter(const struct config *cfg, char *what, size_t whatlen)
 /*
  * What a call not allowed gets: SIGSYS, so the handler can log it; but
  * with cgi EPERM from the kernel, since the handler is gone after
- * execve and a CGI program would be killed instead (so not logged).
+ * execve and a CGI program would be killed instead.  capsuled cannot
+ * log those, so the filter asks the kernel to (SECCOMP_FILTER_FLAG_LOG:
+ * an audit record naming the process and the call), else a call the
+ * list forgot would leave no trace at all.
  */
 static uint32_t		 deny = SECCOMP_RET_TRAP;
 
@@ -513,10 +516,15 @@ build_filter(struct bpfasm *p, const struct config *cfg)
 	RET(p, TRAP);
 	bpfasm_place(p, other);
 #endif
-	/* glibc falls back to clone(2), whose flags we can read. */
+	/*
+	 * glibc falls back to clone(2), whose flags we can read.  With cgi
+	 * clone's flags are not checked, so clone3 gains nothing from an
+	 * ENOSYS, which the kernel would record at every thread start
+	 * (SECCOMP_FILTER_FLAG_LOG): allowed there.
+	 */
 	other = bpfasm_label(p);
 	JEQ(p, __NR_clone3, NEXT, other);
-	RET(p, SECCOMP_RET_ERRNO | ENOSYS);
+	RET(p, cgi ? ALLOW : SECCOMP_RET_ERRNO | ENOSYS);
 	bpfasm_place(p, other);
 	/* Nor io_uring: a large surface nothing here uses. */
 	other = bpfasm_label(p);
@@ -677,6 +685,7 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 	const char	*err;
 	size_t		 n;
 	long		 rv;
+	unsigned	 flags = SECCOMP_FILTER_FLAG_TSYNC;
 
 	bpfasm_init(&p);
 	if (sandbox_filter(cfg, &p, &err) == -1) {
@@ -696,8 +705,15 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 	sigaction(SIGSYS, &sa, NULL);
 	fp.len = (unsigned short)p.n;
 	fp.filter = p.insn;
-	rv = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-	    SECCOMP_FILTER_FLAG_TSYNC, &fp);
+	if (config_has_cgi(cfg))
+		flags |= SECCOMP_FILTER_FLAG_LOG;
+	rv = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fp);
+	if (rv == -1 && errno == EINVAL && (flags & SECCOMP_FILTER_FLAG_LOG)) {
+		/* Before Linux 4.14: no such flag, so no record either. */
+		flags &= ~SECCOMP_FILTER_FLAG_LOG;
+		rv = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags,
+		    &fp);
+	}
 	n = p.n;
 	bpfasm_free(&p);
 	if (rv != 0) {
@@ -706,9 +722,11 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 		return -1;
 	}
 	snprintf(what, whatlen, "seccomp allow-list (%zu instructions; "
-	    "others EPERM%s%s%s)", n, config_has_cgi(cfg) ?
-	    ", not logged; fork, execve and local sockets for CGI" :
-	    ", logged", client_sockets(cfg) ? "; client sockets" :
+	    "others EPERM%s%s%s)", n, !config_has_cgi(cfg) ? ", logged" :
+	    flags & SECCOMP_FILTER_FLAG_LOG ? ", in the kernel's audit log; "
+	    "fork, execve and local sockets for CGI" : ", not logged; fork, "
+	    "execve and local sockets for CGI", client_sockets(cfg) ?
+	    "; client sockets" :
 	    config_has_cgi(cfg) ? "" : "; no new sockets",
 	    UNDER_ASAN ? "; relaxed for ASan" : "");
 	return 0;

@@ -458,6 +458,10 @@ test_filter(void)
 	    "cgi: socket(AF_INET): EPERM");
 	INT_EQ(verdict(&p, __NR_prctl, PR_SET_DUMPABLE, 0, 0), ALLOW,
 	    "cgi: prctl");
+	INT_EQ(verdict(&p, __NR_clone3, 0, 0, 0), ALLOW,
+	    "cgi: clone3, whose ENOSYS the kernel would record");
+	INT_EQ(verdict(&p, __NR_io_uring_setup, 0, 0, 0), ENOSYS_RET,
+	    "cgi: io_uring still ENOSYS");
 out:
 	bpfasm_free(&p);
 	config_free(&c);
