@@ -113,6 +113,25 @@ make_user(struct rig *r)
 	return 0;
 }
 
+void
+rig_user_edit(struct rig *r, int v)
+{
+	struct passwd	*pw;
+	char		 tmp[320], path[320];
+
+	if (r->user[0] == '\0' || (pw = getpwnam(r->user)) == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/home/%s/public_gemini/posts/"
+	    "2024-01-01-hello.md", r->top, r->user);
+	snprintf(tmp, sizeof(tmp), "%s/home/%s/public_gemini/posts/.hello.tmp",
+	    r->top, r->user);
+	test_write(tmp, "---\ntitle: Hello from a user\n---\nUSER-HELLO, "
+	    "version %d.\n", v);
+	if (chown(tmp, pw->pw_uid, pw->pw_gid) == -1 || rename(tmp, path) ==
+	    -1)
+		perror(tmp);
+}
+
 /* ---- the backend's syslog -------------------------------------------- */
 
 static void *
@@ -285,6 +304,8 @@ main_config(const struct rig *r)
 	if (r->host2)
 		buf_printf(&b, "hosts:\n  - hostname: " RIG_HOST2 "\n"
 		    "    capsule: %s\n", r->second);
+	if (r->extra != NULL)
+		buf_printf(&b, "%s", r->extra);
 	buf_addc(&b, '\0');
 	return b.data;
 }

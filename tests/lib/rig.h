@@ -74,6 +74,7 @@ struct rig {
 	unsigned	 uid;
 	pid_t		 fcgiwrap, scgi;
 	struct e2e_server main, back;	/* pid -1: not running */
+	const char	*extra;		/* more YAML for the main server, or NULL */
 	int		 cgi;		/* rig_start()'s */
 	int		 host2;		/* the main configuration names it */
 	int		 spartan_port, nex_port, finger_port;
@@ -120,6 +121,8 @@ int	rig_reload(struct rig *r, int host2, unsigned limit_ms);
 int	rig_titan(struct rig *r, const char *slug, const char *body);
 /* posts/2024/trip/ written straight to disk, its text says ver. */
 void	rig_bundle_put(struct rig *r, const char *ver);
+/* The user's post written again (a new file renamed over), version v. */
+void	rig_user_edit(struct rig *r, int v);
 /*
  * The main log moved to capsuled.log.N, then SIGUSR1: 0 when a new
  * capsuled.log holds a line written after it, within limit_ms.
