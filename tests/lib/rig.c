@@ -10,7 +10,6 @@
  * both servers, fcgiwrap, the SCGI server, the syslog reader thread and
  * the local user, until rig_free().
  */
-#include <dirent.h>
 #include <poll.h>
 #include <pwd.h>
 
@@ -52,6 +51,16 @@ drop_user(struct rig *r)
 	snprintf(cmd, sizeof(cmd), "userdel %s 2>/dev/null", r->user);
 	(void)!system(cmd);
 	r->user[0] = '\0';
+}
+
+/* The rig whose user exit() removes, should the test end early. */
+static struct rig	*with_user;
+
+static void
+drop_at_exit(void)
+{
+	if (with_user != NULL)
+		drop_user(with_user);
 }
 
 /* home/<user>/public_gemini/rel, the user's own, 0644. */
@@ -98,6 +107,9 @@ make_user(struct rig *r)
 		    name, name);
 		if (system(cmd) == 0) {
 			snprintf(r->user, sizeof(r->user), "%s", name);
+			if (with_user == NULL)
+				atexit(drop_at_exit);
+			with_user = r;
 			break;
 		}
 		e2e_sleep_ms(100);
@@ -343,36 +355,38 @@ backend_reloaded(void *arg)
 	return atomic_load(&r->sys.reloads) > 0;
 }
 
+/* e2e_start() with conf (freed here): 0, or -1 and s->pid -1. */
+static int
+start_one(struct e2e_server *s, const char *capsule, char *conf)
+{
+	int	 rv = e2e_start(s, capsule, conf);
+
+	free(conf);
+	if (rv == -1) {
+		fprintf(stderr, "rig: a server for %s did not start\n",
+		    capsule);
+		s->pid = -1;
+	}
+	return rv;
+}
+
 int
 rig_start(struct rig *r, int cgi)
 {
 	char	*conf;
-	int	 ok;
 
 	r->cgi = cgi;
 	r->host2 = 0;
 	r->nlogs = 0;
 	rig_bundle_put(r, "v0");	/* a run before may have deleted it */
 	atomic_store(&r->sys.reloads, 0);
-	conf = back_config(r, 0);
-	ok = e2e_start(&r->back, r->backcap, conf) == 0;
-	free(conf);
-	if (!ok) {
-		fprintf(stderr, "rig: the backend did not start\n");
-		r->back.pid = -1;
+	if (start_one(&r->back, r->backcap, back_config(r, 0)) == -1)
 		return -1;
-	}
 	r->spartan_port = e2e_free_port();
 	r->nex_port = e2e_free_port();
 	r->finger_port = e2e_free_port();
-	conf = main_config(r);
-	ok = e2e_start(&r->main, r->capsule, conf) == 0;
-	free(conf);
-	if (!ok) {
-		fprintf(stderr, "rig: the main server did not start\n");
-		r->main.pid = -1;
+	if (start_one(&r->main, r->capsule, main_config(r)) == -1)
 		return -1;
-	}
 	/*
 	 * The server's user makes the log again after SIGUSR1, in the
 	 * folder an operator gives it.
@@ -671,23 +685,9 @@ rig_titan(struct rig *r, const char *slug, const char *body)
 	return status;
 }
 
-struct file_wait {
-	const char	*path;
-	const char	*needle;
-};
-
-static int
-file_has(void *arg)
-{
-	struct file_wait	*w = arg;
-
-	return test_count_lines(w->path, w->needle) > 0;
-}
-
 int
 rig_rotate(struct rig *r, unsigned limit_ms)
 {
-	struct file_wait w;
 	struct buf	 b;
 	char		 to[320], sel[64];
 	uint64_t	 end = e2e_now_ms() + limit_ms;
@@ -701,15 +701,13 @@ rig_rotate(struct rig *r, unsigned limit_ms)
 	kill(r->main.pid, SIGUSR1);
 	/* A request after the reopen: its access line in the new file. */
 	snprintf(sel, sizeof(sel), "/after-reopen-%d", r->nlogs);
-	w.path = r->main.log;
-	w.needle = sel;
 	while (e2e_now_ms() < end) {
 		if (access(r->main.log, F_OK) == 0) {
 			(void)e2e_gopher_get(r->main.gopher_port, &b, "%s",
 			    sel);
 			buf_free(&b);
-			return harness_poll(end - e2e_now_ms(), file_has, &w) ?
-			    0 : -1;
+			return e2e_log_wait(r->main.log, sel, (unsigned)(end -
+			    e2e_now_ms()) + 1) ? 0 : -1;
 		}
 		e2e_sleep_ms(20);
 	}
