@@ -29,7 +29,7 @@ audit_open(struct audit *a)
 	}
 	if (strstr(logged, "errno") == NULL) {
 		snprintf(a->why, sizeof(a->why), "the kernel does not log "
-		    "refused calls (seccomp actions_logged: %s)",
+		    "refused calls (seccomp actions_logged: %.60s)",
 		    logged[0] != '\0' ? logged : "none");
 		return -1;
 	}
