@@ -165,11 +165,10 @@ program_reads(const char *mode, const char *path, const char *want)
 }
 
 static int
-bundle_gone(void *arg)
+bundle_gone(void)
 {
 	char	 path[300];
 
-	(void)arg;
 	snprintf(path, sizeof(path), "%s/posts/2024/" RIG_BUNDLE, rig.capsule);
 	return access(path, F_OK) == -1;
 }
@@ -194,7 +193,7 @@ titan_bundle(const char *mode, unsigned limit)
 	    what(mode, "Titan: the new text served"));
 	INT_EQ(rig_titan(&rig, RIG_BUNDLE, NULL), 30,
 	    what(mode, "Titan: the bundle deleted"));
-	OK(bundle_gone(NULL), "%s", what(mode, "Titan: its folder gone"));
+	OK(bundle_gone(), "%s", what(mode, "Titan: its folder gone"));
 	OK(e2e_gemini_wait(rig.main.gemini_port, ctx, "/posts/" RIG_BUNDLE,
 	    51, NULL, 1, limit) >= 0, "%s", what(mode, "Titan: then 51"));
 }
