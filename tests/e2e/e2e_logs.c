@@ -24,6 +24,7 @@
 #include <regex.h>
 #include <sys/un.h>
 
+#include "apps.h"
 #include "e2e.h"
 
 static char		 capsule[512];
@@ -167,29 +168,6 @@ test_capsuled(void)
 	INT_EQ(e2e_stop(&s), 0, "server exits 0");
 }
 
-/* A Unix datagram socket at path, bound; -1 on failure. */
-static int
-listen_dgram(const char *path)
-{
-	struct sockaddr_un	 sun;
-	int			 fd;
-
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path))
-		return -1;
-	memcpy(sun.sun_path, path, strlen(path));
-	unlink(path);
-	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		close(fd);
-		return -1;
-	}
-	chmod(path, 0666);		/* a server that dropped to nobody */
-	return fd;
-}
-
 /*
  * Start capsuled with config text yaml in dir (under valgrind too, as
  * e2e_exec_server() runs it); its pid, or -1.
@@ -262,7 +240,7 @@ test_syslog(void)
 	}
 	chmod(dir, 0755);
 	snprintf(sock, sizeof(sock), "%s/log.sock", dir);
-	if ((fd = listen_dgram(sock)) == -1) {
+	if ((fd = apps_listen_unix(sock, SOCK_DGRAM)) == -1) {
 		OK(0, "cannot listen on %s", sock);
 		return;
 	}
@@ -390,7 +368,7 @@ test_syslog_stuck(void)
 	}
 	chmod(dir, 0755);
 	snprintf(sock, sizeof(sock), "%s/log.sock", dir);
-	if ((fd = listen_dgram(sock)) == -1 ||
+	if ((fd = apps_listen_unix(sock, SOCK_DGRAM)) == -1 ||
 	    (filler = fill_dgram(sock)) == -1) {
 		OK(0, "cannot make and fill %s", sock);
 		return;

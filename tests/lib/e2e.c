@@ -56,12 +56,27 @@ e2e_connect(int port, unsigned timeout_ms)
 	return e2e_connect_from(NULL, NULL, port, timeout_ms, 0);
 }
 
+/* Does the YAML text y set the top-level key? */
+static int
+sets_key(const char *y, const char *key)
+{
+	size_t		 len = strlen(key);
+	const char	*p;
+
+	for (p = y; p != NULL; p = (p = strchr(p, '\n')) ? p + 1 : NULL)
+		if (strncmp(p, key, len) == 0 && p[len] == ':')
+			return 1;
+	return 0;
+}
+
 /*
  * Write s->dir/capsuled.yaml: loopback, s's Gemini port and the given
  * Gopher port, two workers, debug log in s->dir; then extra1 and extra2
  * (YAML lines, may be "").  e2e_start() writes the first; a test that
  * reloads writes a new one the same way.  An extra that says "bind:"
- * replaces the 127.0.0.1 (it must keep it: e2e_start() connects there).
+ * replaces the 127.0.0.1 (it must keep it: e2e_start() connects there);
+ * one that says "log:" the log file (s->log is then not written), one
+ * that says "certs:" s->dir/certs.
  */
 void
 e2e_write_config(const struct e2e_server *s, int gopher_port,
@@ -70,6 +85,9 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 	char	 conf[300];
 	int	 lo4 = strstr(extra1, "bind:") == NULL &&
 		    strstr(extra2, "bind:") == NULL;
+	int	 file = !sets_key(extra1, "log") && !sets_key(extra2, "log");
+	int	 certs = !sets_key(extra1, "certs") &&
+		    !sets_key(extra2, "certs");
 
 	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
 	test_write(conf,
@@ -78,13 +96,14 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 	    "gemini_port: %d\n"
 	    "gopher_port: %d\n"
 	    "capsule: %s\n"
-	    "certs: certs\n"
+	    "%s"
 	    "workers: 2\n"
-	    "log: capsuled.log\n"
+	    "%s"
 	    "log_level: debug\n"
 	    "%s%s",
 	    lo4 ? "bind: [127.0.0.1]\n" : "", s->gemini_port, gopher_port,
-	    capsule_dir, extra1, extra2);
+	    capsule_dir, certs ? "certs: certs\n" : "",
+	    file ? "log: capsuled.log\n" : "", extra1, extra2);
 }
 
 /* e2e_start_flags(): do not pass --allow-root (the refusal is tested). */

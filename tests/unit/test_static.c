@@ -762,8 +762,10 @@ test_tree_only(void)
 }
 
 /*
- * A user's Gopher+ attributes are the user's, not the operator's; a
- * user of a long name is reached as listed.
+ * A user's Gopher+ attributes are the user's, not the operator's: the
+ * admin, and the date (the user's file's, not the newest post of the
+ * main capsule, 2024-01-01 12:00); a user of a long name is reached as
+ * listed.
  */
 static void
 test_users(struct archive *top_a)
@@ -773,9 +775,14 @@ test_users(struct archive *top_a)
 	struct router_users	 users;
 	struct archive		*ua;
 	struct response		 r;
-	char			 base[320], line[400], *body;
+	/* 2021-05-06 07:08:09 UTC, a date no post of the tests has. */
+	struct timespec		 when[2] = { { 1620284889, 0 },
+				    { 1620284889, 0 } };
+	char			 base[320], line[400], file[128], *body;
 	size_t			 i;
 
+	test_path(file, sizeof(file), plain, "index.gmi");
+	OK(utimensat(AT_FDCWD, file, when, 0) == 0, "the user's file dated");
 	config_init(&cfg, top);
 	cfg.author = "The Operator";
 	cfg.userdirs = "public_gemini";
@@ -825,7 +832,8 @@ test_users(struct archive *top_a)
 	OK(strstr(body, "+ADMIN") != NULL && strstr(body, "The Operator") ==
 	    NULL && strstr(body, base + 2) != NULL,
 	    "Gopher+: a user's item names the user, not the operator");
-	OK(strstr(body, "Mod-Date") != NULL, "and is dated by its file");
+	HAS(body, "Mod-Date: Thu May 06 07:08:09 2021 <20210506070809>",
+	    "and is dated by its file");
 	free(body);
 	response_free(&r);
 	site_unref(ts);
