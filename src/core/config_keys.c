@@ -641,6 +641,13 @@ redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
 	memcpy(r->to, to, lto + 1);
 	r->status = in->status;
 	r->prefix = prefix;
+	/*
+	 * Compiled now, as redirect_index() will again: its runs of '/'
+	 * made one, so that "//old" and "/old" sort, print and count as
+	 * the one rule they are.
+	 */
+	pathrule_compile(&r->rule, r->from, PATHRULE_EXACT |
+	    (prefix ? PATHRULE_REST : 0), NULL);
 	return 0;
 }
 
