@@ -33,6 +33,7 @@
 #include "core/config_engine.h"
 #include "core/config_int.h"
 #include "core/config_types.h"
+#include "core/robots.h"
 #include "core/log.h"
 #include "core/redirect.h"
 #include "core/util.h"
@@ -350,7 +351,7 @@ defaults(struct config *c, const char *confdir)
 	c->syslog_facility = LOG_DAEMON;
 	c->redirects = NULL;
 	c->nredirects = 0;
-	c->robots = xstrdup(CONFIG_ROBOTS_DEFAULT);
+	c->robots = robots_from_text(CONFIG_ROBOTS_DEFAULT);
 	c->cgi = NULL;
 	c->cgi_timeout_ms = 10 * 1000;
 	c->cgi_max_output = (size_t)1 << 20;
@@ -477,7 +478,7 @@ config_free(struct config *c)
 	free(c->log_file);
 	free(c->syslog_socket);
 	config_redirects_free(c->redirects, c->nredirects);
-	free(c->robots);
+	robots_free(c->robots);
 	free(c->root);
 	free(c->mount);
 	free(c->index);

@@ -27,6 +27,7 @@ struct buf;
 struct config;
 struct config_app;
 struct config_types;
+struct robots;
 
 /* Keys of the file, at most (core/config_keys.c's table). */
 #define CONFIG_KEYS_MAX		128
@@ -221,7 +222,8 @@ struct config {
 	/* Gemini 31 or 30 (Gopher: served in place) for paths nothing has. */
 	struct config_redirect *redirects; /* owned; sorted by from */
 	size_t		 nredirects;
-	char		*robots;	/* /robots.txt body; NULL = 51 */
+	struct robots	*robots;	/* owned: what /robots.txt is made
+					   of (core/robots.h); NULL = 51 */
 
 	/*
 	 * CGI (Gemini): programs in the capsule's directory of this name

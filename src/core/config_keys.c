@@ -43,6 +43,7 @@
 #include "core/log.h"
 #include "core/mime.h"
 #include "core/redirect.h"
+#include "core/robots.h"
 #include "core/surface.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -392,37 +393,20 @@ parse_web_url(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 
 static const struct cfe_kind web_url_kind = { parse_web_url, cfe_print_str };
 
-/*
- * robots = a block of text ("robots: |"), at most f->max bytes; tabs and
- * line ends allowed, other control characters not.  Null or empty
- * stores NULL: no /robots.txt.
- */
+/* robots = a block of text, or rules (core/robots.h). */
 static int
 parse_robots(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
-	const char	*s;
-	size_t		 i, len;
-
-	if (cfe_scalar(l, ev, "a block of text", &s) == -1)
-		return -1;
-	if (yml_is_null(ev) || *s == '\0') {
-		cfe_set_str(l, f, NULL);
-		return 0;
-	}
-	len = strlen(s);
-	if ((long long)len > f->max)
-		return cfe_fail(l, ev->start_mark, "longer than %lld bytes",
-		    f->max);
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] < 0x20 && s[i] != '\n' &&
-		    s[i] != '\t') || s[i] == 0x7f)
-			return cfe_fail(l, ev->start_mark, "control characters "
-			    "other than tab and line end are not allowed");
-	cfe_set_str(l, f, s);
-	return 0;
+	return robots_parse(l, f, ev, cfe_at(l, f));
 }
 
-static const struct cfe_kind robots_kind = { parse_robots, cfe_print_str };
+static void
+print_robots(struct cfe_out *o, const struct cfe_field *f, const void *base)
+{
+	robots_print(o, f->key, ((const struct config *)base)->robots);
+}
+
+static const struct cfe_kind robots_kind = { parse_robots, print_robots };
 
 /* Check one address of "bind" and append it to *v. */
 static int

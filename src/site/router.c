@@ -29,6 +29,7 @@
 #include "core/config_types.h"
 #include "core/layout.h"
 #include "core/redirect.h"
+#include "core/robots.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -514,9 +515,14 @@ resolve_in(struct resource *res, const struct config *cfg, struct site *site,
 	}
 	if (cfg->mount == NULL || cfg->owned) {
 		resolve_generated(res, req, path, r);
-		/* Generated pages win; the static tree has what they leave. */
+		/*
+		 * Generated pages win; the static tree has what they leave,
+		 * and its own robots.txt, which the writer put there.
+		 */
 		res->then_root = cfg->root != NULL && !cfg->owned;
-		if (res->kind == RES_NOTHING && res->then_root) {
+		if ((res->kind == RES_NOTHING || res->kind == RES_ROBOTS) &&
+		    res->then_root) {
+			res->robots = res->kind == RES_ROBOTS;
 			res_tree(res, STATIC_ROOT, path);
 			res->then_root = 0;
 		}
@@ -650,12 +656,34 @@ serve_drafts(const struct resource *res, struct response *r)
 	    post->lang ? post->lang : a->lang, '0');
 }
 
-/* /robots.txt from the configuration: text/plain, Gopher type 0. */
+/* Whose robots.txt a format's surfaces serve (core/robots.h). */
+static enum robots_for
+robots_for(enum format f)
+{
+	switch (f) {
+	case FORMAT_GEMTEXT:
+	case FORMAT_NEX:		/* small-web crawlers read Gemini's */
+	case FORMAT_TEXT:
+		break;
+	case FORMAT_GOPHER:
+		return ROBOTS_GOPHER;
+	}
+	return ROBOTS_GEMINI;
+}
+
+/*
+ * /robots.txt from the configuration, for the surface's crawlers:
+ * text/plain, Gopher type 0.
+ */
 static void
 serve_robots(const struct route *rt, struct response *r)
 {
-	/* Copied: the body must not outlive a configuration it borrows. */
-	buf_add(&r->owned, rt->cfg->robots, strlen(rt->cfg->robots));
+	/* Made into r: the body must not outlive the configuration. */
+	if (!robots_txt(rt->cfg->robots, robots_for(rt->format),
+	    &r->owned)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
 	response_use_owned(r);
 	r->gopher_type = '0';
 	response_status(r, 20, "text/plain; charset=utf-8");

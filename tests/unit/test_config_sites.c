@@ -24,6 +24,7 @@
 #include "core/config_apps.h"
 #include "core/config_int.h"
 #include "core/config_types.h"
+#include "core/robots.h"
 #include "core/util.h"
 #include "files.h"
 #include "harness.h"
@@ -224,7 +225,8 @@ test_every_site_key(void)
 	INT_EQ(v.gopher_width, 60, "gopher_width");
 	INT_EQ(v.gopher_charset, CONFIG_CHARSET_ASCII, "gopher_charset");
 	STR_EQ(config_redirect(&v, "/old", NULL), "/new", "redirects");
-	STR_EQ(v.robots, "User-agent: *\nDisallow: /\n", "robots");
+	OK(v.robots != NULL && strcmp(v.robots->text,
+	    "User-agent: *\nDisallow: /\n") == 0, "robots");
 	STR_EQ(v.cgi, "programs", "cgi");
 	INT_EQ(v.cgi_timeout_ms, 2000, "cgi_timeout");
 	INT_EQ(v.cgi_max_output, 2048, "cgi_max_output");
