@@ -354,6 +354,7 @@ defaults(struct config *c, const char *confdir)
 	c->robots = robots_from_text(CONFIG_ROBOTS_DEFAULT);
 	c->cgi = NULL;
 	c->cgi_timeout_ms = 10 * 1000;
+	c->announce_delay_ms = 60 * 1000;
 	c->cgi_max_output = (size_t)1 << 20;
 	c->cgi_max_programs = 4;
 	c->titan_writers = NULL;
@@ -488,6 +489,7 @@ config_free(struct config *c)
 	util_free_strings(c->titan_writers, c->ntitan_writers);
 	config_zones_free(c->zones, c->nzones);
 	util_free_strings(c->link_aliases, c->nlink_aliases);
+	util_free_strings(c->announce, c->nannounce);
 	free(c->web_url);
 	free(c->userdirs);
 	memset(c, 0, sizeof(*c));
@@ -523,6 +525,17 @@ int
 config_has_backends(const struct config *c)
 {
 	return c->napps > 0;
+}
+
+int
+config_announces(const struct config *c)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->nhosts; i++)
+		if (c->hosts[i].site->nannounce > 0)
+			return 1;
+	return c->nannounce > 0;
 }
 
 int
