@@ -532,10 +532,13 @@ resolve_in(struct resource *res, const struct config *cfg, struct site *site,
 	 * "mount": the generated pages under cfg->mount only (its base,
 	 * so their links and redirects carry it), and the static tree
 	 * every other path; robots.txt stays at the top, where crawlers
-	 * look, unless the tree has one.
+	 * look, unless the tree has one, and so does the plan, which
+	 * Finger asks for there (a tree serves no dot-file).
 	 */
 	n = strlen(cfg->mount);
-	if (strncmp(path, cfg->mount, n) == 0 && path[n] == '\0') {
+	if (strcmp(path, LAYOUT_PATH_PLAN) == 0)
+		resolve_generated(res, req, path, r);
+	else if (strncmp(path, cfg->mount, n) == 0 && path[n] == '\0') {
 		res->base = NULL;	/* a path from the top already */
 		res->kind = RES_STATUS;
 		response_status(r, 31, "%s/", path);
