@@ -38,9 +38,18 @@ say(struct response *r, int status, const char *text)
 	response_status(r, status, "%s", text);
 }
 
+/* A code point a terminal must not be sent: C0 but TAB, CR, LF; DEL; C1. */
+static int
+control(uint32_t cp)
+{
+	return (cp < 0x20 && cp != '\t' && cp != '\r' && cp != '\n') ||
+	    cp == 0x7f || (cp >= 0x80 && cp < 0xa0);
+}
+
 /*
- * r's body, kept but for control characters (C0 but TAB, CR and LF;
- * DEL; C1): a plan is shown on a terminal as it comes.
+ * r's body, kept but for control characters: a plan is shown on a
+ * terminal as it comes.  A plan without any (most) is looked at once
+ * and sent as it is, the cached blob without a copy.
  */
 static void
 clean(struct response *r)
@@ -49,10 +58,22 @@ clean(struct response *r)
 	size_t		 i = 0, n;
 	uint32_t	 cp;
 
+	for (; i < r->bodylen; i += n) {
+		if ((unsigned char)r->body[i] >= 0x20 &&
+		    (unsigned char)r->body[i] < 0x7f) {
+			n = 1;
+			continue;
+		}
+		n = utf8_decode(r->body + i, r->bodylen - i, &cp);
+		if (control(cp))
+			break;
+	}
+	if (i >= r->bodylen)
+		return;
+	i = 0;
 	while (i < r->bodylen) {
 		n = utf8_decode(r->body + i, r->bodylen - i, &cp);
-		if ((cp < 0x20 && cp != '\t' && cp != '\r' && cp != '\n') ||
-		    cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+		if (control(cp))
 			buf_addc(&out, ' ');
 		else
 			buf_add(&out, r->body + i, n);
