@@ -4,8 +4,8 @@
  * A query names a plan; the router serves it ("/.plan" of the site, or
  * of "/~name"), so that access rules and user capsules apply as on every
  * surface.  What goes out is text a terminal shows as it is: CRLF lines
- * (the router's plain text has them) and no control character (an ESC
- * in a title would reach the reader's terminal).  No sockets: the query
+ * and no control character, as Finger's text (FORMAT_TEXT) is made
+ * (site/response.c), and this file's own lines.  No sockets: the query
  * is classified by proto/finger.c, r describes what conn.c sends.
  */
 #include <stdio.h>
@@ -16,7 +16,6 @@
 #include "core/cache.h"
 #include "core/config.h"
 #include "core/layout.h"
-#include "core/utf8.h"
 #include "proto/finger.h"
 #include "site/finger_front.h"
 #include "site/response.h"
@@ -36,56 +35,6 @@ say(struct response *r, int status, const char *text)
 	buf_printf(&r->owned, "%s\r\n", text);
 	response_use_owned(r);
 	response_status(r, status, "%s", text);
-}
-
-/* A code point a terminal must not be sent: C0 but TAB, CR, LF; DEL; C1. */
-static int
-control(uint32_t cp)
-{
-	return (cp < 0x20 && cp != '\t' && cp != '\r' && cp != '\n') ||
-	    cp == 0x7f || (cp >= 0x80 && cp < 0xa0);
-}
-
-/*
- * r's body, kept but for control characters: a plan is shown on a
- * terminal as it comes.  A plan without any (most) is looked at once
- * and sent as it is, the cached blob without a copy.
- */
-static void
-clean(struct response *r)
-{
-	struct buf	 out = BUF_INIT;
-	size_t		 i = 0, n;
-	uint32_t	 cp;
-
-	for (; i < r->bodylen; i += n) {
-		if ((unsigned char)r->body[i] >= 0x20 &&
-		    (unsigned char)r->body[i] < 0x7f) {
-			n = 1;
-			continue;
-		}
-		n = utf8_decode(r->body + i, r->bodylen - i, &cp);
-		if (control(cp))
-			break;
-	}
-	if (i >= r->bodylen)
-		return;
-	i = 0;
-	while (i < r->bodylen) {
-		n = utf8_decode(r->body + i, r->bodylen - i, &cp);
-		if (control(cp))
-			buf_addc(&out, ' ');
-		else
-			buf_add(&out, r->body + i, n);
-		i += n;
-	}
-	blob_unref(r->blob);
-	r->blob = NULL;
-	buf_free(&r->owned);
-	r->owned = out;
-	if (r->owned.data == NULL)
-		buf_addstr(&r->owned, "");
-	response_use_owned(r);
 }
 
 enum front_do
@@ -121,17 +70,17 @@ finger_front_answer(const struct front_gen *g, const struct front_client *fc,
 	rreq.users = g->users;
 	r->may_defer = 0;		/* a plan is quick to make */
 	router_handle(&g->hosts[0], g->sites[0], &rreq, r);
+	/* A plan is Finger's text: without control characters already. */
 	if (r->status / 10 == 2)
-		clean(r);
-	else if (q.kind == FINGER_USER && r->status == 51) {
+		return FRONT_ANSWER;
+	if (q.kind == FINGER_USER && r->status == 51) {
 		snprintf(msg, sizeof(msg), "finger: %s: no such user.",
 		    q.user);
 		say(r, 51, msg);
 	} else if (r->status / 10 == 6)
 		say(r, r->status, "finger: this plan is not public.");
 	else
-		say(r, r->status / 10 == 2 ? 50 : r->status,
-		    "finger: no plan here.");
+		say(r, r->status, "finger: no plan here.");
 	return FRONT_ANSWER;
 }
 

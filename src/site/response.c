@@ -26,6 +26,7 @@
 #include "core/config.h"
 #include "core/layout.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
@@ -352,7 +353,7 @@ emit(const struct route *rt, struct page *p, const char *from,
 {
 	struct page_target	 t;
 	struct link_ctx		 lc;
-	struct buf		 out = BUF_INIT;
+	struct buf		 out = BUF_INIT, text = BUF_INIT;
 	struct blob		*b;
 	char			*base = NULL;
 
@@ -379,9 +380,16 @@ emit(const struct route *rt, struct page *p, const char *from,
 			page_emit_text(p, &t, &out);
 		break;
 	case FORMAT_TEXT:
-		/* Pages and documents alike: text, CRLF (RFC 1288). */
+		/*
+		 * Pages and documents alike: text, CRLF (RFC 1288), with
+		 * no control character (an ESC in a title would reach the
+		 * reader's terminal), made so once, when it is cached.
+		 */
 		t.ropts.base = base = page_base(rt, from);
-		page_emit_text(p, &t, &out);
+		page_emit_text(p, &t, &text);
+		utf8_no_controls(text.data != NULL ? text.data : "", text.len,
+		    &out);
+		buf_free(&text);
 		crlf(&out);
 		break;
 	}
