@@ -255,19 +255,21 @@ on_write(uv_write_t *req, int status)
 }
 
 /*
- * Queue the n pieces ub[] in one write request (one writev(2)).  own,
- * when not NULL, is the buf that holds the first: its contents move
- * into the write request (freed in on_write) and own is left empty.
- * The other pieces, and the first without own, are borrowed and outlive
- * the write (a cached blob the response holds a reference to): nothing
+ * Queue len bytes at p.  own, when not NULL, is the buf that holds them:
+ * its contents move into the write request (freed in on_write) and own
+ * is left empty.  Without it the bytes are borrowed and outlive the
+ * write (a cached blob the response holds a reference to): nothing
  * is copied.
  */
 static void
-send_bufs(struct conn *c, const uv_buf_t *ub, unsigned n, struct buf *own)
+send_bytes(struct conn *c, const char *p, size_t len, struct buf *own)
 {
 	struct wreq	*wr;
+	uv_buf_t	 ub;
 	int		 rv;
 
+	if (len == 0)
+		return;
 	wr = xmalloc(sizeof(*wr));
 	wr->c = c;
 	buf_init(&wr->b);
@@ -275,7 +277,8 @@ send_bufs(struct conn *c, const uv_buf_t *ub, unsigned n, struct buf *own)
 		wr->b = *own;
 		buf_init(own);
 	}
-	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, ub, n,
+	ub = uv_buf_init((char *)p, (unsigned)len);
+	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, &ub, 1,
 	    on_write)) < 0) {
 		/* The callback will never run: free here. */
 		buf_free(&wr->b);
@@ -284,18 +287,6 @@ send_bufs(struct conn *c, const uv_buf_t *ub, unsigned n, struct buf *own)
 		return;
 	}
 	c->nwrites++;
-}
-
-/* Queue len bytes at p, owned by own as send_bufs() says. */
-static void
-send_bytes(struct conn *c, const char *p, size_t len, struct buf *own)
-{
-	uv_buf_t	 ub;
-
-	if (len == 0)
-		return;
-	ub = uv_buf_init((char *)p, (unsigned)len);
-	send_bufs(c, &ub, 1, own);
 }
 
 /* Move what OpenSSL has for the peer (records, alerts) to the socket. */
@@ -442,18 +433,6 @@ send_response(struct conn *c, const char *header, size_t hlen)
 		if (!(r->status / 10 == 2 && r->fd != -1 && r->filelen > 0))
 			tlsconn_shutdown(c->tls);
 		flush_tls(c);
-	} else if (hlen > 0 && r->bodylen > 0 && r->body != r->owned.data) {
-		/*
-		 * A status line before a cached body (Spartan): one write,
-		 * so one segment goes where Gopher's body alone goes.
-		 */
-		uv_buf_t	 ub[2];
-
-		buf_add(&b, header, hlen);
-		ub[0] = uv_buf_init(b.data, (unsigned)b.len);
-		ub[1] = uv_buf_init((char *)r->body, (unsigned)r->bodylen);
-		c->bytes += r->bodylen;
-		send_bufs(c, ub, 2, &b);
 	} else {
 		if (hlen > 0) {
 			buf_add(&b, header, hlen);
