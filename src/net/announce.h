@@ -13,7 +13,8 @@
  * (its name looked up, TLS without a CA, as Gemini trusts, the request
  * line, the answer): 2x or 3x ends it; 4x, no connection, a broken
  * stream or no answer in 30 seconds is tried again after 4, 16 and 64
- * times the delay; 5x and 6x are the aggregator's no, not tried again.
+ * times the delay; 1x (it asks for input it was given), 5x and 6x
+ * are the aggregator's no, not tried again.
  * A new post while one is asked has it asked once more.  Each attempt
  * is logged with its answer.  A host with no URL makes no connection
  * (and the sandbox allows none: app/sandbox.c).
