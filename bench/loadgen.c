@@ -1,6 +1,6 @@
 /*
- * loadgen.c -- a load generator for Gemini, Gopher and HTTP servers on
- * this machine.
+ * loadgen.c -- a load generator for Gemini, Gopher, Spartan, Nex,
+ * Finger and HTTP servers on this machine.
  *
  * Each thread runs one epoll loop that keeps its share of --conns
  * connections busy: connect, (Gemini) TLS 1.3 handshake, full or resumed
@@ -14,6 +14,11 @@
  * HTTP: http (GET, "Connection: close": a connection a request, as
  * Gopher) and http-keep (GET on kept connections: each connection asks
  * again once its answer, measured by Content-Length, is whole).
+ *
+ * The plain-TCP modes: gopher (a selector line; --menu checks a menu's
+ * lines), spartan ("host path 0", a "2 " status line before the body),
+ * nex (a path line) and finger (a query line; --path / asks for none):
+ * the answer is what comes until the server closes.
  *
  * Other modes: idle (open connections that never send a request, report
  * the server's RSS per connection and when the server closes them),
@@ -56,7 +61,7 @@
 #define HEADER_MAX	1029		/* Gemini: 2 + 1 + 1024 + CRLF */
 
 enum mode { M_GEMINI, M_RESUME, M_GOPHER, M_IDLE, M_FETCH, M_FIRST,
-    M_LIVE, M_HTTP, M_HTTP_KEEP };
+    M_LIVE, M_HTTP, M_HTTP_KEEP, M_SPARTAN, M_NEX, M_FINGER };
 
 enum cstate { C_FREE, C_CONNECTING, C_HANDSHAKE, C_WRITING, C_READING,
     C_IDLE };
@@ -458,6 +463,18 @@ check_answer(struct phase *ph, struct stats *st, struct lconn *c)
 		}
 		blen = c->len - (size_t)(body - c->buf);
 	} else {
+		/* Spartan: "2 mime" CRLF, then the body (--mode spartan). */
+		if (o->mode == M_SPARTAN) {
+			crlf = c->len ? memmem(c->buf, c->len < HEADER_MAX ?
+			    c->len : HEADER_MAX, "\r\n", 2) : NULL;
+			if (crlf == NULL || c->len < 2 ||
+			    memcmp(c->buf, "2 ", 2)) {
+				st->err_status++;
+				return 0;
+			}
+			body = crlf + 2;
+			blen = c->len - (size_t)(body - c->buf);
+		}
 		if (blen == 0 || memchr(body, '\0', blen) != NULL ||
 		    (o->menu && !menu_ok(body, blen))) {
 			st->err_format++;
@@ -1273,8 +1290,8 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-"usage: loadgen --mode gemini|resume|gopher|http|http-keep|idle|fetch|first\n"
-"               |live --port N\n"
+"usage: loadgen --mode gemini|resume|gopher|spartan|nex|finger|http|\n"
+"         http-keep|idle|fetch|first|live --port N\n"
 "         [--addr 127.0.0.1] [--host localhost] [--path /x] [--conns 32]\n"
 "         [--threads 1] [--requests 10000] [--duration 10] [--warmup 0]\n"
 "         [--expect-len N] [--min-len N] [--menu] [--pid PID]\n"
@@ -1389,6 +1406,12 @@ main(int argc, char *argv[])
 		o.mode = M_RESUME;
 	else if (strcmp(mode, "gopher") == 0)
 		o.mode = M_GOPHER;
+	else if (strcmp(mode, "spartan") == 0)
+		o.mode = M_SPARTAN;
+	else if (strcmp(mode, "nex") == 0)
+		o.mode = M_NEX;
+	else if (strcmp(mode, "finger") == 0)
+		o.mode = M_FINGER;
 	else if (strcmp(mode, "idle") == 0)
 		o.mode = M_IDLE;
 	else if (strcmp(mode, "fetch") == 0)
@@ -1407,7 +1430,8 @@ main(int argc, char *argv[])
 	/* fetch/first/idle speak Gemini unless the path says gopher:. */
 	o.http = o.mode == M_HTTP || o.mode == M_HTTP_KEEP;
 	o.keep = o.mode == M_HTTP_KEEP;
-	o.tls = o.mode != M_GOPHER && !o.http;
+	o.tls = o.mode != M_GOPHER && o.mode != M_SPARTAN && o.mode != M_NEX &&
+	    o.mode != M_FINGER && !o.http;
 	if (strncmp(o.path, "gopher:", 7) == 0) {
 		o.tls = 0;
 		o.path += 7;
@@ -1428,7 +1452,12 @@ main(int argc, char *argv[])
 		snprintf(o.req, sizeof(o.req), "GET %s HTTP/1.1\r\nHost: %s"
 		    "\r\n%s\r\n", o.path, o.host, o.keep ? "" :
 		    "Connection: close\r\n");
-	else
+	else if (o.mode == M_SPARTAN)	/* host SP path SP length */
+		snprintf(o.req, sizeof(o.req), "%s %s 0\r\n", o.host, o.path);
+	else if (o.mode == M_FINGER)	/* the query; "/" asks for none */
+		snprintf(o.req, sizeof(o.req), "%s\r\n", strcmp(o.path,
+		    "/") == 0 ? "" : o.path);
+	else				/* a Gopher selector, a Nex path */
 		snprintf(o.req, sizeof(o.req), "%s\r\n", o.path);
 	o.reqlen = strlen(o.req);
 

@@ -40,6 +40,7 @@
 #include "core/par.h"
 #include "core/surface.h"
 #include "core/util.h"
+#include "net/announce.h"
 #include "net/generation.h"
 #include "net/server.h"
 #include "net/ticket.h"
@@ -202,6 +203,11 @@ keep_restart_only(struct config *c, const struct config *run)
 		free(c->chroot_dir);
 		c->chroot_dir = xstrdup_null(run->chroot_dir);
 	}
+	/* The sandbox allows connections out as the start said. */
+	if (run->sandbox && config_announces(c) && !config_announces(run))
+		log_warnx("%s: \"announce\" set: under the sandbox, telling "
+		    "aggregators needs a restart, and fails until then",
+		    c->path);
 }
 
 struct tls_server *
@@ -694,11 +700,31 @@ end_job(struct reload *r)
 	r->njob = 0;
 }
 
+/*
+ * Aggregators told of the posts a build made live on each host that
+ * announces (net/announce.h): its new site against the one oldset's
+ * sites old had for it.
+ */
+static void
+tell(struct reload *r, const struct settings *oldset, struct site *const *old)
+{
+	const struct config	*h;
+	struct site		*o;
+	size_t			 i;
+
+	for (i = 0; i < r->set->nhosts; i++) {
+		h = &r->set->hosts[i];
+		if (h->nannounce > 0 && (o = served(oldset, old, h, i)) !=
+		    NULL && o != r->sites[i])
+			announce_posts(r->announce, h, o->a, r->sites[i]->a);
+	}
+}
+
 /* On the main loop, once build() is done. */
 static void
 built(struct reload *r)
 {
-	struct settings	*old;
+	struct settings	*old, *oldset;
 	struct site	**oldsites;
 	struct archive	*a;
 	struct gen	*g;
@@ -722,6 +748,8 @@ built(struct reload *r)
 	/* The old sites go with the old settings: as many as capsules. */
 	oldsites = r->sites;
 	nold = r->set->nsites;
+	oldset = r->set;
+	settings_ref(oldset);		/* for tell() */
 	r->sites = r->newsites;
 	if (r->newset != NULL) {
 		old = r->set;
@@ -746,6 +774,8 @@ built(struct reload *r)
 		    PLURAL(a->nwarnings), a->nread, a->nreused,
 		    (double)r->build_ns / 1e6);
 	}
+	tell(r, oldset, oldsites);
+	settings_unref(oldset);
 	reload_sites_free(oldsites, nold);
 	g = new_gen(r);
 	server_publish(r->srv, g);
@@ -858,6 +888,7 @@ reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
 	if (uv_thread_create(&r->thread, loader, r) != 0)
 		fatalx("reload: cannot start the loader thread");
 	sync_capsules(r, 0);
+	r->announce = announce_new(loop);
 	uv_timer_init(loop, &r->tickets);
 	uv_timer_start(&r->tickets, on_ticket_check, TICKET_CHECK_MS,
 	    TICKET_CHECK_MS);
@@ -922,6 +953,7 @@ reload_stop(struct reload *r)
 	bury(r->graves);		/* reap() frees in place from now on */
 	r->graves = NULL;
 	drop_build(r);
+	announce_stop(r->announce);
 	uv_close((uv_handle_t *)&r->done, NULL);
 	uv_close((uv_handle_t *)&r->tickets, NULL);
 }
@@ -931,6 +963,8 @@ reload_free(struct reload *r)
 {
 	uv_cond_destroy(&r->cond);
 	uv_mutex_destroy(&r->mtx);
+	announce_free(r->announce);
+	r->announce = NULL;
 	reload_sites_free(r->sites, r->set != NULL ? r->set->nsites : 0);
 	free(r->dirty);
 	free(r->jobcaps);

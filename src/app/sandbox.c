@@ -263,7 +263,7 @@ ll_rules(struct landlock *r, const struct config *cfg, struct ll_found *fd)
 	}
 	for (i = 0; i < nitems(sys_read); i++)
 		landlock_allow(r, sys_read[i], LL_READ);
-	if (config_has_backends(cfg))
+	if (config_has_backends(cfg) || config_announces(cfg))
 		for (i = 0; i < nitems(resolver_read); i++)
 			landlock_allow(r, resolver_read[i], LL_READ);
 	/* Read again at each request (proxy) or each SIGHUP (zones). */
@@ -477,16 +477,21 @@ static const long asan_calls[] = {
 #endif
 };
 
-/* Client sockets (FastCGI, SCGI, proxy backends, syslog): which ones. */
+/*
+ * Client sockets (FastCGI, SCGI, proxy backends, aggregators, syslog):
+ * which ones.
+ */
 static int
 client_sockets(const struct config *cfg)
 {
 	/*
-	 * FastCGI, SCGI and proxy backends are connected per request, and
-	 * the syslog socket again after SIGHUP: with either configured the
-	 * serving threads make sockets after start-up; without, never.
+	 * FastCGI, SCGI and proxy backends are connected per request,
+	 * aggregators when a post goes live, and the syslog socket again
+	 * after SIGHUP: with any configured the server makes sockets after
+	 * start-up; without, never.
 	 */
-	return config_has_backends(cfg) || cfg->log_syslog;
+	return config_has_backends(cfg) || config_announces(cfg) ||
+	    cfg->log_syslog;
 }
 
 static void

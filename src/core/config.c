@@ -33,6 +33,7 @@
 #include "core/config_engine.h"
 #include "core/config_int.h"
 #include "core/config_types.h"
+#include "core/robots.h"
 #include "core/log.h"
 #include "core/redirect.h"
 #include "core/util.h"
@@ -350,9 +351,10 @@ defaults(struct config *c, const char *confdir)
 	c->syslog_facility = LOG_DAEMON;
 	c->redirects = NULL;
 	c->nredirects = 0;
-	c->robots = xstrdup(CONFIG_ROBOTS_DEFAULT);
+	c->robots = robots_from_text(CONFIG_ROBOTS_DEFAULT);
 	c->cgi = NULL;
 	c->cgi_timeout_ms = 10 * 1000;
+	c->announce_delay_ms = 60 * 1000;
 	c->cgi_max_output = (size_t)1 << 20;
 	c->cgi_max_programs = 4;
 	c->titan_writers = NULL;
@@ -477,7 +479,7 @@ config_free(struct config *c)
 	free(c->log_file);
 	free(c->syslog_socket);
 	config_redirects_free(c->redirects, c->nredirects);
-	free(c->robots);
+	robots_free(c->robots);
 	free(c->root);
 	free(c->mount);
 	free(c->index);
@@ -487,6 +489,7 @@ config_free(struct config *c)
 	util_free_strings(c->titan_writers, c->ntitan_writers);
 	config_zones_free(c->zones, c->nzones);
 	util_free_strings(c->link_aliases, c->nlink_aliases);
+	util_free_strings(c->announce, c->nannounce);
 	free(c->web_url);
 	free(c->userdirs);
 	memset(c, 0, sizeof(*c));
@@ -522,6 +525,17 @@ int
 config_has_backends(const struct config *c)
 {
 	return c->napps > 0;
+}
+
+int
+config_announces(const struct config *c)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->nhosts; i++)
+		if (c->hosts[i].site->nannounce > 0)
+			return 1;
+	return c->nannounce > 0;
 }
 
 int

@@ -27,6 +27,7 @@ struct buf;
 struct config;
 struct config_app;
 struct config_types;
+struct robots;
 
 /* Keys of the file, at most (core/config_keys.c's table). */
 #define CONFIG_KEYS_MAX		128
@@ -207,6 +208,14 @@ struct config {
 	 * "/"): a site link that names nothing in the capsule goes there.
 	 */
 	char		*web_url;	/* or NULL */
+	/*
+	 * Aggregators told when a new post goes live (net/announce.h):
+	 * gemini:// URLs, each asked once with the feed's address as its
+	 * query; none: no connection out.
+	 */
+	char		**announce;	/* owned */
+	size_t		 nannounce;
+	unsigned	 announce_delay_ms; /* quiet time after a new post */
 	unsigned	 gopher_width;	/* wrap width of Gopher text; 70 */
 	int		 gopher_charset; /* CONFIG_CHARSET_*; default UTF-8 */
 
@@ -222,7 +231,8 @@ struct config {
 	/* Gemini 31 or 30 (Gopher: served in place) for paths nothing has. */
 	struct config_redirect *redirects; /* owned; sorted by from */
 	size_t		 nredirects;
-	char		*robots;	/* /robots.txt body; NULL = 51 */
+	struct robots	*robots;	/* owned: what /robots.txt is made
+					   of (core/robots.h); NULL = 51 */
 
 	/*
 	 * CGI (Gemini): programs in the capsule's directory of this name
@@ -309,6 +319,8 @@ void		 config_host_view(const struct config *c, size_t i,
 void		 config_user_view(const struct config *host, const char *dir,
 		    unsigned uid, const char *name, const char *base,
 		    struct config *view);
+/* 1 when any host tells aggregators of new posts ("announce:"). */
+int		 config_announces(const struct config *);
 /* 1 when any host runs CGI programs ("cgi:" at the top or in a host). */
 int		 config_has_cgi(const struct config *);
 /*

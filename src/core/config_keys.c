@@ -43,6 +43,7 @@
 #include "core/log.h"
 #include "core/mime.h"
 #include "core/redirect.h"
+#include "core/robots.h"
 #include "core/surface.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -51,6 +52,9 @@
 #define CONFIG_MAX_BIND	32		/* addresses in "bind" */
 #define CONFIG_MAX_PROXIES 64		/* entries in "proxy_protocol" */
 #define CONFIG_MAX_REDIRECTS 10000	/* entries in "redirects" */
+#define CONFIG_ANNOUNCE_MAX 16		/* entries in "announce" */
+/* An aggregator's URL, with room for a feed's address as its query. */
+#define CONFIG_ANNOUNCE_URL_MAX 512
 #define CONFIG_MAX_URL	GEMINI_META_MAX	/* a redirect target is a META */
 #define DAY_MS		(24LL * 60 * 60 * 1000)
 #define STR_(x)		#x
@@ -74,6 +78,8 @@ _Static_assert(OFF(nlink_aliases) == OFF(link_aliases) + sizeof(char **),
     "link_aliases, nlink_aliases");
 _Static_assert(OFF(ntitan_writers) == OFF(titan_writers) + sizeof(char **),
     "titan_writers, ntitan_writers");
+_Static_assert(OFF(nannounce) == OFF(announce) + sizeof(char **),
+    "announce, nannounce");
 /* cfe_word_kind stores an int; an enum field must be as wide. */
 _Static_assert(sizeof(enum log_peer) == sizeof(int), "log_peer is an int");
 _Static_assert(sizeof(enum log_level) == sizeof(int), "log_level is an int");
@@ -392,37 +398,20 @@ parse_web_url(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 
 static const struct cfe_kind web_url_kind = { parse_web_url, cfe_print_str };
 
-/*
- * robots = a block of text ("robots: |"), at most f->max bytes; tabs and
- * line ends allowed, other control characters not.  Null or empty
- * stores NULL: no /robots.txt.
- */
+/* robots = a block of text, or rules (core/robots.h). */
 static int
 parse_robots(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
-	const char	*s;
-	size_t		 i, len;
-
-	if (cfe_scalar(l, ev, "a block of text", &s) == -1)
-		return -1;
-	if (yml_is_null(ev) || *s == '\0') {
-		cfe_set_str(l, f, NULL);
-		return 0;
-	}
-	len = strlen(s);
-	if ((long long)len > f->max)
-		return cfe_fail(l, ev->start_mark, "longer than %lld bytes",
-		    f->max);
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] < 0x20 && s[i] != '\n' &&
-		    s[i] != '\t') || s[i] == 0x7f)
-			return cfe_fail(l, ev->start_mark, "control characters "
-			    "other than tab and line end are not allowed");
-	cfe_set_str(l, f, s);
-	return 0;
+	return robots_parse(l, f, ev, cfe_at(l, f));
 }
 
-static const struct cfe_kind robots_kind = { parse_robots, cfe_print_str };
+static void
+print_robots(struct cfe_out *o, const struct cfe_field *f, const void *base)
+{
+	robots_print(o, f->key, ((const struct config *)base)->robots);
+}
+
+static const struct cfe_kind robots_kind = { parse_robots, print_robots };
 
 /* Check one address of "bind" and append it to *v. */
 static int
@@ -535,6 +524,35 @@ alias_add(struct cfe *l, const struct cfe_field *f, const yaml_event_t *ev,
 
 /* link_aliases = prefix / "[" *( prefix ) "]" / null */
 static const struct cfe_items alias_items = { alias_add, 1, 0 };
+
+/*
+ * One entry of "announce": an aggregator's gemini:// URL, without a
+ * query (the feed's address becomes it) or a fragment.
+ */
+static int
+announce_add(struct cfe *l, const struct cfe_field *f, const yaml_event_t *ev,
+    char ***v, size_t *n)
+{
+	struct url	 u;
+	const char	*s, *err;
+	char		*tmp;
+	int		 ok;
+
+	if (cfe_text(l, ev, 1, CONFIG_ANNOUNCE_URL_MAX, &s) == -1)
+		return -1;
+	tmp = xstrdup(s);
+	ok = strchr(s, ' ') == NULL && url_parse(tmp, &u, &err) == 0 &&
+	    strcmp(u.scheme, "gemini") == 0 && u.host[0] != '\0' &&
+	    u.query == NULL;
+	free(tmp);
+	if (!ok)
+		return cfe_bad(l, ev, "an aggregator's gemini:// URL without "
+		    "a query, such as 'gemini://example.org/submit'", s);
+	return cfe_list_append(l, f, ev, v, n, s, s, "aggregators");
+}
+
+/* announce = url / "[" *( url ) "]" / null */
+static const struct cfe_items announce_items = { announce_add, 1, 0 };
 
 /* No control characters, no spaces when url is set (a URL has none). */
 static int
@@ -1270,6 +1288,11 @@ static const struct cfe_field fields[] = {
 	{ "link_aliases", &cfe_list_kind, LIST(link_aliases, nlink_aliases),
 	    0, 32, SITE, &alias_items },
 	{ "web_url", &web_url_kind, AT(web_url), 0, 1024, SITE, NULL },
+	/* Not a user capsule's: no connection out on a user's behalf. */
+	{ "announce", &cfe_list_kind, LIST(announce, nannounce), 0,
+	    CONFIG_ANNOUNCE_MAX, SITE, &announce_items },
+	{ "announce_delay", &cfe_ms_kind, AT(announce_delay_ms), 100, DAY_MS,
+	    SERVER, NULL },
 	{ "gopher_width", &cfe_uint_kind, AT(gopher_width), 20, 200,
 	    SITE | USER, NULL },
 	{ "gopher_charset", &cfe_word_kind, AT(gopher_charset), 0, 0,

@@ -25,6 +25,7 @@
 #include "core/escape.h"
 #include "core/hash.h"
 #include "core/log.h"
+#include "core/robots.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -40,7 +41,7 @@ struct ask {
 	int		 minor;		/* HTTP/1.<minor> */
 	int		 code;		/* an HTTP status decided before the
 					   router (a bad request): 0 none */
-	int		 noindex;	/* X-Robots-Tag: noindex */
+	const char	*robots_tag;	/* X-Robots-Tag's value, or NULL */
 	unsigned	 retry;		/* 429: seconds to wait */
 	int64_t		 since;		/* If-Modified-Since, or -1 */
 	char		 etags[HTTP_ETAGS_MAX + 1];	/* If-None-Match */
@@ -56,69 +57,6 @@ ask_of(struct response *r)
 		a->since = -1;
 	}
 	return r->front;
-}
-
-const char *
-http_front_robots(const struct config *cfg)
-{
-	return cfg->robots;
-}
-
-/* Is the robots.txt line l[0..len) "field: value"?  *v gets the value. */
-static int
-field(const char *l, size_t len, const char *name, const char **v,
-    size_t *vlen)
-{
-	size_t	 n = strlen(name);
-
-	if (len <= n || strncasecmp(l, name, n) != 0 || l[n] != ':')
-		return 0;
-	*v = l + n + 1;
-	*vlen = len - n - 1;
-	while (*vlen > 0 && (**v == ' ' || **v == '\t')) {
-		(*v)++;
-		(*vlen)--;
-	}
-	while (*vlen > 0 && ((*v)[*vlen - 1] == ' ' ||
-	    (*v)[*vlen - 1] == '\t' || (*v)[*vlen - 1] == '\r'))
-		(*vlen)--;
-	return 1;
-}
-
-int
-http_front_robots_deny(const char *robots, const char *path)
-{
-	const char	*p, *nl, *v;
-	size_t		 len, vlen, deny = 0, allow = 0;
-	int		 ours = 0, agents = 0;
-
-	if (robots == NULL)
-		return 0;
-	for (p = robots; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
-		nl = p + strcspn(p, "\n");
-		len = (size_t)(nl - p);
-		if (memchr(p, '#', len) != NULL)
-			len = (size_t)((const char *)memchr(p, '#', len) - p);
-		if (field(p, len, "user-agent", &v, &vlen)) {
-			/* A run of User-agent lines opens one group. */
-			if (!agents)
-				ours = 0;
-			agents = 1;
-			ours |= (vlen == 1 && *v == '*') || (vlen == 8 &&
-			    strncasecmp(v, "webproxy", 8) == 0);
-			continue;
-		}
-		agents = 0;
-		if (!ours)
-			continue;
-		if (field(p, len, "disallow", &v, &vlen) && vlen > 0 &&
-		    strncmp(path, v, vlen) == 0 && vlen > deny)
-			deny = vlen;
-		else if (field(p, len, "allow", &v, &vlen) && vlen > 0 &&
-		    strncmp(path, v, vlen) == 0 && vlen > allow)
-			allow = vlen;
-	}
-	return deny > allow;
 }
 
 /*
@@ -189,8 +127,9 @@ http_front_answer(const struct front_gen *g, const struct front_client *fc,
 	    &rreq.query_encoded);
 	rreq.users = h == 0 ? g->users : NULL;
 	router_handle(&g->hosts[h], g->sites[h], &rreq, r);
-	a->noindex = r->status / 10 == 6 || http_front_robots_deny(
-	    http_front_robots(&g->hosts[h]), req.path);
+	/* What a zone guards, or the robots rules keep out, is no one's. */
+	a->robots_tag = r->status / 10 == 6 ? "noindex" :
+	    robots_tag(g->hosts[h].robots, req.path);
 	return FRONT_ANSWER;
 }
 
@@ -360,8 +299,9 @@ http_front_header(struct response *r, char *out, size_t outlen)
 		buf_addstr(&h, "Allow: GET, HEAD\r\n");
 	if (code == 429 && a->retry > 0)
 		buf_printf(&h, "Retry-After: %u\r\n", a->retry);
-	if (a->noindex || code == 403)
-		buf_addstr(&h, "X-Robots-Tag: noindex\r\n");
+	if (a->robots_tag != NULL || code == 403)
+		buf_printf(&h, "X-Robots-Tag: %s\r\n", a->robots_tag != NULL ?
+		    a->robots_tag : "noindex");
 	if (code != 304)
 		buf_printf(&h, "Content-Length: %llu\r\n",
 		    (unsigned long long)len);

@@ -40,19 +40,4 @@ void		 http_front_slow_down(unsigned wait, struct response *r);
 size_t		 http_front_header(struct response *r, char *out,
 		    size_t outlen);
 
-/*
- * The robots text the web view answers /robots.txt with and reads for
- * X-Robots-Tag: the configuration's "robots" for now.  XXX: a per
- * surface "robots:" setting is to come (docs/design.md, "The web
- * view"); this is where it plugs in.
- */
-const char	*http_front_robots(const struct config *cfg);
-
-/*
- * Does robots (robots.txt, the groups for "*" and "webproxy") keep
- * path out?  A Disallow whose path is a prefix of it, unless a longer
- * Allow says otherwise.
- */
-int		 http_front_robots_deny(const char *robots, const char *path);
-
 #endif

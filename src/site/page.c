@@ -1292,6 +1292,8 @@ void
 page_emit(const struct page *p, const struct page_target *t, int document,
     struct buf *out)
 {
+	struct buf	 text = BUF_INIT;
+
 	switch (t->format) {
 	case FORMAT_GEMTEXT:
 		page_emit_gemtext(p, t, out);
@@ -1312,8 +1314,15 @@ page_emit(const struct page *p, const struct page_target *t, int document,
 			page_emit_text(p, t, out);
 		break;
 	case FORMAT_TEXT:
-		/* Pages and documents alike: text, CRLF (RFC 1288). */
-		page_emit_text(p, t, out);
+		/*
+		 * Pages and documents alike: text, CRLF (RFC 1288), with
+		 * no control character (an ESC in a title would reach the
+		 * reader's terminal), made so once, when it is cached.
+		 */
+		page_emit_text(p, t, &text);
+		utf8_no_controls(text.data != NULL ? text.data : "", text.len,
+		    out);
+		buf_free(&text);
 		crlf(out);
 		break;
 	case FORMAT_HTML:

@@ -26,6 +26,7 @@
 #include "core/config.h"
 #include "core/layout.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"

@@ -29,6 +29,7 @@
 #include "core/config_types.h"
 #include "core/layout.h"
 #include "core/redirect.h"
+#include "core/robots.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -516,9 +517,14 @@ resolve_in(struct resource *res, const struct config *cfg, struct site *site,
 	}
 	if (cfg->mount == NULL || cfg->owned) {
 		resolve_generated(res, req, path, r);
-		/* Generated pages win; the static tree has what they leave. */
+		/*
+		 * Generated pages win; the static tree has what they leave,
+		 * and its own robots.txt, which the writer put there.
+		 */
 		res->then_root = cfg->root != NULL && !cfg->owned;
-		if (res->kind == RES_NOTHING && res->then_root) {
+		if ((res->kind == RES_NOTHING || res->kind == RES_ROBOTS) &&
+		    res->then_root) {
+			res->robots = res->kind == RES_ROBOTS;
 			res_tree(res, STATIC_ROOT, path);
 			res->then_root = 0;
 		}
@@ -528,10 +534,13 @@ resolve_in(struct resource *res, const struct config *cfg, struct site *site,
 	 * "mount": the generated pages under cfg->mount only (its base,
 	 * so their links and redirects carry it), and the static tree
 	 * every other path; robots.txt stays at the top, where crawlers
-	 * look, unless the tree has one.
+	 * look, unless the tree has one, and so does the plan, which
+	 * Finger asks for there (a tree serves no dot-file).
 	 */
 	n = strlen(cfg->mount);
-	if (strncmp(path, cfg->mount, n) == 0 && path[n] == '\0') {
+	if (strcmp(path, LAYOUT_PATH_PLAN) == 0)
+		resolve_generated(res, req, path, r);
+	else if (strncmp(path, cfg->mount, n) == 0 && path[n] == '\0') {
 		res->base = NULL;	/* a path from the top already */
 		res->kind = RES_STATUS;
 		response_status(r, 31, "%s/", path);
@@ -653,12 +662,36 @@ serve_drafts(const struct resource *res, struct response *r)
 	    post->lang ? post->lang : a->lang, '0');
 }
 
-/* /robots.txt from the configuration: text/plain, Gopher type 0. */
+/* Whose robots.txt a format's surfaces serve (core/robots.h). */
+static enum robots_for
+robots_for(enum format f)
+{
+	switch (f) {
+	case FORMAT_GEMTEXT:
+	case FORMAT_NEX:		/* small-web crawlers read Gemini's */
+	case FORMAT_TEXT:
+		break;
+	case FORMAT_GOPHER:
+		return ROBOTS_GOPHER;
+	case FORMAT_HTML:
+		return ROBOTS_WEB;
+	}
+	return ROBOTS_GEMINI;
+}
+
+/*
+ * /robots.txt from the configuration, for the surface's crawlers:
+ * text/plain, Gopher type 0.
+ */
 static void
 serve_robots(const struct route *rt, struct response *r)
 {
-	/* Copied: the body must not outlive a configuration it borrows. */
-	buf_add(&r->owned, rt->cfg->robots, strlen(rt->cfg->robots));
+	/* Made into r: the body must not outlive the configuration. */
+	if (!robots_txt(rt->cfg->robots, robots_for(rt->format),
+	    &r->owned)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
 	response_use_owned(r);
 	r->gopher_type = '0';
 	response_status(r, 20, "text/plain; charset=utf-8");

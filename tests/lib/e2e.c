@@ -151,7 +151,7 @@ e2e_exec_server(const char *dir, const char *conf, int flags)
  */
 static int
 e2e_start_once(struct e2e_server *s, const char *capsule_dir,
-    const char *extra, int flags)
+    const char *extra, int flags, int port)
 {
 	char		 conf[300];
 	uint64_t	 deadline;
@@ -160,7 +160,7 @@ e2e_start_once(struct e2e_server *s, const char *capsule_dir,
 	snprintf(s->dir, sizeof(s->dir), "/tmp/capsuled-e2e.XXXXXX");
 	if (mkdtemp(s->dir) == NULL)
 		return -1;
-	s->gemini_port = e2e_free_port();
+	s->gemini_port = port != 0 ? port : e2e_free_port();
 	do
 		s->gopher_port = e2e_free_port();
 	while (s->gopher_port == s->gemini_port);
@@ -210,7 +210,7 @@ e2e_start_flags(struct e2e_server *s, const char *capsule_dir,
 	int	 tries;
 
 	for (tries = 0; tries < 3; tries++) {
-		if (e2e_start_once(s, capsule_dir, extra, flags) == 0)
+		if (e2e_start_once(s, capsule_dir, extra, flags, 0) == 0)
 			return 0;
 		if (s->pid > 0)		/* up but not answering: a real fault */
 			return -1;
@@ -227,6 +227,17 @@ int
 e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
 {
 	return e2e_start_flags(s, capsule_dir, extra, 0);
+}
+
+/*
+ * e2e_start() on the Gemini port given (one a test told another server
+ * of before this one listened), once: a port taken since is a failure.
+ */
+int
+e2e_start_port(struct e2e_server *s, int port, const char *capsule_dir,
+    const char *extra)
+{
+	return e2e_start_once(s, capsule_dir, extra, 0, port);
 }
 
 /*

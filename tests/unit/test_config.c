@@ -16,9 +16,17 @@
 #include <unistd.h>
 
 #include "core/config.h"
+#include "core/robots.h"
 #include "files.h"
 #include "harness.h"
 #include "core/util.h"
+
+/* The robots setting's text form, or NULL (core/robots.h). */
+static const char *
+robots_text(const struct config *c)
+{
+	return c->robots != NULL ? c->robots->text : NULL;
+}
 
 static char	 tmp[PATH_MAX];		/* realpath of the mkdtemp dir */
 static char	 conf[PATH_MAX + 32];	/* tmp/etc/c.yaml */
@@ -97,7 +105,7 @@ check_defaults(const struct config *c, const char *top, const char *what)
 	INT_EQ(c->nredirects, 0, what);
 	INT_EQ(c->nhosts, 0, what);
 	INT_EQ(config_nhosts(c), 1, what);
-	STR_EQ(c->robots, CONFIG_ROBOTS_DEFAULT, what);
+	STR_EQ(robots_text(c), CONFIG_ROBOTS_DEFAULT, what);
 	INT_EQ(c->ntitan_writers, 0, what);
 	INT_EQ(c->titan_max_size, 1 << 20, what);
 	STR_EQ(c->ticket_keys, NULL, what);
@@ -992,19 +1000,19 @@ test_peer_redirects_robots(void)
 	/* robots: a block of text, or nothing. */
 	expect_ok(&c, "robots: |\n  User-agent: archiver\n  Disallow: /\n"
 	    "\n  User-agent: *\n  Disallow: /files/\n");
-	STR_EQ(c.robots, "User-agent: archiver\nDisallow: /\n\n"
+	STR_EQ(robots_text(&c), "User-agent: archiver\nDisallow: /\n\n"
 	    "User-agent: *\nDisallow: /files/\n", "robots block");
 	config_free(&c);
 	expect_ok(&c, "robots: ~\n");
-	STR_EQ(c.robots, NULL, "robots off");
+	STR_EQ(robots_text(&c), NULL, "robots off");
 	config_free(&c);
 	expect_ok(&c, "robots: ''\n");
-	STR_EQ(c.robots, NULL, "robots empty: off");
+	STR_EQ(robots_text(&c), NULL, "robots empty: off");
 	config_free(&c);
 	expect_err("robots: \"a\\x01b\"\n", "1:9: robots: control characters"
 	    " other than tab and line end are not allowed");
 	expect_err("robots: [a]\n",
-	    "1:9: robots: expected a block of text, got a list");
+	    "1:9: robots: expected a block of text or rules, got a list");
 	big = xmalloc(70000 + 16);
 	memcpy(big, "robots: ", 8);
 	memset(big + 8, 'a', 70000);

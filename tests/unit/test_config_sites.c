@@ -24,6 +24,7 @@
 #include "core/config_apps.h"
 #include "core/config_int.h"
 #include "core/config_types.h"
+#include "core/robots.h"
 #include "core/util.h"
 #include "files.h"
 #include "harness.h"
@@ -133,6 +134,7 @@ static const char every_site_key[] =
     "    web_url: https://old.example/\n"
     "    gopher_width: 60\n"
     "    gopher_charset: ascii\n"
+    "    announce: [gemini://agg.example/submit]\n"
     "    redirects: {/old: /new}\n"
     "    robots: \"User-agent: *\\nDisallow: /\\n\"\n"
     "    cgi: programs\n"
@@ -228,8 +230,11 @@ test_every_site_key(void)
 	STR_EQ(v.web_url, "https://old.example", "web_url");
 	INT_EQ(v.gopher_width, 60, "gopher_width");
 	INT_EQ(v.gopher_charset, CONFIG_CHARSET_ASCII, "gopher_charset");
+	OK(v.nannounce == 1 && strcmp(v.announce[0],
+	    "gemini://agg.example/submit") == 0, "announce");
 	STR_EQ(config_redirect(&v, "/old", NULL), "/new", "redirects");
-	STR_EQ(v.robots, "User-agent: *\nDisallow: /\n", "robots");
+	OK(v.robots != NULL && strcmp(v.robots->text,
+	    "User-agent: *\nDisallow: /\n") == 0, "robots");
 	STR_EQ(v.cgi, "programs", "cgi");
 	INT_EQ(v.cgi_timeout_ms, 2000, "cgi_timeout");
 	INT_EQ(v.cgi_max_output, 2048, "cgi_max_output");
@@ -448,7 +453,8 @@ test_user_view(void)
 	    "fastcgi: [{prefix: /f, socket: 'unix:/s'}]\n"
 	    "title: Operator\nsubtitle: Sub\nauthor: Op\n"
 	    "lang: fr\nindex: home.gmi\ngopher_width: 50\n"
-	    "cert_zones: [{path: /~alice/secret}]\n";
+	    "cert_zones: [{path: /~alice/secret}]\n"
+	    "announce: [gemini://agg.example/submit]\n";
 	const struct cfe_field	*keys;
 	struct config		 c, h, u;
 	size_t			 n, i;
@@ -480,6 +486,7 @@ test_user_view(void)
 	INT_EQ(u.nredirects, 0, "no redirects");
 	INT_EQ(u.nlink_aliases, 0, "no link aliases");
 	STR_EQ(u.web_url, NULL, "no web_url");
+	INT_EQ(u.nannounce, 0, "no aggregators told on a user's behalf");
 	STR_EQ(u.root, NULL, "no root");
 	STR_EQ(u.mount, NULL, "no mount");
 	STR_EQ(u.userdirs, NULL, "no user capsules of its own");

@@ -200,20 +200,6 @@ test_etags(void)
 }
 
 static void
-test_robots(void)
-{
-	const char	*r = "User-agent: indexer\nDisallow: /\n\n"
-	    "User-agent: webproxy\nUser-agent: archiver\nDisallow: /private/\n"
-	    "Allow: /private/open/\n\nUser-agent: *\nDisallow: /drafts # no\n";
-
-	OK(!http_front_robots_deny(r, "/posts/x"), "not kept out");
-	OK(http_front_robots_deny(r, "/private/a"), "webproxy's group");
-	OK(!http_front_robots_deny(r, "/private/open/b"), "a longer Allow");
-	OK(http_front_robots_deny(r, "/drafts/"), "the * group");
-	OK(!http_front_robots_deny(NULL, "/"), "no robots text");
-}
-
-static void
 test_header(void)
 {
 	static const struct { int status; const char *meta, *want; } h[] = {
@@ -344,7 +330,6 @@ static const struct harness_test tests[] = {
 	TEST(test_bounds),
 	TEST(test_dates),
 	TEST(test_etags),
-	TEST(test_robots),
 	TEST(test_header),
 	TEST(test_validators),
 	TEST(test_html),

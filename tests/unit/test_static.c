@@ -21,9 +21,10 @@
 #include <unistd.h>
 
 #include "content/archive.h"
-#include "core/config.h"
 #include "core/buf.h"
+#include "core/config.h"
 #include "core/log.h"
+#include "core/robots.h"
 #include "core/util.h"
 #include "files.h"
 #include "harness.h"
@@ -275,7 +276,7 @@ test_mount(struct archive *a)
 	cfg.root = "site";
 	cfg.mount = "/gemlog";
 	cfg.base = cfg.mount;
-	cfg.robots = "User-agent: *\n";
+	cfg.robots = &(struct robots){ .text = (char *)"User-agent: *\n" };
 	expect(&cfg, s, SURFACE_GEMINI, "/", 20, "# Home");
 	expect(&cfg, s, SURFACE_GEMINI, "/about", 20, "the file about");
 	expect(&cfg, s, SURFACE_GEMINI, "/gemlog", 31, "/gemlog/");
@@ -734,7 +735,8 @@ test_tree_only(void)
 	test_put(treeonly, "site/robots.txt", "User-agent: *\nDisallow: /x/\n");
 	config_init(&tc, treeonly);
 	tc.root = "site";
-	tc.robots = "User-agent: *\nDisallow:\n";
+	tc.robots = &(struct robots){ .text = (char *)
+	    "User-agent: *\nDisallow:\n" };
 	if ((a = archive_load(&tc)) == NULL) {
 		OK(0, "archive_load");
 		return;
