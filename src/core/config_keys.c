@@ -586,9 +586,10 @@ struct redirects_in {
 
 /*
  * One "from: to" pair; key is the from scalar, ev the to scalar.
- * from = "/" path ["*"], no dot segments; to = "/" path / absolute URL,
- * where a prefix rule's '*' or "$1" and any rule's "%p" are expanded
- * (core/redirect.h).  status is 31 (permanent) or 30 (temporary).
+ * from = "/" path ["*"], no dot segments, a '*' inside a segment a
+ * pattern's (core/pathrule.h); to = "/" path / absolute URL, where '*'
+ * or "$1".."$9" and "%p" are expanded (core/redirect.h).  status is 31
+ * (permanent) or 30 (temporary).
  */
 static int
 redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
@@ -605,13 +606,10 @@ redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
 		return cfe_bad(l, key, "a path such as /old/name (one line, at "
 		    "most " STR(CONFIG_MAX_URL) " bytes, no . or .. segments)",
 		    from);
+	/* Any other '*' is part of a segment: "/blog/" "*.gmi". */
 	lfrom = strlen(from);
 	prefix = from[lfrom - 1] == '*';
 	lfrom -= (size_t)prefix;
-	if (memchr(from, '*', lfrom) != NULL)
-		return cfe_fail(l, key->start_mark, "'%s': a '*' may only end "
-		    "the path (a prefix rule such as /blog/*)",
-		    cfe_show(from, tmp));
 	if (cfe_scalar(l, ev, "a path or a URL", &to) == -1)
 		return -1;
 	if (yml_is_null(ev) || *to == '\0')
