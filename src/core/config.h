@@ -218,9 +218,14 @@ struct config {
 	int		 syslog_facility; /* syslog.h's: LOG_DAEMON (default) */
 	char		*syslog_socket;	/* owned; NULL: /dev/log */
 
-	/* Gemini 31 or 30 (Gopher: served in place) for paths nothing has. */
+	/*
+	 * Gemini 31 or 30 (Gopher: served in place) for paths nothing has;
+	 * with redirects_first, for what they hold whatever is there (gmid's
+	 * "block return", molly-brown's redirects).
+	 */
 	struct config_redirect *redirects; /* owned; sorted by from */
 	size_t		 nredirects;
+	int		 redirects_first; /* 1: a rule wins over content */
 	char		*robots;	/* /robots.txt body; NULL = 51 */
 
 	/*

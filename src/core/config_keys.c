@@ -1260,6 +1260,8 @@ static const struct cfe_field fields[] = {
 	    SERVER | USER, NULL },
 	{ "redirects", &redirects_kind, LIST(redirects, nredirects), 1,
 	    CONFIG_MAX_REDIRECTS, SITE, NULL },
+	{ "redirects_first", &cfe_bool_kind, AT(redirects_first), 0, 1, SITE,
+	    NULL },
 	{ "robots", &robots_kind, AT(robots), 0, 65536, SITE | USER, NULL },
 	{ "cgi", &cgi_kind, AT(cgi), 0, 64, SITE, NULL },
 	{ "cgi_timeout", &cfe_ms_kind, AT(cgi_timeout_ms), 100,

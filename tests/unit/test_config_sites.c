@@ -134,6 +134,7 @@ static const char every_site_key[] =
     "    gopher_width: 60\n"
     "    gopher_charset: ascii\n"
     "    redirects: {/old: /new}\n"
+    "    redirects_first: true\n"
     "    robots: \"User-agent: *\\nDisallow: /\\n\"\n"
     "    cgi: programs\n"
     "    cgi_timeout: 2s\n"
@@ -224,6 +225,7 @@ test_every_site_key(void)
 	INT_EQ(v.gopher_width, 60, "gopher_width");
 	INT_EQ(v.gopher_charset, CONFIG_CHARSET_ASCII, "gopher_charset");
 	STR_EQ(config_redirect(&v, "/old", NULL), "/new", "redirects");
+	INT_EQ(v.redirects_first, 1, "redirects_first");
 	STR_EQ(v.robots, "User-agent: *\nDisallow: /\n", "robots");
 	STR_EQ(v.cgi, "programs", "cgi");
 	INT_EQ(v.cgi_timeout_ms, 2000, "cgi_timeout");
