@@ -81,17 +81,21 @@ static_plain(const struct archive *a)
 
 /*
  * A 20 for the file path of the tree t (NULL: a bundle's), typed as
- * config_file_type() says; text gets the charset of its path, UTF-8
- * unless told, and gemtext its lang, the site's unless told.
+ * config_file_type() says; text gets the charset its "mime_types" entry
+ * names, else its path's, UTF-8 unless told, and gemtext its lang, the
+ * site's unless told.
  */
 static void
 file_type(const struct route *rt, const struct tree *t, const char *path,
     struct response *r)
 {
-	const char	*mime, *lang, *charset;
+	const char	*mime, *lang, *charset, *typed;
 
-	mime = config_file_type(rt->cfg->types, path, &r->gopher_type);
+	mime = config_file_type_charset(rt->cfg->types, path,
+	    &r->gopher_type, &typed);
 	tree_path_meta(rt, t, &lang, &charset);
+	if (typed != NULL)
+		charset = typed;
 	if (strcasecmp(mime, "text/gemini") == 0)
 		response_status(r, 20, "text/gemini; charset=%s; lang=%s",
 		    charset != NULL ? charset : "utf-8",
