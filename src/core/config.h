@@ -160,6 +160,7 @@ struct config {
 	int		 root_listings;	/* 1 = list the tree's directories */
 	int		 listing_titles; /* 1 = a .gmi file's first heading */
 	int		 listing_sort;	/* CONFIG_SORT_* */
+	int		 listing_reverse; /* 1 = that order backwards */
 	/*
 	 * Types and language per path (core/config_types.h): extensions'
 	 * types over the built-in table, the type of what neither knows,

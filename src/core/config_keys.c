@@ -1209,6 +1209,8 @@ static const struct cfe_field fields[] = {
 	    SITE | USER, NULL },
 	{ "listing_sort", &cfe_word_kind, AT(listing_sort), 0, 0,
 	    SITE | USER, &sort_words },
+	{ "listing_reverse", &cfe_bool_kind, AT(listing_reverse), 0, 1,
+	    SITE | USER, NULL },
 	{ "mime_types", &types_kind, AT(types), 0, 0, SITE | USER, NULL },
 	{ "default_type", &types_kind, AT(types), 0, 0, SITE | USER, NULL },
 	{ "path_meta", &types_kind, AT(types), 0, 0, SITE | USER, NULL },

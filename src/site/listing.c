@@ -152,6 +152,19 @@ listed_date_cmp(const void *a, const void *b)
 	return listed_cmp(a, b);
 }
 
+/* "listing_reverse": each order backwards (molly-brown's DirectoryReverse). */
+static int
+listed_cmp_rev(const void *a, const void *b)
+{
+	return listed_cmp(b, a);
+}
+
+static int
+listed_date_cmp_rev(const void *a, const void *b)
+{
+	return listed_date_cmp(b, a);
+}
+
 /*
  * The first heading ("# Title") in the first TITLE_SCAN bytes of the
  * gemtext file fd, malloc'd, or NULL: none, or not fit for a listing.
@@ -432,7 +445,7 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	struct listed	*ents;
 	size_t		 n, i, k = 0, len;
 	bool		 more, by_date = rt->cfg->listing_sort ==
-			    CONFIG_SORT_DATE;
+			    CONFIG_SORT_DATE, rev = rt->cfg->listing_reverse;
 	char		*url, *name;
 	char		 date[11];
 	struct tm	 tm;
@@ -444,7 +457,8 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	 * are the entries served, in order.
 	 */
 	if (!by_date && n > 1)
-		qsort(ents, n, sizeof(*ents), listed_cmp);
+		qsort(ents, n, sizeof(*ents), rev ? listed_cmp_rev :
+		    listed_cmp);
 	for (i = 0; i < n; i++) {
 		if ((by_date || k <= LISTING_MAX) &&
 		    entry(rt, t, dfd, rel, &ents[i]) &&
@@ -455,7 +469,8 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 		free(ents[i].name);
 	}
 	if (by_date && k > 1)
-		qsort(ents, k, sizeof(*ents), listed_date_cmp);
+		qsort(ents, k, sizeof(*ents), rev ? listed_date_cmp_rev :
+		    listed_date_cmp);
 	if (k > LISTING_MAX) {
 		more = true;
 		for (i = LISTING_MAX; i < k; i++)

@@ -120,6 +120,7 @@ static const char every_site_key[] =
     "    root_listings: false\n"
     "    listing_titles: false\n"
     "    listing_sort: date\n"
+    "    listing_reverse: true\n"
     "    mime_types: {zine: application/x-zine}\n"
     "    default_type: text/plain\n"
     "    path_meta: [{path: /fr/, lang: fr}]\n"
@@ -207,6 +208,7 @@ test_every_site_key(void)
 	INT_EQ(v.root_listings, 0, "root_listings");
 	INT_EQ(v.listing_titles, 0, "listing_titles");
 	INT_EQ(v.listing_sort, CONFIG_SORT_DATE, "listing_sort");
+	INT_EQ(v.listing_reverse, 1, "listing_reverse");
 	STR_EQ(config_file_type(v.types, "a.zine", NULL), "application/x-zine",
 	    "mime_types");
 	STR_EQ(config_file_type(v.types, "a.unknown", NULL), "text/plain",

@@ -645,7 +645,7 @@ test_sort(struct archive *a)
 	struct site	*s = site_new(a, 0);
 	struct timespec	 ts[2];
 	struct response	 r;
-	char		 p[256], *body, *x, *y;
+	char		 p[256], *body, *x, *y, *z;
 
 	config_init(&cfg, top);
 	cfg.root = "site";
@@ -659,6 +659,30 @@ test_sort(struct archive *a)
 	x = strstr(body, "c.gmi");
 	y = strstr(body, "a.gmi 2001-09-09 Alpha");
 	OK(x != NULL && y != NULL && x < y, "newest first, dated");
+	free(body);
+	response_free(&r);
+	site_unref(s);
+
+	/* listing_reverse: molly-brown's DirectoryReverse, either order. */
+	cfg.listing_reverse = 1;
+	s = site_new(a, 0);
+	ask(&cfg, s, SURFACE_GEMINI, "/notes/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	x = strstr(body, "c.gmi");
+	y = strstr(body, "a.gmi 2001-09-09 Alpha");
+	OK(x != NULL && y != NULL && y < x, "reversed: oldest first");
+	free(body);
+	response_free(&r);
+	site_unref(s);
+	cfg.listing_sort = CONFIG_SORT_NAME;
+	s = site_new(a, 0);
+	ask(&cfg, s, SURFACE_GEMINI, "/notes/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	x = strstr(body, "=> /notes/c.gmi ");
+	y = strstr(body, "=> /notes/a.gmi ");
+	z = strstr(body, "=> /notes/b.txt ");
+	OK(x != NULL && z != NULL && y != NULL && x < z && z < y,
+	    "reversed: by name, z to a");
 	free(body);
 	response_free(&r);
 	site_unref(s);
