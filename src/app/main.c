@@ -710,7 +710,8 @@ serve(struct daemon_state *d)
 	/* The log file is the user's, so that SIGUSR1 can open it again. */
 	if (pv.drop && pv.root && log_give_to(pv.uid, pv.gid) == -1)
 		log_warn("log: cannot give %s to the user; SIGUSR1 may not "
-		    "reopen it", d->cfg.log_file);
+		    "reopen it", d->cfg.access_log_file != NULL ?
+		    "the log files" : d->cfg.log_file);
 	if (capsules_missing(&d->cfg))
 		return EXIT_TROUBLE;
 	ticket_set_rotation(d->cfg.ticket_rotation_ms);
@@ -965,6 +966,13 @@ main(int argc, char *argv[])
 	    -1) {
 		fprintf(stderr, "capsuled: %s: %s\n", d.cfg.log_file,
 		    strerror(errno));
+		config_free(&d.cfg);
+		return EXIT_CONFIG;
+	}
+	if (!check && d.cfg.access_log_file != NULL &&
+	    log_open_access(d.cfg.access_log_file) == -1) {
+		fprintf(stderr, "capsuled: access_log: %s: %s\n",
+		    d.cfg.access_log_file, strerror(errno));
 		config_free(&d.cfg);
 		return EXIT_CONFIG;
 	}

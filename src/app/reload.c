@@ -627,6 +627,9 @@ apply_settings(struct reload *r, struct settings *old)
 			log_warn("%s: log %s", c->path, c->log_file);
 	} else
 		log_set_level(c->log_level);
+	if (!same_str(c->access_log_file, o->access_log_file) &&
+	    log_open_access(c->access_log_file) == -1)
+		log_warn("%s: access_log %s", c->path, c->access_log_file);
 	sync_capsules(r, c->watch != o->watch || c->watch_debounce_ms !=
 	    o->watch_debounce_ms);
 	log_info("reload: configuration %s loaded", c->path);

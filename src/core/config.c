@@ -475,6 +475,7 @@ config_free(struct config *c)
 	free(c->site_subtitle);
 	free(c->author);
 	free(c->log_file);
+	free(c->access_log_file);
 	free(c->syslog_socket);
 	config_redirects_free(c->redirects, c->nredirects);
 	free(c->robots);

@@ -213,7 +213,12 @@ struct config {
 	char		*log_file;	/* NULL = stderr */
 	int		 log_syslog;	/* 1: "log: syslog" (log_file NULL) */
 	enum log_level	 log_level;
-	int		 access_log;	/* 1 = one line per request */
+	/*
+	 * One line per request (access_log 1): where the diagnostics go,
+	 * or to a file of its own (molly-brown's AccessLog).
+	 */
+	char		*access_log_file; /* owned, or NULL */
+	int		 access_log;
 	enum log_peer	 log_peer;	/* client addresses in the logs */
 	int		 log_format;	/* LOG_FORMAT_*: the access log's lines */
 	int		 syslog_facility; /* syslog.h's: LOG_DAEMON (default) */

@@ -242,6 +242,43 @@ print_log(struct cfe_out *o, const struct cfe_field *f, const void *base)
 
 static const struct cfe_kind log_kind = { parse_log, print_log };
 
+/* access_log = bool / path: one line per request, there or in the log. */
+static int
+parse_access_log(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
+{
+	struct config	*c = l->base;
+	const char	*s;
+	bool		 b;
+
+	if (cfe_scalar(l, ev, "true, false or a file name", &s) == -1)
+		return -1;
+	if (yml_is_null(ev) || *s == '\0')
+		return cfe_bad(l, ev, "true, false or a file name", s);
+	if (yml_parse_bool(s, strlen(s), &b) == 0) {
+		c->access_log = b;
+		cfe_set_str(l, f, NULL);
+		return 0;
+	}
+	c->access_log = 1;
+	return cfe_path_kind.parse(l, f, ev);
+}
+
+static void
+print_access_log(struct cfe_out *o, const struct cfe_field *f,
+    const void *base)
+{
+	const struct config	*c = base;
+
+	if (c->access_log_file != NULL)
+		cfe_out_keystr(o, f->key, c->access_log_file);
+	else
+		cfe_out_line(o, f->key, "%s", c->access_log ? "true" : "false");
+}
+
+static const struct cfe_kind access_log_kind = {
+	parse_access_log, print_access_log
+};
+
 /*
  * cgi = segment ["/"]: the directory of each capsule whose programs
  * answer "/<segment>/...", or null for none.  Not a name the server
@@ -1250,8 +1287,9 @@ static const struct cfe_field fields[] = {
 	    OFF(log_file), 1, PATH_MAX, SERVER | USER, NULL },
 	{ "log_level", &cfe_word_kind, AT(log_level), 0, 0, SERVER | USER,
 	    &level_words },
-	{ "access_log", &cfe_bool_kind, AT(access_log), 0, 1, SERVER | USER,
-	    NULL },
+	{ "access_log", &access_log_kind, OFF(access_log_file),
+	    OFF(access_log) + SZ(access_log) - OFF(access_log_file), 1,
+	    PATH_MAX, SERVER | USER, NULL },
 	{ "log_peer", &cfe_word_kind, AT(log_peer), 0, 0, SERVER | USER,
 	    &peer_words },
 	{ "log_format", &cfe_word_kind, AT(log_format), 0, 0, SERVER | USER,

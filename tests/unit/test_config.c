@@ -227,6 +227,14 @@ test_full(void)
 	STR_EQ(c.hostname, "::1", "IPv6 literal host");
 	config_free(&c);
 
+	/* molly-brown's AccessLog: a file of its own, from the config dir. */
+	expect_ok(&c, "access_log: access/gemini.log\n");
+	want = xasprintf("%s/etc/access/gemini.log", tmp);
+	STR_EQ(c.access_log_file, want, "access_log: a file");
+	free(want);
+	INT_EQ(c.access_log, 1, "access_log: a file is on");
+	config_free(&c);
+
 	expect_ok(&c, "log:\ngemini_port: \"1965\"\nworkers: 256\n");
 	STR_EQ(c.log_file, NULL, "log: null");
 	INT_EQ(c.port[SURFACE_GEMINI], 1965, "quoted number");
@@ -401,7 +409,8 @@ test_errors(void)
 	expect_err("gemini_port: [1]\n",
 	    "1:14: gemini_port: expected an integer, got a list");
 	expect_err("access_log: {a: b}\n",
-	    "1:13: access_log: expected true or false, got a mapping");
+	    "1:13: access_log: expected true, false or a file name, got a "
+	    "mapping");
 	expect_err("request_timeout: [1]\n",
 	    "1:18: request_timeout: expected a number of seconds, got a list");
 	expect_err("bind:\n  - 1.2.3.4\n  - [x]\n",
@@ -483,8 +492,8 @@ test_errors(void)
 	    "1:10: workers: expected auto or 1 to 256, got 'many'");
 	expect_err("log_level: verbose\n", "1:12: log_level: expected error,"
 	    " warn, info or debug, got 'verbose'");
-	expect_err("access_log: maybe\n",
-	    "1:13: access_log: expected true or false, got 'maybe'");
+	expect_err("access_log: ''\n", "1:13: access_log: expected true, "
+	    "false or a file name, got ''");
 	expect_err("hostname:\n", "1:10: hostname: must not be empty");
 	expect_err("hostname: ''\n", "1:11: hostname: must not be empty");
 	expect_err("hostname: a b\n",
