@@ -906,7 +906,12 @@ print_types(struct cfe_out *o, const struct cfe_field *f, const void *base)
 
 static const struct cfe_kind types_kind = { parse_types, print_types };
 
-/* path = "/" *( segment "/" ) [ segment ]: no dot or empty segments. */
+/*
+ * path = "/" *( segment "/" ) [ segment ]: no dot or empty segments; a
+ * '*' is a pattern's, as in every path rule (core/pathrule.h):
+ * molly-brown's CertificateZones "^/diary/.*\.gmi$" is "/diary/" "*.gmi".
+ * The trailing '/' is dropped: "/family/" and "/family" hold the same.
+ */
 static int
 parse_zone_path(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
@@ -917,8 +922,9 @@ parse_zone_path(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 		return -1;
 	if (s[0] != '/' || strstr(s, "//") != NULL || !clean_text(s, 1) ||
 	    url_has_dot_segment(s))
-		return cfe_bad(l, ev, "a path such as /family/ (no spaces, no "
-		    ". .. or empty segments)", s);
+		return cfe_bad(l, ev, "a path such as /family/ or a pattern "
+		    "such as /diary/*.gmi (no spaces, no . .. or empty "
+		    "segments)", s);
 	for (len = strlen(s); len > 0 && s[len - 1] == '/'; len--)
 		;
 	free(*(char **)cfe_at(l, f));

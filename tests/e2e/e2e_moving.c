@@ -12,7 +12,10 @@
  *    directory, a file), gmid's "block return"; without it content
  *    wins;
  *  - molly-brown's suffix redirect ("^/blog/(.*)\.gmi$" to "/posts/$1")
- *    as the pattern "/blog/" "*.gmi".
+ *    as the pattern "/blog/" "*.gmi";
+ *  - molly-brown's CertificateZones "^/diary/.*\.gmi$" as the zone
+ *    "/diary/" "*.gmi": a certificate asked for the diary's pages, not
+ *    its photos, by either URL of the root tree.
  *
  * Builds a capsule in a temp directory (removed at the end).
  */
@@ -39,6 +42,8 @@ make_capsule(void)
 	/* What a move leaves behind: an empty folder, an old file. */
 	test_mkdir(cap, "files/old");
 	test_put(cap, "files/stale.gmi", "# Stale\n");
+	test_put(cap, "files/diary/monday.gmi", "# Monday\n");
+	test_put(cap, "files/diary/photo.jpg", "not really a JPEG\n");
 }
 
 /* The rules of both servers: those of a gmid.conf's "location"s. */
@@ -140,10 +145,49 @@ test_redirects_first(const struct e2e_server *s)
 	buf_free(&g);
 }
 
+/*
+ * A zone on a pattern.  XXX: site/zone.c matches a zone's path as a
+ * prefix until zones are on core/pathrule.c (the lead's change, at
+ * merge): until then this says so and is skipped; take the skip out
+ * then.
+ */
+static void
+test_zone_pattern(const struct e2e_server *s)
+{
+	struct reply	 r;
+	struct buf	 g;
+
+	r = e2e_gemini_get(s->gemini_port, ctx, "/diary/monday.gmi");
+	if (r.status == 20) {
+		reply_free(&r);
+		harness_skip("zone patterns: site/zone.c does not match them "
+		    "before zones are on core/pathrule.c");
+		return;
+	}
+	INT_EQ(r.status, 60, "a zone on /diary/*.gmi: a page asks");
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/files/diary/monday.gmi");
+	INT_EQ(r.status, 60, "and by the tree's other URL");
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/diary/photo.jpg");
+	INT_EQ(r.status, 20, "a photo beside it does not");
+	reply_free(&r);
+	r = e2e_gemini_get(s->gemini_port, ctx, "/diary/");
+	INT_EQ(r.status, 20, "nor its directory");
+	OK(r.body.data != NULL && strstr(r.body.data, "monday") == NULL &&
+	    strstr(r.body.data, "photo.jpg") != NULL,
+	    "whose listing leaves the guarded page out");
+	reply_free(&r);
+	e2e_gopher_get(s->gopher_port, &g, "/diary/monday.gmi");
+	OK(strstr(g.data, "# Monday") == NULL, "gopher: the page withheld");
+	buf_free(&g);
+}
+
 static const struct harness_test tests[] = {
 	NAMED("mount_prefix"),
 	NAMED("content_wins"),
 	NAMED("redirects_first"),
+	NAMED("zone_pattern"),
 };
 
 int
@@ -167,6 +211,12 @@ main(int argc, char **argv)
 		INT_EQ(e2e_stop(&s), 0, "server 2 exits 0");
 	} else
 		OK(0, "server 2 did not start");
+	if (e2e_start(&s, cap, "root: files\n"
+	    "cert_zones: [{path: /diary/*.gmi}]\n") == 0) {
+		RUN("zone_pattern", test_zone_pattern(&s));
+		INT_EQ(e2e_stop(&s), 0, "server 3 exits 0");
+	} else
+		OK(0, "server 3 did not start");
 
 	SSL_CTX_free(ctx);
 	test_rm_tree(top);
