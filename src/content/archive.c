@@ -153,6 +153,24 @@ pick_title(const struct archive_file *f, const char *fallback)
 
 /* ---- index.md ------------------------------------------------------- */
 
+/*
+ * The last name of the folder dir ("/home/ann/writing": "writing"),
+ * malloc'd, or NULL for "/" or a name that is no title (a dot-name).
+ */
+static char *
+folder_name(const char *dir)
+{
+	size_t	 len = strlen(dir), at;
+
+	while (len > 0 && dir[len - 1] == '/')
+		len--;
+	for (at = len; at > 0 && dir[at - 1] != '/'; at--)
+		;
+	if (at == len || dir[at] == '.')
+		return NULL;
+	return xstrndup(dir + at, len - at);
+}
+
 static void
 load_index(struct archive *a, int dfd, const struct config *c)
 {
@@ -166,12 +184,19 @@ load_index(struct archive *a, int dfd, const struct config *c)
 		a->index_len = f->len;
 		a->index_body_off = m->body_off;
 	}
+	/*
+	 * The site's name, never the program's: what the writer called it
+	 * (index.md, then "title:"), else the folder it is written in,
+	 * else the host (README, "title").
+	 */
 	if (m != NULL && m->title)
 		a->title = xstrdup(m->title);
 	else if (c->site_title && *c->site_title)
 		a->title = xstrdup(c->site_title);
 	else if (f != NULL && f->heading != NULL)
 		a->title = xstrdup(f->heading);
+	else
+		a->title = folder_name(a->dir);
 	if (a->title == NULL || *a->title == '\0') {
 		free(a->title);
 		a->title = xstrdup(c->hostname && *c->hostname ? c->hostname :

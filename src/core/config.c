@@ -338,7 +338,7 @@ defaults(struct config *c, const char *confdir)
 	c->proxy_protocol = NULL;
 	c->nproxy_protocol = 0;
 	c->lang = xstrdup("en");
-	c->site_title = xstrdup("capsuled");
+	c->site_title = NULL;	/* index.md's, the folder's, the host's */
 	c->site_subtitle = NULL;
 	c->author = NULL;
 	c->latest_posts = 10;

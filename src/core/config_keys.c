@@ -242,6 +242,22 @@ print_log(struct cfe_out *o, const struct cfe_field *f, const void *base)
 
 static const struct cfe_kind log_kind = { parse_log, print_log };
 
+/*
+ * title = text / null: null (the default) lets the load name the site
+ * (content/archive.c: index.md's title, the folder's name, the host).
+ */
+static int
+parse_title(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
+{
+	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev)) {
+		cfe_set_str(l, f, NULL);
+		return 0;
+	}
+	return cfe_text_kind.parse(l, f, ev);
+}
+
+static const struct cfe_kind title_kind = { parse_title, cfe_print_str };
+
 /* access_log = bool / path: one line per request, there or in the log. */
 static int
 parse_access_log(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
@@ -1275,7 +1291,7 @@ static const struct cfe_field fields[] = {
 	{ "lang", &cfe_lang_kind, AT(lang), 1, MIME_LANG_MAX, SITE | USER,
 	    NULL },
 	/* A user capsule's are the user's name (config_user_view()). */
-	{ "title", &cfe_text_kind, AT(site_title), 1, 256, SITE, NULL },
+	{ "title", &title_kind, AT(site_title), 1, 256, SITE, NULL },
 	{ "subtitle", &cfe_text_kind, AT(site_subtitle), 0, 256, SITE, NULL },
 	{ "author", &cfe_text_kind, AT(author), 0, 256, SITE, NULL },
 	{ "latest_posts", &cfe_uint_kind, AT(latest_posts), 0, 1000,

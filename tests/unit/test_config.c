@@ -120,7 +120,7 @@ test_defaults(void)
 	config_defaults(&c, etc);
 	check_defaults(&c, tmp, "config_defaults");
 	STR_EQ(c.path, NULL, "defaults: no path");
-	STR_EQ(c.site_title, "capsuled", "default title");
+	STR_EQ(c.site_title, NULL, "default title: the load names the site");
 	STR_EQ(c.site_subtitle, NULL, "default subtitle");
 	STR_EQ(c.author, NULL, "default author");
 	config_free(&c);
@@ -131,7 +131,7 @@ test_defaults(void)
 		expect_ok(&c, empty[i]);
 		check_defaults(&c, tmp, empty[i]);
 		STR_EQ(c.path, conf, "path kept as given");
-		STR_EQ(c.site_title, "capsuled", empty[i]);
+		STR_EQ(c.site_title, NULL, empty[i]);
 		STR_EQ(c.author, NULL, empty[i]);
 		config_free(&c);
 	}
