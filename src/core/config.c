@@ -439,6 +439,70 @@ config_load_buffer(struct config *c, const char *name, const char *data,
 }
 
 int
+config_set(struct config *c, const char *key, const char *value,
+    char *err, size_t errlen)
+{
+	const struct cfe_field	*keys;
+	struct config_loader	 cl;
+	struct buf		 doc = BUF_INIT;
+	yaml_event_t		 ev;
+	const char		*p;
+	char			*confdir, *at;
+	size_t			 n;
+	int			 rv;
+
+	/* One single-quoted scalar: nothing in value is read as YAML. */
+	buf_addc(&doc, '\'');
+	for (p = value; *p != '\0'; p++) {
+		if (*p == '\'')
+			buf_addc(&doc, '\'');	/* '' is one ' */
+		buf_addc(&doc, *p);
+	}
+	buf_addstr(&doc, "'\n");
+	if ((confdir = cfe_absolute_dir(".")) == NULL) {
+		snprintf(err, errlen, "%s: the working directory: %s", key,
+		    strerror(errno));
+		buf_free(&doc);
+		return -1;
+	}
+	keys = config_keys(&n);
+	memset(&cl, 0, sizeof(cl));
+	cl.c = c;
+	cl.e.name = key;
+	cl.e.data = doc.data;
+	cl.e.len = doc.len;
+	cl.e.confdir = confdir;
+	cl.e.err = err;
+	cl.e.errlen = errlen;
+	cl.e.owner = &cl;
+	cl.e.base = c;
+	if ((rv = cfe_begin(&cl.e)) == 0) {
+		/* STREAM-START, DOCUMENT-START, then the scalar. */
+		do {
+			if ((rv = cfe_next(&cl.e, &ev)) == -1)
+				break;
+			if (ev.type == YAML_SCALAR_EVENT) {
+				cfe_push(&cl.e, key);
+				rv = keys[config_key_index(key)].kind->parse(
+				    &cl.e, &keys[config_key_index(key)], &ev);
+				cfe_pop(&cl.e);
+				yaml_event_delete(&ev);
+				break;
+			}
+			yaml_event_delete(&ev);
+		} while (rv == 0);
+		cfe_end(&cl.e);
+	}
+	/* "key:1:2: key: why": the place means nothing on a command line. */
+	if (rv == -1 && (at = strstr(err, ": ")) != NULL)
+		memmove(err, at + 2, strlen(at + 2) + 1);
+	free(cl.hmarks);
+	free(confdir);
+	buf_free(&doc);
+	return rv;
+}
+
+int
 config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
 	char	*data;

@@ -347,6 +347,15 @@ int	 config_load(struct config *c, const char *path, char *err,
  */
 int	 config_load_buffer(struct config *c, const char *name,
 	    const char *data, size_t len, char *err, size_t errlen);
+/*
+ * Set the top-level key of c to value, read as that key's value in the
+ * file is (`capsuled serve --title T`: one rule for both): value is a
+ * single string, relative paths are taken from the working directory.
+ * Returns 0, or -1 with err set to "key: what is wrong" and c as it
+ * was.  Not for a key whose value is a list or a mapping.
+ */
+int	 config_set(struct config *c, const char *key, const char *value,
+	    char *err, size_t errlen);
 /* Free every string and reset c to all zeros; a zeroed c is fine. */
 void	 config_free(struct config *c);
 

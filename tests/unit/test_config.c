@@ -1368,8 +1368,37 @@ test_hosts(void)
 	    " '--'");
 }
 
+/*
+ * config_set(): one key from a command line (serve --title), read as
+ * the file's key is; a refusal leaves the value as it was.
+ */
+static void
+test_set(void)
+{
+	struct config	 c;
+	char		 err[256];
+
+	config_defaults(&c, tmp);
+	INT_EQ(config_set(&c, "title", "Ann's \"notes\": #1 - [x]", err,
+	    sizeof(err)), 0, "title with quotes and YAML's bytes");
+	STR_EQ(c.site_title, "Ann's \"notes\": #1 - [x]", "as given");
+	INT_EQ(config_set(&c, "gopher_charset", "US-ASCII", err, sizeof(err)),
+	    0, "gopher_charset");
+	INT_EQ(c.gopher_charset, CONFIG_CHARSET_ASCII, "its other spelling");
+	INT_EQ(config_set(&c, "gopher_charset", "latin1", err, sizeof(err)),
+	    -1, "a bad value");
+	STR_EQ(err, "gopher_charset: expected utf-8 or ascii, got 'latin1'",
+	    "the file's wording, without a place");
+	INT_EQ(c.gopher_charset, CONFIG_CHARSET_ASCII, "the value kept");
+	INT_EQ(config_set(&c, "title", "", err, sizeof(err)), -1, "empty");
+	STR_EQ(err, "title: must not be empty", "why");
+	STR_EQ(c.site_title, "Ann's \"notes\": #1 - [x]", "the title kept");
+	config_free(&c);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_defaults),
+	TEST(test_set),
 	TEST(test_full),
 	TEST(test_bind_forms),
 	TEST(test_paths),
