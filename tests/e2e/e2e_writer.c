@@ -574,6 +574,37 @@ test_serve_title(void)
 }
 
 /*
+ * Gopher off (issue 34, item 8): neither the URLs serve prints nor the
+ * log's "serving" line name a surface that does not listen (it once
+ * logged gopher://localhost:0/).
+ */
+static void
+test_gopher_off(void)
+{
+	static const char *const opts[] = { "--gopher-port", "0", NULL };
+	struct serve	 sv;
+	char		 dir[128], want[128], *text;
+
+	snprintf(dir, sizeof(dir), "%s/quiet", tmp);
+	test_put(dir, "2025-01-01-a.md", "---\ntitle: A\n---\nA.\n");
+	if (serve_start_with(&sv, dir, opts) == -1) {
+		OK(0, "serve --gopher-port 0: started");
+		return;
+	}
+	/* The log line comes through the log's writer: wait for it. */
+	snprintf(want, sizeof(want), "serving gemini://localhost:%d/ with ",
+	    sv.gemini);
+	OK(e2e_log_wait(sv.out, want, 5000),
+	    "gopher off: the log names Gemini alone");
+	text = test_read(sv.out, "");
+	snprintf(want, sizeof(want), "  gemini://localhost:%d/", sv.gemini);
+	LINE(text, want, "gopher off: the Gemini URL printed");
+	OK(strstr(text, "gopher://") == NULL, "gopher off: never named");
+	free(text);
+	serve_stop(&sv);
+}
+
+/*
  * --check on a folder, as serve or alone (issue 34, item 5): the folder
  * serve would serve, checked with no configuration file and no
  * certificate made.
@@ -663,6 +694,7 @@ static const struct harness_test tests[] = {
 	TEST(test_live_log),
 	TEST(test_serve_bare),
 	TEST(test_serve_title),
+	TEST(test_gopher_off),
 	TEST(test_check_dir),
 	TEST(test_serve_usage),
 };
