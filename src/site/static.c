@@ -410,13 +410,14 @@ shadowed_by(const struct config *c, const struct archive *a,
 }
 
 size_t
-static_conflicts(const struct config *c, const struct archive *a)
+static_conflicts(const struct config *c, struct archive *a)
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
 	struct dirent	*de;
 	DIR		*d;
 	const char	*by;
+	char		*line;
 	size_t		 n = 0;
 	int		 fd;
 
@@ -433,9 +434,12 @@ static_conflicts(const struct config *c, const struct archive *a)
 		if (de->d_name[0] == '.' ||
 		    (by = shadowed_by(c, a, de->d_name)) == NULL)
 			continue;
-		log_warnx("%s/%s/%s: not served at /%s, which is %s (generated "
-		    "pages win; \"mount\" moves them)", a->dir, c->root,
-		    de->d_name, de->d_name, by);
+		line = xasprintf("%s/%s/%s: not served at /%s, which is %s "
+		    "(generated pages win; \"mount\" moves them)", a->dir,
+		    c->root, de->d_name, de->d_name, by);
+		archive_say(a, NULL, ARCHIVE_SAID_OTHER, 1, LOG_LEVEL_WARN,
+		    line);
+		free(line);
 		n++;
 	}
 	closedir(d);

@@ -325,26 +325,55 @@ home_series(const struct e2e_server *s)
 	SSL_CTX_free(ctx);
 }
 
-/* The live log: the skipped file says so; each bad value its line. */
+/*
+ * The live log: the first start counts the problems and names the
+ * command that lists them (each line kept at debug); a save of a file
+ * says its lines, the skipped file that it is skipped, each bad value
+ * its line (issue 34, item 4).
+ */
 static void
 test_live_log(void)
 {
 	struct e2e_server	 s;
-	char			*log;
+	char			*log, want[400];
 
 	if (e2e_start(&s, cap, "") == -1) {
 		OK(0, "start on the writer's capsule");
 		return;
 	}
 	log = test_read(s.log, "");
-	HAS(log, "warn: posts/2025-03-10-broken.md:2:8: a quoted scalar "
+	HAS(log, "1 files skipped, ", "start: the count of each kind");
+	snprintf(want, sizeof(want), "all of them: capsuled -c %s/capsuled.yaml"
+	    " --check --report", s.dir);
+	HAS(log, want, "start: the command that lists them all");
+	HAS(log, "debug: posts/2025-03-10-broken.md:2:8: a quoted scalar "
 	    "opened here is never closed; file skipped, not served",
-	    "log: the skip said");
-	HAS(log, "warn: posts/2025-03-11-messy.md:4:7: part:", "log: part");
+	    "start: each line at debug");
+	OK(strstr(log, "warn: posts/2025-03-11-messy.md:4:7") == NULL,
+	    "start: not each as a warning");
+	free(log);
+	/* Saved again, with a change: its lines, once. */
+	test_put(cap, "posts/2025-03-11-messy.md", "---\ntitle: Messy\n"
+	    "date: 2025-03-11\npart: two\nlang: en_GB\ndraft: maybe\n---\n"
+	    "See [gone](/posts/never-written), again.\n");
+	test_put(cap, "posts/2025-03-10-broken.md", "---\ntitle: \"Broken\n"
+	    "date: 2025-03-10\n---\nBody, again\n");
+	OK(e2e_log_wait(s.log, "warn: posts/2025-03-10-broken.md:2:8: a quoted "
+	    "scalar opened here is never closed; file skipped, not served",
+	    5000), "log: the skip said");
+	OK(e2e_log_wait(s.log, "warn: posts/2025-03-11-messy.md:4:7: part:",
+	    5000), "log: part");
+	log = test_read(s.log, "");
 	HAS(log, "warn: posts/2025-03-11-messy.md:5:7: lang:", "log: lang");
 	HAS(log, "warn: posts/2025-03-11-messy.md:6:8: draft:", "log: draft");
 	OK(strstr(log, "more values below") == NULL, "log: no value untold");
 	free(log);
+	/* As they were, for the checks that read them after this one. */
+	test_put(cap, "posts/2025-03-10-broken.md",
+	    "---\ntitle: \"Broken\ndate: 2025-03-10\n---\nBody\n");
+	test_put(cap, "posts/2025-03-11-messy.md",
+	    "---\ntitle: Messy\ndate: 2025-03-11\npart: two\nlang: en_GB\n"
+	    "draft: maybe\n---\nSee [gone](/posts/never-written).\n");
 	headings(&s);
 	home_series(&s);
 	typography(&s);

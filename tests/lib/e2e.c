@@ -61,7 +61,8 @@ e2e_connect(int port, unsigned timeout_ms)
  * Gopher port, two workers, debug log in s->dir; then extra1 and extra2
  * (YAML lines, may be "").  e2e_start() writes the first; a test that
  * reloads writes a new one the same way.  An extra that says "bind:"
- * replaces the 127.0.0.1 (it must keep it: e2e_start() connects there).
+ * replaces the 127.0.0.1 (it must keep it: e2e_start() connects there),
+ * one that says "log_level:" the debug level (an operator's log).
  */
 void
 e2e_write_config(const struct e2e_server *s, int gopher_port,
@@ -70,6 +71,8 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 	char	 conf[300];
 	int	 lo4 = strstr(extra1, "bind:") == NULL &&
 		    strstr(extra2, "bind:") == NULL;
+	int	 debug = strstr(extra1, "log_level:") == NULL &&
+		    strstr(extra2, "log_level:") == NULL;
 
 	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
 	test_write(conf,
@@ -81,10 +84,9 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 	    "certs: certs\n"
 	    "workers: 2\n"
 	    "log: capsuled.log\n"
-	    "log_level: debug\n"
-	    "%s%s",
+	    "%s%s%s",
 	    lo4 ? "bind: [127.0.0.1]\n" : "", s->gemini_port, gopher_port,
-	    capsule_dir, extra1, extra2);
+	    capsule_dir, debug ? "log_level: debug\n" : "", extra1, extra2);
 }
 
 /* e2e_start_flags(): do not pass --allow-root (the refusal is tested). */
