@@ -496,6 +496,22 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	}
 	for (i = 0; i < k; i++) {
 		int isdir = ents[i].type == DT_DIR;
+		/*
+		 * A directory's name ends in '/' where nothing else says it
+		 * is one; a Gopher menu's item type does (and the classic
+		 * client adds a '/' of its own: "2024//").
+		 */
+		const char *mark = "";
+
+		switch (rt->format) {
+		case FORMAT_GOPHER:
+			break;
+		case FORMAT_GEMTEXT:
+		case FORMAT_NEX:
+		case FORMAT_TEXT:
+			mark = isdir ? "/" : "";
+			break;
+		}
 
 		title(rt, t, dfd, rel, &ents[i]);
 		date[0] = '\0';
@@ -506,8 +522,7 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 		name = shown(ents[i].title != NULL ? ents[i].title :
 		    ents[i].name);
 		page_link(&p, isdir ? LINK_MENU : LINK_FILE, url,
-		    date[0] != '\0' ? date : NULL, "%s%s", name,
-		    isdir ? "/" : "");
+		    date[0] != '\0' ? date : NULL, "%s%s", name, mark);
 		free(name);
 		free(url);
 		free(ents[i].name);
