@@ -390,6 +390,24 @@ dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+/* A load of len bytes at data (messages name name) into c. */
+static void
+loader_init(struct config_loader *cl, struct config *c, const char *name,
+    const char *data, size_t len, const char *confdir, char *err,
+    size_t errlen)
+{
+	memset(cl, 0, sizeof(*cl));
+	cl->c = c;
+	cl->e.name = name;
+	cl->e.data = data;
+	cl->e.len = len;
+	cl->e.confdir = confdir;
+	cl->e.err = err;
+	cl->e.errlen = errlen;
+	cl->e.owner = cl;
+	cl->e.base = c;
+}
+
 int
 config_load_buffer(struct config *c, const char *name, const char *data,
     size_t len, char *err, size_t errlen)
@@ -417,16 +435,7 @@ config_load_buffer(struct config *c, const char *name, const char *data,
 	defaults(c, confdir);
 	c->path = xstrdup(name);
 
-	memset(&cl, 0, sizeof(cl));
-	cl.c = c;
-	cl.e.name = name;
-	cl.e.data = data;
-	cl.e.len = len;
-	cl.e.confdir = confdir;
-	cl.e.err = err;
-	cl.e.errlen = errlen;
-	cl.e.owner = &cl;
-	cl.e.base = c;
+	loader_init(&cl, c, name, data, len, confdir, err, errlen);
 	if ((rv = cfe_begin(&cl.e)) == 0) {
 		rv = parse_stream(&cl);
 		cfe_end(&cl.e);
@@ -466,16 +475,7 @@ config_set(struct config *c, const char *key, const char *value,
 		return -1;
 	}
 	keys = config_keys(&n);
-	memset(&cl, 0, sizeof(cl));
-	cl.c = c;
-	cl.e.name = key;
-	cl.e.data = doc.data;
-	cl.e.len = doc.len;
-	cl.e.confdir = confdir;
-	cl.e.err = err;
-	cl.e.errlen = errlen;
-	cl.e.owner = &cl;
-	cl.e.base = c;
+	loader_init(&cl, c, key, doc.data, doc.len, confdir, err, errlen);
 	if ((rv = cfe_begin(&cl.e)) == 0) {
 		/* STREAM-START, DOCUMENT-START, then the scalar. */
 		do {
