@@ -272,7 +272,8 @@ log_summary(const struct config *h, const struct archive *a)
 		[ARCHIVE_SAID_SKIPPED] = "files skipped",
 		[ARCHIVE_SAID_LINK] = "links to nothing",
 		[ARCHIVE_SAID_TEMPLATE] = "template constructs removed",
-		[ARCHIVE_SAID_APPROX] = "template constructs read approximately",
+		[ARCHIVE_SAID_APPROX] =
+		    "template constructs read approximately",
 		[ARCHIVE_SAID_OTHER] = "other warnings",
 		[ARCHIVE_SAID_NOTE] = "other notes",
 	};

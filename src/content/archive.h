@@ -370,9 +370,10 @@ enum archive_said_kind {
  * capsule said too is said again only when rel's bytes changed (a save
  * that only touched it says nothing); in a summarised load
  * (archive_hooks.summarise) it is counted, and kept among the first
- * few, instead (and logged at LOG_LEVEL_DEBUG).  For the loader (content/, site/static.c's check of the
- * root tree), before a is published; the lines of the build itself are
- * decided once it has read every file.
+ * few, instead (and logged at LOG_LEVEL_DEBUG).  For the loader
+ * (content/, site/static.c's check of the root tree), before a is
+ * published; the lines of the build itself are decided once it has read
+ * every file.
  */
 void		 archive_say(struct archive *a, const char *rel,
 		    enum archive_said_kind kind, unsigned n,
@@ -380,9 +381,8 @@ void		 archive_say(struct archive *a, const char *rel,
 /* What a summarised load said instead of logging it. */
 struct archive_said {
 	unsigned	 n[ARCHIVE_SAID_NKINDS];	/* by kind */
-	const char	*first[ARCHIVE_SAID_FIRST];	/* the first warning
-							   lines, borrowed
-							   from a */
+	/* The first warning lines, borrowed from a. */
+	const char	*first[ARCHIVE_SAID_FIRST];
 	size_t		 nfirst;
 };
 /* 1 with *s filled when a was summarised, else 0. */

@@ -117,7 +117,9 @@ most_said(const char *conf, char *rel, size_t size, int *nsaid)
 static int
 reloaded(const struct e2e_server *s, int n)
 {
-	uint64_t	 deadline = e2e_now_ms() + 1000 * harness_time_bound(10);
+	uint64_t	 deadline;
+
+	deadline = e2e_now_ms() + 1000 * harness_time_bound(10);
 
 	while (e2e_now_ms() < deadline) {
 		if (e2e_log_count(s, "info: content: ") > n)

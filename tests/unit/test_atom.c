@@ -442,7 +442,7 @@ test_site(void)
 		check_xml(&b, "series feed");
 		same(&cfg, s, "/series/gemini/atom.xml", &b);
 		INT_EQ(count(b.data, "<entry>"), 2, "series: every part");
-		/* One rule for feed titles: "Site: name"; the site's subtitle. */
+		/* Feed titles: "Site: name"; the site's subtitle. */
 		HAS(b.data, "\n  <title>Site &amp; co: Gemini</title>\n",
 		    "series title: the site's, then the series', as a tag's");
 		HAS(b.data, "<subtitle>Notes</subtitle>", "series subtitle");
