@@ -98,9 +98,9 @@ most_said(const char *conf, char *rel, size_t size, int *nsaid)
 			snprintf(cur, sizeof(cur), "%s", p);
 			n = 0;
 		}
-		if (++n > max) {
+		if (++n > max && strlen(cur) < size) {
 			max = n;
-			snprintf(rel, size, "%s", cur);
+			memcpy(rel, cur, strlen(cur) + 1);
 		}
 	}
 	pclose(f);
@@ -135,7 +135,8 @@ one_archive(const char *cap, const char *what)
 	struct e2e_server	 s;
 	struct timespec		 now[2] = { { 0, UTIME_NOW },
 				    { 0, UTIME_NOW } };
-	char			 rel[512], path[800], conf[400];
+	char			 rel[512], conf[400];
+	char			*path;
 	char			*text, *src, *nl;
 	int			 nsaid, before, reloads;
 
@@ -164,7 +165,7 @@ one_archive(const char *cap, const char *what)
 		e2e_stop(&s);
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/%s", cap, rel);
+	path = xasprintf("%s/%s", cap, rel);
 
 	/*
 	 * Touched, unchanged: no line about any post.  (The start may
@@ -202,6 +203,7 @@ one_archive(const char *cap, const char *what)
 	    "(--check's), %d", what, nsaid, lines_from(text, before, rel));
 	free(text);
 	OK(e2e_stop(&s) == 0, "%s: the server exits 0", what);
+	free(path);
 }
 
 static void
