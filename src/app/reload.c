@@ -35,6 +35,7 @@
 #include "app/watch.h"
 #include "content/archive.h"
 #include "content/links.h"
+#include "core/buf.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/par.h"
@@ -306,17 +307,68 @@ served(const struct settings *oldset, struct site *const *old,
 }
 
 /*
+ * What a first load of h's capsule found, in a few lines instead of
+ * every one (README, "Logs"): the count of each kind, the first lines,
+ * and the command that lists them all.  Each is logged later once its
+ * file changes.
+ */
+static void
+log_summary(const struct config *h, const struct archive *a)
+{
+	static const char *const what[ARCHIVE_SAID_NKINDS] = {
+		[ARCHIVE_SAID_SKIPPED] = "files skipped",
+		[ARCHIVE_SAID_LINK] = "links to nothing",
+		[ARCHIVE_SAID_TEMPLATE] = "template constructs removed",
+		[ARCHIVE_SAID_APPROX] =
+		    "template constructs read approximately",
+		[ARCHIVE_SAID_OTHER] = "other warnings",
+		[ARCHIVE_SAID_NOTE] = "other notes",
+	};
+	struct archive_said	 said;
+	struct buf		 b = BUF_INIT;
+	size_t			 i;
+
+	if (!archive_said(a, &said))
+		return;
+	/* At debug each line was logged already: not the first again. */
+	if (log_get_level() >= LOG_LEVEL_DEBUG)
+		said.nfirst = 0;
+	for (i = 0; i < ARCHIVE_SAID_NKINDS; i++)
+		if (said.n[i] > 0)
+			buf_printf(&b, "%s%u %s", b.len > 0 ? ", " : "",
+			    said.n[i], what[i]);
+	if (b.len == 0)
+		return;
+	buf_addc(&b, '\0');
+	log_warnx("%s: %s; each is logged again when its file changes%s",
+	    a->dir, b.data, said.nfirst > 0 ? "; the first:" : "");
+	buf_free(&b);
+	for (i = 0; i < said.nfirst; i++)
+		log_warnx("  %s", said.first[i]);
+	/* A serve DIR (no file) is checked by its folder. */
+	if (h->path != NULL)
+		log_info("%s: all of them: capsuled -c %s --check --report",
+		    a->dir, h->path);
+	else
+		log_info("%s: all of them: capsuled --check --report %s",
+		    a->dir, h->capsule_dir);
+}
+
+/*
  * reload_site(), with w, the watch of h's capsule (or NULL), asked which
  * files are being written: those keep the version prev has; and host
  * (h itself, or the host of a user capsule) asked which posts and
  * pages its access rules guard: those are in no list (site/access.h).
+ * summarise: the server's load, which says a first load's lines in a
+ * few (log_summary()); --check's says each.
  */
 static struct site *
 load_site(const struct config *host, const struct config *h,
-    const struct site *prev, struct watch *w)
+    const struct site *prev, struct watch *w, int summarise)
 {
 	struct access_view	 view = { host, h };
-	struct archive_hooks	 hooks = { NULL, NULL, access_unlisted, &view };
+	struct archive_hooks	 hooks = { NULL, NULL, access_unlisted, &view,
+				    summarise };
 	struct archive		*a;
 	struct site		*s;
 
@@ -329,6 +381,7 @@ load_site(const struct config *host, const struct config *h,
 		return NULL;
 	links_check(a);
 	static_conflicts(h, a);
+	log_summary(h, a);
 	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
 	    "%u warnings; %u files read, %u unchanged, %u being written",
 	    a->dir, a->nposts, a->nseries, a->ntags, a->ndocs, a->nwarnings,
@@ -341,7 +394,7 @@ load_site(const struct config *host, const struct config *h,
 struct site *
 reload_site(const struct config *h, const struct site *prev)
 {
-	return load_site(h, h, prev, NULL);
+	return load_site(h, h, prev, NULL, 0);
 }
 
 void
@@ -414,7 +467,7 @@ load_one(size_t i, void *arg)
 	size_t			 n = j->set->nsites;
 
 	j->sites[i] = load_site(host_of(j->set, i), h, served(j->oldset,
-	    j->old, h, i), watch_of(j->r, h->capsule_dir, i));
+	    j->old, h, i), watch_of(j->r, h->capsule_dir, i), 1);
 	/* A reload is logged once published: built(). */
 	if (j->sites[i] == NULL || j->old != NULL)
 		return;
@@ -494,7 +547,8 @@ build_job(struct reload *r)
 		for (k = 0; k < cp->nhosts; k++) {
 			i = cp->hosts[k];
 			if ((s = load_site(host_of(r->set, i),
-			    &r->set->hosts[i], r->sites[i], cp->w)) == NULL) {
+			    &r->set->hosts[i], r->sites[i], cp->w, 1)) ==
+			    NULL) {
 				log_warnx("reload: %s: content not loaded; "
 				    "the old one stays",
 				    r->set->hosts[i].hostname);
@@ -674,6 +728,9 @@ apply_settings(struct reload *r, struct settings *old)
 			log_warn("%s: log %s", c->path, c->log_file);
 	} else
 		log_set_level(c->log_level);
+	if (!same_str(c->access_log_file, o->access_log_file) &&
+	    log_open_access(c->access_log_file) == -1)
+		log_warn("%s: access_log %s", c->path, c->access_log_file);
 	sync_capsules(r, c->watch != o->watch || c->watch_debounce_ms !=
 	    o->watch_debounce_ms);
 	log_info("reload: configuration %s loaded", c->path);

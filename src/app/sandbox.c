@@ -252,6 +252,7 @@ ll_rules(struct landlock *r, const struct config *cfg, struct ll_found *fd)
 	ll_allow_dir_of(r, cfg->path, LL_READ);
 	ll_allow_dir_of(r, cfg->ticket_keys, LL_READ);
 	ll_allow_dir_of(r, cfg->log_file, LL_LOG);
+	ll_allow_dir_of(r, cfg->access_log_file, LL_LOG);
 	if (cfg->userdirs != NULL) {
 		ll_allow_homes(r, cfg);
 		/*

@@ -162,6 +162,7 @@ struct config {
 	int		 root_listings;	/* 1 = list the tree's directories */
 	int		 listing_titles; /* 1 = a .gmi file's first heading */
 	int		 listing_sort;	/* CONFIG_SORT_* */
+	int		 listing_reverse; /* 1 = that order backwards */
 	/*
 	 * Types and language per path (core/config_types.h): extensions'
 	 * types over the built-in table, the type of what neither knows,
@@ -222,15 +223,25 @@ struct config {
 	char		*log_file;	/* NULL = stderr */
 	int		 log_syslog;	/* 1: "log: syslog" (log_file NULL) */
 	enum log_level	 log_level;
-	int		 access_log;	/* 1 = one line per request */
+	/*
+	 * One line per request (access_log 1): where the diagnostics go,
+	 * or to a file of its own (molly-brown's AccessLog).
+	 */
+	char		*access_log_file; /* owned, or NULL */
+	int		 access_log;
 	enum log_peer	 log_peer;	/* client addresses in the logs */
 	int		 log_format;	/* LOG_FORMAT_*: the access log's lines */
 	int		 syslog_facility; /* syslog.h's: LOG_DAEMON (default) */
 	char		*syslog_socket;	/* owned; NULL: /dev/log */
 
-	/* Gemini 31 or 30 (Gopher: served in place) for paths nothing has. */
+	/*
+	 * Gemini 31 or 30 (Gopher: served in place) for paths nothing has;
+	 * with redirects_first, for what they hold whatever is there (gmid's
+	 * "block return", molly-brown's redirects).
+	 */
 	struct config_redirect *redirects; /* owned; sorted by from */
 	size_t		 nredirects;
+	int		 redirects_first; /* 1: a rule wins over content */
 	struct robots	*robots;	/* owned: what /robots.txt is made
 					   of (core/robots.h); NULL = 51 */
 
@@ -349,6 +360,15 @@ int	 config_load(struct config *c, const char *path, char *err,
  */
 int	 config_load_buffer(struct config *c, const char *name,
 	    const char *data, size_t len, char *err, size_t errlen);
+/*
+ * Set the top-level key of c to value, read as that key's value in the
+ * file is (`capsuled serve --title T`: one rule for both): value is a
+ * single string, relative paths are taken from the working directory.
+ * Returns 0, or -1 with err set to "key: what is wrong" and c as it
+ * was.  Not for a key whose value is a list or a mapping.
+ */
+int	 config_set(struct config *c, const char *key, const char *value,
+	    char *err, size_t errlen);
 /* Free every string and reset c to all zeros; a zeroed c is fine. */
 void	 config_free(struct config *c);
 

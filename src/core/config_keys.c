@@ -249,6 +249,59 @@ print_log(struct cfe_out *o, const struct cfe_field *f, const void *base)
 static const struct cfe_kind log_kind = { parse_log, print_log };
 
 /*
+ * title = text / null: null (the default) lets the load name the site
+ * (content/archive.c: index.md's title, the folder's name, the host).
+ */
+static int
+parse_title(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
+{
+	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev)) {
+		cfe_set_str(l, f, NULL);
+		return 0;
+	}
+	return cfe_text_kind.parse(l, f, ev);
+}
+
+static const struct cfe_kind title_kind = { parse_title, cfe_print_str };
+
+/* access_log = bool / path: one line per request, there or in the log. */
+static int
+parse_access_log(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
+{
+	struct config	*c = l->base;
+	const char	*s;
+	bool		 b;
+
+	if (cfe_scalar(l, ev, "true, false or a file name", &s) == -1)
+		return -1;
+	if (yml_is_null(ev) || *s == '\0')
+		return cfe_bad(l, ev, "true, false or a file name", s);
+	if (yml_parse_bool(s, strlen(s), &b) == 0) {
+		c->access_log = b;
+		cfe_set_str(l, f, NULL);
+		return 0;
+	}
+	c->access_log = 1;
+	return cfe_path_kind.parse(l, f, ev);
+}
+
+static void
+print_access_log(struct cfe_out *o, const struct cfe_field *f,
+    const void *base)
+{
+	const struct config	*c = base;
+
+	if (c->access_log_file != NULL)
+		cfe_out_keystr(o, f->key, c->access_log_file);
+	else
+		cfe_out_line(o, f->key, "%s", c->access_log ? "true" : "false");
+}
+
+static const struct cfe_kind access_log_kind = {
+	parse_access_log, print_access_log
+};
+
+/*
  * cgi = segment ["/"]: the directory of each capsule whose programs
  * answer "/<segment>/...", or null for none.  Not a name the server
  * already answers: those paths would never reach it.
@@ -604,9 +657,10 @@ struct redirects_in {
 
 /*
  * One "from: to" pair; key is the from scalar, ev the to scalar.
- * from = "/" path ["*"], no dot segments; to = "/" path / absolute URL,
- * where a prefix rule's '*' or "$1" and any rule's "%p" are expanded
- * (core/redirect.h).  status is 31 (permanent) or 30 (temporary).
+ * from = "/" path ["*"], no dot segments, a '*' inside a segment a
+ * pattern's (core/pathrule.h); to = "/" path / absolute URL, where '*'
+ * or "$1".."$9" and "%p" are expanded (core/redirect.h).  status is 31
+ * (permanent) or 30 (temporary).
  */
 static int
 redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
@@ -623,13 +677,10 @@ redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
 		return cfe_bad(l, key, "a path such as /old/name (one line, at "
 		    "most " STR(CONFIG_MAX_URL) " bytes, no . or .. segments)",
 		    from);
+	/* Any other '*' is part of a segment: "/blog/" "*.gmi". */
 	lfrom = strlen(from);
 	prefix = from[lfrom - 1] == '*';
 	lfrom -= (size_t)prefix;
-	if (memchr(from, '*', lfrom) != NULL)
-		return cfe_fail(l, key->start_mark, "'%s': a '*' may only end "
-		    "the path (a prefix rule such as /blog/*)",
-		    cfe_show(from, tmp));
 	if (cfe_scalar(l, ev, "a path or a URL", &to) == -1)
 		return -1;
 	if (yml_is_null(ev) || *to == '\0')
@@ -896,7 +947,12 @@ print_types(struct cfe_out *o, const struct cfe_field *f, const void *base)
 
 static const struct cfe_kind types_kind = { parse_types, print_types };
 
-/* path = "/" *( segment "/" ) [ segment ]: no dot or empty segments. */
+/*
+ * path = "/" *( segment "/" ) [ segment ]: no dot or empty segments; a
+ * '*' is a pattern's, as in every path rule (core/pathrule.h):
+ * molly-brown's CertificateZones "^/diary/.*\.gmi$" is "/diary/" "*.gmi".
+ * The trailing '/' is dropped: "/family/" and "/family" hold the same.
+ */
 static int
 parse_zone_path(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
@@ -907,8 +963,9 @@ parse_zone_path(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 		return -1;
 	if (s[0] != '/' || strstr(s, "//") != NULL || !clean_text(s, 1) ||
 	    url_has_dot_segment(s))
-		return cfe_bad(l, ev, "a path such as /family/ (no spaces, no "
-		    ". .. or empty segments)", s);
+		return cfe_bad(l, ev, "a path such as /family/ or a pattern "
+		    "such as /diary/*.gmi (no spaces, no . .. or empty "
+		    "segments)", s);
 	for (len = strlen(s); len > 0 && s[len - 1] == '/'; len--)
 		;
 	free(*(char **)cfe_at(l, f));
@@ -1257,6 +1314,8 @@ static const struct cfe_field fields[] = {
 	    SITE | USER, NULL },
 	{ "listing_sort", &cfe_word_kind, AT(listing_sort), 0, 0,
 	    SITE | USER, &sort_words },
+	{ "listing_reverse", &cfe_bool_kind, AT(listing_reverse), 0, 1,
+	    SITE | USER, NULL },
 	{ "mime_types", &types_kind, AT(types), 0, 0, SITE | USER, NULL },
 	{ "default_type", &types_kind, AT(types), 0, 0, SITE | USER, NULL },
 	{ "path_meta", &types_kind, AT(types), 0, 0, SITE | USER, NULL },
@@ -1278,7 +1337,7 @@ static const struct cfe_field fields[] = {
 	{ "lang", &cfe_lang_kind, AT(lang), 1, MIME_LANG_MAX, SITE | USER,
 	    NULL },
 	/* A user capsule's are the user's name (config_user_view()). */
-	{ "title", &cfe_text_kind, AT(site_title), 1, 256, SITE, NULL },
+	{ "title", &title_kind, AT(site_title), 1, 256, SITE, NULL },
 	{ "subtitle", &cfe_text_kind, AT(site_subtitle), 0, 256, SITE, NULL },
 	{ "author", &cfe_text_kind, AT(author), 0, 256, SITE, NULL },
 	{ "latest_posts", &cfe_uint_kind, AT(latest_posts), 0, 1000,
@@ -1301,8 +1360,9 @@ static const struct cfe_field fields[] = {
 	    OFF(log_file), 1, PATH_MAX, SERVER | USER, NULL },
 	{ "log_level", &cfe_word_kind, AT(log_level), 0, 0, SERVER | USER,
 	    &level_words },
-	{ "access_log", &cfe_bool_kind, AT(access_log), 0, 1, SERVER | USER,
-	    NULL },
+	{ "access_log", &access_log_kind, OFF(access_log_file),
+	    OFF(access_log) + SZ(access_log) - OFF(access_log_file), 1,
+	    PATH_MAX, SERVER | USER, NULL },
 	{ "log_peer", &cfe_word_kind, AT(log_peer), 0, 0, SERVER | USER,
 	    &peer_words },
 	{ "log_format", &cfe_word_kind, AT(log_format), 0, 0, SERVER | USER,
@@ -1313,6 +1373,8 @@ static const struct cfe_field fields[] = {
 	    SERVER | USER, NULL },
 	{ "redirects", &redirects_kind, LIST(redirects, nredirects), 1,
 	    CONFIG_MAX_REDIRECTS, SITE, NULL },
+	{ "redirects_first", &cfe_bool_kind, AT(redirects_first), 0, 1, SITE,
+	    NULL },
 	{ "robots", &robots_kind, AT(robots), 0, 65536, SITE | USER, NULL },
 	{ "cgi", &cgi_kind, AT(cgi), 0, 64, SITE, NULL },
 	{ "cgi_timeout", &cfe_ms_kind, AT(cgi_timeout_ms), 100,

@@ -155,6 +155,19 @@ listed_date_cmp(const void *a, const void *b)
 	return listed_cmp(a, b);
 }
 
+/* "listing_reverse": each order backwards (molly-brown's DirectoryReverse). */
+static int
+listed_cmp_rev(const void *a, const void *b)
+{
+	return listed_cmp(b, a);
+}
+
+static int
+listed_date_cmp_rev(const void *a, const void *b)
+{
+	return listed_date_cmp(b, a);
+}
+
 /*
  * The first heading ("# Title") in the first TITLE_SCAN bytes of the
  * gemtext file fd, malloc'd, or NULL: none, or not fit for a listing.
@@ -436,7 +449,7 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	struct listed	*ents;
 	size_t		 n, i, k = 0, len;
 	bool		 more, by_date = rt->cfg->listing_sort ==
-			    CONFIG_SORT_DATE;
+			    CONFIG_SORT_DATE, rev = rt->cfg->listing_reverse;
 	char		*url, *name;
 	char		 date[11];
 	struct tm	 tm;
@@ -448,7 +461,8 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	 * are the entries served, in order.
 	 */
 	if (!by_date && n > 1)
-		qsort(ents, n, sizeof(*ents), listed_cmp);
+		qsort(ents, n, sizeof(*ents), rev ? listed_cmp_rev :
+		    listed_cmp);
 	for (i = 0; i < n; i++) {
 		if ((by_date || k <= LISTING_MAX) &&
 		    entry(rt, t, dfd, rel, &ents[i]) &&
@@ -459,7 +473,8 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 		free(ents[i].name);
 	}
 	if (by_date && k > 1)
-		qsort(ents, k, sizeof(*ents), listed_date_cmp);
+		qsort(ents, k, sizeof(*ents), rev ? listed_date_cmp_rev :
+		    listed_date_cmp);
 	if (k > LISTING_MAX) {
 		more = true;
 		for (i = LISTING_MAX; i < k; i++)
@@ -486,6 +501,23 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	}
 	for (i = 0; i < k; i++) {
 		int isdir = ents[i].type == DIRWALK_DIR;
+		/*
+		 * A directory's name ends in '/' where nothing else says it
+		 * is one; a Gopher menu's item type does (and the classic
+		 * client adds a '/' of its own: "2024//").
+		 */
+		const char *mark = "";
+
+		switch (rt->format) {
+		case FORMAT_GOPHER:
+			break;
+		case FORMAT_GEMTEXT:
+		case FORMAT_NEX:
+		case FORMAT_TEXT:
+		case FORMAT_HTML:
+			mark = isdir ? "/" : "";
+			break;
+		}
 
 		title(rt, t, dfd, rel, &ents[i]);
 		date[0] = '\0';
@@ -496,8 +528,7 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 		name = shown(ents[i].title != NULL ? ents[i].title :
 		    ents[i].name);
 		page_link(&p, isdir ? LINK_MENU : LINK_FILE, url,
-		    date[0] != '\0' ? date : NULL, "%s%s", name,
-		    isdir ? "/" : "");
+		    date[0] != '\0' ? date : NULL, "%s%s", name, mark);
 		free(name);
 		free(url);
 		free(ents[i].name);

@@ -338,12 +338,18 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 		page_blank(pg);
 	}
 
+	/* No way to a page that would only say "No series yet." */
 	page_heading(pg, 2, "Browse");
-	page_link(pg, LINK_MENU, LAYOUT_PATH_POSTS, NULL,
-	    "Archive: every post");
-	page_link(pg, LINK_MENU, LAYOUT_PATH_SERIES, NULL, "Series");
-	page_link(pg, LINK_MENU, LAYOUT_PATH_TAGS, NULL, "Tags");
-	page_link(pg, LINK_SEARCH, LAYOUT_PATH_SEARCH, NULL, "Search");
+	if (a->nposts > 0)
+		page_link(pg, LINK_MENU, LAYOUT_PATH_POSTS, NULL,
+		    "Archive: every post");
+	if (a->nseries > 0)
+		page_link(pg, LINK_MENU, LAYOUT_PATH_SERIES, NULL, "Series");
+	if (a->ntags > 0)
+		page_link(pg, LINK_MENU, LAYOUT_PATH_TAGS, NULL, "Tags");
+	if (a->nposts + a->ndocs > 0)
+		page_link(pg, LINK_SEARCH, LAYOUT_PATH_SEARCH, NULL,
+		    "Search");
 	page_link(pg, LINK_MENU, LAYOUT_PATH_GEMLOG, NULL,
 	    "Gemlog (subscribe)");
 	page_link(pg, LINK_DOCUMENT, LAYOUT_PATH_FEED, NULL, "Atom feed");
@@ -384,9 +390,12 @@ nav_posts(struct page *pg, const struct archive *a)
 	size_t		 i, j, k;
 
 	page_heading(pg, 1, "%s: archive", capsule_title(a));
-	/* The subtitle, then a text line that closes the feed's window. */
-	page_heading(pg, 2, "%s", a->subtitle != NULL && *a->subtitle != '\0' ?
-	    a->subtitle : "Every post, newest first");
+	/*
+	 * The subtitle, then a text line that closes the feed's window and
+	 * says the order (once: no heading saying it too).
+	 */
+	if (a->subtitle != NULL && *a->subtitle != '\0')
+		page_heading(pg, 2, "%s", a->subtitle);
 	page_blank(pg);
 	if (a->nposts == 0)
 		page_text(pg, "No posts yet.");

@@ -577,6 +577,7 @@ resolve(struct resource *res, const struct config *cfg, struct site *site,
 		res->rt.a = site->a;
 		res->kind = RES_APP;
 		res->path = req->path;
+		res->redirects = 1;	/* over it, with redirects_first */
 		return;
 	}
 	resolve_in(res, cfg, site, req, req->path, r);
@@ -776,16 +777,47 @@ serve(struct resource *res, const struct router_req *req, struct response *r)
 	}
 }
 
+/*
+ * The rule of host cfg's "redirects" that holds path, into r (its
+ * status and target): 1, or 0 for none (r untouched).
+ */
+static int
+configured_redirect(const struct config *cfg, const char *path,
+    struct response *r)
+{
+	struct buf	 to;
+	int		 status, found = 0;
+
+	if (cfg->nredirects == 0)
+		return 0;
+	buf_init(&to);
+	if (redirect_find(cfg->redirects, cfg->nredirects, path, 1, &to,
+	    &status)) {
+		response_status(r, status, "%s", to.data);
+		found = 1;
+	}
+	buf_free(&to);
+	return found;
+}
+
 enum router_do
 router_handle(const struct config *cfg, struct site *site,
     const struct router_req *req, struct response *r)
 {
 	struct resource	 res;
-	struct buf	 to;
-	int		 status;
 
 	resolve(&res, cfg, site, req, r);
 	if (access_admit(cfg, res.rt.cfg, &res.id, req->client, r) == -1) {
+		res_free(&res);
+		return ROUTER_ANSWER;
+	}
+	/*
+	 * "redirects_first": a rule answers what it holds whatever is
+	 * there, a file, a page or a program (gmid's "block return");
+	 * admitted first, as the path it answers for.
+	 */
+	if (cfg->redirects_first && res.redirects &&
+	    configured_redirect(cfg, req->path, r)) {
 		res_free(&res);
 		return ROUTER_ANSWER;
 	}
@@ -810,13 +842,8 @@ router_handle(const struct config *cfg, struct site *site,
 		static_serve(&res.rt, STATIC_ROOT, res.path, r);
 	}
 	/* Content wins: "redirects:" only answers what would be 51. */
-	if (r->status == 51 && res.redirects && cfg->nredirects > 0) {
-		buf_init(&to);
-		if (redirect_find(cfg->redirects, cfg->nredirects, req->path,
-		    1, &to, &status))
-			response_status(r, status, "%s", to.data);
-		buf_free(&to);
-	} else
+	if (r->status != 51 || !res.redirects ||
+	    !configured_redirect(cfg, req->path, r))
 		redirect_base(res.base, r);
 	res_free(&res);
 	return ROUTER_ANSWER;

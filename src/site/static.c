@@ -82,17 +82,21 @@ static_plain(const struct archive *a)
 
 /*
  * A 20 for the file path of the tree t (NULL: a bundle's), typed as
- * config_file_type() says; text gets the charset of its path, UTF-8
- * unless told, and gemtext its lang, the site's unless told.
+ * config_file_type() says; text gets the charset its "mime_types" entry
+ * names, else its path's, UTF-8 unless told, and gemtext its lang, the
+ * site's unless told.
  */
 static void
 file_type(const struct route *rt, const struct tree *t, const char *path,
     struct response *r)
 {
-	const char	*mime, *lang, *charset;
+	const char	*mime, *lang, *charset, *typed;
 
-	mime = config_file_type(rt->cfg->types, path, &r->gopher_type);
+	mime = config_file_type_charset(rt->cfg->types, path,
+	    &r->gopher_type, &typed);
 	tree_path_meta(rt, t, &lang, &charset);
+	if (typed != NULL)
+		charset = typed;
 	if (strcasecmp(mime, "text/gemini") == 0)
 		response_status(r, 20, "text/gemini; charset=%s; lang=%s",
 		    charset != NULL ? charset : "utf-8",
@@ -504,13 +508,14 @@ shadowed_by(const struct config *c, const struct archive *a,
 }
 
 size_t
-static_conflicts(const struct config *c, const struct archive *a)
+static_conflicts(const struct config *c, struct archive *a)
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
 	struct dirent	*de;
 	DIR		*d;
 	const char	*by;
+	char		*line;
 	size_t		 n = 0;
 	int		 fd;
 
@@ -527,9 +532,12 @@ static_conflicts(const struct config *c, const struct archive *a)
 		if (de->d_name[0] == '.' ||
 		    (by = shadowed_by(c, a, de->d_name)) == NULL)
 			continue;
-		log_warnx("%s/%s/%s: not served at /%s, which is %s (generated "
-		    "pages win; \"mount\" moves them)", a->dir, c->root,
-		    de->d_name, de->d_name, by);
+		line = xasprintf("%s/%s/%s: not served at /%s, which is %s "
+		    "(generated pages win; \"mount\" moves them)", a->dir,
+		    c->root, de->d_name, de->d_name, by);
+		archive_say(a, NULL, ARCHIVE_SAID_OTHER, 1, LOG_LEVEL_WARN,
+		    line);
+		free(line);
 		n++;
 	}
 	closedir(d);

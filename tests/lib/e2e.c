@@ -76,7 +76,8 @@ sets_key(const char *y, const char *key)
  * reloads writes a new one the same way.  An extra that says "bind:"
  * replaces the 127.0.0.1 (it must keep it: e2e_start() connects there);
  * one that says "log:" the log file (s->log is then not written), one
- * that says "certs:" s->dir/certs.
+ * that says "certs:" s->dir/certs, one that says "log_level:" the debug
+ * level (an operator's log).
  */
 void
 e2e_write_config(const struct e2e_server *s, int gopher_port,
@@ -88,6 +89,8 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 	int	 file = !sets_key(extra1, "log") && !sets_key(extra2, "log");
 	int	 certs = !sets_key(extra1, "certs") &&
 		    !sets_key(extra2, "certs");
+	int	 debug = !sets_key(extra1, "log_level") &&
+		    !sets_key(extra2, "log_level");
 
 	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
 	test_write(conf,
@@ -99,11 +102,12 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 	    "%s"
 	    "workers: 2\n"
 	    "%s"
-	    "log_level: debug\n"
+	    "%s"
 	    "%s%s",
 	    lo4 ? "bind: [127.0.0.1]\n" : "", s->gemini_port, gopher_port,
 	    capsule_dir, certs ? "certs: certs\n" : "",
-	    file ? "log: capsuled.log\n" : "", extra1, extra2);
+	    file ? "log: capsuled.log\n" : "",
+	    debug ? "log_level: debug\n" : "", extra1, extra2);
 }
 
 /* e2e_start_flags(): do not pass --allow-root (the refusal is tested). */

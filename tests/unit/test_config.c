@@ -128,7 +128,7 @@ test_defaults(void)
 	config_defaults(&c, etc);
 	check_defaults(&c, tmp, "config_defaults");
 	STR_EQ(c.path, NULL, "defaults: no path");
-	STR_EQ(c.site_title, "capsuled", "default title");
+	STR_EQ(c.site_title, NULL, "default title: the load names the site");
 	STR_EQ(c.site_subtitle, NULL, "default subtitle");
 	STR_EQ(c.author, NULL, "default author");
 	config_free(&c);
@@ -139,7 +139,7 @@ test_defaults(void)
 		expect_ok(&c, empty[i]);
 		check_defaults(&c, tmp, empty[i]);
 		STR_EQ(c.path, conf, "path kept as given");
-		STR_EQ(c.site_title, "capsuled", empty[i]);
+		STR_EQ(c.site_title, NULL, empty[i]);
 		STR_EQ(c.author, NULL, empty[i]);
 		config_free(&c);
 	}
@@ -233,6 +233,14 @@ test_full(void)
 	INT_EQ(c.idle_timeout_ms, 86400000, "a day");
 	INT_EQ(c.access_log, 1, "yes");
 	STR_EQ(c.hostname, "::1", "IPv6 literal host");
+	config_free(&c);
+
+	/* molly-brown's AccessLog: a file of its own, from the config dir. */
+	expect_ok(&c, "access_log: access/gemini.log\n");
+	want = xasprintf("%s/etc/access/gemini.log", tmp);
+	STR_EQ(c.access_log_file, want, "access_log: a file");
+	free(want);
+	INT_EQ(c.access_log, 1, "access_log: a file is on");
 	config_free(&c);
 
 	expect_ok(&c, "log:\ngemini_port: \"1965\"\nworkers: 256\n");
@@ -409,7 +417,8 @@ test_errors(void)
 	expect_err("gemini_port: [1]\n",
 	    "1:14: gemini_port: expected an integer, got a list");
 	expect_err("access_log: {a: b}\n",
-	    "1:13: access_log: expected true or false, got a mapping");
+	    "1:13: access_log: expected true, false or a file name, got a "
+	    "mapping");
 	expect_err("request_timeout: [1]\n",
 	    "1:18: request_timeout: expected a number of seconds, got a list");
 	expect_err("bind:\n  - 1.2.3.4\n  - [x]\n",
@@ -491,8 +500,8 @@ test_errors(void)
 	    "1:10: workers: expected auto or 1 to 256, got 'many'");
 	expect_err("log_level: verbose\n", "1:12: log_level: expected error,"
 	    " warn, info or debug, got 'verbose'");
-	expect_err("access_log: maybe\n",
-	    "1:13: access_log: expected true or false, got 'maybe'");
+	expect_err("access_log: ''\n", "1:13: access_log: expected true, "
+	    "false or a file name, got ''");
 	expect_err("hostname:\n", "1:10: hostname: must not be empty");
 	expect_err("hostname: ''\n", "1:11: hostname: must not be empty");
 	expect_err("hostname: a b\n",
@@ -1367,8 +1376,37 @@ test_hosts(void)
 	    " '--'");
 }
 
+/*
+ * config_set(): one key from a command line (serve --title), read as
+ * the file's key is; a refusal leaves the value as it was.
+ */
+static void
+test_set(void)
+{
+	struct config	 c;
+	char		 err[256];
+
+	config_defaults(&c, tmp);
+	INT_EQ(config_set(&c, "title", "Ann's \"notes\": #1 - [x]", err,
+	    sizeof(err)), 0, "title with quotes and YAML's bytes");
+	STR_EQ(c.site_title, "Ann's \"notes\": #1 - [x]", "as given");
+	INT_EQ(config_set(&c, "gopher_charset", "US-ASCII", err, sizeof(err)),
+	    0, "gopher_charset");
+	INT_EQ(c.gopher_charset, CONFIG_CHARSET_ASCII, "its other spelling");
+	INT_EQ(config_set(&c, "gopher_charset", "latin1", err, sizeof(err)),
+	    -1, "a bad value");
+	STR_EQ(err, "gopher_charset: expected utf-8 or ascii, got 'latin1'",
+	    "the file's wording, without a place");
+	INT_EQ(c.gopher_charset, CONFIG_CHARSET_ASCII, "the value kept");
+	INT_EQ(config_set(&c, "title", "", err, sizeof(err)), -1, "empty");
+	STR_EQ(err, "title: must not be empty", "why");
+	STR_EQ(c.site_title, "Ann's \"notes\": #1 - [x]", "the title kept");
+	config_free(&c);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_defaults),
+	TEST(test_set),
 	TEST(test_full),
 	TEST(test_bind_forms),
 	TEST(test_paths),

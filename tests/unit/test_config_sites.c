@@ -121,6 +121,7 @@ static const char every_site_key[] =
     "    root_listings: false\n"
     "    listing_titles: false\n"
     "    listing_sort: date\n"
+    "    listing_reverse: true\n"
     "    mime_types: {zine: application/x-zine}\n"
     "    default_type: text/plain\n"
     "    path_meta: [{path: /fr/, lang: fr}]\n"
@@ -136,6 +137,7 @@ static const char every_site_key[] =
     "    gopher_charset: ascii\n"
     "    announce: [gemini://agg.example/submit]\n"
     "    redirects: {/old: /new}\n"
+    "    redirects_first: true\n"
     "    robots: \"User-agent: *\\nDisallow: /\\n\"\n"
     "    cgi: programs\n"
     "    cgi_timeout: 2s\n"
@@ -213,6 +215,7 @@ test_every_site_key(void)
 	INT_EQ(v.root_listings, 0, "root_listings");
 	INT_EQ(v.listing_titles, 0, "listing_titles");
 	INT_EQ(v.listing_sort, CONFIG_SORT_DATE, "listing_sort");
+	INT_EQ(v.listing_reverse, 1, "listing_reverse");
 	STR_EQ(config_file_type(v.types, "a.zine", NULL), "application/x-zine",
 	    "mime_types");
 	STR_EQ(config_file_type(v.types, "a.unknown", NULL), "text/plain",
@@ -233,6 +236,7 @@ test_every_site_key(void)
 	OK(v.nannounce == 1 && strcmp(v.announce[0],
 	    "gemini://agg.example/submit") == 0, "announce");
 	STR_EQ(config_redirect(&v, "/old", NULL), "/new", "redirects");
+	INT_EQ(v.redirects_first, 1, "redirects_first");
 	OK(v.robots != NULL && strcmp(v.robots->text,
 	    "User-agent: *\nDisallow: /\n") == 0, "robots");
 	STR_EQ(v.cgi, "programs", "cgi");

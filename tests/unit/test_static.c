@@ -342,8 +342,9 @@ test_gophermap(struct archive *a)
 	body = xstrndup(r.body != NULL ? r.body : "", r.bodylen);
 	OK(strstr(body, "iNotes menu") != NULL &&
 	    strstr(body, "0Alpha\t/notes/a.gmi\tlocalhost\t70\r\n") != NULL &&
-	    strstr(body, "1" "2024/\t/notes/2024/\tlocalhost\t70\r\n") != NULL,
-	    "'*' appends the listing");
+	    strstr(body, "1" "2024\t/notes/2024/\tlocalhost\t70\r\n") != NULL,
+	    "'*' appends the listing (a directory's name without the '/' "
+	    "a Gopher client adds itself)");
 	OK(strstr(body, "b.txt") == NULL, "'-b.txt' hides it");
 	OK(strstr(body, "after the listing") == NULL, "'*' ends the map");
 	free(body);
@@ -646,7 +647,7 @@ test_sort(struct archive *a)
 	struct site	*s = site_new(a, 0);
 	struct timespec	 ts[2];
 	struct response	 r;
-	char		 p[256], *body, *x, *y;
+	char		 p[256], *body, *x, *y, *z;
 
 	config_init(&cfg, top);
 	cfg.root = "site";
@@ -660,6 +661,30 @@ test_sort(struct archive *a)
 	x = strstr(body, "c.gmi");
 	y = strstr(body, "a.gmi 2001-09-09 Alpha");
 	OK(x != NULL && y != NULL && x < y, "newest first, dated");
+	free(body);
+	response_free(&r);
+	site_unref(s);
+
+	/* listing_reverse: molly-brown's DirectoryReverse, either order. */
+	cfg.listing_reverse = 1;
+	s = site_new(a, 0);
+	ask(&cfg, s, SURFACE_GEMINI, "/notes/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	x = strstr(body, "c.gmi");
+	y = strstr(body, "a.gmi 2001-09-09 Alpha");
+	OK(x != NULL && y != NULL && y < x, "reversed: oldest first");
+	free(body);
+	response_free(&r);
+	site_unref(s);
+	cfg.listing_sort = CONFIG_SORT_NAME;
+	s = site_new(a, 0);
+	ask(&cfg, s, SURFACE_GEMINI, "/notes/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	x = strstr(body, "=> /notes/c.gmi ");
+	y = strstr(body, "=> /notes/a.gmi ");
+	z = strstr(body, "=> /notes/b.txt ");
+	OK(x != NULL && z != NULL && y != NULL && x < z && z < y,
+	    "reversed: by name, z to a");
 	free(body);
 	response_free(&r);
 	site_unref(s);
