@@ -52,6 +52,8 @@
 #include "core/capfile.h"
 #include "core/config.h"
 #include "core/date.h"
+#include "core/hash.h"
+#include "core/hashset.h"
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/userdir.h"
@@ -59,6 +61,15 @@
 
 #define ARCHIVE_MAX_FILE	(8u << 20)	/* max_post_size when unset */
 #define WORDS_PER_MIN		200
+
+/* A line of the build, decided once every file is read (archive_say()). */
+struct said_line {
+	char		*rel;		/* owned, or NULL */
+	char		*line;		/* owned */
+	enum archive_said_kind kind;
+	unsigned	 n;
+	enum log_level	 lvl;
+};
 
 /*
  * What the snapshot keeps beyond struct archive; archive_load() only.
@@ -78,6 +89,23 @@ struct archive_priv {
 	struct index	 series_slug;
 	struct index	 tag_slug;
 	struct index	 doc_name;
+	/*
+	 * What the load said (archive_say()): the hashes of its lines, the
+	 * previous snapshot's (a reference: it lives as long as this one,
+	 * and refers to nothing), the files whose bytes are not what the
+	 * previous snapshot read (by the hash of rel), the lines of the
+	 * build waiting for those, and a summarised load's counts.
+	 */
+	struct hashset	*said;
+	struct hashset	*said_prev;
+	struct hashset	*changed;
+	struct said_line *pending;	/* owned, while building */
+	size_t		 npending;
+	bool		 building;
+	bool		 summarise;
+	unsigned	 said_n[ARCHIVE_SAID_NKINDS];
+	char		*said_first[ARCHIVE_SAID_FIRST];	/* owned */
+	size_t		 nsaid_first;
 };
 
 static struct archive_priv *
@@ -112,33 +140,152 @@ listed_not(const struct archive *a, enum layout_kind kind, const char *name)
 	return no != 0;
 }
 
+/* ---- what the load says ------------------------------------------------ */
+
+/* The line said now: logged, or counted by a summarised load. */
+static void
+say_now(struct archive_priv *ap, const char *rel, enum archive_said_kind kind,
+    unsigned n, enum log_level lvl, const char *line)
+{
+	uint64_t	 h = hash_str(line);
+
+	(void)hashset_put(ap->said, h);
+	/* Counted for the summary; each line only where debug is kept. */
+	if (ap->summarise) {
+		ap->said_n[kind] += n;
+		if (lvl <= LOG_LEVEL_WARN &&
+		    ap->nsaid_first < ARCHIVE_SAID_FIRST)
+			ap->said_first[ap->nsaid_first++] = xstrdup(line);
+		log_debug("%s", line);
+		return;
+	}
+	/* Said before, about a file whose bytes did not change: once. */
+	if (hashset_has(ap->said_prev, h) && (rel == NULL ||
+	    !hashset_has(ap->changed, hash_str(rel))))
+		return;
+	if (lvl <= LOG_LEVEL_WARN)
+		log_warnx("%s", line);
+	else
+		log_info("%s", line);
+}
+
+void
+archive_say(struct archive *a, const char *rel, enum archive_said_kind kind,
+    unsigned n, enum log_level lvl, const char *line)
+{
+	struct archive_priv	*ap = inner(a);
+	struct said_line	*l;
+
+	if (!ap->building) {
+		say_now(ap, rel, kind, n, lvl, line);
+		return;
+	}
+	if (ap->npending % 64 == 0)
+		ap->pending = xreallocarray(ap->pending, ap->npending + 64,
+		    sizeof(*ap->pending));
+	l = &ap->pending[ap->npending++];
+	l->rel = xstrdup_null(rel);
+	l->line = xstrdup(line);
+	l->kind = kind;
+	l->n = n;
+	l->lvl = lvl;
+}
+
 /*
- * Log "rel:line:col: why" ("rel: why" with line 0) and count it;
- * skipped: a file left out, which the line says when why does not.
- * The scan's sink too: what record.c and dirscan.c warn of comes here.
+ * Every file read: which changed since the previous snapshot (sc->prev
+ * still set), then the build's lines said, in their order.
  */
 static void
-archive_warn(struct archive *a, const char *rel, unsigned line,
+say_pending(struct archive_priv *ap)
+{
+	const struct archive_scan	*sc = &ap->scan;
+	const struct archive_file	*f, *old;
+	size_t				 i;
+
+	for (i = 0; i < sc->nfiles; i++) {
+		f = sc->files[i];
+		old = sc->prev != NULL ? index_get(sc->prev, f->rel) : NULL;
+		if (old == NULL || (old != f && old->src_hash != f->src_hash))
+			(void)hashset_put(ap->changed, hash_str(f->rel));
+	}
+	ap->building = false;
+	for (i = 0; i < ap->npending; i++) {
+		say_now(ap, ap->pending[i].rel, ap->pending[i].kind,
+		    ap->pending[i].n, ap->pending[i].lvl, ap->pending[i].line);
+		free(ap->pending[i].rel);
+		free(ap->pending[i].line);
+	}
+	free(ap->pending);
+	ap->pending = NULL;
+	ap->npending = 0;
+}
+
+int
+archive_said(const struct archive *a, struct archive_said *s)
+{
+	const struct archive_priv	*ap = inner(a);
+	size_t				 i;
+
+	if (!ap->summarise)
+		return 0;
+	memcpy(s->n, ap->said_n, sizeof(s->n));
+	for (i = 0; i < ap->nsaid_first; i++)
+		s->first[i] = ap->said_first[i];
+	s->nfirst = ap->nsaid_first;
+	return 1;
+}
+
+/*
+ * "rel:line:col: why" ("rel: why" with line 0), said and, for a
+ * warning, counted; skipped: a file left out, which the line says when
+ * why does not.  The scan's sink: what record.c and dirscan.c find
+ * comes here.
+ */
+static void
+tell(struct archive *a, enum log_level lvl, const char *rel, unsigned line,
     unsigned col, const char *why, int skipped)
 {
 	/* A skipped file says so: the writer must know it is not served. */
-	const char	*said = skipped && strstr(why, "skipped") == NULL ?
-			    "; file skipped, not served" : "";
+	const char		*said = skipped && strstr(why, "skipped") ==
+				    NULL ? "; file skipped, not served" : "";
+	enum archive_said_kind	 kind;
+	char			*text;
 
 	if (line == 0)
-		log_warnx("%s: %s%s", rel, why, said);
+		text = xasprintf("%s: %s%s", rel, why, said);
 	else
-		log_warnx("%s:%u:%u: %s%s", rel, line, col, why, said);
+		text = xasprintf("%s:%u:%u: %s%s", rel, line, col, why, said);
+	/* record.c's wording: "template: removed ...", "... approximated". */
+	if (skipped)
+		kind = ARCHIVE_SAID_SKIPPED;
+	else if (strncmp(why, "template: ", 10) != 0)
+		kind = lvl <= LOG_LEVEL_WARN ? ARCHIVE_SAID_OTHER :
+		    ARCHIVE_SAID_NOTE;
+	else
+		kind = lvl <= LOG_LEVEL_WARN ? ARCHIVE_SAID_TEMPLATE :
+		    ARCHIVE_SAID_APPROX;
+	archive_say(a, rel, kind, 1, lvl, text);
+	free(text);
+	if (lvl > LOG_LEVEL_WARN)
+		return;
 	a->nwarnings++;
 	if (skipped)
 		a->nskipped++;
 }
 
+/* A warning of this file's: tell() at LOG_LEVEL_WARN. */
 static void
-scan_said(void *arg, const char *rel, unsigned line, unsigned col,
-    const char *why, int skipped)
+archive_warn(struct archive *a, const char *rel, unsigned line,
+    unsigned col, const char *why, int skipped)
 {
-	archive_warn(arg, rel, line, col, why, skipped);
+	tell(a, LOG_LEVEL_WARN, rel, line, col, why, skipped);
+}
+
+static void
+scan_said(void *arg, enum log_level lvl, const char *rel, unsigned line,
+    unsigned col, const char *why, int skipped)
+{
+	tell(arg, lvl, rel, line, col, why, skipped);
 }
 
 /* Title: front matter, else the body's first heading, else fallback. */
@@ -154,6 +301,24 @@ pick_title(const struct archive_file *f, const char *fallback)
 
 /* ---- index.md ------------------------------------------------------- */
 
+/*
+ * The last name of the folder dir ("/home/ann/writing": "writing"),
+ * malloc'd, or NULL for "/" or a name that is no title (a dot-name).
+ */
+static char *
+folder_name(const char *dir)
+{
+	size_t	 len = strlen(dir), at;
+
+	while (len > 0 && dir[len - 1] == '/')
+		len--;
+	for (at = len; at > 0 && dir[at - 1] != '/'; at--)
+		;
+	if (at == len || dir[at] == '.')
+		return NULL;
+	return xstrndup(dir + at, len - at);
+}
+
 static void
 load_index(struct archive *a, int dfd, const struct config *c)
 {
@@ -167,12 +332,19 @@ load_index(struct archive *a, int dfd, const struct config *c)
 		a->index_len = f->len;
 		a->index_body_off = m->body_off;
 	}
+	/*
+	 * The site's name, never the program's: what the writer called it
+	 * (index.md, then "title:"), else the folder it is written in,
+	 * else the host (README, "title").
+	 */
 	if (m != NULL && m->title)
 		a->title = xstrdup(m->title);
 	else if (c->site_title && *c->site_title)
 		a->title = xstrdup(c->site_title);
 	else if (f != NULL && f->heading != NULL)
 		a->title = xstrdup(f->heading);
+	else
+		a->title = folder_name(a->dir);
 	if (a->title == NULL || *a->title == '\0') {
 		free(a->title);
 		a->title = xstrdup(c->hostname && *c->hostname ? c->hostname :
@@ -1107,7 +1279,7 @@ struct archive *
 archive_reload_held(const struct config *c, const struct archive *prev,
     archive_held_fn held, void *held_arg)
 {
-	struct archive_hooks	 h = { held, held_arg, NULL, NULL };
+	struct archive_hooks	 h = { held, held_arg, NULL, NULL, 0 };
 
 	return archive_reload_hooked(c, prev, &h);
 }
@@ -1172,15 +1344,22 @@ archive_reload_hooked(const struct config *c, const struct archive *prev,
 	clock_gettime(CLOCK_REALTIME, &now);
 	sc->t_scan = archive_ns(&now);
 	/* Another capsule shares nothing with this one. */
-	if (prev != NULL && strcmp(prev->dir, a->dir) == 0)
+	if (prev != NULL && strcmp(prev->dir, a->dir) == 0) {
 		sc->prev = &inner(prev)->file_rel;
+		ap->said_prev = inner(prev)->said;
+		hashset_ref(ap->said_prev);
+	}
 	sc->warn = scan_said;
 	sc->warn_arg = a;
+	ap->said = hashset_new();
+	ap->changed = hashset_new();
+	ap->building = true;
 	if (h != NULL) {
 		sc->held = h->held;
 		sc->held_arg = h->held_arg;
 		ap->unlisted = h->unlisted;
 		ap->unlisted_arg = h->unlisted_arg;
+		ap->summarise = h->summarise && sc->prev == NULL;
 	}
 
 	load_index(a, dfd, c);
@@ -1210,6 +1389,7 @@ archive_reload_hooked(const struct config *c, const struct archive *prev,
 	a->nreused = sc->nreused;
 	a->nheld = sc->nheld;
 	a->nskipped += sc->nquiet;
+	say_pending(ap);
 	/* Only the records stay: the rest served this build alone. */
 	sc->prev = NULL;
 	sc->warn = NULL;
@@ -1307,6 +1487,11 @@ archive_unref(struct archive *a)
 	for (i = 0; i < ap->scan.nfiles; i++)
 		record_unref(ap->scan.files[i]);
 	free(ap->scan.files);
+	hashset_unref(ap->said);
+	hashset_unref(ap->said_prev);
+	hashset_unref(ap->changed);
+	for (i = 0; i < ap->nsaid_first; i++)
+		free(ap->said_first[i]);
 	index_free(&ap->file_rel);
 	address_free(&ap->addr);
 	index_free(&ap->post_slug);

@@ -29,7 +29,6 @@
 #include "content/archive_int.h"
 #include "core/capfile.h"
 #include "core/dirwalk.h"
-#include "core/log.h"
 #include "core/util.h"
 
 /*
@@ -75,6 +74,17 @@ warn(struct listing *l, const char *path, const char *why, int skipped)
 
 	rel = xasprintf("%s/%s", l->sub, path);
 	scan_warn(l->s, rel, 0, 0, why, skipped);
+	free(rel);
+}
+
+/* "sub/path: why", a note (not a warning) about path of the listing. */
+static void
+note(struct listing *l, const char *path, const char *why)
+{
+	char	*rel;
+
+	rel = xasprintf("%s/%s", l->sub, path);
+	scan_note(l->s, rel, 0, 0, why);
 	free(rel);
 }
 
@@ -169,7 +179,7 @@ entry(void *arg, struct dirwalk_entry *e)
 		free(dir);
 		return DIRWALK_NEXT;
 	case CAPFILE_SECTION:
-		log_info("%s/%s: %s", l->sub, e->path, why);
+		note(l, e->path, why);
 		return DIRWALK_NEXT;
 	case CAPFILE_POSTS_DIR:
 	case CAPFILE_DRAFTS_DIR:
@@ -177,8 +187,7 @@ entry(void *arg, struct dirwalk_entry *e)
 	case CAPFILE_RESOURCE:
 		/* A file beside posts is served (site/static.c). */
 		if (e->type == DIRWALK_LINK)
-			log_info("%s/%s: a symbolic link, not followed",
-			    l->sub, e->path);
+			note(l, e->path, "a symbolic link, not followed");
 		return DIRWALK_NEXT;
 	case CAPFILE_AUTHORS:		/* read by authors.c when asked */
 	case CAPFILE_IGNORED:

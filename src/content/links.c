@@ -11,9 +11,10 @@
  * about those that name nothing: "posts/a.md:12:5: link to missing post
  * b.md".  The application runs the check after each load (app/reload.c),
  * before the snapshot is served.  What it logs is bounded: at most
- * LINKS_WARN_MAX lines a file, then a total, and a file's warnings
- * only when they differ from those last logged for its record (a hash
- * kept in it), so a rebuild for another file's save logs nothing new.
+ * LINKS_WARN_MAX lines a file, then a total; each line is said through
+ * archive_say(), which logs it once (again only when its file's bytes
+ * change, or when it is new: a post it names came or went), so a
+ * rebuild for another file's save logs nothing.
  *
  * Knows the archive's lookups and URL path syntax; nothing of rendering
  * or requests.  Every string returned is malloc'd for the caller.
@@ -33,7 +34,6 @@
 #include "core/capfile.h"
 #include "core/date.h"
 #include "core/fsafe.h"
-#include "core/hash.h"
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/url.h"
@@ -806,20 +806,17 @@ file_refused(const struct archive *a, const char *path)
 }
 
 /*
- * The warnings of one file: the first LINKS_WARN_MAX kept to be logged,
- * the rest counted; all of them hashed, so that a file whose warnings
- * were logged already says nothing the next time.
+ * The warnings of one file: the first LINKS_WARN_MAX kept to be said,
+ * the rest counted.
  */
 struct warned {
 	char		*first[LINKS_WARN_MAX];
 	unsigned	 n;
-	uint64_t	 hash;
 };
 
 static void
 warned_add(struct warned *w, char *msg)
 {
-	w->hash = (w->hash ^ hash_str(msg)) * HASH_FNV_PRIME;
 	if (w->n < LINKS_WARN_MAX)
 		w->first[w->n] = msg;
 	else
@@ -882,34 +879,40 @@ report(const struct archive *a, const char *path,
 }
 
 /*
- * Log w (its first LINKS_WARN_MAX, then the total) unless the file
- * record f says these very warnings were logged for it already; free
- * it.
+ * Say w's lines (its first LINKS_WARN_MAX, then the total): logged
+ * through archive_say() when a is being built (once, as it decides),
+ * else logged; free them.
  */
 static void
-warned_log(struct warned *w, const char *path, struct archive_file *f)
+warned_log(struct warned *w, const char *path, struct archive *a)
 {
-	unsigned long long	 h = w->n > 0 ? (w->hash ? w->hash : 1) : 0;
-	unsigned		 i;
-	int			 say = 1;
+	unsigned	 i;
+	char		*more = NULL;
 
-	if (f != NULL)
-		say = archive_file_links_new(f, h);
+	if (w->n > LINKS_WARN_MAX)
+		more = xasprintf("%s: ... and %u more links that name nothing "
+		    "(%u in all)", path, w->n - LINKS_WARN_MAX, w->n);
 	for (i = 0; i < w->n && i < LINKS_WARN_MAX; i++) {
-		if (say)
+		if (a != NULL)
+			archive_say(a, path, ARCHIVE_SAID_LINK, 1,
+			    LOG_LEVEL_WARN, w->first[i]);
+		else
 			log_warnx("%s", w->first[i]);
 		free(w->first[i]);
 	}
-	if (say && w->n > LINKS_WARN_MAX)
-		log_warnx("%s: ... and %u more links that name nothing (%u "
-		    "in all)", path, w->n - LINKS_WARN_MAX, w->n);
+	if (more != NULL && a != NULL)
+		archive_say(a, path, ARCHIVE_SAID_LINK, w->n - LINKS_WARN_MAX,
+		    LOG_LEVEL_WARN, more);
+	else if (more != NULL)
+		log_warnx("%s", more);
+	free(more);
 }
 
 unsigned
 links_report(const struct archive *a, const char *path,
     const struct scan_link *refs, size_t n)
 {
-	struct warned	 w = { .n = 0, .hash = HASH_FNV_BASIS };
+	struct warned	 w = { .n = 0 };
 	unsigned	 found;
 
 	found = report(a, path, refs, n, &w);
@@ -917,16 +920,16 @@ links_report(const struct archive *a, const char *path,
 	return found;
 }
 
-/* links_report() of one file, logged once for each change of its file. */
+/* links_report() of one file of a, said through archive_say(). */
 static unsigned
-check_file(const struct archive *a, const char *path,
-    struct archive_file *f, const struct scan_link *refs, size_t n)
+check_file(struct archive *a, const char *path, const struct scan_link *refs,
+    size_t n)
 {
-	struct warned	 w = { .n = 0, .hash = HASH_FNV_BASIS };
+	struct warned	 w = { .n = 0 };
 	unsigned	 found;
 
 	found = report(a, path, refs, n, &w);
-	warned_log(&w, path, f);
+	warned_log(&w, path, a);
 	return found;
 }
 
@@ -937,11 +940,11 @@ links_check(struct archive *a)
 	size_t		 i;
 
 	for (i = 0; i < a->nposts + a->nunlisted; i++)
-		found += check_file(a, a->posts[i]->path, a->posts[i]->file,
-		    a->posts[i]->links, a->posts[i]->nlinks);
+		found += check_file(a, a->posts[i]->path, a->posts[i]->links,
+		    a->posts[i]->nlinks);
 	for (i = 0; i < a->ndocs + a->nunlisted_docs; i++)
-		found += check_file(a, a->docs[i]->path, a->docs[i]->file,
-		    a->docs[i]->links, a->docs[i]->nlinks);
+		found += check_file(a, a->docs[i]->path, a->docs[i]->links,
+		    a->docs[i]->nlinks);
 	a->nwarnings += found;
 	return found;
 }

@@ -432,12 +432,6 @@ record_unref(struct archive_file *f)
 	free(f);
 }
 
-bool
-archive_file_links_new(struct archive_file *f, unsigned long long hash)
-{
-	return atomic_exchange(&f->links_logged, hash) != hash;
-}
-
 /* What a post borrows from its file record (see struct archive_file). */
 static void
 post_file_keys(struct archive_file *f)
@@ -685,10 +679,12 @@ log_templates(struct archive_scan *s, const struct archive_file *f)
 			    n->text);
 			scan_warn(s, f->rel, f->m.body_line + n->line - 1,
 			    n->col, why, 0);
-		} else
-			log_info("%s:%u:%u: template: approximated %s",
-			    f->rel, f->m.body_line + n->line - 1, n->col,
+		} else {
+			snprintf(why, sizeof(why), "template: approximated %s",
 			    n->text);
+			scan_note(s, f->rel, f->m.body_line + n->line - 1,
+			    n->col, why);
+		}
 	}
 	if (f->ntmore > 0) {
 		snprintf(why, sizeof(why), "template: %zu more constructs "
@@ -711,6 +707,7 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
 	f = xcalloc(1, sizeof(*f));
 	atomic_init(&f->refs, 1);
 	f->rel = xstrdup(rel);
+	f->src_hash = hash_bytes(src, len);
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
 	f->size = st->st_size;

@@ -1,5 +1,6 @@
 /*
- * render.h -- Markdown (cmark-gfm) to gemtext and to Gopher text.
+ * render.h -- Markdown (cmark-gfm) to gemtext, to Gopher text and to
+ * HTML.
  *
  * The same shape as cmark's own renderers (render.c): an output engine
  * with cr/blankline/out and a line prefix, driven by a loop over
@@ -84,6 +85,18 @@ void	 render_gopher(const char *md, size_t len,
 void	 render_gemtext_gmi(const char *gmi, size_t len,
 	    const struct render_opts *, struct buf *out);
 void	 render_gopher_gmi(const char *gmi, size_t len,
+	    const struct render_opts *, struct buf *out);
+
+/*
+ * The body of an HTML5 page for md[0..len) (render_html.c): cmark-gfm's
+ * HTML of the tree the other renderers walk, its link and image URLs
+ * through opts->rewrite (the only option read); no raw HTML reaches it.
+ * Valid UTF-8.  render_html_gmi() does the same for a gemtext post, line
+ * by line.  Appended to out.
+ */
+void	 render_html(const char *md, size_t len,
+	    const struct render_opts *, struct buf *out);
+void	 render_html_gmi(const char *gmi, size_t len,
 	    const struct render_opts *, struct buf *out);
 
 /*

@@ -30,6 +30,7 @@
 #include "core/mime.h"
 #include "core/util.h"
 #include "site/listing.h"
+#include "site/page.h"
 #include "site/response.h"
 #include "site/site.h"
 #include "site/static.h"
@@ -81,17 +82,21 @@ static_plain(const struct archive *a)
 
 /*
  * A 20 for the file path of the tree t (NULL: a bundle's), typed as
- * config_file_type() says; text gets the charset of its path, UTF-8
- * unless told, and gemtext its lang, the site's unless told.
+ * config_file_type() says; text gets the charset its "mime_types" entry
+ * names, else its path's, UTF-8 unless told, and gemtext its lang, the
+ * site's unless told.
  */
 static void
 file_type(const struct route *rt, const struct tree *t, const char *path,
     struct response *r)
 {
-	const char	*mime, *lang, *charset;
+	const char	*mime, *lang, *charset, *typed;
 
-	mime = config_file_type(rt->cfg->types, path, &r->gopher_type);
+	mime = config_file_type_charset(rt->cfg->types, path,
+	    &r->gopher_type, &typed);
 	tree_path_meta(rt, t, &lang, &charset);
+	if (typed != NULL)
+		charset = typed;
 	if (strcasecmp(mime, "text/gemini") == 0)
 		response_status(r, 20, "text/gemini; charset=%s; lang=%s",
 		    charset != NULL ? charset : "utf-8",
@@ -158,6 +163,81 @@ fill_file(const struct route *rt, struct slot *slot, int fd, uint64_t len)
 }
 
 /*
+ * Is rel a gemtext file that rt's format shows as a page of its own?
+ * Gemtext is read by the formats of lines as it is; HTML converts it.
+ */
+static int
+gmi_converted(const struct route *rt, const char *rel)
+{
+	char	 type;
+
+	switch (rt->format) {
+	case FORMAT_GEMTEXT:
+	case FORMAT_GOPHER:
+	case FORMAT_NEX:
+	case FORMAT_TEXT:
+		return 0;
+	case FORMAT_HTML:
+		break;
+	}
+	return strcasecmp(config_file_type(rt->cfg->types, rel, &type),
+	    "text/gemini") == 0;
+}
+
+/* A gemtext file larger than this is served as it is, not converted. */
+#define GMI_CONVERT_MAX	((uint64_t)1 << 20)
+
+/* What converting a gemtext file takes: the file and its names. */
+struct gmi_job {
+	int	 fd;			/* owned */
+	uint64_t len;
+	char	*rel;			/* owned: its name in the capsule */
+	char	*url;			/* owned: the path it was asked by */
+};
+
+static void
+gmi_job_free(void *arg)
+{
+	struct gmi_job	*j = arg;
+
+	close(j->fd);
+	free(j->rel);
+	free(j->url);
+	free(j);
+}
+
+/*
+ * The gemtext file of j as a page of rt's format (a response_make_fn):
+ * its lines through the page model, its links as a post's are.  Made
+ * for each request, as a file streamed would be read for each.
+ */
+static void
+gmi_make(const struct route *rt, void *arg, struct response *r)
+{
+	struct gmi_job	*j = arg;
+	struct page	 p;
+	char		*data;
+	size_t		 got = 0;
+	ssize_t		 n;
+
+	data = xmalloc(j->len > 0 ? (size_t)j->len : 1);
+	while (got < j->len) {
+		n = pread(j->fd, data + got, (size_t)j->len - got, (off_t)got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	page_init(&p);
+	page_source(&p, data, got, 1);
+	page_self(&p, j->url);
+	response_use_blob(r, response_document(rt, &p, j->rel));
+	page_free(&p);
+	free(data);
+}
+
+/*
  * Answer with the regular file fd (st) of the capsule, rel its name in
  * it ("files/a.png", "posts/x/a.png"), checked as its place says: from
  * memory when small enough (file_cacheable()), read once into the
@@ -166,13 +246,33 @@ fill_file(const struct route *rt, struct slot *slot, int fd, uint64_t len)
  */
 static void
 serve_fd(const struct route *rt, const struct tree *t, const char *rel,
-    int fd, const struct stat *st, struct response *r)
+    const char *url, int fd, const struct stat *st, struct response *r)
 {
 	struct slot	*slot;
 	struct blob	*b = NULL;
+	struct gmi_job	*j;
+	const char	*lang, *charset;
 	uint64_t	 len = (uint64_t)st->st_size;
 
 	file_type(rt, t, rel, r);
+	if (gmi_converted(rt, rel) && len <= GMI_CONVERT_MAX) {
+		/* Written in UTF-8 whatever the file's was; its lang. */
+		tree_path_meta(rt, t, &lang, &charset);
+		response_status(r, 20, "text/html; charset=utf-8; lang=%s",
+		    lang != NULL ? lang : rt->a->lang);
+		j = xcalloc(1, sizeof(*j));
+		j->fd = fd;
+		j->len = len;
+		j->rel = xstrdup(rel);
+		j->url = xstrdup(url);
+		if (r->may_defer)
+			response_defer_make(rt, gmi_make, j, gmi_job_free, r);
+		else {
+			gmi_make(rt, j, r);
+			gmi_job_free(j);
+		}
+		return;
+	}
 	if (file_cacheable(rt, t, st)) {
 		slot = site_file_slot(rt->site, rel, 1);
 		if ((b = cache_get(slot)) == NULL && r->may_defer) {
@@ -202,7 +302,7 @@ serve_kept(const struct route *rt, const struct tree *t, const char *rel,
 	struct slot	*slot;
 	struct blob	*b;
 
-	if (!file_cacheable(rt, t, NULL) ||
+	if (!file_cacheable(rt, t, NULL) || gmi_converted(rt, rel) ||
 	    (slot = site_file_slot(rt->site, rel, 0)) == NULL ||
 	    (b = cache_get(slot)) == NULL)
 		return 0;
@@ -259,7 +359,7 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 	/* The index file is a gemtext page: for gemtext readers only. */
 	if (ifd != -1 && !menus) {
 		close(fd);
-		serve_fd(rt, t, idx, ifd, &st, r);
+		serve_fd(rt, t, idx, path, ifd, &st, r);
 		free(idx);
 		return;
 	}
@@ -307,7 +407,7 @@ tree_serve(const struct route *rt, const struct tree *t, const char *path,
 		free(rel);
 		return;
 	}
-	serve_fd(rt, t, rel, fd, &st, r);
+	serve_fd(rt, t, rel, path, fd, &st, r);
 	free(rel);
 }
 
@@ -361,7 +461,7 @@ static_bundle_file(const struct route *rt, const struct post *p,
     const char *name, struct response *r)
 {
 	struct stat	 st;
-	char		*rel;
+	char		*rel, *url;
 	int		 fd;
 
 	rel = static_bundle_ident(p, name);
@@ -376,7 +476,9 @@ static_bundle_file(const struct route *rt, const struct post *p,
 		response_status(r, 51, "Not found");
 		return;
 	}
-	serve_fd(rt, NULL, rel, fd, &st, r);
+	url = layout_path(LAYOUT_BUNDLE_FILE, p->slug, name);
+	serve_fd(rt, NULL, rel, url, fd, &st, r);
+	free(url);
 	free(rel);
 }
 
@@ -406,13 +508,14 @@ shadowed_by(const struct config *c, const struct archive *a,
 }
 
 size_t
-static_conflicts(const struct config *c, const struct archive *a)
+static_conflicts(const struct config *c, struct archive *a)
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
 	struct dirent	*de;
 	DIR		*d;
 	const char	*by;
+	char		*line;
 	size_t		 n = 0;
 	int		 fd;
 
@@ -429,9 +532,12 @@ static_conflicts(const struct config *c, const struct archive *a)
 		if (de->d_name[0] == '.' ||
 		    (by = shadowed_by(c, a, de->d_name)) == NULL)
 			continue;
-		log_warnx("%s/%s/%s: not served at /%s, which is %s (generated "
-		    "pages win; \"mount\" moves them)", a->dir, c->root,
-		    de->d_name, de->d_name, by);
+		line = xasprintf("%s/%s/%s: not served at /%s, which is %s "
+		    "(generated pages win; \"mount\" moves them)", a->dir,
+		    c->root, de->d_name, de->d_name, by);
+		archive_say(a, NULL, ARCHIVE_SAID_OTHER, 1, LOG_LEVEL_WARN,
+		    line);
+		free(line);
 		n++;
 	}
 	closedir(d);

@@ -72,6 +72,7 @@ void	e2e_write_config(const struct e2e_server *, int, const char *,
 	    const char *, const char *);
 int	e2e_start_flags(struct e2e_server *, const char *, const char *, int);
 int	e2e_start(struct e2e_server *, const char *, const char *);
+int	e2e_start_port(struct e2e_server *, int, const char *, const char *);
 void	e2e_exec_server(const char *, const char *, int)
 	    __attribute__((noreturn));
 int	e2e_log_count(const struct e2e_server *, const char *);
