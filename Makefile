@@ -5,8 +5,10 @@
 #   make run        build, then serve capsule/ with config/capsuled.yaml
 #                   (PORT=, GOPHER_PORT=, CONFIG= to change them)
 #   make test       build and run every test; ends with "N passed, N
-#                   failed, N skipped" (as root, installs the Debian
-#                   packages of the test clients it lacks, naming them)
+#                   failed, N skipped" (as root, first installs the
+#                   Debian packages of every tool the tests drive that
+#                   is missing, naming them; else prints the one apt-get
+#                   line, and their checks are skipped: mk/testdeps.sh)
 #   make asan       the same tests under ASan+UBSan (build-asan/)
 #   make valgrind   unit tests and the server under valgrind memcheck, no
 #                   leaks allowed (build-valgrind/; about 2 minutes)
@@ -163,6 +165,7 @@ run: $(BUILD)/capsuled
 	    $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 test: tests
+	@sh mk/testdeps.sh
 	@sh tests/run.sh $(BUILD)
 
 # Slow tests, not part of `make test`: the live archive on 10,000
@@ -193,6 +196,7 @@ asan:
 
 golden: $(BUILD)/capsuled $(BUILD)/tests/e2e_pages
 	@sh tests/golden/run.sh $(BUILD)/capsuled --update
+	@WEB_GOLDEN_UPDATE=1 CAPSULED_BIN=$(BUILD)/capsuled sh tests/e2e/web.sh
 	@CAPSULED_UPDATE_GOLDEN=1 CAPSULED_TOP=$(CURDIR) \
 	    CAPSULED_BIN=$(CURDIR)/$(BUILD)/capsuled $(BUILD)/tests/e2e_pages
 

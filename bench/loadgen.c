@@ -1,6 +1,6 @@
 /*
- * loadgen.c -- a load generator for Gemini and Gopher servers on this
- * machine.
+ * loadgen.c -- a load generator for Gemini, Gopher, Spartan, Nex,
+ * Finger and HTTP servers on this machine.
  *
  * Each thread runs one epoll loop that keeps its share of --conns
  * connections busy: connect, (Gemini) TLS 1.3 handshake, full or resumed
@@ -10,6 +10,15 @@
  * hard deadline aborts whatever is still in flight.  With --pid it reads
  * the server's CPU time (utime+stime+cutime+cstime) from /proc around
  * the measured phase and samples its RSS, children included.
+ *
+ * HTTP: http (GET, "Connection: close": a connection a request, as
+ * Gopher) and http-keep (GET on kept connections: each connection asks
+ * again once its answer, measured by Content-Length, is whole).
+ *
+ * The plain-TCP modes: gopher (a selector line; --menu checks a menu's
+ * lines), spartan ("host path 0", a "2 " status line before the body),
+ * nex (a path line) and finger (a query line; --path / asks for none):
+ * the answer is what comes until the server closes.
  *
  * Other modes: idle (open connections that never send a request, report
  * the server's RSS per connection and when the server closes them),
@@ -52,7 +61,7 @@
 #define HEADER_MAX	1029		/* Gemini: 2 + 1 + 1024 + CRLF */
 
 enum mode { M_GEMINI, M_RESUME, M_GOPHER, M_IDLE, M_FETCH, M_FIRST,
-    M_LIVE };
+    M_LIVE, M_HTTP, M_HTTP_KEEP, M_SPARTAN, M_NEX, M_FINGER };
 
 enum cstate { C_FREE, C_CONNECTING, C_HANDSHAKE, C_WRITING, C_READING,
     C_IDLE };
@@ -61,6 +70,8 @@ enum cstate { C_FREE, C_CONNECTING, C_HANDSHAKE, C_WRITING, C_READING,
 struct opts {
 	enum mode	 mode;
 	int		 tls;		/* Gemini modes */
+	int		 http;		/* HTTP modes */
+	int		 keep;		/* http-keep */
 	struct sockaddr_storage addr;
 	socklen_t	 addrlen;
 	const char	*host;		/* SNI and URL host */
@@ -395,6 +406,33 @@ menu_ok(const char *p, size_t len)
 }
 
 /* Check one complete answer; count it in st.  Returns 1 when good. */
+/* The end of an HTTP answer's head in c->buf, or NULL. */
+static const char *
+http_head_end(const struct lconn *c)
+{
+	const char	*e;
+
+	if (c->len < 4 || (e = memmem(c->buf, c->len, "\r\n\r\n", 4)) ==
+	    NULL)
+		return NULL;
+	return e + 4;
+}
+
+/* Is the HTTP answer in c->buf whole: its head, and Content-Length? */
+static int
+http_whole(const struct lconn *c)
+{
+	const char	*e, *cl;
+	size_t		 hlen;
+
+	if ((e = http_head_end(c)) == NULL)
+		return 0;
+	hlen = (size_t)(e - c->buf);
+	if ((cl = memmem(c->buf, hlen, "\r\nContent-Length: ", 18)) == NULL)
+		return 1;
+	return c->len >= hlen + strtoul(cl + 18, NULL, 10);
+}
+
 static int
 check_answer(struct phase *ph, struct stats *st, struct lconn *c)
 {
@@ -417,7 +455,26 @@ check_answer(struct phase *ph, struct stats *st, struct lconn *c)
 			st->err_unclean++;
 			return 0;
 		}
+	} else if (o->http) {
+		if (c->len < 13 || memcmp(c->buf, "HTTP/1.1 200 ", 13) != 0 ||
+		    (body = http_head_end(c)) == NULL) {
+			st->err_status++;
+			return 0;
+		}
+		blen = c->len - (size_t)(body - c->buf);
 	} else {
+		/* Spartan: "2 mime" CRLF, then the body (--mode spartan). */
+		if (o->mode == M_SPARTAN) {
+			crlf = c->len ? memmem(c->buf, c->len < HEADER_MAX ?
+			    c->len : HEADER_MAX, "\r\n", 2) : NULL;
+			if (crlf == NULL || c->len < 2 ||
+			    memcmp(c->buf, "2 ", 2)) {
+				st->err_status++;
+				return 0;
+			}
+			body = crlf + 2;
+			blen = c->len - (size_t)(body - c->buf);
+		}
 		if (blen == 0 || memchr(body, '\0', blen) != NULL ||
 		    (o->menu && !menu_ok(body, blen))) {
 			st->err_format++;
@@ -514,6 +571,7 @@ buf_room(struct lconn *c, size_t want)
 }
 
 enum step { S_AGAIN, S_DONE, S_FAIL_CONNECT, S_FAIL_TLS, S_IDLE };
+
 
 /* Move c along as far as the socket allows. */
 static enum step
@@ -618,6 +676,10 @@ conn_step(struct phase *ph, struct stats *st, struct lconn *c)
 			n = recv(c->fd, c->buf + c->len, c->cap - c->len, 0);
 			if (n > 0) {
 				c->len += (size_t)n;
+				if (o->keep && http_whole(c)) {
+					c->clean = 1;
+					return S_DONE;
+				}
 				continue;
 			}
 			if (n == -1 && errno == EAGAIN)
@@ -632,7 +694,14 @@ conn_step(struct phase *ph, struct stats *st, struct lconn *c)
 	return S_AGAIN;
 }
 
-static void
+static int	 may_start(struct phase *);
+
+/*
+ * c's request is over (s): counted, and c closed; or, on a kept HTTP
+ * connection with more to ask, made ready for the next request on it
+ * (returns 1: the caller steps it on).
+ */
+static int
 conn_finish(struct phase *ph, struct stats *st, struct lconn *c,
     enum step s)
 {
@@ -641,6 +710,16 @@ conn_finish(struct phase *ph, struct stats *st, struct lconn *c,
 		if (!check_answer(ph, st, c))
 			break;
 		hist_add(&st->lat, (now_ns() - c->t0) / 1000);
+		/* The server may end a kept connection: "Connection: close". */
+		if (ph->o->keep && memmem(c->buf, (size_t)(http_head_end(c) -
+		    c->buf), "\r\nConnection: close\r\n", 21) == NULL &&
+		    may_start(ph)) {
+			c->t0 = now_ns();
+			c->len = 0;
+			c->sent = 0;
+			c->state = C_WRITING;
+			return 1;
+		}
 		/*
 		 * Resumption: the session now holds the newest ticket (read
 		 * with the answer); the next connection offers it.
@@ -669,6 +748,7 @@ conn_finish(struct phase *ph, struct stats *st, struct lconn *c,
 		break;
 	}
 	conn_reset(c);
+	return 0;
 }
 
 static int
@@ -737,10 +817,11 @@ worker_main(void *arg)
 
 			if (c->state == C_FREE)
 				continue;
-			s = conn_step(ph, &w->st, c);
+			do
+				s = conn_step(ph, &w->st, c);
+			while (s != S_AGAIN && conn_finish(ph, &w->st, c, s));
 			if (s == S_AGAIN)
 				continue;
-			conn_finish(ph, &w->st, c, s);
 			active--;
 		}
 	}
@@ -1209,7 +1290,8 @@ static void
 usage(void)
 {
 	fprintf(stderr,
-"usage: loadgen --mode gemini|resume|gopher|idle|fetch|first|live --port N\n"
+"usage: loadgen --mode gemini|resume|gopher|spartan|nex|finger|http|\n"
+"         http-keep|idle|fetch|first|live --port N\n"
 "         [--addr 127.0.0.1] [--host localhost] [--path /x] [--conns 32]\n"
 "         [--threads 1] [--requests 10000] [--duration 10] [--warmup 0]\n"
 "         [--expect-len N] [--min-len N] [--menu] [--pid PID]\n"
@@ -1324,19 +1406,32 @@ main(int argc, char *argv[])
 		o.mode = M_RESUME;
 	else if (strcmp(mode, "gopher") == 0)
 		o.mode = M_GOPHER;
+	else if (strcmp(mode, "spartan") == 0)
+		o.mode = M_SPARTAN;
+	else if (strcmp(mode, "nex") == 0)
+		o.mode = M_NEX;
+	else if (strcmp(mode, "finger") == 0)
+		o.mode = M_FINGER;
 	else if (strcmp(mode, "idle") == 0)
 		o.mode = M_IDLE;
 	else if (strcmp(mode, "fetch") == 0)
 		o.mode = M_FETCH;
 	else if (strcmp(mode, "first") == 0)
 		o.mode = M_FIRST;
+	else if (strcmp(mode, "http") == 0)
+		o.mode = M_HTTP;
+	else if (strcmp(mode, "http-keep") == 0)
+		o.mode = M_HTTP_KEEP;
 	else if (strcmp(mode, "live") == 0 && o.save != NULL &&
 	    o.needle != NULL)
 		o.mode = M_LIVE;
 	else
 		usage();
 	/* fetch/first/idle speak Gemini unless the path says gopher:. */
-	o.tls = o.mode != M_GOPHER;
+	o.http = o.mode == M_HTTP || o.mode == M_HTTP_KEEP;
+	o.keep = o.mode == M_HTTP_KEEP;
+	o.tls = o.mode != M_GOPHER && o.mode != M_SPARTAN && o.mode != M_NEX &&
+	    o.mode != M_FINGER && !o.http;
 	if (strncmp(o.path, "gopher:", 7) == 0) {
 		o.tls = 0;
 		o.path += 7;
@@ -1353,7 +1448,16 @@ main(int argc, char *argv[])
 	if (o.tls)
 		snprintf(o.req, sizeof(o.req), "gemini://%s:%d%s\r\n", o.host,
 		    o.port, o.path);
-	else
+	else if (o.http)
+		snprintf(o.req, sizeof(o.req), "GET %s HTTP/1.1\r\nHost: %s"
+		    "\r\n%s\r\n", o.path, o.host, o.keep ? "" :
+		    "Connection: close\r\n");
+	else if (o.mode == M_SPARTAN)	/* host SP path SP length */
+		snprintf(o.req, sizeof(o.req), "%s %s 0\r\n", o.host, o.path);
+	else if (o.mode == M_FINGER)	/* the query; "/" asks for none */
+		snprintf(o.req, sizeof(o.req), "%s\r\n", strcmp(o.path,
+		    "/") == 0 ? "" : o.path);
+	else				/* a Gopher selector, a Nex path */
 		snprintf(o.req, sizeof(o.req), "%s\r\n", o.path);
 	o.reqlen = strlen(o.req);
 

@@ -1,5 +1,7 @@
 #!/bin/sh
-# bench/run.sh -- measure capsuled against molly-brown and gophernicus.
+# bench/run.sh -- measure capsuled against molly-brown, gophernicus and
+# nginx (the web view), and each small-web surface against the least its
+# kernel work costs.
 #
 #   sh bench/run.sh [BUILD]          (make bench runs it with BUILD=build)
 #
@@ -50,6 +52,7 @@ if [ "${BENCH_NO_PEERS:-0}" != 1 ]; then
 	missing=
 	command -v molly-brown >/dev/null 2>&1 || missing="$missing molly-brown"
 	[ -x /usr/sbin/gophernicus ] || missing="$missing gophernicus"
+	[ -x /usr/sbin/nginx ] || missing="$missing nginx-light"
 	if [ -n "$missing" ] && [ "$(id -u)" = 0 ] &&
 	    command -v apt-get >/dev/null 2>&1; then
 		say "bench: installing$missing (Debian packages)"
@@ -187,9 +190,18 @@ mkdir -p "$T/capsule/files"
 
 free_port CAP_GEM
 free_port CAP_GPH
+free_port CAP_HTTP
+free_port CAP_SPARTAN
+free_port CAP_NEX
+free_port CAP_FINGER
 # root: files serves the same files at "/" as well (README "Static
 # trees"): the -root- rows, a path the generated pages leave to the tree.
-write_conf main "$T/capsule" "$CAP_GEM" "$CAP_GPH" "root: files"
+# The web view and the small-web surfaces answer from the same capsuled.
+write_conf main "$T/capsule" "$CAP_GEM" "$CAP_GPH" "root: files
+http_port: $CAP_HTTP
+spartan_port: $CAP_SPARTAN
+nex_port: $CAP_NEX
+finger_port: $CAP_FINGER"
 start_capsuled main
 CAP_PID=$SPID
 wait_up "$CAP_GEM" /posts/bench-4k || die "capsuled did not come up"
@@ -260,6 +272,70 @@ free_port TCPF_PORT
 TCPF_PID=$!
 PIDS="$PIDS $TCPF_PID"
 wait_up "$TCPF_PORT" gopher:/x || die "tcpfloor did not come up"
+
+# --- the web view against nginx serving the same page from a file -----------
+# The 4 KB post as capsuled's web view renders it, written to a file that
+# Debian's nginx serves (one process, master_process off, so that its CPU
+# is the process's; access log on, as capsuled's is).  The rows compare
+# CPU per request with a connection a request and with kept ones.
+have_nginx=0
+if [ "${BENCH_NO_PEERS:-0}" != 1 ] && [ -x /usr/sbin/nginx ] &&
+    command -v curl >/dev/null 2>&1; then
+	free_port NGX_PORT
+	mkdir -p "$T/nginx" "$T/web/posts"
+	curl -s -m 10 -o "$T/web/posts/bench-4k" \
+	    "http://127.0.0.1:$CAP_HTTP/posts/bench-4k" ||
+	    die "the web view's post fetch failed"
+	chmod -R a+rX "$T/web"
+	cat >"$T/nginx/nginx.conf" <<EOF
+daemon off;
+master_process off;
+worker_processes 1;
+error_log $T/nginx/error.log;
+pid $T/nginx/nginx.pid;
+events { worker_connections 4096; }
+http {
+	access_log $T/nginx/access.log;
+	default_type text/html;
+	etag on;
+	keepalive_requests 100;
+	server { listen 127.0.0.1:$NGX_PORT; root $T/web; }
+}
+EOF
+	/usr/sbin/nginx -c "$T/nginx/nginx.conf" -p "$T/nginx" </dev/null \
+	    >/dev/null 2>&1 &
+	NGX_PID=$!
+	PIDS="$PIDS $NGX_PID"
+	i=0
+	while ! curl -s -m 1 -o /dev/null \
+	    "http://127.0.0.1:$NGX_PORT/posts/bench-4k" && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ $i -lt 50 ]; then have_nginx=1; else
+		say "bench: nginx did not come up; the web rows have no peer"; fi
+else
+	say "bench: nginx (nginx-light) not installed; the web rows have no peer"
+fi
+
+# The same floor for each small-web surface, answering as many bytes as
+# capsuled does there (Spartan's status line is 30 of them): the body's
+# length from one request of loadgen in that mode.
+small_floor() {	# small_floor NAME MODE PORT PATH EXTRA-BYTES: NAME_PORT, NAME_PID
+	_len=$(kv body_len "$("$LG" --mode "$2" --port "$3" --path "$4" \
+	    --conns 1 --requests 1 --duration 5)")
+	[ -n "$_len" ] && [ "$_len" -gt 0 ] || die "$2 $4: no answer"
+	free_port _fport
+	"$TCPF" --port "$_fport" --size $((_len + $5)) </dev/null \
+	    >/dev/null 2>&1 &
+	_fpid=$!
+	PIDS="$PIDS $_fpid"
+	wait_up "$_fport" gopher:/x || die "tcpfloor ($2) did not come up"
+	eval "$1_PORT=$_fport $1_PID=$_fpid"
+}
+small_floor SPF spartan "$CAP_SPARTAN" /posts/bench-4k 30
+small_floor NEXF nex "$CAP_NEX" /posts/bench-4k 0
+small_floor FINGF finger "$CAP_FINGER" / 0
 
 # --- apps: one program as CGI and behind fcgiwrap (FastCGI) ---------------
 # A second capsuled answers /cgi-bin/hello by running it and /fcgi/ by
@@ -336,6 +412,27 @@ gph() {	# gph SCENARIO CAPSULED-PATH GOPHERNICUS-PATH [--menu]
 	:
 }
 
+web() {	# web SCENARIO MODE
+	run "$1" capsuled "$CAP_PID" --mode "$2" --port "$CAP_HTTP" \
+	    --path /posts/bench-4k --conns 32 --requests $GPH_N \
+	    --duration $GPH_S --warmup 500 --min-len 3000
+	[ $have_nginx = 1 ] && run "$1" nginx "$NGX_PID" --mode "$2" \
+	    --port "$NGX_PORT" --path /posts/bench-4k --conns 32 \
+	    --requests $GPH_N --duration $GPH_S --warmup 500 --min-len 3000
+	:
+}
+
+# small SCENARIO MODE PORT PATH MIN-LEN FLOOR-PORT FLOOR-PID: capsuled on
+# a small-web surface, then its floor (asked as Gopher: any bytes do).
+small() {
+	run "$1" capsuled "$CAP_PID" --mode "$2" --port "$3" --path "$4" \
+	    --conns 32 --requests $GPH_N --duration $GPH_S --warmup 500 \
+	    --min-len "$5"
+	run "tcp-floor-$1" tcpfloor "$7" --mode gopher --port "$6" --path /x \
+	    --conns 32 --requests $GPH_N --duration $GPH_S --warmup 500 \
+	    --min-len "$5"
+}
+
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 r=1
 while [ $r -le "$ROUNDS" ]; do
@@ -349,9 +446,17 @@ while [ $r -le "$ROUNDS" ]; do
 	gph gopher-4k-c32 /posts/bench-4k /bench-4k.txt
 	gph gopher-4k-file-c32 /files/bench-4k.txt /bench-4k.txt
 	gph gopher-4k-root-c32 /bench-4k.txt /bench-4k.txt
+	web web-4k-c32 http
+	web web-4k-keep-c32 http-keep
 	run tcp-floor-4k-c32 tcpfloor "$TCPF_PID" --mode gopher \
 	    --port "$TCPF_PORT" --path /x --conns 32 --requests $GPH_N \
 	    --duration $GPH_S --warmup 500 --min-len 1000
+	small spartan-4k-c32 spartan "$CAP_SPARTAN" /posts/bench-4k 1000 \
+	    "$SPF_PORT" "$SPF_PID"
+	small nex-4k-c32 nex "$CAP_NEX" /posts/bench-4k 1000 "$NEXF_PORT" \
+	    "$NEXF_PID"
+	small finger-plan-c32 finger "$CAP_FINGER" / 200 "$FINGF_PORT" \
+	    "$FINGF_PID"
 	if [ $have_apps = 1 ]; then
 		run app-cgi-c8 capsuled "$APP_PID" --mode gemini \
 		    --port "$APP_GEM" --path /cgi-bin/hello --conns 8 \
@@ -754,6 +859,8 @@ END {
 				tg = "(no target: see the capsuled row)"
 			else if (sc[i] ~ /^gopher/)
 				tg = "rps >= 10x: " verdict(RPS[c] >= 10 * RPS[k])
+			else if (sc[i] ~ /^web-/)
+				tg = "cpu <= 1.2x: " verdict(C[c] <= 1.2 * C[k])
 			if (sc[i] == "gemini-4k-file-c32" ||
 			    sc[i] == "gemini-4k-root-c32")
 				tg = "cpu <= 0.9x: " verdict(C[c] <= 0.9 * C[k])
@@ -784,8 +891,19 @@ END {
 			tg = sprintf("cpu <= 1.5x tcp floor (%.0f): %s", 1.5 * t,
 			    verdict(C[k] <= 1.5 * t))
 		}
-		else if (sv[i] == "tcpfloor")
+		else if (sv[i] == "capsuled" &&
+		    sc[i] ~ /^(spartan|nex|finger)-/ &&
+		    ("tcp-floor-" sc[i] SUBSEP "tcpfloor") in C) {
+			# Its own floor: as many bytes, the same kernel.
+			t = C["tcp-floor-" sc[i] SUBSEP "tcpfloor"]
+			vs = sprintf("floor %.2fx", t > 0 ? C[k] / t : 0)
+			tg = sprintf("cpu <= 1.5x tcp floor (%.0f): %s", 1.5 * t,
+			    verdict(C[k] <= 1.5 * t))
+		}
+		else if (sv[i] == "tcpfloor" && sc[i] == "tcp-floor-4k-c32")
 			tg = "syscalls only: the floor for gopher-4k"
+		else if (sv[i] == "tcpfloor")
+			tg = "syscalls only: the floor for " substr(sc[i], 11)
 		row(sc[i], sv[i], sprintf("%.1f", C[k]), sprintf("%.0f", RPS[k]), \
 		    sprintf("%.2f", med(p50[k]) / 1000), sprintf("%.2f", P99[k] / 1000), \
 		    sprintf("%.2f", mx[k] / 1000), err[k], rss[k], vs, tg)

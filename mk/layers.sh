@@ -33,9 +33,15 @@ failed=0 passed=0
 edges=$(mktemp) || exit 1
 trap 'rm -f "$edges"' EXIT
 
-# The files an internal header names on its "Included only by:" line.
+# The files an internal header names on its "Included only by:" line (a
+# line ending in a comma goes on in the next).
 allowed() {	# allowed HEADER -> names, one a line
-	sed -n 's/^ \* Included only by: //p' "$1" | tr ',' '\n' |
+	sed -n '/^ \* Included only by: /{
+		:more
+		/,$/{ N; s/,\n \*/,/; b more
+		}
+		s/^ \* Included only by: //p
+	}' "$1" | tr ',' '\n' |
 	    sed 's/^[ \t]*//; s/[ \t.]*$//' | grep -v '^$'
 }
 

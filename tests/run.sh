@@ -12,9 +12,10 @@ build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 if [ "$(id -u)" = 0 ]; then
-	echo "as root: a test whose tool is missing installs its Debian package"
-	echo "with apt-get (mandoc, tmux, amfora, bombadillo, lynx, sacc, curl,"
-	echo "openssl, systemd...); each is named under its test's line."
+	echo "as root: a test whose tool is still missing installs its"
+	echo "Debian package with apt-get (mk/testdeps.sh lists them all;"
+	echo "\`make test\` installs them first); each is named under its"
+	echo "test's line."
 fi
 export CAPSULED_BIN="$top/$build/capsuled"
 export CAPSULED_TOP="$top"

@@ -41,6 +41,8 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/html.h"
+#include "markdown/htmlbody.h"
+#include "markdown/mdx.h"
 #include "markdown/render.h"
 #include "net/generation.h"
 #include "net/limit.h"
@@ -82,7 +84,10 @@ usage(FILE *f)
 	    "                [--check --effective]\n"
 	    "                [--allow-root] [--gemini-port N] [--gopher-port N]\n"
 	    "                [--version] [--help]\n"
-	    "       capsuled serve [--gemini-port N] [--gopher-port N] DIR\n"
+	    "       capsuled serve [--allow-root] [--gemini-port N]\n"
+	    "                [--gopher-port N] [--title TEXT]\n"
+	    "                [--gopher-charset utf-8|ascii] DIR\n"
+	    "       capsuled [serve] --check [--report] [--strict] DIR\n"
 	    "       capsuled --render FILE.md [--to gemini|gopher]\n"
 	    "       capsuled --gen-ticket-keys FILE\n"
 	    "\n"
@@ -95,7 +100,12 @@ usage(FILE *f)
 	    "      --gemini-port N, --gopher-port N\n"
 	    "                     listen there, whatever the configuration\n"
 	    "                     says (0 turns Gopher off)\n"
+	    "      --title TEXT   with serve: the site's title (default: the\n"
+	    "                     index.md title, else the folder's name)\n"
+	    "      --gopher-charset utf-8|ascii\n"
+	    "                     with serve: what Gopher is written in\n"
 	    "      --check        load configuration and content, report, exit\n"
+	    "                     (with DIR: what serve DIR would serve)\n"
 	    "      --report       with --check: per file, what was removed,\n"
 	    "                     approximated or left unresolved\n"
 	    "      --strict       with --check: warnings count as errors\n"
@@ -108,6 +118,46 @@ usage(FILE *f)
 	    "                     one and keep the newest %d\n"
 	    "      --version      print versions and exit\n"
 	    "      --help         this text\n", TICKET_GEN_KEEP);
+}
+
+/*
+ * What is wrong with the words left after the options (n of them at
+ * words), said with the reason (a usage text alone says none): -1, or 0
+ * when there is nothing to say.  dir is the folder taken, serving and
+ * check the command, conf a -c file, other a --render or
+ * --gen-ticket-keys, serve_opts a --title or --gopher-charset.
+ */
+static int
+bad_words(int n, char *const *words, int serving, int check,
+    const char *dir, const char *conf, int other, int serve_opts)
+{
+	struct stat	 st;
+
+	if (n > 0 && (serving || check))	/* dir takes one word alone */
+		fprintf(stderr, "capsuled%s: one folder at a time, not '%s' "
+		    "and '%s'\n", serving ? " serve" : " --check", words[0],
+		    words[1]);
+	else if (n > 0 && stat(words[0], &st) == 0 && S_ISDIR(st.st_mode))
+		fprintf(stderr, "capsuled: %s is a folder: `capsuled serve "
+		    "%s` serves it, `capsuled --check %s` checks it\n",
+		    words[0], words[0], words[0]);
+	else if (n > 0)
+		fprintf(stderr, "capsuled: '%s' is not a command: the one "
+		    "command is serve (`capsuled serve DIR`)\n", words[0]);
+	else if (serving && dir == NULL)
+		fprintf(stderr, "capsuled serve: which folder? `capsuled "
+		    "serve DIR`\n");
+	else if (dir != NULL && (conf != NULL || other))
+		fprintf(stderr, "capsuled: %s: a folder is served or checked "
+		    "without -c, --render or --gen-ticket-keys\n", dir);
+	else if (dir == NULL && serve_opts)
+		fprintf(stderr, "capsuled: --title and --gopher-charset are "
+		    "serve DIR's; a configuration file says title: and "
+		    "gopher_charset:\n");
+	else
+		return 0;
+	fprintf(stderr, "(`capsuled --help` for the usage)\n");
+	return -1;
 }
 
 static void
@@ -304,7 +354,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 {
 	struct render_opts	 ropts;
 	struct render_capsule	 rc;
-	struct buf		 out = BUF_INIT;
+	struct buf		 out = BUF_INIT, md = BUF_INIT;
 	struct template_result	 tr;
 	struct meta		 m;
 	struct fm_error		 fe;
@@ -355,6 +405,14 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	body = src + m.body_off;
 	blen = len - m.body_off;
 	memset(&tr, 0, sizeof(tr));
+	/* A body in another markup, made Markdown as the archive does. */
+	if (capfile_markup(path) == CAPFILE_MDX ||
+	    capfile_markup(path) == CAPFILE_HTML) {
+		(capfile_markup(path) == CAPFILE_MDX ? mdx_rewrite :
+		    htmlbody_markdown)(body, blen, &md);
+		body = md.data;
+		blen = md.len;
+	}
 	/* A gemtext post is a .gmi file, as in posts/; no templates. */
 	gmi = archive_gmi_name(path);
 	if (!gmi && template_present(body, blen)) {
@@ -414,6 +472,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 		    &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
+	buf_free(&md);
 	if (rc.a != NULL)
 		archive_unref(rc.a);
 	free(rc.from);
@@ -448,10 +507,13 @@ static void
 check_formats(const struct archive *a)
 {
 	size_t		 i, d, ngmi = 0, nbundles = 0, depth[4] = { 0 };
+	size_t		 nmdx = 0, nhtml = 0;
 	const char	*p;
 
 	for (i = 0; i < a->nposts; i++) {
 		ngmi += a->posts[i]->gemtext;
+		nmdx += capfile_markup(a->posts[i]->path) == CAPFILE_MDX;
+		nhtml += capfile_markup(a->posts[i]->path) == CAPFILE_HTML;
 		nbundles += a->posts[i]->bundle;
 		for (d = 0, p = a->posts[i]->path + 6; (p = strchr(p, '/'));
 		    p++)
@@ -462,8 +524,8 @@ check_formats(const struct archive *a)
 	printf("\n          folders: %zu in posts/, %zu one below, %zu two "
 	    "below, %zu three or more below", depth[0], depth[1], depth[2],
 	    depth[3]);
-	printf("\n          body: %zu Markdown, %zu gemtext",
-	    a->nposts - ngmi, ngmi);
+	printf("\n          body: %zu Markdown (%zu of them MDX, %zu HTML), "
+	    "%zu gemtext", a->nposts - ngmi, nmdx, nhtml, ngmi);
 	printf("\n          kept as: %zu single file%s, %zu page bundle%s",
 	    a->nposts - nbundles, a->nposts - nbundles == 1 ? "" : "s",
 	    nbundles, nbundles == 1 ? "" : "s");
@@ -499,7 +561,7 @@ check_host(const struct config *cfg, int report, int strict)
 	struct archive	*a;
 	struct report	*rep;
 	enum log_level	 lvl;
-	size_t		 i, parts = 0, syntax[3] = { 0, 0, 0 };
+	size_t		 i, parts = 0, syntax[FM_SYNTAX_HEADER + 1] = { 0 };
 
 	printf("host:     %s\n", cfg->hostname);
 	fflush(stdout);			/* before the load's log lines */
@@ -541,8 +603,9 @@ check_host(const struct config *cfg, int report, int strict)
 		syntax[frontmatter_syntax(a->posts[i]->src,
 		    a->posts[i]->srclen, a->posts[i]->body_off)]++;
 	if (a->nposts > 0) {
-		printf("\n          front matter: %zu YAML, %zu TOML, %zu none",
-		    syntax[FM_SYNTAX_YAML], syntax[FM_SYNTAX_TOML],
+		printf("\n          front matter: %zu YAML, %zu TOML, %zu "
+		    "header lines, %zu none", syntax[FM_SYNTAX_YAML],
+		    syntax[FM_SYNTAX_TOML], syntax[FM_SYNTAX_HEADER],
 		    syntax[FM_SYNTAX_NONE]);
 		check_formats(a);
 	}
@@ -576,7 +639,8 @@ cmd_check(const struct config *cfg, int report, int strict)
 	size_t		 i;
 	int		 rv = EXIT_OK;
 
-	printf("config:   %s\n", cfg->path ? cfg->path : "(defaults)");
+	printf("config:   %s\n", cfg->path ? cfg->path :
+	    "none (the defaults of serve DIR)");
 	for (i = 0; i < config_nhosts(cfg); i++) {
 		if (i > 0)
 			printf("\n");
@@ -719,7 +783,8 @@ serve(struct daemon_state *d)
 	/* The log file is the user's, so that SIGUSR1 can open it again. */
 	if (pv.drop && pv.root && log_give_to(pv.uid, pv.gid) == -1)
 		log_warn("log: cannot give %s to the user; SIGUSR1 may not "
-		    "reopen it", d->cfg.log_file);
+		    "reopen it", d->cfg.access_log_file != NULL ?
+		    "the log files" : d->cfg.log_file);
 	if (capsules_missing(&d->cfg))
 		return EXIT_TROUBLE;
 	ticket_set_rotation(d->cfg.ticket_rotation_ms);
@@ -834,17 +899,20 @@ main(int argc, char *argv[])
 		{ "gen-ticket-keys", required_argument,	NULL, 'K' },
 		{ "gemini-port", required_argument,	NULL, 'G' },
 		{ "gopher-port", required_argument,	NULL, 'O' },
+		{ "title",	required_argument,	NULL, 't' },
+		{ "gopher-charset", required_argument,	NULL, 'H' },
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct daemon_state	 d;
 	const char		*confpath = NULL, *render = NULL;
-	const char		*genkeys = NULL;
+	const char		*genkeys = NULL, *dir = NULL;
+	const char		*title = NULL, *charset = NULL;
 	const char		*to = "gemini";
 	char			 err[1024], *end;
 	long			 port;
 	struct stat		 st;
 	int			 ch, check = 0, report = 0, strict = 0, rv;
-	int			 effective = 0;
+	int			 effective = 0, serving = 0;
 	int			 gemini_port = -1, gopher_port = -1;
 
 	memset(&d, 0, sizeof(d));
@@ -882,6 +950,12 @@ main(int argc, char *argv[])
 		case 'K':
 			genkeys = optarg;
 			break;
+		case 't':
+			title = optarg;
+			break;
+		case 'H':
+			charset = optarg;
+			break;
 		case 'G':
 		case 'O':
 			errno = 0;
@@ -903,30 +977,30 @@ main(int argc, char *argv[])
 			return EXIT_CONFIG;
 		}
 	}
-	/* `serve DIR`: the one command word; options go anywhere. */
-	if (optind == argc - 2 && strcmp(argv[optind], "serve") == 0 &&
-	    confpath == NULL && !check && render == NULL && genkeys == NULL) {
-		if (preview_config(&d.cfg, argv[optind + 1], err,
+	/*
+	 * `serve DIR` and `--check DIR` (or both): a folder, no
+	 * configuration file.  "serve" is the one command word; options
+	 * go anywhere.
+	 */
+	if (optind < argc && strcmp(argv[optind], "serve") == 0) {
+		serving = 1;
+		optind++;
+	}
+	if (optind == argc - 1 && (serving || check))
+		dir = argv[optind++];
+	if (bad_words(argc - optind, argv + optind, serving, check, dir,
+	    confpath, render != NULL || genkeys != NULL,
+	    title != NULL || charset != NULL) == -1)
+		return EXIT_CONFIG;
+	if (dir != NULL) {
+		if (preview_config(&d.cfg, dir, !check, err, sizeof(err)) ==
+		    -1 || preview_options(&d.cfg, title, charset, err,
 		    sizeof(err)) == -1) {
 			fprintf(stderr, "%s\n", err);
+			config_free(&d.cfg);
 			return EXIT_CONFIG;
 		}
-		switch (preview_layout(d.cfg.capsule_dir)) {
-		case PREVIEW_CAPSULE:
-			d.preview = "a capsule";
-			break;
-		case PREVIEW_BARE:
-			d.preview = "a folder of posts";
-			break;
-		case PREVIEW_OTHER:
-			d.preview = "no posts yet";
-			break;
-		}
-		optind = argc;
-	}
-	if (optind != argc) {
-		usage(stderr);
-		return EXIT_CONFIG;
+		d.preview = preview_what(d.cfg.capsule_dir);
 	}
 	if (render != NULL) {
 		/* A configuration only when named: its aliases, its width. */
@@ -947,7 +1021,7 @@ main(int argc, char *argv[])
 	if (confpath == NULL)
 		confpath = stat("config/capsuled.yaml", &st) == 0 ?
 		    "config/capsuled.yaml" : CAPSULED_SYSCONF;
-	if (d.preview == NULL && config_load(&d.cfg, confpath, err,
+	if (dir == NULL && config_load(&d.cfg, confpath, err,
 	    sizeof(err)) == -1) {
 		fprintf(stderr, "%s\n", err);
 		return EXIT_CONFIG;
@@ -974,6 +1048,13 @@ main(int argc, char *argv[])
 	    -1) {
 		fprintf(stderr, "capsuled: %s: %s\n", d.cfg.log_file,
 		    strerror(errno));
+		config_free(&d.cfg);
+		return EXIT_CONFIG;
+	}
+	if (!check && d.cfg.access_log_file != NULL &&
+	    log_open_access(d.cfg.access_log_file) == -1) {
+		fprintf(stderr, "capsuled: access_log: %s: %s\n",
+		    d.cfg.access_log_file, strerror(errno));
 		config_free(&d.cfg);
 		return EXIT_CONFIG;
 	}

@@ -61,8 +61,9 @@ sniff_entry(void *arg, struct dirwalk_entry *e)
 		sn->capsule = 1;
 		return DIRWALK_STOP;
 	}
-	if (capfile_entry(CAPFILE_POSTS_DIR, e->name, false, NULL) ==
-	    CAPFILE_POST)
+	/* An HTML page is a post only with front matter: capfile_entry_at. */
+	if (capfile_entry_at(e->dfd, CAPFILE_POSTS_DIR, e->name, false,
+	    NULL) == CAPFILE_POST)
 		sn->posts = 1;
 	return DIRWALK_NEXT;
 }
@@ -124,8 +125,53 @@ preview_state_dir(void)
 	return xasprintf("%s/.local/state/capsuled", home);
 }
 
+const char *
+preview_what(const char *dir)
+{
+	switch (preview_layout(dir)) {
+	case PREVIEW_CAPSULE:
+		return "a capsule";
+	case PREVIEW_BARE:
+		return "a folder of posts";
+	case PREVIEW_OTHER:
+		break;
+	}
+	return "no posts yet";
+}
+
+/*
+ * Key of c set from option's value, read as the file's key is: one
+ * rule, one wording ("capsuled serve --title: must not be empty").
+ */
+static int
+option(struct config *c, const char *option, const char *key,
+    const char *value, char *err, size_t errlen)
+{
+	char	 why[512];
+	size_t	 len = strlen(key);
+
+	if (value == NULL || config_set(c, key, value, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "capsuled serve %s: %s", option,
+	    strncmp(why, key, len) == 0 && why[len] == ':' ? why + len + 2 :
+	    why);
+	return -1;
+}
+
 int
-preview_config(struct config *c, const char *dir, char *err, size_t errlen)
+preview_options(struct config *c, const char *title, const char *charset,
+    char *err, size_t errlen)
+{
+	if (option(c, "--title", "title", title, err, errlen) == -1 ||
+	    option(c, "--gopher-charset", "gopher_charset", charset, err,
+	    errlen) == -1)
+		return -1;
+	return 0;
+}
+
+int
+preview_config(struct config *c, const char *dir, int certs, char *err,
+    size_t errlen)
 {
 	struct stat	 st;
 	char		*real, *state;
@@ -157,7 +203,7 @@ preview_config(struct config *c, const char *dir, char *err, size_t errlen)
 	free(c->cert_dir);
 	c->cert_dir = xasprintf("%s/certs/%s", state, c->hostname);
 	free(state);
-	if (make_dirs(c->cert_dir) == -1) {
+	if (certs && make_dirs(c->cert_dir) == -1) {
 		snprintf(err, errlen, "capsuled serve: %s: %s", c->cert_dir,
 		    strerror(errno));
 		config_free(c);

@@ -22,12 +22,21 @@ enum preview_layout preview_layout(const char *dir);
  * NULL without a home directory.
  */
 char	*preview_state_dir(void);
+/* What the folder dir is, in words: "a capsule", "a folder of posts"... */
+const char *preview_what(const char *dir);
 /*
  * c (not initialised): the defaults, serving dir, the certificate in the
- * state directory (made if missing).  0, or -1 with err set and c
- * holding nothing to free.
+ * state directory (made if missing when certs is set; --check makes
+ * nothing).  0, or -1 with err set and c holding nothing to free.
  */
-int	 preview_config(struct config *c, const char *dir, char *err,
-	    size_t errlen);
+int	 preview_config(struct config *c, const char *dir, int certs,
+	    char *err, size_t errlen);
+/*
+ * serve's --title and --gopher-charset (NULL: not given) into c, read
+ * as "title" and "gopher_charset" in a file are.  0, or -1 with err set
+ * ("capsuled serve: --title: why").
+ */
+int	 preview_options(struct config *c, const char *title,
+	    const char *charset, char *err, size_t errlen);
 
 #endif

@@ -238,6 +238,13 @@ priv_confine(struct priv *p, struct config *cfg)
 			log_warnx("chroot: the log file %s lies outside %s: "
 			    "SIGUSR1 cannot reopen it", cfg->log_file, root);
 		free(in);
+		in = NULL;
+		if (cfg->access_log_file != NULL && (in = jailed(root,
+		    cfg->access_log_file)) == NULL)
+			log_warnx("chroot: the access log %s lies outside %s: "
+			    "SIGUSR1 cannot reopen it", cfg->access_log_file,
+			    root);
+		free(in);
 		if (chroot(root) == -1 || chdir("/") == -1) {
 			log_error("chroot: %s", root);
 			free(root);

@@ -35,10 +35,13 @@
 #include "app/watch.h"
 #include "content/archive.h"
 #include "content/links.h"
+#include "core/buf.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/par.h"
+#include "core/surface.h"
 #include "core/util.h"
+#include "net/announce.h"
 #include "net/generation.h"
 #include "net/server.h"
 #include "net/ticket.h"
@@ -116,6 +119,46 @@ restart_needed(const struct config *c, const char *key)
 }
 
 /*
+ * Does run listen on port for surface s: the top level's, or a host's
+ * own?  (A host item holds what it set; the rest of it is 0.)
+ */
+static int
+listening(const struct config *run, size_t s, int port)
+{
+	size_t	 i;
+
+	if (run->port[s] == port)
+		return 1;
+	for (i = 0; i < run->nhosts; i++)
+		if (run->hosts[i].site->port[s] == port)
+			return 1;
+	return 0;
+}
+
+/*
+ * A host's own port (site/front.h) has a listener from the start only:
+ * one that is new in c is not served until a restart.  The host keeps
+ * its new value, so that its links are right once it is.
+ */
+static void
+new_host_ports(const struct config *c, const struct config *run)
+{
+	struct config	 v;
+	size_t		 i, s;
+
+	for (i = 1; i < config_nhosts(c); i++) {
+		config_host_view(c, i, &v);
+		for (s = 0; s < SURFACE_N; s++)
+			if (v.port[s] != 0 && !listening(run, s, v.port[s]))
+				log_warnx("%s: hosts: %s: %s_port %d is new: "
+				    "that needs a restart; %s does not "
+				    "answer %s there until then", c->path,
+				    v.hostname, surfaces[s].name, v.port[s],
+				    v.hostname, surfaces[s].title);
+	}
+}
+
+/*
  * Keys the listeners or the process were set up with cannot change
  * under them: say so, and keep the running values in c, so that what
  * the new configuration writes into links (ports) is what is served.
@@ -123,6 +166,7 @@ restart_needed(const struct config *c, const char *key)
 static void
 keep_restart_only(struct config *c, const struct config *run)
 {
+	char	 key[64];
 	size_t	 i;
 	int	 same = c->nbind == run->nbind;
 
@@ -139,14 +183,13 @@ keep_restart_only(struct config *c, const struct config *run)
 		for (i = 0; i < c->nbind; i++)
 			c->bind[i] = xstrdup(run->bind[i]);
 	}
-	if (c->port[SURFACE_GEMINI] != run->port[SURFACE_GEMINI]) {
-		restart_needed(c, "gemini_port");
-		c->port[SURFACE_GEMINI] = run->port[SURFACE_GEMINI];
-	}
-	if (c->port[SURFACE_GOPHER] != run->port[SURFACE_GOPHER]) {
-		restart_needed(c, "gopher_port");
-		c->port[SURFACE_GOPHER] = run->port[SURFACE_GOPHER];
-	}
+	for (i = 0; i < SURFACE_N; i++)
+		if (c->port[i] != run->port[i]) {
+			snprintf(key, sizeof(key), "%s_port", surfaces[i].name);
+			restart_needed(c, key);
+			c->port[i] = run->port[i];
+		}
+	new_host_ports(c, run);
 	if (c->workers != run->workers) {
 		restart_needed(c, "workers");
 		c->workers = run->workers;
@@ -161,6 +204,11 @@ keep_restart_only(struct config *c, const struct config *run)
 		free(c->chroot_dir);
 		c->chroot_dir = xstrdup_null(run->chroot_dir);
 	}
+	/* The sandbox allows connections out as the start said. */
+	if (run->sandbox && config_announces(c) && !config_announces(run))
+		log_warnx("%s: \"announce\" set: under the sandbox, telling "
+		    "aggregators needs a restart, and fails until then",
+		    c->path);
 }
 
 struct tls_server *
@@ -259,17 +307,68 @@ served(const struct settings *oldset, struct site *const *old,
 }
 
 /*
+ * What a first load of h's capsule found, in a few lines instead of
+ * every one (README, "Logs"): the count of each kind, the first lines,
+ * and the command that lists them all.  Each is logged later once its
+ * file changes.
+ */
+static void
+log_summary(const struct config *h, const struct archive *a)
+{
+	static const char *const what[ARCHIVE_SAID_NKINDS] = {
+		[ARCHIVE_SAID_SKIPPED] = "files skipped",
+		[ARCHIVE_SAID_LINK] = "links to nothing",
+		[ARCHIVE_SAID_TEMPLATE] = "template constructs removed",
+		[ARCHIVE_SAID_APPROX] =
+		    "template constructs read approximately",
+		[ARCHIVE_SAID_OTHER] = "other warnings",
+		[ARCHIVE_SAID_NOTE] = "other notes",
+	};
+	struct archive_said	 said;
+	struct buf		 b = BUF_INIT;
+	size_t			 i;
+
+	if (!archive_said(a, &said))
+		return;
+	/* At debug each line was logged already: not the first again. */
+	if (log_get_level() >= LOG_LEVEL_DEBUG)
+		said.nfirst = 0;
+	for (i = 0; i < ARCHIVE_SAID_NKINDS; i++)
+		if (said.n[i] > 0)
+			buf_printf(&b, "%s%u %s", b.len > 0 ? ", " : "",
+			    said.n[i], what[i]);
+	if (b.len == 0)
+		return;
+	buf_addc(&b, '\0');
+	log_warnx("%s: %s; each is logged again when its file changes%s",
+	    a->dir, b.data, said.nfirst > 0 ? "; the first:" : "");
+	buf_free(&b);
+	for (i = 0; i < said.nfirst; i++)
+		log_warnx("  %s", said.first[i]);
+	/* A serve DIR (no file) is checked by its folder. */
+	if (h->path != NULL)
+		log_info("%s: all of them: capsuled -c %s --check --report",
+		    a->dir, h->path);
+	else
+		log_info("%s: all of them: capsuled --check --report %s",
+		    a->dir, h->capsule_dir);
+}
+
+/*
  * reload_site(), with w, the watch of h's capsule (or NULL), asked which
  * files are being written: those keep the version prev has; and host
  * (h itself, or the host of a user capsule) asked which posts and
  * pages its access rules guard: those are in no list (site/access.h).
+ * summarise: the server's load, which says a first load's lines in a
+ * few (log_summary()); --check's says each.
  */
 static struct site *
 load_site(const struct config *host, const struct config *h,
-    const struct site *prev, struct watch *w)
+    const struct site *prev, struct watch *w, int summarise)
 {
 	struct access_view	 view = { host, h };
-	struct archive_hooks	 hooks = { NULL, NULL, access_unlisted, &view };
+	struct archive_hooks	 hooks = { NULL, NULL, access_unlisted, &view,
+				    summarise };
 	struct archive		*a;
 	struct site		*s;
 
@@ -282,6 +381,7 @@ load_site(const struct config *host, const struct config *h,
 		return NULL;
 	links_check(a);
 	static_conflicts(h, a);
+	log_summary(h, a);
 	log_debug("%s: %zu posts, %zu series, %zu tags, %zu pages; "
 	    "%u warnings; %u files read, %u unchanged, %u being written",
 	    a->dir, a->nposts, a->nseries, a->ntags, a->ndocs, a->nwarnings,
@@ -294,7 +394,7 @@ load_site(const struct config *host, const struct config *h,
 struct site *
 reload_site(const struct config *h, const struct site *prev)
 {
-	return load_site(h, h, prev, NULL);
+	return load_site(h, h, prev, NULL, 0);
 }
 
 void
@@ -367,7 +467,7 @@ load_one(size_t i, void *arg)
 	size_t			 n = j->set->nsites;
 
 	j->sites[i] = load_site(host_of(j->set, i), h, served(j->oldset,
-	    j->old, h, i), watch_of(j->r, h->capsule_dir, i));
+	    j->old, h, i), watch_of(j->r, h->capsule_dir, i), 1);
 	/* A reload is logged once published: built(). */
 	if (j->sites[i] == NULL || j->old != NULL)
 		return;
@@ -447,7 +547,8 @@ build_job(struct reload *r)
 		for (k = 0; k < cp->nhosts; k++) {
 			i = cp->hosts[k];
 			if ((s = load_site(host_of(r->set, i),
-			    &r->set->hosts[i], r->sites[i], cp->w)) == NULL) {
+			    &r->set->hosts[i], r->sites[i], cp->w, 1)) ==
+			    NULL) {
 				log_warnx("reload: %s: content not loaded; "
 				    "the old one stays",
 				    r->set->hosts[i].hostname);
@@ -627,6 +728,9 @@ apply_settings(struct reload *r, struct settings *old)
 			log_warn("%s: log %s", c->path, c->log_file);
 	} else
 		log_set_level(c->log_level);
+	if (!same_str(c->access_log_file, o->access_log_file) &&
+	    log_open_access(c->access_log_file) == -1)
+		log_warn("%s: access_log %s", c->path, c->access_log_file);
 	sync_capsules(r, c->watch != o->watch || c->watch_debounce_ms !=
 	    o->watch_debounce_ms);
 	log_info("reload: configuration %s loaded", c->path);
@@ -653,11 +757,31 @@ end_job(struct reload *r)
 	r->njob = 0;
 }
 
+/*
+ * Aggregators told of the posts a build made live on each host that
+ * announces (net/announce.h): its new site against the one oldset's
+ * sites old had for it.
+ */
+static void
+tell(struct reload *r, const struct settings *oldset, struct site *const *old)
+{
+	const struct config	*h;
+	struct site		*o;
+	size_t			 i;
+
+	for (i = 0; i < r->set->nhosts; i++) {
+		h = &r->set->hosts[i];
+		if (h->nannounce > 0 && (o = served(oldset, old, h, i)) !=
+		    NULL && o != r->sites[i])
+			announce_posts(r->announce, h, o->a, r->sites[i]->a);
+	}
+}
+
 /* On the main loop, once build() is done. */
 static void
 built(struct reload *r)
 {
-	struct settings	*old;
+	struct settings	*old, *oldset;
 	struct site	**oldsites;
 	struct archive	*a;
 	struct gen	*g;
@@ -681,6 +805,8 @@ built(struct reload *r)
 	/* The old sites go with the old settings: as many as capsules. */
 	oldsites = r->sites;
 	nold = r->set->nsites;
+	oldset = r->set;
+	settings_ref(oldset);		/* for tell() */
 	r->sites = r->newsites;
 	if (r->newset != NULL) {
 		old = r->set;
@@ -705,6 +831,8 @@ built(struct reload *r)
 		    PLURAL(a->nwarnings), a->nread, a->nreused,
 		    (double)r->build_ns / 1e6);
 	}
+	tell(r, oldset, oldsites);
+	settings_unref(oldset);
 	reload_sites_free(oldsites, nold);
 	g = new_gen(r);
 	server_publish(r->srv, g);
@@ -817,6 +945,7 @@ reload_init(struct reload *r, uv_loop_t *loop, struct server *srv,
 	if (uv_thread_create(&r->thread, loader, r) != 0)
 		fatalx("reload: cannot start the loader thread");
 	sync_capsules(r, 0);
+	r->announce = announce_new(loop);
 	uv_timer_init(loop, &r->tickets);
 	uv_timer_start(&r->tickets, on_ticket_check, TICKET_CHECK_MS,
 	    TICKET_CHECK_MS);
@@ -881,6 +1010,7 @@ reload_stop(struct reload *r)
 	bury(r->graves);		/* reap() frees in place from now on */
 	r->graves = NULL;
 	drop_build(r);
+	announce_stop(r->announce);
 	uv_close((uv_handle_t *)&r->done, NULL);
 	uv_close((uv_handle_t *)&r->tickets, NULL);
 }
@@ -890,6 +1020,8 @@ reload_free(struct reload *r)
 {
 	uv_cond_destroy(&r->cond);
 	uv_mutex_destroy(&r->mtx);
+	announce_free(r->announce);
+	r->announce = NULL;
 	reload_sites_free(r->sites, r->set != NULL ? r->set->nsites : 0);
 	free(r->dirty);
 	free(r->jobcaps);

@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+struct announcer;
 struct config;
 struct server;
 struct settings;
@@ -87,6 +88,8 @@ struct reload {
 	unsigned long	 nbuilds;	/* finished */
 	unsigned long	 nsites_built;	/* sites those made */
 	uv_timer_t	 tickets;	/* looks for a new ticket key file */
+	struct announcer *announce;	/* owned: tells aggregators of the
+					   posts a build made live */
 
 	/* The loader thread and its hand-over, under mtx. */
 	uv_thread_t	 thread;

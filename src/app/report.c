@@ -440,7 +440,6 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 	enum capfile_kind	 k;
 	const char		*why;
 	char			 idx[CAPFILE_INDEX_MAX];
-	bool			 both;
 
 	switch (e->event) {
 	case DIRWALK_ENTRY:
@@ -456,7 +455,7 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 			while (g->n > f->first)
 				free(g->lines[--g->n]);
 			ignored_add(g, xasprintf("%s/%s: a folder without "
-			    "index.md or index.gmi: no post", g->sub,
+			    "a post or an index file: no post", g->sub,
 			    e->path));
 		}
 		free(f);
@@ -466,8 +465,8 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 	case DIRWALK_FULL:
 		return DIRWALK_NEXT;	/* the load warns of these */
 	}
-	k = capfile_entry(e->depth == 1 ? g->in : CAPFILE_POSTS_DIR, e->name,
-	    e->type == DIRWALK_DIR, &why);
+	k = capfile_entry_at(e->dfd, e->depth == 1 ? g->in :
+	    CAPFILE_POSTS_DIR, e->name, e->type == DIRWALK_DIR, &why);
 	switch (k) {
 	case CAPFILE_POST:
 	case CAPFILE_PAGE:
@@ -476,10 +475,11 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 			f->posts = 1;
 		return DIRWALK_NEXT;
 	case CAPFILE_POSTS_DIR:
+	case CAPFILE_DRAFTS_DIR:
 		if (e->type != DIRWALK_DIR)
 			break;
 		if (capfile_bundle(e->dfd, e->name, idx, sizeof(idx),
-		    &both) != NULL) {
+		    NULL) != NULL) {
 			for (; f != NULL; f = f->up)
 				f->posts = 1;
 			return DIRWALK_NEXT;
@@ -493,6 +493,7 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 			    why));
 		return DIRWALK_NEXT;
 	case CAPFILE_BADNAME:		/* skipped, and said: a warning */
+	case CAPFILE_AUTHORS:		/* read for the posts' authors */
 	case CAPFILE_INDEX:
 	case CAPFILE_BUNDLE:
 	case CAPFILE_TOP_DIR:

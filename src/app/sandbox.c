@@ -84,6 +84,14 @@
 /* The log: appended to, and made again when rotation moved it. */
 #define LL_LOG		(LANDLOCK_ACCESS_FS_WRITE_FILE | \
 			 LANDLOCK_ACCESS_FS_MAKE_REG)
+/*
+ * A host added on SIGHUP gets its key pair made in <certs>/<hostname>
+ * (net/cert.c: the folder, temporary files renamed, removed on error).
+ */
+#define LL_CERTS	(LANDLOCK_ACCESS_FS_MAKE_DIR | \
+			 LANDLOCK_ACCESS_FS_MAKE_REG | \
+			 LANDLOCK_ACCESS_FS_WRITE_FILE | \
+			 LANDLOCK_ACCESS_FS_REMOVE_FILE)
 
 /*
  * What the C library and OpenSSL may read again after start-up: the
@@ -216,6 +224,12 @@ ll_rules(struct landlock *r, const struct config *cfg, struct ll_found *fd)
 		config_host_view(cfg, i, &v);
 		landlock_allow(r, v.capsule_dir, v.ntitan_writers > 0 ?
 		    LL_READ | LL_WRITE : LL_READ);
+		/*
+		 * The domain cannot grow: a host that a SIGHUP adds is
+		 * served if its capsule lies beside one served now (as
+		 * users' homes beside each other, below).
+		 */
+		ll_allow_dir_of(r, v.capsule_dir, LL_READ);
 		landlock_allow(r, v.cert_dir, LL_READ);
 		if (v.cgi != NULL) {
 			char *d = xasprintf("%s/%s", v.capsule_dir, v.cgi);
@@ -226,12 +240,19 @@ ll_rules(struct landlock *r, const struct config *cfg, struct ll_found *fd)
 		fd->writable |= v.ntitan_writers > 0;
 		fd->anywhere |= v.follow_symlinks == CONFIG_LINKS_ANY;
 	}
+	/*
+	 * Where a host's certificates default to: a host that a SIGHUP
+	 * adds has its key made there (programs never see it: net/
+	 * program.c leaves the folder out of their domain).
+	 */
+	landlock_allow(r, cfg->cert_dir, LL_READ | LL_CERTS);
 	/* Links under files/ may lead anywhere: the operator said so. */
 	if (fd->anywhere)
 		landlock_allow(r, "/", LL_READ);
 	ll_allow_dir_of(r, cfg->path, LL_READ);
 	ll_allow_dir_of(r, cfg->ticket_keys, LL_READ);
 	ll_allow_dir_of(r, cfg->log_file, LL_LOG);
+	ll_allow_dir_of(r, cfg->access_log_file, LL_LOG);
 	if (cfg->userdirs != NULL) {
 		ll_allow_homes(r, cfg);
 		/*
@@ -243,7 +264,7 @@ ll_rules(struct landlock *r, const struct config *cfg, struct ll_found *fd)
 	}
 	for (i = 0; i < nitems(sys_read); i++)
 		landlock_allow(r, sys_read[i], LL_READ);
-	if (config_has_backends(cfg))
+	if (config_has_backends(cfg) || config_announces(cfg))
 		for (i = 0; i < nitems(resolver_read); i++)
 			landlock_allow(r, resolver_read[i], LL_READ);
 	/* Read again at each request (proxy) or each SIGHUP (zones). */
@@ -329,7 +350,10 @@ ll_enter(const struct config *cfg, char *what, size_t whatlen)
 /*
  * What a call not allowed gets: SIGSYS, so the handler can log it; but
  * with cgi EPERM from the kernel, since the handler is gone after
- * execve and a CGI program would be killed instead (so not logged).
+ * execve and a CGI program would be killed instead.  capsuled cannot
+ * log those, so the filter asks the kernel to (SECCOMP_FILTER_FLAG_LOG:
+ * an audit record naming the process and the call), else a call the
+ * list forgot would leave no trace at all.
  */
 static uint32_t		 deny = SECCOMP_RET_TRAP;
 
@@ -454,16 +478,21 @@ static const long asan_calls[] = {
 #endif
 };
 
-/* Client sockets (FastCGI, SCGI, proxy backends, syslog): which ones. */
+/*
+ * Client sockets (FastCGI, SCGI, proxy backends, aggregators, syslog):
+ * which ones.
+ */
 static int
 client_sockets(const struct config *cfg)
 {
 	/*
-	 * FastCGI, SCGI and proxy backends are connected per request, and
-	 * the syslog socket again after SIGHUP: with either configured the
-	 * serving threads make sockets after start-up; without, never.
+	 * FastCGI, SCGI and proxy backends are connected per request,
+	 * aggregators when a post goes live, and the syslog socket again
+	 * after SIGHUP: with any configured the server makes sockets after
+	 * start-up; without, never.
 	 */
-	return config_has_backends(cfg) || cfg->log_syslog;
+	return config_has_backends(cfg) || config_announces(cfg) ||
+	    cfg->log_syslog;
 }
 
 static void
@@ -493,10 +522,15 @@ build_filter(struct bpfasm *p, const struct config *cfg)
 	RET(p, TRAP);
 	bpfasm_place(p, other);
 #endif
-	/* glibc falls back to clone(2), whose flags we can read. */
+	/*
+	 * glibc falls back to clone(2), whose flags we can read.  With cgi
+	 * clone's flags are not checked, so clone3 gains nothing from an
+	 * ENOSYS, which the kernel would record at every thread start
+	 * (SECCOMP_FILTER_FLAG_LOG): allowed there.
+	 */
 	other = bpfasm_label(p);
 	JEQ(p, __NR_clone3, NEXT, other);
-	RET(p, SECCOMP_RET_ERRNO | ENOSYS);
+	RET(p, cgi ? ALLOW : SECCOMP_RET_ERRNO | ENOSYS);
 	bpfasm_place(p, other);
 	/* Nor io_uring: a large surface nothing here uses. */
 	other = bpfasm_label(p);
@@ -657,6 +691,7 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 	const char	*err;
 	size_t		 n;
 	long		 rv;
+	unsigned	 flags = SECCOMP_FILTER_FLAG_TSYNC;
 
 	bpfasm_init(&p);
 	if (sandbox_filter(cfg, &p, &err) == -1) {
@@ -676,8 +711,15 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 	sigaction(SIGSYS, &sa, NULL);
 	fp.len = (unsigned short)p.n;
 	fp.filter = p.insn;
-	rv = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-	    SECCOMP_FILTER_FLAG_TSYNC, &fp);
+	if (config_has_cgi(cfg))
+		flags |= SECCOMP_FILTER_FLAG_LOG;
+	rv = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fp);
+	if (rv == -1 && errno == EINVAL && (flags & SECCOMP_FILTER_FLAG_LOG)) {
+		/* Before Linux 4.14: no such flag, so no record either. */
+		flags &= ~SECCOMP_FILTER_FLAG_LOG;
+		rv = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags,
+		    &fp);
+	}
 	n = p.n;
 	bpfasm_free(&p);
 	if (rv != 0) {
@@ -686,9 +728,11 @@ seccomp_enter(const struct config *cfg, uv_loop_t *loop, char *what,
 		return -1;
 	}
 	snprintf(what, whatlen, "seccomp allow-list (%zu instructions; "
-	    "others EPERM%s%s%s)", n, config_has_cgi(cfg) ?
-	    ", not logged; fork, execve and local sockets for CGI" :
-	    ", logged", client_sockets(cfg) ? "; client sockets" :
+	    "others EPERM%s%s%s)", n, !config_has_cgi(cfg) ? ", logged" :
+	    flags & SECCOMP_FILTER_FLAG_LOG ? ", in the kernel's audit log; "
+	    "fork, execve and local sockets for CGI" : ", not logged; fork, "
+	    "execve and local sockets for CGI", client_sockets(cfg) ?
+	    "; client sockets" :
 	    config_has_cgi(cfg) ? "" : "; no new sockets",
 	    UNDER_ASAN ? "; relaxed for ASan" : "");
 	return 0;

@@ -46,11 +46,14 @@
 
 #include "content/archive.h"
 #include "content/archive_int.h"
+#include "content/authors.h"
 #include "content/frontmatter.h"
 #include "content/slug.h"
 #include "core/capfile.h"
 #include "core/config.h"
 #include "core/date.h"
+#include "core/hash.h"
+#include "core/hashset.h"
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/userdir.h"
@@ -58,6 +61,15 @@
 
 #define ARCHIVE_MAX_FILE	(8u << 20)	/* max_post_size when unset */
 #define WORDS_PER_MIN		200
+
+/* A line of the build, decided once every file is read (archive_say()). */
+struct said_line {
+	char		*rel;		/* owned, or NULL */
+	char		*line;		/* owned */
+	enum archive_said_kind kind;
+	unsigned	 n;
+	enum log_level	 lvl;
+};
 
 /*
  * What the snapshot keeps beyond struct archive; archive_load() only.
@@ -77,6 +89,23 @@ struct archive_priv {
 	struct index	 series_slug;
 	struct index	 tag_slug;
 	struct index	 doc_name;
+	/*
+	 * What the load said (archive_say()): the hashes of its lines, the
+	 * previous snapshot's (a reference: it lives as long as this one,
+	 * and refers to nothing), the files whose bytes are not what the
+	 * previous snapshot read (by the hash of rel), the lines of the
+	 * build waiting for those, and a summarised load's counts.
+	 */
+	struct hashset	*said;
+	struct hashset	*said_prev;
+	struct hashset	*changed;
+	struct said_line *pending;	/* owned, while building */
+	size_t		 npending;
+	bool		 building;
+	bool		 summarise;
+	unsigned	 said_n[ARCHIVE_SAID_NKINDS];
+	char		*said_first[ARCHIVE_SAID_FIRST];	/* owned */
+	size_t		 nsaid_first;
 };
 
 static struct archive_priv *
@@ -111,33 +140,152 @@ listed_not(const struct archive *a, enum layout_kind kind, const char *name)
 	return no != 0;
 }
 
+/* ---- what the load says ------------------------------------------------ */
+
+/* The line said now: logged, or counted by a summarised load. */
+static void
+say_now(struct archive_priv *ap, const char *rel, enum archive_said_kind kind,
+    unsigned n, enum log_level lvl, const char *line)
+{
+	uint64_t	 h = hash_str(line);
+
+	(void)hashset_put(ap->said, h);
+	/* Counted for the summary; each line only where debug is kept. */
+	if (ap->summarise) {
+		ap->said_n[kind] += n;
+		if (lvl <= LOG_LEVEL_WARN &&
+		    ap->nsaid_first < ARCHIVE_SAID_FIRST)
+			ap->said_first[ap->nsaid_first++] = xstrdup(line);
+		log_debug("%s", line);
+		return;
+	}
+	/* Said before, about a file whose bytes did not change: once. */
+	if (hashset_has(ap->said_prev, h) && (rel == NULL ||
+	    !hashset_has(ap->changed, hash_str(rel))))
+		return;
+	if (lvl <= LOG_LEVEL_WARN)
+		log_warnx("%s", line);
+	else
+		log_info("%s", line);
+}
+
+void
+archive_say(struct archive *a, const char *rel, enum archive_said_kind kind,
+    unsigned n, enum log_level lvl, const char *line)
+{
+	struct archive_priv	*ap = inner(a);
+	struct said_line	*l;
+
+	if (!ap->building) {
+		say_now(ap, rel, kind, n, lvl, line);
+		return;
+	}
+	if (ap->npending % 64 == 0)
+		ap->pending = xreallocarray(ap->pending, ap->npending + 64,
+		    sizeof(*ap->pending));
+	l = &ap->pending[ap->npending++];
+	l->rel = xstrdup_null(rel);
+	l->line = xstrdup(line);
+	l->kind = kind;
+	l->n = n;
+	l->lvl = lvl;
+}
+
 /*
- * Log "rel:line:col: why" ("rel: why" with line 0) and count it;
- * skipped: a file left out, which the line says when why does not.
- * The scan's sink too: what record.c and dirscan.c warn of comes here.
+ * Every file read: which changed since the previous snapshot (sc->prev
+ * still set), then the build's lines said, in their order.
  */
 static void
-archive_warn(struct archive *a, const char *rel, unsigned line,
+say_pending(struct archive_priv *ap)
+{
+	const struct archive_scan	*sc = &ap->scan;
+	const struct archive_file	*f, *old;
+	size_t				 i;
+
+	for (i = 0; i < sc->nfiles; i++) {
+		f = sc->files[i];
+		old = sc->prev != NULL ? index_get(sc->prev, f->rel) : NULL;
+		if (old == NULL || (old != f && old->src_hash != f->src_hash))
+			(void)hashset_put(ap->changed, hash_str(f->rel));
+	}
+	ap->building = false;
+	for (i = 0; i < ap->npending; i++) {
+		say_now(ap, ap->pending[i].rel, ap->pending[i].kind,
+		    ap->pending[i].n, ap->pending[i].lvl, ap->pending[i].line);
+		free(ap->pending[i].rel);
+		free(ap->pending[i].line);
+	}
+	free(ap->pending);
+	ap->pending = NULL;
+	ap->npending = 0;
+}
+
+int
+archive_said(const struct archive *a, struct archive_said *s)
+{
+	const struct archive_priv	*ap = inner(a);
+	size_t				 i;
+
+	if (!ap->summarise)
+		return 0;
+	memcpy(s->n, ap->said_n, sizeof(s->n));
+	for (i = 0; i < ap->nsaid_first; i++)
+		s->first[i] = ap->said_first[i];
+	s->nfirst = ap->nsaid_first;
+	return 1;
+}
+
+/*
+ * "rel:line:col: why" ("rel: why" with line 0), said and, for a
+ * warning, counted; skipped: a file left out, which the line says when
+ * why does not.  The scan's sink: what record.c and dirscan.c find
+ * comes here.
+ */
+static void
+tell(struct archive *a, enum log_level lvl, const char *rel, unsigned line,
     unsigned col, const char *why, int skipped)
 {
 	/* A skipped file says so: the writer must know it is not served. */
-	const char	*said = skipped && strstr(why, "skipped") == NULL ?
-			    "; file skipped, not served" : "";
+	const char		*said = skipped && strstr(why, "skipped") ==
+				    NULL ? "; file skipped, not served" : "";
+	enum archive_said_kind	 kind;
+	char			*text;
 
 	if (line == 0)
-		log_warnx("%s: %s%s", rel, why, said);
+		text = xasprintf("%s: %s%s", rel, why, said);
 	else
-		log_warnx("%s:%u:%u: %s%s", rel, line, col, why, said);
+		text = xasprintf("%s:%u:%u: %s%s", rel, line, col, why, said);
+	/* record.c's wording: "template: removed ...", "... approximated". */
+	if (skipped)
+		kind = ARCHIVE_SAID_SKIPPED;
+	else if (strncmp(why, "template: ", 10) != 0)
+		kind = lvl <= LOG_LEVEL_WARN ? ARCHIVE_SAID_OTHER :
+		    ARCHIVE_SAID_NOTE;
+	else
+		kind = lvl <= LOG_LEVEL_WARN ? ARCHIVE_SAID_TEMPLATE :
+		    ARCHIVE_SAID_APPROX;
+	archive_say(a, rel, kind, 1, lvl, text);
+	free(text);
+	if (lvl > LOG_LEVEL_WARN)
+		return;
 	a->nwarnings++;
 	if (skipped)
 		a->nskipped++;
 }
 
+/* A warning of this file's: tell() at LOG_LEVEL_WARN. */
 static void
-scan_said(void *arg, const char *rel, unsigned line, unsigned col,
-    const char *why, int skipped)
+archive_warn(struct archive *a, const char *rel, unsigned line,
+    unsigned col, const char *why, int skipped)
 {
-	archive_warn(arg, rel, line, col, why, skipped);
+	tell(a, LOG_LEVEL_WARN, rel, line, col, why, skipped);
+}
+
+static void
+scan_said(void *arg, enum log_level lvl, const char *rel, unsigned line,
+    unsigned col, const char *why, int skipped)
+{
+	tell(arg, lvl, rel, line, col, why, skipped);
 }
 
 /* Title: front matter, else the body's first heading, else fallback. */
@@ -153,6 +301,24 @@ pick_title(const struct archive_file *f, const char *fallback)
 
 /* ---- index.md ------------------------------------------------------- */
 
+/*
+ * The last name of the folder dir ("/home/ann/writing": "writing"),
+ * malloc'd, or NULL for "/" or a name that is no title (a dot-name).
+ */
+static char *
+folder_name(const char *dir)
+{
+	size_t	 len = strlen(dir), at;
+
+	while (len > 0 && dir[len - 1] == '/')
+		len--;
+	for (at = len; at > 0 && dir[at - 1] != '/'; at--)
+		;
+	if (at == len || dir[at] == '.')
+		return NULL;
+	return xstrndup(dir + at, len - at);
+}
+
 static void
 load_index(struct archive *a, int dfd, const struct config *c)
 {
@@ -166,12 +332,19 @@ load_index(struct archive *a, int dfd, const struct config *c)
 		a->index_len = f->len;
 		a->index_body_off = m->body_off;
 	}
+	/*
+	 * The site's name, never the program's: what the writer called it
+	 * (index.md, then "title:"), else the folder it is written in,
+	 * else the host (README, "title").
+	 */
 	if (m != NULL && m->title)
 		a->title = xstrdup(m->title);
 	else if (c->site_title && *c->site_title)
 		a->title = xstrdup(c->site_title);
 	else if (f != NULL && f->heading != NULL)
 		a->title = xstrdup(f->heading);
+	else
+		a->title = folder_name(a->dir);
 	if (a->title == NULL || *a->title == '\0') {
 		free(a->title);
 		a->title = xstrdup(c->hostname && *c->hostname ? c->hostname :
@@ -305,11 +478,11 @@ near_date(const char *s, size_t len, char *out, size_t size)
  * 0, or -1 with why the reason it is skipped.
  */
 static int
-post_date(const struct archive_file *f, const char *name, struct date *d,
-    char *why, size_t size)
+post_date(const struct archive_file *f, const char *name, bool draft,
+    struct date *d, char *why, size_t size)
 {
 	const struct meta	*m = &f->m;
-	const char		*vals[2] = { m->address, m->slug }, *errstr;
+	const char		*vals[2] = { m->address, m->slug };
 	char			 stem[NAME_MAX + 1], near[40];
 	size_t			 i, dirlen;
 	int			 day;
@@ -323,8 +496,8 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
 		    strlen(vals[i]), 0, d, &day) == 0)
 			return 0;
 	slug_post_stem(name, stem, sizeof(stem));
-	if (date_from_filename(stem, d) == 0 || (strlen(stem) == 10 &&
-	    date_parse(stem, 10, d, &errstr) == 0))
+	if (date_from_filename(stem, d) > 0 ||
+	    date_ymd(stem, strlen(stem), d) == strlen(stem))
 		return 0;		/* "2024-01-02.md": the date is all */
 	/* The folders: "2020/01/02/x.md", a bundle's "2020/01/02/x/". */
 	dirlen = capfile_bundle_path(name) ? strlen(name) :
@@ -337,7 +510,7 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
 			return 0;
 	if (dirlen > 0 && date_from_path(name, dirlen, 1, d, &day) == 0)
 		return 0;
-	if (m->draft && draft_date(f, d) == 0)
+	if (draft && draft_date(f, d) == 0)
 		return 0;		/* an undated draft */
 	near[0] = '\0';
 	for (i = 0; i < nitems(vals) && near[0] == '\0'; i++)
@@ -353,9 +526,146 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
 	return -1;
 }
 
+/* ---- authors files ------------------------------------------------ */
+
+#define AUTHORS_MAX_SIZE	(1u << 20)	/* bytes of one file */
+
+/* A folder looked at for an authors file while the posts load. */
+struct authors_dir {
+	char		*dir;		/* beneath posts/; NULL: the top */
+	struct authors	*a;		/* owned; NULL: no file there */
+};
+
+/* What loading the posts holds besides the snapshot. */
+struct post_load {
+	int		 pfd;		/* posts/ */
+	int		 topfd;		/* the capsule; -1: posts are there */
+	struct authors_dir *dirs;	/* owned: each folder once */
+	size_t		 ndirs;
+};
+
+/*
+ * The folder dir beneath the folder open at fd ("": fd itself), each
+ * segment opened without following a link, or -1.
+ */
+static int
+open_below(struct archive_scan *s, int fd, const char *dir)
+{
+	const char	*p = dir, *slash;
+	char		 seg[NAME_MAX + 1];
+	int		 cur = fd, nfd;
+
+	while (*p != '\0') {
+		if ((slash = strchr(p, '/')) == NULL)
+			slash = p + strlen(p);
+		snprintf(seg, sizeof(seg), "%.*s", (int)(slash - p), p);
+		nfd = openat(cur, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		if (cur != fd)
+			close(cur);
+		if (nfd == -1 || record_dir_not_owned(s, nfd, dir)) {
+			if (nfd != -1)
+				close(nfd);
+			return -1;
+		}
+		cur = nfd;
+		p = *slash == '/' ? slash + 1 : slash;
+	}
+	return cur == fd ? dup(fd) : cur;
+}
+
+/*
+ * The authors file of the folder open at dfd (of kind in; reldir names
+ * it in warnings, "" or ending in '/'): the first of capfile's names it
+ * holds, read; NULL for none, or a broken one (warned).
+ */
+static struct authors *
+authors_in(struct archive *a, int dfd, enum capfile_kind in,
+    const char *reldir)
+{
+	struct authors	*t;
+	struct fm_error	 err;
+	const char	*name;
+	char		*src, *rel;
+	size_t		 i, len;
+	int		 fd;
+
+	for (i = 0; (name = capfile_authors(in, i)) != NULL; i++) {
+		if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC)) == -1)
+			continue;
+		rel = xasprintf("%s%s", reldir, name);
+		src = record_dir_not_owned(scan(a), fd, rel) ? NULL :
+		    util_read_fd(fd, AUTHORS_MAX_SIZE, &len);
+		close(fd);
+		t = src != NULL ? authors_parse(src, len, &err) : NULL;
+		if (src != NULL && t == NULL && err.msg[0] != '\0')
+			archive_warn(a, rel, err.line, err.col, err.msg, 0);
+		free(src);
+		free(rel);
+		return t;		/* the first file there counts */
+	}
+	return NULL;
+}
+
+/* The authors file of the folder dir of posts/ (NULL: the top), once. */
+static const struct authors *
+authors_of(struct archive *a, struct post_load *pl, const char *dir)
+{
+	struct authors_dir	*d;
+	char			*reldir;
+	size_t			 i;
+	int			 fd;
+
+	for (i = 0; i < pl->ndirs; i++)
+		if (dir == NULL ? pl->dirs[i].dir == NULL :
+		    pl->dirs[i].dir != NULL && strcmp(pl->dirs[i].dir,
+		    dir) == 0)
+			return pl->dirs[i].a;
+	pl->dirs = xreallocarray(pl->dirs, pl->ndirs + 1, sizeof(*pl->dirs));
+	d = &pl->dirs[pl->ndirs++];
+	d->dir = xstrdup_null(dir);
+	d->a = NULL;
+	if (dir == NULL)
+		d->a = pl->topfd == -1 ? NULL : authors_in(a, pl->topfd,
+		    CAPFILE_TOP_DIR, "");
+	else if ((fd = open_below(scan(a), pl->pfd, dir)) != -1) {
+		reldir = xasprintf(CAPFILE_POSTS "/%s%s", dir,
+		    *dir != '\0' ? "/" : "");
+		d->a = authors_in(a, fd, CAPFILE_POSTS_DIR, reldir);
+		free(reldir);
+		close(fd);
+	}
+	return d->a;
+}
+
+/*
+ * The post name's author keys named through the authors file nearest
+ * it (its folder's, each folder's up to posts/, then the capsule's
+ * top): malloc'd, or NULL when no key is one of that file's.
+ */
+static char *
+post_authors(struct archive *a, struct post_load *pl, const char *name,
+    const char *author)
+{
+	const struct authors	*t = NULL;
+	char			*dir, *slash;
+
+	dir = xstrdup(name);
+	while (t == NULL && (slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		t = authors_of(a, pl, dir);
+	}
+	free(dir);
+	if (t == NULL && (t = authors_of(a, pl, "")) == NULL &&
+	    (t = authors_of(a, pl, NULL)) == NULL)
+		return NULL;
+	return authors_resolve(t, author);
+}
+
 /* NULL when skipped (warned); a draft has p->draft set. */
 static struct post *
-load_post(struct archive *a, int pfd, const char *name)
+load_post(struct archive *a, struct post_load *pl, const char *name)
 {
 	struct archive_priv	*ap = inner(a);
 	struct archive_file	*f;
@@ -366,16 +676,18 @@ load_post(struct archive *a, int pfd, const char *name)
 	char			 stem[NAME_MAX + 1], why[320];
 	size_t			 i;
 	int			 used;
+	bool			 draft;
 
 	snprintf(why, sizeof(why), CAPFILE_POSTS "/%s", name);
-	if ((f = dirscan_post_file(scan(a), pfd, name, why)) == NULL)
+	if ((f = dirscan_post_file(scan(a), pl->pfd, name, why)) == NULL)
 		return NULL;
 	rel = f->rel;
 	m = &f->m;
-	if (m->draft)
+	/* Draft by its front matter, or by its folder (_drafts/). */
+	if ((draft = m->draft || capfile_in_drafts(name)))
 		log_debug("%s: draft: only /drafts/ shows it", rel);
 	slug_post_stem(name, stem, sizeof(stem));
-	if (post_date(f, name, &date, why, sizeof(why)) == -1) {
+	if (post_date(f, name, draft, &date, why, sizeof(why)) == -1) {
 		archive_warn(a, rel, 1, 1, why, 1);
 		return NULL;
 	}
@@ -385,7 +697,8 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->file = f;
 	p->date = date;
 	p->updated = m->has_updated ? m->updated : p->date;
-	p->slug = archive_file_slug(m->slug, stem, &used);
+	p->slug = archive_file_slug(m->slug, m->slug_from_title ? m->title :
+	    NULL, stem, &used);
 	if (m->slug != NULL && !used) {
 		snprintf(why, sizeof(why), "slug \"%s\" has no usable "
 		    "characters; using the file name", m->slug);
@@ -402,7 +715,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	 * date ("x-2024-01-12"), then by a number ("x-2024-01-12-2"), the
 	 * same on every load.
 	 */
-	if ((other = m->draft ? archive_draft(a, p->slug) :
+	if ((other = draft ? archive_draft(a, p->slug) :
 	    index_put(&ap->post_slug, p->slug, p)) != p && other != NULL) {
 		char	*alt = xasprintf("%s-%s", p->slug, p->date.ymd);
 		size_t	 n = 2;
@@ -418,10 +731,10 @@ load_post(struct archive *a, int pfd, const char *name)
 		archive_warn(a, rel, 1, 1, why, 0);
 		free(p->slug);
 		p->slug = alt;
-		if (!m->draft)
+		if (!draft)
 			index_put(&ap->post_slug, p->slug, p);
 	}
-	if (!m->draft) {
+	if (!draft) {
 		index_put(&ap->post_file, p->path + sizeof(CAPFILE_POSTS), p);
 		index_put(&ap->post_base, f->base, p);
 	}
@@ -442,8 +755,11 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->summary = m->summary ? m->summary : f->summary;
 	p->lang = m->lang;
 	p->author = m->author;
+	if (m->author != NULL && (p->author_names = post_authors(a, pl, name,
+	    m->author)) != NULL)
+		p->author = p->author_names;
 	p->featured = m->featured;
-	p->draft = m->draft;
+	p->draft = draft;
 	p->gemtext = f->gemtext;
 	p->bundle = capfile_bundle_path(name);
 	p->words = f->words;
@@ -809,6 +1125,7 @@ load_posts(struct archive *a, int dfd, int here)
 {
 	struct archive_priv	*ap = inner(a);
 	struct post		*p, **unlisted;
+	struct post_load	 pl;
 	char			**names;
 	size_t			 n, i;
 	int			 pfd;
@@ -816,6 +1133,9 @@ load_posts(struct archive *a, int dfd, int here)
 	/* here: a bare folder of posts, named posts/ all the same. */
 	pfd = dirscan_list(scan(a), dfd, here ? "." : CAPFILE_POSTS, 1,
 	    &names, &n);
+	memset(&pl, 0, sizeof(pl));
+	pl.pfd = pfd;
+	pl.topfd = here ? -1 : dfd;
 	index_init(&ap->post_slug, n);
 	index_init(&ap->post_file, n);
 	index_init(&ap->post_base, n);
@@ -823,7 +1143,7 @@ load_posts(struct archive *a, int dfd, int here)
 	a->drafts = xcalloc(n, sizeof(*a->drafts));
 	unlisted = xcalloc(n, sizeof(*unlisted));
 	for (i = 0; i < n; i++)
-		if ((p = load_post(a, pfd, names[i])) == NULL)
+		if ((p = load_post(a, &pl, names[i])) == NULL)
 			continue;
 		else if (p->draft)
 			a->drafts[a->ndrafts++] = p;
@@ -842,6 +1162,11 @@ load_posts(struct archive *a, int dfd, int here)
 	if (a->ndrafts > 1)
 		qsort(a->drafts, a->ndrafts, sizeof(*a->drafts), cmp_post_new);
 	util_free_strings(names, n);
+	for (i = 0; i < pl.ndirs; i++) {
+		free(pl.dirs[i].dir);
+		authors_free(pl.dirs[i].a);
+	}
+	free(pl.dirs);
 	if (pfd != -1)
 		close(pfd);
 }
@@ -853,7 +1178,7 @@ load_pages(struct archive *a, int dfd)
 {
 	struct archive_file *f;
 	struct doc	*d, **unlisted;
-	char		**names, *rel, *name;
+	char		**names, *rel, *name, why[320];
 	size_t		 n, i;
 	int		 fd;
 
@@ -869,6 +1194,15 @@ load_pages(struct archive *a, int dfd)
 		if (layout_reserved(name)) {
 			archive_warn(a, rel, 1, 1, "the name is one of the "
 			    "server's own paths, skipped", 1);
+			free(name);
+			free(rel);
+			continue;
+		}
+		/* "about.md" and "about.markdown": the first keeps /about. */
+		if ((d = index_get(&inner(a)->doc_name, name)) != NULL) {
+			snprintf(why, sizeof(why), "%s is already the page "
+			    "/%s, skipped", d->path, name);
+			archive_warn(a, rel, 1, 1, why, 1);
 			free(name);
 			free(rel);
 			continue;
@@ -945,7 +1279,7 @@ struct archive *
 archive_reload_held(const struct config *c, const struct archive *prev,
     archive_held_fn held, void *held_arg)
 {
-	struct archive_hooks	 h = { held, held_arg, NULL, NULL };
+	struct archive_hooks	 h = { held, held_arg, NULL, NULL, 0 };
 
 	return archive_reload_hooked(c, prev, &h);
 }
@@ -1010,15 +1344,22 @@ archive_reload_hooked(const struct config *c, const struct archive *prev,
 	clock_gettime(CLOCK_REALTIME, &now);
 	sc->t_scan = archive_ns(&now);
 	/* Another capsule shares nothing with this one. */
-	if (prev != NULL && strcmp(prev->dir, a->dir) == 0)
+	if (prev != NULL && strcmp(prev->dir, a->dir) == 0) {
 		sc->prev = &inner(prev)->file_rel;
+		ap->said_prev = inner(prev)->said;
+		hashset_ref(ap->said_prev);
+	}
 	sc->warn = scan_said;
 	sc->warn_arg = a;
+	ap->said = hashset_new();
+	ap->changed = hashset_new();
+	ap->building = true;
 	if (h != NULL) {
 		sc->held = h->held;
 		sc->held_arg = h->held_arg;
 		ap->unlisted = h->unlisted;
 		ap->unlisted_arg = h->unlisted_arg;
+		ap->summarise = h->summarise && sc->prev == NULL;
 	}
 
 	load_index(a, dfd, c);
@@ -1048,6 +1389,7 @@ archive_reload_hooked(const struct config *c, const struct archive *prev,
 	a->nreused = sc->nreused;
 	a->nheld = sc->nheld;
 	a->nskipped += sc->nquiet;
+	say_pending(ap);
 	/* Only the records stay: the rest served this build alone. */
 	sc->prev = NULL;
 	sc->warn = NULL;
@@ -1062,11 +1404,15 @@ archive_ref(struct archive *a)
 	atomic_fetch_add(&a->refs, 1);
 }
 
-/* A post owns its slug and two arrays; the rest borrows from p->file. */
+/*
+ * A post owns its slug, its authors' names and two arrays; the rest
+ * borrows from p->file.
+ */
 static void
 post_free(struct post *p)
 {
 	free(p->slug);
+	free(p->author_names);
 	free(p->tagnames);
 	free(p->tags);
 	free(p);
@@ -1144,6 +1490,11 @@ archive_unref(struct archive *a)
 	for (i = 0; i < ap->scan.nfiles; i++)
 		record_unref(ap->scan.files[i]);
 	free(ap->scan.files);
+	hashset_unref(ap->said);
+	hashset_unref(ap->said_prev);
+	hashset_unref(ap->changed);
+	for (i = 0; i < ap->nsaid_first; i++)
+		free(ap->said_first[i]);
 	index_free(&ap->file_rel);
 	address_free(&ap->addr);
 	index_free(&ap->post_slug);

@@ -29,6 +29,7 @@
 
 #include "content/slug.h"
 #include "core/date.h"
+#include "core/log.h"
 
 struct archive_file;
 struct config;
@@ -63,6 +64,8 @@ struct post {
 	char		*summary;	/* or NULL */
 	char		*lang;		/* or NULL: the site's */
 	char		*author;	/* or NULL: the site's */
+	char		*author_names;	/* owned: author, its keys named by
+					   an authors file; or NULL */
 	bool		 featured;
 	bool		 draft;		/* in a->drafts, never in a->posts */
 	bool		 unlisted;	/* in no list: see struct archive */
@@ -273,6 +276,12 @@ struct archive_hooks {
 	void		*held_arg;
 	archive_unlisted_fn unlisted;	/* NULL: everything is listed */
 	void		*unlisted_arg;
+	/*
+	 * A load with no previous snapshot: 0, every line logged (--check,
+	 * --render); 1, counted and the first few kept instead, for
+	 * archive_said() (the server's first start, README "Logs").
+	 */
+	int		 summarise;
 };
 /* archive_reload_held() with every hook: h may be NULL (none). */
 struct archive	*archive_reload_hooked(const struct config *c,
@@ -378,11 +387,44 @@ void		 archive_probe_begin(struct archive_probe *, const char *dir,
 		    const char *rel, struct template_probe *tp);
 void		 archive_probe_end(struct archive_probe *);
 /*
- * The link check's note on a file record (content/links.c logs a file's
- * link warnings once per change of them): store hash, the warnings'
- * now, and say whether it differs from the one stored before.
+ * What a line of a load is about: the kinds the first start counts.
  */
-bool		 archive_file_links_new(struct archive_file *,
-		    unsigned long long hash);
+enum archive_said_kind {
+	ARCHIVE_SAID_SKIPPED,		/* a file left out */
+	ARCHIVE_SAID_LINK,		/* a link that names nothing */
+	ARCHIVE_SAID_TEMPLATE,		/* a template construct removed */
+	ARCHIVE_SAID_APPROX,		/* one read approximately (a note) */
+	ARCHIVE_SAID_OTHER,		/* any other warning */
+	ARCHIVE_SAID_NOTE,		/* any other note (info) */
+	ARCHIVE_SAID_NKINDS
+};
+
+#define ARCHIVE_SAID_FIRST	5	/* warning lines a summary keeps */
+
+/*
+ * Log line (a warning or note of a's load, about the file rel of the
+ * capsule: "posts/x.md", or NULL for none), standing for n problems of
+ * kind, at level lvl -- once: a line the previous snapshot of the
+ * capsule said too is said again only when rel's bytes changed (a save
+ * that only touched it says nothing); in a summarised load
+ * (archive_hooks.summarise) it is counted, and kept among the first
+ * few, instead (and logged at LOG_LEVEL_DEBUG).  For the loader
+ * (content/, site/static.c's check of the root tree), before a is
+ * published; the lines of the build itself are decided once it has read
+ * every file.
+ */
+void		 archive_say(struct archive *a, const char *rel,
+		    enum archive_said_kind kind, unsigned n,
+		    enum log_level lvl, const char *line);
+/* What a summarised load said instead of logging it. */
+struct archive_said {
+	unsigned	 n[ARCHIVE_SAID_NKINDS];	/* by kind */
+	/* The first warning lines, borrowed from a. */
+	const char	*first[ARCHIVE_SAID_FIRST];
+	size_t		 nfirst;
+};
+/* 1 with *s filled when a was summarised, else 0. */
+int		 archive_said(const struct archive *a,
+		    struct archive_said *s);
 
 #endif

@@ -27,6 +27,7 @@
 #include "content/archive.h"
 #include "content/frontmatter.h"
 #include "content/index.h"
+#include "core/log.h"
 
 struct archive;
 struct scan_link;
@@ -86,8 +87,8 @@ struct archive_file {
 	 */
 	char		*base;
 	char		**tagkeys;	/* m.ntags of them */
-	/* links.c: a hash of the link warnings last logged; 0: none. */
-	atomic_ullong	 links_logged;
+	/* The bytes read, hashed: a touched file is not a changed one. */
+	uint64_t	 src_hash;
 };
 
 /* A key of the old-address index (address.c) and the post it names. */
@@ -107,12 +108,14 @@ struct addr_tables {
 };
 
 /*
- * Where a warning goes: "rel:line:col: why" (line 0: "rel: why"),
- * logged and counted.  skipped: a file left out, which the line says
+ * Where a warning (lvl LOG_LEVEL_WARN: counted) or a note
+ * (LOG_LEVEL_INFO) goes: "rel:line:col: why" (line 0: "rel: why"),
+ * said by archive_say().  skipped: a file left out, which the line says
  * when why does not.
  */
-typedef void	(*archive_warn_fn)(void *arg, const char *rel,
-		    unsigned line, unsigned col, const char *why, int skipped);
+typedef void	(*archive_warn_fn)(void *arg, enum log_level lvl,
+		    const char *rel, unsigned line, unsigned col,
+		    const char *why, int skipped);
 
 /*
  * One reading of a capsule for a snapshot being built: what record.c
@@ -144,12 +147,22 @@ struct archive_scan {
 	void		*held_arg;
 };
 
-/* Tell s's warning sink; ask s's watch whether rel is being written. */
+/*
+ * Tell s's sink a warning, or a note; ask s's watch whether rel is being
+ * written.
+ */
 static inline void
 scan_warn(struct archive_scan *s, const char *rel, unsigned line,
     unsigned col, const char *why, int skipped)
 {
-	s->warn(s->warn_arg, rel, line, col, why, skipped);
+	s->warn(s->warn_arg, LOG_LEVEL_WARN, rel, line, col, why, skipped);
+}
+
+static inline void
+scan_note(struct archive_scan *s, const char *rel, unsigned line,
+    unsigned col, const char *why)
+{
+	s->warn(s->warn_arg, LOG_LEVEL_INFO, rel, line, col, why, 0);
 }
 
 static inline int

@@ -29,7 +29,6 @@
 #include "content/archive_int.h"
 #include "core/capfile.h"
 #include "core/dirwalk.h"
-#include "core/log.h"
 #include "core/util.h"
 
 /*
@@ -78,6 +77,17 @@ warn(struct listing *l, const char *path, const char *why, int skipped)
 	free(rel);
 }
 
+/* "sub/path: why", a note (not a warning) about path of the listing. */
+static void
+note(struct listing *l, const char *path, const char *why)
+{
+	char	*rel;
+
+	rel = xasprintf("%s/%s", l->sub, path);
+	scan_note(l->s, rel, 0, 0, why);
+	free(rel);
+}
+
 /* warn() of the folder e names: "posts/2019/: why". */
 static void
 warn_dir(struct listing *l, const struct dirwalk_entry *e, const char *why)
@@ -97,18 +107,19 @@ warn_dir(struct listing *l, const struct dirwalk_entry *e, const char *why)
 static int
 bundle(struct listing *l, const struct dirwalk_entry *e)
 {
-	char	 idx[CAPFILE_INDEX_MAX], *other;
-	bool	 both;
+	char	 idx[CAPFILE_INDEX_MAX], other[CAPFILE_INDEX_MAX];
+	char	*rel, why[128];
 
 	if (e->type != DIRWALK_DIR || capfile_bundle(e->dfd, e->name, idx,
-	    sizeof(idx), &both) == NULL)
+	    sizeof(idx), other) == NULL)
 		return 0;
 	add(l, xasprintf("%s/%s", e->path, idx));
-	if (both) {
-		other = xasprintf("%s/%s/index.gmi", l->sub, e->path);
-		scan_warn(l->s, other, 1, 1, "index.md is this bundle's post: "
-		    "index.gmi is neither read nor served", 0);
-		free(other);
+	if (*other != '\0') {
+		rel = xasprintf("%s/%s/%s", l->sub, e->path, other);
+		snprintf(why, sizeof(why), "%s is this bundle's post: %s is "
+		    "neither read nor served", idx, other);
+		scan_warn(l->s, rel, 1, 1, why, 0);
+		free(rel);
 	}
 	return 1;
 }
@@ -152,8 +163,8 @@ entry(void *arg, struct dirwalk_entry *e)
 		warn_dir(l, e, msg);
 		return DIRWALK_STOP;
 	}
-	k = capfile_entry(e->depth == 1 ? l->in : CAPFILE_POSTS_DIR, e->name,
-	    e->type == DIRWALK_DIR, &why);
+	k = capfile_entry_at(e->dfd, e->depth == 1 ? l->in :
+	    CAPFILE_POSTS_DIR, e->name, e->type == DIRWALK_DIR, &why);
 	switch (k) {
 	case CAPFILE_POST:
 	case CAPFILE_PAGE:
@@ -168,16 +179,17 @@ entry(void *arg, struct dirwalk_entry *e)
 		free(dir);
 		return DIRWALK_NEXT;
 	case CAPFILE_SECTION:
-		log_info("%s/%s: %s", l->sub, e->path, why);
+		note(l, e->path, why);
 		return DIRWALK_NEXT;
 	case CAPFILE_POSTS_DIR:
+	case CAPFILE_DRAFTS_DIR:
 		return bundle(l, e) ? DIRWALK_NEXT : DIRWALK_ENTER;
 	case CAPFILE_RESOURCE:
 		/* A file beside posts is served (site/static.c). */
 		if (e->type == DIRWALK_LINK)
-			log_info("%s/%s: a symbolic link, not followed",
-			    l->sub, e->path);
+			note(l, e->path, "a symbolic link, not followed");
 		return DIRWALK_NEXT;
+	case CAPFILE_AUTHORS:		/* read by authors.c when asked */
 	case CAPFILE_IGNORED:
 	case CAPFILE_INDEX:
 	case CAPFILE_BUNDLE:

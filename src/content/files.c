@@ -79,8 +79,10 @@ archive_files_open(const struct archive *a, const char *rel, int links,
 
 /*
  * A name beside a single-file post that is no file of its own: a post's
- * source (".md", ".gmi": another post, a draft, a section's page), or a
- * name in a folder that is a bundle (another post's, maybe a draft's).
+ * source (".md", ".gmi", an ".html" with front matter: another post, a
+ * draft, a section's page), a source a generator rendered a post from
+ * (".Rmd"), a name in a drafts folder, or a name in a folder that is a
+ * bundle (another post's, maybe a draft's).
  * rel is the name's path in the capsule, dirlen the post's folder's
  * length in it.
  */
@@ -91,10 +93,28 @@ not_beside(const struct archive *a, const char *rel, size_t dirlen)
 	enum fsafe_kind	 kind;
 	const char	*slash;
 	char		*dir, idx[CAPFILE_INDEX_MAX];
-	bool		 both;
+	const char	*name;
+	enum capfile_kind k;
 	int		 fd, found = 0;
 
-	if (capfile_markdown(rel) || capfile_gemtext(rel))
+	/*
+	 * A source (an HTML file only with front matter: without, it is
+	 * a page served beside the posts), or a renderer's source.
+	 */
+	name = (name = strrchr(rel, '/')) != NULL ? name + 1 : rel;
+	k = capfile_entry(CAPFILE_POSTS_DIR, name, false, NULL);
+	if (k == CAPFILE_POST && capfile_needs_fence(name)) {
+		if ((fd = fsafe_open(a->dir, rel, FSAFE_LINKS_NONE, &st,
+		    &kind)) == -1)
+			return 1;
+		found = kind != FSAFE_FILE || capfile_fenced_fd(fd);
+		close(fd);
+		if (found)
+			return 1;
+	} else if (k != CAPFILE_RESOURCE)
+		return 1;
+	/* A drafts folder's files are its drafts'. */
+	if (capfile_in_drafts(rel + dirlen + 1))
 		return 1;
 	for (slash = strchr(rel + dirlen + 1, '/'); slash != NULL && !found;
 	    slash = strchr(slash + 1, '/')) {
@@ -102,7 +122,7 @@ not_beside(const struct archive *a, const char *rel, size_t dirlen)
 		if ((fd = fsafe_open(a->dir, dir, FSAFE_LINKS_NONE, &st,
 		    &kind)) != -1) {
 			found = kind == FSAFE_DIR && capfile_bundle(fd, ".",
-			    idx, sizeof(idx), &both) != NULL;
+			    idx, sizeof(idx), NULL) != NULL;
 			close(fd);
 		}
 		free(dir);
@@ -165,12 +185,14 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 	int		 fd, why;
 
 	/*
-	 * Neither index is a file of the bundle: the one that is its post,
-	 * nor an index.gmi beside the index.md (content/dirscan.c).
+	 * No index is a file of the bundle: neither the one that is its
+	 * post, nor another beside it (content/dirscan.c); nor is the
+	 * source a generator rendered it from ("index.Rmd").
 	 */
 	if ((slash = strrchr(p->path, '/')) == NULL || *name == '\0' ||
-	    (p->bundle && capfile_entry(CAPFILE_BUNDLE_DIR, name, false,
-	    NULL) == CAPFILE_BUNDLE)) {
+	    (p->bundle && strchr(name, '/') == NULL &&
+	    capfile_entry(CAPFILE_BUNDLE_DIR, name, false, NULL) !=
+	    CAPFILE_RESOURCE)) {
 		errno = ENOENT;
 		return -1;
 	}

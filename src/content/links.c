@@ -15,9 +15,10 @@
  * "posts/a.md:12:5: link to missing post b.md".  The application runs
  * the check after each load (app/reload.c), before the snapshot is
  * served.  What it logs is bounded: at most LINKS_WARN_MAX lines a file,
- * then a total, and a file's warnings only when they differ from those
- * last logged for its record (a hash kept in it), so a rebuild for
- * another file's save logs nothing new.
+ * then a total; each line is said through archive_say(), which logs it
+ * once (again only when its file's bytes change, or when it is new: a
+ * post it names came or went), so a rebuild for another file's save
+ * logs nothing.
  *
  * Knows the archive's lookups and URL path syntax; nothing of rendering
  * or requests.  Every string returned is malloc'd for the caller.
@@ -37,7 +38,6 @@
 #include "core/capfile.h"
 #include "core/date.h"
 #include "core/fsafe.h"
-#include "core/hash.h"
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/url.h"
@@ -611,7 +611,7 @@ bundle_resolve(const struct archive *a, const char *path)
 	 * before a lookup per folder of the path.
 	 */
 	last = (last = strrchr(top, '/')) != NULL ? last + 1 : top;
-	if ((capfile_markdown(last) || capfile_gemtext(last)) &&
+	if (capfile_link_ext(last, strlen(last)) > 0 &&
 	    capfile_entry(CAPFILE_BUNDLE_DIR, last, false, NULL) !=
 	    CAPFILE_BUNDLE)
 		return NULL;
@@ -635,7 +635,7 @@ bundle_resolve(const struct archive *a, const char *path)
 	index = *rest == '\0' || capfile_entry(CAPFILE_BUNDLE_DIR, rest,
 	    false, NULL) == CAPFILE_BUNDLE;
 	/* Other .md and .gmi names are posts' (resolve() goes on). */
-	if (!index && (capfile_markdown(rest) || capfile_gemtext(rest)))
+	if (!index && capfile_link_ext(rest, strlen(rest)) > 0)
 		return NULL;
 	if (index)
 		return layout_path(LAYOUT_POST, p->slug, NULL);
@@ -857,9 +857,9 @@ static struct post *
 by_slug(const struct archive *a, const char *stem)
 {
 	struct date	 d;
+	size_t		 plen = date_from_filename(stem, &d);
 
-	return archive_post(a, date_from_filename(stem, &d) == 0 &&
-	    stem[10] != '\0' ? stem + 11 : stem);
+	return archive_post(a, stem[plen] != '\0' ? stem + plen : stem);
 }
 
 /*
@@ -936,11 +936,11 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		free(path);
 		return res;
 	}
-	if (url[0] == '/' && capfile_ext(url, len) == 0) {
+	if (url[0] == '/' && capfile_link_ext(url, len) == 0) {
 		free(path);
 		return rooted_resolve(a, url, lost);
 	}
-	if (path == NULL && capfile_ext(url, len) == 0) {
+	if (path == NULL && capfile_link_ext(url, len) == 0) {
 		/*
 		 * Climbs out of the capsule: out of a bundle, the old site's
 		 * "../../../../img/x.png" was its "/img/x.png".
@@ -956,7 +956,7 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return xstrdup("");
 	}
 	len = strlen(path);
-	if ((elen = capfile_ext(path, len)) == 0) {
+	if ((elen = capfile_link_ext(path, len)) == 0) {
 		/*
 		 * A file by its place in the capsule; else the page the link
 		 * names by the post's address, or by the old site's.
@@ -1064,20 +1064,17 @@ file_refused(const struct archive *a, const char *path, int encoded)
 }
 
 /*
- * The warnings of one file: the first LINKS_WARN_MAX kept to be logged,
- * the rest counted; all of them hashed, so that a file whose warnings
- * were logged already says nothing the next time.
+ * The warnings of one file: the first LINKS_WARN_MAX kept to be said,
+ * the rest counted.
  */
 struct warned {
 	char		*first[LINKS_WARN_MAX];
 	unsigned	 n;
-	uint64_t	 hash;
 };
 
 static void
 warned_add(struct warned *w, char *msg)
 {
-	w->hash = (w->hash ^ hash_str(msg)) * HASH_FNV_PRIME;
 	if (w->n < LINKS_WARN_MAX)
 		w->first[w->n] = msg;
 	else
@@ -1183,34 +1180,40 @@ report(const struct archive *a, const char *path,
 }
 
 /*
- * Log w (its first LINKS_WARN_MAX, then the total) unless the file
- * record f says these very warnings were logged for it already; free
- * it.
+ * Say w's lines (its first LINKS_WARN_MAX, then the total): logged
+ * through archive_say() when a is being built (once, as it decides),
+ * else logged; free them.
  */
 static void
-warned_log(struct warned *w, const char *path, struct archive_file *f)
+warned_log(struct warned *w, const char *path, struct archive *a)
 {
-	unsigned long long	 h = w->n > 0 ? (w->hash ? w->hash : 1) : 0;
-	unsigned		 i;
-	int			 say = 1;
+	unsigned	 i;
+	char		*more = NULL;
 
-	if (f != NULL)
-		say = archive_file_links_new(f, h);
+	if (w->n > LINKS_WARN_MAX)
+		more = xasprintf("%s: ... and %u more links that name nothing "
+		    "(%u in all)", path, w->n - LINKS_WARN_MAX, w->n);
 	for (i = 0; i < w->n && i < LINKS_WARN_MAX; i++) {
-		if (say)
+		if (a != NULL)
+			archive_say(a, path, ARCHIVE_SAID_LINK, 1,
+			    LOG_LEVEL_WARN, w->first[i]);
+		else
 			log_warnx("%s", w->first[i]);
 		free(w->first[i]);
 	}
-	if (say && w->n > LINKS_WARN_MAX)
-		log_warnx("%s: ... and %u more links that name nothing (%u "
-		    "in all)", path, w->n - LINKS_WARN_MAX, w->n);
+	if (more != NULL && a != NULL)
+		archive_say(a, path, ARCHIVE_SAID_LINK, w->n - LINKS_WARN_MAX,
+		    LOG_LEVEL_WARN, more);
+	else if (more != NULL)
+		log_warnx("%s", more);
+	free(more);
 }
 
 unsigned
 links_report(const struct archive *a, const char *path,
     const struct scan_link *refs, size_t n)
 {
-	struct warned	 w = { .n = 0, .hash = HASH_FNV_BASIS };
+	struct warned	 w = { .n = 0 };
 	unsigned	 found;
 
 	found = report(a, path, refs, n, &w, NULL);
@@ -1218,17 +1221,16 @@ links_report(const struct archive *a, const char *path,
 	return found;
 }
 
-/* links_report() of one file, logged once for each change of its file. */
+/* links_report() of one file of a, said through archive_say(). */
 static unsigned
-check_file(const struct archive *a, const char *path,
-    struct archive_file *f, const struct scan_link *refs, size_t n,
-    struct found_assets *fa)
+check_file(struct archive *a, const char *path, const struct scan_link *refs,
+    size_t n, struct found_assets *fa)
 {
-	struct warned	 w = { .n = 0, .hash = HASH_FNV_BASIS };
+	struct warned	 w = { .n = 0 };
 	unsigned	 found;
 
 	found = report(a, path, refs, n, &w, fa);
-	warned_log(&w, path, f);
+	warned_log(&w, path, a);
 	return found;
 }
 
@@ -1271,11 +1273,11 @@ links_check(struct archive *a)
 	size_t			 i, k;
 
 	for (i = 0; i < a->nposts + a->nunlisted; i++)
-		found += check_file(a, a->posts[i]->path, a->posts[i]->file,
-		    a->posts[i]->links, a->posts[i]->nlinks, &fa);
+		found += check_file(a, a->posts[i]->path, a->posts[i]->links,
+		    a->posts[i]->nlinks, &fa);
 	for (i = 0; i < a->ndocs + a->nunlisted_docs; i++)
-		found += check_file(a, a->docs[i]->path, a->docs[i]->file,
-		    a->docs[i]->links, a->docs[i]->nlinks, &fa);
+		found += check_file(a, a->docs[i]->path, a->docs[i]->links,
+		    a->docs[i]->nlinks, &fa);
 	index_assets(a, &fa);
 	/* Sorted and each once, for links_asset()'s bsearch(). */
 	if (fa.n > 1)

@@ -63,9 +63,9 @@ unsigned	 links_report(const struct archive *a, const char *path,
  * links_report() for the links of every post and page of a (found when
  * it was loaded), in the archive's order: posts newest first, then
  * pages.  Adds them to a->nwarnings, before a is served; returns how
- * many.  A file's warnings are logged once for each change of the file
- * (or of what they say: a post they name came or went), not again by
- * every snapshot that reuses its record.
+ * many.  Each line is said through archive_say(): logged once, again
+ * when its file's bytes change, not by every snapshot that reads the
+ * same file (a touch, another file's save).
  */
 unsigned	 links_check(struct archive *a);
 

@@ -8,7 +8,9 @@
  * shortcodes read its folder, the folder's file list), else a new one,
  * read with one
  * pread(2) loop into an exact-size buffer and parsed: front matter
- * (frontmatter.c), Hugo-style templates rewritten (markdown/template.c),
+ * (frontmatter.c), an MDX or HTML body made Markdown (markdown/mdx.c,
+ * markdown/htmlbody.c),
+ * Hugo-style templates rewritten (markdown/template.c),
  * the first heading, the word count, the links (markdown/scan.c,
  * markdown/gemtext.c) and the summary.  A file is opened beneath a
  * directory fd with O_NOFOLLOW and must be a regular file; in a user
@@ -53,6 +55,8 @@
 #include "core/userdir.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
+#include "markdown/htmlbody.h"
+#include "markdown/mdx.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
 #include "markdown/template.h"
@@ -428,25 +432,17 @@ record_unref(struct archive_file *f)
 	free(f);
 }
 
-bool
-archive_file_links_new(struct archive_file *f, unsigned long long hash)
-{
-	return atomic_exchange(&f->links_logged, hash) != hash;
-}
-
 /* What a post borrows from its file record (see struct archive_file). */
 static void
 post_file_keys(struct archive_file *f)
 {
 	struct date	 d;
 	char		 stem[NAME_MAX + 1];
-	size_t		 i;
+	size_t		 i, n;
 
 	slug_post_stem(f->rel + sizeof(CAPFILE_POSTS), stem, sizeof(stem));
-	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
-		f->base = xstrdup(stem + 11);
-	else
-		f->base = xstrdup(stem);
+	n = date_from_filename(stem, &d);
+	f->base = xstrdup(stem[n] != '\0' ? stem + n : stem);
 	f->tagkeys = xcalloc(f->m.ntags, sizeof(*f->tagkeys));
 	for (i = 0; i < f->m.ntags; i++)
 		f->tagkeys[i] = slug_tag_key(f->m.tags[i]);
@@ -752,6 +748,31 @@ read_templates(const struct archive_scan *s, struct archive_file *f,
 	template_result_free(&r);
 }
 
+/*
+ * A body in another markup made Markdown, once, when the file is read
+ * (markdown/mdx.h, markdown/htmlbody.h): src then holds the front
+ * matter and the Markdown, as read_templates() leaves it, so that
+ * nothing after it knows.
+ */
+static void
+read_markup(struct archive_file *f)
+{
+	struct buf		 b = BUF_INIT;
+	size_t			 off = f->m.body_off;
+	enum capfile_markup	 mk = capfile_markup(f->rel);
+
+	if (mk != CAPFILE_MDX && mk != CAPFILE_HTML)
+		return;
+	buf_add(&b, f->src, off);
+	if (mk == CAPFILE_MDX)
+		mdx_rewrite(f->src + off, f->len - off, &b);
+	else
+		htmlbody_markdown(f->src + off, f->len - off, &b);
+	free(f->src);
+	f->len = b.len;
+	f->src = buf_release(&b);
+}
+
 /* What read_templates() did, as "posts/x.md:LINE:COL: template: ...". */
 static void
 log_templates(struct archive_scan *s, const struct archive_file *f)
@@ -772,10 +793,12 @@ log_templates(struct archive_scan *s, const struct archive_file *f)
 			    n->text, template_more(n, more, sizeof(more)));
 			scan_warn(s, f->rel, f->m.body_line + n->line - 1,
 			    n->col, why, 0);
-		} else
-			log_info("%s:%u:%u: template: approximated %s",
-			    f->rel, f->m.body_line + n->line - 1, n->col,
+		} else {
+			snprintf(why, sizeof(why), "template: approximated %s",
 			    n->text);
+			scan_note(s, f->rel, f->m.body_line + n->line - 1,
+			    n->col, why);
+		}
 	}
 	if (f->ntmore > 0) {
 		snprintf(why, sizeof(why), "template: %zu more constructs "
@@ -790,12 +813,15 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
     const struct stat *st, char *src, size_t len)
 {
 	struct archive_file	*f;
-	const char		*body;
+	char			*body, *text;
 	long long		 newest;
+	long			 sep;
+	size_t			 seplen;
 
 	f = xcalloc(1, sizeof(*f));
 	atomic_init(&f->refs, 1);
 	f->rel = xstrdup(rel);
+	f->src_hash = hash_bytes(src, len);
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
 	f->size = st->st_size;
@@ -814,13 +840,32 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
 	f->src = src;
 	f->len = len;
 	f->gemtext = posts_file(rel) && capfile_gemtext(rel);
+	read_markup(f);
 	if (!f->gemtext)		/* Hugo's templates are Markdown's */
 		read_templates(s, f, dirfd);
 	len = f->len;
 	body = f->src + f->m.body_off;
+	/*
+	 * A summary separator ends the summary, and is never shown: its
+	 * bytes become blanks (a comment's would be dropped anyway, not so
+	 * a separator of the writer's own), so offsets do not move.
+	 */
+	if (!f->gemtext && (sep = render_summary_sep(body, len -
+	    f->m.body_off, f->m.excerpt_sep, &seplen)) >= 0) {
+		memset(body + sep, ' ', seplen);
+		if (f->m.summary == NULL && posts_file(rel))
+			f->summary = render_summary_head(body, (size_t)sep,
+			    FM_SUMMARY_MAX);
+	}
 	body_heading_links(f);
-	f->words = count_words(body, len - f->m.body_off);
-	if (f->m.summary == NULL && posts_file(rel))
+	if (capfile_markup(rel) == CAPFILE_HTML) {
+		/* A page's words, not its tags'. */
+		text = frontmatter_oneline(body, len - f->m.body_off, FM_TAGS);
+		f->words = count_words(text, strlen(text));
+		free(text);
+	} else
+		f->words = count_words(body, len - f->m.body_off);
+	if (f->m.summary == NULL && f->summary == NULL && posts_file(rel))
 		f->summary = f->gemtext ? render_gemtext_summary(body,
 		    len - f->m.body_off, SUMMARY_MAX) : render_summary(body,
 		    len - f->m.body_off, SUMMARY_MAX);

@@ -25,9 +25,11 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/cache.h"
 #include "core/clock.h"
+#include "core/hash.h"
 #include "core/util.h"
 
 static atomic_size_t	 held;		/* bytes of blobs in slots */
@@ -64,11 +66,27 @@ blob_new(const char *data, size_t len)
 	b = xmalloc(sizeof(*b) + len + 1);
 	atomic_init(&b->refs, 1);
 	atomic_init(&b->last_use, now_ms());
+	atomic_init(&b->tag, 0);
+	b->made = (int64_t)time(NULL);
 	b->len = len;
 	if (len)
 		memcpy(b->data, data, len);
 	b->data[len] = '\0';
 	return b;
+}
+
+uint64_t
+blob_tag(struct blob *b)
+{
+	uint64_t	 t;
+
+	if ((t = atomic_load_explicit(&b->tag, memory_order_relaxed)) != 0)
+		return t;
+	/* Two threads racing write the same value. */
+	if ((t = hash_bytes(b->data, b->len)) == 0)
+		t = 1;
+	atomic_store_explicit(&b->tag, t, memory_order_relaxed);
+	return t;
 }
 
 void

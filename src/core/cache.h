@@ -34,6 +34,8 @@
 struct blob {
 	atomic_uint	 refs;
 	_Atomic uint32_t last_use;	/* clock_now_ms(), cut: for LRU */
+	int64_t		 made;		/* time(NULL) when made */
+	_Atomic uint64_t tag;		/* blob_tag(), once asked; 0 before */
 	size_t		 len;
 	char		 data[];	/* NUL-terminated for convenience */
 };
@@ -45,6 +47,12 @@ struct slot {
 
 /* len bytes at data (data may be NULL when len is 0); one reference. */
 struct blob	*blob_new(const char *data, size_t len);
+/*
+ * A hash of b's bytes (hash.h), never 0: what tells two renderings
+ * apart (the web view's entity tag).  Made on the first ask and kept,
+ * so that a page read a thousand times is hashed once.  Any thread.
+ */
+uint64_t	 blob_tag(struct blob *b);
 /* Drop one reference; the last frees.  NULL is ignored. */
 void		 blob_unref(struct blob *);
 

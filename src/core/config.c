@@ -33,6 +33,7 @@
 #include "core/config_engine.h"
 #include "core/config_int.h"
 #include "core/config_types.h"
+#include "core/robots.h"
 #include "core/log.h"
 #include "core/redirect.h"
 #include "core/util.h"
@@ -338,7 +339,7 @@ defaults(struct config *c, const char *confdir)
 	c->proxy_protocol = NULL;
 	c->nproxy_protocol = 0;
 	c->lang = xstrdup("en");
-	c->site_title = xstrdup("capsuled");
+	c->site_title = NULL;	/* index.md's, the folder's, the host's */
 	c->site_subtitle = NULL;
 	c->author = NULL;
 	c->latest_posts = 10;
@@ -350,9 +351,10 @@ defaults(struct config *c, const char *confdir)
 	c->syslog_facility = LOG_DAEMON;
 	c->redirects = NULL;
 	c->nredirects = 0;
-	c->robots = xstrdup(CONFIG_ROBOTS_DEFAULT);
+	c->robots = robots_from_text(CONFIG_ROBOTS_DEFAULT);
 	c->cgi = NULL;
 	c->cgi_timeout_ms = 10 * 1000;
+	c->announce_delay_ms = 60 * 1000;
 	c->cgi_max_output = (size_t)1 << 20;
 	c->cgi_max_programs = 4;
 	c->titan_writers = NULL;
@@ -390,6 +392,24 @@ dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+/* A load of len bytes at data (messages name name) into c. */
+static void
+loader_init(struct config_loader *cl, struct config *c, const char *name,
+    const char *data, size_t len, const char *confdir, char *err,
+    size_t errlen)
+{
+	memset(cl, 0, sizeof(*cl));
+	cl->c = c;
+	cl->e.name = name;
+	cl->e.data = data;
+	cl->e.len = len;
+	cl->e.confdir = confdir;
+	cl->e.err = err;
+	cl->e.errlen = errlen;
+	cl->e.owner = cl;
+	cl->e.base = c;
+}
+
 int
 config_load_buffer(struct config *c, const char *name, const char *data,
     size_t len, char *err, size_t errlen)
@@ -417,16 +437,7 @@ config_load_buffer(struct config *c, const char *name, const char *data,
 	defaults(c, confdir);
 	c->path = xstrdup(name);
 
-	memset(&cl, 0, sizeof(cl));
-	cl.c = c;
-	cl.e.name = name;
-	cl.e.data = data;
-	cl.e.len = len;
-	cl.e.confdir = confdir;
-	cl.e.err = err;
-	cl.e.errlen = errlen;
-	cl.e.owner = &cl;
-	cl.e.base = c;
+	loader_init(&cl, c, name, data, len, confdir, err, errlen);
 	if ((rv = cfe_begin(&cl.e)) == 0) {
 		rv = parse_stream(&cl);
 		cfe_end(&cl.e);
@@ -435,6 +446,61 @@ config_load_buffer(struct config *c, const char *name, const char *data,
 	free(confdir);
 	if (rv == -1)
 		config_free(c);
+	return rv;
+}
+
+int
+config_set(struct config *c, const char *key, const char *value,
+    char *err, size_t errlen)
+{
+	const struct cfe_field	*keys;
+	struct config_loader	 cl;
+	struct buf		 doc = BUF_INIT;
+	yaml_event_t		 ev;
+	const char		*p;
+	char			*confdir, *at;
+	size_t			 n;
+	int			 rv;
+
+	/* One single-quoted scalar: nothing in value is read as YAML. */
+	buf_addc(&doc, '\'');
+	for (p = value; *p != '\0'; p++) {
+		if (*p == '\'')
+			buf_addc(&doc, '\'');	/* '' is one ' */
+		buf_addc(&doc, *p);
+	}
+	buf_addstr(&doc, "'\n");
+	if ((confdir = cfe_absolute_dir(".")) == NULL) {
+		snprintf(err, errlen, "%s: the working directory: %s", key,
+		    strerror(errno));
+		buf_free(&doc);
+		return -1;
+	}
+	keys = config_keys(&n);
+	loader_init(&cl, c, key, doc.data, doc.len, confdir, err, errlen);
+	if ((rv = cfe_begin(&cl.e)) == 0) {
+		/* STREAM-START, DOCUMENT-START, then the scalar. */
+		do {
+			if ((rv = cfe_next(&cl.e, &ev)) == -1)
+				break;
+			if (ev.type == YAML_SCALAR_EVENT) {
+				cfe_push(&cl.e, key);
+				rv = keys[config_key_index(key)].kind->parse(
+				    &cl.e, &keys[config_key_index(key)], &ev);
+				cfe_pop(&cl.e);
+				yaml_event_delete(&ev);
+				break;
+			}
+			yaml_event_delete(&ev);
+		} while (rv == 0);
+		cfe_end(&cl.e);
+	}
+	/* "key:1:2: key: why": the place means nothing on a command line. */
+	if (rv == -1 && (at = strstr(err, ": ")) != NULL)
+		memmove(err, at + 2, strlen(at + 2) + 1);
+	free(cl.hmarks);
+	free(confdir);
+	buf_free(&doc);
 	return rv;
 }
 
@@ -475,9 +541,10 @@ config_free(struct config *c)
 	free(c->site_subtitle);
 	free(c->author);
 	free(c->log_file);
+	free(c->access_log_file);
 	free(c->syslog_socket);
 	config_redirects_free(c->redirects, c->nredirects);
-	free(c->robots);
+	robots_free(c->robots);
 	free(c->root);
 	free(c->mount);
 	free(c->index);
@@ -487,6 +554,7 @@ config_free(struct config *c)
 	util_free_strings(c->titan_writers, c->ntitan_writers);
 	config_zones_free(c->zones, c->nzones);
 	util_free_strings(c->link_aliases, c->nlink_aliases);
+	util_free_strings(c->announce, c->nannounce);
 	free(c->web_url);
 	free(c->userdirs);
 	memset(c, 0, sizeof(*c));
@@ -522,6 +590,17 @@ int
 config_has_backends(const struct config *c)
 {
 	return c->napps > 0;
+}
+
+int
+config_announces(const struct config *c)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->nhosts; i++)
+		if (c->hosts[i].site->nannounce > 0)
+			return 1;
+	return c->nannounce > 0;
 }
 
 int

@@ -27,6 +27,7 @@ struct buf;
 struct config;
 struct config_app;
 struct config_types;
+struct robots;
 
 /* Keys of the file, at most (core/config_keys.c's table). */
 #define CONFIG_KEYS_MAX		128
@@ -67,6 +68,7 @@ struct config_zone {
 };
 
 #define CONFIG_MAX_ZONES	1000	/* "cert_zones" items */
+#define CONFIG_MAX_ZONE_PATH	1024	/* bytes of a zone's "path" */
 
 #define CONFIG_MAX_HOSTS	4096	/* "hosts:" items, plus the first */
 
@@ -160,6 +162,7 @@ struct config {
 	int		 root_listings;	/* 1 = list the tree's directories */
 	int		 listing_titles; /* 1 = a .gmi file's first heading */
 	int		 listing_sort;	/* CONFIG_SORT_* */
+	int		 listing_reverse; /* 1 = that order backwards */
 	/*
 	 * Types and language per path (core/config_types.h): extensions'
 	 * types over the built-in table, the type of what neither knows,
@@ -206,22 +209,41 @@ struct config {
 	 * "/"): a site link that names nothing in the capsule goes there.
 	 */
 	char		*web_url;	/* or NULL */
+	/*
+	 * Aggregators told when a new post goes live (net/announce.h):
+	 * gemini:// URLs, each asked once with the feed's address as its
+	 * query; none: no connection out.
+	 */
+	char		**announce;	/* owned */
+	size_t		 nannounce;
+	unsigned	 announce_delay_ms; /* quiet time after a new post */
 	unsigned	 gopher_width;	/* wrap width of Gopher text; 70 */
 	int		 gopher_charset; /* CONFIG_CHARSET_*; default UTF-8 */
 
 	char		*log_file;	/* NULL = stderr */
 	int		 log_syslog;	/* 1: "log: syslog" (log_file NULL) */
 	enum log_level	 log_level;
-	int		 access_log;	/* 1 = one line per request */
+	/*
+	 * One line per request (access_log 1): where the diagnostics go,
+	 * or to a file of its own (molly-brown's AccessLog).
+	 */
+	char		*access_log_file; /* owned, or NULL */
+	int		 access_log;
 	enum log_peer	 log_peer;	/* client addresses in the logs */
 	int		 log_format;	/* LOG_FORMAT_*: the access log's lines */
 	int		 syslog_facility; /* syslog.h's: LOG_DAEMON (default) */
 	char		*syslog_socket;	/* owned; NULL: /dev/log */
 
-	/* Gemini 31 or 30 (Gopher: served in place) for paths nothing has. */
+	/*
+	 * Gemini 31 or 30 (Gopher: served in place) for paths nothing has;
+	 * with redirects_first, for what they hold whatever is there (gmid's
+	 * "block return", molly-brown's redirects).
+	 */
 	struct config_redirect *redirects; /* owned; sorted by from */
 	size_t		 nredirects;
-	char		*robots;	/* /robots.txt body; NULL = 51 */
+	int		 redirects_first; /* 1: a rule wins over content */
+	struct robots	*robots;	/* owned: what /robots.txt is made
+					   of (core/robots.h); NULL = 51 */
 
 	/*
 	 * CGI (Gemini): programs in the capsule's directory of this name
@@ -308,6 +330,8 @@ void		 config_host_view(const struct config *c, size_t i,
 void		 config_user_view(const struct config *host, const char *dir,
 		    unsigned uid, const char *name, const char *base,
 		    struct config *view);
+/* 1 when any host tells aggregators of new posts ("announce:"). */
+int		 config_announces(const struct config *);
 /* 1 when any host runs CGI programs ("cgi:" at the top or in a host). */
 int		 config_has_cgi(const struct config *);
 /*
@@ -336,6 +360,15 @@ int	 config_load(struct config *c, const char *path, char *err,
  */
 int	 config_load_buffer(struct config *c, const char *name,
 	    const char *data, size_t len, char *err, size_t errlen);
+/*
+ * Set the top-level key of c to value, read as that key's value in the
+ * file is (`capsuled serve --title T`: one rule for both): value is a
+ * single string, relative paths are taken from the working directory.
+ * Returns 0, or -1 with err set to "key: what is wrong" and c as it
+ * was.  Not for a key whose value is a list or a mapping.
+ */
+int	 config_set(struct config *c, const char *key, const char *value,
+	    char *err, size_t errlen);
 /* Free every string and reset c to all zeros; a zeroed c is fine. */
 void	 config_free(struct config *c);
 

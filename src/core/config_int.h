@@ -19,6 +19,7 @@
 #include <yaml.h>
 
 #include "core/config_engine.h"
+#include "core/surface.h"
 
 struct config;
 struct config_host;
@@ -42,6 +43,7 @@ struct config_zone;
 struct config_host_marks {
 	yaml_mark_t	 name;		/* its hostname's value */
 	yaml_mark_t	 root, cgi;	/* when it sets them */
+	yaml_mark_t	 port[SURFACE_N]; /* its <surface>_port, when set */
 };
 
 /* One load: the engine's state and the configuration's (cfe.owner). */

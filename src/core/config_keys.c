@@ -43,6 +43,7 @@
 #include "core/log.h"
 #include "core/mime.h"
 #include "core/redirect.h"
+#include "core/robots.h"
 #include "core/surface.h"
 #include "core/url.h"
 #include "core/util.h"
@@ -51,6 +52,9 @@
 #define CONFIG_MAX_BIND	32		/* addresses in "bind" */
 #define CONFIG_MAX_PROXIES 64		/* entries in "proxy_protocol" */
 #define CONFIG_MAX_REDIRECTS 10000	/* entries in "redirects" */
+#define CONFIG_ANNOUNCE_MAX 16		/* entries in "announce" */
+/* An aggregator's URL, with room for a feed's address as its query. */
+#define CONFIG_ANNOUNCE_URL_MAX 512
 #define CONFIG_MAX_URL	GEMINI_META_MAX	/* a redirect target is a META */
 #define DAY_MS		(24LL * 60 * 60 * 1000)
 #define STR_(x)		#x
@@ -74,6 +78,8 @@ _Static_assert(OFF(nlink_aliases) == OFF(link_aliases) + sizeof(char **),
     "link_aliases, nlink_aliases");
 _Static_assert(OFF(ntitan_writers) == OFF(titan_writers) + sizeof(char **),
     "titan_writers, ntitan_writers");
+_Static_assert(OFF(nannounce) == OFF(announce) + sizeof(char **),
+    "announce, nannounce");
 /* cfe_word_kind stores an int; an enum field must be as wide. */
 _Static_assert(sizeof(enum log_peer) == sizeof(int), "log_peer is an int");
 _Static_assert(sizeof(enum log_level) == sizeof(int), "log_level is an int");
@@ -243,6 +249,59 @@ print_log(struct cfe_out *o, const struct cfe_field *f, const void *base)
 static const struct cfe_kind log_kind = { parse_log, print_log };
 
 /*
+ * title = text / null: null (the default) lets the load name the site
+ * (content/archive.c: index.md's title, the folder's name, the host).
+ */
+static int
+parse_title(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
+{
+	if (ev->type == YAML_SCALAR_EVENT && yml_is_null(ev)) {
+		cfe_set_str(l, f, NULL);
+		return 0;
+	}
+	return cfe_text_kind.parse(l, f, ev);
+}
+
+static const struct cfe_kind title_kind = { parse_title, cfe_print_str };
+
+/* access_log = bool / path: one line per request, there or in the log. */
+static int
+parse_access_log(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
+{
+	struct config	*c = l->base;
+	const char	*s;
+	bool		 b;
+
+	if (cfe_scalar(l, ev, "true, false or a file name", &s) == -1)
+		return -1;
+	if (yml_is_null(ev) || *s == '\0')
+		return cfe_bad(l, ev, "true, false or a file name", s);
+	if (yml_parse_bool(s, strlen(s), &b) == 0) {
+		c->access_log = b;
+		cfe_set_str(l, f, NULL);
+		return 0;
+	}
+	c->access_log = 1;
+	return cfe_path_kind.parse(l, f, ev);
+}
+
+static void
+print_access_log(struct cfe_out *o, const struct cfe_field *f,
+    const void *base)
+{
+	const struct config	*c = base;
+
+	if (c->access_log_file != NULL)
+		cfe_out_keystr(o, f->key, c->access_log_file);
+	else
+		cfe_out_line(o, f->key, "%s", c->access_log ? "true" : "false");
+}
+
+static const struct cfe_kind access_log_kind = {
+	parse_access_log, print_access_log
+};
+
+/*
  * cgi = segment ["/"]: the directory of each capsule whose programs
  * answer "/<segment>/...", or null for none.  Not a name the server
  * already answers: those paths would never reach it.
@@ -392,37 +451,20 @@ parse_web_url(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 
 static const struct cfe_kind web_url_kind = { parse_web_url, cfe_print_str };
 
-/*
- * robots = a block of text ("robots: |"), at most f->max bytes; tabs and
- * line ends allowed, other control characters not.  Null or empty
- * stores NULL: no /robots.txt.
- */
+/* robots = a block of text, or rules (core/robots.h). */
 static int
 parse_robots(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
-	const char	*s;
-	size_t		 i, len;
-
-	if (cfe_scalar(l, ev, "a block of text", &s) == -1)
-		return -1;
-	if (yml_is_null(ev) || *s == '\0') {
-		cfe_set_str(l, f, NULL);
-		return 0;
-	}
-	len = strlen(s);
-	if ((long long)len > f->max)
-		return cfe_fail(l, ev->start_mark, "longer than %lld bytes",
-		    f->max);
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] < 0x20 && s[i] != '\n' &&
-		    s[i] != '\t') || s[i] == 0x7f)
-			return cfe_fail(l, ev->start_mark, "control characters "
-			    "other than tab and line end are not allowed");
-	cfe_set_str(l, f, s);
-	return 0;
+	return robots_parse(l, f, ev, cfe_at(l, f));
 }
 
-static const struct cfe_kind robots_kind = { parse_robots, cfe_print_str };
+static void
+print_robots(struct cfe_out *o, const struct cfe_field *f, const void *base)
+{
+	robots_print(o, f->key, ((const struct config *)base)->robots);
+}
+
+static const struct cfe_kind robots_kind = { parse_robots, print_robots };
 
 /* Check one address of "bind" and append it to *v. */
 static int
@@ -536,6 +578,35 @@ alias_add(struct cfe *l, const struct cfe_field *f, const yaml_event_t *ev,
 /* link_aliases = prefix / "[" *( prefix ) "]" / null */
 static const struct cfe_items alias_items = { alias_add, 1, 0 };
 
+/*
+ * One entry of "announce": an aggregator's gemini:// URL, without a
+ * query (the feed's address becomes it) or a fragment.
+ */
+static int
+announce_add(struct cfe *l, const struct cfe_field *f, const yaml_event_t *ev,
+    char ***v, size_t *n)
+{
+	struct url	 u;
+	const char	*s, *err;
+	char		*tmp;
+	int		 ok;
+
+	if (cfe_text(l, ev, 1, CONFIG_ANNOUNCE_URL_MAX, &s) == -1)
+		return -1;
+	tmp = xstrdup(s);
+	ok = strchr(s, ' ') == NULL && url_parse(tmp, &u, &err) == 0 &&
+	    strcmp(u.scheme, "gemini") == 0 && u.host[0] != '\0' &&
+	    u.query == NULL;
+	free(tmp);
+	if (!ok)
+		return cfe_bad(l, ev, "an aggregator's gemini:// URL without "
+		    "a query, such as 'gemini://example.org/submit'", s);
+	return cfe_list_append(l, f, ev, v, n, s, s, "aggregators");
+}
+
+/* announce = url / "[" *( url ) "]" / null */
+static const struct cfe_items announce_items = { announce_add, 1, 0 };
+
 /* No control characters, no spaces when url is set (a URL has none). */
 static int
 clean_text(const char *s, int url)
@@ -586,9 +657,10 @@ struct redirects_in {
 
 /*
  * One "from: to" pair; key is the from scalar, ev the to scalar.
- * from = "/" path ["*"], no dot segments; to = "/" path / absolute URL,
- * where a prefix rule's '*' or "$1" and any rule's "%p" are expanded
- * (core/redirect.h).  status is 31 (permanent) or 30 (temporary).
+ * from = "/" path ["*"], no dot segments, a '*' inside a segment a
+ * pattern's (core/pathrule.h); to = "/" path / absolute URL, where '*'
+ * or "$1".."$9" and "%p" are expanded (core/redirect.h).  status is 31
+ * (permanent) or 30 (temporary).
  */
 static int
 redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
@@ -605,13 +677,10 @@ redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
 		return cfe_bad(l, key, "a path such as /old/name (one line, at "
 		    "most " STR(CONFIG_MAX_URL) " bytes, no . or .. segments)",
 		    from);
+	/* Any other '*' is part of a segment: "/blog/" "*.gmi". */
 	lfrom = strlen(from);
 	prefix = from[lfrom - 1] == '*';
 	lfrom -= (size_t)prefix;
-	if (memchr(from, '*', lfrom) != NULL)
-		return cfe_fail(l, key->start_mark, "'%s': a '*' may only end "
-		    "the path (a prefix rule such as /blog/*)",
-		    cfe_show(from, tmp));
 	if (cfe_scalar(l, ev, "a path or a URL", &to) == -1)
 		return -1;
 	if (yml_is_null(ev) || *to == '\0')
@@ -641,6 +710,13 @@ redirect_add(struct cfe *l, struct redirects_in *in, const yaml_event_t *key,
 	memcpy(r->to, to, lto + 1);
 	r->status = in->status;
 	r->prefix = prefix;
+	/*
+	 * Compiled now, as redirect_index() will again: its runs of '/'
+	 * made one, so that "//old" and "/old" sort, print and count as
+	 * the one rule they are.
+	 */
+	pathrule_compile(&r->rule, r->from, PATHRULE_EXACT |
+	    (prefix ? PATHRULE_REST : 0), NULL);
 	return 0;
 }
 
@@ -871,7 +947,12 @@ print_types(struct cfe_out *o, const struct cfe_field *f, const void *base)
 
 static const struct cfe_kind types_kind = { parse_types, print_types };
 
-/* path = "/" *( segment "/" ) [ segment ]: no dot or empty segments. */
+/*
+ * path = "/" *( segment "/" ) [ segment ]: no dot or empty segments; a
+ * '*' is a pattern's, as in every path rule (core/pathrule.h):
+ * molly-brown's CertificateZones "^/diary/.*\.gmi$" is "/diary/" "*.gmi".
+ * The trailing '/' is dropped: "/family/" and "/family" hold the same.
+ */
 static int
 parse_zone_path(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 {
@@ -882,8 +963,9 @@ parse_zone_path(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 		return -1;
 	if (s[0] != '/' || strstr(s, "//") != NULL || !clean_text(s, 1) ||
 	    url_has_dot_segment(s))
-		return cfe_bad(l, ev, "a path such as /family/ (no spaces, no "
-		    ". .. or empty segments)", s);
+		return cfe_bad(l, ev, "a path such as /family/ or a pattern "
+		    "such as /diary/*.gmi (no spaces, no . .. or empty "
+		    "segments)", s);
 	for (len = strlen(s); len > 0 && s[len - 1] == '/'; len--)
 		;
 	free(*(char **)cfe_at(l, f));
@@ -907,7 +989,7 @@ enum { ZONE_PATH, ZONE_HOST, ZONE_REQUIRE, ZONE_FINGERPRINTS, ZONE_CA,
 
 static const struct cfe_field zone_fields[ZONE_NFIELDS] = {
 	[ZONE_PATH] = { "path", &zone_path_kind, ZAT(path), 1,
-	    CONFIG_MAX_URL, 0, NULL },
+	    CONFIG_MAX_ZONE_PATH, 0, NULL },
 	[ZONE_HOST] = { "host", &cfe_host_kind, ZAT(host), 1, 253, 0, NULL },
 	[ZONE_REQUIRE] = { "require", &cfe_word_kind, ZAT(require), 0, 0, 0,
 	    &require_words },
@@ -1037,6 +1119,8 @@ print_zones(struct cfe_out *o, const struct cfe_field *f, const void *base)
 
 static const struct cfe_kind zones_kind = { parse_zones, print_zones };
 
+static size_t	 port_key(size_t);
+
 /*
  * hosts = "[" *( "{" hostname *( site key ) "}" ) "]" (or a block list),
  * or null for none: each item parsed against the same table as the top
@@ -1080,6 +1164,8 @@ host_item(struct cfe *l, const struct cfe_field *f, const yaml_event_t *ev,
 	cl->hmarks[c->nhosts - 1].name = marks[config_key_index("hostname")];
 	cl->hmarks[c->nhosts - 1].root = marks[config_key_index("root")];
 	cl->hmarks[c->nhosts - 1].cgi = marks[config_key_index("cgi")];
+	for (i = 0; i < SURFACE_N; i++)
+		cl->hmarks[c->nhosts - 1].port[i] = marks[port_key(i)];
 	return 0;
 }
 
@@ -1129,6 +1215,22 @@ parse_hosts(struct cfe *l, const struct cfe_field *f, yaml_event_t *ev)
 	return rv;
 }
 
+/*
+ * Is key k a port v shares with the top level?  Printed there only: a
+ * host item that set it would take the port as its own, which check_ports()
+ * refuses on a surface whose requests name no host.
+ */
+static int
+shared_port(const struct config *c, const struct config *v, size_t k)
+{
+	size_t	 s;
+
+	for (s = 0; s < SURFACE_N; s++)
+		if (k == port_key(s))
+			return v->port[s] == c->port[s];
+	return 0;
+}
+
 /* Each host as its view: every site key it ends up with. */
 static void
 print_hosts(struct cfe_out *o, const struct cfe_field *f, const void *base)
@@ -1147,7 +1249,8 @@ print_hosts(struct cfe_out *o, const struct cfe_field *f, const void *base)
 		o->host = v.hostname;
 		cfe_out_item(o);
 		for (k = 0; k < n; k++)
-			if (keys[k].flags & CONFIG_SITE)
+			if ((keys[k].flags & CONFIG_SITE) &&
+			    !shared_port(c, &v, k))
 				keys[k].kind->print(o, &keys[k], &v);
 	}
 	o->host = NULL;
@@ -1211,6 +1314,8 @@ static const struct cfe_field fields[] = {
 	    SITE | USER, NULL },
 	{ "listing_sort", &cfe_word_kind, AT(listing_sort), 0, 0,
 	    SITE | USER, &sort_words },
+	{ "listing_reverse", &cfe_bool_kind, AT(listing_reverse), 0, 1,
+	    SITE | USER, NULL },
 	{ "mime_types", &types_kind, AT(types), 0, 0, SITE | USER, NULL },
 	{ "default_type", &types_kind, AT(types), 0, 0, SITE | USER, NULL },
 	{ "path_meta", &types_kind, AT(types), 0, 0, SITE | USER, NULL },
@@ -1232,7 +1337,7 @@ static const struct cfe_field fields[] = {
 	{ "lang", &cfe_lang_kind, AT(lang), 1, MIME_LANG_MAX, SITE | USER,
 	    NULL },
 	/* A user capsule's are the user's name (config_user_view()). */
-	{ "title", &cfe_text_kind, AT(site_title), 1, 256, SITE, NULL },
+	{ "title", &title_kind, AT(site_title), 1, 256, SITE, NULL },
 	{ "subtitle", &cfe_text_kind, AT(site_subtitle), 0, 256, SITE, NULL },
 	{ "author", &cfe_text_kind, AT(author), 0, 256, SITE, NULL },
 	{ "latest_posts", &cfe_uint_kind, AT(latest_posts), 0, 1000,
@@ -1242,6 +1347,11 @@ static const struct cfe_field fields[] = {
 	{ "link_aliases", &cfe_list_kind, LIST(link_aliases, nlink_aliases),
 	    0, 32, SITE, &alias_items },
 	{ "web_url", &web_url_kind, AT(web_url), 0, 1024, SITE, NULL },
+	/* Not a user capsule's: no connection out on a user's behalf. */
+	{ "announce", &cfe_list_kind, LIST(announce, nannounce), 0,
+	    CONFIG_ANNOUNCE_MAX, SITE, &announce_items },
+	{ "announce_delay", &cfe_ms_kind, AT(announce_delay_ms), 100, DAY_MS,
+	    SERVER, NULL },
 	{ "gopher_width", &cfe_uint_kind, AT(gopher_width), 20, 200,
 	    SITE | USER, NULL },
 	{ "gopher_charset", &cfe_word_kind, AT(gopher_charset), 0, 0,
@@ -1250,8 +1360,9 @@ static const struct cfe_field fields[] = {
 	    OFF(log_file), 1, PATH_MAX, SERVER | USER, NULL },
 	{ "log_level", &cfe_word_kind, AT(log_level), 0, 0, SERVER | USER,
 	    &level_words },
-	{ "access_log", &cfe_bool_kind, AT(access_log), 0, 1, SERVER | USER,
-	    NULL },
+	{ "access_log", &access_log_kind, OFF(access_log_file),
+	    OFF(access_log) + SZ(access_log) - OFF(access_log_file), 1,
+	    PATH_MAX, SERVER | USER, NULL },
 	{ "log_peer", &cfe_word_kind, AT(log_peer), 0, 0, SERVER | USER,
 	    &peer_words },
 	{ "log_format", &cfe_word_kind, AT(log_format), 0, 0, SERVER | USER,
@@ -1262,6 +1373,8 @@ static const struct cfe_field fields[] = {
 	    SERVER | USER, NULL },
 	{ "redirects", &redirects_kind, LIST(redirects, nredirects), 1,
 	    CONFIG_MAX_REDIRECTS, SITE, NULL },
+	{ "redirects_first", &cfe_bool_kind, AT(redirects_first), 0, 1, SITE,
+	    NULL },
 	{ "robots", &robots_kind, AT(robots), 0, 65536, SITE | USER, NULL },
 	{ "cgi", &cgi_kind, AT(cgi), 0, 64, SITE, NULL },
 	{ "cgi_timeout", &cfe_ms_kind, AT(cgi_timeout_ms), 100,
@@ -1294,12 +1407,19 @@ static const struct cfe_field fields[] = {
 #define NFIELDS		nitems(fields)
 #define SURFACE_KEY_MAX	32
 
+/* The index of surface's "<name>_port" among config_keys(). */
+static size_t
+port_key(size_t surface)
+{
+	return NFIELDS + 2 * surface;
+}
+
 /*
  * fields[], then each surface's keys (core/surface.h), made from its
  * name so that a new surface needs no line here: "<name>_port", where
- * it listens (server-wide), and "<name>_public_port", the port its
- * links name (a site's: a host behind another forward may have its
- * own).
+ * it listens (a host may listen on a port of its own: check_ports()),
+ * and "<name>_public_port", the port its links name (a host behind
+ * another forward may have its own).
  */
 static struct cfe_field	 all[NFIELDS + 2 * SURFACE_N];
 static char		 surface_keys[2 * SURFACE_N][SURFACE_KEY_MAX];
@@ -1323,7 +1443,7 @@ make_keys(void)
 		    "%s_public_port", surfaces[i].name);
 		f[0] = (struct cfe_field){ surface_keys[2 * i], &cfe_int_kind,
 		    OFF(port) + i * sizeof(int), sizeof(int),
-		    surfaces[i].min_port, 65535, SERVER | USER, NULL };
+		    surfaces[i].min_port, 65535, SITE | USER, NULL };
 		f[1] = (struct cfe_field){ surface_keys[2 * i + 1],
 		    &cfe_int_kind, OFF(public_port) + i * sizeof(int),
 		    sizeof(int), 0, 65535, SITE | USER, NULL };
@@ -1350,32 +1470,83 @@ config_key_index(const char *key)
 	abort();		/* a name of this file's own: never */
 }
 
+/* One port a surface listens on, and who set it (check_ports()). */
+struct port_use {
+	int		 port;
+	size_t		 surface;
+	size_t		 host;		/* 0: the top level; i: hosts[i - 1] */
+	int		 set;		/* in the file, not a default */
+	yaml_mark_t	 mark;
+};
+
+static int
+port_use_cmp(const void *a, const void *b)
+{
+	const struct port_use	*x = a, *y = b;
+
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	if (x->set != y->set)		/* defaults first: the other is wrong */
+		return x->set < y->set ? -1 : 1;
+	return x->mark.index < y->mark.index ? -1 :
+	    x->mark.index > y->mark.index;
+}
+
 /*
- * Two surfaces on one port: the later key of the two is wrong, or the
- * one set when the other is a default.
+ * Where the surfaces listen: each top-level <name>_port, which every
+ * host shares unless it sets its own, and each port a host sets.  A
+ * port is one surface's.  On a surface whose requests name no host
+ * (Gopher, Nex, Finger: no SURFACE_NAMED), a port is also one host's,
+ * since nothing else could say whose capsule a request is for; hosts
+ * that set no port of their own are not on it (the top level's host
+ * answers its port).  The key that is wrong is the later one, or the
+ * one set against a default.
  */
 static int
 check_ports(struct config_loader *cl, const yaml_mark_t *marks,
     const unsigned char *seen)
 {
 	const struct config	*c = cl->c;
-	size_t			 i, k, a, b, at;
+	struct port_use		*u, *a, *b;
+	size_t			 i, k, first, n = 0;
+	int			 rv = 0;
 
-	for (i = 0; i < SURFACE_N; i++)
-		for (k = i + 1; k < SURFACE_N; k++) {
-			if (c->port[i] == 0 || c->port[i] != c->port[k])
-				continue;
-			a = NFIELDS + 2 * i;
-			b = NFIELDS + 2 * k;
-			at = b;
-			if (!seen[b] || (seen[a] && marks[a].index >
-			    marks[b].index))
-				at = a;
-			return cfe_fail(&cl->e, marks[at], "%s: port %d is "
-			    "used by both %s and %s", all[at].key, c->port[i],
-			    surfaces[i].title, surfaces[k].title);
-		}
-	return 0;
+	u = xreallocarray(NULL, (c->nhosts + 1) * SURFACE_N, sizeof(*u));
+	for (k = 0; k < SURFACE_N; k++) {
+		if (c->port[k] != 0)
+			u[n++] = (struct port_use){ c->port[k], k, 0,
+			    seen[port_key(k)], marks[port_key(k)] };
+		for (i = 0; i < c->nhosts; i++)
+			if (CONFIG_SET(c->hosts[i].set, port_key(k)) &&
+			    c->hosts[i].site->port[k] != 0)
+				u[n++] = (struct port_use){
+				    c->hosts[i].site->port[k], k, i + 1, 1,
+				    cl->hmarks[i].port[k] };
+	}
+	qsort(u, n, sizeof(*u), port_use_cmp);
+	for (i = 1; i < n && rv == 0; i++) {
+		a = &u[i - 1];
+		b = &u[i];
+		if (a->port != b->port)
+			continue;
+		/* The surfaces in the table's order, as the keys are. */
+		first = a->surface < b->surface ? a->surface : b->surface;
+		if (a->surface != b->surface)
+			rv = cfe_fail(&cl->e, b->mark, "%s: port %d is used by "
+			    "both %s and %s", all[port_key(b->surface)].key,
+			    b->port, surfaces[first].title,
+			    surfaces[a->surface ^ b->surface ^ first].title);
+		else if (!(surfaces[b->surface].caps & SURFACE_NAMED))
+			rv = cfe_fail(&cl->e, b->mark, "%s: port %d is %s's "
+			    "already; a %s request names no host, so each "
+			    "host needs a port of its own",
+			    all[port_key(b->surface)].key, b->port,
+			    a->host == 0 ? c->hostname :
+			    c->hosts[a->host - 1].site->hostname,
+			    surfaces[b->surface].title);
+	}
+	free(u);
+	return rv;
 }
 
 int

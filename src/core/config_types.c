@@ -2,8 +2,10 @@
  * config_types.c -- "mime_types", "default_type" and "path_meta"
  * (config_types.h), and the one lookup of a file's type.
  *
- * mime_types   = "{" *( ext ":" type ) "}" / null
+ * mime_types   = "{" *( ext ":" type [ ";" charset ] ) "}" / null
  * ext          = [ "." ] 1*16( %x21-7E but "/" and "." )
+ * charset      = *SP "charset=" name *SP   (a text/ type's; name:
+ *                mime_charset_ok(), molly-brown's MimeOverrides)
  * default_type = type / null                 (type: mime_type_ok())
  * path_meta    = "[" *( "{" path [ lang ] [ charset ] "}" ) "]" / null
  * path         = "/" *( segment "/" ): "/fr/" and "/fr" are the same
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/buf.h"
 #include "core/config_engine.h"
@@ -41,6 +44,43 @@ mime_cmp(const void *a, const void *b)
 	    ((const struct config_mime *)b)->ext);
 }
 
+/*
+ * type as "type/subtype" into *bare and its charset parameter, if any,
+ * into *charset (both owned by the caller, *charset NULL for none):
+ * 0, or -1 when it is no such thing or names a parameter but a charset.
+ */
+static int
+split_type(const char *type, char **bare, char **charset)
+{
+	const char	*semi, *p;
+	size_t		 n;
+
+	*bare = *charset = NULL;
+	if ((semi = strchr(type, ';')) == NULL) {
+		if (!mime_type_ok(type))
+			return -1;
+		*bare = xstrdup(type);
+		return 0;
+	}
+	for (n = (size_t)(semi - type); n > 0 && type[n - 1] == ' '; n--)
+		;
+	*bare = xstrndup(type, n);
+	for (p = semi + 1; *p == ' '; p++)
+		;
+	if (strncasecmp(p, "charset=", 8) == 0) {
+		for (n = strlen(p + 8); n > 0 && p[8 + n - 1] == ' '; n--)
+			;
+		*charset = xstrndup(p + 8, n);
+	}
+	if (mime_type_ok(*bare) && mime_is_text(*bare) && *charset != NULL &&
+	    mime_charset_ok(*charset))
+		return 0;
+	free(*bare);
+	free(*charset);
+	*bare = *charset = NULL;
+	return -1;
+}
+
 /* One "ext: type" of mime_types, into the struct config_types arg. */
 static int
 mime_pair(struct cfe *l, const yaml_event_t *key, const char *ext,
@@ -49,6 +89,7 @@ mime_pair(struct cfe *l, const yaml_event_t *key, const char *ext,
 	struct config_types	*c = arg;
 	const char		*type;
 	char			 low[MIME_EXT_MAX + 1], *dotted;
+	char			*bare = NULL, *charset = NULL;
 	size_t			 i;
 	int			 rv = 0;
 
@@ -73,15 +114,17 @@ mime_pair(struct cfe *l, const yaml_event_t *key, const char *ext,
 		return -1;
 	cfe_push(l, ext);
 	rv = cfe_text(l, val, 1, TYPES_TEXT_MAX, &type);
-	if (rv == 0 && !mime_type_ok(type))
-		rv = cfe_bad(l, val, "a type such as text/plain (parameters "
-		    "go in path_meta)", type);
+	if (rv == 0 && split_type(type, &bare, &charset) == -1)
+		rv = cfe_bad(l, val, "a type such as text/plain, or a text "
+		    "type with its charset (text/plain; charset=iso-8859-1); "
+		    "lang goes in path_meta", type);
 	cfe_pop(l);
 	if (rv == -1)
 		return -1;
 	c->mime = xreallocarray(c->mime, c->nmime + 1, sizeof(*c->mime));
 	c->mime[c->nmime].ext = xstrdup(low);
-	c->mime[c->nmime++].type = xstrdup(type);
+	c->mime[c->nmime].type = bare;
+	c->mime[c->nmime++].charset = charset;
 	return 0;
 }
 
@@ -189,6 +232,7 @@ free_mimes(struct config_types *c)
 	for (i = 0; (c->own & CONFIG_TYPES_MIME) && i < c->nmime; i++) {
 		free(c->mime[i].ext);
 		free(c->mime[i].type);
+		free(c->mime[i].charset);
 	}
 	if (c->own & CONFIG_TYPES_MIME)
 		free(c->mime);
@@ -310,6 +354,7 @@ void
 config_types_print(struct cfe_out *o, const char *key,
     const struct config_types *t)
 {
+	char	*type;
 	size_t	 i, k;
 
 	if (strcmp(key, "default_type") == 0) {
@@ -320,8 +365,13 @@ config_types_print(struct cfe_out *o, const char *key,
 	if (strcmp(key, "mime_types") == 0) {
 		buf_addstr(o->b, t == NULL || t->nmime == 0 ? " {}\n" : "\n");
 		o->indent += 2;
-		for (i = 0; t != NULL && i < t->nmime; i++)
-			cfe_out_pair(o, t->mime[i].ext, t->mime[i].type);
+		for (i = 0; t != NULL && i < t->nmime; i++) {
+			type = t->mime[i].charset == NULL ?
+			    xstrdup(t->mime[i].type) : xasprintf("%s; "
+			    "charset=%s", t->mime[i].type, t->mime[i].charset);
+			cfe_out_pair(o, t->mime[i].ext, type);
+			free(type);
+		}
 		o->indent -= 2;
 		return;
 	}
@@ -354,14 +404,25 @@ const char *
 config_file_type(const struct config_types *c, const char *name,
     char *gopher)
 {
+	return config_file_type_charset(c, name, gopher, NULL);
+}
+
+const char *
+config_file_type_charset(const struct config_types *c, const char *name,
+    char *gopher, const char **charset)
+{
 	struct config_mime	 key, *m = NULL;
 	char			 ext[MIME_EXT_MAX + 1];
 	const char		*type;
 
+	if (charset != NULL)
+		*charset = NULL;
 	if (c != NULL && c->nmime > 0 &&
 	    (key.ext = (char *)mime_ext(name, ext)) != NULL)
 		m = bsearch(&key, c->mime, c->nmime,
 		    sizeof(*c->mime), mime_cmp);
+	if (m != NULL && charset != NULL)
+		*charset = m->charset;
 	if (m != NULL)
 		type = m->type;
 	else if (c == NULL || c->default_type == NULL ||

@@ -31,6 +31,8 @@ struct config_mime {
 	char		*ext;		/* owned: lower case, no dot */
 	char		*type;		/* owned: "type/subtype", no
 					   parameters */
+	char		*charset;	/* owned: a text type's charset
+					   parameter, or NULL */
 };
 
 /* One entry of "path_meta": a prefix's lang and charset parameters. */
@@ -91,6 +93,12 @@ void	 config_types_free(struct config_types *t);
  */
 const char	*config_file_type(const struct config_types *t,
 		    const char *name, char *gopher);
+/*
+ * config_file_type(), and into *charset the charset its "mime_types"
+ * entry gives ("text/plain; charset=iso-8859-1"), static, or NULL.
+ */
+const char	*config_file_type_charset(const struct config_types *t,
+		    const char *name, char *gopher, const char **charset);
 
 /*
  * The lang and charset of path (the path as the client asks for it,

@@ -58,15 +58,23 @@ static char		*sys_path;	/* owned: its address */
 static int		 sys_facility = LOG_DAEMON;
 static log_tap_fn	 log_tapfn;	/* log_set_tap() */
 static void		*log_taparg;
+/*
+ * The access lines' own file (log_open_access()), swapped as log_fd is;
+ * -1: they go where the diagnostics go.
+ */
+static _Atomic int	 access_fd = -1;
+static char		*access_path;	/* owned; NULL: none */
 /* Lines lost since the last line that said so (log_dropped()). */
 static _Atomic unsigned long long dropped;
 
 /*
  * The writer thread and its queue (log_start()): entries of a length
- * (uint32_t) and the bytes of whole lines (a datagram to syslog, or
- * lines ending in '\n'), in the order they came.  The mutex is held
- * only to copy an entry in or the queue out, never during a write.
+ * (uint32_t, Q_ACCESS set for the access file's) and the bytes of whole
+ * lines (a datagram to syslog, or lines ending in '\n'), in the order
+ * they came.  The mutex is held only to copy an entry in or the queue
+ * out, never during a write.
  */
+#define Q_ACCESS	0x80000000u
 #define LOG_QUEUE_MAX	(64 * 1024)
 #define LOG_STOP_MS	2000	/* log_stop() waits at most this long */
 #define LOG_POLL_MS	100	/* the writer looks at stop this often */
@@ -83,6 +91,7 @@ static struct {
 	_Atomic int	 stop;
 	int		 newfd;		/* hand_over(): -1 none */
 	int		 newsys;
+	int		 newafd;	/* hand_over_access(): -1 none */
 	size_t		 len;
 	char		 data[LOG_QUEUE_MAX];
 } q;
@@ -209,6 +218,23 @@ sys_send(const char *p, size_t len, int wait, long long *giveup)
 	}
 }
 
+/* p[0..len) written to the file fd: 0, or -1 with what is left dropped. */
+static int
+put_file(int fd, const char *p, size_t len)
+{
+	ssize_t	 n;
+
+	/* A file's write may block (a slow disk): the writer's. */
+	while (len > 0 && ((n = write(fd, p, len)) > 0 ||
+	    (n == -1 && errno == EINTR)))
+		if (n > 0)
+			p += n, len -= (size_t)n;
+	if (len == 0)
+		return 0;
+	atomic_fetch_add(&dropped, nlines(p, len));
+	return -1;
+}
+
 /*
  * p[0..len) to the destination now: all of it, or what is left of it
  * counted as dropped.  0 or -1.
@@ -216,20 +242,10 @@ sys_send(const char *p, size_t len, int wait, long long *giveup)
 static int
 put(const char *p, size_t len, int wait, long long *giveup)
 {
-	ssize_t	 n;
-
-	if (dest_sys) {
-		if (sys_send(p, len, wait, giveup) == 0)
-			return 0;
-	} else {
-		/* A file's write may block (a slow disk): the writer's. */
-		while (len > 0 && ((n = write(log_fd, p, len)) > 0 ||
-		    (n == -1 && errno == EINTR)))
-			if (n > 0)
-				p += n, len -= (size_t)n;
-		if (len == 0)
-			return 0;
-	}
+	if (!dest_sys)
+		return put_file(log_fd, p, len);
+	if (sys_send(p, len, wait, giveup) == 0)
+		return 0;
 	atomic_fetch_add(&dropped, nlines(p, len));
 	return -1;
 }
@@ -276,17 +292,18 @@ q_init(void)
 	    uv_cond_init(&q.done) != 0)
 		abort();
 	q.newfd = -1;
+	q.newafd = -1;
 }
 
 /*
- * p[0..len), whole lines, to the destination: queued for the writer
- * when it runs, dropped and counted when the queue has no room for it;
- * else written at once.
+ * p[0..len), whole lines, to the destination (access: the access file):
+ * queued for the writer when it runs, dropped and counted when the
+ * queue has no room for it; else written at once.
  */
 static void
-deliver(const char *p, size_t len)
+deliver_to(int access, const char *p, size_t len)
 {
-	uint32_t	 n = (uint32_t)len;
+	uint32_t	 n = (uint32_t)len | (access ? Q_ACCESS : 0);
 
 	if (len == 0)
 		return;
@@ -308,7 +325,16 @@ deliver(const char *p, size_t len)
 		}
 		uv_mutex_unlock(&q.mu);
 	}
-	write_now(p, len);
+	if (access)
+		(void)put_file(access_fd, p, len);
+	else
+		write_now(p, len);
+}
+
+static void
+deliver(const char *p, size_t len)
+{
+	deliver_to(0, p, len);
 }
 
 /*
@@ -341,6 +367,29 @@ hand_over(int fd, int sys)
 		close(old);
 }
 
+/* hand_over() for the access file: fd, or -1 for none. */
+static void
+hand_over_access(int fd)
+{
+	int	 old;
+
+	if (atomic_load(&async_on)) {
+		uv_mutex_lock(&q.mu);
+		if (q.running) {
+			if (q.newafd != -1)
+				close(q.newafd);
+			q.newafd = fd;
+			uv_cond_signal(&q.more);
+			uv_mutex_unlock(&q.mu);
+			return;
+		}
+		uv_mutex_unlock(&q.mu);
+	}
+	old = atomic_exchange(&access_fd, fd);
+	if (old != -1 && old != fd)
+		close(old);
+}
+
 /* p[0..len) out by the writer; then what was dropped, if any. */
 static void
 put_out(const char *p, size_t len, long long *giveup)
@@ -349,10 +398,19 @@ put_out(const char *p, size_t len, long long *giveup)
 		report_dropped(1, giveup);
 }
 
+/* The access file's lines out by the writer. */
+static void
+put_access(const char *p, size_t len)
+{
+	if (len > 0)
+		(void)put_file(access_fd, p, len);
+}
+
 /*
  * The batch's entries written: datagrams one by one; lines to a file
  * together, in writes of at most LOG_ACCESS_BUF bytes (PIPE_BUF: a
- * write to a pipe is not split), entries kept whole.
+ * write to a pipe is not split), entries kept whole; the access file's
+ * to it, in writes of their own.
  */
 static void
 put_batch(const char *batch, size_t len, long long *giveup)
@@ -360,22 +418,35 @@ put_batch(const char *batch, size_t len, long long *giveup)
 	static char	 chunk[LOG_ACCESS_BUF];	/* the writer's */
 	size_t		 at, clen = 0;
 	uint32_t	 n;
+	int		 acc, cacc = 0;	/* the chunk's destination */
 
 	for (at = 0; at < len; at += n) {
 		memcpy(&n, batch + at, sizeof(n));
 		at += sizeof(n);
-		if (dest_sys || clen + n > sizeof(chunk)) {
-			put_out(chunk, clen, giveup);
+		acc = (n & Q_ACCESS) != 0;
+		n &= ~Q_ACCESS;
+		if ((dest_sys && !acc) || acc != cacc ||
+		    clen + n > sizeof(chunk)) {
+			if (cacc)
+				put_access(chunk, clen);
+			else
+				put_out(chunk, clen, giveup);
 			clen = 0;
+			cacc = acc;
 		}
-		if (dest_sys || n > sizeof(chunk))
+		if (acc && n > sizeof(chunk))
+			put_access(batch + at, n);
+		else if (!acc && (dest_sys || n > sizeof(chunk)))
 			put_out(batch + at, n, giveup);
 		else {
 			memcpy(chunk + clen, batch + at, n);
 			clen += n;
 		}
 	}
-	put_out(chunk, clen, giveup);
+	if (cacc)
+		put_access(chunk, clen);
+	else
+		put_out(chunk, clen, giveup);
 }
 
 static void
@@ -384,18 +455,23 @@ writer(void *arg)
 	static char	 batch[LOG_QUEUE_MAX];	/* the queue, copied out */
 	long long	 giveup = 0;
 	size_t		 len;
-	int		 old, stop;
+	int		 old, aold, stop;
 
 	(void)arg;
 	for (;;) {
-		old = -1;
+		old = aold = -1;
 		uv_mutex_lock(&q.mu);
-		while (q.len == 0 && q.newfd == -1 && !atomic_load(&q.stop))
+		while (q.len == 0 && q.newfd == -1 && q.newafd == -1 &&
+		    !atomic_load(&q.stop))
 			uv_cond_wait(&q.more, &q.mu);
 		if (q.newfd != -1) {
 			old = atomic_exchange(&log_fd, q.newfd);
 			dest_sys = q.newsys;
 			q.newfd = -1;
+		}
+		if (q.newafd != -1) {
+			aold = atomic_exchange(&access_fd, q.newafd);
+			q.newafd = -1;
 		}
 		len = q.len;
 		memcpy(batch, q.data, len);
@@ -404,6 +480,8 @@ writer(void *arg)
 		uv_mutex_unlock(&q.mu);
 		if (old != -1 && old != 2 && old != log_fd)
 			close(old);
+		if (aold != -1 && aold != access_fd)
+			close(aold);
 		put_batch(batch, len, &giveup);
 		if (stop && len == 0)
 			break;
@@ -440,7 +518,7 @@ int
 log_stop(void)
 {
 	long long	 end = now_ms() + LOG_STOP_MS, left;
-	int		 fd, sys;
+	int		 fd, sys, afd;
 
 	if (!atomic_load(&async_on))
 		return 0;
@@ -464,12 +542,15 @@ log_stop(void)
 	}
 	fd = q.newfd;
 	sys = q.newsys;
-	q.newfd = -1;
+	afd = q.newafd;
+	q.newfd = q.newafd = -1;
 	uv_mutex_unlock(&q.mu);
 	uv_thread_join(&q.thread);
 	atomic_store(&async_on, 0);
 	if (fd != -1)
 		hand_over(fd, sys);
+	if (afd != -1)
+		hand_over_access(afd);
 	return 0;
 }
 
@@ -549,9 +630,26 @@ log_uses_syslog(void)
 int
 log_give_to(unsigned uid, unsigned gid)
 {
+	if (access_path != NULL && fchown(access_fd, (uid_t)uid,
+	    (gid_t)gid) == -1)
+		return -1;
 	if (log_path == NULL || log_sys)
 		return 0;
 	return fchown(log_fd, (uid_t)uid, (gid_t)gid);
+}
+
+int
+log_open_access(const char *path)
+{
+	int	 fd = -1;
+
+	if (path != NULL && (fd = open(path, O_WRONLY | O_APPEND | O_CREAT |
+	    O_CLOEXEC, 0640)) == -1)
+		return -1;
+	hand_over_access(fd);
+	free(access_path);
+	access_path = path != NULL ? xstrdup(path) : NULL;
+	return 0;
 }
 
 int
@@ -571,15 +669,22 @@ log_open(const char *path, enum log_level lvl)
 int
 log_reopen(void)
 {
-	int	 fd;
+	int	 fd, rv = 0;
 
+	/* The writer closes the old ones between two of its writes. */
+	if (access_path != NULL) {
+		if ((fd = open(access_path, O_WRONLY | O_APPEND | O_CREAT |
+		    O_CLOEXEC, 0640)) == -1)
+			rv = -1;
+		else
+			hand_over_access(fd);
+	}
 	if (log_path == NULL || log_sys)
-		return 0;
+		return rv;
 	if ((fd = open_dest(log_path)) == -1)
 		return -1;
-	/* The writer closes the old one between two of its writes. */
 	hand_over(fd, 0);
-	return 0;
+	return rv;
 }
 
 void
@@ -603,6 +708,7 @@ log_close(void)
 	hand_over(2, 0);
 	free(log_path);
 	log_path = NULL;
+	(void)log_open_access(NULL);
 	free(sys_path);
 	sys_path = NULL;
 }
@@ -716,7 +822,8 @@ put_esc(char *p, size_t room, const char *s, size_t len, int quoted)
 void
 log_flush(void)
 {
-	deliver(abuf.data, abuf.len);
+	/* abuf holds access lines only: their destination. */
+	deliver_to(atomic_load(&access_fd) != -1, abuf.data, abuf.len);
 	abuf.len = 0;
 }
 
@@ -931,10 +1038,11 @@ log_access_as(enum log_format fmt, const char *peer, const char *proto,
 {
 	char		 line[1600];
 	size_t		 len = 0;
+	int		 own = atomic_load(&access_fd) != -1;
 
 	/* 32 + 64 + 16 + 3 before the request, at most 80 after it. */
 	if (fmt == LOG_FORMAT_CAPSULED) {
-		if (!log_sys)	/* syslog stamps its lines itself */
+		if (!log_sys || own)	/* syslog stamps its lines itself */
 			len = stamp(line, 32);
 		len += put_str(line + len, peer, 64);
 		line[len++] = ' ';
@@ -969,12 +1077,12 @@ log_access_as(enum log_format fmt, const char *peer, const char *proto,
 		len += 8;
 	}
 	line[len++] = '\n';
-	if (log_sys) {
+	if (log_sys && !own) {
 		put_line(LOG_INFO, line, len);
 		return;
 	}
 	if (!abuf.on) {
-		deliver(line, len);
+		deliver_to(own, line, len);
 		return;
 	}
 	if (abuf.len + len > sizeof(abuf.data))

@@ -50,6 +50,13 @@ int	 log_level_parse(const char *);
  * Returns 0, or -1 with errno set; the old destination is kept then.
  */
 int	 log_open(const char *path, enum log_level);
+/*
+ * Send access lines (log_access_as()) to the file path instead, whatever
+ * the diagnostics go to (molly-brown's AccessLog beside its ErrorLog);
+ * NULL: with the diagnostics again.  Reopened by log_reopen(), given by
+ * log_give_to().  Returns 0, or -1 with errno set (nothing changed).
+ */
+int	 log_open_access(const char *path);
 int	 log_reopen(void);		/* for SIGUSR1 and logrotate */
 /*
  * Send every line to syslog instead: RFC 3164 datagrams ("<PRI>Mmm dd

@@ -295,9 +295,8 @@ pathrule_index(void *base, size_t n, size_t size)
 	free(sorted);
 }
 
-/* Does a win over b (both hold the path) by the tie rule? */
-static int
-wins(const struct pathrule *a, size_t ai, const struct pathrule *b,
+int
+pathrule_wins(const struct pathrule *a, size_t ai, const struct pathrule *b,
     size_t bi)
 {
 	if (a->weight != b->weight)
@@ -343,7 +342,7 @@ pathrule_find(const void *base, size_t n, size_t size, const char *host,
 			continue;
 		for (k = g; k != PATHRULE_NONE; k = r->same) {
 			r = CRULE(base, size, k);
-			if ((best != NULL && !wins(r, k, best, best_k)) ||
+			if ((best != NULL && !pathrule_wins(r, k, best, best_k)) ||
 			    (r->host != NULL && (host == NULL ||
 			    strcasecmp(r->host, host) != 0)) ||
 			    (want != NULL && !want(r, arg)) ||

@@ -123,6 +123,15 @@ int	 pathrule_match(const struct pathrule *r, const char *path,
 	    struct pathrule_match *m);
 
 /*
+ * The tie rule above: does a (at ai in its caller's order) win over b
+ * (at bi), both holding the path?  For callers that weigh rules they
+ * matched themselves (site/zone.c: a zone also holds the files its path
+ * names).
+ */
+int	 pathrule_wins(const struct pathrule *a, size_t ai,
+	    const struct pathrule *b, size_t bi);
+
+/*
  * Link base[0..n) (entries of size bytes, each starting with a compiled
  * struct pathrule) into a search tree for pathrule_find(); their order
  * is kept.  Call again after a rule is added or compiled again.

@@ -6,10 +6,11 @@
  * A rule is exact ("/old: /new") or a prefix rule, written with a
  * trailing '*' (README.md: "/blog/" and a '*', to "/posts/" and a
  * '*'): it holds every path that starts with its prefix, and the rest
- * of the path is the capture.  Both are core/pathrule.h's rules (exact,
- * the prefix rule's '*' a final one), matched and ranked as every path
- * rule is: a run of '/' counts as one, an exact rule wins, then the
- * longest.  In a target, '*' and "$1" stand for the first capture,
+ * of the path is the capture.  A '*' inside a segment ("/blog/" and
+ * "*.gmi") takes part of that segment.  All are core/pathrule.h's rules
+ * (exact, the prefix rule's '*' a final one), matched and ranked as
+ * every path rule is: a run of '/' counts as one, an exact rule wins,
+ * then the longest.  In a target, '*' and "$1" stand for the first capture,
  * "$2" to "$9" for the others a pattern has (a "$N" it has not is
  * copied as it is), "%p" for the whole request path (gmid's
  * spelling); everything else is copied.  For Gemini, captures and the

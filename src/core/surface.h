@@ -22,6 +22,8 @@ enum surface {
 	SURFACE_SPARTAN,
 	SURFACE_NEX,
 	SURFACE_FINGER,
+	SURFACE_HTTP,		/* the web view: plain HTTP/1.1 behind a TLS
+				   front (site/http_front.h) */
 	SURFACE_N
 };
 
@@ -33,6 +35,8 @@ enum format {
 				   text) and plain texts */
 	FORMAT_TEXT,		/* plain text with CRLF lines, links by
 				   their gemini:// URLs (Finger's) */
+	FORMAT_HTML,		/* small semantic HTML5 pages (the web
+				   view's) */
 };
 
 /* What a surface can carry (struct surface_info.caps). */
@@ -40,6 +44,8 @@ enum format {
 #define SURFACE_UPLOADS	0x02	/* Titan uploads share its port */
 #define SURFACE_APPS	0x04	/* CGI programs and backends answer */
 #define SURFACE_INPUT	0x08	/* asks for input with a status (10) */
+#define SURFACE_NAMED	0x10	/* a request names its host: hosts may
+				   share a port (virtual hosting) */
 
 struct surface_info {
 	const char	*name;		/* "gemini": its keys are gemini_port

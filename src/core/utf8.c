@@ -133,6 +133,23 @@ utf8_valid(const char *s, size_t len)
 	return 1;
 }
 
+void
+utf8_no_controls(const char *s, size_t len, struct buf *out)
+{
+	size_t		 i = 0, n;
+	uint32_t	 cp;
+
+	while (i < len) {
+		n = utf8_decode(s + i, len - i, &cp);
+		if ((cp < 0x20 && cp != '\t' && cp != '\r' && cp != '\n') ||
+		    cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+			buf_addc(out, ' ');
+		else
+			buf_add(out, s + i, n);
+		i += n;
+	}
+}
+
 size_t
 utf8_count(const char *s, size_t len)
 {

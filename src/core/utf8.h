@@ -38,6 +38,12 @@ size_t	 utf8_encode(uint32_t cp, char out[4]);
 void	 utf8_add(struct buf *, uint32_t cp);
 /* 1 when s[0..len) is well-formed UTF-8, else 0. */
 int	 utf8_valid(const char *s, size_t len);
+/*
+ * s[0..len) appended to out with each control character a terminal
+ * would act on (C0 but TAB, CR and LF; DEL; C1, U+0080..U+009F) made a
+ * space: text that may be sent to a terminal as it is.
+ */
+void	 utf8_no_controls(const char *s, size_t len, struct buf *out);
 /* Code points in s[0..len): the bytes that are not continuation bytes. */
 size_t	 utf8_count(const char *s, size_t len);
 /*

@@ -175,6 +175,60 @@ parse(const char *md, size_t len, struct html_notes *notes)
 	return doc;
 }
 
+/* Text, code and emphasis alone beneath n; their bytes added to *len. */
+static int
+plain_inlines(cmark_node *n, size_t *len)
+{
+	cmark_node	*c;
+	const char	*s;
+
+	for (c = cmark_node_first_child(n); c != NULL;
+	    c = cmark_node_next(c)) {
+		switch (cmark_node_get_type(c)) {
+		case CMARK_NODE_TEXT:
+		case CMARK_NODE_CODE:
+			s = cmark_node_get_literal(c);
+			*len += s != NULL ? strlen(s) : 0;
+			break;
+		case CMARK_NODE_EMPH:
+		case CMARK_NODE_STRONG:
+			if (!plain_inlines(c, len))
+				return 0;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int
+render_bold_heading(cmark_node *n)
+{
+	cmark_node	*strong, *last;
+	const char	*s;
+	size_t		 len = 0;
+
+	if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH ||
+	    cmark_node_get_type(cmark_node_parent(n)) != CMARK_NODE_DOCUMENT ||
+	    (strong = cmark_node_first_child(n)) == NULL ||
+	    strong != cmark_node_last_child(n) ||
+	    cmark_node_get_type(strong) != CMARK_NODE_STRONG ||
+	    !plain_inlines(strong, &len) || len == 0 ||
+	    len > RENDER_BOLD_HEADING_MAX)
+		return 0;
+	/* The last text's last byte: a sentence's end is emphasis. */
+	for (last = cmark_node_last_child(strong); last != NULL &&
+	    cmark_node_get_type(last) != CMARK_NODE_TEXT &&
+	    cmark_node_get_type(last) != CMARK_NODE_CODE;
+	    last = cmark_node_last_child(last))
+		;
+	if (last == NULL || (s = cmark_node_get_literal(last)) == NULL ||
+	    *s == '\0')
+		return 0;
+	return strchr(".,;", s[strlen(s) - 1]) == NULL;
+}
+
 cmark_node *
 render_parse(const char *md, size_t len)
 {

@@ -1,5 +1,6 @@
 /*
- * render.h -- Markdown (cmark-gfm) to gemtext and to Gopher text.
+ * render.h -- Markdown (cmark-gfm) to gemtext, to Gopher text and to
+ * HTML.
  *
  * The same shape as cmark's own renderers (render.c): an output engine
  * with cr/blankline/out and a line prefix, driven by a loop over
@@ -87,6 +88,18 @@ void	 render_gopher_gmi(const char *gmi, size_t len,
 	    const struct render_opts *, struct buf *out);
 
 /*
+ * The body of an HTML5 page for md[0..len) (render_html.c): cmark-gfm's
+ * HTML of the tree the other renderers walk, its link and image URLs
+ * through opts->rewrite (the only option read); no raw HTML reaches it.
+ * Valid UTF-8.  render_html_gmi() does the same for a gemtext post, line
+ * by line.  Appended to out.
+ */
+void	 render_html(const char *md, size_t len,
+	    const struct render_opts *, struct buf *out);
+void	 render_html_gmi(const char *gmi, size_t len,
+	    const struct render_opts *, struct buf *out);
+
+/*
  * The text of the first level-1 heading of md, as plain text (markup
  * dropped, entities decoded), malloc'd; NULL when there is none.
  */
@@ -102,6 +115,21 @@ char	*render_first_heading(const char *md, size_t len);
 char	*render_summary(const char *md, size_t len, size_t max);
 /* The same for a post kept in gemtext: its first text lines with words. */
 char	*render_gemtext_summary(const char *gmi, size_t len, size_t max);
+/*
+ * Where the writer ended md's summary: the offset of the first summary
+ * separator outside code, sep (Jekyll's excerpt_separator, as written;
+ * may be NULL), "<!--more-->" (Hugo, Hexo) or "<!--truncate-->"
+ * (Docusaurus), the last two in any case and spacing; its length in
+ * *seplen.  -1 when md has none.
+ */
+long	 render_summary_sep(const char *md, size_t len, const char *sep,
+	    size_t *seplen);
+/*
+ * The summary a separator ends: the plain text of every paragraph of
+ * md[0..len) (what is before it), joined by a space, cut at a word to
+ * max code points as render_summary() cuts.  malloc'd; NULL for none.
+ */
+char	*render_summary_head(const char *md, size_t len, size_t max);
 
 /*
  * What md's raw HTML becomes, element by element, where it does not

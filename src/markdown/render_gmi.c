@@ -501,6 +501,7 @@ table(struct render *r, cmark_node *n, int entering)
 	flush_links(r, g);
 }
 
+/* A heading, or a bold paragraph as one (level 3, render_bold_heading()). */
 static int
 heading(struct render *r, struct gmi *g, cmark_node *n, int entering)
 {
@@ -520,7 +521,8 @@ heading(struct render *r, struct gmi *g, cmark_node *n, int entering)
 	render_block_sep(r, n);
 	r->oneline = 1;
 	if (cur(g)->nq == 0) {		/* in a quote: just its text */
-		level = cmark_node_get_heading_level(n);
+		level = cmark_node_get_type(n) == CMARK_NODE_PARAGRAPH ? 3 :
+		    cmark_node_get_heading_level(n);
 		level = level < 1 ? 1 : level > 6 ? 6 : level;
 		r->no_prefix = 1;
 		render_lit(r, marks[level - 1]);
@@ -604,6 +606,8 @@ gmi_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_HTML_INLINE:
 		break;
 	case CMARK_NODE_PARAGRAPH:
+		if (render_bold_heading(n))
+			return heading(r, g, n, entering);
 		if (entering) {
 			render_block_sep(r, n);
 			if (!on_marker_line(n) && only_links(n)) {

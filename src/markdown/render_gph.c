@@ -388,7 +388,9 @@ heading(struct render *r, struct gph *g, cmark_node *n, int entering)
 		render_block_sep(r, n);
 		render_begin(r);
 		g->head_at = r->out->len;
-		g->head_level = cmark_node_get_heading_level(n);
+		/* A bold paragraph is a level 3 (render_bold_heading()). */
+		g->head_level = cmark_node_get_type(n) == CMARK_NODE_PARAGRAPH ?
+		    3 : cmark_node_get_heading_level(n);
 		/* ASCII, as every word the server adds to Gopher text. */
 		for (level = 1; g->head_level > 3 && level <= g->head_level &&
 		    level <= 6; level++)
@@ -527,6 +529,8 @@ gph_node(struct render *r, cmark_node *n, cmark_event_type ev)
 	case CMARK_NODE_HTML_INLINE:
 		break;
 	case CMARK_NODE_PARAGRAPH:
+		if (render_bold_heading(n))
+			return heading(r, g, n, entering);
 		if (entering)
 			render_block_sep(r, n);
 		break;

@@ -2,7 +2,8 @@
  * render_int.h -- the output engine shared by render_gmi.c and
  * render_gph.c; not for other modules (they use render.h).
  *
- * Included only by: render.c, render_gmi.c, render_gph.c, summary.c
+ * Included only by: render.c, render_gmi.c, render_gph.c, render_html.c,
+ * summary.c
  *
  * The shape of cmark's internal render.h: a struct render holds the
  * caller's output buffer, a line prefix and the line state; a format
@@ -114,6 +115,17 @@ cmark_node	*render_parse(const char *md, size_t len);
 void		 render_free(cmark_node *doc);
 /* Is n an item of a gfm task list? */
 int	 render_is_task_item(cmark_node *n);
+/*
+ * Is n a paragraph of bold text alone, used as a heading ("**What is
+ * 18F?**" on a line of its own, at the top level)?  Both formats write
+ * it as a level-3 heading: neither has bold, and a heading is the one
+ * way a line stands out.  Not when it is long (over
+ * RENDER_BOLD_HEADING_MAX bytes), ends a sentence ('.', ',', ';'),
+ * holds a link, an image or a break, or sits in a list, a quote or a
+ * note: that is emphasis, kept as its words.
+ */
+#define RENDER_BOLD_HEADING_MAX	120
+int	 render_bold_heading(cmark_node *n);
 /*
  * A list item's marks as both formats write them: the break before
  * item n (a line in a tight list, a blank line in a loose one, nothing

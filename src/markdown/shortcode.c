@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/entity.h"
 #include "core/escape.h"
 #include "core/layout.h"
 #include "core/util.h"
@@ -254,9 +255,20 @@ shortcode_put_url(struct buf *b, const char *u, size_t len, int html)
 void
 shortcode_put_label(struct buf *b, const char *s, size_t len, int html)
 {
-	size_t	 i;
-	int	 sp = 0;
+	struct buf	 dec = BUF_INIT;
+	size_t		 i;
+	int		 sp = 0;
 
+	/*
+	 * The writer's text is HTML's ("&ldquo;"): in HTML it is decoded
+	 * first, so that escaping its '&' does not show the reference as
+	 * written.  Markdown decodes references in link text itself.
+	 */
+	if (html) {
+		entity_decode_all(&dec, s, len);
+		s = dec.data != NULL ? dec.data : "";
+		len = dec.len;
+	}
 	for (i = 0; i < len; i++) {
 		if (isspace((unsigned char)s[i])) {
 			sp = 1;
@@ -273,6 +285,7 @@ shortcode_put_label(struct buf *b, const char *s, size_t len, int html)
 			buf_addc(b, s[i]);
 		}
 	}
+	buf_free(&dec);
 }
 
 void

@@ -7,6 +7,7 @@
  *   REQUEST -(a backend's path)-> CGI -(the backend answered)-> RESPONSE
  *   REQUEST -(a page slow to render)-> RENDER -(rendered on the pool)->
  *          RESPONSE
+ *   SHUTDOWN -(writes done, the front end kept it)-> REQUEST (the next)
  *   timeout, EOF, error, bad TLS ---------------------------> CLOSING
  *
  * The same state machine serves Gemini (through tlsconn.c) and Gopher
@@ -84,6 +85,7 @@ struct conn {
 	int		 rendering;	/* work in flight */
 	enum conn_state	 state;
 	enum surface	 surface;	/* what the client came by */
+	int		 port;		/* ours it reached: its listener's */
 	const struct front *front;	/* its front end: fronts[surface] */
 	struct worker	*w;		/* borrowed */
 	struct tlsconn	*tls;		/* owned; NULL for Gopher, and for
@@ -95,7 +97,15 @@ struct conn {
 	uint64_t	 t_start;	/* uv_hrtime() at accept */
 	uint64_t	 bytes;		/* payload bytes queued */
 	int		 status;	/* for the access log; 0 = none */
-	size_t		 reqlen;	/* bytes in ex->req */
+	size_t		 reqlen;	/* bytes in ex->req; once a request
+					   is whole, its line's (the log's) */
+	size_t		 reqend;	/* the request's bytes in ex->req */
+	size_t		 reqgot;	/* all bytes in ex->req by then */
+	unsigned	 nreq;		/* requests read on this connection */
+	int		 keep;		/* the front end keeps it: read the
+					   next request once written */
+	struct buf	 more;		/* a kept connection's bytes past the
+					   request buffer, for the next */
 	char		 peer[INET6_ADDRSTRLEN + 8];
 	char		 addr[INET6_ADDRSTRLEN]; /* the client's, for CGI */
 	struct limit_key lkey;		/* the client, for w->limits */
@@ -126,6 +136,7 @@ struct wreq {
 
 static void	conn_close(struct conn *);
 static void	file_read_next(struct conn *);
+static void	next_request(struct conn *);
 static void	read_proxy(struct conn *, const char **, size_t *);
 
 /*
@@ -149,21 +160,36 @@ live_limits(const struct conn *c, struct limit_conf *lc)
 	lc->burst = cfg->rate_burst;
 }
 
+/*
+ * The access line of the request answered, named by its first line
+ * (the head of a request of several lines says the rest).
+ */
+static void
+log_request(struct conn *c)
+{
+	const char	*nl;
+	size_t		 len = c->reqlen;
+
+	/* A status is only ever set once a request has arrived: c->ex. */
+	if (c->status == 0 || !conf(c)->access_log)
+		return;
+	if ((nl = memchr(c->ex->req, '\n', len)) != NULL)
+		len = (size_t)(nl - c->ex->req);
+	if (len > 0 && c->ex->req[len - 1] == '\r')
+		len--;
+	log_access_as(conf(c)->log_format, c->peer, surfaces[c->surface].name,
+	    c->ex->req, len, c->status, (unsigned long long)c->bytes,
+	    (unsigned long long)((uv_hrtime() - c->t_start) / 1000));
+	worker_logged(c->w);
+}
+
 static void
 conn_free(struct conn *c)
 {
 	struct worker		*w = c->w;
 	struct limit_conf	 lc;
 
-	/* A status is only ever set once a request has arrived: c->ex. */
-	if (c->status != 0 && conf(c)->access_log) {
-		log_access_as(conf(c)->log_format, c->peer,
-		    surfaces[c->surface].name,
-		    c->ex->req, c->reqlen, c->status,
-		    (unsigned long long)c->bytes,
-		    (unsigned long long)((uv_hrtime() - c->t_start) / 1000));
-		worker_logged(w);
-	}
+	log_request(c);
 	if (c->ex != NULL) {
 		response_free(&c->ex->resp);
 		free(c->ex);
@@ -175,6 +201,7 @@ conn_free(struct conn *c)
 		limits_close(w->limits, &c->lkey, &lc);
 	}
 	gen_unref(c->gen);
+	buf_free(&c->more);
 	free(c->filebuf);
 	titan_upload_free(c->up);
 	backend_free(c->backend);
@@ -247,7 +274,9 @@ on_write(uv_write_t *req, int status)
 	if (c->state != CONN_REQUEST && c->state != CONN_CGI)
 		uv_timer_start(&c->timer, on_timeout,
 		    conf(c)->idle_timeout_ms, 0);
-	if (c->state == CONN_SHUTDOWN && c->nwrites == 0)
+	if (c->state == CONN_SHUTDOWN && c->nwrites == 0 && c->keep)
+		next_request(c);
+	else if (c->state == CONN_SHUTDOWN && c->nwrites == 0)
 		conn_close(c);
 	else if (c->state == CONN_RESPONSE && c->ex->resp.fd != -1 &&
 	    !c->reading_file)
@@ -338,18 +367,25 @@ send_payload(struct conn *c, const char *p, size_t len, int borrowed)
 	flush_tls(c);
 }
 
-/* The response is complete: close_notify (Gemini), then close. */
+/*
+ * The response is complete: close_notify (Gemini), then close; or, when
+ * the front end keeps the connection, the next request once every byte
+ * of this answer is written (they may be borrowed from its response).
+ */
 static void
 finish_response(struct conn *c)
 {
 	if (c->state == CONN_CLOSING)
 		return;
 	c->state = CONN_SHUTDOWN;
-	if (c->tls != NULL) {
+	c->keep = c->ex->resp.keep;
+	if (c->tls != NULL && !c->keep) {
 		tlsconn_shutdown(c->tls);
 		flush_tls(c);
 	}
-	if (c->nwrites == 0)
+	if (c->nwrites == 0 && c->keep)
+		next_request(c);
+	else if (c->nwrites == 0)
 		conn_close(c);
 }
 
@@ -410,6 +446,38 @@ file_read_next(struct conn *c)
 	c->nrefs++;
 }
 
+/*
+ * Plain TCP: a header and a body in one write (writev(2)), the header
+ * copied into the write request, the body too unless borrowed (a blob
+ * the response holds, which outlives the write).
+ */
+static void
+send_header_body(struct conn *c, const char *header, size_t hlen,
+    const char *body, size_t bodylen, int borrowed)
+{
+	struct wreq	*wr;
+	uv_buf_t	 ub[2];
+	int		 rv;
+
+	wr = xmalloc(sizeof(*wr));
+	wr->c = c;
+	buf_init(&wr->b);
+	buf_add(&wr->b, header, hlen);
+	if (!borrowed)
+		buf_add(&wr->b, body, bodylen);
+	ub[0] = uv_buf_init(wr->b.data, (unsigned)wr->b.len);
+	ub[1] = uv_buf_init((char *)body, (unsigned)bodylen);
+	c->bytes += bodylen;
+	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, ub,
+	    borrowed ? 2 : 1, on_write)) < 0) {
+		buf_free(&wr->b);
+		free(wr);
+		conn_close(c);
+		return;
+	}
+	c->nwrites++;
+}
+
 /* Send the response in c->ex->resp: header, body, then file or close. */
 static void
 send_response(struct conn *c, const char *header, size_t hlen)
@@ -433,7 +501,10 @@ send_response(struct conn *c, const char *header, size_t hlen)
 		if (!(r->status / 10 == 2 && r->fd != -1 && r->filelen > 0))
 			tlsconn_shutdown(c->tls);
 		flush_tls(c);
-	} else {
+	} else if (hlen > 0 && r->bodylen > 0)
+		send_header_body(c, header, hlen, r->body, r->bodylen,
+		    r->body != r->owned.data);
+	else {
 		if (hlen > 0) {
 			buf_add(&b, header, hlen);
 			send_bytes(c, b.data, b.len, &b);
@@ -556,7 +627,7 @@ upload_begin(struct conn *c, size_t linelen, size_t got)
 		c->reqlen = (size_t)(semi - c->ex->req);
 	c->up = titan_upload_new(c->gen, c->peer);
 	if (!titan_upload_begin(c->up, c->ex->req, linelen,
-	    tlsconn_sni(c->tls), tlsconn_client_hash(c->tls))) {
+	    tlsconn_sni(c->tls), c->port, tlsconn_client_hash(c->tls))) {
 		upload_answer(c);
 		return;
 	}
@@ -698,7 +769,7 @@ static void
 answer_now(struct conn *c)
 {
 	struct response	*r = &c->ex->resp;
-	char		 header[GEMINI_HEADER_MAX + 1];
+	char		 header[FRONT_HEADER_MAX + 1];
 	size_t		 hlen;
 
 	hlen = c->front->header(r, header, sizeof(header));
@@ -771,6 +842,8 @@ answer_request(struct conn *c, size_t linelen)
 
 	take_generation(c);
 	set = c->gen->set;
+	c->reqend = linelen;
+	c->reqgot = got;
 	c->reqlen = linelen;
 	g.cfg = conf(c);
 	g.hosts = set->hosts;
@@ -782,6 +855,8 @@ answer_request(struct conn *c, size_t linelen)
 	fc.own_address = own_address;
 	fc.cert_hash = cert_hash;
 	fc.ctx = c;
+	fc.port = c->port;
+	fc.nth = ++c->nreq;
 	if (surfaces[c->surface].caps & SURFACE_CERTS) {
 		fc.sni = tlsconn_sni(c->tls);
 		zc.hash = cert_hash;
@@ -1003,10 +1078,57 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *ub)
 		return;
 	}
 	room = CONN_REQ_MAX - c->reqlen;
-	if (len > room)
-		len = room;		/* the parser sees the cap */
+	if (len > room) {
+		/*
+		 * The parser sees the cap; what is past it is kept for a
+		 * next request, should the front end keep the connection
+		 * (pipelined requests), and is at most one read.
+		 */
+		buf_add(&c->more, p + room, len - room);
+		len = room;
+	}
 	take_request(c, p, len);
 	check_request(c);
+}
+
+/*
+ * The answer is written and the front end keeps the connection: log
+ * it, start a new exchange with what followed the request (pipelined
+ * requests), read again, and answer what is already whole.  The request
+ * timeout bounds the wait for the next one.
+ */
+static void
+next_request(struct conn *c)
+{
+	struct exchange	*ex = c->ex;
+	size_t		 rest, n;
+
+	log_request(c);
+	c->status = 0;
+	c->bytes = 0;
+	c->keep = 0;
+	c->file_off = 0;
+	c->t_start = uv_hrtime();
+	response_free(&ex->resp);
+	response_init(&ex->resp);
+	rest = c->reqgot > c->reqend ? c->reqgot - c->reqend : 0;
+	memmove(ex->req, ex->req + c->reqend, rest);
+	n = c->more.len < CONN_REQ_MAX - rest ? c->more.len :
+	    CONN_REQ_MAX - rest;
+	if (n > 0) {
+		memcpy(ex->req + rest, c->more.data, n);
+		memmove(c->more.data, c->more.data + n, c->more.len - n);
+		buf_truncate(&c->more, c->more.len - n);
+	}
+	c->reqlen = rest + n;
+	c->state = CONN_REQUEST;
+	uv_timer_start(&c->timer, on_timeout, conf(c)->request_timeout_ms, 0);
+	if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) < 0) {
+		conn_close(c);
+		return;
+	}
+	if (c->reqlen > 0)
+		check_request(c);
 }
 
 /*
@@ -1149,6 +1271,7 @@ conn_accept(struct listener *l)
 	c->gen = w->gen;
 	gen_ref(c->gen);
 	c->surface = l->surface;
+	c->port = l->port;
 	c->front = &fronts[c->surface];
 	c->state = CONN_REQUEST;
 	c->t_start = uv_hrtime();

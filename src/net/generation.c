@@ -39,7 +39,7 @@ settings_new(struct config *cfg, struct tls_server *tls)
 	for (i = 0; i < set->nhosts; i++) {
 		config_host_view(&set->cfg, i, &set->hosts[i]);
 		set->ghosts[i].hostname = set->hosts[i].hostname;
-		set->ghosts[i].port = set->cfg.port[SURFACE_GEMINI];
+		set->ghosts[i].port = set->hosts[i].port[SURFACE_GEMINI];
 		/* A host behind another forward may have its own. */
 		set->ghosts[i].public_port =
 		    set->hosts[i].public_port[SURFACE_GEMINI];

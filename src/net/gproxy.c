@@ -328,9 +328,11 @@ gproxy_start(uv_loop_t *loop, const struct config_app *a,
 	gp = xcalloc(1, sizeof(*gp));
 	gp->a = a;
 	gp->job = job;
-	job->who = xasprintf(strchr(a->addr, ':') != NULL ?
-	    "backend gemini://[%s]:%d" : "backend gemini://%s:%d", a->addr,
-	    a->port);
+	/* A caller may have named it already (net/announce.c). */
+	if (job->who == NULL)
+		job->who = xasprintf(strchr(a->addr, ':') != NULL ?
+		    "backend gemini://[%s]:%d" : "backend gemini://%s:%d",
+		    a->addr, a->port);
 	gp->done = done;
 	gp->arg = arg;
 	memset(&hints, 0, sizeof(hints));

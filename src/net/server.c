@@ -123,6 +123,25 @@ thread_main(void *arg)
 		log_warnx("worker %d: loop close: %s", w->id, uv_strerror(rv));
 }
 
+/*
+ * Does host h listen on a port of surface s that no host before it
+ * does?  Every host shares the top level's port unless it sets its own
+ * (site/front.h: the port says whose capsule).
+ */
+static int
+first_on_port(const struct settings *set, size_t h, enum surface s)
+{
+	int	 port = set->hosts[h].port[s];
+	size_t	 j;
+
+	if (port == 0)
+		return 0;
+	for (j = 0; j < h; j++)
+		if (set->hosts[j].port[s] == port)
+			return 0;
+	return 1;
+}
+
 static int
 bind_one(struct worker *w, const char *addr, int port, enum surface surface)
 {
@@ -141,6 +160,7 @@ bind_one(struct worker *w, const char *addr, int port, enum surface surface)
 	l = &w->listeners[w->nlisteners];
 	l->w = w;
 	l->surface = surface;
+	l->port = port;
 	/* Only the first worker asks: the others join our own sockets. */
 	if (w->id == 0 && (rv = listen_probe(&ss)) == UV_EADDRINUSE) {
 		log_errorx("bind %s port %d: address already in use (is "
@@ -172,7 +192,7 @@ server_bind(struct server *srv, struct gen *g)
 	const struct config *cfg = &g->set->cfg;
 	struct tls_server *tls = g->set->tls;
 	struct worker	*w;
-	size_t		 i, k;
+	size_t		 i, k, h;
 	int		 n, ncpu;
 	unsigned	 total = 0;
 
@@ -202,16 +222,18 @@ server_bind(struct server *srv, struct gen *g)
 		w->logflush.data = w;
 		gen_ref(g);
 		w->gen = g;
-		/* Each surface with a port, on every address. */
+		/* Each surface's ports, on every address. */
 		for (i = 0; i < cfg->nbind; i++)
-			for (k = 0; k < SURFACE_N; k++) {
-				if (cfg->port[k] == 0 ||
-				    (surfaces[k].tls && tls == NULL))
-					continue;
-				if (bind_one(w, cfg->bind[i], cfg->port[k],
-				    (enum surface)k) == -1)
-					return -1;
-			}
+			for (k = 0; k < SURFACE_N; k++)
+				for (h = 0; h < g->set->nhosts; h++) {
+					if ((surfaces[k].tls && tls == NULL) ||
+					    !first_on_port(g->set, h, k))
+						continue;
+					if (bind_one(w, cfg->bind[i],
+					    g->set->hosts[h].port[k],
+					    (enum surface)k) == -1)
+						return -1;
+				}
 		total += (unsigned)w->nlisteners;
 	}
 	if (total == 0) {

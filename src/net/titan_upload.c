@@ -18,6 +18,7 @@
 #include "core/config.h"
 #include "core/layout.h"
 #include "core/log.h"
+#include "core/surface.h"
 #include "core/util.h"
 #include "net/generation.h"
 #include "net/titan_upload.h"
@@ -81,7 +82,7 @@ titan_upload_free(struct titan_upload *up)
 
 int
 titan_upload_begin(struct titan_upload *up, const char *line, size_t len,
-    const char *sni, const char *hash)
+    const char *sni, int port, const char *hash)
 {
 	const struct settings	*set = up->gen->set;
 	const struct config	*cfg;
@@ -109,6 +110,11 @@ titan_upload_begin(struct titan_upload *up, const char *line, size_t len,
 	}
 	up->host = (size_t)h;
 	cfg = &set->hosts[h];
+	if (cfg->port[SURFACE_GEMINI] != port) {
+		answer(up, 53, "Proxy request refused: that host is not "
+		    "served on this port");
+		return 0;
+	}
 	if (cfg->ntitan_writers == 0) {
 		answer(up, 53, "Proxy request refused: no uploads here");
 		return 0;

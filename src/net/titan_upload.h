@@ -39,14 +39,15 @@ void			 titan_upload_free(struct titan_upload *);
 
 /*
  * The titan:// request line line[0..len), no CRLF.  sni: the server
- * name the client sent in TLS, hash: its certificate's
+ * name the client sent in TLS, port: ours it reached (a host with a
+ * gemini_port of its own takes uploads there only), hash: its certificate's
  * (tlsconn_client_hash()); NULL when none.  Returns 1 when a body of
  * titan_upload_want() bytes follows, 0 when the answer is due now
  * (titan_upload_answer()): no uploads here, a bad line, a host that is
  * not ours, a size over the limit.
  */
 int	 titan_upload_begin(struct titan_upload *, const char *line,
-	    size_t len, const char *sni, const char *hash);
+	    size_t len, const char *sni, int port, const char *hash);
 /* Body bytes still to come. */
 size_t	 titan_upload_want(const struct titan_upload *);
 /* 1 when the body is kept to be written; 0 when it is only drained. */

@@ -21,13 +21,14 @@ struct gen;
 struct limits;
 struct server;
 
-#define WORKER_MAX_LISTEN	64	/* addresses x surfaces */
+#define WORKER_MAX_LISTEN	128	/* addresses x surfaces' ports */
 /* How long an access line may wait in its worker's buffer (log.h). */
 #define WORKER_LOG_FLUSH_MS	100
 
 struct listener {
 	uv_tcp_t	 tcp;
 	enum surface	 surface;
+	int		 port;		/* says whose capsule (site/front.h) */
 	struct worker	*w;
 };
 

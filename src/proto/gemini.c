@@ -194,10 +194,18 @@ gemini_request_parse(const char *line, size_t len,
 		pub = hosts[i].public_port;
 		req->host = i;
 	} else if (ip_addr(req->url.host, a6) == 0) {
-		/* Ours only if it is where the client came in (the caller). */
+		/*
+		 * Ours only if it is where the client came in (the caller),
+		 * on a port of any host: which host is the caller's call.
+		 */
 		req->ip = 1;
 		port = nhosts > 0 ? hosts[0].port : GEMINI_DEFAULT_PORT;
 		pub = nhosts > 0 ? hosts[0].public_port : 0;
+		for (i = 1; i < nhosts && req->url.port != -1 &&
+		    req->url.port != port && req->url.port != pub; i++) {
+			port = hosts[i].port;
+			pub = hosts[i].public_port;
+		}
 	} else {
 		*meta = "Proxy request refused: host not served";
 		return 53;

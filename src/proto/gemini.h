@@ -62,8 +62,8 @@ struct gemini_request {
  * Hosts compare case-insensitively, a trailing dot ignored; an IP
  * literal (IPv4 or "[IPv6]") matches a host configured as the same
  * address in any spelling.  Any other IP literal passes here with
- * req->ip set, its port checked against hosts[0] (1965 when nhosts is
- * 0): whether it is ours depends on the connection, which
+ * req->ip set, its port checked against every host's (1965 when nhosts
+ * is 0): whether it is ours depends on the connection, which
  * gemini_request_local() answers.  An absent port is accepted for every
  * host.  The schemes "gemini" and "titan" are served: the caller checks
  * req->url.scheme, as a titan line is an upload (titan.h), not a

@@ -286,19 +286,22 @@ atom_series(struct buf *out, const struct archive *a, const struct series *s,
     const struct atom_target *at)
 {
 	struct atom_feed	 f;
-	char			*self, *alt;
+	char			*self, *alt, *title;
 
 	feed_defaults(&f, a, at);
 	self = layout_path(LAYOUT_SERIES_FEED, s->slug, NULL);
 	alt = layout_path(LAYOUT_SERIES, s->slug, NULL);
 	f.self = self;
 	f.alternate = alt;
-	f.title = s->title;	/* says what it is: "Running a Capsule" */
+	/* One rule for every feed but the site's: "Site: what it holds". */
+	title = xasprintf("%s: %s", a->title, s->title);
+	f.title = title;
 	f.posts = s->parts;
 	f.nposts = s->nparts;
 	atom_feed(out, &f);
 	free(self);
 	free(alt);
+	free(title);
 }
 
 void
@@ -312,7 +315,7 @@ atom_tag(struct buf *out, const struct archive *a, const struct tag *t,
 	self = layout_path(LAYOUT_TAG_FEED, t->slug, NULL);
 	alt = layout_path(LAYOUT_TAG, t->slug, NULL);
 	/* A tag's name alone ("c") says little: the site's title first. */
-	title = xasprintf("%s: %s", a->title, t->name);
+	title = xasprintf("%s: %s", a->title, t->name);	/* as a series' */
 	f.self = self;
 	f.alternate = alt;
 	f.title = title;

@@ -4,19 +4,16 @@
  * A query names a plan; the router serves it ("/.plan" of the site, or
  * of "/~name"), so that access rules and user capsules apply as on every
  * surface.  What goes out is text a terminal shows as it is: CRLF lines
- * (the router's plain text has them) and no control character (an ESC
- * in a title would reach the reader's terminal).  No sockets: the query
+ * and no control character, as Finger's text (FORMAT_TEXT) is made
+ * (site/response.c), and this file's own lines.  No sockets: the query
  * is classified by proto/finger.c, r describes what conn.c sends.
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/buf.h"
-#include "core/cache.h"
 #include "core/config.h"
 #include "core/layout.h"
-#include "core/utf8.h"
 #include "proto/finger.h"
 #include "site/finger_front.h"
 #include "site/response.h"
@@ -26,45 +23,11 @@
 static void
 say(struct response *r, int status, const char *text)
 {
-	blob_unref(r->blob);
-	r->blob = NULL;
-	if (r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-	buf_truncate(&r->owned, 0);
-	buf_printf(&r->owned, "%s\r\n", text);
-	response_use_owned(r);
-	response_status(r, status, "%s", text);
-}
-
-/*
- * r's body, kept but for control characters (C0 but TAB, CR and LF;
- * DEL; C1): a plan is shown on a terminal as it comes.
- */
-static void
-clean(struct response *r)
-{
 	struct buf	 out = BUF_INIT;
-	size_t		 i = 0, n;
-	uint32_t	 cp;
 
-	while (i < r->bodylen) {
-		n = utf8_decode(r->body + i, r->bodylen - i, &cp);
-		if ((cp < 0x20 && cp != '\t' && cp != '\r' && cp != '\n') ||
-		    cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
-			buf_addc(&out, ' ');
-		else
-			buf_add(&out, r->body + i, n);
-		i += n;
-	}
-	blob_unref(r->blob);
-	r->blob = NULL;
-	buf_free(&r->owned);
-	r->owned = out;
-	if (r->owned.data == NULL)
-		buf_addstr(&r->owned, "");
-	response_use_owned(r);
+	buf_printf(&out, "%s\r\n", text);
+	response_take_body(r, &out, 0);
+	response_status(r, status, "%s", text);
 }
 
 enum front_do
@@ -74,8 +37,8 @@ finger_front_answer(const struct front_gen *g, const struct front_client *fc,
 	struct finger_query	 q;
 	struct router_req	 rreq;
 	char			 path[FINGER_NAME_MAX + 16], msg[128];
+	int			 h;
 
-	(void)fc;
 	(void)app;
 	finger_request_parse(line, len, &q);
 	switch (q.kind) {
@@ -97,20 +60,25 @@ finger_front_answer(const struct front_gen *g, const struct front_client *fc,
 	memset(&rreq, 0, sizeof(rreq));
 	rreq.surface = SURFACE_FINGER;
 	rreq.path = path;
-	rreq.users = g->users;
+	/* The port says whose capsule, as Gopher's. */
+	if ((h = front_host_at(g, SURFACE_FINGER, fc->port)) == -1) {
+		say(r, 53, "finger: no host is served on this port.");
+		return FRONT_ANSWER;
+	}
+	rreq.users = h == 0 ? g->users : NULL;
 	r->may_defer = 0;		/* a plan is quick to make */
-	router_handle(&g->hosts[0], g->sites[0], &rreq, r);
+	router_handle(&g->hosts[h], g->sites[h], &rreq, r);
+	/* A plan is Finger's text: without control characters already. */
 	if (r->status / 10 == 2)
-		clean(r);
-	else if (q.kind == FINGER_USER && r->status == 51) {
+		return FRONT_ANSWER;
+	if (q.kind == FINGER_USER && r->status == 51) {
 		snprintf(msg, sizeof(msg), "finger: %s: no such user.",
 		    q.user);
 		say(r, 51, msg);
 	} else if (r->status / 10 == 6)
 		say(r, r->status, "finger: this plan is not public.");
 	else
-		say(r, r->status / 10 == 2 ? 50 : r->status,
-		    "finger: no plan here.");
+		say(r, r->status, "finger: no plan here.");
 	return FRONT_ANSWER;
 }
 

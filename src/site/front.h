@@ -1,9 +1,9 @@
 /*
  * front.h -- what a front end is: for a surface of core/surface.h,
  * where its request line ends, how a request is answered, and what goes
- * before the body.  The table of them, fronts[], is fronts.h's, which
- * the connection (net/conn.c) reads, so that it knows no protocol by
- * name.
+ * before the body; and whose capsule a listener's port serves.  The
+ * table of them, fronts[], is fronts.h's, which the connection
+ * (net/conn.c) reads, so that it knows no protocol by name.
  *
  * A front end parses its request line and writes its answer; it decides
  * nothing about what the path names or who may read it: that is the
@@ -65,6 +65,10 @@ struct front_client {
 	 * a surface without client certificates.
 	 */
 	const struct zone_client *zone;
+	int		 port;		/* ours the client reached: its
+					   listener's, which says whose */
+	/* The request's number on its connection: 1 for the first. */
+	unsigned	 nth;
 };
 
 /* For FRONT_APP: which host's program or backend, and the request. */
@@ -95,13 +99,49 @@ struct front {
 			    size_t len, struct front_app *app,
 			    struct response *r);
 	/*
-	 * The bytes before r's body (none: 0) into out[0..outlen), r's
-	 * body dropped where the protocol sends none with r's status.
-	 * r->status is what the access log says.
+	 * The bytes before r's body (none: 0) into out[0..outlen), at most
+	 * FRONT_HEADER_MAX, r's body dropped where the protocol sends none
+	 * with r's status.  r->status is what the access log says (a
+	 * Gemini status, whatever the protocol said).  Setting r->keep
+	 * keeps the connection: once
+	 * the answer is written it reads the next request, which starts
+	 * right after the len bytes that request_end() measured for this
+	 * one (a surface that keeps connections counts its request's end
+	 * in that length).
 	 */
 	size_t		(*header)(struct response *r, char *out,
 			    size_t outlen);
 };
+
+/* The bytes a header() may write: a META of 1024 and the rest. */
+#define FRONT_HEADER_MAX	2048
+
+/*
+ * The host a request that names none (Gopher, Nex, Finger) is for, on
+ * the listener at port of surface s: the top level's host on the port
+ * every host shares, or the one host that set that port as its own; -1
+ * when no host listens there any more (a reload changed its port: that
+ * takes a restart, app/reload.c).
+ */
+int	 front_host_at(const struct front_gen *g, enum surface s, int port);
+
+/*
+ * Is host h (as a request named it) answered on the listener at port
+ * of surface s?  A host with a port of its own is answered there only.
+ */
+int	 front_serves(const struct front_gen *g, enum surface s, int port,
+	    int h);
+
+/*
+ * The host of g that answers a request of surface s naming name (lower
+ * case, no port) on the listener at port: one we serve by that name (a
+ * final '.' read as none) and on that port; for an IP literal or an
+ * empty name, front_host_at()'s (the client dialled an address of
+ * ours).  -1 for a name of another server, which a surface without
+ * proxying refuses, or of a host answered on another port.
+ */
+int	 front_host(const struct front_gen *g, enum surface s, int port,
+	    const char *name);
 
 /*
  * The connection's request buffer: what any surface's request (its line

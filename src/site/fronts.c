@@ -1,14 +1,18 @@
 /*
  * fronts.c -- the front end of each surface (fronts.h): one entry each.
  */
+#include <string.h>
+
 #include "proto/gemini.h"
 #include "proto/gopher.h"
+#include "proto/http.h"
 #include "proto/finger.h"
 #include "proto/nex.h"
 #include "proto/spartan.h"
 #include "site/fronts.h"
 #include "site/gemini_front.h"
 #include "site/gopher_front.h"
+#include "site/http_front.h"
 #include "site/finger_front.h"
 #include "site/nex_front.h"
 #include "site/spartan_front.h"
@@ -20,13 +24,15 @@ _Static_assert(FRONT_INCOMPLETE == GEMINI_INCOMPLETE &&
     FRONT_INCOMPLETE == FINGER_INCOMPLETE &&
     FRONT_TOO_LONG == FINGER_TOO_LONG &&
     FRONT_TOO_LONG == GEMINI_TOO_LONG && FRONT_TOO_LONG == GOPHER_TOO_LONG &&
-    FRONT_TOO_LONG == SPARTAN_TOO_LONG,
+    FRONT_TOO_LONG == SPARTAN_TOO_LONG &&
+    FRONT_INCOMPLETE == HTTP_INCOMPLETE && FRONT_TOO_LONG == HTTP_TOO_LONG,
     "the parsers' end markers are the front ends'");
 _Static_assert(GEMINI_REQUEST_MAX <= FRONT_REQUEST_MAX &&
     GOPHER_REQUEST_MAX <= FRONT_REQUEST_MAX &&
     SPARTAN_REQUEST_MAX <= FRONT_REQUEST_MAX &&
     NEX_REQUEST_MAX <= FRONT_REQUEST_MAX &&
-    FINGER_REQUEST_MAX <= FRONT_REQUEST_MAX,
+    FINGER_REQUEST_MAX <= FRONT_REQUEST_MAX &&
+    HTTP_HEAD_MAX <= FRONT_REQUEST_MAX,
     "every request fits the connection's buffer");
 
 const struct front fronts[SURFACE_N] = {
@@ -45,4 +51,7 @@ const struct front fronts[SURFACE_N] = {
 	[SURFACE_FINGER] = { finger_request_end, FINGER_REQUEST_MAX,
 	    finger_front_too_long, finger_front_slow_down,
 	    finger_front_answer, finger_front_header },
+	[SURFACE_HTTP] = { http_request_end, HTTP_HEAD_MAX,
+	    http_front_too_long, http_front_slow_down,
+	    http_front_answer, http_front_header },
 };

@@ -26,7 +26,7 @@ gemini_front_answer(const struct front_gen *g, const struct front_client *fc,
 	struct gemini_request	*req = &app->req;
 	struct router_req	 rreq;
 	const char		*meta = NULL;
-	int			 status, h = 0;
+	int			 status, h = 0, at;
 
 	app->host = 0;
 	status = gemini_request_parse(line, len, g->ghosts, g->nhosts, req,
@@ -41,6 +41,16 @@ gemini_front_answer(const struct front_gen *g, const struct front_client *fc,
 	if (status == 0 && (h = gemini_request_host(g->ghosts, g->nhosts,
 	    req, fc->sni, &meta)) == -1)
 		status = 53;
+	/* An IP literal and no TLS name: the listener's host. */
+	else if (status == 0 && req->ip && fc->sni == NULL &&
+	    (at = front_host_at(g, SURFACE_GEMINI, fc->port)) != -1)
+		h = at;
+	if (status == 0 && !front_serves(g, SURFACE_GEMINI, fc->port,
+	    h)) {
+		status = 53;
+		meta = "Proxy request refused: that host is not served on "
+		    "this port";
+	}
 	if (status != 0) {
 		response_status(r, status, "%s", meta);
 		return FRONT_ANSWER;

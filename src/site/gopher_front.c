@@ -21,7 +21,6 @@
 
 #include "content/archive.h"
 #include "core/buf.h"
-#include "core/cache.h"
 #include "core/config.h"
 #include "core/fsafe.h"
 #include "core/util.h"
@@ -350,24 +349,6 @@ item_date(void *ctx, const char *path, long long *size)
 	return ac->latest;
 }
 
-/* r's body becomes out (owned), its blob reference dropped. */
-static void
-replace_body(struct response *r, struct buf *out, int keep_file)
-{
-	blob_unref(r->blob);
-	r->blob = NULL;
-	buf_free(&r->owned);
-	r->owned = *out;
-	buf_init(out);
-	if (r->owned.data == NULL)
-		buf_addstr(&r->owned, "");
-	response_use_owned(r);
-	if (!keep_file && r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-}
-
 void
 gopherplus_answer(const struct gopherplus_site *s, enum gopherplus_form form,
     const char *view, const char *block, const char *selector,
@@ -387,7 +368,7 @@ gopherplus_answer(const struct gopherplus_site *s, enum gopherplus_form form,
 	ans.filelen = r->filelen;
 	keep = gopherplus_write(s, form, view, block, selector, path, &ans,
 	    &out);
-	replace_body(r, &out, keep);
+	response_take_body(r, &out, keep);
 }
 
 void
@@ -397,7 +378,7 @@ gopherplus_error(const struct gopherplus_site *s, const char *msg,
 	struct buf	 out = BUF_INIT;
 
 	gopherplus_write_error(s, msg, &out);
-	replace_body(r, &out, 0);
+	response_take_body(r, &out, 0);
 }
 
 /*
@@ -488,11 +469,18 @@ enum front_do
 gopher_front_answer(const struct front_gen *g, const struct front_client *fc,
     const char *line, size_t len, struct front_app *app, struct response *r)
 {
-	(void)fc;
+	int	 h;
+
 	(void)app;
-	/* Gopher has no host names: the first host answers. */
-	r->status = gopher_respond(&g->hosts[0], g->sites[0], g->users, line,
-	    len, r);
+	/* Gopher has no host names: the port says whose capsule. */
+	if ((h = front_host_at(g, SURFACE_GOPHER, fc->port)) == -1) {
+		gopher_error(r, "No host is served on this port");
+		r->status = 53;
+		return FRONT_ANSWER;
+	}
+	/* User capsules are the top-level host's (README.md). */
+	r->status = gopher_respond(&g->hosts[h], g->sites[h],
+	    h == 0 ? g->users : NULL, line, len, r);
 	return FRONT_ANSWER;
 }
 

@@ -43,6 +43,8 @@
 #include "core/cache.h"
 #include "core/config.h"
 #include "core/config_types.h"
+#include "core/dirwalk.h"
+#include "core/escape.h"
 #include "core/fsafe.h"
 #include "core/log.h"
 #include "core/url.h"
@@ -139,7 +141,8 @@ struct listed {
 	char		*title;		/* a .gmi file's first heading, or
 					   NULL (owned) */
 	time_t		 mtime;
-	unsigned char	 type;		/* d_type, then DT_REG or DT_DIR */
+	enum dirwalk_type type;		/* as read, then DIRWALK_FILE or
+					   DIRWALK_DIR as served */
 	bool		 opened;	/* entry() opened it as served (a
 					   link, or no d_type) */
 };
@@ -161,6 +164,19 @@ listed_date_cmp(const void *a, const void *b)
 	if (x->mtime != y->mtime)
 		return x->mtime < y->mtime ? 1 : -1;
 	return listed_cmp(a, b);
+}
+
+/* "listing_reverse": each order backwards (molly-brown's DirectoryReverse). */
+static int
+listed_cmp_rev(const void *a, const void *b)
+{
+	return listed_cmp(b, a);
+}
+
+static int
+listed_date_cmp_rev(const void *a, const void *b)
+{
+	return listed_date_cmp(b, a);
 }
 
 /*
@@ -203,8 +219,23 @@ first_heading(int fd)
 	return NULL;
 }
 
+/* rel/name opened as a request for it would open it (tree_open()). */
+static int
+open_as_served(const struct route *rt, const struct tree *t, const char *rel,
+    const char *name, struct stat *st)
+{
+	enum fsafe_kind	 kind;
+	char		*path;
+	int		 fd;
+
+	path = tree_join(rel, name);
+	fd = tree_open(rt, t, path, st, &kind);
+	free(path);
+	return fd;
+}
+
 /*
- * May the entry e->name (d_type e->type) of the directory dfd (rel,
+ * May the entry e->name (of type e->type) of the directory dfd (rel,
  * capsule-relative) be listed, that is: served?  What a request for it
  * would get decides: a symbolic link is opened as a request would open
  * it (a link that leads out, into posts/ or anywhere refused is not
@@ -215,31 +246,30 @@ entry(const struct route *rt, const struct tree *t, int dfd,
     const char *rel, struct listed *e)
 {
 	struct stat	 st;
-	enum fsafe_kind	 kind;
-	char		*path;
-	int		 fd, type = e->type;
+	int		 fd;
 
-	if (type == DT_UNKNOWN || type == DT_LNK) {
-		/* A file system without d_type, or a link: as served. */
-		path = tree_join(rel, e->name);
-		fd = tree_open(rt, t, path, &st, &kind);
-		free(path);
-		if (fd == -1)
+	switch (e->type) {
+	case DIRWALK_LINK:
+		/* As served: where it leads, if anywhere. */
+		if ((fd = open_as_served(rt, t, rel, e->name, &st)) == -1)
 			return 0;
 		close(fd);
-		type = kind == FSAFE_DIR ? DT_DIR : DT_REG;
+		e->type = S_ISDIR(st.st_mode) ? DIRWALK_DIR : DIRWALK_FILE;
 		e->opened = true;
-	} else if (type == DT_REG || type == DT_DIR) {
+		break;
+	case DIRWALK_FILE:
+	case DIRWALK_DIR:
 		if (fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == -1)
 			return 0;
-		if (type == DT_REG && !rt->cfg->files_hardlinks &&
+		if (e->type == DIRWALK_FILE && !rt->cfg->files_hardlinks &&
 		    st.st_nlink > 1)
 			return 0;	/* never served: see static_file() */
 		if (rt->cfg->owned && !userdir_owned(&st, rt->cfg->owner_uid))
 			return 0;	/* never served: archive_files_open() */
-	} else
+		break;
+	case DIRWALK_OTHER:
 		return 0;		/* FIFOs, sockets, devices: never */
-	e->type = (unsigned char)type;
+	}
 	e->mtime = st.st_mtime;
 	return 1;
 }
@@ -254,18 +284,14 @@ title(const struct route *rt, const struct tree *t, int dfd,
     const char *rel, struct listed *e)
 {
 	struct stat	 st;
-	enum fsafe_kind	 kind;
-	char		*path;
 	int		 fd;
 
-	if (e->type != DT_REG || !rt->cfg->listing_titles ||
+	if (e->type != DIRWALK_FILE || !rt->cfg->listing_titles ||
 	    !archive_gmi_name(e->name))
 		return;
-	if (e->opened) {
-		path = tree_join(rel, e->name);
-		fd = tree_open(rt, t, path, &st, &kind);
-		free(path);
-	} else
+	if (e->opened)
+		fd = open_as_served(rt, t, rel, e->name, &st);
+	else
 		fd = openat(dfd, e->name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW |
 		    O_CLOEXEC);
 	if (fd == -1)
@@ -332,6 +358,7 @@ listing_gopher_menu(enum format f)
 	case FORMAT_GEMTEXT:
 	case FORMAT_NEX:		/* its index file's links are Nex's */
 	case FORMAT_TEXT:
+	case FORMAT_HTML:
 		return 0;
 	case FORMAT_GOPHER:
 		break;
@@ -349,6 +376,7 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
     struct buf *out)
 {
 	struct page_target	 pt;
+	char			*gem = NULL, *gph = NULL;
 
 	memset(&pt, 0, sizeof(pt));
 	pt.format = rt->format;
@@ -357,83 +385,71 @@ emit(const struct route *rt, const struct tree *t, const struct page *p,
 	pt.width = rt->cfg->gopher_width;
 	pt.ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
 	pt.types = rt->cfg->types;
+	pt.port = response_public_port(rt);
+	pt.open_menu = 1;		/* dir_make() closes it */
 	switch (rt->format) {
 	case FORMAT_GEMTEXT:
-		pt.port = rt->cfg->port[SURFACE_GEMINI];
-		page_emit_gemtext(p, &pt, out);
-		break;
 	case FORMAT_GOPHER:
-		pt.port = config_public_port(rt->cfg, SURFACE_GOPHER);
-		page_emit_gophermap(p, &pt, out);
-		if (out->len >= 3)
-			out->len -= 3;	/* ".\r\n" */
-		break;
 	case FORMAT_NEX:
-		pt.port = config_public_port(rt->cfg, SURFACE_NEX);
-		page_emit_nex(p, &pt, out);
-		break;
 	case FORMAT_TEXT:
-		pt.port = config_public_port(rt->cfg, SURFACE_GEMINI);
-		page_emit_text(p, &pt, out);
+		break;
+	case FORMAT_HTML:
+		response_html_target(rt, p, &pt, &gem, &gph);
 		break;
 	}
+	page_emit(p, &pt, 0, out);
+	free(gem);
+	free(gph);
+}
+
+/* dir_read()'s: the names kept so far. */
+struct dir_read {
+	char *const	*hide;
+	size_t		 nhide;
+	struct listed	*v;
+	size_t		 n, cap;
+};
+
+static enum dirwalk_answer
+dir_read_one(void *arg, struct dirwalk_entry *e)
+{
+	struct dir_read	*d = arg;
+
+	if (e->event != DIRWALK_ENTRY || !listable(e->name) ||
+	    strcmp(e->name, "gophermap") == 0 ||
+	    strcmp(e->name, GPH_INDEX) == 0 ||
+	    hidden(e->name, d->hide, d->nhide))
+		return DIRWALK_NEXT;
+	if (d->n == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 32;
+		d->v = xreallocarray(d->v, d->cap, sizeof(*d->v));
+	}
+	memset(&d->v[d->n], 0, sizeof(d->v[d->n]));
+	d->v[d->n].name = xstrdup(e->name);
+	d->v[d->n++].type = e->type;
+	return DIRWALK_NEXT;		/* never into a folder */
 }
 
 /*
  * The names in the directory dfd that a listing may show (listable(),
- * no dot-file, no gophermap nor index.gph, none of hide[0..nhide)),
- * LISTING_READ_MAX at most, into *ents (malloc'd, or NULL); *more set
- * when it has more.
- * The one place where a listing reads a directory.  dfd stays the
- * caller's.
+ * no dot-file, no gophermap nor index.gph, none of hide[0..nhide)), of
+ * the first LISTING_READ_MAX names it holds, into *ents (malloc'd, or
+ * NULL); *more set when it has more.  The one place where a listing
+ * reads a directory, by core/dirwalk's walk, one level deep.  dfd stays
+ * the caller's.
  */
 static size_t
 dir_read(int dfd, char *const *hide, size_t nhide, struct listed **ents,
     bool *more)
 {
-	struct listed	*v = NULL;
-	DIR		*d;
-	struct dirent	*de;
-	size_t		 n = 0, cap = 0;
-	int		 fd;
+	struct dir_read	 d = { hide, nhide, NULL, 0, 0 };
+	struct dirwalk	 w = { 0, LISTING_READ_MAX, false, dir_read_one, &d,
+	    0, false };
 
-	*more = false;
-	/* A dup shares dfd's offset, which nothing else uses. */
-	if ((fd = dup(dfd)) == -1)
-		goto done;
-	if ((d = fdopendir(fd)) == NULL) {
-		close(fd);
-		goto done;
-	}
-	rewinddir(d);
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;	/* hidden files, "." and ".." */
-		if (!listable(de->d_name) || strcmp(de->d_name,
-		    "gophermap") == 0 || strcmp(de->d_name, GPH_INDEX) == 0 ||
-		    hidden(de->d_name, hide, nhide))
-			continue;
-		if (n == LISTING_READ_MAX) {
-			*more = true;
-			break;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 32;
-			v = xreallocarray(v, cap, sizeof(*v));
-		}
-		/*
-		 * The name and type only: readdir() hands out records
-		 * shorter than struct dirent, so copying a whole one reads
-		 * past the end of the last record in its buffer.
-		 */
-		memset(&v[n], 0, sizeof(v[n]));
-		v[n].name = xstrdup(de->d_name);
-		v[n++].type = de->d_type;
-	}
-	closedir(d);
-done:
-	*ents = v;
-	return n;
+	(void)dirwalk_run(&w, dfd, "", NULL);
+	*more = w.full;
+	*ents = d.v;
+	return d.n;
 }
 
 /*
@@ -455,7 +471,7 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	struct listed	*ents;
 	size_t		 n, i, k = 0, len;
 	bool		 more, by_date = rt->cfg->listing_sort ==
-			    CONFIG_SORT_DATE;
+			    CONFIG_SORT_DATE, rev = rt->cfg->listing_reverse;
 	char		*url, *name;
 	char		 date[11];
 	struct tm	 tm;
@@ -467,7 +483,8 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	 * are the entries served, in order.
 	 */
 	if (!by_date && n > 1)
-		qsort(ents, n, sizeof(*ents), listed_cmp);
+		qsort(ents, n, sizeof(*ents), rev ? listed_cmp_rev :
+		    listed_cmp);
 	for (i = 0; i < n; i++) {
 		if ((by_date || k <= LISTING_MAX) &&
 		    entry(rt, t, dfd, rel, &ents[i]) &&
@@ -478,7 +495,8 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 		free(ents[i].name);
 	}
 	if (by_date && k > 1)
-		qsort(ents, k, sizeof(*ents), listed_date_cmp);
+		qsort(ents, k, sizeof(*ents), rev ? listed_date_cmp_rev :
+		    listed_date_cmp);
 	if (k > LISTING_MAX) {
 		more = true;
 		for (i = LISTING_MAX; i < k; i++)
@@ -487,6 +505,7 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 	}
 
 	page_init(&p);
+	page_self(&p, urlpath);
 	if (whole) {
 		name = shown(urlpath);
 		page_heading(&p, 1, "Index of %s", name);
@@ -503,7 +522,24 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 		free(url);
 	}
 	for (i = 0; i < k; i++) {
-		int isdir = ents[i].type == DT_DIR;
+		int isdir = ents[i].type == DIRWALK_DIR;
+		/*
+		 * A directory's name ends in '/' where nothing else says it
+		 * is one; a Gopher menu's item type does (and the classic
+		 * client adds a '/' of its own: "2024//").
+		 */
+		const char *mark = "";
+
+		switch (rt->format) {
+		case FORMAT_GOPHER:
+			break;
+		case FORMAT_GEMTEXT:
+		case FORMAT_NEX:
+		case FORMAT_TEXT:
+		case FORMAT_HTML:
+			mark = isdir ? "/" : "";
+			break;
+		}
 
 		title(rt, t, dfd, rel, &ents[i]);
 		date[0] = '\0';
@@ -520,8 +556,7 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 		 */
 		page_link(&p, isdir || tree_is_gph(ents[i].name) ? LINK_MENU :
 		    gemtext_name(rt, ents[i].name) ? LINK_TEXT : LINK_FILE, url,
-		    date[0] != '\0' ? date : NULL, "%s%s", name,
-		    isdir ? "/" : "");
+		    date[0] != '\0' ? date : NULL, "%s%s", name, mark);
 		free(name);
 		free(url);
 		free(ents[i].name);
@@ -755,10 +790,23 @@ cut(const struct route *rt, const struct tree *t, struct buf *out,
 
 	if (out->len + tail <= limit)
 		return;
-	page_init(&p);
-	page_text(&p, "%s", why);
-	emit(rt, t, &p, &note);
-	page_free(&p);
+	switch (rt->format) {
+	case FORMAT_GEMTEXT:
+	case FORMAT_GOPHER:
+	case FORMAT_NEX:
+	case FORMAT_TEXT:
+		page_init(&p);
+		page_text(&p, "%s", why);
+		emit(rt, t, &p, &note);
+		page_free(&p);
+		break;
+	case FORMAT_HTML:
+		/* A document's end, not a second document. */
+		buf_addstr(&note, "</ul>\n<p>");
+		escape_xml(&note, why, strlen(why));
+		buf_addstr(&note, "</p>\n</main>\n</body>\n</html>\n");
+		break;
+	}
 	at = note.len + tail < limit ? limit - note.len - tail : 0;
 	while (at > 0 && out->data[at - 1] != '\n')
 		at--;
@@ -908,12 +956,13 @@ dir_type(const struct route *rt, const struct tree *t, int k,
 
 	r->gopher_type = '1';
 	if (k == 'M' || k == 'G') {
-		response_status(r, 20, "text/gemini; charset=utf-8");
+		response_status(r, 20, "%s; charset=utf-8",
+		    response_page_type(rt));
 		return;
 	}
 	/* A listing's names and titles are the tree's: its charset. */
 	tree_path_meta(rt, t, &lang, &charset);
-	response_status(r, 20, "text/gemini; charset=%s%s%s",
+	response_status(r, 20, "%s; charset=%s%s%s", response_page_type(rt),
 	    charset != NULL ? charset : "utf-8", lang != NULL ? "; lang=" : "",
 	    lang != NULL ? lang : "");
 }

@@ -288,8 +288,8 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 		page_heading(pg, 2, "%s", a->subtitle);
 	page_blank(pg);
 	if (a->index_src != NULL && a->index_len > a->index_body_off) {
-		page_markdown(pg, a->index_src + a->index_body_off,
-		    a->index_len - a->index_body_off);
+		page_source(pg, a->index_src + a->index_body_off,
+		    a->index_len - a->index_body_off, 0);
 		page_blank(pg);
 	}
 
@@ -338,12 +338,18 @@ nav_home(struct page *pg, const struct archive *a, const struct config *c)
 		page_blank(pg);
 	}
 
+	/* No way to a page that would only say "No series yet." */
 	page_heading(pg, 2, "Browse");
-	page_link(pg, LINK_MENU, LAYOUT_PATH_POSTS, NULL,
-	    "Archive: every post");
-	page_link(pg, LINK_MENU, LAYOUT_PATH_SERIES, NULL, "Series");
-	page_link(pg, LINK_MENU, LAYOUT_PATH_TAGS, NULL, "Tags");
-	page_link(pg, LINK_SEARCH, LAYOUT_PATH_SEARCH, NULL, "Search");
+	if (a->nposts > 0)
+		page_link(pg, LINK_MENU, LAYOUT_PATH_POSTS, NULL,
+		    "Archive: every post");
+	if (a->nseries > 0)
+		page_link(pg, LINK_MENU, LAYOUT_PATH_SERIES, NULL, "Series");
+	if (a->ntags > 0)
+		page_link(pg, LINK_MENU, LAYOUT_PATH_TAGS, NULL, "Tags");
+	if (a->nposts + a->ndocs > 0)
+		page_link(pg, LINK_SEARCH, LAYOUT_PATH_SEARCH, NULL,
+		    "Search");
 	page_link(pg, LINK_MENU, LAYOUT_PATH_GEMLOG, NULL,
 	    "Gemlog (subscribe)");
 	page_link(pg, LINK_DOCUMENT, LAYOUT_PATH_FEED, NULL, "Atom feed");
@@ -384,9 +390,12 @@ nav_posts(struct page *pg, const struct archive *a)
 	size_t		 i, j, k;
 
 	page_heading(pg, 1, "%s: archive", capsule_title(a));
-	/* The subtitle, then a text line that closes the feed's window. */
-	page_heading(pg, 2, "%s", a->subtitle != NULL && *a->subtitle != '\0' ?
-	    a->subtitle : "Every post, newest first");
+	/*
+	 * The subtitle, then a text line that closes the feed's window and
+	 * says the order (once: no heading saying it too).
+	 */
+	if (a->subtitle != NULL && *a->subtitle != '\0')
+		page_heading(pg, 2, "%s", a->subtitle);
 	page_blank(pg);
 	if (a->nposts == 0)
 		page_text(pg, "No posts yet.");
@@ -469,8 +478,8 @@ nav_series(struct page *pg, const struct archive *a, const struct series *s)
 		    min);
 	if (s->src != NULL && s->srclen > s->body_off) {
 		page_blank(pg);
-		page_markdown(pg, s->src + s->body_off,
-		    s->srclen - s->body_off);
+		page_source(pg, s->src + s->body_off,
+		    s->srclen - s->body_off, 0);
 	}
 	if (s->nparts > 0) {
 		page_blank(pg);
@@ -613,10 +622,7 @@ void
 nav_post_body(struct page *pg, const struct post *p, const char *body,
     size_t len)
 {
-	if (p->gemtext)
-		page_gemtext(pg, body, len);
-	else
-		page_markdown(pg, body, len);
+	page_source(pg, body, len, p->gemtext);
 }
 
 void
@@ -684,10 +690,7 @@ nav_post_menu(struct page *pg, const struct archive *a,
 	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text (%s)", min);
 	free(url);
 	page_blank(pg);
-	if (p->gemtext)
-		page_gemtext_links(pg, body, len);
-	else
-		page_markdown_links(pg, body, len);
+	page_source_links(pg, body, len, p->gemtext);
 	nav_post_footer(pg, a, p);
 }
 
@@ -704,7 +707,7 @@ nav_doc_menu(struct page *pg, const struct archive *a, const struct doc *d,
 	page_link(pg, LINK_DOCUMENT, url, NULL, "Read the text");
 	free(url);
 	page_blank(pg);
-	page_markdown_links(pg, body, len);
+	page_source_links(pg, body, len, 0);
 	page_blank(pg);
 	home_link(pg, a);
 }
@@ -796,9 +799,14 @@ surface_home(struct buf *b, const struct config *c, size_t s)
 {
 	int	 port = config_public_port(c, (enum surface)s);
 
-	buf_printf(b, "%s://%s", surfaces[s].name, c->hostname);
-	if (port != surfaces[s].url_port)
-		buf_printf(b, ":%d", port);
+	/* The web view behind its TLS front on 443 is read over https. */
+	if (surfaces[s].format == FORMAT_HTML && port == 443)
+		buf_printf(b, "https://%s", c->hostname);
+	else {
+		buf_printf(b, "%s://%s", surfaces[s].name, c->hostname);
+		if (port != surfaces[s].url_port)
+			buf_printf(b, ":%d", port);
+	}
 	buf_addstr(b, surfaces[s].format == FORMAT_GOPHER ? "/1" : "");
 	buf_printf(b, "%s/", c->base != NULL ? c->base : "");
 }

@@ -8,10 +8,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/buf.h"
-#include "core/cache.h"
 #include "core/config.h"
 #include "core/url.h"
 #include "proto/nex.h"
@@ -23,19 +21,14 @@
 static void
 say(struct response *r, const char *why, const char *path)
 {
-	blob_unref(r->blob);
-	r->blob = NULL;
-	if (r->fd != -1) {
-		close(r->fd);
-		r->fd = -1;
-	}
-	buf_truncate(&r->owned, 0);
-	buf_printf(&r->owned, "Error: %s%s%s\n", why, path != NULL ? ": " : "",
+	struct buf	 out = BUF_INIT;
+
+	buf_printf(&out, "Error: %s%s%s\n", why, path != NULL ? ": " : "",
 	    path != NULL ? path : "");
 	/* A directory's path is shown as a directory: a way on. */
 	if (path != NULL && path[0] != '\0' && path[strlen(path) - 1] == '/')
-		buf_addstr(&r->owned, "=> /\n");
-	response_use_owned(r);
+		buf_addstr(&out, "=> /\n");
+	response_take_body(r, &out, 0);
 }
 
 enum front_do
@@ -46,9 +39,8 @@ nex_front_answer(const struct front_gen *g, const struct front_client *fc,
 	struct router_req	 rreq;
 	const char		*err;
 	char			 path[sizeof(r->meta)], to[sizeof(r->meta)];
-	int			 hops, defer = r->may_defer;
+	int			 h, hops, defer = r->may_defer;
 
-	(void)fc;
 	(void)app;
 	if (nex_request_parse(line, len, &req, &err) == -1) {
 		response_status(r, 59, "Bad request");
@@ -60,9 +52,14 @@ nex_front_answer(const struct front_gen *g, const struct front_client *fc,
 	rreq.surface = SURFACE_NEX;
 	rreq.path = path;
 	rreq.query = req.query;
-	/* Nex has no host names: the first host answers, as Gopher's. */
-	rreq.users = g->users;
-	router_handle(&g->hosts[0], g->sites[0], &rreq, r);
+	/* Nex has no host names: the port says whose capsule, as Gopher's. */
+	if ((h = front_host_at(g, SURFACE_NEX, fc->port)) == -1) {
+		response_status(r, 53, "No host");
+		say(r, "no host is served on this port", NULL);
+		return FRONT_ANSWER;
+	}
+	rreq.users = h == 0 ? g->users : NULL;
+	router_handle(&g->hosts[h], g->sites[h], &rreq, r);
 	for (hops = 0; r->status / 10 == 3 && r->meta[0] == '/' && hops < 2;
 	    hops++) {
 		memcpy(to, r->meta, sizeof(to));
@@ -72,7 +69,7 @@ nex_front_answer(const struct front_gen *g, const struct front_client *fc,
 		response_free(r);
 		response_init(r);
 		r->may_defer = defer;
-		router_handle(&g->hosts[0], g->sites[0], &rreq, r);
+		router_handle(&g->hosts[h], g->sites[h], &rreq, r);
 	}
 	if (r->status / 10 == 3) {
 		memcpy(to, r->meta, sizeof(to));

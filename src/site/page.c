@@ -1,6 +1,7 @@
 /*
- * page.c -- the page model and its three emitters: gemtext, a Gopher
- * menu (gophermap) and plain text.
+ * page.c -- the page model and its emitters of lines: gemtext, a Gopher
+ * menu (gophermap), plain text and a Nex directory (HTML's is
+ * page_html.c).
  *
  * A struct page is a flat list of blocks built by nav.c; this file turns
  * it into bytes and knows nothing of the archive.  Every string in a
@@ -30,6 +31,7 @@
 #include "markdown/render.h"
 #include "proto/gopher.h"
 #include "site/page.h"
+#include "site/page_int.h"
 
 #define PAGE_WIDTH	70	/* RFC 1436: display strings under 70 */
 #define PAGE_MINWIDTH	8	/* below this nothing readable fits */
@@ -42,17 +44,16 @@ struct emit {
 	unsigned		 width;
 	int			 blank;	/* last line blank, or nothing yet */
 	struct buf		*lines;	/* collect(): borrowed, or NULL */
+	char			*host;	/* emit_host()'s, made at its first
+					   use; freed by emit_lines() */
 };
 
 /* Called once per output line (no newline in s). */
 typedef void	(*line_fn)(struct emit *, const char *s, size_t len);
 
-/*
- * The marks of page.h spelled for Gemini (gopher 0) or Gopher: *b, or
- * tmp (its text in *owned, to free) when its text has any.
- */
-static const struct block *
-spelled(const struct block *b, int gopher, struct block *tmp, char **owned)
+const struct block *
+page_spelled(const struct block *b, int gopher, struct block *tmp,
+    char **owned)
 {
 	static const char *const spell[][2] = {
 		{ "\xc2\xb7", "-" },
@@ -90,6 +91,7 @@ page_init(struct page *p)
 {
 	p->blocks = NULL;
 	p->n = p->cap = 0;
+	p->self = NULL;
 }
 
 void
@@ -102,6 +104,7 @@ page_free(struct page *p)
 		free(p->blocks[i].url);
 	}
 	free(p->blocks);
+	free(p->self);
 	page_init(p);
 }
 
@@ -168,6 +171,13 @@ page_blank(struct page *p)
 	add(p, BLOCK_BLANK);
 }
 
+void
+page_self(struct page *p, const char *url)
+{
+	free(p->self);
+	p->self = xstrdup(url);
+}
+
 /* A block of borrowed source: Markdown, or gemtext when gemtext. */
 static void
 add_source(struct page *p, enum block_type type, const char *src,
@@ -182,27 +192,15 @@ add_source(struct page *p, enum block_type type, const char *src,
 }
 
 void
-page_markdown(struct page *p, const char *md, size_t len)
+page_source(struct page *p, const char *src, size_t len, int gemtext)
 {
-	add_source(p, BLOCK_MARKDOWN, md, len, 0);
+	add_source(p, BLOCK_MARKDOWN, src, len, gemtext);
 }
 
 void
-page_gemtext(struct page *p, const char *gmi, size_t len)
+page_source_links(struct page *p, const char *src, size_t len, int gemtext)
 {
-	add_source(p, BLOCK_MARKDOWN, gmi, len, 1);
-}
-
-void
-page_markdown_links(struct page *p, const char *md, size_t len)
-{
-	add_source(p, BLOCK_MDLINKS, md, len, 0);
-}
-
-void
-page_gemtext_links(struct page *p, const char *gmi, size_t len)
-{
-	add_source(p, BLOCK_MDLINKS, gmi, len, 1);
+	add_source(p, BLOCK_MDLINKS, src, len, gemtext);
 }
 
 int
@@ -409,6 +407,7 @@ emit_start(struct emit *e, const struct page_target *t, struct buf *out,
 
 	e->out = out;
 	e->t = t;
+	e->host = NULL;
 	e->width = t->width ? t->width : PAGE_WIDTH;
 	if (e->width < PAGE_MINWIDTH)
 		e->width = PAGE_MINWIDTH;
@@ -668,76 +667,14 @@ page_emit_gemtext(const struct page *p, const struct page_target *t,
 
 	emit_start(&e, t, out, "\n");
 	for (i = 0; i < p->n; i++) {
-		gmi_block(&e, spelled(&p->blocks[i], 0, &tmp, &owned));
+		gmi_block(&e, page_spelled(&p->blocks[i], 0, &tmp, &owned));
 		free(owned);
 	}
 }
 
 /*
- * Gophermap
+ * Formats of lines
  */
-
-/* Host for menu lines: the public name, never empty, no TAB. */
-static char *
-gph_host(const struct page_target *t)
-{
-	char	*h;
-
-	h = oneline(t->host);
-	if (*h == '\0') {
-		free(h);
-		h = xstrdup("localhost");
-	}
-	return h;
-}
-
-/* One info line; s is one line, at most width columns. */
-static void
-gph_info(struct emit *e, const char *s, size_t len)
-{
-	if (len == 0 && e->blank)
-		return;
-	buf_addc(e->out, 'i');
-	gopher_clean(e->out, s, len);
-	buf_addstr(e->out, GPH_INFO);
-	e->blank = len == 0;
-}
-
-/*
- * A line of rendered Gopher text as info lines: TABs expanded to 8,
- * other controls made spaces, cut into pieces of width columns (no word
- * wrap: the renderer wrapped prose, and preformatted text keeps its
- * columns this way).
- */
-static void
-gph_raw(struct emit *e, const char *s, size_t len)
-{
-	struct buf	 l = BUF_INIT;
-	size_t		 i, c = 0, n;
-	unsigned char	 ch;
-
-	for (i = 0; i < len; i++) {
-		ch = (unsigned char)s[i];
-		if (ch == '\t') {
-			do
-				buf_addc(&l, ' ');
-			while (++c % 8 != 0);
-			continue;
-		}
-		buf_addc(&l, ch < 0x20 || ch == 0x7f ? ' ' : ch);
-		if ((ch & 0xc0) != 0x80)
-			c++;
-	}
-	if (l.len == 0) {
-		e->blank = 0;		/* keep blank lines inside Markdown */
-		gph_info(e, "", 0);
-	}
-	for (i = 0; i < l.len; i += n) {
-		n = cut(l.data + i, l.len - i, e->width);
-		gph_info(e, l.data + i, n);
-	}
-	buf_free(&l);
-}
 
 /* Wrapped lines, newline-separated, into e->lines (see heading()). */
 static void
@@ -797,6 +734,181 @@ done:
 	free(text);
 	buf_free(&lines);
 	buf_free(&ul);
+}
+
+
+/*
+ * How a format of lines (Gopher's menus, Nex's directories, Finger's
+ * plain text) writes each kind of block; the walk of the page is one
+ * for all (lines_block(), emit_lines()).
+ */
+struct lines_style {
+	const char	*eol;		/* what ends a line */
+	line_fn		 line;		/* a line of the page's own text */
+	line_fn		 raw;		/* a line of a rendered Markdown body */
+	void		(*link)(struct emit *, const struct block *);
+	int		 gopher;	/* page_spelled()'s */
+	int		 inline_refs;	/* a Markdown body's references stay
+					   in its text; else they follow it
+					   as links (md_menu()) */
+	int		 no_first_blank; /* never start with a blank line */
+	const char	*end;		/* after the last line, or NULL */
+};
+
+/*
+ * A Markdown block as a menu writes one: its text (BLOCK_MARKDOWN; none
+ * for BLOCK_MDLINKS), a blank line, then its references as links.
+ */
+static void
+md_menu(struct emit *e, const struct block *b, const struct lines_style *s)
+{
+	struct buf	 tmp = BUF_INIT;
+	struct page	 links;
+	size_t		 i;
+
+	page_init(&links);
+	md_refs(e, b, &links, &tmp);
+	if (b->type == BLOCK_MARKDOWN)
+		md_lines(e, tmp.data ? tmp.data : "", tmp.len, s->raw);
+	if (links.n > 0 && b->type == BLOCK_MARKDOWN)
+		s->line(e, "", 0);
+	for (i = 0; i < links.n; i++)
+		s->link(e, &links.blocks[i]);
+	page_free(&links);
+	buf_free(&tmp);
+}
+
+static void
+lines_block(struct emit *e, const struct block *b,
+    const struct lines_style *s)
+{
+	struct buf	 tmp = BUF_INIT;
+	char		*text;
+
+	switch (b->type) {
+	case BLOCK_HEADING:
+		heading(e, b, s->line);
+		break;
+	case BLOCK_TEXT:
+		text = line_of(e, b->text);
+		wrap(e, text, s->line);
+		free(text);
+		break;
+	case BLOCK_LINK:
+		s->link(e, b);
+		break;
+	case BLOCK_BLANK:
+		s->line(e, "", 0);
+		break;
+	case BLOCK_MARKDOWN:
+		if (s->inline_refs) {
+			md_render(e, b, 1, &tmp);
+			md_lines(e, tmp.data ? tmp.data : "", tmp.len, s->raw);
+			buf_free(&tmp);
+			break;
+		}
+		/* FALLTHROUGH */
+	case BLOCK_MDLINKS:
+		md_menu(e, b, s);
+		break;
+	}
+}
+
+static void
+emit_lines(const struct page *p, const struct page_target *t,
+    struct buf *out, const struct lines_style *s)
+{
+	struct emit	 e;
+	struct block	 tmp;
+	char		*owned;
+	size_t		 i;
+
+	emit_start(&e, t, out, s->eol);
+	if (s->no_first_blank)
+		e.blank = 1;
+	for (i = 0; i < p->n; i++) {
+		lines_block(&e, page_spelled(&p->blocks[i], s->gopher, &tmp,
+		    &owned), s);
+		free(owned);
+	}
+	if (s->end != NULL && !t->open_menu)
+		buf_addstr(out, s->end);
+	free(e.host);
+}
+
+/*
+ * Gophermap
+ */
+
+/* Host for menu lines: the public name, never empty, no TAB. */
+static char *
+gph_host(const struct page_target *t)
+{
+	char	*h;
+
+	h = oneline(t->host);
+	if (*h == '\0') {
+		free(h);
+		h = xstrdup("localhost");
+	}
+	return h;
+}
+
+/* The host e's items and URLs name: gph_host()'s, made once a page. */
+static const char *
+emit_host(struct emit *e)
+{
+	if (e->host == NULL)
+		e->host = gph_host(e->t);
+	return e->host;
+}
+
+/* One info line; s is one line, at most width columns. */
+static void
+gph_info(struct emit *e, const char *s, size_t len)
+{
+	if (len == 0 && e->blank)
+		return;
+	buf_addc(e->out, 'i');
+	gopher_clean(e->out, s, len);
+	buf_addstr(e->out, GPH_INFO);
+	e->blank = len == 0;
+}
+
+/*
+ * A line of rendered Gopher text as info lines: TABs expanded to 8,
+ * other controls made spaces, cut into pieces of width columns (no word
+ * wrap: the renderer wrapped prose, and preformatted text keeps its
+ * columns this way).
+ */
+static void
+gph_raw(struct emit *e, const char *s, size_t len)
+{
+	struct buf	 l = BUF_INIT;
+	size_t		 i, c = 0, n;
+	unsigned char	 ch;
+
+	for (i = 0; i < len; i++) {
+		ch = (unsigned char)s[i];
+		if (ch == '\t') {
+			do
+				buf_addc(&l, ' ');
+			while (++c % 8 != 0);
+			continue;
+		}
+		buf_addc(&l, ch < 0x20 || ch == 0x7f ? ' ' : ch);
+		if ((ch & 0xc0) != 0x80)
+			c++;
+	}
+	if (l.len == 0) {
+		e->blank = 0;		/* keep blank lines inside Markdown */
+		gph_info(e, "", 0);
+	}
+	for (i = 0; i < l.len; i += n) {
+		n = cut(l.data + i, l.len - i, e->width);
+		gph_info(e, l.data + i, n);
+	}
+	buf_free(&l);
 }
 
 /* A printable item type for a site path of the given kind. */
@@ -884,8 +996,9 @@ gph_gopher_url(const char *url, char *type, char **host, int *port,
 }
 
 static void
-gph_link(struct emit *e, const struct block *b, const char *host)
+gph_link(struct emit *e, const struct block *b)
 {
+	const char	*host = emit_host(e);
 	struct buf	 l = BUF_INIT;
 	char		*label, *date, *ghost = NULL, *gsel = NULL, *sel;
 	char		 type = '1';
@@ -943,66 +1056,16 @@ gph_link(struct emit *e, const struct block *b, const char *host)
 	buf_free(&l);
 }
 
-static void
-gph_block(struct emit *e, const struct block *b, const char *host)
-{
-	struct buf	 tmp = BUF_INIT;
-	struct page	 links;
-	char		*text;
-	size_t		 i;
-
-	switch (b->type) {
-	case BLOCK_HEADING:
-		heading(e, b, gph_info);
-		break;
-	case BLOCK_TEXT:
-		text = line_of(e, b->text);
-		wrap(e, text, gph_info);
-		free(text);
-		break;
-	case BLOCK_LINK:
-		gph_link(e, b, host);
-		break;
-	case BLOCK_BLANK:
-		gph_info(e, "", 0);
-		break;
-	case BLOCK_MARKDOWN:
-	case BLOCK_MDLINKS:
-		/* The text as info lines, its links as items after it. */
-		page_init(&links);
-		md_refs(e, b, &links, &tmp);
-		if (b->type == BLOCK_MARKDOWN)
-			md_lines(e, tmp.data ? tmp.data : "", tmp.len,
-			    gph_raw);
-		if (links.n > 0 && b->type == BLOCK_MARKDOWN)
-			gph_info(e, "", 0);
-		for (i = 0; i < links.n; i++)
-			gph_link(e, &links.blocks[i], host);
-		page_free(&links);
-		break;
-	}
-	buf_free(&tmp);
-}
+/* A menu never starts with a blank line, and ends in ".". */
+static const struct lines_style gph_style = {
+	"\r\n", gph_info, gph_raw, gph_link, 1, 0, 1, ".\r\n"
+};
 
 void
 page_emit_gophermap(const struct page *p, const struct page_target *t,
     struct buf *out)
 {
-	struct emit	 e;
-	char		*host;
-	struct block	 tmp;
-	char		*owned;
-	size_t		 i;
-
-	emit_start(&e, t, out, "\r\n");
-	e.blank = 1;		/* a menu never starts with a blank line */
-	host = gph_host(t);
-	for (i = 0; i < p->n; i++) {
-		gph_block(&e, spelled(&p->blocks[i], 1, &tmp, &owned), host);
-		free(owned);
-	}
-	buf_addstr(out, ".\r\n");
-	free(host);
+	emit_lines(p, t, out, &gph_style);
 }
 
 /*
@@ -1017,7 +1080,7 @@ static void
 txt_url(struct emit *e, const struct block *b, struct buf *out)
 {
 	const char	*scheme = "gopher";
-	char		*host;
+	const char	*host;
 	int		 dflt = 70;
 
 	if (url_has_scheme(b->url) || b->kind == LINK_EXTERNAL) {
@@ -1027,6 +1090,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 	switch (e->t->format) {
 	case FORMAT_GEMTEXT:
 	case FORMAT_TEXT:		/* the capsule's own address */
+	case FORMAT_HTML:		/* (its emitter names no URL so) */
 		scheme = "gemini";
 		dflt = 1965;
 		break;
@@ -1037,7 +1101,7 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 		dflt = 1900;
 		break;
 	}
-	host = gph_host(e->t);
+	host = emit_host(e);
 	if (strchr(host, ':') != NULL && host[0] != '[')
 		buf_printf(out, "%s://[%s]", scheme, host);	/* IPv6 */
 	else
@@ -1050,7 +1114,6 @@ txt_url(struct emit *e, const struct block *b, struct buf *out)
 	url_encode_path(b->url, out);
 	if (b->kind == LINK_TEXT)
 		buf_addc(out, '/');
-	free(host);
 }
 
 static void
@@ -1089,58 +1152,16 @@ txt_link(struct emit *e, const struct block *b)
 	buf_free(&u);
 }
 
-static void
-txt_block(struct emit *e, const struct block *b)
-{
-	struct buf	 tmp = BUF_INIT;
-	struct page	 links;
-	char		*text;
-	size_t		 i;
-
-	switch (b->type) {
-	case BLOCK_HEADING:
-		heading(e, b, emit_line);
-		break;
-	case BLOCK_TEXT:
-		text = line_of(e, b->text);
-		wrap(e, text, emit_line);
-		free(text);
-		break;
-	case BLOCK_LINK:
-		txt_link(e, b);
-		break;
-	case BLOCK_BLANK:
-		emit_line(e, "", 0);
-		break;
-	case BLOCK_MARKDOWN:
-		md_render(e, b, 1, &tmp);
-		md_lines(e, tmp.data ? tmp.data : "", tmp.len, emit_raw);
-		break;
-	case BLOCK_MDLINKS:
-		page_init(&links);
-		md_refs(e, b, &links, &tmp);
-		for (i = 0; i < links.n; i++)
-			txt_link(e, &links.blocks[i]);
-		page_free(&links);
-		break;
-	}
-	buf_free(&tmp);
-}
+/* References stay in the text, as a reader of a plan reads them. */
+static const struct lines_style txt_style = {
+	"\n", emit_line, emit_raw, txt_link, 1, 1, 0, NULL
+};
 
 void
 page_emit_text(const struct page *p, const struct page_target *t,
     struct buf *out)
 {
-	struct emit	 e;
-	struct block	 tmp;
-	char		*owned;
-	size_t		 i;
-
-	emit_start(&e, t, out, "\n");
-	for (i = 0; i < p->n; i++) {
-		txt_block(&e, spelled(&p->blocks[i], 1, &tmp, &owned));
-		free(owned);
-	}
+	emit_lines(p, t, out, &txt_style);
 }
 
 /*
@@ -1219,60 +1240,93 @@ done:
 	free(date);
 }
 
-static void
-nex_block(struct emit *e, const struct block *b)
-{
-	struct buf	 tmp = BUF_INIT;
-	struct page	 links;
-	char		*text;
-	size_t		 i;
-
-	switch (b->type) {
-	case BLOCK_HEADING:
-		heading(e, b, nex_line);
-		break;
-	case BLOCK_TEXT:
-		text = line_of(e, b->text);
-		wrap(e, text, nex_line);
-		free(text);
-		break;
-	case BLOCK_LINK:
-		nex_link(e, b);
-		break;
-	case BLOCK_BLANK:
-		emit_line(e, "", 0);
-		break;
-	case BLOCK_MARKDOWN:
-	case BLOCK_MDLINKS:
-		/* The text, then its references as links, as Gopher's. */
-		page_init(&links);
-		md_refs(e, b, &links, &tmp);
-		if (b->type == BLOCK_MARKDOWN)
-			md_lines(e, tmp.data ? tmp.data : "", tmp.len,
-			    nex_raw);
-		if (links.n > 0 && b->type == BLOCK_MARKDOWN)
-			emit_line(e, "", 0);
-		for (i = 0; i < links.n; i++)
-			nex_link(e, &links.blocks[i]);
-		page_free(&links);
-		break;
-	}
-	buf_free(&tmp);
-}
+/* A directory never starts with a blank line. */
+static const struct lines_style nex_style = {
+	"\n", nex_line, nex_raw, nex_link, 0, 0, 1, NULL
+};
 
 void
 page_emit_nex(const struct page *p, const struct page_target *t,
     struct buf *out)
 {
-	struct emit	 e;
-	struct block	 tmp;
-	char		*owned;
-	size_t		 i;
+	emit_lines(p, t, out, &nex_style);
+}
 
-	emit_start(&e, t, out, "\n");
-	e.blank = 1;		/* a directory never starts with a blank line */
-	for (i = 0; i < p->n; i++) {
-		nex_block(&e, spelled(&p->blocks[i], 0, &tmp, &owned));
-		free(owned);
+/*
+ * Every format
+ */
+
+/*
+ * Gopher text documents go out with CRLF line ends (RFC 1436), without
+ * dot-stuffing or a final "." line, as Gophernicus and current clients
+ * do; converted once, when the page is cached.
+ */
+static void
+crlf(struct buf *b)
+{
+	struct buf	 out = BUF_INIT;
+	const char	*s, *end, *nl;
+	size_t		 nlines = 0;
+
+	if (b->len == 0)		/* data may be NULL: no arithmetic */
+		return;
+	/* Lines are copied whole: a byte at a time was 10 % of a render. */
+	s = b->data;
+	end = b->data + b->len;
+	for (nl = s; (nl = memchr(nl, '\n', (size_t)(end - nl))) != NULL;
+	    nl++)
+		nlines++;
+	buf_reserve(&out, b->len + nlines);
+	for (; (nl = memchr(s, '\n', (size_t)(end - s))) != NULL; s = nl + 1) {
+		buf_add(&out, s, (size_t)(nl - s));
+		if (nl == b->data || nl[-1] != '\r')
+			buf_addc(&out, '\r');
+		buf_addc(&out, '\n');
+	}
+	buf_add(&out, s, (size_t)(end - s));
+	buf_free(b);
+	*b = out;
+}
+
+void
+page_emit(const struct page *p, const struct page_target *t, int document,
+    struct buf *out)
+{
+	struct buf	 text = BUF_INIT;
+
+	switch (t->format) {
+	case FORMAT_GEMTEXT:
+		page_emit_gemtext(p, t, out);
+		break;
+	case FORMAT_GOPHER:
+		if (!document) {
+			page_emit_gophermap(p, t, out);
+			break;
+		}
+		page_emit_text(p, t, out);
+		crlf(out);
+		break;
+	case FORMAT_NEX:
+		/* A directory of links, or the text as it is (LF ends). */
+		if (!document)
+			page_emit_nex(p, t, out);
+		else
+			page_emit_text(p, t, out);
+		break;
+	case FORMAT_TEXT:
+		/*
+		 * Pages and documents alike: text, CRLF (RFC 1288), with
+		 * no control character (an ESC in a title would reach the
+		 * reader's terminal), made so once, when it is cached.
+		 */
+		page_emit_text(p, t, &text);
+		utf8_no_controls(text.data != NULL ? text.data : "", text.len,
+		    out);
+		buf_free(&text);
+		crlf(out);
+		break;
+	case FORMAT_HTML:
+		page_emit_html(p, t, out);
+		break;
 	}
 }

@@ -2,9 +2,10 @@
  * page.h -- the page model: a navigation page as a list of blocks.
  *
  * Navigation (home, archive, series, tags, feeds) is built once as
- * blocks by nav.c and written out by one of two emitters: gemtext, or a
- * Gopher menu.  No navigation page is written twice.  A struct page owns
- * its blocks and their strings, except BLOCK_MARKDOWN sources, which are
+ * blocks by nav.c and written out by the emitter of a format: gemtext,
+ * a Gopher menu, plain text, a Nex directory or HTML.  No navigation
+ * page is written twice.  A struct page owns its blocks and their
+ * strings, except BLOCK_MARKDOWN sources, which are
  * borrowed from the snapshot that the page was built from.
  */
 #ifndef CAPSULED_PAGE_H
@@ -66,6 +67,11 @@ struct block {
 struct page {
 	struct block	*blocks;	/* owned */
 	size_t		 n, cap;
+	/*
+	 * owned: the site path the page is served at ("/posts/x"), for a
+	 * format that names the page's other addresses (HTML); or NULL.
+	 */
+	char		*self;
 };
 
 /*
@@ -93,17 +99,19 @@ void	 page_link(struct page *, enum link_kind, const char *url,
 	    const char *date, const char *fmt, ...)
 	    __attribute__((format(printf, 5, 6)));
 void	 page_blank(struct page *);
+/* The site path p is served at (page.self), copied. */
+void	 page_self(struct page *p, const char *url);
 /*
- * Markdown, rendered by the emitter.  In a Gopher menu its links are
- * also items after the text ("Link 1: label"), numbered as in the text.
+ * A body of source, borrowed: Markdown, or gemtext when gemtext (as
+ * written on Gemini, as text on Gopher), rendered by the emitter.  In a
+ * Gopher menu its links are also items after the text ("Link 1:
+ * label"), numbered as in the text.
  */
-void	 page_markdown(struct page *, const char *md, size_t len);
-/* A gemtext post's body: as written on Gemini, as text on Gopher. */
-void	 page_gemtext(struct page *, const char *gmi, size_t len);
-/* Only the links of md, as link lines or items "Link n: label". */
-void	 page_markdown_links(struct page *, const char *md, size_t len);
-/* The same of a gemtext post's body. */
-void	 page_gemtext_links(struct page *, const char *gmi, size_t len);
+void	 page_source(struct page *, const char *src, size_t len,
+	    int gemtext);
+/* Only the links of src, as link lines or items "Link n: label". */
+void	 page_source_links(struct page *, const char *src, size_t len,
+	    int gemtext);
 /*
  * Is the site path url served as a file, its Gopher type by extension:
  * "/files/..." or a page bundle's "/posts/<slug>/<name>"?
@@ -126,7 +134,29 @@ struct page_target {
 	/* Item types of files: config_file_type()'s; NULL: built-in. */
 	const struct config_types *types;
 	struct render_opts ropts;	/* for BLOCK_MARKDOWN */
+	/*
+	 * HTML: the page's own addresses on the other surfaces (its
+	 * <link rel="alternate"> and the line that names them), its
+	 * language, and the site's feed; each NULL when there is none.
+	 */
+	const char	*alt_gemini;
+	const char	*alt_gopher;
+	const char	*lang;
+	const char	*feed;
+	/*
+	 * A Gopher menu left without its closing "." (the lines a
+	 * gophermap's "*" adds: site/listing.c).
+	 */
+	int		 open_menu;
 };
+
+/*
+ * p as t->format writes it: a page (document: 0) or the text of a post
+ * or page (1), which Gopher and Nex send as plain text rather than as a
+ * menu; Gopher's and Finger's texts with CRLF line ends.
+ */
+void	 page_emit(const struct page *p, const struct page_target *t,
+	    int document, struct buf *out);
 
 void	 page_emit_gemtext(const struct page *, const struct page_target *,
 	    struct buf *out);
@@ -141,6 +171,14 @@ void	 page_emit_text(const struct page *, const struct page_target *,
  * Nex client follows (relative to the directory, or absolute).
  */
 void	 page_emit_nex(const struct page *, const struct page_target *,
+	    struct buf *out);
+/*
+ * A whole HTML5 document (page_html.c): its title the first heading's,
+ * one small stylesheet in it, no script; headings, paragraphs, lists of
+ * links and forms for the blocks, the Markdown as render_html() makes
+ * it.
+ */
+void	 page_emit_html(const struct page *, const struct page_target *,
 	    struct buf *out);
 
 #endif

@@ -26,6 +26,7 @@
 #include "core/config.h"
 #include "core/layout.h"
 #include "core/url.h"
+#include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
 #include "markdown/render.h"
@@ -65,6 +66,23 @@ response_use_owned(struct response *r)
 {
 	r->body = r->owned.data;
 	r->bodylen = r->owned.len;
+}
+
+void
+response_take_body(struct response *r, struct buf *out, int keep_file)
+{
+	blob_unref(r->blob);
+	r->blob = NULL;
+	buf_free(&r->owned);
+	r->owned = *out;
+	buf_init(out);
+	if (r->owned.data == NULL)
+		buf_addstr(&r->owned, "");
+	response_use_owned(r);
+	if (!keep_file && r->fd != -1) {
+		close(r->fd);
+		r->fd = -1;
+	}
 }
 
 /* A body left for response_render(): what it takes to make it. */
@@ -143,6 +161,8 @@ response_free(struct response *r)
 	r->blob = NULL;
 	r->body = NULL;
 	r->bodylen = 0;
+	free(r->front);
+	r->front = NULL;
 }
 
 void
@@ -213,6 +233,7 @@ rewrite_link(void *ctx, const char *url)
 	to = links_resolve(lc->rt->a, lc->from, url);
 	switch (lc->rt->format) {
 	case FORMAT_GEMTEXT:
+	case FORMAT_HTML:
 		break;
 	case FORMAT_GOPHER:		/* absolute_link() adds it */
 	case FORMAT_NEX:
@@ -228,9 +249,8 @@ rewrite_link(void *ctx, const char *url)
 	return with;
 }
 
-/* The port this format's absolute links name (Gopher's menus). */
-static int
-public_port(const struct route *rt)
+int
+response_public_port(const struct route *rt)
 {
 	switch (rt->format) {
 	case FORMAT_GEMTEXT:
@@ -241,6 +261,8 @@ public_port(const struct route *rt)
 		return config_public_port(rt->cfg, SURFACE_NEX);
 	case FORMAT_TEXT:		/* its links are gemini:// URLs */
 		return config_public_port(rt->cfg, SURFACE_GEMINI);
+	case FORMAT_HTML:
+		return config_public_port(rt->cfg, SURFACE_HTTP);
 	}
 	return config_public_port(rt->cfg, SURFACE_GOPHER);
 }
@@ -265,7 +287,7 @@ target_init(struct page_target *t, const struct route *rt,
 	t->format = rt->format;
 	t->host = rt->cfg->hostname;
 	t->base = rt->cfg->base;
-	t->port = public_port(rt);
+	t->port = response_public_port(rt);
 	t->width = rt->cfg->gopher_width;
 	t->types = rt->cfg->types;
 	t->ropts.width = rt->cfg->gopher_width;
@@ -273,6 +295,7 @@ target_init(struct page_target *t, const struct route *rt,
 	t->ropts.rewrite_ctx = lc;
 	switch (rt->format) {
 	case FORMAT_GEMTEXT:
+	case FORMAT_HTML:		/* links are paths */
 		break;
 	case FORMAT_GOPHER:
 		t->ascii = rt->cfg->gopher_charset == CONFIG_CHARSET_ASCII;
@@ -284,38 +307,6 @@ target_init(struct page_target *t, const struct route *rt,
 		t->ropts.absolute_ctx = lc;
 		break;
 	}
-}
-
-/*
- * Gopher text documents go out with CRLF line ends (RFC 1436), without
- * dot-stuffing or a final "." line, as Gophernicus and current clients
- * do; converted once, when the page is cached.
- */
-static void
-crlf(struct buf *b)
-{
-	struct buf	 out = BUF_INIT;
-	const char	*s, *end, *nl;
-	size_t		 nlines = 0;
-
-	if (b->len == 0)		/* data may be NULL: no arithmetic */
-		return;
-	/* Lines are copied whole: a byte at a time was 10 % of a render. */
-	s = b->data;
-	end = b->data + b->len;
-	for (nl = s; (nl = memchr(nl, '\n', (size_t)(end - nl))) != NULL;
-	    nl++)
-		nlines++;
-	buf_reserve(&out, b->len + nlines);
-	for (; (nl = memchr(s, '\n', (size_t)(end - s))) != NULL; s = nl + 1) {
-		buf_add(&out, s, (size_t)(nl - s));
-		if (nl == b->data || nl[-1] != '\r')
-			buf_addc(&out, '\r');
-		buf_addc(&out, '\n');
-	}
-	buf_add(&out, s, (size_t)(end - s));
-	buf_free(b);
-	*b = out;
 }
 
 /*
@@ -342,6 +333,25 @@ page_base(const struct route *rt, const char *from)
 	return base;
 }
 
+void
+response_html_target(const struct route *rt, const struct page *p,
+    struct page_target *t, char **gem, char **gph)
+{
+	*gem = *gph = NULL;
+	t->lang = rt->a->lang;
+	if (rt->a->nposts > 0)
+		t->feed = LAYOUT_PATH_FEED;
+	if (p->self == NULL)
+		return;
+	if (config_public_port(rt->cfg, SURFACE_GEMINI) > 0)
+		*gem = rt->absolute_url(rt->cfg, rt->a, FORMAT_TEXT, p->self);
+	if (config_public_port(rt->cfg, SURFACE_GOPHER) > 0)
+		*gph = rt->absolute_url(rt->cfg, rt->a, FORMAT_GOPHER,
+		    p->self);
+	t->alt_gemini = *gem;
+	t->alt_gopher = *gph;
+}
+
 /*
  * Emit a page model: gemtext; over Gopher a menu, or the plain text of a
  * document (a post or page).  from is the file its Markdown blocks come
@@ -355,40 +365,28 @@ emit(const struct route *rt, struct page *p, const char *from,
 	struct link_ctx		 lc;
 	struct buf		 out = BUF_INIT;
 	struct blob		*b;
-	char			*base = NULL;
+	char			*base = NULL, *gem = NULL, *gph = NULL;
 
 	target_init(&t, rt, &lc, from);
 	switch (rt->format) {
 	case FORMAT_GEMTEXT:
-		page_emit_gemtext(p, &t, &out);
 		break;
 	case FORMAT_GOPHER:
-		t.ropts.base = base = page_base(rt, from);
-		if (!document) {
-			page_emit_gophermap(p, &t, &out);
-			break;
-		}
-		page_emit_text(p, &t, &out);
-		crlf(&out);
-		break;
 	case FORMAT_NEX:
-		/* A directory of links, or the text as it is (LF ends). */
-		t.ropts.base = base = page_base(rt, from);
-		if (!document)
-			page_emit_nex(p, &t, &out);
-		else
-			page_emit_text(p, &t, &out);
-		break;
 	case FORMAT_TEXT:
-		/* Pages and documents alike: text, CRLF (RFC 1288). */
+		/* Text resolves relative links against the page's path. */
 		t.ropts.base = base = page_base(rt, from);
-		page_emit_text(p, &t, &out);
-		crlf(&out);
+		break;
+	case FORMAT_HTML:
+		response_html_target(rt, p, &t, &gem, &gph);
 		break;
 	}
+	page_emit(p, &t, document, &out);
 	b = blob_new(out.data ? out.data : "", out.len);
 	buf_free(&out);
 	free(base);
+	free(gem);
+	free(gph);
 	return b;
 }
 
@@ -407,7 +405,7 @@ response_gemtext_file(const struct route *rt, const char *gmi, size_t len,
 	struct page		 p;
 	struct buf		 out = BUF_INIT;
 	struct blob		*b;
-	char			*title, *raw;
+	char			*title, *raw, *gem = NULL, *gph = NULL;
 
 	target_init(&t, rt, &lc, NULL);
 	t.base = base;			/* the tree's, not the mount's */
@@ -416,11 +414,10 @@ response_gemtext_file(const struct route *rt, const char *gmi, size_t len,
 	t.ropts.rewrite_ctx = NULL;
 	t.ropts.base = url;
 	page_init(&p);
-	if (!menu) {
-		page_gemtext(&p, gmi, len);
-		page_emit_text(&p, &t, &out);
-		crlf(&out);
-	} else {
+	page_self(&p, url);
+	if (!menu)
+		page_source(&p, gmi, len, 1);
+	else {
 		/* As a post's menu: the text, its links, then the file. */
 		title = gemtext_title(gmi, len);
 		page_heading(&p, 1, "%s", title != NULL ? title :
@@ -429,15 +426,19 @@ response_gemtext_file(const struct route *rt, const char *gmi, size_t len,
 		page_blank(&p);
 		page_link(&p, LINK_DOCUMENT, url, NULL, "Read the text");
 		page_blank(&p);
-		page_gemtext_links(&p, gmi, len);
+		page_source_links(&p, gmi, len, 1);
 		page_blank(&p);
 		raw = xasprintf("%s/" RESPONSE_GMI_RAW, url);
 		page_link(&p, LINK_DOCUMENT, raw, NULL, "The file as written "
 		    "(gemtext)");
 		free(raw);
-		page_emit_gophermap(&p, &t, &out);
 	}
+	if (rt->format == FORMAT_HTML)
+		response_html_target(rt, &p, &t, &gem, &gph);
+	page_emit(&p, &t, !menu, &out);
 	page_free(&p);
+	free(gem);
+	free(gph);
 	b = blob_new(out.data ? out.data : "", out.len);
 	buf_free(&out);
 	return b;
@@ -486,6 +487,21 @@ slow_feed(struct post *const *posts, size_t nposts)
 
 #define TYPE_GEMTEXT	"text/gemini"
 #define TYPE_ATOM	"application/atom+xml"
+
+const char *
+response_page_type(const struct route *rt)
+{
+	switch (rt->format) {
+	case FORMAT_GEMTEXT:
+	case FORMAT_GOPHER:
+	case FORMAT_NEX:
+	case FORMAT_TEXT:		/* their front ends type them */
+		break;
+	case FORMAT_HTML:
+		return "text/html";
+	}
+	return TYPE_GEMTEXT;
+}
 
 /* What differs between the kinds of text: the rest is one path. */
 static const struct text_rule {
@@ -642,6 +658,51 @@ post_page(struct page *p, const struct archive *a, struct post *post)
 	nav_post_footer(p, a, post);
 }
 
+/* The site path text k of id is served at, for the page to name. */
+static void
+self_of(const struct route *rt, enum text_kind k, size_t id, struct page *p)
+{
+	static const char *const navs[NAV_NPAGES] = {
+		[NAV_HOME] = LAYOUT_PATH_HOME,
+		[NAV_POSTS] = LAYOUT_PATH_POSTS,
+		[NAV_SERIES] = LAYOUT_PATH_SERIES,
+		[NAV_TAGS] = LAYOUT_PATH_TAGS,
+		[NAV_GEMLOG] = LAYOUT_PATH_GEMLOG,
+		[NAV_PLAN] = LAYOUT_PATH_PLAN,
+	};
+	const struct archive	*a = rt->a;
+	char			*url = NULL;
+
+	switch (k) {
+	case TEXT_NAV:
+		if (id < NAV_NPAGES && navs[id] != NULL)
+			page_self(p, navs[id]);
+		return;
+	case TEXT_SERIES:
+		url = layout_path(LAYOUT_SERIES, a->series[id]->slug, NULL);
+		break;
+	case TEXT_TAG:
+		url = layout_path(LAYOUT_TAG, a->tags[id]->slug, NULL);
+		break;
+	case TEXT_POST:
+	case TEXT_POST_MENU:
+		url = layout_path(LAYOUT_POST, a->posts[id]->slug, NULL);
+		break;
+	case TEXT_DOC:
+	case TEXT_DOC_MENU:
+		url = layout_path(LAYOUT_PAGE, a->docs[id]->name, NULL);
+		break;
+	case TEXT_FEED:
+	case TEXT_SERIES_FEED:
+	case TEXT_TAG_FEED:
+	case TEXT_NKINDS:
+		return;
+	}
+	if (url != NULL)
+		page_self(p, url);
+	free(url);
+}
+
 /*
  * The page model of text k of id; returns the file its Markdown comes
  * from, for its relative links.
@@ -656,6 +717,7 @@ text_page(const struct route *rt, enum text_kind k, size_t id,
 	const char	*body;
 	size_t		 len;
 
+	self_of(rt, k, id, p);
 	switch (k) {
 	case TEXT_NAV:
 		switch ((enum nav_page)id) {
@@ -705,7 +767,7 @@ text_page(const struct route *rt, enum text_kind k, size_t id,
 		d = a->docs[id];
 		page_heading(p, 1, "%s", d->title);
 		body = doc_body(d, &len);
-		page_markdown(p, body, len);
+		page_source(p, body, len, 0);
 		return d->path;
 	case TEXT_DOC_MENU:
 		d = a->docs[id];
@@ -808,7 +870,7 @@ response_defer_search(const struct route *rt, const char *q,
 	struct render_job	*j = defer(rt, NULL, r);
 
 	j->query = xstrdup(q);
-	set_type(r, "text/gemini", rt->a->lang, '1');
+	set_type(r, response_page_type(rt), rt->a->lang, '1');
 }
 
 void
@@ -829,6 +891,8 @@ response_serve_text(const struct route *rt, enum text_kind k, size_t id,
 	const struct text_rule	*tr = &texts[k];
 	struct slot		*slot = text_slot(rt, k, id);
 	const char		*lang = text_lang(rt, k, id);
+	const char		*mime = tr->emit == EMIT_FEED ? tr->mime :
+				    response_page_type(rt);
 	struct render_job	*j;
 	struct blob		*b;
 
@@ -837,12 +901,12 @@ response_serve_text(const struct route *rt, enum text_kind k, size_t id,
 			j = defer(rt, slot, r);
 			j->kind = k;
 			j->id = id;
-			set_type(r, tr->mime, lang, tr->gopher_type);
+			set_type(r, mime, lang, tr->gopher_type);
 			return;
 		}
 		b = text_make(rt, slot, k, id);
 	}
-	response_set_body(r, b, tr->mime, lang, tr->gopher_type);
+	response_set_body(r, b, mime, lang, tr->gopher_type);
 }
 
 void
@@ -864,6 +928,7 @@ response_render(struct response *r)
 	if (j->query != NULL) {
 		page_init(&p);
 		nav_search(&p, site_search(j->rt.site), j->query);
+		page_self(&p, LAYOUT_PATH_SEARCH);
 		b = response_menu(&j->rt, &p);
 		page_free(&p);
 	/* Another request may have rendered it meanwhile. */

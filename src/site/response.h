@@ -55,6 +55,17 @@ struct response {
 	 * (response_hold()), given back by response_free().
 	 */
 	size_t		 held;
+	/*
+	 * What a front end keeps of its request between its answer() and
+	 * its header() (site/front.h): its own struct, flat, owned (freed
+	 * by response_free()); NULL for none.  Nothing else reads it.
+	 */
+	void		*front;
+	/*
+	 * Set by header(): the connection reads the next request after
+	 * this answer instead of closing.
+	 */
+	int		 keep;
 };
 
 void	 response_init(struct response *);
@@ -74,6 +85,14 @@ void	 response_free(struct response *);	/* closes fd */
 void	 response_render(struct response *r);
 /* The body is what r->owned holds (body and bodylen point at it). */
 void	 response_use_owned(struct response *r);
+/*
+ * r's body becomes out's bytes (taken: out is left empty), whatever it
+ * was: a blob it borrowed is let go, and a file it was to send is
+ * closed unless keep_file (a front end that writes bytes of its own
+ * before the file's).  Status and META stay.
+ */
+void	 response_take_body(struct response *r, struct buf *out,
+	    int keep_file);
 /* Set an error or redirect: status and a printf'd META. */
 void	 response_status(struct response *, int status, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
@@ -143,17 +162,38 @@ struct blob *response_document(const struct route *rt, struct page *p,
 /*
  * A gemtext file of a static tree (gmi[0..len), at the site path url,
  * which the tree's base goes before: a user capsule's, not a mount's)
- * for Gopher, as a gemtext post is: its text wrapped, links numbered
- * (menu 0), or its menu, the text then its links as items, then the
- * file as written at url + "/" RESPONSE_GMI_RAW (menu 1).  Its links
- * are resolved against url alone, as a client resolves them; the
- * archive does not rewrite them.  A blob in no slot (one reference).
+ * in rt's format, as a gemtext post is: over Gopher its text wrapped,
+ * links numbered (menu 0), or its menu, the text then its links as
+ * items, then the file as written at url + "/" RESPONSE_GMI_RAW (menu
+ * 1); on the web view a page.  Its links are resolved against url
+ * alone, as a client resolves them; the archive does not rewrite them.
+ * A blob in no slot (one reference).
  */
 #define RESPONSE_GMI_RAW	"raw"
 struct blob *response_gemtext_file(const struct route *rt, const char *gmi,
 	    size_t len, const char *url, const char *base, int menu);
 /* The post's page (header, body, footer) emitted, in no slot. */
 struct blob *response_post(const struct route *rt, struct post *post);
+
+/*
+ * What an HTML page p names besides its body, into t: its addresses on
+ * Gemini and Gopher (p->self as plain text names it, gemini:// and
+ * gopher:// with the item type, on the surfaces that listen; malloc'd
+ * into *gem and *gph, or NULL, the caller's to free), its language and
+ * the site's feed.
+ */
+struct page_target;
+void	 response_html_target(const struct route *rt, const struct page *p,
+	    struct page_target *t, char **gem, char **gph);
+
+/*
+ * The MIME type of rt's pages and documents: "text/gemini", which the
+ * front ends of the formats of lines type as their protocols do, or
+ * "text/html".
+ */
+const char *response_page_type(const struct route *rt);
+/* The port rt's format's absolute links name (Gopher's menus). */
+int	 response_public_port(const struct route *rt);
 
 /* The body is b's bytes: r takes the caller's reference to it. */
 void	 response_use_blob(struct response *r, struct blob *b);

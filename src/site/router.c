@@ -30,6 +30,7 @@
 #include "core/config_types.h"
 #include "core/layout.h"
 #include "core/redirect.h"
+#include "core/robots.h"
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
@@ -158,8 +159,10 @@ router_absolute_url(const struct config *cfg, const struct archive *a,
 		return scheme_url(cfg, a, SURFACE_NEX, url);
 	case FORMAT_TEXT:		/* the capsule's own address */
 		return scheme_url(cfg, a, SURFACE_GEMINI, url);
+	case FORMAT_HTML:
+		break;
 	}
-	return NULL;			/* gemtext links need no scheme */
+	return NULL;			/* gemtext and HTML links need none */
 }
 
 /* ---- resources -------------------------------------------------------- */
@@ -563,9 +566,14 @@ resolve_in(struct resource *res, const struct config *cfg, struct site *site,
 	}
 	if (cfg->mount == NULL || cfg->owned) {
 		resolve_generated(res, req, path, r);
-		/* Generated pages win; the static tree has what they leave. */
+		/*
+		 * Generated pages win; the static tree has what they leave,
+		 * and its own robots.txt, which the writer put there.
+		 */
 		res->then_root = cfg->root != NULL && !cfg->owned;
-		if (res->kind == RES_NOTHING && res->then_root) {
+		if ((res->kind == RES_NOTHING || res->kind == RES_ROBOTS) &&
+		    res->then_root) {
+			res->robots = res->kind == RES_ROBOTS;
 			res_tree(res, STATIC_ROOT, path);
 			res->then_root = 0;
 		}
@@ -575,10 +583,13 @@ resolve_in(struct resource *res, const struct config *cfg, struct site *site,
 	 * "mount": the generated pages under cfg->mount only (its base,
 	 * so their links and redirects carry it), and the static tree
 	 * every other path; robots.txt stays at the top, where crawlers
-	 * look, unless the tree has one.
+	 * look, unless the tree has one, and so does the plan, which
+	 * Finger asks for there (a tree serves no dot-file).
 	 */
 	n = strlen(cfg->mount);
-	if (strncmp(path, cfg->mount, n) == 0 && path[n] == '\0') {
+	if (strcmp(path, LAYOUT_PATH_PLAN) == 0)
+		resolve_generated(res, req, path, r);
+	else if (strncmp(path, cfg->mount, n) == 0 && path[n] == '\0') {
 		res->base = NULL;	/* a path from the top already */
 		res->kind = RES_STATUS;
 		response_status(r, 31, "%s/", path);
@@ -615,6 +626,7 @@ resolve(struct resource *res, const struct config *cfg, struct site *site,
 		res->rt.a = site->a;
 		res->kind = RES_APP;
 		res->path = req->path;
+		res->redirects = 1;	/* over it, with redirects_first */
 		return;
 	}
 	resolve_in(res, cfg, site, req, req->path, r);
@@ -649,8 +661,9 @@ serve_search(const struct route *rt, const char *q, struct response *r)
 		return;
 	} else
 		nav_search(&p, site_search(rt->site), q);
-	response_set_body(r, response_menu(rt, &p), "text/gemini", rt->a->lang,
-	    '1');
+	page_self(&p, LAYOUT_PATH_SEARCH);
+	response_set_body(r, response_menu(rt, &p), response_page_type(rt),
+	    rt->a->lang, '1');
 	page_free(&p);
 }
 
@@ -686,8 +699,8 @@ serve_drafts(const struct resource *res, struct response *r)
 		}
 		page_blank(&p);
 		page_link(&p, LINK_MENU, LAYOUT_PATH_HOME, NULL, "Home");
-		response_set_body(r, response_menu(rt, &p), "text/gemini",
-		    a->lang, '1');
+		response_set_body(r, response_menu(rt, &p),
+		    response_page_type(rt), a->lang, '1');
 		page_free(&p);
 		return;
 	}
@@ -695,16 +708,40 @@ serve_drafts(const struct resource *res, struct response *r)
 		response_status(r, 51, "Not found");
 		return;
 	}
-	response_set_body(r, response_post(rt, post), "text/gemini",
+	response_set_body(r, response_post(rt, post), response_page_type(rt),
 	    post->lang ? post->lang : a->lang, '0');
 }
 
-/* /robots.txt from the configuration: text/plain, Gopher type 0. */
+/* Whose robots.txt a format's surfaces serve (core/robots.h). */
+static enum robots_for
+robots_for(enum format f)
+{
+	switch (f) {
+	case FORMAT_GEMTEXT:
+	case FORMAT_NEX:		/* small-web crawlers read Gemini's */
+	case FORMAT_TEXT:
+		break;
+	case FORMAT_GOPHER:
+		return ROBOTS_GOPHER;
+	case FORMAT_HTML:
+		return ROBOTS_WEB;
+	}
+	return ROBOTS_GEMINI;
+}
+
+/*
+ * /robots.txt from the configuration, for the surface's crawlers:
+ * text/plain, Gopher type 0.
+ */
 static void
 serve_robots(const struct route *rt, struct response *r)
 {
-	/* Copied: the body must not outlive a configuration it borrows. */
-	buf_add(&r->owned, rt->cfg->robots, strlen(rt->cfg->robots));
+	/* Made into r: the body must not outlive the configuration. */
+	if (!robots_txt(rt->cfg->robots, robots_for(rt->format),
+	    &r->owned)) {
+		response_status(r, 51, "Not found");
+		return;
+	}
 	response_use_owned(r);
 	r->gopher_type = '0';
 	response_status(r, 20, "text/plain; charset=utf-8");
@@ -720,9 +757,10 @@ serve_users(const struct route *rt, const struct router_users *u,
 
 	page_init(&p);
 	nav_users(&p, rt->a, u->cfgs, u->n);
+	page_self(&p, LAYOUT_PATH_USERS);
 	b = response_menu(rt, &p);
 	page_free(&p);
-	response_set_body(r, b, "text/gemini", rt->a->lang, '1');
+	response_set_body(r, b, response_page_type(rt), rt->a->lang, '1');
 }
 
 /*
@@ -791,16 +829,47 @@ serve(struct resource *res, const struct router_req *req, struct response *r)
 	}
 }
 
+/*
+ * The rule of host cfg's "redirects" that holds path, into r (its
+ * status and target): 1, or 0 for none (r untouched).
+ */
+static int
+configured_redirect(const struct config *cfg, const char *path,
+    struct response *r)
+{
+	struct buf	 to;
+	int		 status, found = 0;
+
+	if (cfg->nredirects == 0)
+		return 0;
+	buf_init(&to);
+	if (redirect_find(cfg->redirects, cfg->nredirects, path, 1, &to,
+	    &status)) {
+		response_status(r, status, "%s", to.data);
+		found = 1;
+	}
+	buf_free(&to);
+	return found;
+}
+
 enum router_do
 router_handle(const struct config *cfg, struct site *site,
     const struct router_req *req, struct response *r)
 {
 	struct resource	 res;
-	struct buf	 to;
-	int		 status;
 
 	resolve(&res, cfg, site, req, r);
 	if (access_admit(cfg, res.rt.cfg, &res.id, req->client, r) == -1) {
+		res_free(&res);
+		return ROUTER_ANSWER;
+	}
+	/*
+	 * "redirects_first": a rule answers what it holds whatever is
+	 * there, a file, a page or a program (gmid's "block return");
+	 * admitted first, as the path it answers for.
+	 */
+	if (cfg->redirects_first && res.redirects &&
+	    configured_redirect(cfg, req->path, r)) {
 		res_free(&res);
 		return ROUTER_ANSWER;
 	}
@@ -825,13 +894,8 @@ router_handle(const struct config *cfg, struct site *site,
 		static_serve(&res.rt, STATIC_ROOT, res.path, r);
 	}
 	/* Content wins: "redirects:" only answers what would be 51. */
-	if (r->status == 51 && res.redirects && cfg->nredirects > 0) {
-		buf_init(&to);
-		if (redirect_find(cfg->redirects, cfg->nredirects, req->path,
-		    1, &to, &status))
-			response_status(r, status, "%s", to.data);
-		buf_free(&to);
-	} else
+	if (r->status != 51 || !res.redirects ||
+	    !configured_redirect(cfg, req->path, r))
 		redirect_base(res.base, r);
 	res_free(&res);
 	return ROUTER_ANSWER;

@@ -76,11 +76,12 @@ enum router_do {
  * backend's path, on a surface that carries them, is ROUTER_APP (r
  * untouched) once admitted.
  *
- * /robots.txt comes from cfg->robots; a path that nothing answers but
- * cfg's "redirects" lists gets 31 (30 if listed as temporary) with its
- * target (a path, or an absolute URL that Gopher cannot follow).  A
- * writer (and only a writer) reads /drafts/ and /drafts/<slug>; everyone
- * else gets 51 there.  "/search" asks for its query (10, on a surface
+ * /robots.txt is made from cfg->robots for the surface's crawlers
+ * (core/robots.h), unless a static tree at "/" has its own; a path
+ * that nothing answers but cfg's "redirects" lists gets 31 (30 if
+ * listed as temporary) with its target (a path, or an absolute URL
+ * that Gopher cannot follow).  A writer (and only a writer) reads
+ * /drafts/ and /drafts/<slug>; everyone else gets 51 there.  "/search" asks for its query (10, on a surface
  * that asks for input so) or answers a page with a search item, until
  * it has a query, then the results.  Redirects to a path come
  * percent-encoded, as a URL's path.

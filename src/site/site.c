@@ -248,6 +248,8 @@ site_render_of(enum format f)
 		return SITE_NEX;
 	case FORMAT_TEXT:
 		return SITE_TEXT;
+	case FORMAT_HTML:
+		return SITE_HTML;
 	}
 	return SITE_GOPHER;
 }
@@ -258,6 +260,7 @@ site_menu_render_of(enum format f)
 	switch (f) {
 	case FORMAT_GEMTEXT:
 	case FORMAT_TEXT:
+	case FORMAT_HTML:
 		break;
 	case FORMAT_GOPHER:
 		return SITE_GOPHER_MENU;

@@ -49,6 +49,7 @@ enum site_render {
 	SITE_NEX,			/* Nex directories and texts */
 	SITE_NEX_MENU,			/* a post's Nex directory */
 	SITE_TEXT,			/* plain text (Finger's) */
+	SITE_HTML,			/* HTML documents (the web view's) */
 	SITE_NRENDERS
 };
 

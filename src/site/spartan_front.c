@@ -15,28 +15,6 @@
 #include "site/router.h"
 #include "site/spartan_front.h"
 
-/*
- * The host that answers name: one we serve by that name, or, for an IP
- * literal, the first (the client dialled an address of ours); -1 for a
- * name of another server (Spartan has no proxying).
- */
-static int
-pick_host(const struct front_gen *g, const char *name)
-{
-	size_t	 i, len = strlen(name);
-
-	if (len > 0 && name[len - 1] == '.')
-		len--;			/* a fully qualified spelling */
-	for (i = 0; i < g->nhosts; i++)
-		if (strlen(g->ghosts[i].hostname) == len &&
-		    strncmp(g->ghosts[i].hostname, name, len) == 0)
-			return (int)i;
-	if (name[0] == '[' || strchr(name, ':') != NULL ||
-	    strspn(name, "0123456789.") == len)
-		return 0;
-	return -1;
-}
-
 /* A redirect to a URL, which Spartan's 3 cannot carry: a page linking it. */
 static void
 link_page(struct response *r)
@@ -60,13 +38,12 @@ spartan_front_answer(const struct front_gen *g, const struct front_client *fc,
 	char			 q[SPARTAN_DATA_MAX + 1];
 	int			 h;
 
-	(void)fc;
 	(void)app;
 	if (spartan_request_parse(line, len, &req, &err) == -1) {
 		response_status(r, 59, "%s", err);
 		return FRONT_ANSWER;
 	}
-	if ((h = pick_host(g, req.host)) == -1) {
+	if ((h = front_host(g, SURFACE_SPARTAN, fc->port, req.host)) == -1) {
 		response_status(r, 53, "No proxying to other hosts");
 		return FRONT_ANSWER;
 	}

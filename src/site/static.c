@@ -31,6 +31,7 @@
 #include "core/mime.h"
 #include "core/util.h"
 #include "site/listing.h"
+#include "site/page.h"
 #include "site/response.h"
 #include "site/site.h"
 #include "site/static.h"
@@ -82,17 +83,21 @@ static_plain(const struct archive *a)
 
 /*
  * A 20 for the file path of the tree t (NULL: a bundle's), typed as
- * config_file_type() says; text gets the charset of its path, UTF-8
- * unless told, and gemtext its lang, the site's unless told.
+ * config_file_type() says; text gets the charset its "mime_types" entry
+ * names, else its path's, UTF-8 unless told, and gemtext its lang, the
+ * site's unless told.
  */
 static void
 file_type(const struct route *rt, const struct tree *t, const char *path,
     struct response *r)
 {
-	const char	*mime, *lang, *charset;
+	const char	*mime, *lang, *charset, *typed;
 
-	mime = config_file_type(rt->cfg->types, path, &r->gopher_type);
+	mime = config_file_type_charset(rt->cfg->types, path,
+	    &r->gopher_type, &typed);
 	tree_path_meta(rt, t, &lang, &charset);
+	if (typed != NULL)
+		charset = typed;
 	if (strcasecmp(mime, "text/gemini") == 0)
 		response_status(r, 20, "text/gemini; charset=%s; lang=%s",
 		    charset != NULL ? charset : "utf-8",
@@ -159,14 +164,47 @@ fill_file(const struct route *rt, struct slot *slot, int fd, uint64_t len)
 }
 
 /*
- * Answer with the regular file fd (st) of the capsule, rel its name in
- * it ("files/a.png", "posts/x/a.png"), checked as its place says: from
- * memory when small enough (file_cacheable()), read once into the
- * site's slot for rel, and on the pool when the caller can wait
- * (r->may_defer: a disk may be slow); else streamed by conn.c.
+ * Is rel a gemtext file that rt's format shows as a document of its own
+ * (serve_gemtext())?  Gemini serves it as it is, Nex and Finger read
+ * its lines as they are; Gopher and the web view convert it.
+ */
+static int
+gmi_converted(const struct route *rt, const char *rel)
+{
+	char	 type;
+
+	switch (rt->format) {
+	case FORMAT_GEMTEXT:
+	case FORMAT_NEX:
+	case FORMAT_TEXT:
+		return 0;
+	case FORMAT_GOPHER:
+	case FORMAT_HTML:
+		break;
+	}
+	return strcasecmp(config_file_type(rt->cfg->types, rel, &type),
+	    "text/gemini") == 0;
+}
+
+/*
+ * A gemtext file is converted up to this size; a larger one is served
+ * as it is.
+ */
+#define GMI_RENDER_MAX	((size_t)1 << 20)
+
+static void	serve_gemtext(const struct route *, const struct tree *,
+		    const char *, const char *, int, const struct stat *, int,
+		    struct response *);
+
+/*
+ * Answer with the regular file fd (st) of the capsule as it is, rel its
+ * name in it ("files/a.png", "posts/x/a.png"), checked as its place
+ * says: from memory when small enough (file_cacheable()), read once
+ * into the site's slot for rel, and on the pool when the caller can
+ * wait (r->may_defer: a disk may be slow); else streamed by conn.c.
  */
 static void
-serve_fd(const struct route *rt, const struct tree *t, const char *rel,
+serve_file(const struct route *rt, const struct tree *t, const char *rel,
     int fd, const struct stat *st, struct response *r)
 {
 	struct slot	*slot;
@@ -193,6 +231,21 @@ serve_fd(const struct route *rt, const struct tree *t, const char *rel,
 }
 
 /*
+ * The file fd (st, rel) at url: a gemtext file that rt's format
+ * converts as a document of its own (up to GMI_RENDER_MAX), any other
+ * as it is.
+ */
+static void
+serve_fd(const struct route *rt, const struct tree *t, const char *rel,
+    const char *url, int fd, const struct stat *st, struct response *r)
+{
+	if (gmi_converted(rt, rel) && (uint64_t)st->st_size <= GMI_RENDER_MAX)
+		serve_gemtext(rt, t, rel, url, fd, st, 0, r);
+	else
+		serve_file(rt, t, rel, fd, st, r);
+}
+
+/*
  * The file rel from memory, if the site holds it: no look at the disk
  * (file_cacheable()).  Returns 1 when r is answered.
  */
@@ -203,7 +256,7 @@ serve_kept(const struct route *rt, const struct tree *t, const char *rel,
 	struct slot	*slot;
 	struct blob	*b;
 
-	if (!file_cacheable(rt, t, NULL) ||
+	if (!file_cacheable(rt, t, NULL) || gmi_converted(rt, rel) ||
 	    (slot = site_file_slot(rt->site, rel, 0)) == NULL ||
 	    (b = cache_get(slot)) == NULL)
 		return 0;
@@ -264,7 +317,7 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 	/* The index file is a gemtext page: for gemtext readers only. */
 	if (ifd != -1 && !menus) {
 		close(fd);
-		serve_fd(rt, t, idx, ifd, &st, r);
+		serve_fd(rt, t, idx, path, ifd, &st, r);
 		free(idx);
 		return;
 	}
@@ -280,12 +333,6 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 	}
 	listing_answer(rt, t, fd, rel, path, r);
 }
-
-/*
- * A gemtext file is rendered for Gopher up to this size; a larger one
- * is served as it is.
- */
-#define GMI_RENDER_MAX	((size_t)1 << 20)
 
 /* What a request asks of a gemtext file (gmi_view()). */
 enum gmi_view {
@@ -336,7 +383,7 @@ gmi_view(const struct route *rt, const char *path, char **file)
 	return GMI_FILE;
 }
 
-/* A gemtext file still to render for Gopher: made once, maybe kept. */
+/* A gemtext file still to convert: made once, maybe kept. */
 struct gmi_job {
 	int		 fd;		/* owned */
 	size_t		 len;		/* its size */
@@ -388,10 +435,11 @@ gmi_make(const struct route *rt, void *arg, struct response *r)
 }
 
 /*
- * The gemtext file fd (st, rel) of the tree t, at url, for a Gopher
- * reader: its text as a gemtext post's is (menu 0), or its menu, made
- * on the pool when the caller can wait and kept while the watcher
- * follows the tree.  fd is taken.
+ * The gemtext file fd (st, rel) of the tree t (NULL: a bundle's, an
+ * asset), at url, converted for rt's format: a document (menu 0: text
+ * as a gemtext post's is over Gopher, a page on the web view), or its
+ * Gopher menu; made on the pool when the caller can wait and kept while
+ * the watcher follows the tree.  fd is taken.
  */
 static void
 serve_gemtext(const struct route *rt, const struct tree *t, const char *rel,
@@ -399,21 +447,32 @@ serve_gemtext(const struct route *rt, const struct tree *t, const char *rel,
     struct response *r)
 {
 	struct gmi_job	*j;
+	const char	*lang, *charset;
 	char		*key;
 
-	response_status(r, 20, menu ? "text/gemini; charset=utf-8" :
-	    "text/plain; charset=utf-8");
 	r->gopher_type = menu ? '1' : '0';
+	if (menu)
+		response_status(r, 20, "text/gemini; charset=utf-8");
+	else if (rt->format == FORMAT_HTML) {
+		/* Written in UTF-8 whatever the file's was; its lang. */
+		tree_path_meta(rt, t, &lang, &charset);
+		response_status(r, 20, "text/html; charset=utf-8; lang=%s",
+		    lang != NULL ? lang : rt->a->lang);
+	} else
+		response_status(r, 20, "text/plain; charset=utf-8");
 	j = xcalloc(1, sizeof(*j));
 	j->fd = fd;
 	j->len = (size_t)st->st_size;
 	j->url = xstrdup(url);
-	j->base = t->base;
+	j->base = t != NULL ? t->base : rt->cfg->base;
 	j->menu = menu;
-	if (tree_watched(rt, t)) {
-		/* Named as no file is: a control byte, then what made it. */
-		key = xasprintf("\001%c\001%s\001%s", menu ? 'N' : 'T', url,
-		    rel);
+	if (t != NULL && tree_watched(rt, t)) {
+		/*
+		 * Named as no file is: a control byte, then what made it,
+		 * for which format.
+		 */
+		key = xasprintf("\001%c%d\001%s\001%s", menu ? 'N' : 'T',
+		    (int)rt->format, url, rel);
 		j->slot = site_file_slot(rt->site, key, 1);
 		free(key);
 	}
@@ -426,11 +485,12 @@ serve_gemtext(const struct route *rt, const struct tree *t, const char *rel,
 }
 
 /*
- * The gemtext file at file (a path of the tree t) as view asks: over
- * Gopher its text or its menu (serve_gemtext()); its menu elsewhere is
- * the file (31, as a post's); "raw" the file as written, text/plain, so
- * that every client shows its source.  51 for what the tree does not
- * serve, a file larger than GMI_RENDER_MAX is served as it is.
+ * The gemtext file at file (a path of the tree t) as view asks (the
+ * file itself is serve_fd()'s): its menu over Gopher (serve_gemtext()),
+ * elsewhere the file (31, as a post's menu is); "raw" the file as
+ * written, text/plain, so that every client shows its source.  51 for
+ * what the tree does not serve; a file larger than GMI_RENDER_MAX is
+ * served as it is.
  */
 static void
 gemtext_serve(const struct route *rt, const struct tree *t, const char *file,
@@ -454,7 +514,7 @@ gemtext_serve(const struct route *rt, const struct tree *t, const char *file,
 		close(fd);
 		response_redirect(rt, file, r);
 	} else if (view == GMI_RAW || (uint64_t)st.st_size > GMI_RENDER_MAX) {
-		serve_fd(rt, t, rel, fd, &st, r);
+		serve_file(rt, t, rel, fd, &st, r);
 		if (view == GMI_RAW && r->status == 20)
 			response_status(r, 20, "text/plain; charset=utf-8");
 	} else
@@ -471,11 +531,11 @@ tree_serve(const struct route *rt, const struct tree *t, const char *path,
 	enum fsafe_kind	 kind;
 	enum gmi_view	 view;
 	char		*rel, *file;
-	int		 fd, menus = listing_gopher_menu(rt->format);
+	int		 fd;
 
-	/* A gemtext file: over Gopher its text, or its menu; the file. */
+	/* A gemtext file's menu, or the file as written (serve_fd()). */
 	view = gmi_view(rt, path, &file);
-	if (file != NULL && (view != GMI_FILE || menus)) {
+	if (file != NULL && view != GMI_FILE) {
 		gemtext_serve(rt, t, file, view, r);
 		free(file);
 		return;
@@ -512,7 +572,7 @@ tree_serve(const struct route *rt, const struct tree *t, const char *path,
 		free(rel);
 		return;
 	}
-	serve_fd(rt, t, rel, fd, &st, r);
+	serve_fd(rt, t, rel, path, fd, &st, r);
 	free(rel);
 }
 
@@ -558,7 +618,7 @@ static_bundle_file(const struct route *rt, const struct post *p,
     const char *name, struct response *r)
 {
 	struct stat	 st;
-	char		*rel;
+	char		*rel, *url;
 	int		 fd;
 
 	rel = archive_bundle_rel(rt->a, p, name);
@@ -573,7 +633,9 @@ static_bundle_file(const struct route *rt, const struct post *p,
 		response_status(r, 51, "Not found");
 		return;
 	}
-	serve_fd(rt, NULL, rel, fd, &st, r);
+	url = layout_path(LAYOUT_BUNDLE_FILE, p->slug, name);
+	serve_fd(rt, NULL, rel, url, fd, &st, r);
+	free(url);
 	free(rel);
 }
 
@@ -600,7 +662,7 @@ static_asset(const struct route *rt, const char *rel, struct response *r)
 		response_status(r, 51, "Not found");
 		return;
 	}
-	serve_fd(rt, &t, rel, fd, &st, r);
+	serve_fd(rt, &t, rel, rt->reqpath, fd, &st, r);
 }
 
 /*
@@ -628,13 +690,14 @@ shadowed_by(const struct config *c, const struct archive *a,
 }
 
 size_t
-static_conflicts(const struct config *c, const struct archive *a)
+static_conflicts(const struct config *c, struct archive *a)
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
 	struct dirent	*de;
 	DIR		*d;
 	const char	*by;
+	char		*line;
 	size_t		 n = 0;
 	int		 fd;
 
@@ -651,9 +714,12 @@ static_conflicts(const struct config *c, const struct archive *a)
 		if (de->d_name[0] == '.' ||
 		    (by = shadowed_by(c, a, de->d_name)) == NULL)
 			continue;
-		log_warnx("%s/%s/%s: not served at /%s, which is %s (generated "
-		    "pages win; \"mount\" moves them)", a->dir, c->root,
-		    de->d_name, de->d_name, by);
+		line = xasprintf("%s/%s/%s: not served at /%s, which is %s "
+		    "(generated pages win; \"mount\" moves them)", a->dir,
+		    c->root, de->d_name, de->d_name, by);
+		archive_say(a, NULL, ARCHIVE_SAID_OTHER, 1, LOG_LEVEL_WARN,
+		    line);
+		free(line);
 		n++;
 	}
 	closedir(d);

@@ -49,10 +49,11 @@ void	 static_serve(const struct route *rt, enum static_which w,
 /*
  * The names at the top of the "root" tree that a generated page
  * shadows (the home page, a layout name, a page of pages/; with a
- * mount, only its name), each logged as a warning; returns how many.
- * At load, once per snapshot.
+ * mount, only its name), each a warning said through archive_say()
+ * (logged once, not by every snapshot); returns how many.  At load,
+ * before a is published.
  */
-size_t	 static_conflicts(const struct config *c, const struct archive *a);
+size_t	 static_conflicts(const struct config *c, struct archive *a);
 /*
  * Has the archive none of the capsule layout (index.md, posts, pages,
  * series, drafts)?  A user capsule that has none is a static tree, and

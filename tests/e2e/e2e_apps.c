@@ -20,10 +20,8 @@
  *
  * Skipped (with the reason) when fcgiwrap is not installed.
  */
-#include <sys/un.h>
-
+#include "apps.h"
 #include "e2e.h"
-#include "proto/scgi.h"
 
 static SSL_CTX		*ctx;
 static char		 top[] = "/tmp/capsuled-e2e-apps.XXXXXX";
@@ -36,142 +34,6 @@ skip(const char *why)
 {
 	skipped++;
 	fprintf(stderr, "SKIPPED: %s\n", why);
-}
-
-/* A Unix socket listening at path; -1 on failure. */
-static int
-listen_unix(const char *path)
-{
-	struct sockaddr_un	 sun;
-	int			 fd;
-
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path))
-		return -1;
-	memcpy(sun.sun_path, path, strlen(path) + 1);
-	unlink(path);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
-	    listen(fd, 64) == -1) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* The value of NAME in an SCGI header block h[0..len), or NULL. */
-static const char *
-scgi_var(const char *h, size_t len, const char *name)
-{
-	const char	*p = h, *end = h + len;
-
-	while (p < end) {
-		const char *v = p + strlen(p) + 1;
-
-		if (v >= end)
-			return NULL;
-		if (strcmp(p, name) == 0)
-			return v;
-		p = v + strlen(v) + 1;
-	}
-	return NULL;
-}
-
-/* One SCGI exchange on fd, in a child of its own. */
-static void
-scgi_serve(int fd)
-{
-	char		 req[65536], out[256];
-	const char	*h, *err, *pi, *first;
-	size_t		 len = 0, hlen, i;
-	ssize_t		 n, r = 0;
-
-	while (len < sizeof(req) && (n = read(fd, req + len,
-	    sizeof(req) - len)) > 0) {
-		len += (size_t)n;
-		if ((r = scgi_netstring_parse(req, len, &h, &hlen,
-		    &err)) != 0)
-			break;
-	}
-	if (r <= 0)
-		_exit(1);
-	first = h;
-	pi = scgi_var(h, hlen, "PATH_INFO");
-	if (pi == NULL)
-		pi = "";
-	if (strcmp(pi, "/slow") == 0)
-		sleep(10);
-	if (strcmp(pi, "/crash") == 0)
-		_exit(3);		/* closes without a word */
-	if (strcmp(pi, "/big") == 0) {
-		(void)!write(fd, "20 text/plain\r\n", 15);
-		memset(req, 'x', sizeof(req));
-		for (i = 0; i < 20; i++)
-			(void)!write(fd, req, sizeof(req));
-		_exit(0);
-	}
-	n = snprintf(out, sizeof(out), "20 text/plain\r\nfirst=%s\n"
-	    "SCGI=%s\nSCRIPT_NAME=%s\nPATH_INFO=%s\nQUERY_STRING=%s\n",
-	    first, scgi_var(h, hlen, "SCGI"),
-	    scgi_var(h, hlen, "SCRIPT_NAME"), pi,
-	    scgi_var(h, hlen, "QUERY_STRING"));
-	(void)!write(fd, out, (size_t)n);
-	_exit(0);
-}
-
-/* The SCGI server: a child that forks one more for each connection. */
-static pid_t
-scgi_start(void)
-{
-	pid_t	 pid;
-	int	 lfd, fd;
-
-	if ((lfd = listen_unix(ssock)) == -1)
-		return -1;
-	if ((pid = fork()) != 0) {
-		close(lfd);
-		return pid;
-	}
-	setpgid(0, 0);
-	signal(SIGCHLD, SIG_IGN);	/* no zombies */
-	for (;;) {
-		if ((fd = accept(lfd, NULL, NULL)) == -1)
-			continue;
-		if (fork() == 0) {
-			close(lfd);
-			scgi_serve(fd);
-		}
-		close(fd);
-	}
-}
-
-static pid_t
-fcgiwrap_start(void)
-{
-	char	 arg[600];
-	pid_t	 pid;
-
-	snprintf(arg, sizeof(arg), "unix:%s", fsock);
-	if ((pid = fork()) == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		setpgid(0, 0);		/* its children stop with it */
-		dup2(null, 0);
-		execlp("fcgiwrap", "fcgiwrap", "-c", "8", "-s", arg,
-		    (char *)NULL);
-		_exit(127);
-	}
-	return pid;
-}
-
-static int
-sock_there(void *arg)
-{
-	struct stat	 st;
-
-	return stat(arg, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
 static void
@@ -374,13 +236,13 @@ main(int argc, char **argv)
 
 	make_capsule();
 	ctx = e2e_client_ctx(0);
-	if (system("command -v fcgiwrap >/dev/null 2>&1") != 0) {
+	if (!apps_have_fcgiwrap()) {
 		skip("fcgiwrap is not installed (Debian package fcgiwrap)");
 		goto out;
 	}
-	fw = fcgiwrap_start();
-	sc = scgi_start();
-	OK(harness_poll(5000, sock_there, fsock), "fcgiwrap listens");
+	fw = apps_fcgiwrap(fsock, 8);
+	sc = apps_scgi(ssock);
+	OK(apps_socket_wait(fsock, 5000), "fcgiwrap listens");
 	snprintf(extra, sizeof(extra),
 	    "cgi_timeout: 2\ncgi_max_output: 8K\ncgi_max_programs: 40\n"
 	    "fastcgi:\n"
@@ -401,14 +263,8 @@ main(int argc, char **argv)
 	RUN("errors", test_errors(&s));
 	INT_EQ(e2e_stop(&s), 0, "exits 0 with connections kept open");
 out:
-	if (fw > 0) {
-		kill(-fw, SIGKILL);
-		waitpid(fw, NULL, 0);
-	}
-	if (sc > 0) {
-		kill(-sc, SIGKILL);
-		waitpid(sc, NULL, 0);
-	}
+	apps_kill(fw);
+	apps_kill(sc);
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
 	(void)!system(cmd);

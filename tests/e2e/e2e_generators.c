@@ -1,89 +1,40 @@
 /*
- * e2e_generators.c -- archives kept where their generators keep their
- * files (issue 33, items 5 to 7), served by the real server over both
- * protocols: a Hexo tree (post asset folders, asset_img, asset_link,
- * post_link, post_url with a fragment, codeblock, an include with
- * parameters, a site's own figure tag, an unknown tag used twice, a
- * JSX prop), an mkdocs-material post linking ../assets/ beside posts/,
- * a Hugo gallery of files whose names a URL must escape, a geomyidae
- * gopherhole (index.gph menus in every shape, a .gph file linked, a
- * gophermap and an index.gph side by side, an index.gmi beside an
- * index.gph) and gemtext files of the static tree read over Gopher.
- * Every page is crawled: every local link line answers 20 over Gemini,
- * every item of this server resolves over Gopher.
+ * e2e_generators.c -- archives as six more generators keep them, each
+ * served by the real server from a capsule of its own: a Pelican tree
+ * (header lines, Status: draft and hidden, Slug: and slugs from titles,
+ * .markdown and .mdown posts, one-digit dates, old links by slug), a
+ * Docusaurus blog (.mdx with imports, Tabs, an admonition, the truncate
+ * comment, authors.yml, a bundle's image), a blogdown tree (index.html
+ * beside index.Rmd, x.html beside x.Rmd, index.markdown beside
+ * index.Rmarkdown, a page without front matter), an mkdocs-material
+ * blog (dates as mappings, .authors.yml), a Jekyll tree (_posts with
+ * .markdown, _drafts dated and not) and an Astro collection
+ * (YYYY/slug/index.mdx).  Every post must be listed over both protocols
+ * with its title and date, its page say its author, every link line of
+ * it answer and every item of its Gopher menu resolve; drafts, sources
+ * and JSX are nowhere.
  */
 #include "e2e.h"
 
-#include "core/url.h"
+#define OLD	"https://old.example"
+
+/* A post that must be served: its slug, title, date and author. */
+struct want {
+	const char	*slug, *title, *date, *author;	/* NULL: none */
+};
+
+struct shape {
+	const char	*name;
+	const char *const *files;	/* path, text, ...; NULL */
+	const struct want *posts;	/* ends with a NULL slug */
+	const char *const *nowhere;	/* words no page may hold; NULL */
+	const char *const *gone;	/* paths that must answer 51; NULL */
+	void		(*more)(void);	/* checks of its own, or NULL */
+};
 
 static struct e2e_server srv;
 static SSL_CTX	*ctx;
-static char	 capsule[512];
-
-/* A line of 5,136 characters, as one hand-written page had. */
-static char	 longline[5200];
-
-static const struct {
-	const char	*file;		/* under the capsule */
-	const char	*text;
-} tree[] = {
-	{ "index.md", "---\ntitle: Generators\n---\nKept as they keep it.\n" },
-	{ "posts/_posts/2020-01-02-hexo-post.md",
-	  "---\ntitle: A Hexo post\ndate: 2020-01-02\n---\n"
-	  "{% asset_img cat.png A cat %}\n\n"
-	  "{% asset_link paper.pdf The paper %}\n\n"
-	  "See {% post_link 2020-01-03-second %} and "
-	  "{% post_link 2020-01-03-second The second one %}.\n\n"
-	  "[Setup]({% post_url 2020-01-03-second %}#setup)\n\n"
-	  "{% codeblock Deploy lang:sh %}\nmake deploy\n{% endcodeblock %}\n\n"
-	  "{% include person.html name=\"Ada Lovelace\" role=\"Engineer\" %}\n"
-	  "\n{% cloudimg /assets/logo.png \"The logo\" %}\n\n"
-	  "{% note info %}A note{% endnote %}\n\n"
-	  "{% note warn %}Another{% endnote %}\n\n"
-	  "<div style={{color: \"red\"}}>Styled</div>\n" },
-	{ "posts/_posts/2020-01-02-hexo-post/cat.png", "PNG-CAT" },
-	{ "posts/_posts/2020-01-02-hexo-post/paper.pdf", "PDF-PAPER" },
-	{ "posts/_posts/2020-01-03-second.md",
-	  "---\ntitle: Second\ndate: 2020-01-03\n---\n## Setup\n\nText.\n" },
-	{ "posts/2023/2023-05-01-mk.md",
-	  "---\ntitle: Mkdocs post\ndate: 2023-05-01\n---\n"
-	  "![Chart](../../assets/img/chart.png) and [home](../../), "
-	  "[the Hexo post](../_posts/2020-01-02-hexo-post.md).\n" },
-	{ "assets/img/chart.png", "PNG-CHART" },
-	{ "assets/img/secret.png", "PNG-UNLINKED" },
-	{ "assets/logo.png", "PNG-LOGO" },
-	{ "layouts/base.html", "<html>a template</html>" },
-	{ "posts/2024-01-01-gallery/index.md",
-	  "---\ntitle: Gallery\n---\n{{< gallery match=\"imgs/*\" >}}\n" },
-	{ "posts/2024-01-01-gallery/imgs/image (1).jpeg", "JPEG-1" },
-	{ "posts/2024-01-01-gallery/imgs/a#b.png", "PNG-HASH" },
-	{ "posts/2024-01-01-gallery/imgs/50%.png", "PNG-PERCENT" },
-	{ "files/index.gph",
-	  "Welcome to the hole\n"
-	  "[1|Phlog|/phlog/|server|port]\n"
-	  "[1|Notes (relative)|notes/|server|port]\n"
-	  "[0|A text|phlog/2020-02-26-a-title.txt|server|port]\n"
-	  "[h|Web|URL:https://example.org/|server|port]\n"
-	  "[1|Elsewhere|/|sdf.org|70]\n"
-	  "t[bracketed text]\n"
-	  "[0|Pipe \\| in name|phlog/2020-02-26-a-title.txt|server|port]\n"
-	  "[1|Both|both/|server|port]\n"
-	  "[1|Plain|plain/|server|port]\n"
-	  "[1|The gemlog|/gemlog/|server|port]\n" },
-	{ "files/phlog/index.gph",
-	  "[0|2020-02-26 A title|2020-02-26-a-title.txt|server|port]\n"
-	  "[1|Older|older.gph|server|port]\n"
-	  "[1|Home|..|server|port]\n" },
-	{ "files/phlog/older.gph", "Older posts\n[1|Back|./|server|port]\n" },
-	{ "files/phlog/2020-02-26-a-title.txt", "A title\n\nThe text.\n" },
-	{ "files/both/gophermap", "From the gophermap\n" },
-	{ "files/both/index.gph", "From the gph\n" },
-	{ "files/notes/index.gmi", "# Notes\n=> long.gmi Long\n" },
-	{ "files/notes/index.gph", "[0|Long (gph)|long.gmi|server|port]\n" },
-	{ "files/notes/other.gmi", "# Other\n=> long.gmi Back\n" },
-	{ "files/plain/a.gmi", "# A\n" },
-	{ "files/plain/m.gph", "[1|Up|..|server|port]\n" },
-};
+static char	 top[64];
 
 static int
 has(const char *hay, const char *needle)
@@ -91,400 +42,520 @@ has(const char *hay, const char *needle)
 	return hay != NULL && strstr(hay, needle) != NULL;
 }
 
+/* ---- the shapes ------------------------------------------------------ */
+
+static const char *const pelican_files[] = {
+	"posts/2020-11-4-this-week.md",
+	"Title: This week: November 4\nDate: 2020-11-04 12:00\n"
+	"Category: Weekly\nTags: small web, gemini\nAuthor: Ana Lima\n"
+	"Summary: The first week.\n\n"
+	"News. Next: [the week after](" OLD "/blog/2020/11/11/"
+	"this-week-november-11/).\n",
+	"posts/2020-11-11-this-week.md",
+	"Title: This week: November 11\nDate: 2020-11-11 12:00\n"
+	"Category: Weekly\n\n"
+	"Back to [the first](/blog/2020/11/04/this-week-november-4/).\n",
+	"posts/2020-11-18-this-week.markdown",
+	"Title: This week: November 18\nSlug: eighteenth\n"
+	"Category: Weekly\n\nMore.\n",
+	"posts/2021-1-5-new-year.mdown", "Title: A new year\n\nHello 2021.\n",
+	"posts/2020-12-01-note.md", "Note: this post has no header.\n\n"
+	"It is prose.\n",
+	"posts/2020-11-25-this-week.md",
+	"Title: Unfinished thoughts\nStatus: draft\n\nSecret draft.\n",
+	"posts/2020-11-26-hidden.md",
+	"Title: Hidden away\nStatus: hidden\n\nSecret hidden.\n",
+	NULL,
+};
+
+static const struct want pelican_posts[] = {
+	{ "this-week-november-4", "This week: November 4", "2020-11-04",
+	    "Ana Lima" },
+	{ "this-week-november-11", "This week: November 11", "2020-11-11",
+	    NULL },
+	{ "eighteenth", "This week: November 18", "2020-11-18", NULL },
+	{ "a-new-year", "A new year", "2021-01-05", NULL },
+	{ "note", "note", "2020-12-01", NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *const pelican_nowhere[] = {
+	"Unfinished thoughts", "Hidden away", "Title:", "Status:", NULL,
+};
+
+static const char *const pelican_gone[] = {
+	"/posts/unfinished-thoughts", "/posts/hidden-away", NULL,
+};
+
 static void
-make_capsule(const char *top)
-{
-	static const char *const dirs[] = { "", "/posts", "/posts/_posts",
-	    "/posts/_posts/2020-01-02-hexo-post", "/posts/2023", "/assets",
-	    "/assets/img", "/layouts", "/posts/2024-01-01-gallery",
-	    "/posts/2024-01-01-gallery/imgs", "/files", "/files/phlog",
-	    "/files/both", "/files/notes", "/files/plain" };
-	struct buf	 b = BUF_INIT;
-	char		 path[1024];
-	size_t		 i;
-
-	snprintf(capsule, sizeof(capsule), "%s/capsule", top);
-	for (i = 0; i < nitems(dirs); i++) {
-		snprintf(path, sizeof(path), "%s%s", capsule, dirs[i]);
-		mkdir(path, 0755);
-	}
-	for (i = 0; i < nitems(tree); i++)
-		test_put(capsule, tree[i].file, tree[i].text);
-	for (i = 0; i + 8 < 5136; i += 8)
-		memcpy(longline + i, "lorem i ", 8);
-	longline[i] = '\0';
-	buf_printf(&b, "# Long\n\n%s\n=> other.gmi Other\n=> ../phlog/ The "
-	    "phlog\n", longline);
-	buf_addc(&b, '\0');
-	test_put(capsule, "files/notes/long.gmi", b.data);
-	buf_free(&b);
-}
-
-/*
- * Every "=> /local" line of the pages reached from start, breadth
- * first (at most 200 pages): each answers 20; how many links.
- */
-static int
-crawl_gemini(const char *start, int *bad)
+pelican_more(void)
 {
 	struct reply	 r;
-	char		*queue[200], *body, *line, *sp, *save;
-	size_t		 head = 0, tail = 0, i;
-	int		 n = 0, seen;
 
-	queue[tail++] = xstrdup(start);
-	while (head < tail) {
-		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", queue[head]);
-		/* 10: the search asks for its query. */
-		OK(r.status == 20 || r.status == 31 || r.status == 10,
-		    "gemini %s answers %d", queue[head], r.status);
-		*bad += r.status != 20 && r.status != 31 && r.status != 10;
-		if (r.status != 20 || strncmp(r.header + 3, "text/gemini",
-		    11) != 0 || r.body.data == NULL) {
-			reply_free(&r);
-			head++;
-			continue;
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/this-week-november-4");
+	OK(has(r.body.data, "=> /posts/this-week-november-11 the week after"),
+	    "an old link by its title's slug");
+	OK(has(r.body.data, "Tags: Weekly, small web, gemini"),
+	    "tags split on commas, the category one of them");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx,
+	    "/posts/this-week-november-11");
+	OK(has(r.body.data, "=> /posts/this-week-november-4 the first"),
+	    "a root-relative old link, back");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/note");
+	OK(has(r.body.data, "Note: this post has no header."),
+	    "\"Note:\" stays a paragraph");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/tags/weekly/");
+	OK(r.status == 20 && has(r.body.data, "This week: November 18"),
+	    "the category's page");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/atom.xml");
+	OK(has(r.body.data, "<summary>The first week.</summary>"),
+	    "Summary: in the feed");
+	reply_free(&r);
+}
+
+static const char *const docusaurus_files[] = {
+	"posts/authors.yml", "ana:\n  name: Ana Lima\n  title: Writer\n"
+	"bo:\n  name: Bo Chen\n  url: https://bo.example\n",
+	"posts/2021-08-26-welcome/index.mdx",
+	"---\nslug: welcome\ntitle: Welcome\nauthors: [ana, bo]\n"
+	"tags: [hello]\n---\n"
+	"import Tabs from '@theme/Tabs';\nimport TabItem from "
+	"'@theme/TabItem';\n\n"
+	"The opening words, before the cut.\n\n{/* truncate */}\n\n"
+	"After the cut.\n\n"
+	"<Tabs>\n  <TabItem value=\"apple\" label=\"Apple\">\n\n"
+	"    An apple a day.\n\n  </TabItem>\n"
+	"  <TabItem value=\"pear\" label=\"Pear\">\n\n    A pear.\n\n"
+	"  </TabItem>\n</Tabs>\n\n"
+	"![The picture](./pic.png)\n\n"
+	"See <Link to=\"/blog/first\">the first post</Link>.\n",
+	"posts/2021-08-26-welcome/pic.png", "PNG-WELCOME",
+	"posts/2021-08-01-first.md", "---\ntitle: First\nauthors: bo\n---\n"
+	"The first.\n\n<!--truncate-->\n\nMore.\n",
+	"posts/2021-09-01-notes.mdx",
+	"---\ntitle: Notes\nauthors:\n  - name: Guest Writer\n"
+	"    title: Guest\n---\n"
+	"import Admonition from '@theme/Admonition';\n\n"
+	"<Admonition type=\"tip\" title=\"Remember\">\n  Drink water.\n"
+	"</Admonition>\n\n<Highlight color=\"#25c2a0\">Green</Highlight> "
+	"text {props.x}.\n",
+	"posts/2021-09-02-later.mdx", "---\ntitle: Not yet\ndraft: true\n---\n"
+	"Drafted.\n",
+	NULL,
+};
+
+static const struct want docusaurus_posts[] = {
+	{ "welcome", "Welcome", "2021-08-26", "Ana Lima, Bo Chen" },
+	{ "first", "First", "2021-08-01", "Bo Chen" },
+	{ "notes", "Notes", "2021-09-01", "Guest Writer" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *const docusaurus_nowhere[] = {
+	"Not yet", "import ", "<Tab", "TabItem", "Admonition", "Highlight",
+	"truncate", "{", "props", NULL,
+};
+
+static const char *const docusaurus_gone[] = {
+	"/posts/not-yet", "/posts/first/authors.yml", NULL,
+};
+
+static void
+docusaurus_more(void)
+{
+	struct reply	 r;
+	struct buf	 g;
+
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/welcome");
+	OK(has(r.body.data, "### Apple\n\nAn apple a day.") &&
+	    has(r.body.data, "### Pear\n\nA pear."),
+	    "tabs as labelled sections");
+	OK(has(r.body.data, "=> /posts/welcome/pic.png The picture"),
+	    "the bundle's image");
+	OK(has(r.body.data, "=> /posts/first the first post"),
+	    "a Link to the old address");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/welcome/pic.png");
+	OK(r.status == 20 && has(r.body.data, "PNG-WELCOME"),
+	    "the image served");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/notes");
+	OK(has(r.body.data, "> Remember\n>\n> Drink water."),
+	    "an admonition as a titled quote");
+	OK(has(r.body.data, "Green text ."), "a component's children's text");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/atom.xml");
+	OK(has(r.body.data, "<summary>The opening words, before the "
+	    "cut.</summary>") && !has(r.body.data, "After the cut.</summary>"),
+	    "the truncate comment ends the summary");
+	OK(has(r.body.data, "<summary>The first.</summary>"),
+	    "<!--truncate--> in Markdown");
+	reply_free(&r);
+	e2e_gopher_get(srv.gopher_port, &g, "/posts/welcome");
+	OK(has(g.data, "An apple a day.") && !has(g.data, "TabItem"),
+	    "gopher: the tabs' text");
+	buf_free(&g);
+}
+
+static const char *const blogdown_files[] = {
+	"posts/2020-05-01-stats/index.html",
+	"---\ntitle: \"Stats, in R\"\nauthor: Ana Lima\ndate: "
+	"'2020-05-01'\n---\n\n"
+	"<div id=\"intro\" class=\"section level2\">\n<h2>Intro</h2>\n"
+	"<p>Some <em>statistics</em>.</p>\n\n"
+	"<pre class=\"r\"><code>x &lt;- 1:10\n\nmean(x)</code></pre>\n"
+	"<pre><code>## [1] 5.5</code></pre>\n"
+	"<p><img src=\"index_files/figure-html/plot-1.png\" width=\"672\" />"
+	"</p>\n    <p>Indented, and not code.</p>\n</div>\n",
+	"posts/2020-05-01-stats/index.Rmd", "---\ntitle: Stats\n---\n"
+	"```{r}\nx <- 1:10\n```\nSECRET-RMD\n",
+	"posts/2020-05-01-stats/index_files/figure-html/plot-1.png",
+	"PNG-PLOT",
+	"posts/2020-06-01-single.html", "+++\ntitle = \"Single file\"\n"
+	"+++\n<p>One <a href=\"/post/2020-05-01-stats/\">file</a>.</p>\n",
+	"posts/2020-06-01-single.Rmd", "SECRET-RMD-SINGLE\n",
+	"posts/2020-07-01-rendered/index.markdown", "---\ntitle: Rendered\n"
+	"---\nFrom R Markdown.\n",
+	"posts/2020-07-01-rendered/index.Rmarkdown", "SECRET-RMARKDOWN\n",
+	"posts/old-page.html", "<!doctype html>\n<title>Old</title>\n"
+	"<p>An old page, no post.</p>\n",
+	NULL,
+};
+
+static const struct want blogdown_posts[] = {
+	{ "stats", "Stats, in R", "2020-05-01", "Ana Lima" },
+	{ "single", "Single file", "2020-06-01", NULL },
+	{ "rendered", "Rendered", "2020-07-01", NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *const blogdown_nowhere[] = {
+	"SECRET-RMD", "SECRET-RMARKDOWN", "<div", "<p>", NULL,
+};
+
+static const char *const blogdown_gone[] = {
+	"/posts/stats/index.Rmd", "/posts/stats/index.html",
+	"/posts/single/2020-06-01-single.Rmd",
+	"/posts/single/2020-06-01-single.html",
+	"/posts/rendered/index.Rmarkdown", "/posts/old-page", NULL,
+};
+
+static void
+blogdown_more(void)
+{
+	struct reply	 r;
+
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/stats");
+	OK(has(r.body.data, "## Intro\n\nSome statistics.\n") &&
+	    has(r.body.data, "```\nx <- 1:10\n\nmean(x)\n```") &&
+	    has(r.body.data, "Indented, and not code."),
+	    "the HTML read for its meaning, every line");
+	OK(has(r.body.data, "=> /posts/stats/index_files/figure-html/"
+	    "plot-1.png"), "its figure");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx,
+	    "/posts/stats/index_files/figure-html/plot-1.png");
+	OK(r.status == 20 && has(r.body.data, "PNG-PLOT"), "served");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/single");
+	OK(has(r.body.data, "=> /posts/stats file"), "an old link in HTML");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/single/old-page.html");
+	OK(r.status == 20 && has(r.body.data, "An old page"),
+	    "an HTML page without front matter: a file beside the posts");
+	reply_free(&r);
+}
+
+static const char *const mkdocs_files[] = {
+	".authors.yml", "authors:\n  squidfunk:\n    name: Martin Donath\n"
+	"    description: Creator\n    avatar: https://x.example/a.png\n",
+	"posts/2023-01-01-misdated.md", "---\ndate:\n  created: 2023-12-31\n"
+	"  updated: 2024-01-10\nauthors:\n  - squidfunk\ncategories:\n"
+	"  - News\n---\n# Dated by its mapping\n\nThe text.\n",
+	"posts/plain.md", "---\ndate: 2024-02-02\n---\n# Plain\n\nx\n",
+	"posts/wip.md", "---\ndate:\n  created: 2024-03-01\ndraft: true\n"
+	"---\n# Work in progress\n\nx\n",
+	NULL,
+};
+
+static const struct want mkdocs_posts[] = {
+	{ "misdated", "Dated by its mapping", "2023-12-31", "Martin Donath" },
+	{ "plain", "Plain", "2024-02-02", NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *const mkdocs_nowhere[] = {
+	"Work in progress", "squidfunk", NULL,
+};
+
+static void
+mkdocs_more(void)
+{
+	struct reply	 r;
+
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/misdated");
+	OK(has(r.body.data, "2023-12-31 · updated 2024-01-10"),
+	    "created and updated");
+	reply_free(&r);
+}
+
+static const char *const jekyll_files[] = {
+	"posts/_posts/2019-01-01-one.markdown", "---\ntitle: One\n---\n"
+	"The first.\n",
+	"posts/_posts/2019-1-2-two.md", "---\ntitle: Two\n---\nThe second, "
+	"after [one]({% post_url 2019-01-01-one %}).\n",
+	"posts/_drafts/2019-03-01-dated-draft.md", "---\ntitle: Dated "
+	"draft\n---\nDRAFT-DATED\n",
+	"posts/_drafts/undated-draft.markdown", "---\ntitle: Undated "
+	"draft\n---\nDRAFT-UNDATED\n",
+	NULL,
+};
+
+static const struct want jekyll_posts[] = {
+	{ "one", "One", "2019-01-01", NULL },
+	{ "two", "Two", "2019-01-02", NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *const jekyll_nowhere[] = {
+	"Dated draft", "Undated draft", "DRAFT-", NULL,
+};
+
+static const char *const jekyll_gone[] = {
+	"/posts/dated-draft", "/posts/undated-draft", "/drafts/",
+	"/drafts/dated-draft", NULL,
+};
+
+static void
+jekyll_more(void)
+{
+	struct reply	 r;
+
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/two");
+	OK(has(r.body.data, "=> /posts/one one"), "post_url, one-digit date");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/search?draft");
+	OK(r.status == 20 && !has(r.body.data, "DRAFT-") &&
+	    !has(r.body.data, "Dated draft"), "no draft in search");
+	reply_free(&r);
+}
+
+static const char *const astro_files[] = {
+	"posts/2024/first-post/index.mdx", "---\ntitle: 'First post'\n"
+	"description: 'Lorem ipsum'\npubDate: 'Jul 08 2022'\n"
+	"heroImage: '../hero.jpg'\n---\n"
+	"import Hero from '../../components/Hero.astro';\n\n<Hero />\n\n"
+	"Text of the first.\n",
+	"posts/2024/second-post/index.mdx", "---\ntitle: 'Second post'\n"
+	"pubDate: 2024-07-15\n---\nSecond.\n",
+	"posts/2025/third-post/index.mdx", "---\ntitle: 'Third post'\n"
+	"pubDate: 2025-01-02\nupdatedDate: 2025-02-03\n---\nThird.\n",
+	NULL,
+};
+
+static const struct want astro_posts[] = {
+	{ "first-post", "First post", "2022-07-08", NULL },
+	{ "second-post", "Second post", "2024-07-15", NULL },
+	{ "third-post", "Third post", "2025-01-02", NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *const astro_nowhere[] = {
+	"import", "<Hero", NULL,
+};
+
+static void
+astro_more(void)
+{
+	struct reply	 r;
+
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/third-post");
+	OK(has(r.body.data, "2025-01-02 · updated 2025-02-03"), "updatedDate");
+	reply_free(&r);
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/atom.xml");
+	OK(has(r.body.data, "<summary>Lorem ipsum</summary>"),
+	    "description is the summary");
+	reply_free(&r);
+	OK(e2e_log_count(&srv, "no date") == 0, "every post dated");
+}
+
+static const struct shape shapes[] = {
+	{ "pelican", pelican_files, pelican_posts, pelican_nowhere,
+	    pelican_gone, pelican_more },
+	{ "docusaurus", docusaurus_files, docusaurus_posts,
+	    docusaurus_nowhere, docusaurus_gone, docusaurus_more },
+	{ "blogdown", blogdown_files, blogdown_posts, blogdown_nowhere,
+	    blogdown_gone, blogdown_more },
+	{ "mkdocs", mkdocs_files, mkdocs_posts, mkdocs_nowhere, NULL,
+	    mkdocs_more },
+	{ "jekyll", jekyll_files, jekyll_posts, jekyll_nowhere, jekyll_gone,
+	    jekyll_more },
+	{ "astro", astro_files, astro_posts, astro_nowhere, NULL,
+	    astro_more },
+};
+
+/* ---- what every shape must give -------------------------------------- */
+
+/* Every post listed over both protocols with its date, and only they. */
+static void
+listed(const struct shape *sh)
+{
+	struct reply	 r;
+	struct buf	 g;
+	const struct want *w;
+	const char	*p;
+	char		 line[256];
+	size_t		 n = 0, want = 0;
+
+	r = e2e_gemini_get(srv.gemini_port, ctx, "/posts/");
+	e2e_gopher_get(srv.gopher_port, &g, "/posts/");
+	for (w = sh->posts; w->slug != NULL; w++, want++) {
+		snprintf(line, sizeof(line), "=> /posts/%s %s %s\n", w->slug,
+		    w->date, w->title);
+		OK(has(r.body.data, line), "%s: listed: %s", sh->name, line);
+		snprintf(line, sizeof(line), "1%s %s\t/posts/%s/\t", w->date,
+		    w->title, w->slug);
+		OK(has(g.data, line), "%s: gopher lists %s", sh->name,
+		    w->slug);
+	}
+	for (p = r.body.data; p != NULL && (p = strstr(p, "=> /posts/")) !=
+	    NULL; p++)
+		n++;
+	INT_EQ(n, want, "only its posts listed");
+	reply_free(&r);
+	buf_free(&g);
+}
+
+/* Each post: its title, date and author, its links, its Gopher menu. */
+static void
+crawled(const struct shape *sh)
+{
+	struct reply	 r;
+	struct buf	 g;
+	const struct want *w;
+	char		 path[256], line[512];
+
+	for (w = sh->posts; w->slug != NULL; w++) {
+		snprintf(path, sizeof(path), "/posts/%s", w->slug);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
+		snprintf(line, sizeof(line), "# %s\n%s ·", w->title, w->date);
+		OK(r.status == 20 && has(r.body.data, line),
+		    "%s %s: title and date", sh->name, path);
+		if (w->author != NULL) {
+			snprintf(line, sizeof(line), " · by %s\n", w->author);
+			OK(has(r.body.data, line), "%s %s: by %s", sh->name,
+			    path, w->author);
 		}
-		body = xstrdup(r.body.data);
-		save = NULL;
-		for (line = strtok_r(body, "\n", &save); line != NULL;
-		    line = strtok_r(NULL, "\n", &save)) {
-			if (strncmp(line, "=> /", 4) != 0)
-				continue;
-			if ((sp = strchr(line + 3, ' ')) != NULL)
-				*sp = '\0';
-			n++;
-			for (seen = 0, i = 0; i < tail && !seen; i++)
-				seen = strcmp(queue[i], line + 3) == 0;
-			if (!seen && tail < nitems(queue))
-				queue[tail++] = xstrdup(line + 3);
-		}
-		free(body);
+		e2e_crawl_gemini(srv.gemini_port, ctx, w->slug, r.body.data);
 		reply_free(&r);
-		head++;
-	}
-	for (i = 0; i < tail; i++)
-		free(queue[i]);
-	return n;
-}
-
-/*
- * Every item of this server in the menus reached from start, breadth
- * first (at most 200 selectors): none is an error, none has a dot
- * segment, each answers something; how many items.
- */
-static int
-crawl_gopher(const char *start, int *bad)
-{
-	struct buf	 g;
-	char		*queue[200], *menu, *line, *save, *f[4], *p;
-	char		 types[200];
-	size_t		 head = 0, tail = 0, i;
-	int		 n = 0, k, seen;
-
-	types[tail] = '1';
-	queue[tail++] = xstrdup(start);
-	while (head < tail) {
-		e2e_gopher_get(srv.gopher_port, &g, "%s", queue[head]);
-		k = g.data == NULL || g.len == 0 || g.data[0] == '3';
-		OK(!k, "gopher %s resolves", queue[head]);
-		*bad += k;
-		if (types[head] != '1' || k) {
-			buf_free(&g);
-			head++;
-			continue;
-		}
-		menu = xstrdup(g.data);
+		snprintf(path, sizeof(path), "/posts/%s/", w->slug);
+		e2e_gopher_get(srv.gopher_port, &g, "%s", path);
+		OK(has(g.data, w->date) && has(g.data, w->title),
+		    "%s gopher %s: title and date", sh->name, path);
+		e2e_crawl_gopher(srv.gopher_port, w->slug, g.data);
 		buf_free(&g);
-		save = NULL;
-		for (line = strtok_r(menu, "\r\n", &save); line != NULL;
-		    line = strtok_r(NULL, "\r\n", &save)) {
-			if (line[0] == 'i' || line[0] == '.' || line[0] == 'h')
-				continue;
-			OK(line[0] != '3', "gopher %s: no error item: %s",
-			    queue[head], line);
-			*bad += line[0] == '3';
-			for (p = line, k = 0; k < 4 && p != NULL; k++) {
-				f[k] = p;
-				if ((p = strchr(p, '\t')) != NULL)
-					*p++ = '\0';
-			}
-			if (k < 4 || strcmp(f[2], "localhost") != 0 ||
-			    atoi(f[3]) != srv.gopher_port)
-				continue;	/* another server's */
-			OK(!url_has_dot_segment(f[1]), "gopher %s: %s has no "
-			    "dot segment", queue[head], f[1]);
-			n++;
-			for (seen = 0, i = 0; i < tail && !seen; i++)
-				seen = strcmp(queue[i], f[1]) == 0;
-			if (!seen && tail < nitems(queue)) {
-				types[tail] = line[0];
-				queue[tail++] = xstrdup(f[1]);
-			}
-		}
-		free(menu);
-		head++;
 	}
-	for (i = 0; i < tail; i++)
-		free(queue[i]);
-	return n;
 }
 
+/* What a shape must show nowhere, and paths that must not answer. */
 static void
-test_hexo(void)
+nowhere(const struct shape *sh)
 {
+	static const char *const pages[] = { "/", "/posts/", "/atom.xml",
+	    "/tags/" };
+	const struct want *w;
 	struct reply	 r;
-
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/gemlog/posts/hexo-post");
-	OK(r.status == 20, "the Hexo post is served");
-	OK(has(r.body.data, "=> /gemlog/posts/hexo-post/cat.png A cat\n"),
-	    "asset_img: an image of its asset folder");
-	OK(has(r.body.data, "=> /gemlog/posts/hexo-post/paper.pdf The paper\n"),
-	    "asset_link: a link to its asset folder's file");
-	OK(has(r.body.data, "=> /gemlog/posts/second 2020-01-03-second\n") &&
-	    has(r.body.data, "=> /gemlog/posts/second The second one\n"),
-	    "post_link: the post, with or without a title");
-	OK(has(r.body.data, "=> /gemlog/posts/second Setup\n"),
-	    "post_url with a fragment keeps the link");
-	OK(has(r.body.data, "```sh Deploy\nmake deploy\n```\n"),
-	    "codeblock: preformatted, its language and title");
-	OK(has(r.body.data, "Ada Lovelace, Engineer"),
-	    "the include's parameters kept");
-	OK(has(r.body.data, "=> /gemlog/assets/logo.png The logo\n"),
-	    "a site's own figure tag naming a file: an image");
-	OK(has(r.body.data, "A note") && has(r.body.data, "Another") &&
-	    !has(r.body.data, "{%"), "an unknown tag removed, its text kept");
-	OK(has(r.body.data, "\nStyled\n") && !has(r.body.data, "style"),
-	    "a JSX prop leaves no broken HTML");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx,
-	    "/gemlog/posts/hexo-post/cat.png");
-	OK(r.status == 20 && has(r.body.data, "PNG-CAT"),
-	    "the asset folder's file is served");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/gemlog/posts/mk");
-	OK(has(r.body.data, "=> /gemlog/assets/img/chart.png Chart\n"),
-	    "../assets/ from posts/: the file beside posts/");
-	OK(has(r.body.data, "=> /gemlog/ home\n") &&
-	    has(r.body.data, "=> /gemlog/posts/hexo-post the Hexo post\n"),
-	    "relative links by the file, then by the address");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx,
-	    "/gemlog/assets/img/chart.png");
-	OK(r.status == 20 && has(r.body.data, "PNG-CHART"),
-	    "the asset is served at its path");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx,
-	    "/gemlog/assets/img/secret.png");
-	OK(r.status == 51, "a file no post links to is not: %d", r.status);
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/gemlog/layouts/base.html");
-	OK(r.status == 51, "nor a generator's template: %d", r.status);
-	reply_free(&r);
-}
-
-static void
-test_gallery(void)
-{
-	static const char *const want[] = {
-		"/gemlog/posts/gallery/imgs/50%25.png",
-		"/gemlog/posts/gallery/imgs/a%23b.png",
-		"/gemlog/posts/gallery/imgs/image%20(1).jpeg",
-	};
-	struct reply	 r, f;
-	char		 line[200];
+	struct buf	 g;
+	const char *const *x;
+	char		 path[256];
 	size_t		 i;
 
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/gemlog/posts/gallery");
-	for (i = 0; i < nitems(want); i++) {
-		snprintf(line, sizeof(line), "=> %s ", want[i]);
-		OK(has(r.body.data, line), "the gallery links %s", want[i]);
-		f = e2e_gemini_get(srv.gemini_port, ctx, "%s", want[i]);
-		OK(f.status == 20, "%s is served: %d", want[i], f.status);
-		reply_free(&f);
+	for (i = 0; i < nitems(pages); i++) {
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", pages[i]);
+		e2e_gopher_get(srv.gopher_port, &g, "%s", pages[i]);
+		for (x = sh->nowhere; x != NULL && *x != NULL; x++) {
+			if (strcmp(*x, "{") == 0)
+				continue;	/* Atom's XML may hold one */
+			OK(!has(r.body.data, *x) && !has(g.data, *x),
+			    "%s %s: no \"%s\"", sh->name, pages[i], *x);
+		}
+		reply_free(&r);
+		buf_free(&g);
 	}
-	reply_free(&r);
+	for (w = sh->posts; w->slug != NULL; w++) {
+		snprintf(path, sizeof(path), "/posts/%s", w->slug);
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", path);
+		e2e_gopher_get(srv.gopher_port, &g, "%s", path);
+		for (x = sh->nowhere; x != NULL && *x != NULL; x++)
+			OK(!has(r.body.data, *x) && !has(g.data, *x),
+			    "%s %s: no \"%s\"", sh->name, path, *x);
+		reply_free(&r);
+		buf_free(&g);
+	}
+	for (x = sh->gone; x != NULL && *x != NULL; x++) {
+		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", *x);
+		OK(r.status == 51, "%s %s: 51, got %d", sh->name, *x, r.status);
+		reply_free(&r);
+	}
 }
 
 static void
-test_gph_gemini(void)
+serve(const struct shape *sh)
 {
-	struct reply	 r;
+	char	 dir[128];
+	size_t	 i;
 
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/");
-	OK(r.status == 20 && has(r.body.data, "Welcome to the hole\n"
-	    "=> /phlog/ Phlog\n=> /notes/ Notes (relative)\n"
-	    "=> /phlog/2020-02-26-a-title.txt A text\n"
-	    "=> https://example.org/ Web\n=> gopher://sdf.org/1/ Elsewhere\n"
-	    "[bracketed text]\n=> /phlog/2020-02-26-a-title.txt Pipe | in "
-	    "name\n"), "index.gph over Gemini: its menu as gemtext links");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/phlog/older.gph");
-	OK(r.status == 20 && has(r.body.data, "Older posts\n=> /phlog/ Back\n")
-	    && !has(r.body.data, "[1|"), "a .gph file: its menu, never its "
-	    "bytes");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/both/");
-	OK(has(r.body.data, "From the gph"), "no gophermap over Gemini");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/notes/");
-	OK(has(r.body.data, "# Notes\n"), "index.gmi before index.gph");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/notes/long.gmi");
-	OK(r.status == 20 && has(r.body.data, longline),
-	    "a gemtext file is itself over Gemini");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/notes/long.gmi/raw");
-	OK(r.status == 20 && has(r.header, "text/plain") &&
-	    has(r.body.data, "=> other.gmi Other\n"), "its source at /raw");
-	reply_free(&r);
-	r = e2e_gemini_get(srv.gemini_port, ctx, "/notes/long.gmi/");
-	OK(r.status == 31 && has(r.header, "/notes/long.gmi"),
-	    "its menu is Gopher's: %s", r.header);
-	reply_free(&r);
+	snprintf(dir, sizeof(dir), "%s/%s", top, sh->name);
+	test_put(dir, "index.md", "---\ntitle: Kept\n---\nHello.\n");
+	for (i = 0; sh->files[i] != NULL; i += 2)
+		test_put(dir, sh->files[i], sh->files[i + 1]);
+	if (e2e_start(&srv, dir, "rate_limit: off\nweb_url: " OLD "\n"
+	    "link_aliases: [\"" OLD "/\"]\n") == -1) {
+		OK(0, "%s: server start", sh->name);
+		return;
+	}
+	listed(sh);
+	crawled(sh);
+	nowhere(sh);
+	if (sh->more != NULL)
+		sh->more();
+	INT_EQ(e2e_stop(&srv), 0, "clean exit");
 }
 
-static void
-test_gph_gopher(void)
-{
-	struct buf	 g;
-	char		 want[256], *line, *save = NULL;
-	size_t		 longest = 0;
-
-	e2e_gopher_get(srv.gopher_port, &g, "/");
-	snprintf(want, sizeof(want), "1Phlog\t/phlog/\tlocalhost\t%d\r\n"
-	    "1Notes (relative)\t/notes/\tlocalhost\t%d\r\n", srv.gopher_port,
-	    srv.gopher_port);
-	OK(has(g.data, "iWelcome to the hole\t") && has(g.data, want) &&
-	    has(g.data, "i[bracketed text]\t") &&
-	    has(g.data, "0Pipe | in name\t/phlog/2020-02-26-a-title.txt\t") &&
-	    has(g.data, "1Elsewhere\t/\tsdf.org\t70\r\n") &&
-	    has(g.data, "hWeb\tURL:https://example.org/\t"),
-	    "index.gph as written: %s", g.data);
-	buf_free(&g);
-	e2e_gopher_get(srv.gopher_port, &g, "/phlog/");
-	snprintf(want, sizeof(want), "1Home\t/\tlocalhost\t%d\r\n",
-	    srv.gopher_port);
-	OK(has(g.data, "02020-02-26 A title\t/phlog/2020-02-26-a-title.txt\t")
-	    && has(g.data, "1Older\t/phlog/older.gph\t") && has(g.data, want),
-	    "the dated index, relative selectors");
-	buf_free(&g);
-	e2e_gopher_get(srv.gopher_port, &g, "/both/");
-	OK(has(g.data, "iFrom the gophermap") && !has(g.data, "From the gph"),
-	    "the gophermap wins over Gopher");
-	buf_free(&g);
-	e2e_gopher_get(srv.gopher_port, &g, "/notes/");
-	OK(has(g.data, "0Long (gph)\t/notes/long.gmi\t"),
-	    "index.gph over Gopher, index.gmi beside it");
-	buf_free(&g);
-	e2e_gopher_get(srv.gopher_port, &g, "/index.gph");
-	OK(has(g.data, "1Phlog\t") && !has(g.data, "[1|"),
-	    "a .gph file is never served as a file");
-	buf_free(&g);
-	e2e_gopher_get(srv.gopher_port, &g, "/plain/");
-	snprintf(want, sizeof(want), "1A\t/plain/a.gmi/\tlocalhost\t%d",
-	    srv.gopher_port);
-	OK(has(g.data, want) && has(g.data, "1m.gph\t/plain/m.gph\t"),
-	    "a listing links a gemtext file's menu, a .gph file's menu");
-	buf_free(&g);
-
-	/* A gemtext file of the tree: wrapped, its links numbered. */
-	e2e_gopher_get(srv.gopher_port, &g, "/notes/long.gmi");
-	for (line = strtok_r(g.data, "\r\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\r\n", &save))
-		if (strlen(line) > longest && strncmp(line, "[", 1) != 0)
-			longest = strlen(line);
-	OK(longest <= 70 && longest > 0, "wrapped: the longest line %zu",
-	    longest);
-	buf_free(&g);
-	e2e_gopher_get(srv.gopher_port, &g, "/notes/long.gmi");
-	OK(has(g.data, "Other[1]") && has(g.data, "References") &&
-	    has(g.data, "/notes/other.gmi/"), "its links numbered, resolved "
-	    "against its own path");
-	buf_free(&g);
-	e2e_gopher_get(srv.gopher_port, &g, "/notes/long.gmi/");
-	OK(has(g.data, "0Read the text\t/notes/long.gmi\t") &&
-	    has(g.data, "1Link 1: Other\t/notes/other.gmi/\t") &&
-	    has(g.data, "1Link 2: The phlog\t/phlog/\t") &&
-	    has(g.data, "0The file as written (gemtext)\t"
-	    "/notes/long.gmi/raw\t"),
-	    "its menu: the text, its links as items, the file: %s", g.data);
-	buf_free(&g);
-	e2e_gopher_get(srv.gopher_port, &g, "/notes/long.gmi/raw");
-	OK(has(g.data, longline) && has(g.data, "=> other.gmi Other"),
-	    "the file as written");
-	buf_free(&g);
-	e2e_gopher_get(srv.gopher_port, &g, "/gemlog/posts/hexo-post");
-	OK(has(g.data, "A cat[") && has(g.data, "/posts/hexo-post/cat.png"),
-	    "the Hexo post over Gopher, its image referenced");
-	buf_free(&g);
-}
-
-static void
-test_crawl(void)
-{
-	int	 bad = 0, n;
-
-	n = crawl_gemini("/", &bad);
-	n += crawl_gemini("/gemlog/", &bad);
-	OK(n >= 30 && bad == 0, "gemini: %d local link lines, %d not "
-	    "answering", n, bad);
-	bad = 0;
-	n = crawl_gopher("/", &bad);
-	n += crawl_gopher("/gemlog/", &bad);
-	OK(n >= 30 && bad == 0, "gopher: %d items of this server, %d not "
-	    "resolving", n, bad);
-}
-
-static void
-test_warnings(void)
-{
-
-	OK(e2e_log_count(&srv, "posts/_posts/2020-01-02-hexo-post.md:21:1: "
-	    "template: removed {% note info %} (and 1 more like it in this "
-	    "file)") == 1, "an unknown tag said once, where it is first");
-	OK(e2e_log_count(&srv, "template: removed {% note warn") == 0,
-	    "not again");
-	OK(e2e_log_count(&srv, "names nothing") == 0 &&
-	    e2e_log_count(&srv, "missing") == 0, "no link names nothing");
-}
+static void test_pelican(void) { serve(&shapes[0]); }
+static void test_docusaurus(void) { serve(&shapes[1]); }
+static void test_blogdown(void) { serve(&shapes[2]); }
+static void test_mkdocs(void) { serve(&shapes[3]); }
+static void test_jekyll(void) { serve(&shapes[4]); }
+static void test_astro(void) { serve(&shapes[5]); }
 
 static const struct harness_test tests[] = {
-	NAMED("hexo"),
-	NAMED("gallery"),
-	NAMED("gph_gemini"),
-	NAMED("gph_gopher"),
-	NAMED("crawl"),
-	NAMED("warnings"),
+	TEST(test_pelican),
+	TEST(test_docusaurus),
+	TEST(test_blogdown),
+	TEST(test_mkdocs),
+	TEST(test_jekyll),
+	TEST(test_astro),
 };
 
 int
 main(int argc, char **argv)
 {
-	char	 top[64], cmd[128];
+	char	 cmd[128];
 
 	HARNESS_INIT(argc, argv, tests);
-
 	signal(SIGPIPE, SIG_IGN);
 	snprintf(top, sizeof(top), "/tmp/capsuled-generators.XXXXXX");
 	if (mkdtemp(top) == NULL) {
 		perror("mkdtemp");
 		return 1;
 	}
-	make_capsule(top);
 	ctx = e2e_client_ctx(0);
-	if (e2e_start(&srv, capsule, "rate_limit: off\nroot: files\n"
-	    "mount: /gemlog\n") == -1) {
-		OK(0, "server start");
-	} else {
-		RUN("hexo", test_hexo());
-		RUN("gallery", test_gallery());
-		RUN("gph_gemini", test_gph_gemini());
-		RUN("gph_gopher", test_gph_gopher());
-		RUN("crawl", test_crawl());
-		RUN("warnings", test_warnings());
-		INT_EQ(e2e_stop(&srv), 0, "clean exit");
-	}
+	harness_run();
 	SSL_CTX_free(ctx);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
 	(void)!system(cmd);

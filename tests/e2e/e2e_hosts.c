@@ -4,13 +4,15 @@
  * The real server serves "localhost" (the top-level host) from one
  * capsule and "second.test" from another, each with a certificate of
  * its own made at start (the second in the default <certs>/second.test).
- * Checked: the SNI picks the certificate (any case; an unknown name or
- * none gets the first host's); the URL's host picks the capsule; a URL
- * host that differs from the SNI is a 53; a TLS session of one host
- * does not resume on the other (TLS 1.3 and 1.2); an edit in the second
- * capsule shows up live; SIGHUP keeps both; Gopher serves the first
- * host; --check reports both, counting their posts by front matter
- * (one of them TOML).
+ * The two sites differ in root, mount, index, default type, listings
+ * and certificate zones.  Checked: the SNI picks the certificate (any
+ * case; an unknown name or none gets the first host's); the URL's host
+ * picks the capsule; a URL host that differs from the SNI is a 53; a
+ * TLS session of one host does not resume on the other (TLS 1.3 and
+ * 1.2); an edit in the second capsule shows up live; SIGHUP keeps both;
+ * Gopher serves the first host on the top level's port and the second
+ * on its own, each with its own settings and zones; --check reports
+ * both, counting their posts by front matter (one of them TOML).
  */
 #include <openssl/x509v3.h>
 
@@ -22,6 +24,7 @@
 static struct e2e_server srv;
 static SSL_CTX	*ctx;
 static char	 top[64], capa[128], capb[128];
+static int	 gopher2;		/* the second host's own Gopher port */
 
 static void
 make_capsules(void)
@@ -48,11 +51,17 @@ make_capsules(void)
 	test_put(capa, "site/docs/a.zzz", "alpha data\n");
 	test_put(capa, "site/open/x.txt", "x\n");
 	test_put(capa, "files/dir/y.txt", "y\n");
+	test_put(capb, "tree/home.gmi", "# Beta tree home\n");
 	test_put(capb, "tree/docs/home.gmi", "# Beta docs\n");
 	test_put(capb, "tree/docs/index.gmi", "# Not the index here\n");
 	test_put(capb, "tree/docs/a.zzz", "beta data\n");
 	test_put(capb, "tree/open/x.txt", "x\n");
 	test_put(capb, "files/dir/y.txt", "y\n");
+	/* A zone each: the first host's /club/, the second's /vault/. */
+	test_put(capa, "site/club/m.txt", "alpha members\n");
+	test_put(capb, "tree/club/m.txt", "beta club, open\n");
+	test_put(capb, "tree/vault/v.txt", "beta vault\n");
+	test_put(capb, "files/vault/f.txt", "beta vault file\n");
 }
 
 /*
@@ -196,19 +205,23 @@ test_pages(void)
 	expect("localhost", url("localhost", "/"), 20, "Alpha Site",
 	    "Beta");
 	expect("localhost", url("localhost", "/"), 20, "Alpha Words", NULL);
-	expect(HOST2, url(HOST2, "/"), 20, "Beta Site", "Alpha");
-	expect(HOST2, url(HOST2, "/"), 20, "Beta Words", NULL);
-	expect(HOST2, url(HOST2, "/posts/beta-post"), 20,
+	/* The second host's pages are at its mount, its tree around it. */
+	expect(HOST2, url(HOST2, "/journal/"), 20, "Beta Site", "Alpha");
+	expect(HOST2, url(HOST2, "/journal/"), 20, "Beta Words", NULL);
+	expect(HOST2, url(HOST2, "/"), 20, "Beta tree home", "Beta Words");
+	expect(HOST2, url(HOST2, "/journal/posts/beta-post"), 20,
 	    "Only on the second host.", NULL);
-	expect(HOST2, url(HOST2, "/posts/alpha-post"), 51, NULL, NULL);
+	expect(HOST2, url(HOST2, "/posts/beta-post"), 51, NULL, NULL);
+	expect(HOST2, url(HOST2, "/journal/posts/alpha-post"), 51, NULL, NULL);
+	expect("localhost", url("localhost", "/journal/"), 51, NULL, NULL);
 	expect("localhost", url("localhost", "/posts/beta-post"), 51, NULL,
 	    NULL);
 	/* The feed's links name the host it was asked from. */
-	expect(HOST2, url(HOST2, "/atom.xml"), 20, "gemini://" HOST2,
+	expect(HOST2, url(HOST2, "/journal/atom.xml"), 20, "gemini://" HOST2,
 	    "gemini://localhost");
 	/* Case and a trailing dot in the URL; no SNI: the URL decides. */
-	expect(HOST2, url("Second.TEST.", "/"), 20, "Beta Site", NULL);
-	expect(NULL, url(HOST2, "/"), 20, "Beta Site", NULL);
+	expect(HOST2, url("Second.TEST.", "/journal/"), 20, "Beta Site", NULL);
+	expect(NULL, url(HOST2, "/journal/"), 20, "Beta Site", NULL);
 	expect(NULL, url("localhost", "/"), 20, "Alpha Site", NULL);
 
 	/* SNI and URL host disagree: 53, both ways. */
@@ -220,7 +233,28 @@ test_pages(void)
 	/* An IP literal: the host the SNI names, else the first. */
 	snprintf(u, sizeof(u), "gemini://127.0.0.1:%d/", srv.gemini_port);
 	expect(NULL, u, 20, "Alpha Site", NULL);
-	expect(HOST2, u, 20, "Beta Site", NULL);
+	expect(HOST2, u, 20, "Beta tree home", NULL);
+}
+
+/* The Gopher selector sel on port has want (first, for "3": an error
+ * item) and not hasnot. */
+static void
+gopher_has(int port, const char *sel, const char *want, const char *hasnot,
+    const char *what)
+{
+	struct buf	 b;
+	const char	*t;
+
+	OK(e2e_gopher_get(port, &b, "%s", sel) == 0, "%s: answered", what);
+	t = b.data != NULL ? b.data : "";
+	if (strcmp(want, "3") == 0)
+		OK(t[0] == '3', "%s: an error item (got %.40s)", what, t);
+	else
+		HAS(t, want, what);
+	if (hasnot != NULL)
+		OK(strstr(t, hasnot) == NULL, "%s: lacks \"%s\"", what,
+		    hasnot);
+	buf_free(&b);
 }
 
 /* The header of u asked with sni has want in it. */
@@ -255,6 +289,19 @@ test_sites(void)
 	/* Each tree is its own host's only. */
 	expect(HOST2, url(HOST2, "/open/x.txt"), 20, "x", NULL);
 	expect("localhost", url("localhost", "/docs/home.gmi"), 51, NULL,
+	    NULL);
+	/* files/ is at the mount's /files/ on the second host. */
+	expect(HOST2, url(HOST2, "/journal/files/dir/y.txt"), 20, "y", NULL);
+	/* Each host's zones are its own: no certificate, 60. */
+	expect("localhost", url("localhost", "/club/m.txt"), 60, NULL,
+	    "members");
+	expect(HOST2, url(HOST2, "/club/m.txt"), 20, "beta club, open",
+	    NULL);
+	expect(HOST2, url(HOST2, "/vault/v.txt"), 60, NULL, "vault");
+	/* A zone on the second host's files/, at its mount's /files/. */
+	expect(HOST2, url(HOST2, "/journal/files/vault/f.txt"), 60, NULL,
+	    "vault");
+	expect("localhost", url("localhost", "/vault/v.txt"), 51, NULL,
 	    NULL);
 }
 
@@ -341,9 +388,9 @@ test_live(void)
 	/* In TOML, as a post moved from Hugo would be. */
 	test_put(capb, "posts/2024-03-03-beta-new.md",
 	    "+++\ntitle = 'Freshly Second'\n+++\nNew on the second host.\n");
-	OK(soon(HOST2, url(HOST2, "/"), "Freshly Second"),
+	OK(soon(HOST2, url(HOST2, "/journal/"), "Freshly Second"),
 	    "a new post in the second capsule shows up live");
-	expect(HOST2, url(HOST2, "/posts/beta-new"), 20,
+	expect(HOST2, url(HOST2, "/journal/posts/beta-new"), 20,
 	    "New on the second host.", NULL);
 	expect("localhost", url("localhost", "/"), 20, "Alpha Words",
 	    "Freshly Second");
@@ -351,7 +398,7 @@ test_live(void)
 	    "---\ntitle: Freshly First\n---\nNew on the first host.\n");
 	OK(soon("localhost", url("localhost", "/"), "Freshly First"),
 	    "a new post in the first capsule shows up live");
-	expect(HOST2, url(HOST2, "/"), 20, "Freshly Second",
+	expect(HOST2, url(HOST2, "/journal/"), 20, "Freshly Second",
 	    "Freshly First");
 }
 
@@ -365,20 +412,45 @@ test_sighup(void)
 	    "grep -q 'reload: configuration' '%s' && exit 0; "
 	    "sleep 0.05; done; exit 1", srv.log);
 	OK(system(cmd) == 0, "SIGHUP: configuration loaded again");
-	expect(HOST2, url(HOST2, "/"), 20, "Beta Site", NULL);
+	expect(HOST2, url(HOST2, "/journal/"), 20, "Beta Site", NULL);
 	expect("localhost", url("localhost", "/"), 20, "Alpha Site", NULL);
+	gopher_has(gopher2, "/journal/", "Beta Site", "Alpha",
+	    "SIGHUP: the second host's own Gopher port");
 }
 
+/*
+ * Gopher names no host: the top level's port is the first host's, and
+ * the second answers on its own port, with its own settings and zones.
+ */
 static void
 test_gopher(void)
 {
-	struct buf	 b;
+	char	 port[16];
 
-	OK(e2e_plain(srv.gopher_port, "\r\n", 2, &b) == 0, "gopher menu");
-	HAS(b.data ? b.data : "", "Alpha Site", "Gopher: the first host");
-	OK(b.data == NULL || strstr(b.data, "Beta") == NULL,
-	    "Gopher: not the second host");
-	buf_free(&b);
+	gopher_has(srv.gopher_port, "", "Alpha Site", "Beta",
+	    "the first host on the top level's port");
+	gopher_has(srv.gopher_port, "/club/m.txt", "3", "members",
+	    "the first host's zone: no content over Gopher");
+	gopher_has(srv.gopher_port, "/docs/a.zzz", "alpha data", NULL,
+	    "the first host's tree");
+	gopher_has(gopher2, "/journal/", "Beta Site", "Alpha",
+	    "the second host on its own port");
+	gopher_has(gopher2, "/journal/posts/beta-post", "Only on the second "
+	    "host.", NULL, "the second host's post");
+	gopher_has(gopher2, "/docs/", "Beta docs", NULL,
+	    "the second host's index file");
+	gopher_has(gopher2, "/open/", "3", "x.txt",
+	    "the second host's listings are off");
+	gopher_has(gopher2, "/club/m.txt", "beta club, open", NULL,
+	    "the first host's zone is not the second's");
+	gopher_has(gopher2, "/vault/v.txt", "3", "vault",
+	    "the second host's zone: no content over Gopher");
+	gopher_has(gopher2, "/journal/files/vault/f.txt", "3", "vault",
+	    "the second host's zone on its files/");
+	/* Its menus name the second host and its own port. */
+	snprintf(port, sizeof(port), "\t" HOST2 "\t%d", gopher2);
+	gopher_has(gopher2, "/journal/", port, "\tlocalhost\t",
+	    "the second host's links");
 }
 
 static void
@@ -406,10 +478,11 @@ test_check(void)
 	HAS(b.data ? b.data : "", capb, "--check: the second capsule");
 	HAS(b.data ? b.data : "", "site:     Beta Site",
 	    "--check: the second site");
-	HAS(b.data ? b.data : "", "front matter: 2 YAML, 0 TOML, 0 none",
-	    "--check: the first capsule's posts by front matter");
-	HAS(b.data ? b.data : "", "front matter: 1 YAML, 1 TOML, 0 none",
-	    "--check: the second capsule's, one in TOML");
+	HAS(b.data ? b.data : "", "front matter: 2 YAML, 0 TOML, 0 header "
+	    "lines, 0 none", "--check: the first capsule's posts by front "
+	    "matter");
+	HAS(b.data ? b.data : "", "front matter: 1 YAML, 1 TOML, 0 header "
+	    "lines, 0 none", "--check: the second capsule's, one in TOML");
 	buf_free(&b);
 }
 
@@ -439,21 +512,26 @@ main(int argc, char **argv)
 	}
 	make_capsules();
 	ctx = e2e_client_ctx(0);
+	gopher2 = e2e_free_port();
 	snprintf(extra, sizeof(extra),
 	    "title: Alpha Site\n"
 	    "watch_debounce: 50ms\n"
 	    "rate_limit: off\n"
+	    "cert_zones: [{path: /club, host: localhost}]\n"
 	    "hosts:\n"
 	    "  - hostname: " HOST2 "\n"
 	    "    capsule: %s\n"
 	    "    title: Beta Site\n"
 	    "    root: tree\n"
+	    "    mount: /journal\n"
 	    "    index: home.gmi\n"
 	    "    default_type: text/plain\n"
 	    "    root_listings: false\n"
 	    "    listings: false\n"
+	    "    gopher_port: %d\n"
+	    "    cert_zones: [{path: /vault}, {path: /journal/files/vault}]\n"
 	    /* The top level's, after the item: every host's default. */
-	    "root: site\n", capb);
+	    "root: site\n", capb, gopher2);
 	if (e2e_start(&srv, capa, extra) == -1) {
 		OK(0, "server start");
 	} else {

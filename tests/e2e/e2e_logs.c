@@ -17,13 +17,18 @@
  *    to sit in send()), and once the test reads again a line says how
  *    many lines were dropped; stuck again, SIGTERM still ends it;
  *  - as root with user: the log file is given to the user, so SIGUSR1
- *    opens it again after the privilege drop (skipped as non-root).
+ *    opens it again after the privilege drop (skipped as non-root);
+ *  - access_log: FILE (molly-brown's AccessLog and ErrorLog): access
+ *    lines there, in log_format, and none in the log; diagnostics in the
+ *    log and none there; moved away, SIGUSR1 opens it anew, under the
+ *    sandbox.
  */
 #include <poll.h>
 #include <pwd.h>
 #include <regex.h>
 #include <sys/un.h>
 
+#include "apps.h"
 #include "e2e.h"
 
 static char		 capsule[512];
@@ -167,29 +172,6 @@ test_capsuled(void)
 	INT_EQ(e2e_stop(&s), 0, "server exits 0");
 }
 
-/* A Unix datagram socket at path, bound; -1 on failure. */
-static int
-listen_dgram(const char *path)
-{
-	struct sockaddr_un	 sun;
-	int			 fd;
-
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path))
-		return -1;
-	memcpy(sun.sun_path, path, strlen(path));
-	unlink(path);
-	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		close(fd);
-		return -1;
-	}
-	chmod(path, 0666);		/* a server that dropped to nobody */
-	return fd;
-}
-
 /*
  * Start capsuled with config text yaml in dir (under valgrind too, as
  * e2e_exec_server() runs it); its pid, or -1.
@@ -262,7 +244,7 @@ test_syslog(void)
 	}
 	chmod(dir, 0755);
 	snprintf(sock, sizeof(sock), "%s/log.sock", dir);
-	if ((fd = listen_dgram(sock)) == -1) {
+	if ((fd = apps_listen_unix(sock, SOCK_DGRAM)) == -1) {
 		OK(0, "cannot listen on %s", sock);
 		return;
 	}
@@ -390,7 +372,7 @@ test_syslog_stuck(void)
 	}
 	chmod(dir, 0755);
 	snprintf(sock, sizeof(sock), "%s/log.sock", dir);
-	if ((fd = listen_dgram(sock)) == -1 ||
+	if ((fd = apps_listen_unix(sock, SOCK_DGRAM)) == -1 ||
 	    (filler = fill_dgram(sock)) == -1) {
 		OK(0, "cannot make and fill %s", sock);
 		return;
@@ -496,6 +478,65 @@ test_reopen_as_user(void)
 	INT_EQ(e2e_stop(&s), 0, "server exits 0");
 }
 
+/* Does the file path exist (harness_poll())? */
+static int
+exists(void *path)
+{
+	struct stat	 st;
+
+	return stat(path, &st) == 0;
+}
+
+static void
+test_access_file(void)
+{
+	struct e2e_server	 s;
+	struct reply		 r;
+	struct buf		 g;
+	char			 acc[400], old[420], *text;
+
+	if (e2e_start(&s, capsule, "access_log: access.log\n"
+	    "log_format: combined\n") == -1) {
+		OK(0, "server did not start");
+		return;
+	}
+	snprintf(acc, sizeof(acc), "%s/access.log", s.dir);
+	snprintf(old, sizeof(old), "%s/access.log.1", s.dir);
+	r = e2e_gemini_get(s.gemini_port, ctx, "/");
+	reply_free(&r);
+	buf_init(&g);
+	e2e_gopher_get(s.gopher_port, &g, "/gopher-here");
+	buf_free(&g);
+	OK(e2e_log_wait(acc, "\"/gopher-here\" 404 ", 5000) &&
+	    e2e_log_wait(acc, "/\" 200 ", 5000), "access lines in the "
+	    "access file");
+	text = test_read(acc, "");
+	INT_EQ(lines_matching(text, CLF " \"-\" \"-\"$", 10, NULL), 2,
+	    "two lines, both in log_format");
+	OK(strstr(text, "info:") == NULL && strstr(text, "serving") == NULL,
+	    "no diagnostics in the access file");
+	free(text);
+	OK(e2e_log_wait(s.log, "serving gemini://", 5000),
+	    "diagnostics in the log");
+	INT_EQ(e2e_log_count(&s, "\"/gopher-here\""), 0,
+	    "no access line in the log");
+	/* logrotate's move, then SIGUSR1: a new file, the old one kept. */
+	OK(rename(acc, old) == 0, "access.log moved away");
+	OK(kill(s.pid, SIGUSR1) == 0, "SIGUSR1 sent");
+	/* The main loop opens it anew (O_CREAT) when it takes the signal. */
+	OK(harness_poll(5000, exists, acc), "access.log made again");
+	buf_init(&g);
+	e2e_gopher_get(s.gopher_port, &g, "/after-reopen");
+	buf_free(&g);
+	OK(e2e_log_wait(acc, "\"/after-reopen\" 404 ", 5000),
+	    "after SIGUSR1: lines in the new file");
+	text = test_read(old, "");
+	OK(strstr(text, "after-reopen") == NULL, "none in the moved one");
+	free(text);
+	INT_EQ(e2e_log_count(&s, "reopen"), 0, "no reopen failure logged");
+	INT_EQ(e2e_stop(&s), 0, "server exits 0");
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_common),
 	TEST(test_combined),
@@ -503,6 +544,7 @@ static const struct harness_test tests[] = {
 	TEST(test_syslog),
 	TEST(test_syslog_stuck),
 	TEST(test_reopen_as_user),
+	TEST(test_access_file),
 };
 
 int

@@ -144,10 +144,10 @@ test_check(void)
 	LINE(out, "          posts/2025-04-01-wip.md  Work in progress",
 	    "the draft");
 	LINE(out, "ignored:  2", "the ignored count");
-	LINE(out, "          posts/empty-folder: a folder without index.md "
-	    "or index.gmi: no post", "an ignored folder, and why");
-	LINE(out, "          posts/notes.txt: not .md or .gmi: no post",
-	    "an ignored file, and why");
+	LINE(out, "          posts/empty-folder: a folder without a post or "
+	    "an index file: no post", "an ignored folder, and why");
+	LINE(out, "          posts/notes.txt: not Markdown, HTML or gemtext: "
+	    "no post", "an ignored file, and why");
 	LINE(out, "          posts/2025-03-11-messy.md:4:7: part: expected a "
 	    "whole number; ignored", "the first bad value");
 	LINE(out, "          posts/2025-03-11-messy.md:5:7: lang: 'en_GB' is "
@@ -325,26 +325,55 @@ home_series(const struct e2e_server *s)
 	SSL_CTX_free(ctx);
 }
 
-/* The live log: the skipped file says so; each bad value its line. */
+/*
+ * The live log: the first start counts the problems and names the
+ * command that lists them (each line kept at debug); a save of a file
+ * says its lines, the skipped file that it is skipped, each bad value
+ * its line (issue 34, item 4).
+ */
 static void
 test_live_log(void)
 {
 	struct e2e_server	 s;
-	char			*log;
+	char			*log, want[400];
 
 	if (e2e_start(&s, cap, "") == -1) {
 		OK(0, "start on the writer's capsule");
 		return;
 	}
 	log = test_read(s.log, "");
-	HAS(log, "warn: posts/2025-03-10-broken.md:2:8: a quoted scalar "
+	HAS(log, "1 files skipped, ", "start: the count of each kind");
+	snprintf(want, sizeof(want), "all of them: capsuled -c %s/capsuled.yaml"
+	    " --check --report", s.dir);
+	HAS(log, want, "start: the command that lists them all");
+	HAS(log, "debug: posts/2025-03-10-broken.md:2:8: a quoted scalar "
 	    "opened here is never closed; file skipped, not served",
-	    "log: the skip said");
-	HAS(log, "warn: posts/2025-03-11-messy.md:4:7: part:", "log: part");
+	    "start: each line at debug");
+	OK(strstr(log, "warn: posts/2025-03-11-messy.md:4:7") == NULL,
+	    "start: not each as a warning");
+	free(log);
+	/* Saved again, with a change: its lines, once. */
+	test_put(cap, "posts/2025-03-11-messy.md", "---\ntitle: Messy\n"
+	    "date: 2025-03-11\npart: two\nlang: en_GB\ndraft: maybe\n---\n"
+	    "See [gone](/posts/never-written), again.\n");
+	test_put(cap, "posts/2025-03-10-broken.md", "---\ntitle: \"Broken\n"
+	    "date: 2025-03-10\n---\nBody, again\n");
+	OK(e2e_log_wait(s.log, "warn: posts/2025-03-10-broken.md:2:8: a quoted "
+	    "scalar opened here is never closed; file skipped, not served",
+	    5000), "log: the skip said");
+	OK(e2e_log_wait(s.log, "warn: posts/2025-03-11-messy.md:4:7: part:",
+	    5000), "log: part");
+	log = test_read(s.log, "");
 	HAS(log, "warn: posts/2025-03-11-messy.md:5:7: lang:", "log: lang");
 	HAS(log, "warn: posts/2025-03-11-messy.md:6:8: draft:", "log: draft");
 	OK(strstr(log, "more values below") == NULL, "log: no value untold");
 	free(log);
+	/* As they were, for the checks that read them after this one. */
+	test_put(cap, "posts/2025-03-10-broken.md",
+	    "---\ntitle: \"Broken\ndate: 2025-03-10\n---\nBody\n");
+	test_put(cap, "posts/2025-03-11-messy.md",
+	    "---\ntitle: Messy\ndate: 2025-03-11\npart: two\nlang: en_GB\n"
+	    "draft: maybe\n---\nSee [gone](/posts/never-written).\n");
 	headings(&s);
 	home_series(&s);
 	typography(&s);
@@ -358,8 +387,9 @@ struct serve {
 	char	 out[160];
 };
 
+/* serve DIR, with more options (NULL-ended, or NULL for none). */
 static int
-serve_start(struct serve *sv, const char *dir)
+serve_start_with(struct serve *sv, const char *dir, const char *const *more)
 {
 	char		 state[128], *text;
 	uint64_t	 deadline;
@@ -375,7 +405,11 @@ serve_start(struct serve *sv, const char *dir)
 	if ((sv->pid = fork()) == -1)
 		return -1;
 	if (sv->pid == 0) {
-		char	 g[16], o[16];
+		char		 g[16], o[16];
+		const char	*argv[16] = { "capsuled", "serve",
+				    "--allow-root", "--gemini-port", g,
+				    "--gopher-port", o };
+		size_t		 n = 7;
 
 		if ((fd = open(sv->out, O_WRONLY | O_CREAT | O_TRUNC,
 		    0644)) == -1)
@@ -385,9 +419,11 @@ serve_start(struct serve *sv, const char *dir)
 		setenv("XDG_STATE_HOME", state, 1);
 		snprintf(g, sizeof(g), "%d", sv->gemini);
 		snprintf(o, sizeof(o), "%d", sv->gopher);
-		execl(bin, "capsuled", "serve", "--allow-root",
-		    "--gemini-port", g, "--gopher-port", o, dir,
-		    (char *)NULL);
+		while (more != NULL && *more != NULL && n < 14)
+			argv[n++] = *more++;
+		argv[n++] = dir;
+		argv[n] = NULL;
+		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
 	deadline = e2e_now_ms() + 10000;
@@ -402,6 +438,12 @@ serve_start(struct serve *sv, const char *dir)
 		e2e_sleep_ms(20);
 	}
 	return -1;
+}
+
+static int
+serve_start(struct serve *sv, const char *dir)
+{
+	return serve_start_with(sv, dir, NULL);
 }
 
 static void
@@ -489,6 +531,147 @@ test_serve_bare(void)
 	SSL_CTX_free(ctx);
 }
 
+/*
+ * The site's name when the writer gave none is the folder's, never the
+ * program's (issue 34, item 6), on every page that names it; serve's
+ * --title and --gopher-charset (item 7).
+ */
+static void
+test_serve_title(void)
+{
+	static const char *const opts[] = { "--title", "Desk Notes",
+	    "--gopher-charset", "ascii", NULL };
+	struct serve	 sv;
+	struct reply	 r;
+	struct buf	 b;
+	SSL_CTX		*ctx = e2e_client_ctx(0);
+	char		 desk[128];
+	const char	*body;
+
+	snprintf(desk, sizeof(desk), "%s/writing-desk", tmp);
+	test_put(desk, "2025-01-01-hello.md",
+	    "---\ntitle: Hello\ntags: [wood]\n---\nIt\xe2\x80\x99s here.\n");
+	if (serve_start(&sv, desk) == -1) {
+		OK(0, "serve: started");
+		SSL_CTX_free(ctx);
+		return;
+	}
+	r = e2e_gemini_get(sv.gemini, ctx, "/");
+	body = r.body.data != NULL ? r.body.data : "";
+	OK(strncmp(body, "# writing-desk\n", 15) == 0,
+	    "default title: the folder's name heads the home page");
+	OK(strstr(body, "capsuled") == NULL, "home: no program name");
+	reply_free(&r);
+	r = e2e_gemini_get(sv.gemini, ctx, "/posts/hello");
+	body = r.body.data != NULL ? r.body.data : "";
+	OK(strstr(body, "writing-desk") != NULL &&
+	    strstr(body, "capsuled") == NULL, "a post's way home: the name");
+	reply_free(&r);
+	r = e2e_gemini_get(sv.gemini, ctx, "/gemlog/");
+	body = r.body.data != NULL ? r.body.data : "";
+	OK(strncmp(body, "# writing-desk\n", 15) == 0,
+	    "the gemlog page: the name");
+	reply_free(&r);
+	r = e2e_gemini_get(sv.gemini, ctx, "/atom.xml");
+	body = r.body.data != NULL ? r.body.data : "";
+	HAS(body, "<title>writing-desk</title>", "the feed's title");
+	HAS(body, "<author><name>writing-desk</name></author>",
+	    "the feed's author: the site, not the program");
+	reply_free(&r);
+	serve_stop(&sv);
+
+	if (serve_start_with(&sv, desk, opts) == -1) {
+		OK(0, "serve --title --gopher-charset: started");
+		SSL_CTX_free(ctx);
+		return;
+	}
+	r = e2e_gemini_get(sv.gemini, ctx, "/");
+	OK(r.body.data != NULL && strncmp(r.body.data, "# Desk Notes\n",
+	    13) == 0, "--title: the home page's heading");
+	reply_free(&r);
+	OK(e2e_gopher_get(sv.gopher, &b, "/posts/hello") == 0 &&
+	    b.data != NULL && strstr(b.data, "It's here.") != NULL,
+	    "--gopher-charset ascii: the apostrophe transliterated");
+	buf_free(&b);
+	OK(e2e_gopher_get(sv.gopher, &b, "/caps.txt") == 0 && b.data !=
+	    NULL && strstr(b.data, "ServerDefaultEncoding=US-ASCII") != NULL &&
+	    strstr(b.data, "ServerDescription=Desk Notes") != NULL,
+	    "caps.txt: the charset and the title");
+	buf_free(&b);
+	serve_stop(&sv);
+	SSL_CTX_free(ctx);
+}
+
+/*
+ * Gopher off (issue 34, item 8): neither the URLs serve prints nor the
+ * log's "serving" line name a surface that does not listen (it once
+ * logged gopher://localhost:0/).
+ */
+static void
+test_gopher_off(void)
+{
+	static const char *const opts[] = { "--gopher-port", "0", NULL };
+	struct serve	 sv;
+	char		 dir[128], want[128], *text;
+
+	snprintf(dir, sizeof(dir), "%s/quiet", tmp);
+	test_put(dir, "2025-01-01-a.md", "---\ntitle: A\n---\nA.\n");
+	if (serve_start_with(&sv, dir, opts) == -1) {
+		OK(0, "serve --gopher-port 0: started");
+		return;
+	}
+	/* The log line comes through the log's writer: wait for it. */
+	snprintf(want, sizeof(want), "serving gemini://localhost:%d/ with ",
+	    sv.gemini);
+	OK(e2e_log_wait(sv.out, want, 5000),
+	    "gopher off: the log names Gemini alone");
+	text = test_read(sv.out, "");
+	snprintf(want, sizeof(want), "  gemini://localhost:%d/", sv.gemini);
+	LINE(text, want, "gopher off: the Gemini URL printed");
+	OK(strstr(text, "gopher://") == NULL, "gopher off: never named");
+	free(text);
+	serve_stop(&sv);
+}
+
+/*
+ * --check on a folder, as serve or alone (issue 34, item 5): the folder
+ * serve would serve, checked with no configuration file and no
+ * certificate made.
+ */
+static void
+test_check_dir(void)
+{
+	struct stat	 st;
+	char		*out, *err, dir[128], state[160];
+
+	snprintf(dir, sizeof(dir), "%s/checked", tmp);
+	test_put(dir, "2025-01-01-a.md", "---\ntitle: A\n---\n"
+	    "[gone](/posts/nowhere)\n");
+	snprintf(state, sizeof(state), "%s/check-state", tmp);
+	INT_EQ(run(&out, &err, "--check '%s'", dir), 0, "--check DIR: 0");
+	LINE(out, "site:     checked", "--check DIR: the folder's site");
+	LINE(out, "posts:    1 (2025-01-01 to 2025-01-01)", "its post");
+	HAS(out, "link to /posts/nowhere names nothing", "its warning");
+	free(out);
+	free(err);
+	INT_EQ(run(&out, &err, "serve --check --strict '%s'", dir), 1,
+	    "serve --check --strict DIR: a warning is trouble");
+	LINE(out, "site:     checked", "serve --check DIR: the same report");
+	free(out);
+	free(err);
+	INT_EQ(run(&out, &err, "--check --report '%s'", dir), 0,
+	    "--check --report DIR");
+	HAS(out, "report:   1 file", "the report");
+	free(out);
+	free(err);
+	setenv("XDG_STATE_HOME", state, 1);
+	INT_EQ(run(&out, &err, "--check '%s'", dir), 0, "--check again");
+	OK(stat(state, &st) == -1, "--check makes no certificate directory");
+	unsetenv("XDG_STATE_HOME");
+	free(out);
+	free(err);
+}
+
 /* Bad arguments to serve: a clear error, exit 2. */
 static void
 test_serve_usage(void)
@@ -505,6 +688,33 @@ test_serve_usage(void)
 	HAS(err, "--gemini-port 99999: not a port", "serve: the bad port");
 	free(out);
 	free(err);
+	/* A reason, not the usage text alone (issue 34, item 5). */
+	INT_EQ(run(&out, &err, "serve"), 2, "serve without a folder: 2");
+	HAS(err, "capsuled serve: which folder?", "serve: asks which");
+	free(out);
+	free(err);
+	INT_EQ(run(&out, &err, "'%s'", tmp), 2, "a folder alone: 2");
+	HAS(err, "is a folder: `capsuled serve", "a folder alone: says how");
+	free(out);
+	free(err);
+	INT_EQ(run(&out, &err, "--title X -c '%s'", conf), 2,
+	    "--title without serve: 2");
+	HAS(err, "a configuration file says title:", "--title: says where");
+	free(out);
+	free(err);
+	INT_EQ(run(&out, &err, "serve --gopher-charset latin1 '%s'", tmp), 2,
+	    "a bad --gopher-charset: 2");
+	HAS(err, "capsuled serve --gopher-charset: expected utf-8 or ascii, "
+	    "got 'latin1'", "--gopher-charset: the file's wording");
+	free(out);
+	free(err);
+	/* --help: serve's own synopsis names --allow-root (item 7). */
+	INT_EQ(run(&out, &err, "--help"), 0, "--help: 0");
+	HAS(out, "capsuled serve [--allow-root]", "serve's synopsis");
+	HAS(out, "capsuled [serve] --check [--report] [--strict] DIR",
+	    "--check DIR's synopsis");
+	free(out);
+	free(err);
 }
 
 static const struct harness_test tests[] = {
@@ -512,6 +722,9 @@ static const struct harness_test tests[] = {
 	TEST(test_render),
 	TEST(test_live_log),
 	TEST(test_serve_bare),
+	TEST(test_serve_title),
+	TEST(test_gopher_off),
+	TEST(test_check_dir),
 	TEST(test_serve_usage),
 };
 

@@ -87,9 +87,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	    c.port[SURFACE_GOPHER] == c.port[SURFACE_GEMINI] ||
 	    !is_normal(c.capsule_dir) || !is_normal(c.cert_dir) ||
 	    (c.log_file != NULL && !is_normal(c.log_file)) ||
+	    (c.access_log_file != NULL && !is_normal(c.access_log_file)) ||
 	    c.workers < 0 || c.workers > 256 ||
 	    c.request_timeout_ms == 0 || c.idle_timeout_ms == 0 ||
-	    c.lang == NULL || c.site_title == NULL ||
+	    c.lang == NULL ||
+	    (c.site_title != NULL && c.site_title[0] == '\0') ||
 	    c.gopher_width < 20 || c.gopher_width > 200 ||
 	    c.latest_posts > 1000 || strcmp(c.path, NAME) != 0)
 		abort();
@@ -118,7 +120,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		config_host_view(&c, i, &v);
 		if (v.hostname == NULL || !is_normal(v.capsule_dir) ||
 		    !is_normal(v.cert_dir) || v.lang == NULL ||
-		    v.site_title == NULL || v.index == NULL ||
+		    (v.site_title != NULL && v.site_title[0] == '\0') ||
+		    v.index == NULL ||
 		    v.gopher_width < 20 || v.gopher_width > 200 ||
 		    v.hosts != NULL || (v.mount != NULL &&
 		    (v.base == NULL || strcmp(v.base, v.mount) != 0)) ||

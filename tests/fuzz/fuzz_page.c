@@ -4,7 +4,7 @@
  * The input is a list of records separated by 0x1e; a record's first
  * byte picks a block type, link kind and heading level, the rest is its
  * text (links: "url\x1fdate\x1flabel").  The very first byte sets the
- * Gopher width.  The page is emitted three ways and the output must keep
+ * Gopher width.  The page is emitted four ways and the output must keep
  * each format's grammar:
  *  - gophermap: CRLF lines with exactly three TABs, a known type, a
  *    display string within the width, ".\r\n" last and only there;
@@ -13,7 +13,8 @@
  *  - Atom, with the records as post titles and summaries: valid UTF-8,
  *    no control but TAB/LF/CR, no raw '<' or '&' outside markup;
  *  - with gopher_charset: ascii, the gophermap again (its grammar) and
- *    the text, with no byte past ASCII.
+ *    the text, with no byte past ASCII;
+ *  - HTML: valid UTF-8, no control, no '<' in a tag, no script.
  * Markdown records are either shown (their links items after them in a
  * menu) or only their links (a post's menu), by the record's first byte.
  */
@@ -21,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "content/archive.h"
 #include "core/buf.h"
@@ -149,6 +151,32 @@ check_xml(const struct buf *b)
 	}
 }
 
+/*
+ * An HTML page: valid UTF-8, no control but TAB/LF/CR, no '<' inside a
+ * tag, no script and no javascript: URL whatever the blocks held.
+ */
+static void
+check_html(const struct buf *b)
+{
+	const unsigned char	*s = (const unsigned char *)b->data;
+	size_t			 i;
+	int			 intag = 0;
+
+	assert(utf8_valid(b->data, b->len));
+	assert(b->len > 15 && memcmp(b->data, "<!DOCTYPE html>", 15) == 0);
+	for (i = 0; i < b->len; i++) {
+		assert(s[i] >= 0x20 || s[i] == '\t' || s[i] == '\n' ||
+		    s[i] == '\r');
+		if (s[i] == '<') {
+			assert(!intag);
+			intag = 1;
+			assert(strncasecmp((const char *)s + i, "<script", 7));
+		} else if (s[i] == '>')
+			intag = 0;
+	}
+	assert(memmem(b->data, b->len, "href=\"javascript:", 17) == NULL);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -200,9 +228,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 4:
 			if (op / 5 % 2)
-				page_markdown_links(&p, rec, strlen(rec));
+				page_source_links(&p, rec, strlen(rec), 0);
 			else
-				page_markdown(&p, rec, strlen(rec));
+				page_source(&p, rec, strlen(rec), 0);
 			md = 1;
 			break;
 		}
@@ -227,6 +255,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_gemtext(&out, &p);
 	buf_free(&out);
 	page_emit_text(&p, &t, &out);
+	buf_free(&out);
+	/* HTML: whatever the blocks hold, text and no markup of theirs. */
+	page_emit_html(&p, &t, &out);
+	check_html(&out);
 	buf_free(&out);
 	/* gopher_charset: ascii -- the same grammar, and nothing past it. */
 	t.ascii = t.ropts.ascii = 1;

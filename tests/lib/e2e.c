@@ -56,12 +56,28 @@ e2e_connect(int port, unsigned timeout_ms)
 	return e2e_connect_from(NULL, NULL, port, timeout_ms, 0);
 }
 
+/* Does the YAML text y set the top-level key? */
+static int
+sets_key(const char *y, const char *key)
+{
+	size_t		 len = strlen(key);
+	const char	*p;
+
+	for (p = y; p != NULL; p = (p = strchr(p, '\n')) ? p + 1 : NULL)
+		if (strncmp(p, key, len) == 0 && p[len] == ':')
+			return 1;
+	return 0;
+}
+
 /*
  * Write s->dir/capsuled.yaml: loopback, s's Gemini port and the given
  * Gopher port, two workers, debug log in s->dir; then extra1 and extra2
  * (YAML lines, may be "").  e2e_start() writes the first; a test that
  * reloads writes a new one the same way.  An extra that says "bind:"
- * replaces the 127.0.0.1 (it must keep it: e2e_start() connects there).
+ * replaces the 127.0.0.1 (it must keep it: e2e_start() connects there);
+ * one that says "log:" the log file (s->log is then not written), one
+ * that says "certs:" s->dir/certs, one that says "log_level:" the debug
+ * level (an operator's log).
  */
 void
 e2e_write_config(const struct e2e_server *s, int gopher_port,
@@ -70,6 +86,11 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 	char	 conf[300];
 	int	 lo4 = strstr(extra1, "bind:") == NULL &&
 		    strstr(extra2, "bind:") == NULL;
+	int	 file = !sets_key(extra1, "log") && !sets_key(extra2, "log");
+	int	 certs = !sets_key(extra1, "certs") &&
+		    !sets_key(extra2, "certs");
+	int	 debug = !sets_key(extra1, "log_level") &&
+		    !sets_key(extra2, "log_level");
 
 	snprintf(conf, sizeof(conf), "%s/capsuled.yaml", s->dir);
 	test_write(conf,
@@ -78,13 +99,15 @@ e2e_write_config(const struct e2e_server *s, int gopher_port,
 	    "gemini_port: %d\n"
 	    "gopher_port: %d\n"
 	    "capsule: %s\n"
-	    "certs: certs\n"
+	    "%s"
 	    "workers: 2\n"
-	    "log: capsuled.log\n"
-	    "log_level: debug\n"
+	    "%s"
+	    "%s"
 	    "%s%s",
 	    lo4 ? "bind: [127.0.0.1]\n" : "", s->gemini_port, gopher_port,
-	    capsule_dir, extra1, extra2);
+	    capsule_dir, certs ? "certs: certs\n" : "",
+	    file ? "log: capsuled.log\n" : "",
+	    debug ? "log_level: debug\n" : "", extra1, extra2);
 }
 
 /* e2e_start_flags(): do not pass --allow-root (the refusal is tested). */
@@ -132,7 +155,7 @@ e2e_exec_server(const char *dir, const char *conf, int flags)
  */
 static int
 e2e_start_once(struct e2e_server *s, const char *capsule_dir,
-    const char *extra, int flags)
+    const char *extra, int flags, int port)
 {
 	char		 conf[300];
 	uint64_t	 deadline;
@@ -141,7 +164,7 @@ e2e_start_once(struct e2e_server *s, const char *capsule_dir,
 	snprintf(s->dir, sizeof(s->dir), "/tmp/capsuled-e2e.XXXXXX");
 	if (mkdtemp(s->dir) == NULL)
 		return -1;
-	s->gemini_port = e2e_free_port();
+	s->gemini_port = port != 0 ? port : e2e_free_port();
 	do
 		s->gopher_port = e2e_free_port();
 	while (s->gopher_port == s->gemini_port);
@@ -191,7 +214,7 @@ e2e_start_flags(struct e2e_server *s, const char *capsule_dir,
 	int	 tries;
 
 	for (tries = 0; tries < 3; tries++) {
-		if (e2e_start_once(s, capsule_dir, extra, flags) == 0)
+		if (e2e_start_once(s, capsule_dir, extra, flags, 0) == 0)
 			return 0;
 		if (s->pid > 0)		/* up but not answering: a real fault */
 			return -1;
@@ -208,6 +231,17 @@ int
 e2e_start(struct e2e_server *s, const char *capsule_dir, const char *extra)
 {
 	return e2e_start_flags(s, capsule_dir, extra, 0);
+}
+
+/*
+ * e2e_start() on the Gemini port given (one a test told another server
+ * of before this one listened), once: a port taken since is a failure.
+ */
+int
+e2e_start_port(struct e2e_server *s, int port, const char *capsule_dir,
+    const char *extra)
+{
+	return e2e_start_once(s, capsule_dir, extra, 0, port);
 }
 
 /*
@@ -624,6 +658,66 @@ e2e_gopher_get(int port, struct buf *out, const char *fmt, ...)
 	free(req);
 	free(sel);
 	return rc;
+}
+
+/*
+ * Follow each link line of the Gemini page body to a site path ("=> /"):
+ * each must answer 20 (or 31).  what names the page in the checks.
+ */
+void
+e2e_crawl_gemini(int port, SSL_CTX *ctx, const char *what, const char *body)
+{
+	struct reply	 r;
+	const char	*p, *nl;
+	char		 url[512];
+	size_t		 len;
+
+	for (p = body; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (strncmp(p, "=> /", 4) != 0)
+			continue;
+		len = strcspn(p + 3, " \n");
+		snprintf(url, sizeof(url), "%.*s", (int)len, p + 3);
+		r = e2e_gemini_get(port, ctx, "%s", url);
+		OK(r.status == 20 || r.status == 31, "%s: %s answers %d",
+		    what, url, r.status);
+		reply_free(&r);
+	}
+}
+
+/*
+ * Ask for each item of the Gopher menu that is on this server
+ * ("localhost", port): each must resolve (no error item), and no
+ * selector holds a dot segment.  The menu must have such items.
+ */
+void
+e2e_crawl_gopher(int port, const char *what, const char *menu)
+{
+	struct buf	 g;
+	const char	*p, *nl, *tab;
+	char		 sel[512], host[64];
+	size_t		 len;
+	int		 n = 0;
+
+	snprintf(host, sizeof(host), "\tlocalhost\t%d", port);
+	for (p = menu; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (*p == 'i' || *p == '3' || *p == 'h' || *p == '.' ||
+		    (tab = strchr(p, '\t')) == NULL || (nl && tab > nl))
+			continue;
+		len = strcspn(tab + 1, "\t\r\n");
+		if (strncmp(tab + 1 + len, host, strlen(host)) != 0)
+			continue;
+		snprintf(sel, sizeof(sel), "%.*s", (int)len, tab + 1);
+		OK(strstr(sel, "/./") == NULL && strstr(sel, "/../") == NULL,
+		    "%s: selector %s has no dot segment", what, sel);
+		e2e_gopher_get(port, &g, "%s", sel);
+		OK(g.len > 0 && g.data[0] != '3', "%s: item %s resolves",
+		    what, sel);
+		buf_free(&g);
+		n++;
+	}
+	OK(n > 0, "%s: its menu has items", what);
 }
 
 /* A "key: N kB" figure of /proc/PID/status (VmRSS...); -1 when absent. */

@@ -72,6 +72,7 @@ void	e2e_write_config(const struct e2e_server *, int, const char *,
 	    const char *, const char *);
 int	e2e_start_flags(struct e2e_server *, const char *, const char *, int);
 int	e2e_start(struct e2e_server *, const char *, const char *);
+int	e2e_start_port(struct e2e_server *, int, const char *, const char *);
 void	e2e_exec_server(const char *, const char *, int)
 	    __attribute__((noreturn));
 int	e2e_log_count(const struct e2e_server *, const char *);
@@ -94,6 +95,8 @@ int	 e2e_gopher_get(int, struct buf *, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 int	 e2e_ask(const struct e2e_server *, SSL_CTX *, int, const char *,
 	    struct buf *);
+void	 e2e_crawl_gemini(int, SSL_CTX *, const char *, const char *);
+void	 e2e_crawl_gopher(int, const char *, const char *);
 int	 e2e_peer_closed(int);
 
 long	 e2e_proc_status_kb(pid_t, const char *);

@@ -3,6 +3,7 @@
  * capsule (files.h).  util_read_file() of the library reads them back,
  * so a test reads a file the way the server does.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -171,4 +172,30 @@ test_count_lines(const char *path, const char *needle)
 		n += strstr(line, needle) != NULL;
 	fclose(f);
 	return n;
+}
+
+char *
+test_corpus_dir(void)
+{
+	const char	*env = getenv("CAPSULED_CORPUS");
+	const char	*top = getenv("CAPSULED_TOP");
+	char		 path[4096], probe[4200];
+	static const char *const up[] = { "..", "../.." };
+	size_t		 i;
+	DIR		*d;
+
+	if (env != NULL && *env != '\0')
+		return xstrdup(env);
+	if (top == NULL)
+		top = ".";
+	for (i = 0; i < nitems(up); i++) {
+		snprintf(path, sizeof(path), "%s/%s/shared/corpus/18f", top,
+		    up[i]);
+		snprintf(probe, sizeof(probe), "%s/posts", path);
+		if ((d = opendir(probe)) != NULL) {
+			closedir(d);
+			return realpath(path, NULL);
+		}
+	}
+	return NULL;
 }

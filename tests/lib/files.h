@@ -22,5 +22,12 @@ char	*test_read(const char *, const char *);
 void	test_rm_tree(const char *);
 /* Lines of the file path that have needle; -1 when it cannot be read. */
 int	test_count_lines(const char *path, const char *needle);
+/*
+ * The handed real archive (18F's blog, kept outside the repository: a
+ * folder holding posts/), malloc'd: $CAPSULED_CORPUS, else
+ * shared/corpus/18f beside the checkout ($CAPSULED_TOP) or one level
+ * further up (a worktree); NULL when there is none.
+ */
+char	*test_corpus_dir(void);
 
 #endif

@@ -476,6 +476,51 @@ test_empty(void)
 }
 
 /*
+ * The site's name when the writer gave none: never the program's
+ * ("capsuled", issue 34 item 6): index.md's front matter, "title:",
+ * index.md's heading, the folder's name (the host for "/", which has
+ * none).
+ */
+static void
+test_default_title(void)
+{
+	static const struct {
+		const char	*index;		/* index.md, or NULL */
+		const char	*config;	/* "title:", or NULL */
+		const char	*want;
+	} cases[] = {
+		{ "---\ntitle: Front\n---\n# Heading\n", "Set", "Front" },
+		{ "# Heading\n", "Set", "Set" },
+		{ "# Heading\n", NULL, "Heading" },
+		{ "Just words.\n", NULL, "writing" },
+		{ NULL, NULL, "writing" },
+	};
+	struct config	 c;
+	struct archive	*a;
+	char		*dir, *index;
+	size_t		 i;
+
+	dir = xasprintf("%s/writing", top);
+	index = xasprintf("%s/index.md", dir);
+	mkdir(dir, 0755);
+	for (i = 0; i < nitems(cases); i++) {
+		unlink(index);
+		if (cases[i].index != NULL)
+			test_put(dir, "index.md", cases[i].index);
+		config_for(&c, dir);
+		c.site_title = (char *)cases[i].config;
+		if ((a = archive_load(&c)) == NULL) {
+			OK(0, "case %zu loads", i);
+			continue;
+		}
+		STR_EQ(a->title, cases[i].want, cases[i].want);
+		archive_unref(a);
+	}
+	free(index);
+	free(dir);
+}
+
+/*
  * An archive as a generator left it: template syntax in the body is
  * read when the file is (the snapshot keeps the rewritten body and
  * warns about what it removed), and a post without summary: gets its
@@ -875,6 +920,7 @@ static const struct harness_test tests[] = {
 	NAMED("refs"),
 	NAMED("no_dir"),
 	NAMED("empty"),
+	NAMED("default_title"),
 	NAMED("generated"),
 	NAMED("slugify"),
 	NAMED("many"),
@@ -912,6 +958,7 @@ main(int argc, char **argv)
 	RUN("tree", test_tree());
 	RUN("no_dir", test_no_dir());
 	RUN("empty", test_empty());
+	RUN("default_title", test_default_title());
 	RUN("generated", test_generated());
 	RUN("slugify", test_slugify());
 	RUN("many", test_many());

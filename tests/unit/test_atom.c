@@ -442,8 +442,9 @@ test_site(void)
 		check_xml(&b, "series feed");
 		same(&cfg, s, "/series/gemini/atom.xml", &b);
 		INT_EQ(count(b.data, "<entry>"), 2, "series: every part");
-		/* A series' title says what it is; the site's subtitle. */
-		HAS(b.data, "\n  <title>Gemini</title>\n", "series title");
+		/* Feed titles: "Site: name"; the site's subtitle. */
+		HAS(b.data, "\n  <title>Site &amp; co: Gemini</title>\n",
+		    "series title: the site's, then the series', as a tag's");
 		HAS(b.data, "<subtitle>Notes</subtitle>", "series subtitle");
 		HAS(b.data, "/series/gemini/</id>", "series id");
 		buf_free(&b);

@@ -16,9 +16,17 @@
 #include <unistd.h>
 
 #include "core/config.h"
+#include "core/robots.h"
 #include "files.h"
 #include "harness.h"
 #include "core/util.h"
+
+/* The robots setting's text form, or NULL (core/robots.h). */
+static const char *
+robots_text(const struct config *c)
+{
+	return c->robots != NULL ? c->robots->text : NULL;
+}
 
 static char	 tmp[PATH_MAX];		/* realpath of the mkdtemp dir */
 static char	 conf[PATH_MAX + 32];	/* tmp/etc/c.yaml */
@@ -97,7 +105,7 @@ check_defaults(const struct config *c, const char *top, const char *what)
 	INT_EQ(c->nredirects, 0, what);
 	INT_EQ(c->nhosts, 0, what);
 	INT_EQ(config_nhosts(c), 1, what);
-	STR_EQ(c->robots, CONFIG_ROBOTS_DEFAULT, what);
+	STR_EQ(robots_text(c), CONFIG_ROBOTS_DEFAULT, what);
 	INT_EQ(c->ntitan_writers, 0, what);
 	INT_EQ(c->titan_max_size, 1 << 20, what);
 	STR_EQ(c->ticket_keys, NULL, what);
@@ -120,7 +128,7 @@ test_defaults(void)
 	config_defaults(&c, etc);
 	check_defaults(&c, tmp, "config_defaults");
 	STR_EQ(c.path, NULL, "defaults: no path");
-	STR_EQ(c.site_title, "capsuled", "default title");
+	STR_EQ(c.site_title, NULL, "default title: the load names the site");
 	STR_EQ(c.site_subtitle, NULL, "default subtitle");
 	STR_EQ(c.author, NULL, "default author");
 	config_free(&c);
@@ -131,7 +139,7 @@ test_defaults(void)
 		expect_ok(&c, empty[i]);
 		check_defaults(&c, tmp, empty[i]);
 		STR_EQ(c.path, conf, "path kept as given");
-		STR_EQ(c.site_title, "capsuled", empty[i]);
+		STR_EQ(c.site_title, NULL, empty[i]);
 		STR_EQ(c.author, NULL, empty[i]);
 		config_free(&c);
 	}
@@ -225,6 +233,14 @@ test_full(void)
 	INT_EQ(c.idle_timeout_ms, 86400000, "a day");
 	INT_EQ(c.access_log, 1, "yes");
 	STR_EQ(c.hostname, "::1", "IPv6 literal host");
+	config_free(&c);
+
+	/* molly-brown's AccessLog: a file of its own, from the config dir. */
+	expect_ok(&c, "access_log: access/gemini.log\n");
+	want = xasprintf("%s/etc/access/gemini.log", tmp);
+	STR_EQ(c.access_log_file, want, "access_log: a file");
+	free(want);
+	INT_EQ(c.access_log, 1, "access_log: a file is on");
 	config_free(&c);
 
 	expect_ok(&c, "log:\ngemini_port: \"1965\"\nworkers: 256\n");
@@ -401,7 +417,8 @@ test_errors(void)
 	expect_err("gemini_port: [1]\n",
 	    "1:14: gemini_port: expected an integer, got a list");
 	expect_err("access_log: {a: b}\n",
-	    "1:13: access_log: expected true or false, got a mapping");
+	    "1:13: access_log: expected true, false or a file name, got a "
+	    "mapping");
 	expect_err("request_timeout: [1]\n",
 	    "1:18: request_timeout: expected a number of seconds, got a list");
 	expect_err("bind:\n  - 1.2.3.4\n  - [x]\n",
@@ -483,8 +500,8 @@ test_errors(void)
 	    "1:10: workers: expected auto or 1 to 256, got 'many'");
 	expect_err("log_level: verbose\n", "1:12: log_level: expected error,"
 	    " warn, info or debug, got 'verbose'");
-	expect_err("access_log: maybe\n",
-	    "1:13: access_log: expected true or false, got 'maybe'");
+	expect_err("access_log: ''\n", "1:13: access_log: expected true, "
+	    "false or a file name, got ''");
 	expect_err("hostname:\n", "1:10: hostname: must not be empty");
 	expect_err("hostname: ''\n", "1:11: hostname: must not be empty");
 	expect_err("hostname: a b\n",
@@ -992,19 +1009,19 @@ test_peer_redirects_robots(void)
 	/* robots: a block of text, or nothing. */
 	expect_ok(&c, "robots: |\n  User-agent: archiver\n  Disallow: /\n"
 	    "\n  User-agent: *\n  Disallow: /files/\n");
-	STR_EQ(c.robots, "User-agent: archiver\nDisallow: /\n\n"
+	STR_EQ(robots_text(&c), "User-agent: archiver\nDisallow: /\n\n"
 	    "User-agent: *\nDisallow: /files/\n", "robots block");
 	config_free(&c);
 	expect_ok(&c, "robots: ~\n");
-	STR_EQ(c.robots, NULL, "robots off");
+	STR_EQ(robots_text(&c), NULL, "robots off");
 	config_free(&c);
 	expect_ok(&c, "robots: ''\n");
-	STR_EQ(c.robots, NULL, "robots empty: off");
+	STR_EQ(robots_text(&c), NULL, "robots empty: off");
 	config_free(&c);
 	expect_err("robots: \"a\\x01b\"\n", "1:9: robots: control characters"
 	    " other than tab and line end are not allowed");
 	expect_err("robots: [a]\n",
-	    "1:9: robots: expected a block of text, got a list");
+	    "1:9: robots: expected a block of text or rules, got a list");
 	big = xmalloc(70000 + 16);
 	memcpy(big, "robots: ", 8);
 	memset(big + 8, 'a', 70000);
@@ -1359,8 +1376,37 @@ test_hosts(void)
 	    " '--'");
 }
 
+/*
+ * config_set(): one key from a command line (serve --title), read as
+ * the file's key is; a refusal leaves the value as it was.
+ */
+static void
+test_set(void)
+{
+	struct config	 c;
+	char		 err[256];
+
+	config_defaults(&c, tmp);
+	INT_EQ(config_set(&c, "title", "Ann's \"notes\": #1 - [x]", err,
+	    sizeof(err)), 0, "title with quotes and YAML's bytes");
+	STR_EQ(c.site_title, "Ann's \"notes\": #1 - [x]", "as given");
+	INT_EQ(config_set(&c, "gopher_charset", "US-ASCII", err, sizeof(err)),
+	    0, "gopher_charset");
+	INT_EQ(c.gopher_charset, CONFIG_CHARSET_ASCII, "its other spelling");
+	INT_EQ(config_set(&c, "gopher_charset", "latin1", err, sizeof(err)),
+	    -1, "a bad value");
+	STR_EQ(err, "gopher_charset: expected utf-8 or ascii, got 'latin1'",
+	    "the file's wording, without a place");
+	INT_EQ(c.gopher_charset, CONFIG_CHARSET_ASCII, "the value kept");
+	INT_EQ(config_set(&c, "title", "", err, sizeof(err)), -1, "empty");
+	STR_EQ(err, "title: must not be empty", "why");
+	STR_EQ(c.site_title, "Ann's \"notes\": #1 - [x]", "the title kept");
+	config_free(&c);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_defaults),
+	TEST(test_set),
 	TEST(test_full),
 	TEST(test_bind_forms),
 	TEST(test_paths),

@@ -24,6 +24,7 @@
 #include "core/config_apps.h"
 #include "core/config_int.h"
 #include "core/config_types.h"
+#include "core/robots.h"
 #include "core/util.h"
 #include "files.h"
 #include "harness.h"
@@ -120,6 +121,7 @@ static const char every_site_key[] =
     "    root_listings: false\n"
     "    listing_titles: false\n"
     "    listing_sort: date\n"
+    "    listing_reverse: true\n"
     "    mime_types: {zine: application/x-zine}\n"
     "    default_type: text/plain\n"
     "    path_meta: [{path: /fr/, lang: fr}]\n"
@@ -133,7 +135,9 @@ static const char every_site_key[] =
     "    web_url: https://old.example/\n"
     "    gopher_width: 60\n"
     "    gopher_charset: ascii\n"
+    "    announce: [gemini://agg.example/submit]\n"
     "    redirects: {/old: /new}\n"
+    "    redirects_first: true\n"
     "    robots: \"User-agent: *\\nDisallow: /\\n\"\n"
     "    cgi: programs\n"
     "    cgi_timeout: 2s\n"
@@ -150,7 +154,8 @@ static const char every_site_key[] =
 /*
  * every_site_key and the public port of each surface after those two,
  * made from the table (core/surface.h), so that a new surface needs no
- * line here: 2000 + its place.  The caller frees it.
+ * line here: 2000 + its place; and each surface's port, 3000 + its
+ * place.  The caller frees it.
  */
 static char *
 every_site_key_yaml(void)
@@ -162,6 +167,10 @@ every_site_key_yaml(void)
 	for (i = SURFACE_GOPHER + 1; i < SURFACE_N; i++)
 		buf_printf(&b, "    %s_public_port: %zu\n", surfaces[i].name,
 		    2000 + i);
+	/* A port of its own on each surface (check_ports()'s rules). */
+	for (i = 0; i < SURFACE_N; i++)
+		buf_printf(&b, "    %s_port: %zu\n", surfaces[i].name,
+		    3000 + i);
 	buf_addc(&b, '\0');
 	return buf_release(&b);
 }
@@ -206,6 +215,7 @@ test_every_site_key(void)
 	INT_EQ(v.root_listings, 0, "root_listings");
 	INT_EQ(v.listing_titles, 0, "listing_titles");
 	INT_EQ(v.listing_sort, CONFIG_SORT_DATE, "listing_sort");
+	INT_EQ(v.listing_reverse, 1, "listing_reverse");
 	STR_EQ(config_file_type(v.types, "a.zine", NULL), "application/x-zine",
 	    "mime_types");
 	STR_EQ(config_file_type(v.types, "a.unknown", NULL), "text/plain",
@@ -223,8 +233,12 @@ test_every_site_key(void)
 	STR_EQ(v.web_url, "https://old.example", "web_url");
 	INT_EQ(v.gopher_width, 60, "gopher_width");
 	INT_EQ(v.gopher_charset, CONFIG_CHARSET_ASCII, "gopher_charset");
+	OK(v.nannounce == 1 && strcmp(v.announce[0],
+	    "gemini://agg.example/submit") == 0, "announce");
 	STR_EQ(config_redirect(&v, "/old", NULL), "/new", "redirects");
-	STR_EQ(v.robots, "User-agent: *\nDisallow: /\n", "robots");
+	INT_EQ(v.redirects_first, 1, "redirects_first");
+	OK(v.robots != NULL && strcmp(v.robots->text,
+	    "User-agent: *\nDisallow: /\n") == 0, "robots");
 	STR_EQ(v.cgi, "programs", "cgi");
 	INT_EQ(v.cgi_timeout_ms, 2000, "cgi_timeout");
 	INT_EQ(v.cgi_max_output, 2048, "cgi_max_output");
@@ -238,6 +252,8 @@ test_every_site_key(void)
 	for (i = SURFACE_GOPHER + 1; i < SURFACE_N; i++)
 		INT_EQ(config_public_port(&v, (enum surface)i), 2000 + i,
 		    surfaces[i].name);
+	for (i = 0; i < SURFACE_N; i++)
+		OK(v.port[i] == (int)(3000 + i), "%s_port", surfaces[i].name);
 	/* The rules of the item are the host's, in the top level's lists. */
 	a = config_app_find(v.apps, v.napps, "b.example", "/f/x");
 	OK(a != NULL && a->kind == CONFIG_APP_FASTCGI && a->host != NULL &&
@@ -350,6 +366,46 @@ test_server_keys(void)
 	    "colour: red}]\n", "3:28: hosts: fastcgi: unknown key 'colour'");
 }
 
+/*
+ * A host may listen on a port of its own.  A port is one surface's; on
+ * a surface whose requests name no host (Gopher), also one host's.
+ */
+static void
+test_host_ports(void)
+{
+	struct config	 c, v;
+
+	expect_ok(&c, "gopher_port: 70\n"
+	    "hosts:\n"
+	    "  - {hostname: b, gopher_port: 7071, gemini_port: 1966}\n"
+	    "  - {hostname: c, gemini_port: 1966}\n"
+	    "  - {hostname: d}\n");
+	config_host_view(&c, 1, &v);
+	INT_EQ(v.port[SURFACE_GOPHER], 7071, "b: its own Gopher port");
+	INT_EQ(config_public_port(&v, SURFACE_GOPHER), 7071,
+	    "b: its links name its own port");
+	config_host_view(&c, 2, &v);
+	INT_EQ(v.port[SURFACE_GEMINI], 1966, "c: shares b's Gemini port");
+	INT_EQ(v.port[SURFACE_GOPHER], 70, "c: the top level's Gopher port");
+	config_host_view(&c, 3, &v);
+	INT_EQ(v.port[SURFACE_GEMINI], 1965, "d: the top level's");
+	config_free(&c);
+	expect_err("gopher_port: 70\nhosts:\n  - {hostname: b, gopher_port: "
+	    "70}\n", "3:32: gopher_port: port 70 is localhost's already; a "
+	    "Gopher request names no host, so each host needs a port of its "
+	    "own");
+	expect_err("hosts:\n  - {hostname: b, finger_port: 7079}\n"
+	    "  - {hostname: c, finger_port: 7079}\n", "3:32: finger_port: "
+	    "port 7079 is b's already; a Finger request names no host, so "
+	    "each host needs a port of its own");
+	expect_err("gopher_port: 70\nhosts:\n  - {hostname: b, gemini_port: "
+	    "70}\n", "3:32: gemini_port: port 70 is used by both Gemini and "
+	    "Gopher");
+	expect_err("hosts:\n  - {hostname: b, nex_port: 1900}\n"
+	    "  - {hostname: c, spartan_port: 1900}\n", "3:33: spartan_port: "
+	    "port 1900 is used by both Spartan and Nex");
+}
+
 /* The rules of a host item are the host's; a host: in them is refused. */
 static void
 test_host_rules(void)
@@ -401,7 +457,8 @@ test_user_view(void)
 	    "fastcgi: [{prefix: /f, socket: 'unix:/s'}]\n"
 	    "title: Operator\nsubtitle: Sub\nauthor: Op\n"
 	    "lang: fr\nindex: home.gmi\ngopher_width: 50\n"
-	    "cert_zones: [{path: /~alice/secret}]\n";
+	    "cert_zones: [{path: /~alice/secret}]\n"
+	    "announce: [gemini://agg.example/submit]\n";
 	const struct cfe_field	*keys;
 	struct config		 c, h, u;
 	size_t			 n, i;
@@ -433,6 +490,7 @@ test_user_view(void)
 	INT_EQ(u.nredirects, 0, "no redirects");
 	INT_EQ(u.nlink_aliases, 0, "no link aliases");
 	STR_EQ(u.web_url, NULL, "no web_url");
+	INT_EQ(u.nannounce, 0, "no aggregators told on a user's behalf");
 	STR_EQ(u.root, NULL, "no root");
 	STR_EQ(u.mount, NULL, "no mount");
 	STR_EQ(u.userdirs, NULL, "no user capsules of its own");
@@ -630,6 +688,7 @@ static const struct harness_test tests[] = {
 	TEST(test_every_site_key),
 	TEST(test_order),
 	TEST(test_server_keys),
+	TEST(test_host_ports),
 	TEST(test_host_rules),
 	TEST(test_user_view),
 	TEST(test_effective),

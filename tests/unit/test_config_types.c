@@ -75,6 +75,22 @@ test_parse(void)
 	STR_EQ(c.types->meta[2].path, "", "/ is every path");
 	config_free(&c);
 
+	/* molly-brown's MimeOverrides: a type with its charset. */
+	INT_EQ(load(&c, "mime_types: {txt: 'text/plain; charset=iso-8859-1', "
+	    "gmi: 'text/gemini ;  CHARSET=koi8-r ', log: text/plain}\n",
+	    err, sizeof(err)), 0, err);
+	if (c.types != NULL && c.types->nmime == 3) {
+		STR_EQ(c.types->mime[0].type, "text/gemini", "type, trimmed");
+		STR_EQ(c.types->mime[0].charset, "koi8-r",
+		    "charset, as written, trimmed");
+		STR_EQ(c.types->mime[2].type, "text/plain",
+		    "the type without its parameter");
+		STR_EQ(c.types->mime[2].charset, "iso-8859-1", "its charset");
+		OK(c.types->mime[1].charset == NULL, "no charset given");
+	} else
+		OK(0, "three types with charsets");
+	config_free(&c);
+
 	INT_EQ(load(&c, "mime_types: ~\ndefault_type: null\npath_meta: []\n",
 	    err, sizeof(err)), 0, err);
 	OK(c.types != NULL && c.types->nmime == 0 &&
@@ -85,9 +101,15 @@ test_parse(void)
 	refused("mime_types: [gmi]\n", "mime_types: expected a mapping of "
 	    "extensions to types");
 	refused("mime_types: {gmi: text}\n", "mime_types: gmi: expected a type "
-	    "such as text/plain (parameters go in path_meta), got 'text'");
+	    "such as text/plain, or a text type with its charset (text/plain; "
+	    "charset=iso-8859-1); lang goes in path_meta, got 'text'");
 	refused("mime_types: {gmi: 'text/gemini; lang=fr'}\n",
-	    "(parameters go in path_meta)");
+	    "lang goes in path_meta, got 'text/gemini; lang=fr'");
+	refused("mime_types: {png: 'image/png; charset=utf-8'}\n",
+	    "a text type with its charset");
+	refused("mime_types: {txt: 'text/plain; charset=a b'}\n",
+	    "got 'text/plain; charset=a b'");
+	refused("mime_types: {txt: 'text/plain;'}\n", "got 'text/plain;'");
 	refused("mime_types: {tar.gz: application/gzip}\n", "expected an extension "
 	    "(1 to 16 bytes, no '.' or '/'), got 'tar.gz'");
 	refused("mime_types: {a/b: text/plain}\n", "expected an extension "
@@ -277,8 +299,14 @@ test_answers(void)
 	test_put(top, "site/d/pic.png", "png\n");
 	test_put(top, "site/fr/x.gmi", "# Bonjour\n");
 	test_put(top, "site/old/y.txt", "old\n");
+	test_put(top, "site/d/latin.ltn", "caf\xe9\n");
+	test_put(top, "site/d/russian.koi", "# \xf0\xd2\xc9\n");
+	test_put(top, "site/old/wide.u16", "x\n");
 	yaml = xasprintf("capsule: %s\nroot: site\nroot_listings: true\n"
-	    "mime_types: {zine: text/gemini, log: application/octet-stream}\n"
+	    "mime_types: {zine: text/gemini, log: application/octet-stream, "
+	    "ltn: 'text/plain; charset=iso-8859-1', "
+	    "koi: 'text/gemini; charset=koi8-r', "
+	    "u16: 'text/plain; charset=utf-16'}\n"
 	    "default_type: text/plain\n"
 	    "path_meta: [{path: /fr/, lang: fr}, "
 	    "{path: /old/, charset: iso-8859-1}, "
@@ -299,6 +327,11 @@ test_answers(void)
 	header(&c, s, "/fr/", "text/gemini; charset=utf-8; lang=fr");
 	header(&c, s, "/old/y.txt", "text/plain; charset=iso-8859-1");
 	header(&c, s, "/old/", "text/gemini; charset=iso-8859-1");
+	/* A type's own charset (molly-brown's MimeOverrides). */
+	header(&c, s, "/d/latin.ltn", "text/plain; charset=iso-8859-1");
+	header(&c, s, "/d/russian.koi", "text/gemini; charset=koi8-r; lang=en");
+	header(&c, s, "/old/wide.u16", "text/plain; charset=utf-16");
+	gopher(&c, s, "/d/latin.ltn", '0', NULL);
 	header(&c, s, "/files/b.zine", "text/gemini; charset=utf-8; lang=en");
 	header(&c, s, "/posts/bundle/c.zine",
 	    "text/gemini; charset=utf-8; lang=de");

@@ -46,37 +46,12 @@
 #include "core/log.h"
 #include "core/url.h"
 #include "core/util.h"
+#include "files.h"
 #include "harness.h"
 #include "site/router.h"
 #include "site/site.h"
 
 #define MAX_URLS	256	/* per post */
-
-static char *
-find_corpus(void)
-{
-	const char	*env = getenv("CAPSULED_CORPUS");
-	const char	*top = getenv("CAPSULED_TOP");
-	char		 path[4096], probe[4200];
-	static const char *const up[] = { "..", "../.." };
-	size_t		 i;
-	DIR		*d;
-
-	if (env != NULL && *env != '\0')
-		return xstrdup(env);
-	if (top == NULL)
-		top = ".";
-	for (i = 0; i < nitems(up); i++) {
-		snprintf(path, sizeof(path), "%s/%s/shared/corpus/18f", top,
-		    up[i]);
-		snprintf(probe, sizeof(probe), "%s/posts", path);
-		if ((d = opendir(probe)) != NULL) {
-			closedir(d);
-			return realpath(path, NULL);
-		}
-	}
-	return NULL;
-}
 
 /*
  * Template syntax as a reader would recognise it: a Liquid tag ("{%",
@@ -845,7 +820,7 @@ main(int argc, char **argv)
 
 	HARNESS_INIT(argc, argv, tests);
 
-	if ((dir = find_corpus()) == NULL) {
+	if ((dir = test_corpus_dir()) == NULL) {
 		harness_skip("no 18f archive next to the checkout "
 		    "(CAPSULED_CORPUS unset)");
 		return harness_done();

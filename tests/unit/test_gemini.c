@@ -324,7 +324,9 @@ test_hosts(void)
 	INT_EQ(P("gemini://a.test:1965/", odd, 2), 53, "b's port for a");
 	INT_EQ(P("gemini://b.test:1965/", odd, 2), 0, "b's port");
 	INT_EQ(P("gemini://[::1]:1966/", odd, 2), 0, "literal: hosts[0]");
-	INT_EQ(P("gemini://[::1]:1965/", odd, 2), 53, "literal: not hosts[0]");
+	INT_EQ(P("gemini://[::1]:1965/", odd, 2), 0,
+	    "literal: another host's port (the caller picks the host)");
+	INT_EQ(P("gemini://[::1]:1967/", odd, 2), 53, "literal: no host's");
 	INT_EQ(P("gemini://10.0.0.1/", odd, 2), 0, "literal, no port");
 	INT_EQ(P("gemini://a.test/", odd, 0), 53, "no hosts");
 	INT_EQ(P("gemini://[::1]:1965/", odd, 0), 0, "no hosts, literal");

@@ -47,12 +47,14 @@ fake_hash(void *ctx)
 }
 
 static struct front_gen	 gf;
+static int		 port = 1965;	/* ours the client reached */
 
 static enum front_do
 ask(struct fake *f, const char *sni, const char *line, int *h,
     struct response *r)
 {
-	struct front_client	 fc = { sni, fake_own, fake_hash, f, NULL };
+	struct front_client	 fc = { sni, fake_own, fake_hash, f, NULL, port,
+	    1 };
 	struct front_app	 app;
 	enum front_do		 d;
 
@@ -141,6 +143,41 @@ test_writer(void)
 	response_free(&r);
 }
 
+/* A host with a port of its own is answered there, and only there. */
+static void
+test_own_port(void)
+{
+	struct fake	 f = { 1, NULL, 0 };
+	struct response	 r;
+	int		 h;
+
+	hosts[1].port[SURFACE_GEMINI] = 1966;
+	ghosts[1].port = 1966;
+	ask(&f, "other.test", "gemini://other.test:1966/", &h, &r);
+	INT_EQ(r.status, 53, "its port named, the shared port reached: 53");
+	STR_EQ(r.meta, "Proxy request refused: that host is not served on "
+	    "this port", "why");
+	response_free(&r);
+	port = 1966;
+	ask(&f, "other.test", "gemini://other.test:1966/", &h, &r);
+	INT_EQ(r.status, 20, "on its own port: 20");
+	INT_EQ(h, 1, "on its own port: the host");
+	response_free(&r);
+	ask(&f, "localhost", "gemini://localhost/", &h, &r);
+	INT_EQ(r.status, 53, "the first host on the second's port: 53");
+	response_free(&r);
+	ask(&f, NULL, "gemini://127.0.0.1:1966/", &h, &r);
+	INT_EQ(r.status, 20, "an IP literal on its port: 20");
+	INT_EQ(h, 1, "an IP literal: the listener's host");
+	response_free(&r);
+	port = 1965;
+	ask(&f, NULL, "gemini://127.0.0.1/", &h, &r);
+	INT_EQ(h, 0, "an IP literal on the shared port: the first host");
+	response_free(&r);
+	hosts[1].port[SURFACE_GEMINI] = 1965;
+	ghosts[1].port = 1965;
+}
+
 int
 main(void)
 {
@@ -184,6 +221,7 @@ main(void)
 	gf.users = NULL;
 	test_decisions();
 	test_writer();
+	test_own_port();
 	site_unref(sites[0]);
 	site_unref(sites[1]);
 	archive_unref(a);

@@ -1,9 +1,12 @@
 /*
  * test_links_log.c -- what the link check (content/links.c) writes to
- * the log: at most LINKS_WARN_MAX warnings per file and a total, and a
- * file's warnings once for each change, not again by every snapshot
- * that reuses its record.
+ * the log: at most LINKS_WARN_MAX warnings per file and a total, each
+ * once (archive_say()): not again by every snapshot that reads the same
+ * file (reused, or touched and read again), again when its file's bytes
+ * change, and a line that is new when another file comes or goes.
  */
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,23 +96,43 @@ test_capped_once(void)
 	INT_EQ(logged("posts/2024-01-01-a.md:"), la, "a: not logged again");
 	INT_EQ(logged("posts/2024-01-02-b.md:"), lb, "b: not logged again");
 
-	/* A post a names appears: a's warnings are new, so they are said. */
+	/*
+	 * A post a names appears: what a says is new only past the cap
+	 * (missing-20 now shown) and in its total; the rest was said.
+	 */
 	test_put(dir, "posts/2024-01-03-missing-0.md", "---\ntitle: M\n---\n"
 	    "Here.\n");
 	a3 = archive_reload(&c, a2);
 	INT_EQ(links_check(a3), LINKS_WARN_MAX + 10, "one fewer");
-	INT_EQ(logged("posts/2024-01-01-a.md:"), 2 * la, "a's warnings "
-	    "changed: logged again, capped");
+	INT_EQ(logged("posts/2024-01-01-a.md:"), la + 2, "a: its new lines "
+	    "alone");
+	INT_EQ(logged("missing-20.md"), 1, "the line shown now");
 	INT_EQ(logged("... and 9 more links that name nothing (29 in all)"),
 	    1, "with the new total");
 	INT_EQ(logged("posts/2024-01-02-b.md:"), lb, "b: not again");
+	la += 2;
+
+	/* b touched (read again, the same bytes): nothing said. */
+	{
+		char	*p = xasprintf("%s/posts/2024-01-02-b.md", dir);
+
+		OK(utimensat(AT_FDCWD, p, NULL, 0) == 0, "b touched");
+		free(p);
+	}
+	a4 = archive_reload(&c, a3);
+	INT_EQ(links_check(a4), LINKS_WARN_MAX + 10, "counted");
+	OK(a4->nread >= 1, "b read again");
+	INT_EQ(logged("posts/2024-01-02-b.md:"), lb, "b touched: not again");
+	archive_unref(a3);
+	a3 = a4;
 
 	/* b edited: b's logged again, a's not. */
 	dead_links(dir, "posts/2024-01-02-b.md", 1, "B two", "gone");
 	a4 = archive_reload(&c, a3);
 	INT_EQ(links_check(a4), LINKS_WARN_MAX + 10, "counted");
-	INT_EQ(logged("posts/2024-01-02-b.md:"), lb + 1, "b changed: logged");
-	INT_EQ(logged("posts/2024-01-01-a.md:"), 2 * la, "a unchanged: not");
+	INT_EQ(logged("posts/2024-01-02-b.md:"), lb + 1, "b changed: logged "
+	    "again, the same line");
+	INT_EQ(logged("posts/2024-01-01-a.md:"), la, "a unchanged: not");
 	archive_unref(a1);
 	archive_unref(a2);
 	archive_unref(a3);

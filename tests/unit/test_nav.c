@@ -788,6 +788,22 @@ test_home(struct archive *a)
 	free(g);
 	page_free(&p);
 
+	/* Without a subtitle the archive says its order once (item 9). */
+	{
+		char	*sub = a->subtitle;
+
+		a->subtitle = NULL;
+		page_init(&p);
+		nav_posts(&p, a);
+		g = gmi(&p);
+		HAS(g, "5 posts, newest first.", "posts: the order");
+		OK(strstr(strstr(g, "newest first") + 1, "newest first") ==
+		    NULL, "posts: said once, not as a heading too:\n%s", g);
+		free(g);
+		page_free(&p);
+		a->subtitle = sub;
+	}
+
 	/* No config: 10 latest, no "All" link with 5 posts. */
 	page_init(&p);
 	nav_home(&p, a, NULL);
@@ -958,6 +974,23 @@ test_empty(void)
 	STR_EQ(f.subtitle, "Gemlog", "empty subtitle");
 	INT_EQ(f.n, 0, "no entries");
 	free(g);
+	page_free(&p);
+	/*
+	 * No way from home to a page that would only say it is empty
+	 * (issue 34, item 9); the feeds stay, to subscribe before the first
+	 * post.
+	 */
+	page_init(&p);
+	nav_home(&p, &a, NULL);
+	g = gmi(&p);
+	OK(strstr(g, "=> /series/") == NULL && strstr(g, "=> /tags/") == NULL
+	    && strstr(g, "=> /posts/") == NULL && strstr(g, "=> /search") ==
+	    NULL, "home: no link to an empty list");
+	HAS(g, "=> /gemlog/ ", "home: the gemlog still");
+	HAS(g, "=> /atom.xml Atom feed\n", "home: the feed still");
+	free(g);
+	page_free(&p);
+	page_init(&p);
 	nav_home(&p, &a, NULL);
 	nav_posts(&p, &a);
 	nav_series_index(&p, &a);

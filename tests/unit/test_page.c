@@ -336,11 +336,11 @@ test_markdown(void)
 	page_init(&p);
 	page_heading(&p, 1, "T");
 	page_blank(&p);
-	page_markdown(&p, md, sizeof(md) - 1);
+	page_source(&p, md, sizeof(md) - 1, 0);
 	page_blank(&p);
 	page_link(&p, LINK_MENU, "/", NULL, "Home");
-	page_markdown(&p, NULL, 0);		/* nothing */
-	page_markdown(&p, "", 0);		/* fuzz: NULL + 0 */
+	page_source(&p, NULL, 0, 0);		/* nothing */
+	page_source(&p, "", 0, 0);		/* fuzz: NULL + 0 */
 	page_emit_gemtext(&p, &target, &out);
 	HAS(out.data, "world", "markdown rendered");
 	HAS(out.data, "Second paragraph.\n\n=> / Home\n", "one blank after");
@@ -375,8 +375,8 @@ test_followable(void)
 
 	page_init(&p);
 	page_link(&p, LINK_TEXT, "/posts/x", "2024-01-01", "X");
-	page_markdown(&p, md, sizeof(md) - 1);
-	page_markdown_links(&p, md, sizeof(md) - 1);
+	page_source(&p, md, sizeof(md) - 1, 0);
+	page_source_links(&p, md, sizeof(md) - 1, 0);
 	page_emit_gophermap(&p, &target, &out);
 	INT_EQ(gophermap_check(out.data, 70, "links"), 0, "links syntax");
 	HAS(out.data, "12024-01-01 X\t/posts/x/\t", "a post: its menu");
@@ -430,7 +430,7 @@ test_ascii(void)
 	    "%s", "Short \xe2\x86\x92 (3 parts, 9 min)");
 	page_link(&p, LINK_EXTERNAL, "https://x.org/caf\xc3\xa9", NULL,
 	    "Web");
-	page_markdown(&p, md, sizeof(md) - 1);
+	page_source(&p, md, sizeof(md) - 1, 0);
 	page_emit_gophermap(&p, &t, &out);
 	INT_EQ(gophermap_check(out.data, 70, "ascii menu"), 0, "ascii syntax");
 	for (i = 0; i < out.len; i++)

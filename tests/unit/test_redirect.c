@@ -1,6 +1,7 @@
 /*
  * test_redirect.c -- "redirects" rules (core/redirect.c): prefix rules
- * with the rest carried over ('*', "$1"), "%p", exact before prefix and
+ * with the rest carried over ('*', "$1"), patterns with a '*' inside a
+ * segment ("/blog/" "*.gmi" to "/posts/$1"), "%p", exact before prefix and
  * the longest prefix first, targets percent-encoded, and the loops
  * config.c refuses at load (a cycle of two, a prefix rule that feeds
  * itself, a chain too long) beside chains it accepts.
@@ -84,6 +85,46 @@ test_rules(void)
 	config_free(&c);
 }
 
+/*
+ * A '*' inside a segment (molly-brown's "^/blog/(.*)\\.gmi$" ->
+ * "/posts/$1"): the suffix is matched, not captured, and the rule holds
+ * that segment only.
+ */
+static void
+test_patterns(void)
+{
+	struct config	 c;
+	char		 err[512] = "";
+	int		 st = 0;
+
+	INT_EQ(load(&c, "redirects:\n"
+	    "  /blog/*.gmi: /posts/$1\n"
+	    "  /blog/special.gmi: /about\n"
+	    "  /notes/*/*.txt: /n/$1-$2\n"
+	    "  /tags/*.gmi*: /t/$1$2\n"
+	    "  temporary:\n"
+	    "    /drafts/*.md: /posts/*\n", err, sizeof(err)), 0, err);
+	STR_EQ(target(&c, "/blog/hello.gmi", &st), "/posts/hello",
+	    "the suffix stripped");
+	INT_EQ(st, 31, "a pattern is permanent by default");
+	STR_EQ(target(&c, "/blog/special.gmi", NULL), "/about",
+	    "an exact rule over the pattern");
+	STR_EQ(target(&c, "/blog/hello.txt", NULL), "-", "another suffix");
+	STR_EQ(target(&c, "/blog/a/b.gmi", NULL), "-",
+	    "a '*' inside a segment takes no '/'");
+	STR_EQ(target(&c, "/blog/.gmi", NULL), "/posts/",
+	    "an empty capture");
+	STR_EQ(target(&c, "/notes/2024/x.txt", NULL), "/n/2024-x",
+	    "two captures");
+	STR_EQ(target(&c, "/tags/go.gmi/rss", NULL), "/t/go/rss",
+	    "a pattern that ends a prefix rule");
+	STR_EQ(target(&c, "/drafts/caf\xc3\xa9.md", &st), "/posts/caf%C3%A9",
+	    "a temporary pattern, its capture encoded");
+	INT_EQ(st, 30, "temporary: 30");
+	buf_free(&out);
+	config_free(&c);
+}
+
 static void
 refused(const char *yaml, const char *want)
 {
@@ -109,7 +150,7 @@ test_loops(void)
 	refused("redirects: {/*: /new/*}\n", "a loop");
 	refused("redirects: {/old/*: /new/*, /new/*: /old/*}\n",
 	    "a loop: /new/x -> /old/x -> /new/x");
-	refused("redirects: {/a*b: /c}\n", "a '*' may only end the path");
+	refused("redirects: {/a*b: /a*b}\n", "redirects to itself");
 	refused("redirects: {/a/*: /b, /a/*: /c}\n", "listed twice");
 	INT_EQ(load(&c, "redirects: {/a: /b, /b: /c, /c: gemini://e.x/a, "
 	    "/d/*: /b/*, /posts/plain: /posts/deutsch}\n", err, sizeof(err)),
@@ -119,6 +160,7 @@ test_loops(void)
 
 static const struct harness_test tests[] = {
 	TEST(test_rules),
+	TEST(test_patterns),
 	TEST(test_loops),
 };
 

@@ -46,6 +46,7 @@ struct probe {
 	int	 read_in;	/* open a capsule file */
 	int	 list_in;	/* open the capsule directory */
 	int	 read_out;	/* open a file outside */
+	int	 read_beside;	/* open a file beside the capsule */
 	int	 write_in;	/* create a file in the capsule */
 	int	 write_log;	/* create the log file */
 	int	 sock;		/* socket(AF_INET, SOCK_STREAM) */
@@ -88,13 +89,15 @@ probe(const struct config *c, struct probe *p)
 	int		 st;
 
 	p->enforced = sandbox_enter(c, NULL, what, sizeof(what));
-	snprintf(path, sizeof(path), "%s/capsule/index.md", top);
+	snprintf(path, sizeof(path), "%s/srv/capsule/index.md", top);
 	p->read_in = try_open(path, O_RDONLY);
-	snprintf(path, sizeof(path), "%s/capsule", top);
+	snprintf(path, sizeof(path), "%s/srv/capsule", top);
 	p->list_in = try_open(path, O_RDONLY | O_DIRECTORY);
 	snprintf(path, sizeof(path), "%s/outside/secret.txt", top);
 	p->read_out = try_open(path, O_RDONLY);
-	snprintf(path, sizeof(path), "%s/capsule/new.md", top);
+	snprintf(path, sizeof(path), "%s/srv/later/index.md", top);
+	p->read_beside = try_open(path, O_RDONLY);
+	snprintf(path, sizeof(path), "%s/srv/capsule/new.md", top);
 	p->write_in = try_open(path, O_WRONLY | O_CREAT | O_EXCL);
 	snprintf(path, sizeof(path), "%s/log/capsuled.log", top);
 	p->write_log = try_open(path, O_WRONLY | O_CREAT | O_APPEND);
@@ -156,7 +159,7 @@ make_config(struct config *c)
 	snprintf(conf, sizeof(conf), "%s/conf", top);
 	config_defaults(c, conf);
 	free(c->capsule_dir);
-	c->capsule_dir = xasprintf("%s/capsule", top);
+	c->capsule_dir = xasprintf("%s/srv/capsule", top);
 	free(c->cert_dir);
 	c->cert_dir = xasprintf("%s/certs", top);
 	c->log_file = xasprintf("%s/log/capsuled.log", top);
@@ -183,6 +186,8 @@ test_default(void)
 		INT_EQ(p.read_in, 0, "a capsule file opens");
 		INT_EQ(p.list_in, 0, "the capsule directory opens");
 		INT_EQ(p.read_out, EACCES, "a file outside: EACCES");
+		INT_EQ(p.read_beside, 0, "a capsule beside it (one a SIGHUP "
+		    "may add) opens");
 		INT_EQ(p.write_in, EACCES, "no write in the capsule "
 		    "without Titan");
 		INT_EQ(p.write_log, 0, "the log file can be made");
@@ -453,6 +458,10 @@ test_filter(void)
 	    "cgi: socket(AF_INET): EPERM");
 	INT_EQ(verdict(&p, __NR_prctl, PR_SET_DUMPABLE, 0, 0), ALLOW,
 	    "cgi: prctl");
+	INT_EQ(verdict(&p, __NR_clone3, 0, 0, 0), ALLOW,
+	    "cgi: clone3, whose ENOSYS the kernel would record");
+	INT_EQ(verdict(&p, __NR_io_uring_setup, 0, 0, 0), ENOSYS_RET,
+	    "cgi: io_uring still ENOSYS");
 out:
 	bpfasm_free(&p);
 	config_free(&c);
@@ -483,7 +492,8 @@ main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
-	test_put(top, "capsule/index.md", "# In\n");
+	test_put(top, "srv/capsule/index.md", "# In\n");
+	test_put(top, "srv/later/index.md", "# Later\n");
 	test_put(top, "outside/secret.txt", "secret\n");
 	test_mkdir(top, "log");
 	test_mkdir(top, "certs");

@@ -21,9 +21,10 @@
 #include <unistd.h>
 
 #include "content/archive.h"
-#include "core/config.h"
 #include "core/buf.h"
+#include "core/config.h"
 #include "core/log.h"
+#include "core/robots.h"
 #include "core/util.h"
 #include "files.h"
 #include "harness.h"
@@ -275,7 +276,7 @@ test_mount(struct archive *a)
 	cfg.root = "site";
 	cfg.mount = "/gemlog";
 	cfg.base = cfg.mount;
-	cfg.robots = "User-agent: *\n";
+	cfg.robots = &(struct robots){ .text = (char *)"User-agent: *\n" };
 	expect(&cfg, s, SURFACE_GEMINI, "/", 20, "# Home");
 	expect(&cfg, s, SURFACE_GEMINI, "/about", 20, "the file about");
 	expect(&cfg, s, SURFACE_GEMINI, "/gemlog", 31, "/gemlog/");
@@ -341,8 +342,9 @@ test_gophermap(struct archive *a)
 	body = xstrndup(r.body != NULL ? r.body : "", r.bodylen);
 	OK(strstr(body, "iNotes menu") != NULL &&
 	    strstr(body, "1Alpha\t/notes/a.gmi/\tlocalhost\t70\r\n") != NULL &&
-	    strstr(body, "1" "2024/\t/notes/2024/\tlocalhost\t70\r\n") != NULL,
-	    "'*' appends the listing");
+	    strstr(body, "1" "2024\t/notes/2024/\tlocalhost\t70\r\n") != NULL,
+	    "'*' appends the listing (a directory's name without the '/' "
+	    "a Gopher client adds itself)");
 	OK(strstr(body, "b.txt") == NULL, "'-b.txt' hides it");
 	OK(strstr(body, "after the listing") == NULL, "'*' ends the map");
 	free(body);
@@ -645,7 +647,7 @@ test_sort(struct archive *a)
 	struct site	*s = site_new(a, 0);
 	struct timespec	 ts[2];
 	struct response	 r;
-	char		 p[256], *body, *x, *y;
+	char		 p[256], *body, *x, *y, *z;
 
 	config_init(&cfg, top);
 	cfg.root = "site";
@@ -659,6 +661,30 @@ test_sort(struct archive *a)
 	x = strstr(body, "c.gmi");
 	y = strstr(body, "a.gmi 2001-09-09 Alpha");
 	OK(x != NULL && y != NULL && x < y, "newest first, dated");
+	free(body);
+	response_free(&r);
+	site_unref(s);
+
+	/* listing_reverse: molly-brown's DirectoryReverse, either order. */
+	cfg.listing_reverse = 1;
+	s = site_new(a, 0);
+	ask(&cfg, s, SURFACE_GEMINI, "/notes/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	x = strstr(body, "c.gmi");
+	y = strstr(body, "a.gmi 2001-09-09 Alpha");
+	OK(x != NULL && y != NULL && y < x, "reversed: oldest first");
+	free(body);
+	response_free(&r);
+	site_unref(s);
+	cfg.listing_sort = CONFIG_SORT_NAME;
+	s = site_new(a, 0);
+	ask(&cfg, s, SURFACE_GEMINI, "/notes/", &r);
+	body = xstrndup(r.body, r.bodylen);
+	x = strstr(body, "=> /notes/c.gmi ");
+	y = strstr(body, "=> /notes/a.gmi ");
+	z = strstr(body, "=> /notes/b.txt ");
+	OK(x != NULL && z != NULL && y != NULL && x < z && z < y,
+	    "reversed: by name, z to a");
 	free(body);
 	response_free(&r);
 	site_unref(s);
@@ -734,7 +760,8 @@ test_tree_only(void)
 	test_put(treeonly, "site/robots.txt", "User-agent: *\nDisallow: /x/\n");
 	config_init(&tc, treeonly);
 	tc.root = "site";
-	tc.robots = "User-agent: *\nDisallow:\n";
+	tc.robots = &(struct robots){ .text = (char *)
+	    "User-agent: *\nDisallow:\n" };
 	if ((a = archive_load(&tc)) == NULL) {
 		OK(0, "archive_load");
 		return;
@@ -762,8 +789,10 @@ test_tree_only(void)
 }
 
 /*
- * A user's Gopher+ attributes are the user's, not the operator's; a
- * user of a long name is reached as listed.
+ * A user's Gopher+ attributes are the user's, not the operator's: the
+ * admin, and the date (the user's file's, not the newest post of the
+ * main capsule, 2024-01-01 12:00); a user of a long name is reached as
+ * listed.
  */
 static void
 test_users(struct archive *top_a)
@@ -773,9 +802,14 @@ test_users(struct archive *top_a)
 	struct router_users	 users;
 	struct archive		*ua;
 	struct response		 r;
-	char			 base[320], line[400], *body;
+	/* 2021-05-06 07:08:09 UTC, a date no post of the tests has. */
+	struct timespec		 when[2] = { { 1620284889, 0 },
+				    { 1620284889, 0 } };
+	char			 base[320], line[400], file[128], *body;
 	size_t			 i;
 
+	test_path(file, sizeof(file), plain, "index.gmi");
+	OK(utimensat(AT_FDCWD, file, when, 0) == 0, "the user's file dated");
 	config_init(&cfg, top);
 	cfg.author = "The Operator";
 	cfg.userdirs = "public_gemini";
@@ -825,7 +859,8 @@ test_users(struct archive *top_a)
 	OK(strstr(body, "+ADMIN") != NULL && strstr(body, "The Operator") ==
 	    NULL && strstr(body, base + 2) != NULL,
 	    "Gopher+: a user's item names the user, not the operator");
-	OK(strstr(body, "Mod-Date") != NULL, "and is dated by its file");
+	HAS(body, "Mod-Date: Thu May 06 07:08:09 2021 <20210506070809>",
+	    "and is dated by its file");
 	free(body);
 	response_free(&r);
 	site_unref(ts);

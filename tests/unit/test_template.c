@@ -94,6 +94,16 @@ test_images(void)
 	TP_EQ("{% image_with_class \"assets/i.png\" \"img-shadow\" "
 	    "\"Mock up\" %}\n", "![Mock up](/assets/i.png)\n");
 	TP_EQ("{% image \"assets/a.svg\" %}\n", "![](/assets/a.svg)\n");
+	/*
+	 * The writer's references, in an HTML block: decoded before the
+	 * attribute is escaped, never shown as "&ldquo;" (issue 34, item
+	 * 9); Markdown's link text decodes them itself.
+	 */
+	TP_EQ("<div>\n{% image \"assets/a.png\" \"A &ldquo;quote&rdquo; "
+	    "& more\" %}\n</div>\n", "<div>\n<img src=\"/assets/a.png\" "
+	    "alt=\"A \xe2\x80\x9cquote\xe2\x80\x9d &amp; more\">\n</div>\n");
+	TP_EQ("{% image \"assets/a.png\" \"&ldquo;q&rdquo;\" %}\n",
+	    "![&ldquo;q&rdquo;](/assets/a.png)\n");
 	/* Hugo: relative to the page; the caption is the label. */
 	TP_EQ("{{< figure src=\"cat.jpg\" caption=\"A cat\" alt=\"c\" >}}\n",
 	    "![A cat](cat.jpg)\n");

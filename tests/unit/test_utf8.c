@@ -160,6 +160,23 @@ test_count(void)
 	INT_EQ(utf8_count("\xF0\x9F\x98\x80", 4), 1, "emoji");
 }
 
+/* Text for a terminal: its controls spaces, the rest as it was. */
+static void
+test_no_controls(void)
+{
+	static const char in[] = "a\x1b[31mb\tc\r\nd\x7f\xC2\x9B"
+	    "\xC3\xA9\xC2\xA0\x00" "e\xFF";
+	struct buf	 b = BUF_INIT;
+
+	utf8_no_controls(in, sizeof(in) - 1, &b);
+	buf_addc(&b, '\0');
+	/* ESC, DEL, C1 CSI (two bytes, one space) and NUL go; TAB, CRLF,
+	 * e-acute, NBSP and a bad byte (no control) stay; the NUL counted. */
+	OK(b.len == sizeof(in) - 1 && memcmp(b.data, "a [31mb\tc\r\nd  "
+	    "\xC3\xA9\xC2\xA0 e\xFF", b.len) == 0, "controls made spaces");
+	buf_free(&b);
+}
+
 /*
  * One rule for every "file:line:col" (utf8_position): LF, CRLF and a
  * lone CR end a line, the CR of a CRLF is no column, a column is a code
@@ -295,6 +312,7 @@ static const struct harness_test tests[] = {
 	TEST(test_decode_all),
 	TEST(test_encode),
 	TEST(test_count),
+	TEST(test_no_controls),
 	TEST(test_position),
 	TEST(test_valid),
 	TEST(test_valid_runs),

@@ -176,6 +176,43 @@ test_find_trees(void)
 	    "another user's zone");
 }
 
+/*
+ * A zone's path is a path rule (core/pathrule.h): a pattern guards what
+ * it matches, by the URL and by the file it names, and nested zones
+ * follow the one tie rule.
+ */
+static void
+test_find_patterns(void)
+{
+	struct config_zone	 tz[] = {
+		{ NULL, (char *)"/diary/*.gmi", NULL, 0, NULL, 1 },
+		{ NULL, (char *)"/diary", NULL, 0, NULL, 1 },
+		{ NULL, (char *)"/users/*/private", NULL, 0, NULL, 1 },
+	};
+	struct config		 c;
+
+	memset(&c, 0, sizeof(c));
+	c.zones = tz;
+	c.nzones = 3;
+	c.root = (char *)"files";
+	INT_EQ(find(&c, "x", "/diary/a.gmi", "files/diary/a.gmi"), 0,
+	    "the pattern, longer than the prefix, wins");
+	INT_EQ(find(&c, "x", "/diary/a.txt", "files/diary/a.txt"), 1,
+	    "what the pattern misses: the prefix");
+	INT_EQ(find(&c, "x", "/files/diary/a.gmi", "files/diary/a.gmi"), 0,
+	    "the pattern, by the file's second URL");
+	INT_EQ(find(&c, "x", "/files/diary/a.txt", "files/diary/a.txt"), 1,
+	    "the prefix, by the file's second URL");
+	INT_EQ(find(&c, "x", "/users/bob/private/k", "files/users/bob/"
+	    "private/k"), 2, "a '*' inside: the URL");
+	INT_EQ(find(&c, "x", "/files/users/bob/private/k", "files/users/bob/"
+	    "private/k"), 2, "a '*' inside: the file by /files/");
+	INT_EQ(find(&c, "x", "/files/users/bob/public/k", "files/users/bob/"
+	    "public/k"), -1, "a '*' inside: not another folder");
+	INT_EQ(find(&c, "x", "/users/a/b/private", "files/users/a/b/private"),
+	    -1, "a '*' inside takes one segment");
+}
+
 /* A client, as a test sets it. */
 struct fake {
 	const char	*hash;
@@ -253,6 +290,7 @@ static const struct harness_test tests[] = {
 	TEST(test_parse),
 	TEST(test_find),
 	TEST(test_find_trees),
+	TEST(test_find_patterns),
 	TEST(test_check),
 };
 
