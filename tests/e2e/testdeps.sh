@@ -3,8 +3,9 @@
 # item 10): with none of the tools the tests drive, not as root, it
 # prints the one apt-get line naming every package of its list, and the
 # run goes on; as root on Debian it hands that list to apt-get.  The
-# tools, `id` and apt-get are stand-ins in an empty PATH: nothing is
-# installed, nothing of the machine is asked.
+# tools, `id` and apt-get are stand-ins in an empty PATH, the files it
+# looks for are under an empty root: nothing is installed, nothing of
+# the machine is asked.
 set -u
 . "$(dirname "$0")/e2e.subr"
 
@@ -28,7 +29,7 @@ for p in haproxy fcgiwrap; do
 done
 
 fake_id 1000
-out=$(PATH=$fake /bin/sh "$top/mk/testdeps.sh" 2>&1)
+out=$(PATH=$fake TESTDEPS_ROOT=$fake /bin/sh "$top/mk/testdeps.sh" 2>&1)
 rc=$?
 check "not root: exits 0, the run goes on" [ "$rc" = 0 ]
 check "not root: the one apt-get line, every package" \
@@ -41,7 +42,7 @@ check "not root: nothing installed" [ ! -f "$fake/apt.args" ]
 
 if [ -f /etc/debian_version ]; then
 	fake_id 0
-	out=$(PATH=$fake /bin/sh "$top/mk/testdeps.sh" 2>&1)
+	out=$(PATH=$fake TESTDEPS_ROOT=$fake /bin/sh "$top/mk/testdeps.sh" 2>&1)
 	case "$(cat "$fake/apt.args" 2>/dev/null)" in
 	*"install -y -qq --no-install-recommends $all"*) ok ;;
 	*) nok "as root: apt-get asked for every package: $(cat \
