@@ -41,6 +41,8 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "markdown/html.h"
+#include "markdown/htmlbody.h"
+#include "markdown/mdx.h"
 #include "markdown/render.h"
 #include "net/generation.h"
 #include "net/limit.h"
@@ -352,13 +354,15 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 {
 	struct render_opts	 ropts;
 	struct render_capsule	 rc;
-	struct buf		 out = BUF_INIT;
+	struct buf		 out = BUF_INIT, md = BUF_INIT;
 	struct template_result	 tr;
 	struct meta		 m;
 	struct fm_error		 fe;
 	struct template_files	 tf = { NULL, 0 };
+	struct template_probe	 tp = { NULL, NULL };
+	struct archive_probe	 probe;
 	size_t			 len, blen, i;
-	char			*src, *dir, **names = NULL;
+	char			*src, *dir, **names = NULL, more[64];
 	int			 gmi, bundle = 0;
 	const char		*body, *said, *nl, *slash;
 
@@ -401,6 +405,14 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 	body = src + m.body_off;
 	blen = len - m.body_off;
 	memset(&tr, 0, sizeof(tr));
+	/* A body in another markup, made Markdown as the archive does. */
+	if (capfile_markup(path) == CAPFILE_MDX ||
+	    capfile_markup(path) == CAPFILE_HTML) {
+		(capfile_markup(path) == CAPFILE_MDX ? mdx_rewrite :
+		    htmlbody_markdown)(body, blen, &md);
+		body = md.data;
+		blen = md.len;
+	}
 	/* A gemtext post is a .gmi file, as in posts/; no templates. */
 	gmi = archive_gmi_name(path);
 	if (!gmi && template_present(body, blen)) {
@@ -422,14 +434,21 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 			free(dir);
 			bundle = 1;
 		}
-		template_rewrite_bundle(body, blen, bundle ? &tf : NULL, &tr);
+		/* In a capsule, its files named as the server finds them. */
+		if (rc.a != NULL)
+			archive_probe_begin(&probe, rc.a->dir, rc.from, &tp);
+		template_rewrite_bundle(body, blen, bundle ? &tf : NULL, &tp,
+		    &tr);
+		if (rc.a != NULL)
+			archive_probe_end(&probe);
 		archive_bundle_names_free(names, tf.n);
 		for (i = 0; rc.a == NULL && i < tr.nnotes; i++)
-			fprintf(stderr, "%s:%u:%u: template: %s %s\n", path,
+			fprintf(stderr, "%s:%u:%u: template: %s %s%s\n", path,
 			    m.body_line + tr.notes[i].line - 1,
 			    tr.notes[i].col, tr.notes[i].what ==
 			    TEMPLATE_REMOVED ? "removed" : "approximated",
-			    tr.notes[i].text);
+			    tr.notes[i].text, template_more(&tr.notes[i], more,
+			    sizeof(more)));
 		body = tr.body;
 		blen = tr.len;
 	}
@@ -453,6 +472,7 @@ cmd_render(const char *path, const char *to, const struct config *cfg)
 		    &out);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	buf_free(&out);
+	buf_free(&md);
 	if (rc.a != NULL)
 		archive_unref(rc.a);
 	free(rc.from);
@@ -487,10 +507,13 @@ static void
 check_formats(const struct archive *a)
 {
 	size_t		 i, d, ngmi = 0, nbundles = 0, depth[4] = { 0 };
+	size_t		 nmdx = 0, nhtml = 0;
 	const char	*p;
 
 	for (i = 0; i < a->nposts; i++) {
 		ngmi += a->posts[i]->gemtext;
+		nmdx += capfile_markup(a->posts[i]->path) == CAPFILE_MDX;
+		nhtml += capfile_markup(a->posts[i]->path) == CAPFILE_HTML;
 		nbundles += a->posts[i]->bundle;
 		for (d = 0, p = a->posts[i]->path + 6; (p = strchr(p, '/'));
 		    p++)
@@ -501,8 +524,8 @@ check_formats(const struct archive *a)
 	printf("\n          folders: %zu in posts/, %zu one below, %zu two "
 	    "below, %zu three or more below", depth[0], depth[1], depth[2],
 	    depth[3]);
-	printf("\n          body: %zu Markdown, %zu gemtext",
-	    a->nposts - ngmi, ngmi);
+	printf("\n          body: %zu Markdown (%zu of them MDX, %zu HTML), "
+	    "%zu gemtext", a->nposts - ngmi, nmdx, nhtml, ngmi);
 	printf("\n          kept as: %zu single file%s, %zu page bundle%s",
 	    a->nposts - nbundles, a->nposts - nbundles == 1 ? "" : "s",
 	    nbundles, nbundles == 1 ? "" : "s");
@@ -538,7 +561,7 @@ check_host(const struct config *cfg, int report, int strict)
 	struct archive	*a;
 	struct report	*rep;
 	enum log_level	 lvl;
-	size_t		 i, parts = 0, syntax[3] = { 0, 0, 0 };
+	size_t		 i, parts = 0, syntax[FM_SYNTAX_HEADER + 1] = { 0 };
 
 	printf("host:     %s\n", cfg->hostname);
 	fflush(stdout);			/* before the load's log lines */
@@ -580,8 +603,9 @@ check_host(const struct config *cfg, int report, int strict)
 		syntax[frontmatter_syntax(a->posts[i]->src,
 		    a->posts[i]->srclen, a->posts[i]->body_off)]++;
 	if (a->nposts > 0) {
-		printf("\n          front matter: %zu YAML, %zu TOML, %zu none",
-		    syntax[FM_SYNTAX_YAML], syntax[FM_SYNTAX_TOML],
+		printf("\n          front matter: %zu YAML, %zu TOML, %zu "
+		    "header lines, %zu none", syntax[FM_SYNTAX_YAML],
+		    syntax[FM_SYNTAX_TOML], syntax[FM_SYNTAX_HEADER],
 		    syntax[FM_SYNTAX_NONE]);
 		check_formats(a);
 	}

@@ -61,8 +61,9 @@ sniff_entry(void *arg, struct dirwalk_entry *e)
 		sn->capsule = 1;
 		return DIRWALK_STOP;
 	}
-	if (capfile_entry(CAPFILE_POSTS_DIR, e->name, false, NULL) ==
-	    CAPFILE_POST)
+	/* An HTML page is a post only with front matter: capfile_entry_at. */
+	if (capfile_entry_at(e->dfd, CAPFILE_POSTS_DIR, e->name, false,
+	    NULL) == CAPFILE_POST)
 		sn->posts = 1;
 	return DIRWALK_NEXT;
 }

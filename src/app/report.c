@@ -99,6 +99,26 @@ place(const char *msg, const char **why)
 	return 0;
 }
 
+/*
+ * The constructs of one name a template warning stands for besides its
+ * own (markdown/template.h's template_more(): "... (and 56 more like
+ * it in this file)").
+ */
+static unsigned
+more_like_it(const char *why)
+{
+	const char	*p;
+	unsigned	 n = 0;
+
+	if (strncmp(why, "template: ", 10) != 0 ||
+	    (p = strstr(why, " (and ")) == NULL ||
+	    strstr(p, " more like it in this file)") == NULL)
+		return 0;
+	for (p += 6; *p >= '0' && *p <= '9' && n < 100000000; p++)
+		n = n * 10 + (unsigned)(*p - '0');
+	return n;
+}
+
 static enum report_kind
 kind_of(enum log_level lvl, const char *why)
 {
@@ -156,7 +176,7 @@ report_tap(void *arg, enum log_level lvl, const char *msg)
 		return;
 	if ((k = kind_of(lvl, why)) == REPORT_NKINDS)
 		return;
-	file_of(r, msg, len)->n[k]++;
+	file_of(r, msg, len)->n[k] += 1 + more_like_it(why);
 }
 
 /* One note of file's HTML (line numbers in the file). */
@@ -420,7 +440,6 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 	enum capfile_kind	 k;
 	const char		*why;
 	char			 idx[CAPFILE_INDEX_MAX];
-	bool			 both;
 
 	switch (e->event) {
 	case DIRWALK_ENTRY:
@@ -436,7 +455,7 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 			while (g->n > f->first)
 				free(g->lines[--g->n]);
 			ignored_add(g, xasprintf("%s/%s: a folder without "
-			    "index.md or index.gmi: no post", g->sub,
+			    "a post or an index file: no post", g->sub,
 			    e->path));
 		}
 		free(f);
@@ -446,8 +465,8 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 	case DIRWALK_FULL:
 		return DIRWALK_NEXT;	/* the load warns of these */
 	}
-	k = capfile_entry(e->depth == 1 ? g->in : CAPFILE_POSTS_DIR, e->name,
-	    e->type == DIRWALK_DIR, &why);
+	k = capfile_entry_at(e->dfd, e->depth == 1 ? g->in :
+	    CAPFILE_POSTS_DIR, e->name, e->type == DIRWALK_DIR, &why);
 	switch (k) {
 	case CAPFILE_POST:
 	case CAPFILE_PAGE:
@@ -456,10 +475,11 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 			f->posts = 1;
 		return DIRWALK_NEXT;
 	case CAPFILE_POSTS_DIR:
+	case CAPFILE_DRAFTS_DIR:
 		if (e->type != DIRWALK_DIR)
 			break;
 		if (capfile_bundle(e->dfd, e->name, idx, sizeof(idx),
-		    &both) != NULL) {
+		    NULL) != NULL) {
 			for (; f != NULL; f = f->up)
 				f->posts = 1;
 			return DIRWALK_NEXT;
@@ -473,6 +493,7 @@ ignored_entry(void *arg, struct dirwalk_entry *e)
 			    why));
 		return DIRWALK_NEXT;
 	case CAPFILE_BADNAME:		/* skipped, and said: a warning */
+	case CAPFILE_AUTHORS:		/* read for the posts' authors */
 	case CAPFILE_INDEX:
 	case CAPFILE_BUNDLE:
 	case CAPFILE_TOP_DIR:

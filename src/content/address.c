@@ -291,7 +291,7 @@ collect_name(const struct addr_tables *t, const char *name,
 {
 	const struct addr_entry *e;
 	char		*slug;
-	size_t		 n;
+	size_t		 n, plen;
 
 	e = find(&t->name, name, &n);
 	found_add(fd, e, n);
@@ -299,9 +299,9 @@ collect_name(const struct addr_tables *t, const char *name,
 	e = find(&t->name, slug, &n);
 	found_add(fd, e, n);
 	free(slug);
-	*dated = date_from_filename(name, d) == 0;
-	if (*dated && strlen(name) > 11) {
-		e = find(&t->name, name + 11, &n);
+	*dated = (plen = date_from_filename(name, d)) > 0;
+	if (*dated && name[plen] != '\0') {
+		e = find(&t->name, name + plen, &n);
 		found_add(fd, e, n);
 	}
 }

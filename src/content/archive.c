@@ -46,6 +46,7 @@
 
 #include "content/archive.h"
 #include "content/archive_int.h"
+#include "content/authors.h"
 #include "content/frontmatter.h"
 #include "content/slug.h"
 #include "core/capfile.h"
@@ -477,11 +478,11 @@ near_date(const char *s, size_t len, char *out, size_t size)
  * 0, or -1 with why the reason it is skipped.
  */
 static int
-post_date(const struct archive_file *f, const char *name, struct date *d,
-    char *why, size_t size)
+post_date(const struct archive_file *f, const char *name, bool draft,
+    struct date *d, char *why, size_t size)
 {
 	const struct meta	*m = &f->m;
-	const char		*vals[2] = { m->address, m->slug }, *errstr;
+	const char		*vals[2] = { m->address, m->slug };
 	char			 stem[NAME_MAX + 1], near[40];
 	size_t			 i, dirlen;
 	int			 day;
@@ -495,8 +496,8 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
 		    strlen(vals[i]), 0, d, &day) == 0)
 			return 0;
 	slug_post_stem(name, stem, sizeof(stem));
-	if (date_from_filename(stem, d) == 0 || (strlen(stem) == 10 &&
-	    date_parse(stem, 10, d, &errstr) == 0))
+	if (date_from_filename(stem, d) > 0 ||
+	    date_ymd(stem, strlen(stem), d) == strlen(stem))
 		return 0;		/* "2024-01-02.md": the date is all */
 	/* The folders: "2020/01/02/x.md", a bundle's "2020/01/02/x/". */
 	dirlen = capfile_bundle_path(name) ? strlen(name) :
@@ -509,7 +510,7 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
 			return 0;
 	if (dirlen > 0 && date_from_path(name, dirlen, 1, d, &day) == 0)
 		return 0;
-	if (m->draft && draft_date(f, d) == 0)
+	if (draft && draft_date(f, d) == 0)
 		return 0;		/* an undated draft */
 	near[0] = '\0';
 	for (i = 0; i < nitems(vals) && near[0] == '\0'; i++)
@@ -525,9 +526,146 @@ post_date(const struct archive_file *f, const char *name, struct date *d,
 	return -1;
 }
 
+/* ---- authors files ------------------------------------------------ */
+
+#define AUTHORS_MAX_SIZE	(1u << 20)	/* bytes of one file */
+
+/* A folder looked at for an authors file while the posts load. */
+struct authors_dir {
+	char		*dir;		/* beneath posts/; NULL: the top */
+	struct authors	*a;		/* owned; NULL: no file there */
+};
+
+/* What loading the posts holds besides the snapshot. */
+struct post_load {
+	int		 pfd;		/* posts/ */
+	int		 topfd;		/* the capsule; -1: posts are there */
+	struct authors_dir *dirs;	/* owned: each folder once */
+	size_t		 ndirs;
+};
+
+/*
+ * The folder dir beneath the folder open at fd ("": fd itself), each
+ * segment opened without following a link, or -1.
+ */
+static int
+open_below(struct archive_scan *s, int fd, const char *dir)
+{
+	const char	*p = dir, *slash;
+	char		 seg[NAME_MAX + 1];
+	int		 cur = fd, nfd;
+
+	while (*p != '\0') {
+		if ((slash = strchr(p, '/')) == NULL)
+			slash = p + strlen(p);
+		snprintf(seg, sizeof(seg), "%.*s", (int)(slash - p), p);
+		nfd = openat(cur, seg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		if (cur != fd)
+			close(cur);
+		if (nfd == -1 || record_dir_not_owned(s, nfd, dir)) {
+			if (nfd != -1)
+				close(nfd);
+			return -1;
+		}
+		cur = nfd;
+		p = *slash == '/' ? slash + 1 : slash;
+	}
+	return cur == fd ? dup(fd) : cur;
+}
+
+/*
+ * The authors file of the folder open at dfd (of kind in; reldir names
+ * it in warnings, "" or ending in '/'): the first of capfile's names it
+ * holds, read; NULL for none, or a broken one (warned).
+ */
+static struct authors *
+authors_in(struct archive *a, int dfd, enum capfile_kind in,
+    const char *reldir)
+{
+	struct authors	*t;
+	struct fm_error	 err;
+	const char	*name;
+	char		*src, *rel;
+	size_t		 i, len;
+	int		 fd;
+
+	for (i = 0; (name = capfile_authors(in, i)) != NULL; i++) {
+		if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC)) == -1)
+			continue;
+		rel = xasprintf("%s%s", reldir, name);
+		src = record_dir_not_owned(scan(a), fd, rel) ? NULL :
+		    util_read_fd(fd, AUTHORS_MAX_SIZE, &len);
+		close(fd);
+		t = src != NULL ? authors_parse(src, len, &err) : NULL;
+		if (src != NULL && t == NULL && err.msg[0] != '\0')
+			archive_warn(a, rel, err.line, err.col, err.msg, 0);
+		free(src);
+		free(rel);
+		return t;		/* the first file there counts */
+	}
+	return NULL;
+}
+
+/* The authors file of the folder dir of posts/ (NULL: the top), once. */
+static const struct authors *
+authors_of(struct archive *a, struct post_load *pl, const char *dir)
+{
+	struct authors_dir	*d;
+	char			*reldir;
+	size_t			 i;
+	int			 fd;
+
+	for (i = 0; i < pl->ndirs; i++)
+		if (dir == NULL ? pl->dirs[i].dir == NULL :
+		    pl->dirs[i].dir != NULL && strcmp(pl->dirs[i].dir,
+		    dir) == 0)
+			return pl->dirs[i].a;
+	pl->dirs = xreallocarray(pl->dirs, pl->ndirs + 1, sizeof(*pl->dirs));
+	d = &pl->dirs[pl->ndirs++];
+	d->dir = xstrdup_null(dir);
+	d->a = NULL;
+	if (dir == NULL)
+		d->a = pl->topfd == -1 ? NULL : authors_in(a, pl->topfd,
+		    CAPFILE_TOP_DIR, "");
+	else if ((fd = open_below(scan(a), pl->pfd, dir)) != -1) {
+		reldir = xasprintf(CAPFILE_POSTS "/%s%s", dir,
+		    *dir != '\0' ? "/" : "");
+		d->a = authors_in(a, fd, CAPFILE_POSTS_DIR, reldir);
+		free(reldir);
+		close(fd);
+	}
+	return d->a;
+}
+
+/*
+ * The post name's author keys named through the authors file nearest
+ * it (its folder's, each folder's up to posts/, then the capsule's
+ * top): malloc'd, or NULL when no key is one of that file's.
+ */
+static char *
+post_authors(struct archive *a, struct post_load *pl, const char *name,
+    const char *author)
+{
+	const struct authors	*t = NULL;
+	char			*dir, *slash;
+
+	dir = xstrdup(name);
+	while (t == NULL && (slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		t = authors_of(a, pl, dir);
+	}
+	free(dir);
+	if (t == NULL && (t = authors_of(a, pl, "")) == NULL &&
+	    (t = authors_of(a, pl, NULL)) == NULL)
+		return NULL;
+	return authors_resolve(t, author);
+}
+
 /* NULL when skipped (warned); a draft has p->draft set. */
 static struct post *
-load_post(struct archive *a, int pfd, const char *name)
+load_post(struct archive *a, struct post_load *pl, const char *name)
 {
 	struct archive_priv	*ap = inner(a);
 	struct archive_file	*f;
@@ -538,16 +676,18 @@ load_post(struct archive *a, int pfd, const char *name)
 	char			 stem[NAME_MAX + 1], why[320];
 	size_t			 i;
 	int			 used;
+	bool			 draft;
 
 	snprintf(why, sizeof(why), CAPFILE_POSTS "/%s", name);
-	if ((f = dirscan_post_file(scan(a), pfd, name, why)) == NULL)
+	if ((f = dirscan_post_file(scan(a), pl->pfd, name, why)) == NULL)
 		return NULL;
 	rel = f->rel;
 	m = &f->m;
-	if (m->draft)
+	/* Draft by its front matter, or by its folder (_drafts/). */
+	if ((draft = m->draft || capfile_in_drafts(name)))
 		log_debug("%s: draft: only /drafts/ shows it", rel);
 	slug_post_stem(name, stem, sizeof(stem));
-	if (post_date(f, name, &date, why, sizeof(why)) == -1) {
+	if (post_date(f, name, draft, &date, why, sizeof(why)) == -1) {
 		archive_warn(a, rel, 1, 1, why, 1);
 		return NULL;
 	}
@@ -557,7 +697,8 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->file = f;
 	p->date = date;
 	p->updated = m->has_updated ? m->updated : p->date;
-	p->slug = archive_file_slug(m->slug, stem, &used);
+	p->slug = archive_file_slug(m->slug, m->slug_from_title ? m->title :
+	    NULL, stem, &used);
 	if (m->slug != NULL && !used) {
 		snprintf(why, sizeof(why), "slug \"%s\" has no usable "
 		    "characters; using the file name", m->slug);
@@ -574,7 +715,7 @@ load_post(struct archive *a, int pfd, const char *name)
 	 * date ("x-2024-01-12"), then by a number ("x-2024-01-12-2"), the
 	 * same on every load.
 	 */
-	if ((other = m->draft ? archive_draft(a, p->slug) :
+	if ((other = draft ? archive_draft(a, p->slug) :
 	    index_put(&ap->post_slug, p->slug, p)) != p && other != NULL) {
 		char	*alt = xasprintf("%s-%s", p->slug, p->date.ymd);
 		size_t	 n = 2;
@@ -590,10 +731,10 @@ load_post(struct archive *a, int pfd, const char *name)
 		archive_warn(a, rel, 1, 1, why, 0);
 		free(p->slug);
 		p->slug = alt;
-		if (!m->draft)
+		if (!draft)
 			index_put(&ap->post_slug, p->slug, p);
 	}
-	if (!m->draft) {
+	if (!draft) {
 		index_put(&ap->post_file, p->path + sizeof(CAPFILE_POSTS), p);
 		index_put(&ap->post_base, f->base, p);
 	}
@@ -614,8 +755,11 @@ load_post(struct archive *a, int pfd, const char *name)
 	p->summary = m->summary ? m->summary : f->summary;
 	p->lang = m->lang;
 	p->author = m->author;
+	if (m->author != NULL && (p->author_names = post_authors(a, pl, name,
+	    m->author)) != NULL)
+		p->author = p->author_names;
 	p->featured = m->featured;
-	p->draft = m->draft;
+	p->draft = draft;
 	p->gemtext = f->gemtext;
 	p->bundle = capfile_bundle_path(name);
 	p->words = f->words;
@@ -981,6 +1125,7 @@ load_posts(struct archive *a, int dfd, int here)
 {
 	struct archive_priv	*ap = inner(a);
 	struct post		*p, **unlisted;
+	struct post_load	 pl;
 	char			**names;
 	size_t			 n, i;
 	int			 pfd;
@@ -988,6 +1133,9 @@ load_posts(struct archive *a, int dfd, int here)
 	/* here: a bare folder of posts, named posts/ all the same. */
 	pfd = dirscan_list(scan(a), dfd, here ? "." : CAPFILE_POSTS, 1,
 	    &names, &n);
+	memset(&pl, 0, sizeof(pl));
+	pl.pfd = pfd;
+	pl.topfd = here ? -1 : dfd;
 	index_init(&ap->post_slug, n);
 	index_init(&ap->post_file, n);
 	index_init(&ap->post_base, n);
@@ -995,7 +1143,7 @@ load_posts(struct archive *a, int dfd, int here)
 	a->drafts = xcalloc(n, sizeof(*a->drafts));
 	unlisted = xcalloc(n, sizeof(*unlisted));
 	for (i = 0; i < n; i++)
-		if ((p = load_post(a, pfd, names[i])) == NULL)
+		if ((p = load_post(a, &pl, names[i])) == NULL)
 			continue;
 		else if (p->draft)
 			a->drafts[a->ndrafts++] = p;
@@ -1014,6 +1162,11 @@ load_posts(struct archive *a, int dfd, int here)
 	if (a->ndrafts > 1)
 		qsort(a->drafts, a->ndrafts, sizeof(*a->drafts), cmp_post_new);
 	util_free_strings(names, n);
+	for (i = 0; i < pl.ndirs; i++) {
+		free(pl.dirs[i].dir);
+		authors_free(pl.dirs[i].a);
+	}
+	free(pl.dirs);
 	if (pfd != -1)
 		close(pfd);
 }
@@ -1025,7 +1178,7 @@ load_pages(struct archive *a, int dfd)
 {
 	struct archive_file *f;
 	struct doc	*d, **unlisted;
-	char		**names, *rel, *name;
+	char		**names, *rel, *name, why[320];
 	size_t		 n, i;
 	int		 fd;
 
@@ -1041,6 +1194,15 @@ load_pages(struct archive *a, int dfd)
 		if (layout_reserved(name)) {
 			archive_warn(a, rel, 1, 1, "the name is one of the "
 			    "server's own paths, skipped", 1);
+			free(name);
+			free(rel);
+			continue;
+		}
+		/* "about.md" and "about.markdown": the first keeps /about. */
+		if ((d = index_get(&inner(a)->doc_name, name)) != NULL) {
+			snprintf(why, sizeof(why), "%s is already the page "
+			    "/%s, skipped", d->path, name);
+			archive_warn(a, rel, 1, 1, why, 1);
 			free(name);
 			free(rel);
 			continue;
@@ -1242,11 +1404,15 @@ archive_ref(struct archive *a)
 	atomic_fetch_add(&a->refs, 1);
 }
 
-/* A post owns its slug and two arrays; the rest borrows from p->file. */
+/*
+ * A post owns its slug, its authors' names and two arrays; the rest
+ * borrows from p->file.
+ */
 static void
 post_free(struct post *p)
 {
 	free(p->slug);
+	free(p->author_names);
 	free(p->tagnames);
 	free(p->tags);
 	free(p);
@@ -1312,6 +1478,9 @@ archive_unref(struct archive *a)
 	free(a->link_aliases);
 	free(a->web_url);
 	free(a->static_root);
+	for (i = 0; i < a->nassets; i++)
+		free(a->assets[i]);
+	free(a->assets);
 	free(a->hostname);
 	free(a->dir);
 	free(a->title);

@@ -64,6 +64,8 @@ struct post {
 	char		*summary;	/* or NULL */
 	char		*lang;		/* or NULL: the site's */
 	char		*author;	/* or NULL: the site's */
+	char		*author_names;	/* owned: author, its keys named by
+					   an authors file; or NULL */
 	bool		 featured;
 	bool		 draft;		/* in a->drafts, never in a->posts */
 	bool		 unlisted;	/* in no list: see struct archive */
@@ -177,6 +179,16 @@ struct archive {
 	uid_t		 owner;
 	/* The config's root (a static tree at "/"): owned, or NULL. */
 	char		*static_root;
+	/*
+	 * Files of folders at the top that are none of the capsule's own
+	 * ("assets/y.png") and that its posts and pages link to: served
+	 * at "/<name>" (content/links.c finds them when it checks the
+	 * links, links_check(), and answers links_asset()).  Sorted,
+	 * owned; only those, so that no other file of such a folder (a
+	 * generator's templates, its configuration) is ever served.
+	 */
+	char		**assets;
+	size_t		 nassets;
 
 	unsigned	 nwarnings;	/* logged while loading */
 	unsigned	 nskipped;	/* files skipped with a warning */
@@ -314,8 +326,8 @@ struct post	*archive_post_name(const struct archive *, const char *name,
  * the folder of the post p (the same, but no symbolic link at
  * all, since a link beside a post could lead to another post's source
  * or a draft; never the post's own index; only a regular file; beside a
- * single-file post, no .md or .gmi file and nothing in a bundle's
- * folder).  The
+ * single-file post, in its asset folder first (archive_bundle_rel()),
+ * no .md or .gmi file and nothing in a bundle's folder).  The
  * router passes its configuration's rules, the link check the
  * snapshot's copy of them (files_links, files_hardlinks).  As
  * fsafe_open(): an fd and *st, *kind; or -1 with errno (ENOENT for what
@@ -335,6 +347,15 @@ int		 archive_files_open(const struct archive *, const char *rel,
 int		 archive_bundle_open(const struct archive *,
 		    const struct post *p, const char *name, bool hardlinks,
 		    struct stat *st);
+/*
+ * The name inside the capsule of the file name of the post p's folder,
+ * the one archive_bundle_open() opens, malloc'd: in a single-file
+ * post's asset folder when that holds it (core/capfile.h: Hexo's
+ * "posts/x/a.png" beside "posts/x.md"), else beside the post (in a
+ * bundle's folder).  What access rules decide on.
+ */
+char		*archive_bundle_rel(const struct archive *,
+		    const struct post *p, const char *name);
 
 /*
  * The files of the page bundle folder dir as its index.md's shortcodes
@@ -348,6 +369,23 @@ int		 archive_bundle_open(const struct archive *,
 size_t		 archive_bundle_names(const char *dir, bool hardlinks,
 		    char ***names);
 void		 archive_bundle_names_free(char **names, size_t n);
+/*
+ * Where a file named by a template construct of the file rel ("posts/
+ * x.md") of the capsule dir is (markdown/template.h's probe): beside
+ * it, in a post's asset folder (core/capfile.h), or from the capsule's
+ * top or files/ as a site's root.  Fill tp for it with
+ * archive_probe_begin(); archive_probe_end() when done.  Only looks:
+ * what is served is the link's to say (content/links.c).
+ */
+struct template_probe;
+struct archive_probe {
+	const char	*dir, *rel;	/* borrowed */
+	int		 capfd;		/* the capsule, once asked; or -1 */
+	bool		 asked;		/* the probe was asked */
+};
+void		 archive_probe_begin(struct archive_probe *, const char *dir,
+		    const char *rel, struct template_probe *tp);
+void		 archive_probe_end(struct archive_probe *);
 /*
  * What a line of a load is about: the kinds the first start counts.
  */

@@ -71,6 +71,12 @@ struct archive_file {
 	 */
 	bool		 bundled;
 	uint64_t	 bundle_hash;
+	/*
+	 * Its templates asked where a file they name is (a site's own
+	 * figure tag: record.c's probe): the answer may change with no
+	 * change to the file, so the record is read again each time.
+	 */
+	bool		 probed;
 	char		*summary;	/* first paragraph when m has none */
 	/*
 	 * For posts: the name (a bundle's: its folder's) without date

@@ -107,18 +107,19 @@ warn_dir(struct listing *l, const struct dirwalk_entry *e, const char *why)
 static int
 bundle(struct listing *l, const struct dirwalk_entry *e)
 {
-	char	 idx[CAPFILE_INDEX_MAX], *other;
-	bool	 both;
+	char	 idx[CAPFILE_INDEX_MAX], other[CAPFILE_INDEX_MAX];
+	char	*rel, why[128];
 
 	if (e->type != DIRWALK_DIR || capfile_bundle(e->dfd, e->name, idx,
-	    sizeof(idx), &both) == NULL)
+	    sizeof(idx), other) == NULL)
 		return 0;
 	add(l, xasprintf("%s/%s", e->path, idx));
-	if (both) {
-		other = xasprintf("%s/%s/index.gmi", l->sub, e->path);
-		scan_warn(l->s, other, 1, 1, "index.md is this bundle's post: "
-		    "index.gmi is neither read nor served", 0);
-		free(other);
+	if (*other != '\0') {
+		rel = xasprintf("%s/%s/%s", l->sub, e->path, other);
+		snprintf(why, sizeof(why), "%s is this bundle's post: %s is "
+		    "neither read nor served", idx, other);
+		scan_warn(l->s, rel, 1, 1, why, 0);
+		free(rel);
 	}
 	return 1;
 }
@@ -162,8 +163,8 @@ entry(void *arg, struct dirwalk_entry *e)
 		warn_dir(l, e, msg);
 		return DIRWALK_STOP;
 	}
-	k = capfile_entry(e->depth == 1 ? l->in : CAPFILE_POSTS_DIR, e->name,
-	    e->type == DIRWALK_DIR, &why);
+	k = capfile_entry_at(e->dfd, e->depth == 1 ? l->in :
+	    CAPFILE_POSTS_DIR, e->name, e->type == DIRWALK_DIR, &why);
 	switch (k) {
 	case CAPFILE_POST:
 	case CAPFILE_PAGE:
@@ -181,12 +182,14 @@ entry(void *arg, struct dirwalk_entry *e)
 		note(l, e->path, why);
 		return DIRWALK_NEXT;
 	case CAPFILE_POSTS_DIR:
+	case CAPFILE_DRAFTS_DIR:
 		return bundle(l, e) ? DIRWALK_NEXT : DIRWALK_ENTER;
 	case CAPFILE_RESOURCE:
 		/* A file beside posts is served (site/static.c). */
 		if (e->type == DIRWALK_LINK)
 			note(l, e->path, "a symbolic link, not followed");
 		return DIRWALK_NEXT;
+	case CAPFILE_AUTHORS:		/* read by authors.c when asked */
 	case CAPFILE_IGNORED:
 	case CAPFILE_INDEX:
 	case CAPFILE_BUNDLE:

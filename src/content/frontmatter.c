@@ -48,6 +48,7 @@ static const struct fm_key fm_keys[] = {
 	{ "lastmod", F_UPDATED, 1 },
 	{ "modified", F_UPDATED, 2 },
 	{ "last_modified_at", F_UPDATED, 3 },
+	{ "updateddate", F_UPDATED, 4 },	/* Astro's updatedDate */
 	{ "tags", F_TAGS, 0 },
 	{ "tag", F_TAGS, 0 },
 	{ "categories", F_TAGS, 0 },
@@ -74,6 +75,7 @@ static const struct fm_key fm_keys[] = {
 	{ "url", F_ADDRESS, 1 },
 	{ "permalink", F_ADDRESS, 2 },
 	{ "aliases", F_ALIASES, 0 },
+	{ "excerpt_separator", F_EXCERPT_SEP, 0 },
 };
 
 struct fmp {
@@ -369,6 +371,7 @@ frontmatter_kind(enum fm_field field)
 	case F_LEVEL:
 	case F_AUDIENCE:
 	case F_ADDRESS:
+	case F_EXCERPT_SEP:
 	case F_NFIELDS:
 		break;
 	}
@@ -417,6 +420,10 @@ text_field(struct meta *m, enum fm_field field, int *flags, size_t *max)
 		*flags = 0;
 		*max = 0;
 		return field == F_ADDRESS ? &m->address : &m->aliases;
+	case F_EXCERPT_SEP:
+		*flags = 0;
+		*max = FM_TAG_MAX;
+		return &m->excerpt_sep;
 	case F_DATE:
 	case F_UPDATED:
 	case F_TAGS:
@@ -569,9 +576,39 @@ value(const struct fmp *f, enum fm_vtype type)
 }
 
 /*
+ * An author written as a mapping, inline in the front matter as
+ * Docusaurus allows ("- name: Ana Lima" with "title:", "url:" beside
+ * it; the start event is current): its name, as an item of the list.
+ */
+static int
+read_named(struct fmp *f, const struct fm_key *k, int depth)
+{
+	struct fm_value	 v;
+	int		 name;
+
+	for (;;) {
+		if (next(f) == -1)
+			return -1;
+		if (f->ev.type == YAML_MAPPING_END_EVENT)
+			return 0;
+		name = f->ev.type == YAML_SCALAR_EVENT && slen(f) == 4 &&
+		    strncasecmp(sval(f), "name", 4) == 0;
+		if ((!name && skip_node(f, depth + 1) == -1) || next(f) == -1)
+			return -1;
+		if (name && f->ev.type == YAML_SCALAR_EVENT &&
+		    !yml_is_null(&f->ev)) {
+			v = value(f, FM_VAL_ITEM);
+			if (frontmatter_apply(&f->fl, k, k->rank, &v) == -1)
+				return -1;
+		} else if (skip_node(f, depth + 1) == -1)
+			return -1;
+	}
+}
+
+/*
  * A string, or a list of strings (tags, series, authors): its items go
  * to the rule one by one, then its end.  An item of the wrong shape is
- * ignored, the others kept.
+ * ignored, the others kept; an author may be a mapping with a name.
  */
 static int
 read_list(struct fmp *f, const struct fm_key *k, int depth)
@@ -580,6 +617,12 @@ read_list(struct fmp *f, const struct fm_key *k, int depth)
 
 	if (f->ev.type == YAML_SCALAR_EVENT) {
 		v = value(f, FM_VAL_TEXT);
+		return frontmatter_apply(&f->fl, k, k->rank, &v);
+	}
+	if (f->ev.type == YAML_MAPPING_START_EVENT && k->field == F_AUTHOR) {
+		if (read_named(f, k, depth) == -1)
+			return -1;
+		v = value(f, FM_VAL_END);
 		return frontmatter_apply(&f->fl, k, k->rank, &v);
 	}
 	if (f->ev.type != YAML_SEQUENCE_START_EVENT) {
@@ -593,6 +636,12 @@ read_list(struct fmp *f, const struct fm_key *k, int depth)
 			return -1;
 		if (f->ev.type == YAML_SEQUENCE_END_EVENT)
 			break;
+		if (f->ev.type == YAML_MAPPING_START_EVENT &&
+		    k->field == F_AUTHOR) {
+			if (read_named(f, k, depth + 1) == -1)
+				return -1;
+			continue;
+		}
 		if (f->ev.type != YAML_SCALAR_EVENT) {
 			frontmatter_ignore(&f->fl, &f->ev.start_mark, "%s: "
 			    "expected a list of strings; an item ignored",
@@ -626,6 +675,68 @@ want_scalar(struct fmp *f, const char *what, int depth)
 	return skip_node(f, depth) == -1 ? -1 : 1;
 }
 
+static const struct fm_key *
+find_key(const char *s, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < nitems(fm_keys); i++)
+		if (strlen(fm_keys[i].name) == len &&
+		    strncasecmp(fm_keys[i].name, s, len) == 0)
+			return &fm_keys[i];
+	return NULL;
+}
+
+static int	read_value(struct fmp *, const struct fm_key *, int);
+
+/*
+ * date:
+ *   created: 2024-01-31	the date
+ *   updated: 2024-02-01	the updated time
+ * mkdocs-material's blog writes a post's dates so, a mapping under the
+ * date key; its start event is current.  Other keys of it are skipped.
+ * The created date has the date key's rank; the updated one ranks below
+ * an updated key of the root, wherever each is.
+ */
+static int
+read_date_map(struct fmp *f, const struct fm_key *k, int depth)
+{
+	static const struct fm_key updated = { "updated", F_UPDATED, 1 };
+	const struct fm_key	*in;
+	char			 key[sizeof(f->key)];
+
+	memcpy(key, f->key, sizeof(key));
+	for (;;) {
+		if (next(f) == -1)
+			return -1;
+		if (f->ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		in = NULL;
+		if (f->ev.type == YAML_SCALAR_EVENT) {
+			if (slen(f) == 7 && strncasecmp(sval(f), "created",
+			    7) == 0)
+				in = k;
+			else if (slen(f) == 7 && strncasecmp(sval(f),
+			    "updated", 7) == 0)
+				in = &updated;
+			/* "date.created", for messages: a cut one will do. */
+			if (snprintf(f->key, sizeof(f->key), "%s.%.*s", key,
+			    (int)(slen(f) < 16 ? slen(f) : 16), sval(f)) < 0)
+				f->key[0] = '\0';
+		} else if (skip_node(f, depth + 1) == -1)
+			return -1;
+		if (next(f) == -1)
+			return -1;
+		if (in == NULL) {
+			if (skip_node(f, depth + 1) == -1)
+				return -1;
+		} else if (read_value(f, in, depth + 1) == -1)
+			return -1;
+	}
+	memcpy(f->key, key, sizeof(key));
+	return 0;
+}
+
 /* The value of key k is the current event; consume all of it. */
 static int
 read_value(struct fmp *f, const struct fm_key *k, int depth)
@@ -645,6 +756,9 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		v = value(f, FM_VAL_TEXT);
 		break;
 	case FM_KIND_DATE:
+		if (k->field == F_DATE &&
+		    f->ev.type == YAML_MAPPING_START_EVENT)
+			return read_date_map(f, k, depth);
 		if ((rv = want_scalar(f, "a date", depth)) != 0)
 			return rv < 0 ? -1 : 0;
 		v = value(f, FM_VAL_DATE);
@@ -691,18 +805,6 @@ read_value(struct fmp *f, const struct fm_key *k, int depth)
 		break;
 	}
 	return frontmatter_apply(&f->fl, k, k->rank, &v);
-}
-
-static const struct fm_key *
-find_key(const char *s, size_t len)
-{
-	size_t	 i;
-
-	for (i = 0; i < nitems(fm_keys); i++)
-		if (strlen(fm_keys[i].name) == len &&
-		    strncasecmp(fm_keys[i].name, s, len) == 0)
-			return &fm_keys[i];
-	return NULL;
 }
 
 const struct fm_key *
@@ -880,7 +982,9 @@ frontmatter_parse(const char *src, size_t len, struct meta *m,
 		return frontmatter_toml(src, len, off, m, err);	/* TOML */
 
 	if ((rv = frontmatter_fenced(src, len, off, "---", "---...", &inner,
-	    &close, m, err)) != 1)
+	    &close, m, err)) == 0)
+		return frontmatter_header(src, len, off, m, err); /* Pelican */
+	if (rv == -1)
 		return rv;
 	memset(&f, 0, sizeof(f));
 	f.in = src + off;
@@ -916,7 +1020,8 @@ frontmatter_syntax(const char *src, size_t len, size_t body_off)
 		off = 3;
 	if (body_off <= off)
 		return FM_SYNTAX_NONE;
-	return src[off] == '+' ? FM_SYNTAX_TOML : FM_SYNTAX_YAML;
+	return src[off] == '+' ? FM_SYNTAX_TOML : src[off] == '-' ?
+	    FM_SYNTAX_YAML : FM_SYNTAX_HEADER;
 }
 
 void
@@ -938,6 +1043,7 @@ meta_free(struct meta *m)
 	free(m->audience);
 	free(m->address);
 	free(m->aliases);
+	free(m->excerpt_sep);
 	free(m->warns);
 	memset(m, 0, sizeof(*m));
 }

@@ -1,13 +1,15 @@
 /*
- * frontmatter.h -- the leading YAML or TOML block of a Markdown file, as
- * struct meta.
+ * frontmatter.h -- the leading YAML or TOML block of a Markdown file, or
+ * its header lines, as struct meta.
  *
  * A file may start (after an optional UTF-8 BOM) with a "---" line; the
  * front matter runs to the next "---" or "..." line, and the Markdown
  * body starts after it.  A file without that first line is all body.
  * A "+++" line opens TOML front matter instead (Hugo's and Zola's),
  * closed by the next "+++" line: frontmatter_toml.c reads it to the same
- * keys.
+ * keys.  A first line that is a header key ("Title: x", Pelican's and
+ * MultiMarkdown's metadata without a fence) opens "Key: value" lines up
+ * to a blank line: frontmatter_header.c reads them.
  * The YAML is read with libyaml's event API under fixed caps on events
  * and nesting; aliases are refused, so no front matter can make us
  * expand anything.  Knows libyaml and date.h; nothing of files on disk
@@ -18,13 +20,16 @@
  * aliases of one field are both present, the first name listed wins
  * whatever the order in the file:
  *   title
- *   date, pubdate, publishdate, created   (published: when not a bool)
- *   updated, lastmod, modified, last_modified_at
+ *   date, pubdate, publishdate, created   (published: when not a bool;
+ *                                          date: a mapping of created
+ *                                          and updated, mkdocs-material)
+ *   updated, lastmod, modified, last_modified_at, updatedDate
  *   tags, tag, categories, category       (all merged, in file order)
  *   series                                (a string, or a list: first item)
  *   part, series_part, series_order, weight   (a whole number)
  *   summary, description, excerpt
  *   slug; lang, language; author, authors (a string or a list)
+ *   excerpt_separator                     (a string: ends the summary)
  *   draft (bool); published (bool: false means draft); featured (bool)
  *   subtitle (index.md); level, audience (series/<slug>.md)
  * A tag string is split on commas when it has one ("Gemini protocol, C"
@@ -79,6 +84,12 @@ struct meta {
 	char		*slug;		/* as written; or NULL */
 	bool		 draft;
 	bool		 featured;
+	/*
+	 * The slug is made from the title when none is given (Pelican's
+	 * rule, for its header lines: content/slug.h), not from the file
+	 * name.
+	 */
+	bool		 slug_from_title;
 	char		*lang;		/* or NULL */
 	char		*author;	/* a list is joined with ", " */
 	char		*subtitle;	/* or NULL */
@@ -91,6 +102,12 @@ struct meta {
 	 */
 	char		*address;
 	char		*aliases;
+	/*
+	 * Where the writer ends the summary (Jekyll's excerpt_separator), as
+	 * written, blanks only made one; or NULL.  "<!--more-->" and
+	 * "<!--truncate-->" always do (markdown/render.h).
+	 */
+	char		*excerpt_sep;
 
 	/*
 	 * The first value that was ignored rather than refused (of the
@@ -135,6 +152,7 @@ enum fm_syntax {
 	FM_SYNTAX_NONE,
 	FM_SYNTAX_YAML,
 	FM_SYNTAX_TOML,
+	FM_SYNTAX_HEADER,	/* "Key: value" lines, no fence */
 };
 
 /* Which front matter src had, frontmatter_parse() having said body_off. */

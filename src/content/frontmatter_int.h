@@ -1,14 +1,15 @@
 /*
  * frontmatter_int.h -- what frontmatter.c (YAML) shares with
- * frontmatter_toml.c (TOML); not for other modules, which use
- * frontmatter.h.
+ * frontmatter_toml.c (TOML) and frontmatter_header.c (header lines);
+ * not for other modules, which use frontmatter.h.
  *
- * Included only by: frontmatter.c, frontmatter_toml.c
+ * Included only by: frontmatter.c, frontmatter_toml.c, frontmatter_header.c
  *
  * One table of keys and aliases, and one function that applies a value
  * to its field (frontmatter_apply(): ranks, flags, lengths, the language
- * check, the draft merge), serve both syntaxes, so a post means the same
- * whichever one it is written in.  A reader checks the shapes its syntax
+ * check, the draft merge), serve every syntax, so a post means the same
+ * whichever one it is written in (the header lines have keys of their
+ * own, Pelican's, on the same fields).  A reader checks the shapes its syntax
  * gives and converts; frontmatter.c owns the table and the rules.
  */
 #ifndef CAPSULED_FRONTMATTER_INT_H
@@ -45,6 +46,7 @@ enum fm_field {
 	F_AUDIENCE,
 	F_ADDRESS,	/* path, url, permalink: the old address */
 	F_ALIASES,	/* more old addresses */
+	F_EXCERPT_SEP,	/* Jekyll's excerpt_separator */
 	F_NFIELDS
 };
 
@@ -178,6 +180,15 @@ int	 frontmatter_fenced(const char *src, size_t len, size_t off,
  * frontmatter_parse().
  */
 int	 frontmatter_toml(const char *src, size_t len, size_t off,
+	    struct meta *m, struct fm_error *err);
+/*
+ * frontmatter_header.c: src[off..len) opens with no fence.  When its
+ * first line is a header key ("Title: x"), reads the "Key: value" lines
+ * up to a blank line into m, as frontmatter_toml() does, and sets
+ * m->slug_from_title; else leaves m as it is: no front matter.  Same
+ * contract as frontmatter_parse().
+ */
+int	 frontmatter_header(const char *src, size_t len, size_t off,
 	    struct meta *m, struct fm_error *err);
 
 #endif

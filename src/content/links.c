@@ -3,18 +3,22 @@
  * reporting those that name no post.
  *
  * links_resolve() is what the renderers' link hook calls for every link
- * of a post or page: a link to another Markdown file of the capsule, or
- * to a post's old web URL (config link_aliases), becomes the path the
- * server answers it at.  The link check asks the same question of every
- * link the archive found in its posts and pages (scan_links(), kept
- * with each file, so an unchanged file is not scanned again) and warns
- * about those that name nothing: "posts/a.md:12:5: link to missing post
- * b.md".  The application runs the check after each load (app/reload.c),
- * before the snapshot is served.  What it logs is bounded: at most
- * LINKS_WARN_MAX lines a file, then a total; each line is said through
- * archive_say(), which logs it once (again only when its file's bytes
- * change, or when it is new: a post it names came or went), so a
- * rebuild for another file's save logs nothing.
+ * of a post or page: a link to another Markdown file of the capsule, to
+ * a file it serves (where the generator kept it: beside the post, in
+ * its asset folder, in a folder at the top), or to a post's old web URL
+ * (config link_aliases), becomes the path the server answers it at.
+ * The check also finds the files at the top that links name, the only
+ * ones of such folders served (links_asset()).  The link check asks the
+ * same question of every link the archive found in its posts and pages
+ * (scan_links(), kept with each file, so an unchanged file is not
+ * scanned again) and warns about those that name nothing:
+ * "posts/a.md:12:5: link to missing post b.md".  The application runs
+ * the check after each load (app/reload.c), before the snapshot is
+ * served.  What it logs is bounded: at most LINKS_WARN_MAX lines a file,
+ * then a total; each line is said through archive_say(), which logs it
+ * once (again only when its file's bytes change, or when it is new: a
+ * post it names came or went), so a rebuild for another file's save
+ * logs nothing.
  *
  * Knows the archive's lookups and URL path syntax; nothing of rendering
  * or requests.  Every string returned is malloc'd for the caller.
@@ -120,6 +124,28 @@ alias_rest(const struct archive *a, const char *url)
 	return NULL;
 }
 
+/*
+ * A file's path of the site ("/posts/x/", "a#b.png"), as links_resolve()
+ * returns paths: decoded, but for '%', '#' and '?', which a file's name
+ * may hold and a link would read as an escape, a fragment or a query;
+ * those percent-encoded ("a%23b.png").  Malloc'd.
+ */
+static char *
+file_link(const char *prefix, const char *name, const char *suffix)
+{
+	struct buf	 b = BUF_INIT;
+
+	buf_addstr(&b, prefix);
+	for (; *name != '\0'; name++)
+		if (*name == '%' || *name == '#' || *name == '?')
+			buf_printf(&b, "%%%02X", (unsigned char)*name);
+		else
+			buf_addc(&b, *name);
+	buf_addstr(&b, suffix);
+	buf_addc(&b, '\0');
+	return buf_release(&b);
+}
+
 /* ---- by meaning ---------------------------------------------------- */
 
 #define MAX_SEGS	32
@@ -175,7 +201,7 @@ in_files(const struct archive *a, const char *path)
 		if (fd != -1) {
 			close(fd);
 			if (kind == FSAFE_FILE)
-				return layout_path(LAYOUT_FILES, NULL, tail);
+				return file_link(LAYOUT_PATH_FILES, tail, "");
 		}
 		if ((tail = strchr(tail, '/')) != NULL)
 			tail++;
@@ -184,12 +210,94 @@ in_files(const struct archive *a, const char *path)
 }
 
 /*
+ * Is rel ("assets/img/y.png", decoded, no dot segment) a file of the
+ * capsule that a link may name as an asset: in a folder of the top
+ * level that is none of the capsule's own and whose name no generated
+ * page has (README.md, "URL layout"), no source, not hidden, and served
+ * by the rules of files/ (archive_files_open())?  It is then served at
+ * "/<rel>", the path a site that kept its files so served it at.
+ */
+static int
+asset_file(const struct archive *a, const char *rel)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	const char	*slash = strchr(rel, '/');
+	char		 top[NAME_MAX + 1];
+	int		 fd;
+
+	if (slash == NULL || slash == rel || slash[1] == '\0' ||
+	    (size_t)(slash - rel) >= sizeof(top) ||
+	    capfile_ext(rel, strlen(rel)) != 0)
+		return 0;
+	memcpy(top, rel, (size_t)(slash - rel));
+	top[slash - rel] = '\0';
+	if (layout_reserved(top) || capfile_entry(CAPFILE_TOP_DIR, top, true,
+	    NULL) != CAPFILE_IGNORED || (a->static_root != NULL &&
+	    strcmp(top, a->static_root) == 0))
+		return 0;
+	if ((fd = archive_files_open(a, rel, a->files_links,
+	    a->files_hardlinks, &st, &kind)) == -1)
+		return 0;
+	close(fd);
+	return kind == FSAFE_FILE;
+}
+
+static int
+cmp_asset(const void *key, const void *elt)
+{
+	return strcmp(key, *(char *const *)elt);
+}
+
+int
+links_asset(const struct archive *a, const char *rel)
+{
+	return a->nassets > 0 && bsearch(rel, a->assets, a->nassets,
+	    sizeof(*a->assets), cmp_asset) != NULL;
+}
+
+/*
+ * A file a relative link names by its place in the capsule (path,
+ * decoded and normalised, not a source), when the server serves it
+ * at a path of its own: in files/ ("/files/..."), in the static tree
+ * at "/" (its path there), or an asset (asset_file(): "/<path>").
+ * NULL otherwise.
+ */
+static char *
+file_resolve(const struct archive *a, const char *path)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	size_t		 n;
+	int		 fd;
+
+	if (strncmp(path, CAPFILE_FILES "/", sizeof(CAPFILE_FILES)) == 0) {
+		if ((fd = archive_files_open(a, path, a->files_links,
+		    a->files_hardlinks, &st, &kind)) == -1)
+			return NULL;
+		close(fd);
+		return file_link("/", path, kind == FSAFE_DIR ? "/" : "");
+	}
+	if (a->static_root != NULL && (n = strlen(a->static_root)) > 0 &&
+	    strncmp(path, a->static_root, n) == 0 && path[n] == '/') {
+		if ((fd = archive_files_open(a, path, a->files_links,
+		    a->files_hardlinks, &st, &kind)) == -1)
+			return NULL;
+		close(fd);
+		return file_link("", path + n, kind == FSAFE_DIR ? "/" : "");
+	}
+	return asset_file(a, path) ? file_link("/", path, "") : NULL;
+}
+
+/*
  * What an address of the writer's old site names in the capsule, by its
  * meaning: path is its path, percent-decoded, without query, fragment
  * and leading '/' ("2020/12/15/slug/", "blog/series/x", "x.html").
  *   .../series/<x>, .../tags/<x> (tag, categories, category, topics)
  *                      -> "/series/<slug>/", "/tags/<slug>/"
- *   .../<name>.<ext>   -> "/files/..." when files/ has it (in_files())
+ *   .../<name>.<ext>   -> "/files/..." when files/ has it (in_files()),
+ *                         else "/<path>" when the capsule has it there
+ *                         as an asset (asset_file())
  *   .../<name>[.html]  -> "/posts/<slug>" of the post that declares
  *                         the address, else that name names, by its
  *                         date when several do (archive_post_address():
@@ -226,7 +334,9 @@ by_meaning(const struct archive *a, const char *path)
 			goto out;
 		}
 	if (layout_page_ext(segs[n - 1]) == 0 && strchr(segs[n - 1], '.') !=
-	    NULL && (res = in_files(a, path)) != NULL)
+	    NULL && ((res = in_files(a, path)) != NULL ||
+	    (asset_file(a, path) && (res = file_link("/", path, "")) !=
+	    NULL)))
 		goto out;
 	segs[n - 1][strlen(segs[n - 1]) - layout_page_ext(segs[n - 1])] =
 	    '\0';
@@ -269,7 +379,7 @@ in_tree(const struct archive *a, const char *path)
  * Does the capsule answer path (as by_meaning() takes it: no leading
  * '/') with a generated page, as the router reads it (core/layout.h): its home, a
  * post, series or tag that is there, its lists and feeds, files/ (a
- * missing file answers 51 there), a page?
+ * missing file answers 51 there), a page, an asset its links name?
  */
 static int
 generated(const struct archive *a, const char *path)
@@ -282,8 +392,9 @@ generated(const struct archive *a, const char *path)
 	layout_parse(full, 0, &ref);
 	if (ref.name != NULL && layout_name(&ref, name, sizeof(name)) == -1)
 		ref.kind = LAYOUT_NONE;
-	if (ref.kind == LAYOUT_NONE || ref.kind == LAYOUT_USERS ||
-	    ref.kind == LAYOUT_USER)
+	if (ref.kind == LAYOUT_NONE)
+		found = links_asset(a, path);	/* "assets/y.png" */
+	else if (ref.kind == LAYOUT_USERS || ref.kind == LAYOUT_USER)
 		found = 0;
 	else if (ref.name == NULL || ref.kind == LAYOUT_DRAFT)
 		found = 1;	/* home, a list, a feed, files/, search */
@@ -461,6 +572,18 @@ rooted_resolve(const struct archive *a, const char *url, int *lost)
 	return res;
 }
 
+/* "/posts/<slug>/<name>" of the post p's file name (file_link()). */
+static char *
+bundle_link(const struct post *p, const char *name)
+{
+	char	*pre, *res;
+
+	pre = layout_path(LAYOUT_BUNDLE_FILE, p->slug, NULL);
+	res = file_link(pre, name, "");
+	free(pre);
+	return res;
+}
+
 /*
  * A capsule path into a page bundle, "posts/<folder>/<rest>": the
  * bundle's post when rest is its index (or empty), else the path its
@@ -488,7 +611,7 @@ bundle_resolve(const struct archive *a, const char *path)
 	 * before a lookup per folder of the path.
 	 */
 	last = (last = strrchr(top, '/')) != NULL ? last + 1 : top;
-	if ((capfile_markdown(last) || capfile_gemtext(last)) &&
+	if (capfile_link_ext(last, strlen(last)) > 0 &&
 	    capfile_entry(CAPFILE_BUNDLE_DIR, last, false, NULL) !=
 	    CAPFILE_BUNDLE)
 		return NULL;
@@ -512,11 +635,11 @@ bundle_resolve(const struct archive *a, const char *path)
 	index = *rest == '\0' || capfile_entry(CAPFILE_BUNDLE_DIR, rest,
 	    false, NULL) == CAPFILE_BUNDLE;
 	/* Other .md and .gmi names are posts' (resolve() goes on). */
-	if (!index && (capfile_markdown(rest) || capfile_gemtext(rest)))
+	if (!index && capfile_link_ext(rest, strlen(rest)) > 0)
 		return NULL;
 	if (index)
 		return layout_path(LAYOUT_POST, p->slug, NULL);
-	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, rest);
+	return bundle_link(p, rest);
 }
 
 /*
@@ -554,7 +677,7 @@ beside_resolve(const struct archive *a, const char *from_path,
 	    &st)) == -1)
 		return NULL;
 	close(fd);
-	return layout_path(LAYOUT_BUNDLE_FILE, p->slug, path + dirlen);
+	return bundle_link(p, path + dirlen);
 }
 
 /*
@@ -571,6 +694,122 @@ outside_path(const char *url, size_t *len)
 		url += url[1] == '/' ? 2 : 3;
 	}
 	return url;
+}
+
+/*
+ * The path a reader asks for the page made from the file from_path
+ * ("posts/x.md" -> "/posts/<slug>", "pages/about.md" -> "/about",
+ * "series/s.md" -> "/series/<slug>/", "index.md" -> "/"), malloc'd;
+ * NULL for a file that makes no page.
+ */
+static char *
+address_of(const struct archive *a, const char *from_path)
+{
+	struct post	*p;
+	struct doc	*d;
+	struct series	*se;
+	char		*stem, *slug, *res = NULL;
+	size_t		 plen = sizeof(CAPFILE_PAGES);
+	size_t		 slen = sizeof(CAPFILE_SERIES);
+
+	if (from_path == NULL)
+		return NULL;
+	if (strcmp(from_path, CAPFILE_HOME) == 0)
+		return xstrdup(LAYOUT_PATH_HOME);
+	if (strncmp(from_path, CAPFILE_POSTS "/", sizeof(CAPFILE_POSTS)) ==
+	    0 && (p = archive_post_file(a, from_path +
+	    sizeof(CAPFILE_POSTS))) != NULL)
+		return layout_path(LAYOUT_POST, p->slug, NULL);
+	if (strncmp(from_path, CAPFILE_PAGES "/", plen) == 0) {
+		stem = xstrndup(from_path + plen, strcspn(from_path + plen,
+		    "."));
+		if ((d = archive_doc(a, stem)) != NULL)
+			res = layout_path(LAYOUT_PAGE, d->name, NULL);
+		free(stem);
+	} else if (strncmp(from_path, CAPFILE_SERIES "/", slen) == 0) {
+		stem = xstrndup(from_path + slen, strcspn(from_path + slen,
+		    "."));
+		slug = archive_slugify(stem);
+		if ((se = archive_series(a, slug)) != NULL)
+			res = layout_path(LAYOUT_SERIES, se->slug, NULL);
+		free(slug);
+		free(stem);
+	}
+	return res;
+}
+
+/*
+ * url[0..len) (relative, as written: not decoded) resolved against the
+ * site path base as a client resolves it (RFC 3986 5.2.2 and 5.2.4:
+ * base's last segment replaced, dot segments removed, never above
+ * "/"), a trailing '/' kept: "../assets/y.png" from "/posts/x" is
+ * "/assets/y.png", "./" from "/posts/x" is "/posts/".  Malloc'd.
+ */
+static char *
+merge_path(const char *base, const char *url, size_t len)
+{
+	struct buf	 in = BUF_INIT, out = BUF_INIT;
+	const char	*seg, *slash;
+	size_t		 i, n, cut;
+	int		 dir = 0;	/* the path ends in a folder: '/' */
+
+	slash = strrchr(base, '/');
+	buf_add(&in, base, (size_t)(slash - base) + 1);
+	buf_add(&in, url, len);
+	for (i = 1; i <= in.len; i += n + 1) {
+		seg = in.data + i;
+		slash = i < in.len ? memchr(seg, '/', in.len - i) : NULL;
+		n = slash != NULL ? (size_t)(slash - seg) : in.len - i;
+		dir = slash != NULL;
+		if (n == 0 || (n == 1 && seg[0] == '.')) {
+			dir = 1;
+			continue;
+		}
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			for (cut = out.len; cut > 0 && out.data[cut - 1] != '/';
+			    cut--)
+				;
+			buf_truncate(&out, cut > 0 ? cut - 1 : 0);
+			dir = 1;
+			continue;
+		}
+		buf_addc(&out, '/');
+		buf_add(&out, seg, n);
+	}
+	if (out.len == 0 || dir)
+		buf_addc(&out, '/');
+	buf_free(&in);
+	buf_addc(&out, '\0');
+	return buf_release(&out);
+}
+
+/*
+ * A relative link that names no file beside its source (resolve()): as
+ * a reader's client reads it, against the page's own address
+ * (address_of()), a path the capsule answers as it is; else what that
+ * path meant on the writer's old site (rooted_resolve(): by its
+ * meaning, else the old site's page with web_url, else text, *lost
+ * set).  NULL, the link left as written, for a file that makes no
+ * page.
+ */
+static char *
+address_resolve(const struct archive *a, const char *from_path,
+    const char *url, size_t ulen, int *lost)
+{
+	char	*base, *path, *full, *res;
+
+	if ((base = address_of(a, from_path)) == NULL)
+		return NULL;
+	path = merge_path(base, url, ulen);
+	full = xasprintf("%s%s", path, url + ulen);
+	if ((res = rooted_resolve(a, full, lost)) == NULL) {
+		res = full;
+		full = NULL;
+	}
+	free(full);
+	free(path);
+	free(base);
+	return res;
 }
 
 /*
@@ -618,14 +857,14 @@ static struct post *
 by_slug(const struct archive *a, const char *stem)
 {
 	struct date	 d;
+	size_t		 plen = date_from_filename(stem, &d);
 
-	return archive_post(a, date_from_filename(stem, &d) == 0 &&
-	    stem[10] != '\0' ? stem + 11 : stem);
+	return archive_post(a, stem[plen] != '\0' ? stem + plen : stem);
 }
 
 /*
- * Links between Markdown files, resolved against from_path's directory
- * (query and fragment dropped, percent-escapes decoded):
+ * Links between the files of a capsule, resolved against from_path's
+ * directory (query and fragment dropped, percent-escapes decoded):
  *   posts/F.md    the post whose file is F.md, else whose file name
  *   posts/F.gmi   without date prefix is F, else whose slug is F
  *                 -> "/posts/<slug>"
@@ -634,13 +873,22 @@ by_slug(const struct archive *a, const char *stem)
  *   pages/N.md    -> "/N";  series/S.md -> "/series/<slug>/";
  *   index.md      -> "/"
  *   F.md, F.gmi   (no '/' at all) when nothing above matched: as a post
- * A link under a link_aliases prefix, or root-relative and not one the
- * capsule answers, is read by its meaning (by_meaning()); a link to a
- * fragment of the page ("#design") is plain text (""), gemtext having
- * no anchors; "//2015/x/", whose "host" can be none, is the path
+ *   P/X           beside a single-file post P, in its asset folder
+ *                 first: "/posts/<slug>/X" (beside_resolve())
+ *   files/X       -> "/files/X";  ROOT/X (the static tree) -> "/X";
+ *   D/X           another file of a folder at the top: an asset,
+ *                 "/D/X" (file_resolve())
+ * A relative link that names no file of these is read as a reader's
+ * client reads it, against the page's address, then by what that
+ * address meant on the old site (address_resolve()).  A link under a
+ * link_aliases prefix, or root-relative and not one the capsule
+ * answers, is read by its meaning (by_meaning()); a link to a fragment
+ * of the page ("#design") is plain text (""), gemtext having no
+ * anchors; "//2015/x/", whose "host" can be none, is the path
  * "/2015/x/"; "//host/x" is read as https (netpath_resolve()).
- * Anything else with a scheme, or climbing out: left alone (NULL).  *lost is set when the link names nothing it
- * should (a missing post, an old address that means nothing here).
+ * Anything else with a scheme: left alone (NULL).  *lost is set when the link
+ * names nothing it should (a missing post, a file that is not there, an
+ * old address that means nothing here).
  */
 static char *
 resolve(const struct archive *a, const char *from_path, const char *url,
@@ -665,8 +913,8 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 	}
 	if (url != NULL && url[0] == '/' && url[1] == '/' && !net_host(url + 2))
 		url++;		/* "//2015/09/15/x/": a path with one '/' too many */
-	if (url == NULL)
-		return NULL;
+	if (url == NULL || *url == '\0')
+		return NULL;		/* "": the page itself */
 	if (url[0] == '/' && url[1] == '/')
 		return netpath_resolve(a, url, lost);
 	if (url[0] == '#')
@@ -688,11 +936,11 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		free(path);
 		return res;
 	}
-	if (url[0] == '/' && capfile_ext(url, len) == 0) {
+	if (url[0] == '/' && capfile_link_ext(url, len) == 0) {
 		free(path);
 		return rooted_resolve(a, url, lost);
 	}
-	if (path == NULL && capfile_ext(url, len) == 0) {
+	if (path == NULL && capfile_link_ext(url, len) == 0) {
 		/*
 		 * Climbs out of the capsule: out of a bundle, the old site's
 		 * "../../../../img/x.png" was its "/img/x.png".
@@ -708,8 +956,15 @@ resolve(const struct archive *a, const char *from_path, const char *url,
 		return xstrdup("");
 	}
 	len = strlen(path);
-	if ((elen = capfile_ext(path, len)) == 0)
+	if ((elen = capfile_link_ext(path, len)) == 0) {
+		/*
+		 * A file by its place in the capsule; else the page the link
+		 * names by the post's address, or by the old site's.
+		 */
+		if ((res = file_resolve(a, path)) == NULL)
+			res = address_resolve(a, from_path, url, ulen, lost);
 		goto out;
+	}
 	file = strrchr(path, '/');
 	file = file ? file + 1 : path;
 	dirlen = (size_t)(file - path);
@@ -773,13 +1028,14 @@ links_resolve(const struct archive *a, const char *from_path,
 
 /*
  * Would the server refuse the capsule path "/files/..." or
- * "/posts/<slug>/<name>" (decoded; query and fragment ignored): a file
+ * "/posts/<slug>/<name>" (query and fragment ignored; decoded, or as
+ * links_resolve() returns it with encoded set: file_link()): a file
  * that is not there, or one it does not serve (archive_files_open(),
  * archive_bundle_open())?  It would answer 51: said at load, since the
  * writer can fix it.
  */
 static int
-file_refused(const struct archive *a, const char *path)
+file_refused(const struct archive *a, const char *path, int encoded)
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
@@ -788,7 +1044,9 @@ file_refused(const struct archive *a, const char *path)
 	int		 fd = -2;
 
 	rel = xstrndup(path + 1, strcspn(path + 1, "?#"));
-	if (strncmp(rel, "files/", 6) == 0)
+	if (encoded && url_decode(rel) == -1)
+		;			/* no file has such a name */
+	else if (strncmp(rel, "files/", 6) == 0)
 		fd = archive_files_open(a, rel, a->files_links,
 		    a->files_hardlinks, &st, &kind);
 	else if (strncmp(rel, "posts/", 6) == 0 &&
@@ -828,9 +1086,50 @@ warned_add(struct warned *w, char *msg)
  * refs' warnings into w; returns how many (refs found in the file at
  * path).
  */
+/* The assets the links of a snapshot name (asset_file()), as found. */
+struct found_assets {
+	char		**v;		/* owned */
+	size_t		 n, cap;
+};
+
+/* to, a link resolved (or as written, for a path), if it is an asset. */
+static void
+found_asset(const struct archive *a, const char *to,
+    struct found_assets *fa)
+{
+	char	*rel;
+
+	if (fa == NULL || to == NULL || to[0] != '/' || to[1] == '/')
+		return;
+	rel = xstrndup(to + 1, strcspn(to + 1, "?#"));
+	if (url_decode(rel) == 0 && asset_file(a, rel)) {
+		if (fa->n == fa->cap) {
+			fa->cap = fa->cap ? fa->cap * 2 : 16;
+			fa->v = xreallocarray(fa->v, fa->cap, sizeof(*fa->v));
+		}
+		fa->v[fa->n++] = rel;
+		return;
+	}
+	free(rel);
+}
+
+/*
+ * Is url a link to a post, which is said to name a missing post when it
+ * names nothing: to a source file (".md", ".gmi") relative to its own,
+ * or an old web URL of one?  Else it is a path (a root-relative one, a
+ * relative one to a file or a page), said to name nothing.
+ */
+static int
+source_link(const char *url)
+{
+	return url[0] != '/' && (url_has_scheme(url) ||
+	    capfile_ext(url, strcspn(url, "?#")) != 0);
+}
+
 static unsigned
 report(const struct archive *a, const char *path,
-    const struct scan_link *refs, size_t n, struct warned *w)
+    const struct scan_link *refs, size_t n, struct warned *w,
+    struct found_assets *fa)
 {
 	unsigned	 found = 0;
 	size_t		 i;
@@ -839,6 +1138,8 @@ report(const struct archive *a, const char *path,
 
 	for (i = 0; i < n; i++) {
 		to = resolve(a, path, refs[i].url, &lost);
+		if (!lost)
+			found_asset(a, to != NULL ? to : refs[i].url, fa);
 		/* What resolved, or a root-relative link as written. */
 		dec = NULL;
 		if (!lost && to == NULL && refs[i].url[0] == '/') {
@@ -847,8 +1148,8 @@ report(const struct archive *a, const char *path,
 				dec[0] = '\0';
 		}
 		refused = !lost && (to != NULL ? to[0] == '/' &&
-		    file_refused(a, to) : dec != NULL && (dec[0] == '\0' ||
-		    file_refused(a, dec)));
+		    file_refused(a, to, 1) : dec != NULL && (dec[0] == '\0' ||
+		    file_refused(a, dec, 0)));
 		free(dec);
 		if (refused) {
 			warned_add(w, xasprintf("%s:%u:%u: link to missing "
@@ -858,13 +1159,13 @@ report(const struct archive *a, const char *path,
 			found++;
 			continue;
 		}
-		if (lost && refs[i].url[0] == '/' && (to == NULL ||
+		if (lost && !source_link(refs[i].url) && (to == NULL ||
 		    *to == '\0'))
 			warned_add(w, xasprintf("%s:%u:%u: link to %s names "
 			    "nothing in the capsule; shown as text (web_url "
 			    "would link the old site)", path, refs[i].line,
 			    refs[i].col, refs[i].url));
-		else if (lost && refs[i].url[0] == '/')
+		else if (lost && !source_link(refs[i].url))
 			warned_add(w, xasprintf("%s:%u:%u: link to %s names "
 			    "nothing in the capsule; linked to %s", path,
 			    refs[i].line, refs[i].col, refs[i].url, to));
@@ -915,7 +1216,7 @@ links_report(const struct archive *a, const char *path,
 	struct warned	 w = { .n = 0 };
 	unsigned	 found;
 
-	found = report(a, path, refs, n, &w);
+	found = report(a, path, refs, n, &w, NULL);
 	warned_log(&w, path, NULL);
 	return found;
 }
@@ -923,28 +1224,74 @@ links_report(const struct archive *a, const char *path,
 /* links_report() of one file of a, said through archive_say(). */
 static unsigned
 check_file(struct archive *a, const char *path, const struct scan_link *refs,
-    size_t n)
+    size_t n, struct found_assets *fa)
 {
 	struct warned	 w = { .n = 0 };
 	unsigned	 found;
 
-	found = report(a, path, refs, n, &w);
+	found = report(a, path, refs, n, &w, fa);
 	warned_log(&w, path, a);
 	return found;
+}
+
+static int
+cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/*
+ * The assets the home page's text links to, as a post's: it has no
+ * warnings of its own (its links were never checked), only files.
+ */
+static void
+index_assets(const struct archive *a, struct found_assets *fa)
+{
+	struct scan_link	*refs;
+	size_t			 n, i;
+	char			*to;
+	int			 lost;
+
+	if (a->index_src == NULL)
+		return;
+	refs = scan_links(a->index_src + a->index_body_off, a->index_len -
+	    a->index_body_off, 1, &n);
+	for (i = 0; i < n; i++) {
+		to = resolve(a, CAPFILE_HOME, refs[i].url, &lost);
+		if (!lost)
+			found_asset(a, to != NULL ? to : refs[i].url, fa);
+		free(to);
+	}
+	scan_links_free(refs, n);
 }
 
 unsigned
 links_check(struct archive *a)
 {
-	unsigned	 found = 0;
-	size_t		 i;
+	struct found_assets	 fa = { NULL, 0, 0 };
+	unsigned		 found = 0;
+	size_t			 i, k;
 
 	for (i = 0; i < a->nposts + a->nunlisted; i++)
 		found += check_file(a, a->posts[i]->path, a->posts[i]->links,
-		    a->posts[i]->nlinks);
+		    a->posts[i]->nlinks, &fa);
 	for (i = 0; i < a->ndocs + a->nunlisted_docs; i++)
 		found += check_file(a, a->docs[i]->path, a->docs[i]->links,
-		    a->docs[i]->nlinks);
+		    a->docs[i]->nlinks, &fa);
+	index_assets(a, &fa);
+	/* Sorted and each once, for links_asset()'s bsearch(). */
+	if (fa.n > 1)
+		qsort(fa.v, fa.n, sizeof(*fa.v), cmp_str);
+	for (i = k = 0; i < fa.n; i++)
+		if (k > 0 && strcmp(fa.v[k - 1], fa.v[i]) == 0)
+			free(fa.v[i]);
+		else
+			fa.v[k++] = fa.v[i];
+	for (i = 0; i < a->nassets; i++)
+		free(a->assets[i]);
+	free(a->assets);
+	a->assets = fa.v;
+	a->nassets = k;
 	a->nwarnings += found;
 	return found;
 }

@@ -20,10 +20,12 @@ struct scan_link;
 /*
  * Rewrite a link found in the file at from_path ("posts/a.md") if it
  * names another post's Markdown file ("b.md", "../posts/b.md",
- * "/posts/2024-01-01-b.md"), a page, a series file or index.md, or is
- * an old web URL of a post (see links_is_alias()): returns the
- * malloc'd path it is served at ("/posts/<slug>"), or NULL when the
- * link is to be left as written.
+ * "/posts/2024-01-01-b.md"), a page, a series file or index.md, a file
+ * the server serves, or is an old web URL of a post (see
+ * links_is_alias()): returns the malloc'd path it is served at
+ * ("/posts/<slug>"), decoded but for a '%', '#' or '?' of a file's name
+ * ("/posts/x/a%23b.png"), or NULL when the link is to be left as
+ * written.
  */
 char		*links_resolve(const struct archive *, const char *from_path,
 		    const char *url);
@@ -34,6 +36,12 @@ char		*links_resolve(const struct archive *, const char *from_path,
  * nor a user capsule's: with "mount", those are written without it.
  */
 int		 links_generated(const struct archive *, const char *path);
+/*
+ * Is rel ("assets/y.png", decoded) a file outside the capsule's own
+ * folders that a post or page links to (a->assets), and so served at
+ * "/<rel>"?
+ */
+int		 links_asset(const struct archive *, const char *rel);
 /*
  * Is url an old web URL of a post: under one of the config's
  * link_aliases, then a path with a last segment?  links_resolve()

@@ -95,13 +95,14 @@ publish_check(const char *data, size_t len, const char *slug,
 	slug_post_stem(name, stem, sizeof(stem));
 	dirlen = strrchr(name, '/') != NULL ?
 	    (size_t)(strrchr(name, '/') - name) : 0;
-	if (!m.has_date && !m.draft && date_from_filename(stem, &d) == -1 &&
+	if (!m.has_date && !m.draft && date_from_filename(stem, &d) == 0 &&
 	    (dirlen == 0 || date_from_path(name, dirlen, 1, &d, &day) == -1)) {
 		snprintf(err, errlen, "no date: the front matter needs "
 		    "\"date: YYYY-MM-DD\"");
 		goto out;
 	}
-	s = archive_file_slug(m.slug, stem, &used);
+	s = archive_file_slug(m.slug, m.slug_from_title ? m.title : NULL,
+	    stem, &used);
 	if (strcmp(s, slug) != 0) {
 		if (used)
 			snprintf(err, errlen, "the front matter's slug "
@@ -267,7 +268,8 @@ owner(int pfd, const char *base, const char *rel, const char *slug,
 	}
 	if (frontmatter_parse(data, len, &m, &fe) == 0) {
 		slug_post_stem(rel, stem, sizeof(stem));
-		s = archive_file_slug(m.slug, stem, NULL);
+		s = archive_file_slug(m.slug, m.slug_from_title ? m.title :
+		    NULL, stem, NULL);
 		if (strcmp(s, slug) != 0) {
 			snprintf(err, errlen, "posts/%.100s holds another post "
 			    "(slug \"%.100s\"): choose another slug, or rename "

@@ -8,7 +8,9 @@
  * shortcodes read its folder, the folder's file list), else a new one,
  * read with one
  * pread(2) loop into an exact-size buffer and parsed: front matter
- * (frontmatter.c), Hugo-style templates rewritten (markdown/template.c),
+ * (frontmatter.c), an MDX or HTML body made Markdown (markdown/mdx.c,
+ * markdown/htmlbody.c),
+ * Hugo-style templates rewritten (markdown/template.c),
  * the first heading, the word count, the links (markdown/scan.c,
  * markdown/gemtext.c) and the summary.  A file is opened beneath a
  * directory fd with O_NOFOLLOW and must be a regular file; in a user
@@ -53,6 +55,8 @@
 #include "core/userdir.h"
 #include "core/util.h"
 #include "markdown/gemtext.h"
+#include "markdown/htmlbody.h"
+#include "markdown/mdx.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
 #include "markdown/template.h"
@@ -434,13 +438,11 @@ post_file_keys(struct archive_file *f)
 {
 	struct date	 d;
 	char		 stem[NAME_MAX + 1];
-	size_t		 i;
+	size_t		 i, n;
 
 	slug_post_stem(f->rel + sizeof(CAPFILE_POSTS), stem, sizeof(stem));
-	if (date_from_filename(stem, &d) == 0 && stem[11] != '\0')
-		f->base = xstrdup(stem + 11);
-	else
-		f->base = xstrdup(stem);
+	n = date_from_filename(stem, &d);
+	f->base = xstrdup(stem[n] != '\0' ? stem + n : stem);
 	f->tagkeys = xcalloc(f->m.ntags, sizeof(*f->tagkeys));
 	for (i = 0; i < f->m.ntags; i++)
 		f->tagkeys[i] = slug_tag_key(f->m.tags[i]);
@@ -589,6 +591,115 @@ same_bundle(const struct archive_scan *s, const struct archive_file *old,
 }
 
 /*
+ * name[0..len) (a construct's argument, not decoded: a file name) after
+ * the folder dir of the capsule, its dot segments resolved, into b:
+ * 0, or -1 when it climbs out of the capsule or a segment is hidden.
+ */
+static int
+probe_path(struct buf *b, const char *dir, size_t dirlen, const char *name,
+    size_t len)
+{
+	const char	*seg, *end = name + len, *slash;
+	size_t		 n, cut;
+
+	buf_truncate(b, 0);
+	buf_add(b, dir, dirlen);
+	for (seg = name; seg < end; seg = slash + 1) {
+		if ((slash = memchr(seg, '/', (size_t)(end - seg))) == NULL)
+			slash = end;
+		n = (size_t)(slash - seg);
+		if (n == 0 || (n == 1 && seg[0] == '.'))
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (b->len == 0)
+				return -1;
+			for (cut = b->len; cut > 0 && b->data[cut - 1] != '/';
+			    cut--)
+				;
+			buf_truncate(b, cut > 0 ? cut - 1 : 0);
+			continue;
+		}
+		if (seg[0] == '.' || memchr(seg, '\0', n) != NULL)
+			return -1;
+		if (b->len > 0)
+			buf_addc(b, '/');
+		buf_add(b, seg, n);
+	}
+	buf_addc(b, '\0');
+	return b->len > 1 ? 0 : -1;
+}
+
+/* Is the capsule's path rel (b's) a regular file? */
+static int
+probe_file(struct archive_probe *p, const struct buf *b)
+{
+	struct stat	 st;
+
+	if (p->capfd == -1 && (p->capfd = open(p->dir, O_RDONLY |
+	    O_DIRECTORY | O_CLOEXEC)) == -1)
+		return 0;
+	return fstatat(p->capfd, b->data, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode);
+}
+
+static enum template_where
+probe_where(void *arg, const char *name, size_t len)
+{
+	struct archive_probe	*p = arg;
+	struct buf		 b = BUF_INIT;
+	enum template_where	 w = TEMPLATE_NOWHERE;
+	const char		*slash = strrchr(p->rel, '/');
+	size_t			 dirlen = slash != NULL ?
+				    (size_t)(slash - p->rel) : 0, n;
+	char			*adir, asset[NAME_MAX + 1];
+
+	p->asked = true;
+	if (name[0] != '/') {
+		/* Beside the file, then in its asset folder. */
+		if (probe_path(&b, p->rel, dirlen, name, len) == 0 &&
+		    probe_file(p, &b))
+			w = TEMPLATE_HERE;
+		for (n = 0; w == TEMPLATE_NOWHERE && capfile_asset_dir(n,
+		    p->rel + dirlen + (slash != NULL), asset, sizeof(asset));
+		    n++) {
+			adir = xasprintf("%.*s%s%s", (int)dirlen, p->rel,
+			    dirlen > 0 ? "/" : "", asset);
+			if (probe_path(&b, adir, strlen(adir), name, len) ==
+			    0 && probe_file(p, &b))
+				w = TEMPLATE_HERE;
+			free(adir);
+		}
+	}
+	/* From the site's root: the capsule's top, then files/. */
+	if (w == TEMPLATE_NOWHERE && ((probe_path(&b, "", 0, name, len) == 0 &&
+	    probe_file(p, &b)) || (probe_path(&b, CAPFILE_FILES,
+	    sizeof(CAPFILE_FILES) - 1, name, len) == 0 && probe_file(p, &b))))
+		w = TEMPLATE_SITE;
+	buf_free(&b);
+	return w;
+}
+
+void
+archive_probe_begin(struct archive_probe *p, const char *dir,
+    const char *rel, struct template_probe *tp)
+{
+	p->dir = dir;
+	p->rel = rel;
+	p->capfd = -1;
+	p->asked = false;
+	tp->where = probe_where;
+	tp->arg = p;
+}
+
+void
+archive_probe_end(struct archive_probe *p)
+{
+	if (p->capfd != -1)
+		close(p->capfd);
+	p->capfd = -1;
+}
+
+/*
  * The body's template constructs read for what they mean, once, when
  * the file is read: src then holds the front matter and the rewritten
  * body, so headings, word counts, links, search and every rendering
@@ -602,6 +713,8 @@ read_templates(const struct archive_scan *s, struct archive_file *f,
 {
 	struct template_result	 r;
 	struct template_files	 tf = { NULL, 0 };
+	struct template_probe	 tp;
+	struct archive_probe	 probe;
 	char			*src, **names = NULL;
 	size_t			 off = f->m.body_off, n = 0;
 	int			 bundle;
@@ -616,8 +729,11 @@ read_templates(const struct archive_scan *s, struct archive_file *f,
 		tf.names = (const char *const *)names;
 		tf.n = n;
 	}
+	archive_probe_begin(&probe, s->dir, f->rel, &tp);
 	template_rewrite_bundle(f->src + off, f->len - off,
-	    bundle ? &tf : NULL, &r);
+	    bundle ? &tf : NULL, &tp, &r);
+	f->probed = probe.asked;
+	archive_probe_end(&probe);
 	names_free(names, n);
 	src = xmalloc(off + r.len + 1);
 	memcpy(src, f->src, off);
@@ -632,12 +748,37 @@ read_templates(const struct archive_scan *s, struct archive_file *f,
 	template_result_free(&r);
 }
 
+/*
+ * A body in another markup made Markdown, once, when the file is read
+ * (markdown/mdx.h, markdown/htmlbody.h): src then holds the front
+ * matter and the Markdown, as read_templates() leaves it, so that
+ * nothing after it knows.
+ */
+static void
+read_markup(struct archive_file *f)
+{
+	struct buf		 b = BUF_INIT;
+	size_t			 off = f->m.body_off;
+	enum capfile_markup	 mk = capfile_markup(f->rel);
+
+	if (mk != CAPFILE_MDX && mk != CAPFILE_HTML)
+		return;
+	buf_add(&b, f->src, off);
+	if (mk == CAPFILE_MDX)
+		mdx_rewrite(f->src + off, f->len - off, &b);
+	else
+		htmlbody_markdown(f->src + off, f->len - off, &b);
+	free(f->src);
+	f->len = b.len;
+	f->src = buf_release(&b);
+}
+
 /* What read_templates() did, as "posts/x.md:LINE:COL: template: ...". */
 static void
 log_templates(struct archive_scan *s, const struct archive_file *f)
 {
 	const struct template_note	*n;
-	char				 why[160];
+	char				 why[224], more[64];
 	size_t				 i;
 
 	for (i = 0; i < f->ntnotes; i++) {
@@ -648,8 +789,8 @@ log_templates(struct archive_scan *s, const struct archive_file *f)
 			scan_warn(s, f->rel, f->m.body_line + n->line - 1,
 			    n->col, why, 0);
 		} else if (n->what == TEMPLATE_REMOVED) {
-			snprintf(why, sizeof(why), "template: removed %s",
-			    n->text);
+			snprintf(why, sizeof(why), "template: removed %s%s",
+			    n->text, template_more(n, more, sizeof(more)));
 			scan_warn(s, f->rel, f->m.body_line + n->line - 1,
 			    n->col, why, 0);
 		} else {
@@ -672,8 +813,10 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
     const struct stat *st, char *src, size_t len)
 {
 	struct archive_file	*f;
-	const char		*body;
+	char			*body, *text;
 	long long		 newest;
+	long			 sep;
+	size_t			 seplen;
 
 	f = xcalloc(1, sizeof(*f));
 	atomic_init(&f->refs, 1);
@@ -697,13 +840,32 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
 	f->src = src;
 	f->len = len;
 	f->gemtext = posts_file(rel) && capfile_gemtext(rel);
+	read_markup(f);
 	if (!f->gemtext)		/* Hugo's templates are Markdown's */
 		read_templates(s, f, dirfd);
 	len = f->len;
 	body = f->src + f->m.body_off;
+	/*
+	 * A summary separator ends the summary, and is never shown: its
+	 * bytes become blanks (a comment's would be dropped anyway, not so
+	 * a separator of the writer's own), so offsets do not move.
+	 */
+	if (!f->gemtext && (sep = render_summary_sep(body, len -
+	    f->m.body_off, f->m.excerpt_sep, &seplen)) >= 0) {
+		memset(body + sep, ' ', seplen);
+		if (f->m.summary == NULL && posts_file(rel))
+			f->summary = render_summary_head(body, (size_t)sep,
+			    FM_SUMMARY_MAX);
+	}
 	body_heading_links(f);
-	f->words = count_words(body, len - f->m.body_off);
-	if (f->m.summary == NULL && posts_file(rel))
+	if (capfile_markup(rel) == CAPFILE_HTML) {
+		/* A page's words, not its tags'. */
+		text = frontmatter_oneline(body, len - f->m.body_off, FM_TAGS);
+		f->words = count_words(text, strlen(text));
+		free(text);
+	} else
+		f->words = count_words(body, len - f->m.body_off);
+	if (f->m.summary == NULL && f->summary == NULL && posts_file(rel))
 		f->summary = f->gemtext ? render_gemtext_summary(body,
 		    len - f->m.body_off, SUMMARY_MAX) : render_summary(body,
 		    len - f->m.body_off, SUMMARY_MAX);
@@ -782,8 +944,8 @@ record_get(struct archive_scan *s, int dirfd, const char *name,
 	s->total += (size_t)st.st_size;
 	if (held)
 		f = keep_old(s, old, rel);
-	else if (old != NULL && old->trusted && same_stat(old, &st) &&
-	    same_bundle(s, old, dirfd)) {
+	else if (old != NULL && old->trusted && !old->probed &&
+	    same_stat(old, &st) && same_bundle(s, old, dirfd)) {
 		atomic_fetch_add(&old->refs, 1);
 		f = old;
 		s->nreused++;

@@ -9,6 +9,7 @@
  * UTF-8 and dates in file names; nothing of files on disk.  Every
  * string returned is malloc'd, the caller's.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +124,32 @@ archive_slugify(const char *name)
 	return buf_release(&s.b);
 }
 
+/*
+ * The slug Pelican makes of a title: what is no letter, digit, blank,
+ * "-" or "_" dropped ("C'est l'été" is "cest-lete", not "c-est-l-ete"),
+ * then slugified as any name is.
+ */
+static char *
+title_slug(const char *title)
+{
+	char	*t, *s;
+	size_t	 i, n = 0;
+
+	t = xstrdup(title);
+	for (i = 0; t[i] != '\0'; i++)
+		if ((unsigned char)t[i] >= 0x80 ||
+		    isalnum((unsigned char)t[i]) ||
+		    strchr(" \t-_", t[i]) != NULL)
+			t[n++] = t[i];
+	t[n] = '\0';
+	s = archive_slugify(t);
+	free(t);
+	return s;
+}
+
 char *
-archive_file_slug(const char *fmslug, const char *name, int *used)
+archive_file_slug(const char *fmslug, const char *title, const char *name,
+    int *used)
 {
 	struct date	 d;
 	char		*stem, *s;
@@ -142,10 +167,16 @@ archive_file_slug(const char *fmslug, const char *name, int *used)
 		}
 		free(s);
 	}
+	if (title != NULL) {
+		s = title_slug(title);
+		if (*s != '\0')
+			return s;
+		free(s);
+	}
 	if (len > 3 && strcmp(name + len - 3, ".md") == 0)
 		len -= 3;
 	stem = xstrndup(name, len);
-	base = date_from_filename(stem, &d) == 0 ? stem + 11 : stem;
+	base = stem + date_from_filename(stem, &d);
 	s = archive_slugify(*base != '\0' ? base : stem);
 	free(stem);
 	return s;

@@ -15,13 +15,15 @@
 char		*archive_slugify(const char *name);
 /*
  * The slug of a post in posts/<name> whose front matter says fmslug
- * (NULL when it says none): fmslug's when it makes one, else the file
- * name's without its date prefix and ".md".  Malloc'd; "" when neither
- * makes one (the archive then uses the post's date).  *used, when not
- * NULL, says whether fmslug made the slug.
+ * (NULL when it says none): fmslug's when it makes one, else, with a
+ * title (the front matter's, when its syntax makes slugs of titles:
+ * Pelican's header lines, meta.slug_from_title), the slug Pelican makes
+ * of it, else the file name's without its date prefix and ".md".
+ * Malloc'd; "" when none makes one (the archive then uses the post's
+ * date).  *used, when not NULL, says whether fmslug made the slug.
  */
-char		*archive_file_slug(const char *fmslug, const char *name,
-		    int *used);
+char		*archive_file_slug(const char *fmslug, const char *title,
+		    const char *name, int *used);
 /*
  * Is name a Markdown file ("x.md"), a gemtext one ("x.gmi")?  Posts
  * may be either; pages, series and index.md are Markdown

@@ -143,8 +143,101 @@ put_digits(char *out, int v, int n)
 	}
 }
 
+static const char *const month_names[] = {
+	"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+	"nov", "dec",
+};
+static const char *const day_names[] = {
+	"mon", "tue", "wed", "thu", "fri", "sat", "sun",
+};
+
+static int
+letter(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 /*
- * date     = year "-" month "-" day [sep time [*SP zone]]
+ * One of names[0..n) (English, its first three letters or more of the
+ * word) at *i: its place from 1, the word passed; 0 for none.
+ */
+static int
+name_at(const char *s, size_t len, size_t *i, const char *const *names,
+    size_t n)
+{
+	size_t	 k;
+
+	for (k = 0; k < n; k++)
+		if (word_at(s, len, *i, names[k]))
+			break;
+	if (k == n)
+		return 0;
+	for (*i += 3; *i < len && letter((unsigned char)s[*i]); (*i)++)
+		;
+	return (int)k + 1;
+}
+
+static void
+blanks(const char *s, size_t len, size_t *i)
+{
+	while (*i < len && is_space((unsigned char)s[*i]))
+		(*i)++;
+}
+
+/*
+ * named    = [weekday [","] 1*SP] month 1*SP day [","] 1*SP year
+ *          / day 1*SP month [","] 1*SP year
+ * month, weekday = an English name, or its first three letters
+ * "Jul 08 2022" (Astro's blog starter), "July 8, 2022", "8 July 2022",
+ * "Fri, Jul 08 2022": the date at noon UTC, as a date alone is.
+ */
+static int
+named_date(const char *s, size_t len, struct date *d, const char **errstr)
+{
+	char	 ymd[10];
+	size_t	 i = 0;
+	int	 y, mo, dd;
+
+	blanks(s, len, &i);
+	if (i < len && letter((unsigned char)s[i])) {
+		if (name_at(s, len, &i, day_names, 7) != 0) {
+			if (i < len && s[i] == ',')
+				i++;
+			blanks(s, len, &i);
+		}
+		if ((mo = name_at(s, len, &i, month_names, 12)) == 0)
+			goto fail;
+		blanks(s, len, &i);
+		if (digits(s, len, &i, 1, 2, &dd) == 0)
+			goto fail;
+	} else {
+		if (digits(s, len, &i, 1, 2, &dd) == 0)
+			goto fail;
+		blanks(s, len, &i);
+		if ((mo = name_at(s, len, &i, month_names, 12)) == 0)
+			goto fail;
+	}
+	if (i < len && s[i] == ',')
+		i++;
+	blanks(s, len, &i);
+	if (digits(s, len, &i, 4, 4, &y) != 4)
+		goto fail;
+	blanks(s, len, &i);
+	if (i != len)
+		goto fail;
+	put_digits(ymd, y, 4);
+	ymd[4] = '-';
+	put_digits(ymd + 5, mo, 2);
+	ymd[7] = '-';
+	put_digits(ymd + 8, dd, 2);
+	return date_parse(ymd, 10, d, errstr);
+fail:
+	*errstr = "not a date (want YYYY-MM-DD)";
+	return -1;
+}
+
+/*
+ * date     = year "-" month "-" day [sep time [*SP zone]] / named
  * year     = 4DIGIT; month, day = 1*2DIGIT
  * sep      = "T" / "t" / 1*SP
  * time     = 1*2DIGIT ":" 2DIGIT [":" 2DIGIT [("." / ",") 1*DIGIT]]
@@ -165,7 +258,9 @@ date_parse(const char *s, size_t len, struct date *d, const char **errstr)
 		*errstr = "empty date";
 		return -1;
 	}
-	if (digits(s, len, &i, 4, 4, &y) != 4 || i >= len || s[i] != '-' ||
+	if (digits(s, len, &i, 4, 4, &y) != 4)
+		return named_date(s, len, d, errstr);	/* "Jul 08 2022" */
+	if (i >= len || s[i] != '-' ||
 	    (i++, digits(s, len, &i, 1, 2, &mo)) == 0 || i >= len ||
 	    s[i] != '-' || (i++, digits(s, len, &i, 1, 2, &dd)) == 0 ||
 	    (i < len && is_digit((unsigned char)s[i]))) {
@@ -252,38 +347,33 @@ date_parse(const char *s, size_t len, struct date *d, const char **errstr)
 	return 0;
 }
 
-/* "YYYY-MM-DD" at name[0..10), within len bytes. */
-static int
-date_from_filename_len(const char *name, size_t len, struct date *d)
+/*
+ * ymd = 4DIGIT "-" 1*2DIGIT "-" 1*2DIGIT, not followed by a digit
+ * (Jekyll's file names have one-digit months and days too: "2020-11-4").
+ */
+size_t
+date_ymd(const char *s, size_t len, struct date *d)
 {
 	const char	*errstr;
-	size_t		 i;
+	size_t		 i = 0;
+	int		 v;
 
-	if (len < 10)
-		return -1;
-	for (i = 0; i < 10; i++)
-		if ((i == 4 || i == 7) ? name[i] != '-' :
-		    !is_digit((unsigned char)name[i]))
-			return -1;
-	return date_parse(name, 10, d, &errstr);
+	if (digits(s, len, &i, 4, 4, &v) != 4 || i >= len || s[i] != '-' ||
+	    (i++, digits(s, len, &i, 1, 2, &v)) == 0 || i >= len ||
+	    s[i] != '-' || (i++, digits(s, len, &i, 1, 2, &v)) == 0 ||
+	    (i < len && is_digit((unsigned char)s[i])))
+		return 0;
+	return date_parse(s, i, d, &errstr) == 0 ? i : 0;
 }
 
-int
+size_t
 date_from_filename(const char *name, struct date *d)
 {
-	const char	*errstr;
-	size_t		 i;
+	size_t	 n;
 
-	for (i = 0; i < 10; i++) {
-		if (name[i] == '\0')
-			return -1;
-		if ((i == 4 || i == 7) ? name[i] != '-' :
-		    !is_digit((unsigned char)name[i]))
-			return -1;
-	}
-	if (name[10] != '-')
-		return -1;
-	return date_parse(name, 10, d, &errstr);
+	/* A date and the byte after it are eleven at most. */
+	n = date_ymd(name, strnlen(name, 11), d);
+	return n > 0 && name[n] == '-' ? n + 1 : 0;
 }
 
 /* s[0..len) is 1 to max decimal digits: their value, else -1. */
@@ -322,15 +412,15 @@ ymd_date(int y, int m, int dd, struct date *d)
 
 /*
  * path  = *(segment "/") date-segs ["/" *segment]
- * date-segs = 4DIGIT "/" 1*2DIGIT "/" 1*2DIGIT / 4DIGIT "-" 2DIGIT "-"
- *             2DIGIT ["-" *char] / (month_ok) 4DIGIT "/" 1*2DIGIT
+ * date-segs = 4DIGIT "/" 1*2DIGIT "/" 1*2DIGIT / 4DIGIT "-" 1*2DIGIT "-"
+ *             1*2DIGIT ["-" *char] / (month_ok) 4DIGIT "/" 1*2DIGIT
  */
 int
 date_from_path(const char *s, size_t len, int month_ok, struct date *d,
     int *day)
 {
 	const char	*seg[3];
-	size_t		 seglen[3], i, k;
+	size_t		 seglen[3], i, k, ylen;
 	int		 pass, y, m, dd, n, w;
 
 	for (pass = 0; pass < (month_ok ? 2 : 1); pass++) {
@@ -341,9 +431,8 @@ date_from_path(const char *s, size_t len, int month_ok, struct date *d,
 				;
 			if (k == i)
 				continue;	/* "//", a leading '/' */
-			if (pass == 0 && k - i >= 10 && (k - i == 10 ||
-			    s[i + 10] == '-') &&
-			    date_from_filename_len(s + i, 10, d) == 0) {
+			if (pass == 0 && (ylen = date_ymd(s + i, k - i,
+			    d)) > 0 && (ylen == k - i || s[i + ylen] == '-')) {
 				*day = 1;
 				return 0;
 			}

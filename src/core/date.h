@@ -5,6 +5,8 @@
  *   YYYY-MM-DD
  *   YYYY-MM-DDTHH:MM[:SS[.frac]](Z|±HH:MM|±HHMM)        RFC 3339
  *   YYYY-MM-DD HH:MM[:SS] [±H|±HH|±HHMM|±HH:MM|Z|UTC]   (space forms)
+ *   Jul 08 2022, July 8, 2022, 8 July 2022, Fri, Jul 08 2022
+ *                                      (English month names: Astro's)
  * A missing zone is UTC.  A missing time is 12:00 (noon, the gemlog
  * feed convention).  Pure functions; no allocation.
  */
@@ -24,16 +26,26 @@ struct date {
 /* Returns 0 and fills d, or -1 with *errstr set (static string). */
 int	 date_parse(const char *s, size_t len, struct date *d,
 	    const char **errstr);
-/* A "YYYY-MM-DD-" prefix of a file name; 0 if found. */
-int	 date_from_filename(const char *name, struct date *d);
+/*
+ * A date "YYYY-MM-DD" (or with a one-digit month or day, "2020-11-4",
+ * as Jekyll and Pelican read file names) at the start of s[0..len), not
+ * followed by a digit: its length, d filled; 0 when there is none.
+ */
+size_t	 date_ymd(const char *s, size_t len, struct date *d);
+/*
+ * The "YYYY-MM-DD-" prefix of a file name (date_ymd() then a '-'): its
+ * length, the dash included, d filled; 0 when it has none.
+ */
+size_t	 date_from_filename(const char *name, struct date *d);
 /*
  * A date an address or a folder path holds, as site generators write
  * them (README "Content format"): three segments YYYY/MM/DD ("2026/03/
  * 26/x", "blog/2021/01/05/x/"), or a segment that starts "YYYY-MM-DD-"
- * or is "YYYY-MM-DD"; with month_ok, failing those, two segments
- * YYYY/MM (the first of the month).  Any leading segments (a section)
- * are passed over; the first date found counts.  0 and d filled (*day
- * 0 when only the month was there), or -1.
+ * or is "YYYY-MM-DD" (one-digit month and day too); with month_ok,
+ * failing those, two segments YYYY/MM (the first of the month).  Any
+ * leading segments (a section) are passed over; the first date found
+ * counts.  0 and d filled (*day 0 when only the month was there), or
+ * -1.
  */
 int	 date_from_path(const char *s, size_t len, int month_ok,
 	    struct date *d, int *day);

@@ -115,6 +115,21 @@ char	*render_first_heading(const char *md, size_t len);
 char	*render_summary(const char *md, size_t len, size_t max);
 /* The same for a post kept in gemtext: its first text lines with words. */
 char	*render_gemtext_summary(const char *gmi, size_t len, size_t max);
+/*
+ * Where the writer ended md's summary: the offset of the first summary
+ * separator outside code, sep (Jekyll's excerpt_separator, as written;
+ * may be NULL), "<!--more-->" (Hugo, Hexo) or "<!--truncate-->"
+ * (Docusaurus), the last two in any case and spacing; its length in
+ * *seplen.  -1 when md has none.
+ */
+long	 render_summary_sep(const char *md, size_t len, const char *sep,
+	    size_t *seplen);
+/*
+ * The summary a separator ends: the plain text of every paragraph of
+ * md[0..len) (what is before it), joined by a space, cut at a word to
+ * max code points as render_summary() cuts.  malloc'd; NULL for none.
+ */
+char	*render_summary_head(const char *md, size_t len, size_t max);
 
 /*
  * What md's raw HTML becomes, element by element, where it does not

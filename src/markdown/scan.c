@@ -30,9 +30,8 @@ struct scan {
 
 /*
  * Is dest (len bytes) worth keeping -- the destination of a Markdown
- * link, or the href or src of a tag of raw HTML: a relative link to a
- * .md or .gmi file, a
- * root-relative one ("/posts/x", or an old web address of the writer's
+ * link, or the href or src of a tag of raw HTML: a relative link (a
+ * post's source, a file, a page), a root-relative one ("/posts/x", or an old web address of the writer's
  * site, "/2015/01/02/x/"), a network-path one ("//host/x", which may be
  * the capsule's own host), or an absolute URL ("scheme://"), which may
  * be one of the writer's old web URLs?  Which URLs are old ones is
@@ -43,27 +42,32 @@ struct scan {
 int
 scan_is_checked_link(const char *dest, size_t len)
 {
-	size_t	 end = len, i;
+	size_t	 i;
 
-	if (len > 1 && dest[0] == '/')	/* "//host/x" too (links.c) */
-		return 1;
-	for (i = 0; i < len; i++) {
-		if (dest[i] == '#' || dest[i] == '?') {
-			end = i;
-			break;
-		}
+	if (len > 0 && dest[0] == '/')	/* "//host/x" too (links.c) */
+		return len > 1;		/* not "/": the home page is there */
+	if (len == 0 || dest[0] == '#' || dest[0] == '?')
+		return 0;		/* the page itself */
+	/* A scheme ends before the first '/', '?' or '#'. */
+	for (i = 0; i < len && dest[i] != '/' && dest[i] != '?' &&
+	    dest[i] != '#'; i++)
 		if (dest[i] == ':')
 			return len - i > 3 && memcmp(dest + i, "://", 3) == 0;
-	}
-	return (end >= 4 && strncmp(dest + end - 3, ".md", 3) == 0) ||
-	    (end >= 5 && strncmp(dest + end - 4, ".gmi", 4) == 0);
+	return 1;			/* relative: a post, a file, a page */
 }
 
+/*
+ * dest[0..len), a link's destination, kept when it may name something
+ * (scan_is_checked_link()).  md: a Markdown one, whose backslash
+ * escapes of ASCII punctuation ("image\(1\).png") are read as cmark
+ * reads them; else an HTML attribute's, as written.
+ */
 static void
 check_dest(struct scan *s, const char *dest, size_t len, unsigned line,
-    unsigned col)
+    unsigned col, int md)
 {
 	struct scan_link	*r;
+	size_t			 i, k;
 
 	if (len == 0 || len > 1024 || !scan_is_checked_link(dest, len))
 		return;
@@ -71,24 +75,45 @@ check_dest(struct scan *s, const char *dest, size_t len, unsigned line,
 		s->refs = xreallocarray(s->refs, s->n + 8, sizeof(*s->refs));
 	r = &s->refs[s->n++];
 	r->url = xstrndup(dest, len);
+	for (i = k = 0; md && i < len; i++, k++) {
+		if (dest[i] == '\\' && i + 1 < len &&
+		    ispunct((unsigned char)dest[i + 1]))
+			i++;
+		r->url[k] = dest[i];
+	}
+	if (md)
+		r->url[k] = '\0';
 	r->line = line;
 	r->col = col;
 }
 
-/* The destination starting at p: "<...>" or up to blank or ')'. */
+/*
+ * The destination starting at p: "<...>", or up to a blank or the ')'
+ * that closes the link, as CommonMark reads it: an escaped character
+ * is part of it, and so are balanced parentheses ("x(1).png").
+ */
 static size_t
 dest_len(const char *p, const char *end, int *angle)
 {
 	const char	*q = p;
+	int		 depth = 0;
 
 	*angle = (q < end && *q == '<');
 	if (*angle) {
 		for (q++; q < end && *q != '>' && *q != '\n'; q++)
-			;
+			if (*q == '\\' && q + 1 < end && q[1] != '\n')
+				q++;
 		return (size_t)(q - p - 1);
 	}
-	while (q < end && !isspace((unsigned char)*q) && *q != ')')
-		q++;
+	for (; q < end && !isspace((unsigned char)*q); q++) {
+		if (*q == '\\' && q + 1 < end &&
+		    ispunct((unsigned char)q[1]))
+			q++;
+		else if (*q == '(')
+			depth++;
+		else if (*q == ')' && depth-- == 0)
+			break;
+	}
 	return (size_t)(q - p);
 }
 
@@ -144,14 +169,18 @@ scan_text(struct scan *s, const char *md, size_t len)
 				eol = end;
 			kind = blocks_line(&b, p, (size_t)(eol - p));
 			code = kind == BLOCKS_FENCE || kind == BLOCKS_CODE;
-			/* "[label]: dest", a reference definition. */
-			if (kind == BLOCKS_TEXT &&
+			/*
+			 * "[label]: dest", a reference definition; not a
+			 * footnote's "[^label]: text", which has none.
+			 */
+			if (kind == BLOCKS_TEXT && !(p + b.text + 1 < eol &&
+			    p[b.text] == '[' && p[b.text + 1] == '^') &&
 			    (q = blocks_refdef(p + b.text, eol)) != NULL) {
 				while (q < end && (*q == ' ' || *q == '\t'))
 					q++;
 				n = dest_len(q, end, &angle);
 				check_dest(s, q + angle, n, line,
-				    (unsigned)(q - bol) + 1);
+				    (unsigned)(q - bol) + 1, 1);
 			}
 		}
 		if (*p == '\n') {
@@ -193,14 +222,14 @@ scan_text(struct scan *s, const char *md, size_t len)
 			    !isspace((unsigned char)*p) && *p != '>'); p++)
 				;
 			check_dest(s, q, (size_t)(p - q), line,
-			    (unsigned)(q - bol) + 1);
+			    (unsigned)(q - bol) + 1, 0);
 			continue;
 		}
 		if (*p == ']' && p + 1 < end && p[1] == '(') {
 			q = p + 2;
 			n = dest_len(q, end, &angle);
 			check_dest(s, q + angle, n, line,
-			    (unsigned)(q - bol) + 1);
+			    (unsigned)(q - bol) + 1, 1);
 			p = q;
 			continue;
 		}

@@ -22,10 +22,12 @@ struct scan_link {
 
 /*
  * The link destinations in the body md[0..len), whose first line is
- * line line0 of its file, that may name another post: relative links
- * to .md and .gmi files (scan_is_checked_link()), root-relative paths
- * ("/posts/...", "/2015/01/02/x/", "//host/x") and every absolute URL ("scheme://", one of which may be a post's old
- * web URL).  Inline links, reference definitions and the href and src
+ * line line0 of its file, that may name something of the capsule or
+ * the writer's old site: relative links (scan_is_checked_link(): to
+ * another post's file, to a file, to an old address), root-relative
+ * paths ("/posts/...", "/2015/01/02/x/", "//host/x") and every
+ * absolute URL ("scheme://", one of which may be a post's old web
+ * URL).  Inline links, reference definitions and the href and src
  * of raw HTML tags, outside code.  A malloc'd array of *np (NULL when
  * none), freed with scan_links_free().
  */
@@ -39,9 +41,10 @@ struct scan_link *scan_links(const char *md, size_t len, unsigned line0,
 void		 scan_bytewise(int on);
 void		 scan_links_free(struct scan_link *, size_t n);
 /*
- * May the link destination dest[0..len) name a post: a relative link
- * to a .md or .gmi file (a query or fragment after it), a "/posts/..."
- * path, or an absolute URL?
+ * May the link destination dest[0..len) name something of the capsule
+ * or of the old site: a relative link (not one to this page's own
+ * fragment or query), a root-relative path, or an absolute URL (not
+ * "mailto:" and the like)?
  */
 int		 scan_is_checked_link(const char *dest, size_t len);
 

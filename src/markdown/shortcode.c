@@ -33,7 +33,13 @@ static const struct name_rule {
 	enum shortcode_embed	 embed;		/* or 0 */
 	const char		*names[5];	/* NULL-ended */
 } name_rules[] = {
-	{ IS, SC_POST, 0, { "post_url" } },
+	{ IS, SC_POST, 0, { "post_url", "post_path" } },
+	{ IS, SC_POST | SC_LABELLED, 0, { "post_link" } },
+	/* Hexo's: a file of the post's asset folder. */
+	{ IS, SC_ASSET, 0, { "asset_path" } },
+	{ IS, SC_ASSET | SC_LABELLED, 0, { "asset_link" } },
+	{ IS, SC_ASSET | SC_LABELLED | SC_IMAGE_EXACT, 0,
+	    { "asset_img", "asset_image" } },
 	{ IS, SC_LINK, 0, { "link", "ref", "relref" } },
 	{ IS, SC_INCLUDE, 0,
 	    { "include", "include_relative", "render", "partial" } },
@@ -54,10 +60,12 @@ static const struct name_rule {
 	/* Block tags and their Liquid ends. */
 	{ IS, SC_RAW, 0, { "raw" } },
 	{ IS, SC_COMMENT, 0, { "comment" } },
-	{ IS, SC_HIGHLIGHT, 0, { "highlight" } },
+	/* Jekyll's highlight; Hexo's and Octopress's codeblock, code. */
+	{ IS, SC_HIGHLIGHT, 0, { "highlight", "codeblock", "code" } },
 	{ IS, SC_RAW | SC_END, 0, { "endraw" } },
 	{ IS, SC_COMMENT | SC_END, 0, { "endcomment" } },
-	{ IS, SC_HIGHLIGHT | SC_END, 0, { "endhighlight" } },
+	{ IS, SC_HIGHLIGHT | SC_END, 0,
+	    { "endhighlight", "endcodeblock", "endcode" } },
 };
 
 /* Does name match one of r's names, as r says? */
@@ -490,19 +498,25 @@ shortcode_include_name(const struct shortcode_arg *a, size_t n, char *out,
 	out[k] = '\0';
 }
 
-static int
-image_file(const char *name)
+int
+shortcode_image_name(const char *name, size_t len)
 {
 	static const char *const exts[] = { ".jpg", ".jpeg", ".png", ".gif",
 	    ".webp", ".svg", ".avif", ".bmp", ".tif", ".tiff" };
-	size_t	 len = strlen(name), i, k;
+	size_t	 i, k;
 
 	for (i = 0; i < nitems(exts); i++) {
 		k = strlen(exts[i]);
-		if (len > k && strcasecmp(name + len - k, exts[i]) == 0)
+		if (len > k && strncasecmp(name + len - k, exts[i], k) == 0)
 			return 1;
 	}
 	return 0;
+}
+
+static int
+image_file(const char *name)
+{
+	return shortcode_image_name(name, strlen(name));
 }
 
 /* Is name, its extension left out, pat ("x" for "x.jpg")? */

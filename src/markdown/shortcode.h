@@ -34,6 +34,11 @@ struct buf;
 #define SC_COMMENT	0x100	/* comment: nothing */
 #define SC_HIGHLIGHT	0x200	/* highlight: a fenced code block */
 #define SC_END		0x400	/* endraw, endcomment, endhighlight */
+#define SC_ASSET	0x800	/* asset_img, asset_link, asset_path (Hexo):
+				   a file named from the post's own folder,
+				   its asset folder first (content/links.c) */
+#define SC_LABELLED	0x1000	/* a link or image with a label (asset_img,
+				   asset_link, post_link), not a bare path */
 
 /* An embed's kind, what shortcode_kind() says of the name. */
 enum shortcode_embed {
@@ -115,6 +120,8 @@ int	 shortcode_image(const struct shortcode_arg *a, size_t n,
 void	 shortcode_include_name(const struct shortcode_arg *a, size_t n,
 	    char *out, size_t size);
 
+/* Does name[0..len) end as an image's file name does (".jpg", ...)? */
+int	 shortcode_image_name(const char *name, size_t len);
 /* Could s[0..len) name a file of the bundle (not "/x", not a URL)? */
 int	 shortcode_bundle_relative(const char *s, size_t len);
 /*

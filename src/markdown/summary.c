@@ -9,7 +9,9 @@
  * the nearest thing to a summary the post has.
  *
  * A post kept in gemtext has the same: its first text lines with words
- * in them (render_gemtext_summary()).
+ * in them (render_gemtext_summary()).  A writer who ended the summary
+ * with a separator ("<!--more-->", render_summary_sep()) gets the text
+ * of every paragraph before it (render_summary_head()).
  *
  * Knows cmark-gfm and the engine in render.c; knows nothing of feeds.
  * The tree is parsed and freed here; the result is the caller's.
@@ -17,10 +19,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/buf.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/blocks.h"
 #include "markdown/gemtext.h"
 #include "markdown/render.h"
 #include "markdown/render_int.h"
@@ -50,18 +54,22 @@ has_word(const char *s)
 	return 0;
 }
 
-/* The plain text of the first paragraph of doc with words in it. */
+/*
+ * The plain text of the first paragraph of doc with words in it, or
+ * (all) of every such paragraph, joined by a space; NULL for none.
+ */
 static char *
-first_paragraph(cmark_node *doc)
+paragraphs(cmark_node *doc, int all)
 {
 	struct render	 r;
-	struct buf	 b = BUF_INIT;
+	struct buf	 b = BUF_INIT, joined = BUF_INIT;
 	cmark_iter	*it;
 	cmark_node	*n;
-	char		*text = NULL;
+	char		*text;
 
 	it = cmark_iter_new(doc);
-	while (text == NULL && cmark_iter_next(it) != CMARK_EVENT_DONE) {
+	while ((all || joined.len == 0) &&
+	    cmark_iter_next(it) != CMARK_EVENT_DONE) {
 		n = cmark_iter_get_node(it);
 		if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH)
 			continue;
@@ -72,14 +80,16 @@ first_paragraph(cmark_node *doc)
 		render_walk(&r, n, summary_node);
 		render_finish(&r);
 		text = render_clean_label(b.data ? b.data : "", b.len);
-		if (!has_word(text)) {
-			free(text);
-			text = NULL;
+		if (has_word(text)) {
+			if (joined.len > 0)
+				buf_addc(&joined, ' ');
+			buf_addstr(&joined, text);
 		}
+		free(text);
 	}
 	cmark_iter_free(it);
 	buf_free(&b);
-	return text;
+	return joined.len > 0 ? buf_release(&joined) : NULL;
 }
 
 /* s cut to at most max code points, at a space, ending in "…". */
@@ -182,14 +192,105 @@ render_summary(const char *md, size_t len, size_t max)
 		doc = render_parse(head.data, head.len);
 	} else
 		doc = render_parse(md, len);
-	text = first_paragraph(doc);
+	text = paragraphs(doc, 0);
 	render_free(doc);
 	buf_free(&head);
 	if (text == NULL && cutlen < len) {
 		doc = render_parse(md, len);
-		text = first_paragraph(doc);
+		text = paragraphs(doc, 0);
 		render_free(doc);
 	}
+	return text != NULL ? cut(text, max) : NULL;
+}
+
+/*
+ * sep = "<!--" *WSP ("more" / "truncate") *WSP "-->"	; any case
+ * Hugo's and Hexo's, and Docusaurus's: its length at p..e, else 0.
+ */
+static size_t
+default_sep(const char *p, const char *e)
+{
+	static const char *const words[] = { "more", "truncate" };
+	const char	*q = p + 4;
+	size_t		 i, wl;
+
+	if (e - p < 4 || memcmp(p, "<!--", 4) != 0)
+		return 0;
+	while (q < e && (*q == ' ' || *q == '\t'))
+		q++;
+	for (i = 0; i < nitems(words); i++) {
+		wl = strlen(words[i]);
+		if ((size_t)(e - q) >= wl && strncasecmp(q, words[i], wl) == 0)
+			break;
+	}
+	if (i == nitems(words))
+		return 0;
+	for (q += wl; q < e && (*q == ' ' || *q == '\t'); q++)
+		;
+	return e - q >= 3 && memcmp(q, "-->", 3) == 0 ? (size_t)(q + 3 - p) :
+	    0;
+}
+
+long
+render_summary_sep(const char *md, size_t len, const char *sep,
+    size_t *seplen)
+{
+	struct blocks	 bl;
+	const char	*p = md, *end = md + len, *nl, *q, *hit;
+	size_t		 slen = sep != NULL ? strlen(sep) : 0, n;
+
+	/*
+	 * Most posts have none, and every post is read for one when it is
+	 * loaded: a look for "<!--" (memchr() for its rare '<') says that
+	 * before the line by line pass.
+	 */
+	for (q = md; q != NULL && (q = memchr(q, '<', (size_t)(end - q))) !=
+	    NULL; q++)
+		if (end - q >= 4 && memcmp(q, "<!--", 4) == 0)
+			break;
+	if (q == NULL && (slen == 0 || memmem(md, len, sep, slen) == NULL))
+		return -1;
+	blocks_init(&bl);
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		switch (blocks_line(&bl, p, (size_t)(nl - p))) {
+		case BLOCKS_FENCE:
+		case BLOCKS_CODE:
+			continue;	/* the writer's example */
+		case BLOCKS_TEXT:
+		case BLOCKS_BLANK:
+		case BLOCKS_HTML:
+			break;
+		}
+		if (slen > 0 && (hit = memmem(p, (size_t)(nl - p), sep,
+		    slen)) != NULL) {
+			*seplen = slen;
+			return (long)(hit - md);
+		}
+		for (q = p; (q = memchr(q, '<', (size_t)(nl - q))) != NULL;
+		    q++)
+			if ((n = default_sep(q, nl)) > 0) {
+				*seplen = n;
+				return (long)(q - md);
+			}
+		if (nl == end)
+			break;
+	}
+	return -1;
+}
+
+char *
+render_summary_head(const char *md, size_t len, size_t max)
+{
+	cmark_node	*doc;
+	char		*text;
+
+	if (len == 0 || max < 2)
+		return NULL;
+	doc = render_parse(md, len);
+	text = paragraphs(doc, 1);
+	render_free(doc);
 	return text != NULL ? cut(text, max) : NULL;
 }
 

@@ -23,12 +23,14 @@
  */
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "markdown/template.h"
 #include "core/buf.h"
+#include "core/layout.h"
 #include "core/utf8.h"
 #include "core/util.h"
 #include "markdown/blocks.h"
@@ -39,6 +41,7 @@
 #define TP_MAX_TICKS	32	/* longer backtick runs open no span */
 #define TP_MAX_MATCH	64	/* images one gallery shows */
 #define TP_MAX_INNER	2048	/* bytes searched for a closing imgproc */
+#define TP_MAX_JSX	1024	/* bytes around a JSX prop's braces */
 
 /* What output() and tag() made of a construct. */
 enum meaning {
@@ -75,6 +78,7 @@ struct tp {
 	struct buf	 out;
 	struct template_result *res;
 	const struct template_files *files;	/* borrowed; NULL: no bundle */
+	const struct template_probe *probe;	/* borrowed; or NULL */
 	/* The last note's place (notes come in order): the next from here. */
 	size_t		 note_at;
 	unsigned	 note_line, note_col;
@@ -181,6 +185,15 @@ note(struct tp *t, const struct con *c, enum template_what what)
 	size_t			 len = c->end - c->start, i, k, cut;
 	unsigned		 line, col;
 
+	/* A name removed is noted once, with how many more there are. */
+	if (what == TEMPLATE_REMOVED && c->type != C_OUTPUT &&
+	    c->name[0] != '\0')
+		for (i = r->nnotes; i-- > 0; )
+			if (r->notes[i].what == TEMPLATE_REMOVED &&
+			    strcmp(r->notes[i].name, c->name) == 0) {
+				r->notes[i].more++;
+				return;
+			}
 	if (r->nnotes == TEMPLATE_MAX_NOTES) {
 		r->nmore++;
 		return;
@@ -204,6 +217,10 @@ note(struct tp *t, const struct con *c, enum template_what what)
 	n->line = t->note_line;
 	n->col = col;
 	n->what = what;
+	n->more = 0;
+	n->name[0] = '\0';
+	if (what == TEMPLATE_REMOVED && c->type != C_OUTPUT)
+		memcpy(n->name, c->name, sizeof(n->name));
 	/* One line: white space runs become one space; cut with "…". */
 	cut = sizeof(n->text) - 4;
 	for (i = k = 0; i < len && k < cut; i++) {
@@ -488,15 +505,76 @@ output(struct tp *t, const struct con *c)
 	return emb ? M_NEAR : M_EXACT;
 }
 
+/*
+ * The fence a code block tag opens: its language, then its title (Hexo's
+ * and Octopress's codeblock), both in the info string, which gemtext
+ * shows as the block's alt text: on the fence's line, so that the lines
+ * keep their numbers.
+ */
 static void
-open_fence(struct tp *t, const char *lang, size_t len)
+open_fence(struct tp *t, const char *lang, size_t len, const char *title,
+    size_t tlen)
 {
 	if (t->out.len > 0 && t->out.data[t->out.len - 1] != '\n')
 		buf_addc(&t->out, '\n');
 	/* Four, so a "```" line in the code does not end it. */
 	buf_addstr(&t->out, "````");
-	while (len > 0 && !isspace((unsigned char)*lang) && len--)
+	while (len > 0 && !isspace((unsigned char)*lang) && *lang != '`' &&
+	    len--)
 		buf_addc(&t->out, *lang++);
+	if (tlen > 0) {
+		buf_addc(&t->out, ' ');
+		for (; tlen > 0; title++, tlen--)
+			buf_addc(&t->out, *title == '`' || *title == '\n' ||
+			    *title == '\r' ? ' ' : *title);
+	}
+}
+
+/*
+ * The language and title of a code block tag, from its arguments:
+ * {% highlight go linenos %}, {{< highlight go >}} (the first); Hexo's
+ * {% codeblock Title lang:js http://x.org link text %} and
+ * {% code lang:js %} ("lang:" for the language; the words before an
+ * option or a URL for the title); lang= of a shortcode.
+ */
+static void
+fence_of(const struct con *c, const struct shortcode_arg *a, size_t n,
+    const char **lang, size_t *llen, const char **title, size_t *tlen)
+{
+	const struct shortcode_arg	*p;
+	size_t				 i;
+
+	*lang = *title = "";
+	*llen = *tlen = 0;
+	if ((p = shortcode_named(a, n, "lang")) != NULL) {
+		*lang = p->val;
+		*llen = p->vlen;
+	}
+	if (strcmp(c->name, "highlight") == 0 || c->type != C_TAG) {
+		if (*llen == 0 && (p = shortcode_nth(a, n, 0)) != NULL) {
+			*lang = p->val;
+			*llen = p->vlen;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (a[i].key != NULL)
+			continue;
+		if (a[i].vlen > 5 && strncmp(a[i].val, "lang:", 5) == 0) {
+			*lang = a[i].val + 5;
+			*llen = a[i].vlen - 5;
+			continue;
+		}
+		/* An option ("line_number:false") or the link: no title. */
+		if (memchr(a[i].val, ':', a[i].vlen) != NULL) {
+			if (*tlen > 0)
+				break;
+			continue;
+		}
+		if (*tlen == 0)
+			*title = a[i].val;
+		*tlen = (size_t)(a[i].val + a[i].vlen - *title);
+	}
 }
 
 /*
@@ -560,18 +638,29 @@ bundle_match(const struct tp *t, const char *pat, size_t plen, size_t *m,
 	    m, max);
 }
 
-/* The bundle file m as an image labelled label, or with its name. */
+/*
+ * The bundle file m as an image labelled label, or with its name.  The
+ * name is a file's, not a URL: what a URL reads otherwise ('%', '#',
+ * '?') is percent-encoded ("a#b.png", "50%.png").
+ */
 static void
 put_resource(struct tp *t, const char *name, const char *label, size_t llen)
 {
-	const char	*base;
+	struct buf	 u = BUF_INIT;
+	const char	*base, *p;
 
 	if (llen == 0) {
 		base = strrchr(name, '/');
 		label = base != NULL ? base + 1 : name;
 		llen = strlen(label);
 	}
-	put_link(t, 1, name, strlen(name), label, llen);
+	for (p = name; *p != '\0'; p++)
+		if (*p == '%' || *p == '#' || *p == '?')
+			buf_printf(&u, "%%%02X", (unsigned char)*p);
+		else
+			buf_addc(&u, *p);
+	put_link(t, 1, u.data, u.len, label, llen);
+	buf_free(&u);
 }
 
 /*
@@ -690,6 +779,248 @@ title_line(struct tp *t, const struct con *c,
 		buf_addc(&t->out, '\\');	/* a hard line break */
 }
 
+_Static_assert(sizeof(((struct template_note *)0)->name) ==
+    sizeof(((struct con *)0)->name), "a note keeps a construct's name");
+
+/* Was the argument p of c written in quotes? */
+static int
+quoted(const struct con *c, const struct shortcode_arg *p)
+{
+	return p->val > c->args && (p->val[-1] == '"' || p->val[-1] == '\'');
+}
+
+/* A width, a height, an escape flag: no words of a label. */
+static int
+no_label(const struct shortcode_arg *p)
+{
+	size_t	 i;
+
+	if ((p->vlen == 4 && strncmp(p->val, "true", 4) == 0) ||
+	    (p->vlen == 5 && strncmp(p->val, "false", 5) == 0))
+		return 1;
+	for (i = 0; i < p->vlen; i++)
+		if (!isdigit((unsigned char)p->val[i]) && p->val[i] != '%')
+			return 0;
+	return 1;
+}
+
+/*
+ * The label of Hexo's asset_img, asset_link and post_link: the words
+ * after the argument src ({% asset_img a.png A cat %}), a width and a
+ * height left out; of quoted ones ({% asset_img a.png "Title" "Alt" %})
+ * the first; else a title= or alt=.  Into l.
+ */
+static void
+label_after(const struct con *c, const struct shortcode_arg *a, size_t n,
+    const struct shortcode_arg *src, struct buf *l)
+{
+	const struct shortcode_arg	*p;
+	const char			*from = NULL, *to = NULL;
+	size_t				 i;
+
+	/* The words as written, commas and all: "Hello, world". */
+	for (i = (size_t)(src - a) + 1; i < n; i++) {
+		if (a[i].key != NULL || no_label(&a[i]))
+			continue;
+		if (quoted(c, &a[i])) {
+			if (from == NULL) {
+				from = a[i].val;
+				to = a[i].val + a[i].vlen;
+			}
+			break;
+		}
+		if (from == NULL)
+			from = a[i].val;
+		to = a[i].val + a[i].vlen;
+	}
+	if (from != NULL)
+		buf_add(l, from, (size_t)(to - from));
+	else if ((p = shortcode_named(a, n, "title")) != NULL ||
+	    (p = shortcode_named(a, n, "alt")) != NULL)
+		buf_add(l, p->val, p->vlen);
+}
+
+/* The last segment of s[0..len), its extension left out with ext. */
+static void
+put_base(struct buf *b, const char *s, size_t len, int ext)
+{
+	const char	*p = s + len, *dot = NULL;
+
+	while (p > s && p[-1] != '/') {
+		if (p[-1] == '.' && dot == NULL)
+			dot = p - 1;
+		p--;
+	}
+	buf_add(b, p, (size_t)((ext || dot == NULL ? s + len : dot) - p));
+}
+
+/*
+ * Hexo's asset_img, asset_link, asset_path: the file (the first
+ * argument with an extension, class names before it passed over) as
+ * written, from the post, which links resolve in its asset folder
+ * first.
+ */
+static enum meaning
+asset_tag(struct tp *t, const struct con *c, const struct shortcode_arg *a,
+    size_t n, unsigned kind)
+{
+	const struct shortcode_arg	*src = NULL;
+	struct buf			 l = BUF_INIT;
+	size_t				 i;
+
+	for (i = 0; i < n && src == NULL; i++)
+		if (a[i].key == NULL && memchr(a[i].val, '.', a[i].vlen) !=
+		    NULL)
+			src = &a[i];
+	if (src == NULL && (src = shortcode_nth(a, n, 0)) == NULL)
+		return M_NONE;
+	if (!(kind & SC_LABELLED)) {
+		shortcode_put_url(&t->out, src->val, src->vlen, t->html);
+		return M_EXACT;
+	}
+	label_after(c, a, n, src, &l);
+	if (l.len == 0)
+		put_base(&l, src->val, src->vlen, 1);
+	put_link(t, (kind & SC_IMAGE_EXACT) != 0, src->val, src->vlen, l.data,
+	    l.len);
+	buf_free(&l);
+	return M_EXACT;
+}
+
+/*
+ * Hexo's post_link: a link to the post of that file name, labelled with
+ * the title given, else the name (the post's title is not known here).
+ */
+static enum meaning
+post_link(struct tp *t, const struct con *c, const struct shortcode_arg *a,
+    size_t n)
+{
+	struct buf	 u = BUF_INIT, l = BUF_INIT;
+
+	label_after(c, a, n, &a[0], &l);
+	if (l.len == 0)
+		put_base(&l, a[0].val, a[0].vlen, 0);
+	buf_addstr(&u, LAYOUT_PATH_POSTS);
+	put_base(&u, a[0].val, a[0].vlen, 0);
+	buf_addstr(&u, ".md");
+	put_link(t, 0, u.data, u.len, l.data, l.len);
+	buf_free(&u);
+	buf_free(&l);
+	return M_EXACT;
+}
+
+/*
+ * Does v[0..len) read as text a reader should see ("Ada Lovelace"), not
+ * a class name, a number, a path or a flag ("warning", "2", "x.png")?
+ */
+static int
+text_like(const char *v, size_t len)
+{
+	size_t	 i;
+
+	if (len == 0 || memmem(v, len, "://", 3) != NULL)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (isspace((unsigned char)v[i]) ||
+		    isupper((unsigned char)v[i]) ||
+		    (unsigned char)v[i] >= 0x80 ||
+		    (ispunct((unsigned char)v[i]) &&
+		    strchr("-_./:", v[i]) == NULL))
+			return 1;
+	return 0;
+}
+
+/*
+ * An include with parameters ({% include person.html name="Ada" %}):
+ * the parameters that read as text, in order, joined by commas.  The
+ * include file is a template of the old site, which this server does
+ * not render; what the writer gave it is kept.
+ */
+static enum meaning
+include_text(struct tp *t, const struct shortcode_arg *a, size_t n)
+{
+	struct buf	 l = BUF_INIT;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		if (a[i].key == NULL || !text_like(a[i].val, a[i].vlen))
+			continue;
+		if (l.len > 0)
+			buf_addstr(&l, ", ");
+		buf_add(&l, a[i].val, a[i].vlen);
+	}
+	if (l.len == 0)
+		return M_NONE;
+	shortcode_put_label(&t->out, l.data, l.len, t->html);
+	buf_free(&l);
+	return M_NEAR;
+}
+
+/* Could s[0..len) name a file: one word, with an extension? */
+static int
+file_like(const char *s, size_t len)
+{
+	const char	*dot;
+	size_t		 i;
+
+	if (len == 0 || len > 512 || s[len - 1] == '.')
+		return 0;
+	for (i = 0; i < len; i++)
+		if (isspace((unsigned char)s[i]) || s[i] == '\0')
+			return 0;
+	dot = memrchr(s, '.', len);
+	return dot != NULL && memchr(dot, '/', len - (size_t)(dot - s)) ==
+	    NULL && !(len > 2 && s[0] == '/' && s[1] == '/') &&
+	    memmem(s, len, "://", 3) == NULL;
+}
+
+/*
+ * A tag or shortcode of a name with no meaning known here (a site's own
+ * figure tag): when an argument names a file the capsule holds (the
+ * probe), an image of it, or a link to what is no image, labelled with
+ * a caption, alt or title, else the first argument that reads as text.
+ */
+static enum meaning
+named_file(struct tp *t, const struct con *c, const struct shortcode_arg *a,
+    size_t n)
+{
+	static const char *const labels[] = { "caption", "alt", "title",
+	    "description" };
+	const struct shortcode_arg	*src = NULL, *lab = NULL;
+	enum template_where		 w = TEMPLATE_NOWHERE;
+	struct buf			 u = BUF_INIT, l = BUF_INIT;
+	size_t				 i;
+
+	if (t->probe == NULL)
+		return M_NONE;
+	for (i = 0; i < n && src == NULL; i++)
+		if (file_like(a[i].val, a[i].vlen) &&
+		    (w = t->probe->where(t->probe->arg, a[i].val, a[i].vlen)) !=
+		    TEMPLATE_NOWHERE)
+			src = &a[i];
+	if (src == NULL)
+		return M_NONE;
+	for (i = 0; i < nitems(labels) && lab == NULL; i++)
+		lab = shortcode_named(a, n, labels[i]);
+	for (i = 0; i < n && lab == NULL; i++)
+		if (&a[i] != src && a[i].key == NULL &&
+		    text_like(a[i].val, a[i].vlen))
+			lab = &a[i];
+	if (w == TEMPLATE_SITE)
+		shortcode_site_path(&u, src->val, src->vlen);
+	else
+		buf_add(&u, src->val, src->vlen);
+	if (lab != NULL)
+		buf_add(&l, lab->val, lab->vlen);
+	else
+		put_base(&l, src->val, src->vlen, 1);
+	put_link(t, shortcode_image_name(src->val, src->vlen), u.data, u.len,
+	    l.data, l.len);
+	buf_free(&u);
+	buf_free(&l);
+	return M_NEAR;
+}
+
 /* A tag or shortcode: its meaning written, or M_NONE. */
 static enum meaning
 tag(struct tp *t, const struct con *c)
@@ -706,6 +1037,10 @@ tag(struct tp *t, const struct con *c)
 
 	n = shortcode_args(c->args, c->argslen, a, nitems(a));
 	kind = shortcode_kind(name, &emb);
+	if ((kind & SC_ASSET) && n > 0)
+		return asset_tag(t, c, a, n, kind);
+	if ((kind & SC_POST) && (kind & SC_LABELLED) && n > 0)
+		return post_link(t, c, a, n);
 	if ((kind & (SC_POST | SC_LINK)) && n > 0) {
 		shortcode_post_path(&t->out, a[0].val, a[0].vlen,
 		    (kind & SC_POST) != 0);
@@ -737,10 +1072,53 @@ tag(struct tp *t, const struct con *c)
 	    (label = shortcode_named(a, n, "title")) != NULL) {
 		title_line(t, c, label);
 		rv = M_NEAR;
-	}
+	} else if (name != c->name)
+		rv = include_text(t, a, n);
+	else if (kind == 0 && emb == SC_EMBED_NONE)
+		rv = named_file(t, c, a, n);
 	buf_free(&u);
 	buf_free(&l);
 	return rv;
+}
+
+/*
+ * A JSX prop's expression in an MDX post's tag, "style={{color: 'red'}}":
+ * no Liquid output but an object literal, whose braces nest.  An empty
+ * value in its place (style="") keeps the tag one the HTML reader reads
+ * (markdown/html.c) instead of text a reader would see broken; it meant
+ * nothing to a reader, so it is not noted.  1 when c was one.  Bounded:
+ * TP_MAX_JSX bytes looked at either way.
+ */
+static int
+jsx_prop(struct tp *t, const struct con *c)
+{
+	const char	*s = t->s;
+	size_t		 i = c->start, k, end, limit, depth = 0;
+
+	while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+		i--;
+	if (i < 2 || s[i - 1] != '=')
+		return 0;
+	/* Inside a tag: a "<" and a letter after the last ">". */
+	for (k = i - 1; k > 0 && s[k - 1] != '>' && s[k - 1] != '<' &&
+	    i - k < TP_MAX_JSX; k--)
+		;
+	if (k == 0 || s[k - 1] != '<' || !isalpha((unsigned char)s[k]))
+		return 0;
+	limit = blank_after(t, c->start);
+	if (limit - c->start > TP_MAX_JSX)
+		limit = c->start + TP_MAX_JSX;
+	for (end = c->start; end < limit; end++)
+		if (s[end] == '{')
+			depth++;
+		else if (s[end] == '}' && --depth == 0)
+			break;
+	if (end >= limit)
+		return 0;
+	buf_addstr(&t->out, "\"\"");
+	keep_lines(t, c->start, end + 1);
+	advance(t, end + 1);
+	return 1;
 }
 
 /*
@@ -770,6 +1148,8 @@ construct(struct tp *t, const struct con *c)
 		skip(t, c->end);
 		return;
 	}
+	if (c->type == C_OUTPUT && jsx_prop(t, c))
+		return;
 	block = shortcode_kind(nm, NULL) & TP_BLOCK_BITS;
 	if (c->type == C_TAG && block == SC_RAW) {
 		t->raw = 1;
@@ -789,8 +1169,12 @@ construct(struct tp *t, const struct con *c)
 		return;
 	}
 	if (!c->closing && block == SC_HIGHLIGHT) {
+		const char	*lang, *title;
+		size_t		 llen, tlen;
+
 		n = shortcode_args(c->args, c->argslen, a, nitems(a));
-		open_fence(t, n > 0 ? a[0].val : "", n > 0 ? a[0].vlen : 0);
+		fence_of(c, a, n, &lang, &llen, &title, &tlen);
+		open_fence(t, lang, llen, title, tlen);
 		t->highlight = 1;
 		t->hl_type = c->type;
 		/* The fence line ends where the tag's line does. */
@@ -1041,12 +1425,13 @@ template_present(const char *md, size_t len)
 void
 template_rewrite(const char *md, size_t len, struct template_result *res)
 {
-	template_rewrite_bundle(md, len, NULL, res);
+	template_rewrite_bundle(md, len, NULL, NULL, res);
 }
 
 void
 template_rewrite_bundle(const char *md, size_t len,
-    const struct template_files *files, struct template_result *res)
+    const struct template_files *files, const struct template_probe *probe,
+    struct template_result *res)
 {
 	struct tp	 t;
 	size_t		 i;
@@ -1057,6 +1442,7 @@ template_rewrite_bundle(const char *md, size_t len,
 	t.len = md != NULL ? len : 0;
 	t.res = res;
 	t.files = files;
+	t.probe = probe != NULL && probe->where != NULL ? probe : NULL;
 	t.note_line = t.note_col = 1;
 	blocks_init(&t.blocks);
 	t.next_blank = 0;
@@ -1076,4 +1462,13 @@ template_result_free(struct template_result *res)
 	free(res->body);
 	free(res->notes);
 	memset(res, 0, sizeof(*res));
+}
+
+const char *
+template_more(const struct template_note *n, char *buf, size_t size)
+{
+	if (n->more == 0 || size == 0)
+		return "";
+	snprintf(buf, size, " (and %u more like it in this file)", n->more);
+	return buf;
 }

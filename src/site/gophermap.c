@@ -69,12 +69,9 @@ info(struct state *st, const char *s, size_t len)
 	buf_addstr(st->out, INFO_TAIL);
 }
 
-/*
- * The selector rel[0..len) resolved against dir, "." and ".."
- * segments removed (never above "/"), into out.
- */
-static void
-resolve(struct buf *out, const char *dir, const char *rel, size_t len)
+void
+gophermap_resolve(struct buf *out, const char *dir, const char *rel,
+    size_t len)
 {
 	struct buf	 p = BUF_INIT;
 	size_t		 i, n, start;
@@ -200,7 +197,7 @@ item(struct state *st, const char *s, size_t len)
 	else {
 		struct buf	 sel = BUF_INIT;
 
-		resolve(&sel, env->dir, f[1], flen[1]);
+		gophermap_resolve(&sel, env->dir, f[1], flen[1]);
 		field(st->out, sel.data, sel.len);
 		buf_free(&sel);
 	}
@@ -276,7 +273,7 @@ include(struct state *st, const char *name, size_t len, int depth)
 		return;
 	}
 	st->includes++;
-	resolve(&sel, st->env->dir, name, len);
+	gophermap_resolve(&sel, st->env->dir, name, len);
 	buf_addc(&sel, '\0');
 	if ((text = st->env->include(st->env->arg, sel.data,
 	    GOPHERMAP_INCLUDE_READ_MAX - st->read, &n)) != NULL) {

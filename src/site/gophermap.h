@@ -49,6 +49,14 @@ struct gophermap_env {
 };
 
 /*
+ * The selector rel[0..len) resolved against dir (a selector ending in
+ * '/'), "." and ".." segments removed (never above "/"), appended to
+ * out: a map's relative selector, and a geomyidae menu's
+ * (site/geomyidae.c).
+ */
+void	 gophermap_resolve(struct buf *out, const char *dir, const char *rel,
+	    size_t len);
+/*
  * The menu lines of the map text[0..len) (any bytes: NUL, long lines,
  * CRLF or LF), appended to out, without the closing ".": the caller
  * ends the menu.  Stops once env->max bytes are written (the line or

@@ -1,13 +1,16 @@
 /*
  * listing.c -- a static tree's directory as a reader gets it when it
- * is no index file (listing.h): its gophermap's menu, or its listing.
+ * is no index file (listing.h): its gophermap's menu, its index.gph's
+ * menu, or its listing; and the menu of any .gph file.
  *
  * A listing is made from the page model (page.h) of what a request for
  * each entry would get (tree_open()), leaving out what access rules
  * guard, so it is the same for every reader; a gophermap is read by
  * gophermap.c, whose includes and "*" listing come back here and stay
- * in the tree.  Either is made on libuv's pool when the caller can wait
- * (response_defer_make()), and is bounded: a listing looks at
+ * in the tree; a .gph menu by geomyidae.c, into menu lines for Gopher
+ * and into the page model for every other format.  Either is made on
+ * libuv's pool when the caller can wait (response_defer_make()), and is
+ * bounded: a listing looks at
  * LISTING_READ_MAX names and shows LISTING_MAX, a menu's includes read
  * GOPHERMAP_INCLUDE_READ_MAX bytes, and no answer holds more than
  * DIR_ANSWER_MAX bytes; where a bound cuts, a line says so.
@@ -30,6 +33,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +42,7 @@
 #include "core/buf.h"
 #include "core/cache.h"
 #include "core/config.h"
+#include "core/config_types.h"
 #include "core/dirwalk.h"
 #include "core/escape.h"
 #include "core/fsafe.h"
@@ -47,6 +52,7 @@
 #include "core/utf8.h"
 #include "core/util.h"
 #include "site/access.h"
+#include "site/geomyidae.h"
 #include "site/gophermap.h"
 #include "site/listing.h"
 #include "site/page.h"
@@ -54,8 +60,13 @@
 #include "site/site.h"
 #include "site/tree.h"
 
-/* A gophermap is read up to this size; a larger one is not read. */
+/*
+ * A gophermap (or a .gph menu) is read up to this size; a larger one
+ * is not read.
+ */
 #define GOPHERMAP_MAX	((size_t)1 << 20)
+/* A directory's geomyidae menu (site/geomyidae.h). */
+#define GPH_INDEX	"index.gph"
 /*
  * What the answer of a tree's directory, a rendered gophermap (its
  * includes and its listing in) or a listing, holds at most: past it,
@@ -317,6 +328,16 @@ entry_public(const struct route *rt, const struct tree *t, const char *rel,
 	return ok;
 }
 
+/* Is name a gemtext file's, by its type (config_file_type())? */
+static int
+gemtext_name(const struct route *rt, const char *name)
+{
+	char	 type;
+
+	return strcasecmp(config_file_type(rt->cfg->types, name, &type),
+	    "text/gemini") == 0;
+}
+
 /* Is name among hide[0..nhide)? (a gophermap's "-name" lines) */
 static int
 hidden(const char *name, char *const *hide, size_t nhide)
@@ -396,6 +417,7 @@ dir_read_one(void *arg, struct dirwalk_entry *e)
 
 	if (e->event != DIRWALK_ENTRY || !listable(e->name) ||
 	    strcmp(e->name, "gophermap") == 0 ||
+	    strcmp(e->name, GPH_INDEX) == 0 ||
 	    hidden(e->name, d->hide, d->nhide))
 		return DIRWALK_NEXT;
 	if (d->n == d->cap) {
@@ -410,11 +432,11 @@ dir_read_one(void *arg, struct dirwalk_entry *e)
 
 /*
  * The names in the directory dfd that a listing may show (listable(),
- * no dot-file, no gophermap, none of hide[0..nhide)), of the first
- * LISTING_READ_MAX names it holds, into *ents (malloc'd, or NULL);
- * *more set when it has more.  The one place where a listing reads a
- * directory, by core/dirwalk's walk, one level deep.  dfd stays the
- * caller's.
+ * no dot-file, no gophermap nor index.gph, none of hide[0..nhide)), of
+ * the first LISTING_READ_MAX names it holds, into *ents (malloc'd, or
+ * NULL); *more set when it has more.  The one place where a listing
+ * reads a directory, by core/dirwalk's walk, one level deep.  dfd stays
+ * the caller's.
  */
 static size_t
 dir_read(int dfd, char *const *hide, size_t nhide, struct listed **ents,
@@ -527,7 +549,13 @@ list_dir(const struct route *rt, const struct tree *t, int dfd,
 		    isdir ? "/" : "");
 		name = shown(ents[i].title != NULL ? ents[i].title :
 		    ents[i].name);
-		page_link(&p, isdir ? LINK_MENU : LINK_FILE, url,
+		/*
+		 * A .gph file is a menu (geomyidae.h), never a file; a
+		 * gemtext file is a text with a menu over Gopher, as a
+		 * post is (static.c).
+		 */
+		page_link(&p, isdir || tree_is_gph(ents[i].name) ? LINK_MENU :
+		    gemtext_name(rt, ents[i].name) ? LINK_TEXT : LINK_FILE, url,
 		    date[0] != '\0' ? date : NULL, "%s%s", name, mark);
 		free(name);
 		free(url);
@@ -642,11 +670,14 @@ map_listing(void *arg, char *const *hide, size_t nhide, struct buf *out)
  */
 struct dir_job {
 	struct tree	 t;
-	int		 dfd;		/* the directory: owned */
-	int		 mfd;		/* its gophermap, or -1: owned */
+	int		 kind;		/* 'M' its gophermap, 'G' a .gph menu,
+					   'L' its listing */
+	int		 dfd;		/* the directory: owned; -1 for a
+					   .gph file's menu */
+	int		 mfd;		/* its map, or -1: owned */
 	struct stat	 mst;		/* the map's, when opened */
 	char		*rel;		/* owned: the directory in the
-					   capsule */
+					   capsule (a .gph file's: the file) */
 	char		*urlpath;	/* owned: its path, ending in '/' */
 	struct slot	*slot;		/* where it is kept for every reader,
 					   or NULL: made for one request, */
@@ -699,6 +730,45 @@ dir_map(const struct route *rt, struct dir_job *j, struct buf *out)
 	env.listing = map_listing;
 	env.arg = &mc;
 	gophermap_render(&env, text, len, out);
+	free(dir);
+	free(text);
+	return 0;
+}
+
+/*
+ * The .gph menu j->mfd, as Gopher menu lines, or as a page of rt's
+ * format (its links paths from the server's top: no base is added),
+ * into out (without a menu's closing "."): 0, or -1 when it cannot be
+ * read.
+ */
+static int
+dir_gph(const struct route *rt, struct dir_job *j, struct buf *out)
+{
+	struct geomyidae_env	 env;
+	struct tree		 top = j->t;
+	struct page		 p;
+	char			*text, *dir;
+	size_t			 len;
+
+	if ((text = read_small(j->mfd, &j->mst, GOPHERMAP_MAX, &len)) ==
+	    NULL)
+		return -1;
+	dir = xasprintf("%s%s", j->t.base != NULL ? j->t.base : "",
+	    j->urlpath);
+	memset(&env, 0, sizeof(env));
+	env.host = rt->cfg->hostname;
+	env.port = config_public_port(rt->cfg, SURFACE_GOPHER);
+	env.dir = dir;
+	env.max = DIR_ANSWER_MAX;
+	if (listing_gopher_menu(rt->format))
+		geomyidae_render(&env, text, len, out);
+	else {
+		page_init(&p);
+		geomyidae_page(&env, text, len, &p);
+		top.base = NULL;
+		emit(rt, &top, &p, out);
+		page_free(&p);
+	}
 	free(dir);
 	free(text);
 	return 0;
@@ -823,13 +893,17 @@ dir_make(const struct route *rt, void *arg, struct response *r)
 	}
 	/* Room for all of it at once: no copy as it grows. */
 	buf_reserve(&out, DIR_ANSWER_MAX);
-	if (j->mfd == -1 || dir_map(rt, j, &out) == -1) {
-		if (j->mfd != -1)
-			log_warnx("%s/%s/gophermap: cannot be read; the "
-			    "directory is listed instead", rt->a->dir, j->rel);
+	if (j->kind == 'L' || (j->kind == 'M' ? dir_map(rt, j, &out) :
+	    dir_gph(rt, j, &out)) == -1) {
+		if (j->kind != 'L')
+			log_warnx("%s/%s%s: cannot be read%s", rt->a->dir,
+			    j->rel, j->kind == 'M' ? "/gophermap" :
+			    j->dfd != -1 ? "/" GPH_INDEX : "", j->dfd != -1 ?
+			    "; the directory is listed instead" : "");
 		buf_truncate(&out, 0);
-		list_dir(rt, &j->t, j->dfd, j->rel, j->urlpath, 1, NULL, 0,
-		    &out);
+		if (j->dfd != -1)
+			list_dir(rt, &j->t, j->dfd, j->rel, j->urlpath, 1,
+			    NULL, 0, &out);
 	}
 	/* Each note a line of a Gopher menu, gopher_width 70. */
 	cut(rt, &j->t, &out, DIR_ANSWER_MAX, menus ?
@@ -881,7 +955,7 @@ dir_type(const struct route *rt, const struct tree *t, int k,
 	const char	*lang, *charset;
 
 	r->gopher_type = '1';
-	if (k == 'M') {
+	if (k == 'M' || k == 'G') {
 		response_status(r, 20, "%s; charset=utf-8",
 		    response_page_type(rt));
 		return;
@@ -897,7 +971,8 @@ int
 listing_kept(const struct route *rt, const struct tree *t, const char *rel,
     struct response *r)
 {
-	static const int	 kinds[] = { 'M', 'L' };
+	/* A gophermap wins over an index.gph, which wins over a listing. */
+	static const int	 kinds[] = { 'M', 'G', 'L' };
 	struct slot		*slot;
 	struct blob		*b;
 	size_t			 i;
@@ -922,16 +997,16 @@ listing_kept(const struct route *rt, const struct tree *t, const char *rel,
  */
 static void
 dir_answer(const struct route *rt, const struct tree *t, int dfd,
-    const char *rel, const char *urlpath, int mfd, const struct stat *st,
-    struct response *r)
+    const char *rel, const char *urlpath, int k, int mfd,
+    const struct stat *st, struct response *r)
 {
 	struct dir_job	*j;
-	int		 k = mfd != -1 ? 'M' : 'L';
 	bool		 kept = tree_watched(rt, t);
 
 	if (!kept && atomic_fetch_add(&unkept_making, 1) >= DIR_UNKEPT_MAX) {
 		atomic_fetch_sub(&unkept_making, 1);
-		close(dfd);
+		if (dfd != -1)
+			close(dfd);
 		if (mfd != -1)
 			close(mfd);
 		response_status(r, 41, "Server busy: too many listings are "
@@ -941,6 +1016,7 @@ dir_answer(const struct route *rt, const struct tree *t, int dfd,
 	dir_type(rt, t, k, r);
 	j = xcalloc(1, sizeof(*j));
 	j->counted = !kept;
+	j->kind = k;
 	j->t = *t;
 	j->dfd = dfd;
 	j->mfd = mfd;
@@ -985,7 +1061,7 @@ listing_map(const struct route *rt, const struct tree *t, int dfd,
 	free(map);
 	if (mfd == -1)
 		return 0;
-	dir_answer(rt, t, dfd, rel, urlpath, mfd, &st, r);
+	dir_answer(rt, t, dfd, rel, urlpath, 'M', mfd, &st, r);
 	return 1;
 }
 
@@ -993,5 +1069,72 @@ void
 listing_answer(const struct route *rt, const struct tree *t, int dfd,
     const char *rel, const char *urlpath, struct response *r)
 {
-	dir_answer(rt, t, dfd, rel, urlpath, -1, NULL, r);
+	dir_answer(rt, t, dfd, rel, urlpath, 'L', -1, NULL, r);
+}
+
+/*
+ * The .gph file rel (capsule-relative) open as files/ allows, no
+ * larger than GOPHERMAP_MAX (a larger one is logged): its descriptor
+ * and *st, or -1.
+ */
+static int
+gph_open(const struct route *rt, const char *rel, struct stat *st)
+{
+	enum fsafe_kind	 kind;
+	int		 fd;
+
+	if ((fd = archive_files_open(rt->a, rel, rt->cfg->follow_symlinks,
+	    rt->cfg->files_hardlinks, st, &kind)) == -1)
+		return -1;
+	if (kind != FSAFE_FILE || (uint64_t)st->st_size > GOPHERMAP_MAX) {
+		if (kind == FSAFE_FILE)
+			log_warnx("%s/%s: larger than %zu bytes, not read",
+			    rt->a->dir, rel, GOPHERMAP_MAX);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int
+listing_gph(const struct route *rt, const struct tree *t, int dfd,
+    const char *rel, const char *urlpath, struct response *r)
+{
+	struct stat	 st;
+	char		*gph;
+	int		 mfd;
+
+	gph = tree_join(rel, GPH_INDEX);
+	mfd = gph_open(rt, gph, &st);
+	free(gph);
+	if (mfd == -1)
+		return 0;
+	dir_answer(rt, t, dfd, rel, urlpath, 'G', mfd, &st, r);
+	return 1;
+}
+
+void
+listing_gph_file(const struct route *rt, const struct tree *t,
+    const char *rel, const char *path, struct response *r)
+{
+	struct stat	 st;
+	struct slot	*slot;
+	struct blob	*b;
+	char		*dir;
+	int		 mfd;
+
+	if (tree_watched(rt, t) && (slot = dir_slot(rt, t, 'G', rel, 0)) !=
+	    NULL && (b = cache_get(slot)) != NULL) {
+		dir_type(rt, t, 'G', r);
+		response_use_blob(r, b);
+		return;
+	}
+	if ((mfd = gph_open(rt, rel, &st)) == -1) {
+		response_status(r, 51, "Not found");
+		return;
+	}
+	/* Its selectors are relative to its directory. */
+	dir = xstrndup(path, (size_t)(strrchr(path, '/') - path) + 1);
+	dir_answer(rt, t, -1, rel, dir, 'G', mfd, &st, r);
+	free(dir);
 }

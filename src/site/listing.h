@@ -1,6 +1,8 @@
 /*
  * listing.h -- a static tree's directory as a reader gets it when it
- * is no index file: its gophermap's menu (Gopher), or its listing.
+ * is no index file: its gophermap's menu (Gopher), its index.gph menu
+ * (geomyidae's, every format), or its listing; and any .gph file's
+ * menu.
  * Within site/, for static.c.
  *
  * The answer is made at once, or left to response_render() on libuv's
@@ -41,6 +43,21 @@ int	 listing_gopher_menu(enum format f);
  */
 int	 listing_map(const struct route *rt, const struct tree *t, int dfd,
 	    const char *rel, const char *urlpath, struct response *r);
+/*
+ * When the directory dfd (rel, at urlpath) has an index.gph it may
+ * read (a geomyidae menu, site/geomyidae.h; the rules of files/, 1 MiB
+ * at most), answer r with it, a Gopher menu or a page of rt's format,
+ * and return 1, dfd taken; else 0.  Over Gopher a gophermap wins
+ * (listing_map() first), elsewhere the index file (static.c).
+ */
+int	 listing_gph(const struct route *rt, const struct tree *t, int dfd,
+	    const char *rel, const char *urlpath, struct response *r);
+/*
+ * Answer r with the .gph file rel of the tree (at path) as the menu
+ * it makes, never its bytes; 51 when it may not be read.
+ */
+void	 listing_gph_file(const struct route *rt, const struct tree *t,
+	    const char *rel, const char *path, struct response *r);
 /*
  * Answer r with the listing of the directory dfd (rel, at urlpath):
  * a 20 with its page, or 41 when too many listings of trees that are

@@ -28,6 +28,7 @@
 #include "core/url.h"
 #include "core/utf8.h"
 #include "core/util.h"
+#include "markdown/gemtext.h"
 #include "markdown/render.h"
 #include "markdown/scan.h"
 #include "proto/gemini.h"
@@ -393,6 +394,54 @@ struct blob *
 response_menu(const struct route *rt, struct page *p)
 {
 	return emit(rt, p, "index.md", 0);
+}
+
+struct blob *
+response_gemtext_file(const struct route *rt, const char *gmi, size_t len,
+    const char *url, const char *base, int menu)
+{
+	struct page_target	 t;
+	struct link_ctx		 lc;
+	struct page		 p;
+	struct buf		 out = BUF_INIT;
+	struct blob		*b;
+	char			*title, *raw, *gem = NULL, *gph = NULL;
+
+	target_init(&t, rt, &lc, NULL);
+	t.base = base;			/* the tree's, not the mount's */
+	/* A hand-written file: its links mean what a client makes them. */
+	t.ropts.rewrite = NULL;
+	t.ropts.rewrite_ctx = NULL;
+	t.ropts.base = url;
+	page_init(&p);
+	page_self(&p, url);
+	if (!menu)
+		page_source(&p, gmi, len, 1);
+	else {
+		/* As a post's menu: the text, its links, then the file. */
+		title = gemtext_title(gmi, len);
+		page_heading(&p, 1, "%s", title != NULL ? title :
+		    strrchr(url, '/') + 1);
+		free(title);
+		page_blank(&p);
+		page_link(&p, LINK_DOCUMENT, url, NULL, "Read the text");
+		page_blank(&p);
+		page_source_links(&p, gmi, len, 1);
+		page_blank(&p);
+		raw = xasprintf("%s/" RESPONSE_GMI_RAW, url);
+		page_link(&p, LINK_DOCUMENT, raw, NULL, "The file as written "
+		    "(gemtext)");
+		free(raw);
+	}
+	if (rt->format == FORMAT_HTML)
+		response_html_target(rt, &p, &t, &gem, &gph);
+	page_emit(&p, &t, !menu, &out);
+	page_free(&p);
+	free(gem);
+	free(gph);
+	b = blob_new(out.data ? out.data : "", out.len);
+	buf_free(&out);
+	return b;
 }
 
 struct blob *

@@ -159,6 +159,19 @@ void	 response_serve_text(const struct route *, enum text_kind k,
 struct blob *response_menu(const struct route *rt, struct page *p);
 struct blob *response_document(const struct route *rt, struct page *p,
 	    const char *from);
+/*
+ * A gemtext file of a static tree (gmi[0..len), at the site path url,
+ * which the tree's base goes before: a user capsule's, not a mount's)
+ * in rt's format, as a gemtext post is: over Gopher its text wrapped,
+ * links numbered (menu 0), or its menu, the text then its links as
+ * items, then the file as written at url + "/" RESPONSE_GMI_RAW (menu
+ * 1); on the web view a page.  Its links are resolved against url
+ * alone, as a client resolves them; the archive does not rewrite them.
+ * A blob in no slot (one reference).
+ */
+#define RESPONSE_GMI_RAW	"raw"
+struct blob *response_gemtext_file(const struct route *rt, const char *gmi,
+	    size_t len, const char *url, const char *base, int menu);
 /* The post's page (header, body, footer) emitted, in no slot. */
 struct blob *response_post(const struct route *rt, struct post *post);
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "content/archive.h"
 #include "content/links.h"
@@ -55,6 +56,32 @@ file_item(const struct config *cfg, const char *url)
 	return type;
 }
 
+/*
+ * Is the site path url, as links name files (content/links.h: '%', '#'
+ * and '?' of a name encoded), an asset of the capsule?
+ */
+static int
+asset_path(const struct archive *a, const char *url)
+{
+	char	*rel;
+	int	 yes;
+
+	rel = xstrdup(url + 1);
+	yes = url_decode(rel) == 0 && links_asset(a, rel);
+	free(rel);
+	return yes;
+}
+
+/* Is url a gemtext file's path, by its type? */
+static int
+tree_gemtext(const struct config *cfg, const char *url)
+{
+	char	 type;
+
+	return url[strlen(url) - 1] != '/' && strcasecmp(config_file_type(
+	    cfg->types, url, &type), "text/gemini") == 0;
+}
+
 char *
 router_gopher_url(const struct config *cfg, const struct archive *a,
     const char *url)
@@ -67,19 +94,29 @@ router_gopher_url(const struct config *cfg, const struct archive *a,
 	if (!layout_site_path(url))
 		return NULL;
 	port = config_public_port(cfg, SURFACE_GOPHER);
+	layout_parse(url, 0, &ref);
 	/* With a mount, a path of the tree (or a user's) carries none. */
 	if (cfg->mount != NULL && !cfg->owned && !links_generated(a, url))
-		return xasprintf("gopher://%s:%d/%c%s", cfg->hostname, port,
-		    url[strlen(url) - 1] == '/' ? '1' : file_item(cfg, url), url);
-	/* A post or a page is followed through its menu (nav.h). */
-	layout_parse(url, 0, &ref);
+		return xasprintf("gopher://%s:%d/%c%s%s", cfg->hostname, port,
+		    url[strlen(url) - 1] == '/' || tree_gemtext(cfg, url) ?
+		    '1' : file_item(cfg, url), url, tree_gemtext(cfg, url) ?
+		    "/" : "");
+	/*
+	 * A post or a page is followed through its menu (nav.h), and so is
+	 * a gemtext file of a static tree (static.c).
+	 */
+	if ((ref.kind == LAYOUT_NONE || ref.kind == LAYOUT_FILES) &&
+	    !asset_path(a, url) && tree_gemtext(cfg, url))
+		return xasprintf("gopher://%s:%d/1%s%s/", cfg->hostname, port,
+		    cfg->base != NULL ? cfg->base : "", url);
 	if (ref.kind == LAYOUT_POST || (ref.kind == LAYOUT_PAGE &&
 	    layout_name(&ref, name, sizeof(name)) == 0 &&
 	    archive_doc(a, name) != NULL))
 		return xasprintf("gopher://%s:%d/1%s%s/", cfg->hostname, port,
 		    cfg->base != NULL ? cfg->base : "", url);
-	type = url[strlen(url) - 1] == '/' ? '1' :
-	    page_file_path(url) ? file_item(cfg, url) : '0';
+	type = url[strlen(url) - 1] == '/' ? '1' : page_file_path(url) ||
+	    (ref.kind == LAYOUT_NONE && asset_path(a, url)) ?
+	    file_item(cfg, url) : '0';
 	return xasprintf("gopher://%s:%d/%c%s%s", cfg->hostname, port, type,
 	    cfg->base != NULL ? cfg->base : "", url);
 }
@@ -142,6 +179,8 @@ enum res_kind {
 	RES_USERS,		/* "/~/" */
 	RES_TREE,		/* a path of a static tree */
 	RES_BUNDLE_FILE,	/* a file of a page bundle's folder */
+	RES_ASSET,		/* a file a post links to, outside the
+				   capsule's folders (content/links.h) */
 	RES_APP,		/* a program or a backend */
 };
 
@@ -346,7 +385,7 @@ resolve_generated(struct resource *res, const struct router_req *req,
 			res->kind = RES_BUNDLE_FILE;
 			res->post = p;
 			res->name = ref.rest;
-			res->file = static_bundle_ident(p, ref.rest);
+			res->file = archive_bundle_rel(a, p, ref.rest);
 			res->id.file = res->file;
 		}
 		return;
@@ -388,9 +427,19 @@ resolve_generated(struct resource *res, const struct router_req *req,
 			free(to);
 		}
 		return;
+	case LAYOUT_NONE:
+		/* "/assets/y.png": a file the capsule's links name. */
+		if (links_asset(a, path + 1)) {
+			res->kind = RES_ASSET;
+			res->file = xstrdup(path + 1);
+			res->id.file = res->file;
+			if (in_cgi(res->rt.cfg, res->file))
+				res->kind = RES_NOTHING;
+			return;
+		}
+		break;
 	case LAYOUT_USERS:	/* resolve()'s, with user capsules */
 	case LAYOUT_USER:
-	case LAYOUT_NONE:
 		break;
 	}
 	res->kind = RES_NOTHING;
@@ -773,6 +822,9 @@ serve(struct resource *res, const struct router_req *req, struct response *r)
 		break;
 	case RES_BUNDLE_FILE:
 		static_bundle_file(rt, res->post, res->name, r);
+		break;
+	case RES_ASSET:
+		static_asset(rt, res->file, r);
 		break;
 	}
 }

@@ -8,8 +8,9 @@
  * (tree_open(), archive_bundle_open(); see core/fsafe.c), kept in the
  * site's cache when small enough and the watcher follows the capsule
  * (file_cacheable()), else left open for conn.c to stream.  A
- * directory is its index file, else listing.c's answer: its gophermap
- * or its listing.  No socket I/O.
+ * directory is its index file, else listing.c's answer: its gophermap,
+ * its index.gph or its listing; a .gph file is listing.c's menu of it.
+ * No socket I/O.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -163,8 +164,9 @@ fill_file(const struct route *rt, struct slot *slot, int fd, uint64_t len)
 }
 
 /*
- * Is rel a gemtext file that rt's format shows as a page of its own?
- * Gemtext is read by the formats of lines as it is; HTML converts it.
+ * Is rel a gemtext file that rt's format shows as a document of its own
+ * (serve_gemtext())?  Gemini serves it as it is, Nex and Finger read
+ * its lines as they are; Gopher and the web view convert it.
  */
 static int
 gmi_converted(const struct route *rt, const char *rel)
@@ -173,10 +175,10 @@ gmi_converted(const struct route *rt, const char *rel)
 
 	switch (rt->format) {
 	case FORMAT_GEMTEXT:
-	case FORMAT_GOPHER:
 	case FORMAT_NEX:
 	case FORMAT_TEXT:
 		return 0;
+	case FORMAT_GOPHER:
 	case FORMAT_HTML:
 		break;
 	}
@@ -184,95 +186,32 @@ gmi_converted(const struct route *rt, const char *rel)
 	    "text/gemini") == 0;
 }
 
-/* A gemtext file larger than this is served as it is, not converted. */
-#define GMI_CONVERT_MAX	((uint64_t)1 << 20)
+/*
+ * A gemtext file is converted up to this size; a larger one is served
+ * as it is.
+ */
+#define GMI_RENDER_MAX	((size_t)1 << 20)
 
-/* What converting a gemtext file takes: the file and its names. */
-struct gmi_job {
-	int	 fd;			/* owned */
-	uint64_t len;
-	char	*rel;			/* owned: its name in the capsule */
-	char	*url;			/* owned: the path it was asked by */
-};
-
-static void
-gmi_job_free(void *arg)
-{
-	struct gmi_job	*j = arg;
-
-	close(j->fd);
-	free(j->rel);
-	free(j->url);
-	free(j);
-}
+static void	serve_gemtext(const struct route *, const struct tree *,
+		    const char *, const char *, int, const struct stat *, int,
+		    struct response *);
 
 /*
- * The gemtext file of j as a page of rt's format (a response_make_fn):
- * its lines through the page model, its links as a post's are.  Made
- * for each request, as a file streamed would be read for each.
+ * Answer with the regular file fd (st) of the capsule as it is, rel its
+ * name in it ("files/a.png", "posts/x/a.png"), checked as its place
+ * says: from memory when small enough (file_cacheable()), read once
+ * into the site's slot for rel, and on the pool when the caller can
+ * wait (r->may_defer: a disk may be slow); else streamed by conn.c.
  */
 static void
-gmi_make(const struct route *rt, void *arg, struct response *r)
-{
-	struct gmi_job	*j = arg;
-	struct page	 p;
-	char		*data;
-	size_t		 got = 0;
-	ssize_t		 n;
-
-	data = xmalloc(j->len > 0 ? (size_t)j->len : 1);
-	while (got < j->len) {
-		n = pread(j->fd, data + got, (size_t)j->len - got, (off_t)got);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	page_init(&p);
-	page_source(&p, data, got, 1);
-	page_self(&p, j->url);
-	response_use_blob(r, response_document(rt, &p, j->rel));
-	page_free(&p);
-	free(data);
-}
-
-/*
- * Answer with the regular file fd (st) of the capsule, rel its name in
- * it ("files/a.png", "posts/x/a.png"), checked as its place says: from
- * memory when small enough (file_cacheable()), read once into the
- * site's slot for rel, and on the pool when the caller can wait
- * (r->may_defer: a disk may be slow); else streamed by conn.c.
- */
-static void
-serve_fd(const struct route *rt, const struct tree *t, const char *rel,
-    const char *url, int fd, const struct stat *st, struct response *r)
+serve_file(const struct route *rt, const struct tree *t, const char *rel,
+    int fd, const struct stat *st, struct response *r)
 {
 	struct slot	*slot;
 	struct blob	*b = NULL;
-	struct gmi_job	*j;
-	const char	*lang, *charset;
 	uint64_t	 len = (uint64_t)st->st_size;
 
 	file_type(rt, t, rel, r);
-	if (gmi_converted(rt, rel) && len <= GMI_CONVERT_MAX) {
-		/* Written in UTF-8 whatever the file's was; its lang. */
-		tree_path_meta(rt, t, &lang, &charset);
-		response_status(r, 20, "text/html; charset=utf-8; lang=%s",
-		    lang != NULL ? lang : rt->a->lang);
-		j = xcalloc(1, sizeof(*j));
-		j->fd = fd;
-		j->len = len;
-		j->rel = xstrdup(rel);
-		j->url = xstrdup(url);
-		if (r->may_defer)
-			response_defer_make(rt, gmi_make, j, gmi_job_free, r);
-		else {
-			gmi_make(rt, j, r);
-			gmi_job_free(j);
-		}
-		return;
-	}
 	if (file_cacheable(rt, t, st)) {
 		slot = site_file_slot(rt->site, rel, 1);
 		if ((b = cache_get(slot)) == NULL && r->may_defer) {
@@ -289,6 +228,21 @@ serve_fd(const struct route *rt, const struct tree *t, const char *rel,
 	}
 	close(fd);
 	response_use_blob(r, b);
+}
+
+/*
+ * The file fd (st, rel) at url: a gemtext file that rt's format
+ * converts as a document of its own (up to GMI_RENDER_MAX), any other
+ * as it is.
+ */
+static void
+serve_fd(const struct route *rt, const struct tree *t, const char *rel,
+    const char *url, int fd, const struct stat *st, struct response *r)
+{
+	if (gmi_converted(rt, rel) && (uint64_t)st->st_size <= GMI_RENDER_MAX)
+		serve_gemtext(rt, t, rel, url, fd, st, 0, r);
+	else
+		serve_file(rt, t, rel, fd, st, r);
 }
 
 /*
@@ -350,8 +304,12 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 		close(fd);
 		return;
 	}
-	/* A menu may be written by hand: the gophermap. */
-	if (listing_map(rt, t, fd, rel, path, r))
+	/*
+	 * A menu may be written by hand: the gophermap, then geomyidae's
+	 * index.gph (which every format reads, after its index file).
+	 */
+	if (listing_map(rt, t, fd, rel, path, r) ||
+	    (menus && listing_gph(rt, t, fd, rel, path, r)))
 		return;
 	/* A configuration made in code may have no index: the default. */
 	ifd = dir_file(rt, t, rel, rt->cfg->index != NULL ? rt->cfg->index :
@@ -366,12 +324,202 @@ serve_dir(const struct route *rt, const struct tree *t, int fd,
 	free(idx);
 	if (ifd != -1)
 		close(ifd);
+	else if (!menus && listing_gph(rt, t, fd, rel, path, r))
+		return;
 	else if (!t->listings) {
 		close(fd);
 		response_status(r, 51, "Not found");
 		return;
 	}
 	listing_answer(rt, t, fd, rel, path, r);
+}
+
+/* What a request asks of a gemtext file (gmi_view()). */
+enum gmi_view {
+	GMI_FILE,		/* "x.gmi": the file, Gopher its text */
+	GMI_MENU,		/* "x.gmi/": Gopher its menu, else 31 */
+	GMI_RAW,		/* "x.gmi/raw": the file as written */
+};
+
+/* Is path ("/notes/x.gmi") a file of type text/gemini, by its name? */
+static int
+gemtext_path(const struct route *rt, const char *path)
+{
+	char	 type;
+
+	return strcasecmp(config_file_type(rt->cfg->types, path, &type),
+	    "text/gemini") == 0;
+}
+
+/*
+ * What path asks of a gemtext file: itself, its menu ("x.gmi/"), or
+ * the file as written ("x.gmi/raw", RESPONSE_GMI_RAW); *file is the
+ * file's path, malloc'd.  GMI_FILE with *file NULL for any other path.
+ */
+static enum gmi_view
+gmi_view(const struct route *rt, const char *path, char **file)
+{
+	size_t	 len = strlen(path), rlen = strlen("/" RESPONSE_GMI_RAW);
+	char	*f;
+
+	*file = NULL;
+	if (len > 1 && path[len - 1] == '/') {
+		f = xstrndup(path, len - 1);
+		if (gemtext_path(rt, f)) {
+			*file = f;
+			return GMI_MENU;
+		}
+		free(f);
+	} else if (len > rlen && strcmp(path + len - rlen, "/"
+	    RESPONSE_GMI_RAW) == 0) {
+		f = xstrndup(path, len - rlen);
+		if (gemtext_path(rt, f)) {
+			*file = f;
+			return GMI_RAW;
+		}
+		free(f);
+	} else if (gemtext_path(rt, path))
+		*file = xstrdup(path);
+	return GMI_FILE;
+}
+
+/* A gemtext file still to convert: made once, maybe kept. */
+struct gmi_job {
+	int		 fd;		/* owned */
+	size_t		 len;		/* its size */
+	char		*url;		/* owned: its path in the site */
+	const char	*base;		/* the tree's: borrowed, as the route
+					   borrows the configuration */
+	struct slot	*slot;		/* kept there, or NULL */
+	int		 menu;
+};
+
+static void
+gmi_job_free(void *arg)
+{
+	struct gmi_job	*j = arg;
+
+	close(j->fd);
+	free(j->url);
+	free(j);
+}
+
+/* Read j's file, render it, keep it: a response_make_fn, any thread. */
+static void
+gmi_make(const struct route *rt, void *arg, struct response *r)
+{
+	struct gmi_job	*j = arg;
+	struct blob	*b;
+	char		*data;
+	size_t		 got = 0;
+	ssize_t		 n;
+
+	if (j->slot != NULL && (b = cache_get(j->slot)) != NULL) {
+		response_use_blob(r, b);
+		return;
+	}
+	data = xmalloc(j->len + 1);
+	while (got < j->len) {
+		n = pread(j->fd, data + got, j->len - got, (off_t)got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	b = response_gemtext_file(rt, data, got, j->url, j->base, j->menu);
+	free(data);
+	if (j->slot != NULL)
+		b = site_cache_put(rt->site, j->slot, b);
+	response_use_blob(r, b);
+}
+
+/*
+ * The gemtext file fd (st, rel) of the tree t (NULL: a bundle's, an
+ * asset), at url, converted for rt's format: a document (menu 0: text
+ * as a gemtext post's is over Gopher, a page on the web view), or its
+ * Gopher menu; made on the pool when the caller can wait and kept while
+ * the watcher follows the tree.  fd is taken.
+ */
+static void
+serve_gemtext(const struct route *rt, const struct tree *t, const char *rel,
+    const char *url, int fd, const struct stat *st, int menu,
+    struct response *r)
+{
+	struct gmi_job	*j;
+	const char	*lang, *charset;
+	char		*key;
+
+	r->gopher_type = menu ? '1' : '0';
+	if (menu)
+		response_status(r, 20, "text/gemini; charset=utf-8");
+	else if (rt->format == FORMAT_HTML) {
+		/* Written in UTF-8 whatever the file's was; its lang. */
+		tree_path_meta(rt, t, &lang, &charset);
+		response_status(r, 20, "text/html; charset=utf-8; lang=%s",
+		    lang != NULL ? lang : rt->a->lang);
+	} else
+		response_status(r, 20, "text/plain; charset=utf-8");
+	j = xcalloc(1, sizeof(*j));
+	j->fd = fd;
+	j->len = (size_t)st->st_size;
+	j->url = xstrdup(url);
+	j->base = t != NULL ? t->base : rt->cfg->base;
+	j->menu = menu;
+	if (t != NULL && tree_watched(rt, t)) {
+		/*
+		 * Named as no file is: a control byte, then what made it,
+		 * for which format.
+		 */
+		key = xasprintf("\001%c%d\001%s\001%s", menu ? 'N' : 'T',
+		    (int)rt->format, url, rel);
+		j->slot = site_file_slot(rt->site, key, 1);
+		free(key);
+	}
+	if (r->may_defer) {
+		response_defer_make(rt, gmi_make, j, gmi_job_free, r);
+		return;
+	}
+	gmi_make(rt, j, r);
+	gmi_job_free(j);
+}
+
+/*
+ * The gemtext file at file (a path of the tree t) as view asks (the
+ * file itself is serve_fd()'s): its menu over Gopher (serve_gemtext()),
+ * elsewhere the file (31, as a post's menu is); "raw" the file as
+ * written, text/plain, so that every client shows its source.  51 for
+ * what the tree does not serve; a file larger than GMI_RENDER_MAX is
+ * served as it is.
+ */
+static void
+gemtext_serve(const struct route *rt, const struct tree *t, const char *file,
+    enum gmi_view view, struct response *r)
+{
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	char		*rel;
+	int		 fd;
+
+	rel = tree_rel(t, file);
+	if ((fd = tree_open(rt, t, rel, &st, &kind)) == -1 ||
+	    kind != FSAFE_FILE) {
+		if (fd != -1)
+			close(fd);
+		free(rel);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	if (view == GMI_MENU && !listing_gopher_menu(rt->format)) {
+		close(fd);
+		response_redirect(rt, file, r);
+	} else if (view == GMI_RAW || (uint64_t)st.st_size > GMI_RENDER_MAX) {
+		serve_file(rt, t, rel, fd, &st, r);
+		if (view == GMI_RAW && r->status == 20)
+			response_status(r, 20, "text/plain; charset=utf-8");
+	} else
+		serve_gemtext(rt, t, rel, file, fd, &st, view == GMI_MENU, r);
+	free(rel);
 }
 
 /* path (beginning with t->url) in the tree t. */
@@ -381,12 +529,29 @@ tree_serve(const struct route *rt, const struct tree *t, const char *path,
 {
 	struct stat	 st;
 	enum fsafe_kind	 kind;
-	char		*rel;
+	enum gmi_view	 view;
+	char		*rel, *file;
 	int		 fd;
 
+	/* A gemtext file's menu, or the file as written (serve_fd()). */
+	view = gmi_view(rt, path, &file);
+	if (file != NULL && view != GMI_FILE) {
+		gemtext_serve(rt, t, file, view, r);
+		free(file);
+		return;
+	}
+	free(file);
 	rel = tree_rel(t, path);
 	if (*rel != '\0' && !archive_hidden_name(rel) &&
-	    !tree_is_gophermap(rel) && serve_kept(rt, t, rel, r)) {
+	    !tree_is_gophermap(rel) && !tree_is_gph(rel) &&
+	    serve_kept(rt, t, rel, r)) {
+		free(rel);
+		return;
+	}
+	/* A .gph file is the menu it makes, over every surface. */
+	if (*rel != '\0' && tree_is_gph(rel) && !archive_hidden_name(rel) &&
+	    path[strlen(path) - 1] != '/') {
+		listing_gph_file(rt, t, rel, path, r);
 		free(rel);
 		return;
 	}
@@ -448,14 +613,6 @@ static_serve(const struct route *rt, enum static_which w, const char *path,
 	tree_serve(rt, &t, path, r);
 }
 
-char *
-static_bundle_ident(const struct post *p, const char *name)
-{
-	const char	*slash = strrchr(p->path, '/');
-
-	return xasprintf("%.*s/%s", (int)(slash - p->path), p->path, name);
-}
-
 void
 static_bundle_file(const struct route *rt, const struct post *p,
     const char *name, struct response *r)
@@ -464,7 +621,7 @@ static_bundle_file(const struct route *rt, const struct post *p,
 	char		*rel, *url;
 	int		 fd;
 
-	rel = static_bundle_ident(p, name);
+	rel = archive_bundle_rel(rt->a, p, name);
 	if (!archive_hidden_name(rel) && serve_kept(rt, NULL, rel, r)) {
 		free(rel);
 		return;
@@ -482,6 +639,31 @@ static_bundle_file(const struct route *rt, const struct post *p,
 	free(rel);
 }
 
+void
+static_asset(const struct route *rt, const char *rel, struct response *r)
+{
+	struct tree	 t;
+	struct stat	 st;
+	enum fsafe_kind	 kind;
+	int		 fd;
+
+	/* Not watched (app/watch.c follows none of these): never kept. */
+	memset(&t, 0, sizeof(t));
+	t.dir = "";
+	t.url = "/";
+	t.base = rt->cfg->base;
+	if ((fd = archive_files_open(rt->a, rel, rt->cfg->follow_symlinks,
+	    rt->cfg->files_hardlinks, &st, &kind)) == -1 ||
+	    kind != FSAFE_FILE) {
+		if (fd == -1)
+			tree_refused(rt, rel);
+		else
+			close(fd);
+		response_status(r, 51, "Not found");
+		return;
+	}
+	serve_fd(rt, &t, rel, rt->reqpath, fd, &st, r);
+}
 
 /*
  * The generated page a top-level name of the tree is shadowed by, or

@@ -46,8 +46,6 @@ char	*static_ident(const struct route *rt, enum static_which w,
  */
 void	 static_serve(const struct route *rt, enum static_which w,
 	    const char *path, struct response *r);
-/* The name inside the capsule of the page bundle p's file name. */
-char	*static_bundle_ident(const struct post *p, const char *name);
 /*
  * The names at the top of the "root" tree that a generated page
  * shadows (the home page, a layout name, a page of pages/; with a
@@ -69,5 +67,13 @@ int	 static_plain(const struct archive *a);
  */
 void	 static_bundle_file(const struct route *rt, const struct post *p,
 	    const char *name, struct response *r);
+/*
+ * A file of the capsule outside its own folders that a post or page
+ * links to (rel "assets/y.png", which the router found among the
+ * snapshot's assets: content/links.h), by the rules of files/, read
+ * from the disk at every request; 51 otherwise.
+ */
+void	 static_asset(const struct route *rt, const char *rel,
+	    struct response *r);
 
 #endif

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +38,18 @@ tree_is_gophermap(const char *rel)
 	const char	*slash = strrchr(rel, '/');
 
 	return strcmp(slash != NULL ? slash + 1 : rel, "gophermap") == 0;
+}
+
+int
+tree_is_gph(const char *rel)
+{
+	const char	*slash = strrchr(rel, '/'), *base;
+	size_t		 len;
+
+	base = slash != NULL ? slash + 1 : rel;
+	len = strlen(base);
+	return len > 4 && base[0] != '.' && strcasecmp(base + len - 4,
+	    ".gph") == 0;
 }
 
 char *
@@ -98,7 +111,8 @@ tree_open(const struct route *rt, const struct tree *t, const char *rel,
 	if ((fd = archive_files_open(rt->a, rel, rt->cfg->follow_symlinks,
 	    rt->cfg->files_hardlinks, st, kind)) == -1)
 		tree_refused(rt, rel);
-	else if (*kind == FSAFE_FILE && tree_is_gophermap(rel)) {
+	else if (*kind == FSAFE_FILE && (tree_is_gophermap(rel) ||
+	    tree_is_gph(rel))) {
 		close(fd);
 		errno = ENOENT;
 		fd = -1;

@@ -32,6 +32,12 @@ struct tree {
 /* Is rel a gophermap's name: a directory's menu, never a file? */
 int	 tree_is_gophermap(const char *rel);
 /*
+ * Is rel a geomyidae menu's name ("index.gph", "x.gph"): a menu
+ * (site/geomyidae.h) at its own path, and index.gph its directory's,
+ * never a file?
+ */
+int	 tree_is_gph(const char *rel);
+/*
  * The capsule-relative name of path (which starts with t->url), for
  * archive_files_open().  "" is the tree of a plain capsule.
  */
@@ -42,8 +48,8 @@ char	*tree_join(const char *rel, const char *name);
  * Open rel (capsule-relative, in the tree t) as files/ allows
  * (archive_files_open(), which the link check asks too; in a user
  * capsule, the owner's files only): the descriptor, st and kind
- * filled, or -1 for "not found".  A gophermap is a menu, never a
- * file.  "" is a plain capsule's own directory.
+ * filled, or -1 for "not found".  A gophermap or a .gph file is a
+ * menu, never a file.  "" is a plain capsule's own directory.
  */
 int	 tree_open(const struct route *rt, const struct tree *t,
 	    const char *rel, struct stat *st, enum fsafe_kind *kind);

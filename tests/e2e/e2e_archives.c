@@ -153,59 +153,6 @@ test_listed(void)
 	buf_free(&g);
 }
 
-/* Each link line of a Gemini page: a site path answers 20. */
-static void
-crawl_gemini(const char *slug, const char *body)
-{
-	struct reply	 r;
-	const char	*p, *nl;
-	char		 url[512];
-	size_t		 len;
-
-	for (p = body; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		if (strncmp(p, "=> /", 4) != 0)
-			continue;
-		len = strcspn(p + 3, " \n");
-		snprintf(url, sizeof(url), "%.*s", (int)len, p + 3);
-		r = e2e_gemini_get(srv.gemini_port, ctx, "%s", url);
-		OK(r.status == 20 || r.status == 31, "%s: %s answers %d",
-		    slug, url, r.status);
-		reply_free(&r);
-	}
-}
-
-/* Each item of a Gopher menu on this server resolves (no error item). */
-static void
-crawl_gopher(const char *slug, const char *menu)
-{
-	struct buf	 g;
-	const char	*p, *nl, *tab;
-	char		 sel[512], host[64];
-	size_t		 len;
-	int		 n = 0;
-
-	snprintf(host, sizeof(host), "\tlocalhost\t%d", srv.gopher_port);
-	for (p = menu; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		if (*p == 'i' || *p == '3' || *p == 'h' || *p == '.' ||
-		    (tab = strchr(p, '\t')) == NULL || (nl && tab > nl))
-			continue;
-		len = strcspn(tab + 1, "\t\r\n");
-		if (strncmp(tab + 1 + len, host, strlen(host)) != 0)
-			continue;
-		snprintf(sel, sizeof(sel), "%.*s", (int)len, tab + 1);
-		OK(strstr(sel, "/./") == NULL && strstr(sel, "/../") == NULL,
-		    "%s: selector %s has no dot segment", slug, sel);
-		e2e_gopher_get(srv.gopher_port, &g, "%s", sel);
-		OK(g.len > 0 && g.data[0] != '3', "%s: item %s resolves",
-		    slug, sel);
-		buf_free(&g);
-		n++;
-	}
-	OK(n > 0, "%s: its menu has items", slug);
-}
-
 static void
 test_crawl(void)
 {
@@ -223,12 +170,13 @@ test_crawl(void)
 		    posts[i].date);
 		OK(r.status == 20 && has(r.body.data, line),
 		    "gemini %s: title and date", path);
-		crawl_gemini(posts[i].slug, r.body.data);
+		e2e_crawl_gemini(srv.gemini_port, ctx, posts[i].slug,
+		    r.body.data);
 		reply_free(&r);
 		snprintf(path, sizeof(path), "/posts/%s/", posts[i].slug);
 		e2e_gopher_get(srv.gopher_port, &g, "%s", path);
 		OK(has(g.data, posts[i].date), "gopher %s: the date", path);
-		crawl_gopher(posts[i].slug, g.data);
+		e2e_crawl_gopher(srv.gopher_port, posts[i].slug, g.data);
 		buf_free(&g);
 	}
 }

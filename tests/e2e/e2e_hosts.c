@@ -478,10 +478,11 @@ test_check(void)
 	HAS(b.data ? b.data : "", capb, "--check: the second capsule");
 	HAS(b.data ? b.data : "", "site:     Beta Site",
 	    "--check: the second site");
-	HAS(b.data ? b.data : "", "front matter: 2 YAML, 0 TOML, 0 none",
-	    "--check: the first capsule's posts by front matter");
-	HAS(b.data ? b.data : "", "front matter: 1 YAML, 1 TOML, 0 none",
-	    "--check: the second capsule's, one in TOML");
+	HAS(b.data ? b.data : "", "front matter: 2 YAML, 0 TOML, 0 header "
+	    "lines, 0 none", "--check: the first capsule's posts by front "
+	    "matter");
+	HAS(b.data ? b.data : "", "front matter: 1 YAML, 1 TOML, 0 header "
+	    "lines, 0 none", "--check: the second capsule's, one in TOML");
 	buf_free(&b);
 }
 

@@ -140,8 +140,10 @@ test_redirects_first(const struct e2e_server *s)
 	INT_EQ(r.status, 20, "redirects_first: no rule, the file");
 	reply_free(&r);
 	e2e_gopher_get(s->gopher_port, &g, "/stale.gmi");
-	STR_EQ(g.data, "# About\n", "gopher, redirects_first: the target "
-	    "served in place");
+	/* A gemtext file reaches Gopher as text: its heading's words. */
+	OK(g.data != NULL && strncmp(g.data, "About", 5) == 0 &&
+	    strstr(g.data, "# About") == NULL, "gopher, redirects_first: the "
+	    "target served in place");
 	buf_free(&g);
 }
 

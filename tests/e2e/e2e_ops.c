@@ -114,7 +114,7 @@ test_files_dirs(const struct e2e_server *s, int listings)
 	e2e_gopher_get(s->gopher_port, &g, "/files/photos/");
 	HAS(g.data, "0cat.txt\t/files/photos/cat.txt\t",
 	    "gopher: a directory with an index is listed");
-	HAS(g.data, "\t/files/photos/index.gmi\t",
+	HAS(g.data, "\t/files/photos/index.gmi/\t",
 	    "gopher: the index is listed");
 	buf_free(&g);
 

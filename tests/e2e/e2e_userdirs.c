@@ -417,7 +417,7 @@ crawl_plain(void)
 	}
 	OK(e2e_gopher_get(srv.gopher_port, &g, "/~%s/files/", name[UE]) == 0,
 	    "Gopher: an answer");
-	snprintf(want, sizeof(want), "0A note of Eee's\t/~%s/files/note.gmi\t",
+	snprintf(want, sizeof(want), "1A note of Eee's\t/~%s/files/note.gmi/\t",
 	    name[UE]);
 	OK(g.data != NULL && strstr(g.data, want) != NULL,
 	    "Gopher: the plain capsule's menu");

@@ -144,10 +144,10 @@ test_check(void)
 	LINE(out, "          posts/2025-04-01-wip.md  Work in progress",
 	    "the draft");
 	LINE(out, "ignored:  2", "the ignored count");
-	LINE(out, "          posts/empty-folder: a folder without index.md "
-	    "or index.gmi: no post", "an ignored folder, and why");
-	LINE(out, "          posts/notes.txt: not .md or .gmi: no post",
-	    "an ignored file, and why");
+	LINE(out, "          posts/empty-folder: a folder without a post or "
+	    "an index file: no post", "an ignored folder, and why");
+	LINE(out, "          posts/notes.txt: not Markdown, HTML or gemtext: "
+	    "no post", "an ignored file, and why");
 	LINE(out, "          posts/2025-03-11-messy.md:4:7: part: expected a "
 	    "whole number; ignored", "the first bad value");
 	LINE(out, "          posts/2025-03-11-messy.md:5:7: lang: 'en_GB' is "

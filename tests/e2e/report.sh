@@ -99,9 +99,10 @@ printf 'hostname: localhost\ncapsule: %s/tree\ncerts: %s/certs\n' \
 check "a folder holding posts is no ignored folder" sh -c \
     "! grep -q 'posts/2019: ' '$tmp/out4'"
 check "what it holds besides them is" grep -qxF \
-    "          posts/2019/notes.txt: not .md or .gmi: no post" "$tmp/out4"
+    "          posts/2019/notes.txt: not Markdown, HTML or gemtext: no post" \
+    "$tmp/out4"
 check "a folder with no post beneath, once" grep -qxF \
-    "          posts/empty: a folder without index.md or index.gmi: no post" \
+    "          posts/empty: a folder without a post or an index file: no post" \
     "$tmp/out4"
 check "not what is in it" sh -c "! grep -q 'posts/empty/' '$tmp/out4'"
 check "a bundle's files are its own" sh -c \
@@ -110,8 +111,42 @@ check "a section's page is not read" grep -qxF \
     "          posts/_index.md: a section's page, not a post" "$tmp/out4"
 check "pages/: a folder, and not .md" sh -c "grep -qxF \
     '          pages/old: a folder: only the files of this folder are read' \
-    '$tmp/out4' && grep -qxF '          pages/about.gmi: not .md: not read' \
+    '$tmp/out4' && \
+    grep -qxF '          pages/about.gmi: not Markdown: not read' \
     '$tmp/out4'"
 check "the count" grep -qxF "ignored:  5" "$tmp/out4"
+
+# Markups that are no post are named, with the file; drafts kept in a
+# drafts folder are drafts, dated or not; an HTML page without front
+# matter is no post (issue 33).
+mkdir -p "$tmp/kept/posts/_drafts" "$tmp/kept/posts/2020-01-02-r"
+printf -- '---\ntitle: Kept\n---\nk\n' >"$tmp/kept/posts/2020-01-01-k.md"
+printf 'Title\n=====\n' >"$tmp/kept/posts/notes.rst"
+printf 'x\n' >"$tmp/kept/posts/book.adoc"
+printf -- '---\ntitle: Dated draft\n---\nd\n' \
+    >"$tmp/kept/posts/_drafts/2020-02-02-dated.md"
+printf -- '---\ntitle: Undated draft\n---\nd\n' \
+    >"$tmp/kept/posts/_drafts/undated.markdown"
+printf -- '---\ntitle: R\n---\n<p>r</p>\n' \
+    >"$tmp/kept/posts/2020-01-02-r/index.html"
+printf 'src\n' >"$tmp/kept/posts/2020-01-02-r/index.Rmd"
+printf '<p>a page</p>\n' >"$tmp/kept/posts/page.html"
+printf 'hostname: localhost\ncapsule: %s/kept\ncerts: %s/certs\n' \
+    "$tmp" "$tmp" >"$tmp/kept.yaml"
+"$bin" -c "$tmp/kept.yaml" --check >"$tmp/out5" 2>/dev/null
+check "reStructuredText is named" grep -qxF "          posts/notes.rst: \
+reStructuredText is not supported: no post, served as a file" "$tmp/out5"
+check "AsciiDoc too" grep -qF "posts/book.adoc: AsciiDoc is not supported" \
+    "$tmp/out5"
+check "_drafts/: drafts, dated or not" sh -c "grep -qxF 'drafts:   2' \
+    '$tmp/out5' && grep -qF 'posts/_drafts/2020-02-02-dated.md  Dated draft' \
+    '$tmp/out5' && grep -qF 'posts/_drafts/undated.markdown  Undated draft' \
+    '$tmp/out5'"
+check "an HTML post" sh -c "grep -q '^posts:    2 ' '$tmp/out5' && \
+    grep -qF 'body: 2 Markdown (0 of them MDX, 1 HTML), 0 gemtext' \
+    '$tmp/out5'"
+check "an HTML page is no post" grep -qxF \
+    "          posts/page.html: not Markdown, HTML or gemtext: no post" \
+    "$tmp/out5"
 
 summary

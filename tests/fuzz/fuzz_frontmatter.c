@@ -5,7 +5,8 @@
  * The input is a whole Markdown file.  frontmatter_parse() must either
  * fill a struct meta whose body offset lies inside the input and whose
  * one-line fields hold no line break or control byte, or fail with a
- * position and a message.  The same bytes are also a date: a parsed date
+ * position and a message; read as an authors file (authors.c), the names
+ * it gives are one line too.  The same bytes are also a date: a parsed date
  * must print as RFC 3339 and parse back to the same instant.  As a tag
  * name they must slugify to [a-z0-9]+ words joined by single '-'.  As a
  * link in a post of a small capsule (made once in a temp directory) they
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "content/archive.h"
+#include "content/authors.h"
 #include "content/frontmatter.h"
 #include "content/links.h"
 #include "core/config.h"
@@ -153,6 +155,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fm_error	 e;
 	struct date	 d, d2;
 	struct post	*p;
+	struct authors	*t;
 	char		 out[32], *s, *slug, *link, *key;
 	size_t		 i;
 	int		 day, ambiguous;
@@ -173,6 +176,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(e.line >= 1 && e.col >= 1 && e.msg[0] != '\0');
 		CHECK(m.title == NULL && m.tags == NULL);
 	}
+
+	/* As an authors file: a table whose names are one line each. */
+	if ((t = authors_parse(src, size, &e)) != NULL) {
+		CHECK(e.msg[0] == '\0');
+		if ((s = authors_resolve(t, "ana, bo")) != NULL) {
+			check_line(s);
+			free(s);
+		}
+	} else
+		CHECK(e.msg[0] == '\0' || (e.line >= 1 && e.col >= 1));
+	authors_free(t);
 
 	if (date_parse(src, size, &d, &errstr) == 0) {
 		date_rfc3339(&d, out);

@@ -7,8 +7,9 @@
  * (where html_read() turns its HTML into nodes), whose output must stay
  * valid UTF-8, LF-only, with every ``` block closed and every link line
  * "=> URL"; and the notes --check --report takes of it, each at a
- * line and column inside the input.  Either way in linear time
- * (libFuzzer's -timeout).
+ * line and column inside the input; with the fourth bit, the input is
+ * an HTML post's body first made Markdown (htmlbody.c), its lines kept.
+ * Either way in linear time (libFuzzer's -timeout).
  */
 #include <assert.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 #include "core/buf.h"
 #include "core/utf8.h"
 #include "markdown/html.h"
+#include "markdown/htmlbody.h"
 #include "markdown/render.h"
 
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -97,10 +99,21 @@ notes(const char *s, size_t len)
 	html_notes_free(&ns);
 }
 
+/* LF-ended lines of s[0..len). */
+static size_t
+lines(const char *s, size_t len)
+{
+	size_t	 i, n = 1;
+
+	for (i = 0; i < len; i++)
+		n += s[i] == '\n';
+	return n;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct buf	 b = BUF_INIT;
+	struct buf	 b = BUF_INIT, md = BUF_INIT;
 	const char	*s;
 	char		*u;
 
@@ -119,6 +132,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lex(s, size);
 		break;
 	default:
+		if (data[0] & 8) {
+			/* An HTML post's body: one block, its lines kept. */
+			htmlbody_markdown(s, size, &md);
+			assert(md.data != NULL && md.data[md.len] == '\0');
+			assert(lines(md.data, md.len) == lines(s, size));
+			s = md.data;
+			size = md.len;
+		}
 		render_gemtext(s, size, NULL, &b);
 		check(&b, 1);
 		buf_free(&b);
@@ -127,6 +148,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		buf_free(&b);
 		if (data[0] & 4)
 			notes(s, size);
+		buf_free(&md);
 		break;
 	}
 	return 0;

@@ -50,7 +50,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	(void)template_present(md, size);
 	if (size > 0 && (data[0] & 1))
-		template_rewrite_bundle(md, size, &tf, &r);
+		template_rewrite_bundle(md, size, &tf, NULL, &r);
 	else
 		template_rewrite(md, size, &r);
 	assert(r.body != NULL && r.body[r.len] == '\0');

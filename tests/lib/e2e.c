@@ -660,6 +660,66 @@ e2e_gopher_get(int port, struct buf *out, const char *fmt, ...)
 	return rc;
 }
 
+/*
+ * Follow each link line of the Gemini page body to a site path ("=> /"):
+ * each must answer 20 (or 31).  what names the page in the checks.
+ */
+void
+e2e_crawl_gemini(int port, SSL_CTX *ctx, const char *what, const char *body)
+{
+	struct reply	 r;
+	const char	*p, *nl;
+	char		 url[512];
+	size_t		 len;
+
+	for (p = body; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (strncmp(p, "=> /", 4) != 0)
+			continue;
+		len = strcspn(p + 3, " \n");
+		snprintf(url, sizeof(url), "%.*s", (int)len, p + 3);
+		r = e2e_gemini_get(port, ctx, "%s", url);
+		OK(r.status == 20 || r.status == 31, "%s: %s answers %d",
+		    what, url, r.status);
+		reply_free(&r);
+	}
+}
+
+/*
+ * Ask for each item of the Gopher menu that is on this server
+ * ("localhost", port): each must resolve (no error item), and no
+ * selector holds a dot segment.  The menu must have such items.
+ */
+void
+e2e_crawl_gopher(int port, const char *what, const char *menu)
+{
+	struct buf	 g;
+	const char	*p, *nl, *tab;
+	char		 sel[512], host[64];
+	size_t		 len;
+	int		 n = 0;
+
+	snprintf(host, sizeof(host), "\tlocalhost\t%d", port);
+	for (p = menu; p != NULL && *p != '\0'; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (*p == 'i' || *p == '3' || *p == 'h' || *p == '.' ||
+		    (tab = strchr(p, '\t')) == NULL || (nl && tab > nl))
+			continue;
+		len = strcspn(tab + 1, "\t\r\n");
+		if (strncmp(tab + 1 + len, host, strlen(host)) != 0)
+			continue;
+		snprintf(sel, sizeof(sel), "%.*s", (int)len, tab + 1);
+		OK(strstr(sel, "/./") == NULL && strstr(sel, "/../") == NULL,
+		    "%s: selector %s has no dot segment", what, sel);
+		e2e_gopher_get(port, &g, "%s", sel);
+		OK(g.len > 0 && g.data[0] != '3', "%s: item %s resolves",
+		    what, sel);
+		buf_free(&g);
+		n++;
+	}
+	OK(n > 0, "%s: its menu has items", what);
+}
+
 /* A "key: N kB" figure of /proc/PID/status (VmRSS...); -1 when absent. */
 long
 e2e_proc_status_kb(pid_t pid, const char *key)

@@ -95,6 +95,8 @@ int	 e2e_gopher_get(int, struct buf *, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 int	 e2e_ask(const struct e2e_server *, SSL_CTX *, int, const char *,
 	    struct buf *);
+void	 e2e_crawl_gemini(int, SSL_CTX *, const char *, const char *);
+void	 e2e_crawl_gopher(int, const char *, const char *);
 int	 e2e_peer_closed(int);
 
 long	 e2e_proc_status_kb(pid_t, const char *);

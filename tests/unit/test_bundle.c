@@ -257,12 +257,18 @@ main(int argc, char **argv)
 	/* A file beside a single-file post is its post's, as a bundle's. */
 	resolves(a, "posts/2024-01-01-x.md", "2024-04-01-empty/a.png",
 	    "/posts/x/2024-04-01-empty/a.png");
-	resolves(a, "posts/2024-01-01-x.md", "2024-04-01-empty/b.png", NULL);
+	/* A relative link to no file: text, and said (links_check()). */
+	resolves(a, "posts/2024-01-01-x.md", "2024-04-01-empty/b.png", "");
 	resolves(a, "posts/2024-01-01-x.md", "2024-01-05-trip/nothing.png",
 	    "/posts/trip/nothing.png");
 	resolves(a, "posts/2024-01-05-trip/index.md", "https://a.example/x.png",
 	    NULL);
-	INT_EQ(links_check(a), 0, "every link names a post");
+	/*
+	 * Every link names a post, but the two images that are in no
+	 * bundle's folder ("img/a%20b.png", "photo.jpg"): relative links
+	 * are checked too.
+	 */
+	INT_EQ(links_check(a), 2, "every link names a post or a file");
 	OK(links_report(a, "posts/2024-01-01-x.md", (const struct scan_link[])
 	    { { "/posts/trip/map.png", 1, 1 }, { "/posts/x/map.png", 2, 1 },
 	    { "/posts/nope/map.png", 3, 1 } }, 3) == 2,

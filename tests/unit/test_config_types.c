@@ -336,14 +336,15 @@ test_answers(void)
 	header(&c, s, "/posts/bundle/c.zine",
 	    "text/gemini; charset=utf-8; lang=de");
 	/* Gopher: the same table, in listings and in answers. */
-	gopher(&c, s, "/d/", '1', "0a.zine\t/d/a.zine\t");
+	gopher(&c, s, "/d/", '1', "1a.zine\t/d/a.zine/\t");
 	gopher(&c, s, "/d/", 0, "9notes.log\t/d/notes.log\t");
 	gopher(&c, s, "/d/", 0, "0thing.xyz\t/d/thing.xyz\t");
 	gopher(&c, s, "/d/", 0, "Ipic.png\t/d/pic.png\t");
 	gopher(&c, s, "/d/a.zine", '0', NULL);
 	gopher(&c, s, "/d/notes.log", '9', NULL);
-	gopher(&c, s, "/files/", '1', "0b.zine\t/files/b.zine\t");
-	gopher(&c, s, "/posts/hello/", '1', "0Link 1: The zine\t/files/b.zine\t");
+	gopher(&c, s, "/files/", '1', "1b.zine\t/files/b.zine/\t");
+	gopher(&c, s, "/posts/hello/", '1',
+	    "1Link 1: The zine\t/files/b.zine/\t");
 	site_unref(s);
 	archive_unref(a);
 	config_free(&c);

@@ -84,6 +84,17 @@ test_forms(void)
 	    "2024-05-02", "2024-05-02T14:00:30-05:30");
 	check("2024-05-02T14:00:00", d20240502 + 14 * 3600, 0, 1,
 	    "2024-05-02", "2024-05-02T14:00:00Z");
+	/* English month names, as Astro's blog starter writes dates. */
+	check("Jul 08 2022", date_days(2022, 7, 8) * 86400LL + 12 * 3600, 0,
+	    0, "2022-07-08", "2022-07-08T12:00:00Z");
+	check("July 8, 2022", date_days(2022, 7, 8) * 86400LL + 12 * 3600, 0,
+	    0, "2022-07-08", "2022-07-08T12:00:00Z");
+	check(" 8 july 2022 ", date_days(2022, 7, 8) * 86400LL + 12 * 3600, 0,
+	    0, "2022-07-08", "2022-07-08T12:00:00Z");
+	check("Fri, Jul 08 2022", date_days(2022, 7, 8) * 86400LL + 12 * 3600,
+	    0, 0, "2022-07-08", "2022-07-08T12:00:00Z");
+	check("SEPT 30 2021", date_days(2021, 9, 30) * 86400LL + 12 * 3600, 0,
+	    0, "2021-09-30", "2021-09-30T12:00:00Z");
 	/* The space forms Jekyll and Hugo sites carry. */
 	check("2021-03-04 9:05:00 -4", d20210304 + 9 * 3600 + 5 * 60 +
 	    4 * 3600, -240, 1, "2021-03-04", "2021-03-04T09:05:00-04:00");
@@ -116,6 +127,12 @@ test_rejects(void)
 	reject("", "empty date");
 	reject("   ", "empty date");
 	reject("notadate", "not a date (want YYYY-MM-DD)");
+	reject("Jul 2022", "not a date (want YYYY-MM-DD)");
+	reject("Jul 08 22", "not a date (want YYYY-MM-DD)");
+	reject("Jul 08 2022 10:00", "not a date (want YYYY-MM-DD)");
+	reject("Someday, Jul 08 2022", "not a date (want YYYY-MM-DD)");
+	reject("Jul 32 2022", "day out of range");
+	reject("32 July 2022", "day out of range");
 	reject("20240101", "not a date (want YYYY-MM-DD)");
 	reject("24-01-01", "not a date (want YYYY-MM-DD)");
 	reject("2024-01-001", "not a date (want YYYY-MM-DD)");
@@ -146,16 +163,30 @@ test_filename(void)
 {
 	struct date	 d;
 
-	OK(date_from_filename("2024-01-02-hello.md", &d) == 0, "prefix");
+	INT_EQ(date_from_filename("2024-01-02-hello.md", &d), 11, "prefix");
 	STR_EQ(d.ymd, "2024-01-02", "prefix ymd");
 	INT_EQ(d.has_time, 0, "prefix has no time");
 	INT_EQ(d.t, date_days(2024, 1, 2) * 86400LL + 12 * 3600, "noon");
-	OK(date_from_filename("2024-01-02.md", &d) == -1, "no dash after");
-	OK(date_from_filename("2024-1-02-x.md", &d) == -1, "short month");
-	OK(date_from_filename("hello.md", &d) == -1, "no prefix");
-	OK(date_from_filename("2024", &d) == -1, "short name");
-	OK(date_from_filename("", &d) == -1, "empty name");
-	OK(date_from_filename("2023-02-30-x.md", &d) == -1, "invalid day");
+	INT_EQ(date_from_filename("2024-01-02.md", &d), 0, "no dash after");
+	INT_EQ(date_from_filename("hello.md", &d), 0, "no prefix");
+	INT_EQ(date_from_filename("2024", &d), 0, "short name");
+	INT_EQ(date_from_filename("", &d), 0, "empty name");
+	INT_EQ(date_from_filename("2023-02-30-x.md", &d), 0, "invalid day");
+	/* One-digit months and days, as Jekyll and Pelican read them. */
+	INT_EQ(date_from_filename("2020-11-4-this-week.md", &d), 10,
+	    "one-digit day");
+	STR_EQ(d.ymd, "2020-11-04", "one-digit day ymd");
+	INT_EQ(date_from_filename("2021-1-05-x.md", &d), 10, "one-digit month");
+	STR_EQ(d.ymd, "2021-01-05", "one-digit month ymd");
+	INT_EQ(date_from_filename("2021-1-5-x.md", &d), 9, "both one digit");
+	STR_EQ(d.ymd, "2021-01-05", "both one digit ymd");
+	INT_EQ(date_from_filename("2021-011-05-x.md", &d), 0, "three digits");
+	INT_EQ(date_from_filename("2021-1-050-x.md", &d), 0, "day of three");
+	INT_EQ(date_from_filename("202-01-05-x.md", &d), 0, "short year");
+	INT_EQ(date_from_filename("2021-2-30-x.md", &d), 0, "no such day");
+	INT_EQ(date_ymd("2021-1-5", 8, &d), 8, "a name that is the date");
+	INT_EQ(date_ymd("2021-1-5x", 9, &d), 8, "a date, then a letter");
+	INT_EQ(date_ymd("2021-1-51", 9, &d), 0, "a date, then a digit");
 }
 
 /* No dependence on the TZ environment (no mktime, no localtime). */
@@ -192,6 +223,9 @@ test_path(void)
 		{ "2024-01-05-x", 0, "2024-01-05", 1 },
 		{ "blog/2024-01-05", 0, "2024-01-05", 1 },
 		{ "blog/2024-01-05x", 0, NULL, 0 },
+		{ "2020-11-4-this-week", 0, "2020-11-04", 1 },
+		{ "blog/2021-1-5/x", 0, "2021-01-05", 1 },
+		{ "blog/2021-1-5x/y", 0, NULL, 0 },
 		{ "2023/02/30/x", 0, NULL, 0 },		/* no such day */
 		{ "2023/13/01/x", 1, NULL, 0 },
 		{ "v/12345/01/02", 0, NULL, 0 },

@@ -299,10 +299,35 @@ test_dates(void)
 	    == 0, "date beats pubDate");
 	STR_EQ(m.date.ymd, "2020-02-02", "date wins");
 	meta_free(&m);
+	OK(parse("---\npubDate: 'Jul 08 2022'\nupdatedDate: 2022-08-01\n---\n",
+	    &m, &e) == 0 && m.has_date && strcmp(m.date.ymd, "2022-07-08") ==
+	    0 && m.has_updated && strcmp(m.updated.ymd, "2022-08-01") == 0,
+	    "Astro's pubDate and updatedDate");
+	meta_free(&m);
 	OK(parse("---\npublished: 2019-09-09\n---\n", &m, &e) == 0,
 	    "published as a date");
 	STR_EQ(m.date.ymd, "2019-09-09", "published date");
 	OK(!m.draft, "published date is not a draft");
+	meta_free(&m);
+	/* mkdocs-material: date: {created, updated}. */
+	OK(parse("---\ndate:\n  created: 2023-12-31\n  updated: 2024-01-02\n"
+	    "  other: [x]\ntitle: T\n---\n", &m, &e) == 0, "a date mapping");
+	OK(m.has_date && strcmp(m.date.ymd, "2023-12-31") == 0,
+	    "created is the date");
+	OK(m.has_updated && strcmp(m.updated.ymd, "2024-01-02") == 0,
+	    "updated is the updated time");
+	STR_EQ(m.title, "T", "the keys after it read");
+	INT_EQ(m.nwarns, 0, "no warning");
+	meta_free(&m);
+	OK(parse("---\ndate: {created: soon}\npubdate: 2020-01-01\n---\n",
+	    &m, &e) == 0 && m.has_date &&
+	    strcmp(m.date.ymd, "2020-01-01") == 0 && m.nignored == 1 &&
+	    strstr(m.ignored.msg, "date.created") != NULL && m.ignored.line ==
+	    2, "a bad created: ignored, named, an alias wins");
+	meta_free(&m);
+	OK(parse("---\nupdated: 2024-05-05\ndate:\n  updated: 2024-01-01\n"
+	    "---\n", &m, &e) == 0 && strcmp(m.updated.ymd, "2024-05-05") ==
+	    0 && !m.has_date, "updated at the top wins alike");
 	meta_free(&m);
 }
 

@@ -105,8 +105,8 @@ test_title_links_plain(void)
 	free(t);
 	OK(gemtext_title("## a\n#\n", 7) == NULL, "an empty heading is none");
 	l = gemtext_links(src, strlen(src), 10, &n);
-	INT_EQ(n, 4, "links that may name posts");
-	if (n == 4) {
+	INT_EQ(n, 5, "links that may name posts or files");
+	if (n == 5) {
 		STR_EQ(l[0].url, "other.gmi", "a .gmi file");
 		INT_EQ(l[0].line, 15, "its line in the file");
 		INT_EQ(l[0].col, 4, "its column");
@@ -114,6 +114,7 @@ test_title_links_plain(void)
 		STR_EQ(l[2].url, "/posts/slug", "a post's path");
 		STR_EQ(l[3].url, "https://old.example/a.html",
 		    "an absolute URL");
+		STR_EQ(l[4].url, "image.png", "a file beside it");
 	}
 	scan_links_free(l, n);
 	gemtext_plain(plain, strlen(plain), &b);
@@ -121,8 +122,11 @@ test_title_links_plain(void)
 	STR_EQ(b.data, "Head Label item code text", "the words a reader sees");
 	buf_free(&b);
 	OK(scan_is_checked_link("a.gmi#x", 7) &&
-	    !scan_is_checked_link("a.gmix", 6),
-	    "Markdown links to .gmi files are checked too");
+	    scan_is_checked_link("a.gmix", 6) &&
+	    !scan_is_checked_link("mailto:a@b", 10) &&
+	    !scan_is_checked_link("#top", 4) && !scan_is_checked_link("/", 1),
+	    "Markdown links to .gmi files are checked too, and files; not "
+	    "mail, fragments, the home page");
 }
 
 static char *

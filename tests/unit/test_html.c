@@ -12,6 +12,7 @@
 #include "core/util.h"
 #include "harness.h"
 #include "markdown/html.h"
+#include "markdown/htmlbody.h"
 #include "markdown/render.h"
 
 /* The tokens of s, one per line: "<a href=x>", "</a>", "'text'", "!". */
@@ -456,7 +457,40 @@ test_notes(void)
 	buf_free(&md);
 }
 
+/*
+ * An HTML post's body (htmlbody.c): one HTML block whatever its blank
+ * lines and indentation, so the HTML reader reads every line of it.
+ */
+static void
+test_htmlbody(void)
+{
+	static const char body[] =
+	    "<div class=\"section\">\n<h2>Intro</h2>\n\n"
+	    "<pre><code>a &lt;- 1\n\nmean(a)</code></pre>\n"
+	    "<!-- a\n\ncomment -->\n"
+	    "    <p>Indented *not* code.</p>\n\n"
+	    "Plain text, not a paragraph of Markdown: _x_\n";
+	struct buf	 md = BUF_INIT, g = BUF_INIT;
+
+	htmlbody_markdown(body, strlen(body), &md);
+	STR_EQ(md.data, "<div><div class=\"section\">\n<h2>Intro</h2>\n"
+	    "<!---->\n<pre><code>a &lt;- 1\n<!---->\nmean(a)</code></pre>\n"
+	    "<!-- a\n.\ncomment -->\n    <p>Indented *not* code.</p>\n"
+	    "<!---->\nPlain text, not a paragraph of Markdown: _x_\n",
+	    "blank lines filled, a block opened");
+	render_gemtext(md.data, md.len, NULL, &g);
+	STR_EQ(g.data, "## Intro\n\n```\na <- 1\n\nmean(a)\n```\n\n"
+	    "Indented *not* code.\n\nPlain text, not a paragraph of "
+	    "Markdown: _x_\n", "read as HTML, every line");
+	buf_free(&md);
+	buf_free(&g);
+	htmlbody_markdown("", 0, &md);
+	OK(md.data != NULL && md.len == 0, "nothing: nothing");
+	buf_free(&md);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_htmlbody),
 	TEST(test_notes),
 	TEST(test_lexer),
 	TEST(test_charrefs),

@@ -321,10 +321,99 @@ done:
 	free(dir);
 }
 
+/*
+ * Files where the generator keeps them: a Hexo post's asset folder
+ * ("x.md" beside "x/"), Typora's ("x.assets/"), an mkdocs-material
+ * blog's assets/ beside posts/ named "../assets/y.png" from the
+ * post's file, and the order a relative link is read in: the file's
+ * own folder, then the page's address, then the old site's.
+ */
+static void
+test_kept_files(void)
+{
+	struct config	 c;
+	struct archive	*a;
+	char		*dir;
+	const char	*h = "posts/_posts/2020-01-02-hexo.md";
+	const char	*m = "posts/2023/mk.md";
+	static const char *const sub[] = { "posts", "posts/_posts",
+	    "posts/_posts/2020-01-02-hexo", "posts/2023", "posts/t.assets",
+	    "assets", "assets/img", "files", "layouts", "site" };
+	size_t		 i;
+
+	dir = xasprintf("%s/kept", top);
+	mkdir(dir, 0755);
+	for (i = 0; i < nitems(sub); i++)
+		test_mkdir(dir, sub[i]);
+	test_put(dir, h, "---\ntitle: Hexo\n---\n![a](a.png)\n");
+	test_put(dir, "posts/_posts/2020-01-02-hexo/a.png", "PNG");
+	test_put(dir, "posts/_posts/a.png", "PNG beside");
+	test_put(dir, "posts/_posts/2020-01-02-hexo/only.png", "PNG");
+	test_put(dir, "posts/t.md", "---\ntitle: T\ndate: 2020-02-02\n---\n"
+	    "![b](b.png)\n");
+	test_put(dir, "posts/t.assets/b.png", "PNG");
+	test_put(dir, m, "---\ntitle: Mk\ndate: 2023-01-01\n---\n"
+	    "![y](../../assets/img/y.png) [f](../../files/f.png) "
+	    "[gone](../../assets/gone.png) [old](../2020/01/02/hexo/)\n");
+	test_put(dir, "assets/img/y.png", "PNG");
+	test_put(dir, "assets/img/unlinked.png", "PNG");
+	test_put(dir, "files/f.png", "PNG");
+	test_put(dir, "layouts/base.html", "<html>");
+	test_put(dir, "site/x.png", "PNG");
+	test_put(dir, "config.toml", "title = 'x'");
+	config_for(&c, dir);
+	c.root = "site";
+	a = archive_load(&c);
+	OK(a != NULL && a->nposts == 3, "kept-files capsule loads");
+	if (a == NULL)
+		goto done;
+	/* The asset folder first, then beside the post. */
+	link_is(a, h, "a.png", "/posts/hexo/a.png");
+	link_is(a, h, "only.png", "/posts/hexo/only.png");
+	link_is(a, "posts/t.md", "b.png", "/posts/t/b.png");
+	/* A file by its place: an asset at its path, files/, the tree. */
+	link_is(a, m, "../../assets/img/y.png", "/assets/img/y.png");
+	link_is(a, m, "../../files/f.png", "/files/f.png");
+	link_is(a, m, "../../site/x.png", "/x.png");
+	link_is(a, m, "../../config.toml", "");
+	/* Then the page's address ("/posts/mk"), then the old site's. */
+	link_is(a, m, "./", "/posts/");
+	link_is(a, m, "../", "/");
+	link_is(a, m, "../2020/01/02/hexo/", "/posts/hexo");
+	link_is(a, m, "../../assets/gone.png", "");
+	link_is(a, m, "", NULL);
+	/* A root-relative link to an asset, as the old site served it. */
+	link_is(a, "index.md", "/assets/img/y.png", "/assets/img/y.png");
+	OK(!links_asset(a, "assets/img/y.png"), "no asset before the check");
+	INT_EQ(links_check(a), 1, "gone.png said");
+	OK(links_asset(a, "assets/img/y.png"), "the linked file is an asset");
+	OK(!links_asset(a, "assets/img/unlinked.png") &&
+	    !links_asset(a, "layouts/base.html") &&
+	    !links_asset(a, "config.toml"), "no other file of its folder");
+	OK(links_generated(a, "/assets/img/y.png"), "an asset is the site's");
+	/* Served from the asset folder and beside, as it resolved. */
+	if (a->nposts > 0) {
+		struct post	*p = archive_post(a, "hexo");
+		char		*rel;
+
+		rel = p != NULL ? archive_bundle_rel(a, p, "a.png") : NULL;
+		STR_EQ(rel, "posts/_posts/2020-01-02-hexo/a.png",
+		    "the asset folder's a.png");
+		free(rel);
+		rel = p != NULL ? archive_bundle_rel(a, p, "x.png") : NULL;
+		STR_EQ(rel, "posts/_posts/x.png", "else beside the post");
+		free(rel);
+	}
+	archive_unref(a);
+done:
+	free(dir);
+}
+
 static const struct harness_test tests[] = {
 	TEST(test_aliases),
 	TEST(test_meaning),
 	TEST(test_links_served),
+	TEST(test_kept_files),
 };
 
 int

@@ -510,6 +510,49 @@ test_summary(void)
 	buf_free(&md);
 }
 
+/* Where a writer ended the summary, and what it is then. */
+static void
+test_summary_sep(void)
+{
+	static const struct {
+		const char	*md, *sep;
+		long		 at;		/* -1: none */
+		size_t		 len;
+	} cases[] = {
+		{ "One.\n\n<!--more-->\n\nTwo.\n", NULL, 6, 11 },
+		{ "One.\n<!-- More -->\n", NULL, 5, 13 },
+		{ "One.\n\n<!--truncate-->\n", NULL, 6, 15 },
+		{ "One. <!--TRUNCATE--> Two.\n", NULL, 5, 15 },
+		{ "```\n<!--more-->\n```\n\n<!--more-->\n", NULL, 21, 11 },
+		{ "    <!--more-->\n\nx\n", NULL, -1, 0 },
+		{ "<!--mores-->\n<!-- more\n", NULL, -1, 0 },
+		{ "One.\n\n<!-- end -->\n\nTwo.\n", "<!-- end -->", 6, 12 },
+		{ "One.\n\n<!-- end -->\n", NULL, -1, 0 },
+		{ "A\n\n<!--more-->\n\n<!-- end -->\n", "<!-- end -->", 3, 11 },
+	};
+	const char	*md;
+	size_t		 i, seplen;
+	long		 at;
+	char		*s;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		seplen = 0;
+		at = render_summary_sep(cases[i].md, strlen(cases[i].md),
+		    cases[i].sep, &seplen);
+		OK(at == cases[i].at && (at == -1 || seplen == cases[i].len),
+		    "separator %zu: at %ld len %zu, want %ld %zu", i, at,
+		    seplen, cases[i].at, cases[i].len);
+	}
+	md = "# Title\n\nThe *first* one.\n\n- an item\n\nThe second.\n\n";
+	s = render_summary_head(md, strlen(md), 1000);
+	STR_EQ(s, "The first one. an item The second.", "every paragraph");
+	free(s);
+	s = render_summary_head("one two three four\n", 19, 12);
+	STR_EQ(s, "one two\xe2\x80\xa6", "cut at a word");
+	free(s);
+	OK(render_summary_head("# only\n", 7, 100) == NULL, "no paragraph");
+}
+
 static void
 test_append(void)
 {
@@ -693,6 +736,7 @@ static const struct harness_test tests[] = {
 	TEST(test_gph),
 	TEST(test_first_heading),
 	TEST(test_summary),
+	TEST(test_summary_sep),
 	TEST(test_append),
 	TEST(test_pathological),
 	TEST(test_threads),

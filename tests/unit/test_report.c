@@ -29,14 +29,19 @@ test_counts(void)
 	    "posts/b.md:9:60: link to missing post /posts/nope");
 	report_tap(r, LOG_LEVEL_WARN,
 	    "posts/c:d.md:2:8: title: expected a string; ignored");
+	/* A name noted once stands for every construct of that name. */
+	report_tap(r, LOG_LEVEL_WARN,
+	    "posts/g.md:4:1: template: removed {% note x %} (and 56 more like "
+	    "it in this file)");
 	/* Not about one place, or not a warning: not counted. */
 	report_tap(r, LOG_LEVEL_WARN, "/srv/capsule: No such file");
 	report_tap(r, LOG_LEVEL_INFO, "posts/e.md:1:1: something said");
 	report_tap(r, LOG_LEVEL_WARN, "posts/f.md:x:1: not a place");
 
-	INT_EQ(report_nfiles(r), 3, "three files have something counted");
-	INT_EQ(report_total(r, REPORT_TEMPLATE_REMOVED), 2,
-	    "removed constructs (one line says \"N more\")");
+	INT_EQ(report_nfiles(r), 4, "four files have something counted");
+	INT_EQ(report_total(r, REPORT_TEMPLATE_REMOVED), 59,
+	    "removed constructs (one line says \"N more\", one \"and 56 "
+	    "more like it\")");
 	INT_EQ(report_total(r, REPORT_TEMPLATE_APPROX), 1, "approximated");
 	INT_EQ(report_total(r, REPORT_LINK), 2, "links to nothing");
 	INT_EQ(report_total(r, REPORT_OTHER), 1,

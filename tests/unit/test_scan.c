@@ -1,7 +1,7 @@
 /*
  * test_scan.c -- scan.c: the byte scans of Markdown source the archive
- * keeps with each file (links that may name a post, and a body that
- * opens by repeating its title).
+ * keeps with each file (links that may name a post or a file, and a
+ * body that opens by repeating its title).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +31,7 @@ test_links(void)
 		{ "2024-01-01-d.md", "11", "8" },	/* at its "<" */
 		{ "https://old.blog/e.html", "16", "25" },
 		{ "/posts/f", "17", "8" },
+		{ "notes.txt", "17", "25" },	/* a file: checked too */
 		{ "gemini://x/y.md", "17", "42" },
 		{ "/2015/01/02/g/", "18", "7" },
 		{ "//host/h", "18", "29" },	/* may be the capsule's host */
@@ -47,6 +48,24 @@ test_links(void)
 		INT_EQ(l[i].line, atoi(want[i][1]), want[i][0]);
 		INT_EQ(l[i].col, atoi(want[i][2]), want[i][0]);
 	}
+	scan_links_free(l, n);
+	/* Escaped and balanced parentheses, as CommonMark reads them. */
+	{
+		static const char	 par[] =
+		    "![a](imgs/image%20\\(1\\).jpeg) [b](x(2).png) "
+		    "[c](<a b\\>.png>)\n";
+
+		l = scan_links(par, sizeof(par) - 1, 1, &n);
+	}
+	INT_EQ(n, 3, "three destinations");
+	if (n == 3) {
+		STR_EQ(l[0].url, "imgs/image%20(1).jpeg", "escapes read");
+		STR_EQ(l[1].url, "x(2).png", "balanced parentheses kept");
+		STR_EQ(l[2].url, "a b>.png", "an escape in <...>");
+	}
+	scan_links_free(l, n);
+	l = scan_links("[^1]: Like this one.\n", 21, 1, &n);
+	OK(l == NULL && n == 0, "a footnote's text is no destination");
 	scan_links_free(l, n);
 	l = scan_links("no links here\n", 14, 1, &n);
 	OK(l == NULL && n == 0, "none: NULL");

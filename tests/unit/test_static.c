@@ -290,7 +290,7 @@ test_mount(struct archive *a)
 	expect(&cfg, s, SURFACE_GEMINI, "/notes", 31, "/notes/");
 	expect(&cfg, s, SURFACE_GEMINI, "/notes/", 20, "=> /notes/a.gmi");
 	expect(&cfg, s, SURFACE_GOPHER, "/notes/2024/", 20,
-	    "0A trip\t/notes/2024/trip.gmi\tlocalhost\t70\r\n");
+	    "1A trip\t/notes/2024/trip.gmi/\tlocalhost\t70\r\n");
 	INT_EQ((int)static_conflicts(&cfg, a), 0, "no conflict with a mount");
 	site_unref(s);
 }
@@ -341,7 +341,7 @@ test_gophermap(struct archive *a)
 	ask(&cfg, s, SURFACE_GOPHER, "/notes/", &r);
 	body = xstrndup(r.body != NULL ? r.body : "", r.bodylen);
 	OK(strstr(body, "iNotes menu") != NULL &&
-	    strstr(body, "0Alpha\t/notes/a.gmi\tlocalhost\t70\r\n") != NULL &&
+	    strstr(body, "1Alpha\t/notes/a.gmi/\tlocalhost\t70\r\n") != NULL &&
 	    strstr(body, "1" "2024\t/notes/2024/\tlocalhost\t70\r\n") != NULL,
 	    "'*' appends the listing (a directory's name without the '/' "
 	    "a Gopher client adds itself)");
@@ -404,8 +404,8 @@ test_kept(struct archive *a)
 	without(&cfg, s, SURFACE_GEMINI, "/files/k/", "late.gmi");
 	ask(&cfg, s, SURFACE_GOPHER, "/files/k/", &r2);
 	body = xstrndup(r2.body, r2.bodylen);
-	OK(r2.blob != r.blob && strstr(body, "0Kept\t/files/k/a.gmi\t") !=
-	    NULL && strstr(body, "0Late\t") != NULL,
+	OK(r2.blob != r.blob && strstr(body, "1Kept\t/files/k/a.gmi/\t") !=
+	    NULL && strstr(body, "1Late\t") != NULL,
 	    "Gopher's menu: a slot of its own, made as the tree is now");
 	free(body);
 	response_free(&r2);
@@ -713,7 +713,7 @@ test_plain(void)
 	expect(&pc, s, SURFACE_GEMINI, "/x/", 20, "=> /~u/x/y.gmi Why");
 	expect(&pc, s, SURFACE_GEMINI, "/x/y.gmi", 20, "# Why");
 	expect(&pc, s, SURFACE_GOPHER, "/", 20,
-	    "0My plain capsule\t/~u/index.gmi\tlocalhost\t70\r\n");
+	    "1My plain capsule\t/~u/index.gmi/\tlocalhost\t70\r\n");
 	expect(&pc, s, SURFACE_GEMINI, "/posts/", 51, NULL);
 	site_unref(s);
 	archive_unref(a);
@@ -778,7 +778,7 @@ test_tree_only(void)
 	expect(&tc, s, SURFACE_GEMINI, "/posts/", 51, NULL);
 	expect(&tc, s, SURFACE_GEMINI, "/search", 51, NULL);
 	expect(&tc, s, SURFACE_GEMINI, "/robots.txt", 20, "Disallow: /x/");
-	expect(&tc, s, SURFACE_GOPHER, "/", 20, "0Tree home\t/index.gmi\t");
+	expect(&tc, s, SURFACE_GOPHER, "/", 20, "1Tree home\t/index.gmi/\t");
 	tc.mount = "/gemlog";
 	tc.base = tc.mount;
 	expect(&tc, s, SURFACE_GEMINI, "/", 20, "# Tree home");

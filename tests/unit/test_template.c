@@ -316,7 +316,7 @@ rwb(const char *md, const char *const *names, size_t n,
 {
 	struct template_files	 tf = { names, n };
 
-	template_rewrite_bundle(md, strlen(md), &tf, r);
+	template_rewrite_bundle(md, strlen(md), &tf, NULL, r);
 }
 
 #define TB_EQ(md, want) do {						\
@@ -451,7 +451,97 @@ test_linear(void)
 	buf_free(&b);
 }
 
+/* A probe that knows two files: one beside the post, one at the root. */
+static enum template_where
+probe(void *arg, const char *path, size_t len)
+{
+	(void)arg;
+	if (len == 9 && memcmp(path, "photo.jpg", 9) == 0)
+		return TEMPLATE_HERE;
+	if ((len == 14 && memcmp(path, "/img/chart.png", 14) == 0) ||
+	    (len == 13 && memcmp(path, "docs/spec.pdf", 13) == 0))
+		return TEMPLATE_SITE;
+	return TEMPLATE_NOWHERE;
+}
+
+static char *
+rwp(const char *md, struct template_result *r)
+{
+	struct template_probe	 p = { probe, NULL };
+
+	template_rewrite_bundle(md, strlen(md), NULL, &p, r);
+	return r->body;
+}
+
+#define TQ_EQ(md, want) do {						\
+	struct template_result r_;					\
+	const char *m_ = (md);						\
+	rwp(m_, &r_);							\
+	OK(strcmp(r_.body, (want)) == 0, "probed template of \"%s\": got " \
+	    "\"%s\", want \"%s\"", m_, r_.body, (want));		\
+	template_result_free(&r_);					\
+} while (0)
+
+/*
+ * Other generators' tags: Hexo's asset and post tags, code block tags,
+ * an include's parameters, JSX props, a site's own figure tag naming a
+ * file the capsule holds, and an unknown tag noted once.
+ */
+static void
+test_generators(void)
+{
+	struct template_result	 r;
+	char			 more[64];
+
+	TP_EQ("{% asset_img a.png A cat %}\n", "![A cat](a.png)\n");
+	TP_EQ("{% asset_img left a.png 200 100 \"The title\" \"alt\" %}\n",
+	    "![The title](a.png)\n");
+	TP_EQ("{% asset_link doc.pdf The paper %} {% asset_link x.zip %}\n",
+	    "[The paper](doc.pdf) [x.zip](x.zip)\n");
+	TP_EQ("![p]({% asset_path a.png %})\n", "![p](a.png)\n");
+	TP_EQ("{% post_link 2019-01-02-hello %}\n",
+	    "[2019-01-02-hello](/posts/2019-01-02-hello.md)\n");
+	TP_EQ("{% post_link _posts/hello.md Hello, world true %}\n",
+	    "[Hello, world](/posts/hello.md)\n");
+	TP_EQ("[x]({% post_path hello %}#top)\n", "[x](/posts/hello.md#top)\n");
+	TP_EQ("[x]({% post_url 2019-01-01-x %}#setup)\n",
+	    "[x](/posts/2019-01-01-x.md#setup)\n");
+	TP_EQ("{% codeblock Deploy lang:sh http://x.org/ it %}\nmake\n"
+	    "{% endcodeblock %}\n", "````sh Deploy\nmake\n````\n");
+	TP_EQ("{% code lang:js %}\nvar x;\n{% endcode %}\n",
+	    "````js\nvar x;\n````\n");
+	TP_EQ("{% include person.html name=\"Ada Lovelace\" role=\"Engineer\" "
+	    "class=\"card\" year=\"1843\" %}\n", "Ada Lovelace, Engineer\n");
+	TP_EQ("<div style={{color: \"red\", m: {a: 1}}} id=\"x\">Hi</div>\n",
+	    "<div style=\"\" id=\"x\">Hi</div>\n");
+	TP_EQ("<Image src={{uri: 'x.png'}}\n  alt=\"A\" />\n",
+	    "<Image src=\"\"\n  alt=\"A\" />\n");
+	TP_EQ("x = {{ a }} and <b>y</b>\n", "x =  and <b>y</b>\n");
+	/* A site's own tag: the file it names, where the capsule has it. */
+	TQ_EQ("{% lazy_pic photo.jpg \"A photo\" %}\n",
+	    "![A photo](photo.jpg)\n");
+	TQ_EQ("{% chart /img/chart.png caption=\"Sales\" %}\n",
+	    "![Sales](/img/chart.png)\n");
+	TQ_EQ("{% pdf docs/spec.pdf %}\n", "[spec.pdf](/docs/spec.pdf)\n");
+	TQ_EQ("{% lazy_pic left photo.jpg %}\n", "![photo.jpg](photo.jpg)\n");
+	TQ_EQ("{% lazy_pic gone.jpg %}\n", "\n");
+	TP_EQ("{% lazy_pic photo.jpg %}\n", "\n");
+	/* An unknown name is noted once, with how many more there are. */
+	rw("{% note info %}a{% endnote %}\n{% note warn %}b{% endnote %}\n"
+	    "{% note x %}\n", &r);
+	INT_EQ(r.nnotes, 2, "note and endnote, once each");
+	if (r.nnotes == 2) {
+		STR_EQ(r.notes[0].text, "{% note info %}", "the first place");
+		INT_EQ(r.notes[0].more, 2, "two more");
+		STR_EQ(template_more(&r.notes[0], more, sizeof(more)),
+		    " (and 2 more like it in this file)", "said so");
+		INT_EQ(r.notes[1].more, 1, "one more endnote");
+	}
+	template_result_free(&r);
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_generators),
 	TEST(test_present),
 	TEST(test_urls),
 	TEST(test_posts),
