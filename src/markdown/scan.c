@@ -31,10 +31,11 @@ struct scan {
 /*
  * Is dest (len bytes) worth keeping -- the destination of a Markdown
  * link, or the href or src of a tag of raw HTML: a relative link (a
- * post's source, a file, a page), a root-relative one ("/posts/x", or an old web address of the writer's
- * site, "/2015/01/02/x/"), a network-path one ("//host/x", which may be
- * the capsule's own host), or an absolute URL ("scheme://"), which may
- * be one of the writer's old web URLs?  Which URLs are old ones is
+ * post's source, a file, a page), a root-relative one ("/posts/x", or
+ * an old web address of the writer's site, "/2015/01/02/x/"), a
+ * network-path one ("//host/x", which may be the capsule's own host),
+ * or an absolute URL ("scheme://"), which may be one of the writer's
+ * old web URLs?  Which URLs are old ones is
  * configuration (link_aliases), and the scan must depend on the bytes
  * alone, so every absolute URL is kept and the link check
  * (content/links.c) asks the snapshot.
