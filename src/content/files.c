@@ -53,11 +53,22 @@ files_refused(const struct stat *st, bool hardlinks, int owned,
 	return 0;
 }
 
+/* fd, or -1 with errno why and fd closed when why is not 0. */
+static int
+refused_or(int fd, int why)
+{
+	if (why == 0)
+		return fd;
+	close(fd);
+	errno = why;
+	return -1;
+}
+
 int
 archive_files_open(const struct archive *a, const char *rel, int links,
     bool hardlinks, struct stat *st, enum fsafe_kind *kind)
 {
-	int	 fd, why;
+	int	 fd;
 
 	if (archive_hidden_name(rel)) {
 		errno = ENOENT;
@@ -67,14 +78,8 @@ archive_files_open(const struct archive *a, const char *rel, int links,
 	    kind)) == -1)
 		return -1;
 	/* A directory has a link per subdirectory; only its owner counts. */
-	why = files_refused(st, *kind == FSAFE_FILE ? hardlinks : true,
-	    a->owned, a->owner);
-	if (why != 0) {
-		close(fd);
-		errno = why;
-		return -1;
-	}
-	return fd;
+	return refused_or(fd, files_refused(st, *kind == FSAFE_FILE ?
+	    hardlinks : true, a->owned, a->owner));
 }
 
 /*
@@ -182,7 +187,7 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 	enum fsafe_kind	 kind;
 	const char	*slash;
 	char		*rel;
-	int		 fd, why;
+	int		 fd;
 
 	/*
 	 * No index is a file of the bundle: neither the one that is its
@@ -206,12 +211,6 @@ archive_bundle_open(const struct archive *a, const struct post *p,
 		errno = ENOENT;
 		return -1;
 	}
-	why = kind != FSAFE_FILE ? ENOENT : files_refused(st, hardlinks,
-	    a->owned, a->owner);
-	if (why != 0) {
-		close(fd);
-		errno = why;
-		return -1;
-	}
-	return fd;
+	return refused_or(fd, kind != FSAFE_FILE ? ENOENT :
+	    files_refused(st, hardlinks, a->owned, a->owner));
 }

@@ -105,25 +105,6 @@ blank(int c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-/* The end of the line at p (its '\n', or end). */
-static const char *
-eol(const char *p, const char *end)
-{
-	const char	*nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl != NULL ? nl : end;
-}
-
-/* Is p..e a blank line (blanks only)? */
-static int
-blank_line(const char *p, const char *e)
-{
-	for (; p < e; p++)
-		if (!blank((unsigned char)*p))
-			return 0;
-	return 1;
-}
-
 /*
  * The key of the line p..e: its length, *val the value's start (blanks
  * after the colon passed); 0 when the line is no key line.
@@ -278,7 +259,7 @@ more_line(const char *p, const char *e)
 {
 	const char	*k, *val;
 
-	return p < e && blank((unsigned char)*p) && !blank_line(p, e) &&
+	return p < e && blank((unsigned char)*p) && !util_blank_line(p, e) &&
 	    key_of(p, e, &k, &val) == 0;
 }
 
@@ -319,15 +300,15 @@ frontmatter_header(const char *src, size_t len, size_t off, struct meta *m,
 	unsigned	 line = 1;
 	int		 rv = 0;
 
-	e = eol(p, end);
+	e = util_eol(p, end);
 	if ((klen = key_of(p, e, &k, &val)) == 0 || find(k, klen) == NULL)
 		return 0;			/* no header: all body */
 	memset(&h, 0, sizeof(h));
 	frontmatter_fields_init(&h.fl, m, err, pos_where);
 	h.fl.key = h.key;
 	for (;;) {
-		e = eol(p, end);
-		if (p == end || blank_line(p, e)) {
+		e = util_eol(p, end);
+		if (p == end || util_blank_line(p, e)) {
 			/* A blank line ends the header; the body follows. */
 			m->body_off = e < end ? (size_t)(e - src) + 1 : len;
 			m->body_line = line + (e < end);
@@ -342,9 +323,9 @@ frontmatter_header(const char *src, size_t len, size_t off, struct meta *m,
 		snprintf(h.key, sizeof(h.key), "%.*s", (int)klen, k);
 		pos.line = line;
 		pos.col = (unsigned)(val - p) + 1;
-		for (ve = e; ve < end && more_line(ve + 1, eol(ve + 1, end));
+		for (ve = e; ve < end && more_line(ve + 1, util_eol(ve + 1, end));
 		    line++)
-			ve = eol(ve + 1, end);
+			ve = util_eol(ve + 1, end);
 		if ((hk = find(k, klen)) != NULL && rv == 0)
 			rv = read_value(&h, hk, val, (size_t)(ve - val), &pos);
 		if (ve == end) {

@@ -1209,29 +1209,28 @@ warned_log(struct warned *w, const char *path, struct archive *a)
 	free(more);
 }
 
-unsigned
-links_report(const struct archive *a, const char *path,
-    const struct scan_link *refs, size_t n)
-{
-	struct warned	 w = { .n = 0 };
-	unsigned	 found;
-
-	found = report(a, path, refs, n, &w, NULL);
-	warned_log(&w, path, NULL);
-	return found;
-}
-
-/* links_report() of one file of a, said through archive_say(). */
+/*
+ * The links refs[0..n) of the file path of a checked and their warnings
+ * logged: through archive_say() of said, or as they are when said is
+ * NULL; the files they name added to fa when not NULL.
+ */
 static unsigned
-check_file(struct archive *a, const char *path, const struct scan_link *refs,
-    size_t n, struct found_assets *fa)
+check_file(const struct archive *a, struct archive *said, const char *path,
+    const struct scan_link *refs, size_t n, struct found_assets *fa)
 {
 	struct warned	 w = { .n = 0 };
 	unsigned	 found;
 
 	found = report(a, path, refs, n, &w, fa);
-	warned_log(&w, path, a);
+	warned_log(&w, path, said);
 	return found;
+}
+
+unsigned
+links_report(const struct archive *a, const char *path,
+    const struct scan_link *refs, size_t n)
+{
+	return check_file(a, NULL, path, refs, n, NULL);
 }
 
 static int
@@ -1273,10 +1272,10 @@ links_check(struct archive *a)
 	size_t			 i, k;
 
 	for (i = 0; i < a->nposts + a->nunlisted; i++)
-		found += check_file(a, a->posts[i]->path, a->posts[i]->links,
+		found += check_file(a, a, a->posts[i]->path, a->posts[i]->links,
 		    a->posts[i]->nlinks, &fa);
 	for (i = 0; i < a->ndocs + a->nunlisted_docs; i++)
-		found += check_file(a, a->docs[i]->path, a->docs[i]->links,
+		found += check_file(a, a, a->docs[i]->path, a->docs[i]->links,
 		    a->docs[i]->nlinks, &fa);
 	index_assets(a, &fa);
 	/* Sorted and each once, for links_asset()'s bsearch(). */

@@ -177,3 +177,23 @@ end:
 	errno = saved;
 	return p;
 }
+
+const char *
+util_eol(const char *p, const char *end)
+{
+	const char	*nl;
+
+	if (p >= end)
+		return end;
+	nl = memchr(p, '\n', (size_t)(end - p));
+	return nl != NULL ? nl : end;
+}
+
+int
+util_blank_line(const char *p, const char *e)
+{
+	for (; p < e; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			return 0;
+	return 1;
+}

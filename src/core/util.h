@@ -42,4 +42,9 @@ char	*xvasprintf(const char *, va_list)
 char	*util_read_fd(int fd, size_t max, size_t *lenp);
 char	*util_read_file(const char *path, size_t max, size_t *lenp);
 
+/* The end of the line at p: its '\n', or end (p past end: end). */
+const char	*util_eol(const char *p, const char *end);
+/* Does p..e hold only blanks (space, tab, CR), as a blank line does? */
+int	 util_blank_line(const char *p, const char *e);
+
 #endif

@@ -5,17 +5,8 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/util.h"
 #include "markdown/htmlbody.h"
-
-/* Does p..e hold only blanks (a line cmark takes for blank)? */
-static int
-blank_line(const char *p, const char *e)
-{
-	for (; p < e; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\r')
-			return 0;
-	return 1;
-}
 
 /*
  * Is a comment open at e, given it was (open) at p?  "<!--" opens one,
@@ -48,7 +39,7 @@ htmlbody_markdown(const char *src, size_t len, struct buf *out)
 	for (; p < end; p = e + 1) {
 		if ((e = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			e = end;
-		if (blank_line(p, e))
+		if (util_blank_line(p, e))
 			buf_addstr(out, comment ? "." : "<!---->");
 		else {
 			buf_add(out, p, (size_t)(e - p));

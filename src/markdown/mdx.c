@@ -121,17 +121,6 @@ name_char(int c)
 	return isalnum(c) || c == '_' || c == '-' || c == '.' || c == ':';
 }
 
-static const char *
-eol(const char *p, const char *end)
-{
-	const char	*nl;
-
-	if (p >= end)
-		return end;
-	nl = memchr(p, '\n', (size_t)(end - p));
-	return nl != NULL ? nl : end;
-}
-
 /* The quote marks every new line of output opens with. */
 static void
 prefix(struct mdx *m)
@@ -720,7 +709,7 @@ static size_t
 dedent(struct mdx *m, const char *p)
 {
 	struct frame	*f = NULL;
-	const char	*e = eol(p, m->end);
+	const char	*e = util_eol(p, m->end);
 	size_t		 i, lead = indent(p, e);
 
 	for (i = m->n; i > 0 && f == NULL; i--)
@@ -756,16 +745,6 @@ esm(const char *p, const char *e)
 	    p[6] == '*' || p[6] == '\t');
 }
 
-/* Is p..e blank (blanks only)? */
-static int
-blank_line(const char *p, const char *e)
-{
-	for (; p < e; p++)
-		if (!blank((unsigned char)*p))
-			return 0;
-	return 1;
-}
-
 /*
  * admonition = ":::" type ["[" title "]" / SP title] / ":::"
  * Docusaurus's admonition, opened or closed by the line q..e: the next
@@ -793,7 +772,7 @@ directive(struct mdx *m, const char *q, const char *e)
 		quote_open(m, q + 3, (size_t)(w - q - 3), title,
 		    (size_t)(te - title));
 		m->ndirective++;
-	} else if (blank_line(q + 3, e) && m->ndirective > 0) {
+	} else if (util_blank_line(q + 3, e) && m->ndirective > 0) {
 		m->ndirective--;
 		quote_close(m);
 	} else
@@ -811,7 +790,7 @@ directive(struct mdx *m, const char *q, const char *e)
 static const char *
 line_start(struct mdx *m, const char *p)
 {
-	const char	*e = eol(p, m->end), *q;
+	const char	*e = util_eol(p, m->end), *q;
 	size_t		 n, run;
 
 	if (m->fence != '\0') {
@@ -831,9 +810,9 @@ line_start(struct mdx *m, const char *p)
 	q = p + (n = indent(p, e)) ;
 	if (m->n == 0 && n == 0 && !m->para && esm(p, e)) {
 		/* A block of imports and exports: to a blank line. */
-		while (p < m->end && !blank_line(p, e)) {
+		while (p < m->end && !util_blank_line(p, e)) {
 			p = e < m->end ? e + 1 : e;
-			e = eol(p, m->end);
+			e = util_eol(p, m->end);
 		}
 		return p;
 	}
@@ -896,7 +875,7 @@ mdx_rewrite(const char *src, size_t len, struct buf *out)
 	buf_reserve(out, len + len / 8);
 	while (p < end) {
 		m.linestart = p;
-		m.para = p > src && !blank_line(prev, p - 1);
+		m.para = p > src && !util_blank_line(prev, p - 1);
 		prev = p;
 		if ((q = line_start(&m, p)) != p && (q == end ||
 		    q[-1] == '\n')) {

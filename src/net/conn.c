@@ -283,6 +283,34 @@ on_write(uv_write_t *req, int status)
 		file_read_next(c);
 }
 
+/* A write request of c's, its buf empty. */
+static struct wreq *
+wreq_new(struct conn *c)
+{
+	struct wreq	*wr;
+
+	wr = xmalloc(sizeof(*wr));
+	wr->c = c;
+	buf_init(&wr->b);
+	return wr;
+}
+
+/* Write wr's n buffers; when uv_write() fails, close its connection. */
+static void
+wreq_queue(struct wreq *wr, const uv_buf_t *ub, unsigned n)
+{
+	struct conn	*c = wr->c;
+
+	if (uv_write(&wr->req, (uv_stream_t *)&c->tcp, ub, n, on_write) < 0) {
+		/* The callback will never run: free here. */
+		buf_free(&wr->b);
+		free(wr);
+		conn_close(c);
+		return;
+	}
+	c->nwrites++;
+}
+
 /*
  * Queue len bytes at p.  own, when not NULL, is the buf that holds them:
  * its contents move into the write request (freed in on_write) and own
@@ -295,27 +323,16 @@ send_bytes(struct conn *c, const char *p, size_t len, struct buf *own)
 {
 	struct wreq	*wr;
 	uv_buf_t	 ub;
-	int		 rv;
 
 	if (len == 0)
 		return;
-	wr = xmalloc(sizeof(*wr));
-	wr->c = c;
-	buf_init(&wr->b);
+	wr = wreq_new(c);
 	if (own != NULL) {
 		wr->b = *own;
 		buf_init(own);
 	}
 	ub = uv_buf_init((char *)p, (unsigned)len);
-	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, &ub, 1,
-	    on_write)) < 0) {
-		/* The callback will never run: free here. */
-		buf_free(&wr->b);
-		free(wr);
-		conn_close(c);
-		return;
-	}
-	c->nwrites++;
+	wreq_queue(wr, &ub, 1);
 }
 
 /* Move what OpenSSL has for the peer (records, alerts) to the socket. */
@@ -457,25 +474,15 @@ send_header_body(struct conn *c, const char *header, size_t hlen,
 {
 	struct wreq	*wr;
 	uv_buf_t	 ub[2];
-	int		 rv;
 
-	wr = xmalloc(sizeof(*wr));
-	wr->c = c;
-	buf_init(&wr->b);
+	wr = wreq_new(c);
 	buf_add(&wr->b, header, hlen);
 	if (!borrowed)
 		buf_add(&wr->b, body, bodylen);
 	ub[0] = uv_buf_init(wr->b.data, (unsigned)wr->b.len);
 	ub[1] = uv_buf_init((char *)body, (unsigned)bodylen);
 	c->bytes += bodylen;
-	if ((rv = uv_write(&wr->req, (uv_stream_t *)&c->tcp, ub,
-	    borrowed ? 2 : 1, on_write)) < 0) {
-		buf_free(&wr->b);
-		free(wr);
-		conn_close(c);
-		return;
-	}
-	c->nwrites++;
+	wreq_queue(wr, ub, borrowed ? 2 : 1);
 }
 
 /* Send the response in c->ex->resp: header, body, then file or close. */

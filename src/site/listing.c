@@ -704,6 +704,23 @@ dir_job_free(void *arg)
 }
 
 /*
+ * The text of j's menu file (a gophermap, an index.gph: j->mfd), *len
+ * bytes, and in *dir its directory's selector (the tree's base, then
+ * its path); both malloc'd.  NULL when it cannot be read.
+ */
+static char *
+menu_read(struct dir_job *j, size_t *len, char **dir)
+{
+	char	*text;
+
+	if ((text = read_small(j->mfd, &j->mst, GOPHERMAP_MAX, len)) == NULL)
+		return NULL;
+	*dir = xasprintf("%s%s", j->t.base != NULL ? j->t.base : "",
+	    j->urlpath);
+	return text;
+}
+
+/*
  * The gophermap j->mfd, rendered as a menu into out (without the
  * closing "."): 0, or -1 when it cannot be read, and the caller lists
  * the directory instead.
@@ -716,11 +733,8 @@ dir_map(const struct route *rt, struct dir_job *j, struct buf *out)
 	char			*text, *dir;
 	size_t			 len;
 
-	if ((text = read_small(j->mfd, &j->mst, GOPHERMAP_MAX, &len)) ==
-	    NULL)
+	if ((text = menu_read(j, &len, &dir)) == NULL)
 		return -1;
-	dir = xasprintf("%s%s", j->t.base != NULL ? j->t.base : "",
-	    j->urlpath);
 	memset(&env, 0, sizeof(env));
 	env.host = rt->cfg->hostname;
 	env.port = config_public_port(rt->cfg, SURFACE_GOPHER);
@@ -750,11 +764,8 @@ dir_gph(const struct route *rt, struct dir_job *j, struct buf *out)
 	char			*text, *dir;
 	size_t			 len;
 
-	if ((text = read_small(j->mfd, &j->mst, GOPHERMAP_MAX, &len)) ==
-	    NULL)
+	if ((text = menu_read(j, &len, &dir)) == NULL)
 		return -1;
-	dir = xasprintf("%s%s", j->t.base != NULL ? j->t.base : "",
-	    j->urlpath);
 	memset(&env, 0, sizeof(env));
 	env.host = rt->cfg->hostname;
 	env.port = config_public_port(rt->cfg, SURFACE_GOPHER);

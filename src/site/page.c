@@ -1245,13 +1245,6 @@ static const struct lines_style nex_style = {
 	"\n", nex_line, nex_raw, nex_link, 0, 0, 1, NULL
 };
 
-void
-page_emit_nex(const struct page *p, const struct page_target *t,
-    struct buf *out)
-{
-	emit_lines(p, t, out, &nex_style);
-}
-
 /*
  * Every format
  */
@@ -1303,15 +1296,15 @@ page_emit(const struct page *p, const struct page_target *t, int document,
 			page_emit_gophermap(p, t, out);
 			break;
 		}
-		page_emit_text(p, t, out);
+		emit_lines(p, t, out, &txt_style);
 		crlf(out);
 		break;
 	case FORMAT_NEX:
 		/* A directory of links, or the text as it is (LF ends). */
 		if (!document)
-			page_emit_nex(p, t, out);
+			emit_lines(p, t, out, &nex_style);
 		else
-			page_emit_text(p, t, out);
+			emit_lines(p, t, out, &txt_style);
 		break;
 	case FORMAT_TEXT:
 		/*
@@ -1319,7 +1312,7 @@ page_emit(const struct page *p, const struct page_target *t, int document,
 		 * no control character (an ESC in a title would reach the
 		 * reader's terminal), made so once, when it is cached.
 		 */
-		page_emit_text(p, t, &text);
+		emit_lines(p, t, &text, &txt_style);
 		utf8_no_controls(text.data != NULL ? text.data : "", text.len,
 		    out);
 		buf_free(&text);

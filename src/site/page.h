@@ -153,7 +153,9 @@ struct page_target {
 /*
  * p as t->format writes it: a page (document: 0) or the text of a post
  * or page (1), which Gopher and Nex send as plain text rather than as a
- * menu; Gopher's and Finger's texts with CRLF line ends.
+ * menu (a Nex page is a directory: text lines and "=> url label" lines,
+ * relative to it or absolute); Gopher's and Finger's texts with CRLF
+ * line ends, Finger's without control characters.
  */
 void	 page_emit(const struct page *p, const struct page_target *t,
 	    int document, struct buf *out);
@@ -163,14 +165,8 @@ void	 page_emit_gemtext(const struct page *, const struct page_target *,
 /* A complete menu, ending with ".\r\n". */
 void	 page_emit_gophermap(const struct page *,
 	    const struct page_target *, struct buf *out);
-/* Plain text (type 0 header and footer of a post). */
+/* Plain text, LF line ends (page_emit() gives each surface its own). */
 void	 page_emit_text(const struct page *, const struct page_target *,
-	    struct buf *out);
-/*
- * A Nex directory: text lines, and "=> url label" link lines, which a
- * Nex client follows (relative to the directory, or absolute).
- */
-void	 page_emit_nex(const struct page *, const struct page_target *,
 	    struct buf *out);
 /*
  * A whole HTML5 document (page_html.c): its title the first heading's,

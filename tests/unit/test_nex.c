@@ -2,7 +2,7 @@
  * test_nex.c -- the Nex request (proto/nex.c) as clients send it (the
  * checklist's table: LF or CRLF, the leading '/' optional, blanks
  * around, a "?query", escapes decoded once) and what it is refused for;
- * the directory emitter's lines (site/page.c, page_emit_nex()).
+ * the directory emitter's lines (site/page.c, page_emit() of a Nex directory).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,7 +105,7 @@ test_emit(void)
 	page_link(&p, LINK_TEXT, "/posts/a b", "2024-01-02", "A post");
 	page_link(&p, LINK_MENU, "/tags/", NULL, "Tags");
 	page_link(&p, LINK_EXTERNAL, "https://example.com/", NULL, "Web");
-	page_emit_nex(&p, &t, &out);
+	page_emit(&p, &t, 0, &out);
 	buf_addc(&out, '\0');
 	STR_EQ(out.data, "Posts\n=====\n => not a link\n\n"
 	    "=> /~ann/posts/a%20b/ 2024-01-02 A post\n"
