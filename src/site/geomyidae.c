@@ -148,7 +148,7 @@ struct where {
 };
 
 static void
-where_of(const struct geomyidae_env *env, const struct line *l,
+where_of(const struct gophermap_env *env, const struct line *l,
     struct where *w)
 {
 	const char	*h = l->f[3].data, *sel = l->f[2].data;
@@ -172,7 +172,7 @@ where_of(const struct geomyidae_env *env, const struct line *l,
 }
 
 void
-geomyidae_render(const struct geomyidae_env *env, const char *text,
+geomyidae_render(const struct gophermap_env *env, const char *text,
     size_t len, struct buf *out)
 {
 	struct line	 l;
@@ -207,7 +207,7 @@ geomyidae_render(const struct geomyidae_env *env, const char *text,
 
 /* An item as a link of the page: what it points at, or text. */
 static void
-item_link(const struct geomyidae_env *env, const struct line *l,
+item_link(const struct gophermap_env *env, const struct line *l,
     struct page *p)
 {
 	struct where	 w;
@@ -248,7 +248,7 @@ item_link(const struct geomyidae_env *env, const struct line *l,
 }
 
 void
-geomyidae_page(const struct geomyidae_env *env, const char *text,
+geomyidae_page(const struct gophermap_env *env, const char *text,
     size_t len, struct page *p)
 {
 	struct line	 l;

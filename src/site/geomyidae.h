@@ -13,16 +13,16 @@
 
 #include <stddef.h>
 
+#include "site/gophermap.h"
+
 struct buf;
 struct page;
 
-struct geomyidae_env {
-	const char	*host;		/* the server's public name */
-	int		 port;		/* and Gopher port */
-	const char	*dir;		/* the menu's directory as a selector,
-					   ending in '/' ("/", "/~u/x/") */
-	size_t		 max;		/* bytes of menu lines: see below */
-};
+/*
+ * Where a menu is, and its bound, are a gophermap's (gophermap.h:
+ * host, port, dir, max); a .gph file includes nothing and lists
+ * nothing, so the rest of struct gophermap_env is not read.
+ */
 
 /*
  * The menu lines of the .gph text[0..len) (any bytes: NUL, long lines,
@@ -30,7 +30,7 @@ struct geomyidae_env {
  * ends the menu.  Stops once env->max bytes are written, after a whole
  * line: the caller cuts the menu at a bound of its own, and says so.
  */
-void	 geomyidae_render(const struct geomyidae_env *env, const char *text,
+void	 geomyidae_render(const struct gophermap_env *env, const char *text,
 	    size_t len, struct buf *out);
 /*
  * The same menu as blocks of p: its text lines as text (an empty one
@@ -39,7 +39,7 @@ void	 geomyidae_render(const struct geomyidae_env *env, const char *text,
  * servers as gopher:// links, "h" items' "URL:" as the URL; about
  * env->max bytes of them at most.
  */
-void	 geomyidae_page(const struct geomyidae_env *env, const char *text,
+void	 geomyidae_page(const struct gophermap_env *env, const char *text,
 	    size_t len, struct page *p);
 
 #endif

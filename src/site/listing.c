@@ -706,10 +706,12 @@ dir_job_free(void *arg)
 /*
  * The text of j's menu file (a gophermap, an index.gph: j->mfd), *len
  * bytes, and in *dir its directory's selector (the tree's base, then
- * its path); both malloc'd.  NULL when it cannot be read.
+ * its path), both malloc'd; env set for it (no callbacks).  NULL when
+ * it cannot be read.
  */
 static char *
-menu_read(struct dir_job *j, size_t *len, char **dir)
+menu_read(const struct route *rt, struct dir_job *j,
+    struct gophermap_env *env, size_t *len, char **dir)
 {
 	char	*text;
 
@@ -717,6 +719,11 @@ menu_read(struct dir_job *j, size_t *len, char **dir)
 		return NULL;
 	*dir = xasprintf("%s%s", j->t.base != NULL ? j->t.base : "",
 	    j->urlpath);
+	memset(env, 0, sizeof(*env));
+	env->host = rt->cfg->hostname;
+	env->port = config_public_port(rt->cfg, SURFACE_GOPHER);
+	env->dir = *dir;
+	env->max = DIR_ANSWER_MAX;
 	return text;
 }
 
@@ -733,13 +740,8 @@ dir_map(const struct route *rt, struct dir_job *j, struct buf *out)
 	char			*text, *dir;
 	size_t			 len;
 
-	if ((text = menu_read(j, &len, &dir)) == NULL)
+	if ((text = menu_read(rt, j, &env, &len, &dir)) == NULL)
 		return -1;
-	memset(&env, 0, sizeof(env));
-	env.host = rt->cfg->hostname;
-	env.port = config_public_port(rt->cfg, SURFACE_GOPHER);
-	env.dir = dir;
-	env.max = DIR_ANSWER_MAX;
 	env.include = map_include;
 	env.listing = map_listing;
 	env.arg = &mc;
@@ -758,19 +760,14 @@ dir_map(const struct route *rt, struct dir_job *j, struct buf *out)
 static int
 dir_gph(const struct route *rt, struct dir_job *j, struct buf *out)
 {
-	struct geomyidae_env	 env;
+	struct gophermap_env	 env;
 	struct tree		 top = j->t;
 	struct page		 p;
 	char			*text, *dir;
 	size_t			 len;
 
-	if ((text = menu_read(j, &len, &dir)) == NULL)
+	if ((text = menu_read(rt, j, &env, &len, &dir)) == NULL)
 		return -1;
-	memset(&env, 0, sizeof(env));
-	env.host = rt->cfg->hostname;
-	env.port = config_public_port(rt->cfg, SURFACE_GOPHER);
-	env.dir = dir;
-	env.max = DIR_ANSWER_MAX;
 	if (listing_gopher_menu(rt->format))
 		geomyidae_render(&env, text, len, out);
 	else {

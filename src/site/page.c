@@ -995,27 +995,41 @@ gph_gopher_url(const char *url, char *type, char **host, int *port,
 	return 0;
 }
 
+/*
+ * A link's label as one line, its date first ("2024-01-02 Title"),
+ * appended to l; or_url: its URL when it has neither (a Gopher item must
+ * show something).
+ */
+static void
+dated_label(struct emit *e, const struct block *b, int or_url,
+    struct buf *l)
+{
+	char	*label, *date;
+
+	label = line_of(e, b->text);
+	date = line_of(e, b->date);
+	if (or_url && *label == '\0' && *date == '\0') {
+		free(label);
+		label = line_of(e, b->url);
+	}
+	buf_addstr(l, date);
+	if (*date != '\0' && *label != '\0')
+		buf_addc(l, ' ');
+	buf_addstr(l, label);
+	free(label);
+	free(date);
+}
+
 static void
 gph_link(struct emit *e, const struct block *b)
 {
 	const char	*host = emit_host(e);
 	struct buf	 l = BUF_INIT;
-	char		*label, *date, *ghost = NULL, *gsel = NULL, *sel;
+	char		*label, *ghost = NULL, *gsel = NULL, *sel;
 	char		 type = '1';
 	int		 gport;
 
-	label = line_of(e, b->text);
-	date = line_of(e, b->date);
-	if (*label == '\0' && *date == '\0') {
-		free(label);
-		label = line_of(e, b->url);
-	}
-	buf_addstr(&l, date);
-	if (*date != '\0' && *label != '\0')
-		buf_addc(&l, ' ');
-	buf_addstr(&l, label);
-	free(label);
-	free(date);
+	dated_label(e, b, 1, &l);
 	label = take(&l);
 	if (*b->url == '\0') {
 		/* Nowhere to go: show it as text. */
@@ -1120,16 +1134,8 @@ static void
 txt_link(struct emit *e, const struct block *b)
 {
 	struct buf	 l = BUF_INIT, u = BUF_INIT;
-	char		*label, *date;
 
-	label = line_of(e, b->text);
-	date = line_of(e, b->date);
-	buf_addstr(&l, date);
-	if (*date != '\0' && *label != '\0')
-		buf_addc(&l, ' ');
-	buf_addstr(&l, label);
-	free(label);
-	free(date);
+	dated_label(e, b, 0, &l);
 	if (*b->url != '\0')
 		txt_url(e, b, &u);
 	if (u.len == 0)

@@ -86,7 +86,8 @@ check_page(const char *s, size_t len)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct geomyidae_env	 env = { "localhost", 70, "/d/", MAX };
+	struct gophermap_env	 env = { .host = "localhost", .port = 70,
+	    .dir = "/d/", .max = MAX };
 	struct page_target	 t;
 	struct page		 p;
 	struct buf		 out = BUF_INIT;

@@ -13,8 +13,8 @@
 #include "site/geomyidae.h"
 #include "site/page.h"
 
-static const struct geomyidae_env env = { "example.org", 7070, "/phlog/",
-    (size_t)1 << 20 };
+static const struct gophermap_env env = { .host = "example.org",
+    .port = 7070, .dir = "/phlog/", .max = (size_t)1 << 20 };
 
 #define INFO	"\tfake\t(NULL)\t0\r\n"
 #define OURS	"\texample.org\t7070\r\n"
@@ -112,7 +112,7 @@ test_page(void)
 static void
 test_bound(void)
 {
-	struct geomyidae_env	 small = env;
+	struct gophermap_env	 small = env;
 	struct buf		 out = BUF_INIT, in = BUF_INIT;
 	size_t			 i;
 
