@@ -443,30 +443,6 @@ draft_date(const struct archive_file *f, struct date *d)
 }
 
 /*
- * The first date-like text of s[0..len), quoted for a warning into
- * out: from a run of four digits that could be a year, up to a blank
- * or quote, at most 24 bytes; 0, or -1 when s has none.
- */
-static int
-near_date(const char *s, size_t len, char *out, size_t size)
-{
-	size_t	 i, k;
-
-	for (i = 0; i + 4 <= len; i++) {
-		if ((s[i] != '1' && s[i] != '2') ||
-		    strspn(s + i, "0123456789") < 4 ||
-		    (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'))
-			continue;
-		for (k = i; k < len && k - i < 24 && s[k] != ' ' &&
-		    s[k] != '"' && s[k] != '\'' && s[k] != '\n'; k++)
-			;
-		snprintf(out, size, "\"%.*s\"", (int)(k - i), s + i);
-		return 0;
-	}
-	return -1;
-}
-
-/*
  * A post's date, from the first place that has one (README.md,
  * "Content format"): the front matter's date keys; a date in its
  * address (path, url or permalink) or slug, "2026/03/26/x",
@@ -515,10 +491,10 @@ post_date(const struct archive_file *f, const char *name, bool draft,
 	near[0] = '\0';
 	for (i = 0; i < nitems(vals) && near[0] == '\0'; i++)
 		if (vals[i] != NULL)
-			near_date(vals[i], strlen(vals[i]), near,
+			date_near(vals[i], strlen(vals[i]), near,
 			    sizeof(near));
 	if (near[0] == '\0')
-		near_date(name, strlen(name), near, sizeof(near));
+		date_near(name, strlen(name), near, sizeof(near));
 	snprintf(why, size, "no date (looked in the front matter's date, "
 	    "path, url, permalink and slug, the file name's YYYY-MM-DD- "
 	    "and the folders YYYY/MM/DD/); %s%s", near[0] ? "nearest: " :
@@ -858,52 +834,6 @@ series_by_title(struct archive *a, const char *slug)
 	return NULL;
 }
 
-/* Edits between a and b (Levenshtein), from at most 200 bytes of each. */
-static size_t
-distance(const char *a, const char *b)
-{
-	size_t	 la = strnlen(a, 200), lb = strnlen(b, 200), i, j;
-	size_t	 row[201], diag, up;
-
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		diag = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			up = row[j];
-			row[j] = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < row[j])
-				row[j] = up + 1;
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-/*
- * How far the series name b is from the title a: 0 when the slug of one
- * holds the other's ("Sharpening" in "Sharpening, From Scratch"), else
- * one more than the edits between the slugs.
- */
-static size_t
-nearness(const char *a, const char *b)
-{
-	char	*sa = archive_slugify(a), *sb = archive_slugify(b);
-	size_t	 d;
-
-	if (*sa != '\0' && *sb != '\0' && (strstr(sa, sb) != NULL ||
-	    strstr(sb, sa) != NULL))
-		d = 0;
-	else
-		d = 1 + distance(sa, sb);
-	free(sa);
-	free(sb);
-	return d;
-}
-
 /*
  * A series file no post names, by its file name or by its title, is
  * said, with the series of the posts nearest to it by name: the writer
@@ -928,7 +858,7 @@ warn_unmatched_series(struct archive *a, const char *const *names,
 		near = NULL;
 		best = SIZE_MAX;
 		for (k = 0; k < n; k++)
-			if ((d = nearness(s->title, names[k])) < best) {
+			if ((d = slug_nearness(s->title, names[k])) < best) {
 				best = d;
 				near = names[k];
 			}

@@ -270,3 +270,44 @@ slug_post_stem(const char *name, char *stem, size_t size)
 		;
 	snprintf(stem, size, "%.*s", (int)(end - start), start);
 }
+
+/* Edits between a and b (Levenshtein), from at most 200 bytes of each. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t	 la = strnlen(a, 200), lb = strnlen(b, 200), i, j;
+	size_t	 row[201], diag, up;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+size_t
+slug_nearness(const char *a, const char *b)
+{
+	char	*sa = archive_slugify(a), *sb = archive_slugify(b);
+	size_t	 d;
+
+	if (*sa != '\0' && *sb != '\0' && (strstr(sa, sb) != NULL ||
+	    strstr(sb, sa) != NULL))
+		d = 0;
+	else
+		d = 1 + distance(sa, sb);
+	free(sa);
+	free(sb);
+	return d;
+}

@@ -43,5 +43,12 @@ char		*slug_tag_key(const char *name);
  * name for a bundle's "2024-01-01-x/index.md".
  */
 void		 slug_post_stem(const char *name, char *stem, size_t size);
+/*
+ * How far the name b is from the title a (a series named in a post, a
+ * series file's title): 0 when the slug of one holds the other's
+ * ("Sharpening" in "Sharpening, From Scratch"), else one more than the
+ * edits between the slugs (Levenshtein, the first 200 bytes of each).
+ */
+size_t		 slug_nearness(const char *a, const char *b);
 
 #endif

@@ -2,14 +2,15 @@
  * config_int.h -- what the configuration's own files share: its table
  * of keys and the state of a load.  Not for other modules.
  *
- * config_keys.c has the table and the parsers of its own keys;
- * config.c loads a file with them (core/config_engine.h), resolves
- * the hosts, and makes the views.  Each key's flags say where it may
- * be set and who sees it: a site key may be set in a host item too,
- * which then has it instead of the top level's; a server-wide key only
- * at the top level.  Declares nothing of struct config's layout.
+ * config_keys.c has the table and the parsers of its own keys
+ * (config_redirects.c those of "redirects"); config.c loads a file with
+ * them (core/config_engine.h), resolves the hosts, and makes the views.
+ * Each key's flags say where it may be set and who sees it: a site key
+ * may be set in a host item too, which then has it instead of the top
+ * level's; a server-wide key only at the top level.  Declares nothing
+ * of struct config's layout.
  *
- * Included only by: config.c, config_keys.c
+ * Included only by: config.c, config_keys.c, config_redirects.c
  */
 #ifndef CAPSULED_CONFIG_INT_H
 #define CAPSULED_CONFIG_INT_H
@@ -67,6 +68,8 @@ size_t		 config_key_index(const char *key);
 #define CONFIG_MARK(set, i)	((set)[(i) / 8] |= (unsigned char)(1u << \
 				    ((i) % 8)))
 
+/* No control characters, no spaces when url is set (a URL has none). */
+int		 config_clean_text(const char *s, int url);
 /* By from, an exact rule before the prefix rule of the same text. */
 int		 config_redirect_cmp(const void *, const void *);
 

@@ -515,3 +515,22 @@ date_days(int y, int m, int d)
 	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return era * 146097 + doe - 719468;
 }
+
+int
+date_near(const char *s, size_t len, char *out, size_t size)
+{
+	size_t	 i, k;
+
+	for (i = 0; i + 4 <= len; i++) {
+		if ((s[i] != '1' && s[i] != '2') ||
+		    strspn(s + i, "0123456789") < 4 ||
+		    (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'))
+			continue;
+		for (k = i; k < len && k - i < 24 && s[k] != ' ' &&
+		    s[k] != '"' && s[k] != '\'' && s[k] != '\n'; k++)
+			;
+		snprintf(out, size, "\"%.*s\"", (int)(k - i), s + i);
+		return 0;
+	}
+	return -1;
+}

@@ -53,5 +53,11 @@ int	 date_from_path(const char *s, size_t len, int month_ok,
 void	 date_rfc3339(const struct date *d, char out[32]);
 /* Days since 1970-01-01 for a proleptic Gregorian y-m-d. */
 long	 date_days(int y, int m, int d);
+/*
+ * The first date-like text of s[0..len), quoted for a warning into
+ * out: from a run of four digits that could be a year, up to a blank
+ * or quote, at most 24 bytes; 0, or -1 when s has none.
+ */
+int	 date_near(const char *s, size_t len, char *out, size_t size);
 
 #endif
