@@ -821,7 +821,7 @@ file_new(const struct archive_scan *s, int dirfd, const char *rel,
 	f = xcalloc(1, sizeof(*f));
 	atomic_init(&f->refs, 1);
 	f->rel = xstrdup(rel);
-	f->src_hash = hash_bytes(src, len);
+	f->src_hash = hash_block(src, len);
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
 	f->size = st->st_size;

@@ -1,7 +1,8 @@
 /*
  * test_hash.c -- the one string hash (core/hash.h): 64-bit FNV-1a,
  * pinned by the published test vectors, the same whether a key is
- * counted or NUL-terminated, and index.c's table over it.
+ * counted or NUL-terminated; the file hash; and index.c's table over
+ * it.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +26,39 @@ test_vectors(void)
 	/* High bytes are unsigned: no sign extension of char. */
 	OK(hash_str("\xff") == hash_bytes("\xff", 1), "a byte over 0x7f");
 	OK(hash_str("\xff") != hash_str("\x7f"), "0xff is not 0x7f");
+}
+
+/*
+ * The file hash: the same bytes the same value, wherever they are in
+ * memory; one changed bit, one byte more or a swap of two words, not.
+ */
+static void
+test_block(void)
+{
+	char		 a[100], b[101];
+	uint64_t	 h;
+	size_t		 i, len, same = 0;
+
+	for (i = 0; i < sizeof(a); i++)
+		a[i] = (char)('a' + i % 26);
+	memcpy(b + 1, a, sizeof(a));
+	OK(hash_block(a, sizeof(a)) == hash_block(b + 1, sizeof(a)),
+	    "the same bytes, unaligned: the same hash");
+	h = hash_block(a, sizeof(a));
+	for (i = 0; i < sizeof(a) * 8; i++) {
+		a[i / 8] ^= (char)(1 << (i % 8));
+		same += hash_block(a, sizeof(a)) == h;
+		a[i / 8] ^= (char)(1 << (i % 8));
+	}
+	INT_EQ((long long)same, 0, "every one-bit change changes it");
+	for (len = 0; len < 17; len++)
+		OK(hash_block(a, len) != hash_block(a, len + 1),
+		    "one byte more changes it");
+	memcpy(b, a + 8, 8);
+	memcpy(b + 8, a, 8);
+	OK(hash_block(a, 16) != hash_block(b, 16), "two words swapped");
+	OK(hash_block("", 0) != hash_block("\0", 1), "an empty file is not "
+	    "a NUL");
 }
 
 static void
@@ -56,6 +90,7 @@ test_index(void)
 
 static const struct harness_test tests[] = {
 	TEST(test_vectors),
+	TEST(test_block),
 	TEST(test_index),
 };
 
