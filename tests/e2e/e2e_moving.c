@@ -148,10 +148,8 @@ test_redirects_first(const struct e2e_server *s)
 }
 
 /*
- * A zone on a pattern.  XXX: site/zone.c matches a zone's path as a
- * prefix until zones are on core/pathrule.c (the lead's change, at
- * merge): until then this says so and is skipped; take the skip out
- * then.
+ * A zone on a pattern (molly-brown's CertificateZones): a zone's path
+ * is a path rule (core/pathrule.h), matched on the URL and on the file.
  */
 static void
 test_zone_pattern(const struct e2e_server *s)
@@ -160,12 +158,6 @@ test_zone_pattern(const struct e2e_server *s)
 	struct buf	 g;
 
 	r = e2e_gemini_get(s->gemini_port, ctx, "/diary/monday.gmi");
-	if (r.status == 20) {
-		reply_free(&r);
-		harness_skip("zone patterns: site/zone.c does not match them "
-		    "before zones are on core/pathrule.c");
-		return;
-	}
 	INT_EQ(r.status, 60, "a zone on /diary/*.gmi: a page asks");
 	reply_free(&r);
 	r = e2e_gemini_get(s->gemini_port, ctx, "/files/diary/monday.gmi");
