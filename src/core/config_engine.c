@@ -1032,6 +1032,15 @@ cfe_out_str(struct cfe_out *o, const char *s)
 		} else if (p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
 			buf_addstr(o->b, "\\uFEFF");
 			p += 2;
+		} else if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {
+			/* C1 controls: YAML reads them only escaped. */
+			buf_printf(o->b, "\\u%04X", p[1]);
+			p++;
+		} else if (p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE ||
+		    p[2] == 0xBF)) {
+			/* The two noncharacters YAML does not print either. */
+			buf_printf(o->b, "\\uFF%02X", p[2] + 0x40);
+			p += 2;
 		} else
 			buf_addc(o->b, *p);
 	}
