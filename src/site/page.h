@@ -144,6 +144,12 @@ struct page_target {
 	const char	*lang;
 	const char	*feed;
 	/*
+	 * What the feed's path starts with: the generated pages' base,
+	 * which a static tree's page under a mount does not share (its
+	 * base is NULL, the feed's "/gemlog").
+	 */
+	const char	*feed_base;
+	/*
 	 * A Gopher menu left without its closing "." (the lines a
 	 * gophermap's "*" adds: site/listing.c).
 	 */

@@ -63,25 +63,33 @@ text(struct html *h, const char *s)
 }
 
 /*
- * A site path with the target's base, or an absolute URL, as the value
+ * A site path with base (NULL: none), or an absolute URL, as the value
  * of the attribute attr.
  */
 static void
-attr_url(struct html *h, const char *attr, const char *url)
+attr_url_at(struct html *h, const char *attr, const char *base,
+    const char *url)
 {
 	struct buf	 u = BUF_INIT;
 
 	if (url_has_scheme(url))
 		buf_addstr(&u, url);
 	else {
-		if (h->t->base != NULL && layout_site_path(url))
-			url_encode_path(h->t->base, &u);
+		if (base != NULL && layout_site_path(url))
+			url_encode_path(base, &u);
 		url_encode_path(url, &u);
 	}
 	buf_printf(h->out, " %s=\"", attr);
 	escape_xml(h->out, u.data != NULL ? u.data : "", u.len);
 	buf_addc(h->out, '"');
 	buf_free(&u);
+}
+
+/* A site path with the target's base, or an absolute URL. */
+static void
+attr_url(struct html *h, const char *attr, const char *url)
+{
+	attr_url_at(h, attr, h->t->base, url);
 }
 
 static void
@@ -219,7 +227,7 @@ head(struct html *h, const struct page *p)
 	if (h->t->feed != NULL) {
 		buf_addstr(h->out, "<link rel=\"alternate\" "
 		    "type=\"application/atom+xml\" title=\"Feed\"");
-		attr_url(h, "href", h->t->feed);
+		attr_url_at(h, "href", h->t->feed_base, h->t->feed);
 		buf_addstr(h->out, ">\n");
 	}
 	buf_addstr(h->out, "</head>\n<body>\n<main>\n");

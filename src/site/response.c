@@ -333,21 +333,42 @@ page_base(const struct route *rt, const char *from)
 	return base;
 }
 
+/*
+ * The view a page of the tree beside a mount (static.c's root_tree():
+ * no base) names paths in, in *tree: its paths are the server's as
+ * they are, so no mount goes before them, even where one is a path a
+ * generated page has under the mount ("/", the tree's home, is not
+ * "/gemlog/"; "/gemlog/" is not "/gemlog/gemlog/").  Else cfg.
+ */
+static const struct config *
+tree_view(const struct config *cfg, const char *base, struct config *tree)
+{
+	if (base != NULL || cfg->mount == NULL || cfg->owned)
+		return cfg;
+	*tree = *cfg;
+	tree->base = tree->mount = NULL;
+	return tree;
+}
+
 void
 response_html_target(const struct route *rt, const struct page *p,
     struct page_target *t, char **gem, char **gph)
 {
+	struct config		 tree;
+	const struct config	*cfg = tree_view(rt->cfg, t->base, &tree);
+
 	*gem = *gph = NULL;
 	t->lang = rt->a->lang;
-	if (rt->a->nposts > 0)
+	if (rt->a->nposts > 0) {
 		t->feed = LAYOUT_PATH_FEED;
+		t->feed_base = rt->cfg->base;
+	}
 	if (p->self == NULL)
 		return;
-	if (config_public_port(rt->cfg, SURFACE_GEMINI) > 0)
-		*gem = rt->absolute_url(rt->cfg, rt->a, FORMAT_TEXT, p->self);
-	if (config_public_port(rt->cfg, SURFACE_GOPHER) > 0)
-		*gph = rt->absolute_url(rt->cfg, rt->a, FORMAT_GOPHER,
-		    p->self);
+	if (config_public_port(cfg, SURFACE_GEMINI) > 0)
+		*gem = rt->absolute_url(cfg, rt->a, FORMAT_TEXT, p->self);
+	if (config_public_port(cfg, SURFACE_GOPHER) > 0)
+		*gph = rt->absolute_url(cfg, rt->a, FORMAT_GOPHER, p->self);
 	t->alt_gemini = *gem;
 	t->alt_gopher = *gph;
 }
@@ -405,9 +426,13 @@ response_gemtext_file(const struct route *rt, const char *gmi, size_t len,
 	struct page		 p;
 	struct buf		 out = BUF_INIT;
 	struct blob		*b;
+	struct config		 tree;
+	struct route		 trt = *rt;
 	char			*title, *raw, *gem = NULL, *gph = NULL;
 
-	target_init(&t, rt, &lc, NULL);
+	/* Its links are the server's paths: Gopher's take no mount. */
+	trt.cfg = tree_view(rt->cfg, base, &tree);
+	target_init(&t, &trt, &lc, NULL);
 	t.base = base;			/* the tree's, not the mount's */
 	/* A hand-written file: its links mean what a client makes them. */
 	t.ropts.rewrite = NULL;

@@ -287,6 +287,19 @@ test_static(void)
 	OK(r.status == 20 && strstr(r.body.data, "=> /notes/") != NULL,
 	    "a post's link into the tree stays as written");
 	reply_free(&r);
+	/*
+	 * A hand-written file's menu names the paths it gives as they
+	 * are: "/gemlog/" is the mount, not its "/gemlog/gemlog/".
+	 */
+	OK(e2e_gopher_get(srv.gopher_port, &all, "/index.gmi/") == 0 &&
+	    strstr(all.data, "\t/gemlog/\t") != NULL &&
+	    strstr(all.data, "/gemlog/gemlog/") == NULL,
+	    "a gemtext file's menu: its link to the mount as written");
+	buf_free(&all);
+	OK(e2e_gopher_get(srv.gopher_port, &all, "/about.gmi/") == 0 &&
+	    strstr(all.data, "1Link 1: Home\t/\t") != NULL,
+	    "its link to the tree's home as written");
+	buf_free(&all);
 	crawl_gemini("/", &pages);
 	crawl_gemini("/gemlog/", &pages);
 	OK(pages >= 15, "the crawl reached %zu pages", pages);

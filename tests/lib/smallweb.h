@@ -1,14 +1,16 @@
 /*
  * smallweb.h -- clients of the small-web surfaces for the tests
  * (smallweb.c): Spartan's request and status line, Nex's path, a
- * Finger query, and a crawler that follows every link of a surface
- * from a start path and says which answered nothing (a dead link).
+ * Finger query, an HTTP/1.1 GET, and a crawler that follows every link
+ * of a surface from a start path and says which answered nothing (a
+ * dead link).
  *
  * Written from the protocols' texts, not from the server's code, so
  * that what they read is what a real client would: gemtext "=>" (and
  * Spartan's "=:") lines, Gopher menus (RFC 1436), Nex directories'
- * "=> " lines and a text's "[n] nex://" references.  Knows sockets
- * (through e2e.c), nothing of the server.
+ * "=> " lines and a text's "[n] nex://" references, HTML's href, src
+ * and action attributes (RFC 9112 for the answer's framing).  Knows
+ * sockets (through e2e.c), nothing of the server.
  */
 #ifndef CAPSULED_TEST_SMALLWEB_H
 #define CAPSULED_TEST_SMALLWEB_H
@@ -38,11 +40,33 @@ int	 sw_nex(int port, const char *path, struct buf *out);
 /* Finger: "query\r\n", the answer until the server closes. */
 int	 sw_finger(int port, const char *query, struct buf *out);
 
+/* An HTTP answer: its status, its head, and the body after it. */
+struct sw_http_reply {
+	int		 status;	/* -1: no status line */
+	char		 head[4096];	/* the status line and fields, CRLFs */
+	struct buf	 body;		/* owned, NUL-terminated */
+	long long	 length;	/* Content-Length; -1: none (to close) */
+};
+
+/*
+ * GET path (already percent-encoded) of host on the web view on port,
+ * "Connection: close", the answer read to the close: 0, or -1 without
+ * an answer.  out->body is what came after the head, all of it, so a
+ * caller can compare it with out->length.
+ */
+int	 sw_http(int port, const char *host, const char *path,
+	    struct sw_http_reply *out);
+/* The value of field name in r's head, copied into v; 0 if absent. */
+int	 sw_http_field(const struct sw_http_reply *r, const char *name,
+	    char *v, size_t size);
+void	 sw_http_reply_free(struct sw_http_reply *);
+
 enum sw_surface {
 	SW_GEMINI,
 	SW_GOPHER,
 	SW_SPARTAN,
 	SW_NEX,
+	SW_HTTP,
 };
 
 #define SW_DEAD_SHOWN	8
@@ -53,7 +77,11 @@ enum sw_surface {
  * path, or an absolute URL with the scheme, host and port (Gopher: a
  * menu item of this host and port).  A link is dead when it answers a
  * failure (Gemini 4x, 5x, 6x; Spartan 4, 5; a Gopher error menu; a Nex
- * "Error:" text); a redirect is followed.
+ * "Error:" text; HTTP 4xx, 5xx, or a body that is not the length its
+ * Content-Length says); a redirect is followed.  HTTP also follows an
+ * absolute http://127.0.0.1:port/ link, and a gemini:// or gopher://
+ * link of this host (a page's alternates) must name alt_gemini or
+ * alt_gopher, or it is dead too; it is not followed.
  */
 struct sw_crawl {
 	enum sw_surface	 surface;
@@ -61,10 +89,22 @@ struct sw_crawl {
 	const char	*host;
 	SSL_CTX		*ctx;		/* Gemini's client context */
 	size_t		 max;		/* requests at most */
+	int		 alt_gemini;	/* HTTP: the ports alternates name */
+	int		 alt_gopher;
+	/*
+	 * Called, when not NULL, with each reference that answered a
+	 * success (not a redirect; a Gemini prompt is one), and the type
+	 * it said (Gemini's or Spartan's meta, HTTP's Content-Type; "" for
+	 * a Gemini prompt, Gopher and Nex).
+	 */
+	void		(*reached)(void *arg, const char *ref,
+			    const char *type);
+	void		*arg;
 	/* What it found. */
 	size_t		 asked;		/* requests made */
 	size_t		 documents;	/* answers read for links */
 	size_t		 dead;
+	size_t		 alternates;	/* HTTP: gemini:, gopher: links seen */
 	char		 shown[SW_DEAD_SHOWN][400]; /* "path (from): why" */
 };
 
