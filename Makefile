@@ -14,7 +14,7 @@
 #                   leaks allowed (build-valgrind/; about 2 minutes)
 #   make fuzz       every libFuzzer target for FUZZ_SECONDS (build-fuzz/)
 #   make golden     rewrite tests/golden expectations (review the diff!)
-#   make modules    rewrite the module map in README.md and docs/design.md
+#   make modules    rewrite the module map in docs/design.md
 #                   from the files' opening lines (make test checks it)
 #   make test-slow  the slow tests: 10,000 posts, 1,000 rebuilds, a storm of
 #                   saves under load, a 10-minute soak

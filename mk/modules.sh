@@ -1,5 +1,5 @@
 #!/bin/sh
-# mk/modules.sh [--brief | --update | --check] -- the module map of src/,
+# mk/modules.sh [--update | --check] -- the module map of src/,
 # made from the tree itself.
 #
 # Every file of src/ opens with a comment whose first paragraph starts
@@ -10,14 +10,14 @@
 #
 #   (no option)  print the map as docs/design.md's table, bottom layer
 #                first: | layer | module | what it is |
-#   --brief      print it as README.md's block: each layer's modules on
-#                a line, top layer first, private headers (x_int.h) left
-#                out
-#   --update     write both between their marker lines (`make modules`)
+#   --update     write it between its marker lines (`make modules`)
 #   --check      say whether every file opens with its name line and
-#                whether both documents hold the map of the tree as it
+#                whether docs/design.md holds the map of the tree as it
 #                is; "N passed, N failed" last, exit 1 on any failure
 #                (run by `make test`, tests/run.sh)
+#
+# README.md links docs/design.md; the map is kept
+# in one place only.
 set -u
 LC_ALL=C	# one order on every machine
 export LC_ALL
@@ -79,29 +79,6 @@ table() {
 	done
 }
 
-brief() {
-	rev=""
-	for l in $layers; do rev="$l $rev"; done
-	echo '```'
-	for l in $rev; do
-		# A module's private header (x_int.h) is in the table only.
-		modules "$l" | cut -f 1 | grep -v '_int\.h$' | awk -v l="$l" '
-		    BEGIN { line = sprintf(" %-8s ", l) }
-		    {
-			# 75 columns at most, the comma included
-			if (n > 0 && length(line) + length($0) + 3 > 75) {
-				print line ","
-				line = sprintf(" %-8s ", "")
-				n = 0
-			}
-			line = line (n > 0 ? ", " : "") $0
-			n++
-		    }
-		    END { print line }'
-	done
-	echo '```'
-}
-
 # The document $1 with what lies between the markers replaced by the
 # file $2, on stdout; exit 1 when the markers are missing.
 spliced() {
@@ -116,15 +93,12 @@ spliced() {
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 table >"$tmp/design.md"
-brief >"$tmp/README.md"
 
 case ${1:-} in
 "")
 	cat "$tmp/design.md" ;;
---brief)
-	cat "$tmp/README.md" ;;
 --update)
-	for doc in README.md docs/design.md; do
+	for doc in docs/design.md; do
 		if ! spliced "$doc" "$tmp/$(basename "$doc")" >"$tmp/out"; then
 			echo "modules: $doc: no marker lines; put these two" \
 			    "where the map goes:" >&2
@@ -147,7 +121,7 @@ case ${1:-} in
 			failed=$((failed + 1)) ;;
 		esac
 	done
-	for doc in README.md docs/design.md; do
+	for doc in docs/design.md; do
 		if ! spliced "$doc" "$tmp/$(basename "$doc")" >"$tmp/out"; then
 			echo "modules: $doc: the marker lines of the module" \
 			    "map are missing"
@@ -163,6 +137,6 @@ case ${1:-} in
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ] ;;
 *)
-	echo "usage: mk/modules.sh [--brief | --update | --check]" >&2
+	echo "usage: mk/modules.sh [--update | --check]" >&2
 	exit 2 ;;
 esac

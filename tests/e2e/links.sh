@@ -1,0 +1,126 @@
+#!/bin/sh
+# links.sh -- every relative link of README.md and docs/*.md resolves:
+# the file or directory it names exists (relative to the document), and
+# a "#anchor" names a heading of the Markdown file it points into, by
+# GitHub's rule (the heading's text in lower case, Markdown's marks and
+# punctuation dropped, each space a '-', a repeated anchor "-1", "-2").
+# Links in code (fenced blocks, code spans) are examples, not links, and
+# absolute URLs (gemini://, https://, mailto:) are not followed.  The
+# keys themselves are checked elsewhere (man.sh, and
+# tests/unit/test_config_sites.c against the parser's table, both ways).
+set -u
+. "$(dirname "$0")/e2e.subr"
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# The anchors of a Markdown file, one a line.
+anchors() {
+	awk '
+	    /^```/ { fence = !fence; next }
+	    fence || !/^#+ / { next }
+	    {
+		h = $0
+		sub(/^#+ +/, "", h); sub(/ +#* *$/, "", h)
+		# [text](target) is its text; marks and ASCII punctuation go,
+		# but for "-" and "_", which GitHub keeps.
+		while (match(h, /\[[^]]*\]\([^)]*\)/)) {
+			t = substr(h, RSTART + 1, RLENGTH)
+			sub(/\].*/, "", t)
+			h = substr(h, 1, RSTART - 1) t substr(h, RSTART + RLENGTH)
+		}
+		h = tolower(h)
+		gsub(/[!-,.\/:-@[\\\]^`{-~]/, "", h)
+		gsub(/—|–|’|‘|“|”|…|·|→|←|×/, "", h)
+		gsub(/ /, "-", h)
+		n = seen[h]++
+		print (n == 0 ? h : h "-" n)
+	    }' "$1"
+}
+
+# The link targets of a Markdown file, one a line: [text](target) and
+# ![alt](target), outside code.
+targets() {
+	awk '
+	    /^ *```/ { fence = !fence; next }
+	    fence { next }
+	    {
+		l = $0
+		gsub(/`[^`]*`/, "", l)
+		while (match(l, /\]\([^)[:space:]]+( "[^"]*")?\)/)) {
+			t = substr(l, RSTART + 2, RLENGTH - 3)
+			sub(/ ".*/, "", t)
+			print t
+			l = substr(l, RSTART + RLENGTH)
+		}
+	    }' "$1"
+}
+
+docs="$top/README.md"
+for f in "$top"/docs/*.md; do
+	[ -f "$f" ] && docs="$docs $f"
+done
+n=0
+for doc in $docs; do
+	rel=${doc#"$top"/}
+	dir=$(dirname "$doc")
+	targets "$doc" >"$tmp/targets"
+	while IFS= read -r t; do
+		case $t in
+		*:*) continue ;;	# gemini://, https://, mailto:
+		esac
+		n=$((n + 1))
+		path=${t%%#*}
+		anchor=
+		case $t in *'#'*) anchor=${t#*#} ;; esac
+		if [ -z "$path" ]; then
+			file=$doc
+		else
+			file=$dir/$path
+		fi
+		if [ ! -e "$file" ]; then
+			nok "$rel: link to $t: $path does not exist"
+			continue
+		fi
+		if [ -n "$anchor" ]; then
+			case $file in
+			*.md) ;;
+			*) nok "$rel: link to $t: an anchor into a file that" \
+			    "is not Markdown"; continue ;;
+			esac
+			if anchors "$file" | grep -qxF -- "$anchor"; then
+				ok
+			else
+				nok "$rel: link to $t: no heading" \
+				    "'#$anchor' in ${file#"$top"/}"
+			fi
+		else
+			ok
+		fi
+	done <"$tmp/targets"
+done
+[ "$n" -gt 20 ] && ok || nok "only $n relative links found: is the reader broken?"
+
+# The reader itself, on a document of known anchors and links.
+mkdir -p "$tmp/t/sub"
+cat >"$tmp/t/a.md" <<'EOF'
+# A title
+## Your own folder: `serve DIR`
+## Gophermaps and .gph menus
+## Twice
+## Twice
+## A [link](b.md) in it
+```
+[not a link](nowhere.md)
+```
+[ok](#your-own-folder-serve-dir) [ok](#gophermaps-and-gph-menus)
+[ok](#twice-1) [ok](sub/) [ok](#a-link-in-it) `[code](nowhere.md)`
+[bad](#twice-2) [bad](nowhere.md) [ok](https://example.org/x.md)
+EOF
+got=$(anchors "$tmp/t/a.md" | tr '\n' ' ')
+want="a-title your-own-folder-serve-dir gophermaps-and-gph-menus twice twice-1 a-link-in-it "
+[ "$got" = "$want" ] && ok || nok "anchors: got '$got', want '$want'"
+got=$(targets "$tmp/t/a.md" | tr '\n' ' ')
+want="b.md #your-own-folder-serve-dir #gophermaps-and-gph-menus #twice-1 sub/ #a-link-in-it #twice-2 nowhere.md https://example.org/x.md "
+[ "$got" = "$want" ] && ok || nok "targets: got '$got', want '$want'"
+summary
