@@ -22,8 +22,9 @@
 #   make bench      capsuled against molly-brown and gophernicus: one table
 #                   (bench/README.md; a few minutes; loopback only)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man pages, the
-#                   example config in DOCDIR, the systemd unit and its
-#                   sysusers.d entry); make uninstall removes exactly those
+#                   example config, README.md and docs/*.md in DOCDIR, the
+#                   systemd unit and its sysusers.d entry); make uninstall
+#                   removes exactly those
 #   make clean      remove what builds make: build/, build-asan/,
 #                   build-fuzz/, build-valgrind/ (and BUILD= when given)
 #
@@ -223,14 +224,17 @@ $(BUILD)/bench/%: bench/%.c | $(BUILD)/deps.mk
 bench: $(BUILD)/capsuled $(BENCH_BINS)
 	@sh bench/run.sh $(BUILD)
 
+# The guides go to DOCDIR/docs/, beside README.md, so README's links
+# to them (docs/operating.md) hold in the doc directory too.
+GUIDES	= $(wildcard docs/*.md)
 INSTALLED = $(BINDIR)/capsuled $(MANDIR)/man8/capsuled.8 \
 	    $(MANDIR)/man5/capsuled.yaml.5 $(DOCDIR)/capsuled.yaml.example \
-	    $(DOCDIR)/README.md $(UNITDIR)/capsuled.service \
-	    $(SYSUSERSDIR)/capsuled.conf
+	    $(DOCDIR)/README.md $(addprefix $(DOCDIR)/,$(GUIDES)) \
+	    $(UNITDIR)/capsuled.service $(SYSUSERSDIR)/capsuled.conf
 
 install: $(BUILD)/capsuled
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
-	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR) \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR)/docs \
 	    $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
 	install -m 0755 $(BUILD)/capsuled $(DESTDIR)$(BINDIR)/capsuled
 	sed 's|PREFIX/|$(PREFIX)/|g' man/capsuled.8 >$(DESTDIR)$(MANDIR)/man8/capsuled.8
@@ -239,6 +243,7 @@ install: $(BUILD)/capsuled
 	sed $(EXAMPLE_PATHS) config/capsuled.yaml \
 	    >$(DESTDIR)$(DOCDIR)/capsuled.yaml.example
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 $(GUIDES) $(DESTDIR)$(DOCDIR)/docs
 	sed -e 's|/usr/local/bin/capsuled|$(BINDIR)/capsuled|' \
 	    -e 's|/etc/capsuled/|$(SYSCONFDIR)/|g' \
 	    -e 's|PREFIX/|$(PREFIX)/|g' contrib/capsuled.service \
@@ -251,7 +256,7 @@ install: $(BUILD)/capsuled
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 # Everything a build makes is under its BUILD folder (build-* for the
 # sanitized, valgrind and fuzz builds); a BUILD= of your own is removed

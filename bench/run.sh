@@ -194,9 +194,10 @@ free_port CAP_HTTP
 free_port CAP_SPARTAN
 free_port CAP_NEX
 free_port CAP_FINGER
-# root: files serves the same files at "/" as well (README "Static
-# trees"): the -root- rows, a path the generated pages leave to the tree.
-# The web view and the small-web surfaces answer from the same capsuled.
+# root: files serves the same files at "/" as well (docs/operating.md,
+# "Static trees"): the -root- rows, a path the generated pages leave to
+# the tree.  The web view and the small-web surfaces answer from the same
+# capsuled.
 write_conf main "$T/capsule" "$CAP_GEM" "$CAP_GPH" "root: files
 http_port: $CAP_HTTP
 spartan_port: $CAP_SPARTAN

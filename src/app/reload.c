@@ -307,10 +307,10 @@ served(const struct settings *oldset, struct site *const *old,
 }
 
 /*
- * What a first load of h's capsule found, in a few lines instead of
- * every one (README, "Logs"): the count of each kind, the first lines,
- * and the command that lists them all.  Each is logged later once its
- * file changes.
+ * What a first load of h's capsule found, in a few lines instead of every
+ * one (docs/logging.md, "Diagnostics"): the count of each kind, the first
+ * lines, and the command that lists them all.  Each is logged later once
+ * its file changes.
  */
 static void
 log_summary(const struct config *h, const struct archive *a)

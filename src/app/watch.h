@@ -2,8 +2,8 @@
  * watch.h -- notice changes to the content, quietly, and only once the
  * files are whole.
  *
- * Watches what the archive reads (README.md, "Content format") and what
- * a site keeps in memory (site/site.h): the capsule directory itself
+ * Watches what the archive reads (docs/writing.md, "The capsule") and
+ * what a site keeps in memory (site/site.h): the capsule directory itself
  * (for index.md, and for posts/, series/, pages/ and files/ coming and
  * going), each of those four directories while it exists, every folder
  * beneath posts/ (a page bundle's, however deep: its files are kept in

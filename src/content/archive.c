@@ -335,7 +335,7 @@ load_index(struct archive *a, int dfd, const struct config *c)
 	/*
 	 * The site's name, never the program's: what the writer called it
 	 * (index.md, then "title:"), else the folder it is written in,
-	 * else the host (README, "title").
+	 * else the host (capsuled.yaml(5), "title").
 	 */
 	if (m != NULL && m->title)
 		a->title = xstrdup(m->title);
@@ -443,15 +443,15 @@ draft_date(const struct archive_file *f, struct date *d)
 }
 
 /*
- * A post's date, from the first place that has one (README.md,
- * "Content format"): the front matter's date keys; a date in its
- * address (path, url or permalink) or slug, "2026/03/26/x",
- * "blog/2021-01-05-x"; the file or bundle name's "YYYY-MM-DD-" prefix
- * (or a name that is the date); the folders below posts/,
- * "2020/01/02/x/index.gmi".  A month without a day, in the address or
- * the folders ("/blog/2021/01/x/"), is the first of it.  Never a file
- * time, but for a draft, which has its file's day until it has one.
- * 0, or -1 with why the reason it is skipped.
+ * A post's date, from the first place that has one (docs/writing.md,
+ * "Where a post's date comes from"): the front matter's date keys; a date
+ * in its address (path, url or permalink) or slug, "2026/03/26/x",
+ * "blog/2021-01-05-x"; the file or bundle name's "YYYY-MM-DD-" prefix (or
+ * a name that is the date); the folders below posts/,
+ * "2020/01/02/x/index.gmi".  A month without a day, in the address or the
+ * folders ("/blog/2021/01/x/"), is the first of it.  Never a file time,
+ * but for a draft, which has its file's day until it has one.  0, or -1
+ * with why the reason it is skipped.
  */
 static int
 post_date(const struct archive_file *f, const char *name, bool draft,
@@ -906,7 +906,7 @@ link_series(struct archive *a)
 			free(slug);
 			continue;
 		}
-		/* By the file's name, else by its title (README.md). */
+		/* By the file's name, else by its title (docs/writing.md). */
 		if ((s = index_get(&inner(a)->series_slug, slug)) == NULL &&
 		    (s = series_by_title(a, slug)) == NULL)
 			s = series_new(a, slug, xstrdup(p->series_name));

@@ -1,8 +1,8 @@
 /*
  * archive.h -- the writer's archive on disk as an immutable snapshot.
  *
- * archive_load() scans a capsule directory (README.md, "Content
- * format") into a struct archive: posts newest first, series with
+ * archive_load() scans a capsule directory (docs/writing.md, "The
+ * capsule") into a struct archive: posts newest first, series with
  * ordered parts, tags with their posts, standalone pages (struct doc),
  * and slug indexes.  A snapshot is built off the serving threads and never changed once
  * served (links_check() counts its warnings before); readers hold a
@@ -279,7 +279,8 @@ struct archive_hooks {
 	/*
 	 * A load with no previous snapshot: 0, every line logged (--check,
 	 * --render); 1, counted and the first few kept instead, for
-	 * archive_said() (the server's first start, README "Logs").
+	 * archive_said() (the server's first start; docs/logging.md,
+	 * "Diagnostics").
 	 */
 	int		 summarise;
 };
@@ -306,12 +307,12 @@ struct post	*archive_post_file(const struct archive *, const char *name);
 struct post	*archive_post_base(const struct archive *, const char *base);
 /*
  * The post an address of the writer's old site names (path: decoded,
- * "2026/03/26/x", "/blog/2022/01/x/", "x.html"; README.md, "Links"):
- * the one that declares the whole address, else the one whose name is
- * its last segment, of the link's date when several have that name.
- * NULL when none does, with *ambiguous set when several posts could be
- * meant and nothing tells them apart.  archive_post_name() is the same
- * for one name ("x", "2024-01-02-x").  Borrowed.
+ * "2026/03/26/x", "/blog/2022/01/x/", "x.html"; docs/writing.md,
+ * "Links"): the one that declares the whole address, else the one whose
+ * name is its last segment, of the link's date when several have that
+ * name.  NULL when none does, with *ambiguous set when several posts
+ * could be meant and nothing tells them apart.  archive_post_name() is
+ * the same for one name ("x", "2024-01-02-x").  Borrowed.
  */
 struct post	*archive_post_address(const struct archive *, const char *path,
 		    int *ambiguous);

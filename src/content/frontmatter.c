@@ -814,11 +814,11 @@ frontmatter_key(const char *s, size_t len)
 }
 
 /*
- * The current event, a root key: a warning when it was given before
- * (keys match ignoring case, as find_key() does).  YAML says a key is
- * unique in its mapping; libyaml does not check, and the value that
- * wins depends on the field (README.md, "Content format"), so the
- * writer is told.  The first FM_MAX_SEEN keys are checked.  (TOML's
+ * The current event, a root key: a warning when it was given before (keys
+ * match ignoring case, as find_key() does).  YAML says a key is unique in
+ * its mapping; libyaml does not check, and the value that wins depends on
+ * the field (docs/writing.md, "Values the loader lets pass, or not"), so
+ * the writer is told.  The first FM_MAX_SEEN keys are checked.  (TOML's
  * parser refuses a repeated key, as TOML says.)
  */
 static void

@@ -16,9 +16,9 @@
  * or of the archive.  A struct meta owns every string in it and is
  * released with meta_free().
  *
- * Keys (matched case-insensitively; README.md, "Content format").  When
- * aliases of one field are both present, the first name listed wins
- * whatever the order in the file:
+ * Keys (matched case-insensitively; docs/writing.md, "Front matter").
+ * When aliases of one field are both present, the first name listed
+ * wins whatever the order in the file:
  *   title
  *   date, pubdate, publishdate, created   (published: when not a bool;
  *                                          date: a mapping of created

@@ -211,10 +211,10 @@ in_files(const struct archive *a, const char *path)
 
 /*
  * Is rel ("assets/img/y.png", decoded, no dot segment) a file of the
- * capsule that a link may name as an asset: in a folder of the top
- * level that is none of the capsule's own and whose name no generated
- * page has (README.md, "URL layout"), no source, not hidden, and served
- * by the rules of files/ (archive_files_open())?  It is then served at
+ * capsule that a link may name as an asset: in a folder of the top level
+ * that is none of the capsule's own and whose name no generated page has
+ * (docs/operating.md, "URL layout"), no source, not hidden, and served by
+ * the rules of files/ (archive_files_open())?  It is then served at
  * "/<rel>", the path a site that kept its files so served it at.
  */
 static int

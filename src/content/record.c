@@ -221,14 +221,14 @@ let_age(int fd, struct stat *st)
 
 /*
  * Read name beneath dirfd whole into a malloc'd, NUL-terminated buffer,
- * and *st from the open file.  A warning and -1 when it cannot be read
- * or is no longer a regular file.  The file is stat'ed before and after
- * each read: a writer may be busy with it (README.md, "Live editing"),
- * so a size, mtime or ctime that moved under the read means the bytes
- * may be half old, half new.  Such a read is tried again, and after
+ * and *st from the open file.  A warning and -1 when it cannot be read or
+ * is no longer a regular file.  The file is stat'ed before and after each
+ * read: a writer may be busy with it (docs/operating.md, "Live editing"),
+ * so a size, mtime or ctime that moved under the read means the bytes may
+ * be half old, half new.  Such a read is tried again, and after
  * ARCHIVE_READ_TRIES of them the answer is 1, nothing read: the caller
- * keeps the version it had.  With a watch, a file modified moments ago
- * is let age first (let_age()).
+ * keeps the version it had.  With a watch, a file modified moments ago is
+ * let age first (let_age()).
  */
 static int
 read_file(struct archive_scan *s, int dirfd, const char *name,

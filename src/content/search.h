@@ -9,8 +9,8 @@
  * it has in the post, so that quoted phrases match exactly.
  *
  * The site layer builds the index on first search and keeps it with the
- * snapshot it serves (site/site.c).  Memory: see search_bytes() and the
- * README ("Search").  Knows the archive's shape; nothing of pages
+ * snapshot it serves (site/site.c).  Memory: see search_bytes() and
+ * docs/performance.md, "Search".  Knows the archive's shape; nothing of pages
  * (site/nav.c makes the results page), protocols or sockets.
  *
  * Query language (words are AND'ed):

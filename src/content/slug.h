@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-/* Tag display name -> URL slug (lower-case, see README); malloc'd. */
+/* Tag display name -> URL slug (docs/writing.md, "Tags"); malloc'd. */
 char		*archive_slugify(const char *name);
 /*
  * The slug of a post in posts/<name> whose front matter says fmslug

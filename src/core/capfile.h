@@ -4,7 +4,7 @@
  * bundle's post, a page, a section's page, a series file, a file served
  * as it is, or nothing the server reads.
  *
- * README.md, "Content format", in code.  The archive's listing
+ * docs/writing.md, "The capsule", in code.  The archive's listing
  * (content/dirscan.c), the files a bundle's shortcodes see
  * (content/record.c), the watcher (app/watch.c), the conversion report
  * (app/report.c) and `serve`'s look at a folder (app/preview.c) all ask

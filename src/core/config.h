@@ -150,10 +150,11 @@ struct config {
 					   without an index.gmi */
 	/*
 	 * A static tree served at "/" beside the generated pages
-	 * (README.md, "Static trees"): root is a directory of the capsule
-	 * (NULL: none); a path no generated page answers is looked up in
-	 * it.  With mount ("/gemlog"), the generated pages are served
-	 * under that prefix only, and the tree has every other path.
+	 * (docs/operating.md, "Static trees"): root is a directory of the
+	 * capsule (NULL: none); a path no generated page answers is
+	 * looked up in it.  With mount ("/gemlog"), the generated pages
+	 * are served under that prefix only, and the tree has every other
+	 * path.
 	 */
 	char		*root;		/* owned: "site", or NULL */
 	char		*mount;		/* owned: "/gemlog", or NULL */

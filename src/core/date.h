@@ -1,7 +1,7 @@
 /*
  * date.h -- the date shapes real front matter uses, parsed into one form.
  *
- * Accepted (see README "Content format"):
+ * Accepted (docs/writing.md, "Front matter", the date key):
  *   YYYY-MM-DD
  *   YYYY-MM-DDTHH:MM[:SS[.frac]](Z|±HH:MM|±HHMM)        RFC 3339
  *   YYYY-MM-DD HH:MM[:SS] [±H|±HH|±HHMM|±HH:MM|Z|UTC]   (space forms)
@@ -38,14 +38,14 @@ size_t	 date_ymd(const char *s, size_t len, struct date *d);
  */
 size_t	 date_from_filename(const char *name, struct date *d);
 /*
- * A date an address or a folder path holds, as site generators write
- * them (README "Content format"): three segments YYYY/MM/DD ("2026/03/
- * 26/x", "blog/2021/01/05/x/"), or a segment that starts "YYYY-MM-DD-"
- * or is "YYYY-MM-DD" (one-digit month and day too); with month_ok,
- * failing those, two segments YYYY/MM (the first of the month).  Any
- * leading segments (a section) are passed over; the first date found
- * counts.  0 and d filled (*day 0 when only the month was there), or
- * -1.
+ * A date an address or a folder path holds, as site generators write them
+ * (docs/writing.md, "Where a post's date comes from"): three segments
+ * YYYY/MM/DD ("2026/03/26/x", "blog/2021/01/05/x/"), or a segment that
+ * starts "YYYY-MM-DD-" or is "YYYY-MM-DD" (one-digit month and day too);
+ * with month_ok, failing those, two segments YYYY/MM (the first of the
+ * month).  Any leading segments (a section) are passed over; the first
+ * date found counts.  0 and d filled (*day 0 when only the month was
+ * there), or -1.
  */
 int	 date_from_path(const char *s, size_t len, int month_ok,
 	    struct date *d, int *day);

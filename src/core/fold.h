@@ -6,7 +6,8 @@
  * folded form is for: content/slug.c builds slugs from fold_latin(),
  * search.c its tokens, so "Café" is /cafe and a search for "cafe" finds
  * it; the Gopher emitters spell whole texts with fold_ascii() when
- * gopher_charset is ascii (README.md, "Gopher").
+ * gopher_charset is ascii (docs/operating.md, "Gopher+, caps.txt and the
+ * Gopher charset").
  */
 #ifndef CAPSULED_FOLD_H
 #define CAPSULED_FOLD_H

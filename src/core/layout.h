@@ -1,6 +1,7 @@
 /*
  * layout.h -- the URL layout of a capsule: every site path the server
- * answers, built and parsed in one place (README.md, "URL layout").
+ * answers, built and parsed in one place (docs/operating.md, "URL
+ * layout").
  *
  * The same paths serve Gemini and Gopher.  The builders return the path
  * of a thing ("/posts/<slug>", "/tags/<slug>/atom.xml"), malloc'd; the

@@ -4,20 +4,20 @@
  * config.c runs at load.
  *
  * A rule is exact ("/old: /new") or a prefix rule, written with a
- * trailing '*' (README.md: "/blog/" and a '*', to "/posts/" and a
- * '*'): it holds every path that starts with its prefix, and the rest
- * of the path is the capture.  A '*' inside a segment ("/blog/" and
- * "*.gmi") takes part of that segment.  All are core/pathrule.h's rules
- * (exact, the prefix rule's '*' a final one), matched and ranked as
- * every path rule is: a run of '/' counts as one, an exact rule wins,
- * then the longest.  In a target, '*' and "$1" stand for the first capture,
- * "$2" to "$9" for the others a pattern has (a "$N" it has not is
- * copied as it is), "%p" for the whole request path (gmid's
- * spelling); everything else is copied.  For Gemini, captures and the
- * target's own text are percent-encoded where a URL may not carry them
- * raw (non-ASCII, spaces...), so a redirect never puts a raw "é" on
- * the wire.  Knows nothing of the configuration file (config.c fills
- * the rules), the router or sockets.
+ * trailing '*' (capsuled.yaml(5), "redirects": "/blog/" and a '*', to
+ * "/posts/" and a '*'): it holds every path that starts with its prefix,
+ * and the rest of the path is the capture.  A '*' inside a segment
+ * ("/blog/" and "*.gmi") takes part of that segment.  All are
+ * core/pathrule.h's rules (exact, the prefix rule's '*' a final one),
+ * matched and ranked as every path rule is: a run of '/' counts as one,
+ * an exact rule wins, then the longest.  In a target, '*' and "$1" stand
+ * for the first capture, "$2" to "$9" for the others a pattern has (a
+ * "$N" it has not is copied as it is), "%p" for the whole request path
+ * (gmid's spelling); everything else is copied.  For Gemini, captures and
+ * the target's own text are percent-encoded where a URL may not carry
+ * them raw (non-ASCII, spaces...), so a redirect never puts a raw "é" on
+ * the wire.  Knows nothing of the configuration file (config.c fills the
+ * rules), the router or sockets.
  */
 #ifndef CAPSULED_REDIRECT_H
 #define CAPSULED_REDIRECT_H

@@ -4,7 +4,7 @@
  * X-Robots-Tag.
  *
  * The setting is a text served as it is ("robots: |", the form every
- * configuration had so far), or rules (README.md, "robots.txt"):
+ * configuration had so far), or rules (docs/operating.md, "robots.txt"):
  *
  *   robots   = text / "{" [ "disallow:" paths ] [ "agents:" agents ] "}"
  *   agents   = "{" *( name ":" paths ) "}"

@@ -1,7 +1,7 @@
 /*
  * userdir.h -- which local users publish a capsule of their own
- * ("userdirs", README.md "User capsules"), and whether a file of one may
- * be served.
+ * ("userdirs"; docs/operating.md, "User capsules"), and whether a file
+ * of one may be served.
  *
  * A user publishes when the user's UID is in the configured range (the
  * regular users of login.defs, not system accounts), and ~user/<subdir>

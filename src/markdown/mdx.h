@@ -27,7 +27,7 @@
  *                      HTML reader (html.h) then makes of it
  *   any other component (<Highlight>, <BrowserWindow>, <DocCardList />)
  *                      its children's text; the tags go
- * README.md, "Content format", has the same as a table.  Lines inside a
+ * docs/writing.md, "MDX", has the same as a table.  Lines inside a
  * component that opens a line are dedented by the indentation of the
  * first of them (MDX has no indented code).  Code -- fenced blocks and
  * code spans -- stays as written.  A tag or an expression that never

@@ -10,8 +10,8 @@
  * A program that exits while a child of its own still holds stdout is
  * given the rest of its time; then the group is killed and the answer
  * is what arrived.  The output is kept whole until it is checked: the
- * header must be valid before a byte is sent (README.md, "CGI"); that
- * is net/backend.c's, as for every backend.
+ * header must be valid before a byte is sent (docs/operating.md,
+ * "CGI"); that is net/backend.c's, as for every backend.
  */
 #include <errno.h>
 #include <fcntl.h>

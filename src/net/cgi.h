@@ -7,11 +7,12 @@
  * program is started by net/program.c (no shell) in its own directory,
  * session and process group, in a Landlock domain without the server's
  * keys and configuration, stdin /dev/null, stderr the server's, its
- * environment the request's meta-variables (net/backend.c; README.md,
- * "CGI").  It writes the whole response, header and body, on stdout;
- * that is collected into the job, at most cgi_max_output bytes; more
- * output, or cgi_stop() (past cgi_timeout, the client gone), kills the
- * program and all it started.  Never run as root.
+ * environment the request's meta-variables (net/backend.c;
+ * docs/operating.md, "CGI").  It writes the whole response, header and
+ * body, on stdout; that is collected into the job, at most
+ * cgi_max_output bytes; more output, or cgi_stop() (past cgi_timeout,
+ * the client gone), kills the program and all it started.  Never run as
+ * root.
  *
  * Knows libuv, the configuration and the files under the capsule;
  * nothing of connections or of the other backends: net/backend.c

@@ -48,7 +48,10 @@ settings_new(struct config *cfg, struct tls_server *tls)
 	for (i = 0; i < set->nusers; i++) {
 		set->ubase[i] = layout_path(LAYOUT_USER, set->users[i].name,
 		    NULL);
-		/* User capsules are the top-level host's (README.md). */
+		/*
+		 * User capsules are the top-level host's (docs/operating.md,
+		 * "User capsules").
+		 */
 		config_user_view(&set->hosts[0], set->users[i].dir,
 		    set->users[i].uid, set->users[i].name, set->ubase[i],
 		    &set->hosts[set->nhosts + i]);

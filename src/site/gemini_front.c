@@ -64,7 +64,7 @@ gemini_front_answer(const struct front_gen *g, const struct front_client *fc,
 	/* Each host has its own writers (titan_writers is a site key). */
 	rreq.writer = g->hosts[h].ntitan_writers > 0 &&
 	    titan_writer(&g->hosts[h], fc->cert_hash(fc->ctx));
-	/* User capsules are the top-level host's (README.md). */
+	/* User capsules are the top-level host's (docs/operating.md). */
 	rreq.users = h == 0 ? g->users : NULL;
 	rreq.client = fc->zone;
 	switch (router_handle(&g->hosts[h], g->sites[h], &rreq, r)) {

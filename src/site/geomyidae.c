@@ -2,8 +2,8 @@
  * geomyidae.c -- a geomyidae menu (.gph) to Gopher menu lines, or to a
  * page of the page model (geomyidae.h).
  *
- * The lines, as geomyidae reads them (its gph(5) and ind.c; README.md,
- * "Gophermaps", has the table):
+ * The lines, as geomyidae reads them (its gph(5) and ind.c;
+ * docs/operating.md, "Gophermaps and .gph menus", has the table):
  *   line  = item / text
  *   item  = "[" type "|" name "|" selector "|" server "|" port "]" *any
  *           (the fields split at every "|" that no "\" is before; "\|"

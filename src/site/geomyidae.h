@@ -1,9 +1,9 @@
 /*
- * geomyidae.h -- a geomyidae menu (a directory's index.gph, any .gph
- * file of a static tree), read the way geomyidae reads it (README.md,
- * "Gophermaps"), written out as the lines of a Gopher menu, or as a
- * page of the page model (page.h) for the formats that are no Gopher
- * menu: gemtext links over Gemini and Spartan, Nex's directory.
+ * geomyidae.h -- a geomyidae menu (a directory's index.gph, any .gph file
+ * of a static tree), read the way geomyidae reads it (docs/operating.md,
+ * "Gophermaps and .gph menus"), written out as the lines of a Gopher
+ * menu, or as a page of the page model (page.h) for the formats that are
+ * no Gopher menu: gemtext links over Gemini and Spartan, Nex's directory.
  *
  * The reader knows the lines, not the file system: a .gph file names
  * no other file it would read, and nothing in it is ever executed.

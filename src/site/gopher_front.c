@@ -478,7 +478,7 @@ gopher_front_answer(const struct front_gen *g, const struct front_client *fc,
 		r->status = 53;
 		return FRONT_ANSWER;
 	}
-	/* User capsules are the top-level host's (README.md). */
+	/* User capsules are the top-level host's (docs/operating.md). */
 	r->status = gopher_respond(&g->hosts[h], g->sites[h],
 	    h == 0 ? g->users : NULL, line, len, r);
 	return FRONT_ANSWER;

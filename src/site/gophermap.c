@@ -3,7 +3,8 @@
  * (gophermap.h).
  *
  * The lines read, as gophernicus's README.gophermap and Bucktooth
- * describe them (README.md, "Gophermaps", says which are read):
+ * describe them (docs/operating.md, "Gophermaps and .gph menus", says
+ * which are read):
  *   - a line without a TAB is text: an "i" line ("" too: a blank one);
  *   - "Xname<TAB>selector<TAB>host<TAB>port" is an item; a missing
  *     selector is the name, a missing host and port are the server's,

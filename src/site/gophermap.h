@@ -1,7 +1,7 @@
 /*
  * gophermap.h -- a hand-written gophermap, read the way gophernicus and
- * Bucktooth read theirs (README.md, "Gophermaps"), written out as the
- * lines of a Gopher menu.
+ * Bucktooth read theirs (docs/operating.md, "Gophermaps and .gph
+ * menus"), written out as the lines of a Gopher menu.
  *
  * The reader knows the lines, not the file system: another map named
  * by "=file" and the directory's listing asked for by "*" come from the

@@ -9,8 +9,9 @@
  * pool when the caller can wait (r->may_defer); kept for every reader
  * while the watcher follows the tree, else made per request.  Each
  * function that answers takes the directory's descriptor dfd, closed
- * once the answer is made.  README.md, "Static trees" and "Gophermaps",
- * says what an answer may hold and what a reader sees at each bound.
+ * once the answer is made.  docs/operating.md, "Static trees" and
+ * "Gophermaps and .gph menus", says what an answer may hold and what a
+ * reader sees at each bound.
  */
 #ifndef CAPSULED_LISTING_H
 #define CAPSULED_LISTING_H

@@ -78,7 +78,7 @@ void	 nav_plan(struct page *, const struct archive *,
  * a blank line, then previous/next part, tags, and the way back.
  */
 /*
- * "/~/": the users who publish a capsule here (README.md, "User
+ * "/~/": the users who publish a capsule here (docs/operating.md, "User
  * capsules"), each a link to "/~name/"; users are their configuration
  * views (config.h: base "/~name"), sorted.
  */

@@ -1,6 +1,6 @@
 /*
- * router.c -- a request to what answers it (README.md, "URL layout"):
- * resolved once, admitted by the access rules, then served.
+ * router.c -- a request to what answers it (docs/operating.md, "URL
+ * layout"): resolved once, admitted by the access rules, then served.
  *
  * One router serves every surface: the same paths name the same things,
  * and only the format of the pages differs.  A request is first

@@ -2,8 +2,8 @@
  * router.h -- a request path to what to send: cached bytes, a freshly
  * rendered page, or a file to stream.
  *
- * No I/O on sockets: conn.c writes what the response describes.  The
- * same paths serve Gemini and Gopher (README.md, "URL layout").  The
+ * No I/O on sockets: conn.c writes what the response describes.  The same
+ * paths serve Gemini and Gopher (docs/operating.md, "URL layout").  The
  * response object (struct response, response_render()) is response.h's.
  */
 #ifndef CAPSULED_ROUTER_H

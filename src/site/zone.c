@@ -72,15 +72,15 @@ holds(const char *dir, const char *text, const char *file)
 
 /*
  * Does zone path zp (a URL path rule of the host) name a folder or file
- * of site's capsule that file lies in?  A zone guards what its path
- * names (README.md, "Certificate zones"): with "root", files/ is served
+ * of site's capsule that file lies in?  A zone guards what its path names
+ * (docs/operating.md, "Certificate zones"): with "root", files/ is served
  * at "<mount>/files/" and the root tree at every other path outside the
  * mount, so "/club/" names <root>/club/ and "/files/club/" names
  * files/club/, whichever URL a request then takes to them.  A user
  * capsule's paths start with its base; a plain one (no layout) is one
  * tree at its "/", and any other has files/ at "/files/".  The literal
- * part of the path says which tree; a pattern's '*' after it matches
- * in that tree as in the URL.
+ * part of the path says which tree; a pattern's '*' after it matches in
+ * that tree as in the URL.
  */
 static int
 names_file(const struct config *site, const char *zp, const char *file)

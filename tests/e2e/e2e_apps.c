@@ -1,6 +1,6 @@
 /*
  * e2e_apps.c -- FastCGI and SCGI backends over the real server
- * (README.md, "FastCGI, SCGI and proxying"):
+ * (docs/operating.md, "FastCGI and SCGI"):
  *
  *  - "fastcgi:" against a real fcgiwrap (Debian's package, started here
  *    on a Unix socket, running app.sh, which this test writes): the CGI

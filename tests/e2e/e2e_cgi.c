@@ -1,5 +1,5 @@
 /*
- * e2e_cgi.c -- CGI over the real server (README.md, "CGI"), with
+ * e2e_cgi.c -- CGI over the real server (docs/operating.md, "CGI"), with
  * programs this test writes into the capsule's cgi-bin/ (sh scripts):
  *
  *  - the environment a program gets (GATEWAY_INTERFACE, SERVER_*,

@@ -275,10 +275,10 @@ mime_of(const char *type, int web, char *out, size_t size)
 }
 
 /*
- * A page only Gopher reaches, by design (README.md, "Static trees"): a
- * gemtext file's menu offers the file as written ("x.gmi/raw"), and a
- * directory's listing names its index file, which Gemini serves as the
- * directory itself.
+ * A page only Gopher reaches, by design (docs/operating.md, "Static
+ * trees"): a gemtext file's menu offers the file as written
+ * ("x.gmi/raw"), and a directory's listing names its index file, which
+ * Gemini serves as the directory itself.
  */
 static int
 gopher_only(const char *path)

@@ -1,6 +1,6 @@
 /*
- * e2e_gproxy.c -- "proxy:" entries over the real server (README.md,
- * "FastCGI, SCGI and proxying"): a proxy capsuled in front of a second
+ * e2e_gproxy.c -- "proxy:" entries over the real server
+ * (docs/operating.md, "Proxying"): a proxy capsuled in front of a second
  * capsuled instance, the backend, both started here.
  *
  *  - a request under the proxy's prefix answers the backend's page

@@ -1,6 +1,7 @@
 /*
  * e2e_haproxy.c -- two capsuled instances behind a real HAProxy, as
- * README's "Scaling out" describes them.
+ * docs/scaling.md, "Several instances behind a load balancer", describes
+ * them.
  *
  * HAProxy (Debian package haproxy; skipped with a line saying so when
  * it is absent) listens on loopback in TCP mode with four frontends,
@@ -28,8 +29,8 @@
  * limit and the rate limiter count the header's client, not the proxy;
  * a v2 LOCAL health check is the proxy itself.  HAProxy runs as nobody
  * when the test runs as root, dies with the test (PR_SET_PDEATHSIG), and
- * every wait is bounded.  contrib/haproxy.cfg, the sample README points
- * to, must pass haproxy -c.
+ * every wait is bounded.  contrib/haproxy.cfg, the sample
+ * docs/scaling.md points to, must pass haproxy -c.
  */
 #include <sys/prctl.h>
 
@@ -788,7 +789,7 @@ test_limits(void)
 	    "connection refused, rate-limited at request %d\n", first);
 }
 
-/* The sample of README's "Scaling out" is one HAProxy takes. */
+/* The sample docs/scaling.md points to is one HAProxy takes. */
 static void
 test_sample(const char *bin)
 {

@@ -1,6 +1,6 @@
 /*
- * e2e_logs.c -- the access log and where lines go (README.md, "Logs"),
- * over the real server:
+ * e2e_logs.c -- the access log and where lines go (docs/logging.md,
+ * "Access log"), over the real server:
  *
  *  - log_format common and combined: every access line read back by an
  *    NCSA parser (a POSIX regular expression, as log tools read them):

@@ -1,13 +1,13 @@
 /*
  * e2e_moving.c -- what an operator moving a gmid or molly-brown capsule
- * relies on, over the real server (issue 34, items 1 to 3; README.md,
- * "Moving from another server"):
+ * relies on, over the real server (issue 34, items 1 to 3;
+ * docs/moving.md, "Moving from another server"):
  *
- *  - prefix redirects in the layout README recommends for a moved
- *    capsule ("root: files", "mount: gemlog"): "/old/" "*" to "/new%p",
- *    to "/new/" "*", to an absolute URL, and temporary ones, over Gemini
- *    (31, 30) and Gopher (a path served in place, a URL named); they
- *    were 51 once a mount was set;
+ *  - prefix redirects in the layout docs/moving.md recommends for a moved
+ *    capsule ("root: files" and a mount, here "mount: gemlog"): "/old/"
+ *    "*" to "/new%p", to "/new/" "*", to an absolute URL, and temporary
+ *    ones, over Gemini (31, 30) and Gopher (a path served in place, a URL
+ *    named); they were 51 once a mount was set;
  *  - "redirects_first": a rule over what is on disk (an empty old/
  *    directory, a file), gmid's "block return"; without it content
  *    wins;
@@ -35,7 +35,7 @@ make_capsule(void)
 	snprintf(cap, sizeof(cap), "%s/capsule", top);
 	test_put(cap, "posts/2024-01-01-hello.md",
 	    "---\ntitle: Hello\n---\nHello from the gemlog.\n");
-	/* gmid's document root, moved in as files/ (README). */
+	/* gmid's document root, moved in as files/ (docs/moving.md). */
 	test_put(cap, "files/index.gmi", "# My capsule\n=> /gemlog/ Gemlog\n");
 	test_put(cap, "files/about.gmi", "# About\n");
 	test_put(cap, "files/kept/page.gmi", "# Kept\n");

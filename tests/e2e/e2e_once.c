@@ -1,7 +1,7 @@
 /*
  * e2e_once.c -- each problem of a capsule said once (issue 34, item 4;
- * README.md, "Logs"), over the real server at the operator's log level
- * (info), on a 509-post archive:
+ * docs/logging.md, "Diagnostics"), over the real server at the operator's
+ * log level (info), on a 509-post archive:
  *
  *  - the first start says a count per kind, the first few lines and the
  *    command that lists them all, not a line per problem;

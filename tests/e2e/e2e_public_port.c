@@ -1,5 +1,5 @@
 /*
- * e2e_public_port.c -- gemini_public_port (README.md) over the real
+ * e2e_public_port.c -- gemini_public_port (capsuled.yaml(5)) over the real
  * server, as behind a port forward: the server listens on one port and
  * clients name another.
  *

@@ -1,6 +1,6 @@
 /*
  * e2e_secrets.c -- a CGI program cannot read what the server keeps
- * secret (issue 32, item 6; README.md, "Hardening", the program's
+ * secret (issue 32, item 6; docs/operating.md, "Programs", the program's
  * Landlock domain in net/program.c): each host's private key (the
  * top-level host's certs/key.pem and a second host's
  * certs/<host>/key.pem, both generated at start), the key of a host

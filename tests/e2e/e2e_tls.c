@@ -1,5 +1,5 @@
 /*
- * e2e_tls.c -- tls_protocols (README.md) over the real server: by
+ * e2e_tls.c -- tls_protocols (capsuled.yaml(5)) over the real server: by
  * default a TLS 1.2 client and a TLS 1.3 one are both served; with
  * "1.3" the TLS 1.2 client's handshake fails and the TLS 1.3 one is
  * served; a value that names no versions stops the start (exit 2).

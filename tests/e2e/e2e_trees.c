@@ -1,7 +1,8 @@
 /*
  * e2e_trees.c -- the answers of a static tree's directories, listings
  * and gophermaps, over the real server, in memory and in time (issue
- * 32, items 4 and 5; README.md, "Gophermaps" and "Static trees").
+ * 32, items 4 and 5; docs/operating.md, "Gophermaps and .gph menus" and
+ * "Static trees").
  *
  *  - An include bomb, a gophermap of 64 "=big.txt" lines including a
  *    1 MB file, read by 40 slow Gopher readers at once: in files/

@@ -1,5 +1,5 @@
 /*
- * e2e_zones.c -- certificate zones (README.md, "Certificate zones")
+ * e2e_zones.c -- certificate zones (docs/operating.md, "Certificate zones")
  * over the real server, with certificates this test makes with
  * OpenSSL's API:
  *

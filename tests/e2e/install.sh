@@ -1,8 +1,8 @@
 #!/bin/sh
 # install.sh -- `make install DESTDIR=...` puts exactly the expected
 # files under PREFIX (binary, both man pages, the example configuration,
-# README, the systemd unit with the binary's path filled in, the
-# sysusers.d entry), with the right modes; the installed binary runs;
+# README.md and every guide of docs/ beside it, the systemd unit with the
+# binary's path filled in, the sysusers.d entry), with the right modes; the installed binary runs;
 # PREFIX and SYSCONFDIR are honoured; `make uninstall` leaves no file
 # behind.  Uses the already-built binary of this build (make -o: nothing
 # is rebuilt here).
@@ -39,10 +39,20 @@ have $p/share/man/man8/capsuled.8 644
 have $p/share/man/man5/capsuled.yaml.5 644
 have $p/share/doc/capsuled/capsuled.yaml.example 644
 have $p/share/doc/capsuled/README.md 644
+# The guides README.md links, at the same relative paths.
+want=7
+for g in "$top"/docs/*.md; do
+	have $p/share/doc/capsuled/docs/"${g##*/}" 644
+	check "installed ${g##*/} is docs/${g##*/}" \
+	    cmp -s "$g" "$dest$p/share/doc/capsuled/docs/${g##*/}"
+	want=$((want + 1))
+done
+check "README.md links the installed guides" \
+    grep -q '](docs/operating.md)' "$dest$p/share/doc/capsuled/README.md"
 have $p/lib/systemd/system/capsuled.service 644
 have $p/lib/sysusers.d/capsuled.conf 644
 n=$(find "$dest" -type f | wc -l)
-if [ "$n" -eq 7 ]; then ok; else nok "$n files installed, want 7:
+if [ "$n" -eq "$want" ]; then ok; else nok "$n files installed, want $want:
 $(find "$dest" -type f)"; fi
 outside=$(find "$dest" -mindepth 1 -not -path "$dest/usr" \
     -not -path "$dest/usr/local" -not -path "$dest/usr/local/*")
@@ -107,4 +117,6 @@ check "unit follows PREFIX and SYSCONFDIR" grep -qx \
 check "make uninstall PREFIX=/usr" mk uninstall PREFIX=/usr
 left=$(find "$dest" \( -type f -o -type l \))
 if [ -z "$left" ]; then ok; else nok "left after uninstall: $left"; fi
+if [ ! -d "$dest/usr/share/doc/capsuled" ]; then ok; else
+	nok "uninstall left /usr/share/doc/capsuled"; fi
 summary

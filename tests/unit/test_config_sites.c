@@ -541,7 +541,7 @@ round_trip(const char *yaml, const char *what)
 	config_free(&b);
 }
 
-/* The two-host example README and the manual describe, as printed. */
+/* The two-host example capsuled.yaml(5) and docs/operating.md give. */
 static const char two_hosts[] =
     "hostname: alpha.example\n"
     "capsule: alpha\n"

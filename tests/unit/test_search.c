@@ -7,7 +7,8 @@
  *   test_search --bench [N]      generate N posts (default 10000) in a
  *                                temporary directory, load them, build
  *                                the index and time queries; prints the
- *                                figures (README "Search"), then removes
+ *                                figures (docs/performance.md,
+ *                                "Search"), then removes
  *                                the directory
  */
 #include <errno.h>
