@@ -27,6 +27,7 @@
 #include <arpa/inet.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/buf.h"
 #include "core/url.h"
@@ -178,6 +179,26 @@ url_has_scheme(const char *s)
 	    *p == '.'; p++)
 		;
 	return *p == ':';
+}
+
+int
+url_dangerous(const char *s)
+{
+	static const char *const images[] = { "data:image/png",
+	    "data:image/gif", "data:image/jpeg", "data:image/webp" };
+	size_t	 i;
+
+	if (!url_has_scheme(s))
+		return 0;
+	if (strncasecmp(s, "data:", 5) == 0) {
+		for (i = 0; i < sizeof(images) / sizeof(images[0]); i++)
+			if (strncasecmp(s, images[i], strlen(images[i])) == 0)
+				return 0;
+		return 1;
+	}
+	return strncasecmp(s, "javascript:", 11) == 0 ||
+	    strncasecmp(s, "vbscript:", 9) == 0 ||
+	    strncasecmp(s, "file:", 5) == 0;
 }
 
 /*

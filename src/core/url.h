@@ -51,6 +51,13 @@ void	 url_encode_link(const char *url, struct buf *out);
 
 /* 1 when s starts with a scheme and its ':' (RFC 3986 3.1), else 0. */
 int	 url_has_scheme(const char *s);
+/*
+ * Is s a URL a browser runs or reads from the reader's own machine
+ * rather than opens: javascript:, vbscript:, file:, or data: but for an
+ * image (the schemes cmark's safe mode refuses), in any case?  Never
+ * written into an href or src of the web view.
+ */
+int	 url_dangerous(const char *s);
 
 /* The value of hex digit c, or -1. */
 int	 url_hexval(int c);

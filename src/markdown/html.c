@@ -45,6 +45,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/url.h"
 #include "core/util.h"
 #include "markdown/html.h"
 #include "markdown/html_int.h"
@@ -912,8 +913,7 @@ start_tag(struct hb *b, const struct html_lexer *lx)
 				break;
 			}
 		v = html_lex_attr(lx, "href");
-		if (v == NULL || *v == '\0' ||
-		    strncasecmp(v, "javascript:", 11) == 0) {
+		if (v == NULL || *v == '\0' || url_dangerous(v)) {
 			push(b, lx->name, kind, R_NONE, NULL);
 			return;
 		}

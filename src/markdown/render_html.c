@@ -23,6 +23,7 @@
 
 #include "core/buf.h"
 #include "core/escape.h"
+#include "core/url.h"
 #include "core/util.h"
 #include "core/utf8.h"
 #include "markdown/gemtext.h"
@@ -210,19 +211,26 @@ gmi_link(struct buf *out, const struct gemtext_line *l,
     const struct render_opts *o)
 {
 	char	*url, *rw = NULL;
+	int	 dangerous;
 
 	url = xstrndup(l->url, l->urllen);
 	if (o != NULL && o->rewrite != NULL &&
 	    memchr(l->url, '\0', l->urllen) == NULL)
 		rw = o->rewrite(o->rewrite_ctx, url);
-	buf_addstr(out, "<li><a href=\"");
-	escape_xml(out, rw != NULL ? rw : url, strlen(rw != NULL ? rw : url));
-	buf_addstr(out, "\">");
+	/* A link to a script (a hand-written file's) is its text alone. */
+	dangerous = url_dangerous(rw != NULL ? rw : url);
+	buf_addstr(out, "<li>");
+	if (!dangerous) {
+		buf_addstr(out, "<a href=\"");
+		escape_xml(out, rw != NULL ? rw : url,
+		    strlen(rw != NULL ? rw : url));
+		buf_addstr(out, "\">");
+	}
 	if (l->textlen > 0)
 		escape_xml(out, l->text, l->textlen);
 	else
 		escape_xml(out, l->url, l->urllen);
-	buf_addstr(out, "</a></li>\n");
+	buf_addstr(out, dangerous ? "</li>\n" : "</a></li>\n");
 	free(rw);
 	free(url);
 }

@@ -72,7 +72,9 @@ attr_url_at(struct html *h, const char *attr, const char *base,
 {
 	struct buf	 u = BUF_INIT;
 
-	if (url_has_scheme(url))
+	if (url_dangerous(url))
+		;			/* never written: a link to nothing */
+	else if (url_has_scheme(url))
 		buf_addstr(&u, url);
 	else {
 		if (base != NULL && layout_site_path(url))
@@ -115,7 +117,12 @@ prompt(struct html *h, const struct block *b)
 static void
 link_item(struct html *h, const struct block *b)
 {
-	if (*b->url == '\0') {
+	/*
+	 * A link of a hand-written file (a tree's gemtext, a .gph menu's
+	 * URL: item) may name a script: its text alone, as a link to
+	 * nothing is shown.
+	 */
+	if (*b->url == '\0' || url_dangerous(b->url)) {
 		end_list(h);
 		buf_addstr(h->out, "<p>");
 		text(h, b->text);

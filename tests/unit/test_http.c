@@ -276,7 +276,7 @@ test_html(void)
 	static const char	 md[] = "Hello *you*.\n\n"
 	    "<script>alert(1)</script>\n\n[x](javascript:alert(1))\n";
 	static const char	 gmi[] = "# G\n=> /posts/b Bee\n* item\n"
-	    "> quote\n```alt\n<pre>\n```\n";
+	    "> quote\n```alt\n<pre>\n```\n=> JavaScript:alert(2) Run me\n";
 	struct page		 p;
 	struct page_target	 t;
 	struct buf		 out = BUF_INIT;
@@ -311,7 +311,9 @@ test_html(void)
 	    "action=\"/~ann/search\">", "the prompt is a form");
 	HAS(out.data, "<p>Hello <em>you</em>.</p>", "Markdown");
 	OK(strstr(out.data, "<script") == NULL, "no script");
-	OK(strstr(out.data, "javascript:") == NULL, "no javascript: URL");
+	OK(strstr(out.data, "javascript:") == NULL &&
+	    strstr(out.data, "JavaScript:") == NULL, "no javascript: URL");
+	HAS(out.data, "<li>Run me</li>", "a gemtext link to a script: its text");
 	HAS(out.data, "<h1>G</h1>", "gemtext heading");
 	HAS(out.data, "<li><a href=\"/posts/b\">Bee</a></li>", "gemtext link");
 	HAS(out.data, "<pre aria-label=\"alt\">&lt;pre&gt;\n</pre>",

@@ -367,7 +367,23 @@ test_dot_segment(void)
 	INT_EQ(url_has_dot_segment("//.."), 1, "only one '/' is skipped");
 }
 
+static void
+test_dangerous(void)
+{
+	OK(url_dangerous("javascript:alert(1)"), "javascript:");
+	OK(url_dangerous("JavaScript:alert(1)"), "in any case");
+	OK(url_dangerous("vbscript:x"), "vbscript:");
+	OK(url_dangerous("file:///etc/passwd"), "file:");
+	OK(url_dangerous("data:text/html,<p>x"), "data: but an image");
+	OK(!url_dangerous("data:image/png;base64,AAAA"), "a data: image");
+	OK(!url_dangerous("gemini://example.org/"), "gemini:");
+	OK(!url_dangerous("https://example.org/"), "https:");
+	OK(!url_dangerous("/javascript:x"), "a path");
+	OK(!url_dangerous(" javascript:x"), "no scheme: a path, encoded");
+}
+
 static const struct harness_test tests[] = {
+	TEST(test_dangerous),
 	TEST(test_parse_good),
 	TEST(test_parse_bad),
 	TEST(test_parse_long),
