@@ -584,7 +584,7 @@ tag_out(struct mdx *m, const struct tag *t, int block)
 	struct buf	 u = BUF_INIT;
 	enum comp	 c = t->name[0] != '\0' ? comp_of(t->name) : C_TEXT;
 	const char	*s, *type;
-	size_t		 len, tlen, i;
+	size_t		 len, tlen, i, n;
 
 	if (t->closing) {
 		for (i = m->n; i > 0; i--)
@@ -645,9 +645,13 @@ tag_out(struct mdx *m, const struct tag *t, int block)
 	case C_CODE:
 		own_line(m);
 		buf_addstr(m->out, "```");
-		if ((s = attr(t, "language", &len)) != NULL)
-			add_text(m->out, s, strcspn(s, "` \n") < len ?
-			    strcspn(s, "` \n") : len);
+		if ((s = attr(t, "language", &len)) != NULL) {
+			/* Its first word; s is not NUL-terminated. */
+			for (n = 0; n < len && s[n] != '`' && s[n] != ' ' &&
+			    s[n] != '\n'; n++)
+				;
+			add_text(m->out, s, n);
+		}
 		newline(m);
 		break;
 	case C_HTML:
