@@ -151,6 +151,22 @@ check_xml(const struct buf *b)
 	}
 }
 
+/* The value of the URL attribute (href, src, action) s starts, or NULL. */
+static const char *
+url_attr(const char *s, size_t len)
+{
+	static const char *const names[] = { " href=\"", " src=\"",
+	    " action=\"" };
+	size_t	 i, n;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		n = strlen(names[i]);
+		if (len >= n && memcmp(s, names[i], n) == 0)
+			return s + n;
+	}
+	return NULL;
+}
+
 /*
  * An HTML page: valid UTF-8, no control but TAB/LF/CR, no '<' inside a
  * tag, no script and no javascript: URL whatever the blocks held.
@@ -159,6 +175,7 @@ static void
 check_html(const struct buf *b)
 {
 	const unsigned char	*s = (const unsigned char *)b->data;
+	const char		*v;
 	size_t			 i;
 	int			 intag = 0;
 
@@ -174,13 +191,11 @@ check_html(const struct buf *b)
 		} else if (s[i] == '>')
 			intag = 0;
 	}
-	/* No attribute names a script, in any case. */
-	for (i = 0; i + 2 < b->len; i++)
-		if (s[i] == '=' && s[i + 1] == '"')
-			assert(strncasecmp((const char *)s + i + 2,
-			    "javascript:", 11) != 0 &&
-			    strncasecmp((const char *)s + i + 2, "vbscript:", 9)
-			    != 0);
+	/* No URL attribute names a script, in any case. */
+	for (i = 0; i < b->len; i++)
+		if ((v = url_attr(b->data + i, b->len - i)) != NULL)
+			assert(strncasecmp(v, "javascript:", 11) != 0 &&
+			    strncasecmp(v, "vbscript:", 9) != 0);
 }
 
 int
